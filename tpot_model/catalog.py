@@ -1,0 +1,624 @@
+"""Hardware and model catalogs: YAML (datasheet units) or Hugging Face config.json -> validated frozen dataclasses in SI.
+
+Validation order (house style 2.4): exact key set, value types, then ranges in ``__post_init__``. Every error is a
+``CatalogError`` whose message names the file, the entry and the key. YAML is read with ``yaml.safe_load`` only.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .precision import COMPUTE_PRECISIONS
+from .units import GB, GB_per_s, TB_per_s, TFLOP_per_s
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+MAX_FILE_BYTES = 2_000_000  # a catalog or config file larger than this is refused, not parsed
+
+
+class CatalogError(ValueError):
+    """A catalog, model or hardware file is malformed; the message names the file, entry and field."""
+
+
+def _fail(where: str, message: str) -> CatalogError:
+    return CatalogError(f"{where}: {message}")
+
+
+# --------------------------------------------------------------------------------------------------- hardware
+
+
+@dataclass(frozen=True)
+class Hardware:
+    """One accelerator, in SI units (bytes, bytes/s, FLOP/s, W, USD/s)."""
+
+    id: str
+    name: str
+    memory_bytes: float
+    memory_bandwidth_bytes_per_s: float
+    dense_flop_per_s: dict[str, float]
+    tdp_w: float | None = None
+    interconnect_bytes_per_s: float | None = None  # per direction, per accelerator
+    price_usd_per_hour: float | None = None
+    vendor: str = ""
+    memory_type: str = ""
+    launch_year: int | None = None
+    source: tuple[str, ...] = ()
+    notes: str = ""
+
+    def __post_init__(self) -> None:
+        where = f"hardware {self.id!r}"
+        _positive(where, "memory_GB", self.memory_bytes)
+        _positive(where, "memory_bandwidth_TB_per_s", self.memory_bandwidth_bytes_per_s)
+        if not self.dense_flop_per_s:
+            raise _fail(where, "dense_TFLOP_per_s must list at least one precision")
+        for precision, rate in self.dense_flop_per_s.items():
+            if precision not in COMPUTE_PRECISIONS:
+                raise _fail(where, f"dense_TFLOP_per_s: unknown precision {precision!r}")
+            _positive(where, f"dense_TFLOP_per_s.{precision}", rate)
+        for key, value in (
+            ("tdp_W", self.tdp_w),
+            ("interconnect_GB_per_s", self.interconnect_bytes_per_s),
+            ("price_usd_per_hour", self.price_usd_per_hour),
+        ):
+            if value is not None:
+                _positive(where, key, value)
+
+
+_HARDWARE_REQUIRED = {"name", "memory_GB", "memory_bandwidth_TB_per_s", "dense_TFLOP_per_s"}
+_HARDWARE_OPTIONAL = {
+    "tdp_W",
+    "interconnect_GB_per_s",
+    "price_usd_per_hour",
+    "vendor",
+    "memory_type",
+    "launch_year",
+    "source",
+    "notes",
+}
+
+
+def hardware_from_dict(hw_id: str, d: Any, where: str, *, require_source: bool = False) -> Hardware:
+    """Validate one hardware entry in datasheet units and convert it to SI."""
+    where = f"{where}: entry {hw_id!r}"
+    _check_keys(where, d, _HARDWARE_REQUIRED | ({"source", "tdp_W"} if require_source else set()), _HARDWARE_OPTIONAL)
+    rates = d["dense_TFLOP_per_s"]
+    if not isinstance(rates, dict):
+        raise _fail(where, "field 'dense_TFLOP_per_s' must be a mapping of precision to TFLOP/s")
+    return Hardware(
+        id=hw_id,
+        name=_text(where, d, "name"),
+        memory_bytes=_number(where, d, "memory_GB") * GB,
+        memory_bandwidth_bytes_per_s=_number(where, d, "memory_bandwidth_TB_per_s") * TB_per_s,
+        dense_flop_per_s={str(k): _number(where, rates, k, "dense_TFLOP_per_s.") * TFLOP_per_s for k in rates},
+        tdp_w=_optional_number(where, d, "tdp_W"),
+        interconnect_bytes_per_s=_scaled(_optional_number(where, d, "interconnect_GB_per_s"), GB_per_s),
+        price_usd_per_hour=_optional_number(where, d, "price_usd_per_hour"),
+        vendor=str(d.get("vendor", "")),
+        memory_type=str(d.get("memory_type", "")),
+        launch_year=_optional_int(where, d, "launch_year"),
+        source=_sources(where, d),
+        notes=str(d.get("notes", "") or ""),
+    )
+
+
+# --------------------------------------------------------------------------------------------------- models
+
+
+@dataclass(frozen=True)
+class MoE:
+    """Mixture-of-experts MLP: routed experts (top-k), always-on shared experts, and dense first layers."""
+
+    num_experts: int
+    experts_per_token: int
+    expert_d_ff: int
+    num_shared_experts: int = 0
+    shared_expert_d_ff: int = 0
+    num_dense_layers: int = 0
+
+
+@dataclass(frozen=True)
+class MLA:
+    """Multi-head latent attention (DeepSeek-V2/V3): the cache holds kv_lora_rank + qk_rope_head_dim per token."""
+
+    q_lora_rank: int
+    kv_lora_rank: int
+    qk_nope_head_dim: int
+    qk_rope_head_dim: int
+    v_head_dim: int
+
+
+@dataclass(frozen=True)
+class SlidingWindow:
+    """num_layers attention layers attend only to the last window_tokens tokens (their cache stops growing)."""
+
+    window_tokens: int
+    num_layers: int
+
+
+@dataclass(frozen=True)
+class LinearAttention:
+    """Hybrid linear-attention (Gated DeltaNet) layers: a constant-size recurrent + convolution state per sequence."""
+
+    num_layers: int
+    num_key_heads: int
+    key_head_dim: int
+    num_value_heads: int
+    value_head_dim: int
+    conv_kernel: int
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """A decoder-only transformer's shape. Counts only; bytes depend on the chosen number formats."""
+
+    id: str
+    name: str
+    num_layers: int
+    d_model: int
+    num_heads: int
+    num_kv_heads: int
+    head_dim: int
+    d_ff: int
+    vocab_size: int
+    tied_embeddings: bool
+    mlp: str  # "swiglu" (3 matrices) or "gelu" (2 matrices)
+    max_context_tokens: int
+    qk_norm: bool = False
+    attention_output_gate: bool = False
+    moe: MoE | None = None
+    mla: MLA | None = None
+    sliding_window: SlidingWindow | None = None
+    linear_attention: LinearAttention | None = None
+    params_reported: str = ""
+    source: tuple[str, ...] = field(default=())
+    notes: str = ""
+
+    def __post_init__(self) -> None:
+        where = f"model {self.id!r}"
+        for key in (
+            "num_layers",
+            "d_model",
+            "num_heads",
+            "num_kv_heads",
+            "head_dim",
+            "vocab_size",
+            "max_context_tokens",
+        ):
+            _positive(where, key, getattr(self, key))
+        if self.num_heads % self.num_kv_heads:
+            raise _fail(where, f"num_heads ({self.num_heads}) is not divisible by num_kv_heads ({self.num_kv_heads})")
+        if self.mlp not in ("swiglu", "gelu"):
+            raise _fail(where, f"field 'mlp' must be 'swiglu' or 'gelu', got {self.mlp!r}")
+        if self.moe is None or self.moe.num_dense_layers:
+            _positive(where, "d_ff", self.d_ff)
+        if self.moe is not None:
+            m = self.moe
+            if not 1 <= m.experts_per_token <= m.num_experts:
+                raise _fail(where, "moe.experts_per_token must be between 1 and moe.num_experts")
+            if not 0 <= m.num_dense_layers <= self.num_layers:
+                raise _fail(where, "moe.num_dense_layers must be between 0 and num_layers")
+        special = (self.sliding_window.num_layers if self.sliding_window else 0) + (
+            self.linear_attention.num_layers if self.linear_attention else 0
+        )
+        if special > self.num_layers:
+            raise _fail(where, "sliding_window.num_layers + linear_attention.num_layers exceeds num_layers")
+
+    @property
+    def num_linear_layers(self) -> int:
+        return self.linear_attention.num_layers if self.linear_attention else 0
+
+    @property
+    def num_window_layers(self) -> int:
+        return self.sliding_window.num_layers if self.sliding_window else 0
+
+    @property
+    def num_full_attention_layers(self) -> int:
+        """Layers whose KV cache grows with the whole context (full attention or MLA)."""
+        return self.num_layers - self.num_linear_layers - self.num_window_layers
+
+    @property
+    def num_moe_layers(self) -> int:
+        return self.num_layers - self.moe.num_dense_layers if self.moe else 0
+
+    @property
+    def kind(self) -> str:
+        """A short architecture label: MHA/GQA/MQA/MLA, + MoE, + sliding window, + hybrid linear attention."""
+        if self.mla:
+            attn = "MLA"
+        elif self.num_kv_heads == self.num_heads:
+            attn = "MHA"
+        elif self.num_kv_heads == 1:
+            attn = "MQA"
+        else:
+            attn = "GQA"
+        parts = [attn]
+        if self.sliding_window:
+            parts.append("sliding window")
+        if self.linear_attention:
+            parts.append("hybrid linear attention")
+        if self.moe:
+            parts.append("MoE")
+        return " + ".join(parts)
+
+
+_MODEL_REQUIRED = {
+    "name",
+    "num_layers",
+    "d_model",
+    "num_heads",
+    "num_kv_heads",
+    "head_dim",
+    "d_ff",
+    "vocab_size",
+    "tied_embeddings",
+    "mlp",
+    "max_context_tokens",
+}
+_MODEL_OPTIONAL = {
+    "qk_norm",
+    "attention_output_gate",
+    "moe",
+    "mla",
+    "sliding_window",
+    "linear_attention",
+    "params_reported",
+    "source",
+    "notes",
+}
+_SUB_OPTIONAL_DEFAULTS = {"moe": {"num_shared_experts": 0, "shared_expert_d_ff": 0, "num_dense_layers": 0}}
+
+
+def _sub(where: str, d: dict, key: str, cls: type) -> Any:
+    if d.get(key) is None:
+        return None
+    block = d[key]
+    if not isinstance(block, dict):
+        raise _fail(where, f"field {key!r} must be a mapping")
+    names = [f for f in cls.__dataclass_fields__]
+    optional = _SUB_OPTIONAL_DEFAULTS.get(key, {})
+    _check_keys(f"{where}, field {key!r}", block, set(names) - set(optional), set(optional))
+    values = {n: _integer(f"{where}, field {key!r}", block, n) for n in names if n in block}
+    return cls(**{**optional, **values})
+
+
+def model_from_dict(model_id: str, d: Any, where: str, *, require_source: bool = False) -> ModelSpec:
+    """Validate one model entry of the project's own format."""
+    where = f"{where}: entry {model_id!r}"
+    _check_keys(where, d, _MODEL_REQUIRED | ({"source"} if require_source else set()), _MODEL_OPTIONAL)
+    ints = {k: _integer(where, d, k) for k in _MODEL_REQUIRED - {"name", "tied_embeddings", "mlp"}}
+    return ModelSpec(
+        id=model_id,
+        name=_text(where, d, "name"),
+        tied_embeddings=_bool(where, d, "tied_embeddings"),
+        mlp=_text(where, d, "mlp"),
+        qk_norm=_bool(where, d, "qk_norm", False),
+        attention_output_gate=_bool(where, d, "attention_output_gate", False),
+        moe=_sub(where, d, "moe", MoE),
+        mla=_sub(where, d, "mla", MLA),
+        sliding_window=_sub(where, d, "sliding_window", SlidingWindow),
+        linear_attention=_sub(where, d, "linear_attention", LinearAttention),
+        params_reported=str(d.get("params_reported", "") or ""),
+        source=_sources(where, d),
+        notes=str(d.get("notes", "") or ""),
+        **ints,
+    )
+
+
+def model_from_hf_config(model_id: str, cfg: Any, where: str) -> ModelSpec:
+    """A ModelSpec from a Hugging Face config.json (llama, mistral, mixtral, qwen2/3, qwen3_moe, qwen3_next,
+    deepseek_v3, gpt_oss, gemma2, gemma3)."""
+    if not isinstance(cfg, dict):
+        raise _fail(where, "a config.json must be a JSON object")
+    if isinstance(cfg.get("text_config"), dict):  # gemma3 / multimodal wrappers keep the LM in text_config
+        cfg = {**cfg["text_config"], "model_type": cfg["text_config"].get("model_type", cfg.get("model_type"))}
+    model_type = str(cfg.get("model_type", "")).lower()
+    supported = (
+        "llama",
+        "mistral",
+        "mixtral",
+        "qwen2",
+        "qwen3",
+        "qwen3_moe",
+        "qwen3_next",
+        "deepseek_v3",
+        "deepseek_v2",
+        "gpt_oss",
+        "gemma",
+        "gemma2",
+        "gemma3",
+        "gemma3_text",
+        "phi3",
+    )
+    if model_type not in supported:
+        raise _fail(where, f"field 'model_type': {model_type!r} is not supported (supported: {', '.join(supported)})")
+
+    def need(key: str) -> int:
+        return _integer(where, cfg, key)
+
+    def opt(key: str, default: Any) -> Any:
+        return cfg.get(key) if cfg.get(key) is not None else default
+
+    num_layers = need("num_hidden_layers")
+    d_model = need("hidden_size")
+    num_heads = need("num_attention_heads")
+    num_kv_heads = int(opt("num_key_value_heads", num_heads))
+    head_dim = int(opt("head_dim", d_model // num_heads))
+    vocab = need("vocab_size")
+    moe = mla = window = linear = None
+    d_ff = int(opt("intermediate_size", 0))
+    gate = False
+    if model_type == "mixtral":
+        moe = MoE(need("num_local_experts"), need("num_experts_per_tok"), d_ff)
+    elif model_type in ("qwen3_moe", "qwen3_next"):
+        shared_ff = int(opt("shared_expert_intermediate_size", 0))
+        moe = MoE(
+            need("num_experts"),
+            need("num_experts_per_tok"),
+            need("moe_intermediate_size"),
+            1 if shared_ff else 0,
+            shared_ff,
+            0,
+        )
+    elif model_type in ("deepseek_v3", "deepseek_v2"):
+        n_shared = int(opt("n_shared_experts", 0))
+        expert_ff = need("moe_intermediate_size")
+        moe = MoE(
+            need("n_routed_experts"),
+            need("num_experts_per_tok"),
+            expert_ff,
+            n_shared,
+            expert_ff if n_shared else 0,
+            int(opt("first_k_dense_replace", 0)),
+        )
+        mla = MLA(
+            int(opt("q_lora_rank", 0) or 0),
+            need("kv_lora_rank"),
+            need("qk_nope_head_dim"),
+            need("qk_rope_head_dim"),
+            need("v_head_dim"),
+        )
+        head_dim = mla.qk_nope_head_dim + mla.qk_rope_head_dim
+        num_kv_heads = num_heads
+    elif model_type == "gpt_oss":
+        moe = MoE(need("num_local_experts"), need("num_experts_per_tok"), d_ff)
+    if model_type == "qwen3_next":
+        interval = int(opt("full_attention_interval", 4))
+        n_linear = num_layers - num_layers // interval
+        linear = LinearAttention(
+            n_linear,
+            need("linear_num_key_heads"),
+            need("linear_key_head_dim"),
+            need("linear_num_value_heads"),
+            need("linear_value_head_dim"),
+            int(opt("linear_conv_kernel_dim", 4)),
+        )
+        gate = True
+    sw = cfg.get("sliding_window")
+    if isinstance(sw, (int, float)) and not isinstance(sw, bool) and sw > 0:
+        layer_types = cfg.get("layer_types")
+        if isinstance(layer_types, list) and layer_types:
+            n_window = sum(1 for t in layer_types if t == "sliding_attention")
+        elif model_type == "gemma2":
+            n_window = num_layers // 2
+        elif model_type in ("gemma3", "gemma3_text"):
+            pattern = int(opt("sliding_window_pattern", 6))
+            n_window = num_layers - num_layers // pattern
+        elif model_type == "mistral" and cfg.get("use_sliding_window", True):
+            n_window = num_layers
+        elif model_type in ("qwen2", "qwen3", "qwen3_moe") and cfg.get("use_sliding_window"):
+            n_window = num_layers - int(opt("max_window_layers", 0))
+        else:
+            n_window = 0
+        if 0 < n_window <= num_layers - (linear.num_layers if linear else 0):
+            window = SlidingWindow(int(sw), n_window)
+    act = str(opt("hidden_act", opt("hidden_activation", "silu"))).lower()
+    gelu_plain = model_type not in ("gemma", "gemma2", "gemma3", "gemma3_text") and act.startswith("gelu")
+    return ModelSpec(
+        id=model_id,
+        name=str(opt("_name_or_path", model_id)) or model_id,
+        num_layers=num_layers,
+        d_model=d_model,
+        num_heads=num_heads,
+        num_kv_heads=num_kv_heads,
+        head_dim=head_dim,
+        d_ff=d_ff,
+        vocab_size=vocab,
+        tied_embeddings=bool(opt("tie_word_embeddings", model_type.startswith("gemma"))),
+        mlp="gelu" if gelu_plain else "swiglu",
+        max_context_tokens=int(opt("max_position_embeddings", 4096)),
+        qk_norm=model_type in ("qwen3", "qwen3_moe", "qwen3_next", "gemma3", "gemma3_text"),
+        attention_output_gate=gate,
+        moe=moe,
+        mla=mla,
+        sliding_window=window,
+        linear_attention=linear,
+        source=(where,),
+    )
+
+
+# --------------------------------------------------------------------------------------------------- loading
+
+
+def read_structured_file(path: str | Path) -> Any:
+    """Parse a YAML or JSON file with safe loaders; CatalogError names the file on any problem."""
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+    except OSError as e:
+        raise CatalogError(f"{p}: cannot read ({e.strerror or e})") from None
+    if size > MAX_FILE_BYTES:
+        raise CatalogError(f"{p}: file is {size} bytes, larger than the {MAX_FILE_BYTES} byte limit")
+    return parse_structured_text(p.read_text(encoding="utf-8", errors="replace"), str(p))
+
+
+def parse_structured_text(text: str, where: str) -> Any:
+    """Parse YAML (a superset of JSON) safely; CatalogError with the line on syntax errors."""
+    if len(text) > MAX_FILE_BYTES:
+        raise CatalogError(f"{where}: larger than the {MAX_FILE_BYTES} byte limit")
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        at = f" at line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(e, "problem", None) or "syntax error"
+        raise CatalogError(f"{where}: malformed YAML/JSON{at}: {problem}") from None
+
+
+def _load_mapping(path: Path) -> dict:
+    data = read_structured_file(path)
+    if not isinstance(data, dict) or not data:
+        raise CatalogError(f"{path}: expected a non-empty mapping of id -> entry")
+    return data
+
+
+@lru_cache(maxsize=4)
+def load_hardware_catalog(path: str | Path = DATA_DIR / "hardware.yaml") -> dict[str, Hardware]:
+    """All accelerators of the catalog, by id."""
+    p = Path(path)
+    return {str(k): hardware_from_dict(str(k), v, str(p), require_source=True) for k, v in _load_mapping(p).items()}
+
+
+@lru_cache(maxsize=4)
+def load_model_catalog(path: str | Path = DATA_DIR / "models.yaml") -> dict[str, ModelSpec]:
+    """All models of the catalog, by id."""
+    p = Path(path)
+    return {str(k): model_from_dict(str(k), v, str(p), require_source=True) for k, v in _load_mapping(p).items()}
+
+
+def _single_entry(data: Any, where: str) -> tuple[str, Any]:
+    if isinstance(data, dict) and len(data) == 1 and isinstance(next(iter(data.values())), dict):
+        key, value = next(iter(data.items()))
+        return str(key), value
+    if isinstance(data, dict):
+        return "custom", data
+    raise CatalogError(f"{where}: expected a mapping")
+
+
+def hardware_from_text(text: str, where: str) -> Hardware:
+    """A user's hardware file (one entry, with or without its id as the top key)."""
+    hw_id, entry = _single_entry(parse_structured_text(text, where), where)
+    return hardware_from_dict(hw_id, entry, where)
+
+
+def model_from_text(text: str, where: str, model_id: str = "custom") -> ModelSpec:
+    """A user's model file: a Hugging Face config.json or one entry of the project's model format."""
+    data = parse_structured_text(text, where)
+    if isinstance(data, dict) and "model_type" in data or (isinstance(data, dict) and "text_config" in data):
+        return model_from_hf_config(model_id, data, where)
+    mid, entry = _single_entry(data, where)
+    return model_from_dict(mid if mid != "custom" else model_id, entry, where)
+
+
+def resolve_hardware(ref: str) -> Hardware:
+    """A catalog id or a path to a hardware YAML file."""
+    catalog = load_hardware_catalog()
+    if ref in catalog:
+        return catalog[ref]
+    if _looks_like_path(ref):
+        p = Path(ref)
+        return hardware_from_text(_read_text(p), str(p))
+    raise CatalogError(f"unknown hardware {ref!r} (not a catalog id or a file; see `python -m tpot_model list`)")
+
+
+def resolve_model(ref: str) -> ModelSpec:
+    """A catalog id, or a path to a config.json / model YAML file."""
+    catalog = load_model_catalog()
+    if ref in catalog:
+        return catalog[ref]
+    if _looks_like_path(ref):
+        p = Path(ref)
+        return model_from_text(_read_text(p), str(p), model_id=p.parent.name if p.name == "config.json" else p.stem)
+    raise CatalogError(f"unknown model {ref!r} (not a catalog id or a file; see `python -m tpot_model list`)")
+
+
+def _looks_like_path(ref: str) -> bool:
+    return any(ref.endswith(ext) for ext in (".yaml", ".yml", ".json")) or "/" in ref or Path(ref).is_file()
+
+
+def _read_text(p: Path) -> str:
+    try:
+        size = p.stat().st_size
+    except OSError as e:
+        raise CatalogError(f"{p}: cannot read ({e.strerror or e})") from None
+    if size > MAX_FILE_BYTES:
+        raise CatalogError(f"{p}: file is {size} bytes, larger than the {MAX_FILE_BYTES} byte limit")
+    return p.read_text(encoding="utf-8", errors="replace")
+
+
+# --------------------------------------------------------------------------------------------------- field checks
+
+
+def _check_keys(where: str, d: Any, required: set[str], optional: set[str]) -> None:
+    if not isinstance(d, dict):
+        raise _fail(where, "expected a mapping of fields")
+    missing = sorted(required - d.keys())
+    if missing:
+        raise _fail(
+            where, f"missing field {missing[0]!r}" + (f" (and {', '.join(missing[1:])})" if missing[1:] else "")
+        )
+    unknown = sorted(str(k) for k in d.keys() - required - optional)
+    if unknown:
+        raise _fail(where, f"unknown field {unknown[0]!r} (allowed: {', '.join(sorted(required | optional))})")
+
+
+def _number(where: str, d: dict, key: str, prefix: str = "") -> float:
+    value = d.get(key)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise _fail(where, f"field {prefix}{key!r} must be a finite number, got {value!r}")
+    return float(value)
+
+
+def _integer(where: str, d: dict, key: str) -> int:
+    value = d.get(key)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
+        raise _fail(where, f"field {key!r} must be a whole number, got {value!r}")
+    if value < 0:
+        raise _fail(where, f"field {key!r} must not be negative, got {value!r}")
+    return int(value)
+
+
+def _optional_number(where: str, d: dict, key: str) -> float | None:
+    return None if d.get(key) is None else _number(where, d, key)
+
+
+def _optional_int(where: str, d: dict, key: str) -> int | None:
+    return None if d.get(key) is None else _integer(where, d, key)
+
+
+def _scaled(value: float | None, scale: float) -> float | None:
+    return None if value is None else value * scale
+
+
+def _text(where: str, d: dict, key: str) -> str:
+    value = d.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise _fail(where, f"field {key!r} must be non-empty text, got {value!r}")
+    return value.strip()
+
+
+def _bool(where: str, d: dict, key: str, default: bool | None = None) -> bool:
+    value = d.get(key, default)
+    if not isinstance(value, bool):
+        raise _fail(where, f"field {key!r} must be true or false, got {value!r}")
+    return value
+
+
+def _sources(where: str, d: dict) -> tuple[str, ...]:
+    value = d.get("source")
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    raise _fail(where, "field 'source' must be text or a list of text")
+
+
+def _positive(where: str, key: str, value: float) -> None:
+    if not value > 0:
+        raise _fail(where, f"field {key!r} must be positive, got {value!r}")

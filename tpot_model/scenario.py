@@ -1,0 +1,57 @@
+"""A deployment scenario: what runs, how many sequences, how long, on how many GPUs. Numeric fields may be arrays."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .precision import FORMATS, NumberFormat, parse_format
+
+
+def _as_array(name: str, value: object, minimum: float) -> np.ndarray:
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a number, got {value!r}") from None
+    if arr.size == 0:
+        raise ValueError(f"{name} is empty")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    if np.any(arr < minimum):
+        raise ValueError(f"{name} must be >= {minimum:g}, got {arr.min():g}")
+    return arr
+
+
+@dataclass(frozen=True, eq=False)
+class Scenario:
+    """Batch (concurrent sequences), tokens in the KV cache when decoding starts, tokens to generate, GPU count,
+    number formats. batch, context_tokens, output_tokens and num_gpus broadcast against each other."""
+
+    batch: np.ndarray | float = 1
+    context_tokens: np.ndarray | float = 0
+    output_tokens: np.ndarray | float = 1
+    num_gpus: np.ndarray | float = 1
+    weights: NumberFormat = field(default_factory=lambda: FORMATS["bf16"])
+    kv_cache: NumberFormat = field(default_factory=lambda: FORMATS["bf16"])
+    compute: str | None = None  # None: the weight format's own compute precision
+    price_usd_per_gpu_hour: float | None = None  # None: the hardware catalog's price
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "batch", np.floor(_as_array("batch", self.batch, 1)))
+        set_(self, "context_tokens", np.floor(_as_array("context_tokens", self.context_tokens, 0)))
+        set_(self, "output_tokens", np.floor(_as_array("output_tokens", self.output_tokens, 1)))
+        set_(self, "num_gpus", np.floor(_as_array("num_gpus", self.num_gpus, 1)))
+        for name in ("weights", "kv_cache"):
+            value = getattr(self, name)
+            if not isinstance(value, NumberFormat):
+                set_(self, name, parse_format(value))
+        if self.price_usd_per_gpu_hour is not None and not (
+            np.isfinite(self.price_usd_per_gpu_hour) and self.price_usd_per_gpu_hour >= 0
+        ):
+            raise ValueError(f"price must be a non-negative number, got {self.price_usd_per_gpu_hour!r}")
+
+    @property
+    def compute_requested(self) -> str:
+        return self.compute or self.weights.compute
