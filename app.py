@@ -1,0 +1,36 @@
+"""Entry point: page config, the shared sidebar scenario (in the URL), navigation. Run: streamlit run app.py"""
+
+from pathlib import Path
+
+import streamlit as st
+
+from ui import controls, show
+
+embedded = show.embedded()
+st.set_page_config(
+    page_title="TPOT dashboard",
+    page_icon=":material/speed:",
+    layout="wide",
+    initial_sidebar_state="collapsed" if embedded else "auto",
+)
+
+state = controls.sidebar()
+tr = controls.translator()
+
+PAGES = [
+    ("pages/overview.py", "page_overview", ":material/dashboard:", "overview"),
+    ("pages/roofline.py", "page_roofline", ":material/show_chart:", "roofline"),
+    ("pages/breakdown.py", "page_breakdown", ":material/stacked_bar_chart:", "breakdown"),
+    ("pages/kv_cache.py", "page_kv_cache", ":material/memory:", "kv-cache"),
+    ("pages/cost.py", "page_cost", ":material/payments:", "cost"),
+    ("pages/hardware.py", "page_hardware", ":material/developer_board:", "hardware"),
+    ("pages/compare.py", "page_compare", ":material/compare_arrows:", "compare"),
+    ("pages/methodology.py", "page_methodology", ":material/functions:", "methodology"),
+]
+pages = [
+    st.Page(path, title=tr(title), icon=icon, url_path=url, default=(url == "overview"))
+    for path, title, icon, url in PAGES
+    if Path(path).exists()
+]
+show.url_notices(controls.notices(), tr)
+st.navigation(pages, position="hidden" if embedded else "sidebar").run()

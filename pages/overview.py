@@ -1,0 +1,133 @@
+"""Overview: the scenario's headline numbers, judged against TPOT targets, each with its definition and formula."""
+
+import streamlit as st
+
+from tpot_model.targets import TPOT_TARGETS_S
+from ui import controls, fmt, show
+from ui.figures import overview as figs
+
+state = controls.scenario_state()
+tr = controls.translator()
+est = controls.evaluate(state)
+ideal = controls.evaluate(state, profile_id="ideal")
+model, hw, s = est.model, est.hardware, est.scenario
+tpot, ttft = float(est.tpot_s), float(est.ttft_s)
+
+st.title(tr("app_title"))
+if show.embedded():
+    st.caption(
+        tr(
+            "embed_caption",
+            model=model.name,
+            gpus=state.gpus,
+            hw=hw.name,
+            weights=state.weights,
+            batch=state.batch,
+            context=fmt.tokens(state.context),
+        )
+    )
+else:
+    st.caption(tr("app_caption"))
+    st.markdown(
+        tr(
+            "ov_intro",
+            model=model.name,
+            gpus=state.gpus,
+            hw=hw.name,
+            weights=state.weights,
+            kv=state.kv,
+            batch=state.batch,
+            context=fmt.tokens(state.context),
+            output=fmt.tokens(state.output),
+            profile=est.profile.name,
+        )
+    )
+show.fit_notice(est, tr)
+if est.compute_precision != s.compute_requested:
+    st.info(tr("ov_fallback", requested=s.compute_requested, hw=hw.name, used=est.compute_precision))
+
+c = st.columns(4)
+c[0].metric(tr("m_tpot"), fmt.ms(tpot), help=tr("m_tpot_def"))
+c[1].metric(tr("m_tps_user"), fmt.rate(float(est.tokens_per_s_per_user)), help=tr("m_tps_user_def"))
+c[2].metric(
+    tr("m_tps_total"),
+    fmt.rate(float(est.tokens_per_s_total)),
+    help=tr("m_tps_total_def", gpus=state.gpus, per_gpu=fmt.rate(float(est.tokens_per_s_per_gpu))),
+)
+c[3].metric(tr("m_ttft"), fmt.duration(ttft), help=tr("m_ttft_def", context=fmt.tokens(state.context)))
+c = st.columns(4)
+c[0].metric(tr("m_serve", n=fmt.tokens(state.output)), fmt.duration(float(est.time_to_serve_s)), help=tr("m_serve_def"))
+price_known = est.price_usd_per_gpu_hour == est.price_usd_per_gpu_hour
+c[1].metric(
+    tr("m_cost"),
+    fmt.usd(float(est.usd_per_1M_tokens)),
+    help=tr("m_cost_def", with_prefill=fmt.usd(float(est.usd_per_1M_tokens_with_prefill)))
+    if price_known
+    else tr("m_cost_none"),
+)
+c[2].metric(
+    tr("m_memory"),
+    fmt.gb(float(est.memory_per_gpu_bytes)),
+    help=tr("m_memory_def", usable=fmt.gb(est.usable_memory_per_gpu_bytes), capacity=fmt.gb(hw.memory_bytes)),
+)
+min_gpus = float(est.min_gpus)
+c[3].metric(tr("m_min_gpus"), str(int(min_gpus)) if min_gpus == min_gpus else "> 1,024", help=tr("m_min_gpus_def"))
+
+met = [tr(f"target_{k}") for k, limit in TPOT_TARGETS_S.items() if tpot <= limit]
+st.markdown(tr("ov_targets_met", met=", ".join(met)) if met else tr("ov_targets_none"))
+show.figure(figs.tpot_vs_targets(tpot, float(ideal.tpot_s), tr=tr), None, "tpot-targets", tr)
+
+bound = tr("bound_compute") if bool(est.compute_bound) else tr("bound_memory")
+st.markdown(
+    f"**{tr('m_bound')}: {bound}** — "
+    + tr(
+        "m_bound_def",
+        ai=fmt.number(float(est.arithmetic_intensity_flop_per_byte)),
+        ridge=fmt.number(est.ridge_point_flop_per_byte),
+        precision=est.compute_precision,
+    )
+)
+bw = hw.memory_bandwidth_bytes_per_s * est.profile.bandwidth_efficiency
+weight_b = sum(float(o.weight_bytes) for o in est.decode.operators)
+kv_b = sum(float(o.kv_bytes) for o in est.decode.operators)
+st.markdown(
+    tr(
+        "ov_why",
+        weights=fmt.gb(weight_b),
+        kv=fmt.gb(kv_b),
+        bw=fmt.tb_per_s(bw),
+        floor=fmt.ms((weight_b + kv_b) / bw),
+        compute=fmt.ms(float(est.decode.flop_time_s)),
+    )
+)
+
+per_gpu_weights = est.weight_bytes / s.num_gpus
+parts = {
+    "weights": float(per_gpu_weights),
+    "kv_cache": float(est.memory_per_gpu_bytes - per_gpu_weights - est.workspace_bytes_per_gpu),
+    "workspace": float(est.workspace_bytes_per_gpu),
+}
+show.figure(figs.memory_use(parts, est.usable_memory_per_gpu_bytes, hw.memory_bytes, tr=tr), None, "memory", tr)
+
+show.explain(
+    tr,
+    "m_tpot",
+    "TPOT = Σ operators max(FLOPs ÷ FLOP/s, bytes ÷ bandwidth) + communication + overhead",
+    " + ".join(f"{tr('bucket_' + k)} {fmt.ms(float(v))}" for k, v in est.breakdown_s.items()),
+    fmt.ms(tpot),
+)
+show.explain(
+    tr,
+    "m_tps_total",
+    "tokens/s = batch ÷ TPOT",
+    f"{state.batch} ÷ {fmt.ms(tpot)}",
+    fmt.rate(float(est.tokens_per_s_total)),
+)
+if price_known:
+    show.explain(
+        tr,
+        "m_cost",
+        "$/1M tokens = $/GPU-hour × GPUs ÷ 3600 ÷ (tokens/s) × 10⁶",
+        f"{fmt.usd(est.price_usd_per_gpu_hour)} × {state.gpus} ÷ 3600 ÷ {fmt.rate(float(est.tokens_per_s_total))} × 10⁶",
+        fmt.usd(float(est.usd_per_1M_tokens)),
+    )

@@ -1,0 +1,1 @@
+"""Streamlit-facing helpers: controls, URL state, translations, formatting, figures (pure) and display."""

@@ -1,0 +1,123 @@
+"""The sidebar scenario: widgets keyed by their URL parameter names, initialised from the URL, written back to it.
+
+Pages call ``scenario_state()`` and ``translator()``; both fall back to defaults, so a page script also runs alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, fields
+
+import streamlit as st
+
+from tpot_model import Estimate, estimate
+
+from . import data, fmt
+from .i18n import LANGUAGES, Translator
+from .state import (
+    BATCH_OPTIONS,
+    COMPUTE_OPTIONS,
+    CONTEXT_OPTIONS,
+    GPU_OPTIONS,
+    KV_OPTIONS,
+    OUTPUT_OPTIONS,
+    WEIGHT_OPTIONS,
+    Notice,
+    ScenarioState,
+    parse_query,
+)
+
+_FIELDS = [f.name for f in fields(ScenarioState)]
+_INIT_FLAG = "_scenario_initialised"
+_NOTICES = "_url_notices"
+
+
+def _init_from_url() -> None:
+    """On a session's first run, load the scenario from the URL (validated) into the widgets' state."""
+    if st.session_state.get(_INIT_FLAG):
+        return
+    state, notices = parse_query(
+        st.query_params.to_dict(), set(data.models()), set(data.hardware()), set(data.profiles())
+    )
+    for key, value in asdict(state).items():
+        st.session_state[key] = value
+    st.session_state[_NOTICES] = notices
+    st.session_state[_INIT_FLAG] = True
+
+
+def scenario_state() -> ScenarioState:
+    """The current scenario (from the widgets' state, or the URL / defaults when the sidebar has not run)."""
+    _init_from_url()
+    return ScenarioState(**{k: st.session_state[k] for k in _FIELDS})
+
+
+def translator() -> Translator:
+    _init_from_url()
+    return Translator(st.session_state.get("lang", "en"))
+
+
+def notices() -> list[Notice]:
+    return st.session_state.get(_NOTICES, [])
+
+
+def sidebar() -> ScenarioState:
+    """Draw the scenario controls in the sidebar and mirror them into the URL."""
+    _init_from_url()
+    tr = translator()
+    models, hardware, profiles = data.models(), data.hardware(), data.profiles()
+    with st.sidebar:
+        st.selectbox(tr("control_lang"), list(LANGUAGES), format_func=LANGUAGES.get, key="lang")
+        tr = translator()
+        st.selectbox(tr("control_model"), list(models), format_func=lambda i: models[i].name, key="model")
+        st.selectbox(tr("control_hardware"), list(hardware), format_func=lambda i: hardware[i].name, key="hardware")
+        st.select_slider(tr("control_gpus"), GPU_OPTIONS, key="gpus", help=tr("help_gpus"))
+        c1, c2 = st.columns(2)
+        c1.selectbox(tr("control_weights"), WEIGHT_OPTIONS, key="weights", help=tr("help_weights"))
+        c2.selectbox(tr("control_kv"), KV_OPTIONS, key="kv", help=tr("help_kv"))
+        st.selectbox(
+            tr("control_compute"),
+            COMPUTE_OPTIONS,
+            key="compute",
+            format_func=lambda c: tr("compute_auto") if c == "auto" else c,
+            help=tr("help_compute"),
+        )
+        st.select_slider(tr("control_batch"), BATCH_OPTIONS, key="batch", help=tr("help_batch"))
+        st.select_slider(
+            tr("control_context"), CONTEXT_OPTIONS, key="context", format_func=fmt.tokens, help=tr("help_context")
+        )
+        st.select_slider(
+            tr("control_output"), OUTPUT_OPTIONS, key="output", format_func=fmt.tokens, help=tr("help_output")
+        )
+        st.selectbox(
+            tr("control_profile"),
+            list(profiles),
+            format_func=lambda p: profiles[p].name,
+            key="profile",
+            help=tr("help_profile"),
+        )
+        hw = hardware[st.session_state["hardware"]]
+        catalog_price = fmt.usd(hw.price_usd_per_hour) if hw.price_usd_per_hour is not None else tr("no_price")
+        st.number_input(
+            tr("control_price"),
+            min_value=0.0,
+            max_value=1000.0,
+            step=0.1,
+            key="price",
+            placeholder=tr("price_placeholder", price=catalog_price),
+            help=tr("help_price"),
+        )
+    state = scenario_state()
+    st.query_params.from_dict(state.to_query())
+    return state
+
+
+def resolve(state: ScenarioState):
+    """(model, hardware, profile) objects for a scenario state."""
+    return data.models()[state.model], data.hardware()[state.hardware], data.profiles()[state.profile]
+
+
+def evaluate(state: ScenarioState, profile_id: str | None = None, **overrides: object) -> Estimate:
+    """The model's estimate for the state (overrides replace Scenario fields, e.g. batch=np.array(...))."""
+    model, hw, profile = resolve(state)
+    if profile_id is not None:
+        profile = data.profiles()[profile_id]
+    return estimate(model, hw, state.to_scenario(**overrides), profile)

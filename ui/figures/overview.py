@@ -1,0 +1,84 @@
+"""Overview figures: the scenario's TPOT against the latency targets, and memory use against capacity."""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+
+from tpot_model.targets import LAGGY_ABOVE_S, READING_SPEED_TPOT_S, TPOT_TARGETS_S
+
+from ..i18n import EN, Translator
+from .common import BUCKET_COLOURS, style
+
+
+def tpot_vs_targets(tpot_s: float, ideal_s: float, *, tr: Translator = EN) -> go.Figure:
+    """A horizontal bar of the estimate and the ideal bound, with a vertical line per TPOT target (ms)."""
+    fig = go.Figure()
+    fig.add_bar(
+        y=[tr("label_ideal"), tr("ov_estimate")],
+        x=[ideal_s * 1e3, tpot_s * 1e3],
+        orientation="h",
+        marker_color=["#9ecae1", "#1f77b4"],
+        text=[f"{ideal_s * 1e3:.1f} ms", f"{tpot_s * 1e3:.1f} ms"],
+        textposition="outside",
+        hovertemplate="%{y}: %{x:.2f} ms<extra></extra>",
+        showlegend=False,
+    )
+    marks = {**{f"target_{k}": v for k, v in TPOT_TARGETS_S.items()}, "target_reading": READING_SPEED_TPOT_S}
+    top = max(tpot_s, LAGGY_ABOVE_S) * 1e3 * 1.15
+    fig.add_vrect(x0=LAGGY_ABOVE_S * 1e3, x1=top, fillcolor="#d62728", opacity=0.08, line_width=0)
+    for i, (key, limit) in enumerate(marks.items()):
+        fig.add_vline(x=limit * 1e3, line_dash="dot", line_color="#555")
+        fig.add_annotation(
+            x=limit * 1e3,
+            y=1.0 + 0.12 * (i % 2),
+            yref="paper",
+            text=tr(key),
+            showarrow=False,
+            font={"size": 11},
+            yanchor="bottom",
+        )
+    fig.add_annotation(
+        x=(LAGGY_ABOVE_S * 1e3 + top) / 2,
+        y=0.5,
+        yref="paper",
+        text=tr("target_laggy"),
+        showarrow=False,
+        font={"color": "#a00"},
+    )
+    style(fig, tr("ov_targets_title"), tr("axis_tpot_ms"), "")
+    fig.update_xaxes(range=[0, top])
+    fig.update_layout(height=260, margin={"t": 90})
+    return fig
+
+
+def memory_use(
+    parts_bytes: dict[str, float], usable_bytes: float, capacity_bytes: float, *, tr: Translator = EN
+) -> go.Figure:
+    """Stacked horizontal bar of per-GPU memory (weights, KV cache, workspace) against usable and total capacity (GB)."""
+    colours = {"weights": BUCKET_COLOURS["weights"], "kv_cache": BUCKET_COLOURS["kv_cache"], "workspace": "#bbbbbb"}
+    fig = go.Figure()
+    for key, value in parts_bytes.items():
+        fig.add_bar(
+            y=[""],
+            x=[value / 1e9],
+            name=tr(f"mem_{key}"),
+            orientation="h",
+            marker_color=colours[key],
+            hovertemplate=f"{tr(f'mem_{key}')}: %{{x:.2f}} GB<extra></extra>",
+        )
+    fig.add_vline(
+        x=usable_bytes / 1e9,
+        line_dash="dash",
+        line_color="#333",
+        annotation_text=tr("mem_usable", gb=f"{usable_bytes / 1e9:.0f}"),
+        annotation_position="top",
+    )
+    fig.add_vline(
+        x=capacity_bytes / 1e9,
+        line_color="#000",
+        annotation_text=tr("mem_capacity", gb=f"{capacity_bytes / 1e9:.0f}"),
+        annotation_position="bottom",
+    )
+    style(fig, tr("ov_memory_title"), tr("axis_gb_per_gpu"), "")
+    fig.update_layout(barmode="stack", height=230, margin={"t": 80})
+    return fig

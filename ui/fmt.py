@@ -1,0 +1,79 @@
+"""SI -> display strings. The only place (with axis titles) where seconds become ms and bytes become GB."""
+
+from __future__ import annotations
+
+import math
+
+from tpot_model.units import GB, TB_per_s, TFLOP_per_s
+
+
+def _sig(x: float, digits: int = 3) -> str:
+    """x with about `digits` significant figures, no exponent for everyday magnitudes."""
+    if x == 0 or not math.isfinite(x):
+        return f"{x:g}" if math.isfinite(x) else "n/a"
+    decimals = max(0, digits - 1 - int(math.floor(math.log10(abs(x)))))
+    return f"{x:,.{decimals}f}"
+
+
+def ms(seconds: float) -> str:
+    return f"{_sig(float(seconds) * 1e3)} ms" if math.isfinite(seconds) else "n/a"
+
+
+def duration(seconds: float) -> str:
+    """ms below a second, s below ten minutes, else minutes."""
+    s = float(seconds)
+    if not math.isfinite(s):
+        return "n/a"
+    if s < 1:
+        return ms(s)
+    if s < 600:
+        return f"{_sig(s)} s"
+    return f"{_sig(s / 60)} min"
+
+
+def gb(n_bytes: float) -> str:
+    """Decimal gigabytes (1e9 bytes), as on datasheets."""
+    return f"{_sig(float(n_bytes) / GB)} GB" if math.isfinite(n_bytes) else "n/a"
+
+
+def tb_per_s(bytes_per_s: float) -> str:
+    return f"{_sig(float(bytes_per_s) / TB_per_s)} TB/s"
+
+
+def tflops(flop_per_s: float) -> str:
+    return f"{_sig(float(flop_per_s) / TFLOP_per_s)} TFLOP/s"
+
+
+def rate(tokens_per_s: float) -> str:
+    return f"{_sig(float(tokens_per_s))} tok/s" if math.isfinite(tokens_per_s) else "n/a"
+
+
+def usd(value: float) -> str:
+    v = float(value)
+    if not math.isfinite(v):
+        return "n/a"
+    return f"${_sig(v)}"
+
+
+def pct(fraction: float) -> str:
+    return f"{float(fraction) * 100:.1f}%" if math.isfinite(fraction) else "n/a"
+
+
+def number(x: float, digits: int = 3) -> str:
+    return _sig(float(x), digits)
+
+
+def params(count: float) -> str:
+    """Parameter counts with decimal prefixes: 68.98 B, not '64.2 G'."""
+    c = float(count)
+    return f"{c / 1e9:,.2f} B" if c >= 1e9 else f"{c / 1e6:,.0f} M"
+
+
+def tokens(n: float) -> str:
+    """Token counts the way analysts say them: 4K, 128K, 1M (binary K for context lengths)."""
+    n = int(n)
+    if n >= 1 << 20 and n % (1 << 20) == 0:
+        return f"{n >> 20}M"
+    if n >= 1024 and n % 1024 == 0:
+        return f"{n >> 10}K"
+    return f"{n:,}"

@@ -1,0 +1,45 @@
+"""Translations: every user-facing string lives in ui/strings/*.yaml as key -> {en: ..., zh-TW: ...}."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+STRINGS_DIR = Path(__file__).resolve().parent / "strings"
+LANGUAGES = {"en": "English", "zh-TW": "繁體中文"}
+DEFAULT_LANGUAGE = "en"
+
+
+@lru_cache(maxsize=1)
+def catalog() -> dict[str, dict[str, str]]:
+    """All strings of all files, merged; a key defined twice is an error (one place per string)."""
+    merged: dict[str, dict[str, str]] = {}
+    for path in sorted(STRINGS_DIR.glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        for key, value in data.items():
+            if key in merged:
+                raise ValueError(f"{path.name}: string key {key!r} is defined twice")
+            merged[key] = value
+    return merged
+
+
+class Translator:
+    """tr('key', n=3) -> the string in this language, formatted; English when a translation is missing."""
+
+    def __init__(self, lang: str = DEFAULT_LANGUAGE) -> None:
+        self.lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+
+    def __call__(self, key: str, **values: object) -> str:
+        entry = catalog().get(key)
+        if entry is None:
+            raise KeyError(f"no string {key!r} in ui/strings")
+        text = entry.get(self.lang) or entry["en"]
+        return text.format(**values) if values else text
+
+    def has(self, key: str) -> bool:
+        return key in catalog()
+
+
+EN = Translator("en")

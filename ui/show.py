@@ -1,0 +1,94 @@
+"""Rendering helpers: a figure with its CSV and standalone-HTML downloads, notices, and a metric with its formula."""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from . import fmt
+from .i18n import Translator
+
+PLOTLY_CONFIG = {"displaylogo": False, "responsive": True}
+
+
+def embedded() -> bool:
+    return bool(getattr(st.context, "is_embedded", False))
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "chart"
+
+
+def figure(fig: go.Figure, table: pd.DataFrame | None, name: str, tr: Translator) -> None:
+    """Draw a Plotly figure; below it, download its data as CSV and the chart as a standalone interactive HTML."""
+    slug = _slug(name)
+    st.plotly_chart(fig, config=PLOTLY_CONFIG, key=f"chart-{slug}", theme=None)
+    if embedded():
+        return
+    c1, c2, _ = st.columns([1, 1, 3])
+    if table is not None:
+        c1.download_button(
+            tr("download_csv"),
+            data=lambda: table.to_csv(index=False).encode("utf-8"),
+            file_name=f"{slug}.csv",
+            mime="text/csv",
+            key=f"csv-{slug}",
+            on_click="ignore",
+        )
+    c2.download_button(
+        tr("download_html"),
+        data=lambda: fig.to_html(include_plotlyjs=True, full_html=True, config=PLOTLY_CONFIG).encode("utf-8"),
+        file_name=f"{slug}.html",
+        mime="text/html",
+        key=f"html-{slug}",
+        on_click="ignore",
+    )
+
+
+def url_notices(notices, tr: Translator) -> None:
+    """One warning per bad URL parameter; the values were sanitised to plain text by ui.state."""
+    for n in notices:
+        st.warning(tr("notice_bad_param", param=n.param, given=n.given or "∅", used=n.used), icon="⚠️")
+
+
+def explain(tr: Translator, title_key: str, formula: str, substituted: str, result: str) -> None:
+    """A 'how is this computed?' expander: the formula, the scenario's values substituted, the result."""
+    with st.expander(tr("how_computed", what=tr(title_key))):
+        st.markdown(f"{tr('formula')}: {formula}")
+        st.markdown(f"{tr('with_values')}: {substituted}")
+        st.markdown(f"{tr('result')}: **{result}**")
+
+
+_LOWER_PRECISION = {"fp32": "bf16", "bf16": "fp8", "fp16": "fp8", "fp8": "int4", "int8": "int4", "int8-wo": "int4"}
+
+
+def fit_notice(est, tr: Translator) -> None:
+    """When a (scalar) scenario does not fit: say by how much, and the remedies (GPUs, precision, batch)."""
+    if bool(est.fits):
+        return
+    s = est.scenario
+    remedies = []
+    if float(est.min_gpus) == float(est.min_gpus):  # not nan
+        remedies.append(tr("remedy_gpus", n=int(est.min_gpus)))
+    else:
+        remedies.append(tr("remedy_none"))
+    lower = _LOWER_PRECISION.get(s.weights.name)
+    if lower:
+        remedies.append(tr("remedy_precision", fmt=lower))
+    if int(est.max_batch) >= 1 and int(est.max_batch) < int(s.batch):
+        remedies.append(tr("remedy_batch", n=int(est.max_batch)))
+
+    st.error(
+        tr(
+            "does_not_fit",
+            need=fmt.gb(float(est.memory_per_gpu_bytes)),
+            have=fmt.gb(est.usable_memory_per_gpu_bytes),
+            gpus=int(s.num_gpus),
+            hw=est.hardware.name,
+            remedy="; ".join(remedies),
+        ),
+        icon="🚫",
+    )

@@ -1,0 +1,158 @@
+"""The shared scenario as plain values, and its URL form. Pure (no Streamlit): parse, validate, serialise.
+
+Query parameters (values are catalog ids and plain numbers): model, hardware, gpus, weights, kv, compute, batch,
+context, output, profile, price, lang. Anything invalid falls back to the default or the nearest valid value and
+produces a notice; nothing from a URL is ever rendered as HTML or executed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, replace
+
+from tpot_model import FORMATS, KV_FORMATS, Scenario, parse_format
+from tpot_model.precision import COMPUTE_PRECISIONS
+
+from .i18n import DEFAULT_LANGUAGE, LANGUAGES
+
+BATCH_OPTIONS = (1, 2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 4096)
+CONTEXT_OPTIONS = (
+    0, 128, 256, 512, 1024, 2048, 3072, 4096, 6144, 8192, 12288, 16384, 24576, 32768, 49152, 65536, 98304,
+    131072, 196608, 262144, 524288, 1048576,
+)  # fmt: skip
+OUTPUT_OPTIONS = (1, 2, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768)
+GPU_OPTIONS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 72, 96, 128, 256, 512, 1024)
+WEIGHT_OPTIONS = tuple(FORMATS)
+KV_OPTIONS = KV_FORMATS
+COMPUTE_OPTIONS = ("auto", *COMPUTE_PRECISIONS)
+MAX_PRICE_USD_PER_HOUR = 1000.0
+CUSTOM_ID = "custom"  # id of an uploaded model or hardware file in the session
+
+
+@dataclass(frozen=True)
+class ScenarioState:
+    """What the sidebar holds; every field is a URL parameter of the same name."""
+
+    model: str = "llama-3.1-70b"
+    hardware: str = "h200"
+    gpus: int = 2
+    weights: str = "fp8"
+    kv: str = "bf16"
+    compute: str = "auto"
+    batch: int = 32
+    context: int = 4096
+    output: int = 1024
+    profile: str = "typical"
+    price: float | None = None  # USD per GPU-hour; None = the catalog's price
+    lang: str = DEFAULT_LANGUAGE
+
+    def to_query(self) -> dict[str, str]:
+        """The URL form: plain strings, price omitted when it is the catalog's."""
+        q = {k: (f"{v:g}" if isinstance(v, float) else str(v)) for k, v in asdict(self).items() if v is not None}
+        return q
+
+    def to_scenario(self, **overrides: object) -> Scenario:
+        """The model's Scenario for these values; keyword overrides (e.g. batch=array) replace fields."""
+        values = dict(
+            batch=self.batch,
+            context_tokens=self.context,
+            output_tokens=self.output,
+            num_gpus=self.gpus,
+            weights=parse_format(self.weights),
+            kv_cache=parse_format(self.kv),
+            compute=None if self.compute == "auto" else self.compute,
+            price_usd_per_gpu_hour=self.price,
+        )
+        values.update(overrides)
+        return Scenario(**values)
+
+    def with_(self, **changes: object) -> ScenarioState:
+        return replace(self, **changes)
+
+
+DEFAULT = ScenarioState()
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A problem with one URL parameter: which, what was given (sanitised), and what was used instead."""
+
+    param: str
+    given: str
+    used: str
+
+
+def sanitize(value: object, limit: int = 40) -> str:
+    """A URL value made safe to show as plain text: printable, no backticks or markup characters, truncated."""
+    text = "".join(ch for ch in str(value) if ch.isprintable() and ch not in "`<>[]()*_#\\|{}")
+    return text[:limit] + ("…" if len(text) > limit else "")
+
+
+def _nearest(options: tuple[int, ...], value: float) -> int:
+    """The option closest to value on a log scale (values span decades)."""
+    return min(options, key=lambda o: abs(math.log1p(o) - math.log1p(value)))
+
+
+def _last(value: object) -> str:
+    if isinstance(value, (list, tuple)):
+        return str(value[-1]) if value else ""
+    return str(value)
+
+
+def parse_query(
+    params: Mapping[str, object], model_ids: set[str], hardware_ids: set[str], profile_ids: set[str]
+) -> tuple[ScenarioState, list[Notice]]:
+    """Validated scenario from URL parameters; unknown keys are ignored, bad values replaced with notices."""
+    values: dict[str, object] = {}
+    notices: list[Notice] = []
+
+    def choice(key: str, allowed: set[str] | tuple[str, ...]) -> None:
+        if key not in params:
+            return
+        raw = _last(params[key]).strip()
+        if raw in allowed:
+            values[key] = raw
+        else:
+            notices.append(Notice(key, sanitize(raw), str(getattr(DEFAULT, key))))
+
+    def numeric(key: str, options: tuple[int, ...]) -> None:
+        if key not in params:
+            return
+        raw = _last(params[key]).strip()
+        try:
+            x = float(raw)
+        except ValueError:
+            x = float("nan")
+        if not math.isfinite(x) or x < min(options):
+            notices.append(Notice(key, sanitize(raw), str(getattr(DEFAULT, key))))
+            return
+        nearest = _nearest(options, x)
+        if nearest != x:
+            notices.append(Notice(key, sanitize(raw), str(nearest)))
+        values[key] = nearest
+
+    choice("model", model_ids)
+    choice("hardware", hardware_ids)
+    choice("profile", profile_ids)
+    choice("kv", KV_OPTIONS)
+    choice("compute", COMPUTE_OPTIONS)
+    choice("lang", tuple(LANGUAGES))
+    choice("weights", WEIGHT_OPTIONS)
+    numeric("gpus", GPU_OPTIONS)
+    numeric("batch", BATCH_OPTIONS)
+    numeric("context", CONTEXT_OPTIONS)
+    numeric("output", OUTPUT_OPTIONS)
+    if "price" in params:
+        raw = _last(params["price"]).strip()
+        try:
+            p = float(raw)
+        except ValueError:
+            p = float("nan")
+        if raw == "":
+            pass
+        elif math.isfinite(p) and 0 <= p <= MAX_PRICE_USD_PER_HOUR:
+            values["price"] = p
+        else:
+            notices.append(Notice("price", sanitize(raw), "—"))
+    return replace(DEFAULT, **values), notices
