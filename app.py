@@ -25,7 +25,10 @@ PAGES = [
     ("pages/cost.py", "page_cost", ":material/payments:", "cost"),
     ("pages/hardware.py", "page_hardware", ":material/developer_board:", "hardware"),
     ("pages/compare.py", "page_compare", ":material/compare_arrows:", "compare"),
+    ("pages/planner.py", "page_planner", ":material/target:", "planner"),
+    ("pages/validation.py", "page_validation", ":material/fact_check:", "validation"),
     ("pages/methodology.py", "page_methodology", ":material/functions:", "methodology"),
+    ("pages/glossary.py", "page_glossary", ":material/translate:", "glossary"),
 ]
 pages = [
     st.Page(path, title=tr(title), icon=icon, url_path=url, default=(url == "overview"))

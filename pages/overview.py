@@ -75,7 +75,12 @@ c[3].metric(tr("m_min_gpus"), str(int(min_gpus)) if min_gpus == min_gpus else ">
 
 met = [tr(f"target_{k}") for k, limit in TPOT_TARGETS_S.items() if tpot <= limit]
 st.markdown(tr("ov_targets_met", met=", ".join(met)) if met else tr("ov_targets_none"))
-show.figure(figs.tpot_vs_targets(tpot, float(ideal.tpot_s), tr=tr), None, "tpot-targets", tr)
+show.figure(
+    figs.tpot_vs_targets(tpot, float(ideal.tpot_s), tr=tr),
+    figs.targets_table(tpot, float(ideal.tpot_s)),
+    "tpot-targets",
+    tr,
+)
 
 bound = tr("bound_compute") if bool(est.compute_bound) else tr("bound_memory")
 st.markdown(
@@ -107,7 +112,12 @@ parts = {
     "kv_cache": float(est.memory_per_gpu_bytes - per_gpu_weights - est.workspace_bytes_per_gpu),
     "workspace": float(est.workspace_bytes_per_gpu),
 }
-show.figure(figs.memory_use(parts, est.usable_memory_per_gpu_bytes, hw.memory_bytes, tr=tr), None, "memory", tr)
+show.figure(
+    figs.memory_use(parts, est.usable_memory_per_gpu_bytes, hw.memory_bytes, tr=tr),
+    figs.memory_table(parts, est.usable_memory_per_gpu_bytes, hw.memory_bytes),
+    "memory",
+    tr,
+)
 
 show.explain(
     tr,

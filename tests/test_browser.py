@@ -1,0 +1,134 @@
+"""Real browser (Debian chromium driven by Playwright) against the real server: every page, a shared link, embed.
+
+Screenshots go to artifacts/screenshots/. Skipped only where chromium or playwright is missing (.ci/run installs both).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.server_util import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, ROOT, streamlit_server
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian chromium not installed (.ci/run installs it)"),
+]
+
+SHOTS = ARTIFACTS / "screenshots"
+URL_PATHS = {
+    "overview": "",
+    "roofline": "roofline",
+    "breakdown": "breakdown",
+    "kv_cache": "kv-cache",
+    "cost": "cost",
+    "hardware": "hardware",
+    "compare": "compare",
+    "planner": "planner",
+    "validation": "validation",
+    "methodology": "methodology",
+    "glossary": "glossary",
+}
+PAGES = [p for p in URL_PATHS if (ROOT / "pages" / f"{p}.py").exists()]
+SHARED = "model=deepseek-v3&hardware=b200&gpus=8&weights=nvfp4&kv=fp8&batch=64&context=8192&output=256&profile=ideal"
+
+
+@pytest.fixture(scope="module")
+def server():
+    with streamlit_server() as (base, _):
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def page(browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    pg = context.new_page()
+    # Nothing but the local server: a guard against the page reaching out
+    pg.route(re.compile(r"^(?!http://127\.0\.0\.1).*"), lambda route: route.abort())
+    yield pg
+    context.close()
+
+
+def _settle(pg, timeout_ms: int = 90_000) -> None:
+    """Wait until the app has rendered and its script run has finished."""
+    pg.wait_for_selector('[data-testid="stApp"]', timeout=timeout_ms)
+    pg.wait_for_selector('[data-testid="stMainBlockContainer"] [data-testid="stElementContainer"]', timeout=timeout_ms)
+    pg.wait_for_function(
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout_ms, polling=250
+    )
+    if pg.query_selector(".js-plotly-plot") is not None or pg.query_selector('[data-testid="stPlotlyChart"]'):
+        pg.wait_for_selector(".js-plotly-plot .main-svg", timeout=timeout_ms)
+    pg.wait_for_timeout(1500)
+
+
+def _no_exception(pg) -> None:
+    assert pg.query_selector('[data-testid="stException"]') is None
+    body = pg.inner_text("body")
+    assert "Traceback" not in body and "Error running app" not in body
+
+
+def _open(pg, base: str, path: str, query: str = "") -> None:
+    pg.goto(f"{base}/{path}" + (f"?{query}" if query else ""), wait_until="domcontentloaded")
+    _settle(pg)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_every_page(server, page, lang):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for name in PAGES:
+        _open(page, server, URL_PATHS[name], f"lang={lang}")
+        _no_exception(page)
+        page.screenshot(path=str(SHOTS / f"{name}-{lang}.png"), full_page=True)
+
+
+def test_shared_link_restores_scenario(server, page):
+    _open(page, server, "", SHARED)
+    _no_exception(page)
+    main = page.inner_text('[data-testid="stMain"]')
+    assert "DeepSeek" in main and "B200" in main and "nvfp4" in main
+    assert "model=deepseek-v3" in page.url and "batch=64" in page.url
+    page.screenshot(path=str(SHOTS / "shared-link.png"), full_page=True)
+
+
+def test_embed_view(server, page):
+    _open(page, server, "", SHARED + "&embed=true")
+    _no_exception(page)
+    assert not page.is_visible('[data-testid="stToolbarActions"]')
+    assert page.query_selector('[data-testid="stSidebarNav"]') is None
+    assert page.query_selector(".js-plotly-plot") is not None
+    assert page.query_selector('[data-testid="stDownloadButton"]') is None
+    page.screenshot(path=str(SHOTS / "embed.png"), full_page=True)
+
+
+def test_slider_redraws_chart(server, page):
+    _open(page, server, "", "batch=32")
+    before = page.inner_text('[data-testid="stMetric"]')
+    slider = page.locator('[data-testid="stSlider"]').filter(has_text=re.compile("Batch")).get_by_role("slider")
+    slider.focus()
+    page.keyboard.press("Home")
+    page.wait_for_function(
+        "() => window.location.search.includes('batch=1&') || window.location.search.endsWith('batch=1')",
+        timeout=60_000,
+    )
+    _settle(page)
+    assert page.inner_text('[data-testid="stMetric"]') != before
+    _no_exception(page)
+
+
+if os.environ.get("KEEP_SCREENSHOTS_README"):  # pragma: no cover - refreshes the README picture by hand
+
+    def test_readme_screenshot(server, page):
+        _open(page, server, "", "")
+        page.screenshot(path=str(ROOT / "docs" / "screenshot.png"), full_page=False)

@@ -1,0 +1,101 @@
+"""Load: the real server holds 50 concurrent sessions (raw WebSocket clients on 127.0.0.1), all of which complete.
+
+Reports p50/p95 page-run time and server memory per session to artifacts/load.json (figures quoted in the README).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import statistics
+import time
+
+import pytest
+
+from tests.server_util import ARTIFACTS, streamlit_server
+
+websockets = pytest.importorskip("websockets")
+psutil = pytest.importorskip("psutil")
+pytestmark = pytest.mark.load
+
+SESSIONS = 50
+TIMEOUT_S = 240
+MODELS = ["llama-3.1-70b", "llama-3.1-8b", "deepseek-v3", "mixtral-8x7b", "qwen3-32b"]
+HARDWARE = ["h200", "h100-sxm", "b200", "mi300x", "a100-80gb-sxm"]
+PAGES = ["overview", "roofline", "breakdown", "cost", "kv_cache"]
+
+
+def _rss(proc) -> int:
+    p = psutil.Process(proc.pid)
+    return p.memory_info().rss + sum(c.memory_info().rss for c in p.children(recursive=True))
+
+
+async def _session(base_ws: str, origin: str, i: int, done: list[float], hold: asyncio.Event) -> None:
+    """Open a session, run one page with its own scenario, record the run time; keep the socket open until told."""
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    query = f"model={MODELS[i % 5]}&hardware={HARDWARE[(i // 5) % 5]}&batch={2 ** (i % 8)}&gpus=8"
+    async with websockets.connect(
+        f"{base_ws}/_stcore/stream", subprotocols=["streamlit"], origin=origin, max_size=2**26, open_timeout=120
+    ) as ws:
+        msg = BackMsg()
+        msg.rerun_script.query_string = query
+        msg.rerun_script.page_name = PAGES[i % len(PAGES)]
+        start = time.perf_counter()
+        await ws.send(msg.SerializeToString())
+        while True:
+            fwd = ForwardMsg()
+            fwd.ParseFromString(await ws.recv())
+            if fwd.WhichOneof("type") == "script_finished":
+                done.append(time.perf_counter() - start)
+                break
+        await hold.wait()
+
+
+async def _run(base: str, proc) -> dict:
+    base_ws = base.replace("http://", "ws://")
+    warm: list[float] = []
+    released = asyncio.Event()
+    released.set()
+    await _session(base_ws, base, 0, warm, released)  # warm-up: imports plotly/pandas, loads catalogs
+    rss_idle = _rss(proc)
+    done: list[float] = []
+    hold = asyncio.Event()
+    t0 = time.perf_counter()
+    tasks = [asyncio.create_task(_session(base_ws, base, i, done, hold)) for i in range(SESSIONS)]
+    while len(done) < SESSIONS:
+        failed = [t for t in tasks if t.done() and t.exception()]
+        if failed:
+            raise failed[0].exception()
+        if time.perf_counter() - t0 > TIMEOUT_S:
+            raise TimeoutError(f"only {len(done)} of {SESSIONS} sessions finished in {TIMEOUT_S} s")
+        await asyncio.sleep(0.05)
+    wall = time.perf_counter() - t0
+    rss_open = _rss(proc)  # every session is still connected
+    hold.set()
+    await asyncio.gather(*tasks)
+    return {"results": done, "wall_s": wall, "rss_idle": rss_idle, "rss_open": rss_open}
+
+
+def test_fifty_concurrent_sessions():
+    with streamlit_server("--server.disconnectedSessionTTL", "5") as (base, proc):
+        out = asyncio.run(_run(base, proc))
+    times = sorted(out["results"])
+    assert len(times) == SESSIONS
+    p50 = statistics.median(times)
+    p95 = times[int(0.95 * (len(times) - 1))]
+    report = {
+        "sessions": SESSIONS,
+        "all_completed": True,
+        "wall_s": round(out["wall_s"], 2),
+        "p50_run_s": round(p50, 3),
+        "p95_run_s": round(p95, 3),
+        "server_rss_idle_MB": round(out["rss_idle"] / 1e6, 1),
+        "server_rss_with_sessions_MB": round(out["rss_open"] / 1e6, 1),
+        "rss_per_session_MB": round((out["rss_open"] - out["rss_idle"]) / SESSIONS / 1e6, 2),
+    }
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "load.json").write_text(json.dumps(report, indent=2))
+    print(json.dumps(report))
+    assert out["wall_s"] < TIMEOUT_S

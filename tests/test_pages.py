@@ -1,0 +1,81 @@
+"""Every page: renders with defaults in both languages, restores a scenario from the URL, reacts to the sidebar."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.apptest_util import ROOT, run_page
+
+PAGES = sorted(p.stem for p in (ROOT / "pages").glob("*.py"))
+SCENARIO_FREE = {"glossary", "validation"}  # pages that do not depend on the sidebar scenario
+
+
+def _rendered(at) -> str:
+    """Everything a reader sees that depends on the scenario: metrics, text and chart data."""
+    parts = [f"{m.label}={m.value}" for m in at.metric]
+    parts += [md.value for md in at.markdown]
+    parts += [el.proto.spec for el in at.get("plotly_chart")]
+    return json.dumps(parts)
+
+
+def test_pages_exist():
+    assert {"overview", "roofline", "breakdown", "kv_cache", "cost", "hardware", "compare", "methodology"} <= set(PAGES)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+@pytest.mark.parametrize("page", PAGES)
+def test_page_renders(page, lang):
+    at = run_page(page, lang=lang)
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]  # the default scenario fits and is valid
+
+
+@pytest.mark.parametrize("page", sorted(set(PAGES) - SCENARIO_FREE))
+def test_sidebar_change_changes_page(page):
+    at = run_page(page)
+    before = _rendered(at)
+    at.sidebar.select_slider(key="batch").set_value(1).run()
+    assert not at.exception
+    assert _rendered(at) != before
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_url_restores_scenario(page):
+    query = dict(
+        model="deepseek-v3",
+        hardware="b200",
+        gpus="8",
+        weights="nvfp4",
+        kv="fp8",
+        batch="64",
+        context="8192",
+        output="256",
+        profile="ideal",
+        price="3.5",
+        lang="zh-TW",
+    )
+    at = run_page(page, **query)
+    assert not at.exception
+    for key, value in query.items():
+        got = at.session_state[key]
+        assert str(got) == value or (isinstance(got, float) and got == float(value)), key
+    assert not at.warning, [w.value for w in at.warning]
+
+
+def test_bad_url_values_fall_back_with_notice():
+    at = run_page(
+        "overview", batch="lots", context="<script>alert(1)</script>", model="no-such-model", gpus="-3", price="1e400"
+    )
+    assert not at.exception
+    texts = [w.value for w in at.warning]
+    assert len(texts) == 5, texts
+    assert not any("<script>" in t for t in texts)
+    assert at.session_state["batch"] == 32 and at.session_state["model"] == "llama-3.1-70b"
+
+
+def test_embed_has_no_downloads():
+    at = run_page("overview")
+    assert at.download_button  # normal view offers downloads
+    # AppTest cannot set st.context.is_embedded; the browser test covers ?embed=true.
+    assert Path(ROOT / "app.py").read_text().count("embedded") >= 2
