@@ -622,3 +622,54 @@ def _sources(where: str, d: dict) -> tuple[str, ...]:
 def _positive(where: str, key: str, value: float) -> None:
     if not value > 0:
         raise _fail(where, f"field {key!r} must be positive, got {value!r}")
+
+
+# --------------------------------------------------------------------------------------------------- all problems
+
+
+def _collect(where: str, d: Any, required: set[str], optional: set[str], checks: dict[str, Any]) -> list[str]:
+    """Every problem of an entry, one message per field (the loaders stop at the first)."""
+    if not isinstance(d, dict):
+        return [f"{where}: expected a mapping of fields"]
+    out = [f"{where}: missing field {k!r}" for k in sorted(required - d.keys())]
+    out += [f"{where}: unknown field {k!r}" for k in sorted(str(k) for k in d.keys() - required - optional)]
+    for key, check in checks.items():
+        if key in d and d[key] is not None:
+            try:
+                check(where, d, key)
+            except CatalogError as e:
+                out.append(str(e))
+    return out
+
+
+def entry_problems(kind: str, text: str, where: str) -> tuple[Any, list[str]]:
+    """(the parsed object or None, every problem found) for a user's hardware or model file."""
+    try:
+        data = parse_structured_text(text, where)
+        if kind == "hardware":
+            hw_id, entry = _single_entry(data, where)
+            checks = {k: _number for k in ("memory_GB", "memory_bandwidth_TB_per_s", "tdp_W", "interconnect_GB_per_s",
+                                           "price_usd_per_hour")}  # fmt: skip
+            checks["name"] = _text
+            problems = _collect(f"{where}: entry {hw_id!r}", entry, _HARDWARE_REQUIRED, _HARDWARE_OPTIONAL, checks)
+            rates = entry.get("dense_TFLOP_per_s") if isinstance(entry, dict) else None
+            if isinstance(rates, dict):
+                for k in rates:
+                    try:
+                        _number(f"{where}: entry {hw_id!r}", rates, k, "dense_TFLOP_per_s.")
+                    except CatalogError as e:
+                        problems.append(str(e))
+            if problems:
+                return None, problems
+            return hardware_from_dict(hw_id, entry, where), []
+        if isinstance(data, dict) and ("model_type" in data or "text_config" in data):
+            return model_from_hf_config("custom", data, where), []
+        mid, entry = _single_entry(data, where)
+        checks = {k: _integer for k in _MODEL_REQUIRED - {"name", "tied_embeddings", "mlp"}}
+        checks.update(name=_text, mlp=_text, tied_embeddings=_bool)
+        problems = _collect(f"{where}: entry {mid!r}", entry, _MODEL_REQUIRED, _MODEL_OPTIONAL, checks)
+        if problems:
+            return None, problems
+        return model_from_dict(mid, entry, where), []
+    except CatalogError as e:
+        return None, [str(e)]

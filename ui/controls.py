@@ -11,12 +11,13 @@ import streamlit as st
 
 from tpot_model import Estimate, estimate
 
-from . import data, fmt
+from . import data, fmt, show, uploads
 from .i18n import LANGUAGES, Translator
 from .state import (
     BATCH_OPTIONS,
     COMPUTE_OPTIONS,
     CONTEXT_OPTIONS,
+    CUSTOM_ID,
     GPU_OPTIONS,
     KV_OPTIONS,
     OUTPUT_OPTIONS,
@@ -35,9 +36,12 @@ def _init_from_url() -> None:
     """On a session's first run, load the scenario from the URL (validated) into the widgets' state."""
     if st.session_state.get(_INIT_FLAG):
         return
-    state, notices = parse_query(
-        st.query_params.to_dict(), set(data.models()), set(data.hardware()), set(data.profiles())
-    )
+    params = st.query_params.to_dict()
+    spec_notices = uploads.from_url(params)
+    models = set(data.models()) | ({CUSTOM_ID} if uploads.custom("model") else set())
+    hardware = set(data.hardware()) | ({CUSTOM_ID} if uploads.custom("hardware") else set())
+    state, notices = parse_query(params, models, hardware, set(data.profiles()))
+    notices = spec_notices + notices
     for key, value in asdict(state).items():
         st.session_state[key] = value
     st.session_state[_NOTICES] = notices
@@ -63,12 +67,24 @@ def sidebar() -> ScenarioState:
     """Draw the scenario controls in the sidebar and mirror them into the URL."""
     _init_from_url()
     tr = translator()
-    models, hardware, profiles = data.models(), data.hardware(), data.profiles()
     with st.sidebar:
         st.selectbox(tr("control_lang"), list(LANGUAGES), format_func=LANGUAGES.get, key="lang")
         tr = translator()
-        st.selectbox(tr("control_model"), list(models), format_func=lambda i: models[i].name, key="model")
-        st.selectbox(tr("control_hardware"), list(hardware), format_func=lambda i: hardware[i].name, key="hardware")
+        main_box, upload_box = st.container(), st.container()
+    if not show.embedded():
+        with upload_box, st.expander(tr("upload_title")):
+            uploads.uploader("hardware", tr)
+            uploads.uploader("model", tr)
+    models, hardware, profiles = (
+        _options("model", data.models()),
+        _options("hardware", data.hardware()),
+        data.profiles(),
+    )
+    with main_box:
+        st.selectbox(tr("control_model"), list(models), format_func=lambda i: _label(models[i], i, tr), key="model")
+        st.selectbox(
+            tr("control_hardware"), list(hardware), format_func=lambda i: _label(hardware[i], i, tr), key="hardware"
+        )
         st.select_slider(tr("control_gpus"), GPU_OPTIONS, key="gpus", help=tr("help_gpus"))
         c1, c2 = st.columns(2)
         c1.selectbox(tr("control_weights"), WEIGHT_OPTIONS, key="weights", help=tr("help_weights"))
@@ -106,13 +122,27 @@ def sidebar() -> ScenarioState:
             help=tr("help_price"),
         )
     state = scenario_state()
-    st.query_params.from_dict(state.to_query())
+    st.query_params.from_dict({**state.to_query(), **uploads.url_params(state)})
     return state
 
 
+def _options(kind: str, catalog: dict) -> dict:
+    """Catalog entries plus the session's uploaded one (id 'custom'), if any."""
+    obj = uploads.custom(kind)
+    return {**catalog, CUSTOM_ID: obj} if obj is not None else catalog
+
+
+def _label(obj, obj_id: str, tr: Translator) -> str:
+    return tr("uploaded_label", name=obj.name) if obj_id == CUSTOM_ID else obj.name
+
+
 def resolve(state: ScenarioState):
-    """(model, hardware, profile) objects for a scenario state."""
-    return data.models()[state.model], data.hardware()[state.hardware], data.profiles()[state.profile]
+    """(model, hardware, profile) objects for a scenario state; 'custom' is the session's uploaded file."""
+    return (
+        _options("model", data.models())[state.model],
+        _options("hardware", data.hardware())[state.hardware],
+        data.profiles()[state.profile],
+    )
 
 
 def evaluate(state: ScenarioState, profile_id: str | None = None, **overrides: object) -> Estimate:

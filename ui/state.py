@@ -7,9 +7,15 @@ produces a notice; nothing from a URL is ever rendered as HTML or executed.
 
 from __future__ import annotations
 
+import base64
+import binascii
+import json
 import math
+import zlib
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
+
+import yaml
 
 from tpot_model import FORMATS, KV_FORMATS, Scenario, parse_format
 from tpot_model.precision import COMPUTE_PRECISIONS
@@ -156,3 +162,28 @@ def parse_query(
         else:
             notices.append(Notice("price", sanitize(raw), "—"))
     return replace(DEFAULT, **values), notices
+
+
+MAX_EMBEDDED_SPEC_CHARS = 8000  # a custom hardware/model spec carried in a link, compressed + base64
+
+
+def encode_spec(text: str) -> str:
+    """A user's hardware or model file as a compact URL-safe token (parsed safely, JSON, zlib, base64)."""
+    data = yaml.safe_load(text)
+    raw = json.dumps(data, separators=(",", ":"), sort_keys=True).encode("utf-8")
+    return base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode("ascii").rstrip("=")
+
+
+def decode_spec(token: str) -> str:
+    """The JSON text of a spec token; ValueError when it is not one (too long, not base64, not zlib, too big)."""
+    if len(token) > MAX_EMBEDDED_SPEC_CHARS:
+        raise ValueError("too long")
+    try:
+        packed = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+        inflater = zlib.decompressobj()
+        raw = inflater.decompress(packed, 64_000)
+        if inflater.unconsumed_tail:
+            raise ValueError("too large")
+        return raw.decode("utf-8")
+    except (binascii.Error, zlib.error, UnicodeDecodeError) as e:
+        raise ValueError(str(e)) from None

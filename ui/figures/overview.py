@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import plotly.graph_objects as go
 
 from tpot_model.targets import LAGGY_ABOVE_S, READING_SPEED_TPOT_S, TPOT_TARGETS_S
@@ -66,19 +67,31 @@ def memory_use(
             marker_color=colours[key],
             hovertemplate=f"{tr(f'mem_{key}')}: %{{x:.2f}} GB<extra></extra>",
         )
-    fig.add_vline(
-        x=usable_bytes / 1e9,
-        line_dash="dash",
-        line_color="#333",
-        annotation_text=tr("mem_usable", gb=f"{usable_bytes / 1e9:.0f}"),
-        annotation_position="top",
-    )
-    fig.add_vline(
-        x=capacity_bytes / 1e9,
-        line_color="#000",
-        annotation_text=tr("mem_capacity", gb=f"{capacity_bytes / 1e9:.0f}"),
-        annotation_position="bottom",
-    )
+    fig.add_vline(x=capacity_bytes / 1e9, line_color="#000", annotation_position="top right",
+                  annotation_text=tr("mem_capacity", gb=f"{capacity_bytes / 1e9:.0f}"))  # fmt: skip
+    if usable_bytes < capacity_bytes:
+        fig.add_vline(x=usable_bytes / 1e9, line_dash="dash", line_color="#555", annotation_position="top left",
+                      annotation_text=tr("mem_usable", gb=f"{usable_bytes / 1e9:.0f}"))  # fmt: skip
     style(fig, tr("ov_memory_title"), tr("axis_gb_per_gpu"), "")
-    fig.update_layout(barmode="stack", height=230, margin={"t": 80})
+    top = max(sum(parts_bytes.values()), capacity_bytes) / 1e9 * 1.12
+    fig.update_xaxes(range=[0, top])
+    fig.update_layout(barmode="stack", height=250, margin={"t": 60, "b": 90},
+                      legend={"orientation": "h", "yanchor": "top", "y": -0.45, "xanchor": "left", "x": 0.0})  # fmt: skip
     return fig
+
+
+def targets_table(tpot_s: float, ideal_s: float) -> pd.DataFrame:
+    """The data behind tpot_vs_targets: each target, its limit and whether the estimate and the bound meet it."""
+    rows = [
+        {"target": k, "limit_ms": v * 1e3, "estimate_ms": tpot_s * 1e3, "ideal_ms": ideal_s * 1e3,
+         "estimate_meets": tpot_s <= v, "ideal_meets": ideal_s <= v}
+        for k, v in TPOT_TARGETS_S.items()
+    ]  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def memory_table(parts_bytes: dict[str, float], usable_bytes: float, capacity_bytes: float) -> pd.DataFrame:
+    """The data behind memory_use, in decimal GB per GPU."""
+    rows = [{"part": k, "GB_per_gpu": v / 1e9} for k, v in parts_bytes.items()]
+    rows += [{"part": "usable", "GB_per_gpu": usable_bytes / 1e9}, {"part": "capacity", "GB_per_gpu": capacity_bytes / 1e9}]
+    return pd.DataFrame(rows)

@@ -1,0 +1,156 @@
+"""Performance figures as JSON: model time per point and per 256 x 256 grid against a per-point Python loop (the way
+the peer tools work), CLI sweep cost, each page's rerun time after a slider change (AppTest), and import times.
+
+Run: .venv/bin/python benchmarks/bench.py [--loop-points N] [--reruns N] [--out PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tpot_model import Scenario, estimate, resolve_hardware, resolve_model, resolve_profile  # noqa: E402
+
+BATCHES = np.arange(1, 257)
+CONTEXTS = np.unique(np.round(np.geomspace(128, 131072, 256)))
+
+
+def _median_time(fn, repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def model_figures(loop_points: int) -> dict:
+    """Grid in one vectorised call vs a per-point loop (sampled evenly over the same grid, then extrapolated)."""
+    m, hw, prof = resolve_model("llama-3.1-70b"), resolve_hardware("h200"), resolve_profile("typical")
+
+    def grid():
+        return estimate(m, hw, Scenario(batch=BATCHES[:, None], context_tokens=CONTEXTS[None, :], num_gpus=2,
+                                        weights="fp8"), prof).tpot_s  # fmt: skip
+
+    grid()  # warm
+    grid_s = _median_time(grid, 15)
+    n = BATCHES.size * CONTEXTS.size
+    pick = np.linspace(0, n - 1, loop_points).astype(int)
+    pairs = [(int(BATCHES[i // CONTEXTS.size]), float(CONTEXTS[i % CONTEXTS.size])) for i in pick]
+    t = time.perf_counter()
+    loop_vals = [
+        float(estimate(m, hw, Scenario(batch=b, context_tokens=c, num_gpus=2, weights="fp8"), prof).tpot_s)
+        for b, c in pairs
+    ]
+    per_point_loop_s = (time.perf_counter() - t) / loop_points
+    grid_vals = grid().ravel()[pick]
+    assert np.allclose(grid_vals, loop_vals, rtol=1e-12), "vectorised and per-point results differ"
+    return {
+        "grid_points": n,
+        "grid_one_call_ms": round(grid_s * 1e3, 2),
+        "per_point_in_grid_us": round(grid_s / n * 1e6, 4),
+        "per_point_loop_ms": round(per_point_loop_s * 1e3, 3),
+        "loop_points_measured": loop_points,
+        "loop_over_grid_extrapolated_s": round(per_point_loop_s * n, 1),
+        "speedup_vs_loop": round(per_point_loop_s * n / grid_s),
+    }
+
+
+def _process_s(args: list[str], repeats: int = 5) -> float:
+    def run():
+        subprocess.run(args, cwd=ROOT, check=True, capture_output=True)
+
+    return _median_time(run, repeats)
+
+
+def cli_figures() -> dict:
+    """Whole-process cost of `sweep` over 256 x 256 against a one-point sweep (CSV written in both)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        base = [sys.executable, "-m", "tpot_model", "sweep", "--model", "llama-3.1-70b", "--hardware", "h200",
+                "--gpus", "2", "--weights", "fp8"]  # fmt: skip
+        one = _process_s([*base, "--batch", "8", "--context", "4096", "-o", f"{tmp}/one.csv"])
+        grid = _process_s([*base, "--batch", "1:256", "--context", "128:131072", "-o", f"{tmp}/grid.csv"])
+        rows = sum(1 for _ in open(f"{tmp}/grid.csv")) - 1
+    return {"sweep_one_point_s": round(one, 3), "sweep_256x256_s": round(grid, 3), "grid_rows": rows,
+            "ratio": round(grid / one, 2)}  # fmt: skip
+
+
+def import_figures() -> dict:
+    code = "import time; t=time.perf_counter(); import {m}; print(time.perf_counter()-t)"
+    out = {}
+    for label, module in (("tpot_model", "tpot_model"), ("ui_with_streamlit_plotly", "ui.controls, ui.figures.common")):
+        vals = [
+            float(subprocess.run([sys.executable, "-c", code.format(m=module)], cwd=ROOT, check=True,
+                                 capture_output=True, text=True).stdout)  # fmt: skip
+            for _ in range(5)
+        ]
+        out[f"import_{label}_s"] = round(statistics.median(vals), 3)
+    return out
+
+
+def page_figures(reruns: int) -> dict:
+    """Median rerun time per page after a sidebar slider change, Streamlit's own overhead included (AppTest)."""
+    os.chdir(ROOT)
+    from streamlit.testing.v1 import AppTest
+
+    import streamlit.testing.v1.app_test as app_test_mod
+    from streamlit.runtime.pages_manager import PagesManager
+
+    class V2PagesManager(PagesManager):  # same AppTest workaround as tests/conftest.py
+        def __init__(self, *a, **k):
+            PagesManager.uses_pages_directory = False
+            super().__init__(*a, **k)
+
+    app_test_mod.PagesManager = V2PagesManager
+    out = {}
+    for page in sorted(p.stem for p in (ROOT / "pages").glob("*.py")):
+        at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
+        if page != "overview":
+            at.switch_page(f"pages/{page}.py").run()
+        first = time.perf_counter()
+        at.run()
+        first = time.perf_counter() - first
+        times = []
+        for i in range(reruns):
+            slider = at.sidebar.select_slider(key="batch").set_value([16, 64][i % 2])
+            t = time.perf_counter()
+            slider.run()
+            times.append(time.perf_counter() - t)
+            assert not at.exception, f"{page}: {at.exception}"
+        out[page] = {"rerun_median_ms": round(statistics.median(times) * 1e3, 1), "warm_run_ms": round(first * 1e3, 1)}
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--loop-points", type=int, default=2000)
+    ap.add_argument("--reruns", type=int, default=7)
+    ap.add_argument("--out", type=Path, default=None)
+    args = ap.parse_args()
+    result = {
+        "machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]},
+        "model": model_figures(args.loop_points),
+        "cli": cli_figures(),
+        "imports": import_figures(),
+        "pages": page_figures(args.reruns),
+    }
+    text = json.dumps(result, indent=2)
+    print(text)
+    if args.out:
+        args.out.write_text(text + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,390 @@
+"""TPOT breakdown figures: stacked decomposition bars against batch and against context, a batch x context heat map,
+and the current scenario's decomposition table. Display units: ms, tokens/s, USD. Pure: no Streamlit."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from tpot_model import BUCKETS, Estimate
+
+from .. import fmt
+from ..i18n import EN, Translator
+from .common import BUCKET_COLOURS, style
+
+BATCH_SWEEP = tuple(2**i for i in range(11))  # 1, 2, 4 ... 1024 as bar categories
+HEAT_BATCH_MAX = 4096
+HEAT_CONTEXT_MIN = 128  # log axis: context 0 is drawn at this edge
+HEAT_POINTS = 48
+HEATMAP_METRICS = ("tpot", "tokens_per_s_per_gpu", "usd_per_1M_tokens", "fits")
+IDEAL_COLOUR = "#111111"
+NOFIT_OPACITY = 0.45
+NOFIT_GREY = "rgba(80, 80, 80, 0.6)"
+FIT_COLOURS = ("#c9c9c9", "#2ca02c")  # doesn't fit, fits
+
+
+# --------------------------------------------------------------------------------------------------- sweep axes
+
+
+def batch_sweep(current: int) -> np.ndarray:
+    """Bar categories against batch: 1, 2, 4 ... 1024 plus the scenario's own batch."""
+    return np.array(sorted({*BATCH_SWEEP, int(current)}), dtype=float)
+
+
+def context_sweep(current: int, max_context: int) -> np.ndarray:
+    """Bar categories against context: 0, 1K, 2K ... up to the model's maximum (at least the scenario's), plus both."""
+    top = max(int(max_context), int(current))
+    values = {0, int(current), int(max_context)}
+    k = 1024
+    while k <= top:
+        values.add(k)
+        k *= 2
+    return np.array(sorted(values), dtype=float)
+
+
+def heatmap_axes(max_context: int, current_context: int) -> tuple[np.ndarray, np.ndarray]:
+    """(batch, context) grid values, log-spaced: batch 1..4096, context 128..max(model maximum, scenario)."""
+    batch = np.unique(np.round(np.geomspace(1, HEAT_BATCH_MAX, HEAT_POINTS)))
+    top = max(int(max_context), int(current_context), 2 * HEAT_CONTEXT_MIN)
+    context = np.unique(np.round(np.geomspace(HEAT_CONTEXT_MIN, top, HEAT_POINTS)))
+    return batch, context
+
+
+def _labels(values: np.ndarray, axis: str) -> list[str]:
+    return [fmt.tokens(v) if axis == "context" else f"{int(v):,}" for v in values]
+
+
+def price_known(est: Estimate) -> bool:
+    return math.isfinite(est.price_usd_per_gpu_hour)
+
+
+# --------------------------------------------------------------------------------------------------- stacked bars
+
+
+def sweep_bars(
+    est: Estimate, ideal: Estimate | None, x_values: np.ndarray, *, axis: str, current: float, tr: Translator = EN
+) -> go.Figure:
+    """Stacked TPOT buckets (ms) per sweep value, the ideal bound as a line, non-fitting bars hatched and faded,
+    the current scenario's bar outlined. `est` and `ideal` are one vectorised call over `x_values`."""
+    labels = _labels(x_values, axis)
+    shape = np.shape(x_values)
+    tpot = np.broadcast_to(est.tpot_s, shape) * 1e3
+    fits = np.broadcast_to(est.fits, shape)
+    here = np.asarray(x_values) == current
+    pattern = ["/" if not f else "" for f in fits]
+    opacity = np.where(fits, 1.0, NOFIT_OPACITY)
+    outline = np.where(here, 3.0, 0.0)
+    fig = go.Figure()
+    for key in BUCKETS:
+        ms_values = np.broadcast_to(est.breakdown_s[key], shape) * 1e3
+        name = tr(f"bucket_{key}")
+        fig.add_bar(
+            x=labels,
+            y=ms_values,
+            name=name,
+            marker={
+                "color": BUCKET_COLOURS[key],
+                "opacity": opacity,
+                "pattern": {"shape": pattern, "fillmode": "overlay", "fgcolor": "#ffffff", "size": 7, "solidity": 0.3},
+                "line": {"color": "#000000", "width": outline},
+            },
+            customdata=[tr("breakdown_share", pct=fmt.pct(v / t)) for v, t in zip(ms_values, tpot, strict=True)],
+            hovertemplate=f"{name}: %{{y:,.3g}} ms (%{{customdata}})<extra></extra>",
+        )
+    if not fits.all():
+        fig.add_bar(
+            x=[labels[0]],
+            y=[0],
+            name=tr("breakdown_doesnt_fit"),
+            marker={
+                "color": "#bbbbbb",
+                "opacity": NOFIT_OPACITY,
+                "pattern": {"shape": "/", "fillmode": "overlay", "fgcolor": "#333333", "size": 7, "solidity": 0.3},
+            },
+            hoverinfo="skip",
+        )
+    fit_text = [tr("breakdown_fits_yes") if f else tr("breakdown_fits_no") for f in fits]
+    fig.add_scatter(
+        x=labels,
+        y=tpot,
+        mode="text",
+        text=[f"{v:,.3g}" for v in tpot],
+        textposition="top center",
+        textfont={"size": 11, "color": "#333"},
+        showlegend=False,
+        customdata=fit_text,
+        hovertemplate=tr("breakdown_total_hover", ms="%{y:,.3g} ms") + " · %{customdata}<extra></extra>",
+    )
+    top = float(tpot.max())
+    if ideal is not None:
+        ideal_ms = np.broadcast_to(ideal.tpot_s, shape) * 1e3
+        top = max(top, float(ideal_ms.max()))
+        fig.add_scatter(
+            x=labels,
+            y=ideal_ms,
+            mode="lines+markers",
+            line={"color": IDEAL_COLOUR, "width": 2},
+            marker={"size": 7, "symbol": "diamond"},
+            name=tr("label_ideal"),
+            hovertemplate=f"{tr('label_ideal')}: %{{y:,.3g}} ms<extra></extra>",
+        )
+    if here.any():
+        i = int(np.argmax(here))
+        fig.add_annotation(
+            x=labels[i],
+            y=float(tpot[i]),
+            yshift=30,
+            text=f"▼ {tr('breakdown_current')}",
+            showarrow=False,
+            font={"size": 12, "color": "#000"},
+        )
+    if axis == "batch":
+        title = tr("breakdown_batch_title", context=fmt.tokens(float(np.ravel(est.scenario.context_tokens)[0])))
+        x_title = tr("axis_batch")
+    else:
+        title = tr("breakdown_context_title", batch=int(np.ravel(est.scenario.batch)[0]))
+        x_title = tr("axis_context")
+    style(fig, title, x_title, tr("axis_tpot_ms"))
+    fig.update_xaxes(type="category")
+    fig.update_yaxes(range=[0, top * 1.2], rangemode="tozero")
+    fig.update_layout(barmode="stack", hovermode="x unified", bargap=0.25, height=460, margin={"t": 100})
+    return fig
+
+
+def sweep_data(est: Estimate, ideal: Estimate | None, x_values: np.ndarray, *, axis: str) -> pd.DataFrame:
+    """The bars' data for the CSV download: one row per sweep value, buckets and totals in ms."""
+    shape = np.shape(x_values)
+    s = est.scenario
+    df = pd.DataFrame(
+        {
+            "batch": np.broadcast_to(s.batch, shape).astype(int),
+            "context_tokens": np.broadcast_to(s.context_tokens, shape).astype(int),
+        }
+    )
+    for key in BUCKETS:
+        df[f"{key}_ms"] = np.broadcast_to(est.breakdown_s[key], shape) * 1e3
+    df["tpot_ms"] = np.broadcast_to(est.tpot_s, shape) * 1e3
+    if ideal is not None:
+        df["ideal_tpot_ms"] = np.broadcast_to(ideal.tpot_s, shape) * 1e3
+    df["fits"] = np.broadcast_to(est.fits, shape)
+    df["memory_per_gpu_gb"] = np.broadcast_to(est.memory_per_gpu_bytes, shape) / 1e9
+    return df
+
+
+# --------------------------------------------------------------------------------------------------- heat map
+
+
+def _edges(values: np.ndarray) -> np.ndarray:
+    """Cell edges for log-spaced centres: geometric midpoints, extended by half a step at both ends."""
+    v = np.asarray(values, dtype=float)
+    mids = np.sqrt(v[:-1] * v[1:])
+    first = v[0] ** 2 / mids[0]
+    last = v[-1] ** 2 / mids[-1]
+    return np.concatenate([[first], mids, [last]])
+
+
+def _nice_ticks(lo: float, hi: float) -> np.ndarray:
+    """1-2-5 values between lo and hi (positive), at least two."""
+    ticks = [
+        m * 10.0**e
+        for e in range(math.floor(math.log10(lo)) - 1, math.ceil(math.log10(hi)) + 1)
+        for m in (1, 2, 5)
+        if lo <= m * 10.0**e <= hi
+    ]
+    if len(ticks) > 8:
+        ticks = [t for t in ticks if str(t).lstrip("0.").startswith("1")] or ticks
+    return np.array(ticks if len(ticks) >= 2 else [lo, hi])
+
+
+def _metric_values(est: Estimate, metric: str) -> np.ndarray:
+    if metric == "tpot":
+        return est.tpot_s * 1e3
+    if metric == "tokens_per_s_per_gpu":
+        return np.asarray(est.tokens_per_s_per_gpu)
+    if metric == "usd_per_1M_tokens":
+        return np.asarray(est.usd_per_1M_tokens)
+    if metric == "fits":
+        return np.asarray(est.fits, dtype=float)
+    raise ValueError(f"unknown heat-map metric {metric!r} (known: {', '.join(HEATMAP_METRICS)})")
+
+
+def heatmap(
+    est: Estimate, metric: str, *, current_batch: float, current_context: float, tr: Translator = EN
+) -> go.Figure:
+    """Heat map of a metric over batch (rows) x context (columns) from one vectorised estimate, log colour scale,
+    the region that doesn't fit veiled in grey with a contour at the fit boundary, and the scenario marked."""
+    batch = np.ravel(est.scenario.batch).astype(float)
+    context = np.ravel(est.scenario.context_tokens).astype(float)
+    shape = (batch.size, context.size)
+    fits = np.broadcast_to(est.fits, shape)
+    values = np.broadcast_to(_metric_values(est, metric), shape)
+    label = tr(f"breakdown_metric_{metric}")
+    fit_text = np.where(fits, tr("breakdown_fits_yes"), tr("breakdown_fits_no"))
+    customdata = np.dstack([np.broadcast_to(batch[:, None], shape), np.broadcast_to(context[None, :], shape), values])
+    head = (
+        f"{tr('breakdown_hover_batch')} %{{customdata[0]:,}}<br>"
+        f"{tr('breakdown_hover_context')} %{{customdata[1]:,}} tokens<br>"
+    )
+    fig = go.Figure()
+    x_edges, y_edges = _edges(context), _edges(batch)
+    if metric == "fits":
+        fig.add_heatmap(
+            x=x_edges,
+            y=y_edges,
+            z=values,
+            zmin=0,
+            zmax=1,
+            colorscale=[[0, FIT_COLOURS[0]], [0.5, FIT_COLOURS[0]], [0.5, FIT_COLOURS[1]], [1, FIT_COLOURS[1]]],
+            colorbar={
+                "tickvals": [0.25, 0.75],
+                "ticktext": [tr("breakdown_nofit_legend"), tr("breakdown_fits_legend")],
+                "len": 0.5,
+            },
+            customdata=customdata,
+            text=fit_text,
+            hovertemplate=head + "%{text}<extra></extra>",
+        )
+    else:
+        finite = values[np.isfinite(values) & (values > 0)]
+        lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (1.0, 10.0)
+        hi = max(hi, lo * 1.01)
+        ticks = _nice_ticks(lo, hi)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            z = np.log10(np.where(values > 0, values, np.nan))
+        fig.add_heatmap(
+            x=x_edges,
+            y=y_edges,
+            z=z,
+            zmin=math.log10(lo),
+            zmax=math.log10(hi),
+            colorscale="Viridis",
+            reversescale=metric != "tokens_per_s_per_gpu",  # yellow = better: low TPOT, low cost, high tokens/s
+            colorbar={
+                "title": {"text": label, "side": "right"},
+                "tickvals": np.log10(ticks),
+                "ticktext": [f"{t:,.4g}" for t in ticks],
+            },
+            customdata=customdata,
+            text=fit_text,
+            hovertemplate=head + f"{label}: %{{customdata[2]:,.3g}}<br>%{{text}}<extra></extra>",
+        )
+        if not fits.all():
+            fig.add_heatmap(
+                x=x_edges,
+                y=y_edges,
+                z=np.where(fits, np.nan, 1.0),
+                colorscale=[[0, NOFIT_GREY], [1, NOFIT_GREY]],
+                showscale=False,
+                hoverinfo="skip",
+            )
+    if fits.any() and not fits.all():
+        fig.add_contour(
+            x=context,
+            y=batch,
+            z=fits.astype(float),
+            autocontour=False,
+            contours={"start": 0.5, "end": 0.5, "size": 1, "coloring": "lines"},
+            line={"color": "#000000", "width": 2},
+            showscale=False,
+            hoverinfo="skip",
+            name=tr("breakdown_doesnt_fit"),
+        )
+    if metric != "fits" and not fits.all():
+        fig.add_scatter(
+            x=[None],
+            y=[None],
+            mode="markers",
+            marker={"symbol": "square", "size": 14, "color": NOFIT_GREY, "line": {"color": "#000", "width": 1.5}},
+            name=tr("breakdown_doesnt_fit"),
+        )
+    cur_x = max(float(current_context), HEAT_CONTEXT_MIN)
+    fig.add_scatter(
+        x=[cur_x],
+        y=[float(current_batch)],
+        mode="markers",
+        marker={"symbol": "star", "size": 18, "color": "#ffffff", "line": {"color": "#000000", "width": 2}},
+        name=tr("breakdown_current_scenario"),
+        hovertemplate=(
+            f"<b>{tr('breakdown_current_scenario')}</b><br>{tr('breakdown_hover_batch')} {int(current_batch):,}<br>"
+            f"{tr('breakdown_hover_context')} {int(current_context):,} tokens<extra></extra>"
+        ),
+    )
+    s = est.scenario
+    title = tr(
+        "breakdown_heatmap_title",
+        metric=label,
+        gpus=int(np.ravel(s.num_gpus)[0]),
+        hw=est.hardware.name,
+    )
+    style(fig, title, tr("axis_context"), tr("axis_batch"), log_x=True, log_y=True)
+    c_ticks = [t for t in (2.0 ** np.arange(7, 25, 2)) if x_edges[0] <= t <= x_edges[-1]]
+    b_ticks = [t for t in (4.0 ** np.arange(0, 7)) if y_edges[0] <= t <= y_edges[-1]]
+    fig.update_xaxes(
+        range=[math.log10(x_edges[0]), math.log10(x_edges[-1])],
+        tickvals=c_ticks,
+        ticktext=[fmt.tokens(t) for t in c_ticks],
+        showgrid=False,
+    )
+    fig.update_yaxes(
+        range=[math.log10(y_edges[0]), math.log10(y_edges[-1])],
+        tickvals=b_ticks,
+        ticktext=[f"{int(t):,}" for t in b_ticks],
+        showgrid=False,
+    )
+    fig.update_layout(height=560, margin={"t": 90})
+    return fig
+
+
+def heatmap_data(est: Estimate) -> pd.DataFrame:
+    """The heat map's data for the CSV download: one row per (batch, context) cell."""
+    batch = np.ravel(est.scenario.batch)
+    context = np.ravel(est.scenario.context_tokens)
+    shape = (batch.size, context.size)
+    b, c = np.meshgrid(batch, context, indexing="ij")
+    return pd.DataFrame(
+        {
+            "batch": b.ravel().astype(int),
+            "context_tokens": c.ravel().astype(int),
+            "tpot_ms": np.broadcast_to(est.tpot_s, shape).ravel() * 1e3,
+            "tokens_per_s_per_gpu": np.broadcast_to(est.tokens_per_s_per_gpu, shape).ravel(),
+            "usd_per_1M_tokens": np.broadcast_to(est.usd_per_1M_tokens, shape).ravel(),
+            "memory_per_gpu_gb": np.broadcast_to(est.memory_per_gpu_bytes, shape).ravel() / 1e9,
+            "fits": np.broadcast_to(est.fits, shape).ravel(),
+        }
+    )
+
+
+# --------------------------------------------------------------------------------------------------- table and text
+
+
+def decomposition_table(est: Estimate, ideal: Estimate | None, tr: Translator = EN) -> pd.DataFrame:
+    """The scenario's TPOT parts in ms and % of TPOT (plus the ideal bound's parts), with a total row."""
+    tpot = float(est.tpot_s)
+    parts = {k: float(v) for k, v in est.breakdown_s.items()}
+    table = {
+        tr("breakdown_col_part"): [tr(f"bucket_{k}") for k in parts] + [tr("breakdown_total")],
+        tr("breakdown_col_ms"): [round(v * 1e3, 3) for v in parts.values()] + [round(tpot * 1e3, 3)],
+        tr("breakdown_col_pct"): [round(v / tpot * 100, 1) for v in parts.values()] + [100.0],
+    }
+    if ideal is not None:
+        table[tr("breakdown_col_ideal_ms")] = [round(float(v) * 1e3, 3) for v in ideal.breakdown_s.values()] + [
+            round(float(ideal.tpot_s) * 1e3, 3)
+        ]
+    return pd.DataFrame(table)
+
+
+def largest_part(est: Estimate, tr: Translator = EN) -> str:
+    """One sentence: the biggest bucket of the scenario's TPOT and its share."""
+    parts = {k: float(v) for k, v in est.breakdown_s.items()}
+    key = max(parts, key=parts.get)
+    tpot = float(est.tpot_s)
+    return tr(
+        "breakdown_largest",
+        part=tr(f"bucket_{key}"),
+        ms=fmt.ms(parts[key]),
+        tpot=fmt.ms(tpot),
+        pct=fmt.pct(parts[key] / tpot),
+    )

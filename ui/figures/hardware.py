@@ -1,0 +1,415 @@
+"""Hardware figures: memory bandwidth and capacity per chip, the scenario's TPOT on every chip, memory generations.
+
+Pure: catalog Hardware objects and Estimate objects in, plotly figures and pandas DataFrames out (SI -> display units
+happens here: TB/s and GB are decimal, as on datasheets; compute is dense, no sparsity).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from tpot_model import Estimate, Hardware
+from tpot_model.units import GB, TB_per_s, TFLOP_per_s
+
+from .. import fmt
+from ..i18n import EN, Translator
+from .common import hardware_colour, style
+
+# Memory generations, oldest / highest-bandwidth family first; unknown types ("" in the catalog) go last.
+MEMORY_ORDER = (
+    "HBM2", "HBM2e", "HBM3", "HBM3e", "HBM4", "GDDR6", "GDDR6X", "GDDR7", "LPDDR5", "LPDDR5X", "SRAM", "",
+)  # fmt: skip
+MEMORY_COLOURS = {
+    "HBM2": "#9ecae1",
+    "HBM2e": "#4292c6",
+    "HBM3": "#08519c",
+    "HBM3e": "#1a7f37",
+    "HBM4": "#00441b",
+    "GDDR6": "#fdae6b",
+    "GDDR6X": "#f16913",
+    "GDDR7": "#a63603",
+    "LPDDR5": "#bcbddc",
+    "LPDDR5X": "#6a51a3",
+    "SRAM": "#e7298a",
+    "": "#969696",
+}
+FRONTIER_COLOUR = "#222222"
+_NO_FIT_PATTERN = "/"
+
+
+def memory_rank(memory_type: str) -> int:
+    return MEMORY_ORDER.index(memory_type) if memory_type in MEMORY_ORDER else len(MEMORY_ORDER) - 1
+
+
+def memory_label(memory_type: str, tr: Translator = EN) -> str:
+    return memory_type or tr("hw_mem_unknown")
+
+
+def _memory_colour(memory_type: str) -> str:
+    return MEMORY_COLOURS.get(memory_type, MEMORY_COLOURS[""])
+
+
+def _peak_16bit_tflops(hw: Hardware) -> float:
+    """Dense 16-bit peak (bf16, else fp16), TFLOP/s; nan if the chip lists neither."""
+    rate = hw.dense_flop_per_s.get("bf16") or hw.dense_flop_per_s.get("fp16")
+    return rate / TFLOP_per_s if rate else float("nan")
+
+
+def _opt(x: float | None) -> float:
+    return float("nan") if x is None else float(x)
+
+
+def _year_offsets(chips: Sequence[Hardware]) -> list[float]:
+    """A small horizontal spread for chips launched the same year, so their markers do not sit on each other."""
+    by_year: dict[int | None, list[int]] = {}
+    for i, h in enumerate(chips):
+        by_year.setdefault(h.launch_year, []).append(i)
+    offsets = [0.0] * len(chips)
+    for members in by_year.values():
+        members.sort(key=lambda i: chips[i].memory_bandwidth_bytes_per_s)
+        n = len(members)
+        for rank, i in enumerate(members):
+            offsets[i] = 0.0 if n == 1 else -0.3 + 0.6 * rank / (n - 1)
+    return offsets
+
+
+# --------------------------------------------------------------------------------------------------- specs
+
+
+def specs_table(chips: Iterable[Hardware]) -> pd.DataFrame:
+    """One row per chip: datasheet memory, bandwidth, dense 16-bit compute, power and price (display units)."""
+    rows = [
+        {
+            "hardware_id": h.id,
+            "hardware": h.name,
+            "vendor": h.vendor,
+            "memory_type": h.memory_type,
+            "launch_year": h.launch_year,
+            "memory_gb": h.memory_bytes / GB,
+            "bandwidth_tb_per_s": h.memory_bandwidth_bytes_per_s / TB_per_s,
+            "dense_16bit_tflop_per_s": _peak_16bit_tflops(h),
+            "tdp_w": _opt(h.tdp_w),
+            "price_usd_per_gpu_hour": _opt(h.price_usd_per_hour),
+        }
+        for h in chips
+    ]
+    return pd.DataFrame(rows)
+
+
+def bandwidth_by_year(chips: Sequence[Hardware], *, tr: Translator = EN) -> go.Figure:
+    """Scatter: launch year against peak memory bandwidth (TB/s); marker area ~ capacity (GB), colour = memory type."""
+    chips = [h for h in chips if h.launch_year is not None]
+    offsets = dict(zip((h.id for h in chips), _year_offsets(chips), strict=True))
+    max_gb = max((h.memory_bytes / GB for h in chips), default=1.0)
+    fig = go.Figure()
+    for mt in sorted({h.memory_type for h in chips}, key=memory_rank):
+        group = [h for h in chips if h.memory_type == mt]
+        gb = np.array([h.memory_bytes / GB for h in group])
+        fig.add_scatter(
+            x=[h.launch_year + offsets[h.id] for h in group],
+            y=[h.memory_bandwidth_bytes_per_s / TB_per_s for h in group],
+            mode="markers",
+            name=memory_label(mt, tr),
+            marker={
+                "size": 8 + 34 * np.sqrt(gb / max_gb),
+                "color": _memory_colour(mt),
+                "line": {"width": 1, "color": "#333"},
+                "opacity": 0.85,
+            },
+            customdata=[
+                [h.name, float(g), h.launch_year, memory_label(mt, tr)] for h, g in zip(group, gb, strict=True)
+            ],
+            hovertemplate=tr("hw_hover_spec") + "<extra></extra>",
+        )
+    style(fig, tr("hw_bw_year_title"), tr("hw_axis_year"), tr("hw_axis_bandwidth"))
+    fig.update_xaxes(dtick=1, tickformat="d")
+    fig.update_layout(legend_title_text=tr("hw_legend_memory"), height=460)
+    fig.add_annotation(
+        text=tr("hw_size_note"),
+        xref="paper",
+        yref="paper",
+        x=0.0,
+        y=1.0,
+        xanchor="left",
+        yanchor="bottom",
+        showarrow=False,
+        font={"size": 11, "color": "#555"},
+    )
+    return fig
+
+
+def bandwidth_ranking(chips: Sequence[Hardware], *, tr: Translator = EN) -> go.Figure:
+    """Horizontal bars of peak memory bandwidth (TB/s), highest first, one colour per hardware; capacity in the label."""
+    chips = sorted(chips, key=lambda h: -h.memory_bandwidth_bytes_per_s)
+    bw = np.array([h.memory_bandwidth_bytes_per_s / TB_per_s for h in chips])
+    gb = np.array([h.memory_bytes / GB for h in chips])
+    fig = go.Figure()
+    fig.add_bar(
+        y=[h.name for h in chips],
+        x=bw,
+        orientation="h",
+        marker_color=[hardware_colour(h.id) for h in chips],
+        text=[f"{b:.2f} TB/s · {g:.0f} GB" for b, g in zip(bw, gb, strict=True)],
+        textposition="outside",
+        cliponaxis=False,
+        customdata=[[float(g), memory_label(h.memory_type, tr)] for h, g in zip(chips, gb, strict=True)],
+        hovertemplate=tr("hw_hover_rank") + "<extra></extra>",
+        showlegend=False,
+    )
+    style(fig, tr("hw_bw_rank_title"), tr("hw_axis_bandwidth"), "")
+    fig.update_yaxes(autorange="reversed", automargin=True)
+    fig.update_xaxes(range=[0, float(bw.max(initial=1.0)) * 1.3])
+    fig.update_layout(height=max(300, 22 * len(chips) + 110), margin={"l": 10})
+    return fig
+
+
+# --------------------------------------------------------------------------------------------------- scenario
+
+
+def _fit_label(est: Estimate, tr: Translator) -> str:
+    if bool(est.fits):
+        return ""
+    need = float(est.min_gpus)
+    return tr("hw_needs_gpus", n=f"{int(need):,}") if math.isfinite(need) else tr("hw_needs_too_many")
+
+
+def tpot_table(pairs: Sequence[tuple[Estimate, Estimate]]) -> pd.DataFrame:
+    """One row per chip (ideal estimate, profile estimate): TPOT, throughput, cost and fit, fastest first."""
+    rows = []
+    for ideal, est in pairs:
+        price = est.price_usd_per_gpu_hour
+        per_gpu = float(est.tokens_per_s_per_gpu)
+        rows.append(
+            {
+                "hardware_id": est.hardware.id,
+                "hardware": est.hardware.name,
+                "vendor": est.hardware.vendor,
+                "num_gpus": int(est.scenario.num_gpus),
+                "tpot_ideal_ms": float(ideal.tpot_s) * 1e3,
+                "tpot_profile_ms": float(est.tpot_s) * 1e3,
+                "tokens_per_s_per_user": float(est.tokens_per_s_per_user),
+                "tokens_per_s_per_gpu": per_gpu,
+                "tokens_per_s_per_usd_per_gpu_hour": per_gpu / price if price > 0 else float("nan"),
+                "usd_per_1m_tokens": float(est.usd_per_1M_tokens),
+                "memory_per_gpu_gb": float(est.memory_per_gpu_bytes) / GB,
+                "fits": bool(est.fits),
+                "min_gpus": float(est.min_gpus),
+                "profile": est.profile.id,
+            }
+        )
+    df = pd.DataFrame(rows)
+    return df.sort_values("tpot_ideal_ms", kind="stable").reset_index(drop=True) if rows else df
+
+
+def tpot_table_labels(profile_name: str, *, tr: Translator = EN) -> dict[str, str]:
+    """Display headers for the columns of tpot_table (the CSV keeps the unit-suffixed names)."""
+    return {
+        "hardware": tr("hw_col_hardware"),
+        "vendor": tr("hw_col_vendor"),
+        "num_gpus": tr("hw_col_gpus"),
+        "tpot_ideal_ms": tr("hw_col_tpot_ideal"),
+        "tpot_profile_ms": tr("hw_col_tpot_profile", profile=profile_name),
+        "tokens_per_s_per_user": tr("hw_col_tps_user"),
+        "tokens_per_s_per_gpu": tr("hw_col_tps_gpu"),
+        "tokens_per_s_per_usd_per_gpu_hour": tr("hw_col_tps_usd"),
+        "usd_per_1m_tokens": tr("hw_col_usd_1m"),
+        "memory_per_gpu_gb": tr("hw_col_memory"),
+        "fits": tr("hw_col_fits"),
+        "min_gpus": tr("hw_col_min_gpus"),
+    }
+
+
+def tpot_display_table(table: pd.DataFrame, profile_name: str, *, tr: Translator = EN) -> pd.DataFrame:
+    """tpot_table rounded to sensible precision, with translated headers, for st.dataframe (numbers stay sortable)."""
+    labels = tpot_table_labels(profile_name, tr=tr)
+    digits = {
+        "tpot_ideal_ms": 1,
+        "tpot_profile_ms": 1,
+        "tokens_per_s_per_user": 1,
+        "tokens_per_s_per_gpu": 0,
+        "tokens_per_s_per_usd_per_gpu_hour": 0,
+        "usd_per_1m_tokens": 3,
+        "memory_per_gpu_gb": 1,
+    }
+    out = table[list(labels)].round(digits)
+    out["min_gpus"] = out["min_gpus"].astype("Int64")
+    return out.rename(columns=labels)
+
+
+def tpot_by_hardware(
+    pairs: Sequence[tuple[Estimate, Estimate]], *, show_profile: bool = True, tr: Translator = EN
+) -> go.Figure:
+    """Horizontal bars of TPOT (ms) on every chip, fastest first: the ideal bound as a solid bar in the hardware's
+    colour, the profile's estimate as a wider pale bar behind it; hatched with "needs N GPUs" where it does not fit."""
+    pairs = sorted(pairs, key=lambda p: float(p[0].tpot_s))
+    names = [est.hardware.name for _, est in pairs]
+    colours = [hardware_colour(est.hardware.id) for _, est in pairs]
+    ideal_ms = np.array([float(i.tpot_s) * 1e3 for i, _ in pairs])
+    est_ms = np.array([float(e.tpot_s) * 1e3 for _, e in pairs])
+    fits = np.array([bool(e.fits) for _, e in pairs])
+    patterns = ["" if f else _NO_FIT_PATTERN for f in fits]
+    notes = [_fit_label(e, tr) for _, e in pairs]
+    shown = est_ms if show_profile else ideal_ms
+    labels = [f"{v:.1f} ms" + (f" · {n}" if n else "") for v, n in zip(shown, notes, strict=True)]
+    custom = [
+        [float(i), float(e), tr("hw_yes") if f else n] for i, e, f, n in zip(ideal_ms, est_ms, fits, notes, strict=True)
+    ]
+    hover = tr("hw_hover_tpot") if show_profile else tr("hw_hover_tpot_ideal")
+    common = {"y": names, "orientation": "h", "customdata": custom, "hovertemplate": hover + "<extra></extra>"}
+    fig = go.Figure()
+    if show_profile:
+        fig.add_bar(
+            x=est_ms,
+            width=0.8,
+            marker={"color": colours, "opacity": 0.35, "pattern": {"shape": patterns, "fgcolor": "#333"}},
+            text=labels,
+            textposition="outside",
+            cliponaxis=False,
+            showlegend=False,
+            name=tr("hw_estimate"),
+            **common,
+        )
+    fig.add_bar(
+        x=ideal_ms,
+        width=0.45 if show_profile else 0.75,
+        marker={"color": colours, "pattern": {"shape": patterns, "fgcolor": "#fff", "solidity": 0.3}},
+        text=None if show_profile else labels,
+        textposition="outside",
+        cliponaxis=False,
+        showlegend=False,
+        name=tr("label_ideal"),
+        **common,
+    )
+    # Legend keys in neutral grey (the bars themselves carry the hardware colours).
+    fig.add_bar(x=[None], y=[None], name=tr("label_ideal"), marker_color="#666", showlegend=True)
+    if show_profile:
+        fig.add_bar(x=[None], y=[None], name=tr("hw_estimate"), marker={"color": "#666", "opacity": 0.35})
+    if not fits.all():
+        fig.add_bar(
+            x=[None],
+            y=[None],
+            name=tr("hw_legend_no_fit"),
+            marker={"color": "#ddd", "pattern": {"shape": _NO_FIT_PATTERN, "fgcolor": "#333"}},
+        )
+    top = float(np.nanmax(np.concatenate([ideal_ms, est_ms]), initial=1.0))
+    s = pairs[0][1].scenario if pairs else None
+    title = (
+        tr(
+            "hw_tpot_title",
+            model=pairs[0][1].model.name,
+            gpus=int(s.num_gpus),
+            weights=s.weights.name,
+            batch=int(s.batch),
+            context=fmt.tokens(float(s.context_tokens)),
+        )
+        if s is not None
+        else ""
+    )
+    style(fig, title, tr("axis_tpot_ms"), "")
+    fig.update_layout(barmode="overlay", height=max(320, 24 * len(pairs) + 130), margin={"l": 10})
+    fig.update_yaxes(autorange="reversed", automargin=True)
+    fig.update_xaxes(range=[0, top * 1.45])
+    return fig
+
+
+# --------------------------------------------------------------------------------------------------- generations
+
+
+def frontier_table(chips: Iterable[Hardware]) -> pd.DataFrame:
+    """Per memory type and launch year: the best peak bandwidth launched so far (TB/s), the chip that holds it,
+    and the best of any memory type ("all")."""
+    chips = sorted((h for h in chips if h.launch_year is not None), key=lambda h: h.launch_year)
+    if not chips:
+        return pd.DataFrame(columns=["memory_type", "year", "best_bandwidth_tb_per_s", "best_hardware"])
+    years = range(chips[0].launch_year, chips[-1].launch_year + 1)
+    rows = []
+    known = sorted({h.memory_type for h in chips if h.memory_type}, key=memory_rank)
+    for mt in [*known, None]:  # None: the frontier over every chip, unpublished memory types included
+        group = [h for h in chips if mt is None or h.memory_type == mt]
+        first = group[0].launch_year
+        best: Hardware | None = None
+        for year in years:
+            for h in group:
+                if h.launch_year == year and (
+                    best is None or h.memory_bandwidth_bytes_per_s > best.memory_bandwidth_bytes_per_s
+                ):
+                    best = h
+            if year < first or best is None:
+                continue
+            rows.append(
+                {
+                    "memory_type": "all" if mt is None else mt,
+                    "year": year,
+                    "best_bandwidth_tb_per_s": best.memory_bandwidth_bytes_per_s / TB_per_s,
+                    "best_hardware": best.name,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def bandwidth_frontier(chips: Sequence[Hardware], *, tr: Translator = EN) -> go.Figure:
+    """Step lines: the best peak bandwidth (TB/s) available per memory generation, year by year, and over all."""
+    table = frontier_table(chips)
+    fig = go.Figure()
+    for mt, group in table.groupby("memory_type", sort=False):
+        overall = mt == "all"
+        label = tr("hw_frontier_all") if overall else memory_label(mt, tr)
+        fig.add_scatter(
+            x=group["year"],
+            y=group["best_bandwidth_tb_per_s"],
+            mode="lines+markers",
+            line={
+                "shape": "hv",
+                "color": FRONTIER_COLOUR if overall else _memory_colour(mt),
+                "dash": "dot" if overall else "solid",
+                "width": 2 if overall else 2.5,
+            },
+            marker={"size": 6},
+            name=label,
+            customdata=[[name, label] for name in group["best_hardware"]],
+            hovertemplate=tr("hw_hover_frontier") + "<extra></extra>",
+        )
+    style(fig, tr("hw_frontier_title"), tr("hw_axis_year"), tr("hw_axis_bandwidth"))
+    fig.update_xaxes(dtick=1, tickformat="d")
+    fig.update_layout(legend_title_text=tr("hw_legend_memory"), height=440)
+    return fig
+
+
+def generation_table(chips: Iterable[Hardware], *, tr: Translator = EN) -> pd.DataFrame:
+    """One row per memory generation: chips in the catalog, years, best bandwidth and capacity, and which chips."""
+    chips = list(chips)
+    rows = []
+    for mt in sorted({h.memory_type for h in chips}, key=memory_rank):
+        group = sorted((h for h in chips if h.memory_type == mt), key=lambda h: -h.memory_bandwidth_bytes_per_s)
+        years = [h.launch_year for h in group if h.launch_year is not None]
+        rows.append(
+            {
+                tr("hw_col_memory_type"): memory_label(mt, tr),
+                tr("hw_col_chips"): len(group),
+                tr("hw_col_years"): f"{min(years)}–{max(years)}" if years else "",
+                tr("hw_col_best_bw"): round(group[0].memory_bandwidth_bytes_per_s / TB_per_s, 3),
+                tr("hw_col_max_gb"): round(max(h.memory_bytes for h in group) / GB, 1),
+                tr("hw_col_chip_list"): ", ".join(h.name for h in group),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def specs_table_labels(*, tr: Translator = EN) -> dict[str, str]:
+    """Display headers for the columns of specs_table shown on the page."""
+    return {
+        "hardware": tr("hw_col_hardware"),
+        "vendor": tr("hw_col_spec_vendor"),
+        "memory_type": tr("hw_col_spec_memory_type"),
+        "launch_year": tr("hw_col_spec_year"),
+        "memory_gb": tr("hw_col_spec_gb"),
+        "bandwidth_tb_per_s": tr("hw_col_spec_bw"),
+        "dense_16bit_tflop_per_s": tr("hw_col_spec_tflops"),
+        "tdp_w": tr("hw_col_spec_tdp"),
+        "price_usd_per_gpu_hour": tr("hw_col_spec_price"),
+    }

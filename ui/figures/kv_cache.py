@@ -1,0 +1,541 @@
+"""KV-cache figures: cache size against context (per GPU), the largest batch that fits, and what the attention
+architecture and the KV precision do to it. Pure: model objects and arrays in (SI bytes, tokens), go.Figure or
+pandas DataFrame out; GB are decimal (1e9 bytes), KiB binary (1024 bytes), as labelled."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from tpot_model import Estimate, ModelSpec, kv_cache_bytes_per_sequence, parse_format
+from tpot_model.roofline import kv_bytes_per_token_per_layer, kv_shards, linear_state_bytes
+from tpot_model.units import GB
+
+from ..i18n import EN, Translator
+from .common import BUCKET_COLOURS, style
+
+KiB = 1024.0
+LINE_BATCHES = (1, 8, 32, 128)  # batch sizes always drawn; the scenario's batch is added
+KV_PRECISIONS = ("bf16", "fp8", "int4")  # KV formats compared; the scenario's is added
+GRID_POINTS = 160
+MIN_LOG_CONTEXT = 64  # left end of a log context axis (tokens)
+HYPOTHETICAL_GQA_HEADS = 8
+NOT_FIT_FILL = "#d62728"
+BATCH_SHADES = ("#9ecae1", "#6baed6", "#3182bd", "#08519c", "#08306b", "#041f4a")
+PRECISION_COLOURS = {"bf16": "#1f77b4", "fp8": "#2ca02c", "int4": "#9467bd"}
+PART_COLOURS = {"full": BUCKET_COLOURS["kv_cache"], "window": "#fdae6b", "state": "#8c564b"}
+
+
+# --------------------------------------------------------------------------------------------------- data
+
+
+def context_grid(model: ModelSpec, scenario_context: float, *, log_x: bool, points: int = GRID_POINTS) -> np.ndarray:
+    """Contexts (tokens) up to max(model max context, scenario context), with the scenario's and the window edge."""
+    top = float(max(model.max_context_tokens, scenario_context))
+    base = np.geomspace(MIN_LOG_CONTEXT, top, points) if log_x else np.linspace(0.0, top, points)
+    extra = [float(scenario_context)]
+    if model.sliding_window:
+        extra.append(float(model.sliding_window.window_tokens))
+    grid = np.unique(np.round(np.concatenate([base, extra])))
+    return grid[grid >= MIN_LOG_CONTEXT] if log_x else grid
+
+
+def line_batches(scenario_batch: float) -> list[int]:
+    """Batch sizes drawn as lines: 1, 8, 32, 128 and the scenario's."""
+    return sorted({*LINE_BATCHES, int(scenario_batch)})
+
+
+def kv_shard_count(model: ModelSpec, num_gpus: float) -> float:
+    """Ways the cache splits across tensor-parallel GPUs (GQA heads up to num_kv_heads ways; MLA replicated)."""
+    return float(kv_shards(model, np.asarray(float(num_gpus))))
+
+
+def kv_per_gpu_bytes(
+    model: ModelSpec, contexts: np.ndarray, batches: list[int], kv_bytes_per_element: float, num_gpus: float
+) -> np.ndarray:
+    """(batch, context) KV-cache bytes per GPU: batch × KV(T) ÷ KV shards."""
+    per_seq = kv_cache_bytes_per_sequence(model, contexts, kv_bytes_per_element) / kv_shard_count(model, num_gpus)
+    return np.asarray(batches, dtype=float)[:, None] * per_seq[None, :]
+
+
+def kv_room_bytes(est: Estimate) -> float:
+    """Memory per GPU left for the KV cache: usable − weights ÷ GPUs − workspace (at the scenario's batch)."""
+    n = float(est.scenario.num_gpus)
+    return float(est.usable_memory_per_gpu_bytes - est.weight_bytes / n - est.workspace_bytes_per_gpu)
+
+
+@dataclass(frozen=True)
+class KVSummary:
+    """The page's headline numbers (bytes, tokens) for one scalar scenario."""
+
+    bytes_per_token: float  # a new token in every softmax-attention layer (window layers only until W)
+    growing_bytes_per_token: float  # full-attention / MLA layers only: keeps growing forever
+    state_bytes: float  # constant linear-attention state per sequence
+    per_sequence_bytes: float  # one sequence at the scenario context
+    batch_bytes: float  # the whole batch at the scenario context
+    batch_bytes_per_gpu: float
+    shards: float
+    max_batch: int
+    usable_bytes: float  # per GPU
+    weights_bytes_per_gpu: float
+    workspace_bytes_per_gpu: float
+    room_bytes: float  # usable − weights − workspace, per GPU
+
+
+def summary(est: Estimate) -> KVSummary:
+    """Headline KV numbers of a scalar estimate."""
+    m, s = est.model, est.scenario
+    kvb = s.kv_cache.bytes_per_element
+    per_layer = kv_bytes_per_token_per_layer(m, kvb)
+    shards = kv_shard_count(m, float(s.num_gpus))
+    batch_bytes = float(est.kv_cache_bytes)
+    return KVSummary(
+        bytes_per_token=per_layer * (m.num_full_attention_layers + m.num_window_layers),
+        growing_bytes_per_token=per_layer * m.num_full_attention_layers,
+        state_bytes=linear_state_bytes(m, kvb),
+        per_sequence_bytes=float(kv_cache_bytes_per_sequence(m, s.context_tokens, kvb)),
+        batch_bytes=batch_bytes,
+        batch_bytes_per_gpu=batch_bytes / shards,
+        shards=shards,
+        max_batch=int(est.max_batch),
+        usable_bytes=float(est.usable_memory_per_gpu_bytes),
+        weights_bytes_per_gpu=float(est.weight_bytes / s.num_gpus),
+        workspace_bytes_per_gpu=float(est.workspace_bytes_per_gpu),
+        room_bytes=kv_room_bytes(est),
+    )
+
+
+def kib(n_bytes: float) -> str:
+    """Binary kibibytes with sensible precision: 320 KiB, 68.6 KiB, 0.5 KiB."""
+    k = float(n_bytes) / KiB
+    return f"{k:,.0f} KiB" if k >= 100 or k == int(k) else f"{k:,.1f} KiB" if k >= 1 else f"{k:.2g} KiB"
+
+
+def attention_text(model: ModelSpec, kv_bytes_per_element: float, num_gpus: float, *, tr: Translator = EN) -> str:
+    """One or two sentences on the model's attention type and what it stores per token, in the reader's language."""
+    m, H, K, h = model, model.num_heads, model.num_kv_heads, model.head_dim
+    if m.mla:
+        a = m.mla
+        parts = [tr("kvc_attn_mla", h=H, latent=a.kv_lora_rank, rope=a.qk_rope_head_dim)]
+    elif K == H:
+        parts = [tr("kvc_attn_mha", h=H, d=h)]
+    elif K == 1:
+        parts = [tr("kvc_attn_mqa", h=H, d=h)]
+    else:
+        parts = [tr("kvc_attn_gqa", h=H, k=K, g=H // K, d=h)]
+    if m.sliding_window:
+        sw = m.sliding_window
+        parts.append(tr("kvc_attn_window", n=sw.num_layers, layers=m.num_layers, w=f"{sw.window_tokens:,}"))
+    if m.linear_attention:
+        state = linear_state_bytes(m, kv_bytes_per_element) / 1e6
+        parts.append(
+            tr(
+                "kvc_attn_linear",
+                n=m.num_linear_layers,
+                layers=m.num_layers,
+                full=m.num_full_attention_layers,
+                mb=f"{state:,.1f}",
+            )
+        )
+    shards = kv_shard_count(m, num_gpus)
+    parts.append(
+        tr("kvc_attn_shards_mla", n=int(num_gpus))
+        if m.mla
+        else tr("kvc_attn_shards", n=int(num_gpus), shards=int(shards), k=K)
+    )
+    return " ".join(parts)
+
+
+def attention_variants(model: ModelSpec, kv_bytes_per_element: float) -> pd.DataFrame:
+    """KV bytes per token for the model as stored and with MHA / GQA-8 / MQA (and MLA's naive per-head expansion):
+    per-layer bytes × full-attention layers, and × sliding-window layers (which stop growing after the window)."""
+    m, kvb, H, K = model, kv_bytes_per_element, model.num_heads, model.num_kv_heads
+
+    def heads(k: int) -> float:  # per-layer bytes with k KV heads of the model's head_dim: 2 × k × h
+        return kv_bytes_per_token_per_layer(replace(m, num_kv_heads=k, mla=None), kvb)
+
+    rows: list[tuple[str, int, float]] = [("stored", 0 if m.mla else K, kv_bytes_per_token_per_layer(m, kvb))]
+    if m.mla:
+        a = m.mla  # every head's own key (nope + rope) and value, as before absorption
+        rows.append(("mla_naive", H, H * (a.qk_nope_head_dim + a.qk_rope_head_dim + a.v_head_dim) * kvb))
+    if m.mla or K != H:
+        rows.append(("mha", H, heads(H)))
+    g = HYPOTHETICAL_GQA_HEADS
+    if g < H and H % g == 0 and (m.mla or g != K):
+        rows.append(("gqa", g, heads(g)))
+    if m.mla or K != 1:
+        rows.append(("mqa", 1, heads(1)))
+    full, window = m.num_full_attention_layers, m.num_window_layers
+    return pd.DataFrame(
+        {
+            "variant": [r[0] for r in rows],
+            "kv_heads": [r[1] for r in rows],
+            "kv_bytes_per_token_per_layer": [r[2] for r in rows],
+            "kv_bytes_per_token_full_layers": [r[2] * full for r in rows],
+            "kv_bytes_per_token_window_layers": [r[2] * window for r in rows],
+            "kv_bytes_per_token_total": [r[2] * (full + window) for r in rows],
+        }
+    )
+
+
+def composition_bytes(model: ModelSpec, contexts: np.ndarray, kv_bytes_per_element: float) -> dict[str, np.ndarray]:
+    """One sequence's cache by layer type (bytes): growing full-attention part, window part capped at W, constant
+    linear-attention state. Only the parts the model has; they sum to kv_cache_bytes_per_sequence."""
+    m, t = model, np.asarray(contexts, dtype=float)
+    per_layer = kv_bytes_per_token_per_layer(m, kv_bytes_per_element)
+    parts: dict[str, np.ndarray] = {}
+    if m.num_full_attention_layers:
+        parts["full"] = m.num_full_attention_layers * per_layer * t
+    if m.sliding_window:
+        parts["window"] = m.num_window_layers * per_layer * np.minimum(t, m.sliding_window.window_tokens)
+    if m.linear_attention:
+        parts["state"] = np.full_like(t, linear_state_bytes(m, kv_bytes_per_element))
+    return parts
+
+
+def precision_names(current: str) -> list[str]:
+    """KV formats compared: bf16, fp8, int4 and the scenario's own."""
+    return list(dict.fromkeys([*KV_PRECISIONS, current]))
+
+
+def precision_bytes_per_gpu(
+    model: ModelSpec, contexts: np.ndarray, batch: float, num_gpus: float, names: list[str]
+) -> dict[str, np.ndarray]:
+    """KV bytes per GPU at one batch for each KV format name."""
+    return {
+        n: kv_per_gpu_bytes(model, contexts, [int(batch)], parse_format(n).bytes_per_element, num_gpus)[0]
+        for n in names
+    }
+
+
+# --------------------------------------------------------------------------------------------------- helpers
+
+
+def _not_fit_spans(x: np.ndarray, bad: np.ndarray) -> list[tuple[float, float]]:
+    """Contiguous x ranges where bad is true (edges at the neighbouring grid points)."""
+    spans, start = [], None
+    for i, b in enumerate(bad):
+        if b and start is None:
+            start = x[max(i - 1, 0)] if i else x[0]
+        if not b and start is not None:
+            spans.append((start, x[i - 1]))
+            start = None
+    if start is not None:
+        spans.append((start, x[-1]))
+    return spans
+
+
+def _room_line(fig: go.Figure, room_bytes: float, y_top_gb: float, tr: Translator) -> None:
+    """The capacity left for the KV cache as a dashed line, with the region above it shaded as 'does not fit'."""
+    if room_bytes > 0:
+        fig.add_hrect(y0=room_bytes / GB, y1=y_top_gb, fillcolor=NOT_FIT_FILL, opacity=0.07, line_width=0)
+        fig.add_hline(
+            y=room_bytes / GB,
+            line_dash="dash",
+            line_color="#333",
+            annotation_text=tr("kvc_room_line", gb=f"{room_bytes / GB:,.1f}"),
+            annotation_position="top left",
+        )
+    else:
+        fig.add_annotation(
+            x=0.5,
+            y=0.5,
+            xref="paper",
+            yref="paper",
+            text=tr("kvc_no_room"),
+            showarrow=False,
+            font={"color": "#a00", "size": 14},
+            bgcolor="rgba(255,255,255,0.8)",
+        )
+
+
+def _top_gb(*arrays: np.ndarray, room_bytes: float) -> float:
+    finite = [float(np.nanmax(a)) for a in arrays if np.isfinite(a).any()]
+    return max([*finite, room_bytes]) / GB * 3.0
+
+
+def _hover_context(tr: Translator) -> str:
+    return f"{tr('kvc_h_context')} %{{x:,.0f}}"
+
+
+# --------------------------------------------------------------------------------------------------- figures
+
+
+def kv_vs_context(
+    contexts: np.ndarray,
+    batches: list[int],
+    kv_bytes_per_gpu: np.ndarray,
+    room_bytes: float,
+    scenario_context: float,
+    scenario_batch: int,
+    *,
+    log_x: bool = True,
+    tr: Translator = EN,
+) -> go.Figure:
+    """KV-cache GB per GPU against context, one line per batch, with the room left after weights and workspace."""
+    fig = go.Figure()
+    others = [b for b in batches if b != scenario_batch]
+    for b, row in zip(batches, kv_bytes_per_gpu, strict=True):
+        is_scenario = b == scenario_batch
+        colour = BUCKET_COLOURS["kv_cache"] if is_scenario else BATCH_SHADES[others.index(b) % len(BATCH_SHADES)]
+        name = tr("kvc_batch_scenario", b=b) if is_scenario else tr("kvc_batch_n", b=b)
+        fig.add_scatter(
+            x=contexts,
+            y=row / GB,
+            mode="lines",
+            name=name,
+            line={"color": colour, "width": 3.5 if is_scenario else 2},
+            hovertemplate=f"{name}<br>{_hover_context(tr)}<br>%{{y:,.3g}} GB {tr('kvc_h_per_gpu')}<extra></extra>",
+        )
+    idx = int(np.argmin(np.abs(contexts - scenario_context)))
+    scen = kv_bytes_per_gpu[batches.index(scenario_batch), idx] / GB
+    if scenario_context > 0 or not log_x:
+        fig.add_scatter(
+            x=[contexts[idx]],
+            y=[scen],
+            mode="markers",
+            name=tr("kvc_scenario"),
+            marker={"symbol": "star", "size": 15, "color": BUCKET_COLOURS["kv_cache"], "line": {"color": "#000"}},
+            hovertemplate=f"{tr('kvc_scenario')}<br>{_hover_context(tr)}<br>%{{y:,.3g}} GB<extra></extra>",
+        )
+    _room_line(fig, room_bytes, _top_gb(kv_bytes_per_gpu, room_bytes=room_bytes), tr)
+    style(fig, tr("kvc_size_title"), tr("axis_context"), tr("kvc_axis_gb_per_gpu"), log_x=log_x, log_y=True)
+    return fig
+
+
+def kv_vs_context_table(contexts: np.ndarray, batches: list[int], kv_bytes_per_gpu: np.ndarray) -> pd.DataFrame:
+    """Long table behind kv_vs_context: context_tokens, batch, kv_cache_gb_per_gpu."""
+    c, b = np.meshgrid(contexts, batches)
+    return pd.DataFrame(
+        {"context_tokens": c.ravel(), "batch": b.ravel(), "kv_cache_gb_per_gpu": (kv_bytes_per_gpu / GB).ravel()}
+    )
+
+
+def max_batch_vs_context(
+    contexts: np.ndarray,
+    max_batch: np.ndarray,
+    scenario_context: float,
+    scenario_batch: int,
+    *,
+    log_x: bool = True,
+    tr: Translator = EN,
+) -> go.Figure:
+    """The largest batch that fits at each context (log y); where not even one sequence fits, the region is shaded."""
+    mb = np.asarray(max_batch, dtype=float)
+    shown = np.where(mb >= 1, mb, np.nan)
+    fig = go.Figure()
+    fig.add_scatter(
+        x=contexts,
+        y=shown,
+        mode="lines",
+        name=tr("kvc_max_batch_line"),
+        line={"color": BUCKET_COLOURS["kv_cache"], "width": 2.5},
+        hovertemplate=f"{_hover_context(tr)}<br>{tr('kvc_h_max_batch')} %{{y:,.0f}}<extra></extra>",
+    )
+    fig.add_hline(
+        y=scenario_batch,
+        line_dash="dot",
+        line_color="#555",
+        annotation_text=tr("kvc_batch_scenario", b=scenario_batch),
+        annotation_position="bottom left",
+    )
+    idx = int(np.argmin(np.abs(contexts - scenario_context)))
+    if mb[idx] >= 1 and (scenario_context > 0 or not log_x):
+        fig.add_scatter(
+            x=[contexts[idx]],
+            y=[mb[idx]],
+            mode="markers",
+            name=tr("kvc_scenario"),
+            marker={"symbol": "star", "size": 15, "color": BUCKET_COLOURS["kv_cache"], "line": {"color": "#000"}},
+            hovertemplate=f"{tr('kvc_scenario')}<br>{_hover_context(tr)}<br>{tr('kvc_h_max_batch')} %{{y:,.0f}}"
+            "<extra></extra>",
+        )
+    for x0, x1 in _not_fit_spans(contexts, mb < 1):
+        fig.add_vrect(x0=x0, x1=x1, fillcolor=NOT_FIT_FILL, opacity=0.1, line_width=0)
+        fig.add_annotation(
+            x=0.98 if x1 >= contexts[-1] else 0.02,
+            y=0.5,
+            xref="paper",
+            yref="paper",
+            text=tr("kvc_none_fits"),
+            showarrow=False,
+            xanchor="right" if x1 >= contexts[-1] else "left",
+            font={"color": "#a00"},
+        )
+    style(fig, tr("kvc_max_batch_title"), tr("axis_context"), tr("kvc_axis_max_batch"), log_x=log_x, log_y=True)
+    return fig
+
+
+def max_batch_table(contexts: np.ndarray, max_batch: np.ndarray) -> pd.DataFrame:
+    return pd.DataFrame({"context_tokens": contexts, "max_batch": np.asarray(max_batch, dtype=float)})
+
+
+def _variant_label(variant: str, kv_heads: int, kind: str, tr: Translator) -> str:
+    if variant == "stored":
+        return (
+            tr("kvc_var_stored", kind=kind.split(" + ")[0], k=kv_heads)
+            if kv_heads
+            else tr("kvc_var_stored_mla", kind="MLA")
+        )
+    return tr(f"kvc_var_{variant}", k=kv_heads)
+
+
+def architecture_bars(
+    variants: pd.DataFrame, kind: str, window_tokens: int | None, *, tr: Translator = EN
+) -> go.Figure:
+    """Horizontal stacked bars of KV KiB per token: full-attention layers + sliding-window layers, per variant."""
+    labels = [_variant_label(v, int(k), kind, tr) for v, k in zip(variants.variant, variants.kv_heads, strict=True)]
+    full = variants.kv_bytes_per_token_full_layers.to_numpy() / KiB
+    window = variants.kv_bytes_per_token_window_layers.to_numpy() / KiB
+    total = full + window
+    stored = variants.variant.to_numpy() == "stored"
+    fig = go.Figure()
+    fig.add_bar(
+        y=labels,
+        x=full,
+        orientation="h",
+        name=tr("kvc_part_full"),
+        marker_color=[BUCKET_COLOURS["kv_cache"] if s else "#c7c7c7" for s in stored],
+        hovertemplate=f"%{{y}}<br>{tr('kvc_part_full')}: %{{x:,.1f}} KiB<extra></extra>",
+    )
+    if window.any():
+        fig.add_bar(
+            y=labels,
+            x=window,
+            orientation="h",
+            name=tr("kvc_part_window", w=f"{window_tokens:,}"),
+            marker_color=[PART_COLOURS["window"] if s else "#e5e5e5" for s in stored],
+            hovertemplate=f"%{{y}}<br>{tr('kvc_part_window', w=f'{window_tokens:,}')}: %{{x:,.1f}} KiB<extra></extra>",
+        )
+    fig.add_scatter(
+        y=labels,
+        x=total,
+        mode="text",
+        text=[kib(t * KiB) for t in total],
+        textposition="middle right",
+        showlegend=False,
+        hoverinfo="skip",
+    )
+    style(fig, tr("kvc_arch_title"), tr("kvc_axis_kib_per_token"), "")
+    fig.update_layout(barmode="stack", height=120 + 48 * len(labels), margin={"l": 20, "r": 20, "t": 80, "b": 55})
+    fig.update_yaxes(autorange="reversed", automargin=True)
+    fig.update_xaxes(range=[0, float(total.max()) * 1.25 if total.max() > 0 else 1])
+    return fig
+
+
+def architecture_table(variants: pd.DataFrame, kind: str, *, tr: Translator = EN) -> pd.DataFrame:
+    out = variants.copy()
+    out.insert(
+        1, "label", [_variant_label(v, int(k), kind, tr) for v, k in zip(out.variant, out.kv_heads, strict=True)]
+    )
+    out["kv_kib_per_token_total"] = out.kv_bytes_per_token_total / KiB
+    return out
+
+
+def composition_area(
+    contexts: np.ndarray,
+    parts: dict[str, np.ndarray],
+    window_tokens: int | None,
+    *,
+    log_x: bool = True,
+    percent: bool = False,
+    tr: Translator = EN,
+) -> go.Figure:
+    """One sequence's KV cache stacked by layer type against context: constant state, capped window, growing part."""
+    fig = go.Figure()
+    total = sum(parts.values())
+    for key in ("state", "window", "full"):  # flat parts at the bottom so the growing part rides on top
+        if key not in parts:
+            continue
+        name = tr(f"kvc_part_{key}", w=f"{window_tokens:,}" if window_tokens else "")
+        y = parts[key] / np.where(total > 0, total, 1.0) * 100 if percent else parts[key] / GB
+        unit = "%" if percent else " GB"
+        fig.add_scatter(
+            x=contexts,
+            y=y,
+            mode="lines",
+            stackgroup="one",
+            name=name,
+            line={"color": PART_COLOURS[key], "width": 1},
+            fillcolor=PART_COLOURS[key],
+            hovertemplate=f"{name}<br>{_hover_context(tr)}<br>%{{y:,.3g}}{unit}<extra></extra>",
+        )
+    if window_tokens:
+        fig.add_vline(
+            x=window_tokens,
+            line_dash="dot",
+            line_color="#555",
+            annotation_text=tr("kvc_window_edge", w=f"{window_tokens:,}"),
+            annotation_position="top left",
+        )
+    y_title = tr("kvc_axis_share_pct") if percent else tr("kvc_axis_gb_per_sequence")
+    style(fig, tr("kvc_comp_title"), tr("axis_context"), y_title, log_x=log_x)
+    if percent:
+        fig.update_yaxes(range=[0, 100])
+    return fig
+
+
+def composition_table(contexts: np.ndarray, parts: dict[str, np.ndarray]) -> pd.DataFrame:
+    data = {"context_tokens": contexts}
+    data.update({f"kv_{k}_gb_per_sequence": v / GB for k, v in parts.items()})
+    return pd.DataFrame(data)
+
+
+def precision_lines(
+    contexts: np.ndarray,
+    lines: dict[str, np.ndarray],
+    current: str,
+    room_bytes: float,
+    batch: int,
+    *,
+    log_x: bool = True,
+    tr: Translator = EN,
+) -> go.Figure:
+    """KV-cache GB per GPU against context at one batch, one line per KV format, with the room for the cache."""
+    fig = go.Figure()
+    for name, values in lines.items():
+        label = tr("kvc_prec_current", fmt=name) if name == current else name
+        fig.add_scatter(
+            x=contexts,
+            y=values / GB,
+            mode="lines",
+            name=label,
+            line={
+                "color": PRECISION_COLOURS.get(name, BUCKET_COLOURS["kv_cache"]),
+                "width": 3.5 if name == current else 2,
+                "dash": "solid" if name == current else "dash",
+            },
+            hovertemplate=f"{label}<br>{_hover_context(tr)}<br>%{{y:,.3g}} GB {tr('kvc_h_per_gpu')}<extra></extra>",
+        )
+    _room_line(fig, room_bytes, _top_gb(*lines.values(), room_bytes=room_bytes), tr)
+    style(fig, tr("kvc_prec_title", b=batch), tr("axis_context"), tr("kvc_axis_gb_per_gpu"), log_x=log_x, log_y=True)
+    return fig
+
+
+def precision_table(contexts: np.ndarray, lines: dict[str, np.ndarray]) -> pd.DataFrame:
+    data = {"context_tokens": contexts}
+    data.update({f"kv_{k}_gb_per_gpu": v / GB for k, v in lines.items()})
+    return pd.DataFrame(data)
+
+
+def kib_and_bytes(n_bytes: float) -> str:
+    """'320 KiB (327,680 B)'."""
+    return f"{kib(n_bytes)} ({float(n_bytes):,.0f} B)"
+
+
+def per_token_formula(model: ModelSpec, kv_bytes_per_element: float) -> tuple[str, str]:
+    """(formula, values substituted) of the KV bytes one token adds over the attention layers."""
+    layers = model.num_full_attention_layers + model.num_window_layers
+    if model.mla:
+        a = model.mla
+        return (
+            "(kv_lora_rank + qk_rope_head_dim) × bytes/element × L_attn",
+            f"({a.kv_lora_rank} + {a.qk_rope_head_dim}) × {kv_bytes_per_element:g} B × {layers}",
+        )
+    return (
+        "2 (K and V) × num_kv_heads × head_dim × bytes/element × L_attn",
+        f"2 × {model.num_kv_heads} × {model.head_dim} × {kv_bytes_per_element:g} B × {layers}",
+    )

@@ -1,0 +1,441 @@
+"""Roofline figure: attainable FLOP/s (display TFLOP/s) against arithmetic intensity (FLOP/byte), per GPU.
+
+Ceilings come from the hardware (peak bandwidth, dense peak per precision) and the profile (achievable fractions);
+points come from the model's Estimate: the whole decode step, prefill and each decode operator. Pure: no Streamlit.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from tpot_model import Estimate, Hardware
+from tpot_model.precision import resolve_compute
+from tpot_model.units import GB, MB, TFLOP_per_s
+
+from .. import fmt
+from ..i18n import EN, Translator
+from .common import hardware_colour, style
+
+OPERATOR_COLOURS = {
+    "embedding": "#7f7f7f",
+    "qkv_projection": "#1f77b4",
+    "attention": "#ff7f0e",
+    "linear_attention": "#bcbd22",
+    "output_projection": "#17becf",
+    "mlp": "#2ca02c",
+    "experts": "#9467bd",
+    "shared_experts": "#8c564b",
+    "norms": "#e377c2",
+    "lm_head": "#d62728",
+}
+STEP_COLOUR = "#111111"
+PREFILL_COLOUR = "#6a3d9a"
+
+
+# --------------------------------------------------------------------------------------------------- small helpers
+
+
+def flop_text(flops: float) -> str:
+    """FLOPs with a decimal prefix: 34.0 GFLOP, 1.20 TFLOP."""
+    for scale, unit in ((1e15, "PFLOP"), (1e12, "TFLOP"), (1e9, "GFLOP"), (1e6, "MFLOP")):
+        if flops >= scale:
+            return f"{fmt.number(flops / scale)} {unit}"
+    return f"{fmt.number(flops)} FLOP"
+
+
+def bytes_text(n_bytes: float) -> str:
+    """Bytes in decimal MB below 1 GB, GB above."""
+    return fmt.gb(n_bytes) if n_bytes >= GB else f"{fmt.number(n_bytes / MB)} MB"
+
+
+def _pct(fraction: float) -> str:
+    return f"{fraction * 100:.0f}%"
+
+
+def _sig(values: np.ndarray, digits: int = 3) -> np.ndarray:
+    """Round to `digits` significant figures (for the display table)."""
+    v = np.asarray(values, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mag = np.where(v != 0, np.floor(np.log10(np.abs(v))), 0)
+    decimals = (digits - 1 - mag).astype(int)
+    return np.array([round(float(x), int(d)) for x, d in zip(v.ravel(), decimals.ravel(), strict=True)]).reshape(
+        v.shape
+    )
+
+
+def _precision_groups(hw: Hardware) -> dict[float, list[str]]:
+    """Precisions grouped by equal dense peak (bf16 and fp16 usually share one ceiling)."""
+    groups: dict[float, list[str]] = {}
+    for precision, peak in hw.dense_flop_per_s.items():
+        groups.setdefault(float(peak), []).append(precision)
+    return groups
+
+
+def _group_label(precisions: list[str], used: str) -> str:
+    """'fp8 / int8' with the precision in use first."""
+    ordered = sorted(precisions, key=lambda p: p != used)
+    return " / ".join(ordered)
+
+
+def plotted_operators(est: Estimate) -> list:
+    """Decode operators with FLOPs > 0 (a zero cannot sit on a log axis)."""
+    return [o for o in est.decode.operators if float(o.flops) > 0]
+
+
+def skipped_operators(est: Estimate) -> list[str]:
+    """Ids of decode operators left off the log chart because they do no FLOPs."""
+    return [o.name for o in est.decode.operators if float(o.flops) <= 0]
+
+
+def operator_label(name: str, tr: Translator = EN) -> str:
+    key = f"roofline_op_{name}"
+    return tr(key) if tr.has(key) else name
+
+
+def _points(est: Estimate) -> list[dict]:
+    """Every plotted point in SI: kind, id, FLOPs, bytes, time, intensity, attained FLOP/s, bound."""
+    rows = []
+    d, p = est.decode, est.prefill
+    for kind, name, flops, nbytes, time_s, cb in (
+        ("decode_step", "decode_step", d.flops, d.bytes, est.tpot_s, est.compute_bound),
+        ("prefill", "prefill", p.flops, p.bytes, est.ttft_s, p.flop_time_s > p.memory_time_s),
+    ):
+        rows.append(
+            dict(kind=kind, name=name, flops=float(flops), bytes=float(nbytes), time_s=float(time_s), cb=bool(cb))
+        )
+    for o in plotted_operators(est):
+        rows.append(
+            dict(
+                kind="operator",
+                name=o.name,
+                flops=float(o.flops),
+                bytes=float(o.bytes),
+                time_s=float(o.time_s),
+                cb=bool(o.compute_bound),
+            )
+        )
+    for r in rows:
+        r["intensity"] = r["flops"] / r["bytes"]
+        r["attained"] = r["flops"] / r["time_s"]
+    return rows
+
+
+def _x_range(est: Estimate, points: list[dict], overlay: Sequence[Hardware]) -> tuple[float, float]:
+    """Log range covering every point and every ridge point, padded to whole decades."""
+    bw = est.hardware.memory_bandwidth_bytes_per_s
+    ridges = [peak / bw for peak in est.hardware.dense_flop_per_s.values()]
+    ridges += [max(h.dense_flop_per_s.values()) / h.memory_bandwidth_bytes_per_s for h in overlay]
+    xs = [r["intensity"] for r in points] + ridges
+    lo = 10 ** math.floor(math.log10(min(xs) / 2))
+    hi = 10 ** math.ceil(math.log10(max(xs) * 3))
+    return lo, hi
+
+
+# --------------------------------------------------------------------------------------------------- the figure
+
+
+def roofline(est: Estimate, *, overlay: Sequence[Hardware] = (), tr: Translator = EN) -> go.Figure:
+    """Log-log roofline of est.hardware at est.compute_precision, other precisions faint, the profile's achievable
+    roof dashed, other chips' roofs overlaid, and the decode step, prefill and decode operators as points."""
+    hw, used, profile = est.hardware, est.compute_precision, est.profile
+    bw = hw.memory_bandwidth_bytes_per_s
+    peak = hw.dense_flop_per_s[used]
+    ridge = peak / bw
+    points = _points(est)
+    x_lo, x_hi = _x_range(est, points, overlay)
+    colour = hardware_colour(hw.id)
+    T = TFLOP_per_s
+    fig = go.Figure()
+
+    # faint ceilings of the chip's other precisions (drawn first, underneath)
+    groups = _precision_groups(hw)
+    first_faint = True
+    for g_peak, precisions in sorted(groups.items()):
+        if used in precisions:
+            continue
+        g_ridge = g_peak / bw
+        xs = [ridge, g_ridge, x_hi] if g_peak > peak else [g_ridge, x_hi]
+        ys = [peak, g_peak, g_peak] if g_peak > peak else [g_peak, g_peak]
+        label = tr("roofline_ceiling_label", precision=_group_label(precisions, used), peak=fmt.tflops(g_peak))
+        fig.add_scatter(
+            x=xs,
+            y=[y / T for y in ys],
+            mode="lines+text",
+            line={"color": colour, "width": 1, "dash": "dot"},
+            opacity=0.55,
+            text=[""] * (len(xs) - 1) + [label],
+            textposition="top left",
+            textfont={"size": 11, "color": "#555"},
+            name=tr("roofline_other_precisions", hw=hw.name),
+            legendgroup="other-precisions",
+            showlegend=first_faint,
+            hovertemplate=tr(
+                "roofline_compute_hover", precision=_group_label(precisions, used), peak=fmt.tflops(g_peak)
+            )
+            + "<extra></extra>",
+        )
+        first_faint = False
+
+    # other chips' peak roofs at the same requested precision (or their fallback)
+    for other in overlay:
+        if other.id == hw.id:
+            continue
+        o_prec = resolve_compute(est.scenario.compute_requested, other.dense_flop_per_s)
+        o_bw, o_peak = other.memory_bandwidth_bytes_per_s, other.dense_flop_per_s[o_prec]
+        o_ridge = o_peak / o_bw
+        fig.add_scatter(
+            x=[x_lo, o_ridge, x_hi],
+            y=[o_bw * x_lo / T, o_peak / T, o_peak / T],
+            mode="lines",
+            line={"color": hardware_colour(other.id), "width": 2},
+            name=tr("roofline_overlay_roof", hw=other.name, precision=o_prec),
+            hovertemplate=(
+                f"{other.name}<br>{tr('roofline_bandwidth_hover', bw=fmt.tb_per_s(o_bw))}<br>"
+                f"{tr('roofline_compute_hover', precision=o_prec, peak=fmt.tflops(o_peak))}<br>"
+                f"{tr('roofline_ridge_hover', ridge=fmt.number(o_ridge))}<extra></extra>"
+            ),
+        )
+
+    # the chip's roof at the precision in use
+    used_label = _group_label(groups[float(peak)], used)
+    fig.add_scatter(
+        x=[x_lo, ridge, x_hi],
+        y=[bw * x_lo / T, peak / T, peak / T],
+        mode="lines+text",
+        line={"color": colour, "width": 3},
+        text=["", "", tr("roofline_ceiling_used", precision=used_label, peak=fmt.tflops(peak))],
+        textposition="top left",
+        textfont={"size": 12, "color": "#222"},
+        name=tr("roofline_roof", hw=hw.name, precision=used),
+        customdata=[
+            tr("roofline_bandwidth_hover", bw=fmt.tb_per_s(bw)),
+            tr("roofline_ridge_hover", ridge=fmt.number(ridge)),
+            tr("roofline_compute_hover", precision=used_label, peak=fmt.tflops(peak)),
+        ],
+        hovertemplate="%{customdata}<extra></extra>",
+    )
+
+    # the profile's achievable roof
+    if profile.id != "ideal":
+        a_bw, a_peak = bw * profile.bandwidth_efficiency, peak * profile.flops_efficiency
+        fig.add_scatter(
+            x=[x_lo, a_peak / a_bw, x_hi],
+            y=[a_bw * x_lo / T, a_peak / T, a_peak / T],
+            mode="lines",
+            line={"color": colour, "width": 2, "dash": "dash"},
+            name=tr(
+                "roofline_achievable",
+                profile=profile.name,
+                bw_pct=_pct(profile.bandwidth_efficiency),
+                flops_pct=_pct(profile.flops_efficiency),
+            ),
+            hovertemplate=tr(
+                "roofline_achievable_hover", profile=profile.name, bw=fmt.tb_per_s(a_bw), peak=fmt.tflops(a_peak)
+            )
+            + "<extra></extra>",
+        )
+
+    # ridge point: marker, label, and the memory/compute split below it
+    fig.add_scatter(
+        x=[ridge],
+        y=[peak / T],
+        mode="markers",
+        marker={"symbol": "circle-open", "size": 14, "color": colour, "line": {"width": 3}},
+        showlegend=False,
+        hovertemplate=tr("roofline_ridge_hover", ridge=fmt.number(ridge)) + "<extra></extra>",
+    )
+    fig.add_vline(x=ridge, line={"color": "#999", "width": 1, "dash": "dot"})
+    fig.add_annotation(
+        x=math.log10(ridge),
+        y=math.log10(peak / T),
+        text=tr("roofline_ridge", ridge=fmt.number(ridge)),
+        showarrow=True,
+        arrowhead=0,
+        ax=40,
+        ay=40,
+        xanchor="left",
+        font={"size": 12},
+        bgcolor="rgba(255,255,255,0.85)",
+    )
+    for key, anchor in (("roofline_region_memory", "right"), ("roofline_region_compute", "left")):
+        fig.add_annotation(
+            x=math.log10(ridge),
+            y=0.01,
+            yref="paper",
+            yanchor="bottom",
+            xanchor=anchor,
+            xshift=-6 if anchor == "right" else 6,
+            text=tr(key),
+            showarrow=False,
+            font={"size": 11, "color": "#666"},
+        )
+
+    # points: decode operators (small), prefill and the whole decode step (large)
+    hover = (
+        "<b>%{customdata[0]}</b><br>"
+        f"{tr('roofline_hover_flops')}: %{{customdata[1]}}<br>"
+        f"{tr('roofline_hover_bytes')}: %{{customdata[2]}}<br>"
+        f"{tr('roofline_hover_intensity')}: %{{x:,.3g}} FLOP/byte<br>"
+        f"{tr('roofline_hover_attained')}: %{{y:,.3g}} TFLOP/s<br>"
+        f"{tr('roofline_hover_time')}: %{{customdata[3]}}<br>"
+        "%{customdata[4]}<extra></extra>"
+    )
+
+    def custom(r: dict, label: str, time_label: str = "") -> list[str]:
+        time = fmt.duration(r["time_s"]) if r["time_s"] >= 1e-3 else f"{fmt.number(r['time_s'] * 1e6)} µs"
+        bound = tr("bound_compute") if r["cb"] else tr("bound_memory")
+        return [label, flop_text(r["flops"]), bytes_text(r["bytes"]), f"{time_label}{time}", bound]
+
+    for r in points:
+        if r["kind"] != "operator":
+            continue
+        label = operator_label(r["name"], tr)
+        fig.add_scatter(
+            x=[r["intensity"]],
+            y=[r["attained"] / T],
+            mode="markers",
+            marker={
+                "size": 10,
+                "color": OPERATOR_COLOURS.get(r["name"], "#444"),
+                "line": {"color": "white", "width": 1},
+            },
+            name=label,
+            legendgroup="operators",
+            customdata=[custom(r, label)],
+            hovertemplate=hover,
+        )
+    for r in points:
+        if r["kind"] == "operator":
+            continue
+        is_step = r["kind"] == "decode_step"
+        label = tr("roofline_point_decode") if is_step else tr("roofline_point_prefill")
+        time_label = (tr("roofline_time_tpot") if is_step else tr("roofline_time_ttft")) + " "
+        fig.add_scatter(
+            x=[r["intensity"]],
+            y=[r["attained"] / T],
+            mode="markers",
+            marker={
+                "symbol": "star" if is_step else "diamond",
+                "size": 20 if is_step else 15,
+                "color": STEP_COLOUR if is_step else PREFILL_COLOUR,
+                "line": {"color": "white", "width": 1.5},
+            },
+            name=label,
+            customdata=[custom(r, label, time_label)],
+            hovertemplate=hover,
+        )
+
+    ys = [r["attained"] for r in points] + [bw * x_lo]
+    y_lo = 10 ** math.floor(math.log10(min(ys) / T / 2))
+    peaks = [*hw.dense_flop_per_s.values()] + [max(h.dense_flop_per_s.values()) for h in overlay]
+    y_hi = 10 ** math.ceil(math.log10(max(peaks) / T * 2.5))
+    style(
+        fig,
+        tr("roofline_chart_title", hw=hw.name),
+        tr("roofline_axis_intensity"),
+        tr("roofline_axis_attainable"),
+        log_x=True,
+        log_y=True,
+    )
+    fig.update_xaxes(range=[math.log10(x_lo), math.log10(x_hi)], exponentformat="power", showexponent="all")
+    fig.update_yaxes(range=[math.log10(y_lo), math.log10(y_hi)], exponentformat="power", showexponent="all")
+    fig.update_layout(
+        height=600,
+        legend={"orientation": "v", "yanchor": "top", "y": 1.0, "xanchor": "left", "x": 1.02},
+        margin={"r": 20, "t": 60},
+    )
+    return fig
+
+
+# --------------------------------------------------------------------------------------------------- tables and text
+
+
+def roofline_data(est: Estimate, overlay: Sequence[Hardware] = ()) -> pd.DataFrame:
+    """The chart's data for the CSV download: one row per point and per roof (SI-derived display units)."""
+    rows = []
+    for r in _points(est):
+        rows.append(
+            {
+                "kind": r["kind"],
+                "name": r["name"],
+                "hardware": est.hardware.id,
+                "precision": est.compute_precision,
+                "flops": r["flops"],
+                "bytes": r["bytes"],
+                "intensity_flop_per_byte": r["intensity"],
+                "attained_tflop_per_s": r["attained"] / TFLOP_per_s,
+                "time_us": r["time_s"] * 1e6,
+                "bound": "compute" if r["cb"] else "memory",
+            }
+        )
+    roofs = [(est.hardware, p, 1.0, 1.0, "peak") for p in est.hardware.dense_flop_per_s]
+    if est.profile.id != "ideal":
+        pr = est.profile
+        roofs.append((est.hardware, est.compute_precision, pr.bandwidth_efficiency, pr.flops_efficiency, "achievable"))
+    for other in overlay:
+        if other.id != est.hardware.id:
+            roofs.append((other, resolve_compute(est.scenario.compute_requested, other.dense_flop_per_s), 1, 1, "peak"))
+    for h, prec, bw_eff, fl_eff, kind in roofs:
+        bw, peak = h.memory_bandwidth_bytes_per_s * bw_eff, h.dense_flop_per_s[prec] * fl_eff
+        rows.append(
+            {
+                "kind": f"roof_{kind}",
+                "name": h.name,
+                "hardware": h.id,
+                "precision": prec,
+                "bandwidth_tb_per_s": bw / 1e12,
+                "peak_tflop_per_s": peak / TFLOP_per_s,
+                "ridge_flop_per_byte": peak / bw,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def operator_table(est: Estimate, tr: Translator = EN) -> pd.DataFrame:
+    """Decode-step operators for display: translated headers, numbers rounded to 3 significant figures."""
+    ops = est.decode.operators
+    f = np.array([float(o.flops) for o in ops])
+    b = np.array([float(o.bytes) for o in ops])
+    return pd.DataFrame(
+        {
+            tr("roofline_col_operator"): [operator_label(o.name, tr) for o in ops],
+            tr("roofline_col_gflop"): _sig(f / 1e9),
+            tr("roofline_col_weights_mb"): _sig(np.array([float(o.weight_bytes) for o in ops]) / MB),
+            tr("roofline_col_kv_mb"): _sig(np.array([float(o.kv_bytes) for o in ops]) / MB),
+            tr("roofline_col_act_mb"): _sig(np.array([float(o.activation_bytes) for o in ops]) / MB),
+            tr("roofline_col_intensity"): _sig(f / b),
+            tr("roofline_col_time_us"): _sig(np.array([float(o.time_s) for o in ops]) * 1e6),
+            tr("roofline_col_bound"): [
+                tr("bound_compute") if bool(o.compute_bound) else tr("bound_memory") for o in ops
+            ],
+        }
+    )
+
+
+def intensity_note(est: Estimate, tr: Translator = EN) -> str:
+    """What the decode step's intensity against the ridge point means, plus the profile's effective ridge."""
+    ai, ridge = float(est.arithmetic_intensity_flop_per_byte), est.ridge_point_flop_per_byte
+    ratio = ai / ridge
+    values = dict(
+        ai=fmt.number(ai),
+        hw=est.hardware.name,
+        precision=est.compute_precision,
+        ridge=fmt.number(ridge),
+        ratio=f"{fmt.number(ratio, 2)}×",
+    )
+    text = tr("roofline_note_compute" if bool(est.compute_bound) else "roofline_note_memory", **values)
+    pr = est.profile
+    if pr.id != "ideal":
+        text += " " + tr(
+            "roofline_note_profile",
+            profile=pr.name,
+            bw_pct=_pct(pr.bandwidth_efficiency),
+            flops_pct=_pct(pr.flops_efficiency),
+            ridge=fmt.number(ridge * pr.flops_efficiency / pr.bandwidth_efficiency),
+        )
+    return text
