@@ -7,6 +7,7 @@ Validation order (house style 2.4): exact key set, value types, then ranges in `
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -89,21 +90,25 @@ def hardware_from_dict(hw_id: str, d: Any, where: str, *, require_source: bool =
     rates = d["dense_TFLOP_per_s"]
     if not isinstance(rates, dict):
         raise _fail(where, "field 'dense_TFLOP_per_s' must be a mapping of precision to TFLOP/s")
-    return Hardware(
-        id=hw_id,
-        name=_text(where, d, "name"),
-        memory_bytes=_number(where, d, "memory_GB") * GB,
-        memory_bandwidth_bytes_per_s=_number(where, d, "memory_bandwidth_TB_per_s") * TB_per_s,
-        dense_flop_per_s={str(k): _number(where, rates, k, "dense_TFLOP_per_s.") * TFLOP_per_s for k in rates},
-        tdp_w=_optional_number(where, d, "tdp_W"),
-        interconnect_bytes_per_s=_scaled(_optional_number(where, d, "interconnect_GB_per_s"), GB_per_s),
-        price_usd_per_hour=_optional_number(where, d, "price_usd_per_hour"),
-        vendor=str(d.get("vendor", "")),
-        memory_type=str(d.get("memory_type", "")),
-        launch_year=_optional_int(where, d, "launch_year"),
-        source=_sources(where, d),
-        notes=str(d.get("notes", "") or ""),
-    )
+    for key in ("memory_GB", "memory_bandwidth_TB_per_s"):
+        if _number(where, d, key) <= 0:
+            raise _fail(where, f"field {key!r} must be positive, got {d[key]!r}")
+    with _located(where):
+        return Hardware(
+            id=hw_id,
+            name=_text(where, d, "name"),
+            memory_bytes=_number(where, d, "memory_GB") * GB,
+            memory_bandwidth_bytes_per_s=_number(where, d, "memory_bandwidth_TB_per_s") * TB_per_s,
+            dense_flop_per_s={str(k): _number(where, rates, k, "dense_TFLOP_per_s.") * TFLOP_per_s for k in rates},
+            tdp_w=_optional_number(where, d, "tdp_W"),
+            interconnect_bytes_per_s=_scaled(_optional_number(where, d, "interconnect_GB_per_s"), GB_per_s),
+            price_usd_per_hour=_optional_number(where, d, "price_usd_per_hour"),
+            vendor=str(d.get("vendor", "")),
+            memory_type=str(d.get("memory_type", "")),
+            launch_year=_optional_int(where, d, "launch_year"),
+            source=_sources(where, d),
+            notes=str(d.get("notes", "") or ""),
+        )
 
 
 # --------------------------------------------------------------------------------------------------- models
@@ -291,22 +296,35 @@ def model_from_dict(model_id: str, d: Any, where: str, *, require_source: bool =
     where = f"{where}: entry {model_id!r}"
     _check_keys(where, d, _MODEL_REQUIRED | ({"source"} if require_source else set()), _MODEL_OPTIONAL)
     ints = {k: _integer(where, d, k) for k in _MODEL_REQUIRED - {"name", "tied_embeddings", "mlp"}}
-    return ModelSpec(
-        id=model_id,
-        name=_text(where, d, "name"),
-        tied_embeddings=_bool(where, d, "tied_embeddings"),
-        mlp=_text(where, d, "mlp"),
-        qk_norm=_bool(where, d, "qk_norm", False),
-        attention_output_gate=_bool(where, d, "attention_output_gate", False),
-        moe=_sub(where, d, "moe", MoE),
-        mla=_sub(where, d, "mla", MLA),
-        sliding_window=_sub(where, d, "sliding_window", SlidingWindow),
-        linear_attention=_sub(where, d, "linear_attention", LinearAttention),
-        params_reported=str(d.get("params_reported", "") or ""),
-        source=_sources(where, d),
-        notes=str(d.get("notes", "") or ""),
-        **ints,
-    )
+    with _located(where):
+        return ModelSpec(
+            id=model_id,
+            name=_text(where, d, "name"),
+            tied_embeddings=_bool(where, d, "tied_embeddings"),
+            mlp=_text(where, d, "mlp"),
+            qk_norm=_bool(where, d, "qk_norm", False),
+            attention_output_gate=_bool(where, d, "attention_output_gate", False),
+            moe=_sub(where, d, "moe", MoE),
+            mla=_sub(where, d, "mla", MLA),
+            sliding_window=_sub(where, d, "sliding_window", SlidingWindow),
+            linear_attention=_sub(where, d, "linear_attention", LinearAttention),
+            params_reported=str(d.get("params_reported", "") or ""),
+            source=_sources(where, d),
+            notes=str(d.get("notes", "") or ""),
+            **ints,
+        )
+
+
+# Values transformers fills in when a config.json leaves them out (its config classes' defaults).
+_HF_DEFAULTS = {
+    "gemma3": {"vocab_size": 262208, "head_dim": 256, "max_position_embeddings": 131072, "sliding_window": 4096,
+               "sliding_window_pattern": 6, "tie_word_embeddings": True, "hidden_activation": "gelu_pytorch_tanh"},
+    "gemma3_text": {"vocab_size": 262208, "head_dim": 256, "max_position_embeddings": 131072, "sliding_window": 4096,
+                    "sliding_window_pattern": 6, "tie_word_embeddings": True,
+                    "hidden_activation": "gelu_pytorch_tanh"},
+    "gemma2": {"vocab_size": 256000, "head_dim": 256, "max_position_embeddings": 8192, "sliding_window": 4096,
+               "tie_word_embeddings": True},
+}  # fmt: skip
 
 
 def model_from_hf_config(model_id: str, cfg: Any, where: str) -> ModelSpec:
@@ -317,6 +335,7 @@ def model_from_hf_config(model_id: str, cfg: Any, where: str) -> ModelSpec:
     if isinstance(cfg.get("text_config"), dict):  # gemma3 / multimodal wrappers keep the LM in text_config
         cfg = {**cfg["text_config"], "model_type": cfg["text_config"].get("model_type", cfg.get("model_type"))}
     model_type = str(cfg.get("model_type", "")).lower()
+    cfg = {**_HF_DEFAULTS.get(model_type, {}), **{k: v for k, v in cfg.items() if v is not None}}
     supported = (
         "llama",
         "mistral",
@@ -418,30 +437,40 @@ def model_from_hf_config(model_id: str, cfg: Any, where: str) -> ModelSpec:
             window = SlidingWindow(int(sw), n_window)
     act = str(opt("hidden_act", opt("hidden_activation", "silu"))).lower()
     gelu_plain = model_type not in ("gemma", "gemma2", "gemma3", "gemma3_text") and act.startswith("gelu")
-    return ModelSpec(
-        id=model_id,
-        name=str(opt("_name_or_path", model_id)) or model_id,
-        num_layers=num_layers,
-        d_model=d_model,
-        num_heads=num_heads,
-        num_kv_heads=num_kv_heads,
-        head_dim=head_dim,
-        d_ff=d_ff,
-        vocab_size=vocab,
-        tied_embeddings=bool(opt("tie_word_embeddings", model_type.startswith("gemma"))),
-        mlp="gelu" if gelu_plain else "swiglu",
-        max_context_tokens=int(opt("max_position_embeddings", 4096)),
-        qk_norm=model_type in ("qwen3", "qwen3_moe", "qwen3_next", "gemma3", "gemma3_text"),
-        attention_output_gate=gate,
-        moe=moe,
-        mla=mla,
-        sliding_window=window,
-        linear_attention=linear,
-        source=(where,),
-    )
+    with _located(where):
+        return ModelSpec(
+            id=model_id,
+            name=str(opt("_name_or_path", model_id)) or model_id,
+            num_layers=num_layers,
+            d_model=d_model,
+            num_heads=num_heads,
+            num_kv_heads=num_kv_heads,
+            head_dim=head_dim,
+            d_ff=d_ff,
+            vocab_size=vocab,
+            tied_embeddings=bool(opt("tie_word_embeddings", model_type.startswith("gemma"))),
+            mlp="gelu" if gelu_plain else "swiglu",
+            max_context_tokens=int(opt("max_position_embeddings", 4096)),
+            qk_norm=model_type in ("qwen3", "qwen3_moe", "qwen3_next", "gemma3", "gemma3_text"),
+            attention_output_gate=gate,
+            moe=moe,
+            mla=mla,
+            sliding_window=window,
+            linear_attention=linear,
+            source=(where,),
+        )
 
 
 # --------------------------------------------------------------------------------------------------- loading
+
+
+@contextmanager
+def _located(where: str):
+    """Prefix range errors raised by the dataclasses' __post_init__ with the file and entry."""
+    try:
+        yield
+    except CatalogError as e:
+        raise CatalogError(f"{where}: {e}") from None
 
 
 def read_structured_file(path: str | Path) -> Any:

@@ -1,0 +1,118 @@
+"""Tiny hand-built models and accelerators, in code, so that catalog edits never break the model tests.
+
+Every shape here is small enough to count by hand; the tests derive their expected values from these numbers, not
+from the code under test. Importing this module also puts the repository root on ``sys.path`` (the project is not
+installed into the venv), so test modules import it before ``tpot_model``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tpot_model.catalog import MLA, Hardware, LinearAttention, ModelSpec, MoE, SlidingWindow  # noqa: E402
+
+# --------------------------------------------------------------------------------------------------- models
+
+# Dense GQA: L=2, D=64, H=4, K=2, h=16, F=128, V=100, SwiGLU, untied.
+#   attention per layer: q 64*64 + k 64*32 + v 64*32 + o 64*64 = 12,288
+#   MLP per layer: 3*64*128 = 24,576
+#   norms: (2*2 + 1)*64 = 320; embedding 100*64 = 6,400; LM head 6,400
+#   total = 2*(12,288 + 24,576) + 320 + 6,400 + 6,400 = 86,848
+TINY_L, TINY_D, TINY_H, TINY_K, TINY_HD, TINY_F, TINY_V = 2, 64, 4, 2, 16, 128, 100
+TINY_ATTN_PER_LAYER = 12_288
+TINY_MLP_PER_LAYER = 24_576
+TINY_NORMS = 320
+TINY_EMBED = 6_400
+TINY_TOTAL = 86_848
+TINY_KV_PER_TOKEN_PER_LAYER_ELEMS = 2 * TINY_K * TINY_HD  # K and V: 64 elements per token per layer
+
+
+def tiny_dense(**overrides) -> ModelSpec:
+    fields = dict(
+        id="tiny-dense",
+        name="Tiny dense",
+        num_layers=TINY_L,
+        d_model=TINY_D,
+        num_heads=TINY_H,
+        num_kv_heads=TINY_K,
+        head_dim=TINY_HD,
+        d_ff=TINY_F,
+        vocab_size=TINY_V,
+        tied_embeddings=False,
+        mlp="swiglu",
+        max_context_tokens=1_000_000,
+    )
+    fields.update(overrides)
+    return ModelSpec(**fields)
+
+
+TINY_DENSE = tiny_dense()
+TINY_TIED = tiny_dense(id="tiny-tied", tied_embeddings=True)
+
+# MoE: the dense shape above with every MLP replaced by 8 experts of d_ff 32, top-2.
+#   one expert: 3*64*32 = 6,144 parameters; router 64*8 = 512 per layer
+TINY_MOE_E, TINY_MOE_K, TINY_MOE_FF = 8, 2, 32
+TINY_EXPERT_PARAMS = 3 * TINY_D * TINY_MOE_FF
+TINY_ROUTER_PER_LAYER = TINY_D * TINY_MOE_E
+TINY_MOE = tiny_dense(id="tiny-moe", moe=MoE(TINY_MOE_E, TINY_MOE_K, TINY_MOE_FF))
+
+# Sliding window: one of the two layers attends to the last 16 tokens only; and a model whose every layer does.
+TINY_WINDOW_W = 16
+TINY_WINDOW = tiny_dense(id="tiny-window", sliding_window=SlidingWindow(TINY_WINDOW_W, 1))
+TINY_ALL_WINDOW = tiny_dense(id="tiny-all-window", sliding_window=SlidingWindow(TINY_WINDOW_W, 2))
+
+# MLA: latent 32 + rope key 8 cached per layer per token; K = H (as the catalog stores DeepSeek).
+TINY_MLA_LORA, TINY_MLA_ROPE = 32, 8
+TINY_MLA = tiny_dense(
+    id="tiny-mla",
+    num_kv_heads=TINY_H,
+    head_dim=24,
+    mla=MLA(
+        q_lora_rank=0, kv_lora_rank=TINY_MLA_LORA, qk_nope_head_dim=16, qk_rope_head_dim=TINY_MLA_ROPE, v_head_dim=16
+    ),
+)
+
+# Hybrid linear attention: 4 layers, 3 Gated DeltaNet + 1 full attention.
+#   recurrent state per layer 4 V-heads * 16 * 16 = 1,024; conv state (2*2*16 + 4*16) * (4 - 1) = 384
+TINY_HYBRID = tiny_dense(
+    id="tiny-hybrid",
+    num_layers=4,
+    linear_attention=LinearAttention(
+        num_layers=3, num_key_heads=2, key_head_dim=16, num_value_heads=4, value_head_dim=16, conv_kernel=4
+    ),
+)
+TINY_HYBRID_STATE_ELEMS = 3 * (1_024 + 384)
+
+# --------------------------------------------------------------------------------------------------- hardware
+
+TOY_BW = 1.0e12  # B/s
+TOY_BF16 = 1.0e14  # FLOP/s -> ridge point 100 FLOP/B
+TOY_LINK = 1.0e11  # B/s per direction
+TOY_TDP = 400.0
+TOY_PRICE = 2.0
+
+TOY_GPU = Hardware(
+    id="toy-gpu",
+    name="Toy GPU",
+    memory_bytes=10e9,
+    memory_bandwidth_bytes_per_s=TOY_BW,
+    dense_flop_per_s={"bf16": TOY_BF16, "fp16": TOY_BF16, "fp8": 2 * TOY_BF16},
+    tdp_w=TOY_TDP,
+    interconnect_bytes_per_s=TOY_LINK,
+    price_usd_per_hour=TOY_PRICE,
+)
+
+TOY_GPU_NO_PRICE = Hardware(
+    id="toy-gpu-no-price",
+    name="Toy GPU without a price",
+    memory_bytes=10e9,
+    memory_bandwidth_bytes_per_s=TOY_BW,
+    dense_flop_per_s={"bf16": TOY_BF16},
+    tdp_w=TOY_TDP,
+    interconnect_bytes_per_s=TOY_LINK,
+)

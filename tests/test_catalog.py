@@ -1,0 +1,647 @@
+"""Catalogs: every real entry loads; malformed files fail with a CatalogError naming the file, the entry and the key;
+YAML is read safely; Hugging Face config.json files parse to the same shapes as the catalog entries."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import model_fixtures  # noqa: F401  (puts the repository root on sys.path)
+import numpy as np
+import pytest
+import yaml
+
+from tpot_model import (
+    CatalogError,
+    kv_bytes_per_token,
+    kv_cache_bytes_per_sequence,
+    load_hardware_catalog,
+    load_model_catalog,
+    load_profiles,
+    resolve_model,
+    total_params,
+)
+from tpot_model.catalog import DATA_DIR, MAX_FILE_BYTES, hardware_from_text, model_from_text
+
+REQUIRED_HARDWARE = (
+    "a100-40gb",
+    "a100-80gb-sxm",
+    "h100-sxm",
+    "h100-pcie",
+    "h200",
+    "b200",
+    "gb200",
+    "b300",
+    "mi300x",
+    "mi325x",
+    "mi355x",
+    "gaudi3",
+    "tpu-v5e",
+    "tpu-v5p",
+    "tpu-v6e",
+    "l40s",
+    "rtx-4090",
+    "rtx-5090",
+    "m2-ultra",
+    "m4-max",
+)
+REQUIRED_MODELS = (
+    "llama-2-7b",
+    "llama-2-70b",
+    "llama-3.1-8b",
+    "llama-3.1-70b",
+    "llama-3.1-405b",
+    "mixtral-8x7b",
+    "deepseek-v3",
+    "qwen3-32b",
+    "qwen3-235b-a22b",
+    "qwen3-next-80b-a3b",
+    "gpt-oss-20b",
+    "gpt-oss-120b",
+    "gemma-3-27b",
+)
+
+
+# --------------------------------------------------------------------------------------------------- real catalogs
+
+
+def _raw(name: str) -> dict:
+    return yaml.safe_load((DATA_DIR / name).read_text(encoding="utf-8"))
+
+
+def test_every_hardware_entry_loads():
+    raw, loaded = _raw("hardware.yaml"), load_hardware_catalog()
+    assert list(loaded) == [str(k) for k in raw]
+    assert len(loaded) >= 25
+
+
+def test_every_model_entry_loads():
+    raw, loaded = _raw("models.yaml"), load_model_catalog()
+    assert list(loaded) == [str(k) for k in raw]
+    assert len(loaded) >= 20
+
+
+def test_every_profile_entry_loads():
+    raw, loaded = _raw("profiles.yaml"), load_profiles()
+    assert set(raw) <= set(loaded)
+    assert {"ideal", "typical"} <= set(loaded)
+
+
+@pytest.mark.parametrize("hw_id", REQUIRED_HARDWARE)
+def test_required_hardware_present(hw_id):
+    assert hw_id in load_hardware_catalog()
+
+
+@pytest.mark.parametrize("model_id", REQUIRED_MODELS)
+def test_required_models_present(model_id):
+    assert model_id in load_model_catalog()
+
+
+def test_every_entry_has_a_source():
+    for hw in load_hardware_catalog().values():
+        assert hw.source and all(s.strip() for s in hw.source), hw.id
+        assert hw.tdp_w is not None, hw.id
+    for m in load_model_catalog().values():
+        assert m.source and all(s.strip() for s in m.source), m.id
+    for profile_id, entry in _raw("profiles.yaml").items():
+        assert entry.get("source"), profile_id
+        assert load_profiles()[profile_id].source.strip(), profile_id
+
+
+def test_compute_rates_are_dense_not_sparse():
+    h100 = load_hardware_catalog()["h100-sxm"]
+    assert h100.dense_flop_per_s["bf16"] == pytest.approx(989.4e12, rel=1e-12)  # not the 1,979 sparse headline
+    assert h100.dense_flop_per_s["fp8"] == pytest.approx(1978.9e12, rel=1e-12)  # not 3,958
+    assert h100.memory_bandwidth_bytes_per_s == pytest.approx(3.35e12, rel=1e-12)
+    assert h100.memory_bytes == pytest.approx(80e9, rel=1e-12)
+
+
+def test_catalog_units_are_si():
+    h200 = load_hardware_catalog()["h200"]
+    assert h200.memory_bytes == pytest.approx(141e9, rel=1e-12)
+    assert h200.memory_bandwidth_bytes_per_s == pytest.approx(4.8e12, rel=1e-12)
+    assert h200.interconnect_bytes_per_s == pytest.approx(450e9, rel=1e-12)
+
+
+# --------------------------------------------------------------------------------------------------- malformed files
+
+GOOD_HW = {
+    "name": "Toy accelerator",
+    "memory_GB": 80,
+    "memory_bandwidth_TB_per_s": 3.35,
+    "dense_TFLOP_per_s": {"bf16": 989.4},
+    "tdp_W": 700,
+    "source": "https://example.com/datasheet",
+}
+GOOD_MODEL = {
+    "name": "Toy model",
+    "num_layers": 2,
+    "d_model": 64,
+    "num_heads": 4,
+    "num_kv_heads": 2,
+    "head_dim": 16,
+    "d_ff": 128,
+    "vocab_size": 100,
+    "tied_embeddings": False,
+    "mlp": "swiglu",
+    "max_context_tokens": 4096,
+    "source": "https://example.com/config.json",
+}
+
+
+def _write(tmp_path: Path, name: str, data) -> Path:
+    p = tmp_path / name
+    p.write_text(data if isinstance(data, str) else yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return p
+
+
+def _hw(**changes) -> dict:
+    d = copy.deepcopy(GOOD_HW)
+    for k, v in changes.items():
+        if v is None:
+            d.pop(k)
+        else:
+            d[k] = v
+    return d
+
+
+def _model(**changes) -> dict:
+    d = copy.deepcopy(GOOD_MODEL)
+    for k, v in changes.items():
+        if v is None:
+            d.pop(k)
+        else:
+            d[k] = v
+    return d
+
+
+def test_good_tmp_entries_load(tmp_path):
+    hw = load_hardware_catalog(_write(tmp_path, "hw.yaml", {"toy-gpu": GOOD_HW}))["toy-gpu"]
+    assert hw.memory_bandwidth_bytes_per_s == pytest.approx(3.35e12, rel=1e-12)
+    m = load_model_catalog(_write(tmp_path, "models.yaml", {"toy-model": GOOD_MODEL}))["toy-model"]
+    assert m.num_layers == 2
+
+
+BAD_HARDWARE = [
+    pytest.param(_hw(clock_MHz=1830), "clock_MHz", id="unknown-key"),
+    pytest.param(_hw(memory_GB=None), "memory_GB", id="missing-key"),
+    pytest.param(_hw(memory_bandwidth_TB_per_s="4.8e12"), "memory_bandwidth_TB_per_s", id="string-for-number"),
+    pytest.param(_hw(memory_bandwidth_TB_per_s=-3.35), "memory_bandwidth_TB_per_s", id="negative-bandwidth"),
+    pytest.param(_hw(memory_GB=0), "memory_GB", id="zero-memory"),
+    pytest.param(_hw(dense_TFLOP_per_s={"bf16": "989.4"}), "bf16", id="string-rate"),
+    pytest.param(_hw(dense_TFLOP_per_s={"bf16": 989.4, "fp9": 5}), "fp9", id="unknown-precision"),
+    pytest.param(_hw(source=None), "source", id="missing-source-in-data"),
+]
+
+
+@pytest.mark.parametrize(("entry", "key"), BAD_HARDWARE)
+def test_bad_hardware_catalog_names_file_entry_key(tmp_path, entry, key):
+    path = _write(tmp_path, "bad_hardware.yaml", {"good-gpu": GOOD_HW, "toy-gpu": entry})
+    with pytest.raises(CatalogError) as err:
+        load_hardware_catalog(path)
+    message = str(err.value)
+    assert "bad_hardware.yaml" in message, message
+    assert "toy-gpu" in message, message
+    assert key in message, message
+
+
+@pytest.mark.parametrize(("entry", "key"), [p for p in BAD_HARDWARE if p.id != "missing-source-in-data"])
+def test_bad_hardware_text_names_file_entry_key(entry, key):
+    with pytest.raises(CatalogError) as err:
+        hardware_from_text(yaml.safe_dump({"toy-gpu": entry}), "my_gpu.yaml")
+    message = str(err.value)
+    assert "my_gpu.yaml" in message, message
+    assert "toy-gpu" in message, message
+    assert key in message, message
+
+
+BAD_MODELS = [
+    pytest.param(_model(n_experts=8), "n_experts", id="unknown-key"),
+    pytest.param(_model(vocab_size=None), "vocab_size", id="missing-key"),
+    pytest.param(_model(num_layers="2"), "num_layers", id="string-for-number"),
+    pytest.param(_model(d_model=64.5), "d_model", id="fractional-count"),
+    pytest.param(_model(num_kv_heads=3), "num_kv_heads", id="heads-not-divisible-by-kv-heads"),
+    pytest.param(_model(d_model=0), "d_model", id="zero-width"),
+    pytest.param(_model(mlp="relu"), "mlp", id="unknown-mlp"),
+    pytest.param(_model(tied_embeddings="no"), "tied_embeddings", id="string-for-bool"),
+    pytest.param(_model(moe={"num_experts": 8}), "experts_per_token", id="moe-missing-subkey"),
+]
+
+
+@pytest.mark.parametrize(("entry", "key"), BAD_MODELS)
+def test_bad_model_catalog_names_file_entry_key(tmp_path, entry, key):
+    path = _write(tmp_path, "bad_models.yaml", {"good-model": GOOD_MODEL, "toy-model": entry})
+    with pytest.raises(CatalogError) as err:
+        load_model_catalog(path)
+    message = str(err.value)
+    assert "bad_models.yaml" in message, message
+    assert "toy-model" in message, message
+    assert key in message, message
+
+
+@pytest.mark.parametrize(("entry", "key"), BAD_MODELS)
+def test_bad_model_text_names_file_entry_key(entry, key):
+    with pytest.raises(CatalogError) as err:
+        model_from_text(yaml.safe_dump({"toy-model": entry}), "my_model.yaml")
+    message = str(err.value)
+    assert "my_model.yaml" in message, message
+    assert "toy-model" in message, message
+    assert key in message, message
+
+
+def test_catalog_error_is_a_value_error():
+    assert issubclass(CatalogError, ValueError)
+
+
+def test_malformed_yaml_names_file_and_line(tmp_path):
+    path = _write(tmp_path, "broken.yaml", "toy-gpu:\n  name: [unclosed\n  memory_GB: 80\n")
+    with pytest.raises(CatalogError) as err:
+        load_hardware_catalog(path)
+    message = str(err.value)
+    assert "broken.yaml" in message and "line" in message, message
+    with pytest.raises(CatalogError) as err:
+        model_from_text('{"model_type": "llama", "hidden_size": 4096,,}', "config.json")
+    assert "config.json" in str(err.value) and "line" in str(err.value)
+
+
+def test_file_over_size_limit_is_refused(tmp_path):
+    path = _write(tmp_path, "huge.yaml", "# " + "x" * (MAX_FILE_BYTES + 10) + "\ntoy-gpu: {}\n")
+    with pytest.raises(CatalogError) as err:
+        load_hardware_catalog(path)
+    assert "huge.yaml" in str(err.value) and "limit" in str(err.value)
+    with pytest.raises(CatalogError) as err:
+        hardware_from_text("a: 1\n" + "#" * (MAX_FILE_BYTES + 10), "upload.yaml")
+    assert "upload.yaml" in str(err.value)
+
+
+def test_python_tags_are_rejected_not_executed(tmp_path):
+    marker = tmp_path / "executed"
+    payload = f"toy-gpu: !!python/object/apply:os.system ['touch {marker}']\n"
+    with pytest.raises(CatalogError) as err:
+        load_hardware_catalog(_write(tmp_path, "evil.yaml", payload))
+    assert "evil.yaml" in str(err.value)
+    with pytest.raises(CatalogError):
+        model_from_text(payload, "evil_model.yaml")
+    with pytest.raises(CatalogError):
+        hardware_from_text("toy: !!python/object:pathlib.Path {}\n", "evil2.yaml")
+    assert not marker.exists()
+
+
+def test_empty_catalog_is_refused(tmp_path):
+    with pytest.raises(CatalogError) as err:
+        load_model_catalog(_write(tmp_path, "empty.yaml", ""))
+    assert "empty.yaml" in str(err.value)
+
+
+# --------------------------------------------------------------------------------------------------- config.json
+
+# Minimal but realistic Hugging Face config.json files: the keys the publisher ships, dimensions from
+# /work/shared/reference/model_facts.yaml.
+HF_CONFIGS: dict[str, tuple[str, dict]] = {
+    "llama": (
+        "llama-3.1-8b",
+        {
+            "architectures": ["LlamaForCausalLM"],
+            "model_type": "llama",
+            "hidden_act": "silu",
+            "hidden_size": 4096,
+            "intermediate_size": 14336,
+            "max_position_embeddings": 131072,
+            "num_attention_heads": 32,
+            "num_hidden_layers": 32,
+            "num_key_value_heads": 8,
+            "rms_norm_eps": 1e-05,
+            "rope_scaling": {
+                "factor": 8.0,
+                "low_freq_factor": 1.0,
+                "high_freq_factor": 4.0,
+                "original_max_position_embeddings": 8192,
+                "rope_type": "llama3",
+            },
+            "rope_theta": 500000.0,
+            "tie_word_embeddings": False,
+            "torch_dtype": "bfloat16",
+            "vocab_size": 128256,
+        },
+    ),
+    "mistral": (
+        "mistral-7b-v0.1",
+        {
+            "architectures": ["MistralForCausalLM"],
+            "model_type": "mistral",
+            "hidden_act": "silu",
+            "hidden_size": 4096,
+            "intermediate_size": 14336,
+            "max_position_embeddings": 32768,
+            "num_attention_heads": 32,
+            "num_hidden_layers": 32,
+            "num_key_value_heads": 8,
+            "rms_norm_eps": 1e-05,
+            "rope_theta": 10000.0,
+            "sliding_window": 4096,
+            "tie_word_embeddings": False,
+            "torch_dtype": "bfloat16",
+            "vocab_size": 32000,
+        },
+    ),
+    "mixtral": (
+        "mixtral-8x7b",
+        {
+            "architectures": ["MixtralForCausalLM"],
+            "model_type": "mixtral",
+            "hidden_act": "silu",
+            "hidden_size": 4096,
+            "intermediate_size": 14336,
+            "max_position_embeddings": 32768,
+            "num_attention_heads": 32,
+            "num_experts_per_tok": 2,
+            "num_hidden_layers": 32,
+            "num_key_value_heads": 8,
+            "num_local_experts": 8,
+            "rms_norm_eps": 1e-05,
+            "rope_theta": 1e6,
+            "sliding_window": None,
+            "tie_word_embeddings": False,
+            "vocab_size": 32000,
+        },
+    ),
+    "qwen2": (
+        "qwen2.5-7b",
+        {
+            "architectures": ["Qwen2ForCausalLM"],
+            "model_type": "qwen2",
+            "hidden_act": "silu",
+            "hidden_size": 3584,
+            "intermediate_size": 18944,
+            "max_position_embeddings": 131072,
+            "max_window_layers": 28,
+            "num_attention_heads": 28,
+            "num_hidden_layers": 28,
+            "num_key_value_heads": 4,
+            "rope_theta": 1000000.0,
+            "sliding_window": 131072,
+            "tie_word_embeddings": False,
+            "use_sliding_window": False,
+            "vocab_size": 152064,
+        },
+    ),
+    "qwen3": (
+        "qwen3-32b",
+        {
+            "architectures": ["Qwen3ForCausalLM"],
+            "model_type": "qwen3",
+            "head_dim": 128,
+            "hidden_act": "silu",
+            "hidden_size": 5120,
+            "intermediate_size": 25600,
+            "max_position_embeddings": 40960,
+            "max_window_layers": 64,
+            "num_attention_heads": 64,
+            "num_hidden_layers": 64,
+            "num_key_value_heads": 8,
+            "rope_theta": 1000000,
+            "sliding_window": None,
+            "tie_word_embeddings": False,
+            "use_sliding_window": False,
+            "vocab_size": 151936,
+        },
+    ),
+    "qwen3_moe": (
+        "qwen3-235b-a22b",
+        {
+            "architectures": ["Qwen3MoeForCausalLM"],
+            "model_type": "qwen3_moe",
+            "decoder_sparse_step": 1,
+            "head_dim": 128,
+            "hidden_act": "silu",
+            "hidden_size": 4096,
+            "intermediate_size": 12288,
+            "max_position_embeddings": 40960,
+            "max_window_layers": 94,
+            "mlp_only_layers": [],
+            "moe_intermediate_size": 1536,
+            "norm_topk_prob": True,
+            "num_attention_heads": 64,
+            "num_experts": 128,
+            "num_experts_per_tok": 8,
+            "num_hidden_layers": 94,
+            "num_key_value_heads": 4,
+            "sliding_window": None,
+            "tie_word_embeddings": False,
+            "use_sliding_window": False,
+            "vocab_size": 151936,
+        },
+    ),
+    "qwen3_next": (
+        "qwen3-next-80b-a3b",
+        {
+            "architectures": ["Qwen3NextForCausalLM"],
+            "model_type": "qwen3_next",
+            "decoder_sparse_step": 1,
+            "full_attention_interval": 4,
+            "head_dim": 256,
+            "hidden_act": "silu",
+            "hidden_size": 2048,
+            "intermediate_size": 5120,
+            "linear_conv_kernel_dim": 4,
+            "linear_key_head_dim": 128,
+            "linear_num_key_heads": 16,
+            "linear_num_value_heads": 32,
+            "linear_value_head_dim": 128,
+            "max_position_embeddings": 262144,
+            "mlp_only_layers": [],
+            "moe_intermediate_size": 512,
+            "norm_topk_prob": True,
+            "num_attention_heads": 16,
+            "num_experts": 512,
+            "num_experts_per_tok": 10,
+            "num_hidden_layers": 48,
+            "num_key_value_heads": 2,
+            "partial_rotary_factor": 0.25,
+            "shared_expert_intermediate_size": 512,
+            "tie_word_embeddings": False,
+            "use_sliding_window": False,
+            "vocab_size": 151936,
+        },
+    ),
+    "deepseek_v3": (
+        "deepseek-v3",
+        {
+            "architectures": ["DeepseekV3ForCausalLM"],
+            "model_type": "deepseek_v3",
+            "first_k_dense_replace": 3,
+            "hidden_act": "silu",
+            "hidden_size": 7168,
+            "intermediate_size": 18432,
+            "kv_lora_rank": 512,
+            "max_position_embeddings": 163840,
+            "moe_intermediate_size": 2048,
+            "moe_layer_freq": 1,
+            "n_group": 8,
+            "n_routed_experts": 256,
+            "n_shared_experts": 1,
+            "num_attention_heads": 128,
+            "num_experts_per_tok": 8,
+            "num_hidden_layers": 61,
+            "num_key_value_heads": 128,
+            "num_nextn_predict_layers": 1,
+            "q_lora_rank": 1536,
+            "qk_nope_head_dim": 128,
+            "qk_rope_head_dim": 64,
+            "tie_word_embeddings": False,
+            "topk_group": 4,
+            "v_head_dim": 128,
+            "vocab_size": 129280,
+        },
+    ),
+    "gpt_oss": (
+        "gpt-oss-120b",
+        {
+            "architectures": ["GptOssForCausalLM"],
+            "model_type": "gpt_oss",
+            "attention_bias": True,
+            "experts_per_token": 4,
+            "head_dim": 64,
+            "hidden_act": "silu",
+            "hidden_size": 2880,
+            "initial_context_length": 4096,
+            "intermediate_size": 2880,
+            "layer_types": ["sliding_attention", "full_attention"] * 18,
+            "max_position_embeddings": 131072,
+            "num_attention_heads": 64,
+            "num_experts_per_tok": 4,
+            "num_hidden_layers": 36,
+            "num_key_value_heads": 8,
+            "num_local_experts": 128,
+            "rope_theta": 150000,
+            "sliding_window": 128,
+            "swiglu_limit": 7.0,
+            "tie_word_embeddings": False,
+            "vocab_size": 201088,
+        },
+    ),
+    "gemma2": (
+        "gemma-2-27b",
+        {
+            "architectures": ["Gemma2ForCausalLM"],
+            "model_type": "gemma2",
+            "attn_logit_softcapping": 50.0,
+            "final_logit_softcapping": 30.0,
+            "head_dim": 128,
+            "hidden_act": "gelu_pytorch_tanh",
+            "hidden_activation": "gelu_pytorch_tanh",
+            "hidden_size": 4608,
+            "intermediate_size": 36864,
+            "max_position_embeddings": 8192,
+            "num_attention_heads": 32,
+            "num_hidden_layers": 46,
+            "num_key_value_heads": 16,
+            "query_pre_attn_scalar": 144,
+            "sliding_window": 4096,
+            "vocab_size": 256000,
+        },
+    ),
+    # transformers re-saves a Gemma 3 text config with its defaults written out
+    "gemma3": (
+        "gemma-3-27b",
+        {
+            "architectures": ["Gemma3ForConditionalGeneration"],
+            "model_type": "gemma3",
+            "text_config": {
+                "model_type": "gemma3_text",
+                "head_dim": 128,
+                "hidden_activation": "gelu_pytorch_tanh",
+                "hidden_size": 5376,
+                "intermediate_size": 21504,
+                "max_position_embeddings": 131072,
+                "num_attention_heads": 32,
+                "num_hidden_layers": 62,
+                "num_key_value_heads": 16,
+                "query_pre_attn_scalar": 168,
+                "rope_scaling": {"factor": 8.0, "rope_type": "linear"},
+                "sliding_window": 1024,
+                "sliding_window_pattern": 6,
+                "vocab_size": 262208,
+            },
+            "vision_config": {"model_type": "siglip_vision_model", "hidden_size": 1152, "num_hidden_layers": 27},
+        },
+    ),
+    # google/gemma-3-27b-it config.json as published (transformers 4.50): text_config omits the class defaults
+    # (vocab_size 262208, max_position_embeddings 131072, sliding_window_pattern 6, tied embeddings)
+    "gemma3-as-published": (
+        "gemma-3-27b",
+        {
+            "architectures": ["Gemma3ForConditionalGeneration"],
+            "boi_token_index": 255999,
+            "eoi_token_index": 256000,
+            "eos_token_id": [1, 106],
+            "image_token_index": 262144,
+            "initializer_range": 0.02,
+            "mm_tokens_per_image": 256,
+            "model_type": "gemma3",
+            "text_config": {
+                "head_dim": 128,
+                "hidden_size": 5376,
+                "intermediate_size": 21504,
+                "model_type": "gemma3_text",
+                "num_attention_heads": 32,
+                "num_hidden_layers": 62,
+                "num_key_value_heads": 16,
+                "query_pre_attn_scalar": 168,
+                "rope_scaling": {"factor": 8.0, "rope_type": "linear"},
+                "sliding_window": 1024,
+            },
+            "torch_dtype": "bfloat16",
+            "transformers_version": "4.50.0.dev0",
+            "vision_config": {
+                "hidden_size": 1152,
+                "image_size": 896,
+                "intermediate_size": 4304,
+                "model_type": "siglip_vision_model",
+                "num_attention_heads": 16,
+                "num_hidden_layers": 27,
+                "patch_size": 14,
+                "vision_use_head": False,
+            },
+        },
+    ),
+}
+
+
+@pytest.mark.parametrize("config_kind", list(HF_CONFIGS))
+def test_hf_config_matches_catalog_entry(config_kind):
+    catalog_id, cfg = HF_CONFIGS[config_kind]
+    parsed = model_from_text(json.dumps(cfg, indent=2), "config.json", model_id=f"hf-{config_kind}")
+    expected = resolve_model(catalog_id)
+    assert total_params(parsed) == pytest.approx(total_params(expected), rel=0.01)
+    assert kv_bytes_per_token(parsed, 2.0) == pytest.approx(kv_bytes_per_token(expected, 2.0), rel=0.01)
+    tokens = np.array([1.0, 4_096.0, 100_000.0])
+    assert kv_cache_bytes_per_sequence(parsed, tokens, 2.0) == pytest.approx(
+        kv_cache_bytes_per_sequence(expected, tokens, 2.0), rel=0.01
+    )
+    # architecture features carried over
+    assert parsed.kind == expected.kind
+    assert parsed.num_layers == expected.num_layers
+    assert parsed.tied_embeddings == expected.tied_embeddings
+    assert parsed.mlp == expected.mlp
+    assert parsed.max_context_tokens == expected.max_context_tokens
+    assert parsed.num_window_layers == expected.num_window_layers
+    assert parsed.num_linear_layers == expected.num_linear_layers
+    assert (parsed.moe is None) == (expected.moe is None)
+    if parsed.moe:
+        assert parsed.moe == expected.moe
+
+
+def test_hf_config_unsupported_model_type_names_the_field():
+    with pytest.raises(CatalogError) as err:
+        model_from_text(json.dumps({"model_type": "mamba", "hidden_size": 64}), "config.json")
+    assert "config.json" in str(err.value) and "model_type" in str(err.value) and "mamba" in str(err.value)
+
+
+def test_hf_config_missing_field_names_it():
+    _, cfg = HF_CONFIGS["llama"]
+    cfg = {k: v for k, v in cfg.items() if k != "num_hidden_layers"}
+    with pytest.raises(CatalogError) as err:
+        model_from_text(json.dumps(cfg), "config.json")
+    assert "config.json" in str(err.value) and "num_hidden_layers" in str(err.value)

@@ -1,0 +1,336 @@
+"""Hand-worked roofline cases on the tiny fixture models (tests/model_fixtures.py); expected values are counted by
+hand from the shapes, not taken from the code under test."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from model_fixtures import (
+    TINY_ALL_WINDOW,
+    TINY_D,
+    TINY_DENSE,
+    TINY_EMBED,
+    TINY_EXPERT_PARAMS,
+    TINY_H,
+    TINY_HD,
+    TINY_HYBRID,
+    TINY_HYBRID_STATE_ELEMS,
+    TINY_K,
+    TINY_L,
+    TINY_MLA,
+    TINY_MLA_LORA,
+    TINY_MLA_ROPE,
+    TINY_MOE,
+    TINY_MOE_E,
+    TINY_MOE_K,
+    TINY_NORMS,
+    TINY_ROUTER_PER_LAYER,
+    TINY_TIED,
+    TINY_TOTAL,
+    TINY_V,
+    TINY_WINDOW,
+    TINY_WINDOW_W,
+    TOY_BF16,
+    TOY_BW,
+    TOY_GPU,
+    TOY_GPU_NO_PRICE,
+    TOY_LINK,
+    TOY_PRICE,
+    TOY_TDP,
+)
+
+from tpot_model import (
+    IDEAL,
+    Scenario,
+    estimate,
+    kv_bytes_per_token,
+    kv_cache_bytes_per_sequence,
+    parse_format,
+    resolve_profile,
+    total_params,
+)
+from tpot_model.roofline import expected_experts_touched, kv_shards
+
+BF16 = 2.0
+KV_PER_TOKEN_PER_LAYER = 2 * TINY_K * TINY_HD * BF16  # K and V, 2 KV heads x 16 dims, bf16 = 128 B
+
+
+def _op(e, name, prefill=False):
+    step = e.prefill if prefill else e.decode
+    (op,) = [o for o in step.operators if o.name == name]
+    return op
+
+
+def _decode_weight_bytes(e) -> float:
+    return float(sum(np.asarray(o.weight_bytes, dtype=float).sum() for o in e.decode.operators))
+
+
+# --------------------------------------------------------------------------------------------------- parameters
+
+
+def test_tiny_dense_parameter_count():
+    assert total_params(TINY_DENSE) == TINY_TOTAL
+
+
+def test_tied_embeddings_are_stored_once():
+    assert total_params(TINY_TIED) == TINY_TOTAL - TINY_EMBED
+    e = estimate(TINY_TIED, TOY_GPU, Scenario(), IDEAL)
+    assert e.weight_bytes == pytest.approx((TINY_TOTAL - TINY_EMBED) * BF16, rel=1e-12)
+    # the LM head still reads the (shared) table every step
+    assert float(_op(e, "lm_head").weight_bytes) == pytest.approx(TINY_V * TINY_D * BF16, rel=1e-12)
+
+
+# --------------------------------------------------------------------------------------------------- decode bytes
+
+
+@pytest.mark.parametrize("batch", [1, 3])
+def test_decode_weight_bytes_one_gpu(batch):
+    """Every weight byte but the input-embedding table, plus one embedding row per sequence."""
+    e = estimate(TINY_DENSE, TOY_GPU, Scenario(batch=batch, context_tokens=0), IDEAL)
+    assert _decode_weight_bytes(e) == pytest.approx((TINY_TOTAL - TINY_EMBED + batch * TINY_D) * BF16, rel=1e-12)
+
+
+def test_decode_weight_bytes_two_gpus_split_all_but_norms():
+    e = estimate(TINY_DENSE, TOY_GPU, Scenario(batch=1, context_tokens=0, num_gpus=2), IDEAL)
+    split = (TINY_TOTAL - TINY_EMBED - TINY_NORMS + TINY_D) / 2
+    assert _decode_weight_bytes(e) == pytest.approx((split + TINY_NORMS) * BF16, rel=1e-12)
+
+
+def test_embedding_reads_only_batch_rows():
+    for batch in (1, 7):
+        e = estimate(TINY_DENSE, TOY_GPU, Scenario(batch=batch, context_tokens=500), IDEAL)
+        emb = _op(e, "embedding")
+        assert float(emb.weight_bytes) == pytest.approx(batch * TINY_D * BF16, rel=1e-12)
+        assert float(emb.flops) == 0.0
+
+
+def test_decode_floor_is_weight_bytes_over_bandwidth():
+    e = estimate(TINY_DENSE, TOY_GPU, Scenario(batch=1, context_tokens=0), IDEAL)
+    floor = (TINY_TOTAL - TINY_EMBED + TINY_D) * BF16 / TOY_BW
+    assert float(e.tpot_s) >= floor
+    assert float(e.tpot_s) == pytest.approx(floor, rel=0.25)  # activations and 2 tokens of KV are on top
+
+
+# --------------------------------------------------------------------------------------------------- KV cache
+
+
+def test_kv_bytes_at_context():
+    per_token = TINY_L * KV_PER_TOKEN_PER_LAYER  # 256 B
+    assert kv_bytes_per_token(TINY_DENSE, BF16) == pytest.approx(per_token, rel=1e-12)
+    tokens = np.array([0.0, 1.0, 1_000.0, 123_456.0])
+    assert kv_cache_bytes_per_sequence(TINY_DENSE, tokens, BF16) == pytest.approx(per_token * tokens, rel=1e-12)
+    e = estimate(TINY_DENSE, TOY_GPU, Scenario(batch=3, context_tokens=1_000, output_tokens=10), IDEAL)
+    assert float(e.kv_cache_bytes) == pytest.approx(3 * per_token * 1_000, rel=1e-12)
+    assert float(e.kv_cache_peak_bytes) == pytest.approx(3 * per_token * 1_010, rel=1e-12)
+
+
+def test_decode_kv_traffic_and_attention_flops():
+    """One decode step (output_tokens=1) at context T: read T+1 cached tokens per layer, write 1 per layer.
+    Attention FLOPs: QK^T and PV, 2*h each per head per key: 4*H*h*B*L*(T+1)."""
+    B, T = 2, 1_000
+    e = estimate(TINY_DENSE, TOY_GPU, Scenario(batch=B, context_tokens=T), IDEAL)
+    attn = _op(e, "attention")
+    assert float(attn.kv_bytes) == pytest.approx(B * KV_PER_TOKEN_PER_LAYER * TINY_L * (T + 1 + 1), rel=1e-12)
+    assert float(attn.flops) == pytest.approx(4 * TINY_H * TINY_HD * B * TINY_L * (T + 1), rel=1e-12)
+
+
+def test_lm_head_flops():
+    B = 5
+    e = estimate(TINY_DENSE, TOY_GPU, Scenario(batch=B, context_tokens=10), IDEAL)
+    assert float(_op(e, "lm_head").flops) == pytest.approx(2 * B * TINY_V * TINY_D, rel=1e-12)
+    # prefill computes logits only for each prompt's last position
+    assert float(_op(e, "lm_head", prefill=True).flops) == pytest.approx(2 * B * TINY_V * TINY_D, rel=1e-12)
+
+
+def test_prefill_attention_flops_are_causal():
+    B, P = 2, 100
+    e = estimate(TINY_DENSE, TOY_GPU, Scenario(batch=B, context_tokens=P), IDEAL)
+    keys = P * (P + 1) / 2  # query i attends to keys 1..i
+    assert float(_op(e, "attention", prefill=True).flops) == pytest.approx(
+        4 * TINY_H * TINY_HD * B * TINY_L * keys, rel=1e-12
+    )
+    assert float(_op(e, "embedding", prefill=True).weight_bytes) == pytest.approx(B * P * TINY_D * BF16, rel=1e-12)
+
+
+def test_sliding_window_cache_is_capped():
+    per_layer = KV_PER_TOKEN_PER_LAYER
+    tokens = np.array([1.0, 15.0, 16.0, 17.0, 1_000.0, 1e6])
+    flat = kv_cache_bytes_per_sequence(TINY_ALL_WINDOW, tokens, BF16)
+    assert flat == pytest.approx(2 * per_layer * np.minimum(tokens, TINY_WINDOW_W), rel=1e-12)
+    assert np.all(flat[2:] == flat[2])  # flat beyond W
+    assert kv_bytes_per_token(TINY_ALL_WINDOW, BF16) == 0.0
+    mixed = kv_cache_bytes_per_sequence(TINY_WINDOW, tokens, BF16)
+    assert mixed == pytest.approx(per_layer * tokens + per_layer * np.minimum(tokens, TINY_WINDOW_W), rel=1e-12)
+    assert kv_bytes_per_token(TINY_WINDOW, BF16) == pytest.approx(per_layer, rel=1e-12)
+
+
+def test_sliding_window_decode_reads_at_most_the_window():
+    B, T = 1, 1_000
+    e = estimate(TINY_WINDOW, TOY_GPU, Scenario(batch=B, context_tokens=T), IDEAL)
+    # full layer reads T+1, window layer reads W, both write one token
+    expected = B * KV_PER_TOKEN_PER_LAYER * ((T + 1) + TINY_WINDOW_W + 2)
+    assert float(_op(e, "attention").kv_bytes) == pytest.approx(expected, rel=1e-12)
+
+
+def test_mla_cache_is_latent_plus_rope_key():
+    per_token = (TINY_MLA_LORA + TINY_MLA_ROPE) * TINY_L * BF16  # 160 B
+    assert kv_bytes_per_token(TINY_MLA, BF16) == pytest.approx(per_token, rel=1e-12)
+    tokens = np.array([10.0, 5_000.0])
+    assert kv_cache_bytes_per_sequence(TINY_MLA, tokens, BF16) == pytest.approx(per_token * tokens, rel=1e-12)
+
+
+def test_kv_shards_mla_replicated_gqa_split_up_to_kv_heads():
+    gpus = np.array([1.0, 2.0, 4.0, 8.0])
+    assert np.array_equal(kv_shards(TINY_MLA, gpus), [1, 1, 1, 1])
+    assert np.array_equal(kv_shards(TINY_DENSE, gpus), [1, 2, TINY_K, TINY_K])
+    s = Scenario(batch=1, context_tokens=4_000, num_gpus=[1, 2, 4])
+    mla = _op(estimate(TINY_MLA, TOY_GPU, s, IDEAL), "attention").kv_bytes
+    assert mla[0] == pytest.approx(mla[1], rel=1e-12) and mla[0] == pytest.approx(mla[2], rel=1e-12)
+    gqa = _op(estimate(TINY_DENSE, TOY_GPU, s, IDEAL), "attention").kv_bytes
+    assert gqa[1] == pytest.approx(gqa[0] / 2, rel=1e-12) and gqa[2] == pytest.approx(gqa[0] / 2, rel=1e-12)
+
+
+def test_linear_attention_state_is_constant():
+    tokens = np.array([0.0, 1_000.0, 100_000.0])
+    kv = kv_cache_bytes_per_sequence(TINY_HYBRID, tokens, BF16)
+    assert kv == pytest.approx(KV_PER_TOKEN_PER_LAYER * tokens + TINY_HYBRID_STATE_ELEMS * BF16, rel=1e-12)
+
+
+# --------------------------------------------------------------------------------------------------- MoE
+
+
+def test_expected_experts_touched():
+    assert float(expected_experts_touched(8, 2, 1)) == pytest.approx(2.0, rel=1e-12)
+    assert float(expected_experts_touched(8, 2, 2)) == pytest.approx(8 * (1 - 0.75**2), rel=1e-12)  # 3.5
+    assert float(expected_experts_touched(8, 2, 10_000)) == pytest.approx(8.0, rel=1e-12)
+
+
+def test_expert_weight_traffic_grows_with_batch():
+    batches = np.array([1.0, 2.0, 4.0, 16.0, 256.0, 100_000.0])
+    e = estimate(TINY_MOE, TOY_GPU, Scenario(batch=batches, context_tokens=0), IDEAL)
+    experts = _op(e, "experts")
+    touched = TINY_MOE_E * (1 - (1 - TINY_MOE_K / TINY_MOE_E) ** batches)
+    router = TINY_L * TINY_ROUTER_PER_LAYER
+    expected = (TINY_L * touched * TINY_EXPERT_PARAMS + router) * BF16
+    assert experts.weight_bytes == pytest.approx(expected, rel=1e-12)
+    assert np.all(np.diff(experts.weight_bytes[:4]) > 0)  # grows until every expert is touched
+    assert np.all(np.diff(experts.weight_bytes) >= 0)
+    assert experts.weight_bytes[0] == pytest.approx((TINY_L * 2 * TINY_EXPERT_PARAMS + router) * BF16, rel=1e-12)
+    assert experts.weight_bytes[-1] == pytest.approx((TINY_L * 8 * TINY_EXPERT_PARAMS + router) * BF16, rel=1e-9)
+    # FLOPs: each token runs k experts and the router
+    assert experts.flops == pytest.approx(
+        2 * batches * (TINY_MOE_K * TINY_EXPERT_PARAMS + TINY_ROUTER_PER_LAYER) * TINY_L, rel=1e-12
+    )
+
+
+# --------------------------------------------------------------------------------------------------- precisions
+
+
+def test_kv_fp8_halves_kv_bytes_not_weight_bytes():
+    s16 = Scenario(batch=4, context_tokens=2_000, weights="bf16", kv_cache="bf16")
+    s8 = Scenario(batch=4, context_tokens=2_000, weights="bf16", kv_cache="fp8")
+    e16, e8 = estimate(TINY_DENSE, TOY_GPU, s16, IDEAL), estimate(TINY_DENSE, TOY_GPU, s8, IDEAL)
+    assert float(e8.kv_cache_bytes) == pytest.approx(float(e16.kv_cache_bytes) / 2, rel=1e-12)
+    assert float(_op(e8, "attention").kv_bytes) == pytest.approx(float(_op(e16, "attention").kv_bytes) / 2, rel=1e-12)
+    assert e8.weight_bytes == e16.weight_bytes
+    assert _decode_weight_bytes(e8) == pytest.approx(_decode_weight_bytes(e16), rel=1e-12)
+
+
+def test_custom_bits_format():
+    fmt = parse_format("5.5")
+    assert fmt.bytes_per_element == pytest.approx(5.5 / 8, rel=1e-12)
+    e = estimate(TINY_DENSE, TOY_GPU, Scenario(weights="5.5"), IDEAL)
+    assert e.weight_bytes == pytest.approx(TINY_TOTAL * 5.5 / 8, rel=1e-12)
+    assert _decode_weight_bytes(e) == pytest.approx((TINY_TOTAL - TINY_EMBED + TINY_D) * 5.5 / 8, rel=1e-12)
+    assert e.compute_precision == "bf16"  # weight-only: math at the bf16 rate
+
+
+# --------------------------------------------------------------------------------------------------- buckets
+
+
+def test_communication_zero_on_one_gpu_positive_on_two():
+    typical = resolve_profile("typical")
+    s = Scenario(batch=[1, 8, 64], context_tokens=100, num_gpus=[[1], [2], [4]])
+    e = estimate(TINY_DENSE, TOY_GPU, s, typical)
+    comm = e.breakdown_s["communication"]
+    assert np.all(comm[0] == 0.0)
+    assert np.all(comm[1:] > 0.0)
+    # ring all-reduce of B*D bf16 activations, two per layer: latency + 2(N-1)/N * message / (link * efficiency)
+    B, N = np.array([1.0, 8.0, 64.0]), np.array([[2.0], [4.0]])
+    link = TOY_LINK * typical.interconnect_efficiency
+    expected = 2 * TINY_L * (typical.allreduce_latency_s + 2 * (N - 1) / N * B * TINY_D * BF16 / link)
+    assert comm[1:] == pytest.approx(expected, rel=1e-12)
+
+
+def test_communication_latency_term_is_two_allreduces_per_layer():
+    """Extrapolate the (linear in batch) communication time to zero batch: what is left is latency only."""
+    typical = resolve_profile("typical")
+    assert typical.allreduce_latency_s > 0
+    e = estimate(TINY_DENSE, TOY_GPU, Scenario(batch=[10, 20], num_gpus=2), typical)
+    c10, c20 = e.breakdown_s["communication"]
+    assert 2 * c10 - c20 == pytest.approx(2 * TINY_L * typical.allreduce_latency_s, rel=1e-9)
+
+
+def test_overhead_bucket_is_per_token_plus_per_layer():
+    typical = resolve_profile("typical")
+    assert typical.per_token_overhead_s > 0 and typical.per_layer_overhead_s > 0
+    e = estimate(TINY_DENSE, TOY_GPU, Scenario(batch=[1, 32], context_tokens=[[0], [5_000]]), typical)
+    expected = typical.per_token_overhead_s + typical.per_layer_overhead_s * TINY_L
+    assert np.all(e.breakdown_s["overhead"] == expected)
+    assert np.all(estimate(TINY_DENSE, TOY_GPU, Scenario(), IDEAL).breakdown_s["overhead"] == 0.0)
+
+
+def test_tpot_is_the_mean_step_over_the_generation():
+    """Decode steps j = 1..N-1 see cache length T+j. For a memory-bound dense model the step time is linear in the
+    cache length, so TPOT over a generation equals the mean of the single steps. A single step at cache length c is
+    output_tokens=2 at context c-1."""
+    T, N = 1_000, 101
+    gen = estimate(TINY_DENSE, TOY_GPU, Scenario(batch=1, context_tokens=T, output_tokens=N), IDEAL)
+    j = np.arange(1, N)
+    steps = estimate(TINY_DENSE, TOY_GPU, Scenario(batch=1, context_tokens=T + j - 1, output_tokens=2), IDEAL)
+    assert not np.any(steps.compute_bound)
+    assert float(gen.tpot_s) == pytest.approx(float(np.mean(steps.tpot_s)), rel=1e-12)
+    # mean cache length T + N/2 = 1050.5; output_tokens=1 at context 1049 is one step at cache length 1050,
+    # half a token shorter: the difference is reading half a token of KV in every layer
+    one = estimate(TINY_DENSE, TOY_GPU, Scenario(batch=1, context_tokens=1_049, output_tokens=1), IDEAL)
+    half_token = 0.5 * TINY_L * KV_PER_TOKEN_PER_LAYER / TOY_BW
+    assert float(gen.tpot_s) - float(one.tpot_s) == pytest.approx(half_token, rel=1e-6)
+
+
+def test_time_to_serve():
+    out = np.array([1.0, 10.0, 500.0])
+    e = estimate(
+        TINY_DENSE, TOY_GPU, Scenario(batch=4, context_tokens=300, output_tokens=out), resolve_profile("typical")
+    )
+    assert e.time_to_serve_s == pytest.approx(e.ttft_s + e.tpot_s * (out - 1), rel=1e-12)
+
+
+# --------------------------------------------------------------------------------------------------- economics
+
+
+def test_usd_per_million_tokens_and_joules():
+    B, N = np.array([1.0, 8.0, 64.0]), 2
+    e = estimate(TINY_DENSE, TOY_GPU, Scenario(batch=B, context_tokens=100, num_gpus=N), resolve_profile("typical"))
+    tokens_per_s = B / e.tpot_s
+    assert e.usd_per_1M_tokens == pytest.approx(TOY_PRICE * N / 3600 / tokens_per_s * 1e6, rel=1e-12)
+    assert e.joules_per_token == pytest.approx(TOY_TDP * N * e.tpot_s / B, rel=1e-12)
+
+
+def test_scenario_price_overrides_catalog_price():
+    e = estimate(TINY_DENSE, TOY_GPU, Scenario(batch=2, price_usd_per_gpu_hour=5.0), IDEAL)
+    assert e.price_usd_per_gpu_hour == 5.0
+    assert float(e.usd_per_1M_tokens) == pytest.approx(5.0 / 3600 / (2 / float(e.tpot_s)) * 1e6, rel=1e-12)
+
+
+def test_no_price_gives_nan():
+    e = estimate(TINY_DENSE, TOY_GPU_NO_PRICE, Scenario(batch=2), IDEAL)
+    assert math.isnan(e.price_usd_per_gpu_hour)
+    assert np.all(np.isnan(e.usd_per_1M_tokens))
+    assert np.all(np.isfinite(e.joules_per_token))
+
+
+def test_ridge_point_is_peak_flops_over_bandwidth():
+    e = estimate(TINY_DENSE, TOY_GPU, Scenario(), IDEAL)
+    assert e.ridge_point_flop_per_byte == pytest.approx(TOY_BF16 / TOY_BW, rel=1e-12)

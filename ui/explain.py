@@ -1,0 +1,82 @@
+"""'How is this computed?' for every headline number: formula, the scenario's values substituted, result. Pure."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tpot_model import Estimate
+
+from . import fmt
+from .i18n import Translator
+
+
+@dataclass(frozen=True)
+class Explanation:
+    key: str  # the metric's label key
+    formula: str
+    substituted: str
+    result: str
+
+
+def decode_bytes(est: Estimate) -> tuple[float, float]:
+    """(weight + activation bytes, KV-cache bytes) one GPU reads in a mean decode step."""
+    ops = est.decode.operators
+    return (
+        float(sum(o.weight_bytes + o.activation_bytes for o in ops)),
+        float(sum(o.kv_bytes for o in ops)),
+    )
+
+
+def headline(est: Estimate, tr: Translator) -> list[Explanation]:
+    """Explanations of the overview's numbers for a scalar estimate."""
+    s, hw = est.scenario, est.hardware
+    tpot, ttft = float(est.tpot_s), float(est.ttft_s)
+    batch, gpus, out = int(s.batch), int(s.num_gpus), int(s.output_tokens)
+    parts = " + ".join(f"{tr('bucket_' + k)} {fmt.ms(float(v))}" for k, v in est.breakdown_s.items())
+    weights_gpu = est.weight_bytes / gpus
+    kv_gpu = float(est.memory_per_gpu_bytes) - weights_gpu - float(est.workspace_bytes_per_gpu)
+    items = [
+        Explanation("m_tpot", tr("ex_tpot"), parts, fmt.ms(tpot)),
+        Explanation("m_tps_user", "1 ÷ TPOT", f"1 ÷ {fmt.ms(tpot)}", fmt.rate(float(est.tokens_per_s_per_user))),
+        Explanation("m_tps_total", tr("ex_tps_total"), f"{batch} ÷ {fmt.ms(tpot)}", fmt.rate(float(est.tokens_per_s_total))),
+        Explanation(
+            "m_ttft",
+            tr("ex_ttft"),
+            tr("ex_ttft_values", batch=batch, tokens=fmt.tokens(max(int(s.context_tokens), 1)),
+               parts=" + ".join(f"{tr('bucket_' + k)} {fmt.ms(float(v))}" for k, v in est.prefill.breakdown_s.items())),
+            fmt.duration(ttft),
+        ),  # fmt: skip
+        Explanation("m_serve", "TTFT + TPOT × (N − 1)", f"{fmt.duration(ttft)} + {fmt.ms(tpot)} × ({out} − 1)",
+                    fmt.duration(float(est.time_to_serve_s))),  # fmt: skip
+        Explanation(
+            "m_memory",
+            tr("ex_memory"),
+            f"{fmt.gb(est.weight_bytes)} ÷ {gpus} + {fmt.gb(kv_gpu)} + {fmt.gb(float(est.workspace_bytes_per_gpu))}",
+            f"{fmt.gb(float(est.memory_per_gpu_bytes))} / {fmt.gb(est.usable_memory_per_gpu_bytes)}",
+        ),
+        Explanation(
+            "m_min_gpus",
+            tr("ex_min_gpus"),
+            tr("ex_min_gpus_values", weights=fmt.gb(est.weight_bytes), kv=fmt.gb(float(est.kv_cache_peak_bytes)),
+               usable=fmt.gb(est.usable_memory_per_gpu_bytes)),
+            str(int(est.min_gpus)) if float(est.min_gpus) == float(est.min_gpus) else "> 1,024",
+        ),  # fmt: skip
+    ]
+    if est.price_usd_per_gpu_hour == est.price_usd_per_gpu_hour:
+        items.append(Explanation(
+            "m_cost",
+            tr("ex_cost"),
+            f"{fmt.usd(est.price_usd_per_gpu_hour)} × {gpus} ÷ 3600 ÷ {fmt.rate(float(est.tokens_per_s_total))} × 10⁶",
+            fmt.usd(float(est.usd_per_1M_tokens)),
+        ))  # fmt: skip
+    weight_b, kv_b = decode_bytes(est)
+    items.append(Explanation(
+        "m_bound",
+        tr("ex_bound"),
+        f"{fmt.number(float(est.decode.flops) / 1e9)} GFLOP ÷ {fmt.gb(weight_b + kv_b)} = "
+        f"{fmt.number(float(est.arithmetic_intensity_flop_per_byte))} FLOP/byte; "
+        f"{fmt.tflops(hw.dense_flop_per_s[est.compute_precision])} ÷ {fmt.tb_per_s(hw.memory_bandwidth_bytes_per_s)} = "
+        f"{fmt.number(est.ridge_point_flop_per_byte)} FLOP/byte",
+        tr("bound_compute") if bool(est.compute_bound) else tr("bound_memory"),
+    ))  # fmt: skip
+    return items
