@@ -3,7 +3,7 @@
 import streamlit as st
 
 from tpot_model.targets import TPOT_TARGETS_S
-from ui import controls, fmt, show
+from ui import controls, explain, fmt, show
 from ui.figures import overview as figs
 
 state = controls.scenario_state()
@@ -93,8 +93,7 @@ st.markdown(
     )
 )
 bw = hw.memory_bandwidth_bytes_per_s * est.profile.bandwidth_efficiency
-weight_b = sum(float(o.weight_bytes) for o in est.decode.operators)
-kv_b = sum(float(o.kv_bytes) for o in est.decode.operators)
+weight_b, kv_b = explain.decode_bytes(est)
 st.markdown(
     tr(
         "ov_why",
@@ -119,25 +118,5 @@ show.figure(
     tr,
 )
 
-show.explain(
-    tr,
-    "m_tpot",
-    "TPOT = Σ operators max(FLOPs ÷ FLOP/s, bytes ÷ bandwidth) + communication + overhead",
-    " + ".join(f"{tr('bucket_' + k)} {fmt.ms(float(v))}" for k, v in est.breakdown_s.items()),
-    fmt.ms(tpot),
-)
-show.explain(
-    tr,
-    "m_tps_total",
-    "tokens/s = batch ÷ TPOT",
-    f"{state.batch} ÷ {fmt.ms(tpot)}",
-    fmt.rate(float(est.tokens_per_s_total)),
-)
-if price_known:
-    show.explain(
-        tr,
-        "m_cost",
-        "$/1M tokens = $/GPU-hour × GPUs ÷ 3600 ÷ (tokens/s) × 10⁶",
-        f"{fmt.usd(est.price_usd_per_gpu_hour)} × {state.gpus} ÷ 3600 ÷ {fmt.rate(float(est.tokens_per_s_total))} × 10⁶",
-        fmt.usd(float(est.usd_per_1M_tokens)),
-    )
+for item in explain.headline(est, tr):
+    show.explain(tr, item.key, item.formula, item.substituted, item.result)

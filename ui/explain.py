@@ -38,16 +38,26 @@ def headline(est: Estimate, tr: Translator) -> list[Explanation]:
     items = [
         Explanation("m_tpot", tr("ex_tpot"), parts, fmt.ms(tpot)),
         Explanation("m_tps_user", "1 ÷ TPOT", f"1 ÷ {fmt.ms(tpot)}", fmt.rate(float(est.tokens_per_s_per_user))),
-        Explanation("m_tps_total", tr("ex_tps_total"), f"{batch} ÷ {fmt.ms(tpot)}", fmt.rate(float(est.tokens_per_s_total))),
+        Explanation(
+            "m_tps_total", tr("ex_tps_total"), f"{batch} ÷ {fmt.ms(tpot)}", fmt.rate(float(est.tokens_per_s_total))
+        ),
         Explanation(
             "m_ttft",
             tr("ex_ttft"),
-            tr("ex_ttft_values", batch=batch, tokens=fmt.tokens(max(int(s.context_tokens), 1)),
-               parts=" + ".join(f"{tr('bucket_' + k)} {fmt.ms(float(v))}" for k, v in est.prefill.breakdown_s.items())),
+            tr(
+                "ex_ttft_values",
+                batch=batch,
+                tokens=fmt.tokens(max(int(s.context_tokens), 1)),
+                parts=" + ".join(f"{tr('bucket_' + k)} {fmt.ms(float(v))}" for k, v in est.prefill.breakdown_s.items()),
+            ),
             fmt.duration(ttft),
         ),  # fmt: skip
-        Explanation("m_serve", "TTFT + TPOT × (N − 1)", f"{fmt.duration(ttft)} + {fmt.ms(tpot)} × ({out} − 1)",
-                    fmt.duration(float(est.time_to_serve_s))),  # fmt: skip
+        Explanation(
+            "m_serve",
+            "TTFT + TPOT × (N − 1)",
+            f"{fmt.duration(ttft)} + {fmt.ms(tpot)} × ({out} − 1)",
+            fmt.duration(float(est.time_to_serve_s)),
+        ),  # fmt: skip
         Explanation(
             "m_memory",
             tr("ex_memory"),
@@ -57,8 +67,12 @@ def headline(est: Estimate, tr: Translator) -> list[Explanation]:
         Explanation(
             "m_min_gpus",
             tr("ex_min_gpus"),
-            tr("ex_min_gpus_values", weights=fmt.gb(est.weight_bytes), kv=fmt.gb(float(est.kv_cache_peak_bytes)),
-               usable=fmt.gb(est.usable_memory_per_gpu_bytes)),
+            tr(
+                "ex_min_gpus_values",
+                weights=fmt.gb(est.weight_bytes),
+                kv=fmt.gb(float(est.kv_cache_peak_bytes)),
+                usable=fmt.gb(est.usable_memory_per_gpu_bytes),
+            ),
             str(int(est.min_gpus)) if float(est.min_gpus) == float(est.min_gpus) else "> 1,024",
         ),  # fmt: skip
     ]
