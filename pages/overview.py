@@ -39,7 +39,7 @@ else:
             batch=state.batch,
             context=fmt.tokens(state.context),
             output=fmt.tokens(state.output),
-            profile=est.profile.name,
+            profile=controls.profile_label(est.profile, tr),
         )
     )
 show.fit_notice(est, tr)

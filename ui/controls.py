@@ -106,7 +106,7 @@ def sidebar() -> ScenarioState:
         st.selectbox(
             tr("control_profile"),
             list(profiles),
-            format_func=lambda p: profiles[p].name,
+            format_func=lambda p: profile_label(profiles[p], tr),
             key="profile",
             help=tr("help_profile"),
         )
@@ -124,6 +124,12 @@ def sidebar() -> ScenarioState:
     state = scenario_state()
     st.query_params.from_dict({**state.to_query(), **uploads.url_params(state)})
     return state
+
+
+def profile_label(profile, tr: Translator) -> str:
+    """A profile's display name: translated for the generic profiles, the engine's own name otherwise."""
+    key = f"profile_{profile.id}"
+    return tr(key) if tr.has(key) else profile.name
 
 
 def _options(kind: str, catalog: dict) -> dict:

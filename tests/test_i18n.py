@@ -1,0 +1,75 @@
+"""Translations: every string in both languages with the same placeholders, and no English left on zh-TW pages."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from tests.apptest_util import ROOT, run_page
+from ui.i18n import LANGUAGES, Translator, catalog
+
+PAGES = sorted(p.stem for p in (ROOT / "pages").glob("*.py"))
+PLACEHOLDER = re.compile(r"\{([a-z_0-9]*)\}")
+
+
+def test_every_key_has_both_languages():
+    missing = [k for k, v in catalog().items() if not all(isinstance(v.get(lang), str) and v[lang].strip()
+                                                          for lang in LANGUAGES)]  # fmt: skip
+    assert not missing, missing
+
+
+def test_placeholders_match_between_languages():
+    bad = [k for k, v in catalog().items() if set(PLACEHOLDER.findall(v["en"])) != set(PLACEHOLDER.findall(v["zh-TW"]))]
+    assert not bad, bad
+
+
+def test_translator_formats_and_refuses_unknown_keys():
+    tr = Translator("zh-TW")
+    assert "TPOT" in tr("m_tpot") and tr("m_tpot") != Translator("en")("m_tpot")
+    with pytest.raises(KeyError):
+        tr("no-such-key")
+
+
+def _english_fragments() -> set[str]:
+    """Pieces of English text (between placeholders) long enough that their presence means an untranslated string."""
+    out = set()
+    for v in catalog().values():
+        if v["en"].strip() == v["zh-TW"].strip():
+            continue
+        for piece in PLACEHOLDER.split(v["en"])[::2]:
+            piece = piece.strip(" .,:;()*—-–/")
+            if len(piece) >= 14 and re.search(r"[a-z]{3,} [a-z]{3,}", piece) and piece not in v["zh-TW"]:
+                out.add(piece)
+    return out
+
+
+def _visible_text(at) -> str:
+    parts: list[str] = []
+    for kind in ("title", "header", "subheader", "markdown", "caption", "info", "warning", "error", "success"):
+        parts += [str(el.value) for el in getattr(at, kind)]
+    parts += [m.label for m in at.metric]
+    parts += [e.label for e in at.expander]
+    for kind in ("selectbox", "multiselect", "slider", "select_slider", "number_input", "radio", "checkbox",
+                 "text_input", "toggle"):  # fmt: skip
+        parts += [str(w.label) for w in getattr(at, kind)]
+    for df in at.dataframe:
+        parts += [str(c) for c in df.value.columns]
+    for chart in at.get("plotly_chart"):
+        spec = json.loads(chart.proto.spec)
+        layout = spec.get("layout", {})
+        parts.append(json.dumps(layout.get("title", "")))
+        parts += [json.dumps(layout.get(ax, {}).get("title", "")) for ax in layout if ax.startswith(("xaxis", "yaxis"))]
+        parts += [str(a.get("text", "")) for a in layout.get("annotations", [])]
+        parts += [str(t.get("name", "")) + str(t.get("hovertemplate", "")) for t in spec.get("data", [])]
+    return "\n".join(parts)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_zh_tw_page_has_no_untranslated_strings(page):
+    at = run_page(page, lang="zh-TW")
+    assert not at.exception
+    text = _visible_text(at)
+    leftovers = sorted(f for f in _english_fragments() if f in text)
+    assert not leftovers, leftovers
