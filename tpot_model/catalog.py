@@ -55,8 +55,8 @@ class Hardware:
         where = f"hardware {self.id!r}"
         _positive(where, "memory_GB", self.memory_bytes)
         _positive(where, "memory_bandwidth_TB_per_s", self.memory_bandwidth_bytes_per_s)
-        if not self.dense_flop_per_s:
-            raise _fail(where, "dense_TFLOP_per_s must list at least one precision")
+        if not {"bf16", "fp16"} & self.dense_flop_per_s.keys():
+            raise _fail(where, "field 'dense_TFLOP_per_s' must list bf16 or fp16 (attention and norms run at 16 bits)")
         for precision, rate in self.dense_flop_per_s.items():
             if precision not in COMPUTE_PRECISIONS:
                 raise _fail(where, f"dense_TFLOP_per_s: unknown precision {precision!r}")
@@ -359,22 +359,27 @@ def model_from_hf_config(model_id: str, cfg: Any, where: str) -> ModelSpec:
     def need(key: str) -> int:
         return _integer(where, cfg, key)
 
+    def iopt(key: str, default: int) -> int:
+        return _integer(where, cfg, key) if cfg.get(key) is not None else default
+
     def opt(key: str, default: Any) -> Any:
         return cfg.get(key) if cfg.get(key) is not None else default
 
     num_layers = need("num_hidden_layers")
     d_model = need("hidden_size")
     num_heads = need("num_attention_heads")
-    num_kv_heads = int(opt("num_key_value_heads", num_heads))
-    head_dim = int(opt("head_dim", d_model // num_heads))
+    num_kv_heads = iopt("num_key_value_heads", num_heads)
+    if num_heads < 1 or num_layers < 1 or d_model < 1:
+        raise _fail(where, "fields 'num_hidden_layers', 'hidden_size' and 'num_attention_heads' must be positive")
+    head_dim = iopt("head_dim", d_model // num_heads)
     vocab = need("vocab_size")
     moe = mla = window = linear = None
-    d_ff = int(opt("intermediate_size", 0))
+    d_ff = iopt("intermediate_size", 0)
     gate = False
     if model_type == "mixtral":
         moe = MoE(need("num_local_experts"), need("num_experts_per_tok"), d_ff)
     elif model_type in ("qwen3_moe", "qwen3_next"):
-        shared_ff = int(opt("shared_expert_intermediate_size", 0))
+        shared_ff = iopt("shared_expert_intermediate_size", 0)
         moe = MoE(
             need("num_experts"),
             need("num_experts_per_tok"),
@@ -384,7 +389,7 @@ def model_from_hf_config(model_id: str, cfg: Any, where: str) -> ModelSpec:
             0,
         )
     elif model_type in ("deepseek_v3", "deepseek_v2"):
-        n_shared = int(opt("n_shared_experts", 0))
+        n_shared = iopt("n_shared_experts", 0)
         expert_ff = need("moe_intermediate_size")
         moe = MoE(
             need("n_routed_experts"),
@@ -392,10 +397,10 @@ def model_from_hf_config(model_id: str, cfg: Any, where: str) -> ModelSpec:
             expert_ff,
             n_shared,
             expert_ff if n_shared else 0,
-            int(opt("first_k_dense_replace", 0)),
+            iopt("first_k_dense_replace", 0),
         )
         mla = MLA(
-            int(opt("q_lora_rank", 0) or 0),
+            iopt("q_lora_rank", 0),
             need("kv_lora_rank"),
             need("qk_nope_head_dim"),
             need("qk_rope_head_dim"),
@@ -406,7 +411,7 @@ def model_from_hf_config(model_id: str, cfg: Any, where: str) -> ModelSpec:
     elif model_type == "gpt_oss":
         moe = MoE(need("num_local_experts"), need("num_experts_per_tok"), d_ff)
     if model_type == "qwen3_next":
-        interval = int(opt("full_attention_interval", 4))
+        interval = max(iopt("full_attention_interval", 4), 1)
         n_linear = num_layers - num_layers // interval
         linear = LinearAttention(
             n_linear,
@@ -414,23 +419,23 @@ def model_from_hf_config(model_id: str, cfg: Any, where: str) -> ModelSpec:
             need("linear_key_head_dim"),
             need("linear_num_value_heads"),
             need("linear_value_head_dim"),
-            int(opt("linear_conv_kernel_dim", 4)),
+            iopt("linear_conv_kernel_dim", 4),
         )
         gate = True
     sw = cfg.get("sliding_window")
-    if isinstance(sw, (int, float)) and not isinstance(sw, bool) and sw > 0:
+    if isinstance(sw, (int, float)) and not isinstance(sw, bool) and math.isfinite(sw) and sw > 0:
         layer_types = cfg.get("layer_types")
         if isinstance(layer_types, list) and layer_types:
             n_window = sum(1 for t in layer_types if t == "sliding_attention")
         elif model_type == "gemma2":
             n_window = num_layers // 2
         elif model_type in ("gemma3", "gemma3_text"):
-            pattern = int(opt("sliding_window_pattern", 6))
+            pattern = max(iopt("sliding_window_pattern", 6), 1)
             n_window = num_layers - num_layers // pattern
         elif model_type == "mistral" and cfg.get("use_sliding_window", True):
             n_window = num_layers
         elif model_type in ("qwen2", "qwen3", "qwen3_moe") and cfg.get("use_sliding_window"):
-            n_window = num_layers - int(opt("max_window_layers", 0))
+            n_window = num_layers - iopt("max_window_layers", 0)
         else:
             n_window = 0
         if 0 < n_window <= num_layers - (linear.num_layers if linear else 0):
@@ -450,7 +455,7 @@ def model_from_hf_config(model_id: str, cfg: Any, where: str) -> ModelSpec:
             vocab_size=vocab,
             tied_embeddings=bool(opt("tie_word_embeddings", model_type.startswith("gemma"))),
             mlp="gelu" if gelu_plain else "swiglu",
-            max_context_tokens=int(opt("max_position_embeddings", 4096)),
+            max_context_tokens=iopt("max_position_embeddings", 4096),
             qk_norm=model_type in ("qwen3", "qwen3_moe", "qwen3_next", "gemma3", "gemma3_text"),
             attention_output_gate=gate,
             moe=moe,
@@ -604,7 +609,12 @@ def _number(where: str, d: dict, key: str, prefix: str = "") -> float:
 
 def _integer(where: str, d: dict, key: str) -> int:
     value = d.get(key)
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not math.isfinite(value)
+        or value != int(value)
+    ):
         raise _fail(where, f"field {key!r} must be a whole number, got {value!r}")
     if value < 0:
         raise _fail(where, f"field {key!r} must not be negative, got {value!r}")

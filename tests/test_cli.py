@@ -1,0 +1,716 @@
+"""The command line: estimate / evaluate / sweep / list / calibrate, run in-process through main(argv) and as
+``python -m tpot_model`` subprocesses (exit codes, one-line errors, no tracebacks)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import resource
+import subprocess
+import sys
+import time
+import types
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tpot_model import cli  # noqa: E402
+from tpot_model.cli import main  # noqa: E402
+
+LLAMA70_FP16 = ["--model", "llama-2-70b", "--hardware", "h100-sxm", "--weights", "fp16", "--kv", "fp16"]
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_json(capsys, *argv: str) -> dict:
+    code, out, err = run(capsys, "estimate", *argv, "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def run_subprocess(*argv: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    env_path = str(ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "tpot_model", *map(str, argv)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PYTHONPATH": env_path, "PATH": "/usr/bin:/bin"},
+    )
+
+
+def read_csv(text: str) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# --------------------------------------------------------------------------------------------------- estimate
+
+
+def test_estimate_json_llama2_70b_fp16_on_one_h100_ideal(capsys):
+    r = run_json(capsys, *LLAMA70_FP16, "--profile", "ideal")
+    assert r["tpot_ms"] == pytest.approx(41.2, rel=0.01)
+    assert r["tpot_s"] == pytest.approx(r["tpot_ms"] / 1000)
+    assert r["fits"] is False
+    assert r["min_gpus"] == 2
+    assert round(r["weights_GB"], 2) == 137.95
+    assert r["weights_bytes"] == pytest.approx(r["weights_GB"] * 1e9)
+    assert r["tpot_ideal_ms"] == r["tpot_ms"]  # the ideal profile is its own physical bound
+    assert r["bound"] == "memory"
+    assert r["compute_precision"] == "fp16" and r["compute_fallback"] is False
+    assert r["max_batch"] == 0
+    assert r["remedy"].startswith("does not fit on 1 x NVIDIA H100")
+    assert "needs >= 2 GPUs" in r["remedy"] and "fp8" in r["remedy"]
+    # the decomposition sums to TPOT, in both units, and the percentages to 100
+    assert sum(r["breakdown_s"].values()) == pytest.approx(r["tpot_s"], rel=1e-12)
+    assert sum(r["breakdown_ms"].values()) == pytest.approx(r["tpot_ms"], rel=1e-12)
+    assert sum(r["breakdown_percent"].values()) == pytest.approx(100.0)
+    assert set(r["breakdown_ms"]) == {"weights", "kv_cache", "compute", "communication", "overhead"}
+    # SI / display pairs agree
+    assert r["ttft_ms"] == pytest.approx(r["ttft_s"] * 1000)
+    assert r["tokens_per_s_per_user"] == pytest.approx(1000 / r["tpot_ms"])
+    assert r["memory_per_gpu_GB"] > r["usable_memory_per_gpu_GB"] == pytest.approx(80.0)
+
+
+def test_estimate_json_two_gpus_fits_and_typical_is_slower_than_bound(capsys):
+    r = run_json(capsys, *LLAMA70_FP16, "--gpus", "4", "--batch", "8", "--context", "2048", "--output-tokens", "128")
+    assert r["fits"] is True and r["remedy"] is None
+    assert r["profile"] == "typical"
+    assert r["tpot_ms"] > r["tpot_ideal_ms"] > 0
+    assert r["tokens_per_s_total"] == pytest.approx(8 * r["tokens_per_s_per_user"])
+    assert r["tokens_per_s_per_gpu"] == pytest.approx(r["tokens_per_s_total"] / 4)
+    assert r["time_to_serve_s"] == pytest.approx(r["ttft_s"] + 127 * r["tpot_s"])
+    assert r["breakdown_ms"]["communication"] > 0
+    assert r["kv_cache_GB"] < r["kv_cache_peak_GB"]
+    # KV cache of Llama 2 70B: 80 layers * 2 * 8 heads * 128 * 2 bytes = 327,680 bytes per token
+    assert r["kv_cache_bytes"] == pytest.approx(8 * 2048 * 327_680)
+    assert r["usd_per_1M_tokens"] == pytest.approx(2.49 * 4 / 3600 * r["tpot_s"] / 8 * 1e6)
+
+
+def test_estimate_price_option_and_missing_price(capsys):
+    r = run_json(capsys, "--model", "llama-3.1-8b", "--hardware", "tpu-v5e")
+    assert r["usd_per_1M_tokens"] is None and r["price_usd_per_gpu_hour"] is None
+    code, out, _ = run(capsys, "estimate", "--model", "llama-3.1-8b", "--hardware", "tpu-v5e")
+    assert code == 0 and "n/a (no price" in out
+    r = run_json(capsys, "--model", "llama-3.1-8b", "--hardware", "tpu-v5e", "--price", "1.2", "--batch", "4")
+    assert r["usd_per_1M_tokens"] == pytest.approx(1.2 / 3600 * r["tpot_s"] / 4 * 1e6)
+    assert r["joules_per_token"] > 0
+
+
+def test_estimate_table_is_readable(capsys):
+    code, out, err = run(capsys, "estimate", *LLAMA70_FP16)
+    assert code == 0 and err == ""
+    for text in (
+        "GB = 1e9 bytes",
+        "TPOT (time per output token)",
+        "tokens/s per user",
+        "tokens/s per GPU",
+        "TTFT",
+        "time to serve",
+        "physical bound (ideal profile)",
+        "TPOT decomposition",
+        "KV cache",
+        "communication",
+        "overhead",
+        "arithmetic intensity",
+        "ridge point",
+        "fits",
+        "NO",
+        "min GPUs",
+        "max batch",
+        "$ per 1M output tokens",
+        "J/token",
+        "compute precision",
+    ):
+        assert text in out, text
+    assert "does not fit on 1 x NVIDIA H100 SXM5 80GB: needs >= 2 GPUs" in out
+    assert "lower precision e.g. fp8" in out
+    assert "137.95 GB" in out
+    # the decomposition rows add up to the printed total
+    rows = [line.split() for line in out.splitlines() if line.strip().endswith("%")]
+    assert len(rows) == 6 and rows[-1][0] == "total"
+    assert sum(float(r[-2]) for r in rows[:-1]) == pytest.approx(float(rows[-1][-2]), abs=0.01)
+
+
+def test_estimate_notes_compute_fallback(capsys):
+    r = run_json(capsys, "--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--weights", "fp4")
+    assert r["compute_requested"] == "fp4" and r["compute_precision"] == "bf16" and r["compute_fallback"] is True
+    code, out, _ = run(capsys, "estimate", "--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--weights", "fp4")
+    assert "bf16 (fp4 requested" in out
+    r = run_json(capsys, "--model", "llama-3.1-8b", "--hardware", "b200", "--weights", "fp4")
+    assert r["compute_precision"] == "fp4" and r["compute_fallback"] is False
+    r = run_json(capsys, "--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--weights", "4.5", "--compute", "fp8")
+    assert r["weights_bits"] == 4.5 and r["compute_precision"] == "fp8"
+
+
+def test_estimate_remedy_suggests_batch_or_kv_precision(capsys):
+    r = run_json(capsys, "--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--batch", "64", "--context", "8192")
+    assert r["fits"] is False
+    assert 1 <= r["max_batch"] < 64
+    assert f"batch <= {r['max_batch']}" in r["remedy"]
+    assert "--kv fp8" in r["remedy"]
+
+
+def test_estimate_reads_model_and_hardware_files(capsys, tmp_path):
+    config = {
+        "model_type": "llama",
+        "num_hidden_layers": 4,
+        "hidden_size": 256,
+        "num_attention_heads": 8,
+        "num_key_value_heads": 2,
+        "intermediate_size": 512,
+        "vocab_size": 1000,
+        "max_position_embeddings": 4096,
+    }
+    model_dir = tmp_path / "tiny-llama"
+    model_dir.mkdir()
+    write(model_dir / "config.json", json.dumps(config))
+    hw = write(
+        tmp_path / "my-gpu.yaml",
+        "my-gpu:\n  name: My GPU\n  memory_GB: 10\n  memory_bandwidth_TB_per_s: 1\n"
+        "  dense_TFLOP_per_s: {bf16: 100}\n  price_usd_per_hour: 1.0\n  tdp_W: 100\n",
+    )
+    r = run_json(capsys, "--model", model_dir / "config.json", "--hardware", hw, "--profile", "ideal")
+    assert r["model"] == "tiny-llama" and r["hardware"] == "my-gpu" and r["fits"] is True
+    assert r["usd_per_1M_tokens"] == pytest.approx(1.0 / 3600 * r["tpot_s"] * 1e6)
+
+
+@pytest.mark.parametrize("what", ["estimate", "evaluate", "sweep", "list"])
+def test_help_exits_zero(capsys, what):
+    code, out, _ = run(capsys, what, "--help")
+    assert code == 0 and "usage:" in out
+
+
+def test_sweep_help_documents_ranges(capsys):
+    _, out, _ = run(capsys, "sweep", "--help")
+    assert "log-spaced" in " ".join(out.split()) and "A:B:COUNT" in out
+
+
+# --------------------------------------------------------------------------------------------------- evaluate
+
+SCENARIOS = (
+    "model,hardware,num_gpus,weights,kv_cache,batch,context_tokens,output_tokens,profile,note\n"
+    "llama-2-70b,h100-sxm,1,fp16,fp16,1,0,1,ideal,does not fit\n"
+    "llama-3.1-8b,h100-sxm,2,fp8,fp8,16,4096,256,typical,fits\n"
+    'mixtral-8x7b,a100-80gb-sxm,,,,,,,,"defaults, quoted"\n'
+)
+
+
+def test_evaluate_three_rows_matches_estimate_exactly(capsys, tmp_path):
+    src = write(tmp_path / "scenarios.csv", SCENARIOS)
+    out_path = tmp_path / "results.csv"
+    code, _, err = run(capsys, "evaluate", src, "-o", out_path)
+    assert code == 0, err
+    rows = read_csv(out_path.read_text())
+    assert len(rows) == 3
+    header = next(csv.reader(io.StringIO(out_path.read_text())))
+    assert header[:10] == SCENARIOS.splitlines()[0].split(",")  # input columns first, in order
+    for col in cli.RESULT_COLUMNS:
+        assert col in header
+
+    first, second, third = rows
+    assert first["fits"] == "false" and first["min_gpus"] == "2" and first["note"] == "does not fit"
+    assert second["fits"] == "true" and second["min_gpus"] == "1"
+    assert third["note"] == "defaults, quoted" and third["num_gpus"] == ""  # passed through as given
+
+    cases = [
+        (first, [*LLAMA70_FP16, "--profile", "ideal"]),
+        (
+            second,
+            ["--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--gpus", "2", "--weights", "fp8", "--kv", "fp8"]
+            + ["--batch", "16", "--context", "4096", "--output-tokens", "256"],
+        ),
+        (third, ["--model", "mixtral-8x7b", "--hardware", "a100-80gb-sxm"]),  # empty cells take the defaults
+    ]
+    for row, argv in cases:
+        r = run_json(capsys, *argv)
+        for col in cli.RESULT_COLUMNS:
+            if col.startswith("tpot_") and col.endswith("_ms") and col.removeprefix("tpot_")[:-3] in r["breakdown_ms"]:
+                expected = r["breakdown_ms"][col.removeprefix("tpot_")[:-3]]
+            else:
+                expected = r[col]
+            cell = row[col]
+            if isinstance(expected, bool):
+                assert cell == str(expected).lower(), col
+            elif isinstance(expected, str):
+                assert cell == expected, col
+            elif expected is None:
+                assert cell == "", col
+            else:
+                assert float(cell) == expected, col  # exactly: same code path, repr round trip
+
+
+def test_evaluate_to_stdout_and_unknown_columns_pass_through(capsys, tmp_path):
+    src = write(
+        tmp_path / "s.csv",
+        "id,model,hardware,batch,price_usd_per_gpu_hour,compute,extra\n"
+        "a,llama-3.1-8b,tpu-v5e,4,,,x\n"
+        "b,llama-3.1-8b,tpu-v5e,4,2.0,,y\n"
+        "c,llama-3.1-8b,h100-sxm,4,,fp8,z\n",
+    )
+    code, out, err = run(capsys, "evaluate", src, "-o", "-")
+    assert code == 0, err
+    rows = read_csv(out)
+    assert [r["id"] for r in rows] == ["a", "b", "c"] and [r["extra"] for r in rows] == ["x", "y", "z"]
+    assert rows[0]["usd_per_1M_tokens"] == ""  # no catalog price, none given
+    assert float(rows[1]["usd_per_1M_tokens"]) == pytest.approx(2.0 / 3600 * float(rows[1]["tpot_ms"]) / 1000 / 4 * 1e6)
+    assert rows[2]["compute_precision"] == "fp8"
+    assert rows[0]["bound"] in ("memory", "compute")
+
+
+def test_evaluate_resolves_files_next_to_the_csv(capsys, tmp_path):
+    write(
+        tmp_path / "gpu.yaml",
+        "name: Lab GPU\nmemory_GB: 24\nmemory_bandwidth_TB_per_s: 1\ndense_TFLOP_per_s: {bf16: 100}\n",
+    )
+    src = write(tmp_path / "s.csv", "model,hardware\nllama-3.1-8b,gpu.yaml\n")
+    code, out, err = run(capsys, "evaluate", src)
+    assert code == 0, err
+    assert read_csv(out)[0]["fits"] == "true"
+
+
+def test_evaluate_skips_blank_rows_and_header_only_file(capsys, tmp_path):
+    src = write(tmp_path / "s.csv", "model,hardware\n\nllama-3.1-8b,h100-sxm\n,\n")
+    code, out, _ = run(capsys, "evaluate", src)
+    assert code == 0 and len(read_csv(out)) == 1
+    src = write(tmp_path / "h.csv", "model,hardware\n")
+    code, out, _ = run(capsys, "evaluate", src)
+    assert code == 0 and out.startswith("model,hardware,tpot_ms") and len(read_csv(out)) == 0
+
+
+# --------------------------------------------------------------------------------------------------- sweep
+
+
+def test_parse_range():
+    assert cli.parse_range("1:256", log=False, minimum=1).tolist() == list(range(1, 257))
+    ctx = cli.parse_range("128:131072", log=True, minimum=0)
+    assert ctx.size == 256 and ctx[0] == 128 and ctx[-1] == 131072
+    assert np.all(np.diff(ctx) > 0) and np.all(ctx == np.round(ctx))
+    ratios = ctx[1:] / ctx[:-1]
+    assert ratios.max() / ratios.min() < 1.05  # log-spaced: a near-constant ratio
+    assert cli.parse_range("64", log=True, minimum=0).tolist() == [64]
+    assert cli.parse_range("1:9:3", log=False, minimum=1).tolist() == [1, 5, 9]
+    assert cli.parse_range("1:1000:4", log=True, minimum=0).tolist() == [1, 10, 100, 1000]
+    assert cli.parse_range("0:100:3", log=True, minimum=0).tolist() == [0, 1, 100]
+    small = cli.parse_range("1:10", log=True, minimum=0)  # fewer integers than points: unique, both ends
+    assert small[0] == 1 and small[-1] == 10 and len(set(small.tolist())) == small.size
+    for bad in ("5:1", "a:b", "1:2:3:4", "1.5:4", "1:10:0", ""):
+        with pytest.raises(ValueError):
+            cli.parse_range(bad, log=False, minimum=1)
+    with pytest.raises(ValueError):
+        cli.parse_range("0", log=False, minimum=1)
+
+
+def test_sweep_256_by_256_grid(capsys, tmp_path):
+    out_path = tmp_path / "grid.csv"
+    code, _, err = run(
+        capsys,
+        "sweep",
+        *LLAMA70_FP16,
+        "--gpus",
+        "2",
+        "--batch",
+        "1:256",
+        "--context",
+        "128:131072",
+        "--output-tokens",
+        "64",
+        "-o",
+        out_path,
+    )
+    assert code == 0, err
+    text = out_path.read_text()
+    lines = text.splitlines()
+    assert len(lines) == 65_536 + 1
+    assert lines[0].split(",") == list(cli.SWEEP_COLUMNS)
+    data = np.genfromtxt(io.StringIO(text), delimiter=",", names=True, dtype=None, encoding="utf-8")
+    batch = data["batch"].reshape(256, 256)
+    context = data["context_tokens"].reshape(256, 256)
+    tpot = data["tpot_ms"].reshape(256, 256)
+    assert batch[:, 0].tolist() == list(range(1, 257)) and np.all(batch == batch[:, :1])
+    assert context[0, 0] == 128 and context[0, -1] == 131072 and np.all(np.diff(context[0]) > 0)
+    assert np.all(np.diff(tpot, axis=0) >= 0), "TPOT must not fall as the batch grows at a fixed context"
+    assert np.all(np.diff(tpot, axis=1) >= 0), "TPOT must not fall as the context grows at a fixed batch"
+    assert set(data["fits"].tolist()) == {True, False}  # genfromtxt reads the true/false cells as booleans
+    assert {line.split(",")[7] for line in lines[1:]} == {"true", "false"}
+    assert set(data["bound"].tolist()) <= {"memory", "compute"}
+    assert np.all(data["tokens_per_s_total"] >= data["tokens_per_s_per_user"])
+
+    # a grid point agrees with `estimate` for the same scenario (7 significant digits in the CSV)
+    i = 37 * 256 + 200
+    b, c = int(data["batch"][i]), int(data["context_tokens"][i])
+    r = run_json(capsys, *LLAMA70_FP16, "--gpus", "2", "--batch", b, "--context", c, "--output-tokens", "64")
+    for col in ("tpot_ms", "ttft_ms", "tokens_per_s_total", "usd_per_1M_tokens", "kv_cache_GB", "memory_per_gpu_GB"):
+        assert float(data[col][i]) == pytest.approx(r[col], rel=1e-6), col
+    assert bool(data["fits"][i]) is r["fits"] and data["bound"][i] == r["bound"]
+
+
+def test_sweep_is_one_vectorised_estimate_call(capsys, tmp_path, monkeypatch):
+    calls = []
+    real = cli.estimate
+
+    def counting(model, hardware, scenario, profile):
+        calls.append((np.shape(scenario.batch), np.shape(scenario.context_tokens)))
+        return real(model, hardware, scenario, profile)
+
+    monkeypatch.setattr(cli, "estimate", counting)
+    code, _, err = run(
+        capsys, "sweep", *LLAMA70_FP16, "--batch", "1:64", "--context", "1:8192:32", "-o", tmp_path / "g.csv"
+    )
+    assert code == 0, err
+    contexts = cli.parse_range("1:8192:32", log=True, minimum=0).size  # 32 log-spaced points, unique after rounding
+    assert 25 < contexts <= 32
+    assert calls == [((64, 1), (1, contexts))]
+    assert (tmp_path / "g.csv").read_text().count("\n") == 64 * contexts + 1
+
+
+def test_sweep_single_point_and_no_price(capsys):
+    code, out, err = run(capsys, "sweep", "--model", "llama-3.1-8b", "--hardware", "tpu-v5e", "--context", "4096")
+    assert code == 0, err
+    (row,) = read_csv(out)
+    assert row["batch"] == "1" and row["context_tokens"] == "4096" and row["usd_per_1M_tokens"] == ""
+    r = run_json(capsys, "--model", "llama-3.1-8b", "--hardware", "tpu-v5e", "--context", "4096")
+    assert float(row["tpot_ms"]) == pytest.approx(r["tpot_ms"], rel=1e-6)
+
+
+def test_sweep_csv_writing_is_fast():
+    from tpot_model import Scenario, estimate, resolve_hardware, resolve_model, resolve_profile
+
+    b = cli.parse_range("1:256", log=False, minimum=1)
+    c = cli.parse_range("128:131072", log=True, minimum=0)
+    e = estimate(
+        resolve_model("llama-2-70b"),
+        resolve_hardware("h100-sxm"),
+        Scenario(batch=b[:, None], context_tokens=c[None, :], num_gpus=2),
+        resolve_profile("typical"),
+    )
+    cli.sweep_csv(e, b, c)  # warm the digit tables
+    best = min(_timed(lambda: cli.sweep_csv(e, b, c)) for _ in range(3))
+    assert best < 0.5, f"writing 65,536 rows took {best:.3f} s"
+
+
+def _timed(f) -> float:
+    start = time.perf_counter()
+    f()
+    return time.perf_counter() - start
+
+
+def test_float_field_matches_percent_g():
+    rng = np.random.default_rng(1)
+    x = np.concatenate(
+        [
+            10 ** rng.uniform(-5, 11.9, 20_000),
+            -(10 ** rng.uniform(-5, 11, 500)),
+            [0.0, 1.0, 10.0, 0.5, 1e-5, 41.03128170985075, 123456.75, 9.99999999, 0.000999999999, 99999995.0],
+        ]
+    )
+    text = _strings(cli.float_field(x))
+    for v, t in zip(x.tolist(), text, strict=True):
+        assert float(t) == pytest.approx(v, rel=6e-7, abs=0), (v, t)
+        if "e" not in f"{v:.7g}":
+            assert t == f"{v:.7g}", (v, t)
+    assert _strings(cli.float_field(np.array([np.nan, 2.5]))) == ["", "2.5"]
+    assert _strings(cli.float_field(np.array([1e-9, np.inf, 3.0]))) == ["1e-09", "inf", "3"]  # fallback path
+    assert _strings(cli.int_field(np.array([0.0, 7, 10, 9999, 10000, 131072]))) == [
+        "0",
+        "7",
+        "10",
+        "9999",
+        "10000",
+        "131072",
+    ]
+    assert cli.csv_bytes(
+        ("a", "b"), [cli.int_field(np.array([1.0, 2])), cli.float_field(np.array([0.25, np.nan]))]
+    ) == (b"a,b\n1,0.25\n2,\n")
+
+
+def _strings(field: np.ndarray) -> list[str]:
+    return [bytes(row[row != 0]).decode() for row in field]
+
+
+# --------------------------------------------------------------------------------------------------- list, calibrate
+
+
+@pytest.mark.parametrize(
+    ("what", "expected"),
+    [
+        ("hardware", ["h100-sxm", "NVIDIA H100 SXM5 80GB", "tpu-v5e"]),
+        ("models", ["llama-2-70b", "deepseek-v3", "MLA"]),
+        ("profiles", ["typical", "ideal"]),
+        ("formats", ["fp8", "q4_k_m", "nvfp4"]),
+    ],
+)
+def test_list(capsys, what, expected):
+    code, out, _ = run(capsys, "list", what)
+    assert code == 0
+    for text in expected:
+        assert text in out
+
+
+def test_list_all_and_unknown(capsys):
+    code, out, _ = run(capsys, "list")
+    assert code == 0 and all(f"== {name} ==" in out for name in ("hardware", "models", "profiles", "formats"))
+    code, _, err = run(capsys, "list", "gpus")
+    assert code == 2 and "unknown list 'gpus'" in err
+
+
+def test_calibrate_delegates(capsys, monkeypatch):
+    seen = []
+    fake = types.ModuleType("tpot_model.calibration")
+    fake.main = lambda argv: seen.append(argv) or 0
+    monkeypatch.setitem(sys.modules, "tpot_model.calibration", fake)
+    assert main(["calibrate", "--fit", "x.csv"]) == 0
+    assert seen == [["--fit", "x.csv"]]
+
+
+def test_frontier_delegates(capsys, monkeypatch):
+    seen = []
+    fake = types.ModuleType("tpot_model.planner_cli")
+    fake.frontier_main = lambda argv: seen.append(argv) or 3
+    monkeypatch.setitem(sys.modules, "tpot_model.planner_cli", fake)
+    assert main(["frontier", "--tpot-target-ms", "50"]) == 3
+    assert seen == [["--tpot-target-ms", "50"]]
+
+
+def test_delegate_without_entry_point(capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "tpot_model.calibration", types.ModuleType("tpot_model.calibration"))
+    code, _, err = run(capsys, "calibrate")
+    assert code == 2 and err.startswith("calibration not available")
+
+
+def test_calibrate_not_available(capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "tpot_model.calibration", None)  # makes the import fail
+    code, _, err = run(capsys, "calibrate")
+    assert code == 2 and err.startswith("calibration not available")
+
+
+# --------------------------------------------------------------------------------------------------- bad input
+
+TINY_MODEL_YAML = """tiny:
+  name: Tiny
+  num_layers: 2
+  d_model: 64
+  num_heads: {heads}
+  num_kv_heads: {kv_heads}
+  head_dim: 16
+  d_ff: 128
+  vocab_size: 100
+  tied_embeddings: false
+  mlp: swiglu
+  max_context_tokens: 4096
+"""
+
+
+def _bad_csv(tmp_path: Path, name: str, text: str) -> Path:
+    return write(tmp_path / name, text)
+
+
+BAD_CSV_CASES = {
+    # name: (csv text, expected fragments of the one stderr line)
+    "batch_zero": (
+        "model,hardware,batch\nllama-3.1-8b,h100-sxm,1\nllama-3.1-8b,h100-sxm,2\nllama-3.1-8b,h100-sxm,0\n",
+        ["scenarios.csv row 3, field 'batch': must be >= 1, got 0"],
+    ),
+    "batch_text": ("model,hardware,batch\nllama-3.1-8b,h100-sxm,many\n", ["row 1, field 'batch'", "whole number"]),
+    "num_gpus_zero": ("model,hardware,num_gpus\nllama-3.1-8b,h100-sxm,0\n", ["row 1, field 'num_gpus'", ">= 1"]),
+    "context_negative": ("model,hardware,context_tokens\nllama-3.1-8b,h100-sxm,-5\n", ["field 'context_tokens'"]),
+    "unknown_model": ("model,hardware\nllama-9,h100-sxm\n", ["row 1, field 'model'", "unknown model 'llama-9'"]),
+    "unknown_hardware": ("model,hardware\nllama-3.1-8b,h900\n", ["row 1, field 'hardware'", "unknown hardware"]),
+    "unknown_profile": ("model,hardware,profile\nllama-3.1-8b,h100-sxm,turbo\n", ["field 'profile'", "'turbo'"]),
+    "unknown_weights": ("model,hardware,weights\nllama-3.1-8b,h100-sxm,fp7\n", ["field 'weights'", "'fp7'"]),
+    "unknown_kv": ("model,hardware,kv_cache\nllama-3.1-8b,h100-sxm,int3x\n", ["field 'kv_cache'", "'int3x'"]),
+    "unknown_compute": ("model,hardware,compute\nllama-3.1-8b,h100-sxm,fp6\n", ["field 'compute'", "'fp6'"]),
+    "bad_price": ("model,hardware,price_usd_per_gpu_hour\nllama-3.1-8b,h100-sxm,cheap\n", ["price_usd_per_gpu_hour"]),
+    "missing_model_value": ("model,hardware\n,h100-sxm\n", ["row 1, field 'model': missing value"]),
+    "missing_column": ("model,batch\nllama-3.1-8b,1\n", ["scenarios.csv", "missing required column 'hardware'"]),
+    "missing_model_column": ("hardware\nh100-sxm\n", ["missing required column 'model'"]),
+    "empty_file": ("", ["scenarios.csv", "empty file", "model, hardware"]),
+    "blank_header": ("\n\n", ["scenarios.csv", "model, hardware"]),
+    "duplicate_column": ("model,hardware,batch,batch\nllama-3.1-8b,h100-sxm,1,2\n", ["duplicate column 'batch'"]),
+    "too_many_cells": ("model,hardware\nllama-3.1-8b,h100-sxm,9\n", ["row 1", "3 cells"]),
+    "malformed_csv": ('model,hardware,batch\nllama-3.1-8b,h100-sxm,"4\n', ["scenarios.csv", "malformed CSV"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_CSV_CASES))
+def test_evaluate_bad_input_one_line_exit_2(capsys, tmp_path, case):
+    text, fragments = BAD_CSV_CASES[case]
+    src = _bad_csv(tmp_path, "scenarios.csv", text)
+    out_path = tmp_path / "out.csv"
+    code, _, err = run(capsys, "evaluate", src, "-o", out_path)
+    assert code == 2
+    assert err.count("\n") == 1 and "Traceback" not in err
+    for fragment in fragments:
+        assert fragment in err, (fragment, err)
+    assert not out_path.exists()  # nothing half-written
+
+
+def test_evaluate_bad_files(capsys, tmp_path):
+    # heads not divisible by KV heads, in a model file referenced from a row
+    write(tmp_path / "odd.yaml", TINY_MODEL_YAML.format(heads=10, kv_heads=3))
+    write(tmp_path / "broken.yaml", "tiny: {name: [unclosed\n")
+    write(tmp_path / "broken.json", '{"model_type": "llama", "hidden_size": 64')
+    cases = {
+        "odd.yaml": ["row 1, field 'model'", "not divisible by num_kv_heads"],
+        "broken.yaml": ["row 1, field 'model'", "broken.yaml", "malformed YAML/JSON"],
+        "broken.json": ["row 1, field 'model'", "broken.json", "malformed YAML/JSON"],
+        "nowhere.yaml": ["row 1, field 'model'", "nowhere.yaml"],
+    }
+    for ref, fragments in cases.items():
+        src = write(tmp_path / "s.csv", f"model,hardware\n{ref},h100-sxm\n")
+        code, _, err = run(capsys, "evaluate", src)
+        assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
+        for fragment in fragments:
+            assert fragment in err, (fragment, err)
+
+    code, _, err = run(capsys, "evaluate", tmp_path / "absent.csv")
+    assert code == 2 and "absent.csv: no such file" in err
+
+    binary = tmp_path / "latin1.csv"
+    binary.write_bytes(b"model,hardware\nllama-3.1-8b,h100-sxm\xff\n")
+    code, _, err = run(capsys, "evaluate", binary)
+    assert code == 2 and "latin1.csv" in err and "UTF-8" in err
+
+    src = write(tmp_path / "ok.csv", "model,hardware\nllama-3.1-8b,h100-sxm\n")
+    code, _, err = run(capsys, "evaluate", src, "-o", tmp_path / "no" / "such" / "dir.csv")
+    assert code == 2 and "dir.csv" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragments"),
+    [
+        (["--model", "llama-9", "--hardware", "h100-sxm"], ["--model 'llama-9'", "unknown model"]),
+        (["--model", "llama-3.1-8b", "--hardware", "h900"], ["--hardware 'h900'", "unknown hardware"]),
+        (["--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--profile", "x"], ["--profile", "unknown profile"]),
+        (["--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--weights", "fp7"], ["--weights", "fp7"]),
+        (["--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--kv", "40"], ["--kv", "between 1 and 32"]),
+        (["--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--compute", "fp6"], ["--compute", "fp6"]),
+        (["--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--batch", "0"], ["--batch", "must be >= 1, got 0"]),
+        (["--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--gpus", "0"], ["--gpus", "must be >= 1, got 0"]),
+        (["--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--batch", "two"], ["--batch", "whole number"]),
+        (["--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--price", "-1"], ["--price", "non-negative"]),
+        (["--model", "llama-3.1-8b"], ["required", "--hardware"]),
+    ],
+)
+def test_estimate_bad_input_one_line_exit_2(capsys, argv, fragments):
+    code, out, err = run(capsys, "estimate", *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "Traceback" not in err and "usage:" not in err
+    for fragment in fragments:
+        assert fragment in err, (fragment, err)
+
+
+def test_estimate_bad_model_files(capsys, tmp_path):
+    odd = write(tmp_path / "odd.yaml", TINY_MODEL_YAML.format(heads=10, kv_heads=3))
+    code, _, err = run(capsys, "estimate", "--model", odd, "--hardware", "h100-sxm")
+    assert code == 2 and "odd.yaml" in err and "not divisible" in err
+    broken = write(tmp_path / "config.json", '{"model_type": "llama", ')
+    code, _, err = run(capsys, "estimate", "--model", broken, "--hardware", "h100-sxm")
+    assert code == 2 and "config.json" in err and "malformed" in err
+    hw = write(tmp_path / "gpu.yaml", "name: G\nmemory_GB: 10\n")
+    code, _, err = run(capsys, "estimate", "--model", "llama-3.1-8b", "--hardware", hw)
+    assert code == 2 and "gpu.yaml" in err and "missing field" in err
+    code, _, err = run(capsys, "estimate", "--model", tmp_path, "--hardware", "h100-sxm")  # a directory
+    assert code == 2 and str(tmp_path) in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["--batch", "5:1"], "--batch '5:1': range end must be >= start"),
+        (["--batch", "0:4"], "--batch '0:4': must be >= 1"),
+        (["--context", "1:x"], "--context '1:x'"),
+        (["--batch", "1:2000000"], "limit"),
+        (["--batch", "1:2048", "--context", "1:131072:1024"], "limit"),
+    ],
+)
+def test_sweep_bad_ranges(capsys, argv, fragment):
+    code, _, err = run(capsys, "sweep", "--model", "llama-3.1-8b", "--hardware", "h100-sxm", *argv)
+    assert code == 2 and fragment in err and err.count("\n") == 1
+
+
+def test_no_command(capsys):
+    code, _, err = run(capsys)
+    assert code == 2 and "COMMAND" in err and err.count("\n") == 1
+
+
+# --------------------------------------------------------------------------------------------------- subprocess
+
+
+def test_subprocess_estimate_json():
+    p = run_subprocess("estimate", *LLAMA70_FP16, "--profile", "ideal", "--json")
+    assert p.returncode == 0, p.stderr
+    r = json.loads(p.stdout)
+    assert r["tpot_ms"] == pytest.approx(41.2, rel=0.01) and r["fits"] is False and r["min_gpus"] == 2
+
+
+def test_subprocess_bad_csv_row_exit_2_without_traceback(tmp_path):
+    write(
+        tmp_path / "scenarios.csv",
+        "model,hardware,batch\nllama-3.1-8b,h100-sxm,1\nllama-3.1-8b,h100-sxm,4\nllama-3.1-8b,h100-sxm,0\n",
+    )
+    p = run_subprocess("evaluate", "scenarios.csv", "-o", "out.csv", cwd=tmp_path)
+    assert p.returncode == 2
+    assert p.stderr.strip() == "error: scenarios.csv row 3, field 'batch': must be >= 1, got 0"
+    assert "Traceback" not in p.stderr and p.stdout == ""
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["estimate", "--model", "no-such-model", "--hardware", "h100-sxm"],
+        ["estimate", "--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--gpus", "0"],
+        ["evaluate", "missing.csv"],
+        ["sweep", "--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--batch", "9:1"],
+        ["frobnicate"],
+    ],
+)
+def test_subprocess_bad_input_exit_2(argv, tmp_path):
+    p = run_subprocess(*argv, cwd=tmp_path)
+    assert p.returncode == 2
+    assert "Traceback" not in p.stderr and len(p.stderr.strip().splitlines()) == 1
+
+
+def _child_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def test_subprocess_sweep_cost_at_most_twice_one_point(tmp_path):
+    """The whole 256 x 256 sweep process costs at most 2x a one-point sweep: CPU seconds (user + sys) of the child
+    process, best of 3 interleaved runs each; CPU time rather than wall time so that other load on the machine does
+    not decide the outcome."""
+    base = ["sweep", *LLAMA70_FP16, "--gpus", "2", "--output-tokens", "64"]
+    one = [*base, "--batch", "1", "--context", "128", "-o", tmp_path / "one.csv"]
+    grid = [*base, "--batch", "1:256", "--context", "128:131072", "-o", tmp_path / "grid.csv"]
+    cpu: dict[str, list[float]] = {"one": [], "grid": []}
+    for _ in range(3):
+        for name, argv in (("one", one), ("grid", grid)):
+            before = _child_cpu_seconds()
+            p = run_subprocess(*argv)
+            cpu[name].append(_child_cpu_seconds() - before)
+            assert p.returncode == 0, p.stderr
+    assert (tmp_path / "grid.csv").read_text().count("\n") == 65_537
+    ratio = min(cpu["grid"]) / min(cpu["one"])
+    assert ratio <= 2.0, f"256x256 sweep {min(cpu['grid']):.3f} CPU s vs one point {min(cpu['one']):.3f} CPU s"
+
+
+def test_main_module_exists():
+    assert (ROOT / "tpot_model" / "__main__.py").is_file()
+    assert math.isfinite(cli.MAX_SWEEP_POINTS)

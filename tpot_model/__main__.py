@@ -1,0 +1,5 @@
+"""``python -m tpot_model``: the command line (see tpot_model.cli)."""
+
+from .cli import main
+
+raise SystemExit(main())

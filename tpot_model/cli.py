@@ -1,0 +1,1088 @@
+"""Command line: ``python -m tpot_model {estimate,evaluate,sweep,list,calibrate,frontier} ...``.
+
+Stdlib argparse + csv and numpy only (no pandas), so a sweep process stays cheap. Bad input ends with exit status 2
+and one line on stderr naming the file, row and field; the model math itself is never wrapped in a catch-all, so a
+bug in it surfaces as a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import dataclasses
+import importlib
+import io
+import itertools
+import json
+import math
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .catalog import (
+    CatalogError,
+    Hardware,
+    ModelSpec,
+    load_hardware_catalog,
+    load_model_catalog,
+    resolve_hardware,
+    resolve_model,
+)
+from .estimate import MAX_GPUS_SEARCHED, Estimate, estimate, memory_per_gpu
+from .precision import COMPUTE_PRECISIONS, FORMATS, KV_FORMATS, parse_format
+from .profiles import EfficiencyProfile, load_profiles, resolve_profile
+from .roofline import BUCKETS, active_params, total_params
+from .scenario import Scenario
+from .units import GB, TB_per_s, TFLOP_per_s, ms
+
+PROG = "python -m tpot_model"
+INPUT_ERRORS = (CatalogError, ValueError, OSError, csv.Error, UnicodeDecodeError, KeyError)
+MAX_SWEEP_POINTS = 1 << 20  # a batch x context grid larger than this is refused (memory of the vectorised call)
+DEFAULT_CONTEXT_POINTS = 256
+
+# evaluate: input columns, their defaults ('' = none), and the result columns appended after the input columns
+SCENARIO_COLUMNS = {
+    "model": None,
+    "hardware": None,
+    "num_gpus": "1",
+    "weights": "bf16",
+    "kv_cache": "bf16",
+    "batch": "1",
+    "context_tokens": "0",
+    "output_tokens": "1",
+    "profile": "typical",
+    "compute": "",
+    "price_usd_per_gpu_hour": "",
+}
+REQUIRED_COLUMNS = ("model", "hardware")
+RESULT_COLUMNS = (
+    "tpot_ms",
+    "tokens_per_s_per_user",
+    "tokens_per_s_total",
+    "tokens_per_s_per_gpu",
+    "ttft_ms",
+    "time_to_serve_s",
+    "weights_GB",
+    "kv_cache_GB",
+    "kv_cache_peak_GB",
+    "memory_per_gpu_GB",
+    "usable_memory_per_gpu_GB",
+    "fits",
+    "min_gpus",
+    "max_batch",
+    "bound",
+    "arithmetic_intensity_flop_per_byte",
+    "usd_per_1M_tokens",
+    "usd_per_1M_tokens_with_prefill",
+    "joules_per_token",
+    "compute_precision",
+    "tpot_ideal_ms",
+    *(f"tpot_{bucket}_ms" for bucket in BUCKETS),
+)
+SWEEP_COLUMNS = (
+    "batch",
+    "context_tokens",
+    "tpot_ms",
+    "tokens_per_s_per_user",
+    "tokens_per_s_total",
+    "tokens_per_s_per_gpu",
+    "ttft_ms",
+    "fits",
+    "usd_per_1M_tokens",
+    "bound",
+    "kv_cache_GB",
+    "memory_per_gpu_GB",
+)
+BUCKET_LABELS = {
+    "weights": "weights",
+    "kv_cache": "KV cache",
+    "compute": "compute",
+    "communication": "communication",
+    "overhead": "overhead",
+}
+
+
+class InputError(Exception):
+    """Bad input: main() prints the message as one line on stderr and returns 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a usage error as one line (InputError) instead of usage text + exit."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise InputError(f"{self.prog}: {message} (see --help)")
+
+
+# --------------------------------------------------------------------------------------------------- value parsing
+
+
+def _whole(text: Any, minimum: int) -> int:
+    """A whole number >= minimum from text ('8', '8.0'); ValueError with a short reason otherwise."""
+    s = str(text).strip()
+    try:
+        value = float(s)
+    except ValueError:
+        raise ValueError(f"must be a whole number, got {s!r}") from None
+    if not math.isfinite(value) or value != int(value):
+        raise ValueError(f"must be a whole number, got {s!r}")
+    if value < minimum:
+        raise ValueError(f"must be >= {minimum}, got {s}")
+    return int(value)
+
+
+def _price(text: Any) -> float:
+    s = str(text).strip()
+    try:
+        value = float(s)
+    except ValueError:
+        raise ValueError(f"must be a number (USD per GPU-hour), got {s!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise ValueError(f"must be a non-negative number (USD per GPU-hour), got {s!r}")
+    return value
+
+
+def _compute(text: str | None) -> str | None:
+    if text is None or not str(text).strip():
+        return None
+    key = str(text).strip().lower()
+    if key not in COMPUTE_PRECISIONS:
+        raise ValueError(f"unknown compute precision {text!r} (known: {', '.join(COMPUTE_PRECISIONS)})")
+    return key
+
+
+def _arg_type(parse, *args):
+    """An argparse type= from a parser that raises ValueError (argparse then names the option)."""
+
+    def convert(text: str):
+        try:
+            return parse(text, *args)
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+
+    convert.__name__ = getattr(parse, "__name__", "value").lstrip("_")
+    return convert
+
+
+def _one_line(text: object) -> str:
+    return " ".join(str(text).split())
+
+
+def _input(where: str, func, *args):
+    """Call a parser/resolver; any input error becomes InputError prefixed with where."""
+    try:
+        return func(*args)
+    except INPUT_ERRORS as e:
+        message = e.args[0] if isinstance(e, KeyError) and e.args else e
+        if isinstance(e, OSError) and e.strerror:
+            message = f"{e.filename or ''}: {e.strerror}".lstrip(": ")
+        raise InputError(f"{where}: {_one_line(message)}") from None
+
+
+# --------------------------------------------------------------------------------------------------- the estimate
+
+
+@dataclasses.dataclass(frozen=True)
+class _Job:
+    model: ModelSpec
+    hardware: Hardware
+    profile: EfficiencyProfile
+    scenario: Scenario
+
+
+def _run(job: _Job) -> tuple[Estimate, Estimate]:
+    """The estimate with the chosen profile and with the ideal one (the physical bound)."""
+    e = estimate(job.model, job.hardware, job.scenario, job.profile)
+    ideal = (
+        e if job.profile.id == "ideal" else estimate(job.model, job.hardware, job.scenario, load_profiles()["ideal"])
+    )
+    return e, ideal
+
+
+def _f(x: Any) -> float:
+    """A one-point estimate's value as a Python float."""
+    return float(np.asarray(x, dtype=float).reshape(()))
+
+
+def _int_or_none(x: Any) -> int | None:
+    v = _f(x)
+    return None if math.isnan(v) else int(v)
+
+
+def report(e: Estimate, ideal: Estimate) -> dict[str, Any]:
+    """All numbers of a one-point estimate: SI values and display units, the unit in every key."""
+    s, hw = e.scenario, e.hardware
+    tpot = _f(e.tpot_s)
+    breakdown = {k: _f(v) for k, v in e.breakdown_s.items()}
+    requested = s.compute_requested
+    return {
+        "model": e.model.id,
+        "model_name": e.model.name,
+        "hardware": hw.id,
+        "hardware_name": hw.name,
+        "profile": e.profile.id,
+        "num_gpus": int(_f(s.num_gpus)),
+        "batch": int(_f(s.batch)),
+        "context_tokens": int(_f(s.context_tokens)),
+        "output_tokens": int(_f(s.output_tokens)),
+        "weights": s.weights.name,
+        "weights_bits": s.weights.bits,
+        "kv_cache": s.kv_cache.name,
+        "kv_cache_bits": s.kv_cache.bits,
+        "compute_requested": requested,
+        "compute_precision": e.compute_precision,
+        "compute_fallback": e.compute_precision != requested,
+        "attention_precision": e.attention_precision,
+        "tpot_s": tpot,
+        "tpot_ms": tpot / ms,
+        "tokens_per_s_per_user": _f(e.tokens_per_s_per_user),
+        "tokens_per_s_total": _f(e.tokens_per_s_total),
+        "tokens_per_s_per_gpu": _f(e.tokens_per_s_per_gpu),
+        "ttft_s": _f(e.ttft_s),
+        "ttft_ms": _f(e.ttft_s) / ms,
+        "time_to_serve_s": _f(e.time_to_serve_s),
+        "breakdown_s": breakdown,
+        "breakdown_ms": {k: v / ms for k, v in breakdown.items()},
+        "breakdown_percent": {k: 100.0 * v / tpot for k, v in breakdown.items()},
+        "tpot_ideal_s": _f(ideal.tpot_s),
+        "tpot_ideal_ms": _f(ideal.tpot_s) / ms,
+        "arithmetic_intensity_flop_per_byte": _f(e.arithmetic_intensity_flop_per_byte),
+        "ridge_point_flop_per_byte": float(e.ridge_point_flop_per_byte),
+        "bound": "compute" if bool(np.all(e.compute_bound)) else "memory",
+        "weights_bytes": float(e.weight_bytes),
+        "weights_GB": float(e.weight_bytes) / GB,
+        "kv_cache_bytes": _f(e.kv_cache_bytes),
+        "kv_cache_GB": _f(e.kv_cache_bytes) / GB,
+        "kv_cache_peak_bytes": _f(e.kv_cache_peak_bytes),
+        "kv_cache_peak_GB": _f(e.kv_cache_peak_bytes) / GB,
+        "memory_per_gpu_bytes": _f(e.memory_per_gpu_bytes),
+        "memory_per_gpu_GB": _f(e.memory_per_gpu_bytes) / GB,
+        "usable_memory_per_gpu_bytes": float(e.usable_memory_per_gpu_bytes),
+        "usable_memory_per_gpu_GB": float(e.usable_memory_per_gpu_bytes) / GB,
+        "memory_per_gpu_capacity_GB": hw.memory_bytes / GB,
+        "fits": bool(np.all(e.fits)),
+        "min_gpus": _int_or_none(e.min_gpus),
+        "max_batch": _int_or_none(e.max_batch),
+        "price_usd_per_gpu_hour": float(e.price_usd_per_gpu_hour),
+        "usd_per_1M_tokens": _f(e.usd_per_1M_tokens),
+        "usd_per_1M_tokens_with_prefill": _f(e.usd_per_1M_tokens_with_prefill),
+        "joules_per_token": _f(e.joules_per_token),
+        "remedy": remedy(e),
+    }
+
+
+def remedy(e: Estimate) -> str | None:
+    """What would make a scenario that does not fit fit: more GPUs, lower precision, a smaller batch."""
+    if bool(np.all(e.fits)):
+        return None
+    s, m, hw = e.scenario, e.model, e.hardware
+    n, batch = int(_f(s.num_gpus)), int(_f(s.batch))
+    usable = e.usable_memory_per_gpu_bytes
+    min_gpus = _int_or_none(e.min_gpus)
+    options = (
+        [f"needs >= {min_gpus} GPUs (--gpus {min_gpus})"]
+        if min_gpus is not None
+        else [f"no tensor-parallel size up to {MAX_GPUS_SEARCHED} GPUs holds it at this batch and context"]
+    )
+    weights_names = [
+        "fp8" if "fp8" in hw.dense_flop_per_s else "int8-wo",
+        "nvfp4" if "fp4" in hw.dense_flop_per_s else "int4",
+    ]
+    lower_weights = [FORMATS[w] for w in weights_names if FORMATS[w].bits < s.weights.bits]
+    lower_kv = [FORMATS["fp8"]] if s.kv_cache.bits > 8 else []
+    for w, kv in itertools.product([None, *lower_weights], [None, *lower_kv]):
+        if w is None and kv is None:
+            continue
+        candidate = dataclasses.replace(s, weights=w or s.weights, kv_cache=kv or s.kv_cache)
+        if bool(np.all(memory_per_gpu(m, candidate, candidate.num_gpus) <= usable)):
+            labels, flags = [], []
+            if w is not None:
+                labels.append(f"{w.name} weights")
+                flags.append(f"--weights {w.name}")
+            if kv is not None:
+                labels.append(f"{kv.name} KV cache")
+                flags.append(f"--kv {kv.name}")
+            options.append(f"or lower precision e.g. {' + '.join(labels)} ({' '.join(flags)})")
+            break
+    else:
+        if lower_weights or lower_kv:
+            options.append("and lower precision (8-bit / 4-bit) alone is not enough")
+    max_batch = _int_or_none(e.max_batch)
+    if max_batch is not None and 1 <= max_batch < batch:
+        options.append(f"or batch <= {max_batch} (--batch {max_batch})")
+    return f"does not fit on {n} x {hw.name}: " + ", ".join(options)
+
+
+# --------------------------------------------------------------------------------------------------- resolving
+
+
+def _resolve_model(ref: str, base: Path | None = None) -> ModelSpec:
+    return resolve_model(_path_near(ref, base, load_model_catalog()))
+
+
+def _resolve_hardware(ref: str, base: Path | None = None) -> Hardware:
+    return resolve_hardware(_path_near(ref, base, load_hardware_catalog()))
+
+
+def _path_near(ref: str, base: Path | None, catalog: dict) -> str:
+    """A relative file reference that is not a catalog id and not found here is looked up next to the CSV."""
+    ref = ref.strip()
+    if not ref:
+        raise ValueError("is empty")
+    if base is None or ref in catalog or Path(ref).is_absolute() or Path(ref).exists():
+        return ref
+    near = base / ref
+    return str(near) if near.exists() else ref
+
+
+# --------------------------------------------------------------------------------------------------- estimate
+
+
+def _job_from_args(args: argparse.Namespace, *, batch: Any = None, context: Any = None) -> _Job:
+    model = _input(f"--model {args.model!r}", _resolve_model, args.model)
+    hardware = _input(f"--hardware {args.hardware!r}", _resolve_hardware, args.hardware)
+    profile = _input(f"--profile {args.profile!r}", resolve_profile, args.profile)
+    weights = _input(f"--weights {args.weights!r}", parse_format, args.weights)
+    kv = _input(f"--kv {args.kv!r}", parse_format, args.kv)
+    compute = _input(f"--compute {args.compute!r}", _compute, args.compute)
+    scenario = _input(
+        "scenario",
+        Scenario,
+        args.batch if batch is None else batch,
+        args.context if context is None else context,
+        args.output_tokens,
+        args.gpus,
+        weights,
+        kv,
+        compute,
+        args.price,
+    )
+    return _Job(model, hardware, profile, scenario)
+
+
+def _cmd_estimate(args: argparse.Namespace) -> int:
+    e, ideal = _run(_job_from_args(args))
+    r = report(e, ideal)
+    if args.json:
+        print(json.dumps(_json_safe(r), indent=2))
+    else:
+        print(_table(r))
+    return 0
+
+
+def _json_safe(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {k: _json_safe(v) for k, v in x.items()}
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    return x
+
+
+def _num(x: float | None, unit: str = "") -> str:
+    if x is None or not math.isfinite(x):
+        return "n/a"
+    a = abs(x)
+    if a >= 1000:
+        s = f"{x:,.0f}"
+    elif a >= 100:
+        s = f"{x:.1f}"
+    elif a >= 1:
+        s = f"{x:.2f}"
+    elif a == 0:
+        s = "0"
+    else:
+        s = f"{x:.3g}"
+    return f"{s} {unit}".rstrip()
+
+
+def _gb(x: float) -> str:
+    return f"{x:,.2f} GB"
+
+
+def _table(r: dict[str, Any]) -> str:
+    """The human-readable estimate."""
+    lines: list[str] = []
+    add = lines.append
+
+    def row(label: str, value: str) -> None:
+        add(f"  {label:<38} {value}")
+
+    n = r["num_gpus"]
+    add(
+        f"{r['model']} ({r['model_name']}) on {n} x {r['hardware_name']}, profile {r['profile']} | "
+        f"weights {r['weights']}, KV cache {r['kv_cache']} | batch {r['batch']}, context {r['context_tokens']:,} "
+        f"tokens, {r['output_tokens']:,} output tokens"
+    )
+    add("Units: GB = 1e9 bytes (decimal), ms = 1e-3 s.")
+    add("")
+    add("Speed")
+    row("TPOT (time per output token)", _num(r["tpot_ms"], "ms"))
+    row("tokens/s per user", _num(r["tokens_per_s_per_user"]))
+    row(f"tokens/s total (batch {r['batch']})", _num(r["tokens_per_s_total"]))
+    row(f"tokens/s per GPU ({n} GPU{'s' if n != 1 else ''})", _num(r["tokens_per_s_per_gpu"]))
+    row("TTFT (time to first token)", _num(r["ttft_ms"], "ms"))
+    row(f"time to serve {r['output_tokens']:,} output tokens", _num(r["time_to_serve_s"], "s"))
+    ratio = r["tpot_ms"] / r["tpot_ideal_ms"] if r["tpot_ideal_ms"] else float("nan")
+    row("physical bound (ideal profile)", f"{_num(r['tpot_ideal_ms'], 'ms')} TPOT (this estimate = {ratio:.2f} x)")
+    add("")
+    add(f"  {'TPOT decomposition':<38} {'ms':>10} {'% of TPOT':>10}")
+    for bucket in BUCKETS:
+        add(
+            f"    {BUCKET_LABELS[bucket]:<36} {r['breakdown_ms'][bucket]:>10.3f} {r['breakdown_percent'][bucket]:>9.1f}%"
+        )
+    add(f"    {'total':<36} {sum(r['breakdown_ms'].values()):>10.3f} {100.0:>9.1f}%")
+    add("")
+    add("Roofline (decode step)")
+    row("arithmetic intensity", _num(r["arithmetic_intensity_flop_per_byte"], "FLOP/byte"))
+    row(f"ridge point ({r['compute_precision']})", _num(r["ridge_point_flop_per_byte"], "FLOP/byte"))
+    row("bound", r["bound"])
+    add("")
+    add("Memory (GB = 1e9 bytes)")
+    row("weights", _gb(r["weights_GB"]))
+    row(f"KV cache ({r['batch']:,} x {r['context_tokens']:,} context tokens)", _gb(r["kv_cache_GB"]))
+    row(f"peak KV cache (+{r['output_tokens']:,} output tokens)", _gb(r["kv_cache_peak_GB"]))
+    usable_pct = 100.0 * r["usable_memory_per_gpu_GB"] / r["memory_per_gpu_capacity_GB"]
+    row(
+        "per GPU: used / usable",
+        f"{_gb(r['memory_per_gpu_GB'])} / {_gb(r['usable_memory_per_gpu_GB'])} "
+        f"({usable_pct:.0f}% of {r['memory_per_gpu_capacity_GB']:,.1f} GB)",
+    )
+    row("fits", "yes" if r["fits"] else "NO")
+    row("min GPUs (power of two)", "none up to 1024" if r["min_gpus"] is None else str(r["min_gpus"]))
+    row(f"max batch at this context on {n} GPU{'s' if n != 1 else ''}", str(r["max_batch"]))
+    if r["remedy"]:
+        add(f"  -> {r['remedy']}")
+    add("")
+    add("Cost and energy")
+    price = r["price_usd_per_gpu_hour"]
+    if math.isfinite(price):
+        row("price", f"${price:.2f} per GPU-hour")
+        row("$ per 1M output tokens", f"${r['usd_per_1M_tokens']:,.4g}")
+        row("$ per 1M tokens (with prefill)", f"${r['usd_per_1M_tokens_with_prefill']:,.4g}")
+    else:
+        row("$ per 1M output tokens", "n/a (no price; pass --price USD_PER_GPU_HOUR)")
+    row("energy", _num(r["joules_per_token"], "J/token") if math.isfinite(r["joules_per_token"]) else "n/a (no TDP)")
+    compute = r["compute_precision"]
+    if r["compute_fallback"]:
+        compute += f" ({r['compute_requested']} requested; {r['hardware_name']} has no {r['compute_requested']} rate)"
+    row("compute precision (GEMMs)", compute)
+    row("attention precision", r["attention_precision"])
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------------------- evaluate
+
+
+def _read_scenarios(path: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
+    """Header and (row number, cells) of a scenarios CSV; rows are numbered from 1 after the header."""
+    name = "<stdin>" if path == "-" else path
+    f = None
+    try:
+        f = sys.stdin if path == "-" else open(path, newline="", encoding="utf-8-sig")  # noqa: SIM115
+        reader = csv.reader(f, strict=True)
+        header = next(reader, None)
+        if header is None or not any(h.strip() for h in header):
+            raise InputError(f"{name}: empty file or empty header row (needs at least the columns model, hardware)")
+        header = [h.strip() for h in header]
+        seen = set()
+        for h in header:
+            if h and h in seen:
+                raise InputError(f"{name}: header: duplicate column {h!r}")
+            seen.add(h)
+        for col in REQUIRED_COLUMNS:
+            if col not in header:
+                raise InputError(f"{name}: header: missing required column {col!r} (found: {', '.join(header)})")
+        rows = []
+        for number, cells in enumerate(reader, start=1):
+            if not any(c.strip() for c in cells):
+                continue
+            if len(cells) > len(header) and not any(c.strip() for c in cells[len(header) :]):
+                cells = cells[: len(header)]  # trailing empty cells (a spreadsheet export's stray commas)
+            if len(cells) > len(header):
+                raise InputError(f"{name} row {number}: {len(cells)} cells but the header has {len(header)} columns")
+            rows.append((number, cells + [""] * (len(header) - len(cells))))
+        return header, rows
+    except FileNotFoundError:
+        raise InputError(f"{name}: no such file") from None
+    except OSError as e:
+        raise InputError(f"{name}: cannot read ({e.strerror or e})") from None
+    except UnicodeDecodeError as e:
+        raise InputError(f"{name}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+    except csv.Error as e:
+        raise InputError(f"{name} line {reader.line_num}: malformed CSV ({e})") from None
+    finally:
+        if f is not None and f is not sys.stdin:
+            f.close()
+
+
+def _row_job(name: str, number: int, values: dict[str, str], base: Path | None, cache: dict) -> _Job:
+    """Parse one scenario row; InputError names the file, the row and the field."""
+
+    def get(col: str) -> str:
+        value = values.get(col, "").strip()
+        return value if value else (SCENARIO_COLUMNS[col] or "")
+
+    def parse(col: str, func, *args):
+        text = get(col)
+        if col in REQUIRED_COLUMNS and not text:
+            raise InputError(f"{name} row {number}, field {col!r}: missing value")
+        key = (col, text)
+        if key not in cache:
+            cache[key] = _input(f"{name} row {number}, field {col!r}", func, text, *args)
+        return cache[key]
+
+    model = parse("model", _resolve_model, base)
+    hardware = parse("hardware", _resolve_hardware, base)
+    profile = parse("profile", resolve_profile)
+    weights = parse("weights", parse_format)
+    kv = parse("kv_cache", parse_format)
+    compute = parse("compute", _compute)
+    price_text = get("price_usd_per_gpu_hour")
+    price = parse("price_usd_per_gpu_hour", _price) if price_text else None
+    num_gpus = parse("num_gpus", _whole, 1)
+    batch = parse("batch", _whole, 1)
+    context = parse("context_tokens", _whole, 0)
+    output = parse("output_tokens", _whole, 1)
+    scenario = _input(f"{name} row {number}", Scenario, batch, context, output, num_gpus, weights, kv, compute, price)
+    return _Job(model, hardware, profile, scenario)
+
+
+def result_row(r: dict[str, Any]) -> dict[str, Any]:
+    """The evaluate/CSV view of a report."""
+    out = {k: r[k] for k in RESULT_COLUMNS if k in r}
+    for bucket in BUCKETS:
+        out[f"tpot_{bucket}_ms"] = r["breakdown_ms"][bucket]
+    return out
+
+
+def _cell(v: Any) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return "" if math.isnan(v) else repr(v)
+    return str(v)
+
+
+def _cmd_evaluate(args: argparse.Namespace) -> int:
+    name = "<stdin>" if args.scenarios == "-" else args.scenarios
+    header, rows = _read_scenarios(args.scenarios)
+    base = None if args.scenarios == "-" else Path(args.scenarios).resolve().parent
+    index = {h: i for i, h in enumerate(header) if h}
+    out_header = header + [c for c in RESULT_COLUMNS if c not in index]
+    cache: dict = {}
+    out_rows = []
+    for number, cells in rows:
+        values = {col: cells[i] for col, i in index.items() if col in SCENARIO_COLUMNS}
+        job = _row_job(name, number, values, base, cache)
+        result = result_row(report(*_run(job)))
+        out = cells + [""] * (len(out_header) - len(cells))
+        for col, value in result.items():
+            out[index[col] if col in index else out_header.index(col)] = _cell(value)
+        out_rows.append(out)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(out_header)
+    writer.writerows(out_rows)
+    _write_text(args.output, buffer.getvalue())
+    if args.output != "-":
+        print(f"{len(out_rows)} scenarios -> {args.output}", file=sys.stderr)
+    return 0
+
+
+def _write_text(path: str, text: str | bytes) -> None:
+    data = text.encode() if isinstance(text, str) else text
+    if path == "-":
+        out = getattr(sys.stdout, "buffer", None)
+        if out is None:  # a text-only stdout (an in-process capture)
+            sys.stdout.write(data.decode())
+        else:
+            sys.stdout.flush()
+            out.write(data)
+            out.flush()
+        return
+    try:
+        with open(path, "wb") as f:
+            f.write(data)
+    except OSError as e:
+        raise InputError(f"{path}: cannot write ({e.strerror or e})") from None
+
+
+# --------------------------------------------------------------------------------------------------- sweep
+
+
+def parse_range(text: str, *, log: bool, minimum: int) -> np.ndarray:
+    """'64', 'a:b' or 'a:b:n' -> sorted unique integers (as floats).
+
+    Linear ranges ('a:b' is every integer from a to b, 'a:b:n' n evenly spaced); log ranges ('a:b' is up to 256
+    log-spaced points, 'a:b:n' up to n), rounded to integers, duplicates dropped, both ends included.
+    """
+    parts = str(text).strip().split(":")
+    if len(parts) not in (1, 2, 3):
+        raise ValueError(f"expected N, A:B or A:B:COUNT, got {text!r}")
+    try:
+        a = _whole(parts[0], minimum)
+        b = _whole(parts[-1] if len(parts) == 1 else parts[1], minimum)
+    except ValueError as e:
+        raise ValueError(f"{e} in {text!r}") from None
+    if b < a:
+        raise ValueError(f"range end must be >= start, got {text!r}")
+    span = b - a + 1
+    if len(parts) == 3:
+        try:
+            count = _whole(parts[2], 1)
+        except ValueError as e:
+            raise ValueError(f"point count {e} in {text!r}") from None
+    else:
+        count = 1 if len(parts) == 1 else (min(DEFAULT_CONTEXT_POINTS, span) if log else span)
+    count = min(count, span)
+    if count > MAX_SWEEP_POINTS:
+        raise ValueError(f"{count:,} points is more than the limit of {MAX_SWEEP_POINTS:,}; use A:B:COUNT")
+    if count == 1:
+        return np.array([float(a)])
+    if not log:
+        points = np.linspace(a, b, count)
+    elif a == 0:  # 0 then log-spaced from 1
+        points = np.concatenate(([0.0], np.geomspace(1, b, count - 1)))
+    else:
+        points = np.geomspace(a, b, count)
+    points = np.unique(np.rint(points))
+    points[0], points[-1] = a, b
+    return points
+
+
+def _cmd_sweep(args: argparse.Namespace) -> int:
+    batch = _input(f"--batch {args.batch!r}", lambda t: parse_range(t, log=False, minimum=1), args.batch)
+    context = _input(f"--context {args.context!r}", lambda t: parse_range(t, log=True, minimum=0), args.context)
+    if batch.size * context.size > MAX_SWEEP_POINTS:
+        raise InputError(
+            f"--batch x --context: {batch.size:,} x {context.size:,} points is more than the limit of "
+            f"{MAX_SWEEP_POINTS:,}; use A:B:COUNT"
+        )
+    job = _job_from_args(args, batch=batch[:, None], context=context[None, :])
+    e = estimate(job.model, job.hardware, job.scenario, job.profile)  # one vectorised call over the whole grid
+    _write_text(args.output, sweep_csv(e, batch, context))
+    if args.output != "-":
+        print(f"{batch.size * context.size:,} points -> {args.output}", file=sys.stderr)
+    return 0
+
+
+def sweep_csv(e: Estimate, batch: np.ndarray, context: np.ndarray) -> bytes:
+    """The grid as CSV bytes, batch-major; every column is formatted by whole-array numpy operations."""
+    shape = (batch.size, context.size)
+
+    def flat(x: Any) -> np.ndarray:
+        return np.broadcast_to(np.asarray(x), shape).ravel()
+
+    price_known = math.isfinite(float(e.price_usd_per_gpu_hour))
+    columns = {
+        "batch": int_field(flat(batch[:, None])),
+        "context_tokens": int_field(flat(context[None, :])),
+        "tpot_ms": float_field(flat(e.tpot_s / ms)),
+        "tokens_per_s_per_user": float_field(flat(e.tokens_per_s_per_user)),
+        "tokens_per_s_total": float_field(flat(e.tokens_per_s_total)),
+        "tokens_per_s_per_gpu": float_field(flat(e.tokens_per_s_per_gpu)),
+        "ttft_ms": float_field(flat(e.ttft_s / ms)),
+        "fits": label_field(flat(e.fits).astype(np.intp), ("false", "true")),
+        "usd_per_1M_tokens": float_field(flat(e.usd_per_1M_tokens))
+        if price_known
+        else np.zeros((batch.size * context.size, 0), np.uint8),
+        "bound": label_field(flat(e.compute_bound).astype(np.intp), ("memory", "compute")),
+        "kv_cache_GB": float_field(flat(e.kv_cache_bytes / GB)),
+        "memory_per_gpu_GB": float_field(flat(e.memory_per_gpu_bytes / GB)),
+    }
+    return csv_bytes(SWEEP_COLUMNS, [columns[c] for c in SWEEP_COLUMNS])
+
+
+# Vectorised CSV text. A field is an (n, width) uint8 matrix of ASCII, NUL-padded; csv_bytes joins the fields with
+# commas and drops the NULs in one boolean compress. Digits come from 4-digit lookup tables (one uint32 per word).
+
+_P10 = 10.0 ** np.arange(20)
+_LUT: np.ndarray | None = None
+FLOAT_DIGITS = 7  # significant digits of floats in sweep CSVs (like '%.7g', without exponent notation)
+_PLAIN, _LEAD, _LEAD_LAST, _TRAIL = (10000 * k for k in range(4))  # offsets of the four tables inside _LUT
+
+
+def _lut() -> np.ndarray:
+    """Words '0000'..'9999' as uint32 (4 ASCII bytes each), four tables back to back: plain; leading zeros blanked;
+    the same but 0 -> '0' (the last word of an integer part); trailing zeros blanked."""
+    global _LUT
+    if _LUT is None:
+        plain = [f"{i:04d}" for i in range(10000)]
+        lead = [t.lstrip("0").rjust(4, "\0") for t in plain]
+        trail = [t.rstrip("0").ljust(4, "\0") for t in plain]
+        text = "".join(plain) + "".join(lead) + "\0\0\0" + "0" + "".join(lead[1:]) + "".join(trail)
+        _LUT = np.frombuffer(text.encode(), dtype=np.uint32)
+    return _LUT
+
+
+def _chunks(v: np.ndarray, n: int) -> list[np.ndarray]:
+    """n base-10000 digits (intp, most significant first) of integer-valued floats 0 <= v < 1e15.
+
+    floor(v / 1e4) is exact: v / 1e4 is either an integer or at least 1e-4 below the next one, far more than the
+    rounding error of one division below 2**53.
+    """
+    out = []
+    for _ in range(n):
+        q = np.floor(v / 1e4)
+        out.append((v - q * 1e4).astype(np.intp))
+        v = q
+    return out[::-1]
+
+
+def _digit_bytes(words: list[np.ndarray]) -> np.ndarray:
+    return np.stack(words, axis=1).view(np.uint8).reshape(words[0].size, 4 * len(words))
+
+
+def _integer_part(v: np.ndarray, width: int) -> np.ndarray:
+    """Integer-valued floats 0 <= v < 10**width -> (n, width) digits, leading zeros blanked, '0' kept for zero."""
+    lut = _lut()
+    n = max(1, -(-width // 4))
+    words, higher_zero = [], np.ones(v.shape, dtype=bool)
+    for k, r in enumerate(_chunks(v, n)):
+        blank = _LEAD_LAST if k == n - 1 else _LEAD
+        words.append(lut[r + np.where(higher_zero, blank, _PLAIN)])
+        higher_zero &= r == 0
+    return _digit_bytes(words)[:, 4 * n - width :]
+
+
+def _fraction_part(v: np.ndarray, width: int) -> np.ndarray:
+    """Integer-valued floats holding `width` fraction digits -> (n, width) digits, trailing zeros blanked."""
+    lut = _lut()
+    n = -(-width // 4)
+    chunks = _chunks(v * _P10[4 * n - width], n)
+    words: list[np.ndarray] = [np.empty(0)] * n
+    lower_zero = np.ones(v.shape, dtype=bool)
+    for k in range(n - 1, -1, -1):
+        words[k] = lut[chunks[k] + np.where(lower_zero, _TRAIL, _PLAIN)]
+        lower_zero &= chunks[k] == 0
+    return _digit_bytes(words)[:, :width]
+
+
+def _python_field(x: np.ndarray) -> np.ndarray:
+    """Fallback for values the vectorised path does not cover (< 1e-5, >= 1e12, inf): Python's '%g'."""
+    text = ["" if math.isnan(v) else f"{v:.{FLOAT_DIGITS}g}" for v in x.tolist()]
+    arr = np.array(text, dtype="S")
+    return arr.view(np.uint8).reshape(x.size, arr.dtype.itemsize)
+
+
+def float_field(x: np.ndarray) -> np.ndarray:
+    """Floats as '%.7g'-like text without exponent (NaN -> empty); (n, width) uint8, NUL-padded."""
+    x = np.asarray(x, dtype=float).ravel()
+    a = np.abs(x)
+    nan = np.isnan(a)
+    has_nan = bool(nan.any())
+    if has_nan:
+        a[nan] = 0.0
+    positive = a > 0
+    if not (a.max(initial=0.0) < 1e12 and np.min(a, where=positive, initial=1.0) >= 1e-5):  # also catches inf
+        return _python_field(x)
+    sig = FLOAT_DIGITS
+    exponent = np.log10(a if positive.all() else np.where(positive, a, 1.0))
+    np.floor(exponent, out=exponent)
+    dec = np.clip(sig - 1 - exponent, 0, sig + 4).astype(np.intp)  # decimals that give `sig` significant digits
+    scale = _P10[dec]
+    scaled = a * scale
+    np.rint(scaled, out=scaled)  # the number with `dec` decimals, as an integer-valued float (< 1e12)
+    ipart = scaled / scale
+    np.floor(ipart, out=ipart)  # exact, as in _chunks
+    frac = scaled - ipart * scale
+    int_width = len(str(int(ipart.max(initial=0.0))))
+    frac_width = int(dec.max(initial=0))
+    parts = []
+    negative = x < 0
+    if negative.any():
+        parts.append(negative.view(np.uint8)[:, None] * np.uint8(ord("-")))
+    parts.append(_integer_part(ipart, int_width))
+    if frac_width:
+        parts.append((frac > 0).view(np.uint8)[:, None] * np.uint8(ord(".")))
+        parts.append(_fraction_part(frac * _P10[frac_width - dec], frac_width))
+    out = np.hstack(parts)
+    if has_nan:
+        out[nan] = 0
+    return out
+
+
+def int_field(v: np.ndarray) -> np.ndarray:
+    """Non-negative whole numbers as text; (n, width) uint8, NUL-padded."""
+    v = np.asarray(v, dtype=float).ravel()
+    if v.size and not (np.isfinite(v).all() and v.min() >= 0 and v.max() < 1e15):
+        return _python_field(v)
+    return _integer_part(v, len(str(int(v.max(initial=0.0)))))
+
+
+def label_field(index: np.ndarray, labels: tuple[str, ...]) -> np.ndarray:
+    """labels[index] per row; (n, width) uint8, NUL-padded."""
+    table = np.array([t.encode() for t in labels], dtype="S")
+    return table.view(np.uint8).reshape(len(labels), table.dtype.itemsize)[np.asarray(index).ravel()]
+
+
+def csv_bytes(header: tuple[str, ...] | list[str], fields: list[np.ndarray]) -> bytes:
+    """Header line + one line per row: fields joined by commas; NUL padding dropped."""
+    rows = fields[0].shape[0]
+    width = sum(f.shape[1] + 1 for f in fields)
+    buf = np.zeros((rows, width), dtype=np.uint8)
+    col = 0
+    for i, f in enumerate(fields):
+        buf[:, col : col + f.shape[1]] = f
+        col += f.shape[1]
+        buf[:, col] = ord("\n") if i == len(fields) - 1 else ord(",")
+        col += 1
+    flat = buf.ravel()
+    return (",".join(header) + "\n").encode() + flat[flat != 0].tobytes()
+
+
+# --------------------------------------------------------------------------------------------------- list
+
+
+def _list_hardware() -> str:
+    lines = [
+        f"{'id':<16} {'name':<34} {'mem GB':>7} {'TB/s':>6} {'bf16':>7} {'fp8':>7} {'fp4':>7} {'TDP W':>6} {'$/h':>6}"
+    ]
+    for hw in load_hardware_catalog().values():
+        rate = hw.dense_flop_per_s
+
+        def tf(p: str, rate: dict = rate) -> str:
+            return f"{rate[p] / TFLOP_per_s:,.0f}" if p in rate else "-"
+
+        lines.append(
+            f"{hw.id:<16} {hw.name[:34]:<34} {hw.memory_bytes / GB:>7,.0f} "
+            f"{hw.memory_bandwidth_bytes_per_s / TB_per_s:>6.3f} {tf('bf16') if 'bf16' in rate else tf('fp16'):>7} "
+            f"{tf('fp8'):>7} {tf('fp4'):>7} {f'{hw.tdp_w:,.0f}' if hw.tdp_w else '-':>6} "
+            f"{f'{hw.price_usd_per_hour:.2f}' if hw.price_usd_per_hour else '-':>6}"
+        )
+    lines.append("(mem in GB = 1e9 bytes; dense TFLOP/s; bf16 column shows fp16 where a device lists no bf16)")
+    return "\n".join(lines)
+
+
+def _list_models() -> str:
+    lines = [f"{'id':<22} {'name':<28} {'params B':>9} {'active B':>9} {'layers':>6} {'max ctx':>8}  attention"]
+    for m in load_model_catalog().values():
+        lines.append(
+            f"{m.id:<22} {m.name[:28]:<28} {total_params(m) / 1e9:>9.2f} {active_params(m) / 1e9:>9.2f} "
+            f"{m.num_layers:>6} {m.max_context_tokens:>8,}  {m.kind}"
+        )
+    return "\n".join(lines)
+
+
+def _list_profiles() -> str:
+    lines = [f"{'id':<12} {'name':<36} {'BW eff':>6} {'FLOP eff':>8} {'usable mem':>10} {'overhead us/token':>17}"]
+    for p in load_profiles().values():
+        lines.append(
+            f"{p.id:<12} {p.name[:36]:<36} {p.bandwidth_efficiency:>6.2f} {p.flops_efficiency:>8.2f} "
+            f"{p.usable_memory_fraction:>10.2f} {p.per_token_overhead_s * 1e6:>17,.0f}"
+        )
+    return "\n".join(lines)
+
+
+def _list_formats() -> str:
+    lines = [f"{'name':<10} {'bits':>7} {'compute':<8} description"]
+    for f in FORMATS.values():
+        lines.append(f"{f.name:<10} {f.bits:>7.4g} {f.compute:<8} {f.description}")
+    lines.append(f"KV cache formats: {', '.join(KV_FORMATS)}. A number of bits (e.g. 5.5) is also accepted.")
+    lines.append(f"Compute precisions (--compute): {', '.join(COMPUTE_PRECISIONS)}.")
+    return "\n".join(lines)
+
+
+LISTS = {"hardware": _list_hardware, "models": _list_models, "profiles": _list_profiles, "formats": _list_formats}
+_LIST_ALIASES = {"model": "models", "profile": "profiles", "format": "formats", "precisions": "formats"}
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
+    what = _LIST_ALIASES.get(args.what, args.what) if args.what else None
+    if what is not None and what not in LISTS:
+        raise InputError(f"{PROG} list: unknown list {args.what!r} (choose from {', '.join(LISTS)})")
+    names = [what] if what else list(LISTS)
+    blocks = []
+    for name in names:
+        text = _input(f"{name} catalog", LISTS[name])
+        blocks.append(text if what else f"== {name} ==\n{text}")
+    print("\n\n".join(blocks))
+    return 0
+
+
+# --------------------------------------------------------------------------------------------------- delegates
+
+
+# Subcommands that live in other modules: imported only when asked for, all their arguments passed through.
+DELEGATES = {
+    "calibrate": ("tpot_model.calibration", "main", "calibration"),
+    "frontier": ("tpot_model.planner_cli", "frontier_main", "frontier"),
+}
+
+
+def _delegate(command: str, argv: list[str]) -> int:
+    """Run DELEGATES[command]'s entry point with argv; 'X not available' and exit 2 if it does not exist (yet)."""
+    module_name, func_name, label = DELEGATES[command]
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as e:
+        if e.name not in (module_name, None):
+            raise  # the module exists but lacks a dependency: a bug to surface
+        print(f"{label} not available", file=sys.stderr)
+        return 2
+    run = getattr(module, func_name, None)
+    if not callable(run):  # the module is being written and has no entry point yet
+        print(f"{label} not available ({module_name} has no {func_name}(argv))", file=sys.stderr)
+        return 2
+    try:
+        code = run(argv)
+    except SystemExit as e:  # an argparse inside the delegate
+        code = e.code
+    if code is None:
+        return 0
+    return code if isinstance(code, int) else 1
+
+
+# --------------------------------------------------------------------------------------------------- parser
+
+
+def _add_scenario_options(p: argparse.ArgumentParser, *, single_point: bool) -> None:
+    p.add_argument(
+        "--model", required=True, metavar="M", help="catalog id (see `list models`) or a config.json / model YAML path"
+    )
+    p.add_argument(
+        "--hardware", required=True, metavar="H", help="catalog id (see `list hardware`) or a hardware YAML path"
+    )
+    p.add_argument(
+        "--gpus", type=_arg_type(_whole, 1), default=1, metavar="N", help="tensor-parallel GPU count (default 1)"
+    )
+    p.add_argument(
+        "--weights", default="bf16", metavar="P", help="weight format name or bits per weight (default bf16)"
+    )
+    p.add_argument("--kv", default="bf16", metavar="P", help="KV-cache format name or bits per element (default bf16)")
+    p.add_argument(
+        "--compute",
+        default=None,
+        metavar="P",
+        help=f"GEMM compute precision ({', '.join(COMPUTE_PRECISIONS)}); default: the weight format's own",
+    )
+    p.add_argument(
+        "--profile", default="typical", metavar="X", help="efficiency profile id (default typical; see `list profiles`)"
+    )
+    p.add_argument(
+        "--output-tokens",
+        type=_arg_type(_whole, 1),
+        default=1,
+        metavar="N",
+        help="tokens to generate per sequence (default 1)",
+    )
+    p.add_argument(
+        "--price",
+        type=_arg_type(_price),
+        default=None,
+        metavar="USD_PER_GPU_HOUR",
+        help="price per GPU-hour (default: the hardware catalog's, if any)",
+    )
+    if single_point:
+        p.add_argument(
+            "--batch", type=_arg_type(_whole, 1), default=1, metavar="B", help="concurrent sequences (default 1)"
+        )
+        p.add_argument(
+            "--context",
+            type=_arg_type(_whole, 0),
+            default=0,
+            metavar="L",
+            help="tokens in the KV cache when decoding starts (default 0)",
+        )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=PROG,
+        description="Analytical LLM inference model: TPOT (time per output token), TTFT, memory fit, cost, energy.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
+
+    p = sub.add_parser(
+        "estimate",
+        help="one scenario as a readable table (or --json)",
+        description="Estimate one scenario: TPOT and its decomposition, TTFT, throughput, memory fit, cost, energy. "
+        "GB are decimal (1e9 bytes).",
+    )
+    _add_scenario_options(p, single_point=True)
+    p.add_argument("--json", action="store_true", help="print one JSON object (SI values plus display units)")
+    p.set_defaults(func=_cmd_estimate)
+
+    p = sub.add_parser(
+        "evaluate",
+        help="one scenario per CSV row -> results CSV",
+        description="Evaluate a CSV of scenarios. Columns (exact names): model, hardware (required: catalog id or "
+        "file path, relative paths tried from the current directory, then next to the CSV), num_gpus (1), weights "
+        "(bf16), kv_cache (bf16), batch (1), context_tokens (0), output_tokens (1), profile (typical); optional "
+        "compute and price_usd_per_gpu_hour. Empty cells take the defaults; other columns pass through. Every row "
+        "is computed as given, also when it does not fit. Rows are numbered from 1 after the header. Adds the columns "
+        f"{', '.join(RESULT_COLUMNS)} (GB = 1e9 bytes; empty min_gpus: none up to {MAX_GPUS_SEARCHED}; empty "
+        "usd_per_1M_tokens: no price).",
+    )
+    p.add_argument("scenarios", metavar="SCENARIOS.csv", help="input CSV ('-' for stdin)")
+    p.add_argument("-o", "--output", default="-", metavar="RESULTS.csv", help="output CSV ('-' = stdout, default)")
+    p.set_defaults(func=_cmd_evaluate)
+
+    p = sub.add_parser(
+        "sweep",
+        help="a batch x context grid -> CSV, in one vectorised call",
+        description="Evaluate a batch x context grid in one vectorised call and write one CSV row per point "
+        "(batch-major). Ranges: N is a single value; for --batch, A:B is every integer from A to B and A:B:COUNT "
+        f"is COUNT evenly spaced integers; for --context, A:B is {DEFAULT_CONTEXT_POINTS} log-spaced integers "
+        "from A to B and A:B:COUNT is COUNT of them (rounded to integers, duplicates dropped, both ends kept; "
+        f"a range starting at 0 holds 0 and then log-spaced points from 1). At most {MAX_SWEEP_POINTS:,} points. "
+        f"Columns: {', '.join(SWEEP_COLUMNS)}; floats with {FLOAT_DIGITS} significant digits, GB = 1e9 bytes, "
+        "usd_per_1M_tokens empty without a price (--price or the catalog's).",
+    )
+    _add_scenario_options(p, single_point=False)
+    p.add_argument(
+        "--batch", default="1", metavar="RANGE", help="batch: N, A:B (every integer) or A:B:COUNT (linear); default 1"
+    )
+    p.add_argument(
+        "--context",
+        default="0",
+        metavar="RANGE",
+        help=f"context tokens: N, A:B ({DEFAULT_CONTEXT_POINTS} log-spaced points) or A:B:COUNT (log); default 0",
+    )
+    p.add_argument("-o", "--output", default="-", metavar="GRID.csv", help="output CSV ('-' = stdout, default)")
+    p.set_defaults(func=_cmd_sweep)
+
+    p = sub.add_parser("list", help="catalog ids with names and key numbers", description="List catalog entries.")
+    p.add_argument("what", nargs="?", metavar="{hardware,models,profiles,formats}", help="one list (default: all)")
+    p.set_defaults(func=_cmd_list)
+
+    sub.add_parser(
+        "calibrate",
+        help="fit efficiency profiles to measurements (tpot_model.calibration)",
+        add_help=False,
+        description="Delegates all its arguments to tpot_model.calibration.",
+    )
+    sub.add_parser(
+        "frontier",
+        help="the best batch at a TPOT target (tpot_model.planner_cli)",
+        add_help=False,
+        description="Delegates all its arguments to tpot_model.planner_cli.",
+    )
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; returns the exit status (0 ok, 2 bad input)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in DELEGATES:
+        return _delegate(argv[0], argv[1:])
+    try:
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as e:  # --help
+            return e.code if isinstance(e.code, int) else 0
+        return args.func(args)
+    except InputError as e:
+        print(f"error: {_one_line(e)}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # `... -o - | head`
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 1
