@@ -32,8 +32,19 @@ _INIT_FLAG = "_scenario_initialised"
 _NOTICES = "_url_notices"
 
 
+def _require_navigation() -> None:
+    """A link straight to a page on a freshly started server runs that file through Streamlit's legacy pages/
+    mode, without app.py's frame. Switch the process to st.navigation and rerun through app.py."""
+    from streamlit.runtime.pages_manager import PagesManager
+
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
 def _init_from_url() -> None:
     """On a session's first run, load the scenario from the URL (validated) into the widgets' state."""
+    _require_navigation()
     if st.session_state.get(_INIT_FLAG):
         return
     params = st.query_params.to_dict()
@@ -122,7 +133,9 @@ def sidebar() -> ScenarioState:
             help=tr("help_price"),
         )
     state = scenario_state()
-    st.query_params.from_dict({**state.to_query(), **uploads.url_params(state)})
+    owned = set(_FIELDS) | set(uploads.KINDS.values())
+    others = {k: v for k, v in st.query_params.to_dict().items() if k not in owned}  # pages' own parameters
+    st.query_params.from_dict({**others, **state.to_query(), **uploads.url_params(state)})
     return state
 
 

@@ -51,7 +51,7 @@ def figure(fig: go.Figure, table: pd.DataFrame | None, name: str, tr: Translator
 def url_notices(notices, tr: Translator) -> None:
     """One warning per bad URL parameter; the values were sanitised to plain text by ui.state."""
     for n in notices:
-        st.warning(tr("notice_bad_param", param=n.param, given=n.given or "∅", used=n.used), icon="⚠️")
+        st.warning(tr("notice_bad_param", param=n.param, given=n.given or "∅", used=n.used), icon=":material/warning:")
 
 
 def explain(tr: Translator, title_key: str, formula: str, substituted: str, result: str) -> None:
@@ -90,5 +90,5 @@ def fit_notice(est, tr: Translator) -> None:
             hw=est.hardware.name,
             remedy="; ".join(remedies),
         ),
-        icon="🚫",
+        icon=":material/block:",
     )

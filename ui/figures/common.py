@@ -5,6 +5,7 @@ from __future__ import annotations
 import zlib
 
 import plotly.graph_objects as go
+import plotly.io as pio
 
 PALETTE = (
     "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
@@ -29,19 +30,35 @@ def hardware_colour(hw_id: str) -> str:
     return FIXED_COLOURS.get(hw_id) or PALETTE[zlib.crc32(hw_id.encode()) % len(PALETTE)]
 
 
+_AXIS = {"gridcolor": "#EBF0F8", "linecolor": "#EBF0F8", "zerolinecolor": "#EBF0F8", "automargin": True}
+# The house look as a small default template: plotly copies the default template into every new figure, so a
+# small one costs ~1 ms where setting the same properties per figure (or using plotly_white) costs ~10 ms.
+pio.templates["tpot"] = go.layout.Template(
+    layout={
+        "paper_bgcolor": "white",
+        "plot_bgcolor": "white",
+        "colorway": PALETTE,
+        "font": {"family": "Inter, Noto Sans TC, Noto Sans CJK TC, Microsoft JhengHei, sans-serif", "size": 13,
+                 "color": "#2a3f5f"},
+        "margin": {"l": 60, "r": 20, "t": 70, "b": 55},
+        "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.0, "xanchor": "right", "x": 1.0},
+        "hoverlabel": {"namelength": -1},
+        "title": {"x": 0.0, "xanchor": "left"},
+        "xaxis": _AXIS,
+        "yaxis": _AXIS,
+        "height": 440,
+    }
+)  # fmt: skip
+pio.templates.default = "tpot"
+
+
 def style(
     fig: go.Figure, title: str, x_title: str, y_title: str, *, log_x: bool = False, log_y: bool = False
 ) -> go.Figure:
-    """The house layout: title, axis titles with units, unified font, legend on top, compact margins."""
+    """The house layout (from the 'tpot' template) plus this figure's title and axis titles with units."""
     fig.update_layout(
-        title={"text": title, "x": 0.0, "xanchor": "left"},
-        template="plotly_white",
-        font={"family": "Inter, Noto Sans TC, Microsoft JhengHei, sans-serif", "size": 13},
-        margin={"l": 60, "r": 20, "t": 70, "b": 55},
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.0, "xanchor": "right", "x": 1.0},
-        hoverlabel={"namelength": -1},
-        height=440,
+        title={"text": title},
+        xaxis={"title": {"text": x_title}, "type": "log" if log_x else None},
+        yaxis={"title": {"text": y_title}, "type": "log" if log_y else None},
     )
-    fig.update_xaxes(title_text=x_title, type="log" if log_x else None)
-    fig.update_yaxes(title_text=y_title, type="log" if log_y else None)
     return fig

@@ -40,6 +40,8 @@ MEMORY_COLOURS = {
 }
 FRONTIER_COLOUR = "#222222"
 _NO_FIT_PATTERN = "/"
+SECONDS_ABOVE_S = 10.0  # the TPOT chart switches from ms to s when its slowest bar passes this
+_RIGHT_LEGEND = {"orientation": "v", "x": 1.02, "xanchor": "left", "y": 1.0, "yanchor": "top"}
 
 
 def memory_rank(memory_type: str) -> int:
@@ -58,6 +60,14 @@ def _peak_16bit_tflops(hw: Hardware) -> float:
     """Dense 16-bit peak (bf16, else fp16), TFLOP/s; nan if the chip lists neither."""
     rate = hw.dense_flop_per_s.get("bf16") or hw.dense_flop_per_s.get("fp16")
     return rate / TFLOP_per_s if rate else float("nan")
+
+
+def _round_significant(x: np.ndarray, digits: int) -> np.ndarray:
+    """Each value rounded to `digits` significant figures (0.4584 ms, 2184 tok/s, 79.92 GB); nan stays nan."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        magnitude = np.floor(np.log10(np.abs(x)))
+    scale = 10.0 ** (digits - 1 - np.where(np.isfinite(magnitude), magnitude, 0))
+    return np.round(x * scale) / scale
 
 
 def _opt(x: float | None) -> float:
@@ -128,14 +138,18 @@ def bandwidth_by_year(chips: Sequence[Hardware], *, tr: Translator = EN) -> go.F
         )
     style(fig, tr("hw_bw_year_title"), tr("hw_axis_year"), tr("hw_axis_bandwidth"))
     fig.update_xaxes(dtick=1, tickformat="d")
-    fig.update_layout(legend_title_text=tr("hw_legend_memory"), height=460)
+    fig.update_layout(
+        legend=_RIGHT_LEGEND | {"title_text": tr("hw_legend_memory")},
+        margin={"r": 140},
+        height=480,
+    )
     fig.add_annotation(
         text=tr("hw_size_note"),
         xref="paper",
         yref="paper",
-        x=0.0,
+        x=1.0,
         y=1.0,
-        xanchor="left",
+        xanchor="right",
         yanchor="bottom",
         showarrow=False,
         font={"size": 11, "color": "#555"},
@@ -163,7 +177,7 @@ def bandwidth_ranking(chips: Sequence[Hardware], *, tr: Translator = EN) -> go.F
     )
     style(fig, tr("hw_bw_rank_title"), tr("hw_axis_bandwidth"), "")
     fig.update_yaxes(autorange="reversed", automargin=True)
-    fig.update_xaxes(range=[0, float(bw.max(initial=1.0)) * 1.3])
+    fig.update_xaxes(range=[0, float(bw.max(initial=1.0)) * 1.35])
     fig.update_layout(height=max(300, 22 * len(chips) + 110), margin={"l": 10})
     return fig
 
@@ -206,14 +220,12 @@ def tpot_table(pairs: Sequence[tuple[Estimate, Estimate]]) -> pd.DataFrame:
     return df.sort_values("tpot_ideal_ms", kind="stable").reset_index(drop=True) if rows else df
 
 
-def tpot_table_labels(profile_name: str, *, tr: Translator = EN) -> dict[str, str]:
-    """Display headers for the columns of tpot_table (the CSV keeps the unit-suffixed names)."""
-    return {
+def tpot_table_labels(*, show_profile: bool = True, tr: Translator = EN) -> dict[str, str]:
+    """Display headers for the columns of tpot_table shown on the page (the CSV keeps the unit-suffixed names)."""
+    labels = {
         "hardware": tr("hw_col_hardware"),
-        "vendor": tr("hw_col_vendor"),
-        "num_gpus": tr("hw_col_gpus"),
         "tpot_ideal_ms": tr("hw_col_tpot_ideal"),
-        "tpot_profile_ms": tr("hw_col_tpot_profile", profile=profile_name),
+        "tpot_profile_ms": tr("hw_col_tpot_profile"),
         "tokens_per_s_per_user": tr("hw_col_tps_user"),
         "tokens_per_s_per_gpu": tr("hw_col_tps_gpu"),
         "tokens_per_s_per_usd_per_gpu_hour": tr("hw_col_tps_usd"),
@@ -222,49 +234,55 @@ def tpot_table_labels(profile_name: str, *, tr: Translator = EN) -> dict[str, st
         "fits": tr("hw_col_fits"),
         "min_gpus": tr("hw_col_min_gpus"),
     }
+    if not show_profile:
+        del labels["tpot_profile_ms"]
+    return labels
 
 
-def tpot_display_table(table: pd.DataFrame, profile_name: str, *, tr: Translator = EN) -> pd.DataFrame:
+def tpot_display_table(table: pd.DataFrame, *, show_profile: bool = True, tr: Translator = EN) -> pd.DataFrame:
     """tpot_table rounded to sensible precision, with translated headers, for st.dataframe (numbers stay sortable)."""
-    labels = tpot_table_labels(profile_name, tr=tr)
-    digits = {
-        "tpot_ideal_ms": 1,
-        "tpot_profile_ms": 1,
-        "tokens_per_s_per_user": 1,
-        "tokens_per_s_per_gpu": 0,
-        "tokens_per_s_per_usd_per_gpu_hour": 0,
-        "usd_per_1m_tokens": 3,
-        "memory_per_gpu_gb": 1,
-    }
-    out = table[list(labels)].round(digits)
+    labels = tpot_table_labels(show_profile=show_profile, tr=tr)
+    out = table[list(labels)].copy()
+    for col in out.columns:
+        if out[col].dtype.kind == "f" and col != "min_gpus":
+            out[col] = _round_significant(out[col].to_numpy(), 4)
     out["min_gpus"] = out["min_gpus"].astype("Int64")
     return out.rename(columns=labels)
 
 
 def tpot_by_hardware(
-    pairs: Sequence[tuple[Estimate, Estimate]], *, show_profile: bool = True, tr: Translator = EN
+    pairs: Sequence[tuple[Estimate, Estimate]], *, show_profile: bool = True, log_x: bool = False, tr: Translator = EN
 ) -> go.Figure:
-    """Horizontal bars of TPOT (ms) on every chip, fastest first: the ideal bound as a solid bar in the hardware's
-    colour, the profile's estimate as a wider pale bar behind it; hatched with "needs N GPUs" where it does not fit."""
-    pairs = sorted(pairs, key=lambda p: float(p[0].tpot_s))
+    """Horizontal bars of TPOT on every chip, fastest first: the ideal bound as a solid bar in the hardware's colour,
+    the profile's estimate as a wider pale bar behind it; hatched with "needs N GPUs" where it does not fit.
+    The axis is in ms, or in s when the slowest bar passes 10 s (1M-token contexts at large batch)."""
+    pairs = sorted(pairs, key=lambda p: float(p[1].tpot_s if show_profile else p[0].tpot_s))
     names = [est.hardware.name for _, est in pairs]
     colours = [hardware_colour(est.hardware.id) for _, est in pairs]
-    ideal_ms = np.array([float(i.tpot_s) * 1e3 for i, _ in pairs])
-    est_ms = np.array([float(e.tpot_s) * 1e3 for _, e in pairs])
+    ideal_s = np.array([float(i.tpot_s) for i, _ in pairs])
+    est_s = np.array([float(e.tpot_s) for _, e in pairs])
+    in_seconds = float(np.nanmax(np.concatenate([ideal_s, est_s]), initial=0.0)) >= SECONDS_ABOVE_S
+    scale = 1.0 if in_seconds else 1e3
     fits = np.array([bool(e.fits) for _, e in pairs])
     patterns = ["" if f else _NO_FIT_PATTERN for f in fits]
     notes = [_fit_label(e, tr) for _, e in pairs]
-    shown = est_ms if show_profile else ideal_ms
-    labels = [f"{v:.1f} ms" + (f" · {n}" if n else "") for v, n in zip(shown, notes, strict=True)]
+    if show_profile:
+        labels = [
+            tr("hw_bar_label", est=fmt.duration(e), ideal=fmt.duration(i)) for i, e in zip(ideal_s, est_s, strict=True)
+        ]
+    else:
+        labels = [fmt.duration(i) for i in ideal_s]
+    labels = [f"{lab} · {n}" if n else lab for lab, n in zip(labels, notes, strict=True)]
     custom = [
-        [float(i), float(e), tr("hw_yes") if f else n] for i, e, f, n in zip(ideal_ms, est_ms, fits, notes, strict=True)
+        [fmt.duration(i), fmt.duration(e), tr("hw_yes") if f else n]
+        for i, e, f, n in zip(ideal_s, est_s, fits, notes, strict=True)
     ]
     hover = tr("hw_hover_tpot") if show_profile else tr("hw_hover_tpot_ideal")
     common = {"y": names, "orientation": "h", "customdata": custom, "hovertemplate": hover + "<extra></extra>"}
     fig = go.Figure()
     if show_profile:
         fig.add_bar(
-            x=est_ms,
+            x=est_s * scale,
             width=0.8,
             marker={"color": colours, "opacity": 0.35, "pattern": {"shape": patterns, "fgcolor": "#333"}},
             text=labels,
@@ -275,7 +293,7 @@ def tpot_by_hardware(
             **common,
         )
     fig.add_bar(
-        x=ideal_ms,
+        x=ideal_s * scale,
         width=0.45 if show_profile else 0.75,
         marker={"color": colours, "pattern": {"shape": patterns, "fgcolor": "#fff", "solidity": 0.3}},
         text=None if show_profile else labels,
@@ -288,7 +306,7 @@ def tpot_by_hardware(
     # Legend keys in neutral grey (the bars themselves carry the hardware colours).
     fig.add_bar(x=[None], y=[None], name=tr("label_ideal"), marker_color="#666", showlegend=True)
     if show_profile:
-        fig.add_bar(x=[None], y=[None], name=tr("hw_estimate"), marker={"color": "#666", "opacity": 0.35})
+        fig.add_bar(x=[None], y=[None], name=tr("hw_estimate"), marker_color="#c9c9c9")
     if not fits.all():
         fig.add_bar(
             x=[None],
@@ -296,7 +314,6 @@ def tpot_by_hardware(
             name=tr("hw_legend_no_fit"),
             marker={"color": "#ddd", "pattern": {"shape": _NO_FIT_PATTERN, "fgcolor": "#333"}},
         )
-    top = float(np.nanmax(np.concatenate([ideal_ms, est_ms]), initial=1.0))
     s = pairs[0][1].scenario if pairs else None
     title = (
         tr(
@@ -310,10 +327,17 @@ def tpot_by_hardware(
         if s is not None
         else ""
     )
-    style(fig, title, tr("axis_tpot_ms"), "")
+    top = float(np.nanmax(np.concatenate([ideal_s, est_s]), initial=1e-3)) * scale
+    bottom = float(np.nanmin(ideal_s, initial=1e-3)) * scale
+    x_title = tr("hw_axis_tpot_s") if in_seconds else tr("axis_tpot_ms")
+    style(fig, title, x_title, "", log_x=log_x)
     fig.update_layout(barmode="overlay", height=max(320, 24 * len(pairs) + 130), margin={"l": 10})
     fig.update_yaxes(autorange="reversed", automargin=True)
-    fig.update_xaxes(range=[0, top * 1.45])
+    # room on the right for the labels (longer when they carry a fit note)
+    room = 1.9 if any(notes) and show_profile else 1.6
+    fig.update_xaxes(
+        range=[math.log10(bottom / 2), math.log10(top * room**4)] if log_x else [0, top * room], tickformat=",~r"
+    )
     return fig
 
 
@@ -376,7 +400,7 @@ def bandwidth_frontier(chips: Sequence[Hardware], *, tr: Translator = EN) -> go.
         )
     style(fig, tr("hw_frontier_title"), tr("hw_axis_year"), tr("hw_axis_bandwidth"))
     fig.update_xaxes(dtick=1, tickformat="d")
-    fig.update_layout(legend_title_text=tr("hw_legend_memory"), height=440)
+    fig.update_layout(legend=_RIGHT_LEGEND | {"title_text": tr("hw_legend_memory")}, margin={"r": 170}, height=460)
     return fig
 
 

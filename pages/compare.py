@@ -1,0 +1,175 @@
+"""Compare: scenario A (the sidebar) against B and an optional C defined here; their choices travel in the URL."""
+
+import numpy as np
+import streamlit as st
+
+from ui import controls, data, fmt, show, uploads
+from ui.figures import compare as figs
+from ui.state import BATCH_OPTIONS, CONTEXT_OPTIONS, CUSTOM_ID, GPU_OPTIONS, KV_OPTIONS, WEIGHT_OPTIONS
+
+state = controls.scenario_state()
+tr = controls.translator()
+profiles = data.profiles()
+models, hardware = data.models(), data.hardware()
+if (custom := uploads.custom("model")) is not None:
+    models = {**models, CUSTOM_ID: custom}
+if (custom := uploads.custom("hardware")) is not None:
+    hardware = {**hardware, CUSTOM_ID: custom}
+INIT, NOTICES = "_compare_initialised", "_compare_notices"
+
+# Widget state: from the URL (b_hardware, b_gpus, ...) on this page's first run in the session, else kept.
+params = st.query_params.to_dict()
+first = not st.session_state.get(INIT)
+notices = []
+for side in figs.SIDES:
+    values, side_notices = figs.parse_side_query(params, side, set(models), set(hardware), set(profiles))
+    for field, value in values.items():
+        st.session_state.setdefault(f"compare.{side}.{field}", value)
+    notices += side_notices
+if first:
+    st.session_state[NOTICES] = notices
+    st.session_state.setdefault("compare.c.on", any(k.startswith("c_") for k in params))
+    st.session_state[INIT] = True
+
+st.title(tr("cmp_title"))
+st.markdown(tr("cmp_intro"))
+for n in st.session_state[NOTICES]:
+    st.warning(tr("cmp_bad_param", param=n.param, given=n.given or "∅", used=n.used), icon="⚠️")
+
+
+def same_or(v, show=str):
+    return tr("cmp_same_as_a") if v == figs.SAME else show(v)
+
+
+def side_controls(side: str) -> dict:
+    """Compact controls of scenario B or C; returns its choices."""
+    k, x = f"compare.{side}.", side.upper()
+    c = st.columns([3, 2, 2, 2, 3])
+    keep = {"persist_state": "session"}
+    c[0].selectbox(
+        tr("control_hardware"), list(hardware), format_func=lambda i: hardware[i].name, key=k + "hardware", **keep
+    )
+    c[1].selectbox(
+        tr("control_gpus"),
+        (figs.AUTO, *GPU_OPTIONS),
+        format_func=lambda n: tr("cmp_gpus_auto") if n == figs.AUTO else str(n),
+        key=k + "gpus",
+        **keep,
+    )
+    c[2].selectbox(tr("control_weights"), WEIGHT_OPTIONS, key=k + "weights", **keep)
+    c[3].selectbox(tr("control_kv"), KV_OPTIONS, key=k + "kv", **keep)
+    c[4].selectbox(
+        tr("control_profile"),
+        (figs.SAME, *profiles),
+        format_func=lambda p: same_or(p, lambda i: controls.profile_label(profiles[i], tr)),
+        key=k + "profile",
+        **keep,
+    )
+    with st.expander(tr("cmp_own_settings", x=x)):
+        e = st.columns(4)
+        e[0].selectbox(
+            tr("control_model"),
+            (figs.SAME, *models),
+            format_func=lambda m: same_or(m, lambda i: models[i].name),
+            key=k + "model",
+            **keep,
+        )
+        e[1].selectbox(tr("control_batch"), (figs.SAME, *BATCH_OPTIONS), format_func=same_or, key=k + "batch", **keep)
+        e[2].selectbox(
+            tr("control_context"),
+            (figs.SAME, *CONTEXT_OPTIONS),
+            format_func=lambda n: same_or(n, fmt.tokens),
+            key=k + "context",
+            **keep,
+        )
+        e[3].number_input(
+            tr("cmp_price"),
+            min_value=0.0,
+            max_value=1000.0,
+            step=0.1,
+            key=k + "price",
+            help=tr("cmp_price_help"),
+            **keep,
+        )
+    return {f: st.session_state[k + f] for f in figs.FIELDS}
+
+
+def resolve(values: dict):
+    """The side's ScenarioState and estimate, with an automatic GPU count resolved to the fewest that fit."""
+    side = figs.side_state(state, values)
+    if values["gpus"] == figs.AUTO:
+        side = figs.side_state(state, values, gpus=figs.fewest_gpus(controls.evaluate(side), state.gpus))
+    return side, controls.evaluate(side)
+
+
+def summary(x: str, side, est) -> None:
+    st.markdown(
+        tr(
+            "cmp_summary",
+            x=x,
+            model=est.model.name,
+            gpus=side.gpus,
+            hw=est.hardware.name,
+            weights=side.weights,
+            kv=side.kv,
+            batch=side.batch,
+            context=fmt.tokens(side.context),
+            profile=controls.profile_label(est.profile, tr),
+        )
+    )
+
+
+est_a = controls.evaluate(state)
+with st.container(border=True):
+    st.subheader(tr("cmp_side_a"))
+    summary("A", state, est_a)
+    show.fit_notice(est_a, tr)
+
+sides = {"A": (state, est_a)}
+query = {}
+for side in figs.SIDES:
+    x = side.upper()
+    if side == "c" and not st.toggle(tr("cmp_add_c"), key="compare.c.on", persist_state="session"):
+        continue
+    with st.container(border=True):
+        st.subheader(tr("cmp_side", x=x))
+        values = side_controls(side)
+        side_state, est = resolve(values)
+        summary(x, side_state, est)
+        if values["gpus"] == figs.AUTO:
+            auto_key = "cmp_auto_used" if est.min_gpus == est.min_gpus else "cmp_auto_none"
+            st.caption(tr(auto_key, n=side_state.gpus))
+        show.fit_notice(est, tr)
+        if est.price_usd_per_gpu_hour != est.price_usd_per_gpu_hour:
+            st.caption(tr("cmp_no_price", hw=est.hardware.name, x=x))
+    sides[x] = (side_state, est)
+    query |= figs.side_query(values, side)
+for key in [k for k in st.query_params if k.startswith(("b_", "c_")) and k not in query]:
+    del st.query_params[key]
+st.query_params.update(query)
+
+ests = {x: est for x, (_, est) in sides.items()}
+st.subheader(tr("cmp_table_header"))
+st.dataframe(
+    figs.headline_display(ests, tr=tr),
+    height="content",
+    column_config={"_index": st.column_config.TextColumn(width="medium")},
+)
+st.caption(tr("cmp_table_caption"))
+if not show.embedded():
+    headline = figs.headline_table(ests)
+    st.download_button(
+        tr("download_csv"),
+        data=lambda: headline.to_csv(index=False).encode("utf-8"),
+        file_name="compare-headline.csv",
+        mime="text/csv",
+        key="compare.headline_csv",
+        on_click="ignore",
+    )
+show.figure(figs.decomposition(ests, tr=tr), figs.decomposition_table(ests), "compare-decomposition", tr)
+
+# One vectorised call per scenario over the batch options.
+batches = np.array(BATCH_OPTIONS, dtype=float)
+sweeps = {x: controls.evaluate(s, batch=batches) for x, (s, _) in sides.items()}
+show.figure(figs.tpot_vs_batch(sweeps, ests, tr=tr), figs.sweep_table(sweeps), "compare-tpot-vs-batch", tr)
+st.caption(tr("cmp_sweep_caption"))

@@ -1,0 +1,69 @@
+"""Methodology: every formula of the model with this scenario's numbers substituted, definitions, common misreadings,
+where the catalog data comes from, public reference points beside this tool's live numbers, and the model's limits."""
+
+import numpy as np
+import streamlit as st
+
+from ui import controls, fmt, show
+from ui.figures import methodology as figs
+
+state = controls.scenario_state()
+tr = controls.translator()
+est = controls.evaluate(state)
+pair = controls.evaluate(state, batch=np.array([1.0, float(state.batch)]))  # batch 1 against this batch, one call
+profile = controls.profile_label(est.profile, tr)
+refs = figs.reference_points()
+textbook = [
+    controls.evaluate(state.with_(**refs["textbook"]["scenario"], hardware=p["hardware"]), profile_id="ideal")
+    for p in refs["textbook"]["points"]
+]  # one case on four chips: hardware is not an array axis of the model
+measured = [controls.evaluate(state.with_(**p["scenario"])) for p in refs["measured"]]
+
+
+def render(blocks: list[figs.Block]) -> None:
+    for kind, text in blocks:
+        {"h": st.subheader, "latex": st.latex, "md": st.markdown, "caption": st.caption}[kind](text)
+
+
+st.title(tr("page_methodology"))
+st.caption(tr("meth_caption"))
+st.markdown(
+    tr(
+        "ov_intro",
+        model=est.model.name,
+        gpus=state.gpus,
+        hw=est.hardware.name,
+        weights=state.weights,
+        kv=state.kv,
+        batch=state.batch,
+        context=fmt.tokens(state.context),
+        output=fmt.tokens(state.output),
+        profile=profile,
+    )
+)
+show.fit_notice(est, tr)
+
+render(figs.memory_blocks(est, tr))
+render(figs.roofline_blocks(est, tr, profile))
+show.figure(figs.operator_times(est, tr=tr), figs.operator_data(est), "methodology-operators", tr)
+with st.expander(tr("meth_operator_table")):
+    st.dataframe(figs.operator_display(figs.operator_data(est), tr), hide_index=True, width="stretch")
+render(figs.step_blocks(est, tr))
+render(figs.prefill_blocks(est, tr))
+render(figs.moe_blocks(est, tr))
+render(figs.intensity_blocks(est, tr))
+render(figs.cost_blocks(est, tr))
+render(figs.definition_blocks(est, tr))
+render(figs.misreading_blocks(est, pair, tr))
+render(figs.source_blocks(est, tr, profile))
+
+st.subheader(tr("meth_h_reference"))
+st.info(tr("meth_ref_outside"), icon="ℹ️")
+st.markdown(tr("meth_ref_textbook", sources="; ".join(refs["textbook"]["source"])))
+st.dataframe(figs.display(figs.textbook_data(refs, textbook), tr), hide_index=True, width="stretch")
+st.caption(tr("meth_ref_textbook_note"))
+st.markdown(tr("meth_ref_measured", profile=profile))
+st.dataframe(figs.display(figs.measured_data(refs, measured, tr), tr), hide_index=True, width="stretch")
+st.markdown(figs.measured_notes(refs, tr))
+
+render(figs.limit_blocks(tr))

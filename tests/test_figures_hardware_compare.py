@@ -1,0 +1,314 @@
+"""Hardware and Compare figures as data (no Streamlit): traces, axis titles with units, plotted values equal to the
+model's output (or the datasheet) times the display scale, the URL form of scenarios B/C. Built on the tiny in-code
+models and toy accelerators, so catalog edits do not move these numbers."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from model_fixtures import TINY_DENSE, TOY_BW, TOY_GPU, TOY_GPU_NO_PRICE
+
+from tests.apptest_util import decode
+from tpot_model import BUCKETS, IDEAL, EfficiencyProfile, Scenario, estimate
+from ui.figures import compare as cf
+from ui.figures import hardware as hf
+from ui.figures.common import hardware_colour
+from ui.i18n import EN, Translator
+from ui.state import DEFAULT
+
+ZH = Translator("zh-TW")
+ENGINE = EfficiencyProfile(id="engine", name="Test engine", bandwidth_efficiency=0.8, per_token_overhead_s=1e-4)
+
+# Three toy chips of different generations; "small" holds only 1 GB, so TINY_DENSE at a big batch does not fit.
+FAST = replace(TOY_GPU, id="fast", name="Fast", memory_bandwidth_bytes_per_s=4 * TOY_BW, memory_type="HBM3e",
+               launch_year=2024, vendor="Acme", memory_bytes=80e9)  # fmt: skip
+MID = replace(TOY_GPU, id="mid", name="Mid", memory_bandwidth_bytes_per_s=2 * TOY_BW, memory_type="HBM3",
+              launch_year=2022, vendor="Acme", memory_bytes=40e9)  # fmt: skip
+SMALL = replace(TOY_GPU_NO_PRICE, id="small", name="Small", memory_bytes=1e6, memory_type="GDDR6",
+                launch_year=2022, vendor="Other")  # fmt: skip
+CHIPS = [MID, SMALL, FAST]
+
+
+def _scenario(**kw):
+    values = dict(batch=4, context_tokens=512, output_tokens=64, num_gpus=1, weights="bf16", kv_cache="bf16")
+    values.update(kw)
+    return Scenario(**values)
+
+
+def _pairs(**kw):
+    s = _scenario(**kw)
+    return [(estimate(TINY_DENSE, h, s, IDEAL), estimate(TINY_DENSE, h, s, ENGINE)) for h in CHIPS]
+
+
+def _trace(fig, name):
+    matches = [t for t in fig.data if t.name == name]
+    assert matches, f"no trace {name!r} in {[t.name for t in fig.data]}"
+    return matches[0]
+
+
+# --------------------------------------------------------------------------------------------------- hardware
+
+
+def test_bandwidth_by_year_one_trace_per_memory_type_in_tb_per_s():
+    fig = hf.bandwidth_by_year(CHIPS)
+    assert [t.name for t in fig.data] == ["HBM3", "HBM3e", "GDDR6"]  # generation order
+    assert fig.layout.yaxis.title.text == "Peak memory bandwidth (TB/s)"
+    assert fig.layout.xaxis.title.text == EN("hw_axis_year")
+    hbm3e = _trace(fig, "HBM3e")
+    assert decode(hbm3e.y).tolist() == [4.0]  # 4e12 B/s shown as 4 TB/s (decimal)
+    assert hbm3e.customdata[0][0] == "Fast" and hbm3e.customdata[0][1] == pytest.approx(80.0)  # name, GB
+    # same-year chips are spread so they do not overlap
+    xs = sorted(float(decode(t.x)[0]) for t in fig.data if t.name in ("HBM3", "GDDR6"))
+    assert xs[0] < 2022 < xs[1]
+
+
+def test_bandwidth_ranking_sorted_with_hardware_colours():
+    fig = hf.bandwidth_ranking(CHIPS)
+    (bar,) = fig.data
+    assert list(bar.y) == ["Fast", "Mid", "Small"]
+    assert decode(bar.x).tolist() == [4.0, 2.0, 1.0]
+    assert list(bar.marker.color) == [hardware_colour(i) for i in ("fast", "mid", "small")]
+    assert bar.text[0] == "4.00 TB/s · 80 GB"
+
+
+def test_specs_table_display_units():
+    df = hf.specs_table(CHIPS)
+    row = df.set_index("hardware_id").loc["fast"]
+    assert row.bandwidth_tb_per_s == 4.0 and row.memory_gb == 80.0
+    assert row.dense_16bit_tflop_per_s == pytest.approx(100.0)
+    assert math.isnan(df.set_index("hardware_id").loc["small"].price_usd_per_gpu_hour)
+    assert set(hf.specs_table_labels()) <= set(df.columns)
+
+
+def test_tpot_by_hardware_values_sorting_and_fit_marks():
+    pairs = _pairs(batch=64)
+    fig = hf.tpot_by_hardware(pairs)
+    estimate_bar, ideal_bar = fig.data[0], fig.data[1]
+    by_name = {e.hardware.name: (i, e) for i, e in pairs}
+    order = list(ideal_bar.y)
+    assert order == ["Fast", "Mid", "Small"]  # fastest first
+    np.testing.assert_allclose(decode(ideal_bar.x), [float(by_name[n][0].tpot_s) * 1e3 for n in order])
+    np.testing.assert_allclose(decode(estimate_bar.x), [float(by_name[n][1].tpot_s) * 1e3 for n in order])
+    assert list(ideal_bar.marker.color) == [hardware_colour(n.lower()) for n in order]
+    # "Small" holds 1 MB: hatched, and its label says how many GPUs it needs (or that none suffice)
+    assert not bool(by_name["Small"][1].fits)
+    assert list(estimate_bar.marker.pattern.shape) == ["", "", "/"]
+    assert "does not fit" in estimate_bar.text[2] or "needs" in estimate_bar.text[2]
+    assert "needs" not in estimate_bar.text[0]
+    assert EN("hw_legend_no_fit") in [t.name for t in fig.data]
+    assert fig.layout.xaxis.title.text == "Time per output token (ms)"
+    assert "Tiny dense" in fig.layout.title.text
+
+
+def test_tpot_by_hardware_ideal_only_and_log_axis():
+    pairs = [(i, i) for i, _ in _pairs()]
+    fig = hf.tpot_by_hardware(pairs, show_profile=False, log_x=True)
+    assert EN("hw_estimate") not in [t.name for t in fig.data]
+    assert fig.layout.xaxis.type == "log"
+    bars = [t for t in fig.data if t.x is not None and t.x[0] is not None]
+    assert len(bars) == 1 and bars[0].text[0].endswith("ms")
+
+
+def test_tpot_table_columns_and_price_blank():
+    pairs = _pairs()
+    df = hf.tpot_table(pairs).set_index("hardware_id")
+    ideal, est = pairs[2]  # FAST
+    row = df.loc["fast"]
+    assert row.tpot_ideal_ms == pytest.approx(float(ideal.tpot_s) * 1e3)
+    assert row.tpot_profile_ms == pytest.approx(float(est.tpot_s) * 1e3)
+    assert row.tokens_per_s_per_gpu == pytest.approx(float(est.tokens_per_s_per_gpu))
+    assert row.tokens_per_s_per_usd_per_gpu_hour == pytest.approx(float(est.tokens_per_s_per_gpu) / 2.0)
+    assert row.usd_per_1m_tokens == pytest.approx(float(est.usd_per_1M_tokens))
+    assert math.isnan(df.loc["small"].tokens_per_s_per_usd_per_gpu_hour)  # no price: blank
+    assert math.isnan(df.loc["small"].usd_per_1m_tokens)
+    shown = hf.tpot_display_table(df.reset_index(), tr=ZH)
+    assert ZH("hw_col_tpot_ideal") in shown.columns and len(shown) == 3
+    assert ZH("hw_col_tpot_profile") not in hf.tpot_display_table(df.reset_index(), show_profile=False).columns
+
+
+def test_frontier_is_a_running_maximum():
+    chips = [*CHIPS, replace(MID, id="mid2", name="Mid 2", launch_year=2023, memory_bandwidth_bytes_per_s=1.5 * TOY_BW)]
+    df = hf.frontier_table(chips)
+    hbm3 = df[df.memory_type == "HBM3"].set_index("year")
+    assert hbm3.loc[2023].best_bandwidth_tb_per_s == 2.0  # the 2022 chip still leads in 2023
+    assert hbm3.loc[2023].best_hardware == "Mid"
+    overall = df[df.memory_type == "all"]
+    assert overall.best_bandwidth_tb_per_s.is_monotonic_increasing
+    assert overall.set_index("year").loc[2024].best_bandwidth_tb_per_s == 4.0
+    fig = hf.bandwidth_frontier(chips, tr=ZH)
+    assert fig.layout.title.text == ZH("hw_frontier_title")
+    assert _trace(fig, ZH("hw_frontier_all")).line.dash == "dot"
+    gen = hf.generation_table(chips)
+    assert gen[EN("hw_col_chips")].sum() == 4
+
+
+def test_hardware_zh_tw_titles():
+    assert hf.bandwidth_by_year(CHIPS, tr=ZH).layout.title.text == ZH("hw_bw_year_title")
+    assert hf.bandwidth_ranking(CHIPS, tr=ZH).layout.title.text == ZH("hw_bw_rank_title")
+    assert "Tiny dense" in hf.tpot_by_hardware(_pairs(), tr=ZH).layout.title.text
+    assert hf.tpot_by_hardware(_pairs(), tr=ZH).layout.xaxis.title.text == ZH("axis_tpot_ms")
+
+
+# --------------------------------------------------------------------------------------------------- compare: URL
+
+
+MODELS, HARDWARE, PROFILES = (
+    {"llama-3.1-70b", "llama-3.1-8b"},
+    {"h200", "mi300x", "b200", "h100-sxm"},
+    {"ideal", "typical"},
+)
+
+
+def _parse(**params):
+    return cf.parse_side_query(params, "b", MODELS, HARDWARE, PROFILES)
+
+
+def test_parse_side_query_defaults_and_valid_values():
+    values, notices = _parse()
+    assert values == cf.DEFAULTS["b"] and not notices
+    assert values["hardware"] == "mi300x" and values["weights"] == "bf16" and values["gpus"] == cf.AUTO
+    values, notices = _parse(b_hardware="h100-sxm", b_gpus="4", b_weights="fp8", b_kv="fp8", b_profile="ideal",
+                             b_model="llama-3.1-8b", b_batch="64", b_context="8192", b_price="2.5")  # fmt: skip
+    assert not notices
+    assert values == {"hardware": "h100-sxm", "gpus": 4, "weights": "fp8", "kv": "fp8", "profile": "ideal",
+                      "model": "llama-3.1-8b", "batch": 64, "context": 8192, "price": 2.5}  # fmt: skip
+    # C is parsed from its own prefix only
+    c_values, _ = cf.parse_side_query({"b_hardware": "h200"}, "c", MODELS, HARDWARE, PROFILES)
+    assert c_values == cf.DEFAULTS["c"]
+
+
+def test_parse_side_query_invalid_values_give_notices():
+    values, notices = _parse(b_hardware="<b>nope</b>", b_gpus="5", b_batch="lots", b_weights="fp3", b_price="-1",
+                             b_model="gpt-99")  # fmt: skip
+    by_param = {n.param: n for n in notices}
+    assert set(by_param) == {"b_hardware", "b_gpus", "b_batch", "b_weights", "b_price", "b_model"}
+    assert values["hardware"] == "mi300x" and by_param["b_hardware"].used == "mi300x"
+    assert "<" not in by_param["b_hardware"].given
+    assert values["gpus"] in (4, 6) and by_param["b_gpus"].used == str(values["gpus"])  # nearest option
+    assert values["batch"] == cf.SAME and values["weights"] == "bf16" and values["price"] is None
+    assert values["model"] == cf.SAME
+
+
+def test_side_query_round_trip():
+    values, _ = _parse(b_hardware="b200", b_gpus="8", b_batch="128", b_price="4")
+    query = cf.side_query(values, "b")
+    assert query == {"b_hardware": "b200", "b_gpus": "8", "b_weights": "bf16", "b_kv": "bf16", "b_batch": "128",
+                     "b_price": "4"}  # fmt: skip
+    assert _parse(**query)[0] == values
+    assert "b_model" not in cf.side_query(cf.DEFAULTS["b"], "b")  # "same as A" is the absence of the parameter
+
+
+def test_side_state_follows_a_where_same():
+    a = DEFAULT.with_(compute="fp8", price=9.0, batch=16)
+    b = cf.side_state(a, cf.DEFAULTS["b"])
+    assert (b.model, b.batch, b.context, b.output, b.profile) == (a.model, 16, a.context, a.output, a.profile)
+    assert (b.hardware, b.weights, b.compute, b.price, b.gpus) == ("mi300x", "bf16", "auto", None, 1)
+    assert cf.side_state(a, cf.DEFAULTS["b"], gpus=4).gpus == 4
+    own = cf.side_state(a, {**cf.DEFAULTS["b"], "gpus": 2, "batch": 64, "model": "llama-3.1-8b"}, gpus=8)
+    assert (own.gpus, own.batch, own.model) == (2, 64, "llama-3.1-8b")  # an explicit count is kept
+
+
+def test_fewest_gpus():
+    s = _scenario(batch=1, context_tokens=0)
+    assert cf.fewest_gpus(estimate(TINY_DENSE, TOY_GPU, s), fallback=8) == 1
+    assert cf.fewest_gpus(estimate(TINY_DENSE, SMALL, s), fallback=8) == 8  # nothing holds it: A's count
+
+
+# --------------------------------------------------------------------------------------------------- compare: figures
+
+
+def _sides():
+    s = _scenario(batch=8)
+    return {
+        "A": estimate(TINY_DENSE, TOY_GPU, s, ENGINE),
+        "B": estimate(TINY_DENSE, MID, s, ENGINE),
+        "C": estimate(TINY_DENSE, TOY_GPU, _scenario(batch=8, weights="fp8"), ENGINE),
+    }
+
+
+def test_headline_table_deltas():
+    ests = _sides()
+    df = cf.headline_table(ests).set_index("metric")
+    a, b = ests["A"], ests["B"]
+    assert df.loc["tpot", "A"] == pytest.approx(float(a.tpot_s) * 1e3)
+    assert df.loc["tpot", "B_minus_A"] == pytest.approx((float(b.tpot_s) - float(a.tpot_s)) * 1e3)
+    assert df.loc["tpot", "B_vs_A_pct"] == pytest.approx((float(b.tpot_s) / float(a.tpot_s) - 1) * 100)
+    assert df.loc["tps_total", "B"] == pytest.approx(float(b.tokens_per_s_total))
+    assert df.loc["tpot", "better"] == "lower" and df.loc["tps_user", "better"] == "higher"
+    assert {"C", "C_minus_A", "C_vs_A_pct"} <= set(df.columns)
+    assert set(df.index) >= {"tpot", "tps_user", "tps_total", "tps_gpu", "ttft", "cost", "energy", "memory", "fits",
+                             "min_gpus"}  # fmt: skip
+
+
+def test_headline_display_colours_better_and_worse():
+    ests = _sides()  # B has twice the bandwidth: lower TPOT (better), higher throughput (better)
+    styler = cf.headline_display(ests)
+    frame = styler.data
+    delta = EN("cmp_delta_col", x="B")
+    assert list(frame.columns) == ["A", "B", delta, "C", EN("cmp_delta_col", x="C")]
+    assert frame.loc[EN("cmp_row_tpot"), delta].startswith("−") and "%" in frame.loc[EN("cmp_row_tpot"), delta]
+    assert frame.loc[EN("cmp_row_tps_user"), delta].startswith("+")
+    html = styler.to_html()
+    assert cf.BETTER_COLOUR in html
+    # a slower B is red
+    slow = {"A": ests["B"], "B": ests["A"]}
+    assert cf.WORSE_COLOUR in cf.headline_display(slow).to_html()
+    zh = cf.headline_display(ests, tr=ZH).data
+    assert ZH("cmp_row_tpot") in zh.index
+
+
+def test_decomposition_bars_equal_the_breakdown():
+    ests = _sides()
+    fig = cf.decomposition(ests)
+    assert len(fig.data) == 3 and fig.layout.barmode == "group"
+    for trace, est in zip(fig.data, ests.values(), strict=True):
+        np.testing.assert_allclose(decode(trace.y), [float(est.breakdown_s[b]) * 1e3 for b in BUCKETS])
+    assert list(fig.data[0].x) == [EN(f"bucket_{b}") for b in BUCKETS]
+    assert fig.layout.yaxis.title.text == EN("cmp_axis_part_ms") and "(ms)" in fig.layout.yaxis.title.text
+    # A and C share the toy GPU's colour: C gets a pattern, A and B none
+    assert [t.marker.pattern.shape for t in fig.data] == ["", "", "."]
+    df = cf.decomposition_table(ests)
+    assert df.groupby("scenario").time_ms.sum()["A"] == pytest.approx(float(ests["A"].tpot_s) * 1e3)
+
+
+def test_tpot_vs_batch_dashes_where_it_does_not_fit():
+    batches = np.array([1.0, 4.0, 16.0, 64.0, 256.0])
+    current = {"A": estimate(TINY_DENSE, TOY_GPU, _scenario()), "B": estimate(TINY_DENSE, SMALL, _scenario())}
+    sweeps = {
+        "A": estimate(TINY_DENSE, TOY_GPU, _scenario(batch=batches)),
+        "B": estimate(TINY_DENSE, SMALL, _scenario(batch=batches)),
+    }
+    fig = cf.tpot_vs_batch(sweeps, current, tr=ZH)
+    assert fig.layout.title.text == ZH("cmp_sweep_title")
+    assert fig.layout.xaxis.type == "log" and fig.layout.yaxis.title.text == ZH("axis_tpot_ms")
+    a_solid = _trace(fig, cf.scenario_label("A", current["A"]))
+    np.testing.assert_allclose(decode(a_solid.y), np.ravel(sweeps["A"].tpot_s) * 1e3)  # fits everywhere
+    b_solid = _trace(fig, cf.scenario_label("B", current["B"]))
+    assert np.isnan(decode(b_solid.y)).all()  # 1 MB holds nothing
+    b_dashed = _trace(fig, ZH("cmp_no_fit_trace", x="B"))
+    assert b_dashed.line.dash == "dash"
+    np.testing.assert_allclose(decode(b_dashed.y), np.ravel(sweeps["B"].tpot_s) * 1e3)
+    assert ZH("cmp_no_fit_trace", x="A") not in [t.name for t in fig.data]
+    table = cf.sweep_table(sweeps)
+    assert len(table) == 10 and not table[table.scenario == "B"].fits.any()
+
+
+def test_split_by_fit_overlaps_by_one_point():
+    y = np.array([1.0, 2.0, 3.0, 4.0])
+    solid, dashed = cf._split_by_fit(y, np.array([True, True, False, False]))
+    assert np.isnan(solid).tolist() == [False, False, True, True]
+    assert np.isnan(dashed).tolist() == [True, False, False, False]
+
+
+def test_tpot_by_hardware_switches_to_seconds_for_huge_values():
+    crawl = replace(TOY_GPU, id="crawl", name="Crawl", memory_bandwidth_bytes_per_s=1e4)  # ~17 s per token
+    s = _scenario()
+    pairs = [(estimate(TINY_DENSE, h, s, IDEAL), estimate(TINY_DENSE, h, s, ENGINE)) for h in (TOY_GPU, crawl)]
+    fig = hf.tpot_by_hardware(pairs)
+    assert fig.layout.xaxis.title.text == EN("hw_axis_tpot_s")
+    ideal_bar = fig.data[1]
+    np.testing.assert_allclose(decode(ideal_bar.x), [float(i.tpot_s) for i, _ in pairs])  # seconds, not ms
+    assert fig.data[0].text[1].split()[1] == "s"  # "17.4 s (ideal ...)"

@@ -1,0 +1,158 @@
+"""Compare page through the app (AppTest): A (sidebar) vs B (and C) defined on the page, deltas, charts, URL, zh-TW."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.apptest_util import decode, figures, run_page
+from ui.i18n import EN, Translator
+
+ZH = Translator("zh-TW")
+
+
+def _table(at):
+    (df,) = [d.value for d in at.dataframe]
+    return df
+
+
+def _fig(at, title_key: str, tr=EN) -> dict:
+    (fig,) = [f for f in figures(at) if f["layout"]["title"]["text"] == tr(title_key)]
+    return fig
+
+
+def test_renders_with_defaults_b_is_mi300x_bf16_sized_to_fit():
+    at = run_page("compare")
+    assert not at.exception, at.exception
+    assert not at.error
+    df = _table(at)
+    assert list(df.columns) == ["A", "B", EN("cmp_delta_col", x="B")]
+    assert df.loc[EN("cmp_row_hardware"), "B"] == "AMD Instinct MI300X"
+    assert df.loc[EN("cmp_row_formats"), "B"] == "bf16 / bf16"
+    assert df.loc[EN("cmp_row_fits"), "B"] == "✓"
+    gpus_b = int(df.loc[EN("cmp_row_gpus"), "B"])
+    assert gpus_b == int(df.loc[EN("cmp_row_min_gpus"), "B"])  # auto: the fewest that fit
+    assert at.query_params["b_hardware"] == "mi300x" and at.query_params["b_weights"] == "bf16"
+    assert len(figures(at)) == 2
+
+
+def test_deltas_are_signed_and_coloured():
+    at = run_page("compare")
+    df = _table(at)
+    delta = df.loc[EN("cmp_row_tpot"), EN("cmp_delta_col", x="B")]
+    a_ms = float(df.loc[EN("cmp_row_tpot"), "A"].split()[0])
+    b_ms = float(df.loc[EN("cmp_row_tpot"), "B"].split()[0])
+    assert delta.startswith("+" if b_ms > a_ms else "−") and delta.endswith("%)")
+
+
+def test_h200_fp8_vs_mi300x_bf16_decomposition_and_curves():
+    at = run_page("compare", hardware="h200", weights="fp8", gpus="1", batch="16")
+    assert not at.exception
+    decomp = _fig(at, "cmp_decomp_title")
+    assert [t["name"].split(" · ")[0] for t in decomp["data"]] == ["A", "B"]
+    # the bars of each scenario sum to its TPOT (in the legend)
+    for trace in decomp["data"]:
+        tpot = float(trace["name"].rsplit("TPOT ", 1)[1].split()[0])
+        assert decode(trace["y"]).sum() == pytest.approx(tpot, abs=0.06)
+    sweep = _fig(at, "cmp_sweep_title")
+    assert sweep["layout"]["xaxis"]["type"] == "log"
+    assert sweep["layout"]["xaxis"]["title"]["text"] == EN("axis_batch")
+    dashed = [t for t in sweep["data"] if t.get("line", {}).get("dash") == "dash"]
+    assert dashed  # at batch 4096 neither holds the KV cache: dashed
+    assert EN("cmp_no_fit_trace", x="A") in [t["name"] for t in dashed]
+
+
+def test_b_controls_change_the_output():
+    at = run_page("compare")
+    before = _table(at).loc[EN("cmp_row_tpot"), "B"]
+    at.selectbox(key="compare.b.hardware").set_value("b200").run()
+    assert not at.exception
+    df = _table(at)
+    assert df.loc[EN("cmp_row_hardware"), "B"].startswith("NVIDIA B200")
+    assert df.loc[EN("cmp_row_tpot"), "B"] != before
+    assert at.query_params["b_hardware"] == "b200"
+    # B's own batch (in the expander) does not move A
+    a_before = df.loc[EN("cmp_row_tpot"), "A"]
+    at.selectbox(key="compare.b.batch").set_value(256).run()
+    df = _table(at)
+    assert df.loc[EN("cmp_row_tpot"), "A"] == a_before and "batch 256" in df.loc[EN("cmp_row_shape"), "B"]
+    assert at.query_params["b_batch"] == "256"
+
+
+def test_b_follows_the_sidebar_unless_set():
+    at = run_page("compare")
+    at.sidebar.select_slider(key="batch").set_value(128).run()
+    assert not at.exception
+    assert "batch 128" in _table(at).loc[EN("cmp_row_shape"), "B"]
+
+
+def test_b_that_does_not_fit_is_shown_not_raised():
+    at = run_page("compare")
+    at.selectbox(key="compare.b.gpus").set_value(1).run()
+    at.selectbox(key="compare.b.batch").set_value(1024).run()
+    assert not at.exception
+    df = _table(at)
+    assert df.loc[EN("cmp_row_fits"), "B"] == "✗"
+    assert df.loc[EN("cmp_row_fits"), EN("cmp_delta_col", x="B")] == EN("cmp_no_longer_fits")
+    assert at.error  # show.fit_notice with the remedies
+    sweep = _fig(at, "cmp_sweep_title")
+    b_solid = [t for t in sweep["data"] if t["name"].startswith("B · ")][0]
+    assert np.isnan(decode(b_solid["y"])[-1])  # the large batches are only on the dashed trace
+
+
+def test_third_scenario():
+    at = run_page("compare")
+    at.toggle(key="compare.c.on").set_value(True).run()
+    assert not at.exception
+    df = _table(at)
+    assert "C" in df.columns and EN("cmp_delta_col", x="C") in df.columns
+    assert len(_fig(at, "cmp_decomp_title")["data"]) == 3
+    assert at.query_params["c_hardware"] == "b200"
+    at.toggle(key="compare.c.on").set_value(False).run()
+    assert "c_hardware" not in at.query_params
+
+
+def test_zh_tw():
+    at = run_page("compare", lang="zh-TW")
+    assert not at.exception
+    assert at.title[0].value == ZH("cmp_title")
+    assert _fig(at, "cmp_decomp_title", ZH)["layout"]["yaxis"]["title"]["text"] == ZH("cmp_axis_part_ms")
+    assert _fig(at, "cmp_sweep_title", ZH)
+    assert ZH("cmp_row_tpot") in _table(at).index
+
+
+def _sidebar_keeps_page_params() -> bool:
+    """Whether ui.controls.sidebar() keeps parameters it does not own when it writes the URL (needed for b_*)."""
+    at = run_page("overview", b_hardware="h100-sxm")
+    return "b_hardware" in at.query_params
+
+
+def test_url_restores_b():
+    if not _sidebar_keeps_page_params():
+        pytest.xfail("ui.controls.sidebar() replaces the whole query string (from_dict), dropping b_* before pages run")
+    at = run_page("compare", b_hardware="h100-sxm", b_gpus="4", b_weights="fp8", b_kv="fp8", b_batch="64")
+    assert not at.exception
+    df = _table(at)
+    assert df.loc[EN("cmp_row_hardware"), "B"] == "NVIDIA H100 SXM5 80GB"
+    assert df.loc[EN("cmp_row_gpus"), "B"] == "4" and "batch 64" in df.loc[EN("cmp_row_shape"), "B"]
+    assert not at.warning
+
+
+def test_bad_url_values_warn():
+    if not _sidebar_keeps_page_params():
+        pytest.xfail("ui.controls.sidebar() replaces the whole query string (from_dict), dropping b_* before pages run")
+    at = run_page("compare", b_hardware="<script>", b_gpus="lots", b_profile="fastest")
+    assert not at.exception
+    texts = [w.value for w in at.warning]
+    assert len(texts) == 3 and all(t.startswith(EN("cmp_bad_param", param="b", given="", used="")[:20]) for t in texts)
+    assert not any("<script>" in t for t in texts)
+    assert _table(at).loc[EN("cmp_row_hardware"), "B"] == "AMD Instinct MI300X"
+
+
+def test_b_survives_a_page_switch():
+    at = run_page("compare")
+    at.selectbox(key="compare.b.hardware").set_value("h100-sxm").run()
+    at.switch_page("pages/overview.py").run()
+    at.switch_page("pages/compare.py").run()
+    assert not at.exception
+    assert _table(at).loc[EN("cmp_row_hardware"), "B"] == "NVIDIA H100 SXM5 80GB"

@@ -1,0 +1,125 @@
+"""Hardware page through the app (AppTest): renders, follows the sidebar and the URL, vendor filter, zh-TW."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.apptest_util import decode, figures, run_page
+from tpot_model import load_hardware_catalog
+from ui.i18n import EN, Translator
+
+ZH = Translator("zh-TW")
+CATALOG = load_hardware_catalog()
+
+
+def _tpot_fig(at) -> dict:
+    (fig,) = [
+        f for f in figures(at) if f["layout"]["xaxis"]["title"]["text"] in (EN("axis_tpot_ms"), ZH("axis_tpot_ms"))
+    ]
+    return fig
+
+
+def _ideal_bars(fig: dict) -> tuple[list[str], np.ndarray]:
+    """Names and values of the ideal-bound bars (the trace named like the ideal label that carries data)."""
+    (bar,) = [t for t in fig["data"] if t.get("name") in (EN("label_ideal"), ZH("label_ideal")) and t.get("customdata")]
+    return list(bar["y"]), decode(bar["x"])
+
+
+def test_renders_with_defaults():
+    at = run_page("hardware")
+    assert not at.exception, at.exception
+    assert at.title[0].value == EN("hw_title")
+    titles = [f["layout"]["title"]["text"] for f in figures(at)]
+    assert titles[:2] == [EN("hw_bw_year_title"), EN("hw_bw_rank_title")]
+    assert titles[3] == EN("hw_frontier_title")
+    assert "Llama 3.1 70B" in titles[2] and "2 GPU" in titles[2]
+    names, _ = _ideal_bars(_tpot_fig(at))
+    assert len(names) == len(CATALOG)  # every chip of the catalog
+    assert any(EN("hw_caption")[:30] in c.value for c in at.caption)  # decimal TB/s, dense compute
+    assert len(at.dataframe) == 3  # datasheet values, the scenario on every chip, memory generations
+
+
+def test_bandwidth_chart_is_the_datasheet():
+    at = run_page("hardware")
+    (rank,) = [f for f in figures(at) if f["layout"]["title"]["text"] == EN("hw_bw_rank_title")]
+    bar = rank["data"][0]
+    expected = sorted((h.memory_bandwidth_bytes_per_s / 1e12 for h in CATALOG.values()), reverse=True)
+    np.testing.assert_allclose(decode(bar["x"]), expected)
+    assert rank["layout"]["xaxis"]["title"]["text"] == "Peak memory bandwidth (TB/s)"
+
+
+def test_sidebar_batch_changes_the_tpot_bars():
+    at = run_page("hardware")
+    _, before = _ideal_bars(_tpot_fig(at))
+    at.sidebar.select_slider(key="batch").set_value(1).run()
+    assert not at.exception
+    _, after = _ideal_bars(_tpot_fig(at))
+    assert after.sum() < before.sum()  # less KV cache to read per step
+
+
+def test_url_restores_scenario_and_reproduces_the_classic_table():
+    # 70B FP16 on one GPU, batch 1, no context: the ideal bound is weight bytes / bandwidth
+    at = run_page("hardware", model="llama-3.1-70b", weights="fp16", gpus="1", batch="1", context="0", output="1")
+    assert not at.exception
+    fig = _tpot_fig(at)
+    assert "fp16" in fig["layout"]["title"]["text"] and "1 GPU" in fig["layout"]["title"]["text"]
+    names, ms = _ideal_bars(fig)
+    ideal = dict(zip(names, ms, strict=True))
+    assert 60 < ideal[CATALOG["a100-80gb-sxm"].name] < 75  # ~68 ms
+    assert 37 < ideal[CATALOG["h100-sxm"].name] < 45  # ~41 ms
+    assert 26 < ideal[CATALOG["h200"].name] < 32  # ~29 ms
+    assert 15 < ideal[CATALOG["b200"].name] < 20  # ~17 ms
+    # the 80 GB parts do not hold 140 GB of weights: hatched, with the GPUs they need
+    estimate_bar = fig["data"][0]
+    h100 = names.index(CATALOG["h100-sxm"].name)
+    assert estimate_bar["marker"]["pattern"]["shape"][h100] == "/"
+    assert EN("hw_needs_gpus", n="2") in estimate_bar["text"][h100]
+
+
+def test_vendor_filter():
+    at = run_page("hardware")
+    at.multiselect(key="hardware.vendors").set_value(["AMD", "Intel"]).run()
+    assert not at.exception
+    names, _ = _ideal_bars(_tpot_fig(at))
+    expected = {h.name for h in CATALOG.values() if h.vendor in ("AMD", "Intel")}
+    assert set(names) == expected
+    at.multiselect(key="hardware.vendors").set_value([]).run()
+    assert not at.exception
+    assert not figures(at) and at.info[0].value == EN("hw_none")
+
+
+def test_ideal_profile_shows_one_bar_per_chip_and_log_toggle():
+    at = run_page("hardware", profile="ideal")
+    assert not at.exception
+    fig = _tpot_fig(at)
+    assert EN("hw_estimate") not in [t.get("name") for t in fig["data"]]
+    at.toggle(key="hardware.log_x").set_value(True).run()
+    assert _tpot_fig(at)["layout"]["xaxis"]["type"] == "log"
+
+
+def test_chip_without_price_and_model_that_does_not_fit():
+    at = run_page("hardware", model="deepseek-v3", gpus="1", batch="4096", context="1048576")
+    assert not at.exception
+    table = at.dataframe[1].value
+    assert not table[EN("hw_col_fits")].any()
+    tpu = table.set_index(EN("hw_col_hardware")).loc[CATALOG["tpu-v5e"].name]
+    assert np.isnan(tpu[EN("hw_col_usd_1m")])  # no catalog price: blank, not zero
+
+
+def test_zh_tw():
+    at = run_page("hardware", lang="zh-TW")
+    assert not at.exception
+    titles = [f["layout"]["title"]["text"] for f in figures(at)]
+    assert titles[0] == ZH("hw_bw_year_title") and titles[3] == ZH("hw_frontier_title")
+    assert "每種晶片" in titles[2]
+    assert at.title[0].value == ZH("hw_title")
+
+
+def test_vendor_filter_survives_a_page_switch():
+    at = run_page("hardware")
+    at.multiselect(key="hardware.vendors").set_value(["Google"]).run()
+    at.switch_page("pages/overview.py").run()
+    at.switch_page("pages/hardware.py").run()
+    assert not at.exception
+    names, _ = _ideal_bars(_tpot_fig(at))
+    assert all(n.startswith("Google") for n in names)

@@ -1,0 +1,232 @@
+"""Methodology page: formulas with this scenario's numbers, read from the Estimate; reference points; both languages.
+
+Pure tests call ui.figures.methodology directly on model estimates (no Streamlit); page tests run the app with AppTest.
+"""
+
+import json
+
+import numpy as np
+import pytest
+
+from tests.apptest_util import decode, run_page
+from tpot_model import Scenario, estimate, load_model_catalog, resolve_hardware, resolve_model, resolve_profile
+from tpot_model.roofline import expected_experts_touched
+from ui import fmt
+from ui.figures import methodology as figs
+from ui.i18n import EN, Translator
+
+ZH = Translator("zh-TW")
+DEFAULT = dict(batch=32, context_tokens=4096, output_tokens=1024, num_gpus=2, weights="fp8", kv_cache="bf16")
+
+
+def _est(model="llama-3.1-70b", hardware="h200", profile="typical", **scenario):
+    return estimate(
+        resolve_model(model), resolve_hardware(hardware), Scenario(**{**DEFAULT, **scenario}), resolve_profile(profile)
+    )
+
+
+def _all_blocks(est, tr=EN):
+    pair = estimate(est.model, est.hardware, Scenario(**{**DEFAULT, "batch": np.array([1.0, 32.0])}), est.profile)
+    return [
+        *figs.memory_blocks(est, tr),
+        *figs.roofline_blocks(est, tr),
+        *figs.step_blocks(est, tr),
+        *figs.prefill_blocks(est, tr),
+        *figs.moe_blocks(est, tr),
+        *figs.intensity_blocks(est, tr),
+        *figs.cost_blocks(est, tr),
+        *figs.definition_blocks(est, tr),
+        *figs.misreading_blocks(est, pair, tr),
+        *figs.source_blocks(est, tr),
+        *figs.limit_blocks(tr),
+    ]
+
+
+def _text(blocks) -> str:
+    return "\n".join(text for _, text in blocks)
+
+
+# --------------------------------------------------------------------------------------------------- pure content
+
+
+@pytest.mark.parametrize("model_id", sorted(load_model_catalog()))
+@pytest.mark.parametrize("tr", [EN, ZH], ids=["en", "zh-TW"])
+def test_every_model_builds_and_every_substituted_line_ends_with_its_result(model_id, tr):
+    blocks = _all_blocks(_est(model_id), tr)
+    assert {kind for kind, _ in blocks} <= {"h", "latex", "md", "caption"}
+    substituted = [text for kind, text in blocks if kind == "md" and "= **" in text]
+    assert len(substituted) >= 15
+    for text in substituted:
+        assert text.rstrip().endswith("**"), text  # "... = **<result> <unit>**"
+        assert "n/a" not in text.rsplit("= **", 1)[1], text
+
+
+def test_numbers_are_read_from_the_estimate():
+    est = _est()
+    text = _text(_all_blocks(est))
+    assert "327,680 bytes/token" in text  # 2 x 80 layers x 8 KV heads x 128 x 2 bytes
+    for shown in (
+        fmt.gb(est.weight_bytes),
+        fmt.gb(float(est.kv_cache_bytes)),
+        fmt.gb(float(est.memory_per_gpu_bytes)),
+        fmt.ms(float(est.tpot_s)),
+        fmt.duration(float(est.ttft_s)),
+        fmt.duration(float(est.time_to_serve_s)),
+        fmt.number(float(est.arithmetic_intensity_flop_per_byte)),
+        fmt.number(est.ridge_point_flop_per_byte),
+        fmt.pct(float(est.mbu)),
+        fmt.pct(float(est.mfu)),
+        fmt.usd(float(est.usd_per_1M_tokens)).replace("$", "\\$"),
+        fmt.number(float(est.joules_per_token)),
+    ):
+        assert f"**{shown}" in text or f"{shown}**" in text or f"MBU {shown}" in text or f"MFU {shown}" in text, shown
+
+
+def test_attention_types_use_their_own_kv_formula():
+    mla = _text(figs.memory_blocks(_est("deepseek-v3"), EN))
+    assert "(kv_lora_rank 512 + rope dim 64) × 61 layers × 2 B = **70,272 bytes/token**" in mla
+    window = _text(figs.memory_blocks(_est("gemma-2-27b"), EN))
+    assert "Sliding-window layers stop growing at W = 4,096 tokens" in window
+    hybrid = _text(figs.memory_blocks(_est("qwen3-next-80b-a3b"), EN))
+    assert "24,576 bytes/token" in hybrid and "Gated DeltaNet" in hybrid
+    latex = [t for k, t in figs.memory_blocks(_est("deepseek-v3"), EN) if k == "latex"]
+    assert any("r_{kv}" in t for t in latex) and not any(r"2 \times L \times K" in t for t in latex)
+
+
+def test_moe_experts_touched_for_this_batch():
+    est = _est("deepseek-v3", batch=32)
+    touched = float(expected_experts_touched(256, 8, 32))
+    assert f"**{fmt.number(touched)} experts per MoE layer per step**" in _text(figs.moe_blocks(est, EN))
+    assert "is dense" in _text(figs.moe_blocks(_est(), EN))
+
+
+def test_one_gpu_has_no_communication_and_no_price_is_explained():
+    est = _est(hardware="tpu-v5e", num_gpus=1, model="llama-3.1-8b")
+    step = _text(figs.step_blocks(est, EN))
+    assert "One GPU: no all-reduce" in step
+    cost = _text(figs.cost_blocks(est, EN))
+    assert "has no price in the catalog" in cost
+
+
+def test_misreadings_compare_batch_one_with_this_batch():
+    est = _est()
+    pair = estimate(est.model, est.hardware, Scenario(**{**DEFAULT, "batch": np.array([1.0, 32.0])}), est.profile)
+    text = _text(figs.misreading_blocks(est, pair, EN))
+    t1, t32 = (fmt.ms(float(x)) for x in pair.tpot_s)
+    assert f"at batch 1: TPOT {t1}" in text and f"at batch 32: TPOT {t32}" in text
+    assert float(pair.tpot_s[0]) < float(pair.tpot_s[1])
+    assert float(pair.usd_per_1M_tokens[0]) > float(pair.usd_per_1M_tokens[1])  # batch 1: best TPOT, worst $/token
+
+
+def test_catalog_text_cannot_inject_markdown_links():
+    assert figs._plain("[x](javascript:alert(1)) <b> ![i](u)") == r"\[x\](javascript:alert(1)) \<b\> \!\[i\](u)"
+
+
+def test_operator_figure_matches_the_model():
+    est = _est()
+    fig = figs.operator_times(est, tr=EN)
+    assert [t.name for t in fig.data] == ["Memory time", "Compute time"]
+    assert fig.layout.xaxis.title.text == "Time per GPU per step (ms, log scale)"
+    assert fig.layout.xaxis.type == "log"
+    spec = json.loads(fig.to_json())
+    memory_ms = decode(spec["data"][0]["x"])
+    expected = [float(o.memory_time_s) * 1e3 for o in est.decode.operators]
+    np.testing.assert_allclose(memory_ms, expected, rtol=1e-12)
+    df = figs.operator_data(est)
+    assert list(df.columns) == list(figs.OPERATOR_COLUMNS)
+    np.testing.assert_allclose(df["time_ms"].sum(), sum(float(o.time_s) for o in est.decode.operators) * 1e3)
+    zh = figs.operator_times(est, tr=ZH)
+    assert zh.layout.title.text == ZH("meth_fig_title") and zh.data[0].name == "記憶體時間"
+
+
+# --------------------------------------------------------------------------------------------------- reference points
+
+
+def test_reference_points_are_complete_and_resolvable():
+    refs = figs.reference_points()
+    for p in refs["textbook"]["points"]:
+        resolve_hardware(p["hardware"])
+    resolve_model(refs["textbook"]["scenario"]["model"])
+    assert 4 <= len(refs["measured"]) <= 6
+    for p in refs["measured"]:
+        resolve_model(p["scenario"]["model"]), resolve_hardware(p["scenario"]["hardware"])
+        assert p["source"].startswith("https://") and p["metric"] in ("tpot_ms", "tokens_per_s_per_user")
+        assert p["date"] is None or isinstance(p["date"], str)
+        assert EN(f"meth_refnote_{p['id']}") != ZH(f"meth_refnote_{p['id']}")
+
+
+def test_textbook_bounds_agree_with_the_ideal_model_within_one_percent():
+    refs = figs.reference_points()
+    sc = refs["textbook"]["scenario"]
+    live = [
+        estimate(
+            resolve_model(sc["model"]),
+            resolve_hardware(p["hardware"]),
+            Scenario(batch=1, context_tokens=0, output_tokens=1, num_gpus=1, weights="fp16", kv_cache="fp16"),
+            resolve_profile("ideal"),
+        )
+        for p in refs["textbook"]["points"]
+    ]
+    df = figs.textbook_data(refs, live)
+    assert (df["difference_pct"].abs() < 1).all(), df
+    assert df["textbook_tpot_ms"].tolist() == [67.66, 41.18, 28.74, 17.24]
+
+
+# --------------------------------------------------------------------------------------------------- page
+
+
+def _markdown(at) -> list[str]:
+    return [m.value for m in at.markdown]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_page_renders(lang):
+    at = run_page("methodology", lang=lang)
+    assert not at.exception, at.exception
+    assert not at.error and not at.warning
+    tr = Translator(lang)
+    assert at.title[0].value == tr("page_methodology")
+    assert [s.value for s in at.subheader][:2] == [tr("meth_h_memory"), tr("meth_h_roofline")]
+    assert len(at.latex) >= 15
+    assert len(at.dataframe) == 3 and len(at.get("plotly_chart")) == 1
+    chart = json.loads(at.get("plotly_chart")[0].proto.spec)
+    assert chart["layout"]["title"]["text"] == tr("meth_fig_title")
+
+
+def test_model_change_substitutes_the_model_values():
+    default = run_page("methodology")
+    dsv3 = run_page("methodology", model="deepseek-v3")
+    assert not dsv3.exception
+    before, after = _markdown(default), _markdown(dsv3)
+    assert any("327,680 bytes/token" in t for t in before)
+    kv = [t for t in after if "bytes/token" in t]
+    assert kv and "70,272" in kv[0] and kv[0] not in before
+    assert any("experts per MoE layer per step" in t for t in after)
+
+
+def test_sidebar_batch_changes_the_numbers():
+    at = run_page("methodology")
+    before = _markdown(at)
+    at.sidebar.select_slider(key="batch").set_value(128).run()
+    assert not at.exception
+    after = _markdown(at)
+    assert any(t.startswith("KV cache of the batch at the context: 128 sequences") for t in after)
+    assert set(after) != set(before)
+    assert any("at batch 128: TPOT" in t for t in after)
+
+
+def test_url_restores_scenario_and_extreme_states_render():
+    at = run_page("methodology", model="qwen3-next-80b-a3b", batch="4096", context="1048576", hardware="tpu-v5e")
+    assert not at.exception
+    assert at.error  # does not fit: shown as a notice, not an exception
+    text = "\n".join(_markdown(at))
+    assert "4,096 sequences" in text and "1,048,576 tokens" in text and "has no price in the catalog" in text
+
+
+def test_reference_tables_on_the_page():
+    at = run_page("methodology", lang="zh-TW")
+    textbook, measured = at.dataframe[1].value, at.dataframe[2].value
+    assert list(textbook.columns)[3] == "教科書下限（毫秒）"
+    assert len(textbook) == 4 and (textbook["差異 (%)"].abs() < 1).all()
+    assert len(measured) == len(figs.reference_points()["measured"])
+    assert "未註明" in measured["日期"].tolist()  # gpt-fast states no date

@@ -1,0 +1,441 @@
+"""Compare figures: scenarios side by side (headline numbers with deltas, TPOT decomposition, TPOT against batch),
+and the pure URL form of the page's extra scenarios (B, C).
+
+Pure: ScenarioState / Estimate objects in, plotly figures, pandas DataFrames and Stylers out; no Streamlit.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from tpot_model import BUCKETS, Estimate
+from tpot_model.units import GB
+
+from .. import fmt
+from ..i18n import EN, Translator
+from ..state import (
+    BATCH_OPTIONS,
+    CONTEXT_OPTIONS,
+    GPU_OPTIONS,
+    KV_OPTIONS,
+    MAX_PRICE_USD_PER_HOUR,
+    WEIGHT_OPTIONS,
+    Notice,
+    ScenarioState,
+    sanitize,
+)
+from .common import hardware_colour, style
+
+SAME = "same"  # follow scenario A (model, batch, context, profile)
+AUTO = "auto"  # fewest power-of-two GPUs that hold the scenario
+SIDES = ("b", "c")
+FIELDS = ("hardware", "gpus", "weights", "kv", "profile", "model", "batch", "context", "price")
+DEFAULTS: dict[str, dict[str, object]] = {
+    "b": {"hardware": "mi300x", "gpus": AUTO, "weights": "bf16", "kv": "bf16", "profile": SAME},
+    "c": {"hardware": "b200", "gpus": AUTO, "weights": "fp8", "kv": "bf16", "profile": SAME},
+}
+for _d in DEFAULTS.values():
+    _d.update({"model": SAME, "batch": SAME, "context": SAME, "price": None})
+
+BETTER_COLOUR = "#1a7f37"
+WORSE_COLOUR = "#c62828"
+PATTERNS = ("", "/", ".")  # A, B, C: tells scenarios on the same hardware apart
+SYMBOLS = ("circle", "square", "diamond")
+
+
+# --------------------------------------------------------------------------------------------------- URL form
+
+
+def _nearest(options: tuple[int, ...], value: float) -> int:
+    return min(options, key=lambda o: abs(math.log1p(o) - math.log1p(value)))
+
+
+def parse_side_query(
+    params: Mapping[str, object], side: str, model_ids: set[str], hardware_ids: set[str], profile_ids: set[str]
+) -> tuple[dict[str, object], list[Notice]]:
+    """Scenario `side`'s choices from URL parameters <side>_hardware, <side>_gpus, ... (validated).
+
+    Missing parameters give the defaults; an invalid one gives the default (or the nearest valid number) and a
+    Notice naming the parameter, the sanitised value given and the value used."""
+    values = dict(DEFAULTS[side])
+    notices: list[Notice] = []
+
+    def raw(field: str) -> str | None:
+        v = params.get(f"{side}_{field}")
+        if v is None:
+            return None
+        return (str(v[-1]) if v else "") if isinstance(v, (list, tuple)) else str(v).strip()
+
+    def bad(field: str, given: str, used: object) -> None:
+        notices.append(Notice(f"{side}_{field}", sanitize(given), str(used)))
+
+    choices = {
+        "hardware": hardware_ids,
+        "weights": set(WEIGHT_OPTIONS),
+        "kv": set(KV_OPTIONS),
+        "profile": {SAME, *profile_ids},
+        "model": {SAME, *model_ids},
+    }
+    for field, allowed in choices.items():
+        r = raw(field)
+        if r is None:
+            continue
+        if r in allowed:
+            values[field] = r
+        else:
+            bad(field, r, values[field])
+    numeric = {"gpus": (AUTO, GPU_OPTIONS), "batch": (SAME, BATCH_OPTIONS), "context": (SAME, CONTEXT_OPTIONS)}
+    for field, (sentinel, options) in numeric.items():
+        r = raw(field)
+        if r is None:
+            continue
+        if r == sentinel:
+            values[field] = sentinel
+            continue
+        try:
+            x = float(r)
+        except ValueError:
+            x = float("nan")
+        if not math.isfinite(x) or x < min(options):
+            bad(field, r, values[field])
+            continue
+        values[field] = _nearest(options, x)
+        if values[field] != x:
+            bad(field, r, values[field])
+    r = raw("price")
+    if r:
+        try:
+            p = float(r)
+        except ValueError:
+            p = float("nan")
+        if math.isfinite(p) and 0 <= p <= MAX_PRICE_USD_PER_HOUR:
+            values["price"] = p
+        else:
+            bad("price", r, "—")
+    return values, notices
+
+
+def side_query(values: Mapping[str, object], side: str) -> dict[str, str]:
+    """The URL form of a side's choices: <side>_<field> for every field that is set (not 'same as A' / empty)."""
+    out = {}
+    for field in FIELDS:
+        v = values.get(field)
+        if v is None or v == SAME:
+            continue
+        out[f"{side}_{field}"] = f"{v:g}" if isinstance(v, float) else str(v)
+    return out
+
+
+def side_state(a: ScenarioState, values: Mapping[str, object], gpus: int | None = None) -> ScenarioState:
+    """Scenario B or C as a ScenarioState: its own hardware, formats and GPUs; model, batch, context and profile
+    from A where set to SAME; compute precision from its own weight format; price its own (None: the catalog's).
+    gpus replaces an AUTO GPU count (1 until the caller knows the minimum)."""
+
+    def own(field: str) -> object:
+        v = values[field]
+        return getattr(a, field) if v == SAME else v
+
+    n = values["gpus"]
+    return a.with_(
+        hardware=values["hardware"],
+        gpus=int(gpus if n == AUTO and gpus is not None else (1 if n == AUTO else n)),
+        weights=values["weights"],
+        kv=values["kv"],
+        compute="auto",
+        profile=own("profile"),
+        model=own("model"),
+        batch=int(own("batch")),
+        context=int(own("context")),
+        price=values["price"],
+    )
+
+
+def fewest_gpus(est: Estimate, fallback: int) -> int:
+    """The smallest GPU count that holds the scenario; `fallback` (A's count) when no count up to 1,024 does."""
+    n = float(est.min_gpus)
+    return int(n) if math.isfinite(n) else int(fallback)
+
+
+# --------------------------------------------------------------------------------------------------- headline table
+
+
+@dataclass(frozen=True)
+class _Metric:
+    key: str  # string key (label) and CSV name stem
+    unit: str  # CSV unit
+    value: Callable[[Estimate], float]
+    show: Callable[[float], str]
+    better: str | None  # "lower", "higher" or None (no judgement)
+
+
+def _gpus_text(n: float) -> str:
+    return f"{int(n):,}" if math.isfinite(n) else "> 1,024"
+
+
+METRICS = (
+    _Metric("cmp_row_tpot", "ms", lambda e: float(e.tpot_s) * 1e3, lambda v: fmt.ms(v / 1e3), "lower"),
+    _Metric("cmp_row_tps_user", "tokens_per_s", lambda e: float(e.tokens_per_s_per_user), fmt.rate, "higher"),
+    _Metric("cmp_row_tps_total", "tokens_per_s", lambda e: float(e.tokens_per_s_total), fmt.rate, "higher"),
+    _Metric("cmp_row_tps_gpu", "tokens_per_s", lambda e: float(e.tokens_per_s_per_gpu), fmt.rate, "higher"),
+    _Metric("cmp_row_ttft", "ms", lambda e: float(e.ttft_s) * 1e3, lambda v: fmt.duration(v / 1e3), "lower"),
+    _Metric("cmp_row_cost", "usd_per_1m_tokens", lambda e: float(e.usd_per_1M_tokens), fmt.usd, "lower"),
+    _Metric(
+        "cmp_row_energy",
+        "j_per_token",
+        lambda e: float(e.joules_per_token),
+        lambda v: f"{fmt.number(v)} J" if math.isfinite(v) else "n/a",
+        "lower",
+    ),
+    _Metric(
+        "cmp_row_memory", "gb_per_gpu", lambda e: float(e.memory_per_gpu_bytes) / GB, lambda v: fmt.gb(v * GB), None
+    ),
+    _Metric("cmp_row_fits", "bool", lambda e: float(bool(e.fits)), lambda v: "✓" if v else "✗", "higher"),
+    _Metric("cmp_row_min_gpus", "gpus", lambda e: float(e.min_gpus), _gpus_text, "lower"),
+)
+
+
+def profile_name(profile, tr: Translator = EN) -> str:
+    """A profile's display name: translated for the generic profiles (as in the sidebar), the engine's own otherwise."""
+    key = f"profile_{profile.id}"
+    return tr(key) if tr.has(key) else profile.name
+
+
+def scenario_label(letter: str, est: Estimate) -> str:
+    """'B · 2 × AMD Instinct MI300X · bf16' (product and format names are not translated)."""
+    return f"{letter} · {int(est.scenario.num_gpus)} × {est.hardware.name} · {est.scenario.weights.name}"
+
+
+def headline_table(ests: Mapping[str, Estimate]) -> pd.DataFrame:
+    """Numbers per scenario (columns A, B, C) and deltas vs A (absolute and %), one row per metric, for the CSV."""
+    letters = list(ests)
+    a = ests[letters[0]]
+    rows = []
+    for m in METRICS:
+        row: dict[str, object] = {"metric": m.key.removeprefix("cmp_row_"), "unit": m.unit, "better": m.better or ""}
+        base = m.value(a)
+        for x in letters:
+            v = m.value(ests[x])
+            row[x] = v
+            if x != letters[0]:
+                row[f"{x}_minus_A"] = v - base
+                row[f"{x}_vs_A_pct"] = (v - base) / base * 100 if base else float("nan")
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _signed(delta: float, show: Callable[[float], str]) -> str:
+    sign = "+" if delta > 0 else "−" if delta < 0 else "±"
+    return sign + show(abs(delta))
+
+
+def _delta_text(m: _Metric, base: float, v: float, tr: Translator) -> str:
+    if not (math.isfinite(base) and math.isfinite(v)):
+        return "n/a"
+    if m.unit == "bool":
+        return "" if v == base else (tr("cmp_fits_now") if v else tr("cmp_no_longer_fits"))
+    d = v - base
+    if d == 0:
+        return tr("cmp_same")
+    pct = f" ({'+' if d > 0 else '−'}{abs(d) / abs(base) * 100:.1f}%)" if base else ""
+    show = (lambda x: f"{x:,.0f}") if m.unit == "gpus" else m.show
+    return _signed(d, show) + pct
+
+
+def _judge(m: _Metric, base: float, v: float) -> int:
+    """+1 better than A, -1 worse, 0 same or not judged."""
+    if m.better is None or not (math.isfinite(base) and math.isfinite(v)) or v == base:
+        return 0
+    return 1 if (v < base) == (m.better == "lower") else -1
+
+
+def headline_display(ests: Mapping[str, Estimate], *, tr: Translator = EN):
+    """The headline table for st.dataframe: the setup of each scenario, then the metrics, deltas vs A coloured
+    green (better) / red (worse). Returns a pandas Styler over string cells."""
+    letters = list(ests)
+    a = ests[letters[0]]
+    setup = {
+        tr("cmp_row_hardware"): lambda e: e.hardware.name,
+        tr("cmp_row_gpus"): lambda e: f"{int(e.scenario.num_gpus):,}",
+        tr("cmp_row_formats"): lambda e: f"{e.scenario.weights.name} / {e.scenario.kv_cache.name}",
+        tr("cmp_row_compute"): lambda e: e.compute_precision,
+        tr("cmp_row_model"): lambda e: e.model.name,
+        tr("cmp_row_shape"): lambda e: tr(
+            "cmp_shape",
+            batch=int(e.scenario.batch),
+            context=fmt.tokens(float(e.scenario.context_tokens)),
+            output=fmt.tokens(float(e.scenario.output_tokens)),
+        ),
+        tr("cmp_row_profile"): lambda e: profile_name(e.profile, tr),
+        tr("cmp_row_price"): lambda e: (
+            fmt.usd(e.price_usd_per_gpu_hour) if math.isfinite(e.price_usd_per_gpu_hour) else tr("no_price")
+        ),
+    }
+    delta_col = {x: tr("cmp_delta_col", x=x) for x in letters[1:]}
+    columns = [c for x in letters for c in ([x] if x == letters[0] else [x, delta_col[x]])]
+    cells: dict[str, dict[str, str]] = {}
+    colours: dict[str, dict[str, str]] = {}
+    for label, get in setup.items():
+        cells[label] = {x: get(ests[x]) for x in letters} | {delta_col[x]: "" for x in letters[1:]}
+        colours[label] = dict.fromkeys(columns, "")
+    for m in METRICS:
+        label = tr(m.key)
+        base = m.value(a)
+        cells[label] = {x: m.show(m.value(ests[x])) for x in letters}
+        colours[label] = dict.fromkeys(columns, "")
+        for x in letters[1:]:
+            v = m.value(ests[x])
+            cells[label][delta_col[x]] = _delta_text(m, base, v, tr)
+            judged = _judge(m, base, v)
+            if judged:
+                colour = BETTER_COLOUR if judged > 0 else WORSE_COLOUR
+                colours[label][delta_col[x]] = f"color: {colour}; font-weight: 600"
+    frame = pd.DataFrame.from_dict(cells, orient="index")[columns]
+    css = pd.DataFrame.from_dict(colours, orient="index")[columns]
+    return frame.style.apply(lambda _: css, axis=None)
+
+
+# --------------------------------------------------------------------------------------------------- figures
+
+
+def _styles(ests: Mapping[str, Estimate]) -> dict[str, tuple[str, str, str]]:
+    """(colour, bar pattern, marker symbol) per scenario: the hardware's colour; patterns and symbols tell apart
+    scenarios that share a colour."""
+    out = {}
+    seen: set[str] = set()
+    for i, (x, e) in enumerate(ests.items()):
+        colour = hardware_colour(e.hardware.id)
+        out[x] = (colour, PATTERNS[i % len(PATTERNS)] if colour in seen else "", SYMBOLS[i % len(SYMBOLS)])
+        seen.add(colour)
+    return out
+
+
+def decomposition_table(ests: Mapping[str, Estimate]) -> pd.DataFrame:
+    """Long table: scenario, bucket, time_ms (the buckets of each scenario sum to its TPOT)."""
+    rows = [
+        {"scenario": x, "label": scenario_label(x, e), "bucket": b, "time_ms": float(e.breakdown_s[b]) * 1e3}
+        for x, e in ests.items()
+        for b in BUCKETS
+    ]
+    return pd.DataFrame(rows)
+
+
+def decomposition(ests: Mapping[str, Estimate], *, tr: Translator = EN) -> go.Figure:
+    """Grouped bars: for each part of TPOT (weight read, KV-cache read, compute, communication, overhead), one bar
+    per scenario (ms), coloured by hardware."""
+    styles = _styles(ests)
+    names = [tr(f"bucket_{b}") for b in BUCKETS]
+    fig = go.Figure()
+    for x, e in ests.items():
+        colour, pattern, _ = styles[x]
+        ms = np.array([float(e.breakdown_s[b]) * 1e3 for b in BUCKETS])
+        fig.add_bar(
+            x=names,
+            y=ms,
+            name=tr("cmp_trace", label=scenario_label(x, e), tpot=f"{float(e.tpot_s) * 1e3:.1f}"),
+            marker={"color": colour, "pattern": {"shape": pattern, "fgcolor": "#fff", "solidity": 0.35}},
+            text=[f"{v:.1f}" for v in ms],
+            textposition="outside",
+            cliponaxis=False,
+            hovertemplate=f"{scenario_label(x, e)}<br>%{{x}}: %{{y:.2f}} ms<extra></extra>",
+        )
+    style(fig, tr("cmp_decomp_title"), "", tr("cmp_axis_part_ms"))
+    fig.update_layout(
+        barmode="group",
+        bargap=0.25,
+        legend={"orientation": "v", "x": 0.0, "y": -0.12, "xanchor": "left", "yanchor": "top"},
+        height=460,
+        margin={"b": 110},
+    )
+    return fig
+
+
+def sweep_table(sweeps: Mapping[str, Estimate]) -> pd.DataFrame:
+    """Long table of the TPOT-vs-batch curves: scenario, batch, tpot_ms, fits."""
+    frames = [
+        pd.DataFrame(
+            {
+                "scenario": x,
+                "label": scenario_label(x, e),
+                "batch": np.broadcast_to(e.scenario.batch, np.shape(e.tpot_s)).ravel(),
+                "tpot_ms": np.ravel(e.tpot_s) * 1e3,
+                "fits": np.ravel(e.fits),
+            }
+        )
+        for x, e in sweeps.items()
+    ]
+    return pd.concat(frames, ignore_index=True)
+
+
+def _split_by_fit(y: np.ndarray, fits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """y where it fits (solid) and where it does not (dashed), overlapping by one point so the line is continuous."""
+    no = ~fits
+    edge = no | np.roll(no, 1) & (np.arange(len(no)) > 0) | np.roll(no, -1) & (np.arange(len(no)) < len(no) - 1)
+    return np.where(fits, y, np.nan), np.where(edge, y, np.nan)
+
+
+def tpot_vs_batch(sweeps: Mapping[str, Estimate], current: Mapping[str, Estimate], *, tr: Translator = EN) -> go.Figure:
+    """TPOT (ms) against batch for each scenario on one chart (log-log), solid where it fits in memory and dashed
+    where it does not; each scenario's own batch is marked."""
+    styles = _styles(current)
+    fig = go.Figure()
+    for x, e in sweeps.items():
+        colour, _, symbol = styles[x]
+        label = scenario_label(x, current[x])
+        batch = np.broadcast_to(e.scenario.batch, np.shape(e.tpot_s)).ravel()
+        y = np.ravel(e.tpot_s) * 1e3
+        solid, dashed = _split_by_fit(y, np.ravel(e.fits))
+        hover = tr("cmp_hover_sweep", label=label) + "<extra></extra>"
+        fig.add_scatter(
+            x=batch,
+            y=solid,
+            mode="lines+markers",
+            name=label,
+            legendgroup=x,
+            line={"color": colour, "width": 2.5},
+            marker={"symbol": symbol, "size": 6},
+            hovertemplate=hover,
+        )
+        if np.isfinite(dashed).any():
+            fig.add_scatter(
+                x=batch,
+                y=dashed,
+                mode="lines+markers",
+                name=tr("cmp_no_fit_trace", x=x),
+                legendgroup=x,
+                line={"color": colour, "width": 2, "dash": "dash"},
+                marker={"symbol": symbol + "-open", "size": 6},
+                hovertemplate=tr("cmp_hover_sweep_nofit", label=label) + "<extra></extra>",
+            )
+        c = current[x]
+        fig.add_scatter(
+            x=[float(c.scenario.batch)],
+            y=[float(c.tpot_s) * 1e3],
+            mode="markers",
+            name=tr("cmp_current", x=x),
+            legendgroup=x,
+            showlegend=False,
+            marker={"symbol": symbol, "size": 15, "color": colour, "line": {"width": 2, "color": "#000"}},
+            hovertemplate=tr("cmp_hover_current", label=label) + "<extra></extra>",
+        )
+    style(fig, tr("cmp_sweep_title"), tr("axis_batch"), tr("axis_tpot_ms"), log_x=True, log_y=True)
+    ticks = [b for b in BATCH_OPTIONS if b & (b - 1) == 0]  # powers of two
+    fig.update_xaxes(tickvals=ticks, ticktext=[str(b) for b in ticks])
+    fig.update_yaxes(dtick="D2")
+    fig.update_layout(
+        height=480,
+        legend={
+            "orientation": "v",
+            "x": 0.0,
+            "y": 1.0,
+            "xanchor": "left",
+            "yanchor": "top",
+            "bgcolor": "rgba(255,255,255,0.8)",
+        },
+    )
+    return fig

@@ -1,0 +1,846 @@
+"""Methodology page content: the model's formulas with the current scenario's numbers substituted, the per-operator
+roofline figure, and the public reference points with this tool's live numbers beside them.
+
+Pure: Estimate objects and plain values in; text blocks, DataFrames and Plotly figures out; no Streamlit. Every
+result shown is read from an Estimate field, its decode/prefill StepResult (operators, breakdown) or one of the
+model's own helpers (total_params, kv_bytes_per_token, ...): nothing here re-derives a result. A block is a pair
+(kind, text) with kind "h" (sub-heading), "latex" (a formula, symbols only), "md" (translated text with the values
+substituted; each substituted line ends with its result and unit) or "caption".
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import yaml
+
+from tpot_model import Estimate, active_params, kv_bytes_per_token, kv_cache_bytes_per_sequence, total_params
+from tpot_model.catalog import DATA_DIR
+from tpot_model.roofline import (
+    ACTIVATION_BYTES,
+    PCIE_FALLBACK_BYTES_PER_S,
+    expected_experts_touched,
+    kv_bytes_per_token_per_layer,
+    kv_shards,
+    linear_state_bytes,
+)
+from tpot_model.units import GB, KB, MB, GiB
+
+from .. import fmt
+from ..i18n import EN, Translator
+from .common import BUCKET_COLOURS, style
+
+Block = tuple[str, str]
+REFERENCE_POINTS_FILE = DATA_DIR / "reference_points.yaml"
+MEMORY_COLOUR = BUCKET_COLOURS["weights"]
+COMPUTE_COLOUR = BUCKET_COLOURS["compute"]
+
+
+# --------------------------------------------------------------------------------------------------- formatting
+
+
+def _f(x) -> float:
+    """A scalar estimate field as a float (fields are 0-d arrays for a scalar scenario)."""
+    return float(np.asarray(x).reshape(-1)[0])
+
+
+def _int(x: float) -> str:
+    return f"{x:,.0f}"
+
+
+def _bytes(n: float) -> str:
+    """Decimal bytes with a sensible prefix (B, KB, MB, GB, TB)."""
+    if not math.isfinite(n):
+        return "n/a"
+    for scale, unit in ((1e12, "TB"), (GB, "GB"), (MB, "MB"), (KB, "KB")):
+        if abs(n) >= scale:
+            return f"{fmt.number(n / scale)} {unit}"
+    return f"{fmt.number(n)} B"
+
+
+def _flop(n: float) -> str:
+    for scale, unit in ((1e18, "EFLOP"), (1e15, "PFLOP"), (1e12, "TFLOP"), (1e9, "GFLOP"), (1e6, "MFLOP")):
+        if abs(n) >= scale:
+            return f"{fmt.number(n / scale)} {unit}"
+    return f"{fmt.number(n)} FLOP"
+
+
+def _time(s: float) -> str:
+    """µs below a millisecond, then ms, s, min."""
+    if math.isfinite(s) and 0 < s < 1e-3:
+        return f"{fmt.number(s * 1e6)} µs"
+    return fmt.duration(s)
+
+
+def _gbps(x: float) -> str:
+    return f"{fmt.number(x / 1e9)} GB/s"
+
+
+def _share(x: float) -> str:
+    return f"{x:g}"
+
+
+def _count(x: float) -> str:
+    """A count that may be a half (mean cache length): 4,608 or 4,608.5."""
+    return _int(x) if float(x).is_integer() else f"{x:,.1f}"
+
+
+def _usd(x: float) -> str:
+    """Dollars for markdown: a bare $ would start LaTeX math in Streamlit markdown."""
+    return fmt.usd(x).replace("$", "\\$") if _known(x) else "n/a"
+
+
+def _known(x: float) -> bool:
+    return x is not None and math.isfinite(x)
+
+
+# --------------------------------------------------------------------------------------------------- memory
+
+
+def memory_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
+    """Weight bytes, KV bytes per token (by attention type) and the KV cache of the batch at the context."""
+    m, s = est.model, est.scenario
+    B, T, N, G = _f(s.batch), _f(s.context_tokens), _f(s.output_tokens), _f(s.num_gpus)
+    kvb = s.kv_cache.bytes_per_element
+    P, A = total_params(m), active_params(m)
+    out: list[Block] = [("h", tr("meth_h_memory")), ("latex", r"W = P \times \frac{b_w}{8}")]
+    active = tr("meth_active", active=fmt.params(A)) if m.moe else ""
+    out.append(
+        (
+            "md",
+            tr(
+                "meth_weights_sub",
+                params=fmt.params(P),
+                active=active,
+                fmt=s.weights.name,
+                bits=_share(s.weights.bits),
+                result=fmt.gb(est.weight_bytes),
+            ),
+        )
+    )
+
+    per_token = kv_bytes_per_token(m, kvb)
+    L_full = m.num_full_attention_layers
+    if m.mla:
+        out.append(("latex", r"\mathrm{KV}_{tok} = (r_{kv} + d_{rope}) \times L \times b_{kv}"))
+        sub = tr(
+            "meth_kv_mla_sub",
+            rank=m.mla.kv_lora_rank,
+            rope=m.mla.qk_rope_head_dim,
+            layers=L_full,
+            b=_share(kvb),
+            fmt=s.kv_cache.name,
+            result=_int(per_token),
+        )
+    else:
+        out.append(("latex", r"\mathrm{KV}_{tok} = 2 \times L \times K \times h \times b_{kv}"))
+        sub = tr(
+            "meth_kv_sub",
+            layers=L_full,
+            kv_heads=m.num_kv_heads,
+            head_dim=m.head_dim,
+            b=_share(kvb),
+            fmt=s.kv_cache.name,
+            result=_int(per_token),
+        )
+    out.append(("md", sub))
+    per_layer = kv_bytes_per_token_per_layer(m, kvb)
+    if m.sliding_window:
+        w = m.sliding_window
+        out.append(("latex", r"+\; L_{win} \times \mathrm{KV}_{layer} \times \min(T, W)"))
+        out.append(
+            (
+                "md",
+                tr(
+                    "meth_kv_window_sub",
+                    layers=w.num_layers,
+                    per_layer=_int(per_layer),
+                    t=_int(T),
+                    w=_int(w.window_tokens),
+                    result=_bytes(w.num_layers * per_layer * min(T, w.window_tokens)),
+                ),
+            )
+        )
+    if m.linear_attention:
+        out.append(("latex", r"+\; S_{linear}"))
+        out.append(
+            (
+                "md",
+                tr(
+                    "meth_kv_linear_sub",
+                    layers=m.linear_attention.num_layers,
+                    result=_bytes(linear_state_bytes(m, kvb)),
+                ),
+            )
+        )
+    per_seq = _f(kv_cache_bytes_per_sequence(m, T, kvb))
+    out.append(("latex", r"\mathrm{KV}_{cache} = B \times \mathrm{KV}(T)"))
+    out.append(
+        (
+            "md",
+            tr(
+                "meth_kv_cache_sub",
+                batch=_int(B),
+                per_seq=_bytes(per_seq),
+                t=_int(T),
+                result=fmt.gb(_f(est.kv_cache_bytes)),
+            ),
+        )
+    )
+    out.append(("md", tr("meth_kv_peak_sub", t=_int(T + N), n=_int(N), result=fmt.gb(_f(est.kv_cache_peak_bytes)))))
+    shards = _f(kv_shards(m, np.asarray(G)))
+    out.append(
+        (
+            "md",
+            tr(
+                "meth_mem_gpu_sub",
+                weights=fmt.gb(est.weight_bytes),
+                gpus=_int(G),
+                kv=fmt.gb(_f(est.kv_cache_peak_bytes)),
+                shards=_int(shards),
+                split=tr("meth_kv_split_mla") if m.mla else tr("meth_kv_split_heads", k=m.num_kv_heads),
+                workspace=fmt.gb(_f(est.workspace_bytes_per_gpu)),
+                usable=fmt.gb(est.usable_memory_per_gpu_bytes),
+                result=fmt.gb(_f(est.memory_per_gpu_bytes)),
+            ),
+        )
+    )
+    return out
+
+
+# --------------------------------------------------------------------------------------------------- time
+
+
+def _peak(est: Estimate) -> float:
+    return est.hardware.dense_flop_per_s[est.compute_precision]
+
+
+def roofline_blocks(est: Estimate, tr: Translator = EN, profile: str | None = None) -> list[Block]:
+    """The per-operator roofline, the profile's efficiencies, and the slowest operator worked through.
+    `profile` is the profile's display name (default: its catalog name)."""
+    hw, p, s = est.hardware, est.profile, est.scenario
+    out: list[Block] = [
+        ("h", tr("meth_h_roofline")),
+        ("md", tr("meth_roofline_intro")),
+        (
+            "latex",
+            r"t_{op} = \max\left(\frac{F_{op}}{\Pi \cdot \eta_F},\ \frac{M_{op}}{\beta \cdot \eta_M}\right)",
+        ),
+    ]
+    lowbit = tr("meth_lowbit", eff=_share(p.lowbit_bandwidth_efficiency)) if s.weights.bits < 8 else ""
+    attn = ""
+    if est.attention_precision != est.compute_precision:
+        attn = tr(
+            "meth_attn_precision",
+            precision=est.attention_precision,
+            peak=fmt.tflops(hw.dense_flop_per_s[est.attention_precision]),
+        )
+    out.append(
+        (
+            "md",
+            tr(
+                "meth_roofline_values",
+                peak=fmt.tflops(_peak(est)),
+                precision=est.compute_precision,
+                hw=hw.name,
+                eta_f=_share(p.flops_efficiency),
+                bw=fmt.tb_per_s(hw.memory_bandwidth_bytes_per_s),
+                eta_m=_share(p.bandwidth_efficiency),
+                eta_kv=_share(p.kv_bandwidth_efficiency),
+                lowbit=lowbit,
+                attn=attn,
+                profile=profile or p.name,
+            ),
+        )
+    )
+    ops = est.decode.operators
+    slowest = ops[int(np.argmax([_f(o.time_s) for o in ops]))]
+    t_c, t_m = _f(slowest.compute_time_s), _f(slowest.memory_time_s)
+    flops, nbytes = _f(slowest.flops), _f(slowest.bytes)
+    out.append(
+        (
+            "md",
+            tr(
+                "meth_roofline_sub",
+                op=tr(f"meth_op_{slowest.name}"),
+                flops=_flop(flops),
+                rate=fmt.tflops(flops / t_c) if t_c > 0 else "n/a",
+                nbytes=_bytes(nbytes),
+                bw=fmt.tb_per_s(nbytes / t_m) if t_m > 0 else "n/a",
+                t_c=_time(t_c),
+                t_m=_time(t_m),
+                result=_time(_f(slowest.time_s)),
+            ),
+        )
+    )
+    return out
+
+
+def step_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
+    """Decode step = operators + all-reduces + overheads; TPOT as the mean step over the generation; ITL."""
+    m, hw, p, s = est.model, est.hardware, est.profile, est.scenario
+    B, T, N, G = _f(s.batch), _f(s.context_tokens), _f(s.output_tokens), _f(s.num_gpus)
+    bd = {k: _f(v) for k, v in est.breakdown_s.items()}
+    ops_s = bd["weights"] + bd["kv_cache"] + bd["compute"]
+    tpot = _f(est.tpot_s)
+    out: list[Block] = [
+        ("h", tr("meth_h_step")),
+        ("latex", r"t_{step} = \sum_{op} t_{op} + t_{comm} + t_{oh}"),
+        (
+            "latex",
+            r"t_{comm} = 2L\left(\alpha + \frac{2(G-1)}{G} \cdot \frac{m}{\beta_{link} \cdot \eta_{link}}\right),"
+            r"\qquad m = B \times D \times 2\ \mathrm{B}",
+        ),
+    ]
+    if G > 1:
+        link = hw.interconnect_bytes_per_s or PCIE_FALLBACK_BYTES_PER_S
+        out.append(
+            (
+                "md",
+                tr(
+                    "meth_comm_sub",
+                    layers=m.num_layers,
+                    alpha=_time(p.allreduce_latency_s),
+                    g1=_int(G - 1),
+                    g=_int(G),
+                    msg=_bytes(B * m.d_model * ACTIVATION_BYTES),
+                    batch=_int(B),
+                    d=_int(m.d_model),
+                    link=_gbps(link),
+                    eta=_share(p.interconnect_efficiency),
+                    fallback=tr("meth_pcie_fallback") if hw.interconnect_bytes_per_s is None else "",
+                    result=_time(bd["communication"]),
+                ),
+            )
+        )
+    else:
+        out.append(("md", tr("meth_comm_one_gpu")))
+    out.append(("latex", r"t_{oh} = t_{token} + t_{layer} \times L"))
+    out.append(
+        (
+            "md",
+            tr(
+                "meth_overhead_sub",
+                per_token=_time(p.per_token_overhead_s),
+                per_layer=_time(p.per_layer_overhead_s),
+                layers=m.num_layers,
+                result=_time(bd["overhead"]),
+            ),
+        )
+    )
+    out.append(
+        (
+            "md",
+            tr(
+                "meth_step_sub",
+                ops=_time(ops_s),
+                comm=_time(bd["communication"]),
+                oh=_time(bd["overhead"]),
+                result=fmt.ms(tpot),
+            ),
+        )
+    )
+    out.append(
+        (
+            "latex",
+            r"\mathrm{TPOT} = \frac{1}{N-1}\sum_{j=1}^{N-1} t_{step}(T + j) \approx t_{step}(\bar{T}),"
+            r"\qquad \bar{T} = T + \frac{N}{2}",
+        )
+    )
+    steps = max(N - 1, 1)
+    out.append(
+        (
+            "md",
+            tr(
+                "meth_tpot_sub",
+                t=_int(T),
+                n=_int(N),
+                steps=_int(steps),
+                first=_int(T + 1),
+                last=_int(T + steps),
+                tbar=_count(T + (steps + 1) / 2),
+                result=fmt.ms(tpot),
+            ),
+        )
+    )
+    return out
+
+
+def prefill_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
+    """TTFT = the prefill roofline over B x prompt tokens with causal attention; time to serve N tokens."""
+    s, pre = est.scenario, est.prefill
+    B, T, N = _f(s.batch), _f(s.context_tokens), _f(s.output_tokens)
+    P = max(T, 1.0)
+    bd = {k: _f(v) for k, v in pre.breakdown_s.items()}
+    ttft, tpot = _f(est.ttft_s), _f(est.tpot_s)
+    return [
+        ("h", tr("meth_h_prefill")),
+        (
+            "latex",
+            r"\mathrm{TTFT} = \sum_{op} \max\left(\frac{F^{pre}_{op}}{\Pi \cdot \eta_F},\ "
+            r"\frac{M^{pre}_{op}}{\beta \cdot \eta_M}\right) + t^{pre}_{comm} + t_{oh}",
+        ),
+        ("latex", r"F_{attn} = 2\,H\,(d_{qk} + d_{v}) \times B \times \frac{P(P+1)}{2} \times L"),
+        (
+            "md",
+            tr(
+                "meth_prefill_sub",
+                batch=_int(B),
+                p=_int(P),
+                tokens=_int(B * P),
+                pairs=_int(P * (P + 1) / 2),
+                flops=_flop(_f(pre.flops)),
+                nbytes=_bytes(_f(pre.bytes)),
+            ),
+        ),
+        (
+            "md",
+            tr(
+                "meth_ttft_sub",
+                ops=_time(bd["weights"] + bd["kv_cache"] + bd["compute"]),
+                comm=_time(bd["communication"]),
+                oh=_time(bd["overhead"]),
+                bound=tr("bound_compute") if _f(pre.flop_time_s) > _f(pre.memory_time_s) else tr("bound_memory"),
+                result=fmt.duration(ttft),
+            ),
+        ),
+        ("latex", r"t_{serve}(N) = \mathrm{TTFT} + \mathrm{TPOT} \times (N - 1)"),
+        (
+            "md",
+            tr(
+                "meth_serve_sub",
+                ttft=fmt.duration(ttft),
+                tpot=fmt.ms(tpot),
+                n1=_int(N - 1),
+                n=_int(N),
+                result=fmt.duration(_f(est.time_to_serve_s)),
+            ),
+        ),
+    ]
+
+
+def moe_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
+    """Distinct experts a decode step touches with B tokens routed uniformly (dense models: one sentence)."""
+    m, s = est.model, est.scenario
+    out: list[Block] = [
+        ("h", tr("meth_h_moe")),
+        ("latex", r"E_{touched} = E\left(1 - \left(1 - \frac{k}{E}\right)^{B}\right)"),
+    ]
+    if not m.moe:
+        return [*out, ("md", tr("meth_moe_dense", model=m.name))]
+    e = m.moe
+    B = _f(s.batch)
+    touched = _f(expected_experts_touched(e.num_experts, e.experts_per_token, np.asarray(B)))
+    out.append(
+        (
+            "md",
+            tr(
+                "meth_moe_sub",
+                e=e.num_experts,
+                k=e.experts_per_token,
+                batch=_int(B),
+                pct=fmt.pct(touched / e.num_experts),
+                result=fmt.number(touched),
+            ),
+        )
+    )
+    return out
+
+
+def intensity_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
+    """Arithmetic intensity of the decode step against the ridge point of the hardware."""
+    hw = est.hardware
+    ai, ridge = _f(est.arithmetic_intensity_flop_per_byte), est.ridge_point_flop_per_byte
+    bound = tr("bound_compute") if bool(np.asarray(est.compute_bound).reshape(-1)[0]) else tr("bound_memory")
+    return [
+        ("h", tr("meth_h_intensity")),
+        ("latex", r"I = \frac{F_{step}}{M_{step}}, \qquad I^{*} = \frac{\Pi}{\beta}"),
+        (
+            "md",
+            tr(
+                "meth_intensity_sub",
+                flops=_flop(_f(est.decode.flops)),
+                nbytes=_bytes(_f(est.decode.bytes)),
+                result=fmt.number(ai),
+            ),
+        ),
+        (
+            "md",
+            tr(
+                "meth_ridge_sub",
+                peak=fmt.tflops(_peak(est)),
+                precision=est.compute_precision,
+                bw=fmt.tb_per_s(hw.memory_bandwidth_bytes_per_s),
+                result=fmt.number(ridge),
+            ),
+        ),
+        ("md", tr("meth_bound_verdict", rel="<" if ai < ridge else "≥", bound=bound)),
+    ]
+
+
+def cost_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
+    """$ per 1M output tokens and joules per token, or why they cannot be computed."""
+    s, hw = est.scenario, est.hardware
+    B, G, tpot = _f(s.batch), _f(s.num_gpus), _f(est.tpot_s)
+    out: list[Block] = [
+        ("h", tr("meth_h_cost")),
+        (
+            "latex",
+            r"\$/1\mathrm{M} = \frac{p \times G}{3600} \div \frac{B}{\mathrm{TPOT}} \times 10^{6}",
+        ),
+    ]
+    if _known(est.price_usd_per_gpu_hour):
+        out.append(
+            (
+                "md",
+                tr(
+                    "meth_cost_sub",
+                    price=_usd(est.price_usd_per_gpu_hour),
+                    g=_int(G),
+                    tps=fmt.rate(_f(est.tokens_per_s_total)),
+                    result=_usd(_f(est.usd_per_1M_tokens)),
+                ),
+            )
+        )
+        out.append(("md", tr("meth_cost_prefill", result=_usd(_f(est.usd_per_1M_tokens_with_prefill)))))
+    else:
+        out.append(("md", tr("meth_cost_none", hw=hw.name)))
+    out.append(("latex", r"E_{tok} = \frac{P_{board} \times G \times \mathrm{TPOT}}{B}"))
+    if hw.tdp_w is not None:
+        out.append(
+            (
+                "md",
+                tr(
+                    "meth_energy_sub",
+                    tdp=_int(hw.tdp_w),
+                    g=_int(G),
+                    tpot=fmt.ms(tpot),
+                    batch=_int(B),
+                    result=fmt.number(_f(est.joules_per_token)),
+                ),
+            )
+        )
+    else:
+        out.append(("md", tr("meth_energy_none", hw=hw.name)))
+    return out
+
+
+def definition_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
+    """TPOT, ITL, TTFT, MBU and MFU, with this scenario's MBU and MFU worked out."""
+    hw = est.hardware
+    tpot = _f(est.tpot_s)
+    return [
+        ("h", tr("meth_h_definitions")),
+        ("md", tr("meth_def_tpot")),
+        ("md", tr("meth_def_itl")),
+        ("md", tr("meth_def_ttft")),
+        ("md", tr("meth_def_mbu")),
+        (
+            "latex",
+            r"\mathrm{MBU} = \frac{M_{step} / \mathrm{TPOT}}{\beta}, \qquad \mathrm{MFU} = \frac{F_{step} / \mathrm{TPOT}}{\Pi}",
+        ),
+        (
+            "md",
+            tr(
+                "meth_mbu_sub",
+                nbytes=_bytes(_f(est.decode.bytes)),
+                tpot=fmt.ms(tpot),
+                bw=fmt.tb_per_s(hw.memory_bandwidth_bytes_per_s),
+                result=fmt.pct(_f(est.mbu)),
+            ),
+        ),
+        ("md", tr("meth_def_mfu")),
+        (
+            "md",
+            tr(
+                "meth_mfu_sub",
+                flops=_flop(_f(est.decode.flops)),
+                tpot=fmt.ms(tpot),
+                peak=fmt.tflops(_peak(est)),
+                precision=est.compute_precision,
+                result=fmt.pct(_f(est.mfu)),
+            ),
+        ),
+    ]
+
+
+def misreading_blocks(est: Estimate, pair: Estimate, tr: Translator = EN) -> list[Block]:
+    """The common misreadings, each with this scenario's numbers. `pair` is the same scenario at batch [1, B]."""
+    hw, s = est.hardware, est.scenario
+    B, tpot = _f(s.batch), _f(est.tpot_s)
+    per_user, total = _f(est.tokens_per_s_per_user), _f(est.tokens_per_s_total)
+    t1, tb = (float(x) for x in np.asarray(pair.tpot_s).reshape(-1)[:2])
+    r1, rb = (float(x) for x in np.asarray(pair.tokens_per_s_total).reshape(-1)[:2])
+    c1, cb = (float(x) for x in np.asarray(pair.usd_per_1M_tokens).reshape(-1)[:2])
+    ai, ridge = _f(est.arithmetic_intensity_flop_per_byte), est.ridge_point_flop_per_byte
+    bound = tr("bound_compute") if ai >= ridge else tr("bound_memory")
+    peak = _peak(est)
+    out: list[Block] = [
+        ("h", tr("meth_h_misreadings")),
+        (
+            "md",
+            tr(
+                "meth_mis_tps",
+                tpot=fmt.ms(tpot),
+                per_user=fmt.rate(per_user),
+                batch=_int(B),
+                total=fmt.rate(total),
+            ),
+        ),
+    ]
+    if B > 1:
+        out.append(
+            (
+                "md",
+                tr(
+                    "meth_mis_lower",
+                    t1=fmt.ms(t1),
+                    r1=fmt.rate(r1),
+                    c1=_usd(c1),
+                    batch=_int(B),
+                    tb=fmt.ms(tb),
+                    rb=fmt.rate(rb),
+                    cb=_usd(cb),
+                ),
+            )
+        )
+    else:
+        out.append(("md", tr("meth_mis_lower_batch1", t1=fmt.ms(t1), r1=fmt.rate(r1))))
+    out.append(
+        (
+            "md",
+            tr(
+                "meth_mis_bandwidth",
+                ai=fmt.number(ai),
+                ridge=fmt.number(ridge),
+                precision=est.compute_precision,
+                bound=bound,
+            ),
+        )
+    )
+    out.append(
+        (
+            "md",
+            tr(
+                "meth_mis_sparse",
+                hw=hw.name,
+                precision=est.compute_precision,
+                dense=fmt.tflops(peak),
+                sparse=fmt.tflops(2 * peak),
+            ),
+        )
+    )
+    out.append(
+        (
+            "md",
+            tr(
+                "meth_mis_gib",
+                gb=fmt.number(est.weight_bytes / GB),
+                gib=fmt.number(est.weight_bytes / GiB),
+                cap_gb=fmt.number(hw.memory_bytes / GB),
+                cap_gib=fmt.number(hw.memory_bytes / GiB),
+                hw=hw.name,
+            ),
+        )
+    )
+    return out
+
+
+def _plain(text: str) -> str:
+    """Catalog text shown as plain text: markdown link, image, emphasis and HTML characters escaped (not _, which
+    only emphasises at word boundaries and appears inside URLs)."""
+    for ch in "\\`*[]<>#|!$":
+        text = text.replace(ch, "\\" + ch)
+    return text
+
+
+def _item(tr: Translator, label_key: str, text: str) -> str:
+    return "- " + tr("meth_src_item", label=tr(label_key), text=text)
+
+
+def source_blocks(est: Estimate, tr: Translator = EN, profile: str | None = None) -> list[Block]:
+    """Where the catalog numbers of the current hardware, model and profile come from (their source and notes).
+    `profile` is the profile's display name (default: its catalog name)."""
+    hw, m, p = est.hardware, est.model, est.profile
+    out: list[Block] = [("h", tr("meth_h_sources")), ("md", tr("meth_sources_intro"))]
+    for title, name, sources, notes in (
+        ("meth_src_hardware", hw.name, hw.source, hw.notes),
+        ("meth_src_model", m.name, m.source, m.notes),
+    ):
+        lines = [f"**{tr(title, name=_plain(name))}**"]
+        lines += [_item(tr, "meth_src_source", _plain(src)) for src in sources] or [
+            _item(tr, "meth_src_source", tr("meth_src_none"))
+        ]
+        if notes:
+            lines.append(_item(tr, "meth_src_notes", _plain(notes)))
+        out.append(("md", "\n".join(lines)))
+    lines = [f"**{tr('meth_src_profile', name=_plain(profile or p.name))}**"]
+    if p.description:
+        lines.append(_item(tr, "meth_src_description", _plain(p.description)))
+    lines.append(_item(tr, "meth_src_source", _plain(p.source) if p.source else tr("meth_src_none")))
+    out.append(("md", "\n".join(lines)))
+    return out
+
+
+def limit_blocks(tr: Translator = EN) -> list[Block]:
+    """What the model leaves out."""
+    keys = ("overlap", "static", "pipeline", "activations", "routing", "speculative")
+    return [("h", tr("meth_h_limits")), ("md", "\n".join(f"- {tr(f'meth_limit_{k}')}" for k in keys))]
+
+
+# --------------------------------------------------------------------------------------------------- operator figure
+
+OPERATOR_COLUMNS = (
+    "operator",
+    "gflop",
+    "weight_gb",
+    "kv_cache_gb",
+    "activation_gb",
+    "compute_time_ms",
+    "memory_time_ms",
+    "time_ms",
+    "bound",
+    "arithmetic_intensity_flop_per_byte",
+)
+
+
+def operator_data(est: Estimate) -> pd.DataFrame:
+    """One row per decode operator (per GPU, per step): FLOPs, bytes by kind, both roofline times and the result."""
+    ops = est.decode.operators
+    rows = [
+        (
+            o.name,
+            _f(o.flops) / 1e9,
+            _f(o.weight_bytes) / GB,
+            _f(o.kv_bytes) / GB,
+            _f(o.activation_bytes) / GB,
+            _f(o.compute_time_s) * 1e3,
+            _f(o.memory_time_s) * 1e3,
+            _f(o.time_s) * 1e3,
+            "compute" if _f(o.compute_time_s) > _f(o.memory_time_s) else "memory",
+            _f(o.arithmetic_intensity_flop_per_byte),
+        )
+        for o in ops
+    ]
+    return pd.DataFrame(rows, columns=list(OPERATOR_COLUMNS))
+
+
+def operator_times(est: Estimate, *, tr: Translator = EN) -> go.Figure:
+    """Per decode operator: compute time and memory time (ms, log axis); the operator takes the longer of the two."""
+    df = operator_data(est)
+    names = [tr(f"meth_op_{n}") for n in df["operator"]]
+    bound = [tr("bound_compute") if b == "compute" else tr("bound_memory") for b in df["bound"]]
+    fig = go.Figure()
+    for col, key, colour in (
+        ("memory_time_ms", "meth_fig_memory", MEMORY_COLOUR),
+        ("compute_time_ms", "meth_fig_compute", COMPUTE_COLOUR),
+    ):
+        label = tr(key)
+        fig.add_bar(
+            y=names,
+            x=df[col].where(df[col] > 0),
+            orientation="h",
+            name=label,
+            marker_color=colour,
+            customdata=np.stack([df["time_ms"], bound], axis=-1),
+            hovertemplate=f"%{{y}}<br>{label}: %{{x:.4g}} ms<br>{tr('meth_fig_hover_time')}: "
+            "%{customdata[0]:.4g} ms (%{customdata[1]})<extra></extra>",
+        )
+    style(fig, tr("meth_fig_title"), tr("meth_fig_axis"), "", log_x=True)
+    fig.update_xaxes(dtick=1, exponentformat="none")  # decades only, written out (0.001, 0.01, ...)
+    fig.update_layout(barmode="group", height=max(300, 60 + 42 * len(names)), bargap=0.25)
+    fig.update_yaxes(autorange="reversed")
+    return fig
+
+
+def operator_display(df: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
+    """The operator table with translated operator names, bound labels and column headers."""
+    out = df.copy()
+    out["operator"] = [tr(f"meth_op_{n}") for n in out["operator"]]
+    out["bound"] = [tr("bound_compute") if b == "compute" else tr("bound_memory") for b in out["bound"]]
+    return out.rename(columns={c: tr(f"meth_col_{c}") for c in OPERATOR_COLUMNS})
+
+
+# --------------------------------------------------------------------------------------------------- reference points
+
+
+@lru_cache(maxsize=2)
+def reference_points(path: str | Path = REFERENCE_POINTS_FILE) -> dict:
+    """The public reference points (data/reference_points.yaml): textbook bounds and measured serving points."""
+    with open(path, encoding="utf-8") as fh:
+        return yaml.safe_load(fh)
+
+
+def textbook_data(refs: dict, live: list[Estimate]) -> pd.DataFrame:
+    """Textbook TPOT lower bounds next to this tool's ideal-profile TPOT for the same case (one row per hardware)."""
+    rows = []
+    for point, est in zip(refs["textbook"]["points"], live, strict=True):
+        tool_ms = _f(est.tpot_s) * 1e3
+        rows.append(
+            (
+                est.hardware.name,
+                est.hardware.launch_year,
+                point["bandwidth_TB_per_s"],
+                point["tpot_ms"],
+                round(tool_ms, 2),
+                round((tool_ms / point["tpot_ms"] - 1) * 100, 2),
+            )
+        )
+    cols = ["hardware", "launch_year", "bandwidth_tb_per_s", "textbook_tpot_ms", "tool_ideal_tpot_ms", "difference_pct"]
+    return pd.DataFrame(rows, columns=cols)
+
+
+def measured_tpot_ms(point: dict) -> float:
+    """A measured point's TPOT in ms: as published, or 1000 / (tokens/s per user)."""
+    value = float(point["value"])
+    return value if point["metric"] == "tpot_ms" else 1e3 / value
+
+
+def measured_data(refs: dict, live: list[Estimate], tr: Translator = EN) -> pd.DataFrame:
+    """Published measured points (source, date) next to this tool's TPOT for the same case with the chosen profile."""
+    rows = []
+    for point, est in zip(refs["measured"], live, strict=True):
+        sc = point["scenario"]
+        measured = measured_tpot_ms(point)
+        tool_ms = _f(est.tpot_s) * 1e3
+        rows.append(
+            (
+                point["date"] or tr("meth_ref_undated"),
+                est.model.name,
+                f"{point['hardware_label']} · {sc['weights']}",
+                sc["batch"],
+                f"{fmt.tokens(sc['context'])} / {fmt.tokens(sc['output'])}",
+                round(measured, 2),
+                round(tool_ms, 2),
+                round(tool_ms / measured, 2),
+            )
+        )
+    cols = [
+        "date",
+        "model",
+        "hardware",
+        "batch",
+        "context_output_tokens",
+        "measured_tpot_ms",
+        "tool_tpot_ms",
+        "tool_over_measured",
+    ]
+    return pd.DataFrame(rows, columns=cols)
+
+
+def measured_notes(refs: dict, tr: Translator = EN) -> str:
+    """One bullet per measured point: what was measured and how it is modelled, then the source's address."""
+    return "\n".join(
+        f"- {tr('meth_refnote_' + p['id'])} {tr('meth_src_item', label=tr('meth_src_source'), text=p['source'])}"
+        for p in refs["measured"]
+    )
+
+
+def display(df: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
+    """A reference table with translated column headers (keys meth_col_<column>)."""
+    return df.rename(columns={c: tr(f"meth_col_{c}") for c in df.columns})
