@@ -121,15 +121,13 @@ def test_zh_tw():
     assert ZH("cmp_row_tpot") in _table(at).index
 
 
-def _sidebar_keeps_page_params() -> bool:
-    """Whether ui.controls.sidebar() keeps parameters it does not own when it writes the URL (needed for b_*)."""
+def test_sidebar_keeps_page_params():
+    """ui.controls.sidebar() keeps parameters it does not own when it writes the URL (needed for b_*)."""
     at = run_page("overview", b_hardware="h100-sxm")
-    return "b_hardware" in at.query_params
+    assert "b_hardware" in at.query_params
 
 
 def test_url_restores_b():
-    if not _sidebar_keeps_page_params():
-        pytest.xfail("ui.controls.sidebar() replaces the whole query string (from_dict), dropping b_* before pages run")
     at = run_page("compare", b_hardware="h100-sxm", b_gpus="4", b_weights="fp8", b_kv="fp8", b_batch="64")
     assert not at.exception
     df = _table(at)
@@ -139,8 +137,6 @@ def test_url_restores_b():
 
 
 def test_bad_url_values_warn():
-    if not _sidebar_keeps_page_params():
-        pytest.xfail("ui.controls.sidebar() replaces the whole query string (from_dict), dropping b_* before pages run")
     at = run_page("compare", b_hardware="<script>", b_gpus="lots", b_profile="fastest")
     assert not at.exception
     texts = [w.value for w in at.warning]
