@@ -22,7 +22,8 @@ HEAT_POINTS = 48
 HEATMAP_METRICS = ("tpot", "tokens_per_s_per_gpu", "usd_per_1M_tokens", "fits")
 IDEAL_COLOUR = "#111111"
 NOFIT_OPACITY = 0.45
-NOFIT_GREY = "rgba(80, 80, 80, 0.6)"
+NOFIT_PATTERN = {"fillmode": "overlay", "fgcolor": "#ffffff", "size": 7, "solidity": 0.3}
+NOFIT_GREY = "rgba(215, 215, 215, 0.85)"  # a light veil: the colour underneath stays faintly visible
 FIT_COLOURS = ("#c9c9c9", "#2ca02c")  # doesn't fit, fits
 
 
@@ -61,6 +62,15 @@ def price_known(est: Estimate) -> bool:
     return math.isfinite(est.price_usd_per_gpu_hour)
 
 
+def cost_notice(est: Estimate, tr: Translator = EN) -> str | None:
+    """Why the cost map cannot be drawn (no price, or a price of zero on a log colour scale), else None."""
+    if not price_known(est):
+        return tr("breakdown_no_price", hw=est.hardware.name)
+    if est.price_usd_per_gpu_hour <= 0:
+        return tr("breakdown_zero_price")
+    return None
+
+
 # --------------------------------------------------------------------------------------------------- stacked bars
 
 
@@ -74,26 +84,35 @@ def sweep_bars(
     tpot = np.broadcast_to(est.tpot_s, shape) * 1e3
     fits = np.broadcast_to(est.fits, shape)
     here = np.asarray(x_values) == current
-    pattern = ["/" if not f else "" for f in fits]
-    opacity = np.where(fits, 1.0, NOFIT_OPACITY)
-    outline = np.where(here, 3.0, 0.0)
+    outline = np.where(here, 2.0, 0.0)
     fig = go.Figure()
+    # per bucket: one trace for the bars that fit and one (hatched, faded) for those that don't, so that the legend
+    # shows each bucket in its plain colour; missing values (None) draw nothing
     for key in BUCKETS:
         ms_values = np.broadcast_to(est.breakdown_s[key], shape) * 1e3
         name = tr(f"bucket_{key}")
-        fig.add_bar(
-            x=labels,
-            y=ms_values,
-            name=name,
-            marker={
-                "color": BUCKET_COLOURS[key],
-                "opacity": opacity,
-                "pattern": {"shape": pattern, "fillmode": "overlay", "fgcolor": "#ffffff", "size": 7, "solidity": 0.3},
-                "line": {"color": "#000000", "width": outline},
-            },
-            customdata=[tr("breakdown_share", pct=fmt.pct(v / t)) for v, t in zip(ms_values, tpot, strict=True)],
-            hovertemplate=f"{name}: %{{y:,.3g}} ms (%{{customdata}})<extra></extra>",
-        )
+        share = [tr("breakdown_share", pct=fmt.pct(v / t)) for v, t in zip(ms_values, tpot, strict=True)]
+        for fit_part in (True, False):
+            mask = fits == fit_part
+            if not mask.any():
+                continue
+            fig.add_bar(
+                x=labels,
+                y=[
+                    float(v) if m else None for v, m in zip(ms_values, mask, strict=True)
+                ],  # None, not NaN: NaN breaks the stack
+                name=name,
+                legendgroup=key,
+                showlegend=fit_part or fits.all() or not fits.any(),
+                marker={
+                    "color": BUCKET_COLOURS[key],
+                    "opacity": 1.0 if fit_part else NOFIT_OPACITY,
+                    "pattern": {"shape": "" if fit_part else "/", **NOFIT_PATTERN},
+                    "line": {"color": "#000000", "width": outline},
+                },
+                customdata=share,
+                hovertemplate=f"{name}: %{{y:,.3g}} ms (%{{customdata}})<extra></extra>",
+            )
     if not fits.all():
         fig.add_bar(
             x=[labels[0]],
@@ -102,7 +121,7 @@ def sweep_bars(
             marker={
                 "color": "#bbbbbb",
                 "opacity": NOFIT_OPACITY,
-                "pattern": {"shape": "/", "fillmode": "overlay", "fgcolor": "#333333", "size": 7, "solidity": 0.3},
+                "pattern": {"shape": "/", **NOFIT_PATTERN, "fgcolor": "#333333"},
             },
             hoverinfo="skip",
         )
@@ -111,7 +130,7 @@ def sweep_bars(
         x=labels,
         y=tpot,
         mode="text",
-        text=[f"{v:,.3g}" for v in tpot],
+        text=[fmt.number(v) for v in tpot],
         textposition="top center",
         textfont={"size": 11, "color": "#333"},
         showlegend=False,
@@ -134,7 +153,7 @@ def sweep_bars(
     if here.any():
         i = int(np.argmax(here))
         fig.add_annotation(
-            x=labels[i],
+            x=i,  # category index: a label such as "32" would be read as position 32
             y=float(tpot[i]),
             yshift=30,
             text=f"▼ {tr('breakdown_current')}",
@@ -150,7 +169,9 @@ def sweep_bars(
     style(fig, title, x_title, tr("axis_tpot_ms"))
     fig.update_xaxes(type="category")
     fig.update_yaxes(range=[0, top * 1.2], rangemode="tozero")
-    fig.update_layout(barmode="stack", hovermode="x unified", bargap=0.25, height=460, margin={"t": 100})
+    fig.update_layout(
+        barmode="stack", hovermode="x unified", bargap=0.25, height=460, margin={"t": 100}, legend_traceorder="normal"
+    )
     return fig
 
 
@@ -187,16 +208,19 @@ def _edges(values: np.ndarray) -> np.ndarray:
 
 
 def _nice_ticks(lo: float, hi: float) -> np.ndarray:
-    """1-2-5 values between lo and hi (positive), at least two."""
-    ticks = [
-        m * 10.0**e
-        for e in range(math.floor(math.log10(lo)) - 1, math.ceil(math.log10(hi)) + 1)
-        for m in (1, 2, 5)
-        if lo <= m * 10.0**e <= hi
-    ]
+    """1-2-5 values between lo and hi (positive); finer steps when the range is narrow; at most about 8."""
+    decades = range(math.floor(math.log10(lo)) - 1, math.ceil(math.log10(hi)) + 1)
+    for mantissas in ((1, 2, 5), (1, 1.5, 2, 3, 5, 7)):
+        ticks = [m * 10.0**e for e in decades for m in mantissas if lo <= m * 10.0**e <= hi]
+        if len(ticks) >= 3:
+            break
     if len(ticks) > 8:
-        ticks = [t for t in ticks if str(t).lstrip("0.").startswith("1")] or ticks
+        ticks = [t for t in ticks if f"{t:e}".startswith("1")]
     return np.array(ticks if len(ticks) >= 2 else [lo, hi])
+
+
+def _tick_text(t: float) -> str:
+    return f"{t:,.0f}" if t >= 10 else f"{t:.3g}"
 
 
 def _metric_values(est: Estimate, metric: str) -> np.ndarray:
@@ -248,7 +272,9 @@ def heatmap(
             hovertemplate=head + "%{text}<extra></extra>",
         )
     else:
-        finite = values[np.isfinite(values) & (values > 0)]
+        usable = np.isfinite(values) & (values > 0)
+        # colour range from the cells that fit (the veiled rest saturates), or from all when none fits
+        finite = values[usable & fits] if (usable & fits).any() else values[usable]
         lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (1.0, 10.0)
         hi = max(hi, lo * 1.01)
         ticks = _nice_ticks(lo, hi)
@@ -265,7 +291,7 @@ def heatmap(
             colorbar={
                 "title": {"text": label, "side": "right"},
                 "tickvals": np.log10(ticks),
-                "ticktext": [f"{t:,.4g}" for t in ticks],
+                "ticktext": [_tick_text(t) for t in ticks],
             },
             customdata=customdata,
             text=fit_text,
@@ -276,6 +302,8 @@ def heatmap(
                 x=x_edges,
                 y=y_edges,
                 z=np.where(fits, np.nan, 1.0),
+                zmin=0,
+                zmax=1,
                 colorscale=[[0, NOFIT_GREY], [1, NOFIT_GREY]],
                 showscale=False,
                 hoverinfo="skip",
@@ -286,11 +314,11 @@ def heatmap(
             y=batch,
             z=fits.astype(float),
             autocontour=False,
-            contours={"start": 0.5, "end": 0.5, "size": 1, "coloring": "lines"},
-            line={"color": "#000000", "width": 2},
+            contours={"start": 0.5, "end": 0.5, "size": 1, "coloring": "none"},
+            line={"color": "#000000", "width": 2, "smoothing": 0},
             showscale=False,
+            showlegend=False,
             hoverinfo="skip",
-            name=tr("breakdown_doesnt_fit"),
         )
     if metric != "fits" and not fits.all():
         fig.add_scatter(
@@ -300,12 +328,24 @@ def heatmap(
             marker={"symbol": "square", "size": 14, "color": NOFIT_GREY, "line": {"color": "#000", "width": 1.5}},
             name=tr("breakdown_doesnt_fit"),
         )
+    if not fits.any():
+        fig.add_annotation(
+            x=0.5,
+            y=0.92,
+            xref="paper",
+            yref="paper",
+            text=tr("breakdown_nothing_fits", gpus=int(np.ravel(est.scenario.num_gpus)[0]), hw=est.hardware.name),
+            showarrow=False,
+            font={"size": 14, "color": "#a00"},
+            bgcolor="rgba(255,255,255,0.9)",
+        )
     cur_x = max(float(current_context), HEAT_CONTEXT_MIN)
     fig.add_scatter(
         x=[cur_x],
         y=[float(current_batch)],
         mode="markers",
         marker={"symbol": "star", "size": 18, "color": "#ffffff", "line": {"color": "#000000", "width": 2}},
+        cliponaxis=False,  # the scenario may sit on the map's corner (batch 4096, context 1M)
         name=tr("breakdown_current_scenario"),
         hovertemplate=(
             f"<b>{tr('breakdown_current_scenario')}</b><br>{tr('breakdown_hover_batch')} {int(current_batch):,}<br>"

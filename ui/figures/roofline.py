@@ -68,6 +68,16 @@ def _sig(values: np.ndarray, digits: int = 3) -> np.ndarray:
     )
 
 
+def _decades(lo: float, hi: float) -> list[float]:
+    """Powers of ten from lo to hi (log-axis ticks)."""
+    return [10.0**e for e in range(round(math.log10(lo)), round(math.log10(hi)) + 1)]
+
+
+def _tick(value: float) -> str:
+    """0.01, 0.1, 1, 10, 1,000, 100,000: plain numbers instead of 10^n."""
+    return f"{value:,.0f}" if value >= 1 else f"{value:g}"
+
+
 def _precision_groups(hw: Hardware) -> dict[float, list[str]]:
     """Precisions grouped by equal dense peak (bf16 and fp16 usually share one ceiling)."""
     groups: dict[float, list[str]] = {}
@@ -139,10 +149,14 @@ def _x_range(est: Estimate, points: list[dict], overlay: Sequence[Hardware]) -> 
 # --------------------------------------------------------------------------------------------------- the figure
 
 
-def roofline(est: Estimate, *, overlay: Sequence[Hardware] = (), tr: Translator = EN) -> go.Figure:
+def roofline(
+    est: Estimate, *, overlay: Sequence[Hardware] = (), profile_name: str | None = None, tr: Translator = EN
+) -> go.Figure:
     """Log-log roofline of est.hardware at est.compute_precision, other precisions faint, the profile's achievable
-    roof dashed, other chips' roofs overlaid, and the decode step, prefill and decode operators as points."""
+    roof dashed, other chips' roofs overlaid, and the decode step, prefill and decode operators as points.
+    `profile_name` is the profile's display name (translated by the caller); default: its catalog name."""
     hw, used, profile = est.hardware, est.compute_precision, est.profile
+    profile_name = profile_name or profile.name
     bw = hw.memory_bandwidth_bytes_per_s
     peak = hw.dense_flop_per_s[used]
     ridge = peak / bw
@@ -152,34 +166,41 @@ def roofline(est: Estimate, *, overlay: Sequence[Hardware] = (), tr: Translator 
     T = TFLOP_per_s
     fig = go.Figure()
 
-    # faint ceilings of the chip's other precisions (drawn first, underneath)
+    # faint ceilings of the chip's other precisions, drawn first (underneath) as line segments with gaps; higher
+    # ceilings are labelled above their line, lower ones below (clear of the dashed achievable roof)
     groups = _precision_groups(hw)
-    first_faint = True
-    for g_peak, precisions in sorted(groups.items()):
-        if used in precisions:
-            continue
-        g_ridge = g_peak / bw
-        xs = [ridge, g_ridge, x_hi] if g_peak > peak else [g_ridge, x_hi]
-        ys = [peak, g_peak, g_peak] if g_peak > peak else [g_peak, g_peak]
-        label = tr("roofline_ceiling_label", precision=_group_label(precisions, used), peak=fmt.tflops(g_peak))
-        fig.add_scatter(
-            x=xs,
-            y=[y / T for y in ys],
-            mode="lines+text",
-            line={"color": colour, "width": 1, "dash": "dot"},
-            opacity=0.55,
-            text=[""] * (len(xs) - 1) + [label],
-            textposition="top left",
-            textfont={"size": 11, "color": "#555"},
-            name=tr("roofline_other_precisions", hw=hw.name),
-            legendgroup="other-precisions",
-            showlegend=first_faint,
-            hovertemplate=tr(
-                "roofline_compute_hover", precision=_group_label(precisions, used), peak=fmt.tflops(g_peak)
+    for above in (True, False):
+        fx: list[float | None] = []
+        fy: list[float | None] = []
+        ftext: list[str] = []
+        fhover: list[str] = []
+        for g_peak, precisions in sorted(groups.items()):
+            if used in precisions or (g_peak > peak) != above:
+                continue
+            g_ridge = g_peak / bw
+            xs = [ridge, g_ridge, x_hi] if above else [g_ridge, x_hi]
+            ys = [peak, g_peak, g_peak] if above else [g_peak, g_peak]
+            label = _group_label(precisions, used)
+            fx += [*xs, None]
+            fy += [*(y / T for y in ys), None]
+            ftext += [""] * (len(xs) - 1) + [tr("roofline_ceiling_label", precision=label, peak=fmt.tflops(g_peak)), ""]
+            fhover += [tr("roofline_compute_hover", precision=label, peak=fmt.tflops(g_peak))] * (len(xs) + 1)
+        if fx:
+            fig.add_scatter(
+                x=fx,
+                y=fy,
+                mode="lines+text",
+                line={"color": colour, "width": 1, "dash": "dot"},
+                opacity=0.6,
+                text=ftext,
+                textposition="top left" if above else "bottom left",
+                textfont={"size": 11, "color": "#555"},
+                name=tr("roofline_other_precisions", hw=hw.name),
+                legendgroup="other-precisions",
+                showlegend=not any(t.legendgroup == "other-precisions" for t in fig.data),
+                customdata=fhover,
+                hovertemplate="%{customdata}<extra></extra>",
             )
-            + "<extra></extra>",
-        )
-        first_faint = False
 
     # other chips' peak roofs at the same requested precision (or their fallback)
     for other in overlay:
@@ -206,11 +227,8 @@ def roofline(est: Estimate, *, overlay: Sequence[Hardware] = (), tr: Translator 
     fig.add_scatter(
         x=[x_lo, ridge, x_hi],
         y=[bw * x_lo / T, peak / T, peak / T],
-        mode="lines+text",
+        mode="lines",
         line={"color": colour, "width": 3},
-        text=["", "", tr("roofline_ceiling_used", precision=used_label, peak=fmt.tflops(peak))],
-        textposition="top left",
-        textfont={"size": 12, "color": "#222"},
         name=tr("roofline_roof", hw=hw.name, precision=used),
         customdata=[
             tr("roofline_bandwidth_hover", bw=fmt.tb_per_s(bw)),
@@ -218,6 +236,17 @@ def roofline(est: Estimate, *, overlay: Sequence[Hardware] = (), tr: Translator 
             tr("roofline_compute_hover", precision=used_label, peak=fmt.tflops(peak)),
         ],
         hovertemplate="%{customdata}<extra></extra>",
+    )
+
+    fig.add_annotation(  # an annotation, not trace text: it sits above overlaid roofs on a white ground
+        x=math.log10(x_hi),
+        y=math.log10(peak / T),
+        text=tr("roofline_ceiling_used", precision=used_label, peak=fmt.tflops(peak)),
+        showarrow=False,
+        xanchor="right",
+        yanchor="bottom",
+        font={"size": 12, "color": "#222"},
+        bgcolor="rgba(255,255,255,0.85)",
     )
 
     # the profile's achievable roof
@@ -230,12 +259,12 @@ def roofline(est: Estimate, *, overlay: Sequence[Hardware] = (), tr: Translator 
             line={"color": colour, "width": 2, "dash": "dash"},
             name=tr(
                 "roofline_achievable",
-                profile=profile.name,
+                profile=profile_name,
                 bw_pct=_pct(profile.bandwidth_efficiency),
                 flops_pct=_pct(profile.flops_efficiency),
             ),
             hovertemplate=tr(
-                "roofline_achievable_hover", profile=profile.name, bw=fmt.tb_per_s(a_bw), peak=fmt.tflops(a_peak)
+                "roofline_achievable_hover", profile=profile_name, bw=fmt.tb_per_s(a_bw), peak=fmt.tflops(a_peak)
             )
             + "<extra></extra>",
         )
@@ -256,9 +285,9 @@ def roofline(est: Estimate, *, overlay: Sequence[Hardware] = (), tr: Translator 
         text=tr("roofline_ridge", ridge=fmt.number(ridge)),
         showarrow=True,
         arrowhead=0,
-        ax=40,
-        ay=40,
-        xanchor="left",
+        ax=-50,
+        ay=-40,
+        xanchor="right",
         font={"size": 12},
         bgcolor="rgba(255,255,255,0.85)",
     )
@@ -305,7 +334,6 @@ def roofline(est: Estimate, *, overlay: Sequence[Hardware] = (), tr: Translator 
                 "line": {"color": "white", "width": 1},
             },
             name=label,
-            legendgroup="operators",
             customdata=[custom(r, label)],
             hovertemplate=hover,
         )
@@ -342,12 +370,14 @@ def roofline(est: Estimate, *, overlay: Sequence[Hardware] = (), tr: Translator 
         log_x=True,
         log_y=True,
     )
-    fig.update_xaxes(range=[math.log10(x_lo), math.log10(x_hi)], exponentformat="power", showexponent="all")
-    fig.update_yaxes(range=[math.log10(y_lo), math.log10(y_hi)], exponentformat="power", showexponent="all")
+    x_ticks = _decades(x_lo, x_hi)
+    y_ticks = _decades(y_lo, y_hi)[1:]  # the bottom decade's label would sit on the x axis's first label
+    fig.update_xaxes(range=[math.log10(x_lo), math.log10(x_hi)], tickvals=x_ticks, ticktext=[_tick(t) for t in x_ticks])
+    fig.update_yaxes(range=[math.log10(y_lo), math.log10(y_hi)], tickvals=y_ticks, ticktext=[_tick(t) for t in y_ticks])
     fig.update_layout(
-        height=600,
-        legend={"orientation": "v", "yanchor": "top", "y": 1.0, "xanchor": "left", "x": 1.02},
-        margin={"r": 20, "t": 60},
+        height=640,
+        legend={"orientation": "h", "yanchor": "top", "y": -0.14, "xanchor": "left", "x": 0.0},
+        margin={"r": 20, "t": 50, "b": 40},
     )
     return fig
 
@@ -417,7 +447,7 @@ def operator_table(est: Estimate, tr: Translator = EN) -> pd.DataFrame:
     )
 
 
-def intensity_note(est: Estimate, tr: Translator = EN) -> str:
+def intensity_note(est: Estimate, tr: Translator = EN, profile_name: str | None = None) -> str:
     """What the decode step's intensity against the ridge point means, plus the profile's effective ridge."""
     ai, ridge = float(est.arithmetic_intensity_flop_per_byte), est.ridge_point_flop_per_byte
     ratio = ai / ridge
@@ -428,12 +458,26 @@ def intensity_note(est: Estimate, tr: Translator = EN) -> str:
         ridge=fmt.number(ridge),
         ratio=f"{fmt.number(ratio, 2)}×",
     )
-    text = tr("roofline_note_compute" if bool(est.compute_bound) else "roofline_note_memory", **values)
+    weight_b = sum(float(o.weight_bytes) for o in est.decode.operators)
+    kv_b = sum(float(o.kv_bytes) for o in est.decode.operators)
+    if bool(est.compute_bound):
+        text = tr("roofline_note_compute", **values)
+    elif kv_b > weight_b:  # the cache, not the weights, sets the bytes: batching does not amortise it
+        attn = next(o for o in est.decode.operators if o.name == "attention")
+        text = tr(
+            "roofline_note_memory_kv",
+            kv=bytes_text(kv_b),
+            weights=bytes_text(weight_b),
+            attn=fmt.number(float(attn.arithmetic_intensity_flop_per_byte)),
+            **values,
+        )
+    else:
+        text = tr("roofline_note_memory", **values)
     pr = est.profile
     if pr.id != "ideal":
         text += " " + tr(
             "roofline_note_profile",
-            profile=pr.name,
+            profile=profile_name or pr.name,
             bw_pct=_pct(pr.bandwidth_efficiency),
             flops_pct=_pct(pr.flops_efficiency),
             ridge=fmt.number(ridge * pr.flops_efficiency / pr.bandwidth_efficiency),

@@ -1,0 +1,85 @@
+"""TPOT breakdown: the decomposition against batch and against context, and a batch x context heat map."""
+
+import streamlit as st
+
+from ui import controls, fmt, show
+from ui.figures import breakdown as figs
+
+state = controls.scenario_state()
+tr = controls.translator()
+est = controls.evaluate(state)
+realistic = state.profile != "ideal"  # with an engine profile, the ideal bound is drawn beside it
+ideal = controls.evaluate(state, profile_id="ideal") if realistic else None
+model, hw = est.model, est.hardware
+profile_name = controls.profile_label(est.profile, tr)
+
+st.title(tr("breakdown_title"))
+st.markdown(
+    tr(
+        "breakdown_intro",
+        model=model.name,
+        gpus=state.gpus,
+        hw=hw.name,
+        weights=state.weights,
+        kv=state.kv,
+        batch=state.batch,
+        context=fmt.tokens(state.context),
+        profile=profile_name,
+    )
+)
+show.fit_notice(est, tr)
+
+st.subheader(tr("breakdown_table_title"))
+left, right = st.columns([3, 2])
+left.dataframe(figs.decomposition_table(est, ideal, tr), hide_index=True, width="stretch")
+right.markdown(figs.largest_part(est, tr))
+
+caption = "breakdown_bars_caption" if realistic else "breakdown_bars_caption_ideal"
+for axis, x in (
+    ("batch", figs.batch_sweep(state.batch)),
+    ("context", figs.context_sweep(state.context, model.max_context_tokens)),
+):
+    sweep = {"batch" if axis == "batch" else "context_tokens": x}
+    sweep_est = controls.evaluate(state, **sweep)
+    sweep_ideal = controls.evaluate(state, profile_id="ideal", **sweep) if realistic else None
+    current = state.batch if axis == "batch" else state.context
+    show.figure(
+        figs.sweep_bars(sweep_est, sweep_ideal, x, axis=axis, current=current, tr=tr),
+        figs.sweep_data(sweep_est, sweep_ideal, x, axis=axis),
+        f"breakdown-{axis}",
+        tr,
+    )
+    st.caption(tr(caption, profile=profile_name, gpus=state.gpus, hw=hw.name))
+
+st.subheader(tr("breakdown_heatmap_header"))
+metric = st.selectbox(
+    tr("breakdown_heatmap_metric"),
+    figs.HEATMAP_METRICS,
+    format_func=lambda m: tr(f"breakdown_metric_{m}"),
+    key="breakdown.heatmap_metric",
+)
+cost_notice = figs.cost_notice(est, tr) if metric == "usd_per_1M_tokens" else None
+if cost_notice:
+    st.info(cost_notice, icon="ℹ️")
+else:
+    hb, hc = figs.heatmap_axes(model.max_context_tokens, state.context)
+    grid = controls.evaluate(state, batch=hb[:, None], context_tokens=hc[None, :])
+    show.figure(
+        figs.heatmap(grid, metric, current_batch=state.batch, current_context=state.context, tr=tr),
+        figs.heatmap_data(grid),
+        "breakdown-heatmap",
+        tr,
+    )
+    if metric == "fits":
+        st.caption(
+            tr(
+                "breakdown_heatmap_caption_fits",
+                n_batch=hb.size,
+                n_context=hc.size,
+                usable=fmt.gb(est.usable_memory_per_gpu_bytes),
+            )
+        )
+    else:
+        st.caption(tr("breakdown_heatmap_caption", n_batch=hb.size, n_context=hc.size, profile=profile_name))
+    if state.context < figs.HEAT_CONTEXT_MIN:
+        st.caption(tr("breakdown_context_note", edge=figs.HEAT_CONTEXT_MIN))

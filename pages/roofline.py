@@ -1,0 +1,78 @@
+"""Roofline: the decode step, prefill and each decode operator against the chip's bandwidth and compute ceilings."""
+
+import streamlit as st
+
+from ui import controls, data, fmt, show
+from ui.figures import roofline as figs
+
+state = controls.scenario_state()
+tr = controls.translator()
+est = controls.evaluate(state)
+hw, hardware = est.hardware, data.hardware()
+profile_name = controls.profile_label(est.profile, tr)
+
+st.title(tr("roofline_title"))
+st.markdown(
+    tr(
+        "roofline_intro",
+        model=est.model.name,
+        gpus=state.gpus,
+        hw=hw.name,
+        weights=state.weights,
+        precision=est.compute_precision,
+        batch=state.batch,
+        context=fmt.tokens(state.context),
+    )
+)
+show.fit_notice(est, tr)
+
+c = st.columns(4)
+ai, ridge = float(est.arithmetic_intensity_flop_per_byte), est.ridge_point_flop_per_byte
+c[0].metric(tr("roofline_m_intensity"), f"{fmt.number(ai)} FLOP/byte", help=tr("roofline_m_intensity_def"))
+c[1].metric(
+    tr("roofline_m_ridge", precision=est.compute_precision),
+    f"{fmt.number(ridge)} FLOP/byte",
+    help=tr("roofline_m_ridge_def"),
+)
+c[2].metric(tr("roofline_m_mbu"), fmt.pct(float(est.mbu)), help=tr("roofline_m_mbu_def"))
+c[3].metric(tr("roofline_m_mfu"), fmt.pct(float(est.mfu)), help=tr("roofline_m_mfu_def"))
+
+overlay_ids = st.multiselect(
+    tr("roofline_overlay"),
+    list(hardware),
+    format_func=lambda i: hardware[i].name,
+    key="roofline.overlay",
+    placeholder=tr("roofline_overlay_placeholder"),
+    help=tr("roofline_overlay_help"),
+)
+overlay = [hardware[i] for i in overlay_ids]
+show.figure(
+    figs.roofline(est, overlay=overlay, profile_name=profile_name, tr=tr),
+    figs.roofline_data(est, overlay),
+    "roofline",
+    tr,
+)
+st.caption(tr("roofline_caption"))
+skipped = figs.skipped_operators(est)
+if skipped:
+    st.caption(tr("roofline_skipped", ops=", ".join(figs.operator_label(n, tr) for n in skipped)))
+st.markdown(figs.intensity_note(est, tr, profile_name))
+
+st.subheader(tr("roofline_table_title"))
+st.dataframe(figs.operator_table(est, tr), hide_index=True, width="stretch")
+
+peak = hw.dense_flop_per_s[est.compute_precision]
+show.explain(
+    tr,
+    "roofline_ridge_explain",
+    tr("roofline_formula_ridge"),
+    f"{fmt.tflops(peak)} ÷ {fmt.tb_per_s(hw.memory_bandwidth_bytes_per_s)}",
+    f"{fmt.number(ridge)} FLOP/byte",
+)
+show.explain(
+    tr,
+    "roofline_intensity_explain",
+    tr("roofline_formula_intensity"),
+    f"{figs.flop_text(float(est.decode.flops))} ÷ {figs.bytes_text(float(est.decode.bytes))}",
+    f"{fmt.number(ai)} FLOP/byte",
+)

@@ -1,0 +1,264 @@
+"""Roofline and TPOT-breakdown figures as data (no Streamlit): traces, axis titles with units, and plotted values equal
+to the model's output times the display scale. Built on the tiny in-code models and the toy GPU."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from model_fixtures import TINY_DENSE, TINY_HYBRID, TINY_MOE, TOY_BF16, TOY_BW, TOY_GPU, TOY_GPU_NO_PRICE
+
+from tests.apptest_util import decode
+from tpot_model import BUCKETS, IDEAL, EfficiencyProfile, Scenario, estimate
+from ui.figures import breakdown as bd
+from ui.figures import roofline as rf
+from ui.figures.common import BUCKET_COLOURS, hardware_colour
+from ui.i18n import EN, Translator
+
+ZH = Translator("zh-TW")
+ENGINE = EfficiencyProfile(
+    id="engine",
+    name="Test engine",
+    bandwidth_efficiency=0.8,
+    flops_efficiency=0.5,
+    per_token_overhead_s=1e-4,
+)
+SLOW_GPU = replace(TOY_GPU, id="slow-gpu", name="Slow GPU", dense_flop_per_s={"bf16": TOY_BW / 10})
+OTHER_GPU = TOY_GPU_NO_PRICE  # bf16 only: 1e14 FLOP/s, 1e12 B/s
+
+
+def _est(model=TINY_DENSE, hw=TOY_GPU, profile=ENGINE, **scenario):
+    values = dict(batch=4, context_tokens=512, output_tokens=64, num_gpus=1, weights="bf16", kv_cache="bf16")
+    values.update(scenario)
+    return estimate(model, hw, Scenario(**values), profile)
+
+
+def _trace(fig, name):
+    matches = [t for t in fig.data if t.name == name]
+    assert matches, f"no trace {name!r} in {[t.name for t in fig.data]}"
+    return matches[0]
+
+
+def _xy(trace):
+    return decode(trace.x).astype(float), decode(trace.y).astype(float)
+
+
+# --------------------------------------------------------------------------------------------------- roofline
+
+
+def test_roofline_axes_are_log_with_units():
+    fig = rf.roofline(_est())
+    assert fig.layout.xaxis.type == "log" and fig.layout.yaxis.type == "log"
+    assert "(FLOP/byte)" in fig.layout.xaxis.title.text
+    assert "(TFLOP/s)" in fig.layout.yaxis.title.text
+
+
+def test_roofline_points_equal_model_output():
+    est = _est()
+    fig = rf.roofline(est)
+    x, y = _xy(_trace(fig, EN("roofline_point_decode")))
+    assert x[0] == pytest.approx(float(est.decode.flops / est.decode.bytes), rel=1e-12)
+    assert x[0] == pytest.approx(float(est.arithmetic_intensity_flop_per_byte), rel=1e-12)
+    assert y[0] == pytest.approx(float(est.decode.flops / est.tpot_s) / 1e12, rel=1e-12)
+    x, y = _xy(_trace(fig, EN("roofline_point_prefill")))
+    assert x[0] == pytest.approx(float(est.prefill.flops / est.prefill.bytes), rel=1e-12)
+    assert y[0] == pytest.approx(float(est.prefill.flops / est.ttft_s) / 1e12, rel=1e-12)
+    for op in est.decode.operators:
+        if float(op.flops) == 0:
+            assert rf.operator_label(op.name) not in [t.name for t in fig.data]
+            continue
+        x, y = _xy(_trace(fig, rf.operator_label(op.name)))
+        assert x[0] == pytest.approx(float(op.arithmetic_intensity_flop_per_byte), rel=1e-12)
+        assert y[0] == pytest.approx(float(op.flops / op.time_s) / 1e12, rel=1e-12)
+
+
+def test_zero_flop_operators_are_skipped_and_named():
+    est = _est()
+    assert rf.skipped_operators(est) == ["embedding"]
+    assert "embedding" not in [o.name for o in rf.plotted_operators(est)]
+
+
+def test_roof_at_the_used_precision_with_ridge_point():
+    est = _est(weights="fp8")  # fp8 math on the toy GPU: 2e14 FLOP/s
+    assert est.compute_precision == "fp8"
+    fig = rf.roofline(est)
+    x, y = _xy(_trace(fig, EN("roofline_roof", hw=TOY_GPU.name, precision="fp8")))
+    assert y.max() == pytest.approx(2 * TOY_BF16 / 1e12)
+    assert x[1] == pytest.approx(2 * TOY_BF16 / TOY_BW) == pytest.approx(est.ridge_point_flop_per_byte)
+    assert y[0] == pytest.approx(TOY_BW * x[0] / 1e12)  # the slope is the bandwidth
+    faint = _trace(fig, EN("roofline_other_precisions", hw=TOY_GPU.name))
+    assert TOY_BF16 / 1e12 in [v for v in faint.y if v is not None]  # bf16 / fp16 drawn faint
+    assert any("bf16 / fp16" in t for t in faint.text if t)
+
+
+def test_fallback_precision_is_the_roof():
+    est = _est(hw=OTHER_GPU, weights="fp8")  # no fp8 units: the math falls back to bf16
+    assert est.compute_precision == "bf16"
+    fig = rf.roofline(est)
+    _, y = _xy(_trace(fig, EN("roofline_roof", hw=OTHER_GPU.name, precision="bf16")))
+    assert y.max() == pytest.approx(TOY_BF16 / 1e12)
+
+
+def test_achievable_roof_only_for_engine_profiles():
+    label = EN("roofline_achievable", profile=ENGINE.name, bw_pct="80%", flops_pct="50%")
+    fig = rf.roofline(_est())
+    x, y = _xy(_trace(fig, label))
+    assert y.max() == pytest.approx(TOY_BF16 * 0.5 / 1e12)
+    assert y[0] == pytest.approx(TOY_BW * 0.8 * x[0] / 1e12)
+    ideal = rf.roofline(_est(profile=IDEAL))
+    assert not [t for t in ideal.data if t.name and t.name.startswith("Achievable")]
+
+
+def test_overlay_adds_other_chips_in_their_colour():
+    fig = rf.roofline(_est(), overlay=[OTHER_GPU, TOY_GPU])  # the chip itself is not repeated
+    t = _trace(fig, EN("roofline_overlay_roof", hw=OTHER_GPU.name, precision="bf16"))
+    assert t.line.color == hardware_colour(OTHER_GPU.id)
+    assert not [t for t in fig.data if t.name == EN("roofline_overlay_roof", hw=TOY_GPU.name, precision="bf16")]
+    data = rf.roofline_data(_est(), [OTHER_GPU])
+    assert OTHER_GPU.id in set(data["hardware"])
+    assert {"intensity_flop_per_byte", "attained_tflop_per_s", "time_us", "peak_tflop_per_s"} <= set(data.columns)
+
+
+def test_moe_and_hybrid_operators_are_plotted():
+    names = [t.name for t in rf.roofline(_est(model=TINY_MOE)).data]
+    assert rf.operator_label("experts") in names
+    names = [t.name for t in rf.roofline(_est(model=TINY_HYBRID)).data]
+    assert rf.operator_label("linear_attention") in names
+
+
+def test_operator_table_and_note():
+    est = _est()
+    table = rf.operator_table(est)
+    assert len(table) == len(est.decode.operators)
+    assert table.columns[0] == EN("roofline_col_operator") and EN("roofline_col_time_us") in table.columns
+    short = rf.intensity_note(_est(context_tokens=0, output_tokens=2))  # weights dominate the bytes
+    assert "memory-bound" in short and "nearly free" in short
+    big = _est(hw=SLOW_GPU, batch=4096)  # ridge point 0.1 FLOP/byte: every step is past it
+    assert bool(big.compute_bound)
+    assert "compute-bound" in rf.intensity_note(big)
+    assert "effective ridge" not in rf.intensity_note(_est(profile=IDEAL))  # no profile sentence for the ideal bound
+
+
+def test_roofline_in_chinese():
+    fig = rf.roofline(_est(), tr=ZH)
+    assert fig.layout.title.text == ZH("roofline_chart_title", hw=TOY_GPU.name)
+    assert fig.layout.xaxis.title.text == ZH("roofline_axis_intensity")
+    assert ZH("roofline_point_decode") in [t.name for t in fig.data]
+
+
+# --------------------------------------------------------------------------------------------------- breakdown
+
+
+def test_sweep_values():
+    assert list(bd.batch_sweep(32)) == [2**i for i in range(11)]
+    assert 12 in bd.batch_sweep(12) and 4096 in bd.batch_sweep(4096)
+    ctx = bd.context_sweep(4096, 131072)
+    assert ctx[0] == 0 and ctx[1] == 1024 and ctx[-1] == 131072
+    assert bd.context_sweep(1 << 20, 131072)[-1] == 1 << 20  # at least up to the scenario's context
+    assert 163840 in bd.context_sweep(4096, 163840)  # the model's maximum itself
+    b, c = bd.heatmap_axes(131072, 0)
+    assert b[0] == 1 and b[-1] == 4096 and len(b) <= 48
+    assert c[0] == 128 and c[-1] == 131072 and len(c) == 48
+
+
+def test_bars_stack_the_model_buckets():
+    x = bd.batch_sweep(8)
+    est, ideal = _est(batch=x), _est(batch=x, profile=IDEAL)
+    fig = bd.sweep_bars(est, ideal, x, axis="batch", current=8)
+    assert fig.layout.barmode == "stack"
+    assert "(ms)" in fig.layout.yaxis.title.text and fig.layout.xaxis.title.text == EN("axis_batch")
+    for key in BUCKETS:
+        t = _trace(fig, EN(f"bucket_{key}"))
+        assert t.marker.color == BUCKET_COLOURS[key]
+        np.testing.assert_allclose(decode(t.y), est.breakdown_s[key] * 1e3, rtol=1e-12)
+    np.testing.assert_allclose(decode(_trace(fig, EN("label_ideal")).y), ideal.tpot_s * 1e3, rtol=1e-12)
+    widths = decode(_trace(fig, EN("bucket_weights")).marker.line.width)
+    assert widths[list(x).index(8)] > 0 and (widths > 0).sum() == 1  # the current bar, and only it, outlined
+    assert EN("breakdown_doesnt_fit") not in [t.name for t in fig.data]  # all fit on the toy GPU
+    assert list(bd.sweep_data(est, ideal, x, axis="batch")["batch"]) == list(x.astype(int))
+
+
+def test_bars_mark_points_that_do_not_fit():
+    x = bd.context_sweep(4096, 1 << 20)
+    est = _est(batch=4096, context_tokens=x)
+    assert not est.fits.all() and est.fits.any()
+    fig = bd.sweep_bars(est, None, x, axis="context", current=4096)
+    assert EN("breakdown_doesnt_fit") in [t.name for t in fig.data]
+    assert EN("label_ideal") not in [t.name for t in fig.data]
+    fit, nofit = [t for t in fig.data if t.name == EN("bucket_kv_cache")]
+    assert fit.marker.pattern.shape == "" and nofit.marker.pattern.shape == "/"
+    assert fit.showlegend and not nofit.showlegend  # the legend shows the plain colour once
+    # gaps are None (null in JSON), never NaN: plotly.js restarts the stack at 0 after a NaN bar
+    assert not any(isinstance(v, float) and math.isnan(v) for t in fig.data if t.type == "bar" for v in t.y)
+    y_fit = np.array([np.nan if v is None else v for v in fit.y])
+    y_nofit = np.array([np.nan if v is None else v for v in nofit.y])
+    assert np.array_equal(np.isnan(y_nofit), est.fits) and np.array_equal(np.isnan(y_fit), ~est.fits)
+    np.testing.assert_allclose(np.fmax(y_fit, y_nofit), est.breakdown_s["kv_cache"] * 1e3, rtol=1e-12)
+    assert list(fig.layout.xaxis.ticktext or fig.data[0].x)[-1] == "1M"
+
+
+def test_heatmap_values_and_fit_mask():
+    b, c = bd.heatmap_axes(1 << 20, 4096)
+    est = _est(batch=b[:, None], context_tokens=c[None, :])
+    assert not est.fits.all() and est.fits.any()
+    fig = bd.heatmap(est, "tpot", current_batch=32, current_context=4096)
+    heat = fig.data[0]
+    assert heat.type == "heatmap"
+    np.testing.assert_allclose(decode(heat.z).reshape(b.size, c.size), np.log10(est.tpot_s * 1e3), rtol=1e-12)
+    assert len(heat.x) == c.size + 1 and len(heat.y) == b.size + 1  # cell edges on log axes
+    veil = fig.data[1]
+    assert veil.type == "heatmap" and veil.hoverinfo == "skip"
+    assert np.array_equal(np.isnan(decode(veil.z).reshape(b.size, c.size)), est.fits)
+    assert [t for t in fig.data if t.type == "contour"]
+    star = _trace(fig, EN("breakdown_current_scenario"))
+    assert list(star.x) == [4096] and list(star.y) == [32]
+    assert fig.layout.xaxis.type == "log" and fig.layout.yaxis.type == "log"
+    assert fig.layout.xaxis.title.text == EN("axis_context") and fig.layout.yaxis.title.text == EN("axis_batch")
+    assert len(bd.heatmap_data(est)) == b.size * c.size
+
+
+def test_heatmap_metrics():
+    b, c = np.array([1.0, 64.0, 4096.0]), np.array([128.0, 8192.0, 1048576.0])
+    est = _est(batch=b[:, None], context_tokens=c[None, :])
+    tps = bd.heatmap(est, "tokens_per_s_per_gpu", current_batch=1, current_context=128)
+    np.testing.assert_allclose(decode(tps.data[0].z).reshape(3, 3), np.log10(est.tokens_per_s_per_gpu), rtol=1e-12)
+    cost = bd.heatmap(est, "usd_per_1M_tokens", current_batch=1, current_context=128)
+    np.testing.assert_allclose(decode(cost.data[0].z).reshape(3, 3), np.log10(est.usd_per_1M_tokens), rtol=1e-12)
+    fits = bd.heatmap(est, "fits", current_batch=1, current_context=0)
+    assert set(np.unique(decode(fits.data[0].z))) <= {0.0, 1.0}
+    assert list(_trace(fits, EN("breakdown_current_scenario")).x) == [bd.HEAT_CONTEXT_MIN]  # context 0 at the edge
+    with pytest.raises(ValueError, match="unknown heat-map metric"):
+        bd.heatmap(est, "nonsense", current_batch=1, current_context=128)
+    assert bd.price_known(est) and not bd.price_known(_est(hw=TOY_GPU_NO_PRICE))
+    assert bd.cost_notice(est) is None
+    assert "no catalog price" in bd.cost_notice(_est(hw=TOY_GPU_NO_PRICE))
+    assert "$0" in bd.cost_notice(_est(price_usd_per_gpu_hour=0.0))
+
+
+def test_decomposition_table_sums_to_tpot():
+    est, ideal = _est(), _est(profile=IDEAL)
+    table = bd.decomposition_table(est, ideal)
+    ms = table[EN("breakdown_col_ms")]
+    assert len(table) == len(BUCKETS) + 1
+    assert ms.iloc[-1] == pytest.approx(float(est.tpot_s) * 1e3, abs=1e-3)
+    assert ms.iloc[:-1].sum() == pytest.approx(ms.iloc[-1], abs=1e-2)
+    assert table[EN("breakdown_col_pct")].iloc[:-1].sum() == pytest.approx(100, abs=0.5)
+    assert EN("breakdown_col_ideal_ms") in table.columns
+    assert EN("breakdown_col_ideal_ms") not in bd.decomposition_table(est, None).columns
+    assert "%" in bd.largest_part(est)
+
+
+def test_breakdown_in_chinese():
+    x = bd.batch_sweep(4)
+    fig = bd.sweep_bars(_est(batch=x), None, x, axis="batch", current=4, tr=ZH)
+    assert fig.layout.title.text == ZH("breakdown_batch_title", context="512")
+    assert ZH("bucket_weights") in [t.name for t in fig.data]
+    assert not math.isnan(float(fig.data[0].y[0]))
+
+
+def test_note_when_the_kv_cache_dominates():
+    est = _est(batch=256, context_tokens=1 << 16)  # 64K tokens x 256 B per token per sequence >> 170 KB of weights
+    note = rf.intensity_note(est)
+    assert "KV cache" in note and "*not* free" in note

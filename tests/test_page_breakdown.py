@@ -1,0 +1,126 @@
+"""TPOT breakdown page through the app (AppTest): bars against batch and context, the heat map and its metric."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.apptest_util import decode, figures, run_page
+from ui.i18n import EN, Translator
+
+ZH = Translator("zh-TW")
+
+
+def _by_title(at, prefix: str) -> dict:
+    (fig,) = [f for f in figures(at) if f["layout"]["title"]["text"].startswith(prefix)]
+    return fig
+
+
+def _trace(fig: dict, name: str) -> dict:
+    (trace,) = [t for t in fig["data"] if t.get("name") == name]
+    return trace
+
+
+def test_renders_with_defaults():
+    at = run_page("breakdown")
+    assert not at.exception, at.exception
+    assert at.title[0].value == EN("breakdown_title")
+    assert len(figures(at)) == 3
+    table = at.dataframe[0].value
+    assert list(table.columns)[:3] == [EN("breakdown_col_part"), EN("breakdown_col_ms"), EN("breakdown_col_pct")]
+    batch = _by_title(at, "TPOT decomposition against batch")
+    assert _trace(batch, EN("label_ideal"))  # the default profile is an engine: the ideal bound beside it
+    assert [str(v) for v in batch["data"][0]["x"]][:3] == ["1", "2", "4"]
+
+
+def _bucket(fig: dict, key: str) -> np.ndarray:
+    """A bucket's bar heights: the fitting and the non-fitting trace merged (each is NaN where the other draws)."""
+    ys = [np.array(t["y"], dtype=float) for t in fig["data"] if t.get("name") == EN(f"bucket_{key}")]
+    return np.fmax.reduce(ys)  # JSON null -> NaN
+
+
+def test_sidebar_changes_the_charts():
+    at = run_page("breakdown")
+    before = _bucket(_by_title(at, "TPOT decomposition against context"), "weights")
+    at.sidebar.select_slider(key="batch").set_value(128).run()
+    assert not at.exception
+    fig = _by_title(at, "TPOT decomposition against context")
+    assert fig["layout"]["title"]["text"] == EN("breakdown_context_title", batch=128)
+    after = _bucket(fig, "weights")
+    assert not np.allclose(before, after)
+
+
+def test_url_restores_scenario():
+    at = run_page("breakdown", model="deepseek-v3", hardware="h200", gpus="8", weights="fp8", context="16384")
+    assert not at.exception
+    fig = _by_title(at, "TPOT decomposition against batch")
+    assert fig["layout"]["title"]["text"] == EN("breakdown_batch_title", context="16K")
+    ctx = _by_title(at, "TPOT decomposition against context")
+    assert ctx["data"][0]["x"][-1] == "160K"  # DeepSeek-V3's maximum context
+
+
+def test_heatmap_metric_selectbox():
+    at = run_page("breakdown")
+    at.selectbox(key="breakdown.heatmap_metric").set_value("fits").run()
+    assert not at.exception
+    heat = _by_title(at, EN("breakdown_metric_fits"))
+    assert set(np.unique(decode(heat["data"][0]["z"]))) <= {0.0, 1.0}
+    at.selectbox(key="breakdown.heatmap_metric").set_value("tokens_per_s_per_gpu").run()
+    assert _by_title(at, EN("breakdown_metric_tokens_per_s_per_gpu"))
+
+
+def test_no_price_says_so():
+    at = run_page("breakdown", hardware="tpu-v5e")
+    at.selectbox(key="breakdown.heatmap_metric").set_value("usd_per_1M_tokens").run()
+    assert not at.exception
+    assert [i for i in at.info if "n/a" in i.value]
+    assert len(figures(at)) == 2  # the bars stay, the cost map is replaced by the notice
+
+
+def test_extremes_and_does_not_fit():
+    at = run_page("breakdown", model="qwen3-next-80b-a3b", hardware="h100-sxm", gpus="1", weights="bf16")
+    assert not at.exception and at.error
+    bars = _by_title(at, "TPOT decomposition against batch")
+    assert _trace(bars, EN("breakdown_doesnt_fit"))
+    at = run_page("breakdown", batch="4096", context="1048576", profile="ideal")
+    assert not at.exception
+    bars = _by_title(at, "TPOT decomposition against batch")
+    assert "4,096" in bars["data"][0]["x"]
+    assert not [t for t in bars["data"] if t.get("name") == EN("label_ideal")]
+
+
+def test_chinese():
+    at = run_page("breakdown", lang="zh-TW")
+    assert not at.exception
+    assert at.title[0].value == ZH("breakdown_title")
+    titles = [f["layout"]["title"]["text"] for f in figures(at)]
+    assert ZH("breakdown_batch_title", context="4K") in titles
+    assert ZH("breakdown_context_title", batch=32) in titles
+
+
+def test_random_scenarios_never_raise():
+    """Random sidebar values and heat-map metrics on both pages in one session: no exception, ever."""
+    import random
+
+    from ui.state import BATCH_OPTIONS, CONTEXT_OPTIONS, GPU_OPTIONS, KV_OPTIONS, WEIGHT_OPTIONS
+
+    rng = random.Random(7)
+    at = run_page("breakdown")
+    models = ["deepseek-v3", "qwen3-next-80b-a3b", "llama-3.1-8b", "gpt-oss-120b", "gemma-3-27b", "mixtral-8x7b"]
+    chips = ["h200", "rtx-4090", "tpu-v5e", "m4-max", "b200", "mi300x"]
+    for i in range(24):
+        if i == 12:
+            at.switch_page("pages/roofline.py")
+        sidebar = at.sidebar
+        sidebar.selectbox(key="model").set_value(rng.choice(models))
+        sidebar.selectbox(key="hardware").set_value(rng.choice(chips))
+        sidebar.selectbox(key="weights").set_value(rng.choice(WEIGHT_OPTIONS))
+        sidebar.selectbox(key="kv").set_value(rng.choice(KV_OPTIONS))
+        sidebar.selectbox(key="profile").set_value(rng.choice(["ideal", "typical"]))
+        sidebar.select_slider(key="gpus").set_value(rng.choice(GPU_OPTIONS))
+        sidebar.select_slider(key="batch").set_value(rng.choice(BATCH_OPTIONS))
+        sidebar.select_slider(key="context").set_value(rng.choice(CONTEXT_OPTIONS))
+        sidebar.number_input(key="price").set_value(rng.choice([None, 0.0, 2.5]))
+        if i < 12:
+            at.selectbox(key="breakdown.heatmap_metric").set_value(rng.choice(["tpot", "usd_per_1M_tokens", "fits"]))
+        at.run()
+        assert not at.exception, (i, at.exception)

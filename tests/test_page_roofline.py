@@ -1,0 +1,91 @@
+"""Roofline page through the app (AppTest): renders, follows the sidebar and the URL, overlays hardware, zh-TW."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.apptest_util import decode, figures, run_page
+from ui.i18n import EN, Translator
+
+ZH = Translator("zh-TW")
+
+
+def _roofline(at) -> dict:
+    (fig,) = [f for f in figures(at) if f["layout"]["title"]["text"].startswith(("Roofline of", "NVIDIA", "Google"))]
+    return fig
+
+
+def _trace(fig: dict, name: str) -> dict:
+    (trace,) = [t for t in fig["data"] if t.get("name") == name]
+    return trace
+
+
+def test_renders_with_defaults():
+    at = run_page("roofline")
+    assert not at.exception, at.exception
+    assert at.title[0].value == EN("roofline_title")
+    fig = _roofline(at)
+    assert fig["layout"]["xaxis"]["title"]["text"] == EN("roofline_axis_intensity")
+    assert _trace(fig, EN("roofline_point_decode"))
+    assert len(at.dataframe) == 1  # the operator table
+    assert any(EN("roofline_skipped", ops="")[:20] in c.value for c in at.caption)
+
+
+def test_batch_moves_the_decode_point():
+    def point(at):
+        t = _trace(_roofline(at), EN("roofline_point_decode"))
+        return float(decode(t["x"])[0]), float(decode(t["y"])[0])
+
+    default = run_page("roofline")
+    at = run_page("roofline")
+    at.sidebar.select_slider(key="batch").set_value(256).run()
+    assert not at.exception
+    (x0, y0), (x1, y1) = point(default), point(at)
+    assert x1 > x0 and y1 > y0  # more sequences per weight read: higher intensity and FLOP/s
+    assert run_page("roofline", batch="256").metric[0].value == at.metric[0].value
+
+
+def test_url_restores_scenario_and_precision():
+    at = run_page("roofline", model="deepseek-v3", hardware="h200", gpus="8", weights="fp8", batch="64")
+    assert not at.exception
+    assert at.metric[1].label == EN("roofline_m_ridge", precision="fp8")
+    fig = _roofline(at)
+    assert "NVIDIA H200" in fig["layout"]["title"]["text"]
+    names = [t.get("name") for t in fig["data"]]
+    assert EN("roofline_op_experts") in names and EN("roofline_op_shared_experts") in names
+
+
+def test_overlay_other_hardware():
+    at = run_page("roofline")
+    at.multiselect(key="roofline.overlay").set_value(["b200", "mi300x", "h200"]).run()
+    assert not at.exception
+    names = [t.get("name") for t in _roofline(at)["data"]]
+    assert any(n and n.startswith("NVIDIA B200") for n in names)
+    assert any(n and n.startswith("AMD Instinct MI300X") for n in names)
+    assert sum(1 for n in names if n and n.startswith("NVIDIA H200")) == 1  # the chip itself only as its own roof
+
+
+def test_does_not_fit_is_shown_not_raised():
+    at = run_page("roofline", model="qwen3-next-80b-a3b", hardware="h100-sxm", gpus="1", weights="bf16")
+    assert not at.exception
+    assert at.error  # the fit notice
+    assert _roofline(at)
+
+
+def test_fallback_and_extremes():
+    at = run_page("roofline", hardware="tpu-v5e", weights="fp8", batch="4096", context="1048576", gpus="1")
+    assert not at.exception
+    assert at.metric[1].label == EN("roofline_m_ridge", precision="bf16")  # no fp8 units on TPU v5e
+    at = run_page("roofline", model="llama-3.1-8b", hardware="rtx-4090", gpus="1", weights="q4_k_m", profile="ideal")
+    assert not at.exception
+    names = [t.get("name") for t in _roofline(at)["data"]]
+    assert not [n for n in names if n and n.startswith("Achievable")]
+
+
+def test_chinese():
+    at = run_page("roofline", lang="zh-TW")
+    assert not at.exception
+    assert at.title[0].value == ZH("roofline_title")
+    titles = [f["layout"]["title"]["text"] for f in figures(at)]
+    assert ZH("roofline_chart_title", hw="NVIDIA H200 SXM 141GB") in titles
+    assert np.all([c.value for c in at.caption])
