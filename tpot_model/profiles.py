@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -17,6 +18,9 @@ _FRACTIONS = (
     "usable_memory_fraction",
 )
 _DURATIONS_US = ("per_token_overhead_us", "per_layer_overhead_us", "allreduce_latency_us")
+# Added for calibration (data/measurements.csv); neutral by default, so `ideal` stays the pure roofline
+_REREAD = "kv_gqa_reread_fraction"  # in [0, 1]; 0 = neutral
+_LIMIT = "bandwidth_limit_TB_per_s"  # > 0; absent = no limit
 
 
 @dataclass(frozen=True)
@@ -27,13 +31,21 @@ class EfficiencyProfile:
     name: str
     bandwidth_efficiency: float = 1.0  # of peak memory bandwidth, for weight and activation reads
     kv_bandwidth_efficiency: float = 1.0  # extra factor for KV-cache reads (paged, scattered reads)
-    lowbit_bandwidth_efficiency: float = 1.0  # extra factor on weight reads below 8 bits (dequantization)
+    # extra factor on weight reads of weight-only formats (stored below 16 bits, math in 16 bits or wider: int8-wo,
+    # int4, GGUF k-quants, FP8/FP4 without native units): the kernel unpacks every weight (dequantization)
+    lowbit_bandwidth_efficiency: float = 1.0
     flops_efficiency: float = 1.0  # of dense peak FLOP/s for the compute precision
     interconnect_efficiency: float = 1.0  # of the per-direction link bandwidth
     usable_memory_fraction: float = 1.0  # of device memory usable for weights + KV + activations
     per_token_overhead_s: float = 0.0  # fixed cost per decode step (scheduler, sampling, launches)
     per_layer_overhead_s: float = 0.0  # per layer per step (kernel launches, small kernels)
     allreduce_latency_s: float = 0.0  # per collective, on top of its bandwidth time
+    # GQA: share of a query-head group that reads the KV cache again (0 = once per KV head, as fused/flash attention
+    # kernels do; 1 = once per query head, as attention built from separate matmuls over a broadcast cache does)
+    kv_gqa_reread_fraction: float = 0.0
+    # most bytes/s the engine's kernels draw from memory on any device (too few bytes in flight to cover the latency
+    # of fast memories): effective bandwidth = min(peak * bandwidth_efficiency, this); inf = no limit
+    bandwidth_limit_bytes_per_s: float = math.inf
     description: str = ""
     source: str = ""
 
@@ -45,6 +57,23 @@ class EfficiencyProfile:
         for key in ("per_token_overhead_s", "per_layer_overhead_s", "allreduce_latency_s"):
             if not getattr(self, key) >= 0.0:
                 raise CatalogError(f"profile {self.id!r}: field {key!r} must be >= 0, got {getattr(self, key)!r}")
+        if not 0.0 <= self.kv_gqa_reread_fraction <= 1.0:
+            value = self.kv_gqa_reread_fraction
+            raise CatalogError(f"profile {self.id!r}: field {_REREAD!r} must be in [0, 1], got {value!r}")
+        if not self.bandwidth_limit_bytes_per_s > 0.0:
+            raise CatalogError(
+                f"profile {self.id!r}: field {_LIMIT!r} must be > 0, got {self.bandwidth_limit_bytes_per_s / 1e12!r}"
+            )
+
+    @property
+    def is_ideal(self) -> bool:
+        """True when every fraction is 1 and nothing else costs time: the pure roofline."""
+        return (
+            all(getattr(self, k) == 1.0 for k in _FRACTIONS)
+            and all(getattr(self, k.replace("_us", "_s")) == 0.0 for k in _DURATIONS_US)
+            and self.kv_gqa_reread_fraction == 0.0
+            and self.bandwidth_limit_bytes_per_s == math.inf
+        )
 
 
 IDEAL = EfficiencyProfile(id="ideal", name="Ideal roofline (physical bound)")
@@ -55,17 +84,22 @@ def profile_from_dict(profile_id: str, d: object, where: str) -> EfficiencyProfi
     where = f"{where}: entry {profile_id!r}"
     if not isinstance(d, dict):
         raise CatalogError(f"{where}: expected a mapping of fields")
-    allowed = {"name", "description", "source", *_FRACTIONS, *_DURATIONS_US}
+    allowed = {"name", "description", "source", *_FRACTIONS, *_DURATIONS_US, _REREAD, _LIMIT}
     unknown = sorted(str(k) for k in d.keys() - allowed)
     if unknown:
         raise CatalogError(f"{where}: unknown field {unknown[0]!r} (allowed: {', '.join(sorted(allowed))})")
     values: dict[str, float] = {}
-    for key in (*_FRACTIONS, *_DURATIONS_US):
+    for key in (*_FRACTIONS, *_DURATIONS_US, _REREAD):
         if key in d:
             v = d[key]
             if isinstance(v, bool) or not isinstance(v, (int, float)):
                 raise CatalogError(f"{where}: field {key!r} must be a number, got {v!r}")
             values[key.replace("_us", "_s")] = float(v) * (1e-6 if key.endswith("_us") else 1.0)
+    if _LIMIT in d:
+        v = d[_LIMIT]
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise CatalogError(f"{where}: field {_LIMIT!r} must be a number, got {v!r}")
+        values["bandwidth_limit_bytes_per_s"] = float(v) * 1e12
     src = d.get("source", "")
     return EfficiencyProfile(
         id=profile_id,
@@ -84,9 +118,7 @@ def load_profiles(path: str | Path = DATA_DIR / "profiles.yaml") -> dict[str, Ef
         raise CatalogError(f"{path}: expected a mapping of id -> profile")
     profiles = {str(k): profile_from_dict(str(k), v, str(path)) for k, v in data.items()}
     ideal = profiles.setdefault("ideal", IDEAL)
-    if any(getattr(ideal, k) != 1.0 for k in _FRACTIONS) or any(
-        getattr(ideal, k.replace("_us", "_s")) != 0.0 for k in _DURATIONS_US
-    ):
+    if not ideal.is_ideal:
         raise CatalogError(f"{path}: entry 'ideal' must be the pure roofline (all fractions 1, no overheads)")
     return profiles
 

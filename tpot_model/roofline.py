@@ -211,8 +211,22 @@ def _operator(name, flops, weight_b, kv_b, act_b, rates: _Rates, attention: bool
     return OperatorCost(name, flops, weight_b, kv_b, act_b, np.maximum(mem, comp), mem, comp)
 
 
-def _step_operators(m: ModelSpec, s: Scenario, rates: _Rates, *, prefill: bool) -> list[OperatorCost]:
-    """Operators of one decode step (B new tokens) or of prefilling B prompts of max(T, 1) tokens."""
+def kv_reads_per_kv_head(m: ModelSpec, profile: EfficiencyProfile) -> float:
+    """Times each softmax-attention KV head is read per step: 1 + f (H/K - 1), f = profile.kv_gqa_reread_fraction.
+
+    f = 0 (fused / flash attention) reads each KV head once for its whole query-head group; f = 1 (attention built
+    from separate matmuls over a broadcast cache) reads it once per query head. The MLA latent is read once."""
+    if m.mla:
+        return 1.0
+    return 1.0 + profile.kv_gqa_reread_fraction * (m.num_heads / m.num_kv_heads - 1.0)
+
+
+def _step_operators(
+    m: ModelSpec, s: Scenario, rates: _Rates, *, prefill: bool, kv_reads: float = 1.0
+) -> list[OperatorCost]:
+    """Operators of one decode step (B new tokens) or of prefilling B prompts of max(T, 1) tokens.
+
+    kv_reads scales the attention operator's cache traffic (see kv_reads_per_kv_head)."""
     wb, kvb, ab = s.weights.bytes_per_element, s.kv_cache.bytes_per_element, ACTIVATION_BYTES
     N = s.num_gpus
     B = s.batch
@@ -266,7 +280,7 @@ def _step_operators(m: ModelSpec, s: Scenario, rates: _Rates, *, prefill: bool) 
             "attention",
             attn_flops / N,
             0 * tokens,
-            kv_traffic / shards,
+            kv_traffic * kv_reads / shards,
             tokens * L_attn * H * qk_dim * ab * 2 / N,
             rates,
             attention=True,
@@ -313,7 +327,7 @@ def _step_operators(m: ModelSpec, s: Scenario, rates: _Rates, *, prefill: bool) 
         )
     if m.moe:
         e = m.moe
-        per_expert = c["experts"] / (m.num_moe_layers * e.num_experts)  # parameters of one expert in one layer
+        per_expert = _mlp_matrices(m) * D * e.expert_d_ff  # parameters of one expert in one layer
         touched = expected_experts_touched(e.num_experts, e.experts_per_token, tokens)
         ops.append(
             _operator(
@@ -381,12 +395,18 @@ class StepResult:
     memory_time_s: np.ndarray  # all bytes at the achievable bandwidth
 
 
+def is_weight_only(weight_bits: float, gemm_precision: str) -> bool:
+    """Weights stored below 16 bits feeding math at 16 bits or wider: the kernel unpacks (dequantizes) each weight.
+    int8-wo, int4, GPTQ/AWQ, GGUF quants, and FP8/FP4 on hardware without those units; not W8A8 / native FP8 / FP4."""
+    return weight_bits < 16 and gemm_precision in ("bf16", "fp16", "tf32", "fp32")
+
+
 def rates_for(hw: Hardware, profile: EfficiencyProfile, s: Scenario) -> tuple[_Rates, str, str]:
     """Achievable per-GPU rates, and the (GEMM, attention) compute precisions actually used."""
     gemm = resolve_compute(s.compute_requested, hw.dense_flop_per_s)
     attn = resolve_compute("bf16", hw.dense_flop_per_s)
-    bw = hw.memory_bandwidth_bytes_per_s * profile.bandwidth_efficiency
-    lowbit = profile.lowbit_bandwidth_efficiency if s.weights.bits < 8 else 1.0
+    bw = min(hw.memory_bandwidth_bytes_per_s * profile.bandwidth_efficiency, profile.bandwidth_limit_bytes_per_s)
+    lowbit = profile.lowbit_bandwidth_efficiency if is_weight_only(s.weights.bits, gemm) else 1.0
     return (
         _Rates(
             weight_bytes_per_s=bw * lowbit,
@@ -410,7 +430,7 @@ def _allreduce_s(hw: Hardware, profile: EfficiencyProfile, message_bytes: np.nda
 def step(m: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProfile, *, prefill: bool) -> StepResult:
     """Time one decode step (mean over the generation) or one prefill, split into the five buckets."""
     rates, _, _ = rates_for(hw, profile, s)
-    ops = _step_operators(m, s, rates, prefill=prefill)
+    ops = _step_operators(m, s, rates, prefill=prefill, kv_reads=kv_reads_per_kv_head(m, profile))
     shape = np.broadcast_shapes(*(np.shape(o.time_s) for o in ops))
     buckets = {k: np.zeros(shape) for k in BUCKETS}
     for o in ops:

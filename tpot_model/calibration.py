@@ -1,0 +1,1438 @@
+"""Calibration: fit the engine efficiency profiles to published decode measurements, and measure how well they predict.
+
+``data/measurements.csv`` -> typed rows (model, hardware and scenario resolved from the catalogs) -> ``predict(row,
+profile)`` through the same ``estimate()`` the dashboard uses -> ``fit_profile()`` per engine -> ``cross_validate()``:
+leave-one-hardware-out (LOHO), every device's rows predicted by profiles fitted without that device.
+
+The fit minimises sum_i log(predicted_i / measured_i)^2 + PRIOR_WEIGHT * sum_k ((theta_k - prior_k) / width_k)^2:
+least squares on the log ratio plus a weak pull of every parameter towards its prior: the common base `typical` (or
+the neutral value of a term typical does not set). Only the fields the rows can pin down are freed (``identifiable``:
+e.g. a per-layer cost needs three or more layer counts); the others keep typical's value, and the profile says so.
+Parameters are boxed to physical ranges (fractions in (0, 1], durations >= 0). The optimiser is a deterministic
+multi-start bounded Nelder-Mead; the same input gives the same profiles, bit for bit.
+
+Fitting uses a vectorised copy of the decode roofline (per-operator bytes and FLOPs are computed once per row by
+``roofline._step_operators``; only the rates change with the parameters). ``check_surrogate`` asserts it matches
+``predict`` (the real ``estimate``) to 1e-9, and the reported errors always come from ``predict``.
+
+The model terms the data called for (roofline.py, profiles.py): a per-token overhead (small models on fast GPUs are
+overhead-bound), a bandwidth limit of the engine's kernels (llama.cpp stops near 1.2 TB/s on HBM devices), a factor
+on weight-only formats (dequantization), KV re-reads per query head (attention without GQA-aware kernels), and an
+all-reduce latency per collective (tensor parallelism at batch 1).
+
+SI units inside; the CSV and profiles.yaml hold datasheet units (TB/s, microseconds).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+import re
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+
+from .catalog import DATA_DIR, CatalogError, Hardware, ModelSpec, load_hardware_catalog, load_model_catalog
+from .catalog import model_from_dict as _model_from_dict
+from .estimate import estimate
+from .precision import parse_format
+from .profiles import EfficiencyProfile, load_profiles
+from .roofline import ACTIVATION_BYTES, PCIE_FALLBACK_BYTES_PER_S, _Rates, _step_operators, is_weight_only, rates_for
+from .scenario import Scenario
+
+MEASUREMENTS_PATH = DATA_DIR / "measurements.csv"
+PROFILES_PATH = DATA_DIR / "profiles.yaml"
+MAX_CSV_BYTES = 2_000_000
+
+# --------------------------------------------------------------------------------------------------- the rows
+
+# category -> (fitted, predicted, meaning)
+CATEGORIES = {
+    "decode_b1": (True, True, "batch-1 decode on one device: the headline set"),
+    "decode_b1_multi": (True, True, "batch-1 decode on several devices (tensor parallel, or llama.cpp layer split)"),
+    "static_batch": (False, True, "static-batch throughput at a stated batch, prefill included: predicted, not fitted"),
+    "speculative": (False, False, "speculative decoding on: not a plain decode step"),
+    "serving": (False, False, "serving run with variable request lengths: no single scenario to predict"),
+    "e2e": (False, False, "whole request, prefill included, with an unknown batch"),
+    "batch_unknown": (False, False, "batch not read from the source"),
+}
+HEADLINE_CATEGORY = "decode_b1"
+PARALLELISMS = ("none", "tensor", "layer-split")
+METRICS = {
+    "decode_tokens_per_s_per_user": "tokens/s per sequence = 1 / TPOT",
+    "aggregate_decode_tokens_per_s": "tokens/s over the batch = batch / TPOT",
+    "tpot_ms": "TPOT in ms",
+    "output_throughput_tokens_per_s": "batch * output / (TTFT + (output - 1) * TPOT), over all the GPUs",
+    "output_throughput_tokens_per_s_per_gpu": "the same per GPU (divided by num_gpus)",
+    "e2e_latency_s": "TTFT + (output - 1) * TPOT",
+    "serving_throughput_tokens_per_s": "not predictable (variable request lengths)",
+}
+COLUMNS = (
+    "id",
+    "source",
+    "trust",
+    "model",
+    "model_id",
+    "params_b",
+    "num_layers",
+    "d_model",
+    "num_heads",
+    "num_kv_heads",
+    "head_dim",
+    "d_ff",
+    "vocab_size",
+    "weight_format",
+    "bits_per_weight",
+    "weights",
+    "kv_format",
+    "kv_cache",
+    "batch",
+    "context_tokens",
+    "output_tokens",
+    "hardware",
+    "hardware_id",
+    "memory_bandwidth_TB_per_s",
+    "device_fraction",
+    "device",
+    "num_gpus",
+    "parallelism",
+    "engine",
+    "profile",
+    "metric",
+    "value",
+    "unit",
+    "category",
+    "excluded_because",
+    "notes",
+    "mapping_notes",
+)
+_ARCH = ("num_layers", "d_model", "num_heads", "num_kv_heads", "head_dim", "d_ff", "vocab_size")
+_ID = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
+
+
+@dataclass(frozen=True, eq=False)
+class Measurement:
+    """One published measurement, resolved against the catalogs. ``scenario`` is None when it cannot be predicted.
+
+    For llama.cpp's layer split (pipeline-style: each token crosses the GPUs one after the other) the scenario holds
+    num_gpus = 1 (one device's bandwidth over all the layers) and ``pipeline_hops`` = num_gpus - 1."""
+
+    id: str
+    source: str
+    trust: str
+    model_name: str
+    model: ModelSpec
+    hardware_name: str
+    hardware: Hardware | None  # catalog entry, adjusted for the device actually measured
+    device: str  # the physical device: the unit left out by cross-validation
+    num_gpus: int
+    parallelism: str
+    engine: str
+    profile: str  # profile id ('' = no profile for this engine)
+    metric: str
+    value: float
+    unit: str
+    category: str
+    scenario: Scenario | None
+    excluded_because: str = ""
+    notes: str = ""
+    mapping_notes: str = ""
+    weights: str = ""
+    kv_cache: str = ""
+    fields: dict[str, str] = field(default_factory=dict)  # the CSV row as read
+
+    @property
+    def pipeline_hops(self) -> int:
+        return self.num_gpus - 1 if self.parallelism == "layer-split" else 0
+
+    @property
+    def evaluable(self) -> bool:
+        """Predicted: a category with a definite scenario, an engine profile and a predictable metric."""
+        return (
+            CATEGORIES[self.category][1]
+            and self.scenario is not None
+            and self.hardware is not None
+            and bool(self.profile)
+            and self.metric != "serving_throughput_tokens_per_s"
+        )
+
+    @property
+    def fitted(self) -> bool:
+        """Used to fit its engine's profile (batch-1 decode rows)."""
+        return CATEGORIES[self.category][0] and self.evaluable
+
+    @property
+    def headline(self) -> bool:
+        """In the headline set: batch-1 single-device decode."""
+        return self.category == HEADLINE_CATEGORY and self.evaluable
+
+
+def _cell_error(path: Path, line: int, row_id: str, column: str, message: str) -> CatalogError:
+    return CatalogError(f"{path}: line {line} (id {row_id or '?'}): field {column!r}: {message}")
+
+
+def _read_rows(path: Path) -> list[tuple[int, dict[str, str]]]:
+    try:
+        size = path.stat().st_size
+    except OSError as e:
+        raise CatalogError(f"{path}: cannot read ({e.strerror or e})") from None
+    if size > MAX_CSV_BYTES:
+        raise CatalogError(f"{path}: file is {size} bytes, larger than the {MAX_CSV_BYTES} byte limit")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise CatalogError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+    reader = csv.DictReader(text.splitlines())
+    header = reader.fieldnames or []
+    missing = [c for c in COLUMNS if c not in header]
+    if missing:
+        raise CatalogError(f"{path}: line 1: missing column {missing[0]!r}")
+    unknown = [c for c in header if c not in COLUMNS]
+    if unknown:
+        raise CatalogError(f"{path}: line 1: unknown column {unknown[0]!r}")
+    out = []
+    try:
+        for row in reader:
+            if None in row or any(v is None for v in row.values()):
+                raise CatalogError(f"{path}: line {reader.line_num}: expected {len(header)} fields")
+            out.append((reader.line_num, {k: v.strip() for k, v in row.items()}))
+    except csv.Error as e:
+        raise CatalogError(f"{path}: line {reader.line_num}: malformed CSV ({e})") from None
+    if not out:
+        raise CatalogError(f"{path}: no measurements")
+    return out
+
+
+def _number(cell: Callable[[str, str], CatalogError], row: dict[str, str], key: str, *, blank_ok: bool = False):
+    text = row[key]
+    if text == "" and blank_ok:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise cell(key, f"must be a number, got {text!r}") from None
+    if not math.isfinite(value):
+        raise cell(key, f"must be finite, got {text!r}")
+    return value
+
+
+def _model_for(row: dict[str, str], cell, models: dict[str, ModelSpec]) -> ModelSpec:
+    arch = {}
+    for key in _ARCH:
+        v = _number(cell, row, key)
+        if v != int(v) or v <= 0:
+            raise cell(key, f"must be a positive whole number, got {row[key]!r}")
+        arch[key] = int(v)
+    model_id = row["model_id"]
+    if model_id:
+        if model_id not in models:
+            raise cell("model_id", f"unknown model {model_id!r} (data/models.yaml)")
+        m = models[model_id]
+        for key, v in arch.items():
+            if getattr(m, key) != v:
+                raise cell(key, f"{v} does not match {model_id!r} ({getattr(m, key)})")
+        return m
+    # a model the catalog lacks: a dense SwiGLU decoder with untied embeddings, from the architecture columns
+    d = {"name": row["model"] or "custom", "tied_embeddings": False, "mlp": "swiglu", "max_context_tokens": 1 << 20}
+    try:
+        return _model_from_dict(f"measured-{row['id']}", {**d, **arch}, "architecture columns")
+    except CatalogError as e:
+        raise cell("model", str(e)) from None
+
+
+def _hardware_for(row: dict[str, str], cell, catalog: dict[str, Hardware]) -> Hardware | None:
+    hw_id = row["hardware_id"]
+    if not hw_id:
+        return None
+    if hw_id not in catalog:
+        raise cell("hardware_id", f"unknown hardware {hw_id!r} (data/hardware.yaml)")
+    hw = catalog[hw_id]
+    frac = _number(cell, row, "device_fraction", blank_ok=True)
+    if frac is not None and not 0 < frac <= 1:
+        raise cell("device_fraction", f"must be in (0, 1], got {row['device_fraction']!r}")
+    bw = _number(cell, row, "memory_bandwidth_TB_per_s", blank_ok=True)
+    if bw is not None and bw <= 0:
+        raise cell("memory_bandwidth_TB_per_s", f"must be > 0, got {row['memory_bandwidth_TB_per_s']!r}")
+    if frac is None and bw is None:
+        return hw
+    f = 1.0 if frac is None else frac
+    return replace(
+        hw,
+        id=row["device"] or hw_id,
+        name=row["hardware"] or hw.name,
+        memory_bytes=hw.memory_bytes * f,
+        memory_bandwidth_bytes_per_s=bw * 1e12 if bw is not None else hw.memory_bandwidth_bytes_per_s * f,
+        dense_flop_per_s={k: v * f for k, v in hw.dense_flop_per_s.items()},
+        tdp_w=None if hw.tdp_w is None else hw.tdp_w * f,
+    )
+
+
+def _measurement(path: Path, line: int, row: dict[str, str], models, hardware) -> Measurement:
+    row_id = row["id"]
+
+    def cell(column: str, message: str) -> CatalogError:
+        return _cell_error(path, line, row_id, column, message)
+
+    if not row_id:
+        raise cell("id", "must not be empty")
+    category = row["category"]
+    if category not in CATEGORIES:
+        raise cell("category", f"unknown category {category!r} (known: {', '.join(CATEGORIES)})")
+    metric = row["metric"]
+    if metric not in METRICS:
+        raise cell("metric", f"unknown metric {metric!r} (known: {', '.join(METRICS)})")
+    parallelism = row["parallelism"]
+    if parallelism not in PARALLELISMS:
+        raise cell("parallelism", f"unknown parallelism {parallelism!r} (known: {', '.join(PARALLELISMS)})")
+    profile = row["profile"]
+    if profile and not _ID.match(profile):
+        raise cell("profile", f"profile ids are lowercase (a-z, 0-9, '.', '_', '-'), got {profile!r}")
+    value = _number(cell, row, "value")
+    if value <= 0:
+        raise cell("value", f"must be > 0, got {row['value']!r}")
+    n = _number(cell, row, "num_gpus")
+    if n != int(n) or n < 1:
+        raise cell("num_gpus", f"must be a whole number >= 1, got {row['num_gpus']!r}")
+    if (n > 1) != (parallelism != "none"):
+        raise cell("parallelism", f"{parallelism!r} does not fit num_gpus {int(n)}")
+    if not row["device"]:
+        raise cell("device", "must name the physical device (the unit cross-validation leaves out)")
+    model = _model_for(row, cell, models)
+    hw = _hardware_for(row, cell, hardware)
+    formats = {}
+    for key in ("weights", "kv_cache"):
+        try:
+            formats[key] = parse_format(row[key])
+        except ValueError as e:
+            raise cell(key, str(e)) from None
+    counts = {}
+    for key, minimum in (("batch", 1), ("context_tokens", 0), ("output_tokens", 1)):
+        v = _number(cell, row, key, blank_ok=True)
+        if v is not None and (v != int(v) or v < minimum):
+            raise cell(key, f"must be a whole number >= {minimum}, got {row[key]!r}")
+        counts[key] = v
+    batch, context, output = counts["batch"], counts["context_tokens"], counts["output_tokens"]
+    if CATEGORIES[category][1]:  # a predicted category needs a complete scenario and a profile
+        for key, v in (("hardware_id", hw), ("batch", batch), ("context_tokens", context), ("output_tokens", output)):
+            if v is None:
+                raise cell(key, f"category {category!r} needs it")
+        if not profile:
+            raise cell("profile", f"category {category!r} needs an engine profile")
+    if category == HEADLINE_CATEGORY and (batch != 1 or n != 1 or metric == "serving_throughput_tokens_per_s"):
+        raise cell("category", "decode_b1 is batch 1 on one device")
+    scenario = None
+    if batch is not None and context is not None and output is not None:
+        scenario = Scenario(
+            batch=batch,
+            context_tokens=context,
+            output_tokens=output,
+            num_gpus=1 if parallelism == "layer-split" else n,
+            weights=formats["weights"],
+            kv_cache=formats["kv_cache"],
+        )
+    return Measurement(
+        id=row_id,
+        source=row["source"],
+        trust=row["trust"],
+        model_name=row["model"],
+        model=model,
+        hardware_name=row["hardware"],
+        hardware=hw,
+        device=row["device"],
+        num_gpus=int(n),
+        parallelism=parallelism,
+        engine=row["engine"],
+        profile=profile,
+        metric=metric,
+        value=value,
+        unit=row["unit"],
+        category=category,
+        scenario=scenario,
+        excluded_because=row["excluded_because"],
+        notes=row["notes"],
+        mapping_notes=row["mapping_notes"],
+        weights=row["weights"],
+        kv_cache=row["kv_cache"],
+        fields=dict(row),
+    )
+
+
+def load_measurements(path: str | Path = MEASUREMENTS_PATH) -> list[Measurement]:
+    """Every row of a measurements CSV, validated; CatalogError naming the file, line, id and field otherwise."""
+    p = Path(path)
+    models, hardware = load_model_catalog(), load_hardware_catalog()
+    rows, seen = [], set()
+    for line, row in _read_rows(p):
+        m = _measurement(p, line, row, models, hardware)
+        if m.id in seen:
+            raise _cell_error(p, line, m.id, "id", "duplicate id")
+        seen.add(m.id)
+        rows.append(m)
+    return rows
+
+
+# --------------------------------------------------------------------------------------------------- prediction
+
+
+def _from_tpot(row: Measurement, tpot_s: float, ttft_s: float) -> float:
+    s = row.scenario
+    B, out = float(s.batch), float(s.output_tokens)
+    return {
+        "decode_tokens_per_s_per_user": lambda: 1.0 / tpot_s,
+        "aggregate_decode_tokens_per_s": lambda: B / tpot_s,
+        "tpot_ms": lambda: tpot_s * 1e3,
+        "output_throughput_tokens_per_s": lambda: B * out / (ttft_s + (out - 1.0) * tpot_s),
+        "output_throughput_tokens_per_s_per_gpu": lambda: B * out / (ttft_s + (out - 1.0) * tpot_s) / row.num_gpus,
+        "e2e_latency_s": lambda: ttft_s + (out - 1.0) * tpot_s,
+    }[row.metric]()
+
+
+def predict(row: Measurement, profile: EfficiencyProfile) -> float:
+    """The model's value for a measurement, in the row's metric (see METRICS), with the given profile.
+
+    A layer-split row is one device's time over all the layers plus one hop (costed at the profile's small-message
+    collective latency) per GPU boundary per token."""
+    if row.scenario is None or row.hardware is None or row.metric == "serving_throughput_tokens_per_s":
+        raise ValueError(f"measurement {row.id}: cannot be predicted ({row.excluded_because or row.category})")
+    e = estimate(row.model, row.hardware, row.scenario, profile)
+    hop = row.pipeline_hops * profile.allreduce_latency_s
+    return float(_from_tpot(row, float(e.tpot_s) + hop, float(e.ttft_s) + hop))
+
+
+def relative_error(predicted: np.ndarray | float, measured: np.ndarray | float) -> np.ndarray:
+    """predicted / measured - 1, in the row's metric (positive = the model says more of the metric)."""
+    return np.asarray(predicted, dtype=float) / np.asarray(measured, dtype=float) - 1.0
+
+
+# --------------------------------------------------------------------------------------------------- parameters
+
+
+@dataclass(frozen=True)
+class Param:
+    """One fitted profile field: SI attribute, box, prior centre and width (SI), and the file key and scale."""
+
+    attr: str
+    lo: float
+    hi: float
+    width: float
+    key: str
+    scale: float  # file value = SI value / scale
+
+
+PARAMS = {
+    p.attr: p
+    for p in (
+        Param("bandwidth_efficiency", 0.05, 1.0, 0.25, "bandwidth_efficiency", 1.0),
+        Param("kv_bandwidth_efficiency", 0.05, 1.0, 0.25, "kv_bandwidth_efficiency", 1.0),
+        Param("lowbit_bandwidth_efficiency", 0.05, 1.0, 0.25, "lowbit_bandwidth_efficiency", 1.0),
+        Param("flops_efficiency", 0.05, 1.0, 0.25, "flops_efficiency", 1.0),
+        Param("interconnect_efficiency", 0.05, 1.0, 0.25, "interconnect_efficiency", 1.0),
+        Param("per_token_overhead_s", 0.0, 20e-3, 1e-3, "per_token_overhead_us", 1e-6),
+        Param("per_layer_overhead_s", 0.0, 500e-6, 20e-6, "per_layer_overhead_us", 1e-6),
+        Param("allreduce_latency_s", 0.0, 1e-3, 20e-6, "allreduce_latency_us", 1e-6),
+        Param("kv_gqa_reread_fraction", 0.0, 1.0, 0.5, "kv_gqa_reread_fraction", 1.0),
+        # fitted as its inverse, seconds per byte: 0 = no limit (the neutral prior), 1e-12 = a 1 TB/s limit
+        Param("inverse_bandwidth_limit", 0.0, 5e-12, 1e-12, "bandwidth_limit_TB_per_s", 1e12),
+    )
+}
+PRIOR_WEIGHT = 0.01  # one prior width away costs as much as one row 10% off
+
+
+def _get(profile: EfficiencyProfile, attr: str) -> float:
+    if attr == "inverse_bandwidth_limit":
+        return 1.0 / profile.bandwidth_limit_bytes_per_s  # 0.0 for no limit
+    return float(getattr(profile, attr))
+
+
+def _with(profile: EfficiencyProfile, values: dict[str, float]) -> EfficiencyProfile:
+    changes = {}
+    for attr, v in values.items():
+        if attr == "inverse_bandwidth_limit":
+            changes["bandwidth_limit_bytes_per_s"] = math.inf if v <= 0 else 1.0 / v
+        else:
+            changes[attr] = float(v)
+    return replace(profile, **changes)
+
+
+# --------------------------------------------------------------------------------------------------- surrogate
+
+_SURROGATE_ATTRS = tuple(PARAMS)
+
+
+@dataclass(frozen=True, eq=False)
+class _Basis:
+    """Everything predict() needs that does not depend on the profile, for many rows at once. Operator tables are
+    (rows, operators): weight, KV (attention operator / others), activation bytes, and FLOPs at the GEMM rate and at
+    the attention-precision rate; d* for the decode step, p* for prefill (zeros unless the metric needs TTFT)."""
+
+    ids: tuple[str, ...]
+    dw: np.ndarray
+    dkv_attn: np.ndarray
+    dkv_other: np.ndarray
+    da: np.ndarray
+    dfg: np.ndarray
+    dfa: np.ndarray
+    pw: np.ndarray
+    pkv_attn: np.ndarray
+    pkv_other: np.ndarray
+    pa: np.ndarray
+    pfg: np.ndarray
+    pfa: np.ndarray
+    bw: np.ndarray  # peak bytes/s
+    inv_gemm: np.ndarray  # (rows, 1) seconds per FLOP at the GEMM precision's peak
+    inv_attn: np.ndarray  # (rows, 1) the same at the attention precision
+    weight_only: np.ndarray  # 1.0 where roofline.is_weight_only, else 0.0
+    gqa: np.ndarray  # H/K - 1 (0 for MLA)
+    layers: np.ndarray
+    tp: np.ndarray  # tensor-parallel GPUs
+    link: np.ndarray  # bytes/s per direction
+    msg_decode: np.ndarray
+    msg_prefill: np.ndarray
+    hops: np.ndarray
+    gpus: np.ndarray  # devices measured (for per-GPU metrics)
+    batch: np.ndarray
+    output: np.ndarray
+    metric: np.ndarray  # index into _METRIC_CODES
+    measured: np.ndarray
+    needs_prefill: np.ndarray
+    any_prefill: bool
+    any_tp: bool
+    only_rate: bool  # every row's metric is tokens/s per user
+
+
+_METRIC_CODES = (
+    "decode_tokens_per_s_per_user",
+    "aggregate_decode_tokens_per_s",
+    "tpot_ms",
+    "output_throughput_tokens_per_s",
+    "e2e_latency_s",
+    "output_throughput_tokens_per_s_per_gpu",
+)
+_NEEDS_PREFILL = ("output_throughput_tokens_per_s", "output_throughput_tokens_per_s_per_gpu", "e2e_latency_s")
+# probe rates: only the FLOP rates matter (to tell which operators run at the attention precision's rate)
+_PROBE = _Rates(1.0, 1.0, 1.0, gemm_flop_per_s=1.0, attention_flop_per_s=0.5)
+
+
+def _ops(row: Measurement, *, prefill: bool) -> list[tuple[float, float, float, float, bool, bool]]:
+    ops = _step_operators(row.model, row.scenario, _PROBE, prefill=prefill)
+    out = []
+    for o in ops:
+        f = float(o.flops)
+        attn_rate = f > 0 and float(o.compute_time_s) > 1.5 * f
+        out.append(
+            (float(o.weight_bytes), float(o.kv_bytes), float(o.activation_bytes), f, attn_rate, o.name == "attention")
+        )
+    return out
+
+
+def _basis(rows: Sequence[Measurement]) -> _Basis:
+    if not rows:
+        raise ValueError("no measurements to fit")
+    dec = [_ops(r, prefill=False) for r in rows]
+    pre = [_ops(r, prefill=True) if r.metric in _NEEDS_PREFILL else [] for r in rows]
+    width = max(max(len(o) for o in dec), max(len(o) for o in pre))
+
+    def table(ops_per_row, pick):
+        t = np.zeros((len(rows), width))
+        for i, ops in enumerate(ops_per_row):
+            for j, (w, kv, a, f, attn_rate, attn_op) in enumerate(ops):
+                t[i, j] = pick(w, kv, a, f, attn_rate, attn_op)
+        return t
+
+    def tables(ops_per_row):
+        return (
+            table(ops_per_row, lambda w, kv, a, f, ar, ao: w),
+            table(ops_per_row, lambda w, kv, a, f, ar, ao: kv if ao else 0.0),
+            table(ops_per_row, lambda w, kv, a, f, ar, ao: 0.0 if ao else kv),
+            table(ops_per_row, lambda w, kv, a, f, ar, ao: a),
+            table(ops_per_row, lambda w, kv, a, f, ar, ao: 0.0 if ar else f),
+            table(ops_per_row, lambda w, kv, a, f, ar, ao: f if ar else 0.0),
+        )
+
+    def per_row(fn, dtype=float):
+        return np.array([fn(r) for r in rows], dtype=dtype)
+
+    precisions = [rates_for(r.hardware, _NEUTRAL, r.scenario)[1:] for r in rows]
+    dw, dkv_attn, dkv_other, da, dfg, dfa = tables(dec)
+    pw, pkv_attn, pkv_other, pa, pfg, pfa = tables(pre)
+    metric = per_row(lambda r: _METRIC_CODES.index(r.metric), int)
+    tp = per_row(lambda r: float(r.scenario.num_gpus))
+    needs_prefill = per_row(lambda r: r.metric in _NEEDS_PREFILL, bool)
+    return _Basis(
+        ids=tuple(r.id for r in rows),
+        dw=dw,
+        dkv_attn=dkv_attn,
+        dkv_other=dkv_other,
+        da=da,
+        dfg=dfg,
+        dfa=dfa,
+        pw=pw,
+        pkv_attn=pkv_attn,
+        pkv_other=pkv_other,
+        pa=pa,
+        pfg=pfg,
+        pfa=pfa,
+        bw=per_row(lambda r: r.hardware.memory_bandwidth_bytes_per_s),
+        inv_gemm=np.array([[1.0 / r.hardware.dense_flop_per_s[g]] for r, (g, _) in zip(rows, precisions, strict=True)]),
+        inv_attn=np.array([[1.0 / r.hardware.dense_flop_per_s[a]] for r, (_, a) in zip(rows, precisions, strict=True)]),
+        weight_only=np.array(
+            [float(is_weight_only(r.scenario.weights.bits, g)) for r, (g, _) in zip(rows, precisions, strict=True)]
+        ),
+        gqa=per_row(lambda r: 0.0 if r.model.mla else r.model.num_heads / r.model.num_kv_heads - 1.0),
+        layers=per_row(lambda r: r.model.num_layers),
+        tp=tp,
+        link=per_row(lambda r: r.hardware.interconnect_bytes_per_s or PCIE_FALLBACK_BYTES_PER_S),
+        msg_decode=per_row(lambda r: float(r.scenario.batch) * r.model.d_model * ACTIVATION_BYTES),
+        msg_prefill=per_row(
+            lambda r: (
+                float(r.scenario.batch * max(float(r.scenario.context_tokens), 1.0))
+                * r.model.d_model
+                * ACTIVATION_BYTES
+            )
+        ),
+        hops=per_row(lambda r: r.pipeline_hops),
+        gpus=per_row(lambda r: r.num_gpus),
+        batch=per_row(lambda r: float(r.scenario.batch)),
+        output=per_row(lambda r: float(r.scenario.output_tokens)),
+        metric=metric,
+        measured=per_row(lambda r: r.value),
+        needs_prefill=needs_prefill,
+        any_prefill=bool(needs_prefill.any()),
+        any_tp=bool((tp > 1).any()),
+        only_rate=bool((metric == 0).all()),
+    )
+
+
+_NEUTRAL = EfficiencyProfile(id="probe", name="probe")
+
+
+def _surrogate(b: _Basis, P: dict[str, np.ndarray | float]) -> np.ndarray:
+    """predict() for every row at once; P maps each attribute of PARAMS to a scalar or a (rows,) array."""
+    bw = b.bw * P["bandwidth_efficiency"]
+    inverse_limit = P["inverse_bandwidth_limit"]
+    if np.any(inverse_limit > 0):
+        bw = np.minimum(bw, 1.0 / np.maximum(inverse_limit, 1e-300))
+    inv_bw = (1.0 / bw)[:, None]
+    inv_rw = inv_bw * (1.0 + b.weight_only * (1.0 / np.asarray(P["lowbit_bandwidth_efficiency"]) - 1.0))[:, None]
+    inv_rkv = inv_bw / np.reshape(P["kv_bandwidth_efficiency"], (-1, 1))
+    reads = np.reshape(1.0 + P["kv_gqa_reread_fraction"] * b.gqa, (-1, 1))
+    flops = np.reshape(P["flops_efficiency"], (-1, 1))
+    latency = P["allreduce_latency_s"]
+    fixed = P["per_token_overhead_s"] + P["per_layer_overhead_s"] * b.layers + b.hops * latency
+
+    def step(w, kv_attn, kv_other, a, fg, fa, msg):
+        mem = w * inv_rw + (kv_attn * reads + kv_other) * inv_rkv + a * inv_bw
+        t = np.maximum(mem, (fg * b.inv_gemm + fa * b.inv_attn) / flops).sum(axis=1) + fixed
+        if b.any_tp:
+            N = b.tp
+            link = b.link * P["interconnect_efficiency"]
+            t = t + np.where(N > 1, 2 * b.layers * (latency + 2 * (N - 1) / N * msg / link), 0.0)
+        return t
+
+    tpot = step(b.dw, b.dkv_attn, b.dkv_other, b.da, b.dfg, b.dfa, b.msg_decode)
+    if b.only_rate:
+        return 1.0 / tpot
+    ttft = 0.0
+    if b.any_prefill:
+        ttft = np.where(b.needs_prefill, step(b.pw, b.pkv_attn, b.pkv_other, b.pa, b.pfg, b.pfa, b.msg_prefill), 0.0)
+    serve = ttft + (b.output - 1.0) * tpot
+    throughput = b.batch * b.output / np.where(serve > 0, serve, np.inf)
+    values = np.stack([1.0 / tpot, b.batch / tpot, tpot * 1e3, throughput, serve, throughput / b.gpus])
+    return values[b.metric, np.arange(len(b.metric))]
+
+
+def _param_arrays(profiles: Sequence[EfficiencyProfile]) -> dict[str, np.ndarray]:
+    return {a: np.array([_get(p, a) for p in profiles]) for a in _SURROGATE_ATTRS}
+
+
+def check_surrogate(rows: Sequence[Measurement], profiles: Sequence[EfficiencyProfile]) -> float:
+    """Largest relative gap between the vectorised fitting model and predict() (the real estimate)."""
+    fast = _surrogate(_basis(rows), _param_arrays(profiles))
+    slow = np.array([predict(r, p) for r, p in zip(rows, profiles, strict=True)])
+    return float(np.max(np.abs(fast / slow - 1.0)))
+
+
+# --------------------------------------------------------------------------------------------------- optimiser
+
+
+def _nelder_mead(f: Callable[[np.ndarray], float], x0: np.ndarray, step: float, iters: int, tol: float) -> np.ndarray:
+    """Minimise f from x0 (standard reflection / expansion / contraction / shrink coefficients). Deterministic."""
+    n = len(x0)
+    simplex = np.vstack([x0] + [x0 + step * np.eye(n)[i] for i in range(n)])
+    values = np.array([f(x) for x in simplex])
+    for _ in range(iters):
+        order = np.argsort(values, kind="stable")
+        simplex, values = simplex[order], values[order]
+        if values[-1] - values[0] <= tol * (abs(values[0]) + tol):
+            break
+        centroid = simplex[:-1].mean(axis=0)
+        xr = centroid + (centroid - simplex[-1])
+        fr = f(xr)
+        if fr < values[0]:
+            xe = centroid + 2.0 * (centroid - simplex[-1])
+            fe = f(xe)
+            simplex[-1], values[-1] = (xe, fe) if fe < fr else (xr, fr)
+        elif fr < values[-2]:
+            simplex[-1], values[-1] = xr, fr
+        else:
+            outside = fr < values[-1]  # contract towards the reflected point, else towards the worst one
+            xc = centroid + 0.5 * ((xr if outside else simplex[-1]) - centroid)
+            fc = f(xc)
+            if fc < (fr if outside else values[-1]):
+                simplex[-1], values[-1] = xc, fc
+            else:
+                simplex[1:] = simplex[0] + 0.5 * (simplex[1:] - simplex[0])
+                values[1:] = [f(x) for x in simplex[1:]]
+    return simplex[int(np.argmin(values))]
+
+
+def _halton(n: int, dims: int) -> np.ndarray:
+    """The first n points of the Halton sequence in [0, 1)^dims (bases 2, 3, 5, ...): deterministic, well spread."""
+    primes = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37][:dims]
+    out = np.zeros((n, dims))
+    for j, base in enumerate(primes):
+        for i in range(n):
+            k, f, x = i + 1, 1.0, 0.0
+            while k:
+                f /= base
+                x += f * (k % base)
+                k //= base
+            out[i, j] = x
+    return out
+
+
+STARTS = 8  # optimiser starts besides the prior: box centre and Halton points (the landscape has several minima)
+SCOUT_ITERATIONS = 60  # per dimension, for the short runs that pick the basins worth polishing
+POLISHED = 2  # basins polished to convergence
+
+
+def _minimise_boxed(f: Callable[[np.ndarray], float], x0: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Minimise f over the box [lo, hi]: Nelder-Mead on u with x = lo + (hi - lo) (1 + sin u) / 2.
+
+    Short runs from the prior, the box centre and Halton points scout the basins (the landscape has several
+    minima: e.g. a bandwidth limit against a lower efficiency); the best POLISHED are then run to convergence,
+    restarted from their best point until a restart no longer helps (a collapsed simplex is the usual failure of
+    Nelder-Mead). The lowest end point wins; ties go to the earlier start. Deterministic."""
+    span = hi - lo
+    n = len(x0)
+
+    def to_x(u):
+        return lo + span * (1.0 + np.sin(u)) / 2.0
+
+    def to_u(x):
+        inner = np.clip(x, lo + 1e-3 * span, hi - 1e-3 * span)  # off the bounds, where dx/du vanishes
+        return np.arcsin(2.0 * (inner - lo) / span - 1.0)
+
+    def g(u):
+        return f(to_x(u))
+
+    starts = [x0, lo + 0.5 * span, *(lo + span * _halton(STARTS - 1, n))]
+    scouted = []
+    for i, start in enumerate(starts):
+        u = _nelder_mead(g, to_u(start), step=0.3, iters=SCOUT_ITERATIONS * n, tol=1e-6)
+        scouted.append((g(u), i, u))
+    scouted.sort(key=lambda t: (t[0], t[1]))
+    best_u, best = None, math.inf
+    for value, _, u in scouted[:POLISHED]:
+        for _ in range(8):
+            u_new = _nelder_mead(g, u, step=0.3, iters=400 * n, tol=1e-12)
+            f_new = g(u_new)
+            improved = f_new < value - 1e-12 * max(abs(value), 1.0)
+            if f_new < value:
+                u, value = u_new, f_new
+            if not improved:
+                break
+        if value < best:
+            best_u, best = u, value
+    return to_x(best_u)
+
+
+# --------------------------------------------------------------------------------------------------- fitting
+
+
+def _varies(values: Iterable[float]) -> bool:
+    return len({round(float(v), 9) for v in values}) > 1
+
+
+def identifiable(rows: Sequence[Measurement]) -> tuple[str, ...]:
+    """The fields these rows can pin down, by what varies across them:
+
+    - bandwidth_efficiency and per_token_overhead_s: always (bytes-proportional time and a fixed step cost);
+    - per_layer_overhead_s: three or more layer counts (with two, every per-layer cost is confounded with whatever
+      else differs between the two models: size, GQA ratio, KV bytes);
+    - lowbit_bandwidth_efficiency: weight-only formats (next to formats that are not, it is pinned down; when every
+      row is weight-only only its product with bandwidth_efficiency is, and the prior splits the product);
+    - kv_bandwidth_efficiency: the same model, format and device at two generation lengths (the KV cost shows up
+      only as a difference); kv_gqa_reread_fraction: such pairs at two GQA ratios (H/K);
+    - bandwidth limit: one model and format on devices whose peak bandwidths differ by 1.5x or more;
+    - allreduce_latency_s: tensor-parallel or layer-split rows."""
+    free = ["bandwidth_efficiency", "per_token_overhead_s"]
+    if len({r.model.num_layers for r in rows}) >= 3:
+        free.append("per_layer_overhead_s")
+    if any(is_weight_only(r.scenario.weights.bits, _gemm(r)) for r in rows):
+        free.append("lowbit_bandwidth_efficiency")
+    lengths: dict[tuple, set[float]] = {}
+    for r in rows:
+        lengths.setdefault((r.model.id, r.device, r.weights), set()).add(float(r.scenario.output_tokens))
+    pairs = {k for k, v in lengths.items() if len(v) > 1}
+    if pairs:
+        free.append("kv_bandwidth_efficiency")
+        ratios = {r.model.num_heads / r.model.num_kv_heads for r in rows if (r.model.id, r.device, r.weights) in pairs}
+        if len(ratios) > 1:
+            free.append("kv_gqa_reread_fraction")
+    peaks: dict[tuple, list[float]] = {}
+    for r in rows:
+        peaks.setdefault((r.model.id, r.weights), []).append(r.hardware.memory_bandwidth_bytes_per_s)
+    if any(max(v) >= 1.5 * min(v) for v in peaks.values()):
+        free.append("inverse_bandwidth_limit")
+    if any(r.parallelism != "none" for r in rows):
+        free.append("allreduce_latency_s")
+    return tuple(free)
+
+
+def _gemm(r: Measurement) -> str:
+    return rates_for(r.hardware, _NEUTRAL, r.scenario)[1]
+
+
+def fit_profile(
+    rows: Sequence[Measurement],
+    prior: EfficiencyProfile,
+    free: Sequence[str] | None = None,
+    *,
+    basis: _Basis | None = None,
+) -> EfficiencyProfile:
+    """The profile (prior's id and name) that best predicts these rows: fields in ``free`` (default: the
+    identifiable ones) fitted, the others kept at the prior's values. Deterministic."""
+    rows = [r for r in rows if r.fitted]
+    if not rows:
+        return prior
+    free = tuple(identifiable(rows) if free is None else free)
+    unknown = [a for a in free if a not in PARAMS]
+    if unknown:
+        raise ValueError(f"cannot fit {unknown[0]!r} (fittable: {', '.join(PARAMS)})")
+    b = _basis(rows) if basis is None else basis
+    base = {a: _get(prior, a) for a in _SURROGATE_ATTRS}
+    lo = np.array([PARAMS[a].lo for a in free])
+    hi = np.array([PARAMS[a].hi for a in free])
+    centre = np.array([_get(prior, a) for a in free])
+    inv_width = 1.0 / np.array([PARAMS[a].width for a in free])
+    log_measured = np.log(b.measured)
+
+    def objective(x: np.ndarray) -> float:
+        P = dict(base)
+        P.update(zip(free, x, strict=True))
+        r = np.log(_surrogate(b, P)) - log_measured
+        sse = r @ r
+        if not sse < 1e30:  # nan or inf: a parameter set the model cannot evaluate
+            return 1e30
+        z = (x - centre) * inv_width
+        return float(sse + PRIOR_WEIGHT * (z @ z))
+
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        x = _minimise_boxed(objective, np.clip(centre, lo, hi), lo, hi)
+    fitted = _round_profile(_with(prior, dict(zip(free, x, strict=True))), free)
+    if "inverse_bandwidth_limit" in free:
+        # a limit above every fitted device's achievable bandwidth changes no fitted row: the data say nothing
+        # about it, so it takes its neutral value (no limit) rather than an arbitrary large number
+        reach = max(r.hardware.memory_bandwidth_bytes_per_s for r in rows) * fitted.bandwidth_efficiency
+        if fitted.bandwidth_limit_bytes_per_s >= reach:
+            fitted = replace(fitted, bandwidth_limit_bytes_per_s=math.inf)
+    return fitted
+
+
+def _round_profile(p: EfficiencyProfile, attrs: Iterable[str]) -> EfficiencyProfile:
+    """Fitted values to 3 significant figures in file units: what profiles.yaml holds is what was evaluated."""
+    values = {}
+    for a in attrs:
+        spec = PARAMS[a]
+        v = _get(p, a)
+        if a == "inverse_bandwidth_limit":
+            values[a] = 0.0 if v <= 0 else 1.0 / (_sig3(1.0 / v / spec.scale) * spec.scale)
+        else:
+            values[a] = min(max(_sig3(v / spec.scale) * spec.scale, spec.lo), spec.hi)
+    return _with(p, values)
+
+
+def _sig3(v: float) -> float:
+    if v == 0 or not math.isfinite(v):
+        return v
+    return float(f"{v:.3g}")
+
+
+def fit_all(
+    rows: Sequence[Measurement],
+    priors: dict[str, EfficiencyProfile],
+    *,
+    exclude_device: str | None = None,
+    free: dict[str, Sequence[str]] | None = None,
+    cache: dict | None = None,
+) -> dict[str, EfficiencyProfile]:
+    """One profile per engine the rows name: fitted to its batch-1 rows (those of ``exclude_device`` left out), or
+    its prior when it has none. ``cache`` reuses fits of identical row sets (a fold that leaves out a device an
+    engine was never measured on gives that engine's full fit)."""
+    cache = {} if cache is None else cache
+    out = {}
+    for pid in sorted({r.profile for r in rows if r.evaluable}):
+        own = [r for r in rows if r.fitted and r.profile == pid and r.device != exclude_device]
+        wanted = (free or {}).get(pid)
+        key = (priors[pid], tuple(r.id for r in own), None if wanted is None else tuple(wanted))
+        if key not in cache:
+            cache[key] = fit_profile(own, priors[pid], wanted) if own else priors[pid]
+        out[pid] = cache[key]
+    return out
+
+
+# --------------------------------------------------------------------------------------------------- validation
+
+
+@dataclass(frozen=True)
+class ErrorSummary:
+    """|predicted / measured - 1| over a set of rows: count, median and 90th percentile (linear interpolation)."""
+
+    n: int
+    median: float
+    p90: float
+
+    @staticmethod
+    def of(errors: np.ndarray) -> ErrorSummary:
+        a = np.abs(np.asarray(errors, dtype=float))
+        if a.size == 0:
+            return ErrorSummary(0, math.nan, math.nan)
+        return ErrorSummary(int(a.size), float(np.median(a)), float(np.percentile(a, 90)))
+
+
+@dataclass(frozen=True, eq=False)
+class CrossValidation:
+    """Leave-one-hardware-out predictions: every evaluable row predicted by profiles fitted without its device."""
+
+    rows: tuple[Measurement, ...]
+    predicted: np.ndarray
+    measured: np.ndarray
+    profiles_by_device: dict[str, dict[str, EfficiencyProfile]]
+
+    @property
+    def error(self) -> np.ndarray:
+        return relative_error(self.predicted, self.measured)
+
+    @property
+    def headline(self) -> np.ndarray:
+        """Mask of the batch-1 single-device decode rows (the targets apply to these)."""
+        return np.array([r.headline for r in self.rows], dtype=bool)
+
+    def summary(self, mask: np.ndarray | None = None) -> ErrorSummary:
+        """Over the headline rows by default."""
+        return ErrorSummary.of(self.error[self.headline if mask is None else mask])
+
+    def by_profile(self, *, headline_only: bool = True) -> dict[str, ErrorSummary]:
+        out = {}
+        for pid in sorted({r.profile for r in self.rows}):
+            mask = np.array([r.profile == pid for r in self.rows]) & (self.headline if headline_only else True)
+            if mask.any():
+                out[pid] = self.summary(mask)
+        return out
+
+
+def cross_validate(
+    rows: Sequence[Measurement],
+    priors: dict[str, EfficiencyProfile] | None = None,
+    free: dict[str, Sequence[str]] | None = None,
+    *,
+    cache: dict | None = None,
+) -> CrossValidation:
+    """Leave one hardware device out: fit every engine without the device's rows, predict them, for each device.
+    Rows that are predicted but not fitted (static batch) get the same treatment, so their engine's fit never sees
+    their device either."""
+    priors = priors or default_priors(rows)
+    evaluable = [r for r in rows if r.evaluable]
+    devices = sorted({r.device for r in evaluable})
+    cache = {} if cache is None else cache
+    by_device = {d: fit_all(evaluable, priors, exclude_device=d, free=free, cache=cache) for d in devices}
+    predicted = np.array([predict(r, by_device[r.device][r.profile]) for r in evaluable])
+    return CrossValidation(
+        rows=tuple(evaluable),
+        predicted=predicted,
+        measured=np.array([r.value for r in evaluable]),
+        profiles_by_device=by_device,
+    )
+
+
+def validation_table(
+    rows: Sequence[Measurement] | None = None,
+    profiles: dict[str, EfficiencyProfile] | None = None,
+    cv: CrossValidation | None = None,
+) -> list[dict]:
+    """One record per measurement for a validation page: what was measured, what the model predicts for it with
+    the profile fitted without its device (LOHO), with the profile in profiles.yaml (fitted on everything) and with
+    the pure roofline, and the relative errors (predicted / measured - 1; nan where a row is not predicted).
+    Pass a cached ``cv`` (cross_validate takes seconds)."""
+    rows = load_measurements() if rows is None else rows
+    profiles = load_profiles(PROFILES_PATH) if profiles is None else profiles
+    cv = cross_validate(rows, default_priors(rows, profiles)) if cv is None else cv
+    loho = {r.id: p for r, p in zip(cv.rows, cv.predicted, strict=True)}
+    out = []
+    for r in rows:
+        s = r.scenario
+        record = {
+            "id": r.id,
+            "model": r.model_name,
+            "model_id": r.model.id,
+            "hardware": r.hardware_name,
+            "hardware_id": r.fields.get("hardware_id", ""),
+            "device": r.device,
+            "engine": r.engine,
+            "profile": r.profile,
+            "category": r.category,
+            "headline": r.headline,
+            "fitted": r.fitted,
+            "weights": r.weights,
+            "kv_cache": r.kv_cache,
+            "batch": float(s.batch) if s is not None else math.nan,
+            "context_tokens": float(s.context_tokens) if s is not None else math.nan,
+            "output_tokens": float(s.output_tokens) if s is not None else math.nan,
+            "num_gpus": r.num_gpus,
+            "parallelism": r.parallelism,
+            "metric": r.metric,
+            "unit": r.unit,
+            "measured": r.value,
+            "source": r.source,
+            "trust": r.trust,
+            "notes": r.notes,
+            "mapping_notes": r.mapping_notes,
+            "excluded_because": r.excluded_because,
+        }
+        predictions = {"loho": float(loho.get(r.id, math.nan)), "fitted": math.nan, "ideal": math.nan}
+        if r.evaluable:
+            if r.profile in profiles:
+                predictions["fitted"] = predict(r, profiles[r.profile])
+            predictions["ideal"] = predict(r, profiles.get("ideal", EfficiencyProfile(id="ideal", name="ideal")))
+        for k, v in predictions.items():
+            record[f"predicted_{k}"] = v
+            record[f"error_{k}"] = v / r.value - 1.0
+        out.append(record)
+    return out
+
+
+# --------------------------------------------------------------------------------------------------- priors
+
+# The profiles.yaml entries calibrate maintains, in file order. `ideal` and `typical` are never rewritten.
+PROFILE_ORDER = ("ideal", "typical", "llama.cpp", "vllm", "tensorrt-llm", "sglang", "gpt-fast", "exllamav2", "mlc-llm")
+
+ENGINES = {
+    "llama.cpp": (
+        "llama.cpp",
+        "llama.cpp's llama-bench (CUDA and Metal builds of May 2024, flash attention off): a fixed ~2 ms per token "
+        "of host and launch work, GEMV kernels that stop near 1.2 TB/s on HBM devices, and attention that reads "
+        "the KV cache once per query head.",
+    ),
+    "vllm": ("vLLM", "vLLM (paged attention, CUDA graphs). No measurements yet: documented values."),
+    "tensorrt-llm": (
+        "TensorRT-LLM",
+        "TensorRT-LLM (C++ runtime, fused kernels). No batch-1 measurements yet: documented values, checked "
+        "against its static-batch throughput rows.",
+    ),
+    "sglang": ("SGLang", "SGLang (radix cache, overlapped scheduler). No measurements yet: documented values."),
+    "gpt-fast": (
+        "gpt-fast",
+        "pytorch-labs/gpt-fast (torch.compile with CUDA graphs, bf16 / int8 / int4 weight-only, tensor parallel).",
+    ),
+    "exllamav2": ("ExLlamaV2", "ExLlamaV2 (GPTQ and EXL2 2.5-5 bit weights on consumer GPUs)."),
+    "mlc-llm": ("MLC LLM", "MLC LLM (TVM-compiled kernels). No measurements yet: documented values."),
+}
+
+# Engines without batch-1 measurements: the fields that differ from `typical`, with their reason. Every other field
+# is typical's, with the reason "no measurements".
+DOCUMENTED: dict[str, dict[str, tuple[float, str]]] = {
+    "vllm": {
+        "usable_memory_fraction": (0.9, "vLLM's default gpu_memory_utilization is 0.9"),
+        "kv_gqa_reread_fraction": (
+            0.0,
+            "decode attention (FlashAttention / FlashInfer paged kernels) reads each KV head once per query-head group",
+        ),
+    },
+    "tensorrt-llm": {
+        "kv_gqa_reread_fraction": (0.0, "the XQA / MMHA decode kernels read each KV head once per query-head group"),
+    },
+    "sglang": {
+        "kv_gqa_reread_fraction": (0.0, "FlashInfer / Triton decode kernels read each KV head once per group"),
+    },
+    "mlc-llm": {
+        "kv_gqa_reread_fraction": (0.0, "its paged decode attention reads each KV head once per query-head group"),
+    },
+}
+
+# Checks of documented values against measurements that cannot fit them (not batch-1 dense decode): written in the
+# entry's `source` when calibrate first adds it (with the values documented here).
+CHECKS: dict[str, str] = {
+    "sglang": (
+        "check, not a fit: InferenceX DeepSeek-R1-0528 FP8, TP8, concurrency 1-4, no MTP (serving-measurements-"
+        "public.csv IX-023, IX-027, IX-032, IX-099, IX-104, IX-108, IX-113, IX-118): measured TPOT 7.2-11.3 ms on "
+        "B200 and H200, these values give 3.3-6.0 ms (45-59%): large-MoE serving pays per-layer costs (expert "
+        "routing, MLA, many small kernels) that no batch-1 dense measurement here pins down"
+    ),
+    "tensorrt-llm": (
+        "check, not a fit: its 8 static-batch rows in data/measurements.csv are within 16% for the 7B/13B "
+        "single-GPU runs and 2.3-6.4x the published throughput for the 70B multi-GPU runs; InferenceX "
+        "DeepSeek-R1-0528 FP8, TP8, concurrency 4, no MTP (IX-059, IX-061, IX-064, IX-128, IX-135, IX-141): measured "
+        "TPOT 8.7-14.9 ms on B200 and H200, these values give 4.5-6.0 ms (40-51%)"
+    ),
+}
+
+# profile fields in file order, with their file key and unit handling (see Param); fields calibrate writes
+FIELDS = (
+    "bandwidth_efficiency",
+    "kv_bandwidth_efficiency",
+    "lowbit_bandwidth_efficiency",
+    "flops_efficiency",
+    "interconnect_efficiency",
+    "usable_memory_fraction",
+    "per_token_overhead_s",
+    "per_layer_overhead_s",
+    "allreduce_latency_s",
+    "kv_gqa_reread_fraction",
+    "inverse_bandwidth_limit",
+)
+_FILE_KEYS = {a: PARAMS[a].key for a in PARAMS} | {"usable_memory_fraction": "usable_memory_fraction"}
+
+_NOT_IDENTIFIED = {
+    "bandwidth_efficiency": "no rows",
+    "per_token_overhead_s": "no rows",
+    "per_layer_overhead_s": "fewer than three layer counts, so a per-layer cost cannot be told apart from the "
+    "per-token cost and from whatever else differs between the models",
+    "lowbit_bandwidth_efficiency": "no weight-only format among the rows",
+    "kv_bandwidth_efficiency": "no model measured on one device at two generation lengths, and the KV cache is a "
+    "small share of the bytes in these rows",
+    "kv_gqa_reread_fraction": "the KV cost is not measured at two GQA ratios (see kv_bandwidth_efficiency)",
+    "inverse_bandwidth_limit": "no model and format measured on devices whose peak bandwidths differ by 1.5x",
+    "allreduce_latency_s": "single-device rows only",
+    "flops_efficiency": "batch-1 decode is memory-bound: no row constrains it",
+    "interconnect_efficiency": "at batch 1 the all-reduce messages are a few kB, their bandwidth time is negligible",
+    "usable_memory_fraction": "speed measurements say nothing about memory capacity",
+}
+
+
+def _typical_based(typical: EfficiencyProfile, pid: str) -> EfficiencyProfile:
+    name, description = ENGINES.get(pid, (pid, ""))
+    return replace(typical, id=pid, name=name, description=description, source="")
+
+
+def documented_profile(pid: str, typical: EfficiencyProfile) -> EfficiencyProfile:
+    """An engine without measurements: typical's values except the documented ones (DOCUMENTED)."""
+    return _with(_typical_based(typical, pid), {a: v for a, (v, _) in DOCUMENTED.get(pid, {}).items()})
+
+
+def default_priors(
+    rows: Sequence[Measurement], profiles: dict[str, EfficiencyProfile] | None = None
+) -> dict[str, EfficiencyProfile]:
+    """The prior of every engine the rows name. An engine with batch-1 rows is pulled towards the common base,
+    `typical` (never towards its own previous fit: calibrate must give the same result run after run); an engine
+    with rows that are only predicted keeps its profiles.yaml entry, or its documented values."""
+    profiles = profiles if profiles is not None else load_profiles(PROFILES_PATH)
+    if "typical" not in profiles:
+        raise CatalogError("profiles: entry 'typical' is missing (it is the prior of every fit)")
+    typical = profiles["typical"]
+    fitted = {r.profile for r in rows if r.fitted}
+    out = {}
+    for pid in sorted({r.profile for r in rows if r.profile}):
+        if pid in fitted:
+            out[pid] = _typical_based(typical, pid)
+        else:
+            out[pid] = profiles.get(pid) or documented_profile(pid, typical)
+    return out
+
+
+# --------------------------------------------------------------------------------------------------- profiles.yaml
+
+
+def _num(v: float) -> str:
+    """A number PyYAML reads back as the same float (no exponent: PyYAML reads '1e-05' as a string)."""
+    if v == int(v) and abs(v) < 1e15:
+        return str(int(v))
+    return np.format_float_positional(v, trim="-")
+
+
+def _q(text: str) -> str:
+    """A double-quoted YAML scalar (JSON string syntax is valid YAML)."""
+    import json
+
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _source_name(source: str) -> str:
+    m = re.search(r"https?://(\S+)", source)
+    return (m.group(1).rstrip(").,;") if m else source.split("(")[0].strip()) or "?"
+
+
+@dataclass(frozen=True)
+class FitReport:
+    """One engine's calibration: the profile, its fitted fields, its rows, in-sample and LOHO errors."""
+
+    profile: EfficiencyProfile
+    free: tuple[str, ...]
+    rows: tuple[Measurement, ...]
+    in_sample: ErrorSummary  # headline rows, fitted on everything
+    in_sample_all: ErrorSummary  # every fitted row
+    loho: ErrorSummary  # headline rows
+    loho_all: ErrorSummary
+
+
+def _field_reason(attr: str, report: FitReport | None, pid: str) -> str:
+    if report is not None and attr in report.free:
+        sources = sorted({_source_name(r.source) for r in report.rows})
+        devices = len({r.device for r in report.rows})
+        text = (
+            f"fitted to {len(report.rows)} measurements on {devices} devices from {', '.join(sources)}; "
+            f"LOHO median error {report.loho.median:.1%} ({report.loho.n} batch-1 single-device rows)"
+        )
+        split = ("bandwidth_efficiency", "lowbit_bandwidth_efficiency")
+        if attr in split and all(is_weight_only(r.scenario.weights.bits, _gemm(r)) for r in report.rows):
+            text += "; every row is weight-only, so only the product of the two factors is pinned down (the prior splits it)"
+        return text
+    if report is not None:
+        return f"not fitted: {_NOT_IDENTIFIED[attr]}; typical's value"
+    documented = DOCUMENTED.get(pid, {})
+    if attr in documented:
+        return f"documented: {documented[attr][1]}"
+    return "no measurements for this engine in data/measurements.csv; typical's value"
+
+
+def profile_block(pid: str, profile: EfficiencyProfile, report: FitReport | None) -> str:
+    """The profiles.yaml text of one engine entry: every field, and per field its source or reason."""
+    lines = [f"{pid}:", f"  name: {_q(profile.name)}", f"  description: {_q(profile.description)}"]
+    reasons = []
+    for attr in FIELDS:
+        key = _FILE_KEYS[attr]
+        if attr == "inverse_bandwidth_limit":
+            if profile.bandwidth_limit_bytes_per_s == math.inf:
+                reasons.append(f"{key}: none. " + _field_reason(attr, report, pid))
+                continue
+            value = profile.bandwidth_limit_bytes_per_s / 1e12
+        elif attr == "usable_memory_fraction":
+            value = profile.usable_memory_fraction
+        else:
+            value = _get(profile, attr) / PARAMS[attr].scale
+        lines.append(f"  {key}: {_num(_sig3(value))}")
+        reasons.append(f"{key}: " + _field_reason(attr, report, pid))
+    if report is None and pid in CHECKS:
+        reasons.append(CHECKS[pid])
+    lines.append("  source:")
+    lines += [f"    - {_q(r)}" for r in reasons]
+    return "\n".join(lines) + "\n"
+
+
+_TOP_KEY = re.compile(r"""^(?:"([^"]+)"|'([^']+)'|([^\s#'"][^:#]*?))\s*:(?:\s.*)?$""")
+
+
+def split_blocks(text: str) -> tuple[str, list[tuple[str, str]]]:
+    """(header comments, [(top-level key, its text)]): each entry keeps the comment lines just above it."""
+    header: list[str] = []
+    blocks: list[tuple[str, list[str]]] = []
+    pending: list[str] = []
+    for line in text.splitlines(keepends=True):
+        m = _TOP_KEY.match(line.rstrip("\n"))
+        if m and not line.startswith((" ", "\t", "-")):
+            key = next(g for g in m.groups() if g is not None).strip()
+            blocks.append((key, pending + [line]))
+            pending = []
+        elif line.strip() == "" or line.lstrip().startswith("#"):
+            (pending if blocks else header).append(line)
+        else:
+            if not blocks:
+                raise CatalogError(f"profiles: unexpected line before the first entry: {line.strip()[:60]!r}")
+            blocks[-1][1].extend(pending + [line])
+            pending = []
+    if blocks:
+        blocks[-1][1].extend(pending)
+    return "".join(header), [(k, "".join(v)) for k, v in blocks]
+
+
+_IDEAL_BLOCK = """ideal:
+  name: Ideal roofline (physical bound)
+  description: Pure roofline. Every byte moves at peak bandwidth, every FLOP at dense peak, nothing else costs time.
+  source: definition
+"""
+
+
+def render_profiles(existing_text: str, fitted: dict[str, FitReport], typical: EfficiencyProfile) -> str:
+    """profiles.yaml with the fitted engines' entries replaced, every other entry (ideal, typical, engines without
+    data, comments) kept as it was, and missing required engines added with documented values."""
+    header, blocks = split_blocks(existing_text)
+    entries: list[tuple[str, str]] = []
+    for key, text in blocks:
+        if key in fitted:
+            comments = "".join(line for line in text.splitlines(keepends=True) if line.lstrip().startswith("#"))
+            entries.append((key, comments + profile_block(key, fitted[key].profile, fitted[key])))
+        else:
+            entries.append((key, text if text.endswith("\n") else text + "\n"))
+    for pid in (*PROFILE_ORDER, *sorted(fitted)):
+        if pid in {k for k, _ in entries}:
+            continue
+        if pid == "typical":
+            raise CatalogError("profiles: entry 'typical' is missing")
+        if pid == "ideal":
+            text = _IDEAL_BLOCK
+        elif pid in fitted:
+            text = profile_block(pid, fitted[pid].profile, fitted[pid])
+        else:
+            text = profile_block(pid, documented_profile(pid, typical), None)
+        # after the last entry that comes before it in PROFILE_ORDER (a new engine goes last)
+        before = PROFILE_ORDER[: PROFILE_ORDER.index(pid)] if pid in PROFILE_ORDER else PROFILE_ORDER
+        at = max((i + 1 for i, (k, _) in enumerate(entries) if k in before), default=0)
+        entries.insert(at, (pid, text))
+    return header + "".join(text for _, text in entries)
+
+
+# --------------------------------------------------------------------------------------------------- calibrate
+
+
+def calibrate(
+    rows: Sequence[Measurement], profiles: dict[str, EfficiencyProfile]
+) -> tuple[dict[str, FitReport], CrossValidation]:
+    """Fit every engine with batch-1 rows on all of them, and cross-validate (leave one hardware device out)."""
+    priors = default_priors(rows, profiles)
+    cv = cross_validate(rows, priors)
+    reports = {}
+    for pid in sorted({r.profile for r in rows if r.fitted}):
+        own = tuple(r for r in rows if r.fitted and r.profile == pid)
+        free = identifiable(own)
+        profile = fit_profile(own, priors[pid], free)
+        errors = relative_error([predict(r, profile) for r in own], [r.value for r in own])
+        head = np.array([r.headline for r in own])
+        cv_mask = np.array([r.profile == pid and r.fitted for r in cv.rows])
+        reports[pid] = FitReport(
+            profile=profile,
+            free=free,
+            rows=own,
+            in_sample=ErrorSummary.of(errors[head]),
+            in_sample_all=ErrorSummary.of(errors),
+            loho=cv.summary(cv_mask & cv.headline),
+            loho_all=cv.summary(cv_mask),
+        )
+    return reports, cv
+
+
+def _pct(x: float) -> str:
+    return "    -" if math.isnan(x) else f"{x * 100:5.1f}%"
+
+
+TARGET_MEDIAN = 0.12
+TARGET_P90 = 0.30
+
+
+def format_report(rows: Sequence[Measurement], reports: dict[str, FitReport], cv: CrossValidation, path) -> str:
+    """The text calibrate prints: rows used, fit and LOHO errors per profile, parameters, the headline."""
+    lines = [
+        f"{len(rows)} measurements in {path}: {sum(r.fitted for r in rows)} fitted (batch-1 decode), "
+        f"{sum(r.evaluable for r in rows)} predicted, {sum(r.headline for r in rows)} in the headline set "
+        "(batch-1, one device)",
+        "",
+        "|error| = |predicted / measured - 1| in the row's metric; fit = in-sample, LOHO = leave one hardware out;"
+        " headline rows (all fitted rows)",
+        f"{'profile':<13} {'rows':>4} {'devices':>7}   {'fit median':>17} {'fit p90':>15}   {'LOHO median':>17} "
+        f"{'LOHO p90':>15}",
+    ]
+    for pid, rep in reports.items():
+        lines.append(
+            f"{pid:<13} {len(rep.rows):>4} {len({r.device for r in rep.rows}):>7}   "
+            f"{_pct(rep.in_sample.median):>8} ({_pct(rep.in_sample_all.median)}) "
+            f"{_pct(rep.in_sample.p90):>7} ({_pct(rep.in_sample_all.p90)})   "
+            f"{_pct(rep.loho.median):>8} ({_pct(rep.loho_all.median)}) "
+            f"{_pct(rep.loho.p90):>7} ({_pct(rep.loho_all.p90)})"
+        )
+    predicted_only = sorted({r.profile for r in cv.rows if not r.fitted})
+    for pid in predicted_only:
+        mask = np.array([r.profile == pid and not r.fitted for r in cv.rows])
+        s = cv.summary(mask)
+        cats = sorted({r.category for r in cv.rows if r.profile == pid and not r.fitted})
+        lines.append(
+            f"{pid:<13} {0:>4}   (not fitted; documented profile against {s.n} {'/'.join(cats)} rows: "
+            f"median {_pct(s.median).strip()}, p90 {_pct(s.p90).strip()})"
+        )
+    lines += ["", "fitted parameters (file units; * = fitted, others from typical or documented)"]
+    for pid, rep in reports.items():
+        parts = []
+        for attr in FIELDS:
+            if attr == "inverse_bandwidth_limit":
+                limit = rep.profile.bandwidth_limit_bytes_per_s
+                value = "none" if limit == math.inf else _num(_sig3(limit / 1e12))
+            elif attr == "usable_memory_fraction":
+                continue
+            else:
+                value = _num(_sig3(_get(rep.profile, attr) / PARAMS[attr].scale))
+            parts.append(f"{_FILE_KEYS[attr]}={value}{'*' if attr in rep.free else ''}")
+        lines.append(f"  {pid}: " + ", ".join(parts))
+    head = cv.summary()
+    ok = head.median <= TARGET_MEDIAN and head.p90 <= TARGET_P90
+    lines += [
+        "",
+        f"LOHO, batch-1 single-device decode: {head.n} rows on {len({r.device for r in cv.rows if r.headline})} "
+        f"devices, median |error| {head.median:.1%}, p90 {head.p90:.1%} "
+        f"(targets {TARGET_MEDIAN:.0%} / {TARGET_P90:.0%}: {'met' if ok else 'NOT met'})",
+    ]
+    for pid, s in cv.by_profile().items():
+        lines.append(f"  {pid:<13} {s.n:>3} rows  median {_pct(s.median)}  p90 {_pct(s.p90)}")
+    return "\n".join(lines)
+
+
+def write_profiles(path: Path, text: str) -> None:
+    """Write atomically (a temporary file, then rename) and check the result loads."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
+    load_profiles.cache_clear()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m tpot_model calibrate [--measurements PATH] [--profiles PATH] [--dry-run]``; 0 ok, 2 bad input."""
+    parser = argparse.ArgumentParser(
+        prog="python -m tpot_model calibrate",
+        description="Fit each engine profile to the measurements for that engine, report fit and leave-one-"
+        "hardware-out errors, and write profiles.yaml (ideal, typical, engines without data and comments kept).",
+    )
+    parser.add_argument("--measurements", default=str(MEASUREMENTS_PATH), metavar="PATH", help="measurements CSV")
+    parser.add_argument("--profiles", default=str(PROFILES_PATH), metavar="PATH", help="profiles YAML to update")
+    parser.add_argument("--dry-run", action="store_true", help="print the results, write nothing")
+    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    try:
+        rows = load_measurements(args.measurements)
+        path = Path(args.profiles)
+        load_profiles.cache_clear()
+        profiles = load_profiles(path)
+        reports, cv = calibrate(rows, profiles)
+        text = render_profiles(path.read_text(encoding="utf-8"), reports, profiles["typical"])
+        check = {p.id: p for p in (profile_from_text(text, str(path)) or {}).values()}
+    except (CatalogError, ValueError, OSError) as e:
+        print(f"error: {' '.join(str(e).split())}", file=sys.stderr)
+        return 2
+    for pid, rep in reports.items():  # what the file says is what was evaluated
+        if any(
+            not math.isclose(_get(check[pid], a), _get(rep.profile, a), rel_tol=1e-9)
+            for a in FIELDS
+            if a != "usable_memory_fraction"
+        ):
+            raise RuntimeError(f"profiles.yaml text for {pid!r} does not round-trip")
+    print(format_report(rows, reports, cv, args.measurements))
+    if args.dry_run:
+        print(f"\ndry run: {path} not written")
+    else:
+        write_profiles(path, text)
+        print(f"\nwrote {path}")
+    return 0
+
+
+def profile_from_text(text: str, where: str) -> dict[str, EfficiencyProfile]:
+    """Every entry of a profiles.yaml text (validated like load_profiles)."""
+    from .catalog import parse_structured_text
+    from .profiles import profile_from_dict
+
+    data = parse_structured_text(text, where)
+    if not isinstance(data, dict):
+        raise CatalogError(f"{where}: expected a mapping of id -> profile")
+    return {str(k): profile_from_dict(str(k), v, where) for k, v in data.items()}
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
