@@ -25,6 +25,7 @@ from tpot_model.roofline import (
     ACTIVATION_BYTES,
     PCIE_FALLBACK_BYTES_PER_S,
     expected_experts_touched,
+    is_weight_only,
     kv_bytes_per_token_per_layer,
     kv_shards,
     linear_state_bytes,
@@ -232,7 +233,8 @@ def roofline_blocks(est: Estimate, tr: Translator = EN, profile: str | None = No
             r"t_{op} = \max\left(\frac{F_{op}}{\Pi \cdot \eta_F},\ \frac{M_{op}}{\beta \cdot \eta_M}\right)",
         ),
     ]
-    lowbit = tr("meth_lowbit", eff=_share(p.lowbit_bandwidth_efficiency)) if s.weights.bits < 8 else ""
+    weight_only = is_weight_only(s.weights.bits, est.compute_precision)
+    lowbit = tr("meth_lowbit", eff=_share(p.lowbit_bandwidth_efficiency)) if weight_only else ""
     attn = ""
     if est.attention_precision != est.compute_precision:
         attn = tr(
