@@ -26,6 +26,7 @@ PAGES = [
     ("pages/hardware.py", "page_hardware", ":material/developer_board:", "hardware"),
     ("pages/compare.py", "page_compare", ":material/compare_arrows:", "compare"),
     ("pages/planner.py", "page_planner", ":material/target:", "planner"),
+    ("pages/frontier.py", "page_frontier", ":material/ssid_chart:", "frontier"),
     ("pages/validation.py", "page_validation", ":material/fact_check:", "validation"),
     ("pages/methodology.py", "page_methodology", ":material/functions:", "methodology"),
     ("pages/glossary.py", "page_glossary", ":material/translate:", "glossary"),

@@ -29,6 +29,7 @@ URL_PATHS = {
     "hardware": "hardware",
     "compare": "compare",
     "planner": "planner",
+    "frontier": "frontier",
     "validation": "validation",
     "methodology": "methodology",
     "glossary": "glossary",
