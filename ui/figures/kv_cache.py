@@ -4,6 +4,7 @@ pandas DataFrame out; GB are decimal (1e9 bytes), KiB binary (1024 bytes), as la
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -14,6 +15,7 @@ from tpot_model import Estimate, ModelSpec, kv_cache_bytes_per_sequence, parse_f
 from tpot_model.roofline import kv_bytes_per_token_per_layer, kv_shards, linear_state_bytes
 from tpot_model.units import GB
 
+from .. import fmt
 from ..i18n import EN, Translator
 from .common import BUCKET_COLOURS, style
 
@@ -228,33 +230,120 @@ def _not_fit_spans(x: np.ndarray, bad: np.ndarray) -> list[tuple[float, float]]:
     return spans
 
 
-def _room_line(fig: go.Figure, room_bytes: float, y_top_gb: float, tr: Translator) -> None:
+class Decor:
+    """Lines, shaded regions, notes and axis settings gathered while a figure is built, then applied in one
+    update_layout call (each separate add_hline / add_vrect / update_xaxes costs milliseconds of Plotly validation)."""
+
+    def __init__(self) -> None:
+        self.shapes: list[dict] = []
+        self.annotations: list[dict] = []
+        self.xaxis: dict = {}
+        self.yaxis: dict = {}
+
+    def hline(self, y: float, **kw: object) -> None:
+        self.shapes.append({"type": "line", "xref": "x domain", "x0": 0, "x1": 1, "yref": "y", "y0": y, "y1": y, **kw})
+
+    def vline(self, x: float, **kw: object) -> None:
+        self.shapes.append({"type": "line", "yref": "y domain", "y0": 0, "y1": 1, "xref": "x", "x0": x, "x1": x, **kw})
+
+    def hrect(self, y0: float, y1: float, **kw: object) -> None:
+        self.shapes.append(
+            {"type": "rect", "xref": "x domain", "x0": 0, "x1": 1, "yref": "y", "y0": y0, "y1": y1, "layer": "below",
+             "line": {"width": 0}, **kw}
+        )  # fmt: skip
+
+    def vrect(self, x0: float, x1: float, **kw: object) -> None:
+        self.shapes.append(
+            {"type": "rect", "yref": "y domain", "y0": 0, "y1": 1, "xref": "x", "x0": x0, "x1": x1, "layer": "below",
+             "line": {"width": 0}, **kw}
+        )  # fmt: skip
+
+    def note(self, text: str, x: float, y: float, **kw: object) -> None:
+        """Text at paper coordinates unless xref/yref say otherwise (annotations on log axes take log10 values)."""
+        self.annotations.append(
+            {"text": text, "x": x, "y": y, "xref": "paper", "yref": "paper", "showarrow": False, **kw}
+        )
+
+    def apply(self, fig: go.Figure, **layout: object) -> go.Figure:
+        fig.update_layout(
+            shapes=self.shapes, annotations=self.annotations, xaxis=self.xaxis, yaxis=self.yaxis, **layout
+        )
+        return fig
+
+
+def _room_line(d: Decor, room_bytes: float, y_top_gb: float, tr: Translator) -> None:
     """The capacity left for the KV cache as a dashed line, with the region above it shaded as 'does not fit'."""
     if room_bytes > 0:
-        fig.add_hrect(y0=room_bytes / GB, y1=y_top_gb, fillcolor=NOT_FIT_FILL, opacity=0.07, line_width=0)
-        fig.add_hline(
-            y=room_bytes / GB,
-            line_dash="dash",
-            line_color="#333",
-            annotation_text=tr("kvc_room_line", gb=f"{room_bytes / GB:,.1f}"),
-            annotation_position="top left",
+        d.hrect(room_bytes / GB, y_top_gb, fillcolor=NOT_FIT_FILL, opacity=0.07)
+        d.hline(  # shape labels, unlike annotations, sit at data coordinates on log axes
+            room_bytes / GB,
+            line={"dash": "dash", "color": "#333"},
+            label={"text": tr("kvc_room_line", gb=f"{room_bytes / GB:,.1f}"), "textposition": "start", "padding": 12},
         )
     else:
-        fig.add_annotation(
-            x=0.5,
-            y=0.5,
-            xref="paper",
-            yref="paper",
-            text=tr("kvc_no_room"),
-            showarrow=False,
-            font={"color": "#a00", "size": 14},
-            bgcolor="rgba(255,255,255,0.8)",
-        )
+        d.shapes.append(  # nothing fits: shade the whole plot
+            {"type": "rect", "xref": "x domain", "yref": "y domain", "x0": 0, "x1": 1, "y0": 0, "y1": 1,
+             "fillcolor": NOT_FIT_FILL, "opacity": 0.07, "line": {"width": 0}, "layer": "below"}
+        )  # fmt: skip
+        d.note(tr("kvc_no_room"), 0.5, 0.98, yanchor="top", font={"color": "#a00", "size": 13},
+               bgcolor="rgba(255,255,255,0.85)")  # fmt: skip
 
 
 def _top_gb(*arrays: np.ndarray, room_bytes: float) -> float:
     finite = [float(np.nanmax(a)) for a in arrays if np.isfinite(a).any()]
     return max([*finite, room_bytes]) / GB * 3.0
+
+
+def context_ticks(lo: float, hi: float, *, max_ticks: int = 8) -> tuple[list[float], list[str]]:
+    """Tick values at powers of two between lo and hi, labelled the way context lengths are said (4K, 128K, 1M)."""
+    lo_k, hi_k = math.ceil(math.log2(max(lo, 1.0))), math.floor(math.log2(max(hi, 1.0)))
+    exps = list(range(lo_k, hi_k + 1))
+    step = max(1, math.ceil(len(exps) / max_ticks))
+    vals = [2.0**e for e in exps[::-1][::step]][::-1]  # keep the top power of two (often the max context)
+    return vals, [fmt.tokens(v) for v in vals]
+
+
+def nice_log_ticks(lo: float, hi: float, max_ticks: int = 8) -> list[float]:
+    """Tick values for a log axis from lo to hi: 1-2-5 per decade, or decades only when that is too many."""
+    if hi < 2 * lo:  # (nearly) one value: widen so that there is something to label
+        lo, hi = lo / 3, hi * 3
+    e0, e1 = math.floor(math.log10(lo)), math.ceil(math.log10(hi))
+
+    def within(mantissas: tuple[int, ...]) -> list[float]:
+        return [m * 10.0**e for e in range(e0, e1 + 1) for m in mantissas if lo <= m * 10.0**e <= hi]
+
+    ticks = within((1, 2, 5))
+    if len(ticks) > max_ticks:
+        decades = within((1,))
+        return decades[:: math.ceil(len(decades) / max_ticks)]
+    if len(ticks) < 3:
+        ticks = within(tuple(range(1, 10)))
+        if len(ticks) > max_ticks:
+            ticks = within((1, 2, 5))
+    return ticks if len(ticks) >= 2 else [lo, hi] if hi > lo else [lo]
+
+
+def tick_label(v: float) -> str:
+    """A tick number without exponents: 0.00005, 0.5, 20, 2,000."""
+    return f"{v:,.0f}" if v >= 1000 else np.format_float_positional(float(f"{v:.3g}"), trim="-")
+
+
+def log_ticks(*arrays: np.ndarray, pad: float = 0.0) -> dict:
+    """Axis settings for readable ticks (full numbers, 1-2-5 or decades) on a log axis covering the data."""
+    vals = np.concatenate([np.ravel(np.asarray(a, dtype=float)) for a in arrays])
+    vals = vals[np.isfinite(vals) & (vals > 0)]
+    if not vals.size:
+        return {}
+    ticks = nice_log_ticks(float(vals.min()) / 10**pad, float(vals.max()) * 10**pad)
+    return {"tickvals": ticks, "ticktext": [tick_label(t) for t in ticks]}
+
+
+def context_axis(contexts: np.ndarray, log_x: bool) -> dict:
+    """Axis settings: power-of-two context ticks (4K, 128K) on a log axis; thousands separators on a linear one."""
+    if log_x:
+        vals, text = context_ticks(float(np.min(contexts)), float(np.max(contexts)))
+        return {"tickvals": vals, "ticktext": text}
+    return {"tickformat": ",.0f"}
 
 
 def _hover_context(tr: Translator) -> str:
@@ -273,9 +362,11 @@ def kv_vs_context(
     scenario_batch: int,
     *,
     log_x: bool = True,
+    max_context_tokens: int | None = None,
     tr: Translator = EN,
 ) -> go.Figure:
-    """KV-cache GB per GPU against context, one line per batch, with the room left after weights and workspace."""
+    """KV-cache GB per GPU against context, one line per batch, with the room left after weights and workspace
+    (and the model's max context marked when the axis runs past it)."""
     fig = go.Figure()
     others = [b for b in batches if b != scenario_batch]
     for b, row in zip(batches, kv_bytes_per_gpu, strict=True):
@@ -301,9 +392,23 @@ def kv_vs_context(
             marker={"symbol": "star", "size": 15, "color": BUCKET_COLOURS["kv_cache"], "line": {"color": "#000"}},
             hovertemplate=f"{tr('kvc_scenario')}<br>{_hover_context(tr)}<br>%{{y:,.3g}} GB<extra></extra>",
         )
-    _room_line(fig, room_bytes, _top_gb(kv_bytes_per_gpu, room_bytes=room_bytes), tr)
+    d = Decor()
+    _room_line(d, room_bytes, _top_gb(kv_bytes_per_gpu, room_bytes=room_bytes), tr)
+    if max_context_tokens and contexts[-1] > max_context_tokens:  # the scenario asks for more than the model supports
+        d.vline(
+            max_context_tokens,
+            line={"dash": "dot", "color": "#555"},
+            label={
+                "text": tr("kvc_max_context", n=fmt.tokens(max_context_tokens)),
+                "textposition": "start",  # the legend covers the top
+                "textangle": 0,
+                "xanchor": "right",
+            },
+        )
     style(fig, tr("kvc_size_title"), tr("axis_context"), tr("kvc_axis_gb_per_gpu"), log_x=log_x, log_y=True)
-    return fig
+    d.xaxis.update(context_axis(contexts, log_x))
+    d.yaxis.update(log_ticks(kv_bytes_per_gpu / GB, [max(room_bytes, 0) / GB]))
+    return d.apply(fig)
 
 
 def kv_vs_context_table(contexts: np.ndarray, batches: list[int], kv_bytes_per_gpu: np.ndarray) -> pd.DataFrame:
@@ -335,12 +440,11 @@ def max_batch_vs_context(
         line={"color": BUCKET_COLOURS["kv_cache"], "width": 2.5},
         hovertemplate=f"{_hover_context(tr)}<br>{tr('kvc_h_max_batch')} %{{y:,.0f}}<extra></extra>",
     )
-    fig.add_hline(
-        y=scenario_batch,
-        line_dash="dot",
-        line_color="#555",
-        annotation_text=tr("kvc_batch_scenario", b=scenario_batch),
-        annotation_position="bottom left",
+    d = Decor()
+    d.hline(  # shape labels, unlike annotations, sit at data coordinates on log axes
+        scenario_batch,
+        line={"dash": "dot", "color": "#555"},
+        label={"text": tr("kvc_batch_scenario", b=scenario_batch), "textposition": "start", "padding": 12},
     )
     idx = int(np.argmin(np.abs(contexts - scenario_context)))
     if mb[idx] >= 1 and (scenario_context > 0 or not log_x):
@@ -354,19 +458,24 @@ def max_batch_vs_context(
             "<extra></extra>",
         )
     for x0, x1 in _not_fit_spans(contexts, mb < 1):
-        fig.add_vrect(x0=x0, x1=x1, fillcolor=NOT_FIT_FILL, opacity=0.1, line_width=0)
-        fig.add_annotation(
-            x=0.98 if x1 >= contexts[-1] else 0.02,
-            y=0.5,
-            xref="paper",
-            yref="paper",
-            text=tr("kvc_none_fits"),
-            showarrow=False,
+        d.vrect(x0, x1, fillcolor=NOT_FIT_FILL, opacity=0.1)
+        d.note(  # top corner: the curve has fallen to the bottom by then
+            tr("kvc_none_fits"),
+            0.99 if x1 >= contexts[-1] else 0.01,
+            0.97,
             xanchor="right" if x1 >= contexts[-1] else "left",
+            yanchor="top",
             font={"color": "#a00"},
+            bgcolor="rgba(255,255,255,0.7)",
         )
     style(fig, tr("kvc_max_batch_title"), tr("axis_context"), tr("kvc_axis_max_batch"), log_x=log_x, log_y=True)
-    return fig
+    d.xaxis.update(context_axis(contexts, log_x))
+    if (mb >= 1).any():
+        d.yaxis.update(log_ticks(shown, [scenario_batch], pad=0.05))
+    else:  # nothing fits anywhere: an axis from 1 to above the scenario's batch
+        top = max(scenario_batch, 10) * 3
+        d.yaxis.update(range=[0, math.log10(top)], **log_ticks([1, top]))
+    return d.apply(fig)
 
 
 def max_batch_table(contexts: np.ndarray, max_batch: np.ndarray) -> pd.DataFrame:
@@ -416,14 +525,18 @@ def architecture_bars(
         mode="text",
         text=[kib(t * KiB) for t in total],
         textposition="middle right",
+        cliponaxis=False,
         showlegend=False,
         hoverinfo="skip",
     )
     style(fig, tr("kvc_arch_title"), tr("kvc_axis_kib_per_token"), "")
-    fig.update_layout(barmode="stack", height=120 + 48 * len(labels), margin={"l": 20, "r": 20, "t": 80, "b": 55})
-    fig.update_yaxes(autorange="reversed", automargin=True)
-    fig.update_xaxes(range=[0, float(total.max()) * 1.25 if total.max() > 0 else 1])
-    return fig
+    return fig.update_layout(
+        barmode="stack",
+        height=120 + 48 * len(labels),
+        margin={"l": 20, "r": 20, "t": 80, "b": 55},
+        yaxis={"autorange": "reversed", "automargin": True},
+        xaxis={"range": [0, float(total.max()) * 1.18 if total.max() > 0 else 1]},
+    )
 
 
 def architecture_table(variants: pd.DataFrame, kind: str, *, tr: Translator = EN) -> pd.DataFrame:
@@ -441,10 +554,12 @@ def composition_area(
     window_tokens: int | None,
     *,
     log_x: bool = True,
-    percent: bool = False,
+    view: str = "log",
     tr: Translator = EN,
 ) -> go.Figure:
-    """One sequence's KV cache stacked by layer type against context: constant state, capped window, growing part."""
+    """One sequence's KV cache stacked by layer type against context: constant state, capped window, growing part.
+    view: 'log' (GB, log y: a constant part is a flat band however small), 'linear' (GB) or 'pct' (share of total)."""
+    percent = view == "pct"
     fig = go.Figure()
     total = sum(parts.values())
     for key in ("state", "window", "full"):  # flat parts at the bottom so the growing part rides on top
@@ -463,19 +578,39 @@ def composition_area(
             fillcolor=PART_COLOURS[key],
             hovertemplate=f"{name}<br>{_hover_context(tr)}<br>%{{y:,.3g}}{unit}<extra></extra>",
         )
+    d = Decor()
     if window_tokens:
-        fig.add_vline(
-            x=window_tokens,
-            line_dash="dot",
-            line_color="#555",
-            annotation_text=tr("kvc_window_edge", w=f"{window_tokens:,}"),
-            annotation_position="top left",
+        d.vline(
+            window_tokens,
+            line={"dash": "dot", "color": "#555"},
+            label={
+                "text": tr("kvc_window_edge", w=f"{window_tokens:,}"),
+                "textposition": "end",
+                "textangle": 0,
+                "xanchor": "right",
+            },
         )
     y_title = tr("kvc_axis_share_pct") if percent else tr("kvc_axis_gb_per_sequence")
-    style(fig, tr("kvc_comp_title"), tr("axis_context"), y_title, log_x=log_x)
+    style(fig, tr("kvc_comp_title"), tr("axis_context"), y_title, log_x=log_x, log_y=view == "log")
+    d.xaxis.update(context_axis(contexts, log_x))
     if percent:
-        fig.update_yaxes(range=[0, 100])
-    return fig
+        d.yaxis["range"] = [0, 100]
+    elif view == "log":
+        positive = total[total > 0] / GB
+        if positive.size:
+            lo, hi = float(positive.min()) / 3, float(positive.max()) * 1.5
+            d.yaxis.update(range=[math.log10(lo), math.log10(hi)], **log_ticks([lo, hi]))
+    return d.apply(fig)
+
+
+def composition_caption(model: ModelSpec, *, tr: Translator = EN) -> str:
+    """What the flat parts of the composition chart are, for this model."""
+    parts = []
+    if model.sliding_window:
+        parts.append(tr("kvc_comp_caption_window", w=f"{model.sliding_window.window_tokens:,}"))
+    if model.linear_attention:
+        parts.append(tr("kvc_comp_caption_linear"))
+    return " ".join([*parts, tr("kvc_comp_caption")])
 
 
 def composition_table(contexts: np.ndarray, parts: dict[str, np.ndarray]) -> pd.DataFrame:
@@ -510,9 +645,12 @@ def precision_lines(
             },
             hovertemplate=f"{label}<br>{_hover_context(tr)}<br>%{{y:,.3g}} GB {tr('kvc_h_per_gpu')}<extra></extra>",
         )
-    _room_line(fig, room_bytes, _top_gb(*lines.values(), room_bytes=room_bytes), tr)
+    d = Decor()
+    _room_line(d, room_bytes, _top_gb(*lines.values(), room_bytes=room_bytes), tr)
     style(fig, tr("kvc_prec_title", b=batch), tr("axis_context"), tr("kvc_axis_gb_per_gpu"), log_x=log_x, log_y=True)
-    return fig
+    d.xaxis.update(context_axis(contexts, log_x))
+    d.yaxis.update(log_ticks(*(v / GB for v in lines.values()), [max(room_bytes, 0) / GB]))
+    return d.apply(fig)
 
 
 def precision_table(contexts: np.ndarray, lines: dict[str, np.ndarray]) -> pd.DataFrame:

@@ -1,0 +1,203 @@
+"""Cost & energy: $ per output token, tokens per $ and per joule, against batch and context; the throughput-latency
+frontier against a TPOT target; a live batch × context heat map."""
+
+import math
+
+import streamlit as st
+
+from tpot_model.targets import TPOT_TARGETS_S
+from ui import controls, fmt, show
+from ui.figures import cost as figs
+from ui.figures.common import hardware_colour
+
+state = controls.scenario_state()
+tr = controls.translator()
+est = controls.evaluate(state)
+model, hw = est.model, est.hardware
+price_known = math.isfinite(est.price_usd_per_gpu_hour) and est.price_usd_per_gpu_hour > 0  # $0: nothing to chart
+power_w = figs.board_power_w(hw.tdp_w, state.gpus)
+energy_known = math.isfinite(power_w)
+colour = hardware_colour(hw.id)
+context, output = fmt.tokens(state.context), fmt.tokens(state.output)
+
+st.title(tr("page_cost"))
+scenario_text = dict(model=model.name, gpus=state.gpus, hw=hw.name, weights=state.weights, batch=state.batch,
+                     context=context, output=output)  # fmt: skip
+if price_known:
+    source = tr("ce_price_override") if state.price is not None else tr("ce_price_catalog")
+    st.markdown(tr("ce_intro", price=fmt.usd(est.price_usd_per_gpu_hour), source=source, **scenario_text))
+else:
+    st.markdown(tr("ce_intro_no_price", **scenario_text))
+    no_price = "ce_zero_price" if est.price_usd_per_gpu_hour == 0 else "ce_no_price"
+    st.info(tr(no_price, hw=hw.name), icon=":material/sell:")
+if not energy_known:
+    st.info(tr("ce_no_power", hw=hw.name))
+show.fit_notice(est, tr)
+
+usd_1m = float(est.usd_per_1M_tokens)
+if price_known:
+    c = st.columns(4)
+    c[0].metric(tr("ce_m_usd_1m"), fmt.usd(usd_1m), help=tr("ce_m_usd_1m_def"))
+    c[1].metric(
+        tr("ce_m_usd_prefill"),
+        fmt.usd(float(est.usd_per_1M_tokens_with_prefill)),
+        help=tr("ce_m_usd_prefill_def", context=context, output=output),
+    )
+    c[2].metric(tr("ce_m_usd_1k"), fmt.usd(float(est.usd_per_1K_tokens)), help=tr("ce_m_usd_1k_def"))
+    c[3].metric(
+        tr("ce_m_tokens_per_usd"),
+        fmt.number(float(figs.cost_in(usd_1m, "tokens_per_usd"))),
+        help=tr("ce_m_tokens_per_usd_def"),
+    )
+c = st.columns(4)
+c[0].metric(
+    tr("ce_m_tps_gpu"),
+    fmt.rate(float(est.tokens_per_s_per_gpu)),
+    help=tr(
+        "ce_m_tps_gpu_def",
+        total=fmt.rate(float(est.tokens_per_s_total)),
+        user=fmt.rate(float(est.tokens_per_s_per_user)),
+    ),
+)
+if energy_known:
+    tdp = fmt.number(hw.tdp_w)
+    c[1].metric(
+        tr("ce_m_j"), f"{fmt.number(float(est.joules_per_token))} J", help=tr("ce_m_j_def", tdp=tdp, gpus=state.gpus)
+    )
+    c[2].metric(tr("ce_m_tokens_per_j"), fmt.number(float(est.tokens_per_joule)), help=tr("ce_m_tokens_per_j_def"))
+    c[3].metric(tr("ce_m_power"), f"{fmt.number(power_w)} W", help=tr("ce_m_power_def", gpus=state.gpus, tdp=tdp))
+if price_known:
+    show.explain(
+        tr,
+        "ce_m_usd_1m",
+        "$/1M tokens = $/GPU-hour × GPUs ÷ 3600 × TPOT ÷ batch × 10⁶",
+        f"{fmt.usd(est.price_usd_per_gpu_hour)} × {state.gpus} ÷ 3600 × {float(est.tpot_s):.4g} s ÷ {state.batch} × 10⁶",
+        fmt.usd(usd_1m),
+    )
+
+# --- sweeps: one vectorised model call over the batch values (always: the frontier uses it) or the contexts
+batches = figs.batch_grid(state.batch)
+by_batch = controls.evaluate(state, batch=batches)
+c = st.columns([1, 2])
+sweep = c[0].radio(
+    tr("ce_sweep"), figs.SWEEPS, format_func=lambda v: tr(f"ce_sweep_{v}"), key="cost.sweep", horizontal=True
+)
+if sweep == "batch":
+    x, run, scenario_x = batches, by_batch, state.batch
+else:
+    x = figs.context_grid(model.max_context_tokens, state.context)
+    run, scenario_x = controls.evaluate(state, context_tokens=x), max(state.context, figs.MIN_SWEEP_CONTEXT)
+if price_known:
+    unit = c[1].radio(
+        tr("ce_unit"), figs.COST_UNITS, format_func=lambda v: tr(f"ce_unit_{v}"), key="cost.cost_unit", horizontal=True
+    )
+    show.figure(
+        figs.cost_curve(
+            x,
+            run.usd_per_1M_tokens,
+            run.usd_per_1M_tokens_with_prefill,
+            run.fits,
+            scenario_x,
+            sweep=sweep,
+            unit=unit,
+            tr=tr,
+        ),  # fmt: skip
+        figs.cost_table(x, run.usd_per_1M_tokens, run.usd_per_1M_tokens_with_prefill, run.fits, sweep=sweep),
+        f"cost-by-{sweep}",
+        tr,
+    )
+    st.caption(tr("ce_cost_caption", context=context, output=output))
+
+left, right = st.columns(2)
+with left:
+    show.figure(
+        figs.throughput_curve(
+            x,
+            run.tokens_per_s_per_gpu,
+            run.tokens_per_s_per_user,
+            run.fits,
+            scenario_x,
+            sweep=sweep,
+            colour=colour,
+            tr=tr,
+        ),  # fmt: skip
+        figs.throughput_table(x, run.tokens_per_s_per_gpu, run.tokens_per_s_per_user, run.fits, sweep=sweep),
+        f"throughput-by-{sweep}",
+        tr,
+    )
+if energy_known:
+    with right:
+        show.figure(
+            figs.energy_curve(x, run.joules_per_token, run.fits, scenario_x, sweep=sweep, tr=tr),
+            figs.energy_table(x, run.joules_per_token, run.fits, sweep=sweep),
+            f"energy-by-{sweep}",
+            tr,
+        )
+    st.caption(tr("ce_energy_caption", tdp=fmt.number(hw.tdp_w), gpus=state.gpus))
+
+# --- frontier
+c = st.columns(2)
+axes = c[0].radio(
+    tr("ce_frontier_axes"),
+    figs.FRONTIER_AXES,
+    format_func=lambda v: tr(f"ce_axes_{v}"),
+    key="cost.frontier_axes",
+    horizontal=True,
+)
+target = c[1].selectbox(
+    tr("ce_target"),
+    list(TPOT_TARGETS_S),
+    index=list(TPOT_TARGETS_S).index("chat"),
+    format_func=lambda k: tr(f"target_{k}"),
+    key="cost.target",
+)
+target_s, target_label = TPOT_TARGETS_S[target], tr(f"target_{target}")
+show.figure(
+    figs.frontier(
+        batches,
+        by_batch.tpot_s,
+        by_batch.tokens_per_s_per_gpu,
+        by_batch.fits,
+        target_s,
+        target_label,
+        state.batch,
+        axes=axes,
+        colour=colour,
+        tr=tr,
+    ),  # fmt: skip
+    figs.frontier_table(batches, by_batch.tpot_s, by_batch.tokens_per_s_per_gpu, by_batch.fits, target_s),
+    "frontier",
+    tr,
+)
+best = figs.best_batch_index(by_batch.tpot_s, by_batch.tokens_per_s_per_gpu, by_batch.fits, target_s)
+if best is None:
+    st.markdown(tr("ce_best_text_none", target=target_label))
+else:
+    cost = tr("ce_best_cost", usd=fmt.usd(float(by_batch.usd_per_1M_tokens[best]))) if price_known else ""
+    st.markdown(
+        tr(
+            "ce_best_text",
+            target=target_label,
+            b=int(batches[best]),
+            tps=fmt.rate(float(by_batch.tokens_per_s_per_gpu[best])),
+            tpot=fmt.ms(float(by_batch.tpot_s[best])),
+            cost=cost,
+        )
+    )
+st.caption(tr("ce_frontier_caption"))
+
+# --- heat map: one call over batch × context
+metrics = [m for m in figs.HEAT_METRICS if (m != "usd_1m" or price_known) and (m != "j_per_token" or energy_known)]
+metric = st.selectbox(
+    tr("ce_heat_metric"), metrics, format_func=lambda m: tr(f"ce_heat_{m}"), key="cost.heatmap_metric"
+)
+hb, hc = figs.heat_batches(), figs.heat_contexts(model.max_context_tokens, state.context)
+grid = controls.evaluate(state, batch=hb[:, None], context_tokens=hc[None, :])
+values = {"usd_1m": grid.usd_per_1M_tokens, "tps_gpu": grid.tokens_per_s_per_gpu, "j_per_token": grid.joules_per_token}
+show.figure(
+    figs.heatmap(hb, hc, values[metric], grid.fits, metric, state.batch, state.context, tr=tr),
+    figs.heatmap_table(hb, hc, values[metric], grid.fits, metric),
+    "cost-heatmap",
+    tr,
+)
+st.caption(tr("ce_heat_caption", nb=len(hb), nc=len(hc)))

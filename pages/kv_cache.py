@@ -1,0 +1,144 @@
+"""KV cache: how big the cache gets with context and batch, how many sequences fit, and what the attention
+architecture and the KV precision change."""
+
+import streamlit as st
+
+from ui import controls, fmt, show
+from ui.figures import kv_cache as figs
+
+state = controls.scenario_state()
+tr = controls.translator()
+est = controls.evaluate(state)
+model, hw, s = est.model, est.hardware, est.scenario
+kvb = s.kv_cache.bytes_per_element
+k = figs.summary(est)
+context = fmt.tokens(state.context)
+window = model.sliding_window.window_tokens if model.sliding_window else None
+
+st.title(tr("page_kv_cache"))
+st.markdown(tr("kvc_intro", model=model.name, kv=state.kv, gpus=state.gpus, hw=hw.name))
+show.fit_notice(est, tr)
+st.markdown(figs.attention_text(model, kvb, state.gpus, tr=tr))
+
+if model.linear_attention:
+    per_token_help = tr("kvc_m_per_token_def_linear", full=model.num_full_attention_layers, kv=state.kv,
+                        state=fmt.gb(k.state_bytes))  # fmt: skip
+elif window:
+    per_token_help = tr("kvc_m_per_token_def_window", kv=state.kv, w=f"{window:,}",
+                        growing=figs.kib_and_bytes(k.growing_bytes_per_token))  # fmt: skip
+else:
+    per_token_help = tr("kvc_m_per_token_def", layers=model.num_full_attention_layers, kv=state.kv)
+c = st.columns(4)
+c[0].metric(
+    tr("kvc_m_per_token"),
+    figs.kib(k.bytes_per_token),
+    f"{k.bytes_per_token:,.0f} B",
+    delta_color="off",
+    delta_arrow="off",
+    help=per_token_help,
+)
+c[1].metric(
+    tr("kvc_m_per_seq", context=context), fmt.gb(k.per_sequence_bytes), help=tr("kvc_m_per_seq_def", context=context)
+)
+c[2].metric(
+    tr("kvc_m_batch", b=state.batch),
+    fmt.gb(k.batch_bytes),
+    tr("kvc_per_gpu_value", gb=fmt.gb(k.batch_bytes_per_gpu)),
+    delta_color="off",
+    delta_arrow="off",
+    help=tr("kvc_m_batch_def", per_gpu=fmt.gb(k.batch_bytes_per_gpu), shards=int(k.shards), room=fmt.gb(k.room_bytes)),
+)
+c[3].metric(
+    tr("kvc_m_max_batch", context=context),
+    f"{k.max_batch:,}",
+    help=tr("kvc_m_max_batch_def", gpus=state.gpus, hw=hw.name, context=context, output=fmt.tokens(state.output)),
+)
+formula, substituted = figs.per_token_formula(model, kvb)
+show.explain(tr, "kvc_m_per_token", formula, substituted, figs.kib_and_bytes(k.bytes_per_token))
+
+scale = st.radio(
+    tr("kvc_x_scale"),
+    ["log", "linear"],
+    format_func=lambda v: tr(f"kvc_x_{v}"),
+    key="kv_cache.x_scale",
+    horizontal=True,
+)
+log_x = scale == "log"
+contexts = figs.context_grid(model, state.context, log_x=log_x)
+
+batches = figs.line_batches(state.batch)
+kv_gpu = figs.kv_per_gpu_bytes(model, contexts, batches, kvb, state.gpus)
+show.figure(
+    figs.kv_vs_context(
+        contexts,
+        batches,
+        kv_gpu,
+        k.room_bytes,
+        state.context,
+        state.batch,
+        log_x=log_x,
+        max_context_tokens=model.max_context_tokens,
+        tr=tr,
+    ),
+    figs.kv_vs_context_table(contexts, batches, kv_gpu),
+    "kv-cache-per-gpu",
+    tr,
+)
+st.caption(
+    tr(
+        "kvc_size_caption",
+        shards=int(k.shards),
+        usable=fmt.gb(k.usable_bytes),
+        weights=fmt.gb(k.weights_bytes_per_gpu),
+        workspace=fmt.gb(k.workspace_bytes_per_gpu),
+        room=fmt.gb(k.room_bytes),
+    )
+)
+
+left, right = st.columns(2)
+with left:
+    sweep = controls.evaluate(state, context_tokens=contexts)
+    show.figure(
+        figs.max_batch_vs_context(contexts, sweep.max_batch, state.context, state.batch, log_x=log_x, tr=tr),
+        figs.max_batch_table(contexts, sweep.max_batch),
+        "kv-max-batch",
+        tr,
+    )
+    st.caption(tr("kvc_max_batch_caption", output=fmt.tokens(state.output)))
+with right:
+    names = figs.precision_names(state.kv)
+    lines = figs.precision_bytes_per_gpu(model, contexts, state.batch, state.gpus, names)
+    show.figure(
+        figs.precision_lines(contexts, lines, state.kv, k.room_bytes, state.batch, log_x=log_x, tr=tr),
+        figs.precision_table(contexts, lines),
+        "kv-precision",
+        tr,
+    )
+    st.caption(tr("kvc_prec_caption"))
+
+variants = figs.attention_variants(model, kvb)
+show.figure(
+    figs.architecture_bars(variants, model.kind, window, tr=tr),
+    figs.architecture_table(variants, model.kind, tr=tr),
+    "kv-architecture",
+    tr,
+)
+st.caption(tr("kvc_arch_caption"))
+if window or model.linear_attention:
+    view = st.radio(
+        tr("kvc_comp_as"),
+        ["log", "linear", "pct"],
+        format_func=lambda v: tr(f"kvc_comp_{v}"),
+        key="kv_cache.composition",
+        horizontal=True,
+    )
+    parts = figs.composition_bytes(model, contexts, kvb)
+    show.figure(
+        figs.composition_area(contexts, parts, window, log_x=log_x, view=view, tr=tr),
+        figs.composition_table(contexts, parts),
+        "kv-composition",
+        tr,
+    )
+    st.caption(figs.composition_caption(model, tr=tr))
+else:
+    st.info(tr("kvc_comp_none", layers=model.num_layers))

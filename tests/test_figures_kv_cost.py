@@ -1,0 +1,407 @@
+"""KV-cache and cost & energy figures as data (no Streamlit): traces, axis titles with units, plotted values equal to
+the model's output times the display scale. Built on the tiny in-code models and the toy GPU (tests/model_fixtures)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from model_fixtures import (
+    TINY_ALL_WINDOW,
+    TINY_DENSE,
+    TINY_HD,
+    TINY_HYBRID,
+    TINY_MLA,
+    TINY_MLA_LORA,
+    TINY_MLA_ROPE,
+    TINY_WINDOW,
+    TINY_WINDOW_W,
+    TOY_GPU,
+    TOY_GPU_NO_PRICE,
+    TOY_PRICE,
+    TOY_TDP,
+)
+
+from tests.apptest_util import decode
+from tpot_model import IDEAL, Scenario, estimate, kv_cache_bytes_per_sequence
+from tpot_model.targets import TPOT_TARGETS_S
+from ui.figures import cost as cf
+from ui.figures import kv_cache as kf
+from ui.i18n import EN, Translator
+
+ZH = Translator("zh-TW")
+BF16 = 2.0
+
+
+def _est(model=TINY_DENSE, hw=TOY_GPU, **scenario):
+    values = dict(batch=4, context_tokens=512, output_tokens=64, num_gpus=1, weights="bf16", kv_cache="bf16")
+    values.update(scenario)
+    return estimate(model, hw, Scenario(**values), IDEAL)
+
+
+def _trace(fig, name):
+    matches = [t for t in fig.data if t.name == name]
+    assert matches, f"no trace {name!r} in {[t.name for t in fig.data]}"
+    return matches[0]
+
+
+def _y(trace):
+    return decode(trace.y).astype(float)
+
+
+def _x(trace):
+    return decode(trace.x).astype(float)
+
+
+# --------------------------------------------------------------------------------------------------- KV: data
+
+
+def test_attention_variants_gqa_by_hand():
+    # tiny dense: H=4, K=2, h=16, 2 layers; bf16 -> 2*K*h*2 B per layer
+    v = kf.attention_variants(TINY_DENSE, BF16).set_index("variant")
+    assert list(v.index) == ["stored", "mha", "mqa"]  # H=4 is too small for a GQA-8 what-if
+    assert v.loc["stored", "kv_bytes_per_token_total"] == pytest.approx(2 * 2 * TINY_HD * BF16 * 2)
+    assert v.loc["mha", "kv_bytes_per_token_total"] == pytest.approx(2 * 4 * TINY_HD * BF16 * 2)
+    assert v.loc["mqa", "kv_bytes_per_token_total"] == pytest.approx(2 * 1 * TINY_HD * BF16 * 2)
+    assert (v.kv_bytes_per_token_window_layers == 0).all()
+
+
+def test_attention_variants_mla_has_naive_expansion():
+    v = kf.attention_variants(TINY_MLA, BF16).set_index("variant")
+    assert list(v.index) == ["stored", "mla_naive", "mha", "mqa"]
+    assert v.loc["stored", "kv_bytes_per_token_per_layer"] == pytest.approx((TINY_MLA_LORA + TINY_MLA_ROPE) * BF16)
+    # 4 heads x (nope 16 + rope 8 key, 16 value)
+    assert v.loc["mla_naive", "kv_bytes_per_token_per_layer"] == pytest.approx(4 * (16 + 8 + 16) * BF16)
+    assert v.loc["mha", "kv_bytes_per_token_per_layer"] == pytest.approx(2 * 4 * 24 * BF16)
+    assert v.loc["stored", "kv_bytes_per_token_total"] < v.loc["mqa", "kv_bytes_per_token_total"] * 2
+
+
+def test_attention_variants_split_window_layers():
+    v = kf.attention_variants(TINY_WINDOW, BF16).set_index("variant")
+    per_layer = 2 * 2 * TINY_HD * BF16
+    assert v.loc["stored", "kv_bytes_per_token_full_layers"] == pytest.approx(per_layer)
+    assert v.loc["stored", "kv_bytes_per_token_window_layers"] == pytest.approx(per_layer)
+
+
+@pytest.mark.parametrize("model", [TINY_DENSE, TINY_WINDOW, TINY_ALL_WINDOW, TINY_HYBRID, TINY_MLA])
+def test_composition_sums_to_the_model_cache(model):
+    t = np.array([0, 1, 8, TINY_WINDOW_W, 17, 100, 10_000], dtype=float)
+    parts = kf.composition_bytes(model, t, BF16)
+    np.testing.assert_allclose(sum(parts.values()), kv_cache_bytes_per_sequence(model, t, BF16), rtol=1e-12)
+
+
+def test_composition_window_is_flat_and_state_constant():
+    t = np.array([1.0, TINY_WINDOW_W, 100.0, 1e5])
+    window = kf.composition_bytes(TINY_WINDOW, t, BF16)["window"]
+    assert window[1] == window[2] == window[3] and window[0] < window[1]
+    state = kf.composition_bytes(TINY_HYBRID, t, BF16)["state"]
+    assert np.all(state == state[0]) and state[0] > 0
+    assert "window" not in kf.composition_bytes(TINY_HYBRID, t, BF16)
+
+
+def test_kv_per_gpu_divides_by_kv_shards():
+    t = np.array([128.0, 4096.0])
+    per_seq = kv_cache_bytes_per_sequence(TINY_DENSE, t, BF16)
+    got = kf.kv_per_gpu_bytes(TINY_DENSE, t, [1, 8], BF16, num_gpus=4)  # K=2: splits 2 ways, not 4
+    np.testing.assert_allclose(got, np.array([[1.0], [8.0]]) * per_seq / 2)
+    mla = kf.kv_per_gpu_bytes(TINY_MLA, t, [1], BF16, num_gpus=4)  # the latent is replicated
+    np.testing.assert_allclose(mla[0], kv_cache_bytes_per_sequence(TINY_MLA, t, BF16))
+
+
+def test_summary_and_room():
+    est = _est(TINY_WINDOW, num_gpus=2, batch=3)
+    k = kf.summary(est)
+    per_layer = 2 * 2 * TINY_HD * BF16
+    assert k.bytes_per_token == pytest.approx(2 * per_layer)
+    assert k.growing_bytes_per_token == pytest.approx(per_layer)
+    assert k.per_sequence_bytes == pytest.approx(float(kv_cache_bytes_per_sequence(TINY_WINDOW, 512, BF16)))
+    assert k.batch_bytes == pytest.approx(3 * k.per_sequence_bytes)
+    assert k.shards == 2 and k.batch_bytes_per_gpu == pytest.approx(k.batch_bytes / 2)
+    room = est.usable_memory_per_gpu_bytes - est.weight_bytes / 2 - float(est.workspace_bytes_per_gpu)
+    assert k.room_bytes == pytest.approx(room)
+    assert k.max_batch == int(est.max_batch)
+
+
+def test_context_grid_and_ticks():
+    g = kf.context_grid(TINY_WINDOW, 3000, log_x=True)
+    assert g[0] >= kf.MIN_LOG_CONTEXT and g[-1] == TINY_WINDOW.max_context_tokens
+    assert 3000 in g and TINY_WINDOW_W not in g  # the window edge is below the log axis' left end
+    lin = kf.context_grid(TINY_DENSE, 2_000_000, log_x=False)
+    assert lin[0] == 0 and lin[-1] == 2_000_000
+    vals, text = kf.context_ticks(64, 131072)
+    assert vals[-1] == 131072 and text[-1] == "128K" and all(v & (v - 1) == 0 for v in map(int, vals))
+
+
+def test_attention_text_names_the_kind_in_both_languages():
+    assert "GQA" in kf.attention_text(TINY_DENSE, BF16, 1)
+    assert "MLA" in kf.attention_text(TINY_MLA, BF16, 8) and "replicated" in kf.attention_text(TINY_MLA, BF16, 8)
+    assert str(TINY_WINDOW_W) in kf.attention_text(TINY_WINDOW, BF16, 1)
+    assert "Gated DeltaNet" in kf.attention_text(TINY_HYBRID, BF16, 1)
+    zh = kf.attention_text(TINY_WINDOW, BF16, 1, tr=ZH)
+    assert "滑動視窗" in zh and "分組查詢注意力" in zh
+
+
+def test_kib_formatting():
+    assert kf.kib(327_680) == "320 KiB"
+    assert kf.kib(70_272) == "68.6 KiB"
+    assert kf.kib_and_bytes(2048) == "2 KiB (2,048 B)"
+
+
+# --------------------------------------------------------------------------------------------------- KV: figures
+
+
+def test_kv_vs_context_plots_model_bytes_in_gb():
+    t = kf.context_grid(TINY_DENSE, 4096, log_x=True)
+    batches = kf.line_batches(32)
+    assert batches == [1, 8, 32, 128]
+    kv = kf.kv_per_gpu_bytes(TINY_DENSE, t, batches, BF16, 1)
+    fig = kf.kv_vs_context(t, batches, kv, 5e9, 4096, 32)
+    assert [tr.name for tr in fig.data[:4]] == ["batch 1", "batch 8", "batch 32 (scenario)", "batch 128"]
+    for i, b in enumerate(batches):
+        np.testing.assert_allclose(_y(fig.data[i]), b * kv_cache_bytes_per_sequence(TINY_DENSE, t, BF16) / 1e9)
+    assert fig.layout.xaxis.type == "log" and fig.layout.yaxis.type == "log"
+    assert fig.layout.yaxis.title.text == EN("kvc_axis_gb_per_gpu") and "(GB" in fig.layout.yaxis.title.text
+    assert fig.layout.xaxis.title.text == EN("axis_context")
+    room = [s for s in fig.layout.shapes if s.type == "line"]
+    assert room and room[0].y0 == pytest.approx(5.0)  # the room line, in GB
+    star = _trace(fig, EN("kvc_scenario"))
+    assert _x(star)[0] == 4096 and _y(star)[0] == pytest.approx(kv[2, list(t).index(4096)] / 1e9)
+    table = kf.kv_vs_context_table(t, batches, kv)
+    assert list(table.columns) == ["context_tokens", "batch", "kv_cache_gb_per_gpu"] and len(table) == 4 * len(t)
+
+
+def test_kv_vs_context_without_room_says_so():
+    t = kf.context_grid(TINY_DENSE, 4096, log_x=False)
+    kv = kf.kv_per_gpu_bytes(TINY_DENSE, t, [1], BF16, 1)
+    fig = kf.kv_vs_context(t, [1], kv, -1e9, 4096, 1, log_x=False)
+    assert fig.layout.xaxis.type != "log"
+    assert any(a.text == EN("kvc_no_room") for a in fig.layout.annotations)
+
+
+def test_max_batch_curve_is_the_estimate_and_shades_where_none_fit():
+    t = np.array([128.0, 1e4, 1e6, 1e8])
+    sweep = estimate(TINY_DENSE, TOY_GPU, Scenario(batch=4, context_tokens=t, output_tokens=64), IDEAL)
+    mb = sweep.max_batch
+    assert mb[-1] == 0 and mb[0] >= 1  # 1e8 tokens of cache cannot fit in 10 GB
+    fig = kf.max_batch_vs_context(t, mb, 1e4, 4)
+    y = _y(_trace(fig, EN("kvc_max_batch_line")))
+    np.testing.assert_array_equal(y[:-1], mb[:-1])
+    assert math.isnan(y[-1])
+    assert any(s.type == "rect" for s in fig.layout.shapes)
+    assert fig.layout.yaxis.title.text == EN("kvc_axis_max_batch")
+
+
+def test_precision_lines_halve_with_fp8():
+    t = np.array([1024.0, 8192.0])
+    lines = kf.precision_bytes_per_gpu(TINY_DENSE, t, 8, 1, kf.precision_names("nvfp4"))
+    assert list(lines) == ["bf16", "fp8", "int4", "nvfp4"]
+    np.testing.assert_allclose(lines["fp8"], lines["bf16"] / 2)
+    np.testing.assert_allclose(lines["int4"], lines["bf16"] / 4)
+    fig = kf.precision_lines(t, lines, "nvfp4", 1e9, 8)
+    np.testing.assert_allclose(_y(_trace(fig, "fp8")), lines["fp8"] / 1e9)
+    assert _trace(fig, EN("kvc_prec_current", fmt="nvfp4"))
+    assert fig.layout.title.text == EN("kvc_prec_title", b=8)
+
+
+def test_architecture_bars_in_kib_stored_first():
+    v = kf.attention_variants(TINY_WINDOW, BF16)
+    fig = kf.architecture_bars(v, TINY_WINDOW.kind, TINY_WINDOW_W)
+    full = _trace(fig, EN("kvc_part_full"))
+    assert list(full.y)[0] == EN("kvc_var_stored", kind="GQA", k=2)
+    np.testing.assert_allclose(decode(full.x).astype(float), v.kv_bytes_per_token_full_layers / 1024)
+    assert _trace(fig, EN("kvc_part_window", w=f"{TINY_WINDOW_W:,}"))
+    assert "(KiB)" in fig.layout.xaxis.title.text
+    mla = kf.architecture_bars(kf.attention_variants(TINY_MLA, BF16), TINY_MLA.kind, None)
+    labels = list(_trace(mla, EN("kvc_part_full")).y)
+    assert labels[0] == EN("kvc_var_stored_mla", kind="MLA") and EN("kvc_var_mla_naive", k=4) in labels
+
+
+@pytest.mark.parametrize("view", ["log", "linear", "pct"])
+def test_composition_area_views(view):
+    t = kf.context_grid(TINY_HYBRID, 4096, log_x=True)
+    parts = kf.composition_bytes(TINY_HYBRID, t, BF16)
+    fig = kf.composition_area(t, parts, None, view=view)
+    state = _y(_trace(fig, EN("kvc_part_state", w="")))
+    if view == "pct":
+        total = sum(parts.values())
+        np.testing.assert_allclose(state, parts["state"] / total * 100)
+        assert tuple(fig.layout.yaxis.range) == (0, 100)
+    else:
+        np.testing.assert_allclose(state, parts["state"] / 1e9)
+        assert (fig.layout.yaxis.type == "log") == (view == "log")
+    assert all(tr.stackgroup == "one" for tr in fig.data)
+
+
+def test_kv_figures_in_chinese():
+    t = kf.context_grid(TINY_DENSE, 4096, log_x=True)
+    kv = kf.kv_per_gpu_bytes(TINY_DENSE, t, [1, 32], BF16, 1)
+    fig = kf.kv_vs_context(t, [1, 32], kv, 5e9, 4096, 32, tr=ZH)
+    assert fig.layout.title.text == ZH("kvc_size_title") != EN("kvc_size_title")
+    assert fig.layout.yaxis.title.text == ZH("kvc_axis_gb_per_gpu")
+
+
+# --------------------------------------------------------------------------------------------------- cost: data
+
+
+def test_batch_grid_is_natural_and_includes_the_scenario():
+    g = cf.batch_grid(100)
+    assert g[0] == 1 and g[-1] == 4096 and 100 in g
+    assert np.all(g == np.round(g)) and np.all(np.diff(g) > 0)
+    assert {32, 48, 64, 96, 128} <= set(g.astype(int))
+
+
+def test_cost_units_and_best_batch():
+    np.testing.assert_allclose(cf.cost_in(np.array([2.0]), "usd_1k"), [0.002])
+    np.testing.assert_allclose(cf.cost_in(np.array([2.0]), "tokens_per_usd"), [500_000])
+    tpot = np.array([0.01, 0.03, 0.06, 0.2])
+    tps = np.array([100.0, 300.0, 600.0, 900.0])
+    fits = np.array([True, True, True, False])
+    assert cf.best_batch_index(tpot, tps, fits, 0.05) == 1
+    assert cf.best_batch_index(tpot, tps, fits, 0.08) == 2
+    assert cf.best_batch_index(tpot, tps, fits, 0.005) is None
+    assert math.isnan(cf.board_power_w(None, 8)) and cf.board_power_w(700.0, 8) == 5600.0
+
+
+def test_nice_log_ticks():
+    assert cf.nice_log_ticks(0.6, 30) == [1, 2, 5, 10, 20]
+    assert cf.nice_log_ticks(12, 55) == [20, 30, 40, 50]
+    assert cf.nice_log_ticks(0.001, 1e4) == [10.0**e for e in range(-3, 5)]
+    assert cf.tick_label(0.00005) == "0.00005" and cf.tick_label(2000) == "2,000"
+
+
+# --------------------------------------------------------------------------------------------------- cost: figures
+
+
+@pytest.mark.parametrize("unit", cf.COST_UNITS)
+def test_cost_curve_is_the_model_cost(unit):
+    b = cf.batch_grid(4)
+    est = _est(batch=b)
+    assert est.price_usd_per_gpu_hour == TOY_PRICE
+    fig = cf.cost_curve(b, est.usd_per_1M_tokens, est.usd_per_1M_tokens_with_prefill, est.fits, 4, unit=unit)
+    decode_y = _y(_trace(fig, EN("ce_line_decode")))
+    prefill_y = _y(_trace(fig, EN("ce_line_prefill")))
+    np.testing.assert_allclose(decode_y, cf.cost_in(est.usd_per_1M_tokens, unit))
+    np.testing.assert_allclose(prefill_y, cf.cost_in(est.usd_per_1M_tokens_with_prefill, unit))
+    assert fig.layout.yaxis.title.text == EN(f"ce_axis_{unit}")
+    assert fig.layout.xaxis.title.text == EN("axis_batch")
+    assert fig.layout.xaxis.type == "log" and fig.layout.yaxis.type == "log"
+    if unit != "tokens_per_usd":
+        assert "(USD)" in fig.layout.yaxis.title.text
+        assert np.all(prefill_y >= decode_y)  # the prompt's prefill makes every output token dearer
+
+
+def test_cost_curve_shades_what_does_not_fit():
+    b = cf.batch_grid(4)
+    est = _est(TINY_DENSE, batch=b, context_tokens=2_000_000)  # 2M tokens x batch: the big batches don't fit
+    assert est.fits.any() and not est.fits.all()
+    fig = cf.cost_curve(b, est.usd_per_1M_tokens, est.usd_per_1M_tokens_with_prefill, est.fits, 4)
+    rects = [s for s in fig.layout.shapes if s.type == "rect"]
+    assert len(rects) == 1 and rects[0].x1 == b[-1]
+    assert any(a.text == EN("ce_not_fit") for a in fig.layout.annotations)
+    table = cf.cost_table(b, est.usd_per_1M_tokens, est.usd_per_1M_tokens_with_prefill, est.fits)
+    assert {"batch", "usd_per_1m_output_tokens_decode", "usd_per_1m_output_tokens_with_prefill", "fits"} <= set(
+        table.columns
+    )
+
+
+def test_throughput_and_energy_are_the_model_values():
+    c = cf.context_grid(1_000_000, 512)
+    est = _est(context_tokens=c)
+    fig = cf.throughput_curve(c, est.tokens_per_s_per_gpu, est.tokens_per_s_per_user, est.fits, 512, sweep="context")
+    np.testing.assert_allclose(_y(_trace(fig, EN("ce_line_tps_gpu"))), est.tokens_per_s_per_gpu)
+    assert fig.layout.xaxis.title.text == EN("axis_context")
+    fig = cf.energy_curve(c, est.joules_per_token, est.fits, 512, sweep="context")
+    j = _y(_trace(fig, EN("ce_line_energy")))
+    np.testing.assert_allclose(j, TOY_TDP * est.tpot_s / 4)  # board power x 1 GPU x TPOT / batch 4
+    assert "(J)" in fig.layout.yaxis.title.text
+    assert list(cf.energy_table(c, est.joules_per_token, est.fits, sweep="context").columns) == [
+        "context_tokens",
+        "joules_per_token",
+        "tokens_per_joule",
+        "fits",
+    ]
+
+
+@pytest.mark.parametrize("axes", cf.FRONTIER_AXES)
+def test_frontier_points_target_and_best(axes):
+    b = cf.batch_grid(8)
+    est = _est(batch=b, context_tokens=200_000)
+    target = TPOT_TARGETS_S["batch_jobs"]
+    fig = cf.frontier(b, est.tpot_s, est.tokens_per_s_per_gpu, est.fits, target, "batch jobs", 8, axes=axes)
+    fit = _trace(fig, EN("ce_frontier_fits"))
+    x, y = _x(fit), _y(fit)
+    ok = est.fits
+    if axes == "gpu_vs_tpot":
+        np.testing.assert_allclose(x[ok], est.tokens_per_s_per_gpu[ok])
+        np.testing.assert_allclose(y[ok], est.tpot_s[ok] * 1e3)
+        line = [s for s in fig.layout.shapes if s.type == "line"][0]
+        assert line.y0 == pytest.approx(target * 1e3)
+        assert fig.layout.yaxis.title.text == EN("axis_tpot_ms")
+    else:
+        np.testing.assert_allclose(x[ok], 1 / est.tpot_s[ok])
+        np.testing.assert_allclose(y[ok], est.tokens_per_s_per_gpu[ok])
+        line = [s for s in fig.layout.shapes if s.type == "line"][0]
+        assert line.x0 == pytest.approx(1 / target)
+        assert fig.layout.xaxis.title.text == EN("ce_axis_tps_user")
+    assert np.isnan(x[~ok]).all()
+    if (~ok).any():
+        assert len(_x(_trace(fig, EN("ce_frontier_not_fit")))) == int((~ok).sum())
+    best = cf.best_batch_index(est.tpot_s, est.tokens_per_s_per_gpu, est.fits, target)
+    assert best is not None
+    star = _trace(fig, EN("ce_best", b=int(b[best])))
+    assert _x(star)[0] == pytest.approx(x[best])
+    table = cf.frontier_table(b, est.tpot_s, est.tokens_per_s_per_gpu, est.fits, target)
+    assert table.meets_target.sum() >= 1 and "tpot_ms" in table.columns
+
+
+def test_frontier_without_a_batch_meeting_the_target():
+    b = cf.batch_grid(8)
+    est = _est(batch=b)
+    fig = cf.frontier(b, est.tpot_s, est.tokens_per_s_per_gpu, est.fits, 1e-9, "impossible", 8)
+    assert any(a.text == EN("ce_best_none", target="impossible") for a in fig.layout.annotations)
+    assert not [t for t in fig.data if t.name and t.name.startswith("best")]
+
+
+@pytest.mark.parametrize("metric", cf.HEAT_METRICS)
+def test_heatmap_is_log_of_the_model_grid_masked_where_it_does_not_fit(metric):
+    hb = cf.heat_batches()
+    hc = cf.heat_contexts(TINY_DENSE.max_context_tokens, 4096)
+    assert len(hb) == cf.HEAT_POINTS and len(hc) == cf.HEAT_POINTS
+    grid = _est(batch=hb[:, None], context_tokens=hc[None, :])
+    values = {
+        "usd_1m": grid.usd_per_1M_tokens,
+        "tps_gpu": grid.tokens_per_s_per_gpu,
+        "j_per_token": grid.joules_per_token,
+    }
+    v = values[metric]
+    assert grid.fits.any() and not grid.fits.all()
+    fig = cf.heatmap(hb, hc, v, grid.fits, metric, 4, 4096)
+    main = _trace(fig, EN(f"ce_heat_{metric}"))
+    z = np.array(main.z, dtype=float)  # (context, batch)
+    expect = np.where(grid.fits, np.log10(v), np.nan).T
+    np.testing.assert_allclose(z, expect)
+    mask = np.array(_trace(fig, EN("ce_not_fit")).z, dtype=float)
+    assert np.array_equal(np.isnan(mask), grid.fits.T)
+    assert len(main.x) == len(hb) + 1 and len(main.y) == len(hc) + 1  # cell edges
+    assert fig.layout.xaxis.type == "log" and fig.layout.yaxis.type == "log"
+    assert _x(_trace(fig, EN("ce_scenario")))[0] == 4
+    table = cf.heatmap_table(hb, hc, v, grid.fits, metric)
+    assert len(table) == len(hb) * len(hc)
+
+
+def test_no_price_gives_nan_cost_and_the_energy_still_works():
+    est = _est(TINY_DENSE, TOY_GPU_NO_PRICE, batch=cf.batch_grid(4))
+    assert math.isnan(est.price_usd_per_gpu_hour) and np.isnan(est.usd_per_1M_tokens).all()
+    fig = cf.energy_curve(cf.batch_grid(4), est.joules_per_token, est.fits, 4)
+    assert np.isfinite(_y(fig.data[0])).all()
+
+
+def test_cost_figures_in_chinese():
+    b = cf.batch_grid(4)
+    est = _est(batch=b)
+    fig = cf.cost_curve(b, est.usd_per_1M_tokens, est.usd_per_1M_tokens_with_prefill, est.fits, 4, tr=ZH)
+    assert fig.layout.title.text == ZH("ce_cost_title_batch") != EN("ce_cost_title_batch")
+    assert _trace(fig, ZH("ce_line_prefill"))
+    fig = cf.frontier(b, est.tpot_s, est.tokens_per_s_per_gpu, est.fits, 0.05, ZH("target_chat"), 4, tr=ZH)
+    assert fig.layout.title.text == ZH("ce_frontier_title")

@@ -1,0 +1,131 @@
+"""Cost & energy page through the app (AppTest): renders, follows the sidebar and the URL, price override and no
+price, its own controls (sweep, cost unit, frontier axes, TPOT target, heat-map metric), extremes, and zh-TW."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.apptest_util import decode, figures, run_page
+from ui.i18n import EN, Translator
+
+ZH = Translator("zh-TW")
+
+
+def _titles(at) -> list[str]:
+    return [f["layout"]["title"]["text"] for f in figures(at)]
+
+
+def _fig(at, title: str) -> dict:
+    matches = [f for f in figures(at) if f["layout"]["title"]["text"] == title]
+    assert matches, f"no chart {title!r} in {_titles(at)}"
+    return matches[0]
+
+
+def _metric(at, label: str) -> float:
+    (m,) = [m for m in at.metric if m.label == label]
+    return float(m.value.split()[0].replace("$", "").replace(",", ""))
+
+
+def test_renders_with_defaults():
+    at = run_page("cost")
+    assert not at.exception, at.exception
+    assert not at.error and not at.info
+    assert at.title[0].value == EN("page_cost")
+    titles = _titles(at)
+    for key in ("ce_cost_title_batch", "ce_tps_title", "ce_energy_title", "ce_frontier_title"):
+        assert EN(key) in titles
+    assert EN("ce_heat_title", metric=EN("ce_heat_usd_1m")) in titles
+    usd = _metric(at, EN("ce_m_usd_1m"))
+    assert _metric(at, EN("ce_m_usd_prefill")) > usd
+    assert _metric(at, EN("ce_m_usd_1k")) * 1000 == usd
+    assert any(EN("ce_energy_caption", tdp="700", gpus=2)[:30] in c.value for c in at.caption)
+
+
+def test_sidebar_batch_changes_cost():
+    at = run_page("cost")
+    before = _metric(at, EN("ce_m_usd_1m"))
+    at.sidebar.select_slider(key="batch").set_value(1).run()
+    assert not at.exception
+    assert _metric(at, EN("ce_m_usd_1m")) > before * 5  # batch 1 shares the GPUs with nobody
+
+
+def test_price_override_from_the_url_scales_cost():
+    base = _metric(run_page("cost"), EN("ce_m_usd_1m"))
+    at = run_page("cost", price="7.18")  # twice the H200 catalog price of $3.59
+    assert not at.exception
+    assert at.session_state["price"] == 7.18
+    assert abs(_metric(at, EN("ce_m_usd_1m")) / base - 2) < 0.02
+    assert any(EN("ce_price_override") in md.value for md in at.markdown)
+
+
+def test_hardware_without_a_price_still_shows_throughput_and_energy():
+    at = run_page("cost", hardware="tpu-v5e", model="llama-3.1-8b", gpus="4")
+    assert not at.exception
+    assert any(EN("ce_no_price", hw="Google TPU v5e") == i.value for i in at.info)
+    titles = _titles(at)
+    assert EN("ce_cost_title_batch") not in titles
+    assert EN("ce_tps_title") in titles and EN("ce_energy_title") in titles and EN("ce_frontier_title") in titles
+    assert EN("ce_m_usd_1m") not in [m.label for m in at.metric]
+    assert at.selectbox(key="cost.heatmap_metric").options == [EN("ce_heat_tps_gpu"), EN("ce_heat_j_per_token")]
+
+
+def test_sweep_and_unit_radios():
+    at = run_page("cost")
+    at.radio(key="cost.sweep").set_value("context").run()
+    assert not at.exception
+    fig = _fig(at, EN("ce_cost_title_context"))
+    assert fig["layout"]["xaxis"]["title"]["text"] == EN("axis_context")
+    at.radio(key="cost.cost_unit").set_value("tokens_per_usd").run()
+    fig = _fig(at, EN("ce_cost_title_context"))
+    assert fig["layout"]["yaxis"]["title"]["text"] == EN("ce_axis_tokens_per_usd")
+    y = decode(fig["data"][0]["y"])
+    assert np.all(np.diff(y) < 0)  # longer context: fewer tokens per dollar
+
+
+def test_frontier_axes_and_target():
+    at = run_page("cost")
+    fig = _fig(at, EN("ce_frontier_title"))
+    assert fig["layout"]["yaxis"]["title"]["text"] == EN("axis_tpot_ms")
+    chat = [t["name"] for t in fig["data"] if t["name"].startswith("best")]
+    at.radio(key="cost.frontier_axes").set_value("user_vs_gpu").run()
+    fig = _fig(at, EN("ce_frontier_title"))
+    assert fig["layout"]["xaxis"]["title"]["text"] == EN("ce_axis_tps_user")
+    at.selectbox(key="cost.target").set_value("code_completion").run()
+    assert not at.exception
+    fig = _fig(at, EN("ce_frontier_title"))
+    strict = [t["name"] for t in fig["data"] if t["name"].startswith("best")]
+    assert chat and strict and chat != strict  # a stricter target forces a smaller batch
+    assert any(EN("target_code_completion") in md.value for md in at.markdown)
+
+
+def test_heatmap_metric_selectbox():
+    at = run_page("cost")
+    at.selectbox(key="cost.heatmap_metric").set_value("tps_gpu").run()
+    assert not at.exception
+    fig = _fig(at, EN("ce_heat_title", metric=EN("ce_heat_tps_gpu")))
+    heat = [t for t in fig["data"] if t["type"] == "heatmap"]
+    assert len(heat) == 2  # the does-not-fit mask and the metric
+
+
+def test_extremes_render():
+    for query in ({"context": "1048576"}, {"batch": "4096"}, {"model": "deepseek-v3", "hardware": "h200", "gpus": "8"}):
+        at = run_page("cost", **query)
+        assert not at.exception, query
+    at = run_page("cost", context="1048576")
+    assert any(EN("ce_best_text_none", target=EN("target_chat")) == md.value for md in at.markdown)
+
+
+def test_zh_tw():
+    at = run_page("cost", lang="zh-TW")
+    assert not at.exception
+    assert at.title[0].value == ZH("page_cost")
+    titles = _titles(at)
+    for key in ("ce_cost_title_batch", "ce_tps_title", "ce_energy_title", "ce_frontier_title"):
+        assert ZH(key) in titles and ZH(key) != EN(key)
+
+
+def test_zero_price_leaves_out_the_cost_charts():
+    at = run_page("cost", price="0")
+    assert not at.exception
+    assert any(EN("ce_zero_price", hw="NVIDIA H200 SXM 141GB") == i.value for i in at.info)
+    assert EN("ce_cost_title_batch") not in _titles(at) and EN("ce_frontier_title") in _titles(at)

@@ -1,0 +1,124 @@
+"""KV-cache page through the app (AppTest): renders, follows the sidebar and the URL, its own controls, the
+architecture cases (MLA, sliding window, hybrid linear attention, MHA), extremes, and zh-TW."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.apptest_util import decode, figures, run_page
+from ui.i18n import EN, Translator
+
+ZH = Translator("zh-TW")
+
+
+def _fig(at, title_key: str, tr=EN, **values) -> dict:
+    title = tr(title_key, **values)
+    matches = [f for f in figures(at) if f["layout"]["title"]["text"] == title]
+    assert matches, f"no chart {title!r} in {[f['layout']['title']['text'] for f in figures(at)]}"
+    return matches[0]
+
+
+def _metric(at, label: str) -> str:
+    (m,) = [m for m in at.metric if m.label == label]
+    return m.value
+
+
+def test_renders_with_defaults():
+    at = run_page("kv_cache")
+    assert not at.exception, at.exception
+    assert not at.error
+    assert at.title[0].value == EN("page_kv_cache")
+    assert _metric(at, EN("kvc_m_per_token")) == "320 KiB"  # Llama 3.1 70B: 80 layers x 2 x 8 x 128 x 2 B
+    assert _metric(at, EN("kvc_m_per_seq", context="4K")) == "1.34 GB"
+    for key in ("kvc_size_title", "kvc_max_batch_title", "kvc_arch_title"):
+        _fig(at, key)
+    _fig(at, "kvc_prec_title", b=32)
+    assert any("GQA" in md.value for md in at.markdown)
+    assert at.info  # all layers are full attention: no composition chart
+
+
+def test_sidebar_batch_changes_the_page():
+    at = run_page("kv_cache")
+    before = _metric(at, EN("kvc_m_batch", b=32))
+    at.sidebar.select_slider(key="batch").set_value(128).run()
+    assert not at.exception
+    after = _metric(at, EN("kvc_m_batch", b=128))
+    assert float(after.split()[0].replace(",", "")) == pytest.approx(float(before.split()[0]) * 4, rel=0.01)
+    names = [t["name"] for t in _fig(at, "kvc_size_title")["data"]]
+    assert EN("kvc_batch_scenario", b=128) in names
+
+
+def test_url_restores_an_mla_scenario():
+    at = run_page("kv_cache", model="deepseek-v3", hardware="h200", gpus="8", kv="fp8", context="8192")
+    assert not at.exception
+    assert at.session_state["model"] == "deepseek-v3" and at.session_state["kv"] == "fp8"
+    assert any("MLA" in md.value for md in at.markdown)
+    assert _metric(at, EN("kvc_m_per_token")) == "34.3 KiB"  # 61 x (512 + 64) x 1 B
+    bars = _fig(at, "kvc_arch_title")
+    labels = list(bars["data"][0]["y"])
+    assert labels[0] == EN("kvc_var_stored_mla", kind="MLA") and EN("kvc_var_mla_naive", k=128) in labels
+    prec = _fig(at, "kvc_prec_title", b=32)
+    assert EN("kvc_prec_current", fmt="fp8") in [t["name"] for t in prec["data"]]
+
+
+def test_x_scale_radio_switches_the_context_axis():
+    at = run_page("kv_cache")
+    assert _fig(at, "kvc_size_title")["layout"]["xaxis"]["type"] == "log"
+    at.radio(key="kv_cache.x_scale").set_value("linear").run()
+    assert not at.exception
+    fig = _fig(at, "kvc_size_title")
+    assert fig["layout"]["xaxis"].get("type") != "log"
+    assert decode(fig["data"][0]["x"])[0] == 0
+
+
+def test_sliding_window_model_shows_the_composition():
+    at = run_page("kv_cache", model="gemma-3-27b", gpus="1")
+    assert not at.exception
+    comp = _fig(at, "kvc_comp_title")
+    names = [t["name"] for t in comp["data"]]
+    assert EN("kvc_part_window", w="1,024") in names and EN("kvc_part_full") in names
+    window = decode([t for t in comp["data"] if t["name"] == EN("kvc_part_window", w="1,024")][0]["y"])
+    assert np.allclose(window[-5:], window[-1])  # flat after the window
+    at.radio(key="kv_cache.composition").set_value("pct").run()
+    assert not at.exception
+    assert _fig(at, "kvc_comp_title")["layout"]["yaxis"]["range"] == [0, 100]
+
+
+def test_hybrid_model_shows_a_constant_state_band():
+    at = run_page("kv_cache", model="qwen3-next-80b-a3b")
+    assert not at.exception
+    comp = _fig(at, "kvc_comp_title")
+    (state,) = [t for t in comp["data"] if t["name"] == EN("kvc_part_state", w="")]
+    y = decode(state["y"])
+    assert np.all(y == y[0]) and y[0] > 0
+    assert any("Gated DeltaNet" in md.value for md in at.markdown)
+
+
+def test_mha_model_compares_with_gqa_and_mqa():
+    at = run_page("kv_cache", model="llama-2-7b", gpus="1")
+    assert not at.exception
+    labels = list(_fig(at, "kvc_arch_title")["data"][0]["y"])
+    assert labels == [EN("kvc_var_stored", kind="MHA", k=32), EN("kvc_var_gqa", k=8), EN("kvc_var_mqa", k=1)]
+
+
+def test_extremes_render_and_say_they_do_not_fit():
+    for query in ({"context": "1048576"}, {"batch": "4096"}, {"hardware": "tpu-v5e"}):
+        at = run_page("kv_cache", **query)
+        assert not at.exception, query
+        assert at.error, query  # the fit notice
+    at = run_page("kv_cache", context="1048576")
+    mb = _fig(at, "kvc_max_batch_title")
+    assert any(a["text"] == EN("kvc_none_fits") for a in mb["layout"]["annotations"])
+    assert any(a.get("label", {}).get("text") == EN("kvc_max_context", n="128K") for a in
+               _fig(at, "kvc_size_title")["layout"]["shapes"])  # fmt: skip
+
+
+def test_zh_tw():
+    at = run_page("kv_cache", lang="zh-TW", model="gemma-3-27b")
+    assert not at.exception
+    assert at.title[0].value == ZH("page_kv_cache")
+    for key in ("kvc_size_title", "kvc_max_batch_title", "kvc_arch_title", "kvc_comp_title"):
+        fig = _fig(at, key, tr=ZH)
+        assert fig["layout"]["title"]["text"] != EN(key)
+    assert any("滑動視窗" in md.value for md in at.markdown)

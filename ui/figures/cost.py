@@ -1,0 +1,592 @@
+"""Cost & energy figures: $ per output token, tokens per $, tokens/s per GPU and energy per token against batch or
+context, the throughput-latency frontier against a TPOT target, and a batch × context heat map. Pure: arrays in
+(SI: seconds, USD, joules, tokens), go.Figure or pandas DataFrame out."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from ..i18n import EN, Translator
+from .common import style
+from .kv_cache import Decor, context_ticks, log_ticks, nice_log_ticks, tick_label
+
+MAX_SWEEP_BATCH = 4096
+MIN_SWEEP_CONTEXT = 128  # left end of the log context axis (tokens)
+SWEEP_POINTS = 64  # contexts per sweep
+HEAT_POINTS = 48
+COST_UNITS = ("usd_1m", "usd_1k", "tokens_per_usd")
+HEAT_METRICS = ("usd_1m", "tps_gpu", "j_per_token")
+FRONTIER_AXES = ("gpu_vs_tpot", "user_vs_gpu")
+SWEEPS = ("batch", "context")
+DECODE_COLOUR = "#1f77b4"
+PREFILL_COLOUR = "#ff7f0e"
+ENERGY_COLOUR = "#2ca02c"
+NOT_FIT_FILL = "#d62728"
+NOT_FIT_POINT = "#b0b0b0"
+TARGET_COLOUR = "#2ca02c"
+
+
+# --------------------------------------------------------------------------------------------------- grids
+
+
+def batch_grid(scenario_batch: float) -> np.ndarray:
+    """Batch sizes 1 … 4096 that read naturally (2^k × 1, 1.25, 1.5, 1.75: …, 32, 40, 48, 56, 64, …), plus the
+    scenario's: about four points per doubling."""
+    k = 2.0 ** np.arange(int(np.log2(MAX_SWEEP_BATCH)) + 1)
+    grid = np.round((k[:, None] * np.array([1.0, 1.25, 1.5, 1.75])[None, :]).ravel())
+    return np.unique(np.append(grid[grid <= MAX_SWEEP_BATCH], float(scenario_batch)))
+
+
+def context_grid(max_context: float, scenario_context: float, points: int = SWEEP_POINTS) -> np.ndarray:
+    """Contexts 128 … max(model max context, scenario context), log-spaced, plus the scenario's (when ≥ 128)."""
+    top = float(max(max_context, scenario_context, 2 * MIN_SWEEP_CONTEXT))
+    grid = np.round(np.geomspace(MIN_SWEEP_CONTEXT, top, points))
+    if scenario_context >= MIN_SWEEP_CONTEXT:
+        grid = np.append(grid, float(scenario_context))
+    return np.unique(grid)
+
+
+def heat_batches(points: int = HEAT_POINTS) -> np.ndarray:
+    """About `points` distinct integer batch sizes, log-spaced over 1 … 4096."""
+    n = points
+    while len(grid := np.unique(np.round(np.geomspace(1, MAX_SWEEP_BATCH, n)))) < points:
+        n += 1
+    return grid
+
+
+def heat_contexts(max_context: float, scenario_context: float, points: int = HEAT_POINTS) -> np.ndarray:
+    top = float(max(max_context, scenario_context, 2 * MIN_SWEEP_CONTEXT))
+    return np.unique(np.round(np.geomspace(MIN_SWEEP_CONTEXT, top, points)))
+
+
+# --------------------------------------------------------------------------------------------------- numbers
+
+
+def cost_in(usd_per_1m_tokens: np.ndarray, unit: str) -> np.ndarray:
+    """$/1M output tokens expressed as $/1M, $/1K or tokens per $."""
+    v = np.asarray(usd_per_1m_tokens, dtype=float)
+    if unit == "usd_1k":
+        return v / 1e3
+    if unit == "tokens_per_usd":
+        with np.errstate(divide="ignore"):  # a $0 price: infinitely many tokens per dollar
+            return 1e6 / v
+    return v
+
+
+def best_batch_index(tpot_s: np.ndarray, tps_per_gpu: np.ndarray, fits: np.ndarray, target_s: float) -> int | None:
+    """Index of the highest tokens/s per GPU among points with TPOT ≤ target that fit in memory; None if none."""
+    ok = (np.asarray(tpot_s) <= target_s) & np.asarray(fits, dtype=bool)
+    if not ok.any():
+        return None
+    return int(np.argmax(np.where(ok, tps_per_gpu, -np.inf)))
+
+
+def _not_fit_spans(x: np.ndarray, fits: np.ndarray) -> list[tuple[float, float]]:
+    """Contiguous x ranges where a point does not fit (from the last fitting point to the next one)."""
+    bad = ~np.asarray(fits, dtype=bool)
+    spans, start = [], None
+    for i, b in enumerate(bad):
+        if b and start is None:
+            start = x[i - 1] if i else x[0]
+        if not b and start is not None:
+            spans.append((start, x[i]))
+            start = None
+    if start is not None:
+        spans.append((start, x[-1]))
+    return spans
+
+
+def _shade_not_fitting(d: Decor, x: np.ndarray, fits: np.ndarray, curves: list[np.ndarray], tr: Translator) -> None:
+    """Shade the x ranges that do not fit; label the first one at the top, middle or bottom, away from the curves."""
+    ys = [np.asarray(c, dtype=float) for c in curves]
+    good = [np.isfinite(y) & (y > 0) for y in ys]
+    logs = np.concatenate([np.log10(y[g]) for y, g in zip(ys, good, strict=True)] + [np.zeros(0)])
+    lo, hi = (float(logs.min()), float(logs.max())) if logs.size else (0.0, 0.0)
+    for i, (x0, x1) in enumerate(_not_fit_spans(x, fits)):
+        d.vrect(x0, x1, fillcolor=NOT_FIT_FILL, opacity=0.08)
+        if i:
+            continue
+        inside = [np.log10(y[g & (x >= x0) & (x <= x1)]) for y, g in zip(ys, good, strict=True)]
+        heights = np.concatenate(inside) if inside else np.array([])
+        heights = (heights - lo) / (hi - lo) if hi > lo else np.full_like(heights, 0.5)
+        candidates = (0.96, 0.5, 0.04)
+        text_y = max(candidates, key=lambda c: float(np.min(np.abs(heights - c))) if heights.size else 1.0)
+        d.note(  # annotations on a log axis take log10 coordinates
+            tr("ce_not_fit"),
+            math.log10(math.sqrt(max(x0, 1e-9) * x1)),
+            text_y,
+            xref="x",
+            font={"color": "#a00", "size": 11},
+            bgcolor="rgba(255,255,255,0.6)",
+        )
+
+
+def _nearest(x: np.ndarray, value: float) -> int:
+    return int(np.argmin(np.abs(np.asarray(x, dtype=float) - value)))
+
+
+def _power_of_two_ticks(values: np.ndarray, *, tokens: bool = False) -> dict:
+    """Axis settings for ticks at powers of two: 1, 4, 16 … for batches; 128, 2K, 32K … for contexts."""
+    vals, text = context_ticks(float(np.min(values)), float(np.max(values)))
+    return {"tickvals": vals, "ticktext": text if tokens else [f"{v:,.0f}" for v in vals]}
+
+
+def _x_title(sweep: str, tr: Translator) -> str:
+    return tr("axis_batch") if sweep == "batch" else tr("axis_context")
+
+
+def _x_hover(sweep: str, tr: Translator) -> str:
+    return f"{tr('ce_h_batch') if sweep == 'batch' else tr('ce_h_context')} %{{x:,.0f}}"
+
+
+def _y_hover(unit: str, tr: Translator) -> str:
+    return f"%{{y:,.0f}} {tr('ce_unit_tokens_per_usd')}" if unit == "tokens_per_usd" else "$%{y:,.4~g}"
+
+
+# --------------------------------------------------------------------------------------------------- sweeps
+
+
+def cost_curve(
+    x: np.ndarray,
+    usd_per_1m_decode: np.ndarray,
+    usd_per_1m_with_prefill: np.ndarray,
+    fits: np.ndarray,
+    scenario_x: float,
+    *,
+    sweep: str = "batch",
+    unit: str = "usd_1m",
+    tr: Translator = EN,
+) -> go.Figure:
+    """Cost per output token against batch or context: decode alone, and per request with the prompt's prefill."""
+    fig = go.Figure()
+    i = _nearest(x, scenario_x)
+    for key, values, colour in (
+        ("ce_line_decode", usd_per_1m_decode, DECODE_COLOUR),
+        ("ce_line_prefill", usd_per_1m_with_prefill, PREFILL_COLOUR),
+    ):
+        y = cost_in(values, unit)
+        name = tr(key)
+        fig.add_scatter(
+            x=x,
+            y=y,
+            mode="lines",
+            name=name,
+            line={"color": colour, "width": 2.5},
+            hovertemplate=f"{name}<br>{_x_hover(sweep, tr)}<br>{_y_hover(unit, tr)}<extra></extra>",
+        )
+        fig.add_scatter(
+            x=[x[i]],
+            y=[y[i]],
+            mode="markers",
+            name=tr("ce_scenario"),
+            legendgroup="scenario",
+            showlegend=key == "ce_line_decode",
+            marker={"symbol": "circle-open", "size": 13, "color": "#000", "line": {"width": 2}},
+            hovertemplate=f"{tr('ce_scenario')}: {name}<br>{_x_hover(sweep, tr)}<br>{_y_hover(unit, tr)}<extra></extra>",
+        )
+    d = Decor()
+    _shade_not_fitting(d, x, fits, [cost_in(usd_per_1m_decode, unit), cost_in(usd_per_1m_with_prefill, unit)], tr)
+    title = tr("ce_cost_title_batch" if sweep == "batch" else "ce_cost_title_context")
+    style(fig, title, _x_title(sweep, tr), tr(f"ce_axis_{unit}"), log_x=True, log_y=True)
+    d.xaxis.update(_power_of_two_ticks(x, tokens=sweep == "context"))
+    d.yaxis.update(log_ticks(cost_in(usd_per_1m_decode, unit), cost_in(usd_per_1m_with_prefill, unit), pad=0.1))
+    return d.apply(fig)
+
+
+def cost_table(
+    x: np.ndarray,
+    usd_per_1m_decode: np.ndarray,
+    usd_per_1m_with_prefill: np.ndarray,
+    fits: np.ndarray,
+    *,
+    sweep: str = "batch",
+) -> pd.DataFrame:
+    d = np.asarray(usd_per_1m_decode, dtype=float)
+    p = np.asarray(usd_per_1m_with_prefill, dtype=float)
+    return pd.DataFrame(
+        {
+            "batch" if sweep == "batch" else "context_tokens": x,
+            "usd_per_1m_output_tokens_decode": d,
+            "usd_per_1m_output_tokens_with_prefill": p,
+            "usd_per_1k_output_tokens_decode": d / 1e3,
+            "output_tokens_per_usd_decode": 1e6 / d,
+            "fits": np.asarray(fits, dtype=bool),
+        }
+    )
+
+
+def throughput_curve(
+    x: np.ndarray,
+    tokens_per_s_per_gpu: np.ndarray,
+    tokens_per_s_per_user: np.ndarray,
+    fits: np.ndarray,
+    scenario_x: float,
+    *,
+    sweep: str = "batch",
+    colour: str = DECODE_COLOUR,
+    tr: Translator = EN,
+) -> go.Figure:
+    """Output tokens/s per GPU against batch or context (hover adds tokens/s per user)."""
+    fig = go.Figure()
+    name = tr("ce_line_tps_gpu")
+    fig.add_scatter(
+        x=x,
+        y=tokens_per_s_per_gpu,
+        customdata=np.asarray(tokens_per_s_per_user, dtype=float),
+        mode="lines",
+        name=name,
+        line={"color": colour, "width": 2.5},
+        hovertemplate=f"{_x_hover(sweep, tr)}<br>%{{y:,.4~g}} {tr('ce_u_tps_gpu')}<br>"
+        f"%{{customdata:,.3~g}} {tr('ce_u_tps_user')}<extra></extra>",
+    )
+    i = _nearest(x, scenario_x)
+    fig.add_scatter(
+        x=[x[i]],
+        y=[np.asarray(tokens_per_s_per_gpu)[i]],
+        mode="markers",
+        name=tr("ce_scenario"),
+        marker={"symbol": "circle-open", "size": 13, "color": "#000", "line": {"width": 2}},
+        hovertemplate=f"{tr('ce_scenario')}<br>{_x_hover(sweep, tr)}<br>%{{y:,.4~g}} {tr('ce_u_tps_gpu')}"
+        "<extra></extra>",
+    )
+    d = Decor()
+    _shade_not_fitting(d, x, fits, [tokens_per_s_per_gpu], tr)
+    style(fig, tr("ce_tps_title"), _x_title(sweep, tr), tr("ce_axis_tps_gpu"), log_x=True, log_y=True)
+    d.xaxis.update(_power_of_two_ticks(x, tokens=sweep == "context"))
+    d.yaxis.update(log_ticks(tokens_per_s_per_gpu, pad=0.1))
+    return d.apply(fig)
+
+
+def throughput_table(
+    x: np.ndarray, tokens_per_s_per_gpu: np.ndarray, tokens_per_s_per_user: np.ndarray, fits: np.ndarray, *, sweep: str
+) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "batch" if sweep == "batch" else "context_tokens": x,
+            "tokens_per_s_per_gpu": np.asarray(tokens_per_s_per_gpu, dtype=float),
+            "tokens_per_s_per_user": np.asarray(tokens_per_s_per_user, dtype=float),
+            "fits": np.asarray(fits, dtype=bool),
+        }
+    )
+
+
+def energy_curve(
+    x: np.ndarray,
+    joules_per_token: np.ndarray,
+    fits: np.ndarray,
+    scenario_x: float,
+    *,
+    sweep: str = "batch",
+    tr: Translator = EN,
+) -> go.Figure:
+    """Energy per output token (J) against batch or context (hover adds tokens per joule)."""
+    j = np.asarray(joules_per_token, dtype=float)
+    fig = go.Figure()
+    fig.add_scatter(
+        x=x,
+        y=j,
+        customdata=1.0 / j,
+        mode="lines",
+        name=tr("ce_line_energy"),
+        line={"color": ENERGY_COLOUR, "width": 2.5},
+        hovertemplate=f"{_x_hover(sweep, tr)}<br>%{{y:,.3~g}} {tr('ce_unit_j_per_token')}<br>"
+        f"%{{customdata:,.3~g}} {tr('ce_unit_tokens_per_j')}<extra></extra>",
+    )
+    i = _nearest(x, scenario_x)
+    fig.add_scatter(
+        x=[x[i]],
+        y=[j[i]],
+        mode="markers",
+        name=tr("ce_scenario"),
+        marker={"symbol": "circle-open", "size": 13, "color": "#000", "line": {"width": 2}},
+        hovertemplate=f"{tr('ce_scenario')}<br>{_x_hover(sweep, tr)}<br>%{{y:,.3~g}} {tr('ce_unit_j_per_token')}"
+        "<extra></extra>",
+    )
+    d = Decor()
+    _shade_not_fitting(d, x, fits, [j], tr)
+    style(fig, tr("ce_energy_title"), _x_title(sweep, tr), tr("ce_axis_j_per_token"), log_x=True, log_y=True)
+    d.xaxis.update(_power_of_two_ticks(x, tokens=sweep == "context"))
+    d.yaxis.update(log_ticks(j, pad=0.1))
+    return d.apply(fig)
+
+
+def energy_table(x: np.ndarray, joules_per_token: np.ndarray, fits: np.ndarray, *, sweep: str) -> pd.DataFrame:
+    j = np.asarray(joules_per_token, dtype=float)
+    return pd.DataFrame(
+        {
+            "batch" if sweep == "batch" else "context_tokens": x,
+            "joules_per_token": j,
+            "tokens_per_joule": 1.0 / j,
+            "fits": np.asarray(fits, dtype=bool),
+        }
+    )
+
+
+# --------------------------------------------------------------------------------------------------- frontier
+
+
+def frontier(
+    batch: np.ndarray,
+    tpot_s: np.ndarray,
+    tokens_per_s_per_gpu: np.ndarray,
+    fits: np.ndarray,
+    target_s: float,
+    target_label: str,
+    scenario_batch: float,
+    *,
+    axes: str = "gpu_vs_tpot",
+    colour: str = DECODE_COLOUR,
+    tr: Translator = EN,
+) -> go.Figure:
+    """Throughput-latency frontier, one point per batch: x = tokens/s per GPU, y = TPOT (ms); or InferenceX's
+    x = tokens/s per user, y = tokens/s per GPU. Points that do not fit are grey; the TPOT target is drawn and the
+    best batch that meets it (highest tokens/s per GPU, fits) is starred."""
+    b = np.asarray(batch, dtype=float)
+    tpot_ms = np.asarray(tpot_s, dtype=float) * 1e3
+    gpu = np.asarray(tokens_per_s_per_gpu, dtype=float)
+    user = 1e3 / tpot_ms
+    ok = np.asarray(fits, dtype=bool)
+    if axes == "gpu_vs_tpot":
+        xs, ys = gpu, tpot_ms
+        x_title, y_title = tr("ce_axis_tps_gpu"), tr("axis_tpot_ms")
+    else:
+        xs, ys = user, gpu
+        x_title, y_title = tr("ce_axis_tps_user"), tr("ce_axis_tps_gpu")
+    custom = np.stack([b, tpot_ms, gpu, user], axis=-1)
+    hover = (
+        f"{tr('ce_h_batch')} %{{customdata[0]:,.0f}}<br>TPOT %{{customdata[1]:,.3~g}} ms<br>"
+        f"%{{customdata[2]:,.4~g}} {tr('ce_u_tps_gpu')}<br>%{{customdata[3]:,.3~g}} {tr('ce_u_tps_user')}"
+    )
+    fig = go.Figure()
+    fig.add_scatter(
+        x=np.where(ok, xs, np.nan),
+        y=np.where(ok, ys, np.nan),
+        customdata=custom,
+        mode="lines+markers",
+        name=tr("ce_frontier_fits"),
+        line={"color": colour, "width": 1.5},
+        marker={"color": colour, "size": 7},
+        hovertemplate=hover + "<extra></extra>",
+    )
+    if (~ok).any():
+        fig.add_scatter(
+            x=xs[~ok],
+            y=ys[~ok],
+            customdata=custom[~ok],
+            mode="markers",
+            name=tr("ce_frontier_not_fit"),
+            marker={"color": NOT_FIT_POINT, "size": 7, "symbol": "x"},
+            hovertemplate=hover + f"<br>{tr('ce_not_fit')}<extra></extra>",
+        )
+    i = _nearest(b, scenario_batch)
+    fig.add_scatter(
+        x=[xs[i]],
+        y=[ys[i]],
+        customdata=custom[i : i + 1],
+        mode="markers",
+        name=tr("ce_scenario_batch", b=int(b[i])),
+        marker={"symbol": "circle-open", "size": 16, "color": "#000", "line": {"width": 2}},
+        hovertemplate=f"{tr('ce_scenario')}<br>" + hover + "<extra></extra>",
+    )
+    # the target: TPOT ≤ target is below a horizontal line, or right of 1/target tokens/s per user
+    d = Decor()
+    if axes == "gpu_vs_tpot":
+        d.hline(  # shape labels, unlike annotations, sit at data coordinates on log axes
+            target_s * 1e3,
+            line={"dash": "dash", "color": TARGET_COLOUR},
+            label={"text": target_label, "textposition": "end", "font": {"color": TARGET_COLOUR}},
+        )
+    else:
+        d.vline(
+            1.0 / target_s,
+            line={"dash": "dash", "color": TARGET_COLOUR},
+            label={
+                "text": target_label,
+                "textposition": "start",
+                "textangle": 0,
+                "xanchor": "left",
+                "font": {"color": TARGET_COLOUR},
+            },
+        )
+    best = best_batch_index(tpot_s, gpu, ok, target_s)
+    if best is not None:
+        fig.add_scatter(
+            x=[xs[best]],
+            y=[ys[best]],
+            customdata=custom[best : best + 1],
+            mode="markers",
+            name=tr("ce_best", b=int(b[best])),
+            marker={"symbol": "star", "size": 20, "color": "#ffd700", "line": {"color": "#000", "width": 1}},
+            hovertemplate=f"{tr('ce_best', b=int(b[best]))}<br>" + hover + "<extra></extra>",
+        )
+    else:
+        d.note(
+            tr("ce_best_none", target=target_label),
+            0.5,
+            0.5,
+            font={"color": "#a00", "size": 13},
+            bgcolor="rgba(255,255,255,0.85)",
+        )
+    style(fig, tr("ce_frontier_title"), x_title, y_title, log_x=True, log_y=True)
+    # focus on the points that fit (and the target): the ones that don't can run to seconds per token
+    focus = ok.copy() if ok.any() else np.ones_like(ok)
+    focus[i] = True  # always show the scenario's own point
+    target_xy = (np.array([]), np.array([target_s * 1e3])) if axes == "gpu_vs_tpot" else (np.array([1 / target_s]), [])
+    for axis, data, extra in ((d.xaxis, xs, target_xy[0]), (d.yaxis, ys, target_xy[1])):
+        v = np.concatenate([data[focus], np.asarray(extra, dtype=float)])
+        v = v[np.isfinite(v) & (v > 0)]
+        if not v.size:
+            continue
+        lo, hi = np.log10(v.min()), np.log10(v.max())
+        pad = max(0.08 * (hi - lo), 0.05)
+        ticks = nice_log_ticks(10 ** (lo - pad), 10 ** (hi + pad))
+        axis.update(range=[lo - pad, hi + pad], tickvals=ticks, ticktext=[tick_label(t) for t in ticks])
+    return d.apply(
+        fig,
+        height=520,
+        legend={"orientation": "h", "yanchor": "top", "y": -0.22, "xanchor": "left", "x": 0.0},
+        margin={"b": 140},
+    )
+
+
+def frontier_table(
+    batch: np.ndarray, tpot_s: np.ndarray, tokens_per_s_per_gpu: np.ndarray, fits: np.ndarray, target_s: float
+) -> pd.DataFrame:
+    tpot = np.asarray(tpot_s, dtype=float)
+    ok = np.asarray(fits, dtype=bool)
+    return pd.DataFrame(
+        {
+            "batch": np.asarray(batch, dtype=float),
+            "tpot_ms": tpot * 1e3,
+            "tokens_per_s_per_user": 1.0 / tpot,
+            "tokens_per_s_per_gpu": np.asarray(tokens_per_s_per_gpu, dtype=float),
+            "fits": ok,
+            "meets_target": (tpot <= target_s) & ok,
+        }
+    )
+
+
+# --------------------------------------------------------------------------------------------------- heat map
+
+
+def _edges(centres: np.ndarray) -> np.ndarray:
+    """Cell edges for log-spaced centres: geometric midpoints, extended half a step at each end."""
+    c = np.log10(np.asarray(centres, dtype=float))
+    if len(c) == 1:
+        return 10 ** np.array([c[0] - 0.1, c[0] + 0.1])
+    mid = (c[1:] + c[:-1]) / 2
+    return 10 ** np.concatenate([[c[0] - (mid[0] - c[0])], mid, [c[-1] + (c[-1] - mid[-1])]])
+
+
+def _tick_text(v: float, metric: str) -> str:
+    return f"${tick_label(v)}" if metric == "usd_1m" else tick_label(v)
+
+
+def heatmap(
+    batches: np.ndarray,
+    contexts: np.ndarray,
+    values: np.ndarray,
+    fits: np.ndarray,
+    metric: str,
+    scenario_batch: float,
+    scenario_context: float,
+    *,
+    tr: Translator = EN,
+) -> go.Figure:
+    """A metric over batch (x) × context (y), log colour scale; cells that do not fit are grey; scenario marked.
+    values and fits are (batch, context) arrays."""
+    v = np.asarray(values, dtype=float).T  # (context, batch): rows are y
+    ok = np.asarray(fits, dtype=bool).T
+    shown = np.where(ok & np.isfinite(v) & (v > 0), v, np.nan)
+    b_grid, c_grid = np.meshgrid(batches, contexts)
+    custom = np.stack([b_grid, c_grid, v], axis=-1)
+    unit = tr(f"ce_unit_{metric}")
+    fig = go.Figure()
+    x_edges, y_edges = _edges(batches), _edges(contexts)
+    if (~ok).any():
+        fig.add_heatmap(
+            x=x_edges,
+            y=y_edges,
+            z=np.where(ok, np.nan, 1.0),
+            customdata=custom,
+            colorscale=[[0, "#d9d9d9"], [1, "#d9d9d9"]],
+            showscale=False,
+            name=tr("ce_not_fit"),
+            hovertemplate=f"{tr('ce_h_batch')} %{{customdata[0]:,.0f}}<br>{tr('ce_h_context')} %{{customdata[1]:,.0f}}"
+            f"<br>{tr('ce_not_fit')}<extra></extra>",
+        )
+    finite = shown[np.isfinite(shown)]
+    if finite.size:
+        lo, hi = float(finite.min()), float(finite.max())
+        ticks = nice_log_ticks(lo, hi) if hi > lo else [lo]
+        fig.add_heatmap(
+            x=x_edges,
+            y=y_edges,
+            z=np.log10(shown),
+            customdata=custom,
+            colorscale="Viridis_r" if metric in ("usd_1m", "j_per_token") else "Viridis",
+            zmin=math.log10(lo),
+            zmax=math.log10(hi) if hi > lo else math.log10(lo) + 1e-9,
+            colorbar={
+                "title": {"text": unit, "side": "right"},
+                "tickvals": [math.log10(t) for t in ticks],
+                "ticktext": [_tick_text(t, metric) for t in ticks],
+            },
+            name=tr(f"ce_heat_{metric}"),
+            hovertemplate=f"{tr('ce_h_batch')} %{{customdata[0]:,.0f}}<br>{tr('ce_h_context')} %{{customdata[1]:,.0f}}"
+            f"<br>%{{customdata[2]:,.4~g}} {unit}<extra></extra>",
+        )
+    if scenario_context >= contexts[0]:
+        fig.add_scatter(
+            x=[scenario_batch],
+            y=[scenario_context],
+            mode="markers",
+            name=tr("ce_scenario"),
+            marker={"symbol": "x-thin-open", "size": 16, "color": "#ff1493", "line": {"width": 3}},
+            cliponaxis=False,
+            hovertemplate=f"{tr('ce_scenario')}<br>{tr('ce_h_batch')} %{{x:,.0f}}<br>{tr('ce_h_context')} %{{y:,.0f}}"
+            "<extra></extra>",
+        )
+    style(fig, tr("ce_heat_title", metric=tr(f"ce_heat_{metric}")), tr("axis_batch"), tr("axis_context"))
+    return fig.update_layout(
+        height=520,
+        plot_bgcolor="#ffffff",
+        xaxis={
+            "type": "log",
+            "range": [math.log10(x_edges[0]), math.log10(x_edges[-1])],
+            **_power_of_two_ticks(batches),
+        },
+        yaxis={
+            "type": "log",
+            "range": [math.log10(y_edges[0]), math.log10(y_edges[-1])],
+            **_power_of_two_ticks(contexts, tokens=True),
+        },
+    )
+
+
+def heatmap_table(
+    batches: np.ndarray, contexts: np.ndarray, values: np.ndarray, fits: np.ndarray, metric: str
+) -> pd.DataFrame:
+    b, c = np.meshgrid(batches, contexts, indexing="ij")
+    column = {
+        "usd_1m": "usd_per_1m_output_tokens",
+        "tps_gpu": "tokens_per_s_per_gpu",
+        "j_per_token": "joules_per_token",
+    }
+    return pd.DataFrame(
+        {
+            "batch": b.ravel(),
+            "context_tokens": c.ravel(),
+            column[metric]: np.asarray(values, dtype=float).ravel(),
+            "fits": np.asarray(fits, dtype=bool).ravel(),
+        }
+    )
+
+
+def board_power_w(tdp_w: float | None, num_gpus: float) -> float:
+    """Power of the deployment as the energy figures assume it: board power (TDP) × GPUs; nan when unknown."""
+    return float("nan") if tdp_w is None else float(tdp_w) * float(num_gpus)
