@@ -28,24 +28,26 @@ def figure(fig: go.Figure, table: pd.DataFrame | None, name: str, tr: Translator
     st.plotly_chart(fig, config=PLOTLY_CONFIG, key=f"chart-{slug}", theme=None)
     if embedded():
         return
-    c1, c2, _ = st.columns([1, 1, 3])
-    if table is not None:
-        c1.download_button(
-            tr("download_csv"),
-            data=lambda: table.to_csv(index=False).encode("utf-8"),
-            file_name=f"{slug}.csv",
-            mime="text/csv",
-            key=f"csv-{slug}",
+    with st.container(horizontal=True):
+        if table is not None:
+            st.download_button(
+                tr("download_csv"),
+                data=lambda: table.to_csv(index=False).encode("utf-8"),
+                file_name=f"{slug}.csv",
+                mime="text/csv",
+                key=f"csv-{slug}",
+                on_click="ignore",
+                width="content",
+            )
+        st.download_button(
+            tr("download_html"),
+            data=lambda: fig.to_html(include_plotlyjs=True, full_html=True, config=PLOTLY_CONFIG).encode("utf-8"),
+            file_name=f"{slug}.html",
+            mime="text/html",
+            key=f"html-{slug}",
             on_click="ignore",
+            width="content",
         )
-    c2.download_button(
-        tr("download_html"),
-        data=lambda: fig.to_html(include_plotlyjs=True, full_html=True, config=PLOTLY_CONFIG).encode("utf-8"),
-        file_name=f"{slug}.html",
-        mime="text/html",
-        key=f"html-{slug}",
-        on_click="ignore",
-    )
 
 
 def url_notices(notices, tr: Translator) -> None:
