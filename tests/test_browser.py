@@ -66,8 +66,12 @@ def _settle(pg, timeout_ms: int = 90_000) -> None:
     """Wait until the app has rendered and its script run has finished."""
     pg.wait_for_selector('[data-testid="stApp"]', timeout=timeout_ms)
     pg.wait_for_selector('[data-testid="stMainBlockContainer"] [data-testid="stElementContainer"]', timeout=timeout_ms)
+    pg.wait_for_timeout(500)  # let the status widget appear if the script is still running
     pg.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout_ms, polling=250
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
+        " && !document.querySelector('[data-testid=\"stSkeleton\"]')",
+        timeout=timeout_ms,
+        polling=250,
     )
     if pg.query_selector(".js-plotly-plot") is not None or pg.query_selector('[data-testid="stPlotlyChart"]'):
         pg.wait_for_selector(".js-plotly-plot .main-svg", timeout=timeout_ms)

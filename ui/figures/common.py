@@ -56,9 +56,11 @@ def style(
     fig: go.Figure, title: str, x_title: str, y_title: str, *, log_x: bool = False, log_y: bool = False
 ) -> go.Figure:
     """The house layout (from the 'tpot' template) plus this figure's title and axis titles with units."""
-    fig.update_layout(
-        title={"text": title},
-        xaxis={"title": {"text": x_title}, "type": "log" if log_x else None},
-        yaxis={"title": {"text": y_title}, "type": "log" if log_y else None},
-    )
+    xaxis: dict = {"title": {"text": x_title}}
+    yaxis: dict = {"title": {"text": y_title}}
+    if log_x:
+        xaxis["type"] = "log"  # only set when asked: a category axis set earlier stays a category axis
+    if log_y:
+        yaxis["type"] = "log"
+    fig.update_layout(title={"text": title}, xaxis=xaxis, yaxis=yaxis)
     return fig

@@ -1,0 +1,462 @@
+"""Serving planner: the cheapest way to serve the sidebar's model at a latency target (the SLO frontier), across
+hardware x precision, GPU count, speculative decoding, capacity and the optimisation levers. The page's own inputs
+travel in the URL: planner_target_ms, planner_ttft_ms, spec_k, spec_accept, prefix_hit."""
+
+import streamlit as st
+
+from tpot_model import planner
+from ui import controls, data, fmt, show
+from ui.figures import planner as figs
+
+state = controls.scenario_state()
+tr = controls.translator()
+model, hw, profile = controls.resolve(state)
+scenario = state.to_scenario()
+est = controls.evaluate(state)
+catalog_models, catalog_hw = data.models(), data.hardware()
+INIT, NOTICES = "_planner_initialised", "_planner_notices"
+
+# The page's inputs: from the URL on the session's first visit, then kept in the widgets' (persisted) state.
+if not st.session_state.get(INIT):
+    inputs, notices = figs.parse_page_query(st.query_params.to_dict())
+    st.session_state.update(
+        {
+            "planner.target": inputs.target,
+            "planner.custom_ms": inputs.custom_ms,
+            "planner.ttft_ms": inputs.ttft_ms,
+            "planner.k": inputs.k,
+            "planner.accept": inputs.acceptance,
+            "planner.prefix_hit": inputs.prefix_hit,
+            NOTICES: notices,
+            INIT: True,
+        }
+    )
+drafts = [m.id for m in planner.draft_candidates(model, catalog_models)]
+draft_options = [*drafts, "mtp"]
+if st.session_state.get("planner.draft") not in draft_options:  # a new model: its own family's smallest, or MTP
+    st.session_state["planner.draft"] = draft_options[0]
+for key, default in (
+    ("planner.table_gpus", "cheapest"),
+    ("planner.mtp_cost", 0.05),
+    ("planner.mix", 0),
+    ("planner.levers_view", "target"),
+):
+    st.session_state.setdefault(key, default)
+
+st.title(tr("page_planner"))
+st.caption(tr("pl_caption"))
+for n in st.session_state[NOTICES]:
+    st.warning(tr("notice_bad_param", param=n.param, given=n.given or "∅", used=n.used), icon="⚠️")
+
+c1, c2, c3 = st.columns([2, 1, 1])
+c1.selectbox(
+    tr("pl_target"),
+    figs.TARGET_OPTIONS,
+    key="planner.target",
+    format_func=lambda k: tr("pl_target_custom") if k == figs.CUSTOM else tr(f"target_{k}"),
+    help=tr("pl_target_help"),
+    persist_state="session",
+)
+c2.number_input(
+    tr("pl_custom_ms"),
+    min_value=1.0,
+    max_value=figs.MAX_TARGET_MS,
+    step=5.0,
+    format="%.1f",
+    key="planner.custom_ms",
+    disabled=st.session_state["planner.target"] != figs.CUSTOM,
+    persist_state="session",
+)
+c3.number_input(
+    tr("pl_ttft_ms"),
+    min_value=0.0,
+    max_value=figs.MAX_TTFT_MS,
+    step=100.0,
+    format="%.0f",
+    key="planner.ttft_ms",
+    help=tr("pl_ttft_help"),
+    persist_state="session",
+)
+target_ms = figs.target_ms(st.session_state["planner.target"], st.session_state["planner.custom_ms"])
+ttft_ms = st.session_state["planner.ttft_ms"]
+target_s = target_ms / 1e3
+ttft_s = ttft_ms / 1e3 if ttft_ms > 0 else None
+st.markdown(
+    tr(
+        "pl_scenario",
+        model=model.name,
+        gpus=state.gpus,
+        hw=hw.name,
+        weights=state.weights,
+        kv=state.kv,
+        context=fmt.tokens(state.context),
+        output=fmt.tokens(state.output),
+        target=fmt.ms(target_s),
+        ttft=tr("pl_ttft_part", ttft=fmt.duration(ttft_s)) if ttft_s else "",
+    )
+)
+
+# ------------------------------------------------------------------------------------------------ the frontier
+show.fit_notice(est, tr)
+st.header(tr("pl_frontier_h"))
+point = planner.frontier(model, hw, scenario, profile, target_s, ttft_s)
+price_known = point.usd_per_1M_tokens == point.usd_per_1M_tokens
+c = st.columns(4)
+c[0].metric(tr("pl_m_batch"), str(point.batch) if point.feasible else "—", help=tr("pl_m_batch_def"))
+c[1].metric(tr("pl_m_tpot"), fmt.ms(point.tpot_s), help=tr("pl_m_tpot_def", target=fmt.ms(target_s)))
+c[2].metric(
+    tr("pl_m_tps_gpu"),
+    fmt.rate(point.tokens_per_s_per_gpu),
+    help=tr("pl_m_tps_gpu_def", total=fmt.rate(point.tokens_per_s_total), gpus=state.gpus),
+)
+c[3].metric(
+    tr("pl_m_cost"),
+    fmt.usd(point.usd_per_1M_tokens) if price_known or not point.feasible else tr("pl_cell_no_price"),
+    help=tr("pl_m_cost_def") if price_known else tr("m_cost_none"),
+)
+reason = dict(
+    batch=point.batch,
+    next=point.batch + 1,
+    target=fmt.ms(target_s),
+    ttft=fmt.duration(ttft_s) if ttft_s else "",
+    tpot=fmt.ms(point.tpot_s),
+    tpot1=fmt.ms(point.batch1_tpot_s),
+    have=fmt.gb(est.usable_memory_per_gpu_bytes),
+    gpus=state.gpus,
+    hw=hw.name,
+    max_batch=point.max_batch_memory,
+)
+if point.feasible:
+    key = f"pl_reason_{point.limited_by}" + (f"_{point.slo_binding}" if point.limited_by == "slo" else "")
+    slo_compute = point.limited_by == "slo" and point.compute_bound  # more batch: latency for little throughput
+    text = tr(key, **reason) + (" " + tr("pl_reason_compute_note") if slo_compute else "")
+    st.success(text, icon=":material/target:")
+else:
+    key = "pl_infeasible_memory" if point.limited_by == "memory" else f"pl_infeasible_{point.slo_binding or 'tpot'}"
+    st.warning(tr(key, **reason), icon="⚠️")
+if point.feasible or point.limited_by == "slo":  # nothing to draw when not even batch 1 fits
+    show.figure(figs.frontier_figure(point, tr=tr), figs.frontier_table(point), "planner-frontier", tr)
+if point.feasible and price_known:
+    show.explain(
+        tr,
+        "pl_m_cost",
+        tr("pl_ex_frontier"),
+        tr(
+            "pl_ex_frontier_values",
+            batch=point.batch,
+            tpot=fmt.ms(point.tpot_s),
+            gpus=state.gpus,
+            per_gpu=fmt.rate(point.tokens_per_s_per_gpu),
+            price=fmt.usd(est.price_usd_per_gpu_hour),
+        ),
+        fmt.usd(point.usd_per_1M_tokens),
+    )
+
+
+def write_url() -> None:
+    """The page's inputs into the URL (also from inside a fragment, whose rerun skips the end of the script)."""
+    st.query_params.update(
+        figs.page_query(
+            target_ms,
+            ttft_ms,
+            st.session_state["planner.k"],
+            st.session_state["planner.accept"],
+            st.session_state["planner.prefix_hit"],
+        )
+    )
+
+
+# ------------------------------------------------------------------------------------------------ hardware x precision
+@st.fragment
+def cost_panel() -> None:
+    st.header(tr("pl_table_h"))
+    st.radio(
+        tr("pl_table_gpus"),
+        ["cheapest", "sidebar"],
+        key="planner.table_gpus",
+        format_func=lambda v: (
+            tr("pl_table_gpus_cheapest") if v == "cheapest" else tr("pl_table_gpus_sidebar", n=state.gpus)
+        ),
+        horizontal=True,
+        persist_state="session",
+    )
+    table_hw = [catalog_hw[h] for h in figs.TABLE_HARDWARE if h in catalog_hw]
+    if hw.id not in figs.TABLE_HARDWARE:
+        table_hw.append(hw)
+    grid = planner.cost_grid(
+        model,
+        table_hw,
+        scenario,
+        profile,
+        tpot_target_s=target_s,
+        ttft_target_s=ttft_s,
+        gpu_options=planner.NODE_GPU_OPTIONS if st.session_state["planner.table_gpus"] == "cheapest" else None,
+        price_applies_to=hw.id,
+    )
+    show.figure(
+        figs.cost_heatmap(grid, [h.name for h in table_hw], target_s, tr=tr), figs.cost_table(grid), "planner-cost", tr
+    )
+    st.caption(tr("pl_table_note", kv=state.kv, hw=hw.name))
+
+
+cost_panel()
+
+# ------------------------------------------------------------------------------------------------ GPU count
+st.header(tr("pl_gpus_h"))
+pp = planner.pipeline_parallel(model, hw, scenario, profile)
+counts = sorted(set(planner.TP_GPU_OPTIONS) | {int(n) for n in pp.num_gpus})
+tp = planner.tp_scaling(model, hw, scenario, profile, counts, target_s, ttft_s)
+c = st.columns(3)
+c[0].metric(
+    tr("pl_m_min_gpus", batch=state.batch),
+    str(tp.min_gpus_meeting_target) if tp.min_gpus_meeting_target else tr("pl_none_up_to", n=counts[-1]),
+    help=tr("pl_m_min_gpus_def"),
+)
+c[1].metric(
+    tr("pl_m_best_gpus"),
+    str(tp.best_num_gpus) if tp.best_num_gpus else "—",
+    help=tr("pl_m_best_gpus_def"),
+)
+c[2].metric(
+    tr("pl_m_comm_share", n=int(tp.num_gpus[-1])),
+    fmt.pct(float(tp.communication_fraction[-1])),
+    help=tr("pl_m_comm_share_def"),
+)
+show.figure(figs.tp_figure(tp, state.batch, target_s, tr=tr), figs.tp_table(tp), "planner-tensor-parallel", tr)
+st.markdown(tr("pl_tp_note"))
+st.dataframe(figs.tp_display_table(tp, tr=tr), hide_index=True)
+show.figure(
+    figs.pp_figure(pp, tp, est.usable_memory_per_gpu_bytes, tr=tr),
+    figs.pp_table(pp, tp),
+    "planner-pipeline-parallel",
+    tr,
+)
+st.markdown(tr("pl_pp_note"))
+
+
+# ------------------------------------------------------------------------------------------------ capacity
+@st.fragment
+def capacity_panel() -> None:
+    st.header(tr("pl_capacity_h"))
+    mixes = [(state.context, state.output), *figs.MIXES]
+    c1, c2 = st.columns(2)
+    c1.slider(
+        tr("pl_prefix_hit"),
+        0.0,
+        figs.HIT_MAX,
+        step=0.05,
+        key="planner.prefix_hit",
+        help=tr("pl_prefix_hit_help"),
+        persist_state="session",
+    )
+    c2.selectbox(
+        tr("pl_mix"),
+        range(len(mixes)),
+        key="planner.mix",
+        format_func=lambda i: (tr("pl_mix_scenario") + " " if i == 0 else "") + figs.mix_label(*mixes[i]),
+        help=tr("pl_mix_help"),
+        persist_state="session",
+    )
+    hit = float(st.session_state["planner.prefix_hit"])
+    cap = planner.capacity(model, hw, scenario, profile, target_s, ttft_s, hit)
+    dg = planner.disaggregation(
+        model,
+        hw,
+        scenario,
+        profile,
+        tpot_target_s=target_s,
+        input_tokens=[m[0] for m in mixes],
+        output_tokens=[m[1] for m in mixes],
+        prefix_hit_rate=hit,
+        ttft_target_s=ttft_s,
+    )
+    mix = int(st.session_state["planner.mix"])
+    c = st.columns(4)
+    c[0].metric(
+        tr("pl_m_users"),
+        f"{cap.users:,}",
+        help=tr("pl_m_users_def", memory=f"{cap.max_users_memory:,}", per_gpu=fmt.number(cap.users / state.gpus)),
+    )
+    c[1].metric(
+        tr("pl_m_kv_user"),
+        fmt.gb(cap.kv_bytes_per_user),
+        help=tr(
+            "pl_m_kv_user_def",
+            tokens=fmt.tokens(state.context + state.output),
+            per_gpu=fmt.gb(cap.kv_bytes_per_user_per_gpu),
+            left=fmt.gb(cap.hbm_left_after_weights_bytes),
+        ),
+    )
+    c[2].metric(
+        tr("pl_m_prefill"),
+        fmt.duration(cap.prefill_cached_s),
+        delta=tr("pl_prefill_delta", before=fmt.duration(cap.prefill_s)) if hit > 0 else None,
+        delta_color="off",
+        help=tr("pl_m_prefill_def", context=fmt.tokens(state.context)),
+    )
+    ratio = float(dg.prefill_per_decode_gpu[mix])
+    c[3].metric(
+        tr("pl_m_ratio", mix=figs.mix_label(*mixes[mix])),
+        figs.ratio_text(ratio, tr=tr),
+        help=tr("pl_m_ratio_def", share=fmt.pct(float(dg.prefill_share[mix]))),
+    )
+    st.markdown(
+        tr(
+            "pl_capacity_text",
+            left=fmt.gb(cap.hbm_left_after_weights_bytes),
+            per_gpu=fmt.gb(cap.kv_bytes_per_user_per_gpu),
+            memory=f"{cap.max_users_memory:,}",
+            users=f"{cap.users:,}",
+            target=fmt.ms(target_s),
+        )
+    )
+    show.figure(figs.disaggregation_figure(dg, tr=tr), figs.disaggregation_table(dg), "planner-disaggregation", tr)
+    st.markdown(tr("pl_disagg_note"))
+
+    write_url()
+
+
+capacity_panel()
+
+
+# ------------------------------------------------------------------------------------------------ speculative decoding
+@st.fragment
+def speculative_and_levers() -> None:
+    st.header(tr("pl_spec_h"))
+    c1, c2, c3, c4 = st.columns(4)
+    c1.selectbox(
+        tr("pl_spec_draft"),
+        draft_options,
+        key="planner.draft",
+        format_func=lambda d: tr("pl_spec_mtp") if d == "mtp" else catalog_models[d].name,
+        help=tr("pl_spec_draft_help"),
+        persist_state="session",
+    )
+    c2.slider(tr("pl_spec_k_label"), *figs.K_RANGE, key="planner.k", help=tr("pl_spec_k_help"), persist_state="session")
+    c3.slider(
+        tr("pl_spec_accept"),
+        0.0,
+        figs.ACCEPT_MAX,
+        step=0.05,
+        key="planner.accept",
+        help=tr("pl_spec_accept_help"),
+        persist_state="session",
+    )
+    is_mtp = st.session_state["planner.draft"] == "mtp"
+    c4.slider(
+        tr("pl_spec_mtp_cost"),
+        0.01,
+        0.30,
+        step=0.01,
+        key="planner.mtp_cost",
+        disabled=not is_mtp,
+        help=tr("pl_spec_mtp_cost_help", default=fmt.pct(planner.mtp_cost_fraction(model))),
+        persist_state="session",
+    )
+    k, accept = int(st.session_state["planner.k"]), float(st.session_state["planner.accept"])
+    draft = None if is_mtp else catalog_models[st.session_state["planner.draft"]]
+    mtp_cost = float(st.session_state["planner.mtp_cost"]) if is_mtp else None
+    sp = planner.speculative(model, hw, scenario, profile, k=k, acceptance=accept, draft=draft, mtp_cost=mtp_cost)
+    c = st.columns(4)
+    c[0].metric(tr("pl_m_tokens_step"), f"{float(sp.tokens_per_step):.2f}", help=tr("pl_m_tokens_step_def"))
+    c[1].metric(
+        tr("pl_m_eff_tpot"),
+        fmt.ms(float(sp.tpot_s)),
+        delta=tr("pl_speedup_delta", x=f"{float(sp.speedup):.2f}"),
+        delta_color="normal" if float(sp.speedup) >= 1 else "inverse",
+        help=tr("pl_m_eff_tpot_def", base=fmt.ms(float(sp.baseline_tpot_s)), batch=state.batch),
+    )
+    c[2].metric(
+        tr("pl_m_spec_tps"),
+        fmt.rate(float(sp.tokens_per_s_total)),
+        help=tr(
+            "pl_m_spec_tps_def", usd=fmt.usd(float(sp.usd_per_1M_tokens)) if price_known else tr("pl_cell_no_price")
+        ),
+    )
+    be = float(sp.break_even_acceptance)
+    c[3].metric(tr("pl_m_break_even"), fmt.pct(be) if be == be else tr("pl_never"), help=tr("pl_m_break_even_def", k=k))
+    st.markdown(
+        tr(
+            "pl_spec_round",
+            k=k,
+            draft=fmt.ms(float(sp.draft_step_s)),
+            verify=fmt.ms(float(sp.verify_step_s)),
+            round=fmt.ms(float(sp.round_s)),
+            tokens=f"{float(sp.tokens_per_step):.2f}",
+            tpot=fmt.ms(float(sp.tpot_s)),
+        )
+    )
+    if not bool(sp.fits):
+        st.info(tr("pl_spec_no_fit"), icon="ℹ️")
+    spf = planner.speculative_frontier(
+        model, hw, scenario, profile, tpot_target_s=target_s, ttft_target_s=ttft_s, k=k, acceptance=accept, draft=draft,
+        mtp_cost=mtp_cost,
+    )  # fmt: skip
+    if spf.feasible and point.feasible:
+        st.markdown(
+            tr(
+                "pl_spec_at_target",
+                target=fmt.ms(target_s),
+                batch=spf.batch,
+                tps=fmt.rate(spf.tokens_per_s_per_gpu),
+                base_batch=point.batch,
+                base_tps=fmt.rate(point.tokens_per_s_per_gpu),
+            )
+        )
+    sp_grid = planner.speculative(
+        model, hw, scenario, profile, k=figs.k_lines(k), acceptance=figs.ACCEPT_GRID[None, :], draft=draft,
+        mtp_cost=mtp_cost,
+    )  # fmt: skip
+    sp_batch = planner.speculative(
+        model,
+        hw,
+        state.to_scenario(batch=figs.batch_sweep(point.max_batch_memory)),
+        profile,
+        k=k,
+        acceptance=accept,
+        draft=draft,
+        mtp_cost=mtp_cost,
+    )
+    show.figure(
+        figs.spec_acceptance_figure(sp_grid, k, accept, tr=tr), figs.spec_acceptance_table(sp_grid), "planner-spec", tr
+    )
+    show.figure(figs.spec_batch_figure(sp_batch, tr=tr), figs.spec_batch_table(sp_batch), "planner-spec-batch", tr)
+    st.markdown(tr("pl_spec_note"))
+
+    # ------------------------------------------------------------------------------------------------ levers
+    st.header(tr("pl_levers_h"))
+    st.radio(
+        tr("pl_levers_view"),
+        ["target", "batch"],
+        key="planner.levers_view",
+        format_func=lambda v: (
+            tr("pl_levers_at_target", target=fmt.ms(target_s))
+            if v == "target"
+            else tr("pl_levers_at_batch", batch=state.batch)
+        ),
+        horizontal=True,
+        persist_state="session",
+    )
+    at_target = st.session_state["planner.levers_view"] == "target"
+    rows = planner.levers(
+        model,
+        hw,
+        scenario,
+        profile,
+        tpot_target_s=target_s,
+        ttft_target_s=ttft_s,
+        k=k,
+        acceptance=accept,
+        draft=draft,
+        mtp_cost=mtp_cost,
+        hardware_catalog=catalog_hw,
+    )
+    st.dataframe(figs.levers_display_table(rows, at_target, tr=tr), hide_index=True)
+    show.figure(figs.levers_figure(rows, at_target, tr=tr), figs.levers_table(rows), "planner-levers", tr)
+    st.markdown(tr("pl_levers_note"))
+
+    write_url()
+
+
+speculative_and_levers()
+write_url()

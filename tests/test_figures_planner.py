@@ -1,0 +1,237 @@
+"""Serving-planner figures and tables as data (no Streamlit): trace names, axis titles with units, plotted values equal
+to the planner's output times the display scale; and the page's URL parameters, parsed and written purely."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from tests.apptest_util import decode
+from tpot_model import Scenario, load_hardware_catalog, load_model_catalog, resolve_profile
+from tpot_model import planner as pl
+from tpot_model.targets import TPOT_TARGETS_S
+from ui.figures import planner as figs
+from ui.figures.common import BUCKET_COLOURS
+from ui.i18n import EN, Translator
+
+ZH = Translator("zh-TW")
+MODELS, HARDWARE = load_model_catalog(), load_hardware_catalog()
+TYPICAL = resolve_profile("typical")
+L70, H200 = MODELS["llama-3.1-70b"], HARDWARE["h200"]
+BASE = Scenario(batch=32, context_tokens=4096, output_tokens=1024, num_gpus=2, weights="fp8")
+
+
+def _trace(fig, name):
+    matches = [t for t in fig.data if t.name == name]
+    assert matches, f"no trace {name!r} in {[t.name for t in fig.data]}"
+    return matches[0]
+
+
+def _v(x) -> np.ndarray:
+    return decode(x).astype(float) if x is not None else np.array([])
+
+
+@pytest.fixture(scope="module")
+def point():
+    return pl.frontier(L70, H200, BASE, TYPICAL, 0.03)  # limited by the target: all three groups drawn
+
+
+def test_frontier_figure(point):
+    fig = figs.frontier_figure(point)
+    assert fig.layout.title.text == EN("pl_frontier_title")
+    assert fig.layout.xaxis.title.text == EN("axis_tpot_ms") and "(ms)" in fig.layout.xaxis.title.text
+    assert fig.layout.yaxis.title.text == EN("pl_axis_tps_gpu")
+    meets = _trace(fig, EN("pl_meets"))
+    mask = point.sweep_fits & point.sweep_meets_target
+    assert _v(meets.x) == pytest.approx(point.sweep_tpot_s[mask] * 1e3)
+    assert _v(meets.y) == pytest.approx(point.sweep_tokens_per_s_per_gpu[mask])
+    assert _v(_trace(fig, EN("pl_misses")).x).min() > 30.0
+    star = _trace(fig, EN("pl_chosen"))
+    assert list(star.x) == pytest.approx([point.tpot_s * 1e3]) and list(star.customdata) == [point.batch]
+    assert any(s.x0 == pytest.approx(30.0) for s in fig.layout.shapes)  # the target line
+    table = figs.frontier_table(point)
+    assert {"batch", "tpot_ms", "tokens_per_s_per_gpu", "fits", "meets_target", "chosen"} <= set(table.columns)
+    assert table.loc[table.chosen, "batch"].tolist() == [point.batch]
+    assert figs.frontier_figure(point, tr=ZH).layout.title.text == ZH("pl_frontier_title")
+
+
+def test_frontier_figure_without_a_feasible_point():
+    p = pl.frontier(L70, H200, BASE, TYPICAL, 0.005)
+    fig = figs.frontier_figure(p)
+    assert [t.name for t in fig.data] == [EN("pl_misses"), EN("pl_no_fit")]
+
+
+def test_cost_heatmap_values_and_grey_cells():
+    hws = [HARDWARE["h100-sxm"], H200, HARDWARE["mi300x"]]
+    grid = pl.cost_grid(MODELS["llama-3.1-405b"], hws, BASE, TYPICAL, tpot_target_s=0.05, gpu_options=None)
+    fig = figs.cost_heatmap(grid, [h.name for h in hws], 0.05)
+    hm = fig.data[0]
+    z = np.array(hm.z, dtype=float)
+    expected = [[c.usd_per_1M_tokens if c.feasible else np.nan for c in row] for row in grid.cells]
+    assert np.allclose(z, np.array(expected, dtype=float), equal_nan=True)
+    assert list(hm.x) == [EN("pl_prec_bf16"), EN("pl_prec_fp8"), EN("pl_prec_fp4")]
+    assert hm.text[0][0] == EN("pl_cell_no_fit")  # 405B in BF16 on 2 x H100
+    assert hm.text[2][2].startswith(EN("pl_cell_no_price"))  # MI300X (MXFP4 fits on 2): no catalog price
+    assert "50" in fig.layout.title.text
+    table = figs.cost_table(grid)
+    assert len(table) == 9 and {"hardware", "weights", "gpus", "batch", "tpot_ms", "usd_per_1M_tokens"} <= set(table)
+    assert table.weights.tolist()[-1] == "mxfp4"
+
+
+def test_tp_figure_stacks_the_buckets():
+    tp = pl.tp_scaling(MODELS["llama-3.1-405b"], H200, BASE, TYPICAL, (1, 2, 4, 8, 16), tpot_target_s=0.05)
+    fig = figs.tp_figure(tp, 32, 0.05)
+    assert fig.layout.barmode == "stack" and fig.layout.yaxis.title.text == EN("axis_tpot_ms")
+    assert fig.layout.xaxis.type == "category"
+    for key, values in tp.breakdown_s.items():
+        bar = _trace(fig, EN(f"bucket_{key}"))
+        assert _v(bar.y) == pytest.approx(values * 1e3) and bar.marker.color == BUCKET_COLOURS[key]
+    ideal = _v(_trace(fig, EN("pl_ideal_scaling")).y)
+    assert np.isnan(ideal[: int(np.argmax(tp.fits))]).all()
+    notes = [a for a in fig.layout.annotations if a.text == EN("pl_no_fit_short")]
+    assert [a.x for a in notes] == [i for i, f in enumerate(tp.fits) if not f]  # category positions
+    table = figs.tp_table(tp)
+    assert {"gpus", "tpot_ms", "communication_ms", "communication_share", "target_batch"} <= set(table.columns)
+    shown = figs.tp_display_table(tp, tr=ZH)
+    assert ZH("pl_col_comm") in shown.columns and ZH("pl_na") in shown[ZH("pl_col_target_batch")].tolist()
+
+
+def test_pp_figure_against_tp_over_the_same_gpus():
+    pp = pl.pipeline_parallel(L70, H200, BASE, TYPICAL)
+    tp = pl.tp_scaling(L70, H200, BASE, TYPICAL, sorted({int(n) for n in pp.num_gpus}))
+    fig = figs.pp_figure(pp, tp, 126.9e9)
+    pp_line = _trace(fig, EN("pl_pp_line", tp=2))
+    assert _v(pp_line.y) == pytest.approx(pp.tpot_s * 1e3)
+    assert list(pp_line.x) == [str(n) for n in pp.num_gpus]
+    bars = [t for t in fig.data if t.type == "bar"]
+    assert _v(bars[1].y) == pytest.approx(pp.memory_per_gpu_bytes / 1e9)
+    assert fig.layout.yaxis2.title.text == EN("pl_axis_gb_gpu")
+    assert fig.layout.xaxis.type == "category" and fig.layout.xaxis2.type == "category"  # GPU counts, not numbers
+    assert {"pp_stages", "bubble_fraction", "memory_per_gpu_GB", "tp_only_tpot_ms"} <= set(figs.pp_table(pp, tp))
+
+
+def test_speculative_figures():
+    grid = pl.speculative(
+        L70, H200, BASE, TYPICAL, k=figs.k_lines(3), acceptance=figs.ACCEPT_GRID[None, :], mtp_cost=0.05
+    )
+    fig = figs.spec_acceptance_figure(grid, 3, 0.7)
+    assert [t.name for t in fig.data][:5] == [EN("pl_spec_k", k=k) for k in (1, 2, 3, 4, 8)]
+    k3 = _trace(fig, EN("pl_spec_k", k=3))
+    assert _v(k3.y) == pytest.approx(grid.tpot_s[2] * 1e3) and k3.line.width == 4
+    star = _trace(fig, EN("pl_spec_now"))
+    one = pl.speculative(L70, H200, BASE, TYPICAL, k=3, acceptance=0.7, mtp_cost=0.05)
+    assert star.y[0] == pytest.approx(float(one.tpot_s) * 1e3, rel=1e-3)
+    assert fig.layout.xaxis.title.text == EN("pl_axis_acceptance")
+    assert set(figs.spec_acceptance_table(grid).columns) >= {"k", "acceptance", "effective_tpot_ms", "speedup"}
+
+    batches = figs.batch_sweep(108)
+    assert batches.tolist() == [1, 2, 4, 8, 16, 32, 64, 108]
+    sp = pl.speculative(L70, H200, replace(BASE, batch=batches), TYPICAL, k=4, acceptance=0.7, mtp_cost=0.05)
+    fig = figs.spec_batch_figure(sp)
+    line = _trace(fig, EN("pl_spec_speedup"))
+    assert _v(line.x) == pytest.approx(batches) and _v(line.y) == pytest.approx(sp.speedup)
+    assert fig.layout.xaxis.type == "log" and fig.layout.xaxis.title.text == EN("axis_batch")
+    assert figs.spec_batch_table(sp).batch.tolist() == batches.astype(int).tolist()
+
+
+def test_disaggregation_figure():
+    dg = pl.disaggregation(L70, H200, BASE, TYPICAL, tpot_target_s=0.05, input_tokens=[1024, 8192], output_tokens=1024)
+    fig = figs.disaggregation_figure(dg)
+    bar = fig.data[0]
+    assert list(bar.x) == ["1K / 1K", "8K / 1K"]
+    assert _v(bar.y) == pytest.approx(dg.prefill_per_decode_gpu)
+    assert list(bar.text) == [figs.ratio_text(r) for r in dg.prefill_per_decode_gpu]
+    assert fig.layout.yaxis.title.text == EN("pl_axis_ratio")
+    assert "prefill_gpus_per_decode_gpu" in figs.disaggregation_table(dg).columns
+
+
+def test_ratio_text():
+    assert figs.ratio_text(0.5) == "1 : 2" and figs.ratio_text(3.4) == "3.4 : 1"
+    assert figs.ratio_text(float("nan")) == EN("pl_na") and figs.ratio_text(0.0) == EN("pl_na")
+
+
+def test_levers_figure_and_tables():
+    rows = pl.levers(L70, H200, BASE, TYPICAL, tpot_target_s=0.05, mtp_cost=0.05, hardware_catalog=HARDWARE)
+    for at_target in (False, True):
+        fig = figs.levers_figure(rows, at_target)
+        deltas = figs.lever_deltas(rows, at_target)
+        assert len(fig.data) == 3
+        for trace, key in zip(fig.data, ("tpot", "throughput", "usd"), strict=True):
+            assert np.allclose(np.array(trace.x, dtype=float), deltas[key], equal_nan=True)
+        assert len(fig.data[0].y) == len(pl.LEVERS)
+    usd = {r.lever: r.d_usd_per_1M for r in rows}
+    assert figs.lever_deltas(rows, False)["usd"][pl.LEVERS.index("gpus_x2")] == pytest.approx(usd["gpus_x2"] * 100)
+    fig = figs.levers_figure(rows, True)
+    assert [a.text for a in fig.layout.annotations].count(EN("pl_na")) == 1  # 'twice the batch' at the target
+    assert fig.layout.title.text == EN("pl_levers_title_target")
+    table = figs.levers_table(rows)
+    assert table.lever.tolist() == ["baseline", *pl.LEVERS] and "target_usd_per_1M_tokens" in table
+    shown = figs.levers_display_table(rows, False, tr=ZH)
+    assert list(shown.columns)[0] == ZH("pl_col_lever") and shown.iloc[0, 0] == ZH("pl_lever_baseline")
+
+
+# --------------------------------------------------------------------------------------------------- URL parameters
+
+
+def test_page_query_defaults_and_round_trip():
+    inputs, notices = figs.parse_page_query({})
+    assert inputs == figs.PageInputs() and notices == []
+    q = figs.page_query(30.0, 2000.0, 6, 0.55, 0.4)
+    assert q == {
+        "planner_target_ms": "30",
+        "planner_ttft_ms": "2000",
+        "spec_k": "6",
+        "spec_accept": "0.55",
+        "prefix_hit": "0.4",
+    }
+    back, notices = figs.parse_page_query(q)
+    assert notices == []
+    assert (back.target, back.custom_ms, back.ttft_ms, back.k, back.acceptance, back.prefix_hit) == (
+        "code_completion",
+        30.0,
+        2000.0,
+        6,
+        0.55,
+        0.4,
+    )
+
+
+def test_page_query_custom_target_and_presets():
+    assert figs.parse_page_query({"planner_target_ms": "65"})[0].target == figs.CUSTOM
+    for key, seconds in TPOT_TARGETS_S.items():
+        inputs = figs.parse_page_query({"planner_target_ms": f"{seconds * 1e3:g}"})[0]
+        assert inputs.target == key and figs.target_ms(inputs.target, 1.0) == pytest.approx(seconds * 1e3)
+    assert figs.target_ms(figs.CUSTOM, 65.0) == 65.0
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("planner_target_ms", "0"),
+        ("planner_target_ms", "abc"),
+        ("planner_target_ms", "1e9"),
+        ("planner_target_ms", "nan"),
+        ("planner_ttft_ms", "-1"),
+        ("spec_k", "0"),
+        ("spec_k", "2.5"),
+        ("spec_k", "9"),
+        ("spec_accept", "1.2"),
+        ("spec_accept", "inf"),
+        ("prefix_hit", "-0.1"),
+        ("prefix_hit", "<script>"),
+    ],
+)
+def test_page_query_bad_values_fall_back_with_a_notice(key, value):
+    inputs, notices = figs.parse_page_query({key: value})
+    assert inputs == figs.PageInputs()
+    assert len(notices) == 1 and notices[0].param == key
+    assert "<" not in notices[0].given and "script" in notices[0].given or value != "<script>"
+
+
+def test_tables_have_unit_suffixed_columns(point):
+    cols = set(figs.frontier_table(point).columns)
+    assert all(c in {"batch", "fits", "meets_target", "chosen"} or c.endswith(("_ms", "_gpu")) for c in cols)
+    assert math.isfinite(point.tpot_s)

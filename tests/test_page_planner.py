@@ -1,0 +1,196 @@
+"""Serving-planner page through the app (AppTest): renders, follows the sidebar and its own controls, reads and writes
+its URL parameters, shows infeasible states as data, zh-TW."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.apptest_util import ROOT, decode, figures, run_page
+from tpot_model import Scenario, load_hardware_catalog, load_model_catalog, resolve_profile
+from tpot_model import planner as pl
+from ui.i18n import EN, Translator
+
+ZH = Translator("zh-TW")
+PAGE = str(ROOT / "pages" / "planner.py")
+
+
+def _figure(at, title_key: str, tr=EN, **values) -> dict:
+    title = tr(title_key, **values)
+    (fig,) = [f for f in figures(at) if f["layout"]["title"]["text"] == title]
+    return fig
+
+
+def _metric(at, label: str) -> str:
+    (m,) = [m for m in at.metric if m.label == label]
+    return m.value
+
+
+def _page_alone(**query: str) -> AppTest:
+    """The page script without app.py (no sidebar): the page's own URL handling on its own."""
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.query_params.update(query)
+    return at.run()
+
+
+@pytest.fixture(scope="module")
+def default():
+    return run_page("planner")
+
+
+def test_renders_with_defaults(default):
+    at = default
+    assert not at.exception, at.exception
+    assert not at.error and not at.warning
+    assert at.title[0].value == EN("page_planner")
+    assert len(figures(at)) == 8
+    p = pl.frontier(
+        load_model_catalog()["llama-3.1-70b"],
+        load_hardware_catalog()["h200"],
+        Scenario(batch=32, context_tokens=4096, output_tokens=1024, num_gpus=2, weights="fp8"),
+        resolve_profile("typical"),
+        0.05,
+    )
+    assert _metric(at, EN("pl_m_batch")) == str(p.batch)
+    assert any(
+        EN("pl_reason_memory", next=p.batch + 1, have="", tpot="", target="")[:20] in s.value for s in at.success
+    )
+    star = [t for t in _figure(at, "pl_frontier_title")["data"] if t["name"] == EN("pl_chosen")][0]
+    assert float(decode(star["x"])[0]) == pytest.approx(p.tpot_s * 1e3)
+    assert len(at.dataframe) == 2  # the TP table and the levers table
+    assert at.download_button  # CSV + HTML under every chart
+
+
+def test_page_writes_its_inputs_to_the_url(default):
+    q = default.query_params
+    assert q["planner_target_ms"] == "50" and q["spec_k"] == "4" and q["spec_accept"] == "0.7"
+    assert q["prefix_hit"] == "0" and q["model"] == "llama-3.1-70b"  # the sidebar's scenario stays
+
+
+def test_sidebar_batch_changes_the_gpu_count_chart():
+    at = run_page("planner")
+    before = _figure(at, "pl_tp_title", batch=32)
+    at.sidebar.select_slider(key="batch").set_value(256).run()
+    assert not at.exception
+    after = _figure(at, "pl_tp_title", batch=256)
+    assert decode(after["data"][0]["y"]).tolist() != decode(before["data"][0]["y"]).tolist()
+
+
+def test_target_controls_move_the_frontier():
+    at = run_page("planner")
+    chat = int(_metric(at, EN("pl_m_batch")))
+    at.selectbox(key="planner.target").set_value("code_completion").run()
+    assert not at.exception
+    assert int(_metric(at, EN("pl_m_batch"))) < chat
+    assert any(EN("pl_reason_slo_tpot", next="", target="", tpot="")[:22] in s.value for s in at.success)
+    assert at.query_params["planner_target_ms"] == "30"
+    at.selectbox(key="planner.target").set_value("custom").run()
+    at.number_input(key="planner.custom_ms").set_value(20.0).run()
+    assert not at.exception
+    assert at.query_params["planner_target_ms"] == "20"
+    assert _figure(at, "pl_table_title", ms="20")
+    at.number_input(key="planner.ttft_ms").set_value(1000.0).run()
+    assert any("TTFT" in s.value for s in at.success) or at.warning
+    assert at.query_params["planner_ttft_ms"] == "1000"
+
+
+def test_speculative_controls(default):
+    at = run_page("planner")
+    tpot = _metric(at, EN("pl_m_eff_tpot"))
+    at.slider(key="planner.k").set_value(2).run()
+    assert _metric(at, EN("pl_m_eff_tpot")) != tpot
+    at.slider(key="planner.accept").set_value(0.9).run()
+    assert not at.exception
+    assert _metric(at, EN("pl_m_tokens_step")) == f"{float(pl.expected_tokens_per_step(0.9, 2)):.2f}"
+    assert at.query_params["spec_k"] == "2" and at.query_params["spec_accept"] == "0.9"
+    assert at.selectbox(key="planner.draft").value == "llama-3.1-8b"  # the family's smallest by default
+    at.selectbox(key="planner.draft").set_value("mtp").run()
+    assert not at.exception and not at.slider(key="planner.mtp_cost").disabled
+    lines = [t["name"] for t in _figure(at, "pl_spec_a_title")["data"]]
+    assert EN("pl_spec_k", k=2) in lines
+
+
+def test_capacity_and_levers_controls():
+    at = run_page("planner")
+    assert not at.metric[[m.label for m in at.metric].index(EN("pl_m_prefill"))].delta
+    at.slider(key="planner.prefix_hit").set_value(0.5).run()
+    assert not at.exception
+    assert at.query_params["prefix_hit"] == "0.5"
+    (m,) = [m for m in at.metric if m.label == EN("pl_m_prefill")]
+    assert m.delta  # 'from … without the cache'
+    at.selectbox(key="planner.mix").set_value(1).run()
+    assert EN("pl_m_ratio", mix="1K / 1K") in [m.label for m in at.metric]
+    assert _figure(at, "pl_levers_title_target")
+    at.radio(key="planner.levers_view").set_value("batch").run()
+    assert _figure(at, "pl_levers_title_batch")
+    heat = _figure(at, "pl_table_title", ms="50")["data"][0]["text"]
+    at.radio(key="planner.table_gpus").set_value("sidebar").run()
+    assert _figure(at, "pl_table_title", ms="50")["data"][0]["text"] != heat
+
+
+def test_page_reads_its_url_parameters():
+    at = _page_alone(planner_target_ms="80", planner_ttft_ms="2500", spec_k="6", spec_accept="0.55", prefix_hit="0.4")
+    assert not at.exception
+    state = {k: at.session_state[k] for k in ("planner.target", "planner.ttft_ms", "planner.k", "planner.accept")}
+    assert state == {"planner.target": "agents", "planner.ttft_ms": 2500.0, "planner.k": 6, "planner.accept": 0.55}
+    assert at.session_state["planner.prefix_hit"] == 0.4
+    assert not at.warning
+    custom = _page_alone(planner_target_ms="65")
+    assert custom.session_state["planner.target"] == "custom" and custom.session_state["planner.custom_ms"] == 65.0
+
+
+def test_bad_page_parameters_fall_back_with_notices():
+    at = _page_alone(planner_target_ms="-5", spec_k="99", spec_accept="<b>x</b>", prefix_hit="2")
+    assert not at.exception
+    texts = [w.value for w in at.warning]
+    assert len(texts) == 4 and not any("<b>" in t for t in texts)
+    assert at.session_state["planner.target"] == "chat" and at.session_state["planner.k"] == 4
+
+
+def test_link_with_page_parameters_restores_them_through_the_app():
+    at = run_page("planner", planner_target_ms="30", spec_k="6", prefix_hit="0.25", model="llama-3.1-8b")
+    assert not at.exception
+    assert at.session_state["planner.target"] == "code_completion" and at.session_state["planner.k"] == 6
+    assert at.session_state["planner.prefix_hit"] == 0.25 and at.session_state["model"] == "llama-3.1-8b"
+    assert at.query_params["planner_target_ms"] == "30" and at.query_params["spec_k"] == "6"
+
+
+def test_url_restores_the_scenario():
+    at = run_page("planner", model="deepseek-v3", hardware="b200", gpus="8", weights="nvfp4", kv="fp8", batch="64")
+    assert not at.exception and not at.warning
+    assert at.selectbox(key="planner.draft").value == "mtp"  # no smaller DeepSeek: MTP heads
+    assert _figure(at, "pl_tp_title", batch=64)
+
+
+def test_model_that_does_not_fit_is_a_state_not_an_error():
+    at = run_page("planner", model="llama-3.1-405b", hardware="h100-sxm", gpus="1", weights="bf16")
+    assert not at.exception
+    assert at.error  # the standard fit notice
+    assert any(EN("pl_infeasible_memory", gpus=1, hw="")[:30] in w.value for w in at.warning)
+    assert _metric(at, EN("pl_m_batch")) == "—"
+    assert not [f for f in figures(at) if f["layout"]["title"]["text"] == EN("pl_frontier_title")]
+    assert _metric(at, EN("pl_m_min_gpus", batch=32)) == "16"
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"hardware": "tpu-v5e", "gpus": "8"},  # no price, small memory
+        {"model": "qwen3-next-80b-a3b", "hardware": "b200", "gpus": "1"},
+        {"batch": "4096", "context": "1048576"},
+        {"model": "phi-3-mini-4k", "hardware": "b200", "gpus": "1", "context": "0", "output": "1"},
+    ],
+)
+def test_extreme_scenarios_render(query):
+    at = run_page("planner", **query)
+    assert not at.exception, at.exception
+
+
+def test_zh_tw():
+    at = run_page("planner", lang="zh-TW")
+    assert not at.exception
+    assert at.title[0].value == ZH("page_planner")
+    for key in ("pl_frontier_title", "pl_spec_a_title", "pl_disagg_title", "pl_levers_title_target"):
+        assert _figure(at, key, tr=ZH)
+    assert _figure(at, "pl_tp_title", tr=ZH, batch=32)
+    assert _metric(at, ZH("pl_m_batch"))

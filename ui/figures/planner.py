@@ -1,0 +1,752 @@
+"""Serving-planner figures and tables: the SLO frontier, hardware x precision cost at a target, tensor and pipeline
+parallelism, speculative decoding, capacity and disaggregation, the levers. Pure: results of tpot_model.planner
+in (SI units), go.Figure or pandas DataFrame out (display units in column names). Also the page's URL parameters
+(planner_target_ms, planner_ttft_ms, spec_k, spec_accept, prefix_hit): parsed and validated here, purely."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from tpot_model.planner import (
+    MAX_BATCH_SEARCHED,
+    CostGrid,
+    Disaggregation,
+    FrontierPoint,
+    LeverRow,
+    PipelineParallel,
+    Speculative,
+    TPScaling,
+)
+from tpot_model.targets import TPOT_TARGETS_S
+
+from ..i18n import EN, Translator
+from ..state import Notice, sanitize
+from .common import BUCKET_COLOURS, style
+
+# --------------------------------------------------------------------------------------------------- page inputs
+
+TARGET_PRESETS = tuple(TPOT_TARGETS_S)  # code_completion, chat, agents, batch_jobs
+CUSTOM = "custom"
+TARGET_OPTIONS = (*TARGET_PRESETS, CUSTOM)
+DEFAULT_TARGET = "chat"
+MAX_TARGET_MS = 10_000.0
+MAX_TTFT_MS = 600_000.0
+K_RANGE = (1, 8)
+ACCEPT_MAX = 0.95
+HIT_MAX = 0.95
+DEFAULT_K, DEFAULT_ACCEPT, DEFAULT_HIT = 4, 0.7, 0.0
+TABLE_HARDWARE = ("h100-sxm", "h200", "b200", "mi300x", "mi355x")
+MIXES = ((1024, 1024), (1024, 8192), (8192, 1024), (32768, 1024))  # ISL/OSL pairs analysts quote
+SPEC_K_LINES = (1, 2, 4, 8)
+ACCEPT_GRID = np.round(np.linspace(0.0, ACCEPT_MAX, 39), 4)
+MISS_COLOUR = "#f2c46d"
+NO_FIT_COLOUR = "#b0b0b0"
+TARGET_COLOUR = "#2ca02c"
+CHOSEN_COLOUR = "#d62728"
+TP_COLOUR = "#1f77b4"
+PP_COLOUR = "#ff7f0e"
+LEVER_COLOURS = {"tpot": "#1f77b4", "throughput": "#2ca02c", "usd": "#d62728"}
+
+
+@dataclass(frozen=True)
+class PageInputs:
+    """The page's own inputs as the URL carries them."""
+
+    target: str = DEFAULT_TARGET  # a key of TPOT_TARGETS_S or 'custom'
+    custom_ms: float = 50.0
+    ttft_ms: float = 0.0  # 0 = no TTFT target
+    k: int = DEFAULT_K
+    acceptance: float = DEFAULT_ACCEPT
+    prefix_hit: float = DEFAULT_HIT
+
+
+def _number(params: Mapping[str, object], key: str) -> tuple[float | None, str]:
+    raw = params.get(key)
+    if isinstance(raw, (list, tuple)):
+        raw = raw[-1] if raw else ""
+    text = str(raw).strip()
+    try:
+        x = float(text)
+    except ValueError:
+        return None, text
+    return (x if math.isfinite(x) else None), text
+
+
+def parse_page_query(params: Mapping[str, object]) -> tuple[PageInputs, list[Notice]]:
+    """The page's inputs from URL parameters; a bad value falls back to the default with a notice."""
+    d = PageInputs()
+    values: dict[str, object] = {}
+    notices: list[Notice] = []
+
+    def bad(key: str, text: str, used: object) -> None:
+        notices.append(Notice(key, sanitize(text), str(used)))
+
+    if "planner_target_ms" in params:
+        x, text = _number(params, "planner_target_ms")
+        if x is None or not 0 < x <= MAX_TARGET_MS:
+            bad("planner_target_ms", text, f"{TPOT_TARGETS_S[DEFAULT_TARGET] * 1e3:g}")
+        else:
+            preset = next((k for k, v in TPOT_TARGETS_S.items() if abs(v * 1e3 - x) < 1e-9), None)
+            values["target"] = preset or CUSTOM
+            values["custom_ms"] = x
+    if "planner_ttft_ms" in params:
+        x, text = _number(params, "planner_ttft_ms")
+        if x is None or not 0 <= x <= MAX_TTFT_MS:
+            bad("planner_ttft_ms", text, "0")
+        else:
+            values["ttft_ms"] = x
+    if "spec_k" in params:
+        x, text = _number(params, "spec_k")
+        if x is None or x != int(x) or not K_RANGE[0] <= x <= K_RANGE[1]:
+            bad("spec_k", text, d.k)
+        else:
+            values["k"] = int(x)
+    for key, field, top in (("spec_accept", "acceptance", ACCEPT_MAX), ("prefix_hit", "prefix_hit", HIT_MAX)):
+        if key in params:
+            x, text = _number(params, key)
+            if x is None or not 0 <= x <= top:
+                bad(key, text, getattr(d, field))
+            else:
+                values[field] = round(x, 2)
+    return PageInputs(**{**d.__dict__, **values}), notices
+
+
+def target_ms(target: str, custom_ms: float) -> float:
+    """The TPOT target in ms for a preset key, or the custom value."""
+    return TPOT_TARGETS_S[target] * 1e3 if target in TPOT_TARGETS_S else float(custom_ms)
+
+
+def page_query(tpot_ms: float, ttft_ms: float, k: int, acceptance: float, prefix_hit: float) -> dict[str, str]:
+    """The page's inputs as URL parameters (plain strings)."""
+    return {
+        "planner_target_ms": f"{tpot_ms:g}",
+        "planner_ttft_ms": f"{ttft_ms:g}",
+        "spec_k": str(int(k)),
+        "spec_accept": f"{acceptance:g}",
+        "prefix_hit": f"{prefix_hit:g}",
+    }
+
+
+def batch_sweep(max_batch_memory: float) -> np.ndarray:
+    """Batches 1, 2, 4 ... up to what fits (at most 4096), and that limit, for the speculative-decoding batch chart."""
+    top = float(np.clip(max_batch_memory, 1, MAX_BATCH_SEARCHED))
+    grid = 2.0 ** np.arange(int(np.log2(top)) + 1)
+    return np.unique(np.append(grid, top))
+
+
+def k_lines(k: int) -> np.ndarray:
+    """Draft lengths drawn in the acceptance chart (1, 2, 4, 8 and the chosen k), as a column for broadcasting."""
+    return np.array(sorted(set(SPEC_K_LINES) | {int(k)}), dtype=float)[:, None]
+
+
+def ratio_text(prefill_per_decode_gpu: float, *, tr: Translator = EN) -> str:
+    """Prefill : decode GPUs in small numbers: '1 : 2.3' (one prefill GPU per 2.3 decode GPUs) or '3.4 : 1'."""
+    r = float(prefill_per_decode_gpu)
+    if not (r > 0 and math.isfinite(r)):
+        return tr("pl_na")
+    return f"{r:.2g} : 1" if r >= 1 else f"1 : {1 / r:.2g}"
+
+
+# --------------------------------------------------------------------------------------------------- frontier
+
+
+def _ms(x) -> np.ndarray:
+    return np.asarray(x, dtype=float) * 1e3
+
+
+def frontier_figure(point: FrontierPoint, *, tr: Translator = EN) -> go.Figure:
+    """Tokens/s per GPU against TPOT as the batch grows: points meeting the target, missing it, not fitting; the
+    target line and the chosen batch."""
+    b, t, y = point.sweep_batch, _ms(point.sweep_tpot_s), point.sweep_tokens_per_s_per_gpu
+    fits, meets = point.sweep_fits, point.sweep_meets_target
+    hover = tr("pl_hover_batch") + "<extra></extra>"
+    fig = go.Figure()
+    groups = (
+        ("pl_meets", fits & meets, TARGET_COLOUR, "circle"),
+        ("pl_misses", fits & ~meets, MISS_COLOUR, "circle"),
+        ("pl_no_fit", ~fits, NO_FIT_COLOUR, "x"),
+    )
+    for key, mask, colour, symbol in groups:
+        if not mask.any():
+            continue
+        fig.add_scatter(
+            x=t[mask],
+            y=y[mask],
+            customdata=b[mask],
+            mode="lines+markers" if mask.sum() > 1 and symbol == "circle" else "markers",
+            name=tr(key),
+            line={"color": colour, "width": 2},
+            marker={"color": colour, "size": 5, "symbol": symbol},
+            hovertemplate=hover,
+        )
+    fig.add_vline(x=point.tpot_target_s * 1e3, line_dash="dash", line_color="#333")
+    fig.add_annotation(
+        x=point.tpot_target_s * 1e3,
+        y=1.0,
+        yref="paper",
+        text=tr("pl_target_line", ms=f"{point.tpot_target_s * 1e3:g}"),
+        showarrow=False,
+        xanchor="left",
+        yanchor="top",
+        font={"size": 11},
+    )
+    if point.feasible:
+        fig.add_scatter(
+            x=[point.tpot_s * 1e3],
+            y=[point.tokens_per_s_per_gpu],
+            customdata=[point.batch],
+            mode="markers+text",
+            name=tr("pl_chosen"),
+            marker={"color": CHOSEN_COLOUR, "size": 14, "symbol": "star"},
+            text=[tr("pl_chosen_label", batch=point.batch)],
+            textposition="middle left",
+            hovertemplate=hover,
+        )
+    style(fig, tr("pl_frontier_title"), tr("axis_tpot_ms"), tr("pl_axis_tps_gpu"))
+    return fig
+
+
+def frontier_table(point: FrontierPoint) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "batch": point.sweep_batch.astype(int),
+            "tpot_ms": _ms(point.sweep_tpot_s),
+            "tokens_per_s_per_gpu": point.sweep_tokens_per_s_per_gpu,
+            "fits": point.sweep_fits,
+            "meets_target": point.sweep_meets_target,
+            "chosen": point.sweep_batch.astype(int) == point.batch,
+        }
+    )
+
+
+# --------------------------------------------------------------------------------------------------- hardware x precision
+
+
+def _cell_text(p: FrontierPoint, tr: Translator) -> str:
+    if not p.feasible:
+        return tr("pl_cell_no_fit") if p.limited_by == "memory" else tr("pl_cell_misses")
+    where = tr("pl_cell_where", gpus=p.num_gpus, batch=p.batch)
+    if math.isnan(p.usd_per_1M_tokens):
+        return f"{tr('pl_cell_no_price')}<br>{p.tokens_per_s_per_gpu:,.0f} {tr('pl_unit_tps_gpu')}<br>{where}"
+    return f"<b>${p.usd_per_1M_tokens:.3g}</b><br>{p.tokens_per_s_per_gpu:,.0f} {tr('pl_unit_tps_gpu')}<br>{where}"
+
+
+def cost_heatmap(grid: CostGrid, hardware_names: Sequence[str], target_s: float, *, tr: Translator = EN) -> go.Figure:
+    """$ per 1M output tokens at the target for hardware (rows) x precision (columns); cells that cannot meet the
+    target or fit, or have no price, are grey and say so."""
+    z = np.array([[p.usd_per_1M_tokens if p.feasible else np.nan for p in row] for row in grid.cells], dtype=float)
+    text = [[_cell_text(p, tr) for p in row] for row in grid.cells]
+    cols = [tr(f"pl_prec_{p}") for p in grid.precisions]
+    fig = go.Figure(
+        go.Heatmap(
+            z=z,
+            x=cols,
+            y=list(hardware_names),
+            text=text,
+            texttemplate="%{text}",
+            textfont={"size": 12},
+            colorscale="RdYlGn_r",
+            colorbar={"title": {"text": tr("pl_usd_axis")}},
+            hovertemplate=tr("pl_hover_cell") + "<extra></extra>",
+            xgap=3,
+            ygap=3,
+        )
+    )
+    style(fig, tr("pl_table_title", ms=f"{target_s * 1e3:g}"), "", "")
+    fig.update_layout(
+        plot_bgcolor="#e6e6e6",  # the NaN holes of the heat map (no fit, target missed, no price) show grey
+        height=130 + 75 * len(hardware_names),
+        margin={"t": 110},
+        legend={"visible": False},
+    )
+    fig.update_yaxes(autorange="reversed", showgrid=False)
+    fig.update_xaxes(side="top", showgrid=False)
+    return fig
+
+
+def cost_table(grid: CostGrid) -> pd.DataFrame:
+    rows = []
+    for hw, row, fmts in zip(grid.hardware_ids, grid.cells, grid.formats, strict=True):
+        for prec, fmt_name, p in zip(grid.precisions, fmts, row, strict=True):
+            rows.append(
+                {
+                    "hardware": hw,
+                    "precision": prec,
+                    "weights": fmt_name,
+                    "feasible": p.feasible,
+                    "gpus": p.num_gpus,
+                    "batch": p.batch,
+                    "tpot_ms": p.tpot_s * 1e3,
+                    "tokens_per_s_per_gpu": p.tokens_per_s_per_gpu,
+                    "usd_per_1M_tokens": p.usd_per_1M_tokens,
+                    "limited_by": p.limited_by,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------------------------------- GPU count
+
+
+def tp_figure(tp: TPScaling, batch: int, target_s: float | None, *, tr: Translator = EN) -> go.Figure:
+    """TPOT at the scenario's batch per tensor-parallel GPU count, stacked by bucket (communication visible), with
+    the ideal 1/N line and the target; counts that do not fit are shaded grey."""
+    x = [str(n) for n in tp.num_gpus]
+    fig = go.Figure()
+    share = tp.communication_fraction * 100
+    for key, values in tp.breakdown_s.items():
+        fig.add_bar(
+            x=x,
+            y=_ms(values),
+            name=tr(f"bucket_{key}"),
+            marker_color=BUCKET_COLOURS[key],
+            customdata=np.stack([share, _ms(tp.tpot_s)], axis=-1),
+            hovertemplate=tr("pl_hover_tp") + "<extra></extra>",
+        )
+    fig.add_scatter(
+        x=x,
+        y=_ms(tp.ideal_tpot_s),
+        mode="lines+markers",
+        name=tr("pl_ideal_scaling"),
+        line={"color": "#000", "dash": "dot"},
+        hovertemplate=tr("pl_hover_ideal") + "<extra></extra>",
+    )
+    if target_s is not None:
+        fig.add_hline(y=target_s * 1e3, line_dash="dash", line_color=TARGET_COLOUR)
+        fig.add_annotation(
+            x=1.0,
+            xref="paper",
+            y=target_s * 1e3,
+            text=tr("pl_target_line", ms=f"{target_s * 1e3:g}"),
+            showarrow=False,
+            xanchor="right",
+            yanchor="bottom",
+            font={"color": TARGET_COLOUR, "size": 11},
+        )
+    for i, f in enumerate(tp.fits):
+        if not f:  # shade the counts that do not fit; on a category axis a number is the category's position
+            fig.add_vrect(x0=i - 0.5, x1=i + 0.5, fillcolor=NO_FIT_COLOUR, opacity=0.35, line_width=0, layer="below")
+            fig.add_annotation(
+                x=i, y=1.0, yref="paper", yanchor="top", text=tr("pl_no_fit_short"), showarrow=False, font={"size": 11}
+            )
+    style(fig, tr("pl_tp_title", batch=batch), tr("pl_axis_tp_gpus"), tr("axis_tpot_ms"))
+    fig.update_layout(barmode="stack")
+    fig.update_xaxes(type="category")
+    return fig
+
+
+def tp_table(tp: TPScaling) -> pd.DataFrame:
+    d = {"gpus": tp.num_gpus, "tpot_ms": _ms(tp.tpot_s)}
+    d |= {f"{k}_ms": _ms(v) for k, v in tp.breakdown_s.items()}
+    d |= {
+        "communication_share": tp.communication_fraction,
+        "scaling_efficiency": tp.scaling_efficiency,
+        "tokens_per_s_total": tp.tokens_per_s_total,
+        "tokens_per_s_per_gpu": tp.tokens_per_s_per_gpu,
+        "usd_per_1M_tokens": tp.usd_per_1M_tokens,
+        "memory_per_gpu_GB": tp.memory_per_gpu_bytes / 1e9,
+        "fits": tp.fits,
+    }
+    if tp.frontier is not None:
+        f = tp.frontier
+        d |= {
+            "target_batch": f.batch,
+            "target_tokens_per_s_per_gpu": f.tokens_per_s_per_gpu,
+            "target_usd_per_1M_tokens": f.usd_per_1M_tokens,
+            "target_limited_by": f.limited_by,
+        }
+    return pd.DataFrame(d)
+
+
+def tp_display_table(tp: TPScaling, *, tr: Translator = EN) -> pd.DataFrame:
+    """The TP table as shown on the page: translated headers, display units, n/a where a number does not exist."""
+
+    def num(values, digits: int, scale: float = 1.0) -> list[str]:
+        return [f"{v * scale:,.{digits}f}" if np.isfinite(v) else tr("pl_na") for v in np.asarray(values, float)]
+
+    d = {
+        tr("pl_col_gpus"): tp.num_gpus,
+        tr("pl_col_tpot"): num(tp.tpot_s, 2, 1e3),
+        tr("pl_col_comm"): num(tp.communication_fraction, 1, 100),
+        tr("pl_col_eff"): num(tp.scaling_efficiency, 0, 100),
+        tr("pl_col_tps_gpu"): num(tp.tokens_per_s_per_gpu, 0),
+        tr("pl_col_usd"): num(tp.usd_per_1M_tokens, 3),
+        tr("pl_col_fits"): [tr("pl_yes") if f else tr("pl_no") for f in tp.fits],
+    }
+    if tp.frontier is not None:
+        f = tp.frontier
+        d[tr("pl_col_target_batch")] = [
+            str(b) if ok else tr("pl_na") for b, ok in zip(f.batch, f.feasible, strict=True)
+        ]
+        d[tr("pl_col_target_tps")] = num(f.tokens_per_s_per_gpu, 0)
+        d[tr("pl_col_target_usd")] = num(f.usd_per_1M_tokens, 3)
+    return pd.DataFrame(d)
+
+
+def pp_figure(pp: PipelineParallel, tp: TPScaling, usable_bytes: float, *, tr: Translator = EN) -> go.Figure:
+    """Pipeline stages on the TP group against tensor parallelism over the same total GPUs: TPOT (left) and memory
+    per GPU against the usable memory (right). tp must include the counts pp.num_gpus."""
+    idx = [int(np.flatnonzero(tp.num_gpus == n)[0]) for n in pp.num_gpus]
+    x = [str(n) for n in pp.num_gpus]
+    pp_data = np.stack([pp.stages, pp.bubble_fraction * 100, pp.max_batch, pp.memory_per_gpu_bytes / 1e9], axis=-1)
+    tp_name, pp_name = tr("pl_tp_only"), tr("pl_pp_line", tp=pp.tensor_parallel)
+    mem = tr("pl_hover_mem") + "<extra></extra>"
+    data = [
+        go.Scatter(
+            x=x,
+            y=_ms(tp.tpot_s[idx]),
+            mode="lines+markers",
+            name=tp_name,
+            line={"color": TP_COLOUR},
+            legendgroup="tp",
+            hovertemplate=tr("pl_hover_tp_line") + "<extra></extra>",
+        ),
+        go.Scatter(
+            x=x,
+            y=_ms(pp.tpot_s),
+            mode="lines+markers",
+            name=pp_name,
+            line={"color": PP_COLOUR},
+            legendgroup="pp",
+            customdata=pp_data,
+            hovertemplate=tr("pl_hover_pp") + "<extra></extra>",
+        ),
+        go.Bar(x=x, y=tp.memory_per_gpu_bytes[idx] / 1e9, name=tp_name, marker_color=TP_COLOUR, legendgroup="tp",
+               showlegend=False, hovertemplate=mem, xaxis="x2", yaxis="y2"),
+        go.Bar(x=x, y=pp.memory_per_gpu_bytes / 1e9, name=pp_name, marker_color=PP_COLOUR, legendgroup="pp",
+               showlegend=False, hovertemplate=mem, xaxis="x2", yaxis="y2"),
+    ]  # fmt: skip
+    # two panels side by side, laid out by hand (make_subplots costs ~30 ms per figure)
+    fig = go.Figure(
+        data=data,
+        layout={
+            "xaxis": {"domain": [0.0, 0.45], "type": "category"},
+            "xaxis2": {"domain": [0.55, 1.0], "type": "category", "anchor": "y2",
+                       "title": {"text": tr("pl_axis_total_gpus")}},
+            "yaxis2": {"anchor": "x2", "title": {"text": tr("pl_axis_gb_gpu")}},
+            "barmode": "group",
+            "shapes": [{"type": "line", "xref": "x2 domain", "x0": 0, "x1": 1, "yref": "y2",
+                        "y0": usable_bytes / 1e9, "y1": usable_bytes / 1e9, "line": {"dash": "dash", "color": "#333"}}],
+            "annotations": [{"x": 1.0, "xref": "x2 domain", "y": usable_bytes / 1e9, "yref": "y2", "showarrow": False,
+                             "text": tr("pl_usable", gb=f"{usable_bytes / 1e9:.0f}"), "xanchor": "right",
+                             "yanchor": "bottom", "font": {"size": 11}}],
+        },
+    )  # fmt: skip
+    style(fig, tr("pl_pp_title", tp=pp.tensor_parallel), tr("pl_axis_total_gpus"), tr("axis_tpot_ms"))
+    fig.update_layout(xaxis={"type": "category"})  # style() resets the axis type
+    return fig
+
+
+def pp_table(pp: PipelineParallel, tp: TPScaling) -> pd.DataFrame:
+    idx = [int(np.flatnonzero(tp.num_gpus == n)[0]) for n in pp.num_gpus]
+    return pd.DataFrame(
+        {
+            "pp_stages": pp.stages,
+            "tensor_parallel": pp.tensor_parallel,
+            "gpus": pp.num_gpus,
+            "micro_batches": pp.micro_batches,
+            "tpot_ms": _ms(pp.tpot_s),
+            "transfer_ms": _ms(pp.transfer_s),
+            "bubble_fraction": pp.bubble_fraction,
+            "tokens_per_s_per_gpu": pp.tokens_per_s_per_gpu,
+            "usd_per_1M_tokens": pp.usd_per_1M_tokens,
+            "memory_per_gpu_GB": pp.memory_per_gpu_bytes / 1e9,
+            "fits": pp.fits,
+            "max_batch": pp.max_batch,
+            "tp_only_tpot_ms": _ms(tp.tpot_s[idx]),
+            "tp_only_memory_per_gpu_GB": tp.memory_per_gpu_bytes[idx] / 1e9,
+        }
+    )
+
+
+# --------------------------------------------------------------------------------------------------- speculative
+
+
+def spec_acceptance_figure(grid: Speculative, k: int, acceptance: float, *, tr: Translator = EN) -> go.Figure:
+    """Effective TPOT against the acceptance rate, one line per draft length (grid: k along axis 0, acceptance along
+    axis 1), the baseline and the current (k, a)."""
+    fig = go.Figure()
+    base = float(np.ravel(grid.baseline_tpot_s)[0]) * 1e3
+    ks = grid.k[:, 0].astype(int)
+    for i, kk in enumerate(ks):
+        chosen = kk == k
+        fig.add_scatter(
+            x=grid.acceptance[i],
+            y=_ms(grid.tpot_s[i]),
+            mode="lines",
+            name=tr("pl_spec_k", k=kk),
+            line={"width": 4 if chosen else 1.5, "color": CHOSEN_COLOUR if chosen else None},
+            opacity=1.0 if chosen else 0.55,
+            hovertemplate=tr("pl_hover_spec_a") + "<extra></extra>",
+        )
+    fig.add_hline(y=base, line_dash="dash", line_color="#333")
+    fig.add_annotation(
+        x=0.0,
+        xref="paper",
+        y=base,
+        text=tr("pl_spec_baseline", ms=f"{base:.1f}"),
+        showarrow=False,
+        xanchor="left",
+        yanchor="bottom",
+        font={"size": 11},
+    )
+    i = int(np.flatnonzero(ks == k)[0]) if (ks == k).any() else None
+    if i is not None:
+        y = float(np.interp(acceptance, grid.acceptance[i], grid.tpot_s[i])) * 1e3
+        fig.add_scatter(
+            x=[acceptance],
+            y=[y],
+            mode="markers",
+            name=tr("pl_spec_now"),
+            marker={"symbol": "star", "size": 14, "color": CHOSEN_COLOUR},
+            hovertemplate=tr("pl_hover_spec_a") + "<extra></extra>",
+        )
+    style(fig, tr("pl_spec_a_title"), tr("pl_axis_acceptance"), tr("pl_axis_eff_tpot"))
+    fig.update_xaxes(tickformat=".0%")
+    return fig
+
+
+def spec_acceptance_table(grid: Speculative) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "k": grid.k.ravel().astype(int),
+            "acceptance": grid.acceptance.ravel(),
+            "tokens_per_step": grid.tokens_per_step.ravel(),
+            "effective_tpot_ms": _ms(grid.tpot_s).ravel(),
+            "baseline_tpot_ms": _ms(grid.baseline_tpot_s).ravel(),
+            "speedup": grid.speedup.ravel(),
+        }
+    )
+
+
+def spec_batch_figure(sp: Speculative, *, tr: Translator = EN) -> go.Figure:
+    """Speed-up (baseline TPOT / effective TPOT) against batch at the chosen k and acceptance: where it stops paying."""
+    batch = np.asarray(sp.tokens_per_s_total * sp.tpot_s, dtype=float)  # batch = tokens/s x TPOT
+    fig = go.Figure()
+    fig.add_hrect(y0=0, y1=1, fillcolor="#d62728", opacity=0.07, line_width=0)
+    fig.add_scatter(
+        x=batch,
+        y=sp.speedup,
+        mode="lines+markers",
+        name=tr("pl_spec_speedup"),
+        line={"color": CHOSEN_COLOUR},
+        customdata=np.stack([_ms(sp.tpot_s), _ms(sp.baseline_tpot_s), sp.break_even_acceptance * 100], axis=-1),
+        hovertemplate=tr("pl_hover_spec_b") + "<extra></extra>",
+    )
+    fig.add_hline(y=1.0, line_dash="dash", line_color="#333")
+    fig.add_annotation(
+        x=1.0,
+        xref="paper",
+        y=0.05,
+        text=tr("pl_spec_no_gain"),
+        showarrow=False,
+        xanchor="right",
+        yanchor="bottom",
+        font={"color": "#a00", "size": 11},
+    )
+    style(fig, tr("pl_spec_b_title"), tr("axis_batch"), tr("pl_axis_speedup"), log_x=True)
+    fig.update_xaxes(tickvals=batch, ticktext=[f"{b:,.0f}" for b in batch])
+    top = max(1.2, float(np.nanmax(sp.speedup)) * 1.1) if np.isfinite(sp.speedup).any() else 2.0
+    fig.update_yaxes(range=[0, top])
+    return fig
+
+
+def spec_batch_table(sp: Speculative) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "batch": np.round(sp.tokens_per_s_total * sp.tpot_s).astype(int),
+            "baseline_tpot_ms": _ms(sp.baseline_tpot_s),
+            "draft_step_ms": _ms(sp.draft_step_s),
+            "verify_step_ms": _ms(sp.verify_step_s),
+            "effective_tpot_ms": _ms(sp.tpot_s),
+            "speedup": sp.speedup,
+            "break_even_acceptance": sp.break_even_acceptance,
+            "fits": sp.fits,
+        }
+    )
+
+
+# --------------------------------------------------------------------------------------------------- capacity
+
+
+def mix_label(input_tokens: int, output_tokens: int) -> str:
+    def short(n: int) -> str:
+        return f"{n // 1024}K" if n >= 1024 and n % 1024 == 0 else f"{n:,}"
+
+    return f"{short(int(input_tokens))} / {short(int(output_tokens))}"
+
+
+def disaggregation_figure(dg: Disaggregation, *, tr: Translator = EN) -> go.Figure:
+    """Prefill GPUs needed per decode GPU for each input/output mix (the decode pool at the TPOT target)."""
+    x = [mix_label(i, o) for i, o in zip(dg.input_tokens, dg.output_tokens, strict=True)]
+    ratio = dg.prefill_per_decode_gpu
+    fig = go.Figure()
+    fig.add_bar(
+        x=x,
+        y=ratio,
+        marker_color=PP_COLOUR,
+        text=[ratio_text(r, tr=tr) for r in ratio],
+        textposition="outside",
+        customdata=np.stack(
+            [dg.decode.batch, dg.prefill_batch, dg.prefill_gpu_s_per_request, dg.decode_gpu_s_per_request], axis=-1
+        ),
+        hovertemplate=tr("pl_hover_disagg") + "<extra></extra>",
+        showlegend=False,
+    )
+    style(fig, tr("pl_disagg_title"), tr("pl_axis_mix"), tr("pl_axis_ratio"))
+    finite = ratio[np.isfinite(ratio)]
+    fig.update_yaxes(range=[0, float(finite.max()) * 1.25 if finite.size else 1.0])
+    return fig
+
+
+def disaggregation_table(dg: Disaggregation) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "input_tokens": dg.input_tokens,
+            "output_tokens": dg.output_tokens,
+            "decode_batch": dg.decode.batch,
+            "decode_tpot_ms": _ms(dg.decode.tpot_s),
+            "prefill_batch": dg.prefill_batch,
+            "prefill_ms": _ms(dg.prefill_s),
+            "prefill_gpu_s_per_request": dg.prefill_gpu_s_per_request,
+            "decode_gpu_s_per_request": dg.decode_gpu_s_per_request,
+            "prefill_gpus_per_decode_gpu": dg.prefill_per_decode_gpu,
+            "prefill_share": dg.prefill_share,
+        }
+    )
+
+
+# --------------------------------------------------------------------------------------------------- levers
+
+
+def lever_deltas(rows: Sequence[LeverRow], at_target: bool) -> dict[str, np.ndarray]:
+    """The changes shown for each lever (not the baseline), in percent: TPOT, throughput, $/1M."""
+    levers = [r for r in rows if r.lever != "baseline"]
+    if at_target:
+        base = next(r for r in rows if r.lever == "baseline")
+        tpot = [r.target_tpot_s / base.target_tpot_s - 1 if r.target_feasible else np.nan for r in levers]
+        thr = [r.target_d_tokens_per_s_per_gpu for r in levers]
+        usd = [r.target_d_usd_per_1M for r in levers]
+    else:
+        tpot = [r.d_tpot for r in levers]
+        thr = [r.d_tokens_per_s for r in levers]
+        usd = [r.d_usd_per_1M for r in levers]
+    return {
+        "tpot": np.asarray(tpot, dtype=float) * 100,
+        "throughput": np.asarray(thr, dtype=float) * 100,
+        "usd": np.asarray(usd, dtype=float) * 100,
+    }
+
+
+def _lever_label(r: LeverRow, tr: Translator) -> str:
+    return f"{tr('pl_lever_' + r.lever)} ({r.detail})" if r.detail else tr("pl_lever_" + r.lever)
+
+
+def levers_figure(rows: Sequence[LeverRow], at_target: bool, *, tr: Translator = EN) -> go.Figure:
+    """Grouped horizontal bars per lever: change in TPOT, throughput and $/1M tokens (%)."""
+    levers = [r for r in rows if r.lever != "baseline"]
+    labels = [_lever_label(r, tr) for r in levers]
+    deltas = lever_deltas(rows, at_target)
+    names = {
+        "tpot": tr("pl_d_tpot"),
+        "throughput": tr("pl_d_tps_gpu") if at_target else tr("pl_d_tps"),
+        "usd": tr("pl_d_usd"),
+    }
+    fig = go.Figure()
+    for key in ("tpot", "throughput", "usd"):
+        v = deltas[key]
+        fig.add_bar(
+            y=labels,
+            x=v,
+            orientation="h",
+            name=names[key],
+            marker_color=LEVER_COLOURS[key],
+            text=[f"{x:+.0f}%" if np.isfinite(x) else "" for x in v],
+            textposition="outside",
+            hovertemplate=f"%{{y}}<br>{names[key]}: %{{x:+.1f}}%<extra></extra>",
+        )
+    for label, *vals in zip(labels, *deltas.values(), strict=True):
+        if not np.isfinite(vals).any():  # the lever does not apply here
+            fig.add_annotation(x=0, y=label, text=tr("pl_na"), showarrow=False, xanchor="left", xshift=6)
+    fig.add_vline(x=0, line_color="#333")
+    title = tr("pl_levers_title_target") if at_target else tr("pl_levers_title_batch")
+    style(fig, title, tr("pl_axis_change"), "")
+    values = np.concatenate([v[np.isfinite(v)] for v in deltas.values()] + [np.zeros(1)])
+    lo, hi = float(values.min()), float(values.max())
+    pad = 0.18 * max(hi - lo, 10.0)  # room for the outside labels
+    fig.update_xaxes(range=[lo - pad, hi + pad])
+    fig.update_layout(barmode="group", height=120 + 70 * len(levers))
+    fig.update_yaxes(autorange="reversed")
+    return fig
+
+
+def levers_table(rows: Sequence[LeverRow]) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "lever": [r.lever for r in rows],
+            "detail": [r.detail for r in rows],
+            "applicable": [r.applicable for r in rows],
+            "fits": [r.fits for r in rows],
+            "tpot_ms": [r.tpot_s * 1e3 for r in rows],
+            "tokens_per_s_total": [r.tokens_per_s_total for r in rows],
+            "tokens_per_s_per_gpu": [r.tokens_per_s_per_gpu for r in rows],
+            "usd_per_1M_tokens": [r.usd_per_1M_tokens for r in rows],
+            "d_tpot": [r.d_tpot for r in rows],
+            "d_tokens_per_s": [r.d_tokens_per_s for r in rows],
+            "d_usd_per_1M": [r.d_usd_per_1M for r in rows],
+            "target_batch": [r.target_batch for r in rows],
+            "target_tpot_ms": [r.target_tpot_s * 1e3 for r in rows],
+            "target_tokens_per_s_per_gpu": [r.target_tokens_per_s_per_gpu for r in rows],
+            "target_usd_per_1M_tokens": [r.target_usd_per_1M_tokens for r in rows],
+            "target_d_tokens_per_s_per_gpu": [r.target_d_tokens_per_s_per_gpu for r in rows],
+            "target_d_usd_per_1M": [r.target_d_usd_per_1M for r in rows],
+        }
+    )
+
+
+def levers_display_table(rows: Sequence[LeverRow], at_target: bool, *, tr: Translator = EN) -> pd.DataFrame:
+    """The levers as shown on the page: translated headers, display units, n/a where a lever does not apply."""
+
+    def pct(x: float) -> str:
+        return f"{x * 100:+.1f}%" if np.isfinite(x) else tr("pl_na")
+
+    def num(x: float, digits: int = 2) -> str:
+        return f"{x:,.{digits}f}" if np.isfinite(x) else tr("pl_na")
+
+    out = []
+    base = next(r for r in rows if r.lever == "baseline")
+    for r in rows:
+        if at_target:
+            d_tpot = r.target_tpot_s / base.target_tpot_s - 1 if r.target_feasible else math.nan
+            out.append(
+                {
+                    tr("pl_col_lever"): _lever_label(r, tr),
+                    tr("pl_col_target_batch"): str(r.target_batch) if r.target_feasible else tr("pl_na"),
+                    tr("pl_col_tpot"): num(r.target_tpot_s * 1e3),
+                    tr("pl_col_tps_gpu"): num(r.target_tokens_per_s_per_gpu, 0),
+                    tr("pl_col_usd"): num(r.target_usd_per_1M_tokens, 3),
+                    tr("pl_d_tpot"): pct(d_tpot) if r.lever != "baseline" else "",
+                    tr("pl_d_tps_gpu"): pct(r.target_d_tokens_per_s_per_gpu) if r.lever != "baseline" else "",
+                    tr("pl_d_usd"): pct(r.target_d_usd_per_1M) if r.lever != "baseline" else "",
+                }
+            )
+        else:
+            out.append(
+                {
+                    tr("pl_col_lever"): _lever_label(r, tr),
+                    tr("pl_col_fits"): tr("pl_yes") if r.fits else tr("pl_no"),
+                    tr("pl_col_tpot"): num(r.tpot_s * 1e3),
+                    tr("pl_col_tps"): num(r.tokens_per_s_total, 0),
+                    tr("pl_col_usd"): num(r.usd_per_1M_tokens, 3),
+                    tr("pl_d_tpot"): pct(r.d_tpot) if r.lever != "baseline" else "",
+                    tr("pl_d_tps"): pct(r.d_tokens_per_s) if r.lever != "baseline" else "",
+                    tr("pl_d_usd"): pct(r.d_usd_per_1M) if r.lever != "baseline" else "",
+                }
+            )
+    return pd.DataFrame(out)
