@@ -5,7 +5,7 @@ travel in the URL: planner_target_ms, planner_ttft_ms, spec_k, spec_accept, pref
 import streamlit as st
 
 from tpot_model import planner
-from ui import controls, data, fmt, show
+from ui import cache, controls, data, fmt, show
 from ui.figures import planner as figs
 
 state = controls.scenario_state()
@@ -46,7 +46,7 @@ for key, default in (
 st.title(tr("page_planner"))
 st.caption(tr("pl_caption"))
 for n in st.session_state[NOTICES]:
-    st.warning(tr("notice_bad_param", param=n.param, given=n.given or "∅", used=n.used), icon="⚠️")
+    st.warning(tr("notice_bad_param", param=n.param, given=n.given or "∅", used=n.used), icon=":material/warning:")
 
 c1, c2, c3 = st.columns([2, 1, 1])
 c1.selectbox(
@@ -133,7 +133,7 @@ if point.feasible:
     st.success(text, icon=":material/target:")
 else:
     key = "pl_infeasible_memory" if point.limited_by == "memory" else f"pl_infeasible_{point.slo_binding or 'tpot'}"
-    st.warning(tr(key, **reason), icon="⚠️")
+    st.warning(tr(key, **reason), icon=":material/warning:")
 if point.feasible or point.limited_by == "slo":  # nothing to draw when not even batch 1 fits
     show.figure(figs.frontier_figure(point, tr=tr), figs.frontier_table(point), "planner-frontier", tr)
 if point.feasible and price_known:
@@ -183,14 +183,15 @@ def cost_panel() -> None:
     table_hw = [catalog_hw[h] for h in figs.TABLE_HARDWARE if h in catalog_hw]
     if hw.id not in figs.TABLE_HARDWARE:
         table_hw.append(hw)
-    grid = planner.cost_grid(
+    grid = cache.planner_cost_grid(
+        cache.scenario_key(state, "batch", "lang") + ",".join(h.id for h in table_hw),
         model,
-        table_hw,
+        tuple(table_hw),
         scenario,
         profile,
         tpot_target_s=target_s,
         ttft_target_s=ttft_s,
-        gpu_options=planner.NODE_GPU_OPTIONS if st.session_state["planner.table_gpus"] == "cheapest" else None,
+        gpu_options=tuple(planner.NODE_GPU_OPTIONS) if st.session_state["planner.table_gpus"] == "cheapest" else None,
         price_applies_to=hw.id,
     )
     show.figure(
