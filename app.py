@@ -4,7 +4,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import controls, show
+from ui import controls, show, validation_data
 
 embedded = show.embedded()
 st.set_page_config(
@@ -15,6 +15,7 @@ st.set_page_config(
 )
 
 state = controls.sidebar()
+validation_data.warm_in_background()  # the Validation page's cross-validation takes seconds: start it now
 tr = controls.translator()
 
 PAGES = [

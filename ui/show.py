@@ -94,3 +94,13 @@ def fit_notice(est, tr: Translator) -> None:
         ),
         icon=":material/block:",
     )
+
+
+def context_notice(est, tr: Translator) -> None:
+    """When prompt + output exceed the model's context window: the estimate extrapolates, say so."""
+    tokens = int(est.scenario.context_tokens) + int(est.scenario.output_tokens)
+    if tokens > est.model.max_context_tokens:
+        st.warning(
+            tr("context_over_max", tokens=f"{tokens:,}", model=est.model.name, max=f"{est.model.max_context_tokens:,}"),
+            icon=":material/warning:",
+        )

@@ -1,0 +1,97 @@
+"""Validation: the model against published decode measurements. Leave-one-hardware-out errors against the goals, per
+engine, predicted vs measured (with the pure roofline beside it), the error table, what the fitted profiles say, and
+the sources with their trust levels. Independent of the sidebar scenario."""
+
+import streamlit as st
+
+from ui import controls, fmt, show, validation_data
+from ui.figures import validation as figs
+
+tr = controls.translator()
+table = validation_data.table(tr)
+counts = figs.headline_counts(table)
+heads = figs.headline_summaries(table)
+source_list = figs.sources(table, tr)
+
+st.title(tr("page_validation"))
+st.caption(tr("val_caption"))
+st.markdown(tr("val_intro", sources=len(source_list), **counts))
+
+cols = st.columns(4)
+for col, card in zip(cols, figs.headline_cards(table, tr), strict=True):
+    col.metric(
+        card.label,
+        card.value,
+        delta=card.delta,
+        delta_color=card.colour,
+        delta_arrow="off",
+        delta_description=card.description,
+        help=card.help,
+        border=True,
+    )
+st.caption(
+    tr(
+        "val_headline_caption",
+        n=heads["loho"].n,
+        devices=counts["devices"],
+        fit_median=fmt.pct(heads["fitted"].median),
+        fit_p90=fmt.pct(heads["fitted"].p90),
+    )
+)
+st.markdown(tr("val_loho_text"))
+
+st.header(tr("val_h_engines"))
+st.caption(tr("val_engines_intro"))
+st.dataframe(figs.engine_summary_display(validation_data.engine_summary(), tr), hide_index=True)
+
+st.header(tr("val_h_scatter"))
+c1, c2 = st.columns([1, 2], vertical_alignment="bottom")
+metric = c1.radio(
+    tr("val_metric"),
+    figs.METRICS,
+    format_func=lambda m: tr(f"val_metric_opt_{m}"),
+    key="validation.metric",
+    horizontal=True,
+    help=tr("val_metric_help"),
+    persist_state="session",
+)
+engine_ids = figs.engines(table)
+chosen = c2.multiselect(
+    tr("val_engines"),
+    engine_ids,
+    default=engine_ids,
+    format_func=lambda p: figs.engine_label(p, table, tr),
+    key="validation.engines",
+    help=tr("val_engines_help"),
+    persist_state="session",
+)
+include_all = st.checkbox(
+    tr("val_include_all"), key="validation.include_all", help=tr("val_include_all_help"), persist_state="session"
+)
+rows = figs.select_rows(table, chosen, include_all)
+points = figs.scatter_data(rows, metric)
+if len(points):
+    show.figure(figs.scatter(points, metric, tr=tr), points, f"validation-{metric}", tr)
+    st.caption(tr(f"val_scatter_caption_{metric}", n=len(points)))
+    dropped = int(figs.predicted(rows).sum()) - len(points)
+    if dropped:
+        st.caption(tr("val_scatter_dropped", n=dropped))
+else:
+    st.info(tr("val_scatter_no_tpot" if figs.predicted(rows).any() else "val_scatter_none"))
+
+st.header(tr("val_h_table"))
+st.dataframe(figs.error_table(rows, tr), hide_index=True, column_config=validation_data.column_config(tr))
+st.caption(tr("val_table_caption", n=len(rows)))
+
+st.header(tr("val_h_findings"))
+st.caption(tr("val_findings_intro"))
+for key, values in validation_data.findings():
+    st.markdown(tr(key, **values))
+
+st.header(tr("val_h_sources"))
+st.caption(tr("val_sources_intro"))
+for line in figs.source_lines(source_list, tr):
+    st.markdown(line)
+st.markdown(tr("val_trust_scale"))
+with st.expander(tr("val_mapping_title")):
+    st.markdown(tr("val_mapping_text"))

@@ -1,0 +1,108 @@
+"""Validation page: renders in both languages, shows cross_validate's numbers, its controls change the chart and the
+table, it ignores the sidebar scenario, and its reruns are fast (the cross-validation is cached per process)."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import numpy as np
+import pytest
+
+from tests.apptest_util import decode, figures, run_page
+from tpot_model.calibration import cross_validate, load_measurements
+from ui import fmt
+from ui.i18n import Translator
+
+EN, ZH = Translator("en"), Translator("zh-TW")
+
+
+@pytest.fixture(scope="module")
+def cv():
+    return cross_validate(load_measurements())  # independent of the page's cached table
+
+
+def _loho_points(at) -> int:
+    fig = figures(at)[0]
+    return sum(len(decode(t["x"])) for t in fig["data"] if t.get("legendgroup") == "hardware")
+
+
+def _metrics(at) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def test_renders_and_shows_cross_validations_numbers(cv):
+    at = run_page("validation")
+    assert not at.exception, at.exception
+    shown = _metrics(at)
+    head = cv.summary()
+    assert head.n == 50
+    assert shown[EN("val_m_loho_median")] == fmt.pct(head.median)
+    assert shown[EN("val_m_loho_p90")] == fmt.pct(head.p90)
+    # per engine: the LOHO median / p90 cells are cross_validate's per-profile numbers
+    table = at.dataframe[0].value.set_index(EN("val_sum_engine"))
+    names = {"llama.cpp": "llama.cpp", "gpt-fast": "gpt-fast", "exllamav2": "ExLlamaV2"}
+    for pid, s in cv.by_profile().items():
+        assert table.loc[names[pid], EN("val_sum_loho")] == f"{fmt.pct(s.median)} / {fmt.pct(s.p90)}"
+        assert table.loc[names[pid], EN("val_sum_headline_rows")] == s.n
+    fig = figures(at)[0]
+    assert fig["layout"]["title"]["text"] == EN("val_scatter_title_tokens_per_s")
+    assert _loho_points(at) == 50
+    assert len(at.dataframe[1].value) == 50  # the error table: the headline rows by default
+    assert len(at.markdown) > 10 and any("overhead-bound" in md.value for md in at.markdown)
+
+
+def test_zh_tw():
+    at = run_page("validation", lang="zh-TW")
+    assert not at.exception, at.exception
+    assert at.title[0].value == ZH("page_validation")
+    assert figures(at)[0]["layout"]["title"]["text"] == ZH("val_scatter_title_tokens_per_s")
+    assert ZH("val_m_loho_median") in _metrics(at)
+    assert ZH("val_col_loho_error") in at.dataframe[1].value.columns
+    assert any("開銷" in md.value for md in at.markdown)
+
+
+def test_engine_filter_changes_the_scatter():
+    at = run_page("validation")
+    before = _loho_points(at)
+    at.multiselect(key="validation.engines").set_value(["exllamav2"]).run()
+    assert not at.exception
+    after = _loho_points(at)
+    assert 0 < after < before and after == 16
+    assert set(at.dataframe[1].value[EN("val_col_engine")]) == {"ExLlamaV2"}
+    at.multiselect(key="validation.engines").set_value(["tensorrt-llm"]).run()  # static batch only: nothing at batch 1
+    assert not at.exception and not figures(at) and at.info[0].value == EN("val_scatter_none")
+
+
+def test_include_all_and_tpot():
+    at = run_page("validation")
+    at.checkbox(key="validation.include_all").check().run()
+    assert not at.exception
+    assert _loho_points(at) == 81 and len(at.dataframe[1].value) == 90
+    at.radio(key="validation.metric").set_value("tpot_ms").run()
+    assert not at.exception
+    fig = figures(at)[0]
+    assert fig["layout"]["xaxis"]["title"]["text"] == EN("val_axis_measured_tpot_ms")
+    assert _loho_points(at) == 81 - 8  # static-batch throughput has no TPOT
+    assert any(c.value == EN("val_scatter_dropped", n=8) for c in at.caption)
+    x = np.concatenate([decode(t["x"]) for t in fig["data"] if t.get("legendgroup") == "hardware"])
+    assert 10 < np.median(x) < 100  # milliseconds, not tokens/s
+
+
+def test_sidebar_scenario_does_not_change_the_page():
+    at = run_page("validation")
+    before = json.dumps([_metrics(at), figures(at)[0]["data"]], sort_keys=True)
+    at.sidebar.select_slider(key="batch").set_value(1).run()
+    assert not at.exception
+    assert json.dumps([_metrics(at), figures(at)[0]["data"]], sort_keys=True) == before
+
+
+def test_reruns_are_fast():
+    at = run_page("validation")  # the cross-validation is cached: reruns only filter and draw
+    times = []
+    for _ in range(3):
+        t = time.perf_counter()
+        at.run()
+        times.append(time.perf_counter() - t)
+    assert not at.exception
+    assert sorted(times)[1] < 0.5, times  # ~60-100 ms here; AppTest adds overhead of its own

@@ -1,0 +1,102 @@
+"""The validation page's data: the leave-one-hardware-out table, computed once per process (it takes seconds).
+
+``tpot_model.calibration.validation_table`` refits every engine profile once per hardware device left out; the result
+depends only on data/measurements.csv and data/profiles.yaml, so it is cached for the life of the server process and
+every rerun after the first reads the cached frame (a copy: about a millisecond for ~90 rows).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+
+import pandas as pd
+import streamlit as st
+
+from tpot_model import calibration, load_hardware_catalog, load_profiles
+
+from . import data
+from .figures import validation as figs
+from .i18n import Translator
+
+_URL = re.compile(r"https?://[^\s()]+")
+_ARXIV = re.compile(r"arXiv:\s*(\d{4}\.\d{4,5})", re.IGNORECASE)
+
+
+def source_url(source: str) -> str:
+    """The link in a source citation: its first URL, or the arXiv abstract page it cites; '' if neither."""
+    m = _URL.search(source)
+    if m:
+        return m.group(0).rstrip(".,;")
+    m = _ARXIV.search(source)
+    return f"https://arxiv.org/abs/{m.group(1)}" if m else ""
+
+
+def build_table() -> pd.DataFrame:
+    """validation_table() as a frame, plus the catalog hardware name, the engine profile's name and the source link."""
+    rows = calibration.load_measurements()
+    profiles = load_profiles(calibration.PROFILES_PATH)
+    cv = calibration.cross_validate(rows, calibration.default_priors(rows, profiles))
+    table = pd.DataFrame(calibration.validation_table(rows, profiles, cv))
+    hardware = load_hardware_catalog()
+    table["hardware_name"] = [
+        hardware[h].name if h in hardware else n for h, n in zip(table["hardware_id"], table["hardware"], strict=True)
+    ]
+    table["engine_name"] = [
+        profiles[p].name if p in profiles else e for p, e in zip(table["profile"], table["engine"], strict=True)
+    ]
+    table["source_url"] = [source_url(s) for s in table["source"]]
+    return table
+
+
+@st.cache_data(show_spinner=False, max_entries=1)
+def _cached_table() -> pd.DataFrame:
+    return build_table()
+
+
+def table(tr: Translator) -> pd.DataFrame:
+    """The cached validation table; the first call of the process shows a spinner while cross-validation runs."""
+    with st.spinner(tr("val_spinner")):  # st.spinner waits 0.5 s before showing: invisible on cache hits
+        return _cached_table()
+
+
+@st.cache_data(show_spinner=False, max_entries=1)
+def engine_summary() -> pd.DataFrame:
+    """figures.validation.engine_summary of the cached table (constant for the process)."""
+    return figs.engine_summary(_cached_table())
+
+
+@st.cache_data(show_spinner=False, max_entries=1)
+def findings() -> list[tuple[str, dict[str, str]]]:
+    """figures.validation.findings from the cached table and the catalogs' fitted profiles (constant for the process)."""
+    return figs.findings(_cached_table(), data.profiles(), data.models(), data.hardware())
+
+
+def column_config(tr: Translator) -> dict:
+    """st.dataframe column settings for the error table (figures.validation.error_table's translated headers)."""
+    pct = "%+.1f%%"
+    return {
+        tr("val_col_measured"): st.column_config.NumberColumn(format="%.4g"),
+        tr("val_col_loho"): st.column_config.NumberColumn(format="%.4g"),
+        tr("val_col_loho_error"): st.column_config.NumberColumn(format=pct),
+        tr("val_col_fitted_error"): st.column_config.NumberColumn(format=pct),
+        tr("val_col_ideal"): st.column_config.NumberColumn(format="%.4g"),
+        tr("val_col_ideal_error"): st.column_config.NumberColumn(format=pct),
+        tr("val_col_notes"): st.column_config.TextColumn(width="large"),
+        tr("val_col_mapping"): st.column_config.TextColumn(width="large"),
+        tr("val_col_url"): st.column_config.LinkColumn(width="medium"),
+    }
+
+
+_warm_lock = threading.Lock()
+_warm_started = False
+
+
+def warm_in_background() -> None:
+    """Start computing the table in a background thread, once per process, so the page's first visit is fast."""
+    global _warm_started
+    with _warm_lock:
+        if _warm_started:
+            return
+        _warm_started = True
+    threading.Thread(target=_cached_table, name="validation-warm-up", daemon=True).start()
