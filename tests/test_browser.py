@@ -137,3 +137,23 @@ if os.environ.get("KEEP_SCREENSHOTS_README"):  # pragma: no cover - refreshes th
     def test_readme_screenshot(server, page):
         _open(page, server, "", "")
         page.screenshot(path=str(ROOT / "docs" / "screenshot.png"), full_page=False)
+
+
+def test_upload_hardware_file(server, page, tmp_path):
+    """A user's hardware file is validated, used (option 'custom'), carried in the link, and reopens from it."""
+    spec = tmp_path / "my_chip.yaml"
+    spec.write_text(
+        "my-chip:\n  name: My Chip 9000\n  memory_GB: 96\n  memory_bandwidth_TB_per_s: 4.0\n"
+        "  dense_TFLOP_per_s: {bf16: 500, fp8: 1000}\n  price_usd_per_hour: 1.5\n"
+    )
+    _open(page, server, "", "lang=en")
+    page.get_by_text("Your own hardware or model").click()
+    page.locator('[data-testid="stFileUploader"]').first.locator('input[type="file"]').set_input_files(str(spec))
+    page.wait_for_function("() => window.location.search.includes('custom_hw=')", timeout=60_000)
+    _settle(page)
+    _no_exception(page)
+    assert "My Chip 9000" in page.inner_text('[data-testid="stMain"]')
+    shared = page.url
+    page.screenshot(path=str(SHOTS / "upload.png"), full_page=True)
+    _open(page, server, "", shared.split("?", 1)[1])  # the shared link, in the same browser
+    assert "My Chip 9000" in page.inner_text('[data-testid="stMain"]')
