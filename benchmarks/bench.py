@@ -82,7 +82,7 @@ def cli_figures() -> dict:
                 "--gpus", "2", "--weights", "fp8"]  # fmt: skip
         one = _process_s([*base, "--batch", "8", "--context", "4096", "-o", f"{tmp}/one.csv"])
         grid = _process_s([*base, "--batch", "1:256", "--context", "128:131072", "-o", f"{tmp}/grid.csv"])
-        rows = sum(1 for _ in open(f"{tmp}/grid.csv")) - 1
+        rows = Path(f"{tmp}/grid.csv").read_text().count("\n") - 1
     return {"sweep_one_point_s": round(one, 3), "sweep_256x256_s": round(grid, 3), "grid_rows": rows,
             "ratio": round(grid / one, 2)}  # fmt: skip
 
@@ -92,8 +92,11 @@ def import_figures() -> dict:
     out = {}
     for label, module in (("tpot_model", "tpot_model"), ("ui_with_streamlit_plotly", "ui.controls, ui.figures.common")):
         vals = [
-            float(subprocess.run([sys.executable, "-c", code.format(m=module)], cwd=ROOT, check=True,
-                                 capture_output=True, text=True).stdout)  # fmt: skip
+            float(
+                subprocess.run(
+                    [sys.executable, "-c", code.format(m=module)], cwd=ROOT, check=True, capture_output=True, text=True
+                ).stdout
+            )  # fmt: skip
             for _ in range(5)
         ]
         out[f"import_{label}_s"] = round(statistics.median(vals), 3)
@@ -103,10 +106,9 @@ def import_figures() -> dict:
 def page_figures(reruns: int) -> dict:
     """Median rerun time per page after a sidebar slider change, Streamlit's own overhead included (AppTest)."""
     os.chdir(ROOT)
-    from streamlit.testing.v1 import AppTest
-
     import streamlit.testing.v1.app_test as app_test_mod
     from streamlit.runtime.pages_manager import PagesManager
+    from streamlit.testing.v1 import AppTest
 
     class V2PagesManager(PagesManager):  # same AppTest workaround as tests/conftest.py
         def __init__(self, *a, **k):
@@ -133,11 +135,55 @@ def page_figures(reruns: int) -> dict:
     return out
 
 
+def browser_figures() -> dict:
+    """First load of each page (navigation until its content and first chart are drawn), server warm: in a new
+    browser profile (cold cache: the 4.5 MB Plotly bundle is fetched and compiled) and in one that has opened the app
+    before (warm cache, the usual case for a link followed from a wiki)."""
+    from tests.server_util import CHROMIUM, CHROMIUM_ARGS, streamlit_server
+
+    if not Path(CHROMIUM).exists():
+        return {"skipped": "no /usr/bin/chromium"}
+    from playwright.sync_api import sync_playwright
+
+    from tests.test_browser import PAGES, URL_PATHS
+
+    out = {}
+    with streamlit_server() as (base, _), sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        warm = browser.new_page()
+        warm.goto(base + "/", wait_until="domcontentloaded")
+        warm.wait_for_selector(".js-plotly-plot .main-svg", timeout=120_000)
+        time.sleep(8)  # the validation table warms in the background
+        shared = browser.new_context(viewport={"width": 1400, "height": 1000})  # a browser that has seen the app
+        shared.new_page().goto(base + "/glossary", wait_until="load")
+        for name in PAGES:
+            out[name] = {}
+            for label, ctx in (("cold_cache", None), ("warm_cache", shared)):
+                fresh = ctx is None
+                ctx = ctx or browser.new_context(viewport={"width": 1400, "height": 1000})
+                page = ctx.new_page()
+                t = time.perf_counter()
+                page.goto(f"{base}/{URL_PATHS[name]}", wait_until="domcontentloaded")
+                page.wait_for_selector('[data-testid="stMainBlockContainer"] [data-testid="stElementContainer"]',
+                                       timeout=120_000)  # fmt: skip
+                page.wait_for_function("() => !document.querySelector('[data-testid=\"stSkeleton\"]')",
+                                       timeout=120_000)  # fmt: skip
+                if page.query_selector('[data-testid="stPlotlyChart"]'):
+                    page.wait_for_selector(".js-plotly-plot .main-svg", timeout=120_000)
+                out[name][f"{label}_s"] = round(time.perf_counter() - t, 2)
+                page.close()
+                if fresh:
+                    ctx.close()
+        browser.close()
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--loop-points", type=int, default=2000)
     ap.add_argument("--reruns", type=int, default=7)
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--no-browser", action="store_true", help="skip the first-load timings in chromium")
     args = ap.parse_args()
     result = {
         "machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]},
@@ -145,6 +191,7 @@ def main() -> None:
         "cli": cli_figures(),
         "imports": import_figures(),
         "pages": page_figures(args.reruns),
+        "browser_first_load": {} if args.no_browser else browser_figures(),
     }
     text = json.dumps(result, indent=2)
     print(text)
