@@ -223,6 +223,33 @@ def _batch_grid(model, hw, s: Scenario, profile, max_batch: int) -> tuple[np.nda
     return np.arange(1, top + 1, dtype=float).reshape((-1,) + (1,) * len(trailing)), top == max_batch, probe
 
 
+def _search(model, hw, scenario, profile, tpot_t, ttft_t, max_batch) -> tuple[FrontierArrays, np.ndarray, Estimate]:
+    """One estimate call over every candidate batch, and the choice among them."""
+    if int(max_batch) < 1:
+        raise ValueError(f"max_batch must be at least 1, got {max_batch!r}")
+    grid, capped, probe = _batch_grid(model, hw, scenario, profile, int(max_batch))
+    est = estimate(model, hw, replace(scenario, batch=grid), profile)
+    return (
+        _choose(
+            grid.ravel(),
+            est.tpot_s,
+            est.ttft_s,
+            est.fits,
+            est.tokens_per_s_total,
+            est.usd_per_1M_tokens,
+            est.memory_per_gpu_bytes,
+            est.compute_bound,
+            est.scenario.num_gpus,
+            probe.max_batch,
+            tpot_t,
+            ttft_t,
+            capped,
+        ),
+        grid,
+        est,
+    )
+
+
 def frontier_arrays(
     model: ModelSpec,
     hw: Hardware,
@@ -237,25 +264,7 @@ def frontier_arrays(
 
     One estimate call over batch = 1..B (axis 0) x the scenario's trailing axes; scenario.batch is ignored."""
     tpot_t, ttft_t = _targets(tpot_target_s, ttft_target_s)
-    if int(max_batch) < 1:
-        raise ValueError(f"max_batch must be at least 1, got {max_batch!r}")
-    grid, capped, probe = _batch_grid(model, hw, scenario, profile, int(max_batch))
-    est = estimate(model, hw, replace(scenario, batch=grid), profile)
-    return _choose(
-        grid.ravel(),
-        est.tpot_s,
-        est.ttft_s,
-        est.fits,
-        est.tokens_per_s_total,
-        est.usd_per_1M_tokens,
-        est.memory_per_gpu_bytes,
-        est.compute_bound,
-        est.scenario.num_gpus,
-        probe.max_batch,
-        tpot_t,
-        ttft_t,
-        capped,
-    )
+    return _search(model, hw, scenario, profile, tpot_t, ttft_t, max_batch)[0]
 
 
 @dataclass(frozen=True, eq=False)
@@ -335,25 +344,7 @@ def frontier(
     One estimate call over batch = 1..B; ``estimate(..., batch=point.batch)`` reproduces every number."""
     _require_scalar(scenario)
     tpot_t, ttft_t = _targets(tpot_target_s, ttft_target_s)
-    if int(max_batch) < 1:
-        raise ValueError(f"max_batch must be at least 1, got {max_batch!r}")
-    grid, capped, probe = _batch_grid(model, hw, scenario, profile, int(max_batch))
-    est = estimate(model, hw, replace(scenario, batch=grid), profile)
-    fa = _choose(
-        grid.ravel(),
-        est.tpot_s,
-        est.ttft_s,
-        est.fits,
-        est.tokens_per_s_total,
-        est.usd_per_1M_tokens,
-        est.memory_per_gpu_bytes,
-        est.compute_bound,
-        est.scenario.num_gpus,
-        probe.max_batch,
-        tpot_t,
-        ttft_t,
-        capped,
-    )
+    fa, grid, est = _search(model, hw, scenario, profile, tpot_t, ttft_t, max_batch)
     return _point(fa, tpot_t, ttft_t, grid, est.tpot_s, est.ttft_s, est.fits, est.tokens_per_s_per_gpu)
 
 
