@@ -20,6 +20,10 @@ overhead-bound), a bandwidth limit of the engine's kernels (llama.cpp stops near
 on weight-only formats (dequantization), KV re-reads per query head (attention without GQA-aware kernels), and an
 all-reduce latency per collective (tensor parallelism at batch 1).
 
+The serving terms (the per-MoE-layer step cost and its dated revisions) are fitted by serving_calibration.py to
+data/serving_measurements.csv; ``main`` (the calibrate command) runs both fits, prints both reports and writes both
+into profiles.yaml.
+
 SI units inside; the CSV and profiles.yaml hold datasheet units (TB/s, microseconds).
 """
 
@@ -434,6 +438,8 @@ PARAMS = {
         Param("per_token_overhead_s", 0.0, 20e-3, 1e-3, "per_token_overhead_us", 1e-6),
         Param("per_layer_overhead_s", 0.0, 500e-6, 20e-6, "per_layer_overhead_us", 1e-6),
         Param("allreduce_latency_s", 0.0, 1e-3, 20e-6, "allreduce_latency_us", 1e-6),
+        # fitted to serving measurements only (serving_calibration.py); the batch-1 fit never frees it
+        Param("moe_layer_overhead_s", 0.0, 1e-3, 50e-6, "moe_layer_overhead_us", 1e-6),
         Param("kv_gqa_reread_fraction", 0.0, 1.0, 0.5, "kv_gqa_reread_fraction", 1.0),
         # fitted as its inverse, seconds per byte: 0 = no limit (the neutral prior), 1e-12 = a 1 TB/s limit
         Param("inverse_bandwidth_limit", 0.0, 5e-12, 1e-12, "bandwidth_limit_TB_per_s", 1e12),
@@ -488,6 +494,7 @@ class _Basis:
     weight_only: np.ndarray  # 1.0 where roofline.is_weight_only, else 0.0
     gqa: np.ndarray  # H/K - 1 (0 for MLA)
     layers: np.ndarray
+    moe_layers: np.ndarray
     tp: np.ndarray  # tensor-parallel GPUs
     link: np.ndarray  # bytes/s per direction
     msg_decode: np.ndarray
@@ -584,6 +591,7 @@ def _basis(rows: Sequence[Measurement]) -> _Basis:
         ),
         gqa=per_row(lambda r: 0.0 if r.model.mla else r.model.num_heads / r.model.num_kv_heads - 1.0),
         layers=per_row(lambda r: r.model.num_layers),
+        moe_layers=per_row(lambda r: r.model.num_moe_layers),
         tp=tp,
         link=per_row(lambda r: r.hardware.interconnect_bytes_per_s or PCIE_FALLBACK_BYTES_PER_S),
         msg_decode=per_row(lambda r: float(r.scenario.batch) * r.model.d_model * ACTIVATION_BYTES),
@@ -622,7 +630,12 @@ def _surrogate(b: _Basis, P: dict[str, np.ndarray | float]) -> np.ndarray:
     reads = np.reshape(1.0 + P["kv_gqa_reread_fraction"] * b.gqa, (-1, 1))
     flops = np.reshape(P["flops_efficiency"], (-1, 1))
     latency = P["allreduce_latency_s"]
-    fixed = P["per_token_overhead_s"] + P["per_layer_overhead_s"] * b.layers + b.hops * latency
+    fixed = (
+        P["per_token_overhead_s"]
+        + P["per_layer_overhead_s"] * b.layers
+        + P["moe_layer_overhead_s"] * b.moe_layers
+        + b.hops * latency
+    )
 
     def step(w, kv_attn, kv_other, a, fg, fa, msg):
         mem = w * inv_rw + (kv_attn * reads + kv_other) * inv_rkv + a * inv_bw
@@ -1019,7 +1032,18 @@ def validation_table(
 # --------------------------------------------------------------------------------------------------- priors
 
 # The profiles.yaml entries calibrate maintains, in file order. `ideal` and `typical` are never rewritten.
-PROFILE_ORDER = ("ideal", "typical", "llama.cpp", "vllm", "tensorrt-llm", "sglang", "gpt-fast", "exllamav2", "mlc-llm")
+PROFILE_ORDER = (
+    "ideal",
+    "typical",
+    "llama.cpp",
+    "vllm",
+    "tensorrt-llm",
+    "sglang",
+    "atom",
+    "gpt-fast",
+    "exllamav2",
+    "mlc-llm",
+)
 
 ENGINES = {
     "llama.cpp": (
@@ -1031,10 +1055,21 @@ ENGINES = {
     "vllm": ("vLLM", "vLLM (paged attention, CUDA graphs). No measurements yet: documented values."),
     "tensorrt-llm": (
         "TensorRT-LLM",
-        "TensorRT-LLM (C++ runtime, fused kernels). No batch-1 measurements yet: documented values, checked "
-        "against its static-batch throughput rows.",
+        "TensorRT-LLM (C++ runtime, fused kernels, in-flight batching). Its per-MoE-layer step cost is fitted to "
+        "InferenceX DeepSeek-R1 serving runs on H200 and B200 (with a slower release period before 2026); the "
+        "other fields are documented values.",
     ),
-    "sglang": ("SGLang", "SGLang (radix cache, overlapped scheduler). No measurements yet: documented values."),
+    "sglang": (
+        "SGLang",
+        "SGLang (radix cache, overlapped scheduler). Its per-MoE-layer step cost is fitted to InferenceX "
+        "DeepSeek-R1 serving runs on H200, B200 and MI355X (with a slower ROCm image in October 2025); the other "
+        "fields are documented values.",
+    ),
+    "atom": (
+        "AMD ATOM",
+        "AMD ATOM (ROCm inference engine for Instinct GPUs). Its per-MoE-layer step cost is fitted to InferenceX "
+        "DeepSeek-R1 serving runs on MI355X; the other fields are typical's values.",
+    ),
     "gpt-fast": (
         "gpt-fast",
         "pytorch-labs/gpt-fast (torch.compile with CUDA graphs, bf16 / int8 / int4 weight-only, tensor parallel).",
@@ -1067,17 +1102,9 @@ DOCUMENTED: dict[str, dict[str, tuple[float, str]]] = {
 # Checks of documented values against measurements that cannot fit them (not batch-1 dense decode): written in the
 # entry's `source` when calibrate first adds it (with the values documented here).
 CHECKS: dict[str, str] = {
-    "sglang": (
-        "check, not a fit: InferenceX DeepSeek-R1-0528 FP8, TP8, concurrency 1-4, no MTP (serving-measurements-"
-        "public.csv IX-023, IX-027, IX-032, IX-099, IX-104, IX-108, IX-113, IX-118): measured TPOT 7.2-11.3 ms on "
-        "B200 and H200, these values give 3.3-6.0 ms (45-59%): large-MoE serving pays per-layer costs (expert "
-        "routing, MLA, many small kernels) that no batch-1 dense measurement here pins down"
-    ),
     "tensorrt-llm": (
         "check, not a fit: its 8 static-batch rows in data/measurements.csv are within 16% for the 7B/13B "
-        "single-GPU runs and 2.3-6.4x the published throughput for the 70B multi-GPU runs; InferenceX "
-        "DeepSeek-R1-0528 FP8, TP8, concurrency 4, no MTP (IX-059, IX-061, IX-064, IX-128, IX-135, IX-141): measured "
-        "TPOT 8.7-14.9 ms on B200 and H200, these values give 4.5-6.0 ms (40-51%)"
+        "single-GPU runs and 2.3-6.4x the published throughput for the 70B multi-GPU runs"
     ),
 }
 
@@ -1092,6 +1119,7 @@ FIELDS = (
     "per_token_overhead_s",
     "per_layer_overhead_s",
     "allreduce_latency_s",
+    "moe_layer_overhead_s",
     "kv_gqa_reread_fraction",
     "inverse_bandwidth_limit",
 )
@@ -1108,6 +1136,8 @@ _NOT_IDENTIFIED = {
     "kv_gqa_reread_fraction": "the KV cost is not measured at two GQA ratios (see kv_bandwidth_efficiency)",
     "inverse_bandwidth_limit": "no model and format measured on devices whose peak bandwidths differ by 1.5x",
     "allreduce_latency_s": "single-device rows only",
+    "moe_layer_overhead_s": "only serving measurements of MoE models pin it down (data/serving_measurements.csv) and "
+    "this engine has none",
     "flops_efficiency": "batch-1 decode is memory-bound: no row constrains it",
     "interconnect_efficiency": "at batch 1 the all-reduce messages are a few kB, their bandwidth time is negligible",
     "usable_memory_fraction": "speed measurements say nothing about memory capacity",
@@ -1199,15 +1229,24 @@ def _field_reason(attr: str, report: FitReport | None, pid: str) -> str:
     return "no measurements for this engine in data/measurements.csv; typical's value"
 
 
-def profile_block(pid: str, profile: EfficiencyProfile, report: FitReport | None) -> str:
-    """The profiles.yaml text of one engine entry: every field, and per field its source or reason."""
+def profile_block(pid: str, profile: EfficiencyProfile, report: FitReport | None, serving=None) -> str:
+    """The profiles.yaml text of one engine entry: every field, and per field its source or reason. `serving`: the
+    engine's serving fit (serving_calibration.ServingFitReport), whose reasons replace the batch-1 ones."""
+    if serving is not None:
+        from .serving_calibration import field_reason as serving_reason
+        from .serving_calibration import history_lines
+
+        def reason(attr: str, report: FitReport | None, pid: str) -> str:
+            return serving_reason(attr, serving, pid)
+    else:
+        reason = _field_reason
     lines = [f"{pid}:", f"  name: {_q(profile.name)}", f"  description: {_q(profile.description)}"]
     reasons = []
     for attr in FIELDS:
         key = _FILE_KEYS[attr]
         if attr == "inverse_bandwidth_limit":
             if profile.bandwidth_limit_bytes_per_s == math.inf:
-                reasons.append(f"{key}: none. " + _field_reason(attr, report, pid))
+                reasons.append(f"{key}: none. " + reason(attr, report, pid))
                 continue
             value = profile.bandwidth_limit_bytes_per_s / 1e12
         elif attr == "usable_memory_fraction":
@@ -1215,7 +1254,11 @@ def profile_block(pid: str, profile: EfficiencyProfile, report: FitReport | None
         else:
             value = _get(profile, attr) / PARAMS[attr].scale
         lines.append(f"  {key}: {_num(_sig3(value))}")
-        reasons.append(f"{key}: " + _field_reason(attr, report, pid))
+        reasons.append(f"{key}: " + reason(attr, report, pid))
+    if serving is not None and profile.history:
+        history, why = history_lines(profile, serving)
+        lines += history
+        reasons.append(why)
     if report is None and pid in CHECKS:
         reasons.append(CHECKS[pid])
     lines.append("  source:")
@@ -1256,26 +1299,39 @@ _IDEAL_BLOCK = """ideal:
 """
 
 
-def render_profiles(existing_text: str, fitted: dict[str, FitReport], typical: EfficiencyProfile) -> str:
-    """profiles.yaml with the fitted engines' entries replaced, every other entry (ideal, typical, engines without
-    data, comments) kept as it was, and missing required engines added with documented values."""
+def render_profiles(
+    existing_text: str, fitted: dict[str, FitReport], typical: EfficiencyProfile, serving: dict | None = None
+) -> str:
+    """profiles.yaml with the fitted engines' entries replaced (batch-1 fits, and `serving`: engine ->
+    serving_calibration.ServingFitReport), every other entry (ideal, typical, engines without data, comments) kept
+    as it was, and missing required engines added with documented values."""
+    serving = serving or {}
+    both = sorted(set(fitted) & set(serving))
+    if both:
+        raise CatalogError(f"profiles: {both[0]!r} has both batch-1 and serving fits (one source per engine)")
+
+    def block(pid: str) -> str:
+        if pid in serving:
+            return profile_block(pid, serving[pid].profile, None, serving[pid])
+        return profile_block(pid, fitted[pid].profile, fitted[pid])
+
     header, blocks = split_blocks(existing_text)
     entries: list[tuple[str, str]] = []
     for key, text in blocks:
-        if key in fitted:
+        if key in fitted or key in serving:
             comments = "".join(line for line in text.splitlines(keepends=True) if line.lstrip().startswith("#"))
-            entries.append((key, comments + profile_block(key, fitted[key].profile, fitted[key])))
+            entries.append((key, comments + block(key)))
         else:
             entries.append((key, text if text.endswith("\n") else text + "\n"))
-    for pid in (*PROFILE_ORDER, *sorted(fitted)):
+    for pid in (*PROFILE_ORDER, *sorted(fitted), *sorted(serving)):
         if pid in {k for k, _ in entries}:
             continue
         if pid == "typical":
             raise CatalogError("profiles: entry 'typical' is missing")
         if pid == "ideal":
             text = _IDEAL_BLOCK
-        elif pid in fitted:
-            text = profile_block(pid, fitted[pid].profile, fitted[pid])
+        elif pid in fitted or pid in serving:
+            text = block(pid)
         else:
             text = profile_block(pid, documented_profile(pid, typical), None)
         # after the last entry that comes before it in PROFILE_ORDER (a new engine goes last)
@@ -1386,35 +1442,55 @@ def write_profiles(path: Path, text: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m tpot_model calibrate [--measurements PATH] [--profiles PATH] [--dry-run]``; 0 ok, 2 bad input."""
+    """``python -m tpot_model calibrate [--measurements PATH] [--serving PATH] [--profiles PATH] [--dry-run]``;
+    0 ok, 2 bad input."""
+    from .serving_calibration import (
+        SERVING_MEASUREMENTS_PATH,
+        format_serving_report,
+        load_serving_measurements,
+        serving_calibrate,
+    )
+
     parser = argparse.ArgumentParser(
         prog="python -m tpot_model calibrate",
-        description="Fit each engine profile to the measurements for that engine, report fit and leave-one-"
-        "hardware-out errors, and write profiles.yaml (ideal, typical, engines without data and comments kept).",
+        description="Fit each engine profile to the measurements for that engine (batch-1 decode, and serving "
+        "runs: continuous batching), report fit and leave-one-hardware-out errors, and write profiles.yaml (ideal, "
+        "typical, engines without data and comments kept).",
     )
     parser.add_argument("--measurements", default=str(MEASUREMENTS_PATH), metavar="PATH", help="measurements CSV")
+    parser.add_argument(
+        "--serving", default=str(SERVING_MEASUREMENTS_PATH), metavar="PATH", help="serving measurements CSV"
+    )
     parser.add_argument("--profiles", default=str(PROFILES_PATH), metavar="PATH", help="profiles YAML to update")
     parser.add_argument("--dry-run", action="store_true", help="print the results, write nothing")
     args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     try:
         rows = load_measurements(args.measurements)
+        serving_rows = load_serving_measurements(args.serving)
         path = Path(args.profiles)
         load_profiles.cache_clear()
         profiles = load_profiles(path)
         reports, cv = calibrate(rows, profiles)
-        text = render_profiles(path.read_text(encoding="utf-8"), reports, profiles["typical"])
+        serving, serving_cv, serving_base = serving_calibrate(serving_rows, profiles["typical"])
+        text = render_profiles(path.read_text(encoding="utf-8"), reports, profiles["typical"], serving)
         check = {p.id: p for p in (profile_from_text(text, str(path)) or {}).values()}
     except (CatalogError, ValueError, OSError) as e:
         print(f"error: {' '.join(str(e).split())}", file=sys.stderr)
         return 2
-    for pid, rep in reports.items():  # what the file says is what was evaluated
-        if any(
-            not math.isclose(_get(check[pid], a), _get(rep.profile, a), rel_tol=1e-9)
-            for a in FIELDS
-            if a != "usable_memory_fraction"
+    written = {pid: rep.profile for pid, rep in reports.items()} | {pid: rep.profile for pid, rep in serving.items()}
+    for pid, prof in written.items():  # what the file says is what was evaluated
+        if (
+            any(
+                not math.isclose(_get(check[pid], a), _get(prof, a), rel_tol=1e-9)
+                for a in FIELDS
+                if a != "usable_memory_fraction"
+            )
+            or check[pid].history != prof.history
         ):
             raise RuntimeError(f"profiles.yaml text for {pid!r} does not round-trip")
     print(format_report(rows, reports, cv, args.measurements))
+    print("")
+    print(format_serving_report(serving_rows, serving, serving_cv, args.serving, serving_base))
     if args.dry_run:
         print(f"\ndry run: {path} not written")
     else:

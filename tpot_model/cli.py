@@ -35,7 +35,7 @@ from .estimate import MAX_GPUS_SEARCHED, Estimate, estimate, memory_per_gpu
 from .precision import COMPUTE_PRECISIONS, FORMATS, KV_FORMATS, parse_format
 from .profiles import EfficiencyProfile, load_profiles, resolve_profile
 from .roofline import BUCKETS, active_params, total_params
-from .scenario import Scenario
+from .scenario import BATCHINGS, PARALLELISMS, Scenario
 from .units import GB, TB_per_s, TFLOP_per_s, ms
 
 PROG = "python -m tpot_model"
@@ -56,6 +56,8 @@ SCENARIO_COLUMNS = {
     "profile": "typical",
     "compute": "",
     "price_usd_per_gpu_hour": "",
+    "batching": "static",
+    "parallelism": "tp",
 }
 REQUIRED_COLUMNS = ("model", "hardware")
 RESULT_COLUMNS = (
@@ -63,6 +65,8 @@ RESULT_COLUMNS = (
     "tokens_per_s_per_user",
     "tokens_per_s_total",
     "tokens_per_s_per_gpu",
+    "output_tokens_per_s_per_gpu",
+    "total_tokens_per_s_per_gpu",
     "ttft_ms",
     "time_to_serve_s",
     "weights_GB",
@@ -153,6 +157,21 @@ def _compute(text: str | None) -> str | None:
     return key
 
 
+def _choice(text: str | None, allowed: tuple[str, ...], what: str) -> str:
+    key = str(text or "").strip().lower()
+    if key not in allowed:
+        raise ValueError(f"unknown {what} {text!r} (known: {', '.join(allowed)})")
+    return key
+
+
+def _batching(text: str | None) -> str:
+    return _choice(text, BATCHINGS, "batching")
+
+
+def _parallelism(text: str | None) -> str:
+    return _choice(text, PARALLELISMS, "parallelism")
+
+
 def _arg_type(parse, *args):
     """An argparse type= from a parser that raises ValueError (argparse then names the option)."""
 
@@ -227,6 +246,8 @@ def report(e: Estimate, ideal: Estimate) -> dict[str, Any]:
         "batch": int(_f(s.batch)),
         "context_tokens": int(_f(s.context_tokens)),
         "output_tokens": int(_f(s.output_tokens)),
+        "batching": s.batching,
+        "parallelism": s.parallelism,
         "weights": s.weights.name,
         "weights_bits": s.weights.bits,
         "kv_cache": s.kv_cache.name,
@@ -240,6 +261,8 @@ def report(e: Estimate, ideal: Estimate) -> dict[str, Any]:
         "tokens_per_s_per_user": _f(e.tokens_per_s_per_user),
         "tokens_per_s_total": _f(e.tokens_per_s_total),
         "tokens_per_s_per_gpu": _f(e.tokens_per_s_per_gpu),
+        "output_tokens_per_s_per_gpu": _f(e.output_tokens_per_s_per_gpu),
+        "total_tokens_per_s_per_gpu": _f(e.total_tokens_per_s_per_gpu),
         "ttft_s": _f(e.ttft_s),
         "ttft_ms": _f(e.ttft_s) / ms,
         "time_to_serve_s": _f(e.time_to_serve_s),
@@ -358,6 +381,8 @@ def _job_from_args(args: argparse.Namespace, *, batch: Any = None, context: Any 
         kv,
         compute,
         args.price,
+        args.parallelism,
+        args.batching,
     )
     return _Job(model, hardware, profile, scenario)
 
@@ -410,18 +435,26 @@ def _table(r: dict[str, Any]) -> str:
         add(f"  {label:<38} {value}")
 
     n = r["num_gpus"]
+    continuous = r["batching"] == "continuous"
     add(
-        f"{r['model']} ({r['model_name']}) on {n} x {r['hardware_name']}, profile {r['profile']} | "
-        f"weights {r['weights']}, KV cache {r['kv_cache']} | batch {r['batch']}, context {r['context_tokens']:,} "
-        f"tokens, {r['output_tokens']:,} output tokens"
+        f"{r['model']} ({r['model_name']}) on {n} x {r['hardware_name']} ({r['parallelism']}), profile "
+        f"{r['profile']} | weights {r['weights']}, KV cache {r['kv_cache']} | "
+        + (
+            f"continuous batching: {r['batch']} requests in flight, {r['context_tokens']:,}-token prompts, "
+            if continuous
+            else f"batch {r['batch']}, context {r['context_tokens']:,} tokens, "
+        )
+        + f"{r['output_tokens']:,} output tokens"
     )
     add("Units: GB = 1e9 bytes (decimal), ms = 1e-3 s.")
     add("")
     add("Speed")
-    row("TPOT (time per output token)", _num(r["tpot_ms"], "ms"))
+    row("TPOT (mean inter-token time)" if continuous else "TPOT (time per output token)", _num(r["tpot_ms"], "ms"))
     row("tokens/s per user", _num(r["tokens_per_s_per_user"]))
     row(f"tokens/s total (batch {r['batch']})", _num(r["tokens_per_s_total"]))
     row(f"tokens/s per GPU ({n} GPU{'s' if n != 1 else ''})", _num(r["tokens_per_s_per_gpu"]))
+    row("output tokens/s per GPU (with prefill)", _num(r["output_tokens_per_s_per_gpu"]))
+    row("total tokens/s per GPU (in + out)", _num(r["total_tokens_per_s_per_gpu"]))
     row("TTFT (time to first token)", _num(r["ttft_ms"], "ms"))
     row(f"time to serve {r['output_tokens']:,} output tokens", _num(r["time_to_serve_s"], "s"))
     ratio = r["tpot_ms"] / r["tpot_ideal_ms"] if r["tpot_ideal_ms"] else float("nan")
@@ -545,7 +578,22 @@ def _row_job(name: str, number: int, values: dict[str, str], base: Path | None, 
     batch = parse("batch", _whole, 1)
     context = parse("context_tokens", _whole, 0)
     output = parse("output_tokens", _whole, 1)
-    scenario = _input(f"{name} row {number}", Scenario, batch, context, output, num_gpus, weights, kv, compute, price)
+    batching = parse("batching", _batching)
+    parallelism = parse("parallelism", _parallelism)
+    scenario = _input(
+        f"{name} row {number}",
+        Scenario,
+        batch,
+        context,
+        output,
+        num_gpus,
+        weights,
+        kv,
+        compute,
+        price,
+        parallelism,
+        batching,
+    )
     return _Job(model, hardware, profile, scenario)
 
 
@@ -977,6 +1025,22 @@ def _add_scenario_options(p: argparse.ArgumentParser, *, single_point: bool) -> 
         metavar="USD_PER_GPU_HOUR",
         help="price per GPU-hour (default: the hardware catalog's, if any)",
     )
+    p.add_argument(
+        "--parallelism",
+        type=_arg_type(_parallelism),
+        default="tp",
+        metavar="L",
+        help="GPU layout: tp (tensor parallel, default), tp-ep (TP attention, expert-parallel MoE) or dp-ep "
+        "(data-parallel attention, expert-parallel MoE)",
+    )
+    p.add_argument(
+        "--batching",
+        type=_arg_type(_batching),
+        default="static",
+        metavar="B",
+        help="static (one batch decoding together, default) or continuous (a server's steady state: --batch "
+        "requests in flight, --context-token prompts prefilled in chunks between decode steps)",
+    )
     if single_point:
         p.add_argument(
             "--batch", type=_arg_type(_whole, 1), default=1, metavar="B", help="concurrent sequences (default 1)"
@@ -1013,7 +1077,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Evaluate a CSV of scenarios. Columns (exact names): model, hardware (required: catalog id or "
         "file path, relative paths tried from the current directory, then next to the CSV), num_gpus (1), weights "
         "(bf16), kv_cache (bf16), batch (1), context_tokens (0), output_tokens (1), profile (typical); optional "
-        "compute and price_usd_per_gpu_hour. Empty cells take the defaults; other columns pass through. Every row "
+        "compute, price_usd_per_gpu_hour, batching (static, the default, or continuous: batch is then the "
+        "concurrency of a server's steady state, context_tokens each request's prompt, and tpot_ms the mean "
+        "inter-token time) and parallelism (tp, the default, tp-ep or dp-ep). Empty cells take the defaults; other "
+        "columns pass through. Every row "
         "is computed as given, also when it does not fit. Rows are numbered from 1 after the header. Adds the columns "
         f"{', '.join(RESULT_COLUMNS)} (GB = 1e9 bytes; empty min_gpus: none up to {MAX_GPUS_SEARCHED}; empty "
         "usd_per_1M_tokens: no price).",

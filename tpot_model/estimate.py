@@ -15,11 +15,13 @@ from .roofline import (
     StepResult,
     kv_cache_bytes_per_sequence,
     kv_shards,
+    param_counts,
     rates_for,
     step,
     total_params,
 )
 from .scenario import Scenario
+from .serving import SERVING_CHUNK_TOKENS, SteadyState, output_tokens_per_s, steady_state
 from .units import hour_s
 
 PREFILL_CHUNK_TOKENS = 2048  # engines prefill in chunks; the workspace holds one chunk's activations
@@ -63,6 +65,8 @@ class Estimate:
     usd_per_1M_tokens: np.ndarray
     usd_per_1M_tokens_with_prefill: np.ndarray
     joules_per_token: np.ndarray
+    # continuous batching: the steady state behind tpot_s / ttft_s (None for a static batch)
+    steady: SteadyState | None = None
 
     @property
     def breakdown_s(self) -> dict[str, np.ndarray]:
@@ -80,6 +84,19 @@ class Estimate:
     @property
     def tokens_per_s_per_gpu(self) -> np.ndarray:
         return self.tokens_per_s_total / self.scenario.num_gpus
+
+    @property
+    def output_tokens_per_s_per_gpu(self) -> np.ndarray:
+        """batch x output / (TTFT + (output - 1) TPOT) / GPUs: a static batch served back to back, or (continuous
+        batching, Little's law) the steady state with `batch` requests in flight. Prefill time included."""
+        s = self.scenario
+        return output_tokens_per_s(s.batch, s.output_tokens, self.ttft_s, self.tpot_s) / s.num_gpus
+
+    @property
+    def total_tokens_per_s_per_gpu(self) -> np.ndarray:
+        """Input + output tokens per second per GPU: output x (context + output) / output."""
+        s = self.scenario
+        return self.output_tokens_per_s_per_gpu * (s.context_tokens + s.output_tokens) / s.output_tokens
 
     @property
     def usd_per_1K_tokens(self) -> np.ndarray:
@@ -105,31 +122,81 @@ class Estimate:
         return self.decode.flops / self.tpot_s / self.hardware.dense_flop_per_s[self.compute_precision]
 
 
-def _workspace_bytes(m: ModelSpec, batch: np.ndarray, num_gpus: np.ndarray) -> np.ndarray:
-    """Activations and logits of a decode step plus one prefill chunk, per GPU."""
+def _workspace_bytes(
+    m: ModelSpec, batch: np.ndarray, num_gpus: np.ndarray, chunk_tokens: float = PREFILL_CHUNK_TOKENS
+) -> np.ndarray:
+    """Activations and logits of a decode step plus one prefill chunk, per GPU (num_gpus: the tensor-parallel
+    split of the widest activations and the logits; 1 when each GPU runs whole layers for its own sequences)."""
     ff = m.moe.expert_d_ff * m.moe.experts_per_token if m.moe and not m.moe.num_dense_layers else m.d_ff
     widest = 2 * m.d_model + 2 * max(ff, m.d_model) / num_gpus
     decode = batch * (widest * 2 + m.vocab_size / num_gpus * LOGIT_BYTES)
-    chunk = PREFILL_CHUNK_TOKENS * widest * 2 * 2
+    chunk = chunk_tokens * widest * 2 * 2
     return decode + chunk
 
 
+def _chunk(s: Scenario) -> float:
+    return SERVING_CHUNK_TOKENS if s.batching == "continuous" else PREFILL_CHUNK_TOKENS
+
+
+def weight_bytes_per_gpu(m: ModelSpec, s: Scenario, num_gpus: np.ndarray) -> np.ndarray:
+    """Weights each GPU holds: total / N (tp, tp-ep: every matrix split, or each GPU E/N whole experts); dp-ep: every
+    weight but the routed experts replicated, the experts split E/N per GPU."""
+    total = total_params(m) * s.weights.bytes_per_element
+    if s.parallelism != "dp-ep":
+        return total / num_gpus
+    experts = param_counts(m)["experts"] * s.weights.bytes_per_element
+    return (total - experts) + experts / num_gpus + 0 * num_gpus
+
+
+def _layout(s: Scenario, m: ModelSpec, batch: np.ndarray, num_gpus: np.ndarray):
+    """(sequences whose KV cache a GPU holds, ways that cache is split, workspace split) for the layout."""
+    if s.parallelism == "dp-ep":
+        return np.ceil(batch / num_gpus), 1.0, 1.0  # each GPU holds its own sequences whole
+    return batch, kv_shards(m, num_gpus), num_gpus  # MLA latent replicated; KV heads split up to K ways
+
+
 def memory_per_gpu(m: ModelSpec, s: Scenario, num_gpus: np.ndarray, batch: np.ndarray | None = None) -> np.ndarray:
-    """Bytes each GPU holds: weights / N + its share of the peak KV cache + workspace."""
+    """Bytes each GPU holds: its weights + its share of the peak KV cache + workspace, by layout (s.parallelism)."""
     batch = s.batch if batch is None else batch
-    weights = total_params(m) * s.weights.bytes_per_element
-    kv = batch * kv_cache_bytes_per_sequence(m, s.context_tokens + s.output_tokens, s.kv_cache.bytes_per_element)
-    return weights / num_gpus + kv / kv_shards(m, num_gpus) + _workspace_bytes(m, batch, num_gpus)
+    seqs, shards, split = _layout(s, m, batch, num_gpus)
+    kv = seqs * kv_cache_bytes_per_sequence(m, s.context_tokens + s.output_tokens, s.kv_cache.bytes_per_element)
+    workspace = _workspace_bytes(m, seqs if s.parallelism == "dp-ep" else batch, split, _chunk(s))
+    return weight_bytes_per_gpu(m, s, num_gpus) + kv / shards + workspace
+
+
+def _max_batch(m: ModelSpec, s: Scenario, usable: float) -> np.ndarray:
+    """Most sequences that fit at this context (+ output) on num_gpus, by layout."""
+    N, B = s.num_gpus, s.batch
+    kvb = s.kv_cache.bytes_per_element
+    _, shards, split = _layout(s, m, B, N)
+    chunk = _chunk(s)
+    per_seq = kv_cache_bytes_per_sequence(m, s.context_tokens + s.output_tokens, kvb) / shards
+    per_seq = (
+        per_seq
+        + _workspace_bytes(m, np.ones_like(B), split, chunk)
+        - _workspace_bytes(m, np.zeros_like(B), split, chunk)
+    )
+    free = usable - weight_bytes_per_gpu(m, s, N) - _workspace_bytes(m, np.zeros_like(B), split, chunk)
+    per_gpu = np.maximum(np.floor(free / per_seq), 0)
+    return per_gpu * N if s.parallelism == "dp-ep" else per_gpu
 
 
 def estimate(m: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProfile = IDEAL) -> Estimate:
-    """Evaluate a scenario (scalars or broadcasting arrays) on one hardware type with one efficiency profile."""
-    decode = step(m, hw, s, profile, prefill=False)
-    prefill = step(m, hw, s, profile, prefill=True)
+    """Evaluate a scenario (scalars or broadcasting arrays) on one hardware type with one efficiency profile.
+
+    s.batching == "continuous": batch is the concurrency of a server in its steady state, tpot_s the mean inter-token
+    time, ttft_s a new prompt's time to first token (serving.py); otherwise one static batch decoding together."""
+    steady = None
+    if s.batching == "continuous":
+        steady = steady_state(m, hw, s, profile)
+        decode, prefill = steady.step, steady.first_chunk
+        tpot, ttft = steady.tpot_s, steady.ttft_s
+    else:
+        decode = step(m, hw, s, profile, prefill=False)
+        prefill = step(m, hw, s, profile, prefill=True)
+        tpot, ttft = decode.time_s, prefill.time_s
     _, gemm_precision, attn_precision = rates_for(hw, profile, s)
     N, B = s.num_gpus, s.batch
-    tpot = decode.time_s
-    ttft = prefill.time_s
     serve = ttft + tpot * (s.output_tokens - 1)
 
     kvb = s.kv_cache.bytes_per_element
@@ -139,10 +206,7 @@ def estimate(m: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProfile
     candidates = _GPU_CANDIDATES.reshape((-1,) + (1,) * np.ndim(per_gpu))
     fits_at = memory_per_gpu(m, s, candidates) <= usable
     min_gpus = np.where(fits_at.any(axis=0), candidates.ravel()[np.argmax(fits_at, axis=0)], np.nan)
-    per_seq = kv_cache_bytes_per_sequence(m, s.context_tokens + s.output_tokens, kvb) / kv_shards(m, N)
-    per_seq = per_seq + _workspace_bytes(m, np.ones_like(B), N) - _workspace_bytes(m, np.zeros_like(B), N)
-    free = usable - weight_bytes / N - _workspace_bytes(m, np.zeros_like(B), N)
-    max_batch = np.maximum(np.floor(free / per_seq), 0)
+    max_batch = _max_batch(m, s, usable)
 
     price = s.price_usd_per_gpu_hour if s.price_usd_per_gpu_hour is not None else hw.price_usd_per_hour
     price = float("nan") if price is None else float(price)
@@ -164,7 +228,9 @@ def estimate(m: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProfile
         weight_bytes=weight_bytes,
         kv_cache_bytes=B * kv_cache_bytes_per_sequence(m, s.context_tokens, kvb),
         kv_cache_peak_bytes=B * kv_cache_bytes_per_sequence(m, s.context_tokens + out, kvb),
-        workspace_bytes_per_gpu=_workspace_bytes(m, B, N),
+        workspace_bytes_per_gpu=_workspace_bytes(
+            m, *((np.ceil(B / N), 1.0) if s.parallelism == "dp-ep" else (B, N)), _chunk(s)
+        ),
         memory_per_gpu_bytes=per_gpu,
         usable_memory_per_gpu_bytes=usable,
         fits=per_gpu <= usable,
@@ -177,4 +243,5 @@ def estimate(m: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProfile
         usd_per_1M_tokens=usd_per_s * tpot / B * 1e6,
         usd_per_1M_tokens_with_prefill=usd_per_s * serve / (B * out) * 1e6,
         joules_per_token=power_w * tpot / B,
+        steady=steady,
     )

@@ -5,13 +5,20 @@ L = num_layers, H = num_heads, K = num_kv_heads, h = head_dim, V = vocab_size, N
 
 Each operator has FLOPs and bytes per GPU (weights, KV cache, activations). Its time is
 max(FLOPs / achievable FLOP/s, bytes / achievable bandwidth). A decode step is the sum of its operators plus
-tensor-parallel communication (two all-reduces per layer) plus fixed overheads. All array inputs broadcast, so one
-call evaluates a whole batch x context x GPU-count sweep.
+communication plus fixed overheads (per step, per layer, per MoE layer). All array inputs broadcast, so one call
+evaluates a whole batch x context x GPU-count sweep.
+
+What a step asks of the model (StepWork: tokens, attention math, cache traffic) is built first (decode_work,
+prefill_work; they add, so a continuous-batching step is decode + prefill chunks: serving.py), then split over the
+GPUs by the scenario's layout (s.parallelism): tp (everything tensor parallel, two all-reduces per layer), tp-ep
+(routed experts expert parallel, E/N whole experts per GPU, the busiest GPU setting the time), dp-ep (attention,
+dense MLP and shared experts replicated, each GPU running its own sequences; experts as tp-ep; an all-to-all
+dispatch and combine per MoE layer).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 
@@ -23,6 +30,7 @@ from .units import GB_per_s
 
 ACTIVATION_BYTES = 2.0  # activations and partial sums travel in bf16
 PCIE_FALLBACK_BYTES_PER_S = 32 * GB_per_s  # PCIe Gen4 x16, per direction, when a device lists no interconnect
+DISPATCH_BYTES = 1.0  # dp-ep all-to-all dispatch sends FP8 activations (DeepEP's low-latency mode); combine is bf16
 BUCKETS = ("weights", "kv_cache", "compute", "communication", "overhead")
 
 
@@ -221,84 +229,225 @@ def kv_reads_per_kv_head(m: ModelSpec, profile: EfficiencyProfile) -> float:
     return 1.0 + profile.kv_gqa_reread_fraction * (m.num_heads / m.num_kv_heads - 1.0)
 
 
-def _step_operators(
-    m: ModelSpec, s: Scenario, rates: _Rates, *, prefill: bool, kv_reads: float = 1.0
-) -> list[OperatorCost]:
-    """Operators of one decode step (B new tokens) or of prefilling B prompts of max(T, 1) tokens.
+@dataclass(frozen=True, eq=False)
+class StepWork:
+    """What one step asks of the model, before it is split over GPUs: tokens through the GEMMs, the attention math
+    and cache traffic, the linear-attention state traffic and the LM-head rows. Fields add (a continuous-batching
+    step is decode work + prefill-chunk work) and scale (a GPU's share of the sequences under data parallelism)."""
 
-    kv_reads scales the attention operator's cache traffic (see kv_reads_per_kv_head)."""
-    wb, kvb, ab = s.weights.bytes_per_element, s.kv_cache.bytes_per_element, ACTIVATION_BYTES
+    tokens: np.ndarray  # tokens through every projection / MLP / expert GEMM
+    attention_flops: np.ndarray  # 2 H (qk + pv) x attended keys, summed over the step's queries
+    attention_activation_bytes: np.ndarray  # queries and outputs of the attention kernels
+    kv_bytes: np.ndarray  # KV cache read + written (before GQA re-reads and sharding)
+    linear_flops: np.ndarray  # linear-attention (Gated DeltaNet) recurrence
+    linear_state_bytes: np.ndarray
+    linear_activation_bytes: np.ndarray
+    head_tokens: np.ndarray  # rows through the LM head (one per decode token, one per finished prompt)
+
+    def __add__(self, other: StepWork) -> StepWork:
+        return StepWork(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(StepWork)))
+
+    def scaled(self, factor: np.ndarray | float) -> StepWork:
+        return StepWork(*(getattr(self, f.name) * factor for f in fields(StepWork)))
+
+
+def _attention_dims(m: ModelSpec, *, prefill: bool) -> tuple[int, int]:
+    """(qk, pv) dims per head: decode with MLA uses the absorbed form over the latent; prefill expands the heads."""
+    if not m.mla:
+        return m.head_dim, m.head_dim
+    a = m.mla
+    if prefill:
+        return a.qk_nope_head_dim + a.qk_rope_head_dim, a.v_head_dim
+    return a.kv_lora_rank + a.qk_rope_head_dim, a.kv_lora_rank
+
+
+def _work(m: ModelSpec, kvb: float, *, tokens, keys_per_query_total, kv_traffic, head_tokens, state_traffic,
+          prefill: bool) -> StepWork:  # fmt: skip
+    """A StepWork from its token count, the keys attended summed over all queries, and its cache traffic."""
+    L_attn = m.num_layers - m.num_linear_layers
+    qk_dim, pv_dim = _attention_dims(m, prefill=prefill)
+    zero = 0 * tokens
+    if m.linear_attention:
+        la = m.linear_attention
+        lin_flops = tokens * 6 * la.num_layers * la.num_value_heads * la.key_head_dim * la.value_head_dim
+        lin_act = tokens * la.num_layers * la.num_value_heads * la.value_head_dim * ACTIVATION_BYTES * 2
+    else:
+        lin_flops = lin_act = zero
+    return StepWork(
+        tokens=tokens,
+        attention_flops=2 * m.num_heads * (qk_dim + pv_dim) * keys_per_query_total,
+        attention_activation_bytes=tokens * L_attn * m.num_heads * qk_dim * ACTIVATION_BYTES * 2,
+        kv_bytes=kv_traffic,
+        linear_flops=lin_flops,
+        linear_state_bytes=state_traffic + zero,
+        linear_activation_bytes=lin_act,
+        head_tokens=head_tokens + zero,
+    )
+
+
+def decode_work(m: ModelSpec, s: Scenario, *, sequences=None, cache_tokens=None, queries_per_sequence=1.0) -> StepWork:
+    """One decode step of `sequences` (default s.batch), each with `queries_per_sequence` new tokens (1; k + 1 for a
+    speculative verify step, whose kernel reads each sequence's cache once) over a cache of `cache_tokens` (default:
+    the mean over the generation, s.context_tokens + (steps + 1) / 2, window layers capped at their window)."""
+    kvb = s.kv_cache.bytes_per_element
+    B = s.batch if sequences is None else sequences
+    q = queries_per_sequence
+    L_attn = m.num_layers - m.num_linear_layers
+    kv_layer = kv_bytes_per_token_per_layer(m, kvb)
+    steps = np.maximum(s.output_tokens - 1, 1)  # decode steps; the first token comes from prefill
+    if cache_tokens is None:
+        full_keys = s.context_tokens + (steps + 1) / 2  # mean cache length over the generation
+        window = m.sliding_window.window_tokens if m.sliding_window else None
+        window_keys = _mean_capped(s.context_tokens, steps, window) if window else 0
+    else:
+        full_keys = cache_tokens
+        window_keys = np.minimum(cache_tokens, m.sliding_window.window_tokens) if m.sliding_window else 0
+    read = m.num_full_attention_layers * full_keys + m.num_window_layers * window_keys
+    keys = m.num_full_attention_layers * full_keys + m.num_window_layers * window_keys
+    return _work(
+        m,
+        kvb,
+        tokens=B * q,
+        keys_per_query_total=B * q * keys,
+        kv_traffic=B * kv_layer * (read + L_attn * q),  # read the cache once, write the new tokens' K/V
+        head_tokens=B * q,
+        state_traffic=B * linear_state_bytes(m, kvb) * 2,  # decode reads and writes the state every step
+        prefill=False,
+    )
+
+
+def prefill_work(m: ModelSpec, s: Scenario, *, prompts=None, prompt_tokens=None, chunk_tokens=None) -> StepWork:
+    """Prefill of `prompts` (default s.batch) prompts of `prompt_tokens` (default max(s.context_tokens, 1)) tokens.
+
+    Each prompt's K/V is written once and read back once by flash attention; with chunked prefill (chunk_tokens)
+    every chunk also reads the cache of the prompt's earlier chunks: K x c (c - 1) / 2 more tokens for c chunks."""
+    kvb = s.kv_cache.bytes_per_element
+    B = s.batch if prompts is None else prompts
+    prompt = np.maximum(s.context_tokens, 1) if prompt_tokens is None else prompt_tokens
+    L_attn = m.num_layers - m.num_linear_layers
+    kv_layer = kv_bytes_per_token_per_layer(m, kvb)
+    full_keys = _prefill_attended(prompt, None)  # per sequence, summed over query positions
+    window_keys = _prefill_attended(prompt, m.sliding_window.window_tokens) if m.sliding_window else 0
+    keys = m.num_full_attention_layers * full_keys + m.num_window_layers * window_keys
+    reread = 0.0
+    if chunk_tokens is not None:
+        c = np.maximum(np.ceil(prompt / chunk_tokens), 1)
+        reread = np.minimum(chunk_tokens, prompt) * c * (c - 1) / 2
+    return _work(
+        m,
+        kvb,
+        tokens=B * prompt,
+        keys_per_query_total=B * keys,
+        kv_traffic=B * (prompt * 2 + reread) * kv_layer * L_attn,
+        head_tokens=B,  # the LM head only runs on each prompt's last position
+        state_traffic=B * linear_state_bytes(m, kvb),
+        prefill=True,
+    )
+
+
+def _expected_max_std_normal(n: np.ndarray) -> np.ndarray:
+    """E[max of n independent standard normals] ~ Phi^-1((n - 0.375) / (n + 0.25)) (Blom 1958); 0 for n = 1.
+    Phi^-1 by Abramowitz & Stegun 26.2.23 (|error| < 4.5e-4)."""
+    p = (np.asarray(n, dtype=float) - 0.375) / (np.asarray(n, dtype=float) + 0.25)
+    u = np.sqrt(-2.0 * np.log(1.0 - p))
+    z = u - (2.515517 + 0.802853 * u + 0.010328 * u**2) / (1 + 1.432788 * u + 0.189269 * u**2 + 0.001308 * u**3)
+    return np.where(n > 1, np.maximum(z, 0.0), 0.0)
+
+
+def expert_parallel_load(num_experts: int, top_k: int, tokens: np.ndarray, num_gpus: np.ndarray):
+    """(experts touched, routed token slots) on the busiest of num_gpus GPUs holding num_experts / num_gpus experts
+    each, with `tokens` tokens routed uniformly to top_k experts each.
+
+    Mean per GPU: E/N * p experts (p = 1 - (1 - k/E)^tokens, the chance an expert is touched) and tokens k / N
+    slots. The busiest GPU sits about z_N standard deviations above the mean (z_N = expected maximum of N standard
+    normals; binomial spreads), capped at what it holds. Uniform routing is the optimistic case: real routers are
+    skewed, and engines rebalance with redundant experts (DeepSeek's EPLB)."""
+    E, k, N = float(num_experts), float(top_k), np.asarray(num_gpus, dtype=float)
+    p = 1.0 - (1.0 - k / E) ** np.asarray(tokens, dtype=float)
+    per_gpu = E / N
+    z = _expected_max_std_normal(N)
+    touched = np.minimum(per_gpu * p + z * np.sqrt(per_gpu * p * (1 - p)), per_gpu)
+    slots = np.asarray(tokens, dtype=float) * k
+    busiest = np.minimum(slots / N + z * np.sqrt(slots * (1 / N) * (1 - 1 / N)), slots)
+    return touched, busiest
+
+
+def data_parallel_share(sequences: np.ndarray, num_gpus: np.ndarray) -> np.ndarray:
+    """Share of the sequences on the busiest GPU when `sequences` spread over num_gpus: ceil(B / N) / B."""
+    B = np.maximum(np.asarray(sequences, dtype=float), 1e-300)
+    return np.minimum(np.ceil(B / num_gpus) / B, 1.0)
+
+
+def _step_operators(
+    m: ModelSpec,
+    s: Scenario,
+    rates: _Rates,
+    *,
+    prefill: bool,
+    kv_reads: float = 1.0,
+    work: StepWork | None = None,
+    local: StepWork | None = None,
+) -> list[OperatorCost]:
+    """Operators of one step, per GPU: a decode step (B new tokens), a prefill of B prompts of max(T, 1) tokens, or
+    any `work` (e.g. decode + prefill chunks). kv_reads scales the attention operator's cache traffic (see
+    kv_reads_per_kv_head).
+
+    Layouts (s.parallelism). tp: every weight matrix split N ways, every GPU sees every token, the KV cache split
+    over min(N, K) KV heads (MLA: replicated). tp-ep: the same, except routed experts: each GPU holds E/N whole
+    experts and runs the token slots routed to them (the busiest GPU sets the time, expert_parallel_load). dp-ep:
+    attention, dense MLP, shared experts, embedding and LM head replicated on every GPU, each running its own
+    sequences (`local`: the busiest GPU's share of the work, by default work x data_parallel_share), the KV cache
+    split by sequences; routed experts as tp-ep."""
+    wb, ab = s.weights.bytes_per_element, ACTIVATION_BYTES
     N = s.num_gpus
-    B = s.batch
-    D, H, V = m.d_model, m.num_heads, m.vocab_size
+    if work is None:
+        work = prefill_work(m, s) if prefill else decode_work(m, s)
+    dp = s.parallelism == "dp-ep"
+    ep = s.parallelism in ("tp-ep", "dp-ep") and m.moe is not None
+    if dp:
+        a = work.scaled(data_parallel_share(s.batch, N)) if local is None else local
+        div = 1.0  # weights replicated; each GPU runs its own tokens
+        kv_div = 1.0  # each GPU holds only its own sequences' cache
+        heads_div = 1.0
+    else:
+        a, div, kv_div = work, N, kv_shards(m, N)
+        heads_div = np.minimum(N, m.linear_attention.num_value_heads) if m.linear_attention else 1.0
+    tokens = a.tokens
+    D, V = m.d_model, m.vocab_size
     c = param_counts(m)
     L_attn = m.num_layers - m.num_linear_layers
     qkv_a, o_a = _attention_layer_params(m)
     qkv_l, o_l = _linear_layer_params(m)
-    kv_layer = kv_bytes_per_token_per_layer(m, kvb)
-    shards = kv_shards(m, N)
-
-    if prefill:
-        prompt = np.maximum(s.context_tokens, 1)
-        tokens = B * prompt  # tokens through every GEMM
-        full_keys = _prefill_attended(prompt, None)  # per sequence, summed over query positions
-        window_keys = _prefill_attended(prompt, m.sliding_window.window_tokens) if m.sliding_window else 0
-        kv_traffic = B * prompt * kv_layer * L_attn * 2  # written once, read back once by flash attention
-        head_tokens = B  # the LM head only runs on each prompt's last position
-    else:
-        steps = np.maximum(s.output_tokens - 1, 1)  # decode steps; the first token comes from prefill
-        tokens = B
-        full_keys = s.context_tokens + (steps + 1) / 2  # mean cache length over the generation
-        window_keys = _mean_capped(s.context_tokens, steps, m.sliding_window.window_tokens) if m.sliding_window else 0
-        read = m.num_full_attention_layers * full_keys + m.num_window_layers * window_keys
-        kv_traffic = B * kv_layer * (read + L_attn)  # read the cache, write the new token's K/V
-        head_tokens = B
-
-    # attention math: decode with MLA uses the absorbed form over the latent; prefill expands heads
-    if m.mla:
-        a = m.mla
-        if prefill:
-            qk_dim, pv_dim = a.qk_nope_head_dim + a.qk_rope_head_dim, a.v_head_dim
-        else:
-            qk_dim, pv_dim = a.kv_lora_rank + a.qk_rope_head_dim, a.kv_lora_rank
-    else:
-        qk_dim = pv_dim = m.head_dim
-    keys = m.num_full_attention_layers * full_keys + m.num_window_layers * window_keys
-    attn_flops = 2 * H * (qk_dim + pv_dim) * B * keys
+    zero = 0 * tokens
 
     ops = [
-        _operator("embedding", 0 * tokens, tokens * D * wb / N, 0 * tokens, tokens * D * ab, rates),
+        _operator("embedding", zero, tokens * D * wb / div, zero, tokens * D * ab, rates),
         _operator(
             "qkv_projection",
-            2 * tokens * (L_attn * qkv_a + m.num_linear_layers * qkv_l) / N,
-            (L_attn * qkv_a + m.num_linear_layers * qkv_l) * wb / N,
-            0 * tokens,
+            2 * tokens * (L_attn * qkv_a + m.num_linear_layers * qkv_l) / div,
+            (L_attn * qkv_a + m.num_linear_layers * qkv_l) * wb / div,
+            zero,
             tokens * m.num_layers * D * ab * 2,
             rates,
         ),
         _operator(
             "attention",
-            attn_flops / N,
-            0 * tokens,
-            kv_traffic * kv_reads / shards,
-            tokens * L_attn * H * qk_dim * ab * 2 / N,
+            a.attention_flops / div,
+            zero,
+            a.kv_bytes * kv_reads / kv_div,
+            a.attention_activation_bytes / div,
             rates,
             attention=True,
         ),
     ]
     if m.linear_attention:
-        la = m.linear_attention
-        state = linear_state_bytes(m, kvb)
-        heads = np.minimum(N, la.num_value_heads)  # value heads split over GPUs
-        per_token_flops = 6 * la.num_layers * la.num_value_heads * la.key_head_dim * la.value_head_dim
-        state_traffic = B * state * (1 if prefill else 2)  # decode reads and writes the state every step
         ops.append(
             _operator(
                 "linear_attention",
-                tokens * per_token_flops / heads,
-                0 * tokens,
-                state_traffic / heads,
-                tokens * la.num_layers * la.num_value_heads * la.value_head_dim * ab * 2 / heads,
+                a.linear_flops / heads_div,
+                zero,
+                a.linear_state_bytes / heads_div,
+                a.linear_activation_bytes / heads_div,
                 rates,
                 attention=True,
             )
@@ -306,9 +455,9 @@ def _step_operators(
     ops.append(
         _operator(
             "output_projection",
-            2 * tokens * (L_attn * o_a + m.num_linear_layers * o_l) / N,
-            (L_attn * o_a + m.num_linear_layers * o_l) * wb / N,
-            0 * tokens,
+            2 * tokens * (L_attn * o_a + m.num_linear_layers * o_l) / div,
+            (L_attn * o_a + m.num_linear_layers * o_l) * wb / div,
+            zero,
             tokens * m.num_layers * D * ab * 2,
             rates,
         )
@@ -318,29 +467,35 @@ def _step_operators(
         ops.append(
             _operator(
                 "mlp",
-                2 * tokens * c["mlp"] / N,
-                c["mlp"] * wb / N + 0 * tokens,
-                0 * tokens,
-                tokens * n_dense * (2 * D + (_mlp_matrices(m) - 1) * m.d_ff) * ab / N,
+                2 * tokens * c["mlp"] / div,
+                c["mlp"] * wb / div + zero,
+                zero,
+                tokens * n_dense * (2 * D + (_mlp_matrices(m) - 1) * m.d_ff) * ab / div,
                 rates,
             )
         )
     if m.moe:
         e = m.moe
         per_expert = _mlp_matrices(m) * D * e.expert_d_ff  # parameters of one expert in one layer
-        touched = expected_experts_touched(e.num_experts, e.experts_per_token, tokens)
+        per_slot_act = m.num_moe_layers * (2 * D + (_mlp_matrices(m) - 1) * e.expert_d_ff) * ab
+        router_flops = 2 * tokens * c["router"] / div
+        if ep:
+            touched, slots = expert_parallel_load(e.num_experts, e.experts_per_token, work.tokens, N)
+            expert_flops = 2 * slots * per_expert * m.num_moe_layers
+            expert_bytes = m.num_moe_layers * touched * per_expert * wb
+            expert_act = slots * per_slot_act
+        else:
+            touched = expected_experts_touched(e.num_experts, e.experts_per_token, work.tokens)
+            expert_flops = 2 * work.tokens * e.experts_per_token * per_expert * m.num_moe_layers / N
+            expert_bytes = m.num_moe_layers * touched * per_expert * wb / N
+            expert_act = work.tokens * e.experts_per_token * per_slot_act / N
         ops.append(
             _operator(
                 "experts",
-                (2 * tokens * e.experts_per_token * per_expert * m.num_moe_layers + 2 * tokens * c["router"]) / N,
-                (m.num_moe_layers * touched * per_expert + c["router"]) * wb / N,
-                0 * tokens,
-                tokens
-                * m.num_moe_layers
-                * e.experts_per_token
-                * (2 * D + (_mlp_matrices(m) - 1) * e.expert_d_ff)
-                * ab
-                / N,
+                expert_flops + router_flops,
+                expert_bytes + c["router"] * wb / div,
+                zero,
+                expert_act,
                 rates,
             )
         )
@@ -348,10 +503,10 @@ def _step_operators(
             ops.append(
                 _operator(
                     "shared_experts",
-                    2 * tokens * c["shared_experts"] / N,
-                    c["shared_experts"] * wb / N + 0 * tokens,
-                    0 * tokens,
-                    tokens * m.num_moe_layers * 2 * D * ab / N,
+                    2 * tokens * c["shared_experts"] / div,
+                    c["shared_experts"] * wb / div + zero,
+                    zero,
+                    tokens * m.num_moe_layers * 2 * D * ab / div,
                     rates,
                 )
             )
@@ -359,20 +514,21 @@ def _step_operators(
         _operator(
             "norms",
             8 * tokens * D * (2 * m.num_layers + 1),
-            c["norms"] * wb + 0 * tokens,
-            0 * tokens,
+            c["norms"] * wb + zero,
+            zero,
             tokens * D * (2 * m.num_layers + 1) * ab * 2,
             rates,
             attention=True,
         )
     )
+    head = a.head_tokens
     ops.append(
         _operator(
             "lm_head",
-            2 * head_tokens * V * D / N,
-            V * D * wb / N + 0 * tokens,
-            0 * tokens,
-            head_tokens * (D + V / N) * ab * 2,
+            2 * head * V * D / div,
+            V * D * wb / div + zero,
+            zero,
+            head * (D + V / div) * ab * 2,
             rates,
         )
     )
@@ -393,6 +549,43 @@ class StepResult:
     bytes: np.ndarray
     flop_time_s: np.ndarray  # all FLOPs at the achievable rate
     memory_time_s: np.ndarray  # all bytes at the achievable bandwidth
+
+    @staticmethod
+    def mix(a: StepResult, b: StepResult, weight_b: np.ndarray) -> StepResult:
+        """The mean of two kinds of step, b taking `weight_b` of the steps: every field (each operator's, each
+        bucket's) averaged the same way, so the decomposition still sums to the mean time."""
+        w = np.asarray(weight_b, dtype=float)
+
+        def avg(x, y):
+            return (1.0 - w) * x + w * y
+
+        ops = [
+            OperatorCost(
+                o.name,
+                *(
+                    avg(getattr(o, f), getattr(p, f))
+                    for f in (
+                        "flops",
+                        "weight_bytes",
+                        "kv_bytes",
+                        "activation_bytes",
+                        "time_s",
+                        "memory_time_s",
+                        "compute_time_s",
+                    )
+                ),
+            )  # fmt: skip
+            for o, p in zip(a.operators, b.operators, strict=True)
+        ]
+        return StepResult(
+            operators=ops,
+            breakdown_s={k: avg(a.breakdown_s[k], b.breakdown_s[k]) for k in BUCKETS},
+            time_s=avg(a.time_s, b.time_s),
+            flops=avg(a.flops, b.flops),
+            bytes=avg(a.bytes, b.bytes),
+            flop_time_s=avg(a.flop_time_s, b.flop_time_s),
+            memory_time_s=avg(a.memory_time_s, b.memory_time_s),
+        )
 
 
 def is_weight_only(weight_bits: float, gemm_precision: str) -> bool:
@@ -420,17 +613,74 @@ def rates_for(hw: Hardware, profile: EfficiencyProfile, s: Scenario) -> tuple[_R
     )
 
 
+def _link_bytes_per_s(hw: Hardware, profile: EfficiencyProfile) -> float:
+    return (hw.interconnect_bytes_per_s or PCIE_FALLBACK_BYTES_PER_S) * profile.interconnect_efficiency
+
+
 def _allreduce_s(hw: Hardware, profile: EfficiencyProfile, message_bytes: np.ndarray, N: np.ndarray) -> np.ndarray:
     """Ring all-reduce: latency + 2(N-1)/N * message / link bandwidth; zero on one GPU."""
-    link = (hw.interconnect_bytes_per_s or PCIE_FALLBACK_BYTES_PER_S) * profile.interconnect_efficiency
-    t = profile.allreduce_latency_s + 2 * (N - 1) / N * message_bytes / link
+    t = profile.allreduce_latency_s + 2 * (N - 1) / N * message_bytes / _link_bytes_per_s(hw, profile)
     return np.where(N > 1, t, 0.0)
 
 
-def step(m: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProfile, *, prefill: bool) -> StepResult:
-    """Time one decode step (mean over the generation) or one prefill, split into the five buckets."""
+def alltoall_bytes(m: ModelSpec, tokens: np.ndarray, num_gpus: np.ndarray, element_bytes: float) -> np.ndarray:
+    """Bytes one GPU sends in one all-to-all of an MoE layer (dispatch or combine): its tokens x top_k x d_model
+    elements, of which (N - 1)/N go to experts on other GPUs. 0 for a dense model."""
+    if not m.moe:
+        return 0 * np.asarray(tokens, dtype=float)
+    N = np.asarray(num_gpus, dtype=float)
+    return tokens * m.moe.experts_per_token * m.d_model * element_bytes * (N - 1) / N
+
+
+def communication_s(
+    m: ModelSpec, hw: Hardware, profile: EfficiencyProfile, s: Scenario, work: StepWork, local: StepWork | None = None
+) -> np.ndarray:
+    """Collective time of one step.
+
+    tp and tp-ep: two all-reduces per layer of the step's tokens x d_model activations (after attention, after the
+    MLP / MoE layer: under tp-ep every GPU already holds every token after the attention all-reduce, so it picks
+    the slots routed to its own experts without a dispatch, and the MoE output is summed by the same all-reduce).
+    dp-ep: per MoE layer an all-to-all dispatch (DISPATCH_BYTES per element: FP8, as DeepEP sends) and combine
+    (bf16) of the busiest GPU's tokens x top_k x d_model; no collective in dense layers (replicated). Each
+    collective also pays the profile's latency."""
+    N = s.num_gpus
+    if s.parallelism == "dp-ep":
+        tokens = (work.scaled(data_parallel_share(s.batch, N)) if local is None else local).tokens
+        link = _link_bytes_per_s(hw, profile)
+        moved = alltoall_bytes(m, tokens, N, DISPATCH_BYTES) + alltoall_bytes(m, tokens, N, ACTIVATION_BYTES)
+        t = m.num_moe_layers * (2 * profile.allreduce_latency_s + moved / link)
+        return np.where((N > 1) & (m.num_moe_layers > 0), t, 0.0)
+    return 2 * m.num_layers * _allreduce_s(hw, profile, work.tokens * m.d_model * ACTIVATION_BYTES, N)
+
+
+def fixed_overhead_s(m: ModelSpec, profile: EfficiencyProfile) -> float:
+    """Fixed cost of one step: per step, per layer, and per MoE layer (router, top-k, token permutation,
+    grouped-GEMM launches)."""
+    return (
+        profile.per_token_overhead_s
+        + profile.per_layer_overhead_s * m.num_layers
+        + profile.moe_layer_overhead_s * m.num_moe_layers
+    )
+
+
+def step(
+    m: ModelSpec,
+    hw: Hardware,
+    s: Scenario,
+    profile: EfficiencyProfile,
+    *,
+    prefill: bool,
+    work: StepWork | None = None,
+    local: StepWork | None = None,
+) -> StepResult:
+    """Time one decode step (mean over the generation), one prefill, or any `work` (a continuous-batching step:
+    serving.py), split into the five buckets. `local`: the busiest GPU's share of `work` under dp-ep."""
     rates, _, _ = rates_for(hw, profile, s)
-    ops = _step_operators(m, s, rates, prefill=prefill, kv_reads=kv_reads_per_kv_head(m, profile))
+    if work is None:
+        work = prefill_work(m, s) if prefill else decode_work(m, s)
+    ops = _step_operators(
+        m, s, rates, prefill=prefill, kv_reads=kv_reads_per_kv_head(m, profile), work=work, local=local
+    )
     shape = np.broadcast_shapes(*(np.shape(o.time_s) for o in ops))
     buckets = {k: np.zeros(shape) for k in BUCKETS}
     for o in ops:
@@ -439,13 +689,8 @@ def step(m: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProfile, *,
         kv_t = o.kv_bytes / rates.kv_bytes_per_s
         buckets["kv_cache"] = buckets["kv_cache"] + np.where(cb, 0.0, kv_t)
         buckets["weights"] = buckets["weights"] + np.where(cb, 0.0, o.memory_time_s - kv_t)
-    tokens = s.batch * (np.maximum(s.context_tokens, 1) if prefill else 1)
-    buckets["communication"] = (
-        2 * m.num_layers * _allreduce_s(hw, profile, tokens * m.d_model * ACTIVATION_BYTES, s.num_gpus)
-    )
-    buckets["overhead"] = np.broadcast_to(
-        profile.per_token_overhead_s + profile.per_layer_overhead_s * m.num_layers, shape
-    ).astype(float)
+    buckets["communication"] = communication_s(m, hw, profile, s, work, local)
+    buckets["overhead"] = np.broadcast_to(fixed_overhead_s(m, profile), shape).astype(float)
     buckets = {k: np.broadcast_to(v, np.broadcast_shapes(shape, np.shape(v))) for k, v in buckets.items()}
     total = sum(buckets.values())
     flops = sum(o.flops for o in ops)

@@ -8,6 +8,9 @@ import numpy as np
 
 from .precision import FORMATS, NumberFormat, parse_format
 
+PARALLELISMS = ("tp", "tp-ep", "dp-ep")
+BATCHINGS = ("static", "continuous")
+
 
 def _as_array(name: str, value: object, minimum: float) -> np.ndarray:
     try:
@@ -26,7 +29,16 @@ def _as_array(name: str, value: object, minimum: float) -> np.ndarray:
 @dataclass(frozen=True, eq=False)
 class Scenario:
     """Batch (concurrent sequences), tokens in the KV cache when decoding starts, tokens to generate, GPU count,
-    number formats. batch, context_tokens, output_tokens and num_gpus broadcast against each other."""
+    number formats. batch, context_tokens, output_tokens and num_gpus broadcast against each other.
+
+    parallelism: how the GPUs split the model. "tp": tensor parallel everywhere; "tp-ep": tensor-parallel attention,
+    expert-parallel MoE layers (each GPU holds E/N whole experts); "dp-ep": data-parallel attention (each GPU holds
+    all the attention weights and the KV cache of its own sequences), expert-parallel MoE layers. EP applies to MoE
+    layers only: a dense model's MLP stays tensor parallel under tp-ep and is replicated under dp-ep.
+    batching: "static" (one batch of `batch` sequences decoding together: the dashboard's decode step) or
+    "continuous" (the steady state of a server with `batch` requests in flight, each with a `context_tokens`
+    prompt and `output_tokens` to generate; arriving prompts are prefilled in chunks between the decode steps;
+    see serving.py)."""
 
     batch: np.ndarray | float = 1
     context_tokens: np.ndarray | float = 0
@@ -36,6 +48,8 @@ class Scenario:
     kv_cache: NumberFormat = field(default_factory=lambda: FORMATS["bf16"])
     compute: str | None = None  # None: the weight format's own compute precision
     price_usd_per_gpu_hour: float | None = None  # None: the hardware catalog's price
+    parallelism: str = "tp"  # one of PARALLELISMS
+    batching: str = "static"  # one of BATCHINGS
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -51,6 +65,10 @@ class Scenario:
             np.isfinite(self.price_usd_per_gpu_hour) and self.price_usd_per_gpu_hour >= 0
         ):
             raise ValueError(f"price must be a non-negative number, got {self.price_usd_per_gpu_hour!r}")
+        if self.parallelism not in PARALLELISMS:
+            raise ValueError(f"parallelism must be one of {', '.join(PARALLELISMS)}, got {self.parallelism!r}")
+        if self.batching not in BATCHINGS:
+            raise ValueError(f"batching must be one of {', '.join(BATCHINGS)}, got {self.batching!r}")
 
     @property
     def compute_requested(self) -> str:

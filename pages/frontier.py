@@ -1,0 +1,292 @@
+"""Serving frontier: output (or total) tokens/s per GPU against tokens/s per user as concurrency grows (continuous
+batching), per hardware x precision x layout for the sidebar's model, with the measured InferenceX points overlaid;
+cost per million tokens at an interactivity target; tokens per MW; and the model's leave-one-hardware-out check
+against the measurements. The page's own inputs travel in the URL (fr_io, fr_hw, fr_prec, fr_layout, fr_engine,
+fr_y, fr_target, fr_tier, fr_usd, fr_mtp, fr_k, fr_accept, fr_log, fr_disagg)."""
+
+import streamlit as st
+
+from tpot_model import planner, serving, serving_calibration
+from ui import controls, data, fmt, show
+from ui.figures import frontier as figs
+
+state = controls.scenario_state()
+tr = controls.translator()
+model, _, _ = controls.resolve(state)
+catalog_hw, profiles = data.hardware(), data.profiles()
+tco = serving.load_tco()
+INIT, NOTICES = "_frontier_initialised", "_frontier_notices"
+
+
+@st.cache_resource(show_spinner=False)
+def measurements():
+    return serving_calibration.load_serving_measurements()
+
+
+@st.cache_resource(show_spinner=False)
+def loho():
+    return serving_calibration.serving_cross_validate(measurements())
+
+
+# The page's inputs: from the URL on the session's first visit, then kept in the widgets' (persisted) state.
+if not st.session_state.get(INIT):
+    inputs, notices = figs.parse_page_query(st.query_params.to_dict(), set(catalog_hw), set(profiles))
+    st.session_state.update(
+        {
+            "frontier.io": inputs.io,
+            "frontier.hardware": list(inputs.hardware),
+            "frontier.precisions": list(inputs.precisions),
+            "frontier.layouts": list(inputs.layouts),
+            "frontier.engine": inputs.engine,
+            "frontier.y": inputs.y,
+            "frontier.target": inputs.target,
+            "frontier.tier": inputs.tier,
+            "frontier.usd": inputs.usd if state.price is None or "fr_usd" in st.query_params else state.price,
+            "frontier.mtp": inputs.mtp,
+            "frontier.k": inputs.k,
+            "frontier.accept": inputs.acceptance,
+            "frontier.log": inputs.log,
+            "frontier.disagg": inputs.disagg,
+            NOTICES: notices,
+            INIT: True,
+        }
+    )
+
+st.title(tr("page_frontier"))
+st.caption(tr("fr_caption"))
+for n in st.session_state[NOTICES]:
+    st.warning(tr("notice_bad_param", param=n.param, given=n.given or "∅", used=n.used), icon=":material/warning:")
+
+c = st.columns([2, 2, 1])
+io = c[0].radio(
+    tr("fr_io"),
+    figs.IO_OPTIONS,
+    key="frontier.io",
+    horizontal=True,
+    format_func=lambda v: tr("fr_io_custom") if v == figs.CUSTOM else figs.io_label(*figs.IO_PRESETS[v]),
+    help=tr("fr_io_help"),
+    persist_state="session",
+)
+engine = c[1].selectbox(
+    tr("fr_engine"),
+    list(profiles),
+    key="frontier.engine",
+    format_func=lambda p: controls.profile_label(profiles[p], tr),
+    help=tr("fr_engine_help"),
+    persist_state="session",
+)
+y = c[2].radio(
+    tr("fr_y"), figs.Y_METRICS, key="frontier.y", format_func=lambda v: tr(f"fr_y_{v}"), persist_state="session"
+)
+c = st.columns(3)
+hardware = c[0].multiselect(
+    tr("fr_hardware"),
+    list(catalog_hw),
+    key="frontier.hardware",
+    format_func=lambda h: catalog_hw[h].name,
+    persist_state="session",
+)
+precisions = c[1].multiselect(
+    tr("fr_precision"),
+    figs.PRECISIONS,
+    key="frontier.precisions",
+    format_func=lambda p: tr(f"fr_prec_{p}"),
+    help=tr("fr_precision_help"),
+    persist_state="session",
+)
+layouts = c[2].multiselect(
+    tr("fr_layout"),
+    figs.LAYOUTS,
+    key="frontier.layouts",
+    format_func=lambda v: tr(f"fr_layout_{v}"),
+    help=tr("fr_layout_help"),
+    persist_state="session",
+)
+c = st.columns([1, 1, 1])
+mtp = c[0].toggle(tr("fr_mtp"), key="frontier.mtp", help=tr("fr_mtp_help"), persist_state="session")
+log = c[0].toggle(tr("fr_log"), key="frontier.log", persist_state="session")
+disagg = c[0].toggle(tr("fr_disagg"), key="frontier.disagg", help=tr("fr_disagg_help"), persist_state="session")
+k = c[1].slider(tr("fr_k"), *figs.K_RANGE, key="frontier.k", disabled=not mtp, persist_state="session")
+acceptance = c[2].slider(
+    tr("fr_accept"), 0.0, 0.99, step=0.01, key="frontier.accept", disabled=not mtp, persist_state="session"
+)
+
+isl, osl = figs.lengths(io, state.context, state.output)
+profile = profiles[engine]
+st.markdown(
+    tr(
+        "fr_scenario",
+        model=model.name,
+        gpus=state.gpus,
+        kv=state.kv,
+        io=figs.io_label(isl, osl),
+        engine=controls.profile_label(profile, tr),
+        n=len(figs.concurrency_grid(state.batch)),
+        cmax=int(figs.concurrency_grid(state.batch)[-1]),
+    )
+)
+
+# ------------------------------------------------------------------------------------------------ the curves
+grid = figs.series_grid(hardware, precisions, layouts)
+concurrency = figs.concurrency_grid(state.batch)
+if len(grid) < len(hardware) * len(precisions) * len(layouts):
+    st.info(tr("fr_too_many", n=figs.MAX_SERIES))
+series, no_fit = [], []
+for hid, precision, layout in grid:
+    hw = catalog_hw[hid]
+    weights = planner.precision_format(precision, hw)
+    est = controls.evaluate(
+        state.with_(hardware=hid, weights=weights),
+        profile_id=engine,
+        batch=concurrency,
+        context_tokens=isl,
+        output_tokens=osl,
+        parallelism=layout,
+        batching="continuous",
+    )
+    run = serving.speculative(model, hw, est.scenario, profile, k=k, acceptance=acceptance) if mtp else est
+    s = figs.make_series(hw, precision, weights, layout, concurrency, run.tpot_s, run.ttft_s,
+                         run.output_tokens_per_s_per_gpu, run.total_tokens_per_s_per_gpu, est.fits, tco.get(hid),
+                         state.batch)  # fmt: skip
+    series.append(s)
+    if not s.fits.any():
+        no_fit.append((s, est.min_gpus[0]))
+for s, need in no_fit:
+    remedy = tr("fr_no_fit_gpus", n=int(need)) if need == need else tr("remedy_none")
+    st.warning(tr("fr_no_fit", name=s.label(tr), gpus=state.gpus, remedy=remedy), icon=":material/block:")
+
+rows = measurements()
+points = figs.measured_points(rows, model.id, isl, osl, hardware, precisions, mtp, disagg)
+if not grid:
+    st.info(tr("fr_pick_something"))
+elif not any(r.fields.get("model_id") == figs.SAME_MODEL.get(model.id, model.id) for r in rows):
+    st.info(tr("fr_no_measured_model", model=model.name))
+elif not points:
+    st.info(tr("fr_no_measured_selection", io=figs.io_label(isl, osl)))
+
+show.figure(
+    figs.frontier_figure(series, points, y=y, isl=isl, osl=osl, model_name=model.name, log_y=log, tr=tr),
+    figs.frontier_table(series, points, y=y),
+    "serving-frontier",
+    tr,
+)
+st.caption(tr("fr_frontier_caption", mtp=tr("fr_mtp_on", k=k, a=f"{acceptance:g}") if mtp else tr("fr_mtp_off")))
+if series and series[0].marked_index is not None:
+    s0, i = series[0], series[0].marked_index
+    st.markdown(
+        tr(
+            "fr_marked_text" if s0.fits[i] else "fr_marked_text_no_fit",
+            b=state.batch,
+            name=s0.label(tr),
+            tpot=fmt.ms(float(s0.tpot_s[i])),
+            user=fmt.rate(float(s0.interactivity[i])),
+            gpu=fmt.rate(float(s0.per_gpu(y)[i])),
+            ttft=fmt.duration(float(s0.ttft_s[i])),
+        )
+    )
+
+# ------------------------------------------------------------------------------------------------ cost at target
+st.header(tr("fr_cost_h"))
+c = st.columns([1, 3, 1])
+target = c[0].number_input(
+    tr("fr_target"), 1.0, figs.MAX_TARGET, step=5.0, key="frontier.target", help=tr("fr_target_help"),
+    persist_state="session",
+)  # fmt: skip
+tier = c[1].radio(
+    tr("fr_tier"), figs.TIERS, key="frontier.tier", horizontal=True, format_func=lambda t: tr(f"fr_tier_{t}"),
+    help=tr("fr_tier_help"), persist_state="session",
+)  # fmt: skip
+usd = c[2].number_input(
+    tr("fr_usd"), 0.01, figs.MAX_USD, step=0.1, key="frontier.usd", disabled=tier != figs.CUSTOM,
+    persist_state="session",
+)  # fmt: skip
+at = figs.at_target(series, target, y, usd)
+top = figs.best(at, tier)
+if top is None:
+    st.info(tr("fr_target_off", target=f"{target:g}"))
+else:
+    st.markdown(tr("fr_best", target=f"{target:g}", name=top.label, tier=tr(f"fr_tier_{tier}")))
+    c = st.columns(3)
+    c[0].metric(
+        tr(f"fr_m_tps_{y}", target=f"{target:g}"),
+        fmt.rate(top.tokens_per_s_per_gpu),
+        help=tr("fr_m_tps_def", name=top.label),
+    )
+    c[1].metric(tr(f"fr_m_usd_{y}"), fmt.usd(top.usd_per_1m[tier]), help=tr("fr_m_usd_def", tier=tr(f"fr_tier_{tier}")))
+    c[2].metric(
+        tr("fr_m_mw"), fmt.number(top.tokens_per_s_per_mw), help=tr("fr_m_mw_def", name=top.label)
+    )  # fmt: skip
+show.figure(
+    figs.cost_figure(at, target, tier, y=y, tier_label=tr(f"fr_tier_{tier}"), tr=tr),
+    figs.cost_table(at, target, y=y),
+    "cost-at-target",
+    tr,
+)
+st.caption(tr("fr_cost_caption"))
+
+show.figure(
+    figs.per_mw_figure(series, points, tco, y=y, log_y=log, tr=tr), figs.per_mw_table(series, y=y), "tokens-per-mw", tr
+)
+st.caption(tr("fr_mw_caption"))
+
+if series:
+    s0 = series[0]
+    i = int(len(s0.concurrency) // 2)
+    example = state.with_(hardware=s0.hardware_id, weights=s0.weights).to_scenario(
+        batch=s0.concurrency[i], context_tokens=isl, output_tokens=osl, parallelism=s0.layout, batching="continuous"
+    )
+    st_ex = serving.steady_state(model, catalog_hw[s0.hardware_id], example, profile)
+    show.explain(
+        tr,
+        "fr_ex_step",
+        tr("fr_ex_step_formula"),
+        tr(
+            "fr_ex_step_values",
+            c=int(s0.concurrency[i]),
+            isl=isl,
+            osl=osl,
+            p=fmt.number(float(st_ex.prompt_tokens_per_step)),
+            only=fmt.ms(float(st_ex.decode_only.time_s)),
+            name=s0.label(tr),
+        ),
+        fmt.ms(float(st_ex.tpot_s)),
+    )
+if top is not None:
+    show.explain(
+        tr,
+        f"fr_m_usd_{y}",
+        tr("fr_ex_usd_formula"),
+        tr("fr_ex_usd_values", name=top.label, tps=fmt.number(top.tokens_per_s_per_gpu),
+           price=fmt.usd(top.usd_per_gpu_hour[tier])),
+        fmt.usd(top.usd_per_1m[tier]),
+    )  # fmt: skip
+
+# ------------------------------------------------------------------------------------------------ validation
+st.header(tr("fr_loho_h"))
+cv = loho()
+summary = cv.summary()
+c = st.columns(3)
+c[0].metric(
+    tr("fr_m_loho_tpot"), fmt.pct(summary["tpot"].median), help=tr("fr_m_loho_def", p90=fmt.pct(summary["tpot"].p90))
+)
+c[1].metric(
+    tr("fr_m_loho_out"),
+    fmt.pct(summary["output_tokens_per_s_per_gpu"].median),
+    help=tr("fr_m_loho_def", p90=fmt.pct(summary["output_tokens_per_s_per_gpu"].p90)),
+)
+c[2].metric(tr("fr_m_loho_rows"), str(summary["tpot"].n), help=tr("fr_m_loho_rows_def"))
+left, right = st.columns(2)
+with left:
+    show.figure(figs.validation_figure(cv, "tpot", tr=tr), figs.validation_table(cv), "loho-tpot", tr)
+with right:
+    show.figure(figs.validation_figure(cv, "output", tr=tr), figs.validation_table(cv), "loho-output", tr)
+st.caption(tr("fr_loho_caption"))
+
+st.query_params.update(
+    figs.page_query(
+        figs.PageInputs(
+            io=io, hardware=tuple(hardware), precisions=tuple(precisions), layouts=tuple(layouts), engine=engine,
+            y=y, target=target, tier=tier, usd=usd, mtp=mtp, k=k, acceptance=acceptance, log=log, disagg=disagg,
+        )
+    )
+)  # fmt: skip

@@ -1,0 +1,218 @@
+"""Serving frontier figures without Streamlit: traces and their data against the model's numbers, axis titles with
+units, measured-point selection, cost and power at a target, the LOHO scatter, the page's URL inputs, zh-TW."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from model_fixtures import ROOT  # noqa: F401  (puts the repository on sys.path)
+
+from tests.apptest_util import decode
+from tpot_model import Scenario, estimate, resolve_hardware, resolve_model, resolve_profile, serving
+from tpot_model import serving_calibration as sc
+from ui.figures import frontier as figs
+from ui.i18n import EN, Translator
+
+ZH = Translator("zh-TW")
+MODEL = resolve_model("deepseek-r1")
+PROFILE = resolve_profile("sglang")
+TCO = serving.load_tco()
+
+
+def _series(hid="h200", precision="fp8", layout="tp", isl=1024, osl=1024, gpus=8, marked=32.0):
+    hw = resolve_hardware(hid)
+    weights = "mxfp4" if (precision == "fp4" and hw.vendor == "AMD") else ("nvfp4" if precision == "fp4" else precision)
+    C = figs.concurrency_grid(marked)
+    s = Scenario(batch=C, context_tokens=isl, output_tokens=osl, num_gpus=gpus, weights=weights, kv_cache="fp8",
+                 parallelism=layout, batching="continuous")  # fmt: skip
+    e = estimate(MODEL, hw, s, PROFILE)
+    series = figs.make_series(hw, precision, weights, layout, C, e.tpot_s, e.ttft_s, e.output_tokens_per_s_per_gpu,
+                              e.total_tokens_per_s_per_gpu, e.fits, TCO.get(hid), marked)  # fmt: skip
+    return series, e
+
+
+@pytest.fixture(scope="module")
+def rows():
+    return sc.load_serving_measurements()
+
+
+# --------------------------------------------------------------------------------------------------- inputs
+
+
+def test_page_inputs_parse_and_round_trip():
+    hw, prof = {"h200", "b200", "mi355x", "gb200"}, {"sglang", "typical"}
+    d, notices = figs.parse_page_query({}, hw, prof)
+    assert d == figs.PageInputs() and not notices
+    assert (d.k, d.acceptance) == (sc.MTP_K, sc.MTP_ACCEPTANCE)
+    p = figs.PageInputs(io="8k1k", hardware=("b200", "gb200"), precisions=("fp4",), layouts=("dp-ep", "tp"),
+                        engine="typical", y="total", target=80.0, tier="rental_3yr", usd=3.5, mtp=True, k=2,
+                        acceptance=0.6, log=False, disagg=True)  # fmt: skip
+    back, notices = figs.parse_page_query(figs.page_query(p), hw, prof)
+    assert back == p and not notices
+
+
+@pytest.mark.parametrize(
+    "key, value, used",
+    [
+        ("fr_io", "2k2k", "1k1k"),
+        ("fr_hw", "h200,nope", "h200"),
+        ("fr_prec", "int3", "fp8"),
+        ("fr_layout", "pp", "tp"),
+        ("fr_engine", "<b>x</b>", "sglang"),
+        ("fr_target", "-5", "50.0"),
+        ("fr_tier", "cheap", "owning_hyperscaler"),
+        ("fr_k", "2.5", str(sc.MTP_K)),
+        ("fr_accept", "1.5", str(sc.MTP_ACCEPTANCE)),
+        ("fr_mtp", "yes", "False"),
+    ],
+)
+def test_bad_page_params_fall_back_with_a_notice(key, value, used):
+    inputs, notices = figs.parse_page_query({key: value}, {"h200", "b200"}, {"sglang"})
+    assert [n.param for n in notices] == [key]
+    assert notices[0].used == used
+    assert "<" not in notices[0].given
+    if key == "fr_hw":
+        assert inputs.hardware == ("h200",)  # the good part is kept
+
+
+def test_lengths_and_grids():
+    assert figs.lengths("8k1k", 4096, 256) == (8192, 1024)
+    assert figs.lengths("custom", 4096, 256) == (4096, 256)
+    assert figs.io_label(8192, 1024) == "8k/1k" and figs.io_label(1000, 64) == "1,000/64"
+    grid = figs.concurrency_grid(5)
+    assert 5 in grid and np.all(np.diff(grid) > 0) and grid[0] == 1 and grid[-1] == 1024
+    assert len(figs.series_grid(["a", "b", "c", "d"], ["x", "y"], ["p", "q"])) == figs.MAX_SERIES
+
+
+# --------------------------------------------------------------------------------------------------- frontier
+
+
+def test_frontier_curve_is_the_model_output():
+    s, e = _series()
+    fig = figs.frontier_figure([s], [], y="output", isl=1024, osl=1024, model_name=MODEL.name)
+    curve = next(t for t in fig.data if t.name == s.label())
+    ok = np.asarray(e.fits)
+    assert np.allclose(decode(curve.x), 1 / np.asarray(e.tpot_s)[ok], rtol=1e-12)
+    assert np.allclose(decode(curve.y), np.asarray(e.output_tokens_per_s_per_gpu)[ok], rtol=1e-12)
+    assert fig.layout.xaxis.title.text == "Interactivity (tokens/s per user)"
+    assert fig.layout.yaxis.title.text == "Output tokens/s per GPU"
+    assert fig.layout.yaxis.type == "log"
+    assert fig.layout.title.text == "DeepSeek-R1, 1k/1k: output tokens/s per GPU against tokens/s per user"
+    ring = next(t for t in fig.data if t.name == EN("fr_marked_legend"))
+    i = int(np.flatnonzero(s.concurrency == 32)[0])
+    assert float(decode(ring.y)[0]) == pytest.approx(float(e.output_tokens_per_s_per_gpu[i]))
+    total = figs.frontier_figure([s], [], y="total", log_y=False)
+    curve = next(t for t in total.data if t.name == s.label())
+    assert np.allclose(decode(curve.y), np.asarray(e.total_tokens_per_s_per_gpu)[ok], rtol=1e-12)
+    assert total.layout.yaxis.title.text == "Total (input + output) tokens/s per GPU"
+
+
+def test_points_that_do_not_fit_are_drawn_open():
+    s, e = _series(hid="h200", isl=8192, osl=1024, gpus=8)
+    assert not np.all(e.fits)  # tp replicates the MLA cache on every GPU: 8k prompts run out of memory
+    fig = figs.frontier_figure([s], [])
+    open_ = next(t for t in fig.data if t.name == EN("fr_no_fit_legend", name=s.label()))
+    assert open_.marker.symbol.endswith("-open")
+    assert len(decode(open_.x)) == int((~np.asarray(e.fits)).sum())
+
+
+def test_measured_points_selection(rows):
+    pts = figs.measured_points(rows, "deepseek-r1", 1024, 1024, ["h200"], ["fp8"], False, disaggregated=False)
+    assert pts and all(r.fields["hardware_id"] == "h200" and r.isl == 1024 and r.osl == 1024 for r in pts)
+    assert all(not r.mtp and r.layout != "disaggregated" for r in pts)
+    assert figs.measured_points(rows, "deepseek-v3", 1024, 1024, ["h200"], ["fp8"], False, False) == pts
+    fp4 = figs.measured_points(rows, "deepseek-r1", 1024, 1024, ["b200", "mi355x"], ["fp4"], False)
+    assert {r.fields["weights"] for r in fp4} == {"nvfp4", "mxfp4"}
+    assert any(r.layout == "disaggregated" for r in fp4)
+    mtp = figs.measured_points(rows, "deepseek-r1", 1024, 1024, ["b200"], ["fp4"], True)
+    assert mtp and all(r.mtp for r in mtp)
+    assert figs.measured_points(rows, "llama-3.1-70b", 1024, 1024, ["h200"], ["fp8"], False) == []
+
+
+def test_measured_traces_carry_the_measured_numbers(rows):
+    s, _ = _series()
+    pts = figs.measured_points(rows, "deepseek-r1", 1024, 1024, ["h200"], ["fp8"], False, disaggregated=False)
+    fig = figs.frontier_figure([s], pts)
+    engines = ", ".join(sorted({figs.engine_name(r) for r in pts}))
+    assert engines == "SGLang, TensorRT-LLM"
+    t = next(t for t in fig.data if t.name == EN("fr_measured", hw="H200", engines=engines))
+    assert sorted(decode(t.y)) == sorted(r.output_tokens_per_s_per_gpu for r in pts)
+    assert sorted(decode(t.x)) == sorted(r.interactivity_tokens_per_s_per_user for r in pts)
+    hover = list(t.hovertext)  # labelled with run, engine and date
+    assert all(any(r.id in h and r.engine in h and r.run_date in h for h in hover) for r in pts)
+    table = figs.frontier_table([s], pts)
+    assert {"tpot_ms", "output_tokens_per_s_per_gpu", "tokens_per_s_per_user", "concurrency"} <= set(table.columns)
+    assert (table["kind"] == "measured").sum() == len(pts)
+
+
+# --------------------------------------------------------------------------------------------------- cost, power
+
+
+def test_cost_at_target_is_price_over_interpolated_throughput():
+    s, e = _series(hid="b200", precision="fp4")
+    target = 60.0
+    ok = np.asarray(e.fits)
+    tps = serving.at_interactivity(1 / np.asarray(e.tpot_s)[ok], np.asarray(e.output_tokens_per_s_per_gpu)[ok], target)
+    (p,) = figs.at_target([s], target, "output", 2.5)
+    assert p.tokens_per_s_per_gpu == pytest.approx(tps)
+    for tier, price in TCO["b200"].usd_per_gpu_hour.items():
+        assert p.usd_per_1m[tier] == pytest.approx(price * 1e6 / (tps * 3600))
+    assert p.usd_per_1m["custom"] == pytest.approx(2.5 * 1e6 / (tps * 3600))
+    assert p.usd_per_1m["catalog"] == pytest.approx(resolve_hardware("b200").price_usd_per_hour * 1e6 / (tps * 3600))
+    assert p.tokens_per_s_per_mw == pytest.approx(tps * 1e6 / 1710.0)
+    fig = figs.cost_figure([p], target, "rental_3yr", tier_label="3-year rental")
+    assert float(decode(fig.data[0].y)[0]) == pytest.approx(p.usd_per_1m["rental_3yr"])
+    assert fig.layout.yaxis.title.text == "$ per 1M output tokens"
+    assert fig.layout.title.text == "$ per 1M output tokens at 60 tok/s per user (3-year rental)"
+    table = figs.cost_table([p], target)
+    assert "usd_per_1M_output_tokens_owning_neocloud" in table.columns
+
+
+def test_hardware_without_a_price_or_power_has_no_bar_and_no_mw_curve():
+    hw = resolve_hardware("tpu-v5e")
+    C = figs.CONCURRENCY
+    s = figs.make_series(hw, "bf16", "bf16", "tp", C, 0.02 + 0 * C, 0.1 + 0 * C, 10 * C, 20 * C, C < 100, None)
+    (p,) = figs.at_target([s], 50.0, "output", 2.0)
+    assert math.isnan(p.usd_per_1m["owning_hyperscaler"]) and math.isnan(p.tokens_per_s_per_mw)
+    fig = figs.cost_figure([p], 50.0, "owning_hyperscaler")
+    assert list(fig.data[0].y) == [None] and fig.data[0].text == (EN("fr_na"),)
+    assert figs.best([p], "owning_hyperscaler") is p  # by throughput when nothing is priced
+    assert len(figs.per_mw_figure([s], [], TCO).data) == 0
+
+
+def test_tokens_per_mw_curve():
+    s, e = _series(hid="mi355x")
+    fig = figs.per_mw_figure([s], [], TCO)
+    curve = next(t for t in fig.data if t.name == s.label())
+    ok = np.asarray(e.fits)
+    assert np.allclose(decode(curve.y), np.asarray(e.output_tokens_per_s_per_gpu)[ok] * 1e6 / 2090.0, rtol=1e-12)
+    assert fig.layout.yaxis.title.text == "Output tokens/s per MW"
+
+
+# --------------------------------------------------------------------------------------------------- validation
+
+
+def test_validation_scatter_is_the_cross_validation(rows):
+    cv = sc.serving_cross_validate(rows)
+    fig = figs.validation_figure(cv, "tpot")
+    points = [t for t in fig.data if t.name and t.name.endswith("(held out)")]
+    assert len(points) == 3
+    xs = np.concatenate([decode(t.x) for t in points])
+    ys = np.concatenate([decode(t.y) for t in points])
+    assert sorted(xs) == pytest.approx(sorted(cv.measured_tpot_s * 1e3))
+    assert sorted(ys) == pytest.approx(sorted(cv.predicted_tpot_s * 1e3))
+    assert fig.layout.xaxis.title.text == "Measured TPOT (ms)" and fig.layout.xaxis.type == "log"
+    out = figs.validation_figure(cv, "output")
+    assert out.layout.yaxis.title.text == "Predicted output tokens/s per GPU"
+    table = figs.validation_table(cv)
+    assert len(table) == 133 and {"measured_tpot_ms", "predicted_tpot_ms", "tpot_error"} <= set(table.columns)
+
+
+def test_zh_tw_titles():
+    s, _ = _series()
+    fig = figs.frontier_figure([s], [], isl=8192, osl=1024, model_name="DeepSeek-R1", tr=ZH)
+    assert fig.layout.title.text == ZH("fr_frontier_title_output", model="DeepSeek-R1", io="8k/1k")
+    assert "Token" in fig.layout.title.text and "每" in fig.layout.title.text
+    assert fig.layout.xaxis.title.text == ZH("fr_axis_tps_user")

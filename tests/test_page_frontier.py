@@ -1,0 +1,165 @@
+"""Serving frontier page through the app (AppTest): renders, follows the sidebar and the URL (its own fr_* inputs
+included), page controls (workload, hardware, layout, MTP, tokens counted, tier, target), measured points, the LOHO
+numbers, extremes and zh-TW."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.apptest_util import decode, figures, run_page
+from tpot_model import serving_calibration as sc
+from ui.i18n import EN, Translator
+
+ZH = Translator("zh-TW")
+DS = dict(model="deepseek-r1", gpus="8", weights="fp8", kv="fp8")
+
+
+def _titles(at) -> list[str]:
+    return [f["layout"]["title"]["text"] for f in figures(at)]
+
+
+def _fig(at, prefix: str) -> dict:
+    matches = [f for f in figures(at) if f["layout"]["title"]["text"].startswith(prefix)]
+    assert matches, f"no chart starting {prefix!r} in {_titles(at)}"
+    return matches[0]
+
+
+def _trace(fig: dict, name: str) -> dict:
+    """The first trace of that name (the ring of the first curve, for the sidebar-batch marker)."""
+    return next(t for t in fig["data"] if t.get("name") == name)
+
+
+def _metric(at, label: str) -> str:
+    (m,) = [m for m in at.metric if m.label == label]
+    return m.value
+
+
+def test_renders_with_defaults_and_points_to_the_measured_model():
+    at = run_page("frontier")
+    assert not at.exception, at.exception
+    assert at.title[0].value == EN("page_frontier")
+    assert any(EN("fr_no_measured_model", model="Llama 3.1 70B")[:40] in i.value for i in at.info)
+    titles = _titles(at)
+    assert EN("fr_frontier_title_output", model="Llama 3.1 70B", io="1k/1k") in titles
+    assert EN("fr_mw_title_output") in titles and EN("fr_loho_title_tpot") in titles
+    assert at.session_state["frontier.hardware"] == ["h200", "b200", "mi355x"]
+
+
+def test_deepseek_shows_measured_points_and_the_computed_loho():
+    at = run_page("frontier", **DS)
+    assert not at.exception and not at.warning and not at.error
+    fig = _fig(at, "DeepSeek-R1, 1k/1k")
+    names = [t.get("name") for t in fig["data"]]
+    for hw, engines in (("H200", "SGLang, TensorRT-LLM"), ("B200", "SGLang, TensorRT-LLM"),
+                        ("MI355X", "AMD ATOM, SGLang")):  # fmt: skip
+        assert EN("fr_measured", hw=hw, engines=engines) in names
+    cv = sc.serving_cross_validate(sc.load_serving_measurements())
+    s = cv.summary()
+    assert _metric(at, EN("fr_m_loho_tpot")) == f"{s['tpot'].median * 100:.1f}%"
+    assert _metric(at, EN("fr_m_loho_out")) == f"{s['output_tokens_per_s_per_gpu'].median * 100:.1f}%"
+    assert _metric(at, EN("fr_m_loho_rows")) == "133"
+
+
+def test_sidebar_batch_is_the_ringed_concurrency():
+    at = run_page("frontier", **DS)
+    ring = _trace(_fig(at, "DeepSeek-R1"), EN("fr_marked_legend"))
+    before = float(decode(ring["y"])[0])
+    at.sidebar.select_slider(key="batch").set_value(256).run()
+    assert not at.exception
+    after = float(decode(_trace(_fig(at, "DeepSeek-R1"), EN("fr_marked_legend"))["y"])[0])
+    assert after > 3 * before  # more requests in flight: more tokens per GPU
+    assert any("256" in md.value and EN("fr_marked_legend") not in md.value for md in at.markdown)
+
+
+def test_url_restores_the_page_inputs():
+    at = run_page("frontier", **DS, fr_io="8k1k", fr_hw="b200", fr_prec="fp4", fr_layout="dp-ep", fr_tier="rental_3yr",
+                  fr_target="40", fr_y="total", fr_log="0")  # fmt: skip
+    assert not at.exception and not at.warning
+    assert at.session_state["frontier.io"] == "8k1k" and at.session_state["frontier.layouts"] == ["dp-ep"]
+    fig = _fig(at, "DeepSeek-R1, 8k/1k")
+    assert fig["layout"]["yaxis"]["title"]["text"] == EN("fr_axis_tps_gpu_total")
+    assert fig["layout"]["yaxis"].get("type") != "log"
+    assert EN("fr_cost_title_total", target="40", tier=EN("fr_tier_rental_3yr")) in _titles(at)
+    curve = _trace(fig, "B200 · FP4 · DP-attn/EP")
+    assert len(decode(curve["x"])) > 5
+
+
+def test_bad_page_params_fall_back_with_notices():
+    at = run_page("frontier", fr_io="9k9k", fr_hw="nope", fr_target="abc")
+    assert not at.exception
+    texts = [w.value for w in at.warning]
+    assert len(texts) == 3 and all("fr_" in t for t in texts)
+    assert at.session_state["frontier.io"] == "1k1k"
+
+
+def test_page_controls_change_the_charts():
+    at = run_page("frontier", **DS)
+    at.radio(key="frontier.io").set_value("1k8k").run()
+    assert not at.exception and EN("fr_frontier_title_output", model="DeepSeek-R1", io="1k/8k") in _titles(at)
+    at.multiselect(key="frontier.hardware").set_value(["b200"]).run()
+    at.multiselect(key="frontier.layouts").set_value(["tp", "tp-ep"]).run()
+    fig = _fig(at, "DeepSeek-R1")
+    names = [t.get("name") for t in fig["data"]]
+    assert "B200 · FP8 · TP" in names and "B200 · FP8 · TP/EP" in names and "H200 SXM 141GB · FP8 · TP" not in names
+    plain = decode(_trace(fig, "B200 · FP8 · TP")["y"])
+    at.toggle(key="frontier.mtp").set_value(True).run()
+    assert not at.exception
+    mtp = decode(_trace(_fig(at, "DeepSeek-R1"), "B200 · FP8 · TP")["y"])
+    assert not np.allclose(plain[: len(mtp)], mtp[: len(plain)])
+    assert any(EN("fr_mtp_on", k=3, a="0.5") in c.value for c in at.caption)
+
+
+def test_tier_and_target_drive_the_cost_bars():
+    at = run_page("frontier", **DS)
+    bars = decode(_fig(at, "$ per 1M")["data"][0]["y"])
+    at.radio(key="frontier.tier").set_value("rental_3yr").run()
+    rental = decode(_fig(at, "$ per 1M")["data"][0]["y"])
+    assert np.all(rental > bars)  # rental costs more per GPU-hour than owning, on every hardware
+    at.radio(key="frontier.tier").set_value("custom").run()
+    at.number_input(key="frontier.usd").set_value(4.0).run()
+    custom = decode(_fig(at, "$ per 1M")["data"][0]["y"])
+    at.number_input(key="frontier.target").set_value(30.0).run()  # slower per user: more tokens per GPU
+    cheaper = decode(_fig(at, "$ per 1M")["data"][0]["y"])
+    assert np.all(cheaper < custom)
+
+
+def test_a_model_that_does_not_fit_is_a_state_not_an_exception():
+    at = run_page("frontier", model="deepseek-r1", gpus="1", weights="fp8", kv="fp8")
+    assert not at.exception
+    assert len(at.warning) == 3  # one per curve
+    assert all("8" in w.value for w in at.warning)  # each names the GPUs it needs
+    assert any(EN("fr_target_off", target="50")[:30] in i.value for i in at.info)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        dict(model="qwen3-next-80b-a3b", gpus="4", fr_layout="tp,tp-ep,dp-ep"),
+        dict(model="llama-3.1-8b", gpus="1", fr_layout="dp-ep", fr_hw="tpu-v5e,h100-sxm", fr_tier="catalog"),
+        dict(model="deepseek-v3", gpus="8", batch="4096", fr_io="custom", context="1048576", output="32768"),
+        dict(model="deepseek-r1", gpus="8", fr_hw="gb200,gb300", fr_prec="fp4", fr_disagg="1", fr_mtp="1"),
+    ],
+)
+def test_extremes_render(query):
+    at = run_page("frontier", **query)
+    assert not at.exception, at.exception
+    assert len(figures(at)) == 5
+
+
+def test_disaggregated_runs_only_when_switched_on():
+    at = run_page("frontier", model="deepseek-r1", gpus="8", fr_hw="gb200", fr_prec="fp4")
+    assert not any("disaggregated" in (t.get("name") or "") for t in _fig(at, "DeepSeek-R1")["data"])
+    at.toggle(key="frontier.disagg").set_value(True).run()
+    names = [t.get("name") or "" for t in _fig(at, "DeepSeek-R1")["data"]]
+    assert any(n.startswith(EN("fr_measured_disagg", hw="GB200", engines="")) for n in names)
+
+
+def test_zh_tw():
+    at = run_page("frontier", lang="zh-TW", **DS)
+    assert not at.exception
+    assert at.title[0].value == ZH("page_frontier")
+    titles = _titles(at)
+    assert ZH("fr_frontier_title_output", model="DeepSeek-R1", io="1k/1k") in titles
+    assert ZH("fr_loho_title_tpot") in titles
+    assert ZH("fr_m_loho_tpot") in [m.label for m in at.metric]

@@ -1,0 +1,445 @@
+"""Continuous batching, parallel layouts and the serving calibration: hand-worked steps on the tiny fixtures, layout
+memory and all-to-all bytes, the CLI columns, the measured-data file, and the leave-one-hardware-out guard (computed
+by the cross-validation function, never copied)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from contextlib import redirect_stderr, redirect_stdout
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from model_fixtures import (
+    ROOT,
+    TINY_D,
+    TINY_DENSE,
+    TINY_EXPERT_PARAMS,
+    TINY_L,
+    TINY_MLA,
+    TINY_MLA_LORA,
+    TINY_MLA_ROPE,
+    TINY_MOE,
+    TINY_MOE_E,
+    TINY_MOE_K,
+    TOY_GPU,
+    TOY_LINK,
+)
+
+from tpot_model import (
+    IDEAL,
+    Scenario,
+    cli,
+    estimate,
+    resolve_hardware,
+    resolve_model,
+    resolve_profile,
+    serving,
+    total_params,
+)
+from tpot_model import serving_calibration as sc
+from tpot_model.estimate import weight_bytes_per_gpu
+from tpot_model.profiles import ProfileRevision, load_profiles
+from tpot_model.roofline import (
+    _expected_max_std_normal,
+    alltoall_bytes,
+    expected_experts_touched,
+    expert_parallel_load,
+    param_counts,
+)
+
+BF16 = 2.0
+TINY_MLP_PARAMS = TINY_L * 3 * TINY_D * 128  # 2 layers x SwiGLU 3 x 64 x 128 = 49,152
+
+
+def _op(step, name):
+    (o,) = [o for o in step.operators if o.name == name]
+    return o
+
+
+# --------------------------------------------------------------------------------------------------- the step
+
+
+def test_scenario_validates_the_new_fields():
+    s = Scenario()
+    assert (s.parallelism, s.batching) == ("tp", "static")
+    with pytest.raises(ValueError, match="'ep'"):
+        Scenario(parallelism="ep")
+    with pytest.raises(ValueError, match="'dynamic'"):
+        Scenario(batching="dynamic")
+
+
+def test_hand_worked_continuous_step_carries_the_arriving_prompts_and_reads_weights_once():
+    """C = 64 requests, ISL = OSL = 64: a request finishes every step, so every step prefills C x ISL / OSL = 64
+    prompt tokens: one whole prompt (chunk 64). Tokens through the GEMMs: C + C x ISL / OSL = 128."""
+    C, ISL, OSL = 64, 64, 64
+    s = Scenario(batch=C, context_tokens=ISL, output_tokens=OSL, batching="continuous")
+    ss = serving.steady_state(TINY_DENSE, TOY_GPU, s, IDEAL, chunk_tokens=64)
+    assert float(ss.prompt_tokens_per_step) == C * ISL / OSL == 64
+    assert float(ss.chunks_per_step) == 1.0
+    mlp = _op(ss.step, "mlp")
+    assert float(mlp.flops) == 2 * (C + C * ISL / OSL) * TINY_MLP_PARAMS == 12_582_912
+    assert float(mlp.weight_bytes) == TINY_MLP_PARAMS * BF16 == 98_304  # read once, not once per kind of token
+    # the step is the decode step of C sequences plus the prefill of one 64-token prompt, operator by operator,
+    # with every weight matrix read once (the embedding reads one row per token: it adds)
+    dec = estimate(TINY_DENSE, TOY_GPU, Scenario(batch=C, context_tokens=ISL, output_tokens=OSL), IDEAL).decode
+    pre = estimate(TINY_DENSE, TOY_GPU, Scenario(batch=1, context_tokens=ISL), IDEAL).prefill
+    for o in ss.step.operators:
+        d, p = _op(dec, o.name), _op(pre, o.name)
+        assert float(o.flops) == pytest.approx(float(d.flops + p.flops), rel=1e-12), o.name
+        assert float(o.kv_bytes) == pytest.approx(float(d.kv_bytes + p.kv_bytes), rel=1e-12), o.name
+        assert float(o.activation_bytes) == pytest.approx(float(d.activation_bytes + p.activation_bytes), rel=1e-12)
+        weights = d.weight_bytes + p.weight_bytes if o.name == "embedding" else d.weight_bytes
+        assert float(o.weight_bytes) == pytest.approx(float(weights), rel=1e-12), o.name
+    assert float(ss.tpot_s) < float(dec.time_s + pre.time_s)  # sharing the weight reads saves time
+    e = estimate(TINY_DENSE, TOY_GPU, s, IDEAL)  # the default chunk (8192) is capped at the prompt: the same step
+    assert float(e.tpot_s) == pytest.approx(float(ss.tpot_s), rel=1e-12)
+
+
+def test_chunks_arrive_in_a_fraction_of_the_steps_and_the_mean_is_their_mix():
+    """C = 4, ISL = OSL = 64: 4 prompt tokens per step on average, in chunks of 64: 1 step in 16 carries one."""
+    s = Scenario(batch=4, context_tokens=64, output_tokens=64, num_gpus=1)
+    ss = serving.steady_state(TINY_DENSE, TOY_GPU, s, IDEAL, chunk_tokens=64)
+    f = 4 / 64
+    expected = (1 - f) * ss.decode_only.time_s + f * ss.first_chunk.time_s
+    assert float(ss.tpot_s) == pytest.approx(float(expected), rel=1e-12)
+    assert float(ss.ttft_s) == pytest.approx(0.5 * float(ss.tpot_s) + float(ss.first_chunk.time_s), rel=1e-12)
+    for k in ss.step.breakdown_s:  # the decomposition is the same mix: it still sums to TPOT
+        want = (1 - f) * ss.decode_only.breakdown_s[k] + f * ss.first_chunk.breakdown_s[k]
+        assert float(ss.step.breakdown_s[k]) == pytest.approx(float(want), rel=1e-12, abs=1e-18)
+    assert float(sum(ss.step.breakdown_s.values())) == pytest.approx(float(ss.tpot_s), rel=1e-12)
+    # a prompt longer than a chunk needs ceil(ISL / K) chunk steps to its first token
+    long = serving.steady_state(TINY_DENSE, TOY_GPU, replace(s, context_tokens=200), IDEAL, chunk_tokens=64)
+    assert float(long.ttft_s) == pytest.approx(0.5 * float(long.tpot_s) + 4 * float(long.first_chunk.time_s))
+
+
+def test_breakdown_sums_to_tpot_for_every_layout_and_sweep_point():
+    m, hw, p = resolve_model("deepseek-r1"), resolve_hardware("h200"), resolve_profile("sglang")
+    C, isl = np.array([1, 8, 64, 512]), np.array([[256], [1024], [8192]])
+    for par in ("tp", "tp-ep", "dp-ep"):
+        s = Scenario(batch=C, context_tokens=isl, output_tokens=1024, num_gpus=8, weights="fp8", kv_cache="fp8",
+                     parallelism=par, batching="continuous")  # fmt: skip
+        e = estimate(m, hw, s, p)
+        assert e.tpot_s.shape == (3, 4)
+        assert np.allclose(sum(e.breakdown_s.values()), e.tpot_s, rtol=1e-12)
+        assert np.all(e.breakdown_s["communication"] > 0)
+        one = estimate(m, hw, replace(s, batch=C[2], context_tokens=isl[1, 0]), p)
+        assert float(one.tpot_s) == pytest.approx(e.tpot_s[1, 2], rel=1e-12)  # vectorised = point by point
+
+
+def test_tpot_grows_with_the_prompt_length_at_fixed_concurrency():
+    """Longer prompts: more KV read per step and more prefill per step. InferenceX H200: the 8k/1k slope of TPOT
+    against concurrency is ~1.7x the 1k/1k slope."""
+    m, hw, p = resolve_model("deepseek-r1"), resolve_hardware("h200"), resolve_profile("sglang")
+    s = Scenario(batch=np.array([4, 64]), context_tokens=np.array([[922], [2048], [7373]]), output_tokens=922,
+                 num_gpus=8, weights="fp8", kv_cache="bf16", batching="continuous")  # fmt: skip
+    tpot = estimate(m, hw, s, p).tpot_s
+    assert np.all(np.diff(tpot, axis=0) > 0)
+    slope = tpot[:, 1] - tpot[:, 0]
+    assert 1.3 < slope[2] / slope[0] < 2.5
+
+
+def test_output_and_total_tokens_per_gpu_are_littles_law():
+    m, hw, p = resolve_model("deepseek-r1"), resolve_hardware("b200"), resolve_profile("tensorrt-llm")
+    s = Scenario(batch=[4, 128], context_tokens=7373, output_tokens=922, num_gpus=8, weights="nvfp4", kv_cache="fp8",
+                 batching="continuous")  # fmt: skip
+    e = serving.serve(m, hw, s, p)
+    out = s.batch * 922 / (e.ttft_s + 921 * e.tpot_s) / 8
+    assert np.allclose(e.output_tokens_per_s_per_gpu, out, rtol=1e-12)
+    assert np.allclose(e.total_tokens_per_s_per_gpu, out * (7373 + 922) / 922, rtol=1e-12)
+    static = estimate(m, hw, replace(s, batching="static"), p)  # the same formula for a static batch
+    assert np.allclose(static.output_tokens_per_s_per_gpu, s.batch * 922 / static.time_to_serve_s / 8, rtol=1e-12)
+
+
+def test_ideal_stays_the_pure_roofline_in_continuous_mode():
+    e = estimate(resolve_model("deepseek-r1"), resolve_hardware("h200"),
+                 Scenario(batch=16, context_tokens=1024, output_tokens=1024, num_gpus=8, weights="fp8",
+                          batching="continuous"), IDEAL)  # fmt: skip
+    assert float(e.breakdown_s["overhead"]) == 0.0
+    assert load_profiles()["ideal"].is_ideal
+
+
+# --------------------------------------------------------------------------------------------------- layouts
+
+
+def test_layout_kv_memory_for_mla():
+    """MLA caches one latent (32 + 8 per layer per token) that every tensor-parallel GPU needs whole: tp replicates
+    it; dp-ep splits the sequences, so each GPU holds total / N."""
+    B, T, N = 8, 128, 4
+    per_seq = TINY_L * (TINY_MLA_LORA + TINY_MLA_ROPE) * BF16 * T  # 20,480 B
+    total = B * per_seq
+    assert total == 163_840
+    for par, kv_per_gpu in (("tp", total), ("tp-ep", total), ("dp-ep", total / N)):
+        s = Scenario(batch=B, context_tokens=100, output_tokens=28, num_gpus=N, parallelism=par)
+        e = estimate(TINY_MLA, TOY_GPU, s, IDEAL)
+        kv = (
+            float(e.memory_per_gpu_bytes)
+            - float(weight_bytes_per_gpu(TINY_MLA, s, N))
+            - float(e.workspace_bytes_per_gpu)
+        )
+        assert kv == pytest.approx(kv_per_gpu, rel=1e-12), par
+    # dp-ep with fewer sequences than GPUs: the busiest GPU holds one whole sequence
+    s = Scenario(batch=3, context_tokens=100, output_tokens=28, num_gpus=N, parallelism="dp-ep")
+    e = estimate(TINY_MLA, TOY_GPU, s, IDEAL)
+    kv = float(e.memory_per_gpu_bytes) - float(weight_bytes_per_gpu(TINY_MLA, s, N)) - float(e.workspace_bytes_per_gpu)
+    assert kv == pytest.approx(per_seq, rel=1e-12)
+
+
+def test_layout_weight_memory():
+    """tp / tp-ep: everything / N. dp-ep: every weight but the routed experts replicated; experts E/N per GPU."""
+    N = 4
+    experts = param_counts(TINY_MOE)["experts"]
+    assert experts == TINY_L * TINY_MOE_E * TINY_EXPERT_PARAMS
+    total = total_params(TINY_MOE) * BF16
+    for par, want in (("tp", total / N), ("tp-ep", total / N), ("dp-ep", total - experts * BF16 + experts * BF16 / N)):
+        assert float(weight_bytes_per_gpu(TINY_MOE, Scenario(parallelism=par), N)) == pytest.approx(want, rel=1e-12)
+
+
+def test_alltoall_bytes_and_dp_ep_communication():
+    """dp-ep: per MoE layer, an FP8 dispatch and a bf16 combine of the busiest GPU's tokens x top_k x d_model,
+    (N - 1)/N of it leaving the GPU. 40 sequences on 4 GPUs: 10 tokens each."""
+    N, tokens = 4, 10
+    assert float(alltoall_bytes(TINY_MOE, tokens, N, 1.0)) == tokens * TINY_MOE_K * TINY_D * 1.0 * 3 / 4 == 960
+    assert float(alltoall_bytes(TINY_DENSE, tokens, N, 1.0)) == 0.0
+    e = estimate(TINY_MOE, TOY_GPU, Scenario(batch=40, num_gpus=N, parallelism="dp-ep"), IDEAL)
+    moved = TINY_L * (960 + 1920)  # two MoE layers, dispatch 1 byte + combine 2 bytes per element
+    assert float(e.breakdown_s["communication"]) == pytest.approx(moved / TOY_LINK, rel=1e-12)
+    p = replace(IDEAL, id="lat", name="lat", allreduce_latency_s=10e-6)
+    e = estimate(TINY_MOE, TOY_GPU, Scenario(batch=40, num_gpus=N, parallelism="dp-ep"), p)
+    assert float(e.breakdown_s["communication"]) == pytest.approx(moved / TOY_LINK + TINY_L * 2 * 10e-6, rel=1e-12)
+
+
+def test_dense_models_under_expert_parallel_layouts():
+    """EP applies to MoE layers only: a dense model under tp-ep is exactly tp; under dp-ep it is N replicas."""
+    s = Scenario(batch=[8, 64], context_tokens=512, output_tokens=64, num_gpus=4)
+    tp = estimate(TINY_DENSE, TOY_GPU, s, resolve_profile("typical"))
+    tpep = estimate(TINY_DENSE, TOY_GPU, replace(s, parallelism="tp-ep"), resolve_profile("typical"))
+    assert np.array_equal(tp.tpot_s, tpep.tpot_s)
+    dp = estimate(TINY_DENSE, TOY_GPU, replace(s, parallelism="dp-ep"), IDEAL)
+    assert np.all(dp.breakdown_s["communication"] == 0.0)
+    replica = estimate(TINY_DENSE, TOY_GPU, replace(s, batch=[2, 16], num_gpus=1), IDEAL)
+    assert np.allclose(dp.tpot_s, replica.tpot_s, rtol=1e-12)
+
+
+def test_expert_parallel_load_sits_above_the_mean():
+    assert float(_expected_max_std_normal(np.array(1.0))) == 0.0
+    assert float(_expected_max_std_normal(np.array(8.0))) == pytest.approx(1.42, abs=0.02)  # E[max of 8 N(0,1)]
+    touched1, slots1 = expert_parallel_load(256, 8, 64, 1)
+    assert float(touched1) == pytest.approx(float(expected_experts_touched(256, 8, 64)), rel=1e-12)
+    assert float(slots1) == 64 * 8
+    touched, slots = expert_parallel_load(256, 8, 64, 8)
+    assert float(touched1) / 8 < float(touched) <= 32
+    assert 64 < float(slots) <= 64 * 8  # mean 64 slots per GPU
+
+
+def test_memory_fit_and_min_gpus_follow_the_layout():
+    """DeepSeek-R1 FP8 with a bf16 cache, 8k prompts, 256 in flight on 8 x H200: the replicated MLA cache of tp does
+    not fit; dp-ep splits it by sequences and fits."""
+    m, hw, p = resolve_model("deepseek-r1"), resolve_hardware("h200"), resolve_profile("sglang")
+    s = Scenario(batch=256, context_tokens=8192, output_tokens=1024, num_gpus=8, weights="fp8", kv_cache="bf16",
+                 batching="continuous")  # fmt: skip
+    tp, dp = estimate(m, hw, s, p), estimate(m, hw, replace(s, parallelism="dp-ep"), p)
+    assert not bool(tp.fits) and bool(dp.fits)
+    assert float(dp.max_batch) > 256 > float(tp.max_batch)
+    assert float(dp.min_gpus) <= 8 < float(tp.min_gpus) or math.isnan(float(tp.min_gpus))
+
+
+# --------------------------------------------------------------------------------------------------- speculative, $
+
+
+def test_mtp_speculative_serving():
+    m, hw, p = resolve_model("deepseek-r1"), resolve_hardware("b200"), resolve_profile("sglang")
+    s = Scenario(batch=[4, 64], context_tokens=922, output_tokens=922, num_gpus=8, weights="nvfp4", kv_cache="fp8",
+                 batching="continuous")  # fmt: skip
+    sp = serving.speculative(m, hw, s, p, k=3, acceptance=0.7)
+    E = (1 - 0.7**4) / (1 - 0.7)
+    assert float(sp.tokens_per_step) == pytest.approx(E)
+    assert np.allclose(sp.tpot_s, (3 * sp.draft_step_s + sp.verify.tpot_s) / E, rtol=1e-12)
+    plain = serving.serve(m, hw, s, p)
+    assert np.all(sp.output_tokens_per_s_per_gpu > plain.output_tokens_per_s_per_gpu)
+    with pytest.raises(ValueError, match="acceptance"):
+        serving.speculative(m, hw, s, p, acceptance=1.5)
+
+
+def test_economics_formulas():
+    assert float(serving.usd_per_1M_tokens(2.0, 1000.0)) == pytest.approx(2.0 * 1e6 / (1000 * 3600))
+    assert float(serving.tokens_per_s_per_mw(1000.0, 1700.0)) == pytest.approx(1000 * 1e6 / 1700)
+    x, y = np.array([100.0, 50.0, 10.0]), np.array([10.0, 100.0, 1000.0])
+    assert serving.at_interactivity(x, y, 50.0) == pytest.approx(100.0)
+    assert serving.at_interactivity(x, y, math.sqrt(50 * 100)) == pytest.approx(math.sqrt(10 * 100))
+    assert math.isnan(serving.at_interactivity(x, y, 200.0))
+
+
+def test_tco_file():
+    tco = serving.load_tco()
+    assert set(tco) >= {"h100-sxm", "h200", "b200", "gb200", "gb300", "mi355x"}
+    assert tco["h200"].usd_per_gpu_hour == {"owning_hyperscaler": 1.22, "owning_neocloud": 1.59, "rental_3yr": 2.05}
+    assert tco["b200"].all_in_w == 1710.0
+    assert all("gpu-keys.ts" in e.source for e in tco.values())
+
+
+# --------------------------------------------------------------------------------------------------- CLI
+
+
+def _evaluate(text: str) -> list[dict[str, str]]:
+    out, err = io.StringIO(), io.StringIO()
+    import sys
+
+    stdin = sys.stdin
+    sys.stdin = io.StringIO(text)
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            code = cli.main(["evaluate", "-"])
+    finally:
+        sys.stdin = stdin
+    assert code == 0, err.getvalue()
+    return list(csv.DictReader(io.StringIO(out.getvalue())))
+
+
+def test_cli_batching_and_parallelism_columns():
+    rows = _evaluate(
+        "model,hardware,num_gpus,weights,kv_cache,batch,context_tokens,output_tokens,profile,batching,parallelism\n"
+        "deepseek-r1,h200,8,fp8,fp8,64,1024,1024,sglang,continuous,dp-ep\n"
+        "deepseek-r1,h200,8,fp8,fp8,64,1024,1024,sglang,,\n"
+    )
+    for col in ("output_tokens_per_s_per_gpu", "total_tokens_per_s_per_gpu"):
+        assert col in rows[0] and col in cli.RESULT_COLUMNS
+    m, hw, p = resolve_model("deepseek-r1"), resolve_hardware("h200"), resolve_profile("sglang")
+    s = Scenario(batch=64, context_tokens=1024, output_tokens=1024, num_gpus=8, weights="fp8", kv_cache="fp8",
+                 parallelism="dp-ep")  # fmt: skip
+    served = serving.serve(m, hw, s, p)
+    r = rows[0]
+    assert (r["batching"], r["parallelism"]) == ("continuous", "dp-ep")
+    assert float(r["tpot_ms"]) == pytest.approx(float(served.tpot_s) * 1e3, rel=1e-12)
+    assert float(r["ttft_ms"]) == pytest.approx(float(served.ttft_s) * 1e3, rel=1e-12)
+    assert float(r["output_tokens_per_s_per_gpu"]) == pytest.approx(float(served.output_tokens_per_s_per_gpu))
+    assert float(r["total_tokens_per_s_per_gpu"]) == pytest.approx(float(served.total_tokens_per_s_per_gpu))
+    assert float(r["memory_per_gpu_GB"]) == pytest.approx(float(served.memory_per_gpu_bytes) / 1e9)
+    static = estimate(m, hw, replace(s, parallelism="tp"), p)  # empty cells: static, tp
+    assert float(rows[1]["tpot_ms"]) == pytest.approx(float(static.tpot_s) * 1e3, rel=1e-12)
+
+
+def test_cli_rejects_an_unknown_layout_naming_row_and_field():
+    err = io.StringIO()
+    import sys
+
+    stdin = sys.stdin
+    sys.stdin = io.StringIO("model,hardware,parallelism\nllama-3.1-8b,h100-sxm,ep\n")
+    try:
+        with redirect_stderr(err), redirect_stdout(io.StringIO()):
+            assert cli.main(["evaluate", "-"]) == 2
+    finally:
+        sys.stdin = stdin
+    assert "row 1" in err.getvalue() and "'parallelism'" in err.getvalue() and "'ep'" in err.getvalue()
+
+
+def test_cli_estimate_options():
+    out = io.StringIO()
+    with redirect_stdout(out):
+        code = cli.main(["estimate", "--model", "deepseek-r1", "--hardware", "b200", "--gpus", "8", "--weights",
+                         "nvfp4", "--batch", "32", "--context", "1024", "--output-tokens", "1024", "--batching",
+                         "continuous", "--parallelism", "tp-ep", "--json"])  # fmt: skip
+    assert code == 0
+    import json
+
+    r = json.loads(out.getvalue())
+    assert (r["batching"], r["parallelism"]) == ("continuous", "tp-ep")
+    assert r["output_tokens_per_s_per_gpu"] > 0
+
+
+# --------------------------------------------------------------------------------------------------- data + fit
+
+
+@pytest.fixture(scope="module")
+def rows():
+    return sc.load_serving_measurements()
+
+
+@pytest.fixture(scope="module")
+def cv(rows):
+    return sc.serving_cross_validate(rows)
+
+
+@pytest.mark.skipif(not sc.PUBLIC_PATH.exists(), reason="shared reference not mounted")
+def test_the_file_is_the_public_file_plus_the_mapping():
+    assert (ROOT / "data" / "serving_measurements.csv").read_text(encoding="utf-8") == sc.build_from_public()
+
+
+def test_fit_rows_are_single_node_mtp_free_and_unflagged(rows):
+    fit = [r for r in rows if r.fitted]
+    assert len(fit) == 133
+    assert {r.fields["hardware_id"] for r in fit} == {"h200", "b200", "mi355x"}
+    for r in fit:
+        assert r.layout in ("tp", "tp-ep", "dp-ep") and not r.mtp and "check:" not in r.fields["notes"]
+        assert r.model.id == "deepseek-r1" and r.scenario.batching == "continuous"
+        assert float(r.scenario.context_tokens) == round(0.9 * r.isl)  # mean of lengths drawn from 80-100%
+    display = [r for r in rows if not r.fitted]
+    assert any("disaggregated" in r.use for r in display) and any("MTP" in r.use for r in display)
+    assert all(r.use.startswith("display: ") for r in display)
+
+
+def test_profiles_carry_dated_revisions(rows):
+    sg = resolve_profile("sglang")
+    assert sg.moe_layer_overhead_s > 0 and sg.revision_dates == ("2025-11-01",)
+    old = sg.as_of("2025-10-06")
+    assert old.moe_layer_overhead_s > 1.5 * sg.moe_layer_overhead_s
+    assert sg.as_of("2026-05-22") == sg and sg.as_of(None) == sg
+    assert (
+        resolve_profile("tensorrt-llm").as_of("2025-12-15").moe_layer_overhead_s
+        > resolve_profile("tensorrt-llm").moe_layer_overhead_s
+    )
+    assert "atom" in load_profiles()
+
+
+def test_the_fitting_surrogate_is_the_dashboard_model(rows):
+    fit = [r for r in rows if r.fitted]
+    p = replace(
+        resolve_profile("typical"),
+        moe_layer_overhead_s=70e-6,
+        kv_bandwidth_efficiency=0.6,
+        flops_efficiency=0.45,
+        allreduce_latency_s=20e-6,
+        interconnect_efficiency=0.5,
+        history=(ProfileRevision("2026-01-01", (("moe_layer_overhead_s", 150e-6),)),),
+    )
+    assert sc.check_surrogate(fit, [p] * len(fit)) < 1e-9
+
+
+def test_serving_loho_meets_the_target(cv):
+    """Leave one hardware device out: median |error| <= 25% for TPOT and for output tokens/s per GPU."""
+    s = cv.summary()
+    assert s["tpot"].n == 133 and s["output_tokens_per_s_per_gpu"].n == 131
+    assert len(cv.profiles_by_device) == 3
+    assert s["tpot"].median <= sc.TARGET_MEDIAN == 0.25
+    assert s["output_tokens_per_s_per_gpu"].median <= sc.TARGET_MEDIAN
+    assert cv.met
+    for device, summary in cv.by(lambda r: r.fields["hardware_id"]).items():
+        assert summary["tpot"].median <= 0.25, device
+
+
+def test_a_held_out_device_never_informs_its_own_prediction(rows):
+    """Scale every TPOT of the H200 rows by 1.7: their LOHO predictions do not move."""
+    changed = [replace(r, tpot_s=r.tpot_s * 1.7) if r.fields["hardware_id"] == "h200" else r for r in rows]
+    a, b = sc.serving_cross_validate(rows), sc.serving_cross_validate(changed)
+    held = np.array([r.fields["hardware_id"] == "h200" for r in a.rows])
+    assert np.array_equal(a.predicted_tpot_s[held], b.predicted_tpot_s[held])
+    assert not np.array_equal(a.predicted_tpot_s[~held], b.predicted_tpot_s[~held])
+
+
+def test_calibrate_reports_the_serving_loho(rows, cv):
+    reports, _, base = sc.serving_calibrate(rows, resolve_profile("typical"))
+    text = sc.format_serving_report(rows, reports, cv, "serving.csv", base)
+    assert "LOHO, serving (single-node, MTP-free): 133 rows on 3 devices" in text
+    assert "(target 25% for both: met)" in text
+    for pid in ("sglang", "tensorrt-llm", "atom"):
+        written = resolve_profile(pid)  # data/profiles.yaml holds what calibrate fits
+        assert reports[pid].profile == replace(written, source="")
+
+
+def test_the_mtp_switch_defaults_match_the_measured_mtp_runs(rows):
+    """k = 3 drafts, acceptance 0.5: no bias on the single-node InferenceX MTP runs (a check, not a fit)."""
+    summary, bias = sc.mtp_check(rows)
+    assert summary.n == 82
+    assert abs(bias) < 0.1 and summary.median <= 0.25

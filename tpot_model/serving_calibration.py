@@ -1,0 +1,910 @@
+"""Serving calibration: the measured serving frontier (data/serving_measurements.csv), the model's prediction for
+each measured point (continuous batching, serving.py), the fit of the engine profiles' serving terms, and their
+leave-one-hardware-out (LOHO) cross-validation. SI units inside; the CSV keeps the source's units.
+
+Rows: InferenceX DeepSeek-R1-0528 runs (plus a few other public serving runs) from
+/work/shared/reference/serving-measurements-public.csv, every column kept verbatim, with the mapping to the catalogs
+added (``build_from_public``). The fit / validation set is the single-node, MTP-free rows without the source's
+``check:`` flag (queueing- or prefill-bound points) whose model is in the catalog; every other row is kept for
+display and says why in ``use``.
+
+A measured point is predicted as the steady state of continuous batching at its concurrency, with the mean request
+lengths (InferenceX samples every request's ISL and OSL uniformly from 80-100% of the nominal values: mean 0.9 x),
+with the engine profile as it ran on the row's date (``EfficiencyProfile.as_of``). Two metrics per row: TPOT and
+output tokens/s per GPU.
+
+The fit minimises, per engine, sum over its rows of log(TPOT ratio)^2 + log(output tok/s ratio)^2, plus
+PRIOR_WEIGHT x ((theta - prior) / width)^2 per parameter. The prior of every engine is a pooled fit of all engines'
+rows (the "serving base"), itself pulled towards `typical`: an engine measured on one device only (AMD ATOM on
+MI355X) still gets a prediction when that device is held out. Terms fitted (``SERVING_FREE``): the per-MoE-layer
+step cost, weight-read bandwidth efficiency and GEMM efficiency; and per engine release period (``PERIODS``) the
+per-MoE-layer cost again, where the data show the engine got faster.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+
+from .catalog import DATA_DIR, CatalogError, Hardware, ModelSpec, load_hardware_catalog, load_model_catalog
+from .estimate import estimate
+from .precision import parse_format
+from .profiles import EfficiencyProfile, ProfileRevision
+from .roofline import _Rates, _step_operators, is_weight_only, rates_for
+from .roofline import communication_s as _communication_s
+from .scenario import Scenario
+
+SERVING_MEASUREMENTS_PATH = DATA_DIR / "serving_measurements.csv"
+PUBLIC_PATH = Path("/work/shared/reference/serving-measurements-public.csv")
+MEAN_LENGTH_FRACTION = 0.9  # per-request ISL / OSL drawn uniformly from 80-100% of the nominal value
+TARGET_MEDIAN = 0.25  # LOHO median |error| for TPOT and for output tokens/s per GPU
+
+PUBLIC_COLUMNS = (
+    "id",
+    "source",
+    "model",
+    "weight_format",
+    "kv_format",
+    "hardware",
+    "n_gpus",
+    "parallelism",
+    "engine",
+    "isl",
+    "osl",
+    "concurrency",
+    "throughput_tok_s_per_gpu",
+    "throughput_kind",
+    "interactivity_tok_s_per_user",
+    "tpot_ms",
+    "ttft_ms",
+    "usd_per_1M_tokens",
+    "notes",
+)
+MAPPED_COLUMNS = (
+    "model_id",
+    "hardware_id",
+    "weights",
+    "kv_cache",
+    "layout",
+    "profile",
+    "run_date",
+    "mtp",
+    "total_tok_s_per_gpu",
+    "use",
+    "mapping_notes",
+)
+COLUMNS = PUBLIC_COLUMNS + MAPPED_COLUMNS
+LAYOUTS = ("tp", "tp-ep", "dp-ep", "disaggregated", "")
+
+# --------------------------------------------------------------------------------------------------- mapping
+
+_MODELS = (("DeepSeek-R1-0528", "deepseek-r1"),)
+_HARDWARE = (  # first match wins: GB200 before B200
+    ("GB300", "gb300"),
+    ("GB200", "gb200"),
+    ("B200", "b200"),
+    ("H200", "h200"),
+    ("H100", "h100-sxm"),
+    ("MI355X", "mi355x"),
+)
+_WEIGHTS = (("NVFP4", "nvfp4"), ("MXFP4", "mxfp4"), ("FP4", "nvfp4"), ("FP8", "fp8"))
+_ENGINES = (
+    ("Dynamo + TensorRT-LLM", "tensorrt-llm"),
+    ("Dynamo + SGLang", "sglang"),
+    ("SGLang", "sglang"),
+    ("TensorRT-LLM", "tensorrt-llm"),
+    ("AMD ATOM", "atom"),
+    ("vLLM", "vllm"),
+)
+
+
+def _first(text: str, table: tuple[tuple[str, str], ...]) -> str:
+    return next((v for k, v in table if k in text), "")
+
+
+def _kv(text: str) -> tuple[str, str]:
+    """(kv format id, mapping note)."""
+    if text.startswith("FP8") or text.startswith("uncertain: FP8"):
+        return "fp8", (
+            "KV format uncertain (flag added the day of the run); fp8 assumed" if "uncertain" in text else ""
+        )
+    if text.startswith("engine default"):
+        return "bf16", "no --kv-cache-dtype in the recipe: the engine default, bf16"
+    if text.startswith("not recorded"):
+        return "bf16", "KV format not recorded for this date: the engine default, bf16, assumed"
+    if text.startswith("not checked"):
+        return "fp8", "KV format not checked (disaggregated recipe): fp8 assumed"
+    return "", "KV format not stated"
+
+
+def _layout(parallelism: str) -> str:
+    p = parallelism.strip()
+    if p.startswith("disagg"):
+        return "disaggregated"
+    if "DP-attention" in p:
+        return "dp-ep"
+    if re.fullmatch(r"TP\d+/EP\d+", p):
+        return "tp-ep"
+    if re.fullmatch(r"TP\d+", p):
+        return "tp"
+    return ""
+
+
+def _note_number(notes: str, pattern: str) -> str:
+    m = re.search(pattern, notes)
+    return m.group(1) if m else ""
+
+
+def map_row(r: dict[str, str], model_ids: set[str], hardware_ids: set[str]) -> dict[str, str]:
+    """The mapped columns of one public row."""
+    notes = r["notes"]
+    kv, kv_note = _kv(r["kv_format"])
+    model_id = _first(r["model"], _MODELS)
+    hardware_id = _first(r["hardware"], _HARDWARE)
+    layout = _layout(r["parallelism"])
+    mtp = "MTP speculative decoding ON" in notes
+    numbers = all(r[k].strip() for k in ("concurrency", "tpot_ms", "throughput_tok_s_per_gpu", "isl", "osl"))
+    reasons = []
+    if not numbers:
+        reasons.append("no per-point numbers (an interpolated cost statement)")
+    if model_id not in model_ids:
+        reasons.append("model not in the catalog")
+    if hardware_id not in hardware_ids:
+        reasons.append("hardware not in the catalog")
+    if layout == "disaggregated":
+        reasons.append("multi-node disaggregated prefill/decode (not modelled)")
+    elif layout == "":
+        reasons.append("parallel layout not stated")
+    if mtp:
+        reasons.append("MTP speculative decoding on")
+    if "check:" in notes:
+        reasons.append("flagged check: queueing- or prefill-bound point")
+    if not kv:
+        reasons.append("KV format not stated")
+    notes_out = [kv_note] if kv_note else []
+    if numbers and not r["throughput_kind"].startswith("output tok/s per"):
+        notes_out.append("output tokens/s not reported (total only): TPOT is compared, output tokens/s is not")
+    if r["weight_format"].startswith("FP8 e4m3 block-scaled"):
+        notes_out.append("block-scaled FP8: one scale per 128 x 128 block, counted as 8 bits per weight")
+    return {
+        "model_id": model_id,
+        "hardware_id": hardware_id,
+        "weights": _first(r["weight_format"], _WEIGHTS),
+        "kv_cache": kv,
+        "layout": layout,
+        "profile": _first(r["engine"], _ENGINES),
+        "run_date": _note_number(notes, r"run date (\d{4}-\d\d-\d\d)"),
+        "mtp": "true" if mtp else "false",
+        "total_tok_s_per_gpu": _note_number(notes, r"total\(in\+out\) tok/s/GPU ([\d.]+)"),
+        "use": "fit" if not reasons else "display: " + "; ".join(reasons),
+        "mapping_notes": "; ".join(notes_out),
+    }
+
+
+def build_from_public(path: str | Path = PUBLIC_PATH) -> str:
+    """data/serving_measurements.csv from the shared public file: every row and column kept, mapping added."""
+    rows = list(csv.DictReader(Path(path).read_text(encoding="utf-8").splitlines()))
+    models, hardware = set(load_model_catalog()), set(load_hardware_catalog())
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
+    w.writeheader()
+    for r in rows:
+        w.writerow({**{k: r[k] for k in PUBLIC_COLUMNS}, **map_row(r, models, hardware)})
+    return buf.getvalue()
+
+
+# --------------------------------------------------------------------------------------------------- the rows
+
+
+@dataclass(frozen=True, eq=False)
+class ServingMeasurement:
+    """One measured serving point, resolved against the catalogs; scenario is None for display-only rows."""
+
+    id: str
+    fields: dict[str, str]
+    model: ModelSpec | None
+    hardware: Hardware | None
+    profile: str
+    run_date: str
+    layout: str
+    num_gpus: int
+    concurrency: float
+    isl: float
+    osl: float
+    tpot_s: float  # measured median TPOT (nan when not reported)
+    output_tokens_per_s_per_gpu: float
+    total_tokens_per_s_per_gpu: float
+    interactivity_tokens_per_s_per_user: float
+    ttft_s: float
+    mtp: bool
+    use: str
+    scenario: Scenario | None = None
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def fitted(self) -> bool:
+        """In the fit / validation set (single-node, MTP-free, unflagged, model in the catalog)."""
+        return self.use == "fit" and self.scenario is not None
+
+    @property
+    def engine(self) -> str:
+        return self.fields.get("engine", "")
+
+
+def _float(text: str) -> float:
+    try:
+        return float(text) if text.strip() else math.nan
+    except ValueError:
+        return math.nan
+
+
+def load_serving_measurements(path: str | Path = SERVING_MEASUREMENTS_PATH) -> list[ServingMeasurement]:
+    """Every row of the serving measurements file; fit rows carry a continuous-batching Scenario (mean lengths)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise CatalogError(f"{path}: cannot read ({e.strerror or e})") from None
+    reader = csv.DictReader(text.splitlines())
+    missing = [c for c in COLUMNS if c not in (reader.fieldnames or [])]
+    if missing:
+        raise CatalogError(f"{path}: line 1: missing column {missing[0]!r}")
+    models, hardware = load_model_catalog(), load_hardware_catalog()
+    out = []
+    for line, r in enumerate(reader, start=2):
+        where = f"{path}: line {line} (id {r['id']})"
+        if r["layout"] not in LAYOUTS:
+            raise CatalogError(f"{where}: field 'layout': unknown {r['layout']!r} (known: {', '.join(LAYOUTS[:-1])})")
+        m = models.get(r["model_id"]) if r["model_id"] else None
+        hw = hardware.get(r["hardware_id"]) if r["hardware_id"] else None
+        if r["use"] == "fit" and (m is None or hw is None):
+            raise CatalogError(f"{where}: field 'use': a fit row needs a catalog model_id and hardware_id")
+        C, isl, osl, n = (_float(r[k]) for k in ("concurrency", "isl", "osl", "n_gpus"))
+        output, total = _float(r["throughput_tok_s_per_gpu"]), _float(r["total_tok_s_per_gpu"])
+        if not r["throughput_kind"].startswith("output tok/s per"):  # the source gives the total only
+            output, total = math.nan, output
+        scenario = None
+        if r["use"] == "fit":
+            try:
+                scenario = Scenario(
+                    batch=C,
+                    context_tokens=round(isl * MEAN_LENGTH_FRACTION),
+                    output_tokens=round(osl * MEAN_LENGTH_FRACTION),
+                    num_gpus=n,
+                    weights=parse_format(r["weights"]),
+                    kv_cache=parse_format(r["kv_cache"]),
+                    parallelism=r["layout"],
+                    batching="continuous",
+                )
+            except ValueError as e:
+                raise CatalogError(f"{where}: {e}") from None
+        out.append(
+            ServingMeasurement(
+                id=r["id"],
+                fields=dict(r),
+                model=m,
+                hardware=hw,
+                profile=r["profile"],
+                run_date=r["run_date"],
+                layout=r["layout"],
+                num_gpus=int(n) if math.isfinite(n) else 0,
+                concurrency=C,
+                isl=isl,
+                osl=osl,
+                tpot_s=_float(r["tpot_ms"]) * 1e-3,
+                output_tokens_per_s_per_gpu=output,
+                total_tokens_per_s_per_gpu=total,
+                interactivity_tokens_per_s_per_user=_float(r["interactivity_tok_s_per_user"]),
+                ttft_s=_float(r["ttft_ms"]) * 1e-3,
+                mtp=r["mtp"] == "true",
+                use=r["use"],
+                scenario=scenario,
+            )
+        )
+    return out
+
+
+def predict(row: ServingMeasurement, profile: EfficiencyProfile) -> tuple[float, float]:
+    """(TPOT s, output tokens/s per GPU) the model gives for a fit row, with the profile as of the row's date."""
+    if row.scenario is None:
+        raise ValueError(f"serving measurement {row.id}: cannot be predicted ({row.use})")
+    e = estimate(row.model, row.hardware, row.scenario, profile.as_of(row.run_date or None))
+    return float(e.tpot_s), float(e.output_tokens_per_s_per_gpu)
+
+
+# --------------------------------------------------------------------------------------------------- fitting
+
+
+@dataclass(frozen=True)
+class ServingParam:
+    """A fitted profile field: box, prior width (SI), file key and scale (file value = SI / scale)."""
+
+    attr: str
+    lo: float
+    hi: float
+    width: float
+    key: str
+    scale: float
+
+
+SERVING_PARAMS = {
+    p.attr: p
+    for p in (
+        ServingParam("moe_layer_overhead_s", 0.0, 1e-3, 50e-6, "moe_layer_overhead_us", 1e-6),
+        ServingParam("bandwidth_efficiency", 0.05, 1.0, 0.25, "bandwidth_efficiency", 1.0),
+        ServingParam("kv_bandwidth_efficiency", 0.05, 1.0, 0.25, "kv_bandwidth_efficiency", 1.0),
+        ServingParam("flops_efficiency", 0.05, 1.0, 0.25, "flops_efficiency", 1.0),
+    )
+}
+SERVING_FREE = ("moe_layer_overhead_s",)
+PRIOR_WEIGHT = 0.01  # one prior width away costs as much as one metric of one row 10% off
+# Engine release periods where the data show the engine's fixed per-step cost changed: the per-MoE-layer cost is
+# fitted again for the rows before `until` (the first release of the current generation in the data).
+PERIODS: dict[str, tuple[tuple[str, str], ...]] = {
+    "sglang": (
+        (
+            "2025-11-01",
+            "SGLang's ROCm image of early October 2025: on MI355X (MXFP4, TP4) its step cost is ~1.8x that of the "
+            "2026 images on the same chip, precision and TP size",
+        ),
+    ),
+    "tensorrt-llm": (
+        (
+            "2026-01-01",
+            "TensorRT-LLM 1.1.0rc2 and earlier (runs of Nov-Dec 2025); 1.2.0rc6 (Jan 2026) and 1.3.0rc14 (May 2026) "
+            "step faster: H200 FP8 TP8/EP8 at concurrency 8, 16.3 ms in Dec 2025, 14.7 ms in May 2026",
+        ),
+    ),
+}
+PERIOD_ATTR = "moe_layer_overhead_s"
+
+
+def _period_key(until: str) -> str:
+    return f"{PERIOD_ATTR}@{until}"
+
+
+_KINDS = ("low", "high", "first_chunk")
+_PROBE = _Rates(1.0, 1.0, 1.0, gemm_flop_per_s=1.0, attention_flop_per_s=0.5)
+
+
+@dataclass(frozen=True, eq=False)
+class _Basis:
+    """Everything a prediction needs that does not depend on the profile, for many rows at once: per step kind,
+    per operator (rows, operators) weight, KV and activation bytes, FLOPs at the GEMM rate and at the attention
+    rate; collectives (count, bytes-time at full link speed); fixed-cost multipliers; the mix and TTFT factors."""
+
+    ids: tuple[str, ...]
+    w: dict[str, np.ndarray]
+    kv: dict[str, np.ndarray]
+    a: dict[str, np.ndarray]
+    fg: dict[str, np.ndarray]
+    fa: dict[str, np.ndarray]
+    n_coll: dict[str, np.ndarray]
+    coll_time: dict[str, np.ndarray]  # bytes / link at interconnect_efficiency 1
+    bw: np.ndarray
+    inv_gemm: np.ndarray
+    inv_attn: np.ndarray
+    weight_only: np.ndarray
+    gqa: np.ndarray
+    layers: np.ndarray
+    moe_layers: np.ndarray
+    high_fraction: np.ndarray
+    prompt_chunks: np.ndarray
+    batch: np.ndarray
+    output: np.ndarray
+    gpus: np.ndarray
+    tpot: np.ndarray  # measured
+    out: np.ndarray  # measured (nan where not reported)
+    period_mask: dict[str, np.ndarray]  # rows before each period's `until`
+
+
+def _basis(rows: Sequence[ServingMeasurement], periods: Sequence[str] = ()) -> _Basis:
+    from .profiles import IDEAL
+    from .serving import step_kinds
+
+    tables: dict[str, dict[str, list]] = {k: {f: [] for f in ("w", "kv", "a", "fg", "fa")} for k in _KINDS}
+    n_coll: dict[str, list] = {k: [] for k in _KINDS}
+    coll_time: dict[str, list] = {k: [] for k in _KINDS}
+    lat = replace(IDEAL, id="lat", name="lat", allreduce_latency_s=1.0)
+    for r in rows:
+        s, m, hw = r.scenario, r.model, r.hardware
+        kinds = step_kinds(m, s)
+        for k in _KINDS:
+            work, local = getattr(kinds, k)
+            ops = _step_operators(m, s, _PROBE, prefill=False, work=work, local=local)
+            t = tables[k]
+            for name, getter in (("w", "weight_bytes"), ("kv", "kv_bytes"), ("a", "activation_bytes")):
+                t[name].append([float(getattr(o, getter)) for o in ops])
+            attn = [float(o.flops) > 0 and float(o.compute_time_s) > 1.5 * float(o.flops) for o in ops]
+            t["fg"].append([0.0 if at else float(o.flops) for o, at in zip(ops, attn, strict=True)])
+            t["fa"].append([float(o.flops) if at else 0.0 for o, at in zip(ops, attn, strict=True)])
+            zero_lat = float(_communication_s(m, hw, IDEAL, s, work, local))
+            with_lat = float(_communication_s(m, hw, lat, s, work, local))
+            n_coll[k].append(with_lat - zero_lat)
+            coll_time[k].append(zero_lat)
+
+    def pad(lists):
+        width = max(len(x) for x in lists)
+        return np.array([x + [0.0] * (width - len(x)) for x in lists])
+
+    def per_row(fn):
+        return np.array([fn(r) for r in rows], dtype=float)
+
+    gemm = [rates_for(r.hardware, IDEAL, r.scenario)[1:] for r in rows]
+    return _Basis(
+        ids=tuple(r.id for r in rows),
+        w={k: pad(tables[k]["w"]) for k in _KINDS},
+        kv={k: pad(tables[k]["kv"]) for k in _KINDS},
+        a={k: pad(tables[k]["a"]) for k in _KINDS},
+        fg={k: pad(tables[k]["fg"]) for k in _KINDS},
+        fa={k: pad(tables[k]["fa"]) for k in _KINDS},
+        n_coll={k: np.array(v) for k, v in n_coll.items()},
+        coll_time={k: np.array(v) for k, v in coll_time.items()},
+        bw=per_row(lambda r: r.hardware.memory_bandwidth_bytes_per_s),
+        inv_gemm=np.array([[1.0 / r.hardware.dense_flop_per_s[g]] for r, (g, _) in zip(rows, gemm, strict=True)]),
+        inv_attn=np.array([[1.0 / r.hardware.dense_flop_per_s[a]] for r, (_, a) in zip(rows, gemm, strict=True)]),
+        weight_only=np.array(
+            [float(is_weight_only(r.scenario.weights.bits, g)) for r, (g, _) in zip(rows, gemm, strict=True)]
+        ),
+        gqa=per_row(lambda r: 0.0 if r.model.mla else r.model.num_heads / r.model.num_kv_heads - 1.0),
+        layers=per_row(lambda r: r.model.num_layers),
+        moe_layers=per_row(lambda r: r.model.num_moe_layers),
+        high_fraction=np.array([float(step_kinds(r.model, r.scenario).high_fraction) for r in rows]),
+        prompt_chunks=np.array([float(step_kinds(r.model, r.scenario).prompt_chunks) for r in rows]),
+        batch=per_row(lambda r: float(r.scenario.batch)),
+        output=per_row(lambda r: float(r.scenario.output_tokens)),
+        gpus=per_row(lambda r: float(r.scenario.num_gpus)),
+        tpot=per_row(lambda r: r.tpot_s),
+        out=per_row(lambda r: r.output_tokens_per_s_per_gpu),
+        period_mask={u: np.array([bool(r.run_date) and r.run_date < u for r in rows]) for u in periods},
+    )
+
+
+_SURROGATE_FIELDS = (
+    "bandwidth_efficiency",
+    "kv_bandwidth_efficiency",
+    "lowbit_bandwidth_efficiency",
+    "flops_efficiency",
+    "interconnect_efficiency",
+    "per_token_overhead_s",
+    "per_layer_overhead_s",
+    "allreduce_latency_s",
+    "moe_layer_overhead_s",
+    "kv_gqa_reread_fraction",
+    "bandwidth_limit_bytes_per_s",
+)
+
+
+def _surrogate(b: _Basis, P: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """(TPOT, output tokens/s per GPU) of every row; P maps each _SURROGATE_FIELDS name to a (rows,) array."""
+    bw = np.minimum(b.bw * P["bandwidth_efficiency"], P["bandwidth_limit_bytes_per_s"])
+    inv_bw = (1.0 / bw)[:, None]
+    inv_rw = inv_bw * (1.0 + b.weight_only * (1.0 / P["lowbit_bandwidth_efficiency"] - 1.0))[:, None]
+    inv_rkv = inv_bw / P["kv_bandwidth_efficiency"][:, None]
+    reads = (1.0 + P["kv_gqa_reread_fraction"] * b.gqa)[:, None]
+    inv_f = (1.0 / P["flops_efficiency"])[:, None]
+    fixed = P["per_token_overhead_s"] + P["per_layer_overhead_s"] * b.layers + P["moe_layer_overhead_s"] * b.moe_layers
+
+    def t(k):
+        mem = b.w[k] * inv_rw + b.kv[k] * reads * inv_rkv + b.a[k] * inv_bw
+        comp = (b.fg[k] * b.inv_gemm + b.fa[k] * b.inv_attn) * inv_f
+        comm = b.n_coll[k] * P["allreduce_latency_s"] + b.coll_time[k] / P["interconnect_efficiency"]
+        return np.maximum(mem, comp).sum(axis=1) + comm + fixed
+
+    tpot = (1.0 - b.high_fraction) * t("low") + b.high_fraction * t("high")
+    ttft = 0.5 * tpot + b.prompt_chunks * t("first_chunk")
+    out = b.batch * b.output / (ttft + (b.output - 1.0) * tpot) / b.gpus
+    return tpot, out
+
+
+def _param_arrays(profiles: Sequence[EfficiencyProfile]) -> dict[str, np.ndarray]:
+    return {f: np.array([float(getattr(p, f)) for p in profiles]) for f in _SURROGATE_FIELDS}
+
+
+def check_surrogate(rows: Sequence[ServingMeasurement], profiles: Sequence[EfficiencyProfile]) -> float:
+    """Largest relative gap between the fitting surrogate and predict() (the real estimate), over both metrics.
+    Each profile is taken as of its row's date."""
+    dated = [p.as_of(r.run_date or None) for r, p in zip(rows, profiles, strict=True)]
+    tpot, out = _surrogate(_basis(rows), _param_arrays(dated))
+    slow = np.array([predict(r, p) for r, p in zip(rows, profiles, strict=True)])
+    return float(max(np.max(np.abs(tpot / slow[:, 0] - 1)), np.max(np.abs(out / slow[:, 1] - 1))))
+
+
+def _with_values(profile: EfficiencyProfile, values: dict[str, float]) -> EfficiencyProfile:
+    """The profile with fitted values; 'moe_layer_overhead_s@UNTIL' keys become dated revisions."""
+    plain = {k: v for k, v in values.items() if "@" not in k}
+    revs = [
+        ProfileRevision(until=k.split("@")[1], values=((PERIOD_ATTR, v),), note=_period_note(profile.id, k))
+        for k, v in values.items()
+        if "@" in k
+    ]
+    out = replace(profile, **plain)
+    return replace(out, history=tuple(revs)) if revs else out
+
+
+def _period_note(pid: str, key: str) -> str:
+    until = key.split("@")[1]
+    return next((note for u, note in PERIODS.get(pid, ()) if u == until), "")
+
+
+def _sig3(v: float) -> float:
+    return v if v == 0 or not math.isfinite(v) else float(f"{v:.3g}")
+
+
+def _round(attr: str, v: float) -> float:
+    spec = SERVING_PARAMS[attr.split("@")[0]]
+    return min(max(_sig3(v / spec.scale) * spec.scale, spec.lo), spec.hi)
+
+
+def fit_serving_profile(
+    rows: Sequence[ServingMeasurement],
+    prior: EfficiencyProfile,
+    *,
+    periods: Sequence[str] = (),
+    basis: _Basis | None = None,
+) -> EfficiencyProfile:
+    """The profile (prior's id, name and other fields) that best predicts these rows' TPOT and output tokens/s:
+    SERVING_FREE fitted, plus the per-MoE-layer cost of each period (rows before `until`) that has rows.
+    Deterministic; values rounded to 3 significant figures (what profiles.yaml holds is what was evaluated)."""
+    from .calibration import _minimise_boxed
+
+    rows = [r for r in rows if r.fitted]
+    if not rows:
+        return prior
+    b = _basis(rows, periods) if basis is None else basis
+    used = [u for u in periods if b.period_mask[u].any() and not b.period_mask[u].all()]
+    free = [*SERVING_FREE, *(_period_key(u) for u in used)]
+    base = _param_arrays([replace(prior, history=())] * len(rows))
+    lo = np.array([SERVING_PARAMS[a.split("@")[0]].lo for a in free])
+    hi = np.array([SERVING_PARAMS[a.split("@")[0]].hi for a in free])
+    centre = np.array([float(getattr(prior, a.split("@")[0])) for a in free])
+    inv_width = 1.0 / np.array([SERVING_PARAMS[a.split("@")[0]].width for a in free])
+    log_tpot, log_out = np.log(b.tpot), np.log(b.out)
+    has_out = np.isfinite(log_out)
+
+    order = sorted(range(len(free)), key=lambda i: ("@" in free[i], free[i].split("@")[-1]), reverse=False)
+    order = [i for i in order if "@" not in free[i]] + sorted(
+        (i for i in order if "@" in free[i]), key=lambda i: free[i], reverse=True
+    )  # later periods first: an older period's rows take the earliest revision after their date
+
+    def params(x: np.ndarray) -> dict[str, np.ndarray]:
+        P = dict(base)
+        for i in order:
+            a, v = free[i], x[i]
+            if "@" in a:
+                P[PERIOD_ATTR] = np.where(b.period_mask[a.split("@")[1]], v, P[PERIOD_ATTR])
+            else:
+                P[a] = np.full(len(rows), v)
+        return P
+
+    def objective(x: np.ndarray) -> float:
+        tpot, out = _surrogate(b, params(x))
+        r1 = np.log(tpot) - log_tpot
+        r2 = np.where(has_out, np.log(out) - np.where(has_out, log_out, 0.0), 0.0)
+        sse = r1 @ r1 + r2 @ r2
+        if not sse < 1e30:
+            return 1e30
+        z = (x - centre) * inv_width
+        return float(sse + PRIOR_WEIGHT * (z @ z))
+
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        x = _minimise_boxed(objective, np.clip(centre, lo, hi), lo, hi)
+    values = {a: _round(a, v) for a, v in zip(free, x, strict=True)}
+    return _with_values(prior, values)
+
+
+# --------------------------------------------------------------------------------------------------- priors, LOHO
+
+BASE_ID = "serving-base"
+
+
+def _device(r: ServingMeasurement) -> str:
+    return r.fields.get("hardware_id", "")
+
+
+def engine_prior(pid: str, typical: EfficiencyProfile, base: EfficiencyProfile) -> EfficiencyProfile:
+    """An engine's prior: its documented values (typical's, except what calibration.DOCUMENTED sets), with the
+    pooled serving base's fitted terms. Never its own previous fit: calibrate stays idempotent."""
+    from .calibration import documented_profile
+
+    doc = documented_profile(pid, typical)
+    return replace(doc, history=(), **{a: float(getattr(base, a)) for a in SERVING_FREE})
+
+
+def fit_serving_all(
+    rows: Sequence[ServingMeasurement],
+    typical: EfficiencyProfile,
+    *,
+    exclude_device: str | None = None,
+) -> tuple[EfficiencyProfile, dict[str, EfficiencyProfile]]:
+    """(pooled base, {engine: profile}) fitted to the fit rows (those on exclude_device left out). Every engine the
+    fit rows name gets a profile: its own fit, or the base (through its prior) when the fold has none of its rows."""
+    fit = [r for r in rows if r.fitted]
+    train = [r for r in fit if _device(r) != exclude_device]
+    base_prior = replace(typical, id=BASE_ID, name="Serving base (pooled fit)", description="", source="", history=())
+    base = fit_serving_profile(train, base_prior)
+    out = {}
+    for pid in sorted({r.profile for r in fit}):
+        own = [r for r in train if r.profile == pid]
+        prior = engine_prior(pid, typical, base)
+        periods = [u for u, _ in PERIODS.get(pid, ())]
+        out[pid] = fit_serving_profile(own, prior, periods=periods) if own else prior
+    return base, out
+
+
+@dataclass(frozen=True)
+class MetricSummary:
+    """|predicted / measured - 1| over rows: count, median, 90th percentile."""
+
+    n: int
+    median: float
+    p90: float
+
+    @staticmethod
+    def of(errors: np.ndarray) -> MetricSummary:
+        a = np.abs(np.asarray(errors, dtype=float))
+        a = a[np.isfinite(a)]
+        if a.size == 0:
+            return MetricSummary(0, math.nan, math.nan)
+        return MetricSummary(int(a.size), float(np.median(a)), float(np.percentile(a, 90)))
+
+
+@dataclass(frozen=True, eq=False)
+class ServingCrossValidation:
+    """Leave-one-hardware-out: every fit row predicted by profiles fitted without its device's rows."""
+
+    rows: tuple[ServingMeasurement, ...]
+    predicted_tpot_s: np.ndarray
+    predicted_output_tokens_per_s_per_gpu: np.ndarray
+    profiles_by_device: dict[str, dict[str, EfficiencyProfile]]
+
+    @property
+    def measured_tpot_s(self) -> np.ndarray:
+        return np.array([r.tpot_s for r in self.rows])
+
+    @property
+    def measured_output_tokens_per_s_per_gpu(self) -> np.ndarray:
+        return np.array([r.output_tokens_per_s_per_gpu for r in self.rows])
+
+    @property
+    def tpot_error(self) -> np.ndarray:
+        return self.predicted_tpot_s / self.measured_tpot_s - 1.0
+
+    @property
+    def output_error(self) -> np.ndarray:
+        return self.predicted_output_tokens_per_s_per_gpu / self.measured_output_tokens_per_s_per_gpu - 1.0
+
+    def summary(self, mask: np.ndarray | None = None) -> dict[str, MetricSummary]:
+        """{'tpot': ..., 'output_tokens_per_s_per_gpu': ...} over all rows, or the masked ones."""
+        m = np.ones(len(self.rows), dtype=bool) if mask is None else mask
+        return {
+            "tpot": MetricSummary.of(self.tpot_error[m]),
+            "output_tokens_per_s_per_gpu": MetricSummary.of(self.output_error[m]),
+        }
+
+    def by(self, key) -> dict[str, dict[str, MetricSummary]]:
+        """Summaries per group, e.g. by(lambda r: r.profile) or by device."""
+        groups = sorted({key(r) for r in self.rows})
+        return {g: self.summary(np.array([key(r) == g for r in self.rows])) for g in groups}
+
+    @property
+    def met(self) -> bool:
+        s = self.summary()
+        return all(v.median <= TARGET_MEDIAN for v in s.values())
+
+
+def serving_cross_validate(
+    rows: Sequence[ServingMeasurement], typical: EfficiencyProfile | None = None
+) -> ServingCrossValidation:
+    """For each device of the fit rows: fit base and engines without it, predict its rows (predict(): the real
+    estimate, with each engine profile as of the row's date)."""
+    from .profiles import load_profiles
+
+    typical = typical or load_profiles()["typical"]
+    fit = tuple(r for r in rows if r.fitted)
+    devices = sorted({_device(r) for r in fit})
+    by_device = {d: fit_serving_all(fit, typical, exclude_device=d)[1] for d in devices}
+    pred = np.array([predict(r, by_device[_device(r)][r.profile]) for r in fit])
+    return ServingCrossValidation(
+        rows=fit,
+        predicted_tpot_s=pred[:, 0],
+        predicted_output_tokens_per_s_per_gpu=pred[:, 1],
+        profiles_by_device=by_device,
+    )
+
+
+# --------------------------------------------------------------------------------------------------- calibrate
+
+
+@dataclass(frozen=True, eq=False)
+class ServingFitReport:
+    """One engine's serving fit: the profile, its rows, in-sample and LOHO errors, rows per older period."""
+
+    profile: EfficiencyProfile
+    rows: tuple[ServingMeasurement, ...]
+    in_sample: dict[str, MetricSummary]
+    loho: dict[str, MetricSummary]
+    period_rows: dict[str, int]
+
+
+def serving_calibrate(
+    rows: Sequence[ServingMeasurement], typical: EfficiencyProfile
+) -> tuple[dict[str, ServingFitReport], ServingCrossValidation, EfficiencyProfile]:
+    """Fit every engine with serving rows on all of them, and cross-validate (leave one hardware device out)."""
+    from .calibration import ENGINES
+
+    cv = serving_cross_validate(rows, typical)
+    base, profiles = fit_serving_all(rows, typical)
+    reports = {}
+    for pid, prof in profiles.items():
+        name, description = ENGINES.get(pid, (pid, ""))
+        prof = replace(prof, name=name, description=description)
+        own = tuple(r for r in rows if r.fitted and r.profile == pid)
+        pred = np.array([predict(r, prof) for r in own])
+        measured = np.array([(r.tpot_s, r.output_tokens_per_s_per_gpu) for r in own])
+        err = pred / measured - 1.0
+        mask = np.array([r.profile == pid for r in cv.rows])
+        reports[pid] = ServingFitReport(
+            profile=prof,
+            rows=own,
+            in_sample={
+                "tpot": MetricSummary.of(err[:, 0]),
+                "output_tokens_per_s_per_gpu": MetricSummary.of(err[:, 1]),
+            },
+            loho=cv.summary(mask),
+            period_rows={u: sum(bool(r.run_date) and r.run_date < u for r in own) for u, _ in PERIODS.get(pid, ())},
+        )
+    return reports, cv, base
+
+
+def _pct(x: float) -> str:
+    return "-" if math.isnan(x) else f"{x:.1%}"
+
+
+def field_reason(attr: str, report: ServingFitReport, pid: str) -> str:
+    """Why a serving-fitted engine's profile field has its value (the `source` list of profiles.yaml)."""
+    from .calibration import DOCUMENTED
+
+    if attr == "moe_layer_overhead_s":
+        devices = sorted({_device(r) for r in report.rows})
+        return (
+            f"fitted to {len(report.rows)} serving measurements on {len(devices)} "
+            f"device{'s' if len(devices) != 1 else ''} ({', '.join(devices)}; "
+            "InferenceX DeepSeek-R1-0528, single-node, MTP-free, unflagged: data/serving_measurements.csv) as the "
+            "steady state of continuous batching; LOHO median |error| TPOT "
+            f"{_pct(report.loho['tpot'].median)}, output tokens/s per GPU "
+            f"{_pct(report.loho['output_tokens_per_s_per_gpu'].median)} ({report.loho['tpot'].n} rows); the only "
+            "fixed step cost the data pin down (one model, one layer count), so the per-step and per-layer costs "
+            "keep typical's values"
+        )
+    documented = DOCUMENTED.get(pid, {})
+    if attr in documented:
+        return f"documented: {documented[attr][1]}"
+    if attr in ("bandwidth_efficiency", "kv_bandwidth_efficiency"):
+        return (
+            "not fitted: freed on the serving data it made the leave-one-hardware-out error worse (TPOT median "
+            "10.8% -> 15.8%); typical's value"
+        )
+    if attr == "flops_efficiency":
+        return (
+            "not fitted: the prefill chunks in the decode steps are too small a share of the step time to pin it "
+            "down (freed, it ran to its bounds, 0.13-1.0, from fold to fold); typical's value"
+        )
+    return "no batch-1 measurements for this engine in data/measurements.csv; typical's value"
+
+
+def history_lines(profile: EfficiencyProfile, report: ServingFitReport) -> tuple[list[str], str]:
+    """The `history:` YAML lines of a profile and the reason line for its `source`."""
+    from .calibration import _num, _q
+
+    lines = ["  history:"]
+    notes = []
+    for rev in sorted(profile.history, key=lambda r: r.until):
+        lines.append(f"    - until: {_q(rev.until)}")
+        for attr, v in rev.values:
+            spec = SERVING_PARAMS[attr]
+            lines.append(f"      {spec.key}: {_num(_sig3(v / spec.scale))}")
+        lines.append(f"      note: {_q(rev.note)}")
+        notes.append(f"before {rev.until}: {report.period_rows.get(rev.until, 0)} rows, {rev.note}")
+    why = "history: the per-MoE-layer step cost fitted again on the rows of each older release period (" + (
+        "; ".join(notes) + ")"
+    )
+    return lines, why
+
+
+def format_serving_report(
+    rows: Sequence[ServingMeasurement],
+    reports: dict[str, ServingFitReport],
+    cv: ServingCrossValidation,
+    path,
+    base: EfficiencyProfile | None = None,
+) -> str:
+    """The serving part of what calibrate prints: rows used, fit per engine, LOHO per device and overall."""
+    fit = [r for r in rows if r.fitted]
+    lines = [
+        f"{len(rows)} serving measurements in {path}: {len(fit)} fitted (single-node, MTP-free, unflagged, model "
+        f"in the catalog) on {len({_device(r) for r in fit})} devices; {len(rows) - len(fit)} display-only",
+        "serving: |error| of TPOT and of output tokens/s per GPU, continuous-batching steady state; fit = in-sample,"
+        " LOHO = leave one hardware out",
+        f"{'profile':<13} {'rows':>4} {'devices':>7}  {'moe_layer_us':>12}  {'fit TPOT':>9} {'fit tok/s':>9}  "
+        f"{'LOHO TPOT':>9} {'LOHO tok/s':>10}  history",
+    ]
+    for pid, rep in reports.items():
+        hist = ", ".join(
+            f"before {h.until}: {_sig3(dict(h.values)[PERIOD_ATTR] * 1e6):g} us" for h in rep.profile.history
+        )
+        lines.append(
+            f"{pid:<13} {len(rep.rows):>4} {len({_device(r) for r in rep.rows}):>7}  "
+            f"{rep.profile.moe_layer_overhead_s * 1e6:>12.3g}  "
+            f"{_pct(rep.in_sample['tpot'].median):>9} {_pct(rep.in_sample['output_tokens_per_s_per_gpu'].median):>9}  "
+            f"{_pct(rep.loho['tpot'].median):>9} {_pct(rep.loho['output_tokens_per_s_per_gpu'].median):>10}  {hist}"
+        )
+    if base is not None:
+        lines.append(
+            f"serving base (pooled fit of every engine's rows, each engine's prior): moe_layer_overhead_us "
+            f"{base.moe_layer_overhead_s * 1e6:.3g}"
+        )
+    s = cv.summary()
+    lines += [
+        "",
+        f"LOHO, serving (single-node, MTP-free): {s['tpot'].n} rows on {len(cv.by(_device))} devices, median "
+        f"|error| TPOT {_pct(s['tpot'].median)} (p90 {_pct(s['tpot'].p90)}), output tokens/s per GPU "
+        f"{_pct(s['output_tokens_per_s_per_gpu'].median)} (p90 {_pct(s['output_tokens_per_s_per_gpu'].p90)}) "
+        f"(target {TARGET_MEDIAN:.0%} for both: {'met' if cv.met else 'NOT met'})",
+    ]
+    for d, v in cv.by(_device).items():
+        lines.append(
+            f"  held out {d:<8} {v['tpot'].n:>3} rows  TPOT median {_pct(v['tpot'].median):>6}  output tok/s "
+            f"median {_pct(v['output_tokens_per_s_per_gpu'].median):>6}"
+        )
+    mtp, bias = mtp_check(rows)
+    lines.append(
+        f"MTP switch check (k={MTP_K}, acceptance {MTP_ACCEPTANCE:g}; not a fit): {mtp.n} single-node MTP runs, TPOT "
+        f"median |error| {_pct(mtp.median)}, median error {bias:+.1%}"
+    )
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------------------- MTP check
+
+MTP_K = 3  # draft tokens per step in the InferenceX MTP recipes (SGLang --speculative-num-steps 3)
+MTP_ACCEPTANCE = 0.5  # the i.i.d. acceptance that leaves no bias on the single-node MTP runs (random-token prompts)
+
+
+def mtp_check(
+    rows: Sequence[ServingMeasurement], k: int = MTP_K, acceptance: float = MTP_ACCEPTANCE
+) -> tuple[MetricSummary, float]:
+    """(|error| summary, median signed error) of TPOT for the single-node, unflagged MTP runs of catalog models,
+    predicted by serving.speculative with the engine profiles as of each run's date. A check of the MTP switch,
+    not a fit: the only free choice is the acceptance rate, set where the bias vanishes."""
+    from .profiles import load_profiles
+    from .serving import speculative
+
+    profiles = load_profiles()
+    errors = []
+    for r in rows:
+        reasons = r.use.removeprefix("display: ").split("; ")
+        if not (r.mtp and reasons == ["MTP speculative decoding on"] and r.fields["kv_cache"]):
+            continue
+        s = Scenario(
+            batch=r.concurrency,
+            context_tokens=round(r.isl * MEAN_LENGTH_FRACTION),
+            output_tokens=round(r.osl * MEAN_LENGTH_FRACTION),
+            num_gpus=r.num_gpus,
+            weights=r.fields["weights"],
+            kv_cache=r.fields["kv_cache"],
+            parallelism=r.layout,
+            batching="continuous",
+        )
+        p = profiles[r.profile].as_of(r.run_date or None)
+        sp = speculative(r.model, r.hardware, s, p, k=k, acceptance=acceptance)
+        errors.append(float(sp.tpot_s) / r.tpot_s - 1.0)
+    e = np.array(errors)
+    return MetricSummary.of(e), float(np.median(e)) if e.size else math.nan

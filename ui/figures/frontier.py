@@ -1,0 +1,613 @@
+"""Serving frontier figures: output (or total) tokens/s per GPU against tokens/s per user as concurrency grows, per
+hardware x precision x layout, with measured points overlaid; cost per million tokens at an interactivity target;
+tokens per MW; and the leave-one-hardware-out check against the measurements. Pure: data in, figures out.
+
+Also the page's own inputs and their URL form (fr_io, fr_hw, fr_prec, fr_layout, fr_engine, fr_y, fr_target, fr_tier,
+fr_usd, fr_mtp, fr_k, fr_accept, fr_log, fr_disagg)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from tpot_model.serving import TCO_TIERS, at_interactivity, tokens_per_s_per_mw, usd_per_1M_tokens
+from tpot_model.serving_calibration import MTP_ACCEPTANCE, MTP_K
+
+from ..i18n import EN, Translator
+from ..state import Notice, sanitize
+from .common import hardware_colour, style
+
+IO_PRESETS = {"1k1k": (1024, 1024), "1k8k": (1024, 8192), "8k1k": (8192, 1024)}
+CUSTOM = "custom"
+IO_OPTIONS = (*IO_PRESETS, CUSTOM)
+PRECISIONS = ("fp8", "fp4", "bf16")
+LAYOUTS = ("tp", "tp-ep", "dp-ep")
+Y_METRICS = ("output", "total")
+TIERS = (*TCO_TIERS, "catalog", CUSTOM)
+CONCURRENCY = np.array([1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024], dtype=float)
+DEFAULT_HARDWARE = ("h200", "b200", "mi355x")
+MAX_SERIES = 12  # hardware x precision x layout curves drawn at once
+MAX_TARGET = 2000.0  # tokens/s per user
+MAX_USD = 1000.0
+K_RANGE = (1, 7)
+DASH = {"fp8": "solid", "fp4": "dash", "bf16": "dot"}
+SYMBOL = {"tp": "circle", "tp-ep": "square", "dp-ep": "diamond", "disaggregated": "star"}
+LAYOUT_LABEL = {"tp": "TP", "tp-ep": "TP/EP", "dp-ep": "DP-attn/EP", "disaggregated": "disagg"}
+PRECISION_LABEL = {"fp8": "FP8", "fp4": "FP4", "bf16": "BF16"}
+SAME_MODEL = {"deepseek-v3": "deepseek-r1"}  # same architecture: their measurements are the same model's
+
+
+# --------------------------------------------------------------------------------------------------- page inputs
+
+
+@dataclass(frozen=True)
+class PageInputs:
+    io: str = "1k1k"
+    hardware: tuple[str, ...] = DEFAULT_HARDWARE
+    precisions: tuple[str, ...] = ("fp8",)
+    layouts: tuple[str, ...] = ("tp",)
+    engine: str = "sglang"
+    y: str = "output"
+    target: float = 50.0
+    tier: str = "owning_hyperscaler"
+    usd: float = 2.0
+    mtp: bool = False
+    k: int = MTP_K
+    acceptance: float = MTP_ACCEPTANCE
+    log: bool = True
+    disagg: bool = False
+
+
+def _last(v: object) -> str:
+    return str(v[-1] if isinstance(v, (list, tuple)) and v else v).strip()
+
+
+def parse_page_query(
+    params: Mapping[str, object], hardware_ids: set[str], profile_ids: set[str]
+) -> tuple[PageInputs, list[Notice]]:
+    """The page's inputs from URL parameters; a bad value falls back to the default with a notice."""
+    d = PageInputs()
+    values: dict[str, object] = {}
+    notices: list[Notice] = []
+
+    def bad(key: str, text: str, used: object) -> None:
+        notices.append(Notice(key, sanitize(text), str(used)))
+
+    def choice(key: str, name: str, allowed: Sequence[str]) -> None:
+        if key in params:
+            text = _last(params[key])
+            if text in allowed:
+                values[name] = text
+            else:
+                bad(key, text, getattr(d, name))
+
+    def many(key: str, name: str, allowed: Sequence[str]) -> None:
+        if key in params:
+            text = _last(params[key])
+            items = tuple(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
+            good = tuple(x for x in items if x in allowed)
+            if not good or len(good) != len(items):
+                bad(key, text, ",".join(good or getattr(d, name)))
+            if good:
+                values[name] = good
+
+    def number(key: str, name: str, lo: float, hi: float, integer: bool = False) -> None:
+        if key in params:
+            text = _last(params[key])
+            try:
+                x = float(text)
+            except ValueError:
+                x = math.nan
+            if not (math.isfinite(x) and lo <= x <= hi) or (integer and x != int(x)):
+                bad(key, text, getattr(d, name))
+            else:
+                values[name] = int(x) if integer else x
+
+    choice("fr_io", "io", IO_OPTIONS)
+    many("fr_hw", "hardware", sorted(hardware_ids))
+    many("fr_prec", "precisions", PRECISIONS)
+    many("fr_layout", "layouts", LAYOUTS)
+    choice("fr_engine", "engine", sorted(profile_ids))
+    choice("fr_y", "y", Y_METRICS)
+    number("fr_target", "target", 1.0, MAX_TARGET)
+    choice("fr_tier", "tier", TIERS)
+    number("fr_usd", "usd", 0.01, MAX_USD)
+    choice("fr_mtp", "mtp", ("0", "1"))
+    number("fr_k", "k", K_RANGE[0], K_RANGE[1], integer=True)
+    number("fr_accept", "acceptance", 0.0, 0.99)
+    choice("fr_log", "log", ("0", "1"))
+    choice("fr_disagg", "disagg", ("0", "1"))
+    for flag in ("mtp", "log", "disagg"):
+        if flag in values:
+            values[flag] = values[flag] == "1"
+    return PageInputs(**{**d.__dict__, **values}), notices
+
+
+def page_query(p: PageInputs) -> dict[str, str]:
+    """The page's inputs as URL parameters (plain strings)."""
+    return {
+        "fr_io": p.io,
+        "fr_hw": ",".join(p.hardware),
+        "fr_prec": ",".join(p.precisions),
+        "fr_layout": ",".join(p.layouts),
+        "fr_engine": p.engine,
+        "fr_y": p.y,
+        "fr_target": f"{p.target:g}",
+        "fr_tier": p.tier,
+        "fr_usd": f"{p.usd:g}",
+        "fr_mtp": "1" if p.mtp else "0",
+        "fr_k": str(int(p.k)),
+        "fr_accept": f"{p.acceptance:g}",
+        "fr_log": "1" if p.log else "0",
+        "fr_disagg": "1" if p.disagg else "0",
+    }
+
+
+def concurrency_grid(marked: float) -> np.ndarray:
+    """The concurrency sweep, with the sidebar's batch (the concurrency marked on every curve) added."""
+    return np.union1d(CONCURRENCY, [float(marked)])
+
+
+def lengths(io: str, context_tokens: int, output_tokens: int) -> tuple[int, int]:
+    """(ISL, OSL) of a preset, or the sidebar's context and output for 'custom'."""
+    return IO_PRESETS.get(io, (int(context_tokens), int(max(output_tokens, 1))))
+
+
+def io_label(isl: int, osl: int) -> str:
+    def k(n: int) -> str:
+        return f"{n // 1024}k" if n >= 1024 and n % 1024 == 0 else f"{n:,}"
+
+    return f"{k(isl)}/{k(osl)}"
+
+
+def series_grid(hardware: Sequence[str], precisions: Sequence[str], layouts: Sequence[str]) -> list[tuple]:
+    """(hardware id, precision, layout) of every curve, in drawing order, at most MAX_SERIES."""
+    return [(h, p, lay) for h in hardware for p in precisions for lay in layouts][:MAX_SERIES]
+
+
+# --------------------------------------------------------------------------------------------------- series
+
+
+@dataclass(frozen=True, eq=False)
+class Series:
+    """One curve: a hardware x precision x layout served at every concurrency (arrays over CONCURRENCY)."""
+
+    hardware_id: str
+    hardware_name: str
+    precision: str
+    weights: str
+    layout: str
+    concurrency: np.ndarray
+    tpot_s: np.ndarray
+    ttft_s: np.ndarray
+    output_per_gpu: np.ndarray
+    total_per_gpu: np.ndarray
+    fits: np.ndarray
+    all_in_w: float = math.nan  # per GPU, from data/tco.yaml
+    usd_per_gpu_hour: dict[str, float] = field(default_factory=dict)  # TCO tiers + 'catalog'
+    marked: float = math.nan  # the concurrency to highlight (the sidebar's batch)
+
+    @property
+    def marked_index(self) -> int | None:
+        hit = np.flatnonzero(self.concurrency == self.marked)
+        return int(hit[0]) if hit.size else None
+
+    @property
+    def interactivity(self) -> np.ndarray:
+        return 1.0 / self.tpot_s
+
+    def per_gpu(self, y: str) -> np.ndarray:
+        return self.output_per_gpu if y == "output" else self.total_per_gpu
+
+    def label(self, tr: Translator = EN) -> str:
+        return f"{short_name(self.hardware_name)} · {PRECISION_LABEL[self.precision]} · {LAYOUT_LABEL[self.layout]}"
+
+    def price(self, tier: str, custom_usd: float) -> float:
+        return custom_usd if tier == CUSTOM else self.usd_per_gpu_hour.get(tier, math.nan)
+
+    def at_target(self, target: float, y: str) -> float:
+        """tokens/s per GPU at the target interactivity, along the points that fit (nan when off the curve)."""
+        ok = self.fits
+        return at_interactivity(self.interactivity[ok], self.per_gpu(y)[ok], target)
+
+
+def short_name(name: str) -> str:
+    """'NVIDIA H200 SXM 141GB' -> 'H200 SXM 141GB', 'AMD Instinct MI355X' -> 'MI355X' (legend width)."""
+    for prefix in ("NVIDIA ", "AMD Instinct ", "AMD ", "Intel ", "Google "):
+        if name.startswith(prefix):
+            name = name[len(prefix) :]
+    return name.split(" (")[0]
+
+
+def make_series(hardware, precision: str, weights: str, layout: str, concurrency, tpot_s, ttft_s, output_per_gpu,
+                total_per_gpu, fits, tco=None, marked: float = math.nan) -> Series:  # fmt: skip
+    """A Series from the model's arrays, the hardware and its TCO entry (or None)."""
+    prices = dict(tco.usd_per_gpu_hour) if tco is not None else {}
+    prices["catalog"] = hardware.price_usd_per_hour if hardware.price_usd_per_hour is not None else math.nan
+    shape = np.shape(concurrency)
+    return Series(
+        hardware_id=hardware.id,
+        hardware_name=hardware.name,
+        precision=precision,
+        weights=weights,
+        layout=layout,
+        concurrency=np.asarray(concurrency, dtype=float),
+        tpot_s=np.broadcast_to(np.asarray(tpot_s, dtype=float), shape),
+        ttft_s=np.broadcast_to(np.asarray(ttft_s, dtype=float), shape),
+        output_per_gpu=np.broadcast_to(np.asarray(output_per_gpu, dtype=float), shape),
+        total_per_gpu=np.broadcast_to(np.asarray(total_per_gpu, dtype=float), shape),
+        fits=np.broadcast_to(np.asarray(fits, dtype=bool), shape),
+        all_in_w=tco.all_in_w if tco is not None else math.nan,
+        usd_per_gpu_hour=prices,
+        marked=float(marked),
+    )
+
+
+def _precision_of(weights: str) -> str:
+    return "fp4" if weights in ("nvfp4", "mxfp4", "fp4") else weights
+
+
+def measured_points(rows, model_id: str, isl: int, osl: int, hardware: Sequence[str], precisions: Sequence[str],
+                    mtp: bool, disaggregated: bool = True) -> list:  # fmt: skip
+    """The measured serving points that belong on this frontier: same model (or architecture), nominal ISL/OSL,
+    a selected hardware and precision, MTP as switched; single-node, and (if asked) the multi-node disaggregated
+    runs, which are display-only."""
+    model = SAME_MODEL.get(model_id, model_id)
+    layouts = (*LAYOUTS, "disaggregated") if disaggregated else LAYOUTS
+    return [
+        r
+        for r in rows
+        if r.fields.get("model_id") == model
+        and r.isl == isl
+        and r.osl == osl
+        and r.fields.get("hardware_id") in hardware
+        and _precision_of(r.fields.get("weights", "")) in precisions
+        and r.mtp == mtp
+        and math.isfinite(r.interactivity_tokens_per_s_per_user)
+        and r.layout in layouts
+    ]
+
+
+def engine_name(r) -> str:
+    """'SGLang (lmsysorg/sglang:v0.5.12-cu130)' -> 'SGLang' (the legend; the hover keeps the image)."""
+    return r.engine.split(" (")[0]
+
+
+def _measured_y(r, y: str) -> float:
+    return r.output_tokens_per_s_per_gpu if y == "output" else r.total_tokens_per_s_per_gpu
+
+
+def _hover_measured(r, tr: Translator, y_value: float, unit: str) -> str:
+    return tr(
+        "fr_hover_measured",
+        id=r.id,
+        engine=r.engine,
+        date=r.run_date or "—",
+        parallelism=r.fields.get("parallelism", ""),
+        c=int(r.concurrency) if math.isfinite(r.concurrency) else "—",
+        tpot=f"{r.tpot_s * 1e3:.1f}",
+        y=f"{y_value:,.1f}",
+        unit=unit,
+        use=tr("fr_use_fit") if r.fitted else tr("fr_use_display"),
+    )
+
+
+# --------------------------------------------------------------------------------------------------- frontier
+
+
+def _curve_traces(fig: go.Figure, s: Series, x: np.ndarray, yv: np.ndarray, tr: Translator, unit: str) -> None:
+    colour = hardware_colour(s.hardware_id)
+    name = s.label(tr)
+    hover = [
+        tr("fr_hover_model", name=name, c=int(c), tpot=f"{t * 1e3:.1f}", ttft=f"{f * 1e3:,.0f}", y=f"{v:,.1f}",
+           unit=unit, x=f"{xx:.1f}")
+        for c, t, f, v, xx in zip(s.concurrency, s.tpot_s, s.ttft_s, yv, x, strict=True)
+    ]  # fmt: skip
+    ok = s.fits
+    line = {"color": colour, "dash": DASH[s.precision], "width": 2}
+    fig.add_scatter(
+        x=x[ok], y=yv[ok], mode="lines+markers", name=name, legendgroup=name, line=line, legendrank=100,
+        marker={"symbol": SYMBOL[s.layout], "size": 6, "color": colour},
+        hovertext=[h for h, o in zip(hover, ok, strict=True) if o], hoverinfo="text",
+    )  # fmt: skip
+    if (~ok).any():
+        fig.add_scatter(
+            x=x[~ok], y=yv[~ok], mode="markers", name=tr("fr_no_fit_legend", name=name), legendgroup=name,
+            showlegend=bool(not ok.any()), legendrank=100,
+            marker={"symbol": SYMBOL[s.layout] + "-open", "size": 7, "color": colour},
+            hovertext=[tr("fr_hover_no_fit", text=h) for h, o in zip(hover, ok, strict=True) if not o],
+            hoverinfo="text",
+        )  # fmt: skip
+    i = s.marked_index
+    if i is not None:
+        fig.add_scatter(
+            x=[x[i]], y=[yv[i]], mode="markers", name=tr("fr_marked_legend"), legendgroup="marked", legendrank=900,
+            showlegend=not any(tr("fr_marked_legend") == tt.name for tt in fig.data),
+            marker={"symbol": "circle-open", "size": 16, "color": "#111", "line": {"width": 2}},
+            hovertext=[tr("fr_hover_marked", text=hover[i])], hoverinfo="text",
+        )  # fmt: skip
+
+
+def _measured_traces(fig, points, y_of, tr: Translator, unit: str) -> None:
+    """One trace per hardware (single-node) and one per hardware for disaggregated runs: big markers, no line."""
+    groups: dict[tuple[str, bool], list] = {}
+    for r in points:
+        v = y_of(r)
+        if math.isfinite(v) and v > 0:
+            groups.setdefault((r.fields["hardware_id"], r.layout == "disaggregated"), []).append((r, v))
+    for (hid, disagg), items in sorted(groups.items()):
+        colour = hardware_colour(hid)
+        engines = ", ".join(sorted({engine_name(r) for r, _ in items}))
+        name = tr("fr_measured_disagg" if disagg else "fr_measured", hw=hid.upper(), engines=engines)
+        fig.add_scatter(
+            x=[r.interactivity_tokens_per_s_per_user for r, _ in items],
+            y=[v for _, v in items],
+            mode="markers",
+            name=name,
+            legendgroup=f"measured-{hid}-{disagg}",
+            legendrank=500,
+            marker={
+                "symbol": [SYMBOL[r.layout] + ("-open" if disagg else "") for r, _ in items],
+                "size": 11,
+                "color": colour,
+                "opacity": 0.55 if disagg else 0.9,
+                "line": {"color": "#222", "width": 1},
+            },
+            hovertext=[_hover_measured(r, tr, v, unit) for r, v in items],
+            hoverinfo="text",
+        )
+
+
+def frontier_figure(series: Sequence[Series], points, *, y: str = "output", isl: int = 1024, osl: int = 1024,
+                    model_name: str = "", log_y: bool = True, tr: Translator = EN) -> go.Figure:  # fmt: skip
+    """tokens/s per GPU (output or total) against tokens/s per user, one curve per series, measured points on top."""
+    fig = go.Figure()
+    unit = tr("fr_unit_tps_gpu")
+    for s in series:
+        _curve_traces(fig, s, s.interactivity, s.per_gpu(y), tr, unit)
+    _measured_traces(fig, points, lambda r: _measured_y(r, y), tr, unit)
+    style(
+        fig,
+        tr(f"fr_frontier_title_{y}", model=model_name, io=io_label(isl, osl)),
+        tr("fr_axis_tps_user"),
+        tr(f"fr_axis_tps_gpu_{y}"),
+        log_y=log_y,
+    )
+    fig.update_layout(height=540, legend={"orientation": "v", "x": 1.01, "xanchor": "left", "y": 1.0,
+                                          "yanchor": "top"}, margin={"r": 10})  # fmt: skip
+    fig.update_xaxes(rangemode="tozero")
+    fig.update_yaxes(rangemode="tozero") if not log_y else fig.update_yaxes(dtick="D2")
+    return fig
+
+
+def frontier_table(series: Sequence[Series], points, *, y: str = "output") -> pd.DataFrame:
+    """The data behind frontier_figure: model points, then measured points."""
+    rows = []
+    for s in series:
+        for i, c in enumerate(s.concurrency):
+            rows.append({
+                "kind": "model", "series": s.label(), "hardware": s.hardware_id, "weights": s.weights,
+                "layout": s.layout, "concurrency": int(c), "tpot_ms": s.tpot_s[i] * 1e3, "ttft_ms": s.ttft_s[i] * 1e3,
+                "tokens_per_s_per_user": s.interactivity[i], "output_tokens_per_s_per_gpu": s.output_per_gpu[i],
+                "total_tokens_per_s_per_gpu": s.total_per_gpu[i], "fits": bool(s.fits[i]),
+                "id": "", "engine": "", "run_date": "",
+            })  # fmt: skip
+    for r in points:
+        rows.append({
+            "kind": "measured" if r.layout != "disaggregated" else "measured (disaggregated, display only)",
+            "series": "", "hardware": r.fields["hardware_id"], "weights": r.fields["weights"], "layout": r.layout,
+            "concurrency": int(r.concurrency), "tpot_ms": r.tpot_s * 1e3, "ttft_ms": r.ttft_s * 1e3,
+            "tokens_per_s_per_user": r.interactivity_tokens_per_s_per_user,
+            "output_tokens_per_s_per_gpu": r.output_tokens_per_s_per_gpu,
+            "total_tokens_per_s_per_gpu": r.total_tokens_per_s_per_gpu, "fits": True,
+            "id": r.id, "engine": r.engine, "run_date": r.run_date,
+        })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------------------------------- per MW
+
+
+def per_mw_figure(series: Sequence[Series], points, tco: Mapping, *, y: str = "output", log_y: bool = True,
+                  tr: Translator = EN) -> go.Figure:  # fmt: skip
+    """tokens/s per MW of all-in power against tokens/s per user, for the hardware with an all-in power figure."""
+    fig = go.Figure()
+    unit = tr("fr_unit_tps_mw")
+    for s in series:
+        if math.isfinite(s.all_in_w):
+            _curve_traces(fig, s, s.interactivity, tokens_per_s_per_mw(s.per_gpu(y), s.all_in_w), tr, unit)
+
+    def y_of(r):
+        e = tco.get(r.fields["hardware_id"])
+        return float(tokens_per_s_per_mw(_measured_y(r, y), e.all_in_w)) if e is not None else math.nan
+
+    _measured_traces(fig, [r for r in points if r.layout != "disaggregated"], y_of, tr, unit)
+    style(fig, tr(f"fr_mw_title_{y}"), tr("fr_axis_tps_user"), tr(f"fr_axis_tps_mw_{y}"), log_y=log_y)
+    fig.update_layout(height=460, legend={"orientation": "v", "x": 1.01, "xanchor": "left", "y": 1.0,
+                                          "yanchor": "top"}, margin={"r": 10})  # fmt: skip
+    fig.update_xaxes(rangemode="tozero")
+    fig.update_yaxes(rangemode="tozero") if not log_y else fig.update_yaxes(dtick="D2")
+    return fig
+
+
+def per_mw_table(series: Sequence[Series], *, y: str = "output") -> pd.DataFrame:
+    rows = [
+        {"series": s.label(), "hardware": s.hardware_id, "concurrency": int(c), "all_in_W_per_gpu": s.all_in_w,
+         "tokens_per_s_per_user": float(s.interactivity[i]),
+         f"{y}_tokens_per_s_per_MW": float(tokens_per_s_per_mw(s.per_gpu(y)[i], s.all_in_w)), "fits": bool(s.fits[i])}
+        for s in series if math.isfinite(s.all_in_w) for i, c in enumerate(s.concurrency)
+    ]  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------------------------------- cost at target
+
+
+@dataclass(frozen=True)
+class AtTarget:
+    """One series at the target interactivity: tokens/s per GPU, $/1M tokens per tier, tokens/s per MW."""
+
+    label: str
+    hardware_id: str
+    tokens_per_s_per_gpu: float
+    usd_per_gpu_hour: dict[str, float]
+    usd_per_1m: dict[str, float]
+    tokens_per_s_per_mw: float
+
+
+def at_target(series: Sequence[Series], target: float, y: str, custom_usd: float) -> list[AtTarget]:
+    out = []
+    for s in series:
+        tps = s.at_target(target, y)
+        prices = {t: s.price(t, custom_usd) for t in TIERS}
+        out.append(
+            AtTarget(
+                label=s.label(),
+                hardware_id=s.hardware_id,
+                tokens_per_s_per_gpu=tps,
+                usd_per_gpu_hour=prices,
+                usd_per_1m={t: float(usd_per_1M_tokens(p, tps)) for t, p in prices.items()},
+                tokens_per_s_per_mw=float(tokens_per_s_per_mw(tps, s.all_in_w)),
+            )
+        )
+    return out
+
+
+def best(points: Sequence[AtTarget], tier: str) -> AtTarget | None:
+    """The series with the lowest cost at the target (by tokens/s per GPU when no price is known)."""
+    priced = [p for p in points if math.isfinite(p.usd_per_1m[tier])]
+    if priced:
+        return min(priced, key=lambda p: p.usd_per_1m[tier])
+    on_curve = [p for p in points if math.isfinite(p.tokens_per_s_per_gpu)]
+    return max(on_curve, key=lambda p: p.tokens_per_s_per_gpu) if on_curve else None
+
+
+def cost_figure(points: Sequence[AtTarget], target: float, tier: str, *, y: str = "output", tier_label: str = "",
+                tr: Translator = EN) -> go.Figure:  # fmt: skip
+    """$ per 1M tokens at the target interactivity, one bar per series (none where the curve does not reach the
+    target or the hardware has no price in this tier)."""
+    labels = [p.label for p in points]
+    values = [p.usd_per_1m[tier] for p in points]
+    shown = [v if math.isfinite(v) else None for v in values]
+    fig = go.Figure()
+    fig.add_bar(
+        x=labels,
+        y=shown,
+        marker_color=[hardware_colour(p.hardware_id) for p in points],
+        text=[f"${v:,.3g}" if v is not None else tr("fr_na") for v in shown],
+        textposition="outside",
+        hovertext=[
+            tr(
+                "fr_hover_cost",
+                name=p.label,
+                usd=f"{v:,.3g}" if v is not None else tr("fr_na"),
+                tps=f"{p.tokens_per_s_per_gpu:,.0f}" if math.isfinite(p.tokens_per_s_per_gpu) else tr("fr_na"),
+            )
+            for p, v in zip(points, shown, strict=True)
+        ],  # fmt: skip
+        hoverinfo="text",
+        showlegend=False,
+    )
+    style(
+        fig,
+        tr(f"fr_cost_title_{y}", target=f"{target:g}", tier=tier_label),
+        "",
+        tr(f"fr_axis_usd_{y}"),
+    )
+    top = max((v for v in shown if v is not None), default=1.0)
+    fig.update_yaxes(range=[0, top * 1.2])
+    fig.update_layout(height=380)
+    return fig
+
+
+def cost_table(points: Sequence[AtTarget], target: float, *, y: str = "output") -> pd.DataFrame:
+    """The data behind cost_figure: every tier."""
+    rows = []
+    for p in points:
+        row = {
+            "series": p.label,
+            "hardware": p.hardware_id,
+            "target_tokens_per_s_per_user": target,
+            f"{y}_tokens_per_s_per_gpu": p.tokens_per_s_per_gpu,
+            f"{y}_tokens_per_s_per_MW": p.tokens_per_s_per_mw,
+        }
+        row |= {f"usd_per_1M_{y}_tokens_{t}": v for t, v in p.usd_per_1m.items()}
+        rows.append(row)  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------------------------------- validation
+
+
+def validation_figure(cv, metric: str, *, tr: Translator = EN) -> go.Figure:
+    """Leave-one-hardware-out: predicted against measured (log-log), coloured by the held-out device, with y = x
+    and the +-25% band. metric: 'tpot' (ms) or 'output' (tokens/s per GPU)."""
+    if metric == "tpot":
+        pred, meas, scale = cv.predicted_tpot_s, cv.measured_tpot_s, 1e3
+    else:
+        pred, meas, scale = cv.predicted_output_tokens_per_s_per_gpu, cv.measured_output_tokens_per_s_per_gpu, 1.0
+    pred, meas = np.asarray(pred) * scale, np.asarray(meas) * scale
+    ok = np.isfinite(pred) & np.isfinite(meas)
+    lo, hi = float(np.min(meas[ok])) / 1.5, float(np.max(meas[ok])) * 1.5
+    fig = go.Figure()
+    band = np.array([lo, hi])
+    fig.add_scatter(x=band, y=band * 1.25, mode="lines", line={"color": "#bbb", "dash": "dot"}, showlegend=False,
+                    hoverinfo="skip")  # fmt: skip
+    fig.add_scatter(x=band, y=band * 0.75, mode="lines", line={"color": "#bbb", "dash": "dot"}, fill="tonexty",
+                    fillcolor="rgba(150,150,150,0.12)", name=tr("fr_band"), hoverinfo="skip")  # fmt: skip
+    fig.add_scatter(x=band, y=band, mode="lines", line={"color": "#555"}, name=tr("fr_parity"), hoverinfo="skip")
+    devices = [r.fields["hardware_id"] for r in cv.rows]
+    for d in sorted(set(devices)):
+        idx = [i for i, x in enumerate(devices) if x == d and ok[i]]
+        fig.add_scatter(
+            x=meas[idx],
+            y=pred[idx],
+            mode="markers",
+            name=tr("fr_held_out", hw=d.upper()),
+            marker={"color": hardware_colour(d), "size": 8, "symbol": [SYMBOL[cv.rows[i].layout] for i in idx]},
+            hovertext=[
+                tr(
+                    "fr_hover_loho",
+                    id=cv.rows[i].id,
+                    engine=cv.rows[i].engine,
+                    date=cv.rows[i].run_date,
+                    c=int(cv.rows[i].concurrency),
+                    io=io_label(int(cv.rows[i].isl), int(cv.rows[i].osl)),
+                    measured=f"{meas[i]:,.1f}",
+                    predicted=f"{pred[i]:,.1f}",
+                    err=f"{pred[i] / meas[i] - 1:+.0%}",
+                )
+                for i in idx
+            ],  # fmt: skip
+            hoverinfo="text",
+        )
+    key = "tpot" if metric == "tpot" else "out"
+    style(fig, tr(f"fr_loho_title_{key}"), tr(f"fr_axis_measured_{key}"), tr(f"fr_axis_predicted_{key}"),
+          log_x=True, log_y=True)  # fmt: skip
+    fig.update_xaxes(range=[math.log10(lo), math.log10(hi)], dtick="D2")
+    fig.update_yaxes(range=[math.log10(lo), math.log10(hi)], dtick="D2")
+    fig.update_layout(height=500, margin={"t": 60, "b": 40},
+                      legend={"orientation": "h", "x": 0.0, "xanchor": "left", "y": -0.3, "yanchor": "top"})  # fmt: skip
+    return fig
+
+
+def validation_table(cv) -> pd.DataFrame:
+    """Every fit row: measured, LOHO-predicted TPOT and output tokens/s per GPU, and the errors."""
+    rows = []
+    for i, r in enumerate(cv.rows):
+        rows.append({
+            "id": r.id, "held_out_hardware": r.fields["hardware_id"], "engine": r.engine, "profile": r.profile,
+            "run_date": r.run_date, "weights": r.fields["weights"], "kv_cache": r.fields["kv_cache"],
+            "layout": r.layout, "num_gpus": r.num_gpus, "isl": r.isl, "osl": r.osl, "concurrency": r.concurrency,
+            "measured_tpot_ms": r.tpot_s * 1e3, "predicted_tpot_ms": cv.predicted_tpot_s[i] * 1e3,
+            "tpot_error": cv.tpot_error[i],
+            "measured_output_tokens_per_s_per_gpu": r.output_tokens_per_s_per_gpu,
+            "predicted_output_tokens_per_s_per_gpu": cv.predicted_output_tokens_per_s_per_gpu[i],
+            "output_error": cv.output_error[i],
+        })  # fmt: skip
+    return pd.DataFrame(rows)
