@@ -89,14 +89,19 @@ def column_config(tr: Translator) -> dict:
 
 
 _warm_lock = threading.Lock()
-_warm_started = False
+_warm_thread: threading.Thread | None = None
 
 
 def warm_in_background() -> None:
     """Start computing the table in a background thread, once per process, so the page's first visit is fast."""
-    global _warm_started
+    global _warm_thread
     with _warm_lock:
-        if _warm_started:
-            return
-        _warm_started = True
-    threading.Thread(target=_cached_table, name="validation-warm-up", daemon=True).start()
+        if _warm_thread is None:
+            _warm_thread = threading.Thread(target=_cached_table, name="validation-warm-up", daemon=True)
+            _warm_thread.start()
+
+
+def wait_for_warm_up(timeout_s: float = 120.0) -> None:
+    """Block until the background computation is done (benchmarks time page reruns without it competing)."""
+    if _warm_thread is not None:
+        _warm_thread.join(timeout_s)
