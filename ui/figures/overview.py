@@ -93,5 +93,8 @@ def targets_table(tpot_s: float, ideal_s: float) -> pd.DataFrame:
 def memory_table(parts_bytes: dict[str, float], usable_bytes: float, capacity_bytes: float) -> pd.DataFrame:
     """The data behind memory_use, in decimal GB per GPU."""
     rows = [{"part": k, "GB_per_gpu": v / 1e9} for k, v in parts_bytes.items()]
-    rows += [{"part": "usable", "GB_per_gpu": usable_bytes / 1e9}, {"part": "capacity", "GB_per_gpu": capacity_bytes / 1e9}]
+    rows += [
+        {"part": "usable", "GB_per_gpu": usable_bytes / 1e9},
+        {"part": "capacity", "GB_per_gpu": capacity_bytes / 1e9},
+    ]
     return pd.DataFrame(rows)
