@@ -904,7 +904,8 @@ def fit_all(
 
 @dataclass(frozen=True)
 class ErrorSummary:
-    """|predicted / measured - 1| over a set of rows: count, median and 90th percentile (linear interpolation)."""
+    """|predicted / measured - 1| over a set of rows (non-finite errors left out): count, median and 90th percentile
+    (linear interpolation)."""
 
     n: int
     median: float
@@ -913,6 +914,7 @@ class ErrorSummary:
     @staticmethod
     def of(errors: np.ndarray) -> ErrorSummary:
         a = np.abs(np.asarray(errors, dtype=float))
+        a = a[np.isfinite(a)]
         if a.size == 0:
             return ErrorSummary(0, math.nan, math.nan)
         return ErrorSummary(int(a.size), float(np.median(a)), float(np.percentile(a, 90)))

@@ -33,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .calibration import ErrorSummary
 from .catalog import DATA_DIR, CatalogError, Hardware, ModelSpec, load_hardware_catalog, load_model_catalog
 from .estimate import estimate
 from .precision import parse_format
@@ -639,23 +640,6 @@ def fit_serving_all(
     return base, out
 
 
-@dataclass(frozen=True)
-class MetricSummary:
-    """|predicted / measured - 1| over rows: count, median, 90th percentile."""
-
-    n: int
-    median: float
-    p90: float
-
-    @staticmethod
-    def of(errors: np.ndarray) -> MetricSummary:
-        a = np.abs(np.asarray(errors, dtype=float))
-        a = a[np.isfinite(a)]
-        if a.size == 0:
-            return MetricSummary(0, math.nan, math.nan)
-        return MetricSummary(int(a.size), float(np.median(a)), float(np.percentile(a, 90)))
-
-
 @dataclass(frozen=True, eq=False)
 class ServingCrossValidation:
     """Leave-one-hardware-out: every fit row predicted by profiles fitted without its device's rows."""
@@ -681,15 +665,15 @@ class ServingCrossValidation:
     def output_error(self) -> np.ndarray:
         return self.predicted_output_tokens_per_s_per_gpu / self.measured_output_tokens_per_s_per_gpu - 1.0
 
-    def summary(self, mask: np.ndarray | None = None) -> dict[str, MetricSummary]:
+    def summary(self, mask: np.ndarray | None = None) -> dict[str, ErrorSummary]:
         """{'tpot': ..., 'output_tokens_per_s_per_gpu': ...} over all rows, or the masked ones."""
         m = np.ones(len(self.rows), dtype=bool) if mask is None else mask
         return {
-            "tpot": MetricSummary.of(self.tpot_error[m]),
-            "output_tokens_per_s_per_gpu": MetricSummary.of(self.output_error[m]),
+            "tpot": ErrorSummary.of(self.tpot_error[m]),
+            "output_tokens_per_s_per_gpu": ErrorSummary.of(self.output_error[m]),
         }
 
-    def by(self, key) -> dict[str, dict[str, MetricSummary]]:
+    def by(self, key) -> dict[str, dict[str, ErrorSummary]]:
         """Summaries per group, e.g. by(lambda r: r.profile) or by device."""
         groups = sorted({key(r) for r in self.rows})
         return {g: self.summary(np.array([key(r) == g for r in self.rows])) for g in groups}
@@ -729,8 +713,8 @@ class ServingFitReport:
 
     profile: EfficiencyProfile
     rows: tuple[ServingMeasurement, ...]
-    in_sample: dict[str, MetricSummary]
-    loho: dict[str, MetricSummary]
+    in_sample: dict[str, ErrorSummary]
+    loho: dict[str, ErrorSummary]
     period_rows: dict[str, int]
 
 
@@ -755,8 +739,8 @@ def serving_calibrate(
             profile=prof,
             rows=own,
             in_sample={
-                "tpot": MetricSummary.of(err[:, 0]),
-                "output_tokens_per_s_per_gpu": MetricSummary.of(err[:, 1]),
+                "tpot": ErrorSummary.of(err[:, 0]),
+                "output_tokens_per_s_per_gpu": ErrorSummary.of(err[:, 1]),
             },
             loho=cv.summary(mask),
             period_rows={u: sum(bool(r.run_date) and r.run_date < u for r in own) for u, _ in PERIODS.get(pid, ())},
@@ -880,7 +864,7 @@ MTP_ACCEPTANCE = 0.5  # the i.i.d. acceptance that leaves no bias on the single-
 
 def mtp_check(
     rows: Sequence[ServingMeasurement], k: int = MTP_K, acceptance: float = MTP_ACCEPTANCE
-) -> tuple[MetricSummary, float]:
+) -> tuple[ErrorSummary, float]:
     """(|error| summary, median signed error) of TPOT for the single-node, unflagged MTP runs of catalog models,
     predicted by serving.speculative with the engine profiles as of each run's date. A check of the MTP switch,
     not a fit: the only free choice is the acceptance rate, set where the bias vanishes."""
@@ -907,4 +891,4 @@ def mtp_check(
         sp = speculative(r.model, r.hardware, s, p, k=k, acceptance=acceptance)
         errors.append(float(sp.tpot_s) / r.tpot_s - 1.0)
     e = np.array(errors)
-    return MetricSummary.of(e), float(np.median(e)) if e.size else math.nan
+    return ErrorSummary.of(e), float(np.median(e)) if e.size else math.nan
