@@ -55,7 +55,12 @@ c[2].metric(
     fmt.rate(float(est.tokens_per_s_total)),
     help=tr("m_tps_total_def", gpus=state.gpus, per_gpu=fmt.rate(float(est.tokens_per_s_per_gpu))),
 )
-c[3].metric(tr("m_ttft"), fmt.duration(ttft), help=tr("m_ttft_def", context=fmt.tokens(state.context)))
+single_ttft = float(controls.evaluate(state, batch=1).ttft_s) if state.batch > 1 else ttft
+c[3].metric(
+    tr("m_ttft"),
+    fmt.duration(ttft),
+    help=tr("m_ttft_def", context=fmt.tokens(state.context), batch=state.batch, single=fmt.duration(single_ttft)),
+)
 c = st.columns(4)
 c[0].metric(tr("m_serve", n=fmt.tokens(state.output)), fmt.duration(float(est.time_to_serve_s)), help=tr("m_serve_def"))
 price_known = est.price_usd_per_gpu_hour == est.price_usd_per_gpu_hour
