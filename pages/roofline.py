@@ -73,6 +73,6 @@ show.explain(
     tr,
     "roofline_intensity_explain",
     tr("roofline_formula_intensity"),
-    f"{figs.flop_text(float(est.decode.flops))} ÷ {figs.bytes_text(float(est.decode.bytes))}",
+    f"{fmt.flop(float(est.decode.flops))} ÷ {fmt.nbytes(float(est.decode.bytes))}",
     f"{fmt.number(ai)} FLOP/byte",
 )

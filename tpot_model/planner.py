@@ -367,23 +367,7 @@ def cheapest(
     s = replace(scenario, num_gpus=gpus)
     _require_scalar(replace(scenario, num_gpus=1))
     tpot_t, ttft_t = _targets(tpot_target_s, ttft_target_s)
-    grid, capped, probe = _batch_grid(model, hw, s, profile, int(max_batch))
-    est = estimate(model, hw, replace(s, batch=grid), profile)
-    fa = _choose(
-        grid.ravel(),
-        est.tpot_s,
-        est.ttft_s,
-        est.fits,
-        est.tokens_per_s_total,
-        est.usd_per_1M_tokens,
-        est.memory_per_gpu_bytes,
-        est.compute_bound,
-        gpus,
-        probe.max_batch,
-        tpot_t,
-        ttft_t,
-        capped,
-    )
+    fa, grid, est = _search(model, hw, s, profile, tpot_t, ttft_t, max_batch)
     score = np.where(fa.feasible, fa.tokens_per_s_per_gpu, -np.inf)
     j = int(np.argmax(score)) if fa.feasible.any() else 0
     one = FrontierArrays(**{k: np.asarray(getattr(fa, k))[j] for k in FrontierArrays.__dataclass_fields__})

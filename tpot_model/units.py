@@ -6,6 +6,7 @@ GB = 1e9  # decimal gigabyte, as on datasheets
 TB = 1e12
 GiB = 2.0**30  # binary gibibyte, what nvidia-smi and operating systems report
 MiB = 2.0**20
+KiB = 2.0**10
 
 GB_per_s = 1e9
 TB_per_s = 1e12

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from tpot_model.units import GB, TB_per_s, TFLOP_per_s
+from tpot_model.units import GB, KB, MB, TB, KiB, TB_per_s, TFLOP_per_s
 
 
 def _sig(x: float, digits: int = 3) -> str:
@@ -77,3 +77,33 @@ def tokens(n: float) -> str:
     if n >= 1024 and n % 1024 == 0:
         return f"{n >> 10}K"
     return f"{n:,}"
+
+
+def nbytes(n_bytes: float) -> str:
+    """Decimal bytes with a fitting prefix: 512 B, 4.1 KB, 21.5 MB, 137 GB, 1.2 TB."""
+    n = float(n_bytes)
+    if not math.isfinite(n):
+        return "n/a"
+    for scale, unit in ((TB, "TB"), (GB, "GB"), (MB, "MB"), (KB, "KB")):
+        if abs(n) >= scale:
+            return f"{_sig(n / scale)} {unit}"
+    return f"{_sig(n)} B"
+
+
+def kib(n_bytes: float) -> str:
+    """Binary kibibytes, as KV bytes per token are usually quoted: 320 KiB, 68.6 KiB, 0.5 KiB."""
+    k = float(n_bytes) / KiB
+    return f"{k:,.0f} KiB" if k >= 100 or k == int(k) else f"{k:,.1f} KiB" if k >= 1 else f"{k:.2g} KiB"
+
+
+def flop(n_flop: float) -> str:
+    """FLOP counts with a decimal prefix: 34.0 GFLOP, 1.20 TFLOP."""
+    n = float(n_flop)
+    for scale, unit in ((1e18, "EFLOP"), (1e15, "PFLOP"), (1e12, "TFLOP"), (1e9, "GFLOP"), (1e6, "MFLOP")):
+        if abs(n) >= scale:
+            return f"{_sig(n / scale)} {unit}"
+    return f"{_sig(n)} FLOP"
+
+
+def us(seconds: float) -> str:
+    return f"{_sig(float(seconds) * 1e6)} µs"

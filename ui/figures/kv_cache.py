@@ -13,13 +13,12 @@ import plotly.graph_objects as go
 
 from tpot_model import Estimate, ModelSpec, kv_cache_bytes_per_sequence, parse_format
 from tpot_model.roofline import kv_bytes_per_token_per_layer, kv_shards, linear_state_bytes
-from tpot_model.units import GB
+from tpot_model.units import GB, KiB
 
 from .. import fmt
 from ..i18n import EN, Translator
 from .common import BUCKET_COLOURS, style
 
-KiB = 1024.0
 LINE_BATCHES = (1, 8, 32, 128)  # batch sizes always drawn; the scenario's batch is added
 KV_PRECISIONS = ("bf16", "fp8", "int4")  # KV formats compared; the scenario's is added
 GRID_POINTS = 160
@@ -110,10 +109,7 @@ def summary(est: Estimate) -> KVSummary:
     )
 
 
-def kib(n_bytes: float) -> str:
-    """Binary kibibytes with sensible precision: 320 KiB, 68.6 KiB, 0.5 KiB."""
-    k = float(n_bytes) / KiB
-    return f"{k:,.0f} KiB" if k >= 100 or k == int(k) else f"{k:,.1f} KiB" if k >= 1 else f"{k:.2g} KiB"
+kib = fmt.kib  # re-exported: cost.py and the KV page use it under this name
 
 
 def attention_text(model: ModelSpec, kv_bytes_per_element: float, num_gpus: float, *, tr: Translator = EN) -> str:

@@ -30,7 +30,7 @@ from tpot_model.roofline import (
     kv_shards,
     linear_state_bytes,
 )
-from tpot_model.units import GB, KB, MB, GiB
+from tpot_model.units import GB, GiB
 
 from .. import fmt
 from ..i18n import EN, Translator
@@ -54,27 +54,14 @@ def _int(x: float) -> str:
     return f"{x:,.0f}"
 
 
-def _bytes(n: float) -> str:
-    """Decimal bytes with a sensible prefix (B, KB, MB, GB, TB)."""
-    if not math.isfinite(n):
-        return "n/a"
-    for scale, unit in ((1e12, "TB"), (GB, "GB"), (MB, "MB"), (KB, "KB")):
-        if abs(n) >= scale:
-            return f"{fmt.number(n / scale)} {unit}"
-    return f"{fmt.number(n)} B"
-
-
-def _flop(n: float) -> str:
-    for scale, unit in ((1e18, "EFLOP"), (1e15, "PFLOP"), (1e12, "TFLOP"), (1e9, "GFLOP"), (1e6, "MFLOP")):
-        if abs(n) >= scale:
-            return f"{fmt.number(n / scale)} {unit}"
-    return f"{fmt.number(n)} FLOP"
+_bytes = fmt.nbytes
+_flop = fmt.flop
 
 
 def _time(s: float) -> str:
     """µs below a millisecond, then ms, s, min."""
     if math.isfinite(s) and 0 < s < 1e-3:
-        return f"{fmt.number(s * 1e6)} µs"
+        return fmt.us(s)
     return fmt.duration(s)
 
 

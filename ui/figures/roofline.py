@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 
 from tpot_model import Estimate, Hardware
 from tpot_model.precision import resolve_compute
-from tpot_model.units import GB, MB, TFLOP_per_s
+from tpot_model.units import MB, TFLOP_per_s
 
 from .. import fmt
 from ..i18n import EN, Translator
@@ -38,19 +38,6 @@ PREFILL_COLOUR = "#6a3d9a"
 
 
 # --------------------------------------------------------------------------------------------------- small helpers
-
-
-def flop_text(flops: float) -> str:
-    """FLOPs with a decimal prefix: 34.0 GFLOP, 1.20 TFLOP."""
-    for scale, unit in ((1e15, "PFLOP"), (1e12, "TFLOP"), (1e9, "GFLOP"), (1e6, "MFLOP")):
-        if flops >= scale:
-            return f"{fmt.number(flops / scale)} {unit}"
-    return f"{fmt.number(flops)} FLOP"
-
-
-def bytes_text(n_bytes: float) -> str:
-    """Bytes in decimal MB below 1 GB, GB above."""
-    return fmt.gb(n_bytes) if n_bytes >= GB else f"{fmt.number(n_bytes / MB)} MB"
 
 
 def _pct(fraction: float) -> str:
@@ -318,7 +305,7 @@ def roofline(
     def custom(r: dict, label: str, time_label: str = "") -> list[str]:
         time = fmt.duration(r["time_s"]) if r["time_s"] >= 1e-3 else f"{fmt.number(r['time_s'] * 1e6)} µs"
         bound = tr("bound_compute") if r["cb"] else tr("bound_memory")
-        return [label, flop_text(r["flops"]), bytes_text(r["bytes"]), f"{time_label}{time}", bound]
+        return [label, fmt.flop(r["flops"]), fmt.nbytes(r["bytes"]), f"{time_label}{time}", bound]
 
     for r in points:
         if r["kind"] != "operator":
@@ -466,8 +453,8 @@ def intensity_note(est: Estimate, tr: Translator = EN, profile_name: str | None 
         attn = next(o for o in est.decode.operators if o.name == "attention")
         text = tr(
             "roofline_note_memory_kv",
-            kv=bytes_text(kv_b),
-            weights=bytes_text(weight_b),
+            kv=fmt.nbytes(kv_b),
+            weights=fmt.nbytes(weight_b),
             attn=fmt.number(float(attn.arithmetic_intensity_flop_per_byte)),
             **values,
         )

@@ -525,8 +525,7 @@ def _share(v: float) -> str:
     return f"{v:.0%}"
 
 
-def _us(seconds: float) -> str:
-    return f"{fmt.number(seconds * 1e6)} µs"
+_us = fmt.us
 
 
 def _fitted_engines(table: pd.DataFrame) -> list[str]:
