@@ -13,6 +13,8 @@ st.set_page_config(
     layout="wide",
     initial_sidebar_state="collapsed" if embedded else "auto",
 )
+with st.sidebar:  # hidden: the page's first element stays its own
+    show.preload_charts()
 
 state = controls.sidebar()
 validation_data.warm_in_background()  # the Validation page's cross-validation takes seconds: start it now

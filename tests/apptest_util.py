@@ -9,6 +9,8 @@ from pathlib import Path
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
+from ui import show
+
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
 
@@ -25,8 +27,9 @@ def run_page(page: str, **query: str) -> AppTest:
 
 
 def figures(at: AppTest) -> list[dict]:
-    """The Plotly figures drawn, as JSON dicts."""
-    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+    """The Plotly figures drawn (by ui.show.figure's chart component; the preload carries none), as JSON dicts."""
+    charts = [el.proto for el in at.get("bidi_component") if el.proto.component_name == show.CHART_COMPONENT]
+    return [json.loads(c.bytes)["figure"] for c in charts if c.bytes]
 
 
 def decode(v) -> np.ndarray:

@@ -35,6 +35,9 @@ URL_PATHS = {
     "glossary": "glossary",
 }
 PAGES = [p for p in URL_PATHS if (ROOT / "pages" / f"{p}.py").exists()]
+# every chart (ui.show.figure, element key chart-<name>) drawn by plotly.js: the static plotly build was served and ran
+CHARTS_DRAWN = """() => [...document.querySelectorAll('[data-testid="stElementContainer"][class*="st-key-chart-"]')]
+    .every(c => c.querySelector('.js-plotly-plot .main-svg'))"""
 SHARED = "model=deepseek-v3&hardware=b200&gpus=8&weights=nvfp4&kv=fp8&batch=64&context=8192&output=256&profile=ideal"
 
 
@@ -73,8 +76,7 @@ def _settle(pg, timeout_ms: int = 90_000) -> None:
         timeout=timeout_ms,
         polling=250,
     )
-    if pg.query_selector(".js-plotly-plot") is not None or pg.query_selector('[data-testid="stPlotlyChart"]'):
-        pg.wait_for_selector(".js-plotly-plot .main-svg", timeout=timeout_ms)
+    pg.wait_for_function(CHARTS_DRAWN, timeout=timeout_ms, polling=100)
     pg.wait_for_timeout(1500)
 
 

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.apptest_util import ROOT, run_page
+from tests.apptest_util import ROOT, figures, run_page
 from ui.i18n import LANGUAGES, Translator, catalog
 
 PAGES = sorted(p.stem for p in (ROOT / "pages").glob("*.py"))
@@ -56,8 +56,7 @@ def _visible_text(at) -> str:
         parts += [str(w.label) for w in getattr(at, kind)]
     for df in at.dataframe:
         parts += [str(c) for c in df.value.columns]
-    for chart in at.get("plotly_chart"):
-        spec = json.loads(chart.proto.spec)
+    for spec in figures(at):
         layout = spec.get("layout", {})
         parts.append(json.dumps(layout.get("title", "")))
         parts += [json.dumps(layout.get(ax, {}).get("title", "")) for ax in layout if ax.startswith(("xaxis", "yaxis"))]

@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from tests.apptest_util import decode, run_page
+from tests.apptest_util import decode, figures, run_page
 from tpot_model import Scenario, estimate, load_model_catalog, resolve_hardware, resolve_model, resolve_profile
 from tpot_model.roofline import expected_experts_touched
 from ui import fmt
@@ -188,8 +188,8 @@ def test_page_renders(lang):
     assert at.title[0].value == tr("page_methodology")
     assert [s.value for s in at.subheader][:2] == [tr("meth_h_memory"), tr("meth_h_roofline")]
     assert len(at.latex) >= 15
-    assert len(at.dataframe) == 3 and len(at.get("plotly_chart")) == 1
-    chart = json.loads(at.get("plotly_chart")[0].proto.spec)
+    assert len(at.dataframe) == 3 and len(figures(at)) == 1
+    chart = figures(at)[0]
     assert chart["layout"]["title"]["text"] == tr("meth_fig_title")
 
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.apptest_util import ROOT, run_page
+from tests.apptest_util import ROOT, figures, run_page
 
 PAGES = sorted(p.stem for p in (ROOT / "pages").glob("*.py"))
 SCENARIO_FREE = {"glossary", "validation"}  # pages that do not depend on the sidebar scenario
@@ -15,7 +15,7 @@ def _rendered(at) -> str:
     """Everything a reader sees that depends on the scenario: metrics, text and chart data."""
     parts = [f"{m.label}={m.value}" for m in at.metric]
     parts += [md.value for md in at.markdown]
-    parts += [el.proto.spec for el in at.get("plotly_chart")]
+    parts += [json.dumps(f) for f in figures(at)]
     return json.dumps(parts)
 
 

@@ -2,20 +2,36 @@
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pandas as pd
 import plotly.graph_objects as go
+import plotly.io as pio
 import streamlit as st
 
 from . import fmt
 from .i18n import Translator
 
 PLOTLY_CONFIG = {"displaylogo": False, "responsive": True}
+# plotly.js, cartesian build (bar, heatmap, scatter: all the charts here draw), served by server.enableStaticServing
+PLOTLY_JS = "plotly-cartesian-4.1.1.min.js"
+CHART_COMPONENT = "tpot_plotly_chart"
+_CHART = st.components.v2.component(
+    CHART_COMPONENT,
+    js=(Path(__file__).with_name("plotly_chart.js")).read_text().replace("__PLOTLY_FILE__", PLOTLY_JS),
+    isolate_styles=False,  # plotly.js styles its modebar and hover labels from the document's head
+)
 
 
 def embedded() -> bool:
     return bool(getattr(st.context, "is_embedded", False))
+
+
+def preload_charts() -> None:
+    """Start loading plotly.js in the browser as the page opens, before its first chart (draws nothing)."""
+    _CHART(key="plotly-preload")
 
 
 def _slug(name: str) -> str:
@@ -25,7 +41,9 @@ def _slug(name: str) -> str:
 def figure(fig: go.Figure, table: pd.DataFrame | None, name: str, tr: Translator) -> None:
     """Draw a Plotly figure; below it, download its data as CSV and the chart as a standalone interactive HTML."""
     slug = _slug(name)
-    st.plotly_chart(fig, config=PLOTLY_CONFIG, key=f"chart-{slug}", theme=None)
+    extras = json.dumps({"config": PLOTLY_CONFIG, "fullscreen": tr("chart_fullscreen")})
+    payload = f'{{"figure":{pio.to_json(fig, validate=False)},{extras[1:]}'
+    _CHART(data=payload.encode("utf-8"), key=f"chart-{slug}")
     if embedded():
         return
     with st.container(horizontal=True):

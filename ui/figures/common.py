@@ -70,3 +70,50 @@ def style(
         yaxis["type"] = "log"
     fig.update_layout(title={"text": title}, xaxis=xaxis, yaxis=yaxis)
     return fig
+
+
+class Decor:
+    """Lines, shaded regions, notes and axis settings gathered while a figure is built, then applied in one
+    update_layout call: each fig.add_hline / add_vrect costs 2-3 ms of Plotly validation, a shape dict here ~0.02 ms.
+    Lines and regions span the plot area (axis domain) across the other axis."""
+
+    def __init__(self) -> None:
+        self.shapes: list[dict] = []
+        self.annotations: list[dict] = []
+        self.xaxis: dict = {}
+        self.yaxis: dict = {}
+
+    def hline(self, y: float, **kw: object) -> None:
+        self.shapes.append({"type": "line", "xref": "x domain", "x0": 0, "x1": 1, "yref": "y", "y0": y, "y1": y, **kw})
+
+    def vline(self, x: float, **kw: object) -> None:
+        self.shapes.append({"type": "line", "yref": "y domain", "y0": 0, "y1": 1, "xref": "x", "x0": x, "x1": x, **kw})
+
+    def hrect(self, y0: float, y1: float, **kw: object) -> None:
+        self.shapes.append(
+            {"type": "rect", "xref": "x domain", "x0": 0, "x1": 1, "yref": "y", "y0": y0, "y1": y1, "layer": "below",
+             "line": {"width": 0}, **kw}
+        )  # fmt: skip
+
+    def vrect(self, x0: float, x1: float, **kw: object) -> None:
+        self.shapes.append(
+            {"type": "rect", "yref": "y domain", "y0": 0, "y1": 1, "xref": "x", "x0": x0, "x1": x1, "layer": "below",
+             "line": {"width": 0}, **kw}
+        )  # fmt: skip
+
+    def note(self, text: str, x: float, y: float, **kw: object) -> None:
+        """Text at paper coordinates unless xref/yref say otherwise (annotations on log axes take log10 values)."""
+        self.annotations.append(
+            {"text": text, "x": x, "y": y, "xref": "paper", "yref": "paper", "showarrow": False, **kw}
+        )
+
+    def apply(self, fig: go.Figure, **layout: object) -> go.Figure:
+        """Add the gathered shapes and notes to the figure's own, and set the axes and layout, in one call."""
+        fig.update_layout(
+            shapes=[*fig.layout.shapes, *self.shapes],
+            annotations=[*fig.layout.annotations, *self.annotations],
+            xaxis=self.xaxis,
+            yaxis=self.yaxis,
+            **layout,
+        )
+        return fig

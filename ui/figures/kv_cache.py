@@ -17,7 +17,7 @@ from tpot_model.units import GB, KiB
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import BUCKET_COLOURS, style
+from .common import BUCKET_COLOURS, Decor, style
 
 LINE_BATCHES = (1, 8, 32, 128)  # batch sizes always drawn; the scenario's batch is added
 KV_PRECISIONS = ("bf16", "fp8", "int4")  # KV formats compared; the scenario's is added
@@ -224,47 +224,6 @@ def _not_fit_spans(x: np.ndarray, bad: np.ndarray) -> list[tuple[float, float]]:
     if start is not None:
         spans.append((start, x[-1]))
     return spans
-
-
-class Decor:
-    """Lines, shaded regions, notes and axis settings gathered while a figure is built, then applied in one
-    update_layout call (each separate add_hline / add_vrect / update_xaxes costs milliseconds of Plotly validation)."""
-
-    def __init__(self) -> None:
-        self.shapes: list[dict] = []
-        self.annotations: list[dict] = []
-        self.xaxis: dict = {}
-        self.yaxis: dict = {}
-
-    def hline(self, y: float, **kw: object) -> None:
-        self.shapes.append({"type": "line", "xref": "x domain", "x0": 0, "x1": 1, "yref": "y", "y0": y, "y1": y, **kw})
-
-    def vline(self, x: float, **kw: object) -> None:
-        self.shapes.append({"type": "line", "yref": "y domain", "y0": 0, "y1": 1, "xref": "x", "x0": x, "x1": x, **kw})
-
-    def hrect(self, y0: float, y1: float, **kw: object) -> None:
-        self.shapes.append(
-            {"type": "rect", "xref": "x domain", "x0": 0, "x1": 1, "yref": "y", "y0": y0, "y1": y1, "layer": "below",
-             "line": {"width": 0}, **kw}
-        )  # fmt: skip
-
-    def vrect(self, x0: float, x1: float, **kw: object) -> None:
-        self.shapes.append(
-            {"type": "rect", "yref": "y domain", "y0": 0, "y1": 1, "xref": "x", "x0": x0, "x1": x1, "layer": "below",
-             "line": {"width": 0}, **kw}
-        )  # fmt: skip
-
-    def note(self, text: str, x: float, y: float, **kw: object) -> None:
-        """Text at paper coordinates unless xref/yref say otherwise (annotations on log axes take log10 values)."""
-        self.annotations.append(
-            {"text": text, "x": x, "y": y, "xref": "paper", "yref": "paper", "showarrow": False, **kw}
-        )
-
-    def apply(self, fig: go.Figure, **layout: object) -> go.Figure:
-        fig.update_layout(
-            shapes=self.shapes, annotations=self.annotations, xaxis=self.xaxis, yaxis=self.yaxis, **layout
-        )
-        return fig
 
 
 def _room_line(d: Decor, room_bytes: float, y_top_gb: float, tr: Translator) -> None:

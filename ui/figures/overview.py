@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 from tpot_model.targets import LAGGY_ABOVE_S, READING_SPEED_TPOT_S, TPOT_TARGETS_S
 
 from ..i18n import EN, Translator
-from .common import BUCKET_COLOURS, style
+from .common import BUCKET_COLOURS, Decor, style
 
 
 def tpot_vs_targets(tpot_s: float, ideal_s: float, *, tr: Translator = EN) -> go.Figure:
@@ -26,30 +26,15 @@ def tpot_vs_targets(tpot_s: float, ideal_s: float, *, tr: Translator = EN) -> go
     )
     marks = {**{f"target_{k}": v for k, v in TPOT_TARGETS_S.items()}, "target_reading": READING_SPEED_TPOT_S}
     top = max(tpot_s, LAGGY_ABOVE_S) * 1e3 * 1.15
-    fig.add_vrect(x0=LAGGY_ABOVE_S * 1e3, x1=top, fillcolor="#d62728", opacity=0.08, line_width=0)
+    d = Decor()
+    d.vrect(LAGGY_ABOVE_S * 1e3, top, fillcolor="#d62728", opacity=0.08)
     for i, (key, limit) in enumerate(marks.items()):
-        fig.add_vline(x=limit * 1e3, line_dash="dot", line_color="#555")
-        fig.add_annotation(
-            x=limit * 1e3,
-            y=1.0 + 0.12 * (i % 2),
-            yref="paper",
-            text=tr(key),
-            showarrow=False,
-            font={"size": 11},
-            yanchor="bottom",
-        )
-    fig.add_annotation(
-        x=(LAGGY_ABOVE_S * 1e3 + top) / 2,
-        y=0.5,
-        yref="paper",
-        text=tr("target_laggy"),
-        showarrow=False,
-        font={"color": "#a00"},
-    )
+        d.vline(limit * 1e3, line={"dash": "dot", "color": "#555"})
+        d.note(tr(key), limit * 1e3, 1.0 + 0.12 * (i % 2), xref="x", font={"size": 11}, yanchor="bottom")
+    d.note(tr("target_laggy"), (LAGGY_ABOVE_S * 1e3 + top) / 2, 0.5, xref="x", font={"color": "#a00"})
     style(fig, tr("ov_targets_title"), tr("axis_tpot_ms"), "")
-    fig.update_xaxes(range=[0, top])
-    fig.update_layout(height=260, margin={"t": 90})
-    return fig
+    d.xaxis = {"range": [0, top]}
+    return d.apply(fig, height=260, margin={"t": 90})
 
 
 def memory_use(
@@ -67,17 +52,17 @@ def memory_use(
             marker_color=colours[key],
             hovertemplate=f"{tr(f'mem_{key}')}: %{{x:.2f}} GB<extra></extra>",
         )
-    fig.add_vline(x=capacity_bytes / 1e9, line_color="#000", annotation_position="top right",
-                  annotation_text=tr("mem_capacity", gb=f"{capacity_bytes / 1e9:.0f}"))  # fmt: skip
+    d = Decor()
+    capacity_gb, usable_gb = capacity_bytes / 1e9, usable_bytes / 1e9
+    d.vline(capacity_gb, line={"color": "#000"})  # labelled at the top, right of the line
+    d.note(tr("mem_capacity", gb=f"{capacity_gb:.0f}"), capacity_gb, 1.0, xref="x", xanchor="left", yanchor="top")
     if usable_bytes < capacity_bytes:
-        fig.add_vline(x=usable_bytes / 1e9, line_dash="dash", line_color="#555", annotation_position="top left",
-                      annotation_text=tr("mem_usable", gb=f"{usable_bytes / 1e9:.0f}"))  # fmt: skip
+        d.vline(usable_gb, line={"dash": "dash", "color": "#555"})
+        d.note(tr("mem_usable", gb=f"{usable_gb:.0f}"), usable_gb, 1.0, xref="x", xanchor="right", yanchor="top")
     style(fig, tr("ov_memory_title"), tr("axis_gb_per_gpu"), "")
-    top = max(sum(parts_bytes.values()), capacity_bytes) / 1e9 * 1.12
-    fig.update_xaxes(range=[0, top])
-    fig.update_layout(barmode="stack", height=250, margin={"t": 60, "b": 90},
-                      legend={"orientation": "h", "yanchor": "top", "y": -0.45, "xanchor": "left", "x": 0.0})  # fmt: skip
-    return fig
+    d.xaxis = {"range": [0, max(sum(parts_bytes.values()), capacity_bytes) / 1e9 * 1.12]}
+    return d.apply(fig, barmode="stack", height=250, margin={"t": 60, "b": 90},
+                   legend={"orientation": "h", "yanchor": "top", "y": -0.45, "xanchor": "left", "x": 0.0})  # fmt: skip
 
 
 def targets_table(tpot_s: float, ideal_s: float) -> pd.DataFrame:

@@ -27,7 +27,7 @@ from tpot_model.targets import TPOT_TARGETS_S
 
 from ..i18n import EN, Translator
 from ..state import Notice, sanitize
-from .common import BUCKET_COLOURS, style
+from .common import BUCKET_COLOURS, Decor, style
 
 # --------------------------------------------------------------------------------------------------- page inputs
 
@@ -185,17 +185,10 @@ def frontier_figure(point: FrontierPoint, *, tr: Translator = EN) -> go.Figure:
             marker={"color": colour, "size": 5, "symbol": symbol},
             hovertemplate=hover,
         )
-    fig.add_vline(x=point.tpot_target_s * 1e3, line_dash="dash", line_color="#333")
-    fig.add_annotation(
-        x=point.tpot_target_s * 1e3,
-        y=1.0,
-        yref="paper",
-        text=tr("pl_target_line", ms=f"{point.tpot_target_s * 1e3:g}"),
-        showarrow=False,
-        xanchor="left",
-        yanchor="top",
-        font={"size": 11},
-    )
+    d = Decor()
+    d.vline(point.tpot_target_s * 1e3, line={"dash": "dash", "color": "#333"})
+    d.note(tr("pl_target_line", ms=f"{point.tpot_target_s * 1e3:g}"), point.tpot_target_s * 1e3, 1.0, xref="x",
+           xanchor="left", yanchor="top", font={"size": 11})  # fmt: skip
     if point.feasible:
         fig.add_scatter(
             x=[point.tpot_s * 1e3],
@@ -209,7 +202,7 @@ def frontier_figure(point: FrontierPoint, *, tr: Translator = EN) -> go.Figure:
             hovertemplate=hover,
         )
     style(fig, tr("pl_frontier_title"), tr("axis_tpot_ms"), tr("pl_axis_tps_gpu"))
-    return fig
+    return d.apply(fig)
 
 
 def frontier_table(point: FrontierPoint) -> pd.DataFrame:
@@ -317,28 +310,18 @@ def tp_figure(tp: TPScaling, batch: int, target_s: float | None, *, tr: Translat
         line={"color": "#000", "dash": "dot"},
         hovertemplate=tr("pl_hover_ideal") + "<extra></extra>",
     )
+    d = Decor()
     if target_s is not None:
-        fig.add_hline(y=target_s * 1e3, line_dash="dash", line_color=TARGET_COLOUR)
-        fig.add_annotation(
-            x=1.0,
-            xref="paper",
-            y=target_s * 1e3,
-            text=tr("pl_target_line", ms=f"{target_s * 1e3:g}"),
-            showarrow=False,
-            xanchor="right",
-            yanchor="bottom",
-            font={"color": TARGET_COLOUR, "size": 11},
-        )
+        d.hline(target_s * 1e3, line={"dash": "dash", "color": TARGET_COLOUR})
+        d.note(tr("pl_target_line", ms=f"{target_s * 1e3:g}"), 1.0, target_s * 1e3, yref="y", xanchor="right",
+               yanchor="bottom", font={"color": TARGET_COLOUR, "size": 11})  # fmt: skip
     for i, f in enumerate(tp.fits):
         if not f:  # shade the counts that do not fit; on a category axis a number is the category's position
-            fig.add_vrect(x0=i - 0.5, x1=i + 0.5, fillcolor=NO_FIT_COLOUR, opacity=0.35, line_width=0, layer="below")
-            fig.add_annotation(
-                x=i, y=1.0, yref="paper", yanchor="top", text=tr("pl_no_fit_short"), showarrow=False, font={"size": 11}
-            )
+            d.vrect(i - 0.5, i + 0.5, fillcolor=NO_FIT_COLOUR, opacity=0.35)
+            d.note(tr("pl_no_fit_short"), i, 1.0, xref="x", yanchor="top", font={"size": 11})
     style(fig, tr("pl_tp_title", batch=batch), tr("pl_axis_tp_gpus"), tr("axis_tpot_ms"))
-    fig.update_layout(barmode="stack")
-    fig.update_xaxes(type="category")
-    return fig
+    d.xaxis = {"type": "category"}
+    return d.apply(fig, barmode="stack")
 
 
 def tp_table(tp: TPScaling) -> pd.DataFrame:
@@ -485,17 +468,10 @@ def spec_acceptance_figure(grid: Speculative, k: int, acceptance: float, *, tr: 
             opacity=1.0 if chosen else 0.55,
             hovertemplate=tr("pl_hover_spec_a") + "<extra></extra>",
         )
-    fig.add_hline(y=base, line_dash="dash", line_color="#333")
-    fig.add_annotation(
-        x=0.0,
-        xref="paper",
-        y=base,
-        text=tr("pl_spec_baseline", ms=f"{base:.1f}"),
-        showarrow=False,
-        xanchor="left",
-        yanchor="bottom",
-        font={"size": 11},
-    )
+    d = Decor()
+    d.hline(base, line={"dash": "dash", "color": "#333"})
+    d.note(tr("pl_spec_baseline", ms=f"{base:.1f}"), 0.0, base, yref="y", xanchor="left", yanchor="bottom",
+           font={"size": 11})  # fmt: skip
     i = int(np.flatnonzero(ks == k)[0]) if (ks == k).any() else None
     if i is not None:
         y = float(np.interp(acceptance, grid.acceptance[i], grid.tpot_s[i])) * 1e3
@@ -508,8 +484,8 @@ def spec_acceptance_figure(grid: Speculative, k: int, acceptance: float, *, tr: 
             hovertemplate=tr("pl_hover_spec_a") + "<extra></extra>",
         )
     style(fig, tr("pl_spec_a_title"), tr("pl_axis_acceptance"), tr("pl_axis_eff_tpot"))
-    fig.update_xaxes(tickformat=".0%")
-    return fig
+    d.xaxis = {"tickformat": ".0%"}
+    return d.apply(fig)
 
 
 def spec_acceptance_table(grid: Speculative) -> pd.DataFrame:
@@ -529,7 +505,8 @@ def spec_batch_figure(sp: Speculative, *, tr: Translator = EN) -> go.Figure:
     """Speed-up (baseline TPOT / effective TPOT) against batch at the chosen k and acceptance: where it stops paying."""
     batch = np.asarray(sp.tokens_per_s_total * sp.tpot_s, dtype=float)  # batch = tokens/s x TPOT
     fig = go.Figure()
-    fig.add_hrect(y0=0, y1=1, fillcolor="#d62728", opacity=0.07, line_width=0)
+    d = Decor()
+    d.hrect(0, 1, fillcolor="#d62728", opacity=0.07)
     fig.add_scatter(
         x=batch,
         y=sp.speedup,
@@ -539,22 +516,14 @@ def spec_batch_figure(sp: Speculative, *, tr: Translator = EN) -> go.Figure:
         customdata=np.stack([_ms(sp.tpot_s), _ms(sp.baseline_tpot_s), sp.break_even_acceptance * 100], axis=-1),
         hovertemplate=tr("pl_hover_spec_b") + "<extra></extra>",
     )
-    fig.add_hline(y=1.0, line_dash="dash", line_color="#333")
-    fig.add_annotation(
-        x=1.0,
-        xref="paper",
-        y=0.05,
-        text=tr("pl_spec_no_gain"),
-        showarrow=False,
-        xanchor="right",
-        yanchor="bottom",
-        font={"color": "#a00", "size": 11},
-    )
+    d.hline(1.0, line={"dash": "dash", "color": "#333"})
+    d.note(tr("pl_spec_no_gain"), 1.0, 0.05, yref="y", xanchor="right", yanchor="bottom",
+           font={"color": "#a00", "size": 11})  # fmt: skip
     style(fig, tr("pl_spec_b_title"), tr("axis_batch"), tr("pl_axis_speedup"), log_x=True)
-    fig.update_xaxes(tickvals=batch, ticktext=[f"{b:,.0f}" for b in batch])
     top = max(1.2, float(np.nanmax(sp.speedup)) * 1.1) if np.isfinite(sp.speedup).any() else 2.0
-    fig.update_yaxes(range=[0, top])
-    return fig
+    d.xaxis = {"tickvals": batch, "ticktext": [f"{b:,.0f}" for b in batch]}
+    d.yaxis = {"range": [0, top]}
+    return d.apply(fig)
 
 
 def spec_batch_table(sp: Speculative) -> pd.DataFrame:
@@ -671,19 +640,19 @@ def levers_figure(rows: Sequence[LeverRow], at_target: bool, *, tr: Translator =
             textposition="outside",
             hovertemplate=f"%{{y}}<br>{names[key]}: %{{x:+.1f}}%<extra></extra>",
         )
+    d = Decor()
     for label, *vals in zip(labels, *deltas.values(), strict=True):
         if not np.isfinite(vals).any():  # the lever does not apply here
-            fig.add_annotation(x=0, y=label, text=tr("pl_na"), showarrow=False, xanchor="left", xshift=6)
-    fig.add_vline(x=0, line_color="#333")
+            d.note(tr("pl_na"), 0, label, xref="x", yref="y", xanchor="left", xshift=6)
+    d.vline(0, line={"color": "#333"})
     title = tr("pl_levers_title_target") if at_target else tr("pl_levers_title_batch")
     style(fig, title, tr("pl_axis_change"), "")
     values = np.concatenate([v[np.isfinite(v)] for v in deltas.values()] + [np.zeros(1)])
     lo, hi = float(values.min()), float(values.max())
     pad = 0.18 * max(hi - lo, 10.0)  # room for the outside labels
-    fig.update_xaxes(range=[lo - pad, hi + pad])
-    fig.update_layout(barmode="group", height=120 + 70 * len(levers))
-    fig.update_yaxes(autorange="reversed")
-    return fig
+    d.xaxis = {"range": [lo - pad, hi + pad]}
+    d.yaxis = {"autorange": "reversed"}
+    return d.apply(fig, barmode="group", height=120 + 70 * len(levers))
 
 
 def levers_table(rows: Sequence[LeverRow]) -> pd.DataFrame:

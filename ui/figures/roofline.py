@@ -265,7 +265,8 @@ def roofline(
         showlegend=False,
         hovertemplate=tr("roofline_ridge_hover", ridge=fmt.number(ridge)) + "<extra></extra>",
     )
-    fig.add_vline(x=ridge, line={"color": "#999", "width": 1, "dash": "dot"})
+    fig.add_shape(type="line", xref="x", x0=ridge, x1=ridge, yref="y domain", y0=0, y1=1,
+                  line={"color": "#999", "width": 1, "dash": "dot"})  # fmt: skip
     fig.add_annotation(
         x=math.log10(ridge),
         y=math.log10(peak / T),
