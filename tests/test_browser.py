@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.server_util import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, ROOT, streamlit_server
+from ui.i18n import EN, Translator
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [
@@ -122,6 +123,7 @@ def test_embed_view(server, page):
 def test_slider_redraws_chart(server, page):
     _open(page, server, "", "batch=32")
     before = page.inner_text('[data-testid="stMetric"]')
+    before_bars = [float(v) for v in page.evaluate("document.querySelector('.tpot-chart').data[0].x")]
     slider = page.locator('[data-testid="stSlider"]').filter(has_text=re.compile("Batch")).get_by_role("slider")
     slider.focus()
     page.keyboard.press("Home")
@@ -132,6 +134,39 @@ def test_slider_redraws_chart(server, page):
     _settle(page)
     assert page.inner_text('[data-testid="stMetric"]') != before
     _no_exception(page)
+    bars = page.evaluate("document.querySelector('.tpot-chart').data[0].x")  # ideal bound and estimate, ms
+    assert float(bars[1]) < before_bars[1] and float(bars[0]) < before_bars[0]  # batch 1 < batch 32
+
+
+def test_chart_full_screen_and_width(server, page):
+    """The modebar's full-screen button fills the screen and comes back; a chart follows its column's width."""
+    _open(page, server, "roofline", "lang=en")
+    chart = page.locator(".tpot-chart").first
+    height, width = chart.bounding_box()["height"], chart.bounding_box()["width"]
+    chart.hover()
+    chart.locator(f'.modebar-btn[data-title="{EN("chart_fullscreen")}"]').click()
+    page.wait_for_function("() => document.fullscreenElement?.classList.contains('tpot-chart')", timeout=10_000)
+    page.wait_for_function("() => document.fullscreenElement.getBoundingClientRect().height >= window.innerHeight - 1")
+    page.screenshot(path=str(SHOTS / "chart-full-screen.png"))
+    page.evaluate("document.exitFullscreen()")
+    page.wait_for_function(f"() => !document.fullscreenElement && "
+                           f"Math.abs(document.querySelector('.tpot-chart').getBoundingClientRect().height - {height}) < 2",
+                           timeout=10_000)  # fmt: skip
+    page.locator('[data-testid="stSidebar"]').hover()  # the collapse button shows on hover
+    page.locator('[data-testid="stSidebarCollapseButton"] button').click()  # the main column widens
+    page.wait_for_function(f"() => document.querySelector('.tpot-chart .main-svg').getBoundingClientRect().width"
+                           f" > {width} + 100", timeout=10_000)  # fmt: skip
+    page.locator('[data-testid="stExpandSidebarButton"]').click()
+
+
+def test_chart_says_so_when_plotly_cannot_load(server, browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    pg = context.new_page()
+    pg.route(re.compile(r".*/app/static/plotly-.*\.js$"), lambda route: route.abort())
+    pg.goto(f"{server}/roofline?lang=zh-TW", wait_until="domcontentloaded")
+    pg.wait_for_function("() => document.querySelector('.tpot-chart')?.textContent", timeout=90_000)
+    assert pg.locator(".tpot-chart").first.inner_text() == Translator("zh-TW")("chart_load_error")
+    context.close()
 
 
 if os.environ.get("KEEP_SCREENSHOTS_README"):  # pragma: no cover - refreshes the README picture by hand

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from tests.apptest_util import ROOT, figures, run_page
+from ui.i18n import Translator
 
 PAGES = sorted(p.stem for p in (ROOT / "pages").glob("*.py"))
 SCENARIO_FREE = {"glossary", "validation"}  # pages that do not depend on the sidebar scenario
@@ -79,3 +80,22 @@ def test_embed_has_no_downloads():
     assert at.download_button  # normal view offers downloads
     # AppTest cannot set st.context.is_embedded; the browser test covers ?embed=true.
     assert Path(ROOT / "app.py").read_text().count("embedded") >= 2
+
+
+def test_chart_bundle_is_plotly_pythons_plotly_js():
+    """The plotly.js build the charts draw with is the version the installed plotly serialises figures for."""
+    from plotly.offline import get_plotlyjs_version
+
+    from ui import show
+
+    bundle = ROOT / "static" / show.PLOTLY_JS
+    assert f"v{get_plotlyjs_version()}" in bundle.read_text(encoding="utf-8")[:200]
+    assert f"plotly-cartesian-{get_plotlyjs_version()}.min.js" == show.PLOTLY_JS
+
+
+def test_chart_payload_is_the_figure_with_translated_labels():
+    at = run_page("overview", lang="zh-TW")
+    payload = next(json.loads(el.proto.bytes) for el in at.get("bidi_component") if el.proto.bytes)
+    assert payload["labels"] == {"fullscreen": "全螢幕", "load_error": Translator("zh-TW")("chart_load_error")}
+    assert payload["config"] == {"displaylogo": False, "responsive": True}
+    assert payload["figure"]["data"][0]["type"] == "bar"  # TPOT against the targets, first on the page

@@ -44,6 +44,20 @@ function fullscreenButton(title, div) {
   };
 }
 
+function onFullscreenChange(event) {
+  // full screen: the chart fills the screen, on white; back: its own height, and its column's width again
+  const div = event.currentTarget;
+  if (!window.Plotly || !div.data) return;
+  if (document.fullscreenElement === div) {
+    div.tpotHeight = div._fullLayout.height;
+    div.style.background = "white";
+    window.Plotly.relayout(div, { width: window.innerWidth, height: window.innerHeight });
+  } else {
+    div.style.background = "";
+    window.Plotly.relayout(div, { width: null, height: div.tpotHeight, autosize: true });
+  }
+}
+
 export default function ({ parentElement, data }) {
   if (!data) {
     // The preload the app mounts first: fetch and start plotly.js while the page's script still runs; no box.
@@ -56,6 +70,7 @@ export default function ({ parentElement, data }) {
     div = document.createElement("div");
     div.className = "tpot-chart";
     div.style.width = "100%";
+    div.addEventListener("fullscreenchange", onFullscreenChange);
     parentElement.appendChild(div);
   }
   if (!div.tpotResize) {
@@ -63,14 +78,14 @@ export default function ({ parentElement, data }) {
     div.tpotResize = new ResizeObserver(() => window.Plotly && div.data && window.Plotly.Plots.resize(div));
     div.tpotResize.observe(div);
   }
-  const { figure, config, fullscreen } = JSON.parse(new TextDecoder().decode(data));
+  const { figure, config, labels } = JSON.parse(new TextDecoder().decode(data));
   loadPlotly()
     .then((Plotly) => {
-      const full = { ...config, modeBarButtonsToAdd: [fullscreenButton(fullscreen, div)] };
+      const full = { ...config, modeBarButtonsToAdd: [fullscreenButton(labels.fullscreen, div)] };
       return Plotly.react(div, figure.data, { ...figure.layout, autosize: true }, full);
     })
-    .catch((err) => {
-      div.textContent = String(err);
+    .catch(() => {
+      div.textContent = labels.load_error;
     });
   return () => {
     div.tpotResize?.disconnect();

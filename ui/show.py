@@ -41,7 +41,8 @@ def _slug(name: str) -> str:
 def figure(fig: go.Figure, table: pd.DataFrame | None, name: str, tr: Translator) -> None:
     """Draw a Plotly figure; below it, download its data as CSV and the chart as a standalone interactive HTML."""
     slug = _slug(name)
-    extras = json.dumps({"config": PLOTLY_CONFIG, "fullscreen": tr("chart_fullscreen")})
+    labels = {"fullscreen": tr("chart_fullscreen"), "load_error": tr("chart_load_error")}
+    extras = json.dumps({"config": PLOTLY_CONFIG, "labels": labels})
     payload = f'{{"figure":{pio.to_json(fig, validate=False)},{extras[1:]}'
     _CHART(data=payload.encode("utf-8"), key=f"chart-{slug}")
     if embedded():
