@@ -1,6 +1,7 @@
 """Serving planner: the cheapest way to serve the sidebar's model at a latency target (the SLO frontier), across
 hardware x precision, GPU count, speculative decoding, capacity and the optimisation levers. The page's own inputs
-travel in the URL: planner_target_ms, planner_ttft_ms, spec_k, spec_accept, prefix_hit."""
+travel in the URL: planner_target_ms, planner_ttft_ms, spec_k, spec_accept, prefix_hit, planner_section. Only the
+open tab's section is computed and drawn."""
 
 import streamlit as st
 
@@ -15,6 +16,7 @@ scenario = state.to_scenario()
 est = controls.evaluate(state)
 catalog_models, catalog_hw = data.models(), data.hardware()
 INIT, NOTICES = "_planner_initialised", "_planner_notices"
+SECTION, SECTION_ID = "planner.section", "planner.section_id"  # the open tab: its label (widget), its id (URL)
 
 # The page's inputs: from the URL on the session's first visit, then kept in the widgets' (persisted) state.
 if not st.session_state.get(INIT):
@@ -27,6 +29,7 @@ if not st.session_state.get(INIT):
             "planner.k": inputs.k,
             "planner.accept": inputs.acceptance,
             "planner.prefix_hit": inputs.prefix_hit,
+            SECTION_ID: inputs.section,
             NOTICES: notices,
             INIT: True,
         }
@@ -131,6 +134,21 @@ if point.feasible:
     slo_compute = point.limited_by == "slo" and point.compute_bound  # more batch: latency for little throughput
     text = tr(key, **reason) + (" " + tr("pl_reason_compute_note") if slo_compute else "")
     st.success(text, icon=":material/target:")
+    if not bool(est.fits):
+        st.caption(tr("pl_sidebar_batch_no_fit", batch=state.batch, max_batch=point.max_batch_memory))
+    else:  # the sidebar's batch beside the frontier's
+        meets = float(est.tpot_s) <= target_s and (ttft_s is None or float(est.ttft_s) <= ttft_s)
+        st.caption(
+            tr(
+                "pl_sidebar_batch",
+                batch=state.batch,
+                tpot=fmt.ms(float(est.tpot_s)),
+                verdict=tr("pl_meets_short") if meets else tr("pl_misses_short"),
+                per_gpu=fmt.rate(float(est.tokens_per_s_total) / state.gpus),
+                usd=fmt.usd(float(est.usd_per_1M_tokens)) if price_known else tr("pl_cell_no_price"),
+                x=f"{point.tokens_per_s_per_gpu / (float(est.tokens_per_s_total) / state.gpus):.2f}",
+            )
+        )
 else:
     key = "pl_infeasible_memory" if point.limited_by == "memory" else f"pl_infeasible_{point.slo_binding or 'tpot'}"
     st.warning(tr(key, **reason), icon=":material/warning:")
@@ -162,14 +180,23 @@ def write_url() -> None:
             st.session_state["planner.k"],
             st.session_state["planner.accept"],
             st.session_state["planner.prefix_hit"],
+            st.session_state[SECTION_ID],
         )
     )
 
 
+def speculative_inputs() -> tuple[int, float, object, float | None]:
+    """Draft length, acceptance, draft model (None for MTP heads) and MTP cost, from the Speculative tab's widgets."""
+    is_mtp = st.session_state["planner.draft"] == "mtp"
+    draft = None if is_mtp else catalog_models[st.session_state["planner.draft"]]
+    mtp_cost = float(st.session_state["planner.mtp_cost"]) if is_mtp else None
+    return int(st.session_state["planner.k"]), float(st.session_state["planner.accept"]), draft, mtp_cost
+
+
 # ------------------------------------------------------------------------------------------------ hardware x precision
 @st.fragment
-def cost_panel() -> None:
-    st.header(tr("pl_table_h"))
+def hardware_section() -> None:
+    st.subheader(tr("pl_table_h"))
     st.radio(
         tr("pl_table_gpus"),
         ["cheapest", "sidebar"],
@@ -199,46 +226,47 @@ def cost_panel() -> None:
     )
     st.caption(tr("pl_table_note", kv=state.kv, hw=hw.name))
 
+    write_url()
 
-cost_panel()
 
 # ------------------------------------------------------------------------------------------------ GPU count
-st.header(tr("pl_gpus_h"))
-pp = planner.pipeline_parallel(model, hw, scenario, profile)
-counts = sorted(set(planner.TP_GPU_OPTIONS) | {int(n) for n in pp.num_gpus})
-tp = planner.tp_scaling(model, hw, scenario, profile, counts, target_s, ttft_s)
-c = st.columns(3)
-c[0].metric(
-    tr("pl_m_min_gpus", batch=state.batch),
-    str(tp.min_gpus_meeting_target) if tp.min_gpus_meeting_target else tr("pl_none_up_to", n=counts[-1]),
-    help=tr("pl_m_min_gpus_def"),
-)
-c[1].metric(
-    tr("pl_m_best_gpus"),
-    str(tp.best_num_gpus) if tp.best_num_gpus else "—",
-    help=tr("pl_m_best_gpus_def"),
-)
-c[2].metric(
-    tr("pl_m_comm_share", n=int(tp.num_gpus[-1])),
-    fmt.pct(float(tp.communication_fraction[-1])),
-    help=tr("pl_m_comm_share_def"),
-)
-show.figure(figs.tp_figure(tp, state.batch, target_s, tr=tr), figs.tp_table(tp), "planner-tensor-parallel", tr)
-st.markdown(tr("pl_tp_note"))
-st.dataframe(figs.tp_display_table(tp, tr=tr), hide_index=True)
-show.figure(
-    figs.pp_figure(pp, tp, est.usable_memory_per_gpu_bytes, tr=tr),
-    figs.pp_table(pp, tp),
-    "planner-pipeline-parallel",
-    tr,
-)
-st.markdown(tr("pl_pp_note"))
+def gpus_section() -> None:
+    st.subheader(tr("pl_gpus_h"))
+    pp = planner.pipeline_parallel(model, hw, scenario, profile)
+    counts = sorted(set(planner.TP_GPU_OPTIONS) | {int(n) for n in pp.num_gpus})
+    tp = planner.tp_scaling(model, hw, scenario, profile, counts, target_s, ttft_s)
+    c = st.columns(3)
+    c[0].metric(
+        tr("pl_m_min_gpus", batch=state.batch),
+        str(tp.min_gpus_meeting_target) if tp.min_gpus_meeting_target else tr("pl_none_up_to", n=counts[-1]),
+        help=tr("pl_m_min_gpus_def"),
+    )
+    c[1].metric(
+        tr("pl_m_best_gpus"),
+        str(tp.best_num_gpus) if tp.best_num_gpus else "—",
+        help=tr("pl_m_best_gpus_def"),
+    )
+    c[2].metric(
+        tr("pl_m_comm_share", n=int(tp.num_gpus[-1])),
+        fmt.pct(float(tp.communication_fraction[-1])),
+        help=tr("pl_m_comm_share_def"),
+    )
+    show.figure(figs.tp_figure(tp, state.batch, target_s, tr=tr), figs.tp_table(tp), "planner-tensor-parallel", tr)
+    st.markdown(tr("pl_tp_note"))
+    st.dataframe(figs.tp_display_table(tp, tr=tr), hide_index=True)
+    show.figure(
+        figs.pp_figure(pp, tp, est.usable_memory_per_gpu_bytes, tr=tr),
+        figs.pp_table(pp, tp),
+        "planner-pipeline-parallel",
+        tr,
+    )
+    st.markdown(tr("pl_pp_note"))
 
 
 # ------------------------------------------------------------------------------------------------ capacity
 @st.fragment
-def capacity_panel() -> None:
-    st.header(tr("pl_capacity_h"))
+def capacity_section() -> None:
+    st.subheader(tr("pl_capacity_h"))
     mixes = [(state.context, state.output), *figs.MIXES]
     c1, c2 = st.columns(2)
     c1.slider(
@@ -317,13 +345,10 @@ def capacity_panel() -> None:
     write_url()
 
 
-capacity_panel()
-
-
 # ------------------------------------------------------------------------------------------------ speculative decoding
 @st.fragment
-def speculative_and_levers() -> None:
-    st.header(tr("pl_spec_h"))
+def speculative_section() -> None:
+    st.subheader(tr("pl_spec_h"))
     c1, c2, c3, c4 = st.columns(4)
     c1.selectbox(
         tr("pl_spec_draft"),
@@ -354,9 +379,7 @@ def speculative_and_levers() -> None:
         help=tr("pl_spec_mtp_cost_help", default=fmt.pct(planner.mtp_cost_fraction(model))),
         persist_state="session",
     )
-    k, accept = int(st.session_state["planner.k"]), float(st.session_state["planner.accept"])
-    draft = None if is_mtp else catalog_models[st.session_state["planner.draft"]]
-    mtp_cost = float(st.session_state["planner.mtp_cost"]) if is_mtp else None
+    k, accept, draft, mtp_cost = speculative_inputs()
     sp = planner.speculative(model, hw, scenario, profile, k=k, acceptance=accept, draft=draft, mtp_cost=mtp_cost)
     c = st.columns(4)
     c[0].metric(tr("pl_m_tokens_step"), f"{float(sp.tokens_per_step):.2f}", help=tr("pl_m_tokens_step_def"))
@@ -423,9 +446,13 @@ def speculative_and_levers() -> None:
     )
     show.figure(figs.spec_batch_figure(sp_batch, tr=tr), figs.spec_batch_table(sp_batch), "planner-spec-batch", tr)
     st.markdown(tr("pl_spec_note"))
+    write_url()
 
-    # ------------------------------------------------------------------------------------------------ levers
-    st.header(tr("pl_levers_h"))
+
+# ------------------------------------------------------------------------------------------------ levers
+@st.fragment
+def levers_section() -> None:
+    st.subheader(tr("pl_levers_h"))
     st.radio(
         tr("pl_levers_view"),
         ["target", "batch"],
@@ -439,6 +466,7 @@ def speculative_and_levers() -> None:
         persist_state="session",
     )
     at_target = st.session_state["planner.levers_view"] == "target"
+    k, accept, draft, mtp_cost = speculative_inputs()
     rows = planner.levers(
         model,
         hw,
@@ -459,5 +487,22 @@ def speculative_and_levers() -> None:
     write_url()
 
 
-speculative_and_levers()
+# ------------------------------------------------------------------------------------------------ the tabs
+labels = {sid: tr(f"pl_tab_{sid}") for sid in figs.SECTIONS}
+opened = next((sid for sid, label in labels.items() if label == st.session_state.get(SECTION)), None)
+if opened is None:  # first run, or the language changed: the tab the URL or the session last had
+    st.session_state[SECTION] = labels[st.session_state[SECTION_ID]]
+else:
+    st.session_state[SECTION_ID] = opened
+draw = {
+    "hardware": hardware_section,
+    "gpus": gpus_section,
+    "capacity": capacity_section,
+    "speculative": speculative_section,
+    "levers": levers_section,
+}
+for sid, tab in zip(figs.SECTIONS, st.tabs(list(labels.values()), key=SECTION, on_change="rerun"), strict=True):
+    if tab.open:  # only the open tab is computed
+        with tab:
+            draw[sid]()
 write_url()

@@ -159,6 +159,16 @@ def test_chart_full_screen_and_width(server, page):
     page.locator('[data-testid="stExpandSidebarButton"]').click()
 
 
+def test_planner_tab_click_draws_its_section(server, page):
+    _open(page, server, "planner", "lang=en")
+    page.get_by_role("tab", name=EN("pl_tab_gpus")).click()
+    page.wait_for_function("() => window.location.search.includes('planner_section=gpus')", timeout=60_000)
+    _settle(page)
+    _no_exception(page)
+    assert EN("pl_tp_title", batch=32) in page.inner_text('[data-testid="stMain"]')
+    assert page.locator(".tpot-chart .main-svg").count() >= 4  # frontier, TP, pipeline (two panels)
+
+
 def test_chart_says_so_when_plotly_cannot_load(server, browser):
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     pg = context.new_page()

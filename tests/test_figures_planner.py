@@ -179,24 +179,18 @@ def test_levers_figure_and_tables():
 def test_page_query_defaults_and_round_trip():
     inputs, notices = figs.parse_page_query({})
     assert inputs == figs.PageInputs() and notices == []
-    q = figs.page_query(30.0, 2000.0, 6, 0.55, 0.4)
+    q = figs.page_query(30.0, 2000.0, 6, 0.55, 0.4, "levers")
     assert q == {
         "planner_target_ms": "30",
         "planner_ttft_ms": "2000",
         "spec_k": "6",
         "spec_accept": "0.55",
         "prefix_hit": "0.4",
+        "planner_section": "levers",
     }
     back, notices = figs.parse_page_query(q)
     assert notices == []
-    assert (back.target, back.custom_ms, back.ttft_ms, back.k, back.acceptance, back.prefix_hit) == (
-        "code_completion",
-        30.0,
-        2000.0,
-        6,
-        0.55,
-        0.4,
-    )
+    assert back == figs.PageInputs("code_completion", 30.0, 2000.0, 6, 0.55, 0.4, "levers")
 
 
 def test_page_query_custom_target_and_presets():
@@ -222,6 +216,8 @@ def test_page_query_custom_target_and_presets():
         ("spec_accept", "inf"),
         ("prefix_hit", "-0.1"),
         ("prefix_hit", "<script>"),
+        ("planner_section", "charts"),
+        ("planner_section", "<b>levers</b>"),
     ],
 )
 def test_page_query_bad_values_fall_back_with_a_notice(key, value):

@@ -7,8 +7,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.apptest_util import ROOT, decode, figures, run_page
-from tpot_model import Scenario, load_hardware_catalog, load_model_catalog, resolve_profile
+from tpot_model import Scenario, estimate, load_hardware_catalog, load_model_catalog, resolve_profile
 from tpot_model import planner as pl
+from ui import fmt
+from ui.figures import planner as figs
 from ui.i18n import EN, Translator
 
 ZH = Translator("zh-TW")
@@ -24,6 +26,12 @@ def _figure(at, title_key: str, tr=EN, **values) -> dict:
 def _metric(at, label: str) -> str:
     (m,) = [m for m in at.metric if m.label == label]
     return m.value
+
+
+def _open(at: AppTest, section: str, tr=EN) -> AppTest:
+    """Click the page's tab `section` (an id of figs.SECTIONS)."""
+    at.session_state["planner.section"] = tr(f"pl_tab_{section}")
+    return at.run()
 
 
 def _page_alone(**query: str) -> AppTest:
@@ -43,7 +51,8 @@ def test_renders_with_defaults(default):
     assert not at.exception, at.exception
     assert not at.error and not at.warning
     assert at.title[0].value == EN("page_planner")
-    assert len(figures(at)) == 8
+    assert len(figures(at)) == 2  # the frontier, and the open tab's (hardware x precision) heat map
+    assert [t.label for t in at.tabs] == [EN(f"pl_tab_{s}") for s in figs.SECTIONS]
     p = pl.frontier(
         load_model_catalog()["llama-3.1-70b"],
         load_hardware_catalog()["h200"],
@@ -57,23 +66,60 @@ def test_renders_with_defaults(default):
     )
     star = [t for t in _figure(at, "pl_frontier_title")["data"] if t["name"] == EN("pl_chosen")][0]
     assert float(decode(star["x"])[0]) == pytest.approx(p.tpot_s * 1e3)
-    assert len(at.dataframe) == 2  # the TP table and the levers table
     assert at.download_button  # CSV + HTML under every chart
+    assert (
+        EN("pl_sidebar_batch", batch=32, tpot="", verdict="", per_gpu="", usd="", x="")[:30] in at.main.caption[1].value
+    )
+
+
+@pytest.mark.parametrize(
+    ("section", "charts", "tables"),
+    [("hardware", 1, 0), ("gpus", 2, 1), ("capacity", 1, 0), ("speculative", 2, 0), ("levers", 1, 1)],
+)
+def test_each_tab_draws_only_its_own_section(section, charts, tables):
+    at = _open(run_page("planner"), section)
+    assert not at.exception, at.exception
+    assert len(figures(at)) == 1 + charts  # the frontier stays on top
+    assert len(at.dataframe) == tables
+    assert at.query_params["planner_section"] == section
 
 
 def test_page_writes_its_inputs_to_the_url(default):
     q = default.query_params
     assert q["planner_target_ms"] == "50" and q["spec_k"] == "4" and q["spec_accept"] == "0.7"
     assert q["prefix_hit"] == "0" and q["model"] == "llama-3.1-70b"  # the sidebar's scenario stays
+    assert q["planner_section"] == "hardware"
 
 
 def test_sidebar_batch_changes_the_gpu_count_chart():
-    at = run_page("planner")
+    at = _open(run_page("planner"), "gpus")
+    caption = at.main.caption[1].value
     before = _figure(at, "pl_tp_title", batch=32)
     at.sidebar.select_slider(key="batch").set_value(256).run()
     assert not at.exception
     after = _figure(at, "pl_tp_title", batch=256)
     assert decode(after["data"][0]["y"]).tolist() != decode(before["data"][0]["y"]).tolist()
+    assert at.main.caption[1].value != caption  # the sidebar's batch beside the frontier's
+
+
+def test_sidebar_batch_line_is_hand_checkable():
+    at = run_page("planner", batch="8")
+    m, hw = load_model_catalog()["llama-3.1-70b"], load_hardware_catalog()["h200"]
+    s = Scenario(batch=8, context_tokens=4096, output_tokens=1024, num_gpus=2, weights="fp8")
+    est = estimate(m, hw, s, resolve_profile("typical"))
+    p = pl.frontier(m, hw, s, resolve_profile("typical"), 0.05)
+    per_gpu = float(est.tokens_per_s_total) / 2
+    assert at.main.caption[1].value == EN(
+        "pl_sidebar_batch",
+        batch=8,
+        tpot=fmt.ms(float(est.tpot_s)),
+        verdict=EN("pl_meets_short"),
+        per_gpu=fmt.rate(per_gpu),
+        usd=fmt.usd(float(est.usd_per_1M_tokens)),
+        x=f"{p.tokens_per_s_per_gpu / per_gpu:.2f}",
+    )
+    big = run_page("planner", batch="4096")
+    assert big.main.caption[1].value == EN("pl_sidebar_batch_no_fit", batch=4096, max_batch=p.max_batch_memory)
 
 
 def test_target_controls_move_the_frontier():
@@ -95,7 +141,7 @@ def test_target_controls_move_the_frontier():
 
 
 def test_speculative_controls(default):
-    at = run_page("planner")
+    at = _open(run_page("planner"), "speculative")
     tpot = _metric(at, EN("pl_m_eff_tpot"))
     at.slider(key="planner.k").set_value(2).run()
     assert _metric(at, EN("pl_m_eff_tpot")) != tpot
@@ -111,7 +157,7 @@ def test_speculative_controls(default):
 
 
 def test_capacity_and_levers_controls():
-    at = run_page("planner")
+    at = _open(run_page("planner"), "capacity")
     assert not at.metric[[m.label for m in at.metric].index(EN("pl_m_prefill"))].delta
     at.slider(key="planner.prefix_hit").set_value(0.5).run()
     assert not at.exception
@@ -120,9 +166,11 @@ def test_capacity_and_levers_controls():
     assert m.delta  # 'from … without the cache'
     at.selectbox(key="planner.mix").set_value(1).run()
     assert EN("pl_m_ratio", mix="1K / 1K") in [m.label for m in at.metric]
+    _open(at, "levers")
     assert _figure(at, "pl_levers_title_target")
     at.radio(key="planner.levers_view").set_value("batch").run()
     assert _figure(at, "pl_levers_title_batch")
+    _open(at, "hardware")
     heat = _figure(at, "pl_table_title", ms="50")["data"][0]["text"]
     at.radio(key="planner.table_gpus").set_value("sidebar").run()
     assert _figure(at, "pl_table_title", ms="50")["data"][0]["text"] != heat
@@ -148,22 +196,37 @@ def test_bad_page_parameters_fall_back_with_notices():
 
 
 def test_link_with_page_parameters_restores_them_through_the_app():
-    at = run_page("planner", planner_target_ms="30", spec_k="6", prefix_hit="0.25", model="llama-3.1-8b")
+    at = run_page(
+        "planner", planner_target_ms="30", spec_k="6", prefix_hit="0.25", model="llama-3.1-8b", planner_section="levers"
+    )
     assert not at.exception
+    assert at.session_state["planner.section"] == EN("pl_tab_levers") and _figure(at, "pl_levers_title_target")
     assert at.session_state["planner.target"] == "code_completion" and at.session_state["planner.k"] == 6
     assert at.session_state["planner.prefix_hit"] == 0.25 and at.session_state["model"] == "llama-3.1-8b"
     assert at.query_params["planner_target_ms"] == "30" and at.query_params["spec_k"] == "6"
 
 
 def test_url_restores_the_scenario():
-    at = run_page("planner", model="deepseek-v3", hardware="b200", gpus="8", weights="nvfp4", kv="fp8", batch="64")
+    query = dict(model="deepseek-v3", hardware="b200", gpus="8", weights="nvfp4", kv="fp8", batch="64")
+    at = run_page("planner", planner_section="gpus", **query)
     assert not at.exception and not at.warning
-    assert at.selectbox(key="planner.draft").value == "mtp"  # no smaller DeepSeek: MTP heads
     assert _figure(at, "pl_tp_title", batch=64)
+    _open(at, "speculative")
+    assert at.selectbox(key="planner.draft").value == "mtp"  # no smaller DeepSeek: MTP heads
+
+
+def test_open_tab_survives_a_language_change():
+    at = run_page("planner", planner_section="capacity")
+    at.sidebar.selectbox(key="lang").set_value("zh-TW").run()
+    assert not at.exception
+    assert at.session_state["planner.section"] == ZH("pl_tab_capacity")
+    assert _figure(at, "pl_disagg_title", tr=ZH) and at.query_params["planner_section"] == "capacity"
 
 
 def test_model_that_does_not_fit_is_a_state_not_an_error():
-    at = run_page("planner", model="llama-3.1-405b", hardware="h100-sxm", gpus="1", weights="bf16")
+    at = run_page(
+        "planner", model="llama-3.1-405b", hardware="h100-sxm", gpus="1", weights="bf16", planner_section="gpus"
+    )
     assert not at.exception
     assert at.error  # the standard fit notice
     assert any(EN("pl_infeasible_memory", gpus=1, hw="")[:30] in w.value for w in at.warning)
@@ -184,13 +247,18 @@ def test_model_that_does_not_fit_is_a_state_not_an_error():
 def test_extreme_scenarios_render(query):
     at = run_page("planner", **query)
     assert not at.exception, at.exception
+    for section in figs.SECTIONS[1:]:
+        assert not _open(at, section).exception, (section, at.exception)
 
 
 def test_zh_tw():
     at = run_page("planner", lang="zh-TW")
     assert not at.exception
     assert at.title[0].value == ZH("page_planner")
-    for key in ("pl_frontier_title", "pl_spec_a_title", "pl_disagg_title", "pl_levers_title_target"):
-        assert _figure(at, key, tr=ZH)
-    assert _figure(at, "pl_tp_title", tr=ZH, batch=32)
+    assert [t.label for t in at.tabs] == [ZH(f"pl_tab_{s}") for s in figs.SECTIONS]
+    assert _figure(at, "pl_frontier_title", tr=ZH)
+    for section, key in (("speculative", "pl_spec_a_title"), ("capacity", "pl_disagg_title"),
+                         ("levers", "pl_levers_title_target")):  # fmt: skip
+        assert _figure(_open(at, section, ZH), key, tr=ZH)
+    assert _figure(_open(at, "gpus", ZH), "pl_tp_title", tr=ZH, batch=32)
     assert _metric(at, ZH("pl_m_batch"))

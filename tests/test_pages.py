@@ -15,7 +15,7 @@ SCENARIO_FREE = {"glossary", "validation"}  # pages that do not depend on the si
 def _rendered(at) -> str:
     """Everything a reader sees that depends on the scenario: metrics, text and chart data."""
     parts = [f"{m.label}={m.value}" for m in at.metric]
-    parts += [md.value for md in at.markdown]
+    parts += [md.value for md in at.markdown] + [c.value for c in at.caption]
     parts += [json.dumps(f) for f in figures(at)]
     return json.dumps(parts)
 

@@ -1,7 +1,8 @@
 """Serving-planner figures and tables: the SLO frontier, hardware x precision cost at a target, tensor and pipeline
 parallelism, speculative decoding, capacity and disaggregation, the levers. Pure: results of tpot_model.planner
 in (SI units), go.Figure or pandas DataFrame out (display units in column names). Also the page's URL parameters
-(planner_target_ms, planner_ttft_ms, spec_k, spec_accept, prefix_hit): parsed and validated here, purely."""
+(planner_target_ms, planner_ttft_ms, spec_k, spec_accept, prefix_hit, planner_section): parsed and validated here,
+purely."""
 
 from __future__ import annotations
 
@@ -41,6 +42,7 @@ K_RANGE = (1, 8)
 ACCEPT_MAX = 0.95
 HIT_MAX = 0.95
 DEFAULT_K, DEFAULT_ACCEPT, DEFAULT_HIT = 4, 0.7, 0.0
+SECTIONS = ("hardware", "gpus", "capacity", "speculative", "levers")  # the page's tabs, in order
 TABLE_HARDWARE = ("h100-sxm", "h200", "b200", "mi300x", "mi355x")
 MIXES = ((1024, 1024), (1024, 8192), (8192, 1024), (32768, 1024))  # ISL/OSL pairs analysts quote
 SPEC_K_LINES = (1, 2, 4, 8)
@@ -64,6 +66,7 @@ class PageInputs:
     k: int = DEFAULT_K
     acceptance: float = DEFAULT_ACCEPT
     prefix_hit: float = DEFAULT_HIT
+    section: str = SECTIONS[0]  # the open tab
 
 
 def _number(params: Mapping[str, object], key: str) -> tuple[float | None, str]:
@@ -114,6 +117,13 @@ def parse_page_query(params: Mapping[str, object]) -> tuple[PageInputs, list[Not
                 bad(key, text, getattr(d, field))
             else:
                 values[field] = round(x, 2)
+    if "planner_section" in params:
+        raw = params["planner_section"]
+        text = str(raw[-1] if isinstance(raw, (list, tuple)) and raw else raw).strip()
+        if text in SECTIONS:
+            values["section"] = text
+        else:
+            bad("planner_section", text, d.section)
     return PageInputs(**{**d.__dict__, **values}), notices
 
 
@@ -122,7 +132,9 @@ def target_ms(target: str, custom_ms: float) -> float:
     return TPOT_TARGETS_S[target] * 1e3 if target in TPOT_TARGETS_S else float(custom_ms)
 
 
-def page_query(tpot_ms: float, ttft_ms: float, k: int, acceptance: float, prefix_hit: float) -> dict[str, str]:
+def page_query(
+    tpot_ms: float, ttft_ms: float, k: int, acceptance: float, prefix_hit: float, section: str
+) -> dict[str, str]:
     """The page's inputs as URL parameters (plain strings)."""
     return {
         "planner_target_ms": f"{tpot_ms:g}",
@@ -130,6 +142,7 @@ def page_query(tpot_ms: float, ttft_ms: float, k: int, acceptance: float, prefix
         "spec_k": str(int(k)),
         "spec_accept": f"{acceptance:g}",
         "prefix_hit": f"{prefix_hit:g}",
+        "planner_section": section,
     }
 
 
