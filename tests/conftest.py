@@ -1,7 +1,13 @@
 """Shared fixtures. AppTest + a folder named pages/ + st.navigation: keep AppTest on the st.navigation path
 (streamlit-notes.md section 2: AppTest otherwise re-detects pages/ and drops the entrypoint's sidebar widgets)."""
 
+import os
+
 import pytest
+
+os.environ.setdefault(
+    "TPOT_VALIDATE_FIGURES", "1"
+)  # Plotly checks every figure property in the tests (ui.figures.common)
 
 
 @pytest.fixture(autouse=True)

@@ -99,3 +99,20 @@ def test_chart_payload_is_the_figure_with_translated_labels():
     assert payload["labels"] == {"fullscreen": "全螢幕", "load_error": Translator("zh-TW")("chart_load_error")}
     assert payload["config"] == {"displaylogo": False, "responsive": True}
     assert payload["figure"]["data"][0]["type"] == "bar"  # TPOT against the targets, first on the page
+
+
+VIEWS = [(p, {}) for p in PAGES] + [
+    ("planner", {"planner_section": s}) for s in ("gpus", "capacity", "speculative", "levers")
+]
+
+
+@pytest.mark.parametrize(("page", "query"), VIEWS)
+def test_figures_serialise_the_same_without_plotly_validation(page, query, monkeypatch):
+    """The app builds figures without Plotly's property checks (ui.figures.common.Figure); the tests build them with
+    the checks on. Both must give the same figures."""
+    from ui.figures import common
+
+    assert common.VALIDATE  # conftest turns the checks on
+    checked = figures(run_page(page, **query))
+    monkeypatch.setattr(common, "VALIDATE", False)
+    assert figures(run_page(page, **query)) == checked

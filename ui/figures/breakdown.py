@@ -13,7 +13,7 @@ from tpot_model import BUCKETS, Estimate
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import BUCKET_COLOURS, style
+from .common import BUCKET_COLOURS, Figure, style
 
 BATCH_SWEEP = tuple(2**i for i in range(11))  # 1, 2, 4 ... 1024 as bar categories
 HEAT_BATCH_MAX = 4096
@@ -85,7 +85,7 @@ def sweep_bars(
     fits = np.broadcast_to(est.fits, shape)
     here = np.asarray(x_values) == current
     outline = np.where(here, 2.0, 0.0)
-    fig = go.Figure()
+    fig = Figure()
     # per bucket: one trace for the bars that fit and one (hatched, faded) for those that don't, so that the legend
     # shows each bucket in its plain colour; missing values (None) draw nothing
     for key in BUCKETS:
@@ -252,7 +252,7 @@ def heatmap(
         f"{tr('breakdown_hover_batch')} %{{customdata[0]:,}}<br>"
         f"{tr('breakdown_hover_context')} %{{customdata[1]:,}} tokens<br>"
     )
-    fig = go.Figure()
+    fig = Figure()
     x_edges, y_edges = _edges(context), _edges(batch)
     if metric == "fits":
         fig.add_heatmap(

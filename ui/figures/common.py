@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import zlib
 
 import plotly.graph_objects as go
@@ -58,6 +59,30 @@ pio.templates["tpot"] = go.layout.Template(
 pio.templates.default = "tpot"
 
 
+# Plotly checks every property it is given (2-4x the cost of building a figure). The tests turn the checks on
+# (TPOT_VALIDATE_FIGURES=1, tests/conftest.py) and pin that a figure serialises the same either way; the app skips them.
+VALIDATE = os.environ.get("TPOT_VALIDATE_FIGURES") == "1"
+
+
+class Figure(go.Figure):
+    """go.Figure whose layout and added traces skip Plotly's property validation unless VALIDATE."""
+
+    def __init__(self, data=None, layout=None, **kwargs: object) -> None:
+        super().__init__(data, layout, _validate=VALIDATE, **kwargs)
+
+    def add_scatter(self, **kwargs: object) -> Figure:
+        return super().add_scatter(_validate=VALIDATE, **kwargs)
+
+    def add_bar(self, **kwargs: object) -> Figure:
+        return super().add_bar(_validate=VALIDATE, **kwargs)
+
+    def add_heatmap(self, **kwargs: object) -> Figure:
+        return super().add_heatmap(_validate=VALIDATE, **kwargs)
+
+    def add_contour(self, **kwargs: object) -> Figure:
+        return super().add_contour(_validate=VALIDATE, **kwargs)
+
+
 def style(
     fig: go.Figure, title: str, x_title: str, y_title: str, *, log_x: bool = False, log_y: bool = False
 ) -> go.Figure:
@@ -109,11 +134,9 @@ class Decor:
 
     def apply(self, fig: go.Figure, **layout: object) -> go.Figure:
         """Add the gathered shapes and notes to the figure's own, and set the axes and layout, in one call."""
-        fig.update_layout(
-            shapes=[*fig.layout.shapes, *self.shapes],
-            annotations=[*fig.layout.annotations, *self.annotations],
-            xaxis=self.xaxis,
-            yaxis=self.yaxis,
-            **layout,
-        )
+        if self.shapes:
+            layout["shapes"] = [*fig.layout.shapes, *self.shapes]
+        if self.annotations:
+            layout["annotations"] = [*fig.layout.annotations, *self.annotations]
+        fig.update_layout(xaxis=self.xaxis, yaxis=self.yaxis, **layout)
         return fig

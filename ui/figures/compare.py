@@ -30,7 +30,7 @@ from ..state import (
     ScenarioState,
     sanitize,
 )
-from .common import hardware_colour, style
+from .common import Figure, hardware_colour, style
 
 SAME = "same"  # follow scenario A (model, batch, context, profile)
 AUTO = "auto"  # fewest power-of-two GPUs that hold the scenario
@@ -330,7 +330,7 @@ def decomposition(ests: Mapping[str, Estimate], *, tr: Translator = EN) -> go.Fi
     per scenario (ms), coloured by hardware."""
     styles = _styles(ests)
     names = [tr(f"bucket_{b}") for b in BUCKETS]
-    fig = go.Figure()
+    fig = Figure()
     for x, e in ests.items():
         colour, pattern, _ = styles[x]
         ms = np.array([float(e.breakdown_s[b]) * 1e3 for b in BUCKETS])
@@ -383,7 +383,7 @@ def tpot_vs_batch(sweeps: Mapping[str, Estimate], current: Mapping[str, Estimate
     """TPOT (ms) against batch for each scenario on one chart (log-log), solid where it fits in memory and dashed
     where it does not; each scenario's own batch is marked."""
     styles = _styles(current)
-    fig = go.Figure()
+    fig = Figure()
     for x, e in sweeps.items():
         colour, _, symbol = styles[x]
         label = scenario_label(x, current[x])

@@ -11,7 +11,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..i18n import EN, Translator
-from .common import style
+from .common import Figure, style
 from .kv_cache import Decor, context_ticks, log_ticks, nice_log_ticks, tick_label
 
 MAX_SWEEP_BATCH = 4096
@@ -162,7 +162,7 @@ def cost_curve(
     tr: Translator = EN,
 ) -> go.Figure:
     """Cost per output token against batch or context: decode alone, and per request with the prompt's prefill."""
-    fig = go.Figure()
+    fig = Figure()
     i = _nearest(x, scenario_x)
     for key, values, colour in (
         ("ce_line_decode", usd_per_1m_decode, DECODE_COLOUR),
@@ -231,7 +231,7 @@ def throughput_curve(
     tr: Translator = EN,
 ) -> go.Figure:
     """Output tokens/s per GPU against batch or context (hover adds tokens/s per user)."""
-    fig = go.Figure()
+    fig = Figure()
     name = tr("ce_line_tps_gpu")
     fig.add_scatter(
         x=x,
@@ -285,7 +285,7 @@ def energy_curve(
 ) -> go.Figure:
     """Energy per output token (J) against batch or context (hover adds tokens per joule)."""
     j = np.asarray(joules_per_token, dtype=float)
-    fig = go.Figure()
+    fig = Figure()
     fig.add_scatter(
         x=x,
         y=j,
@@ -361,7 +361,7 @@ def frontier(
         f"{tr('ce_h_batch')} %{{customdata[0]:,.0f}}<br>TPOT %{{customdata[1]:,.3~g}} ms<br>"
         f"%{{customdata[2]:,.4~g}} {tr('ce_u_tps_gpu')}<br>%{{customdata[3]:,.3~g}} {tr('ce_u_tps_user')}"
     )
-    fig = go.Figure()
+    fig = Figure()
     fig.add_scatter(
         x=np.where(ok, xs, np.nan),
         y=np.where(ok, ys, np.nan),
@@ -505,7 +505,7 @@ def heatmap(
     b_grid, c_grid = np.meshgrid(batches, contexts)
     custom = np.stack([b_grid, c_grid, v], axis=-1)
     unit = tr(f"ce_unit_{metric}")
-    fig = go.Figure()
+    fig = Figure()
     x_edges, y_edges = _edges(batches), _edges(contexts)
     if (~ok).any():
         fig.add_heatmap(

@@ -20,7 +20,7 @@ from tpot_model.serving_calibration import MTP_ACCEPTANCE, MTP_K
 
 from ..i18n import EN, Translator
 from ..state import Notice, sanitize
-from .common import hardware_colour, style
+from .common import Figure, hardware_colour, style
 
 IO_PRESETS = {"1k1k": (1024, 1024), "1k8k": (1024, 8192), "8k1k": (8192, 1024)}
 CUSTOM = "custom"
@@ -366,7 +366,7 @@ def _measured_traces(fig, points, y_of, tr: Translator, unit: str) -> None:
 def frontier_figure(series: Sequence[Series], points, *, y: str = "output", isl: int = 1024, osl: int = 1024,
                     model_name: str = "", log_y: bool = True, tr: Translator = EN) -> go.Figure:  # fmt: skip
     """tokens/s per GPU (output or total) against tokens/s per user, one curve per series, measured points on top."""
-    fig = go.Figure()
+    fig = Figure()
     unit = tr("fr_unit_tps_gpu")
     for s in series:
         _curve_traces(fig, s, s.interactivity, s.per_gpu(y), tr, unit)
@@ -416,7 +416,7 @@ def frontier_table(series: Sequence[Series], points, *, y: str = "output") -> pd
 def per_mw_figure(series: Sequence[Series], points, tco: Mapping, *, y: str = "output", log_y: bool = True,
                   tr: Translator = EN) -> go.Figure:  # fmt: skip
     """tokens/s per MW of all-in power against tokens/s per user, for the hardware with an all-in power figure."""
-    fig = go.Figure()
+    fig = Figure()
     unit = tr("fr_unit_tps_mw")
     for s in series:
         if math.isfinite(s.all_in_w):
@@ -494,7 +494,7 @@ def cost_figure(points: Sequence[AtTarget], target: float, tier: str, *, y: str 
     labels = [p.label for p in points]
     values = [p.usd_per_1m[tier] for p in points]
     shown = [v if math.isfinite(v) else None for v in values]
-    fig = go.Figure()
+    fig = Figure()
     fig.add_bar(
         x=labels,
         y=shown,
@@ -554,7 +554,7 @@ def validation_figure(cv, metric: str, *, tr: Translator = EN) -> go.Figure:
     pred, meas = np.asarray(pred) * scale, np.asarray(meas) * scale
     ok = np.isfinite(pred) & np.isfinite(meas)
     lo, hi = float(np.min(meas[ok])) / 1.5, float(np.max(meas[ok])) * 1.5
-    fig = go.Figure()
+    fig = Figure()
     band = np.array([lo, hi])
     fig.add_scatter(x=band, y=band * 1.25, mode="lines", line={"color": "#bbb", "dash": "dot"}, showlegend=False,
                     hoverinfo="skip")  # fmt: skip

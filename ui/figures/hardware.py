@@ -18,7 +18,7 @@ from tpot_model.units import GB, TB_per_s, TFLOP_per_s
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import hardware_colour, style
+from .common import Figure, hardware_colour, style
 
 # Memory generations, oldest / highest-bandwidth family first; unknown types ("" in the catalog) go last.
 MEMORY_ORDER = (
@@ -116,7 +116,7 @@ def bandwidth_by_year(chips: Sequence[Hardware], *, tr: Translator = EN) -> go.F
     chips = [h for h in chips if h.launch_year is not None]
     offsets = dict(zip((h.id for h in chips), _year_offsets(chips), strict=True))
     max_gb = max((h.memory_bytes / GB for h in chips), default=1.0)
-    fig = go.Figure()
+    fig = Figure()
     for mt in sorted({h.memory_type for h in chips}, key=memory_rank):
         group = [h for h in chips if h.memory_type == mt]
         gb = np.array([h.memory_bytes / GB for h in group])
@@ -162,7 +162,7 @@ def bandwidth_ranking(chips: Sequence[Hardware], *, tr: Translator = EN) -> go.F
     chips = sorted(chips, key=lambda h: -h.memory_bandwidth_bytes_per_s)
     bw = np.array([h.memory_bandwidth_bytes_per_s / TB_per_s for h in chips])
     gb = np.array([h.memory_bytes / GB for h in chips])
-    fig = go.Figure()
+    fig = Figure()
     fig.add_bar(
         y=[h.name for h in chips],
         x=bw,
@@ -279,7 +279,7 @@ def tpot_by_hardware(
     ]
     hover = tr("hw_hover_tpot") if show_profile else tr("hw_hover_tpot_ideal")
     common = {"y": names, "orientation": "h", "customdata": custom, "hovertemplate": hover + "<extra></extra>"}
-    fig = go.Figure()
+    fig = Figure()
     if show_profile:
         fig.add_bar(
             x=est_s * scale,
@@ -379,7 +379,7 @@ def frontier_table(chips: Iterable[Hardware]) -> pd.DataFrame:
 def bandwidth_frontier(chips: Sequence[Hardware], *, tr: Translator = EN) -> go.Figure:
     """Step lines: the best peak bandwidth (TB/s) available per memory generation, year by year, and over all."""
     table = frontier_table(chips)
-    fig = go.Figure()
+    fig = Figure()
     for mt, group in table.groupby("memory_type", sort=False):
         overall = mt == "all"
         label = tr("hw_frontier_all") if overall else memory_label(mt, tr)

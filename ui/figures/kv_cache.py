@@ -17,7 +17,7 @@ from tpot_model.units import GB, KiB
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import BUCKET_COLOURS, Decor, style
+from .common import BUCKET_COLOURS, Decor, Figure, style
 
 LINE_BATCHES = (1, 8, 32, 128)  # batch sizes always drawn; the scenario's batch is added
 KV_PRECISIONS = ("bf16", "fp8", "int4")  # KV formats compared; the scenario's is added
@@ -322,7 +322,7 @@ def kv_vs_context(
 ) -> go.Figure:
     """KV-cache GB per GPU against context, one line per batch, with the room left after weights and workspace
     (and the model's max context marked when the axis runs past it)."""
-    fig = go.Figure()
+    fig = Figure()
     others = [b for b in batches if b != scenario_batch]
     for b, row in zip(batches, kv_bytes_per_gpu, strict=True):
         is_scenario = b == scenario_batch
@@ -386,7 +386,7 @@ def max_batch_vs_context(
     """The largest batch that fits at each context (log y); where not even one sequence fits, the region is shaded."""
     mb = np.asarray(max_batch, dtype=float)
     shown = np.where(mb >= 1, mb, np.nan)
-    fig = go.Figure()
+    fig = Figure()
     fig.add_scatter(
         x=contexts,
         y=shown,
@@ -456,7 +456,7 @@ def architecture_bars(
     window = variants.kv_bytes_per_token_window_layers.to_numpy() / KiB
     total = full + window
     stored = variants.variant.to_numpy() == "stored"
-    fig = go.Figure()
+    fig = Figure()
     fig.add_bar(
         y=labels,
         x=full,
@@ -515,7 +515,7 @@ def composition_area(
     """One sequence's KV cache stacked by layer type against context: constant state, capped window, growing part.
     view: 'log' (GB, log y: a constant part is a flat band however small), 'linear' (GB) or 'pct' (share of total)."""
     percent = view == "pct"
-    fig = go.Figure()
+    fig = Figure()
     total = sum(parts.values())
     for key in ("state", "window", "full"):  # flat parts at the bottom so the growing part rides on top
         if key not in parts:
@@ -585,7 +585,7 @@ def precision_lines(
     tr: Translator = EN,
 ) -> go.Figure:
     """KV-cache GB per GPU against context at one batch, one line per KV format, with the room for the cache."""
-    fig = go.Figure()
+    fig = Figure()
     for name, values in lines.items():
         label = tr("kvc_prec_current", fmt=name) if name == current else name
         fig.add_scatter(

@@ -34,7 +34,7 @@ from tpot_model.units import GB, GiB
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import BUCKET_COLOURS, style
+from .common import BUCKET_COLOURS, Figure, style
 
 Block = tuple[str, str]
 REFERENCE_POINTS_FILE = DATA_DIR / "reference_points.yaml"
@@ -724,7 +724,7 @@ def operator_times(est: Estimate, *, tr: Translator = EN) -> go.Figure:
     df = operator_data(est)
     names = [tr(f"meth_op_{n}") for n in df["operator"]]
     bound = [tr("bound_compute") if b == "compute" else tr("bound_memory") for b in df["bound"]]
-    fig = go.Figure()
+    fig = Figure()
     for col, key, colour in (
         ("memory_time_ms", "meth_fig_memory", MEMORY_COLOUR),
         ("compute_time_ms", "meth_fig_compute", COMPUTE_COLOUR),

@@ -8,12 +8,12 @@ import plotly.graph_objects as go
 from tpot_model.targets import LAGGY_ABOVE_S, READING_SPEED_TPOT_S, TPOT_TARGETS_S
 
 from ..i18n import EN, Translator
-from .common import BUCKET_COLOURS, Decor, style
+from .common import BUCKET_COLOURS, Decor, Figure, style
 
 
 def tpot_vs_targets(tpot_s: float, ideal_s: float, *, tr: Translator = EN) -> go.Figure:
     """A horizontal bar of the estimate and the ideal bound, with a vertical line per TPOT target (ms)."""
-    fig = go.Figure()
+    fig = Figure()
     fig.add_bar(
         y=[tr("label_ideal"), tr("ov_estimate")],
         x=[ideal_s * 1e3, tpot_s * 1e3],
@@ -42,7 +42,7 @@ def memory_use(
 ) -> go.Figure:
     """Stacked horizontal bar of per-GPU memory (weights, KV cache, workspace) against usable and total capacity (GB)."""
     colours = {"weights": BUCKET_COLOURS["weights"], "kv_cache": BUCKET_COLOURS["kv_cache"], "workspace": "#bbbbbb"}
-    fig = go.Figure()
+    fig = Figure()
     for key, value in parts_bytes.items():
         fig.add_bar(
             y=[""],

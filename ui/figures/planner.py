@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+from plotly.colors import get_colorscale
 
 from tpot_model.planner import (
     MAX_BATCH_SEARCHED,
@@ -28,7 +29,7 @@ from tpot_model.targets import TPOT_TARGETS_S
 
 from ..i18n import EN, Translator
 from ..state import Notice, sanitize
-from .common import BUCKET_COLOURS, Decor, style
+from .common import BUCKET_COLOURS, Decor, Figure, style
 
 # --------------------------------------------------------------------------------------------------- page inputs
 
@@ -179,7 +180,7 @@ def frontier_figure(point: FrontierPoint, *, tr: Translator = EN) -> go.Figure:
     b, t, y = point.sweep_batch, _ms(point.sweep_tpot_s), point.sweep_tokens_per_s_per_gpu
     fits, meets = point.sweep_fits, point.sweep_meets_target
     hover = tr("pl_hover_batch") + "<extra></extra>"
-    fig = go.Figure()
+    fig = Figure()
     groups = (
         ("pl_meets", fits & meets, TARGET_COLOUR, "circle"),
         ("pl_misses", fits & ~meets, MISS_COLOUR, "circle"),
@@ -249,15 +250,16 @@ def cost_heatmap(grid: CostGrid, hardware_names: Sequence[str], target_s: float,
     z = np.array([[p.usd_per_1M_tokens if p.feasible else np.nan for p in row] for row in grid.cells], dtype=float)
     text = [[_cell_text(p, tr) for p in row] for row in grid.cells]
     cols = [tr(f"pl_prec_{p}") for p in grid.precisions]
-    fig = go.Figure(
-        go.Heatmap(
+    fig = Figure(
+        dict(
+            type="heatmap",
             z=z,
             x=cols,
             y=list(hardware_names),
             text=text,
             texttemplate="%{text}",
             textfont={"size": 12},
-            colorscale="RdYlGn_r",
+            colorscale=get_colorscale("RdYlGn_r"),  # as a list: plotly.js has no RdYlGn by name
             colorbar={"title": {"text": tr("pl_usd_axis")}},
             hovertemplate=tr("pl_hover_cell") + "<extra></extra>",
             xgap=3,
@@ -304,7 +306,7 @@ def tp_figure(tp: TPScaling, batch: int, target_s: float | None, *, tr: Translat
     """TPOT at the scenario's batch per tensor-parallel GPU count, stacked by bucket (communication visible), with
     the ideal 1/N line and the target; counts that do not fit are shaded grey."""
     x = [str(n) for n in tp.num_gpus]
-    fig = go.Figure()
+    fig = Figure()
     share = tp.communication_fraction * 100
     for key, values in tp.breakdown_s.items():
         fig.add_bar(
@@ -394,7 +396,7 @@ def pp_figure(pp: PipelineParallel, tp: TPScaling, usable_bytes: float, *, tr: T
     tp_name, pp_name = tr("pl_tp_only"), tr("pl_pp_line", tp=pp.tensor_parallel)
     mem = tr("pl_hover_mem") + "<extra></extra>"
     data = [
-        go.Scatter(
+        dict(type="scatter",
             x=x,
             y=_ms(tp.tpot_s[idx]),
             mode="lines+markers",
@@ -403,7 +405,7 @@ def pp_figure(pp: PipelineParallel, tp: TPScaling, usable_bytes: float, *, tr: T
             legendgroup="tp",
             hovertemplate=tr("pl_hover_tp_line") + "<extra></extra>",
         ),
-        go.Scatter(
+        dict(type="scatter",
             x=x,
             y=_ms(pp.tpot_s),
             mode="lines+markers",
@@ -413,13 +415,13 @@ def pp_figure(pp: PipelineParallel, tp: TPScaling, usable_bytes: float, *, tr: T
             customdata=pp_data,
             hovertemplate=tr("pl_hover_pp") + "<extra></extra>",
         ),
-        go.Bar(x=x, y=tp.memory_per_gpu_bytes[idx] / 1e9, name=tp_name, marker_color=TP_COLOUR, legendgroup="tp",
+        dict(type="bar", x=x, y=tp.memory_per_gpu_bytes[idx] / 1e9, name=tp_name, marker_color=TP_COLOUR, legendgroup="tp",
                showlegend=False, hovertemplate=mem, xaxis="x2", yaxis="y2"),
-        go.Bar(x=x, y=pp.memory_per_gpu_bytes / 1e9, name=pp_name, marker_color=PP_COLOUR, legendgroup="pp",
+        dict(type="bar", x=x, y=pp.memory_per_gpu_bytes / 1e9, name=pp_name, marker_color=PP_COLOUR, legendgroup="pp",
                showlegend=False, hovertemplate=mem, xaxis="x2", yaxis="y2"),
     ]  # fmt: skip
     # two panels side by side, laid out by hand (make_subplots costs ~30 ms per figure)
-    fig = go.Figure(
+    fig = Figure(
         data=data,
         layout={
             "xaxis": {"domain": [0.0, 0.45], "type": "category"},
@@ -467,7 +469,7 @@ def pp_table(pp: PipelineParallel, tp: TPScaling) -> pd.DataFrame:
 def spec_acceptance_figure(grid: Speculative, k: int, acceptance: float, *, tr: Translator = EN) -> go.Figure:
     """Effective TPOT against the acceptance rate, one line per draft length (grid: k along axis 0, acceptance along
     axis 1), the baseline and the current (k, a)."""
-    fig = go.Figure()
+    fig = Figure()
     base = float(np.ravel(grid.baseline_tpot_s)[0]) * 1e3
     ks = grid.k[:, 0].astype(int)
     for i, kk in enumerate(ks):
@@ -517,7 +519,7 @@ def spec_acceptance_table(grid: Speculative) -> pd.DataFrame:
 def spec_batch_figure(sp: Speculative, *, tr: Translator = EN) -> go.Figure:
     """Speed-up (baseline TPOT / effective TPOT) against batch at the chosen k and acceptance: where it stops paying."""
     batch = np.asarray(sp.tokens_per_s_total * sp.tpot_s, dtype=float)  # batch = tokens/s x TPOT
-    fig = go.Figure()
+    fig = Figure()
     d = Decor()
     d.hrect(0, 1, fillcolor="#d62728", opacity=0.07)
     fig.add_scatter(
@@ -568,7 +570,7 @@ def disaggregation_figure(dg: Disaggregation, *, tr: Translator = EN) -> go.Figu
     """Prefill GPUs needed per decode GPU for each input/output mix (the decode pool at the TPOT target)."""
     x = [mix_label(i, o) for i, o in zip(dg.input_tokens, dg.output_tokens, strict=True)]
     ratio = dg.prefill_per_decode_gpu
-    fig = go.Figure()
+    fig = Figure()
     fig.add_bar(
         x=x,
         y=ratio,
@@ -640,7 +642,7 @@ def levers_figure(rows: Sequence[LeverRow], at_target: bool, *, tr: Translator =
         "throughput": tr("pl_d_tps_gpu") if at_target else tr("pl_d_tps"),
         "usd": tr("pl_d_usd"),
     }
-    fig = go.Figure()
+    fig = Figure()
     for key in ("tpot", "throughput", "usd"):
         v = deltas[key]
         fig.add_bar(

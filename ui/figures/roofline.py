@@ -19,7 +19,7 @@ from tpot_model.units import MB, TFLOP_per_s
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import hardware_colour, style
+from .common import Figure, hardware_colour, style
 
 OPERATOR_COLOURS = {
     "embedding": "#7f7f7f",
@@ -151,7 +151,7 @@ def roofline(
     x_lo, x_hi = _x_range(est, points, overlay)
     colour = hardware_colour(hw.id)
     T = TFLOP_per_s
-    fig = go.Figure()
+    fig = Figure()
 
     # faint ceilings of the chip's other precisions, drawn first (underneath) as line segments with gaps; higher
     # ceilings are labelled above their line, lower ones below (clear of the dashed achievable roof)

@@ -21,7 +21,7 @@ from tpot_model.calibration import PROFILE_ORDER, TARGET_MEDIAN, TARGET_P90, Err
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import hardware_colour
+from .common import Figure, hardware_colour
 
 METRICS = ("tokens_per_s", "tpot_ms")  # what the scatter plots: the row's tokens/s, or TPOT in ms
 BAND = 0.25  # the shaded band: predicted within +-25% of measured
@@ -384,7 +384,7 @@ def scatter(points: pd.DataFrame, metric: str, *, tr: Translator = EN) -> go.Fig
     span = [math.log10(lo), math.log10(hi)]
     ticks, labels = log_ticks(lo, hi)
     axis = {"type": "log", "range": span, "tickvals": ticks, "ticktext": labels}
-    return go.Figure(
+    return Figure(
         {
             "data": traces,
             "layout": {
