@@ -7,7 +7,7 @@ fr_y, fr_target, fr_tier, fr_usd, fr_mtp, fr_k, fr_accept, fr_log, fr_disagg).""
 import streamlit as st
 
 from tpot_model import planner, serving, serving_calibration
-from ui import controls, data, fmt, show
+from ui import cache, controls, data, fmt, show
 from ui.figures import frontier as figs
 
 state = controls.scenario_state()
@@ -275,11 +275,16 @@ c[1].metric(
     help=tr("fr_m_loho_def", p90=fmt.pct(summary["output_tokens_per_s_per_gpu"].p90)),
 )
 c[2].metric(tr("fr_m_loho_rows"), str(summary["tpot"].n), help=tr("fr_m_loho_rows_def"))
+loho_figs = cache.built(  # the measurements' check depends on the language only
+    f"frontier-loho|{tr.lang}",
+    lambda: (figs.validation_figure(cv, "tpot", tr=tr), figs.validation_figure(cv, "output", tr=tr),
+             figs.validation_table(cv)),
+)  # fmt: skip
 left, right = st.columns(2)
 with left:
-    show.figure(figs.validation_figure(cv, "tpot", tr=tr), figs.validation_table(cv), "loho-tpot", tr)
+    show.figure(loho_figs[0], loho_figs[2], "loho-tpot", tr)
 with right:
-    show.figure(figs.validation_figure(cv, "output", tr=tr), figs.validation_table(cv), "loho-output", tr)
+    show.figure(loho_figs[1], loho_figs[2], "loho-output", tr)
 st.caption(tr("fr_loho_caption"))
 
 st.query_params.update(

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import controls, data, fmt, show, uploads
+from ui import cache, controls, data, fmt, show, uploads
 from ui.figures import hardware as figs
 from ui.state import CUSTOM_ID
 
@@ -34,9 +34,13 @@ else:
     # (a) bandwidth and capacity
     st.header(tr("hw_specs_header"))
     st.markdown(tr("hw_specs_intro"))
-    specs = figs.specs_table(chips)
-    show.figure(figs.bandwidth_by_year(chips, tr=tr), specs, "hardware-bandwidth-by-year", tr)
-    show.figure(figs.bandwidth_ranking(chips, tr=tr), specs, "hardware-bandwidth-ranking", tr)
+    # the chips' own charts depend on the chips and the language only: built once, not on every slider move
+    chips_key = f"{tr.lang}|{','.join(selected)}|{uploads.url_params(state)}"
+    specs = cache.built(f"specs|{chips_key}", lambda: figs.specs_table(chips))
+    by_year = cache.built(f"by_year|{chips_key}", lambda: figs.bandwidth_by_year(chips, tr=tr))
+    show.figure(by_year, specs, "hardware-bandwidth-by-year", tr)
+    ranking = cache.built(f"ranking|{chips_key}", lambda: figs.bandwidth_ranking(chips, tr=tr))
+    show.figure(ranking, specs, "hardware-bandwidth-ranking", tr)
     with st.expander(tr("hw_specs_table")):
         labels = figs.specs_table_labels(tr=tr)
         st.dataframe(specs[list(labels)].rename(columns=labels), hide_index=True)
@@ -73,5 +77,13 @@ else:
     # (c) memory generations
     st.header(tr("hw_gen_header"))
     st.markdown(tr("hw_gen_intro"))
-    show.figure(figs.bandwidth_frontier(chips, tr=tr), figs.frontier_table(chips), "hardware-bandwidth-frontier", tr)
-    st.dataframe(figs.generation_table(chips, tr=tr), hide_index=True)
+    generations = cache.built(
+        f"generations|{chips_key}",
+        lambda: (
+            figs.bandwidth_frontier(chips, tr=tr),
+            figs.frontier_table(chips),
+            figs.generation_table(chips, tr=tr),
+        ),
+    )
+    show.figure(generations[0], generations[1], "hardware-bandwidth-frontier", tr)
+    st.dataframe(generations[2], hide_index=True)

@@ -22,3 +22,10 @@ def scenario_key(state: ScenarioState, *ignored: str) -> str:
 def planner_cost_grid(key: str, _model, _hardware, _scenario, _profile, **options):
     """planner.cost_grid, once per scenario (it does not depend on the sidebar batch) and options."""
     return planner.cost_grid(_model, _hardware, _scenario, _profile, **options)
+
+
+@st.cache_resource(max_entries=256, show_spinner=False)
+def built(key: str, _build):
+    """_build(), once per server for each key: for figures and tables that depend on nothing the key leaves out
+    (not on the sidebar's scenario), so a slider change does not rebuild them. Shared read-only."""
+    return _build()
