@@ -13,7 +13,7 @@ st.set_page_config(
     layout="wide",
     initial_sidebar_state="collapsed" if embedded else "auto",
 )
-with st.sidebar:  # hidden: the page's first element stays its own
+with st.sidebar:  # a hidden box: the main column's first element stays the page's own
     show.preload_charts()
 
 state = controls.sidebar()

@@ -140,18 +140,16 @@ def page_figures(reruns: int) -> dict:
 
 
 def browser_figures() -> dict:
-    """First load of each page (navigation until its content and the charts delivered so far, at least one, are drawn),
-    server warm: in a new browser profile (cold cache: the 1.5 MB plotly.js build is fetched and compiled) and in one
-    that has opened the app before (warm cache, the usual case for a link followed from a wiki)."""
+    """First load of each page (navigation until its content and first chart are drawn), server warm: in a new
+    browser profile (cold cache: the 1.5 MB plotly.js build is fetched and compiled) and in one that has opened the
+    app before (warm cache, the usual case for a link followed from a wiki)."""
     from tests.server_util import CHROMIUM, CHROMIUM_ARGS, streamlit_server
 
     if not Path(CHROMIUM).exists():
         return {"skipped": "no /usr/bin/chromium"}
     from playwright.sync_api import sync_playwright
 
-    from tests.test_browser import CHARTS_DRAWN, PAGES, URL_PATHS
-
-    first_charts_drawn = f"() => document.querySelector('[class*=\"st-key-chart-\"]') && ({CHARTS_DRAWN})()"
+    from tests.test_browser import PAGES, URL_PATHS
 
     out = {}
     with streamlit_server() as (base, _), sync_playwright() as p:
@@ -175,7 +173,7 @@ def browser_figures() -> dict:
                 page.wait_for_function("() => !document.querySelector('[data-testid=\"stSkeleton\"]')",
                                        timeout=120_000)  # fmt: skip
                 if name != "glossary":  # the one page without charts
-                    page.wait_for_function(first_charts_drawn, timeout=120_000, polling=50)
+                    page.wait_for_selector(".tpot-chart .main-svg", timeout=120_000)
                 out[name][f"{label}_s"] = round(time.perf_counter() - t, 2)
                 page.close()
                 if fresh:

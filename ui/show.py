@@ -18,10 +18,16 @@ PLOTLY_CONFIG = {"displaylogo": False, "responsive": True}
 # plotly.js, cartesian build (bar, heatmap, scatter: all the charts here draw), served by server.enableStaticServing
 PLOTLY_JS = "plotly-cartesian-4.1.1.min.js"
 CHART_COMPONENT = "tpot_plotly_chart"
+_LOADER = Path(__file__).with_name("plotly_loader.js").read_text().replace("__PLOTLY_FILE__", PLOTLY_JS)
 _CHART = st.components.v2.component(
     CHART_COMPONENT,
-    js=(Path(__file__).with_name("plotly_chart.js")).read_text().replace("__PLOTLY_FILE__", PLOTLY_JS),
+    js=_LOADER + Path(__file__).with_name("plotly_chart.js").read_text(),
     isolate_styles=False,  # plotly.js styles its modebar and hover labels from the document's head
+)
+_PRELOAD = (  # runs as soon as the page's first message arrives; hides its own (empty) box
+    f"<script>(() => {{\n{_LOADER}loadPlotly().catch(() => {{}});\n"
+    "document.currentScript?.closest('[data-testid=\"stElementContainer\"]')?.style.setProperty('display', 'none');"
+    "\n})();</script>"
 )
 
 
@@ -30,8 +36,8 @@ def embedded() -> bool:
 
 
 def preload_charts() -> None:
-    """Start loading plotly.js in the browser as the page opens, before its first chart (draws nothing)."""
-    _CHART(key="plotly-preload")
+    """Start loading plotly.js in the browser as the page opens, before its first chart (takes no space)."""
+    st.html(_PRELOAD, unsafe_allow_javascript=True)
 
 
 def _slug(name: str) -> str:
