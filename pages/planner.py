@@ -479,6 +479,7 @@ def levers_section() -> None:
         draft=draft,
         mtp_cost=mtp_cost,
         hardware_catalog=catalog_hw,
+        baseline=(est, point),  # the page head already has them
     )
     st.dataframe(figs.levers_display_table(rows, at_target, tr=tr), hide_index=True)
     show.figure(figs.levers_figure(rows, at_target, tr=tr), figs.levers_table(rows), "planner-levers", tr)

@@ -380,6 +380,14 @@ def test_levers_rows_and_deltas():
     assert rows["kv_fp8"].target_batch == fr.batch
 
 
+def test_levers_reuse_a_given_baseline():
+    kw = dict(tpot_target_s=0.05, hardware_catalog=HARDWARE)
+    given = (estimate(L70, H200, BASE, TYPICAL), pl.frontier(L70, H200, BASE, TYPICAL, 0.05))
+    assert pl.levers(L70, H200, BASE, TYPICAL, baseline=given, **kw) == pl.levers(L70, H200, BASE, TYPICAL, **kw)
+    no_target = pl.levers(L70, H200, BASE, TYPICAL, hardware_catalog=HARDWARE, baseline=given)
+    assert no_target == pl.levers(L70, H200, BASE, TYPICAL, hardware_catalog=HARDWARE)
+
+
 def test_levers_not_applicable():
     s = replace(BASE, weights="awq-int4", kv_cache="fp8")
     rows = {r.lever: r for r in pl.levers(L70, HARDWARE["m4-max"], s, TYPICAL, hardware_catalog={})}

@@ -1009,27 +1009,32 @@ def levers(
     draft: ModelSpec | None = None,
     mtp_cost: float | None = None,
     hardware_catalog: Mapping[str, Hardware] | None = None,
+    baseline: tuple[Estimate, FrontierPoint | None] | None = None,
 ) -> list[LeverRow]:
     """The baseline and each lever of LEVERS applied alone to the scenario (scalar), with the change it brings at
     the scenario's batch and, given a target, at the frontier. Weight levers: awq-int4 (W4A16) and nvfp4/mxfp4
     (W4A4 where the chip has FP4 units, else dequantised to bf16); KV: fp8; batch x 2; speculative decoding with
     the given draft / MTP, k and acceptance; the next hardware generation (catalog price, not the override);
-    twice the GPUs."""
+    twice the GPUs. `baseline`: the scenario's estimate and frontier when the caller already has them."""
     _require_scalar(scenario)
     if np.ndim(scenario.batch):
         raise ValueError("batch must be a single value here")
 
-    def point_of(m_hw: Hardware, s: Scenario) -> tuple[float, float, float, float, bool]:
-        e = estimate(model, m_hw, s, profile)
+    def values(e: Estimate) -> tuple[float, float, float, float, bool]:
         return _f(e.tpot_s), _f(e.tokens_per_s_total), _f(e.tokens_per_s_per_gpu), _f(e.usd_per_1M_tokens), bool(e.fits)
+
+    def point_of(m_hw: Hardware, s: Scenario) -> tuple[float, float, float, float, bool]:
+        return values(estimate(model, m_hw, s, profile))
 
     def front_of(m_hw: Hardware, s: Scenario) -> FrontierPoint | None:
         if tpot_target_s is None:
             return None
         return frontier(model, m_hw, s, profile, tpot_target_s, ttft_target_s)
 
-    base = point_of(hw, scenario)
-    base_front = front_of(hw, scenario)
+    if baseline is not None:
+        base, base_front = values(baseline[0]), baseline[1] if tpot_target_s is not None else None
+    else:
+        base, base_front = point_of(hw, scenario), front_of(hw, scenario)
 
     def row(lever, detail, applicable, vals, fr: FrontierPoint | None) -> LeverRow:
         tpot, total, per_gpu, usd, fits = vals
