@@ -9,7 +9,7 @@ from ui import controls, show, validation_data
 embedded = show.embedded()
 st.set_page_config(
     page_title="TPOT dashboard",
-    page_icon=":material/speed:",
+    page_icon=Path(__file__).parent / "static" / "favicon.png",  # served locally: no request to an icon CDN
     layout="wide",
     initial_sidebar_state="collapsed" if embedded else "auto",
 )

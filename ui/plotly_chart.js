@@ -29,6 +29,25 @@ function onFullscreenChange(event) {
   }
 }
 
+function whenWanted(div, draw) {
+  // A chart on (or near) the screen draws at once, in a task of its own so that it paints before the next one is
+  // drawn; the others when the browser is idle or they scroll into view. A drawn chart redraws at once.
+  if (div.data) return draw();
+  let done = false;
+  const go = () => {
+    if (done) return;
+    done = true;
+    seen.disconnect();
+    draw();
+  };
+  const seen = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setTimeout(go, 0), {
+    rootMargin: "200px",
+  });
+  seen.observe(div);
+  if (window.requestIdleCallback) window.requestIdleCallback(go, { timeout: 3000 });
+  else setTimeout(go, 1000);
+}
+
 export default function ({ parentElement, data }) {
   let div = parentElement.querySelector(".tpot-chart");
   if (!div) {
@@ -44,11 +63,17 @@ export default function ({ parentElement, data }) {
     div.tpotResize.observe(div);
   }
   const { figure, config, labels } = JSON.parse(new TextDecoder().decode(data));
+  const layout = figure.layout;
+  div.style.minHeight = `${layout.height ?? layout.template?.layout?.height ?? 450}px`; // the box, before drawing
+  div.tpotNext = { figure, config: { ...config, modeBarButtonsToAdd: [fullscreenButton(labels.fullscreen, div)] } };
   loadPlotly()
-    .then((Plotly) => {
-      const full = { ...config, modeBarButtonsToAdd: [fullscreenButton(labels.fullscreen, div)] };
-      return Plotly.react(div, figure.data, { ...figure.layout, autosize: true }, full);
-    })
+    .then((Plotly) =>
+      whenWanted(div, () => {
+        const next = div.tpotNext; // the newest data, if a rerun came while this chart waited
+        div.tpotNext = null;
+        if (next) return Plotly.react(div, next.figure.data, { ...next.figure.layout, autosize: true }, next.config);
+      }),
+    )
     .catch(() => {
       div.textContent = labels.load_error;
     });
