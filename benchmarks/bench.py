@@ -1,7 +1,8 @@
 """Performance figures as JSON: model time per point and per 256 x 256 grid against a per-point Python loop (the way
 the peer tools work), CLI sweep cost, each page's rerun time after a slider change (AppTest), and import times.
 
-Run: .venv/bin/python benchmarks/bench.py [--loop-points N] [--reruns N] [--out PATH]
+Run: .venv/bin/python benchmarks/bench.py [--loop-points N] [--reruns N] [--browser-repeats N] [--no-browser]
+     [--out PATH]
 """
 
 from __future__ import annotations
@@ -139,10 +140,10 @@ def page_figures(reruns: int) -> dict:
     return out
 
 
-def browser_figures() -> dict:
+def browser_figures(repeats: int) -> dict:
     """First load of each page (navigation until its content and first chart are drawn), server warm: in a new
     browser profile (cold cache: the 1.5 MB plotly.js build is fetched and compiled) and in one that has opened the
-    app before (warm cache, the usual case for a link followed from a wiki)."""
+    app before (warm cache, the usual case for a link followed from a wiki; median of `repeats` loads)."""
     from tests.server_util import CHROMIUM, CHROMIUM_ARGS, streamlit_server
 
     if not Path(CHROMIUM).exists():
@@ -151,33 +152,34 @@ def browser_figures() -> dict:
 
     from tests.test_browser import PAGES, URL_PATHS
 
+    def first_load_s(ctx, name: str) -> float:
+        page = ctx.new_page()
+        t = time.perf_counter()
+        page.goto(f"{base}/{URL_PATHS[name]}", wait_until="domcontentloaded")
+        page.wait_for_selector('[data-testid="stMainBlockContainer"] [data-testid="stElementContainer"]',
+                               timeout=120_000)  # fmt: skip
+        page.wait_for_function("() => !document.querySelector('[data-testid=\"stSkeleton\"]')", timeout=120_000)
+        if name != "glossary":  # the one page without charts
+            page.wait_for_selector(".tpot-chart .main-svg", timeout=120_000)
+        elapsed = time.perf_counter() - t
+        page.close()
+        return elapsed
+
     out = {}
     with streamlit_server() as (base, _), sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         warm = browser.new_page()
         warm.goto(base + "/", wait_until="domcontentloaded")
-        warm.wait_for_selector(".js-plotly-plot .main-svg", timeout=120_000)
+        warm.wait_for_selector(".tpot-chart .main-svg", timeout=120_000)
         time.sleep(8)  # the validation table warms in the background
         shared = browser.new_context(viewport={"width": 1400, "height": 1000})  # a browser that has seen the app
         shared.new_page().goto(base + "/glossary", wait_until="load")
         for name in PAGES:
-            out[name] = {}
-            for label, ctx in (("cold_cache", None), ("warm_cache", shared)):
-                fresh = ctx is None
-                ctx = ctx or browser.new_context(viewport={"width": 1400, "height": 1000})
-                page = ctx.new_page()
-                t = time.perf_counter()
-                page.goto(f"{base}/{URL_PATHS[name]}", wait_until="domcontentloaded")
-                page.wait_for_selector('[data-testid="stMainBlockContainer"] [data-testid="stElementContainer"]',
-                                       timeout=120_000)  # fmt: skip
-                page.wait_for_function("() => !document.querySelector('[data-testid=\"stSkeleton\"]')",
-                                       timeout=120_000)  # fmt: skip
-                if name != "glossary":  # the one page without charts
-                    page.wait_for_selector(".tpot-chart .main-svg", timeout=120_000)
-                out[name][f"{label}_s"] = round(time.perf_counter() - t, 2)
-                page.close()
-                if fresh:
-                    ctx.close()
+            fresh = browser.new_context(viewport={"width": 1400, "height": 1000})
+            cold = first_load_s(fresh, name)
+            fresh.close()
+            warm = statistics.median(first_load_s(shared, name) for _ in range(repeats))
+            out[name] = {"cold_cache_s": round(cold, 2), "warm_cache_s": round(warm, 2)}
         browser.close()
     return out
 
@@ -188,6 +190,7 @@ def main() -> None:
     ap.add_argument("--reruns", type=int, default=7)
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--no-browser", action="store_true", help="skip the first-load timings in chromium")
+    ap.add_argument("--browser-repeats", type=int, default=3, help="warm-cache loads per page (median)")
     args = ap.parse_args()
     result = {
         "machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]},
@@ -195,7 +198,7 @@ def main() -> None:
         "cli": cli_figures(),
         "imports": import_figures(),
         "pages": page_figures(args.reruns),
-        "browser_first_load": {} if args.no_browser else browser_figures(),
+        "browser_first_load": {} if args.no_browser else browser_figures(args.browser_repeats),
     }
     text = json.dumps(result, indent=2)
     print(text)
