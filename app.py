@@ -4,7 +4,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import controls, show, validation_data
+from ui import controls, show
 
 embedded = show.embedded()
 st.set_page_config(
@@ -17,7 +17,6 @@ with st.sidebar:  # a hidden box: the main column's first element stays the page
     show.preload_charts()
 
 state = controls.sidebar()
-validation_data.warm_in_background()  # the Validation page's cross-validation takes seconds: start it now
 tr = controls.translator()
 
 PAGES = [

@@ -117,11 +117,8 @@ def page_figures(reruns: int) -> dict:
             super().__init__(*a, **k)
 
     app_test_mod.PagesManager = V2PagesManager
-    from ui import validation_data
-
     out = {}
     AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
-    validation_data.wait_for_warm_up()  # app.py starts it; it would otherwise compete with the timed reruns
     for page in sorted(p.stem for p in (ROOT / "pages").glob("*.py")):
         at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
         if page != "overview":
@@ -171,7 +168,7 @@ def browser_figures(repeats: int) -> dict:
         warm = browser.new_page()
         warm.goto(base + "/", wait_until="domcontentloaded")
         warm.wait_for_selector(".tpot-chart .main-svg", timeout=120_000)
-        time.sleep(8)  # the validation table warms in the background
+        time.sleep(2)  # let the first session settle
         shared = browser.new_context(viewport={"width": 1400, "height": 1000})  # a browser that has seen the app
         shared.new_page().goto(base + "/glossary", wait_until="load")
         for name in PAGES:

@@ -8,7 +8,7 @@ from ui import controls, fmt, show, validation_data
 from ui.figures import validation as figs
 
 tr = controls.translator()
-table = validation_data.table(tr)
+table = validation_data.table()
 counts = figs.headline_counts(table)
 heads = figs.headline_summaries(table)
 source_list = figs.sources(table, tr)

@@ -444,3 +444,28 @@ def test_calibrated_terms_broadcast_over_sweeps():
                     GQA, TOY, Scenario(batch=B[k], context_tokens=T[j, 0], num_gpus=N[i, 0, 0], weights="int8-wo"), p
                 )
                 assert float(one.tpot_s) == pytest.approx(e.tpot_s[i, j, k], rel=1e-12)
+
+
+def _assert_same_records(got: list[dict], want: list[dict]) -> None:
+    assert [r["id"] for r in got] == [r["id"] for r in want]
+    for old, new in zip(got, want, strict=True):
+        assert old.keys() == new.keys()
+        for k, v in new.items():
+            if isinstance(v, float):
+                assert old[k] == pytest.approx(v, rel=1e-9, nan_ok=True), (new["id"], k)
+            else:
+                assert old[k] == v, (new["id"], k)
+
+
+def test_committed_validation_table_is_current():
+    """data/validation_table.json (what the Validation page shows) is what the measurements and profiles give now;
+    `python -m tpot_model calibrate` rewrites it."""
+    committed = cal.read_validation_table(PROFILES.with_name(cal.VALIDATION_TABLE_NAME))
+    _assert_same_records(committed, cal.validation_table())
+
+
+def test_calibrate_writes_the_validation_table_beside_the_profiles(calibrated):
+    a, _, out = calibrated
+    written = cal.read_validation_table(a.with_name(cal.VALIDATION_TABLE_NAME))
+    _assert_same_records(written, cal.read_validation_table(PROFILES.with_name(cal.VALIDATION_TABLE_NAME)))
+    assert cal.VALIDATION_TABLE_NAME in out

@@ -31,7 +31,7 @@ def _rss(proc) -> int:
 
 
 def _wait_until_idle(proc, timeout_s: float = 120.0) -> None:
-    """Wait until the server process uses under 10% of a core for a second (background warm-up done)."""
+    """Wait until the server process uses under 10% of a core for a second."""
     p = psutil.Process(proc.pid)
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline and p.cpu_percent(interval=1.0) > 10:
@@ -67,7 +67,7 @@ async def _run(base: str, proc) -> dict:
     released = asyncio.Event()
     released.set()
     await _session(base_ws, base, 0, warm, released)  # warm-up: imports plotly/pandas, loads catalogs
-    _wait_until_idle(proc)  # app.py computes the validation table in the background: let it finish first
+    _wait_until_idle(proc)  # the first run's imports and caches settle first
     rss_idle = _rss(proc)
     done: list[float] = []
     hold = asyncio.Event()

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import math
 import re
 import sys
@@ -50,6 +51,9 @@ from .scenario import Scenario
 
 MEASUREMENTS_PATH = DATA_DIR / "measurements.csv"
 PROFILES_PATH = DATA_DIR / "profiles.yaml"
+# validation_table() as calibrate last wrote it, beside profiles.yaml: the Validation page reads it instead of
+# cross-validating (seconds of CPU) when a server starts; tests/test_calibration.py checks it is current.
+VALIDATION_TABLE_NAME = "validation_table.json"
 MAX_CSV_BYTES = 2_000_000
 
 # --------------------------------------------------------------------------------------------------- the rows
@@ -1031,6 +1035,16 @@ def validation_table(
     return out
 
 
+def write_validation_table(path: str | Path, records: Sequence[dict]) -> None:
+    """validation_table() records as JSON, floats exact (nan as NaN, which Python's json reads back)."""
+    Path(path).write_text(json.dumps(list(records), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def read_validation_table(path: str | Path) -> list[dict]:
+    """The records write_validation_table wrote."""
+    return json.loads(Path(path).read_text(encoding="utf-8"))
+
+
 # --------------------------------------------------------------------------------------------------- priors
 
 # The profiles.yaml entries calibrate maintains, in file order. `ideal` and `typical` are never rewritten.
@@ -1445,7 +1459,7 @@ def write_profiles(path: Path, text: str) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m tpot_model calibrate [--measurements PATH] [--serving PATH] [--profiles PATH] [--dry-run]``;
-    0 ok, 2 bad input."""
+    writes the profiles and, beside them, the validation table; 0 ok, 2 bad input."""
     from .serving_calibration import (
         SERVING_MEASUREMENTS_PATH,
         format_serving_report,
@@ -1457,7 +1471,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m tpot_model calibrate",
         description="Fit each engine profile to the measurements for that engine (batch-1 decode, and serving "
         "runs: continuous batching), report fit and leave-one-hardware-out errors, and write profiles.yaml (ideal, "
-        "typical, engines without data and comments kept).",
+        "typical, engines without data and comments kept) and, beside it, validation_table.json (what the "
+        "Validation page shows).",
     )
     parser.add_argument("--measurements", default=str(MEASUREMENTS_PATH), metavar="PATH", help="measurements CSV")
     parser.add_argument(
@@ -1497,7 +1512,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"\ndry run: {path} not written")
     else:
         write_profiles(path, text)
-        print(f"\nwrote {path}")
+        load_profiles.cache_clear()
+        table_path = path.with_name(VALIDATION_TABLE_NAME)
+        write_validation_table(table_path, validation_table(rows, load_profiles(path)))
+        print(f"\nwrote {path} and {table_path}")
     return 0
 
 

@@ -1,4 +1,6 @@
-"""Rendering helpers: a figure with its CSV and standalone-HTML downloads, notices, and a metric with its formula."""
+"""Rendering helpers: a figure (drawn by the app's chart component: plotly_chart.js with the cartesian plotly.js build
+from static/, preloaded as the page opens) with its CSV and standalone-HTML downloads, notices, and a metric with its
+formula."""
 
 from __future__ import annotations
 
@@ -32,6 +34,7 @@ _PRELOAD = (  # runs as soon as the page's first message arrives; hides its own 
 
 
 def embedded() -> bool:
+    """Whether the page is shown with ?embed=true (in a wiki's iframe): no downloads, no sidebar."""
     return bool(getattr(st.context, "is_embedded", False))
 
 

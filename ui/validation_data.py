@@ -1,14 +1,13 @@
-"""The validation page's data: the leave-one-hardware-out table, computed once per process (it takes seconds).
+"""The validation page's data: the leave-one-hardware-out table.
 
-``tpot_model.calibration.validation_table`` refits every engine profile once per hardware device left out; the result
-depends only on data/measurements.csv and data/profiles.yaml, so it is cached for the life of the server process and
-every rerun after the first reads the cached frame (a copy: about a millisecond for ~90 rows).
+``tpot_model.calibration.validation_table`` refits every engine profile once per hardware device left out (seconds of
+CPU); the result depends only on data/measurements.csv and data/profiles.yaml, so ``calibrate`` writes it beside
+them (data/validation_table.json, checked current by the tests) and the page reads that file, once per process.
 """
 
 from __future__ import annotations
 
 import re
-import threading
 
 import pandas as pd
 import streamlit as st
@@ -32,12 +31,15 @@ def source_url(source: str) -> str:
     return f"https://arxiv.org/abs/{m.group(1)}" if m else ""
 
 
-def build_table() -> pd.DataFrame:
-    """validation_table() as a frame, plus the catalog hardware name, the engine profile's name and the source link."""
-    rows = calibration.load_measurements()
+def build_table(records: list[dict] | None = None) -> pd.DataFrame:
+    """validation_table() records (default: the committed data/validation_table.json) as a frame, plus the catalog
+    hardware name, the engine profile's name and the source link."""
+    if records is None:
+        records = calibration.read_validation_table(
+            calibration.PROFILES_PATH.with_name(calibration.VALIDATION_TABLE_NAME)
+        )
     profiles = load_profiles(calibration.PROFILES_PATH)
-    cv = calibration.cross_validate(rows, calibration.default_priors(rows, profiles))
-    table = pd.DataFrame(calibration.validation_table(rows, profiles, cv))
+    table = pd.DataFrame(records)
     hardware = load_hardware_catalog()
     table["hardware_name"] = [
         hardware[h].name if h in hardware else n for h, n in zip(table["hardware_id"], table["hardware"], strict=True)
@@ -54,10 +56,9 @@ def _cached_table() -> pd.DataFrame:
     return build_table()
 
 
-def table(tr: Translator) -> pd.DataFrame:
-    """The cached validation table; the first call of the process shows a spinner while cross-validation runs."""
-    with st.spinner(tr("val_spinner")):  # st.spinner waits 0.5 s before showing: invisible on cache hits
-        return _cached_table()
+def table() -> pd.DataFrame:
+    """The validation table (cached for the process)."""
+    return _cached_table()
 
 
 @st.cache_data(show_spinner=False, max_entries=1)
@@ -86,22 +87,3 @@ def column_config(tr: Translator) -> dict:
         tr("val_col_mapping"): st.column_config.TextColumn(width="large"),
         tr("val_col_url"): st.column_config.LinkColumn(width="medium"),
     }
-
-
-_warm_lock = threading.Lock()
-_warm_thread: threading.Thread | None = None
-
-
-def warm_in_background() -> None:
-    """Start computing the table in a background thread, once per process, so the page's first visit is fast."""
-    global _warm_thread
-    with _warm_lock:
-        if _warm_thread is None:
-            _warm_thread = threading.Thread(target=_cached_table, name="validation-warm-up", daemon=True)
-            _warm_thread.start()
-
-
-def wait_for_warm_up(timeout_s: float = 120.0) -> None:
-    """Block until the background computation is done (benchmarks time page reruns without it competing)."""
-    if _warm_thread is not None:
-        _warm_thread.join(timeout_s)
