@@ -1,5 +1,6 @@
 // Draws one Plotly figure (data: its JSON as UTF-8 bytes) with the cartesian plotly.js build (loadPlotly:
-// ui/plotly_loader.js, prepended by ui.show), a quarter of the size of the full bundle st.plotly_chart loads.
+// ui/plotly_loader.js, prepended by ui.show), a third of the size of the full bundle st.plotly_chart loads.
+
 // Material "fullscreen" glyph, 24 x 24
 const FULLSCREEN_ICON = { width: 24, height: 24, path: "M7 14H5v5h5v-2H7v-3zm-2-4h2V7h3V5H5v5zm12 7h-3v2h5v-5h-2v3zM14 5v2h3v3h2V5h-5z" };
 
