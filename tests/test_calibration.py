@@ -24,6 +24,7 @@ if str(ROOT) not in sys.path:
 
 from tpot_model import IDEAL, Scenario, estimate  # noqa: E402
 from tpot_model import calibration as cal  # noqa: E402
+from tpot_model import serving_calibration as sc  # noqa: E402
 from tpot_model.catalog import CatalogError, Hardware, ModelSpec  # noqa: E402
 from tpot_model.profiles import EfficiencyProfile, load_profiles, profile_from_dict  # noqa: E402
 
@@ -468,4 +469,6 @@ def test_calibrate_writes_the_validation_table_beside_the_profiles(calibrated):
     a, _, out = calibrated
     written = cal.read_validation_table(a.with_name(cal.VALIDATION_TABLE_NAME))
     _assert_same_records(written, cal.read_validation_table(PROFILES.with_name(cal.VALIDATION_TABLE_NAME)))
-    assert cal.VALIDATION_TABLE_NAME in out
+    serving = a.with_name(sc.SERVING_LOHO_NAME).read_text(encoding="utf-8")
+    assert serving == PROFILES.with_name(sc.SERVING_LOHO_NAME).read_text(encoding="utf-8")
+    assert cal.VALIDATION_TABLE_NAME in out and sc.SERVING_LOHO_NAME in out

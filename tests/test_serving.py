@@ -40,6 +40,7 @@ from tpot_model import (
     total_params,
 )
 from tpot_model import serving_calibration as sc
+from tpot_model.catalog import CatalogError
 from tpot_model.estimate import weight_bytes_per_gpu
 from tpot_model.profiles import ProfileRevision, load_profiles
 from tpot_model.roofline import (
@@ -360,6 +361,25 @@ def rows():
 @pytest.fixture(scope="module")
 def cv(rows):
     return sc.serving_cross_validate(rows)
+
+
+def test_committed_serving_loho_is_current(rows, cv):
+    """data/serving_loho.json (what the Serving frontier page shows) holds what serving_cross_validate gives now;
+    `python -m tpot_model calibrate` rewrites it."""
+    committed = sc.read_serving_loho(ROOT / "data" / sc.SERVING_LOHO_NAME, rows)
+    assert [r.id for r in committed.rows] == [r.id for r in cv.rows]
+    np.testing.assert_allclose(committed.predicted_tpot_s, cv.predicted_tpot_s, rtol=1e-9)
+    np.testing.assert_allclose(
+        committed.predicted_output_tokens_per_s_per_gpu, cv.predicted_output_tokens_per_s_per_gpu, rtol=1e-9
+    )
+    assert committed.summary()["tpot"].median == pytest.approx(cv.summary()["tpot"].median, rel=1e-9)
+
+
+def test_serving_loho_file_of_other_rows_is_a_clear_error(rows, tmp_path):
+    path = tmp_path / "loho.json"
+    path.write_text('[{"id": "x", "predicted_tpot_s": 0.01, "predicted_output_tokens_per_s_per_gpu": 100}]')
+    with pytest.raises(CatalogError, match="run calibrate"):
+        sc.read_serving_loho(path, rows)
 
 
 @pytest.mark.skipif(not sc.PUBLIC_PATH.exists(), reason="shared reference not mounted")

@@ -1459,20 +1459,24 @@ def write_profiles(path: Path, text: str) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m tpot_model calibrate [--measurements PATH] [--serving PATH] [--profiles PATH] [--dry-run]``;
-    writes the profiles and, beside them, the validation table; 0 ok, 2 bad input."""
+    writes the profiles and, beside them, the validation table and the serving cross-validation; 0 ok, 2 bad
+    input."""
     from .serving_calibration import (
+        SERVING_LOHO_NAME,
         SERVING_MEASUREMENTS_PATH,
         format_serving_report,
         load_serving_measurements,
         serving_calibrate,
+        serving_cross_validate,
+        write_serving_loho,
     )
 
     parser = argparse.ArgumentParser(
         prog="python -m tpot_model calibrate",
         description="Fit each engine profile to the measurements for that engine (batch-1 decode, and serving "
         "runs: continuous batching), report fit and leave-one-hardware-out errors, and write profiles.yaml (ideal, "
-        "typical, engines without data and comments kept) and, beside it, validation_table.json (what the "
-        "Validation page shows).",
+        "typical, engines without data and comments kept) and, beside it, validation_table.json and "
+        "serving_loho.json (what the Validation and Serving frontier pages show).",
     )
     parser.add_argument("--measurements", default=str(MEASUREMENTS_PATH), metavar="PATH", help="measurements CSV")
     parser.add_argument(
@@ -1513,9 +1517,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         write_profiles(path, text)
         load_profiles.cache_clear()
-        table_path = path.with_name(VALIDATION_TABLE_NAME)
-        write_validation_table(table_path, validation_table(rows, load_profiles(path)))
-        print(f"\nwrote {path} and {table_path}")
+        written_profiles = load_profiles(path)
+        table_path, loho_path = path.with_name(VALIDATION_TABLE_NAME), path.with_name(SERVING_LOHO_NAME)
+        write_validation_table(table_path, validation_table(rows, written_profiles))
+        write_serving_loho(loho_path, serving_cross_validate(serving_rows, written_profiles["typical"]))
+        print(f"\nwrote {path}, {table_path} and {loho_path}")
     return 0
 
 

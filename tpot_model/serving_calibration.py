@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import math
 import re
 from collections.abc import Sequence
@@ -43,6 +44,9 @@ from .roofline import communication_s as _communication_s
 from .scenario import Scenario
 
 SERVING_MEASUREMENTS_PATH = DATA_DIR / "serving_measurements.csv"
+# serving_cross_validate's predictions as calibrate last wrote them, beside profiles.yaml: the Serving frontier page
+# reads them instead of refitting on its first visit; tests/test_serving.py checks they are current.
+SERVING_LOHO_NAME = "serving_loho.json"
 PUBLIC_PATH = Path("/work/shared/reference/serving-measurements-public.csv")
 MEAN_LENGTH_FRACTION = 0.9  # per-request ISL / OSL drawn uniformly from 80-100% of the nominal value
 TARGET_MEDIAN = 0.25  # LOHO median |error| for TPOT and for output tokens/s per GPU
@@ -701,6 +705,32 @@ def serving_cross_validate(
         predicted_tpot_s=pred[:, 0],
         predicted_output_tokens_per_s_per_gpu=pred[:, 1],
         profiles_by_device=by_device,
+    )
+
+
+def write_serving_loho(path: str | Path, cv: ServingCrossValidation) -> None:
+    """The cross-validation's predictions per fit row id (SI units), floats exact."""
+    records = [
+        {"id": r.id, "predicted_tpot_s": float(t), "predicted_output_tokens_per_s_per_gpu": float(o)}
+        for r, t, o in zip(cv.rows, cv.predicted_tpot_s, cv.predicted_output_tokens_per_s_per_gpu, strict=True)
+    ]
+    Path(path).write_text(json.dumps(records, indent=1) + "\n", encoding="utf-8")
+
+
+def read_serving_loho(path: str | Path, rows: Sequence[ServingMeasurement]) -> ServingCrossValidation:
+    """write_serving_loho's predictions joined to the fit rows (profiles_by_device left empty); CatalogError when
+    the file and the rows disagree on which rows are fitted (rerun calibrate)."""
+    records = json.loads(Path(path).read_text(encoding="utf-8"))
+    fit = tuple(r for r in rows if r.fitted)
+    if [r.id for r in fit] != [x["id"] for x in records]:
+        raise CatalogError(f"{path}: its rows are not the fit rows of the serving measurements; run calibrate")
+    return ServingCrossValidation(
+        rows=fit,
+        predicted_tpot_s=np.array([x["predicted_tpot_s"] for x in records], dtype=float),
+        predicted_output_tokens_per_s_per_gpu=np.array(
+            [x["predicted_output_tokens_per_s_per_gpu"] for x in records], dtype=float
+        ),
+        profiles_by_device={},
     )
 
 
