@@ -144,9 +144,9 @@ if point.feasible:
                 batch=state.batch,
                 tpot=fmt.ms(float(est.tpot_s)),
                 verdict=tr("pl_meets_short") if meets else tr("pl_misses_short"),
-                per_gpu=fmt.rate(float(est.tokens_per_s_total) / state.gpus),
+                per_gpu=fmt.rate(float(est.tokens_per_s_per_gpu)),
                 usd=fmt.usd(float(est.usd_per_1M_tokens)) if price_known else tr("pl_cell_no_price"),
-                x=f"{point.tokens_per_s_per_gpu / (float(est.tokens_per_s_total) / state.gpus):.2f}",
+                x=f"{point.tokens_per_s_per_gpu / float(est.tokens_per_s_per_gpu):.2f}",
             )
         )
 else:
