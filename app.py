@@ -13,10 +13,6 @@ st.set_page_config(
     layout="wide",
     initial_sidebar_state="collapsed" if embedded else "auto",
 )
-with st.sidebar:  # a hidden box: the main column's first element stays the page's own
-    show.preload_charts()
-
-state = controls.sidebar()
 tr = controls.translator()
 
 PAGES = [
@@ -33,10 +29,16 @@ PAGES = [
     ("pages/methodology.py", "page_methodology", ":material/functions:", "methodology"),
     ("pages/glossary.py", "page_glossary", ":material/translate:", "glossary"),
 ]
+CHARTLESS = {"glossary"}  # no plotly.js to start as these open: it would hold up their first draw by ~0.3 s
 pages = [
     st.Page(path, title=tr(title), icon=icon, url_path=url, default=(url == "overview"))
     for path, title, icon, url in PAGES
     if Path(path).exists()
 ]
+page = st.navigation(pages, position="hidden" if embedded else "sidebar")
+if page.url_path not in CHARTLESS:
+    with st.sidebar:  # a hidden box: the main column's first element stays the page's own
+        show.preload_charts()
+controls.sidebar()
 show.url_notices(controls.notices(), tr)
-st.navigation(pages, position="hidden" if embedded else "sidebar").run()
+page.run()

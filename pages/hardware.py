@@ -41,9 +41,9 @@ else:
     show.figure(by_year, specs, "hardware-bandwidth-by-year", tr)
     ranking = cache.built(f"ranking|{chips_key}", lambda: figs.bandwidth_ranking(chips, tr=tr))
     show.figure(ranking, specs, "hardware-bandwidth-ranking", tr)
-    with st.expander(tr("hw_specs_table")):
+    if (box := show.lazy_expander(tr("hw_specs_table"), "hardware.specs_open")) is not None:
         labels = figs.specs_table_labels(tr=tr)
-        st.dataframe(specs[list(labels)].rename(columns=labels), hide_index=True)
+        box.dataframe(specs[list(labels)].rename(columns=labels), hide_index=True)
 
     # (b) the scenario on every chip: one ideal and one profile estimate per chip (scalars, no sweeps)
     st.header(tr("hw_tpot_header"))

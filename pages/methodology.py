@@ -21,8 +21,18 @@ measured = [controls.evaluate(state.with_(**p["scenario"])) for p in refs["measu
 
 
 def render(blocks: list[figs.Block]) -> None:
-    for kind, text in blocks:
-        {"h": st.subheader, "latex": st.latex, "md": st.markdown, "caption": st.caption}[kind](text)
+    """Headings and captions as such; each run of paragraphs and formulas as one markdown element (fewer elements
+    for the browser to draw; a formula is display math, as st.latex draws it)."""
+    run: list[str] = []
+    for kind, text in [*blocks, ("end", "")]:
+        if kind in ("md", "latex"):
+            run.append(text if kind == "md" else f"$$\n{text}\n$$")
+            continue
+        if run:
+            st.markdown("\n\n".join(run))
+            run = []
+        if kind != "end":
+            {"h": st.subheader, "caption": st.caption}[kind](text)
 
 
 st.title(tr("page_methodology"))
@@ -46,8 +56,8 @@ show.fit_notice(est, tr)
 render(figs.memory_blocks(est, tr))
 render(figs.roofline_blocks(est, tr, profile))
 show.figure(figs.operator_times(est, tr=tr), figs.operator_data(est), "methodology-operators", tr)
-with st.expander(tr("meth_operator_table")):
-    st.dataframe(figs.operator_display(figs.operator_data(est), tr), hide_index=True, width="stretch")
+if (box := show.lazy_expander(tr("meth_operator_table"), "methodology.operators_open")) is not None:
+    box.dataframe(figs.operator_display(figs.operator_data(est), tr), hide_index=True, width="stretch")
 render(figs.step_blocks(est, tr))
 render(figs.prefill_blocks(est, tr))
 render(figs.moe_blocks(est, tr))

@@ -93,5 +93,5 @@ st.caption(tr("val_sources_intro"))
 for line in figs.source_lines(source_list, tr):
     st.markdown(line)
 st.markdown(tr("val_trust_scale"))
-with st.expander(tr("val_mapping_title")):
-    st.markdown(tr("val_mapping_text"))
+if (box := show.lazy_expander(tr("val_mapping_title"), "validation.mapping_open")) is not None:
+    box.markdown(tr("val_mapping_text"))

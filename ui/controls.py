@@ -82,8 +82,8 @@ def sidebar() -> ScenarioState:
         st.selectbox(tr("control_lang"), list(LANGUAGES), format_func=LANGUAGES.get, key="lang")
         tr = translator()
         main_box, upload_box = st.container(), st.container()
-    if not show.embedded():
-        with upload_box, st.expander(tr("upload_title")):
+    if not show.embedded() and (box := show.lazy_expander(tr("upload_title"), "upload.open", upload_box)) is not None:
+        with box:
             uploads.uploader("hardware", tr)
             uploads.uploader("model", tr)
     models, hardware, profiles = (

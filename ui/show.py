@@ -84,12 +84,19 @@ def url_notices(notices, tr: Translator) -> None:
         st.warning(tr("notice_bad_param", param=n.param, given=n.given or "∅", used=n.used), icon=":material/warning:")
 
 
+def lazy_expander(label: str, key: str, parent=st):
+    """An expander (in `parent`) whose content is sent only while it is open (opening it reruns the page): its
+    container when open, else None. Closed, it costs the browser one element, not its content (nor a table grid)."""
+    box = parent.expander(label, key=key, on_change="rerun")
+    return box if box.open else None
+
+
 def explain(tr: Translator, title_key: str, formula: str, substituted: str, result: str) -> None:
     """A 'how is this computed?' expander: the formula, the scenario's values substituted, the result."""
-    with st.expander(tr("how_computed", what=tr(title_key))):
-        st.markdown(f"{tr('formula')}: {formula}")
-        st.markdown(f"{tr('with_values')}: {substituted}")
-        st.markdown(f"{tr('result')}: **{result}**")
+    if (box := lazy_expander(tr("how_computed", what=tr(title_key)), f"explain.{title_key}")) is not None:
+        box.markdown(
+            f"{tr('formula')}: {formula}\n\n{tr('with_values')}: {substituted}\n\n{tr('result')}: **{result}**"
+        )
 
 
 _LOWER_PRECISION = {"fp32": "bf16", "bf16": "fp8", "fp16": "fp8", "fp8": "int4", "int8": "int4", "int8-wo": "int4"}
