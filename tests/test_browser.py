@@ -159,6 +159,21 @@ def test_chart_full_screen_and_width(server, page):
     page.locator('[data-testid="stExpandSidebarButton"]').click()
 
 
+def test_chart_modebar_speaks_the_page_language(server, page):
+    """plotly.js's own hints (modebar) are translated with the page: its zh-TW locale, vendored beside the build."""
+    for lang, png, fullscreen in (
+        ("zh-TW", "下載圖表為 PNG 圖檔", "全螢幕"),
+        ("en", "Download plot as a PNG", "Full screen"),
+    ):
+        _open(page, server, "", f"lang={lang}")
+        titles = (
+            page.locator(".tpot-chart")
+            .first.locator(".modebar-btn")
+            .evaluate_all("buttons => buttons.map(b => b.getAttribute('data-title'))")
+        )
+        assert png in titles and fullscreen in titles, titles
+
+
 def test_planner_tab_click_draws_its_section(server, page):
     _open(page, server, "planner", "lang=en")
     page.get_by_role("tab", name=EN("pl_tab_gpus")).click()

@@ -91,12 +91,18 @@ def test_chart_bundle_is_plotly_pythons_plotly_js():
     bundle = ROOT / "static" / show.PLOTLY_JS
     assert f"v{get_plotlyjs_version()}" in bundle.read_text(encoding="utf-8")[:200]
     assert f"plotly-cartesian-{get_plotlyjs_version()}.min.js" == show.PLOTLY_JS
+    for lang, name in show.PLOTLY_LOCALES.items():  # its translations: the same release, registering `lang`
+        assert name == f"plotly-locale-{lang.lower()}-{get_plotlyjs_version()}.js"
+        assert f'name:"{lang}"' in (ROOT / "static" / name).read_text(encoding="utf-8")
 
 
 def test_chart_payload_is_the_figure_with_translated_labels():
     at = run_page("overview", lang="zh-TW")
     payload = next(json.loads(el.proto.bytes) for el in at.get("bidi_component") if el.proto.bytes)
     assert payload["labels"] == {"fullscreen": "全螢幕", "load_error": Translator("zh-TW")("chart_load_error")}
+    assert payload["config"] == {"displaylogo": False, "responsive": True, "locale": "zh-TW"}  # plotly.js's own hints
+    english = run_page("overview", lang="en")
+    payload = next(json.loads(el.proto.bytes) for el in english.get("bidi_component") if el.proto.bytes)
     assert payload["config"] == {"displaylogo": False, "responsive": True}
     assert payload["figure"]["data"][0]["type"] == "bar"  # TPOT against the targets, first on the page
 

@@ -19,11 +19,17 @@ from .i18n import Translator
 PLOTLY_CONFIG = {"displaylogo": False, "responsive": True}
 # plotly.js, cartesian build (bar, heatmap, scatter: all the charts here draw), served by server.enableStaticServing
 PLOTLY_JS = "plotly-cartesian-4.1.1.min.js"
+# plotly.js's own translations of its modebar and hover hints, per app language (English is built in); each file
+# registers itself with plotly.js, before or after it loads
+PLOTLY_LOCALES = {"zh-TW": "plotly-locale-zh-tw-4.1.1.js"}
 CHART_COMPONENT = "tpot_plotly_chart"
+_STATIC = Path(__file__).resolve().parent.parent / "static"
 _LOADER = Path(__file__).with_name("plotly_loader.js").read_text().replace("__PLOTLY_FILE__", PLOTLY_JS)
 _CHART = st.components.v2.component(
     CHART_COMPONENT,
-    js=_LOADER + Path(__file__).with_name("plotly_chart.js").read_text(),
+    js=_LOADER
+    + "".join((_STATIC / f).read_text(encoding="utf-8") + "\n" for f in PLOTLY_LOCALES.values())
+    + Path(__file__).with_name("plotly_chart.js").read_text(),
     isolate_styles=False,  # plotly.js styles its modebar and hover labels from the document's head
 )
 _PRELOAD = (  # runs as soon as the page's first message arrives; hides its own (empty) box
@@ -51,7 +57,8 @@ def figure(fig: go.Figure, table: pd.DataFrame | None, name: str, tr: Translator
     """Draw a Plotly figure; below it, download its data as CSV and the chart as a standalone interactive HTML."""
     slug = _slug(name)
     labels = {"fullscreen": tr("chart_fullscreen"), "load_error": tr("chart_load_error")}
-    extras = json.dumps({"config": PLOTLY_CONFIG, "labels": labels})
+    config = {**PLOTLY_CONFIG, "locale": tr.lang} if tr.lang in PLOTLY_LOCALES else PLOTLY_CONFIG
+    extras = json.dumps({"config": config, "labels": labels})
     payload = f'{{"figure":{pio.to_json(fig, validate=False)},{extras[1:]}'
     _CHART(data=payload.encode("utf-8"), key=f"chart-{slug}")
     if embedded():
