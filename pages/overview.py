@@ -125,4 +125,4 @@ show.figure(
 )
 
 for item in explain.headline(est, tr):
-    show.explain(tr, item.key, item.formula, item.substituted, item.result)
+    show.explain(tr, item.key, item.formula, item.substituted, item.result, **item.key_values)

@@ -72,3 +72,15 @@ def test_zh_tw_page_has_no_untranslated_strings(page):
     text = _visible_text(at)
     leftovers = sorted(f for f in _english_fragments() if f in text)
     assert not leftovers, leftovers
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+@pytest.mark.parametrize("page", PAGES)
+def test_no_label_shows_an_unfilled_placeholder(page, lang):
+    """Titles, headings, captions, metric, expander and widget labels: every {placeholder} filled in."""
+    at = run_page(page, lang=lang)
+    labels = [str(el.value) for kind in ("title", "header", "subheader", "caption") for el in getattr(at, kind)]
+    labels += [m.label for m in at.metric] + [e.label for e in at.expander]
+    for kind in ("selectbox", "multiselect", "slider", "select_slider", "number_input", "radio", "checkbox", "toggle"):
+        labels += [str(w.label) for w in getattr(at, kind)]
+    assert not [label for label in labels if re.search(r"(?<![%$\\])\{[a-z_]+\}", label)]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tpot_model import Estimate
 
@@ -16,6 +16,7 @@ class Explanation:
     formula: str
     substituted: str
     result: str
+    key_values: dict = field(default_factory=dict)  # the label's placeholders, as the metric fills them
 
 
 def decode_bytes(est: Estimate) -> tuple[float, float]:
@@ -57,6 +58,7 @@ def headline(est: Estimate, tr: Translator) -> list[Explanation]:
             "TTFT + TPOT × (N − 1)",
             f"{fmt.duration(ttft)} + {fmt.ms(tpot)} × ({out} − 1)",
             fmt.duration(float(est.time_to_serve_s)),
+            {"n": fmt.tokens(out)},
         ),  # fmt: skip
         Explanation(
             "m_memory",

@@ -98,9 +98,10 @@ def lazy_expander(label: str, key: str, parent=st):
     return box if box.open else None
 
 
-def explain(tr: Translator, title_key: str, formula: str, substituted: str, result: str) -> None:
+def explain(tr: Translator, title_key: str, formula: str, substituted: str, result: str, **title_values) -> None:
     """A 'how is this computed?' expander: the formula, the scenario's values substituted, the result."""
-    if (box := lazy_expander(tr("how_computed", what=tr(title_key)), f"explain.{title_key}")) is not None:
+    what = tr(title_key, **title_values)
+    if (box := lazy_expander(tr("how_computed", what=what), f"explain.{title_key}")) is not None:
         box.markdown(
             f"{tr('formula')}: {formula}\n\n{tr('with_values')}: {substituted}\n\n{tr('result')}: **{result}**"
         )
