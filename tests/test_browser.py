@@ -172,6 +172,23 @@ def test_chart_modebar_speaks_the_page_language(server, page):
             .evaluate_all("buttons => buttons.map(b => b.getAttribute('data-title'))")
         )
         assert png in titles and fullscreen in titles, titles
+        assert "Share chart..." not in titles  # nothing offers to upload a chart to Plotly Cloud (zh-TW has no word)
+
+
+def test_downloaded_chart_works_offline_in_the_page_language(server, page, tmp_path):
+    """The 'chart (HTML)' download is the interactive chart on its own (plotly.js inline), zh-TW modebar included."""
+    _open(page, server, "", "lang=zh-TW")
+    with page.expect_download() as download:
+        page.get_by_role("button", name=Translator("zh-TW")("download_html")).first.click()
+    saved = tmp_path / "chart.html"
+    download.value.save_as(saved)
+    offline = page.context.new_page()
+    offline.route(re.compile(r"^https?://"), lambda route: route.abort())  # nothing from a server or the internet
+    offline.goto(saved.as_uri())
+    offline.wait_for_selector(".js-plotly-plot .main-svg", timeout=30_000)
+    titles = offline.locator(".modebar-btn").evaluate_all("buttons => buttons.map(b => b.getAttribute('data-title'))")
+    assert "下載圖表為 PNG 圖檔" in titles and "Share chart..." not in titles, titles
+    offline.close()
 
 
 def test_planner_tab_click_draws_its_section(server, page):

@@ -100,10 +100,10 @@ def test_chart_payload_is_the_figure_with_translated_labels():
     at = run_page("overview", lang="zh-TW")
     payload = next(json.loads(el.proto.bytes) for el in at.get("bidi_component") if el.proto.bytes)
     assert payload["labels"] == {"fullscreen": "全螢幕", "load_error": Translator("zh-TW")("chart_load_error")}
-    assert payload["config"] == {"displaylogo": False, "responsive": True, "locale": "zh-TW"}  # plotly.js's own hints
+    assert payload["config"] == {"displaylogo": False, "responsive": True, "showSendToCloud": False, "locale": "zh-TW"}
     english = run_page("overview", lang="en")
     payload = next(json.loads(el.proto.bytes) for el in english.get("bidi_component") if el.proto.bytes)
-    assert payload["config"] == {"displaylogo": False, "responsive": True}
+    assert payload["config"] == {"displaylogo": False, "responsive": True, "showSendToCloud": False}
     assert payload["figure"]["data"][0]["type"] == "bar"  # TPOT against the targets, first on the page
 
 

@@ -16,7 +16,8 @@ import streamlit as st
 from . import fmt
 from .i18n import Translator
 
-PLOTLY_CONFIG = {"displaylogo": False, "responsive": True}
+# no "Share chart" button: plotly.js 4 would offer to upload the chart's data to Plotly Cloud
+PLOTLY_CONFIG = {"displaylogo": False, "responsive": True, "showSendToCloud": False}
 # plotly.js, cartesian build (bar, heatmap, scatter: all the charts here draw), served by server.enableStaticServing
 PLOTLY_JS = "plotly-cartesian-4.1.1.min.js"
 # plotly.js's own translations of its modebar and hover hints, per app language (English is built in); each file
@@ -24,11 +25,12 @@ PLOTLY_JS = "plotly-cartesian-4.1.1.min.js"
 PLOTLY_LOCALES = {"zh-TW": "plotly-locale-zh-tw-4.1.1.js"}
 CHART_COMPONENT = "tpot_plotly_chart"
 _STATIC = Path(__file__).resolve().parent.parent / "static"
+_LOCALE_JS = {lang: (_STATIC / name).read_text(encoding="utf-8") for lang, name in PLOTLY_LOCALES.items()}
 _LOADER = Path(__file__).with_name("plotly_loader.js").read_text().replace("__PLOTLY_FILE__", PLOTLY_JS)
 _CHART = st.components.v2.component(
     CHART_COMPONENT,
     js=_LOADER
-    + "".join((_STATIC / f).read_text(encoding="utf-8") + "\n" for f in PLOTLY_LOCALES.values())
+    + "".join(js + "\n" for js in _LOCALE_JS.values())
     + Path(__file__).with_name("plotly_chart.js").read_text(),
     isolate_styles=False,  # plotly.js styles its modebar and hover labels from the document's head
 )
@@ -53,11 +55,25 @@ def _slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "chart"
 
 
+def plotly_config(lang: str) -> dict:
+    """The charts' plotly.js config: with plotly's own translations (modebar, hover hints) where it has them."""
+    return {**PLOTLY_CONFIG, "locale": lang} if lang in PLOTLY_LOCALES else PLOTLY_CONFIG
+
+
+def standalone_html(fig: go.Figure, lang: str) -> bytes:
+    """The chart as one interactive HTML file (plotly.js inline, and its locale for `lang`: modebar in the page's
+    language), UTF-8."""
+    html = fig.to_html(include_plotlyjs=True, full_html=True, config=plotly_config(lang))
+    if lang in _LOCALE_JS:  # registered before plotly.js runs, which picks it up as it loads
+        html = html.replace("<head>", f"<head><script>{_LOCALE_JS[lang]}</script>", 1)
+    return html.encode("utf-8")
+
+
 def figure(fig: go.Figure, table: pd.DataFrame | None, name: str, tr: Translator) -> None:
     """Draw a Plotly figure; below it, download its data as CSV and the chart as a standalone interactive HTML."""
     slug = _slug(name)
     labels = {"fullscreen": tr("chart_fullscreen"), "load_error": tr("chart_load_error")}
-    config = {**PLOTLY_CONFIG, "locale": tr.lang} if tr.lang in PLOTLY_LOCALES else PLOTLY_CONFIG
+    config = plotly_config(tr.lang)
     extras = json.dumps({"config": config, "labels": labels})
     payload = f'{{"figure":{pio.to_json(fig, validate=False)},{extras[1:]}'
     _CHART(data=payload.encode("utf-8"), key=f"chart-{slug}")
@@ -76,7 +92,7 @@ def figure(fig: go.Figure, table: pd.DataFrame | None, name: str, tr: Translator
             )
         st.download_button(
             tr("download_html"),
-            data=lambda: fig.to_html(include_plotlyjs=True, full_html=True, config=PLOTLY_CONFIG).encode("utf-8"),
+            data=lambda: standalone_html(fig, tr.lang),
             file_name=f"{slug}.html",
             mime="text/html",
             key=f"html-{slug}",
