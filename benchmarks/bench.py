@@ -1,5 +1,6 @@
 """Performance figures as JSON: model time per point and per 256 x 256 grid against a per-point Python loop (the way
-the peer tools work), CLI sweep cost, each page's rerun time after a slider change (AppTest), and import times.
+the peer tools work), CLI sweep cost, each page's rerun time after a slider change (AppTest), import times, and each
+page's first load in Chromium (first screen and all charts; warm and cold browser cache).
 
 Run: .venv/bin/python benchmarks/bench.py [--loop-points N] [--reruns N] [--browser-repeats N] [--no-browser]
      [--out PATH]
