@@ -1,6 +1,7 @@
 """Performance figures as JSON: model time per point and per 256 x 256 grid against a per-point Python loop (the way
 the peer tools work), CLI sweep cost, each page's rerun time after a slider change (AppTest), import times, and each
-page's first load in Chromium (first screen and all charts; warm and cold browser cache).
+page's first load in Chromium (first screen and all charts; warm and cold browser cache), beside the floor that
+Streamlit's own front-end sets (`floor_app.py`: a title and one widget).
 
 Run: .venv/bin/python benchmarks/bench.py [--loop-points N] [--reruns N] [--browser-repeats N] [--no-browser]
      [--out PATH]
@@ -139,7 +140,8 @@ def page_figures(reruns: int) -> dict:
 
 
 # Load marks, in ms since the navigation started: `content` once the script has run and the page (title, sidebar)
-# is drawn; `first_screen` once, besides, every chart in the first screen (1400 x 1000) is drawn; `all_charts` once
+# is drawn; `first_screen` once, besides, every chart in the first screen (1400 x 1000) is drawn (and how many there
+# are: `first_screen_charts`); `all_charts` once
 # every chart is (those below the fold draw when the browser is idle).
 LOAD_MARKS = """(() => {
   const marks = (window.__tpotLoad = {});
@@ -155,7 +157,11 @@ LOAD_MARKS = """(() => {
     if (content) {
       const charts = [...document.querySelectorAll('[data-testid="stElementContainer"][class*="st-key-chart-"]')];
       marks.content ??= ms();
-      if (charts.filter(onScreen).every(drawn)) marks.first_screen ??= ms();
+      const firstScreen = charts.filter(onScreen);
+      if (firstScreen.every(drawn) && marks.first_screen === undefined) {
+        marks.first_screen = ms();
+        marks.first_screen_charts = firstScreen.length;
+      }
       if (charts.every(drawn)) marks.all_charts ??= ms();
     }
     if (marks.first_screen && marks.all_charts) marks.done = true;
@@ -168,7 +174,8 @@ LOAD_MARKS = """(() => {
 def browser_figures(repeats: int) -> dict:
     """First load of each page, server warm, timed in the page from the start of navigation (LOAD_MARKS): in a new
     browser profile (cold cache: the 1.5 MB plotly.js build is fetched and compiled) and in one that has opened the
-    app before (warm cache, the usual case for a link followed from a wiki; median of `repeats` loads)."""
+    app before (warm cache, the usual case for a link followed from a wiki; median of `repeats` loads). Also the
+    floor Streamlit's own front-end sets here: the same figures for `floor_app.py`, a title and one widget."""
     from tests.server_util import CHROMIUM, CHROMIUM_ARGS, streamlit_server
 
     if not Path(CHROMIUM).exists():
@@ -182,31 +189,36 @@ def browser_figures(repeats: int) -> dict:
         ctx.add_init_script(LOAD_MARKS)
         return ctx
 
-    def load_marks_s(ctx, name: str) -> dict:
+    def load_marks_s(ctx, url: str) -> dict:
         page = ctx.new_page()
-        page.goto(f"{base}/{URL_PATHS[name]}", wait_until="domcontentloaded")
+        page.goto(url, wait_until="domcontentloaded")
         page.wait_for_function("() => window.__tpotLoad && window.__tpotLoad.done", timeout=120_000, polling=100)
         marks = page.evaluate("window.__tpotLoad")
         page.close()
         return {k: marks[k] / 1e3 for k in ("content", "first_screen", "all_charts")}
 
+    def figures(browser, shared, url: str) -> dict:
+        fresh = new_context(browser)
+        cold = load_marks_s(fresh, url)
+        fresh.close()
+        warm = [load_marks_s(shared, url) for _ in range(repeats)]
+        return {
+            "first_screen_warm_s": round(statistics.median(m["first_screen"] for m in warm), 2),
+            "all_charts_warm_s": round(statistics.median(m["all_charts"] for m in warm), 2),
+            "first_screen_cold_s": round(cold["first_screen"], 2),
+        }
+
     out = {}
-    with streamlit_server() as (base, _), sync_playwright() as p:
+    floor_app = str((Path(__file__).parent / "floor_app.py").relative_to(ROOT))
+    with streamlit_server() as (base, _), streamlit_server(script=floor_app) as (floor, _), sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         shared = new_context(browser)  # a browser that has seen the app: every page opened twice before timing
-        for name in [*PAGES, *PAGES]:
-            load_marks_s(shared, name)
+        urls = {name: f"{base}/{URL_PATHS[name]}" for name in PAGES} | {"streamlit_floor": floor}
+        for url in [*urls.values(), *urls.values()]:
+            load_marks_s(shared, url)
         time.sleep(1)
-        for name in PAGES:
-            fresh = new_context(browser)
-            cold = load_marks_s(fresh, name)
-            fresh.close()
-            warm = [load_marks_s(shared, name) for _ in range(repeats)]
-            out[name] = {
-                "first_screen_warm_s": round(statistics.median(m["first_screen"] for m in warm), 2),
-                "all_charts_warm_s": round(statistics.median(m["all_charts"] for m in warm), 2),
-                "first_screen_cold_s": round(cold["first_screen"], 2),
-            }
+        for name, url in urls.items():
+            out[name] = figures(browser, shared, url)
         browser.close()
     return out
 

@@ -36,13 +36,16 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def streamlit_server(*extra_args: str, timeout_s: float = 60.0) -> Iterator[tuple[str, subprocess.Popen]]:
-    """Yield (base URL, process) of `streamlit run app.py` on 127.0.0.1; kill its process group afterwards."""
+def streamlit_server(
+    *extra_args: str, script: str = "app.py", timeout_s: float = 60.0
+) -> Iterator[tuple[str, subprocess.Popen]]:
+    """Yield (base URL, process) of `streamlit run <script>` (a path from the repository's root) on 127.0.0.1; kill
+    its process group afterwards."""
     port = free_port()
     ARTIFACTS.mkdir(exist_ok=True)
     log = open(ARTIFACTS / f"server-{port}.log", "w")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.address", "127.0.0.1",
+        [sys.executable, "-m", "streamlit", "run", script, "--server.address", "127.0.0.1",
          "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false",
          *extra_args],
         cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,

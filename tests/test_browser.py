@@ -211,6 +211,25 @@ def test_chart_says_so_when_plotly_cannot_load(server, browser):
     context.close()
 
 
+def test_bench_load_marks_time_the_floor_and_a_chart_page(server, browser):
+    """The bench's in-page first-load marks complete, in order, on the Streamlit floor app and on a page with charts;
+    on the chart page `first_screen` waited for its first-screen charts (it found them)."""
+    from benchmarks.bench import LOAD_MARKS
+
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context.add_init_script(LOAD_MARKS)
+    with streamlit_server(script="benchmarks/floor_app.py") as (floor, _):
+        for url, has_charts in ((floor, False), (f"{server}/roofline", True)):
+            pg = context.new_page()
+            pg.goto(url, wait_until="domcontentloaded")
+            pg.wait_for_function("() => window.__tpotLoad && window.__tpotLoad.done", timeout=90_000, polling=100)
+            marks = pg.evaluate("window.__tpotLoad")
+            assert 0 < marks["content"] <= marks["first_screen"] <= marks["all_charts"], url
+            assert (marks["first_screen_charts"] > 0) == has_charts, url
+            pg.close()
+    context.close()
+
+
 if os.environ.get("KEEP_SCREENSHOTS_README"):  # pragma: no cover - refreshes the README picture by hand
 
     def test_readme_screenshot(server, page):
