@@ -159,6 +159,19 @@ def test_estimate_notes_compute_fallback(capsys):
     assert r["weights_bits"] == 4.5 and r["compute_precision"] == "fp8"
 
 
+def test_estimate_says_when_context_and_output_pass_the_models_window(capsys):
+    """Llama 3.1 reads 131,072 tokens: 131,000 + 72 is at the edge, one token more is beyond it (as on the pages)."""
+    base = ["--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--context", "131000"]
+    r = run_json(capsys, *base, "--output", "72")
+    assert r["model_max_context_tokens"] == 131_072 and r["beyond_context_window"] is False
+    r = run_json(capsys, *base, "--output", "73")
+    assert r["beyond_context_window"] is True
+    _, out, _ = run(capsys, "estimate", *base, "--output", "73")
+    assert "Note: context + output = 131,073 tokens, beyond Llama 3.1 8B's 131,072-token window" in out
+    _, out, _ = run(capsys, "estimate", *base, "--output", "72")
+    assert "Note:" not in out
+
+
 def test_estimate_remedy_suggests_batch_or_kv_precision(capsys):
     r = run_json(capsys, "--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--batch", "64", "--context", "8192")
     assert r["fits"] is False
@@ -226,6 +239,7 @@ def test_evaluate_three_rows_matches_estimate_exactly(capsys, tmp_path):
 
     first, second, third = rows
     assert first["fits"] == "false" and first["min_gpus"] == "2" and first["note"] == "does not fit"
+    assert first["beyond_context_window"] == second["beyond_context_window"] == "false"
     assert second["fits"] == "true" and second["min_gpus"] == "1"
     assert third["note"] == "defaults, quoted" and third["num_gpus"] == ""  # passed through as given
 

@@ -77,6 +77,7 @@ RESULT_COLUMNS = (
     "fits",
     "min_gpus",
     "max_batch",
+    "beyond_context_window",
     "bound",
     "arithmetic_intensity_flop_per_byte",
     "usd_per_1M_tokens",
@@ -246,6 +247,8 @@ def report(e: Estimate, ideal: Estimate) -> dict[str, Any]:
         "batch": int(_f(s.batch)),
         "context_tokens": int(_f(s.context_tokens)),
         "output_tokens": int(_f(s.output_tokens)),
+        "model_max_context_tokens": e.model.max_context_tokens,
+        "beyond_context_window": int(_f(s.context_tokens)) + int(_f(s.output_tokens)) > e.model.max_context_tokens,
         "batching": s.batching,
         "parallelism": s.parallelism,
         "weights": s.weights.name,
@@ -447,6 +450,12 @@ def _table(r: dict[str, Any]) -> str:
         + f"{r['output_tokens']:,} output tokens"
     )
     add("Units: GB = 1e9 bytes (decimal), ms = 1e-3 s.")
+    if r["beyond_context_window"]:
+        add(
+            f"Note: context + output = {r['context_tokens'] + r['output_tokens']:,} tokens, beyond {r['model_name']}'s "
+            f"{r['model_max_context_tokens']:,}-token window: the numbers extrapolate the architecture past what the "
+            "model supports."
+        )
     add("")
     add("Speed")
     row("TPOT (mean inter-token time)" if continuous else "TPOT (time per output token)", _num(r["tpot_ms"], "ms"))
