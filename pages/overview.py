@@ -80,7 +80,8 @@ min_gpus = float(est.min_gpus)
 c[3].metric(tr("m_min_gpus"), str(int(min_gpus)) if min_gpus == min_gpus else "> 1,024", help=tr("m_min_gpus_def"))
 
 met = [tr(f"target_{k}") for k, limit in TPOT_TARGETS_S.items() if tpot <= limit]
-st.markdown(tr("ov_targets_met", met=", ".join(met)) if met else tr("ov_targets_none"))
+met_key = "ov_targets_met" if bool(est.fits) else "ov_targets_met_nofit"
+st.markdown(tr(met_key, met=tr.join(met)) if met else tr("ov_targets_none"))
 show.figure(
     figs.tpot_vs_targets(tpot, float(ideal.tpot_s), tr=tr),
     figs.targets_table(tpot, float(ideal.tpot_s)),
@@ -90,7 +91,7 @@ show.figure(
 
 bound = tr("bound_compute") if bool(est.compute_bound) else tr("bound_memory")
 st.markdown(
-    f"**{tr('m_bound')}: {bound}** — "
+    f"**{tr('m_bound')}{tr('label_colon')}{bound}** — "
     + tr(
         "m_bound_def",
         ai=fmt.number(float(est.arithmetic_intensity_flop_per_byte)),

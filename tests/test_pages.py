@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from tests.apptest_util import ROOT, figures, run_page
-from ui.i18n import Translator
+from ui.i18n import EN, Translator
 
 PAGES = sorted(p.stem for p in (ROOT / "pages").glob("*.py"))
 SCENARIO_FREE = {"glossary", "validation"}  # pages that do not depend on the sidebar scenario
@@ -73,6 +73,33 @@ def test_bad_url_values_fall_back_with_notice():
     assert len(texts) == 5, texts
     assert not any("<script>" in t for t in texts)
     assert at.session_state["batch"] == 32 and at.session_state["model"] == "llama-3.1-70b"
+
+
+def test_url_number_between_slider_stops_snaps_to_the_nearest_and_says_so():
+    """A valid number that is not a slider stop is not 'invalid': the page uses the nearest stop and says which."""
+    at = run_page("overview", context="1000000", batch="30")
+    assert not at.exception
+    assert at.session_state["context"] == 1_048_576 and at.session_state["batch"] == 32
+    texts = sorted(w.value for w in at.warning if w.value.startswith("Link parameter"))
+    assert texts == [
+        EN("notice_snapped_param", param="batch", given="30", used="32"),
+        EN("notice_snapped_param", param="context", given="1000000", used="1,048,576"),
+    ]
+
+
+def test_does_not_fit_offers_only_remedies_that_work():
+    """70B in bf16 on one H100: fp8 weights would fit, and the latency targets are conditional. At batch 4,096 x 1M
+    tokens no lower precision is enough, and the notice says so instead of suggesting one."""
+    at = run_page("overview", model="llama-3.1-70b", hardware="h100-sxm", gpus="1", weights="bf16", kv="bf16",
+                  batch="1", context="128", output="128")  # fmt: skip
+    notice = at.error[0].value
+    assert EN("remedy_gpus", n=2) in notice
+    assert EN("remedy_precision", what=EN("remedy_precision_weights", fmt="fp8")) in notice
+    assert any(m.value.startswith(EN("ov_targets_met_nofit", met="")[:20]) for m in at.markdown)
+    at = run_page("overview", batch="4096", context="1048576")
+    notice = at.error[0].value
+    assert EN("remedy_precision_not_enough") in notice and EN("remedy_precision", what="") not in notice
+    assert EN("remedy_none") in notice
 
 
 def test_embed_has_no_downloads():

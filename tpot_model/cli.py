@@ -12,7 +12,6 @@ import csv
 import dataclasses
 import importlib
 import io
-import itertools
 import json
 import math
 import os
@@ -31,7 +30,7 @@ from .catalog import (
     resolve_hardware,
     resolve_model,
 )
-from .estimate import MAX_GPUS_SEARCHED, Estimate, estimate, memory_per_gpu
+from .estimate import MAX_GPUS_SEARCHED, Estimate, estimate, lower_formats, precision_that_fits
 from .precision import COMPUTE_PRECISIONS, FORMATS, KV_FORMATS, parse_format
 from .profiles import EfficiencyProfile, load_profiles, resolve_profile
 from .roofline import BUCKETS, active_params, total_params
@@ -303,38 +302,26 @@ def remedy(e: Estimate) -> str | None:
     """What would make a scenario that does not fit fit: more GPUs, lower precision, a smaller batch."""
     if bool(np.all(e.fits)):
         return None
-    s, m, hw = e.scenario, e.model, e.hardware
+    s, hw = e.scenario, e.hardware
     n, batch = int(_f(s.num_gpus)), int(_f(s.batch))
-    usable = e.usable_memory_per_gpu_bytes
     min_gpus = _int_or_none(e.min_gpus)
     options = (
         [f"needs >= {min_gpus} GPUs (--gpus {min_gpus})"]
         if min_gpus is not None
         else [f"no tensor-parallel size up to {MAX_GPUS_SEARCHED} GPUs holds it at this batch and context"]
     )
-    weights_names = [
-        "fp8" if "fp8" in hw.dense_flop_per_s else "int8-wo",
-        "nvfp4" if "fp4" in hw.dense_flop_per_s else "int4",
-    ]
-    lower_weights = [FORMATS[w] for w in weights_names if FORMATS[w].bits < s.weights.bits]
-    lower_kv = [FORMATS["fp8"]] if s.kv_cache.bits > 8 else []
-    for w, kv in itertools.product([None, *lower_weights], [None, *lower_kv]):
-        if w is None and kv is None:
-            continue
-        candidate = dataclasses.replace(s, weights=w or s.weights, kv_cache=kv or s.kv_cache)
-        if bool(np.all(memory_per_gpu(m, candidate, candidate.num_gpus) <= usable)):
-            labels, flags = [], []
-            if w is not None:
-                labels.append(f"{w.name} weights")
-                flags.append(f"--weights {w.name}")
-            if kv is not None:
-                labels.append(f"{kv.name} KV cache")
-                flags.append(f"--kv {kv.name}")
-            options.append(f"or lower precision e.g. {' + '.join(labels)} ({' '.join(flags)})")
-            break
-    else:
-        if lower_weights or lower_kv:
-            options.append("and lower precision (8-bit / 4-bit) alone is not enough")
+    if (fitting := precision_that_fits(e)) is not None:
+        w, kv = fitting
+        labels, flags = [], []
+        if w is not None:
+            labels.append(f"{w.name} weights")
+            flags.append(f"--weights {w.name}")
+        if kv is not None:
+            labels.append(f"{kv.name} KV cache")
+            flags.append(f"--kv {kv.name}")
+        options.append(f"or lower precision e.g. {' + '.join(labels)} ({' '.join(flags)})")
+    elif any(lower_formats(s, hw)):
+        options.append("and lower precision (8-bit / 4-bit) alone is not enough")
     max_batch = _int_or_none(e.max_batch)
     if max_batch is not None and 1 <= max_batch < batch:
         options.append(f"or batch <= {max_batch} (--batch {max_batch})")

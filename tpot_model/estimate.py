@@ -5,11 +5,14 @@ SI units: seconds, bytes, FLOP, FLOP/s, W, J, USD. Every numeric field broadcast
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
 
 from .catalog import Hardware, ModelSpec
+from .precision import FORMATS, NumberFormat
 from .profiles import IDEAL, EfficiencyProfile
 from .roofline import (
     StepResult,
@@ -245,3 +248,28 @@ def estimate(m: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProfile
         joules_per_token=power_w * tpot / B,
         steady=steady,
     )
+
+
+def lower_formats(s: Scenario, hw: Hardware) -> tuple[list[NumberFormat], list[NumberFormat]]:
+    """The weight formats (8-bit, then 4-bit, each in the kind `hw` computes natively) and KV-cache format (fp8)
+    below the scenario's: the precision remedies to try."""
+    weights = [
+        "fp8" if "fp8" in hw.dense_flop_per_s else "int8-wo",
+        "nvfp4" if "fp4" in hw.dense_flop_per_s else "int4",
+    ]
+    lower_weights = [FORMATS[w] for w in weights if FORMATS[w].bits < s.weights.bits]
+    return lower_weights, [FORMATS["fp8"]] if s.kv_cache.bits > 8 else []
+
+
+def precision_that_fits(e: Estimate) -> tuple[NumberFormat | None, NumberFormat | None] | None:
+    """The first (weights, KV cache) formats from `lower_formats`, fewest and mildest changes first, with which a
+    (scalar) scenario fits on its GPUs; None in a slot means unchanged. None when no lower precision is enough."""
+    s = e.scenario
+    lower_weights, lower_kv = lower_formats(s, e.hardware)
+    for w, kv in itertools.product([None, *lower_weights], [None, *lower_kv]):
+        if w is None and kv is None:
+            continue
+        candidate = dataclasses.replace(s, weights=w or s.weights, kv_cache=kv or s.kv_cache)
+        if bool(np.all(memory_per_gpu(e.model, candidate, candidate.num_gpus) <= e.usable_memory_per_gpu_bytes)):
+            return w, kv
+    return None

@@ -41,5 +41,9 @@ class Translator:
     def has(self, key: str) -> bool:
         return key in catalog()
 
+    def join(self, items: list[str], sep: str = "list_sep") -> str:
+        """Items joined with this language's separator: `list_sep` (", " / "、") or `clause_sep` ("; " / "；")."""
+        return self(sep).join(items)
+
 
 EN = Translator("en")

@@ -13,6 +13,8 @@ import plotly.graph_objects as go
 import plotly.io as pio
 import streamlit as st
 
+from tpot_model.estimate import lower_formats, precision_that_fits
+
 from . import fmt
 from .i18n import Translator
 
@@ -104,7 +106,8 @@ def figure(fig: go.Figure, table: pd.DataFrame | None, name: str, tr: Translator
 def url_notices(notices, tr: Translator) -> None:
     """One warning per bad URL parameter; the values were sanitised to plain text by ui.state."""
     for n in notices:
-        st.warning(tr("notice_bad_param", param=n.param, given=n.given or "∅", used=n.used), icon=":material/warning:")
+        key = "notice_snapped_param" if n.snapped else "notice_bad_param"
+        st.warning(tr(key, param=n.param, given=n.given or "∅", used=n.used), icon=":material/warning:")
 
 
 def lazy_expander(label: str, key: str, parent=st):
@@ -123,25 +126,22 @@ def explain(tr: Translator, title_key: str, formula: str, substituted: str, resu
         )
 
 
-_LOWER_PRECISION = {"fp32": "bf16", "bf16": "fp8", "fp16": "fp8", "fp8": "int4", "int8": "int4", "int8-wo": "int4"}
-
-
 def fit_notice(est, tr: Translator) -> None:
-    """When a (scalar) scenario does not fit: say by how much, and the remedies (GPUs, precision, batch)."""
+    """When a (scalar) scenario does not fit: say by how much, and the remedies that work (GPUs, precision, batch)."""
     if bool(est.fits):
         return
     s = est.scenario
-    remedies = []
-    if float(est.min_gpus) == float(est.min_gpus):  # not nan
-        remedies.append(tr("remedy_gpus", n=int(est.min_gpus)))
-    else:
-        remedies.append(tr("remedy_none"))
-    lower = _LOWER_PRECISION.get(s.weights.name)
-    if lower:
-        remedies.append(tr("remedy_precision", fmt=lower))
-    if int(est.max_batch) >= 1 and int(est.max_batch) < int(s.batch):
+    min_gpus = float(est.min_gpus)
+    remedies = [tr("remedy_gpus", n=int(min_gpus)) if min_gpus == min_gpus else tr("remedy_none")]
+    if (fitting := precision_that_fits(est)) is not None:
+        changes = [
+            tr(f"remedy_precision_{kind}", fmt=f.name) for kind, f in zip(("weights", "kv"), fitting, strict=True) if f
+        ]
+        remedies.append(tr("remedy_precision", what=" + ".join(changes)))
+    elif any(lower_formats(s, est.hardware)):
+        remedies.append(tr("remedy_precision_not_enough"))
+    if 1 <= int(est.max_batch) < int(s.batch):
         remedies.append(tr("remedy_batch", n=int(est.max_batch)))
-
     st.error(
         tr(
             "does_not_fit",
@@ -149,7 +149,7 @@ def fit_notice(est, tr: Translator) -> None:
             have=fmt.gb(est.usable_memory_per_gpu_bytes),
             gpus=int(s.num_gpus),
             hw=est.hardware.name,
-            remedy="; ".join(remedies),
+            remedy=tr.join(remedies, "clause_sep"),
         ),
         icon=":material/block:",
     )

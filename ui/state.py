@@ -82,11 +82,13 @@ DEFAULT = ScenarioState()
 
 @dataclass(frozen=True)
 class Notice:
-    """A problem with one URL parameter: which, what was given (sanitised), and what was used instead."""
+    """A problem with one URL parameter: which, what was given (sanitised), and what was used instead; `snapped`:
+    the value was a valid number between the slider's stops, and the nearest stop is used."""
 
     param: str
     given: str
     used: str
+    snapped: bool = False
 
 
 def sanitize(value: object, limit: int = 40) -> str:
@@ -135,7 +137,7 @@ def parse_query(
             return
         nearest = _nearest(options, x)
         if nearest != x:
-            notices.append(Notice(key, sanitize(raw), str(nearest)))
+            notices.append(Notice(key, sanitize(raw), f"{nearest:,}", snapped=True))
         values[key] = nearest
 
     choice("model", model_ids)
