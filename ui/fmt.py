@@ -16,19 +16,25 @@ def _sig(x: float, digits: int = 3) -> str:
 
 
 def ms(seconds: float) -> str:
-    return f"{_sig(float(seconds) * 1e3)} ms" if math.isfinite(seconds) else "n/a"
+    """Milliseconds; from 10 s on, as a duration (an absurd scenario's '216 s', not '215,980 ms')."""
+    s = float(seconds)
+    if math.isfinite(s) and s >= 10:
+        return duration(s)
+    return f"{_sig(s * 1e3)} ms" if math.isfinite(s) else "n/a"
+
+
+_LONG = ((600, 1, "s"), (36_000, 60, "min"), (172_800, 3600, "h"), (math.inf, 86_400, "d"))
 
 
 def duration(seconds: float) -> str:
-    """ms below a second, s below ten minutes, else minutes."""
+    """ms below a second, s below ten minutes, min below ten hours, h below two days, else days (d)."""
     s = float(seconds)
     if not math.isfinite(s):
         return "n/a"
     if s < 1:
         return ms(s)
-    if s < 600:
-        return f"{_sig(s)} s"
-    return f"{_sig(s / 60)} min"
+    _, unit_s, unit = next(u for u in _LONG if s < u[0])
+    return f"{_sig(s / unit_s)} {unit}"
 
 
 def gb(n_bytes: float) -> str:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 import plotly.graph_objects as go
 
 from tpot_model.targets import LAGGY_ABOVE_S, READING_SPEED_TPOT_S, TPOT_TARGETS_S
 
+from .. import fmt
 from ..i18n import EN, Translator
 from .common import BUCKET_COLOURS, Decor, Figure, style
 
@@ -19,21 +22,29 @@ def tpot_vs_targets(tpot_s: float, ideal_s: float, *, tr: Translator = EN) -> go
         x=[ideal_s * 1e3, tpot_s * 1e3],
         orientation="h",
         marker_color=["#9ecae1", "#1f77b4"],
-        text=[f"{ideal_s * 1e3:.1f} ms", f"{tpot_s * 1e3:.1f} ms"],
+        text=[fmt.ms(ideal_s), fmt.ms(tpot_s)],
         textposition="outside",
         hovertemplate="%{y}: %{x:.2f} ms<extra></extra>",
         showlegend=False,
     )
     marks = {**{f"target_{k}": v for k, v in TPOT_TARGETS_S.items()}, "target_reading": READING_SPEED_TPOT_S}
-    top = max(tpot_s, LAGGY_ABOVE_S) * 1e3 * 1.15
+    # seconds per token (an absurd scenario): a log axis, or the targets would pile up at 0
+    log = tpot_s > 20 * LAGGY_ABOVE_S
+    top = max(tpot_s, LAGGY_ABOVE_S) * 1e3 * (4 if log else 1.15)  # room for the bar's label
+    at = math.log10 if log else float  # annotations on a log axis take log10 positions (shapes take values)
     d = Decor()
     d.vrect(LAGGY_ABOVE_S * 1e3, top, fillcolor="#d62728", opacity=0.08)
     for i, (key, limit) in enumerate(marks.items()):
         d.vline(limit * 1e3, line={"dash": "dot", "color": "#555"})
-        d.note(tr(key), limit * 1e3, 1.0 + 0.12 * (i % 2), xref="x", font={"size": 11}, yanchor="bottom")
-    d.note(tr("target_laggy"), (LAGGY_ABOVE_S * 1e3 + top) / 2, 0.5, xref="x", font={"color": "#a00"})
+        d.note(tr(key), at(limit * 1e3), 1.0 + 0.12 * (i % 2), xref="x", font={"size": 11}, yanchor="bottom")
+    laggy_mid = math.sqrt(LAGGY_ABOVE_S * 1e3 * top) if log else (LAGGY_ABOVE_S * 1e3 + top) / 2
+    d.note(tr("target_laggy"), at(laggy_mid), 0.5, xref="x", font={"color": "#a00"})
     style(fig, tr("ov_targets_title"), tr("axis_tpot_ms"), "")
-    d.xaxis = {"range": [0, top]}
+    if log:
+        low = min(ideal_s, *marks.values()) * 1e3 / 2
+        d.xaxis = {"type": "log", "range": [math.log10(low), math.log10(top)]}
+    else:
+        d.xaxis = {"range": [0, top]}
     return d.apply(fig, height=260, margin={"t": 90})
 
 
@@ -54,15 +65,21 @@ def memory_use(
         )
     d = Decor()
     capacity_gb, usable_gb = capacity_bytes / 1e9, usable_bytes / 1e9
-    d.vline(capacity_gb, line={"color": "#000"})  # labelled at the top, right of the line
-    d.note(tr("mem_capacity", gb=f"{capacity_gb:.0f}"), capacity_gb, 1.0, xref="x", xanchor="left", yanchor="top")
+    end_gb = max(sum(parts_bytes.values()), capacity_bytes) / 1e9 * 1.12
+    d.vline(capacity_gb, line={"color": "#000"})
+    limits = [tr("mem_capacity", gb=f"{capacity_gb:.0f}")]
     if usable_bytes < capacity_bytes:
         d.vline(usable_gb, line={"dash": "dash", "color": "#555"})
-        d.note(tr("mem_usable", gb=f"{usable_gb:.0f}"), usable_gb, 1.0, xref="x", xanchor="right", yanchor="top")
+        limits.insert(0, tr("mem_usable", gb=f"{usable_gb:.0f}"))
+    # one label above the plot, beside the lines (two would overlap, the lines being ~10% apart)
+    left = capacity_gb < end_gb / 2
+    d.note(" · ".join(limits), capacity_gb if left else usable_gb, 1.0, xref="x", yanchor="bottom",
+           xanchor="left" if left else "right")  # fmt: skip
     style(fig, tr("ov_memory_title"), tr("axis_gb_per_gpu"), "")
-    d.xaxis = {"range": [0, max(sum(parts_bytes.values()), capacity_bytes) / 1e9 * 1.12]}
-    return d.apply(fig, barmode="stack", height=250, margin={"t": 60, "b": 90},
-                   legend={"orientation": "h", "yanchor": "top", "y": -0.45, "xanchor": "left", "x": 0.0})  # fmt: skip
+    d.xaxis = {"range": [0, end_gb]}
+    return d.apply(fig, barmode="stack", height=270, margin={"t": 70, "b": 110},
+                   legend={"orientation": "h", "yanchor": "top", "y": -0.75, "xanchor": "left", "x": 0.0,
+                           "traceorder": "normal"})  # fmt: skip
 
 
 def targets_table(tpot_s: float, ideal_s: float) -> pd.DataFrame:
