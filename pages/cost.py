@@ -3,8 +3,10 @@ frontier against a TPOT target; a live batch × context heat map."""
 
 import math
 
+import numpy as np
 import streamlit as st
 
+from tpot_model import planner
 from tpot_model.targets import TPOT_TARGETS_S
 from ui import controls, fmt, show
 from ui.figures import cost as figs
@@ -152,12 +154,17 @@ target = c[1].selectbox(
     key="cost.target",
 )
 target_s, target_label = TPOT_TARGETS_S[target], tr(f"target_{target}")
+# the best batch is the Serving planner's, searched over every batch: the curve's points plus that batch (so that the
+# chart's star, the sentence below and the planner agree)
+point = planner.frontier(model, hw, state.to_scenario(), est.profile, target_s)
+fb = np.union1d(batches, [point.batch]) if point.feasible else batches
+by_fb = by_batch if fb.size == batches.size else controls.evaluate(state, batch=fb)
 show.figure(
     figs.frontier(
-        batches,
-        by_batch.tpot_s,
-        by_batch.tokens_per_s_per_gpu,
-        by_batch.fits,
+        fb,
+        by_fb.tpot_s,
+        by_fb.tokens_per_s_per_gpu,
+        by_fb.fits,
         target_s,
         target_label,
         state.batch,
@@ -165,22 +172,22 @@ show.figure(
         colour=colour,
         tr=tr,
     ),  # fmt: skip
-    figs.frontier_table(batches, by_batch.tpot_s, by_batch.tokens_per_s_per_gpu, by_batch.fits, target_s),
+    figs.frontier_table(fb, by_fb.tpot_s, by_fb.tokens_per_s_per_gpu, by_fb.fits, target_s),
     "frontier",
     tr,
 )
-best = figs.best_batch_index(by_batch.tpot_s, by_batch.tokens_per_s_per_gpu, by_batch.fits, target_s)
+best = figs.best_batch_index(by_fb.tpot_s, by_fb.tokens_per_s_per_gpu, by_fb.fits, target_s)
 if best is None:
     st.markdown(tr("ce_best_text_none", target=target_label))
 else:
-    cost = tr("ce_best_cost", usd=fmt.usd(float(by_batch.usd_per_1M_tokens[best]))) if price_known else ""
+    cost = tr("ce_best_cost", usd=fmt.usd(float(by_fb.usd_per_1M_tokens[best]))) if price_known else ""
     st.markdown(
         tr(
             "ce_best_text",
             target=target_label,
-            b=int(batches[best]),
-            tps=fmt.rate(float(by_batch.tokens_per_s_per_gpu[best])),
-            tpot=fmt.ms(float(by_batch.tpot_s[best])),
+            b=int(fb[best]),
+            tps=fmt.rate(float(by_fb.tokens_per_s_per_gpu[best])),
+            tpot=fmt.ms(float(by_fb.tpot_s[best])),
             cost=cost,
         )
     )

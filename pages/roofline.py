@@ -28,12 +28,8 @@ show.fit_notice(est, tr)
 
 c = st.columns(4)
 ai, ridge = float(est.arithmetic_intensity_flop_per_byte), est.ridge_point_flop_per_byte
-c[0].metric(tr("roofline_m_intensity"), f"{fmt.number(ai)} FLOP/byte", help=tr("roofline_m_intensity_def"))
-c[1].metric(
-    tr("roofline_m_ridge", precision=est.compute_precision),
-    f"{fmt.number(ridge)} FLOP/byte",
-    help=tr("roofline_m_ridge_def"),
-)
+c[0].metric(tr("roofline_m_intensity"), fmt.number(ai), help=tr("roofline_m_intensity_def"))
+c[1].metric(tr("roofline_m_ridge", precision=est.compute_precision), fmt.number(ridge), help=tr("roofline_m_ridge_def"))
 c[2].metric(tr("roofline_m_mbu"), fmt.pct(float(est.mbu)), help=tr("roofline_m_mbu_def"))
 c[3].metric(tr("roofline_m_mfu"), fmt.pct(float(est.mfu)), help=tr("roofline_m_mfu_def"))
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from tests.apptest_util import decode, figures, run_page
+from tpot_model.targets import TPOT_TARGETS_S
 from ui.i18n import EN, Translator
 
 ZH = Translator("zh-TW")
@@ -96,6 +97,24 @@ def test_frontier_axes_and_target():
     strict = [t["name"] for t in fig["data"] if t["name"].startswith("best")]
     assert chat and strict and chat != strict  # a stricter target forces a smaller batch
     assert any(EN("target_code_completion") in md.value for md in at.markdown)
+
+
+def test_best_batch_is_the_serving_planners():
+    """Cost's best batch at a target (sentence and starred point) is the planner's exact one, not the nearest point
+    of the curve's coarse batch grid."""
+    from tpot_model import planner
+    from ui import controls
+
+    for target in ("chat", "agents"):
+        at = run_page("cost")
+        at.selectbox(key="cost.target").set_value(target).run()
+        state = controls.ScenarioState(**{k: at.session_state[k] for k in controls._FIELDS})
+        model, hw, profile = controls.resolve(state)
+        point = planner.frontier(model, hw, state.to_scenario(), profile, TPOT_TARGETS_S[target])
+        assert point.feasible
+        star = [t["name"] for t in _fig(at, EN("ce_frontier_title"))["data"] if t["name"].startswith("best")]
+        assert star == [EN("ce_best", b=point.batch)]
+        assert any(f"**{point.batch}**" in md.value for md in at.markdown if EN("target_" + target) in md.value)
 
 
 def test_heatmap_metric_selectbox():
