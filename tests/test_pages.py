@@ -102,6 +102,13 @@ def test_does_not_fit_offers_only_remedies_that_work():
     assert EN("remedy_none") in notice
 
 
+def test_gpu_count_that_does_not_divide_the_heads_is_flagged():
+    """Llama 3.1 70B has 64 attention heads: 3 GPUs cannot split them (2 or 4 can); 8 can, and says nothing."""
+    at = run_page("overview", gpus="3")
+    assert [i.value for i in at.info] == [EN("split_heads", gpus=3, model="Llama 3.1 70B", heads=64, options="2, 4")]
+    assert not run_page("overview", gpus="8").info
+
+
 def test_embed_has_no_downloads():
     at = run_page("overview")
     assert at.download_button  # normal view offers downloads

@@ -155,6 +155,21 @@ def fit_notice(est, tr: Translator) -> None:
     )
 
 
+def split_notice(est, tr: Translator) -> None:
+    """When tensor parallelism over the GPUs does not divide the model's attention heads (engines refuse it): say so,
+    with the nearest GPU counts that do."""
+    s, m = est.scenario, est.model
+    n = int(s.num_gpus)
+    if s.parallelism == "dp-ep" or m.num_heads % n == 0:
+        return
+    divisors = [d for d in range(1, m.num_heads + 1) if m.num_heads % d == 0]
+    nearest = [max(d for d in divisors if d < n), *[d for d in divisors if d > n][:1]]
+    st.info(
+        tr("split_heads", gpus=n, model=m.name, heads=m.num_heads, options=tr.join([str(d) for d in nearest])),
+        icon=":material/call_split:",
+    )
+
+
 def context_notice(est, tr: Translator) -> None:
     """When prompt + output exceed the model's context window: the estimate extrapolates, say so."""
     tokens = int(est.scenario.context_tokens) + int(est.scenario.output_tokens)
