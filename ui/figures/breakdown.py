@@ -129,7 +129,8 @@ def sweep_bars(
     fig.add_scatter(
         x=labels,
         y=tpot,
-        mode="text",
+        mode="markers+text",  # an invisible marker, not text mode: a unified hover shows text mode's "Aa" symbol
+        marker={"size": 1, "opacity": 0},
         text=[fmt.number(v) for v in tpot],
         textposition="top center",
         textfont={"size": 11, "color": "#333"},
@@ -167,7 +168,9 @@ def sweep_bars(
         title = tr("breakdown_context_title", batch=int(np.ravel(est.scenario.batch)[0]))
         x_title = tr("axis_context")
     style(fig, title, x_title, tr("axis_tpot_ms"))
-    fig.update_xaxes(type="category")
+    fig.update_xaxes(
+        type="category", unifiedhovertitle={"text": f"{x_title}{tr('label_colon')}%{{x}}"}
+    )  # the hover names its x
     fig.update_yaxes(range=[0, top * 1.2], rangemode="tozero")
     fig.update_layout(
         barmode="stack", hovermode="x unified", bargap=0.25, height=460, margin={"t": 100}, legend_traceorder="normal"
