@@ -45,6 +45,7 @@ else:
 show.fit_notice(est, tr)
 show.context_notice(est, tr)
 show.split_notice(est, tr)
+show.scale_notice(est, tr)
 if est.compute_precision != s.compute_requested:
     st.info(tr("ov_fallback", requested=s.compute_requested, hw=hw.name, used=est.compute_precision))
 

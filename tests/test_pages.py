@@ -109,6 +109,15 @@ def test_gpu_count_that_does_not_divide_the_heads_is_flagged():
     assert not run_page("overview", gpus="8").info
 
 
+def test_more_gpus_than_one_server_says_the_links_are_priced_as_nvlink():
+    """16 H200s: the all-reduces use the H200's 450 GB/s NVLink figure as if one domain held all 16: say so; at 8, not."""
+    at = run_page("overview", gpus="16")
+    assert EN("scale_beyond_node", gpus=16, hw="NVIDIA H200 SXM 141GB", bw="450 GB/s", node=8) in [
+        i.value for i in at.info
+    ]
+    assert not run_page("overview", gpus="8").info
+
+
 def test_embed_has_no_downloads():
     at = run_page("overview")
     assert at.download_button  # normal view offers downloads

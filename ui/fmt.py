@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from tpot_model.units import GB, KB, MB, TB, KiB, TB_per_s, TFLOP_per_s
+from tpot_model.units import GB, KB, MB, TB, GB_per_s, KiB, TB_per_s, TFLOP_per_s
 
 
 def _sig(x: float, digits: int = 3) -> str:
@@ -44,6 +44,10 @@ def gb(n_bytes: float) -> str:
 
 def tb_per_s(bytes_per_s: float) -> str:
     return f"{_sig(float(bytes_per_s) / TB_per_s)} TB/s"
+
+
+def gb_per_s(bytes_per_s: float) -> str:
+    return f"{_sig(float(bytes_per_s) / GB_per_s)} GB/s"
 
 
 def tflops(flop_per_s: float) -> str:

@@ -14,6 +14,7 @@ import plotly.io as pio
 import streamlit as st
 
 from tpot_model.estimate import lower_formats, precision_that_fits
+from tpot_model.roofline import PCIE_FALLBACK_BYTES_PER_S
 
 from . import fmt
 from .i18n import Translator
@@ -168,6 +169,19 @@ def split_notice(est, tr: Translator) -> None:
         tr("split_heads", gpus=n, model=m.name, heads=m.num_heads, options=tr.join([str(d) for d in nearest])),
         icon=":material/call_split:",
     )
+
+
+ONE_NODE_GPUS = 8  # GPUs in one server's NVLink-class domain, for most chips in the catalog
+
+
+def scale_notice(est, tr: Translator) -> None:
+    """Past one server's GPUs: the all-reduces are still priced at the chip's own interconnect; say so."""
+    n, bw = int(est.scenario.num_gpus), est.hardware.interconnect_bytes_per_s or PCIE_FALLBACK_BYTES_PER_S
+    if n > ONE_NODE_GPUS:
+        st.info(
+            tr("scale_beyond_node", gpus=n, hw=est.hardware.name, bw=fmt.gb_per_s(bw), node=ONE_NODE_GPUS),
+            icon=":material/lan:",
+        )
 
 
 def context_notice(est, tr: Translator) -> None:
