@@ -16,23 +16,25 @@ st.set_page_config(
 tr = controls.translator()
 
 PAGES = [
-    ("pages/overview.py", "page_overview", ":material/dashboard:", "overview"),
-    ("pages/roofline.py", "page_roofline", ":material/show_chart:", "roofline"),
-    ("pages/breakdown.py", "page_breakdown", ":material/stacked_bar_chart:", "breakdown"),
-    ("pages/kv_cache.py", "page_kv_cache", ":material/memory:", "kv-cache"),
-    ("pages/cost.py", "page_cost", ":material/payments:", "cost"),
-    ("pages/hardware.py", "page_hardware", ":material/developer_board:", "hardware"),
-    ("pages/compare.py", "page_compare", ":material/compare_arrows:", "compare"),
-    ("pages/planner.py", "page_planner", ":material/target:", "planner"),
-    ("pages/frontier.py", "page_frontier", ":material/ssid_chart:", "frontier"),
-    ("pages/validation.py", "page_validation", ":material/fact_check:", "validation"),
-    ("pages/methodology.py", "page_methodology", ":material/functions:", "methodology"),
-    ("pages/glossary.py", "page_glossary", ":material/translate:", "glossary"),
+    ("pages/overview.py", "page_overview", ":material/dashboard:"),
+    ("pages/roofline.py", "page_roofline", ":material/show_chart:"),
+    ("pages/breakdown.py", "page_breakdown", ":material/stacked_bar_chart:"),
+    ("pages/kv_cache.py", "page_kv_cache", ":material/memory:"),
+    ("pages/cost.py", "page_cost", ":material/payments:"),
+    ("pages/hardware.py", "page_hardware", ":material/developer_board:"),
+    ("pages/compare.py", "page_compare", ":material/compare_arrows:"),
+    ("pages/planner.py", "page_planner", ":material/target:"),
+    ("pages/frontier.py", "page_frontier", ":material/ssid_chart:"),
+    ("pages/validation.py", "page_validation", ":material/fact_check:"),
+    ("pages/methodology.py", "page_methodology", ":material/functions:"),
+    ("pages/glossary.py", "page_glossary", ":material/translate:"),
 ]
 CHARTLESS = {"glossary"}  # no plotly.js to start as these open: it would hold up their first draw by ~0.3 s
+# Each page's URL is its file's name: before a fresh server's first run, Streamlit resolves a deep link through the
+# pages/ folder by file name (/kv-cache for pages/kv_cache.py showed "Page not found" to the first visitor)
 pages = [
-    st.Page(path, title=tr(title), icon=icon, url_path=url, default=(url == "overview"))
-    for path, title, icon, url in PAGES
+    st.Page(path, title=tr(title), icon=icon, url_path=Path(path).stem, default=(Path(path).stem == "overview"))
+    for path, title, icon in PAGES
     if Path(path).exists()
 ]
 page = st.navigation(pages, position="hidden" if embedded else "sidebar")

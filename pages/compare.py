@@ -54,6 +54,7 @@ def side_controls(side: str) -> dict:
         (figs.AUTO, *GPU_OPTIONS),
         format_func=lambda n: tr("cmp_gpus_auto") if n == figs.AUTO else str(n),
         key=k + "gpus",
+        help=tr("cmp_gpus_help"),
         **keep,
     )
     c[2].selectbox(tr("control_weights"), WEIGHT_OPTIONS, key=k + "weights", **keep)

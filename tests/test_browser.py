@@ -25,7 +25,7 @@ URL_PATHS = {
     "overview": "",
     "roofline": "roofline",
     "breakdown": "breakdown",
-    "kv_cache": "kv-cache",
+    "kv_cache": "kv_cache",
     "cost": "cost",
     "hardware": "hardware",
     "compare": "compare",
@@ -208,6 +208,19 @@ def test_chart_says_so_when_plotly_cannot_load(server, browser):
     pg.goto(f"{server}/roofline?lang=zh-TW", wait_until="domcontentloaded")
     pg.wait_for_function("() => document.querySelector('.tpot-chart')?.textContent", timeout=90_000)
     assert pg.locator(".tpot-chart").first.inner_text() == Translator("zh-TW")("chart_load_error")
+    context.close()
+
+
+def test_deep_link_is_the_first_request_a_fresh_server_sees(browser):
+    """A wiki link to a page, followed right after the server (re)started, opens that page: Streamlit resolves the
+    first request through pages/ by file name, before app.py's navigation exists (it said 'Page not found')."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    pg = context.new_page()
+    with streamlit_server() as (fresh, _):
+        _open(pg, fresh, URL_PATHS["kv_cache"], "batch=64")
+        _no_exception(pg)
+        assert pg.locator("text=Page not found").count() == 0
+        assert pg.url.startswith(f"{fresh}/{URL_PATHS['kv_cache']}?") and "batch=64" in pg.url
     context.close()
 
 

@@ -22,7 +22,7 @@ SESSIONS = 50
 TIMEOUT_S = 240
 MODELS = ["llama-3.1-70b", "llama-3.1-8b", "deepseek-v3", "mixtral-8x7b", "qwen3-32b"]
 HARDWARE = ["h200", "h100-sxm", "b200", "mi300x", "a100-80gb-sxm"]
-PAGES = ["overview", "roofline", "breakdown", "cost", "kv-cache"]  # url paths
+PAGES = ["overview", "roofline", "breakdown", "cost", "kv_cache"]  # url paths
 
 
 def _rss(proc) -> int:

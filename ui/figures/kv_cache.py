@@ -399,7 +399,8 @@ def max_batch_vs_context(
     d.hline(  # shape labels, unlike annotations, sit at data coordinates on log axes
         scenario_batch,
         line={"dash": "dot", "color": "#555"},
-        label={"text": tr("kvc_batch_scenario", b=scenario_batch), "textposition": "start", "padding": 12},
+        # at the right end: at the start it ran into the y axis' tick labels ("50batch 32")
+        label={"text": tr("kvc_batch_scenario", b=scenario_batch), "textposition": "end", "padding": 12},
     )
     idx = int(np.argmin(np.abs(contexts - scenario_context)))
     if mb[idx] >= 1 and (scenario_context > 0 or not log_x):
