@@ -152,7 +152,8 @@ if point.feasible:
 else:
     key = "pl_infeasible_memory" if point.limited_by == "memory" else f"pl_infeasible_{point.slo_binding or 'tpot'}"
     st.warning(tr(key, **reason), icon=":material/warning:")
-if point.feasible or point.limited_by == "slo":  # nothing to draw when not even batch 1 fits
+holds_batch_1 = point.feasible or point.limited_by == "slo"  # else not even batch 1 fits: nothing to plan with
+if holds_batch_1:
     show.figure(figs.frontier_figure(point, tr=tr), figs.frontier_table(point), "planner-frontier", tr)
 if point.feasible and price_known:
     show.explain(
@@ -267,6 +268,8 @@ def gpus_section() -> None:
 @st.fragment
 def capacity_section() -> None:
     st.subheader(tr("pl_capacity_h"))
+    if no_fit_notice():
+        return
     mixes = [(state.context, state.output), *figs.MIXES]
     c1, c2 = st.columns(2)
     c1.slider(
@@ -349,6 +352,8 @@ def capacity_section() -> None:
 @st.fragment
 def speculative_section() -> None:
     st.subheader(tr("pl_spec_h"))
+    if no_fit_notice():
+        return
     c1, c2, c3, c4 = st.columns(4)
     c1.selectbox(
         tr("pl_spec_draft"),
@@ -451,6 +456,13 @@ def speculative_section() -> None:
 
 # ------------------------------------------------------------------------------------------------ levers
 @st.fragment
+def no_fit_notice() -> bool:
+    """Whether batch 1 does not fit; says so in a section that needs a deployment holding the model."""
+    if not holds_batch_1:
+        st.info(tr("pl_section_no_fit", gpus=state.gpus, hw=hw.name), icon=":material/block:")
+    return not holds_batch_1
+
+
 def levers_section() -> None:
     st.subheader(tr("pl_levers_h"))
     st.radio(

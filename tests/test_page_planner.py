@@ -235,6 +235,17 @@ def test_model_that_does_not_fit_is_a_state_not_an_error():
     assert _metric(at, EN("pl_m_min_gpus", batch=32)) == "16"
 
 
+@pytest.mark.parametrize("section", ["capacity", "speculative"])
+def test_sections_that_need_the_model_to_fit_say_so_instead_of_numbers(section):
+    """405B in bf16 on one H100: no capacity (it read '-685 GB left'), no speculative speed-up; a notice instead."""
+    at = run_page(
+        "planner", model="llama-3.1-405b", hardware="h100-sxm", gpus="1", weights="bf16", planner_section=section
+    )
+    assert not at.exception
+    assert EN("pl_section_no_fit", gpus=1, hw="NVIDIA H100 SXM5 80GB") in [i.value for i in at.info]
+    assert not [m for m in at.metric if m.label in (EN("pl_m_users"), EN("pl_m_eff_tpot"))]
+
+
 @pytest.mark.parametrize(
     "query",
     [
