@@ -375,6 +375,9 @@ def test_levers_rows_and_deltas():
     assert math.isnan(rows["batch_x2"].target_d_usd_per_1M)  # the frontier picks the batch itself
     up = rows["hardware_upgrade"]
     assert up.detail == "h200 → b200"
+    assert rows["kv_fp8"].detail == "bf16 → fp8"
+    already = {r.lever: r for r in pl.levers(L70, H200, replace(BASE, kv_cache="fp8"), TYPICAL, tpot_target_s=0.05)}
+    assert already["kv_fp8"].detail == "fp8" and not already["kv_fp8"].applicable  # in place, not 'fp8 → fp8'
     assert up.tpot_s == pytest.approx(float(estimate(L70, HARDWARE["b200"], BASE, TYPICAL).tpot_s))
     fr = pl.frontier(L70, H200, replace(BASE, kv_cache="fp8"), TYPICAL, 0.05)
     assert rows["kv_fp8"].target_batch == fr.batch

@@ -1067,9 +1067,9 @@ def levers(
     rows = [row("baseline", "", True, base, base_front)]
 
     def variant(lever: str, detail: str, applicable: bool, m_hw: Hardware, s: Scenario, at_target: bool = True):
-        if not applicable:
+        if not applicable:  # already in place: the detail names what is (not 'fp8 → fp8')
             nan = (math.nan,) * 4 + (bool(base[4]),)
-            rows.append(row(lever, detail, False, nan, None))
+            rows.append(row(lever, detail.split(" → ")[0], False, nan, None))
             return
         rows.append(row(lever, detail, True, point_of(m_hw, s), front_of(m_hw, s) if at_target else None))
 
