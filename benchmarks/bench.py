@@ -141,8 +141,7 @@ def page_figures(reruns: int) -> dict:
 
 # Load marks, in ms since the navigation started: `content` once the script has run and the page (title, sidebar)
 # is drawn; `first_screen` once, besides, every chart in the first screen (1400 x 1000) is drawn (and how many there
-# are: `first_screen_charts`); `all_charts` once
-# every chart is (those below the fold draw when the browser is idle).
+# are: `first_screen_charts`); `all_charts` once every chart is (those below the fold draw when the browser is idle).
 LOAD_MARKS = """(() => {
   const marks = (window.__tpotLoad = {});
   const ms = () => Math.round(performance.now());

@@ -156,7 +156,7 @@ target = c[1].selectbox(
 target_s, target_label = TPOT_TARGETS_S[target], tr(f"target_{target}")
 # the best batch is the Serving planner's, searched over every batch: the curve's points plus that batch (so that the
 # chart's star, the sentence below and the planner agree)
-point = planner.frontier(model, hw, state.to_scenario(), est.profile, target_s)
+point = planner.frontier(model, hw, est.scenario, est.profile, target_s)
 fb = np.union1d(batches, [point.batch]) if point.feasible else batches
 by_fb = by_batch if fb.size == batches.size else controls.evaluate(state, batch=fb)
 show.figure(

@@ -45,7 +45,8 @@ from .scenario import Scenario
 from .units import hour_s
 
 MAX_BATCH_SEARCHED = 4096  # candidate batches 1..this (and never more than one past what fits in memory)
-NODE_GPU_OPTIONS = (1, 2, 4, 8)  # tensor-parallel sizes inside one 8-GPU node
+NODE_GPUS = 8  # GPUs in one server's NVLink-class domain, for most chips in the catalog
+NODE_GPU_OPTIONS = (1, 2, 4, NODE_GPUS)  # tensor-parallel sizes inside one node
 TP_GPU_OPTIONS = (1, 2, 4, 8, 16, 32, 64)
 PP_STAGE_OPTIONS = (1, 2, 4, 8)
 PREFILL_TOKEN_BUDGET = (
@@ -1067,20 +1068,26 @@ def levers(
     rows = [row("baseline", "", True, base, base_front)]
 
     def variant(lever: str, detail: str, applicable: bool, m_hw: Hardware, s: Scenario, at_target: bool = True):
-        if not applicable:  # already in place: the detail names what is (not 'fp8 → fp8')
+        if not applicable:
             nan = (math.nan,) * 4 + (bool(base[4]),)
-            rows.append(row(lever, detail.split(" → ")[0], False, nan, None))
+            rows.append(row(lever, detail, False, nan, None))
             return
         rows.append(row(lever, detail, True, point_of(m_hw, s), front_of(m_hw, s) if at_target else None))
 
-    w = scenario.weights
-    four = precision_format("fp4", hw)
+    def change(old: str, new: str, applicable: bool) -> str:
+        return f"{old} → {new}" if applicable else old  # already in place: what is, not 'fp8 → fp8'
+
+    w, kv = scenario.weights, scenario.kv_cache
+    four, lower_w, lower_kv = precision_format("fp4", hw), w.bits > 4.5, kv.bits > 8
     variant(
-        "weights_int4", f"{w.name} → awq-int4", w.bits > 4.5, hw, replace(scenario, weights=parse_format("awq-int4"))
+        "weights_int4",
+        change(w.name, "awq-int4", lower_w),
+        lower_w,
+        hw,
+        replace(scenario, weights=parse_format("awq-int4")),
     )
-    variant("weights_fp4", f"{w.name} → {four}", w.bits > 4.5, hw, replace(scenario, weights=parse_format(four)))
-    kv = scenario.kv_cache
-    variant("kv_fp8", f"{kv.name} → fp8", kv.bits > 8, hw, replace(scenario, kv_cache=parse_format("fp8")))
+    variant("weights_fp4", change(w.name, four, lower_w), lower_w, hw, replace(scenario, weights=parse_format(four)))
+    variant("kv_fp8", change(kv.name, "fp8", lower_kv), lower_kv, hw, replace(scenario, kv_cache=parse_format("fp8")))
     B = int(_f(scenario.batch))
     # at the target the frontier already picks the batch: this lever has no meaning there (target fields nan)
     variant("batch_x2", f"{B} → {2 * B}", True, hw, replace(scenario, batch=2 * B), at_target=False)

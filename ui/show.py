@@ -14,6 +14,7 @@ import plotly.io as pio
 import streamlit as st
 
 from tpot_model.estimate import lower_formats, precision_that_fits
+from tpot_model.planner import NODE_GPUS
 from tpot_model.roofline import PCIE_FALLBACK_BYTES_PER_S
 
 from . import fmt
@@ -171,15 +172,12 @@ def split_notice(est, tr: Translator) -> None:
     )
 
 
-ONE_NODE_GPUS = 8  # GPUs in one server's NVLink-class domain, for most chips in the catalog
-
-
 def scale_notice(est, tr: Translator) -> None:
     """Past one server's GPUs: the all-reduces are still priced at the chip's own interconnect; say so."""
     n, bw = int(est.scenario.num_gpus), est.hardware.interconnect_bytes_per_s or PCIE_FALLBACK_BYTES_PER_S
-    if n > ONE_NODE_GPUS:
+    if n > NODE_GPUS:
         st.info(
-            tr("scale_beyond_node", gpus=n, hw=est.hardware.name, bw=fmt.gb_per_s(bw), node=ONE_NODE_GPUS),
+            tr("scale_beyond_node", gpus=n, hw=est.hardware.name, bw=fmt.gb_per_s(bw), node=NODE_GPUS),
             icon=":material/lan:",
         )
 
