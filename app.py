@@ -29,7 +29,6 @@ PAGES = [
     ("pages/methodology.py", "page_methodology", ":material/functions:"),
     ("pages/glossary.py", "page_glossary", ":material/translate:"),
 ]
-CHARTLESS = {"glossary"}  # no plotly.js to start as these open: it would hold up their first draw by ~0.3 s
 # Each page's URL is its file's name: before a fresh server's first run, Streamlit resolves a deep link through the
 # pages/ folder by file name (/kv-cache for pages/kv_cache.py showed "Page not found" to the first visitor)
 pages = [
@@ -38,9 +37,6 @@ pages = [
     if Path(path).exists()
 ]
 page = st.navigation(pages, position="hidden" if embedded else "sidebar")
-if page.url_path not in CHARTLESS:
-    with st.sidebar:  # a hidden box: the main column's first element stays the page's own
-        show.preload_charts()
 controls.sidebar()
 show.url_notices(controls.notices(), tr)
 page.run()

@@ -1,7 +1,8 @@
 """Performance figures as JSON: model time per point and per 256 x 256 grid against a per-point Python loop (the way
 the peer tools work), CLI sweep cost, each page's rerun time after a slider change (AppTest), import times, and each
 page's first load in Chromium (first screen and all charts; warm and cold browser cache), beside the floor that
-Streamlit's own front-end sets (`floor_app.py`: a title and one widget).
+Streamlit's own front-end sets (`floor_app.py`: a title and one widget) and the one Streamlit and Plotly set for a
+chart page (`floor_chart_app.py`: the same with one small `st.plotly_chart`).
 
 Run: .venv/bin/python benchmarks/bench.py [--loop-points N] [--reruns N] [--browser-repeats N] [--no-browser]
      [--out PATH]
@@ -174,7 +175,8 @@ def browser_figures(repeats: int) -> dict:
     """First load of each page, server warm, timed in the page from the start of navigation (LOAD_MARKS): in a new
     browser profile (cold cache: the 1.5 MB plotly.js build is fetched and compiled) and in one that has opened the
     app before (warm cache, the usual case for a link followed from a wiki; median of `repeats` loads). Also the
-    floor Streamlit's own front-end sets here: the same figures for `floor_app.py`, a title and one widget."""
+    floors: the same figures for `floor_app.py` (a title and one widget: Streamlit's own front-end) and for
+    `floor_chart_app.py` (the same with one small `st.plotly_chart`: Streamlit and Plotly, the stock way)."""
     from tests.server_util import CHROMIUM, CHROMIUM_ARGS, streamlit_server
 
     if not Path(CHROMIUM).exists():
@@ -202,17 +204,26 @@ def browser_figures(repeats: int) -> dict:
         fresh.close()
         warm = [load_marks_s(shared, url) for _ in range(repeats)]
         return {
+            "content_warm_s": round(statistics.median(m["content"] for m in warm), 2),
             "first_screen_warm_s": round(statistics.median(m["first_screen"] for m in warm), 2),
             "all_charts_warm_s": round(statistics.median(m["all_charts"] for m in warm), 2),
             "first_screen_cold_s": round(cold["first_screen"], 2),
         }
 
     out = {}
-    floor_app = str((Path(__file__).parent / "floor_app.py").relative_to(ROOT))
-    with streamlit_server() as (base, _), streamlit_server(script=floor_app) as (floor, _), sync_playwright() as p:
+    here = Path(__file__).parent.relative_to(ROOT)
+    with (
+        streamlit_server() as (base, _),
+        streamlit_server(script=str(here / "floor_app.py")) as (floor, _),
+        streamlit_server(script=str(here / "floor_chart_app.py")) as (chart_floor, _),
+        sync_playwright() as p,
+    ):
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         shared = new_context(browser)  # a browser that has seen the app: every page opened twice before timing
-        urls = {name: f"{base}/{URL_PATHS[name]}" for name in PAGES} | {"streamlit_floor": floor}
+        urls = {name: f"{base}/{URL_PATHS[name]}" for name in PAGES} | {
+            "streamlit_floor": floor,
+            "streamlit_plotly_floor": chart_floor,
+        }
         for url in [*urls.values(), *urls.values()]:
             load_marks_s(shared, url)
         time.sleep(1)

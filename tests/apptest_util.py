@@ -27,7 +27,7 @@ def run_page(page: str, **query: str) -> AppTest:
 
 
 def figures(at: AppTest) -> list[dict]:
-    """The Plotly figures drawn (by ui.show.figure's chart component; the preload carries none), as JSON dicts."""
+    """The Plotly figures drawn (by ui.show.figure's chart component), as JSON dicts."""
     charts = [el.proto for el in at.get("bidi_component") if el.proto.component_name == show.CHART_COMPONENT]
     return [json.loads(c.bytes)["figure"] for c in charts if c.bytes]
 

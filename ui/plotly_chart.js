@@ -1,5 +1,33 @@
-// Draws one Plotly figure (data: its JSON as UTF-8 bytes) with the cartesian plotly.js build (loadPlotly:
-// ui/plotly_loader.js, prepended by ui.show), a third of the size of the full bundle st.plotly_chart loads.
+// Draws one Plotly figure (data: its JSON as UTF-8 bytes) with the cartesian plotly.js build served from static/
+// (ui.show fills in its file name), a third of the size of the full bundle st.plotly_chart loads. The build is
+// fetched and run once per browser page, by the first chart that draws, and shared by every chart after it.
+const PLOTLY_FILE = "__PLOTLY_FILE__";
+
+function plotlyUrl() {
+  // Next to Streamlit's own static folder, so the app also works under a server.baseUrlPath.
+  const own = document.querySelector('script[src*="/static/js/index"]');
+  const root = own ? own.src.slice(0, own.src.indexOf("static/js/")) : new URL("./", document.baseURI).href;
+  return root + "app/static/" + PLOTLY_FILE;
+}
+
+function loadPlotly() {
+  if (!window.__tpotPlotly) {
+    window.__tpotPlotly = window.Plotly
+      ? Promise.resolve(window.Plotly)
+      : new Promise((resolve, reject) => {
+          const s = document.createElement("script");
+          s.src = plotlyUrl();
+          s.async = true;
+          s.onload = () => resolve(window.Plotly);
+          s.onerror = () => {
+            window.__tpotPlotly = null; // let a later chart try again
+            reject(new Error("could not load " + s.src));
+          };
+          document.head.appendChild(s);
+        });
+  }
+  return window.__tpotPlotly;
+}
 
 // Material "fullscreen" glyph, 24 x 24
 const FULLSCREEN_ICON = { width: 24, height: 24, path: "M7 14H5v5h5v-2H7v-3zm-2-4h2V7h3V5H5v5zm12 7h-3v2h5v-5h-2v3zM14 5v2h3v3h2V5h-5z" };

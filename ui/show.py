@@ -1,6 +1,5 @@
 """Rendering helpers: a figure (drawn by the app's chart component: plotly_chart.js with the cartesian plotly.js build
-from static/, preloaded as the page opens) with its CSV and standalone-HTML downloads, notices, and a metric with its
-formula."""
+from static/) with its CSV and standalone-HTML downloads, notices, and a metric with its formula."""
 
 from __future__ import annotations
 
@@ -30,29 +29,17 @@ PLOTLY_LOCALES = {"zh-TW": "plotly-locale-zh-tw-4.1.1.js"}
 CHART_COMPONENT = "tpot_plotly_chart"
 _STATIC = Path(__file__).resolve().parent.parent / "static"
 _LOCALE_JS = {lang: (_STATIC / name).read_text(encoding="utf-8") for lang, name in PLOTLY_LOCALES.items()}
-_LOADER = Path(__file__).with_name("plotly_loader.js").read_text().replace("__PLOTLY_FILE__", PLOTLY_JS)
 _CHART = st.components.v2.component(
     CHART_COMPONENT,
-    js=_LOADER
-    + "".join(js + "\n" for js in _LOCALE_JS.values())
-    + Path(__file__).with_name("plotly_chart.js").read_text(),
+    js="".join(js + "\n" for js in _LOCALE_JS.values())
+    + Path(__file__).with_name("plotly_chart.js").read_text().replace("__PLOTLY_FILE__", PLOTLY_JS),
     isolate_styles=False,  # plotly.js styles its modebar and hover labels from the document's head
-)
-_PRELOAD = (  # runs as soon as the page's first message arrives; hides its own (empty) box
-    f"<script>(() => {{\n{_LOADER}loadPlotly().catch(() => {{}});\n"
-    "document.currentScript?.closest('[data-testid=\"stElementContainer\"]')?.style.setProperty('display', 'none');"
-    "\n})();</script>"
 )
 
 
 def embedded() -> bool:
     """Whether the page is shown with ?embed=true (in a wiki's iframe): no downloads, no sidebar."""
     return bool(getattr(st.context, "is_embedded", False))
-
-
-def preload_charts() -> None:
-    """Start loading plotly.js in the browser as the page opens, before its first chart (takes no space)."""
-    st.html(_PRELOAD, unsafe_allow_javascript=True)
 
 
 def _slug(name: str) -> str:
