@@ -116,6 +116,14 @@ def test_points_that_do_not_fit_are_drawn_open():
     open_ = next(t for t in fig.data if t.name == EN("fr_no_fit_legend", name=s.label()))
     assert open_.marker.symbol.endswith("-open")
     assert len(decode(open_.x)) == int((~np.asarray(e.fits)).sum())
+    # some points fit, so the curve's own legend entry stands for the series: one key says what open markers mean
+    assert np.any(e.fits) and not open_.showlegend
+    keys = [t for t in fig.data if t.name == EN("fr_no_fit_key")]
+    assert len(keys) == 1 and keys[0].marker.symbol == "circle-open"
+    two = figs.frontier_figure([s, _series(hid="b200", isl=8192, osl=1024, gpus=8)[0]], [])
+    assert sum(t.name == EN("fr_no_fit_key") for t in two.data) == 1
+    everything_fits = figs.frontier_figure([_series(hid="b200", isl=1024, osl=1024, gpus=8)[0]], [])
+    assert not any(t.name == EN("fr_no_fit_key") for t in everything_fits.data)
 
 
 def test_measured_points_selection(rows):

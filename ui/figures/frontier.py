@@ -323,6 +323,10 @@ def _curve_traces(fig: go.Figure, s: Series, x: np.ndarray, yv: np.ndarray, tr: 
             hovertext=[tr("fr_hover_no_fit", text=h) for h, o in zip(hover, ok, strict=True) if not o],
             hoverinfo="text",
         )  # fmt: skip
+        key = tr("fr_no_fit_key")
+        if ok.any() and not any(t.name == key for t in fig.data):  # one legend entry says what open markers mean
+            fig.add_scatter(x=[None], y=[None], mode="markers", name=key, legendgroup="no-fit-key", legendrank=950,
+                            marker={"symbol": "circle-open", "size": 7, "color": "#555"}, hoverinfo="skip")  # fmt: skip
     i = s.marked_index
     if i is not None:
         fig.add_scatter(
