@@ -50,7 +50,7 @@ def side_controls(side: str) -> dict:
         tr("control_hardware"), list(hardware), format_func=lambda i: hardware[i].name, key=k + "hardware", **keep
     )
     c[1].selectbox(
-        tr("control_gpus"),
+        tr("cmp_gpus"),
         (figs.AUTO, *GPU_OPTIONS),
         format_func=lambda n: tr("cmp_gpus_auto") if n == figs.AUTO else str(n),
         key=k + "gpus",
