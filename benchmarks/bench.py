@@ -1,6 +1,6 @@
 """Performance figures as JSON: model time per point and per 256 x 256 grid against a per-point Python loop (the way
 the peer tools work), CLI sweep cost, each page's rerun time after a slider change (AppTest), import times, and each
-page's first load in Chromium (first screen and all charts; warm and cold browser cache), beside the floor that
+page's first load in Chromium (page drawn, first screen, all charts; warm and cold browser cache), beside the floor that
 Streamlit's own front-end sets (`floor_app.py`: a title and one widget) and the one Streamlit and Plotly set for a
 chart page (`floor_chart_app.py`: the same with one small `st.plotly_chart`).
 
