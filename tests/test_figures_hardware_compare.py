@@ -292,6 +292,7 @@ def test_tpot_vs_batch_dashes_where_it_does_not_fit():
     assert b_dashed.line.dash == "dash"
     np.testing.assert_allclose(decode(b_dashed.y), np.ravel(sweeps["B"].tpot_s) * 1e3)
     assert ZH("cmp_no_fit_trace", x="A") not in [t.name for t in fig.data]
+    assert set(b_dashed.hovertemplate) == {ZH("cmp_hover_sweep_nofit", label=b_solid.name) + "<extra></extra>"}
     table = cf.sweep_table(sweeps)
     assert len(table) == 10 and not table[table.scenario == "B"].fits.any()
 
@@ -312,3 +313,24 @@ def test_tpot_by_hardware_switches_to_seconds_for_huge_values():
     ideal_bar = fig.data[1]
     np.testing.assert_allclose(decode(ideal_bar.x), [float(i.tpot_s) for i, _ in pairs])  # seconds, not ms
     assert fig.data[0].text[1].split()[1] == "s"  # "17.4 s (ideal ...)"
+
+
+def test_the_dashed_lines_first_point_fits_and_says_so():
+    """Where the dashed (does-not-fit) line starts at the last batch that fits, that point's hover and marker are the
+    fitting ones: a batch that fits is never labelled 'does not fit'."""
+    batches = np.array([1.0, 4.0, 16.0, 64.0, 256.0, 1024.0, 4096.0])
+    chip = replace(TOY_GPU, memory_bytes=2e7)  # 20 MB: TINY_DENSE fits up to batch 64 here
+    est = estimate(TINY_DENSE, chip, _scenario(batch=batches))
+    fits = np.ravel(est.fits)
+    assert fits.tolist() == [True, True, True, True, False, False, False]
+    current = {"A": estimate(TINY_DENSE, chip, _scenario())}
+    fig = cf.tpot_vs_batch({"A": est}, current, tr=EN)
+    dashed = _trace(fig, EN("cmp_no_fit_trace", x="A"))
+    label = cf.scenario_label("A", current["A"])
+    drawn = np.isfinite(decode(dashed.y))
+    edge = int(np.flatnonzero(drawn)[0])
+    assert fits[edge] and not fits[edge + 1]
+    assert dashed.hovertemplate[edge] == EN("cmp_hover_sweep", label=label) + "<extra></extra>"
+    assert not dashed.marker.symbol[edge].endswith("-open") and dashed.marker.symbol[edge + 1].endswith("-open")
+    assert all(dashed.hovertemplate[i] == EN("cmp_hover_sweep_nofit", label=label) + "<extra></extra>"
+               for i in np.flatnonzero(~fits))  # fmt: skip

@@ -388,9 +388,10 @@ def tpot_vs_batch(sweeps: Mapping[str, Estimate], current: Mapping[str, Estimate
         colour, _, symbol = styles[x]
         label = scenario_label(x, current[x])
         batch = np.broadcast_to(e.scenario.batch, np.shape(e.tpot_s)).ravel()
-        y = np.ravel(e.tpot_s) * 1e3
-        solid, dashed = _split_by_fit(y, np.ravel(e.fits))
+        y, fits = np.ravel(e.tpot_s) * 1e3, np.ravel(e.fits)
+        solid, dashed = _split_by_fit(y, fits)
         hover = tr("cmp_hover_sweep", label=label) + "<extra></extra>"
+        nofit_hover = tr("cmp_hover_sweep_nofit", label=label) + "<extra></extra>"
         fig.add_scatter(
             x=batch,
             y=solid,
@@ -409,8 +410,9 @@ def tpot_vs_batch(sweeps: Mapping[str, Estimate], current: Mapping[str, Estimate
                 name=tr("cmp_no_fit_trace", x=x),
                 legendgroup=x,
                 line={"color": colour, "width": 2, "dash": "dash"},
-                marker={"symbol": symbol + "-open", "size": 6},
-                hovertemplate=tr("cmp_hover_sweep_nofit", label=label) + "<extra></extra>",
+                # the point shared with the solid line fits: its own marker and hover, not the dashed line's
+                marker={"symbol": [symbol if f else symbol + "-open" for f in fits], "size": 6},
+                hovertemplate=[hover if f else nofit_hover for f in fits],
             )
         c = current[x]
         fig.add_scatter(
