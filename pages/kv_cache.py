@@ -46,7 +46,12 @@ c[2].metric(
     tr("kvc_per_gpu_value", gb=fmt.gb(k.batch_bytes_per_gpu)),
     delta_color="off",
     delta_arrow="off",
-    help=tr("kvc_m_batch_def", per_gpu=fmt.gb(k.batch_bytes_per_gpu), shards=int(k.shards), room=fmt.gb(k.room_bytes)),
+    help=tr(
+        "kvc_m_batch_def",
+        per_gpu=fmt.gb(k.batch_bytes_per_gpu),
+        shards=int(k.shards),
+        room=fmt.gb(max(k.room_bytes, 0.0)),
+    ),
 )
 c[3].metric(
     tr("kvc_m_max_batch", context=context),
@@ -91,7 +96,7 @@ st.caption(
         usable=fmt.gb(k.usable_bytes),
         weights=fmt.gb(k.weights_bytes_per_gpu),
         workspace=fmt.gb(k.workspace_bytes_per_gpu),
-        room=fmt.gb(k.room_bytes),
+        room=tr("kvc_room_left" if k.room_bytes > 0 else "kvc_room_short", gb=fmt.gb(k.room_bytes)),
     )
 )
 

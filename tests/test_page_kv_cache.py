@@ -114,6 +114,23 @@ def test_extremes_render_and_say_they_do_not_fit():
                _fig(at, "kvc_size_title")["layout"]["shapes"])  # fmt: skip
 
 
+def test_no_room_for_the_cache_is_said_not_shown_as_negative_room():
+    """405B in bf16 on one H100 (80 GB): the weights alone overflow it. The caption gives the (negative) balance and
+    says there is no room; the batch metric's help says 0; the largest-batch chart's note sits mid-plot, clear of the
+    scenario's batch line near the top."""
+    at = run_page("kv_cache", lang="zh-TW", model="llama-3.1-405b", hardware="h100-sxm", gpus="1", weights="bf16",
+                  batch="4096")  # fmt: skip
+    assert not at.exception
+    (caption,) = [c.value for c in at.caption if "− 工作區" in c.value]  # the memory balance
+    short = ZH("kvc_room_short", gb="@").split("@")[1]
+    assert caption.count(short) == 1 and "留給 KV 快取的 -" not in caption
+    (batch_metric,) = [m for m in at.metric if m.label == ZH("kvc_m_batch", b=4096)]
+    assert "0 GB" in batch_metric.help
+    mb = _fig(at, "kvc_max_batch_title", tr=ZH)
+    (note,) = [a for a in mb["layout"]["annotations"] if a["text"] == ZH("kvc_none_fits")]
+    assert (note["x"], note["y"]) == (0.5, 0.5)
+
+
 def test_zh_tw():
     at = run_page("kv_cache", lang="zh-TW", model="gemma-3-27b")
     assert not at.exception

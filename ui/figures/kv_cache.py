@@ -413,20 +413,22 @@ def max_batch_vs_context(
             hovertemplate=f"{tr('kvc_scenario')}<br>{_hover_context(tr)}<br>{tr('kvc_h_max_batch')} %{{y:,.0f}}"
             "<extra></extra>",
         )
+    nowhere = not (mb >= 1).any()
     for x0, x1 in _not_fit_spans(contexts, mb < 1):
         d.vrect(x0, x1, fillcolor=NOT_FIT_FILL, opacity=0.1)
-        d.note(  # top corner: the curve has fallen to the bottom by then
-            tr("kvc_none_fits"),
-            0.99 if x1 >= contexts[-1] else 0.01,
-            0.97,
-            xanchor="right" if x1 >= contexts[-1] else "left",
-            yanchor="top",
+        right = x1 >= contexts[-1]
+        d.note(  # top corner: the curve has fallen to the bottom by then; mid-plot when nothing fits (the scenario's
+            tr("kvc_none_fits"),  # batch line then runs near the top)
+            0.5 if nowhere else 0.99 if right else 0.01,
+            0.5 if nowhere else 0.97,
+            xanchor="center" if nowhere else "right" if right else "left",
+            yanchor="middle" if nowhere else "top",
             font={"color": "#a00"},
             bgcolor="rgba(255,255,255,0.7)",
         )
     style(fig, tr("kvc_max_batch_title"), tr("axis_context"), tr("kvc_axis_max_batch"), log_x=log_x, log_y=True)
     d.xaxis.update(context_axis(contexts, log_x))
-    if (mb >= 1).any():
+    if not nowhere:
         d.yaxis.update(log_ticks(shown, [scenario_batch], pad=0.05))
     else:  # nothing fits anywhere: an axis from 1 to above the scenario's batch
         top = max(scenario_batch, 10) * 3
