@@ -124,7 +124,7 @@ st.markdown(
         io=figs.io_label(isl, osl),
         engine=controls.profile_label(profile, tr),
         n=len(figs.concurrency_grid(state.batch)),
-        cmax=int(figs.concurrency_grid(state.batch)[-1]),
+        cmax=fmt.number(figs.concurrency_grid(state.batch)[-1]),
     )
 )
 
@@ -172,7 +172,13 @@ show.figure(
     "serving-frontier",
     tr,
 )
-st.caption(tr("fr_frontier_caption", mtp=tr("fr_mtp_on", k=k, a=f"{acceptance:g}") if mtp else tr("fr_mtp_off")))
+st.caption(
+    tr(
+        "fr_frontier_caption",
+        cmax=fmt.number(concurrency[-1]),
+        mtp=tr("fr_mtp_on", k=k, a=f"{acceptance:g}") if mtp else tr("fr_mtp_off"),
+    )
+)
 if series and series[0].marked_index is not None:
     s0, i = series[0], series[0].marked_index
     st.markdown(
@@ -205,7 +211,7 @@ usd = c[2].number_input(
 at = figs.at_target(series, target, y, usd)
 top = figs.best(at, tier)
 if top is None:
-    st.info(tr("fr_target_off", target=f"{target:g}"))
+    st.info(tr("fr_target_off", target=f"{target:g}") if any(s.fits.any() for s in series) else tr("fr_target_nofit"))
 else:
     st.markdown(tr("fr_best", target=f"{target:g}", name=top.label, tier=tr(f"fr_tier_{tier}")))
     c = st.columns(3)

@@ -129,7 +129,16 @@ def test_a_model_that_does_not_fit_is_a_state_not_an_exception():
     assert not at.exception
     assert len(at.warning) == 3  # one per curve
     assert all("8" in w.value for w in at.warning)  # each names the GPUs it needs
-    assert any(EN("fr_target_off", target="50")[:30] in i.value for i in at.info)
+    # nothing fits anywhere: no advice to lower the target, which could not help
+    assert any(i.value == EN("fr_target_nofit") for i in at.info)
+    assert not any(EN("fr_target_off", target="50")[:30] in i.value for i in at.info)
+
+
+def test_the_chart_caption_names_the_concurrencies_swept():
+    """The sweep runs to 1,024, or to the sidebar's batch when that is larger (the ringed concurrency)."""
+    for query, cmax in (({}, "1,024"), ({"batch": "4096"}, "4,096")):
+        captions = [c.value for c in run_page("frontier", **query).caption]
+        assert EN("fr_frontier_caption", cmax=cmax, mtp=EN("fr_mtp_off")) in captions, query
 
 
 @pytest.mark.parametrize(
