@@ -224,3 +224,19 @@ def test_zh_tw_titles():
     assert fig.layout.title.text == ZH("fr_frontier_title_output", model="DeepSeek-R1", io="8k/1k")
     assert "Token" in fig.layout.title.text and "每" in fig.layout.title.text
     assert fig.layout.xaxis.title.text == ZH("fr_axis_tps_user")
+
+
+def test_log_axes_label_every_tick_in_full():
+    """No bare '2' or '5' between decades (Plotly's D2 ticks): every y tick of the frontier charts is a full number
+    within the data's range, so 500,000 does not read as 5."""
+    from ui.figures.kv_cache import tick_label
+
+    s, _ = _series()
+    for fig in (figs.frontier_figure([s], []), figs.per_mw_figure([s], [], TCO)):
+        y = fig.layout.yaxis
+        assert y.type == "log" and y.dtick is None and len(y.tickvals) >= 3
+        assert list(y.ticktext) == [tick_label(v) for v in y.tickvals]
+        values = np.concatenate([np.asarray(t.y, dtype=float) for t in fig.data])
+        values = values[np.isfinite(values) & (values > 0)]
+        assert values.min() / 1.2 <= y.tickvals[0] and y.tickvals[-1] <= values.max() * 1.2
+        assert any(str(t)[0] in "25" and len(str(t).replace(",", "")) > 1 for t in y.ticktext)

@@ -21,6 +21,7 @@ from tpot_model.serving_calibration import MTP_ACCEPTANCE, MTP_K
 from ..i18n import EN, Translator
 from ..state import Notice, sanitize
 from .common import Figure, hardware_colour, style
+from .kv_cache import log_ticks, nice_log_ticks, tick_label
 
 IO_PRESETS = {"1k1k": (1024, 1024), "1k8k": (1024, 8192), "8k1k": (8192, 1024)}
 CUSTOM = "custom"
@@ -300,6 +301,12 @@ def _hover_measured(r, tr: Translator, y_value: float, unit: str) -> str:
 # --------------------------------------------------------------------------------------------------- frontier
 
 
+def _full_log_ticks(fig: go.Figure) -> None:
+    """Full numbers at 1-2-5 (or decades) on the log y axis, from the traces' values: Plotly's own "D2" ticks label
+    the 2 and the 5 between decades as bare digits, read as 2 and 5 where they mean 200,000 and 500,000."""
+    fig.update_yaxes(log_ticks(*(np.asarray(t.y, dtype=float) for t in fig.data if t.y is not None), pad=0.05))
+
+
 def _curve_traces(fig: go.Figure, s: Series, x: np.ndarray, yv: np.ndarray, tr: Translator, unit: str) -> None:
     colour = hardware_colour(s.hardware_id)
     name = s.label(tr)
@@ -385,7 +392,7 @@ def frontier_figure(series: Sequence[Series], points, *, y: str = "output", isl:
     fig.update_layout(height=540, legend={"orientation": "v", "x": 1.01, "xanchor": "left", "y": 1.0,
                                           "yanchor": "top"}, margin={"r": 10})  # fmt: skip
     fig.update_xaxes(rangemode="tozero")
-    fig.update_yaxes(rangemode="tozero") if not log_y else fig.update_yaxes(dtick="D2")
+    fig.update_yaxes(rangemode="tozero") if not log_y else _full_log_ticks(fig)
     return fig
 
 
@@ -435,7 +442,7 @@ def per_mw_figure(series: Sequence[Series], points, tco: Mapping, *, y: str = "o
     fig.update_layout(height=460, legend={"orientation": "v", "x": 1.01, "xanchor": "left", "y": 1.0,
                                           "yanchor": "top"}, margin={"r": 10})  # fmt: skip
     fig.update_xaxes(rangemode="tozero")
-    fig.update_yaxes(rangemode="tozero") if not log_y else fig.update_yaxes(dtick="D2")
+    fig.update_yaxes(rangemode="tozero") if not log_y else _full_log_ticks(fig)
     return fig
 
 
@@ -593,8 +600,10 @@ def validation_figure(cv, metric: str, *, tr: Translator = EN) -> go.Figure:
     key = "tpot" if metric == "tpot" else "out"
     style(fig, tr(f"fr_loho_title_{key}"), tr(f"fr_axis_measured_{key}"), tr(f"fr_axis_predicted_{key}"),
           log_x=True, log_y=True)  # fmt: skip
-    fig.update_xaxes(range=[math.log10(lo), math.log10(hi)], dtick="D2")
-    fig.update_yaxes(range=[math.log10(lo), math.log10(hi)], dtick="D2")
+    ticks = nice_log_ticks(lo, hi)
+    axis = {"range": [math.log10(lo), math.log10(hi)], "tickvals": ticks, "ticktext": [tick_label(t) for t in ticks]}
+    fig.update_xaxes(axis)
+    fig.update_yaxes(axis)
     fig.update_layout(height=500, margin={"t": 60, "b": 40},
                       legend={"orientation": "h", "x": 0.0, "xanchor": "left", "y": -0.3, "yanchor": "top"})  # fmt: skip
     return fig

@@ -285,7 +285,7 @@ def tick_label(v: float) -> str:
 
 def log_ticks(*arrays: np.ndarray, pad: float = 0.0) -> dict:
     """Axis settings for readable ticks (full numbers, 1-2-5 or decades) on a log axis covering the data."""
-    vals = np.concatenate([np.ravel(np.asarray(a, dtype=float)) for a in arrays])
+    vals = np.concatenate([np.ravel(np.asarray(a, dtype=float)) for a in arrays] or [np.empty(0)])
     vals = vals[np.isfinite(vals) & (vals > 0)]
     if not vals.size:
         return {}
