@@ -55,7 +55,13 @@ if skipped:
 st.markdown(figs.intensity_note(est, tr, profile_name))
 
 st.subheader(tr("roofline_table_title"))
-st.dataframe(figs.operator_table(est, tr), hide_index=True, width="stretch")
+operators = figs.operator_table(est, tr)
+st.dataframe(
+    operators,
+    hide_index=True,
+    width="stretch",
+    column_config={c: st.column_config.NumberColumn(format="localized") for c in operators.select_dtypes("number")},
+)
 
 peak = hw.dense_flop_per_s[est.compute_precision]
 show.explain(

@@ -334,3 +334,21 @@ def test_the_dashed_lines_first_point_fits_and_says_so():
     assert not dashed.marker.symbol[edge].endswith("-open") and dashed.marker.symbol[edge + 1].endswith("-open")
     assert all(dashed.hovertemplate[i] == EN("cmp_hover_sweep_nofit", label=label) + "<extra></extra>"
                for i in np.flatnonzero(~fits))  # fmt: skip
+
+
+def test_absurd_times_read_as_durations_and_grouped_numbers():
+    """405B in bf16 on one H100, batch 4,096 at 1M tokens (TPOT about 16 min): the legend names TPOT as a duration
+    and the bars' labels and hovers group their digits, instead of '979140.6 ms'."""
+    from tpot_model import resolve_hardware, resolve_model
+    from ui import fmt
+
+    e = estimate(resolve_model("llama-3.1-405b"), resolve_hardware("h100-sxm"),
+                 _scenario(batch=4096, context_tokens=1048576, output_tokens=1024))  # fmt: skip
+    assert float(e.tpot_s) > 60
+    fig = cf.decomposition({"A": e}, tr=EN)
+    (bars,) = fig.data
+    assert bars.name == EN("cmp_trace", label=cf.scenario_label("A", e), tpot=fmt.ms(float(e.tpot_s)))
+    assert "min" in bars.name and "ms" not in bars.name.split("TPOT")[1]
+    big = max(range(len(bars.y)), key=lambda i: bars.y[i])
+    assert bars.text[big] == f"{bars.y[big]:,.0f}" and "," in bars.text[big]
+    assert "%{y:,.2f} ms" in bars.hovertemplate

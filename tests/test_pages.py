@@ -100,6 +100,9 @@ def test_does_not_fit_offers_only_remedies_that_work():
     notice = at.error[0].value
     assert EN("remedy_precision_not_enough") in notice and EN("remedy_precision", what="") not in notice
     assert EN("remedy_none") in notice
+    # the latency chart's bars and hovers give such a TPOT as a duration, not as '979140.60 ms'
+    (bars,) = [t for f in figures(at) for t in f["data"] if EN("ov_estimate") in (t.get("y") or [])]
+    assert bars["hovertemplate"] == "%{y}: %{text}<extra></extra>" and all(" ms" not in t for t in bars["text"])
 
 
 def test_gpu_count_that_does_not_divide_the_heads_is_flagged():

@@ -338,12 +338,12 @@ def decomposition(ests: Mapping[str, Estimate], *, tr: Translator = EN) -> go.Fi
         fig.add_bar(
             x=names,
             y=ms,
-            name=tr("cmp_trace", label=scenario_label(x, e), tpot=f"{float(e.tpot_s) * 1e3:.1f}"),
+            name=tr("cmp_trace", label=scenario_label(x, e), tpot=fmt.ms(float(e.tpot_s))),
             marker={"color": colour, "pattern": {"shape": pattern, "fgcolor": "#fff", "solidity": 0.35}},
-            text=[f"{v:.1f}" for v in ms],
+            text=[fmt.number(v) for v in ms],  # ms, as the axis says: 979,141 rather than 979140.6
             textposition="outside",
             cliponaxis=False,
-            hovertemplate=f"{scenario_label(x, e)}<br>%{{x}}: %{{y:.2f}} ms<extra></extra>",
+            hovertemplate=f"{scenario_label(x, e)}<br>%{{x}}: %{{y:,.2f}} ms<extra></extra>",
         )
     style(fig, tr("cmp_decomp_title"), "", tr("cmp_axis_part_ms"))
     fig.update_layout(

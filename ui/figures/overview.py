@@ -24,7 +24,7 @@ def tpot_vs_targets(tpot_s: float, ideal_s: float, *, tr: Translator = EN) -> go
         marker_color=["#9ecae1", "#1f77b4"],
         text=[fmt.ms(ideal_s), fmt.ms(tpot_s)],
         textposition="outside",
-        hovertemplate="%{y}: %{x:.2f} ms<extra></extra>",
+        hovertemplate="%{y}: %{text}<extra></extra>",  # from 10 s on a duration, not 979140.60 ms
         showlegend=False,
     )
     marks = {**{f"target_{k}": v for k, v in TPOT_TARGETS_S.items()}, "target_reading": READING_SPEED_TPOT_S}
@@ -61,7 +61,7 @@ def memory_use(
             name=tr(f"mem_{key}"),
             orientation="h",
             marker_color=colours[key],
-            hovertemplate=f"{tr(f'mem_{key}')}: %{{x:.2f}} GB<extra></extra>",
+            hovertemplate=f"{tr(f'mem_{key}')}: %{{x:,.2f}} GB<extra></extra>",
         )
     d = Decor()
     capacity_gb, usable_gb = capacity_bytes / 1e9, usable_bytes / 1e9
