@@ -41,7 +41,7 @@ c[1].metric(
     tr("kvc_m_per_seq", context=context), fmt.gb(k.per_sequence_bytes), help=tr("kvc_m_per_seq_def", context=context)
 )
 c[2].metric(
-    tr("kvc_m_batch", b=state.batch),
+    tr("kvc_m_batch", b=state.batch, context=context),
     fmt.gb(k.batch_bytes),
     tr("kvc_per_gpu_value", gb=fmt.gb(k.batch_bytes_per_gpu)),
     delta_color="off",

@@ -108,6 +108,7 @@ st.markdown(
         "ov_why",
         weights=fmt.gb(weight_b),
         kv=fmt.gb(kv_b),
+        output=fmt.tokens(s.output_tokens),
         bw=fmt.tb_per_s(bw),
         floor=fmt.ms((weight_b + kv_b) / bw),
         compute=fmt.ms(float(est.decode.flop_time_s)),

@@ -40,10 +40,10 @@ def test_renders_with_defaults():
 
 def test_sidebar_batch_changes_the_page():
     at = run_page("kv_cache")
-    before = _metric(at, EN("kvc_m_batch", b=32))
+    before = _metric(at, EN("kvc_m_batch", b=32, context="4K"))
     at.sidebar.select_slider(key="batch").set_value(128).run()
     assert not at.exception
-    after = _metric(at, EN("kvc_m_batch", b=128))
+    after = _metric(at, EN("kvc_m_batch", b=128, context="4K"))
     assert float(after.split()[0].replace(",", "")) == pytest.approx(float(before.split()[0]) * 4, rel=0.01)
     names = [t["name"] for t in _fig(at, "kvc_size_title")["data"]]
     assert EN("kvc_batch_scenario", b=128) in names
@@ -124,7 +124,7 @@ def test_no_room_for_the_cache_is_said_not_shown_as_negative_room():
     (caption,) = [c.value for c in at.caption if "− 工作區" in c.value]  # the memory balance
     short = ZH("kvc_room_short", gb="@").split("@")[1]
     assert caption.count(short) == 1 and "留給 KV 快取的 -" not in caption
-    (batch_metric,) = [m for m in at.metric if m.label == ZH("kvc_m_batch", b=4096)]
+    (batch_metric,) = [m for m in at.metric if m.label == ZH("kvc_m_batch", b=4096, context="4K")]
     assert "0 GB" in batch_metric.help
     mb = _fig(at, "kvc_max_batch_title", tr=ZH)
     (note,) = [a for a in mb["layout"]["annotations"] if a["text"] == ZH("kvc_none_fits")]
