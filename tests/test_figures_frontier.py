@@ -229,7 +229,7 @@ def test_zh_tw_titles():
 def test_log_axes_label_every_tick_in_full():
     """No bare '2' or '5' between decades (Plotly's D2 ticks): every y tick of the frontier charts is a full number
     within the data's range, so 500,000 does not read as 5."""
-    from ui.figures.kv_cache import tick_label
+    from ui.figures.common import tick_label
 
     s, _ = _series()
     for fig in (figs.frontier_figure([s], []), figs.per_mw_figure([s], [], TCO)):

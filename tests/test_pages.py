@@ -103,6 +103,14 @@ def test_does_not_fit_offers_only_remedies_that_work():
     # the latency chart's bars and hovers give such a TPOT as a duration, not as '979140.60 ms'
     (bars,) = [t for f in figures(at) for t in f["data"] if EN("ov_estimate") in (t.get("y") or [])]
     assert bars["hovertemplate"] == "%{y}: %{text}<extra></extra>" and all(" ms" not in t for t in bars["text"])
+    # on its log axis the five targets lie within a decade: one label names them all, 'feels laggy' sits apart at the
+    # top right (not on the bars), and the ticks are full numbers (no bare '2', '5' between decades)
+    (chart,) = [f for f in figures(at) if bars in f["data"]]
+    notes = [a["text"] for a in chart["layout"]["annotations"]]
+    targets = [EN(f"target_{k}") for k in ("code_completion", "chat", "agents", "batch_jobs", "reading")]
+    assert EN.join(targets) in notes and EN("target_laggy") in notes and not set(targets) & set(notes)
+    axis = chart["layout"]["xaxis"]
+    assert axis["type"] == "log" and all(len(t.replace(",", "")) > 1 for t in axis["ticktext"])
 
 
 def test_why_names_the_bases_of_its_numbers():

@@ -30,8 +30,7 @@ from ..state import (
     ScenarioState,
     sanitize,
 )
-from .common import Figure, hardware_colour, style
-from .kv_cache import log_ticks
+from .common import Figure, hardware_colour, log_ticks, style
 
 SAME = "same"  # follow scenario A (model, batch, context, profile)
 AUTO = "auto"  # fewest power-of-two GPUs that hold the scenario

@@ -11,8 +11,8 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..i18n import EN, Translator
-from .common import Figure, style
-from .kv_cache import Decor, context_ticks, log_ticks, nice_log_ticks, tick_label
+from .common import Decor, Figure, log_ticks, nice_log_ticks, style, tick_label
+from .kv_cache import context_ticks
 
 MAX_SWEEP_BATCH = 4096
 MIN_SWEEP_CONTEXT = 128  # left end of the log context axis (tokens)

@@ -20,8 +20,7 @@ from tpot_model.serving_calibration import MTP_ACCEPTANCE, MTP_K
 
 from ..i18n import EN, Translator
 from ..state import Notice, sanitize
-from .common import Figure, hardware_colour, style
-from .kv_cache import log_ticks, nice_log_ticks, tick_label
+from .common import Figure, hardware_colour, log_ticks, nice_log_ticks, style, tick_label
 
 IO_PRESETS = {"1k1k": (1024, 1024), "1k8k": (1024, 8192), "8k1k": (8192, 1024)}
 CUSTOM = "custom"

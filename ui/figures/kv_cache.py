@@ -17,7 +17,7 @@ from tpot_model.units import GB, KiB
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import BUCKET_COLOURS, Decor, Figure, style
+from .common import BUCKET_COLOURS, Decor, Figure, log_ticks, style
 
 LINE_BATCHES = (1, 8, 32, 128)  # batch sizes always drawn; the scenario's batch is added
 KV_PRECISIONS = ("bf16", "fp8", "int4")  # KV formats compared; the scenario's is added
@@ -256,41 +256,6 @@ def context_ticks(lo: float, hi: float, *, max_ticks: int = 8) -> tuple[list[flo
     step = max(1, math.ceil(len(exps) / max_ticks))
     vals = [2.0**e for e in exps[::-1][::step]][::-1]  # keep the top power of two (often the max context)
     return vals, [fmt.tokens(v) for v in vals]
-
-
-def nice_log_ticks(lo: float, hi: float, max_ticks: int = 8) -> list[float]:
-    """Tick values for a log axis from lo to hi: 1-2-5 per decade, or decades only when that is too many."""
-    if hi < 2 * lo:  # (nearly) one value: widen so that there is something to label
-        lo, hi = lo / 3, hi * 3
-    e0, e1 = math.floor(math.log10(lo)), math.ceil(math.log10(hi))
-
-    def within(mantissas: tuple[int, ...]) -> list[float]:
-        return [m * 10.0**e for e in range(e0, e1 + 1) for m in mantissas if lo <= m * 10.0**e <= hi]
-
-    ticks = within((1, 2, 5))
-    if len(ticks) > max_ticks:
-        decades = within((1,))
-        return decades[:: math.ceil(len(decades) / max_ticks)]
-    if len(ticks) < 3:
-        ticks = within(tuple(range(1, 10)))
-        if len(ticks) > max_ticks:
-            ticks = within((1, 2, 5))
-    return ticks if len(ticks) >= 2 else [lo, hi] if hi > lo else [lo]
-
-
-def tick_label(v: float) -> str:
-    """A tick number without exponents: 0.00005, 0.5, 20, 2,000."""
-    return f"{v:,.0f}" if v >= 1000 else np.format_float_positional(float(f"{v:.3g}"), trim="-")
-
-
-def log_ticks(*arrays: np.ndarray, pad: float = 0.0) -> dict:
-    """Axis settings for readable ticks (full numbers, 1-2-5 or decades) on a log axis covering the data."""
-    vals = np.concatenate([np.ravel(np.asarray(a, dtype=float)) for a in arrays] or [np.empty(0)])
-    vals = vals[np.isfinite(vals) & (vals > 0)]
-    if not vals.size:
-        return {}
-    ticks = nice_log_ticks(float(vals.min()) / 10**pad, float(vals.max()) * 10**pad)
-    return {"tickvals": ticks, "ticktext": [tick_label(t) for t in ticks]}
 
 
 def context_axis(contexts: np.ndarray, log_x: bool) -> dict:

@@ -11,7 +11,7 @@ from tpot_model.targets import LAGGY_ABOVE_S, READING_SPEED_TPOT_S, TPOT_TARGETS
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import BUCKET_COLOURS, Decor, Figure, style
+from .common import BUCKET_COLOURS, Decor, Figure, nice_log_ticks, style, tick_label
 
 
 def tpot_vs_targets(tpot_s: float, ideal_s: float, *, tr: Translator = EN) -> go.Figure:
@@ -36,13 +36,21 @@ def tpot_vs_targets(tpot_s: float, ideal_s: float, *, tr: Translator = EN) -> go
     d.vrect(LAGGY_ABOVE_S * 1e3, top, fillcolor="#d62728", opacity=0.08)
     for i, (key, limit) in enumerate(marks.items()):
         d.vline(limit * 1e3, line={"dash": "dot", "color": "#555"})
-        d.note(tr(key), at(limit * 1e3), 1.0 + 0.12 * (i % 2), xref="x", font={"size": 11}, yanchor="bottom")
-    laggy_mid = math.sqrt(LAGGY_ABOVE_S * 1e3 * top) if log else (LAGGY_ABOVE_S * 1e3 + top) / 2
-    d.note(tr("target_laggy"), at(laggy_mid), 0.5, xref="x", font={"color": "#a00"})
+        if not log:
+            d.note(tr(key), at(limit * 1e3), 1.0 + 0.12 * (i % 2), xref="x", font={"size": 11}, yanchor="bottom")
+    if log:  # the targets sit within a decade of each other here: one label for them all, and one for laggy
+        first = min(marks.values()) * 1e3
+        d.note(tr.join([tr(k) for k in marks]), at(first), 1.0, xref="x", xanchor="left", yanchor="bottom",
+               font={"size": 11})  # fmt: skip
+        d.note(tr("target_laggy"), 1.0, 1.0, xanchor="right", yanchor="bottom", font={"color": "#a00"})
+    else:
+        d.note(tr("target_laggy"), (LAGGY_ABOVE_S * 1e3 + top) / 2, 0.5, xref="x", font={"color": "#a00"})
     style(fig, tr("ov_targets_title"), tr("axis_tpot_ms"), "")
     if log:
         low = min(ideal_s, *marks.values()) * 1e3 / 2
-        d.xaxis = {"type": "log", "range": [math.log10(low), math.log10(top)]}
+        ticks = nice_log_ticks(low, top)
+        d.xaxis = {"type": "log", "range": [math.log10(low), math.log10(top)], "tickvals": ticks,
+                   "ticktext": [tick_label(t) for t in ticks]}  # fmt: skip
     else:
         d.xaxis = {"range": [0, top]}
     return d.apply(fig, height=260, margin={"t": 90})
