@@ -454,8 +454,6 @@ def speculative_section() -> None:
     write_url()
 
 
-# ------------------------------------------------------------------------------------------------ levers
-@st.fragment
 def no_fit_notice() -> bool:
     """Whether batch 1 does not fit; says so in a section that needs a deployment holding the model."""
     if not holds_batch_1:
@@ -463,6 +461,8 @@ def no_fit_notice() -> bool:
     return not holds_batch_1
 
 
+# ------------------------------------------------------------------------------------------------ levers
+@st.fragment
 def levers_section() -> None:
     st.subheader(tr("pl_levers_h"))
     st.radio(
