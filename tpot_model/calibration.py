@@ -46,7 +46,7 @@ from .catalog import model_from_dict as _model_from_dict
 from .estimate import estimate
 from .precision import parse_format
 from .profiles import EfficiencyProfile, load_profiles
-from .roofline import ACTIVATION_BYTES, PCIE_FALLBACK_BYTES_PER_S, _Rates, _step_operators, is_weight_only, rates_for
+from .roofline import ACTIVATION_BYTES, _Rates, _step_operators, is_weight_only, link_peak_bytes_per_s, rates_for
 from .scenario import Scenario
 
 MEASUREMENTS_PATH = DATA_DIR / "measurements.csv"
@@ -597,7 +597,7 @@ def _basis(rows: Sequence[Measurement]) -> _Basis:
         layers=per_row(lambda r: r.model.num_layers),
         moe_layers=per_row(lambda r: r.model.num_moe_layers),
         tp=tp,
-        link=per_row(lambda r: r.hardware.interconnect_bytes_per_s or PCIE_FALLBACK_BYTES_PER_S),
+        link=per_row(lambda r: link_peak_bytes_per_s(r.hardware)),
         msg_decode=per_row(lambda r: float(r.scenario.batch) * r.model.d_model * ACTIVATION_BYTES),
         msg_prefill=per_row(
             lambda r: (

@@ -33,10 +33,10 @@ from .precision import parse_format
 from .profiles import IDEAL, EfficiencyProfile
 from .roofline import (
     ACTIVATION_BYTES,
-    PCIE_FALLBACK_BYTES_PER_S,
     active_params,
     kv_cache_bytes_per_sequence,
     kv_shards,
+    link_peak_bytes_per_s,
     param_counts,
     rates_for,
     total_params,
@@ -567,7 +567,7 @@ def pipeline_parallel(
     ws1, ws2 = est.workspace_bytes_per_gpu[n], est.workspace_bytes_per_gpu[n + 1]
     ws_per_seq, ws0 = ws2 - ws1, 2 * ws1 - ws2
     share = np.ceil(model.num_layers / P) / model.num_layers  # the busiest stage's share of the layers
-    link = (hw.interconnect_bytes_per_s or PCIE_FALLBACK_BYTES_PER_S) * profile.interconnect_efficiency
+    link = link_peak_bytes_per_s(hw) * profile.interconnect_efficiency
     hop = profile.allreduce_latency_s + b * model.d_model * ACTIVATION_BYTES / (tp * link)
     transfer = (P - 1) * hop
     tpot = full * P * share + transfer

@@ -613,8 +613,13 @@ def rates_for(hw: Hardware, profile: EfficiencyProfile, s: Scenario) -> tuple[_R
     )
 
 
+def link_peak_bytes_per_s(hw: Hardware) -> float:
+    """The chip's GPU-to-GPU bandwidth per direction (bytes/s): its interconnect, or PCIe Gen4 x16 if it lists none."""
+    return hw.interconnect_bytes_per_s or PCIE_FALLBACK_BYTES_PER_S
+
+
 def _link_bytes_per_s(hw: Hardware, profile: EfficiencyProfile) -> float:
-    return (hw.interconnect_bytes_per_s or PCIE_FALLBACK_BYTES_PER_S) * profile.interconnect_efficiency
+    return link_peak_bytes_per_s(hw) * profile.interconnect_efficiency
 
 
 def _allreduce_s(hw: Hardware, profile: EfficiencyProfile, message_bytes: np.ndarray, N: np.ndarray) -> np.ndarray:

@@ -14,7 +14,7 @@ import streamlit as st
 
 from tpot_model.estimate import lower_formats, precision_that_fits
 from tpot_model.planner import NODE_GPUS
-from tpot_model.roofline import PCIE_FALLBACK_BYTES_PER_S
+from tpot_model.roofline import link_peak_bytes_per_s
 
 from . import fmt
 from .i18n import Translator
@@ -161,7 +161,7 @@ def split_notice(est, tr: Translator) -> None:
 
 def scale_notice(est, tr: Translator) -> None:
     """Past one server's GPUs: the all-reduces are still priced at the chip's own interconnect; say so."""
-    n, bw = int(est.scenario.num_gpus), est.hardware.interconnect_bytes_per_s or PCIE_FALLBACK_BYTES_PER_S
+    n, bw = int(est.scenario.num_gpus), link_peak_bytes_per_s(est.hardware)
     if n > NODE_GPUS:
         st.info(
             tr("scale_beyond_node", gpus=n, hw=est.hardware.name, bw=fmt.gb_per_s(bw), node=NODE_GPUS),

@@ -180,3 +180,9 @@ def log_ticks(*arrays: np.ndarray, pad: float = 0.0) -> dict:
         return {}
     ticks = nice_log_ticks(float(vals.min()) / 10**pad, float(vals.max()) * 10**pad)
     return {"tickvals": ticks, "ticktext": [tick_label(t) for t in ticks]}
+
+
+def y_log_ticks(fig: go.Figure, pad: float = 0.05) -> dict:
+    """log_ticks for the y values of all the figure's traces (Plotly's own "D2" ticks label the 2 and the 5 between
+    decades as bare digits, read as 2 and 5 where they mean 200,000 and 500,000)."""
+    return log_ticks(*(np.asarray(t.y, dtype=float) for t in fig.data if t.y is not None), pad=pad)

@@ -30,7 +30,7 @@ from ..state import (
     ScenarioState,
     sanitize,
 )
-from .common import Figure, hardware_colour, log_ticks, style
+from .common import Figure, hardware_colour, style, y_log_ticks
 
 SAME = "same"  # follow scenario A (model, batch, context, profile)
 AUTO = "auto"  # fewest power-of-two GPUs that hold the scenario
@@ -428,7 +428,7 @@ def tpot_vs_batch(sweeps: Mapping[str, Estimate], current: Mapping[str, Estimate
     style(fig, tr("cmp_sweep_title"), tr("axis_batch"), tr("axis_tpot_ms"), log_x=True, log_y=True)
     ticks = [b for b in BATCH_OPTIONS if b & (b - 1) == 0]  # powers of two
     fig.update_xaxes(tickvals=ticks, ticktext=[str(b) for b in ticks])
-    fig.update_yaxes(log_ticks(*(np.asarray(t.y, dtype=float) for t in fig.data), pad=0.05))  # not D2's bare "2", "5"
+    fig.update_yaxes(y_log_ticks(fig))
     fig.update_layout(
         height=480,
         legend={

@@ -20,7 +20,7 @@ from tpot_model.serving_calibration import MTP_ACCEPTANCE, MTP_K
 
 from ..i18n import EN, Translator
 from ..state import Notice, sanitize
-from .common import Figure, hardware_colour, log_ticks, nice_log_ticks, style, tick_label
+from .common import Figure, hardware_colour, nice_log_ticks, style, tick_label, y_log_ticks
 
 IO_PRESETS = {"1k1k": (1024, 1024), "1k8k": (1024, 8192), "8k1k": (8192, 1024)}
 CUSTOM = "custom"
@@ -300,12 +300,6 @@ def _hover_measured(r, tr: Translator, y_value: float, unit: str) -> str:
 # --------------------------------------------------------------------------------------------------- frontier
 
 
-def _full_log_ticks(fig: go.Figure) -> None:
-    """Full numbers at 1-2-5 (or decades) on the log y axis, from the traces' values: Plotly's own "D2" ticks label
-    the 2 and the 5 between decades as bare digits, read as 2 and 5 where they mean 200,000 and 500,000."""
-    fig.update_yaxes(log_ticks(*(np.asarray(t.y, dtype=float) for t in fig.data if t.y is not None), pad=0.05))
-
-
 def _curve_traces(fig: go.Figure, s: Series, x: np.ndarray, yv: np.ndarray, tr: Translator, unit: str) -> None:
     colour = hardware_colour(s.hardware_id)
     name = s.label(tr)
@@ -391,7 +385,7 @@ def frontier_figure(series: Sequence[Series], points, *, y: str = "output", isl:
     fig.update_layout(height=540, legend={"orientation": "v", "x": 1.01, "xanchor": "left", "y": 1.0,
                                           "yanchor": "top"}, margin={"r": 10})  # fmt: skip
     fig.update_xaxes(rangemode="tozero")
-    fig.update_yaxes(rangemode="tozero") if not log_y else _full_log_ticks(fig)
+    fig.update_yaxes(rangemode="tozero") if not log_y else fig.update_yaxes(y_log_ticks(fig))
     return fig
 
 
@@ -441,7 +435,7 @@ def per_mw_figure(series: Sequence[Series], points, tco: Mapping, *, y: str = "o
     fig.update_layout(height=460, legend={"orientation": "v", "x": 1.01, "xanchor": "left", "y": 1.0,
                                           "yanchor": "top"}, margin={"r": 10})  # fmt: skip
     fig.update_xaxes(rangemode="tozero")
-    fig.update_yaxes(rangemode="tozero") if not log_y else _full_log_ticks(fig)
+    fig.update_yaxes(rangemode="tozero") if not log_y else fig.update_yaxes(y_log_ticks(fig))
     return fig
 
 

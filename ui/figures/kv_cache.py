@@ -381,16 +381,12 @@ def max_batch_vs_context(
     nowhere = not (mb >= 1).any()
     for x0, x1 in _not_fit_spans(contexts, mb < 1):
         d.vrect(x0, x1, fillcolor=NOT_FIT_FILL, opacity=0.1)
-        right = x1 >= contexts[-1]
-        d.note(  # top corner: the curve has fallen to the bottom by then; mid-plot when nothing fits (the scenario's
-            tr("kvc_none_fits"),  # batch line then runs near the top)
-            0.5 if nowhere else 0.99 if right else 0.01,
-            0.5 if nowhere else 0.97,
-            xanchor="center" if nowhere else "right" if right else "left",
-            yanchor="middle" if nowhere else "top",
-            font={"color": "#a00"},
-            bgcolor="rgba(255,255,255,0.7)",
-        )
+        if nowhere:  # mid-plot: the scenario's batch line runs near the top
+            at = {"x": 0.5, "y": 0.5, "xanchor": "center", "yanchor": "middle"}
+        else:  # the span's top corner: the curve has fallen to the bottom by then
+            right = x1 >= contexts[-1]
+            at = {"x": 0.99 if right else 0.01, "y": 0.97, "xanchor": "right" if right else "left", "yanchor": "top"}
+        d.note(tr("kvc_none_fits"), font={"color": "#a00"}, bgcolor="rgba(255,255,255,0.7)", **at)
     style(fig, tr("kvc_max_batch_title"), tr("axis_context"), tr("kvc_axis_max_batch"), log_x=log_x, log_y=True)
     d.xaxis.update(context_axis(contexts, log_x))
     if not nowhere:

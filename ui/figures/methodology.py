@@ -23,12 +23,12 @@ from tpot_model import Estimate, active_params, kv_bytes_per_token, kv_cache_byt
 from tpot_model.catalog import DATA_DIR
 from tpot_model.roofline import (
     ACTIVATION_BYTES,
-    PCIE_FALLBACK_BYTES_PER_S,
     expected_experts_touched,
     is_weight_only,
     kv_bytes_per_token_per_layer,
     kv_shards,
     linear_state_bytes,
+    link_peak_bytes_per_s,
 )
 from tpot_model.units import GB, GiB
 
@@ -287,7 +287,7 @@ def step_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
         ),
     ]
     if G > 1:
-        link = hw.interconnect_bytes_per_s or PCIE_FALLBACK_BYTES_PER_S
+        link = link_peak_bytes_per_s(hw)
         out.append(
             (
                 "md",
