@@ -6,15 +6,15 @@ fr_y, fr_target, fr_tier, fr_usd, fr_mtp, fr_k, fr_accept, fr_log, fr_disagg).""
 
 import streamlit as st
 
-from tpot_model import planner, serving, serving_calibration
-from ui import cache, controls, data, fmt, show
+from tpot_model import economics, planner, serving, serving_calibration
+from ui import cache, chart, controls, data, expanders, fmt
 from ui.figures import frontier as figs
 
 state = controls.scenario_state()
 tr = controls.translator()
 model, _, _ = controls.resolve(state)
 catalog_hw, profiles = data.hardware(), data.profiles()
-tco = serving.load_tco()
+tco = economics.load_tco()
 INIT, NOTICES = "_frontier_initialised", "_frontier_notices"
 
 
@@ -166,7 +166,7 @@ elif not any(r.fields.get("model_id") == figs.SAME_MODEL.get(model.id, model.id)
 elif not points:
     st.info(tr("fr_no_measured_selection", io=figs.io_label(isl, osl)))
 
-show.figure(
+chart.figure(
     figs.frontier_figure(series, points, y=y, isl=isl, osl=osl, model_name=model.name, log_y=log, tr=tr),
     figs.frontier_table(series, points, y=y),
     "serving-frontier",
@@ -224,7 +224,7 @@ else:
     c[2].metric(
         tr("fr_m_mw"), fmt.number(top.tokens_per_s_per_mw), help=tr("fr_m_mw_def", name=top.label)
     )  # fmt: skip
-show.figure(
+chart.figure(
     figs.cost_figure(at, target, tier, y=y, tier_label=tr(f"fr_tier_{tier}"), tr=tr),
     figs.cost_table(at, target, y=y),
     "cost-at-target",
@@ -232,7 +232,7 @@ show.figure(
 )
 st.caption(tr("fr_cost_caption"))
 
-show.figure(
+chart.figure(
     figs.per_mw_figure(series, points, tco, y=y, log_y=log, tr=tr), figs.per_mw_table(series, y=y), "tokens-per-mw", tr
 )
 st.caption(tr("fr_mw_caption"))
@@ -244,7 +244,7 @@ if series:
         batch=s0.concurrency[i], context_tokens=isl, output_tokens=osl, parallelism=s0.layout, batching="continuous"
     )
     st_ex = serving.steady_state(model, catalog_hw[s0.hardware_id], example, profile)
-    show.explain(
+    expanders.explain(
         tr,
         "fr_ex_step",
         tr("fr_ex_step_formula"),
@@ -260,7 +260,7 @@ if series:
         fmt.ms(float(st_ex.tpot_s)),
     )
 if top is not None:
-    show.explain(
+    expanders.explain(
         tr,
         f"fr_m_usd_{y}",
         tr("fr_ex_usd_formula"),
@@ -290,9 +290,9 @@ loho_figs = cache.built(  # the measurements' check depends on the language only
 )  # fmt: skip
 left, right = st.columns(2)
 with left:
-    show.figure(loho_figs[0], loho_figs[2], "loho-tpot", tr)
+    chart.figure(loho_figs[0], loho_figs[2], "loho-tpot", tr)
 with right:
-    show.figure(loho_figs[1], loho_figs[2], "loho-output", tr)
+    chart.figure(loho_figs[1], loho_figs[2], "loho-output", tr)
 st.caption(tr("fr_loho_caption"))
 
 st.query_params.update(

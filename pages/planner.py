@@ -5,8 +5,8 @@ open tab's section is computed and drawn."""
 
 import streamlit as st
 
-from tpot_model import planner
-from ui import cache, controls, data, fmt, show
+from tpot_model import planner, speculative
+from ui import cache, chart, controls, data, expanders, fmt, notices
 from ui.figures import planner as figs
 
 state = controls.scenario_state()
@@ -100,7 +100,7 @@ st.markdown(
 )
 
 # ------------------------------------------------------------------------------------------------ the frontier
-show.fit_notice(est, tr)
+notices.fit_notice(est, tr)
 st.header(tr("pl_frontier_h"))
 point = planner.frontier(model, hw, scenario, profile, target_s, ttft_s)
 price_known = point.usd_per_1M_tokens == point.usd_per_1M_tokens
@@ -154,9 +154,9 @@ else:
     st.warning(tr(key, **reason), icon=":material/warning:")
 holds_batch_1 = point.feasible or point.limited_by == "slo"  # else not even batch 1 fits: nothing to plan with
 if holds_batch_1:
-    show.figure(figs.frontier_figure(point, tr=tr), figs.frontier_table(point), "planner-frontier", tr)
+    chart.figure(figs.frontier_figure(point, tr=tr), figs.frontier_table(point), "planner-frontier", tr)
 if point.feasible and price_known:
-    show.explain(
+    expanders.explain(
         tr,
         "pl_m_cost",
         tr("pl_ex_frontier"),
@@ -222,7 +222,7 @@ def hardware_section() -> None:
         gpu_options=tuple(planner.NODE_GPU_OPTIONS) if st.session_state["planner.table_gpus"] == "cheapest" else None,
         price_applies_to=hw.id,
     )
-    show.figure(
+    chart.figure(
         figs.cost_heatmap(grid, [h.name for h in table_hw], target_s, tr=tr), figs.cost_table(grid), "planner-cost", tr
     )
     st.caption(tr("pl_table_note", kv=state.kv, hw=hw.name))
@@ -252,10 +252,10 @@ def gpus_section() -> None:
         fmt.pct(float(tp.communication_fraction[-1])),
         help=tr("pl_m_comm_share_def"),
     )
-    show.figure(figs.tp_figure(tp, state.batch, target_s, tr=tr), figs.tp_table(tp), "planner-tensor-parallel", tr)
+    chart.figure(figs.tp_figure(tp, state.batch, target_s, tr=tr), figs.tp_table(tp), "planner-tensor-parallel", tr)
     st.markdown(tr("pl_tp_note"))
     st.dataframe(figs.tp_display_table(tp, tr=tr), hide_index=True)
-    show.figure(
+    chart.figure(
         figs.pp_figure(pp, tp, est.usable_memory_per_gpu_bytes, tr=tr),
         figs.pp_table(pp, tp),
         "planner-pipeline-parallel",
@@ -342,7 +342,7 @@ def capacity_section() -> None:
             target=fmt.ms(target_s),
         )
     )
-    show.figure(figs.disaggregation_figure(dg, tr=tr), figs.disaggregation_table(dg), "planner-disaggregation", tr)
+    chart.figure(figs.disaggregation_figure(dg, tr=tr), figs.disaggregation_table(dg), "planner-disaggregation", tr)
     st.markdown(tr("pl_disagg_note"))
 
     write_url()
@@ -381,7 +381,7 @@ def speculative_section() -> None:
         step=0.01,
         key="planner.mtp_cost",
         disabled=not is_mtp,
-        help=tr("pl_spec_mtp_cost_help", default=fmt.pct(planner.mtp_cost_fraction(model))),
+        help=tr("pl_spec_mtp_cost_help", default=fmt.pct(speculative.mtp_cost_fraction(model))),
         persist_state="session",
     )
     k, accept, draft, mtp_cost = speculative_inputs()
@@ -446,10 +446,10 @@ def speculative_section() -> None:
         draft=draft,
         mtp_cost=mtp_cost,
     )
-    show.figure(
+    chart.figure(
         figs.spec_acceptance_figure(sp_grid, k, accept, tr=tr), figs.spec_acceptance_table(sp_grid), "planner-spec", tr
     )
-    show.figure(figs.spec_batch_figure(sp_batch, tr=tr), figs.spec_batch_table(sp_batch), "planner-spec-batch", tr)
+    chart.figure(figs.spec_batch_figure(sp_batch, tr=tr), figs.spec_batch_table(sp_batch), "planner-spec-batch", tr)
     st.markdown(tr("pl_spec_note"))
     write_url()
 
@@ -494,7 +494,7 @@ def levers_section() -> None:
         baseline=(est, point),  # the page head already has them
     )
     st.dataframe(figs.levers_display_table(rows, at_target, tr=tr), hide_index=True)
-    show.figure(figs.levers_figure(rows, at_target, tr=tr), figs.levers_table(rows), "planner-levers", tr)
+    chart.figure(figs.levers_figure(rows, at_target, tr=tr), figs.levers_table(rows), "planner-levers", tr)
     st.markdown(tr("pl_levers_note"))
 
     write_url()

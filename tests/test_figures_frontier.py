@@ -10,7 +10,16 @@ import pytest
 from model_fixtures import ROOT  # noqa: F401  (puts the repository on sys.path)
 
 from tests.apptest_util import decode
-from tpot_model import Scenario, estimate, resolve_hardware, resolve_model, resolve_profile, serving
+from tpot_model import (
+    Scenario,
+    economics,
+    estimate,
+    resolve_hardware,
+    resolve_model,
+    resolve_profile,
+    serving,
+    speculative,
+)
 from tpot_model import serving_calibration as sc
 from ui.figures import frontier as figs
 from ui.i18n import EN, Translator
@@ -18,7 +27,7 @@ from ui.i18n import EN, Translator
 ZH = Translator("zh-TW")
 MODEL = resolve_model("deepseek-r1")
 PROFILE = resolve_profile("sglang")
-TCO = serving.load_tco()
+TCO = economics.load_tco()
 
 
 def _series(hid="h200", precision="fp8", layout="tp", isl=1024, osl=1024, gpus=8, marked=32.0):
@@ -45,7 +54,7 @@ def test_page_inputs_parse_and_round_trip():
     hw, prof = {"h200", "b200", "mi355x", "gb200"}, {"sglang", "typical"}
     d, notices = figs.parse_page_query({}, hw, prof)
     assert d == figs.PageInputs() and not notices
-    assert (d.k, d.acceptance) == (sc.MTP_K, sc.MTP_ACCEPTANCE)
+    assert (d.k, d.acceptance) == (speculative.MTP_K, speculative.MTP_ACCEPTANCE)
     p = figs.PageInputs(io="8k1k", hardware=("b200", "gb200"), precisions=("fp4",), layouts=("dp-ep", "tp"),
                         engine="typical", y="total", target=80.0, tier="rental_3yr", usd=3.5, mtp=True, k=2,
                         acceptance=0.6, log=False, disagg=True)  # fmt: skip
@@ -63,8 +72,8 @@ def test_page_inputs_parse_and_round_trip():
         ("fr_engine", "<b>x</b>", "sglang"),
         ("fr_target", "-5", "50.0"),
         ("fr_tier", "cheap", "owning_hyperscaler"),
-        ("fr_k", "2.5", str(sc.MTP_K)),
-        ("fr_accept", "1.5", str(sc.MTP_ACCEPTANCE)),
+        ("fr_k", "2.5", str(speculative.MTP_K)),
+        ("fr_accept", "1.5", str(speculative.MTP_ACCEPTANCE)),
         ("fr_mtp", "yes", "False"),
     ],
 )

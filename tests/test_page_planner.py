@@ -7,7 +7,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.apptest_util import ROOT, decode, figures, run_page
-from tpot_model import Scenario, estimate, load_hardware_catalog, load_model_catalog, resolve_profile
+from tpot_model import Scenario, estimate, load_hardware_catalog, load_model_catalog, resolve_profile, speculative
 from tpot_model import planner as pl
 from ui import fmt
 from ui.figures import planner as figs
@@ -147,7 +147,7 @@ def test_speculative_controls(default):
     assert _metric(at, EN("pl_m_eff_tpot")) != tpot
     at.slider(key="planner.accept").set_value(0.9).run()
     assert not at.exception
-    assert _metric(at, EN("pl_m_tokens_step")) == f"{float(pl.expected_tokens_per_step(0.9, 2)):.2f}"
+    assert _metric(at, EN("pl_m_tokens_step")) == f"{float(speculative.expected_tokens_per_step(0.9, 2)):.2f}"
     assert at.query_params["spec_k"] == "2" and at.query_params["spec_accept"] == "0.9"
     assert at.selectbox(key="planner.draft").value == "llama-3.1-8b"  # the family's smallest by default
     at.selectbox(key="planner.draft").set_value("mtp").run()

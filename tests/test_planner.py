@@ -19,6 +19,7 @@ from tpot_model import (
     load_hardware_catalog,
     load_model_catalog,
     resolve_profile,
+    speculative,
     total_params,
 )
 from tpot_model import planner as pl
@@ -62,18 +63,18 @@ def _brute_force(model, hw, s, profile, target_s, ttft_s=None, top=4096):
     ],
 )
 def test_expected_tokens_per_step(a, k, expected):
-    assert float(pl.expected_tokens_per_step(a, k)) == pytest.approx(expected, rel=1e-12)
+    assert float(speculative.expected_tokens_per_step(a, k)) == pytest.approx(expected, rel=1e-12)
 
 
 def test_expected_tokens_broadcasts_and_break_even_inverts_it():
     a = np.linspace(0, 0.99, 12)
     k = np.array([[1], [4], [8]])
-    E = pl.expected_tokens_per_step(a, k)
+    E = speculative.expected_tokens_per_step(a, k)
     assert E.shape == (3, 12) and np.all(np.diff(E, axis=1) > 0)
-    back = pl.break_even_acceptance(E[:, 1:], k)
+    back = speculative.break_even_acceptance(E[:, 1:], k)
     assert back == pytest.approx(np.broadcast_to(a[1:], back.shape), abs=1e-9)
-    assert np.isnan(pl.break_even_acceptance(5.0, 4))  # needs a = 1: never pays
-    assert float(pl.break_even_acceptance(0.9, 4)) == 0.0  # pays at any acceptance
+    assert np.isnan(speculative.break_even_acceptance(5.0, 4))  # needs a = 1: never pays
+    assert float(speculative.break_even_acceptance(0.9, 4)) == 0.0  # pays at any acceptance
 
 
 # --------------------------------------------------------------------------------------------------- frontier
@@ -270,7 +271,7 @@ def test_speculative_zero_acceptance_never_pays_and_break_even_is_where_speedup_
 def test_speculative_mtp_cost_and_broadcasting():
     sp = pl.speculative(L70, H200, BASE, TYPICAL, k=2, acceptance=0.7, draft=None, mtp_cost=0.05)
     assert sp.draft_id == "mtp" and float(sp.draft_step_s) == pytest.approx(0.05 * float(sp.baseline_tpot_s))
-    assert 0.0 < pl.mtp_cost_fraction(L70) < 0.1 and 0.0 < pl.mtp_cost_fraction(MODELS["deepseek-v3"]) < 0.1
+    assert 0.0 < speculative.mtp_cost_fraction(L70) < 0.1 and 0.0 < speculative.mtp_cost_fraction(MODELS["deepseek-v3"]) < 0.1
     grid = pl.speculative(
         L70, H200, BASE, TYPICAL, k=np.array([[1.0], [4.0]]), acceptance=np.array([0.0, 0.5, 0.9]), mtp_cost=0.05
     )

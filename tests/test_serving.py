@@ -32,6 +32,7 @@ from tpot_model import (
     IDEAL,
     Scenario,
     cli,
+    economics,
     estimate,
     resolve_hardware,
     resolve_model,
@@ -44,9 +45,9 @@ from tpot_model.catalog import CatalogError
 from tpot_model.estimate import weight_bytes_per_gpu
 from tpot_model.profiles import ProfileRevision, load_profiles
 from tpot_model.roofline import (
-    _expected_max_std_normal,
     alltoall_bytes,
     expected_experts_touched,
+    expected_max_std_normal,
     expert_parallel_load,
     param_counts,
 )
@@ -146,7 +147,7 @@ def test_output_and_total_tokens_per_gpu_are_littles_law():
     m, hw, p = resolve_model("deepseek-r1"), resolve_hardware("b200"), resolve_profile("tensorrt-llm")
     s = Scenario(batch=[4, 128], context_tokens=7373, output_tokens=922, num_gpus=8, weights="nvfp4", kv_cache="fp8",
                  batching="continuous")  # fmt: skip
-    e = serving.serve(m, hw, s, p)
+    e = estimate(m, hw, replace(s, batching="continuous"), p)
     out = s.batch * 922 / (e.ttft_s + 921 * e.tpot_s) / 8
     assert np.allclose(e.output_tokens_per_s_per_gpu, out, rtol=1e-12)
     assert np.allclose(e.total_tokens_per_s_per_gpu, out * (7373 + 922) / 922, rtol=1e-12)
@@ -225,8 +226,8 @@ def test_dense_models_under_expert_parallel_layouts():
 
 
 def test_expert_parallel_load_sits_above_the_mean():
-    assert float(_expected_max_std_normal(np.array(1.0))) == 0.0
-    assert float(_expected_max_std_normal(np.array(8.0))) == pytest.approx(1.42, abs=0.02)  # E[max of 8 N(0,1)]
+    assert float(expected_max_std_normal(np.array(1.0))) == 0.0
+    assert float(expected_max_std_normal(np.array(8.0))) == pytest.approx(1.42, abs=0.02)  # E[max of 8 N(0,1)]
     touched1, slots1 = expert_parallel_load(256, 8, 64, 1)
     assert float(touched1) == pytest.approx(float(expected_experts_touched(256, 8, 64)), rel=1e-12)
     assert float(slots1) == 64 * 8
@@ -258,15 +259,15 @@ def test_mtp_speculative_serving():
     E = (1 - 0.7**4) / (1 - 0.7)
     assert float(sp.tokens_per_step) == pytest.approx(E)
     assert np.allclose(sp.tpot_s, (3 * sp.draft_step_s + sp.verify.tpot_s) / E, rtol=1e-12)
-    plain = serving.serve(m, hw, s, p)
+    plain = estimate(m, hw, replace(s, batching="continuous"), p)
     assert np.all(sp.output_tokens_per_s_per_gpu > plain.output_tokens_per_s_per_gpu)
     with pytest.raises(ValueError, match="acceptance"):
         serving.speculative(m, hw, s, p, acceptance=1.5)
 
 
 def test_economics_formulas():
-    assert float(serving.usd_per_1M_tokens(2.0, 1000.0)) == pytest.approx(2.0 * 1e6 / (1000 * 3600))
-    assert float(serving.tokens_per_s_per_mw(1000.0, 1700.0)) == pytest.approx(1000 * 1e6 / 1700)
+    assert float(economics.usd_per_1M_tokens(2.0, 1000.0)) == pytest.approx(2.0 * 1e6 / (1000 * 3600))
+    assert float(economics.tokens_per_s_per_mw(1000.0, 1700.0)) == pytest.approx(1000 * 1e6 / 1700)
     x, y = np.array([100.0, 50.0, 10.0]), np.array([10.0, 100.0, 1000.0])
     assert serving.at_interactivity(x, y, 50.0) == pytest.approx(100.0)
     assert serving.at_interactivity(x, y, math.sqrt(50 * 100)) == pytest.approx(math.sqrt(10 * 100))
@@ -274,7 +275,7 @@ def test_economics_formulas():
 
 
 def test_tco_file():
-    tco = serving.load_tco()
+    tco = economics.load_tco()
     assert set(tco) >= {"h100-sxm", "h200", "b200", "gb200", "gb300", "mi355x"}
     assert tco["h200"].usd_per_gpu_hour == {"owning_hyperscaler": 1.22, "owning_neocloud": 1.59, "rental_3yr": 2.05}
     assert tco["b200"].all_in_w == 1710.0
@@ -310,7 +311,7 @@ def test_cli_batching_and_parallelism_columns():
     m, hw, p = resolve_model("deepseek-r1"), resolve_hardware("h200"), resolve_profile("sglang")
     s = Scenario(batch=64, context_tokens=1024, output_tokens=1024, num_gpus=8, weights="fp8", kv_cache="fp8",
                  parallelism="dp-ep")  # fmt: skip
-    served = serving.serve(m, hw, s, p)
+    served = estimate(m, hw, replace(s, batching="continuous"), p)
     r = rows[0]
     assert (r["batching"], r["parallelism"]) == ("continuous", "dp-ep")
     assert float(r["tpot_ms"]) == pytest.approx(float(served.tpot_s) * 1e3, rel=1e-12)

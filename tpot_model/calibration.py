@@ -46,7 +46,7 @@ from .catalog import model_from_dict as _model_from_dict
 from .estimate import estimate
 from .precision import parse_format
 from .profiles import EfficiencyProfile, load_profiles
-from .roofline import ACTIVATION_BYTES, _Rates, _step_operators, is_weight_only, link_peak_bytes_per_s, rates_for
+from .roofline import ACTIVATION_BYTES, is_weight_only, link_peak_bytes_per_s, rates_for, step_operator_work
 from .scenario import Scenario
 
 MEASUREMENTS_PATH = DATA_DIR / "measurements.csv"
@@ -524,16 +524,14 @@ _METRIC_CODES = (
     "output_throughput_tokens_per_s_per_gpu",
 )
 _NEEDS_PREFILL = ("output_throughput_tokens_per_s", "output_throughput_tokens_per_s_per_gpu", "e2e_latency_s")
-# probe rates: only the FLOP rates matter (to tell which operators run at the attention precision's rate)
-_PROBE = _Rates(1.0, 1.0, 1.0, gemm_flop_per_s=1.0, attention_flop_per_s=0.5)
 
 
 def _ops(row: Measurement, *, prefill: bool) -> list[tuple[float, float, float, float, bool, bool]]:
-    ops = _step_operators(row.model, row.scenario, _PROBE, prefill=prefill)
+    ops = step_operator_work(row.model, row.scenario, prefill=prefill)
     out = []
     for o in ops:
         f = float(o.flops)
-        attn_rate = f > 0 and float(o.compute_time_s) > 1.5 * f
+        attn_rate = o.rate == "attention"
         out.append(
             (float(o.weight_bytes), float(o.kv_bytes), float(o.activation_bytes), f, attn_rate, o.name == "attention")
         )
@@ -567,7 +565,10 @@ def _basis(rows: Sequence[Measurement]) -> _Basis:
     def per_row(fn, dtype=float):
         return np.array([fn(r) for r in rows], dtype=dtype)
 
-    precisions = [rates_for(r.hardware, _NEUTRAL, r.scenario)[1:] for r in rows]
+    precisions = [
+        (rt.gemm_precision, rt.attention_precision)
+        for rt in (rates_for(r.hardware, _NEUTRAL, r.scenario) for r in rows)
+    ]
     dw, dkv_attn, dkv_other, da, dfg, dfa = tables(dec)
     pw, pkv_attn, pkv_other, pa, pfg, pfa = tables(pre)
     metric = per_row(lambda r: _METRIC_CODES.index(r.metric), int)
@@ -812,7 +813,7 @@ def identifiable(rows: Sequence[Measurement]) -> tuple[str, ...]:
 
 
 def _gemm(r: Measurement) -> str:
-    return rates_for(r.hardware, _NEUTRAL, r.scenario)[1]
+    return rates_for(r.hardware, _NEUTRAL, r.scenario).gemm_precision
 
 
 def fit_profile(

@@ -12,9 +12,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from .catalog import Hardware, ModelSpec
+from .economics import usd_per_1M_tokens
 from .precision import FORMATS, NumberFormat
 from .profiles import IDEAL, EfficiencyProfile
 from .roofline import (
+    Rates,
     StepResult,
     kv_cache_bytes_per_sequence,
     kv_shards,
@@ -25,7 +27,6 @@ from .roofline import (
 )
 from .scenario import Scenario
 from .serving import SERVING_CHUNK_TOKENS, SteadyState, output_tokens_per_s, steady_state
-from .units import hour_s
 
 PREFILL_CHUNK_TOKENS = 2048  # engines prefill in chunks; the workspace holds one chunk's activations
 LOGIT_BYTES = 4.0  # fp32 logits
@@ -41,8 +42,7 @@ class Estimate:
     hardware: Hardware
     scenario: Scenario
     profile: EfficiencyProfile
-    compute_precision: str  # precision the GEMMs run at (after hardware fallback)
-    attention_precision: str
+    rates: Rates  # the achievable bandwidths and FLOP rates every operator ran at (per GPU)
     decode: StepResult
     prefill: StepResult
     # time
@@ -50,9 +50,11 @@ class Estimate:
     ttft_s: np.ndarray
     time_to_serve_s: np.ndarray
     # memory
-    weight_bytes: float
+    weight_bytes: float  # the whole model
+    weight_bytes_per_gpu: np.ndarray  # what each GPU holds, by layout
     kv_cache_bytes: np.ndarray  # whole batch at context_tokens
     kv_cache_peak_bytes: np.ndarray  # whole batch at context_tokens + output_tokens
+    kv_cache_peak_bytes_per_gpu: np.ndarray  # each GPU's share of the peak cache, by layout
     workspace_bytes_per_gpu: np.ndarray
     memory_per_gpu_bytes: np.ndarray
     usable_memory_per_gpu_bytes: float
@@ -70,6 +72,15 @@ class Estimate:
     joules_per_token: np.ndarray
     # continuous batching: the steady state behind tpot_s / ttft_s (None for a static batch)
     steady: SteadyState | None = None
+
+    @property
+    def compute_precision(self) -> str:
+        """Precision the GEMMs run at (after hardware fallback)."""
+        return self.rates.gemm_precision
+
+    @property
+    def attention_precision(self) -> str:
+        return self.rates.attention_precision
 
     @property
     def breakdown_s(self) -> dict[str, np.ndarray]:
@@ -158,13 +169,29 @@ def _layout(s: Scenario, m: ModelSpec, batch: np.ndarray, num_gpus: np.ndarray):
     return batch, kv_shards(m, num_gpus), num_gpus  # MLA latent replicated; KV heads split up to K ways
 
 
+def kv_cache_peak_bytes_per_gpu(m: ModelSpec, s: Scenario, num_gpus: np.ndarray, batch=None) -> np.ndarray:
+    """Each GPU's share of the cache at context + output tokens, by layout: tp splits it over min(N, K) KV heads
+    (the MLA latent is replicated); dp-ep gives each GPU its own ceil(B / N) sequences whole."""
+    batch = s.batch if batch is None else batch
+    seqs, shards, _ = _layout(s, m, batch, num_gpus)
+    kv = seqs * kv_cache_bytes_per_sequence(m, s.context_tokens + s.output_tokens, s.kv_cache.bytes_per_element)
+    return kv / shards
+
+
+def workspace_bytes_per_gpu(m: ModelSpec, s: Scenario, num_gpus: np.ndarray, batch=None) -> np.ndarray:
+    """Activations and logits of a decode step plus one prefill chunk, per GPU, by layout."""
+    batch = s.batch if batch is None else batch
+    seqs, _, split = _layout(s, m, batch, num_gpus)
+    return _workspace_bytes(m, seqs if s.parallelism == "dp-ep" else batch, split, _chunk(s))
+
+
 def memory_per_gpu(m: ModelSpec, s: Scenario, num_gpus: np.ndarray, batch: np.ndarray | None = None) -> np.ndarray:
     """Bytes each GPU holds: its weights + its share of the peak KV cache + workspace, by layout (s.parallelism)."""
-    batch = s.batch if batch is None else batch
-    seqs, shards, split = _layout(s, m, batch, num_gpus)
-    kv = seqs * kv_cache_bytes_per_sequence(m, s.context_tokens + s.output_tokens, s.kv_cache.bytes_per_element)
-    workspace = _workspace_bytes(m, seqs if s.parallelism == "dp-ep" else batch, split, _chunk(s))
-    return weight_bytes_per_gpu(m, s, num_gpus) + kv / shards + workspace
+    return (
+        weight_bytes_per_gpu(m, s, num_gpus)
+        + kv_cache_peak_bytes_per_gpu(m, s, num_gpus, batch)
+        + workspace_bytes_per_gpu(m, s, num_gpus, batch)
+    )
 
 
 def _max_batch(m: ModelSpec, s: Scenario, usable: float) -> np.ndarray:
@@ -198,7 +225,7 @@ def estimate(m: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProfile
         decode = step(m, hw, s, profile, prefill=False)
         prefill = step(m, hw, s, profile, prefill=True)
         tpot, ttft = decode.time_s, prefill.time_s
-    _, gemm_precision, attn_precision = rates_for(hw, profile, s)
+    rates = rates_for(hw, profile, s)
     N, B = s.num_gpus, s.batch
     serve = ttft + tpot * (s.output_tokens - 1)
 
@@ -213,7 +240,6 @@ def estimate(m: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProfile
 
     price = s.price_usd_per_gpu_hour if s.price_usd_per_gpu_hour is not None else hw.price_usd_per_hour
     price = float("nan") if price is None else float(price)
-    usd_per_s = price * N / hour_s
     power_w = (hw.tdp_w if hw.tdp_w is not None else float("nan")) * N
     out = s.output_tokens
     return Estimate(
@@ -221,30 +247,29 @@ def estimate(m: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProfile
         hardware=hw,
         scenario=s,
         profile=profile,
-        compute_precision=gemm_precision,
-        attention_precision=attn_precision,
+        rates=rates,
         decode=decode,
         prefill=prefill,
         tpot_s=tpot,
         ttft_s=ttft,
         time_to_serve_s=serve,
         weight_bytes=weight_bytes,
+        weight_bytes_per_gpu=weight_bytes_per_gpu(m, s, N),
         kv_cache_bytes=B * kv_cache_bytes_per_sequence(m, s.context_tokens, kvb),
         kv_cache_peak_bytes=B * kv_cache_bytes_per_sequence(m, s.context_tokens + out, kvb),
-        workspace_bytes_per_gpu=_workspace_bytes(
-            m, *((np.ceil(B / N), 1.0) if s.parallelism == "dp-ep" else (B, N)), _chunk(s)
-        ),
+        kv_cache_peak_bytes_per_gpu=kv_cache_peak_bytes_per_gpu(m, s, N),
+        workspace_bytes_per_gpu=workspace_bytes_per_gpu(m, s, N),
         memory_per_gpu_bytes=per_gpu,
         usable_memory_per_gpu_bytes=usable,
         fits=per_gpu <= usable,
         min_gpus=min_gpus,
         max_batch=max_batch,
         arithmetic_intensity_flop_per_byte=decode.flops / decode.bytes,
-        ridge_point_flop_per_byte=hw.dense_flop_per_s[gemm_precision] / hw.memory_bandwidth_bytes_per_s,
+        ridge_point_flop_per_byte=hw.dense_flop_per_s[rates.gemm_precision] / hw.memory_bandwidth_bytes_per_s,
         compute_bound=decode.flop_time_s > decode.memory_time_s,
         price_usd_per_gpu_hour=price,
-        usd_per_1M_tokens=usd_per_s * tpot / B * 1e6,
-        usd_per_1M_tokens_with_prefill=usd_per_s * serve / (B * out) * 1e6,
+        usd_per_1M_tokens=usd_per_1M_tokens(price, B / tpot / N),
+        usd_per_1M_tokens_with_prefill=usd_per_1M_tokens(price, B * out / serve / N),
         joules_per_token=power_w * tpot / B,
         steady=steady,
     )

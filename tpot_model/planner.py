@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .catalog import Hardware, ModelSpec
+from .economics import usd_per_1M_tokens
 from .estimate import Estimate, estimate
 from .precision import parse_format
 from .profiles import IDEAL, EfficiencyProfile
@@ -37,12 +38,10 @@ from .roofline import (
     kv_cache_bytes_per_sequence,
     kv_shards,
     link_peak_bytes_per_s,
-    param_counts,
-    rates_for,
     total_params,
 )
 from .scenario import Scenario
-from .units import hour_s
+from .speculative import break_even_acceptance, expected_tokens_per_step, mtp_cost_fraction
 
 MAX_BATCH_SEARCHED = 4096  # candidate batches 1..this (and never more than one past what fits in memory)
 NODE_GPUS = 8  # GPUs in one server's NVLink-class domain, for most chips in the catalog
@@ -116,11 +115,6 @@ def _targets(tpot_target_s: float, ttft_target_s: float | None) -> tuple[float, 
 
 def _trailing_shape(s: Scenario) -> tuple[int, ...]:
     return np.broadcast_shapes(np.shape(s.context_tokens), np.shape(s.output_tokens), np.shape(s.num_gpus))
-
-
-def _usd_per_1M(price_usd_per_gpu_hour: float, num_gpus, tokens_per_s_total) -> np.ndarray:
-    """$/1M tokens = $/GPU-hour x GPUs / 3600 / (tokens/s) x 1e6 (the estimate's formula)."""
-    return price_usd_per_gpu_hour * np.asarray(num_gpus) / hour_s / np.asarray(tokens_per_s_total) * 1e6
 
 
 def _f(x) -> float:
@@ -593,7 +587,7 @@ def pipeline_parallel(
         bubble_fraction=bubble,
         tokens_per_s_total=total,
         tokens_per_s_per_gpu=total / gpus,
-        usd_per_1M_tokens=_usd_per_1M(est.price_usd_per_gpu_hour, gpus, total),
+        usd_per_1M_tokens=usd_per_1M_tokens(est.price_usd_per_gpu_hour, total / gpus),
         memory_per_gpu_bytes=memory,
         fits=memory <= usable,
         max_batch=max_b,
@@ -601,40 +595,6 @@ def pipeline_parallel(
 
 
 # --------------------------------------------------------------------------------------------------- speculative
-
-
-def expected_tokens_per_step(acceptance, k) -> np.ndarray:
-    """Tokens one target step yields with k drafted tokens each accepted with probability a (i.i.d.):
-    (1 - a^(k+1)) / (1 - a), which is k + 1 at a = 1 (Leviathan et al. 2023, eq. 1)."""
-    a = np.asarray(acceptance, dtype=float)
-    k = np.asarray(k, dtype=float)
-    safe = np.where(a < 1.0, a, 0.5)
-    return np.where(a < 1.0, (1.0 - safe ** (k + 1)) / (1.0 - safe), k + 1)
-
-
-def break_even_acceptance(required_tokens_per_step, k) -> np.ndarray:
-    """The acceptance rate at which a step yields `required` tokens (speculation breaks even); nan when even a = 1
-    would not (required >= k + 1), 0 when any acceptance pays. Vectorised bisection: E(a) rises monotonically."""
-    req = np.asarray(required_tokens_per_step, dtype=float)
-    k = np.asarray(k, dtype=float)
-    shape = np.broadcast_shapes(req.shape, k.shape)
-    lo, hi = np.zeros(shape), np.ones(shape)
-    for _ in range(60):
-        mid = (lo + hi) / 2
-        below = expected_tokens_per_step(mid, k) < req
-        lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)
-    out = (lo + hi) / 2
-    return np.where(req >= k + 1, np.nan, np.where(req <= 1, 0.0, out))
-
-
-def mtp_cost_fraction(model: ModelSpec) -> float:
-    """Cost of one multi-token-prediction head relative to a target step: one more transformer layer plus the LM
-    head, as a share of the parameters a token touches (DeepSeek-V3: one MTP module = one layer + the shared head)."""
-    c = param_counts(model)
-    active = active_params(model)
-    head = c["lm_head"] or c["embedding"]  # tied embeddings: the head is the embedding matrix
-    layer = (active - c["embedding"] - c["lm_head"] - c["norms"]) / model.num_layers
-    return float((layer + head) / active)
 
 
 def model_family(model_id: str) -> str:
@@ -696,12 +656,11 @@ def _verify_step_s(model, hw, s: Scenario, profile, k: np.ndarray) -> tuple[np.n
     verify kernel does, not k + 1 times: every operator's KV bytes are scaled by 1 / (k + 1) and its time
     re-taken as max(memory, compute)."""
     verify = estimate(model, hw, replace(s, batch=s.batch * (k + 1)), profile)
-    rates, _, _ = rates_for(hw, profile, verify.scenario)
     saved = 0.0
     for op in verify.decode.operators:
         if not np.any(op.kv_bytes):
             continue
-        memory = op.memory_time_s - op.kv_bytes * (k / (k + 1)) / rates.kv_bytes_per_s
+        memory = op.memory_time_s - op.kv_bytes * (k / (k + 1)) / verify.rates.kv_bytes_per_s
         saved = saved + (op.time_s - np.maximum(memory, op.compute_time_s))
     return verify.tpot_s - saved, verify
 
@@ -768,7 +727,7 @@ def speculative(
         break_even_acceptance=np.broadcast_to(break_even_acceptance(round_s / base.tpot_s, k), shape),
         tokens_per_s_total=np.broadcast_to(total, shape),
         tokens_per_s_per_gpu=np.broadcast_to(total / N, shape),
-        usd_per_1M_tokens=np.broadcast_to(_usd_per_1M(base.price_usd_per_gpu_hour, N, total), shape),
+        usd_per_1M_tokens=np.broadcast_to(usd_per_1M_tokens(base.price_usd_per_gpu_hour, total / N), shape),
         memory_per_gpu_bytes=np.broadcast_to(memory, shape),
         fits=np.broadcast_to(memory <= base.usable_memory_per_gpu_bytes, shape),
     )

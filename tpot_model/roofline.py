@@ -176,22 +176,33 @@ def expected_experts_touched(num_experts: int, top_k: int, tokens: np.ndarray) -
 # --------------------------------------------------------------------------------------------------- operators
 
 
+RATE_CLASSES = ("gemm", "attention")  # which achievable FLOP rate an operator's math runs at
+
+
 @dataclass(frozen=True, eq=False)
-class OperatorCost:
-    """One operator of a step, per GPU: FLOPs, bytes by kind, time and whether compute set that time."""
+class OperatorWork:
+    """One operator of a step, per GPU, before any rate: FLOPs, bytes by kind, and the FLOP rate class its math runs
+    at ('gemm': the GEMM precision; 'attention': attention kernels, norms and recurrences at bf16)."""
 
     name: str
     flops: np.ndarray
     weight_bytes: np.ndarray
     kv_bytes: np.ndarray
     activation_bytes: np.ndarray
-    time_s: np.ndarray
-    memory_time_s: np.ndarray
-    compute_time_s: np.ndarray
+    rate: str
 
     @property
     def bytes(self) -> np.ndarray:
         return self.weight_bytes + self.kv_bytes + self.activation_bytes
+
+
+@dataclass(frozen=True, eq=False)
+class OperatorCost(OperatorWork):
+    """An operator's work timed at a set of Rates: time = max(memory time, compute time), per GPU."""
+
+    time_s: np.ndarray
+    memory_time_s: np.ndarray
+    compute_time_s: np.ndarray
 
     @property
     def arithmetic_intensity_flop_per_byte(self) -> np.ndarray:
@@ -203,20 +214,44 @@ class OperatorCost:
 
 
 @dataclass(frozen=True)
-class _Rates:
-    """Achievable rates for one (hardware, profile, precision) combination, per GPU."""
+class Rates:
+    """What one GPU achieves for one (hardware, profile, scenario): the bandwidths each kind of byte moves at
+    (bytes/s: the profile's fraction of peak, capped by its bandwidth limit, weights slowed by the low-bit factor
+    where weights are unpacked, KV by the KV factor) and the FLOP/s of each rate class, with the precisions used."""
 
+    memory_bytes_per_s: float  # achievable bandwidth (activations move at it)
     weight_bytes_per_s: float
     kv_bytes_per_s: float
-    act_bytes_per_s: float
     gemm_flop_per_s: float
     attention_flop_per_s: float
+    gemm_precision: str
+    attention_precision: str
+
+    def flop_per_s(self, rate: str) -> float:
+        """FLOP/s of a rate class ('gemm' or 'attention')."""
+        return self.attention_flop_per_s if rate == "attention" else self.gemm_flop_per_s
 
 
-def _operator(name, flops, weight_b, kv_b, act_b, rates: _Rates, attention: bool = False) -> OperatorCost:
-    mem = weight_b / rates.weight_bytes_per_s + kv_b / rates.kv_bytes_per_s + act_b / rates.act_bytes_per_s
-    comp = flops / (rates.attention_flop_per_s if attention else rates.gemm_flop_per_s)
-    return OperatorCost(name, flops, weight_b, kv_b, act_b, np.maximum(mem, comp), mem, comp)
+def roofline_time_s(flops, nbytes, flop_per_s, bytes_per_s) -> np.ndarray:
+    """An operator's roofline time: max(bytes / bandwidth, FLOPs / FLOP rate), seconds."""
+    return np.maximum(np.asarray(nbytes) / bytes_per_s, np.asarray(flops) / flop_per_s)
+
+
+def time_operator(op: OperatorWork, rates: Rates) -> OperatorCost:
+    """Time one operator at `rates`: each kind of byte at its bandwidth, FLOPs at its class's rate, the max of both."""
+    mem = (
+        op.weight_bytes / rates.weight_bytes_per_s
+        + op.kv_bytes / rates.kv_bytes_per_s
+        + op.activation_bytes / rates.memory_bytes_per_s
+    )
+    comp = op.flops / rates.flop_per_s(op.rate)
+    return OperatorCost(
+        op.name, op.flops, op.weight_bytes, op.kv_bytes, op.activation_bytes, op.rate, np.maximum(mem, comp), mem, comp
+    )
+
+
+def _operator(name, flops, weight_b, kv_b, act_b, attention: bool = False) -> OperatorWork:
+    return OperatorWork(name, flops, weight_b, kv_b, act_b, "attention" if attention else "gemm")
 
 
 def kv_reads_per_kv_head(m: ModelSpec, profile: EfficiencyProfile) -> float:
@@ -345,7 +380,7 @@ def prefill_work(m: ModelSpec, s: Scenario, *, prompts=None, prompt_tokens=None,
     )
 
 
-def _expected_max_std_normal(n: np.ndarray) -> np.ndarray:
+def expected_max_std_normal(n: np.ndarray) -> np.ndarray:
     """E[max of n independent standard normals] ~ Phi^-1((n - 0.375) / (n + 0.25)) (Blom 1958); 0 for n = 1.
     Phi^-1 by Abramowitz & Stegun 26.2.23 (|error| < 4.5e-4)."""
     p = (np.asarray(n, dtype=float) - 0.375) / (np.asarray(n, dtype=float) + 0.25)
@@ -365,7 +400,7 @@ def expert_parallel_load(num_experts: int, top_k: int, tokens: np.ndarray, num_g
     E, k, N = float(num_experts), float(top_k), np.asarray(num_gpus, dtype=float)
     p = 1.0 - (1.0 - k / E) ** np.asarray(tokens, dtype=float)
     per_gpu = E / N
-    z = _expected_max_std_normal(N)
+    z = expected_max_std_normal(N)
     touched = np.minimum(per_gpu * p + z * np.sqrt(per_gpu * p * (1 - p)), per_gpu)
     slots = np.asarray(tokens, dtype=float) * k
     busiest = np.minimum(slots / N + z * np.sqrt(slots * (1 / N) * (1 - 1 / N)), slots)
@@ -378,17 +413,16 @@ def data_parallel_share(sequences: np.ndarray, num_gpus: np.ndarray) -> np.ndarr
     return np.minimum(np.ceil(B / num_gpus) / B, 1.0)
 
 
-def _step_operators(
+def step_operator_work(
     m: ModelSpec,
     s: Scenario,
-    rates: _Rates,
     *,
     prefill: bool,
     kv_reads: float = 1.0,
     work: StepWork | None = None,
     local: StepWork | None = None,
-) -> list[OperatorCost]:
-    """Operators of one step, per GPU: a decode step (B new tokens), a prefill of B prompts of max(T, 1) tokens, or
+) -> list[OperatorWork]:
+    """Operators of one step, per GPU, rate-free (time them with time_operator): a decode step (B new tokens), a prefill of B prompts of max(T, 1) tokens, or
     any `work` (e.g. decode + prefill chunks). kv_reads scales the attention operator's cache traffic (see
     kv_reads_per_kv_head).
 
@@ -421,14 +455,13 @@ def _step_operators(
     zero = 0 * tokens
 
     ops = [
-        _operator("embedding", zero, tokens * D * wb / div, zero, tokens * D * ab, rates),
+        _operator("embedding", zero, tokens * D * wb / div, zero, tokens * D * ab),
         _operator(
             "qkv_projection",
             2 * tokens * (L_attn * qkv_a + m.num_linear_layers * qkv_l) / div,
             (L_attn * qkv_a + m.num_linear_layers * qkv_l) * wb / div,
             zero,
             tokens * m.num_layers * D * ab * 2,
-            rates,
         ),
         _operator(
             "attention",
@@ -436,7 +469,6 @@ def _step_operators(
             zero,
             a.kv_bytes * kv_reads / kv_div,
             a.attention_activation_bytes / div,
-            rates,
             attention=True,
         ),
     ]
@@ -448,7 +480,6 @@ def _step_operators(
                 zero,
                 a.linear_state_bytes / heads_div,
                 a.linear_activation_bytes / heads_div,
-                rates,
                 attention=True,
             )
         )
@@ -459,7 +490,6 @@ def _step_operators(
             (L_attn * o_a + m.num_linear_layers * o_l) * wb / div,
             zero,
             tokens * m.num_layers * D * ab * 2,
-            rates,
         )
     )
     if c["mlp"]:
@@ -471,7 +501,6 @@ def _step_operators(
                 c["mlp"] * wb / div + zero,
                 zero,
                 tokens * n_dense * (2 * D + (_mlp_matrices(m) - 1) * m.d_ff) * ab / div,
-                rates,
             )
         )
     if m.moe:
@@ -496,7 +525,6 @@ def _step_operators(
                 expert_bytes + c["router"] * wb / div,
                 zero,
                 expert_act,
-                rates,
             )
         )
         if c["shared_experts"]:
@@ -507,7 +535,6 @@ def _step_operators(
                     c["shared_experts"] * wb / div + zero,
                     zero,
                     tokens * m.num_moe_layers * 2 * D * ab / div,
-                    rates,
                 )
             )
     ops.append(
@@ -517,7 +544,6 @@ def _step_operators(
             c["norms"] * wb + zero,
             zero,
             tokens * D * (2 * m.num_layers + 1) * ab * 2,
-            rates,
             attention=True,
         )
     )
@@ -529,7 +555,6 @@ def _step_operators(
             V * D * wb / div + zero,
             zero,
             head * (D + V / div) * ab * 2,
-            rates,
         )
     )
     return ops
@@ -562,19 +587,10 @@ class StepResult:
         ops = [
             OperatorCost(
                 o.name,
-                *(
-                    avg(getattr(o, f), getattr(p, f))
-                    for f in (
-                        "flops",
-                        "weight_bytes",
-                        "kv_bytes",
-                        "activation_bytes",
-                        "time_s",
-                        "memory_time_s",
-                        "compute_time_s",
-                    )
-                ),
-            )  # fmt: skip
+                *(avg(getattr(o, f), getattr(p, f)) for f in ("flops", "weight_bytes", "kv_bytes", "activation_bytes")),
+                o.rate,
+                *(avg(getattr(o, f), getattr(p, f)) for f in ("time_s", "memory_time_s", "compute_time_s")),
+            )
             for o, p in zip(a.operators, b.operators, strict=True)
         ]
         return StepResult(
@@ -594,22 +610,21 @@ def is_weight_only(weight_bits: float, gemm_precision: str) -> bool:
     return weight_bits < 16 and gemm_precision in ("bf16", "fp16", "tf32", "fp32")
 
 
-def rates_for(hw: Hardware, profile: EfficiencyProfile, s: Scenario) -> tuple[_Rates, str, str]:
-    """Achievable per-GPU rates, and the (GEMM, attention) compute precisions actually used."""
+def rates_for(hw: Hardware, profile: EfficiencyProfile, s: Scenario) -> Rates:
+    """The achievable per-GPU rates a scenario runs at (the one place the profile's fractions, bandwidth limit and
+    low-bit factor meet the chip's peaks), with the (GEMM, attention) precisions actually used."""
     gemm = resolve_compute(s.compute_requested, hw.dense_flop_per_s)
     attn = resolve_compute("bf16", hw.dense_flop_per_s)
     bw = min(hw.memory_bandwidth_bytes_per_s * profile.bandwidth_efficiency, profile.bandwidth_limit_bytes_per_s)
     lowbit = profile.lowbit_bandwidth_efficiency if is_weight_only(s.weights.bits, gemm) else 1.0
-    return (
-        _Rates(
-            weight_bytes_per_s=bw * lowbit,
-            kv_bytes_per_s=bw * profile.kv_bandwidth_efficiency,
-            act_bytes_per_s=bw,
-            gemm_flop_per_s=hw.dense_flop_per_s[gemm] * profile.flops_efficiency,
-            attention_flop_per_s=hw.dense_flop_per_s[attn] * profile.flops_efficiency,
-        ),
-        gemm,
-        attn,
+    return Rates(
+        memory_bytes_per_s=bw,
+        weight_bytes_per_s=bw * lowbit,
+        kv_bytes_per_s=bw * profile.kv_bandwidth_efficiency,
+        gemm_flop_per_s=hw.dense_flop_per_s[gemm] * profile.flops_efficiency,
+        attention_flop_per_s=hw.dense_flop_per_s[attn] * profile.flops_efficiency,
+        gemm_precision=gemm,
+        attention_precision=attn,
     )
 
 
@@ -618,14 +633,9 @@ def link_peak_bytes_per_s(hw: Hardware) -> float:
     return hw.interconnect_bytes_per_s or PCIE_FALLBACK_BYTES_PER_S
 
 
-def _link_bytes_per_s(hw: Hardware, profile: EfficiencyProfile) -> float:
+def link_bytes_per_s(hw: Hardware, profile: EfficiencyProfile) -> float:
+    """Achievable GPU-to-GPU bandwidth per direction: the link's peak x the profile's interconnect efficiency."""
     return link_peak_bytes_per_s(hw) * profile.interconnect_efficiency
-
-
-def _allreduce_s(hw: Hardware, profile: EfficiencyProfile, message_bytes: np.ndarray, N: np.ndarray) -> np.ndarray:
-    """Ring all-reduce: latency + 2(N-1)/N * message / link bandwidth; zero on one GPU."""
-    t = profile.allreduce_latency_s + 2 * (N - 1) / N * message_bytes / _link_bytes_per_s(hw, profile)
-    return np.where(N > 1, t, 0.0)
 
 
 def alltoall_bytes(m: ModelSpec, tokens: np.ndarray, num_gpus: np.ndarray, element_bytes: float) -> np.ndarray:
@@ -637,25 +647,38 @@ def alltoall_bytes(m: ModelSpec, tokens: np.ndarray, num_gpus: np.ndarray, eleme
     return tokens * m.moe.experts_per_token * m.d_model * element_bytes * (N - 1) / N
 
 
-def communication_s(
-    m: ModelSpec, hw: Hardware, profile: EfficiencyProfile, s: Scenario, work: StepWork, local: StepWork | None = None
-) -> np.ndarray:
-    """Collective time of one step.
+@dataclass(frozen=True, eq=False)
+class Collectives:
+    """The collectives of one step, per GPU, before any rate: how many (each pays the profile's per-collective
+    latency) and the bytes each one moves over the GPU's link (ring factor included)."""
 
-    tp and tp-ep: two all-reduces per layer of the step's tokens x d_model activations (after attention, after the
-    MLP / MoE layer: under tp-ep every GPU already holds every token after the attention all-reduce, so it picks
-    the slots routed to its own experts without a dispatch, and the MoE output is summed by the same all-reduce).
-    dp-ep: per MoE layer an all-to-all dispatch (DISPATCH_BYTES per element: FP8, as DeepEP sends) and combine
-    (bf16) of the busiest GPU's tokens x top_k x d_model; no collective in dense layers (replicated). Each
-    collective also pays the profile's latency."""
+    count: np.ndarray
+    bytes_each: np.ndarray
+
+
+def collectives(m: ModelSpec, s: Scenario, work: StepWork, local: StepWork | None = None) -> Collectives:
+    """The collectives of one step by layout.
+
+    tp and tp-ep: two ring all-reduces per layer of the step's tokens x d_model activations, 2 (N-1)/N of the
+    message over the link each (after attention, after the MLP / MoE layer: under tp-ep every GPU already holds
+    every token after the attention all-reduce, so it picks the slots routed to its own experts without a dispatch,
+    and the MoE output is summed by the same all-reduce). dp-ep: per MoE layer an all-to-all dispatch
+    (DISPATCH_BYTES per element: FP8, as DeepEP sends) and combine (bf16) of the busiest GPU's tokens x top_k x
+    d_model; no collective in dense layers (replicated). None on one GPU."""
     N = s.num_gpus
     if s.parallelism == "dp-ep":
         tokens = (work.scaled(data_parallel_share(s.batch, N)) if local is None else local).tokens
-        link = _link_bytes_per_s(hw, profile)
         moved = alltoall_bytes(m, tokens, N, DISPATCH_BYTES) + alltoall_bytes(m, tokens, N, ACTIVATION_BYTES)
-        t = m.num_moe_layers * (2 * profile.allreduce_latency_s + moved / link)
-        return np.where((N > 1) & (m.num_moe_layers > 0), t, 0.0)
-    return 2 * m.num_layers * _allreduce_s(hw, profile, work.tokens * m.d_model * ACTIVATION_BYTES, N)
+        active = (N > 1) & (m.num_moe_layers > 0)
+        return Collectives(np.where(active, 2 * m.num_moe_layers, 0), moved / 2)
+    message = work.tokens * m.d_model * ACTIVATION_BYTES
+    return Collectives(np.where(N > 1, 2 * m.num_layers, 0), 2 * (N - 1) / N * message)
+
+
+def communication_s(hw: Hardware, profile: EfficiencyProfile, c: Collectives) -> np.ndarray:
+    """Time of a step's collectives: count x (latency + bytes each / achievable link bandwidth), seconds."""
+    t = c.count * (profile.allreduce_latency_s + c.bytes_each / link_bytes_per_s(hw, profile))
+    return np.where(c.count > 0, t, 0.0)
 
 
 def fixed_overhead_s(m: ModelSpec, profile: EfficiencyProfile) -> float:
@@ -680,12 +703,15 @@ def step(
 ) -> StepResult:
     """Time one decode step (mean over the generation), one prefill, or any `work` (a continuous-batching step:
     serving.py), split into the five buckets. `local`: the busiest GPU's share of `work` under dp-ep."""
-    rates, _, _ = rates_for(hw, profile, s)
+    rates = rates_for(hw, profile, s)
     if work is None:
         work = prefill_work(m, s) if prefill else decode_work(m, s)
-    ops = _step_operators(
-        m, s, rates, prefill=prefill, kv_reads=kv_reads_per_kv_head(m, profile), work=work, local=local
-    )
+    ops = [
+        time_operator(o, rates)
+        for o in step_operator_work(
+            m, s, prefill=prefill, kv_reads=kv_reads_per_kv_head(m, profile), work=work, local=local
+        )
+    ]
     shape = np.broadcast_shapes(*(np.shape(o.time_s) for o in ops))
     buckets = {k: np.zeros(shape) for k in BUCKETS}
     for o in ops:
@@ -694,7 +720,7 @@ def step(
         kv_t = o.kv_bytes / rates.kv_bytes_per_s
         buckets["kv_cache"] = buckets["kv_cache"] + np.where(cb, 0.0, kv_t)
         buckets["weights"] = buckets["weights"] + np.where(cb, 0.0, o.memory_time_s - kv_t)
-    buckets["communication"] = communication_s(m, hw, profile, s, work, local)
+    buckets["communication"] = communication_s(hw, profile, collectives(m, s, work, local))
     buckets["overhead"] = np.broadcast_to(fixed_overhead_s(m, profile), shape).astype(float)
     buckets = {k: np.broadcast_to(v, np.broadcast_shapes(shape, np.shape(v))) for k, v in buckets.items()}
     total = sum(buckets.values())

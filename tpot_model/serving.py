@@ -1,5 +1,5 @@
-"""Steady-state continuous batching on top of the roofline, speculative decoding (MTP) in that steady state, and the
-serving economics analysts read off a frontier (cost per million tokens, tokens per MW). SI units.
+"""Steady-state continuous batching on top of the roofline, speculative decoding (MTP) in that steady state, and a
+frontier's value at a target interactivity. SI units (the $ and MW arithmetic: economics.py).
 
 A server keeps C = s.batch requests in flight. Each brings a prompt of ISL = s.context_tokens tokens and generates
 OSL = s.output_tokens. In the steady state a request finishes (and a new one arrives) every OSL / C decode steps, so
@@ -26,20 +26,17 @@ x (ISL + OSL) / OSL.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
-from functools import lru_cache
-from pathlib import Path
+from dataclasses import dataclass
 
 import numpy as np
 
-from .catalog import DATA_DIR, CatalogError, Hardware, ModelSpec, read_structured_file
+from .catalog import Hardware, ModelSpec
 from .profiles import EfficiencyProfile
 from .roofline import StepResult, StepWork, data_parallel_share, decode_work, prefill_work, step
 from .scenario import Scenario
+from .speculative import MTP_ACCEPTANCE, MTP_K, expected_tokens_per_step, mtp_cost_fraction
 
 SERVING_CHUNK_TOKENS = 8192  # prompt tokens per prefill chunk: vLLM / TensorRT-LLM default max_num_batched_tokens
-TCO_PATH = DATA_DIR / "tco.yaml"
-TCO_TIERS = ("owning_hyperscaler", "owning_neocloud", "rental_3yr")
 
 
 @dataclass(frozen=True, eq=False)
@@ -147,14 +144,6 @@ def steady_state(
     )
 
 
-def serve(m: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProfile):
-    """The whole Estimate of the scenario served with continuous batching (batch = concurrency, TPOT = mean
-    inter-token time of the steady state, TTFT, output and total tokens/s per GPU, memory by layout)."""
-    from .estimate import estimate  # estimate dispatches continuous scenarios here; imported late (no cycle)
-
-    return estimate(m, hw, replace(s, batching="continuous"), profile)
-
-
 def output_tokens_per_s(batch, output_tokens, ttft_s, tpot_s) -> np.ndarray:
     """B x OSL / (TTFT + (OSL - 1) TPOT): a static batch served back to back, or (Little's law) the steady state of
     B requests in flight. Over all the GPUs."""
@@ -187,8 +176,8 @@ def speculative(
     s: Scenario,
     profile: EfficiencyProfile,
     *,
-    k: int = 3,
-    acceptance: float = 0.7,
+    k: int = MTP_K,
+    acceptance: float = MTP_ACCEPTANCE,
     chunk_tokens: float = SERVING_CHUNK_TOKENS,
 ) -> SpeculativeServing:
     """MTP in the continuous steady state: each round runs k MTP-head passes and one verify step over k + 1 tokens
@@ -197,8 +186,6 @@ def speculative(
     one more layer + the LM head over the C sequences: mtp_cost_fraction x the decode step's roofline time, plus
     one layer's fixed cost (per layer, and per MoE layer for an MoE model: DeepSeek's MTP module is an MoE layer);
     the per-step cost (scheduler, sampling) is paid once per round, in the verify step."""
-    from .planner import expected_tokens_per_step, mtp_cost_fraction
-
     if not (k >= 1 and k == int(k)):
         raise ValueError(f"k must be a whole number >= 1, got {k!r}")
     if not (math.isfinite(acceptance) and 0 <= acceptance <= 1):
@@ -228,19 +215,6 @@ def speculative(
     )
 
 
-# --------------------------------------------------------------------------------------------------- economics
-
-
-def usd_per_1M_tokens(usd_per_gpu_hour, tokens_per_s_per_gpu) -> np.ndarray:
-    """$ per million tokens = $/GPU-hour x 1e6 / (tokens/s per GPU x 3600) (InferenceX's formula)."""
-    return np.asarray(usd_per_gpu_hour, dtype=float) * 1e6 / (np.asarray(tokens_per_s_per_gpu, dtype=float) * 3600)
-
-
-def tokens_per_s_per_mw(tokens_per_s_per_gpu, all_in_w_per_gpu) -> np.ndarray:
-    """Tokens/s per MW of all-in power (GPU, its share of the server, networking, cooling): tok/s/GPU x 1e6 / W."""
-    return np.asarray(tokens_per_s_per_gpu, dtype=float) * 1e6 / np.asarray(all_in_w_per_gpu, dtype=float)
-
-
 def at_interactivity(tokens_per_s_per_user, values, target_tokens_per_s_per_user) -> float:
     """A frontier's value at a target interactivity: log-log interpolation between the two points around the
     target along the concurrency sweep (interactivity falls as concurrency grows); nan outside the curve."""
@@ -254,53 +228,14 @@ def at_interactivity(tokens_per_s_per_user, values, target_tokens_per_s_per_user
     return float(np.exp(np.interp(math.log(target_tokens_per_s_per_user), np.log(x[order]), np.log(y[order]))))
 
 
-@dataclass(frozen=True)
-class TcoEntry:
-    """Per-GPU TCO inputs of one hardware id: all-in power and $/GPU-hour tiers, with their source."""
-
-    hardware: str
-    name: str
-    all_in_w: float
-    usd_per_gpu_hour: dict[str, float]
-    source: str
-
-
-@lru_cache(maxsize=2)
-def load_tco(path: str | Path = TCO_PATH) -> dict[str, TcoEntry]:
-    """data/tco.yaml: hardware id -> TcoEntry (all-in kW per GPU in the file, W here)."""
-    data = read_structured_file(path)
-    if not isinstance(data, dict) or not isinstance(data.get("hardware"), dict):
-        raise CatalogError(f"{path}: expected a mapping with 'hardware' (id -> entry)")
-    out = {}
-    for hw_id, e in data["hardware"].items():
-        where = f"{path}: entry {hw_id!r}"
-        if not isinstance(e, dict) or set(e) != {"name", "all_in_kW_per_gpu", "usd_per_gpu_hour", "source"}:
-            raise CatalogError(f"{where}: expected keys name, all_in_kW_per_gpu, usd_per_gpu_hour, source")
-        tiers = e["usd_per_gpu_hour"]
-        if not isinstance(tiers, dict) or set(tiers) != set(TCO_TIERS):
-            raise CatalogError(f"{where}: usd_per_gpu_hour needs exactly {', '.join(TCO_TIERS)}")
-        values = {k: float(v) for k, v in tiers.items()}
-        if not all(math.isfinite(v) and v > 0 for v in [*values.values(), float(e["all_in_kW_per_gpu"])]):
-            raise CatalogError(f"{where}: prices and power must be positive numbers")
-        out[str(hw_id)] = TcoEntry(str(hw_id), str(e["name"]), float(e["all_in_kW_per_gpu"]) * 1e3, values,
-                                   str(e["source"]))  # fmt: skip
-    return out
-
-
 __all__ = [
     "SERVING_CHUNK_TOKENS",
-    "TCO_TIERS",
     "SpeculativeServing",
     "StepKinds",
     "SteadyState",
-    "TcoEntry",
     "at_interactivity",
-    "load_tco",
     "output_tokens_per_s",
-    "serve",
     "speculative",
     "step_kinds",
     "steady_state",
-    "tokens_per_s_per_mw",
-    "usd_per_1M_tokens",
 ]

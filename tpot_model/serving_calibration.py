@@ -39,9 +39,9 @@ from .catalog import DATA_DIR, CatalogError, Hardware, ModelSpec, load_hardware_
 from .estimate import estimate
 from .precision import parse_format
 from .profiles import EfficiencyProfile, ProfileRevision
-from .roofline import _Rates, _step_operators, is_weight_only, rates_for
-from .roofline import communication_s as _communication_s
+from .roofline import collectives, communication_s, is_weight_only, rates_for, step_operator_work
 from .scenario import Scenario
+from .speculative import MTP_ACCEPTANCE, MTP_K
 
 SERVING_MEASUREMENTS_PATH = DATA_DIR / "serving_measurements.csv"
 # serving_cross_validate's predictions as calibrate last wrote them, beside profiles.yaml: the Serving frontier page
@@ -376,7 +376,6 @@ def _period_key(until: str) -> str:
 
 
 _KINDS = ("low", "high", "first_chunk")
-_PROBE = _Rates(1.0, 1.0, 1.0, gemm_flop_per_s=1.0, attention_flop_per_s=0.5)
 
 
 @dataclass(frozen=True, eq=False)
@@ -417,23 +416,21 @@ def _basis(rows: Sequence[ServingMeasurement], periods: Sequence[str] = ()) -> _
     tables: dict[str, dict[str, list]] = {k: {f: [] for f in ("w", "kv", "a", "fg", "fa")} for k in _KINDS}
     n_coll: dict[str, list] = {k: [] for k in _KINDS}
     coll_time: dict[str, list] = {k: [] for k in _KINDS}
-    lat = replace(IDEAL, id="lat", name="lat", allreduce_latency_s=1.0)
     for r in rows:
         s, m, hw = r.scenario, r.model, r.hardware
         kinds = step_kinds(m, s)
         for k in _KINDS:
             work, local = getattr(kinds, k)
-            ops = _step_operators(m, s, _PROBE, prefill=False, work=work, local=local)
+            ops = step_operator_work(m, s, prefill=False, work=work, local=local)
             t = tables[k]
             for name, getter in (("w", "weight_bytes"), ("kv", "kv_bytes"), ("a", "activation_bytes")):
                 t[name].append([float(getattr(o, getter)) for o in ops])
-            attn = [float(o.flops) > 0 and float(o.compute_time_s) > 1.5 * float(o.flops) for o in ops]
+            attn = [o.rate == "attention" for o in ops]
             t["fg"].append([0.0 if at else float(o.flops) for o, at in zip(ops, attn, strict=True)])
             t["fa"].append([float(o.flops) if at else 0.0 for o, at in zip(ops, attn, strict=True)])
-            zero_lat = float(_communication_s(m, hw, IDEAL, s, work, local))
-            with_lat = float(_communication_s(m, hw, lat, s, work, local))
-            n_coll[k].append(with_lat - zero_lat)
-            coll_time[k].append(zero_lat)
+            c = collectives(m, s, work, local)
+            n_coll[k].append(float(c.count))
+            coll_time[k].append(float(communication_s(hw, IDEAL, c)))  # at zero latency and the link's peak
 
     def pad(lists):
         width = max(len(x) for x in lists)
@@ -442,7 +439,9 @@ def _basis(rows: Sequence[ServingMeasurement], periods: Sequence[str] = ()) -> _
     def per_row(fn):
         return np.array([fn(r) for r in rows], dtype=float)
 
-    gemm = [rates_for(r.hardware, IDEAL, r.scenario)[1:] for r in rows]
+    gemm = [
+        (rt.gemm_precision, rt.attention_precision) for rt in (rates_for(r.hardware, IDEAL, r.scenario) for r in rows)
+    ]
     return _Basis(
         ids=tuple(r.id for r in rows),
         w={k: pad(tables[k]["w"]) for k in _KINDS},
@@ -887,9 +886,6 @@ def format_serving_report(
 
 
 # --------------------------------------------------------------------------------------------------- MTP check
-
-MTP_K = 3  # draft tokens per step in the InferenceX MTP recipes (SGLang --speculative-num-steps 3)
-MTP_ACCEPTANCE = 0.5  # the i.i.d. acceptance that leaves no bias on the single-node MTP runs (random-token prompts)
 
 
 def mtp_check(

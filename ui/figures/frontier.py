@@ -15,8 +15,9 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from tpot_model.serving import TCO_TIERS, at_interactivity, tokens_per_s_per_mw, usd_per_1M_tokens
-from tpot_model.serving_calibration import MTP_ACCEPTANCE, MTP_K
+from tpot_model.economics import TCO_TIERS, tokens_per_s_per_mw, usd_per_1M_tokens
+from tpot_model.serving import at_interactivity
+from tpot_model.speculative import MTP_ACCEPTANCE, MTP_K
 
 from ..i18n import EN, Translator
 from ..state import Notice, sanitize
