@@ -4,9 +4,9 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import controls, show
+from ui import chart, controls, notices
 
-embedded = show.embedded()
+embedded = chart.embedded()
 st.set_page_config(
     page_title="TPOT dashboard",
     page_icon=Path(__file__).parent / "static" / "favicon.png",  # served locally: no request to an icon CDN
@@ -38,5 +38,5 @@ pages = [
 ]
 page = st.navigation(pages, position="hidden" if embedded else "sidebar")
 controls.sidebar()
-show.url_notices(controls.notices(), tr)
+notices.url_notices(controls.notices(), tr)
 page.run()

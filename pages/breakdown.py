@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import controls, fmt, show
+from ui import chart, controls, fmt, notices
 from ui.figures import breakdown as figs
 
 state = controls.scenario_state()
@@ -27,7 +27,7 @@ st.markdown(
         profile=profile_name,
     )
 )
-show.fit_notice(est, tr)
+notices.fit_notice(est, tr)
 
 st.subheader(tr("breakdown_table_title"))
 left, right = st.columns([3, 2])
@@ -43,7 +43,7 @@ for axis, x in (
     sweep_est = controls.evaluate(state, **sweep)
     sweep_ideal = controls.evaluate(state, profile_id="ideal", **sweep) if realistic else None
     current = state.batch if axis == "batch" else state.context
-    show.figure(
+    chart.figure(
         figs.sweep_bars(sweep_est, sweep_ideal, x, axis=axis, current=current, tr=tr),
         figs.sweep_data(sweep_est, sweep_ideal, x, axis=axis),
         f"breakdown-{axis}",
@@ -64,7 +64,7 @@ if cost_notice:
 else:
     hb, hc = figs.heatmap_axes(model.max_context_tokens, state.context)
     grid = controls.evaluate(state, batch=hb[:, None], context_tokens=hc[None, :])
-    show.figure(
+    chart.figure(
         figs.heatmap(grid, metric, current_batch=state.batch, current_context=state.context, tr=tr),
         figs.heatmap_data(grid),
         "breakdown-heatmap",

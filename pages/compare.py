@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from ui import controls, data, fmt, show, uploads
+from ui import chart, controls, data, fmt, notices, uploads
 from ui.figures import compare as figs
 from ui.state import BATCH_OPTIONS, CONTEXT_OPTIONS, CUSTOM_ID, GPU_OPTIONS, KV_OPTIONS, WEIGHT_OPTIONS
 
@@ -20,14 +20,14 @@ INIT, NOTICES = "_compare_initialised", "_compare_notices"
 # Widget state: from the URL (b_hardware, b_gpus, ...) on this page's first run in the session, else kept.
 params = st.query_params.to_dict()
 first = not st.session_state.get(INIT)
-notices = []
+bad_params = []
 for side in figs.SIDES:
     values, side_notices = figs.parse_side_query(params, side, set(models), set(hardware), set(profiles))
     for field, value in values.items():
         st.session_state.setdefault(f"compare.{side}.{field}", value)
-    notices += side_notices
+    bad_params += side_notices
 if first:
-    st.session_state[NOTICES] = notices
+    st.session_state[NOTICES] = bad_params
     st.session_state.setdefault("compare.c.on", any(k.startswith("c_") for k in params))
     st.session_state[INIT] = True
 
@@ -124,7 +124,7 @@ est_a = controls.evaluate(state)
 with st.container(border=True):
     st.subheader(tr("cmp_side_a"))
     summary("A", state, est_a)
-    show.fit_notice(est_a, tr)
+    notices.fit_notice(est_a, tr)
 
 sides = {"A": (state, est_a)}
 query = {}
@@ -140,7 +140,7 @@ for side in figs.SIDES:
         if values["gpus"] == figs.AUTO:
             auto_key = "cmp_auto_used" if est.min_gpus == est.min_gpus else "cmp_auto_none"
             st.caption(tr(auto_key, n=side_state.gpus))
-        show.fit_notice(est, tr)
+        notices.fit_notice(est, tr)
         if est.price_usd_per_gpu_hour != est.price_usd_per_gpu_hour:
             st.caption(tr("cmp_no_price", hw=est.hardware.name, x=x))
     sides[x] = (side_state, est)
@@ -157,7 +157,7 @@ st.dataframe(
     column_config={"_index": st.column_config.TextColumn(width="medium")},
 )
 st.caption(tr("cmp_table_caption"))
-if not show.embedded():
+if not chart.embedded():
     headline = figs.headline_table(ests)
     st.download_button(
         tr("download_csv"),
@@ -167,10 +167,10 @@ if not show.embedded():
         key="compare.headline_csv",
         on_click="ignore",
     )
-show.figure(figs.decomposition(ests, tr=tr), figs.decomposition_table(ests), "compare-decomposition", tr)
+chart.figure(figs.decomposition(ests, tr=tr), figs.decomposition_table(ests), "compare-decomposition", tr)
 
 # One vectorised call per scenario over the batch options.
 batches = np.array(BATCH_OPTIONS, dtype=float)
 sweeps = {x: controls.evaluate(s, batch=batches) for x, (s, _) in sides.items()}
-show.figure(figs.tpot_vs_batch(sweeps, ests, tr=tr), figs.sweep_table(sweeps), "compare-tpot-vs-batch", tr)
+chart.figure(figs.tpot_vs_batch(sweeps, ests, tr=tr), figs.sweep_table(sweeps), "compare-tpot-vs-batch", tr)
 st.caption(tr("cmp_sweep_caption"))

@@ -8,7 +8,7 @@ import streamlit as st
 
 from tpot_model import planner
 from tpot_model.targets import TPOT_TARGETS_S
-from ui import controls, fmt, show
+from ui import chart, controls, expanders, fmt, notices
 from ui.figures import cost as figs
 from ui.figures.common import hardware_colour
 
@@ -34,7 +34,7 @@ else:
     st.info(tr(no_price, hw=hw.name), icon=":material/sell:")
 if not energy_known:
     st.info(tr("ce_no_power", hw=hw.name))
-show.fit_notice(est, tr)
+notices.fit_notice(est, tr)
 
 usd_1m = float(est.usd_per_1M_tokens)
 if price_known:
@@ -69,7 +69,7 @@ if energy_known:
     c[2].metric(tr("ce_m_tokens_per_j"), fmt.number(float(est.tokens_per_joule)), help=tr("ce_m_tokens_per_j_def"))
     c[3].metric(tr("ce_m_power"), f"{fmt.number(power_w)} W", help=tr("ce_m_power_def", gpus=state.gpus, tdp=tdp))
 if price_known:
-    show.explain(
+    expanders.explain(
         tr,
         "ce_m_usd_1m",
         "$/1M tokens = $/GPU-hour × GPUs ÷ 3600 × TPOT ÷ batch × 10⁶",
@@ -93,7 +93,7 @@ if price_known:
     unit = c[1].radio(
         tr("ce_unit"), figs.COST_UNITS, format_func=lambda v: tr(f"ce_unit_{v}"), key="cost.cost_unit", horizontal=True
     )
-    show.figure(
+    chart.figure(
         figs.cost_curve(
             x,
             run.usd_per_1M_tokens,
@@ -112,7 +112,7 @@ if price_known:
 
 left, right = st.columns(2)
 with left:
-    show.figure(
+    chart.figure(
         figs.throughput_curve(
             x,
             run.tokens_per_s_per_gpu,
@@ -129,7 +129,7 @@ with left:
     )
 if energy_known:
     with right:
-        show.figure(
+        chart.figure(
             figs.energy_curve(x, run.joules_per_token, run.fits, scenario_x, sweep=sweep, tr=tr),
             figs.energy_table(x, run.joules_per_token, run.fits, sweep=sweep),
             f"energy-by-{sweep}",
@@ -159,7 +159,7 @@ target_s, target_label = TPOT_TARGETS_S[target], tr(f"target_{target}")
 point = planner.frontier(model, hw, est.scenario, est.profile, target_s)
 fb = np.union1d(batches, [point.batch]) if point.feasible else batches
 by_fb = by_batch if fb.size == batches.size else controls.evaluate(state, batch=fb)
-show.figure(
+chart.figure(
     figs.frontier(
         fb,
         by_fb.tpot_s,
@@ -201,7 +201,7 @@ metric = st.selectbox(
 hb, hc = figs.heat_batches(), figs.heat_contexts(model.max_context_tokens, state.context)
 grid = controls.evaluate(state, batch=hb[:, None], context_tokens=hc[None, :])
 values = {"usd_1m": grid.usd_per_1M_tokens, "tps_gpu": grid.tokens_per_s_per_gpu, "j_per_token": grid.joules_per_token}
-show.figure(
+chart.figure(
     figs.heatmap(hb, hc, values[metric], grid.fits, metric, state.batch, state.context, tr=tr),
     figs.heatmap_table(hb, hc, values[metric], grid.fits, metric),
     "cost-heatmap",

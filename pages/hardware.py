@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import cache, controls, data, fmt, show, uploads
+from ui import cache, chart, controls, data, expanders, fmt, uploads
 from ui.figures import hardware as figs
 from ui.state import CUSTOM_ID
 
@@ -38,10 +38,10 @@ else:
     chips_key = f"{tr.lang}|{','.join(selected)}|{uploads.url_params(state)}"
     specs = cache.built(f"specs|{chips_key}", lambda: figs.specs_table(chips))
     by_year = cache.built(f"by_year|{chips_key}", lambda: figs.bandwidth_by_year(chips, tr=tr))
-    show.figure(by_year, specs, "hardware-bandwidth-by-year", tr)
+    chart.figure(by_year, specs, "hardware-bandwidth-by-year", tr)
     ranking = cache.built(f"ranking|{chips_key}", lambda: figs.bandwidth_ranking(chips, tr=tr))
-    show.figure(ranking, specs, "hardware-bandwidth-ranking", tr)
-    if (box := show.lazy_expander(tr("hw_specs_table"), "hardware.specs_open")) is not None:
+    chart.figure(ranking, specs, "hardware-bandwidth-ranking", tr)
+    if (box := expanders.lazy_expander(tr("hw_specs_table"), "hardware.specs_open")) is not None:
         labels = figs.specs_table_labels(tr=tr)
         box.dataframe(specs[list(labels)].rename(columns=labels), hide_index=True)
 
@@ -69,7 +69,7 @@ else:
     table = figs.tpot_table(pairs)
     log_x = st.toggle(tr("hw_log_x"), key="hardware.log_x", persist_state="session")
     fig = figs.tpot_by_hardware(pairs, show_profile=show_profile, log_x=log_x, tr=tr)
-    show.figure(fig, table, "hardware-tpot", tr)
+    chart.figure(fig, table, "hardware-tpot", tr)
     st.caption(tr("hw_tpot_note", hw=catalog[state.hardware].name, profile=profile_name))
     st.dataframe(figs.tpot_display_table(table, show_profile=show_profile, tr=tr), hide_index=True, placeholder="—")
     st.caption(tr("hw_table_caption", profile=profile_name, gpus=state.gpus))
@@ -85,5 +85,5 @@ else:
             figs.generation_table(chips, tr=tr),
         ),
     )
-    show.figure(generations[0], generations[1], "hardware-bandwidth-frontier", tr)
+    chart.figure(generations[0], generations[1], "hardware-bandwidth-frontier", tr)
     st.dataframe(generations[2], hide_index=True)

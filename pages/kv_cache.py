@@ -3,7 +3,7 @@ architecture and the KV precision change."""
 
 import streamlit as st
 
-from ui import controls, fmt, show
+from ui import chart, controls, expanders, fmt, notices
 from ui.figures import kv_cache as figs
 
 state = controls.scenario_state()
@@ -17,7 +17,7 @@ window = model.sliding_window.window_tokens if model.sliding_window else None
 
 st.title(tr("page_kv_cache"))
 st.markdown(tr("kvc_intro", model=model.name, kv=state.kv, gpus=state.gpus, hw=hw.name))
-show.fit_notice(est, tr)
+notices.fit_notice(est, tr)
 st.markdown(figs.attention_text(model, kvb, state.gpus, tr=tr))
 
 if model.linear_attention:
@@ -59,7 +59,7 @@ c[3].metric(
     help=tr("kvc_m_max_batch_def", gpus=state.gpus, hw=hw.name, context=context, output=fmt.tokens(state.output)),
 )
 formula, substituted = figs.per_token_formula(model, kvb)
-show.explain(tr, "kvc_m_per_token", formula, substituted, figs.kib_and_bytes(k.bytes_per_token))
+expanders.explain(tr, "kvc_m_per_token", formula, substituted, figs.kib_and_bytes(k.bytes_per_token))
 
 scale = st.radio(
     tr("kvc_x_scale"),
@@ -73,7 +73,7 @@ contexts = figs.context_grid(model, state.context, log_x=log_x)
 
 batches = figs.line_batches(state.batch)
 kv_gpu = figs.kv_per_gpu_bytes(model, contexts, batches, kvb, state.gpus)
-show.figure(
+chart.figure(
     figs.kv_vs_context(
         contexts,
         batches,
@@ -103,7 +103,7 @@ st.caption(
 left, right = st.columns(2)
 with left:
     sweep = controls.evaluate(state, context_tokens=contexts)
-    show.figure(
+    chart.figure(
         figs.max_batch_vs_context(contexts, sweep.max_batch, state.context, state.batch, log_x=log_x, tr=tr),
         figs.max_batch_table(contexts, sweep.max_batch),
         "kv-max-batch",
@@ -113,7 +113,7 @@ with left:
 with right:
     names = figs.precision_names(state.kv)
     lines = figs.precision_bytes_per_gpu(model, contexts, state.batch, state.gpus, names)
-    show.figure(
+    chart.figure(
         figs.precision_lines(contexts, lines, state.kv, k.room_bytes, state.batch, log_x=log_x, tr=tr),
         figs.precision_table(contexts, lines),
         "kv-precision",
@@ -122,7 +122,7 @@ with right:
     st.caption(tr("kvc_prec_caption"))
 
 variants = figs.attention_variants(model, kvb)
-show.figure(
+chart.figure(
     figs.architecture_bars(variants, model.kind, window, tr=tr),
     figs.architecture_table(variants, model.kind, tr=tr),
     "kv-architecture",
@@ -138,7 +138,7 @@ if window or model.linear_attention:
         horizontal=True,
     )
     parts = figs.composition_bytes(model, contexts, kvb)
-    show.figure(
+    chart.figure(
         figs.composition_area(contexts, parts, window, log_x=log_x, view=view, tr=tr),
         figs.composition_table(contexts, parts),
         "kv-composition",

@@ -4,7 +4,7 @@ where the catalog data comes from, public reference points beside this tool's li
 import numpy as np
 import streamlit as st
 
-from ui import controls, fmt, show
+from ui import chart, controls, expanders, fmt, notices
 from ui.figures import methodology as figs
 
 state = controls.scenario_state()
@@ -51,12 +51,12 @@ st.markdown(
         profile=profile,
     )
 )
-show.fit_notice(est, tr)
+notices.fit_notice(est, tr)
 
 render(figs.memory_blocks(est, tr))
 render(figs.roofline_blocks(est, tr, profile))
-show.figure(figs.operator_times(est, tr=tr), figs.operator_data(est), "methodology-operators", tr)
-if (box := show.lazy_expander(tr("meth_operator_table"), "methodology.operators_open")) is not None:
+chart.figure(figs.operator_times(est, tr=tr), figs.operator_data(est), "methodology-operators", tr)
+if (box := expanders.lazy_expander(tr("meth_operator_table"), "methodology.operators_open")) is not None:
     box.dataframe(figs.operator_display(figs.operator_data(est), tr), hide_index=True, width="stretch")
 render(figs.step_blocks(est, tr))
 render(figs.prefill_blocks(est, tr))

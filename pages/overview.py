@@ -3,7 +3,7 @@
 import streamlit as st
 
 from tpot_model.targets import TPOT_TARGETS_S
-from ui import controls, explain, fmt, show
+from ui import chart, controls, expanders, explain, fmt, notices
 from ui.figures import overview as figs
 
 state = controls.scenario_state()
@@ -14,7 +14,7 @@ model, hw, s = est.model, est.hardware, est.scenario
 tpot, ttft = float(est.tpot_s), float(est.ttft_s)
 
 st.title(tr("app_title"))
-if show.embedded():
+if chart.embedded():
     st.caption(
         tr(
             "embed_caption",
@@ -42,10 +42,10 @@ else:
             profile=controls.profile_label(est.profile, tr),
         )
     )
-show.fit_notice(est, tr)
-show.context_notice(est, tr)
-show.split_notice(est, tr)
-show.scale_notice(est, tr)
+notices.fit_notice(est, tr)
+notices.context_notice(est, tr)
+notices.split_notice(est, tr)
+notices.scale_notice(est, tr)
 if est.compute_precision != s.compute_requested:
     st.info(tr("ov_fallback", requested=s.compute_requested, hw=hw.name, used=est.compute_precision))
 
@@ -84,7 +84,7 @@ c[3].metric(tr("m_min_gpus"), str(int(min_gpus)) if min_gpus == min_gpus else ">
 met = [tr(f"target_{k}") for k, limit in TPOT_TARGETS_S.items() if tpot <= limit]
 met_key = "ov_targets_met" if bool(est.fits) else "ov_targets_met_nofit"
 st.markdown(tr(met_key, met=tr.join(met)) if met else tr("ov_targets_none"))
-show.figure(
+chart.figure(
     figs.tpot_vs_targets(tpot, float(ideal.tpot_s), tr=tr),
     figs.targets_table(tpot, float(ideal.tpot_s)),
     "tpot-targets",
@@ -121,7 +121,7 @@ parts = {
     "kv_cache": float(est.memory_per_gpu_bytes - per_gpu_weights - est.workspace_bytes_per_gpu),
     "workspace": float(est.workspace_bytes_per_gpu),
 }
-show.figure(
+chart.figure(
     figs.memory_use(parts, est.usable_memory_per_gpu_bytes, hw.memory_bytes, tr=tr),
     figs.memory_table(parts, est.usable_memory_per_gpu_bytes, hw.memory_bytes),
     "memory",
@@ -129,4 +129,4 @@ show.figure(
 )
 
 for item in explain.headline(est, tr):
-    show.explain(tr, item.key, item.formula, item.substituted, item.result, **item.key_values)
+    expanders.explain(tr, item.key, item.formula, item.substituted, item.result, **item.key_values)

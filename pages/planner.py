@@ -20,7 +20,7 @@ SECTION, SECTION_ID = "planner.section", "planner.section_id"  # the open tab: i
 
 # The page's inputs: from the URL on the session's first visit, then kept in the widgets' (persisted) state.
 if not st.session_state.get(INIT):
-    inputs, notices = figs.parse_page_query(st.query_params.to_dict())
+    inputs, bad_params = figs.parse_page_query(st.query_params.to_dict())
     st.session_state.update(
         {
             "planner.target": inputs.target,
@@ -30,7 +30,7 @@ if not st.session_state.get(INIT):
             "planner.accept": inputs.acceptance,
             "planner.prefix_hit": inputs.prefix_hit,
             SECTION_ID: inputs.section,
-            NOTICES: notices,
+            NOTICES: bad_params,
             INIT: True,
         }
     )

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import controls, data, fmt, show
+from ui import chart, controls, data, expanders, fmt, notices
 from ui.figures import roofline as figs
 
 state = controls.scenario_state()
@@ -24,7 +24,7 @@ st.markdown(
         context=fmt.tokens(state.context),
     )
 )
-show.fit_notice(est, tr)
+notices.fit_notice(est, tr)
 
 c = st.columns(4)
 ai, ridge = float(est.arithmetic_intensity_flop_per_byte), est.ridge_point_flop_per_byte
@@ -42,7 +42,7 @@ overlay_ids = st.multiselect(
     help=tr("roofline_overlay_help"),
 )
 overlay = [hardware[i] for i in overlay_ids]
-show.figure(
+chart.figure(
     figs.roofline(est, overlay=overlay, profile_name=profile_name, tr=tr),
     figs.roofline_data(est, overlay),
     "roofline",
@@ -64,14 +64,14 @@ st.dataframe(
 )
 
 peak = hw.dense_flop_per_s[est.compute_precision]
-show.explain(
+expanders.explain(
     tr,
     "roofline_ridge_explain",
     tr("roofline_formula_ridge"),
     f"{fmt.tflops(peak)} ÷ {fmt.tb_per_s(hw.memory_bandwidth_bytes_per_s)}",
     f"{fmt.number(ridge)} FLOP/byte",
 )
-show.explain(
+expanders.explain(
     tr,
     "roofline_intensity_explain",
     tr("roofline_formula_intensity"),

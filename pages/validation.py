@@ -4,7 +4,7 @@ the sources with their trust levels. Independent of the sidebar scenario."""
 
 import streamlit as st
 
-from ui import controls, fmt, show, validation_data
+from ui import chart, controls, expanders, fmt, validation_data
 from ui.figures import validation as figs
 
 tr = controls.translator()
@@ -71,7 +71,7 @@ include_all = st.checkbox(
 rows = figs.select_rows(table, chosen, include_all)
 points = figs.scatter_data(rows, metric)
 if len(points):
-    show.figure(figs.scatter(points, metric, tr=tr), points, f"validation-{metric}", tr)
+    chart.figure(figs.scatter(points, metric, tr=tr), points, f"validation-{metric}", tr)
     st.caption(tr(f"val_scatter_caption_{metric}", n=len(points)))
     dropped = int(figs.predicted(rows).sum()) - len(points)
     if dropped:
@@ -93,5 +93,5 @@ st.caption(tr("val_sources_intro"))
 for line in figs.source_lines(source_list, tr):
     st.markdown(line)
 st.markdown(tr("val_trust_scale"))
-if (box := show.lazy_expander(tr("val_mapping_title"), "validation.mapping_open")) is not None:
+if (box := expanders.lazy_expander(tr("val_mapping_title"), "validation.mapping_open")) is not None:
     box.markdown(tr("val_mapping_text"))

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
-from ui import show
+from ui import chart
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
@@ -27,8 +27,8 @@ def run_page(page: str, **query: str) -> AppTest:
 
 
 def figures(at: AppTest) -> list[dict]:
-    """The Plotly figures drawn (by ui.show.figure's chart component), as JSON dicts."""
-    charts = [el.proto for el in at.get("bidi_component") if el.proto.component_name == show.CHART_COMPONENT]
+    """The Plotly figures drawn (by ui.chart.figure's chart component), as JSON dicts."""
+    charts = [el.proto for el in at.get("bidi_component") if el.proto.component_name == chart.CHART_COMPONENT]
     return [json.loads(c.bytes)["figure"] for c in charts if c.bytes]
 
 

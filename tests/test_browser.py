@@ -36,7 +36,7 @@ URL_PATHS = {
     "glossary": "glossary",
 }
 PAGES = [p for p in URL_PATHS if (ROOT / "pages" / f"{p}.py").exists()]
-# every chart (ui.show.figure, element key chart-<name>) drawn by plotly.js: the static plotly build was served and ran
+# every chart (ui.chart.figure, element key chart-<name>) drawn by plotly.js: the static plotly build was served and ran
 CHARTS_DRAWN = """() => [...document.querySelectorAll('[data-testid="stElementContainer"][class*="st-key-chart-"]')]
     .every(c => c.querySelector('.js-plotly-plot .main-svg'))"""
 SHARED = "model=deepseek-v3&hardware=b200&gpus=8&weights=nvfp4&kv=fp8&batch=64&context=8192&output=256&profile=ideal"

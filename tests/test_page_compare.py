@@ -94,7 +94,7 @@ def test_b_that_does_not_fit_is_shown_not_raised():
     df = _table(at)
     assert df.loc[EN("cmp_row_fits"), "B"] == "✗"
     assert df.loc[EN("cmp_row_fits"), EN("cmp_delta_col", x="B")] == EN("cmp_no_longer_fits")
-    assert at.error  # show.fit_notice with the remedies
+    assert at.error  # notices.fit_notice with the remedies
     sweep = _fig(at, "cmp_sweep_title")
     b_solid = [t for t in sweep["data"] if t["name"].startswith("B · ")][0]
     assert np.isnan(decode(b_solid["y"])[-1])  # the large batches are only on the dashed trace

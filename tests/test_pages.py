@@ -150,12 +150,12 @@ def test_chart_bundle_is_plotly_pythons_plotly_js():
     """The plotly.js build the charts draw with is the version the installed plotly serialises figures for."""
     from plotly.offline import get_plotlyjs_version
 
-    from ui import show
+    from ui import chart
 
-    bundle = ROOT / "static" / show.PLOTLY_JS
+    bundle = ROOT / "static" / chart.PLOTLY_JS
     assert f"v{get_plotlyjs_version()}" in bundle.read_text(encoding="utf-8")[:200]
-    assert f"plotly-cartesian-{get_plotlyjs_version()}.min.js" == show.PLOTLY_JS
-    for lang, name in show.PLOTLY_LOCALES.items():  # its translations: the same release, registering `lang`
+    assert f"plotly-cartesian-{get_plotlyjs_version()}.min.js" == chart.PLOTLY_JS
+    for lang, name in chart.PLOTLY_LOCALES.items():  # its translations: the same release, registering `lang`
         assert name == f"plotly-locale-{lang.lower()}-{get_plotlyjs_version()}.js"
         assert f'name:"{lang}"' in (ROOT / "static" / name).read_text(encoding="utf-8")
 

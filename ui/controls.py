@@ -11,7 +11,7 @@ import streamlit as st
 
 from tpot_model import Estimate, estimate
 
-from . import data, fmt, show, uploads
+from . import chart, data, expanders, fmt, uploads
 from .i18n import LANGUAGES, Translator
 from .state import (
     BATCH_OPTIONS,
@@ -82,7 +82,10 @@ def sidebar() -> ScenarioState:
         st.selectbox(tr("control_lang"), list(LANGUAGES), format_func=LANGUAGES.get, key="lang")
         tr = translator()
         main_box, upload_box = st.container(), st.container()
-    if not show.embedded() and (box := show.lazy_expander(tr("upload_title"), "upload.open", upload_box)) is not None:
+    if (
+        not chart.embedded()
+        and (box := expanders.lazy_expander(tr("upload_title"), "upload.open", upload_box)) is not None
+    ):
         with box:
             uploads.uploader("hardware", tr)
             uploads.uploader("model", tr)

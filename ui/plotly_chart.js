@@ -1,5 +1,5 @@
 // Draws one Plotly figure (data: its JSON as UTF-8 bytes) with the cartesian plotly.js build served from static/
-// (ui.show fills in its file name), a third of the size of the full bundle st.plotly_chart loads. The build is
+// (ui.chart fills in its file name), a third of the size of the full bundle st.plotly_chart loads. The build is
 // fetched and run once per browser page, by the first chart that draws, and shared by every chart after it.
 const PLOTLY_FILE = "__PLOTLY_FILE__";
 

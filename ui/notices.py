@@ -1,0 +1,84 @@
+"""Domain notices shown above a page's numbers: bad URL parameters, a scenario that does not fit (with its remedies),
+a tensor split the heads do not divide, more GPUs than one server, a context past the model's window."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from tpot_model.estimate import lower_formats, precision_that_fits
+from tpot_model.planner import NODE_GPUS
+from tpot_model.roofline import link_peak_bytes_per_s
+
+from . import fmt
+from .i18n import Translator
+
+
+def url_notices(notices, tr: Translator) -> None:
+    """One warning per bad URL parameter; the values were sanitised to plain text by ui.state."""
+    for n in notices:
+        key = "notice_snapped_param" if n.snapped else "notice_bad_param"
+        st.warning(tr(key, param=n.param, given=n.given or "∅", used=n.used), icon=":material/warning:")
+
+
+def fit_notice(est, tr: Translator) -> None:
+    """When a (scalar) scenario does not fit: say by how much, and the remedies that work (GPUs, precision, batch)."""
+    if bool(est.fits):
+        return
+    s = est.scenario
+    min_gpus = float(est.min_gpus)
+    remedies = [tr("remedy_gpus", n=int(min_gpus)) if min_gpus == min_gpus else tr("remedy_none")]
+    if (fitting := precision_that_fits(est)) is not None:
+        changes = [
+            tr(f"remedy_precision_{kind}", fmt=f.name) for kind, f in zip(("weights", "kv"), fitting, strict=True) if f
+        ]
+        remedies.append(tr("remedy_precision", what=" + ".join(changes)))
+    elif any(lower_formats(s, est.hardware)):
+        remedies.append(tr("remedy_precision_not_enough"))
+    if 1 <= int(est.max_batch) < int(s.batch):
+        remedies.append(tr("remedy_batch", n=int(est.max_batch)))
+    st.error(
+        tr(
+            "does_not_fit",
+            need=fmt.gb(float(est.memory_per_gpu_bytes)),
+            have=fmt.gb(est.usable_memory_per_gpu_bytes),
+            gpus=int(s.num_gpus),
+            hw=est.hardware.name,
+            remedy=tr.join(remedies, "clause_sep"),
+        ),
+        icon=":material/block:",
+    )
+
+
+def split_notice(est, tr: Translator) -> None:
+    """When tensor parallelism over the GPUs does not divide the model's attention heads (engines refuse it): say so,
+    with the nearest GPU counts that do."""
+    s, m = est.scenario, est.model
+    n = int(s.num_gpus)
+    if s.parallelism == "dp-ep" or m.num_heads % n == 0:
+        return
+    divisors = [d for d in range(1, m.num_heads + 1) if m.num_heads % d == 0]
+    nearest = [max(d for d in divisors if d < n), *[d for d in divisors if d > n][:1]]
+    st.info(
+        tr("split_heads", gpus=n, model=m.name, heads=m.num_heads, options=tr.join([str(d) for d in nearest])),
+        icon=":material/call_split:",
+    )
+
+
+def scale_notice(est, tr: Translator) -> None:
+    """Past one server's GPUs: the all-reduces are still priced at the chip's own interconnect; say so."""
+    n, bw = int(est.scenario.num_gpus), link_peak_bytes_per_s(est.hardware)
+    if n > NODE_GPUS:
+        st.info(
+            tr("scale_beyond_node", gpus=n, hw=est.hardware.name, bw=fmt.gb_per_s(bw), node=NODE_GPUS),
+            icon=":material/lan:",
+        )
+
+
+def context_notice(est, tr: Translator) -> None:
+    """When prompt + output exceed the model's context window: the estimate extrapolates, say so."""
+    tokens = int(est.scenario.context_tokens) + int(est.scenario.output_tokens)
+    if tokens > est.model.max_context_tokens:
+        st.warning(
+            tr("context_over_max", tokens=f"{tokens:,}", model=est.model.name, max=f"{est.model.max_context_tokens:,}"),
+            icon=":material/warning:",
+        )
