@@ -3,14 +3,14 @@
 import numpy as np
 import streamlit as st
 
-from ui import chart, controls, data, fmt, notices, uploads
+from ui import cache, chart, controls, fmt, notices, uploads
 from ui.figures import compare as figs
 from ui.state import BATCH_OPTIONS, CONTEXT_OPTIONS, CUSTOM_ID, GPU_OPTIONS, KV_OPTIONS, WEIGHT_OPTIONS
 
 state = controls.scenario_state()
 tr = controls.translator()
-profiles = data.profiles()
-models, hardware = data.models(), data.hardware()
+profiles = cache.profiles()
+models, hardware = cache.models(), cache.hardware()
 if (custom := uploads.custom("model")) is not None:
     models = {**models, CUSTOM_ID: custom}
 if (custom := uploads.custom("hardware")) is not None:

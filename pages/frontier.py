@@ -6,28 +6,16 @@ fr_y, fr_target, fr_tier, fr_usd, fr_mtp, fr_k, fr_accept, fr_log, fr_disagg).""
 
 import streamlit as st
 
-from tpot_model import economics, planner, serving, serving_calibration
-from ui import cache, chart, controls, data, expanders, fmt
+from tpot_model import economics, planner, serving
+from ui import cache, chart, controls, expanders, fmt
 from ui.figures import frontier as figs
 
 state = controls.scenario_state()
 tr = controls.translator()
 model, _, _ = controls.resolve(state)
-catalog_hw, profiles = data.hardware(), data.profiles()
+catalog_hw, profiles = cache.hardware(), cache.profiles()
 tco = economics.load_tco()
 INIT, NOTICES = "_frontier_initialised", "_frontier_notices"
-
-
-@st.cache_resource(show_spinner=False)
-def measurements():
-    return serving_calibration.load_serving_measurements()
-
-
-@st.cache_resource(show_spinner=False)
-def loho():
-    """The committed leave-one-hardware-out predictions (calibrate writes them; refitting takes ~1 s)."""
-    path = serving_calibration.DATA_DIR / serving_calibration.SERVING_LOHO_NAME
-    return serving_calibration.read_serving_loho(path, measurements())
 
 
 # The page's inputs: from the URL on the session's first visit, then kept in the widgets' (persisted) state.
@@ -157,7 +145,7 @@ for s, need in no_fit:
     remedy = tr("fr_no_fit_gpus", n=int(need)) if need == need else tr("remedy_none")
     st.warning(tr("fr_no_fit", name=s.label(tr), gpus=state.gpus, remedy=remedy), icon=":material/block:")
 
-rows = measurements()
+rows = cache.serving_measurements()
 points = figs.measured_points(rows, model.id, isl, osl, hardware, precisions, mtp, disagg)
 if not grid:
     st.info(tr("fr_pick_something"))
@@ -271,7 +259,7 @@ if top is not None:
 
 # ------------------------------------------------------------------------------------------------ validation
 st.header(tr("fr_loho_h"))
-cv = loho()
+cv = cache.serving_loho()
 summary = cv.summary()
 c = st.columns(3)
 c[0].metric(

@@ -2,15 +2,15 @@
 
 import streamlit as st
 
-from ui import cache, chart, controls, data, expanders, fmt, uploads
+from ui import cache, chart, controls, expanders, fmt, uploads
 from ui.figures import hardware as figs
 from ui.state import CUSTOM_ID
 
 state = controls.scenario_state()
 tr = controls.translator()
 uploaded = uploads.custom("hardware")
-catalog = {**data.hardware(), **({CUSTOM_ID: uploaded} if uploaded is not None else {})}
-profile = data.profiles()[state.profile]
+catalog = {**cache.hardware(), **({CUSTOM_ID: uploaded} if uploaded is not None else {})}
+profile = cache.profiles()[state.profile]
 profile_name = controls.profile_label(profile, tr)
 
 st.title(tr("hw_title"))
@@ -56,7 +56,7 @@ else:
     st.markdown(
         tr(
             "hw_tpot_intro" if show_profile else "hw_tpot_intro_ideal",
-            model=data.models()[state.model].name,
+            model=cache.models()[state.model].name,
             weights=state.weights,
             kv=state.kv,
             batch=state.batch,

@@ -6,7 +6,7 @@ open tab's section is computed and drawn."""
 import streamlit as st
 
 from tpot_model import planner, speculative
-from ui import cache, chart, controls, data, expanders, fmt, notices
+from ui import cache, chart, controls, expanders, fmt, notices
 from ui.figures import planner as figs
 
 state = controls.scenario_state()
@@ -14,7 +14,7 @@ tr = controls.translator()
 model, hw, profile = controls.resolve(state)
 scenario = state.to_scenario()
 est = controls.evaluate(state)
-catalog_models, catalog_hw = data.models(), data.hardware()
+catalog_models, catalog_hw = cache.models(), cache.hardware()
 INIT, NOTICES = "_planner_initialised", "_planner_notices"
 SECTION, SECTION_ID = "planner.section", "planner.section_id"  # the open tab: its label (widget), its id (URL)
 

@@ -2,13 +2,13 @@
 
 import streamlit as st
 
-from ui import chart, controls, data, expanders, fmt, notices
+from ui import cache, chart, controls, expanders, fmt, notices
 from ui.figures import roofline as figs
 
 state = controls.scenario_state()
 tr = controls.translator()
 est = controls.evaluate(state)
-hw, hardware = est.hardware, data.hardware()
+hw, hardware = est.hardware, cache.hardware()
 profile_name = controls.profile_label(est.profile, tr)
 
 st.title(tr("roofline_title"))

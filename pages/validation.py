@@ -4,11 +4,11 @@ the sources with their trust levels. Independent of the sidebar scenario."""
 
 import streamlit as st
 
-from ui import chart, controls, expanders, fmt, validation_data
+from ui import cache, chart, controls, expanders, fmt, validation_data
 from ui.figures import validation as figs
 
 tr = controls.translator()
-table = validation_data.table()
+table = cache.validation_table()
 counts = figs.headline_counts(table)
 heads = figs.headline_summaries(table)
 source_list = figs.sources(table, tr)
@@ -42,7 +42,7 @@ st.markdown(tr("val_loho_text"))
 
 st.header(tr("val_h_engines"))
 st.caption(tr("val_engines_intro"))
-st.dataframe(figs.engine_summary_display(validation_data.engine_summary(), tr), hide_index=True)
+st.dataframe(figs.engine_summary_display(cache.validation_engine_summary(), tr), hide_index=True)
 
 st.header(tr("val_h_scatter"))
 c1, c2 = st.columns([1, 2], vertical_alignment="bottom")
@@ -85,7 +85,7 @@ st.caption(tr("val_table_caption", n=len(rows)))
 
 st.header(tr("val_h_findings"))
 st.caption(tr("val_findings_intro"))
-for key, values in validation_data.findings():
+for key, values in cache.validation_findings():
     st.markdown(tr(key, **values))
 
 st.header(tr("val_h_sources"))

@@ -1,15 +1,71 @@
-"""Results worth keeping between reruns: keyed by the scenario's URL form (what they depend on), shared read-only."""
+"""Every cached loader and result of the app, shared read-only by every session: the catalogs and the committed
+validation and serving tables (read once per process), and results worth keeping between reruns (keyed by the
+scenario's URL form, what they depend on)."""
 
 from __future__ import annotations
 
 import json
 
+import pandas as pd
 import streamlit as st
 
-from tpot_model import planner
+from tpot_model import load_hardware_catalog, load_model_catalog, load_profiles, planner, serving_calibration
 
 from . import uploads
+from .figures import validation as validation_figs
 from .state import ScenarioState
+from .validation_data import build_table
+
+# ------------------------------------------------------------------------------------------ catalogs and tables
+
+
+@st.cache_resource(show_spinner=False)
+def hardware() -> dict:
+    return load_hardware_catalog()
+
+
+@st.cache_resource(show_spinner=False)
+def models() -> dict:
+    return load_model_catalog()
+
+
+@st.cache_resource(show_spinner=False)
+def profiles() -> dict:
+    return load_profiles()
+
+
+@st.cache_data(show_spinner=False, max_entries=1)
+def validation_table() -> pd.DataFrame:
+    """The validation page's leave-one-hardware-out table (validation_data.build_table of the committed file)."""
+    return build_table()
+
+
+@st.cache_data(show_spinner=False, max_entries=1)
+def validation_engine_summary() -> pd.DataFrame:
+    """figures.validation.engine_summary of the cached table."""
+    return validation_figs.engine_summary(validation_table())
+
+
+@st.cache_data(show_spinner=False, max_entries=1)
+def validation_findings() -> list[tuple[str, dict[str, str]]]:
+    """figures.validation.findings from the cached table and the catalogs' fitted profiles."""
+    return validation_figs.findings(validation_table(), profiles(), models(), hardware())
+
+
+@st.cache_resource(show_spinner=False)
+def serving_measurements():
+    """The measured serving points (data/serving_measurements.csv)."""
+    return serving_calibration.load_serving_measurements()
+
+
+@st.cache_resource(show_spinner=False)
+def serving_loho():
+    """The committed leave-one-hardware-out serving predictions (calibrate writes them; refitting takes ~1 s)."""
+    path = serving_calibration.DATA_DIR / serving_calibration.SERVING_LOHO_NAME
+    return serving_calibration.read_serving_loho(path, serving_measurements())
+
+
+# ------------------------------------------------------------------------------------------ results per scenario
 
 
 def scenario_key(state: ScenarioState, *ignored: str) -> str:

@@ -11,7 +11,7 @@ import streamlit as st
 
 from tpot_model import Estimate, estimate
 
-from . import chart, data, expanders, fmt, uploads
+from . import cache, chart, expanders, fmt, uploads
 from .i18n import LANGUAGES, Translator
 from .state import (
     BATCH_OPTIONS,
@@ -49,9 +49,9 @@ def _init_from_url() -> None:
         return
     params = st.query_params.to_dict()
     spec_notices = uploads.from_url(params)
-    models = set(data.models()) | ({CUSTOM_ID} if uploads.custom("model") else set())
-    hardware = set(data.hardware()) | ({CUSTOM_ID} if uploads.custom("hardware") else set())
-    state, notices = parse_query(params, models, hardware, set(data.profiles()))
+    models = set(cache.models()) | ({CUSTOM_ID} if uploads.custom("model") else set())
+    hardware = set(cache.hardware()) | ({CUSTOM_ID} if uploads.custom("hardware") else set())
+    state, notices = parse_query(params, models, hardware, set(cache.profiles()))
     notices = spec_notices + notices
     for key, value in asdict(state).items():
         st.session_state[key] = value
@@ -90,9 +90,9 @@ def sidebar() -> ScenarioState:
             uploads.uploader("hardware", tr)
             uploads.uploader("model", tr)
     models, hardware, profiles = (
-        _options("model", data.models()),
-        _options("hardware", data.hardware()),
-        data.profiles(),
+        _options("model", cache.models()),
+        _options("hardware", cache.hardware()),
+        cache.profiles(),
     )
     with main_box:
         st.selectbox(tr("control_model"), list(models), format_func=lambda i: _label(models[i], i, tr), key="model")
@@ -161,9 +161,9 @@ def _label(obj, obj_id: str, tr: Translator) -> str:
 def resolve(state: ScenarioState):
     """(model, hardware, profile) objects for a scenario state; 'custom' is the session's uploaded file."""
     return (
-        _options("model", data.models())[state.model],
-        _options("hardware", data.hardware())[state.hardware],
-        data.profiles()[state.profile],
+        _options("model", cache.models())[state.model],
+        _options("hardware", cache.hardware())[state.hardware],
+        cache.profiles()[state.profile],
     )
 
 
@@ -171,5 +171,5 @@ def evaluate(state: ScenarioState, profile_id: str | None = None, **overrides: o
     """The model's estimate for the state (overrides replace Scenario fields, e.g. batch=np.array(...))."""
     model, hw, profile = resolve(state)
     if profile_id is not None:
-        profile = data.profiles()[profile_id]
+        profile = cache.profiles()[profile_id]
     return estimate(model, hw, state.to_scenario(**overrides), profile)

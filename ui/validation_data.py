@@ -1,8 +1,9 @@
-"""The validation page's data: the leave-one-hardware-out table.
+"""The validation page's data: the leave-one-hardware-out table, built from the committed file (ui.cache holds it
+once per process), and its column settings.
 
 ``tpot_model.calibration.validation_table`` refits every engine profile once per hardware device left out (seconds of
 CPU); the result depends only on data/measurements.csv and data/profiles.yaml, so ``calibrate`` writes it beside
-them (data/validation_table.json, checked current by the tests) and the page reads that file, once per process.
+them (data/validation_table.json, checked current by the tests) and the page reads that file.
 """
 
 from __future__ import annotations
@@ -14,8 +15,6 @@ import streamlit as st
 
 from tpot_model import calibration, load_hardware_catalog, load_profiles
 
-from . import data
-from .figures import validation as figs
 from .i18n import Translator
 
 _URL = re.compile(r"https?://[^\s()]+")
@@ -49,28 +48,6 @@ def build_table(records: list[dict] | None = None) -> pd.DataFrame:
     ]
     table["source_url"] = [source_url(s) for s in table["source"]]
     return table
-
-
-@st.cache_data(show_spinner=False, max_entries=1)
-def _cached_table() -> pd.DataFrame:
-    return build_table()
-
-
-def table() -> pd.DataFrame:
-    """The validation table (cached for the process)."""
-    return _cached_table()
-
-
-@st.cache_data(show_spinner=False, max_entries=1)
-def engine_summary() -> pd.DataFrame:
-    """figures.validation.engine_summary of the cached table (constant for the process)."""
-    return figs.engine_summary(_cached_table())
-
-
-@st.cache_data(show_spinner=False, max_entries=1)
-def findings() -> list[tuple[str, dict[str, str]]]:
-    """figures.validation.findings from the cached table and the catalogs' fitted profiles (constant for the process)."""
-    return figs.findings(_cached_table(), data.profiles(), data.models(), data.hardware())
 
 
 def column_config(tr: Translator) -> dict:
