@@ -28,6 +28,7 @@ from tpot_model import IDEAL, Scenario, estimate, kv_cache_bytes_per_sequence
 from tpot_model.targets import TPOT_TARGETS_S
 from ui.figures import cost as cf
 from ui.figures import kv_cache as kf
+from ui.figures.common import power_of_two_axis
 from ui.i18n import EN, Translator
 
 ZH = Translator("zh-TW")
@@ -129,7 +130,8 @@ def test_context_grid_and_ticks():
     assert 3000 in g and TINY_WINDOW_W not in g  # the window edge is below the log axis' left end
     lin = kf.context_grid(TINY_DENSE, 2_000_000, log_x=False)
     assert lin[0] == 0 and lin[-1] == 2_000_000
-    vals, text = kf.context_ticks(64, 131072)
+    axis = power_of_two_axis([64, 131072], tokens=True)
+    vals, text = axis["tickvals"], axis["ticktext"]
     assert vals[-1] == 131072 and text[-1] == "128K" and all(v & (v - 1) == 0 for v in map(int, vals))
 
 

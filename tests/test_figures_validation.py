@@ -16,7 +16,7 @@ from tpot_model import load_hardware_catalog, load_model_catalog, load_profiles
 from tpot_model.calibration import TARGET_MEDIAN, ErrorSummary
 from ui import fmt
 from ui.figures import validation as figs
-from ui.figures.common import hardware_colour
+from ui.figures.common import hardware_colour, log_tick_values, tick_label
 from ui.i18n import EN, Translator
 from ui.validation_data import build_table, source_url
 
@@ -143,10 +143,11 @@ def test_hover_names_the_point(table):
 
 
 def test_log_ticks():
-    vals, labels = figs.log_ticks(3.0, 12_000.0)
+    vals = log_tick_values(3.0, 12_000.0)
+    labels = [tick_label(v) for v in vals]
     assert vals == [5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000]
     assert labels[-1] == "10,000" and labels[0] == "5"
-    assert figs.log_ticks(0.04, 0.3)[1] == ["0.05", "0.1", "0.2"]
+    assert [tick_label(v) for v in log_tick_values(0.04, 0.3)] == ["0.05", "0.1", "0.2"]
 
 
 # ------------------------------------------------------------------------------------------------ summaries

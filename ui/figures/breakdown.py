@@ -13,7 +13,7 @@ from tpot_model import BUCKETS, Estimate
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import BUCKET_COLOURS, Figure, style
+from .common import BUCKET_COLOURS, COLOURBAR_FINER, Figure, log_edges, nice_log_ticks, style, tick_label
 
 BATCH_SWEEP = tuple(2**i for i in range(11))  # 1, 2, 4 ... 1024 as bar categories
 HEAT_BATCH_MAX = 4096
@@ -201,31 +201,6 @@ def sweep_data(est: Estimate, ideal: Estimate | None, x_values: np.ndarray, *, a
 # --------------------------------------------------------------------------------------------------- heat map
 
 
-def _edges(values: np.ndarray) -> np.ndarray:
-    """Cell edges for log-spaced centres: geometric midpoints, extended by half a step at both ends."""
-    v = np.asarray(values, dtype=float)
-    mids = np.sqrt(v[:-1] * v[1:])
-    first = v[0] ** 2 / mids[0]
-    last = v[-1] ** 2 / mids[-1]
-    return np.concatenate([[first], mids, [last]])
-
-
-def _nice_ticks(lo: float, hi: float) -> np.ndarray:
-    """1-2-5 values between lo and hi (positive); finer steps when the range is narrow; at most about 8."""
-    decades = range(math.floor(math.log10(lo)) - 1, math.ceil(math.log10(hi)) + 1)
-    for mantissas in ((1, 2, 5), (1, 1.5, 2, 3, 5, 7)):
-        ticks = [m * 10.0**e for e in decades for m in mantissas if lo <= m * 10.0**e <= hi]
-        if len(ticks) >= 3:
-            break
-    if len(ticks) > 8:
-        ticks = [t for t in ticks if f"{t:e}".startswith("1")]
-    return np.array(ticks if len(ticks) >= 2 else [lo, hi])
-
-
-def _tick_text(t: float) -> str:
-    return f"{t:,.0f}" if t >= 10 else f"{t:.3g}"
-
-
 def _metric_values(est: Estimate, metric: str) -> np.ndarray:
     if metric == "tpot":
         return est.tpot_s * 1e3
@@ -256,7 +231,7 @@ def heatmap(
         f"{tr('breakdown_hover_context')} %{{customdata[1]:,}} tokens<br>"
     )
     fig = Figure()
-    x_edges, y_edges = _edges(context), _edges(batch)
+    x_edges, y_edges = log_edges(context), log_edges(batch)
     if metric == "fits":
         fig.add_heatmap(
             x=x_edges,
@@ -280,7 +255,7 @@ def heatmap(
         finite = values[usable & fits] if (usable & fits).any() else values[usable]
         lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (1.0, 10.0)
         hi = max(hi, lo * 1.01)
-        ticks = _nice_ticks(lo, hi)
+        ticks = np.array(nice_log_ticks(lo, hi, finer=COLOURBAR_FINER, widen=False))
         with np.errstate(divide="ignore", invalid="ignore"):
             z = np.log10(np.where(values > 0, values, np.nan))
         fig.add_heatmap(
@@ -294,7 +269,7 @@ def heatmap(
             colorbar={
                 "title": {"text": label, "side": "right"},
                 "tickvals": np.log10(ticks),
-                "ticktext": [_tick_text(t) for t in ticks],
+                "ticktext": [tick_label(t) for t in ticks],
             },
             customdata=customdata,
             text=fit_text,

@@ -1,4 +1,6 @@
-"""Shared figure style: one colour per hardware id everywhere, the layout template, bucket colours."""
+"""Shared figure style: one colour per hardware id everywhere, the layout template, bucket colours; and the helpers
+every figure shares: log-axis ticks (1-2-5, decades, powers of two) with their labels, the x ranges that do not fit,
+heat-map cell edges."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ import zlib
 import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
+
+from .. import fmt
 
 PALETTE = (
     "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
@@ -147,21 +151,34 @@ class Decor:
 # ------------------------------------------------------------------------------------------------ log-axis ticks
 
 
-def nice_log_ticks(lo: float, hi: float, max_ticks: int = 8) -> list[float]:
-    """Tick values for a log axis from lo to hi: 1-2-5 per decade, or decades only when that is too many."""
-    if hi < 2 * lo:  # (nearly) one value: widen so that there is something to label
-        lo, hi = lo / 3, hi * 3
-    e0, e1 = math.floor(math.log10(lo)), math.ceil(math.log10(hi))
+FINER = tuple(range(1, 10))  # every digit: a range of less than a decade
+COLOURBAR_FINER = (1, 1.5, 2, 3, 5, 7)  # a colour bar's narrow range: fewer, rounder steps
 
-    def within(mantissas: tuple[int, ...]) -> list[float]:
-        return [m * 10.0**e for e in range(e0, e1 + 1) for m in mantissas if lo <= m * 10.0**e <= hi]
+
+def log_tick_values(lo: float, hi: float, mantissas: tuple[float, ...] = (1, 2, 5)) -> list[float]:
+    """m × 10^e for every mantissa m and every decade, within [lo, hi] (lo > 0), ascending."""
+    e0, e1 = math.floor(math.log10(lo)), math.ceil(math.log10(hi))
+    return [m * 10.0**e for e in range(e0, e1 + 1) for m in mantissas if lo <= m * 10.0**e <= hi]
+
+
+def nice_log_ticks(
+    lo: float, hi: float, max_ticks: int = 8, *, finer: tuple[float, ...] = FINER, widen: bool = True
+) -> list[float]:
+    """Tick values for a log axis from lo to hi: 1-2-5 per decade, or decades only when that is too many, or the
+    `finer` mantissas when 1-2-5 gives fewer than three. widen: a range under a factor of two is first widened
+    threefold each way (an axis around one value); a colour bar, whose ends are the data's, passes False."""
+    if widen and hi < 2 * lo:  # (nearly) one value: widen so that there is something to label
+        lo, hi = lo / 3, hi * 3
+
+    def within(mantissas: tuple[float, ...]) -> list[float]:
+        return log_tick_values(lo, hi, mantissas)
 
     ticks = within((1, 2, 5))
     if len(ticks) > max_ticks:
         decades = within((1,))
         return decades[:: math.ceil(len(decades) / max_ticks)]
     if len(ticks) < 3:
-        ticks = within(tuple(range(1, 10)))
+        ticks = within(finer)
         if len(ticks) > max_ticks:
             ticks = within((1, 2, 5))
     return ticks if len(ticks) >= 2 else [lo, hi] if hi > lo else [lo]
@@ -186,3 +203,46 @@ def y_log_ticks(fig: go.Figure, pad: float = 0.05) -> dict:
     """log_ticks for the y values of all the figure's traces (Plotly's own "D2" ticks label the 2 and the 5 between
     decades as bare digits, read as 2 and 5 where they mean 200,000 and 500,000)."""
     return log_ticks(*(np.asarray(t.y, dtype=float) for t in fig.data if t.y is not None), pad=pad)
+
+
+def power_of_two_ticks(lo: float, hi: float, max_ticks: int = 8) -> list[float]:
+    """Powers of two between lo and hi, every k-th one when there are more than max_ticks (the top one kept)."""
+    lo_k, hi_k = math.ceil(math.log2(max(lo, 1.0))), math.floor(math.log2(max(hi, 1.0)))
+    exps = list(range(lo_k, hi_k + 1))
+    step = max(1, math.ceil(len(exps) / max_ticks))
+    return [2.0**e for e in exps[::-1][::step]][::-1]  # keep the top power of two (often the max context)
+
+
+def power_of_two_axis(values: np.ndarray, *, tokens: bool = False) -> dict:
+    """Axis settings for ticks at powers of two covering values: 1, 4, 16 … for batches; with tokens, labelled the
+    way context lengths are said: 128, 2K, 32K, 1M."""
+    vals = power_of_two_ticks(float(np.min(values)), float(np.max(values)))
+    return {"tickvals": vals, "ticktext": [fmt.tokens(v) if tokens else f"{v:,.0f}" for v in vals]}
+
+
+# ------------------------------------------------------------------------------------------- regions and cells
+
+
+def not_fit_spans(x: np.ndarray, fits: np.ndarray) -> list[tuple[float, float]]:
+    """Contiguous x ranges where a point does not fit, each from the last fitting point before it to the first one
+    after it (the limit lies somewhere in between), or to the grid's end."""
+    bad = ~np.asarray(fits, dtype=bool)
+    spans, start = [], None
+    for i, b in enumerate(bad):
+        if b and start is None:
+            start = x[i - 1] if i else x[0]
+        if not b and start is not None:
+            spans.append((start, x[i]))
+            start = None
+    if start is not None:
+        spans.append((start, x[-1]))
+    return spans
+
+
+def log_edges(centres: np.ndarray) -> np.ndarray:
+    """Heat-map cell edges for log-spaced centres: geometric midpoints, extended half a step at each end."""
+    c = np.log10(np.asarray(centres, dtype=float))
+    if len(c) == 1:
+        return 10 ** np.array([c[0] - 0.1, c[0] + 0.1])
+    mid = (c[1:] + c[:-1]) / 2
+    return 10 ** np.concatenate([[c[0] - (mid[0] - c[0])], mid, [c[-1] + (c[-1] - mid[-1])]])

@@ -11,8 +11,17 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..i18n import EN, Translator
-from .common import Decor, Figure, log_ticks, nice_log_ticks, style, tick_label
-from .kv_cache import context_ticks
+from .common import (
+    Decor,
+    Figure,
+    log_edges,
+    log_ticks,
+    nice_log_ticks,
+    not_fit_spans,
+    power_of_two_axis,
+    style,
+    tick_label,
+)
 
 MAX_SWEEP_BATCH = 4096
 MIN_SWEEP_CONTEXT = 128  # left end of the log context axis (tokens)
@@ -85,28 +94,13 @@ def best_batch_index(tpot_s: np.ndarray, tps_per_gpu: np.ndarray, fits: np.ndarr
     return int(np.argmax(np.where(ok, tps_per_gpu, -np.inf)))
 
 
-def _not_fit_spans(x: np.ndarray, fits: np.ndarray) -> list[tuple[float, float]]:
-    """Contiguous x ranges where a point does not fit (from the last fitting point to the next one)."""
-    bad = ~np.asarray(fits, dtype=bool)
-    spans, start = [], None
-    for i, b in enumerate(bad):
-        if b and start is None:
-            start = x[i - 1] if i else x[0]
-        if not b and start is not None:
-            spans.append((start, x[i]))
-            start = None
-    if start is not None:
-        spans.append((start, x[-1]))
-    return spans
-
-
 def _shade_not_fitting(d: Decor, x: np.ndarray, fits: np.ndarray, curves: list[np.ndarray], tr: Translator) -> None:
     """Shade the x ranges that do not fit; label the first one at the top, middle or bottom, away from the curves."""
     ys = [np.asarray(c, dtype=float) for c in curves]
     good = [np.isfinite(y) & (y > 0) for y in ys]
     logs = np.concatenate([np.log10(y[g]) for y, g in zip(ys, good, strict=True)] + [np.zeros(0)])
     lo, hi = (float(logs.min()), float(logs.max())) if logs.size else (0.0, 0.0)
-    for i, (x0, x1) in enumerate(_not_fit_spans(x, fits)):
+    for i, (x0, x1) in enumerate(not_fit_spans(x, fits)):
         d.vrect(x0, x1, fillcolor=NOT_FIT_FILL, opacity=0.08)
         if i:
             continue
@@ -127,12 +121,6 @@ def _shade_not_fitting(d: Decor, x: np.ndarray, fits: np.ndarray, curves: list[n
 
 def _nearest(x: np.ndarray, value: float) -> int:
     return int(np.argmin(np.abs(np.asarray(x, dtype=float) - value)))
-
-
-def _power_of_two_ticks(values: np.ndarray, *, tokens: bool = False) -> dict:
-    """Axis settings for ticks at powers of two: 1, 4, 16 … for batches; 128, 2K, 32K … for contexts."""
-    vals, text = context_ticks(float(np.min(values)), float(np.max(values)))
-    return {"tickvals": vals, "ticktext": text if tokens else [f"{v:,.0f}" for v in vals]}
 
 
 def _x_title(sweep: str, tr: Translator) -> str:
@@ -192,7 +180,7 @@ def cost_curve(
     _shade_not_fitting(d, x, fits, [cost_in(usd_per_1m_decode, unit), cost_in(usd_per_1m_with_prefill, unit)], tr)
     title = tr("ce_cost_title_batch" if sweep == "batch" else "ce_cost_title_context")
     style(fig, title, _x_title(sweep, tr), tr(f"ce_axis_{unit}"), log_x=True, log_y=True)
-    d.xaxis.update(_power_of_two_ticks(x, tokens=sweep == "context"))
+    d.xaxis.update(power_of_two_axis(x, tokens=sweep == "context"))
     d.yaxis.update(log_ticks(cost_in(usd_per_1m_decode, unit), cost_in(usd_per_1m_with_prefill, unit), pad=0.1))
     return d.apply(fig)
 
@@ -256,7 +244,7 @@ def throughput_curve(
     d = Decor()
     _shade_not_fitting(d, x, fits, [tokens_per_s_per_gpu], tr)
     style(fig, tr("ce_tps_title"), _x_title(sweep, tr), tr("ce_axis_tps_gpu"), log_x=True, log_y=True)
-    d.xaxis.update(_power_of_two_ticks(x, tokens=sweep == "context"))
+    d.xaxis.update(power_of_two_axis(x, tokens=sweep == "context"))
     d.yaxis.update(log_ticks(tokens_per_s_per_gpu, pad=0.1))
     return d.apply(fig)
 
@@ -309,7 +297,7 @@ def energy_curve(
     d = Decor()
     _shade_not_fitting(d, x, fits, [j], tr)
     style(fig, tr("ce_energy_title"), _x_title(sweep, tr), tr("ce_axis_j_per_token"), log_x=True, log_y=True)
-    d.xaxis.update(_power_of_two_ticks(x, tokens=sweep == "context"))
+    d.xaxis.update(power_of_two_axis(x, tokens=sweep == "context"))
     d.yaxis.update(log_ticks(j, pad=0.1))
     return d.apply(fig)
 
@@ -473,19 +461,6 @@ def frontier_table(
 # --------------------------------------------------------------------------------------------------- heat map
 
 
-def _edges(centres: np.ndarray) -> np.ndarray:
-    """Cell edges for log-spaced centres: geometric midpoints, extended half a step at each end."""
-    c = np.log10(np.asarray(centres, dtype=float))
-    if len(c) == 1:
-        return 10 ** np.array([c[0] - 0.1, c[0] + 0.1])
-    mid = (c[1:] + c[:-1]) / 2
-    return 10 ** np.concatenate([[c[0] - (mid[0] - c[0])], mid, [c[-1] + (c[-1] - mid[-1])]])
-
-
-def _tick_text(v: float, metric: str) -> str:
-    return f"${tick_label(v)}" if metric == "usd_1m" else tick_label(v)
-
-
 def heatmap(
     batches: np.ndarray,
     contexts: np.ndarray,
@@ -506,7 +481,7 @@ def heatmap(
     custom = np.stack([b_grid, c_grid, v], axis=-1)
     unit = tr(f"ce_unit_{metric}")
     fig = Figure()
-    x_edges, y_edges = _edges(batches), _edges(contexts)
+    x_edges, y_edges = log_edges(batches), log_edges(contexts)
     if (~ok).any():
         fig.add_heatmap(
             x=x_edges,
@@ -534,7 +509,7 @@ def heatmap(
             colorbar={
                 "title": {"text": unit, "side": "right"},
                 "tickvals": [math.log10(t) for t in ticks],
-                "ticktext": [_tick_text(t, metric) for t in ticks],
+                "ticktext": [("$" if metric == "usd_1m" else "") + tick_label(t) for t in ticks],
             },
             name=tr(f"ce_heat_{metric}"),
             hovertemplate=f"{tr('ce_h_batch')} %{{customdata[0]:,.0f}}<br>{tr('ce_h_context')} %{{customdata[1]:,.0f}}"
@@ -558,12 +533,12 @@ def heatmap(
         xaxis={
             "type": "log",
             "range": [math.log10(x_edges[0]), math.log10(x_edges[-1])],
-            **_power_of_two_ticks(batches),
+            **power_of_two_axis(batches),
         },
         yaxis={
             "type": "log",
             "range": [math.log10(y_edges[0]), math.log10(y_edges[-1])],
-            **_power_of_two_ticks(contexts, tokens=True),
+            **power_of_two_axis(contexts, tokens=True),
         },
     )
 

@@ -17,7 +17,7 @@ from tpot_model.units import GB, KiB
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import BUCKET_COLOURS, Decor, Figure, log_ticks, style
+from .common import BUCKET_COLOURS, Decor, Figure, log_ticks, not_fit_spans, power_of_two_axis, style
 
 LINE_BATCHES = (1, 8, 32, 128)  # batch sizes always drawn; the scenario's batch is added
 KV_PRECISIONS = ("bf16", "fp8", "int4")  # KV formats compared; the scenario's is added
@@ -212,20 +212,6 @@ def precision_bytes_per_gpu(
 # --------------------------------------------------------------------------------------------------- helpers
 
 
-def _not_fit_spans(x: np.ndarray, bad: np.ndarray) -> list[tuple[float, float]]:
-    """Contiguous x ranges where bad is true (edges at the neighbouring grid points)."""
-    spans, start = [], None
-    for i, b in enumerate(bad):
-        if b and start is None:
-            start = x[max(i - 1, 0)] if i else x[0]
-        if not b and start is not None:
-            spans.append((start, x[i - 1]))
-            start = None
-    if start is not None:
-        spans.append((start, x[-1]))
-    return spans
-
-
 def _room_line(d: Decor, room_bytes: float, y_top_gb: float, tr: Translator) -> None:
     """The capacity left for the KV cache as a dashed line, with the region above it shaded as 'does not fit'."""
     if room_bytes > 0:
@@ -249,21 +235,9 @@ def _top_gb(*arrays: np.ndarray, room_bytes: float) -> float:
     return max([*finite, room_bytes]) / GB * 3.0
 
 
-def context_ticks(lo: float, hi: float, *, max_ticks: int = 8) -> tuple[list[float], list[str]]:
-    """Tick values at powers of two between lo and hi, labelled the way context lengths are said (4K, 128K, 1M)."""
-    lo_k, hi_k = math.ceil(math.log2(max(lo, 1.0))), math.floor(math.log2(max(hi, 1.0)))
-    exps = list(range(lo_k, hi_k + 1))
-    step = max(1, math.ceil(len(exps) / max_ticks))
-    vals = [2.0**e for e in exps[::-1][::step]][::-1]  # keep the top power of two (often the max context)
-    return vals, [fmt.tokens(v) for v in vals]
-
-
 def context_axis(contexts: np.ndarray, log_x: bool) -> dict:
     """Axis settings: power-of-two context ticks (4K, 128K) on a log axis; thousands separators on a linear one."""
-    if log_x:
-        vals, text = context_ticks(float(np.min(contexts)), float(np.max(contexts)))
-        return {"tickvals": vals, "ticktext": text}
-    return {"tickformat": ",.0f"}
+    return power_of_two_axis(contexts, tokens=True) if log_x else {"tickformat": ",.0f"}
 
 
 def _hover_context(tr: Translator) -> str:
@@ -379,7 +353,7 @@ def max_batch_vs_context(
             "<extra></extra>",
         )
     nowhere = not (mb >= 1).any()
-    for x0, x1 in _not_fit_spans(contexts, mb < 1):
+    for x0, x1 in not_fit_spans(contexts, ~(mb < 1)):  # bad is a suffix: fewer fit as context grows
         d.vrect(x0, x1, fillcolor=NOT_FIT_FILL, opacity=0.1)
         if nowhere:  # mid-plot: the scenario's batch line runs near the top
             at = {"x": 0.5, "y": 0.5, "xanchor": "center", "yanchor": "middle"}

@@ -19,7 +19,7 @@ from tpot_model.units import MB, TFLOP_per_s
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import Figure, hardware_colour, style
+from .common import Figure, hardware_colour, log_tick_values, style, tick_label
 
 OPERATOR_COLOURS = {
     "embedding": "#7f7f7f",
@@ -53,16 +53,6 @@ def _sig(values: np.ndarray, digits: int = 3) -> np.ndarray:
     return np.array([round(float(x), int(d)) for x, d in zip(v.ravel(), decimals.ravel(), strict=True)]).reshape(
         v.shape
     )
-
-
-def _decades(lo: float, hi: float) -> list[float]:
-    """Powers of ten from lo to hi (log-axis ticks)."""
-    return [10.0**e for e in range(round(math.log10(lo)), round(math.log10(hi)) + 1)]
-
-
-def _tick(value: float) -> str:
-    """0.01, 0.1, 1, 10, 1,000, 100,000: plain numbers instead of 10^n."""
-    return f"{value:,.0f}" if value >= 1 else f"{value:g}"
 
 
 def _precision_groups(hw: Hardware) -> dict[float, list[str]]:
@@ -358,10 +348,14 @@ def roofline(
         log_x=True,
         log_y=True,
     )
-    x_ticks = _decades(x_lo, x_hi)
-    y_ticks = _decades(y_lo, y_hi)[1:]  # the bottom decade's label would sit on the x axis's first label
-    fig.update_xaxes(range=[math.log10(x_lo), math.log10(x_hi)], tickvals=x_ticks, ticktext=[_tick(t) for t in x_ticks])
-    fig.update_yaxes(range=[math.log10(y_lo), math.log10(y_hi)], tickvals=y_ticks, ticktext=[_tick(t) for t in y_ticks])
+    x_ticks = log_tick_values(x_lo, x_hi, (1,))  # the ends are whole decades
+    y_ticks = log_tick_values(y_lo, y_hi, (1,))[1:]  # the bottom decade's label would sit on the x axis's first label
+    fig.update_xaxes(
+        range=[math.log10(x_lo), math.log10(x_hi)], tickvals=x_ticks, ticktext=[tick_label(t) for t in x_ticks]
+    )
+    fig.update_yaxes(
+        range=[math.log10(y_lo), math.log10(y_hi)], tickvals=y_ticks, ticktext=[tick_label(t) for t in y_ticks]
+    )
     fig.update_layout(
         height=640,
         legend={"orientation": "h", "yanchor": "top", "y": -0.14, "xanchor": "left", "x": 0.0},

@@ -21,7 +21,7 @@ from tpot_model.calibration import PROFILE_ORDER, TARGET_MEDIAN, TARGET_P90, Err
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import Figure, hardware_colour
+from .common import Figure, hardware_colour, log_tick_values, tick_label
 
 METRICS = ("tokens_per_s", "tpot_ms")  # what the scatter plots: the row's tokens/s, or TPOT in ms
 BAND = 0.25  # the shaded band: predicted within +-25% of measured
@@ -320,13 +320,6 @@ def _symbols(points: Sequence[dict], *, open_all: bool = False) -> list[str]:
     return [engine_symbol(r["profile"]) + ("-open" if open_all or not r["headline"] else "") for r in points]
 
 
-def log_ticks(lo: float, hi: float) -> tuple[list[float], list[str]]:
-    """Tick values 1, 2, 5 x 10^k between lo and hi (log axes label every integer otherwise), and their labels."""
-    vals = [m * 10.0**k for k in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1) for m in (1, 2, 5)]
-    vals = [v for v in vals if lo <= v <= hi]
-    return vals, [f"{v:,.0f}" if v >= 1 else f"{v:g}" for v in vals]
-
-
 def axis_titles(metric: str, tr: Translator = EN) -> tuple[str, str]:
     return tr(f"val_axis_measured_{metric}"), tr(f"val_axis_predicted_{metric}")
 
@@ -382,7 +375,8 @@ def scatter(points: pd.DataFrame, metric: str, *, tr: Translator = EN) -> go.Fig
         )  # fmt: skip
     x_title, y_title = axis_titles(metric, tr)
     span = [math.log10(lo), math.log10(hi)]
-    ticks, labels = log_ticks(lo, hi)
+    ticks = log_tick_values(lo, hi)
+    labels = [tick_label(t) for t in ticks]
     axis = {"type": "log", "range": span, "tickvals": ticks, "ticktext": labels}
     return Figure(
         {
