@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from tpot_model.targets import TPOT_TARGETS_S
+from tpot_model.targets import targets_met
 from ui import chart, controls, expanders, explain, fmt, notices
 from ui.figures import overview as figs
 
@@ -81,7 +81,7 @@ c[2].metric(
 min_gpus = float(est.min_gpus)
 c[3].metric(tr("m_min_gpus"), str(int(min_gpus)) if min_gpus == min_gpus else "> 1,024", help=tr("m_min_gpus_def"))
 
-met = [tr(f"target_{k}") for k, limit in TPOT_TARGETS_S.items() if tpot <= limit]
+met = [tr(f"target_{k}") for k, ok in targets_met(tpot).items() if ok]
 met_key = "ov_targets_met" if bool(est.fits) else "ov_targets_met_nofit"
 st.markdown(tr(met_key, met=tr.join(met)) if met else tr("ov_targets_none"))
 chart.figure(
