@@ -72,7 +72,7 @@ log_x = scale == "log"
 contexts = figs.context_grid(model, state.context, log_x=log_x)
 
 batches = figs.line_batches(state.batch)
-kv_gpu = figs.kv_per_gpu_bytes(model, contexts, batches, kvb, state.gpus)
+kv_gpu = figs.kv_per_gpu_bytes(model, s, contexts, batches)
 chart.figure(
     figs.kv_vs_context(
         contexts,
@@ -112,7 +112,7 @@ with left:
     st.caption(tr("kvc_max_batch_caption", output=fmt.tokens(state.output)))
 with right:
     names = figs.precision_names(state.kv)
-    lines = figs.precision_bytes_per_gpu(model, contexts, state.batch, state.gpus, names)
+    lines = figs.precision_bytes_per_gpu(model, s, contexts, names)
     chart.figure(
         figs.precision_lines(contexts, lines, state.kv, k.room_bytes, state.batch, log_x=log_x, tr=tr),
         figs.precision_table(contexts, lines),

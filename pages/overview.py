@@ -101,7 +101,6 @@ st.markdown(
         precision=est.compute_precision,
     )
 )
-bw = hw.memory_bandwidth_bytes_per_s * est.profile.bandwidth_efficiency
 weight_b, kv_b = explain.decode_bytes(est)
 st.markdown(
     tr(
@@ -109,16 +108,15 @@ st.markdown(
         weights=fmt.gb(weight_b),
         kv=fmt.gb(kv_b),
         output=fmt.tokens(s.output_tokens),
-        bw=fmt.tb_per_s(bw),
-        floor=fmt.ms((weight_b + kv_b) / bw),
+        bw=fmt.tb_per_s(est.rates.memory_bytes_per_s),
+        floor=fmt.ms(float(est.decode.memory_time_s)),
         compute=fmt.ms(float(est.decode.flop_time_s)),
     )
 )
 
-per_gpu_weights = est.weight_bytes / s.num_gpus
 parts = {
-    "weights": float(per_gpu_weights),
-    "kv_cache": float(est.memory_per_gpu_bytes - per_gpu_weights - est.workspace_bytes_per_gpu),
+    "weights": float(est.weight_bytes_per_gpu),
+    "kv_cache": float(est.kv_cache_peak_bytes_per_gpu),
     "workspace": float(est.workspace_bytes_per_gpu),
 }
 chart.figure(

@@ -104,9 +104,9 @@ def test_composition_window_is_flat_and_state_constant():
 def test_kv_per_gpu_divides_by_kv_shards():
     t = np.array([128.0, 4096.0])
     per_seq = kv_cache_bytes_per_sequence(TINY_DENSE, t, BF16)
-    got = kf.kv_per_gpu_bytes(TINY_DENSE, t, [1, 8], BF16, num_gpus=4)  # K=2: splits 2 ways, not 4
+    got = kf.kv_per_gpu_bytes(TINY_DENSE, Scenario(num_gpus=4), t, [1, 8])  # K=2: splits 2 ways, not 4
     np.testing.assert_allclose(got, np.array([[1.0], [8.0]]) * per_seq / 2)
-    mla = kf.kv_per_gpu_bytes(TINY_MLA, t, [1], BF16, num_gpus=4)  # the latent is replicated
+    mla = kf.kv_per_gpu_bytes(TINY_MLA, Scenario(num_gpus=4), t, [1])  # the latent is replicated
     np.testing.assert_allclose(mla[0], kv_cache_bytes_per_sequence(TINY_MLA, t, BF16))
 
 
@@ -157,7 +157,7 @@ def test_kv_vs_context_plots_model_bytes_in_gb():
     t = kf.context_grid(TINY_DENSE, 4096, log_x=True)
     batches = kf.line_batches(32)
     assert batches == [1, 8, 32, 128]
-    kv = kf.kv_per_gpu_bytes(TINY_DENSE, t, batches, BF16, 1)
+    kv = kf.kv_per_gpu_bytes(TINY_DENSE, Scenario(), t, batches)
     fig = kf.kv_vs_context(t, batches, kv, 5e9, 4096, 32)
     assert [tr.name for tr in fig.data[:4]] == ["batch 1", "batch 8", "batch 32 (scenario)", "batch 128"]
     for i, b in enumerate(batches):
@@ -175,7 +175,7 @@ def test_kv_vs_context_plots_model_bytes_in_gb():
 
 def test_kv_vs_context_without_room_says_so():
     t = kf.context_grid(TINY_DENSE, 4096, log_x=False)
-    kv = kf.kv_per_gpu_bytes(TINY_DENSE, t, [1], BF16, 1)
+    kv = kf.kv_per_gpu_bytes(TINY_DENSE, Scenario(), t, [1])
     fig = kf.kv_vs_context(t, [1], kv, -1e9, 4096, 1, log_x=False)
     assert fig.layout.xaxis.type != "log"
     assert any(a.text == EN("kvc_no_room") for a in fig.layout.annotations)
@@ -196,7 +196,7 @@ def test_max_batch_curve_is_the_estimate_and_shades_where_none_fit():
 
 def test_precision_lines_halve_with_fp8():
     t = np.array([1024.0, 8192.0])
-    lines = kf.precision_bytes_per_gpu(TINY_DENSE, t, 8, 1, kf.precision_names("nvfp4"))
+    lines = kf.precision_bytes_per_gpu(TINY_DENSE, Scenario(batch=8), t, kf.precision_names("nvfp4"))
     assert list(lines) == ["bf16", "fp8", "int4", "nvfp4"]
     np.testing.assert_allclose(lines["fp8"], lines["bf16"] / 2)
     np.testing.assert_allclose(lines["int4"], lines["bf16"] / 4)
@@ -237,7 +237,7 @@ def test_composition_area_views(view):
 
 def test_kv_figures_in_chinese():
     t = kf.context_grid(TINY_DENSE, 4096, log_x=True)
-    kv = kf.kv_per_gpu_bytes(TINY_DENSE, t, [1, 32], BF16, 1)
+    kv = kf.kv_per_gpu_bytes(TINY_DENSE, Scenario(), t, [1, 32])
     fig = kf.kv_vs_context(t, [1, 32], kv, 5e9, 4096, 32, tr=ZH)
     assert fig.layout.title.text == ZH("kvc_size_title") != EN("kvc_size_title")
     assert fig.layout.yaxis.title.text == ZH("kvc_axis_gb_per_gpu")

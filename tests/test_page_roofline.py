@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tests.apptest_util import decode, figures, run_page
 from ui.i18n import EN, Translator
@@ -89,3 +90,36 @@ def test_chinese():
     titles = [f["layout"]["title"]["text"] for f in figures(at)]
     assert ZH("roofline_chart_title", hw="NVIDIA H200 SXM 141GB") in titles
     assert np.all([c.value for c in at.caption])
+
+
+def test_llama_cpp_roof_is_the_rate_the_estimate_used():
+    """llama.cpp's bandwidth limit (1.21 TB/s) is far below its bandwidth fraction of an H200's 4.8 TB/s (~4.1 TB/s):
+    the dashed roof, the Overview's 'why' and the Methodology's rates show the limit the model reads at, not the
+    fraction."""
+    from tpot_model import estimate, resolve_hardware, resolve_model, resolve_profile
+    from tpot_model.scenario import Scenario
+    from ui import fmt
+
+    profile = resolve_profile("llama.cpp")
+    hw = resolve_hardware("h200")
+    assert profile.bandwidth_limit_bytes_per_s < hw.memory_bandwidth_bytes_per_s * profile.bandwidth_efficiency / 2
+    est = estimate(resolve_model("llama-3.1-8b"), hw, Scenario(), profile)
+    used = fmt.tb_per_s(est.rates.memory_bytes_per_s)
+    fraction = fmt.tb_per_s(hw.memory_bandwidth_bytes_per_s * profile.bandwidth_efficiency)
+    assert used == fmt.tb_per_s(profile.bandwidth_limit_bytes_per_s) and used != fraction
+
+    query = {"model": "llama-3.1-8b", "hardware": "h200", "profile": "llama.cpp", "batch": "1"}
+    at = run_page("roofline", **query)
+    assert not at.exception
+    roof = next(t for t in _roofline(at)["data"] if str(t.get("name", "")).startswith("Achievable"))
+    assert used in roof["hovertemplate"] and fraction not in roof["hovertemplate"]
+    slope_bytes_per_s = float(decode(roof["y"])[0]) * 1e12 / float(decode(roof["x"])[0])
+    assert slope_bytes_per_s == pytest.approx(est.rates.memory_bytes_per_s, rel=1e-9)
+
+    overview = run_page("overview", **query)
+    why = next(m.value for m in overview.markdown if m.value.startswith("Why"))
+    assert used in why and fraction not in why
+
+    methodology = run_page("methodology", **query)
+    text = " ".join(m.value for m in methodology.markdown)
+    assert EN("meth_rates_cap", cap=used) in text

@@ -169,13 +169,20 @@ def _layout(s: Scenario, m: ModelSpec, batch: np.ndarray, num_gpus: np.ndarray):
     return batch, kv_shards(m, num_gpus), num_gpus  # MLA latent replicated; KV heads split up to K ways
 
 
-def kv_cache_peak_bytes_per_gpu(m: ModelSpec, s: Scenario, num_gpus: np.ndarray, batch=None) -> np.ndarray:
-    """Each GPU's share of the cache at context + output tokens, by layout: tp splits it over min(N, K) KV heads
-    (the MLA latent is replicated); dp-ep gives each GPU its own ceil(B / N) sequences whole."""
+def kv_cache_bytes_per_gpu(m: ModelSpec, s: Scenario, tokens, num_gpus=None, batch=None) -> np.ndarray:
+    """Each GPU's share of the cache of `batch` sequences (default s.batch) of `tokens` tokens on num_gpus (default
+    s.num_gpus), by layout: tp splits it over min(N, K) KV heads (the MLA latent is replicated); dp-ep gives each
+    GPU its own ceil(B / N) sequences whole."""
     batch = s.batch if batch is None else batch
+    num_gpus = s.num_gpus if num_gpus is None else num_gpus
     seqs, shards, _ = _layout(s, m, batch, num_gpus)
-    kv = seqs * kv_cache_bytes_per_sequence(m, s.context_tokens + s.output_tokens, s.kv_cache.bytes_per_element)
+    kv = seqs * kv_cache_bytes_per_sequence(m, tokens, s.kv_cache.bytes_per_element)
     return kv / shards
+
+
+def kv_cache_peak_bytes_per_gpu(m: ModelSpec, s: Scenario, num_gpus: np.ndarray, batch=None) -> np.ndarray:
+    """Each GPU's share of the cache at context + output tokens, by layout (kv_cache_bytes_per_gpu)."""
+    return kv_cache_bytes_per_gpu(m, s, s.context_tokens + s.output_tokens, num_gpus, batch)
 
 
 def workspace_bytes_per_gpu(m: ModelSpec, s: Scenario, num_gpus: np.ndarray, batch=None) -> np.ndarray:

@@ -34,8 +34,7 @@ def headline(est: Estimate, tr: Translator) -> list[Explanation]:
     tpot, ttft = float(est.tpot_s), float(est.ttft_s)
     batch, gpus, out = int(s.batch), int(s.num_gpus), int(s.output_tokens)
     parts = " + ".join(f"{tr('bucket_' + k)} {fmt.ms(float(v))}" for k, v in est.breakdown_s.items())
-    weights_gpu = est.weight_bytes / gpus
-    kv_gpu = float(est.memory_per_gpu_bytes) - weights_gpu - float(est.workspace_bytes_per_gpu)
+    kv_gpu = float(est.kv_cache_peak_bytes_per_gpu)
     items = [
         Explanation("m_tpot", tr("ex_tpot"), parts, fmt.ms(tpot)),
         Explanation("m_tps_user", "1 ÷ TPOT", f"1 ÷ {fmt.ms(tpot)}", fmt.rate(float(est.tokens_per_s_per_user))),
@@ -63,7 +62,7 @@ def headline(est: Estimate, tr: Translator) -> list[Explanation]:
         Explanation(
             "m_memory",
             tr("ex_memory"),
-            f"{fmt.gb(est.weight_bytes)} ÷ {gpus} + {fmt.gb(kv_gpu)} + {fmt.gb(float(est.workspace_bytes_per_gpu))}",
+            f"{fmt.gb(float(est.weight_bytes_per_gpu))} + {fmt.gb(kv_gpu)} + {fmt.gb(float(est.workspace_bytes_per_gpu))}",
             f"{fmt.gb(float(est.memory_per_gpu_bytes))} / {fmt.gb(est.usable_memory_per_gpu_bytes)}",
         ),
         Explanation(

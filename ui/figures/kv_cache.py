@@ -11,7 +11,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from tpot_model import Estimate, ModelSpec, kv_cache_bytes_per_sequence, parse_format
+from tpot_model import Estimate, ModelSpec, Scenario, kv_cache_bytes_per_sequence, parse_format
+from tpot_model.estimate import kv_cache_bytes_per_gpu
 from tpot_model.roofline import kv_bytes_per_token_per_layer, kv_shards, linear_state_bytes
 from tpot_model.units import GB, KiB
 
@@ -54,18 +55,15 @@ def kv_shard_count(model: ModelSpec, num_gpus: float) -> float:
     return float(kv_shards(model, np.asarray(float(num_gpus))))
 
 
-def kv_per_gpu_bytes(
-    model: ModelSpec, contexts: np.ndarray, batches: list[int], kv_bytes_per_element: float, num_gpus: float
-) -> np.ndarray:
-    """(batch, context) KV-cache bytes per GPU: batch × KV(T) ÷ KV shards."""
-    per_seq = kv_cache_bytes_per_sequence(model, contexts, kv_bytes_per_element) / kv_shard_count(model, num_gpus)
-    return np.asarray(batches, dtype=float)[:, None] * per_seq[None, :]
+def kv_per_gpu_bytes(model: ModelSpec, s: Scenario, contexts: np.ndarray, batches: list[int]) -> np.ndarray:
+    """(batch, context) KV-cache bytes per GPU in the scenario's KV format, GPUs and layout."""
+    b = np.asarray(batches, dtype=float)[:, None]
+    return kv_cache_bytes_per_gpu(model, s, np.asarray(contexts, dtype=float)[None, :], batch=b)
 
 
 def kv_room_bytes(est: Estimate) -> float:
-    """Memory per GPU left for the KV cache: usable − weights ÷ GPUs − workspace (at the scenario's batch)."""
-    n = float(est.scenario.num_gpus)
-    return float(est.usable_memory_per_gpu_bytes - est.weight_bytes / n - est.workspace_bytes_per_gpu)
+    """Memory per GPU left for the KV cache: usable − the GPU's weights − workspace (at the scenario's batch)."""
+    return float(est.usable_memory_per_gpu_bytes - est.weight_bytes_per_gpu - est.workspace_bytes_per_gpu)
 
 
 @dataclass(frozen=True)
@@ -99,11 +97,11 @@ def summary(est: Estimate) -> KVSummary:
         state_bytes=linear_state_bytes(m, kvb),
         per_sequence_bytes=float(kv_cache_bytes_per_sequence(m, s.context_tokens, kvb)),
         batch_bytes=batch_bytes,
-        batch_bytes_per_gpu=batch_bytes / shards,
+        batch_bytes_per_gpu=float(kv_cache_bytes_per_gpu(m, s, s.context_tokens)),
         shards=shards,
         max_batch=int(est.max_batch),
         usable_bytes=float(est.usable_memory_per_gpu_bytes),
-        weights_bytes_per_gpu=float(est.weight_bytes / s.num_gpus),
+        weights_bytes_per_gpu=float(est.weight_bytes_per_gpu),
         workspace_bytes_per_gpu=float(est.workspace_bytes_per_gpu),
         room_bytes=kv_room_bytes(est),
     )
@@ -200,12 +198,11 @@ def precision_names(current: str) -> list[str]:
 
 
 def precision_bytes_per_gpu(
-    model: ModelSpec, contexts: np.ndarray, batch: float, num_gpus: float, names: list[str]
+    model: ModelSpec, s: Scenario, contexts: np.ndarray, names: list[str]
 ) -> dict[str, np.ndarray]:
-    """KV bytes per GPU at one batch for each KV format name."""
+    """KV bytes per GPU at the scenario's batch for each KV format name."""
     return {
-        n: kv_per_gpu_bytes(model, contexts, [int(batch)], parse_format(n).bytes_per_element, num_gpus)[0]
-        for n in names
+        n: kv_per_gpu_bytes(model, replace(s, kv_cache=parse_format(n)), contexts, [int(s.batch)])[0] for n in names
     }
 
 

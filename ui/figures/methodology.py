@@ -204,6 +204,20 @@ def memory_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
 # --------------------------------------------------------------------------------------------------- time
 
 
+def _rates_used(est: Estimate, tr: Translator) -> str:
+    """The achievable rates the estimate ran at (est.rates), with the profile's bandwidth cap when it binds."""
+    r, hw = est.rates, est.hardware
+    capped = r.memory_bytes_per_s < hw.memory_bandwidth_bytes_per_s * est.profile.bandwidth_efficiency
+    return tr(
+        "meth_rates_used",
+        w=fmt.tb_per_s(r.weight_bytes_per_s),
+        kv=fmt.tb_per_s(r.kv_bytes_per_s),
+        a=fmt.tb_per_s(r.memory_bytes_per_s),
+        cap=tr("meth_rates_cap", cap=fmt.tb_per_s(r.memory_bytes_per_s)) if capped else "",
+        g=fmt.tflops(r.gemm_flop_per_s),
+    )
+
+
 def _peak(est: Estimate) -> float:
     return est.hardware.dense_flop_per_s[est.compute_precision]
 
@@ -244,7 +258,8 @@ def roofline_blocks(est: Estimate, tr: Translator = EN, profile: str | None = No
                 lowbit=lowbit,
                 attn=attn,
                 profile=profile or p.name,
-            ),
+            )
+            + _rates_used(est, tr),
         )
     )
     ops = est.decode.operators

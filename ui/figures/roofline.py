@@ -228,7 +228,7 @@ def roofline(
 
     # the profile's achievable roof
     if profile.id != "ideal":
-        a_bw, a_peak = bw * profile.bandwidth_efficiency, peak * profile.flops_efficiency
+        a_bw, a_peak = est.rates.memory_bytes_per_s, est.rates.gemm_flop_per_s  # the rates the estimate ran at
         fig.add_scatter(
             x=[x_lo, a_peak / a_bw, x_hi],
             y=[a_bw * x_lo / T, a_peak / T, a_peak / T],
@@ -237,8 +237,8 @@ def roofline(
             name=tr(
                 "roofline_achievable",
                 profile=profile_name,
-                bw_pct=_pct(profile.bandwidth_efficiency),
-                flops_pct=_pct(profile.flops_efficiency),
+                bw_pct=_pct(a_bw / bw),
+                flops_pct=_pct(a_peak / peak),
             ),
             hovertemplate=tr(
                 "roofline_achievable_hover", profile=profile_name, bw=fmt.tb_per_s(a_bw), peak=fmt.tflops(a_peak)
@@ -385,15 +385,15 @@ def roofline_data(est: Estimate, overlay: Sequence[Hardware] = ()) -> pd.DataFra
                 "bound": "compute" if r["cb"] else "memory",
             }
         )
-    roofs = [(est.hardware, p, 1.0, 1.0, "peak") for p in est.hardware.dense_flop_per_s]
+    hw = est.hardware
+    roofs = [(hw, p, hw.memory_bandwidth_bytes_per_s, hw.dense_flop_per_s[p], "peak") for p in hw.dense_flop_per_s]
     if est.profile.id != "ideal":
-        pr = est.profile
-        roofs.append((est.hardware, est.compute_precision, pr.bandwidth_efficiency, pr.flops_efficiency, "achievable"))
+        roofs.append((hw, est.compute_precision, est.rates.memory_bytes_per_s, est.rates.gemm_flop_per_s, "achievable"))
     for other in overlay:
-        if other.id != est.hardware.id:
-            roofs.append((other, resolve_compute(est.scenario.compute_requested, other.dense_flop_per_s), 1, 1, "peak"))
-    for h, prec, bw_eff, fl_eff, kind in roofs:
-        bw, peak = h.memory_bandwidth_bytes_per_s * bw_eff, h.dense_flop_per_s[prec] * fl_eff
+        if other.id != hw.id:
+            prec = resolve_compute(est.scenario.compute_requested, other.dense_flop_per_s)
+            roofs.append((other, prec, other.memory_bandwidth_bytes_per_s, other.dense_flop_per_s[prec], "peak"))
+    for h, prec, bw, peak, kind in roofs:
         rows.append(
             {
                 "kind": f"roof_{kind}",
@@ -455,13 +455,13 @@ def intensity_note(est: Estimate, tr: Translator = EN, profile_name: str | None 
         )
     else:
         text = tr("roofline_note_memory", **values)
-    pr = est.profile
+    pr, rates = est.profile, est.rates
     if pr.id != "ideal":
         text += " " + tr(
             "roofline_note_profile",
             profile=profile_name or pr.name,
-            bw_pct=_pct(pr.bandwidth_efficiency),
-            flops_pct=_pct(pr.flops_efficiency),
-            ridge=fmt.number(ridge * pr.flops_efficiency / pr.bandwidth_efficiency),
+            bw_pct=_pct(rates.memory_bytes_per_s / est.hardware.memory_bandwidth_bytes_per_s),
+            flops_pct=_pct(rates.gemm_flop_per_s / est.hardware.dense_flop_per_s[est.compute_precision]),
+            ridge=fmt.number(rates.gemm_flop_per_s / rates.memory_bytes_per_s),
         )
     return text
