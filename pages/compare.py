@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from ui import cache, chart, controls, fmt, notices, uploads
+from ui import cache, chart, controls, fmt, notices, page_state, uploads
 from ui.figures import compare as figs
 from ui.state import BATCH_OPTIONS, CONTEXT_OPTIONS, CUSTOM_ID, GPU_OPTIONS, KV_OPTIONS, WEIGHT_OPTIONS
 
@@ -21,8 +21,8 @@ INIT, NOTICES = "_compare_initialised", "_compare_notices"
 params = st.query_params.to_dict()
 first = not st.session_state.get(INIT)
 bad_params = []
-for side in figs.SIDES:
-    values, side_notices = figs.parse_side_query(params, side, set(models), set(hardware), set(profiles))
+for side in page_state.SIDES:
+    values, side_notices = page_state.parse_side_query(params, side, set(models), set(hardware), set(profiles))
     for field, value in values.items():
         st.session_state.setdefault(f"compare.{side}.{field}", value)
     bad_params += side_notices
@@ -92,14 +92,14 @@ def side_controls(side: str) -> dict:
             help=tr("cmp_price_help"),
             **keep,
         )
-    return {f: st.session_state[k + f] for f in figs.FIELDS}
+    return {f: st.session_state[k + f] for f in page_state.SIDE_FIELDS}
 
 
 def resolve(values: dict):
     """The side's ScenarioState and estimate, with an automatic GPU count resolved to the fewest that fit."""
-    side = figs.side_state(state, values)
+    side = page_state.side_state(state, values)
     if values["gpus"] == figs.AUTO:
-        side = figs.side_state(state, values, gpus=figs.fewest_gpus(controls.evaluate(side), state.gpus))
+        side = page_state.side_state(state, values, gpus=figs.fewest_gpus(controls.evaluate(side), state.gpus))
     return side, controls.evaluate(side)
 
 
@@ -128,7 +128,7 @@ with st.container(border=True):
 
 sides = {"A": (state, est_a)}
 query = {}
-for side in figs.SIDES:
+for side in page_state.SIDES:
     x = side.upper()
     if side == "c" and not st.toggle(tr("cmp_add_c"), key="compare.c.on", persist_state="session"):
         continue
@@ -144,7 +144,7 @@ for side in figs.SIDES:
         if est.price_usd_per_gpu_hour != est.price_usd_per_gpu_hour:
             st.caption(tr("cmp_no_price", hw=est.hardware.name, x=x))
     sides[x] = (side_state, est)
-    query |= figs.side_query(values, side)
+    query |= page_state.side_query(values, side)
 for key in [k for k in st.query_params if k.startswith(("b_", "c_")) and k not in query]:
     del st.query_params[key]
 st.query_params.update(query)

@@ -7,7 +7,7 @@ fr_y, fr_target, fr_tier, fr_usd, fr_mtp, fr_k, fr_accept, fr_log, fr_disagg).""
 import streamlit as st
 
 from tpot_model import economics, planner, serving
-from ui import cache, chart, controls, expanders, fmt
+from ui import cache, chart, controls, expanders, fmt, page_state
 from ui.figures import frontier as figs
 
 state = controls.scenario_state()
@@ -20,7 +20,7 @@ INIT, NOTICES = "_frontier_initialised", "_frontier_notices"
 
 # The page's inputs: from the URL on the session's first visit, then kept in the widgets' (persisted) state.
 if not st.session_state.get(INIT):
-    inputs, notices = figs.parse_page_query(st.query_params.to_dict(), set(catalog_hw), set(profiles))
+    inputs, notices = page_state.parse_frontier_query(st.query_params.to_dict(), set(catalog_hw), set(profiles))
     st.session_state.update(
         {
             "frontier.io": inputs.io,
@@ -284,8 +284,8 @@ with right:
 st.caption(tr("fr_loho_caption"))
 
 st.query_params.update(
-    figs.page_query(
-        figs.PageInputs(
+    page_state.frontier_query(
+        page_state.FrontierInputs(
             io=io, hardware=tuple(hardware), precisions=tuple(precisions), layouts=tuple(layouts), engine=engine,
             y=y, target=target, tier=tier, usd=usd, mtp=mtp, k=k, acceptance=acceptance, log=log, disagg=disagg,
         )

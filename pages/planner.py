@@ -6,7 +6,7 @@ open tab's section is computed and drawn."""
 import streamlit as st
 
 from tpot_model import planner, speculative
-from ui import cache, chart, controls, expanders, fmt, notices
+from ui import cache, chart, controls, expanders, fmt, notices, page_state
 from ui.figures import planner as figs
 
 state = controls.scenario_state()
@@ -20,7 +20,7 @@ SECTION, SECTION_ID = "planner.section", "planner.section_id"  # the open tab: i
 
 # The page's inputs: from the URL on the session's first visit, then kept in the widgets' (persisted) state.
 if not st.session_state.get(INIT):
-    inputs, bad_params = figs.parse_page_query(st.query_params.to_dict())
+    inputs, bad_params = page_state.parse_planner_query(st.query_params.to_dict())
     st.session_state.update(
         {
             "planner.target": inputs.target,
@@ -175,7 +175,7 @@ if point.feasible and price_known:
 def write_url() -> None:
     """The page's inputs into the URL (also from inside a fragment, whose rerun skips the end of the script)."""
     st.query_params.update(
-        figs.page_query(
+        page_state.planner_query(
             target_ms,
             ttft_ms,
             st.session_state["planner.k"],

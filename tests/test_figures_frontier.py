@@ -21,6 +21,7 @@ from tpot_model import (
     speculative,
 )
 from tpot_model import serving_calibration as sc
+from ui import page_state
 from ui.figures import frontier as figs
 from ui.i18n import EN, Translator
 
@@ -52,13 +53,13 @@ def rows():
 
 def test_page_inputs_parse_and_round_trip():
     hw, prof = {"h200", "b200", "mi355x", "gb200"}, {"sglang", "typical"}
-    d, notices = figs.parse_page_query({}, hw, prof)
-    assert d == figs.PageInputs() and not notices
+    d, notices = page_state.parse_frontier_query({}, hw, prof)
+    assert d == page_state.FrontierInputs() and not notices
     assert (d.k, d.acceptance) == (speculative.MTP_K, speculative.MTP_ACCEPTANCE)
-    p = figs.PageInputs(io="8k1k", hardware=("b200", "gb200"), precisions=("fp4",), layouts=("dp-ep", "tp"),
+    p = page_state.FrontierInputs(io="8k1k", hardware=("b200", "gb200"), precisions=("fp4",), layouts=("dp-ep", "tp"),
                         engine="typical", y="total", target=80.0, tier="rental_3yr", usd=3.5, mtp=True, k=2,
                         acceptance=0.6, log=False, disagg=True)  # fmt: skip
-    back, notices = figs.parse_page_query(figs.page_query(p), hw, prof)
+    back, notices = page_state.parse_frontier_query(page_state.frontier_query(p), hw, prof)
     assert back == p and not notices
 
 
@@ -78,7 +79,7 @@ def test_page_inputs_parse_and_round_trip():
     ],
 )
 def test_bad_page_params_fall_back_with_a_notice(key, value, used):
-    inputs, notices = figs.parse_page_query({key: value}, {"h200", "b200"}, {"sglang"})
+    inputs, notices = page_state.parse_frontier_query({key: value}, {"h200", "b200"}, {"sglang"})
     assert [n.param for n in notices] == [key]
     assert notices[0].used == used
     assert "<" not in notices[0].given

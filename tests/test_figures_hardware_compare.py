@@ -13,6 +13,7 @@ from model_fixtures import TINY_DENSE, TOY_BW, TOY_GPU, TOY_GPU_NO_PRICE
 
 from tests.apptest_util import decode
 from tpot_model import BUCKETS, IDEAL, EfficiencyProfile, Scenario, estimate
+from ui import page_state
 from ui.figures import compare as cf
 from ui.figures import hardware as hf
 from ui.figures.common import hardware_colour
@@ -163,12 +164,12 @@ MODELS, HARDWARE, PROFILES = (
 
 
 def _parse(**params):
-    return cf.parse_side_query(params, "b", MODELS, HARDWARE, PROFILES)
+    return page_state.parse_side_query(params, "b", MODELS, HARDWARE, PROFILES)
 
 
 def test_parse_side_query_defaults_and_valid_values():
     values, notices = _parse()
-    assert values == cf.DEFAULTS["b"] and not notices
+    assert values == page_state.SIDE_DEFAULTS["b"] and not notices
     assert values["hardware"] == "mi300x" and values["weights"] == "bf16" and values["gpus"] == cf.AUTO
     values, notices = _parse(b_hardware="h100-sxm", b_gpus="4", b_weights="fp8", b_kv="fp8", b_profile="ideal",
                              b_model="llama-3.1-8b", b_batch="64", b_context="8192", b_price="2.5")  # fmt: skip
@@ -176,8 +177,8 @@ def test_parse_side_query_defaults_and_valid_values():
     assert values == {"hardware": "h100-sxm", "gpus": 4, "weights": "fp8", "kv": "fp8", "profile": "ideal",
                       "model": "llama-3.1-8b", "batch": 64, "context": 8192, "price": 2.5}  # fmt: skip
     # C is parsed from its own prefix only
-    c_values, _ = cf.parse_side_query({"b_hardware": "h200"}, "c", MODELS, HARDWARE, PROFILES)
-    assert c_values == cf.DEFAULTS["c"]
+    c_values, _ = page_state.parse_side_query({"b_hardware": "h200"}, "c", MODELS, HARDWARE, PROFILES)
+    assert c_values == page_state.SIDE_DEFAULTS["c"]
 
 
 def test_parse_side_query_invalid_values_give_notices():
@@ -194,20 +195,24 @@ def test_parse_side_query_invalid_values_give_notices():
 
 def test_side_query_round_trip():
     values, _ = _parse(b_hardware="b200", b_gpus="8", b_batch="128", b_price="4")
-    query = cf.side_query(values, "b")
+    query = page_state.side_query(values, "b")
     assert query == {"b_hardware": "b200", "b_gpus": "8", "b_weights": "bf16", "b_kv": "bf16", "b_batch": "128",
                      "b_price": "4"}  # fmt: skip
     assert _parse(**query)[0] == values
-    assert "b_model" not in cf.side_query(cf.DEFAULTS["b"], "b")  # "same as A" is the absence of the parameter
+    assert "b_model" not in page_state.side_query(
+        page_state.SIDE_DEFAULTS["b"], "b"
+    )  # "same as A" is the absence of the parameter
 
 
 def test_side_state_follows_a_where_same():
     a = DEFAULT.with_(compute="fp8", price=9.0, batch=16)
-    b = cf.side_state(a, cf.DEFAULTS["b"])
+    b = page_state.side_state(a, page_state.SIDE_DEFAULTS["b"])
     assert (b.model, b.batch, b.context, b.output, b.profile) == (a.model, 16, a.context, a.output, a.profile)
     assert (b.hardware, b.weights, b.compute, b.price, b.gpus) == ("mi300x", "bf16", "auto", None, 1)
-    assert cf.side_state(a, cf.DEFAULTS["b"], gpus=4).gpus == 4
-    own = cf.side_state(a, {**cf.DEFAULTS["b"], "gpus": 2, "batch": 64, "model": "llama-3.1-8b"}, gpus=8)
+    assert page_state.side_state(a, page_state.SIDE_DEFAULTS["b"], gpus=4).gpus == 4
+    own = page_state.side_state(
+        a, {**page_state.SIDE_DEFAULTS["b"], "gpus": 2, "batch": 64, "model": "llama-3.1-8b"}, gpus=8
+    )
     assert (own.gpus, own.batch, own.model) == (2, 64, "llama-3.1-8b")  # an explicit count is kept
 
 

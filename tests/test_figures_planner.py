@@ -13,6 +13,7 @@ from tests.apptest_util import decode
 from tpot_model import Scenario, load_hardware_catalog, load_model_catalog, resolve_profile
 from tpot_model import planner as pl
 from tpot_model.targets import TPOT_TARGETS_S
+from ui import page_state
 from ui.figures import planner as figs
 from ui.figures.common import BUCKET_COLOURS
 from ui.i18n import EN, Translator
@@ -177,9 +178,9 @@ def test_levers_figure_and_tables():
 
 
 def test_page_query_defaults_and_round_trip():
-    inputs, notices = figs.parse_page_query({})
-    assert inputs == figs.PageInputs() and notices == []
-    q = figs.page_query(30.0, 2000.0, 6, 0.55, 0.4, "levers")
+    inputs, notices = page_state.parse_planner_query({})
+    assert inputs == page_state.PlannerInputs() and notices == []
+    q = page_state.planner_query(30.0, 2000.0, 6, 0.55, 0.4, "levers")
     assert q == {
         "planner_target_ms": "30",
         "planner_ttft_ms": "2000",
@@ -188,15 +189,15 @@ def test_page_query_defaults_and_round_trip():
         "prefix_hit": "0.4",
         "planner_section": "levers",
     }
-    back, notices = figs.parse_page_query(q)
+    back, notices = page_state.parse_planner_query(q)
     assert notices == []
-    assert back == figs.PageInputs("code_completion", 30.0, 2000.0, 6, 0.55, 0.4, "levers")
+    assert back == page_state.PlannerInputs("code_completion", 30.0, 2000.0, 6, 0.55, 0.4, "levers")
 
 
 def test_page_query_custom_target_and_presets():
-    assert figs.parse_page_query({"planner_target_ms": "65"})[0].target == figs.CUSTOM
+    assert page_state.parse_planner_query({"planner_target_ms": "65"})[0].target == figs.CUSTOM
     for key, seconds in TPOT_TARGETS_S.items():
-        inputs = figs.parse_page_query({"planner_target_ms": f"{seconds * 1e3:g}"})[0]
+        inputs = page_state.parse_planner_query({"planner_target_ms": f"{seconds * 1e3:g}"})[0]
         assert inputs.target == key and figs.target_ms(inputs.target, 1.0) == pytest.approx(seconds * 1e3)
     assert figs.target_ms(figs.CUSTOM, 65.0) == 65.0
 
@@ -221,8 +222,8 @@ def test_page_query_custom_target_and_presets():
     ],
 )
 def test_page_query_bad_values_fall_back_with_a_notice(key, value):
-    inputs, notices = figs.parse_page_query({key: value})
-    assert inputs == figs.PageInputs()
+    inputs, notices = page_state.parse_planner_query({key: value})
+    assert inputs == page_state.PlannerInputs()
     assert len(notices) == 1 and notices[0].param == key
     assert "<" not in notices[0].given and "script" in notices[0].given or value != "<script>"
 

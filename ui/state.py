@@ -97,12 +97,13 @@ def sanitize(value: object, limit: int = 40) -> str:
     return text[:limit] + ("…" if len(text) > limit else "")
 
 
-def _nearest(options: tuple[int, ...], value: float) -> int:
+def nearest(options: tuple[int, ...], value: float) -> int:
     """The option closest to value on a log scale (values span decades)."""
     return min(options, key=lambda o: abs(math.log1p(o) - math.log1p(value)))
 
 
-def _last(value: object) -> str:
+def last(value: object) -> str:
+    """A URL parameter's value as text: the last one when it is given several times."""
     if isinstance(value, (list, tuple)):
         return str(value[-1]) if value else ""
     return str(value)
@@ -118,7 +119,7 @@ def parse_query(
     def choice(key: str, allowed: set[str] | tuple[str, ...]) -> None:
         if key not in params:
             return
-        raw = _last(params[key]).strip()
+        raw = last(params[key]).strip()
         if raw in allowed:
             values[key] = raw
         else:
@@ -127,7 +128,7 @@ def parse_query(
     def numeric(key: str, options: tuple[int, ...]) -> None:
         if key not in params:
             return
-        raw = _last(params[key]).strip()
+        raw = last(params[key]).strip()
         try:
             x = float(raw)
         except ValueError:
@@ -135,10 +136,10 @@ def parse_query(
         if not math.isfinite(x) or x < min(options):
             notices.append(Notice(key, sanitize(raw), str(getattr(DEFAULT, key))))
             return
-        nearest = _nearest(options, x)
-        if nearest != x:
-            notices.append(Notice(key, sanitize(raw), f"{nearest:,}", snapped=True))
-        values[key] = nearest
+        snapped = nearest(options, x)
+        if snapped != x:
+            notices.append(Notice(key, sanitize(raw), f"{snapped:,}", snapped=True))
+        values[key] = snapped
 
     choice("model", model_ids)
     choice("hardware", hardware_ids)
@@ -152,7 +153,7 @@ def parse_query(
     numeric("context", CONTEXT_OPTIONS)
     numeric("output", OUTPUT_OPTIONS)
     if "price" in params:
-        raw = _last(params["price"]).strip()
+        raw = last(params["price"]).strip()
         try:
             p = float(raw)
         except ValueError:

@@ -1,5 +1,5 @@
-"""Compare figures: scenarios side by side (headline numbers with deltas, TPOT decomposition, TPOT against batch),
-and the pure URL form of the page's extra scenarios (B, C).
+"""Compare figures: scenarios side by side (headline numbers with deltas, TPOT decomposition, TPOT against batch);
+the URL form of the page's extra scenarios (B, C) is in ui.page_state.
 
 Pure: ScenarioState / Estimate objects in, plotly figures, pandas DataFrames and Stylers out; no Streamlit.
 """
@@ -21,139 +21,15 @@ from .. import fmt
 from ..i18n import EN, Translator
 from ..state import (
     BATCH_OPTIONS,
-    CONTEXT_OPTIONS,
-    GPU_OPTIONS,
-    KV_OPTIONS,
-    MAX_PRICE_USD_PER_HOUR,
-    WEIGHT_OPTIONS,
-    Notice,
-    ScenarioState,
-    sanitize,
 )
 from .common import Figure, hardware_colour, style, y_log_ticks
 
 SAME = "same"  # follow scenario A (model, batch, context, profile)
 AUTO = "auto"  # fewest power-of-two GPUs that hold the scenario
-SIDES = ("b", "c")
-FIELDS = ("hardware", "gpus", "weights", "kv", "profile", "model", "batch", "context", "price")
-DEFAULTS: dict[str, dict[str, object]] = {
-    "b": {"hardware": "mi300x", "gpus": AUTO, "weights": "bf16", "kv": "bf16", "profile": SAME},
-    "c": {"hardware": "b200", "gpus": AUTO, "weights": "fp8", "kv": "bf16", "profile": SAME},
-}
-for _d in DEFAULTS.values():
-    _d.update({"model": SAME, "batch": SAME, "context": SAME, "price": None})
-
 BETTER_COLOUR = "#1a7f37"
 WORSE_COLOUR = "#c62828"
 PATTERNS = ("", "/", ".")  # A, B, C: tells scenarios on the same hardware apart
 SYMBOLS = ("circle", "square", "diamond")
-
-
-# --------------------------------------------------------------------------------------------------- URL form
-
-
-def _nearest(options: tuple[int, ...], value: float) -> int:
-    return min(options, key=lambda o: abs(math.log1p(o) - math.log1p(value)))
-
-
-def parse_side_query(
-    params: Mapping[str, object], side: str, model_ids: set[str], hardware_ids: set[str], profile_ids: set[str]
-) -> tuple[dict[str, object], list[Notice]]:
-    """Scenario `side`'s choices from URL parameters <side>_hardware, <side>_gpus, ... (validated).
-
-    Missing parameters give the defaults; an invalid one gives the default (or the nearest valid number) and a
-    Notice naming the parameter, the sanitised value given and the value used."""
-    values = dict(DEFAULTS[side])
-    notices: list[Notice] = []
-
-    def raw(field: str) -> str | None:
-        v = params.get(f"{side}_{field}")
-        if v is None:
-            return None
-        return (str(v[-1]) if v else "") if isinstance(v, (list, tuple)) else str(v).strip()
-
-    def bad(field: str, given: str, used: object) -> None:
-        notices.append(Notice(f"{side}_{field}", sanitize(given), str(used)))
-
-    choices = {
-        "hardware": hardware_ids,
-        "weights": set(WEIGHT_OPTIONS),
-        "kv": set(KV_OPTIONS),
-        "profile": {SAME, *profile_ids},
-        "model": {SAME, *model_ids},
-    }
-    for field, allowed in choices.items():
-        r = raw(field)
-        if r is None:
-            continue
-        if r in allowed:
-            values[field] = r
-        else:
-            bad(field, r, values[field])
-    numeric = {"gpus": (AUTO, GPU_OPTIONS), "batch": (SAME, BATCH_OPTIONS), "context": (SAME, CONTEXT_OPTIONS)}
-    for field, (sentinel, options) in numeric.items():
-        r = raw(field)
-        if r is None:
-            continue
-        if r == sentinel:
-            values[field] = sentinel
-            continue
-        try:
-            x = float(r)
-        except ValueError:
-            x = float("nan")
-        if not math.isfinite(x) or x < min(options):
-            bad(field, r, values[field])
-            continue
-        values[field] = _nearest(options, x)
-        if values[field] != x:
-            bad(field, r, values[field])
-    r = raw("price")
-    if r:
-        try:
-            p = float(r)
-        except ValueError:
-            p = float("nan")
-        if math.isfinite(p) and 0 <= p <= MAX_PRICE_USD_PER_HOUR:
-            values["price"] = p
-        else:
-            bad("price", r, "—")
-    return values, notices
-
-
-def side_query(values: Mapping[str, object], side: str) -> dict[str, str]:
-    """The URL form of a side's choices: <side>_<field> for every field that is set (not 'same as A' / empty)."""
-    out = {}
-    for field in FIELDS:
-        v = values.get(field)
-        if v is None or v == SAME:
-            continue
-        out[f"{side}_{field}"] = f"{v:g}" if isinstance(v, float) else str(v)
-    return out
-
-
-def side_state(a: ScenarioState, values: Mapping[str, object], gpus: int | None = None) -> ScenarioState:
-    """Scenario B or C as a ScenarioState: its own hardware, formats and GPUs; model, batch, context and profile
-    from A where set to SAME; compute precision from its own weight format; price its own (None: the catalog's).
-    gpus replaces an AUTO GPU count (1 until the caller knows the minimum)."""
-
-    def own(field: str) -> object:
-        v = values[field]
-        return getattr(a, field) if v == SAME else v
-
-    n = values["gpus"]
-    return a.with_(
-        hardware=values["hardware"],
-        gpus=int(gpus if n == AUTO and gpus is not None else (1 if n == AUTO else n)),
-        weights=values["weights"],
-        kv=values["kv"],
-        compute="auto",
-        profile=own("profile"),
-        model=own("model"),
-        batch=int(own("batch")),
-        context=int(own("context")),
-        price=values["price"],
-    )
 
 
 def fewest_gpus(est: Estimate, fallback: int) -> int:

@@ -2,8 +2,8 @@
 hardware x precision x layout, with measured points overlaid; cost per million tokens at an interactivity target;
 tokens per MW; and the leave-one-hardware-out check against the measurements. Pure: data in, figures out.
 
-Also the page's own inputs and their URL form (fr_io, fr_hw, fr_prec, fr_layout, fr_engine, fr_y, fr_target, fr_tier,
-fr_usd, fr_mtp, fr_k, fr_accept, fr_log, fr_disagg)."""
+Also the page's options (I/O presets, precisions, layouts, tiers, ranges), whose URL form ui.page_state reads and
+writes."""
 
 from __future__ import annotations
 
@@ -17,10 +17,8 @@ import plotly.graph_objects as go
 
 from tpot_model.economics import TCO_TIERS, tokens_per_s_per_mw, usd_per_1M_tokens
 from tpot_model.serving import at_interactivity
-from tpot_model.speculative import MTP_ACCEPTANCE, MTP_K
 
 from ..i18n import EN, Translator
-from ..state import Notice, sanitize
 from .common import Figure, hardware_colour, nice_log_ticks, style, tick_label, y_log_ticks
 
 IO_PRESETS = {"1k1k": (1024, 1024), "1k8k": (1024, 8192), "8k1k": (8192, 1024)}
@@ -44,109 +42,6 @@ SAME_MODEL = {"deepseek-v3": "deepseek-r1"}  # same architecture: their measurem
 
 
 # --------------------------------------------------------------------------------------------------- page inputs
-
-
-@dataclass(frozen=True)
-class PageInputs:
-    io: str = "1k1k"
-    hardware: tuple[str, ...] = DEFAULT_HARDWARE
-    precisions: tuple[str, ...] = ("fp8",)
-    layouts: tuple[str, ...] = ("tp",)
-    engine: str = "sglang"
-    y: str = "output"
-    target: float = 50.0
-    tier: str = "owning_hyperscaler"
-    usd: float = 2.0
-    mtp: bool = False
-    k: int = MTP_K
-    acceptance: float = MTP_ACCEPTANCE
-    log: bool = True
-    disagg: bool = False
-
-
-def _last(v: object) -> str:
-    return str(v[-1] if isinstance(v, (list, tuple)) and v else v).strip()
-
-
-def parse_page_query(
-    params: Mapping[str, object], hardware_ids: set[str], profile_ids: set[str]
-) -> tuple[PageInputs, list[Notice]]:
-    """The page's inputs from URL parameters; a bad value falls back to the default with a notice."""
-    d = PageInputs()
-    values: dict[str, object] = {}
-    notices: list[Notice] = []
-
-    def bad(key: str, text: str, used: object) -> None:
-        notices.append(Notice(key, sanitize(text), str(used)))
-
-    def choice(key: str, name: str, allowed: Sequence[str]) -> None:
-        if key in params:
-            text = _last(params[key])
-            if text in allowed:
-                values[name] = text
-            else:
-                bad(key, text, getattr(d, name))
-
-    def many(key: str, name: str, allowed: Sequence[str]) -> None:
-        if key in params:
-            text = _last(params[key])
-            items = tuple(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
-            good = tuple(x for x in items if x in allowed)
-            if not good or len(good) != len(items):
-                bad(key, text, ",".join(good or getattr(d, name)))
-            if good:
-                values[name] = good
-
-    def number(key: str, name: str, lo: float, hi: float, integer: bool = False) -> None:
-        if key in params:
-            text = _last(params[key])
-            try:
-                x = float(text)
-            except ValueError:
-                x = math.nan
-            if not (math.isfinite(x) and lo <= x <= hi) or (integer and x != int(x)):
-                bad(key, text, getattr(d, name))
-            else:
-                values[name] = int(x) if integer else x
-
-    choice("fr_io", "io", IO_OPTIONS)
-    many("fr_hw", "hardware", sorted(hardware_ids))
-    many("fr_prec", "precisions", PRECISIONS)
-    many("fr_layout", "layouts", LAYOUTS)
-    choice("fr_engine", "engine", sorted(profile_ids))
-    choice("fr_y", "y", Y_METRICS)
-    number("fr_target", "target", 1.0, MAX_TARGET)
-    choice("fr_tier", "tier", TIERS)
-    number("fr_usd", "usd", 0.01, MAX_USD)
-    choice("fr_mtp", "mtp", ("0", "1"))
-    number("fr_k", "k", K_RANGE[0], K_RANGE[1], integer=True)
-    number("fr_accept", "acceptance", 0.0, 0.99)
-    choice("fr_log", "log", ("0", "1"))
-    choice("fr_disagg", "disagg", ("0", "1"))
-    for flag in ("mtp", "log", "disagg"):
-        if flag in values:
-            values[flag] = values[flag] == "1"
-    return PageInputs(**{**d.__dict__, **values}), notices
-
-
-def page_query(p: PageInputs) -> dict[str, str]:
-    """The page's inputs as URL parameters (plain strings)."""
-    return {
-        "fr_io": p.io,
-        "fr_hw": ",".join(p.hardware),
-        "fr_prec": ",".join(p.precisions),
-        "fr_layout": ",".join(p.layouts),
-        "fr_engine": p.engine,
-        "fr_y": p.y,
-        "fr_target": f"{p.target:g}",
-        "fr_tier": p.tier,
-        "fr_usd": f"{p.usd:g}",
-        "fr_mtp": "1" if p.mtp else "0",
-        "fr_k": str(int(p.k)),
-        "fr_accept": f"{p.acceptance:g}",
-        "fr_log": "1" if p.log else "0",
-        "fr_disagg": "1" if p.disagg else "0",
-    }
 
 
 def concurrency_grid(marked: float) -> np.ndarray:

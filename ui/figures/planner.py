@@ -1,14 +1,12 @@
 """Serving-planner figures and tables: the SLO frontier, hardware x precision cost at a target, tensor and pipeline
 parallelism, speculative decoding, capacity and disaggregation, the levers. Pure: results of tpot_model.planner
-in (SI units), go.Figure or pandas DataFrame out (display units in column names). Also the page's URL parameters
-(planner_target_ms, planner_ttft_ms, spec_k, spec_accept, prefix_hit, planner_section): parsed and validated here,
-purely."""
+in (SI units), go.Figure or pandas DataFrame out (display units in column names); and the page's options (targets,
+tabs, slider ranges), whose URL form ui.page_state reads and writes."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
@@ -28,7 +26,6 @@ from tpot_model.planner import (
 from tpot_model.targets import TPOT_TARGETS_S
 
 from ..i18n import EN, Translator
-from ..state import Notice, sanitize
 from .common import BUCKET_COLOURS, Decor, Figure, style
 
 # --------------------------------------------------------------------------------------------------- page inputs
@@ -57,94 +54,9 @@ PP_COLOUR = "#ff7f0e"
 LEVER_COLOURS = {"tpot": "#1f77b4", "throughput": "#2ca02c", "usd": "#d62728"}
 
 
-@dataclass(frozen=True)
-class PageInputs:
-    """The page's own inputs as the URL carries them."""
-
-    target: str = DEFAULT_TARGET  # a key of TPOT_TARGETS_S or 'custom'
-    custom_ms: float = 50.0
-    ttft_ms: float = 0.0  # 0 = no TTFT target
-    k: int = DEFAULT_K
-    acceptance: float = DEFAULT_ACCEPT
-    prefix_hit: float = DEFAULT_HIT
-    section: str = SECTIONS[0]  # the open tab
-
-
-def _number(params: Mapping[str, object], key: str) -> tuple[float | None, str]:
-    raw = params.get(key)
-    if isinstance(raw, (list, tuple)):
-        raw = raw[-1] if raw else ""
-    text = str(raw).strip()
-    try:
-        x = float(text)
-    except ValueError:
-        return None, text
-    return (x if math.isfinite(x) else None), text
-
-
-def parse_page_query(params: Mapping[str, object]) -> tuple[PageInputs, list[Notice]]:
-    """The page's inputs from URL parameters; a bad value falls back to the default with a notice."""
-    d = PageInputs()
-    values: dict[str, object] = {}
-    notices: list[Notice] = []
-
-    def bad(key: str, text: str, used: object) -> None:
-        notices.append(Notice(key, sanitize(text), str(used)))
-
-    if "planner_target_ms" in params:
-        x, text = _number(params, "planner_target_ms")
-        if x is None or not 0 < x <= MAX_TARGET_MS:
-            bad("planner_target_ms", text, f"{TPOT_TARGETS_S[DEFAULT_TARGET] * 1e3:g}")
-        else:
-            preset = next((k for k, v in TPOT_TARGETS_S.items() if abs(v * 1e3 - x) < 1e-9), None)
-            values["target"] = preset or CUSTOM
-            values["custom_ms"] = x
-    if "planner_ttft_ms" in params:
-        x, text = _number(params, "planner_ttft_ms")
-        if x is None or not 0 <= x <= MAX_TTFT_MS:
-            bad("planner_ttft_ms", text, "0")
-        else:
-            values["ttft_ms"] = x
-    if "spec_k" in params:
-        x, text = _number(params, "spec_k")
-        if x is None or x != int(x) or not K_RANGE[0] <= x <= K_RANGE[1]:
-            bad("spec_k", text, d.k)
-        else:
-            values["k"] = int(x)
-    for key, field, top in (("spec_accept", "acceptance", ACCEPT_MAX), ("prefix_hit", "prefix_hit", HIT_MAX)):
-        if key in params:
-            x, text = _number(params, key)
-            if x is None or not 0 <= x <= top:
-                bad(key, text, getattr(d, field))
-            else:
-                values[field] = round(x, 2)
-    if "planner_section" in params:
-        raw = params["planner_section"]
-        text = str(raw[-1] if isinstance(raw, (list, tuple)) and raw else raw).strip()
-        if text in SECTIONS:
-            values["section"] = text
-        else:
-            bad("planner_section", text, d.section)
-    return PageInputs(**{**d.__dict__, **values}), notices
-
-
 def target_ms(target: str, custom_ms: float) -> float:
     """The TPOT target in ms for a preset key, or the custom value."""
     return TPOT_TARGETS_S[target] * 1e3 if target in TPOT_TARGETS_S else float(custom_ms)
-
-
-def page_query(
-    tpot_ms: float, ttft_ms: float, k: int, acceptance: float, prefix_hit: float, section: str
-) -> dict[str, str]:
-    """The page's inputs as URL parameters (plain strings)."""
-    return {
-        "planner_target_ms": f"{tpot_ms:g}",
-        "planner_ttft_ms": f"{ttft_ms:g}",
-        "spec_k": str(int(k)),
-        "spec_accept": f"{acceptance:g}",
-        "prefix_hit": f"{prefix_hit:g}",
-        "planner_section": section,
-    }
 
 
 def batch_sweep(max_batch_memory: float) -> np.ndarray:

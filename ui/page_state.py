@@ -1,0 +1,300 @@
+"""The inputs of the pages that keep their own (Planner, Frontier, Compare's scenarios B and C) and their URL form.
+Pure (no Streamlit): parse, validate, serialise, one QueryReader for all three; a bad value falls back to the
+default (or the nearest valid value) with a ui.state Notice naming the parameter. The option lists (targets, tabs,
+I/O presets, precisions ...) belong to the pages' figure modules, which draw them.
+
+Planner: planner_target_ms, planner_ttft_ms, spec_k, spec_accept, prefix_hit, planner_section.
+Frontier: fr_io, fr_hw, fr_prec, fr_layout, fr_engine, fr_y, fr_target, fr_tier, fr_usd, fr_mtp, fr_k, fr_accept,
+fr_log, fr_disagg.
+Compare: <side>_hardware, _gpus, _weights, _kv, _profile, _model, _batch, _context, _price for sides b and c.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
+
+from tpot_model.speculative import MTP_ACCEPTANCE, MTP_K
+from tpot_model.targets import TPOT_TARGETS_S
+
+from .figures import compare as cmp
+from .figures import frontier as fr
+from .figures import planner as pl
+from .state import (
+    BATCH_OPTIONS,
+    CONTEXT_OPTIONS,
+    GPU_OPTIONS,
+    KV_OPTIONS,
+    MAX_PRICE_USD_PER_HOUR,
+    WEIGHT_OPTIONS,
+    Notice,
+    ScenarioState,
+    last,
+    nearest,
+    sanitize,
+)
+
+
+def _float(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        return math.nan
+
+
+class QueryReader:
+    """URL parameters read one at a time: the last value of each as stripped text; a Notice for each bad one."""
+
+    def __init__(self, params: Mapping[str, object]) -> None:
+        self.params = params
+        self.notices: list[Notice] = []
+
+    def text(self, key: str) -> str | None:
+        """The parameter's text, None when absent."""
+        return last(self.params[key]).strip() if key in self.params else None
+
+    def bad(self, key: str, given: str, used: object) -> None:
+        self.notices.append(Notice(key, sanitize(given), str(used)))
+
+    def choice(self, key: str, allowed: Collection[str], used: object) -> str | None:
+        """The value if it is one of `allowed`; else None (a notice unless absent)."""
+        text = self.text(key)
+        if text is None or text in allowed:
+            return text
+        self.bad(key, text, used)
+        return None
+
+    def number(self, key: str, ok: Callable[[float], bool], used: object) -> float | None:
+        """The finite number for which ok() holds; else None (a notice unless absent)."""
+        text = self.text(key)
+        if text is None:
+            return None
+        x = _float(text)
+        if math.isfinite(x) and ok(x):
+            return x
+        self.bad(key, text, used)
+        return None
+
+
+# --------------------------------------------------------------------------------------------------- planner
+
+
+@dataclass(frozen=True)
+class PlannerInputs:
+    """The Serving planner's own inputs as the URL carries them."""
+
+    target: str = pl.DEFAULT_TARGET  # a key of TPOT_TARGETS_S or 'custom'
+    custom_ms: float = 50.0
+    ttft_ms: float = 0.0  # 0 = no TTFT target
+    k: int = pl.DEFAULT_K
+    acceptance: float = pl.DEFAULT_ACCEPT
+    prefix_hit: float = pl.DEFAULT_HIT
+    section: str = pl.SECTIONS[0]  # the open tab
+
+
+def parse_planner_query(params: Mapping[str, object]) -> tuple[PlannerInputs, list[Notice]]:
+    """The planner's inputs from URL parameters; a bad value falls back to the default with a notice."""
+    d, r = PlannerInputs(), QueryReader(params)
+    values: dict[str, object] = {}
+    used = f"{TPOT_TARGETS_S[pl.DEFAULT_TARGET] * 1e3:g}"
+    if (x := r.number("planner_target_ms", lambda x: 0 < x <= pl.MAX_TARGET_MS, used)) is not None:
+        preset = next((k for k, v in TPOT_TARGETS_S.items() if abs(v * 1e3 - x) < 1e-9), None)
+        values["target"] = preset or pl.CUSTOM
+        values["custom_ms"] = x
+    if (x := r.number("planner_ttft_ms", lambda x: 0 <= x <= pl.MAX_TTFT_MS, "0")) is not None:
+        values["ttft_ms"] = x
+    lo, hi = pl.K_RANGE
+    if (x := r.number("spec_k", lambda x: x == int(x) and lo <= x <= hi, d.k)) is not None:
+        values["k"] = int(x)
+    for key, name, top in (("spec_accept", "acceptance", pl.ACCEPT_MAX), ("prefix_hit", "prefix_hit", pl.HIT_MAX)):
+        if (x := r.number(key, lambda x, top=top: 0 <= x <= top, getattr(d, name))) is not None:
+            values[name] = round(x, 2)
+    if (section := r.choice("planner_section", pl.SECTIONS, d.section)) is not None:
+        values["section"] = section
+    return PlannerInputs(**{**d.__dict__, **values}), r.notices
+
+
+def planner_query(
+    tpot_ms: float, ttft_ms: float, k: int, acceptance: float, prefix_hit: float, section: str
+) -> dict[str, str]:
+    """The planner's inputs as URL parameters (plain strings)."""
+    return {
+        "planner_target_ms": f"{tpot_ms:g}",
+        "planner_ttft_ms": f"{ttft_ms:g}",
+        "spec_k": str(int(k)),
+        "spec_accept": f"{acceptance:g}",
+        "prefix_hit": f"{prefix_hit:g}",
+        "planner_section": section,
+    }
+
+
+# --------------------------------------------------------------------------------------------------- frontier
+
+
+@dataclass(frozen=True)
+class FrontierInputs:
+    """The Serving frontier's own inputs as the URL carries them."""
+
+    io: str = "1k1k"
+    hardware: tuple[str, ...] = fr.DEFAULT_HARDWARE
+    precisions: tuple[str, ...] = ("fp8",)
+    layouts: tuple[str, ...] = ("tp",)
+    engine: str = "sglang"
+    y: str = "output"
+    target: float = 50.0
+    tier: str = "owning_hyperscaler"
+    usd: float = 2.0
+    mtp: bool = False
+    k: int = MTP_K
+    acceptance: float = MTP_ACCEPTANCE
+    log: bool = True
+    disagg: bool = False
+
+
+def parse_frontier_query(
+    params: Mapping[str, object], hardware_ids: set[str], profile_ids: set[str]
+) -> tuple[FrontierInputs, list[Notice]]:
+    """The frontier's inputs from URL parameters; a bad value falls back to the default with a notice."""
+    d, r = FrontierInputs(), QueryReader(params)
+    values: dict[str, object] = {}
+
+    def choice(key: str, name: str, allowed: Collection[str]) -> None:
+        if (text := r.choice(key, allowed, getattr(d, name))) is not None:
+            values[name] = text
+
+    def many(key: str, name: str, allowed: Collection[str]) -> None:
+        if (text := r.text(key)) is not None:
+            items = tuple(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
+            good = tuple(x for x in items if x in allowed)
+            if not good or len(good) != len(items):
+                r.bad(key, text, ",".join(good or getattr(d, name)))
+            if good:
+                values[name] = good
+
+    def number(key: str, name: str, lo: float, hi: float, integer: bool = False) -> None:
+        ok = (lambda x: lo <= x <= hi and x == int(x)) if integer else (lambda x: lo <= x <= hi)
+        if (x := r.number(key, ok, getattr(d, name))) is not None:
+            values[name] = int(x) if integer else x
+
+    choice("fr_io", "io", fr.IO_OPTIONS)
+    many("fr_hw", "hardware", sorted(hardware_ids))
+    many("fr_prec", "precisions", fr.PRECISIONS)
+    many("fr_layout", "layouts", fr.LAYOUTS)
+    choice("fr_engine", "engine", sorted(profile_ids))
+    choice("fr_y", "y", fr.Y_METRICS)
+    number("fr_target", "target", 1.0, fr.MAX_TARGET)
+    choice("fr_tier", "tier", fr.TIERS)
+    number("fr_usd", "usd", 0.01, fr.MAX_USD)
+    choice("fr_mtp", "mtp", ("0", "1"))
+    number("fr_k", "k", fr.K_RANGE[0], fr.K_RANGE[1], integer=True)
+    number("fr_accept", "acceptance", 0.0, 0.99)
+    choice("fr_log", "log", ("0", "1"))
+    choice("fr_disagg", "disagg", ("0", "1"))
+    for flag in ("mtp", "log", "disagg"):
+        if flag in values:
+            values[flag] = values[flag] == "1"
+    return FrontierInputs(**{**d.__dict__, **values}), r.notices
+
+
+def frontier_query(p: FrontierInputs) -> dict[str, str]:
+    """The frontier's inputs as URL parameters (plain strings)."""
+    return {
+        "fr_io": p.io,
+        "fr_hw": ",".join(p.hardware),
+        "fr_prec": ",".join(p.precisions),
+        "fr_layout": ",".join(p.layouts),
+        "fr_engine": p.engine,
+        "fr_y": p.y,
+        "fr_target": f"{p.target:g}",
+        "fr_tier": p.tier,
+        "fr_usd": f"{p.usd:g}",
+        "fr_mtp": "1" if p.mtp else "0",
+        "fr_k": str(int(p.k)),
+        "fr_accept": f"{p.acceptance:g}",
+        "fr_log": "1" if p.log else "0",
+        "fr_disagg": "1" if p.disagg else "0",
+    }
+
+
+# --------------------------------------------------------------------------------------------------- compare
+
+SIDES = ("b", "c")
+SIDE_FIELDS = ("hardware", "gpus", "weights", "kv", "profile", "model", "batch", "context", "price")
+SAME, AUTO = cmp.SAME, cmp.AUTO
+SIDE_DEFAULTS: dict[str, dict[str, object]] = {
+    "b": {"hardware": "mi300x", "gpus": AUTO, "weights": "bf16", "kv": "bf16", "profile": SAME},
+    "c": {"hardware": "b200", "gpus": AUTO, "weights": "fp8", "kv": "bf16", "profile": SAME},
+}
+for _d in SIDE_DEFAULTS.values():
+    _d.update({"model": SAME, "batch": SAME, "context": SAME, "price": None})
+
+
+def parse_side_query(
+    params: Mapping[str, object], side: str, model_ids: set[str], hardware_ids: set[str], profile_ids: set[str]
+) -> tuple[dict[str, object], list[Notice]]:
+    """Compare scenario `side`'s choices from URL parameters <side>_hardware, <side>_gpus, ... (validated).
+
+    Missing parameters give the defaults; an invalid one gives the default (or the nearest valid number) and a
+    Notice naming the parameter, the sanitised value given and the value used."""
+    values = dict(SIDE_DEFAULTS[side])
+    r = QueryReader(params)
+    choices = {
+        "hardware": hardware_ids,
+        "weights": set(WEIGHT_OPTIONS),
+        "kv": set(KV_OPTIONS),
+        "profile": {SAME, *profile_ids},
+        "model": {SAME, *model_ids},
+    }
+    for name, allowed in choices.items():
+        if (text := r.choice(f"{side}_{name}", allowed, values[name])) is not None:
+            values[name] = text
+    numeric = {"gpus": (AUTO, GPU_OPTIONS), "batch": (SAME, BATCH_OPTIONS), "context": (SAME, CONTEXT_OPTIONS)}
+    for name, (sentinel, options) in numeric.items():
+        key = f"{side}_{name}"
+        if r.text(key) == sentinel:
+            values[name] = sentinel
+        elif (x := r.number(key, lambda x, options=options: x >= min(options), values[name])) is not None:
+            values[name] = nearest(options, x)
+            if values[name] != x:  # between two options: the nearest one, said
+                r.bad(key, r.text(key), values[name])
+    in_range = lambda p: 0 <= p <= MAX_PRICE_USD_PER_HOUR  # noqa: E731
+    # an empty price is the catalog's
+    if r.text(f"{side}_price") and (p := r.number(f"{side}_price", in_range, "—")) is not None:
+        values["price"] = p
+    return values, r.notices
+
+
+def side_query(values: Mapping[str, object], side: str) -> dict[str, str]:
+    """The URL form of a side's choices: <side>_<field> for every field that is set (not 'same as A' / empty)."""
+    out = {}
+    for name in SIDE_FIELDS:
+        v = values.get(name)
+        if v is None or v == SAME:
+            continue
+        out[f"{side}_{name}"] = f"{v:g}" if isinstance(v, float) else str(v)
+    return out
+
+
+def side_state(a: ScenarioState, values: Mapping[str, object], gpus: int | None = None) -> ScenarioState:
+    """Scenario B or C as a ScenarioState: its own hardware, formats and GPUs; model, batch, context and profile
+    from A where set to SAME; compute precision from its own weight format; price its own (None: the catalog's).
+    gpus replaces an AUTO GPU count (1 until the caller knows the minimum)."""
+
+    def own(name: str) -> object:
+        v = values[name]
+        return getattr(a, name) if v == SAME else v
+
+    n = values["gpus"]
+    return a.with_(
+        hardware=values["hardware"],
+        gpus=int(gpus if n == AUTO and gpus is not None else (1 if n == AUTO else n)),
+        weights=values["weights"],
+        kv=values["kv"],
+        compute="auto",
+        profile=own("profile"),
+        model=own("model"),
+        batch=int(own("batch")),
+        context=int(own("context")),
+        price=values["price"],
+    )
