@@ -22,7 +22,8 @@ from tpot_model import (
     resolve_model,
     total_params,
 )
-from tpot_model.catalog import DATA_DIR, MAX_FILE_BYTES, hardware_from_text, model_from_text
+from tpot_model.catalog import hardware_from_text, model_from_text
+from tpot_model.files import DATA_DIR, MAX_FILE_BYTES
 
 REQUIRED_HARDWARE = (
     "a100-40gb",

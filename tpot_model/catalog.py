@@ -1,4 +1,5 @@
-"""Hardware and model catalogs: YAML (datasheet units) or Hugging Face config.json -> validated frozen dataclasses in SI.
+"""Hardware and model catalogs: YAML entries in datasheet units (or a Hugging Face config.json, translated by
+hf_config) -> validated frozen dataclasses in SI; a catalog id or a user's file -> Hardware / ModelSpec.
 
 Validation order (house style 2.4): exact key set, value types, then ranges in ``__post_init__``. Every error is a
 ``CatalogError`` whose message names the file, the entry and the key. YAML is read with ``yaml.safe_load`` only.
@@ -13,17 +14,17 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from .files import (
+    DATA_DIR,
+    CatalogError,
+    integer_field,
+    parse_structured_text,
+    read_structured_file,
+    read_text,
+)
+from .hf_config import is_hf_config, model_entry_from_hf_config
 from .precision import COMPUTE_PRECISIONS
 from .units import GB, GB_per_s, TB_per_s, TFLOP_per_s
-
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
-MAX_FILE_BYTES = 2_000_000  # a catalog or config file larger than this is refused, not parsed
-
-
-class CatalogError(ValueError):
-    """A catalog, model or hardware file is malformed; the message names the file, entry and field."""
 
 
 def _fail(where: str, message: str) -> CatalogError:
@@ -287,15 +288,18 @@ def _sub(where: str, d: dict, key: str, cls: type) -> Any:
     names = [f for f in cls.__dataclass_fields__]
     optional = _SUB_OPTIONAL_DEFAULTS.get(key, {})
     _check_keys(f"{where}, field {key!r}", block, set(names) - set(optional), set(optional))
-    values = {n: _integer(f"{where}, field {key!r}", block, n) for n in names if n in block}
+    values = {n: integer_field(f"{where}, field {key!r}", block, n) for n in names if n in block}
     return cls(**{**optional, **values})
 
 
 def model_from_dict(model_id: str, d: Any, where: str, *, require_source: bool = False) -> ModelSpec:
     """Validate one model entry of the project's own format."""
-    where = f"{where}: entry {model_id!r}"
+    return _model(model_id, d, f"{where}: entry {model_id!r}", require_source=require_source)
+
+
+def _model(model_id: str, d: Any, where: str, *, require_source: bool = False) -> ModelSpec:
     _check_keys(where, d, _MODEL_REQUIRED | ({"source"} if require_source else set()), _MODEL_OPTIONAL)
-    ints = {k: _integer(where, d, k) for k in _MODEL_REQUIRED - {"name", "tied_embeddings", "mlp"}}
+    ints = {k: integer_field(where, d, k) for k in _MODEL_REQUIRED - {"name", "tied_embeddings", "mlp"}}
     with _located(where):
         return ModelSpec(
             id=model_id,
@@ -315,157 +319,6 @@ def model_from_dict(model_id: str, d: Any, where: str, *, require_source: bool =
         )
 
 
-# Values transformers fills in when a config.json leaves them out (its config classes' defaults).
-_HF_DEFAULTS = {
-    "gemma3": {"vocab_size": 262208, "head_dim": 256, "max_position_embeddings": 131072, "sliding_window": 4096,
-               "sliding_window_pattern": 6, "tie_word_embeddings": True, "hidden_activation": "gelu_pytorch_tanh"},
-    "gemma3_text": {"vocab_size": 262208, "head_dim": 256, "max_position_embeddings": 131072, "sliding_window": 4096,
-                    "sliding_window_pattern": 6, "tie_word_embeddings": True,
-                    "hidden_activation": "gelu_pytorch_tanh"},
-    "gemma2": {"vocab_size": 256000, "head_dim": 256, "max_position_embeddings": 8192, "sliding_window": 4096,
-               "tie_word_embeddings": True},
-}  # fmt: skip
-
-
-def model_from_hf_config(model_id: str, cfg: Any, where: str) -> ModelSpec:
-    """A ModelSpec from a Hugging Face config.json (llama, mistral, mixtral, qwen2/3, qwen3_moe, qwen3_next,
-    deepseek_v3, gpt_oss, gemma2, gemma3)."""
-    if not isinstance(cfg, dict):
-        raise _fail(where, "a config.json must be a JSON object")
-    if isinstance(cfg.get("text_config"), dict):  # gemma3 / multimodal wrappers keep the LM in text_config
-        cfg = {**cfg["text_config"], "model_type": cfg["text_config"].get("model_type", cfg.get("model_type"))}
-    model_type = str(cfg.get("model_type", "")).lower()
-    cfg = {**_HF_DEFAULTS.get(model_type, {}), **{k: v for k, v in cfg.items() if v is not None}}
-    supported = (
-        "llama",
-        "mistral",
-        "mixtral",
-        "qwen2",
-        "qwen3",
-        "qwen3_moe",
-        "qwen3_next",
-        "deepseek_v3",
-        "deepseek_v2",
-        "gpt_oss",
-        "gemma",
-        "gemma2",
-        "gemma3",
-        "gemma3_text",
-        "phi3",
-    )
-    if model_type not in supported:
-        raise _fail(where, f"field 'model_type': {model_type!r} is not supported (supported: {', '.join(supported)})")
-
-    def need(key: str) -> int:
-        return _integer(where, cfg, key)
-
-    def iopt(key: str, default: int) -> int:
-        return _integer(where, cfg, key) if cfg.get(key) is not None else default
-
-    def opt(key: str, default: Any) -> Any:
-        return cfg.get(key) if cfg.get(key) is not None else default
-
-    num_layers = need("num_hidden_layers")
-    d_model = need("hidden_size")
-    num_heads = need("num_attention_heads")
-    num_kv_heads = iopt("num_key_value_heads", num_heads)
-    if num_heads < 1 or num_layers < 1 or d_model < 1:
-        raise _fail(where, "fields 'num_hidden_layers', 'hidden_size' and 'num_attention_heads' must be positive")
-    head_dim = iopt("head_dim", d_model // num_heads)
-    vocab = need("vocab_size")
-    moe = mla = window = linear = None
-    d_ff = iopt("intermediate_size", 0)
-    gate = False
-    if model_type == "mixtral":
-        moe = MoE(need("num_local_experts"), need("num_experts_per_tok"), d_ff)
-    elif model_type in ("qwen3_moe", "qwen3_next"):
-        shared_ff = iopt("shared_expert_intermediate_size", 0)
-        moe = MoE(
-            need("num_experts"),
-            need("num_experts_per_tok"),
-            need("moe_intermediate_size"),
-            1 if shared_ff else 0,
-            shared_ff,
-            0,
-        )
-    elif model_type in ("deepseek_v3", "deepseek_v2"):
-        n_shared = iopt("n_shared_experts", 0)
-        expert_ff = need("moe_intermediate_size")
-        moe = MoE(
-            need("n_routed_experts"),
-            need("num_experts_per_tok"),
-            expert_ff,
-            n_shared,
-            expert_ff if n_shared else 0,
-            iopt("first_k_dense_replace", 0),
-        )
-        mla = MLA(
-            iopt("q_lora_rank", 0),
-            need("kv_lora_rank"),
-            need("qk_nope_head_dim"),
-            need("qk_rope_head_dim"),
-            need("v_head_dim"),
-        )
-        head_dim = mla.qk_nope_head_dim + mla.qk_rope_head_dim
-        num_kv_heads = num_heads
-    elif model_type == "gpt_oss":
-        moe = MoE(need("num_local_experts"), need("num_experts_per_tok"), d_ff)
-    if model_type == "qwen3_next":
-        interval = max(iopt("full_attention_interval", 4), 1)
-        n_linear = num_layers - num_layers // interval
-        linear = LinearAttention(
-            n_linear,
-            need("linear_num_key_heads"),
-            need("linear_key_head_dim"),
-            need("linear_num_value_heads"),
-            need("linear_value_head_dim"),
-            iopt("linear_conv_kernel_dim", 4),
-        )
-        gate = True
-    sw = cfg.get("sliding_window")
-    if isinstance(sw, (int, float)) and not isinstance(sw, bool) and math.isfinite(sw) and sw > 0:
-        layer_types = cfg.get("layer_types")
-        if isinstance(layer_types, list) and layer_types:
-            n_window = sum(1 for t in layer_types if t == "sliding_attention")
-        elif model_type == "gemma2":
-            n_window = num_layers // 2
-        elif model_type in ("gemma3", "gemma3_text"):
-            pattern = max(iopt("sliding_window_pattern", 6), 1)
-            n_window = num_layers - num_layers // pattern
-        elif model_type == "mistral" and cfg.get("use_sliding_window", True):
-            n_window = num_layers
-        elif model_type in ("qwen2", "qwen3", "qwen3_moe") and cfg.get("use_sliding_window"):
-            n_window = num_layers - iopt("max_window_layers", 0)
-        else:
-            n_window = 0
-        if 0 < n_window <= num_layers - (linear.num_layers if linear else 0):
-            window = SlidingWindow(int(sw), n_window)
-    act = str(opt("hidden_act", opt("hidden_activation", "silu"))).lower()
-    gelu_plain = model_type not in ("gemma", "gemma2", "gemma3", "gemma3_text") and act.startswith("gelu")
-    with _located(where):
-        return ModelSpec(
-            id=model_id,
-            name=str(opt("_name_or_path", model_id)) or model_id,
-            num_layers=num_layers,
-            d_model=d_model,
-            num_heads=num_heads,
-            num_kv_heads=num_kv_heads,
-            head_dim=head_dim,
-            d_ff=d_ff,
-            vocab_size=vocab,
-            tied_embeddings=bool(opt("tie_word_embeddings", model_type.startswith("gemma"))),
-            mlp="gelu" if gelu_plain else "swiglu",
-            max_context_tokens=iopt("max_position_embeddings", 4096),
-            qk_norm=model_type in ("qwen3", "qwen3_moe", "qwen3_next", "gemma3", "gemma3_text"),
-            attention_output_gate=gate,
-            moe=moe,
-            mla=mla,
-            sliding_window=window,
-            linear_attention=linear,
-            source=(where,),
-        )
-
-
 # --------------------------------------------------------------------------------------------------- loading
 
 
@@ -476,31 +329,6 @@ def _located(where: str):
         yield
     except CatalogError as e:
         raise CatalogError(f"{where}: {e}") from None
-
-
-def read_structured_file(path: str | Path) -> Any:
-    """Parse a YAML or JSON file with safe loaders; CatalogError names the file on any problem."""
-    p = Path(path)
-    try:
-        size = p.stat().st_size
-    except OSError as e:
-        raise CatalogError(f"{p}: cannot read ({e.strerror or e})") from None
-    if size > MAX_FILE_BYTES:
-        raise CatalogError(f"{p}: file is {size} bytes, larger than the {MAX_FILE_BYTES} byte limit")
-    return parse_structured_text(p.read_text(encoding="utf-8", errors="replace"), str(p))
-
-
-def parse_structured_text(text: str, where: str) -> Any:
-    """Parse YAML (a superset of JSON) safely; CatalogError with the line on syntax errors."""
-    if len(text) > MAX_FILE_BYTES:
-        raise CatalogError(f"{where}: larger than the {MAX_FILE_BYTES} byte limit")
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        at = f" at line {mark.line + 1}" if mark is not None else ""
-        problem = getattr(e, "problem", None) or "syntax error"
-        raise CatalogError(f"{where}: malformed YAML/JSON{at}: {problem}") from None
 
 
 def _load_mapping(path: Path) -> dict:
@@ -542,8 +370,8 @@ def hardware_from_text(text: str, where: str) -> Hardware:
 def model_from_text(text: str, where: str, model_id: str = "custom") -> ModelSpec:
     """A user's model file: a Hugging Face config.json or one entry of the project's model format."""
     data = parse_structured_text(text, where)
-    if isinstance(data, dict) and "model_type" in data or (isinstance(data, dict) and "text_config" in data):
-        return model_from_hf_config(model_id, data, where)
+    if is_hf_config(data):
+        return _model(model_id, model_entry_from_hf_config(model_id, data, where), where)
     mid, entry = _single_entry(data, where)
     return model_from_dict(mid if mid != "custom" else model_id, entry, where)
 
@@ -555,7 +383,7 @@ def resolve_hardware(ref: str) -> Hardware:
         return catalog[ref]
     if _looks_like_path(ref):
         p = Path(ref)
-        return hardware_from_text(_read_text(p), str(p))
+        return hardware_from_text(read_text(p), str(p))
     raise CatalogError(f"unknown hardware {ref!r} (not a catalog id or a file; see `python -m tpot_model list`)")
 
 
@@ -566,22 +394,12 @@ def resolve_model(ref: str) -> ModelSpec:
         return catalog[ref]
     if _looks_like_path(ref):
         p = Path(ref)
-        return model_from_text(_read_text(p), str(p), model_id=p.parent.name if p.name == "config.json" else p.stem)
+        return model_from_text(read_text(p), str(p), model_id=p.parent.name if p.name == "config.json" else p.stem)
     raise CatalogError(f"unknown model {ref!r} (not a catalog id or a file; see `python -m tpot_model list`)")
 
 
 def _looks_like_path(ref: str) -> bool:
     return any(ref.endswith(ext) for ext in (".yaml", ".yml", ".json")) or "/" in ref or Path(ref).is_file()
-
-
-def _read_text(p: Path) -> str:
-    try:
-        size = p.stat().st_size
-    except OSError as e:
-        raise CatalogError(f"{p}: cannot read ({e.strerror or e})") from None
-    if size > MAX_FILE_BYTES:
-        raise CatalogError(f"{p}: file is {size} bytes, larger than the {MAX_FILE_BYTES} byte limit")
-    return p.read_text(encoding="utf-8", errors="replace")
 
 
 # --------------------------------------------------------------------------------------------------- field checks
@@ -607,26 +425,12 @@ def _number(where: str, d: dict, key: str, prefix: str = "") -> float:
     return float(value)
 
 
-def _integer(where: str, d: dict, key: str) -> int:
-    value = d.get(key)
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, (int, float))
-        or not math.isfinite(value)
-        or value != int(value)
-    ):
-        raise _fail(where, f"field {key!r} must be a whole number, got {value!r}")
-    if value < 0:
-        raise _fail(where, f"field {key!r} must not be negative, got {value!r}")
-    return int(value)
-
-
 def _optional_number(where: str, d: dict, key: str) -> float | None:
     return None if d.get(key) is None else _number(where, d, key)
 
 
 def _optional_int(where: str, d: dict, key: str) -> int | None:
-    return None if d.get(key) is None else _integer(where, d, key)
+    return None if d.get(key) is None else integer_field(where, d, key)
 
 
 def _scaled(value: float | None, scale: float) -> float | None:
@@ -701,10 +505,10 @@ def entry_problems(kind: str, text: str, where: str) -> tuple[Any, list[str]]:
             if problems:
                 return None, problems
             return hardware_from_dict(hw_id, entry, where), []
-        if isinstance(data, dict) and ("model_type" in data or "text_config" in data):
-            return model_from_hf_config("custom", data, where), []
+        if is_hf_config(data):
+            return _model("custom", model_entry_from_hf_config("custom", data, where), where), []
         mid, entry = _single_entry(data, where)
-        checks = {k: _integer for k in _MODEL_REQUIRED - {"name", "tied_embeddings", "mlp"}}
+        checks = {k: integer_field for k in _MODEL_REQUIRED - {"name", "tied_embeddings", "mlp"}}
         checks.update(name=_text, mlp=_text, tied_embeddings=_bool)
         problems = _collect(f"{where}: entry {mid!r}", entry, _MODEL_REQUIRED, _MODEL_OPTIONAL, checks)
         if problems:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .catalog import DATA_DIR, CatalogError, read_structured_file
+from .files import DATA_DIR, CatalogError, read_structured_file
 from .units import hour_s
 
 TCO_PATH = DATA_DIR / "tco.yaml"

@@ -20,7 +20,7 @@ import plotly.graph_objects as go
 import yaml
 
 from tpot_model import Estimate, active_params, kv_bytes_per_token, kv_cache_bytes_per_sequence, total_params
-from tpot_model.catalog import DATA_DIR
+from tpot_model.files import DATA_DIR
 from tpot_model.roofline import (
     ACTIVATION_BYTES,
     expected_experts_touched,
@@ -50,39 +50,6 @@ def _f(x) -> float:
     return float(np.asarray(x).reshape(-1)[0])
 
 
-def _int(x: float) -> str:
-    return f"{x:,.0f}"
-
-
-_bytes = fmt.nbytes
-_flop = fmt.flop
-
-
-def _time(s: float) -> str:
-    """µs below a millisecond, then ms, s, min."""
-    if math.isfinite(s) and 0 < s < 1e-3:
-        return fmt.us(s)
-    return fmt.duration(s)
-
-
-def _gbps(x: float) -> str:
-    return f"{fmt.number(x / 1e9)} GB/s"
-
-
-def _share(x: float) -> str:
-    return f"{x:g}"
-
-
-def _count(x: float) -> str:
-    """A count that may be a half (mean cache length): 4,608 or 4,608.5."""
-    return _int(x) if float(x).is_integer() else f"{x:,.1f}"
-
-
-def _usd(x: float) -> str:
-    """Dollars for markdown: a bare $ would start LaTeX math in Streamlit markdown."""
-    return fmt.usd(x).replace("$", "\\$") if _known(x) else "n/a"
-
-
 def _known(x: float) -> bool:
     return x is not None and math.isfinite(x)
 
@@ -106,7 +73,7 @@ def memory_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
                 params=fmt.params(P),
                 active=active,
                 fmt=s.weights.name,
-                bits=_share(s.weights.bits),
+                bits=fmt.plain(s.weights.bits),
                 result=fmt.gb(est.weight_bytes),
             ),
         )
@@ -121,9 +88,9 @@ def memory_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
             rank=m.mla.kv_lora_rank,
             rope=m.mla.qk_rope_head_dim,
             layers=L_full,
-            b=_share(kvb),
+            b=fmt.plain(kvb),
             fmt=s.kv_cache.name,
-            result=_int(per_token),
+            result=fmt.integer(per_token),
         )
     else:
         out.append(("latex", r"\mathrm{KV}_{tok} = 2 \times L \times K \times h \times b_{kv}"))
@@ -132,9 +99,9 @@ def memory_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
             layers=L_full,
             kv_heads=m.num_kv_heads,
             head_dim=m.head_dim,
-            b=_share(kvb),
+            b=fmt.plain(kvb),
             fmt=s.kv_cache.name,
-            result=_int(per_token),
+            result=fmt.integer(per_token),
         )
     out.append(("md", sub))
     per_layer = kv_bytes_per_token_per_layer(m, kvb)
@@ -147,10 +114,10 @@ def memory_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
                 tr(
                     "meth_kv_window_sub",
                     layers=w.num_layers,
-                    per_layer=_int(per_layer),
-                    t=_int(T),
-                    w=_int(w.window_tokens),
-                    result=_bytes(w.num_layers * per_layer * min(T, w.window_tokens)),
+                    per_layer=fmt.integer(per_layer),
+                    t=fmt.integer(T),
+                    w=fmt.integer(w.window_tokens),
+                    result=fmt.nbytes(w.num_layers * per_layer * min(T, w.window_tokens)),
                 ),
             )
         )
@@ -162,7 +129,7 @@ def memory_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
                 tr(
                     "meth_kv_linear_sub",
                     layers=m.linear_attention.num_layers,
-                    result=_bytes(linear_state_bytes(m, kvb)),
+                    result=fmt.nbytes(linear_state_bytes(m, kvb)),
                 ),
             )
         )
@@ -173,14 +140,19 @@ def memory_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
             "md",
             tr(
                 "meth_kv_cache_sub",
-                batch=_int(B),
-                per_seq=_bytes(per_seq),
-                t=_int(T),
+                batch=fmt.integer(B),
+                per_seq=fmt.nbytes(per_seq),
+                t=fmt.integer(T),
                 result=fmt.gb(_f(est.kv_cache_bytes)),
             ),
         )
     )
-    out.append(("md", tr("meth_kv_peak_sub", t=_int(T + N), n=_int(N), result=fmt.gb(_f(est.kv_cache_peak_bytes)))))
+    out.append(
+        (
+            "md",
+            tr("meth_kv_peak_sub", t=fmt.integer(T + N), n=fmt.integer(N), result=fmt.gb(_f(est.kv_cache_peak_bytes))),
+        )
+    )
     shards = _f(kv_shards(m, np.asarray(G)))
     out.append(
         (
@@ -188,9 +160,9 @@ def memory_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
             tr(
                 "meth_mem_gpu_sub",
                 weights=fmt.gb(est.weight_bytes),
-                gpus=_int(G),
+                gpus=fmt.integer(G),
                 kv=fmt.gb(_f(est.kv_cache_peak_bytes)),
-                shards=_int(shards),
+                shards=fmt.integer(shards),
                 split=tr("meth_kv_split_mla") if m.mla else tr("meth_kv_split_heads", k=m.num_kv_heads),
                 workspace=fmt.gb(_f(est.workspace_bytes_per_gpu)),
                 usable=fmt.gb(est.usable_memory_per_gpu_bytes),
@@ -235,7 +207,7 @@ def roofline_blocks(est: Estimate, tr: Translator = EN, profile: str | None = No
         ),
     ]
     weight_only = is_weight_only(s.weights.bits, est.compute_precision)
-    lowbit = tr("meth_lowbit", eff=_share(p.lowbit_bandwidth_efficiency)) if weight_only else ""
+    lowbit = tr("meth_lowbit", eff=fmt.plain(p.lowbit_bandwidth_efficiency)) if weight_only else ""
     attn = ""
     if est.attention_precision != est.compute_precision:
         attn = tr(
@@ -251,10 +223,10 @@ def roofline_blocks(est: Estimate, tr: Translator = EN, profile: str | None = No
                 peak=fmt.tflops(_peak(est)),
                 precision=est.compute_precision,
                 hw=hw.name,
-                eta_f=_share(p.flops_efficiency),
+                eta_f=fmt.plain(p.flops_efficiency),
                 bw=fmt.tb_per_s(hw.memory_bandwidth_bytes_per_s),
-                eta_m=_share(p.bandwidth_efficiency),
-                eta_kv=_share(p.kv_bandwidth_efficiency),
+                eta_m=fmt.plain(p.bandwidth_efficiency),
+                eta_kv=fmt.plain(p.kv_bandwidth_efficiency),
                 lowbit=lowbit,
                 attn=attn,
                 profile=profile or p.name,
@@ -272,13 +244,13 @@ def roofline_blocks(est: Estimate, tr: Translator = EN, profile: str | None = No
             tr(
                 "meth_roofline_sub",
                 op=tr(f"meth_op_{slowest.name}"),
-                flops=_flop(flops),
+                flops=fmt.flop(flops),
                 rate=fmt.tflops(flops / t_c) if t_c > 0 else "n/a",
-                nbytes=_bytes(nbytes),
+                nbytes=fmt.nbytes(nbytes),
                 bw=fmt.tb_per_s(nbytes / t_m) if t_m > 0 else "n/a",
-                t_c=_time(t_c),
-                t_m=_time(t_m),
-                result=_time(_f(slowest.time_s)),
+                t_c=fmt.fine_duration(t_c),
+                t_m=fmt.fine_duration(t_m),
+                result=fmt.fine_duration(_f(slowest.time_s)),
             ),
         )
     )
@@ -309,16 +281,16 @@ def step_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
                 tr(
                     "meth_comm_sub",
                     layers=m.num_layers,
-                    alpha=_time(p.allreduce_latency_s),
-                    g1=_int(G - 1),
-                    g=_int(G),
-                    msg=_bytes(B * m.d_model * ACTIVATION_BYTES),
-                    batch=_int(B),
-                    d=_int(m.d_model),
-                    link=_gbps(link),
-                    eta=_share(p.interconnect_efficiency),
+                    alpha=fmt.fine_duration(p.allreduce_latency_s),
+                    g1=fmt.integer(G - 1),
+                    g=fmt.integer(G),
+                    msg=fmt.nbytes(B * m.d_model * ACTIVATION_BYTES),
+                    batch=fmt.integer(B),
+                    d=fmt.integer(m.d_model),
+                    link=fmt.gb_per_s(link),
+                    eta=fmt.plain(p.interconnect_efficiency),
                     fallback=tr("meth_pcie_fallback") if hw.interconnect_bytes_per_s is None else "",
-                    result=_time(bd["communication"]),
+                    result=fmt.fine_duration(bd["communication"]),
                 ),
             )
         )
@@ -330,10 +302,10 @@ def step_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
             "md",
             tr(
                 "meth_overhead_sub",
-                per_token=_time(p.per_token_overhead_s),
-                per_layer=_time(p.per_layer_overhead_s),
+                per_token=fmt.fine_duration(p.per_token_overhead_s),
+                per_layer=fmt.fine_duration(p.per_layer_overhead_s),
                 layers=m.num_layers,
-                result=_time(bd["overhead"]),
+                result=fmt.fine_duration(bd["overhead"]),
             ),
         )
     )
@@ -342,9 +314,9 @@ def step_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
             "md",
             tr(
                 "meth_step_sub",
-                ops=_time(ops_s),
-                comm=_time(bd["communication"]),
-                oh=_time(bd["overhead"]),
+                ops=fmt.fine_duration(ops_s),
+                comm=fmt.fine_duration(bd["communication"]),
+                oh=fmt.fine_duration(bd["overhead"]),
                 result=fmt.ms(tpot),
             ),
         )
@@ -362,12 +334,12 @@ def step_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
             "md",
             tr(
                 "meth_tpot_sub",
-                t=_int(T),
-                n=_int(N),
-                steps=_int(steps),
-                first=_int(T + 1),
-                last=_int(T + steps),
-                tbar=_count(T + (steps + 1) / 2),
+                t=fmt.integer(T),
+                n=fmt.integer(N),
+                steps=fmt.integer(steps),
+                first=fmt.integer(T + 1),
+                last=fmt.integer(T + steps),
+                tbar=fmt.count(T + (steps + 1) / 2),
                 result=fmt.ms(tpot),
             ),
         )
@@ -394,21 +366,21 @@ def prefill_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
             "md",
             tr(
                 "meth_prefill_sub",
-                batch=_int(B),
-                p=_int(P),
-                tokens=_int(B * P),
-                pairs=_int(P * (P + 1) / 2),
-                flops=_flop(_f(pre.flops)),
-                nbytes=_bytes(_f(pre.bytes)),
+                batch=fmt.integer(B),
+                p=fmt.integer(P),
+                tokens=fmt.integer(B * P),
+                pairs=fmt.integer(P * (P + 1) / 2),
+                flops=fmt.flop(_f(pre.flops)),
+                nbytes=fmt.nbytes(_f(pre.bytes)),
             ),
         ),
         (
             "md",
             tr(
                 "meth_ttft_sub",
-                ops=_time(bd["weights"] + bd["kv_cache"] + bd["compute"]),
-                comm=_time(bd["communication"]),
-                oh=_time(bd["overhead"]),
+                ops=fmt.fine_duration(bd["weights"] + bd["kv_cache"] + bd["compute"]),
+                comm=fmt.fine_duration(bd["communication"]),
+                oh=fmt.fine_duration(bd["overhead"]),
                 bound=tr("bound_compute") if _f(pre.flop_time_s) > _f(pre.memory_time_s) else tr("bound_memory"),
                 result=fmt.duration(ttft),
             ),
@@ -420,8 +392,8 @@ def prefill_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
                 "meth_serve_sub",
                 ttft=fmt.duration(ttft),
                 tpot=fmt.ms(tpot),
-                n1=_int(N - 1),
-                n=_int(N),
+                n1=fmt.integer(N - 1),
+                n=fmt.integer(N),
                 result=fmt.duration(_f(est.time_to_serve_s)),
             ),
         ),
@@ -447,7 +419,7 @@ def moe_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
                 "meth_moe_sub",
                 e=e.num_experts,
                 k=e.experts_per_token,
-                batch=_int(B),
+                batch=fmt.integer(B),
                 pct=fmt.pct(touched / e.num_experts),
                 result=fmt.number(touched),
             ),
@@ -468,8 +440,8 @@ def intensity_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
             "md",
             tr(
                 "meth_intensity_sub",
-                flops=_flop(_f(est.decode.flops)),
-                nbytes=_bytes(_f(est.decode.bytes)),
+                flops=fmt.flop(_f(est.decode.flops)),
+                nbytes=fmt.nbytes(_f(est.decode.bytes)),
                 result=fmt.number(ai),
             ),
         ),
@@ -504,14 +476,14 @@ def cost_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
                 "md",
                 tr(
                     "meth_cost_sub",
-                    price=_usd(est.price_usd_per_gpu_hour),
-                    g=_int(G),
+                    price=fmt.usd_markdown(est.price_usd_per_gpu_hour),
+                    g=fmt.integer(G),
                     tps=fmt.rate(_f(est.tokens_per_s_total)),
-                    result=_usd(_f(est.usd_per_1M_tokens)),
+                    result=fmt.usd_markdown(_f(est.usd_per_1M_tokens)),
                 ),
             )
         )
-        out.append(("md", tr("meth_cost_prefill", result=_usd(_f(est.usd_per_1M_tokens_with_prefill)))))
+        out.append(("md", tr("meth_cost_prefill", result=fmt.usd_markdown(_f(est.usd_per_1M_tokens_with_prefill)))))
     else:
         out.append(("md", tr("meth_cost_none", hw=hw.name)))
     out.append(("latex", r"E_{tok} = \frac{P_{board} \times G \times \mathrm{TPOT}}{B}"))
@@ -521,10 +493,10 @@ def cost_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
                 "md",
                 tr(
                     "meth_energy_sub",
-                    tdp=_int(hw.tdp_w),
-                    g=_int(G),
+                    tdp=fmt.integer(hw.tdp_w),
+                    g=fmt.integer(G),
                     tpot=fmt.ms(tpot),
-                    batch=_int(B),
+                    batch=fmt.integer(B),
                     result=fmt.number(_f(est.joules_per_token)),
                 ),
             )
@@ -552,7 +524,7 @@ def definition_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
             "md",
             tr(
                 "meth_mbu_sub",
-                nbytes=_bytes(_f(est.decode.bytes)),
+                nbytes=fmt.nbytes(_f(est.decode.bytes)),
                 tpot=fmt.ms(tpot),
                 bw=fmt.tb_per_s(hw.memory_bandwidth_bytes_per_s),
                 result=fmt.pct(_f(est.mbu)),
@@ -563,7 +535,7 @@ def definition_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
             "md",
             tr(
                 "meth_mfu_sub",
-                flops=_flop(_f(est.decode.flops)),
+                flops=fmt.flop(_f(est.decode.flops)),
                 tpot=fmt.ms(tpot),
                 peak=fmt.tflops(_peak(est)),
                 precision=est.compute_precision,
@@ -592,7 +564,7 @@ def misreading_blocks(est: Estimate, pair: Estimate, tr: Translator = EN) -> lis
                 "meth_mis_tps",
                 tpot=fmt.ms(tpot),
                 per_user=fmt.rate(per_user),
-                batch=_int(B),
+                batch=fmt.integer(B),
                 total=fmt.rate(total),
             ),
         ),
@@ -605,11 +577,11 @@ def misreading_blocks(est: Estimate, pair: Estimate, tr: Translator = EN) -> lis
                     "meth_mis_lower",
                     t1=fmt.ms(t1),
                     r1=fmt.rate(r1),
-                    c1=_usd(c1),
-                    batch=_int(B),
+                    c1=fmt.usd_markdown(c1),
+                    batch=fmt.integer(B),
                     tb=fmt.ms(tb),
                     rb=fmt.rate(rb),
-                    cb=_usd(cb),
+                    cb=fmt.usd_markdown(cb),
                 ),
             )
         )

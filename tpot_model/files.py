@@ -1,0 +1,62 @@
+"""Reading the project's files: YAML or JSON parsed with safe loaders only, refused above a size limit; the error
+every malformed catalog, profile or measurement file raises, naming the file, entry and field; a whole-number field."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+MAX_FILE_BYTES = 2_000_000  # a catalog or config file larger than this is refused, not parsed
+
+
+class CatalogError(ValueError):
+    """A catalog, model or hardware file is malformed; the message names the file, entry and field."""
+
+
+def read_text(path: str | Path) -> str:
+    """A text file's content, refused (CatalogError naming the file) if unreadable or above MAX_FILE_BYTES."""
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+    except OSError as e:
+        raise CatalogError(f"{p}: cannot read ({e.strerror or e})") from None
+    if size > MAX_FILE_BYTES:
+        raise CatalogError(f"{p}: file is {size} bytes, larger than the {MAX_FILE_BYTES} byte limit")
+    return p.read_text(encoding="utf-8", errors="replace")
+
+
+def read_structured_file(path: str | Path) -> Any:
+    """Parse a YAML or JSON file with safe loaders; CatalogError names the file on any problem."""
+    return parse_structured_text(read_text(path), str(Path(path)))
+
+
+def parse_structured_text(text: str, where: str) -> Any:
+    """Parse YAML (a superset of JSON) safely; CatalogError with the line on syntax errors."""
+    if len(text) > MAX_FILE_BYTES:
+        raise CatalogError(f"{where}: larger than the {MAX_FILE_BYTES} byte limit")
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        at = f" at line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(e, "problem", None) or "syntax error"
+        raise CatalogError(f"{where}: malformed YAML/JSON{at}: {problem}") from None
+
+
+def integer_field(where: str, d: dict, key: str) -> int:
+    """d[key] as a whole, non-negative number; CatalogError naming the field otherwise."""
+    value = d.get(key)
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not math.isfinite(value)
+        or value != int(value)
+    ):
+        raise CatalogError(f"{where}: field {key!r} must be a whole number, got {value!r}")
+    if value < 0:
+        raise CatalogError(f"{where}: field {key!r} must not be negative, got {value!r}")
+    return int(value)
