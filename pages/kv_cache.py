@@ -25,7 +25,7 @@ if model.linear_attention:
                         state=fmt.gb(k.state_bytes))  # fmt: skip
 elif window:
     per_token_help = tr("kvc_m_per_token_def_window", kv=state.kv, w=f"{window:,}",
-                        growing=figs.kib_and_bytes(k.growing_bytes_per_token))  # fmt: skip
+                        growing=fmt.kib_and_bytes(k.growing_bytes_per_token))  # fmt: skip
 else:
     per_token_help = tr("kvc_m_per_token_def", layers=model.num_full_attention_layers, kv=state.kv)
 c = st.columns(4)
@@ -59,7 +59,7 @@ c[3].metric(
     help=tr("kvc_m_max_batch_def", gpus=state.gpus, hw=hw.name, context=context, output=fmt.tokens(state.output)),
 )
 formula, substituted = figs.per_token_formula(model, kvb)
-expanders.explain(tr, "kvc_m_per_token", formula, substituted, figs.kib_and_bytes(k.bytes_per_token))
+expanders.explain(tr, "kvc_m_per_token", formula, substituted, fmt.kib_and_bytes(k.bytes_per_token))
 
 scale = st.radio(
     tr("kvc_x_scale"),

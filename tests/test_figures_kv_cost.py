@@ -26,6 +26,7 @@ from model_fixtures import (
 from tests.apptest_util import decode
 from tpot_model import IDEAL, Scenario, estimate, kv_cache_bytes_per_sequence
 from tpot_model.targets import TPOT_TARGETS_S
+from ui import fmt
 from ui.figures import cost as cf
 from ui.figures import kv_cache as kf
 from ui.figures.common import power_of_two_axis
@@ -147,7 +148,7 @@ def test_attention_text_names_the_kind_in_both_languages():
 def test_kib_formatting():
     assert kf.kib(327_680) == "320 KiB"
     assert kf.kib(70_272) == "68.6 KiB"
-    assert kf.kib_and_bytes(2048) == "2 KiB (2,048 B)"
+    assert fmt.kib_and_bytes(2048) == "2 KiB (2,048 B)"
 
 
 # --------------------------------------------------------------------------------------------------- KV: figures

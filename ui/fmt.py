@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from tpot_model.units import GB, KB, MB, TB, GB_per_s, KiB, TB_per_s, TFLOP_per_s
 
@@ -65,12 +66,43 @@ def usd(value: float) -> str:
     return f"${_sig(v)}"
 
 
-def pct(fraction: float) -> str:
-    return f"{float(fraction) * 100:.1f}%" if math.isfinite(fraction) else "n/a"
+def usd_markdown(value: float | None) -> str:
+    """usd() for markdown: a bare $ would start LaTeX math in Streamlit markdown."""
+    return usd(value).replace("$", "\\$") if value is not None and math.isfinite(value) else "n/a"
+
+
+def pct(fraction: float, digits: int = 1, *, signed: bool = False, na: str = "n/a") -> str:
+    """A fraction as a percentage: 12.3%, or +12.3% when signed; `na` for nan or infinity."""
+    return f"{float(fraction) * 100:{'+' if signed else ''}.{digits}f}%" if math.isfinite(fraction) else na
 
 
 def number(x: float, digits: int = 3) -> str:
     return _sig(float(x), digits)
+
+
+def integer(x: float) -> str:
+    """Rounded to a whole number with thousands separators: 4,608."""
+    return f"{x:,.0f}"
+
+
+def count(x: float) -> str:
+    """A count that may be a half (mean cache length): 4,608 or 4,608.5."""
+    return integer(x) if float(x).is_integer() else f"{x:,.1f}"
+
+
+def plain(x: float) -> str:
+    """A short number as Python's general format writes it: 16, 0.5, 1e-06."""
+    return f"{x:g}"
+
+
+def signed(delta: float, show: Callable[[float], str]) -> str:
+    """A difference with its sign (+, −, ±) before show(|delta|)."""
+    return ("+" if delta > 0 else "−" if delta < 0 else "±") + show(abs(delta))
+
+
+def gpus(n: float) -> str:
+    """A GPU count; more than the 1,024 any count is searched up to when there is none (nan)."""
+    return f"{int(n):,}" if math.isfinite(n) else "> 1,024"
 
 
 def params(count: float) -> str:
@@ -117,3 +149,15 @@ def flop(n_flop: float) -> str:
 
 def us(seconds: float) -> str:
     return f"{_sig(float(seconds) * 1e6)} µs"
+
+
+def fine_duration(seconds: float) -> str:
+    """µs below a millisecond, then as duration(): ms, s, min ..."""
+    if math.isfinite(seconds) and 0 < seconds < 1e-3:
+        return us(seconds)
+    return duration(seconds)
+
+
+def kib_and_bytes(n_bytes: float) -> str:
+    """'320 KiB (327,680 B)'."""
+    return f"{kib(n_bytes)} ({float(n_bytes):,.0f} B)"

@@ -50,10 +50,6 @@ class _Metric:
     better: str | None  # "lower", "higher" or None (no judgement)
 
 
-def _gpus_text(n: float) -> str:
-    return f"{int(n):,}" if math.isfinite(n) else "> 1,024"
-
-
 METRICS = (
     _Metric("cmp_row_tpot", "ms", lambda e: float(e.tpot_s) * 1e3, lambda v: fmt.ms(v / 1e3), "lower"),
     _Metric("cmp_row_tps_user", "tokens_per_s", lambda e: float(e.tokens_per_s_per_user), fmt.rate, "higher"),
@@ -72,7 +68,7 @@ METRICS = (
         "cmp_row_memory", "gb_per_gpu", lambda e: float(e.memory_per_gpu_bytes) / GB, lambda v: fmt.gb(v * GB), None
     ),
     _Metric("cmp_row_fits", "bool", lambda e: float(bool(e.fits)), lambda v: "✓" if v else "✗", "higher"),
-    _Metric("cmp_row_min_gpus", "gpus", lambda e: float(e.min_gpus), _gpus_text, "lower"),
+    _Metric("cmp_row_min_gpus", "gpus", lambda e: float(e.min_gpus), fmt.gpus, "lower"),
 )
 
 
@@ -105,11 +101,6 @@ def headline_table(ests: Mapping[str, Estimate]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _signed(delta: float, show: Callable[[float], str]) -> str:
-    sign = "+" if delta > 0 else "−" if delta < 0 else "±"
-    return sign + show(abs(delta))
-
-
 def _delta_text(m: _Metric, base: float, v: float, tr: Translator) -> str:
     if not (math.isfinite(base) and math.isfinite(v)):
         return "n/a"
@@ -119,8 +110,8 @@ def _delta_text(m: _Metric, base: float, v: float, tr: Translator) -> str:
     if d == 0:
         return tr("cmp_same")
     pct = f" ({'+' if d > 0 else '−'}{abs(d) / abs(base) * 100:.1f}%)" if base else ""
-    show = (lambda x: f"{x:,.0f}") if m.unit == "gpus" else m.show
-    return _signed(d, show) + pct
+    show = fmt.integer if m.unit == "gpus" else m.show
+    return fmt.signed(d, show) + pct
 
 
 def _judge(m: _Metric, base: float, v: float) -> int:

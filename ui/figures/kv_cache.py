@@ -549,11 +549,6 @@ def precision_table(contexts: np.ndarray, lines: dict[str, np.ndarray]) -> pd.Da
     return pd.DataFrame(data)
 
 
-def kib_and_bytes(n_bytes: float) -> str:
-    """'320 KiB (327,680 B)'."""
-    return f"{kib(n_bytes)} ({float(n_bytes):,.0f} B)"
-
-
 def per_token_formula(model: ModelSpec, kv_bytes_per_element: float) -> tuple[str, str]:
     """(formula, values substituted) of the KV bytes one token adds over the attention layers."""
     layers = model.num_full_attention_layers + model.num_window_layers

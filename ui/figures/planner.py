@@ -25,6 +25,7 @@ from tpot_model.planner import (
 )
 from tpot_model.targets import TPOT_TARGETS_S
 
+from .. import fmt
 from ..i18n import EN, Translator
 from .common import BUCKET_COLOURS, Decor, Figure, style
 
@@ -610,7 +611,7 @@ def levers_display_table(rows: Sequence[LeverRow], at_target: bool, *, tr: Trans
     """The levers as shown on the page: translated headers, display units, n/a where a lever does not apply."""
 
     def pct(x: float) -> str:
-        return f"{x * 100:+.1f}%" if np.isfinite(x) else tr("pl_na")
+        return fmt.pct(x, signed=True, na=tr("pl_na"))
 
     def num(x: float, digits: int = 2) -> str:
         return f"{x:,.{digits}f}" if np.isfinite(x) else tr("pl_na")

@@ -40,10 +40,6 @@ PREFILL_COLOUR = "#6a3d9a"
 # --------------------------------------------------------------------------------------------------- small helpers
 
 
-def _pct(fraction: float) -> str:
-    return f"{fraction * 100:.0f}%"
-
-
 def _sig(values: np.ndarray, digits: int = 3) -> np.ndarray:
     """Round to `digits` significant figures (for the display table)."""
     v = np.asarray(values, dtype=float)
@@ -237,8 +233,8 @@ def roofline(
             name=tr(
                 "roofline_achievable",
                 profile=profile_name,
-                bw_pct=_pct(a_bw / bw),
-                flops_pct=_pct(a_peak / peak),
+                bw_pct=fmt.pct(a_bw / bw, 0),
+                flops_pct=fmt.pct(a_peak / peak, 0),
             ),
             hovertemplate=tr(
                 "roofline_achievable_hover", profile=profile_name, bw=fmt.tb_per_s(a_bw), peak=fmt.tflops(a_peak)
@@ -460,8 +456,8 @@ def intensity_note(est: Estimate, tr: Translator = EN, profile_name: str | None 
         text += " " + tr(
             "roofline_note_profile",
             profile=profile_name or pr.name,
-            bw_pct=_pct(rates.memory_bytes_per_s / est.hardware.memory_bandwidth_bytes_per_s),
-            flops_pct=_pct(rates.gemm_flop_per_s / est.hardware.dense_flop_per_s[est.compute_precision]),
+            bw_pct=fmt.pct(rates.memory_bytes_per_s / est.hardware.memory_bandwidth_bytes_per_s, 0),
+            flops_pct=fmt.pct(rates.gemm_flop_per_s / est.hardware.dense_flop_per_s[est.compute_precision], 0),
             ridge=fmt.number(rates.gemm_flop_per_s / rates.memory_bytes_per_s),
         )
     return text

@@ -208,16 +208,12 @@ def engine_summary(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-def _pct_or_dash(x: float) -> str:
-    return fmt.pct(x) if math.isfinite(x) else "—"
-
-
 def engine_summary_display(summary_df: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
     """engine_summary with translated headers; each median / p90 pair as one text cell."""
 
     def pair(median: str, p90: str) -> list[str]:
         return [
-            f"{_pct_or_dash(float(a))} / {_pct_or_dash(float(b))}"
+            f"{fmt.pct(float(a), na='—')} / {fmt.pct(float(b), na='—')}"
             for a, b in zip(summary_df[median], summary_df[p90], strict=True)
         ]
 
@@ -227,7 +223,7 @@ def engine_summary_display(summary_df: pd.DataFrame, tr: Translator = EN) -> pd.
             tr("val_sum_headline_rows"): summary_df["headline_rows"],
             tr("val_sum_headline_devices"): summary_df["headline_devices"],
             tr("val_sum_loho"): pair("loho_median", "loho_p90"),
-            tr("val_sum_fitted_median"): [_pct_or_dash(float(v)) for v in summary_df["fitted_median"]],
+            tr("val_sum_fitted_median"): [fmt.pct(float(v), na="—") for v in summary_df["fitted_median"]],
             tr("val_sum_ideal"): pair("ideal_median", "ideal_p90"),
             tr("val_sum_predicted_rows"): summary_df["predicted_rows"],
             tr("val_sum_loho_all"): pair("loho_median_all", "loho_p90_all"),
@@ -515,13 +511,6 @@ def _x(v: float) -> str:
     return f"{v:.1f}"
 
 
-def _share(v: float) -> str:
-    return f"{v:.0%}"
-
-
-_us = fmt.us
-
-
 def _fitted_engines(table: pd.DataFrame) -> list[str]:
     return engine_order([p for p in table.loc[table["fitted"].astype(bool), "profile"].unique() if p])
 
@@ -561,7 +550,7 @@ def _overhead(table, profiles, hardware) -> list[tuple[str, dict[str, str]]]:
                     "model": str(fastest["model"]),
                     "weights": str(fastest["weights"]),
                     "hw": str(fastest["hardware_name"]),
-                    "share": _share(prof.per_token_overhead_s / step),
+                    "share": fmt.pct(prof.per_token_overhead_s / step, 0),
                     "step": fmt.ms(step),
                     "ideal_x": _x(1.0 + float(fastest["error_ideal"])),
                 },
@@ -584,7 +573,7 @@ def _overhead(table, profiles, hardware) -> list[tuple[str, dict[str, str]]]:
                         "limit": fmt.tb_per_s(limit),
                         "hw": hardware[top].name,
                         "peak": fmt.tb_per_s(peak),
-                        "share": _share(limit / peak),
+                        "share": fmt.pct(limit / peak, 0),
                     },
                 )
             )
@@ -616,17 +605,17 @@ def _kv(table, profiles, models) -> list[tuple[str, dict[str, str]]]:
                 "val_find_kv",
                 {
                     "engine": prof.name,
-                    "reread": _share(prof.kv_gqa_reread_fraction),
-                    "kv_eff": _share(prof.kv_bandwidth_efficiency),
+                    "reread": fmt.pct(prof.kv_gqa_reread_fraction, 0),
+                    "kv_eff": fmt.pct(prof.kv_bandwidth_efficiency, 0),
                     "model": row_name,
                     "ratio": f"{ratio:g}",
                     "factor": _x(factor),
                     "short": f"{short:,}",
                     "long": f"{long:,}",
-                    "lo": _share(min(slow)),
-                    "hi": _share(max(slow)),
-                    "ideal_lo": _share(min(ideal)),
-                    "ideal_hi": _share(max(ideal)),
+                    "lo": fmt.pct(min(slow), 0),
+                    "hi": fmt.pct(max(slow), 0),
+                    "ideal_lo": fmt.pct(min(ideal), 0),
+                    "ideal_hi": fmt.pct(max(ideal), 0),
                 },
             )
         )
@@ -666,11 +655,11 @@ def _parallel(table, profiles, models) -> list[tuple[str, dict[str, str]]]:
                     "val_find_tp",
                     {
                         "engine": prof.name,
-                        "latency": _us(prof.allreduce_latency_s),
+                        "latency": fmt.us(prof.allreduce_latency_s),
                         "model": str(many["model"]),
                         "layers": str(layers),
                         "per_token": fmt.ms(per_token),
-                        "share": _share(per_token / tpot),
+                        "share": fmt.pct(per_token / tpot, 0),
                         "tpot": fmt.ms(tpot),
                         "gpus": str(int(many["num_gpus"])),
                         "speedup": _x(many["measured"] / one["measured"]),
@@ -692,7 +681,7 @@ def _parallel(table, profiles, models) -> list[tuple[str, dict[str, str]]]:
                         "hw": str(many["hardware_name"]),
                         "multi": fmt.number(float(many["measured"])),
                         "single": fmt.number(float(one["measured"])),
-                        "hop": _us(prof.allreduce_latency_s),
+                        "hop": fmt.us(prof.allreduce_latency_s),
                     },
                 )
             )
@@ -712,7 +701,7 @@ def _dequant(table, profiles) -> list[tuple[str, dict[str, str]]]:
     fitted = [p for p in _fitted_engines(table) if p in profiles]
     if not fitted:
         return []
-    listing = " · ".join(f"{profiles[p].name} {_share(profiles[p].lowbit_bandwidth_efficiency)}" for p in fitted)
+    listing = " · ".join(f"{profiles[p].name} {fmt.pct(profiles[p].lowbit_bandwidth_efficiency, 0)}" for p in fitted)
     best = None  # the engine with the costliest dequantization that has a 16-bit / weight-only pair
     for pid in sorted(fitted, key=lambda p: profiles[p].lowbit_bandwidth_efficiency):
         own = table[(table["profile"] == pid) & table["headline"].astype(bool)]
