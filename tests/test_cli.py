@@ -10,7 +10,6 @@ import math
 import resource
 import subprocess
 import sys
-import time
 import types
 from pathlib import Path
 
@@ -21,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tpot_model import cli  # noqa: E402
+from tpot_model import cli, csv_format  # noqa: E402
 from tpot_model.cli import main  # noqa: E402
 
 LLAMA70_FP16 = ["--model", "llama-2-70b", "--hardware", "h100-sxm", "--weights", "fp16", "--kv", "fp16"]
@@ -403,28 +402,6 @@ def test_sweep_single_point_and_no_price(capsys):
     assert float(row["tpot_ms"]) == pytest.approx(r["tpot_ms"], rel=1e-6)
 
 
-def test_sweep_csv_writing_is_fast():
-    from tpot_model import Scenario, estimate, resolve_hardware, resolve_model, resolve_profile
-
-    b = cli.parse_range("1:256", log=False, minimum=1)
-    c = cli.parse_range("128:131072", log=True, minimum=0)
-    e = estimate(
-        resolve_model("llama-2-70b"),
-        resolve_hardware("h100-sxm"),
-        Scenario(batch=b[:, None], context_tokens=c[None, :], num_gpus=2),
-        resolve_profile("typical"),
-    )
-    cli.sweep_csv(e, b, c)  # warm the digit tables
-    best = min(_timed(lambda: cli.sweep_csv(e, b, c)) for _ in range(3))
-    assert best < 0.5, f"writing 65,536 rows took {best:.3f} s"
-
-
-def _timed(f) -> float:
-    start = time.perf_counter()
-    f()
-    return time.perf_counter() - start
-
-
 def test_float_field_matches_percent_g():
     rng = np.random.default_rng(1)
     x = np.concatenate(
@@ -434,14 +411,14 @@ def test_float_field_matches_percent_g():
             [0.0, 1.0, 10.0, 0.5, 1e-5, 41.03128170985075, 123456.75, 9.99999999, 0.000999999999, 99999995.0],
         ]
     )
-    text = _strings(cli.float_field(x))
+    text = _strings(csv_format.float_field(x))
     for v, t in zip(x.tolist(), text, strict=True):
         assert float(t) == pytest.approx(v, rel=6e-7, abs=0), (v, t)
         if "e" not in f"{v:.7g}":
             assert t == f"{v:.7g}", (v, t)
-    assert _strings(cli.float_field(np.array([np.nan, 2.5]))) == ["", "2.5"]
-    assert _strings(cli.float_field(np.array([1e-9, np.inf, 3.0]))) == ["1e-09", "inf", "3"]  # fallback path
-    assert _strings(cli.int_field(np.array([0.0, 7, 10, 9999, 10000, 131072]))) == [
+    assert _strings(csv_format.float_field(np.array([np.nan, 2.5]))) == ["", "2.5"]
+    assert _strings(csv_format.float_field(np.array([1e-9, np.inf, 3.0]))) == ["1e-09", "inf", "3"]  # fallback path
+    assert _strings(csv_format.int_field(np.array([0.0, 7, 10, 9999, 10000, 131072]))) == [
         "0",
         "7",
         "10",
@@ -449,8 +426,8 @@ def test_float_field_matches_percent_g():
         "10000",
         "131072",
     ]
-    assert cli.csv_bytes(
-        ("a", "b"), [cli.int_field(np.array([1.0, 2])), cli.float_field(np.array([0.25, np.nan]))]
+    assert csv_format.csv_bytes(
+        ("a", "b"), [csv_format.int_field(np.array([1.0, 2])), csv_format.float_field(np.array([0.25, np.nan]))]
     ) == (b"a,b\n1,0.25\n2,\n")
 
 
@@ -486,9 +463,9 @@ def test_list_all_and_unknown(capsys):
 
 def test_calibrate_delegates(capsys, monkeypatch):
     seen = []
-    fake = types.ModuleType("tpot_model.calibration")
+    fake = types.ModuleType("tpot_model.calibrate")
     fake.main = lambda argv: seen.append(argv) or 0
-    monkeypatch.setitem(sys.modules, "tpot_model.calibration", fake)
+    monkeypatch.setitem(sys.modules, "tpot_model.calibrate", fake)
     assert main(["calibrate", "--fit", "x.csv"]) == 0
     assert seen == [["--fit", "x.csv"]]
 
@@ -503,13 +480,13 @@ def test_frontier_delegates(capsys, monkeypatch):
 
 
 def test_delegate_without_entry_point(capsys, monkeypatch):
-    monkeypatch.setitem(sys.modules, "tpot_model.calibration", types.ModuleType("tpot_model.calibration"))
+    monkeypatch.setitem(sys.modules, "tpot_model.calibrate", types.ModuleType("tpot_model.calibrate"))
     code, _, err = run(capsys, "calibrate")
     assert code == 2 and err.startswith("calibration not available")
 
 
 def test_calibrate_not_available(capsys, monkeypatch):
-    monkeypatch.setitem(sys.modules, "tpot_model.calibration", None)  # makes the import fail
+    monkeypatch.setitem(sys.modules, "tpot_model.calibrate", None)  # makes the import fail
     code, _, err = run(capsys, "calibrate")
     assert code == 2 and err.startswith("calibration not available")
 
