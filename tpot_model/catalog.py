@@ -8,6 +8,7 @@ Validation order (house style 2.4): exact key set, value types, then ranges in `
 from __future__ import annotations
 
 import math
+import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -49,6 +50,8 @@ class Hardware:
     vendor: str = ""
     memory_type: str = ""
     launch_year: int | None = None
+    successor: str | None = None  # the catalog id of its next generation (the planner's hardware-upgrade lever)
+    colour: str = ""  # its colour in every chart ("#rrggbb"; empty: one from a fixed palette)
     source: tuple[str, ...] = ()
     notes: str = ""
 
@@ -79,9 +82,12 @@ _HARDWARE_OPTIONAL = {
     "vendor",
     "memory_type",
     "launch_year",
+    "successor",
+    "colour",
     "source",
     "notes",
 }
+_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 
 def hardware_from_dict(hw_id: str, d: Any, where: str, *, require_source: bool = False) -> Hardware:
@@ -107,6 +113,8 @@ def hardware_from_dict(hw_id: str, d: Any, where: str, *, require_source: bool =
             vendor=str(d.get("vendor", "")),
             memory_type=str(d.get("memory_type", "")),
             launch_year=_optional_int(where, d, "launch_year"),
+            successor=_text(where, d, "successor") if d.get("successor") is not None else None,
+            colour=_colour(where, d),
             source=_sources(where, d),
             notes=str(d.get("notes", "") or ""),
         )
@@ -181,6 +189,7 @@ class ModelSpec:
     sliding_window: SlidingWindow | None = None
     linear_attention: LinearAttention | None = None
     params_reported: str = ""
+    family: str = ""  # models that share a tokenizer (a draft model must): default, the id's first part
     source: tuple[str, ...] = field(default=())
     notes: str = ""
 
@@ -273,6 +282,7 @@ _MODEL_OPTIONAL = {
     "sliding_window",
     "linear_attention",
     "params_reported",
+    "family",
     "source",
     "notes",
 }
@@ -313,6 +323,7 @@ def _model(model_id: str, d: Any, where: str, *, require_source: bool = False) -
             sliding_window=_sub(where, d, "sliding_window", SlidingWindow),
             linear_attention=_sub(where, d, "linear_attention", LinearAttention),
             params_reported=str(d.get("params_reported", "") or ""),
+            family=str(d.get("family", "") or model_id.split("-")[0].lower()),
             source=_sources(where, d),
             notes=str(d.get("notes", "") or ""),
             **ints,
@@ -342,7 +353,11 @@ def _load_mapping(path: Path) -> dict:
 def load_hardware_catalog(path: str | Path = DATA_DIR / "hardware.yaml") -> dict[str, Hardware]:
     """All accelerators of the catalog, by id."""
     p = Path(path)
-    return {str(k): hardware_from_dict(str(k), v, str(p), require_source=True) for k, v in _load_mapping(p).items()}
+    out = {str(k): hardware_from_dict(str(k), v, str(p), require_source=True) for k, v in _load_mapping(p).items()}
+    for hw in out.values():
+        if hw.successor is not None and hw.successor not in out:
+            raise CatalogError(f"{p}: entry {hw.id!r}: field 'successor': {hw.successor!r} is not in the catalog")
+    return out
 
 
 @lru_cache(maxsize=4)
@@ -442,6 +457,15 @@ def _text(where: str, d: dict, key: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise _fail(where, f"field {key!r} must be non-empty text, got {value!r}")
     return value.strip()
+
+
+def _colour(where: str, d: dict) -> str:
+    value = d.get("colour")
+    if value is None:
+        return ""
+    if not isinstance(value, str) or not _COLOUR.match(value):
+        raise _fail(where, f"field 'colour' must be a colour like \"#1a7f37\", got {value!r}")
+    return value
 
 
 def _bool(where: str, d: dict, key: str, default: bool | None = None) -> bool:

@@ -53,36 +53,6 @@ PREFILL_TOKEN_BUDGET = (
 )
 MAX_PREFILL_BATCH = 64
 
-# The next generation of each accelerator in the catalog, for the "hardware upgrade" lever.
-HARDWARE_UPGRADES = {
-    "a100-40gb": "a100-80gb-sxm",
-    "a100-40gb-pcie": "a100-80gb-pcie",
-    "a100-80gb-sxm": "h100-sxm",
-    "a100-80gb-pcie": "h100-pcie",
-    "h100-pcie": "h100-nvl",
-    "h100-nvl": "h200",
-    "h100-sxm": "h200",
-    "h20": "h200",
-    "h200": "b200",
-    "b200": "b300",
-    "gb200": "gb300",
-    "l4": "l40s",
-    "l40s": "h100-pcie",
-    "rtx-3090": "rtx-4090",
-    "rtx-4090": "rtx-5090",
-    "mi250x": "mi300x",
-    "mi300x": "mi325x",
-    "mi325x": "mi355x",
-    "gaudi2": "gaudi3",
-    "tpu-v4": "tpu-v5p",
-    "tpu-v5e": "tpu-v6e",
-    "tpu-v5p": "tpu7x",
-    "tpu-v6e": "tpu7x",
-    "inferentia2": "trainium2",
-    "m3-max": "m4-max",
-}
-_FAMILY_ALIASES = {"mixtral": "mistral"}  # Mixtral shares Mistral's tokenizer
-
 
 # --------------------------------------------------------------------------------------------------- helpers
 
@@ -597,12 +567,6 @@ def pipeline_parallel(
 # --------------------------------------------------------------------------------------------------- speculative
 
 
-def model_family(model_id: str) -> str:
-    """The family part of a catalog id: 'llama-3.1-70b' -> 'llama', 'mixtral-8x7b' -> 'mistral'."""
-    head = model_id.split("-")[0].lower()
-    return _FAMILY_ALIASES.get(head, head)
-
-
 def draft_candidates(model: ModelSpec, catalog: Mapping[str, ModelSpec]) -> list[ModelSpec]:
     """Catalog models that can draft for `model`: same family and vocabulary size (a shared tokenizer), fewer
     parameters in total and per token (a draft must be cheaper than the target's step); smallest first."""
@@ -611,7 +575,7 @@ def draft_candidates(model: ModelSpec, catalog: Mapping[str, ModelSpec]) -> list
         m
         for m in catalog.values()
         if m.id != model.id
-        and model_family(m.id) == model_family(model.id)
+        and m.family == model.family
         and m.vocab_size == model.vocab_size
         and total_params(m) < size
         and active_params(m) < active
@@ -1062,7 +1026,7 @@ def levers(
     label = f"k={int(k)}, a={float(acceptance):g}, {'MTP' if draft is None else draft.id}"
     rows.append(row("speculative", label, True, (*sp_vals, bool(sp.fits)), sp_front))
 
-    up_id = HARDWARE_UPGRADES.get(hw.id)
+    up_id = hw.successor
     up = (hardware_catalog or {}).get(up_id) if up_id else None
     variant(
         "hardware_upgrade",

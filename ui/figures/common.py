@@ -12,23 +12,14 @@ import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
 
+from tpot_model import load_hardware_catalog
+
 from .. import fmt
 
 PALETTE = (
     "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
     "#0b5fff", "#b8860b", "#006d5b", "#a0522d", "#4b0082", "#ff1493",
 )  # fmt: skip
-FIXED_COLOURS = {  # every catalog chip its own colour: NVIDIA greens/blues, AMD reds, Google yellows, Apple greys
-    "a100-40gb": "#b5d6a7", "a100-40gb-pcie": "#9acd32", "a100-80gb-sxm": "#6b8e23", "a100-80gb-pcie": "#556b2f",
-    "h100-sxm": "#76b900", "h100-pcie": "#2e8b57", "h100-nvl": "#3cb371", "h200": "#1a7f37", "h20": "#20b2aa",
-    "b200": "#0b5fff", "gb200": "#4b0082", "b300": "#00a3e0", "gb300": "#6a5acd",
-    "l40s": "#008080", "l4": "#66cdaa", "rtx-3090": "#8b4513", "rtx-4090": "#d2691e", "rtx-5090": "#ff8c00",
-    "mi250x": "#ff69b4", "mi300x": "#ed1c24", "mi325x": "#c41230", "mi355x": "#8b0000",
-    "gaudi2": "#87cefa", "gaudi3": "#0071c5",
-    "tpu-v4": "#ffd700", "tpu-v5e": "#fbbc04", "tpu-v5p": "#f29900", "tpu-v6e": "#ea8600", "tpu7x": "#b8860b",
-    "trainium2": "#9932cc", "inferentia2": "#da70d6",
-    "m2-ultra": "#696969", "m3-max": "#a9a9a9", "m4-max": "#2f4f4f",
-}  # fmt: skip
 BUCKET_COLOURS = {
     "weights": "#1f77b4",
     "kv_cache": "#ff7f0e",
@@ -39,8 +30,10 @@ BUCKET_COLOURS = {
 
 
 def hardware_colour(hw_id: str) -> str:
-    """A stable colour for a hardware id (same in every chart and every process)."""
-    return FIXED_COLOURS.get(hw_id) or PALETTE[zlib.crc32(hw_id.encode()) % len(PALETTE)]
+    """A stable colour for a hardware id (same in every chart and every process): the catalog's, else one from the
+    palette."""
+    hw = load_hardware_catalog().get(hw_id)
+    return (hw.colour if hw else "") or PALETTE[zlib.crc32(hw_id.encode()) % len(PALETTE)]
 
 
 _AXIS = {"gridcolor": "#EBF0F8", "linecolor": "#EBF0F8", "zerolinecolor": "#EBF0F8", "automargin": True}
