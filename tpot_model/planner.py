@@ -29,15 +29,15 @@ import numpy as np
 
 from .catalog import Hardware, ModelSpec
 from .economics import usd_per_1M_tokens
-from .estimate import Estimate, estimate
+from .estimate import Estimate, estimate, kv_cache_peak_bytes_per_gpu, weight_bytes_per_gpu
 from .precision import parse_format
 from .profiles import IDEAL, EfficiencyProfile
 from .roofline import (
     ACTIVATION_BYTES,
     active_params,
     kv_cache_bytes_per_sequence,
-    kv_shards,
-    link_peak_bytes_per_s,
+    link_bytes_per_s,
+    time_operator,
     total_params,
 )
 from .scenario import Scenario
@@ -531,17 +531,15 @@ def pipeline_parallel(
     ws1, ws2 = est.workspace_bytes_per_gpu[n], est.workspace_bytes_per_gpu[n + 1]
     ws_per_seq, ws0 = ws2 - ws1, 2 * ws1 - ws2
     share = np.ceil(model.num_layers / P) / model.num_layers  # the busiest stage's share of the layers
-    link = link_peak_bytes_per_s(hw) * profile.interconnect_efficiency
+    link = link_bytes_per_s(hw, profile)
     hop = profile.allreduce_latency_s + b * model.d_model * ACTIVATION_BYTES / (tp * link)
     transfer = (P - 1) * hop
     tpot = full * P * share + transfer
     bubble = np.clip(1.0 - (m * full / P) / tpot, 0.0, 1.0)
     gpus = P * tp
     total = B / tpot
-    per_seq_kv = kv_cache_bytes_per_sequence(
-        model, scenario.context_tokens + scenario.output_tokens, scenario.kv_cache.bytes_per_element
-    ) / kv_shards(model, np.asarray(tp))
-    weights = total_params(model) * scenario.weights.bytes_per_element / tp
+    per_seq_kv = kv_cache_peak_bytes_per_gpu(model, scenario, tp, batch=1)
+    weights = weight_bytes_per_gpu(model, scenario, tp)
     usable = est.usable_memory_per_gpu_bytes
     memory = (weights + B * per_seq_kv) * share + ws0 + b * ws_per_seq
     # most sequences: (weights + B kv) share + ws0 + (B / P) ws_per_seq <= usable, with B split P ways
@@ -617,15 +615,15 @@ def _verify_step_s(model, hw, s: Scenario, profile, k: np.ndarray) -> tuple[np.n
 
     Approximation: the estimate at batch B x (k + 1) -- weights read once, FLOPs, all-reduces, MoE experts touched
     and activations for B(k+1) tokens -- but each sequence's KV cache (and linear-attention state) read ONCE, as a
-    verify kernel does, not k + 1 times: every operator's KV bytes are scaled by 1 / (k + 1) and its time
-    re-taken as max(memory, compute)."""
+    verify kernel does, not k + 1 times: every operator's KV bytes are scaled by 1 / (k + 1) and it is re-timed at
+    the same rates."""
     verify = estimate(model, hw, replace(s, batch=s.batch * (k + 1)), profile)
     saved = 0.0
     for op in verify.decode.operators:
         if not np.any(op.kv_bytes):
             continue
-        memory = op.memory_time_s - op.kv_bytes * (k / (k + 1)) / verify.rates.kv_bytes_per_s
-        saved = saved + (op.time_s - np.maximum(memory, op.compute_time_s))
+        once = time_operator(op.work(kv_bytes=op.kv_bytes / (k + 1)), verify.rates)
+        saved = saved + (op.time_s - once.time_s)
     return verify.tpot_s - saved, verify
 
 
@@ -657,7 +655,7 @@ def speculative(
         c = mtp_cost_fraction(model) if mtp_cost is None else _fraction("mtp_cost", mtp_cost, 10.0)
         draft_s = c * base.tpot_s
         draft_ttft = 0.0
-        draft_mem = c * base.weight_bytes / N
+        draft_mem = c * base.weight_bytes_per_gpu
         draft_id = "mtp"
     else:
         d = estimate(draft, hw, scenario, profile)
@@ -764,7 +762,7 @@ def prefill_time_s(
     extra = 0.0
     for op in est.prefill.operators:
         if op.name == "attention":
-            extra = np.maximum(op.memory_time_s, op.compute_time_s * scale) - op.time_s
+            extra = time_operator(op.work(flops=op.flops * scale), est.rates).time_s - op.time_s
     return est.ttft_s + extra
 
 
@@ -800,16 +798,18 @@ def capacity(
     one = replace(scenario, batch=1)
     pre = prefill_time_s(model, hw, one, profile, np.array([0.0, h]))
     est = estimate(model, hw, one, profile)
-    kvb = scenario.kv_cache.bytes_per_element
-    per_user = _f(kv_cache_bytes_per_sequence(model, scenario.context_tokens + scenario.output_tokens, kvb))
-    N = _f(scenario.num_gpus)
+    per_user = _f(
+        kv_cache_bytes_per_sequence(
+            model, scenario.context_tokens + scenario.output_tokens, scenario.kv_cache.bytes_per_element
+        )
+    )
     return Capacity(
         users=point.batch,
         limited_by=point.limited_by,
         max_users_memory=int(_f(est.max_batch)),
         kv_bytes_per_user=per_user,
-        kv_bytes_per_user_per_gpu=per_user / _f(kv_shards(model, np.asarray(N))),
-        hbm_left_after_weights_bytes=est.usable_memory_per_gpu_bytes - est.weight_bytes / N,
+        kv_bytes_per_user_per_gpu=_f(est.kv_cache_peak_bytes_per_gpu),
+        hbm_left_after_weights_bytes=est.usable_memory_per_gpu_bytes - _f(est.weight_bytes_per_gpu),
         prefill_s=_f(pre[0]),
         prefill_cached_s=_f(pre[1]),
         prefix_hit_rate=h,

@@ -195,6 +195,10 @@ class OperatorWork:
     def bytes(self) -> np.ndarray:
         return self.weight_bytes + self.kv_bytes + self.activation_bytes
 
+    def work(self, **changes) -> OperatorWork:
+        """This operator's work (rate-free), with some fields changed: re-time it with time_operator."""
+        return OperatorWork(**{f.name: getattr(self, f.name) for f in fields(OperatorWork)} | changes)
+
 
 @dataclass(frozen=True, eq=False)
 class OperatorCost(OperatorWork):
