@@ -25,7 +25,10 @@ if str(ROOT) not in sys.path:
 from tpot_model import IDEAL, Scenario, estimate  # noqa: E402
 from tpot_model import calibration as cal  # noqa: E402
 from tpot_model import serving_calibration as sc  # noqa: E402
+from tpot_model.calibrate import main as calibrate_main  # noqa: E402
 from tpot_model.catalog import CatalogError, Hardware, ModelSpec  # noqa: E402
+from tpot_model.fitting import ErrorSummary, relative_error  # noqa: E402
+from tpot_model.profile_file import render_profiles, split_blocks  # noqa: E402
 from tpot_model.profiles import EfficiencyProfile, load_profiles, profile_from_dict  # noqa: E402
 
 DATA = ROOT / "data"
@@ -48,7 +51,7 @@ def cv(rows):
 def _run(argv) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     with redirect_stdout(out), redirect_stderr(err):
-        code = cal.main(argv)
+        code = calibrate_main(argv)
     return code, out.getvalue(), err.getvalue()
 
 
@@ -219,7 +222,7 @@ def test_loho_meets_the_targets_on_batch1_single_device_decode(cv):
 
 def test_loho_beats_the_pure_roofline(rows, cv):
     head = [r for r in rows if r.headline]
-    ideal = cal.ErrorSummary.of(cal.relative_error([cal.predict(r, IDEAL) for r in head], [r.value for r in head]))
+    ideal = ErrorSummary.of(relative_error([cal.predict(r, IDEAL) for r in head], [r.value for r in head]))
     assert cv.summary().median < ideal.median / 2
     assert cv.summary().p90 < ideal.p90
 
@@ -323,10 +326,10 @@ def test_dry_run_does_not_write(tmp_path):
 
 
 def test_calibrate_keeps_comments_and_entries_it_does_not_fit():
-    header, blocks = cal.split_blocks(PROFILES.read_text(encoding="utf-8"))
+    header, blocks = split_blocks(PROFILES.read_text(encoding="utf-8"))
     typical = load_profiles(PROFILES)["typical"]
     text = "# a comment\n" + "".join(t for _, t in blocks) + "custom:\n  name: Mine\n  bandwidth_efficiency: 0.5\n"
-    out = cal.render_profiles(text, {}, typical)
+    out = render_profiles(text, {}, typical)
     assert out.startswith("# a comment\n")
     assert out.count("custom:\n  name: Mine\n  bandwidth_efficiency: 0.5\n") == 1
     assert all(f"\n{pid}:" in "\n" + out for pid in REQUIRED)

@@ -13,7 +13,8 @@ import pytest
 
 from tests.apptest_util import decode
 from tpot_model import load_hardware_catalog, load_model_catalog, load_profiles
-from tpot_model.calibration import TARGET_MEDIAN, ErrorSummary
+from tpot_model.calibration import TARGET_MEDIAN
+from tpot_model.fitting import ErrorSummary
 from ui import fmt
 from ui.figures import validation as figs
 from ui.figures.common import hardware_colour, log_tick_values, tick_label

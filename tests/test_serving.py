@@ -5,10 +5,12 @@ by the cross-validation function, never copied)."""
 from __future__ import annotations
 
 import csv
+import importlib.util
 import io
 import math
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -383,9 +385,24 @@ def test_serving_loho_file_of_other_rows_is_a_clear_error(rows, tmp_path):
         sc.read_serving_loho(path, rows)
 
 
-@pytest.mark.skipif(not sc.PUBLIC_PATH.exists(), reason="shared reference not mounted")
-def test_the_file_is_the_public_file_plus_the_mapping():
-    assert (ROOT / "data" / "serving_measurements.csv").read_text(encoding="utf-8") == sc.build_from_public()
+PUBLIC_SERVING = Path("/work/shared/reference/serving-measurements-public.csv")
+
+
+def _script(name: str):
+    """A module of scripts/ (not a package), imported from its file."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.skipif(not PUBLIC_SERVING.exists(), reason="shared reference not mounted")
+def test_the_file_is_the_public_file_plus_the_mapping(tmp_path, capsys):
+    script = _script("build_serving_measurements")
+    committed = (ROOT / "data" / "serving_measurements.csv").read_text(encoding="utf-8")
+    assert committed == script.build(PUBLIC_SERVING)
+    assert script.main([str(PUBLIC_SERVING), "-o", str(tmp_path / "out.csv")]) == 0
+    assert (tmp_path / "out.csv").read_text(encoding="utf-8") == committed
 
 
 def test_fit_rows_are_single_node_mtp_free_and_unflagged(rows):

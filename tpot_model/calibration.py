@@ -1,4 +1,5 @@
-"""Calibration: fit the engine efficiency profiles to published decode measurements, and measure how well they predict.
+"""Batch-1 calibration: the published decode measurements (data/measurements.csv), the model's prediction for each,
+the fit of the engine efficiency profiles to them, and the leave-one-hardware-out (LOHO) cross-validation.
 
 ``data/measurements.csv`` -> typed rows (model, hardware and scenario resolved from the catalogs) -> ``predict(row,
 profile)`` through the same ``estimate()`` the dashboard uses -> ``fit_profile()`` per engine -> ``cross_validate()``:
@@ -8,11 +9,11 @@ The fit minimises sum_i log(predicted_i / measured_i)^2 + PRIOR_WEIGHT * sum_k (
 least squares on the log ratio plus a weak pull of every parameter towards its prior: the common base `typical` (or
 the neutral value of a term typical does not set). Only the fields the rows can pin down are freed (``identifiable``:
 e.g. a per-layer cost needs three or more layer counts); the others keep typical's value, and the profile says so.
-Parameters are boxed to physical ranges (fractions in (0, 1], durations >= 0). The optimiser is a deterministic
-multi-start bounded Nelder-Mead; the same input gives the same profiles, bit for bit.
+Parameters are boxed to physical ranges (fitting.PARAMS). The optimiser is a deterministic multi-start bounded
+Nelder-Mead (fitting.minimise_boxed); the same input gives the same profiles, bit for bit.
 
 Fitting uses a vectorised copy of the decode roofline (per-operator bytes and FLOPs are computed once per row by
-``roofline._step_operators``; only the rates change with the parameters). ``check_surrogate`` asserts it matches
+``roofline.step_operator_work``; only the rates change with the parameters). ``check_surrogate`` asserts it matches
 ``predict`` (the real ``estimate``) to 1e-9, and the reported errors always come from ``predict``.
 
 The model terms the data called for (roofline.py, profiles.py): a per-token overhead (small models on fast GPUs are
@@ -20,41 +21,41 @@ overhead-bound), a bandwidth limit of the engine's kernels (llama.cpp stops near
 on weight-only formats (dequantization), KV re-reads per query head (attention without GQA-aware kernels), and an
 all-reduce latency per collective (tensor parallelism at batch 1).
 
-The serving terms (the per-MoE-layer step cost and its dated revisions) are fitted by serving_calibration.py to
-data/serving_measurements.csv; ``main`` (the calibrate command) runs both fits, prints both reports and writes both
-into profiles.yaml.
-
-SI units inside; the CSV and profiles.yaml hold datasheet units (TB/s, microseconds).
+The serving terms are fitted by serving_calibration.py; calibrate.py (the calibrate command) runs both fits and
+writes profiles.yaml. SI units inside; the CSV holds datasheet units (TB/s).
 """
 
 from __future__ import annotations
 
-import argparse
 import csv
 import json
 import math
 import re
-import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
-from .catalog import DATA_DIR, CatalogError, Hardware, ModelSpec, load_hardware_catalog, load_model_catalog
+from .catalog import Hardware, ModelSpec, load_hardware_catalog, load_model_catalog
 from .catalog import model_from_dict as _model_from_dict
+from .engines import documented_profile, engine_profile
 from .estimate import estimate
+from .files import DATA_DIR, CatalogError
+from .fitting import PARAMS, PRIOR_WEIGHT, ErrorSummary, minimise_boxed, relative_error, with_fitted
 from .precision import parse_format
-from .profiles import EfficiencyProfile, load_profiles
+from .profile_file import file_value
+from .profiles import FIELDS, IDEAL, PROFILES_PATH, EfficiencyProfile, load_profiles
 from .roofline import ACTIVATION_BYTES, is_weight_only, link_peak_bytes_per_s, rates_for, step_operator_work
 from .scenario import Scenario
 
 MEASUREMENTS_PATH = DATA_DIR / "measurements.csv"
-PROFILES_PATH = DATA_DIR / "profiles.yaml"
 # validation_table() as calibrate last wrote it, beside profiles.yaml: the Validation page reads it instead of
 # cross-validating (seconds of CPU) when a server starts; tests/test_calibration.py checks it is current.
 VALIDATION_TABLE_NAME = "validation_table.json"
 MAX_CSV_BYTES = 2_000_000
+TARGET_MEDIAN = 0.12  # LOHO |error| on the headline rows (batch-1 single-device decode)
+TARGET_P90 = 0.30
 
 # --------------------------------------------------------------------------------------------------- the rows
 
@@ -411,66 +412,7 @@ def predict(row: Measurement, profile: EfficiencyProfile) -> float:
     return float(_from_tpot(row, float(e.tpot_s) + hop, float(e.ttft_s) + hop))
 
 
-def relative_error(predicted: np.ndarray | float, measured: np.ndarray | float) -> np.ndarray:
-    """predicted / measured - 1, in the row's metric (positive = the model says more of the metric)."""
-    return np.asarray(predicted, dtype=float) / np.asarray(measured, dtype=float) - 1.0
-
-
-# --------------------------------------------------------------------------------------------------- parameters
-
-
-@dataclass(frozen=True)
-class Param:
-    """One fitted profile field: SI attribute, box, prior centre and width (SI), and the file key and scale."""
-
-    attr: str
-    lo: float
-    hi: float
-    width: float
-    key: str
-    scale: float  # file value = SI value / scale
-
-
-PARAMS = {
-    p.attr: p
-    for p in (
-        Param("bandwidth_efficiency", 0.05, 1.0, 0.25, "bandwidth_efficiency", 1.0),
-        Param("kv_bandwidth_efficiency", 0.05, 1.0, 0.25, "kv_bandwidth_efficiency", 1.0),
-        Param("lowbit_bandwidth_efficiency", 0.05, 1.0, 0.25, "lowbit_bandwidth_efficiency", 1.0),
-        Param("flops_efficiency", 0.05, 1.0, 0.25, "flops_efficiency", 1.0),
-        Param("interconnect_efficiency", 0.05, 1.0, 0.25, "interconnect_efficiency", 1.0),
-        Param("per_token_overhead_s", 0.0, 20e-3, 1e-3, "per_token_overhead_us", 1e-6),
-        Param("per_layer_overhead_s", 0.0, 500e-6, 20e-6, "per_layer_overhead_us", 1e-6),
-        Param("allreduce_latency_s", 0.0, 1e-3, 20e-6, "allreduce_latency_us", 1e-6),
-        # fitted to serving measurements only (serving_calibration.py); the batch-1 fit never frees it
-        Param("moe_layer_overhead_s", 0.0, 1e-3, 50e-6, "moe_layer_overhead_us", 1e-6),
-        Param("kv_gqa_reread_fraction", 0.0, 1.0, 0.5, "kv_gqa_reread_fraction", 1.0),
-        # fitted as its inverse, seconds per byte: 0 = no limit (the neutral prior), 1e-12 = a 1 TB/s limit
-        Param("inverse_bandwidth_limit", 0.0, 5e-12, 1e-12, "bandwidth_limit_TB_per_s", 1e12),
-    )
-}
-PRIOR_WEIGHT = 0.01  # one prior width away costs as much as one row 10% off
-
-
-def _get(profile: EfficiencyProfile, attr: str) -> float:
-    if attr == "inverse_bandwidth_limit":
-        return 1.0 / profile.bandwidth_limit_bytes_per_s  # 0.0 for no limit
-    return float(getattr(profile, attr))
-
-
-def _with(profile: EfficiencyProfile, values: dict[str, float]) -> EfficiencyProfile:
-    changes = {}
-    for attr, v in values.items():
-        if attr == "inverse_bandwidth_limit":
-            changes["bandwidth_limit_bytes_per_s"] = math.inf if v <= 0 else 1.0 / v
-        else:
-            changes[attr] = float(v)
-    return replace(profile, **changes)
-
-
 # --------------------------------------------------------------------------------------------------- surrogate
-
-_SURROGATE_ATTRS = tuple(PARAMS)
 
 
 @dataclass(frozen=True, eq=False)
@@ -479,7 +421,6 @@ class _Basis:
     (rows, operators): weight, KV (attention operator / others), activation bytes, and FLOPs at the GEMM rate and at
     the attention-precision rate; d* for the decode step, p* for prefill (zeros unless the metric needs TTFT)."""
 
-    ids: tuple[str, ...]
     dw: np.ndarray
     dkv_attn: np.ndarray
     dkv_other: np.ndarray
@@ -566,8 +507,7 @@ def _basis(rows: Sequence[Measurement]) -> _Basis:
         return np.array([fn(r) for r in rows], dtype=dtype)
 
     precisions = [
-        (rt.gemm_precision, rt.attention_precision)
-        for rt in (rates_for(r.hardware, _NEUTRAL, r.scenario) for r in rows)
+        (rt.gemm_precision, rt.attention_precision) for rt in (rates_for(r.hardware, IDEAL, r.scenario) for r in rows)
     ]
     dw, dkv_attn, dkv_other, da, dfg, dfa = tables(dec)
     pw, pkv_attn, pkv_other, pa, pfg, pfa = tables(pre)
@@ -575,7 +515,6 @@ def _basis(rows: Sequence[Measurement]) -> _Basis:
     tp = per_row(lambda r: float(r.scenario.num_gpus))
     needs_prefill = per_row(lambda r: r.metric in _NEEDS_PREFILL, bool)
     return _Basis(
-        ids=tuple(r.id for r in rows),
         dw=dw,
         dkv_attn=dkv_attn,
         dkv_other=dkv_other,
@@ -620,13 +559,11 @@ def _basis(rows: Sequence[Measurement]) -> _Basis:
     )
 
 
-_NEUTRAL = EfficiencyProfile(id="probe", name="probe")
-
-
 def _surrogate(b: _Basis, P: dict[str, np.ndarray | float]) -> np.ndarray:
-    """predict() for every row at once; P maps each attribute of PARAMS to a scalar or a (rows,) array."""
+    """predict() for every row at once; P maps each field of PARAMS to a scalar or a (rows,) array, in fit
+    coordinates (the bandwidth limit as its inverse)."""
     bw = b.bw * P["bandwidth_efficiency"]
-    inverse_limit = P["inverse_bandwidth_limit"]
+    inverse_limit = P["bandwidth_limit_bytes_per_s"]
     if np.any(inverse_limit > 0):
         bw = np.minimum(bw, 1.0 / np.maximum(inverse_limit, 1e-300))
     inv_bw = (1.0 / bw)[:, None]
@@ -664,7 +601,7 @@ def _surrogate(b: _Basis, P: dict[str, np.ndarray | float]) -> np.ndarray:
 
 
 def _param_arrays(profiles: Sequence[EfficiencyProfile]) -> dict[str, np.ndarray]:
-    return {a: np.array([_get(p, a) for p in profiles]) for a in _SURROGATE_ATTRS}
+    return {a: np.array([param.get(p) for p in profiles]) for a, param in PARAMS.items()}
 
 
 def check_surrogate(rows: Sequence[Measurement], profiles: Sequence[EfficiencyProfile]) -> float:
@@ -674,106 +611,7 @@ def check_surrogate(rows: Sequence[Measurement], profiles: Sequence[EfficiencyPr
     return float(np.max(np.abs(fast / slow - 1.0)))
 
 
-# --------------------------------------------------------------------------------------------------- optimiser
-
-
-def _nelder_mead(f: Callable[[np.ndarray], float], x0: np.ndarray, step: float, iters: int, tol: float) -> np.ndarray:
-    """Minimise f from x0 (standard reflection / expansion / contraction / shrink coefficients). Deterministic."""
-    n = len(x0)
-    simplex = np.vstack([x0] + [x0 + step * np.eye(n)[i] for i in range(n)])
-    values = np.array([f(x) for x in simplex])
-    for _ in range(iters):
-        order = np.argsort(values, kind="stable")
-        simplex, values = simplex[order], values[order]
-        if values[-1] - values[0] <= tol * (abs(values[0]) + tol):
-            break
-        centroid = simplex[:-1].mean(axis=0)
-        xr = centroid + (centroid - simplex[-1])
-        fr = f(xr)
-        if fr < values[0]:
-            xe = centroid + 2.0 * (centroid - simplex[-1])
-            fe = f(xe)
-            simplex[-1], values[-1] = (xe, fe) if fe < fr else (xr, fr)
-        elif fr < values[-2]:
-            simplex[-1], values[-1] = xr, fr
-        else:
-            outside = fr < values[-1]  # contract towards the reflected point, else towards the worst one
-            xc = centroid + 0.5 * ((xr if outside else simplex[-1]) - centroid)
-            fc = f(xc)
-            if fc < (fr if outside else values[-1]):
-                simplex[-1], values[-1] = xc, fc
-            else:
-                simplex[1:] = simplex[0] + 0.5 * (simplex[1:] - simplex[0])
-                values[1:] = [f(x) for x in simplex[1:]]
-    return simplex[int(np.argmin(values))]
-
-
-def _halton(n: int, dims: int) -> np.ndarray:
-    """The first n points of the Halton sequence in [0, 1)^dims (bases 2, 3, 5, ...): deterministic, well spread."""
-    primes = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37][:dims]
-    out = np.zeros((n, dims))
-    for j, base in enumerate(primes):
-        for i in range(n):
-            k, f, x = i + 1, 1.0, 0.0
-            while k:
-                f /= base
-                x += f * (k % base)
-                k //= base
-            out[i, j] = x
-    return out
-
-
-STARTS = 8  # optimiser starts besides the prior: box centre and Halton points (the landscape has several minima)
-SCOUT_ITERATIONS = 60  # per dimension, for the short runs that pick the basins worth polishing
-POLISHED = 2  # basins polished to convergence
-
-
-def _minimise_boxed(f: Callable[[np.ndarray], float], x0: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-    """Minimise f over the box [lo, hi]: Nelder-Mead on u with x = lo + (hi - lo) (1 + sin u) / 2.
-
-    Short runs from the prior, the box centre and Halton points scout the basins (the landscape has several
-    minima: e.g. a bandwidth limit against a lower efficiency); the best POLISHED are then run to convergence,
-    restarted from their best point until a restart no longer helps (a collapsed simplex is the usual failure of
-    Nelder-Mead). The lowest end point wins; ties go to the earlier start. Deterministic."""
-    span = hi - lo
-    n = len(x0)
-
-    def to_x(u):
-        return lo + span * (1.0 + np.sin(u)) / 2.0
-
-    def to_u(x):
-        inner = np.clip(x, lo + 1e-3 * span, hi - 1e-3 * span)  # off the bounds, where dx/du vanishes
-        return np.arcsin(2.0 * (inner - lo) / span - 1.0)
-
-    def g(u):
-        return f(to_x(u))
-
-    starts = [x0, lo + 0.5 * span, *(lo + span * _halton(STARTS - 1, n))]
-    scouted = []
-    for i, start in enumerate(starts):
-        u = _nelder_mead(g, to_u(start), step=0.3, iters=SCOUT_ITERATIONS * n, tol=1e-6)
-        scouted.append((g(u), i, u))
-    scouted.sort(key=lambda t: (t[0], t[1]))
-    best_u, best = None, math.inf
-    for value, _, u in scouted[:POLISHED]:
-        for _ in range(8):
-            u_new = _nelder_mead(g, u, step=0.3, iters=400 * n, tol=1e-12)
-            f_new = g(u_new)
-            improved = f_new < value - 1e-12 * max(abs(value), 1.0)
-            if f_new < value:
-                u, value = u_new, f_new
-            if not improved:
-                break
-        if value < best:
-            best_u, best = u, value
-    return to_x(best_u)
-
-
 # --------------------------------------------------------------------------------------------------- fitting
-
-
-def _varies(values: Iterable[float]) -> bool:
-    return len({round(float(v), 9) for v in values}) > 1
 
 
 def identifiable(rows: Sequence[Measurement]) -> tuple[str, ...]:
@@ -806,22 +644,20 @@ def identifiable(rows: Sequence[Measurement]) -> tuple[str, ...]:
     for r in rows:
         peaks.setdefault((r.model.id, r.weights), []).append(r.hardware.memory_bandwidth_bytes_per_s)
     if any(max(v) >= 1.5 * min(v) for v in peaks.values()):
-        free.append("inverse_bandwidth_limit")
+        free.append("bandwidth_limit_bytes_per_s")
     if any(r.parallelism != "none" for r in rows):
         free.append("allreduce_latency_s")
     return tuple(free)
 
 
 def _gemm(r: Measurement) -> str:
-    return rates_for(r.hardware, _NEUTRAL, r.scenario).gemm_precision
+    return rates_for(r.hardware, IDEAL, r.scenario).gemm_precision
 
 
 def fit_profile(
     rows: Sequence[Measurement],
     prior: EfficiencyProfile,
     free: Sequence[str] | None = None,
-    *,
-    basis: _Basis | None = None,
 ) -> EfficiencyProfile:
     """The profile (prior's id and name) that best predicts these rows: fields in ``free`` (default: the
     identifiable ones) fitted, the others kept at the prior's values. Deterministic."""
@@ -832,11 +668,11 @@ def fit_profile(
     unknown = [a for a in free if a not in PARAMS]
     if unknown:
         raise ValueError(f"cannot fit {unknown[0]!r} (fittable: {', '.join(PARAMS)})")
-    b = _basis(rows) if basis is None else basis
-    base = {a: _get(prior, a) for a in _SURROGATE_ATTRS}
+    b = _basis(rows)
+    base = {a: param.get(prior) for a, param in PARAMS.items()}
     lo = np.array([PARAMS[a].lo for a in free])
     hi = np.array([PARAMS[a].hi for a in free])
-    centre = np.array([_get(prior, a) for a in free])
+    centre = np.array([PARAMS[a].get(prior) for a in free])
     inv_width = 1.0 / np.array([PARAMS[a].width for a in free])
     log_measured = np.log(b.measured)
 
@@ -851,9 +687,9 @@ def fit_profile(
         return float(sse + PRIOR_WEIGHT * (z @ z))
 
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        x = _minimise_boxed(objective, np.clip(centre, lo, hi), lo, hi)
-    fitted = _round_profile(_with(prior, dict(zip(free, x, strict=True))), free)
-    if "inverse_bandwidth_limit" in free:
+        x = minimise_boxed(objective, np.clip(centre, lo, hi), lo, hi)
+    fitted = with_fitted(prior, {a: PARAMS[a].rounded(v) for a, v in zip(free, x, strict=True)})
+    if "bandwidth_limit_bytes_per_s" in free:
         # a limit above every fitted device's achievable bandwidth changes no fitted row: the data say nothing
         # about it, so it takes its neutral value (no limit) rather than an arbitrary large number
         reach = max(r.hardware.memory_bandwidth_bytes_per_s for r in rows) * fitted.bandwidth_efficiency
@@ -862,31 +698,11 @@ def fit_profile(
     return fitted
 
 
-def _round_profile(p: EfficiencyProfile, attrs: Iterable[str]) -> EfficiencyProfile:
-    """Fitted values to 3 significant figures in file units: what profiles.yaml holds is what was evaluated."""
-    values = {}
-    for a in attrs:
-        spec = PARAMS[a]
-        v = _get(p, a)
-        if a == "inverse_bandwidth_limit":
-            values[a] = 0.0 if v <= 0 else 1.0 / (_sig3(1.0 / v / spec.scale) * spec.scale)
-        else:
-            values[a] = min(max(_sig3(v / spec.scale) * spec.scale, spec.lo), spec.hi)
-    return _with(p, values)
-
-
-def _sig3(v: float) -> float:
-    if v == 0 or not math.isfinite(v):
-        return v
-    return float(f"{v:.3g}")
-
-
 def fit_all(
     rows: Sequence[Measurement],
     priors: dict[str, EfficiencyProfile],
     *,
     exclude_device: str | None = None,
-    free: dict[str, Sequence[str]] | None = None,
     cache: dict | None = None,
 ) -> dict[str, EfficiencyProfile]:
     """One profile per engine the rows name: fitted to its batch-1 rows (those of ``exclude_device`` left out), or
@@ -896,33 +712,14 @@ def fit_all(
     out = {}
     for pid in sorted({r.profile for r in rows if r.evaluable}):
         own = [r for r in rows if r.fitted and r.profile == pid and r.device != exclude_device]
-        wanted = (free or {}).get(pid)
-        key = (priors[pid], tuple(r.id for r in own), None if wanted is None else tuple(wanted))
+        key = (priors[pid], tuple(r.id for r in own))
         if key not in cache:
-            cache[key] = fit_profile(own, priors[pid], wanted) if own else priors[pid]
+            cache[key] = fit_profile(own, priors[pid]) if own else priors[pid]
         out[pid] = cache[key]
     return out
 
 
 # --------------------------------------------------------------------------------------------------- validation
-
-
-@dataclass(frozen=True)
-class ErrorSummary:
-    """|predicted / measured - 1| over a set of rows (non-finite errors left out): count, median and 90th percentile
-    (linear interpolation)."""
-
-    n: int
-    median: float
-    p90: float
-
-    @staticmethod
-    def of(errors: np.ndarray) -> ErrorSummary:
-        a = np.abs(np.asarray(errors, dtype=float))
-        a = a[np.isfinite(a)]
-        if a.size == 0:
-            return ErrorSummary(0, math.nan, math.nan)
-        return ErrorSummary(int(a.size), float(np.median(a)), float(np.percentile(a, 90)))
 
 
 @dataclass(frozen=True, eq=False)
@@ -959,7 +756,6 @@ class CrossValidation:
 def cross_validate(
     rows: Sequence[Measurement],
     priors: dict[str, EfficiencyProfile] | None = None,
-    free: dict[str, Sequence[str]] | None = None,
     *,
     cache: dict | None = None,
 ) -> CrossValidation:
@@ -970,7 +766,7 @@ def cross_validate(
     evaluable = [r for r in rows if r.evaluable]
     devices = sorted({r.device for r in evaluable})
     cache = {} if cache is None else cache
-    by_device = {d: fit_all(evaluable, priors, exclude_device=d, free=free, cache=cache) for d in devices}
+    by_device = {d: fit_all(evaluable, priors, exclude_device=d, cache=cache) for d in devices}
     predicted = np.array([predict(r, by_device[r.device][r.profile]) for r in evaluable])
     return CrossValidation(
         rows=tuple(evaluable),
@@ -1028,7 +824,7 @@ def validation_table(
         if r.evaluable:
             if r.profile in profiles:
                 predictions["fitted"] = predict(r, profiles[r.profile])
-            predictions["ideal"] = predict(r, profiles.get("ideal", EfficiencyProfile(id="ideal", name="ideal")))
+            predictions["ideal"] = predict(r, profiles.get("ideal", IDEAL))
         for k, v in predictions.items():
             record[f"predicted_{k}"] = v
             record[f"error_{k}"] = v / r.value - 1.0
@@ -1048,128 +844,6 @@ def read_validation_table(path: str | Path) -> list[dict]:
 
 # --------------------------------------------------------------------------------------------------- priors
 
-# The profiles.yaml entries calibrate maintains, in file order. `ideal` and `typical` are never rewritten.
-PROFILE_ORDER = (
-    "ideal",
-    "typical",
-    "llama.cpp",
-    "vllm",
-    "tensorrt-llm",
-    "sglang",
-    "atom",
-    "gpt-fast",
-    "exllamav2",
-    "mlc-llm",
-)
-
-ENGINES = {
-    "llama.cpp": (
-        "llama.cpp",
-        "llama.cpp's llama-bench (CUDA and Metal builds of May 2024, flash attention off): a fixed ~2 ms per token "
-        "of host and launch work, GEMV kernels that stop near 1.2 TB/s on HBM devices, and attention that reads "
-        "the KV cache once per query head.",
-    ),
-    "vllm": ("vLLM", "vLLM (paged attention, CUDA graphs). No measurements yet: documented values."),
-    "tensorrt-llm": (
-        "TensorRT-LLM",
-        "TensorRT-LLM (C++ runtime, fused kernels, in-flight batching). Its per-MoE-layer step cost is fitted to "
-        "InferenceX DeepSeek-R1 serving runs on H200 and B200 (with a slower release period before 2026); the "
-        "other fields are documented values.",
-    ),
-    "sglang": (
-        "SGLang",
-        "SGLang (radix cache, overlapped scheduler). Its per-MoE-layer step cost is fitted to InferenceX "
-        "DeepSeek-R1 serving runs on H200, B200 and MI355X (with a slower ROCm image in October 2025); the other "
-        "fields are documented values.",
-    ),
-    "atom": (
-        "AMD ATOM",
-        "AMD ATOM (ROCm inference engine for Instinct GPUs). Its per-MoE-layer step cost is fitted to InferenceX "
-        "DeepSeek-R1 serving runs on MI355X; the other fields are typical's values.",
-    ),
-    "gpt-fast": (
-        "gpt-fast",
-        "pytorch-labs/gpt-fast (torch.compile with CUDA graphs, bf16 / int8 / int4 weight-only, tensor parallel).",
-    ),
-    "exllamav2": ("ExLlamaV2", "ExLlamaV2 (GPTQ and EXL2 2.5-5 bit weights on consumer GPUs)."),
-    "mlc-llm": ("MLC LLM", "MLC LLM (TVM-compiled kernels). No measurements yet: documented values."),
-}
-
-# Engines without batch-1 measurements: the fields that differ from `typical`, with their reason. Every other field
-# is typical's, with the reason "no measurements".
-DOCUMENTED: dict[str, dict[str, tuple[float, str]]] = {
-    "vllm": {
-        "usable_memory_fraction": (0.9, "vLLM's default gpu_memory_utilization is 0.9"),
-        "kv_gqa_reread_fraction": (
-            0.0,
-            "decode attention (FlashAttention / FlashInfer paged kernels) reads each KV head once per query-head group",
-        ),
-    },
-    "tensorrt-llm": {
-        "kv_gqa_reread_fraction": (0.0, "the XQA / MMHA decode kernels read each KV head once per query-head group"),
-    },
-    "sglang": {
-        "kv_gqa_reread_fraction": (0.0, "FlashInfer / Triton decode kernels read each KV head once per group"),
-    },
-    "mlc-llm": {
-        "kv_gqa_reread_fraction": (0.0, "its paged decode attention reads each KV head once per query-head group"),
-    },
-}
-
-# Checks of documented values against measurements that cannot fit them (not batch-1 dense decode): written in the
-# entry's `source` when calibrate first adds it (with the values documented here).
-CHECKS: dict[str, str] = {
-    "tensorrt-llm": (
-        "check, not a fit: its 8 static-batch rows in data/measurements.csv are within 16% for the 7B/13B "
-        "single-GPU runs and 2.3-6.4x the published throughput for the 70B multi-GPU runs"
-    ),
-}
-
-# profile fields in file order, with their file key and unit handling (see Param); fields calibrate writes
-FIELDS = (
-    "bandwidth_efficiency",
-    "kv_bandwidth_efficiency",
-    "lowbit_bandwidth_efficiency",
-    "flops_efficiency",
-    "interconnect_efficiency",
-    "usable_memory_fraction",
-    "per_token_overhead_s",
-    "per_layer_overhead_s",
-    "allreduce_latency_s",
-    "moe_layer_overhead_s",
-    "kv_gqa_reread_fraction",
-    "inverse_bandwidth_limit",
-)
-_FILE_KEYS = {a: PARAMS[a].key for a in PARAMS} | {"usable_memory_fraction": "usable_memory_fraction"}
-
-_NOT_IDENTIFIED = {
-    "bandwidth_efficiency": "no rows",
-    "per_token_overhead_s": "no rows",
-    "per_layer_overhead_s": "fewer than three layer counts, so a per-layer cost cannot be told apart from the "
-    "per-token cost and from whatever else differs between the models",
-    "lowbit_bandwidth_efficiency": "no weight-only format among the rows",
-    "kv_bandwidth_efficiency": "no model measured on one device at two generation lengths, and the KV cache is a "
-    "small share of the bytes in these rows",
-    "kv_gqa_reread_fraction": "the KV cost is not measured at two GQA ratios (see kv_bandwidth_efficiency)",
-    "inverse_bandwidth_limit": "no model and format measured on devices whose peak bandwidths differ by 1.5x",
-    "allreduce_latency_s": "single-device rows only",
-    "moe_layer_overhead_s": "only serving measurements of MoE models pin it down (data/serving_measurements.csv) and "
-    "this engine has none",
-    "flops_efficiency": "batch-1 decode is memory-bound: no row constrains it",
-    "interconnect_efficiency": "at batch 1 the all-reduce messages are a few kB, their bandwidth time is negligible",
-    "usable_memory_fraction": "speed measurements say nothing about memory capacity",
-}
-
-
-def _typical_based(typical: EfficiencyProfile, pid: str) -> EfficiencyProfile:
-    name, description = ENGINES.get(pid, (pid, ""))
-    return replace(typical, id=pid, name=name, description=description, source="")
-
-
-def documented_profile(pid: str, typical: EfficiencyProfile) -> EfficiencyProfile:
-    """An engine without measurements: typical's values except the documented ones (DOCUMENTED)."""
-    return _with(_typical_based(typical, pid), {a: v for a, (v, _) in DOCUMENTED.get(pid, {}).items()})
-
 
 def default_priors(
     rows: Sequence[Measurement], profiles: dict[str, EfficiencyProfile] | None = None
@@ -1185,32 +859,13 @@ def default_priors(
     out = {}
     for pid in sorted({r.profile for r in rows if r.profile}):
         if pid in fitted:
-            out[pid] = _typical_based(typical, pid)
+            out[pid] = engine_profile(pid, typical)
         else:
             out[pid] = profiles.get(pid) or documented_profile(pid, typical)
     return out
 
 
-# --------------------------------------------------------------------------------------------------- profiles.yaml
-
-
-def _num(v: float) -> str:
-    """A number PyYAML reads back as the same float (no exponent: PyYAML reads '1e-05' as a string)."""
-    if v == int(v) and abs(v) < 1e15:
-        return str(int(v))
-    return np.format_float_positional(v, trim="-")
-
-
-def _q(text: str) -> str:
-    """A double-quoted YAML scalar (JSON string syntax is valid YAML)."""
-    import json
-
-    return json.dumps(text, ensure_ascii=False)
-
-
-def _source_name(source: str) -> str:
-    m = re.search(r"https?://(\S+)", source)
-    return (m.group(1).rstrip(").,;") if m else source.split("(")[0].strip()) or "?"
+# --------------------------------------------------------------------------------------------------- calibrate
 
 
 @dataclass(frozen=True)
@@ -1224,141 +879,6 @@ class FitReport:
     in_sample_all: ErrorSummary  # every fitted row
     loho: ErrorSummary  # headline rows
     loho_all: ErrorSummary
-
-
-def _field_reason(attr: str, report: FitReport | None, pid: str) -> str:
-    if report is not None and attr in report.free:
-        sources = sorted({_source_name(r.source) for r in report.rows})
-        devices = len({r.device for r in report.rows})
-        text = (
-            f"fitted to {len(report.rows)} measurements on {devices} devices from {', '.join(sources)}; "
-            f"LOHO median error {report.loho.median:.1%} ({report.loho.n} batch-1 single-device rows)"
-        )
-        split = ("bandwidth_efficiency", "lowbit_bandwidth_efficiency")
-        if attr in split and all(is_weight_only(r.scenario.weights.bits, _gemm(r)) for r in report.rows):
-            text += "; every row is weight-only, so only the product of the two factors is pinned down (the prior splits it)"
-        return text
-    if report is not None:
-        return f"not fitted: {_NOT_IDENTIFIED[attr]}; typical's value"
-    documented = DOCUMENTED.get(pid, {})
-    if attr in documented:
-        return f"documented: {documented[attr][1]}"
-    return "no measurements for this engine in data/measurements.csv; typical's value"
-
-
-def profile_block(pid: str, profile: EfficiencyProfile, report: FitReport | None, serving=None) -> str:
-    """The profiles.yaml text of one engine entry: every field, and per field its source or reason. `serving`: the
-    engine's serving fit (serving_calibration.ServingFitReport), whose reasons replace the batch-1 ones."""
-    if serving is not None:
-        from .serving_calibration import field_reason as serving_reason
-        from .serving_calibration import history_lines
-
-        def reason(attr: str, report: FitReport | None, pid: str) -> str:
-            return serving_reason(attr, serving, pid)
-    else:
-        reason = _field_reason
-    lines = [f"{pid}:", f"  name: {_q(profile.name)}", f"  description: {_q(profile.description)}"]
-    reasons = []
-    for attr in FIELDS:
-        key = _FILE_KEYS[attr]
-        if attr == "inverse_bandwidth_limit":
-            if profile.bandwidth_limit_bytes_per_s == math.inf:
-                reasons.append(f"{key}: none. " + reason(attr, report, pid))
-                continue
-            value = profile.bandwidth_limit_bytes_per_s / 1e12
-        elif attr == "usable_memory_fraction":
-            value = profile.usable_memory_fraction
-        else:
-            value = _get(profile, attr) / PARAMS[attr].scale
-        lines.append(f"  {key}: {_num(_sig3(value))}")
-        reasons.append(f"{key}: " + reason(attr, report, pid))
-    if serving is not None and profile.history:
-        history, why = history_lines(profile, serving)
-        lines += history
-        reasons.append(why)
-    if report is None and pid in CHECKS:
-        reasons.append(CHECKS[pid])
-    lines.append("  source:")
-    lines += [f"    - {_q(r)}" for r in reasons]
-    return "\n".join(lines) + "\n"
-
-
-_TOP_KEY = re.compile(r"""^(?:"([^"]+)"|'([^']+)'|([^\s#'"][^:#]*?))\s*:(?:\s.*)?$""")
-
-
-def split_blocks(text: str) -> tuple[str, list[tuple[str, str]]]:
-    """(header comments, [(top-level key, its text)]): each entry keeps the comment lines just above it."""
-    header: list[str] = []
-    blocks: list[tuple[str, list[str]]] = []
-    pending: list[str] = []
-    for line in text.splitlines(keepends=True):
-        m = _TOP_KEY.match(line.rstrip("\n"))
-        if m and not line.startswith((" ", "\t", "-")):
-            key = next(g for g in m.groups() if g is not None).strip()
-            blocks.append((key, pending + [line]))
-            pending = []
-        elif line.strip() == "" or line.lstrip().startswith("#"):
-            (pending if blocks else header).append(line)
-        else:
-            if not blocks:
-                raise CatalogError(f"profiles: unexpected line before the first entry: {line.strip()[:60]!r}")
-            blocks[-1][1].extend(pending + [line])
-            pending = []
-    if blocks:
-        blocks[-1][1].extend(pending)
-    return "".join(header), [(k, "".join(v)) for k, v in blocks]
-
-
-_IDEAL_BLOCK = """ideal:
-  name: Ideal roofline (physical bound)
-  description: Pure roofline. Every byte moves at peak bandwidth, every FLOP at dense peak, nothing else costs time.
-  source: definition
-"""
-
-
-def render_profiles(
-    existing_text: str, fitted: dict[str, FitReport], typical: EfficiencyProfile, serving: dict | None = None
-) -> str:
-    """profiles.yaml with the fitted engines' entries replaced (batch-1 fits, and `serving`: engine ->
-    serving_calibration.ServingFitReport), every other entry (ideal, typical, engines without data, comments) kept
-    as it was, and missing required engines added with documented values."""
-    serving = serving or {}
-    both = sorted(set(fitted) & set(serving))
-    if both:
-        raise CatalogError(f"profiles: {both[0]!r} has both batch-1 and serving fits (one source per engine)")
-
-    def block(pid: str) -> str:
-        if pid in serving:
-            return profile_block(pid, serving[pid].profile, None, serving[pid])
-        return profile_block(pid, fitted[pid].profile, fitted[pid])
-
-    header, blocks = split_blocks(existing_text)
-    entries: list[tuple[str, str]] = []
-    for key, text in blocks:
-        if key in fitted or key in serving:
-            comments = "".join(line for line in text.splitlines(keepends=True) if line.lstrip().startswith("#"))
-            entries.append((key, comments + block(key)))
-        else:
-            entries.append((key, text if text.endswith("\n") else text + "\n"))
-    for pid in (*PROFILE_ORDER, *sorted(fitted), *sorted(serving)):
-        if pid in {k for k, _ in entries}:
-            continue
-        if pid == "typical":
-            raise CatalogError("profiles: entry 'typical' is missing")
-        if pid == "ideal":
-            text = _IDEAL_BLOCK
-        elif pid in fitted or pid in serving:
-            text = block(pid)
-        else:
-            text = profile_block(pid, documented_profile(pid, typical), None)
-        # after the last entry that comes before it in PROFILE_ORDER (a new engine goes last)
-        before = PROFILE_ORDER[: PROFILE_ORDER.index(pid)] if pid in PROFILE_ORDER else PROFILE_ORDER
-        at = max((i + 1 for i, (k, _) in enumerate(entries) if k in before), default=0)
-        entries.insert(at, (pid, text))
-    return header + "".join(text for _, text in entries)
-
-
-# --------------------------------------------------------------------------------------------------- calibrate
 
 
 def calibrate(
@@ -1387,16 +907,61 @@ def calibrate(
     return reports, cv
 
 
+# why identifiable() leaves a field out (profiles.yaml `source`)
+NOT_IDENTIFIED = {
+    "bandwidth_efficiency": "no rows",
+    "per_token_overhead_s": "no rows",
+    "per_layer_overhead_s": "fewer than three layer counts, so a per-layer cost cannot be told apart from the "
+    "per-token cost and from whatever else differs between the models",
+    "lowbit_bandwidth_efficiency": "no weight-only format among the rows",
+    "kv_bandwidth_efficiency": "no model measured on one device at two generation lengths, and the KV cache is a "
+    "small share of the bytes in these rows",
+    "kv_gqa_reread_fraction": "the KV cost is not measured at two GQA ratios (see kv_bandwidth_efficiency)",
+    "bandwidth_limit_bytes_per_s": "no model and format measured on devices whose peak bandwidths differ by 1.5x",
+    "allreduce_latency_s": "single-device rows only",
+    "moe_layer_overhead_s": "only serving measurements of MoE models pin it down (data/serving_measurements.csv) and "
+    "this engine has none",
+    "flops_efficiency": "batch-1 decode is memory-bound: no row constrains it",
+    "interconnect_efficiency": "at batch 1 the all-reduce messages are a few kB, their bandwidth time is negligible",
+    "usable_memory_fraction": "speed measurements say nothing about memory capacity",
+}
+
+
+def _source_name(source: str) -> str:
+    m = re.search(r"https?://(\S+)", source)
+    return (m.group(1).rstrip(").,;") if m else source.split("(")[0].strip()) or "?"
+
+
+def field_reasons(report: FitReport) -> dict[str, str]:
+    """Why each field of a batch-1-fitted profile has its value (profiles.yaml `source`), by SI attribute."""
+    sources = sorted({_source_name(r.source) for r in report.rows})
+    devices = len({r.device for r in report.rows})
+    fitted = (
+        f"fitted to {len(report.rows)} measurements on {devices} devices from {', '.join(sources)}; "
+        f"LOHO median error {report.loho.median:.1%} ({report.loho.n} batch-1 single-device rows)"
+    )
+    all_weight_only = all(is_weight_only(r.scenario.weights.bits, _gemm(r)) for r in report.rows)
+    out = {}
+    for f in FIELDS:
+        if f.attr not in report.free:
+            out[f.attr] = f"not fitted: {NOT_IDENTIFIED[f.attr]}; typical's value"
+        elif f.attr in ("bandwidth_efficiency", "lowbit_bandwidth_efficiency") and all_weight_only:
+            out[f.attr] = (
+                fitted + "; every row is weight-only, so only the product of the two factors is pinned down (the "
+                "prior splits it)"
+            )
+        else:
+            out[f.attr] = fitted
+    return out
+
+
 def _pct(x: float) -> str:
     return "    -" if math.isnan(x) else f"{x * 100:5.1f}%"
 
 
-TARGET_MEDIAN = 0.12
-TARGET_P90 = 0.30
-
-
 def format_report(rows: Sequence[Measurement], reports: dict[str, FitReport], cv: CrossValidation, path) -> str:
-    """The text calibrate prints: rows used, fit and LOHO errors per profile, parameters, the headline."""
+    """The batch-1 part of what calibrate prints: rows used, fit and LOHO errors per profile, parameters, the
+    headline."""
     lines = [
         f"{len(rows)} measurements in {path}: {sum(r.fitted for r in rows)} fitted (batch-1 decode), "
         f"{sum(r.evaluable for r in rows)} predicted, {sum(r.headline for r in rows)} in the headline set "
@@ -1426,16 +991,11 @@ def format_report(rows: Sequence[Measurement], reports: dict[str, FitReport], cv
         )
     lines += ["", "fitted parameters (file units; * = fitted, others from typical or documented)"]
     for pid, rep in reports.items():
-        parts = []
-        for attr in FIELDS:
-            if attr == "inverse_bandwidth_limit":
-                limit = rep.profile.bandwidth_limit_bytes_per_s
-                value = "none" if limit == math.inf else _num(_sig3(limit / 1e12))
-            elif attr == "usable_memory_fraction":
-                continue
-            else:
-                value = _num(_sig3(_get(rep.profile, attr) / PARAMS[attr].scale))
-            parts.append(f"{_FILE_KEYS[attr]}={value}{'*' if attr in rep.free else ''}")
+        parts = [
+            f"{f.key}={file_value(f, getattr(rep.profile, f.attr))}{'*' if f.attr in rep.free else ''}"
+            for f in FIELDS
+            if f.attr in PARAMS  # usable_memory_fraction is never fitted
+        ]
         lines.append(f"  {pid}: " + ", ".join(parts))
     head = cv.summary()
     ok = head.median <= TARGET_MEDIAN and head.p90 <= TARGET_P90
@@ -1448,94 +1008,3 @@ def format_report(rows: Sequence[Measurement], reports: dict[str, FitReport], cv
     for pid, s in cv.by_profile().items():
         lines.append(f"  {pid:<13} {s.n:>3} rows  median {_pct(s.median)}  p90 {_pct(s.p90)}")
     return "\n".join(lines)
-
-
-def write_profiles(path: Path, text: str) -> None:
-    """Write atomically (a temporary file, then rename) and check the result loads."""
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
-    load_profiles.cache_clear()
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m tpot_model calibrate [--measurements PATH] [--serving PATH] [--profiles PATH] [--dry-run]``;
-    writes the profiles and, beside them, the validation table and the serving cross-validation; 0 ok, 2 bad
-    input."""
-    from .serving_calibration import (
-        SERVING_LOHO_NAME,
-        SERVING_MEASUREMENTS_PATH,
-        format_serving_report,
-        load_serving_measurements,
-        serving_calibrate,
-        serving_cross_validate,
-        write_serving_loho,
-    )
-
-    parser = argparse.ArgumentParser(
-        prog="python -m tpot_model calibrate",
-        description="Fit each engine profile to the measurements for that engine (batch-1 decode, and serving "
-        "runs: continuous batching), report fit and leave-one-hardware-out errors, and write profiles.yaml (ideal, "
-        "typical, engines without data and comments kept) and, beside it, validation_table.json and "
-        "serving_loho.json (what the Validation and Serving frontier pages show).",
-    )
-    parser.add_argument("--measurements", default=str(MEASUREMENTS_PATH), metavar="PATH", help="measurements CSV")
-    parser.add_argument(
-        "--serving", default=str(SERVING_MEASUREMENTS_PATH), metavar="PATH", help="serving measurements CSV"
-    )
-    parser.add_argument("--profiles", default=str(PROFILES_PATH), metavar="PATH", help="profiles YAML to update")
-    parser.add_argument("--dry-run", action="store_true", help="print the results, write nothing")
-    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
-    try:
-        rows = load_measurements(args.measurements)
-        serving_rows = load_serving_measurements(args.serving)
-        path = Path(args.profiles)
-        load_profiles.cache_clear()
-        profiles = load_profiles(path)
-        reports, cv = calibrate(rows, profiles)
-        serving, serving_cv, serving_base = serving_calibrate(serving_rows, profiles["typical"])
-        text = render_profiles(path.read_text(encoding="utf-8"), reports, profiles["typical"], serving)
-        check = {p.id: p for p in (profile_from_text(text, str(path)) or {}).values()}
-    except (CatalogError, ValueError, OSError) as e:
-        print(f"error: {' '.join(str(e).split())}", file=sys.stderr)
-        return 2
-    written = {pid: rep.profile for pid, rep in reports.items()} | {pid: rep.profile for pid, rep in serving.items()}
-    for pid, prof in written.items():  # what the file says is what was evaluated
-        if (
-            any(
-                not math.isclose(_get(check[pid], a), _get(prof, a), rel_tol=1e-9)
-                for a in FIELDS
-                if a != "usable_memory_fraction"
-            )
-            or check[pid].history != prof.history
-        ):
-            raise RuntimeError(f"profiles.yaml text for {pid!r} does not round-trip")
-    print(format_report(rows, reports, cv, args.measurements))
-    print("")
-    print(format_serving_report(serving_rows, serving, serving_cv, args.serving, serving_base))
-    if args.dry_run:
-        print(f"\ndry run: {path} not written")
-    else:
-        write_profiles(path, text)
-        load_profiles.cache_clear()
-        written_profiles = load_profiles(path)
-        table_path, loho_path = path.with_name(VALIDATION_TABLE_NAME), path.with_name(SERVING_LOHO_NAME)
-        write_validation_table(table_path, validation_table(rows, written_profiles))
-        write_serving_loho(loho_path, serving_cross_validate(serving_rows, written_profiles["typical"]))
-        print(f"\nwrote {path}, {table_path} and {loho_path}")
-    return 0
-
-
-def profile_from_text(text: str, where: str) -> dict[str, EfficiencyProfile]:
-    """Every entry of a profiles.yaml text (validated like load_profiles)."""
-    from .catalog import parse_structured_text
-    from .profiles import profile_from_dict
-
-    data = parse_structured_text(text, where)
-    if not isinstance(data, dict):
-        raise CatalogError(f"{where}: expected a mapping of id -> profile")
-    return {str(k): profile_from_dict(str(k), v, where) for k, v in data.items()}
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

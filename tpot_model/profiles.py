@@ -1,4 +1,9 @@
-"""Efficiency profiles: how far a real engine stays from the hardware's peaks, and its fixed costs (SI units)."""
+"""Efficiency profiles: how far a real engine stays from the hardware's peaks, and its fixed costs (SI units).
+
+``FIELDS`` describes every numeric field once: its profiles.yaml key and unit, its allowed range, whether a dated
+revision may change it, and its neutral value (the pure roofline's). Loading, validation, the profiles.yaml writer
+(profile_file.py) and the fitters read them from there.
+"""
 
 from __future__ import annotations
 
@@ -8,21 +13,9 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
-from .catalog import DATA_DIR, CatalogError, read_structured_file
+from .files import DATA_DIR, CatalogError, read_structured_file
 
-_FRACTIONS = (
-    "bandwidth_efficiency",
-    "kv_bandwidth_efficiency",
-    "lowbit_bandwidth_efficiency",
-    "flops_efficiency",
-    "interconnect_efficiency",
-    "usable_memory_fraction",
-)
-_DURATIONS_US = ("per_token_overhead_us", "per_layer_overhead_us", "allreduce_latency_us", "moe_layer_overhead_us")
-# Added for calibration (data/measurements.csv); neutral by default, so `ideal` stays the pure roofline
-_REREAD = "kv_gqa_reread_fraction"  # in [0, 1]; 0 = neutral
-_LIMIT = "bandwidth_limit_TB_per_s"  # > 0; absent = no limit
-# Added for serving calibration (data/serving_measurements.csv)
+PROFILES_PATH = DATA_DIR / "profiles.yaml"
 _HISTORY = "history"  # dated revisions: the engine's efficiency before a release changed it
 
 
@@ -37,7 +30,9 @@ class ProfileRevision:
 
 @dataclass(frozen=True)
 class EfficiencyProfile:
-    """Fractions of peak an engine reaches, and its fixed per-step costs. ``ideal`` is the pure roofline."""
+    """Fractions of peak an engine reaches, and its fixed per-step costs. ``ideal`` is the pure roofline.
+
+    Every default is the field's neutral value: the defaults are the pure roofline."""
 
     id: str
     name: str
@@ -66,24 +61,16 @@ class EfficiencyProfile:
     source: str = ""
 
     def __post_init__(self) -> None:
-        for key in _FRACTIONS:
-            value = getattr(self, key)
-            if not 0.0 < value <= 1.0:
-                raise CatalogError(f"profile {self.id!r}: field {key!r} must be in (0, 1], got {value!r}")
-        for key in ("per_token_overhead_s", "per_layer_overhead_s", "allreduce_latency_s", "moe_layer_overhead_s"):
-            if not getattr(self, key) >= 0.0:
-                raise CatalogError(f"profile {self.id!r}: field {key!r} must be >= 0, got {getattr(self, key)!r}")
-        if not 0.0 <= self.kv_gqa_reread_fraction <= 1.0:
-            value = self.kv_gqa_reread_fraction
-            raise CatalogError(f"profile {self.id!r}: field {_REREAD!r} must be in [0, 1], got {value!r}")
-        if not self.bandwidth_limit_bytes_per_s > 0.0:
-            raise CatalogError(
-                f"profile {self.id!r}: field {_LIMIT!r} must be > 0, got {self.bandwidth_limit_bytes_per_s / 1e12!r}"
-            )
+        for f in FIELDS:
+            value = getattr(self, f.attr)
+            if not f.admits(value):
+                raise CatalogError(
+                    f"profile {self.id!r}: field {f.key!r} must be {f.range_text}, got {value / f.scale!r}"
+                )
         for rev in self.history:
             _iso_date(rev.until, f"profile {self.id!r}: history 'until'")
             for attr, _ in rev.values:
-                if attr not in _REVISABLE:
+                if attr not in FIELD or not FIELD[attr].revisable:
                     raise CatalogError(f"profile {self.id!r}: history: field {attr!r} cannot be revised")
             replace(self, history=(), **dict(rev.values))  # validates the revised values
 
@@ -105,26 +92,64 @@ class EfficiencyProfile:
 
     @property
     def is_ideal(self) -> bool:
-        """True when every fraction is 1 and nothing else costs time: the pure roofline."""
-        return (
-            all(getattr(self, k) == 1.0 for k in _FRACTIONS)
-            and all(getattr(self, k.replace("_us", "_s")) == 0.0 for k in _DURATIONS_US)
-            and self.kv_gqa_reread_fraction == 0.0
-            and self.bandwidth_limit_bytes_per_s == math.inf
-            and not self.history
-        )
+        """True when every field is neutral (fractions 1, no costs, no limit) and there is no history."""
+        return all(getattr(self, f.attr) == f.neutral for f in FIELDS) and not self.history
 
 
-_REVISABLE = (
-    "bandwidth_efficiency",
-    "kv_bandwidth_efficiency",
-    "flops_efficiency",
-    "interconnect_efficiency",
-    "per_token_overhead_s",
-    "per_layer_overhead_s",
-    "allreduce_latency_s",
-    "moe_layer_overhead_s",
+@dataclass(frozen=True)
+class ProfileField:
+    """One numeric field of EfficiencyProfile: SI attribute, profiles.yaml key (file units, SI = file value * scale),
+    allowed range, whether a dated revision (``history``) may change it, and its neutral value."""
+
+    attr: str
+    key: str
+    scale: float
+    lo: float
+    hi: float
+    lo_open: bool  # the range is (lo, hi] when True, [lo, hi] otherwise
+    revisable: bool
+    neutral: float  # the pure roofline's value: EfficiencyProfile's default
+
+    def admits(self, value: float) -> bool:
+        """In the allowed range (nan never is)."""
+        return (self.lo < value if self.lo_open else self.lo <= value) and value <= self.hi
+
+    @property
+    def range_text(self) -> str:
+        """The range in file units, as error messages give it: 'in (0, 1]', '>= 0', ..."""
+        lo = f"{self.lo / self.scale:g}"
+        if self.hi == math.inf:
+            return f"{'>' if self.lo_open else '>='} {lo}"
+        return f"in {'(' if self.lo_open else '['}{lo}, {self.hi / self.scale:g}]"
+
+
+def _field(attr: str, key: str, scale: float, lo: float, hi: float, *, lo_open: bool, revisable: bool) -> ProfileField:
+    neutral = EfficiencyProfile.__dataclass_fields__[attr].default
+    return ProfileField(attr, key, scale, lo, hi, lo_open, revisable, neutral)
+
+
+_US = 1e-6
+# In profiles.yaml order. Revisable: the terms an engine release has been seen to change (serving calibration).
+FIELDS = (
+    _field("bandwidth_efficiency", "bandwidth_efficiency", 1.0, 0.0, 1.0, lo_open=True, revisable=True),
+    _field("kv_bandwidth_efficiency", "kv_bandwidth_efficiency", 1.0, 0.0, 1.0, lo_open=True, revisable=True),
+    _field("lowbit_bandwidth_efficiency", "lowbit_bandwidth_efficiency", 1.0, 0.0, 1.0, lo_open=True, revisable=False),
+    _field("flops_efficiency", "flops_efficiency", 1.0, 0.0, 1.0, lo_open=True, revisable=True),
+    _field("interconnect_efficiency", "interconnect_efficiency", 1.0, 0.0, 1.0, lo_open=True, revisable=True),
+    _field("usable_memory_fraction", "usable_memory_fraction", 1.0, 0.0, 1.0, lo_open=True, revisable=False),
+    _field("per_token_overhead_s", "per_token_overhead_us", _US, 0.0, math.inf, lo_open=False, revisable=True),
+    _field("per_layer_overhead_s", "per_layer_overhead_us", _US, 0.0, math.inf, lo_open=False, revisable=True),
+    _field("allreduce_latency_s", "allreduce_latency_us", _US, 0.0, math.inf, lo_open=False, revisable=True),
+    _field("moe_layer_overhead_s", "moe_layer_overhead_us", _US, 0.0, math.inf, lo_open=False, revisable=True),
+    # added for calibration (data/measurements.csv); neutral by default, so `ideal` stays the pure roofline
+    _field("kv_gqa_reread_fraction", "kv_gqa_reread_fraction", 1.0, 0.0, 1.0, lo_open=False, revisable=False),
+    # absent from the file = no limit
+    _field(
+        "bandwidth_limit_bytes_per_s", "bandwidth_limit_TB_per_s", 1e12, 0.0, math.inf, lo_open=True, revisable=False
+    ),
 )
+FIELD = {f.attr: f for f in FIELDS}  # by SI attribute
+_BY_KEY = {f.key: f for f in FIELDS}  # by profiles.yaml key
 
 
 def _iso_date(text: object, where: str) -> datetime.date:
@@ -137,27 +162,22 @@ def _iso_date(text: object, where: str) -> datetime.date:
 IDEAL = EfficiencyProfile(id="ideal", name="Ideal roofline (physical bound)")
 
 
+def _file_number(where: str, key: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise CatalogError(f"{where}: field {key!r} must be a number, got {value!r}")
+    return float(value)
+
+
 def profile_from_dict(profile_id: str, d: object, where: str) -> EfficiencyProfile:
-    """One profile in file units (fractions, microseconds)."""
+    """One profile in file units (see FIELDS: fractions, microseconds, TB/s)."""
     where = f"{where}: entry {profile_id!r}"
     if not isinstance(d, dict):
         raise CatalogError(f"{where}: expected a mapping of fields")
-    allowed = {"name", "description", "source", *_FRACTIONS, *_DURATIONS_US, _REREAD, _LIMIT, _HISTORY}
+    allowed = {"name", "description", "source", _HISTORY, *_BY_KEY}
     unknown = sorted(str(k) for k in d.keys() - allowed)
     if unknown:
         raise CatalogError(f"{where}: unknown field {unknown[0]!r} (allowed: {', '.join(sorted(allowed))})")
-    values: dict[str, float] = {}
-    for key in (*_FRACTIONS, *_DURATIONS_US, _REREAD):
-        if key in d:
-            v = d[key]
-            if isinstance(v, bool) or not isinstance(v, (int, float)):
-                raise CatalogError(f"{where}: field {key!r} must be a number, got {v!r}")
-            values[key.replace("_us", "_s")] = float(v) * (1e-6 if key.endswith("_us") else 1.0)
-    if _LIMIT in d:
-        v = d[_LIMIT]
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
-            raise CatalogError(f"{where}: field {_LIMIT!r} must be a number, got {v!r}")
-        values["bandwidth_limit_bytes_per_s"] = float(v) * 1e12
+    values = {f.attr: _file_number(where, f.key, d[f.key]) * f.scale for f in FIELDS if f.key in d}
     src = d.get("source", "")
     return EfficiencyProfile(
         id=profile_id,
@@ -173,8 +193,7 @@ def _history(entries: object, where: str) -> tuple[ProfileRevision, ...]:
     """history: a list of {until: ISO date, <revisable field in file units>: value, note: text}."""
     if not isinstance(entries, list):
         raise CatalogError(f"{where}: field 'history' must be a list of dated revisions")
-    file_keys = {a.replace("_s", "_us") if a.endswith("overhead_s") or a.endswith("latency_s") else a: a
-                 for a in _REVISABLE}  # fmt: skip
+    revisable = {f.key: f for f in FIELDS if f.revisable}
     out = []
     for i, e in enumerate(entries):
         here = f"{where}: history[{i}]"
@@ -186,22 +205,24 @@ def _history(entries: object, where: str) -> tuple[ProfileRevision, ...]:
         for key, v in e.items():
             if key in ("until", "note"):
                 continue
-            if key not in file_keys:
-                raise CatalogError(f"{here}: unknown field {key!r} (revisable: {', '.join(sorted(file_keys))})")
-            if isinstance(v, bool) or not isinstance(v, (int, float)):
-                raise CatalogError(f"{here}: field {key!r} must be a number, got {v!r}")
-            values.append((file_keys[key], float(v) * (1e-6 if key.endswith("_us") else 1.0)))
+            if key not in revisable:
+                raise CatalogError(f"{here}: unknown field {key!r} (revisable: {', '.join(sorted(revisable))})")
+            values.append((revisable[key].attr, _file_number(here, key, v) * revisable[key].scale))
         out.append(ProfileRevision(until=until, values=tuple(values), note=str(e.get("note", ""))))
     return tuple(out)
 
 
-@lru_cache(maxsize=4)
-def load_profiles(path: str | Path = DATA_DIR / "profiles.yaml") -> dict[str, EfficiencyProfile]:
-    """All efficiency profiles by id; ``ideal`` is always present and always the pure roofline."""
-    data = read_structured_file(path)
+def profiles_from_data(data: object, where: str) -> dict[str, EfficiencyProfile]:
+    """Every entry of a parsed profiles file (a mapping of id -> profile in file units)."""
     if not isinstance(data, dict):
-        raise CatalogError(f"{path}: expected a mapping of id -> profile")
-    profiles = {str(k): profile_from_dict(str(k), v, str(path)) for k, v in data.items()}
+        raise CatalogError(f"{where}: expected a mapping of id -> profile")
+    return {str(k): profile_from_dict(str(k), v, where) for k, v in data.items()}
+
+
+@lru_cache(maxsize=4)
+def load_profiles(path: str | Path = PROFILES_PATH) -> dict[str, EfficiencyProfile]:
+    """All efficiency profiles by id; ``ideal`` is always present and always the pure roofline."""
+    profiles = profiles_from_data(read_structured_file(path), str(path))
     ideal = profiles.setdefault("ideal", IDEAL)
     if not ideal.is_ideal:
         raise CatalogError(f"{path}: entry 'ideal' must be the pure roofline (all fractions 1, no overheads)")

@@ -2,9 +2,9 @@
 each measured point (continuous batching, serving.py), the fit of the engine profiles' serving terms, and their
 leave-one-hardware-out (LOHO) cross-validation. SI units inside; the CSV keeps the source's units.
 
-Rows: InferenceX DeepSeek-R1-0528 runs (plus a few other public serving runs) from
-/work/shared/reference/serving-measurements-public.csv, every column kept verbatim, with the mapping to the catalogs
-added (``build_from_public``). The fit / validation set is the single-node, MTP-free rows without the source's
+Rows: InferenceX DeepSeek-R1-0528 runs (plus a few other public serving runs) from the shared public serving
+measurements file, every column kept verbatim, with the mapping to the catalogs added
+(scripts/build_serving_measurements.py). The fit / validation set is the single-node, MTP-free rows without the source's
 ``check:`` flag (queueing- or prefill-bound points) whose model is in the catalog; every other row is kept for
 display and says why in ``use``.
 
@@ -17,40 +17,41 @@ The fit minimises, per engine, sum over its rows of log(TPOT ratio)^2 + log(outp
 PRIOR_WEIGHT x ((theta - prior) / width)^2 per parameter. The prior of every engine is a pooled fit of all engines'
 rows (the "serving base"), itself pulled towards `typical`: an engine measured on one device only (AMD ATOM on
 MI355X) still gets a prediction when that device is held out. Terms fitted (``SERVING_FREE``): the per-MoE-layer
-step cost, weight-read bandwidth efficiency and GEMM efficiency; and per engine release period (``PERIODS``) the
-per-MoE-layer cost again, where the data show the engine got faster.
+step cost; and per engine release period (engines.RELEASE_PERIODS) the per-MoE-layer cost again, where the data
+show the engine got faster. Boxes, prior widths and the minimiser are fitting.py's; calibrate.py writes the result.
 """
 
 from __future__ import annotations
 
 import csv
-import io
 import json
 import math
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
-from .calibration import ErrorSummary
-from .catalog import DATA_DIR, CatalogError, Hardware, ModelSpec, load_hardware_catalog, load_model_catalog
+from .catalog import Hardware, ModelSpec, load_hardware_catalog, load_model_catalog
+from .engines import ENGINES, RELEASE_PERIODS, documented_profile, documented_reason
 from .estimate import estimate
+from .files import DATA_DIR, CatalogError
+from .fitting import PARAMS, PRIOR_WEIGHT, ErrorSummary, minimise_boxed, sig3
 from .precision import parse_format
-from .profiles import EfficiencyProfile, ProfileRevision
+from .profiles import FIELDS, IDEAL, EfficiencyProfile, ProfileRevision, load_profiles
 from .roofline import collectives, communication_s, is_weight_only, rates_for, step_operator_work
 from .scenario import Scenario
+from .serving import speculative, step_kinds
 from .speculative import MTP_ACCEPTANCE, MTP_K
 
 SERVING_MEASUREMENTS_PATH = DATA_DIR / "serving_measurements.csv"
 # serving_cross_validate's predictions as calibrate last wrote them, beside profiles.yaml: the Serving frontier page
 # reads them instead of refitting on its first visit; tests/test_serving.py checks they are current.
 SERVING_LOHO_NAME = "serving_loho.json"
-PUBLIC_PATH = Path("/work/shared/reference/serving-measurements-public.csv")
 MEAN_LENGTH_FRACTION = 0.9  # per-request ISL / OSL drawn uniformly from 80-100% of the nominal value
 TARGET_MEDIAN = 0.25  # LOHO median |error| for TPOT and for output tokens/s per GPU
 
+# the public file's columns, kept verbatim, then the mapping scripts/build_serving_measurements.py adds
 PUBLIC_COLUMNS = (
     "id",
     "source",
@@ -88,123 +89,6 @@ MAPPED_COLUMNS = (
 COLUMNS = PUBLIC_COLUMNS + MAPPED_COLUMNS
 LAYOUTS = ("tp", "tp-ep", "dp-ep", "disaggregated", "")
 
-# --------------------------------------------------------------------------------------------------- mapping
-
-_MODELS = (("DeepSeek-R1-0528", "deepseek-r1"),)
-_HARDWARE = (  # first match wins: GB200 before B200
-    ("GB300", "gb300"),
-    ("GB200", "gb200"),
-    ("B200", "b200"),
-    ("H200", "h200"),
-    ("H100", "h100-sxm"),
-    ("MI355X", "mi355x"),
-)
-_WEIGHTS = (("NVFP4", "nvfp4"), ("MXFP4", "mxfp4"), ("FP4", "nvfp4"), ("FP8", "fp8"))
-_ENGINES = (
-    ("Dynamo + TensorRT-LLM", "tensorrt-llm"),
-    ("Dynamo + SGLang", "sglang"),
-    ("SGLang", "sglang"),
-    ("TensorRT-LLM", "tensorrt-llm"),
-    ("AMD ATOM", "atom"),
-    ("vLLM", "vllm"),
-)
-
-
-def _first(text: str, table: tuple[tuple[str, str], ...]) -> str:
-    return next((v for k, v in table if k in text), "")
-
-
-def _kv(text: str) -> tuple[str, str]:
-    """(kv format id, mapping note)."""
-    if text.startswith("FP8") or text.startswith("uncertain: FP8"):
-        return "fp8", (
-            "KV format uncertain (flag added the day of the run); fp8 assumed" if "uncertain" in text else ""
-        )
-    if text.startswith("engine default"):
-        return "bf16", "no --kv-cache-dtype in the recipe: the engine default, bf16"
-    if text.startswith("not recorded"):
-        return "bf16", "KV format not recorded for this date: the engine default, bf16, assumed"
-    if text.startswith("not checked"):
-        return "fp8", "KV format not checked (disaggregated recipe): fp8 assumed"
-    return "", "KV format not stated"
-
-
-def _layout(parallelism: str) -> str:
-    p = parallelism.strip()
-    if p.startswith("disagg"):
-        return "disaggregated"
-    if "DP-attention" in p:
-        return "dp-ep"
-    if re.fullmatch(r"TP\d+/EP\d+", p):
-        return "tp-ep"
-    if re.fullmatch(r"TP\d+", p):
-        return "tp"
-    return ""
-
-
-def _note_number(notes: str, pattern: str) -> str:
-    m = re.search(pattern, notes)
-    return m.group(1) if m else ""
-
-
-def map_row(r: dict[str, str], model_ids: set[str], hardware_ids: set[str]) -> dict[str, str]:
-    """The mapped columns of one public row."""
-    notes = r["notes"]
-    kv, kv_note = _kv(r["kv_format"])
-    model_id = _first(r["model"], _MODELS)
-    hardware_id = _first(r["hardware"], _HARDWARE)
-    layout = _layout(r["parallelism"])
-    mtp = "MTP speculative decoding ON" in notes
-    numbers = all(r[k].strip() for k in ("concurrency", "tpot_ms", "throughput_tok_s_per_gpu", "isl", "osl"))
-    reasons = []
-    if not numbers:
-        reasons.append("no per-point numbers (an interpolated cost statement)")
-    if model_id not in model_ids:
-        reasons.append("model not in the catalog")
-    if hardware_id not in hardware_ids:
-        reasons.append("hardware not in the catalog")
-    if layout == "disaggregated":
-        reasons.append("multi-node disaggregated prefill/decode (not modelled)")
-    elif layout == "":
-        reasons.append("parallel layout not stated")
-    if mtp:
-        reasons.append("MTP speculative decoding on")
-    if "check:" in notes:
-        reasons.append("flagged check: queueing- or prefill-bound point")
-    if not kv:
-        reasons.append("KV format not stated")
-    notes_out = [kv_note] if kv_note else []
-    if numbers and not r["throughput_kind"].startswith("output tok/s per"):
-        notes_out.append("output tokens/s not reported (total only): TPOT is compared, output tokens/s is not")
-    if r["weight_format"].startswith("FP8 e4m3 block-scaled"):
-        notes_out.append("block-scaled FP8: one scale per 128 x 128 block, counted as 8 bits per weight")
-    return {
-        "model_id": model_id,
-        "hardware_id": hardware_id,
-        "weights": _first(r["weight_format"], _WEIGHTS),
-        "kv_cache": kv,
-        "layout": layout,
-        "profile": _first(r["engine"], _ENGINES),
-        "run_date": _note_number(notes, r"run date (\d{4}-\d\d-\d\d)"),
-        "mtp": "true" if mtp else "false",
-        "total_tok_s_per_gpu": _note_number(notes, r"total\(in\+out\) tok/s/GPU ([\d.]+)"),
-        "use": "fit" if not reasons else "display: " + "; ".join(reasons),
-        "mapping_notes": "; ".join(notes_out),
-    }
-
-
-def build_from_public(path: str | Path = PUBLIC_PATH) -> str:
-    """data/serving_measurements.csv from the shared public file: every row and column kept, mapping added."""
-    rows = list(csv.DictReader(Path(path).read_text(encoding="utf-8").splitlines()))
-    models, hardware = set(load_model_catalog()), set(load_hardware_catalog())
-    buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
-    w.writeheader()
-    for r in rows:
-        w.writerow({**{k: r[k] for k in PUBLIC_COLUMNS}, **map_row(r, models, hardware)})
-    return buf.getvalue()
-
-
 # --------------------------------------------------------------------------------------------------- the rows
 
 
@@ -231,7 +115,6 @@ class ServingMeasurement:
     mtp: bool
     use: str
     scenario: Scenario | None = None
-    extra: dict = field(default_factory=dict)
 
     @property
     def fitted(self) -> bool:
@@ -327,48 +210,8 @@ def predict(row: ServingMeasurement, profile: EfficiencyProfile) -> tuple[float,
 # --------------------------------------------------------------------------------------------------- fitting
 
 
-@dataclass(frozen=True)
-class ServingParam:
-    """A fitted profile field: box, prior width (SI), file key and scale (file value = SI / scale)."""
-
-    attr: str
-    lo: float
-    hi: float
-    width: float
-    key: str
-    scale: float
-
-
-SERVING_PARAMS = {
-    p.attr: p
-    for p in (
-        ServingParam("moe_layer_overhead_s", 0.0, 1e-3, 50e-6, "moe_layer_overhead_us", 1e-6),
-        ServingParam("bandwidth_efficiency", 0.05, 1.0, 0.25, "bandwidth_efficiency", 1.0),
-        ServingParam("kv_bandwidth_efficiency", 0.05, 1.0, 0.25, "kv_bandwidth_efficiency", 1.0),
-        ServingParam("flops_efficiency", 0.05, 1.0, 0.25, "flops_efficiency", 1.0),
-    )
-}
 SERVING_FREE = ("moe_layer_overhead_s",)
-PRIOR_WEIGHT = 0.01  # one prior width away costs as much as one metric of one row 10% off
-# Engine release periods where the data show the engine's fixed per-step cost changed: the per-MoE-layer cost is
-# fitted again for the rows before `until` (the first release of the current generation in the data).
-PERIODS: dict[str, tuple[tuple[str, str], ...]] = {
-    "sglang": (
-        (
-            "2025-11-01",
-            "SGLang's ROCm image of early October 2025: on MI355X (MXFP4, TP4) its step cost is ~1.8x that of the "
-            "2026 images on the same chip, precision and TP size",
-        ),
-    ),
-    "tensorrt-llm": (
-        (
-            "2026-01-01",
-            "TensorRT-LLM 1.1.0rc2 and earlier (runs of Nov-Dec 2025); 1.2.0rc6 (Jan 2026) and 1.3.0rc14 (May 2026) "
-            "step faster: H200 FP8 TP8/EP8 at concurrency 8, 16.3 ms in Dec 2025, 14.7 ms in May 2026",
-        ),
-    ),
-}
-PERIOD_ATTR = "moe_layer_overhead_s"
+PERIOD_ATTR = "moe_layer_overhead_s"  # fitted again for the rows of each older release period
 
 
 def _period_key(until: str) -> str:
@@ -384,7 +227,6 @@ class _Basis:
     per operator (rows, operators) weight, KV and activation bytes, FLOPs at the GEMM rate and at the attention
     rate; collectives (count, bytes-time at full link speed); fixed-cost multipliers; the mix and TTFT factors."""
 
-    ids: tuple[str, ...]
     w: dict[str, np.ndarray]
     kv: dict[str, np.ndarray]
     a: dict[str, np.ndarray]
@@ -410,9 +252,6 @@ class _Basis:
 
 
 def _basis(rows: Sequence[ServingMeasurement], periods: Sequence[str] = ()) -> _Basis:
-    from .profiles import IDEAL
-    from .serving import step_kinds
-
     tables: dict[str, dict[str, list]] = {k: {f: [] for f in ("w", "kv", "a", "fg", "fa")} for k in _KINDS}
     n_coll: dict[str, list] = {k: [] for k in _KINDS}
     coll_time: dict[str, list] = {k: [] for k in _KINDS}
@@ -443,7 +282,6 @@ def _basis(rows: Sequence[ServingMeasurement], periods: Sequence[str] = ()) -> _
         (rt.gemm_precision, rt.attention_precision) for rt in (rates_for(r.hardware, IDEAL, r.scenario) for r in rows)
     ]
     return _Basis(
-        ids=tuple(r.id for r in rows),
         w={k: pad(tables[k]["w"]) for k in _KINDS},
         kv={k: pad(tables[k]["kv"]) for k in _KINDS},
         a={k: pad(tables[k]["a"]) for k in _KINDS},
@@ -471,19 +309,8 @@ def _basis(rows: Sequence[ServingMeasurement], periods: Sequence[str] = ()) -> _
     )
 
 
-_SURROGATE_FIELDS = (
-    "bandwidth_efficiency",
-    "kv_bandwidth_efficiency",
-    "lowbit_bandwidth_efficiency",
-    "flops_efficiency",
-    "interconnect_efficiency",
-    "per_token_overhead_s",
-    "per_layer_overhead_s",
-    "allreduce_latency_s",
-    "moe_layer_overhead_s",
-    "kv_gqa_reread_fraction",
-    "bandwidth_limit_bytes_per_s",
-)
+# every profile field the step time depends on (SI)
+_SURROGATE_FIELDS = tuple(f.attr for f in FIELDS if f.attr != "usable_memory_fraction")
 
 
 def _surrogate(b: _Basis, P: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -535,16 +362,7 @@ def _with_values(profile: EfficiencyProfile, values: dict[str, float]) -> Effici
 
 def _period_note(pid: str, key: str) -> str:
     until = key.split("@")[1]
-    return next((note for u, note in PERIODS.get(pid, ()) if u == until), "")
-
-
-def _sig3(v: float) -> float:
-    return v if v == 0 or not math.isfinite(v) else float(f"{v:.3g}")
-
-
-def _round(attr: str, v: float) -> float:
-    spec = SERVING_PARAMS[attr.split("@")[0]]
-    return min(max(_sig3(v / spec.scale) * spec.scale, spec.lo), spec.hi)
+    return next((note for u, note in RELEASE_PERIODS.get(pid, ()) if u == until), "")
 
 
 def fit_serving_profile(
@@ -552,24 +370,22 @@ def fit_serving_profile(
     prior: EfficiencyProfile,
     *,
     periods: Sequence[str] = (),
-    basis: _Basis | None = None,
 ) -> EfficiencyProfile:
     """The profile (prior's id, name and other fields) that best predicts these rows' TPOT and output tokens/s:
     SERVING_FREE fitted, plus the per-MoE-layer cost of each period (rows before `until`) that has rows.
     Deterministic; values rounded to 3 significant figures (what profiles.yaml holds is what was evaluated)."""
-    from .calibration import _minimise_boxed
-
     rows = [r for r in rows if r.fitted]
     if not rows:
         return prior
-    b = _basis(rows, periods) if basis is None else basis
+    b = _basis(rows, periods)
     used = [u for u in periods if b.period_mask[u].any() and not b.period_mask[u].all()]
     free = [*SERVING_FREE, *(_period_key(u) for u in used)]
     base = _param_arrays([replace(prior, history=())] * len(rows))
-    lo = np.array([SERVING_PARAMS[a.split("@")[0]].lo for a in free])
-    hi = np.array([SERVING_PARAMS[a.split("@")[0]].hi for a in free])
-    centre = np.array([float(getattr(prior, a.split("@")[0])) for a in free])
-    inv_width = 1.0 / np.array([SERVING_PARAMS[a.split("@")[0]].width for a in free])
+    params_ = [PARAMS[a.split("@")[0]] for a in free]
+    lo = np.array([p.lo for p in params_])
+    hi = np.array([p.hi for p in params_])
+    centre = np.array([p.get(prior) for p in params_])
+    inv_width = 1.0 / np.array([p.width for p in params_])
     log_tpot, log_out = np.log(b.tpot), np.log(b.out)
     has_out = np.isfinite(log_out)
 
@@ -599,8 +415,8 @@ def fit_serving_profile(
         return float(sse + PRIOR_WEIGHT * (z @ z))
 
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        x = _minimise_boxed(objective, np.clip(centre, lo, hi), lo, hi)
-    values = {a: _round(a, v) for a, v in zip(free, x, strict=True)}
+        x = minimise_boxed(objective, np.clip(centre, lo, hi), lo, hi)
+    values = {a: p.rounded(v) for a, p, v in zip(free, params_, x, strict=True)}
     return _with_values(prior, values)
 
 
@@ -614,10 +430,8 @@ def _device(r: ServingMeasurement) -> str:
 
 
 def engine_prior(pid: str, typical: EfficiencyProfile, base: EfficiencyProfile) -> EfficiencyProfile:
-    """An engine's prior: its documented values (typical's, except what calibration.DOCUMENTED sets), with the
+    """An engine's prior: its documented values (typical's, except what engines.DOCUMENTED sets), with the
     pooled serving base's fitted terms. Never its own previous fit: calibrate stays idempotent."""
-    from .calibration import documented_profile
-
     doc = documented_profile(pid, typical)
     return replace(doc, history=(), **{a: float(getattr(base, a)) for a in SERVING_FREE})
 
@@ -638,7 +452,7 @@ def fit_serving_all(
     for pid in sorted({r.profile for r in fit}):
         own = [r for r in train if r.profile == pid]
         prior = engine_prior(pid, typical, base)
-        periods = [u for u, _ in PERIODS.get(pid, ())]
+        periods = [u for u, _ in RELEASE_PERIODS.get(pid, ())]
         out[pid] = fit_serving_profile(own, prior, periods=periods) if own else prior
     return base, out
 
@@ -692,8 +506,6 @@ def serving_cross_validate(
 ) -> ServingCrossValidation:
     """For each device of the fit rows: fit base and engines without it, predict its rows (predict(): the real
     estimate, with each engine profile as of the row's date)."""
-    from .profiles import load_profiles
-
     typical = typical or load_profiles()["typical"]
     fit = tuple(r for r in rows if r.fitted)
     devices = sorted({_device(r) for r in fit})
@@ -751,8 +563,6 @@ def serving_calibrate(
     rows: Sequence[ServingMeasurement], typical: EfficiencyProfile
 ) -> tuple[dict[str, ServingFitReport], ServingCrossValidation, EfficiencyProfile]:
     """Fit every engine with serving rows on all of them, and cross-validate (leave one hardware device out)."""
-    from .calibration import ENGINES
-
     cv = serving_cross_validate(rows, typical)
     base, profiles = fit_serving_all(rows, typical)
     reports = {}
@@ -772,7 +582,9 @@ def serving_calibrate(
                 "output_tokens_per_s_per_gpu": ErrorSummary.of(err[:, 1]),
             },
             loho=cv.summary(mask),
-            period_rows={u: sum(bool(r.run_date) and r.run_date < u for r in own) for u, _ in PERIODS.get(pid, ())},
+            period_rows={
+                u: sum(bool(r.run_date) and r.run_date < u for r in own) for u, _ in RELEASE_PERIODS.get(pid, ())
+            },
         )
     return reports, cv, base
 
@@ -781,13 +593,11 @@ def _pct(x: float) -> str:
     return "-" if math.isnan(x) else f"{x:.1%}"
 
 
-def field_reason(attr: str, report: ServingFitReport, pid: str) -> str:
-    """Why a serving-fitted engine's profile field has its value (the `source` list of profiles.yaml)."""
-    from .calibration import DOCUMENTED
-
-    if attr == "moe_layer_overhead_s":
-        devices = sorted({_device(r) for r in report.rows})
-        return (
+def field_reasons(report: ServingFitReport, pid: str) -> dict[str, str]:
+    """Why each field of a serving-fitted engine's profile has its value (profiles.yaml `source`), by SI attribute."""
+    devices = sorted({_device(r) for r in report.rows})
+    fixed = {
+        "moe_layer_overhead_s": (
             f"fitted to {len(report.rows)} serving measurements on {len(devices)} "
             f"device{'s' if len(devices) != 1 else ''} ({', '.join(devices)}; "
             "InferenceX DeepSeek-R1-0528, single-node, MTP-free, unflagged: data/serving_measurements.csv) as the "
@@ -796,40 +606,34 @@ def field_reason(attr: str, report: ServingFitReport, pid: str) -> str:
             f"{_pct(report.loho['output_tokens_per_s_per_gpu'].median)} ({report.loho['tpot'].n} rows); the only "
             "fixed step cost the data pin down (one model, one layer count), so the per-step and per-layer costs "
             "keep typical's values"
-        )
-    documented = DOCUMENTED.get(pid, {})
-    if attr in documented:
-        return f"documented: {documented[attr][1]}"
-    if attr in ("bandwidth_efficiency", "kv_bandwidth_efficiency"):
-        return (
+        ),
+    }
+    tried = {
+        "bandwidth_efficiency": (
             "not fitted: freed on the serving data it made the leave-one-hardware-out error worse (TPOT median "
             "10.8% -> 15.8%); typical's value"
-        )
-    if attr == "flops_efficiency":
-        return (
+        ),
+        "flops_efficiency": (
             "not fitted: the prefill chunks in the decode steps are too small a share of the step time to pin it "
             "down (freed, it ran to its bounds, 0.13-1.0, from fold to fold); typical's value"
-        )
-    return "no batch-1 measurements for this engine in data/measurements.csv; typical's value"
+        ),
+    }
+    tried["kv_bandwidth_efficiency"] = tried["bandwidth_efficiency"]
+    fallback = "no batch-1 measurements for this engine in data/measurements.csv; typical's value"
+    return {
+        f.attr: fixed.get(f.attr) or documented_reason(pid, f.attr) or tried.get(f.attr) or fallback for f in FIELDS
+    }
 
 
-def history_lines(profile: EfficiencyProfile, report: ServingFitReport) -> tuple[list[str], str]:
-    """The `history:` YAML lines of a profile and the reason line for its `source`."""
-    from .calibration import _num, _q
-
-    lines = ["  history:"]
-    notes = []
-    for rev in sorted(profile.history, key=lambda r: r.until):
-        lines.append(f"    - until: {_q(rev.until)}")
-        for attr, v in rev.values:
-            spec = SERVING_PARAMS[attr]
-            lines.append(f"      {spec.key}: {_num(_sig3(v / spec.scale))}")
-        lines.append(f"      note: {_q(rev.note)}")
-        notes.append(f"before {rev.until}: {report.period_rows.get(rev.until, 0)} rows, {rev.note}")
-    why = "history: the per-MoE-layer step cost fitted again on the rows of each older release period (" + (
+def history_reason(report: ServingFitReport) -> str:
+    """The `source` line that explains a serving-fitted profile's dated revisions."""
+    notes = [
+        f"before {rev.until}: {report.period_rows.get(rev.until, 0)} rows, {rev.note}"
+        for rev in sorted(report.profile.history, key=lambda r: r.until)
+    ]
+    return "history: the per-MoE-layer step cost fitted again on the rows of each older release period (" + (
         "; ".join(notes) + ")"
     )
-    return lines, why
 
 
 def format_serving_report(
@@ -851,7 +655,7 @@ def format_serving_report(
     ]
     for pid, rep in reports.items():
         hist = ", ".join(
-            f"before {h.until}: {_sig3(dict(h.values)[PERIOD_ATTR] * 1e6):g} us" for h in rep.profile.history
+            f"before {h.until}: {sig3(dict(h.values)[PERIOD_ATTR] * 1e6):g} us" for h in rep.profile.history
         )
         lines.append(
             f"{pid:<13} {len(rep.rows):>4} {len({_device(r) for r in rep.rows}):>7}  "
@@ -894,9 +698,6 @@ def mtp_check(
     """(|error| summary, median signed error) of TPOT for the single-node, unflagged MTP runs of catalog models,
     predicted by serving.speculative with the engine profiles as of each run's date. A check of the MTP switch,
     not a fit: the only free choice is the acceptance rate, set where the bias vanishes."""
-    from .profiles import load_profiles
-    from .serving import speculative
-
     profiles = load_profiles()
     errors = []
     for r in rows:

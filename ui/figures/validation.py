@@ -17,7 +17,9 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from tpot_model import EfficiencyProfile, Hardware, ModelSpec, parse_format
-from tpot_model.calibration import PROFILE_ORDER, TARGET_MEDIAN, TARGET_P90, ErrorSummary
+from tpot_model.calibration import TARGET_MEDIAN, TARGET_P90
+from tpot_model.engines import PROFILE_ORDER
+from tpot_model.fitting import ErrorSummary
 
 from .. import fmt
 from ..i18n import EN, Translator

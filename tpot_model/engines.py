@@ -1,0 +1,126 @@
+"""The inference engines calibration knows: their profile ids and file order, names and descriptions, the values
+documented for engines without measurements (with the reason for each), and the engines' release periods where the
+measurements show their speed changed.
+
+Facts about engines only: the fits themselves are in calibration.py (batch-1 decode) and serving_calibration.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .profiles import EfficiencyProfile
+
+# The profiles.yaml entries calibrate maintains, in file order. `ideal` and `typical` are never rewritten.
+PROFILE_ORDER = (
+    "ideal",
+    "typical",
+    "llama.cpp",
+    "vllm",
+    "tensorrt-llm",
+    "sglang",
+    "atom",
+    "gpt-fast",
+    "exllamav2",
+    "mlc-llm",
+)
+
+# profile id -> (name, description)
+ENGINES = {
+    "llama.cpp": (
+        "llama.cpp",
+        "llama.cpp's llama-bench (CUDA and Metal builds of May 2024, flash attention off): a fixed ~2 ms per token "
+        "of host and launch work, GEMV kernels that stop near 1.2 TB/s on HBM devices, and attention that reads "
+        "the KV cache once per query head.",
+    ),
+    "vllm": ("vLLM", "vLLM (paged attention, CUDA graphs). No measurements yet: documented values."),
+    "tensorrt-llm": (
+        "TensorRT-LLM",
+        "TensorRT-LLM (C++ runtime, fused kernels, in-flight batching). Its per-MoE-layer step cost is fitted to "
+        "InferenceX DeepSeek-R1 serving runs on H200 and B200 (with a slower release period before 2026); the "
+        "other fields are documented values.",
+    ),
+    "sglang": (
+        "SGLang",
+        "SGLang (radix cache, overlapped scheduler). Its per-MoE-layer step cost is fitted to InferenceX "
+        "DeepSeek-R1 serving runs on H200, B200 and MI355X (with a slower ROCm image in October 2025); the other "
+        "fields are documented values.",
+    ),
+    "atom": (
+        "AMD ATOM",
+        "AMD ATOM (ROCm inference engine for Instinct GPUs). Its per-MoE-layer step cost is fitted to InferenceX "
+        "DeepSeek-R1 serving runs on MI355X; the other fields are typical's values.",
+    ),
+    "gpt-fast": (
+        "gpt-fast",
+        "pytorch-labs/gpt-fast (torch.compile with CUDA graphs, bf16 / int8 / int4 weight-only, tensor parallel).",
+    ),
+    "exllamav2": ("ExLlamaV2", "ExLlamaV2 (GPTQ and EXL2 2.5-5 bit weights on consumer GPUs)."),
+    "mlc-llm": ("MLC LLM", "MLC LLM (TVM-compiled kernels). No measurements yet: documented values."),
+}
+
+# Engines without batch-1 measurements: the fields (SI attributes) that differ from `typical`, with their reason.
+# Every other field is typical's.
+DOCUMENTED: dict[str, dict[str, tuple[float, str]]] = {
+    "vllm": {
+        "usable_memory_fraction": (0.9, "vLLM's default gpu_memory_utilization is 0.9"),
+        "kv_gqa_reread_fraction": (
+            0.0,
+            "decode attention (FlashAttention / FlashInfer paged kernels) reads each KV head once per query-head group",
+        ),
+    },
+    "tensorrt-llm": {
+        "kv_gqa_reread_fraction": (0.0, "the XQA / MMHA decode kernels read each KV head once per query-head group"),
+    },
+    "sglang": {
+        "kv_gqa_reread_fraction": (0.0, "FlashInfer / Triton decode kernels read each KV head once per group"),
+    },
+    "mlc-llm": {
+        "kv_gqa_reread_fraction": (0.0, "its paged decode attention reads each KV head once per query-head group"),
+    },
+}
+
+# Checks of documented values against measurements that cannot fit them (not batch-1 dense decode): written in the
+# entry's `source` when calibrate first adds it (with the values documented here).
+CHECKS: dict[str, str] = {
+    "tensorrt-llm": (
+        "check, not a fit: its 8 static-batch rows in data/measurements.csv are within 16% for the 7B/13B "
+        "single-GPU runs and 2.3-6.4x the published throughput for the 70B multi-GPU runs"
+    ),
+}
+
+# Engine release periods where the serving measurements show the engine's fixed per-step cost changed: profile id ->
+# ((until, note), ...), `until` the first release of the current generation in the data (an ISO date).
+RELEASE_PERIODS: dict[str, tuple[tuple[str, str], ...]] = {
+    "sglang": (
+        (
+            "2025-11-01",
+            "SGLang's ROCm image of early October 2025: on MI355X (MXFP4, TP4) its step cost is ~1.8x that of the "
+            "2026 images on the same chip, precision and TP size",
+        ),
+    ),
+    "tensorrt-llm": (
+        (
+            "2026-01-01",
+            "TensorRT-LLM 1.1.0rc2 and earlier (runs of Nov-Dec 2025); 1.2.0rc6 (Jan 2026) and 1.3.0rc14 (May 2026) "
+            "step faster: H200 FP8 TP8/EP8 at concurrency 8, 16.3 ms in Dec 2025, 14.7 ms in May 2026",
+        ),
+    ),
+}
+
+
+def engine_profile(pid: str, typical: EfficiencyProfile) -> EfficiencyProfile:
+    """Typical's values under the engine's id, name and description (the common base every fit starts from)."""
+    name, description = ENGINES.get(pid, (pid, ""))
+    return replace(typical, id=pid, name=name, description=description, source="")
+
+
+def documented_profile(pid: str, typical: EfficiencyProfile) -> EfficiencyProfile:
+    """An engine without measurements: typical's values except the documented ones (DOCUMENTED)."""
+    return replace(engine_profile(pid, typical), **{a: float(v) for a, (v, _) in DOCUMENTED.get(pid, {}).items()})
+
+
+def documented_reason(pid: str, attr: str) -> str | None:
+    """'documented: <why>' when the engine's field has a documented value, else None."""
+    documented = DOCUMENTED.get(pid, {})
+    return f"documented: {documented[attr][1]}" if attr in documented else None
