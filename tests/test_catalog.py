@@ -102,7 +102,10 @@ def test_required_models_present(model_id):
 def test_every_entry_has_a_source():
     for hw in load_hardware_catalog().values():
         assert hw.source and all(s.strip() for s in hw.source), hw.id
-        assert hw.tdp_w is not None, hw.id
+        # a TDP is required, except for announced parts whose vendor has not published one (issue 18: never invent)
+        assert hw.tdp_w is not None or hw.announced, hw.id
+        if hw.scale_up_domain_gpus or hw.scale_out_bytes_per_s or hw.memory_reported_bytes:
+            assert hw.system_source or hw.source, hw.id  # the system fields carry their own source
     for m in load_model_catalog().values():
         assert m.source and all(s.strip() for s in m.source), m.id
     for profile_id, entry in _raw("profiles.yaml").items():
@@ -646,3 +649,39 @@ def test_hf_config_missing_field_names_it():
     with pytest.raises(CatalogError) as err:
         model_from_text(json.dumps(cfg), "config.json")
     assert "config.json" in str(err.value) and "num_hidden_layers" in str(err.value)
+
+
+# --------------------------------------------------------------------------------------------------- systems (issue 18)
+
+NEW_SYSTEM_IDS = ("vr200", "mi455x", "tpu-8i", "tpu-8t", "trainium3", "rtx-pro-6000", "gb10", "m5-max",
+                  "rtx-pro-4500", "h200-nvl", "mi350x", "arc-pro-b50", "arc-pro-b60", "arc-pro-b70")  # fmt: skip
+
+
+@pytest.mark.parametrize("hw_id", NEW_SYSTEM_IDS)
+def test_new_chips_are_in_the_catalog_with_sources(hw_id):
+    hw = load_hardware_catalog()[hw_id]
+    assert hw.source and hw.notes
+
+
+def test_system_fields_in_si():
+    c = load_hardware_catalog()
+    gb200, b200, gb300 = c["gb200"], c["b200"], c["gb300"]
+    assert (gb200.scale_up_domain_gpus, b200.scale_up_domain_gpus, gb300.scale_up_domain_gpus) == (72, 8, 72)
+    assert gb200.scale_out_bytes_per_s == pytest.approx(400e9 / 8)  # one 400 Gb/s ConnectX-7 per GPU = 50 GB/s
+    assert gb300.scale_out_bytes_per_s == pytest.approx(100e9)  # ConnectX-8, 800 Gb/s
+    assert gb200.memory_reported_bytes == pytest.approx(185.0 * 2**30)  # nvidia-smi 185.0 GiB = 198.6 GB
+    assert gb200.scale_up_bytes_per_s == gb200.interconnect_bytes_per_s == pytest.approx(900e9)
+    assert c["vr200"].announced and c["mi455x"].announced and not c["b200"].announced
+
+
+def test_interconnect_key_is_still_read_and_not_both(tmp_path):
+    entry = {"name": "X", "memory_GB": 10, "memory_bandwidth_TB_per_s": 1, "dense_TFLOP_per_s": {"bf16": 100}}
+    old = hardware_from_text(yaml.safe_dump({"x": {**entry, "interconnect_GB_per_s": 50}}), "old.yaml")
+    new = hardware_from_text(yaml.safe_dump({"x": {**entry, "scale_up_GB_per_s": 50}}), "new.yaml")
+    assert old.interconnect_bytes_per_s == new.interconnect_bytes_per_s == pytest.approx(50e9)
+    with pytest.raises(CatalogError, match="not both"):
+        hardware_from_text(
+            yaml.safe_dump({"x": {**entry, "interconnect_GB_per_s": 50, "scale_up_GB_per_s": 60}}), "both.yaml"
+        )
+    with pytest.raises(CatalogError, match="scale_up_domain_gpus"):
+        hardware_from_text(yaml.safe_dump({"x": {**entry, "scale_up_domain_gpus": 0}}), "zero.yaml")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import re
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -25,7 +25,8 @@ from .files import (
 )
 from .hf_config import is_hf_config, model_entry_from_hf_config
 from .precision import COMPUTE_PRECISIONS
-from .units import GB, GB_per_s, TB_per_s, TFLOP_per_s
+from .prices import NO_PRICES, ChipPrices, load_prices
+from .units import GB, GB_per_s, Gbit_per_s, GiB, TB_per_s, TFLOP_per_s, us
 
 
 def _fail(where: str, message: str) -> CatalogError:
@@ -45,8 +46,8 @@ class Hardware:
     memory_bandwidth_bytes_per_s: float
     dense_flop_per_s: dict[str, float]
     tdp_w: float | None = None
-    interconnect_bytes_per_s: float | None = None  # per direction, per accelerator
-    price_usd_per_hour: float | None = None
+    interconnect_bytes_per_s: float | None = None  # scale-up link (YAML scale_up_GB_per_s), per direction, per GPU
+    price_usd_per_hour: float | None = None  # a user's file only: its own on-demand price (catalog: prices.yaml)
     vendor: str = ""
     memory_type: str = ""
     launch_year: int | None = None
@@ -54,6 +55,21 @@ class Hardware:
     colour: str = ""  # its colour in every chart ("#rrggbb"; empty: one from a fixed palette)
     source: tuple[str, ...] = ()
     notes: str = ""
+    prices: ChipPrices = NO_PRICES  # $/GPU-hour by basis, all-in power (data/prices.yaml; a user file: its own)
+    # the system around the chip (None: not published; roofline uses documented defaults)
+    scale_up_domain_gpus: int | None = None  # GPUs sharing one scale-up (NVLink-class) domain: 72 for an NVL72 rack
+    scale_up_latency_s: float | None = None  # one GPU-to-GPU hop inside the domain
+    scale_out_bytes_per_s: float | None = None  # the NICs' bandwidth per GPU, per direction (across domains)
+    scale_out_latency_s: float | None = None  # one GPU-to-GPU hop across domains (NIC + switch + NIC)
+    memory_reported_bytes: float | None = None  # what the vendor's tool (nvidia-smi, rocm-smi) reports per GPU
+    announced: bool = False  # not shipping yet: every figure is a vendor claim
+    system_source: tuple[str, ...] = ()  # where the system fields come from
+
+    @property
+    def scale_up_bytes_per_s(self) -> float | None:
+        """The scale-up link per GPU per direction (bytes/s), None if not published (the successor of the single
+        interconnect figure: the same value)."""
+        return self.interconnect_bytes_per_s
 
     def __post_init__(self) -> None:
         where = f"hardware {self.id!r}"
@@ -67,8 +83,13 @@ class Hardware:
             _positive(where, f"dense_TFLOP_per_s.{precision}", rate)
         for key, value in (
             ("tdp_W", self.tdp_w),
-            ("interconnect_GB_per_s", self.interconnect_bytes_per_s),
+            ("scale_up_GB_per_s", self.interconnect_bytes_per_s),
             ("price_usd_per_hour", self.price_usd_per_hour),
+            ("scale_up_domain_gpus", self.scale_up_domain_gpus),
+            ("scale_up_latency_us", self.scale_up_latency_s),
+            ("scale_out_Gbit_per_s", self.scale_out_bytes_per_s),
+            ("scale_out_latency_us", self.scale_out_latency_s),
+            ("memory_reported_GiB", self.memory_reported_bytes),
         ):
             if value is not None:
                 _positive(where, key, value)
@@ -77,7 +98,15 @@ class Hardware:
 _HARDWARE_REQUIRED = {"name", "memory_GB", "memory_bandwidth_TB_per_s", "dense_TFLOP_per_s"}
 _HARDWARE_OPTIONAL = {
     "tdp_W",
-    "interconnect_GB_per_s",
+    "scale_up_GB_per_s",
+    "interconnect_GB_per_s",  # the older name of scale_up_GB_per_s (users' files); not both
+    "scale_up_domain_gpus",
+    "scale_up_latency_us",
+    "scale_out_Gbit_per_s",
+    "scale_out_latency_us",
+    "memory_reported_GiB",
+    "announced",
+    "system_source",
     "price_usd_per_hour",
     "vendor",
     "memory_type",
@@ -93,13 +122,18 @@ _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 def hardware_from_dict(hw_id: str, d: Any, where: str, *, require_source: bool = False) -> Hardware:
     """Validate one hardware entry in datasheet units and convert it to SI."""
     where = f"{where}: entry {hw_id!r}"
-    _check_keys(where, d, _HARDWARE_REQUIRED | ({"source", "tdp_W"} if require_source else set()), _HARDWARE_OPTIONAL)
+    announced = isinstance(d, dict) and d.get("announced") is True  # an unshipped part may lack a published TDP
+    required = {"source"} | (set() if announced else {"tdp_W"}) if require_source else set()
+    _check_keys(where, d, _HARDWARE_REQUIRED | required, _HARDWARE_OPTIONAL)
     rates = d["dense_TFLOP_per_s"]
     if not isinstance(rates, dict):
         raise _fail(where, "field 'dense_TFLOP_per_s' must be a mapping of precision to TFLOP/s")
     for key in ("memory_GB", "memory_bandwidth_TB_per_s"):
         if _number(where, d, key) <= 0:
             raise _fail(where, f"field {key!r} must be positive, got {d[key]!r}")
+    if d.get("scale_up_GB_per_s") is not None and d.get("interconnect_GB_per_s") is not None:
+        raise _fail(where, "give 'scale_up_GB_per_s' or its older name 'interconnect_GB_per_s', not both")
+    scale_up_key = "interconnect_GB_per_s" if d.get("interconnect_GB_per_s") is not None else "scale_up_GB_per_s"
     with _located(where):
         return Hardware(
             id=hw_id,
@@ -108,7 +142,7 @@ def hardware_from_dict(hw_id: str, d: Any, where: str, *, require_source: bool =
             memory_bandwidth_bytes_per_s=_number(where, d, "memory_bandwidth_TB_per_s") * TB_per_s,
             dense_flop_per_s={str(k): _number(where, rates, k, "dense_TFLOP_per_s.") * TFLOP_per_s for k in rates},
             tdp_w=_optional_number(where, d, "tdp_W"),
-            interconnect_bytes_per_s=_scaled(_optional_number(where, d, "interconnect_GB_per_s"), GB_per_s),
+            interconnect_bytes_per_s=_scaled(_optional_number(where, d, scale_up_key), GB_per_s),
             price_usd_per_hour=_optional_number(where, d, "price_usd_per_hour"),
             vendor=str(d.get("vendor", "")),
             memory_type=str(d.get("memory_type", "")),
@@ -117,6 +151,13 @@ def hardware_from_dict(hw_id: str, d: Any, where: str, *, require_source: bool =
             colour=_colour(where, d),
             source=_sources(where, d),
             notes=str(d.get("notes", "") or ""),
+            scale_up_domain_gpus=_optional_int(where, d, "scale_up_domain_gpus"),
+            scale_up_latency_s=_scaled(_optional_number(where, d, "scale_up_latency_us"), us),
+            scale_out_bytes_per_s=_scaled(_optional_number(where, d, "scale_out_Gbit_per_s"), Gbit_per_s),
+            scale_out_latency_s=_scaled(_optional_number(where, d, "scale_out_latency_us"), us),
+            memory_reported_bytes=_scaled(_optional_number(where, d, "memory_reported_GiB"), GiB),
+            announced=_bool(where, d, "announced", False),
+            system_source=_sources(where, d, "system_source"),
         )
 
 
@@ -148,10 +189,25 @@ class MLA:
 
 @dataclass(frozen=True)
 class SlidingWindow:
-    """num_layers attention layers attend only to the last window_tokens tokens (their cache stops growing)."""
+    """num_layers attention layers attend only to the last window_tokens tokens (their cache stops growing).
+
+    chunked: the layers attend within fixed chunks of window_tokens instead (Llama 4's chunked local attention): the
+    query at position t sees the (t - 1) mod W + 1 tokens of its own chunk; the cache still holds at most W tokens."""
 
     window_tokens: int
     num_layers: int
+    chunked: bool = False
+
+
+@dataclass(frozen=True)
+class SparseAttention:
+    """DeepSeek Sparse Attention (DSA, DeepSeek-V3.2) on the MLA layers: a lightning indexer (index_heads heads of
+    index_head_dim, one cached index key of index_head_dim per token and layer) scores every cached token, and each
+    query attends only to the top_k_tokens best."""
+
+    index_heads: int
+    index_head_dim: int
+    top_k_tokens: int
 
 
 @dataclass(frozen=True)
@@ -188,6 +244,7 @@ class ModelSpec:
     mla: MLA | None = None
     sliding_window: SlidingWindow | None = None
     linear_attention: LinearAttention | None = None
+    sparse_attention: SparseAttention | None = None
     params_reported: str = ""
     family: str = ""  # models that share a tokenizer (a draft model must): default, the id's first part
     source: tuple[str, ...] = field(default=())
@@ -222,6 +279,13 @@ class ModelSpec:
         )
         if special > self.num_layers:
             raise _fail(where, "sliding_window.num_layers + linear_attention.num_layers exceeds num_layers")
+        if self.sparse_attention is not None:
+            if self.mla is None:
+                raise _fail(where, "sparse_attention needs mla (the indexer selects MLA latents)")
+            for key in ("index_heads", "index_head_dim", "top_k_tokens"):
+                _positive(where, f"sparse_attention.{key}", getattr(self.sparse_attention, key))
+        if self.sliding_window is not None:
+            _positive(where, "sliding_window.window_tokens", self.sliding_window.window_tokens)
 
     @property
     def num_linear_layers(self) -> int:
@@ -252,8 +316,10 @@ class ModelSpec:
         else:
             attn = "GQA"
         parts = [attn]
+        if self.sparse_attention:
+            parts.append("sparse attention")
         if self.sliding_window:
-            parts.append("sliding window")
+            parts.append("chunked attention" if self.sliding_window.chunked else "sliding window")
         if self.linear_attention:
             parts.append("hybrid linear attention")
         if self.moe:
@@ -281,12 +347,17 @@ _MODEL_OPTIONAL = {
     "mla",
     "sliding_window",
     "linear_attention",
+    "sparse_attention",
     "params_reported",
     "family",
     "source",
     "notes",
 }
-_SUB_OPTIONAL_DEFAULTS = {"moe": {"num_shared_experts": 0, "shared_expert_d_ff": 0, "num_dense_layers": 0}}
+_SUB_OPTIONAL_DEFAULTS = {
+    "moe": {"num_shared_experts": 0, "shared_expert_d_ff": 0, "num_dense_layers": 0},
+    "sliding_window": {"chunked": False},
+}
+_SUB_BOOLS = {"chunked"}  # true / false fields of the sub-mappings (the rest are whole numbers)
 
 
 def _sub(where: str, d: dict, key: str, cls: type) -> Any:
@@ -298,7 +369,8 @@ def _sub(where: str, d: dict, key: str, cls: type) -> Any:
     names = [f for f in cls.__dataclass_fields__]
     optional = _SUB_OPTIONAL_DEFAULTS.get(key, {})
     _check_keys(f"{where}, field {key!r}", block, set(names) - set(optional), set(optional))
-    values = {n: integer_field(f"{where}, field {key!r}", block, n) for n in names if n in block}
+    at = f"{where}, field {key!r}"
+    values = {n: _bool(at, block, n) if n in _SUB_BOOLS else integer_field(at, block, n) for n in names if n in block}
     return cls(**{**optional, **values})
 
 
@@ -322,6 +394,7 @@ def _model(model_id: str, d: Any, where: str, *, require_source: bool = False) -
             mla=_sub(where, d, "mla", MLA),
             sliding_window=_sub(where, d, "sliding_window", SlidingWindow),
             linear_attention=_sub(where, d, "linear_attention", LinearAttention),
+            sparse_attention=_sub(where, d, "sparse_attention", SparseAttention),
             params_reported=str(d.get("params_reported", "") or ""),
             family=str(d.get("family", "") or model_id.split("-")[0].lower()),
             source=_sources(where, d),
@@ -354,6 +427,11 @@ def load_hardware_catalog(path: str | Path = DATA_DIR / "hardware.yaml") -> dict
     """All accelerators of the catalog, by id."""
     p = Path(path)
     out = {str(k): hardware_from_dict(str(k), v, str(p), require_source=True) for k, v in _load_mapping(p).items()}
+    table = load_prices(p.parent / "prices.yaml") if (p.parent / "prices.yaml").is_file() else {}
+    for hw in out.values():
+        if hw.price_usd_per_hour is not None:
+            raise CatalogError(f"{p}: entry {hw.id!r}: field 'price_usd_per_hour': prices live in prices.yaml")
+    out = {k: replace(hw, prices=table.get(k, NO_PRICES)) for k, hw in out.items()}
     for hw in out.values():
         if hw.successor is not None and hw.successor not in out:
             raise CatalogError(f"{p}: entry {hw.id!r}: field 'successor': {hw.successor!r} is not in the catalog")
@@ -475,15 +553,15 @@ def _bool(where: str, d: dict, key: str, default: bool | None = None) -> bool:
     return value
 
 
-def _sources(where: str, d: dict) -> tuple[str, ...]:
-    value = d.get("source")
+def _sources(where: str, d: dict, key: str = "source") -> tuple[str, ...]:
+    value = d.get(key)
     if value is None:
         return ()
     if isinstance(value, str):
         return (value,)
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return tuple(value)
-    raise _fail(where, "field 'source' must be text or a list of text")
+    raise _fail(where, f"field {key!r} must be text or a list of text")
 
 
 def _positive(where: str, key: str, value: float) -> None:
@@ -516,7 +594,9 @@ def entry_problems(kind: str, text: str, where: str) -> tuple[Any, list[str]]:
         if kind == "hardware":
             hw_id, entry = _single_entry(data, where)
             checks = {k: _number for k in ("memory_GB", "memory_bandwidth_TB_per_s", "tdp_W", "interconnect_GB_per_s",
-                                           "price_usd_per_hour")}  # fmt: skip
+                                           "scale_up_GB_per_s", "price_usd_per_hour", "scale_up_latency_us",
+                                           "scale_out_Gbit_per_s", "scale_out_latency_us",
+                                           "memory_reported_GiB")}  # fmt: skip
             checks["name"] = _text
             problems = _collect(f"{where}: entry {hw_id!r}", entry, _HARDWARE_REQUIRED, _HARDWARE_OPTIONAL, checks)
             rates = entry.get("dense_TFLOP_per_s") if isinstance(entry, dict) else None

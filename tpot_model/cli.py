@@ -33,10 +33,11 @@ from .catalog import (
 from .csv_format import FLOAT_DIGITS, csv_bytes, float_field, int_field, label_field
 from .estimate import MAX_GPUS_SEARCHED, Estimate, estimate, lower_formats, precision_that_fits
 from .precision import COMPUTE_PRECISIONS, FORMATS, KV_FORMATS, parse_format
+from .prices import CUSTOM, DEFAULT_BASIS, PRICE_BASES
 from .profiles import EfficiencyProfile, load_profiles, resolve_profile
 from .roofline import BUCKETS, active_params, total_params
 from .scenario import BATCHINGS, PARALLELISMS, Scenario
-from .units import GB, TB_per_s, TFLOP_per_s, ms
+from .units import GB, Gbit_per_s, TB_per_s, TFLOP_per_s, ms
 
 PROG = "python -m tpot_model"
 INPUT_ERRORS = (CatalogError, ValueError, OSError, csv.Error, UnicodeDecodeError, KeyError)
@@ -58,6 +59,7 @@ SCENARIO_COLUMNS = {
     "price_usd_per_gpu_hour": "",
     "batching": "static",
     "parallelism": "tp",
+    "price_basis": DEFAULT_BASIS,
 }
 REQUIRED_COLUMNS = ("model", "hardware")
 RESULT_COLUMNS = (
@@ -82,7 +84,11 @@ RESULT_COLUMNS = (
     "arithmetic_intensity_flop_per_byte",
     "usd_per_1M_tokens",
     "usd_per_1M_tokens_with_prefill",
+    "price_basis",
+    "price_as_of",
+    "tokens_per_s_per_mw",
     "joules_per_token",
+    "joules_per_token_all_in",
     "compute_precision",
     "tpot_ideal_ms",
     *(f"tpot_{bucket}_ms" for bucket in BUCKETS),
@@ -163,6 +169,13 @@ def _choice(text: str | None, allowed: tuple[str, ...], what: str) -> str:
     if key not in allowed:
         raise ValueError(f"unknown {what} {text!r} (known: {', '.join(allowed)})")
     return key
+
+
+def _price_basis(text: str | None) -> str:
+    s = str(text or "").strip()
+    if s not in PRICE_BASES:
+        raise ValueError(f"must be one of {', '.join(PRICE_BASES)}, got {s!r}")
+    return s
 
 
 def _batching(text: str | None) -> str:
@@ -292,6 +305,13 @@ def report(e: Estimate, ideal: Estimate) -> dict[str, Any]:
         "min_gpus": _int_or_none(e.min_gpus),
         "max_batch": _int_or_none(e.max_batch),
         "price_usd_per_gpu_hour": float(e.price_usd_per_gpu_hour),
+        "price_basis": e.price.basis,
+        "price_as_of": e.price.as_of,
+        "price_source": e.price.source,
+        "all_in_kW_per_gpu": e.all_in_w_per_gpu / 1e3,
+        "tokens_per_s_per_mw": _f(e.tokens_per_s_per_mw),
+        "tokens_per_gw_year": _f(e.tokens_per_gw_year),
+        "joules_per_token_all_in": _f(e.joules_per_token_all_in),
         "usd_per_1M_tokens": _f(e.usd_per_1M_tokens),
         "usd_per_1M_tokens_with_prefill": _f(e.usd_per_1M_tokens_with_prefill),
         "joules_per_token": _f(e.joules_per_token),
@@ -374,8 +394,18 @@ def _job_from_args(args: argparse.Namespace, *, batch: Any = None, context: Any 
         args.price,
         args.parallelism,
         args.batching,
+        _custom_needs_price("--price-basis custom", args.price_basis, args.price),
     )
     return _Job(model, hardware, profile, scenario)
+
+
+def _custom_needs_price(where: str, basis: str, price: float | None) -> str:
+    """The basis to use: 'custom' whenever a price is given; 'custom' without one is an input error."""
+    if price is not None:
+        return CUSTOM
+    if basis == CUSTOM:
+        raise InputError(f"{where}: needs a price (--price USD_PER_GPU_HOUR, or the price_usd_per_gpu_hour column)")
+    return basis
 
 
 def _cmd_estimate(args: argparse.Namespace) -> int:
@@ -486,14 +516,27 @@ def _table(r: dict[str, Any]) -> str:
         add(f"  -> {r['remedy']}")
     add("")
     add("Cost and energy")
-    price = r["price_usd_per_gpu_hour"]
+    price, basis = r["price_usd_per_gpu_hour"], r["price_basis"]
+    dated = f"{basis}" + (f", as of {r['price_as_of']}" if r["price_as_of"] else "")
     if math.isfinite(price):
-        row("price", f"${price:.2f} per GPU-hour")
+        row("price", f"${price:.2f} per GPU-hour ({dated})")
         row("$ per 1M output tokens", f"${r['usd_per_1M_tokens']:,.4g}")
         row("$ per 1M tokens (with prefill)", f"${r['usd_per_1M_tokens_with_prefill']:,.4g}")
     else:
-        row("$ per 1M output tokens", "n/a (no price; pass --price USD_PER_GPU_HOUR)")
-    row("energy", _num(r["joules_per_token"], "J/token") if math.isfinite(r["joules_per_token"]) else "n/a (no TDP)")
+        row(
+            "$ per 1M output tokens",
+            f"n/a (no price: no public {basis} price for {r['hardware']}; pass --price USD_PER_GPU_HOUR or another "
+            f"--price-basis of {', '.join(PRICE_BASES[:-1])})",
+        )
+    if math.isfinite(r["tokens_per_s_per_mw"]):
+        row("tokens/s per MW (all-in power)", f"{r['tokens_per_s_per_mw']:,.0f}")
+        row("energy, all-in", _num(r["joules_per_token_all_in"], "J/token"))
+    else:
+        row("tokens/s per MW (all-in power)", "n/a (no published all-in power for this chip)")
+    row(
+        "energy, board power only",
+        _num(r["joules_per_token"], "J/token") if math.isfinite(r["joules_per_token"]) else "n/a (no TDP)",
+    )
     compute = r["compute_precision"]
     if r["compute_fallback"]:
         compute += f" ({r['compute_requested']} requested; {r['hardware_name']} has no {r['compute_requested']} rate)"
@@ -577,6 +620,8 @@ def _row_job(name: str, number: int, values: dict[str, str], base: Path | None, 
     output = parse("output_tokens", _whole, 1)
     batching = parse("batching", _batching)
     parallelism = parse("parallelism", _parallelism)
+    basis = parse("price_basis", _price_basis)
+    basis = _input(f"{name} row {number}, field 'price_basis'", lambda b: _custom_needs_price("", b, price), basis)
     scenario = _input(
         f"{name} row {number}",
         Scenario,
@@ -590,6 +635,7 @@ def _row_job(name: str, number: int, values: dict[str, str], base: Path | None, 
         price,
         parallelism,
         batching,
+        basis,
     )
     return _Job(model, hardware, profile, scenario)
 
@@ -745,9 +791,15 @@ def sweep_csv(e: Estimate, batch: np.ndarray, context: np.ndarray) -> bytes:
 # --------------------------------------------------------------------------------------------------- list
 
 
+def _hourly(hw: Hardware, basis: str) -> str:
+    p = hw.prices.price(basis)
+    return "-" if p is None else f"{p.usd_per_gpu_hour:.2f}"
+
+
 def _list_hardware() -> str:
     lines = [
         f"{'id':<16} {'name':<34} {'mem GB':>7} {'TB/s':>6} {'bf16':>7} {'fp8':>7} {'fp4':>7} {'TDP W':>6} {'$/h':>6}"
+        f" {'domain':>6} {'out Gb/s':>8}"
     ]
     for hw in load_hardware_catalog().values():
         rate = hw.dense_flop_per_s
@@ -759,9 +811,16 @@ def _list_hardware() -> str:
             f"{hw.id:<16} {hw.name[:34]:<34} {hw.memory_bytes / GB:>7,.0f} "
             f"{hw.memory_bandwidth_bytes_per_s / TB_per_s:>6.3f} {tf('bf16') if 'bf16' in rate else tf('fp16'):>7} "
             f"{tf('fp8'):>7} {tf('fp4'):>7} {f'{hw.tdp_w:,.0f}' if hw.tdp_w else '-':>6} "
-            f"{f'{hw.price_usd_per_hour:.2f}' if hw.price_usd_per_hour else '-':>6}"
+            f"{_hourly(hw, 'on_demand'):>6}"
+            f" {hw.scale_up_domain_gpus or '-':>6} "
+            f"{f'{hw.scale_out_bytes_per_s / Gbit_per_s:,.0f}' if hw.scale_out_bytes_per_s else '-':>8}"
+            + ("  (announced)" if hw.announced else "")
         )
-    lines.append("(mem in GB = 1e9 bytes; dense TFLOP/s; bf16 column shows fp16 where a device lists no bf16)")
+    lines.append(
+        "(mem in GB = 1e9 bytes; dense TFLOP/s; bf16 column shows fp16 where a device lists no bf16; $/h = on-demand (every basis: data/prices.yaml); domain = GPUs per "
+        "scale-up domain, out = scale-out NIC Gb/s per GPU, '-' = not published; (announced) = not shipping, vendor "
+        "claims)"
+    )
     return "\n".join(lines)
 
 
@@ -883,6 +942,14 @@ def _add_scenario_options(p: argparse.ArgumentParser, *, single_point: bool) -> 
         default=None,
         metavar="USD_PER_GPU_HOUR",
         help="price per GPU-hour (default: the hardware catalog's, if any)",
+    )
+    p.add_argument(
+        "--price-basis",
+        type=_arg_type(_price_basis),
+        default=DEFAULT_BASIS,
+        metavar="B",
+        help=f"which price per GPU-hour (data/prices.yaml): {', '.join(PRICE_BASES)} (custom: --price); default "
+        f"{DEFAULT_BASIS}; --price implies custom",
     )
     p.add_argument(
         "--parallelism",

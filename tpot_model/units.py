@@ -9,6 +9,7 @@ MiB = 2.0**20
 KiB = 2.0**10
 
 GB_per_s = 1e9
+Gbit_per_s = 1e9 / 8  # network links are quoted in bits: 400 Gb/s = 50 GB/s
 TB_per_s = 1e12
 TFLOP_per_s = 1e12
 
