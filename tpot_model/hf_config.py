@@ -30,12 +30,20 @@ _HF_DEFAULTS = {
                     "hidden_activation": "gelu_pytorch_tanh"},
     "gemma2": {"vocab_size": 256000, "head_dim": 256, "max_position_embeddings": 8192, "sliding_window": 4096,
                "tie_word_embeddings": True},
+    # transformers' Llama4TextConfig: MoE every interleave_moe_layer_step-th layer, every 4th layer global (NoPE),
+    # the others chunked local attention
+    "llama4_text": {"interleave_moe_layer_step": 1, "attention_chunk_size": 8192, "no_rope_layer_interval": 4,
+                    "num_experts_per_tok": 1, "tie_word_embeddings": False},
+    "deepseek_v32": {"index_n_heads": 64, "index_head_dim": 128, "index_topk": 2048},
 }  # fmt: skip
+_HF_DEFAULTS["llama4"] = _HF_DEFAULTS["llama4_text"]
+_DEEPSEEK_LIKE = ("deepseek_v3", "deepseek_v2", "deepseek_v32", "kimi_k2")  # MLA + DeepSeek MoE keys
 
 
 def model_entry_from_hf_config(model_id: str, cfg: Any, where: str) -> dict[str, Any]:
-    """The project's model entry (catalog.model_from_dict's format) for a Hugging Face config.json (llama, mistral,
-    mixtral, qwen2/3, qwen3_moe, qwen3_next, deepseek_v3, gpt_oss, gemma2, gemma3); catalog validates it."""
+    """The project's model entry (catalog.model_from_dict's format) for a Hugging Face config.json (llama, llama4,
+    mistral, mixtral, qwen2/3, qwen3_moe, qwen3_next, qwen3_5_moe, deepseek_v3/v32, kimi_k2, glm4_moe, minimax_m2,
+    gpt_oss, gemma2, gemma3); catalog validates it."""
     if not isinstance(cfg, dict):
         raise CatalogError(f"{where}: " + "a config.json must be a JSON object")
     if isinstance(cfg.get("text_config"), dict):  # gemma3 / multimodal wrappers keep the LM in text_config
@@ -50,8 +58,16 @@ def model_entry_from_hf_config(model_id: str, cfg: Any, where: str) -> dict[str,
         "qwen3",
         "qwen3_moe",
         "qwen3_next",
+        "qwen3_5_moe",
+        "qwen3_5_moe_text",
         "deepseek_v3",
         "deepseek_v2",
+        "deepseek_v32",
+        "kimi_k2",
+        "glm4_moe",
+        "llama4",
+        "llama4_text",
+        "minimax_m2",
         "gpt_oss",
         "gemma",
         "gemma2",
@@ -83,12 +99,14 @@ def model_entry_from_hf_config(model_id: str, cfg: Any, where: str) -> dict[str,
         )
     head_dim = iopt("head_dim", d_model // num_heads)
     vocab = need("vocab_size")
-    moe = mla = window = linear = None
+    moe = mla = window = linear = sparse = None
     d_ff = iopt("intermediate_size", 0)
     gate = False
+    qk_norm = model_type in ("qwen3", "qwen3_moe", "qwen3_next", "qwen3_5_moe", "qwen3_5_moe_text", "gemma3",
+                             "gemma3_text")  # fmt: skip
     if model_type == "mixtral":
         moe = _moe(need("num_local_experts"), need("num_experts_per_tok"), d_ff)
-    elif model_type in ("qwen3_moe", "qwen3_next"):
+    elif model_type in ("qwen3_moe", "qwen3_next", "qwen3_5_moe", "qwen3_5_moe_text"):
         shared_ff = iopt("shared_expert_intermediate_size", 0)
         moe = _moe(
             need("num_experts"),
@@ -98,7 +116,7 @@ def model_entry_from_hf_config(model_id: str, cfg: Any, where: str) -> dict[str,
             shared_ff,
             0,
         )
-    elif model_type in ("deepseek_v3", "deepseek_v2"):
+    elif model_type in _DEEPSEEK_LIKE:
         n_shared = iopt("n_shared_experts", 0)
         expert_ff = need("moe_intermediate_size")
         moe = _moe(
@@ -118,11 +136,46 @@ def model_entry_from_hf_config(model_id: str, cfg: Any, where: str) -> dict[str,
         )
         head_dim = mla["qk_nope_head_dim"] + mla["qk_rope_head_dim"]
         num_kv_heads = num_heads
+        if model_type == "deepseek_v32":
+            sparse = dict(index_heads=need("index_n_heads"), index_head_dim=need("index_head_dim"),
+                          top_k_tokens=need("index_topk"))  # fmt: skip
+    elif model_type == "glm4_moe":
+        n_shared = iopt("n_shared_experts", 0)
+        expert_ff = need("moe_intermediate_size")
+        moe = _moe(need("n_routed_experts"), need("num_experts_per_tok"), expert_ff, n_shared,
+                   expert_ff if n_shared else 0, iopt("first_k_dense_replace", 0))  # fmt: skip
+        qk_norm = bool(cfg.get("use_qk_norm", False))
+    elif model_type in ("llama4", "llama4_text"):
+        # routed experts and the shared expert are intermediate_size wide; dense layers intermediate_size_mlp
+        step = max(iopt("interleave_moe_layer_step", 1), 1)
+        n_moe = len(range(step - 1, num_layers, step))
+        expert_ff = need("intermediate_size")
+        d_ff = iopt("intermediate_size_mlp", expert_ff) if n_moe < num_layers else 0
+        moe = _moe(need("num_local_experts"), need("num_experts_per_tok"), expert_ff, 1, expert_ff,
+                   num_layers - n_moe)  # fmt: skip
+        chunk = iopt("attention_chunk_size", 0)
+        nope, types = cfg.get("no_rope_layers"), cfg.get("layer_types")
+        if isinstance(types, list) and len(types) == num_layers:
+            n_chunked = sum(1 for t in types if t == "chunked_attention")
+        elif isinstance(nope, list) and len(nope) == num_layers:
+            n_chunked = sum(1 for use_rope in nope if use_rope)  # RoPE layers are the chunked ones
+        else:
+            interval = max(iopt("no_rope_layer_interval", 4), 1)
+            n_chunked = num_layers - num_layers // interval
+        if chunk > 0 and n_chunked:
+            window = {"window_tokens": chunk, "num_layers": n_chunked, "chunked": True}
+    elif model_type == "minimax_m2":
+        moe = _moe(need("num_local_experts"), need("num_experts_per_tok"), d_ff)
+        qk_norm = bool(cfg.get("use_qk_norm", False))
     elif model_type == "gpt_oss":
         moe = _moe(need("num_local_experts"), need("num_experts_per_tok"), d_ff)
-    if model_type == "qwen3_next":
+    if model_type in ("qwen3_next", "qwen3_5_moe", "qwen3_5_moe_text"):
         interval = max(iopt("full_attention_interval", 4), 1)
-        n_linear = num_layers - num_layers // interval
+        layer_types = cfg.get("layer_types")
+        if isinstance(layer_types, list) and len(layer_types) == num_layers:
+            n_linear = sum(1 for t in layer_types if t == "linear_attention")
+        else:
+            n_linear = num_layers - num_layers // interval
         linear = dict(
             num_layers=n_linear,
             num_key_heads=need("linear_num_key_heads"),
@@ -131,9 +184,9 @@ def model_entry_from_hf_config(model_id: str, cfg: Any, where: str) -> dict[str,
             value_head_dim=need("linear_value_head_dim"),
             conv_kernel=iopt("linear_conv_kernel_dim", 4),
         )
-        gate = True
+        gate = bool(cfg.get("attn_output_gate", True))
     sw = cfg.get("sliding_window")
-    if isinstance(sw, (int, float)) and not isinstance(sw, bool) and math.isfinite(sw) and sw > 0:
+    if window is None and isinstance(sw, (int, float)) and not isinstance(sw, bool) and math.isfinite(sw) and sw > 0:
         layer_types = cfg.get("layer_types")
         if isinstance(layer_types, list) and layer_types:
             n_window = sum(1 for t in layer_types if t == "sliding_attention")
@@ -164,12 +217,13 @@ def model_entry_from_hf_config(model_id: str, cfg: Any, where: str) -> dict[str,
         tied_embeddings=bool(opt("tie_word_embeddings", model_type.startswith("gemma"))),
         mlp="gelu" if gelu_plain else "swiglu",
         max_context_tokens=iopt("max_position_embeddings", 4096),
-        qk_norm=model_type in ("qwen3", "qwen3_moe", "qwen3_next", "gemma3", "gemma3_text"),
+        qk_norm=qk_norm,
         attention_output_gate=gate,
         moe=moe,
         mla=mla,
         sliding_window=window,
         linear_attention=linear,
+        sparse_attention=sparse,
         source=where,
     )
     return {k: v for k, v in entry.items() if v is not None}

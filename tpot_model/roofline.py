@@ -26,10 +26,12 @@ from .catalog import Hardware, ModelSpec
 from .precision import resolve_compute
 from .profiles import EfficiencyProfile
 from .scenario import Scenario
-from .units import GB_per_s
+from .units import GB_per_s, Gbit_per_s
 
 ACTIVATION_BYTES = 2.0  # activations and partial sums travel in bf16
 PCIE_FALLBACK_BYTES_PER_S = 32 * GB_per_s  # PCIe Gen4 x16, per direction, when a device lists no interconnect
+DEFAULT_DOMAIN_GPUS = 8  # GPUs in one scale-up domain when the catalog lists none: one server
+DEFAULT_SCALE_OUT_BYTES_PER_S = 400 * Gbit_per_s  # one 400 Gb/s NIC per GPU (DGX/HGX H100-B200) when unlisted
 DISPATCH_BYTES = 1.0  # dp-ep all-to-all dispatch sends FP8 activations (DeepEP's low-latency mode); combine is bf16
 BUCKETS = ("weights", "kv_cache", "compute", "communication", "overhead")
 
@@ -49,11 +51,27 @@ def _attention_layer_params(m: ModelSpec) -> tuple[float, float]:
             + a.kv_lora_rank
             + a.kv_lora_rank * H * (a.qk_nope_head_dim + a.v_head_dim)
         )
-        return float(q + kv), float(H * a.v_head_dim * D)
+        return float(q + kv + _indexer_params(m)), float(H * a.v_head_dim * D)
     h, K = m.head_dim, m.num_kv_heads
     q = D * H * h * (2 if m.attention_output_gate else 1)
     norm = 2 * h if m.qk_norm else 0
     return float(q + 2 * D * K * h + norm), float(H * h * D)
+
+
+def _indexer_params(m: ModelSpec) -> int:
+    """Parameters of one layer's DSA lightning indexer (DeepSeek-V3.2-Exp inference/model.py, class Indexer): query
+    projection from the query latent (q_lora_rank, or d_model without one) to index_heads x index_head_dim, key
+    projection d_model -> index_head_dim with a LayerNorm (weight + bias), per-head weights d_model -> index_heads."""
+    sa = m.sparse_attention
+    if sa is None:
+        return 0
+    q_in = m.mla.q_lora_rank or m.d_model
+    return (
+        q_in * sa.index_heads * sa.index_head_dim
+        + m.d_model * sa.index_head_dim
+        + 2 * sa.index_head_dim
+        + (m.d_model * sa.index_heads)
+    )
 
 
 def _linear_layer_params(m: ModelSpec) -> tuple[float, float]:
@@ -115,10 +133,16 @@ def active_params(m: ModelSpec) -> float:
 
 
 def kv_bytes_per_token_per_layer(m: ModelSpec, kv_bytes_per_element: float) -> float:
-    """Cache bytes one token adds in one softmax-attention layer: 2*K*h elements, or the MLA latent + rope key."""
+    """Cache bytes one token adds in one softmax-attention layer: 2*K*h elements, or the MLA latent + rope key (+ the
+    DSA indexer's key of index_head_dim, held at the cache's precision: DeepSeek's kernels keep it in FP8)."""
     if m.mla:
-        return (m.mla.kv_lora_rank + m.mla.qk_rope_head_dim) * kv_bytes_per_element
+        return (m.mla.kv_lora_rank + m.mla.qk_rope_head_dim + _index_key_elements(m)) * kv_bytes_per_element
     return 2 * m.num_kv_heads * m.head_dim * kv_bytes_per_element
+
+
+def _index_key_elements(m: ModelSpec) -> int:
+    """Elements of the DSA indexer key cached per token and layer (0 without sparse attention)."""
+    return m.sparse_attention.index_head_dim if m.sparse_attention else 0
 
 
 def kv_bytes_per_token(m: ModelSpec, kv_bytes_per_element: float) -> float:
@@ -158,6 +182,26 @@ def _mean_capped(start: np.ndarray, steps: np.ndarray, cap: float) -> np.ndarray
     below = np.clip(cap - start, 0, steps)  # steps whose cache is still under the cap
     total = below * start + below * (below + 1) / 2 + (steps - below) * cap
     return total / steps
+
+
+def _chunk_sum(n: np.ndarray, chunk: float) -> np.ndarray:
+    """Sum over positions t = 1..n of (t - 1) mod C + 1: keys a chunked-attention layer attends to, summed."""
+    n = np.maximum(np.asarray(n, dtype=float), 0.0)
+    whole, r = np.floor(n / chunk), np.mod(n, chunk)
+    return whole * chunk * (chunk + 1) / 2 + r * (r + 1) / 2
+
+
+def _mean_chunked(start: np.ndarray, steps: np.ndarray, chunk: float) -> np.ndarray:
+    """Mean over j = 1..steps of the keys the query at position start + j sees under chunked attention."""
+    return (_chunk_sum(start + steps, chunk) - _chunk_sum(start, chunk)) / steps
+
+
+def _window_keys_decode(m: ModelSpec, start: np.ndarray, steps: np.ndarray) -> np.ndarray | float:
+    """Mean keys a window (or chunked) layer attends to per decode step across a generation from `start` tokens."""
+    if not m.sliding_window:
+        return 0
+    w = m.sliding_window
+    return _mean_chunked(start, steps, w.window_tokens) if w.chunked else _mean_capped(start, steps, w.window_tokens)
 
 
 def _prefill_attended(prompt: np.ndarray, cap: float | None) -> np.ndarray:
@@ -295,14 +339,19 @@ def _attention_dims(m: ModelSpec, *, prefill: bool) -> tuple[int, int]:
     if not m.mla:
         return m.head_dim, m.head_dim
     a = m.mla
-    if prefill:
+    if prefill and not m.sparse_attention:  # DSA runs MLA in its MQA (absorbed) form in both phases
         return a.qk_nope_head_dim + a.qk_rope_head_dim, a.v_head_dim
     return a.kv_lora_rank + a.qk_rope_head_dim, a.kv_lora_rank
 
 
 def _work(m: ModelSpec, kvb: float, *, tokens, keys_per_query_total, kv_traffic, head_tokens, state_traffic,
-          prefill: bool) -> StepWork:  # fmt: skip
-    """A StepWork from its token count, the keys attended summed over all queries, and its cache traffic."""
+          prefill: bool, index_keys_total=0.0) -> StepWork:  # fmt: skip
+    """A StepWork from its token count, the keys attended summed over all queries, and its cache traffic.
+
+    DSA (m.sparse_attention): index_keys_total, the cached tokens the lightning indexer scores summed over all
+    queries and layers, adds 2 x index_heads x (index_head_dim + 1) FLOPs per scored token (a dot product per index
+    head, then the ReLU-weighted sum over heads) and the indexer queries' activations; keys_per_query_total then
+    counts only the top-k keys the attention itself reads."""
     L_attn = m.num_layers - m.num_linear_layers
     qk_dim, pv_dim = _attention_dims(m, prefill=prefill)
     zero = 0 * tokens
@@ -312,10 +361,16 @@ def _work(m: ModelSpec, kvb: float, *, tokens, keys_per_query_total, kv_traffic,
         lin_act = tokens * la.num_layers * la.num_value_heads * la.value_head_dim * ACTIVATION_BYTES * 2
     else:
         lin_flops = lin_act = zero
+    attention_flops = 2 * m.num_heads * (qk_dim + pv_dim) * keys_per_query_total
+    attention_act = tokens * L_attn * m.num_heads * qk_dim * ACTIVATION_BYTES * 2
+    if m.sparse_attention:
+        sa = m.sparse_attention
+        attention_flops = attention_flops + 2 * sa.index_heads * (sa.index_head_dim + 1) * index_keys_total
+        attention_act = attention_act + tokens * L_attn * sa.index_heads * sa.index_head_dim * ACTIVATION_BYTES
     return StepWork(
         tokens=tokens,
-        attention_flops=2 * m.num_heads * (qk_dim + pv_dim) * keys_per_query_total,
-        attention_activation_bytes=tokens * L_attn * m.num_heads * qk_dim * ACTIVATION_BYTES * 2,
+        attention_flops=attention_flops,
+        attention_activation_bytes=attention_act,
         kv_bytes=kv_traffic,
         linear_flops=lin_flops,
         linear_state_bytes=state_traffic + zero,
@@ -327,7 +382,11 @@ def _work(m: ModelSpec, kvb: float, *, tokens, keys_per_query_total, kv_traffic,
 def decode_work(m: ModelSpec, s: Scenario, *, sequences=None, cache_tokens=None, queries_per_sequence=1.0) -> StepWork:
     """One decode step of `sequences` (default s.batch), each with `queries_per_sequence` new tokens (1; k + 1 for a
     speculative verify step, whose kernel reads each sequence's cache once) over a cache of `cache_tokens` (default:
-    the mean over the generation, s.context_tokens + (steps + 1) / 2, window layers capped at their window)."""
+    the mean over the generation, s.context_tokens + (steps + 1) / 2, window layers capped at their window, chunked
+    layers at their position in the chunk).
+
+    DSA: the indexer reads every cached token's index key; the attention reads (and computes over) the latents of only
+    min(T, top_k) selected tokens per query (the verify step's queries share one read per sequence)."""
     kvb = s.kv_cache.bytes_per_element
     B = s.batch if sequences is None else sequences
     q = queries_per_sequence
@@ -336,11 +395,19 @@ def decode_work(m: ModelSpec, s: Scenario, *, sequences=None, cache_tokens=None,
     steps = np.maximum(s.output_tokens - 1, 1)  # decode steps; the first token comes from prefill
     if cache_tokens is None:
         full_keys = s.context_tokens + (steps + 1) / 2  # mean cache length over the generation
-        window = m.sliding_window.window_tokens if m.sliding_window else None
-        window_keys = _mean_capped(s.context_tokens, steps, window) if window else 0
+        window_keys = _window_keys_decode(m, s.context_tokens, steps)
+    elif m.sliding_window and m.sliding_window.chunked:
+        full_keys = cache_tokens
+        window_keys = np.mod(np.maximum(cache_tokens, 1) - 1, m.sliding_window.window_tokens) + 1
     else:
         full_keys = cache_tokens
         window_keys = np.minimum(cache_tokens, m.sliding_window.window_tokens) if m.sliding_window else 0
+    if m.sparse_attention:
+        top_k = m.sparse_attention.top_k_tokens
+        selected = (
+            _mean_capped(s.context_tokens, steps, top_k) if cache_tokens is None else np.minimum(full_keys, top_k)
+        )
+        return _sparse_work(m, kvb, B=B, q=q, full_keys=full_keys, selected=selected, window_keys=window_keys)
     read = m.num_full_attention_layers * full_keys + m.num_window_layers * window_keys
     keys = m.num_full_attention_layers * full_keys + m.num_window_layers * window_keys
     return _work(
@@ -355,18 +422,48 @@ def decode_work(m: ModelSpec, s: Scenario, *, sequences=None, cache_tokens=None,
     )
 
 
+def _sparse_work(m: ModelSpec, kvb: float, *, B, q, full_keys, selected, window_keys) -> StepWork:
+    """A DSA decode step: B sequences x q queries; every full layer's indexer scores full_keys cached tokens, its
+    attention reads the latents of `selected` of them; each sequence's cache (latent + index key) is read once."""
+    L_attn = m.num_layers - m.num_linear_layers
+    L_full, L_window = m.num_full_attention_layers, m.num_window_layers
+    index_b = _index_key_elements(m) * kvb  # bytes of one index key
+    latent_b = kv_bytes_per_token_per_layer(m, kvb) - index_b
+    keys = L_full * selected + L_window * window_keys
+    return _work(
+        m,
+        kvb,
+        tokens=B * q,
+        keys_per_query_total=B * q * keys,
+        kv_traffic=B * (latent_b * keys + index_b * L_full * full_keys + (latent_b + index_b) * L_attn * q),
+        head_tokens=B * q,
+        state_traffic=B * linear_state_bytes(m, kvb) * 2,
+        prefill=False,
+        index_keys_total=B * q * L_full * full_keys,
+    )
+
+
 def prefill_work(m: ModelSpec, s: Scenario, *, prompts=None, prompt_tokens=None, chunk_tokens=None) -> StepWork:
     """Prefill of `prompts` (default s.batch) prompts of `prompt_tokens` (default max(s.context_tokens, 1)) tokens.
 
     Each prompt's K/V is written once and read back once by flash attention; with chunked prefill (chunk_tokens)
-    every chunk also reads the cache of the prompt's earlier chunks: K x c (c - 1) / 2 more tokens for c chunks."""
+    every chunk also reads the cache of the prompt's earlier chunks: K x c (c - 1) / 2 more tokens for c chunks.
+    Chunked-attention layers attend within their chunk; with DSA each query attends to min(i, top_k) keys and the
+    indexer scores all i earlier tokens."""
     kvb = s.kv_cache.bytes_per_element
     B = s.batch if prompts is None else prompts
     prompt = np.maximum(s.context_tokens, 1) if prompt_tokens is None else prompt_tokens
     L_attn = m.num_layers - m.num_linear_layers
     kv_layer = kv_bytes_per_token_per_layer(m, kvb)
     full_keys = _prefill_attended(prompt, None)  # per sequence, summed over query positions
-    window_keys = _prefill_attended(prompt, m.sliding_window.window_tokens) if m.sliding_window else 0
+    if m.sliding_window and m.sliding_window.chunked:
+        window_keys = _chunk_sum(prompt, m.sliding_window.window_tokens)
+    else:
+        window_keys = _prefill_attended(prompt, m.sliding_window.window_tokens) if m.sliding_window else 0
+    index_keys = 0.0
+    if m.sparse_attention:
+        index_keys = B * m.num_full_attention_layers * full_keys
+        full_keys = _prefill_attended(prompt, m.sparse_attention.top_k_tokens)
     keys = m.num_full_attention_layers * full_keys + m.num_window_layers * window_keys
     reread = 0.0
     if chunk_tokens is not None:
@@ -381,6 +478,7 @@ def prefill_work(m: ModelSpec, s: Scenario, *, prompts=None, prompt_tokens=None,
         head_tokens=B,  # the LM head only runs on each prompt's last position
         state_traffic=B * linear_state_bytes(m, kvb),
         prefill=True,
+        index_keys_total=index_keys,
     )
 
 
@@ -651,13 +749,33 @@ def alltoall_bytes(m: ModelSpec, tokens: np.ndarray, num_gpus: np.ndarray, eleme
     return tokens * m.moe.experts_per_token * m.d_model * element_bytes * (N - 1) / N
 
 
+def scale_up_domain_gpus(hw: Hardware) -> int:
+    """GPUs sharing the chip's scale-up domain: the catalog's, or DEFAULT_DOMAIN_GPUS (a server of 8) if unlisted."""
+    return int(hw.scale_up_domain_gpus or DEFAULT_DOMAIN_GPUS)
+
+
+def scale_out_peak_bytes_per_s(hw: Hardware) -> float:
+    """The NIC bandwidth per GPU per direction across domains (bytes/s): the catalog's, or one 400 Gb/s NIC per GPU
+    (DEFAULT_SCALE_OUT_BYTES_PER_S, the HGX reference design) if unlisted."""
+    return hw.scale_out_bytes_per_s or DEFAULT_SCALE_OUT_BYTES_PER_S
+
+
+def alltoall_bytes_per_moe_layer(m: ModelSpec, tokens: np.ndarray, num_gpus: np.ndarray) -> np.ndarray:
+    """Bytes one GPU sends per MoE layer per step under expert parallelism: dispatch (DISPATCH_BYTES per element)
+    plus combine (bf16) of its `tokens` x top_k x d_model, the (N - 1)/N bound for other GPUs."""
+    return alltoall_bytes(m, tokens, num_gpus, DISPATCH_BYTES) + alltoall_bytes(m, tokens, num_gpus, ACTIVATION_BYTES)
+
+
 @dataclass(frozen=True, eq=False)
 class Collectives:
     """The collectives of one step, per GPU, before any rate: how many (each pays the profile's per-collective
-    latency) and the bytes each one moves over the GPU's link (ring factor included)."""
+    latency), the bytes each one moves over the GPU's links (ring factor included), how many GPUs take part and the
+    kind ('all_reduce': ring, hierarchical across scale-up domains; 'all_to_all': MoE dispatch / combine)."""
 
     count: np.ndarray
     bytes_each: np.ndarray
+    group_gpus: np.ndarray | float = 1.0
+    kind: str = "all_reduce"
 
 
 def collectives(m: ModelSpec, s: Scenario, work: StepWork, local: StepWork | None = None) -> Collectives:
@@ -672,17 +790,44 @@ def collectives(m: ModelSpec, s: Scenario, work: StepWork, local: StepWork | Non
     N = s.num_gpus
     if s.parallelism == "dp-ep":
         tokens = (work.scaled(data_parallel_share(s.batch, N)) if local is None else local).tokens
-        moved = alltoall_bytes(m, tokens, N, DISPATCH_BYTES) + alltoall_bytes(m, tokens, N, ACTIVATION_BYTES)
+        moved = alltoall_bytes_per_moe_layer(m, tokens, N)
         active = (N > 1) & (m.num_moe_layers > 0)
-        return Collectives(np.where(active, 2 * m.num_moe_layers, 0), moved / 2)
+        return Collectives(np.where(active, 2 * m.num_moe_layers, 0), moved / 2, N, "all_to_all")
     message = work.tokens * m.d_model * ACTIVATION_BYTES
-    return Collectives(np.where(N > 1, 2 * m.num_layers, 0), 2 * (N - 1) / N * message)
+    return Collectives(np.where(N > 1, 2 * m.num_layers, 0), 2 * (N - 1) / N * message, N, "all_reduce")
+
+
+def collective_time_s(hw: Hardware, profile: EfficiencyProfile, c: Collectives) -> np.ndarray:
+    """Time of ONE collective of `c` on the real topology (seconds), by where its GPUs sit.
+
+    Inside one scale-up domain (N <= d): latency + bytes / achievable scale-up bandwidth (the link's peak x the
+    profile's interconnect efficiency). Across domains, each collective pays the latency of the slower hop (the
+    profile's per-collective latency plus the catalog's scale-out minus scale-up hop latency, where published):
+    - all_to_all: of the bytes a GPU sends to its N - 1 peers, (d - 1)/(N - 1) stay in its domain (scale-up) and
+      (N - d)/(N - 1) leave it over its NIC (scale-out bandwidth per GPU); both links run at once, the slower sets
+      the time: max(inside / up, outside / out);
+    - all_reduce: hierarchical (NCCL's tree / ring across nodes): reduce-scatter + all-gather inside the domain,
+      2 (d - 1)/d x M over scale-up, and a ring across the k = N / d domains of each GPU's M / d shard,
+      2 (k - 1)/k x M / d over scale-out, M the message (bytes_each = 2 (N - 1)/N x M)."""
+    N = np.asarray(c.group_gpus, dtype=float)
+    d = float(scale_up_domain_gpus(hw))
+    up = link_bytes_per_s(hw, profile)
+    out = scale_out_peak_bytes_per_s(hw) * profile.interconnect_efficiency
+    hop = max((hw.scale_out_latency_s or 0.0) - (hw.scale_up_latency_s or 0.0), 0.0)
+    inside = profile.allreduce_latency_s + c.bytes_each / up
+    if c.kind == "all_to_all":
+        peers = np.maximum(N - 1, 1)
+        across = np.maximum(c.bytes_each * (d - 1) / peers / up, c.bytes_each * (N - d) / peers / out)
+    else:
+        message = c.bytes_each * N / np.maximum(2 * (N - 1), 1)
+        k = np.maximum(N / d, 1)
+        across = 2 * (d - 1) / d * message / up + 2 * (k - 1) / k * message / d / out
+    return np.where(N <= d, inside, profile.allreduce_latency_s + hop + across)
 
 
 def communication_s(hw: Hardware, profile: EfficiencyProfile, c: Collectives) -> np.ndarray:
-    """Time of a step's collectives: count x (latency + bytes each / achievable link bandwidth), seconds."""
-    t = c.count * (profile.allreduce_latency_s + c.bytes_each / link_bytes_per_s(hw, profile))
-    return np.where(c.count > 0, t, 0.0)
+    """Time of a step's collectives: count x the time of one on the real topology (collective_time_s), seconds."""
+    return np.where(c.count > 0, c.count * collective_time_s(hw, profile, c), 0.0)
 
 
 def fixed_overhead_s(m: ModelSpec, profile: EfficiencyProfile) -> float:
