@@ -822,7 +822,8 @@ def collective_time_s(hw: Hardware, profile: EfficiencyProfile, c: Collectives) 
         message = c.bytes_each * N / np.maximum(2 * (N - 1), 1)
         k = np.maximum(N / d, 1)
         across = 2 * (d - 1) / d * message / up + 2 * (k - 1) / k * message / d / out
-    return np.where(N <= d, inside, profile.allreduce_latency_s + hop + across)
+    within = d >= N  # every GPU of the collective in one scale-up domain
+    return np.where(within, inside, profile.allreduce_latency_s + hop + across)
 
 
 def communication_s(hw: Hardware, profile: EfficiencyProfile, c: Collectives) -> np.ndarray:

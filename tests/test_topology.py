@@ -1,0 +1,82 @@
+"""Collectives on the real topology (issue 18): inside a scale-up domain at scale-up bandwidth, across domains at the
+NICs' scale-out bandwidth. Hand-worked numbers for DeepSeek-V3 wide expert parallelism on GB200 NVL72 and on
+eight HGX B200 nodes (400 Gb/s per GPU)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import model_fixtures  # noqa: F401  (puts the repository root on sys.path)
+import numpy as np
+import pytest
+
+from tpot_model import estimate, load_hardware_catalog, load_model_catalog
+from tpot_model.profiles import IDEAL
+from tpot_model.roofline import (
+    Collectives,
+    alltoall_bytes_per_moe_layer,
+    collective_time_s,
+    communication_s,
+    scale_up_domain_gpus,
+)
+from tpot_model.scenario import Scenario
+
+HW = load_hardware_catalog()
+DSV3 = load_model_catalog()["deepseek-v3"]
+# DeepSeek-V3: d_model 7168, top-8 routed experts, 58 MoE layers (61 layers, 3 dense)
+D, K, MOE_LAYERS = 7168, 8, 58
+# dp-ep over 64 GPUs at batch 256: 4 tokens per GPU. Per MoE layer a GPU sends 4 x 8 x 7168 elements, 63/64 of them
+# to other GPUs: dispatch in FP8 (1 byte), combine in bf16 (2 bytes).
+DISPATCH = 4 * 8 * 7168 * 1 * 63 / 64  # 225,792 bytes
+COMBINE = 4 * 8 * 7168 * 2 * 63 / 64  # 451,584 bytes
+
+
+def test_model_shape_behind_the_hand_worked_numbers():
+    assert (DSV3.d_model, DSV3.moe.experts_per_token, DSV3.num_moe_layers) == (D, K, MOE_LAYERS)
+
+
+def test_alltoall_bytes_per_moe_layer_deepseek_v3():
+    assert float(alltoall_bytes_per_moe_layer(DSV3, 4.0, 64)) == DISPATCH + COMBINE == 677_376
+
+
+def test_alltoall_time_inside_nvl72_and_across_400g():
+    one = Collectives(count=1, bytes_each=DISPATCH + COMBINE, group_gpus=64, kind="all_to_all")
+    # GB200 NVL72: all 64 GPUs in one domain, NVLink 5 at 900 GB/s per direction
+    assert float(collective_time_s(HW["gb200"], IDEAL, one)) == pytest.approx(677_376 / 900e9, rel=1e-12)
+    # eight HGX B200: 7 of a GPU's 63 peers share its NVLink domain, 56 are across its 50 GB/s NIC; both links
+    # run at once, the NIC is the slower: 677,376 x 56/63 / 50e9 = 12.04 us (16x the NVL72 time)
+    across = (DISPATCH + COMBINE) * 56 / 63 / 50e9
+    assert float(collective_time_s(HW["b200"], IDEAL, one)) == pytest.approx(across, rel=1e-12)
+    assert across == pytest.approx(12.04224e-6, rel=1e-9)
+
+
+def test_wide_ep_decode_nvl72_vs_hgx_differs_by_communication_only():
+    """The same 64-GPU wide-EP decode: every bucket but communication is per-GPU work and near-equal (GB200 runs at
+    1200 W with slightly higher FLOP/s); the communication bucket is the hand-worked all-to-all x 2 x 58 layers."""
+    s = Scenario(batch=256, context_tokens=2048, num_gpus=64, weights="fp8", kv_cache="fp8", parallelism="dp-ep")
+    nvl = estimate(DSV3, HW["gb200"], s, IDEAL)
+    hgx = estimate(DSV3, HW["b200"], s, IDEAL)
+    assert float(nvl.breakdown_s["communication"]) == pytest.approx(MOE_LAYERS * 677_376 / 900e9, rel=1e-9)
+    hgx_comm = MOE_LAYERS * (DISPATCH + COMBINE) * 56 / 63 / 50e9
+    assert float(hgx.breakdown_s["communication"]) == pytest.approx(hgx_comm, rel=1e-9)
+    assert float(hgx.breakdown_s["weights"]) == pytest.approx(float(nvl.breakdown_s["weights"]), rel=1e-9)
+    assert float(hgx.tpot_s) > float(nvl.tpot_s)
+    share = float(hgx.breakdown_s["communication"] / hgx.tpot_s)
+    assert 0 < share < 1
+
+
+def test_inside_one_domain_nothing_changes():
+    """Up to the domain size the time is the old single-link formula: latency + bytes / scale-up bandwidth."""
+    p = replace(IDEAL, allreduce_latency_s=10e-6, interconnect_efficiency=0.5)
+    c = Collectives(count=np.array(4.0), bytes_each=1e6, group_gpus=8, kind="all_reduce")
+    assert float(communication_s(HW["h200"], p, c)) == pytest.approx(4 * (10e-6 + 1e6 / (450e9 * 0.5)), rel=1e-12)
+    assert scale_up_domain_gpus(HW["l40s"]) == 8  # unlisted: one server
+
+
+def test_hierarchical_allreduce_across_two_hgx_nodes():
+    """TP 16 on two HGX H100: message M; reduce-scatter + all-gather inside each 8-GPU node (2 x 7/8 M over NVLink)
+    and a ring of the 2 nodes over each GPU's M/8 shard (2 x 1/2 x M/8 over 50 GB/s)."""
+    M = 1e6
+    c = Collectives(count=1, bytes_each=2 * 15 / 16 * M, group_gpus=16, kind="all_reduce")
+    expected = 2 * 7 / 8 * M / 450e9 + 2 * (1 / 2) * (M / 8) / 50e9
+    assert float(collective_time_s(HW["h100-sxm"], IDEAL, c)) == pytest.approx(expected, rel=1e-12)
