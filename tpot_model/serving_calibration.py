@@ -3,10 +3,10 @@ each measured point (continuous batching, serving.py), the fit of the engine pro
 leave-one-hardware-out (LOHO) cross-validation. SI units inside; the CSV keeps the source's units.
 
 Rows: InferenceX DeepSeek-R1-0528 runs (plus a few other public serving runs) from the shared public serving
-measurements file, every column kept verbatim, with the mapping to the catalogs added
-(scripts/build_serving_measurements.py). The fit / validation set is the single-node, MTP-free rows without the source's
-``check:`` flag (queueing- or prefill-bound points) whose model is in the catalog; every other row is kept for
-display and says why in ``use``.
+measurements file, every column kept verbatim, with the mapping to the catalogs added by
+scripts/build_serving_measurements.py. The fit / validation set is the single-node, MTP-free rows without the
+source's ``check:`` flag (queueing- or prefill-bound points) whose model is in the catalog; every other row is kept
+for display and says why in ``use``.
 
 A measured point is predicted as the steady state of continuous batching at its concurrency, with the mean request
 lengths (InferenceX samples every request's ISL and OSL uniformly from 80-100% of the nominal values: mean 0.9 x),
