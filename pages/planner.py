@@ -219,7 +219,7 @@ def hardware_section() -> None:
         profile,
         tpot_target_s=target_s,
         ttft_target_s=ttft_s,
-        gpu_options=tuple(planner.NODE_GPU_OPTIONS) if st.session_state["planner.table_gpus"] == "cheapest" else None,
+        gpu_options=planner.DOMAIN if st.session_state["planner.table_gpus"] == "cheapest" else None,
         price_applies_to=hw.id,
     )
     chart.figure(

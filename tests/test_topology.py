@@ -80,3 +80,33 @@ def test_hierarchical_allreduce_across_two_hgx_nodes():
     c = Collectives(count=1, bytes_each=2 * 15 / 16 * M, group_gpus=16, kind="all_reduce")
     expected = 2 * 7 / 8 * M / 450e9 + 2 * (1 / 2) * (M / 8) / 50e9
     assert float(collective_time_s(HW["h100-sxm"], IDEAL, c)) == pytest.approx(expected, rel=1e-12)
+
+
+def test_disaggregated_deployment_counts_both_pools():
+    """2P1D of Llama-3.1-70B FP8 on H200 (prefill: 2 instances x TP2, 4 prompts a step; decode: 1 x TP4 at 64
+    sequences), 4096 in / 1024 out. Each pool's rate from its own estimate; the slower sets the deployment; tokens/s
+    per GPU divides input + output tokens by all 8 GPUs."""
+    from tpot_model.planner import disaggregated_deployment
+
+    m = load_model_catalog()["llama-3.1-70b"]
+    s = Scenario(context_tokens=4096, output_tokens=1024, weights="fp8", kv_cache="fp8")
+    d = disaggregated_deployment(
+        m, HW["h200"], s, IDEAL, prefill_instances=2, prefill_gpus_each=2, decode_instances=1, decode_gpus_each=4,
+        decode_batch=64, prefill_batch=4,
+    )  # fmt: skip
+    dec = estimate(m, HW["h200"], replace(s, batch=64, num_gpus=4), IDEAL)
+    pre = estimate(m, HW["h200"], replace(s, batch=4, num_gpus=2, output_tokens=1), IDEAL)
+    prefill_rate = 2 * 4 / float(pre.ttft_s)
+    decode_rate = 1 * 64 / (float(dec.tpot_s) * 1024)
+    rate = min(prefill_rate, decode_rate)
+    assert d.gpus_used == 8
+    assert d.requests_per_s == pytest.approx(rate, rel=1e-12)
+    assert d.tokens_per_s_per_gpu == pytest.approx(rate * (4096 + 1024) / 8, rel=1e-12)
+    assert d.output_tokens_per_s_per_gpu == pytest.approx(rate * 1024 / 8, rel=1e-12)
+    assert d.tpot_s == pytest.approx(float(dec.tpot_s)) and d.fits
+    # KV moved inside the 8-GPU NVLink domain: 4096 tokens x 80 layers x 2 x 8 KV heads x 128 x 1 byte over 2 x 450 GB/s
+    kv = 4096 * 80 * 2 * 8 * 128 * 1
+    assert d.kv_transfer_s == pytest.approx(kv / (2 * 450e9), rel=1e-12)
+    assert d.ttft_s == pytest.approx(float(pre.ttft_s) + d.kv_transfer_s, rel=1e-12)
+    # counting the prefill GPUs too: fewer output tokens per GPU than the decode pool alone makes
+    assert d.output_tokens_per_s_per_gpu < 64 / float(dec.tpot_s) / 4

@@ -37,6 +37,8 @@ from .roofline import (
     active_params,
     kv_cache_bytes_per_sequence,
     link_bytes_per_s,
+    scale_out_peak_bytes_per_s,
+    scale_up_domain_gpus,
     time_operator,
     total_params,
 )
@@ -46,6 +48,18 @@ from .speculative import break_even_acceptance, expected_tokens_per_step, mtp_co
 MAX_BATCH_SEARCHED = 4096  # candidate batches 1..this (and never more than one past what fits in memory)
 NODE_GPUS = 8  # GPUs in one server's NVLink-class domain, for most chips in the catalog
 NODE_GPU_OPTIONS = (1, 2, 4, NODE_GPUS)  # tensor-parallel sizes inside one node
+DOMAIN = "domain"  # gpu_options meaning: every power of two up to each chip's scale-up domain, and the domain itself
+
+
+def domain_gpu_options(hw: Hardware) -> tuple[int, ...]:
+    """GPU counts searched for one deployment of `hw`: 1, 2, 4 ... up to its scale-up domain (72 on GB200 / GB300
+    NVL72, 8 on an HGX server), and the domain size itself; capped at MAX_DOMAIN_GPUS_SEARCHED for pod-scale TPUs."""
+    d = min(scale_up_domain_gpus(hw), MAX_DOMAIN_GPUS_SEARCHED)
+    powers = [2**i for i in range(int(math.log2(d)) + 1)]
+    return tuple(sorted(set(powers) | {d}))
+
+
+MAX_DOMAIN_GPUS_SEARCHED = 256
 TP_GPU_OPTIONS = (1, 2, 4, 8, 16, 32, 64)
 PP_STAGE_OPTIONS = (1, 2, 4, 8)
 PREFILL_TOKEN_BUDGET = (
@@ -320,12 +334,15 @@ def cheapest(
     profile: EfficiencyProfile = IDEAL,
     tpot_target_s: float = 0.05,
     ttft_target_s: float | None = None,
-    gpu_options: Sequence[int] = NODE_GPU_OPTIONS,
+    gpu_options: Sequence[int] | str = NODE_GPU_OPTIONS,
     max_batch: int = MAX_BATCH_SEARCHED,
 ) -> FrontierPoint:
-    """The frontier at the GPU count (of gpu_options) with the most tokens/s per GPU, i.e. the lowest $/1M tokens.
+    """The frontier at the GPU count (of gpu_options; DOMAIN: domain_gpu_options(hw), up to the chip's scale-up
+    domain) with the most tokens/s per GPU, i.e. the lowest $/1M tokens.
 
     Ties go to fewer GPUs. One estimate call over batch x GPU count; the sweep fields hold the chosen count's curve."""
+    if isinstance(gpu_options, str):
+        gpu_options = domain_gpu_options(hw)
     gpus = np.asarray(sorted({int(g) for g in gpu_options}), dtype=float)
     if gpus.size == 0 or gpus[0] < 1:
         raise ValueError(f"gpu_options must be GPU counts >= 1, got {gpu_options!r}")
@@ -378,11 +395,12 @@ def cost_grid(
     tpot_target_s: float,
     ttft_target_s: float | None = None,
     precisions: Sequence[str] = TABLE_PRECISIONS,
-    gpu_options: Sequence[int] | None = NODE_GPU_OPTIONS,
+    gpu_options: Sequence[int] | str | None = NODE_GPU_OPTIONS,
     price_applies_to: str | None = None,
 ) -> CostGrid:
     """$/1M tokens at the target for each hardware x weight precision: per cell one estimate call over batch (x GPU
-    count). gpu_options: pick the cheapest count per cell (:func:`cheapest`); None: the scenario's count. The
+    count). gpu_options: pick the cheapest count per cell (:func:`cheapest`; DOMAIN: each chip's counts up to its
+    scale-up domain); None: the scenario's count. The
     scenario's price override applies only to the hardware ``price_applies_to`` (others use the catalog price)."""
     rows, fmts = [], []
     for hw in hardware:
@@ -531,9 +549,15 @@ def pipeline_parallel(
     ws1, ws2 = est.workspace_bytes_per_gpu[n], est.workspace_bytes_per_gpu[n + 1]
     ws_per_seq, ws0 = ws2 - ws1, 2 * ws1 - ws2
     share = np.ceil(model.num_layers / P) / model.num_layers  # the busiest stage's share of the layers
-    link = link_bytes_per_s(hw, profile)
-    hop = profile.allreduce_latency_s + b * model.d_model * ACTIVATION_BYTES / (tp * link)
-    transfer = (P - 1) * hop
+    # hops between stages in one scale-up domain go over its link; stage groups in different domains over the NICs
+    message = b * model.d_model * ACTIVATION_BYTES / tp
+    hop_in = profile.allreduce_latency_s + message / link_bytes_per_s(hw, profile)
+    out_link = scale_out_peak_bytes_per_s(hw) * profile.interconnect_efficiency
+    extra = max((hw.scale_out_latency_s or 0.0) - (hw.scale_up_latency_s or 0.0), 0.0)
+    hop_out = profile.allreduce_latency_s + extra + message / out_link
+    stages_per_domain = max(scale_up_domain_gpus(hw) // int(tp), 1)
+    crossings = np.ceil(P / stages_per_domain) - 1
+    transfer = (P - 1 - crossings) * hop_in + crossings * hop_out
     tpot = full * P * share + transfer
     bubble = np.clip(1.0 - (m * full / P) / tpot, 0.0, 1.0)
     gpus = P * tp
@@ -883,6 +907,111 @@ def disaggregation(
         decode_gpu_s_per_request=decode_gpu_s,
         prefill_per_decode_gpu=ratio,
         prefill_share=ratio / (1 + ratio),
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class DisaggregatedDeployment:
+    """xPyD: x prefill instances of prefill_gpus_each GPUs and y decode instances of decode_gpus_each GPUs (same
+    chip), each pool with its own layout; the KV cache of every prompt moved from prefill to decode over the link
+    it uses. Throughput counts every GPU of both pools (InferenceX's tokens/s per GPU)."""
+
+    prefill_instances: int
+    prefill_gpus_each: int
+    prefill_parallelism: str
+    decode_instances: int
+    decode_gpus_each: int
+    decode_parallelism: str
+    decode_batch: int  # sequences decoding at once per decode instance
+    prefill_batch: int  # prompts per prefill step per prefill instance
+    tpot_s: float  # from the decode pool
+    prefill_s: float  # one prefill step of prefill_batch prompts
+    kv_transfer_s: float  # one prompt's KV cache from its prefill instance to a decode instance
+    ttft_s: float  # prefill step + KV transfer
+    requests_per_s: float  # the deployment's: the slower pool sets it
+    limited_by: str  # 'prefill' or 'decode': the pool that sets requests_per_s
+    gpus_used: int
+    tokens_per_s_per_gpu: float  # (input + output) tokens per second over every GPU of both pools
+    output_tokens_per_s_per_gpu: float
+    fits: bool  # both pools' weights + KV cache + workspace fit per GPU
+
+    @property
+    def tokens_per_s_per_user(self) -> float:
+        return 1.0 / self.tpot_s
+
+
+def disaggregated_deployment(
+    model: ModelSpec,
+    hw: Hardware,
+    scenario: Scenario,
+    profile: EfficiencyProfile = IDEAL,
+    *,
+    prefill_instances: int,
+    prefill_gpus_each: int,
+    decode_instances: int,
+    decode_gpus_each: int,
+    decode_batch: int,
+    prefill_batch: int = 1,
+    prefill_parallelism: str = "tp",
+    decode_parallelism: str | None = None,
+) -> DisaggregatedDeployment:
+    """One xPyD deployment for prompts of scenario.context_tokens and scenario.output_tokens generated tokens.
+
+    Decode instance: the estimate at decode_batch sequences (TPOT, its memory fit); it finishes
+    decode_batch / (TPOT x output) requests per second. Prefill instance: the estimate's prefill of prefill_batch
+    prompts (its TTFT); prefill_batch / prefill time requests per second. The KV cache of one prompt (its bytes
+    at context_tokens) moves from the prefill instance's GPUs to the decode instance's: over the scale-up link when
+    the whole deployment sits in one scale-up domain, else over the prefill GPUs' NICs (scale-out), spread over
+    the prefill_gpus_each GPUs holding it. TTFT = prefill step + transfer. Requests per second = the slower pool's
+    total; tokens/s per GPU = requests/s x (input + output) / (every GPU of both pools)."""
+    counts = (prefill_instances, prefill_gpus_each, decode_instances, decode_gpus_each, decode_batch, prefill_batch)
+    if any(int(c) < 1 for c in counts):
+        raise ValueError("instance counts, GPUs per instance and batches must be >= 1")
+    _require_scalar(replace(scenario, num_gpus=1))
+    inp, out = _f(scenario.context_tokens), _f(scenario.output_tokens)
+    dec_s = replace(
+        scenario,
+        batch=decode_batch,
+        num_gpus=decode_gpus_each,
+        parallelism=decode_parallelism or scenario.parallelism,
+        batching="static",
+    )
+    pre_s = replace(
+        scenario, batch=prefill_batch, num_gpus=prefill_gpus_each, parallelism=prefill_parallelism, batching="static"
+    )
+    dec = estimate(model, hw, dec_s, profile)
+    pre = estimate(model, hw, replace(pre_s, output_tokens=1), profile)
+    tpot, prefill_s = _f(dec.tpot_s), _f(pre.ttft_s)
+    gpus = prefill_instances * prefill_gpus_each + decode_instances * decode_gpus_each
+    kv_bytes = _f(kv_cache_bytes_per_sequence(model, inp, scenario.kv_cache.bytes_per_element))
+    if gpus <= scale_up_domain_gpus(hw):
+        link, extra = link_bytes_per_s(hw, profile), 0.0
+    else:
+        link = scale_out_peak_bytes_per_s(hw) * profile.interconnect_efficiency
+        extra = max((hw.scale_out_latency_s or 0.0) - (hw.scale_up_latency_s or 0.0), 0.0)
+    transfer = profile.allreduce_latency_s + extra + kv_bytes / (prefill_gpus_each * link)
+    prefill_rate = prefill_instances * prefill_batch / prefill_s
+    decode_rate = decode_instances * decode_batch / (tpot * out)
+    rate = min(prefill_rate, decode_rate)
+    return DisaggregatedDeployment(
+        prefill_instances=int(prefill_instances),
+        prefill_gpus_each=int(prefill_gpus_each),
+        prefill_parallelism=prefill_parallelism,
+        decode_instances=int(decode_instances),
+        decode_gpus_each=int(decode_gpus_each),
+        decode_parallelism=dec_s.parallelism,
+        decode_batch=int(decode_batch),
+        prefill_batch=int(prefill_batch),
+        tpot_s=tpot,
+        prefill_s=prefill_s,
+        kv_transfer_s=transfer,
+        ttft_s=prefill_s + transfer,
+        requests_per_s=rate,
+        limited_by="prefill" if prefill_rate < decode_rate else "decode",
+        gpus_used=int(gpus),
+        tokens_per_s_per_gpu=rate * (inp + out) / gpus,
+        output_tokens_per_s_per_gpu=rate * out / gpus,
+        fits=bool(np.all(dec.fits)) and bool(np.all(pre.fits)),
     )
 
 
