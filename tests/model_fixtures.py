@@ -14,7 +14,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tpot_model.catalog import MLA, Hardware, LinearAttention, ModelSpec, MoE, SlidingWindow  # noqa: E402
+from dataclasses import replace  # noqa: E402
+
+from tpot_model.catalog import MLA, Hardware, LinearAttention, ModelSpec, MoE, SlidingWindow, SparseAttention  # noqa: E402
 
 # --------------------------------------------------------------------------------------------------- models
 
@@ -87,6 +89,18 @@ TINY_HYBRID = tiny_dense(
     ),
 )
 TINY_HYBRID_STATE_ELEMS = 3 * (1_024 + 384)
+
+# DeepSeek Sparse Attention on TINY_MLA: an indexer of 2 heads x 4 scoring every cached token, attention to the top 16.
+#   index key cached per token and layer: 4 elements (beside the 32 + 8 latent); indexer parameters per layer (no query
+#   latent, so the indexer query comes from d_model): 64*2*4 + 64*4 + 2*4 (LayerNorm) + 64*2 = 904
+TINY_DSA_HEADS, TINY_DSA_DIM, TINY_DSA_TOPK = 2, 4, 16
+TINY_DSA_INDEXER_PARAMS = 904
+TINY_DSA = replace(
+    TINY_MLA, id="tiny-dsa", sparse_attention=SparseAttention(TINY_DSA_HEADS, TINY_DSA_DIM, TINY_DSA_TOPK)
+)
+
+# Chunked local attention (Llama 4): one of the two layers attends within 16-token chunks.
+TINY_CHUNKED = tiny_dense(id="tiny-chunked", sliding_window=SlidingWindow(TINY_WINDOW_W, 1, chunked=True))
 
 # --------------------------------------------------------------------------------------------------- hardware
 

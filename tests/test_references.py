@@ -16,6 +16,7 @@ import yaml
 from tpot_model import (
     IDEAL,
     Scenario,
+    active_params,
     estimate,
     kv_bytes_per_token,
     kv_cache_bytes_per_sequence,
@@ -257,3 +258,55 @@ def test_llama_2_70b_param_groups__ref_specs_part3a():
     assert c["mlp"] == 80 * 704_643_072
     assert c["embedding"] == c["lm_head"] == 262_144_000
     assert c["norms"] == 80 * 16_384 + 8_192
+
+
+# --------------------------------------------------------------------------------------------------- 2025-26 models
+
+# Publisher-reported (total, active) parameters in billions, as each model card states them (data/models.yaml cites it;
+# params_reported repeats them), and the tolerance the computed counts must meet, with why it is that wide.
+REPORTED_2025_26 = {
+    # model: (total B, active B, rel. tolerance total, rel. tolerance active)
+    "kimi-k2": (1000, 32, 0.03, 0.03),  # card rounds 1.03T / 32.9B to "1T" / "32B"
+    "kimi-k2-thinking": (1000, 32, 0.03, 0.03),
+    "deepseek-v3.1": (671, 37, 0.005, 0.02),  # 37.5B active computed (README_WEIGHTS: 36.6B + 0.9B head)
+    "deepseek-v3.2": (671, 37, 0.005, 0.04),  # + 0.85B indexer weights the card does not add; 1.4B of them active
+    "llama-4-scout": (109, 17, 0.015, 0.015),  # the 109B includes the vision encoder (not counted here)
+    "llama-4-maverick": (400, 17, 0.005, 0.015),
+    "glm-4.5": (355, 32, 0.01, 0.06),  # 33.6B active computed: attention biases / MTP aside, the card rounds down
+    "glm-4.6": (355, 32, 0.01, 0.06),
+    "qwen3-coder-480b-a35b": (480, 35, 0.005, 0.015),
+    "qwen3.5-397b-a17b": (397, 17, 0.005, 0.025),  # vision encoder not counted
+    "minimax-m2": (230, 10, 0.01, 0.03),  # active: the card's 10B excludes embeddings and LM head (see below)
+}
+
+
+@pytest.mark.parametrize("model_id", list(REPORTED_2025_26))
+def test_2025_26_params_match_the_publishers(model_id):
+    total_b, active_b, tol_total, tol_active = REPORTED_2025_26[model_id]
+    m = resolve_model(model_id)
+    total_label = "1T" if total_b == 1000 else f"{total_b}B"
+    assert m.params_reported == f"{total_label} total; {active_b}B active"  # what the pages show
+    assert total_params(m) / 1e9 == pytest.approx(total_b, rel=tol_total)
+    active = active_params(m)
+    if model_id == "minimax-m2":  # MiniMax counts activated parameters without the embedding table and LM head
+        c = param_counts(m)
+        active -= c["embedding"] + c["lm_head"]
+    assert active / 1e9 == pytest.approx(active_b, rel=tol_active)
+
+
+def test_2025_26_models_have_their_structure():
+    """The attention and MoE structure each publisher describes, as the catalog holds it."""
+    v32, scout, maverick = (
+        resolve_model("deepseek-v3.2"),
+        resolve_model("llama-4-scout"),
+        resolve_model("llama-4-maverick"),
+    )
+    assert v32.sparse_attention.top_k_tokens == 2048 and v32.mla is not None
+    for llama4 in (scout, maverick):  # 3 of 4 layers chunked (8192), a shared expert, top-1 routing
+        assert llama4.sliding_window.chunked and llama4.sliding_window.window_tokens == 8192
+        assert llama4.num_window_layers == 36 and llama4.num_full_attention_layers == 12
+        assert llama4.moe.num_shared_experts == 1 and llama4.moe.experts_per_token == 1
+    assert scout.num_moe_layers == 48 and maverick.num_moe_layers == 24  # Maverick interleaves MoE and dense layers
+    qwen35 = resolve_model("qwen3.5-397b-a17b")
+    assert qwen35.num_linear_layers == 45 and qwen35.num_full_attention_layers == 15
+    assert resolve_model("kimi-k2").moe.num_experts == 384 and resolve_model("kimi-k2").num_heads == 64

@@ -9,8 +9,12 @@ import numpy as np
 import pytest
 from model_fixtures import (
     TINY_ALL_WINDOW,
+    TINY_CHUNKED,
     TINY_D,
     TINY_DENSE,
+    TINY_DSA,
+    TINY_DSA_DIM,
+    TINY_DSA_INDEXER_PARAMS,
     TINY_EMBED,
     TINY_EXPERT_PARAMS,
     TINY_H,
@@ -334,3 +338,91 @@ def test_no_price_gives_nan():
 def test_ridge_point_is_peak_flops_over_bandwidth():
     e = estimate(TINY_DENSE, TOY_GPU, Scenario(), IDEAL)
     assert e.ridge_point_flop_per_byte == pytest.approx(TOY_BF16 / TOY_BW, rel=1e-12)
+
+
+# --------------------------------------------------------------------------------------------------- DSA, chunked
+
+
+def test_dsa_indexer_parameters_and_cache_by_hand():
+    """TINY_DSA = TINY_MLA + an indexer of 904 parameters per layer and a 4-element index key per token and layer."""
+    assert total_params(TINY_DSA) - total_params(TINY_MLA) == TINY_L * TINY_DSA_INDEXER_PARAMS
+    per_layer = (TINY_MLA_LORA + TINY_MLA_ROPE + TINY_DSA_DIM) * BF16  # 88 B
+    assert kv_bytes_per_token(TINY_DSA, BF16) == pytest.approx(TINY_L * per_layer, rel=1e-12)
+    assert kv_cache_bytes_per_sequence(TINY_DSA, np.array([5_000.0]), BF16) == pytest.approx(
+        [TINY_L * per_layer * 5_000], rel=1e-12
+    )
+
+
+def test_dsa_decode_attention_flops_and_bytes_by_hand():
+    """One decode step, B = 2 sequences at T = 1,000 cached tokens (the query sees T + 1 = 1,001 keys).
+
+    Indexer: 2 heads x (4 + 1) x 2 FLOPs per scored key = 20, over 1,001 keys, 2 layers, 2 sequences = 80,080.
+    Attention over the top 16 in MLA's absorbed form (qk 32 + 8 = 40, pv 32): 2 x 4 heads x 72 = 576 FLOPs per key,
+    x 16 keys x 2 layers x 2 sequences = 36,864. Total 116,944 (dense MLA: 576 x 1,001 x 4 = 2,306,304).
+    Cache traffic per sequence and layer: 16 latents x 80 B + 1,001 index keys x 8 B + the new token's 88 B written
+    = 18,752 B for both layers; x 2 sequences = 37,504 B (dense MLA: 80 B x 1,002 x 2 x 2 = 320,640 B)."""
+    s = Scenario(batch=2, context_tokens=1_000)
+    attn = _op(estimate(TINY_DSA, TOY_GPU, s, IDEAL), "attention")
+    assert float(attn.flops) == pytest.approx(80_080 + 36_864, rel=1e-12)
+    assert float(attn.kv_bytes) == pytest.approx(37_504, rel=1e-12)
+    dense = _op(estimate(TINY_MLA, TOY_GPU, s, IDEAL), "attention")
+    assert float(dense.flops) == pytest.approx(2_306_304, rel=1e-12)
+    assert float(dense.kv_bytes) == pytest.approx(320_640, rel=1e-12)
+
+
+def test_dsa_decode_below_top_k_attends_to_everything():
+    """With fewer cached tokens than top-k the selection is the whole cache: attention as dense MLA (absorbed), plus
+    the indexer. T = 9: 10 keys; attention 576 x 10 x 2 layers = 11,520; indexer 20 x 10 x 2 = 400."""
+    attn = _op(estimate(TINY_DSA, TOY_GPU, Scenario(batch=1, context_tokens=9), IDEAL), "attention")
+    assert float(attn.flops) == pytest.approx(11_520 + 400, rel=1e-12)
+
+
+def test_dsa_prefill_attention_flops_by_hand():
+    """Prefill of one 40-token prompt. Query i attends to min(i, 16) keys: 16 x 17 / 2 + 24 x 16 = 520 per layer, at
+    576 FLOPs each (MQA form) over 2 layers = 599,040; the indexer scores i keys: 40 x 41 / 2 = 820 per layer, 20 FLOPs
+    each, 2 layers = 32,800. Total 631,840. The cache (latent + index key, 88 B) is written and read once: 40 x 2 x 88 x
+    2 layers = 14,080 B."""
+    attn = _op(estimate(TINY_DSA, TOY_GPU, Scenario(batch=1, context_tokens=40), IDEAL), "attention", prefill=True)
+    assert float(attn.flops) == pytest.approx(599_040 + 32_800, rel=1e-12)
+    assert float(attn.kv_bytes) == pytest.approx(14_080, rel=1e-12)
+
+
+def test_dsa_saves_attention_at_long_context_only():
+    """DSA's decode attention time grows with the indexer's light per-token cost, not the full attention's."""
+    T = np.array([16.0, 100_000.0])
+    s = Scenario(batch=1, context_tokens=T)
+    sparse = _op(estimate(TINY_DSA, TOY_GPU, s, IDEAL), "attention").flops
+    dense = _op(estimate(TINY_MLA, TOY_GPU, s, IDEAL), "attention").flops
+    assert sparse[1] < dense[1] / 20
+    assert sparse[0] > dense[0] * 0.5  # short contexts: no saving beyond the dims of the absorbed form
+
+
+def test_chunked_attention_decode_keys_by_hand():
+    """TINY_CHUNKED: layer 1 full, layer 2 chunked (16-token chunks). Decoding at T = 40 cached tokens, the query at
+    position 41 sees 41 keys in the full layer and (41 - 1) mod 16 + 1 = 9 in the chunked one (a 16-token sliding
+    window: 16). FLOPs 4 H h x keys = 256 x 50 = 12,800; cache read 50 tokens + 2 written, 128 B each = 6,656 B."""
+    s = Scenario(batch=1, context_tokens=40)
+    attn = _op(estimate(TINY_CHUNKED, TOY_GPU, s, IDEAL), "attention")
+    assert float(attn.flops) == pytest.approx(4 * TINY_H * TINY_HD * (41 + 9), rel=1e-12)
+    assert float(attn.kv_bytes) == pytest.approx(KV_PER_TOKEN_PER_LAYER * (41 + 9 + 2), rel=1e-12)
+    window = _op(estimate(TINY_WINDOW, TOY_GPU, s, IDEAL), "attention")
+    assert float(window.flops) == pytest.approx(4 * TINY_H * TINY_HD * (41 + 16), rel=1e-12)
+
+
+def test_chunked_attention_mean_over_a_generation_crosses_a_chunk_boundary():
+    """T = 47, 4 output tokens: 3 decode steps at positions 48, 49, 50 see 16, 1, 2 keys in the chunked layer (mean
+    19/3) and 48, 49, 50 in the full layer (mean 49)."""
+    attn = _op(estimate(TINY_CHUNKED, TOY_GPU, Scenario(context_tokens=47, output_tokens=4), IDEAL), "attention")
+    assert float(attn.flops) == pytest.approx(4 * TINY_H * TINY_HD * (49 + 19 / 3), rel=1e-12)
+
+
+def test_chunked_attention_prefill_and_cache_by_hand():
+    """Prefill of 40 tokens: the full layer attends to 40 x 41 / 2 = 820 keys; the chunked layer to 136 + 136 + 36 =
+    308 (two whole chunks of 16 x 17 / 2, then 8 x 9 / 2). The cache holds at most one chunk in the chunked layer."""
+    attn = _op(estimate(TINY_CHUNKED, TOY_GPU, Scenario(context_tokens=40), IDEAL), "attention", prefill=True)
+    assert float(attn.flops) == pytest.approx(4 * TINY_H * TINY_HD * (820 + 308), rel=1e-12)
+    tokens = np.array([10.0, 40.0, 1_000.0])
+    assert kv_cache_bytes_per_sequence(TINY_CHUNKED, tokens, BF16) == pytest.approx(
+        KV_PER_TOKEN_PER_LAYER * (tokens + np.minimum(tokens, TINY_WINDOW_W)), rel=1e-12
+    )
+    assert TINY_CHUNKED.kind == "GQA + chunked attention" and TINY_DSA.kind == "MLA + sparse attention"
