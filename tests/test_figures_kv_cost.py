@@ -9,7 +9,9 @@ import numpy as np
 import pytest
 from model_fixtures import (
     TINY_ALL_WINDOW,
+    TINY_CHUNKED,
     TINY_DENSE,
+    TINY_DSA,
     TINY_HD,
     TINY_HYBRID,
     TINY_MLA,
@@ -143,6 +145,16 @@ def test_attention_text_names_the_kind_in_both_languages():
     assert "Gated DeltaNet" in kf.attention_text(TINY_HYBRID, BF16, 1)
     zh = kf.attention_text(TINY_WINDOW, BF16, 1, tr=ZH)
     assert "滑動視窗" in zh and "分組查詢注意力" in zh
+
+
+def test_attention_text_names_sparse_and_chunked_attention():
+    """DeepSeek-V3.2's sparse attention and Llama 4's chunked layers are named as such, not as a sliding window."""
+    dsa = kf.attention_text(TINY_DSA, BF16, 8)
+    assert "MLA" in dsa and "DSA" in dsa and "16 best" in dsa
+    chunked = kf.attention_text(TINY_CHUNKED, BF16, 1)
+    assert "chunked local attention" in chunked and "sliding window" not in chunked
+    assert "稀疏注意力" in kf.attention_text(TINY_DSA, BF16, 8, tr=ZH)
+    assert "分塊局部注意力" in kf.attention_text(TINY_CHUNKED, BF16, 1, tr=ZH)
 
 
 def test_kib_formatting():

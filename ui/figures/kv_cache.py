@@ -122,9 +122,13 @@ def attention_text(model: ModelSpec, kv_bytes_per_element: float, num_gpus: floa
         parts = [tr("kvc_attn_mqa", h=H, d=h)]
     else:
         parts = [tr("kvc_attn_gqa", h=H, k=K, g=H // K, d=h)]
+    if m.sparse_attention:
+        sa = m.sparse_attention
+        parts.append(tr("kvc_attn_dsa", d=sa.index_head_dim, heads=sa.index_heads, k=f"{sa.top_k_tokens:,}"))
     if m.sliding_window:
         sw = m.sliding_window
-        parts.append(tr("kvc_attn_window", n=sw.num_layers, layers=m.num_layers, w=f"{sw.window_tokens:,}"))
+        key = "kvc_attn_chunked" if sw.chunked else "kvc_attn_window"
+        parts.append(tr(key, n=sw.num_layers, layers=m.num_layers, w=f"{sw.window_tokens:,}"))
     if m.linear_attention:
         state = linear_state_bytes(m, kv_bytes_per_element) / 1e6
         parts.append(
