@@ -47,7 +47,7 @@ def side_controls(side: str) -> dict:
     c = st.columns([3, 2, 2, 2, 3])
     keep = {"persist_state": "session"}
     c[0].selectbox(
-        tr("control_hardware"), list(hardware), format_func=lambda i: hardware[i].name, key=k + "hardware", **keep
+        tr("control_hardware"), list(hardware), format_func=lambda i: fmt.chip(hardware[i], tr), key=k + "hardware", **keep
     )
     c[1].selectbox(
         tr("cmp_gpus"),

@@ -6,7 +6,7 @@ fr_y, fr_target, fr_tier, fr_usd, fr_mtp, fr_k, fr_accept, fr_log, fr_disagg).""
 
 import streamlit as st
 
-from tpot_model import economics, planner, serving
+from tpot_model import planner, serving
 from ui import cache, chart, controls, expanders, fmt, page_state
 from ui.figures import frontier as figs
 
@@ -14,7 +14,6 @@ state = controls.scenario_state()
 tr = controls.translator()
 model, _, _ = controls.resolve(state)
 catalog_hw, profiles = cache.hardware(), cache.profiles()
-tco = economics.load_tco()
 INIT, NOTICES = "_frontier_initialised", "_frontier_notices"
 
 
@@ -30,7 +29,7 @@ if not st.session_state.get(INIT):
             "frontier.engine": inputs.engine,
             "frontier.y": inputs.y,
             "frontier.target": inputs.target,
-            "frontier.tier": inputs.tier,
+            "frontier.tier": inputs.tier if "fr_tier" in st.query_params or state.price is None else figs.CUSTOM,
             "frontier.usd": inputs.usd if state.price is None or "fr_usd" in st.query_params else state.price,
             "frontier.mtp": inputs.mtp,
             "frontier.k": inputs.k,
@@ -53,7 +52,9 @@ io = c[0].radio(
     figs.IO_OPTIONS,
     key="frontier.io",
     horizontal=True,
-    format_func=lambda v: tr("fr_io_custom") if v == figs.CUSTOM else figs.io_label(*figs.IO_PRESETS[v]),
+    format_func=lambda v: (
+        tr("fr_io_custom") if v == figs.CUSTOM else tr(f"fr_io_{v}", io=figs.io_label(*figs.IO_PRESETS[v]))
+    ),
     help=tr("fr_io_help"),
     persist_state="session",
 )
@@ -73,7 +74,7 @@ hardware = c[0].multiselect(
     tr("fr_hardware"),
     list(catalog_hw),
     key="frontier.hardware",
-    format_func=lambda h: catalog_hw[h].name,
+    format_func=lambda h: fmt.chip(catalog_hw[h], tr),
     persist_state="session",
 )
 precisions = c[1].multiselect(
@@ -136,7 +137,7 @@ for hid, precision, layout in grid:
     )
     run = serving.speculative(model, hw, est.scenario, profile, k=k, acceptance=acceptance) if mtp else est
     s = figs.make_series(hw, precision, weights, layout, concurrency, run.tpot_s, run.ttft_s,
-                         run.output_tokens_per_s_per_gpu, run.total_tokens_per_s_per_gpu, est.fits, tco.get(hid),
+                         run.output_tokens_per_s_per_gpu, run.total_tokens_per_s_per_gpu, est.fits,
                          state.batch)  # fmt: skip
     series.append(s)
     if not s.fits.any():
@@ -221,7 +222,7 @@ chart.figure(
 st.caption(tr("fr_cost_caption"))
 
 chart.figure(
-    figs.per_mw_figure(series, points, tco, y=y, log_y=log, tr=tr), figs.per_mw_table(series, y=y), "tokens-per-mw", tr
+    figs.per_mw_figure(series, points, {h: catalog_hw[h].prices.all_in_w for h in catalog_hw}, y=y, log_y=log, tr=tr), figs.per_mw_table(series, y=y), "tokens-per-mw", tr
 )
 st.caption(tr("fr_mw_caption"))
 

@@ -5,13 +5,17 @@ Pages call ``scenario_state()`` and ``translator()``; both fall back to defaults
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import asdict, fields
 
+import numpy as np
 import streamlit as st
 
-from tpot_model import Estimate, estimate
+from tpot_model import Estimate
+from tpot_model.prices import CUSTOM as CUSTOM_BASIS
+from tpot_model.prices import PRICE_BASES
 
-from . import cache, chart, expanders, fmt, uploads
+from . import cache, embed, expanders, export, fmt, uploads
 from .i18n import LANGUAGES, Translator
 from .state import (
     BATCH_OPTIONS,
@@ -75,17 +79,24 @@ def notices() -> list[Notice]:
 
 
 def sidebar() -> ScenarioState:
-    """Draw the scenario controls in the sidebar and mirror them into the URL."""
+    """Draw the scenario controls in the sidebar and mirror them into the URL. Embedded (?embed=true): in a closed
+    expander at the top of the page instead, whose controls are sent only once it is opened."""
     _init_from_url()
     tr = translator()
-    with st.sidebar:
+    embedded = embed.embedded()
+    if embedded:
+        for key in _FIELDS:  # kept while their widgets are not drawn (Streamlit drops an undrawn widget's value)
+            st.session_state[key] = st.session_state[key]
+        frame = expanders.lazy_expander(tr("embed_controls"), "embed.controls")
+        if frame is None:
+            return _mirror(scenario_state())
+    else:
+        frame = st.sidebar
+    with frame:
         st.selectbox(tr("control_lang"), list(LANGUAGES), format_func=LANGUAGES.get, key="lang")
         tr = translator()
         main_box, upload_box = st.container(), st.container()
-    if (
-        not chart.embedded()
-        and (box := expanders.lazy_expander(tr("upload_title"), "upload.open", upload_box)) is not None
-    ):
+    if not embedded and (box := expanders.lazy_expander(tr("upload_title"), "upload.open", upload_box)) is not None:
         with box:
             uploads.uploader("hardware", tr)
             uploads.uploader("model", tr)
@@ -125,21 +136,45 @@ def sidebar() -> ScenarioState:
             help=tr("help_profile"),
         )
         hw = hardware[st.session_state["hardware"]]
-        catalog_price = fmt.usd(hw.price_usd_per_hour) if hw.price_usd_per_hour is not None else tr("no_price")
+        st.selectbox(
+            tr("control_price_basis"),
+            PRICE_BASES,
+            key="price_basis",
+            format_func=lambda b: basis_label(b, tr),
+            help=tr("help_price_basis"),
+        )
+        custom = st.session_state["price_basis"] == CUSTOM_BASIS
+        listed = [hw.prices.price(b) for b in PRICE_BASES[:-1]]
+        hint = ", ".join(f"{basis_label(p.basis, tr)} {fmt.usd(p.usd_per_gpu_hour)}" for p in listed if p is not None)
         st.number_input(
             tr("control_price"),
             min_value=0.0,
             max_value=1000.0,
             step=0.1,
             key="price",
-            placeholder=tr("price_placeholder", price=catalog_price),
+            disabled=not custom,
+            placeholder=tr("price_placeholder", price=hint or tr("no_price")),
             help=tr("help_price"),
         )
-    state = scenario_state()
+    return _mirror(scenario_state())
+
+
+def _mirror(state: ScenarioState) -> ScenarioState:
+    """Write the scenario into the URL, beside the pages' own parameters."""
     owned = set(_FIELDS) | set(uploads.KINDS.values())
     others = {k: v for k, v in st.query_params.to_dict().items() if k not in owned}  # pages' own parameters
     st.query_params.from_dict({**others, **state.to_query(), **uploads.url_params(state)})
     return state
+
+
+def basis_label(basis: str, tr: Translator) -> str:
+    """A price basis's short name ("Hyperscaler TCO", "Your own")."""
+    return tr(f"basis_{basis}")
+
+
+def use_own_price() -> None:
+    """The one click from 'no public price': switch the sidebar to the user's own $/GPU-hour (an on_click callback)."""
+    st.session_state["price_basis"] = CUSTOM_BASIS
 
 
 def profile_label(profile, tr: Translator) -> str:
@@ -155,7 +190,7 @@ def _options(kind: str, catalog: dict) -> dict:
 
 
 def _label(obj, obj_id: str, tr: Translator) -> str:
-    return tr("uploaded_label", name=obj.name) if obj_id == CUSTOM_ID else obj.name
+    return tr("uploaded_label", name=obj.name) if obj_id == CUSTOM_ID else fmt.chip(obj, tr)
 
 
 def resolve(state: ScenarioState):
@@ -168,8 +203,30 @@ def resolve(state: ScenarioState):
 
 
 def evaluate(state: ScenarioState, profile_id: str | None = None, **overrides: object) -> Estimate:
-    """The model's estimate for the state (overrides replace Scenario fields, e.g. batch=np.array(...))."""
+    """The model's estimate for the state (overrides replace Scenario fields, e.g. batch=np.array(...)): computed
+    once per server for each scenario (its URL form, uploads included), profile and overrides, and shared read-only
+    by every session (ui.cache.estimate)."""
     model, hw, profile = resolve(state)
     if profile_id is not None:
         profile = cache.profiles()[profile_id]
-    return estimate(model, hw, state.to_scenario(**overrides), profile)
+    key = "|".join(
+        [cache.scenario_key(state, "lang"), profile.id, *(_value_key(k, overrides[k]) for k in sorted(overrides))]
+    )
+    return cache.estimate(key, model, hw, state.to_scenario(**overrides), profile)
+
+
+def _value_key(name: str, value: object) -> str:
+    """An override as text for a cache key: arrays by dtype, shape and a digest of their bytes."""
+    if isinstance(value, np.ndarray):
+        digest = hashlib.blake2b(np.ascontiguousarray(value).tobytes(), digest_size=16).hexdigest()
+        return f"{name}={value.dtype.str}{value.shape}:{digest}"
+    return f"{name}={value!r}"
+
+
+def export_about() -> dict:
+    """The sidebar scenario as an export states it (export.scenario_fields): ids, names, numbers, price basis."""
+    state = scenario_state()
+    est = evaluate(state)
+    return export.scenario_fields(
+        state, est, est.model.name, est.hardware.name, profile_label(est.profile, translator())
+    )

@@ -161,3 +161,9 @@ def fine_duration(seconds: float) -> str:
 def kib_and_bytes(n_bytes: float) -> str:
     """'320 KiB (327,680 B)'."""
     return f"{kib(n_bytes)} ({float(n_bytes):,.0f} B)"
+
+
+def chip(hw, tr: Callable[..., str]) -> str:
+    """A chip's display name, marked "(announced)" (in the page's language) when it is not shipping yet: the one
+    place that mark is added, so every page that lists hardware shows it."""
+    return tr("hw_announced_name", name=hw.name) if getattr(hw, "announced", False) else hw.name

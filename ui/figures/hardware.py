@@ -132,7 +132,7 @@ def bandwidth_by_year(chips: Sequence[Hardware], *, tr: Translator = EN) -> go.F
                 "opacity": 0.85,
             },
             customdata=[
-                [h.name, float(g), h.launch_year, memory_label(mt, tr)] for h, g in zip(group, gb, strict=True)
+                [fmt.chip(h, tr), float(g), h.launch_year, memory_label(mt, tr)] for h, g in zip(group, gb, strict=True)
             ],
             hovertemplate=tr("hw_hover_spec") + "<extra></extra>",
         )
@@ -164,7 +164,7 @@ def bandwidth_ranking(chips: Sequence[Hardware], *, tr: Translator = EN) -> go.F
     gb = np.array([h.memory_bytes / GB for h in chips])
     fig = Figure()
     fig.add_bar(
-        y=[h.name for h in chips],
+        y=[fmt.chip(h, tr) for h in chips],
         x=bw,
         orientation="h",
         marker_color=[hardware_colour(h.id) for h in chips],
@@ -418,7 +418,7 @@ def generation_table(chips: Iterable[Hardware], *, tr: Translator = EN) -> pd.Da
                 tr("hw_col_years"): f"{min(years)}–{max(years)}" if years else "",
                 tr("hw_col_best_bw"): round(group[0].memory_bandwidth_bytes_per_s / TB_per_s, 3),
                 tr("hw_col_max_gb"): round(max(h.memory_bytes for h in group) / GB, 1),
-                tr("hw_col_chip_list"): ", ".join(h.name for h in group),
+                tr("hw_col_chip_list"): ", ".join(fmt.chip(h, tr) for h in group),
             }
         )
     return pd.DataFrame(rows)
