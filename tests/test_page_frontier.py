@@ -172,3 +172,20 @@ def test_zh_tw():
     assert ZH("fr_frontier_title_output", model="DeepSeek-R1", io="1k/1k") in titles
     assert ZH("fr_loho_title_tpot") in titles
     assert ZH("fr_m_loho_tpot") in [m.label for m in at.metric]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_reasoning_and_agentic_presets(lang):
+    """Long-reasoning (1k/16k, 1k/32k) and agentic long-context (64k/2k) workloads beside InferenceX's three, named in
+    both languages; one drives the charts (here DeepSeek-V3.2, whose sparse attention matters at long context)."""
+    tr = ZH if lang == "zh-TW" else EN
+    at = run_page("frontier", lang=lang, model="deepseek-v3.2", gpus="8", weights="fp8", kv="fp8", fr_io="64k2k")
+    assert not at.exception, at.exception
+    radio = at.radio(key="frontier.io")
+    labels = [tr(f"fr_io_{k}", io=io) for k, io in (("1k1k", "1k/1k"), ("1k8k", "1k/8k"), ("8k1k", "8k/1k"))]
+    labels += [tr(f"fr_io_{k}", io=io) for k, io in (("1k16k", "1k/16k"), ("1k32k", "1k/32k"), ("64k2k", "64k/2k"))]
+    assert radio.options == [*labels, tr("fr_io_custom")]
+    assert radio.value == "64k2k"
+    assert tr("fr_frontier_title_output", model="DeepSeek-V3.2", io="64k/2k") in _titles(at)
+    radio.set_value("1k32k").run()
+    assert not at.exception and tr("fr_frontier_title_output", model="DeepSeek-V3.2", io="1k/32k") in _titles(at)

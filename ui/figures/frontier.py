@@ -21,7 +21,16 @@ from tpot_model.serving import at_interactivity
 from ..i18n import EN, Translator
 from .common import Figure, hardware_colour, nice_log_ticks, style, tick_label, y_log_ticks
 
-IO_PRESETS = {"1k1k": (1024, 1024), "1k8k": (1024, 8192), "8k1k": (8192, 1024)}
+# (ISL, OSL) tokens: InferenceX's chat, reasoning and summarization workloads; long reasoning (thinking models'
+# 16K-32K outputs); agentic long context (a coding agent's 64K prompt of code and tool output, 2K out)
+IO_PRESETS = {
+    "1k1k": (1024, 1024),
+    "1k8k": (1024, 8192),
+    "8k1k": (8192, 1024),
+    "1k16k": (1024, 16384),
+    "1k32k": (1024, 32768),
+    "64k2k": (65536, 2048),
+}
 CUSTOM = "custom"
 IO_OPTIONS = (*IO_PRESETS, CUSTOM)
 PRECISIONS = ("fp8", "fp4", "bf16")
