@@ -26,12 +26,13 @@ st.title(tr("page_cost"))
 scenario_text = dict(model=model.name, gpus=state.gpus, hw=hw.name, weights=state.weights, batch=state.batch,
                      context=context, output=output)  # fmt: skip
 if price_known:
-    source = tr("ce_price_override") if state.price is not None else tr("ce_price_catalog")
+    source = notices.price_note(est.price, tr)
     st.markdown(tr("ce_intro", price=fmt.usd(est.price_usd_per_gpu_hour), source=source, **scenario_text))
 else:
     st.markdown(tr("ce_intro_no_price", **scenario_text))
-    no_price = "ce_zero_price" if est.price_usd_per_gpu_hour == 0 else "ce_no_price"
-    st.info(tr(no_price, hw=hw.name), icon=":material/sell:")
+    if est.price_usd_per_gpu_hour == 0:
+        st.info(tr("ce_zero_price", hw=hw.name), icon=":material/sell:")
+notices.cost_line(est, tr)
 if not energy_known:
     st.info(tr("ce_no_power", hw=hw.name))
 notices.fit_notice(est, tr)

@@ -222,7 +222,10 @@ chart.figure(
 st.caption(tr("fr_cost_caption"))
 
 chart.figure(
-    figs.per_mw_figure(series, points, {h: catalog_hw[h].prices.all_in_w for h in catalog_hw}, y=y, log_y=log, tr=tr), figs.per_mw_table(series, y=y), "tokens-per-mw", tr
+    figs.per_mw_figure(series, points, {h: catalog_hw[h].prices.all_in_w for h in catalog_hw}, y=y, log_y=log, tr=tr),
+    figs.per_mw_table(series, y=y),
+    "tokens-per-mw",
+    tr,
 )
 st.caption(tr("fr_mw_caption"))
 

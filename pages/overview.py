@@ -80,6 +80,7 @@ c[2].metric(
 )
 min_gpus = float(est.min_gpus)
 c[3].metric(tr("m_min_gpus"), str(int(min_gpus)) if min_gpus == min_gpus else "> 1,024", help=tr("m_min_gpus_def"))
+notices.cost_line(est, tr)
 
 met = [tr(f"target_{k}") for k, ok in targets_met(tpot).items() if ok]
 met_key = "ov_targets_met" if bool(est.fits) else "ov_targets_met_nofit"

@@ -12,8 +12,8 @@ from model_fixtures import ROOT  # noqa: F401  (puts the repository on sys.path)
 from tests.apptest_util import decode
 from tpot_model import (
     Scenario,
-    economics,
     estimate,
+    load_hardware_catalog,
     resolve_hardware,
     resolve_model,
     resolve_profile,
@@ -28,7 +28,7 @@ from ui.i18n import EN, Translator
 ZH = Translator("zh-TW")
 MODEL = resolve_model("deepseek-r1")
 PROFILE = resolve_profile("sglang")
-TCO = economics.load_tco()
+ALL_IN_W = {h: hw.prices.all_in_w for h, hw in load_hardware_catalog().items()}
 
 
 def _series(hid="h200", precision="fp8", layout="tp", isl=1024, osl=1024, gpus=8, marked=32.0):
@@ -39,7 +39,7 @@ def _series(hid="h200", precision="fp8", layout="tp", isl=1024, osl=1024, gpus=8
                  parallelism=layout, batching="continuous")  # fmt: skip
     e = estimate(MODEL, hw, s, PROFILE)
     series = figs.make_series(hw, precision, weights, layout, C, e.tpot_s, e.ttft_s, e.output_tokens_per_s_per_gpu,
-                              e.total_tokens_per_s_per_gpu, e.fits, TCO.get(hid), marked)  # fmt: skip
+                              e.total_tokens_per_s_per_gpu, e.fits, marked)  # fmt: skip
     return series, e
 
 
@@ -72,7 +72,7 @@ def test_page_inputs_parse_and_round_trip():
         ("fr_layout", "pp", "tp"),
         ("fr_engine", "<b>x</b>", "sglang"),
         ("fr_target", "-5", "50.0"),
-        ("fr_tier", "cheap", "owning_hyperscaler"),
+        ("fr_tier", "cheap", "hyperscaler"),
         ("fr_k", "2.5", str(speculative.MTP_K)),
         ("fr_accept", "1.5", str(speculative.MTP_ACCEPTANCE)),
         ("fr_mtp", "yes", "False"),
@@ -175,34 +175,34 @@ def test_cost_at_target_is_price_over_interpolated_throughput():
     tps = serving.at_interactivity(1 / np.asarray(e.tpot_s)[ok], np.asarray(e.output_tokens_per_s_per_gpu)[ok], target)
     (p,) = figs.at_target([s], target, "output", 2.5)
     assert p.tokens_per_s_per_gpu == pytest.approx(tps)
-    for tier, price in TCO["b200"].usd_per_gpu_hour.items():
-        assert p.usd_per_1m[tier] == pytest.approx(price * 1e6 / (tps * 3600))
+    for tier, price in resolve_hardware("b200").prices.usd_per_gpu_hour.items():  # every basis of data/prices.yaml
+        assert p.usd_per_1m[tier] == pytest.approx(price.usd_per_gpu_hour * 1e6 / (tps * 3600))
     assert p.usd_per_1m["custom"] == pytest.approx(2.5 * 1e6 / (tps * 3600))
-    assert p.usd_per_1m["catalog"] == pytest.approx(resolve_hardware("b200").price_usd_per_hour * 1e6 / (tps * 3600))
+    assert p.usd_per_1m["on_demand"] == pytest.approx(6.03 * 1e6 / (tps * 3600))  # Spheron, 2026-03-17
     assert p.tokens_per_s_per_mw == pytest.approx(tps * 1e6 / 1710.0)
     fig = figs.cost_figure([p], target, "rental_3yr", tier_label="3-year rental")
     assert float(decode(fig.data[0].y)[0]) == pytest.approx(p.usd_per_1m["rental_3yr"])
     assert fig.layout.yaxis.title.text == "$ per 1M output tokens"
     assert fig.layout.title.text == "$ per 1M output tokens at 60 tok/s per user (3-year rental)"
     table = figs.cost_table([p], target)
-    assert "usd_per_1M_output_tokens_owning_neocloud" in table.columns
+    assert "usd_per_1M_output_tokens_neocloud" in table.columns
 
 
 def test_hardware_without_a_price_or_power_has_no_bar_and_no_mw_curve():
     hw = resolve_hardware("tpu-v5e")
     C = figs.CONCURRENCY
-    s = figs.make_series(hw, "bf16", "bf16", "tp", C, 0.02 + 0 * C, 0.1 + 0 * C, 10 * C, 20 * C, C < 100, None)
+    s = figs.make_series(hw, "bf16", "bf16", "tp", C, 0.02 + 0 * C, 0.1 + 0 * C, 10 * C, 20 * C, C < 100)
     (p,) = figs.at_target([s], 50.0, "output", 2.0)
-    assert math.isnan(p.usd_per_1m["owning_hyperscaler"]) and math.isnan(p.tokens_per_s_per_mw)
-    fig = figs.cost_figure([p], 50.0, "owning_hyperscaler")
+    assert math.isnan(p.usd_per_1m["hyperscaler"]) and math.isnan(p.tokens_per_s_per_mw)
+    fig = figs.cost_figure([p], 50.0, "hyperscaler")
     assert list(fig.data[0].y) == [None] and fig.data[0].text == (EN("fr_na"),)
-    assert figs.best([p], "owning_hyperscaler") is p  # by throughput when nothing is priced
-    assert len(figs.per_mw_figure([s], [], TCO).data) == 0
+    assert figs.best([p], "hyperscaler") is p  # by throughput when nothing is priced
+    assert len(figs.per_mw_figure([s], [], ALL_IN_W).data) == 0
 
 
 def test_tokens_per_mw_curve():
     s, e = _series(hid="mi355x")
-    fig = figs.per_mw_figure([s], [], TCO)
+    fig = figs.per_mw_figure([s], [], ALL_IN_W)
     curve = next(t for t in fig.data if t.name == s.label())
     ok = np.asarray(e.fits)
     assert np.allclose(decode(curve.y), np.asarray(e.output_tokens_per_s_per_gpu)[ok] * 1e6 / 2090.0, rtol=1e-12)
@@ -242,7 +242,7 @@ def test_log_axes_label_every_tick_in_full():
     from ui.figures.common import tick_label
 
     s, _ = _series()
-    for fig in (figs.frontier_figure([s], []), figs.per_mw_figure([s], [], TCO)):
+    for fig in (figs.frontier_figure([s], []), figs.per_mw_figure([s], [], ALL_IN_W)):
         y = fig.layout.yaxis
         assert y.type == "log" and y.dtick is None and len(y.tickvals) >= 3
         assert list(y.ticktext) == [tick_label(v) for v in y.tickvals]

@@ -14,7 +14,7 @@ PACKAGE = ROOT / "tpot_model"
 
 # Each module may import modules of its own layer or lower ones; a new module must be given a layer here.
 LAYERS = (
-    ("units", "precision", "files"),  # units and formats; size-limited safe file reading
+    ("units", "precision", "files", "prices"),  # units and formats; safe file reading; the price table
     ("hf_config",),  # a Hugging Face config.json -> the project's model entry
     ("catalog", "scenario", "targets"),  # Hardware, ModelSpec and their validation; a scenario; latency targets
     ("profiles",),  # efficiency profiles (fields that describe themselves)
@@ -24,6 +24,7 @@ LAYERS = (
     ("serving",),  # continuous-batching steady state
     ("estimate",),  # the whole estimate of a scenario
     ("planner",),  # frontier, cost grid, levers, capacity
+    ("fleet",),  # demand to capacity: GPUs, MW, capex and opex for tokens per day at a latency target
     ("fitting", "profile_file"),  # fitting tools; the profiles.yaml writer
     ("calibration", "serving_calibration"),  # the two fitters (neither imports the other)
     ("calibrate",),  # the calibrate command, above both fitters

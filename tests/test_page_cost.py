@@ -56,13 +56,16 @@ def test_price_override_from_the_url_scales_cost():
     assert not at.exception
     assert at.session_state["price"] == 7.18
     assert abs(_metric(at, EN("ce_m_usd_1m")) / base - 2) < 0.02
-    assert any(EN("ce_price_override") in md.value for md in at.markdown)
+    assert any(EN("basis_custom") in md.value for md in at.markdown)  # a link's own price is the basis "Your own"
+    assert at.session_state["price_basis"] == "custom"
 
 
 def test_hardware_without_a_price_still_shows_throughput_and_energy():
     at = run_page("cost", hardware="tpu-v5e", model="llama-3.1-8b", gpus="4")
     assert not at.exception
-    assert any(EN("ce_no_price", hw="Google TPU v5e") == i.value for i in at.info)
+    no_price = EN("no_public_price", hw="Google TPU v5e", basis=EN("basis_on_demand"))
+    assert any(no_price == i.value for i in at.info)
+    assert EN("enter_own_price") in [b.label for b in at.button]  # the one click that enters a price
     titles = _titles(at)
     assert EN("ce_cost_title_batch") not in titles
     assert EN("ce_tps_title") in titles and EN("ce_energy_title") in titles and EN("ce_frontier_title") in titles

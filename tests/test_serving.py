@@ -45,6 +45,7 @@ from tpot_model import (
 from tpot_model import serving_calibration as sc
 from tpot_model.catalog import CatalogError
 from tpot_model.estimate import weight_bytes_per_gpu
+from tpot_model.prices import load_prices
 from tpot_model.profiles import ProfileRevision, load_profiles
 from tpot_model.roofline import (
     alltoall_bytes,
@@ -276,12 +277,13 @@ def test_economics_formulas():
     assert math.isnan(serving.at_interactivity(x, y, 200.0))
 
 
-def test_tco_file():
-    tco = economics.load_tco()
-    assert set(tco) >= {"h100-sxm", "h200", "b200", "gb200", "gb300", "mi355x"}
-    assert tco["h200"].usd_per_gpu_hour == {"owning_hyperscaler": 1.22, "owning_neocloud": 1.59, "rental_3yr": 2.05}
-    assert tco["b200"].all_in_w == 1710.0
-    assert all("gpu-keys.ts" in e.source for e in tco.values())
+def test_price_table():
+    prices = load_prices()
+    assert set(prices) >= {"h100-sxm", "h200", "b200", "gb200", "gb300", "mi355x"}
+    h200 = {b: p.usd_per_gpu_hour for b, p in prices["h200"].usd_per_gpu_hour.items()}
+    assert h200 == {"on_demand": 3.59, "hyperscaler": 1.22, "neocloud": 1.59, "rental_3yr": 2.90}
+    assert prices["b200"].all_in_w == 1710.0
+    assert all("gpu-keys.ts" in e.all_in_source for e in prices.values() if e.all_in_source)
 
 
 # --------------------------------------------------------------------------------------------------- CLI

@@ -877,6 +877,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
 DELEGATES = {
     "calibrate": ("tpot_model.calibrate", "main", "calibration"),
     "frontier": ("tpot_model.planner_cli", "frontier_main", "frontier"),
+    "capacity": ("tpot_model.planner_cli", "capacity_main", "capacity"),
 }
 
 

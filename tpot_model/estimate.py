@@ -12,8 +12,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .catalog import Hardware, ModelSpec
-from .economics import usd_per_1M_tokens
+from .economics import price_for, tokens_per_gw_year, tokens_per_s_per_mw, usd_per_1M_tokens
 from .precision import FORMATS, NumberFormat
+from .prices import PricePoint
 from .profiles import IDEAL, EfficiencyProfile
 from .roofline import (
     Rates,
@@ -66,10 +67,11 @@ class Estimate:
     ridge_point_flop_per_byte: float  # hardware peak FLOP/s / peak bandwidth at the compute precision
     compute_bound: np.ndarray
     # economics
-    price_usd_per_gpu_hour: float
+    price: PricePoint  # the $/GPU-hour used, with its basis, date and source (usd nan: no price under the basis)
     usd_per_1M_tokens: np.ndarray
     usd_per_1M_tokens_with_prefill: np.ndarray
-    joules_per_token: np.ndarray
+    joules_per_token: np.ndarray  # board power (TDP) only, labelled so; joules_per_token_all_in is the all-in basis
+    all_in_w_per_gpu: float  # GPU + its share of host, network and cooling (data/prices.yaml); nan when unpublished
     # continuous batching: the steady state behind tpot_s / ttft_s (None for a static batch)
     steady: SteadyState | None = None
 
@@ -111,6 +113,28 @@ class Estimate:
         """Input + output tokens per second per GPU: output x (context + output) / output."""
         s = self.scenario
         return self.output_tokens_per_s_per_gpu * (s.context_tokens + s.output_tokens) / s.output_tokens
+
+    @property
+    def price_usd_per_gpu_hour(self) -> float:
+        return self.price.usd_per_gpu_hour
+
+    @property
+    def price_basis(self) -> str:
+        return self.price.basis
+
+    @property
+    def tokens_per_s_per_mw(self) -> np.ndarray:
+        """Decode tokens/s per MW of all-in power (nan without an all-in power figure)."""
+        return tokens_per_s_per_mw(self.tokens_per_s_per_gpu, self.all_in_w_per_gpu)
+
+    @property
+    def tokens_per_gw_year(self) -> np.ndarray:
+        return tokens_per_gw_year(self.tokens_per_s_per_gpu, self.all_in_w_per_gpu)
+
+    @property
+    def joules_per_token_all_in(self) -> np.ndarray:
+        """J per decode token on all-in power: 1e6 / tokens per s per MW (nan without an all-in figure)."""
+        return self.all_in_w_per_gpu / self.tokens_per_s_per_gpu
 
     @property
     def usd_per_1K_tokens(self) -> np.ndarray:
@@ -245,8 +269,7 @@ def estimate(m: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProfile
     min_gpus = np.where(fits_at.any(axis=0), candidates.ravel()[np.argmax(fits_at, axis=0)], np.nan)
     max_batch = _max_batch(m, s, usable)
 
-    price = s.price_usd_per_gpu_hour if s.price_usd_per_gpu_hour is not None else hw.price_usd_per_hour
-    price = float("nan") if price is None else float(price)
+    price = price_for(hw, s)
     power_w = (hw.tdp_w if hw.tdp_w is not None else float("nan")) * N
     out = s.output_tokens
     return Estimate(
@@ -274,10 +297,11 @@ def estimate(m: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProfile
         arithmetic_intensity_flop_per_byte=decode.flops / decode.bytes,
         ridge_point_flop_per_byte=hw.dense_flop_per_s[rates.gemm_precision] / hw.memory_bandwidth_bytes_per_s,
         compute_bound=decode.flop_time_s > decode.memory_time_s,
-        price_usd_per_gpu_hour=price,
-        usd_per_1M_tokens=usd_per_1M_tokens(price, B / tpot / N),
-        usd_per_1M_tokens_with_prefill=usd_per_1M_tokens(price, B * out / serve / N),
+        price=price,
+        usd_per_1M_tokens=usd_per_1M_tokens(price.usd_per_gpu_hour, B / tpot / N),
+        usd_per_1M_tokens_with_prefill=usd_per_1M_tokens(price.usd_per_gpu_hour, B * out / serve / N),
         joules_per_token=power_w * tpot / B,
+        all_in_w_per_gpu=hw.prices.all_in_w,
         steady=steady,
     )
 

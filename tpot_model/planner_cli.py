@@ -12,8 +12,10 @@ import sys
 from collections.abc import Sequence
 
 from .catalog import CatalogError, resolve_hardware, resolve_model
+from .fleet import Demand, Fleet, fleets
 from .planner import MAX_BATCH_SEARCHED, FrontierPoint, frontier
 from .precision import parse_format
+from .prices import CUSTOM, DEFAULT_BASIS, PRICE_BASES
 from .profiles import resolve_profile
 from .scenario import Scenario
 from .units import GB, ms
@@ -72,7 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="optional TTFT target (the whole batch's prompts prefilled together)",
     )
     p.add_argument("--profile", default="typical", help="efficiency profile (default typical)")
-    p.add_argument("--price", type=_number("--price", float, 0), default=None, help="$/GPU-hour (default: catalog)")
+    p.add_argument("--price", type=_number("--price", float, 0), default=None, help="$/GPU-hour (price basis custom)")
+    p.add_argument("--price-basis", default=DEFAULT_BASIS, help=f"{', '.join(PRICE_BASES)} (default {DEFAULT_BASIS})")
     p.add_argument(
         "--max-batch",
         type=_number("--max-batch", int, 1),
@@ -173,6 +176,7 @@ def frontier_main(argv: Sequence[str] | None = None) -> int:
                 kv_cache=fields["kv"],
                 compute=args.compute,
                 price_usd_per_gpu_hour=args.price,
+                price_basis=CUSTOM if args.price is not None else args.price_basis,
             )
             point = frontier(
                 fields["model"],
@@ -198,3 +202,131 @@ def frontier_main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":  # pragma: no cover
     raise SystemExit(frontier_main())
+
+
+# --------------------------------------------------------------------------------------------------- capacity
+
+CAPACITY_PROG = "python -m tpot_model capacity"
+
+
+def build_capacity_parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog=CAPACITY_PROG,
+        description="Demand to capacity: for each chip, the fleet that serves a number of tokens per day at a TPOT "
+        "target (the planner's best layout on one node, as `frontier` finds it), its GPUs, all-in MW, capex, opex "
+        "per year, $ per 1M output tokens and what limits the layout. One JSON object per chip with --json.",
+    )
+    p.add_argument("--model", required=True, help="catalog id or a config.json / model YAML path")
+    p.add_argument("--hardware", required=True, help="comma-separated catalog ids, e.g. h200,b200,mi355x")
+    num = _number
+    p.add_argument("--output-tokens-per-day", type=num("--output-tokens-per-day", float, 0, strict=True), required=True)
+    p.add_argument("--input-tokens-per-day", type=num("--input-tokens-per-day", float, 0), default=0.0)
+    p.add_argument("--tpot-target-ms", type=num("--tpot-target-ms", float, 0, strict=True), required=True)
+    p.add_argument("--ttft-target-ms", type=num("--ttft-target-ms", float, 0, strict=True), default=None)
+    p.add_argument("--peak-to-average", type=num("--peak-to-average", float, 1), default=1.0, help="default 1")
+    p.add_argument(
+        "--utilisation", type=num("--utilisation", float, 0, strict=True), default=1.0, help="in (0, 1]; default 1"
+    )
+    p.add_argument("--price-basis", default=DEFAULT_BASIS, help=f"{', '.join(PRICE_BASES)} (default {DEFAULT_BASIS})")
+    p.add_argument("--price", type=num("--price", float, 0), default=None, help="$/GPU-hour (price basis custom)")
+    p.add_argument("--weights", default="bf16", help="weight format (default bf16)")
+    p.add_argument("--kv", default="bf16", help="KV-cache format (default bf16)")
+    p.add_argument("--context", type=num("--context", int, 0), default=4096, help="prompt tokens per request (4096)")
+    p.add_argument("--output", type=num("--output", int, 1), default=1024, help="output tokens per request (1024)")
+    p.add_argument("--profile", default="typical", help="efficiency profile (default typical)")
+    p.add_argument("--json", action="store_true", help="print a JSON list, one object per chip")
+    return p
+
+
+def capacity_dict(f: Fleet, demand: Demand) -> dict:
+    """One chip's fleet in display units (null for unknown numbers)."""
+    return {
+        "hardware": f.hardware,
+        "feasible": f.feasible,
+        "gpus": f.gpus if f.feasible else None,
+        "gpus_per_replica": f.gpus_per_replica or None,
+        "replicas": f.replicas or None,
+        "batch": f.batch or None,
+        "output_tokens_per_s_per_gpu": _num(f.output_tokens_per_s_per_gpu),
+        "decode_tokens_per_s_per_gpu": _num(f.decode_tokens_per_s_per_gpu),
+        "all_in_kW_per_gpu": _num(f.all_in_w_per_gpu / 1e3),
+        "megawatts": _num(f.megawatts) if f.feasible else None,
+        "capex_usd": _num(f.capex_usd) if f.feasible else None,
+        "opex_usd_per_year": _num(f.opex_usd_per_year) if f.feasible else None,
+        "usd_per_1M_tokens": _num(f.usd_per_1M_output_tokens(demand)) if f.feasible else None,
+        "price_usd_per_gpu_hour": _num(f.usd_per_gpu_hour),
+        "price_basis": f.price_basis,
+        "price_as_of": f.price_as_of or None,
+        "limited_by": f.limited_by,
+    }
+
+
+def _capacity_text(rows: list[dict]) -> str:
+    def v(x, spec: str) -> str:
+        return "-" if x is None else format(x, spec)
+
+    head = f"{'hardware':<12} {'GPUs':>7} {'tok/s/GPU':>10} {'MW':>8} {'capex $':>14} {'opex $/yr':>14} {'$/1M':>8}  limited_by"
+    lines = [head]
+    for d in rows:
+        lines.append(
+            f"{d['hardware']:<12} {v(d['gpus'], ','):>7} {v(d['output_tokens_per_s_per_gpu'], ',.0f'):>10} "
+            f"{v(d['megawatts'], ',.3f'):>8} {v(d['capex_usd'], ',.0f'):>14} {v(d['opex_usd_per_year'], ',.0f'):>14} "
+            f"{v(d['usd_per_1M_tokens'], '.4g'):>8}  {d['limited_by']}"
+        )
+    lines.append("(MW all-in; capex implied by the chip's hyperscaler TCO at default financing; opex and $/1M at the "
+                 "price basis; '-' = no price, no all-in power or no layout meets the target)")  # fmt: skip
+    return "\n".join(lines)
+
+
+def capacity_main(argv: Sequence[str] | None = None) -> int:
+    """Run the capacity command; returns the exit status (0 ok, 2 bad input)."""
+    try:
+        args = build_capacity_parser().parse_args(list(argv) if argv is not None else None)
+        if args.price_basis not in PRICE_BASES:
+            raise _BadInput(f"--price-basis: must be one of {', '.join(PRICE_BASES)}, got {args.price_basis!r}")
+        if args.utilisation > 1:
+            raise _BadInput(f"--utilisation: must be <= 1, got {args.utilisation!r}")
+        if args.price_basis == CUSTOM and args.price is None:
+            raise _BadInput("--price-basis custom: needs --price USD_PER_GPU_HOUR")
+        try:
+            model = resolve_model(args.model)
+        except CatalogError as e:
+            raise _BadInput(f"--model: {e}") from None
+        chips = []
+        for ref in [r.strip() for r in args.hardware.split(",") if r.strip()]:
+            try:
+                chips.append(resolve_hardware(ref))
+            except CatalogError as e:
+                raise _BadInput(f"--hardware: {e}") from None
+        if not chips:
+            raise _BadInput("--hardware: give at least one chip")
+        try:
+            profile = resolve_profile(args.profile)
+        except CatalogError as e:
+            raise _BadInput(f"--profile: {e}") from None
+        for flag, name in (("--weights", "weights"), ("--kv", "kv")):
+            try:
+                setattr(args, name, parse_format(getattr(args, name)))
+            except ValueError as e:
+                raise _BadInput(f"{flag}: {e}") from None
+        demand = Demand(args.output_tokens_per_day, args.input_tokens_per_day, args.peak_to_average, args.utilisation)
+        scenario = Scenario(
+            context_tokens=args.context,
+            output_tokens=args.output,
+            weights=args.weights,
+            kv_cache=args.kv,
+            price_usd_per_gpu_hour=args.price,
+            price_basis=CUSTOM if args.price is not None else args.price_basis,
+        )
+        ttft = None if args.ttft_target_ms is None else args.ttft_target_ms * ms
+        rows = [
+            capacity_dict(f, demand)
+            for f in fleets(model, chips, scenario, profile, demand, args.tpot_target_ms * ms, ttft)
+        ]
+    except _BadInput as e:
+        print(f"error: {' '.join(str(e).split())}", file=sys.stderr)
+        return 2
+    except SystemExit as e:  # --help
+        return int(e.code or 0)
+    print(json.dumps(rows, indent=2) if args.json else _capacity_text(rows))
+    return 0

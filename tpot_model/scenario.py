@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .precision import FORMATS, NumberFormat, parse_format
+from .prices import DEFAULT_BASIS, PRICE_BASES
 
 PARALLELISMS = ("tp", "tp-ep", "dp-ep")
 BATCHINGS = ("static", "continuous")
@@ -47,9 +48,10 @@ class Scenario:
     weights: NumberFormat = field(default_factory=lambda: FORMATS["bf16"])
     kv_cache: NumberFormat = field(default_factory=lambda: FORMATS["bf16"])
     compute: str | None = None  # None: the weight format's own compute precision
-    price_usd_per_gpu_hour: float | None = None  # None: the hardware catalog's price
+    price_usd_per_gpu_hour: float | None = None  # the user's own $/GPU-hour (basis "custom"); None: price_basis's
     parallelism: str = "tp"  # one of PARALLELISMS
     batching: str = "static"  # one of BATCHINGS
+    price_basis: str = DEFAULT_BASIS  # one of PRICE_BASES: which of the chip's prices (data/prices.yaml) applies
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -65,6 +67,8 @@ class Scenario:
             np.isfinite(self.price_usd_per_gpu_hour) and self.price_usd_per_gpu_hour >= 0
         ):
             raise ValueError(f"price must be a non-negative number, got {self.price_usd_per_gpu_hour!r}")
+        if self.price_basis not in PRICE_BASES:
+            raise ValueError(f"price basis must be one of {', '.join(PRICE_BASES)}, got {self.price_basis!r}")
         if self.parallelism not in PARALLELISMS:
             raise ValueError(f"parallelism must be one of {', '.join(PARALLELISMS)}, got {self.parallelism!r}")
         if self.batching not in BATCHINGS:

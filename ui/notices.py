@@ -6,8 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from tpot_model.estimate import lower_formats, precision_that_fits
-from tpot_model.planner import NODE_GPUS
-from tpot_model.roofline import link_peak_bytes_per_s
+from tpot_model.roofline import link_peak_bytes_per_s, scale_out_peak_bytes_per_s, scale_up_domain_gpus
 
 from . import fmt
 from .i18n import Translator
@@ -65,11 +64,19 @@ def split_notice(est, tr: Translator) -> None:
 
 
 def scale_notice(est, tr: Translator) -> None:
-    """Past one server's GPUs: the all-reduces are still priced at the chip's own interconnect; say so."""
-    n, bw = int(est.scenario.num_gpus), link_peak_bytes_per_s(est.hardware)
-    if n > NODE_GPUS:
+    """Past the chip's scale-up domain: the collectives cross domains over the NICs; say at what bandwidth."""
+    hw = est.hardware
+    n, domain = int(est.scenario.num_gpus), scale_up_domain_gpus(hw)
+    if n > domain:
         st.info(
-            tr("scale_beyond_node", gpus=n, hw=est.hardware.name, bw=fmt.gb_per_s(bw), node=NODE_GPUS),
+            tr(
+                "scale_beyond_node",
+                gpus=n,
+                hw=fmt.chip(hw, tr),
+                bw=fmt.gb_per_s(link_peak_bytes_per_s(hw)),
+                node=domain,
+                out=fmt.gb_per_s(scale_out_peak_bytes_per_s(hw)),
+            ),
             icon=":material/lan:",
         )
 
@@ -82,3 +89,41 @@ def context_notice(est, tr: Translator) -> None:
             tr("context_over_max", tokens=f"{tokens:,}", model=est.model.name, max=f"{est.model.max_context_tokens:,}"),
             icon=":material/warning:",
         )
+
+
+def price_note(price, tr: Translator) -> str:
+    """Which $/GPU-hour a figure uses, to print next to it: 'Hyperscaler TCO, as of 2026-09-20'."""
+    basis = tr(f"basis_{price.basis}")
+    return tr("price_basis_note", basis=basis, as_of=price.as_of) if price.as_of else basis
+
+
+def _use_own_price() -> None:
+    st.session_state["price_basis"] = "custom"
+
+
+def no_price_notice(price, hw_name: str, tr: Translator, key: str = "no_price") -> None:
+    """'No public price for X under this basis' (or 'no own price entered') with the one click that enters one."""
+    if price.basis == "custom":
+        st.info(tr("no_own_price"), icon=":material/sell:")
+        return
+    st.info(tr("no_public_price", hw=hw_name, basis=tr(f"basis_{price.basis}")), icon=":material/sell:")
+    st.button(tr("enter_own_price"), key=key, on_click=_use_own_price)
+
+
+def cost_line(est, tr: Translator, key: str = "no_price") -> None:
+    """Under a $ figure: its price basis and date, tokens/s per MW of all-in power beside it; when the chip has no
+    price under the basis, say so with the one click that enters one."""
+    price = est.price
+    per_mw = float(est.tokens_per_s_per_mw)
+    mw = (
+        f"{tr('m_tokens_per_mw')}{tr('label_colon')}{fmt.rate(per_mw)} "
+        f"({tr('j_all_in', j=fmt.number(float(est.joules_per_token_all_in)))})"
+        if per_mw == per_mw
+        else tr("m_tokens_per_mw_none")
+    )
+    if price.usd_per_gpu_hour == price.usd_per_gpu_hour:
+        usd = fmt.usd_markdown(price.usd_per_gpu_hour)
+        st.caption(f"{tr('cost_on')}{tr('label_colon')}{usd} {tr('per_gpu_hour')} · {price_note(price, tr)} · {mw}")
+    else:
+        st.caption(mw)
+        no_price_notice(price, est.hardware.name, tr, key)

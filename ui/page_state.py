@@ -143,7 +143,7 @@ class FrontierInputs:
     engine: str = "sglang"
     y: str = "output"
     target: float = 50.0
-    tier: str = "owning_hyperscaler"
+    tier: str = "hyperscaler"
     usd: float = 2.0
     mtp: bool = False
     k: int = MTP_K

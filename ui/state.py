@@ -1,7 +1,8 @@
 """The shared scenario as plain values, and its URL form. Pure (no Streamlit): parse, validate, serialise.
 
 Query parameters (values are catalog ids and plain numbers): model, hardware, gpus, weights, kv, compute, batch,
-context, output, profile, price, lang. Anything invalid falls back to the default or the nearest valid value and
+context, output, profile, price_basis, price (the custom $/GPU-hour; a link with price and no price_basis
+means custom), lang. Anything invalid falls back to the default or the nearest valid value and
 produces a notice; nothing from a URL is ever rendered as HTML or executed.
 """
 
@@ -19,6 +20,8 @@ import yaml
 
 from tpot_model import FORMATS, KV_FORMATS, Scenario, parse_format
 from tpot_model.precision import COMPUTE_PRECISIONS
+from tpot_model.prices import CUSTOM as CUSTOM_BASIS
+from tpot_model.prices import DEFAULT_BASIS, PRICE_BASES
 
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES
 
@@ -50,8 +53,9 @@ class ScenarioState:
     context: int = 4096
     output: int = 1024
     profile: str = "typical"
-    price: float | None = None  # USD per GPU-hour; None = the catalog's price
+    price: float | None = None  # USD per GPU-hour under price_basis "custom"
     lang: str = DEFAULT_LANGUAGE
+    price_basis: str = DEFAULT_BASIS  # which of the chip's prices (data/prices.yaml); "custom": `price`
 
     def to_query(self) -> dict[str, str]:
         """The URL form: plain strings, price omitted when it is the catalog's."""
@@ -68,7 +72,8 @@ class ScenarioState:
             weights=parse_format(self.weights),
             kv_cache=parse_format(self.kv),
             compute=None if self.compute == "auto" else self.compute,
-            price_usd_per_gpu_hour=self.price,
+            price_usd_per_gpu_hour=self.price if self.price_basis == CUSTOM_BASIS else None,
+            price_basis=self.price_basis,
         )
         values.update(overrides)
         return Scenario(**values)
@@ -148,6 +153,7 @@ def parse_query(
     choice("compute", COMPUTE_OPTIONS)
     choice("lang", tuple(LANGUAGES))
     choice("weights", WEIGHT_OPTIONS)
+    choice("price_basis", PRICE_BASES)
     numeric("gpus", GPU_OPTIONS)
     numeric("batch", BATCH_OPTIONS)
     numeric("context", CONTEXT_OPTIONS)
@@ -162,6 +168,8 @@ def parse_query(
             pass
         elif math.isfinite(p) and 0 <= p <= MAX_PRICE_USD_PER_HOUR:
             values["price"] = p
+            if "price_basis" not in params:  # an older link: its price was the user's own
+                values["price_basis"] = CUSTOM_BASIS
         else:
             notices.append(Notice("price", sanitize(raw), "—"))
     return replace(DEFAULT, **values), notices

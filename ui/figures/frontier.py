@@ -15,7 +15,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from tpot_model.economics import TCO_TIERS, tokens_per_s_per_mw, usd_per_1M_tokens
+from tpot_model.economics import tokens_per_s_per_mw, usd_per_1M_tokens
+from tpot_model.prices import BASES
 from tpot_model.serving import at_interactivity
 
 from ..i18n import EN, Translator
@@ -36,7 +37,7 @@ IO_OPTIONS = (*IO_PRESETS, CUSTOM)
 PRECISIONS = ("fp8", "fp4", "bf16")
 LAYOUTS = ("tp", "tp-ep", "dp-ep")
 Y_METRICS = ("output", "total")
-TIERS = (*TCO_TIERS, "catalog", CUSTOM)
+TIERS = (*BASES, CUSTOM)
 CONCURRENCY = np.array([1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024], dtype=float)
 DEFAULT_HARDWARE = ("h200", "b200", "mi355x")
 MAX_SERIES = 12  # hardware x precision x layout curves drawn at once
@@ -93,8 +94,8 @@ class Series:
     output_per_gpu: np.ndarray
     total_per_gpu: np.ndarray
     fits: np.ndarray
-    all_in_w: float = math.nan  # per GPU, from data/tco.yaml
-    usd_per_gpu_hour: dict[str, float] = field(default_factory=dict)  # TCO tiers + 'catalog'
+    all_in_w: float = math.nan  # per GPU, from data/prices.yaml
+    usd_per_gpu_hour: dict[str, float] = field(default_factory=dict)  # by price basis (data/prices.yaml)
     marked: float = math.nan  # the concurrency to highlight (the sidebar's batch)
 
     @property
@@ -130,10 +131,11 @@ def short_name(name: str) -> str:
 
 
 def make_series(hardware, precision: str, weights: str, layout: str, concurrency, tpot_s, ttft_s, output_per_gpu,
-                total_per_gpu, fits, tco=None, marked: float = math.nan) -> Series:  # fmt: skip
-    """A Series from the model's arrays, the hardware and its TCO entry (or None)."""
-    prices = dict(tco.usd_per_gpu_hour) if tco is not None else {}
-    prices["catalog"] = hardware.price_usd_per_hour if hardware.price_usd_per_hour is not None else math.nan
+                total_per_gpu, fits, marked: float = math.nan) -> Series:  # fmt: skip
+    """A Series from the model's arrays and the hardware (its prices by basis and all-in power: data/prices.yaml)."""
+    prices = {b: p.usd_per_gpu_hour for b, p in hardware.prices.usd_per_gpu_hour.items()}
+    if "on_demand" not in prices and hardware.price_usd_per_hour is not None:  # a user's file with its own price
+        prices["on_demand"] = hardware.price_usd_per_hour
     shape = np.shape(concurrency)
     return Series(
         hardware_id=hardware.id,
@@ -147,7 +149,7 @@ def make_series(hardware, precision: str, weights: str, layout: str, concurrency
         output_per_gpu=np.broadcast_to(np.asarray(output_per_gpu, dtype=float), shape),
         total_per_gpu=np.broadcast_to(np.asarray(total_per_gpu, dtype=float), shape),
         fits=np.broadcast_to(np.asarray(fits, dtype=bool), shape),
-        all_in_w=tco.all_in_w if tco is not None else math.nan,
+        all_in_w=hardware.prices.all_in_w,
         usd_per_gpu_hour=prices,
         marked=float(marked),
     )
@@ -322,7 +324,7 @@ def frontier_table(series: Sequence[Series], points, *, y: str = "output") -> pd
 # --------------------------------------------------------------------------------------------------- per MW
 
 
-def per_mw_figure(series: Sequence[Series], points, tco: Mapping, *, y: str = "output", log_y: bool = True,
+def per_mw_figure(series: Sequence[Series], points, all_in_w: Mapping[str, float], *, y: str = "output", log_y: bool = True,
                   tr: Translator = EN) -> go.Figure:  # fmt: skip
     """tokens/s per MW of all-in power against tokens/s per user, for the hardware with an all-in power figure."""
     fig = Figure()
@@ -332,8 +334,7 @@ def per_mw_figure(series: Sequence[Series], points, tco: Mapping, *, y: str = "o
             _curve_traces(fig, s, s.interactivity, tokens_per_s_per_mw(s.per_gpu(y), s.all_in_w), tr, unit)
 
     def y_of(r):
-        e = tco.get(r.fields["hardware_id"])
-        return float(tokens_per_s_per_mw(_measured_y(r, y), e.all_in_w)) if e is not None else math.nan
+        return float(tokens_per_s_per_mw(_measured_y(r, y), all_in_w.get(r.fields["hardware_id"], math.nan)))
 
     _measured_traces(fig, [r for r in points if r.layout != "disaggregated"], y_of, tr, unit)
     style(fig, tr(f"fr_mw_title_{y}"), tr("fr_axis_tps_user"), tr(f"fr_axis_tps_mw_{y}"), log_y=log_y)

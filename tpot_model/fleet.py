@@ -1,0 +1,131 @@
+"""Demand to capacity: the fleet that serves a token demand at a latency target, per chip. USD, W, tokens, seconds.
+
+For each chip: the planner's best layout at the TPOT target (planner.cheapest over one node's GPU counts: the most
+output tokens/s per GPU), then GPUs = replicas x GPUs per replica, the fewest replicas whose rate, derated by the
+utilisation, covers the peak demand (average x peak-to-average): one replica fewer would not. Input tokens cost
+prefill time at the layout's own prefill rate (the TTFT of its batch), which lowers the output rate per GPU."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+from .catalog import Hardware, ModelSpec
+from .economics import HOURS_PER_YEAR, YEAR_S, price_for, tco_preset
+from .planner import NODE_GPU_OPTIONS, cheapest
+from .profiles import EfficiencyProfile
+from .scenario import Scenario
+
+DAY_S = 86400.0
+
+
+@dataclass(frozen=True)
+class Demand:
+    """Tokens per day (average), the peak-to-average ratio and the fraction of a GPU's rate a fleet sustains."""
+
+    output_tokens_per_day: float
+    input_tokens_per_day: float = 0.0
+    peak_to_average: float = 1.0
+    utilisation: float = 1.0
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.output_tokens_per_day) and self.output_tokens_per_day > 0):
+            raise ValueError(f"output tokens per day must be > 0, got {self.output_tokens_per_day!r}")
+        if not (math.isfinite(self.input_tokens_per_day) and self.input_tokens_per_day >= 0):
+            raise ValueError(f"input tokens per day must be >= 0, got {self.input_tokens_per_day!r}")
+        if not (math.isfinite(self.peak_to_average) and self.peak_to_average >= 1):
+            raise ValueError(f"peak-to-average must be >= 1, got {self.peak_to_average!r}")
+        if not (math.isfinite(self.utilisation) and 0 < self.utilisation <= 1):
+            raise ValueError(f"utilisation must be in (0, 1], got {self.utilisation!r}")
+
+    @property
+    def peak_output_tokens_per_s(self) -> float:
+        return self.output_tokens_per_day / DAY_S * self.peak_to_average
+
+
+@dataclass(frozen=True)
+class Fleet:
+    """One chip's fleet for a demand. Numbers are nan (gpus 0) when no layout meets the target and fits."""
+
+    hardware: str
+    feasible: bool
+    gpus_per_replica: int
+    batch: int
+    replicas: int
+    gpus: int
+    decode_tokens_per_s_per_gpu: float  # the frontier's rate at the target (decode only)
+    output_tokens_per_s_per_gpu: float  # with the prefill of the input tokens: what sizes the fleet
+    all_in_w_per_gpu: float
+    usd_per_gpu_hour: float
+    price_basis: str
+    price_as_of: str
+    capex_usd_per_gpu: float  # implied by the chip's hyperscaler TCO at the default financing (economics.tco_preset)
+    limited_by: str  # the frontier's: slo | memory | compute | batch_limit
+
+    @property
+    def megawatts(self) -> float:
+        """All-in MW: GPUs x all-in W per GPU."""
+        return self.gpus * self.all_in_w_per_gpu / 1e6
+
+    @property
+    def capex_usd(self) -> float:
+        return self.gpus * self.capex_usd_per_gpu
+
+    @property
+    def opex_usd_per_year(self) -> float:
+        """The fleet at its $/GPU-hour for every hour of the year (it is there whether busy or not)."""
+        return self.gpus * self.usd_per_gpu_hour * HOURS_PER_YEAR
+
+    def usd_per_1M_output_tokens(self, demand: Demand) -> float:
+        """The fleet's cost per 1M output tokens actually served: opex per year / output tokens per year."""
+        return self.opex_usd_per_year / (demand.output_tokens_per_day / DAY_S * YEAR_S) * 1e6
+
+
+def fleet(
+    model: ModelSpec,
+    hw: Hardware,
+    scenario: Scenario,
+    profile: EfficiencyProfile,
+    demand: Demand,
+    tpot_target_s: float,
+    ttft_target_s: float | None = None,
+) -> Fleet:
+    """The fleet of one chip for a demand at a TPOT target (scenario: context and output per request, formats,
+    price basis; its batch and GPU count are chosen here)."""
+    point = cheapest(model, hw, scenario, profile, tpot_target_s, ttft_target_s, NODE_GPU_OPTIONS)
+    price = price_for(hw, scenario)
+    tier = hw.prices.price("hyperscaler")
+    capex = (
+        tco_preset(tier.usd_per_gpu_hour, hw.prices.all_in_w, hw.tdp_w).capex_usd
+        if tier is not None and math.isfinite(hw.prices.all_in_w)
+        else math.nan
+    )
+    common = dict(
+        hardware=hw.id,
+        all_in_w_per_gpu=hw.prices.all_in_w,
+        usd_per_gpu_hour=price.usd_per_gpu_hour,
+        price_basis=price.basis,
+        price_as_of=price.as_of,
+        capex_usd_per_gpu=capex,
+        limited_by=point.limited_by,
+    )
+    if not point.feasible:
+        nan = math.nan
+        return Fleet(feasible=False, gpus_per_replica=0, batch=0, replicas=0, gpus=0, decode_tokens_per_s_per_gpu=nan,
+                     output_tokens_per_s_per_gpu=nan, **common)  # fmt: skip
+    n = point.num_gpus
+    decode = point.tokens_per_s_per_gpu
+    rate = decode
+    if demand.input_tokens_per_day > 0 and float(scenario.context_tokens) > 0:
+        prefill = point.batch * float(scenario.context_tokens) / point.ttft_s / n  # input tokens/s per GPU
+        rate = 1.0 / (1.0 / decode + demand.input_tokens_per_day / demand.output_tokens_per_day / prefill)
+    replicas = max(1, math.ceil(demand.peak_output_tokens_per_s / (rate * n * demand.utilisation) - 1e-12))
+    return Fleet(feasible=True, gpus_per_replica=n, batch=point.batch, replicas=replicas, gpus=replicas * n,
+                 decode_tokens_per_s_per_gpu=decode, output_tokens_per_s_per_gpu=rate, **common)  # fmt: skip
+
+
+def fleets(
+    model, hardware: list[Hardware], scenario, profile, demand, tpot_target_s, ttft_target_s=None
+) -> list[Fleet]:
+    """`fleet` for each candidate chip, side by side."""
+    return [fleet(model, hw, replace(scenario), profile, demand, tpot_target_s, ttft_target_s) for hw in hardware]
