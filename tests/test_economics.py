@@ -1,0 +1,170 @@
+"""Prices by basis (data/prices.yaml), TCO from parts, token revenue, and demand to capacity (fleet.py, `capacity`):
+hand-worked numbers and the invariants that tie them to `estimate` and `frontier`."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from tpot_model import Scenario, cli, estimate, planner, resolve_hardware, resolve_model, resolve_profile
+from tpot_model.economics import HOURS_PER_YEAR, ApiPrice, TcoParts, capital_recovery_factor, revenue, tco, tco_preset
+from tpot_model.fleet import DAY_S, Demand, fleet
+from tpot_model.prices import BASES, load_prices
+from tpot_model.units import ms
+
+PRICED = ("h100-sxm", "h200", "b200", "b300", "gb200", "gb300", "mi300x", "mi325x", "mi355x", "tpu7x")
+UNPRICED = ("trainium2", "gaudi3")  # no public hyperscaler or neocloud figure found (see data/prices.yaml)
+
+
+def _estimate_json(capsys, *args: str) -> dict:
+    assert cli.main(["estimate", "--model", "llama-3.1-8b", "--batch", "8", "--json", *args]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("basis", ["hyperscaler", "neocloud"])
+@pytest.mark.parametrize("hw", PRICED)
+def test_estimate_prices_every_chip_under_tco_bases(capsys, hw, basis):
+    r = _estimate_json(capsys, "--hardware", hw, "--price-basis", basis)
+    p = resolve_hardware(hw).prices.price(basis)
+    assert r["price_basis"] == basis and r["price_as_of"] == p.as_of and p.source
+    assert r["usd_per_1M_tokens"] == pytest.approx(p.usd_per_gpu_hour * 1e6 / (r["tokens_per_s_per_gpu"] * 3600))
+
+
+@pytest.mark.parametrize("hw", UNPRICED)
+def test_no_public_price_says_so(capsys, hw):
+    r = _estimate_json(capsys, "--hardware", hw, "--price-basis", "hyperscaler")
+    assert r["usd_per_1M_tokens"] is None and r["price_basis"] == "hyperscaler"
+    assert cli.main(["estimate", "--model", "llama-3.1-8b", "--hardware", hw, "--price-basis", "hyperscaler"]) == 0
+    assert f"no public hyperscaler price for {hw}" in capsys.readouterr().out
+
+
+def test_every_price_is_dated_and_sourced():
+    for hw_id, chip in load_prices().items():
+        resolve_hardware(hw_id)  # every key is a catalog chip
+        for basis, p in chip.usd_per_gpu_hour.items():
+            assert basis in BASES and p.as_of and p.source and p.usd_per_gpu_hour > 0
+
+
+def test_price_flag_is_custom_and_custom_needs_a_price(capsys):
+    r = _estimate_json(capsys, "--hardware", "h200", "--price", "2.0", "--price-basis", "hyperscaler")
+    assert r["price_basis"] == "custom" and r["price_usd_per_gpu_hour"] == 2.0
+    assert cli.main(["estimate", "--model", "llama-3.1-8b", "--hardware", "h200", "--price-basis", "custom"]) == 2
+    assert "needs a price" in capsys.readouterr().err
+
+
+def test_tokens_per_mw_and_all_in_energy_agree():
+    e = estimate(resolve_model("llama-3.1-8b"), resolve_hardware("b200"), Scenario(batch=8), resolve_profile("typical"))
+    assert float(e.tokens_per_s_per_mw) == pytest.approx(float(e.tokens_per_s_per_gpu) * 1e6 / 1710.0)
+    assert float(e.joules_per_token_all_in) == pytest.approx(1e6 / float(e.tokens_per_s_per_mw))
+    assert float(e.tokens_per_gw_year) == pytest.approx(float(e.tokens_per_s_per_mw) * 1e3 * 365.25 * 86400)
+
+
+def test_tco_from_parts_hand_worked():
+    # $40,000 per GPU over 5 years at 10 %: CRF = 0.1 / (1 - 1.1^-5) = 0.2637975; $10,551.90 a year / 8,766 h
+    parts = TcoParts(capex_usd=40000, depreciation_years=5, cost_of_capital=0.10, board_w=1000, host_network_w=300,
+                     pue=1.25, electricity_usd_per_kwh=0.08, utilisation=1.0)  # fmt: skip
+    assert capital_recovery_factor(0.10, 5) == pytest.approx(0.2637975, rel=1e-6)
+    b = tco(parts)
+    assert b.capital_usd_per_gpu_hour == pytest.approx(40000 * 0.2637975 / 8766, rel=1e-6)
+    assert b.energy_usd_per_gpu_hour == pytest.approx(1.625 * 0.08)  # (1000 + 300) W x 1.25 = 1.625 kW
+    half = tco(TcoParts(**{**parts.__dict__, "utilisation": 0.5}))
+    assert half.usd_per_gpu_hour == pytest.approx(2 * b.usd_per_gpu_hour)  # same cost over half the hours
+    assert capital_recovery_factor(0.0, 4) == 0.25
+
+
+def test_tco_preset_reproduces_the_published_tier():
+    hw = resolve_hardware("b200")
+    tier = hw.prices.price("hyperscaler").usd_per_gpu_hour
+    parts = tco_preset(tier, hw.prices.all_in_w, hw.tdp_w)
+    assert tco(parts).usd_per_gpu_hour == pytest.approx(tier)
+    assert parts.all_in_w == pytest.approx(1710.0) and parts.board_w == hw.tdp_w
+
+
+def test_revenue_hand_worked():
+    # 1,000 output tokens/s, 2 input tokens per output token (half cached), $1 in, $4 out, $0.10 cached in
+    api = ApiPrice(input_usd_per_1M=1.0, output_usd_per_1M=4.0, cached_input_usd_per_1M=0.1)
+    r = revenue(1000.0, 2.0, api, 3.0, cached_input_fraction=0.5, all_in_w=1500.0, gpus_per_rack=72,
+                capex_usd_per_gpu=50000.0)  # fmt: skip
+    per_output = 4.0 + 2.0 * (0.5 * 1.0 + 0.5 * 0.1)  # $ per 1M output tokens, input included: 5.1
+    assert r.revenue_usd_per_gpu_hour == pytest.approx(1000 * 3600 * per_output / 1e6)  # 18.36
+    assert r.margin_usd_per_gpu_hour == pytest.approx(18.36 - 3.0)
+    assert r.gross_margin_fraction == pytest.approx(15.36 / 18.36)
+    assert r.revenue_usd_per_mw_hour == pytest.approx(18.36 * 1e6 / 1500)
+    assert r.revenue_usd_per_rack_hour == pytest.approx(18.36 * 72)
+    assert r.payback_months == pytest.approx(50000 / (15.36 * HOURS_PER_YEAR / 12))
+
+
+MODEL, PROFILE = resolve_model("llama-3.1-70b"), resolve_profile("typical")
+SCEN = Scenario(context_tokens=4096, output_tokens=1024, weights="fp8", price_basis="hyperscaler")
+
+
+def test_fleet_hand_worked_and_consistent_with_frontier():
+    hw = resolve_hardware("h200")
+    best = planner.cheapest(MODEL, hw, SCEN, PROFILE, 50 * ms, None, planner.NODE_GPU_OPTIONS)
+    n, rate = best.num_gpus, best.tokens_per_s_per_gpu
+    # the frontier at that layout gives the same per-GPU rate
+    same = planner.frontier(MODEL, hw, Scenario(**{**_fields(SCEN), "num_gpus": n}), PROFILE, 50 * ms)
+    assert same.tokens_per_s_per_gpu == pytest.approx(rate)
+    # demand of exactly 3.5 replicas at full rate: 4 replicas; at 50 % utilisation 7 replicas; peak 2x: 7
+    per_day = 3.5 * n * rate * DAY_S
+    for demand, replicas in (
+        (Demand(per_day), 4),
+        (Demand(per_day, utilisation=0.5), 7),
+        (Demand(per_day, peak_to_average=2.0), 7),
+    ):
+        f = fleet(MODEL, hw, SCEN, PROFILE, demand, 50 * ms)
+        assert f.replicas == replicas and f.gpus == replicas * n and f.gpus_per_replica == n
+        assert f.output_tokens_per_s_per_gpu == pytest.approx(rate)
+        served = f.gpus * f.output_tokens_per_s_per_gpu * demand.utilisation
+        assert served >= demand.peak_output_tokens_per_s  # it serves the demand
+        assert (f.gpus - n) * f.output_tokens_per_s_per_gpu * demand.utilisation < demand.peak_output_tokens_per_s
+        assert f.megawatts == pytest.approx(f.gpus * 1370.0 / 1e6)  # MW = GPUs x all-in kW
+        assert f.opex_usd_per_year == pytest.approx(f.gpus * 1.22 * HOURS_PER_YEAR)
+        assert f.usd_per_1M_output_tokens(demand) == pytest.approx(
+            f.opex_usd_per_year / (demand.output_tokens_per_day * 365.25) * 1e6
+        )
+
+
+def test_fleet_input_tokens_cost_prefill_time():
+    hw = resolve_hardware("h200")
+    plain = fleet(MODEL, hw, SCEN, PROFILE, Demand(1e11), 50 * ms)
+    with_input = fleet(MODEL, hw, SCEN, PROFILE, Demand(1e11, input_tokens_per_day=4e11), 50 * ms)
+    assert with_input.output_tokens_per_s_per_gpu < plain.output_tokens_per_s_per_gpu
+    assert with_input.gpus >= plain.gpus
+
+
+def _fields(s: Scenario) -> dict:
+    return {k: getattr(s, k) for k in s.__dataclass_fields__}
+
+
+def test_capacity_cli_one_object_per_chip(capsys):
+    args = ["capacity", "--model", "llama-3.1-70b", "--hardware", "h200,b200,mi355x", "--output-tokens-per-day",
+            "1e12", "--tpot-target-ms", "50", "--peak-to-average", "1.5", "--utilisation", "0.7", "--price-basis",
+            "hyperscaler", "--weights", "fp8", "--json"]  # fmt: skip
+    assert cli.main(args) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["hardware"] for r in rows] == ["h200", "b200", "mi355x"]
+    keys = {"hardware", "gpus", "output_tokens_per_s_per_gpu", "megawatts", "capex_usd", "opex_usd_per_year",
+            "usd_per_1M_tokens", "limited_by"}  # fmt: skip
+    for r in rows:
+        assert keys <= set(r) and r["price_basis"] == "hyperscaler"
+        peak = 1e12 / DAY_S * 1.5
+        assert r["gpus"] * r["output_tokens_per_s_per_gpu"] * 0.7 >= peak
+        assert (r["gpus"] - r["gpus_per_replica"]) * r["output_tokens_per_s_per_gpu"] * 0.7 < peak
+        assert r["megawatts"] == pytest.approx(r["gpus"] * r["all_in_kW_per_gpu"] / 1e3)
+        assert math.isfinite(r["capex_usd"]) and r["capex_usd"] > 0
+
+
+@pytest.mark.parametrize(
+    "extra, message",
+    [(["--price-basis", "cheap"], "--price-basis"), (["--utilisation", "1.5"], "--utilisation"),
+     (["--hardware", "nope"], "--hardware"), (["--peak-to-average", "0.5"], "--peak-to-average")],
+)  # fmt: skip
+def test_capacity_cli_bad_input_is_one_line(capsys, extra, message):
+    base = ["capacity", "--model", "llama-3.1-8b", "--hardware", "h200", "--output-tokens-per-day", "1e9",
+            "--tpot-target-ms", "50"]  # fmt: skip
+    assert cli.main(base + extra) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and message in err and err.count("\n") == 1
