@@ -132,10 +132,11 @@ def test_gpu_count_that_does_not_divide_the_heads_is_flagged():
     assert not run_page("overview", gpus="8").info
 
 
-def test_more_gpus_than_one_server_says_the_links_are_priced_as_nvlink():
-    """16 H200s: the all-reduces use the H200's 450 GB/s NVLink figure as if one domain held all 16: say so; at 8, not."""
+def test_more_gpus_than_one_domain_says_the_collectives_cross_the_network():
+    """16 H200s: two 8-GPU NVLink domains (450 GB/s); since issue 18 the collectives that cross them are costed on the
+    NICs (catalog: one 400 Gb/s ConnectX-7 per GPU = 50 GB/s), and the notice says so; at 8, no notice."""
     at = run_page("overview", gpus="16")
-    assert EN("scale_beyond_node", gpus=16, hw="NVIDIA H200 SXM 141GB", bw="450 GB/s", node=8) in [
+    assert EN("scale_beyond_node", gpus=16, hw="NVIDIA H200 SXM 141GB", bw="450 GB/s", node=8, out="50.0 GB/s") in [
         i.value for i in at.info
     ]
     assert not run_page("overview", gpus="8").info
