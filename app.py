@@ -4,7 +4,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import chart, controls, notices
+from ui import chart, controls, embed, notices
 
 embedded = chart.embedded()
 st.set_page_config(
@@ -25,6 +25,7 @@ PAGES = [
     ("pages/compare.py", "page_compare", ":material/compare_arrows:"),
     ("pages/planner.py", "page_planner", ":material/target:"),
     ("pages/frontier.py", "page_frontier", ":material/ssid_chart:"),
+    ("pages/economics.py", "page_economics", ":material/factory:"),
     ("pages/validation.py", "page_validation", ":material/fact_check:"),
     ("pages/methodology.py", "page_methodology", ":material/functions:"),
     ("pages/glossary.py", "page_glossary", ":material/translate:"),
@@ -37,6 +38,10 @@ pages = [
     if Path(path).exists()
 ]
 page = st.navigation(pages, position="hidden" if embedded else "sidebar")
-controls.sidebar()
 notices.url_notices(controls.notices(), tr)
-page.run()
+only = embed.only_requested()  # ?embed=true&only=<chart id>: that chart alone (a notice and the page if none)
+if only is None or not chart.only_view(page, only, tr):
+    controls.sidebar()
+    chart.start_page()
+    page.run()
+    chart.page_downloads(tr)

@@ -1,0 +1,142 @@
+"""Economics: demand to capacity per chip (fleet.py), TCO from its parts, token revenue and margin. Every $ figure
+names its price basis and date; the CSV downloads carry them in every row."""
+
+import math
+
+import streamlit as st
+
+from tpot_model import economics
+from tpot_model.fleet import Demand, fleets
+from tpot_model.prices import OWNING_BASES
+from tpot_model.units import ms
+from ui import cache, chart, controls, fmt, notices
+from ui.figures import economics as figs
+
+state = controls.scenario_state()
+tr = controls.translator()
+est = controls.evaluate(state)
+model, hw, profile = controls.resolve(state)
+catalog = cache.hardware()
+
+st.title(tr("page_economics"))
+st.caption(tr("ec_caption"))
+
+# --- demand to capacity
+st.header(tr("ec_cap_h"))
+c = st.columns(3)
+out_b = c[0].number_input(tr("ec_out_per_day"), 0.001, 1e6, 1000.0, step=100.0, key="econ.out", persist_state="session")
+in_b = c[1].number_input(tr("ec_in_per_day"), 0.0, 1e7, 4000.0, step=100.0, key="econ.in", persist_state="session")
+tpot_ms = c[2].number_input(
+    tr("ec_tpot_target"), 1.0, 10000.0, 50.0, step=5.0, key="econ.tpot", persist_state="session"
+)
+c = st.columns([1, 1, 3])
+peak = c[0].number_input(tr("ec_peak"), 1.0, 20.0, 1.5, step=0.1, key="econ.peak", persist_state="session")
+util = c[1].number_input(tr("ec_util"), 0.05, 1.0, 0.7, step=0.05, key="econ.util", persist_state="session")
+default_chips = [h for h in ("h200", "b200", "mi355x") if h in catalog]
+chips = c[2].multiselect(
+    tr("ec_chips"), list(catalog), default_chips, format_func=lambda h: catalog[h].name, key="econ.chips",
+    max_selections=8, persist_state="session",
+)  # fmt: skip
+demand = Demand(out_b * 1e9, in_b * 1e9, peak, util)
+scenario = state.to_scenario(batch=1)
+rows = fleets(model, [catalog[h] for h in chips], scenario, profile, demand, tpot_ms * ms)
+table = figs.capacity_table(rows, demand, {h: catalog[h].name for h in chips})
+if rows and not any(f.feasible for f in rows):
+    st.warning(tr("ec_cap_none"))
+chart.figure(figs.capacity_figure(table, tr=tr), table, "capacity", tr)
+st.dataframe(table.drop(columns=["hardware_id"]), hide_index=True)
+st.caption(tr("ec_cap_help"))
+if rows:
+    st.caption(notices.price_note(economics.price_for(catalog[chips[0]], scenario), tr))
+
+# --- TCO from parts, for the sidebar chip
+st.header(tr("ec_tco_h"))
+tier_basis = state.price_basis if state.price_basis in OWNING_BASES else "hyperscaler"
+tier = hw.prices.price(tier_basis)
+if tier is not None and math.isfinite(hw.prices.all_in_w):
+    preset = economics.tco_preset(tier.usd_per_gpu_hour, hw.prices.all_in_w, hw.tdp_w)
+    st.markdown(
+        tr(
+            "ec_tco_intro",
+            hw=hw.name,
+            basis=tr(f"basis_{tier_basis}"),
+            price=fmt.usd_markdown(tier.usd_per_gpu_hour),
+            note=notices.price_note(tier, tr),
+        )  # fmt: skip
+    )
+    preset_as_of = tier.as_of
+else:
+    preset = economics.TcoParts(capex_usd=30000.0, board_w=hw.tdp_w or 1000.0)
+    st.info(tr("ec_tco_no_tier", hw=hw.name))
+    preset_as_of = ""
+c = st.columns(4)
+k = f"econ.tco.{hw.id}.{tier_basis}."  # a new chip or basis starts from its own preset
+capex = c[0].number_input(tr("ec_capex"), 0.0, 5e6, float(round(preset.capex_usd)), step=1000.0, key=k + "capex",
+                          help=tr("ec_capex_help"))  # fmt: skip
+years = c[1].number_input(tr("ec_years"), 1.0, 15.0, preset.depreciation_years, step=0.5, key=k + "years")
+rate = c[2].number_input(tr("ec_rate"), 0.0, 50.0, preset.cost_of_capital * 100, step=0.5, key=k + "rate")
+util_h = c[3].number_input(tr("ec_tco_util"), 0.05, 1.0, preset.utilisation, step=0.05, key=k + "util")
+c = st.columns(4)
+board = c[0].number_input(tr("ec_board_w"), 0.0, 20000.0, float(round(preset.board_w)), step=10.0, key=k + "board")
+host = c[1].number_input(tr("ec_host_w"), 0.0, 20000.0, float(round(preset.host_network_w)), step=10.0, key=k + "host")
+pue = c[2].number_input(tr("ec_pue"), 1.0, 3.0, preset.pue, step=0.05, key=k + "pue")
+kwh = c[3].number_input(tr("ec_kwh"), 0.0, 1.0, preset.electricity_usd_per_kwh, step=0.01, key=k + "kwh")
+parts = economics.TcoParts(capex, years, rate / 100, board, host, pue, kwh, util_h)
+b = economics.tco(parts)
+c = st.columns([1, 1, 2])
+c[0].metric(tr("ec_m_tco"), fmt.usd(b.usd_per_gpu_hour))
+c[1].metric(tr("ec_m_all_in"), f"{fmt.number(b.all_in_w)} W")
+
+
+def _use_tco(value: float = round(b.usd_per_gpu_hour, 4)) -> None:
+    st.session_state["price_basis"] = "custom"
+    st.session_state["price"] = value
+
+
+c[2].button(tr("ec_use_tco"), on_click=_use_tco, key="econ.use_tco")
+chart.figure(figs.tco_figure(b, tr=tr), figs.tco_table(b, hw.id, tier_basis, preset_as_of), "tco", tr)
+
+# --- token revenue and margin at the sidebar scenario
+st.header(tr("ec_rev_h"))
+c = st.columns(5)
+api_in = c[0].number_input(tr("ec_api_in"), 0.0, 1000.0, 1.0, step=0.1, key="econ.api_in", persist_state="session")
+api_out = c[1].number_input(tr("ec_api_out"), 0.0, 1000.0, 1.0, step=0.1, key="econ.api_out", persist_state="session")
+api_cached = c[2].number_input(tr("ec_api_cached"), 0.0, 1000.0, 0.1, step=0.05, key="econ.api_cached",
+                               persist_state="session")  # fmt: skip
+cached = c[3].slider(tr("ec_cached_frac"), 0.0, 1.0, 0.0, step=0.05, key="econ.cached", persist_state="session")
+rack = c[4].number_input(tr("ec_rack"), 1, 1024, int(getattr(hw, "scale_up_domain_gpus", None) or 8), key="econ.rack")
+out_rate = float(est.output_tokens_per_s_per_gpu)
+ratio = state.context / state.output
+tier_capex = economics.tco_preset(hw.prices.price("hyperscaler").usd_per_gpu_hour, hw.prices.all_in_w, hw.tdp_w) \
+    if hw.prices.price("hyperscaler") is not None and math.isfinite(hw.prices.all_in_w) else None  # fmt: skip
+rev = economics.revenue(
+    out_rate, ratio, economics.ApiPrice(api_in, api_out, api_cached), est.price_usd_per_gpu_hour,
+    cached_input_fraction=cached, all_in_w=est.all_in_w_per_gpu, gpus_per_rack=rack,
+    capex_usd_per_gpu=tier_capex.capex_usd if tier_capex else math.nan,
+)  # fmt: skip
+st.markdown(
+    tr(
+        "ec_rev_intro",
+        rate=fmt.rate(out_rate),
+        ratio=fmt.number(ratio),
+        price=fmt.usd_markdown(est.price_usd_per_gpu_hour),
+        note=notices.price_note(est.price, tr),
+    )  # fmt: skip
+)
+notices.cost_line(est, tr, key="econ.no_price")
+c = st.columns(5)
+c[0].metric(tr("ec_m_rev"), fmt.usd(rev.revenue_usd_per_gpu_hour))
+c[1].metric(tr("ec_m_margin"), fmt.pct(rev.gross_margin_fraction, na=tr("fr_na")))
+c[2].metric(tr("ec_m_rev_mw"), fmt.usd(rev.revenue_usd_per_mw_hour))
+c[3].metric(tr("ec_m_rev_rack"), fmt.usd(rev.revenue_usd_per_rack_hour))
+payback = rev.payback_months
+c[4].metric(tr("ec_m_payback"), fmt.number(payback) if payback == payback else tr("fr_na"),
+            help=tr("ec_payback_def", capex=fmt.usd(rev.capex_usd_per_gpu)))  # fmt: skip
+st.download_button(
+    tr("ec_rev_csv"),
+    figs.revenue_table(rev, hw.id, est.price.basis, est.price.as_of).to_csv(index=False),
+    "revenue.csv",
+    "text/csv",
+    key="econ.rev_csv",
+    on_click="ignore",
+)

@@ -1,0 +1,101 @@
+"""Economics page figures and tables (pure): the fleet per chip for a demand, the TCO breakdown, token revenue.
+Display units: MW, USD, tokens/s. Tables carry the price basis and its date in every row (CSV downloads)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from tpot_model.economics import Revenue, TcoBreakdown
+from tpot_model.fleet import Demand, Fleet
+
+from ..i18n import EN, Translator
+from .common import Figure, hardware_colour, style
+
+
+def capacity_table(fleets: Sequence[Fleet], demand: Demand, names: dict[str, str]) -> pd.DataFrame:
+    """One row per chip: layout, GPUs, rates, MW, capex, opex, $ per 1M output tokens, basis and date."""
+    rows = []
+    for f in fleets:
+        ok = f.feasible
+        rows.append(
+            {
+                "hardware": names.get(f.hardware, f.hardware),
+                "hardware_id": f.hardware,
+                "gpus_per_replica": f.gpus_per_replica if ok else None,
+                "batch": f.batch if ok else None,
+                "replicas": f.replicas if ok else None,
+                "gpus": f.gpus if ok else None,
+                "output_tokens_per_s_per_gpu": f.output_tokens_per_s_per_gpu,
+                "megawatts_all_in": f.megawatts if ok else None,
+                "capex_usd": f.capex_usd if ok else None,
+                "opex_usd_per_year": f.opex_usd_per_year if ok else None,
+                "usd_per_1M_output_tokens": f.usd_per_1M_output_tokens(demand) if ok else None,
+                "limited_by": f.limited_by,
+                "price_usd_per_gpu_hour": f.usd_per_gpu_hour,
+                "price_basis": f.price_basis,
+                "price_as_of": f.price_as_of,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def capacity_figure(table: pd.DataFrame, *, tr: Translator = EN) -> go.Figure:
+    """All-in megawatts per chip for the demand (GPUs in the hover); a chip without a layout or power has no bar."""
+    fig = Figure()
+    for _, r in table.iterrows():
+        fig.add_bar(
+            x=[r["hardware"]],
+            y=[r["megawatts_all_in"]],
+            name=r["hardware"],
+            marker={"color": hardware_colour(r["hardware_id"])},
+            customdata=[[r["gpus"] if r["gpus"] == r["gpus"] else 0]],
+            hovertemplate=f"%{{x}}<br>%{{y:,.2f}} MW<br>%{{customdata[0]:,}} {tr('ec_unit_gpus')}<extra></extra>",
+            showlegend=False,
+        )
+    return style(fig, tr("ec_cap_title"), "", tr("ec_axis_mw"))
+
+
+def tco_table(b: TcoBreakdown, hw_id: str, basis: str, as_of: str) -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {"hardware_id": hw_id, "part": "capital", "usd_per_gpu_hour": b.capital_usd_per_gpu_hour},
+            {"hardware_id": hw_id, "part": "energy", "usd_per_gpu_hour": b.energy_usd_per_gpu_hour},
+            {"hardware_id": hw_id, "part": "total", "usd_per_gpu_hour": b.usd_per_gpu_hour},
+        ]
+    ).assign(all_in_w_per_gpu=b.all_in_w, preset_basis=basis, preset_as_of=as_of)
+
+
+def tco_figure(b: TcoBreakdown, *, tr: Translator = EN) -> go.Figure:
+    """$ per GPU-hour, stacked: capital (depreciation and financing) and energy."""
+    fig = Figure()
+    for part, value, colour in (
+        ("capital", b.capital_usd_per_gpu_hour, "#4e79a7"),
+        ("energy", b.energy_usd_per_gpu_hour, "#f28e2c"),
+    ):
+        fig.add_bar(x=[tr("ec_tco_bar")], y=[value], name=tr(f"ec_tco_{part}"), marker={"color": colour},
+                    hovertemplate=f"{tr(f'ec_tco_{part}')}: $%{{y:.3f}}<extra></extra>")  # fmt: skip
+    fig.update_layout(barmode="stack", height=360)
+    return style(fig, tr("ec_tco_title"), "", tr("ec_axis_usd_gpu_hour"))
+
+
+def revenue_table(r: Revenue, hw_id: str, basis: str, as_of: str) -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {
+                "hardware_id": hw_id,
+                "revenue_usd_per_gpu_hour": r.revenue_usd_per_gpu_hour,
+                "cost_usd_per_gpu_hour": r.cost_usd_per_gpu_hour,
+                "margin_usd_per_gpu_hour": r.margin_usd_per_gpu_hour,
+                "gross_margin_fraction": r.gross_margin_fraction,
+                "revenue_usd_per_mw_hour": r.revenue_usd_per_mw_hour,
+                "revenue_usd_per_rack_hour": r.revenue_usd_per_rack_hour,
+                "gpus_per_rack": r.gpus_per_rack,
+                "payback_months": r.payback_months,
+                "price_basis": basis,
+                "price_as_of": as_of,
+            }
+        ]
+    )
