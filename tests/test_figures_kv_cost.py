@@ -155,6 +155,8 @@ def test_attention_text_names_sparse_and_chunked_attention():
     assert "chunked local attention" in chunked and "sliding window" not in chunked
     assert "稀疏注意力" in kf.attention_text(TINY_DSA, BF16, 8, tr=ZH)
     assert "分塊局部注意力" in kf.attention_text(TINY_CHUNKED, BF16, 1, tr=ZH)
+    # the expander's formula includes the index key: (32 + 8 + 4) x 2 B x 2 layers = 176 B, what the metric shows
+    assert kf.per_token_formula(TINY_DSA, BF16)[1] == "(32 + 8 + 4) × 2 B × 2"
 
 
 def test_kib_formatting():

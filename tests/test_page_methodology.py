@@ -91,6 +91,10 @@ def test_attention_types_use_their_own_kv_formula():
     assert "24,576 bytes/token" in hybrid and "Gated DeltaNet" in hybrid
     latex = [t for k, t in figs.memory_blocks(_est("deepseek-v3"), EN) if k == "latex"]
     assert any("r_{kv}" in t for t in latex) and not any(r"2 \times L \times K" in t for t in latex)
+    # DeepSeek-V3.2: the DSA indexer key (128) cached beside the latent, (512 + 64 + 128) x 61 x 2 B = 85,888 B
+    dsa = _text(figs.memory_blocks(_est("deepseek-v3.2"), EN))
+    assert "(kv_lora_rank 512 + rope dim 64 + index dim 128) × 61 layers × 2 B = **85,888 bytes/token**" in dsa
+    assert "索引維度 128" in _text(figs.memory_blocks(_est("deepseek-v3.2"), Translator("zh-TW")))
 
 
 def test_moe_experts_touched_for_this_batch():

@@ -558,6 +558,12 @@ def per_token_formula(model: ModelSpec, kv_bytes_per_element: float) -> tuple[st
     layers = model.num_full_attention_layers + model.num_window_layers
     if model.mla:
         a = model.mla
+        if model.sparse_attention:  # DSA: the indexer's key is cached beside the latent
+            return (
+                "(kv_lora_rank + qk_rope_head_dim + index_head_dim) × bytes/element × L_attn",
+                f"({a.kv_lora_rank} + {a.qk_rope_head_dim} + {model.sparse_attention.index_head_dim})"
+                f" × {kv_bytes_per_element:g} B × {layers}",
+            )
         return (
             "(kv_lora_rank + qk_rope_head_dim) × bytes/element × L_attn",
             f"({a.kv_lora_rank} + {a.qk_rope_head_dim}) × {kv_bytes_per_element:g} B × {layers}",

@@ -81,7 +81,19 @@ def memory_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
 
     per_token = kv_bytes_per_token(m, kvb)
     L_full = m.num_full_attention_layers
-    if m.mla:
+    if m.sparse_attention:  # DSA: the indexer's key is cached beside the MLA latent
+        out.append(("latex", r"\mathrm{KV}_{tok} = (r_{kv} + d_{rope} + d_{index}) \times L \times b_{kv}"))
+        sub = tr(
+            "meth_kv_dsa_sub",
+            rank=m.mla.kv_lora_rank,
+            rope=m.mla.qk_rope_head_dim,
+            index=m.sparse_attention.index_head_dim,
+            layers=L_full,
+            b=fmt.plain(kvb),
+            fmt=s.kv_cache.name,
+            result=fmt.integer(per_token),
+        )
+    elif m.mla:
         out.append(("latex", r"\mathrm{KV}_{tok} = (r_{kv} + d_{rope}) \times L \times b_{kv}"))
         sub = tr(
             "meth_kv_mla_sub",
