@@ -31,6 +31,7 @@ URL_PATHS = {
     "compare": "compare",
     "planner": "planner",
     "frontier": "frontier",
+    "economics": "economics",
     "validation": "validation",
     "methodology": "methodology",
     "glossary": "glossary",
@@ -110,14 +111,68 @@ def test_shared_link_restores_scenario(server, page):
     page.screenshot(path=str(SHOTS / "shared-link.png"), full_page=True)
 
 
+# every kind of control a page or the sidebar draws, and the sidebar itself with its toggles
+WIDGETS = ", ".join(f'[data-testid="{t}"]' for t in (
+    "stSelectbox", "stMultiSelect", "stSlider", "stNumberInput", "stRadio", "stCheckbox", "stTextInput", "stTabs",
+    "stDownloadButton", "stButton", "stExpander", "stFileUploader", "stSegmentedControl", "stToggle"))  # fmt: skip
+SIDEBAR = '[data-testid="stSidebar"], [data-testid="stSidebarCollapseButton"], [data-testid="stExpandSidebarButton"]'
+
+
 def test_embed_view(server, page):
+    """?embed=true: no sidebar (nor its toggle) and no navigation; the scenario's controls in one closed expander
+    above the first chart; the downloads stay."""
     _open(page, server, "", SHARED + "&embed=true")
     _no_exception(page)
     assert not page.is_visible('[data-testid="stToolbarActions"]')
     assert page.query_selector('[data-testid="stSidebarNav"]') is None
-    assert page.query_selector(".js-plotly-plot") is not None
-    assert page.query_selector('[data-testid="stDownloadButton"]') is None
+    assert page.locator(SIDEBAR).count() == 0
+    controls = page.locator('[data-testid="stExpander"]').filter(has_text=EN("embed_controls"))
+    assert controls.count() == 1 and controls.locator('[data-testid="stSelectbox"]').count() == 0  # closed
+    first_chart = page.locator(".tpot-chart").first.bounding_box()
+    assert controls.bounding_box()["y"] < first_chart["y"]
+    assert page.locator('[data-testid="stDownloadButton"]').count() >= 2
     page.screenshot(path=str(SHOTS / "embed.png"), full_page=True)
+    controls.locator("summary").click()  # opened, it holds the sidebar's controls; a change reaches the page
+    page.wait_for_selector('[data-testid="stExpander"] [data-testid="stSelectbox"]', timeout=60_000)
+    _settle(page)
+    slider = page.locator('[data-testid="stSlider"]').filter(has_text=re.compile("Batch")).get_by_role("slider")
+    slider.focus()
+    page.keyboard.press("Home")
+    page.wait_for_function("() => /[?&]batch=1(&|$)/.test(window.location.search)", timeout=60_000)
+    _settle(page)
+    _no_exception(page)
+    assert "model=deepseek-v3" in page.url  # the rest of the scenario kept
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_embed_one_chart_alone(server, browser, lang):
+    """?embed=true&only=roofline on /roofline, in a 900 x 700 frame: exactly one chart, on screen, with its scenario
+    and a link to the full view; no control of any kind, no sidebar, no sidebar toggle."""
+    tr = Translator(lang)
+    context = browser.new_context(viewport={"width": 900, "height": 700})
+    pg = context.new_page()
+    _open(pg, server, "roofline", f"{SHARED}&lang={lang}&embed=true&only=roofline")
+    _no_exception(pg)
+    assert pg.locator(".js-plotly-plot").count() == 1
+    assert pg.locator('[data-testid="stElementContainer"][class*="st-key-chart-"]').count() == 1
+    assert pg.locator(WIDGETS).count() == 0
+    assert pg.locator(SIDEBAR).count() == 0
+    box = pg.locator(".tpot-chart .main-svg").first.bounding_box()
+    assert box["y"] < 200 and box["y"] + box["height"] <= 700  # the frame shows the chart
+    main = pg.inner_text('[data-testid="stMain"]')
+    assert "DeepSeek" in main and "B200" in main and tr("embed_full_view") in main
+    href = pg.get_by_role("link", name=tr("embed_full_view")).get_attribute("href")
+    assert "model=deepseek-v3" in href and "only=" not in href and "embed=" not in href
+    pg.screenshot(path=str(SHOTS / f"embed-only-roofline-{lang}.png"))
+    context.close()
+
+
+def test_embed_unknown_chart_says_so_and_shows_the_page(server, page):
+    _open(page, server, "roofline", SHARED + "&embed=true&only=no-such-chart")
+    _no_exception(page)
+    warning = page.locator('[data-testid="stAlert"]').filter(has_text="no-such-chart")
+    assert warning.count() == 1 and "roofline" in warning.inner_text()  # names the charts the page has
+    assert page.locator(".js-plotly-plot").count() >= 1 and page.locator('[data-testid="stMetric"]').count() >= 1
 
 
 def test_slider_redraws_chart(server, page):
@@ -161,18 +216,43 @@ def test_chart_full_screen_and_width(server, page):
 
 def test_chart_modebar_speaks_the_page_language(server, page):
     """plotly.js's own hints (modebar) are translated with the page: its zh-TW locale, vendored beside the build."""
-    for lang, png, fullscreen in (
-        ("zh-TW", "下載圖表為 PNG 圖檔", "全螢幕"),
-        ("en", "Download plot as a PNG", "Full screen"),
-    ):
+    for lang, autoscale in (("zh-TW", "自動縮放"), ("en", "Autoscale")):
+        tr = Translator(lang)
         _open(page, server, "", f"lang={lang}")
         titles = (
             page.locator(".tpot-chart")
             .first.locator(".modebar-btn")
             .evaluate_all("buttons => buttons.map(b => b.getAttribute('data-title'))")
         )
-        assert png in titles and fullscreen in titles, titles
+        assert autoscale in titles and tr("chart_fullscreen") in titles, titles
+        # our PNG / SVG (with the scenario and source) replace plotly's own PNG button (the chart as on screen)
+        assert tr("chart_png") in titles and tr("chart_svg") in titles, titles
+        assert "Download plot as a PNG" not in titles and "下載圖表為 PNG 圖檔" not in titles, titles
         assert "Share chart..." not in titles  # nothing offers to upload a chart to Plotly Cloud (zh-TW has no word)
+
+
+@pytest.mark.parametrize("fmt", ["svg", "png"])
+def test_chart_image_for_slides_carries_scenario_and_source(server, page, tmp_path, fmt):
+    """The modebar's PNG / SVG: the chart with its scenario under the title and the 'source: ..., date' footnote,
+    named after the chart and its scenario."""
+    import datetime as dt
+
+    _open(page, server, "roofline", SHARED + "&lang=en")
+    chart = page.locator(".tpot-chart").first
+    chart.hover()
+    with page.expect_download() as download:
+        chart.locator(f'.modebar-btn[data-title="{EN(f"chart_{fmt}")}"]').click()
+    name = download.value.suggested_filename
+    assert name == f"roofline_deepseek-v3_8xb200_nvfp4-fp8_b64_ctx8192_out256_ideal.{fmt}", name
+    saved = tmp_path / name
+    download.value.save_as(saved)
+    data = saved.read_bytes()
+    if fmt == "png":
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
+        return
+    text = data.decode("utf-8")
+    assert "DeepSeek" in text and "8 × NVIDIA B200" in text and "batch 64" in text  # the scenario line
+    assert "Source: TPOT dashboard" in text and dt.date.today().isoformat() in text  # the footnote
 
 
 def test_downloaded_chart_works_offline_in_the_page_language(server, page, tmp_path):
@@ -182,12 +262,18 @@ def test_downloaded_chart_works_offline_in_the_page_language(server, page, tmp_p
         page.get_by_role("button", name=Translator("zh-TW")("download_html")).first.click()
     saved = tmp_path / "chart.html"
     download.value.save_as(saved)
+    html = saved.read_text(encoding="utf-8")
+    assert "<title>" in html and html.count("* plotly.js (cartesian - minified) v") == 1  # inline once: 1.5 MB
     offline = page.context.new_page()
     offline.route(re.compile(r"^https?://"), lambda route: route.abort())  # nothing from a server or the internet
     offline.goto(saved.as_uri())
     offline.wait_for_selector(".js-plotly-plot .main-svg", timeout=30_000)
     titles = offline.locator(".modebar-btn").evaluate_all("buttons => buttons.map(b => b.getAttribute('data-title'))")
     assert "下載圖表為 PNG 圖檔" in titles and "Share chart..." not in titles, titles
+    title = offline.locator(".gtitle").first.text_content()
+    assert "Llama 3.1 70B" in title and "批次 32" in title  # the scenario under the chart's title, in its language
+    assert "資料來源" in offline.locator(".annotation-text").last.text_content()  # the source footnote
+    assert "Llama 3.1 70B" in offline.title()
     offline.close()
 
 
@@ -271,3 +357,25 @@ def test_upload_hardware_file(server, page, tmp_path):
     page.screenshot(path=str(SHOTS / "upload.png"), full_page=True)
     _open(page, server, "", shared.split("?", 1)[1])  # the shared link, in the same browser
     assert "My Chip 9000" in page.inner_text('[data-testid="stMain"]')
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_economics_capacity_page(server, page, lang):
+    """The Economics page in a real browser: the capacity bars drawn (one per default chip), the table, the price
+    basis and date beside the $, and a demand change that redraws the bars."""
+    tr = Translator(lang)
+    _open(page, server, "economics", f"lang={lang}&price_basis=hyperscaler&model=llama-3.1-8b&weights=fp8")
+    _no_exception(page)
+    main = page.inner_text('[data-testid="stMain"]')
+    assert tr("ec_cap_h") in main and tr("ec_tco_h") in main and tr("ec_rev_h") in main
+    assert tr("basis_hyperscaler") in main and "2026-09-20" in main
+    before = page.evaluate("document.querySelector('.tpot-chart').data.map(t => Number(t.y[0]))")
+    assert len(before) == 3 and all(v > 0 for v in before)
+    box = page.locator('[data-testid="stNumberInput"]').filter(has_text=tr("ec_out_per_day")).locator("input")
+    box.fill("2000")
+    box.press("Enter")
+    page.wait_for_timeout(1000)
+    _settle(page)
+    after = page.evaluate("document.querySelector('.tpot-chart').data.map(t => Number(t.y[0]))")
+    assert all(a > b for a, b in zip(after, before, strict=True))  # twice the demand: more megawatts on every chip
+    page.screenshot(path=str(SHOTS / f"economics-{lang}.png"), full_page=True)
