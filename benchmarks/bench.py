@@ -233,6 +233,193 @@ def browser_figures(repeats: int) -> dict:
     return out
 
 
+# Every chart draw (ui/plotly_chart.js calls window.Plotly.react) stamped in ms since navigation: window.__tpotDraws
+DRAW_MARKS = """(() => {
+  window.__tpotDraws = [];
+  let plotly;
+  Object.defineProperty(window, "Plotly", { configurable: true, get: () => plotly, set: (v) => {
+    plotly = v;
+    if (v && v.react && !v.__tpotTimed) {
+      const react = v.react;
+      v.react = (...args) => react.apply(v, args).then((gd) => {
+        const r = gd.getBoundingClientRect();
+        window.__tpotDraws.push({ t: performance.now(), onScreen: r.top < innerHeight && r.bottom > 0 });
+        return gd;
+      });
+      v.__tpotTimed = true;
+    }
+  } });
+})();"""
+REDRAW_SETTLED = """t0 => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  const idle = app && app.getAttribute("data-test-script-state") === "notRunning";
+  const after = window.__tpotDraws.filter(d => d.t > t0);
+  if (!idle || !after.length) { window.__tpotQuietSince = undefined; return false; }
+  const last = after[after.length - 1].t;
+  if (window.__tpotLast !== last) { window.__tpotLast = last; window.__tpotQuietSince = performance.now(); }
+  return performance.now() - window.__tpotQuietSince > 800;
+}"""
+SCENARIO_FREE_PAGES = {"glossary", "validation"}  # nothing on them follows the sidebar
+
+
+def redraw_figures(repeats: int) -> dict:
+    """Slider to redraw in Chromium (1400 x 1000), per page: the sidebar's batch slider moved one stop with the
+    keyboard (each time to a batch that page has not shown, so no result is cached yet), until the first chart has
+    redrawn, until every chart on the screen has, and until the last chart has (below the fold too); medians of
+    `repeats` moves, seconds."""
+    from tests.server_util import CHROMIUM, CHROMIUM_ARGS, streamlit_server
+
+    if not Path(CHROMIUM).exists():
+        return {"skipped": "no /usr/bin/chromium"}
+    from playwright.sync_api import sync_playwright
+
+    from tests.test_browser import PAGES, URL_PATHS
+
+    contexts = (1024, 2048, 3072, 6144, 8192, 12288, 16384, 24576, 32768, 49152, 65536, 98304)
+    out = {}
+    with streamlit_server() as (base, _), sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+        ctx.add_init_script(DRAW_MARKS)
+        page = ctx.new_page()
+        for i, name in enumerate(n for n in PAGES if n not in SCENARIO_FREE_PAGES):
+            page.goto(f"{base}/{URL_PATHS[name]}?lang=en&batch=4&context={contexts[i]}", wait_until="domcontentloaded")
+            page.wait_for_function(REDRAW_SETTLED, arg=0, timeout=120_000, polling=100)
+            slider = page.locator('[data-testid="stSlider"]').filter(has_text="Batch").get_by_role("slider")
+            first, screen, last = [], [], []
+            for _ in range(repeats):
+                slider.focus()
+                t0 = page.evaluate("performance.now()")
+                page.keyboard.press("ArrowRight")
+                page.wait_for_function(REDRAW_SETTLED, arg=t0, timeout=120_000, polling=50)
+                draws = page.evaluate(f"window.__tpotDraws.filter(d => d.t > {t0})")
+                first.append((draws[0]["t"] - t0) / 1e3)
+                screen.append((max((d["t"] for d in draws if d["onScreen"]), default=draws[0]["t"]) - t0) / 1e3)
+                last.append((draws[-1]["t"] - t0) / 1e3)
+            out[name] = {"first_chart_s": round(statistics.median(first), 2),
+                         "screen_s": round(statistics.median(screen), 2),
+                         "all_charts_s": round(statistics.median(last), 2)}  # fmt: skip
+        browser.close()
+    return out
+
+
+# The wiki link the readers open: one page, one scenario, embedded (as in an iframe), beside Streamlit's own one-chart
+# page under the same load. The warm-up run uses another scenario (batch), so the readers' scenario is new to the server.
+READER_LINKS = {
+    "roofline_embed": ("roofline", "model=deepseek-v3&hardware=b200&gpus=8&weights=fp8&batch=64&embed=true"),
+    "roofline_only": (
+        "roofline",
+        "model=deepseek-v3&hardware=b200&gpus=8&weights=fp8&batch=64&embed=true&only=roofline",
+    ),
+    "overview_embed": ("", "model=deepseek-v3&hardware=b200&gpus=8&weights=fp8&batch=64&embed=true"),
+    "cost_embed": ("cost", "model=deepseek-v3&hardware=b200&gpus=8&weights=fp8&batch=64&embed=true"),
+}
+
+
+async def _reader(base: str, page: str, query: str, embedded: bool, times: list[float], hold) -> None:
+    """One reader: open a session (a raw WebSocket client, as a browser tab would), run `page` with `query`, and
+    record the seconds from opening the socket until the run has finished (its last element sent); keep the
+    session open until `hold` is set."""
+    import websockets
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    start = time.perf_counter()
+    async with websockets.connect(
+        f"{base.replace('http://', 'ws://')}/_stcore/stream", subprotocols=["streamlit"], origin=base,
+        max_size=2**26, open_timeout=300,
+    ) as ws:  # fmt: skip
+        msg = BackMsg()
+        msg.rerun_script.query_string = query
+        msg.rerun_script.page_name = page
+        if embedded:
+            msg.rerun_script.context_info.is_embedded = True
+        await ws.send(msg.SerializeToString())
+        while True:
+            fwd = ForwardMsg()
+            fwd.ParseFromString(await ws.recv())
+            if (
+                fwd.WhichOneof("type") == "script_finished"
+                and fwd.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN
+            ):
+                times.append(time.perf_counter() - start)
+                break
+        await hold.wait()
+
+
+def _wait_idle(pid: int, timeout_s: float = 60.0) -> None:
+    """Until the process (and its children) use under 5 % of a core for a second."""
+    import psutil
+
+    p = psutil.Process(pid)
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline and p.cpu_percent(interval=1.0) > 5:
+        pass
+
+
+def _readers_once(base: str, pid: int, page: str, query: str, warm_query: str, n: int) -> dict:
+    """n readers opening one link at once (after one reader of another link warmed the server): p50/p95/max s."""
+    import asyncio
+
+    async def run() -> list[float]:
+        warm: list[float] = []
+        released = asyncio.Event()
+        released.set()
+        await _reader(base, page, warm_query, "embed=true" in warm_query, warm, released)
+        _wait_idle(pid)
+        times: list[float] = []
+        hold = asyncio.Event()
+        tasks = [asyncio.create_task(_reader(base, page, query, "embed=true" in query, times, hold)) for _ in range(n)]
+        while len(times) < n:
+            failed = [t for t in tasks if t.done() and t.exception()]
+            if failed:
+                raise failed[0].exception()
+            await asyncio.sleep(0.02)
+        hold.set()
+        await asyncio.gather(*tasks)
+        return sorted(times)
+
+    times = asyncio.run(run())
+    return {"p50_s": round(statistics.median(times), 2), "p95_s": round(times[int(0.95 * (n - 1))], 2),
+            "max_s": round(times[-1], 2)}  # fmt: skip
+
+
+def readers_figures(n: int, rounds: int, links: list[str]) -> dict:
+    """`n` readers opening the same wiki link at once: p95 seconds until each reader's page has run (every element
+    sent), for each link in READER_LINKS and, back to back with it in the same run, for Streamlit's one-chart floor
+    page (`floor_chart_app.py`); `rounds` alternations, each on a fresh server (a new scenario each time)."""
+    from tests.server_util import streamlit_server
+
+    here = Path(__file__).parent.relative_to(ROOT)
+    out: dict = {}
+    env = {"TPOT_VALIDATE_FIGURES": "0"}  # the server as deployed
+    old = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        for name in links:
+            page, query = READER_LINKS[name]
+            pairs = []
+            for r in range(rounds):
+                with streamlit_server(script=str(here / "floor_chart_app.py")) as (floor, proc):
+                    f = _readers_once(floor, proc.pid, "", "", "", n)
+                with streamlit_server("--server.disconnectedSessionTTL", "5") as (base, proc):
+                    warm = query.replace("batch=64", "batch=16")  # another scenario: imports and catalogs warm
+                    q = query.replace("batch=64", f"batch={(64, 96, 128, 192)[r % 4]}")
+                    a = _readers_once(base, proc.pid, page, q, warm, n)
+                pairs.append({"floor": f, "page": a, "p95_ratio": round(a["p95_s"] / f["p95_s"], 2)})
+            out[name] = pairs
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    return {"readers": n, **out}
+
+
+SECTIONS = ("model", "cli", "imports", "pages", "browser_first_load", "slider_to_redraw", "wiki_readers")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--loop-points", type=int, default=2000)
@@ -240,15 +427,26 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--no-browser", action="store_true", help="skip the first-load timings in chromium")
     ap.add_argument("--browser-repeats", type=int, default=5, help="warm-cache loads per page (median)")
+    ap.add_argument("--readers", type=int, default=50, help="readers opening one wiki link at once")
+    ap.add_argument("--reader-rounds", type=int, default=2, help="floor / page alternations per link")
+    ap.add_argument("--reader-links", default=",".join(READER_LINKS), help=f"of {', '.join(READER_LINKS)}")
+    ap.add_argument("--only", default="", help="comma-separated sections to run (default: all): " + ",".join(SECTIONS))
     args = ap.parse_args()
-    result = {
-        "machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]},
-        "model": model_figures(args.loop_points),
-        "cli": cli_figures(),
-        "imports": import_figures(),
-        "pages": page_figures(args.reruns),
-        "browser_first_load": {} if args.no_browser else browser_figures(args.browser_repeats),
+    browser = not args.no_browser
+    sections = {
+        "model": lambda: model_figures(args.loop_points),
+        "cli": cli_figures,
+        "imports": import_figures,
+        "pages": lambda: page_figures(args.reruns),
+        "browser_first_load": lambda: browser_figures(args.browser_repeats) if browser else {},
+        "slider_to_redraw": lambda: redraw_figures(args.browser_repeats) if browser else {},
+        "wiki_readers": lambda: readers_figures(args.readers, args.reader_rounds, args.reader_links.split(",")),
     }
+    wanted = args.only.split(",") if args.only else list(sections)
+    result = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0],
+                          "load_average_at_start": [round(x, 2) for x in os.getloadavg()]}}  # fmt: skip
+    for name in wanted:
+        result[name] = sections[name]()
     text = json.dumps(result, indent=2)
     print(text)
     if args.out:

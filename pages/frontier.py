@@ -282,9 +282,9 @@ loho_figs = cache.built(  # the measurements' check depends on the language only
 )  # fmt: skip
 left, right = st.columns(2)
 with left:
-    chart.figure(loho_figs[0], loho_figs[2], "loho-tpot", tr)
+    chart.figure(loho_figs[0], loho_figs[2], "loho-tpot", tr, about=None)
 with right:
-    chart.figure(loho_figs[1], loho_figs[2], "loho-output", tr)
+    chart.figure(loho_figs[1], loho_figs[2], "loho-output", tr, about=None)
 st.caption(tr("fr_loho_caption"))
 
 st.query_params.update(

@@ -38,9 +38,9 @@ else:
     chips_key = f"{tr.lang}|{','.join(selected)}|{uploads.url_params(state)}"
     specs = cache.built(f"specs|{chips_key}", lambda: figs.specs_table(chips))
     by_year = cache.built(f"by_year|{chips_key}", lambda: figs.bandwidth_by_year(chips, tr=tr))
-    chart.figure(by_year, specs, "hardware-bandwidth-by-year", tr)
+    chart.figure(by_year, specs, "hardware-bandwidth-by-year", tr, about=None)
     ranking = cache.built(f"ranking|{chips_key}", lambda: figs.bandwidth_ranking(chips, tr=tr))
-    chart.figure(ranking, specs, "hardware-bandwidth-ranking", tr)
+    chart.figure(ranking, specs, "hardware-bandwidth-ranking", tr, about=None)
     if (box := expanders.lazy_expander(tr("hw_specs_table"), "hardware.specs_open")) is not None:
         labels = figs.specs_table_labels(tr=tr)
         box.dataframe(specs[list(labels)].rename(columns=labels), hide_index=True)
@@ -85,5 +85,5 @@ else:
             figs.generation_table(chips, tr=tr),
         ),
     )
-    chart.figure(generations[0], generations[1], "hardware-bandwidth-frontier", tr)
+    chart.figure(generations[0], generations[1], "hardware-bandwidth-frontier", tr, about=None)
     st.dataframe(generations[2], hide_index=True)

@@ -43,10 +43,11 @@ overlay_ids = st.multiselect(
 )
 overlay = [hardware[i] for i in overlay_ids]
 chart.figure(
-    figs.roofline(est, overlay=overlay, profile_name=profile_name, tr=tr),
-    figs.roofline_data(est, overlay),
+    lambda: figs.roofline(est, overlay=overlay, profile_name=profile_name, tr=tr),
+    lambda: figs.roofline_data(est, overlay),
     "roofline",
     tr,
+    depends=overlay_ids,
 )
 st.caption(tr("roofline_caption"))
 skipped = figs.skipped_operators(est)

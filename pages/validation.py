@@ -71,7 +71,7 @@ include_all = st.checkbox(
 rows = figs.select_rows(table, chosen, include_all)
 points = figs.scatter_data(rows, metric)
 if len(points):
-    chart.figure(figs.scatter(points, metric, tr=tr), points, f"validation-{metric}", tr)
+    chart.figure(figs.scatter(points, metric, tr=tr), points, f"validation-{metric}", tr, about=None)
     st.caption(tr(f"val_scatter_caption_{metric}", n=len(points)))
     dropped = int(figs.predicted(rows).sum()) - len(points)
     if dropped:

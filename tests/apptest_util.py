@@ -15,11 +15,14 @@ ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
 
 
-def run_page(page: str, **query: str) -> AppTest:
-    """AppTest of app.py showing pages/<page>.py, with the given URL query parameters."""
+def run_page(page: str, *, embedded: bool = False, **query: str) -> AppTest:
+    """AppTest of app.py showing pages/<page>.py, with the given URL query parameters; `embedded`: as in a wiki's
+    iframe (?embed=true: st.context.is_embedded)."""
     at = AppTest.from_file(APP, default_timeout=60)
     if query:
         at.query_params.update(query)
+    if embedded:
+        at.context["is_embedded"] = True
     at.run()
     if page != "overview":
         at.switch_page(f"pages/{page}.py").run()

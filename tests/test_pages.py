@@ -1,7 +1,6 @@
 """Every page: renders with defaults in both languages, restores a scenario from the URL, reacts to the sidebar."""
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -142,11 +141,55 @@ def test_more_gpus_than_one_domain_says_the_collectives_cross_the_network():
     assert not run_page("overview", gpus="8").info
 
 
-def test_embed_has_no_downloads():
-    at = run_page("overview")
-    assert at.download_button  # normal view offers downloads
-    # AppTest cannot set st.context.is_embedded; the browser test covers ?embed=true.
-    assert Path(ROOT / "app.py").read_text().count("embedded") >= 2
+WIDGET_KINDS = ("selectbox", "select_slider", "slider", "multiselect", "radio", "number_input", "checkbox", "toggle",
+                "text_input", "button", "download_button", "tabs", "expander", "file_uploader")  # fmt: skip
+
+
+def _widgets(at) -> int:
+    return sum(len(at.get(kind)) for kind in WIDGET_KINDS)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_embed_collapses_controls_and_keeps_downloads(page):
+    """?embed=true: the sidebar's controls are not drawn (they wait, closed, in one expander at the top of the page);
+    the URL's scenario still holds, and every chart keeps its downloads."""
+    at = run_page(page, embedded=True, batch="64", model="deepseek-v3")
+    assert not at.exception, at.exception
+    assert len(at.sidebar) == 0  # nothing in the sidebar: no sidebar, no toggle
+    assert at.expander[0].label == EN("embed_controls")  # the first thing on the page, closed:
+    keys = {getattr(w, "key", None) for kind in WIDGET_KINDS for w in at.get(kind)}
+    assert not keys & {"model", "hardware", "gpus", "batch", "context", "price", "lang"}  # their widgets not sent
+    charts = len(figures(at))
+    assert len(at.get("download_button")) >= charts + (charts > 0)  # each chart's HTML, and the zip of them all
+    assert at.session_state["batch"] == 64 and at.session_state["model"] == "deepseek-v3"
+
+
+@pytest.mark.parametrize(("page", "chart_id"), [("roofline", "roofline"), ("overview", "memory"), ("cost", "frontier")])
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_embed_only_draws_that_chart_alone(page, chart_id, lang):
+    """?embed=true&only=<chart id>: that chart and its caption (scenario, link to the full view), nothing else."""
+    tr = Translator(lang)
+    at = run_page(page, embedded=True, only=chart_id, lang=lang, model="deepseek-v3", hardware="b200", gpus="8")
+    assert not at.exception, at.exception
+    payloads = [json.loads(el.proto.bytes) for el in at.get("bidi_component") if el.proto.bytes]
+    assert len(payloads) == 1 and payloads[0]["export"]["filename"].startswith(f"{chart_id}_deepseek-v3_8xb200_")
+    assert _widgets(at) == 0 and len(at.sidebar) == 0
+    assert not at.metric and not at.markdown and not at.title and not at.get("arrow_data_frame")
+    (caption,) = [c.value for c in at.caption]
+    assert "DeepSeek" in caption and "8 × NVIDIA B200" in caption and f"[{tr('embed_full_view')}](?" in caption
+    link = caption.split("](?", 1)[1]
+    assert "model=deepseek-v3" in link and "only=" not in link and "embed=" not in link
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_embed_only_unknown_chart_says_so_and_falls_back(lang):
+    at = run_page("roofline", embedded=True, only="no-such-chart", lang=lang)
+    assert not at.exception
+    (warning,) = [w.value for w in at.warning]
+    assert warning == Translator(lang)("embed_only_unknown", given="no-such-chart", charts="roofline")
+    assert len(figures(at)) == 1 and at.metric  # the whole embed view
+    ignored = run_page("roofline", only="roofline")  # not embedded: the whole page
+    assert not ignored.exception and ignored.metric and not ignored.warning
 
 
 def test_chart_bundle_is_plotly_pythons_plotly_js():
@@ -166,7 +209,12 @@ def test_chart_bundle_is_plotly_pythons_plotly_js():
 def test_chart_payload_is_the_figure_with_translated_labels():
     at = run_page("overview", lang="zh-TW")
     payload = next(json.loads(el.proto.bytes) for el in at.get("bidi_component") if el.proto.bytes)
-    assert payload["labels"] == {"fullscreen": "全螢幕", "load_error": Translator("zh-TW")("chart_load_error")}
+    zh = Translator("zh-TW")
+    assert payload["labels"] == {"fullscreen": "全螢幕", "load_error": zh("chart_load_error"), "png": zh("chart_png"),
+                                 "svg": zh("chart_svg")}  # fmt: skip
+    title = payload["export"]["decor"]["layout"]["title"]["text"]  # the PNG / SVG: scenario under the title
+    assert title.startswith(payload["figure"]["layout"]["title"]["text"]) and "批次 32" in title
+    assert payload["export"]["decor"]["annotation"]["text"].startswith("資料來源：TPOT dashboard")
     assert payload["config"] == {"displaylogo": False, "responsive": True, "showSendToCloud": False, "locale": "zh-TW"}
     english = run_page("overview", lang="en")
     payload = next(json.loads(el.proto.bytes) for el in english.get("bidi_component") if el.proto.bytes)

@@ -9,6 +9,7 @@ import json
 import pandas as pd
 import streamlit as st
 
+from tpot_model import estimate as model_estimate
 from tpot_model import load_hardware_catalog, load_model_catalog, load_profiles, planner, serving_calibration
 
 from . import uploads
@@ -72,6 +73,13 @@ def scenario_key(state: ScenarioState, *ignored: str) -> str:
     """The scenario as a stable string, custom uploads included, without the fields a result does not depend on."""
     query = {**state.to_query(), **uploads.url_params(state)}
     return json.dumps({k: v for k, v in query.items() if k not in ignored}, sort_keys=True)
+
+
+@st.cache_resource(max_entries=512, show_spinner=False)
+def estimate(key: str, _model, _hardware, _scenario, _profile):
+    """tpot_model.estimate, once per server for each key (controls.evaluate's: the scenario's URL form with uploads,
+    the profile, the overrides): the readers of one link share one result. Shared read-only."""
+    return model_estimate(_model, _hardware, _scenario, _profile)
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)

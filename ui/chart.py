@@ -1,18 +1,28 @@
 """The chart component: a Plotly figure drawn by plotly_chart.js (the cartesian plotly.js build from static/), with
-its CSV and standalone-HTML downloads; and whether the page is embedded."""
+its downloads (CSV and standalone HTML that carry their scenario; PNG / SVG from the chart's modebar; every chart of
+the page as a zip sharing one plotly.js); and the single-chart embed view (?embed=true&only=<chart id>)."""
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from contextvars import ContextVar
 from pathlib import Path
 
 import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
+from . import cache, controls, export
+from .embed import embedded, full_view_query
+from .figures import common as figure_common
 from .i18n import Translator
+from .state import sanitize
+
+__all__ = ["embedded", "figure", "only_view", "page_downloads", "slug", "start_page"]
 
 # no "Share chart" button: plotly.js 4 would offer to upload the chart's data to Plotly Cloud
 PLOTLY_CONFIG = {"displaylogo": False, "responsive": True, "showSendToCloud": False}
@@ -32,13 +42,19 @@ _CHART = st.components.v2.component(
 )
 
 
-def embedded() -> bool:
-    """Whether the page is shown with ?embed=true (in a wiki's iframe): no downloads, no sidebar."""
-    return bool(getattr(st.context, "is_embedded", False))
+SIDEBAR = "sidebar"  # figure(about=...): the export states the sidebar's scenario
+_ONLY: ContextVar[dict | None] = ContextVar("tpot_only_chart", default=None)  # the single-chart view's run
+_PAGE_CHARTS: ContextVar[list | None] = ContextVar("tpot_page_charts", default=None)  # this run's charts, for the zip
+_ONLY_MISSING = "_only_missing"  # session key: (page, id asked for, its chart ids) after a run found no such chart
 
 
-def _slug(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "chart"
+class _Drawn(BaseException):  # noqa: N818 - not an error: a BaseException, so that no page's `except` holds it
+    """The single-chart view has drawn its chart: the rest of the page is not run."""
+
+
+def slug(name: str) -> str:
+    """A chart's id: its name in lower case with dashes; the start of its download file names, and ?only=<id>."""
+    return export.slug(name)
 
 
 def plotly_config(lang: str) -> dict:
@@ -46,42 +62,155 @@ def plotly_config(lang: str) -> dict:
     return {**PLOTLY_CONFIG, "locale": lang} if lang in PLOTLY_LOCALES else PLOTLY_CONFIG
 
 
-def standalone_html(fig: go.Figure, lang: str) -> bytes:
-    """The chart as one interactive HTML file (plotly.js inline, and its locale for `lang`: modebar in the page's
-    language), UTF-8."""
-    html = fig.to_html(include_plotlyjs=True, full_html=True, config=plotly_config(lang))
-    if lang in _LOCALE_JS:  # registered before plotly.js runs, which picks it up as it loads
-        html = html.replace("<head>", f"<head><script>{_LOCALE_JS[lang]}</script>", 1)
-    return html.encode("utf-8")
+def _plotly_text() -> str:
+    return (_STATIC / PLOTLY_JS).read_text(encoding="utf-8")
 
 
-def figure(fig: go.Figure, table: pd.DataFrame | None, name: str, tr: Translator) -> None:
-    """Draw a Plotly figure; below it, download its data as CSV and the chart as a standalone interactive HTML."""
-    slug = _slug(name)
-    labels = {"fullscreen": tr("chart_fullscreen"), "load_error": tr("chart_load_error")}
-    config = plotly_config(tr.lang)
-    extras = json.dumps({"config": config, "labels": labels})
-    payload = f'{{"figure":{pio.to_json(fig, validate=False)},{extras[1:]}'
-    _CHART(data=payload.encode("utf-8"), key=f"chart-{slug}")
-    if embedded():
-        return
+def standalone_html(fig: go.Figure, lang: str, title: str = "") -> bytes:
+    """The chart as one interactive HTML file with a <title>: plotly.js inline (the cartesian build, 1.5 MB, as on
+    the page) and its locale for `lang` (modebar in the page's language), UTF-8."""
+    return export.html_page(fig, plotly_config(lang), title, _plotly_text(), _LOCALE_JS.get(lang)).encode("utf-8")
+
+
+def _title_text(decor: dict) -> str:
+    """A decorated chart's title as plain text (for an HTML <title>)."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " · ", decor["layout"]["title"]["text"])).strip(" ·")
+
+
+def figure(
+    fig: go.Figure | Callable[[], go.Figure],
+    table: pd.DataFrame | None | Callable[[], pd.DataFrame | None],
+    name: str,
+    tr: Translator,
+    *,
+    about: str | dict | None = SIDEBAR,
+    depends: object = None,
+) -> None:
+    """Draw a Plotly figure; below it, download its data as CSV and the chart as a standalone interactive HTML, both
+    stating the scenario (`about`: the sidebar's by default; a dict of export.scenario_fields' form; None for a chart
+    that depends on no scenario) with the date and app version; the modebar downloads it as PNG / SVG with the same
+    title and footnote. With `depends` (everything the chart depends on besides the sidebar scenario and the
+    language, JSON-able), `fig` and `table` may be functions: built once per server for that key and shared by
+    every session. In the single-chart embed view, only the chart asked for is drawn (and the run stops there)."""
+    chart_id = slug(name)
+    only = _ONLY.get()
+    if only is not None:
+        only["seen"].append(chart_id)
+        if chart_id != only["id"]:
+            return
+    about = controls.export_about() if about == SIDEBAR else about
+    stamp = export.stamp()
+    subtitle = export.caption(about, tr) if about else None
+
+    def build() -> tuple[bytes, go.Figure, pd.DataFrame | None, dict]:
+        f = fig() if callable(fig) else fig
+        t = table() if callable(table) else table
+        decor = export.export_decor(f, subtitle, export.footnote(stamp, tr))
+        labels = {
+            "fullscreen": tr("chart_fullscreen"),
+            "load_error": tr("chart_load_error"),
+            "png": tr("chart_png"),
+            "svg": tr("chart_svg"),
+        }
+        stem = export.file_stem(chart_id, about, stamp)
+        extras = json.dumps(
+            {"config": plotly_config(tr.lang), "labels": labels, "export": {"decor": decor, "filename": stem}}
+        )
+        return f'{{"figure":{pio.to_json(f, validate=False)},{extras[1:]}'.encode(), f, t, decor
+
+    if depends is None:
+        payload, fig_, table_, decor = build()
+    else:
+        scenario = cache.scenario_key(controls.scenario_state())  # the language included
+        key = json.dumps(["chart", chart_id, scenario, about, stamp, depends, figure_common.VALIDATE], default=str)
+        payload, fig_, table_, decor = cache.built(key, build)
+    if only is not None:
+        with only["slot"]:
+            _CHART(data=payload, key=f"chart-{chart_id}")
+            link = f"[{tr('embed_full_view')}](?{full_view_query()})"
+            st.caption(f"{subtitle} · {link}" if subtitle else link)
+        raise _Drawn
+    _CHART(data=payload, key=f"chart-{chart_id}")
+    stem = export.file_stem(chart_id, about, stamp)
+    if (charts := _PAGE_CHARTS.get()) is not None:
+        charts.append((stem, fig_, table_, decor, about))
     with st.container(horizontal=True):
-        if table is not None:
+        if table_ is not None:
             st.download_button(
                 tr("download_csv"),
-                data=lambda: table.to_csv(index=False).encode("utf-8"),
-                file_name=f"{slug}.csv",
+                data=lambda: export.csv_bytes(table_, about, stamp),
+                file_name=f"{stem}.csv",
                 mime="text/csv",
-                key=f"csv-{slug}",
+                key=f"csv-{chart_id}",
                 on_click="ignore",
                 width="content",
             )
         st.download_button(
             tr("download_html"),
-            data=lambda: standalone_html(fig, tr.lang),
-            file_name=f"{slug}.html",
+            data=lambda: standalone_html(export.apply_decor(fig_, decor), tr.lang, _title_text(decor)),
+            file_name=f"{stem}.html",
             mime="text/html",
-            key=f"html-{slug}",
+            key=f"html-{chart_id}",
             on_click="ignore",
             width="content",
         )
+
+
+def start_page() -> None:
+    """Before a page runs: collect its charts (for page_downloads)."""
+    _PAGE_CHARTS.set([])
+
+
+def page_downloads(tr: Translator) -> None:
+    """After a page ran: every chart it drew in one zip (each chart's HTML and CSV, one plotly.js beside them)."""
+    charts = _PAGE_CHARTS.get()
+    if not charts:
+        return
+    stamp = export.stamp()
+    about = next((a for *_, a in charts if a), None)
+    st.download_button(
+        tr("download_zip", n=len(charts)),
+        data=lambda: charts_zip(charts, tr.lang, stamp),
+        file_name=f"{export.file_stem('charts', about, stamp)}.zip",
+        mime="application/zip",
+        key="charts-zip",
+        on_click="ignore",
+        width="content",
+    )
+
+
+def charts_zip(charts: list[tuple], lang: str, stamp: dict) -> bytes:
+    """A zip of charts ((file stem, figure, table, export decor, about) each): every chart as HTML with its title and
+    footnote, loading the one plotly.js (the cartesian build) beside them, and its data as CSV."""
+    files = {export.PLOTLY_FILE: _plotly_text().encode("utf-8")}
+    for stem, fig, table, decor, about in charts:
+        page = export.html_page(
+            export.apply_decor(fig, decor), plotly_config(lang), _title_text(decor), None, _LOCALE_JS.get(lang)
+        )
+        files[f"{stem}.html"] = page.encode("utf-8")
+        if table is not None:
+            files[f"{stem}.csv"] = export.csv_bytes(table, about, stamp)
+    return export.zip_bytes(files)
+
+
+def only_view(page, requested: str, tr: Translator) -> bool:
+    """?embed=true&only=<chart id>: run the page sending nothing but that chart, with its scenario and a link to the
+    full view (figure() draws it into a container made here, then stops the run). When the page has no such chart,
+    the run starts over and this returns False after a notice naming the page's charts: show the whole embed view."""
+    missing = st.session_state.get(_ONLY_MISSING)
+    if missing is not None and missing[:2] == (page.url_path, requested):
+        charts = tr.join(missing[2]) if missing[2] else "—"
+        st.warning(tr("embed_only_unknown", given=sanitize(requested), charts=charts), icon=":material/warning:")
+        return False
+    only = {"id": requested, "seen": [], "slot": st.container()}
+    token = _ONLY.set(only)
+    try:
+        with DeltaGenerator(root_container=None, cursor=None):  # the page's other elements go nowhere
+            page.run()
+    except _Drawn:
+        return True
+    finally:
+        _ONLY.reset(token)
+    st.session_state[_ONLY_MISSING] = (page.url_path, requested, only["seen"])
+    st.rerun()
+    return False  # not reached: st.rerun() ends the run

@@ -44,6 +44,38 @@ function fullscreenButton(title, div) {
   };
 }
 
+// Material "image" glyph (PNG) and "draw" glyph (SVG), 24 x 24
+const IMAGE_ICONS = {
+  png: { width: 24, height: 24, path: "M21 19V5c0-1.1-.9-2-2-2H5c-1.1 0-2 .9-2 2v14c0 1.1.9 2 2 2h14c1.1 0 2-.9 2-2zM8.5 13.5l2.5 3.01L14.5 12l4.5 6H5l3.5-4.5z" },
+  svg: { width: 24, height: 24, path: "M3 17.25V21h3.75L17.81 9.94l-3.75-3.75L3 17.25zM20.71 7.04a1 1 0 0 0 0-1.41l-2.34-2.34a1 1 0 0 0-1.41 0l-1.83 1.83 3.75 3.75 1.83-1.83z" },
+};
+
+function exportFigure(div, decor) {
+  // The chart as exported (ui/export.py export_decor): the scenario under the title, the source footnote below it
+  const layout = { ...div.layout, ...decor.layout, title: { ...(div.layout.title || {}), ...decor.layout.title } };
+  layout.margin = { ...(div.layout.margin || {}), ...decor.layout.margin };
+  layout.annotations = [...(div.layout.annotations || []), decor.annotation];
+  delete layout.width;
+  return { data: div.data, layout };
+}
+
+function imageButton(format, title, div, exported) {
+  // A slide-ready image: 1200 px wide at the chart's exported height (PNG at 2x), with its scenario and source
+  return {
+    name: `tpot-${format}`,
+    title,
+    icon: IMAGE_ICONS[format],
+    click: () =>
+      window.Plotly.downloadImage(exportFigure(div, exported.decor), {
+        format,
+        filename: exported.filename,
+        width: 1200,
+        height: exported.decor.layout.height,
+        scale: format === "png" ? 2 : 1,
+      }),
+  };
+}
+
 function onFullscreenChange(event) {
   // full screen: the chart fills the screen, on white; back: its own height, and its column's width again
   const div = event.currentTarget;
@@ -91,10 +123,14 @@ export default function ({ parentElement, data }) {
     div.tpotResize = new ResizeObserver(() => window.Plotly && div.data && window.Plotly.Plots.resize(div));
     div.tpotResize.observe(div);
   }
-  const { figure, config, labels } = JSON.parse(new TextDecoder().decode(data));
+  const { figure, config, labels, export: exported } = JSON.parse(new TextDecoder().decode(data));
   const layout = figure.layout;
   div.style.minHeight = `${layout.height ?? layout.template?.layout?.height ?? 450}px`; // the box, before drawing
-  div.tpotNext = { figure, config: { ...config, modeBarButtonsToAdd: [fullscreenButton(labels.fullscreen, div)] } };
+  const buttons = [fullscreenButton(labels.fullscreen, div)];
+  if (exported) buttons.unshift(imageButton("png", labels.png, div, exported), imageButton("svg", labels.svg, div, exported));
+  // plotly's own PNG button gives the chart without its scenario: ours replace it
+  const remove = exported ? ["toImage"] : [];
+  div.tpotNext = { figure, config: { ...config, modeBarButtonsToAdd: buttons, modeBarButtonsToRemove: remove } };
   loadPlotly()
     .then((Plotly) =>
       whenWanted(div, () => {

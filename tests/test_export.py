@@ -1,0 +1,117 @@
+"""Exports say what they are: the scenario in every CSV (columns) and every exported chart (title and a "source: ...,
+date" footnote), file names that carry it, no 17-digit floats, one plotly.js per file or per zip of charts."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import zipfile
+
+import pandas as pd
+import plotly.graph_objects as go
+import pytest
+
+from tpot_model import estimate, resolve_hardware, resolve_model, resolve_profile
+from ui import chart, export, fmt
+from ui.i18n import EN, Translator
+from ui.state import ScenarioState
+
+DAY = dt.date(2026, 3, 5)
+CARTESIAN_HEADER = "* plotly.js (cartesian - minified) v"
+
+
+@pytest.fixture(scope="module")
+def about() -> dict:
+    state = ScenarioState()  # Llama 3.1 70B, 2 x H200, fp8 / bf16, batch 32, 4K in, 1K out, typical
+    est = estimate(resolve_model(state.model), resolve_hardware(state.hardware), state.to_scenario(),
+                   resolve_profile(state.profile))  # fmt: skip
+    return export.scenario_fields(state, est, est.model.name, est.hardware.name, "Typical serving engine")
+
+
+def test_scenario_fields_name_the_whole_scenario(about):
+    assert about["scenario_model"] == "llama-3.1-70b" and about["scenario_hardware"] == "h200"
+    assert about["scenario_model_name"] == "Llama 3.1 70B" and "H200" in about["scenario_hardware_name"]
+    assert (about["scenario_gpus"], about["scenario_batch"]) == (2, 32)
+    assert (about["scenario_context_tokens"], about["scenario_output_tokens"]) == (4096, 1024)
+    assert (about["scenario_weights"], about["scenario_kv_cache"], about["scenario_profile"]) == (
+        "fp8",
+        "bf16",
+        "typical",
+    )
+    assert about["scenario_price_usd_per_gpu_hour"] > 0 and about["scenario_price_basis"]  # the price and its basis
+
+
+def test_csv_carries_its_scenario_with_integers_as_integers_and_no_long_floats(about):
+    table = pd.DataFrame({"batch": [1.0, 32.0], "tpot_ms": [0.1 + 0.2, 1 / 3], "bound": ["memory", "compute"]})
+    stamp = export.stamp(DAY)
+    lines = export.csv_bytes(table, about, stamp).decode("utf-8").splitlines()
+    header = lines[0].split(",")
+    assert header[:3] == ["batch", "tpot_ms", "bound"]
+    assert header[3:] == [*about, "exported_on", "app_version"]  # scenario, date and version as the last columns
+    row = dict(zip(header, lines[1].split(","), strict=True))
+    assert (row["batch"], row["tpot_ms"]) == ("1", "0.3")  # not 1.0 nor 0.30000000000000004
+    assert lines[2].split(",")[:2] == ["32", "0.3333333"]  # 7 significant digits
+    assert (row["scenario_gpus"], row["scenario_batch"], row["scenario_context_tokens"]) == ("2", "32", "4096")
+    assert row["scenario_model"] == "llama-3.1-70b" and row["exported_on"] == "2026-03-05"
+    assert row["app_version"] == export.APP_VERSION and export.APP_VERSION.count(".") == 2
+    assert float(row["scenario_price_usd_per_gpu_hour"]) == pytest.approx(about["scenario_price_usd_per_gpu_hour"])
+    assert not any(len(cell) > 12 and cell.replace(".", "").isdigit() for line in lines for cell in line.split(","))
+
+
+def test_scenario_free_csv_has_only_the_stamp():
+    text = export.csv_bytes(pd.DataFrame({"x": [2.5]}), None, export.stamp(DAY)).decode()
+    assert text.splitlines() == ["x,exported_on,app_version", f"2.5,2026-03-05,{export.APP_VERSION}"]
+
+
+def test_file_names_carry_the_scenario(about):
+    stamp = export.stamp(DAY)
+    assert (
+        export.file_stem("roofline", about, stamp)
+        == "roofline_llama-3.1-70b_2xh200_fp8-bf16_b32_ctx4096_out1024_typical"
+    )
+    assert export.file_stem("validation-tpot", None, stamp) == "validation-tpot_2026-03-05"  # no scenario: the date
+    assert chart.slug("Cost by batch") == "cost-by-batch"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_exported_chart_carries_scenario_under_its_title_and_a_dated_source(about, lang):
+    tr = Translator(lang)
+    fig = go.Figure(go.Scatter(x=[1, 2], y=[3, 4]), layout={"title": {"text": "TPOT vs batch"}, "height": 400})
+    caption = export.caption(about, tr)
+    decor = export.export_decor(fig, caption, export.footnote(export.stamp(DAY), tr))
+    out = export.apply_decor(fig, decor)
+    assert out.layout.title.text == f"TPOT vs batch<br><sup>{caption}</sup>"
+    price = fmt.usd(about["scenario_price_usd_per_gpu_hour"])
+    assert "Llama 3.1 70B" in caption and "2 × NVIDIA H200" in caption and price in caption
+    note = out.layout.annotations[-1]
+    assert note.text == tr("export_footnote", app="TPOT dashboard", version=export.APP_VERSION, date="2026-03-05")
+    assert out.layout.height == 400 + export.SUBTITLE_PX + export.FOOTNOTE_PX  # the plot keeps its size
+    assert out.layout.margin.b == 55 + export.FOOTNOTE_PX  # the house template's bottom margin, plus the note's room
+    assert fig.layout.title.text == "TPOT vs batch" and not fig.layout.annotations  # the chart on screen unchanged
+
+
+def test_standalone_html_has_a_title_and_plotly_js_once():
+    fig = go.Figure(go.Bar(x=["a"], y=[1]))
+    html = chart.standalone_html(fig, "zh-TW", "Roofline · Llama 3.1 70B <2 × H200>").decode("utf-8")
+    assert "<title>Roofline · Llama 3.1 70B &lt;2 × H200&gt;</title>" in html
+    assert html.count(CARTESIAN_HEADER) == 1 and 'name:"zh-TW"' in html  # the 1.5 MB build, inline, and its locale
+    assert len(html) < 2_000_000  # not the 4.8 MB full bundle
+
+
+def test_zip_of_charts_shares_one_plotly_js(about):
+    stamp = export.stamp(DAY)
+    charts = []
+    for name in ("roofline", "memory"):
+        fig = go.Figure(go.Scatter(x=[1], y=[2]), layout={"title": {"text": name}})
+        decor = export.export_decor(fig, export.caption(about, EN), export.footnote(stamp, EN))
+        charts.append((export.file_stem(name, about, stamp), fig, pd.DataFrame({"v": [1.5]}), decor, about))
+    with zipfile.ZipFile(io.BytesIO(chart.charts_zip(charts, "en", stamp))) as z:
+        names = sorted(z.namelist())
+        pages = [z.read(n).decode() for n in names if n.endswith(".html")]
+        assert names == sorted([export.PLOTLY_FILE, *(f"{c[0]}.{ext}" for c in charts for ext in ("html", "csv"))])
+        assert z.read(export.PLOTLY_FILE).decode().count(CARTESIAN_HEADER) == 1
+        csv = z.read(f"{charts[0][0]}.csv").decode().splitlines()
+    for page in pages:
+        assert f'<script src="{export.PLOTLY_FILE}"></script>' in page and CARTESIAN_HEADER not in page
+        assert "<title>" in page and "Source: TPOT dashboard" in page
+    assert csv[0].startswith("v,scenario_model,") and csv[1].startswith("1.5,llama-3.1-70b,")

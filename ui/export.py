@@ -1,0 +1,212 @@
+"""What an export says about itself: its scenario (columns of a CSV; the title's second line of a chart), a
+"source: ..., date" footnote, file names that carry the scenario, CSV text without 17-digit floats, and a chart as
+standalone HTML (one file, plotly.js inline) or as a zip of charts that share one plotly.js. No Streamlit here."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import re
+import tomllib
+import zipfile
+from collections.abc import Mapping
+from html import escape
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from tpot_model.csv_format import float_field
+
+from . import fmt
+from .i18n import Translator
+
+ROOT = Path(__file__).resolve().parent.parent
+APP_NAME = "TPOT dashboard"
+APP_VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+FOOTNOTE_PX = 44  # room below a chart for its footnote, px
+SUBTITLE_PX = 22  # room above it for the scenario line under the title, px
+DEFAULT_MARGIN = {"t": 100, "b": 80}  # plotly's own, when neither the figure nor its template sets one
+PLOTLY_FILE = "plotly.min.js"  # the one plotly.js a zip of charts shares
+
+
+def slug(text: str) -> str:
+    """Lower-case letters, digits, dots and dashes: a chart id or a file-name part."""
+    return re.sub(r"[^a-z0-9.]+", "-", str(text).lower()).strip("-.") or "chart"
+
+
+def scenario_fields(state, est, model_name: str, hardware_name: str, profile_name: str) -> dict[str, object]:
+    """The sidebar scenario an export shows, as CSV columns (ids as in the URL and CLI, names, numbers in their
+    units); price basis and as-of date from the scenario or the estimate when they carry them (`price_basis`,
+    `price_as_of`), else 'catalog' / 'override'."""
+    price = getattr(est, "price_usd_per_gpu_hour", None)
+    point = getattr(est, "price", None)  # the price the estimate used, with its basis and date, where it says
+    basis = getattr(est, "price_basis", None) or getattr(state, "price_basis", None)
+    if basis is None:
+        basis = "override" if state.price is not None else "catalog"
+    as_of = getattr(point, "as_of", None) or getattr(est, "price_as_of", None)
+    return {
+        "scenario_model": state.model,
+        "scenario_model_name": model_name,
+        "scenario_hardware": state.hardware,
+        "scenario_hardware_name": hardware_name,
+        "scenario_gpus": int(state.gpus),
+        "scenario_weights": state.weights,
+        "scenario_kv_cache": state.kv,
+        "scenario_compute": state.compute,
+        "scenario_batch": int(state.batch),
+        "scenario_context_tokens": int(state.context),
+        "scenario_output_tokens": int(state.output),
+        "scenario_profile": state.profile,
+        "scenario_profile_name": profile_name,
+        "scenario_price_usd_per_gpu_hour": float(price) if price is not None and np.isfinite(price) else None,
+        "scenario_price_basis": basis,
+        "scenario_price_as_of": str(as_of) if as_of else None,
+    }
+
+
+def stamp(today: dt.date | None = None) -> dict[str, object]:
+    """When and by what an export was made: the date (ISO) and the app's version."""
+    return {"exported_on": (today or dt.date.today()).isoformat(), "app_version": APP_VERSION}
+
+
+def caption(about: Mapping[str, object], tr: Translator) -> str:
+    """The scenario in one line, for a chart's title: model, GPUs x chip, formats, batch, context/output, profile,
+    price."""
+    price = about.get("scenario_price_usd_per_gpu_hour")
+    return tr(
+        "export_caption",
+        model=about["scenario_model_name"],
+        gpus=about["scenario_gpus"],
+        hw=about["scenario_hardware_name"],
+        weights=about["scenario_weights"],
+        kv=about["scenario_kv_cache"],
+        batch=fmt.integer(about["scenario_batch"]),
+        context=fmt.tokens(about["scenario_context_tokens"]),
+        output=fmt.tokens(about["scenario_output_tokens"]),
+        profile=about["scenario_profile_name"],
+        price=tr("export_price", usd=fmt.usd(price), basis=_basis(about, tr))
+        if price is not None
+        else tr("export_no_price"),
+    )
+
+
+def _basis(about: Mapping[str, object], tr: Translator) -> str:
+    """The price basis's name in the reader's language ('basis_<id>' strings), else its id; with its date."""
+    basis = str(about["scenario_price_basis"])
+    name = tr(f"basis_{basis}") if tr.has(f"basis_{basis}") else basis
+    return f"{name}, {about['scenario_price_as_of']}" if about.get("scenario_price_as_of") else name
+
+
+def footnote(stamp_: Mapping[str, object], tr: Translator) -> str:
+    """'Source: TPOT dashboard 0.1.0 (analytical roofline model, ...), 2026-12-01'."""
+    return tr("export_footnote", app=APP_NAME, version=stamp_["app_version"], date=stamp_["exported_on"])
+
+
+def file_stem(chart_id: str, about: Mapping[str, object] | None, stamp_: Mapping[str, object]) -> str:
+    """chart id, then the scenario (model, GPUs x chip, weights-KV, batch, context, output, profile), or the date
+    for a chart that depends on no scenario: roofline_llama-3.1-70b_2xh200_fp8-bf16_b32_ctx4096_out1024_typical."""
+    if about is None:
+        return f"{chart_id}_{stamp_['exported_on']}"
+    parts = (
+        about["scenario_model"],
+        f"{about['scenario_gpus']}x{about['scenario_hardware']}",
+        f"{about['scenario_weights']}-{about['scenario_kv_cache']}",
+        f"b{about['scenario_batch']}",
+        f"ctx{about['scenario_context_tokens']}",
+        f"out{about['scenario_output_tokens']}",
+        about["scenario_profile"],
+    )
+    return "_".join([chart_id, *(slug(p) for p in parts)])
+
+
+def export_decor(fig: go.Figure, subtitle: str | None, note: str) -> dict:
+    """How an exported chart differs from the one on screen: the scenario under its title and the footnote below
+    it, with the room for both. {"layout": the layout keys to replace, "annotation": the footnote to append} (ui/
+    plotly_chart.js applies the same to its PNG / SVG, apply_decor to the HTML)."""
+    layout = fig.layout
+    template_margin = layout.template.layout.margin if layout.template else None
+
+    def margin(side: str) -> int:
+        for m in (layout.margin, template_margin):
+            if m is not None and m[side] is not None:
+                return int(m[side])
+        return DEFAULT_MARGIN[side]
+
+    height = layout.height or (layout.template.layout.height if layout.template else None) or 450
+    title = layout.title.text if layout.title and layout.title.text else ""
+    extra_top = SUBTITLE_PX if subtitle else 0
+    if subtitle:
+        title = f"{title}<br><sup>{subtitle}</sup>" if title else subtitle
+    top, bottom = margin("t") + extra_top, margin("b") + FOOTNOTE_PX
+    return {
+        "layout": {
+            "title": {"text": title},
+            "margin": {"t": top, "b": bottom},
+            "height": int(height) + extra_top + FOOTNOTE_PX,
+        },
+        "annotation": {
+            "text": note,
+            "xref": "paper",
+            "yref": "paper",
+            "x": 0,
+            "y": 0,
+            "xanchor": "left",
+            "yanchor": "top",
+            "yshift": -(bottom - FOOTNOTE_PX // 2 - 6),
+            "showarrow": False,
+            "align": "left",
+            "font": {"size": 10, "color": "#6b7280"},
+        },
+    }
+
+
+def apply_decor(fig: go.Figure, decor: Mapping) -> go.Figure:
+    """A copy of the figure with export_decor's title, margins, height and footnote."""
+    out = go.Figure(fig)
+    out.update_layout(decor["layout"])
+    out.add_annotation(decor["annotation"])
+    return out
+
+
+def _column_text(col: pd.Series) -> pd.Series:
+    """A float column as text with 7 significant digits and no exponent (whole numbers without '.0'), NaN empty."""
+    text = [row.tobytes().replace(b"\0", b"").decode("ascii") for row in float_field(col.to_numpy(dtype=float))]
+    return pd.Series(text, index=col.index, name=col.name, dtype=object)
+
+
+def csv_bytes(table: pd.DataFrame, about: Mapping[str, object] | None, stamp_: Mapping[str, object]) -> bytes:
+    """The table as UTF-8 CSV with its scenario and stamp as the last columns (the same on every row, so exports of
+    several scenarios stack into one sheet): floats with 7 significant digits, whole numbers as integers."""
+    out = table.copy()
+    for name in out.columns:
+        col = out[name]
+        if pd.api.types.is_float_dtype(col.dtype):
+            out[name] = _column_text(col)
+    for key, value in {**(about or {}), **stamp_}.items():
+        if key in out.columns:
+            continue
+        out[key] = "" if value is None else (_column_text(pd.Series([value]))[0] if isinstance(value, float) else value)
+    return out.to_csv(index=False).encode("utf-8")
+
+
+def html_page(fig: go.Figure, config: dict, title: str, plotly_js: str | None, locale_js: str | None) -> str:
+    """The chart as a whole HTML page with a <title>: plotly.js inline (`plotly_js`, its text) or, when None, loaded
+    from a file beside it (PLOTLY_FILE, as in a zip of charts); `locale_js` registers plotly's translations first."""
+    body = fig.to_html(include_plotlyjs=False, full_html=False, config=config, div_id="chart")
+    script = f"<script>{plotly_js}</script>" if plotly_js is not None else f'<script src="{PLOTLY_FILE}"></script>'
+    locale = f"<script>{locale_js}</script>" if locale_js else ""
+    return (
+        f'<!DOCTYPE html>\n<html>\n<head>\n<meta charset="utf-8">\n<title>{escape(title)}</title>\n'
+        f"{locale}{script}\n</head>\n<body>\n{body}\n</body>\n</html>\n"
+    )
+
+
+def zip_bytes(files: Mapping[str, bytes]) -> bytes:
+    """A zip of the given files (name -> content), deflated."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in files.items():
+            z.writestr(name, data)
+    return buf.getvalue()
