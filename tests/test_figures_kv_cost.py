@@ -157,6 +157,9 @@ def test_attention_text_names_sparse_and_chunked_attention():
     assert "分塊局部注意力" in kf.attention_text(TINY_CHUNKED, BF16, 1, tr=ZH)
     # the expander's formula includes the index key: (32 + 8 + 4) x 2 B x 2 layers = 176 B, what the metric shows
     assert kf.per_token_formula(TINY_DSA, BF16)[1] == "(32 + 8 + 4) × 2 B × 2"
+    # the MHA / GQA / MQA comparison of a DSA model: stored 88 B per layer; MHA 2 x 4 heads x 24 x 2 B = 384 B
+    v = kf.attention_variants(TINY_DSA, BF16).set_index("variant")
+    assert v.loc["stored", "kv_bytes_per_token_per_layer"] == 88 and v.loc["mha", "kv_bytes_per_token_per_layer"] == 384
 
 
 def test_kib_formatting():

@@ -139,3 +139,13 @@ def test_zh_tw():
         fig = _fig(at, key, tr=ZH)
         assert fig["layout"]["title"]["text"] != EN(key)
     assert any("滑動視窗" in md.value for md in at.markdown)
+
+
+@pytest.mark.parametrize("model", ["deepseek-v3.2", "llama-4-maverick"])
+def test_2025_26_attention_kinds_render_and_are_named(model):
+    """DeepSeek-V3.2 (MLA + sparse attention) at 128K on 8 x B200, and Llama 4 Maverick (chunked local attention):
+    the page draws (the MHA / GQA / MQA comparison included) and names the attention kind."""
+    at = run_page("kv_cache", model=model, hardware="b200", gpus="8", weights="fp8", kv="fp8", context="131072")
+    assert not at.exception, at.exception
+    text = " ".join(m.value for m in at.markdown)
+    assert ("DSA" in text) if model == "deepseek-v3.2" else ("chunked local attention" in text)

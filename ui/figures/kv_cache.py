@@ -155,7 +155,7 @@ def attention_variants(model: ModelSpec, kv_bytes_per_element: float) -> pd.Data
     m, kvb, H, K = model, kv_bytes_per_element, model.num_heads, model.num_kv_heads
 
     def heads(k: int) -> float:  # per-layer bytes with k KV heads of the model's head_dim: 2 × k × h
-        return kv_bytes_per_token_per_layer(replace(m, num_kv_heads=k, mla=None), kvb)
+        return kv_bytes_per_token_per_layer(replace(m, num_kv_heads=k, mla=None, sparse_attention=None), kvb)
 
     rows: list[tuple[str, int, float]] = [("stored", 0 if m.mla else K, kv_bytes_per_token_per_layer(m, kvb))]
     if m.mla:
