@@ -24,6 +24,7 @@ LAYERS = (
     ("serving",),  # continuous-batching steady state
     ("estimate",),  # the whole estimate of a scenario
     ("planner",),  # frontier, cost grid, levers, capacity
+    ("layouts",),  # the frontier over serving layouts (aggregated, disaggregated) in a GPU budget
     ("fleet",),  # demand to capacity: GPUs, MW, capex and opex for tokens per day at a latency target
     ("fitting", "profile_file"),  # fitting tools; the profiles.yaml writer
     ("calibration", "serving_calibration"),  # the two fitters (neither imports the other)

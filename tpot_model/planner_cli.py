@@ -13,11 +13,13 @@ from collections.abc import Sequence
 
 from .catalog import CatalogError, resolve_hardware, resolve_model
 from .fleet import Demand, Fleet, fleets
+from .layouts import MAX_BUDGET_GPUS, SERVING_MODES, Deployment, best_deployment
 from .planner import MAX_BATCH_SEARCHED, FrontierPoint, frontier
 from .precision import parse_format
 from .prices import CUSTOM, DEFAULT_BASIS, PRICE_BASES
 from .profiles import resolve_profile
 from .scenario import Scenario
+from .speculative import MTP_ACCEPTANCE, MTP_K
 from .units import GB, ms
 
 PROG = "python -m tpot_model frontier"
@@ -58,14 +60,58 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--model", required=True, help="catalog id or a config.json / model YAML path")
     p.add_argument("--hardware", required=True, help="catalog id or a hardware YAML path")
-    p.add_argument("--gpus", type=_number("--gpus", int, 1), default=1, help="tensor-parallel GPUs (default 1)")
+    p.add_argument(
+        "--gpus",
+        type=_number("--gpus", int, 1),
+        default=None,
+        help="tensor-parallel GPUs (default 1; not with --max-gpus)",
+    )
     p.add_argument("--weights", default="bf16", help="weight format, e.g. bf16, fp8, awq-int4, nvfp4 (default bf16)")
     p.add_argument("--kv", default="bf16", help="KV-cache format (default bf16)")
     p.add_argument("--compute", default=None, help="compute precision (default: the weight format's own)")
     p.add_argument("--context", type=_number("--context", int, 0), default=4096, help="prompt tokens (default 4096)")
     p.add_argument("--output", type=_number("--output", int, 1), default=1024, help="output tokens (default 1024)")
     p.add_argument(
-        "--tpot-target-ms", type=_number("--tpot-target-ms", float, 0, strict=True), required=True, help="TPOT target"
+        "--tpot-target-ms",
+        type=_number("--tpot-target-ms", float, 0, strict=True),
+        default=None,
+        help="TPOT target (or --interactivity)",
+    )
+    p.add_argument(
+        "--interactivity",
+        type=_number("--interactivity", float, 0, strict=True),
+        default=None,
+        metavar="TOK_PER_S_PER_USER",
+        help="tokens/s per user to reach: a TPOT target of 1000 / this ms (instead of --tpot-target-ms)",
+    )
+    p.add_argument(
+        "--max-gpus",
+        type=_number("--max-gpus", int, 1),
+        default=None,
+        help=f"GPU budget: search aggregated and disaggregated layouts within it (at most {MAX_BUDGET_GPUS}; "
+        "layouts may use fewer)",
+    )
+    p.add_argument(
+        "--serving",
+        choices=SERVING_MODES,
+        default=None,
+        help="with the layout search: aggregated, disaggregated (prefill and decode pools) or best (default)",
+    )
+    p.add_argument(
+        "--mtp",
+        nargs="?",
+        const=MTP_K,
+        type=_number("--mtp", int, 1),
+        default=None,
+        metavar="K",
+        help=f"multi-token prediction with the model's own MTP module: K draft tokens (default {MTP_K}), "
+        f"acceptance {MTP_ACCEPTANCE:g} each (the documented default; --mtp-acceptance to change it)",
+    )
+    p.add_argument(
+        "--mtp-acceptance",
+        type=_number("--mtp-acceptance", float, 0),
+        default=MTP_ACCEPTANCE,
+        help=f"with --mtp: the chance each draft token is accepted (default {MTP_ACCEPTANCE:g})",
     )
     p.add_argument(
         "--ttft-target-ms",
@@ -151,6 +197,7 @@ def frontier_main(argv: Sequence[str] | None = None) -> int:
     """Run the frontier command; returns the exit status (0 ok, 2 bad input)."""
     try:
         args = build_parser().parse_args(list(argv) if argv is not None else None)
+        _targets_and_mode(args)
         fields = {}
         for flag, name, resolve in (
             ("--model", "model", resolve_model),
@@ -166,6 +213,8 @@ def frontier_main(argv: Sequence[str] | None = None) -> int:
                 fields[name] = parse_format(getattr(args, name))
             except ValueError as e:
                 raise _BadInput(f"{flag}: {e}") from None
+        if args.search:
+            return _search_main(args, fields)
         try:
             scenario = Scenario(
                 batch=1,
@@ -197,6 +246,138 @@ def frontier_main(argv: Sequence[str] | None = None) -> int:
         return int(e.code or 0)
     d = to_dict(point, args, fields["model"].id, fields["hardware"].id)
     print(json.dumps(d, indent=2) if args.json else _text(d))
+    return 0
+
+
+def _targets_and_mode(args: argparse.Namespace) -> None:
+    """One latency target (--tpot-target-ms or --interactivity) in args.tpot_target_ms; args.search: the layout search
+    (--max-gpus, --serving or --mtp given) rather than one deployment of --gpus GPUs."""
+    if args.tpot_target_ms is None and args.interactivity is None:
+        raise _BadInput("--tpot-target-ms: give a TPOT target (or --interactivity TOK_PER_S_PER_USER)")
+    if args.tpot_target_ms is not None and args.interactivity is not None:
+        raise _BadInput("--interactivity: give it or --tpot-target-ms, not both")
+    if args.interactivity is not None:
+        args.tpot_target_ms = 1000.0 / args.interactivity
+    if args.mtp_acceptance > 1:
+        raise _BadInput(f"--mtp-acceptance: must be <= 1, got {args.mtp_acceptance!r}")
+    if args.max_gpus is not None and args.max_gpus > MAX_BUDGET_GPUS:
+        raise _BadInput(f"--max-gpus: must be <= {MAX_BUDGET_GPUS}, got {args.max_gpus!r}")
+    args.search = args.max_gpus is not None or args.serving is not None or args.mtp is not None
+    if args.search and args.gpus is not None:
+        raise _BadInput("--gpus: the layout search (--max-gpus, --serving, --mtp) picks the GPUs; give --max-gpus")
+    if args.search:
+        args.max_gpus = args.max_gpus or 8
+        args.serving = args.serving or "best"
+    args.gpus = args.gpus or 1
+
+
+def _pool(p) -> dict | None:
+    return None if p is None else p.as_dict()
+
+
+def search_dict(d: Deployment, args: argparse.Namespace, model_id: str, hardware_id: str) -> dict:
+    """The layout search's JSON: display units in the key names, null for unknown numbers."""
+    return {
+        "model": model_id,
+        "hardware": hardware_id,
+        "weights": args.weights,
+        "kv": args.kv,
+        "context_tokens": args.context,
+        "output_tokens": args.output,
+        "profile": args.profile,
+        "max_gpus": d.max_gpus,
+        "serving_searched": args.serving,
+        "tpot_target_ms": args.tpot_target_ms,
+        "interactivity_target": None if args.interactivity is None else args.interactivity,
+        "ttft_target_ms": args.ttft_target_ms,
+        "mtp_k": d.mtp_k or None,
+        "mtp_acceptance": args.mtp_acceptance if d.mtp_k else None,
+        "feasible": d.feasible,
+        "serving": d.serving or None,
+        "gpus_used": d.gpus_used,
+        "layout": {"prefill": _pool(d.prefill), "decode": _pool(d.decode)},
+        "tokens_per_s_per_gpu": _num(d.tokens_per_s_per_gpu),
+        "output_tokens_per_s_per_gpu": _num(d.output_tokens_per_s_per_gpu),
+        "tokens_per_s_per_user": _num(d.tokens_per_s_per_user),
+        "tpot_ms": _num(d.tpot_s / ms),
+        "ttft_ms": _num(d.ttft_s / ms),
+        "kv_transfer_ms": _num(d.kv_transfer_s / ms) if d.serving == "disaggregated" else None,
+        "usd_per_1M_tokens": _num(d.usd_per_1M_tokens),
+        "usd_per_1M_output_tokens": _num(d.usd_per_1M_output_tokens),
+        "limited_by": d.limited_by,
+        "rate_set_by": d.rate_set_by or None,
+    }
+
+
+def _search_text(d: dict) -> str:
+    head = (
+        f"{d['model']} on up to {d['max_gpus']} x {d['hardware']} ({d['weights']} weights, {d['kv']} KV), "
+        f"context {d['context_tokens']}, output {d['output_tokens']}, TPOT target {d['tpot_target_ms']:g} ms "
+        f"({1000 / d['tpot_target_ms']:.4g} tok/s/user)"
+        + (f", TTFT target {d['ttft_target_ms']:g} ms" if d["ttft_target_ms"] is not None else "")
+        + (f", MTP k={d['mtp_k']} a={d['mtp_acceptance']:g}" if d["mtp_k"] else "")
+        + f", serving {d['serving_searched']}"
+    )
+    if not d["feasible"]:
+        why = {
+            "memory": "no layout fits in memory within the budget: a larger budget, lower precision or a chip "
+            "with more memory",
+            "gpus": "disaggregated serving needs at least 2 GPUs",
+        }.get(d["limited_by"], "no layout meets the latency target: a looser target or a faster chip")
+        return f"{head}\nno layout: {why}\nlimited_by: {d['limited_by']}"
+    lay = d["layout"]
+    layout = lay["decode"]["label"] if d["serving"] == "aggregated" else (
+        f"prefill {lay['prefill']['label']} + decode {lay['decode']['label']}"
+    )  # fmt: skip
+    usd = f"${d['usd_per_1M_tokens']:.4g}" if d["usd_per_1M_tokens"] is not None else "n/a (no price)"
+    rows = [
+        ("serving", d["serving"]),
+        ("layout", layout),
+        ("gpus_used", f"{d['gpus_used']}"),
+        ("batch_per_instance", f"{lay['decode']['batch_per_instance']}"),
+        ("tpot_ms", f"{d['tpot_ms']:.2f}"),
+        ("ttft_ms", f"{d['ttft_ms']:.1f}"),
+        ("tokens_per_s_per_user", f"{d['tokens_per_s_per_user']:.1f}"),
+        ("tokens_per_s_per_gpu", f"{d['tokens_per_s_per_gpu']:.1f} (input + output)"),
+        ("output_tokens_per_s_per_gpu", f"{d['output_tokens_per_s_per_gpu']:.1f}"),
+        ("usd_per_1M_tokens", usd + " (input + output)"),
+        (
+            "limited_by",
+            d["limited_by"] + (f" (requests/s set by the {d['rate_set_by']} pool)" if d["rate_set_by"] else ""),
+        ),
+    ]
+    return head + "\n" + "\n".join(f"{k:<28} {v}" for k, v in rows)
+
+
+def _search_main(args: argparse.Namespace, fields: dict) -> int:
+    try:
+        scenario = Scenario(
+            context_tokens=args.context,
+            output_tokens=args.output,
+            weights=fields["weights"],
+            kv_cache=fields["kv"],
+            compute=args.compute,
+            price_usd_per_gpu_hour=args.price,
+            price_basis=CUSTOM if args.price is not None else args.price_basis,
+        )
+        d = best_deployment(
+            fields["model"],
+            fields["hardware"],
+            scenario,
+            fields["profile"],
+            max_gpus=args.max_gpus,
+            tpot_target_s=args.tpot_target_ms * ms,
+            ttft_target_s=None if args.ttft_target_ms is None else args.ttft_target_ms * ms,
+            serving=args.serving,
+            mtp_k=args.mtp,
+            mtp_acceptance=args.mtp_acceptance,
+        )
+    except ValueError as e:
+        flag = "--compute" if "compute precision" in str(e) else "--price-basis" if "basis" in str(e) else "input"
+        print(f"error: {flag}: {' '.join(str(e).split())}", file=sys.stderr)
+        return 2
+    out = search_dict(d, args, fields["model"].id, fields["hardware"].id)
+    print(json.dumps(out, indent=2) if args.json else _search_text(out))
     return 0
 
 

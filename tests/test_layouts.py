@@ -1,0 +1,215 @@
+"""The frontier over serving layouts (tpot_model.layouts) and the `frontier` command's layout search: the choice
+among aggregated and xPyD deployments worked by hand on synthetic candidate tables, the chosen numbers reproduced by
+the estimate they come from, replicas filling the budget, memory deciding which layouts exist (vLLM's measured fit
+on H100), and the CLI's new options, JSON keys and bad input."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from tpot_model import Scenario, estimate, load_hardware_catalog, load_model_catalog, resolve_profile
+from tpot_model import layouts as lo
+from tpot_model.planner_cli import frontier_main
+from tpot_model.roofline import kv_cache_bytes_per_sequence, link_bytes_per_s
+from tpot_model.units import GiB
+
+MODELS = load_model_catalog()
+HARDWARE = load_hardware_catalog()
+TYPICAL = resolve_profile("typical")
+DSR1, L70 = MODELS["deepseek-r1"], MODELS["llama-3.1-70b"]
+
+
+def _table(serving, gpus, batch, tpot, ttft, rate, fits=True, output=None):
+    n = len(batch)
+    col = lambda v: np.broadcast_to(np.broadcast_to(np.asarray(v, dtype=float), (n,))[:, None], (n, len(gpus)))  # noqa: E731
+    return lo.CandidateTable(
+        serving, "tp", np.asarray(gpus, float), np.asarray(batch, float), col(tpot), col(ttft), col(rate),
+        col(output if output is not None else rate), np.broadcast_to(np.asarray(fits), (n, len(gpus))),
+        np.full(len(gpus), 1e6), np.zeros((n, len(gpus)), bool),
+    )  # fmt: skip
+
+
+def _tables(aggregated=(), decode=(), prefill=(), budget=10, isl=900, osl=100, hw="h200", model=L70):
+    s = Scenario(context_tokens=isl, output_tokens=osl, weights="fp8", kv_cache="fp8")
+    return lo.LayoutTables(
+        MODELS[model] if isinstance(model, str) else model, HARDWARE[hw], s, TYPICAL, budget, "best", 0, 0.5,
+        tuple(aggregated), tuple(decode), tuple(prefill),
+    )  # fmt: skip
+
+
+def test_disaggregated_choice_worked_by_hand():
+    # decode instance (1 GPU): batch 1, 2, 4 at TPOT 10, 15, 30 ms; OSL 100 -> B / (TPOT x OSL) requests/s:
+    # 1.0, 1.333, 1.333; at a 20 ms target batch 2 (1.333 req/s); batch 4 misses it -> limited by the slo.
+    dec = _table("decode", [1], [1, 2, 4], [0.010, 0.015, 0.030], 0.0, [1.0, 2 / 1.5, 4 / 3.0])
+    # prefill instance (1 GPU): one 900-token prompt in 100 ms -> 10 prompts/s
+    pre = _table("prefill", [1], [1], 0.0, 0.100, [10.0])
+    d = lo.choose(_tables(decode=[dec], prefill=[pre]), 0.020)
+    # x + y <= 10 GPUs, maximise min(10 x, 1.333 y) x 1000 tokens / (x + y):
+    # 1P7D: min(10, 9.333) / 8 = 1.1667 req/s per GPU (1P8D: 10 / 9 = 1.111; 2P8D: 10.67 / 10 = 1.067)
+    assert d.serving == "disaggregated"
+    assert (d.prefill.instances, d.decode.instances, d.gpus_used) == (1, 7, 8)
+    assert d.tokens_per_s_per_gpu == pytest.approx(7 * (2 / 1.5) * 1000 / 8)  # 1166.7
+    assert d.output_tokens_per_s_per_gpu == pytest.approx(7 * (2 / 1.5) * 100 / 8)  # 116.7
+    assert (d.decode.batch, d.tpot_s, d.limited_by, d.rate_set_by) == (2, 0.015, "slo", "decode")
+    # TTFT = prefill + one prompt's KV cache over the scale-up link (8 GPUs = one H200 node), spread over 1 GPU
+    kv = float(kv_cache_bytes_per_sequence(L70, 900, 1.0))
+    transfer = TYPICAL.allreduce_latency_s + kv / link_bytes_per_s(HARDWARE["h200"], TYPICAL)
+    assert d.kv_transfer_s == pytest.approx(transfer)
+    assert d.ttft_s == pytest.approx(0.100 + transfer)
+
+
+def test_aggregated_wins_when_faster_and_replicas_fill_the_budget():
+    # aggregated instance of 4 GPUs: 1500 tokens/s per GPU at batch 8 (TPOT 20 ms); budget 10 -> 2 replicas, 8 GPUs
+    agg = _table("aggregated", [4], [4, 8, 16], [0.010, 0.020, 0.040], 0.2, [900.0, 1500.0, 2000.0])
+    dec = _table("decode", [1], [1, 2, 4], [0.010, 0.015, 0.030], 0.0, [1.0, 2 / 1.5, 4 / 3.0])
+    pre = _table("prefill", [1], [1], 0.0, 0.100, [10.0])
+    d = lo.choose(_tables(aggregated=[agg], decode=[dec], prefill=[pre]), 0.020)
+    assert (d.serving, d.decode.instances, d.decode.gpus_each, d.gpus_used) == ("aggregated", 2, 4, 8)
+    assert d.tokens_per_s_per_gpu == 1500.0 and d.decode.batch == 8 and d.prefill is None
+    assert d.decode.label == "2 x TP4"
+    # a TTFT target of 0.15 s rules the aggregated instance out (TTFT 0.2 s); the xPyD one (0.1 s + transfer) stays
+    d = lo.choose(_tables(aggregated=[agg], decode=[dec], prefill=[pre]), 0.020, 0.15)
+    assert d.serving == "disaggregated"
+    # nothing meets a 5 ms TPOT: infeasible, limited by the slo
+    d = lo.choose(_tables(aggregated=[agg], decode=[dec], prefill=[pre]), 0.005)
+    assert (d.feasible, d.limited_by, d.gpus_used) == (False, "slo", 0) and math.isnan(d.tokens_per_s_per_user)
+
+
+def test_aggregated_choice_is_the_estimate_at_that_batch():
+    """The chosen aggregated instance's numbers are the continuous-batching estimate at its batch and GPUs."""
+    s = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8")
+    d = lo.best_deployment(L70, HARDWARE["h200"], s, TYPICAL, max_gpus=8, tpot_target_s=0.03, serving="aggregated")
+    assert d.feasible and d.serving == "aggregated"
+    p = d.decode
+    e = estimate(
+        L70, HARDWARE["h200"],
+        replace(s, batch=p.batch, num_gpus=p.gpus_each, parallelism=p.parallelism, batching="continuous"), TYPICAL,
+    )  # fmt: skip
+    assert d.tpot_s == pytest.approx(float(e.tpot_s)) and d.tpot_s <= 0.03
+    assert d.tokens_per_s_per_gpu == pytest.approx(float(e.total_tokens_per_s_per_gpu))
+    assert d.output_tokens_per_s_per_gpu == pytest.approx(float(e.output_tokens_per_s_per_gpu))
+    # input + output = output x (ISL + OSL) / OSL: twice the output at 1k/1k
+    assert d.tokens_per_s_per_gpu == pytest.approx(2 * d.output_tokens_per_s_per_gpu)
+    assert d.gpus_used == 8 and d.gpus_used == p.instances * p.gpus_each
+    # the next batch of the grid misses the target or does not fit
+    grid = lo.concurrency_grid()
+    nxt = grid[np.searchsorted(grid, p.batch) + 1]
+    e2 = estimate(L70, HARDWARE["h200"], replace(e.scenario, batch=nxt), TYPICAL)
+    assert float(e2.tpot_s) > 0.03 or not bool(e2.fits)
+
+
+def test_concurrency_grid_steps():
+    g = lo.concurrency_grid()
+    assert g[0] == 1 and g[-1] == 2**16 and np.all(np.arange(1, 24) == g[:23])
+    big = g[g >= 23]  # above every whole number: consecutive candidates <= 2^(1/16) (4.4 %) apart, plus rounding
+    assert np.max(big[1:] / big[:-1]) <= 2 ** (1 / 16) * (1 + 1 / 23)
+
+
+# --------------------------------------------------------------------------------------------------- memory decides
+
+
+def test_only_layouts_that_fit_are_offered_and_more_memory_unlocks_a_layout():
+    """DeepSeek-R1 in FP8 (671 GB of weights) does not fit 8 x H100 (8 x 80 GB x 0.9 usable = 576 GB): within 8 GPUs
+    there is no layout; within 16 the search crosses nodes. On 8 x H200 (1015 GB usable) it fits: the H200's win
+    is memory's doing, and memory_reason says so."""
+    s = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8")
+    h100 = lo.best_deployment(DSR1, HARDWARE["h100-sxm"], s, TYPICAL, max_gpus=8, tpot_target_s=0.05)
+    assert (h100.feasible, h100.limited_by) == (False, "memory")
+    assert all(not c.fits for c in h100.candidates)
+    wide = lo.best_deployment(DSR1, HARDWARE["h100-sxm"], s, TYPICAL, max_gpus=16, tpot_target_s=0.05)
+    assert wide.feasible and wide.decode.gpus_each == 16  # one instance spans two 8-GPU nodes
+    h200 = lo.best_deployment(DSR1, HARDWARE["h200"], s, TYPICAL, max_gpus=8, tpot_target_s=0.05)
+    assert h200.feasible
+    why = lo.memory_reason(h200, h100)
+    assert why is not None and why[0] == "does_not_fit" and why[1].gpus_each == h200.decode.gpus_each
+    assert lo.memory_reason(h100, h200) is None  # nothing to explain for an infeasible winner
+
+
+def test_fit_check_agrees_with_vllm_on_h100():
+    """public-2026.md 2.9 (vLLM, gpu-memory-utilization 0.9, H100): Llama-3.3-70B-FP8 fails on one GPU and fits on
+    two with 32.0 GiB left for the KV cache per GPU. The model's fit (weights + KV + workspace <= 0.9 x 80 GB) gives
+    the same verdicts, and 36.9 - 33.7 GB of weights and the 0.06 GB workspace leave 33.5 GiB (+5 %) for the cache."""
+    m = MODELS["llama-3.3-70b"]
+    s = Scenario(batch=1, context_tokens=16000, output_tokens=1, weights="fp8", kv_cache="bf16")
+    vllm = resolve_profile("vllm")
+    one = estimate(m, HARDWARE["h100-sxm"], replace(s, num_gpus=1), vllm)
+    two = estimate(m, HARDWARE["h100-sxm"], replace(s, num_gpus=2), vllm)
+    assert not bool(one.fits) and bool(two.fits)
+    kv_left = two.usable_memory_per_gpu_bytes - float(two.weight_bytes_per_gpu) - float(two.workspace_bytes_per_gpu)
+    assert kv_left / GiB == pytest.approx(32.0, rel=0.08)
+
+
+# --------------------------------------------------------------------------------------------------- CLI
+
+ARGS = ["--model", "llama-3.1-70b", "--hardware", "h200", "--weights", "fp8", "--kv", "fp8"]
+ARGS += ["--context", "1024", "--output", "1024"]
+
+
+def test_cli_search_json_has_the_keys_and_agrees_with_the_model(capsys):
+    assert frontier_main([*ARGS, "--max-gpus", "16", "--interactivity", "40", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    for key in ("tokens_per_s_per_gpu", "output_tokens_per_s_per_gpu", "tokens_per_s_per_user", "tpot_ms", "ttft_ms",
+                "gpus_used", "layout", "limited_by"):  # fmt: skip
+        assert key in d
+    s = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8")
+    ref = lo.best_deployment(L70, HARDWARE["h200"], s, TYPICAL, max_gpus=16, tpot_target_s=1 / 40)
+    assert d["tpot_target_ms"] == pytest.approx(25.0)
+    assert d["tokens_per_s_per_gpu"] == pytest.approx(ref.tokens_per_s_per_gpu)
+    assert d["tokens_per_s_per_user"] >= 40 and d["gpus_used"] <= 16 and d["serving"] == ref.serving
+    assert d["layout"]["decode"]["gpus_each"] == ref.decode.gpus_each
+    assert (d["layout"]["prefill"] is None) == (ref.serving == "aggregated")
+    # --interactivity 40 is --tpot-target-ms 25
+    assert frontier_main([*ARGS, "--max-gpus", "16", "--tpot-target-ms", "25", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["tokens_per_s_per_gpu"] == pytest.approx(d["tokens_per_s_per_gpu"])
+
+
+def test_cli_serving_modes_and_mtp(capsys):
+    out = {}
+    for mode in lo.SERVING_MODES:
+        assert frontier_main([*ARGS, "--max-gpus", "16", "--interactivity", "40", "--serving", mode, "--json"]) == 0
+        out[mode] = json.loads(capsys.readouterr().out)
+    assert out["aggregated"]["serving"] == "aggregated" and out["disaggregated"]["serving"] == "disaggregated"
+    dis = out["disaggregated"]
+    assert dis["layout"]["prefill"]["gpus"] + dis["layout"]["decode"]["gpus"] == dis["gpus_used"]
+    best = max(out["aggregated"]["tokens_per_s_per_gpu"], out["disaggregated"]["tokens_per_s_per_gpu"])
+    assert out["best"]["tokens_per_s_per_gpu"] == pytest.approx(best)
+    # disaggregated serving needs two GPUs
+    assert frontier_main([*ARGS, "--max-gpus", "1", "--interactivity", "40", "--serving", "disaggregated"]) == 0
+    assert "disaggregated serving needs at least 2 GPUs" in capsys.readouterr().out
+    # --mtp: the documented default k = 3, acceptance 0.5; --mtp 2: two draft tokens
+    assert frontier_main([*ARGS, "--max-gpus", "8", "--interactivity", "40", "--mtp", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert (d["mtp_k"], d["mtp_acceptance"]) == (3, 0.5)
+    assert frontier_main([*ARGS, "--max-gpus", "8", "--interactivity", "40", "--mtp", "2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["mtp_k"] == 2
+
+
+def test_cli_search_text(capsys):
+    assert frontier_main([*ARGS, "--max-gpus", "16", "--interactivity", "40"]) == 0
+    out = capsys.readouterr().out
+    assert "up to 16 x h200" in out and "tokens_per_s_per_gpu" in out and "(input + output)" in out
+
+
+@pytest.mark.parametrize(
+    ("extra", "field"),
+    [
+        (["--max-gpus", "0", "--interactivity", "40"], "--max-gpus"),
+        (["--max-gpus", "2000", "--interactivity", "40"], "--max-gpus"),
+        (["--max-gpus", "8", "--interactivity", "-1"], "--interactivity"),
+        (["--max-gpus", "8", "--interactivity", "40", "--tpot-target-ms", "25"], "--interactivity"),
+        (["--max-gpus", "8"], "--tpot-target-ms"),
+        (["--max-gpus", "8", "--interactivity", "40", "--serving", "split"], "--serving"),
+        (["--max-gpus", "8", "--interactivity", "40", "--mtp", "0"], "--mtp"),
+        (["--max-gpus", "8", "--interactivity", "40", "--mtp", "--mtp-acceptance", "1.5"], "--mtp-acceptance"),
+        (["--max-gpus", "8", "--gpus", "2", "--interactivity", "40"], "--gpus"),
+    ],
+)
+def test_cli_search_bad_input_exits_2_with_one_line(capsys, extra, field):
+    assert frontier_main([*ARGS, *extra]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1 and field in err and "Traceback" not in err

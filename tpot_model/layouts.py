@@ -1,0 +1,572 @@
+"""The frontier over serving layouts: for a GPU budget and a latency target, the aggregated or disaggregated
+deployment with the most tokens/s per GPU, and what it chose. SI units inside (seconds, bytes, tokens, USD).
+
+Candidates (each only where its weights + KV cache + workspace fit per GPU in the engine's usable memory,
+``Estimate.fits``: usable = device memory x the profile's usable_memory_fraction, vLLM's gpu_memory_utilization):
+
+- **aggregated**: one instance of g GPUs (tp: tensor parallel; tp-ep: tensor-parallel attention, expert-parallel
+  MoE; dp-ep: data-parallel attention, expert-parallel MoE = the wide-EP recipes), g = 1, 2, 4 ... up to the
+  budget and the chip's scale-up domain size; collectives on the links they use (roofline). Continuous batching
+  (serving.steady_state: prompts prefilled in chunks between decode steps, TPOT and TTFT of the steady state).
+  Replicas fill the budget: floor(budget / g) instances, tokens/s per GPU unchanged. Pipeline parallel across
+  nodes: a tensor-parallel group of one scale-up domain per stage, 2, 4 or 8 stages (planner.pipeline_parallel,
+  static batch served back to back; TTFT = the whole model's prefill on one group), when the budget is wider
+  than one domain.
+- **disaggregated** (xPyD): x prefill instances of gp GPUs and y decode instances of gd GPUs, each pool with its
+  own layout. Decode instance: decode steps only (static batch, cache at ISL + OSL/2 on average, peak at
+  ISL + OSL); it finishes B / (TPOT x OSL) requests per second. Prefill instance: the batch of prompts (up to a
+  16K-token budget) with the most prompts per second; its TTFT = prefill step + the KV cache moved to a decode
+  instance over the link it uses (scale-up inside one domain, else the prefill GPUs' NICs). Requests/s = the
+  slower pool's; tokens/s per GPU = requests/s x (ISL + OSL) / (x gp + y gd), every GPU of both pools.
+
+Tokens/s per GPU counts input + output tokens over every GPU of the deployment (InferenceX's tok/s/GPU);
+``output_tokens_per_s_per_gpu`` the output tokens only. With MTP (``mtp_k``) each decode step drafts k tokens with
+the model's own MTP module (speculative.py) and TPOT is the time per accepted token.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from .catalog import Hardware, ModelSpec
+from .economics import usd_per_1M_tokens
+from .estimate import estimate
+from .planner import MAX_PREFILL_BATCH, PREFILL_TOKEN_BUDGET, pipeline_parallel, speculative
+from .profiles import IDEAL, EfficiencyProfile
+from .roofline import (
+    kv_cache_bytes_per_sequence,
+    link_bytes_per_s,
+    scale_out_peak_bytes_per_s,
+    scale_up_domain_gpus,
+)
+from .scenario import Scenario
+from .serving import speculative as serving_speculative
+from .speculative import MTP_ACCEPTANCE
+
+SERVING_MODES = ("aggregated", "disaggregated", "best")
+PIPELINE_STAGES = (2, 4, 8)
+BATCH_STEPS_PER_DOUBLING = 16  # candidate concurrencies 2^(i/16), rounded down: <= 4.4 % apart
+MAX_CONCURRENCY = 2**16  # per instance
+MAX_BUDGET_GPUS = 1024
+
+
+def concurrency_grid(top: float = MAX_CONCURRENCY) -> np.ndarray:
+    """Whole numbers 1 .. top, each within 2^(1/16) of the next (every whole number below 24)."""
+    n = int(math.ceil(math.log2(top) * BATCH_STEPS_PER_DOUBLING)) + 1
+    return np.unique(np.floor(2.0 ** (np.arange(n) / BATCH_STEPS_PER_DOUBLING)))
+
+
+def gpu_options(hw: Hardware, max_gpus: int) -> tuple[int, ...]:
+    """GPUs per instance: 1, 2, 4 ... up to the budget, and the scale-up domain size when it fits the budget."""
+    powers = {2**i for i in range(int(math.log2(max_gpus)) + 1)}
+    d = scale_up_domain_gpus(hw)
+    return tuple(sorted(powers | ({d} if d <= max_gpus else set())))
+
+
+def parallelisms(model: ModelSpec) -> tuple[str, ...]:
+    """Layouts that differ for this model: expert parallelism only for an MoE model."""
+    return ("tp", "tp-ep", "dp-ep") if model.moe else ("tp",)
+
+
+@dataclass(frozen=True)
+class Pool:
+    """Instances of one layout: `batch` = sequences decoding per instance (aggregated or decode pool) or prompts per
+    prefill step (prefill pool)."""
+
+    instances: int
+    gpus_each: int
+    parallelism: str  # 'tp' | 'tp-ep' | 'dp-ep' | 'tp-pp' (tensor parallel inside a stage, pipeline across)
+    batch: int
+    pipeline_stages: int = 1
+
+    @property
+    def gpus(self) -> int:
+        return self.instances * self.gpus_each
+
+    @property
+    def label(self) -> str:
+        """e.g. '2 x DEP8', '1 x TP8xPP2' (InferenceX's and the engines' own names)."""
+        g = self.gpus_each
+        name = {
+            "tp": f"TP{g}",
+            "tp-ep": f"TEP{g}",
+            "dp-ep": f"DEP{g}",
+            "tp-pp": f"TP{g // self.pipeline_stages}xPP{self.pipeline_stages}",
+        }[self.parallelism]
+        return f"{self.instances} x {name}"
+
+    def as_dict(self) -> dict:
+        return {
+            "instances": self.instances,
+            "gpus_each": self.gpus_each,
+            "gpus": self.gpus,
+            "parallelism": self.parallelism,
+            "pipeline_stages": self.pipeline_stages,
+            "batch_per_instance": self.batch,
+            "label": self.label,
+        }
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One layout tried (the best batch for it at the target): whether it fits at all, and its tokens/s per GPU."""
+
+    serving: str  # 'aggregated' or 'decode' / 'prefill' (the pools of a disaggregated deployment)
+    parallelism: str
+    gpus_each: int
+    fits: bool  # weights + KV cache of one sequence + workspace fit per GPU
+    feasible: bool  # some batch fits and meets the target(s)
+    batch: int  # 0 when infeasible
+    max_batch_memory: int  # most sequences (or prompts) that fit, whatever the latency
+    tokens_per_s_per_gpu: float  # aggregated: input + output; decode: output; prefill: prompt tokens (nan: none)
+    limited_by: str  # 'slo' | 'memory' | 'compute' | 'batch_limit'
+
+
+@dataclass(frozen=True, eq=False)
+class Deployment:
+    """The chosen deployment in a GPU budget at a latency target (feasible False: nothing meets it and fits)."""
+
+    feasible: bool
+    serving: str  # 'aggregated' | 'disaggregated' | '' (none)
+    decode: Pool | None  # the aggregated instances, or the decode pool
+    prefill: Pool | None  # disaggregated only
+    max_gpus: int
+    gpus_used: int
+    tpot_s: float
+    ttft_s: float
+    tokens_per_s_per_gpu: float  # input + output tokens/s over every GPU used
+    output_tokens_per_s_per_gpu: float
+    usd_per_1M_tokens: float  # per 1M input + output tokens (InferenceX's $/M); nan without a price
+    usd_per_1M_output_tokens: float
+    limited_by: str  # what stops a bigger batch: 'slo' | 'memory' | 'compute' | 'batch_limit' | 'gpus'
+    rate_set_by: str  # disaggregated: 'prefill' or 'decode' pool sets the request rate; '' aggregated
+    kv_transfer_s: float  # disaggregated: one prompt's KV cache to its decode instance (0 aggregated)
+    tpot_target_s: float
+    ttft_target_s: float | None
+    mtp_k: int  # 0: no speculative decoding
+    candidates: tuple[Candidate, ...]
+
+    @property
+    def tokens_per_s_per_user(self) -> float:
+        return 1.0 / self.tpot_s if self.feasible else math.nan
+
+    def candidate(self, serving: str, parallelism: str, gpus_each: int) -> Candidate | None:
+        for c in self.candidates:
+            if (c.serving, c.parallelism, c.gpus_each) == (serving, parallelism, gpus_each):
+                return c
+        return None
+
+
+# --------------------------------------------------------------------------------------------------- tables
+
+
+@dataclass(frozen=True, eq=False)
+class CandidateTable:
+    """Per layout (axis 1: GPUs per instance) and batch (axis 0): TPOT, TTFT, a rate per GPU and the memory fit."""
+
+    serving: str
+    parallelism: str
+    gpus: np.ndarray  # (G,)
+    batch: np.ndarray  # (Bn,)
+    tpot_s: np.ndarray  # (Bn, G)
+    ttft_s: np.ndarray
+    rate_per_gpu: np.ndarray  # tokens/s per GPU (aggregated: in + out; decode: requests/s; prefill: prompts/s)
+    output_per_gpu: np.ndarray
+    fits: np.ndarray
+    max_batch: np.ndarray  # (G,)
+    compute_bound: np.ndarray
+    stages: int = 1
+
+
+def _aggregated_table(model, hw, s: Scenario, profile, par: str, gpus: np.ndarray, k: int, a: float) -> CandidateTable:
+    grid = concurrency_grid()
+    sc = replace(s, batch=grid[:, None], num_gpus=gpus[None, :], parallelism=par, batching="continuous")
+    est = estimate(model, hw, sc, profile)
+    shape = (grid.size, gpus.size)
+    if k:
+        sp = serving_speculative(model, hw, est.scenario, profile, k=k, acceptance=a)
+        tpot, ttft, total, out = sp.tpot_s, sp.ttft_s, sp.total_tokens_per_s_per_gpu, sp.output_tokens_per_s_per_gpu
+    else:
+        tpot, ttft = est.tpot_s, est.ttft_s
+        total, out = est.total_tokens_per_s_per_gpu, est.output_tokens_per_s_per_gpu
+    b = lambda x: np.broadcast_to(x, shape)  # noqa: E731
+    return CandidateTable(
+        "aggregated", par, gpus, grid, b(tpot), b(ttft), b(total), b(out), b(est.fits),
+        np.broadcast_to(est.max_batch, shape)[0], b(est.compute_bound),
+    )  # fmt: skip
+
+
+def _pipeline_tables(model, hw, s: Scenario, profile, max_gpus: int) -> list[CandidateTable]:
+    """TP over one scale-up domain per stage, PIPELINE_STAGES stages that fit the budget (static batch)."""
+    tp = min(scale_up_domain_gpus(hw), max_gpus)
+    stages = [p for p in PIPELINE_STAGES if p * tp <= max_gpus]
+    if not stages or tp * 2 > max_gpus:
+        return []
+    grid = concurrency_grid(4096)[::4]  # 2^(1/4) steps: one pipeline_parallel call per batch
+    prefill = estimate(model, hw, replace(s, batch=grid, num_gpus=tp, output_tokens=1), profile).ttft_s
+    isl, osl = float(s.context_tokens), float(s.output_tokens)
+    out = []
+    for P in stages:
+        tpot, fits, maxb = [], [], 0.0
+        for B in grid:
+            pp = pipeline_parallel(model, hw, replace(s, batch=B, num_gpus=tp), profile, stages=(P,))
+            tpot.append(float(pp.tpot_s[0]))
+            fits.append(bool(pp.fits[0]))
+            maxb = float(pp.max_batch[0])
+        tpot = np.asarray(tpot)[:, None]
+        gpus = P * tp
+        output = grid[:, None] * osl / (prefill[:, None] + (osl - 1) * tpot) / gpus
+        out.append(
+            CandidateTable(
+                "aggregated",
+                "tp-pp",
+                np.asarray([gpus]),
+                grid,
+                tpot,
+                prefill[:, None],
+                output * (isl + osl) / osl,
+                output,
+                np.asarray(fits)[:, None],
+                np.asarray([maxb]),
+                np.zeros_like(tpot, bool),
+                stages=P,
+            )  # fmt: skip
+        )
+    return out
+
+
+def _decode_table(model, hw, s: Scenario, profile, par: str, gpus: np.ndarray, k: int, a: float) -> CandidateTable:
+    """Decode steps only, the cache at ISL + OSL/2 on average (peak ISL + OSL): rate = requests/s per GPU."""
+    grid = concurrency_grid()
+    osl = float(s.output_tokens)
+    half = math.floor(osl / 2)
+    sc = replace(
+        s,
+        batch=grid[:, None],
+        num_gpus=gpus[None, :],
+        parallelism=par,
+        batching="static",
+        context_tokens=float(s.context_tokens) + half,
+        output_tokens=osl - half,
+    )
+    shape = (grid.size, gpus.size)
+    est = estimate(model, hw, sc, profile)
+    if k:
+        sp = speculative(model, hw, sc, profile, k=k, acceptance=a)
+        tpot, fits = sp.tpot_s, sp.fits
+    else:
+        tpot, fits = est.tpot_s, est.fits
+    tpot = np.broadcast_to(tpot, shape)
+    requests = grid[:, None] / (tpot * osl) / gpus[None, :]
+    return CandidateTable(
+        "decode", par, gpus, grid, tpot, np.zeros(shape), requests, requests * osl, np.broadcast_to(fits, shape),
+        np.broadcast_to(est.max_batch, shape)[0], np.broadcast_to(est.compute_bound, shape),
+    )  # fmt: skip
+
+
+def _prefill_table(model, hw, s: Scenario, profile, par: str, gpus: np.ndarray) -> CandidateTable:
+    """Prompts per prefill step 1..64 within the token budget: rate = prompts/s per GPU."""
+    isl = max(float(s.context_tokens), 1.0)
+    grid = np.arange(1, MAX_PREFILL_BATCH + 1, dtype=float)
+    grid = grid[(grid * isl <= PREFILL_TOKEN_BUDGET) | (grid == 1)]
+    sc = replace(s, batch=grid[:, None], num_gpus=gpus[None, :], parallelism=par, batching="static", output_tokens=1)
+    est = estimate(model, hw, sc, profile)
+    shape = (grid.size, gpus.size)
+    pre = np.broadcast_to(est.ttft_s, shape)
+    prompts = grid[:, None] / pre / gpus[None, :]
+    return CandidateTable(
+        "prefill", par, gpus, grid, np.zeros(shape), pre, prompts, np.zeros(shape), np.broadcast_to(est.fits, shape),
+        np.broadcast_to(est.max_batch, shape)[0], np.zeros(shape, bool),
+    )  # fmt: skip
+
+
+@dataclass(frozen=True, eq=False)
+class LayoutTables:
+    """Every candidate layout's numbers over its batches, independent of the latency target (computed once, then
+    :func:`choose` picks at any target)."""
+
+    model: ModelSpec
+    hardware: Hardware
+    scenario: Scenario
+    profile: EfficiencyProfile
+    max_gpus: int
+    serving: str
+    mtp_k: int
+    mtp_acceptance: float
+    aggregated: tuple[CandidateTable, ...]
+    decode: tuple[CandidateTable, ...]
+    prefill: tuple[CandidateTable, ...]
+
+
+def layout_tables(
+    model: ModelSpec,
+    hw: Hardware,
+    scenario: Scenario,
+    profile: EfficiencyProfile = IDEAL,
+    *,
+    max_gpus: int,
+    serving: str = "best",
+    mtp_k: int | None = None,
+    mtp_acceptance: float = MTP_ACCEPTANCE,
+) -> LayoutTables:
+    """The candidate tables for a GPU budget (scenario: ISL = context_tokens, OSL = output_tokens, formats, price
+    basis; its batch, num_gpus, parallelism and batching are the search's)."""
+    if serving not in SERVING_MODES:
+        raise ValueError(f"serving must be one of {', '.join(SERVING_MODES)}, got {serving!r}")
+    if not (1 <= int(max_gpus) <= MAX_BUDGET_GPUS) or int(max_gpus) != max_gpus:
+        raise ValueError(f"max_gpus must be a whole number from 1 to {MAX_BUDGET_GPUS}, got {max_gpus!r}")
+    if np.ndim(scenario.context_tokens) or np.ndim(scenario.output_tokens):
+        raise ValueError("context_tokens and output_tokens must be single values here")
+    if mtp_k is not None and (int(mtp_k) != mtp_k or mtp_k < 0):
+        raise ValueError(f"mtp_k must be a whole number >= 0, got {mtp_k!r}")
+    if not (math.isfinite(mtp_acceptance) and 0 <= mtp_acceptance <= 1):
+        raise ValueError(f"mtp_acceptance must be between 0 and 1, got {mtp_acceptance!r}")
+    max_gpus, k = int(max_gpus), int(mtp_k or 0)
+    gpus = np.asarray(gpu_options(hw, max_gpus), dtype=float)
+    pars = parallelisms(model)
+    agg, dec, pre = [], [], []
+    if serving in ("aggregated", "best"):
+        agg = [_aggregated_table(model, hw, scenario, profile, p, gpus, k, mtp_acceptance) for p in pars]
+        if not k:
+            agg += _pipeline_tables(model, hw, scenario, profile, max_gpus)
+    if serving in ("disaggregated", "best") and max_gpus >= 2:
+        g_dec = gpus[gpus < max_gpus]
+        g_pre = gpus[(gpus < max_gpus) & (gpus <= scale_up_domain_gpus(hw))]
+        dec = [_decode_table(model, hw, scenario, profile, p, g_dec, k, mtp_acceptance) for p in pars]
+        pre = [_prefill_table(model, hw, scenario, profile, p, g_pre) for p in pars]
+    return LayoutTables(
+        model, hw, scenario, profile, max_gpus, serving, k, float(mtp_acceptance), tuple(agg), tuple(dec), tuple(pre)
+    )
+
+
+# --------------------------------------------------------------------------------------------------- choice
+
+
+def _best_in(t: CandidateTable, ok: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per layout column: (index of the batch with the most rate per GPU among ok, any ok)."""
+    score = np.where(ok, t.rate_per_gpu, -np.inf)
+    return np.argmax(score, axis=0), ok.any(axis=0)
+
+
+def _limit(t: CandidateTable, i: int, j: int, ok: np.ndarray) -> str:
+    """What stops the next batch of column j after batch index i."""
+    if i + 1 >= t.batch.size:
+        return "compute" if t.compute_bound[i, j] else "batch_limit"
+    if not t.fits[i + 1, j]:
+        return "memory"
+    return "slo" if not ok[i + 1, j] else "compute"
+
+
+def _candidates(t: CandidateTable, ok: np.ndarray) -> list[Candidate]:
+    idx, any_ok = _best_in(t, ok)
+    out = []
+    for j, g in enumerate(t.gpus):
+        i = int(idx[j])
+        feas = bool(any_ok[j])
+        out.append(
+            Candidate(
+                serving=t.serving,
+                parallelism=t.parallelism,
+                gpus_each=int(g),
+                fits=bool(t.fits[0, j]),
+                feasible=feas,
+                batch=int(t.batch[i]) if feas else 0,
+                max_batch_memory=int(max(np.nan_to_num(t.max_batch[j]), 0)),
+                tokens_per_s_per_gpu=float(t.rate_per_gpu[i, j]) if feas else math.nan,
+                limited_by=_limit(t, i, j, ok) if feas else ("memory" if not t.fits[0, j] else "slo"),
+            )
+        )
+    return out
+
+
+def choose(tables: LayoutTables, tpot_target_s: float, ttft_target_s: float | None = None) -> Deployment:
+    """The deployment with the most (input + output) tokens/s per GPU whose TPOT <= target (and TTFT <= its target)
+    and that fits; ties go to fewer GPUs used. Nothing feasible: feasible False and limited_by 'memory' (no layout
+    fits even one sequence) or 'slo' (none meets the target) or 'gpus' (a disaggregated search on one GPU)."""
+    if not (math.isfinite(tpot_target_s) and tpot_target_s > 0):
+        raise ValueError(f"tpot_target_s must be a positive number, got {tpot_target_s!r}")
+    ttft_t = math.inf if ttft_target_s is None else float(ttft_target_s)
+    s, hw, m = tables.scenario, tables.hardware, tables.model
+    isl, osl = float(s.context_tokens), float(s.output_tokens)
+    budget = tables.max_gpus
+    cands: list[Candidate] = []
+    best: tuple[float, int, dict] | None = None
+
+    def consider(per_gpu: float, used: int, fields: dict) -> None:
+        nonlocal best
+        if best is None or per_gpu > best[0] * (1 + 1e-12) or (per_gpu >= best[0] * (1 - 1e-12) and used < best[1]):
+            best = (per_gpu, used, fields)
+
+    # aggregated: replicas of one instance fill the budget
+    for t in tables.aggregated:
+        ok = t.fits & (t.tpot_s <= tpot_target_s) & (t.ttft_s <= ttft_t)
+        cands += _candidates(t, ok)
+        idx, any_ok = _best_in(t, ok)
+        for j, g in enumerate(t.gpus):
+            if not any_ok[j]:
+                continue
+            i = int(idx[j])
+            n = budget // int(g)
+            consider(
+                float(t.rate_per_gpu[i, j]),
+                n * int(g),
+                dict(
+                    serving="aggregated",
+                    decode=Pool(n, int(g), t.parallelism, int(t.batch[i]), t.stages),
+                    prefill=None,
+                    tpot_s=float(t.tpot_s[i, j]),
+                    ttft_s=float(t.ttft_s[i, j]),
+                    output=float(t.output_per_gpu[i, j]),
+                    limited_by=_limit(t, i, j, ok),
+                    rate_set_by="",
+                    kv_transfer_s=0.0,
+                ),
+            )
+
+    # disaggregated: the best decode batch per decode layout, the best prefill batch per prefill layout, then the
+    # instance counts x, y (x gp + y gd <= budget) with the most tokens/s per GPU over both pools
+    dec_best, pre_best = [], []
+    for t in tables.decode:
+        ok = t.fits & (t.tpot_s <= tpot_target_s)
+        cands += _candidates(t, ok)
+        idx, any_ok = _best_in(t, ok)
+        dec_best += [(t, int(idx[j]), j, _limit(t, int(idx[j]), j, ok)) for j in range(t.gpus.size) if any_ok[j]]
+    kv_bytes = float(kv_cache_bytes_per_sequence(m, isl, s.kv_cache.bytes_per_element))
+    up_link = link_bytes_per_s(hw, tables.profile)
+    out_link = scale_out_peak_bytes_per_s(hw) * tables.profile.interconnect_efficiency
+    extra = max((hw.scale_out_latency_s or 0.0) - (hw.scale_up_latency_s or 0.0), 0.0)
+    lat = tables.profile.allreduce_latency_s
+    domain = scale_up_domain_gpus(hw)
+    for t in tables.prefill:
+        # TTFT needs the transfer, which depends on whether the deployment stays in one domain: keep both choices
+        for inside in (True, False):
+            transfer = (
+                lat + (0.0 if inside else extra) + kv_bytes / (t.gpus[None, :] * (up_link if inside else out_link))
+            )
+            ok = t.fits & (t.ttft_s + transfer <= ttft_t)
+            if inside:
+                cands += _candidates(t, ok)
+            idx, any_ok = _best_in(t, ok)
+            pre_best += [(t, int(idx[j]), j, inside, float(transfer[0, j])) for j in range(t.gpus.size) if any_ok[j]]
+    for td, i, j, lim in dec_best:
+        gd = int(td.gpus[j])
+        rd = float(td.rate_per_gpu[i, j]) * gd  # requests/s per decode instance
+        for tp_, ip, jp, inside, transfer in pre_best:
+            gp = int(tp_.gpus[jp])
+            rp = float(tp_.rate_per_gpu[ip, jp]) * gp  # prompts/s per prefill instance
+            x = np.arange(1, budget // gp + 1)[:, None]
+            y = np.arange(1, budget // gd + 1)[None, :]
+            used = x * gp + y * gd
+            ok = used <= (min(budget, domain) if inside else budget)
+            if not inside:
+                ok &= used > domain  # the deployment spans domains: the transfer crosses the NICs
+            if not ok.any():
+                continue
+            rate = np.minimum(x * rp, y * rd)
+            per_gpu = np.where(ok, rate * (isl + osl) / used, -np.inf)
+            a = np.unravel_index(int(np.argmax(per_gpu - used * 1e-9)), per_gpu.shape)
+            unit = int(used[a])
+            # replicas of the whole xPyD unit fill the budget (tokens/s per GPU unchanged; a unit that fits one
+            # domain keeps its KV transfer inside it, each replica in its own domain)
+            copies = budget // unit
+            xi, yi = int(x[a[0], 0]) * copies, int(y[0, a[1]]) * copies
+            r = float(rate[a]) * copies
+            n_used = unit * copies
+            consider(
+                float(per_gpu[a]),
+                n_used,
+                dict(
+                    serving="disaggregated",
+                    decode=Pool(yi, gd, td.parallelism, int(td.batch[i])),
+                    prefill=Pool(xi, gp, tp_.parallelism, int(tp_.batch[ip])),
+                    tpot_s=float(td.tpot_s[i, j]),
+                    ttft_s=float(tp_.ttft_s[ip, jp]) + transfer,
+                    output=r * osl / n_used,
+                    limited_by=lim,
+                    rate_set_by="prefill" if xi * rp < yi * rd else "decode",
+                    kv_transfer_s=transfer,
+                ),
+            )
+
+    price = estimate(m, hw, replace(s, batch=1, num_gpus=1), tables.profile).price_usd_per_gpu_hour
+    common = dict(
+        max_gpus=budget, tpot_target_s=float(tpot_target_s), ttft_target_s=ttft_target_s, mtp_k=tables.mtp_k,
+        candidates=tuple(cands),
+    )  # fmt: skip
+    if best is None:
+        if tables.serving == "disaggregated" and budget < 2:
+            why = "gpus"
+        else:
+            why = "slo" if any(c.fits for c in cands) else "memory"
+        nan = math.nan
+        return Deployment(
+            feasible=False, serving="", decode=None, prefill=None, gpus_used=0, tpot_s=nan, ttft_s=nan,
+            tokens_per_s_per_gpu=nan, output_tokens_per_s_per_gpu=nan, usd_per_1M_tokens=nan,
+            usd_per_1M_output_tokens=nan, limited_by=why, rate_set_by="", kv_transfer_s=nan, **common,
+        )  # fmt: skip
+    per_gpu, used, f = best
+    return Deployment(
+        feasible=True,
+        serving=f["serving"],
+        decode=f["decode"],
+        prefill=f["prefill"],
+        gpus_used=used,
+        tpot_s=f["tpot_s"],
+        ttft_s=f["ttft_s"],
+        tokens_per_s_per_gpu=per_gpu,
+        output_tokens_per_s_per_gpu=f["output"],
+        usd_per_1M_tokens=float(usd_per_1M_tokens(price, per_gpu)),
+        usd_per_1M_output_tokens=float(usd_per_1M_tokens(price, f["output"])),
+        limited_by=f["limited_by"],
+        rate_set_by=f["rate_set_by"],
+        kv_transfer_s=f["kv_transfer_s"],
+        **common,
+    )
+
+
+def best_deployment(
+    model: ModelSpec,
+    hw: Hardware,
+    scenario: Scenario,
+    profile: EfficiencyProfile = IDEAL,
+    *,
+    max_gpus: int,
+    tpot_target_s: float,
+    ttft_target_s: float | None = None,
+    serving: str = "best",
+    mtp_k: int | None = None,
+    mtp_acceptance: float = MTP_ACCEPTANCE,
+) -> Deployment:
+    """The best aggregated or disaggregated deployment within max_gpus GPUs at a TPOT (and optional TTFT) target:
+    :func:`layout_tables` then :func:`choose`."""
+    t = layout_tables(
+        model, hw, scenario, profile, max_gpus=max_gpus, serving=serving, mtp_k=mtp_k, mtp_acceptance=mtp_acceptance
+    )
+    return choose(t, tpot_target_s, ttft_target_s)
+
+
+def deployment_curve(tables: LayoutTables, interactivity_tok_s_per_user) -> list[Deployment]:
+    """The best deployment at each interactivity target (tokens/s per user = 1 / TPOT target): the frontier of
+    tokens/s per GPU against tokens/s per user over layouts."""
+    return [choose(tables, 1.0 / float(x)) for x in np.atleast_1d(interactivity_tok_s_per_user)]
+
+
+def memory_reason(winner: Deployment, other: Deployment) -> tuple[str, Candidate] | None:
+    """Why `other` (another chip, same model) falls behind `winner` because of memory: the winner's decode layout on
+    the other chip does not fit at all ('does_not_fit') or holds fewer sequences than the winner runs
+    ('fewer_sequences'); None when memory is not the reason."""
+    if not winner.feasible or winner.decode is None:
+        return None
+    kind = "aggregated" if winner.serving == "aggregated" else "decode"
+    d = winner.decode
+    c = other.candidate(kind, d.parallelism, d.gpus_each)
+    if c is None:
+        return None
+    if not c.fits:
+        return "does_not_fit", c
+    if c.max_batch_memory < d.batch and (not c.feasible or c.limited_by == "memory"):
+        return "fewer_sequences", c
+    return None
