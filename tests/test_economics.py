@@ -40,6 +40,17 @@ def test_no_public_price_says_so(capsys, hw):
     assert f"no public hyperscaler price for {hw}" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize(("hw", "usd", "instance_usd", "chips"), [("trainium2", 2.235, 35.76, 16), ("gaudi3", 2.49, 19.92, 8)])
+def test_unpriced_tco_chips_have_a_public_on_demand_price(capsys, hw, usd, instance_usd, chips):
+    """Trainium2 and Gaudi 3: a cloud's published instance price / its accelerators (AWS trn2.48xlarge; Intel Tiber
+    AI Cloud's 8 x Gaudi 3 bare metal), dated and sourced."""
+    p = resolve_hardware(hw).prices.price("on_demand")
+    assert p.usd_per_gpu_hour == pytest.approx(instance_usd / chips, abs=5e-4) == usd
+    assert p.as_of and f"${instance_usd}" in p.source
+    r = _estimate_json(capsys, "--hardware", hw, "--price-basis", "on_demand")
+    assert r["usd_per_1M_tokens"] == pytest.approx(usd * 1e6 / (r["tokens_per_s_per_gpu"] * 3600))
+
+
 def test_every_price_is_dated_and_sourced():
     for hw_id, chip in load_prices().items():
         resolve_hardware(hw_id)  # every key is a catalog chip
