@@ -40,7 +40,9 @@ def test_no_public_price_says_so(capsys, hw):
     assert f"no public hyperscaler price for {hw}" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize(("hw", "usd", "instance_usd", "chips"), [("trainium2", 2.235, 35.76, 16), ("gaudi3", 2.49, 19.92, 8)])
+@pytest.mark.parametrize(
+    ("hw", "usd", "instance_usd", "chips"), [("trainium2", 2.235, 35.76, 16), ("gaudi3", 2.49, 19.92, 8)]
+)
 def test_unpriced_tco_chips_have_a_public_on_demand_price(capsys, hw, usd, instance_usd, chips):
     """Trainium2 and Gaudi 3: a cloud's published instance price / its accelerators (AWS trn2.48xlarge; Intel Tiber
     AI Cloud's 8 x Gaudi 3 bare metal), dated and sourced."""
