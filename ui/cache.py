@@ -11,11 +11,12 @@ import streamlit as st
 
 from tpot_model import estimate as model_estimate
 from tpot_model import load_hardware_catalog, load_model_catalog, load_profiles, planner, serving_calibration
+from tpot_model.files import DATA_DIR
 
 from . import uploads
 from .figures import validation as validation_figs
 from .state import ScenarioState
-from .validation_data import build_table
+from .validation_data import build_table, mlperf_frame
 
 # ------------------------------------------------------------------------------------------ catalogs and tables
 
@@ -53,6 +54,13 @@ def validation_findings() -> list[tuple[str, dict[str, str]]]:
     return validation_figs.findings(validation_table(), profiles(), models(), hardware())
 
 
+@st.cache_data(show_spinner=False, max_entries=1)
+def mlperf_table() -> pd.DataFrame:
+    """Every MLPerf result the model is compared with, with the committed predictions (validation_data.mlperf_frame;
+    calibrate writes them, ~10 s of CPU)."""
+    return mlperf_frame()
+
+
 @st.cache_resource(show_spinner=False)
 def serving_measurements():
     """The measured serving points (data/serving_measurements.csv)."""
@@ -62,7 +70,7 @@ def serving_measurements():
 @st.cache_resource(show_spinner=False)
 def serving_loho():
     """The committed leave-one-hardware-out serving predictions (calibrate writes them; refitting takes ~1 s)."""
-    path = serving_calibration.DATA_DIR / serving_calibration.SERVING_LOHO_NAME
+    path = DATA_DIR / serving_calibration.SERVING_LOHO_NAME
     return serving_calibration.read_serving_loho(path, serving_measurements())
 
 

@@ -13,7 +13,8 @@ import re
 import pandas as pd
 import streamlit as st
 
-from tpot_model import calibration, load_hardware_catalog, load_profiles
+from tpot_model import calibration, load_hardware_catalog, load_profiles, mlperf
+from tpot_model.profiles import PROFILES_PATH
 
 from .i18n import Translator
 
@@ -34,10 +35,8 @@ def build_table(records: list[dict] | None = None) -> pd.DataFrame:
     """validation_table() records (default: the committed data/validation_table.json) as a frame, plus the catalog
     hardware name, the engine profile's name and the source link."""
     if records is None:
-        records = calibration.read_validation_table(
-            calibration.PROFILES_PATH.with_name(calibration.VALIDATION_TABLE_NAME)
-        )
-    profiles = load_profiles(calibration.PROFILES_PATH)
+        records = calibration.read_validation_table(PROFILES_PATH.with_name(calibration.VALIDATION_TABLE_NAME))
+    profiles = load_profiles(PROFILES_PATH)
     table = pd.DataFrame(records)
     hardware = load_hardware_catalog()
     table["hardware_name"] = [
@@ -64,3 +63,45 @@ def column_config(tr: Translator) -> dict:
         tr("val_col_mapping"): st.column_config.TextColumn(width="large"),
         tr("val_col_url"): st.column_config.LinkColumn(width="medium"),
     }
+
+
+def mlperf_frame() -> pd.DataFrame:
+    """Every MLPerf fit row (data/mlperf.csv) with the committed predictions (data/mlperf_predictions.json, written by
+    calibrate): chip, family, model, round, engine, scenario, measured and predicted TPOT (ms; with the written
+    profiles and leave-one-chip-family-out), their errors, output tokens/s per GPU and the source."""
+    rows = mlperf.load_mlperf()
+    records = mlperf.read_table(PROFILES_PATH.with_name(mlperf.MLPERF_TABLE_NAME), rows)
+    by_row = {x["row"]: x for x in records}
+    out = []
+    for r in rows:
+        if not r.fitted:
+            continue
+        x = by_row[r.index]
+        f = r.fields
+        out.append(
+            {
+                "round": r.round,
+                "submitter": f["submitter"],
+                "system": f["system_name"],
+                "hardware_id": r.hardware_id,
+                "hardware_name": r.hardware.name,
+                "family": r.family,
+                "model": r.model.id,
+                "benchmark": f["benchmark"],
+                "scenario": f["scenario"],
+                "engine": r.profile,
+                "weights": f["weights"],
+                "tensor_parallel": int(float(f["tensor_parallel"])),
+                "concurrency": float(r.scenario.batch),
+                "measured_tpot_ms": r.tpot_s * 1e3,
+                "predicted_tpot_ms": x["predicted_tpot_s"] * 1e3,
+                "locfo_tpot_ms": x["locfo_tpot_s"] * 1e3,
+                "error": x["predicted_tpot_s"] / r.tpot_s - 1.0,
+                "locfo_error": x["locfo_tpot_s"] / r.tpot_s - 1.0,
+                "measured_tokens_per_s_per_gpu": r.output_tokens_per_s_per_gpu,
+                "predicted_tokens_per_s_per_gpu": x["predicted_output_tokens_per_s_per_gpu"],
+                "mapping_notes": f["mapping_notes"],
+                "source": f["source"],
+            }
+        )
+    return pd.DataFrame(out)

@@ -3,7 +3,7 @@
 Pure: the frame of ``tpot_model.calibration.validation_table`` (one row per measurement: measured value, the
 leave-one-hardware-out (LOHO) prediction, the in-sample fit, the pure-roofline prediction, their errors), catalog
 objects and profiles in; plotly figures, pandas DataFrames and display strings out. Errors are predicted / measured - 1
-in the row's published metric; summaries are |error| medians and 90th percentiles (calibration.ErrorSummary).
+in the row's published metric; summaries are |error| medians and 90th percentiles (fitting.ErrorSummary).
 """
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ def predicted(table: pd.DataFrame) -> pd.Series:
 
 
 def summary(errors: pd.Series | np.ndarray) -> ErrorSummary:
-    """|error| count, median and p90 of the finite errors (calibration.ErrorSummary, as cross_validate reports it)."""
+    """|error| count, median and p90 of the finite errors (fitting.ErrorSummary, as cross_validate reports it)."""
     e = np.asarray(errors, dtype=float)
     return ErrorSummary.of(e[np.isfinite(e)])
 
@@ -749,3 +749,56 @@ def findings(
         *_parallel(table, profiles, models),
         *_dequant(table, profiles),
     ]
+
+
+# --------------------------------------------------------------------------------------------------- MLPerf
+
+MLPERF_GROUPS = ("hardware_name", "model", "round", "engine")  # what the MLPerf error chart groups by
+
+
+def mlperf_summary(frame: pd.DataFrame, group: str) -> pd.DataFrame:
+    """Per group: rows, median and p90 |error| of TPOT in-sample and leave-one-chip-family-out, median signed
+    leave-one-chip-family-out error (fractions)."""
+    out = []
+    for key, g in frame.groupby(group, sort=True):
+        fit, loc = summary(g["error"]), summary(g["locfo_error"])
+        out.append(
+            {
+                group: key,
+                "rows": len(g),
+                "median_abs_error": fit.median,
+                "locfo_median_abs_error": loc.median,
+                "locfo_p90_abs_error": loc.p90,
+                "locfo_median_error": float(np.median(g["locfo_error"])),
+            }
+        )
+    return pd.DataFrame(out)
+
+
+def mlperf_errors(frame: pd.DataFrame, group: str, *, tr: Translator = EN) -> go.Figure:
+    """TPOT error (%) of every MLPerf result, leave-one-chip-family-out, one box of points per group."""
+    fig = Figure()
+    for key, g in frame.groupby(group, sort=True):
+        fig.add_trace(
+            go.Box(
+                y=100 * g["locfo_error"],
+                name=str(key),
+                boxpoints="all",
+                jitter=0.4,
+                pointpos=0,
+                marker={"size": 5},
+                customdata=np.stack(
+                    [g["system"], g["round"], g["measured_tpot_ms"], g["locfo_tpot_ms"], g["model"]], axis=-1
+                ),
+                hovertemplate=tr("val_mlperf_hover") + "<extra></extra>",
+                showlegend=False,
+            )
+        )
+    fig.add_hline(y=0, line={"color": IDEAL_COLOUR, "width": 1})
+    fig.update_layout(
+        yaxis={"title": tr("val_mlperf_axis_error"), "ticksuffix": "%", "zeroline": False},
+        xaxis={"title": tr(f"val_mlperf_group_{group}")},
+        height=420,
+        margin={"t": 30},
+    )
+    return fig
