@@ -4,11 +4,16 @@ cost per million tokens at an interactivity target; tokens per MW; and the model
 against the measurements. The page's own inputs travel in the URL (fr_io, fr_hw, fr_prec, fr_layout, fr_engine,
 fr_y, fr_target, fr_tier, fr_usd, fr_mtp, fr_k, fr_accept, fr_log, fr_disagg)."""
 
+from dataclasses import replace
+
 import streamlit as st
 
+from tpot_model import layouts as layout_search
 from tpot_model import planner, serving
-from ui import cache, chart, controls, expanders, fmt, page_state
+from tpot_model.prices import PricePoint
+from ui import cache, chart, controls, expanders, fmt, notices, page_state
 from ui.figures import frontier as figs
+from ui.figures import rack_scale as rack
 
 state = controls.scenario_state()
 tr = controls.translator()
@@ -19,7 +24,7 @@ INIT, NOTICES = "_frontier_initialised", "_frontier_notices"
 
 # The page's inputs: from the URL on the session's first visit, then kept in the widgets' (persisted) state.
 if not st.session_state.get(INIT):
-    inputs, notices = page_state.parse_frontier_query(st.query_params.to_dict(), set(catalog_hw), set(profiles))
+    inputs, bad_params = page_state.parse_frontier_query(st.query_params.to_dict(), set(catalog_hw), set(profiles))
     st.session_state.update(
         {
             "frontier.io": inputs.io,
@@ -29,17 +34,22 @@ if not st.session_state.get(INIT):
             "frontier.engine": inputs.engine,
             "frontier.y": inputs.y,
             "frontier.target": inputs.target,
-            "frontier.tier": inputs.tier if "fr_tier" in st.query_params or state.price is None else figs.CUSTOM,
+            "frontier.tier": inputs.tier if "fr_tier" in st.query_params else state.price_basis,
             "frontier.usd": inputs.usd if state.price is None or "fr_usd" in st.query_params else state.price,
             "frontier.mtp": inputs.mtp,
             "frontier.k": inputs.k,
             "frontier.accept": inputs.acceptance,
             "frontier.log": inputs.log,
             "frontier.disagg": inputs.disagg,
-            NOTICES: notices,
+            NOTICES: bad_params,
             INIT: True,
         }
     )
+
+# The tier is the sidebar's price basis until picked here; a change of the sidebar's basis resets it.
+if st.session_state.get("_frontier_basis", state.price_basis) != state.price_basis:
+    st.session_state["frontier.tier"] = state.price_basis
+st.session_state["_frontier_basis"] = state.price_basis
 
 st.title(tr("page_frontier"))
 st.caption(tr("fr_caption"))
@@ -220,6 +230,11 @@ chart.figure(
     tr,
 )
 st.caption(tr("fr_cost_caption"))
+notices.basis_caption(
+    {catalog_hw[h].name: PricePoint(usd, tier) if tier == figs.CUSTOM
+     else catalog_hw[h].prices.price(tier) or PricePoint(float("nan"), tier)
+     for h in dict.fromkeys(s.hardware_id for s in series)}, tr,
+)  # fmt: skip
 
 chart.figure(
     figs.per_mw_figure(series, points, {h: catalog_hw[h].prices.all_in_w for h in catalog_hw}, y=y, log_y=log, tr=tr),
@@ -261,6 +276,72 @@ if top is not None:
         fmt.usd(top.usd_per_1m[tier]),
     )  # fmt: skip
 
+# ------------------------------------------------------------------------------------------------ rack scale
+st.header(tr("fr_rack_h"))
+st.caption(tr("fr_rack_intro", gpus=rack.BUDGET_GPUS))
+if (box := expanders.lazy_expander(tr("fr_rack_open"), "frontier.rack")) is not None:
+    rack_precision = precisions[0] if precisions else "fp8"
+    rack_ids = [h for h in (*rack.CHIPS, *rack.PROJECTIONS) if h in catalog_hw]
+
+    def _rack_search() -> dict[str, tuple]:
+        out = {}
+        for hid in rack_ids:
+            hw = catalog_hw[hid]
+            s = state.with_(hardware=hid, weights=planner.precision_format(rack_precision, hw)).to_scenario(
+                context_tokens=isl, output_tokens=osl
+            )
+            tables = layout_search.layout_tables(
+                model, hw, s, profile, max_gpus=rack.BUDGET_GPUS, mtp_k=k if mtp else None, mtp_acceptance=acceptance
+            )
+            out[hid] = tuple(layout_search.deployment_curve(tables, rack.INTERACTIVITY))
+        return out
+
+    found = cache.built(
+        f"frontier-rack|{model.id}|{rack_precision}|{state.kv}|{state.compute}|{isl}|{osl}|{engine}|{mtp}|{k}|{acceptance}",
+        _rack_search,
+    )
+    bases = [state.price_basis, *[b for b in ("hyperscaler", "neocloud") if b != state.price_basis]]
+    curves = []
+    for hid in rack_ids:
+        hw = catalog_hw[hid]
+        prices = {b: p.usd_per_gpu_hour for b, p in hw.prices.usd_per_gpu_hour.items()}
+        if state.price is not None:
+            prices[figs.CUSTOM] = state.price
+        curves.append(
+            rack.RackCurve(
+                hid,
+                fmt.chip(replace(hw, name=figs.short_name(hw.name)), tr),
+                hid in rack.PROJECTIONS,
+                rack.INTERACTIVITY,
+                found[hid],
+                prices,
+            )  # fmt: skip
+        )
+    measured = [
+        r
+        for r in figs.measured_points(rows, model.id, isl, osl, rack_ids, [rack_precision], mtp, True)
+        if r.layout == "disaggregated" or float(r.fields.get("n_gpus") or 0) > 8
+    ]
+    with box:
+        chart.figure(
+            rack.rack_figure(curves, measured, model_name=model.name, io=figs.io_label(isl, osl),
+                             precision=tr(f"fr_prec_{rack_precision}"), tr=tr),
+            rack.rack_table(curves, measured),
+            "rack-scale-vs-scale-out",
+            tr,
+        )  # fmt: skip
+        for x, win, other, kind, cand in rack.winner_reasons(curves, layout_search.memory_reason):
+            d = win.deployment_at(x)
+            st.info(
+                tr(f"fr_rack_memory_{kind}", x=f"{x:g}", winner=win.name, other=other.name,
+                   layout=d.decode.label.split(" x ")[-1], n=cand.max_batch_memory, b=d.decode.batch),
+                icon=":material/memory:",
+            )  # fmt: skip
+        st.subheader(tr("fr_rack_ratio_h"))
+        table = rack.ratio_table(curves, bases, tr)
+        st.dataframe(table.round(2), hide_index=True)
+        st.caption(tr("fr_rack_ratio_caption", basis=tr(f"fr_tier_{state.price_basis}")))
+
 # ------------------------------------------------------------------------------------------------ validation
 st.header(tr("fr_loho_h"))
 cv = cache.serving_loho()
@@ -287,11 +368,14 @@ with right:
     chart.figure(loho_figs[1], loho_figs[2], "loho-output", tr, about=None)
 st.caption(tr("fr_loho_caption"))
 
-st.query_params.update(
-    page_state.frontier_query(
-        page_state.FrontierInputs(
-            io=io, hardware=tuple(hardware), precisions=tuple(precisions), layouts=tuple(layouts), engine=engine,
-            y=y, target=target, tier=tier, usd=usd, mtp=mtp, k=k, acceptance=acceptance, log=log, disagg=disagg,
-        )
+query = page_state.frontier_query(
+    page_state.FrontierInputs(
+        io=io, hardware=tuple(hardware), precisions=tuple(precisions), layouts=tuple(layouts), engine=engine,
+        y=y, target=target, tier=tier, usd=usd, mtp=mtp, k=k, acceptance=acceptance, log=log, disagg=disagg,
     )
 )  # fmt: skip
+if tier == state.price_basis:  # the sidebar's price_basis says it: a link follows the sidebar
+    del query["fr_tier"]
+    if "fr_tier" in st.query_params:
+        del st.query_params["fr_tier"]
+st.query_params.update(query)

@@ -379,3 +379,36 @@ def test_economics_capacity_page(server, page, lang):
     after = page.evaluate("document.querySelector('.tpot-chart').data.map(t => Number(t.y[0]))")
     assert all(a > b for a, b in zip(after, before, strict=True))  # twice the demand: more megawatts on every chip
     page.screenshot(path=str(SHOTS / f"economics-{lang}.png"), full_page=True)
+
+
+RACK = "model=deepseek-r1&weights=nvfp4&kv=fp8&fr_prec=fp4&fr_io=1k1k&profile=sglang&fr_engine=sglang"
+
+
+@pytest.mark.parametrize(("lang", "embed"), [("en", False), ("zh-TW", False), ("en", True)])
+def test_frontier_rack_scale_view(server, page, lang, embed):
+    """Serving frontier, rack-scale vs scale-out: opened, the chart draws one line per chip (GB200 NVL72, HGX B200,
+    MI355X, and the two projections dashed) with the measured rack-scale points, its CSV and HTML downloads, and the
+    iso-interactivity table; in both languages and in the embed view."""
+    tr = Translator(lang)
+    _open(page, server, "frontier", f"{RACK}&lang={lang}" + ("&embed=true" if embed else ""))
+    _no_exception(page)
+    page.locator('[data-testid="stExpander"]').filter(has_text=tr("fr_rack_open")).locator("summary").click()
+    page.wait_for_selector('[class*="st-key-chart-rack-scale-vs-scale-out"] .js-plotly-plot .main-svg', timeout=180_000)
+    _settle(page, 180_000)
+    _no_exception(page)
+    chart_el = page.locator('[class*="st-key-chart-rack-scale-vs-scale-out"]')
+    names = page.evaluate(
+        "document.querySelector('[class*=\"st-key-chart-rack-scale-vs-scale-out\"] .js-plotly-plot').data"
+        ".map(t => [t.name, t.line ? t.line.dash : null])"
+    )
+    projections = [n for n, dash in names if dash == "dash"]
+    assert len(projections) == 2 and all(tr("fr_rack_projection", name="")[-3:] in n for n in projections)
+    assert any("GB200" in n for n, _ in names) and any("MI355X" in n for n, _ in names)
+    assert any(tr("fr_rack_measured", hw="GB200") == n for n, _ in names)
+    main = page.inner_text('[data-testid="stMain"]')
+    assert tr("fr_rack_ratio_h") in main and tr("fr_rack_h") in main
+    assert page.locator('[data-testid="stDataFrame"]').count() >= 1
+    buttons = chart_el.locator("xpath=following-sibling::*[1]").locator('[data-testid="stDownloadButton"]')
+    assert buttons.count() >= 2 or page.locator('[data-testid="stDownloadButton"]').count() >= 2
+    chart_el.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / f"frontier-rack-{lang}{'-embed' if embed else ''}.png"), full_page=True)

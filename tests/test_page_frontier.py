@@ -110,8 +110,21 @@ def test_page_controls_change_the_charts():
     assert any(EN("fr_mtp_on", k=3, a="0.5") in c.value for c in at.caption)
 
 
+def test_tier_follows_the_sidebar_price_basis():
+    """The cost tier is the sidebar's price basis (no fr_tier in the URL), and follows a change of it."""
+    at = run_page("frontier", **DS, price_basis="neocloud")
+    assert at.session_state["frontier.tier"] == "neocloud" and "fr_tier" not in at.query_params
+    assert EN("fr_cost_title_output", target="50", tier=EN("fr_tier_neocloud")) in _titles(at)
+    captions = " ".join(c.value for c in at.caption)
+    assert EN("basis_neocloud") in captions and "2026-08" in captions  # the basis and its date beside the $
+    at.selectbox(key="price_basis").set_value("rental_3yr").run()
+    assert at.session_state["frontier.tier"] == "rental_3yr"
+    assert run_page("frontier", **DS, price_basis="neocloud", fr_tier="rental_3yr").session_state[
+        "frontier.tier"] == "rental_3yr"  # fmt: skip
+
+
 def test_tier_and_target_drive_the_cost_bars():
-    at = run_page("frontier", **DS)
+    at = run_page("frontier", **DS, price_basis="hyperscaler")  # the tier follows the sidebar (hyperscaler before)
     bars = decode(_fig(at, "$ per 1M")["data"][0]["y"])
     at.radio(key="frontier.tier").set_value("rental_3yr").run()
     rental = decode(_fig(at, "$ per 1M")["data"][0]["y"])
@@ -189,3 +202,25 @@ def test_reasoning_and_agentic_presets(lang):
     assert tr("fr_frontier_title_output", model="DeepSeek-V3.2", io="64k/2k") in _titles(at)
     radio.set_value("1k32k").run()
     assert not at.exception and tr("fr_frontier_title_output", model="DeepSeek-V3.2", io="1k/32k") in _titles(at)
+
+
+def test_rack_scale_view_draws_every_chip_and_the_ratio_table():
+    """Rack-scale vs scale-out (opened): one curve per chip at a 72-GPU budget, the two announced parts marked as
+    projections, GB200 / B200 and GB200 / MI355X ratios at 25, 60, 100, 125 tok/s per user; zh-TW too."""
+    for tr in (EN, ZH):
+        at = run_page("frontier", model="deepseek-r1", weights="nvfp4", kv="fp8", fr_prec="fp4", lang=tr.lang)
+        at.session_state["frontier.rack"] = True
+        at.run()
+        assert not at.exception, at.exception
+        fig = _fig(at, "DeepSeek-R1 · 1k/1k")
+        names = [t["name"] for t in fig["data"]]
+        assert sum(tr("fr_rack_projection", name="") in n or n.endswith(tr("fr_rack_projection", name="")[-3:])
+                   for n in names) == 2  # fmt: skip
+        assert (
+            any("GB200" in n for n in names) and any("B200" in n for n in names) and any("MI355X" in n for n in names)
+        )
+        table = at.dataframe[-1].value if tr is EN else None
+        if table is not None:
+            assert list(table.iloc[:, 0]) == [25.0, 60.0, 100.0, 125.0]
+            ratio = [c for c in table.columns if c.startswith("GB200") and "/ B200" in c]
+            assert ratio and np.isfinite(table[ratio[0]].iloc[0]) and table[ratio[0]].iloc[0] > 0

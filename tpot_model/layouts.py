@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .catalog import Hardware, ModelSpec
-from .economics import usd_per_1M_tokens
+from .economics import price_for, usd_per_1M_tokens
 from .estimate import estimate
 from .planner import MAX_PREFILL_BATCH, PREFILL_TOKEN_BUDGET, pipeline_parallel, speculative
 from .profiles import IDEAL, EfficiencyProfile
@@ -205,18 +205,14 @@ def _pipeline_tables(model, hw, s: Scenario, profile, max_gpus: int) -> list[Can
     stages = [p for p in PIPELINE_STAGES if p * tp <= max_gpus]
     if not stages or tp * 2 > max_gpus:
         return []
-    grid = concurrency_grid(4096)[::4]  # 2^(1/4) steps: one pipeline_parallel call per batch
+    grid = concurrency_grid(4096)[::8]  # 2^(1/2) steps: one pipeline_parallel call per batch, every stage count
     prefill = estimate(model, hw, replace(s, batch=grid, num_gpus=tp, output_tokens=1), profile).ttft_s
     isl, osl = float(s.context_tokens), float(s.output_tokens)
+    runs = [pipeline_parallel(model, hw, replace(s, batch=B, num_gpus=tp), profile, stages=stages) for B in grid]
     out = []
-    for P in stages:
-        tpot, fits, maxb = [], [], 0.0
-        for B in grid:
-            pp = pipeline_parallel(model, hw, replace(s, batch=B, num_gpus=tp), profile, stages=(P,))
-            tpot.append(float(pp.tpot_s[0]))
-            fits.append(bool(pp.fits[0]))
-            maxb = float(pp.max_batch[0])
-        tpot = np.asarray(tpot)[:, None]
+    for j, P in enumerate(stages):
+        tpot = np.array([float(r.tpot_s[j]) for r in runs])[:, None]
+        fits = np.array([bool(r.fits[j]) for r in runs])[:, None]
         gpus = P * tp
         output = grid[:, None] * osl / (prefill[:, None] + (osl - 1) * tpot) / gpus
         out.append(
@@ -229,8 +225,8 @@ def _pipeline_tables(model, hw, s: Scenario, profile, max_gpus: int) -> list[Can
                 prefill[:, None],
                 output * (isl + osl) / osl,
                 output,
-                np.asarray(fits)[:, None],
-                np.asarray([maxb]),
+                fits,
+                np.asarray([float(runs[-1].max_batch[j])]),
                 np.zeros_like(tpot, bool),
                 stages=P,
             )  # fmt: skip
@@ -299,6 +295,7 @@ class LayoutTables:
     aggregated: tuple[CandidateTable, ...]
     decode: tuple[CandidateTable, ...]
     prefill: tuple[CandidateTable, ...]
+    usd_per_gpu_hour: float = math.nan  # the scenario's price (its basis, or the user's own); nan: none
 
 
 def layout_tables(
@@ -337,9 +334,11 @@ def layout_tables(
         g_pre = gpus[(gpus < max_gpus) & (gpus <= scale_up_domain_gpus(hw))]
         dec = [_decode_table(model, hw, scenario, profile, p, g_dec, k, mtp_acceptance) for p in pars]
         pre = [_prefill_table(model, hw, scenario, profile, p, g_pre) for p in pars]
+    price = price_for(hw, scenario).usd_per_gpu_hour
     return LayoutTables(
-        model, hw, scenario, profile, max_gpus, serving, k, float(mtp_acceptance), tuple(agg), tuple(dec), tuple(pre)
-    )
+        model, hw, scenario, profile, max_gpus, serving, k, float(mtp_acceptance), tuple(agg), tuple(dec), tuple(pre),
+        price,
+    )  # fmt: skip
 
 
 # --------------------------------------------------------------------------------------------------- choice
@@ -491,7 +490,7 @@ def choose(tables: LayoutTables, tpot_target_s: float, ttft_target_s: float | No
                 ),
             )
 
-    price = estimate(m, hw, replace(s, batch=1, num_gpus=1), tables.profile).price_usd_per_gpu_hour
+    price = tables.usd_per_gpu_hour
     common = dict(
         max_gpus=budget, tpot_target_s=float(tpot_target_s), ttft_target_s=ttft_target_s, mtp_k=tables.mtp_k,
         candidates=tuple(cands),

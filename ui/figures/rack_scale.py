@@ -1,0 +1,196 @@
+"""Rack-scale vs scale-out: the best layout's (input + output) tokens/s per GPU against tokens/s per user for the same
+model and precision on GB200 NVL72, multi-node HGX B200 and MI355X at one GPU budget, next-generation parts marked
+as projections, measured rack-scale and multi-node points on top; the iso-interactivity ratio and $ per 1M tokens
+per price basis at fixed interactivities. Pure: data in, figures and tables out."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from tpot_model.economics import usd_per_1M_tokens
+from tpot_model.layouts import Deployment
+from tpot_model.serving import at_interactivity
+
+from ..i18n import EN, Translator
+from .common import Figure, hardware_colour, style
+
+CHIPS = ("gb200", "b200", "mi355x")  # rack-scale NVL72, scale-out HGX, scale-out AMD
+PROJECTIONS = ("vr200", "mi455x")  # announced next generation: vendor figures, drawn dashed
+RACK, SCALE_OUT = "gb200", ("b200", "mi355x")  # the ratio's numerator and denominators
+RATIO_AT = (25.0, 60.0, 100.0, 125.0)  # tokens/s per user
+BUDGET_GPUS = 72  # one NVL72 rack
+INTERACTIVITY = np.unique(np.round(np.geomspace(8.0, 320.0, 25), 1))  # targets searched, tokens/s per user
+
+
+@dataclass(frozen=True, eq=False)
+class RackCurve:
+    """One chip: the best deployment at each interactivity target."""
+
+    hardware_id: str
+    name: str  # display name, "(announced)" mark included
+    projection: bool
+    targets: np.ndarray  # tokens/s per user asked for
+    deployments: tuple[Deployment, ...]
+    usd_per_gpu_hour: Mapping[str, float]  # by price basis
+
+    @property
+    def feasible(self) -> np.ndarray:
+        return np.array([d.feasible for d in self.deployments], dtype=bool)
+
+    @property
+    def interactivity(self) -> np.ndarray:
+        return np.array([d.tokens_per_s_per_user for d in self.deployments])
+
+    @property
+    def per_gpu(self) -> np.ndarray:
+        return np.array([d.tokens_per_s_per_gpu for d in self.deployments])
+
+    def at(self, target: float) -> float:
+        """Tokens/s per GPU at a target interactivity (log-log along the curve; nan off it)."""
+        ok = self.feasible
+        return at_interactivity(self.interactivity[ok], self.per_gpu[ok], target)
+
+    def deployment_at(self, target: float, feasible: bool = True) -> Deployment | None:
+        """The searched deployment at the lowest target >= `target` (the layout behind the value at `target`); with
+        feasible False, whatever the search found there (its candidates say what fits)."""
+        for t, d in zip(self.targets, self.deployments, strict=True):
+            if t >= target - 1e-9 and (d.feasible or not feasible):
+                return d
+        return None
+
+
+def layout_text(d: Deployment) -> str:
+    """'2 x DEP4 → 1 x DEP32' (prefill → decode) or '9 x TP8' (aggregated)."""
+    if not d.feasible:
+        return "—"
+    return d.decode.label if d.prefill is None else f"{d.prefill.label} → {d.decode.label}"
+
+
+def _hover(c: RackCurve, d: Deployment, tr: Translator) -> str:
+    return tr(
+        "fr_rack_hover",
+        name=c.name,
+        layout=layout_text(d),
+        serving=tr(f"fr_rack_serving_{d.serving}"),
+        gpus=d.gpus_used,
+        user=f"{d.tokens_per_s_per_user:.1f}",
+        y=f"{d.tokens_per_s_per_gpu:,.0f}",
+        tpot=f"{d.tpot_s * 1e3:.1f}",
+        ttft=f"{d.ttft_s * 1e3:,.0f}",
+    )
+
+
+def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: str, io: str, precision: str,
+                tr: Translator = EN) -> go.Figure:  # fmt: skip
+    """Tokens/s per GPU (input + output) against tokens/s per user, one line per chip (projections dashed), the
+    measured points as large open markers in the chip's colour."""
+    fig = Figure()
+    for c in curves:
+        ok = c.feasible
+        ds = [d for d, o in zip(c.deployments, ok, strict=True) if o]
+        name = tr("fr_rack_projection", name=c.name) if c.projection else c.name
+        fig.add_scatter(
+            x=c.interactivity[ok], y=c.per_gpu[ok], mode="lines+markers", name=name, legendrank=100,
+            line={"color": hardware_colour(c.hardware_id), "dash": "dash" if c.projection else "solid", "width": 2},
+            marker={"size": 6, "symbol": ["star" if d.serving == "disaggregated" else "circle" for d in ds]},
+            hovertext=[_hover(c, d, tr) for d in ds], hoverinfo="text",
+        )  # fmt: skip
+    by_hw: dict[str, list] = {}
+    for r in measured:
+        if math.isfinite(r.total_tokens_per_s_per_gpu) and r.total_tokens_per_s_per_gpu > 0:
+            by_hw.setdefault(r.fields["hardware_id"], []).append(r)
+    for hid, rows in sorted(by_hw.items()):
+        fig.add_scatter(
+            x=[r.interactivity_tokens_per_s_per_user for r in rows], y=[r.total_tokens_per_s_per_gpu for r in rows],
+            mode="markers", name=tr("fr_rack_measured", hw=hid.upper()), legendrank=500,
+            marker={"size": 11, "symbol": "diamond-open", "color": hardware_colour(hid), "line": {"width": 2}},
+            hovertext=[tr("fr_rack_hover_measured", id=r.id, engine=r.engine, date=r.run_date or "—",
+                          parallelism=r.fields.get("parallelism", ""), user=f"{r.interactivity_tokens_per_s_per_user:.1f}",
+                          y=f"{r.total_tokens_per_s_per_gpu:,.0f}") for r in rows],
+            hoverinfo="text",
+        )  # fmt: skip
+    style(
+        fig,
+        tr("fr_rack_title", model=model_name, io=io, precision=precision, gpus=BUDGET_GPUS),
+        tr("fr_axis_tps_user"),
+        tr("fr_rack_axis_y"),
+        log_y=True,
+    )
+    fig.update_layout(height=520, legend={"orientation": "v", "x": 1.01, "xanchor": "left", "y": 1.0,
+                                          "yanchor": "top"}, margin={"r": 10})  # fmt: skip
+    for x in RATIO_AT:
+        fig.add_vline(x=x, line={"color": "#bbb", "width": 1, "dash": "dot"})
+    return fig
+
+
+def rack_table(curves: Sequence[RackCurve], measured: Sequence) -> pd.DataFrame:
+    """The data behind rack_figure: every searched point (its layout) and every measured point."""
+    rows = []
+    for c in curves:
+        for t, d in zip(c.targets, c.deployments, strict=True):
+            rows.append({
+                "source": "projection" if c.projection else "model", "hardware": c.hardware_id,
+                "target_tok_s_per_user": float(t), "feasible": d.feasible, "serving": d.serving or None,
+                "layout": layout_text(d), "gpus_used": d.gpus_used,
+                "tok_s_per_user": d.tokens_per_s_per_user, "tok_s_per_gpu_in_plus_out": d.tokens_per_s_per_gpu,
+                "output_tok_s_per_gpu": d.output_tokens_per_s_per_gpu, "tpot_ms": d.tpot_s * 1e3,
+                "ttft_ms": d.ttft_s * 1e3, "limited_by": d.limited_by, "id": None,
+            })  # fmt: skip
+    for r in measured:
+        rows.append({
+            "source": "measured", "hardware": r.fields["hardware_id"], "target_tok_s_per_user": None,
+            "feasible": True, "serving": r.layout, "layout": r.fields.get("parallelism", ""),
+            "gpus_used": r.fields.get("n_gpus"), "tok_s_per_user": r.interactivity_tokens_per_s_per_user,
+            "tok_s_per_gpu_in_plus_out": r.total_tokens_per_s_per_gpu, "output_tok_s_per_gpu": None,
+            "tpot_ms": r.tpot_s * 1e3, "ttft_ms": None, "limited_by": None, "id": r.id,
+        })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def ratio_table(curves: Sequence[RackCurve], bases: Sequence[str], tr: Translator = EN) -> pd.DataFrame:
+    """At each of RATIO_AT: each chip's tokens/s per GPU, the rack-scale advantage (GB200 / each scale-out chip,
+    the iso-interactivity ratio) and $ per 1M (input + output) tokens under each price basis."""
+    by_id = {c.hardware_id: c for c in curves}
+    rows = []
+    for x in RATIO_AT:
+        row = {tr("fr_rack_col_target"): x}
+        for c in curves:
+            row[c.name] = c.at(x)
+        rack = by_id.get(RACK)
+        for hid in SCALE_OUT:
+            if rack is not None and hid in by_id:
+                row[tr("fr_rack_col_ratio", rack=rack.name, other=by_id[hid].name)] = rack.at(x) / by_id[hid].at(x)
+        for c in curves:
+            for b in bases:
+                usd = float(usd_per_1M_tokens(c.usd_per_gpu_hour.get(b, math.nan), c.at(x)))
+                row[tr("fr_rack_col_usd", name=c.name, basis=tr(f"fr_tier_{b}"))] = usd
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def winner_reasons(curves: Sequence[RackCurve], memory_reason) -> list[tuple[float, RackCurve, RackCurve, str, object]]:
+    """(target, winner, other, kind, candidate) where the chip with the most tokens/s per GPU at a RATIO_AT target
+    beats another partly because its layout does not fit (or holds fewer sequences) on the other chip's memory."""
+    out = []
+    for x in RATIO_AT:
+        live = [(c, c.deployment_at(x)) for c in curves if not c.projection]
+        live = [(c, d) for c, d in live if d is not None]
+        if not live:
+            continue
+        win, wd = max(live, key=lambda cd: cd[1].tokens_per_s_per_gpu)
+        for c in curves:
+            if c is win or c.projection:
+                continue
+            d = c.deployment_at(x, feasible=False)
+            if d is None:
+                continue
+            why = memory_reason(wd, d)
+            if why is not None:
+                out.append((x, win, c, why[0], why[1]))
+    return out
