@@ -181,3 +181,27 @@ def test_capacity_cli_bad_input_is_one_line(capsys, extra, message):
     assert cli.main(base + extra) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and message in err and err.count("\n") == 1
+
+
+def test_capacity_from_requests_per_day_is_the_same_demand_in_tokens(capsys):
+    """1e6 requests a day of 4,000 prompt + 1,000 output tokens = 1e9 output and 4e9 input tokens a day."""
+    base = ["capacity", "--model", "llama-3.1-70b", "--hardware", "h200,b200", "--tpot-target-ms", "50",
+            "--weights", "fp8", "--context", "4000", "--output", "1000", "--peak-to-average", "1.5", "--json"]  # fmt: skip
+    assert cli.main([*base, "--requests-per-day", "1e6"]) == 0
+    by_requests = json.loads(capsys.readouterr().out)
+    assert cli.main([*base, "--output-tokens-per-day", "1e9", "--input-tokens-per-day", "4e9"]) == 0
+    assert by_requests == json.loads(capsys.readouterr().out)
+    d = Demand.from_requests(1e6, 4000, 1000, 1.5, 0.7)
+    assert (d.output_tokens_per_day, d.input_tokens_per_day, d.peak_to_average, d.utilisation) == (1e9, 4e9, 1.5, 0.7)
+
+
+@pytest.mark.parametrize(
+    "demand, message",
+    [([], "one of them is required"), (["--requests-per-day", "1e6", "--output-tokens-per-day", "1e9"], "not both"),
+     (["--requests-per-day", "0"], "--requests-per-day")],
+)  # fmt: skip
+def test_capacity_demand_needs_tokens_or_requests(capsys, demand, message):
+    base = ["capacity", "--model", "llama-3.1-8b", "--hardware", "h200", "--tpot-target-ms", "50"]
+    assert cli.main(base + demand) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and message in err and err.count("\n") == 1

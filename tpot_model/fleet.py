@@ -38,6 +38,25 @@ class Demand:
         if not (math.isfinite(self.utilisation) and 0 < self.utilisation <= 1):
             raise ValueError(f"utilisation must be in (0, 1], got {self.utilisation!r}")
 
+    @classmethod
+    def from_requests(
+        cls,
+        requests_per_day: float,
+        input_tokens_per_request: float,
+        output_tokens_per_request: float,
+        peak_to_average: float = 1.0,
+        utilisation: float = 1.0,
+    ) -> Demand:
+        """Demand given as requests per day with their lengths: tokens per day = requests x tokens per request."""
+        if not (math.isfinite(requests_per_day) and requests_per_day > 0):
+            raise ValueError(f"requests per day must be > 0, got {requests_per_day!r}")
+        return cls(
+            requests_per_day * output_tokens_per_request,
+            requests_per_day * input_tokens_per_request,
+            peak_to_average,
+            utilisation,
+        )
+
     @property
     def peak_output_tokens_per_s(self) -> float:
         return self.output_tokens_per_day / DAY_S * self.peak_to_average

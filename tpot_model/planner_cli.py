@@ -120,6 +120,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="optional TTFT target (the whole batch's prompts prefilled together)",
     )
     p.add_argument("--profile", default="typical", help="efficiency profile (default typical)")
+    p.add_argument(
+        "--as-of",
+        default=None,
+        metavar="DATE",
+        help="the engine as it was on this ISO date (YYYY-MM-DD): the profile's dated history (default: the newest)",
+    )
     p.add_argument("--price", type=_number("--price", float, 0), default=None, help="$/GPU-hour (price basis custom)")
     p.add_argument("--price-basis", default=DEFAULT_BASIS, help=f"{', '.join(PRICE_BASES)} (default {DEFAULT_BASIS})")
     p.add_argument(
@@ -226,6 +232,7 @@ def frontier_main(argv: Sequence[str] | None = None) -> int:
                 compute=args.compute,
                 price_usd_per_gpu_hour=args.price,
                 price_basis=CUSTOM if args.price is not None else args.price_basis,
+                as_of=args.as_of,
             )
             point = frontier(
                 fields["model"],
@@ -359,6 +366,7 @@ def _search_main(args: argparse.Namespace, fields: dict) -> int:
             compute=args.compute,
             price_usd_per_gpu_hour=args.price,
             price_basis=CUSTOM if args.price is not None else args.price_basis,
+            as_of=args.as_of,
         )
         d = best_deployment(
             fields["model"],
@@ -400,8 +408,14 @@ def build_capacity_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", required=True, help="catalog id or a config.json / model YAML path")
     p.add_argument("--hardware", required=True, help="comma-separated catalog ids, e.g. h200,b200,mi355x")
     num = _number
-    p.add_argument("--output-tokens-per-day", type=num("--output-tokens-per-day", float, 0, strict=True), required=True)
-    p.add_argument("--input-tokens-per-day", type=num("--input-tokens-per-day", float, 0), default=0.0)
+    p.add_argument("--output-tokens-per-day", type=num("--output-tokens-per-day", float, 0, strict=True), default=None)
+    p.add_argument("--input-tokens-per-day", type=num("--input-tokens-per-day", float, 0), default=None)
+    p.add_argument(
+        "--requests-per-day",
+        type=num("--requests-per-day", float, 0, strict=True),
+        default=None,
+        help="demand as requests per day instead of tokens: each with --context input and --output output tokens",
+    )
     p.add_argument("--tpot-target-ms", type=num("--tpot-target-ms", float, 0, strict=True), required=True)
     p.add_argument("--ttft-target-ms", type=num("--ttft-target-ms", float, 0, strict=True), default=None)
     p.add_argument("--peak-to-average", type=num("--peak-to-average", float, 1), default=1.0, help="default 1")
@@ -490,7 +504,18 @@ def capacity_main(argv: Sequence[str] | None = None) -> int:
                 setattr(args, name, parse_format(getattr(args, name)))
             except ValueError as e:
                 raise _BadInput(f"{flag}: {e}") from None
-        demand = Demand(args.output_tokens_per_day, args.input_tokens_per_day, args.peak_to_average, args.utilisation)
+        if args.requests_per_day is not None:
+            if args.output_tokens_per_day is not None or args.input_tokens_per_day is not None:
+                raise _BadInput("--requests-per-day: give it or --output/--input-tokens-per-day, not both")
+            demand = Demand.from_requests(
+                args.requests_per_day, args.context, args.output, args.peak_to_average, args.utilisation
+            )
+        elif args.output_tokens_per_day is None:
+            raise _BadInput("--output-tokens-per-day or --requests-per-day: one of them is required")
+        else:
+            demand = Demand(
+                args.output_tokens_per_day, args.input_tokens_per_day or 0.0, args.peak_to_average, args.utilisation
+            )
         scenario = Scenario(
             context_tokens=args.context,
             output_tokens=args.output,
