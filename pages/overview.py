@@ -3,7 +3,7 @@
 import streamlit as st
 
 from tpot_model.targets import targets_met
-from ui import chart, controls, expanders, explain, fmt, notices
+from ui import bands, chart, controls, expanders, explain, fmt, notices
 from ui.figures import overview as figs
 
 state = controls.scenario_state()
@@ -11,7 +11,7 @@ tr = controls.translator()
 est = controls.evaluate(state)
 ideal = controls.evaluate(state, profile_id="ideal")
 model, hw, s = est.model, est.hardware, est.scenario
-tpot, ttft = float(est.tpot_s), float(est.ttft_s)
+tpot, ttft = float(est.tpot_s), float(est.ttft_per_request_s)
 
 st.title(tr("app_title"))
 if chart.embedded():
@@ -50,21 +50,35 @@ if est.compute_precision != s.compute_requested:
     st.info(tr("ov_fallback", requested=s.compute_requested, hw=hw.name, used=est.compute_precision))
 
 c = st.columns(4)
-c[0].metric(tr("m_tpot"), fmt.ms(tpot), help=tr("m_tpot_def"))
-c[1].metric(tr("m_tps_user"), fmt.rate(float(est.tokens_per_s_per_user)), help=tr("m_tps_user_def"))
+c[0].metric(tr("m_tpot"), fmt.ms(tpot), help=tr("m_tpot_def"), **bands.metric_band(est, tr, "tpot"))
+c[1].metric(
+    tr("m_tps_user"),
+    fmt.rate(float(est.tokens_per_s_per_user)),
+    help=tr("m_tps_user_def"),
+    **bands.metric_band(est, tr, "tps_user"),
+)
 c[2].metric(
     tr("m_tps_total"),
     fmt.rate(float(est.tokens_per_s_total)),
     help=tr("m_tps_total_def", gpus=state.gpus, per_gpu=fmt.rate(float(est.tokens_per_s_per_gpu))),
+    **bands.metric_band(est, tr, "tps_total"),
 )
-single_ttft = float(controls.evaluate(state, batch=1).ttft_s) if state.batch > 1 else ttft
 c[3].metric(
     tr("m_ttft"),
     fmt.duration(ttft),
-    help=tr("m_ttft_def", context=fmt.tokens(state.context), batch=state.batch, single=fmt.duration(single_ttft)),
+    help=tr(
+        "m_ttft_def",
+        context=fmt.tokens(state.context),
+        batch=state.batch,
+        batch_prefill=fmt.duration(float(est.batch_prefill_s)),
+    ),
 )
 c = st.columns(4)
-c[0].metric(tr("m_serve", n=fmt.tokens(state.output)), fmt.duration(float(est.time_to_serve_s)), help=tr("m_serve_def"))
+c[0].metric(
+    tr("m_serve", n=fmt.tokens(state.output)),
+    fmt.duration(float(est.time_to_serve_per_request_s)),
+    help=tr("m_serve_def"),
+)
 price_known = est.price_usd_per_gpu_hour == est.price_usd_per_gpu_hour
 c[1].metric(
     tr("m_cost"),
@@ -72,6 +86,7 @@ c[1].metric(
     help=tr("m_cost_def", with_prefill=fmt.usd(float(est.usd_per_1M_tokens_with_prefill)))
     if price_known
     else tr("m_cost_none"),
+    **bands.metric_band(est, tr, "usd"),
 )
 c[2].metric(
     tr("m_memory"),
@@ -81,6 +96,7 @@ c[2].metric(
 min_gpus = float(est.min_gpus)
 c[3].metric(tr("m_min_gpus"), str(int(min_gpus)) if min_gpus == min_gpus else "> 1,024", help=tr("m_min_gpus_def"))
 notices.cost_line(est, tr)
+bands.basis_caption(est, tr, controls.profile_label(est.profile, tr))
 
 met = [tr(f"target_{k}") for k, ok in targets_met(tpot).items() if ok]
 met_key = "ov_targets_met" if bool(est.fits) else "ov_targets_met_nofit"

@@ -152,3 +152,22 @@ def test_b_survives_a_page_switch():
     at.switch_page("pages/compare.py").run()
     assert not at.exception
     assert _table(at).loc[EN("cmp_row_hardware"), "B"] == "NVIDIA H100 SXM5 80GB"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_ttft_row_is_per_request_and_the_whole_batch_prefill_has_its_own_row(lang):
+    """Issue 19: Compare's TTFT is the per-request TTFT Overview shows, not the prefill of all B prompts, which has
+    its own named row."""
+    from tpot_model import Scenario, estimate, resolve_hardware, resolve_model, resolve_profile
+    from ui import fmt
+
+    tr = Translator(lang)
+    est = estimate(
+        resolve_model("llama-3.1-70b"),
+        resolve_hardware("h200"),
+        Scenario(batch=32, context_tokens=4096, output_tokens=1024, num_gpus=2, weights="fp8"),
+        resolve_profile("typical"),
+    )
+    df = _table(run_page("compare", lang=lang))
+    assert df.loc[tr("cmp_row_ttft"), "A"] == fmt.duration(float(est.ttft_per_request_s))
+    assert df.loc[tr("cmp_row_batch_prefill"), "A"] == fmt.duration(float(est.batch_prefill_s))

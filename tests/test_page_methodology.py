@@ -70,8 +70,9 @@ def test_numbers_are_read_from_the_estimate():
         fmt.gb(float(est.kv_cache_bytes)),
         fmt.gb(float(est.memory_per_gpu_bytes)),
         fmt.ms(float(est.tpot_s)),
-        fmt.duration(float(est.ttft_s)),
-        fmt.duration(float(est.time_to_serve_s)),
+        fmt.duration(float(est.batch_prefill_s)),  # a static estimate's ttft_s: the whole batch's prefill
+        fmt.duration(float(est.ttft_per_request_s)),
+        fmt.duration(float(est.time_to_serve_per_request_s)),  # what one user waits (issue 19), not time_to_serve_s
         fmt.number(float(est.arithmetic_intensity_flop_per_byte)),
         fmt.number(est.ridge_point_flop_per_byte),
         fmt.pct(float(est.mbu)),

@@ -237,3 +237,30 @@ def test_figures_serialise_the_same_without_plotly_validation(page, query, monke
     checked = figures(run_page(page, **query))
     monkeypatch.setattr(common, "VALIDATE", False)
     assert figures(run_page(page, **query)) == checked
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_overview_headline_ttft_is_per_request_and_the_whole_batch_prefill_is_named(lang):
+    """Llama-3.1-70B FP8 on 2 x H200, 32 x 4K prompts (issue 19): the headline TTFT is what one user waits under
+    continuous batching (~0.3 s), not the 9.4 s prefill of all 32 prompts, which is named as such beside it."""
+    from tpot_model import Scenario, estimate, resolve_hardware, resolve_model, resolve_profile
+    from ui import fmt
+
+    tr = Translator(lang)
+    est = estimate(
+        resolve_model("llama-3.1-70b"),
+        resolve_hardware("h200"),
+        Scenario(batch=32, context_tokens=4096, output_tokens=1024, num_gpus=2, weights="fp8"),
+        resolve_profile("typical"),
+    )
+    per_request, whole = float(est.ttft_per_request_s), float(est.batch_prefill_s)
+    assert per_request < 0.5 < 5.0 < whole
+    at = run_page("overview", lang=lang)
+    (ttft,) = [m for m in at.metric if m.label == tr("m_ttft")]
+    assert ttft.value == fmt.duration(per_request)
+    assert fmt.duration(whole) in ttft.proto.help and tr("m_batch_prefill") in ttft.proto.help
+    (serve,) = [m for m in at.metric if m.label == tr("m_serve", n=fmt.tokens(1024))]
+    assert serve.value == fmt.duration(per_request + 1023 * float(est.tpot_s))
+    labels = [e.label for e in at.expander]
+    assert any(tr("m_batch_prefill") in label for label in labels)
+    assert tr("m_ttft") != tr("m_batch_prefill")

@@ -483,3 +483,30 @@ def test_the_mtp_switch_defaults_match_the_measured_mtp_runs(rows):
     summary, bias = sc.mtp_check(rows)
     assert summary.n == 82
     assert abs(bias) < 0.1 and summary.median <= 0.25
+
+
+def test_estimate_carries_the_per_request_ttft_beside_the_whole_batch_prefill():
+    """One owner for both TTFTs (issue 19): a static estimate's ttft_s is the prefill of all B prompts together; the
+    per-request TTFT a user waits is the continuous steady state's (0.5 step + ceil(ISL / K) chunk steps), the same
+    number a continuous estimate gives, and each estimate carries both."""
+    s = Scenario(batch=4, context_tokens=200, output_tokens=64)
+    static = estimate(TINY_DENSE, TOY_GPU, s, IDEAL)
+    cont = estimate(TINY_DENSE, TOY_GPU, replace(s, batching="continuous"), IDEAL)
+    ss = serving.steady_state(TINY_DENSE, TOY_GPU, s, IDEAL)  # ISL 200 < K: one chunk
+    assert float(ss.prompt_chunks) == 1.0
+    want = 0.5 * float(ss.tpot_s) + float(ss.first_chunk.time_s)
+    for e in (static, cont):
+        assert float(e.ttft_per_request_s) == pytest.approx(want, rel=1e-12)
+        assert float(e.batch_prefill_s) == pytest.approx(float(static.ttft_s), rel=1e-12)
+        assert float(e.time_to_serve_per_request_s) == pytest.approx(want + 63 * float(e.tpot_s), rel=1e-12)
+    assert float(static.batch_prefill_s) == float(static.prefill.time_s)
+    # Llama-3.1-70B FP8 on 2 x H200, 32 x 4K prompts: the whole batch's prefill is seconds, one user's TTFT is a
+    # few hundred ms (one 4K prompt beside 31 decode tokens, plus half a step)
+    big = estimate(
+        resolve_model("llama-3.1-70b"),
+        resolve_hardware("h200"),
+        Scenario(batch=32, context_tokens=4096, output_tokens=1024, num_gpus=2, weights="fp8"),
+        resolve_profile("typical"),
+    )
+    assert float(big.batch_prefill_s) > 5.0 and float(big.ttft_per_request_s) < 0.5
+    assert float(big.ttft_per_request_s) > float(big.batch_prefill_s) / 32  # one prompt's share is the floor

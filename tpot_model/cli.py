@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import csv
 import dataclasses
+import datetime
 import importlib
 import io
 import json
@@ -60,16 +61,25 @@ SCENARIO_COLUMNS = {
     "batching": "static",
     "parallelism": "tp",
     "price_basis": DEFAULT_BASIS,
+    "as_of": "",
 }
 REQUIRED_COLUMNS = ("model", "hardware")
 RESULT_COLUMNS = (
     "tpot_ms",
+    "tpot_ms_low",
+    "tpot_ms_high",
     "tokens_per_s_per_user",
     "tokens_per_s_total",
     "tokens_per_s_per_gpu",
     "output_tokens_per_s_per_gpu",
+    "output_tokens_per_s_per_gpu_low",
+    "output_tokens_per_s_per_gpu_high",
+    "calibration_basis",
+    "engine_as_of",
     "total_tokens_per_s_per_gpu",
     "ttft_ms",
+    "ttft_per_request_ms",
+    "batch_prefill_ms",
     "time_to_serve_s",
     "weights_GB",
     "kv_cache_GB",
@@ -178,6 +188,17 @@ def _price_basis(text: str | None) -> str:
     return s
 
 
+def _as_of(text: str | None) -> str | None:
+    """An ISO date (YYYY-MM-DD) for the engine's dated history; blank: None (the newest values)."""
+    s = str(text or "").strip()
+    if not s:
+        return None
+    try:
+        return datetime.date.fromisoformat(s).isoformat()
+    except ValueError:
+        raise ValueError(f"must be an ISO date (YYYY-MM-DD), got {s!r}") from None
+
+
 def _batching(text: str | None) -> str:
     return _choice(text, BATCHINGS, "batching")
 
@@ -256,6 +277,7 @@ def report(e: Estimate, ideal: Estimate) -> dict[str, Any]:
         "hardware": hw.id,
         "hardware_name": hw.name,
         "profile": e.profile.id,
+        "engine_as_of": s.as_of or "newest",
         "num_gpus": int(_f(s.num_gpus)),
         "batch": int(_f(s.batch)),
         "context_tokens": int(_f(s.context_tokens)),
@@ -278,10 +300,19 @@ def report(e: Estimate, ideal: Estimate) -> dict[str, Any]:
         "tokens_per_s_total": _f(e.tokens_per_s_total),
         "tokens_per_s_per_gpu": _f(e.tokens_per_s_per_gpu),
         "output_tokens_per_s_per_gpu": _f(e.output_tokens_per_s_per_gpu),
+        "output_tokens_per_s_per_gpu_low": _f(e.output_tokens_per_s_per_gpu_low),
+        "output_tokens_per_s_per_gpu_high": _f(e.output_tokens_per_s_per_gpu_high),
+        "tpot_ms_low": _f(e.tpot_low_s) / ms,
+        "tpot_ms_high": _f(e.tpot_high_s) / ms,
+        "calibration_band": e.band.level,
+        "calibration_basis": e.calibration_basis,
         "total_tokens_per_s_per_gpu": _f(e.total_tokens_per_s_per_gpu),
         "ttft_s": _f(e.ttft_s),
         "ttft_ms": _f(e.ttft_s) / ms,
+        "ttft_per_request_ms": _f(e.ttft_per_request_s) / ms,
+        "batch_prefill_ms": _f(e.batch_prefill_s) / ms,
         "time_to_serve_s": _f(e.time_to_serve_s),
+        "time_to_serve_per_request_s": _f(e.time_to_serve_per_request_s),
         "breakdown_s": breakdown,
         "breakdown_ms": {k: v / ms for k, v in breakdown.items()},
         "breakdown_percent": {k: 100.0 * v / tpot for k, v in breakdown.items()},
@@ -395,6 +426,7 @@ def _job_from_args(args: argparse.Namespace, *, batch: Any = None, context: Any 
         args.parallelism,
         args.batching,
         _custom_needs_price("--price-basis custom", args.price_basis, args.price),
+        args.as_of,
     )
     return _Job(model, hardware, profile, scenario)
 
@@ -482,8 +514,9 @@ def _table(r: dict[str, Any]) -> str:
     row(f"tokens/s per GPU ({n} GPU{'s' if n != 1 else ''})", _num(r["tokens_per_s_per_gpu"]))
     row("output tokens/s per GPU (with prefill)", _num(r["output_tokens_per_s_per_gpu"]))
     row("total tokens/s per GPU (in + out)", _num(r["total_tokens_per_s_per_gpu"]))
-    row("TTFT (time to first token)", _num(r["ttft_ms"], "ms"))
-    row(f"time to serve {r['output_tokens']:,} output tokens", _num(r["time_to_serve_s"], "s"))
+    row("TTFT per request (continuous batching)", _num(r["ttft_per_request_ms"], "ms"))
+    row(f"whole-batch prefill ({r['batch']} prompts)", _num(r["batch_prefill_ms"], "ms"))
+    row(f"time to serve {r['output_tokens']:,} output tokens", _num(r["time_to_serve_per_request_s"], "s"))
     ratio = r["tpot_ms"] / r["tpot_ideal_ms"] if r["tpot_ideal_ms"] else float("nan")
     row("physical bound (ideal profile)", f"{_num(r['tpot_ideal_ms'], 'ms')} TPOT (this estimate = {ratio:.2f} x)")
     add("")
@@ -590,12 +623,17 @@ def _read_scenarios(path: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
             f.close()
 
 
-def _row_job(name: str, number: int, values: dict[str, str], base: Path | None, cache: dict) -> _Job:
-    """Parse one scenario row; InputError names the file, the row and the field."""
+def _row_job(
+    name: str, number: int, values: dict[str, str], base: Path | None, cache: dict, as_of: str | None = None
+) -> _Job:
+    """Parse one scenario row; InputError names the file, the row and the field. as_of: the default of a row
+    without its own (--as-of)."""
 
     def get(col: str) -> str:
         value = values.get(col, "").strip()
-        return value if value else (SCENARIO_COLUMNS[col] or "")
+        if value:
+            return value
+        return (as_of or "") if col == "as_of" else (SCENARIO_COLUMNS[col] or "")
 
     def parse(col: str, func, *args):
         text = get(col)
@@ -636,6 +674,7 @@ def _row_job(name: str, number: int, values: dict[str, str], base: Path | None, 
         parallelism,
         batching,
         basis,
+        parse("as_of", _as_of),
     )
     return _Job(model, hardware, profile, scenario)
 
@@ -668,7 +707,7 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     out_rows = []
     for number, cells in rows:
         values = {col: cells[i] for col, i in index.items() if col in SCENARIO_COLUMNS}
-        job = _row_job(name, number, values, base, cache)
+        job = _row_job(name, number, values, base, cache, args.as_of)
         result = result_row(report(*_run(job)))
         out = cells + [""] * (len(out_header) - len(cells))
         for col, value in result.items():
@@ -907,6 +946,18 @@ def _delegate(command: str, argv: list[str]) -> int:
 # --------------------------------------------------------------------------------------------------- parser
 
 
+def add_as_of_option(p: argparse.ArgumentParser) -> None:
+    """--as-of DATE: the engine profile as of an ISO date (its dated history); default the newest values."""
+    p.add_argument(
+        "--as-of",
+        type=_arg_type(_as_of),
+        default=None,
+        metavar="DATE",
+        help="the engine as it was on this ISO date (YYYY-MM-DD): the profile's dated history (default: the newest "
+        "values; see `list profiles`)",
+    )
+
+
 def _add_scenario_options(p: argparse.ArgumentParser, *, single_point: bool) -> None:
     p.add_argument(
         "--model", required=True, metavar="M", help="catalog id (see `list models`) or a config.json / model YAML path"
@@ -968,6 +1019,7 @@ def _add_scenario_options(p: argparse.ArgumentParser, *, single_point: bool) -> 
         help="static (one batch decoding together, default) or continuous (a server's steady state: --batch "
         "requests in flight, --context-token prompts prefilled in chunks between decode steps)",
     )
+    add_as_of_option(p)
     if single_point:
         p.add_argument(
             "--batch", type=_arg_type(_whole, 1), default=1, metavar="B", help="concurrent sequences (default 1)"
@@ -1006,13 +1058,16 @@ def build_parser() -> argparse.ArgumentParser:
         "(bf16), kv_cache (bf16), batch (1), context_tokens (0), output_tokens (1), profile (typical); optional "
         "compute, price_usd_per_gpu_hour, batching (static, the default, or continuous: batch is then the "
         "concurrency of a server's steady state, context_tokens each request's prompt, and tpot_ms the mean "
-        "inter-token time) and parallelism (tp, the default, tp-ep or dp-ep). Empty cells take the defaults; other "
+        "inter-token time), parallelism (tp, the default, tp-ep or dp-ep) and as_of (an ISO date: the engine profile's "
+        "dated history; default --as-of, else the newest values). Empty cells take the defaults; other "
         "columns pass through. Every row "
         "is computed as given, also when it does not fit. Rows are numbered from 1 after the header. Adds the columns "
         f"{', '.join(RESULT_COLUMNS)} (GB = 1e9 bytes; empty min_gpus: none up to {MAX_GPUS_SEARCHED}; empty "
-        "usd_per_1M_tokens: no price).",
+        "usd_per_1M_tokens: no price; ttft_ms follows the row's batching, ttft_per_request_ms is what one user waits "
+        "under continuous batching, batch_prefill_ms all the batch's prompts prefilled together).",
     )
     p.add_argument("scenarios", metavar="SCENARIOS.csv", help="input CSV ('-' for stdin)")
+    add_as_of_option(p)  # the default of rows without an as_of cell
     p.add_argument("-o", "--output", default="-", metavar="RESULTS.csv", help="output CSV ('-' = stdout, default)")
     p.set_defaults(func=_cmd_evaluate)
 

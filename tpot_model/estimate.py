@@ -6,11 +6,13 @@ SI units: seconds, bytes, FLOP, FLOP/s, W, J, USD. Every numeric field broadcast
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 from dataclasses import dataclass
 
 import numpy as np
 
+from .bands import Band, band_for
 from .catalog import Hardware, ModelSpec
 from .economics import price_for, tokens_per_gw_year, tokens_per_s_per_mw, usd_per_1M_tokens
 from .precision import FORMATS, NumberFormat
@@ -74,6 +76,79 @@ class Estimate:
     all_in_w_per_gpu: float  # GPU + its share of host, network and cooling (data/prices.yaml); nan when unpublished
     # continuous batching: the steady state behind tpot_s / ttft_s (None for a static batch)
     steady: SteadyState | None = None
+    # the 80% calibration band (bands.py): factors from cross-validation residuals; none for the ideal bound
+    band: Band = Band(level="unavailable")
+
+    @property
+    def tpot_low_s(self) -> np.ndarray:
+        """Low end of the 80% band on TPOT (nan: no band, e.g. the ideal profile)."""
+        return self.tpot_s * self.band.tpot_low_factor
+
+    @property
+    def tpot_high_s(self) -> np.ndarray:
+        return self.tpot_s * self.band.tpot_high_factor
+
+    @property
+    def output_tokens_per_s_per_gpu_low(self) -> np.ndarray:
+        """Low end of the 80% band on output tokens/s per GPU."""
+        return self.output_tokens_per_s_per_gpu * self.band.throughput_low_factor
+
+    @property
+    def output_tokens_per_s_per_gpu_high(self) -> np.ndarray:
+        return self.output_tokens_per_s_per_gpu * self.band.throughput_high_factor
+
+    @property
+    def tokens_per_s_per_user_low(self) -> np.ndarray:
+        """Per-user tokens/s (1 / TPOT) at the slow end of the TPOT band."""
+        return 1.0 / self.tpot_high_s
+
+    @property
+    def tokens_per_s_per_user_high(self) -> np.ndarray:
+        return 1.0 / self.tpot_low_s
+
+    @property
+    def usd_per_1M_tokens_low(self) -> np.ndarray:
+        """$ per 1M output tokens at the fast end of the throughput band (cost scales as 1 / throughput)."""
+        return self.usd_per_1M_tokens / self.band.throughput_high_factor
+
+    @property
+    def usd_per_1M_tokens_high(self) -> np.ndarray:
+        return self.usd_per_1M_tokens / self.band.throughput_low_factor
+
+    @property
+    def calibration_basis(self) -> str:
+        """What the band rests on, in words."""
+        return self.band.basis
+
+    @functools.cached_property
+    def serving(self) -> SteadyState:
+        """The continuous-batching steady state with `batch` requests in flight (serving.steady_state), whatever
+        this estimate's batching: where the per-request TTFT comes from."""
+        if self.steady is not None:
+            return self.steady
+        s = dataclasses.replace(self.scenario, batching="continuous")
+        return steady_state(self.model, self.hardware, s, self.profile)
+
+    @property
+    def ttft_per_request_s(self) -> np.ndarray:
+        """The time to first token one user waits: a new prompt arriving at a server in the continuous-batching
+        steady state (half a step, then its prompt's chunks, each riding a step). The headline TTFT;
+        `batch_prefill_s` is the static whole-batch figure."""
+        return self.serving.ttft_s
+
+    @functools.cached_property
+    def batch_prefill_s(self) -> np.ndarray:
+        """The prefill of all `batch` prompts together (static batching: every user arriving at once, the worst
+        case), in s; a static estimate's ttft_s."""
+        if self.steady is None:
+            return self.ttft_s
+        s = dataclasses.replace(self.scenario, batching="static")
+        return step(self.model, self.hardware, s, self.profile, prefill=True).time_s
+
+    @property
+    def time_to_serve_per_request_s(self) -> np.ndarray:
+        """What one user waits for a whole answer: ttft_per_request_s + (output_tokens - 1) x tpot_s, in s."""
+        return self.ttft_per_request_s + (self.scenario.output_tokens - 1) * self.tpot_s
 
     @property
     def compute_precision(self) -> str:
@@ -246,7 +321,9 @@ def estimate(m: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProfile
     """Evaluate a scenario (scalars or broadcasting arrays) on one hardware type with one efficiency profile.
 
     s.batching == "continuous": batch is the concurrency of a server in its steady state, tpot_s the mean inter-token
-    time, ttft_s a new prompt's time to first token (serving.py); otherwise one static batch decoding together."""
+    time, ttft_s a new prompt's time to first token (serving.py); otherwise one static batch decoding together.
+    s.as_of: the profile as the engine ran that day (its dated history; None: the newest values)."""
+    profile = profile.as_of(s.as_of)
     steady = None
     if s.batching == "continuous":
         steady = steady_state(m, hw, s, profile)
@@ -303,6 +380,7 @@ def estimate(m: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProfile
         joules_per_token=power_w * tpot / B,
         all_in_w_per_gpu=hw.prices.all_in_w,
         steady=steady,
+        band=band_for(profile.id, hw.id, ideal=profile.is_ideal),
     )
 
 

@@ -49,7 +49,8 @@ class SteadyState:
     decode_only: StepResult  # the same step without prompt chunks
     first_chunk: StepResult  # a step carrying one chunk of a new prompt (TTFT)
     tpot_s: np.ndarray
-    ttft_s: np.ndarray
+    ttft_s: np.ndarray  # 0.5 x step + prompt_chunks x first_chunk
+    prompt_chunks: np.ndarray  # steps a new prompt needs to its first token
 
 
 @dataclass(frozen=True, eq=False)
@@ -141,6 +142,7 @@ def steady_state(
         first_chunk=first,
         tpot_s=mean.time_s,
         ttft_s=0.5 * mean.time_s + k.prompt_chunks * first.time_s,
+        prompt_chunks=k.prompt_chunks,
     )
 
 

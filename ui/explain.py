@@ -31,7 +31,7 @@ def decode_bytes(est: Estimate) -> tuple[float, float]:
 def headline(est: Estimate, tr: Translator) -> list[Explanation]:
     """Explanations of the overview's numbers for a scalar estimate."""
     s, hw = est.scenario, est.hardware
-    tpot, ttft = float(est.tpot_s), float(est.ttft_s)
+    tpot, ttft = float(est.tpot_s), float(est.ttft_per_request_s)
     batch, gpus, out = int(s.batch), int(s.num_gpus), int(s.output_tokens)
     parts = " + ".join(f"{tr('bucket_' + k)} {fmt.ms(float(v))}" for k, v in est.breakdown_s.items())
     kv_gpu = float(est.kv_cache_peak_bytes_per_gpu)
@@ -46,17 +46,30 @@ def headline(est: Estimate, tr: Translator) -> list[Explanation]:
             tr("ex_ttft"),
             tr(
                 "ex_ttft_values",
+                step=fmt.ms(float(est.serving.step.time_s)),
+                chunks=int(est.serving.prompt_chunks),
+                first=fmt.ms(float(est.serving.first_chunk.time_s)),
+            ),
+            fmt.duration(ttft),
+        ),
+        Explanation(
+            "m_batch_prefill",
+            tr("ex_batch_prefill"),
+            tr(
+                "ex_batch_prefill_values",
                 batch=batch,
                 tokens=fmt.tokens(max(int(s.context_tokens), 1)),
                 parts=" + ".join(f"{tr('bucket_' + k)} {fmt.ms(float(v))}" for k, v in est.prefill.breakdown_s.items()),
-            ),
-            fmt.duration(ttft),
+            )
+            if est.steady is None
+            else "",
+            fmt.duration(float(est.batch_prefill_s)),
         ),  # fmt: skip
         Explanation(
             "m_serve",
-            "TTFT + TPOT × (N − 1)",
+            tr("ex_serve"),
             f"{fmt.duration(ttft)} + {fmt.ms(tpot)} × ({out} − 1)",
-            fmt.duration(float(est.time_to_serve_s)),
+            fmt.duration(float(est.time_to_serve_per_request_s)),
             {"n": fmt.tokens(out)},
         ),  # fmt: skip
         Explanation(

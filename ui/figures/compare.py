@@ -55,8 +55,18 @@ METRICS = (
     _Metric("cmp_row_tps_user", "tokens_per_s", lambda e: float(e.tokens_per_s_per_user), fmt.rate, "higher"),
     _Metric("cmp_row_tps_total", "tokens_per_s", lambda e: float(e.tokens_per_s_total), fmt.rate, "higher"),
     _Metric("cmp_row_tps_gpu", "tokens_per_s", lambda e: float(e.tokens_per_s_per_gpu), fmt.rate, "higher"),
-    _Metric("cmp_row_ttft", "ms", lambda e: float(e.ttft_s) * 1e3, lambda v: fmt.duration(v / 1e3), "lower"),
+    _Metric(
+        "cmp_row_ttft", "ms", lambda e: float(e.ttft_per_request_s) * 1e3, lambda v: fmt.duration(v / 1e3), "lower"
+    ),
+    _Metric(
+        "cmp_row_batch_prefill",
+        "ms",
+        lambda e: float(e.batch_prefill_s) * 1e3,
+        lambda v: fmt.duration(v / 1e3),
+        "lower",
+    ),
     _Metric("cmp_row_cost", "usd_per_1m_tokens", lambda e: float(e.usd_per_1M_tokens), fmt.usd, "lower"),
+    _Metric("cmp_row_tokens_per_mw", "tokens_per_s_per_mw", lambda e: float(e.tokens_per_s_per_mw), fmt.rate, "higher"),
     _Metric(
         "cmp_row_energy",
         "j_per_token",
@@ -140,7 +150,9 @@ def headline_display(ests: Mapping[str, Estimate], *, tr: Translator = EN):
         ),
         tr("cmp_row_profile"): lambda e: profile_name(e.profile, tr),
         tr("cmp_row_price"): lambda e: (
-            fmt.usd(e.price_usd_per_gpu_hour) if math.isfinite(e.price_usd_per_gpu_hour) else tr("no_price")
+            f"{fmt.usd(e.price_usd_per_gpu_hour)} · {fmt.price_note(e.price, tr)}"
+            if math.isfinite(e.price_usd_per_gpu_hour)
+            else f"{tr('no_price')} · {fmt.price_note(e.price, tr)}"
         ),
     }
     delta_col = {x: tr("cmp_delta_col", x=x) for x in letters[1:]}

@@ -360,17 +360,18 @@ def step_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
 
 
 def prefill_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
-    """TTFT = the prefill roofline over B x prompt tokens with causal attention; time to serve N tokens."""
+    """Whole-batch prefill = the prefill roofline over B x prompt tokens with causal attention; TTFT per request in
+    the continuous-batching steady state; time to serve N tokens."""
     s, pre = est.scenario, est.prefill
     B, T, N = _f(s.batch), _f(s.context_tokens), _f(s.output_tokens)
     P = max(T, 1.0)
     bd = {k: _f(v) for k, v in pre.breakdown_s.items()}
-    ttft, tpot = _f(est.ttft_s), _f(est.tpot_s)
+    ttft, tpot = _f(est.ttft_per_request_s), _f(est.tpot_s)
     return [
         ("h", tr("meth_h_prefill")),
         (
             "latex",
-            r"\mathrm{TTFT} = \sum_{op} \max\left(\frac{F^{pre}_{op}}{\Pi \cdot \eta_F},\ "
+            r"t^{batch}_{prefill} = \sum_{op} \max\left(\frac{F^{pre}_{op}}{\Pi \cdot \eta_F},\ "
             r"\frac{M^{pre}_{op}}{\beta \cdot \eta_M}\right) + t^{pre}_{comm} + t_{oh}",
         ),
         ("latex", r"F_{attn} = 2\,H\,(d_{qk} + d_{v}) \times B \times \frac{P(P+1)}{2} \times L"),
@@ -394,6 +395,20 @@ def prefill_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
                 comm=fmt.fine_duration(bd["communication"]),
                 oh=fmt.fine_duration(bd["overhead"]),
                 bound=tr("bound_compute") if _f(pre.flop_time_s) > _f(pre.memory_time_s) else tr("bound_memory"),
+                result=fmt.duration(_f(est.batch_prefill_s)),
+            ),
+        ),
+        (
+            "latex",
+            r"\mathrm{TTFT} = \tfrac{1}{2}\,t_{step} + \left\lceil \frac{P}{K} \right\rceil t_{step + chunk}",
+        ),
+        (
+            "md",
+            tr(
+                "meth_ttft_request_sub",
+                step=fmt.ms(_f(est.serving.step.time_s)),
+                chunks=fmt.integer(_f(est.serving.prompt_chunks)),
+                first=fmt.ms(_f(est.serving.first_chunk.time_s)),
                 result=fmt.duration(ttft),
             ),
         ),
@@ -406,7 +421,7 @@ def prefill_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
                 tpot=fmt.ms(tpot),
                 n1=fmt.integer(N - 1),
                 n=fmt.integer(N),
-                result=fmt.duration(_f(est.time_to_serve_s)),
+                result=fmt.duration(_f(est.time_to_serve_per_request_s)),
             ),
         ),
     ]

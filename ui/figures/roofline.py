@@ -15,6 +15,7 @@ import plotly.graph_objects as go
 
 from tpot_model import Estimate, Hardware
 from tpot_model.precision import resolve_compute
+from tpot_model.roofline import attainable_bandwidth_bytes_per_s, attainable_flop_per_s, attainable_published
 from tpot_model.units import MB, TFLOP_per_s
 
 from .. import fmt
@@ -86,7 +87,7 @@ def _points(est: Estimate) -> list[dict]:
     d, p = est.decode, est.prefill
     for kind, name, flops, nbytes, time_s, cb in (
         ("decode_step", "decode_step", d.flops, d.bytes, est.tpot_s, est.compute_bound),
-        ("prefill", "prefill", p.flops, p.bytes, est.ttft_s, p.flop_time_s > p.memory_time_s),
+        ("prefill", "prefill", p.flops, p.bytes, p.time_s, p.flop_time_s > p.memory_time_s),
     ):
         rows.append(
             dict(kind=kind, name=name, flops=float(flops), bytes=float(nbytes), time_s=float(time_s), cb=bool(cb))
@@ -220,6 +221,24 @@ def roofline(
         yanchor="bottom",
         font={"size": 12, "color": "#222"},
         bgcolor="rgba(255,255,255,0.85)",
+    )
+
+    # the chip's attainable roof (published microbenchmarks, else its family's prior): what any software reaches
+    t_bw, t_peak = attainable_bandwidth_bytes_per_s(hw), attainable_flop_per_s(hw, used)
+    published = attainable_published(hw)
+    basis = tr(
+        "roofline_attainable_measured" if published["bandwidth"] or published[used] else "roofline_attainable_prior"
+    )
+    fig.add_scatter(
+        x=[x_lo, t_peak / t_bw, x_hi],
+        y=[t_bw * x_lo / T, t_peak / T, t_peak / T],
+        mode="lines",
+        line={"color": colour, "width": 1.5, "dash": "dashdot"},
+        name=tr("roofline_attainable", hw=hw.name, bw_pct=fmt.pct(t_bw / bw, 0), flops_pct=fmt.pct(t_peak / peak, 0)),
+        hovertemplate=tr(
+            "roofline_attainable_hover", hw=hw.name, bw=fmt.tb_per_s(t_bw), peak=fmt.tflops(t_peak), basis=basis
+        )
+        + "<extra></extra>",
     )
 
     # the profile's achievable roof
@@ -383,6 +402,8 @@ def roofline_data(est: Estimate, overlay: Sequence[Hardware] = ()) -> pd.DataFra
         )
     hw = est.hardware
     roofs = [(hw, p, hw.memory_bandwidth_bytes_per_s, hw.dense_flop_per_s[p], "peak") for p in hw.dense_flop_per_s]
+    used = est.compute_precision
+    roofs.append((hw, used, attainable_bandwidth_bytes_per_s(hw), attainable_flop_per_s(hw, used), "attainable"))
     if est.profile.id != "ideal":
         roofs.append((hw, est.compute_precision, est.rates.memory_bytes_per_s, est.rates.gemm_flop_per_s, "achievable"))
     for other in overlay:
