@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from ui import cache, chart, controls, fmt, notices, page_state, uploads
+from ui import bands, cache, chart, controls, fmt, notices, page_state, uploads
 from ui.figures import compare as figs
 from ui.state import BATCH_OPTIONS, CONTEXT_OPTIONS, CUSTOM_ID, GPU_OPTIONS, KV_OPTIONS, WEIGHT_OPTIONS
 
@@ -47,7 +47,11 @@ def side_controls(side: str) -> dict:
     c = st.columns([3, 2, 2, 2, 3])
     keep = {"persist_state": "session"}
     c[0].selectbox(
-        tr("control_hardware"), list(hardware), format_func=lambda i: fmt.chip(hardware[i], tr), key=k + "hardware", **keep
+        tr("control_hardware"),
+        list(hardware),
+        format_func=lambda i: fmt.chip(hardware[i], tr),
+        key=k + "hardware",
+        **keep,
     )
     c[1].selectbox(
         tr("cmp_gpus"),
@@ -125,6 +129,7 @@ with st.container(border=True):
     st.subheader(tr("cmp_side_a"))
     summary("A", state, est_a)
     notices.fit_notice(est_a, tr)
+    notices.cost_line(est_a, tr, key="compare.a.no_price")
 
 sides = {"A": (state, est_a)}
 query = {}
@@ -143,6 +148,8 @@ for side in page_state.SIDES:
         notices.fit_notice(est, tr)
         if est.price_usd_per_gpu_hour != est.price_usd_per_gpu_hour:
             st.caption(tr("cmp_no_price", hw=est.hardware.name, x=x))
+        else:
+            notices.cost_line(est, tr, key=f"compare.{side}.no_price")
     sides[x] = (side_state, est)
     query |= page_state.side_query(values, side)
 for key in [k for k in st.query_params if k.startswith(("b_", "c_")) and k not in query]:
@@ -157,6 +164,12 @@ st.dataframe(
     column_config={"_index": st.column_config.TextColumn(width="medium")},
 )
 st.caption(tr("cmp_table_caption"))
+st.caption(
+    " · ".join(
+        f"{x}: {fmt.ms(float(e.tpot_s))}, {bands.band_text(e, tr, 'tpot') or bands.basis_text(e, tr, '')}"
+        for x, e in ests.items()
+    )
+)
 if not chart.embedded():
     headline = figs.headline_table(ests)
     st.download_button(

@@ -8,7 +8,7 @@ import streamlit as st
 
 from tpot_model import planner
 from tpot_model.targets import TPOT_TARGETS_S
-from ui import chart, controls, expanders, fmt, notices
+from ui import bands, chart, controls, expanders, fmt, notices
 from ui.figures import cost as figs
 from ui.figures.common import hardware_colour
 
@@ -36,38 +36,60 @@ notices.cost_line(est, tr)
 if not energy_known:
     st.info(tr("ce_no_power", hw=hw.name))
 notices.fit_notice(est, tr)
+bands.basis_caption(est, tr, controls.profile_label(est.profile, tr))
 
 usd_1m = float(est.usd_per_1M_tokens)
 if price_known:
     c = st.columns(4)
-    c[0].metric(tr("ce_m_usd_1m"), fmt.usd(usd_1m), help=tr("ce_m_usd_1m_def"))
+    c[0].metric(
+        tr("ce_m_usd_1m"),
+        **notices.if_fitted(est, tr, fmt.usd(usd_1m), help=tr("ce_m_usd_1m_def"), **bands.metric_band(est, tr, "usd")),
+    )
     c[1].metric(
         tr("ce_m_usd_prefill"),
-        fmt.usd(float(est.usd_per_1M_tokens_with_prefill)),
-        help=tr("ce_m_usd_prefill_def", context=context, output=output),
+        **notices.if_fitted(
+            est,
+            tr,
+            fmt.usd(float(est.usd_per_1M_tokens_with_prefill)),
+            help=tr("ce_m_usd_prefill_def", context=context, output=output),
+        ),
     )
-    c[2].metric(tr("ce_m_usd_1k"), fmt.usd(float(est.usd_per_1K_tokens)), help=tr("ce_m_usd_1k_def"))
+    c[2].metric(
+        tr("ce_m_usd_1k"),
+        **notices.if_fitted(est, tr, fmt.usd(float(est.usd_per_1K_tokens)), help=tr("ce_m_usd_1k_def")),
+    )
     c[3].metric(
         tr("ce_m_tokens_per_usd"),
-        fmt.number(float(figs.cost_in(usd_1m, "tokens_per_usd"))),
-        help=tr("ce_m_tokens_per_usd_def"),
+        **notices.if_fitted(
+            est, tr, fmt.number(float(figs.cost_in(usd_1m, "tokens_per_usd"))), help=tr("ce_m_tokens_per_usd_def")
+        ),
     )
 c = st.columns(4)
 c[0].metric(
     tr("ce_m_tps_gpu"),
-    fmt.rate(float(est.tokens_per_s_per_gpu)),
-    help=tr(
-        "ce_m_tps_gpu_def",
-        total=fmt.rate(float(est.tokens_per_s_total)),
-        user=fmt.rate(float(est.tokens_per_s_per_user)),
+    **notices.if_fitted(
+        est,
+        tr,
+        fmt.rate(float(est.tokens_per_s_per_gpu)),
+        help=tr(
+            "ce_m_tps_gpu_def",
+            total=fmt.rate(float(est.tokens_per_s_total)),
+            user=fmt.rate(float(est.tokens_per_s_per_user)),
+        ),
     ),
 )
 if energy_known:
     tdp = fmt.number(hw.tdp_w)
     c[1].metric(
-        tr("ce_m_j"), f"{fmt.number(float(est.joules_per_token))} J", help=tr("ce_m_j_def", tdp=tdp, gpus=state.gpus)
+        tr("ce_m_j"),
+        **notices.if_fitted(
+            est, tr, f"{fmt.number(float(est.joules_per_token))} J", help=tr("ce_m_j_def", tdp=tdp, gpus=state.gpus)
+        ),
     )
-    c[2].metric(tr("ce_m_tokens_per_j"), fmt.number(float(est.tokens_per_joule)), help=tr("ce_m_tokens_per_j_def"))
+    c[2].metric(
+        tr("ce_m_tokens_per_j"),
+        **notices.if_fitted(est, tr, fmt.number(float(est.tokens_per_joule)), help=tr("ce_m_tokens_per_j_def")),
+    )
     c[3].metric(tr("ce_m_power"), f"{fmt.number(power_w)} W", help=tr("ce_m_power_def", gpus=state.gpus, tdp=tdp))
 if price_known:
     expanders.explain(

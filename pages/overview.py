@@ -50,43 +50,61 @@ if est.compute_precision != s.compute_requested:
     st.info(tr("ov_fallback", requested=s.compute_requested, hw=hw.name, used=est.compute_precision))
 
 c = st.columns(4)
-c[0].metric(tr("m_tpot"), fmt.ms(tpot), help=tr("m_tpot_def"), **bands.metric_band(est, tr, "tpot"))
+c[0].metric(
+    tr("m_tpot"),
+    **notices.if_fitted(est, tr, fmt.ms(tpot), help=tr("m_tpot_def"), **bands.metric_band(est, tr, "tpot")),
+)
 c[1].metric(
     tr("m_tps_user"),
-    fmt.rate(float(est.tokens_per_s_per_user)),
-    help=tr("m_tps_user_def"),
-    **bands.metric_band(est, tr, "tps_user"),
+    **notices.if_fitted(
+        est,
+        tr,
+        fmt.rate(float(est.tokens_per_s_per_user)),
+        help=tr("m_tps_user_def"),
+        **bands.metric_band(est, tr, "tps_user"),
+    ),
 )
 c[2].metric(
     tr("m_tps_total"),
-    fmt.rate(float(est.tokens_per_s_total)),
-    help=tr("m_tps_total_def", gpus=state.gpus, per_gpu=fmt.rate(float(est.tokens_per_s_per_gpu))),
-    **bands.metric_band(est, tr, "tps_total"),
+    **notices.if_fitted(
+        est,
+        tr,
+        fmt.rate(float(est.tokens_per_s_total)),
+        help=tr("m_tps_total_def", gpus=state.gpus, per_gpu=fmt.rate(float(est.tokens_per_s_per_gpu))),
+        **bands.metric_band(est, tr, "tps_total"),
+    ),
 )
 c[3].metric(
     tr("m_ttft"),
-    fmt.duration(ttft),
-    help=tr(
-        "m_ttft_def",
-        context=fmt.tokens(state.context),
-        batch=state.batch,
-        batch_prefill=fmt.duration(float(est.batch_prefill_s)),
+    **notices.if_fitted(
+        est,
+        tr,
+        fmt.duration(ttft),
+        help=tr(
+            "m_ttft_def",
+            context=fmt.tokens(state.context),
+            batch=state.batch,
+            batch_prefill=fmt.duration(float(est.batch_prefill_s)),
+        ),
     ),
 )
 c = st.columns(4)
 c[0].metric(
     tr("m_serve", n=fmt.tokens(state.output)),
-    fmt.duration(float(est.time_to_serve_per_request_s)),
-    help=tr("m_serve_def"),
+    **notices.if_fitted(est, tr, fmt.duration(float(est.time_to_serve_per_request_s)), help=tr("m_serve_def")),
 )
 price_known = est.price_usd_per_gpu_hour == est.price_usd_per_gpu_hour
 c[1].metric(
     tr("m_cost"),
-    fmt.usd(float(est.usd_per_1M_tokens)),
-    help=tr("m_cost_def", with_prefill=fmt.usd(float(est.usd_per_1M_tokens_with_prefill)))
-    if price_known
-    else tr("m_cost_none"),
-    **bands.metric_band(est, tr, "usd"),
+    **notices.if_fitted(
+        est,
+        tr,
+        fmt.usd(float(est.usd_per_1M_tokens)),
+        help=tr("m_cost_def", with_prefill=fmt.usd(float(est.usd_per_1M_tokens_with_prefill)))
+        if price_known
+        else tr("m_cost_none"),
+        **bands.metric_band(est, tr, "usd"),
+    ),
 )
 c[2].metric(
     tr("m_memory"),

@@ -20,14 +20,15 @@ LAYERS = (
     ("profiles",),  # efficiency profiles (fields that describe themselves)
     ("engines",),  # engine names, documented values, release periods
     ("roofline",),  # operator work, achievable rates, operator times, collectives
-    ("speculative", "economics"),  # speculative decoding's arithmetic; $ per 1M tokens, tokens per MW, TCO
+    ("speculative", "economics", "bands"),  # speculative decoding; $ per 1M tokens, TCO; the calibration bands
     ("serving",),  # continuous-batching steady state
     ("estimate",),  # the whole estimate of a scenario
     ("planner",),  # frontier, cost grid, levers, capacity
     ("layouts",),  # the frontier over serving layouts (aggregated, disaggregated) in a GPU budget
     ("fleet",),  # demand to capacity: GPUs, MW, capex and opex for tokens per day at a latency target
     ("fitting", "profile_file"),  # fitting tools; the profiles.yaml writer
-    ("calibration", "serving_calibration"),  # the two fitters (neither imports the other)
+    ("calibration", "serving_calibration", "mlperf"),  # the fitters (none imports another); MLPerf results
+    ("band_fit",),  # the calibration bands from both fitters' cross-validation residuals
     ("calibrate",),  # the calibrate command, above both fitters
     ("csv_format", "planner_cli"),  # CSV and table formatting; the frontier command
     ("cli",),  # the command line

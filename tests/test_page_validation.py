@@ -35,7 +35,7 @@ def test_renders_and_shows_cross_validations_numbers(cv):
     assert not at.exception, at.exception
     shown = _metrics(at)
     head = cv.summary()
-    assert head.n == 50
+    assert head.n == 53  # 50 published + 3 llama.cpp rows of 2025 (lc25-*)
     assert shown[EN("val_m_loho_median")] == fmt.pct(head.median)
     assert shown[EN("val_m_loho_p90")] == fmt.pct(head.p90)
     # per engine: the LOHO median / p90 cells are cross_validate's per-profile numbers
@@ -46,8 +46,8 @@ def test_renders_and_shows_cross_validations_numbers(cv):
         assert table.loc[names[pid], EN("val_sum_headline_rows")] == s.n
     fig = figures(at)[0]
     assert fig["layout"]["title"]["text"] == EN("val_scatter_title_tokens_per_s")
-    assert _loho_points(at) == 50
-    assert len(at.dataframe[1].value) == 50  # the error table: the headline rows by default
+    assert _loho_points(at) == 53
+    assert len(at.dataframe[1].value) == 53  # the error table: the headline rows by default
     assert len(at.markdown) > 10 and any("overhead-bound" in md.value for md in at.markdown)
 
 

@@ -28,6 +28,7 @@ writes profiles.yaml. SI units inside; the CSV holds datasheet units (TB/s).
 from __future__ import annotations
 
 import csv
+import datetime
 import json
 import math
 import re
@@ -39,21 +40,28 @@ import numpy as np
 
 from .catalog import Hardware, ModelSpec, load_hardware_catalog, load_model_catalog
 from .catalog import model_from_dict as _model_from_dict
-from .engines import documented_profile, engine_profile
+from .engines import RELEASE_PERIODS, documented_profile, engine_profile
 from .estimate import estimate
-from .files import DATA_DIR, CatalogError
+from .files import DATA_DIR, CatalogError, read_text
 from .fitting import PARAMS, PRIOR_WEIGHT, ErrorSummary, minimise_boxed, relative_error, with_fitted
 from .precision import parse_format
 from .profile_file import file_value
-from .profiles import FIELDS, IDEAL, PROFILES_PATH, EfficiencyProfile, load_profiles
-from .roofline import ACTIVATION_BYTES, is_weight_only, link_peak_bytes_per_s, rates_for, step_operator_work
+from .profiles import FIELDS, IDEAL, PROFILES_PATH, EfficiencyProfile, ProfileRevision, load_profiles
+from .roofline import (
+    ACTIVATION_BYTES,
+    attainable_bandwidth_bytes_per_s,
+    attainable_flop_per_s,
+    is_weight_only,
+    link_peak_bytes_per_s,
+    rates_for,
+    step_operator_work,
+)
 from .scenario import Scenario
 
 MEASUREMENTS_PATH = DATA_DIR / "measurements.csv"
 # validation_table() as calibrate last wrote it, beside profiles.yaml: the Validation page reads it instead of
 # cross-validating (seconds of CPU) when a server starts; tests/test_calibration.py checks it is current.
 VALIDATION_TABLE_NAME = "validation_table.json"
-MAX_CSV_BYTES = 2_000_000
 TARGET_MEDIAN = 0.12  # LOHO |error| on the headline rows (batch-1 single-device decode)
 TARGET_P90 = 0.30
 
@@ -111,6 +119,7 @@ COLUMNS = (
     "parallelism",
     "engine",
     "profile",
+    "run_date",
     "metric",
     "value",
     "unit",
@@ -153,6 +162,14 @@ class Measurement:
     weights: str = ""
     kv_cache: str = ""
     fields: dict[str, str] = field(default_factory=dict)  # the CSV row as read
+    run_date: str = ""  # ISO date of the run (the engine build's date); '' = not dated
+
+    @property
+    def period(self) -> str:
+        """The engine release period the row belongs to (engines.RELEASE_PERIODS): the `until` of the older period
+        that holds its run_date, or '' for the current period (also for engines without periods)."""
+        later = sorted(u for u, _ in RELEASE_PERIODS.get(self.profile, ()) if self.run_date and self.run_date < u)
+        return later[0] if later else ""
 
     @property
     def pipeline_hops(self) -> int:
@@ -185,16 +202,7 @@ def _cell_error(path: Path, line: int, row_id: str, column: str, message: str) -
 
 
 def _read_rows(path: Path) -> list[tuple[int, dict[str, str]]]:
-    try:
-        size = path.stat().st_size
-    except OSError as e:
-        raise CatalogError(f"{path}: cannot read ({e.strerror or e})") from None
-    if size > MAX_CSV_BYTES:
-        raise CatalogError(f"{path}: file is {size} bytes, larger than the {MAX_CSV_BYTES} byte limit")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as e:
-        raise CatalogError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+    text = read_text(path, strict=True)
     reader = csv.DictReader(text.splitlines())
     header = reader.fieldnames or []
     missing = [c for c in COLUMNS if c not in header]
@@ -333,6 +341,14 @@ def _measurement(path: Path, line: int, row: dict[str, str], models, hardware) -
             raise cell("profile", f"category {category!r} needs an engine profile")
     if category == HEADLINE_CATEGORY and (batch != 1 or n != 1 or metric == "serving_throughput_tokens_per_s"):
         raise cell("category", "decode_b1 is batch 1 on one device")
+    run_date = row["run_date"]
+    if run_date:
+        try:
+            datetime.date.fromisoformat(run_date)
+        except ValueError:
+            raise cell("run_date", f"must be an ISO date (YYYY-MM-DD), got {run_date!r}") from None
+    elif profile in RELEASE_PERIODS and CATEGORIES[category][0]:
+        raise cell("run_date", f"engine {profile!r} has release periods (engines.RELEASE_PERIODS): date the row")
     scenario = None
     if batch is not None and context is not None and output is not None:
         scenario = Scenario(
@@ -367,6 +383,7 @@ def _measurement(path: Path, line: int, row: dict[str, str], models, hardware) -
         weights=row["weights"],
         kv_cache=row["kv_cache"],
         fields=dict(row),
+        run_date=run_date,
     )
 
 
@@ -407,6 +424,7 @@ def predict(row: Measurement, profile: EfficiencyProfile) -> float:
     collective latency) per GPU boundary per token."""
     if row.scenario is None or row.hardware is None or row.metric == "serving_throughput_tokens_per_s":
         raise ValueError(f"measurement {row.id}: cannot be predicted ({row.excluded_because or row.category})")
+    profile = profile.as_of(row.run_date or None)  # the engine as it ran on the row's date
     e = estimate(row.model, row.hardware, row.scenario, profile)
     hop = row.pipeline_hops * profile.allreduce_latency_s
     return float(_from_tpot(row, float(e.tpot_s) + hop, float(e.ttft_s) + hop))
@@ -527,9 +545,13 @@ def _basis(rows: Sequence[Measurement]) -> _Basis:
         pa=pa,
         pfg=pfg,
         pfa=pfa,
-        bw=per_row(lambda r: r.hardware.memory_bandwidth_bytes_per_s),
-        inv_gemm=np.array([[1.0 / r.hardware.dense_flop_per_s[g]] for r, (g, _) in zip(rows, precisions, strict=True)]),
-        inv_attn=np.array([[1.0 / r.hardware.dense_flop_per_s[a]] for r, (_, a) in zip(rows, precisions, strict=True)]),
+        bw=per_row(lambda r: attainable_bandwidth_bytes_per_s(r.hardware)),
+        inv_gemm=np.array(
+            [[1.0 / attainable_flop_per_s(r.hardware, g)] for r, (g, _) in zip(rows, precisions, strict=True)]
+        ),
+        inv_attn=np.array(
+            [[1.0 / attainable_flop_per_s(r.hardware, a)] for r, (_, a) in zip(rows, precisions, strict=True)]
+        ),
         weight_only=np.array(
             [float(is_weight_only(r.scenario.weights.bits, g)) for r, (g, _) in zip(rows, precisions, strict=True)]
         ),
@@ -692,10 +714,50 @@ def fit_profile(
     if "bandwidth_limit_bytes_per_s" in free:
         # a limit above every fitted device's achievable bandwidth changes no fitted row: the data say nothing
         # about it, so it takes its neutral value (no limit) rather than an arbitrary large number
-        reach = max(r.hardware.memory_bandwidth_bytes_per_s for r in rows) * fitted.bandwidth_efficiency
+        reach = max(attainable_bandwidth_bytes_per_s(r.hardware) for r in rows) * fitted.bandwidth_efficiency
         if fitted.bandwidth_limit_bytes_per_s >= reach:
             fitted = replace(fitted, bandwidth_limit_bytes_per_s=math.inf)
     return fitted
+
+
+def fit_engine(
+    rows: Sequence[Measurement], prior: EfficiencyProfile, free: Sequence[str] | None = None
+) -> EfficiencyProfile:
+    """One engine's profile: the current values fitted to the rows of its current release period (``free``: the
+    fields to fit there; default the identifiable ones), and for each older period (engines.RELEASE_PERIODS) a dated
+    revision holding every revisable field whose fit on that period's rows differs. An engine without periods (or
+    without rows in an older one) gets fit_profile's profile and no history."""
+    rows = [r for r in rows if r.fitted]
+    current_rows = [r for r in rows if not r.period]
+    current = fit_profile(current_rows, prior, free) if current_rows else prior
+    revisions = []
+    for until, note in sorted(RELEASE_PERIODS.get(prior.id, ())):
+        own = [r for r in rows if r.period == until]
+        if not own:
+            continue
+        old = fit_profile(own, prior)
+        values = tuple(
+            (f.attr, getattr(old, f.attr))
+            for f in FIELDS
+            if f.revisable and getattr(old, f.attr) != getattr(current, f.attr) and math.isfinite(getattr(old, f.attr))
+        )
+        if values:
+            revisions.append(ProfileRevision(until=until, values=values, note=note))
+    return replace(current, history=tuple(revisions))
+
+
+def history_reason(report: FitReport) -> str:
+    """The profiles.yaml `source` line of a batch-1 engine's dated revisions ('' without history)."""
+    parts = []
+    for rev in sorted(report.profile.history, key=lambda r: r.until):
+        own = [r for r in report.rows if r.period == rev.until]
+        devices = sorted({r.device for r in own})
+        fields = ", ".join(next(f.key for f in FIELDS if f.attr == a) for a, _ in rev.values)
+        parts.append(
+            f"history: before {rev.until}, {fields} fitted to the {len(own)} batch-1 rows of that period on "
+            f"{len(devices)} devices ({', '.join(devices)}): {rev.note}"
+        )
+    return "; ".join(parts)
 
 
 def fit_all(
@@ -714,7 +776,7 @@ def fit_all(
         own = [r for r in rows if r.fitted and r.profile == pid and r.device != exclude_device]
         key = (priors[pid], tuple(r.id for r in own))
         if key not in cache:
-            cache[key] = fit_profile(own, priors[pid]) if own else priors[pid]
+            cache[key] = fit_engine(own, priors[pid]) if own else priors[pid]
         out[pid] = cache[key]
     return out
 
@@ -800,6 +862,7 @@ def validation_table(
             "hardware_id": r.fields.get("hardware_id", ""),
             "device": r.device,
             "engine": r.engine,
+            "run_date": r.run_date,
             "profile": r.profile,
             "category": r.category,
             "headline": r.headline,
@@ -879,6 +942,12 @@ class FitReport:
     in_sample_all: ErrorSummary  # every fitted row
     loho: ErrorSummary  # headline rows
     loho_all: ErrorSummary
+    current_rows: tuple[Measurement, ...] = ()  # the rows of the current release period (all rows without periods)
+
+    @property
+    def fitted_rows(self) -> tuple[Measurement, ...]:
+        """The rows the current values rest on."""
+        return self.current_rows or self.rows
 
 
 def calibrate(
@@ -890,8 +959,9 @@ def calibrate(
     reports = {}
     for pid in sorted({r.profile for r in rows if r.fitted}):
         own = tuple(r for r in rows if r.fitted and r.profile == pid)
-        free = identifiable(own)
-        profile = fit_profile(own, priors[pid], free)
+        current = tuple(r for r in own if not r.period)
+        free = identifiable(current or own)
+        profile = fit_engine(own, priors[pid], free)
         errors = relative_error([predict(r, profile) for r in own], [r.value for r in own])
         head = np.array([r.headline for r in own])
         cv_mask = np.array([r.profile == pid and r.fitted for r in cv.rows])
@@ -903,6 +973,7 @@ def calibrate(
             in_sample_all=ErrorSummary.of(errors),
             loho=cv.summary(cv_mask & cv.headline),
             loho_all=cv.summary(cv_mask),
+            current_rows=current,
         )
     return reports, cv
 
@@ -934,10 +1005,11 @@ def _source_name(source: str) -> str:
 
 def field_reasons(report: FitReport) -> dict[str, str]:
     """Why each field of a batch-1-fitted profile has its value (profiles.yaml `source`), by SI attribute."""
-    sources = sorted({_source_name(r.source) for r in report.rows})
-    devices = len({r.device for r in report.rows})
+    rows = report.fitted_rows
+    sources = sorted({_source_name(r.source) for r in rows})
+    devices = len({r.device for r in rows})
     fitted = (
-        f"fitted to {len(report.rows)} measurements on {devices} devices from {', '.join(sources)}; "
+        f"fitted to {len(rows)} measurements on {devices} devices from {', '.join(sources)}; "
         f"LOHO median error {report.loho.median:.1%} ({report.loho.n} batch-1 single-device rows)"
     )
     all_weight_only = all(is_weight_only(r.scenario.weights.bits, _gemm(r)) for r in report.rows)
@@ -997,6 +1069,9 @@ def format_report(rows: Sequence[Measurement], reports: dict[str, FitReport], cv
             if f.attr in PARAMS  # usable_memory_fraction is never fitted
         ]
         lines.append(f"  {pid}: " + ", ".join(parts))
+        for rev in sorted(rep.profile.history, key=lambda r: r.until):
+            old = ", ".join(f"{f.key}={file_value(f, v)}" for a, v in rev.values for f in FIELDS if f.attr == a)
+            lines.append(f"    before {rev.until}: {old}")
     head = cv.summary()
     ok = head.median <= TARGET_MEDIAN and head.p90 <= TARGET_P90
     lines += [

@@ -29,9 +29,10 @@ PROFILE_ORDER = (
 ENGINES = {
     "llama.cpp": (
         "llama.cpp",
-        "llama.cpp's llama-bench (CUDA and Metal builds of May 2024, flash attention off): a fixed ~2 ms per token "
-        "of host and launch work, GEMV kernels that stop near 1.2 TB/s on HBM devices, and attention that reads "
-        "the KV cache once per query head.",
+        "llama.cpp's llama-bench. Current values: CUDA builds of September-December 2025 with flash attention "
+        "on, fitted to llama.cpp's own pull-request tables; its history holds the "
+        "builds of May 2024 (flash attention off: a fixed ~2 ms per token of host and launch work, GEMV kernels "
+        "that stop near 1.2 TB/s on HBM devices, attention that reads the KV cache once per query head).",
     ),
     "vllm": ("vLLM", "vLLM (paged attention, CUDA graphs). No measurements yet: documented values."),
     "tensorrt-llm": (
@@ -92,6 +93,14 @@ CHECKS: dict[str, str] = {
 # Engine release periods where the serving measurements show the engine's fixed per-step cost changed: profile id ->
 # ((until, note), ...), `until` the first release of the current generation in the data (an ISO date).
 RELEASE_PERIODS: dict[str, tuple[tuple[str, str], ...]] = {
+    "llama.cpp": (
+        (
+            "2025-09-04",
+            "llama.cpp builds of May 2024 (b2795-b2843, llama-bench, flash attention off by default): the batch-1 "
+            "rows of github.com/XiongjieDai/GPU-Benchmarks-on-LLM-Inference; the current values are fitted to the "
+            "builds of September-December 2025 (flash attention on), the first of them dated 2025-09-04",
+        ),
+    ),
     "sglang": (
         (
             "2025-11-01",
@@ -124,3 +133,31 @@ def documented_reason(pid: str, attr: str) -> str | None:
     """'documented: <why>' when the engine's field has a documented value, else None."""
     documented = DOCUMENTED.get(pid, {})
     return f"documented: {documented[attr][1]}" if attr in documented else None
+
+
+# Chip families: chips of one family share an architecture and, in practice, the software stack's kernels (the unit
+# calibration leaves out in leave-one-chip-family-out, and what a calibration band asks: has this engine been
+# measured on this family?). family id -> (name, hardware catalog ids).
+CHIP_FAMILIES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "ampere": ("NVIDIA Ampere", ("a100-40gb", "a100-40gb-pcie", "a100-80gb-sxm", "a100-80gb-pcie", "rtx-3090")),
+    "ada": ("NVIDIA Ada Lovelace", ("l40s", "l4", "rtx-4090")),
+    "hopper": ("NVIDIA Hopper", ("h100-sxm", "h100-pcie", "h100-nvl", "h200", "h200-nvl", "h20")),
+    "blackwell": ("NVIDIA Blackwell (data centre)", ("b200", "gb200", "b300", "gb300")),
+    "blackwell-rtx": ("NVIDIA Blackwell (RTX, GB10)", ("rtx-5090", "rtx-pro-6000", "rtx-pro-4500", "gb10")),
+    "rubin": ("NVIDIA Rubin", ("vr200",)),
+    "cdna2": ("AMD CDNA 2", ("mi250x",)),
+    "cdna3": ("AMD CDNA 3", ("mi300x", "mi325x")),
+    "cdna4": ("AMD CDNA 4", ("mi350x", "mi355x")),
+    "cdna5": ("AMD CDNA 5", ("mi455x",)),
+    "gaudi": ("Intel Gaudi", ("gaudi2", "gaudi3")),
+    "arc-pro": ("Intel Arc Pro (Xe2)", ("arc-pro-b50", "arc-pro-b60", "arc-pro-b70")),
+    "tpu": ("Google TPU", ("tpu-v4", "tpu-v5e", "tpu-v5p", "tpu-v6e", "tpu7x", "tpu-8i", "tpu-8t")),
+    "trainium": ("AWS Trainium / Inferentia", ("trainium2", "trainium3", "inferentia2")),
+    "apple-m": ("Apple M (unified memory)", ("m2-ultra", "m3-max", "m4-max", "m5-max")),
+}
+_FAMILY_OF = {hw: fam for fam, (_, ids) in CHIP_FAMILIES.items() for hw in ids}
+
+
+def chip_family(hardware_id: str) -> str | None:
+    """The chip family id of a hardware catalog id (CHIP_FAMILIES); None for a chip outside them (a user's file)."""
+    return _FAMILY_OF.get(hardware_id)

@@ -129,11 +129,12 @@ def _field(attr: str, key: str, scale: float, lo: float, hi: float, *, lo_open: 
 
 
 _US = 1e-6
-# In profiles.yaml order. Revisable: the terms an engine release has been seen to change (serving calibration).
+# In profiles.yaml order. Revisable: the terms an engine release has been seen to change (serving calibration; and
+# llama.cpp's flash attention by default, 2025: KV re-reads, the kernels' bandwidth ceiling, dequantizing GEMVs).
 FIELDS = (
     _field("bandwidth_efficiency", "bandwidth_efficiency", 1.0, 0.0, 1.0, lo_open=True, revisable=True),
     _field("kv_bandwidth_efficiency", "kv_bandwidth_efficiency", 1.0, 0.0, 1.0, lo_open=True, revisable=True),
-    _field("lowbit_bandwidth_efficiency", "lowbit_bandwidth_efficiency", 1.0, 0.0, 1.0, lo_open=True, revisable=False),
+    _field("lowbit_bandwidth_efficiency", "lowbit_bandwidth_efficiency", 1.0, 0.0, 1.0, lo_open=True, revisable=True),
     _field("flops_efficiency", "flops_efficiency", 1.0, 0.0, 1.0, lo_open=True, revisable=True),
     _field("interconnect_efficiency", "interconnect_efficiency", 1.0, 0.0, 1.0, lo_open=True, revisable=True),
     _field("usable_memory_fraction", "usable_memory_fraction", 1.0, 0.0, 1.0, lo_open=True, revisable=False),
@@ -142,10 +143,10 @@ FIELDS = (
     _field("allreduce_latency_s", "allreduce_latency_us", _US, 0.0, math.inf, lo_open=False, revisable=True),
     _field("moe_layer_overhead_s", "moe_layer_overhead_us", _US, 0.0, math.inf, lo_open=False, revisable=True),
     # added for calibration (data/measurements.csv); neutral by default, so `ideal` stays the pure roofline
-    _field("kv_gqa_reread_fraction", "kv_gqa_reread_fraction", 1.0, 0.0, 1.0, lo_open=False, revisable=False),
+    _field("kv_gqa_reread_fraction", "kv_gqa_reread_fraction", 1.0, 0.0, 1.0, lo_open=False, revisable=True),
     # absent from the file = no limit
     _field(
-        "bandwidth_limit_bytes_per_s", "bandwidth_limit_TB_per_s", 1e12, 0.0, math.inf, lo_open=True, revisable=False
+        "bandwidth_limit_bytes_per_s", "bandwidth_limit_TB_per_s", 1e12, 0.0, math.inf, lo_open=True, revisable=True
     ),
 )
 FIELD = {f.attr: f for f in FIELDS}  # by SI attribute

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -52,6 +53,8 @@ class Scenario:
     parallelism: str = "tp"  # one of PARALLELISMS
     batching: str = "static"  # one of BATCHINGS
     price_basis: str = DEFAULT_BASIS  # one of PRICE_BASES: which of the chip's prices (data/prices.yaml) applies
+    # the engine as of this ISO date (YYYY-MM-DD): its profile's dated history (EfficiencyProfile.as_of); None: newest
+    as_of: str | None = None
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -69,6 +72,11 @@ class Scenario:
             raise ValueError(f"price must be a non-negative number, got {self.price_usd_per_gpu_hour!r}")
         if self.price_basis not in PRICE_BASES:
             raise ValueError(f"price basis must be one of {', '.join(PRICE_BASES)}, got {self.price_basis!r}")
+        if self.as_of is not None:
+            try:
+                set_(self, "as_of", datetime.date.fromisoformat(str(self.as_of)).isoformat())
+            except ValueError:
+                raise ValueError(f"as_of must be an ISO date (YYYY-MM-DD), got {self.as_of!r}") from None
         if self.parallelism not in PARALLELISMS:
             raise ValueError(f"parallelism must be one of {', '.join(PARALLELISMS)}, got {self.parallelism!r}")
         if self.batching not in BATCHINGS:

@@ -28,6 +28,7 @@ from .state import (
     WEIGHT_OPTIONS,
     Notice,
     ScenarioState,
+    as_of_options,
     parse_query,
 )
 
@@ -135,6 +136,15 @@ def sidebar() -> ScenarioState:
             key="profile",
             help=tr("help_profile"),
         )
+        dates = profiles[st.session_state["profile"]].revision_dates
+        st.selectbox(
+            tr("control_as_of"),
+            as_of_options(dates, st.session_state.get("as_of")),
+            key="as_of",
+            format_func=lambda d: as_of_label(d, dates, tr),
+            disabled=not dates,
+            help=tr("help_as_of"),
+        )
         hw = hardware[st.session_state["hardware"]]
         st.selectbox(
             tr("control_price_basis"),
@@ -175,6 +185,14 @@ def basis_label(basis: str, tr: Translator) -> str:
 def use_own_price() -> None:
     """The one click from 'no public price': switch the sidebar to the user's own $/GPU-hour (an on_click callback)."""
     st.session_state["price_basis"] = CUSTOM_BASIS
+
+
+def as_of_label(day: str | None, revision_dates: tuple[str, ...], tr: Translator) -> str:
+    """'newest' or 'before <until>' (the release period the day falls in), or the day itself after every revision."""
+    if day is None:
+        return tr("as_of_newest")
+    later = sorted(u for u in revision_dates if day < u)
+    return tr("as_of_before", until=later[0]) if later else tr("as_of_day", day=day)
 
 
 def profile_label(profile, tr: Translator) -> str:

@@ -1,8 +1,8 @@
 """The shared scenario as plain values, and its URL form. Pure (no Streamlit): parse, validate, serialise.
 
 Query parameters (values are catalog ids and plain numbers): model, hardware, gpus, weights, kv, compute, batch,
-context, output, profile, price_basis, price (the custom $/GPU-hour; a link with price and no price_basis
-means custom), lang. Anything invalid falls back to the default or the nearest valid value and
+context, output, profile, as_of (an ISO date: the engine profile as it was that day; absent = its newest values),
+price_basis, price (the custom $/GPU-hour; a link with price and no price_basis means custom), lang. Anything invalid falls back to the default or the nearest valid value and
 produces a notice; nothing from a URL is ever rendered as HTML or executed.
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import datetime
 import json
 import math
 import zlib
@@ -56,6 +57,7 @@ class ScenarioState:
     price: float | None = None  # USD per GPU-hour under price_basis "custom"
     lang: str = DEFAULT_LANGUAGE
     price_basis: str = DEFAULT_BASIS  # which of the chip's prices (data/prices.yaml); "custom": `price`
+    as_of: str | None = None  # ISO date: the engine profile's dated history (None: the newest values)
 
     def to_query(self) -> dict[str, str]:
         """The URL form: plain strings, price omitted when it is the catalog's."""
@@ -74,6 +76,7 @@ class ScenarioState:
             compute=None if self.compute == "auto" else self.compute,
             price_usd_per_gpu_hour=self.price if self.price_basis == CUSTOM_BASIS else None,
             price_basis=self.price_basis,
+            as_of=self.as_of,
         )
         values.update(overrides)
         return Scenario(**values)
@@ -158,6 +161,12 @@ def parse_query(
     numeric("batch", BATCH_OPTIONS)
     numeric("context", CONTEXT_OPTIONS)
     numeric("output", OUTPUT_OPTIONS)
+    if "as_of" in params:
+        raw = last(params["as_of"]).strip()
+        try:
+            values["as_of"] = datetime.date.fromisoformat(raw).isoformat() if raw else None
+        except ValueError:
+            notices.append(Notice("as_of", sanitize(raw), "—"))
     if "price" in params:
         raw = last(params["price"]).strip()
         try:
@@ -198,3 +207,14 @@ def decode_spec(token: str) -> str:
         return raw.decode("utf-8")
     except (binascii.Error, zlib.error, UnicodeDecodeError) as e:
         raise ValueError(str(e)) from None
+
+
+def as_of_options(revision_dates: tuple[str, ...], current: str | None) -> list[str | None]:
+    """The sidebar's engine-date choices for a profile: None (the newest values), then one day inside each older
+    release period, newest first (the day before each revision's `until`), and the current value if it is another
+    date (a link's)."""
+    days = [(datetime.date.fromisoformat(u) - datetime.timedelta(days=1)).isoformat() for u in revision_dates]
+    options: list[str | None] = [None, *sorted(days, reverse=True)]
+    if current is not None and current not in options:
+        options.append(current)
+    return options

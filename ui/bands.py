@@ -1,0 +1,70 @@
+"""The 80% calibration band beside a headline metric ("23 ms", under it "80% band 19–31 ms") and the line that says
+what the band rests on. The band itself is the model's (Estimate.band, tpot_model/bands.py); this only words it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import streamlit as st
+
+from tpot_model import Estimate
+from tpot_model.engines import CHIP_FAMILIES
+
+from . import fmt
+from .i18n import Translator
+
+# metric -> (low, high) from an estimate, and how its numbers are shown
+_METRICS: dict[str, tuple[Callable[[Estimate], tuple[float, float]], Callable[[float], str]]] = {
+    "tpot": (lambda e: (float(e.tpot_low_s), float(e.tpot_high_s)), fmt.ms),
+    "tps_user": (lambda e: (float(e.tokens_per_s_per_user_low), float(e.tokens_per_s_per_user_high)), fmt.rate),
+    "tps_total": (
+        lambda e: (
+            float(e.tokens_per_s_total * e.band.throughput_low_factor),
+            float(e.tokens_per_s_total * e.band.throughput_high_factor),
+        ),
+        fmt.rate,
+    ),
+    "tps_gpu": (
+        lambda e: (float(e.output_tokens_per_s_per_gpu_low), float(e.output_tokens_per_s_per_gpu_high)),
+        fmt.rate,
+    ),
+    "usd": (lambda e: (float(e.usd_per_1M_tokens_low), float(e.usd_per_1M_tokens_high)), fmt.usd),
+}
+
+
+def band_text(est: Estimate, tr: Translator, metric: str) -> str | None:
+    """'80% band 19–31 ms' for one metric ('tpot', 'tps_user', 'tps_total', 'tps_gpu', 'usd'); None without a
+    band (the ideal bound) or when the value is not a number."""
+    if not est.band.has_band:
+        return None
+    values, show = _METRICS[metric]
+    lo, hi = values(est)
+    if not (lo == lo and hi == hi):
+        return None
+    return tr("band_80", low=show(min(lo, hi)), high=show(max(lo, hi)))
+
+
+def metric_band(est: Estimate, tr: Translator, metric: str) -> dict:
+    """Keyword arguments for st.metric that put the band under the value, in grey and without an arrow."""
+    text = band_text(est, tr, metric)
+    return {} if text is None else {"delta": text, "delta_color": "off", "delta_arrow": "off"}
+
+
+def basis_text(est: Estimate, tr: Translator, engine: str) -> str:
+    """What the band rests on, in words (the level, the engine, the chip family, how many held-out measurements)."""
+    b = est.band
+    if not b.has_band:
+        return tr(f"band_basis_{b.level}")
+    family = CHIP_FAMILIES[b.family][0] if b.family else tr("band_no_family")
+    return tr(
+        f"band_basis_{b.level}",
+        engine=engine,
+        family=family,
+        n=b.n,
+        lo=fmt.pct(b.tpot_low_factor - 1.0, 0, signed=True),
+        hi=fmt.pct(b.tpot_high_factor - 1.0, 0, signed=True),
+    )
+
+
+def basis_caption(est: Estimate, tr: Translator, engine: str) -> None:
+    st.caption(basis_text(est, tr, engine))
