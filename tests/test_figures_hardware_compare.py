@@ -53,17 +53,28 @@ def _trace(fig, name):
 # --------------------------------------------------------------------------------------------------- hardware
 
 
-def test_bandwidth_by_year_one_trace_per_memory_type_in_tb_per_s():
+def test_bandwidth_by_year_one_trace_per_vendor_labelled_in_tb_per_s():
+    """Issue 19: the bubbles carry chip labels and vendor colours (they were coloured by memory type, unlabelled);
+    the memory type stays in the hover."""
+    from ui.figures.common import vendor_colour
+
     fig = hf.bandwidth_by_year(CHIPS)
-    assert [t.name for t in fig.data] == ["HBM3", "HBM3e", "GDDR6"]  # generation order
+    assert [t.name for t in fig.data] == ["Acme", "Other"]
+    assert fig.layout.legend.title.text == EN("hw_legend_vendor")
     assert fig.layout.yaxis.title.text == "Peak memory bandwidth (TB/s)"
     assert fig.layout.xaxis.title.text == EN("hw_axis_year")
-    hbm3e = _trace(fig, "HBM3e")
-    assert decode(hbm3e.y).tolist() == [4.0]  # 4e12 B/s shown as 4 TB/s (decimal)
-    assert hbm3e.customdata[0][0] == "Fast" and hbm3e.customdata[0][1] == pytest.approx(80.0)  # name, GB
-    # same-year chips are spread so they do not overlap
-    xs = sorted(float(decode(t.x)[0]) for t in fig.data if t.name in ("HBM3", "GDDR6"))
+    acme = _trace(fig, "Acme")
+    assert acme.marker.color == vendor_colour("Acme") != vendor_colour("NVIDIA") == "#76b900"
+    assert "text" in acme.mode and list(acme.text) == ["Mid", "Fast"]
+    fast = list(acme.text).index("Fast")
+    assert decode(acme.y).tolist()[fast] == 4.0  # 4e12 B/s shown as 4 TB/s (decimal)
+    assert acme.customdata[fast][0] == "Fast" and acme.customdata[fast][1] == pytest.approx(80.0)  # name, GB
+    assert acme.customdata[fast][3] == "HBM3e"  # memory type, in the hover
+    # same-year chips are spread so they do not overlap, their labels on opposite sides
+    mid, small = _trace(fig, "Acme"), _trace(fig, "Other")
+    xs = sorted([float(decode(mid.x)[0]), float(decode(small.x)[0])])
     assert xs[0] < 2022 < xs[1]
+    assert {mid.textposition[0], small.textposition[0]} == {"top center", "bottom center"}
 
 
 def test_bandwidth_ranking_sorted_with_hardware_colours():

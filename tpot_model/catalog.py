@@ -53,6 +53,7 @@ class Hardware:
     launch_year: int | None = None
     successor: str | None = None  # the catalog id of its next generation (the planner's hardware-upgrade lever)
     colour: str = ""  # its colour in every chart ("#rrggbb"; empty: one from a fixed palette)
+    short_name: str = ""  # a chart label for a long name ("GB200 NVL72"); empty: ui.fmt.chip_short derives one
     source: tuple[str, ...] = ()
     notes: str = ""
     prices: ChipPrices = NO_PRICES  # $/GPU-hour by basis, all-in power (data/prices.yaml; a user file: its own)
@@ -64,6 +65,12 @@ class Hardware:
     memory_reported_bytes: float | None = None  # what the vendor's tool (nvidia-smi, rocm-smi) reports per GPU
     announced: bool = False  # not shipping yet: every figure is a vendor claim
     system_source: tuple[str, ...] = ()  # where the system fields come from
+    # what microbenchmarks measure the chip reaching, as fractions of its peaks (None / absent: not published;
+    # roofline.attainable_* then uses the chip family's documented prior): STREAM-like HBM bandwidth, and dense
+    # GEMM throughput per compute precision; a measurement above the datasheet peak counts as 1
+    attainable_bandwidth_fraction: float | None = None
+    attainable_flop_fraction: dict[str, float] = field(default_factory=dict)
+    attainable_source: tuple[str, ...] = ()  # where the attainable rates come from
 
     @property
     def scale_up_bytes_per_s(self) -> float | None:
@@ -107,12 +114,16 @@ _HARDWARE_OPTIONAL = {
     "memory_reported_GiB",
     "announced",
     "system_source",
+    "attainable_memory_bandwidth_TB_per_s",
+    "attainable_dense_TFLOP_per_s",
+    "attainable_source",
     "price_usd_per_hour",
     "vendor",
     "memory_type",
     "launch_year",
     "successor",
     "colour",
+    "short_name",
     "source",
     "notes",
 }
@@ -134,6 +145,23 @@ def hardware_from_dict(hw_id: str, d: Any, where: str, *, require_source: bool =
     if d.get("scale_up_GB_per_s") is not None and d.get("interconnect_GB_per_s") is not None:
         raise _fail(where, "give 'scale_up_GB_per_s' or its older name 'interconnect_GB_per_s', not both")
     scale_up_key = "interconnect_GB_per_s" if d.get("interconnect_GB_per_s") is not None else "scale_up_GB_per_s"
+    peak_bw = _number(where, d, "memory_bandwidth_TB_per_s")
+    att_bw = _optional_number(where, d, "attainable_memory_bandwidth_TB_per_s")
+    if att_bw is not None and att_bw <= 0:
+        raise _fail(where, f"field 'attainable_memory_bandwidth_TB_per_s' must be positive, got {att_bw!r}")
+    att_rates = d.get("attainable_dense_TFLOP_per_s") or {}
+    if not isinstance(att_rates, dict):
+        raise _fail(where, "field 'attainable_dense_TFLOP_per_s' must be a mapping of precision to TFLOP/s")
+    att_flops = {}
+    for k in att_rates:
+        if k not in rates:
+            raise _fail(where, f"attainable_dense_TFLOP_per_s: precision {k!r} has no peak in dense_TFLOP_per_s")
+        v = _number(where, att_rates, k, "attainable_dense_TFLOP_per_s.")
+        if v <= 0:
+            raise _fail(where, f"field 'attainable_dense_TFLOP_per_s.{k}' must be positive, got {v!r}")
+        att_flops[str(k)] = min(1.0, v / _number(where, rates, k, "dense_TFLOP_per_s."))
+    if (att_bw is not None or att_flops) and require_source and not d.get("attainable_source"):
+        raise _fail(where, "attainable rates need 'attainable_source' (the microbenchmark they come from)")
     with _located(where):
         return Hardware(
             id=hw_id,
@@ -149,6 +177,7 @@ def hardware_from_dict(hw_id: str, d: Any, where: str, *, require_source: bool =
             launch_year=_optional_int(where, d, "launch_year"),
             successor=_text(where, d, "successor") if d.get("successor") is not None else None,
             colour=_colour(where, d),
+            short_name=str(d.get("short_name", "") or ""),
             source=_sources(where, d),
             notes=str(d.get("notes", "") or ""),
             scale_up_domain_gpus=_optional_int(where, d, "scale_up_domain_gpus"),
@@ -158,6 +187,9 @@ def hardware_from_dict(hw_id: str, d: Any, where: str, *, require_source: bool =
             memory_reported_bytes=_scaled(_optional_number(where, d, "memory_reported_GiB"), GiB),
             announced=_bool(where, d, "announced", False),
             system_source=_sources(where, d, "system_source"),
+            attainable_bandwidth_fraction=None if att_bw is None else min(1.0, att_bw / peak_bw),
+            attainable_flop_fraction=att_flops,
+            attainable_source=_sources(where, d, "attainable_source"),
         )
 
 

@@ -55,15 +55,37 @@ def tflops(flop_per_s: float) -> str:
     return f"{_sig(float(flop_per_s) / TFLOP_per_s)} TFLOP/s"
 
 
+def large(x: float) -> str:
+    """A count or rate to 3 significant figures, with M (10^6) or G (10^9) from a million on: 1.61 M, 987,654."""
+    v = float(x)
+    if not math.isfinite(v):
+        return "n/a"
+    for scale, prefix in ((1e9, "G"), (1e6, "M")):
+        if abs(v) >= scale:
+            return f"{_sig(v / scale)} {prefix}"
+    return _sig(v)
+
+
 def rate(tokens_per_s: float) -> str:
-    return f"{_sig(float(tokens_per_s))} tok/s" if math.isfinite(tokens_per_s) else "n/a"
+    """Tokens per second: 1,598 tok/s; from a million on 3 significant figures: 1.61 M tok/s."""
+    return f"{large(tokens_per_s)} tok/s" if math.isfinite(tokens_per_s) else "n/a"
 
 
-def usd(value: float) -> str:
+def usd(value: float, decimals: int | None = None) -> str:
+    """Dollars to 3 significant figures ($0.123, $7.25), or to `decimals` places ($1,234.50) where a column of
+    money is read side by side."""
     v = float(value)
     if not math.isfinite(v):
         return "n/a"
-    return f"${_sig(v)}"
+    return f"${v:,.{decimals}f}" if decimals is not None else f"${_sig(v)}"
+
+
+def ratio(a_per_b: float) -> str:
+    """A ratio of two counts in plain numbers, the smaller side 1: 1 : 210, 1 : 2.3, 3.4 : 1; n/a when undefined."""
+    r = float(a_per_b)
+    if not math.isfinite(r) or r <= 0:
+        return "n/a"
+    return f"{_sig(r, 2)} : 1" if r >= 1 else f"1 : {_sig(1 / r, 2)}"
 
 
 def usd_markdown(value: float | None) -> str:
@@ -161,6 +183,60 @@ def fine_duration(seconds: float) -> str:
 def kib_and_bytes(n_bytes: float) -> str:
     """'320 KiB (327,680 B)'."""
     return f"{kib(n_bytes)} ({float(n_bytes):,.0f} B)"
+
+
+def price_note(price, tr: Callable[..., str]) -> str:
+    """Which $/GPU-hour a figure uses, to print next to it: 'Hyperscaler TCO, as of 2026-09-20' (a PricePoint)."""
+    basis = tr(f"basis_{price.basis}")
+    return tr("price_basis_note", basis=basis, as_of=price.as_of) if price.as_of else basis
+
+
+def prices_note(prices, tr: Callable[..., str]) -> str:
+    """The basis of several chips' $ figures (PricePoints under one basis) and the dates they carry: 'On-demand
+    cloud, as of 2025-02 … 2026-04' (each chip's own date is in its row)."""
+    prices = list(prices)
+    if not prices:
+        return ""
+    dates = sorted({p.as_of for p in prices if p.as_of})
+    basis = tr(f"basis_{prices[0].basis}")
+    if not dates:
+        return basis
+    return tr("price_basis_note", basis=basis, as_of=dates[0] if len(dates) == 1 else f"{dates[0]} … {dates[-1]}")
+
+
+DEVICE_CHIP_VENDORS = ("Google", "AWS")  # TPUs, Trainium and Inferentia are chips, not GPUs
+
+
+def device_kind(hw) -> str:
+    """What one device of this hardware is called: 'chip' (Google TPUs, AWS Trainium / Inferentia) or 'gpu'. The one
+    place that decides the word; strings pick it with device_word / devices."""
+    return "chip" if getattr(hw, "vendor", "") in DEVICE_CHIP_VENDORS else "gpu"
+
+
+def device_word(hw, tr: Callable[..., str], n: float = 2) -> str:
+    """'GPU' / 'GPUs' / 'chip' / 'chips' (zh-TW 'GPU' / '晶片') for n devices of this hardware."""
+    return tr(f"dev_{device_kind(hw)}_{'one' if n == 1 else 'many'}")
+
+
+def devices(hw, n: float, tr: Callable[..., str]) -> str:
+    """A device count with its word: '8 GPUs', '1 GPU', '64 chips' (zh-TW '8 張 GPU', '64 顆晶片')."""
+    return tr(f"dev_{device_kind(hw)}_count", n=gpus(n), word=device_word(hw, tr, n))
+
+
+def chip_short(hw) -> str:
+    """A chip's name short enough for a chart label: the catalog's short_name ('GB200 NVL72'), else the name without
+    its vendor prefix and its bracketed detail ('NVIDIA H200 SXM 141GB' -> 'H200 SXM 141GB', 'Intel Gaudi 3 (HL-325L
+    OAM)' -> 'Gaudi 3')."""
+    short = getattr(hw, "short_name", "")
+    if short:
+        return short
+    name = hw.name
+    vendor = getattr(hw, "vendor", "")
+    if vendor and name.startswith(vendor + " "):
+        name = name[len(vendor) + 1 :]
+    for prefix in ("Instinct ", "GeForce "):
+        name = name.removeprefix(prefix)
+    return name.split(" (")[0].strip() or hw.name
 
 
 def chip(hw, tr: Callable[..., str]) -> str:

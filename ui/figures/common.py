@@ -20,6 +20,23 @@ PALETTE = (
     "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
     "#0b5fff", "#b8860b", "#006d5b", "#a0522d", "#4b0082", "#ff1493",
 )  # fmt: skip
+# One colour per vendor, close to each vendor's own brand colour (charts that group chips by vendor); unknown: grey.
+VENDOR_COLOURS = {
+    "NVIDIA": "#76b900",
+    "AMD": "#ed1c24",
+    "Intel": "#0071c5",
+    "Google": "#4285f4",
+    "AWS": "#ff9900",
+    "Apple": "#555555",
+}
+UNKNOWN_VENDOR_COLOUR = "#969696"
+
+
+def vendor_colour(vendor: str) -> str:
+    """The colour of a vendor's chips in charts grouped by vendor."""
+    return VENDOR_COLOURS.get(vendor, UNKNOWN_VENDOR_COLOUR)
+
+
 BUCKET_COLOURS = {
     "weights": "#1f77b4",
     "kv_cache": "#ff7f0e",

@@ -18,7 +18,7 @@ from tpot_model.units import GB, TB_per_s, TFLOP_per_s
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import Figure, hardware_colour, style
+from .common import Figure, hardware_colour, style, vendor_colour, y_log_ticks
 
 # Memory generations, oldest / highest-bandwidth family first; unknown types ("" in the catalog) go last.
 MEMORY_ORDER = (
@@ -112,36 +112,49 @@ def specs_table(chips: Iterable[Hardware]) -> pd.DataFrame:
 
 
 def bandwidth_by_year(chips: Sequence[Hardware], *, tr: Translator = EN) -> go.Figure:
-    """Scatter: launch year against peak memory bandwidth (TB/s); marker area ~ capacity (GB), colour = memory type."""
+    """Scatter: launch year against peak memory bandwidth (TB/s), one trace per vendor in its colour, each marker
+    labelled with the chip's short name; marker area ~ capacity (GB); the memory type in the hover."""
     chips = [h for h in chips if h.launch_year is not None]
     offsets = dict(zip((h.id for h in chips), _year_offsets(chips), strict=True))
     max_gb = max((h.memory_bytes / GB for h in chips), default=1.0)
+    # labels alternate above and below the markers of one year (sorted by bandwidth), so neighbours do not collide
+    label_pos: dict[str, str] = {}
+    for year in {h.launch_year for h in chips}:
+        same = sorted((h for h in chips if h.launch_year == year), key=lambda h: h.memory_bandwidth_bytes_per_s)
+        for rank, h in enumerate(same):
+            label_pos[h.id] = "top center" if rank % 2 else "bottom center"
     fig = Figure()
-    for mt in sorted({h.memory_type for h in chips}, key=memory_rank):
-        group = [h for h in chips if h.memory_type == mt]
+    for vendor in sorted({h.vendor for h in chips}, key=lambda v: (v == "", v.lower())):
+        group = [h for h in chips if h.vendor == vendor]
         gb = np.array([h.memory_bytes / GB for h in group])
         fig.add_scatter(
             x=[h.launch_year + offsets[h.id] for h in group],
             y=[h.memory_bandwidth_bytes_per_s / TB_per_s for h in group],
-            mode="markers",
-            name=memory_label(mt, tr),
+            mode="markers+text",
+            name=vendor or tr("hw_vendor_unknown"),
+            text=[fmt.chip_short(h) for h in group],
+            textposition=[label_pos[h.id] for h in group],
+            textfont={"size": 10, "color": "#333"},
             marker={
                 "size": 8 + 34 * np.sqrt(gb / max_gb),
-                "color": _memory_colour(mt),
+                "color": vendor_colour(vendor),
                 "line": {"width": 1, "color": "#333"},
-                "opacity": 0.85,
+                "opacity": 0.8,
             },
             customdata=[
-                [fmt.chip(h, tr), float(g), h.launch_year, memory_label(mt, tr)] for h, g in zip(group, gb, strict=True)
+                [fmt.chip(h, tr), float(g), h.launch_year, memory_label(h.memory_type, tr)]
+                for h, g in zip(group, gb, strict=True)
             ],
             hovertemplate=tr("hw_hover_spec") + "<extra></extra>",
         )
-    style(fig, tr("hw_bw_year_title"), tr("hw_axis_year"), tr("hw_axis_bandwidth"))
+    # log bandwidth: 0.1-25 TB/s, so the many low-bandwidth chips (and their labels) do not pile up at the bottom
+    style(fig, tr("hw_bw_year_title"), tr("hw_axis_year"), tr("hw_axis_bandwidth"), log_y=True)
     fig.update_xaxes(dtick=1, tickformat="d")
+    fig.update_yaxes(**y_log_ticks(fig, pad=0.1))
     fig.update_layout(
-        legend=_RIGHT_LEGEND | {"title_text": tr("hw_legend_memory")},
-        margin={"r": 140},
-        height=480,
+        legend=_RIGHT_LEGEND | {"title_text": tr("hw_legend_vendor")},
+        margin={"r": 110},
+        height=560,
     )
     fig.add_annotation(
         text=tr("hw_size_note"),
@@ -210,6 +223,9 @@ def tpot_table(pairs: Sequence[tuple[Estimate, Estimate]]) -> pd.DataFrame:
                 "tokens_per_s_per_gpu": per_gpu,
                 "tokens_per_s_per_usd_per_gpu_hour": per_gpu / price if price > 0 else float("nan"),
                 "usd_per_1m_tokens": float(est.usd_per_1M_tokens),
+                "price_basis": est.price.basis,
+                "price_as_of": est.price.as_of,
+                "tokens_per_s_per_mw": float(est.tokens_per_s_per_mw),  # all-in power (data/prices.yaml)
                 "memory_per_gpu_gb": float(est.memory_per_gpu_bytes) / GB,
                 "fits": bool(est.fits),
                 "min_gpus": float(est.min_gpus),
@@ -230,6 +246,7 @@ def tpot_table_labels(*, show_profile: bool = True, tr: Translator = EN) -> dict
         "tokens_per_s_per_gpu": tr("hw_col_tps_gpu"),
         "tokens_per_s_per_usd_per_gpu_hour": tr("hw_col_tps_usd"),
         "usd_per_1m_tokens": tr("hw_col_usd_1m"),
+        "tokens_per_s_per_mw": tr("m_tokens_per_mw"),
         "memory_per_gpu_gb": tr("hw_col_memory"),
         "fits": tr("hw_col_fits"),
         "min_gpus": tr("hw_col_min_gpus"),
