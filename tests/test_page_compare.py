@@ -171,3 +171,16 @@ def test_ttft_row_is_per_request_and_the_whole_batch_prefill_has_its_own_row(lan
     df = _table(run_page("compare", lang=lang))
     assert df.loc[tr("cmp_row_ttft"), "A"] == fmt.duration(float(est.ttft_per_request_s))
     assert df.loc[tr("cmp_row_batch_prefill"), "A"] == fmt.duration(float(est.batch_prefill_s))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_a_b_that_does_not_fit_has_its_speeds_and_costs_marked_if_it_fitted(lang):
+    tr = Translator(lang)
+    at = run_page("compare", lang=lang)
+    at.selectbox(key="compare.b.gpus").set_value(1).run()
+    at.selectbox(key="compare.b.batch").set_value(1024).run()
+    df = _table(at)
+    mark = f"({tr('if_fitted')})"
+    for key in ("cmp_row_tpot", "cmp_row_ttft", "cmp_row_cost", "cmp_row_tps_gpu"):
+        assert df.loc[tr(key), "B"].endswith(mark) and not df.loc[tr(key), "A"].endswith(mark), key
+    assert not df.loc[tr("cmp_row_memory"), "B"].endswith(mark)

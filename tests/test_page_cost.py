@@ -151,3 +151,14 @@ def test_zero_price_leaves_out_the_cost_charts():
     assert not at.exception
     assert any(EN("ce_zero_price", hw="NVIDIA H200 SXM 141GB") == i.value for i in at.info)
     assert EN("ce_cost_title_batch") not in _titles(at) and EN("ce_frontier_title") in _titles(at)
+
+
+def test_a_scenario_that_does_not_fit_greys_its_cost_if_it_fitted():
+    """DeepSeek-R1 BF16 on one H100 (issue 19): the $ per 1M and throughput are greyed and marked 'if it fitted'."""
+    at = run_page("cost", model="deepseek-r1", hardware="h100-sxm", gpus="1", weights="bf16", kv="bf16")
+    by_label = {m.label: m for m in at.metric}
+    for key in ("ce_m_usd_1m", "ce_m_usd_prefill", "ce_m_tps_gpu"):
+        m = by_label[EN(key)]
+        assert m.value.startswith(":gray[") and EN("if_fitted") in (m.proto.delta, m.proto.delta_description), key
+    assert by_label[EN("ce_m_usd_1m")].value.startswith(":gray[\\$")  # escaped: markdown, not LaTeX
+    assert not any(m.value.startswith(":gray[") for m in run_page("cost").metric)

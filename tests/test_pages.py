@@ -264,3 +264,26 @@ def test_overview_headline_ttft_is_per_request_and_the_whole_batch_prefill_is_na
     labels = [e.label for e in at.expander]
     assert any(tr("m_batch_prefill") in label for label in labels)
     assert tr("m_ttft") != tr("m_batch_prefill")
+
+
+R1_ON_ONE_H100 = dict(model="deepseek-r1", hardware="h100-sxm", gpus="1", weights="bf16", kv="bf16")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_a_scenario_that_does_not_fit_greys_its_headline_numbers_if_it_fitted(lang):
+    """DeepSeek-R1 BF16 on one H100 (1.3 TB of weights on 80 GB, issue 19): under the red banner the speeds and the
+    cost are what the chip would reach if it fitted, greyed and marked so; memory and the GPU count stay plain (they
+    are the real answer). A scenario that fits shows plain numbers."""
+    tr = Translator(lang)
+    at = run_page("overview", lang=lang, **R1_ON_ONE_H100)
+    assert at.error  # the does-not-fit notice with its remedies
+    by_label = {m.label: m for m in at.metric}
+    for key in ("m_tpot", "m_tps_user", "m_tps_total", "m_ttft", "m_cost"):
+        m = by_label[tr(key)]
+        assert m.value.startswith(":gray[") and m.value.endswith("]"), (key, m.value)
+        assert tr("if_fitted") in (m.proto.delta, m.proto.delta_description), key
+    for key in ("m_memory", "m_min_gpus"):
+        assert not by_label[tr(key)].value.startswith(":gray["), key
+    fits = run_page("overview", lang=lang)
+    assert not any(m.value.startswith(":gray[") for m in fits.metric)
+    assert all(tr("if_fitted") not in (m.proto.delta, m.proto.delta_description) for m in fits.metric)

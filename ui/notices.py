@@ -48,6 +48,20 @@ def fit_notice(est, tr: Translator) -> None:
     )
 
 
+def if_fitted(est, tr: Translator, value: str, **metric_kwargs) -> dict:
+    """st.metric's value and keyword arguments for a headline number of a (scalar) scenario: as given when it fits;
+    when it does not, the value in grey and marked 'if it fitted' (what the chip would reach with the memory: shown
+    as the Planner and the Hardware page show what does not fit, greyed), beside the band if there is one."""
+    if bool(est.fits):
+        return {"value": value, **metric_kwargs}
+    mark = tr("if_fitted")
+    if metric_kwargs.get("delta"):
+        metric_kwargs = {**metric_kwargs, "delta_description": mark}
+    else:
+        metric_kwargs = {**metric_kwargs, "delta": mark, "delta_color": "off", "delta_arrow": "off"}
+    return {"value": ":gray[" + value.replace("$", "\\$") + "]", **metric_kwargs}  # markdown: $ is not LaTeX
+
+
 def split_notice(est, tr: Translator) -> None:
     """When tensor parallelism over the GPUs does not divide the model's attention heads (engines refuse it): say so,
     with the nearest GPU counts that do."""
@@ -92,9 +106,22 @@ def context_notice(est, tr: Translator) -> None:
 
 
 def price_note(price, tr: Translator) -> str:
-    """Which $/GPU-hour a figure uses, to print next to it: 'Hyperscaler TCO, as of 2026-09-20'."""
-    basis = tr(f"basis_{price.basis}")
-    return tr("price_basis_note", basis=basis, as_of=price.as_of) if price.as_of else basis
+    """Which $/GPU-hour a figure uses, to print next to it: 'Hyperscaler TCO, as of 2026-09-20' (fmt.price_note)."""
+    return fmt.price_note(price, tr)
+
+
+def basis_caption(prices: dict, tr: Translator) -> None:
+    """Under a table of $ figures over several chips (name -> PricePoint, one basis): the basis and the span of the
+    prices' dates, the chips with no public price under it, and what tokens per MW count (all-in power)."""
+    if not prices:
+        return
+    priced = [p for p in prices.values() if p.usd_per_gpu_hour == p.usd_per_gpu_hour]
+    unpriced = [name for name, p in prices.items() if p.usd_per_gpu_hour != p.usd_per_gpu_hour]
+    note = fmt.prices_note(priced, tr) if priced else tr(f"basis_{next(iter(prices.values())).basis}")
+    text = tr("cost_basis_many", note=note)
+    if unpriced:
+        text += " " + tr("cost_basis_unpriced", hws=tr.join(unpriced))
+    st.caption(text)
 
 
 def _use_own_price() -> None:
@@ -110,14 +137,17 @@ def no_price_notice(price, hw_name: str, tr: Translator, key: str = "no_price") 
     st.button(tr("enter_own_price"), key=key, on_click=_use_own_price)
 
 
-def cost_line(est, tr: Translator, key: str = "no_price") -> None:
-    """Under a $ figure: its price basis and date, tokens/s per MW of all-in power beside it; when the chip has no
-    price under the basis, say so with the one click that enters one."""
+def cost_line(est, tr: Translator, key: str = "no_price", tokens_per_s_per_gpu: float | None = None) -> None:
+    """Under a $ figure: its price basis and date, tokens/s per MW of all-in power beside it (at the estimate's rate,
+    or at `tokens_per_s_per_gpu` when the $ figure is at another operating point); when the chip has no price under
+    the basis, say so with the one click that enters one."""
     price = est.price
-    per_mw = float(est.tokens_per_s_per_mw)
+    per_gpu = float(est.tokens_per_s_per_gpu if tokens_per_s_per_gpu is None else tokens_per_s_per_gpu)
+    all_in_w = float(est.all_in_w_per_gpu)
+    per_mw = per_gpu * 1e6 / all_in_w  # economics.tokens_per_s_per_mw
     mw = (
         f"{tr('m_tokens_per_mw')}{tr('label_colon')}{fmt.rate(per_mw)} "
-        f"({tr('j_all_in', j=fmt.number(float(est.joules_per_token_all_in)))})"
+        f"({tr('j_all_in', j=fmt.number(all_in_w / per_gpu) if per_gpu > 0 else 'n/a')})"
         if per_mw == per_mw
         else tr("m_tokens_per_mw_none")
     )

@@ -28,6 +28,7 @@ SAME = "same"  # follow scenario A (model, batch, context, profile)
 AUTO = "auto"  # fewest power-of-two GPUs that hold the scenario
 BETTER_COLOUR = "#1a7f37"
 WORSE_COLOUR = "#c62828"
+IF_FITTED_COLOUR = "#8a8a8a"  # a speed or cost of a scenario that does not fit: what it would be, greyed
 PATTERNS = ("", "/", ".")  # A, B, C: tells scenarios on the same hardware apart
 SYMBOLS = ("circle", "square", "diamond")
 
@@ -48,6 +49,7 @@ class _Metric:
     value: Callable[[Estimate], float]
     show: Callable[[float], str]
     better: str | None  # "lower", "higher" or None (no judgement)
+    needs_fit: bool = True  # a speed or cost: only real if the scenario fits (else greyed, 'if it fitted')
 
 
 METRICS = (
@@ -75,10 +77,17 @@ METRICS = (
         "lower",
     ),
     _Metric(
-        "cmp_row_memory", "gb_per_gpu", lambda e: float(e.memory_per_gpu_bytes) / GB, lambda v: fmt.gb(v * GB), None
+        "cmp_row_memory",
+        "gb_per_gpu",
+        lambda e: float(e.memory_per_gpu_bytes) / GB,
+        lambda v: fmt.gb(v * GB),
+        None,
+        needs_fit=False,
     ),
-    _Metric("cmp_row_fits", "bool", lambda e: float(bool(e.fits)), lambda v: "✓" if v else "✗", "higher"),
-    _Metric("cmp_row_min_gpus", "gpus", lambda e: float(e.min_gpus), fmt.gpus, "lower"),
+    _Metric(
+        "cmp_row_fits", "bool", lambda e: float(bool(e.fits)), lambda v: "✓" if v else "✗", "higher", needs_fit=False
+    ),
+    _Metric("cmp_row_min_gpus", "gpus", lambda e: float(e.min_gpus), fmt.gpus, "lower", needs_fit=False),
 )
 
 
@@ -167,6 +176,10 @@ def headline_display(ests: Mapping[str, Estimate], *, tr: Translator = EN):
         base = m.value(a)
         cells[label] = {x: m.show(m.value(ests[x])) for x in letters}
         colours[label] = dict.fromkeys(columns, "")
+        for x in letters:  # what a scenario that does not fit would reach: greyed and marked, as Overview does
+            if m.needs_fit and not bool(ests[x].fits):
+                cells[label][x] = f"{cells[label][x]} ({tr('if_fitted')})"
+                colours[label][x] = f"color: {IF_FITTED_COLOUR}"
         for x in letters[1:]:
             v = m.value(ests[x])
             cells[label][delta_col[x]] = _delta_text(m, base, v, tr)
