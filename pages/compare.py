@@ -61,8 +61,20 @@ def side_controls(side: str) -> dict:
         help=tr("cmp_gpus_help"),
         **keep,
     )
-    c[2].selectbox(tr("control_weights"), WEIGHT_OPTIONS, key=k + "weights", **keep)
-    c[3].selectbox(tr("control_kv"), KV_OPTIONS, key=k + "kv", **keep)
+    c[2].selectbox(
+        tr("control_weights"),
+        (figs.SAME, *WEIGHT_OPTIONS),
+        format_func=lambda w: tr("cmp_same_as_a_value", value=state.weights) if w == figs.SAME else w,
+        key=k + "weights",
+        **keep,
+    )
+    c[3].selectbox(
+        tr("control_kv"),
+        (figs.SAME, *KV_OPTIONS),
+        format_func=lambda w: tr("cmp_same_as_a_value", value=state.kv) if w == figs.SAME else w,
+        key=k + "kv",
+        **keep,
+    )
     c[4].selectbox(
         tr("control_profile"),
         (figs.SAME, *profiles),

@@ -181,7 +181,8 @@ def _parse(**params):
 def test_parse_side_query_defaults_and_valid_values():
     values, notices = _parse()
     assert values == page_state.SIDE_DEFAULTS["b"] and not notices
-    assert values["hardware"] == "mi300x" and values["weights"] == "bf16" and values["gpus"] == cf.AUTO
+    assert values["hardware"] == "mi300x" and values["gpus"] == cf.AUTO
+    assert values["weights"] == values["kv"] == cf.SAME  # A's formats unless changed (issue 19)
     values, notices = _parse(b_hardware="h100-sxm", b_gpus="4", b_weights="fp8", b_kv="fp8", b_profile="ideal",
                              b_model="llama-3.1-8b", b_batch="64", b_context="8192", b_price="2.5")  # fmt: skip
     assert not notices
@@ -200,15 +201,14 @@ def test_parse_side_query_invalid_values_give_notices():
     assert values["hardware"] == "mi300x" and by_param["b_hardware"].used == "mi300x"
     assert "<" not in by_param["b_hardware"].given
     assert values["gpus"] in (4, 6) and by_param["b_gpus"].used == str(values["gpus"])  # nearest option
-    assert values["batch"] == cf.SAME and values["weights"] == "bf16" and values["price"] is None
+    assert values["batch"] == cf.SAME and values["weights"] == cf.SAME and values["price"] is None
     assert values["model"] == cf.SAME
 
 
 def test_side_query_round_trip():
     values, _ = _parse(b_hardware="b200", b_gpus="8", b_batch="128", b_price="4")
     query = page_state.side_query(values, "b")
-    assert query == {"b_hardware": "b200", "b_gpus": "8", "b_weights": "bf16", "b_kv": "bf16", "b_batch": "128",
-                     "b_price": "4"}  # fmt: skip
+    assert query == {"b_hardware": "b200", "b_gpus": "8", "b_batch": "128", "b_price": "4"}  # formats: same as A
     assert _parse(**query)[0] == values
     assert "b_model" not in page_state.side_query(
         page_state.SIDE_DEFAULTS["b"], "b"
@@ -219,7 +219,9 @@ def test_side_state_follows_a_where_same():
     a = DEFAULT.with_(compute="fp8", price=9.0, batch=16)
     b = page_state.side_state(a, page_state.SIDE_DEFAULTS["b"])
     assert (b.model, b.batch, b.context, b.output, b.profile) == (a.model, 16, a.context, a.output, a.profile)
-    assert (b.hardware, b.weights, b.compute, b.price, b.gpus) == ("mi300x", "bf16", "auto", None, 1)
+    assert (b.hardware, b.weights, b.kv, b.compute, b.price, b.gpus) == ("mi300x", a.weights, a.kv, "auto", None, 1)
+    own_formats = page_state.side_state(a, {**page_state.SIDE_DEFAULTS["b"], "weights": "bf16", "kv": "fp8"})
+    assert (own_formats.weights, own_formats.kv) == ("bf16", "fp8")
     assert page_state.side_state(a, page_state.SIDE_DEFAULTS["b"], gpus=4).gpus == 4
     own = page_state.side_state(
         a, {**page_state.SIDE_DEFAULTS["b"], "gpus": 2, "batch": 64, "model": "llama-3.1-8b"}, gpus=8

@@ -21,19 +21,26 @@ def _fig(at, title_key: str, tr=EN) -> dict:
     return fig
 
 
-def test_renders_with_defaults_b_is_mi300x_bf16_sized_to_fit():
+def test_renders_with_defaults_b_is_mi300x_in_as_formats_sized_to_fit():
+    """B's default is the MI300X at A's formats (issue 19: it was BF16 against A's FP8, a precision gap read as a
+    chip gap); a changed A format carries over, an own format stays."""
     at = run_page("compare")
     assert not at.exception, at.exception
     assert not at.error
     df = _table(at)
     assert list(df.columns) == ["A", "B", EN("cmp_delta_col", x="B")]
     assert df.loc[EN("cmp_row_hardware"), "B"] == "AMD Instinct MI300X"
-    assert df.loc[EN("cmp_row_formats"), "B"] == "bf16 / bf16"
+    assert df.loc[EN("cmp_row_formats"), "A"] == df.loc[EN("cmp_row_formats"), "B"] == "fp8 / bf16"
+    assert "b_weights" not in at.query_params and "b_kv" not in at.query_params  # same as A: not in the link
+    at.sidebar.selectbox(key="kv").set_value("fp8").run()
+    assert _table(at).loc[EN("cmp_row_formats"), "B"] == "fp8 / fp8"
+    at.selectbox(key="compare.b.weights").set_value("bf16").run()
+    assert _table(at).loc[EN("cmp_row_formats"), "B"] == "bf16 / fp8" and at.query_params["b_weights"] == "bf16"
     assert df.loc[EN("cmp_row_fits"), "B"] == "✓"
     gpus_b = int(df.loc[EN("cmp_row_gpus"), "B"])
     assert gpus_b == int(df.loc[EN("cmp_row_min_gpus"), "B"])  # auto: the fewest that fit
-    assert at.query_params["b_hardware"] == "mi300x" and at.query_params["b_weights"] == "bf16"
-    assert len(figures(at)) == 2
+    assert at.query_params["b_hardware"] == "mi300x"
+    assert len(figures(run_page("compare"))) == 2
 
 
 def test_deltas_are_signed_and_coloured():

@@ -223,9 +223,9 @@ SIDES = ("b", "c")
 SIDE_FIELDS = ("hardware", "gpus", "weights", "kv", "profile", "model", "batch", "context", "price")
 SAME, AUTO = cmp.SAME, cmp.AUTO
 SIDE_DEFAULTS: dict[str, dict[str, object]] = {
-    "b": {"hardware": "mi300x", "gpus": AUTO, "weights": "bf16", "kv": "bf16", "profile": SAME},
-    "c": {"hardware": "b200", "gpus": AUTO, "weights": "fp8", "kv": "bf16", "profile": SAME},
-}
+    "b": {"hardware": "mi300x", "gpus": AUTO, "weights": SAME, "kv": SAME, "profile": SAME},
+    "c": {"hardware": "b200", "gpus": AUTO, "weights": SAME, "kv": SAME, "profile": SAME},
+}  # B and C inherit A's formats unless changed: a chip comparison at the same precision
 for _d in SIDE_DEFAULTS.values():
     _d.update({"model": SAME, "batch": SAME, "context": SAME, "price": None})
 
@@ -241,8 +241,8 @@ def parse_side_query(
     r = QueryReader(params)
     choices = {
         "hardware": hardware_ids,
-        "weights": set(WEIGHT_OPTIONS),
-        "kv": set(KV_OPTIONS),
+        "weights": {SAME, *WEIGHT_OPTIONS},
+        "kv": {SAME, *KV_OPTIONS},
         "profile": {SAME, *profile_ids},
         "model": {SAME, *model_ids},
     }
@@ -277,7 +277,7 @@ def side_query(values: Mapping[str, object], side: str) -> dict[str, str]:
 
 
 def side_state(a: ScenarioState, values: Mapping[str, object], gpus: int | None = None) -> ScenarioState:
-    """Scenario B or C as a ScenarioState: its own hardware, formats and GPUs; model, batch, context and profile
+    """Scenario B or C as a ScenarioState: its own hardware and GPUs; formats, model, batch, context and profile
     from A where set to SAME; compute precision from its own weight format; price its own (None: the catalog's).
     gpus replaces an AUTO GPU count (1 until the caller knows the minimum)."""
 
@@ -289,8 +289,8 @@ def side_state(a: ScenarioState, values: Mapping[str, object], gpus: int | None 
     return a.with_(
         hardware=values["hardware"],
         gpus=int(gpus if n == AUTO and gpus is not None else (1 if n == AUTO else n)),
-        weights=values["weights"],
-        kv=values["kv"],
+        weights=own("weights"),
+        kv=own("kv"),
         compute="auto",
         profile=own("profile"),
         model=own("model"),
