@@ -70,3 +70,24 @@ def test_search_filters_in_either_language():
     at.text_input(key="glossary.search").set_value("no-such-term-xyz").run()
     assert not at.exception and not at.table
     assert at.info[0].value == Translator("en")("gl_no_match", query="no-such-term-xyz")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_terms_the_app_models_say_where_not_that_they_are_not_modelled(lang):
+    """Issue 19: the Glossary said continuous batching, speculative decoding and pipeline parallelism were not
+    modelled, which the Serving frontier and the Serving planner contradict; each now names the page that models it."""
+    tr = Translator(lang)
+    at = run_page("glossary", lang=lang)
+    table = at.table[0].value
+    definition = dict(zip(table[tr("gl_header_en")], table[tr("gl_header_definition")], strict=True))
+    pages = {
+        "Continuous batching": ["page_frontier", "page_overview", "page_compare"],
+        "Speculative decoding": ["page_planner", "page_frontier"],
+        "Pipeline parallelism (PP)": ["page_planner", "page_frontier"],
+    }
+    for term, page_keys in pages.items():
+        text = definition[term]
+        assert "Not modelled" not in text and "未模擬" not in text and "模擬的是靜態批次" not in text, term
+        for key in page_keys:
+            assert tr(key) in text, (term, key)
+    assert tr("m_batch_prefill").lower() in definition["Time to first token (TTFT)"].lower()
