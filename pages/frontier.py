@@ -221,7 +221,7 @@ else:
     )
     c[1].metric(tr(f"fr_m_usd_{y}"), fmt.usd(top.usd_per_1m[tier]), help=tr("fr_m_usd_def", tier=tr(f"fr_tier_{tier}")))
     c[2].metric(
-        tr("fr_m_mw"), fmt.number(top.tokens_per_s_per_mw), help=tr("fr_m_mw_def", name=top.label)
+        tr("fr_m_mw"), fmt.large(top.tokens_per_s_per_mw), help=tr("fr_m_mw_def", name=top.label)
     )  # fmt: skip
 chart.figure(
     figs.cost_figure(at, target, tier, y=y, tier_label=tr(f"fr_tier_{tier}"), tr=tr),

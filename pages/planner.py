@@ -3,9 +3,11 @@ hardware x precision, GPU count, speculative decoding, capacity and the optimisa
 travel in the URL: planner_target_ms, planner_ttft_ms, spec_k, spec_accept, prefix_hit, planner_section. Only the
 open tab's section is computed and drawn."""
 
+from dataclasses import replace
+
 import streamlit as st
 
-from tpot_model import planner, speculative
+from tpot_model import economics, planner, speculative
 from ui import cache, chart, controls, expanders, fmt, notices, page_state
 from ui.figures import planner as figs
 
@@ -114,8 +116,11 @@ c[2].metric(
 )
 c[3].metric(
     tr("pl_m_cost"),
-    fmt.usd(point.usd_per_1M_tokens) if price_known or not point.feasible else tr("pl_cell_no_price"),
+    fmt.usd(point.usd_per_1M_tokens, 2) if price_known or not point.feasible else tr("pl_cell_no_price"),
     help=tr("pl_m_cost_def") if price_known else tr("m_cost_none"),
+)
+notices.cost_line(
+    est, tr, key="planner.no_price", tokens_per_s_per_gpu=point.tokens_per_s_per_gpu if point.feasible else None
 )
 reason = dict(
     batch=point.batch,
@@ -145,7 +150,7 @@ if point.feasible:
                 tpot=fmt.ms(float(est.tpot_s)),
                 verdict=tr("pl_meets_short") if meets else tr("pl_misses_short"),
                 per_gpu=fmt.rate(float(est.tokens_per_s_per_gpu)),
-                usd=fmt.usd(float(est.usd_per_1M_tokens)) if price_known else tr("pl_cell_no_price"),
+                usd=fmt.usd(float(est.usd_per_1M_tokens), 2) if price_known else tr("pl_cell_no_price"),
                 x=f"{point.tokens_per_s_per_gpu / float(est.tokens_per_s_per_gpu):.2f}",
             )
         )
@@ -166,9 +171,9 @@ if point.feasible and price_known:
             tpot=fmt.ms(point.tpot_s),
             gpus=state.gpus,
             per_gpu=fmt.rate(point.tokens_per_s_per_gpu),
-            price=fmt.usd(est.price_usd_per_gpu_hour),
+            price=fmt.usd(est.price_usd_per_gpu_hour, 2),
         ),
-        fmt.usd(point.usd_per_1M_tokens),
+        fmt.usd(point.usd_per_1M_tokens, 2),
     )
 
 
@@ -226,6 +231,10 @@ def hardware_section() -> None:
         figs.cost_heatmap(grid, [h.name for h in table_hw], target_s, tr=tr), figs.cost_table(grid), "planner-cost", tr
     )
     st.caption(tr("pl_table_note", kv=state.kv, hw=hw.name))
+    notices.basis_caption(
+        {h.name: economics.price_for(h, scenario if h.id == hw.id else replace(scenario, price_usd_per_gpu_hour=None))
+         for h in table_hw}, tr,
+    )  # fmt: skip
 
     write_url()
 
@@ -399,7 +408,7 @@ def speculative_section() -> None:
         tr("pl_m_spec_tps"),
         fmt.rate(float(sp.tokens_per_s_total)),
         help=tr(
-            "pl_m_spec_tps_def", usd=fmt.usd(float(sp.usd_per_1M_tokens)) if price_known else tr("pl_cell_no_price")
+            "pl_m_spec_tps_def", usd=fmt.usd(float(sp.usd_per_1M_tokens), 2) if price_known else tr("pl_cell_no_price")
         ),
     )
     be = float(sp.break_even_acceptance)

@@ -23,18 +23,18 @@ CATALOG = load_hardware_catalog()
 @pytest.mark.parametrize(
     ("value", "text"),
     [(1_610_000, "1.61 M tok/s"), (1_598, "1,598 tok/s"), (12.34, "12.3 tok/s"), (2.5e9, "2.50 G tok/s"),
-     (999_999, "999,999 tok/s")],
+     (98_765, "98,765 tok/s"), (928_737, "929 K tok/s"), (999_999, "1.00 M tok/s")],
 )  # fmt: skip
 def test_large_rates_to_three_significant_figures(value, text):
     assert fmt.rate(value) == text
 
 
 @pytest.mark.parametrize(
-    ("prefill_per_decode", "text"), [(1 / 210, "1 : 210"), (1 / 2.3, "1 : 2.3"), (3.4, "3.4 : 1"), (1.0, "1.0 : 1")]
+    ("prefill_per_decode", "text"), [(1 / 210, "1 : 210"), (1 / 2.3, "1 : 2.3"), (0.5, "1 : 2"), (3.4, "3.4 : 1"), (1.0, "1 : 1")]
 )
 def test_ratios_in_plain_numbers(prefill_per_decode, text):
     assert fmt.ratio(prefill_per_decode) == text
-    assert "e" not in fmt.ratio(1 / 12345)  # never an exponent: '1 : 12,345'
+    assert fmt.ratio(1 / 12345) == "1 : 12,000"  # never an exponent (the planner printed '1 : 1.2e+04')
 
 
 def test_money_with_two_decimals_where_asked():
@@ -66,3 +66,22 @@ def test_short_chip_names():
     assert fmt.chip_short(CATALOG["mi300x"]) == "MI300X"
     assert fmt.chip_short(replace(TOY_GPU, name="Toy")) == "Toy"
     assert all(len(fmt.chip_short(h)) <= 22 for h in CATALOG.values())
+
+
+# ------------------------------------------------------------------------------------------------- planner
+
+
+def test_planner_money_two_decimals_and_plain_ratios():
+    from tpot_model import Scenario, load_model_catalog, resolve_profile
+    from tpot_model import planner as pl
+    from ui.figures import planner as pf
+
+    assert pf.ratio_text(1 / 210) == "1 : 210"  # was '1 : 2.1e+02'
+    m, hw = load_model_catalog()["llama-3.1-70b"], CATALOG["h200"]
+    s = Scenario(batch=8, context_tokens=4096, output_tokens=1024, num_gpus=2, weights="fp8")
+    tp = pl.tp_scaling(m, hw, s, resolve_profile("typical"), (1, 2, 4, 8), tpot_target_s=0.05)
+    for lang in (EN, ZH):
+        table = pf.tp_display_table(tp, tr=lang)
+        for col in ("pl_col_usd", "pl_col_target_usd"):
+            usd = [v for v in table[lang(col)] if v != lang("pl_na")]
+            assert usd and all(len(v.split(".")[-1]) == 2 for v in usd), usd

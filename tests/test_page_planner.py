@@ -115,7 +115,7 @@ def test_sidebar_batch_line_is_hand_checkable():
         tpot=fmt.ms(float(est.tpot_s)),
         verdict=EN("pl_meets_short"),
         per_gpu=fmt.rate(per_gpu),
-        usd=fmt.usd(float(est.usd_per_1M_tokens)),
+        usd=fmt.usd(float(est.usd_per_1M_tokens), 2),  # issue 19: the Planner's money with two decimals
         x=f"{p.tokens_per_s_per_gpu / per_gpu:.2f}",
     )
     big = run_page("planner", batch="4096")

@@ -56,18 +56,20 @@ def tflops(flop_per_s: float) -> str:
 
 
 def large(x: float) -> str:
-    """A count or rate to 3 significant figures, with M (10^6) or G (10^9) from a million on: 1.61 M, 987,654."""
+    """A count or rate to 3 significant figures with a decimal prefix from 100,000 on (929 K, 1.61 M, 2.50 G);
+    smaller ones in full: 98,765."""
     v = float(x)
     if not math.isfinite(v):
         return "n/a"
-    for scale, prefix in ((1e9, "G"), (1e6, "M")):
-        if abs(v) >= scale:
-            return f"{_sig(v / scale)} {prefix}"
+    rounded = float(f"{v:.3g}")  # 999,999 -> 1.00 M, not 1,000 K
+    for threshold, scale, prefix in ((1e9, 1e9, "G"), (1e6, 1e6, "M"), (1e5, 1e3, "K")):
+        if abs(rounded) >= threshold:
+            return f"{_sig(rounded / scale)} {prefix}"
     return _sig(v)
 
 
 def rate(tokens_per_s: float) -> str:
-    """Tokens per second: 1,598 tok/s; from a million on 3 significant figures: 1.61 M tok/s."""
+    """Tokens per second: 1,598 tok/s, 98,765 tok/s; from 100,000 on 3 significant figures: 929 K tok/s, 1.61 M tok/s."""
     return f"{large(tokens_per_s)} tok/s" if math.isfinite(tokens_per_s) else "n/a"
 
 
@@ -85,7 +87,12 @@ def ratio(a_per_b: float) -> str:
     r = float(a_per_b)
     if not math.isfinite(r) or r <= 0:
         return "n/a"
-    return f"{_sig(r, 2)} : 1" if r >= 1 else f"1 : {_sig(1 / r, 2)}"
+
+    def two_figures(x: float) -> str:  # 2 significant figures, no trailing zeros, no exponent: 2, 2.3, 210, 12,000
+        v = float(f"{x:.2g}")
+        return f"{v:,.0f}" if v >= 100 else f"{v:g}"
+
+    return f"{two_figures(r)} : 1" if r >= 1 else f"1 : {two_figures(1 / r)}"
 
 
 def usd_markdown(value: float | None) -> str:

@@ -77,7 +77,7 @@ def ratio_text(prefill_per_decode_gpu: float, *, tr: Translator = EN) -> str:
     r = float(prefill_per_decode_gpu)
     if not (r > 0 and math.isfinite(r)):
         return tr("pl_na")
-    return f"{r:.2g} : 1" if r >= 1 else f"1 : {1 / r:.2g}"
+    return fmt.ratio(r)
 
 
 # --------------------------------------------------------------------------------------------------- frontier
@@ -154,7 +154,7 @@ def _cell_text(p: FrontierPoint, tr: Translator) -> str:
     where = tr("pl_cell_where", gpus=p.num_gpus, batch=p.batch)
     if math.isnan(p.usd_per_1M_tokens):
         return f"{tr('pl_cell_no_price')}<br>{p.tokens_per_s_per_gpu:,.0f} {tr('pl_unit_tps_gpu')}<br>{where}"
-    return f"<b>${p.usd_per_1M_tokens:.3g}</b><br>{p.tokens_per_s_per_gpu:,.0f} {tr('pl_unit_tps_gpu')}<br>{where}"
+    return f"<b>{fmt.usd(p.usd_per_1M_tokens, 2)}</b><br>{p.tokens_per_s_per_gpu:,.0f} {tr('pl_unit_tps_gpu')}<br>{where}"
 
 
 def cost_heatmap(grid: CostGrid, hardware_names: Sequence[str], target_s: float, *, tr: Translator = EN) -> go.Figure:
@@ -287,7 +287,7 @@ def tp_display_table(tp: TPScaling, *, tr: Translator = EN) -> pd.DataFrame:
         tr("pl_col_comm"): num(tp.communication_fraction, 1, 100),
         tr("pl_col_eff"): num(tp.scaling_efficiency, 0, 100),
         tr("pl_col_tps_gpu"): num(tp.tokens_per_s_per_gpu, 0),
-        tr("pl_col_usd"): num(tp.usd_per_1M_tokens, 3),
+        tr("pl_col_usd"): num(tp.usd_per_1M_tokens, 2),
         tr("pl_col_fits"): [tr("pl_yes") if f else tr("pl_no") for f in tp.fits],
     }
     if tp.frontier is not None:
@@ -296,7 +296,7 @@ def tp_display_table(tp: TPScaling, *, tr: Translator = EN) -> pd.DataFrame:
             str(b) if ok else tr("pl_na") for b, ok in zip(f.batch, f.feasible, strict=True)
         ]
         d[tr("pl_col_target_tps")] = num(f.tokens_per_s_per_gpu, 0)
-        d[tr("pl_col_target_usd")] = num(f.usd_per_1M_tokens, 3)
+        d[tr("pl_col_target_usd")] = num(f.usd_per_1M_tokens, 2)
     return pd.DataFrame(d)
 
 
@@ -627,7 +627,7 @@ def levers_display_table(rows: Sequence[LeverRow], at_target: bool, *, tr: Trans
                     tr("pl_col_target_batch"): str(r.target_batch) if r.target_feasible else tr("pl_na"),
                     tr("pl_col_tpot"): num(r.target_tpot_s * 1e3),
                     tr("pl_col_tps_gpu"): num(r.target_tokens_per_s_per_gpu, 0),
-                    tr("pl_col_usd"): num(r.target_usd_per_1M_tokens, 3),
+                    tr("pl_col_usd"): num(r.target_usd_per_1M_tokens, 2),
                     tr("pl_d_tpot"): pct(d_tpot) if r.lever != "baseline" else "",
                     tr("pl_d_tps_gpu"): pct(r.target_d_tokens_per_s_per_gpu) if r.lever != "baseline" else "",
                     tr("pl_d_usd"): pct(r.target_d_usd_per_1M) if r.lever != "baseline" else "",
@@ -640,7 +640,7 @@ def levers_display_table(rows: Sequence[LeverRow], at_target: bool, *, tr: Trans
                     tr("pl_col_fits"): tr("pl_yes") if r.fits else tr("pl_no"),
                     tr("pl_col_tpot"): num(r.tpot_s * 1e3),
                     tr("pl_col_tps"): num(r.tokens_per_s_total, 0),
-                    tr("pl_col_usd"): num(r.usd_per_1M_tokens, 3),
+                    tr("pl_col_usd"): num(r.usd_per_1M_tokens, 2),
                     tr("pl_d_tpot"): pct(r.d_tpot) if r.lever != "baseline" else "",
                     tr("pl_d_tps"): pct(r.d_tokens_per_s) if r.lever != "baseline" else "",
                     tr("pl_d_usd"): pct(r.d_usd_per_1M) if r.lever != "baseline" else "",
