@@ -30,7 +30,8 @@ def test_large_rates_to_three_significant_figures(value, text):
 
 
 @pytest.mark.parametrize(
-    ("prefill_per_decode", "text"), [(1 / 210, "1 : 210"), (1 / 2.3, "1 : 2.3"), (0.5, "1 : 2"), (3.4, "3.4 : 1"), (1.0, "1 : 1")]
+    ("prefill_per_decode", "text"),
+    [(1 / 210, "1 : 210"), (1 / 2.3, "1 : 2.3"), (0.5, "1 : 2"), (3.4, "3.4 : 1"), (1.0, "1 : 1")],
 )
 def test_ratios_in_plain_numbers(prefill_per_decode, text):
     assert fmt.ratio(prefill_per_decode) == text
