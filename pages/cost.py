@@ -90,7 +90,11 @@ if energy_known:
         tr("ce_m_tokens_per_j"),
         **notices.if_fitted(est, tr, fmt.number(float(est.tokens_per_joule)), help=tr("ce_m_tokens_per_j_def")),
     )
-    c[3].metric(tr("ce_m_power"), f"{fmt.number(power_w)} W", help=tr("ce_m_power_def", gpus=state.gpus, tdp=tdp))
+    c[3].metric(
+        tr("ce_m_power", devices=fmt.devices(est.hardware, state.gpus, tr)),
+        f"{fmt.number(power_w)} W",
+        help=tr("ce_m_power_def", gpus=state.gpus, tdp=tdp),
+    )
 if price_known:
     expanders.explain(
         tr,

@@ -162,3 +162,13 @@ def test_a_scenario_that_does_not_fit_greys_its_cost_if_it_fitted():
         assert m.value.startswith(":gray[") and EN("if_fitted") in (m.proto.delta, m.proto.delta_description), key
     assert by_label[EN("ce_m_usd_1m")].value.startswith(":gray[\\$")  # escaped: markdown, not LaTeX
     assert not any(m.value.startswith(":gray[") for m in run_page("cost").metric)
+
+
+def test_board_power_names_the_device_count_and_word():
+    """Issue 19: 'Board power (8 GPUs)', 'chips' for TPUs, in both languages."""
+    at = run_page("cost", gpus="8")
+    assert not at.exception
+    assert "Board power (8 GPUs)" in [m.label for m in at.metric]
+    at = run_page("cost", hardware="tpu-v6e", gpus="8", lang="zh-TW")
+    assert not at.exception
+    assert "板卡功耗（8 顆晶片）" in [m.label for m in at.metric]
