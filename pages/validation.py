@@ -83,6 +83,41 @@ st.header(tr("val_h_table"))
 st.dataframe(figs.error_table(rows, tr), hide_index=True, column_config=validation_data.column_config(tr))
 st.caption(tr("val_table_caption", n=len(rows)))
 
+st.header(tr("val_h_mlperf"))
+mlperf_rows = cache.mlperf_table()
+mlperf_all, mlperf_new = (
+    figs.summary(mlperf_rows["locfo_error"]),
+    figs.summary(mlperf_rows.loc[mlperf_rows["round"] == mlperf_rows["round"].max(), "locfo_error"]),
+)
+st.markdown(
+    tr(
+        "val_mlperf_intro",
+        n=len(mlperf_rows),
+        chips=mlperf_rows["hardware_id"].nunique(),
+        locfo=fmt.pct(mlperf_all.median, 1),
+        fit=fmt.pct(figs.summary(mlperf_rows["error"]).median, 1),
+        newest=mlperf_rows["round"].max(),
+        locfo_new=fmt.pct(mlperf_new.median, 1),
+    )
+)
+mlperf_group = st.segmented_control(
+    tr("val_mlperf_group"),
+    list(figs.MLPERF_GROUPS),
+    default="hardware_name",
+    format_func=lambda g: tr(f"val_mlperf_group_{g}"),
+    key="validation.mlperf_group",
+)
+mlperf_group = mlperf_group or "hardware_name"
+chart.figure(
+    figs.mlperf_errors(mlperf_rows, mlperf_group, tr=tr),
+    mlperf_rows,
+    f"validation-mlperf-{mlperf_group}",
+    tr,
+    about=None,
+)
+st.caption(tr("val_mlperf_caption"))
+st.dataframe(figs.mlperf_summary(mlperf_rows, mlperf_group), hide_index=True)
+
 st.header(tr("val_h_findings"))
 st.caption(tr("val_findings_intro"))
 for key, values in cache.validation_findings():

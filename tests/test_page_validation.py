@@ -10,7 +10,7 @@ import pytest
 
 from tests.apptest_util import decode, figures, run_page
 from tpot_model.calibration import cross_validate, load_measurements
-from ui import fmt
+from ui import cache, fmt
 from ui.i18n import Translator
 
 EN, ZH = Translator("en"), Translator("zh-TW")
@@ -70,7 +70,20 @@ def test_engine_filter_changes_the_scatter():
     assert 0 < after < before and after == 16
     assert set(at.dataframe[1].value[EN("val_col_engine")]) == {"ExLlamaV2"}
     at.multiselect(key="validation.engines").set_value(["tensorrt-llm"]).run()  # static batch only: nothing at batch 1
-    assert not at.exception and not figures(at) and at.info[0].value == EN("val_scatter_none")
+    scatters = [f for f in figures(at) if f["data"][0]["type"] != "box"]  # the MLPerf chart ignores the filter
+    assert not at.exception and not scatters and at.info[0].value == EN("val_scatter_none")
+
+
+def test_mlperf_section_shows_every_fit_result_by_chip_and_by_round():
+    at = run_page("validation")
+    boxes = [f for f in figures(at) if f["data"][0]["type"] == "box"]
+    assert len(boxes) == 1
+    rows = cache.mlperf_table()
+    assert sum(len(decode(t["y"])) for t in boxes[0]["data"]) == len(rows) == 204
+    at.segmented_control(key="validation.mlperf_group").set_value("round").run()
+    assert not at.exception
+    box = [f for f in figures(at) if f["data"][0]["type"] == "box"][0]
+    assert [t["name"] for t in box["data"]] == sorted(set(rows["round"]))
 
 
 def test_include_all_and_tpot():

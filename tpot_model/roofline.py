@@ -712,19 +712,89 @@ def is_weight_only(weight_bits: float, gemm_precision: str) -> bool:
     return weight_bits < 16 and gemm_precision in ("bf16", "fp16", "tf32", "fp32")
 
 
+@dataclass(frozen=True)
+class AttainablePrior:
+    """What a chip family reaches where no microbenchmark of the chip is published: fractions of peak HBM bandwidth
+    and of peak dense GEMM FLOP/s (by compute precision; 'other' for the rest), and where the prior comes from."""
+
+    bandwidth_fraction: float
+    flop_fraction: dict[str, float]
+    basis: str
+
+    def flop(self, precision: str) -> float:
+        return self.flop_fraction.get(precision, self.flop_fraction["other"])
+
+
+# Priors by vendor (the chip family's software stack: cuBLASLt / hipBLASLt / ...), from the published
+# microbenchmarks in data/hardware.yaml (attainable_source) and data/README.md, section "Attainable rates".
+ATTAINABLE_PRIORS = {
+    "NVIDIA": AttainablePrior(
+        0.90,
+        {"fp4": 0.80, "other": 0.90},
+        "NVIDIA prior: STREAM-class copies reach ~90% of HBM peak; cuBLASLt dense GEMM 0.97-1.0 of peak (bf16, "
+        "fp8) and 0.86 (fp4) on the two NVIDIA chips measured in one table, taken 10% lower for sustained clocks",
+    ),
+    "AMD": AttainablePrior(
+        0.81,
+        {"other": 0.45},
+        "AMD prior: MI300X reaches ~81% of peak HBM bandwidth and ~45% of peak GEMM FLOP/s (fp8, bf16, fp16)",
+    ),
+}
+DEFAULT_ATTAINABLE = AttainablePrior(
+    0.85, {"other": 0.70}, "prior for chips of other vendors: no microbenchmark published (a documented guess)"
+)
+
+
+def attainable_prior(hw: Hardware) -> AttainablePrior:
+    """The chip family's prior (by vendor), DEFAULT_ATTAINABLE for other vendors."""
+    return ATTAINABLE_PRIORS.get(hw.vendor, DEFAULT_ATTAINABLE)
+
+
+def attainable_bandwidth_bytes_per_s(hw: Hardware) -> float:
+    """HBM/DRAM bandwidth the chip measurably reaches (bytes/s): its published microbenchmark, else the prior."""
+    frac = hw.attainable_bandwidth_fraction
+    return hw.memory_bandwidth_bytes_per_s * (attainable_prior(hw).bandwidth_fraction if frac is None else frac)
+
+
+def attainable_flop_per_s(hw: Hardware, precision: str) -> float:
+    """Dense GEMM FLOP/s the chip measurably reaches at a compute precision it has: published, else the prior."""
+    frac = hw.attainable_flop_fraction.get(precision)
+    return hw.dense_flop_per_s[precision] * (attainable_prior(hw).flop(precision) if frac is None else frac)
+
+
+def attainable_published(hw: Hardware) -> dict[str, bool]:
+    """Which attainable rates are published for the chip ('bandwidth', and each precision) rather than priors."""
+    return {"bandwidth": hw.attainable_bandwidth_fraction is not None} | {
+        p: p in hw.attainable_flop_fraction for p in hw.dense_flop_per_s
+    }
+
+
 def rates_for(hw: Hardware, profile: EfficiencyProfile, s: Scenario) -> Rates:
     """The achievable per-GPU rates a scenario runs at (the one place the profile's fractions, bandwidth limit and
-    low-bit factor meet the chip's peaks), with the (GEMM, attention) precisions actually used."""
+    low-bit factor meet the chip), with the (GEMM, attention) precisions actually used.
+
+    The chip's attainable rates (published microbenchmarks, else its family's prior: attainable_*) are what any
+    software can reach on it; the profile's fractions are the engine's share of those. The ideal profile is the
+    physical bound: it runs at the datasheet peaks."""
     gemm = resolve_compute(s.compute_requested, hw.dense_flop_per_s)
     attn = resolve_compute("bf16", hw.dense_flop_per_s)
-    bw = min(hw.memory_bandwidth_bytes_per_s * profile.bandwidth_efficiency, profile.bandwidth_limit_bytes_per_s)
+    if profile.is_ideal:
+        peak_bw, gemm_peak, attn_peak = (
+            hw.memory_bandwidth_bytes_per_s,
+            hw.dense_flop_per_s[gemm],
+            hw.dense_flop_per_s[attn],
+        )
+    else:
+        peak_bw = attainable_bandwidth_bytes_per_s(hw)
+        gemm_peak, attn_peak = attainable_flop_per_s(hw, gemm), attainable_flop_per_s(hw, attn)
+    bw = min(peak_bw * profile.bandwidth_efficiency, profile.bandwidth_limit_bytes_per_s)
     lowbit = profile.lowbit_bandwidth_efficiency if is_weight_only(s.weights.bits, gemm) else 1.0
     return Rates(
         memory_bytes_per_s=bw,
         weight_bytes_per_s=bw * lowbit,
         kv_bytes_per_s=bw * profile.kv_bandwidth_efficiency,
-        gemm_flop_per_s=hw.dense_flop_per_s[gemm] * profile.flops_efficiency,
-        attention_flop_per_s=hw.dense_flop_per_s[attn] * profile.flops_efficiency,
+        gemm_flop_per_s=gemm_peak * profile.flops_efficiency,
+        attention_flop_per_s=attn_peak * profile.flops_efficiency,
         gemm_precision=gemm,
         attention_precision=attn,
     )

@@ -39,7 +39,15 @@ from .files import DATA_DIR, CatalogError
 from .fitting import PARAMS, PRIOR_WEIGHT, ErrorSummary, minimise_boxed, sig3
 from .precision import parse_format
 from .profiles import FIELDS, IDEAL, EfficiencyProfile, ProfileRevision, load_profiles
-from .roofline import collectives, communication_s, is_weight_only, rates_for, step_operator_work
+from .roofline import (
+    attainable_bandwidth_bytes_per_s,
+    attainable_flop_per_s,
+    collectives,
+    communication_s,
+    is_weight_only,
+    rates_for,
+    step_operator_work,
+)
 from .scenario import Scenario
 from .serving import speculative, step_kinds
 from .speculative import MTP_ACCEPTANCE, MTP_K
@@ -289,9 +297,9 @@ def _basis(rows: Sequence[ServingMeasurement], periods: Sequence[str] = ()) -> _
         fa={k: pad(tables[k]["fa"]) for k in _KINDS},
         n_coll={k: np.array(v) for k, v in n_coll.items()},
         coll_time={k: np.array(v) for k, v in coll_time.items()},
-        bw=per_row(lambda r: r.hardware.memory_bandwidth_bytes_per_s),
-        inv_gemm=np.array([[1.0 / r.hardware.dense_flop_per_s[g]] for r, (g, _) in zip(rows, gemm, strict=True)]),
-        inv_attn=np.array([[1.0 / r.hardware.dense_flop_per_s[a]] for r, (_, a) in zip(rows, gemm, strict=True)]),
+        bw=per_row(lambda r: attainable_bandwidth_bytes_per_s(r.hardware)),
+        inv_gemm=np.array([[1.0 / attainable_flop_per_s(r.hardware, g)] for r, (g, _) in zip(rows, gemm, strict=True)]),
+        inv_attn=np.array([[1.0 / attainable_flop_per_s(r.hardware, a)] for r, (_, a) in zip(rows, gemm, strict=True)]),
         weight_only=np.array(
             [float(is_weight_only(r.scenario.weights.bits, g)) for r, (g, _) in zip(rows, gemm, strict=True)]
         ),

@@ -1,0 +1,137 @@
+"""MLPerf Inference results as calibration data (data/mlperf.csv, tpot_model/mlperf.py) and the chips' attainable
+rates (hardware.yaml attainable_*, roofline.rates_for)."""
+
+from __future__ import annotations
+
+import csv
+import math
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tpot_model import load_hardware_catalog, load_profiles, mlperf
+from tpot_model.catalog import hardware_from_dict
+from tpot_model.files import DATA_DIR, CatalogError
+from tpot_model.profiles import IDEAL
+from tpot_model.roofline import attainable_bandwidth_bytes_per_s, attainable_flop_per_s, rates_for
+from tpot_model.scenario import Scenario
+
+ROOT = Path(__file__).resolve().parent.parent
+PUBLIC = Path("/work/shared/reference/mlperf-inference-public.csv")
+
+
+@pytest.fixture(scope="module")
+def rows():
+    return mlperf.load_mlperf()
+
+
+def test_file_holds_no_round_after_v5_1_and_no_repeated_run(rows):
+    assert {r.round for r in rows} <= {"v4.0", "v4.1", "v5.0", "v5.1"}
+    assert not any("identical to llama2-70b-99 result" in r.fields["notes"] for r in rows)
+    assert len(rows) == 887 - 260  # the source's 887 rows less the 260 it flags as a 99.9 repeat of a 99 run
+
+
+def test_every_fit_row_is_a_catalog_chip_and_model_with_its_source(rows):
+    hardware = load_hardware_catalog()
+    fit = [r for r in rows if r.fitted]
+    assert len(fit) > 150
+    for r in fit:
+        assert r.hardware_id in hardware and r.model is not None
+        assert r.fields["source"].startswith(("mlcommons/", "openshift-psap/", "ntuhpc/"))
+        assert r.fields["division"] == "closed" and r.fields["scenario"] in ("Server", "Interactive")
+
+
+def test_concurrency_is_littles_law_in_the_models_form(rows):
+    """C = tok/s per replica x (TTFT + (OSL - 1) TPOT) / OSL, worked by hand for the first fit row."""
+    r = next(r for r in rows if r.fitted)
+    f = r.fields
+    tp = float(f["tensor_parallel"])
+    osl = float(f["implied_mean_output_tokens"])
+    c = float(f["per_accelerator_tokens_per_s"]) * tp
+    c *= (float(f["ttft_mean_ms"]) + (osl - 1) * float(f["tpot_mean_ms"])) * 1e-3 / osl
+    assert float(f["concurrency_per_replica"]) == pytest.approx(c, rel=1e-3)
+
+
+@pytest.mark.skipif(not PUBLIC.exists(), reason="the public MLPerf file is not on this machine")
+def test_builder_reproduces_the_committed_file(tmp_path):
+    import subprocess
+    import sys
+
+    out = tmp_path / "mlperf.csv"
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "build_mlperf.py"), str(PUBLIC), "-o", str(out)], check=True)
+    assert out.read_text(encoding="utf-8") == (DATA_DIR / "mlperf.csv").read_text(encoding="utf-8")
+
+
+def test_committed_predictions_are_what_the_profiles_give(rows):
+    """data/mlperf_predictions.json (written by calibrate) holds the model's TPOT with the committed profiles."""
+    records = mlperf.read_table(DATA_DIR / mlperf.MLPERF_TABLE_NAME, rows)
+    tpot, out = mlperf.predict_rows(rows, load_profiles())
+    fit = [i for i, r in enumerate(rows) if r.fitted]
+    np.testing.assert_allclose([x["predicted_tpot_s"] for x in records], tpot[fit], rtol=1e-9)
+    np.testing.assert_allclose([x["predicted_output_tokens_per_s_per_gpu"] for x in records], out[fit], rtol=1e-9)
+
+
+def test_fit_picks_the_grid_value_with_least_squared_log_error():
+    grid = np.array(mlperf.FLOPS_GRID)
+    measured = np.array([2.0, 4.0])
+    table = np.outer(1.0 / grid, [1.0, 2.0])  # TPOT inversely proportional to the FLOP efficiency
+    assert mlperf.fit_flops(table, measured, np.array([True, True])) == 0.5
+
+
+def test_unknown_column_is_a_clear_error(tmp_path):
+    p = tmp_path / "m.csv"
+    with p.open("w", newline="") as f:
+        csv.writer(f).writerow(["round"])
+    with pytest.raises(CatalogError, match="missing column 'division'"):
+        mlperf.load_mlperf(p)
+
+
+# --------------------------------------------------------------------------------------------- attainable rates
+
+
+def test_rates_for_uses_the_chips_attainable_rates_and_ideal_the_peaks():
+    """MI300X: 4.3 TB/s measured of 5.3 and 1,177 fp8 TFLOP/s of 2,614.9; typical's 0.8 and 0.6 on top."""
+    hw = load_hardware_catalog()["mi300x"]
+    s = Scenario(weights="fp8", kv_cache="fp8")
+    typical = load_profiles()["typical"]
+    r = rates_for(hw, typical, s)
+    assert r.memory_bytes_per_s == pytest.approx(4.3e12 * typical.bandwidth_efficiency)
+    assert r.gemm_flop_per_s == pytest.approx(1177e12 * typical.flops_efficiency)
+    ideal = rates_for(hw, IDEAL, s)
+    assert ideal.memory_bytes_per_s == pytest.approx(5.3e12)
+    assert ideal.gemm_flop_per_s == pytest.approx(2614.9e12)
+
+
+def test_unpublished_chips_take_their_familys_prior():
+    """H200 has no published microbenchmark in the catalog: NVIDIA's prior, 90% of 4.8 TB/s and of 1,978.9 fp8."""
+    hw = load_hardware_catalog()["h200"]
+    assert attainable_bandwidth_bytes_per_s(hw) == pytest.approx(0.9 * 4.8e12)
+    assert attainable_flop_per_s(hw, "fp8") == pytest.approx(0.9 * 1978.9e12)
+
+
+def test_same_engine_on_two_chips_differs_by_what_the_chips_reach():
+    """One profile, the same peaks: a chip measured at a lower fraction runs slower, by that fraction."""
+    base = {"name": "x", "memory_GB": 80, "memory_bandwidth_TB_per_s": 4.0, "dense_TFLOP_per_s": {"bf16": 1000}}
+    a = hardware_from_dict("a", base | {"attainable_memory_bandwidth_TB_per_s": 3.6}, "t")
+    b = hardware_from_dict("b", base | {"attainable_memory_bandwidth_TB_per_s": 2.4}, "t")
+    p = replace(IDEAL, id="engine", bandwidth_efficiency=0.8)
+    ra, rb = rates_for(a, p, Scenario()), rates_for(b, p, Scenario())
+    assert ra.memory_bytes_per_s / rb.memory_bytes_per_s == pytest.approx(3.6 / 2.4)
+
+
+def test_attainable_above_peak_counts_as_the_peak_and_needs_a_peak():
+    base = {"name": "x", "memory_GB": 80, "memory_bandwidth_TB_per_s": 4.0, "dense_TFLOP_per_s": {"bf16": 1000}}
+    hw = hardware_from_dict("a", base | {"attainable_dense_TFLOP_per_s": {"bf16": 1100}}, "t")
+    assert hw.attainable_flop_fraction["bf16"] == 1.0
+    with pytest.raises(CatalogError, match="precision 'fp8' has no peak"):
+        hardware_from_dict("a", base | {"attainable_dense_TFLOP_per_s": {"fp8": 900}}, "t")
+    with pytest.raises(CatalogError, match="attainable_source"):
+        hardware_from_dict(
+            "a",
+            base | {"attainable_memory_bandwidth_TB_per_s": 3.0, "source": "s", "tdp_W": 1},
+            "t",
+            require_source=True,
+        )
+    assert math.isclose(attainable_bandwidth_bytes_per_s(hw), 4e12 * 0.85)  # no vendor: the default prior
