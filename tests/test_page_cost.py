@@ -172,3 +172,10 @@ def test_board_power_names_the_device_count_and_word():
     at = run_page("cost", hardware="tpu-v6e", gpus="8", lang="zh-TW")
     assert not at.exception
     assert "板卡功耗（8 顆晶片）" in [m.label for m in at.metric]
+
+
+def test_sidebar_counts_chips_for_tpus():
+    at = run_page("cost", hardware="tpu-v6e", gpus="8")
+    assert [s.label for s in at.sidebar.select_slider if s.key == "gpus"] == ["Chips (tensor parallel)"]
+    at = run_page("cost", hardware="h200", lang="zh-TW")
+    assert [s.label for s in at.sidebar.select_slider if s.key == "gpus"] == ["GPU 數量（張量平行）"]

@@ -111,7 +111,9 @@ def sidebar() -> ScenarioState:
         st.selectbox(
             tr("control_hardware"), list(hardware), format_func=lambda i: _label(hardware[i], i, tr), key="hardware"
         )
-        st.select_slider(tr("control_gpus"), GPU_OPTIONS, key="gpus", help=tr("help_gpus"))
+        chosen = hardware.get(st.session_state.get("hardware"))  # TPUs and Trainium count chips, not GPUs
+        gpus_label = tr(f"control_gpus_{fmt.device_kind(chosen)}")
+        st.select_slider(gpus_label, GPU_OPTIONS, key="gpus", help=tr("help_gpus"))
         c1, c2 = st.columns(2)
         c1.selectbox(tr("control_weights"), WEIGHT_OPTIONS, key="weights", help=tr("help_weights"))
         c2.selectbox(tr("control_kv"), KV_OPTIONS, key="kv", help=tr("help_kv"))
