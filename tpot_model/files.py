@@ -17,8 +17,9 @@ class CatalogError(ValueError):
     """A catalog, model or hardware file is malformed; the message names the file, entry and field."""
 
 
-def read_text(path: str | Path) -> str:
-    """A text file's content, refused (CatalogError naming the file) if unreadable or above MAX_FILE_BYTES."""
+def read_text(path: str | Path, *, strict: bool = False) -> str:
+    """A text file's content, refused (CatalogError naming the file) if unreadable or above MAX_FILE_BYTES; with
+    strict, also if it is not UTF-8 (else undecodable bytes become U+FFFD)."""
     p = Path(path)
     try:
         size = p.stat().st_size
@@ -26,7 +27,10 @@ def read_text(path: str | Path) -> str:
         raise CatalogError(f"{p}: cannot read ({e.strerror or e})") from None
     if size > MAX_FILE_BYTES:
         raise CatalogError(f"{p}: file is {size} bytes, larger than the {MAX_FILE_BYTES} byte limit")
-    return p.read_text(encoding="utf-8", errors="replace")
+    try:
+        return p.read_text(encoding="utf-8", errors="strict" if strict else "replace")
+    except UnicodeDecodeError as e:
+        raise CatalogError(f"{p}: not UTF-8 text ({e.reason} at byte {e.start})") from None
 
 
 def read_structured_file(path: str | Path) -> Any:
