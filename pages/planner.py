@@ -8,6 +8,7 @@ from dataclasses import replace
 import streamlit as st
 
 from tpot_model import economics, planner, speculative
+from tpot_model.roofline import scale_up_domain_gpus
 from ui import cache, chart, controls, expanders, fmt, notices, page_state
 from ui.figures import planner as figs
 
@@ -119,9 +120,6 @@ c[3].metric(
     fmt.usd(point.usd_per_1M_tokens, 2) if price_known or not point.feasible else tr("pl_cell_no_price"),
     help=tr("pl_m_cost_def") if price_known else tr("m_cost_none"),
 )
-notices.cost_line(
-    est, tr, key="planner.no_price", tokens_per_s_per_gpu=point.tokens_per_s_per_gpu if point.feasible else None
-)
 reason = dict(
     batch=point.batch,
     next=point.batch + 1,
@@ -157,6 +155,9 @@ if point.feasible:
 else:
     key = "pl_infeasible_memory" if point.limited_by == "memory" else f"pl_infeasible_{point.slo_binding or 'tpot'}"
     st.warning(tr(key, **reason), icon=":material/warning:")
+notices.cost_line(
+    est, tr, key="planner.no_price", tokens_per_s_per_gpu=point.tokens_per_s_per_gpu if point.feasible else None
+)
 holds_batch_1 = point.feasible or point.limited_by == "slo"  # else not even batch 1 fits: nothing to plan with
 if holds_batch_1:
     chart.figure(figs.frontier_figure(point, tr=tr), figs.frontier_table(point), "planner-frontier", tr)
@@ -243,7 +244,9 @@ def hardware_section() -> None:
 def gpus_section() -> None:
     st.subheader(tr("pl_gpus_h"))
     pp = planner.pipeline_parallel(model, hw, scenario, profile)
-    counts = sorted(set(planner.TP_GPU_OPTIONS) | {int(n) for n in pp.num_gpus})
+    counts = sorted(  # up to the chip's scale-up domain too: 72 on GB200 / GB300 NVL72
+        set(planner.TP_GPU_OPTIONS) | set(planner.domain_gpu_options(hw)) | {int(n) for n in pp.num_gpus}
+    )
     tp = planner.tp_scaling(model, hw, scenario, profile, counts, target_s, ttft_s)
     c = st.columns(3)
     c[0].metric(
@@ -262,7 +265,7 @@ def gpus_section() -> None:
         help=tr("pl_m_comm_share_def"),
     )
     chart.figure(figs.tp_figure(tp, state.batch, target_s, tr=tr), figs.tp_table(tp), "planner-tensor-parallel", tr)
-    st.markdown(tr("pl_tp_note"))
+    st.markdown(tr("pl_tp_note", domain=scale_up_domain_gpus(hw), hw=hw.name))
     st.dataframe(figs.tp_display_table(tp, tr=tr), hide_index=True)
     chart.figure(
         figs.pp_figure(pp, tp, est.usable_memory_per_gpu_bytes, tr=tr),

@@ -273,3 +273,23 @@ def test_zh_tw():
         assert _figure(_open(at, section, ZH), key, tr=ZH)
     assert _figure(_open(at, "gpus", ZH), "pl_tp_title", tr=ZH, batch=32)
     assert _metric(at, ZH("pl_m_batch"))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_gb200_gpu_counts_go_to_the_nvl72_domain(lang):
+    """Issue 19: the GPU-count search stopped at one node of 8 on GB200 / GB300, whose NVLink domain is 72. Kimi K2
+    in BF16 (2 TB of weights) needs more than 8 GB200s: the hardware x precision table finds it at 32, and the
+    GPU-count section runs to 72."""
+    tr = Translator(lang)
+    q = dict(model="kimi-k2", hardware="gb200", gpus="8", weights="bf16", kv="bf16", batch="64", lang=lang)
+    at = _open(run_page("planner", **q), "hardware", tr)
+    assert not at.exception
+    (table,) = [f for f in figures(at) if f["data"][0].get("type") == "heatmap"]
+    rows = dict(zip(table["data"][0]["y"], table["data"][0]["text"], strict=True))
+    (gb200,) = [row for name, row in rows.items() if "GB200" in name]
+    gpus = int(gb200[0].split("<br>")[2].split()[0])  # BF16 column: '$x<br>y tok/s/GPU<br>32 × GPU · batch z'
+    assert 8 < gpus <= 72  # beyond one node of 8, within the NVL72 domain
+    at = _open(at, "gpus", tr)
+    (tp,) = [f for f in figures(at) if f["layout"]["title"]["text"] == tr("pl_tp_title", batch=64)]
+    assert tp["data"][0]["x"][-1] == "72"
+    assert any("72" in md.value and "GB200" in md.value for md in at.markdown)  # the note names the domain
