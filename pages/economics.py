@@ -3,6 +3,7 @@ names its price basis and date; the CSV downloads carry them in every row."""
 
 import math
 
+import numpy as np
 import streamlit as st
 
 from tpot_model import economics
@@ -11,6 +12,7 @@ from tpot_model.prices import OWNING_BASES
 from tpot_model.units import ms
 from ui import cache, chart, controls, fmt, notices
 from ui.figures import economics as figs
+from ui.figures import frontier as frontier_figs
 
 state = controls.scenario_state()
 tr = controls.translator()
@@ -23,9 +25,21 @@ st.caption(tr("ec_caption"))
 
 # --- demand to capacity
 st.header(tr("ec_cap_h"))
+by_requests = st.radio(
+    tr("ec_demand_as"), [False, True], format_func=lambda r: tr("ec_demand_requests" if r else "ec_demand_tokens"),
+    horizontal=True, key="econ.by_requests", persist_state="session",
+)  # fmt: skip
 c = st.columns(3)
-out_b = c[0].number_input(tr("ec_out_per_day"), 0.001, 1e6, 1000.0, step=100.0, key="econ.out", persist_state="session")
-in_b = c[1].number_input(tr("ec_in_per_day"), 0.0, 1e7, 4000.0, step=100.0, key="econ.in", persist_state="session")
+if by_requests:  # requests per day with the sidebar's lengths
+    req_m = c[0].number_input(tr("ec_req_per_day"), 0.001, 1e6, 100.0, step=10.0, key="econ.req",
+                              persist_state="session", help=tr("ec_req_help"))  # fmt: skip
+    out_b, in_b = req_m * 1e6 * state.output / 1e9, req_m * 1e6 * state.context / 1e9
+    c[1].markdown(tr("ec_req_tokens", input=fmt.tokens(state.context), output=fmt.tokens(state.output),
+                     out_b=fmt.number(out_b), in_b=fmt.number(in_b)))  # fmt: skip
+else:
+    out_b = c[0].number_input(tr("ec_out_per_day"), 0.001, 1e6, 1000.0, step=100.0, key="econ.out",
+                              persist_state="session")  # fmt: skip
+    in_b = c[1].number_input(tr("ec_in_per_day"), 0.0, 1e7, 4000.0, step=100.0, key="econ.in", persist_state="session")
 tpot_ms = c[2].number_input(
     tr("ec_tpot_target"), 1.0, 10000.0, 50.0, step=5.0, key="econ.tpot", persist_state="session"
 )
@@ -34,7 +48,7 @@ peak = c[0].number_input(tr("ec_peak"), 1.0, 20.0, 1.5, step=0.1, key="econ.peak
 util = c[1].number_input(tr("ec_util"), 0.05, 1.0, 0.7, step=0.05, key="econ.util", persist_state="session")
 default_chips = [h for h in ("h200", "b200", "mi355x") if h in catalog]
 chips = c[2].multiselect(
-    tr("ec_chips"), list(catalog), default_chips, format_func=lambda h: catalog[h].name, key="econ.chips",
+    tr("ec_chips"), list(catalog), default_chips, format_func=lambda h: fmt.chip(catalog[h], tr, short=True), key="econ.chips",
     max_selections=8, persist_state="session",
 )  # fmt: skip
 demand = Demand(out_b * 1e9, in_b * 1e9, peak, util)
@@ -65,6 +79,11 @@ if tier is not None and math.isfinite(hw.prices.all_in_w):
         )  # fmt: skip
     )
     preset_as_of = tier.as_of
+elif (list_price := hw.prices.capex) is not None:  # a published capex (Gaudi 3's list price), no tier
+    preset = economics.TcoParts(capex_usd=list_price.usd_per_gpu_hour, board_w=hw.tdp_w or 1000.0)
+    st.info(tr("ec_tco_capex", hw=hw.name, capex=fmt.usd_markdown(list_price.usd_per_gpu_hour),
+               as_of=list_price.as_of, source=list_price.source.replace("$", "\\$")))  # fmt: skip
+    preset_as_of = list_price.as_of
 else:
     preset = economics.TcoParts(capex_usd=30000.0, board_w=hw.tdp_w or 1000.0)
     st.info(tr("ec_tco_no_tier", hw=hw.name))
@@ -140,3 +159,29 @@ st.download_button(
     key="econ.rev_csv",
     on_click="ignore",
 )
+
+# --- revenue along the serving frontier (continuous batching, concurrency 1 .. the sweep's end)
+st.subheader(tr("ec_rf_h"))
+concurrency = frontier_figs.concurrency_grid(state.batch)
+curve = controls.evaluate(state, batch=concurrency, batching="continuous")
+fits = np.asarray(curve.fits, dtype=bool)
+if not fits.any():
+    st.info(tr("ec_rf_none"))
+else:
+    per_gpu = np.asarray(curve.output_tokens_per_s_per_gpu, dtype=float)[fits]
+    api = economics.ApiPrice(api_in, api_out, api_cached)
+    revenues = [
+        economics.revenue(float(r), ratio, api, curve.price_usd_per_gpu_hour, cached_input_fraction=cached,
+                          all_in_w=curve.all_in_w_per_gpu, gpus_per_rack=rack)
+        for r in per_gpu
+    ]  # fmt: skip
+    st.markdown(
+        tr("ec_rf_intro", hw=hw.name, gpus=state.gpus, weights=state.weights, input=fmt.tokens(state.context),
+           output=fmt.tokens(state.output), cmax=fmt.number(float(concurrency[-1])),
+           note=notices.price_note(curve.price, tr))
+    )  # fmt: skip
+    rf_table = figs.revenue_frontier_table(
+        np.asarray(curve.tokens_per_s_per_user, dtype=float)[fits], per_gpu, concurrency[fits], revenues, hw.id,
+        curve.price.basis, curve.price.as_of,
+    )  # fmt: skip
+    chart.figure(figs.revenue_frontier_figure(rf_table, name=hw.name, tr=tr), rf_table, "revenue-frontier", tr)

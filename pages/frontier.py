@@ -22,9 +22,13 @@ catalog_hw, profiles = cache.hardware(), cache.profiles()
 INIT, NOTICES = "_frontier_initialised", "_frontier_notices"
 
 
-# The page's inputs: from the URL on the session's first visit, then kept in the widgets' (persisted) state.
+# The page's inputs: from the URL on the session's first visit, then kept in the widgets' (persisted) state. The
+# workload, engine and precision follow the sidebar unless the link or the page sets them.
+follows = page_state.frontier_follows(state, profiles)
 if not st.session_state.get(INIT):
-    inputs, bad_params = page_state.parse_frontier_query(st.query_params.to_dict(), set(catalog_hw), set(profiles))
+    inputs, bad_params = page_state.parse_frontier_query(
+        st.query_params.to_dict(), set(catalog_hw), set(profiles), follows
+    )
     st.session_state.update(
         {
             "frontier.io": inputs.io,
@@ -45,6 +49,12 @@ if not st.session_state.get(INIT):
             INIT: True,
         }
     )
+
+# A change of the sidebar's workload, engine or precision resets the page's to it.
+for name, value in follows.items():
+    if st.session_state.get(f"_frontier_follow.{name}", value) != value:
+        st.session_state[f"frontier.{name}"] = list(value) if isinstance(value, tuple) else value
+    st.session_state[f"_frontier_follow.{name}"] = value
 
 # The tier is the sidebar's price basis until picked here; a change of the sidebar's basis resets it.
 if st.session_state.get("_frontier_basis", state.price_basis) != state.price_basis:
@@ -79,15 +89,15 @@ engine = c[1].selectbox(
 y = c[2].radio(
     tr("fr_y"), figs.Y_METRICS, key="frontier.y", format_func=lambda v: tr(f"fr_y_{v}"), persist_state="session"
 )
-c = st.columns(3)
-hardware = c[0].multiselect(
+hardware = st.multiselect(  # its own row, short names: every chosen chip readable in the box
     tr("fr_hardware"),
     list(catalog_hw),
     key="frontier.hardware",
-    format_func=lambda h: fmt.chip(catalog_hw[h], tr),
+    format_func=lambda h: fmt.chip(catalog_hw[h], tr, short=True),
     persist_state="session",
 )
-precisions = c[1].multiselect(
+c = st.columns(2)
+precisions = c[0].multiselect(
     tr("fr_precision"),
     figs.PRECISIONS,
     key="frontier.precisions",
@@ -95,7 +105,7 @@ precisions = c[1].multiselect(
     help=tr("fr_precision_help"),
     persist_state="session",
 )
-layouts = c[2].multiselect(
+layouts = c[1].multiselect(
     tr("fr_layout"),
     figs.LAYOUTS,
     key="frontier.layouts",
@@ -114,6 +124,16 @@ acceptance = c[2].slider(
 
 isl, osl = figs.lengths(io, state.context, state.output)
 profile = profiles[engine]
+differs = [
+    *([tr("fr_differs_io", io=figs.io_label(isl, osl), sidebar=figs.io_label(state.context, max(state.output, 1)))]
+      if (isl, osl) != (state.context, max(state.output, 1)) else []),
+    *([tr("fr_differs_engine", engine=controls.profile_label(profile, tr),
+          sidebar=controls.profile_label(profiles[state.profile], tr))]
+      if engine != state.profile and state.profile in profiles else []),
+    *([tr("fr_differs_precision", sidebar=state.weights)] if list(precisions) != list(follows["precisions"]) else []),
+]  # fmt: skip
+if differs:
+    st.info(tr("fr_differs", what=tr.join(differs, "clause_sep")), icon=":material/tune:")
 st.markdown(
     tr(
         "fr_scenario",
@@ -199,6 +219,7 @@ target = c[0].number_input(
     tr("fr_target"), 1.0, figs.MAX_TARGET, step=5.0, key="frontier.target", help=tr("fr_target_help"),
     persist_state="session",
 )  # fmt: skip
+c[0].caption(fmt.target(1.0 / target, tr))  # the same target as a TPOT, as the Planner states it
 tier = c[1].radio(
     tr("fr_tier"), figs.TIERS, key="frontier.tier", horizontal=True, format_func=lambda t: tr(f"fr_tier_{t}"),
     help=tr("fr_tier_help"), persist_state="session",
@@ -378,4 +399,10 @@ if tier == state.price_basis:  # the sidebar's price_basis says it: a link follo
     del query["fr_tier"]
     if "fr_tier" in st.query_params:
         del st.query_params["fr_tier"]
+current = {"io": io, "engine": engine, "precisions": tuple(precisions)}
+for name, param in page_state.FOLLOW_PARAMS.items():  # what follows the sidebar stays out of the link
+    if current[name] == follows[name]:
+        del query[param]
+        if param in st.query_params:
+            del st.query_params[param]
 st.query_params.update(query)

@@ -86,3 +86,60 @@ def test_planner_money_two_decimals_and_plain_ratios():
         for col in ("pl_col_usd", "pl_col_target_usd"):
             usd = [v for v in table[lang(col)] if v != lang("pl_na")]
             assert usd and all(len(v.split(".")[-1]) == 2 for v in usd), usd
+
+
+# ------------------------------------------------------------------------------------------------- frontier
+
+
+def test_frontier_legend_goes_below_the_plot_with_many_series():
+    """Issue 19: a few series keep the legend at the right; many put it below the plot (horizontal, the figure
+    taller by its rows), so the plot keeps its width. The frontier's axes: tok/s per user across, per GPU up."""
+    import tests.test_figures_frontier as tf
+    from ui.figures import frontier as figs
+
+    one, _ = tf._series()
+    few = figs.frontier_figure([one], [], model_name=tf.MODEL.name)
+    assert few.layout.legend.orientation == "v" and few.layout.legend.x > 1
+    many_series = [tf._series(hid, precision, layout)[0] for hid in ("h200", "b200", "mi355x")
+                   for precision in ("fp8", "fp4") for layout in ("tp", "dp-ep")]  # fmt: skip
+    for lang in (EN, ZH):
+        many = figs.frontier_figure(many_series, [], model_name=tf.MODEL.name, tr=lang)
+        assert many.layout.legend.orientation == "h" and many.layout.legend.y < 0
+        assert many.layout.height > few.layout.height
+        assert many.layout.xaxis.title.text == lang("fr_axis_tps_user")
+        assert many.layout.yaxis.title.text == lang("fr_axis_tps_gpu_output")
+        mw = figs.per_mw_figure(many_series, [], tf.ALL_IN_W, tr=lang)
+        assert mw.layout.legend.orientation == "h"
+
+
+# ------------------------------------------------------------------------------------------------- overview
+
+
+@pytest.mark.parametrize("lang", [EN, ZH])
+def test_overview_targets_each_with_its_number_and_values_clear_of_the_lines(lang):
+    """Issue 19: every target line's label carries its number (reading speed 179 ms, laggy above 200 ms); the bars'
+    values are in their axis labels, not at the bar ends where a target line can run through them."""
+    import re
+
+    from ui.figures import overview as ov
+
+    for tpot_s in (0.020, 0.045, 9.0):  # linear axis (a value next to the 50 ms line), and the log axis
+        fig = ov.tpot_vs_targets(tpot_s, tpot_s / 2, tr=lang)
+        notes = " | ".join(a.text for a in fig.layout.annotations)
+        for ms_text in ("30 ms", "50 ms", "80 ms", "200 ms", "179 ms"):
+            assert ms_text in notes, (ms_text, notes)
+        assert "毫秒" not in notes
+        (bar,) = fig.data
+        assert bar.text is None
+        assert list(bar.y) == [
+            f"{lang('label_ideal')} · {fmt.ms(tpot_s / 2)}",
+            f"{lang('ov_estimate')} · {fmt.ms(tpot_s)}",
+        ]
+        assert all(re.search(r"\d", y) for y in bar.y)
+
+
+def test_zh_tw_uses_one_unit_style_for_milliseconds():
+    from ui.i18n import catalog
+
+    mixed = [k for k, v in catalog().items() if "毫秒" in (v.get("zh-TW") or "")]
+    assert not mixed, mixed  # fmt writes 'ms'; the labels say ms too

@@ -234,7 +234,7 @@ def test_url_restores_scenario_and_extreme_states_render():
 def test_reference_tables_on_the_page():
     at = run_page("methodology", lang="zh-TW")
     textbook, measured = at.dataframe[0].value, at.dataframe[1].value
-    assert list(textbook.columns)[3] == "教科書下限（毫秒）"
+    assert list(textbook.columns)[3] == "教科書下限（ms）"  # issue 19: one unit style in zh-TW, ms (not 毫秒)
     assert len(textbook) == 4 and (textbook["差異 (%)"].abs() < 1).all()
     assert len(measured) == len(figs.reference_points()["measured"])
     assert "未註明" in measured["日期"].tolist()  # gpt-fast states no date

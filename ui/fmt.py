@@ -230,6 +230,15 @@ def devices(hw, n: float, tr: Callable[..., str]) -> str:
     return tr(f"dev_{device_kind(hw)}_count", n=gpus(n), word=device_word(hw, tr, n))
 
 
+def target(tpot_s: float, tr: Callable[..., str]) -> str:
+    """A latency target in both its forms, interactivity first: '50 tok/s/user = 20 ms TPOT' (1 / TPOT), so a
+    Planner target in ms TPOT and a Frontier target in tok/s per user read the same way."""
+    s = float(tpot_s)
+    if not (math.isfinite(s) and s > 0):
+        return "n/a"
+    return tr("target_both", user=f"{1.0 / s:.3g}", tpot=f"{s * 1e3:.3g} ms")
+
+
 def chip_short(hw) -> str:
     """A chip's name short enough for a chart label: the catalog's short_name ('GB200 NVL72'), else the name without
     its vendor prefix and its bracketed detail ('NVIDIA H200 SXM 141GB' -> 'H200 SXM 141GB', 'Intel Gaudi 3 (HL-325L
@@ -246,7 +255,9 @@ def chip_short(hw) -> str:
     return name.split(" (")[0].strip() or hw.name
 
 
-def chip(hw, tr: Callable[..., str]) -> str:
-    """A chip's display name, marked "(announced)" (in the page's language) when it is not shipping yet: the one
-    place that mark is added, so every page that lists hardware shows it."""
-    return tr("hw_announced_name", name=hw.name) if getattr(hw, "announced", False) else hw.name
+def chip(hw, tr: Callable[..., str], *, short: bool = False) -> str:
+    """A chip's display name (short: chip_short's, for chart labels and multiselect tags), marked "(announced)" (in the
+    page's language) when it is not shipping yet: the one place that mark is added, so every page that lists hardware
+    shows it."""
+    name = chip_short(hw) if short else hw.name
+    return tr("hw_announced_name", name=name) if getattr(hw, "announced", False) else name

@@ -113,6 +113,26 @@ def style(
     return fig
 
 
+LEGEND_SIDE_MAX = 8  # legend entries that fit beside a plot; more go below it
+_LEGEND_ROW_PX = 22
+
+
+def legend_placement(fig: go.Figure, height: int, *, per_row: int = 3) -> dict:
+    """Layout for the legend: a column at the plot's right when it has at most LEGEND_SIDE_MAX entries, else rows
+    below the plot (`per_row` entries a row) with the figure made taller by those rows, so the plot keeps its width
+    and its height. Returns update_layout keywords (legend, height, margin)."""
+    entries = sum(1 for t in fig.data if t.showlegend is not False and t.name)
+    if entries <= LEGEND_SIDE_MAX:
+        return {"height": height, "legend": {"orientation": "v", "x": 1.01, "xanchor": "left", "y": 1.0,
+                                             "yanchor": "top"}, "margin": {"r": 10}}  # fmt: skip
+    rows = math.ceil(entries / per_row)
+    return {
+        "height": height + rows * _LEGEND_ROW_PX,
+        "legend": {"orientation": "h", "x": 0.0, "xanchor": "left", "y": -0.18, "yanchor": "top"},
+        "margin": {"r": 20},
+    }
+
+
 class Decor:
     """Lines, shaded regions, notes and axis settings gathered while a figure is built, then applied in one
     update_layout call: each fig.add_hline / add_vrect costs 2-3 ms of Plotly validation, a shape dict here ~0.02 ms.

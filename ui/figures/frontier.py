@@ -20,7 +20,7 @@ from tpot_model.prices import BASES
 from tpot_model.serving import at_interactivity
 
 from ..i18n import EN, Translator
-from .common import Figure, hardware_colour, nice_log_ticks, style, tick_label, y_log_ticks
+from .common import Figure, hardware_colour, legend_placement, nice_log_ticks, style, tick_label, y_log_ticks
 
 # (ISL, OSL) tokens: InferenceX's chat, reasoning and summarization workloads; long reasoning (thinking models'
 # 16K-32K outputs); agentic long context (a coding agent's 64K prompt of code and tool output, 2K out)
@@ -289,8 +289,7 @@ def frontier_figure(series: Sequence[Series], points, *, y: str = "output", isl:
         tr(f"fr_axis_tps_gpu_{y}"),
         log_y=log_y,
     )
-    fig.update_layout(height=540, legend={"orientation": "v", "x": 1.01, "xanchor": "left", "y": 1.0,
-                                          "yanchor": "top"}, margin={"r": 10})  # fmt: skip
+    fig.update_layout(**legend_placement(fig, 540))  # many series: the legend goes below the plot
     fig.update_xaxes(rangemode="tozero")
     fig.update_yaxes(rangemode="tozero") if not log_y else fig.update_yaxes(y_log_ticks(fig))
     return fig
@@ -338,8 +337,7 @@ def per_mw_figure(series: Sequence[Series], points, all_in_w: Mapping[str, float
 
     _measured_traces(fig, [r for r in points if r.layout != "disaggregated"], y_of, tr, unit)
     style(fig, tr(f"fr_mw_title_{y}"), tr("fr_axis_tps_user"), tr(f"fr_axis_tps_mw_{y}"), log_y=log_y)
-    fig.update_layout(height=460, legend={"orientation": "v", "x": 1.01, "xanchor": "left", "y": 1.0,
-                                          "yanchor": "top"}, margin={"r": 10})  # fmt: skip
+    fig.update_layout(**legend_placement(fig, 460))
     fig.update_xaxes(rangemode="tozero")
     fig.update_yaxes(rangemode="tozero") if not log_y else fig.update_yaxes(y_log_ticks(fig))
     return fig

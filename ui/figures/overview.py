@@ -15,36 +15,40 @@ from .common import BUCKET_COLOURS, Decor, Figure, nice_log_ticks, style, tick_l
 
 
 def tpot_vs_targets(tpot_s: float, ideal_s: float, *, tr: Translator = EN) -> go.Figure:
-    """A horizontal bar of the estimate and the ideal bound, with a vertical line per TPOT target (ms)."""
+    """A horizontal bar of the estimate and the ideal bound, with a vertical line per TPOT target (ms), each target
+    labelled with its number. The bars' values sit in their axis labels ('Estimate · 20.0 ms'), where no target line
+    can run through them."""
     fig = Figure()
+    values = [fmt.ms(ideal_s), fmt.ms(tpot_s)]
     fig.add_bar(
-        y=[tr("label_ideal"), tr("ov_estimate")],
+        y=[f"{tr('label_ideal')} · {values[0]}", f"{tr('ov_estimate')} · {values[1]}"],
         x=[ideal_s * 1e3, tpot_s * 1e3],
         orientation="h",
         marker_color=["#9ecae1", "#1f77b4"],
-        text=[fmt.ms(ideal_s), fmt.ms(tpot_s)],
-        textposition="outside",
-        hovertemplate="%{y}: %{text}<extra></extra>",  # from 10 s on a duration, not 979140.60 ms
+        customdata=values,
+        hovertemplate="%{y}<extra></extra>",  # from 10 s on a duration, not 979140.60 ms
         showlegend=False,
     )
     marks = {**{f"target_{k}": v for k, v in TPOT_TARGETS_S.items()}, "target_reading": READING_SPEED_TPOT_S}
     # seconds per token (an absurd scenario): a log axis, or the targets would pile up at 0
     log = tpot_s > 20 * LAGGY_ABOVE_S
-    top = max(tpot_s, LAGGY_ABOVE_S) * 1e3 * (4 if log else 1.15)  # room for the bar's label
+    top = max(tpot_s, LAGGY_ABOVE_S) * 1e3 * (4 if log else 1.15)
     at = math.log10 if log else float  # annotations on a log axis take log10 positions (shapes take values)
     d = Decor()
+    laggy = tr("target_laggy", ms=fmt.ms(LAGGY_ABOVE_S))
     d.vrect(LAGGY_ABOVE_S * 1e3, top, fillcolor="#d62728", opacity=0.08)
     for i, (key, limit) in enumerate(marks.items()):
         d.vline(limit * 1e3, line={"dash": "dot", "color": "#555"})
         if not log:
-            d.note(tr(key), at(limit * 1e3), 1.0 + 0.12 * (i % 2), xref="x", font={"size": 11}, yanchor="bottom")
+            d.note(tr(key, ms=fmt.ms(limit)), at(limit * 1e3), 1.0 + 0.12 * (i % 2), xref="x", font={"size": 11},
+                   yanchor="bottom")  # fmt: skip
     if log:  # the targets sit within a decade of each other here: one label for them all, and one for laggy
         first = min(marks.values()) * 1e3
-        d.note(tr.join([tr(k) for k in marks]), at(first), 1.0, xref="x", xanchor="left", yanchor="bottom",
-               font={"size": 11})  # fmt: skip
-        d.note(tr("target_laggy"), 1.0, 1.0, xanchor="right", yanchor="bottom", font={"color": "#a00"})
+        labels = tr.join([tr(k, ms=fmt.ms(v)) for k, v in marks.items()])
+        d.note(labels, at(first), 1.0, xref="x", xanchor="left", yanchor="bottom", font={"size": 11})
+        d.note(laggy, 1.0, 1.0, xanchor="right", yanchor="bottom", font={"color": "#a00"})
     else:
-        d.note(tr("target_laggy"), (LAGGY_ABOVE_S * 1e3 + top) / 2, 0.5, xref="x", font={"color": "#a00"})
+        d.note(laggy, (LAGGY_ABOVE_S * 1e3 + top) / 2, 0.5, xref="x", font={"color": "#a00"})
     style(fig, tr("ov_targets_title"), tr("axis_tpot_ms"), "")
     if log:
         low = min(ideal_s, *marks.values()) * 1e3 / 2
