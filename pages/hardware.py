@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import cache, chart, controls, expanders, fmt, uploads
+from ui import cache, chart, controls, expanders, fmt, notices, uploads
 from ui.figures import hardware as figs
 from ui.state import CUSTOM_ID
 
@@ -72,6 +72,7 @@ else:
     chart.figure(fig, table, "hardware-tpot", tr)
     st.caption(tr("hw_tpot_note", hw=catalog[state.hardware].name, profile=profile_name))
     st.dataframe(figs.tpot_display_table(table, show_profile=show_profile, tr=tr), hide_index=True, placeholder="—")
+    notices.basis_caption({est.hardware.name: est.price for _, est in pairs}, tr)
     st.caption(tr("hw_table_caption", profile=profile_name, gpus=state.gpus))
 
     # (c) memory generations

@@ -97,7 +97,7 @@ st.markdown(
         kv=state.kv,
         context=fmt.tokens(state.context),
         output=fmt.tokens(state.output),
-        target=fmt.ms(target_s),
+        target=fmt.target(target_s, tr),
         ttft=tr("pl_ttft_part", ttft=fmt.duration(ttft_s)) if ttft_s else "",
     )
 )

@@ -3,11 +3,17 @@ tokens on every page that shows it."""
 
 from __future__ import annotations
 
+import re
+
+import numpy as np
 import pytest
-from apptest_util import run_page
+from apptest_util import decode, figures, run_page
 
 from tpot_model import Scenario, estimate, resolve_hardware, resolve_model, resolve_profile
+from tpot_model.economics import ApiPrice, TcoParts, revenue, tco
 from tpot_model.fleet import DAY_S
+from ui import fmt
+from ui.figures import economics as econ_figs
 from ui.i18n import Translator
 
 EN, ZH = Translator("en"), Translator("zh-TW")
@@ -38,6 +44,31 @@ def test_same_usd_per_1m_on_every_page_for_the_same_basis():
         assert EN("m_tokens_per_mw") in captions
     on_demand = run_page("overview", **{**Q, "price_basis": "on_demand"})
     assert EN("enter_own_price") in [b.label for b in on_demand.button]  # no public on-demand price for MI355X
+    note = EN("price_basis_note", basis=EN("basis_hyperscaler"), as_of="2026-09-20")
+    # Hardware: the sidebar chip's row of the scenario-on-every-chip table, the basis and dates under it
+    hardware = run_page("hardware", **Q)
+    table = hardware.dataframe[0].value
+    row = table[table[EN("hw_col_hardware")] == e.hardware.name].iloc[0]
+    assert row[EN("hw_col_usd_1m")] == pytest.approx(expected, rel=1e-3)
+    assert row[EN("m_tokens_per_mw")] == pytest.approx(float(e.tokens_per_s_per_mw), rel=1e-3)
+    assert any(EN("cost_basis_many", note=note) in c.value for c in hardware.caption)
+    # Compare: scenario A is the sidebar's; its price names the basis and date, the cost line sits under A
+    compare = run_page("compare", **Q)
+    headline = compare.dataframe[0].value
+    assert headline.loc[EN("cmp_row_cost"), "A"] == fmt.usd(expected)
+    assert headline.loc[EN("cmp_row_price"), "A"] == f"{fmt.usd(1.50)} · {note}"
+    assert any(note in c.value and EN("m_tokens_per_mw") in c.value for c in compare.caption)
+    # Planner: the sidebar's batch beside the frontier's, with the basis line
+    planner = run_page("planner", **Q)
+    shown = [m for c in planner.caption if "32" in c.value for m in re.findall(r"\$(\d+\.\d+) ", c.value)]
+    assert any(abs(float(v) - expected) <= 0.5 * 10 ** -len(v.split(".")[1]) for v in shown), shown  # as displayed
+    assert any(note in c.value and EN("m_tokens_per_mw") in c.value for c in planner.caption)
+    # Economics: the revenue section prices the GPU-hour the same way; Serving frontier: its tier is the sidebar's
+    economics = run_page("economics", **Q)
+    assert any(note in c.value and fmt.usd(1.50).replace("$", "") in c.value for c in economics.caption)
+    frontier = run_page("frontier", **Q)
+    assert frontier.session_state["frontier.tier"] == "hyperscaler"
+    assert any(EN("cost_basis_many", note=note) in c.value for c in frontier.caption)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
@@ -74,3 +105,76 @@ def test_embed_keeps_the_csv_downloads_with_basis_and_date(lang):
     assert not at.exception
     labels = [b.label for b in at.get("download_button")]
     assert Translator(lang)("ec_rev_csv") in labels
+
+
+def _figure(at, title_part: str) -> dict:
+    return next(f for f in figures(at) if title_part in f["layout"]["title"]["text"])
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_revenue_along_the_serving_frontier(lang):
+    """Revenue per GPU-hour = output tok/s per GPU x 3600 x ($1 out + 4 input tokens per output token x $1) / 1e6 at
+    each concurrency (InferenceX's normalised $1/M), against 1 / TPOT; the cost line is MI355X's hyperscaler $1.50."""
+    tr = Translator(lang)
+    at = run_page("economics", **Q, lang=lang)
+    assert not at.exception and tr("ec_rf_h") in [h.value for h in at.subheader]
+    fig = _figure(at, tr("ec_rf_title", hw=resolve_hardware("mi355x").name))
+    revenue, cost = fig["data"]
+    custom = revenue["customdata"]
+    per_gpu = decode(custom).reshape(-1, 2)[:, 1]  # (concurrency, output tok/s per GPU) per point
+    rev = decode(revenue["y"])
+    assert np.allclose(rev, per_gpu * 3600 * (1 + 4 * 1) / 1e6)  # context 2048 / output 512 = 4 input per output
+    assert np.allclose(decode(cost["y"]), 1.50)
+    x = decode(revenue["x"])
+    assert np.all(np.diff(x) < 0) and np.all(np.diff(rev) > 0)  # more concurrency: slower per user, more per GPU
+    note = tr("price_basis_note", basis=tr("basis_hyperscaler"), as_of="2026-09-20")
+    assert any(note in m.value for m in at.markdown if tr("ec_rf_h") not in m.value)
+
+
+def test_revenue_frontier_table_carries_basis_and_date():
+    e = estimate(resolve_model("llama-3.1-8b"), resolve_hardware("mi355x"), Scenario(batch=8, price_basis="neocloud"),
+                 resolve_profile("typical"))  # fmt: skip
+    r = revenue(float(e.output_tokens_per_s_per_gpu), 4.0, ApiPrice(), e.price_usd_per_gpu_hour,
+                all_in_w=e.all_in_w_per_gpu)  # fmt: skip
+    t = econ_figs.revenue_frontier_table([1.0], [float(e.output_tokens_per_s_per_gpu)], [8], [r], "mi355x",
+                                         e.price.basis, e.price.as_of)  # fmt: skip
+    assert list(t["price_basis"]) == ["neocloud"] and list(t["price_as_of"]) == ["2026-08"]
+    assert t["cost_usd_per_gpu_hour"][0] == 2.09
+    assert t["revenue_usd_per_mw_hour"][0] == pytest.approx(t["revenue_usd_per_gpu_hour"][0] * 1e6 / 2090.0)
+
+
+def test_demand_as_requests_per_day_uses_the_sidebar_lengths():
+    """100 M requests a day of 2,048 + 512 tokens = 51.2 B output and 204.8 B input tokens a day: the same fleet as
+    that demand typed in tokens."""
+    at = run_page("economics", **Q)
+    at.radio(key="econ.by_requests").set_value(True).run()
+    assert not at.exception
+    by_requests = at.dataframe[0].value
+    assert any("51.2" in m.value and "205" in m.value for m in at.markdown)
+    at.radio(key="econ.by_requests").set_value(False).run()
+    at.number_input(key="econ.out").set_value(51.2).run()
+    at.number_input(key="econ.in").set_value(204.8).run()
+    assert by_requests.equals(at.dataframe[0].value)
+
+
+def test_gaudi3_tco_starts_from_its_published_list_price():
+    """No TCO tier for Gaudi 3: the capex starts from Intel's $15,625 per accelerator (2024-06-04), said so, and the
+    result is economics.tco of those parts (900 W board, the generic financing)."""
+    at = run_page("economics", **{**Q, "hardware": "gaudi3"})
+    assert not at.exception
+    assert any("15,625" in i.value and "2024-06-04" in i.value for i in at.info)
+    capex = next(n for n in at.number_input if n.key and n.key.endswith(".capex"))
+    assert capex.value == 15625.0
+    expected = tco(TcoParts(15625.0, board_w=resolve_hardware("gaudi3").tdp_w)).usd_per_gpu_hour
+    assert _usd(_metric(at, EN("ec_m_tco"))) == pytest.approx(expected, abs=0.006)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_embed_draws_every_economics_view_with_its_csv(lang):
+    """In the embed: capacity, TCO breakdown and revenue along the frontier drawn, each with its CSV download."""
+    at = run_page("economics", **Q, embedded=True, lang=lang)
+    assert not at.exception
+    keys = {b.proto.id for b in at.get("download_button")}
+    labels = [b.label for b in at.get("download_button")]
+    assert labels.count(Translator(lang)("download_csv")) >= 3, (keys, labels)
+    assert len(figures(at)) == 3

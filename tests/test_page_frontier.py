@@ -12,7 +12,7 @@ from tpot_model import serving_calibration as sc
 from ui.i18n import EN, Translator
 
 ZH = Translator("zh-TW")
-DS = dict(model="deepseek-r1", gpus="8", weights="fp8", kv="fp8")
+DS = dict(model="deepseek-r1", gpus="8", weights="fp8", kv="fp8", fr_io="1k1k")  # InferenceX's 1k/1k, set on the page
 
 
 def _titles(at) -> list[str]:
@@ -41,7 +41,7 @@ def test_renders_with_defaults_and_points_to_the_measured_model():
     assert at.title[0].value == EN("page_frontier")
     assert any(EN("fr_no_measured_model", model="Llama 3.1 70B")[:40] in i.value for i in at.info)
     titles = _titles(at)
-    assert EN("fr_frontier_title_output", model="Llama 3.1 70B", io="1k/1k") in titles
+    assert EN("fr_frontier_title_output", model="Llama 3.1 70B", io="4k/1k") in titles  # the sidebar's workload
     assert EN("fr_mw_title_output") in titles and EN("fr_loho_title_tpot") in titles
     assert at.session_state["frontier.hardware"] == ["h200", "b200", "mi355x"]
 
@@ -73,7 +73,7 @@ def test_sidebar_batch_is_the_ringed_concurrency():
 
 
 def test_url_restores_the_page_inputs():
-    at = run_page("frontier", **DS, fr_io="8k1k", fr_hw="b200", fr_prec="fp4", fr_layout="dp-ep", fr_tier="rental_3yr",
+    at = run_page("frontier", **{**DS, "fr_io": "8k1k"}, fr_hw="b200", fr_prec="fp4", fr_layout="dp-ep", fr_tier="rental_3yr",
                   fr_target="40", fr_y="total", fr_log="0")  # fmt: skip
     assert not at.exception and not at.warning
     assert at.session_state["frontier.io"] == "8k1k" and at.session_state["frontier.layouts"] == ["dp-ep"]
@@ -90,7 +90,7 @@ def test_bad_page_params_fall_back_with_notices():
     assert not at.exception
     texts = [w.value for w in at.warning]
     assert len(texts) == 3 and all("fr_" in t for t in texts)
-    assert at.session_state["frontier.io"] == "1k1k"
+    assert at.session_state["frontier.io"] == "custom"  # a bad workload falls back to the sidebar's
 
 
 def test_page_controls_change_the_charts():
@@ -170,7 +170,7 @@ def test_extremes_render(query):
 
 
 def test_disaggregated_runs_only_when_switched_on():
-    at = run_page("frontier", model="deepseek-r1", gpus="8", fr_hw="gb200", fr_prec="fp4")
+    at = run_page("frontier", model="deepseek-r1", gpus="8", fr_hw="gb200", fr_prec="fp4", fr_io="1k1k")
     assert not any("disaggregated" in (t.get("name") or "") for t in _fig(at, "DeepSeek-R1")["data"])
     at.toggle(key="frontier.disagg").set_value(True).run()
     names = [t.get("name") or "" for t in _fig(at, "DeepSeek-R1")["data"]]
@@ -208,7 +208,7 @@ def test_rack_scale_view_draws_every_chip_and_the_ratio_table():
     """Rack-scale vs scale-out (opened): one curve per chip at a 72-GPU budget, the two announced parts marked as
     projections, GB200 / B200 and GB200 / MI355X ratios at 25, 60, 100, 125 tok/s per user; zh-TW too."""
     for tr in (EN, ZH):
-        at = run_page("frontier", model="deepseek-r1", weights="nvfp4", kv="fp8", fr_prec="fp4", lang=tr.lang)
+        at = run_page("frontier", model="deepseek-r1", weights="nvfp4", kv="fp8", fr_io="1k1k", lang=tr.lang)
         at.session_state["frontier.rack"] = True
         at.run()
         assert not at.exception, at.exception
@@ -224,3 +224,46 @@ def test_rack_scale_view_draws_every_chip_and_the_ratio_table():
             assert list(table.iloc[:, 0]) == [25.0, 60.0, 100.0, 125.0]
             ratio = [c for c in table.columns if c.startswith("GB200") and "/ B200" in c]
             assert ratio and np.isfinite(table[ratio[0]].iloc[0]) and table[ratio[0]].iloc[0] > 0
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_follows_the_sidebar_unless_changed_and_says_when_it_differs(lang):
+    """Issue 19: the page read 1k/1k and SGLang while every other page read the sidebar (batch 32 on H200: 17.0 ms
+    here, 20.0 ms elsewhere). By default it takes the sidebar's context, output, profile and weight precision, keeps
+    them out of the link, follows a sidebar change, and says so when a page choice differs."""
+    tr = Translator(lang)
+    at = run_page("frontier", lang=lang)
+    assert not at.exception
+    ss = at.session_state
+    assert (ss["frontier.io"], ss["frontier.engine"], ss["frontier.precisions"]) == ("custom", "typical", ["fp8"])
+    assert {"fr_io", "fr_engine", "fr_prec"}.isdisjoint(at.query_params)
+    assert not any(tr("fr_differs", what="\0").split("\0")[0] in i.value for i in at.info)
+    # the ringed sidebar batch reads the continuous TPOT of the sidebar's own scenario
+    from tpot_model import Scenario, estimate, resolve_hardware, resolve_model, resolve_profile
+
+    e = estimate(resolve_model("llama-3.1-70b"), resolve_hardware("h200"),
+                 Scenario(batch=32, context_tokens=4096, output_tokens=1024, num_gpus=2, weights="fp8",
+                          batching="continuous"), resolve_profile("typical"))  # fmt: skip
+    assert any(fmt_ms(float(e.tpot_s)) in md.value for md in at.markdown)
+    at.sidebar.selectbox(key="profile").set_value("vllm").run()
+    at.sidebar.selectbox(key="weights").set_value("bf16").run()
+    assert (at.session_state["frontier.engine"], at.session_state["frontier.precisions"]) == ("vllm", ["bf16"])
+    at.radio(key="frontier.io").set_value("1k1k").run()
+    (note,) = [i.value for i in at.info if tr("fr_differs", what="\0").split("\0")[0] in i.value]
+    assert tr("fr_differs_io", io="1k/1k", sidebar="4k/1k") in note
+    assert at.query_params["fr_io"] == "1k1k"
+
+
+def fmt_ms(seconds: float) -> str:
+    from ui import fmt
+
+    return fmt.ms(seconds)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_the_target_shows_both_units(lang):
+    """Issue 19: the Planner's '50 ms TPOT' and the Frontier's '50 tok/s per user' are 2.5x apart; each target
+    states both forms."""
+    tr = Translator(lang)
+    at = run_page("frontier", lang=lang)
+    assert any(tr("target_both", user="50", tpot="20 ms") == c.value for c in at.caption)

@@ -99,3 +99,51 @@ def revenue_table(r: Revenue, hw_id: str, basis: str, as_of: str) -> pd.DataFram
             }
         ]
     )
+
+
+def revenue_frontier_table(
+    tokens_per_s_per_user: Sequence[float],
+    output_tokens_per_s_per_gpu: Sequence[float],
+    concurrency: Sequence[float],
+    revenues: Sequence[Revenue],
+    hw_id: str,
+    basis: str,
+    as_of: str,
+) -> pd.DataFrame:
+    """One row per point of the serving frontier (concurrency): tokens/s per user and per GPU, revenue, cost and
+    margin per GPU-hour and revenue per MW-hour, with the price basis and its date."""
+    return pd.DataFrame(
+        {
+            "hardware_id": hw_id,
+            "concurrency": list(concurrency),
+            "tokens_per_s_per_user": list(tokens_per_s_per_user),
+            "output_tokens_per_s_per_gpu": list(output_tokens_per_s_per_gpu),
+            "revenue_usd_per_gpu_hour": [r.revenue_usd_per_gpu_hour for r in revenues],
+            "cost_usd_per_gpu_hour": [r.cost_usd_per_gpu_hour for r in revenues],
+            "margin_usd_per_gpu_hour": [r.margin_usd_per_gpu_hour for r in revenues],
+            "revenue_usd_per_mw_hour": [r.revenue_usd_per_mw_hour for r in revenues],
+            "price_basis": basis,
+            "price_as_of": as_of,
+        }
+    )
+
+
+def revenue_frontier_figure(table: pd.DataFrame, *, name: str = "", tr: Translator = EN) -> go.Figure:
+    """Token revenue per GPU-hour against tokens/s per user along the serving frontier, the GPU-hour's cost (its
+    price basis) as a line: where revenue is above it, serving at that interactivity makes a margin."""
+    fig = Figure()
+    x = table["tokens_per_s_per_user"]
+    fig.add_scatter(
+        x=x, y=table["revenue_usd_per_gpu_hour"], mode="lines+markers", name=tr("ec_rf_revenue", hw=name),
+        customdata=table[["concurrency", "output_tokens_per_s_per_gpu"]].to_numpy(),
+        hovertemplate="%{x:,.1f} " + tr("ec_rf_unit_user") + "<br>$%{y:,.2f} " + tr("per_gpu_hour") + "<br>"
+        + tr("ec_rf_hover_c") + "<extra></extra>",
+    )  # fmt: skip
+    cost = table["cost_usd_per_gpu_hour"]
+    if cost.notna().any():
+        fig.add_scatter(
+            x=x, y=cost, mode="lines", name=tr("ec_rf_cost"), line={"dash": "dash", "color": "#555555"},
+            hovertemplate=f"{tr('ec_rf_cost')}: $%{{y:,.2f}}<extra></extra>",
+        )  # fmt: skip
+    fig.update_xaxes(type="log")
+    return style(fig, tr("ec_rf_title", hw=name), tr("ec_rf_axis_x"), tr("ec_axis_usd_gpu_hour"))
