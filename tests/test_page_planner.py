@@ -293,3 +293,11 @@ def test_gb200_gpu_counts_go_to_the_nvl72_domain(lang):
     (tp,) = [f for f in figures(at) if f["layout"]["title"]["text"] == tr("pl_tp_title", batch=64)]
     assert tp["data"][0]["x"][-1] == "72"
     assert any("72" in md.value and "GB200" in md.value for md in at.markdown)  # the note names the domain
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_the_target_shows_both_units(lang):
+    """Issue 19: the chat target reads '20 tok/s/user = 50 ms TPOT', the form the Serving frontier's target has."""
+    tr = Translator(lang)
+    at = run_page("planner", lang=lang)
+    assert any(tr("target_both", user="20", tpot="50 ms") in md.value for md in at.markdown)

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from tpot_model.precision import parse_format
 from tpot_model.speculative import MTP_ACCEPTANCE, MTP_K
 from tpot_model.targets import TPOT_TARGETS_S
 
@@ -153,10 +154,14 @@ class FrontierInputs:
 
 
 def parse_frontier_query(
-    params: Mapping[str, object], hardware_ids: set[str], profile_ids: set[str]
+    params: Mapping[str, object],
+    hardware_ids: set[str],
+    profile_ids: set[str],
+    follows: Mapping[str, object] | None = None,
 ) -> tuple[FrontierInputs, list[Notice]]:
-    """The frontier's inputs from URL parameters; a bad value falls back to the default with a notice."""
-    d, r = FrontierInputs(), QueryReader(params)
+    """The frontier's inputs from URL parameters; a missing or bad value falls back to the default (`follows`: the
+    sidebar's workload, engine and precision, frontier_follows) with a notice for a bad one."""
+    d, r = replace(FrontierInputs(), **(follows or {})), QueryReader(params)
     values: dict[str, object] = {}
 
     def choice(key: str, name: str, allowed: Collection[str]) -> None:
@@ -195,6 +200,28 @@ def parse_frontier_query(
         if flag in values:
             values[flag] = values[flag] == "1"
     return FrontierInputs(**{**d.__dict__, **values}), r.notices
+
+
+def frontier_precision(weights: str) -> str:
+    """The frontier's precision column nearest a sidebar weight format: fp8 for 8-bit, fp4 for 4-bit block formats
+    (NVFP4 / MXFP4, and int4), bf16 for 16-bit."""
+    bits = parse_format(weights).bits
+    return "bf16" if bits >= 16 else "fp8" if bits >= 8 else "fp4"
+
+
+def frontier_follows(state: ScenarioState, profile_ids: Collection[str]) -> dict[str, object]:
+    """What the Serving frontier takes from the sidebar unless changed on the page (issue 19: it read 1k/1k and
+    SGLang while every other page read the sidebar): the workload ('custom': the sidebar's context and output),
+    the engine profile and the weight precision. Keys are FrontierInputs fields; their URL parameters are left out
+    of a link while they follow."""
+    return {
+        "io": fr.CUSTOM,
+        "engine": state.profile if state.profile in profile_ids else FrontierInputs.engine,
+        "precisions": (frontier_precision(state.weights),),
+    }
+
+
+FOLLOW_PARAMS = {"io": "fr_io", "engine": "fr_engine", "precisions": "fr_prec"}
 
 
 def frontier_query(p: FrontierInputs) -> dict[str, str]:
