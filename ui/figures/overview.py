@@ -32,7 +32,8 @@ def tpot_vs_targets(tpot_s: float, ideal_s: float, *, tr: Translator = EN) -> go
     marks = {**{f"target_{k}": v for k, v in TPOT_TARGETS_S.items()}, "target_reading": READING_SPEED_TPOT_S}
     # seconds per token (an absurd scenario): a log axis, or the targets would pile up at 0
     log = tpot_s > 20 * LAGGY_ABOVE_S
-    top = max(tpot_s, LAGGY_ABOVE_S) * 1e3 * (4 if log else 1.15)
+    # linear: the red band at least 0.4 x the laggy limit wide, so its two-line label fits inside it
+    top = max(tpot_s, LAGGY_ABOVE_S) * 1e3 * 4 if log else max(tpot_s * 1.15, LAGGY_ABOVE_S * 1.4) * 1e3
     at = math.log10 if log else float  # annotations on a log axis take log10 positions (shapes take values)
     d = Decor()
     laggy = tr("target_laggy", ms=fmt.ms(LAGGY_ABOVE_S))
@@ -48,7 +49,7 @@ def tpot_vs_targets(tpot_s: float, ideal_s: float, *, tr: Translator = EN) -> go
         d.note(labels, at(first), 1.0, xref="x", xanchor="left", yanchor="bottom", font={"size": 11})
         d.note(laggy, 1.0, 1.0, xanchor="right", yanchor="bottom", font={"color": "#a00"})
     else:
-        d.note(laggy, (LAGGY_ABOVE_S * 1e3 + top) / 2, 0.5, xref="x", font={"color": "#a00"})
+        d.note(laggy, (LAGGY_ABOVE_S * 1e3 + top) / 2, 0.5, xref="x", font={"color": "#a00", "size": 11})
     style(fig, tr("ov_targets_title"), tr("axis_tpot_ms"), "")
     if log:
         low = min(ideal_s, *marks.values()) * 1e3 / 2
