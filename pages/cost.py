@@ -6,9 +6,8 @@ import math
 import numpy as np
 import streamlit as st
 
-from tpot_model import planner
 from tpot_model.targets import TPOT_TARGETS_S
-from ui import bands, chart, controls, expanders, fmt, notices
+from ui import bands, cache, chart, controls, expanders, fmt, notices
 from ui.figures import cost as figs
 from ui.figures.common import hardware_colour
 
@@ -121,7 +120,7 @@ if price_known:
         tr("ce_unit"), figs.COST_UNITS, format_func=lambda v: tr(f"ce_unit_{v}"), key="cost.cost_unit", horizontal=True
     )
     chart.figure(
-        figs.cost_curve(
+        lambda: figs.cost_curve(
             x,
             run.usd_per_1M_tokens,
             run.usd_per_1M_tokens_with_prefill,
@@ -131,16 +130,17 @@ if price_known:
             unit=unit,
             tr=tr,
         ),  # fmt: skip
-        figs.cost_table(x, run.usd_per_1M_tokens, run.usd_per_1M_tokens_with_prefill, run.fits, sweep=sweep),
+        lambda: figs.cost_table(x, run.usd_per_1M_tokens, run.usd_per_1M_tokens_with_prefill, run.fits, sweep=sweep),
         f"cost-by-{sweep}",
         tr,
+        depends=unit,  # besides the scenario (and the sweep, in the name): built once, shared by every session
     )
     st.caption(tr("ce_cost_caption", context=context, output=output))
 
 left, right = st.columns(2)
 with left:
     chart.figure(
-        figs.throughput_curve(
+        lambda: figs.throughput_curve(
             x,
             run.tokens_per_s_per_gpu,
             run.tokens_per_s_per_user,
@@ -150,17 +150,19 @@ with left:
             colour=colour,
             tr=tr,
         ),  # fmt: skip
-        figs.throughput_table(x, run.tokens_per_s_per_gpu, run.tokens_per_s_per_user, run.fits, sweep=sweep),
+        lambda: figs.throughput_table(x, run.tokens_per_s_per_gpu, run.tokens_per_s_per_user, run.fits, sweep=sweep),
         f"throughput-by-{sweep}",
         tr,
+        depends=(),
     )
 if energy_known:
     with right:
         chart.figure(
-            figs.energy_curve(x, run.joules_per_token, run.fits, scenario_x, sweep=sweep, tr=tr),
-            figs.energy_table(x, run.joules_per_token, run.fits, sweep=sweep),
+            lambda: figs.energy_curve(x, run.joules_per_token, run.fits, scenario_x, sweep=sweep, tr=tr),
+            lambda: figs.energy_table(x, run.joules_per_token, run.fits, sweep=sweep),
             f"energy-by-{sweep}",
             tr,
+            depends=(),
         )
     st.caption(tr("ce_energy_caption", tdp=fmt.number(hw.tdp_w), gpus=state.gpus))
 
@@ -183,11 +185,13 @@ target = c[1].selectbox(
 target_s, target_label = TPOT_TARGETS_S[target], tr(f"target_{target}")
 # the best batch is the Serving planner's, searched over every batch: the curve's points plus that batch (so that the
 # chart's star, the sentence below and the planner agree)
-point = planner.frontier(model, hw, est.scenario, est.profile, target_s)
+point = cache.planner_frontier(
+    cache.scenario_key(state, "batch", "lang"), model, hw, est.scenario, est.profile, target_s
+)
 fb = np.union1d(batches, [point.batch]) if point.feasible else batches
 by_fb = by_batch if fb.size == batches.size else controls.evaluate(state, batch=fb)
 chart.figure(
-    figs.frontier(
+    lambda: figs.frontier(
         fb,
         by_fb.tpot_s,
         by_fb.tokens_per_s_per_gpu,
@@ -199,9 +203,10 @@ chart.figure(
         colour=colour,
         tr=tr,
     ),  # fmt: skip
-    figs.frontier_table(fb, by_fb.tpot_s, by_fb.tokens_per_s_per_gpu, by_fb.fits, target_s),
+    lambda: figs.frontier_table(fb, by_fb.tpot_s, by_fb.tokens_per_s_per_gpu, by_fb.fits, target_s),
     "frontier",
     tr,
+    depends=(axes, target),
 )
 best = figs.best_batch_index(by_fb.tpot_s, by_fb.tokens_per_s_per_gpu, by_fb.fits, target_s)
 if best is None:
@@ -229,9 +234,10 @@ hb, hc = figs.heat_batches(), figs.heat_contexts(model.max_context_tokens, state
 grid = controls.evaluate(state, batch=hb[:, None], context_tokens=hc[None, :])
 values = {"usd_1m": grid.usd_per_1M_tokens, "tps_gpu": grid.tokens_per_s_per_gpu, "j_per_token": grid.joules_per_token}
 chart.figure(
-    figs.heatmap(hb, hc, values[metric], grid.fits, metric, state.batch, state.context, tr=tr),
-    figs.heatmap_table(hb, hc, values[metric], grid.fits, metric),
+    lambda: figs.heatmap(hb, hc, values[metric], grid.fits, metric, state.batch, state.context, tr=tr),
+    lambda: figs.heatmap_table(hb, hc, values[metric], grid.fits, metric),
     "cost-heatmap",
     tr,
+    depends=metric,
 )
 st.caption(tr("ce_heat_caption", nb=len(hb), nc=len(hc)))

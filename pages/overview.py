@@ -120,10 +120,11 @@ met = [tr(f"target_{k}") for k, ok in targets_met(tpot).items() if ok]
 met_key = "ov_targets_met" if bool(est.fits) else "ov_targets_met_nofit"
 st.markdown(tr(met_key, met=tr.join(met)) if met else tr("ov_targets_none"))
 chart.figure(
-    figs.tpot_vs_targets(tpot, float(ideal.tpot_s), tr=tr),
-    figs.targets_table(tpot, float(ideal.tpot_s)),
+    lambda: figs.tpot_vs_targets(tpot, float(ideal.tpot_s), tr=tr),
+    lambda: figs.targets_table(tpot, float(ideal.tpot_s)),
     "tpot-targets",
     tr,
+    depends=(),  # the sidebar's scenario alone: built once per scenario, shared
 )
 
 bound = tr("bound_compute") if bool(est.compute_bound) else tr("bound_memory")
@@ -155,10 +156,11 @@ parts = {
     "workspace": float(est.workspace_bytes_per_gpu),
 }
 chart.figure(
-    figs.memory_use(parts, est.usable_memory_per_gpu_bytes, hw.memory_bytes, tr=tr),
-    figs.memory_table(parts, est.usable_memory_per_gpu_bytes, hw.memory_bytes),
+    lambda: figs.memory_use(parts, est.usable_memory_per_gpu_bytes, hw.memory_bytes, tr=tr),
+    lambda: figs.memory_table(parts, est.usable_memory_per_gpu_bytes, hw.memory_bytes),
     "memory",
     tr,
+    depends=(),
 )
 
 for item in explain.headline(est, tr):

@@ -287,3 +287,34 @@ def test_a_scenario_that_does_not_fit_greys_its_headline_numbers_if_it_fitted(la
     fits = run_page("overview", lang=lang)
     assert not any(m.value.startswith(":gray[") for m in fits.metric)
     assert all(tr("if_fitted") not in (m.proto.delta, m.proto.delta_description) for m in fits.metric)
+
+
+def test_readers_of_one_link_share_the_estimate_and_figure(monkeypatch):
+    """Two sessions opening the same link: the second reuses the first's estimate and roofline figure (built once
+    per server for the scenario, ui.cache); a changed scenario builds its own."""
+    import tpot_model
+    from ui import cache
+    from ui.figures import roofline as roofline_figs
+
+    calls = {"estimate": 0, "figure": 0}
+    estimate, roofline = tpot_model.estimate, roofline_figs.roofline
+
+    def counted(name, fn):
+        def wrapper(*a, **k):
+            calls[name] += 1
+            return fn(*a, **k)
+
+        return wrapper
+
+    monkeypatch.setattr(cache, "model_estimate", counted("estimate", estimate))
+    monkeypatch.setattr(roofline_figs, "roofline", counted("figure", roofline))
+    link = dict(model="qwen3-32b", hardware="mi300x", gpus="4", batch="12", context="6144", profile="vllm")
+    first = run_page("roofline", embedded=True, **link)
+    after_first = dict(calls)
+    second = run_page("roofline", embedded=True, **link)
+    assert not first.exception and not second.exception
+    assert after_first["figure"] == 1 and after_first["estimate"] >= 1
+    assert calls == after_first  # the second reader computed nothing
+    assert figures(first) == figures(second)
+    run_page("roofline", embedded=True, **{**link, "batch": "24"})
+    assert calls["figure"] == 2 and calls["estimate"] > after_first["estimate"]

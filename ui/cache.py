@@ -74,6 +74,13 @@ def serving_loho():
     return serving_calibration.read_serving_loho(path, serving_measurements())
 
 
+@st.cache_resource(show_spinner=False, max_entries=64)
+def mtp_check(k: int, acceptance: float):
+    """(|error| summary, median signed error) of the MTP switch's TPOT on the measured single-node MTP runs at k
+    drafts and this acceptance (serving_calibration.mtp_check, ~1 s)."""
+    return serving_calibration.mtp_check(serving_measurements(), int(k), float(acceptance))
+
+
 # ------------------------------------------------------------------------------------------ results per scenario
 
 
@@ -88,6 +95,13 @@ def estimate(key: str, _model, _hardware, _scenario, _profile):
     """tpot_model.estimate, once per server for each key (controls.evaluate's: the scenario's URL form with uploads,
     the profile, the overrides): the readers of one link share one result. Shared read-only."""
     return model_estimate(_model, _hardware, _scenario, _profile)
+
+
+@st.cache_resource(max_entries=256, show_spinner=False)
+def planner_frontier(key: str, _model, _hardware, _scenario, _profile, tpot_target_s: float):
+    """planner.frontier (the best batch at a TPOT target), once per scenario without its batch (`key`: it searches
+    every batch) and target: a batch change does not search again."""
+    return planner.frontier(_model, _hardware, _scenario, _profile, tpot_target_s)
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)

@@ -229,10 +229,20 @@ def evaluate(state: ScenarioState, profile_id: str | None = None, **overrides: o
     model, hw, profile = resolve(state)
     if profile_id is not None:
         profile = cache.profiles()[profile_id]
+    replaced = [_URL_NAME.get(k, k) for k in overrides]  # the result does not depend on the state's values of these
     key = "|".join(
-        [cache.scenario_key(state, "lang"), profile.id, *(_value_key(k, overrides[k]) for k in sorted(overrides))]
+        [
+            cache.scenario_key(state, "lang", *replaced),
+            profile.id,
+            *(_value_key(k, overrides[k]) for k in sorted(overrides)),
+        ]
     )
     return cache.estimate(key, model, hw, state.to_scenario(**overrides), profile)
+
+
+# Scenario fields an evaluate() override replaces -> the sidebar's (URL) name of the same value
+_URL_NAME = {"batch": "batch", "context_tokens": "context", "output_tokens": "output", "num_gpus": "gpus",
+             "weights": "weights", "kv_cache": "kv", "price_usd_per_gpu_hour": "price"}  # fmt: skip
 
 
 def _value_key(name: str, value: object) -> str:

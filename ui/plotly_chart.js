@@ -90,10 +90,16 @@ function onFullscreenChange(event) {
   }
 }
 
+function nearScreen(div) {
+  const r = div.getBoundingClientRect();
+  return r.bottom > -200 && r.top < window.innerHeight + 200;
+}
+
 function whenWanted(div, draw) {
   // A chart on (or near) the screen draws at once, in a task of its own so that it paints before the next one is
-  // drawn; the others when the browser is idle or they scroll into view. A drawn chart redraws at once.
-  if (div.data) return draw();
+  // drawn; the others when the browser is idle or they scroll into view. A drawn chart on the screen redraws at
+  // once; one below the fold waits the same way, so that a slider's redraw of the charts in view comes first.
+  if (div.data && nearScreen(div)) return draw();
   let done = false;
   const go = () => {
     if (done) return;
