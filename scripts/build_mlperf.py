@@ -68,24 +68,6 @@ MODELS = {
     "llama3.1-8b": ("llama-3.1-8b", 870.7),
     "deepseek-r1": ("deepseek-r1", 803.8),
 }
-FAMILY = {
-    "mi300x": "cdna3",
-    "mi325x": "cdna3",
-    "mi355x": "cdna4",
-    "b200": "blackwell",
-    "gb200": "blackwell",
-    "gb300": "blackwell",
-    "rtx-pro-6000": "blackwell",
-    "h100-sxm": "hopper",
-    "h100-pcie": "hopper",
-    "h100-nvl": "hopper",
-    "h200": "hopper",
-    "h200-nvl": "hopper",
-    "l40s": "ada",
-    "rtx-4090": "ada",
-    "gaudi2": "gaudi",
-    "arc-pro-b60": "xe2",
-}
 MEMORY_GB = {  # per GPU, hardware.yaml: for the tensor-parallel size where the submission does not give it
     "mi300x": 192,
     "mi325x": 256,

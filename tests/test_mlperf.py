@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tpot_model import load_hardware_catalog, load_profiles, mlperf
+from tpot_model import engines, load_hardware_catalog, load_profiles, mlperf
 from tpot_model.catalog import hardware_from_dict
 from tpot_model.files import DATA_DIR, CatalogError
 from tpot_model.profiles import IDEAL
@@ -71,6 +71,18 @@ def test_committed_predictions_are_what_the_profiles_give(rows):
     fit = [i for i, r in enumerate(rows) if r.fitted]
     np.testing.assert_allclose([x["predicted_tpot_s"] for x in records], tpot[fit], rtol=1e-9)
     np.testing.assert_allclose([x["predicted_output_tokens_per_s_per_gpu"] for x in records], out[fit], rtol=1e-9)
+
+
+def test_chip_families_are_the_engines_ones(rows):
+    """One definition of chip families (engines.CHIP_FAMILIES): the MLPerf folds use it, so the RTX PRO 6000 is
+    in NVIDIA's RTX Blackwell family (not the data-centre one) and the Arc Pro B60 in 'arc-pro'."""
+    assert not hasattr(mlperf, "FAMILIES")
+    assert mlperf.family("rtx-pro-6000") == "blackwell-rtx" == engines.chip_family("rtx-pro-6000")
+    assert mlperf.family("arc-pro-b60") == "arc-pro"
+    assert mlperf.family("my-own-chip") == "my-own-chip"  # outside every family: its own fold
+    for r in rows:
+        if r.hardware_id:
+            assert r.family == (engines.chip_family(r.hardware_id) or r.hardware_id)
 
 
 def test_fit_picks_the_grid_value_with_least_squared_log_error():

@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from .catalog import Hardware, ModelSpec, load_hardware_catalog, load_model_catalog
+from .engines import chip_family
 from .estimate import estimate
 from .files import DATA_DIR, CatalogError
 from .fitting import ErrorSummary, sig3
@@ -41,26 +42,6 @@ FLOPS_ATTR = "flops_efficiency"
 FLOPS_GRID = tuple(round(0.1 + 0.05 * i, 2) for i in range(19))  # 0.10, 0.15 ... 1.00
 TARGET_MEDIAN = 0.20  # the issue's goal for the newest round's TPOT median |error|
 
-# chip family of each catalog chip that has MLPerf rows (leave-one-chip-family-out folds; chips of one family share
-# software); a chip not listed is its own family
-FAMILIES = {
-    "h100-sxm": "hopper",
-    "h100-pcie": "hopper",
-    "h100-nvl": "hopper",
-    "h200": "hopper",
-    "h200-nvl": "hopper",
-    "b200": "blackwell",
-    "gb200": "blackwell",
-    "gb300": "blackwell",
-    "rtx-pro-6000": "blackwell",
-    "mi300x": "cdna3",
-    "mi325x": "cdna3",
-    "mi355x": "cdna4",
-    "l40s": "ada",
-    "rtx-4090": "ada",
-    "gaudi2": "gaudi",
-    "arc-pro-b60": "xe2",
-}
 REQUIRED = (
     "round",
     "division",
@@ -94,8 +75,9 @@ ROUND_DATES = {"v4.0": "2024-03-27", "v4.1": "2024-08-28", "v5.0": "2025-04-02",
 
 
 def family(hardware_id: str) -> str:
-    """The chip family of a catalog id (the id itself when it has none listed)."""
-    return FAMILIES.get(hardware_id, hardware_id)
+    """The chip family of a catalog id (engines.CHIP_FAMILIES, the one definition; leave-one-chip-family-out folds,
+    since chips of one family share software); the id itself for a chip outside every family."""
+    return chip_family(hardware_id) or hardware_id
 
 
 @dataclass(frozen=True, eq=False)
