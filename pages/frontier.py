@@ -177,7 +177,7 @@ for s, need in no_fit:
     st.warning(tr("fr_no_fit", name=s.label(tr), gpus=state.gpus, remedy=remedy), icon=":material/block:")
 
 rows = cache.serving_measurements()
-points = figs.measured_points(rows, model.id, isl, osl, hardware, precisions, mtp, disagg)
+points = figs.measured_points(rows, model.id, isl, osl, hardware, precisions, mtp, disagg, layouts)
 if not grid:
     st.info(tr("fr_pick_something"))
 elif not any(r.fields.get("model_id") == figs.SAME_MODEL.get(model.id, model.id) for r in rows):
@@ -198,6 +198,19 @@ st.caption(
         mtp=tr("fr_mtp_on", k=k, a=f"{acceptance:g}") if mtp else tr("fr_mtp_off"),
     )
 )
+if mtp:  # the MTP switch's error on the measured MTP runs, at the k and acceptance chosen here
+    check, bias = cache.mtp_check(k, acceptance)
+    st.caption(
+        tr(
+            "fr_mtp_check",
+            n=check.n,
+            k=k,
+            a=f"{acceptance:g}",
+            median=fmt.pct(check.median),
+            p90=fmt.pct(check.p90),
+            bias=fmt.pct(bias, signed=True),
+        )
+    )
 if series and series[0].marked_index is not None:
     s0, i = series[0], series[0].marked_index
     st.markdown(

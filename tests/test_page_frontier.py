@@ -267,3 +267,37 @@ def test_the_target_shows_both_units(lang):
     tr = Translator(lang)
     at = run_page("frontier", lang=lang)
     assert any(tr("target_both", user="50", tpot="20 ms") == c.value for c in at.caption)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_mtp_shows_its_error_on_the_measured_runs_and_only_the_selected_layouts(lang):
+    """Issue 19: with MTP on, the page states the switch's error on the measured MTP runs at the k and acceptance
+    chosen (serving_calibration.mtp_check), and draws only the measured points of the layouts selected."""
+    tr = Translator(lang)
+    at = run_page("frontier", lang=lang, **DS)
+    at.toggle(key="frontier.mtp").set_value(True).run()
+    check, bias = sc.mtp_check(sc.load_serving_measurements(), 3, 0.5)
+    from ui import fmt
+
+    want = tr("fr_mtp_check", n=check.n, k=3, a="0.5", median=fmt.pct(check.median), p90=fmt.pct(check.p90),
+              bias=fmt.pct(bias, signed=True))  # fmt: skip
+    assert want in [c.value for c in at.caption]
+    at.slider(key="frontier.accept").set_value(0.7).run()
+    check7, _ = sc.mtp_check(sc.load_serving_measurements(), 3, 0.7)
+    assert any(fmt.pct(check7.median) in c.value and "0.7" in c.value for c in at.caption)
+    # measured markers: circle TP, square TP/EP, diamond DP-attn/EP; only the TP ones while only TP is selected
+    symbols = _measured_symbols(at, tr)
+    assert symbols and "square" not in symbols and "diamond" not in symbols
+    at.multiselect(key="frontier.layouts").set_value(["tp", "dp-ep"]).run()
+    assert "diamond" in _measured_symbols(at, tr)
+
+
+def _measured_symbols(at, tr) -> set[str]:
+    """Marker symbols of the measured points on the frontier chart (a symbol per point: its layout)."""
+    out = set()
+    word = tr("fr_measured", hw="", engines="").strip().split(":")[0].split("：")[0]  # 'measured' / '實測'
+    for t in _fig(at, "DeepSeek-R1")["data"]:
+        if word in (t.get("name") or ""):
+            sym = t.get("marker", {}).get("symbol")
+            out |= set(sym) if isinstance(sym, list) else {sym}
+    return out

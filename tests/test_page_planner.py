@@ -86,7 +86,9 @@ def test_each_tab_draws_only_its_own_section(section, charts, tables):
 
 def test_page_writes_its_inputs_to_the_url(default):
     q = default.query_params
-    assert q["planner_target_ms"] == "50" and q["spec_k"] == "4" and q["spec_accept"] == "0.7"
+    # one speculative default with the Serving frontier's MTP switch (issue 19; was k = 4, a = 0.7 here)
+    assert q["planner_target_ms"] == "50" and q["spec_k"] == "3" and q["spec_accept"] == "0.5"
+    assert (int(q["spec_k"]), float(q["spec_accept"])) == (speculative.MTP_K, speculative.MTP_ACCEPTANCE)
     assert q["prefix_hit"] == "0" and q["model"] == "llama-3.1-70b"  # the sidebar's scenario stays
     assert q["planner_section"] == "hardware"
 
@@ -192,7 +194,7 @@ def test_bad_page_parameters_fall_back_with_notices():
     assert not at.exception
     texts = [w.value for w in at.warning]
     assert len(texts) == 4 and not any("<b>" in t for t in texts)
-    assert at.session_state["planner.target"] == "chat" and at.session_state["planner.k"] == 4
+    assert at.session_state["planner.target"] == "chat" and at.session_state["planner.k"] == speculative.MTP_K
 
 
 def test_link_with_page_parameters_restores_them_through_the_app():

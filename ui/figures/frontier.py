@@ -160,12 +160,12 @@ def _precision_of(weights: str) -> str:
 
 
 def measured_points(rows, model_id: str, isl: int, osl: int, hardware: Sequence[str], precisions: Sequence[str],
-                    mtp: bool, disaggregated: bool = True) -> list:  # fmt: skip
+                    mtp: bool, disaggregated: bool = True, layouts: Sequence[str] = LAYOUTS) -> list:  # fmt: skip
     """The measured serving points that belong on this frontier: same model (or architecture), nominal ISL/OSL,
-    a selected hardware and precision, MTP as switched; single-node, and (if asked) the multi-node disaggregated
-    runs, which are display-only."""
+    a selected hardware, precision and layout, MTP as switched; single-node, and (if asked) the multi-node
+    disaggregated runs, which are display-only."""
     model = SAME_MODEL.get(model_id, model_id)
-    layouts = (*LAYOUTS, "disaggregated") if disaggregated else LAYOUTS
+    layouts = (*layouts, "disaggregated") if disaggregated else tuple(layouts)
     return [
         r
         for r in rows

@@ -23,6 +23,7 @@ from tpot_model.planner import (
     Speculative,
     TPScaling,
 )
+from tpot_model.speculative import MTP_ACCEPTANCE, MTP_K
 from tpot_model.targets import TPOT_TARGETS_S
 
 from .. import fmt
@@ -40,7 +41,7 @@ MAX_TTFT_MS = 600_000.0
 K_RANGE = (1, 8)
 ACCEPT_MAX = 0.95
 HIT_MAX = 0.95
-DEFAULT_K, DEFAULT_ACCEPT, DEFAULT_HIT = 4, 0.7, 0.0
+DEFAULT_K, DEFAULT_ACCEPT, DEFAULT_HIT = MTP_K, MTP_ACCEPTANCE, 0.0  # one speculative default: the Frontier's MTP
 SECTIONS = ("hardware", "gpus", "capacity", "speculative", "levers")  # the page's tabs, in order
 TABLE_HARDWARE = ("h100-sxm", "h200", "b200", "mi300x", "mi355x")
 MIXES = ((1024, 1024), (1024, 8192), (8192, 1024), (32768, 1024))  # ISL/OSL pairs analysts quote
