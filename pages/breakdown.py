@@ -28,6 +28,7 @@ st.markdown(
     )
 )
 notices.fit_notice(est, tr)
+notices.fp4_notice(est, state.weights, state.kv, tr)
 
 st.subheader(tr("breakdown_table_title"))
 left, right = st.columns([3, 2])

@@ -9,7 +9,7 @@ import streamlit as st
 from tpot_model.targets import TPOT_TARGETS_S
 from ui import bands, cache, chart, controls, expanders, fmt, notices
 from ui.figures import cost as figs
-from ui.figures.common import hardware_colour
+from ui.figures.common import band_label, hardware_colour
 
 state = controls.scenario_state()
 tr = controls.translator()
@@ -35,6 +35,7 @@ notices.cost_line(est, tr)
 if not energy_known:
     st.info(tr("ce_no_power", hw=hw.name))
 notices.fit_notice(est, tr)
+notices.fp4_notice(est, state.weights, state.kv, tr)
 bands.basis_caption(est, tr, controls.profile_label(est.profile, tr))
 
 usd_1m = float(est.usd_per_1M_tokens)
@@ -128,6 +129,9 @@ if price_known:
             scenario_x,
             sweep=sweep,
             unit=unit,
+            band_low=run.usd_per_1M_tokens_low,
+            band_high=run.usd_per_1M_tokens_high,
+            band_name=band_label(run.band, tr),
             tr=tr,
         ),  # fmt: skip
         lambda: figs.cost_table(x, run.usd_per_1M_tokens, run.usd_per_1M_tokens_with_prefill, run.fits, sweep=sweep),
@@ -148,6 +152,9 @@ with left:
             scenario_x,
             sweep=sweep,
             colour=colour,
+            band_low=run.tokens_per_s_per_gpu * run.band.throughput_low_factor,  # the band of the plotted line
+            band_high=run.tokens_per_s_per_gpu * run.band.throughput_high_factor,
+            band_name=band_label(run.band, tr),
             tr=tr,
         ),  # fmt: skip
         lambda: figs.throughput_table(x, run.tokens_per_s_per_gpu, run.tokens_per_s_per_user, run.fits, sweep=sweep),

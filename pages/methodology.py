@@ -52,6 +52,7 @@ st.markdown(
     )
 )
 notices.fit_notice(est, tr)
+notices.fp4_notice(est, state.weights, state.kv, tr)
 
 render(figs.memory_blocks(est, tr))
 render(figs.roofline_blocks(est, tr, profile))

@@ -5,6 +5,7 @@ import streamlit as st
 from tpot_model.targets import targets_met
 from ui import bands, chart, controls, expanders, explain, fmt, notices
 from ui.figures import overview as figs
+from ui.figures.common import band_label
 
 state = controls.scenario_state()
 tr = controls.translator()
@@ -43,6 +44,7 @@ else:
         )
     )
 notices.fit_notice(est, tr)
+notices.fp4_notice(est, state.weights, state.kv, tr)
 notices.context_notice(est, tr)
 notices.split_notice(est, tr)
 notices.scale_notice(est, tr)
@@ -120,7 +122,14 @@ met = [tr(f"target_{k}") for k, ok in targets_met(tpot).items() if ok]
 met_key = "ov_targets_met" if bool(est.fits) else "ov_targets_met_nofit"
 st.markdown(tr(met_key, met=tr.join(met)) if met else tr("ov_targets_none"))
 chart.figure(
-    lambda: figs.tpot_vs_targets(tpot, float(ideal.tpot_s), tr=tr),
+    lambda: figs.tpot_vs_targets(
+        tpot,
+        float(ideal.tpot_s),
+        low_s=float(est.tpot_low_s),
+        high_s=float(est.tpot_high_s),
+        band_name=band_label(est.band, tr),
+        tr=tr,
+    ),
     lambda: figs.targets_table(tpot, float(ideal.tpot_s)),
     "tpot-targets",
     tr,

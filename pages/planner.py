@@ -8,6 +8,7 @@ from dataclasses import replace
 import streamlit as st
 
 from tpot_model import economics, planner, speculative
+from tpot_model.estimate import native_formats
 from tpot_model.roofline import scale_up_domain_gpus
 from ui import cache, chart, controls, expanders, fmt, notices, page_state
 from ui.figures import planner as figs
@@ -15,7 +16,7 @@ from ui.figures import planner as figs
 state = controls.scenario_state()
 tr = controls.translator()
 model, hw, profile = controls.resolve(state)
-scenario = state.to_scenario()
+scenario = native_formats(state.to_scenario(), hw)  # bare fp4: the chip's block format, as the estimate takes it
 est = controls.evaluate(state)
 catalog_models, catalog_hw = cache.models(), cache.hardware()
 INIT, NOTICES = "_planner_initialised", "_planner_notices"
@@ -104,6 +105,7 @@ st.markdown(
 
 # ------------------------------------------------------------------------------------------------ the frontier
 notices.fit_notice(est, tr)
+notices.fp4_notice(est, state.weights, state.kv, tr)
 st.header(tr("pl_frontier_h"))
 point = planner.frontier(model, hw, scenario, profile, target_s, ttft_s)
 price_known = point.usd_per_1M_tokens == point.usd_per_1M_tokens

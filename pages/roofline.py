@@ -25,6 +25,7 @@ st.markdown(
     )
 )
 notices.fit_notice(est, tr)
+notices.fp4_notice(est, state.weights, state.kv, tr)
 
 c = st.columns(4)
 ai, ridge = float(est.arithmetic_intensity_flop_per_byte), est.ridge_point_flop_per_byte

@@ -318,3 +318,17 @@ def test_readers_of_one_link_share_the_estimate_and_figure(monkeypatch):
     assert figures(first) == figures(second)
     run_page("roofline", embedded=True, **{**link, "batch": "24"})
     assert calls["figure"] == 2 and calls["estimate"] > after_first["estimate"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_bare_fp4_says_which_block_format_it_is_taken_as(lang):
+    """Issue 19: 'fp4' on a B200 is NVFP4 at 4.5 bits (scales included), on an MI355X MXFP4 at 4.25; the page says
+    so, and its memory reads the block format's bytes."""
+    tr = Translator(lang)
+    for hw, name, bits in (("b200", "NVFP4", "4.5"), ("mi355x", "MXFP4", "4.25")):
+        at = run_page("overview", lang=lang, hardware=hw, gpus="1", weights="fp4")
+        assert not at.exception
+        from tpot_model import resolve_hardware
+
+        assert tr("notice_fp4", fmt=name, bits=bits, hw=resolve_hardware(hw).name) in [i.value for i in at.info]
+    assert not any("NVFP4" in i.value for i in run_page("overview", lang=lang, hardware="b200", weights="nvfp4").info)

@@ -426,3 +426,20 @@ def test_chunked_attention_prefill_and_cache_by_hand():
         KV_PER_TOKEN_PER_LAYER * (tokens + np.minimum(tokens, TINY_WINDOW_W)), rel=1e-12
     )
     assert TINY_CHUNKED.kind == "GQA + chunked attention" and TINY_DSA.kind == "MLA + sparse attention"
+
+
+def test_bare_fp4_is_the_chips_block_format_with_its_scales():
+    """Issue 19: bare 'fp4' at 4.0 bits left out the block scales; the estimate takes the chip's own FP4 format:
+    NVFP4 (E2M1 + an FP8 scale per 16: 4 + 8/16 = 4.5 bits) on NVIDIA, MXFP4 (E2M1 + an 8-bit scale per 32:
+    4 + 8/32 = 4.25 bits) on AMD. The weight bytes follow: 8B-class weights x 4.5 / 8 on B200."""
+    from tpot_model import Scenario, estimate, resolve_hardware, resolve_model, total_params
+
+    m = resolve_model("llama-3.1-8b")
+    for hw_id, name, bits in (("b200", "nvfp4", 4 + 8 / 16), ("mi355x", "mxfp4", 4 + 8 / 32)):
+        hw = resolve_hardware(hw_id)
+        e = estimate(m, hw, Scenario(weights="fp4", kv_cache="fp4"))
+        assert (e.scenario.weights.name, e.scenario.kv_cache.name) == (name, name)
+        assert e.scenario.weights.bits == bits
+        assert e.weight_bytes == pytest.approx(total_params(m) * bits / 8, rel=1e-12)
+    e = estimate(m, resolve_hardware("b200"), Scenario(weights="nvfp4"))
+    assert e.scenario.weights.name == "nvfp4"  # named formats are kept

@@ -15,7 +15,7 @@ import numpy as np
 from .bands import Band, band_for
 from .catalog import Hardware, ModelSpec
 from .economics import price_for, tokens_per_gw_year, tokens_per_s_per_mw, usd_per_1M_tokens
-from .precision import FORMATS, NumberFormat
+from .precision import FORMATS, NumberFormat, with_native_fp4
 from .prices import PricePoint
 from .profiles import IDEAL, EfficiencyProfile
 from .roofline import (
@@ -317,12 +317,25 @@ def _max_batch(m: ModelSpec, s: Scenario, usable: float) -> np.ndarray:
     return per_gpu * N if s.parallelism == "dp-ep" else per_gpu
 
 
+def native_formats(s: Scenario, hw: Hardware) -> Scenario:
+    """The scenario with bare 'fp4' weights or KV cache replaced by the chip's block FP4 format
+    (precision.native_fp4); unchanged otherwise."""
+    if "fp4" not in (s.weights.name, s.kv_cache.name):
+        return s
+    return dataclasses.replace(
+        s, weights=with_native_fp4(s.weights, hw.vendor), kv_cache=with_native_fp4(s.kv_cache, hw.vendor)
+    )
+
+
 def estimate(m: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProfile = IDEAL) -> Estimate:
     """Evaluate a scenario (scalars or broadcasting arrays) on one hardware type with one efficiency profile.
 
     s.batching == "continuous": batch is the concurrency of a server in its steady state, tpot_s the mean inter-token
     time, ttft_s a new prompt's time to first token (serving.py); otherwise one static batch decoding together.
-    s.as_of: the profile as the engine ran that day (its dated history; None: the newest values)."""
+    s.as_of: the profile as the engine ran that day (its dated history; None: the newest values). Bare 'fp4' weights
+    or cache are the chip's block FP4 format (precision.native_fp4: NVFP4, 4.5 bits; MXFP4, 4.25 bits, on AMD); the
+    estimate's scenario names the format used."""
+    s = native_formats(s, hw)
     profile = profile.as_of(s.as_of)
     steady = None
     if s.batching == "continuous":

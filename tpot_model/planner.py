@@ -30,7 +30,7 @@ import numpy as np
 from .catalog import Hardware, ModelSpec
 from .economics import usd_per_1M_tokens
 from .estimate import Estimate, estimate, kv_cache_peak_bytes_per_gpu, weight_bytes_per_gpu
-from .precision import parse_format
+from .precision import native_fp4, parse_format
 from .profiles import IDEAL, EfficiencyProfile
 from .roofline import (
     ACTIVATION_BYTES,
@@ -370,10 +370,9 @@ TABLE_PRECISIONS = ("bf16", "fp8", "fp4")
 
 
 def precision_format(precision: str, hw: Hardware) -> str:
-    """The weight format behind a precision column: fp4 is NVFP4, MXFP4 on AMD (each vendor's block format)."""
-    if precision == "fp4":
-        return "mxfp4" if hw.vendor.upper() == "AMD" else "nvfp4"
-    return precision
+    """The weight format behind a precision column: fp4 is the vendor's block format (precision.native_fp4: NVFP4,
+    MXFP4 on AMD)."""
+    return native_fp4(hw.vendor).name if precision == "fp4" else precision
 
 
 @dataclass(frozen=True, eq=False)

@@ -51,7 +51,7 @@ FORMATS: dict[str, NumberFormat] = {
         NumberFormat("int4", 4, "bf16", "INT4 weight-only (W4A16), scales ignored: math at the bf16 rate"),
         NumberFormat("gptq-int4", _GPTQ_BITS, "bf16", "GPTQ int4, group 128 (fp16 scale + 4-bit zero per group)"),
         NumberFormat("awq-int4", _GPTQ_BITS, "bf16", "AWQ int4, group 128 (fp16 scale + 4-bit zero per group)"),
-        NumberFormat("fp4", 4, "fp4", "FP4 (E2M1) weights and activations, scales ignored"),
+        NumberFormat("fp4", 4, "fp4", "FP4 (E2M1): estimate takes the chip's block format (native_fp4)"),
         NumberFormat("nvfp4", 4.5, "fp4", "NVFP4: E2M1 + one FP8 scale per 16 values (4.5 bits)"),
         NumberFormat("mxfp4", 4.25, "fp4", "MXFP4: E2M1 + one 8-bit scale per 32 values (4.25 bits)"),
         NumberFormat("q8_0", 8.5, "bf16", "GGUF Q8_0: 8 bits + fp16 scale per 32 (8.5 bits)"),
@@ -63,6 +63,19 @@ FORMATS: dict[str, NumberFormat] = {
         NumberFormat("q2_k", 2.63, "bf16", "GGUF Q2_K (~2.63 bits, mixed)"),
     )
 }
+
+
+def native_fp4(vendor: str) -> NumberFormat:
+    """The block FP4 format a chip's vendor runs: MXFP4 (E2M1 + an 8-bit scale per 32 values, 4.25 bits) on AMD,
+    NVFP4 (E2M1 + an FP8 scale per 16, 4.5 bits) otherwise. Bare 'fp4' (4.0 bits, no scales) stands for it: real
+    FP4 weights and caches always carry block scales."""
+    return FORMATS["mxfp4"] if vendor.strip().upper() == "AMD" else FORMATS["nvfp4"]
+
+
+def with_native_fp4(fmt: NumberFormat, vendor: str) -> NumberFormat:
+    """`fmt`, or the vendor's block FP4 format (native_fp4) when it is bare 'fp4'."""
+    return native_fp4(vendor) if fmt.name == "fp4" else fmt
+
 
 KV_FORMATS = ("fp32", "bf16", "fp16", "fp8", "int8", "int4", "fp4", "nvfp4", "mxfp4")
 

@@ -48,6 +48,15 @@ def fit_notice(est, tr: Translator) -> None:
     )
 
 
+def fp4_notice(est, weights: str, kv: str, tr: Translator) -> None:
+    """When bare 'fp4' was asked for (weights or KV cache): say which block format the estimate took for the chip
+    (precision.native_fp4) and its bits per element, scales included."""
+    used = [f for asked, f in ((weights, est.scenario.weights), (kv, est.scenario.kv_cache)) if asked == "fp4"]
+    if used:
+        f = used[0]
+        st.info(tr("notice_fp4", fmt=f.name.upper(), bits=f"{f.bits:g}", hw=est.hardware.name), icon=":material/info:")
+
+
 def if_fitted(est, tr: Translator, value: str, **metric_kwargs) -> dict:
     """st.metric's value and keyword arguments for a headline number of a (scalar) scenario: as given when it fits;
     when it does not, the value in grey and marked 'if it fitted' (what the chip would reach with the memory: shown
