@@ -89,11 +89,14 @@ def test_sweep_and_unit_radios():
 def test_frontier_axes_and_target():
     at = run_page("cost")
     fig = _fig(at, EN("ce_frontier_title"))
-    assert fig["layout"]["yaxis"]["title"]["text"] == EN("axis_tpot_ms")
-    chat = [t["name"] for t in fig["data"] if t["name"].startswith("best")]
-    at.radio(key="cost.frontier_axes").set_value("user_vs_gpu").run()
-    fig = _fig(at, EN("ce_frontier_title"))
+    # issue 19: one orientation for throughput-latency curves by default, InferenceX's (per user across, per GPU up)
     assert fig["layout"]["xaxis"]["title"]["text"] == EN("ce_axis_tps_user")
+    assert fig["layout"]["yaxis"]["title"]["text"] == EN("ce_axis_tps_gpu")
+    chat = [t["name"] for t in fig["data"] if t["name"].startswith("best")]
+    at.radio(key="cost.frontier_axes").set_value("gpu_vs_tpot").run()
+    fig = _fig(at, EN("ce_frontier_title"))
+    assert fig["layout"]["yaxis"]["title"]["text"] == EN("axis_tpot_ms")
+    at.radio(key="cost.frontier_axes").set_value("user_vs_gpu").run()
     at.selectbox(key="cost.target").set_value("code_completion").run()
     assert not at.exception
     fig = _fig(at, EN("ce_frontier_title"))

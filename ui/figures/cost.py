@@ -29,7 +29,7 @@ SWEEP_POINTS = 64  # contexts per sweep
 HEAT_POINTS = 48
 COST_UNITS = ("usd_1m", "usd_1k", "tokens_per_usd")
 HEAT_METRICS = ("usd_1m", "tps_gpu", "j_per_token")
-FRONTIER_AXES = ("gpu_vs_tpot", "user_vs_gpu")
+FRONTIER_AXES = ("user_vs_gpu", "gpu_vs_tpot")  # the first, InferenceX's, is the default
 SWEEPS = ("batch", "context")
 DECODE_COLOUR = "#1f77b4"
 PREFILL_COLOUR = "#ff7f0e"
@@ -326,13 +326,14 @@ def frontier(
     target_label: str,
     scenario_batch: float,
     *,
-    axes: str = "gpu_vs_tpot",
+    axes: str = "user_vs_gpu",
     colour: str = DECODE_COLOUR,
     tr: Translator = EN,
 ) -> go.Figure:
-    """Throughput-latency frontier, one point per batch: x = tokens/s per GPU, y = TPOT (ms); or InferenceX's
-    x = tokens/s per user, y = tokens/s per GPU. Points that do not fit are grey; the TPOT target is drawn and the
-    best batch that meets it (highest tokens/s per GPU, fits) is starred."""
+    """Throughput-latency frontier, one point per batch: InferenceX's x = tokens/s per user, y = tokens/s per GPU
+    (the default, as on the Serving frontier); or x = tokens/s per GPU, y = TPOT (ms). Points that do not fit are
+    grey; the TPOT target is drawn, labelled outside the plot area, and the best batch that meets it (highest
+    tokens/s per GPU, fits) is starred."""
     b = np.asarray(batch, dtype=float)
     tpot_ms = np.asarray(tpot_s, dtype=float) * 1e3
     gpu = np.asarray(tokens_per_s_per_gpu, dtype=float)
@@ -381,25 +382,16 @@ def frontier(
         hovertemplate=f"{tr('ce_scenario')}<br>" + hover + "<extra></extra>",
     )
     # the target: TPOT ≤ target is below a horizontal line, or right of 1/target tokens/s per user
+    # its label sits outside the plot area (right margin, or above the plot), where no marker can run through it;
+    # annotations on log axes take log10 coordinates
     d = Decor()
+    label_font = {"color": TARGET_COLOUR, "size": 12}
     if axes == "gpu_vs_tpot":
-        d.hline(  # shape labels, unlike annotations, sit at data coordinates on log axes
-            target_s * 1e3,
-            line={"dash": "dash", "color": TARGET_COLOUR},
-            label={"text": target_label, "textposition": "end", "font": {"color": TARGET_COLOUR}},
-        )
+        d.hline(target_s * 1e3, line={"dash": "dash", "color": TARGET_COLOUR})
+        d.note(target_label, 1.0, math.log10(target_s * 1e3), yref="y", xanchor="left", xshift=4, font=label_font)
     else:
-        d.vline(
-            1.0 / target_s,
-            line={"dash": "dash", "color": TARGET_COLOUR},
-            label={
-                "text": target_label,
-                "textposition": "start",
-                "textangle": 0,
-                "xanchor": "left",
-                "font": {"color": TARGET_COLOUR},
-            },
-        )
+        d.vline(1.0 / target_s, line={"dash": "dash", "color": TARGET_COLOUR})
+        d.note(target_label, math.log10(1.0 / target_s), 1.0, xref="x", yanchor="bottom", font=label_font)
     best = best_batch_index(tpot_s, gpu, ok, target_s)
     if best is not None:
         fig.add_scatter(
@@ -437,7 +429,7 @@ def frontier(
         fig,
         height=520,
         legend={"orientation": "h", "yanchor": "top", "y": -0.22, "xanchor": "left", "x": 0.0},
-        margin={"b": 140},
+        margin={"b": 140, "r": 130 if axes == "gpu_vs_tpot" else 20},  # the right margin holds the target's label
     )
 
 
