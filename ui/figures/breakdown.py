@@ -13,7 +13,7 @@ from tpot_model import BUCKETS, Estimate
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import BUCKET_COLOURS, COLOURBAR_FINER, Figure, log_edges, nice_log_ticks, style, tick_label
+from .common import BUCKET_COLOURS, COLOURBAR_FINER, Figure, band_label, log_edges, nice_log_ticks, style, tick_label
 
 BATCH_SWEEP = tuple(2**i for i in range(11))  # 1, 2, 4 ... 1024 as bar categories
 HEAT_BATCH_MAX = 4096
@@ -78,7 +78,7 @@ def sweep_bars(
     est: Estimate, ideal: Estimate | None, x_values: np.ndarray, *, axis: str, current: float, tr: Translator = EN
 ) -> go.Figure:
     """Stacked TPOT buckets (ms) per sweep value, the ideal bound as a line, non-fitting bars hatched and faded,
-    the current scenario's bar outlined. `est` and `ideal` are one vectorised call over `x_values`."""
+    the current scenario's bar outlined, the estimate's 80% band as an error bar on each total. `est` and `ideal` are one vectorised call over `x_values`."""
     labels = _labels(x_values, axis)
     shape = np.shape(x_values)
     tpot = np.broadcast_to(est.tpot_s, shape) * 1e3
@@ -126,9 +126,22 @@ def sweep_bars(
             hoverinfo="skip",
         )
     fit_text = [tr("breakdown_fits_yes") if f else tr("breakdown_fits_no") for f in fits]
+    # the estimate's 80% band as an error bar on each total (none for the ideal profile), named in a legend key
+    band = band_label(est.band, tr)
+    low, high = np.broadcast_to(est.tpot_low_s, shape) * 1e3, np.broadcast_to(est.tpot_high_s, shape) * 1e3
+    has_band = bool(band) and bool(np.isfinite(high).any())
     fig.add_scatter(
         x=labels,
         y=tpot,
+        error_y={
+            "type": "data",
+            "array": high - tpot,
+            "arrayminus": tpot - low,
+            "visible": has_band,
+            "color": "#333",
+            "thickness": 1.5,
+            "width": 5,
+        },  # fmt: skip
         mode="markers+text",  # an invisible marker, not text mode: a unified hover shows text mode's "Aa" symbol
         marker={"size": 1, "opacity": 0},
         text=[fmt.number(v) for v in tpot],
@@ -138,7 +151,10 @@ def sweep_bars(
         customdata=fit_text,
         hovertemplate=tr("breakdown_total_hover", ms="%{y:,.3g} ms") + " · %{customdata}<extra></extra>",
     )
-    top = float(tpot.max())
+    top = float(np.nanmax(high)) if has_band else float(tpot.max())
+    if has_band:
+        fig.add_scatter(x=[labels[0]], y=[None], mode="markers", name=band,
+                        marker={"symbol": "line-ns-open", "size": 12, "color": "#333"})  # fmt: skip
     if ideal is not None:
         ideal_ms = np.broadcast_to(ideal.tpot_s, shape) * 1e3
         top = max(top, float(ideal_ms.max()))

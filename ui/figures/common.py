@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 
 from tpot_model import load_hardware_catalog
+from tpot_model.engines import CHIP_FAMILIES
 
 from .. import fmt
 
@@ -276,3 +277,47 @@ def log_edges(centres: np.ndarray) -> np.ndarray:
         return 10 ** np.array([c[0] - 0.1, c[0] + 0.1])
     mid = (c[1:] + c[:-1]) / 2
     return 10 ** np.concatenate([[c[0] - (mid[0] - c[0])], mid, [c[-1] + (c[-1] - mid[-1])]])
+
+
+BAND_OPACITY = 0.18  # the shaded 80% band: the line's colour, this transparent
+
+
+def band_label(band, tr) -> str:
+    """'80% band (llama.cpp measured on NVIDIA Hopper)': the legend and hover name of an estimate's band
+    (tpot_model.bands.Band), saying what it rests on; '' without a band (the ideal bound)."""
+    if not band.has_band:
+        return ""
+    family = CHIP_FAMILIES[band.family][0] if band.family else tr("band_no_family")
+    return tr("band_legend", basis=tr(f"band_short_{band.level}", engine=band.engine, family=family))
+
+
+def _rgba(colour: str, alpha: float) -> str:
+    """'#1f77b4' with an alpha as 'rgba(31,119,180,alpha)' (anything but '#rrggbb': grey)."""
+    c = colour.lstrip("#") if len(colour) == 7 and colour.startswith("#") else "969696"
+    return f"rgba({int(c[0:2], 16)},{int(c[2:4], 16)},{int(c[4:6], 16)},{alpha})"
+
+
+def add_band(
+    fig: go.Figure,
+    x: np.ndarray,
+    low: np.ndarray,
+    high: np.ndarray,
+    *,
+    colour: str,
+    name: str,
+    legendgroup: str | None = None,
+    showlegend: bool = True,
+    hover_value: str = "%{y:,.4~g}",
+) -> None:
+    """A shaded band between low and high (arrays over x, display units) in the line's colour: the low edge, then the
+    high edge filled down to it. Nothing when name is '' or no value is finite (no band: the ideal profile)."""
+    low, high = np.asarray(low, dtype=float), np.asarray(high, dtype=float)
+    if not name or not (np.isfinite(low).any() and np.isfinite(high).any()):
+        return
+    group = legendgroup or f"band-{name}"
+    edge = {"color": _rgba(colour, 0.0), "width": 0}
+    hover = f"{name}<br>%{{x:,.4~g}}: {hover_value}<extra></extra>"
+    fig.add_scatter(x=x, y=low, mode="lines", line=edge, legendgroup=group, showlegend=False, name=name,
+                    hovertemplate=hover)  # fmt: skip
+    fig.add_scatter(x=x, y=high, mode="lines", line=edge, fill="tonexty", fillcolor=_rgba(colour, BAND_OPACITY),
+                    legendgroup=group, showlegend=showlegend, name=name, hovertemplate=hover)  # fmt: skip

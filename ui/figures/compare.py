@@ -22,7 +22,7 @@ from ..i18n import EN, Translator
 from ..state import (
     BATCH_OPTIONS,
 )
-from .common import Figure, hardware_colour, style, y_log_ticks
+from .common import Figure, add_band, band_label, hardware_colour, style, y_log_ticks
 
 SAME = "same"  # follow scenario A (model, batch, context, profile)
 AUTO = "auto"  # fewest power-of-two GPUs that hold the scenario
@@ -273,7 +273,7 @@ def _split_by_fit(y: np.ndarray, fits: np.ndarray) -> tuple[np.ndarray, np.ndarr
 
 def tpot_vs_batch(sweeps: Mapping[str, Estimate], current: Mapping[str, Estimate], *, tr: Translator = EN) -> go.Figure:
     """TPOT (ms) against batch for each scenario on one chart (log-log), solid where it fits in memory and dashed
-    where it does not; each scenario's own batch is marked."""
+    where it does not, its 80% band shaded (none for the ideal profile); each scenario's own batch is marked."""
     styles = _styles(current)
     fig = Figure()
     for x, e in sweeps.items():
@@ -284,6 +284,9 @@ def tpot_vs_batch(sweeps: Mapping[str, Estimate], current: Mapping[str, Estimate
         solid, dashed = _split_by_fit(y, fits)
         hover = tr("cmp_hover_sweep", label=label) + "<extra></extra>"
         nofit_hover = tr("cmp_hover_sweep_nofit", label=label) + "<extra></extra>"
+        band = band_label(e.band, tr)  # '' for the ideal bound: no band drawn
+        add_band(fig, batch, np.ravel(e.tpot_low_s) * 1e3, np.ravel(e.tpot_high_s) * 1e3, colour=colour,
+                 name=f"{x}: {band}" if band else "", legendgroup=x, hover_value="%{y:,.3~g} ms")  # fmt: skip
         fig.add_scatter(
             x=batch,
             y=solid,

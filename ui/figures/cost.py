@@ -14,6 +14,7 @@ from ..i18n import EN, Translator
 from .common import (
     Decor,
     Figure,
+    add_band,
     log_edges,
     log_ticks,
     nice_log_ticks,
@@ -147,11 +148,19 @@ def cost_curve(
     *,
     sweep: str = "batch",
     unit: str = "usd_1m",
+    band_low: np.ndarray | None = None,
+    band_high: np.ndarray | None = None,
+    band_name: str = "",
     tr: Translator = EN,
 ) -> go.Figure:
-    """Cost per output token against batch or context: decode alone, and per request with the prompt's prefill."""
+    """Cost per output token against batch or context: decode alone, and per request with the prompt's prefill;
+    the decode cost's 80% band shaded (band_low / band_high: $ per 1M output tokens, Estimate.usd_per_1M_tokens_low /
+    _high; band_name from common.band_label, '' for none)."""
     fig = Figure()
     i = _nearest(x, scenario_x)
+    if band_low is not None and band_high is not None:
+        add_band(fig, x, cost_in(band_low, unit), cost_in(band_high, unit), colour=DECODE_COLOUR, name=band_name,
+                 hover_value=_y_hover(unit, tr).split("<br>")[-1])  # fmt: skip
     for key, values, colour in (
         ("ce_line_decode", usd_per_1m_decode, DECODE_COLOUR),
         ("ce_line_prefill", usd_per_1m_with_prefill, PREFILL_COLOUR),
@@ -216,10 +225,17 @@ def throughput_curve(
     *,
     sweep: str = "batch",
     colour: str = DECODE_COLOUR,
+    band_low: np.ndarray | None = None,
+    band_high: np.ndarray | None = None,
+    band_name: str = "",
     tr: Translator = EN,
 ) -> go.Figure:
-    """Output tokens/s per GPU against batch or context (hover adds tokens/s per user)."""
+    """Output tokens/s per GPU against batch or context (hover adds tokens/s per user), its 80% band shaded
+    (band_low / band_high: Estimate.output_tokens_per_s_per_gpu_low / _high; band_name '' for none)."""
     fig = Figure()
+    if band_low is not None and band_high is not None:
+        add_band(fig, x, band_low, band_high, colour=colour, name=band_name,
+                 hover_value=f"%{{y:,.4~g}} {tr('ce_u_tps_gpu')}")  # fmt: skip
     name = tr("ce_line_tps_gpu")
     fig.add_scatter(
         x=x,

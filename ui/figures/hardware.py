@@ -14,11 +14,12 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from tpot_model import Estimate, Hardware
+from tpot_model.bands import Band
 from tpot_model.units import GB, TB_per_s, TFLOP_per_s
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import Figure, hardware_colour, style, vendor_colour, y_log_ticks
+from .common import Figure, band_label, hardware_colour, style, vendor_colour, y_log_ticks
 
 # Memory generations, oldest / highest-bandwidth family first; unknown types ("" in the catalog) go last.
 MEMORY_ORDER = (
@@ -230,6 +231,12 @@ def tpot_table(pairs: Sequence[tuple[Estimate, Estimate]]) -> pd.DataFrame:
                 "fits": bool(est.fits),
                 "min_gpus": float(est.min_gpus),
                 "profile": est.profile.id,
+                # the estimate's 80% calibration band (nan for the ideal profile) and what it rests on
+                "tpot_low_ms": float(est.tpot_low_s) * 1e3,
+                "tpot_high_ms": float(est.tpot_high_s) * 1e3,
+                "band_level": est.band.level,
+                "band_engine": est.band.engine,
+                "band_family": est.band.family,
             }
         )
     df = pd.DataFrame(rows)
@@ -242,6 +249,9 @@ def tpot_table_labels(*, show_profile: bool = True, tr: Translator = EN) -> dict
         "hardware": tr("hw_col_hardware"),
         "tpot_ideal_ms": tr("hw_col_tpot_ideal"),
         "tpot_profile_ms": tr("hw_col_tpot_profile"),
+        "tpot_low_ms": tr("hw_col_tpot_low"),
+        "tpot_high_ms": tr("hw_col_tpot_high"),
+        "band_rests_on": tr("hw_col_band"),
         "tokens_per_s_per_user": tr("hw_col_tps_user"),
         "tokens_per_s_per_gpu": tr("hw_col_tps_gpu"),
         "tokens_per_s_per_usd_per_gpu_hour": tr("hw_col_tps_usd"),
@@ -252,13 +262,23 @@ def tpot_table_labels(*, show_profile: bool = True, tr: Translator = EN) -> dict
         "min_gpus": tr("hw_col_min_gpus"),
     }
     if not show_profile:
-        del labels["tpot_profile_ms"]
+        for key in ("tpot_profile_ms", "tpot_low_ms", "tpot_high_ms", "band_rests_on"):
+            del labels[key]
     return labels
+
+
+def _band_words(level: str, engine: str, family: str, tr: Translator) -> str:
+    """What a chip's band rests on, in words ('' without a band)."""
+    return band_label(Band(level=level, engine=engine, family=family), tr)
 
 
 def tpot_display_table(table: pd.DataFrame, *, show_profile: bool = True, tr: Translator = EN) -> pd.DataFrame:
     """tpot_table rounded to sensible precision, with translated headers, for st.dataframe (numbers stay sortable)."""
     labels = tpot_table_labels(show_profile=show_profile, tr=tr)
+    if table.empty:
+        return pd.DataFrame(columns=list(labels.values()))
+    words = [_band_words(*r, tr) for r in table[["band_level", "band_engine", "band_family"]].itertuples(index=False)]
+    table = table.assign(band_rests_on=words)
     out = table[list(labels)].copy()
     for col in out.columns:
         if out[col].dtype.kind == "f" and col != "min_gpus":
@@ -278,6 +298,9 @@ def tpot_by_hardware(
     colours = [hardware_colour(est.hardware.id) for _, est in pairs]
     ideal_s = np.array([float(i.tpot_s) for i, _ in pairs])
     est_s = np.array([float(e.tpot_s) for _, e in pairs])
+    low_s = np.array([float(e.tpot_low_s) for _, e in pairs])  # the 80% band (nan: none, the ideal profile)
+    high_s = np.array([float(e.tpot_high_s) for _, e in pairs])
+    bands = [band_label(e.band, tr) for _, e in pairs]
     in_seconds = float(np.nanmax(np.concatenate([ideal_s, est_s]), initial=0.0)) >= SECONDS_ABOVE_S
     scale = 1.0 if in_seconds else 1e3
     fits = np.array([bool(e.fits) for _, e in pairs])
@@ -291,9 +314,10 @@ def tpot_by_hardware(
         labels = [fmt.duration(i) for i in ideal_s]
     labels = [f"{lab} · {n}" if n else lab for lab, n in zip(labels, notes, strict=True)]
     custom = [
-        [fmt.duration(i), fmt.duration(e), tr("hw_yes") if f else n]
-        for i, e, f, n in zip(ideal_s, est_s, fits, notes, strict=True)
-    ]
+        [fmt.duration(i), fmt.duration(e), tr("hw_yes") if f else n,
+         f"{b}: {fmt.duration(lo)}–{fmt.duration(hi)}" if b else ""]
+        for i, e, f, n, lo, hi, b in zip(ideal_s, est_s, fits, notes, low_s, high_s, bands, strict=True)
+    ]  # fmt: skip
     hover = tr("hw_hover_tpot") if show_profile else tr("hw_hover_tpot_ideal")
     common = {"y": names, "orientation": "h", "customdata": custom, "hovertemplate": hover + "<extra></extra>"}
     fig = Figure()
@@ -307,6 +331,16 @@ def tpot_by_hardware(
             cliponaxis=False,
             showlegend=False,
             name=tr("hw_estimate"),
+            # the 80% band as an error bar on the estimate (none where the profile has no band)
+            error_x={
+                "type": "data",
+                "array": (high_s - est_s) * scale,
+                "arrayminus": (est_s - low_s) * scale,
+                "visible": bool(np.isfinite(low_s).any()),
+                "color": "#444",
+                "thickness": 1.5,
+                "width": 4,
+            },
             **common,
         )
     fig.add_bar(
@@ -324,6 +358,9 @@ def tpot_by_hardware(
     fig.add_bar(x=[None], y=[None], name=tr("label_ideal"), marker_color="#666", showlegend=True)
     if show_profile:
         fig.add_bar(x=[None], y=[None], name=tr("hw_estimate"), marker_color="#c9c9c9")
+        if np.isfinite(low_s).any():  # one key for the error bars; each chip's basis is in its hover and the table
+            fig.add_scatter(x=[None], y=[None], mode="markers", name=tr("hw_legend_band"),
+                            marker={"symbol": "line-ew-open", "size": 12, "color": "#444"})  # fmt: skip
     if not fits.all():
         fig.add_bar(
             x=[None],

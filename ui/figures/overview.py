@@ -14,26 +14,50 @@ from ..i18n import EN, Translator
 from .common import BUCKET_COLOURS, Decor, Figure, nice_log_ticks, style, tick_label
 
 
-def tpot_vs_targets(tpot_s: float, ideal_s: float, *, tr: Translator = EN) -> go.Figure:
+def tpot_vs_targets(
+    tpot_s: float,
+    ideal_s: float,
+    *,
+    low_s: float = math.nan,
+    high_s: float = math.nan,
+    band_name: str = "",
+    tr: Translator = EN,
+) -> go.Figure:
     """A horizontal bar of the estimate and the ideal bound, with a vertical line per TPOT target (ms), each target
     labelled with its number. The bars' values sit in their axis labels ('Estimate · 20.0 ms'), where no target line
-    can run through them."""
+    can run through them. The estimate's 80% band (low_s-high_s, s; band_name from common.band_label) is an error
+    bar on its bar, named in the hover and in a legend key; the ideal bound has none."""
     fig = Figure()
     values = [fmt.ms(ideal_s), fmt.ms(tpot_s)]
+    has_band = bool(band_name) and math.isfinite(low_s) and math.isfinite(high_s)
+    band_text = f"<br>{band_name}: {fmt.ms(low_s)}–{fmt.ms(high_s)}" if has_band else ""
     fig.add_bar(
         y=[f"{tr('label_ideal')} · {values[0]}", f"{tr('ov_estimate')} · {values[1]}"],
         x=[ideal_s * 1e3, tpot_s * 1e3],
         orientation="h",
         marker_color=["#9ecae1", "#1f77b4"],
-        customdata=values,
-        hovertemplate="%{y}<extra></extra>",  # from 10 s on a duration, not 979140.60 ms
+        customdata=["", band_text],
+        hovertemplate="%{y}%{customdata}<extra></extra>",  # from 10 s on a duration, not 979140.60 ms
+        error_x={
+            "type": "data",
+            "array": [0.0, (high_s - tpot_s) * 1e3],
+            "arrayminus": [0.0, (tpot_s - low_s) * 1e3],
+            "visible": has_band,
+            "color": "#333",
+            "thickness": 1.5,
+            "width": 6,
+        },  # fmt: skip
         showlegend=False,
     )
+    if has_band:  # a legend key naming the error bar and what it rests on
+        fig.add_scatter(x=[None], y=[None], mode="markers", name=band_name, showlegend=True,
+                        marker={"symbol": "line-ew-open", "size": 12, "color": "#333"})  # fmt: skip
     marks = {**{f"target_{k}": v for k, v in TPOT_TARGETS_S.items()}, "target_reading": READING_SPEED_TPOT_S}
     # seconds per token (an absurd scenario): a log axis, or the targets would pile up at 0
     log = tpot_s > 20 * LAGGY_ABOVE_S
     # linear: the red band at least 0.4 x the laggy limit wide, so its two-line label fits inside it
-    top = max(tpot_s, LAGGY_ABOVE_S) * 1e3 * 4 if log else max(tpot_s * 1.15, LAGGY_ABOVE_S * 1.4) * 1e3
+    far = max(tpot_s, high_s) if has_band else tpot_s  # the band's end stays on the chart
+    top = max(far, LAGGY_ABOVE_S) * 1e3 * 4 if log else max(far * 1.15, LAGGY_ABOVE_S * 1.4) * 1e3
     at = math.log10 if log else float  # annotations on a log axis take log10 positions (shapes take values)
     d = Decor()
     laggy = tr("target_laggy", ms=fmt.ms(LAGGY_ABOVE_S))
@@ -58,7 +82,8 @@ def tpot_vs_targets(tpot_s: float, ideal_s: float, *, tr: Translator = EN) -> go
                    "ticktext": [tick_label(t) for t in ticks]}  # fmt: skip
     else:
         d.xaxis = {"range": [0, top]}
-    return d.apply(fig, height=260, margin={"t": 90})
+    legend = {"orientation": "h", "yanchor": "top", "y": -0.3, "xanchor": "left", "x": 0.0}
+    return d.apply(fig, height=300 if has_band else 260, margin={"t": 90}, legend=legend)
 
 
 def memory_use(

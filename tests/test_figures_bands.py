@@ -1,0 +1,142 @@
+"""The 80% calibration band drawn on the TPOT, throughput and cost charts (issue 17): shaded bands or error bars
+whose values are the estimate's own low / high (Estimate.tpot_low_s ...), named '80% band (what it rests on)' in
+both languages, and nothing for the ideal profile. Toy chips and a toy engine: the band is the 'unmeasured' level
+of data/bands.json (no measurements of the engine), so its factors are the committed ones."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from model_fixtures import TINY_DENSE, TOY_GPU
+
+from tpot_model import IDEAL, EfficiencyProfile, Scenario, estimate
+from ui.figures import breakdown as bd
+from ui.figures import compare as cf
+from ui.figures import cost as cof
+from ui.figures import hardware as hf
+from ui.figures import overview as of
+from ui.figures.common import band_label
+from ui.i18n import EN, Translator
+
+ZH = Translator("zh-TW")
+ENGINE = EfficiencyProfile(id="engine", name="Test engine", bandwidth_efficiency=0.8, per_token_overhead_s=1e-4)
+BATCHES = np.array([1.0, 2.0, 4.0, 8.0, 16.0])
+
+
+def _est(profile=ENGINE, batch=BATCHES):
+    s = Scenario(batch=batch, context_tokens=512, output_tokens=64, num_gpus=1, weights="bf16", kv_cache="bf16")
+    return estimate(TINY_DENSE, TOY_GPU, s, profile)
+
+
+def _band_traces(fig):
+    """(low edge, filled high edge) of every shaded band: a 'tonexty' trace and the one before it."""
+    data = list(fig.data)
+    return [(data[i - 1], t) for i, t in enumerate(data) if t.fill == "tonexty"]
+
+
+def test_the_toy_engine_has_a_band_and_ideal_none():
+    e = _est()
+    assert e.band.level == "unmeasured" and e.band.engine == "engine"
+    assert np.all(e.tpot_low_s < e.tpot_s) and np.all(e.tpot_s < e.tpot_high_s)
+    assert band_label(e.band, EN) == "80% band (no measurements of engine or of this chip: widest)"
+    assert band_label(e.band, ZH).startswith("80% 區間（")
+    assert band_label(_est(IDEAL).band, EN) == ""
+
+
+def test_cost_curve_shades_the_decode_cost_band():
+    e = _est()
+    fig = cof.cost_curve(BATCHES, e.usd_per_1M_tokens, e.usd_per_1M_tokens_with_prefill, e.fits, 4.0,
+                         band_low=e.usd_per_1M_tokens_low, band_high=e.usd_per_1M_tokens_high,
+                         band_name=band_label(e.band, EN))  # fmt: skip
+    ((low, high),) = _band_traces(fig)
+    np.testing.assert_allclose(low.y, e.usd_per_1M_tokens_low)
+    np.testing.assert_allclose(high.y, e.usd_per_1M_tokens_high)
+    assert high.name == band_label(e.band, EN) and high.showlegend and not low.showlegend
+    assert high.name in high.hovertemplate
+    # tokens per $: the same band, inverted
+    fig = cof.cost_curve(BATCHES, e.usd_per_1M_tokens, e.usd_per_1M_tokens_with_prefill, e.fits, 4.0,
+                         unit="tokens_per_usd", band_low=e.usd_per_1M_tokens_low, band_high=e.usd_per_1M_tokens_high,
+                         band_name="b")  # fmt: skip
+    ((low, high),) = _band_traces(fig)
+    np.testing.assert_allclose(high.y, 1e6 / e.usd_per_1M_tokens_high)
+
+
+def test_throughput_curve_shades_its_band():
+    e = _est()
+    lo, hi = (
+        e.tokens_per_s_per_gpu * e.band.throughput_low_factor,
+        e.tokens_per_s_per_gpu * e.band.throughput_high_factor,
+    )
+    fig = cof.throughput_curve(BATCHES, e.tokens_per_s_per_gpu, e.tokens_per_s_per_user, e.fits, 4.0,
+                               band_low=lo, band_high=hi, band_name=band_label(e.band, ZH), tr=ZH)  # fmt: skip
+    ((low, high),) = _band_traces(fig)
+    np.testing.assert_allclose(low.y, lo)
+    np.testing.assert_allclose(high.y, hi)
+    assert high.name.startswith("80% 區間")
+
+
+def test_no_band_for_the_ideal_profile_on_the_curves():
+    i = _est(IDEAL)
+    fig = cof.cost_curve(BATCHES, i.usd_per_1M_tokens, i.usd_per_1M_tokens_with_prefill, i.fits, 4.0,
+                         band_low=i.usd_per_1M_tokens_low, band_high=i.usd_per_1M_tokens_high,
+                         band_name=band_label(i.band, EN))  # fmt: skip
+    assert _band_traces(fig) == []
+    fig = cf.tpot_vs_batch({"A": i}, {"A": _est(IDEAL, 4.0)})
+    assert _band_traces(fig) == []
+
+
+def test_compare_sweep_shades_each_scenarios_tpot_band():
+    a, b = _est(), _est(EfficiencyProfile(id="other", name="Other", bandwidth_efficiency=0.5))
+    fig = cf.tpot_vs_batch({"A": a, "B": b}, {"A": _est(batch=4.0), "B": _est(batch=4.0)})
+    bands = _band_traces(fig)
+    assert len(bands) == 2
+    for (low, high), e, x in zip(bands, (a, b), ("A", "B"), strict=True):
+        np.testing.assert_allclose(low.y, e.tpot_low_s * 1e3)
+        np.testing.assert_allclose(high.y, e.tpot_high_s * 1e3)
+        assert high.name == f"{x}: {band_label(e.band, EN)}" and high.legendgroup == x
+
+
+def test_hardware_bars_carry_each_chips_band_as_error_bars_and_in_the_table():
+    s = Scenario(batch=4, context_tokens=512, output_tokens=64, num_gpus=1, weights="bf16", kv_cache="bf16")
+    pairs = [(estimate(TINY_DENSE, TOY_GPU, s, IDEAL), estimate(TINY_DENSE, TOY_GPU, s, ENGINE))]
+    e = pairs[0][1]
+    fig = hf.tpot_by_hardware(pairs)
+    bar = next(t for t in fig.data if t.name == EN("hw_estimate") and t.x is not None and t.x[0] is not None)
+    assert bar.error_x.visible
+    np.testing.assert_allclose(bar.x[0] + bar.error_x.array[0], float(e.tpot_high_s) * 1e3)
+    np.testing.assert_allclose(bar.x[0] - bar.error_x.arrayminus[0], float(e.tpot_low_s) * 1e3)
+    assert any(t.name == EN("hw_legend_band") for t in fig.data)
+    table = hf.tpot_table(pairs)
+    assert table.loc[0, "tpot_low_ms"] == pytest.approx(float(e.tpot_low_s) * 1e3)
+    assert table.loc[0, "tpot_high_ms"] == pytest.approx(float(e.tpot_high_s) * 1e3)
+    shown = hf.tpot_display_table(table, tr=ZH)
+    assert shown.loc[0, ZH("hw_col_band")] == band_label(e.band, ZH)
+    assert ZH("hw_col_band") not in hf.tpot_display_table(table, show_profile=False, tr=ZH).columns
+    # ideal only: no error bars, no key
+    ideal_fig = hf.tpot_by_hardware([(pairs[0][0], pairs[0][0])], show_profile=False)
+    assert not any(t.name == EN("hw_legend_band") for t in ideal_fig.data)
+
+
+def test_overview_bar_has_the_band_as_an_error_bar():
+    e = _est(batch=4.0)
+    name = band_label(e.band, EN)
+    fig = of.tpot_vs_targets(float(e.tpot_s), 0.5 * float(e.tpot_s), low_s=float(e.tpot_low_s),
+                             high_s=float(e.tpot_high_s), band_name=name)  # fmt: skip
+    bar = fig.data[0]
+    assert bar.error_x.visible
+    assert bar.x[1] + bar.error_x.array[1] == pytest.approx(float(e.tpot_high_s) * 1e3)
+    assert bar.x[1] - bar.error_x.arrayminus[1] == pytest.approx(float(e.tpot_low_s) * 1e3)
+    assert name in bar.customdata[1] and any(t.name == name for t in fig.data[1:])
+    plain = of.tpot_vs_targets(float(e.tpot_s), 0.5 * float(e.tpot_s))  # the ideal profile: no band
+    assert not plain.data[0].error_x.visible and len(plain.data) == 1
+
+
+def test_breakdown_totals_carry_the_band():
+    e = _est()
+    fig = bd.sweep_bars(e, None, BATCHES, axis="batch", current=4, tr=ZH)
+    total = next(t for t in fig.data if t.error_y is not None and t.error_y.visible)
+    np.testing.assert_allclose(np.asarray(total.y) + total.error_y.array, e.tpot_high_s * 1e3)
+    np.testing.assert_allclose(np.asarray(total.y) - total.error_y.arrayminus, e.tpot_low_s * 1e3)
+    assert any(t.name == band_label(e.band, ZH) for t in fig.data)
+    ideal = bd.sweep_bars(_est(IDEAL), None, BATCHES, axis="batch", current=4)
+    assert not any(t.error_y is not None and t.error_y.visible for t in ideal.data)
