@@ -161,7 +161,8 @@ def test_embed_one_chart_alone(server, browser, lang):
     assert box["y"] < 200 and box["y"] + box["height"] <= 700  # the frame shows the chart
     main = pg.inner_text('[data-testid="stMain"]')
     assert "DeepSeek" in main and "B200" in main and tr("embed_full_view") in main
-    href = pg.get_by_role("link", name=tr("embed_full_view")).get_attribute("href")
+    link = pg.get_by_role("link", name=tr("embed_full_view"))
+    href = link.get_attribute("href")
     assert "model=deepseek-v3" in href and "only=" not in href and "embed=" not in href
     pg.screenshot(path=str(SHOTS / f"embed-only-roofline-{lang}.png"))
     context.close()
