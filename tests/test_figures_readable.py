@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from model_fixtures import TOY_GPU
+from model_fixtures import TINY_DENSE, TOY_GPU
 
 from tpot_model import load_hardware_catalog
 from ui import fmt
@@ -190,3 +190,38 @@ def test_cost_frontier_defaults_to_the_inferencex_orientation(lang):
     fig, _ = _cost_frontier(lang)
     assert fig.layout.xaxis.title.text == lang("ce_axis_tps_user")
     assert fig.layout.yaxis.title.text == lang("ce_axis_tps_gpu")
+
+
+# ------------------------------------------------------------------------------------------------- compare
+
+# five columns share ~740 px beside the row names (1400 px window with the sidebar, or the 900 px embed): a scenario's
+# value of 'Typical serving engine' length and a delta of '+75.0%' fit; the old '$3.59 · On-demand cloud, as of ...'
+# and '+68,608 tok/s (+12.8%)' ran out of the table
+VALUE_CHARS_3, DELTA_CHARS_3 = 22, 8
+
+
+@pytest.mark.parametrize("lang", [EN, ZH])
+def test_compare_with_three_scenarios_fits_its_table(lang):
+    """Issue 19: with A, B and C the headline table's five columns fit the page: short chip names, the workload as
+    numbers, the price's basis and date in rows of their own, deltas as percentages; two scenarios keep full text."""
+    from tests.test_figures_hardware_compare import _scenario
+    from tpot_model import estimate, load_profiles
+    from ui.figures import compare as cf
+
+    s = _scenario(batch=32, context_tokens=4096, output_tokens=1024)
+    chips = {"A": "h200", "B": "mi300x", "C": "b200"}
+    typical = load_profiles()["typical"]
+    ests = {x: estimate(TINY_DENSE, CATALOG[h], s, typical) for x, h in chips.items()}
+    frame = cf.headline_display(ests, tr=lang).data
+    deltas = [lang("cmp_delta_col", x="B"), lang("cmp_delta_col", x="C")]
+    assert list(frame.columns) == ["A", "B", deltas[0], "C", deltas[1]]
+    too_long = {(r, c): v for r in frame.index for c, v in frame.loc[r].items()
+                if len(v) > (DELTA_CHARS_3 if c in deltas else VALUE_CHARS_3)}  # fmt: skip
+    assert not too_long, too_long
+    assert frame.loc[lang("cmp_row_hardware"), "C"] == fmt.chip(CATALOG["b200"], lang, short=True)
+    assert frame.loc[lang("cmp_row_price_basis"), "A"] == lang(f"basis_{ests['A'].price.basis}")
+    tpot_delta = frame.loc[lang("cmp_row_tpot"), lang("cmp_delta_col", x="B")]
+    assert tpot_delta.endswith("%") and "ms" not in tpot_delta
+    two = cf.headline_display({"A": ests["A"], "B": ests["B"]}, tr=lang).data  # room enough: the full text
+    assert two.loc[lang("cmp_row_hardware"), "B"] == CATALOG["mi300x"].name
+    assert "ms" in two.loc[lang("cmp_row_tpot"), lang("cmp_delta_col", x="B")]

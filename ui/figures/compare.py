@@ -120,7 +120,8 @@ def headline_table(ests: Mapping[str, Estimate]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _delta_text(m: _Metric, base: float, v: float, tr: Translator) -> str:
+def _delta_text(m: _Metric, base: float, v: float, tr: Translator, *, percent_only: bool = False) -> str:
+    """'+16.3 ms (+75.0%)', or '+75.0%' alone when percent_only (and A's value is not 0)."""
     if not (math.isfinite(base) and math.isfinite(v)):
         return "n/a"
     if m.unit == "bool":
@@ -128,7 +129,10 @@ def _delta_text(m: _Metric, base: float, v: float, tr: Translator) -> str:
     d = v - base
     if d == 0:
         return tr("cmp_same")
-    pct = f" ({'+' if d > 0 else '−'}{abs(d) / abs(base) * 100:.1f}%)" if base else ""
+    pct = f"{'+' if d > 0 else '−'}{abs(d) / abs(base) * 100:.1f}%" if base else ""
+    if percent_only and pct:
+        return pct
+    pct = f" ({pct})" if pct else ""
     show = fmt.integer if m.unit == "gpus" else m.show
     return fmt.signed(d, show) + pct
 
@@ -142,28 +146,38 @@ def _judge(m: _Metric, base: float, v: float) -> int:
 
 def headline_display(ests: Mapping[str, Estimate], *, tr: Translator = EN):
     """The headline table for st.dataframe: the setup of each scenario, then the metrics, deltas vs A coloured
-    green (better) / red (worse). Returns a pandas Styler over string cells."""
+    green (better) / red (worse). Returns a pandas Styler over string cells. With three scenarios the cells are
+    compact so that the five columns fit the page (issue 19): short chip names, 'batch · context · output' as numbers,
+    the price's basis and date in rows of their own, and deltas as percentages (the CSV keeps the absolute ones)."""
     letters = list(ests)
     a = ests[letters[0]]
+    compact = len(letters) > 2
     setup = {
-        tr("cmp_row_hardware"): lambda e: e.hardware.name,
+        tr("cmp_row_hardware"): lambda e: fmt.chip(e.hardware, tr, short=True) if compact else e.hardware.name,
         tr("cmp_row_gpus"): lambda e: f"{int(e.scenario.num_gpus):,}",
         tr("cmp_row_formats"): lambda e: f"{e.scenario.weights.name} / {e.scenario.kv_cache.name}",
         tr("cmp_row_compute"): lambda e: e.compute_precision,
         tr("cmp_row_model"): lambda e: e.model.name,
-        tr("cmp_row_shape"): lambda e: tr(
-            "cmp_shape",
+        tr("cmp_row_shape_short" if compact else "cmp_row_shape"): lambda e: tr(
+            "cmp_shape_short" if compact else "cmp_shape",
             batch=int(e.scenario.batch),
             context=fmt.tokens(float(e.scenario.context_tokens)),
             output=fmt.tokens(float(e.scenario.output_tokens)),
         ),
         tr("cmp_row_profile"): lambda e: profile_name(e.profile, tr),
-        tr("cmp_row_price"): lambda e: (
+    }
+    if compact:
+        setup[tr("cmp_row_price")] = lambda e: (
+            fmt.usd(e.price_usd_per_gpu_hour) if math.isfinite(e.price_usd_per_gpu_hour) else tr("no_price")
+        )
+        setup[tr("cmp_row_price_basis")] = lambda e: tr(f"basis_{e.price.basis}")
+        setup[tr("cmp_row_price_as_of")] = lambda e: e.price.as_of or "—"
+    else:
+        setup[tr("cmp_row_price")] = lambda e: (
             f"{fmt.usd(e.price_usd_per_gpu_hour)} · {fmt.price_note(e.price, tr)}"
             if math.isfinite(e.price_usd_per_gpu_hour)
             else f"{tr('no_price')} · {fmt.price_note(e.price, tr)}"
-        ),
-    }
+        )
     delta_col = {x: tr("cmp_delta_col", x=x) for x in letters[1:]}
     columns = [c for x in letters for c in ([x] if x == letters[0] else [x, delta_col[x]])]
     cells: dict[str, dict[str, str]] = {}
@@ -182,7 +196,7 @@ def headline_display(ests: Mapping[str, Estimate], *, tr: Translator = EN):
                 colours[label][x] = f"color: {IF_FITTED_COLOUR}"
         for x in letters[1:]:
             v = m.value(ests[x])
-            cells[label][delta_col[x]] = _delta_text(m, base, v, tr)
+            cells[label][delta_col[x]] = _delta_text(m, base, v, tr, percent_only=compact)
             judged = _judge(m, base, v)
             if judged:
                 colour = BETTER_COLOUR if judged > 0 else WORSE_COLOUR
