@@ -118,6 +118,27 @@ chart.figure(
 st.caption(tr("val_mlperf_caption"))
 st.dataframe(figs.mlperf_summary(mlperf_rows, mlperf_group), hide_index=True)
 
+st.header(tr("val_h_bands"))
+coverage = figs.band_coverage(cache.calibration_bands())
+if coverage.empty:
+    st.info(tr("val_bands_none"))
+else:
+    overall = coverage.iloc[-1]
+    st.markdown(tr("val_bands_intro", n=int(overall["n"]), coverage=fmt.pct(overall["coverage"], 0),
+                   ratio=f"{overall['median_high_low_ratio']:.2f}"))  # fmt: skip
+    st.dataframe(figs.band_coverage_display(coverage, tr), hide_index=True)
+    st.caption(tr("val_bands_caption"))
+
+st.header(tr("val_h_time"))
+over_time = figs.engine_over_time(table, "llama.cpp")
+if over_time.empty:
+    st.info(tr("val_time_none"))
+else:
+    st.markdown(tr("val_time_intro", engine="llama.cpp", model=over_time["model_id"].iloc[0]))
+    chart.figure(figs.engine_over_time_figure(over_time, tr=tr), over_time, "validation-engine-over-time", tr,
+                 about=None)  # fmt: skip
+    st.dataframe(figs.engine_over_time_display(over_time, tr), hide_index=True)
+
 st.header(tr("val_h_findings"))
 st.caption(tr("val_findings_intro"))
 for key, values in cache.validation_findings():

@@ -4,6 +4,7 @@ table, it ignores the sidebar scenario, and its reruns are fast (the cross-valid
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,6 +15,7 @@ from ui import cache, fmt
 from ui.i18n import Translator
 
 EN, ZH = Translator("en"), Translator("zh-TW")
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +72,12 @@ def test_engine_filter_changes_the_scatter():
     assert 0 < after < before and after == 16
     assert set(at.dataframe[1].value[EN("val_col_engine")]) == {"ExLlamaV2"}
     at.multiselect(key="validation.engines").set_value(["tensorrt-llm"]).run()  # static batch only: nothing at batch 1
-    scatters = [f for f in figures(at) if f["data"][0]["type"] != "box"]  # the MLPerf chart ignores the filter
+    # the MLPerf chart and the engine-over-time chart ignore the filter
+    scatters = [
+        f
+        for f in figures(at)
+        if f["data"][0]["type"] != "box" and f["layout"].get("title", {}).get("text") != EN("val_time_title")
+    ]
     assert not at.exception and not scatters and at.info[0].value == EN("val_scatter_none")
 
 
@@ -107,3 +114,31 @@ def test_sidebar_scenario_does_not_change_the_page():
     at.sidebar.select_slider(key="batch").set_value(1).run()
     assert not at.exception
     assert json.dumps([_metrics(at), figures(at)[0]["data"]], sort_keys=True) == before
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_band_coverage_and_an_engine_over_time(lang):
+    """Issue 17: the band's coverage on its own cross-validation, per level and overall, as data/bands.json has it
+    (read, not computed); llama.cpp's May-2024 and 2025 measurements on the same chips beside the dated model."""
+    tr = Translator(lang)
+    at = run_page("validation", lang=lang)
+    assert not at.exception, at.exception
+    assert any(h.value == tr("val_h_bands") for h in at.header) and any(h.value == tr("val_h_time") for h in at.header)
+    bands = json.loads((ROOT / "data" / "bands.json").read_text(encoding="utf-8"))
+    shown = next(d.value for d in at.dataframe if tr("val_band_col_coverage") in d.value.columns)
+    levels = ["same_family", "other_family", "unmeasured"]
+    assert list(shown[tr("val_band_col_level")]) == [tr(f"val_band_level_{v}") for v in [*levels, "overall"]]
+    expected = [bands["levels"][v] for v in levels] + [bands["overall"]]
+    assert list(shown[tr("val_band_col_coverage")]) == [fmt.pct(e["coverage"], 0) for e in expected]
+    assert list(shown[tr("val_band_col_n")]) == [e["n"] for e in expected]
+    assert bands["overall"]["n"] == sum(bands["levels"][v]["n"] for v in levels)
+    intro = tr("val_bands_intro", n=bands["overall"]["n"], coverage=fmt.pct(bands["overall"]["coverage"], 0),
+               ratio=f"{bands['overall']['median_high_low_ratio']:.2f}")  # fmt: skip
+    assert any(md.value == intro for md in at.markdown)
+    # llama.cpp on the RTX 3090: 115.42 tok/s (May 2024, Q4_K_M) and 156.56 tok/s (Sept 2025, Q4_0), measured
+    fig = next(f for f in figures(at) if f["layout"].get("title", {}).get("text") == tr("val_time_title"))
+    measured = {t["name"]: list(decode(t["y"])) for t in fig["data"]}
+    assert measured[tr("val_time_measured", chip="NVIDIA GeForce RTX 3090")] == [115.42, 87.49, 47.40, 156.56]
+    assert tr("val_time_model", chip="NVIDIA GeForce RTX 4090") in measured
+    table = next(d.value for d in at.dataframe if tr("val_time_col_measured") in d.value.columns)
+    assert {"2024-05-15", "2025-09-04", "2025-11-25"} <= set(table[tr("val_time_col_date")])

@@ -11,6 +11,7 @@ import streamlit as st
 
 from tpot_model import estimate as model_estimate
 from tpot_model import load_hardware_catalog, load_model_catalog, load_profiles, planner, serving_calibration
+from tpot_model.bands import load_bands
 from tpot_model.files import DATA_DIR
 
 from . import uploads
@@ -59,6 +60,12 @@ def mlperf_table() -> pd.DataFrame:
     """Every MLPerf result the model is compared with, with the committed predictions (validation_data.mlperf_frame;
     calibrate writes them, ~10 s of CPU)."""
     return mlperf_frame()
+
+
+@st.cache_resource(show_spinner=False)
+def calibration_bands() -> dict:
+    """data/bands.json as calibrate wrote it (tpot_model.bands.load_bands): the bands' levels, coverage, residuals."""
+    return load_bands()
 
 
 @st.cache_resource(show_spinner=False)

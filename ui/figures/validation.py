@@ -802,3 +802,120 @@ def mlperf_errors(frame: pd.DataFrame, group: str, *, tr: Translator = EN) -> go
         margin={"t": 30},
     )
     return fig
+
+
+# --------------------------------------------------------------------------------------------------- bands
+
+BAND_LEVELS = ("same_family", "other_family", "unmeasured")  # tpot_model.bands.LEVELS, narrowest first
+
+
+def band_coverage(bands: Mapping) -> pd.DataFrame:
+    """How often the 80% band held on its own cross-validation (data/bands.json, written by calibrate): per level and
+    overall, held-out residuals n, coverage (fraction inside the band computed without their device), median
+    high / low ratio, and the level's TPOT factors. Empty without bands."""
+    levels = bands.get("levels", {}) if bands else {}
+    rows = [
+        {
+            "level": level,
+            "n": int(levels[level].get("n", 0)),
+            "coverage": float(levels[level].get("coverage", math.nan)),
+            "median_high_low_ratio": float(levels[level].get("median_high_low_ratio", math.nan)),
+            "tpot_low_factor": float(levels[level]["tpot_low_factor"]),
+            "tpot_high_factor": float(levels[level]["tpot_high_factor"]),
+        }
+        for level in BAND_LEVELS
+        if level in levels
+    ]
+    overall = bands.get("overall") if bands else None
+    if rows and overall:
+        rows.append(
+            {
+                "level": "overall",
+                "n": int(overall.get("n", 0)),
+                "coverage": float(overall.get("coverage", math.nan)),
+                "median_high_low_ratio": float(overall.get("median_high_low_ratio", math.nan)),
+                "tpot_low_factor": math.nan,
+                "tpot_high_factor": math.nan,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def band_coverage_display(frame: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
+    """band_coverage in words for st.dataframe: the level named, coverage in %, the TPOT band as 'x0.86-x1.17'."""
+    if frame.empty:
+        return frame
+    band = [
+        "" if math.isnan(lo) else f"×{lo:.2f}–×{hi:.2f}"
+        for lo, hi in zip(frame["tpot_low_factor"], frame["tpot_high_factor"], strict=True)
+    ]
+    return pd.DataFrame(
+        {
+            tr("val_band_col_level"): [tr(f"val_band_level_{v}") for v in frame["level"]],
+            tr("val_band_col_n"): frame["n"],
+            tr("val_band_col_coverage"): [fmt.pct(v, 0) for v in frame["coverage"]],
+            tr("val_band_col_ratio"): [f"{v:.2f}" for v in frame["median_high_low_ratio"]],
+            tr("val_band_col_tpot"): band,
+        }
+    )
+
+
+# --------------------------------------------------------------------------------------------------- over time
+
+
+def engine_over_time(table: pd.DataFrame, profile: str = "llama.cpp") -> pd.DataFrame:
+    """An engine's measured speed on one chip at different dates: the engine's single-GPU batch-1 headline rows of the
+    model measured in more than one year, on chips measured in more than one year (validation table columns plus
+    year), oldest first; the committed table's 'predicted_fitted' is the model with the profile as of each run date."""
+    rows = table[(table["profile"] == profile) & table["headline"].astype(bool) & table["run_date"].notna()].copy()
+    if rows.empty:
+        return rows
+    rows["year"] = rows["run_date"].astype(str).str[:4]
+    models = rows.groupby("model_id")["year"].nunique()
+    rows = rows[rows["model_id"].isin(models[models > 1].index)]
+    chips = rows.groupby("hardware_id")["year"].nunique()
+    rows = rows[rows["hardware_id"].isin(chips[chips > 1].index)]
+    return rows.sort_values(["hardware_id", "run_date", "context_tokens"], kind="stable").reset_index(drop=True)
+
+
+def engine_over_time_display(rows: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
+    """engine_over_time for st.dataframe: chip, date, weights, context, measured and modelled tokens/s per user."""
+    return pd.DataFrame(
+        {
+            tr("val_time_col_chip"): rows["hardware_name"],
+            tr("val_time_col_date"): rows["run_date"],
+            tr("val_time_col_weights"): rows["weights"],
+            tr("val_time_col_context"): [fmt.tokens(float(v)) for v in rows["context_tokens"]],
+            tr("val_time_col_measured"): rows["measured"].round(1),
+            tr("val_time_col_model"): rows["predicted_fitted"].round(1),
+        }
+    )
+
+
+def engine_over_time_figure(rows: pd.DataFrame, *, tr: Translator = EN) -> go.Figure:
+    """Measured tokens/s per user (batch 1) against run date, one colour per chip (filled markers), beside the model
+    with the engine profile as of that date (open markers)."""
+    fig = Figure()
+    for hw_id, g in rows.groupby("hardware_id", sort=True):
+        colour, name = hardware_colour(str(hw_id)), str(g["hardware_name"].iloc[0])
+        custom = np.stack([g["weights"].astype(str), [fmt.tokens(float(v)) for v in g["context_tokens"]]], axis=-1)
+        for column, key, symbol in (("measured", "val_time_measured", "circle"),
+                                    ("predicted_fitted", "val_time_model", "circle-open")):  # fmt: skip
+            label = tr(key, chip=name)
+            fig.add_scatter(
+                x=g["run_date"],
+                y=g[column],
+                mode="markers",
+                name=label,
+                marker={"color": colour, "symbol": symbol, "size": 11, "line": {"width": 2, "color": colour}},
+                customdata=custom,
+                hovertemplate=f"{label}<br>{tr('val_time_hover')}<extra></extra>",
+            )
+    fig.update_layout(
+        title={"text": tr("val_time_title")},
+        xaxis={"title": {"text": tr("val_time_axis_date")}, "type": "date"},
+        yaxis={"title": {"text": tr("val_time_axis_tps")}, "rangemode": "tozero"},
+        height=380,
+        margin={"t": 50},
+    )
+    return fig
