@@ -32,7 +32,9 @@ notices.fp4_notice(est, state.weights, state.kv, tr)
 
 st.subheader(tr("breakdown_table_title"))
 left, right = st.columns([3, 2])
-left.dataframe(figs.decomposition_table(est, ideal, tr), hide_index=True, width="stretch")
+left.dataframe(
+    figs.decomposition_display(figs.decomposition_table(est, ideal, tr), tr), hide_index=True, width="stretch"
+)
 right.markdown(figs.largest_part(est, tr))
 
 caption = "breakdown_bars_caption" if realistic else "breakdown_bars_caption_ideal"

@@ -225,3 +225,34 @@ def test_compare_with_three_scenarios_fits_its_table(lang):
     two = cf.headline_display({"A": ests["A"], "B": ests["B"]}, tr=lang).data  # room enough: the full text
     assert two.loc[lang("cmp_row_hardware"), "B"] == CATALOG["mi300x"].name
     assert "ms" in two.loc[lang("cmp_row_tpot"), lang("cmp_delta_col", x="B")]
+
+
+# ------------------------------------------------------------------------------------------------- breakdown
+
+
+def test_one_number_of_decimals_per_column():
+    assert fmt.column_decimals([21.93, 0.04, 3.1]) == 1  # 3 significant figures of the largest
+    assert fmt.column_decimals([0.912, 0.004]) == 3
+    assert fmt.column_decimals([335.2, 12.0]) == 0
+    assert fmt.column_decimals([335.2, 12.0], lo=1) == 1
+    assert fmt.column_decimals([float("nan"), 0.0]) == 0
+    assert fmt.fixed(0.04, 1) == "0.0" and fmt.fixed(1234.5, 2) == "1,234.50"
+
+
+@pytest.mark.parametrize("lang", [EN, ZH])
+def test_breakdown_table_has_uniform_decimals(lang):
+    """Issue 19: Breakdown's table printed 21.934, 0.1, 1.25 in one column; now every cell of a column has the same
+    number of decimals (fmt.column_decimals), the numbers still numeric for sorting and copying."""
+    from tests.test_figures_roofline_breakdown import _est
+    from tpot_model import IDEAL
+    from ui.figures import breakdown as bd
+
+    table = bd.decomposition_table(_est(), _est(profile=IDEAL), lang)
+    styler = bd.decomposition_display(table, lang)
+    shown = [line.split("\t") for line in styler.hide(axis="index").to_string(delimiter="\t").splitlines()[1:]]
+    for j, col in enumerate(table.columns[1:], start=1):
+        decimals = {len(row[j].partition(".")[2]) for row in shown}
+        assert len(decimals) == 1, (col, [row[j] for row in shown])
+        assert all(not row[j] or row[j][-1].isdigit() for row in shown)
+    assert {len(row[2].partition(".")[2]) for row in shown} == {1}  # % of TPOT to one decimal
+    assert table[lang("breakdown_col_ms")].dtype.kind == "f"

@@ -109,6 +109,20 @@ def number(x: float, digits: int = 3) -> str:
     return _sig(float(x), digits)
 
 
+def column_decimals(values, sig: int = 3, *, lo: int = 0, hi: int = 3) -> int:
+    """One number of decimals for a table column: enough for `sig` significant figures of its largest magnitude,
+    clamped to [lo, hi] (21.9 and 0.04 ms -> 1: '21.9', '0.0'; 0.9 ms -> 3)."""
+    finite = [abs(float(v)) for v in values if math.isfinite(float(v)) and v != 0]
+    if not finite:
+        return lo
+    return min(hi, max(lo, sig - 1 - math.floor(math.log10(max(finite)))))
+
+
+def fixed(x: float, decimals: int, *, na: str = "n/a") -> str:
+    """A number with exactly `decimals` decimals and thousands separators: fixed(1234.5, 2) -> '1,234.50'."""
+    return f"{float(x):,.{decimals}f}" if math.isfinite(float(x)) else na
+
+
 def integer(x: float) -> str:
     """Rounded to a whole number with thousands separators: 4,608."""
     return f"{x:,.0f}"
