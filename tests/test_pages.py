@@ -332,3 +332,19 @@ def test_bare_fp4_says_which_block_format_it_is_taken_as(lang):
 
         assert tr("notice_fp4", fmt=name, bits=bits, hw=resolve_hardware(hw).name) in [i.value for i in at.info]
     assert not any("NVFP4" in i.value for i in run_page("overview", lang=lang, hardware="b200", weights="nvfp4").info)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_the_profile_control_says_which_fields_are_fitted_and_which_inherited(lang):
+    """Issue 19: the sidebar's engine profile help names the fields fitted to measurements, the documented ones and
+    those inherited from Typical (vLLM's MoE step cost among them)."""
+    tr = Translator(lang)
+    at = run_page("overview", lang=lang, profile="vllm")
+    help_text = at.sidebar.selectbox(key="profile").help
+    assert tr("profile_basis_fitted", fields="flops_efficiency") in help_text
+    inherited = tr("profile_basis_inherited", fields="\0").split("\0")[0]
+    assert inherited in help_text and "moe_layer_overhead_us" in help_text.split(inherited)[1]
+    assert (
+        tr("profile_basis_fitted", fields="")[:6]
+        not in run_page("overview", lang=lang).sidebar.selectbox(key="profile").help
+    )  # typical: no per-field basis

@@ -35,7 +35,7 @@ from .csv_format import FLOAT_DIGITS, csv_bytes, float_field, int_field, label_f
 from .estimate import MAX_GPUS_SEARCHED, Estimate, estimate, lower_formats, precision_that_fits
 from .precision import COMPUTE_PRECISIONS, FORMATS, KV_FORMATS, parse_format
 from .prices import CUSTOM, DEFAULT_BASIS, PRICE_BASES
-from .profiles import EfficiencyProfile, load_profiles, resolve_profile
+from .profiles import BASES, EfficiencyProfile, load_profiles, resolve_profile
 from .roofline import BUCKETS, active_params, total_params
 from .scenario import BATCHINGS, PARALLELISMS, Scenario
 from .units import GB, Gbit_per_s, TB_per_s, TFLOP_per_s, ms
@@ -880,6 +880,13 @@ def _list_profiles() -> str:
             f"{p.id:<12} {p.name[:36]:<36} {p.bandwidth_efficiency:>6.2f} {p.flops_efficiency:>8.2f} "
             f"{p.usable_memory_fraction:>10.2f} {p.per_token_overhead_s * 1e6:>17,.0f}"
         )
+    lines += ["", "Fields of each engine: fitted to measurements, documented, or inherited from typical (no data yet)"]
+    for p in load_profiles().values():
+        basis = dict(p.basis)
+        if not basis:
+            continue
+        parts = [f"{b}: {', '.join(k for k, v in basis.items() if v == b)}" for b in BASES if b in basis.values()]
+        lines.append(f"  {p.id:<12} " + "; ".join(parts))
     return "\n".join(lines)
 
 

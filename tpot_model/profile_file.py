@@ -116,11 +116,16 @@ _IDEAL_BLOCK = """ideal:
 
 
 def render_profiles(existing_text: str, blocks: Mapping[str, str], typical: EfficiencyProfile) -> str:
-    """profiles.yaml with the entries in `blocks` (profile id -> profile_block text) replaced, every other entry
-    (ideal, typical, engines without data, comments) kept as it was, and missing engines of PROFILE_ORDER added
-    with documented values. New entries go after the last entry that comes before them in PROFILE_ORDER (an engine
-    outside it goes last)."""
+    """profiles.yaml with the entries in `blocks` (profile id -> profile_block text) replaced, the engines of
+    PROFILE_ORDER without a fit rewritten with their documented values (typical's for every other field, so they
+    inherit typical's fitted terms, e.g. its MoE step cost, until data say otherwise), every other entry (ideal,
+    typical, engines outside PROFILE_ORDER, comments) kept as it was, and missing engines of PROFILE_ORDER added.
+    New entries go after the last entry that comes before them in PROFILE_ORDER (an engine outside it goes last)."""
     header, existing = split_blocks(existing_text)
+    blocks = {
+        **{pid: documented_block(pid, typical) for pid in PROFILE_ORDER if pid not in ("ideal", "typical")},
+        **blocks,
+    }
     entries: list[tuple[str, str]] = []
     for key, text in existing:
         if key in blocks:

@@ -59,6 +59,9 @@ class EfficiencyProfile:
     history: tuple[ProfileRevision, ...] = ()
     description: str = ""
     source: str = ""
+    # profiles.yaml key -> how the value was set: 'fitted' (to measurements), 'documented' (the engine's documented
+    # value) or 'inherited' (typical's); from the entry's per-field `source` lines (empty when it has none)
+    basis: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         for f in FIELDS:
@@ -185,9 +188,36 @@ def profile_from_dict(profile_id: str, d: object, where: str) -> EfficiencyProfi
         name=str(d.get("name", profile_id)),
         description=str(d.get("description", "")),
         source="; ".join(src) if isinstance(src, list) else str(src),
+        basis=_basis(src),
         history=_history(d.get(_HISTORY, []), where),
         **values,
     )
+
+
+BASES = ("fitted", "documented", "inherited")
+
+
+def field_basis(reason: str) -> str:
+    """How a field's value was set, from its `source` line's reason (as profile_file writes them): 'fitted' (to
+    measurements), 'documented' (the engine's documented value) or 'inherited' (typical's value: no data yet)."""
+    r = reason.removeprefix("none. ").strip()
+    if r.startswith("documented"):
+        return "documented"
+    if r.startswith("fitted") or (" fitted to " in f" {r}" and not r.startswith("not fitted")):
+        return "fitted"
+    return "inherited"
+
+
+def _basis(src: object) -> tuple[tuple[str, str], ...]:
+    """(profiles.yaml key, field_basis) for every field a `source` list names ('key: reason' lines)."""
+    if not isinstance(src, list):
+        return ()
+    out = {}
+    for line in src:
+        key, sep, reason = str(line).partition(": ")
+        if sep and key in _BY_KEY and key not in out:
+            out[key] = field_basis(reason)
+    return tuple(out.items())
 
 
 def _history(entries: object, where: str) -> tuple[ProfileRevision, ...]:

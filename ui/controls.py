@@ -14,6 +14,7 @@ import streamlit as st
 from tpot_model import Estimate
 from tpot_model.prices import CUSTOM as CUSTOM_BASIS
 from tpot_model.prices import PRICE_BASES
+from tpot_model.profiles import BASES
 
 from . import cache, embed, expanders, export, fmt, uploads
 from .i18n import LANGUAGES, Translator
@@ -136,7 +137,7 @@ def sidebar() -> ScenarioState:
             list(profiles),
             format_func=lambda p: profile_label(profiles[p], tr),
             key="profile",
-            help=tr("help_profile"),
+            help=tr("help_profile") + profile_basis_text(profiles.get(st.session_state.get("profile", "")), tr),
         )
         dates = profiles[st.session_state["profile"]].revision_dates
         st.selectbox(
@@ -195,6 +196,20 @@ def as_of_label(day: str | None, revision_dates: tuple[str, ...], tr: Translator
         return tr("as_of_newest")
     later = sorted(u for u in revision_dates if day < u)
     return tr("as_of_before", until=later[0]) if later else tr("as_of_day", day=day)
+
+
+def profile_basis_text(profile, tr: Translator) -> str:
+    """' <name>: fitted to measurements: a, b; documented: c; inherited from typical (no data yet): d' for an
+    engine profile (its per-field basis from profiles.yaml), '' for one without (ideal, typical, an upload)."""
+    basis = dict(getattr(profile, "basis", ()) or ())
+    if not basis:
+        return ""
+    parts = [
+        tr(f"profile_basis_{b}", fields=", ".join(k for k, v in basis.items() if v == b))
+        for b in BASES
+        if b in basis.values()
+    ]
+    return "\n\n" + tr("profile_basis", name=profile_label(profile, tr), parts="; ".join(parts))
 
 
 def profile_label(profile, tr: Translator) -> str:
