@@ -38,7 +38,7 @@ def test_the_toy_engine_has_a_band_and_ideal_none():
     e = _est()
     assert e.band.level == "unmeasured" and e.band.engine == "engine"
     assert np.all(e.tpot_low_s < e.tpot_s) and np.all(e.tpot_s < e.tpot_high_s)
-    assert band_label(e.band, EN) == "80% band (no measurements of engine or of this chip: widest)"
+    assert band_label(e.band, EN) == "80% band (widest: this engine or chip unmeasured)"
     assert band_label(e.band, ZH).startswith("80% 區間（")
     assert band_label(_est(IDEAL).band, EN) == ""
 
@@ -140,3 +140,18 @@ def test_breakdown_totals_carry_the_band():
     assert any(t.name == band_label(e.band, ZH) for t in fig.data)
     ideal = bd.sweep_bars(_est(IDEAL), None, BATCHES, axis="batch", current=4)
     assert not any(t.error_y is not None and t.error_y.visible for t in ideal.data)
+
+
+def test_the_label_says_what_the_band_rests_on():
+    """llama.cpp has measurements on Ada (data/bands.json 'seen'): on an RTX 4090 its band is the same-family level;
+    on an H100 (Hopper, also measured) too; an engine measured only elsewhere says 'other chip families only'."""
+    from dataclasses import replace
+
+    s = Scenario(batch=1, context_tokens=512, output_tokens=64, num_gpus=1, weights="bf16", kv_cache="bf16")
+    llama = EfficiencyProfile(id="llama.cpp", name="llama.cpp", bandwidth_efficiency=0.8)
+    e = estimate(TINY_DENSE, replace(TOY_GPU, id="rtx-4090"), s, llama)
+    assert band_label(e.band, EN) == "80% band (llama.cpp measured on NVIDIA Ada Lovelace)"
+    assert band_label(e.band, ZH) == "80% 區間（llama.cpp 在 NVIDIA Ada Lovelace 上有實測）"
+    atom = EfficiencyProfile(id="atom", name="ATOM", bandwidth_efficiency=0.8)  # measured on CDNA 4 only
+    e = estimate(TINY_DENSE, replace(TOY_GPU, id="h100-sxm"), s, atom)
+    assert band_label(e.band, EN) == "80% band (atom measured on other chip families only)"

@@ -262,6 +262,9 @@ def throughput_curve(
     style(fig, tr("ce_tps_title"), _x_title(sweep, tr), tr("ce_axis_tps_gpu"), log_x=True, log_y=True)
     d.xaxis.update(power_of_two_axis(x, tokens=sweep == "context"))
     d.yaxis.update(log_ticks(tokens_per_s_per_gpu, pad=0.1))
+    if band_name and band_low is not None:  # a half-width chart: the band's long name goes below, clear of the title
+        below = {"orientation": "h", "x": 0.0, "xanchor": "left", "y": -0.22, "yanchor": "top"}
+        return d.apply(fig, legend=below, margin={"b": 120})
     return d.apply(fig)
 
 
