@@ -256,3 +256,37 @@ def test_breakdown_table_has_uniform_decimals(lang):
         assert all(not row[j] or row[j][-1].isdigit() for row in shown)
     assert {len(row[2].partition(".")[2]) for row in shown} == {1}  # % of TPOT to one decimal
     assert table[lang("breakdown_col_ms")].dtype.kind == "f"
+
+
+# ------------------------------------------------------------------------------------------------- metric labels
+
+
+def _display_width(text: str) -> int:
+    """Columns a label takes: CJK characters and full-width punctuation count two, the rest one."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+# A metric of four in a row has ~150 px for its label and help icon at the 900 px embed width: 'Whole batch (32 seque…',
+# '$ per 1M output, with p…' and 'Energy per token, boar…' were cut; '$ per 1M output tokens' (22) was not.
+METRIC_LABEL_WIDTH = 22
+
+
+@pytest.mark.parametrize("lang", [EN, ZH])
+def test_kv_cache_and_cost_metric_labels_fit_four_to_a_row(lang):
+    """Issue 19: no truncated metric labels (KV cache page; Cost in the embed view at 900 x 700): short labels, the
+    detail in the help text; at the longest values a label takes (4,096 sequences, 128K context, 64 chips)."""
+    labels = [
+        lang("kvc_m_per_token"), lang("kvc_m_per_seq", context="128K"),
+        lang("kvc_m_batch", b=4096, context="128K"), lang("kvc_m_max_batch", context="128K"),
+        lang("ce_m_usd_1m"), lang("ce_m_usd_prefill"), lang("ce_m_usd_1k"), lang("ce_m_tokens_per_usd"),
+        lang("ce_m_tps_gpu"), lang("ce_m_j"), lang("ce_m_tokens_per_j"),
+        lang("ce_m_power", devices=fmt.devices(CATALOG["tpu-v6e"], 64, lang)),
+    ]  # fmt: skip
+    too_wide = {t: _display_width(t) for t in labels if _display_width(t) > METRIC_LABEL_WIDTH}
+    assert not too_wide, too_wide
+    assert "prefill" in lang("ce_m_usd_prefill_def", context="4K", output="1K") or "預填充" in lang(
+        "ce_m_usd_prefill_def", context="4K", output="1K"
+    )
+    assert lang("ce_m_j_def", tdp="700", gpus=8).startswith(("Board power", "僅計板卡功耗"))
