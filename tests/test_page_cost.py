@@ -162,7 +162,7 @@ def test_a_scenario_that_does_not_fit_greys_its_cost_if_it_fitted():
     by_label = {m.label: m for m in at.metric}
     for key in ("ce_m_usd_1m", "ce_m_usd_prefill", "ce_m_tps_gpu"):
         m = by_label[EN(key)]
-        assert m.value.startswith(":gray[") and EN("if_fitted") in (m.proto.delta, m.proto.delta_description), key
+        assert m.value.startswith(":gray[") and m.proto.delta == EN("if_fitted"), key
     assert by_label[EN("ce_m_usd_1m")].value.startswith(":gray[\\$")  # escaped: markdown, not LaTeX
     assert not any(m.value.startswith(":gray[") for m in run_page("cost").metric)
 
