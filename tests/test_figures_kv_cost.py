@@ -398,14 +398,14 @@ def test_heatmap_is_log_of_the_model_grid_masked_where_it_does_not_fit(metric):
     assert grid.fits.any() and not grid.fits.all()
     fig = cf.heatmap(hb, hc, v, grid.fits, metric, 4, 4096)
     main = _trace(fig, EN(f"ce_heat_{metric}"))
-    z = np.array(main.z, dtype=float)  # (context, batch)
-    expect = np.where(grid.fits, np.log10(v), np.nan).T
+    z = np.array(main.z, dtype=float)  # (batch, context): context across, batch up, as on Breakdown (issue 19)
+    expect = np.where(grid.fits, np.log10(v), np.nan)
     np.testing.assert_allclose(z, expect)
     mask = np.array(_trace(fig, EN("ce_not_fit")).z, dtype=float)
-    assert np.array_equal(np.isnan(mask), grid.fits.T)
-    assert len(main.x) == len(hb) + 1 and len(main.y) == len(hc) + 1  # cell edges
+    assert np.array_equal(np.isnan(mask), grid.fits)
+    assert len(main.x) == len(hc) + 1 and len(main.y) == len(hb) + 1  # cell edges
     assert fig.layout.xaxis.type == "log" and fig.layout.yaxis.type == "log"
-    assert _x(_trace(fig, EN("ce_scenario")))[0] == 4
+    assert _y(_trace(fig, EN("ce_scenario")))[0] == 4 and _x(_trace(fig, EN("ce_scenario")))[0] == 4096
     table = cf.heatmap_table(hb, hc, v, grid.fits, metric)
     assert len(table) == len(hb) * len(hc)
 

@@ -43,16 +43,18 @@ def point():
 def test_frontier_figure(point):
     fig = figs.frontier_figure(point)
     assert fig.layout.title.text == EN("pl_frontier_title")
-    assert fig.layout.xaxis.title.text == EN("axis_tpot_ms") and "(ms)" in fig.layout.xaxis.title.text
+    # issue 19: InferenceX's orientation, tokens/s per user (1 / TPOT) across, tokens/s per GPU up
+    assert fig.layout.xaxis.title.text == EN("ce_axis_tps_user")
     assert fig.layout.yaxis.title.text == EN("pl_axis_tps_gpu")
     meets = _trace(fig, EN("pl_meets"))
     mask = point.sweep_fits & point.sweep_meets_target
-    assert _v(meets.x) == pytest.approx(point.sweep_tpot_s[mask] * 1e3)
+    assert _v(meets.x) == pytest.approx(1 / point.sweep_tpot_s[mask])
     assert _v(meets.y) == pytest.approx(point.sweep_tokens_per_s_per_gpu[mask])
-    assert _v(_trace(fig, EN("pl_misses")).x).min() > 30.0
+    assert _v(_trace(fig, EN("pl_misses")).x).max() < 1 / 0.030  # slower than 30 ms: fewer than 33.3 tok/s per user
     star = _trace(fig, EN("pl_chosen"))
-    assert list(star.x) == pytest.approx([point.tpot_s * 1e3]) and list(star.customdata) == [point.batch]
-    assert any(s.x0 == pytest.approx(30.0) for s in fig.layout.shapes)  # the target line
+    assert list(star.x) == pytest.approx([1 / point.tpot_s]) and star.customdata[0][0] == point.batch
+    assert any(s.x0 == pytest.approx(1 / 0.030) for s in fig.layout.shapes)  # the target line
+    assert any("30 ms TPOT" in a.text for a in fig.layout.annotations)  # its label in both forms
     table = figs.frontier_table(point)
     assert {"batch", "tpot_ms", "tokens_per_s_per_gpu", "fits", "meets_target", "chosen"} <= set(table.columns)
     assert table.loc[table.chosen, "batch"].tolist() == [point.batch]

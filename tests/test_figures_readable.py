@@ -290,3 +290,27 @@ def test_kv_cache_and_cost_metric_labels_fit_four_to_a_row(lang):
         "ce_m_usd_prefill_def", context="4K", output="1K"
     )
     assert lang("ce_m_j_def", tdp="700", gpus=8).startswith(("Board power", "僅計板卡功耗"))
+
+
+# ------------------------------------------------------------------------------------------------- orientation
+
+
+@pytest.mark.parametrize("lang", [EN, ZH])
+def test_batch_by_context_heat_maps_share_one_orientation(lang):
+    """Issue 19: every batch × context heat map (Breakdown's, Cost's) puts context across and batch up, with the
+    scenario marked at (context, batch)."""
+    from tests.test_figures_roofline_breakdown import _est as bd_est
+    from ui.figures import breakdown as bd
+    from ui.figures import cost as cf
+
+    b, c = bd.heatmap_axes(131072, 0)
+    grid = bd_est(batch=b[:, None], context_tokens=c[None, :])
+    breakdown = bd.heatmap(grid, "tpot", current_batch=8, current_context=4096, tr=lang)
+    hb, hc = cf.heat_batches(), cf.heat_contexts(131072, 4096)
+    cgrid = bd_est(batch=hb[:, None], context_tokens=hc[None, :])
+    cost = cf.heatmap(hb, hc, cgrid.tokens_per_s_per_gpu, cgrid.fits, "tps_gpu", 8, 4096, tr=lang)
+    for fig, batches, contexts in ((breakdown, b, c), (cost, hb, hc)):
+        assert fig.layout.xaxis.title.text == lang("axis_context")
+        assert fig.layout.yaxis.title.text == lang("axis_batch")
+        heat = next(t for t in fig.data if t.type == "heatmap")
+        assert len(heat.x) == len(contexts) + 1 and len(heat.y) == len(batches) + 1

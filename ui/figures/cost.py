@@ -483,16 +483,16 @@ def heatmap(
     *,
     tr: Translator = EN,
 ) -> go.Figure:
-    """A metric over batch (x) × context (y), log colour scale; cells that do not fit are grey; scenario marked.
-    values and fits are (batch, context) arrays."""
-    v = np.asarray(values, dtype=float).T  # (context, batch): rows are y
-    ok = np.asarray(fits, dtype=bool).T
+    """A metric over context (x) × batch (y), the orientation of every batch × context heat map (Breakdown's too),
+    log colour scale; cells that do not fit are grey; scenario marked. values and fits are (batch, context) arrays."""
+    v = np.asarray(values, dtype=float)  # (batch, context): rows are y
+    ok = np.asarray(fits, dtype=bool)
     shown = np.where(ok & np.isfinite(v) & (v > 0), v, np.nan)
-    b_grid, c_grid = np.meshgrid(batches, contexts)
+    b_grid, c_grid = np.meshgrid(batches, contexts, indexing="ij")
     custom = np.stack([b_grid, c_grid, v], axis=-1)
     unit = tr(f"ce_unit_{metric}")
     fig = Figure()
-    x_edges, y_edges = log_edges(batches), log_edges(contexts)
+    x_edges, y_edges = log_edges(contexts), log_edges(batches)
     if (~ok).any():
         fig.add_heatmap(
             x=x_edges,
@@ -528,28 +528,28 @@ def heatmap(
         )
     if scenario_context >= contexts[0]:
         fig.add_scatter(
-            x=[scenario_batch],
-            y=[scenario_context],
+            x=[scenario_context],
+            y=[scenario_batch],
             mode="markers",
             name=tr("ce_scenario"),
             marker={"symbol": "x-thin-open", "size": 16, "color": "#ff1493", "line": {"width": 3}},
             cliponaxis=False,
-            hovertemplate=f"{tr('ce_scenario')}<br>{tr('ce_h_batch')} %{{x:,.0f}}<br>{tr('ce_h_context')} %{{y:,.0f}}"
+            hovertemplate=f"{tr('ce_scenario')}<br>{tr('ce_h_batch')} %{{y:,.0f}}<br>{tr('ce_h_context')} %{{x:,.0f}}"
             "<extra></extra>",
         )
-    style(fig, tr("ce_heat_title", metric=tr(f"ce_heat_{metric}")), tr("axis_batch"), tr("axis_context"))
+    style(fig, tr("ce_heat_title", metric=tr(f"ce_heat_{metric}")), tr("axis_context"), tr("axis_batch"))
     return fig.update_layout(
         height=520,
         plot_bgcolor="#ffffff",
         xaxis={
             "type": "log",
             "range": [math.log10(x_edges[0]), math.log10(x_edges[-1])],
-            **power_of_two_axis(batches),
+            **power_of_two_axis(contexts, tokens=True),
         },
         yaxis={
             "type": "log",
             "range": [math.log10(y_edges[0]), math.log10(y_edges[-1])],
-            **power_of_two_axis(contexts, tokens=True),
+            **power_of_two_axis(batches),
         },
     )
 

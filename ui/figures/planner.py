@@ -89,9 +89,11 @@ def _ms(x) -> np.ndarray:
 
 
 def frontier_figure(point: FrontierPoint, *, tr: Translator = EN) -> go.Figure:
-    """Tokens/s per GPU against TPOT as the batch grows: points meeting the target, missing it, not fitting; the
-    target line and the chosen batch."""
-    b, t, y = point.sweep_batch, _ms(point.sweep_tpot_s), point.sweep_tokens_per_s_per_gpu
+    """Tokens/s per GPU (up) against tokens/s per user = 1 / TPOT (across), InferenceX's orientation as on every
+    throughput-latency curve, as the batch grows: points meeting the target, missing it, not fitting; the target line
+    (labelled in both forms, fmt.target) and the chosen batch. TPOT (ms) is in the hover."""
+    b, y = point.sweep_batch, point.sweep_tokens_per_s_per_gpu
+    t = 1.0 / np.asarray(point.sweep_tpot_s, dtype=float)  # tokens/s per user
     fits, meets = point.sweep_fits, point.sweep_meets_target
     hover = tr("pl_hover_batch") + "<extra></extra>"
     fig = Figure()
@@ -106,7 +108,7 @@ def frontier_figure(point: FrontierPoint, *, tr: Translator = EN) -> go.Figure:
         fig.add_scatter(
             x=t[mask],
             y=y[mask],
-            customdata=b[mask],
+            customdata=np.stack([b[mask], 1e3 / t[mask]], axis=-1),
             mode="lines+markers" if mask.sum() > 1 and symbol == "circle" else "markers",
             name=tr(key),
             line={"color": colour, "width": 2},
@@ -114,22 +116,23 @@ def frontier_figure(point: FrontierPoint, *, tr: Translator = EN) -> go.Figure:
             hovertemplate=hover,
         )
     d = Decor()
-    d.vline(point.tpot_target_s * 1e3, line={"dash": "dash", "color": "#333"})
-    d.note(tr("pl_target_line", ms=f"{point.tpot_target_s * 1e3:g}"), point.tpot_target_s * 1e3, 1.0, xref="x",
-           xanchor="left", yanchor="top", font={"size": 11})  # fmt: skip
+    d.vline(1.0 / point.tpot_target_s, line={"dash": "dash", "color": "#333"})
+    # the target's label above the plot, clear of the points
+    d.note(tr("pl_target_line", ms=fmt.target(point.tpot_target_s, tr)), 1.0 / point.tpot_target_s, 1.0, xref="x",
+           xanchor="center", yanchor="bottom", font={"size": 11})  # fmt: skip
     if point.feasible:
         fig.add_scatter(
-            x=[point.tpot_s * 1e3],
+            x=[1.0 / point.tpot_s],
             y=[point.tokens_per_s_per_gpu],
-            customdata=[point.batch],
+            customdata=[[point.batch, point.tpot_s * 1e3]],
             mode="markers+text",
             name=tr("pl_chosen"),
             marker={"color": CHOSEN_COLOUR, "size": 14, "symbol": "star"},
             text=[tr("pl_chosen_label", batch=point.batch)],
-            textposition="middle left",
+            textposition="middle right",
             hovertemplate=hover,
         )
-    style(fig, tr("pl_frontier_title"), tr("axis_tpot_ms"), tr("pl_axis_tps_gpu"))
+    style(fig, tr("pl_frontier_title"), tr("ce_axis_tps_user"), tr("pl_axis_tps_gpu"))
     return d.apply(fig)
 
 
