@@ -191,7 +191,7 @@ def headline_display(ests: Mapping[str, Estimate], *, tr: Translator = EN):
         cells[label] = {x: m.show(m.value(ests[x])) for x in letters}
         colours[label] = dict.fromkeys(columns, "")
         for x in letters:  # what a scenario that does not fit would reach: greyed and marked, as Overview does
-            if m.needs_fit and not bool(ests[x].fits):
+            if m.needs_fit and not bool(ests[x].fits) and math.isfinite(m.value(ests[x])):
                 cells[label][x] = f"{cells[label][x]} ({tr('if_fitted')})"
                 colours[label][x] = f"color: {IF_FITTED_COLOUR}"
         for x in letters[1:]:
