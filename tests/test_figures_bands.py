@@ -106,6 +106,10 @@ def test_hardware_bars_carry_each_chips_band_as_error_bars_and_in_the_table():
     np.testing.assert_allclose(bar.x[0] + bar.error_x.array[0], float(e.tpot_high_s) * 1e3)
     np.testing.assert_allclose(bar.x[0] - bar.error_x.arrayminus[0], float(e.tpot_low_s) * 1e3)
     assert any(t.name == EN("hw_legend_band") for t in fig.data)
+    # the labels are drawn past the band's high end, where no error bar runs through them
+    (labels,) = [t for t in fig.data if t.text is not None and t.hoverinfo == "skip"]
+    np.testing.assert_allclose(labels.x, [float(e.tpot_high_s) * 1e3])
+    assert labels.text == bar.text
     table = hf.tpot_table(pairs)
     assert table.loc[0, "tpot_low_ms"] == pytest.approx(float(e.tpot_low_s) * 1e3)
     assert table.loc[0, "tpot_high_ms"] == pytest.approx(float(e.tpot_high_s) * 1e3)

@@ -321,12 +321,14 @@ def tpot_by_hardware(
     hover = tr("hw_hover_tpot") if show_profile else tr("hw_hover_tpot_ideal")
     common = {"y": names, "orientation": "h", "customdata": custom, "hovertemplate": hover + "<extra></extra>"}
     fig = Figure()
+    has_band = show_profile and bool(np.isfinite(high_s).any())
     if show_profile:
         fig.add_bar(
             x=est_s * scale,
             width=0.8,
             marker={"color": colours, "opacity": 0.35, "pattern": {"shape": patterns, "fgcolor": "#333"}},
-            text=labels,
+            text=labels,  # with a band: kept for the data, drawn (transparent here) past the band's end below
+            textfont={"color": "rgba(0,0,0,0)"} if has_band else None,
             textposition="outside",
             cliponaxis=False,
             showlegend=False,
@@ -354,6 +356,10 @@ def tpot_by_hardware(
         name=tr("label_ideal"),
         **common,
     )
+    if has_band:  # the labels start past the band's high end (an invisible bar to it), so no error bar crosses them
+        fig.add_bar(x=np.fmax(high_s, est_s) * scale, y=names, orientation="h", width=0.8, marker={"opacity": 0},
+                    text=labels, textposition="outside", cliponaxis=False, showlegend=False, hoverinfo="skip",
+                    name="")  # fmt: skip
     # Legend keys in neutral grey (the bars themselves carry the hardware colours).
     fig.add_bar(x=[None], y=[None], name=tr("label_ideal"), marker_color="#666", showlegend=True)
     if show_profile:
@@ -381,7 +387,7 @@ def tpot_by_hardware(
         if s is not None
         else ""
     )
-    top = float(np.nanmax(np.concatenate([ideal_s, est_s]), initial=1e-3)) * scale
+    top = float(np.nanmax(np.concatenate([ideal_s, est_s, high_s if has_band else est_s]), initial=1e-3)) * scale
     bottom = float(np.nanmin(ideal_s, initial=1e-3)) * scale
     x_title = tr("hw_axis_tpot_s") if in_seconds else tr("axis_tpot_ms")
     style(fig, title, x_title, "", log_x=log_x)

@@ -45,7 +45,7 @@ def tpot_vs_targets(
             "visible": has_band,
             "color": "#333",
             "thickness": 1.5,
-            "width": 6,
+            "width": 0,  # no caps: a zero-length bar on the ideal bound would still draw one
         },  # fmt: skip
         showlegend=False,
     )
