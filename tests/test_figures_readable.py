@@ -314,3 +314,20 @@ def test_batch_by_context_heat_maps_share_one_orientation(lang):
         assert fig.layout.yaxis.title.text == lang("axis_batch")
         heat = next(t for t in fig.data if t.type == "heatmap")
         assert len(heat.x) == len(contexts) + 1 and len(heat.y) == len(batches) + 1
+
+
+# ------------------------------------------------------------------------------------------------- page titles
+
+PAGE_TITLES = ("app_title", "roofline_title", "breakdown_title", "page_kv_cache", "page_cost", "hw_title", "cmp_title",
+               "page_planner", "page_frontier", "page_economics", "page_glossary", "page_methodology",
+               "page_validation")  # fmt: skip
+# In a browser (Debian chromium, zh-TW), a title of 34 columns filled one line at the 900 px embed width and 42 at
+# 1400 px with the sidebar; 'TPOT 拆解：每個 Token 的時間花在哪裡' (36) left '裡' alone on the second line at 900 px.
+TITLE_ONE_LINE_WIDTH = 34
+
+
+def test_zh_tw_page_titles_do_not_wrap_to_one_character():
+    """Issue 19: in zh-TW every page title fits one line at 1400 px and at the 900 px embed width, so none wraps to a
+    single character (Hardware's, Roofline's and Breakdown's did)."""
+    too_wide = {k: ZH(k) for k in PAGE_TITLES if _display_width(ZH(k)) > TITLE_ONE_LINE_WIDTH}
+    assert not too_wide, too_wide
