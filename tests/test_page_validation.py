@@ -142,3 +142,4 @@ def test_band_coverage_and_an_engine_over_time(lang):
     assert tr("val_time_model", chip="NVIDIA GeForce RTX 4090") in measured
     table = next(d.value for d in at.dataframe if tr("val_time_col_measured") in d.value.columns)
     assert {"2024-05-15", "2025-09-04", "2025-11-25"} <= set(table[tr("val_time_col_date")])
+    assert list(table[tr("val_time_col_output")][:2]) == ["512", "8K"]  # tg512 and tg8192 on the RTX 3090

@@ -879,13 +879,15 @@ def engine_over_time(table: pd.DataFrame, profile: str = "llama.cpp") -> pd.Data
 
 
 def engine_over_time_display(rows: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
-    """engine_over_time for st.dataframe: chip, date, weights, context, measured and modelled tokens/s per user."""
+    """engine_over_time for st.dataframe: chip, date, weights, context, output tokens, measured and modelled tokens/s
+    per user."""
     return pd.DataFrame(
         {
             tr("val_time_col_chip"): rows["hardware_name"],
             tr("val_time_col_date"): rows["run_date"],
             tr("val_time_col_weights"): rows["weights"],
             tr("val_time_col_context"): [fmt.tokens(float(v)) for v in rows["context_tokens"]],
+            tr("val_time_col_output"): [fmt.tokens(float(v)) for v in rows["output_tokens"]],
             tr("val_time_col_measured"): rows["measured"].round(1),
             tr("val_time_col_model"): rows["predicted_fitted"].round(1),
         }
