@@ -39,6 +39,7 @@ notices.fp4_notice(est, state.weights, state.kv, tr)
 bands.basis_caption(est, tr, controls.profile_label(est.profile, tr))
 
 usd_1m = float(est.usd_per_1M_tokens)
+devices = fmt.devices(hw, state.gpus, tr)  # "8 GPUs", "8 chips" for TPUs and Trainium
 if price_known:
     c = st.columns(4)
     c[0].metric(
@@ -83,7 +84,10 @@ if energy_known:
     c[1].metric(
         tr("ce_m_j"),
         **notices.if_fitted(
-            est, tr, f"{fmt.number(float(est.joules_per_token))} J", help=tr("ce_m_j_def", tdp=tdp, gpus=state.gpus)
+            est,
+            tr,
+            f"{fmt.number(float(est.joules_per_token))} J",
+            help=tr("ce_m_j_def", tdp=tdp, gpus=state.gpus, devices=devices),
         ),
     )
     c[2].metric(
@@ -171,7 +175,7 @@ if energy_known:
             tr,
             depends=(),
         )
-    st.caption(tr("ce_energy_caption", tdp=fmt.number(hw.tdp_w), gpus=state.gpus))
+    st.caption(tr("ce_energy_caption", tdp=fmt.number(hw.tdp_w), gpus=state.gpus, devices=devices))
 
 # --- frontier
 c = st.columns(2)

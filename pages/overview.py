@@ -72,7 +72,12 @@ c[2].metric(
         est,
         tr,
         fmt.rate(float(est.tokens_per_s_total)),
-        help=tr("m_tps_total_def", gpus=state.gpus, per_gpu=fmt.rate(float(est.tokens_per_s_per_gpu))),
+        help=tr(
+            "m_tps_total_def",
+            devices=fmt.devices(est.hardware, state.gpus, tr),
+            device=fmt.device_word(est.hardware, tr, 1),
+            per_gpu=fmt.rate(float(est.tokens_per_s_per_gpu)),
+        ),
         **bands.metric_band(est, tr, "tps_total"),
     ),
 )

@@ -331,3 +331,13 @@ def test_zh_tw_page_titles_do_not_wrap_to_one_character():
     single character (Hardware's, Roofline's and Breakdown's did)."""
     too_wide = {k: ZH(k) for k in PAGE_TITLES if _display_width(ZH(k)) > TITLE_ONE_LINE_WIDTH}
     assert not too_wide, too_wide
+
+
+@pytest.mark.parametrize("lang", [EN, ZH])
+def test_overview_throughput_help_counts_chips_for_tpus(lang):
+    """Issue 19: 'chips' rather than 'GPUs' for TPUs and Trainium beyond the sidebar: Overview's total-throughput
+    help names the device count with fmt.devices."""
+    tpu = CATALOG["tpu-v6e"]
+    text = lang("m_tps_total_def", devices=fmt.devices(tpu, 8, lang), device=fmt.device_word(tpu, lang, 1),
+                per_gpu="1,000 tok/s")  # fmt: skip
+    assert fmt.devices(tpu, 8, lang) in text and "GPU" not in text

@@ -39,7 +39,7 @@ def test_renders_with_defaults():
     usd = _metric(at, EN("ce_m_usd_1m"))
     assert _metric(at, EN("ce_m_usd_prefill")) > usd
     assert _metric(at, EN("ce_m_usd_1k")) * 1000 == usd
-    assert any(EN("ce_energy_caption", tdp="700", gpus=2)[:30] in c.value for c in at.caption)
+    assert any(EN("ce_energy_caption", tdp="700", devices="2 GPUs")[:30] in c.value for c in at.caption)
 
 
 def test_sidebar_batch_changes_cost():
@@ -175,6 +175,13 @@ def test_board_power_names_the_device_count_and_word():
     at = run_page("cost", hardware="tpu-v6e", gpus="8", lang="zh-TW")
     assert not at.exception
     assert "板卡功耗（8 顆晶片）" in [m.label for m in at.metric]
+    # beyond the sidebar and the board power: the energy metric's help and the energy caption count chips too
+    (energy,) = [m for m in at.metric if m.label == ZH("ce_m_j")]
+    assert "8 顆晶片" in energy.help and "GPU" not in energy.help
+    assert any("8 顆晶片" in c.value for c in at.caption)
+    at = run_page("cost", hardware="trainium2", gpus="16")
+    (energy,) = [m for m in at.metric if m.label == EN("ce_m_j")]
+    assert "16 chips" in energy.help and "GPU" not in energy.help
 
 
 def test_sidebar_counts_chips_for_tpus():
