@@ -289,7 +289,7 @@ def test_kv_cache_and_cost_metric_labels_fit_four_to_a_row(lang):
     assert "prefill" in lang("ce_m_usd_prefill_def", context="4K", output="1K") or "預填充" in lang(
         "ce_m_usd_prefill_def", context="4K", output="1K"
     )
-    assert lang("ce_m_j_def", tdp="700", gpus=8).startswith(("Board power", "僅計板卡功耗"))
+    assert lang("ce_m_j_def", tdp="700", devices="8 GPUs").startswith(("Board power", "僅計板卡功耗"))
 
 
 # ------------------------------------------------------------------------------------------------- orientation
@@ -341,3 +341,35 @@ def test_overview_throughput_help_counts_chips_for_tpus(lang):
     text = lang("m_tps_total_def", devices=fmt.devices(tpu, 8, lang), device=fmt.device_word(tpu, lang, 1),
                 per_gpu="1,000 tok/s")  # fmt: skip
     assert fmt.devices(tpu, 8, lang) in text and "GPU" not in text
+
+
+# ------------------------------------------------------------------------------------------------- sources
+
+
+def test_source_tiers_decided_in_one_place():
+    from ui.figures import methodology as mf
+
+    assert mf.source_tier("https://docs.cloud.google.com/tpu/docs/v6e") == "primary"
+    assert mf.source_tier("https://github.com/meta-llama/llama-models models/llama3_1/api/sku_list.py") == "primary"
+    assert (
+        mf.source_tier("https://huggingface.co/mlabonne/Llama-3.1-70B-Instruct-lorablated config.json") == "community"
+    )
+    assert mf.source_tier("https://aiwiki.ai/wiki/nvidia_h200 (announced Nov 13 2023)") == "community"
+    assert mf.source_tier("https://github.com/alpharomercoma/MI300X-vs-H200 METHODOLOGY.md") == "secondary"
+
+
+@pytest.mark.parametrize("lang", [EN, ZH])
+def test_methodology_lists_primary_sources_first_with_their_tier(lang):
+    """Issue 19: Methodology's source list puts primary sources (vendor docs, official model repos) first, each
+    source with its tier shown."""
+    from tpot_model import Scenario, estimate, load_model_catalog, load_profiles
+    from ui.figures import methodology as mf
+
+    model = load_model_catalog()["llama-3.1-70b"]  # a community copy listed before the official repo
+    est = estimate(model, CATALOG["h200"], Scenario(batch=8, context_tokens=4096, output_tokens=256, num_gpus=2,
+                   weights="fp8", kv_cache="bf16"), load_profiles()["typical"])  # fmt: skip
+    text = "\n".join(t for kind, t in mf.source_blocks(est, lang) if kind == "md")
+    model_lines = [ln for ln in text.split("\n**")[2].splitlines() if ln.startswith("- ")]
+    tiers = [next(t for t in mf.SOURCE_TIERS if lang(f"meth_tier_{t}") in ln) for ln in model_lines[:3]]
+    assert tiers == sorted(tiers, key=mf.SOURCE_TIERS.index) and tiers[0] == "primary"
+    assert "meta-llama/llama-models" in model_lines[0]

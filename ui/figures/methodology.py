@@ -666,6 +666,37 @@ def _item(tr: Translator, label_key: str, text: str) -> str:
     return "- " + tr("meth_src_item", label=tr(label_key), text=text)
 
 
+SOURCE_TIERS = ("primary", "secondary", "community")
+# The one place that decides a source's tier, by the start of its text or URL (host and path, lower case):
+# primary = the maker's own word (vendor datasheets and docs, official model repos and papers, MLPerf submissions);
+# community = copies, mirrors, wikis, personal pages and price blogs; anything else (analyses, papers about a chip,
+# third-party docs) secondary.
+_PRIMARY = ("nvidia.com", "www.nvidia.com", "docs.nvidia.com", "resources.nvidia.com", "amd.com", "www.amd.com",
+            "intel.com", "www.intel.com", "cloud.google.com", "docs.cloud.google.com", "aws.amazon.com",
+            "docs.aws.amazon.com", "github.com/meta-llama", "github.com/deepseek-ai", "github.com/qwenlm",
+            "github.com/mlcommons", "huggingface.co/meta-llama", "huggingface.co/deepseek-ai", "huggingface.co/qwen",
+            "huggingface.co/mistralai", "huggingface.co/google", "huggingface.co/openai", "huggingface.co/moonshotai",
+            "huggingface.co/zai-org", "huggingface.co/minimaxai", "huggingface.co/microsoft")  # fmt: skip
+_COMMUNITY_WORDS = ("mirror", "copy", "copies", "wiki", "blog", "github.io", "deploybase", "forum", "reddit")
+
+
+def source_tier(source: str) -> str:
+    """'primary', 'secondary' or 'community' for one catalog source line (see _PRIMARY, _COMMUNITY_WORDS)."""
+    text = source.strip().lower()
+    where = text.removeprefix("https://").removeprefix("http://").split(" ")[0]
+    if any(where == p or where.startswith(p + "/") or where.startswith(p + ".") for p in _PRIMARY):
+        return "community" if any(w in text for w in ("mirror", "copies")) else "primary"
+    if any(w in text for w in _COMMUNITY_WORDS) or where.startswith("huggingface.co/"):
+        return "community"
+    return "secondary"
+
+
+def ranked_sources(sources) -> list[tuple[str, str]]:
+    """(tier, source) with primary sources first, then secondary, then community; catalog order within a tier."""
+    tiers = [(source_tier(s), s) for s in sources]
+    return sorted(tiers, key=lambda t: SOURCE_TIERS.index(t[0]))
+
+
 def source_blocks(est: Estimate, tr: Translator = EN, profile: str | None = None) -> list[Block]:
     """Where the catalog numbers of the current hardware, model and profile come from (their source and notes).
     `profile` is the profile's display name (default: its catalog name)."""
@@ -676,9 +707,10 @@ def source_blocks(est: Estimate, tr: Translator = EN, profile: str | None = None
         ("meth_src_model", m.name, m.source, m.notes),
     ):
         lines = [f"**{tr(title, name=_plain(name))}**"]
-        lines += [_item(tr, "meth_src_source", _plain(src)) for src in sources] or [
-            _item(tr, "meth_src_source", tr("meth_src_none"))
-        ]
+        lines += [
+            _item(tr, "meth_src_source", f"{tr(f'meth_tier_{tier}')} · {_plain(src)}")
+            for tier, src in ranked_sources(sources)
+        ] or [_item(tr, "meth_src_source", tr("meth_src_none"))]
         if notes:
             lines.append(_item(tr, "meth_src_notes", _plain(notes)))
         out.append(("md", "\n".join(lines)))
