@@ -210,11 +210,15 @@ def test_sources(table):
 def test_findings_come_from_the_profiles(table):
     profiles, models, hardware = load_profiles(), load_model_catalog(), load_hardware_catalog()
     found = dict(figs.findings(table, profiles, models, hardware))
-    assert {"val_find_overhead", "val_find_kv", "val_find_tp", "val_find_dequant"} <= set(found)
+    # the KV re-read finding appears only while a fitted engine re-reads the cache per query head (llama.cpp did
+    # until 2025; its current profile, flash attention on, does not)
+    rereads = any(p.kv_gqa_reread_fraction > 0 for p in profiles.values() if not p.is_ideal)
+    assert {"val_find_overhead", "val_find_tp", "val_find_dequant"} <= set(found)
+    assert ("val_find_kv" in found) == rereads
     for key, values in found.items():  # every finding renders in both languages
         assert EN(key, **values) and ZH(key, **values)
     assert fmt.ms(profiles["llama.cpp"].per_token_overhead_s) in found["val_find_overhead"]["listing"]
-    assert found["val_find_tp"]["latency"] == f"{profiles['gpt-fast'].allreduce_latency_s * 1e6:.3g} µs"
+    assert found["val_find_tp"]["latency"] == fmt.us(profiles["gpt-fast"].allreduce_latency_s)
     # change a fitted parameter: the text follows (nothing typed in)
     changed = {**profiles, "gpt-fast": replace(profiles["gpt-fast"], allreduce_latency_s=50e-6)}
     tp = dict(figs.findings(table, changed, models, hardware))["val_find_tp"]

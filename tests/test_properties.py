@@ -115,11 +115,12 @@ def test_every_result_finite_and_positive(model_id, hw_id, w, k, profile_id, b, 
         "memory_per_gpu_bytes",
         "workspace_bytes_per_gpu",
         "arithmetic_intensity_flop_per_byte",
-        "joules_per_token",
         "kv_cache_peak_bytes",
-    ):
+    ) + (("joules_per_token",) if h.tdp_w is not None else ()):  # announced chips may lack a published TDP
         v = np.asarray(getattr(e, field), dtype=float)
         assert np.all(np.isfinite(v)) and np.all(v > 0), (field, v)
+    if h.tdp_w is None:
+        assert np.all(np.isnan(np.asarray(e.joules_per_token)))  # no power: no energy figure, never a made-up one
     assert np.isfinite(e.weight_bytes) and e.weight_bytes > 0
     assert np.all(np.asarray(e.kv_cache_bytes) >= 0)
     assert e.ridge_point_flop_per_byte > 0

@@ -475,7 +475,7 @@ def test_calibrate_reports_the_serving_loho(rows, cv):
     assert "(target 25% for both: met)" in text
     for pid in ("sglang", "tensorrt-llm", "atom"):
         written = resolve_profile(pid)  # data/profiles.yaml holds what calibrate fits
-        assert reports[pid].profile == replace(written, source="")
+        assert reports[pid].profile == replace(written, source="", basis=())  # basis: read from source
 
 
 def test_the_mtp_switch_defaults_match_the_measured_mtp_runs(rows):

@@ -64,6 +64,7 @@ SOURCE_NOTES = {
     "H200launch": "val_src_trt_h200",
     "Pope et al": "val_src_palm",
     "jetstream": "val_src_jetstream",
+    "ggml-org/llama.cpp/pull": "val_src_llamacpp_pr",
 }
 
 
