@@ -115,13 +115,14 @@ def test_does_not_fit_offers_only_remedies_that_work():
 def test_why_names_the_bases_of_its_numbers():
     """Llama 3.1 70B fp8 on 2 x H200, batch 32, 4K + 1K: the KV cache a step reads is the mean over the output
     (32 x 4,608 tokens x 320 KiB / 2 GPUs = 24.2 GB; the KV page's 21.5 GB is at 4K, the memory chart's peak at 5K),
-    and the memory time is the model's own at the rates it used (80 % of 4.8 TB/s = 3.84 TB/s; the cache at 85 % of
-    that): 35.3 GB / 3.84 TB/s + 24.2 GB / 3.264 TB/s = 9.2 + 7.4 = 16.6 ms, not the ideal bound's peak."""
+    and the memory time is the model's own at the rates it used (the typical profile's 80 % of what an H200
+    attains, 90 % of 4.8 TB/s (NVIDIA prior): 3.456 TB/s; the cache at 85 % of that): 35.3 GB / 3.456 TB/s +
+    24.2 GB / 2.938 TB/s = 10.2 + 8.2 = 18.4 ms, not the ideal bound's peak."""
     at = run_page("overview")
     (why,) = [m.value for m in at.markdown if m.value.startswith("Why: each decode step reads")]
     assert "24.2 GB of KV cache per GPU (its mean over the 1K output tokens)" in why
-    assert "at 3.84 TB/s, the achievable bandwidth the estimate used" in why
-    assert "→ 16.6 ms of memory reads" in why
+    assert "at 3.46 TB/s, the achievable bandwidth the estimate used" in why
+    assert "→ 18.4 ms of memory reads" in why
 
 
 def test_gpu_count_that_does_not_divide_the_heads_is_flagged():
