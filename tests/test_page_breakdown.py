@@ -101,6 +101,7 @@ def test_random_scenarios_never_raise():
     """Random sidebar values and heat-map metrics on both pages in one session: no exception, ever."""
     import random
 
+    from tpot_model.prices import CUSTOM, PRICE_BASES
     from ui.state import BATCH_OPTIONS, CONTEXT_OPTIONS, GPU_OPTIONS, KV_OPTIONS, WEIGHT_OPTIONS
 
     rng = random.Random(7)
@@ -119,7 +120,11 @@ def test_random_scenarios_never_raise():
         sidebar.select_slider(key="gpus").set_value(rng.choice(GPU_OPTIONS))
         sidebar.select_slider(key="batch").set_value(rng.choice(BATCH_OPTIONS))
         sidebar.select_slider(key="context").set_value(rng.choice(CONTEXT_OPTIONS))
-        sidebar.number_input(key="price").set_value(rng.choice([None, 0.0, 2.5]))
+        basis = rng.choice(PRICE_BASES)
+        sidebar.selectbox(key="price_basis").set_value(basis)
+        if basis == CUSTOM:  # the $/GPU-hour box takes input only under the custom basis: enable it first
+            at.run()
+            at.sidebar.number_input(key="price").set_value(rng.choice([None, 0.0, 2.5]))
         if i < 12:
             at.selectbox(key="breakdown.heatmap_metric").set_value(rng.choice(["tpot", "usd_per_1M_tokens", "fits"]))
         at.run()
