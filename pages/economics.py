@@ -123,7 +123,9 @@ api_out = c[1].number_input(tr("ec_api_out"), 0.0, 1000.0, 1.0, step=0.1, key="e
 api_cached = c[2].number_input(tr("ec_api_cached"), 0.0, 1000.0, 0.1, step=0.05, key="econ.api_cached",
                                persist_state="session")  # fmt: skip
 cached = c[3].slider(tr("ec_cached_frac"), 0.0, 1.0, 0.0, step=0.05, key="econ.cached", persist_state="session")
-rack = c[4].number_input(tr("ec_rack"), 1, 1024, int(getattr(hw, "scale_up_domain_gpus", None) or 8), key="econ.rack")
+rack = c[4].number_input(  # default: the chip's scale-up domain (a TPU pod holds up to 9,216 chips)
+    tr("ec_rack"), 1, 16_384, min(int(getattr(hw, "scale_up_domain_gpus", None) or 8), 16_384), key="econ.rack"
+)
 out_rate = float(est.output_tokens_per_s_per_gpu)
 ratio = state.context / state.output
 tier_capex = economics.tco_preset(hw.prices.price("hyperscaler").usd_per_gpu_hour, hw.prices.all_in_w, hw.tdp_w) \

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from tests.apptest_util import APP
 from tpot_model import FORMATS, KV_FORMATS, Scenario, estimate, load_hardware_catalog, load_model_catalog, load_profiles
 from tpot_model.catalog import Hardware, ModelSpec, MoE, entry_problems
+from tpot_model.prices import CUSTOM, PRICE_BASES
 from ui.state import (
     BATCH_OPTIONS,
     COMPUTE_OPTIONS,
@@ -159,7 +160,11 @@ def test_500_random_ui_scenarios_no_exception(seed):
             at.sidebar.select_slider(key=key).set_value(rng.choice(options))
         for key, options in boxes.items():
             at.sidebar.selectbox(key=key).set_value(rng.choice(list(options)))
-        at.sidebar.number_input(key="price").set_value(rng.choice([None, 0.0, 0.5, 2.5, 999.0]))
+        basis = rng.choice(PRICE_BASES)
+        at.sidebar.selectbox(key="price_basis").set_value(basis)
+        if basis == CUSTOM:  # the $/GPU-hour box takes input only under the custom basis: enable it first
+            at.run()
+            at.sidebar.number_input(key="price").set_value(rng.choice([None, 0.0, 0.5, 2.5, 999.0]))
         at.run()
         runs += 1
         assert not at.exception, (i, at.session_state["model"], at.session_state["hardware"], at.exception)

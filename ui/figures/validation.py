@@ -795,8 +795,9 @@ def mlperf_errors(frame: pd.DataFrame, group: str, *, tr: Translator = EN) -> go
                 showlegend=False,
             )
         )
-    fig.add_hline(y=0, line={"color": IDEAL_COLOUR, "width": 1})
+    zero = {"type": "line", "xref": "paper", "x0": 0, "x1": 1, "y0": 0, "y1": 0}  # the same with or without checks
     fig.update_layout(
+        shapes=[{**zero, "line": {"color": IDEAL_COLOUR, "width": 1}}],
         yaxis={"title": tr("val_mlperf_axis_error"), "ticksuffix": "%", "zeroline": False},
         xaxis={"title": tr(f"val_mlperf_group_{group}")},
         height=420,
