@@ -271,7 +271,10 @@ def test_speculative_zero_acceptance_never_pays_and_break_even_is_where_speedup_
 def test_speculative_mtp_cost_and_broadcasting():
     sp = pl.speculative(L70, H200, BASE, TYPICAL, k=2, acceptance=0.7, draft=None, mtp_cost=0.05)
     assert sp.draft_id == "mtp" and float(sp.draft_step_s) == pytest.approx(0.05 * float(sp.baseline_tpot_s))
-    assert 0.0 < speculative.mtp_cost_fraction(L70) < 0.1 and 0.0 < speculative.mtp_cost_fraction(MODELS["deepseek-v3"]) < 0.1
+    assert (
+        0.0 < speculative.mtp_cost_fraction(L70) < 0.1
+        and 0.0 < speculative.mtp_cost_fraction(MODELS["deepseek-v3"]) < 0.1
+    )
     grid = pl.speculative(
         L70, H200, BASE, TYPICAL, k=np.array([[1.0], [4.0]]), acceptance=np.array([0.0, 0.5, 0.9]), mtp_cost=0.05
     )
