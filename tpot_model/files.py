@@ -3,7 +3,9 @@ every malformed catalog, profile or measurement file raises, naming the file, en
 
 from __future__ import annotations
 
+import csv
 import math
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -64,3 +66,22 @@ def integer_field(where: str, d: dict, key: str) -> int:
     if value < 0:
         raise CatalogError(f"{where}: field {key!r} must not be negative, got {value!r}")
     return int(value)
+
+
+def csv_rows(path: str | Path, required: Iterable[str]) -> csv.DictReader:
+    """A CSV file's rows as dicts (its header is line 1), read through read_text (size limit, UTF-8); CatalogError
+    naming the first required column the header lacks."""
+    p = Path(path)
+    reader = csv.DictReader(read_text(p, strict=True).splitlines())
+    missing = [c for c in required if c not in (reader.fieldnames or [])]
+    if missing:
+        raise CatalogError(f"{p}: line 1: missing column {missing[0]!r}")
+    return reader
+
+
+def number_or_nan(text: str) -> float:
+    """A CSV cell as a float; nan when blank or not a number (the loaders decide whether that is an error)."""
+    try:
+        return float(text) if text.strip() else math.nan
+    except ValueError:
+        return math.nan

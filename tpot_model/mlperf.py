@@ -18,7 +18,6 @@ prediction (the fit that never saw that family), so the Validation page reads it
 
 from __future__ import annotations
 
-import csv
 import json
 import math
 from collections.abc import Sequence
@@ -30,7 +29,7 @@ import numpy as np
 from .catalog import Hardware, ModelSpec, load_hardware_catalog, load_model_catalog
 from .engines import chip_family
 from .estimate import estimate
-from .files import DATA_DIR, CatalogError
+from .files import DATA_DIR, CatalogError, csv_rows, number_or_nan
 from .fitting import ErrorSummary, sig3
 from .precision import parse_format
 from .profiles import EfficiencyProfile
@@ -111,24 +110,10 @@ class MLPerfResult:
         return family(self.hardware_id)
 
 
-def _float(text: str) -> float:
-    try:
-        return float(text) if text.strip() else math.nan
-    except ValueError:
-        return math.nan
-
-
 def load_mlperf(path: str | Path = MLPERF_PATH) -> list[MLPerfResult]:
     """Every row of data/mlperf.csv; fit rows carry a continuous-batching Scenario per model replica."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise CatalogError(f"{path}: cannot read ({e.strerror or e})") from None
-    reader = csv.DictReader(text.splitlines())
-    missing = [c for c in REQUIRED if c not in (reader.fieldnames or [])]
-    if missing:
-        raise CatalogError(f"{path}: line 1: missing column {missing[0]!r}")
+    reader = csv_rows(path, REQUIRED)
     models, hardware = load_model_catalog(), load_hardware_catalog()
     out = []
     for i, r in enumerate(reader):
@@ -140,7 +125,7 @@ def load_mlperf(path: str | Path = MLPERF_PATH) -> list[MLPerfResult]:
             if m is None or hw is None:
                 raise CatalogError(f"{where}: field 'use': a fit row needs a catalog model_id and hardware_id")
             C, isl, osl, tp = (
-                _float(r[k])
+                number_or_nan(r[k])
                 for k in ("concurrency_per_replica", "isl_mean_tokens", "implied_mean_output_tokens", "tensor_parallel")
             )
             if not all(math.isfinite(v) and v > 0 for v in (C, isl, osl, tp)):
@@ -165,8 +150,8 @@ def load_mlperf(path: str | Path = MLPERF_PATH) -> list[MLPerfResult]:
                 model=m,
                 hardware=hw,
                 profile=r["profile"],
-                tpot_s=_float(r["tpot_mean_ms"]) * 1e-3,
-                output_tokens_per_s_per_gpu=_float(r["per_accelerator_tokens_per_s"]),
+                tpot_s=number_or_nan(r["tpot_mean_ms"]) * 1e-3,
+                output_tokens_per_s_per_gpu=number_or_nan(r["per_accelerator_tokens_per_s"]),
                 use=r["use"],
                 scenario=scenario,
             )

@@ -23,7 +23,6 @@ show the engine got faster. Boxes, prior widths and the minimiser are fitting.py
 
 from __future__ import annotations
 
-import csv
 import json
 import math
 from collections.abc import Sequence
@@ -35,7 +34,7 @@ import numpy as np
 from .catalog import Hardware, ModelSpec, load_hardware_catalog, load_model_catalog
 from .engines import ENGINES, RELEASE_PERIODS, documented_profile, documented_reason
 from .estimate import estimate
-from .files import DATA_DIR, CatalogError
+from .files import DATA_DIR, CatalogError, csv_rows, number_or_nan
 from .fitting import PARAMS, PRIOR_WEIGHT, ErrorSummary, minimise_boxed, sig3
 from .precision import parse_format
 from .profiles import FIELDS, IDEAL, EfficiencyProfile, ProfileRevision, load_profiles
@@ -134,24 +133,10 @@ class ServingMeasurement:
         return self.fields.get("engine", "")
 
 
-def _float(text: str) -> float:
-    try:
-        return float(text) if text.strip() else math.nan
-    except ValueError:
-        return math.nan
-
-
 def load_serving_measurements(path: str | Path = SERVING_MEASUREMENTS_PATH) -> list[ServingMeasurement]:
     """Every row of the serving measurements file; fit rows carry a continuous-batching Scenario (mean lengths)."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise CatalogError(f"{path}: cannot read ({e.strerror or e})") from None
-    reader = csv.DictReader(text.splitlines())
-    missing = [c for c in COLUMNS if c not in (reader.fieldnames or [])]
-    if missing:
-        raise CatalogError(f"{path}: line 1: missing column {missing[0]!r}")
+    reader = csv_rows(path, COLUMNS)
     models, hardware = load_model_catalog(), load_hardware_catalog()
     out = []
     for line, r in enumerate(reader, start=2):
@@ -162,8 +147,8 @@ def load_serving_measurements(path: str | Path = SERVING_MEASUREMENTS_PATH) -> l
         hw = hardware.get(r["hardware_id"]) if r["hardware_id"] else None
         if r["use"] == "fit" and (m is None or hw is None):
             raise CatalogError(f"{where}: field 'use': a fit row needs a catalog model_id and hardware_id")
-        C, isl, osl, n = (_float(r[k]) for k in ("concurrency", "isl", "osl", "n_gpus"))
-        output, total = _float(r["throughput_tok_s_per_gpu"]), _float(r["total_tok_s_per_gpu"])
+        C, isl, osl, n = (number_or_nan(r[k]) for k in ("concurrency", "isl", "osl", "n_gpus"))
+        output, total = number_or_nan(r["throughput_tok_s_per_gpu"]), number_or_nan(r["total_tok_s_per_gpu"])
         if not r["throughput_kind"].startswith("output tok/s per"):  # the source gives the total only
             output, total = math.nan, output
         scenario = None
@@ -194,11 +179,11 @@ def load_serving_measurements(path: str | Path = SERVING_MEASUREMENTS_PATH) -> l
                 concurrency=C,
                 isl=isl,
                 osl=osl,
-                tpot_s=_float(r["tpot_ms"]) * 1e-3,
+                tpot_s=number_or_nan(r["tpot_ms"]) * 1e-3,
                 output_tokens_per_s_per_gpu=output,
                 total_tokens_per_s_per_gpu=total,
-                interactivity_tokens_per_s_per_user=_float(r["interactivity_tok_s_per_user"]),
-                ttft_s=_float(r["ttft_ms"]) * 1e-3,
+                interactivity_tokens_per_s_per_user=number_or_nan(r["interactivity_tok_s_per_user"]),
+                ttft_s=number_or_nan(r["ttft_ms"]) * 1e-3,
                 mtp=r["mtp"] == "true",
                 use=r["use"],
                 scenario=scenario,
