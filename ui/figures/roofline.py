@@ -226,15 +226,20 @@ def roofline(
     # the chip's attainable roof (published microbenchmarks, else its family's prior): what any software reaches
     t_bw, t_peak = attainable_bandwidth_bytes_per_s(hw), attainable_flop_per_s(hw, used)
     published = attainable_published(hw)
-    basis = tr(
-        "roofline_attainable_measured" if published["bandwidth"] or published[used] else "roofline_attainable_prior"
-    )
+    key = "roofline_attainable_measured" if published["bandwidth"] or published[used] else "roofline_attainable_prior"
+    basis = tr(key)
     fig.add_scatter(
         x=[x_lo, t_peak / t_bw, x_hi],
         y=[t_bw * x_lo / T, t_peak / T, t_peak / T],
         mode="lines",
         line={"color": colour, "width": 1.5, "dash": "dashdot"},
-        name=tr("roofline_attainable", hw=hw.name, bw_pct=fmt.pct(t_bw / bw, 0), flops_pct=fmt.pct(t_peak / peak, 0)),
+        name=tr(
+            "roofline_attainable",
+            hw=hw.name,
+            source=tr(key + "_short"),
+            bw_pct=fmt.pct(t_bw / bw, 0),
+            flops_pct=fmt.pct(t_peak / peak, 0),
+        ),
         hovertemplate=tr(
             "roofline_attainable_hover", hw=hw.name, bw=fmt.tb_per_s(t_bw), peak=fmt.tflops(t_peak), basis=basis
         )
