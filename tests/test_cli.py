@@ -461,6 +461,23 @@ def test_list_all_and_unknown(capsys):
     assert code == 2 and "unknown list 'gpus'" in err
 
 
+def test_list_models_columns_align_for_every_row(capsys):
+    """Column widths come from the content: Llama 4 Scout's 10,485,760-token context (10 characters, wider than the
+    'max ctx' header) used to push its attention column two places right of every other row's."""
+    code, out, _ = run(capsys, "list", "models")
+    assert code == 0
+    lines = out.rstrip("\n").split("\n")
+    header = lines[0]
+    ctx_end = header.index("max ctx") + len("max ctx")  # right-aligned: every count ends where the header ends
+    attention_at = header.index("attention")
+    scout = next(line for line in lines if line.startswith("llama-4-scout "))
+    assert "10,485,760" in scout
+    for line in lines[1:]:
+        assert line[ctx_end - 1].isdigit() and line[ctx_end] == " ", line
+        assert line[attention_at - 1] == " " and line[attention_at] != " ", line
+        assert line[:attention_at].rstrip().endswith(line[:ctx_end].split()[-1]), line
+
+
 def test_calibrate_delegates(capsys, monkeypatch):
     seen = []
     fake = types.ModuleType("tpot_model.calibrate")

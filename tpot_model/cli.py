@@ -863,14 +863,34 @@ def _list_hardware() -> str:
     return "\n".join(lines)
 
 
-def _list_models() -> str:
-    lines = [f"{'id':<22} {'name':<28} {'params B':>9} {'active B':>9} {'layers':>6} {'max ctx':>8}  attention"]
-    for m in load_model_catalog().values():
-        lines.append(
-            f"{m.id:<22} {m.name[:28]:<28} {total_params(m) / 1e9:>9.2f} {active_params(m) / 1e9:>9.2f} "
-            f"{m.num_layers:>6} {m.max_context_tokens:>8,}  {m.kind}"
+def _aligned(header: list[str], rows: list[list[str]], align: str) -> list[str]:
+    """A text table: each column as wide as its widest cell (header included), '<' or '>' per column as in `align`,
+    two spaces between columns, the last column unpadded."""
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    return [
+        "  ".join(
+            f"{cell:{a}{w}}" if i < len(header) - 1 else cell
+            for i, (cell, a, w) in enumerate(zip(r, align, widths, strict=True))
         )
-    return "\n".join(lines)
+        for r in [header, *rows]
+    ]
+
+
+def _list_models() -> str:
+    header = ["id", "name", "params B", "active B", "layers", "max ctx", "attention"]
+    rows = [
+        [
+            m.id,
+            m.name,
+            f"{total_params(m) / 1e9:.2f}",
+            f"{active_params(m) / 1e9:.2f}",
+            str(m.num_layers),
+            f"{m.max_context_tokens:,}",
+            m.kind,
+        ]
+        for m in load_model_catalog().values()
+    ]
+    return "\n".join(_aligned(header, rows, "<<>>>><"))
 
 
 def _list_profiles() -> str:
