@@ -30,6 +30,16 @@ def test_large_rates_to_three_significant_figures(value, text):
 
 
 @pytest.mark.parametrize(
+    ("value", "like", "text"),
+    [(68_608, 603_000, "68.6 K"), (-68_608, 603_000, "-68.6 K"), (625, 1_463, "625"), (1.2e6, 5e9, "1.20 M"),
+     (2e8, 5e9, "0.200 G"), (4, 603_000, "4.00"), (68_608, None, "68,608")],
+)  # fmt: skip
+def test_a_difference_takes_the_prefix_of_the_rates_it_separates(value, like, text):
+    """Compare's 'Δ B vs A' of 534 K and 603 K tok/s per MW reads '+68.6 K', not '+68,608' (issue 19)."""
+    assert fmt.large(value, like=like) == text
+
+
+@pytest.mark.parametrize(
     ("prefill_per_decode", "text"),
     [(1 / 210, "1 : 210"), (1 / 2.3, "1 : 2.3"), (0.5, "1 : 2"), (3.4, "3.4 : 1"), (1.0, "1 : 1")],
 )

@@ -192,3 +192,21 @@ def test_a_b_that_does_not_fit_has_its_speeds_and_costs_marked_if_it_fitted(lang
         assert df.loc[tr(key), "B"].endswith(mark) and not df.loc[tr(key), "A"].endswith(mark), key
     assert not df.loc[tr("cmp_row_memory"), "B"].endswith(mark)
     assert df.loc[tr("cmp_row_cost"), "B"] == "n/a"  # no public MI300X price on demand: nothing to mark
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_tokens_per_mw_and_its_difference_to_three_significant_figures(lang):
+    """Issue 19: every large rate on Compare goes through fmt.large, the B - A difference too, in the prefix of the
+    two rates (H200 x 2 fp8 vs MI300X: '534 K' and '603 K tok/s', the difference '+68.6 K tok/s', was '+68,608')."""
+    tr = Translator(lang)
+    df = _table(run_page("compare", lang=lang))
+    row = tr("cmp_row_tokens_per_mw")
+    a, b = df.loc[row, "A"], df.loc[row, "B"]
+    assert a.endswith(" K tok/s") and b.endswith(" K tok/s")
+    delta = df.loc[row, tr("cmp_delta_col", x="B")]
+    shown, pct = delta.split(" (")
+    assert shown[0] in "+−" and shown.endswith(" K tok/s")
+    digits = shown[1:].removesuffix(" K tok/s")
+    assert len(digits.replace(".", "").lstrip("0")) == 3  # 3 significant figures
+    # the difference of the two shown values, each rounded to 3 figures (±0.5 K each)
+    assert abs(float(digits) - abs(float(b.split()[0]) - float(a.split()[0]))) <= 1.0

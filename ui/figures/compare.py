@@ -133,7 +133,13 @@ def _delta_text(m: _Metric, base: float, v: float, tr: Translator, *, percent_on
     if percent_only and pct:
         return pct
     pct = f" ({pct})" if pct else ""
-    show = fmt.integer if m.unit == "gpus" else m.show
+    if m.unit == "gpus":
+        show = fmt.integer
+    elif m.show is fmt.rate:  # a rate's difference in the prefix of the rates it separates: +68.6 K tok/s
+        like = max(abs(base), abs(v))
+        show = lambda x: fmt.rate(x, like=like)  # noqa: E731
+    else:
+        show = m.show
     return fmt.signed(d, show) + pct
 
 
