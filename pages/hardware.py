@@ -1,8 +1,13 @@
 """Hardware: memory bandwidth and capacity per chip, the sidebar scenario evaluated on every chip, memory generations."""
 
+import math
+
 import streamlit as st
 
+from tpot_model import mlperf
+from tpot_model.prices import CUSTOM as CUSTOM_BASIS
 from ui import cache, chart, controls, expanders, fmt, notices, uploads
+from ui.figures import frontier as frontier_figs
 from ui.figures import hardware as figs
 from ui.state import CUSTOM_ID
 
@@ -70,10 +75,43 @@ else:
     log_x = st.toggle(tr("hw_log_x"), key="hardware.log_x", persist_state="session")
     fig = figs.tpot_by_hardware(pairs, show_profile=show_profile, log_x=log_x, tr=tr)
     chart.figure(fig, table, "hardware-tpot", tr)
-    st.caption(tr("hw_tpot_note", hw=catalog[state.hardware].name, profile=profile_name))
+    if state.price_basis != CUSTOM_BASIS:
+        priced = [est.price for _, est in pairs if math.isfinite(est.price.usd_per_gpu_hour)]
+        note = fmt.prices_note(priced, tr) or tr(f"basis_{state.price_basis}")
+        prices_text = tr("hw_prices_basis", note=note)
+    elif state.price is not None:
+        prices_text = tr("hw_prices_custom", price=fmt.usd(state.price), hw=catalog[state.hardware].name)
+    else:
+        prices_text = tr("no_own_price")
+    st.caption(tr("hw_tpot_note", prices=prices_text, profile=profile_name))
     st.dataframe(figs.tpot_display_table(table, show_profile=show_profile, tr=tr), hide_index=True, placeholder="—")
     notices.basis_caption({est.hardware.name: est.price for _, est in pairs}, tr)
     st.caption(tr("hw_table_caption", profile=profile_name, gpus=state.gpus))
+
+    # (b') MLPerf Inference measured for the sidebar's model, per chip, beside the model at the same run
+    model, _, _ = controls.resolve(state)
+    results = cache.mlperf_results()
+    everywhere = mlperf.measured_points(results, frontier_figs.SAME_MODEL.get(model.id, model.id))
+    if not everywhere:
+        st.caption(tr("hw_mlperf_none", model=model.name,
+                      models=tr.join([m.name for m in frontier_figs.mlperf_models(results)])))  # fmt: skip
+    else:
+        st.header(tr("hw_mlperf_header"))
+        here = [r for r in everywhere if r.hardware_id in selected]
+        if not here:
+            chips = [r.hardware.name for r in {r.hardware_id: r for r in everywhere}.values()]
+            st.info(tr("hw_mlperf_none_selected", model=model.name, chips=tr.join(chips)))
+        else:
+            benchmarks = tr.join(list(dict.fromkeys(r.fields["benchmark"] for r in here)))
+            st.markdown(tr("hw_mlperf_intro", model=model.name, benchmarks=benchmarks))
+            engines = {k: controls.profile_label(p, tr) for k, p in cache.profiles().items()}
+            predictions = figs.mlperf_predictions(cache.mlperf_table())
+            mlperf_rows = figs.mlperf_table(mlperf.best_per_chip(here), predictions, engines)
+            chart.figure(
+                figs.mlperf_by_chip(mlperf_rows, model_name=model.name, tr=tr), mlperf_rows, "hardware-mlperf", tr
+            )
+            st.dataframe(figs.mlperf_display_table(mlperf_rows, tr=tr), hide_index=True, placeholder="—")
+            st.caption(tr("hw_mlperf_caption"))
 
     # (c) memory generations
     st.header(tr("hw_gen_header"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tests.apptest_util import decode, figures, run_page
 from tpot_model import load_hardware_catalog
@@ -126,3 +127,22 @@ def test_vendor_filter_survives_a_page_switch():
     assert not at.exception
     names, _ = _ideal_bars(_tpot_fig(at))
     assert all(n.startswith("Google") for n in names)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_tpot_note_names_the_price_basis_and_its_date(lang):
+    """Issue 19: the note under the TPOT chart said 'Prices are the catalog's; the sidebar's price override applies to
+    {hw} only', stale since prices come from the sidebar's price basis (data/prices.yaml): it names the basis and its
+    date (every chip's hyperscaler TCO is dated 2026-09-20), or, under 'Your own', the price and the one chip it
+    prices."""
+    tr = Translator(lang)
+    at = run_page("hardware", lang=lang, price_basis="hyperscaler")
+    assert not at.exception
+    captions = [c.value for c in at.caption]
+    note = tr("price_basis_note", basis=tr("basis_hyperscaler"), as_of="2026-09-20")
+    (text,) = [c for c in captions if tr("hw_prices_basis", note=note) in c]
+    assert tr("hw_prices_custom", price="$2.50", hw=CATALOG["h200"].name) not in text
+    at = run_page("hardware", lang=lang, hardware="h200", price_basis="custom", price="2.5")
+    assert not at.exception
+    custom = tr("hw_prices_custom", price="$2.50", hw=CATALOG["h200"].name)
+    assert any(custom in c.value for c in at.caption)
