@@ -114,9 +114,10 @@ def test_concurrency_grid_steps():
 
 
 def test_only_layouts_that_fit_are_offered_and_more_memory_unlocks_a_layout():
-    """DeepSeek-R1 in FP8 (671 GB of weights) does not fit 8 x H100 (8 x 80 GB x 0.9 usable = 576 GB): within 8 GPUs
-    there is no layout; within 16 the search crosses nodes. On 8 x H200 (1015 GB usable) it fits: the H200's win
-    is memory's doing, and memory_reason says so."""
+    """DeepSeek-R1 in FP8 (671 GB of weights) does not fit 8 x H100 (8 x (0.9 x 79.6 GiB nvidia-smi - 4.14 GiB
+    reserved) = 580 GB usable): within 8 GPUs there is no layout; within 16 the search crosses nodes. On 8 x H200
+    (8 x (0.9 x 141 GiB - 4.14 GiB) = 1054 GB usable) it fits: the H200's win is memory's doing, and memory_reason
+    says so."""
     s = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8")
     h100 = lo.best_deployment(DSR1, HARDWARE["h100-sxm"], s, TYPICAL, max_gpus=8, tpot_target_s=0.05)
     assert (h100.feasible, h100.limited_by) == (False, "memory")

@@ -343,7 +343,8 @@ def test_capacity_is_the_frontier_and_the_memory_behind_it():
     assert (cap.users, cap.limited_by) == (p.batch, p.limited_by)
     assert cap.kv_bytes_per_user == pytest.approx(float(kv_cache_bytes_per_sequence(L70, 5120, 2.0)))
     assert cap.kv_bytes_per_user_per_gpu == pytest.approx(cap.kv_bytes_per_user / 2)  # 8 KV heads over 2 GPUs
-    assert cap.hbm_left_after_weights_bytes == pytest.approx(141e9 * 0.9 - total_params(L70) / 2)
+    # issue 18: usable = the reported 141 GiB x 0.9 - vLLM's 4.14 GiB reservation (was the datasheet 141 GB x 0.9)
+    assert cap.hbm_left_after_weights_bytes == pytest.approx((141 * 0.9 - 4.14) * 2**30 - total_params(L70) / 2)
     assert cap.max_users_memory == int(_est(L70, H200, BASE, 1).max_batch)
     assert cap.prefill_cached_s < cap.prefill_s
 

@@ -30,11 +30,45 @@ from .roofline import (
 )
 from .scenario import Scenario
 from .serving import SERVING_CHUNK_TOKENS, SteadyState, output_tokens_per_s, steady_state
+from .units import GiB
 
 PREFILL_CHUNK_TOKENS = 2048  # engines prefill in chunks; the workspace holds one chunk's activations
 LOGIT_BYTES = 4.0  # fp32 logits
 MAX_GPUS_SEARCHED = 1024
 _GPU_CANDIDATES = 2.0 ** np.arange(int(np.log2(MAX_GPUS_SEARCHED)) + 1)  # tensor-parallel degrees 1, 2, 4 ... 1024
+
+# The engine's memory beyond what the model counts (weights, KV cache, workspace), per GPU, hand-derived from the one
+# fully itemised row of llm-d's empirical vLLM results (public-2026.md section 2.9: Llama-3.1-8B, TP1, H100,
+# gpu_memory_utilization 0.9, max-model-len 16000): KV available 51.38 GiB = 0.9 x 79.18 GiB (what CUDA shows) - 14.99
+# weights - 4.76 peak activation - 0.13 non-torch. The fit gate starts from nvidia-smi's 79.6 GiB (0.9 x 79.6 = 71.64,
+# 0.38 GiB above vLLM's 71.26: the CUDA context) and already counts 1.13 GiB of workspace for that model (a decode
+# step + one 8,192-token chunk), so the rest is 0.38 + 4.76 + 0.13 - 1.13 = 4.14 GiB. CUDA graphs (-0.45 to +0.39 GiB
+# in the same rows) come out of the 10 % headroom in vLLM's accounting and are not subtracted again. vLLM's is the
+# only engine with published figures: every engine profile uses it; the ideal bound reserves nothing.
+ENGINE_RESERVED_BYTES = 4.14 * GiB
+
+
+@dataclass(frozen=True)
+class UsableMemory:
+    """Per-GPU memory an engine can fill with weights + KV cache + workspace (bytes), and what it rests on."""
+
+    bytes: float
+    basis: str  # 'reported': the vendor tool's figure x fraction - reservation; 'datasheet': datasheet x fraction
+    capacity_bytes: float  # the figure it starts from (nvidia-smi / rocm-smi where published, else the datasheet)
+    fraction: float  # the profile's usable_memory_fraction (vLLM's gpu_memory_utilization)
+    reserved_bytes: float  # the engine's reservation subtracted (0 on the datasheet basis and for the ideal bound)
+
+
+def usable_memory(hw: Hardware, profile: EfficiencyProfile = IDEAL) -> UsableMemory:
+    """The fit gate's memory per GPU: the memory the vendor's tool reports (hardware.yaml memory_reported_GiB) x the
+    profile's usable fraction - the engine's reservation (ENGINE_RESERVED_BYTES); where no reported figure is
+    published, the datasheet memory x the fraction (the earlier rule, basis 'datasheet')."""
+    f = profile.usable_memory_fraction
+    if hw.memory_reported_bytes is None:
+        return UsableMemory(hw.memory_bytes * f, "datasheet", hw.memory_bytes, f, 0.0)
+    reserved = 0.0 if profile.is_ideal else ENGINE_RESERVED_BYTES
+    total = hw.memory_reported_bytes
+    return UsableMemory(max(total * f - reserved, 0.0), "reported", total, f, reserved)
 
 
 @dataclass(frozen=True, eq=False)
@@ -60,7 +94,7 @@ class Estimate:
     kv_cache_peak_bytes_per_gpu: np.ndarray  # each GPU's share of the peak cache, by layout
     workspace_bytes_per_gpu: np.ndarray
     memory_per_gpu_bytes: np.ndarray
-    usable_memory_per_gpu_bytes: float
+    usable_memory_per_gpu_bytes: float  # usable_memory(): reported x fraction - reservation, or datasheet x fraction
     fits: np.ndarray
     min_gpus: np.ndarray  # smallest power-of-two GPU count that holds it; nan if none up to 1024
     max_batch: np.ndarray  # most sequences that fit at this context on num_gpus
@@ -78,6 +112,7 @@ class Estimate:
     steady: SteadyState | None = None
     # the 80% calibration band (bands.py): factors from cross-validation residuals; none for the ideal bound
     band: Band = Band(level="unavailable")
+    usable_memory_basis: str = "datasheet"  # UsableMemory.basis: 'reported' or 'datasheet'
 
     @property
     def tpot_low_s(self) -> np.ndarray:
@@ -352,7 +387,8 @@ def estimate(m: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProfile
 
     kvb = s.kv_cache.bytes_per_element
     weight_bytes = total_params(m) * s.weights.bytes_per_element
-    usable = hw.memory_bytes * profile.usable_memory_fraction
+    gate = usable_memory(hw, profile)
+    usable = gate.bytes
     per_gpu = memory_per_gpu(m, s, N)
     candidates = _GPU_CANDIDATES.reshape((-1,) + (1,) * np.ndim(per_gpu))
     fits_at = memory_per_gpu(m, s, candidates) <= usable
@@ -394,6 +430,7 @@ def estimate(m: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProfile
         all_in_w_per_gpu=hw.prices.all_in_w,
         steady=steady,
         band=band_for(profile.id, hw.id, ideal=profile.is_ideal),
+        usable_memory_basis=gate.basis,
     )
 
 

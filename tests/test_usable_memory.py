@@ -1,0 +1,93 @@
+"""The fit gate's memory (issue 18): the memory the vendor's tool reports x the engine's usable fraction - the engine's
+reservation (estimate.usable_memory), the datasheet x the fraction where no reported figure is published. Hand-worked
+numbers and the published vLLM memory rows (public-2026.md section 2.9, llm-d empirical results on H100)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from tpot_model import Scenario, estimate, load_hardware_catalog, load_model_catalog, resolve_profile
+from tpot_model.estimate import ENGINE_RESERVED_BYTES, usable_memory, workspace_bytes_per_gpu
+from tpot_model.profiles import IDEAL
+from tpot_model.roofline import kv_cache_bytes_per_sequence, total_params
+
+GiB = 2**30
+HW, MODELS = load_hardware_catalog(), load_model_catalog()
+VLLM = resolve_profile("vllm")
+
+
+def test_h200_reported_memory_and_the_engine_reservation():
+    """H200: datasheet 141 GB; NVIDIA's own tools 141 GiB (151.4 GB). vLLM fills 0.9 of it less its 4.14 GiB reservation:
+    0.9 x 141 - 4.14 = 122.76 GiB = 131.81 GB per GPU (the datasheet rule gave 0.9 x 141 GB = 126.9 GB)."""
+    u = usable_memory(HW["h200"], VLLM)
+    assert u.basis == "reported" and u.capacity_bytes == 141 * GiB
+    assert u.reserved_bytes == pytest.approx(4.14 * GiB)
+    assert u.bytes == pytest.approx(122.76 * GiB) == pytest.approx(131.8125e9, rel=1e-5)
+    assert u.bytes > HW["h200"].memory_bytes * 0.9  # GiB, not GB: the reported figure is 7 % more bytes
+
+
+def test_deepseek_r1_fp8_on_eight_h200_what_fits_per_gpu():
+    """DeepSeek-R1, FP8 weights and KV cache, TP8 on H200, 8K in + 1K out. Per GPU: weights 671.03e9 / 8 = 83.88 GB;
+    KV cache per sequence 9,216 tokens x 61 layers x 576 latent bytes (MLA, replicated on every GPU) = 323.8 MB;
+    usable 131.81 GB. Sequences: floor((131.81 - 83.88 - workspace) / (0.3238 + workspace per sequence)) = 147, where
+    the datasheet rule (126.9 GB) held 132."""
+    m = MODELS["deepseek-r1"]
+    s = Scenario(batch=1, context_tokens=8192, output_tokens=1024, num_gpus=8, weights="fp8", kv_cache="fp8")
+    e = estimate(m, HW["h200"], s, VLLM)
+    weights = total_params(m) / 8
+    assert float(e.weight_bytes_per_gpu) == pytest.approx(weights) == pytest.approx(83.878e9, rel=1e-4)
+    kv = float(kv_cache_bytes_per_sequence(m, 9216, 1.0))
+    assert kv == 9216 * 61 * 576
+    ws0 = float(workspace_bytes_per_gpu(m, s, 8, batch=0))
+    ws_seq = float(workspace_bytes_per_gpu(m, s, 8, batch=1)) - ws0
+    assert ws0 + ws_seq < 0.2e9  # small beside the cache
+
+    def held(usable: float) -> int:
+        return math.floor((usable - weights - ws0) / (kv + ws_seq))
+
+    assert float(e.max_batch) == held(131.8125e9) == 147
+    assert held(141e9 * 0.9) == 132  # the datasheet rule
+    assert e.usable_memory_basis == "reported"
+
+
+def test_vllm_memory_rows_on_h100():
+    """The published rows (vLLM, H100 nvidia-smi 79.6 GiB, gpu_memory_utilization 0.9, max-model-len 16000): KV room =
+    usable - weights - workspace at one 16,000-token sequence. Llama-3.1-8B BF16 TP1: 51.38 GiB measured (the row the
+    reservation is derived from); Llama-3.3-70B FP8 TP1: -1.44 GiB measured, does not start; TP2: 32.0 GiB measured
+    (the model's 33.3: its FP8 weights are 1 GiB lighter than the checkpoint's 33.88)."""
+
+    def room(model: str, gpus: int, weights: str) -> tuple[float, bool]:
+        s = Scenario(batch=1, context_tokens=16000, output_tokens=1, num_gpus=gpus, weights=weights,
+                     batching="continuous")  # fmt: skip
+        e = estimate(MODELS[model], HW["h100-sxm"], s, VLLM)
+        free = e.usable_memory_per_gpu_bytes - float(e.weight_bytes_per_gpu) - float(e.workspace_bytes_per_gpu)
+        return free / GiB, bool(e.fits)
+
+    assert room("llama-3.1-8b", 1, "bf16")[0] == pytest.approx(51.38, abs=0.1)
+    kv, fits = room("llama-3.3-70b", 1, "fp8")
+    assert kv < 0 and not fits
+    kv, fits = room("llama-3.3-70b", 2, "fp8")
+    assert fits and kv == pytest.approx(32.0, rel=0.06)
+
+
+def test_no_reported_figure_falls_back_to_the_datasheet_rule_and_says_so():
+    mi = HW["mi300x"]
+    assert mi.memory_reported_bytes is None
+    u = usable_memory(mi, VLLM)
+    assert u.basis == "datasheet" and u.bytes == pytest.approx(192e9 * 0.9) and u.reserved_bytes == 0
+    e = estimate(MODELS["llama-3.1-8b"], mi, Scenario(batch=1, context_tokens=1024, output_tokens=1), VLLM)
+    assert e.usable_memory_basis == "datasheet"
+
+
+def test_the_ideal_bound_reserves_nothing():
+    u = usable_memory(HW["h100-sxm"], IDEAL)
+    assert u.basis == "reported" and u.reserved_bytes == 0 and u.bytes == pytest.approx(79.6 * GiB)
+    assert ENGINE_RESERVED_BYTES / GiB == pytest.approx(4.14)
+
+
+def test_more_reported_memory_means_a_wider_recipe_can_fit():
+    """GB200's 185.0 GiB (198.6 GB) against its 186 GB datasheet: the reported figure holds more KV cache."""
+    gb = HW["gb200"]
+    assert usable_memory(gb, VLLM).bytes > gb.memory_bytes * VLLM.usable_memory_fraction
