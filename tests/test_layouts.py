@@ -214,3 +214,26 @@ def test_cli_search_bad_input_exits_2_with_one_line(capsys, extra, field):
     assert frontier_main([*ARGS, *extra]) == 2
     out, err = capsys.readouterr()
     assert out == "" and len(err.strip().splitlines()) == 1 and field in err and "Traceback" not in err
+
+
+def test_bare_fp4_kv_transfer_is_the_chips_block_format():
+    """Issue 19: the disaggregated KV transfer of a bare 'fp4' cache on a B200 moves NVFP4's 4.5 bits per element (as
+    the estimate counts it), not 4.0; and a pipeline layout's memory for fp4 weights is NVFP4's."""
+    dec = _table("decode", [1], [1, 2, 4], [0.010, 0.015, 0.030], 0.0, [1.0, 2 / 1.5, 4 / 3.0])
+    pre = _table("prefill", [1], [1], 0.0, 0.100, [10.0])
+    tables = _tables(decode=[dec], prefill=[pre], hw="b200")
+    bare = replace(tables, scenario=replace(tables.scenario, kv_cache="fp4"))
+    d = lo.choose(bare, 0.020)
+    kv = float(kv_cache_bytes_per_sequence(L70, 900, 4.5 / 8))
+    assert d.kv_transfer_s == pytest.approx(
+        TYPICAL.allreduce_latency_s + kv / link_bytes_per_s(HARDWARE["b200"], TYPICAL)
+    )
+    s = Scenario(context_tokens=1024, output_tokens=1024, weights="fp4", kv_cache="fp8")
+    fp4, nvfp4 = (
+        lo.layout_tables(L70, HARDWARE["b200"], replace(s, weights=w), TYPICAL, max_gpus=16, serving="aggregated")
+        for w in ("fp4", "nvfp4")
+    )
+    pipes = [(a, b) for a, b in zip(fp4.aggregated, nvfp4.aggregated, strict=True) if a.parallelism == "tp-pp"]
+    assert pipes
+    for a, b in pipes:
+        assert np.array_equal(a.fits, b.fits) and np.array_equal(a.max_batch, b.max_batch)

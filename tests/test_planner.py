@@ -485,3 +485,27 @@ def test_cli_frontier_point_agrees_with_cli_evaluate(tmp_path, capsys):
     assert float(row["tpot_ms"]) == pytest.approx(d["tpot_ms"])
     assert float(row["tokens_per_s_per_gpu"]) == pytest.approx(d["tokens_per_s_per_gpu"])
     assert float(row["usd_per_1M_tokens"]) == pytest.approx(d["usd_per_1M_tokens"])
+
+
+def test_bare_fp4_memory_is_the_chips_block_format():
+    """Issue 19: bare 'fp4' on a B200 is NVFP4 in the estimate, 4.5 bits per weight (E2M1 + one FP8 scale per 16
+    values); the planner's own memory arithmetic (pipeline stages' memory, capacity's KV per user, the disaggregated
+    KV transfer) took 4.0 bits."""
+    b200 = HARDWARE["b200"]
+    s = replace(BASE, num_gpus=1, batch=8)
+    fp4 = pl.pipeline_parallel(L70, b200, replace(s, weights="fp4"), TYPICAL, stages=[1])
+    fp8 = pl.pipeline_parallel(L70, b200, replace(s, weights="fp8"), TYPICAL, stages=[1])
+    # one stage holds every weight: the difference is the weights' bits alone, (8 - 4.5) bits per parameter
+    saved = float(fp8.memory_per_gpu_bytes[0] - fp4.memory_per_gpu_bytes[0])
+    assert saved == pytest.approx(total_params(L70) * (8 - 4.5) / 8, rel=1e-9)
+    assert float(fp4.memory_per_gpu_bytes[0]) == pytest.approx(
+        float(estimate(L70, b200, replace(s, weights="fp4"), TYPICAL).memory_per_gpu_bytes), rel=1e-9
+    )
+    # the KV cache in bare fp4: 4.5 bits per element, 5,120 tokens of Llama 3.1 70B (80 layers x 8 KV heads x 128 x 2)
+    kv4 = replace(s, kv_cache="fp4")
+    per_user = pl.capacity(L70, b200, kv4, TYPICAL).kv_bytes_per_user
+    assert per_user == pytest.approx(5120 * 80 * 8 * 128 * 2 * 4.5 / 8)
+    one = dict(prefill_instances=1, prefill_gpus_each=1, decode_instances=1, decode_gpus_each=1, decode_batch=8)
+    bare = pl.disaggregated_deployment(L70, b200, kv4, TYPICAL, **one)
+    block = pl.disaggregated_deployment(L70, b200, replace(s, kv_cache="nvfp4"), TYPICAL, **one)
+    assert bare.kv_transfer_s == pytest.approx(block.kv_transfer_s, rel=1e-12)

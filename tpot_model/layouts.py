@@ -35,7 +35,7 @@ import numpy as np
 
 from .catalog import Hardware, ModelSpec
 from .economics import price_for, usd_per_1M_tokens
-from .estimate import estimate
+from .estimate import estimate, native_formats
 from .planner import MAX_PREFILL_BATCH, PREFILL_TOKEN_BUDGET, pipeline_parallel, speculative
 from .profiles import IDEAL, EfficiencyProfile
 from .roofline import (
@@ -435,7 +435,7 @@ def choose(tables: LayoutTables, tpot_target_s: float, ttft_target_s: float | No
         cands += _candidates(t, ok)
         idx, any_ok = _best_in(t, ok)
         dec_best += [(t, int(idx[j]), j, _limit(t, int(idx[j]), j, ok)) for j in range(t.gpus.size) if any_ok[j]]
-    kv_bytes = float(kv_cache_bytes_per_sequence(m, isl, s.kv_cache.bytes_per_element))
+    kv_bytes = float(kv_cache_bytes_per_sequence(m, isl, native_formats(s, hw).kv_cache.bytes_per_element))
     up_link = link_bytes_per_s(hw, tables.profile)
     out_link = scale_out_peak_bytes_per_s(hw) * tables.profile.interconnect_efficiency
     extra = max((hw.scale_out_latency_s or 0.0) - (hw.scale_up_latency_s or 0.0), 0.0)

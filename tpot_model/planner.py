@@ -29,7 +29,7 @@ import numpy as np
 
 from .catalog import Hardware, ModelSpec
 from .economics import usd_per_1M_tokens
-from .estimate import Estimate, estimate, kv_cache_peak_bytes_per_gpu, weight_bytes_per_gpu
+from .estimate import Estimate, estimate, kv_cache_peak_bytes_per_gpu, native_formats, weight_bytes_per_gpu
 from .precision import native_fp4, parse_format
 from .profiles import IDEAL, EfficiencyProfile
 from .roofline import (
@@ -561,8 +561,9 @@ def pipeline_parallel(
     bubble = np.clip(1.0 - (m * full / P) / tpot, 0.0, 1.0)
     gpus = P * tp
     total = B / tpot
-    per_seq_kv = kv_cache_peak_bytes_per_gpu(model, scenario, tp, batch=1)
-    weights = weight_bytes_per_gpu(model, scenario, tp)
+    native = native_formats(scenario, hw)  # bare fp4: the chip's block format, as the estimate counts it
+    per_seq_kv = kv_cache_peak_bytes_per_gpu(model, native, tp, batch=1)
+    weights = weight_bytes_per_gpu(model, native, tp)
     usable = est.usable_memory_per_gpu_bytes
     memory = (weights + B * per_seq_kv) * share + ws0 + b * ws_per_seq
     # most sequences: (weights + B kv) share + ws0 + (B / P) ws_per_seq <= usable, with B split P ways
@@ -823,7 +824,9 @@ def capacity(
     est = estimate(model, hw, one, profile)
     per_user = _f(
         kv_cache_bytes_per_sequence(
-            model, scenario.context_tokens + scenario.output_tokens, scenario.kv_cache.bytes_per_element
+            model,
+            scenario.context_tokens + scenario.output_tokens,
+            native_formats(scenario, hw).kv_cache.bytes_per_element,
         )
     )
     return Capacity(
@@ -982,7 +985,7 @@ def disaggregated_deployment(
     pre = estimate(model, hw, replace(pre_s, output_tokens=1), profile)
     tpot, prefill_s = _f(dec.tpot_s), _f(pre.ttft_s)
     gpus = prefill_instances * prefill_gpus_each + decode_instances * decode_gpus_each
-    kv_bytes = _f(kv_cache_bytes_per_sequence(model, inp, scenario.kv_cache.bytes_per_element))
+    kv_bytes = _f(kv_cache_bytes_per_sequence(model, inp, native_formats(scenario, hw).kv_cache.bytes_per_element))
     if gpus <= scale_up_domain_gpus(hw):
         link, extra = link_bytes_per_s(hw, profile), 0.0
     else:
