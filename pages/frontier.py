@@ -178,19 +178,23 @@ for s, need in no_fit:
 
 rows = cache.serving_measurements()
 points = figs.measured_points(rows, model.id, isl, osl, hardware, precisions, mtp, disagg, layouts)
+mlperf_results = cache.mlperf_results()
+mlperf_any = figs.mlperf_overlay(mlperf_results, model.id, None, precisions)  # on any chip
+mlperf_points = [p for p in mlperf_any if p.hardware_id in hardware]
 if not grid:
     st.info(tr("fr_pick_something"))
 elif not any(r.fields.get("model_id") == figs.SAME_MODEL.get(model.id, model.id) for r in rows):
-    st.info(tr("fr_no_measured_model", model=model.name))
+    st.info(tr("fr_no_inferencex_model" if mlperf_points else "fr_no_measured_model", model=model.name))
 elif not points:
     st.info(tr("fr_no_measured_selection", io=figs.io_label(isl, osl)))
 
 chart.figure(
-    figs.frontier_figure(series, points, y=y, isl=isl, osl=osl, model_name=model.name, log_y=log, tr=tr),
-    figs.frontier_table(series, points, y=y),
+    figs.frontier_figure(series, points, y=y, isl=isl, osl=osl, model_name=model.name, log_y=log,
+                         mlperf_points=mlperf_points, tr=tr),
+    figs.frontier_table(series, points, y=y, mlperf_points=mlperf_points),
     "serving-frontier",
     tr,
-)
+)  # fmt: skip
 st.caption(
     tr(
         "fr_frontier_caption",
@@ -198,6 +202,29 @@ st.caption(
         mtp=tr("fr_mtp_on", k=k, a=f"{acceptance:g}") if mtp else tr("fr_mtp_off"),
     )
 )
+if mlperf_points:  # MLPerf's results are at its own lengths and on its submitters' systems: said under the chart
+    mlperf_isl, mlperf_osl = figs.mlperf_lengths(mlperf_points)
+    st.caption(
+        tr(
+            "fr_mlperf_caption",
+            model=model.name,
+            n=len(mlperf_points),
+            isl=fmt.number(mlperf_isl),
+            osl=fmt.number(mlperf_osl),
+            io=figs.io_label(isl, osl),
+            total=tr("fr_mlperf_caption_total") if y == "total" else "",
+        )
+    )
+elif mlperf_any:
+    chips = dict.fromkeys(p.hardware_id for p in mlperf_any)
+    st.caption(
+        tr("fr_mlperf_other_chips", model=model.name,
+           chips=tr.join([fmt.chip(catalog_hw[h], tr, short=True) for h in chips if h in catalog_hw]))
+    )  # fmt: skip
+else:
+    st.caption(
+        tr("fr_mlperf_none", model=model.name, models=tr.join([m.name for m in figs.mlperf_models(mlperf_results)]))
+    )
 if mtp:  # the MTP switch's error on the measured MTP runs, at the k and acceptance chosen here
     check, bias = cache.mtp_check(k, acceptance)
     st.caption(

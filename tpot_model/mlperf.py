@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -109,6 +109,34 @@ class MLPerfResult:
     def family(self) -> str:
         return family(self.hardware_id)
 
+    @property
+    def num_gpus(self) -> int:
+        """Accelerators in the whole system (the result's denominator per GPU); 0 for CPU-only rows."""
+        v = number_or_nan(self.fields.get("accelerator_count", ""))
+        return int(v) if math.isfinite(v) else 0
+
+    @property
+    def isl_tokens(self) -> float:
+        """The benchmark dataset's mean input length, tokens (the public README, section 5)."""
+        return number_or_nan(self.fields.get("isl_mean_tokens", ""))
+
+    @property
+    def osl_tokens(self) -> float:
+        """The run's mean generated length, tokens (tokens/s ÷ samples/s)."""
+        return number_or_nan(self.fields.get("implied_mean_output_tokens", ""))
+
+    @property
+    def total_tokens_per_s_per_gpu(self) -> float:
+        """Input + output tokens/s per GPU, as the model counts them (serving.py): output tokens/s per GPU x
+        (ISL + OSL) / OSL, with the dataset's mean ISL and the run's mean OSL (MLPerf reports output tokens only)."""
+        return self.output_tokens_per_s_per_gpu * (self.isl_tokens + self.osl_tokens) / self.osl_tokens
+
+    @property
+    def software(self) -> str:
+        """The declared framework and software stack ('' where the round declares none, as in v5.0's export)."""
+        parts = [self.fields.get(k, "").strip() for k in ("framework", "other_software_stack")]
+        return "; ".join(dict.fromkeys(p for p in parts if p))
+
 
 def load_mlperf(path: str | Path = MLPERF_PATH) -> list[MLPerfResult]:
     """Every row of data/mlperf.csv; fit rows carry a continuous-batching Scenario per model replica."""
@@ -157,6 +185,43 @@ def load_mlperf(path: str | Path = MLPERF_PATH) -> list[MLPerfResult]:
             )
         )
     return out
+
+
+LATENCY_SCENARIOS = ("Server", "Interactive")  # the MLPerf scenarios with a measured TTFT and TPOT
+
+
+def measured_points(
+    rows: Sequence[MLPerfResult], model_id: str, hardware_ids: Collection[str] | None = None
+) -> list[MLPerfResult]:
+    """The closed-division Server and Interactive results of a catalog model on catalog chips (all, or those in
+    hardware_ids) with a measured mean TPOT and output tokens/s per GPU, in file order: what can be drawn beside the
+    model. Multi-node systems are kept (TPOT is per request, throughput per GPU); open-division results are not
+    (they may run a pruned or otherwise changed model)."""
+    return [
+        r
+        for r in rows
+        if r.fields.get("model_id") == model_id
+        and r.hardware is not None
+        and (hardware_ids is None or r.hardware_id in hardware_ids)
+        and r.fields.get("division") == "closed"
+        and r.fields.get("scenario") in LATENCY_SCENARIOS
+        and math.isfinite(r.tpot_s)
+        and r.tpot_s > 0
+        and math.isfinite(r.output_tokens_per_s_per_gpu)
+        and r.output_tokens_per_s_per_gpu > 0
+    ]
+
+
+def best_per_chip(points: Sequence[MLPerfResult]) -> dict[tuple[str, str], MLPerfResult]:
+    """(hardware id, MLPerf scenario) -> the result with the most output tokens/s per GPU (the first in file order
+    on a tie), sorted by chip then scenario (Server first)."""
+    best: dict[tuple[str, str], MLPerfResult] = {}
+    for r in points:
+        key = (r.hardware_id, r.fields["scenario"])
+        if key not in best or r.output_tokens_per_s_per_gpu > best[key].output_tokens_per_s_per_gpu:
+            best[key] = r
+    order = {s: i for i, s in enumerate(LATENCY_SCENARIOS)}
+    return dict(sorted(best.items(), key=lambda kv: (kv[0][0], order.get(kv[0][1], len(order)))))
 
 
 def _group_key(r: MLPerfResult) -> tuple:

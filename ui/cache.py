@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from tpot_model import estimate as model_estimate
-from tpot_model import load_hardware_catalog, load_model_catalog, load_profiles, planner, serving_calibration
+from tpot_model import load_hardware_catalog, load_model_catalog, load_profiles, mlperf, planner, serving_calibration
 from tpot_model.bands import load_bands
 from tpot_model.files import DATA_DIR
 
@@ -60,6 +60,13 @@ def mlperf_table() -> pd.DataFrame:
     """Every MLPerf result the model is compared with, with the committed predictions (validation_data.mlperf_frame;
     calibrate writes them, ~10 s of CPU)."""
     return mlperf_frame()
+
+
+@st.cache_resource(show_spinner=False)
+def mlperf_results() -> list:
+    """Every row of data/mlperf.csv resolved against the catalogs (tpot_model.mlperf.load_mlperf), shared read-only:
+    the Serving frontier and Hardware pages draw the measured results beside the model."""
+    return mlperf.load_mlperf()
 
 
 @st.cache_resource(show_spinner=False)

@@ -80,6 +80,7 @@ def mlperf_frame() -> pd.DataFrame:
         f = r.fields
         out.append(
             {
+                "row": r.index,  # the row of data/mlperf.csv (MLPerfResult.index)
                 "round": r.round,
                 "submitter": f["submitter"],
                 "system": f["system_name"],

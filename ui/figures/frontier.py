@@ -15,7 +15,9 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from tpot_model import mlperf
 from tpot_model.economics import tokens_per_s_per_mw, usd_per_1M_tokens
+from tpot_model.files import number_or_nan
 from tpot_model.prices import BASES
 from tpot_model.serving import at_interactivity
 
@@ -49,6 +51,8 @@ SYMBOL = {"tp": "circle", "tp-ep": "square", "dp-ep": "diamond", "disaggregated"
 LAYOUT_LABEL = {"tp": "TP", "tp-ep": "TP/EP", "dp-ep": "DP-attn/EP", "disaggregated": "disagg"}
 PRECISION_LABEL = {"fp8": "FP8", "fp4": "FP4", "bf16": "BF16"}
 SAME_MODEL = {"deepseek-v3": "deepseek-r1"}  # same architecture: their measurements are the same model's
+MLPERF_SYMBOL = {"v5.1": "triangle-up", "v5.0": "triangle-down", "v4.1": "triangle-left", "v4.0": "triangle-right"}
+MLPERF_KEY_COLOUR = "#555"  # the legend keys of MLPerf points (the points themselves carry the chip's colour)
 
 
 # --------------------------------------------------------------------------------------------------- page inputs
@@ -204,6 +208,110 @@ def _hover_measured(r, tr: Translator, y_value: float, unit: str) -> str:
     )
 
 
+# --------------------------------------------------------------------------------------------------- MLPerf
+
+
+@dataclass(frozen=True, eq=False)
+class MLPerfPoint:
+    """One measured MLPerf Inference result (tpot_model.mlperf.MLPerfResult) drawn on the frontier, and whether
+    its weight precision is one of the curves'."""
+
+    result: object  # tpot_model.mlperf.MLPerfResult
+    precision_matches: bool
+
+    @property
+    def hardware_id(self) -> str:
+        return self.result.hardware_id
+
+    @property
+    def round(self) -> str:
+        return self.result.round
+
+    @property
+    def interactivity(self) -> float:
+        """tokens/s per user = 1 / mean TPOT."""
+        return 1.0 / self.result.tpot_s
+
+    def per_gpu(self, y: str) -> float:
+        """Output tokens/s per GPU (MLPerf's metric), or input + output as the model counts them (y = 'total')."""
+        r = self.result
+        return r.output_tokens_per_s_per_gpu if y == "output" else r.total_tokens_per_s_per_gpu
+
+
+def mlperf_overlay(results, model_id: str, hardware: Sequence[str] | None, precisions: Sequence[str]) -> list:
+    """The MLPerf points for this frontier: the model (or its architecture twin, SAME_MODEL) on the selected chips
+    (all chips if None), closed division, Server and Interactive (tpot_model.mlperf.measured_points); a precision
+    not among the curves' is kept and marked."""
+    ids = None if hardware is None else set(hardware)
+    found = mlperf.measured_points(results, SAME_MODEL.get(model_id, model_id), ids)
+    return [MLPerfPoint(r, _precision_of(r.fields["weights"]) in precisions) for r in found]
+
+
+def mlperf_models(results) -> list:
+    """The catalog models (ModelSpec) with at least one MLPerf point, by name."""
+    models = {r.model.id: r.model for r in results if r.model is not None}
+    return sorted((m for i, m in models.items() if mlperf.measured_points(results, i)), key=lambda m: m.name)
+
+
+def mlperf_lengths(points: Sequence[MLPerfPoint]) -> tuple[float, float]:
+    """(ISL, OSL) tokens to quote for these points: the dataset's mean input length and the median of the runs'
+    mean output lengths (nan, nan for none)."""
+    if not points:
+        return math.nan, math.nan
+    return (float(np.median([p.result.isl_tokens for p in points])),
+            float(np.median([p.result.osl_tokens for p in points])))  # fmt: skip
+
+
+def mlperf_symbol(round_: str) -> str:
+    """The marker of an MLPerf round (triangles, one direction per round)."""
+    return MLPERF_SYMBOL.get(round_, "triangle-up")
+
+
+def _precision_label(weights: str) -> str:
+    return PRECISION_LABEL.get(_precision_of(weights), weights.upper() or "?")
+
+
+def _software_short(r, tr: Translator) -> str:
+    """The declared framework (else the software stack), at most 70 characters; 'not declared' where neither."""
+    text = (r.fields.get("framework") or r.fields.get("other_software_stack") or "").strip()
+    if not text:
+        return tr("fr_mlperf_no_software")
+    return text if len(text) <= 70 else text[:69] + "…"
+
+
+def _hover_mlperf(p: MLPerfPoint, y: str, io: str, curves: str, tr: Translator, unit: str) -> str:
+    r = p.result
+    f = r.fields
+    tp = number_or_nan(f.get("tensor_parallel", ""))
+    conv = (
+        tr("fr_mlperf_total_from", out=f"{r.output_tokens_per_s_per_gpu:,.0f}", isl=f"{r.isl_tokens:,.0f}",
+           osl=f"{r.osl_tokens:,.0f}")
+        if y == "total" else ""
+    )  # fmt: skip
+    return tr(
+        "fr_hover_mlperf",
+        round=r.round,
+        date=mlperf.ROUND_DATES.get(r.round, "—"),
+        scenario=f["scenario"],
+        benchmark=f["benchmark"],
+        submitter=f["submitter"],
+        system=f["system_name"],
+        gpus=r.num_gpus,
+        tp=f"{tp:g}" if math.isfinite(tp) else "—",
+        precision=_precision_label(f["weights"]),
+        other="" if p.precision_matches else tr("fr_mlperf_other_precision", curves=curves),
+        tpot=f"{r.tpot_s * 1e3:.1f}",
+        x=f"{p.interactivity:.1f}",
+        y=f"{p.per_gpu(y):,.0f}",
+        unit=unit,
+        conv=conv,
+        software=_software_short(r, tr),
+        isl=f"{r.isl_tokens:,.0f}",
+        osl=f"{r.osl_tokens:,.0f}",
+        io=io,
+    )
+
+
 # --------------------------------------------------------------------------------------------------- frontier
 
 
@@ -274,14 +382,53 @@ def _measured_traces(fig, points, y_of, tr: Translator, unit: str) -> None:
         )
 
 
+def _mlperf_traces(fig, points: Sequence[MLPerfPoint], y: str, io: str, curves: str, tr: Translator, unit: str) -> None:
+    """One trace per MLPerf round (and per precision: the curves' or another, drawn open), each point in its chip's
+    colour; one grey legend key per trace, 'MLPerf vX.Y (measured)', which toggles it."""
+    groups: dict[tuple[str, bool], list[MLPerfPoint]] = {}
+    for p in points:
+        if math.isfinite(p.per_gpu(y)) and p.per_gpu(y) > 0:
+            groups.setdefault((p.round, p.precision_matches), []).append(p)
+    for (round_, same), items in sorted(groups.items(), reverse=True):  # newest first, the curves' precision first
+        symbol = mlperf_symbol(round_) + ("" if same else "-open")
+        name = tr("fr_mlperf_legend" if same else "fr_mlperf_legend_other", round=round_)
+        group = f"mlperf-{round_}-{same}"
+        colours = [hardware_colour(p.hardware_id) for p in items]
+        fig.add_scatter(
+            x=[p.interactivity for p in items],
+            y=[p.per_gpu(y) for p in items],
+            mode="markers",
+            name=name,
+            legendgroup=group,
+            showlegend=False,
+            marker={
+                "symbol": symbol,
+                "size": 11,
+                "color": colours,
+                "line": {"color": "#222" if same else colours, "width": 1 if same else 2},  # open: a thicker rim
+            },
+            hovertext=[_hover_mlperf(p, y, io, curves, tr, unit) for p in items],
+            hoverinfo="text",
+        )
+        fig.add_scatter(x=[None], y=[None], mode="markers", name=name, legendgroup=group, legendrank=600,
+                        marker={"symbol": symbol, "size": 10, "color": MLPERF_KEY_COLOUR,
+                                "line": {"color": "#222" if same else MLPERF_KEY_COLOUR, "width": 1 if same else 2}},
+                        hoverinfo="skip")  # fmt: skip
+
+
 def frontier_figure(series: Sequence[Series], points, *, y: str = "output", isl: int = 1024, osl: int = 1024,
-                    model_name: str = "", log_y: bool = True, tr: Translator = EN) -> go.Figure:  # fmt: skip
-    """tokens/s per GPU (output or total) against tokens/s per user, one curve per series, measured points on top."""
+                    model_name: str = "", log_y: bool = True, mlperf_points: Sequence[MLPerfPoint] = (),
+                    tr: Translator = EN) -> go.Figure:  # fmt: skip
+    """tokens/s per GPU (output or total) against tokens/s per user, one curve per series, measured points on top:
+    InferenceX's (at the chart's ISL/OSL) and MLPerf's (mlperf_overlay: at MLPerf's own lengths, said in the hover;
+    for y = 'total' MLPerf's output tokens/s are converted with its mean ISL and OSL)."""
     fig = Figure()
     unit = tr("fr_unit_tps_gpu")
     for s in series:
         _curve_traces(fig, s, s.interactivity, s.per_gpu(y), tr, unit)
     _measured_traces(fig, points, lambda r: _measured_y(r, y), tr, unit)
+    curves = ", ".join(dict.fromkeys(PRECISION_LABEL[s.precision] for s in series)) or "—"
+    _mlperf_traces(fig, mlperf_points, y, io_label(isl, osl), curves, tr, unit)
     style(
         fig,
         tr(f"fr_frontier_title_{y}", model=model_name, io=io_label(isl, osl)),
@@ -295,8 +442,11 @@ def frontier_figure(series: Sequence[Series], points, *, y: str = "output", isl:
     return fig
 
 
-def frontier_table(series: Sequence[Series], points, *, y: str = "output") -> pd.DataFrame:
-    """The data behind frontier_figure: model points, then measured points."""
+def frontier_table(series: Sequence[Series], points, *, y: str = "output",
+                   mlperf_points: Sequence[MLPerfPoint] = ()) -> pd.DataFrame:  # fmt: skip
+    """The data behind frontier_figure: model points, then InferenceX's measured points, then MLPerf's; `basis` says
+    modelled or measured. MLPerf rows: tokens/s per user = 1 / mean TPOT, output tokens/s per GPU as published,
+    total = output x (ISL + OSL) / OSL with its mean lengths (isl_tokens, osl_tokens: MLPerf's, not the chart's)."""
     rows = []
     for s in series:
         for i, c in enumerate(s.concurrency):
@@ -317,7 +467,24 @@ def frontier_table(series: Sequence[Series], points, *, y: str = "output") -> pd
             "total_tokens_per_s_per_gpu": r.total_tokens_per_s_per_gpu, "fits": True,
             "id": r.id, "engine": r.engine, "run_date": r.run_date,
         })  # fmt: skip
-    return pd.DataFrame(rows)
+    for p in mlperf_points:
+        m, f = p.result, p.result.fields
+        rows.append({
+            "kind": "measured (MLPerf Inference)", "series": "", "hardware": m.hardware_id, "weights": f["weights"],
+            "layout": f["layout"], "concurrency": float(number_or_nan(f["concurrency_per_replica"])),
+            "tpot_ms": m.tpot_s * 1e3, "ttft_ms": float(number_or_nan(f["ttft_mean_ms"])),
+            "tokens_per_s_per_user": p.interactivity, "output_tokens_per_s_per_gpu": m.output_tokens_per_s_per_gpu,
+            "total_tokens_per_s_per_gpu": m.total_tokens_per_s_per_gpu, "fits": True,
+            "id": f"mlperf-{m.index}", "engine": m.software, "run_date": mlperf.ROUND_DATES.get(m.round, ""),
+            "round": m.round, "mlperf_scenario": f["scenario"], "benchmark": f["benchmark"],
+            "submitter": f["submitter"], "system": f["system_name"], "num_gpus": m.num_gpus,
+            "tensor_parallel": float(number_or_nan(f["tensor_parallel"])), "isl_tokens": m.isl_tokens,
+            "osl_tokens": m.osl_tokens, "precision_matches_curves": p.precision_matches, "source": f["source"],
+        })  # fmt: skip
+    df = pd.DataFrame(rows)
+    if not df.empty:
+        df.insert(1, "basis", ["modelled" if k == "model" else "measured" for k in df["kind"]])
+    return df
 
 
 # --------------------------------------------------------------------------------------------------- per MW

@@ -7,14 +7,15 @@ happens here: TB/s and GB are decimal, as on datasheets; compute is dense, no sp
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from tpot_model import Estimate, Hardware
+from tpot_model import Estimate, Hardware, mlperf
 from tpot_model.bands import Band
+from tpot_model.files import number_or_nan
 from tpot_model.units import GB, TB_per_s, TFLOP_per_s
 
 from .. import fmt
@@ -399,6 +400,198 @@ def tpot_by_hardware(
         range=[math.log10(bottom / 2), math.log10(top * room**4)] if log_x else [0, top * room], tickformat=",~r"
     )
     return fig
+
+
+# --------------------------------------------------------------------------------------------------- MLPerf
+
+MLPERF_MODELLED_COLOUR = "#111111"
+
+
+def mlperf_predictions(frame: pd.DataFrame) -> dict[int, tuple[float, float]]:
+    """MLPerf row -> (TPOT s, output tokens/s per GPU) the model predicts for it, from the committed predictions
+    (ui.validation_data.mlperf_frame: the fit rows)."""
+    if frame.empty:
+        return {}
+    return {
+        int(row): (float(tpot_ms) * 1e-3, float(tps))
+        for row, tpot_ms, tps in zip(
+            frame["row"], frame["predicted_tpot_ms"], frame["predicted_tokens_per_s_per_gpu"], strict=True
+        )
+    }
+
+
+def mlperf_table(
+    best: Mapping[tuple[str, str], object],
+    predictions: Mapping[int, tuple[float, float]],
+    engine_names: Mapping[str, str] | None = None,
+) -> pd.DataFrame:
+    """Per chip and MLPerf scenario (tpot_model.mlperf.best_per_chip: the best measured output tokens/s per GPU), a
+    'measured' row (the published result) and a 'modelled' row (the model at that run: its concurrency, MLPerf's
+    lengths, precision, GPUs per replica, the engine profile as of the round; predictions: MLPerf row -> (TPOT s,
+    output tokens/s per GPU), as calibrate wrote them; nan for runs the calibration only displays). Long form: the
+    `basis` column says which."""
+    engine_names = engine_names or {}
+    rows = []
+    for (hid, scenario), r in best.items():
+        f = r.fields
+        tpot_s, tps = predictions.get(r.index, (math.nan, math.nan))
+        run = {
+            "hardware_id": hid,
+            "hardware": r.hardware.name,
+            "mlperf_scenario": scenario,
+            "round": r.round,
+            "round_date": mlperf.ROUND_DATES.get(r.round, ""),
+            "benchmark": f["benchmark"],
+            "submitter": f["submitter"],
+            "system": f["system_name"],
+            "num_gpus": r.num_gpus,
+            "tensor_parallel": number_or_nan(f["tensor_parallel"]),
+            "weights": f["weights"],
+            "kv_cache": f["kv_cache"],
+            "concurrency_per_replica": number_or_nan(f["concurrency_per_replica"]),
+            "isl_tokens": r.isl_tokens,
+            "osl_tokens": r.osl_tokens,
+            "engine_profile": engine_names.get(r.profile, r.profile),
+            "software": r.software,
+            "use": f["use"],
+            "source": f["source"],
+        }
+        rows.append({**run, "basis": "measured", "output_tokens_per_s_per_gpu": r.output_tokens_per_s_per_gpu,
+                     "tpot_ms": r.tpot_s * 1e3})  # fmt: skip
+        rows.append({**run, "basis": "modelled", "output_tokens_per_s_per_gpu": float(tps),
+                     "tpot_ms": float(tpot_s) * 1e3})  # fmt: skip
+    cols = ["hardware_id", "hardware", "mlperf_scenario", "basis", "output_tokens_per_s_per_gpu", "tpot_ms"]
+    return pd.DataFrame(rows)[[*cols, *(k for k in rows[0] if k not in cols)]] if rows else pd.DataFrame(columns=cols)
+
+
+def _mlperf_wide(table: pd.DataFrame) -> pd.DataFrame:
+    """One row per chip and scenario: the run, measured_* and modelled_* values; chips by their best Server
+    result, highest first, Server before Interactive."""
+    keys = ["hardware_id", "mlperf_scenario"]
+    measured = table[table["basis"] == "measured"].set_index(keys)
+    modelled = table[table["basis"] == "modelled"].set_index(keys)
+    wide = measured.drop(columns="basis").rename(
+        columns={"output_tokens_per_s_per_gpu": "measured_tps", "tpot_ms": "measured_tpot_ms"}
+    )
+    wide["modelled_tps"] = modelled["output_tokens_per_s_per_gpu"]
+    wide["modelled_tpot_ms"] = modelled["tpot_ms"]
+    wide = wide.reset_index()
+    rank = wide.groupby("hardware_id")["measured_tps"].max()
+    wide["_chip"] = -wide["hardware_id"].map(rank)
+    wide["_scenario"] = wide["mlperf_scenario"].map({s: i for i, s in enumerate(mlperf.LATENCY_SCENARIOS)})
+    return wide.sort_values(["_chip", "hardware_id", "_scenario"]).drop(columns=["_chip", "_scenario"])
+
+
+def _short(name: str) -> str:
+    for prefix in ("NVIDIA ", "AMD Instinct ", "AMD ", "Intel "):
+        name = name.removeprefix(prefix)
+    return name
+
+
+def mlperf_by_chip(table: pd.DataFrame, *, model_name: str = "", tr: Translator = EN) -> go.Figure:
+    """Horizontal bars: each chip's best measured MLPerf output tokens/s per GPU (Server and Interactive, the chip's
+    colour, labelled with the round), and a black diamond where the model puts the same run (modelled)."""
+    fig = Figure()
+    if table.empty:
+        return fig
+    wide = _mlperf_wide(table)
+    labels = [f"{_short(h)} · {s}" for h, s in zip(wide["hardware"], wide["mlperf_scenario"], strict=True)]
+    measured = wide["measured_tps"].to_numpy(float)
+    modelled = wide["modelled_tps"].to_numpy(float)
+    runs = [
+        tr("hw_mlperf_hover_run", round=r.round, date=r.round_date, scenario=r.mlperf_scenario, benchmark=r.benchmark,
+           submitter=r.submitter, system=r.system, gpus=r.num_gpus, weights=r.weights)
+        for r in wide.itertuples()
+    ]  # fmt: skip
+    fig.add_bar(
+        x=measured,
+        y=labels,
+        orientation="h",
+        width=0.7,
+        marker={"color": [hardware_colour(h) for h in wide["hardware_id"]]},
+        text=[
+            tr("hw_mlperf_bar_label", tps=fmt.number(v, 3), round=r)
+            for v, r in zip(measured, wide["round"], strict=True)
+        ],
+        textposition="outside",
+        cliponaxis=False,
+        name=tr("hw_mlperf_measured"),
+        hovertext=[
+            tr("hw_mlperf_hover_measured", run=run, tps=f"{v:,.0f}", tpot=f"{t:.1f}")
+            for run, v, t in zip(runs, measured, wide["measured_tpot_ms"], strict=True)
+        ],
+        hoverinfo="text",
+    )
+    ok = np.isfinite(modelled)
+    if ok.any():
+        fig.add_scatter(
+            x=modelled[ok],
+            y=[lab for lab, o in zip(labels, ok, strict=True) if o],
+            mode="markers",
+            marker={
+                "symbol": "diamond",
+                "size": 11,
+                "color": MLPERF_MODELLED_COLOUR,
+                "line": {"color": "#fff", "width": 1},
+            },
+            name=tr("hw_mlperf_modelled"),
+            hovertext=[
+                tr(
+                    "hw_mlperf_hover_modelled",
+                    run=run,
+                    tps=f"{m:,.0f}",
+                    tpot=f"{t:.1f}",
+                    err=f"{m / v - 1:+.0%}",
+                    engine=e,
+                    c=f"{c:,.0f}",
+                )
+                for run, m, t, v, e, c, o in zip(
+                    runs,
+                    modelled,
+                    wide["modelled_tpot_ms"],
+                    measured,
+                    wide["engine_profile"],
+                    wide["concurrency_per_replica"],
+                    ok,
+                    strict=True,
+                )
+                if o
+            ],  # fmt: skip
+            hoverinfo="text",
+        )
+    style(fig, tr("hw_mlperf_title", model=model_name), tr("hw_mlperf_axis"), "")
+    top = float(np.nanmax(np.concatenate([measured, modelled]), initial=1.0))
+    fig.update_xaxes(range=[0, top * 1.3], tickformat=",~r")
+    fig.update_yaxes(autorange="reversed", automargin=True)
+    fig.update_layout(height=max(260, 28 * len(labels) + 140), margin={"l": 10}, legend=_RIGHT_LEGEND)
+    return fig
+
+
+def mlperf_display_table(table: pd.DataFrame, *, tr: Translator = EN) -> pd.DataFrame:
+    """mlperf_table one row per chip and scenario, measured beside modelled, rounded, with translated headers."""
+    labels = {
+        "hardware": tr("hw_col_hardware"),
+        "mlperf_scenario": tr("hw_mlperf_col_scenario"),
+        "round": tr("hw_mlperf_col_round"),
+        "submitter": tr("hw_mlperf_col_submitter"),
+        "system": tr("hw_mlperf_col_system"),
+        "num_gpus": tr("hw_mlperf_col_gpus"),
+        "weights": tr("hw_mlperf_col_weights"),
+        "measured_tps": tr("hw_mlperf_col_measured_tps"),
+        "modelled_tps": tr("hw_mlperf_col_modelled_tps"),
+        "measured_tpot_ms": tr("hw_mlperf_col_measured_tpot"),
+        "modelled_tpot_ms": tr("hw_mlperf_col_modelled_tpot"),
+        "software": tr("hw_mlperf_col_software"),
+    }
+    if table.empty:
+        return pd.DataFrame(columns=list(labels.values()))
+    wide = _mlperf_wide(table)
+    wide["round"] = [f"{r} ({d})" for r, d in zip(wide["round"], wide["round_date"], strict=True)]
+    wide["software"] = [s.split("; ")[0] or tr("fr_mlperf_no_software") for s in wide["software"]]  # the framework
+    out = wide[list(labels)].copy()
+    for col in ("measured_tps", "modelled_tps", "measured_tpot_ms", "modelled_tpot_ms"):
+        out[col] = _round_significant(out[col].to_numpy(float), 4)
+    return out.rename(columns=labels)
 
 
 # --------------------------------------------------------------------------------------------------- generations
