@@ -178,15 +178,8 @@ if energy_known:
     st.caption(tr("ce_energy_caption", tdp=fmt.number(hw.tdp_w), gpus=state.gpus, devices=devices))
 
 # --- frontier
-c = st.columns(2)
-axes = c[0].radio(
-    tr("ce_frontier_axes"),
-    figs.FRONTIER_AXES,
-    format_func=lambda v: tr(f"ce_axes_{v}"),
-    key="cost.frontier_axes",
-    horizontal=True,
-)
-target = c[1].selectbox(
+c = st.columns(2)  # one orientation for throughput-latency curves (InferenceX's): no axes choice
+target = c[0].selectbox(
     tr("ce_target"),
     list(TPOT_TARGETS_S),
     index=list(TPOT_TARGETS_S).index("chat"),
@@ -210,14 +203,13 @@ chart.figure(
         target_s,
         target_label,
         state.batch,
-        axes=axes,
         colour=colour,
         tr=tr,
     ),  # fmt: skip
     lambda: figs.frontier_table(fb, by_fb.tpot_s, by_fb.tokens_per_s_per_gpu, by_fb.fits, target_s),
     "frontier",
     tr,
-    depends=(axes, target),
+    depends=target,
 )
 best = figs.best_batch_index(by_fb.tpot_s, by_fb.tokens_per_s_per_gpu, by_fb.fits, target_s)
 if best is None:

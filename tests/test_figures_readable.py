@@ -158,39 +158,31 @@ def test_zh_tw_uses_one_unit_style_for_milliseconds():
 # ------------------------------------------------------------------------------------------------- cost
 
 
-def _cost_frontier(lang, axes=None):
+def _cost_frontier(lang):
     from tests.test_figures_kv_cost import _est
     from tpot_model.targets import TPOT_TARGETS_S
     from ui.figures import cost as cf
 
     b = cf.batch_grid(8)
     est = _est(batch=b)
-    kw = {} if axes is None else {"axes": axes}
     target_s = TPOT_TARGETS_S["chat"]
-    return cf.frontier(b, est.tpot_s, est.tokens_per_s_per_gpu, est.fits, target_s, lang("target_chat"), 8, tr=lang,
-                       **kw), target_s  # fmt: skip
+    fig = cf.frontier(b, est.tpot_s, est.tokens_per_s_per_gpu, est.fits, target_s, lang("target_chat"), 8, tr=lang)
+    return fig, target_s
 
 
 @pytest.mark.parametrize("lang", [EN, ZH])
 def test_cost_target_label_sits_outside_the_plot_area(lang):
     """Issue 19: Cost's target label clears the markers: it is an annotation above the plot (at the target's
-    tokens/s per user) or in the right margin (at its TPOT), never a label on the line inside the plot area."""
+    tokens/s per user), never a label on the line inside the plot area. (The 'TPOT up' orientation, whose label sat
+    in the right margin, is gone: one orientation for throughput-latency curves.)"""
     import math
 
-    from ui.figures import cost as cf
-
-    for axes in cf.FRONTIER_AXES:
-        fig, target_s = _cost_frontier(lang, axes)
-        line = next(s for s in fig.layout.shapes if s.type == "line")
-        assert not (line.label and line.label.text)
-        (note,) = [a for a in fig.layout.annotations if a.text == lang("target_chat")]
-        if axes == "user_vs_gpu":
-            assert note.yref == "paper" and note.y >= 1 and note.yanchor == "bottom"
-            assert note.xref == "x" and note.x == pytest.approx(math.log10(1 / target_s))
-        else:
-            assert note.xref == "paper" and note.x >= 1 and note.xanchor == "left"
-            assert note.yref == "y" and note.y == pytest.approx(math.log10(target_s * 1e3))
-            assert fig.layout.margin.r >= 120  # room for the label
+    fig, target_s = _cost_frontier(lang)
+    line = next(s for s in fig.layout.shapes if s.type == "line")
+    assert not (line.label and line.label.text)
+    (note,) = [a for a in fig.layout.annotations if a.text == lang("target_chat")]
+    assert note.yref == "paper" and note.y >= 1 and note.yanchor == "bottom"
+    assert note.xref == "x" and note.x == pytest.approx(math.log10(1 / target_s))
 
 
 @pytest.mark.parametrize("lang", [EN, ZH])

@@ -4,6 +4,7 @@ price, its own controls (sweep, cost unit, frontier axes, TPOT target, heat-map 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tests.apptest_util import decode, figures, run_page
 from tpot_model.targets import TPOT_TARGETS_S
@@ -86,17 +87,29 @@ def test_sweep_and_unit_radios():
     assert np.all(np.diff(y) < 0)  # longer context: fewer tokens per dollar
 
 
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_frontier_has_one_orientation_and_no_axes_choice(lang):
+    """Issue 19: ONE orientation for throughput-latency curves, InferenceX's (tok/s per user across, tok/s per GPU
+    up): the 'TPOT up' alternative and its radio are gone; a link from before, with the radio's key as a parameter,
+    still loads (unknown parameters are ignored)."""
+    tr = Translator(lang)
+    at = run_page("cost", lang=lang, **{"cost.frontier_axes": "gpu_vs_tpot", "frontier_axes": "gpu_vs_tpot"})
+    assert not at.exception and not at.error
+    assert not [r for r in at.radio if r.key == "cost.frontier_axes"]
+    labels = [w.label for w in [*at.radio, *at.selectbox]]
+    assert "Frontier axes" not in labels and "效率前緣座標軸" not in labels
+    fig = _fig(at, tr("ce_frontier_title"))
+    assert fig["layout"]["xaxis"]["title"]["text"] == tr("ce_axis_tps_user")
+    assert fig["layout"]["yaxis"]["title"]["text"] == tr("ce_axis_tps_gpu")
+
+
 def test_frontier_axes_and_target():
     at = run_page("cost")
     fig = _fig(at, EN("ce_frontier_title"))
-    # issue 19: one orientation for throughput-latency curves by default, InferenceX's (per user across, per GPU up)
+    # issue 19: one orientation for throughput-latency curves, InferenceX's (per user across, per GPU up)
     assert fig["layout"]["xaxis"]["title"]["text"] == EN("ce_axis_tps_user")
     assert fig["layout"]["yaxis"]["title"]["text"] == EN("ce_axis_tps_gpu")
     chat = [t["name"] for t in fig["data"] if t["name"].startswith("best")]
-    at.radio(key="cost.frontier_axes").set_value("gpu_vs_tpot").run()
-    fig = _fig(at, EN("ce_frontier_title"))
-    assert fig["layout"]["yaxis"]["title"]["text"] == EN("axis_tpot_ms")
-    at.radio(key="cost.frontier_axes").set_value("user_vs_gpu").run()
     at.selectbox(key="cost.target").set_value("code_completion").run()
     assert not at.exception
     fig = _fig(at, EN("ce_frontier_title"))

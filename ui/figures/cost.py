@@ -30,7 +30,6 @@ SWEEP_POINTS = 64  # contexts per sweep
 HEAT_POINTS = 48
 COST_UNITS = ("usd_1m", "usd_1k", "tokens_per_usd")
 HEAT_METRICS = ("usd_1m", "tps_gpu", "j_per_token")
-FRONTIER_AXES = ("user_vs_gpu", "gpu_vs_tpot")  # the first, InferenceX's, is the default
 SWEEPS = ("batch", "context")
 DECODE_COLOUR = "#1f77b4"
 PREFILL_COLOUR = "#ff7f0e"
@@ -345,25 +344,20 @@ def frontier(
     target_label: str,
     scenario_batch: float,
     *,
-    axes: str = "user_vs_gpu",
     colour: str = DECODE_COLOUR,
     tr: Translator = EN,
 ) -> go.Figure:
-    """Throughput-latency frontier, one point per batch: InferenceX's x = tokens/s per user, y = tokens/s per GPU
-    (the default, as on the Serving frontier); or x = tokens/s per GPU, y = TPOT (ms). Points that do not fit are
-    grey; the TPOT target is drawn, labelled outside the plot area, and the best batch that meets it (highest
-    tokens/s per GPU, fits) is starred."""
+    """Throughput-latency frontier, one point per batch, in the one orientation every throughput-latency curve of the
+    app has, InferenceX's (as on the Serving frontier): x = tokens/s per user, y = tokens/s per GPU. Points that do not
+    fit are grey; the TPOT target (a vertical line at 1 / target tokens/s per user) is drawn, labelled above the plot
+    area, and the best batch that meets it (highest tokens/s per GPU, fits) is starred."""
     b = np.asarray(batch, dtype=float)
     tpot_ms = np.asarray(tpot_s, dtype=float) * 1e3
     gpu = np.asarray(tokens_per_s_per_gpu, dtype=float)
     user = 1e3 / tpot_ms
     ok = np.asarray(fits, dtype=bool)
-    if axes == "gpu_vs_tpot":
-        xs, ys = gpu, tpot_ms
-        x_title, y_title = tr("ce_axis_tps_gpu"), tr("axis_tpot_ms")
-    else:
-        xs, ys = user, gpu
-        x_title, y_title = tr("ce_axis_tps_user"), tr("ce_axis_tps_gpu")
+    xs, ys = user, gpu
+    x_title, y_title = tr("ce_axis_tps_user"), tr("ce_axis_tps_gpu")
     custom = np.stack([b, tpot_ms, gpu, user], axis=-1)
     hover = (
         f"{tr('ce_h_batch')} %{{customdata[0]:,.0f}}<br>TPOT %{{customdata[1]:,.3~g}} ms<br>"
@@ -400,17 +394,12 @@ def frontier(
         marker={"symbol": "circle-open", "size": 16, "color": "#000", "line": {"width": 2}},
         hovertemplate=f"{tr('ce_scenario')}<br>" + hover + "<extra></extra>",
     )
-    # the target: TPOT ≤ target is below a horizontal line, or right of 1/target tokens/s per user
-    # its label sits outside the plot area (right margin, or above the plot), where no marker can run through it;
-    # annotations on log axes take log10 coordinates
+    # the target: TPOT ≤ target is right of 1/target tokens/s per user; its label sits above the plot area, where no
+    # marker can run through it; annotations on log axes take log10 coordinates
     d = Decor()
     label_font = {"color": TARGET_COLOUR, "size": 12}
-    if axes == "gpu_vs_tpot":
-        d.hline(target_s * 1e3, line={"dash": "dash", "color": TARGET_COLOUR})
-        d.note(target_label, 1.0, math.log10(target_s * 1e3), yref="y", xanchor="left", xshift=4, font=label_font)
-    else:
-        d.vline(1.0 / target_s, line={"dash": "dash", "color": TARGET_COLOUR})
-        d.note(target_label, math.log10(1.0 / target_s), 1.0, xref="x", yanchor="bottom", font=label_font)
+    d.vline(1.0 / target_s, line={"dash": "dash", "color": TARGET_COLOUR})
+    d.note(target_label, math.log10(1.0 / target_s), 1.0, xref="x", yanchor="bottom", font=label_font)
     best = best_batch_index(tpot_s, gpu, ok, target_s)
     if best is not None:
         fig.add_scatter(
@@ -434,7 +423,7 @@ def frontier(
     # focus on the points that fit (and the target): the ones that don't can run to seconds per token
     focus = ok.copy() if ok.any() else np.ones_like(ok)
     focus[i] = True  # always show the scenario's own point
-    target_xy = (np.array([]), np.array([target_s * 1e3])) if axes == "gpu_vs_tpot" else (np.array([1 / target_s]), [])
+    target_xy = (np.array([1 / target_s]), [])
     for axis, data, extra in ((d.xaxis, xs, target_xy[0]), (d.yaxis, ys, target_xy[1])):
         v = np.concatenate([data[focus], np.asarray(extra, dtype=float)])
         v = v[np.isfinite(v) & (v > 0)]
@@ -448,7 +437,7 @@ def frontier(
         fig,
         height=520,
         legend={"orientation": "h", "yanchor": "top", "y": -0.22, "xanchor": "left", "x": 0.0},
-        margin={"b": 140, "r": 130 if axes == "gpu_vs_tpot" else 20},  # the right margin holds the target's label
+        margin={"b": 140, "r": 20},
     )
 
 
