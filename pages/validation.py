@@ -36,6 +36,8 @@ st.caption(
         devices=counts["devices"],
         fit_median=fmt.pct(heads["fitted"].median),
         fit_p90=fmt.pct(heads["fitted"].p90),
+        lofo_median=fmt.pct(heads["lofo"].median),
+        lofo_p90=fmt.pct(heads["lofo"].p90),
     )
 )
 st.markdown(tr("val_loho_text"))

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tpot_model import Scenario, estimate  # noqa: E402
+from tpot_model import Scenario, band_fit, estimate, mlperf  # noqa: E402
 from tpot_model import calibration as cal  # noqa: E402
 from tpot_model.bands import BANDS_PATH, LEVELS, band_for, level_for, load_bands  # noqa: E402
 from tpot_model.catalog import (  # noqa: E402
@@ -161,6 +161,37 @@ def test_bands_are_vectorised_over_a_sweep():
     assert e.tpot_low_s.shape == e.tpot_s.shape == (64, 16)
     assert np.all(e.tpot_low_s < e.tpot_high_s)
     assert e.band.level == "unmeasured"  # typical: no engine measured
+
+
+def _residual(level: str, device: str, tpot: float) -> band_fit.Residual:
+    return band_fit.Residual("batch-1", "loho", level, device, "llama.cpp", device, tpot, -tpot)
+
+
+def test_a_level_with_too_few_devices_is_pooled_and_its_coverage_counts_its_own_residuals():
+    # same_family: 4 devices x 3 residuals, all inside +-0.01; other_family: 8 devices spread over +-0.4
+    same = [_residual("same_family", f"s{d}", 0.01 * (k - 1)) for d in range(4) for k in range(3)]
+    other = [_residual("other_family", f"o{d}", 0.1 * (d - 3.5)) for d in range(8)]
+    unmeasured = [_residual("unmeasured", f"u{d}", 0.2 * (d - 2)) for d in range(5)]
+    lv = band_fit.bands_table(same + other + unmeasured, {})["levels"]
+    assert lv["same_family"]["pooled_with"] == ["other_family"] and lv["same_family"]["n"] == 20
+    assert lv["same_family"]["n_own"] == 12
+    assert lv["same_family"]["coverage"] == 1.0  # all 12 inside the pooled band (10th-90th pct of +-0.35 spread)
+    assert lv["other_family"]["pooled_with"] == [] and lv["other_family"]["n_own"] == 8
+    # a fifth device makes the level stand alone: its band is its own residuals' percentiles
+    fifth = same + [_residual("same_family", "s4", 0.0)] * 3
+    alone = band_fit.bands_table(fifth + other + unmeasured, {})["levels"]["same_family"]
+    assert alone["pooled_with"] == [] and alone["n"] == 15
+    assert math.exp(-0.01) <= alone["tpot_low_factor"] < alone["tpot_high_factor"] <= math.exp(0.01)
+
+
+def test_mlperf_results_add_leave_one_family_out_residuals_to_the_bands():
+    data = load_bands()
+    ml = [r for r in data["residuals"] if r["source"] == "mlperf"]
+    fitted = [r for r in mlperf.load_mlperf() if r.fitted]
+    assert len(ml) == len(fitted) > 100
+    assert {r["kind"] for r in ml} == {"lofo"} and {r["level"] for r in ml} <= {"other_family", "unmeasured"}
+    assert all(r["throughput_log_ratio"] == -r["tpot_log_ratio"] for r in ml)
+    assert data["levels"]["other_family"]["by_source"]["mlperf"] > 0
 
 
 def test_bands_file_is_what_calibrate_wrote():

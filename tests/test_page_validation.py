@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from tests.apptest_util import decode, figures, run_page
-from tpot_model.calibration import cross_validate, load_measurements
+from tpot_model.calibration import cross_validate, cross_validate_families, default_priors, load_measurements
 from ui import cache, fmt
 from ui.i18n import Translator
 
@@ -51,6 +51,16 @@ def test_renders_and_shows_cross_validations_numbers(cv):
     assert _loho_points(at) == 53
     assert len(at.dataframe[1].value) == 53  # the error table: the headline rows by default
     assert len(at.markdown) > 10 and any("overhead-bound" in md.value for md in at.markdown)
+
+
+def test_leave_one_chip_family_out_is_shown_as_cross_validate_families_computes_it():
+    """Issue 17: the batch-1 figures under leave-one-chip-family-out, on the page as calibrate prints them."""
+    rows = load_measurements()
+    fam = cross_validate_families(rows, default_priors(rows)).summary()
+    assert fam.n == 53 and 0.05 < fam.median < fam.p90 < 0.5
+    at = run_page("validation")
+    caption = " ".join(c.value for c in at.caption)
+    assert f"{fmt.pct(fam.median)}, p90 {fmt.pct(fam.p90)}" in caption
 
 
 def test_zh_tw():
@@ -131,8 +141,9 @@ def test_band_coverage_and_an_engine_over_time(lang):
     assert list(shown[tr("val_band_col_level")]) == [tr(f"val_band_level_{v}") for v in [*levels, "overall"]]
     expected = [bands["levels"][v] for v in levels] + [bands["overall"]]
     assert list(shown[tr("val_band_col_coverage")]) == [fmt.pct(e["coverage"], 0) for e in expected]
-    assert list(shown[tr("val_band_col_n")]) == [e["n"] for e in expected]
-    assert bands["overall"]["n"] == sum(bands["levels"][v]["n"] for v in levels)
+    # each level's own held-out residuals (a level pooled with a wider one draws its band from more: "n")
+    assert list(shown[tr("val_band_col_n")]) == [e.get("n_own", e["n"]) for e in expected]
+    assert bands["overall"]["n"] == sum(bands["levels"][v]["n_own"] for v in levels)
     intro = tr("val_bands_intro", n=bands["overall"]["n"], coverage=fmt.pct(bands["overall"]["coverage"], 0),
                ratio=f"{bands['overall']['median_high_low_ratio']:.2f}")  # fmt: skip
     assert any(md.value == intro for md in at.markdown)

@@ -1,4 +1,4 @@
-"""The calibration bands (bands.py) from cross-validation residuals of both fitters: computed by `calibrate`,
+"""The calibration bands (bands.py) from cross-validation residuals of the three fitters: computed by `calibrate`,
 written to data/bands.json, read by every estimate.
 
 Residuals (log(measured / predicted), TPOT and throughput each), grouped by what calibration had seen:
@@ -9,11 +9,14 @@ Residuals (log(measured / predicted), TPOT and throughput each), grouped by what
   device is already held out whole above): ``other_family``;
 - serving, leave one device out (serving_calibration.serving_cross_validate; each serving chip is its own family):
   ``other_family``, or ``unmeasured`` for an engine measured on that device only;
+- MLPerf Inference (Server / Interactive), leave one chip family out (mlperf.locfo_tpot: the engine's FLOP efficiency
+  fitted without the family): ``other_family``, or ``unmeasured`` for an engine with MLPerf rows on that family only;
 - ``unmeasured``: every batch-1 row predicted with `typical` (fitted on none of them) and every serving row
   predicted with the pooled serving base fitted without the row's device.
 
-A level's band is the 10th-90th percentile of its residuals. Its coverage is measured the honest way: each residual
-against the band computed without its device's residuals.
+A level's band is the 10th-90th percentile of its residuals (pooled with the next wider level's when it has too few
+residuals or devices). Its coverage is measured the honest way: each of the level's own residuals against the band
+computed without its device's residuals.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from . import calibration as cal
+from . import mlperf
 from . import serving_calibration as sc
 from .bands import LEVELS, QUANTILES
 from .engines import chip_family
@@ -34,6 +38,9 @@ from .profiles import EfficiencyProfile
 
 BANDS_NAME = "bands.json"
 MIN_RESIDUALS = 5  # a level with fewer is pooled with the next wider one
+MIN_DEVICES = 5  # ... and so is a level whose residuals come from fewer devices: leaving one of four out leaves a
+# band drawn from three chips, which covered 62% of the held-out device's measurements (calibrate, 2026-12-01)
+SOURCES = ("batch-1", "serving", "mlperf")
 _TIME_METRICS = ("tpot_ms", "e2e_latency_s")
 
 
@@ -41,7 +48,7 @@ _TIME_METRICS = ("tpot_ms", "e2e_latency_s")
 class Residual:
     """One held-out prediction: log(measured / predicted) of TPOT and of throughput, and what it was held out as."""
 
-    source: str  # "batch-1" or "serving"
+    source: str  # SOURCES
     kind: str  # "loho", "lofo", "no-fit"
     level: str  # bands.LEVELS
     device: str  # the unit left out when coverage is measured
@@ -58,35 +65,30 @@ def _b1_residual(row: cal.Measurement, predicted: float, kind: str, level: str) 
     return Residual("batch-1", kind, level, row.device, row.profile, hw, tpot, -tpot)
 
 
-def _family(row) -> str | None:
-    return chip_family(row.fields.get("hardware_id", ""))
-
-
 def batch1_residuals(
-    rows: Sequence[cal.Measurement], profiles: dict[str, EfficiencyProfile], cv: cal.CrossValidation
+    rows: Sequence[cal.Measurement],
+    profiles: dict[str, EfficiencyProfile],
+    cv: cal.CrossValidation,
+    cv_family: cal.CrossValidation,
 ) -> list[Residual]:
     """LOHO, LOFO and no-fit residuals of the evaluable batch-1 rows (see the module docstring)."""
-    priors = cal.default_priors(rows, profiles)
     fitted = [r for r in rows if r.fitted]
     out = []
     for r, p in zip(cv.rows, cv.predicted, strict=True):
-        others = {_family(f) for f in fitted if f.profile == r.profile and f.device != r.device}
-        level = "unmeasured" if not others else ("same_family" if _family(r) in others else "other_family")
+        others = {cal.family_of(f) for f in fitted if f.profile == r.profile and f.device != r.device}
+        level = "unmeasured" if not others else ("same_family" if cal.family_of(r) in others else "other_family")
         out.append(_b1_residual(r, float(p), "loho", level))
-    evaluable = list(cv.rows)
-    families = sorted({f for f in map(_family, evaluable) if f})
-    cache: dict = {}
-    for fam in families:
-        if len({r.device for r in evaluable if _family(r) == fam}) < 2:
+    devices: dict[str, set[str]] = {}
+    for r in cv_family.rows:
+        devices.setdefault(cal.family_of(r), set()).add(r.device)
+    for r, p in zip(cv_family.rows, cv_family.predicted, strict=True):
+        fam = cal.family_of(r)
+        if len(devices[fam]) < 2:  # a family of one device: its LOFO is its LOHO, already counted
             continue
-        train = [r for r in evaluable if _family(r) != fam]
-        fits = cal.fit_all(train, priors, cache=cache)
-        for r in (r for r in evaluable if _family(r) == fam):
-            seen = any(f.profile == r.profile for f in train if f.fitted)
-            p = cal.predict(r, fits.get(r.profile, priors[r.profile]))
-            out.append(_b1_residual(r, p, "lofo", "other_family" if seen else "unmeasured"))
+        seen = any(f.profile == r.profile and cal.family_of(f) != fam for f in fitted)
+        out.append(_b1_residual(r, float(p), "lofo", "other_family" if seen else "unmeasured"))
     typical = profiles["typical"]
-    out += [_b1_residual(r, cal.predict(r, typical), "no-fit", "unmeasured") for r in evaluable]
+    out += [_b1_residual(r, cal.predict(r, typical), "no-fit", "unmeasured") for r in cv.rows]
     return out
 
 
@@ -134,6 +136,21 @@ def serving_residuals(
     return out
 
 
+def mlperf_residuals(rows: Sequence[mlperf.MLPerfResult], locfo_tpot_s: np.ndarray) -> list[Residual]:
+    """Leave-one-chip-family-out residuals of the MLPerf fit rows (see the module docstring). At the measured
+    concurrency throughput is concurrency / TPOT, so its residual is the TPOT residual's negative."""
+    fitted = [r for r in rows if r.fitted]
+    out = []
+    for r, predicted in zip(rows, locfo_tpot_s, strict=True):
+        if not r.fitted:
+            continue
+        seen = any(f.profile == r.profile and f.family != r.family for f in fitted)
+        t = math.log(r.tpot_s / float(predicted))
+        level = "other_family" if seen else "unmeasured"
+        out.append(Residual("mlperf", "lofo", level, r.hardware_id, r.profile, r.hardware_id, t, -t))
+    return out
+
+
 def _band(values: np.ndarray) -> tuple[float, float]:
     """10th and 90th percentiles of the finite values (a serving row without a throughput figure has nan)."""
     lo, hi = np.quantile(values[np.isfinite(values)], QUANTILES)
@@ -163,12 +180,13 @@ def bands_table(residuals: Sequence[Residual], seen: dict[str, list[str]]) -> di
     for i, level in enumerate(LEVELS):
         wider, pooled = list(LEVELS[i + 1 :]), []
         pool = [r for r in residuals if r.level == level]
-        while len(pool) < MIN_RESIDUALS and wider:
+        while (len(pool) < MIN_RESIDUALS or len({r.device for r in pool}) < MIN_DEVICES) and wider:
             pooled.append(wider.pop(0))
             pool = [r for r in residuals if r.level in (level, *pooled)]
         t_lo, t_hi = _band(np.array([r.tpot for r in pool]))
         x_lo, x_hi = _band(np.array([r.throughput for r in pool]))
         inside, ratio = _held_out(pool, "tpot")
+        own = np.array([r.level == level for r in pool])
         for r, ok, q in zip(pool, inside, ratio, strict=True):
             if r.level == level:
                 covered[id(r)], ratios[id(r)] = bool(ok), float(q)
@@ -178,10 +196,11 @@ def bands_table(residuals: Sequence[Residual], seen: dict[str, list[str]]) -> di
             "throughput_low_factor": math.exp(x_lo),
             "throughput_high_factor": math.exp(x_hi),
             "n": len(pool),
-            "coverage": float(inside.mean()),
-            "median_high_low_ratio": float(np.nanmedian(ratio)),
+            "n_own": int(own.sum()),  # the level's own residuals, whose coverage and ratio are reported
+            "coverage": float(inside[own].mean()) if own.any() else math.nan,
+            "median_high_low_ratio": float(np.nanmedian(ratio[own])) if own.any() else math.nan,
             "pooled_with": pooled,
-            "by_source": {s: sum(r.source == s for r in pool) for s in ("batch-1", "serving")},
+            "by_source": {s: sum(r.source == s for r in pool) for s in SOURCES},
         }
     own = [r for r in residuals if id(r) in covered]
     return {
@@ -227,9 +246,16 @@ def compute_bands(
     cv: cal.CrossValidation,
     serving_rows: Sequence[sc.ServingMeasurement],
     serving_cv: sc.ServingCrossValidation,
+    cv_family: cal.CrossValidation,
+    mlperf_rows: Sequence[mlperf.MLPerfResult],
+    mlperf_locfo_tpot_s: np.ndarray,
 ) -> dict:
-    """Every residual of both fitters, and the bands table built from them."""
-    residuals = batch1_residuals(rows, profiles, cv) + serving_residuals(serving_rows, profiles["typical"], serving_cv)
+    """Every residual of the three fitters, and the bands table built from them."""
+    residuals = (
+        batch1_residuals(rows, profiles, cv, cv_family)
+        + serving_residuals(serving_rows, profiles["typical"], serving_cv)
+        + mlperf_residuals(mlperf_rows, mlperf_locfo_tpot_s)
+    )
     return bands_table(residuals, seen_families(rows, serving_rows))
 
 
@@ -240,9 +266,9 @@ def format_bands(table: dict) -> str:
         "held-out measurements inside the band computed without their device"
     ]
     for level, e in table["levels"].items():
-        pooled = f", pooled with {'/'.join(e['pooled_with'])}" if e["pooled_with"] else ""
+        pooled = f" (band from {e['n']}, pooled with {'/'.join(e['pooled_with'])})" if e["pooled_with"] else ""
         lines.append(
-            f"  {level:<13} n {e['n']:>4}{pooled}  TPOT x{e['tpot_low_factor']:.2f}-x{e['tpot_high_factor']:.2f}  "
+            f"  {level:<13} n {e['n_own']:>4}{pooled}  TPOT x{e['tpot_low_factor']:.2f}-x{e['tpot_high_factor']:.2f}  "
             f"throughput x{e['throughput_low_factor']:.2f}-x{e['throughput_high_factor']:.2f}  "
             f"coverage {e['coverage']:.0%}  median high/low {e['median_high_low_ratio']:.2f}"
         )

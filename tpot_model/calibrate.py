@@ -133,14 +133,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         same = all(math.isclose(getattr(check[pid], f.attr), getattr(prof, f.attr), rel_tol=1e-9) for f in FIELDS)
         if not same or check[pid].history != prof.history:
             raise RuntimeError(f"profiles.yaml text for {pid!r} does not round-trip")
-    print(calibration.format_report(rows, reports, cv, args.measurements))
+    cv_family = calibration.cross_validate_families(rows, calibration.default_priors(rows, profiles))
+    print(calibration.format_report(rows, reports, cv, args.measurements, cv_family))
     print("")
     print(serving_calibration.format_serving_report(serving_rows, serving, serving_cv, args.serving, serving_base))
     print("")
     before_tpot = mlperf.predict_rows(mlperf_rows, mlperf_before)[0]
     after_pred = mlperf.predict_rows(mlperf_rows, mlperf_after)
     print(mlperf.format_report(mlperf_rows, before_tpot, mlperf_fit, after_pred[0], locfo, args.mlperf))
-    bands = band_fit.compute_bands(rows, profiles, cv, serving_rows, serving_cv)
+    bands = band_fit.compute_bands(rows, profiles, cv, serving_rows, serving_cv, cv_family, mlperf_rows, locfo)
     print("")
     print(band_fit.format_bands(bands))
     if args.dry_run:

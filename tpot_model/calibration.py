@@ -40,7 +40,7 @@ import numpy as np
 
 from .catalog import Hardware, ModelSpec, load_hardware_catalog, load_model_catalog
 from .catalog import model_from_dict as _model_from_dict
-from .engines import RELEASE_PERIODS, documented_profile, engine_profile
+from .engines import RELEASE_PERIODS, chip_family, documented_profile, engine_profile
 from .estimate import estimate
 from .files import DATA_DIR, CatalogError, read_text
 from .fitting import PARAMS, PRIOR_WEIGHT, ErrorSummary, minimise_boxed, relative_error, with_fitted
@@ -838,19 +838,51 @@ def cross_validate(
     )
 
 
+def family_of(row: Measurement) -> str:
+    """The row's chip family (engines.CHIP_FAMILIES), or its device for a chip outside every family."""
+    return chip_family(row.fields.get("hardware_id", "")) or row.device
+
+
+def cross_validate_families(
+    rows: Sequence[Measurement],
+    priors: dict[str, EfficiencyProfile] | None = None,
+    *,
+    cache: dict | None = None,
+) -> CrossValidation:
+    """Leave one chip family out: fit every engine without the family's rows (an engine left with none keeps its
+    prior), predict them, for each family. ``profiles_by_device`` is keyed by family."""
+    priors = priors or default_priors(rows)
+    evaluable = [r for r in rows if r.evaluable]
+    cache = {} if cache is None else cache
+    by_family = {
+        f: fit_all([r for r in evaluable if family_of(r) != f], priors, cache=cache)
+        for f in sorted({family_of(r) for r in evaluable})
+    }
+    predicted = np.array([predict(r, by_family[family_of(r)].get(r.profile, priors[r.profile])) for r in evaluable])
+    return CrossValidation(
+        rows=tuple(evaluable),
+        predicted=predicted,
+        measured=np.array([r.value for r in evaluable]),
+        profiles_by_device=by_family,
+    )
+
+
 def validation_table(
     rows: Sequence[Measurement] | None = None,
     profiles: dict[str, EfficiencyProfile] | None = None,
     cv: CrossValidation | None = None,
+    cv_family: CrossValidation | None = None,
 ) -> list[dict]:
     """One record per measurement for a validation page: what was measured, what the model predicts for it with
-    the profile fitted without its device (LOHO), with the profile in profiles.yaml (fitted on everything) and with
-    the pure roofline, and the relative errors (predicted / measured - 1; nan where a row is not predicted).
-    Pass a cached ``cv`` (cross_validate takes seconds)."""
+    the profile fitted without its device (LOHO), without its chip family (LOFO), with the profile in profiles.yaml
+    (fitted on everything) and with the pure roofline, and the relative errors (predicted / measured - 1; nan where
+    a row is not predicted). Pass cached ``cv`` / ``cv_family`` (each takes seconds)."""
     rows = load_measurements() if rows is None else rows
     profiles = load_profiles(PROFILES_PATH) if profiles is None else profiles
     cv = cross_validate(rows, default_priors(rows, profiles)) if cv is None else cv
+    cv_family = cross_validate_families(rows, default_priors(rows, profiles)) if cv_family is None else cv_family
     loho = {r.id: p for r, p in zip(cv.rows, cv.predicted, strict=True)}
+    lofo = {r.id: p for r, p in zip(cv_family.rows, cv_family.predicted, strict=True)}
     out = []
     for r in rows:
         s = r.scenario
@@ -883,7 +915,12 @@ def validation_table(
             "mapping_notes": r.mapping_notes,
             "excluded_because": r.excluded_because,
         }
-        predictions = {"loho": float(loho.get(r.id, math.nan)), "fitted": math.nan, "ideal": math.nan}
+        predictions = {
+            "loho": float(loho.get(r.id, math.nan)),
+            "lofo": float(lofo.get(r.id, math.nan)),
+            "fitted": math.nan,
+            "ideal": math.nan,
+        }
         if r.evaluable:
             if r.profile in profiles:
                 predictions["fitted"] = predict(r, profiles[r.profile])
@@ -1031,9 +1068,15 @@ def _pct(x: float) -> str:
     return "    -" if math.isnan(x) else f"{x * 100:5.1f}%"
 
 
-def format_report(rows: Sequence[Measurement], reports: dict[str, FitReport], cv: CrossValidation, path) -> str:
+def format_report(
+    rows: Sequence[Measurement],
+    reports: dict[str, FitReport],
+    cv: CrossValidation,
+    path,
+    cv_family: CrossValidation | None = None,
+) -> str:
     """The batch-1 part of what calibrate prints: rows used, fit and LOHO errors per profile, parameters, the
-    headline."""
+    headline, and leave-one-chip-family-out (``cv_family``) beside it."""
     lines = [
         f"{len(rows)} measurements in {path}: {sum(r.fitted for r in rows)} fitted (batch-1 decode), "
         f"{sum(r.evaluable for r in rows)} predicted, {sum(r.headline for r in rows)} in the headline set "
@@ -1082,4 +1125,11 @@ def format_report(rows: Sequence[Measurement], reports: dict[str, FitReport], cv
     ]
     for pid, s in cv.by_profile().items():
         lines.append(f"  {pid:<13} {s.n:>3} rows  median {_pct(s.median)}  p90 {_pct(s.p90)}")
+    if cv_family is not None:
+        fam = cv_family.summary()
+        n_fam = len({family_of(r) for r in cv_family.rows if r.headline})
+        lines.append(
+            f"leave-one-chip-family-out, batch-1 single-device decode: {fam.n} rows on {n_fam} chip families, "
+            f"median |error| {fam.median:.1%}, p90 {fam.p90:.1%}"
+        )
     return "\n".join(lines)

@@ -118,9 +118,10 @@ def summary(errors: pd.Series | np.ndarray) -> ErrorSummary:
 
 
 def headline_summaries(table: pd.DataFrame) -> dict[str, ErrorSummary]:
-    """Over the headline rows: 'loho' (leave one hardware out), 'fitted' (in-sample), 'ideal' (pure roofline)."""
+    """Over the headline rows: 'loho' (leave one hardware out), 'lofo' (leave one chip family out), 'fitted'
+    (in-sample), 'ideal' (pure roofline)."""
     head = table[table["headline"].astype(bool)]
-    return {k: summary(head[f"error_{k}"]) for k in ("loho", "fitted", "ideal")}
+    return {k: summary(head[f"error_{k}"]) for k in ("loho", "lofo", "fitted", "ideal") if f"error_{k}" in head}
 
 
 @dataclass(frozen=True)
@@ -819,7 +820,7 @@ def band_coverage(bands: Mapping) -> pd.DataFrame:
     rows = [
         {
             "level": level,
-            "n": int(levels[level].get("n", 0)),
+            "n": int(levels[level].get("n_own", levels[level].get("n", 0))),  # the level's own residuals
             "coverage": float(levels[level].get("coverage", math.nan)),
             "median_high_low_ratio": float(levels[level].get("median_high_low_ratio", math.nan)),
             "tpot_low_factor": float(levels[level]["tpot_low_factor"]),
