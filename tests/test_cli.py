@@ -366,12 +366,15 @@ def test_sweep_256_by_256_grid(capsys, tmp_path):
     assert {line.split(",")[7] for line in lines[1:]} == {"true", "false"}
     assert set(data["bound"].tolist()) <= {"memory", "compute"}
     assert np.all(data["tokens_per_s_total"] >= data["tokens_per_s_per_user"])
+    assert np.all(data["tpot_ms_low"] < data["tpot_ms"]) and np.all(data["tpot_ms"] < data["tpot_ms_high"])
 
     # a grid point agrees with `estimate` for the same scenario (7 significant digits in the CSV)
     i = 37 * 256 + 200
     b, c = int(data["batch"][i]), int(data["context_tokens"][i])
     r = run_json(capsys, *LLAMA70_FP16, "--gpus", "2", "--batch", b, "--context", c, "--output-tokens", "64")
     for col in ("tpot_ms", "ttft_ms", "tokens_per_s_total", "usd_per_1M_tokens", "kv_cache_GB", "memory_per_gpu_GB"):
+        assert float(data[col][i]) == pytest.approx(r[col], rel=1e-6), col
+    for col in ("tpot_ms_low", "tpot_ms_high"):  # the band, as estimate --json gives it
         assert float(data[col][i]) == pytest.approx(r[col], rel=1e-6), col
     assert bool(data["fits"][i]) is r["fits"] and data["bound"][i] == r["bound"]
 
@@ -400,6 +403,11 @@ def test_sweep_single_point_and_no_price(capsys):
     assert code == 0, err
     (row,) = read_csv(out)
     assert row["batch"] == "1" and row["context_tokens"] == "4096" and row["usd_per_1M_tokens"] == ""
+    assert float(row["tpot_ms_low"]) < float(row["tpot_ms"]) < float(row["tpot_ms_high"])
+    code, out, err = run(capsys, "sweep", "--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--profile", "ideal")
+    assert code == 0, err
+    (ideal,) = read_csv(out)
+    assert ideal["tpot_ms_low"] == ideal["tpot_ms_high"] == ""  # a bound has no band
     r = run_json(capsys, "--model", "llama-3.1-8b", "--hardware", "tpu-v5e", "--context", "4096")
     assert float(row["tpot_ms"]) == pytest.approx(r["tpot_ms"], rel=1e-6)
 

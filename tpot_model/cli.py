@@ -116,6 +116,8 @@ SWEEP_COLUMNS = (
     "bound",
     "kv_cache_GB",
     "memory_per_gpu_GB",
+    "tpot_ms_low",
+    "tpot_ms_high",
 )
 BUCKET_LABELS = {
     "weights": "weights",
@@ -823,6 +825,8 @@ def sweep_csv(e: Estimate, batch: np.ndarray, context: np.ndarray) -> bytes:
         "bound": label_field(flat(e.compute_bound).astype(np.intp), ("memory", "compute")),
         "kv_cache_GB": float_field(flat(e.kv_cache_bytes / GB)),
         "memory_per_gpu_GB": float_field(flat(e.memory_per_gpu_bytes / GB)),
+        "tpot_ms_low": float_field(flat(e.tpot_low_s / ms)),  # the 80% calibration band; empty for the ideal bound
+        "tpot_ms_high": float_field(flat(e.tpot_high_s / ms)),
     }
     return csv_bytes(SWEEP_COLUMNS, [columns[c] for c in SWEEP_COLUMNS])
 
@@ -1107,7 +1111,8 @@ def build_parser() -> argparse.ArgumentParser:
         "from A to B and A:B:COUNT is COUNT of them (rounded to integers, duplicates dropped, both ends kept; "
         f"a range starting at 0 holds 0 and then log-spaced points from 1). At most {MAX_SWEEP_POINTS:,} points. "
         f"Columns: {', '.join(SWEEP_COLUMNS)}; floats with {FLOAT_DIGITS} significant digits, GB = 1e9 bytes, "
-        "usd_per_1M_tokens empty without a price (--price or the catalog's).",
+        "usd_per_1M_tokens empty without a price (--price or the catalog's); tpot_ms_low / tpot_ms_high: the 80% "
+        "calibration band (empty for --profile ideal, a bound).",
     )
     _add_scenario_options(p, single_point=False)
     p.add_argument(
