@@ -1,14 +1,16 @@
 """Serving planner: the cheapest way to serve the sidebar's model at a latency target (the SLO frontier), across
 hardware x precision, GPU count, speculative decoding, capacity and the optimisation levers. The page's own inputs
-travel in the URL: planner_target_ms, planner_ttft_ms, spec_k, spec_accept, prefix_hit, planner_section. Only the
-open tab's section is computed and drawn."""
+travel in the URL: planner_target_ms, planner_ttft_ms, spec_k, spec_accept, prefix_hit, planner_section,
+planner_max_gpus, planner_serving (the GPU-count tab's layout search: tpot_model.layouts, the one the CLI's
+`frontier --max-gpus` runs). Only the open tab's section is computed and drawn."""
 
 from dataclasses import replace
 
 import streamlit as st
 
 from tpot_model import economics, planner, speculative
-from tpot_model.estimate import native_formats
+from tpot_model import layouts as layout_search
+from tpot_model.estimate import native_formats, usable_memory
 from tpot_model.roofline import scale_up_domain_gpus
 from ui import cache, chart, controls, expanders, fmt, notices, page_state
 from ui.figures import planner as figs
@@ -21,10 +23,12 @@ est = controls.evaluate(state)
 catalog_models, catalog_hw = cache.models(), cache.hardware()
 INIT, NOTICES = "_planner_initialised", "_planner_notices"
 SECTION, SECTION_ID = "planner.section", "planner.section_id"  # the open tab: its label (widget), its id (URL)
+BUDGET, BUDGET_FOR = "planner.max_gpus", "_planner_budget_default"  # the layout search's GPU budget; the default set
+domain_budget = min(scale_up_domain_gpus(hw), figs.MAX_BUDGET)  # the default budget: the chip's scale-up domain
 
 # The page's inputs: from the URL on the session's first visit, then kept in the widgets' (persisted) state.
 if not st.session_state.get(INIT):
-    inputs, bad_params = page_state.parse_planner_query(st.query_params.to_dict())
+    inputs, bad_params = page_state.parse_planner_query(st.query_params.to_dict(), domain_budget)
     st.session_state.update(
         {
             "planner.target": inputs.target,
@@ -34,10 +38,18 @@ if not st.session_state.get(INIT):
             "planner.accept": inputs.acceptance,
             "planner.prefix_hit": inputs.prefix_hit,
             SECTION_ID: inputs.section,
+            BUDGET: inputs.max_gpus or domain_budget,
+            BUDGET_FOR: domain_budget,
+            "planner.serving": inputs.serving,
             NOTICES: bad_params,
             INIT: True,
         }
     )
+# The budget follows the chip's scale-up domain (8 on HGX, 72 on NVL72) until changed here.
+if st.session_state.get(BUDGET_FOR) != domain_budget:
+    if st.session_state.get(BUDGET) == st.session_state.get(BUDGET_FOR):
+        st.session_state[BUDGET] = domain_budget
+    st.session_state[BUDGET_FOR] = domain_budget
 drafts = [m.id for m in planner.draft_candidates(model, catalog_models)]
 draft_options = [*drafts, "mtp"]
 if st.session_state.get("planner.draft") not in draft_options:  # a new model: its own family's smallest, or MTP
@@ -190,6 +202,8 @@ def write_url() -> None:
             st.session_state["planner.accept"],
             st.session_state["planner.prefix_hit"],
             st.session_state[SECTION_ID],
+            st.session_state[BUDGET],
+            st.session_state["planner.serving"],
         )
     )
 
@@ -243,25 +257,111 @@ def hardware_section() -> None:
 
 
 # ------------------------------------------------------------------------------------------------ GPU count
+def layout_section() -> None:
+    """The best aggregated or disaggregated deployment within the GPU budget at the target (layouts.best_deployment,
+    the search the CLI's frontier --max-gpus runs) and what it chose."""
+    st.subheader(tr("pl_layout_h"))
+    c1, c2 = st.columns([1, 2])
+    c1.number_input(
+        tr("pl_budget"),
+        min_value=1,
+        max_value=figs.MAX_BUDGET,
+        step=1,
+        key=BUDGET,
+        help=tr("pl_budget_help", hw=hw.name, domain=domain_budget),
+        persist_state="session",
+    )
+    c2.radio(
+        tr("pl_serving"),
+        figs.SERVING,
+        key="planner.serving",
+        format_func=lambda v: tr(f"pl_serving_{v}"),
+        horizontal=True,
+        help=tr("pl_serving_help"),
+        persist_state="session",
+    )
+    budget, serving = int(st.session_state[BUDGET]), st.session_state["planner.serving"]
+    d = cache.built(
+        f"planner-layout|{cache.scenario_key(state, 'batch', 'gpus', 'lang')}|{budget}|{serving}|{target_s}|{ttft_s}",
+        lambda: layout_search.best_deployment(
+            model, hw, scenario, profile, max_gpus=budget, tpot_target_s=target_s, ttft_target_s=ttft_s,
+            serving=serving,
+        ),
+    )  # fmt: skip
+    c = st.columns(5)
+    c[0].metric(
+        tr("pl_m_layout_gpus"),
+        f"{d.gpus_used} / {budget}" if d.feasible else "—",
+        help=tr("pl_m_layout_gpus_def", budget=budget),
+    )
+    c[1].metric(
+        tr("pl_m_layout_tps"),
+        fmt.rate(d.tokens_per_s_per_gpu) if d.feasible else "—",
+        help=tr("pl_m_layout_tps_def", out=fmt.rate(d.output_tokens_per_s_per_gpu)),
+    )
+    c[2].metric(
+        tr("pl_m_layout_tpot"),
+        fmt.ms(d.tpot_s) if d.feasible else "—",
+        help=tr("pl_m_layout_tpot_def", user=fmt.rate(d.tokens_per_s_per_user), target=fmt.target(target_s, tr)),
+    )
+    c[3].metric(tr("pl_m_layout_ttft"), fmt.duration(d.ttft_s) if d.feasible else "—", help=tr("pl_m_layout_ttft_def"))
+    c[4].metric(tr("pl_m_layout_limit"), tr(f"pl_limit_{d.limited_by}"), help=tr("pl_m_layout_limit_def"))
+    if d.feasible and d.serving == "aggregated":
+        st.success(
+            tr("pl_layout_chosen_aggregated", layout=d.decode.label, used=d.gpus_used, budget=budget,
+               batch=d.decode.batch, tps=fmt.rate(d.tokens_per_s_per_gpu), tpot=fmt.ms(d.tpot_s)),
+            icon=":material/target:",
+        )  # fmt: skip
+    elif d.feasible:
+        st.success(
+            tr("pl_layout_chosen_disaggregated", prefill=d.prefill.label, decode=d.decode.label, used=d.gpus_used,
+               budget=budget, tps=fmt.rate(d.tokens_per_s_per_gpu), tpot=fmt.ms(d.tpot_s),
+               rate=tr(f"pl_pool_rate_{d.rate_set_by}"), ttft=fmt.duration(d.ttft_s), kv=fmt.duration(d.kv_transfer_s)),
+            icon=":material/target:",
+        )  # fmt: skip
+    else:
+        st.warning(
+            tr(f"pl_layout_none_{d.limited_by}", budget=budget, hw=hw.name, model=model.name,
+               target=fmt.target(target_s, tr)),
+            icon=":material/warning:",
+        )  # fmt: skip
+    gate = usable_memory(hw, profile)
+    if gate.basis == "reported":
+        st.caption(
+            tr("pl_layout_memory_reported", usable=fmt.gb(gate.bytes), capacity=fmt.gb(gate.capacity_bytes),
+               gib=f"{gate.capacity_bytes / 2**30:.1f}", fraction=f"{gate.fraction:g}", reserved=fmt.gb(gate.reserved_bytes))
+        )  # fmt: skip
+    else:
+        st.caption(
+            tr("pl_layout_memory_datasheet", usable=fmt.gb(gate.bytes), capacity=fmt.gb(gate.capacity_bytes),
+               fraction=f"{gate.fraction:g}", hw=hw.name)
+        )  # fmt: skip
+    chart.figure(
+        figs.layout_figure(d, tr=tr),
+        figs.layout_table(d, serving_searched=serving, usable_bytes=gate.bytes, usable_basis=gate.basis),
+        "planner-layout",
+        tr,
+    )
+    if d.feasible:
+        st.dataframe(figs.layout_display_table(d, tr=tr), hide_index=True)
+    st.markdown(tr("pl_layout_note"))
+
+
 def gpus_section() -> None:
+    layout_section()
     st.subheader(tr("pl_gpus_h"))
     pp = planner.pipeline_parallel(model, hw, scenario, profile)
     counts = sorted(  # up to the chip's scale-up domain too: 72 on GB200 / GB300 NVL72
         set(planner.TP_GPU_OPTIONS) | set(planner.domain_gpu_options(hw)) | {int(n) for n in pp.num_gpus}
     )
     tp = planner.tp_scaling(model, hw, scenario, profile, counts, target_s, ttft_s)
-    c = st.columns(3)
+    c = st.columns(2)  # the best GPU count is the layout search's, above (one search)
     c[0].metric(
         tr("pl_m_min_gpus", batch=state.batch),
         str(tp.min_gpus_meeting_target) if tp.min_gpus_meeting_target else tr("pl_none_up_to", n=counts[-1]),
         help=tr("pl_m_min_gpus_def"),
     )
     c[1].metric(
-        tr("pl_m_best_gpus"),
-        str(tp.best_num_gpus) if tp.best_num_gpus else "—",
-        help=tr("pl_m_best_gpus_def"),
-    )
-    c[2].metric(
         tr("pl_m_comm_share", n=int(tp.num_gpus[-1])),
         fmt.pct(float(tp.communication_fraction[-1])),
         help=tr("pl_m_comm_share_def"),

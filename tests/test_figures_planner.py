@@ -11,6 +11,7 @@ import pytest
 
 from tests.apptest_util import decode
 from tpot_model import Scenario, load_hardware_catalog, load_model_catalog, resolve_profile
+from tpot_model import layouts as lo
 from tpot_model import planner as pl
 from tpot_model.targets import TPOT_TARGETS_S
 from ui import page_state
@@ -190,6 +191,7 @@ def test_page_query_defaults_and_round_trip():
         "spec_accept": "0.55",
         "prefix_hit": "0.4",
         "planner_section": "levers",
+        "planner_serving": "best",  # issue 18: the layout search's serving mode (its budget only when set)
     }
     back, notices = page_state.parse_planner_query(q)
     assert notices == []
@@ -234,3 +236,41 @@ def test_tables_have_unit_suffixed_columns(point):
     cols = set(figs.frontier_table(point).columns)
     assert all(c in {"batch", "fits", "meets_target", "chosen"} or c.endswith(("_ms", "_gpu")) for c in cols)
     assert math.isfinite(point.tpot_s)
+
+
+# --------------------------------------------------------------------------------------------------- layout search
+
+
+def test_layout_figure_and_csv_state_the_choice_and_the_inputs():
+    """Issue 18: the budget bar splits into the chosen pools and the unused GPUs; the CSV states the inputs (budget,
+    serving mode searched, target) and, per pool, its instances, GPUs and TP / EP / DP / PP degrees."""
+    m, hw = load_model_catalog()["deepseek-r1"], load_hardware_catalog()["gb200"]
+    s = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8")
+    d = lo.best_deployment(m, hw, s, resolve_profile("typical"), max_gpus=72, tpot_target_s=0.05)
+    assert d.feasible
+    fig = figs.layout_figure(d)
+    used = sum(t.x[0] for t in fig.data if t.name != EN("pl_pool_unused"))
+    assert used == d.gpus_used and sum(t.x[0] for t in fig.data) == 72
+    t = figs.layout_table(d, serving_searched="best", usable_bytes=1e11, usable_basis="reported")
+    assert set(t["max_gpus"]) == {72} and set(t["serving_searched"]) == {"best"} and set(t["tpot_target_ms"]) == {50}
+    assert t["pool_gpus"].sum() == d.gpus_used
+    for _, row in t.iterrows():
+        assert row["instances"] * row["gpus_each"] == row["pool_gpus"]
+        assert row["tp"] * row["dp"] * row["pp"] == row["gpus_each"]  # every GPU of an instance is one rank
+    dep = lo.Pool(2, 16, "dp-ep", 64)
+    assert figs.pool_parallelism(dep) == {"tp": 1, "ep": 16, "dp": 16, "pp": 1}
+    assert figs.pool_parallelism(lo.Pool(1, 16, "tp-pp", 8, pipeline_stages=2)) == {"tp": 8, "ep": 1, "dp": 1, "pp": 2}
+    none = lo.best_deployment(m, load_hardware_catalog()["h100-sxm"], s, max_gpus=4, tpot_target_s=0.05)
+    empty = figs.layout_table(none, serving_searched="best", usable_bytes=1e11, usable_basis="datasheet")
+    assert list(empty["pool"]) == ["none"] and list(empty["limited_by"]) == ["memory"]
+    assert [tr.name for tr in figs.layout_figure(none).data] == [EN("pl_pool_unused")]
+
+
+def test_planner_query_carries_the_layout_inputs():
+    q = page_state.planner_query(50, 0, 3, 0.5, 0, "gpus", 72, "disaggregated")
+    assert q["planner_max_gpus"] == "72" and q["planner_serving"] == "disaggregated"
+    inputs, notices = page_state.parse_planner_query(q)
+    assert (inputs.max_gpus, inputs.serving, notices) == (72, "disaggregated", [])
+    bad, notices = page_state.parse_planner_query({"planner_max_gpus": "1.5", "planner_serving": "x"}, 8)
+    assert (bad.max_gpus, bad.serving) == (None, "best")
+    assert [(n.param, n.used) for n in notices] == [("planner_max_gpus", "8"), ("planner_serving", "best")]

@@ -8,6 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 from tests.apptest_util import ROOT, decode, figures, run_page
 from tpot_model import Scenario, estimate, load_hardware_catalog, load_model_catalog, resolve_profile, speculative
+from tpot_model import layouts as lo
 from tpot_model import planner as pl
 from ui import fmt
 from ui.figures import planner as figs
@@ -74,7 +75,8 @@ def test_renders_with_defaults(default):
 
 @pytest.mark.parametrize(
     ("section", "charts", "tables"),
-    [("hardware", 1, 0), ("gpus", 2, 1), ("capacity", 1, 0), ("speculative", 2, 0), ("levers", 1, 1)],
+    # gpus: the layout search's chart and pool table (issue 18), then tensor and pipeline parallelism's
+    [("hardware", 1, 0), ("gpus", 3, 2), ("capacity", 1, 0), ("speculative", 2, 0), ("levers", 1, 1)],
 )
 def test_each_tab_draws_only_its_own_section(section, charts, tables):
     at = _open(run_page("planner"), section)
@@ -303,3 +305,91 @@ def test_the_target_shows_both_units(lang):
     tr = Translator(lang)
     at = run_page("planner", lang=lang)
     assert any(tr("target_both", user="20", tpot="50 ms") in md.value for md in at.markdown)
+
+
+# --------------------------------------------------------------------------------------------------- layout search
+
+
+def _layout_metrics(at) -> dict[str, str]:
+    keys = ("pl_m_layout_gpus", "pl_m_layout_tps", "pl_m_layout_tpot", "pl_m_layout_ttft", "pl_m_layout_limit")
+    return {k: _metric(at, EN(k)) for k in keys}
+
+
+def test_gpu_tab_shows_what_the_layout_search_chose():
+    """Issue 18: the GPU-count tab runs layouts.best_deployment (the CLI's frontier --max-gpus) over the chip's
+    scale-up domain (8 on HGX H200) and shows its choice: GPUs used, tokens/s per GPU over every GPU, TPOT, TTFT,
+    what limits it, and each pool's layout."""
+    at = run_page("planner", planner_section="gpus")
+    assert not at.exception, at.exception
+    m, hw = load_model_catalog()["llama-3.1-70b"], load_hardware_catalog()["h200"]
+    s = Scenario(context_tokens=4096, output_tokens=1024, weights="fp8")
+    d = lo.best_deployment(m, hw, s, resolve_profile("typical"), max_gpus=8, tpot_target_s=0.05)
+    assert at.session_state["planner.max_gpus"] == 8 and at.session_state["planner.serving"] == "best"
+    assert _layout_metrics(at) == {
+        "pl_m_layout_gpus": f"{d.gpus_used} / 8",
+        "pl_m_layout_tps": fmt.rate(d.tokens_per_s_per_gpu),
+        "pl_m_layout_tpot": fmt.ms(d.tpot_s),
+        "pl_m_layout_ttft": fmt.duration(d.ttft_s),
+        "pl_m_layout_limit": EN(f"pl_limit_{d.limited_by}"),
+    }
+    pools = at.dataframe[0].value
+    expected = [d.decode] if d.serving == "aggregated" else [d.prefill, d.decode]
+    assert list(pools[EN("pl_col_layout")]) == [p.label for p in expected]
+    assert int(pools[EN("pl_col_gpus")].sum()) == d.gpus_used
+    assert _figure(at, "pl_layout_title", n=8)
+    assert at.query_params["planner_max_gpus"] == "8" and at.query_params["planner_serving"] == "best"
+    assert any("141.0 GiB" in c.value for c in at.main.caption)  # the fit gate's reported memory, labelled
+
+
+def test_layout_inputs_change_the_search_and_the_url():
+    at = run_page("planner", planner_section="gpus")
+    at.radio(key="planner.serving").set_value("aggregated").run()
+    assert not at.exception
+    assert any(EN("pl_layout_chosen_aggregated", layout="", used="", budget="", batch="", tps="", tpot="")[:12]
+               in s.value for s in at.success)  # fmt: skip
+    at.number_input(key="planner.max_gpus").set_value(1).run()
+    assert _metric(at, EN("pl_m_layout_gpus")) == "1 / 1"
+    assert at.query_params["planner_max_gpus"] == "1" and at.query_params["planner_serving"] == "aggregated"
+    at.radio(key="planner.serving").set_value("disaggregated").run()  # one GPU cannot hold two pools: said
+    assert EN("pl_layout_none_gpus") in [w.value for w in at.warning]
+    assert _metric(at, EN("pl_m_layout_limit")) == EN("pl_limit_gpus")
+
+
+def test_layout_budget_defaults_to_the_scale_up_domain_and_follows_the_chip():
+    at = run_page("planner", model="deepseek-r1", hardware="gb200", gpus="8", weights="fp8", planner_section="gpus")
+    assert not at.exception
+    assert at.session_state["planner.max_gpus"] == 72 and at.query_params["planner_max_gpus"] == "72"
+    used, budget = _metric(at, EN("pl_m_layout_gpus")).split(" / ")
+    assert budget == "72" and 8 < int(used) <= 72  # a wide recipe across the NVL72 domain
+    at.sidebar.selectbox(key="hardware").set_value("b200").run()  # an HGX node: 8
+    assert at.session_state["planner.max_gpus"] == 8
+
+
+def test_layout_url_parameters_and_bad_values():
+    at = _page_alone(planner_max_gpus="16", planner_serving="disaggregated", planner_section="gpus")
+    assert not at.exception and not at.warning
+    assert at.session_state["planner.max_gpus"] == 16 and at.session_state["planner.serving"] == "disaggregated"
+    bad = _page_alone(planner_max_gpus="2000", planner_serving="<b>rack</b>", planner_section="gpus")
+    texts = [w.value for w in bad.warning]
+    assert sum("planner_max_gpus" in t for t in texts) == 1 and sum("planner_serving" in t for t in texts) == 1
+    assert not any("<b>" in t for t in texts)
+    assert bad.session_state["planner.max_gpus"] == 8 and bad.session_state["planner.serving"] == "best"
+
+
+def test_layout_that_does_not_fit_is_a_state_with_its_remedy():
+    at = run_page(
+        "planner", model="llama-3.1-405b", hardware="h100-sxm", gpus="1", weights="bf16", planner_section="gpus"
+    )
+    assert not at.exception
+    # 810 GB of BF16 weights against 8 x (0.9 x 79.6 GiB - 4.14 GiB) = 580 GB: no layout in the budget, and why
+    none = EN("pl_layout_none_memory", budget=8, hw="NVIDIA H100 SXM5 80GB", model="Llama 3.1 405B")
+    assert none in [w.value for w in at.warning]
+    assert _metric(at, EN("pl_m_layout_gpus")) == "—" and _metric(at, EN("pl_m_layout_limit")) == EN("pl_limit_memory")
+
+
+def test_layout_section_in_zh_tw():
+    at = run_page("planner", planner_section="gpus", lang="zh-TW")
+    assert not at.exception
+    assert _figure(at, "pl_layout_title", tr=ZH, n=8)
+    assert ZH("pl_m_layout_tps") in [m.label for m in at.metric]
+    assert list(at.dataframe[0].value.columns)[:2] == [ZH("pl_col_pool"), ZH("pl_col_layout")]

@@ -3,9 +3,10 @@ Pure (no Streamlit): parse, validate, serialise, one QueryReader for all three; 
 default (or the nearest valid value) with a ui.state Notice naming the parameter. The option lists (targets, tabs,
 I/O presets, precisions ...) belong to the pages' figure modules, which draw them.
 
-Planner: planner_target_ms, planner_ttft_ms, spec_k, spec_accept, prefix_hit, planner_section.
+Planner: planner_target_ms, planner_ttft_ms, spec_k, spec_accept, prefix_hit, planner_section, planner_max_gpus,
+planner_serving.
 Frontier: fr_io, fr_hw, fr_prec, fr_layout, fr_engine, fr_y, fr_target, fr_tier, fr_usd, fr_mtp, fr_k, fr_accept,
-fr_log, fr_disagg.
+fr_log, fr_disagg, fr_rack_gpus.
 Compare: <side>_hardware, _gpus, _weights, _kv, _profile, _model, _batch, _context, _price for sides b and c.
 """
 
@@ -22,6 +23,7 @@ from tpot_model.targets import TPOT_TARGETS_S
 from .figures import compare as cmp
 from .figures import frontier as fr
 from .figures import planner as pl
+from .figures import rack_scale as rack
 from .state import (
     BATCH_OPTIONS,
     CONTEXT_OPTIONS,
@@ -92,10 +94,15 @@ class PlannerInputs:
     acceptance: float = pl.DEFAULT_ACCEPT
     prefix_hit: float = pl.DEFAULT_HIT
     section: str = pl.SECTIONS[0]  # the open tab
+    max_gpus: int | None = None  # the layout search's GPU budget; None: the chip's scale-up domain
+    serving: str = pl.DEFAULT_SERVING  # the layout search's serving mode
 
 
-def parse_planner_query(params: Mapping[str, object]) -> tuple[PlannerInputs, list[Notice]]:
-    """The planner's inputs from URL parameters; a bad value falls back to the default with a notice."""
+def parse_planner_query(
+    params: Mapping[str, object], domain_gpus: int | None = None
+) -> tuple[PlannerInputs, list[Notice]]:
+    """The planner's inputs from URL parameters; a bad value falls back to the default with a notice (the GPU
+    budget's: `domain_gpus`, the chip's scale-up domain, named in the notice)."""
     d, r = PlannerInputs(), QueryReader(params)
     values: dict[str, object] = {}
     used = f"{TPOT_TARGETS_S[pl.DEFAULT_TARGET] * 1e3:g}"
@@ -113,21 +120,37 @@ def parse_planner_query(params: Mapping[str, object]) -> tuple[PlannerInputs, li
             values[name] = round(x, 2)
     if (section := r.choice("planner_section", pl.SECTIONS, d.section)) is not None:
         values["section"] = section
+    budget_ok = lambda x: x == int(x) and 1 <= x <= pl.MAX_BUDGET  # noqa: E731
+    if (x := r.number("planner_max_gpus", budget_ok, domain_gpus or "—")) is not None:
+        values["max_gpus"] = int(x)
+    if (serving := r.choice("planner_serving", pl.SERVING, d.serving)) is not None:
+        values["serving"] = serving
     return PlannerInputs(**{**d.__dict__, **values}), r.notices
 
 
 def planner_query(
-    tpot_ms: float, ttft_ms: float, k: int, acceptance: float, prefix_hit: float, section: str
+    tpot_ms: float,
+    ttft_ms: float,
+    k: int,
+    acceptance: float,
+    prefix_hit: float,
+    section: str,
+    max_gpus: int | None = None,
+    serving: str = pl.DEFAULT_SERVING,
 ) -> dict[str, str]:
-    """The planner's inputs as URL parameters (plain strings)."""
-    return {
+    """The planner's inputs as URL parameters (plain strings); the GPU budget only when set."""
+    out = {
         "planner_target_ms": f"{tpot_ms:g}",
         "planner_ttft_ms": f"{ttft_ms:g}",
         "spec_k": str(int(k)),
         "spec_accept": f"{acceptance:g}",
         "prefix_hit": f"{prefix_hit:g}",
         "planner_section": section,
+        "planner_serving": serving,
     }
+    if max_gpus is not None:
+        out["planner_max_gpus"] = str(int(max_gpus))
+    return out
 
 
 # --------------------------------------------------------------------------------------------------- frontier
@@ -151,6 +174,7 @@ class FrontierInputs:
     acceptance: float = MTP_ACCEPTANCE
     log: bool = True
     disagg: bool = False
+    rack_gpus: int = rack.BUDGET_GPUS  # the rack-scale view's GPU budget
 
 
 def parse_frontier_query(
@@ -196,6 +220,7 @@ def parse_frontier_query(
     number("fr_accept", "acceptance", 0.0, 0.99)
     choice("fr_log", "log", ("0", "1"))
     choice("fr_disagg", "disagg", ("0", "1"))
+    number("fr_rack_gpus", "rack_gpus", 1, rack.MAX_BUDGET, integer=True)
     for flag in ("mtp", "log", "disagg"):
         if flag in values:
             values[flag] = values[flag] == "1"
@@ -241,6 +266,7 @@ def frontier_query(p: FrontierInputs) -> dict[str, str]:
         "fr_accept": f"{p.acceptance:g}",
         "fr_log": "1" if p.log else "0",
         "fr_disagg": "1" if p.disagg else "0",
+        "fr_rack_gpus": str(int(p.rack_gpus)),
     }
 
 

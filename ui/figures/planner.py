@@ -13,6 +13,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.colors import get_colorscale
 
+from tpot_model.layouts import MAX_BUDGET_GPUS, SERVING_MODES, Deployment, Pool
 from tpot_model.planner import (
     MAX_BATCH_SEARCHED,
     CostGrid,
@@ -43,6 +44,9 @@ ACCEPT_MAX = 0.95
 HIT_MAX = 0.95
 DEFAULT_K, DEFAULT_ACCEPT, DEFAULT_HIT = MTP_K, MTP_ACCEPTANCE, 0.0  # one speculative default: the Frontier's MTP
 SECTIONS = ("hardware", "gpus", "capacity", "speculative", "levers")  # the page's tabs, in order
+SERVING = SERVING_MODES  # the layout search's serving modes: aggregated, disaggregated, best
+DEFAULT_SERVING = "best"
+MAX_BUDGET = MAX_BUDGET_GPUS  # GPU budget of the layout search
 TABLE_HARDWARE = ("h100-sxm", "h200", "b200", "mi300x", "mi355x")
 MIXES = ((1024, 1024), (1024, 8192), (8192, 1024), (32768, 1024))  # ISL/OSL pairs analysts quote
 SPEC_K_LINES = (1, 2, 4, 8)
@@ -653,3 +657,131 @@ def levers_display_table(rows: Sequence[LeverRow], at_target: bool, *, tr: Trans
                 }
             )
     return pd.DataFrame(out)
+
+
+# --------------------------------------------------------------------------------------------------- layout search
+
+POOL_COLOURS = {"prefill": PP_COLOUR, "decode": TP_COLOUR, "aggregated": TP_COLOUR, "unused": NO_FIT_COLOUR}
+
+
+def pool_parallelism(pool: Pool) -> dict[str, int]:
+    """Per instance: tensor-, expert-, data- and pipeline-parallel degrees of a pool (TP8: tp 8; TEP8: tp 8, ep 8;
+    DEP8: ep 8 over 8 data-parallel attention ranks; TP8xPP2: tp 8, pp 2)."""
+    g, p = pool.gpus_each, pool.pipeline_stages
+    return {
+        "tp": {"tp": g, "tp-ep": g, "dp-ep": 1, "tp-pp": g // p}[pool.parallelism],
+        "ep": g if pool.parallelism in ("tp-ep", "dp-ep") else 1,
+        "dp": g if pool.parallelism == "dp-ep" else 1,
+        "pp": p,
+    }
+
+
+def _pools(d: Deployment) -> list[tuple[str, Pool]]:
+    """The deployment's pools, prefill first: ('aggregated', pool) or ('prefill', ...), ('decode', ...)."""
+    if not d.feasible:
+        return []
+    if d.serving == "aggregated":
+        return [("aggregated", d.decode)]
+    return [("prefill", d.prefill), ("decode", d.decode)]
+
+
+def layout_figure(d: Deployment, *, tr: Translator = EN) -> go.Figure:
+    """The GPU budget as one bar split into the chosen pools (instances x GPUs each, their layout) and the GPUs left
+    unused: what the layout search chose."""
+    fig = Figure()
+    y = [tr("pl_layout_budget_bar", n=d.max_gpus)]
+    for kind, pool in _pools(d):
+        par = pool_parallelism(pool)
+        fig.add_bar(
+            x=[pool.gpus],
+            y=y,
+            orientation="h",
+            name=tr(f"pl_pool_{kind}"),
+            marker_color=POOL_COLOURS[kind],
+            text=[f"{tr(f'pl_pool_{kind}')}: {pool.label}"],
+            textposition="inside",
+            insidetextanchor="middle",
+            customdata=[[pool.instances, pool.gpus_each, par["tp"], par["ep"], par["dp"], par["pp"], pool.batch]],
+            hovertemplate=tr("pl_hover_pool") + "<extra></extra>",
+        )
+    unused = d.max_gpus - (d.gpus_used if d.feasible else 0)
+    if unused > 0:
+        fig.add_bar(
+            x=[unused],
+            y=y,
+            orientation="h",
+            name=tr("pl_pool_unused"),
+            marker_color=POOL_COLOURS["unused"],
+            text=[tr("pl_pool_unused_text", n=unused)],
+            textposition="inside",
+            insidetextanchor="middle",
+            hovertemplate=tr("pl_hover_unused") + "<extra></extra>",
+        )
+    style(fig, tr("pl_layout_title", n=d.max_gpus), tr("pl_axis_gpus"), "")
+    fig.update_layout(barmode="stack", height=260, yaxis={"showticklabels": False})
+    fig.update_xaxes(range=[0, d.max_gpus])
+    return fig
+
+
+def layout_table(d: Deployment, *, serving_searched: str, usable_bytes: float, usable_basis: str) -> pd.DataFrame:
+    """What the search chose, one row per pool (none: one row with pool 'none'), with the inputs (budget, serving
+    mode searched, targets) and the deployment's numbers on every row; display units in the column names."""
+    pools = _pools(d) or [("none", None)]
+    ms = 1e3
+    rows = []
+    for kind, pool in pools:
+        par = pool_parallelism(pool) if pool else {"tp": None, "ep": None, "dp": None, "pp": None}
+        rows.append(
+            {
+                "max_gpus": d.max_gpus,
+                "serving_searched": serving_searched,
+                "tpot_target_ms": d.tpot_target_s * ms,
+                "ttft_target_ms": None if d.ttft_target_s is None else d.ttft_target_s * ms,
+                "feasible": d.feasible,
+                "serving": d.serving or None,
+                "gpus_used": d.gpus_used,
+                "pool": kind,
+                "instances": pool.instances if pool else None,
+                "gpus_each": pool.gpus_each if pool else None,
+                "pool_gpus": pool.gpus if pool else None,
+                "parallelism": pool.parallelism if pool else None,
+                "tp": par["tp"],
+                "ep": par["ep"],
+                "dp": par["dp"],
+                "pp": par["pp"],
+                "layout": pool.label if pool else None,
+                "batch_per_instance": pool.batch if pool else None,
+                "tpot_ms": d.tpot_s * ms,
+                "ttft_ms": d.ttft_s * ms,
+                "tokens_per_s_per_user": d.tokens_per_s_per_user,
+                "tokens_per_s_per_gpu": d.tokens_per_s_per_gpu,
+                "output_tokens_per_s_per_gpu": d.output_tokens_per_s_per_gpu,
+                "usd_per_1M_tokens": d.usd_per_1M_tokens,
+                "kv_transfer_ms": d.kv_transfer_s * ms if d.serving == "disaggregated" else None,
+                "limited_by": d.limited_by,
+                "rate_set_by": d.rate_set_by or None,
+                "usable_memory_per_gpu_GB": usable_bytes / 1e9,
+                "usable_memory_basis": usable_basis,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def layout_display_table(d: Deployment, *, tr: Translator = EN) -> pd.DataFrame:
+    """The chosen pools as shown on the page: translated headers, per-instance parallel degrees, GPUs and batch."""
+    rows = []
+    for kind, pool in _pools(d):
+        par = pool_parallelism(pool)
+        rows.append(
+            {
+                tr("pl_col_pool"): tr(f"pl_pool_{kind}"),
+                tr("pl_col_layout"): pool.label,
+                tr("pl_col_gpus"): pool.gpus,
+                "TP": par["tp"],
+                "EP": par["ep"],
+                "DP": par["dp"],
+                "PP": par["pp"],
+                tr("pl_col_instance_batch"): pool.batch,
+            }
+        )
+    return pd.DataFrame(rows)
