@@ -2,7 +2,7 @@
 batching), per hardware x precision x layout for the sidebar's model, with the measured InferenceX points overlaid;
 cost per million tokens at an interactivity target; tokens per MW; and the model's leave-one-hardware-out check
 against the measurements. The page's own inputs travel in the URL (fr_io, fr_hw, fr_prec, fr_layout, fr_engine,
-fr_y, fr_target, fr_tier, fr_usd, fr_mtp, fr_k, fr_accept, fr_log, fr_disagg)."""
+fr_y, fr_target, fr_tier, fr_usd, fr_mtp, fr_k, fr_accept, fr_log, fr_disagg, fr_rack_gpus)."""
 
 from dataclasses import replace
 
@@ -45,6 +45,7 @@ if not st.session_state.get(INIT):
             "frontier.accept": inputs.acceptance,
             "frontier.log": inputs.log,
             "frontier.disagg": inputs.disagg,
+            "frontier.rack_gpus": inputs.rack_gpus,
             NOTICES: bad_params,
             INIT: True,
         }
@@ -207,7 +208,7 @@ if mlperf_points:  # MLPerf's results are at its own lengths and on its submitte
     st.caption(
         tr(
             "fr_mlperf_caption",
-            model=model.name,
+            model=mlperf_points[0].result.model.name,  # DeepSeek-R1's results for DeepSeek-V3 (the same architecture)
             n=len(mlperf_points),
             isl=fmt.number(mlperf_isl),
             osl=fmt.number(mlperf_osl),
@@ -216,10 +217,10 @@ if mlperf_points:  # MLPerf's results are at its own lengths and on its submitte
         )
     )
 elif mlperf_any:
-    chips = dict.fromkeys(p.hardware_id for p in mlperf_any)
+    mlperf_chips = dict.fromkeys(p.hardware_id for p in mlperf_any)
     st.caption(
         tr("fr_mlperf_other_chips", model=model.name,
-           chips=tr.join([fmt.chip(catalog_hw[h], tr, short=True) for h in chips if h in catalog_hw]))
+           chips=tr.join([fmt.chip(catalog_hw[h], tr, short=True) for h in mlperf_chips if h in catalog_hw]))
     )  # fmt: skip
 else:
     st.caption(
@@ -251,6 +252,35 @@ if series and series[0].marked_index is not None:
             ttft=fmt.duration(float(s0.ttft_s[i])),
         )
     )
+
+# Overview's TPOT is the static batch's decode step; this page's is continuous batching's mean step: both named for
+# the sidebar's scenario, with why they differ (issue 19)
+side_model, side_hw, side_profile = controls.resolve(state)
+side_static = controls.evaluate(state)
+side_continuous = state.to_scenario(output_tokens=max(state.output, 1), batching="continuous")
+side_steady = serving.steady_state(side_model, side_hw, side_continuous, side_profile)
+side_chunks = float(side_steady.chunks_per_step)
+side_chunk_tokens = float(side_steady.prompt_tokens_per_step) / side_chunks if side_chunks > 0 else float(state.context)
+st.caption(
+    tr(
+        "fr_batching_note",
+        name=f"{state.gpus} × {fmt.chip(side_hw, tr)}",
+        b=state.batch,
+        isl=fmt.integer(state.context),
+        osl=fmt.integer(max(state.output, 1)),
+        static=fmt.ms(float(side_static.tpot_s)),
+        p=fmt.number(float(side_steady.prompt_tokens_per_step)),
+        mix=tr(
+            "fr_batching_mix_few" if side_chunks < 1 else "fr_batching_mix_many",
+            only=fmt.ms(float(side_steady.decode_only.time_s)),
+            every=fmt.number(1.0 / side_chunks, 2) if side_chunks > 0 else "∞",
+            chunk=fmt.integer(side_chunk_tokens),
+            with_chunk=fmt.ms(float(side_steady.first_chunk.time_s)),
+            chunks=fmt.number(side_chunks, 2),
+        ),
+        cont=fmt.ms(float(side_steady.tpot_s)),
+    )
+)
 
 # ------------------------------------------------------------------------------------------------ cost at target
 st.header(tr("fr_cost_h"))
@@ -339,7 +369,13 @@ if top is not None:
 
 # ------------------------------------------------------------------------------------------------ rack scale
 st.header(tr("fr_rack_h"))
-st.caption(tr("fr_rack_intro", gpus=rack.BUDGET_GPUS))
+rack_gpus = int(
+    st.number_input(
+        tr("fr_rack_budget"), 1, rack.MAX_BUDGET, step=8, key="frontier.rack_gpus",
+        help=tr("fr_rack_budget_help", gpus=rack.BUDGET_GPUS), persist_state="session",
+    )
+)  # fmt: skip
+st.caption(tr("fr_rack_intro", gpus=rack_gpus))
 if (box := expanders.lazy_expander(tr("fr_rack_open"), "frontier.rack")) is not None:
     rack_precision = precisions[0] if precisions else "fp8"
     rack_ids = [h for h in (*rack.CHIPS, *rack.PROJECTIONS) if h in catalog_hw]
@@ -352,13 +388,14 @@ if (box := expanders.lazy_expander(tr("fr_rack_open"), "frontier.rack")) is not 
                 context_tokens=isl, output_tokens=osl
             )
             tables = layout_search.layout_tables(
-                model, hw, s, profile, max_gpus=rack.BUDGET_GPUS, mtp_k=k if mtp else None, mtp_acceptance=acceptance
+                model, hw, s, profile, max_gpus=rack_gpus, mtp_k=k if mtp else None, mtp_acceptance=acceptance
             )
             out[hid] = tuple(layout_search.deployment_curve(tables, rack.INTERACTIVITY))
         return out
 
     found = cache.built(
-        f"frontier-rack|{model.id}|{rack_precision}|{state.kv}|{state.compute}|{isl}|{osl}|{engine}|{mtp}|{k}|{acceptance}",
+        f"frontier-rack|{model.id}|{rack_precision}|{state.kv}|{state.compute}|{isl}|{osl}|{engine}|{mtp}|{k}|{acceptance}"
+        f"|{rack_gpus}",
         _rack_search,
     )
     bases = [state.price_basis, *[b for b in ("hyperscaler", "neocloud") if b != state.price_basis]]
@@ -386,7 +423,7 @@ if (box := expanders.lazy_expander(tr("fr_rack_open"), "frontier.rack")) is not 
     with box:
         chart.figure(
             rack.rack_figure(curves, measured, model_name=model.name, io=figs.io_label(isl, osl),
-                             precision=tr(f"fr_prec_{rack_precision}"), tr=tr),
+                             precision=tr(f"fr_prec_{rack_precision}"), budget_gpus=rack_gpus, tr=tr),
             rack.rack_table(curves, measured),
             "rack-scale-vs-scale-out",
             tr,
@@ -433,6 +470,7 @@ query = page_state.frontier_query(
     page_state.FrontierInputs(
         io=io, hardware=tuple(hardware), precisions=tuple(precisions), layouts=tuple(layouts), engine=engine,
         y=y, target=target, tier=tier, usd=usd, mtp=mtp, k=k, acceptance=acceptance, log=log, disagg=disagg,
+        rack_gpus=rack_gpus,
     )
 )  # fmt: skip
 if tier == state.price_basis:  # the sidebar's price_basis says it: a link follows the sidebar

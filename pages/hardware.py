@@ -99,16 +99,17 @@ else:
         st.header(tr("hw_mlperf_header"))
         here = [r for r in everywhere if r.hardware_id in selected]
         if not here:
-            chips = [r.hardware.name for r in {r.hardware_id: r for r in everywhere}.values()]
-            st.info(tr("hw_mlperf_none_selected", model=model.name, chips=tr.join(chips)))
+            names = [r.hardware.name for r in {r.hardware_id: r for r in everywhere}.values()]
+            st.info(tr("hw_mlperf_none_selected", model=model.name, chips=tr.join(names)))
         else:
             benchmarks = tr.join(list(dict.fromkeys(r.fields["benchmark"] for r in here)))
-            st.markdown(tr("hw_mlperf_intro", model=model.name, benchmarks=benchmarks))
+            measured_model = here[0].model.name  # DeepSeek-R1's results for DeepSeek-V3 (the same architecture)
+            st.markdown(tr("hw_mlperf_intro", model=measured_model, benchmarks=benchmarks))
             engines = {k: controls.profile_label(p, tr) for k, p in cache.profiles().items()}
             predictions = figs.mlperf_predictions(cache.mlperf_table())
             mlperf_rows = figs.mlperf_table(mlperf.best_per_chip(here), predictions, engines)
             chart.figure(
-                figs.mlperf_by_chip(mlperf_rows, model_name=model.name, tr=tr), mlperf_rows, "hardware-mlperf", tr
+                figs.mlperf_by_chip(mlperf_rows, model_name=measured_model, tr=tr), mlperf_rows, "hardware-mlperf", tr
             )
             st.dataframe(figs.mlperf_display_table(mlperf_rows, tr=tr), hide_index=True, placeholder="—")
             st.caption(tr("hw_mlperf_caption"))

@@ -23,6 +23,7 @@ from tpot_model import (
 from tpot_model import serving_calibration as sc
 from ui import page_state
 from ui.figures import frontier as figs
+from ui.figures.common import hardware_colour
 from ui.i18n import EN, Translator
 
 ZH = Translator("zh-TW")
@@ -58,9 +59,10 @@ def test_page_inputs_parse_and_round_trip():
     assert (d.k, d.acceptance) == (speculative.MTP_K, speculative.MTP_ACCEPTANCE)
     p = page_state.FrontierInputs(io="8k1k", hardware=("b200", "gb200"), precisions=("fp4",), layouts=("dp-ep", "tp"),
                         engine="typical", y="total", target=80.0, tier="rental_3yr", usd=3.5, mtp=True, k=2,
-                        acceptance=0.6, log=False, disagg=True)  # fmt: skip
+                        acceptance=0.6, log=False, disagg=True, rack_gpus=16)  # fmt: skip
     back, notices = page_state.parse_frontier_query(page_state.frontier_query(p), hw, prof)
     assert back == p and not notices
+    assert page_state.frontier_query(p)["fr_rack_gpus"] == "16" and d.rack_gpus == 72  # one NVL72 rack by default
 
 
 @pytest.mark.parametrize(
@@ -76,6 +78,9 @@ def test_page_inputs_parse_and_round_trip():
         ("fr_k", "2.5", str(speculative.MTP_K)),
         ("fr_accept", "1.5", str(speculative.MTP_ACCEPTANCE)),
         ("fr_mtp", "yes", "False"),
+        ("fr_rack_gpus", "0", "72"),  # issue 18: the rack-scale view's budget, 1 .. 1024 whole GPUs
+        ("fr_rack_gpus", "2048", "72"),
+        ("fr_rack_gpus", "7.5", "72"),
     ],
 )
 def test_bad_page_params_fall_back_with_a_notice(key, value, used):
@@ -250,3 +255,114 @@ def test_log_axes_label_every_tick_in_full():
         values = values[np.isfinite(values) & (values > 0)]
         assert values.min() / 1.2 <= y.tickvals[0] and y.tickvals[-1] <= values.max() * 1.2
         assert any(str(t)[0] in "25" and len(str(t).replace(",", "")) > 1 for t in y.ticktext)
+
+
+# --------------------------------------------------------------------------------------------------- MLPerf overlay
+
+
+@pytest.fixture(scope="module")
+def mlperf_results():
+    from tpot_model import mlperf
+
+    return mlperf.load_mlperf()
+
+
+def _mlperf_trace(fig, name: str):
+    """The data trace of an MLPerf legend key (the key itself is a one-point trace without data)."""
+    (t,) = [t for t in fig.data if t.name == name and t.showlegend is False]
+    return t
+
+
+def test_mlperf_overlay_on_h200_is_data_mlperf_csv(mlperf_results):
+    """Llama-2-70B on H200 in data/mlperf.csv: 29 closed Server / Interactive results with a measured TPOT (v4.1 9,
+    v5.0 1, v5.1 19; the Cisco 16 x H200 multi-node run included), all FP8. NVIDIA's v4.1 H200 x8 TensorRT Server
+    run is drawn at 1000 / 123.263 ms = 8.113 tok/s per user and 3,653.5275 output tok/s per GPU (its CSV row)."""
+    pts = figs.mlperf_overlay(mlperf_results, "llama-2-70b", ["h200"], ["fp8"])
+    assert len(pts) == 29 and all(p.precision_matches and p.hardware_id == "h200" for p in pts)
+    s, _ = _series(hid="h200")
+    fig = figs.frontier_figure([s], [], mlperf_points=pts)
+    counts = {r: len(_mlperf_trace(fig, EN("fr_mlperf_legend", round=r)).x) for r in ("v4.1", "v5.0", "v5.1")}
+    assert counts == {"v4.1": 9, "v5.0": 1, "v5.1": 19}
+    keys = [t for t in fig.data if t.name and t.name.startswith("MLPerf") and t.showlegend is not False]
+    assert [k.name for k in keys] == ["MLPerf v5.1 (measured)", "MLPerf v5.0 (measured)", "MLPerf v4.1 (measured)"]
+    t = _mlperf_trace(fig, "MLPerf v4.1 (measured)")
+    assert t.marker.symbol == "triangle-left" and set(t.marker.color) == {hardware_colour("h200")}
+    i = [j for j, h in enumerate(t.hovertext) if "NVIDIA H200 (8x H200-SXM-141GB, TensorRT)<br>" in h]
+    assert len(i) == 1
+    assert t.x[i[0]] == pytest.approx(1000 / 123.263) and t.y[i[0]] == pytest.approx(3653.5275)
+    hover = t.hovertext[i[0]]
+    for part in ("v4.1 (2024-08-28), Server", "llama2-70b-99 · NVIDIA ·", "8 GPUs", "FP8 weights",
+                 "Mean TPOT 123.3 ms", "3,654 tok/s/GPU", "TensorRT 10.2.0, CUDA 12.4", "ISL 222", "OSL 291",
+                 "not this chart's 1k/1k"):  # fmt: skip
+        assert part in hover, (part, hover)
+    interactive = [h for h in _mlperf_trace(fig, "MLPerf v5.1 (measured)").hovertext if "), Interactive" in h]
+    assert len(interactive) == 6
+
+
+def test_mlperf_total_tokens_are_converted_with_its_mean_lengths(mlperf_results):
+    """The total axis counts input + output tokens (serving.py): MLPerf's output tok/s per GPU x (ISL + OSL) / OSL,
+    with the dataset's mean ISL (222.3) and the run's mean OSL (291.2628): 3,653.5275 x 513.5628 / 291.2628."""
+    pts = figs.mlperf_overlay(mlperf_results, "llama-2-70b", ["h200"], ["fp8"])
+    s, _ = _series(hid="h200")
+    fig = figs.frontier_figure([s], [], y="total", mlperf_points=pts)
+    t = _mlperf_trace(fig, "MLPerf v4.1 (measured)")
+    (i,) = [j for j, h in enumerate(t.hovertext) if "NVIDIA H200 (8x H200-SXM-141GB, TensorRT)<br>" in h]
+    assert t.y[i] == pytest.approx(3653.5275 * (222.3 + 291.2628) / 291.2628)
+    assert "= output 3,654 × (ISL 222 + OSL 291) ÷ OSL" in t.hovertext[i]
+
+
+def test_mlperf_another_precision_is_drawn_open_and_said(mlperf_results):
+    """B200's Llama-2-70B results: v5.1's 24 are NVFP4, v4.1's one and v5.0's three FP8. Beside FP8 curves the
+    NVFP4 ones are kept, drawn open and labelled; beside FP4 curves they match and the FP8 ones do not."""
+    fp8 = figs.mlperf_overlay(mlperf_results, "llama-2-70b", ["b200"], ["fp8"])
+    assert len(fp8) == 28 and sum(p.precision_matches for p in fp8) == 4
+    assert all(p.precision_matches == (p.round != "v5.1") for p in fp8)
+    s, _ = _series(hid="b200")
+    fig = figs.frontier_figure([s], [], mlperf_points=fp8)
+    t = _mlperf_trace(fig, EN("fr_mlperf_legend_other", round="v5.1"))
+    assert len(t.x) == 24 and t.marker.symbol == "triangle-up-open"
+    assert all("FP4 weights (not the curves' FP8)" in h for h in t.hovertext)
+    assert len(_mlperf_trace(fig, EN("fr_mlperf_legend", round="v5.0")).x) == 3
+    fp4 = figs.mlperf_overlay(mlperf_results, "llama-2-70b", ["b200"], ["fp4"])
+    assert sum(p.precision_matches for p in fp4) == 24
+
+
+def test_mlperf_table_rows_say_measured_or_modelled(mlperf_results):
+    pts = figs.mlperf_overlay(mlperf_results, "llama-2-70b", ["h200"], ["fp8"])
+    s, _ = _series(hid="h200")
+    table = figs.frontier_table([s], [], mlperf_points=pts)
+    ml = table[table["kind"] == "measured (MLPerf Inference)"]
+    assert len(ml) == 29 and set(ml["basis"]) == {"measured"}
+    assert set(table.loc[table["kind"] == "model", "basis"]) == {"modelled"}
+    row = ml[(ml["submitter"] == "NVIDIA") & (ml["system"] == "NVIDIA H200 (8x H200-SXM-141GB, TensorRT)")]
+    assert len(row) == 1
+    r = row.iloc[0]
+    assert (r["round"], r["mlperf_scenario"], r["num_gpus"]) == ("v4.1", "Server", 8)
+    assert r["output_tokens_per_s_per_gpu"] == pytest.approx(3653.5275) and r["tpot_ms"] == pytest.approx(123.263)
+    assert r["tokens_per_s_per_user"] == pytest.approx(1000 / 123.263)
+    assert (r["isl_tokens"], r["osl_tokens"]) == pytest.approx((222.3, 291.2628))
+    assert r["source"].startswith("mlcommons/inference_results_v4.1@")
+
+
+def test_mlperf_nothing_to_match_draws_nothing(mlperf_results):
+    """No MLPerf result for the model (Llama 3.1 70B), or none on the chips chosen (Llama 2 70B on MI355X): no
+    points, no MLPerf trace, no error; open-division results are never drawn; DeepSeek-V3 takes DeepSeek-R1's."""
+    assert figs.mlperf_overlay(mlperf_results, "llama-3.1-70b", ["h200", "b200"], ["fp8"]) == []
+    assert figs.mlperf_overlay(mlperf_results, "llama-2-70b", ["mi355x"], ["fp8"]) == []
+    s, _ = _series(hid="h200")
+    fig = figs.frontier_figure([s], [], mlperf_points=[])
+    assert not any(t.name and t.name.startswith("MLPerf") for t in fig.data)
+    assert "basis" in figs.frontier_table([s], []).columns
+    h100 = figs.mlperf_overlay(mlperf_results, "llama-2-70b", ["h100-sxm"], ["fp8"])
+    assert h100 and all(p.result.fields["division"] == "closed" for p in h100)
+    v3, r1 = (figs.mlperf_overlay(mlperf_results, m, ["b200"], ["fp4"]) for m in ("deepseek-v3", "deepseek-r1"))
+    assert r1 and [p.result.index for p in v3] == [p.result.index for p in r1]
+    assert figs.mlperf_lengths([]) == (pytest.approx(math.nan, nan_ok=True),) * 2
+
+
+def test_mlperf_zh_tw_legend_and_hover(mlperf_results):
+    pts = figs.mlperf_overlay(mlperf_results, "llama-2-70b", ["h200"], ["fp8"])
+    s, _ = _series(hid="h200")
+    fig = figs.frontier_figure([s], [], mlperf_points=pts, tr=ZH)
+    t = _mlperf_trace(fig, ZH("fr_mlperf_legend", round="v5.1"))
+    assert "實測" in t.name and all("實測" in h and "MLPerf 的長度" in h for h in t.hovertext)

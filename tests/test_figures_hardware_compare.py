@@ -370,3 +370,72 @@ def test_absurd_times_read_as_durations_and_grouped_numbers():
     big = max(range(len(bars.y)), key=lambda i: bars.y[i])
     assert bars.text[big] == f"{bars.y[big]:,.0f}" and "," in bars.text[big]
     assert "%{y:,.2f} ms" in bars.hovertemplate
+
+
+# --------------------------------------------------------------------------------------------------- MLPerf per chip
+# These read data/mlperf.csv and the committed predictions (data/mlperf_predictions.json), not the toy chips.
+
+
+@pytest.fixture(scope="module")
+def llama2_mlperf():
+    from tpot_model import mlperf
+    from ui.validation_data import mlperf_frame
+
+    frame = mlperf_frame()
+    best = mlperf.best_per_chip(mlperf.measured_points(mlperf.load_mlperf(), "llama-2-70b"))
+    return hf.mlperf_table(best, hf.mlperf_predictions(frame), {"tensorrt-llm": "TensorRT-LLM"}), frame
+
+
+def test_mlperf_table_has_a_measured_and_a_modelled_row_per_chip(llama2_mlperf):
+    """Per chip and scenario one measured row (the best published output tok/s per GPU) and one modelled row (the
+    committed prediction for that same run); H200 Server is ASUSTeK's v5.1 run, 4,274.2262 tok/s per GPU. Gaudi 2's
+    v4.0 run is display-only in the calibration (no engine profile): its modelled row is blank."""
+    table, frame = llama2_mlperf
+    assert set(table["basis"]) == {"measured", "modelled"} and (table["basis"] == "measured").sum() * 2 == len(table)
+    h200 = table[(table["hardware_id"] == "h200") & (table["mlperf_scenario"] == "Server")].set_index("basis")
+    assert h200.loc["measured", "output_tokens_per_s_per_gpu"] == 4274.2262
+    assert h200.loc["measured", "tpot_ms"] == pytest.approx(183.313)
+    assert h200.loc["measured", ["round", "round_date", "submitter"]].tolist() == ["v5.1", "2025-09-09", "ASUSTeK"]
+    (pred,) = frame.loc[
+        (frame["hardware_id"] == "h200") & (frame["submitter"] == "ASUSTeK") & (frame["scenario"] == "Server")
+        & (frame["benchmark"] == "llama2-70b-99"), "predicted_tokens_per_s_per_gpu"
+    ]  # fmt: skip
+    assert h200.loc["modelled", "output_tokens_per_s_per_gpu"] == pytest.approx(pred)
+    assert h200.loc["modelled", "engine_profile"] == "TensorRT-LLM"
+    gaudi = table[table["hardware_id"] == "gaudi2"].set_index("basis")
+    assert gaudi.loc["measured", "output_tokens_per_s_per_gpu"] > 0
+    assert math.isnan(gaudi.loc["modelled", "output_tokens_per_s_per_gpu"])
+
+
+def test_mlperf_by_chip_draws_measured_bars_and_modelled_diamonds(llama2_mlperf):
+    table, _ = llama2_mlperf
+    fig = hf.mlperf_by_chip(table, model_name="Llama 2 70B")
+    bars = next(t for t in fig.data if t.type == "bar" and t.name == EN("hw_mlperf_measured") and t.x[0] is not None)
+    measured = table[table["basis"] == "measured"]
+    assert sorted(bars.x) == pytest.approx(sorted(measured["output_tokens_per_s_per_gpu"]))
+    i = list(bars.y).index("H200 SXM 141GB · Server")
+    assert bars.x[i] == 4274.2262 and "<b>Measured</b>" in bars.hovertext[i] and "ASUSTeK" in bars.hovertext[i]
+    (dia,) = [t for t in fig.data if t.name == EN("hw_mlperf_modelled")]
+    assert dia.marker.symbol == "diamond" and len(dia.x) == len(measured) - 1  # none for Gaudi 2
+    assert "Gaudi 2 · Server" not in dia.y and "Gaudi 2 · Server" in bars.y
+    labels = next(t for t in fig.data if t.type == "bar" and t.text is not None)
+    assert labels.text[i] == "4,274 measured (v5.1)"
+    assert all(lab_end >= max(m, d) for lab_end, m, d in zip(  # the label is drawn past the bar and the diamond
+        labels.x, bars.x, [dict(zip(dia.y, dia.x, strict=True)).get(y, 0) for y in bars.y], strict=True))  # fmt: skip
+    assert fig.layout.xaxis.title.text == EN("hw_mlperf_axis")
+    zh = hf.mlperf_by_chip(table, model_name="Llama 2 70B", tr=ZH)
+    assert zh.layout.title.text == ZH("hw_mlperf_title", model="Llama 2 70B") and "實測" in zh.data[0].hovertext[0]
+
+
+def test_mlperf_display_table_and_empty_case(llama2_mlperf):
+    table, _ = llama2_mlperf
+    shown = hf.mlperf_display_table(table)
+    assert len(shown) == (table["basis"] == "measured").sum()
+    row = shown[
+        (shown[EN("hw_col_hardware")] == "NVIDIA H200 SXM 141GB") & (shown[EN("hw_mlperf_col_scenario")] == "Server")
+    ]
+    assert row[EN("hw_mlperf_col_measured_tps")].item() == 4274.0  # 4 significant figures
+    assert row[EN("hw_mlperf_col_round")].item() == "v5.1 (2025-09-09)"
+    empty = hf.mlperf_table({}, {})
+    assert empty.empty and "basis" in empty.columns
+    assert hf.mlperf_display_table(empty).empty and not hf.mlperf_by_chip(empty).data

@@ -147,3 +147,43 @@ def test_attainable_above_peak_counts_as_the_peak_and_needs_a_peak():
             require_source=True,
         )
     assert math.isclose(attainable_bandwidth_bytes_per_s(hw), 4e12 * 0.85)  # no vendor: the default prior
+
+
+# --------------------------------------------------------------------------------------------------- what the pages draw
+
+
+def test_measured_points_are_closed_server_and_interactive_with_a_tpot(rows):
+    """Llama-2-70B on H200: 29 results (23 Server, 6 Interactive), the Cisco 16 x H200 multi-node run (row 397)
+    among them; on H100 SXM the NeuralMagic open-division runs (row 118) are left out; Offline never appears."""
+    h200 = mlperf.measured_points(rows, "llama-2-70b", {"h200"})
+    assert len(h200) == 29 and sum(r.fields["scenario"] == "Server" for r in h200) == 23
+    assert 397 in {r.index for r in h200} and next(r for r in h200 if r.index == 397).num_gpus == 16
+    h100 = mlperf.measured_points(rows, "llama-2-70b", {"h100-sxm"})
+    assert h100 and 118 not in {r.index for r in h100}
+    every = mlperf.measured_points(rows, "llama-2-70b")
+    assert {r.fields["scenario"] for r in every} == {"Server", "Interactive"}
+    assert all(r.fields["division"] == "closed" and r.tpot_s > 0 for r in every)
+    assert mlperf.measured_points(rows, "llama-3.1-70b") == []
+
+
+def test_result_lengths_software_and_total_tokens(rows):
+    """Row 67 (NVIDIA H200 x8, v4.1 Server): ISL 222.3 (the dataset mean), OSL 291.2628 (the run's), total tokens/s
+    per GPU = 3,653.5275 x (222.3 + 291.2628) / 291.2628 = 6,442.0; v5.0 rows declare no software."""
+    r = next(r for r in rows if r.index == 67)
+    assert (r.isl_tokens, r.osl_tokens, r.num_gpus) == (222.3, 291.2628, 8)
+    assert r.total_tokens_per_s_per_gpu == pytest.approx(3653.5275 * 513.5628 / 291.2628)
+    assert r.total_tokens_per_s_per_gpu == pytest.approx(6442.0, abs=0.1)
+    assert r.software.startswith("TensorRT 10.2.0, CUDA 12.4; ")
+    assert next(r for r in rows if r.round == "v5.0" and r.fields["scenario"] == "Server").software == ""
+
+
+def test_best_per_chip_is_the_most_output_tokens_per_gpu(rows):
+    """H200 Server: ASUSTeK's v5.1 run, 4,274.2262 tok/s per GPU, the highest of the 23; Server before Interactive."""
+    best = mlperf.best_per_chip(mlperf.measured_points(rows, "llama-2-70b"))
+    r = best[("h200", "Server")]
+    assert (r.round, r.fields["submitter"], r.output_tokens_per_s_per_gpu) == ("v5.1", "ASUSTeK", 4274.2262)
+    servers = [x for x in mlperf.measured_points(rows, "llama-2-70b", {"h200"}) if x.fields["scenario"] == "Server"]
+    assert r.output_tokens_per_s_per_gpu == max(x.output_tokens_per_s_per_gpu for x in servers)
+    keys = list(best)
+    assert keys.index(("h200", "Server")) + 1 == keys.index(("h200", "Interactive"))
+    assert best[("h200", "Interactive")].output_tokens_per_s_per_gpu == 2884.9938

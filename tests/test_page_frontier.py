@@ -226,6 +226,27 @@ def test_rack_scale_view_draws_every_chip_and_the_ratio_table():
             assert ratio and np.isfinite(table[ratio[0]].iloc[0]) and table[ratio[0]].iloc[0] > 0
 
 
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_rack_scale_budget_is_an_input_in_the_url(tr):
+    """Issue 18: the rack-scale view's GPU budget (was fixed at 72) is an input; fr_rack_gpus carries it, a bad value
+    falls back to 72 with a notice; the search and the chart's title use it."""
+    at = run_page("frontier", model="deepseek-r1", gpus="8", weights="fp8", kv="fp8", fr_io="1k1k", fr_rack_gpus="8",
+                  lang=tr.lang)  # fmt: skip
+    assert not at.exception and not at.warning
+    assert at.session_state["frontier.rack_gpus"] == 8 and at.query_params["fr_rack_gpus"] == "8"
+    assert tr("fr_rack_intro", gpus=8) in [c.value for c in at.main.caption]
+    at.session_state["frontier.rack"] = True
+    at.run()
+    assert not at.exception, at.exception
+    assert _fig(at, tr("fr_rack_title", model="DeepSeek-R1", io="1k/1k", precision=tr("fr_prec_fp8"), gpus=8))
+    at.number_input(key="frontier.rack_gpus").set_value(16).run()
+    captions = [c.value for c in at.main.caption]
+    assert at.query_params["fr_rack_gpus"] == "16" and tr("fr_rack_intro", gpus=16) in captions
+    bad = run_page("frontier", fr_rack_gpus="abc", lang=tr.lang)
+    assert bad.session_state["frontier.rack_gpus"] == 72
+    assert [w.value for w in bad.warning] == [tr("notice_bad_param", param="fr_rack_gpus", given="abc", used="72")]
+
+
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
 def test_follows_the_sidebar_unless_changed_and_says_when_it_differs(lang):
     """Issue 19: the page read 1k/1k and SGLang while every other page read the sidebar (batch 32 on H200: 17.0 ms
@@ -301,3 +322,88 @@ def _measured_symbols(at, tr) -> set[str]:
             sym = t.get("marker", {}).get("symbol")
             out |= set(sym) if isinstance(sym, list) else {sym}
     return out
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_says_why_its_tpot_is_not_overviews(lang):
+    """Issue 19: at the default scenario (Llama 3.1 70B, 2 x H200, fp8, batch 32, 4K + 1K) Overview shows the static
+    batch's TPOT, 21.9 ms, and this page continuous batching's, 31.5 ms; a caption names both and why: every step also
+    prefills 32 x 4,096 / 1,024 = 128 prompt tokens on average, i.e. one step in 32 carries a whole 4,096-token prompt
+    chunk (329 ms), so the mean is 31/32 x 21.9 + 1/32 x 329 = 31.5 ms."""
+    from dataclasses import replace
+
+    from tpot_model import Scenario, estimate, resolve_hardware, resolve_model, resolve_profile, serving
+
+    tr = Translator(lang)
+    m, hw, prof = resolve_model("llama-3.1-70b"), resolve_hardware("h200"), resolve_profile("typical")
+    s = Scenario(batch=32, context_tokens=4096, output_tokens=1024, num_gpus=2, weights="fp8")
+    static = float(estimate(m, hw, s, prof).tpot_s)
+    steady = serving.steady_state(m, hw, replace(s, batching="continuous"), prof)
+    only, chunk = float(steady.decode_only.time_s), float(steady.first_chunk.time_s)
+    assert float(steady.prompt_tokens_per_step) == 128 and float(steady.chunks_per_step) == pytest.approx(1 / 32)
+    assert only == pytest.approx(static)  # the static batch's TPOT is the decode step alone
+    assert float(steady.tpot_s) == pytest.approx(31 / 32 * only + 1 / 32 * chunk)
+    assert (f"{static * 1e3:.1f}", f"{float(steady.tpot_s) * 1e3:.1f}") == ("21.9", "31.5")
+    at = run_page("frontier", lang=lang)
+    assert not at.exception
+    (note,) = [c.value for c in at.caption if tr("fr_batching_note", **dict.fromkeys(
+        ("name", "b", "isl", "osl", "static", "p", "mix", "cont"), "")).split("**")[1] in c.value]  # fmt: skip
+    assert "**21.9 ms**" in note and "**31.5 ms**" in note and "329 ms" in note
+    assert "32 × 4,096 ÷ 1,024 = 128" in note
+    assert tr("fr_batching_mix_few", only="21.9 ms", every="32", chunk="4,096", with_chunk="329 ms") in note
+
+
+# ------------------------------------------------------------------------------------------------ MLPerf overlay
+LLAMA2 = dict(model="llama-2-70b", gpus="8")  # the sidebar's FP8: H200's 29 results match, B200's NVFP4 ones do not
+
+
+def _mlperf_data(fig: dict, name: str) -> dict:
+    (t,) = [t for t in fig["data"] if t.get("name") == name and t.get("showlegend") is False]
+    return t
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_mlperf_results_overlay_the_frontier_in_both_languages(lang):
+    """Llama 2 70B on the default chips (H200, B200, MI355X), FP8 curves: MLPerf's H200 results as matched points
+    (v5.1: 19, v4.1: 9, v5.0: 1, as in data/mlperf.csv; B200's v5.0 FP8 runs join v5.0), B200's NVFP4 v5.1 results
+    open; a caption says they are at MLPerf's own lengths; the info line no longer says no measurements."""
+    tr = EN if lang == "en" else ZH
+    at = run_page("frontier", **LLAMA2, lang=lang)
+    assert not at.exception and not at.error and not at.warning
+    fig = _fig(at, "Llama 2 70B")
+    keys = [
+        t["name"] for t in fig["data"] if t.get("name", "").startswith("MLPerf") and t.get("showlegend") is not False
+    ]
+    assert tr("fr_mlperf_legend", round="v5.1") in keys and tr("fr_mlperf_legend_other", round="v5.1") in keys
+    assert len(decode(_mlperf_data(fig, tr("fr_mlperf_legend", round="v5.1"))["x"])) == 19
+    assert len(decode(_mlperf_data(fig, tr("fr_mlperf_legend", round="v4.1"))["x"])) == 9 + 1  # B200's v4.1 FP8 run
+    assert len(decode(_mlperf_data(fig, tr("fr_mlperf_legend_other", round="v5.1"))["x"])) == 24
+    assert any(tr("fr_mlperf_caption", model="Llama 2 70B", n=57, isl="222", osl="291", io="4k/1k", total="")[:60]
+               in c.value for c in at.caption)  # fmt: skip
+    assert any(tr("fr_no_inferencex_model", model="Llama 2 70B")[:25] in i.value for i in at.info)
+    assert not any(tr("fr_no_measured_model", model="Llama 2 70B")[:25] in i.value for i in at.info)
+
+
+def test_mlperf_overlay_in_the_embed_view_and_on_the_total_axis():
+    at = run_page("frontier", embedded=True, **LLAMA2, fr_y="total")
+    assert not at.exception
+    fig = _fig(at, "Llama 2 70B")
+    y = decode(_mlperf_data(fig, EN("fr_mlperf_legend", round="v4.1"))["y"])
+    total = 3653.5275 * (222.3 + 291.2628) / 291.2628  # NVIDIA's v4.1 H200 x8 run: output x (ISL + OSL) / OSL
+    assert sum(v == pytest.approx(total) for v in y) == 1
+    assert any(EN("fr_mlperf_caption_total")[:40] in c.value for c in at.caption)
+
+
+def test_no_mlperf_match_shows_no_overlay_and_says_why():
+    """Llama 3.1 70B (the default): MLPerf has no results for it, so no MLPerf trace and a caption naming the
+    models it covers; Llama 2 70B on MI355X only: none on that chip, and the caption names the chips that have."""
+    at = run_page("frontier")
+    assert not at.exception
+    assert not any(t.get("name", "").startswith("MLPerf") for f in figures(at) for t in f["data"])
+    assert any(c.value.startswith(EN("fr_mlperf_none", model="Llama 3.1 70B", models="")[:40]) and "Llama 2 70B" in c.value
+               for c in at.caption)  # fmt: skip
+    at = run_page("frontier", **LLAMA2, fr_hw="mi355x")
+    assert not at.exception and not at.error
+    assert not any(t.get("name", "").startswith("MLPerf") for t in _fig(at, "Llama 2 70B")["data"])
+    (c,) = [c for c in at.caption if c.value.startswith("MLPerf Inference has results for Llama 2 70B on")]
+    assert "H200" in c.value and "MI355X" not in c.value

@@ -146,3 +146,47 @@ def test_tpot_note_names_the_price_basis_and_its_date(lang):
     assert not at.exception
     custom = tr("hw_prices_custom", price="$2.50", hw=CATALOG["h200"].name)
     assert any(custom in c.value for c in at.caption)
+
+
+# ------------------------------------------------------------------------------------------------ MLPerf measured
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_mlperf_measured_beside_modelled_for_llama2(lang):
+    """Llama 2 70B has MLPerf results on 15 catalog chips: a section with the chart (one measured bar per chip and
+    scenario, H200 Server = ASUSTeK's v5.1 4,274.2262 tok/s per GPU) and the table of measured beside modelled."""
+    tr = EN if lang == "en" else ZH
+    at = run_page("hardware", model="llama-2-70b", lang=lang)
+    assert not at.exception and not at.error
+    assert tr("hw_mlperf_header") in [h.value for h in at.header]
+    (fig,) = [f for f in figures(at) if f["layout"]["title"]["text"] == tr("hw_mlperf_title", model="Llama 2 70B")]
+    (bars,) = [t for t in fig["data"] if t.get("name") == tr("hw_mlperf_measured") and t.get("hovertext")]
+    x = dict(zip(bars["y"], decode(bars["x"]), strict=True))
+    assert x["H200 SXM 141GB · Server"] == 4274.2262 and len(x) == 19
+    table = at.dataframe[1].value  # after the scenario-on-every-chip table
+    assert {tr("hw_mlperf_col_measured_tps"), tr("hw_mlperf_col_modelled_tps")} <= set(table.columns)
+    assert len(table) == 19
+    assert any(tr("hw_mlperf_caption")[:40] in c.value for c in at.caption)
+
+
+def test_mlperf_section_follows_the_vendor_filter_and_is_absent_without_results():
+    at = run_page("hardware", model="llama-2-70b")
+    at.multiselect(key="hardware.vendors").set_value(["AMD"]).run()
+    assert not at.exception
+    (fig,) = [f for f in figures(at) if f["layout"]["title"]["text"] == EN("hw_mlperf_title", model="Llama 2 70B")]
+    (bars,) = [t for t in fig["data"] if t.get("name") == EN("hw_mlperf_measured") and t.get("hovertext")]
+    assert {y.split(" · ")[0] for y in bars["y"]} == {"MI300X", "MI325X"}
+    at.multiselect(key="hardware.vendors").set_value(["Google"]).run()
+    assert not at.exception
+    assert any(i.value.startswith("MLPerf Inference has results for Llama 2 70B on") for i in at.info)
+    at = run_page("hardware")  # Llama 3.1 70B: MLPerf has none; no section, no error
+    assert not at.exception and EN("hw_mlperf_header") not in [h.value for h in at.header]
+    assert any(
+        c.value.startswith("MLPerf Inference (rounds v4.0–v5.1) has no results for Llama 3.1 70B") for c in at.caption
+    )
+
+
+def test_mlperf_section_in_the_embed_view():
+    at = run_page("hardware", embedded=True, model="llama-2-70b")
+    assert not at.exception
+    assert any(f["layout"]["title"]["text"] == EN("hw_mlperf_title", model="Llama 2 70B") for f in figures(at))

@@ -438,6 +438,7 @@ def mlperf_table(
         run = {
             "hardware_id": hid,
             "hardware": r.hardware.name,
+            "hardware_short": fmt.chip_short(r.hardware),
             "mlperf_scenario": scenario,
             "round": r.round,
             "round_date": mlperf.ROUND_DATES.get(r.round, ""),
@@ -482,20 +483,15 @@ def _mlperf_wide(table: pd.DataFrame) -> pd.DataFrame:
     return wide.sort_values(["_chip", "hardware_id", "_scenario"]).drop(columns=["_chip", "_scenario"])
 
 
-def _short(name: str) -> str:
-    for prefix in ("NVIDIA ", "AMD Instinct ", "AMD ", "Intel "):
-        name = name.removeprefix(prefix)
-    return name
-
-
 def mlperf_by_chip(table: pd.DataFrame, *, model_name: str = "", tr: Translator = EN) -> go.Figure:
     """Horizontal bars: each chip's best measured MLPerf output tokens/s per GPU (Server and Interactive, the chip's
-    colour, labelled with the round), and a black diamond where the model puts the same run (modelled)."""
+    colour), and a black diamond where the model puts the same run (modelled); each label ('12,701 measured (v5.1)')
+    is drawn past the bar and the diamond, whichever ends later."""
     fig = Figure()
     if table.empty:
         return fig
     wide = _mlperf_wide(table)
-    labels = [f"{_short(h)} · {s}" for h, s in zip(wide["hardware"], wide["mlperf_scenario"], strict=True)]
+    labels = [f"{h} · {s}" for h, s in zip(wide["hardware_short"], wide["mlperf_scenario"], strict=True)]
     measured = wide["measured_tps"].to_numpy(float)
     modelled = wide["modelled_tps"].to_numpy(float)
     runs = [
@@ -509,61 +505,47 @@ def mlperf_by_chip(table: pd.DataFrame, *, model_name: str = "", tr: Translator 
         orientation="h",
         width=0.7,
         marker={"color": [hardware_colour(h) for h in wide["hardware_id"]]},
-        text=[
-            tr("hw_mlperf_bar_label", tps=fmt.number(v, 3), round=r)
-            for v, r in zip(measured, wide["round"], strict=True)
-        ],
-        textposition="outside",
-        cliponaxis=False,
         name=tr("hw_mlperf_measured"),
+        showlegend=False,  # its key is grey below (the bars carry the chips' colours)
         hovertext=[
             tr("hw_mlperf_hover_measured", run=run, tps=f"{v:,.0f}", tpot=f"{t:.1f}")
             for run, v, t in zip(runs, measured, wide["measured_tpot_ms"], strict=True)
         ],
         hoverinfo="text",
     )
+    fig.add_bar(x=[None], y=[None], name=tr("hw_mlperf_measured"), marker_color="#666")
     ok = np.isfinite(modelled)
     if ok.any():
+        hover = [
+            tr("hw_mlperf_hover_modelled", run=run, tps=f"{m:,.0f}", tpot=f"{t:.1f}", err=f"{m / v - 1:+.0%}",
+               engine=e, c=f"{c:,.0f}")
+            for run, m, t, v, e, c in zip(runs, modelled, wide["modelled_tpot_ms"], measured, wide["engine_profile"],
+                                          wide["concurrency_per_replica"], strict=True)
+        ]  # fmt: skip
         fig.add_scatter(
             x=modelled[ok],
             y=[lab for lab, o in zip(labels, ok, strict=True) if o],
             mode="markers",
-            marker={
-                "symbol": "diamond",
-                "size": 11,
-                "color": MLPERF_MODELLED_COLOUR,
-                "line": {"color": "#fff", "width": 1},
-            },
+            marker={"symbol": "diamond", "size": 11, "color": MLPERF_MODELLED_COLOUR, "line": {"color": "#fff", "width": 1}},
             name=tr("hw_mlperf_modelled"),
-            hovertext=[
-                tr(
-                    "hw_mlperf_hover_modelled",
-                    run=run,
-                    tps=f"{m:,.0f}",
-                    tpot=f"{t:.1f}",
-                    err=f"{m / v - 1:+.0%}",
-                    engine=e,
-                    c=f"{c:,.0f}",
-                )
-                for run, m, t, v, e, c, o in zip(
-                    runs,
-                    modelled,
-                    wide["modelled_tpot_ms"],
-                    measured,
-                    wide["engine_profile"],
-                    wide["concurrency_per_replica"],
-                    ok,
-                    strict=True,
-                )
-                if o
-            ],  # fmt: skip
+            hovertext=[h for h, o in zip(hover, ok, strict=True) if o],
             hoverinfo="text",
-        )
+        )  # fmt: skip
+    reach = float(np.nanmax(np.concatenate([measured, modelled]), initial=1.0))
+    ends = np.fmax(measured, np.where(ok, modelled + 0.015 * reach, measured))  # past the diamond's half-width
+    text = [tr("hw_mlperf_bar_label", tps=fmt.number(v), round=r) for v, r in zip(measured, wide["round"], strict=True)]
+    fig.add_bar(x=ends, y=labels, orientation="h", width=0.7, marker={"opacity": 0}, text=text,
+                textposition="outside", cliponaxis=False, showlegend=False, hoverinfo="skip", name="")  # fmt: skip
     style(fig, tr("hw_mlperf_title", model=model_name), tr("hw_mlperf_axis"), "")
-    top = float(np.nanmax(np.concatenate([measured, modelled]), initial=1.0))
-    fig.update_xaxes(range=[0, top * 1.3], tickformat=",~r")
+    top = float(np.nanmax(ends, initial=1.0))
+    fig.update_xaxes(range=[0, top * 1.35], tickformat=",~r")
     fig.update_yaxes(autorange="reversed", automargin=True)
-    fig.update_layout(height=max(260, 28 * len(labels) + 140), margin={"l": 10}, legend=_RIGHT_LEGEND)
+    fig.update_layout(
+        barmode="overlay",
+        height=max(280, 28 * len(labels) + 170),
+        margin={"l": 10, "t": 90},
+        legend={"orientation": "h", "x": 0.0, "xanchor": "left", "y": 1.0, "yanchor": "bottom"},  # above the bars
+    )
     return fig
 
 
