@@ -53,9 +53,9 @@ def test_sidebar_batch_changes_cost():
 
 def test_price_override_from_the_url_scales_cost():
     base = _metric(run_page("cost"), EN("ce_m_usd_1m"))
-    at = run_page("cost", price="7.18")  # twice the H200 catalog price of $3.59
+    at = run_page("cost", price="9.08")  # twice the H200 on-demand price of $4.54 (Spheron, 2026-03-17; was $3.59)
     assert not at.exception
-    assert at.session_state["price"] == 7.18
+    assert at.session_state["price"] == 9.08
     assert abs(_metric(at, EN("ce_m_usd_1m")) / base - 2) < 0.02
     assert any(EN("basis_custom") in md.value for md in at.markdown)  # a link's own price is the basis "Your own"
     assert at.session_state["price_basis"] == "custom"

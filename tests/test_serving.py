@@ -281,7 +281,9 @@ def test_price_table():
     prices = load_prices()
     assert set(prices) >= {"h100-sxm", "h200", "b200", "gb200", "gb300", "mi355x"}
     h200 = {b: p.usd_per_gpu_hour for b, p in prices["h200"].usd_per_gpu_hour.items()}
-    assert h200 == {"on_demand": 3.59, "hyperscaler": 1.22, "neocloud": 1.59, "rental_3yr": 2.90}
+    # on_demand re-derived 2026-12: Spheron $4.54 of 2026-03-17 (dated, same page as B200/GB200) replaced the undated
+    # $3.59, which was RunPod's spot price
+    assert h200 == {"on_demand": 4.54, "hyperscaler": 1.22, "neocloud": 1.59, "rental_3yr": 2.90}
     assert prices["b200"].all_in_w == 1710.0
     assert all("gpu-keys.ts" in e.all_in_source for e in prices.values() if e.all_in_source)
 
