@@ -288,7 +288,7 @@ def layout_section() -> None:
             serving=serving,
         ),
     )  # fmt: skip
-    c = st.columns(5)
+    c = st.columns([1, 1.3, 1, 1, 1])
     c[0].metric(
         tr("pl_m_layout_gpus"),
         f"{d.gpus_used} / {budget}" if d.feasible else "—",

@@ -712,13 +712,13 @@ def layout_figure(d: Deployment, *, tr: Translator = EN) -> go.Figure:
             orientation="h",
             name=tr("pl_pool_unused"),
             marker_color=POOL_COLOURS["unused"],
-            text=[tr("pl_pool_unused_text", n=unused)],
+            text=[tr("pl_pool_unused_text", n=unused) if d.feasible else tr(f"pl_pool_none_{d.limited_by}", n=unused)],
             textposition="inside",
             insidetextanchor="middle",
             hovertemplate=tr("pl_hover_unused") + "<extra></extra>",
         )
     style(fig, tr("pl_layout_title", n=d.max_gpus), tr("pl_axis_gpus"), "")
-    fig.update_layout(barmode="stack", height=260, yaxis={"showticklabels": False})
+    fig.update_layout(barmode="stack", height=260, yaxis={"showticklabels": False}, legend={"traceorder": "normal"})
     fig.update_xaxes(range=[0, d.max_gpus])
     return fig
 
