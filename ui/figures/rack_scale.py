@@ -14,7 +14,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from tpot_model.economics import usd_per_1M_tokens
-from tpot_model.layouts import Deployment
+from tpot_model.layouts import MAX_BUDGET_GPUS, Deployment
 from tpot_model.serving import at_interactivity
 
 from ..i18n import EN, Translator
@@ -24,7 +24,8 @@ CHIPS = ("gb200", "b200", "mi355x")  # rack-scale NVL72, scale-out HGX, scale-ou
 PROJECTIONS = ("vr200", "mi455x")  # announced next generation: vendor figures, drawn dashed
 RACK, SCALE_OUT = "gb200", ("b200", "mi355x")  # the ratio's numerator and denominators
 RATIO_AT = (25.0, 60.0, 100.0, 125.0)  # tokens/s per user
-BUDGET_GPUS = 72  # one NVL72 rack
+BUDGET_GPUS = 72  # the default budget: one NVL72 rack (the page's input, fr_rack_gpus in the URL)
+MAX_BUDGET = MAX_BUDGET_GPUS
 INTERACTIVITY = np.unique(np.round(np.geomspace(8.0, 320.0, 25), 1))  # targets searched, tokens/s per user
 
 
@@ -87,9 +88,9 @@ def _hover(c: RackCurve, d: Deployment, tr: Translator) -> str:
 
 
 def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: str, io: str, precision: str,
-                tr: Translator = EN) -> go.Figure:  # fmt: skip
+                budget_gpus: int = BUDGET_GPUS, tr: Translator = EN) -> go.Figure:  # fmt: skip
     """Tokens/s per GPU (input + output) against tokens/s per user, one line per chip (projections dashed), the
-    measured points as large open markers in the chip's colour."""
+    measured points as large open markers in the chip's colour; the title names the GPU budget searched."""
     fig = Figure()
     for c in curves:
         ok = c.feasible
@@ -117,7 +118,7 @@ def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: 
         )  # fmt: skip
     style(
         fig,
-        tr("fr_rack_title", model=model_name, io=io, precision=precision, gpus=BUDGET_GPUS),
+        tr("fr_rack_title", model=model_name, io=io, precision=precision, gpus=budget_gpus),
         tr("fr_axis_tps_user"),
         tr("fr_rack_axis_y"),
         log_y=True,
@@ -137,7 +138,7 @@ def rack_table(curves: Sequence[RackCurve], measured: Sequence) -> pd.DataFrame:
             rows.append({
                 "source": "projection" if c.projection else "model", "hardware": c.hardware_id,
                 "target_tok_s_per_user": float(t), "feasible": d.feasible, "serving": d.serving or None,
-                "layout": layout_text(d), "gpus_used": d.gpus_used,
+                "layout": layout_text(d), "max_gpus": d.max_gpus, "gpus_used": d.gpus_used,
                 "tok_s_per_user": d.tokens_per_s_per_user, "tok_s_per_gpu_in_plus_out": d.tokens_per_s_per_gpu,
                 "output_tok_s_per_gpu": d.output_tokens_per_s_per_gpu, "tpot_ms": d.tpot_s * 1e3,
                 "ttft_ms": d.ttft_s * 1e3, "limited_by": d.limited_by, "id": None,
@@ -145,7 +146,7 @@ def rack_table(curves: Sequence[RackCurve], measured: Sequence) -> pd.DataFrame:
     for r in measured:
         rows.append({
             "source": "measured", "hardware": r.fields["hardware_id"], "target_tok_s_per_user": None,
-            "feasible": True, "serving": r.layout, "layout": r.fields.get("parallelism", ""),
+            "feasible": True, "serving": r.layout, "layout": r.fields.get("parallelism", ""), "max_gpus": None,
             "gpus_used": r.fields.get("n_gpus"), "tok_s_per_user": r.interactivity_tokens_per_s_per_user,
             "tok_s_per_gpu_in_plus_out": r.total_tokens_per_s_per_gpu, "output_tok_s_per_gpu": None,
             "tpot_ms": r.tpot_s * 1e3, "ttft_ms": None, "limited_by": None, "id": r.id,
