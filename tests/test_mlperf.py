@@ -92,6 +92,23 @@ def test_fit_picks_the_grid_value_with_least_squared_log_error():
     assert mlperf.fit_flops(table, measured, np.array([True, True])) == 0.5
 
 
+def test_forward_in_time_predicts_the_newest_round_from_the_older_ones_only():
+    def row(i, rnd, engine, tpot):
+        fields = {"round": rnd, "hardware_id": "h200"}
+        return mlperf.MLPerfResult(i, fields, None, None, engine, tpot, math.nan, "fit", Scenario())
+
+    grid = np.array(mlperf.FLOPS_GRID)
+    # older: engine a measured as if at FLOP efficiency 0.5 (twice), engine c as if at 1.0; newest: a, and b (no older)
+    rows = [row(0, "v5.0", "a", 2.0), row(1, "v4.1", "a", 2.0), row(2, "v5.0", "c", 1.0),
+            row(3, "v5.1", "a", 9.9), row(4, "v5.1", "b", 9.9)]  # fmt: skip
+    table = np.outer(1.0 / grid, [1.0, 1.0, 1.0, 1.0, 1.0])
+    out = mlperf.forward_tpot(rows, table)
+    assert np.isnan(out[:3]).all()  # only the newest round is predicted
+    assert out[3] == pytest.approx(1.0 / 0.5)  # a's own older rows: 0.5, whatever the newest row measured
+    pooled = mlperf.fit_flops(table, np.array([2.0, 2.0, 1.0, 9.9, 9.9]), np.array([1, 1, 1, 0, 0], dtype=bool))
+    assert 0.5 < pooled < 1.0 and out[4] == pytest.approx(1.0 / pooled)  # b: every engine's older rows
+
+
 def test_unknown_column_is_a_clear_error(tmp_path):
     p = tmp_path / "m.csv"
     with p.open("w", newline="") as f:

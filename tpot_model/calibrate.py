@@ -140,7 +140,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("")
     before_tpot = mlperf.predict_rows(mlperf_rows, mlperf_before)[0]
     after_pred = mlperf.predict_rows(mlperf_rows, mlperf_after)
-    print(mlperf.format_report(mlperf_rows, before_tpot, mlperf_fit, after_pred[0], locfo, args.mlperf))
+    forward = mlperf.forward_tpot(mlperf_rows, table)
+    print(mlperf.format_report(mlperf_rows, before_tpot, mlperf_fit, after_pred[0], locfo, args.mlperf, forward))
     bands = band_fit.compute_bands(rows, profiles, cv, serving_rows, serving_cv, cv_family, mlperf_rows, locfo)
     print("")
     print(band_fit.format_bands(bands))

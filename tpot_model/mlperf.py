@@ -317,6 +317,23 @@ def locfo_tpot(rows: Sequence[MLPerfResult], table: np.ndarray, fit: MLPerfFit) 
     return out
 
 
+def forward_tpot(rows: Sequence[MLPerfResult], table: np.ndarray) -> np.ndarray:
+    """Forward in time: each newest-round fit row's TPOT with its engine's FLOP efficiency fitted on the older rounds
+    only (every engine's older rows pooled if its own has none); nan for the other rows. How the next round will be
+    predicted from this one."""
+    newest = newest_round(rows)
+    measured = np.array([r.tpot_s for r in rows])
+    older = np.array([r.fitted and r.round != newest for r in rows])
+    eng = np.array([r.profile for r in rows])
+    pooled = fit_flops(table, measured, older)
+    out = np.full(len(rows), np.nan)
+    for i, r in enumerate(rows):
+        if r.fitted and r.round == newest:
+            v = fit_flops(table, measured, older & (eng == r.profile))
+            out[i] = table[FLOPS_GRID.index(pooled if math.isnan(v) else v), i]
+    return out
+
+
 def with_flops(profiles: dict[str, EfficiencyProfile], values: dict[str, float]) -> dict[str, EfficiencyProfile]:
     """The profiles with the fitted FLOP efficiencies (3 significant figures) set."""
     return {k: (replace(p, **{FLOPS_ATTR: sig3(values[k])}) if k in values else p) for k, p in profiles.items()}
@@ -351,9 +368,11 @@ def format_report(
     in_sample: np.ndarray,
     locfo: np.ndarray,
     path,
+    forward: np.ndarray | None = None,
 ) -> str:
     """What calibrate prints for MLPerf: rows, the FLOP efficiency per engine, TPOT |error| before the fit (the
-    profiles as the other fits left them), in-sample and leave-one-chip-family-out, overall and per family."""
+    profiles as the other fits left them), in-sample and leave-one-chip-family-out, overall and per family, and
+    the newest round predicted from the older ones (``forward``, forward_tpot)."""
     measured = np.array([r.tpot_s for r in rows])
     fitted = [r for r in rows if r.fitted]
     newest = newest_round(rows)
@@ -377,6 +396,8 @@ def format_report(
         f"  newest round ({newest}), leave-one-chip-family-out: TPOT median {med(locfo, is_new)} "
         f"(target {TARGET_MEDIAN:.0%})",
     ]
+    if forward is not None:
+        lines.append(f"  newest round ({newest}), fitted on the older rounds only: TPOT median {med(forward, is_new)}")
     e = errors(locfo, measured)
     for f, s in summary_by(rows, e, lambda r: r.family).items():
         vals = ", ".join(f"{k} {v:.2f}" for k, v in fit.by_family[f].items())
