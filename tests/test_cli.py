@@ -289,6 +289,30 @@ def test_evaluate_to_stdout_and_unknown_columns_pass_through(capsys, tmp_path):
     assert rows[0]["bound"] in ("memory", "compute")
 
 
+def test_evaluate_names_each_rows_price_basis_and_date(capsys, tmp_path):
+    """Issue 20: every evaluated row says which price its $ rests on: price_basis (the row's, else on_demand) and
+    price_as_of (the date of that price in data/prices.yaml; empty without a public price or for one's own)."""
+    from tpot_model.prices import load_prices
+
+    src = write(
+        tmp_path / "s.csv",
+        "model,hardware,price_basis,price_usd_per_gpu_hour\n"
+        "llama-3.1-8b,h200,,\n"
+        "llama-3.1-8b,h200,hyperscaler,\n"
+        "llama-3.1-8b,trainium2,hyperscaler,\n"
+        "llama-3.1-8b,h200,custom,3.0\n",
+    )
+    code, out, err = run(capsys, "evaluate", src, "-o", "-")
+    assert code == 0, err
+    rows = read_csv(out)
+    h200 = load_prices()["h200"]
+    assert [r["price_basis"] for r in rows] == ["on_demand", "hyperscaler", "hyperscaler", "custom"]
+    assert [r["price_as_of"] for r in rows] == [
+        h200.price("on_demand").as_of, h200.price("hyperscaler").as_of, "", "",
+    ]  # fmt: skip
+    assert rows[1]["price_as_of"] == "2026-09-20" and rows[2]["usd_per_1M_tokens"] == ""
+
+
 def test_evaluate_resolves_files_next_to_the_csv(capsys, tmp_path):
     write(
         tmp_path / "gpu.yaml",

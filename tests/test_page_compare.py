@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -210,3 +212,34 @@ def test_tokens_per_mw_and_its_difference_to_three_significant_figures(lang):
     assert len(digits.replace(".", "").lstrip("0")) == 3  # 3 significant figures
     # the difference of the two shown values, each rounded to 3 figures (±0.5 K each)
     assert abs(float(digits) - abs(float(b.split()[0]) - float(a.split()[0]))) <= 1.0
+
+
+def test_headline_csv_carries_each_scenarios_price_basis_date_and_source():
+    """Issue 20: the headline CSV says what each scenario's $ rests on: its $/GPU-hour, basis, date and source
+    (H200 hyperscaler TCO of 2026-09-20; Trainium2 has no public hyperscaler price: empty price, no date)."""
+    from tpot_model import Scenario, estimate, resolve_hardware, resolve_model, resolve_profile
+    from tpot_model.prices import load_prices
+    from ui.figures import compare as cf
+
+    model, profile = resolve_model("llama-3.1-8b"), resolve_profile("typical")
+    scen = Scenario(batch=8, price_basis="hyperscaler")
+    ests = {
+        "A": estimate(model, resolve_hardware("h200"), scen, profile),
+        "B": estimate(model, resolve_hardware("trainium2"), scen, profile),
+        "C": estimate(model, resolve_hardware("h200"), Scenario(batch=8, price_basis="on_demand"), profile),
+    }
+    df = cf.headline_table(ests).set_index("metric")
+    h200 = load_prices()["h200"]
+    assert list(df.loc["price_basis", ["A", "B", "C"]]) == ["hyperscaler", "hyperscaler", "on_demand"]
+    assert list(df.loc["price_as_of", ["A", "B", "C"]]) == [
+        h200.price("hyperscaler").as_of, "", h200.price("on_demand").as_of,
+    ]  # fmt: skip
+    assert df.loc["price_as_of", "A"] == "2026-09-20" and "InferenceX" in df.loc["price_source", "A"]
+    assert df.loc["price", "A"] == 1.22 and df.loc["price", "C"] == h200.price("on_demand").usd_per_gpu_hour
+    assert math.isnan(df.loc["price", "B"]) and df.loc["price", "unit"] == "usd_per_gpu_hour"
+    assert df.loc["price", "C_minus_A"] == pytest.approx(df.loc["price", "C"] - 1.22)
+    # the $ per 1M tokens row is the price over the throughput, for the same scenario
+    tps = df.loc["tps_gpu", "A"]
+    assert df.loc["cost", "A"] == pytest.approx(1.22 * 1e6 / (tps * 3600))
+    text = cf.headline_table(ests).to_csv(index=False)
+    assert "\nprice_basis,text,,hyperscaler,hyperscaler,,,on_demand,,\n" in text  # columns A, B, B - A, ..., C, ...

@@ -103,11 +103,23 @@ def scenario_label(letter: str, est: Estimate) -> str:
 
 
 def headline_table(ests: Mapping[str, Estimate]) -> pd.DataFrame:
-    """Numbers per scenario (columns A, B, C) and deltas vs A (absolute and %), one row per metric, for the CSV."""
+    """Numbers per scenario (columns A, B, C) and deltas vs A (absolute and %), one row per metric, for the CSV.
+    The first rows say what each scenario's $ rests on: its $/GPU-hour (empty when there is no public price), the
+    price basis (prices.BASES id or 'custom'), the date of the price and its source (text rows, no deltas)."""
     letters = list(ests)
     a = ests[letters[0]]
-    rows = []
-    for m in METRICS:
+    price = _Metric("price", "usd_per_gpu_hour", lambda e: float(e.price_usd_per_gpu_hour), fmt.usd, "lower")
+    rows: list[dict[str, object]] = []
+    for key, unit, get in (
+        ("price_basis", "text", lambda e: e.price.basis),
+        ("price_as_of", "date", lambda e: e.price.as_of),
+        ("price_source", "text", lambda e: e.price.source),
+    ):
+        row: dict[str, object] = {"metric": key, "unit": unit, "better": ""}
+        for x in letters:  # the deltas' columns stay in place, empty
+            row |= {x: get(ests[x])} | ({} if x == letters[0] else {f"{x}_minus_A": "", f"{x}_vs_A_pct": ""})
+        rows.append(row)
+    for m in (price, *METRICS):
         row: dict[str, object] = {"metric": m.key.removeprefix("cmp_row_"), "unit": m.unit, "better": m.better or ""}
         base = m.value(a)
         for x in letters:
@@ -158,9 +170,10 @@ def headline_display(ests: Mapping[str, Estimate], *, tr: Translator = EN):
     letters = list(ests)
     a = ests[letters[0]]
     compact = len(letters) > 2
+    device = fmt.device_kind([e.hardware for e in ests.values()])  # 'GPUs' rows, or 'Chips' with a TPU / Trainium
     setup = {
         tr("cmp_row_hardware"): lambda e: fmt.chip(e.hardware, tr, short=True) if compact else e.hardware.name,
-        tr("cmp_row_gpus"): lambda e: f"{int(e.scenario.num_gpus):,}",
+        fmt.device_text("cmp_row_gpus", device, tr): lambda e: f"{int(e.scenario.num_gpus):,}",
         tr("cmp_row_formats"): lambda e: f"{e.scenario.weights.name} / {e.scenario.kv_cache.name}",
         tr("cmp_row_compute"): lambda e: e.compute_precision,
         tr("cmp_row_model"): lambda e: e.model.name,
@@ -192,7 +205,7 @@ def headline_display(ests: Mapping[str, Estimate], *, tr: Translator = EN):
         cells[label] = {x: get(ests[x]) for x in letters} | {delta_col[x]: "" for x in letters[1:]}
         colours[label] = dict.fromkeys(columns, "")
     for m in METRICS:
-        label = tr(m.key)
+        label = fmt.device_text(m.key, device, tr)
         base = m.value(a)
         cells[label] = {x: m.show(m.value(ests[x])) for x in letters}
         colours[label] = dict.fromkeys(columns, "")
