@@ -370,7 +370,7 @@ if top is not None:
 # ------------------------------------------------------------------------------------------------ rack scale
 st.header(tr("fr_rack_h"))
 rack_gpus = int(
-    st.number_input(
+    st.columns([1, 3])[0].number_input(
         tr("fr_rack_budget"), 1, rack.MAX_BUDGET, step=8, key="frontier.rack_gpus",
         help=tr("fr_rack_budget_help", gpus=rack.BUDGET_GPUS), persist_state="session",
     )
