@@ -170,13 +170,15 @@ def test_attainable_above_peak_counts_as_the_peak_and_needs_a_peak():
 
 
 def test_measured_points_are_closed_server_and_interactive_with_a_tpot(rows):
-    """Llama-2-70B on H200: 29 results (23 Server, 6 Interactive), the Cisco 16 x H200 multi-node run (row 397)
-    among them; on H100 SXM the NeuralMagic open-division runs (row 118) are left out; Offline never appears."""
+    """Llama-2-70B on H200: 29 results (23 Server, 6 Interactive), the Cisco 16 x H200 multi-node run among them;
+    on H100 SXM the NeuralMagic open-division runs are left out; Offline never appears."""
     h200 = mlperf.measured_points(rows, "llama-2-70b", {"h200"})
     assert len(h200) == 29 and sum(r.fields["scenario"] == "Server" for r in h200) == 23
-    assert 397 in {r.index for r in h200} and next(r for r in h200 if r.index == 397).num_gpus == 16
+    (cisco,) = [r for r in h200 if r.fields["system_name"] == "Cisco UCS C885A M8 (16x H200-SXM-141GB, TensorRT)"]
+    assert cisco.num_gpus == 16 and not cisco.fitted
     h100 = mlperf.measured_points(rows, "llama-2-70b", {"h100-sxm"})
-    assert h100 and 118 not in {r.index for r in h100}
+    open_ = [r for r in rows if r.fields["submitter"] == "NeuralMagic" and r.fields["scenario"] == "Server"]
+    assert h100 and open_ and not {r.index for r in open_} & {r.index for r in h100}
     every = mlperf.measured_points(rows, "llama-2-70b")
     assert {r.fields["scenario"] for r in every} == {"Server", "Interactive"}
     assert all(r.fields["division"] == "closed" and r.tpot_s > 0 for r in every)
@@ -184,9 +186,10 @@ def test_measured_points_are_closed_server_and_interactive_with_a_tpot(rows):
 
 
 def test_result_lengths_software_and_total_tokens(rows):
-    """Row 67 (NVIDIA H200 x8, v4.1 Server): ISL 222.3 (the dataset mean), OSL 291.2628 (the run's), total tokens/s
+    """NVIDIA's H200 x8 v4.1 Server run: ISL 222.3 (the dataset mean), OSL 291.2628 (the run's), total tokens/s
     per GPU = 3,653.5275 x (222.3 + 291.2628) / 291.2628 = 6,442.0; v5.0 rows declare no software."""
-    r = next(r for r in rows if r.index == 67)
+    (r,) = [r for r in rows if r.fields["system_name"] == "NVIDIA H200 (8x H200-SXM-141GB, TensorRT)"
+            and (r.round, r.fields["scenario"], r.fields["benchmark"]) == ("v4.1", "Server", "llama2-70b-99")]  # fmt: skip
     assert (r.isl_tokens, r.osl_tokens, r.num_gpus) == (222.3, 291.2628, 8)
     assert r.total_tokens_per_s_per_gpu == pytest.approx(3653.5275 * 513.5628 / 291.2628)
     assert r.total_tokens_per_s_per_gpu == pytest.approx(6442.0, abs=0.1)
