@@ -5,6 +5,7 @@ Screenshots go to artifacts/screenshots/. Skipped only where chromium or playwri
 
 from __future__ import annotations
 
+import csv
 import os
 import re
 from pathlib import Path
@@ -286,6 +287,29 @@ def test_planner_tab_click_draws_its_section(server, page):
     _no_exception(page)
     assert EN("pl_tp_title", batch=32) in page.inner_text('[data-testid="stMain"]')
     assert page.locator(".tpot-chart .main-svg").count() >= 4  # frontier, TP, pipeline (two panels)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_planner_layout_search_in_the_browser(server, page, tmp_path, lang):
+    """Issue 18: the GPU-count tab's layout search on GB200 (budget = the NVL72 domain, 72): the budget bar drawn,
+    the inputs in the URL, its CSV names the budget and the serving mode searched; embed view too."""
+    tr = Translator(lang)
+    q = f"planner_section=gpus&model=deepseek-r1&hardware=gb200&gpus=8&weights=fp8&kv=fp8&lang={lang}"
+    for query in (q, q + "&embed=true"):
+        _open(page, server, "planner", query)
+        _no_exception(page)
+        page.wait_for_selector('[class*="st-key-chart-planner-layout"] .js-plotly-plot .main-svg', timeout=90_000)
+        page.wait_for_function("() => window.location.search.includes('planner_max_gpus=72')", timeout=60_000)
+        assert "planner_serving=best" in page.url
+        title = page.locator('[class*="st-key-chart-planner-layout"] .gtitle').text_content()
+        assert title == tr("pl_layout_title", n=72)
+    with page.expect_download() as download:
+        page.locator('[class*="st-key-csv-planner-layout"] button').click()
+    saved = tmp_path / download.value.suggested_filename
+    download.value.save_as(saved)
+    cols = next(csv.DictReader(saved.read_text().splitlines()))
+    assert (cols["max_gpus"], cols["serving_searched"], cols["usable_memory_basis"]) == ("72", "best", "reported")
+    assert 8 < int(cols["gpus_used"]) <= 72
 
 
 def test_chart_says_so_when_plotly_cannot_load(server, browser):
