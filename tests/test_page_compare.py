@@ -193,7 +193,8 @@ def test_a_b_that_does_not_fit_has_its_speeds_and_costs_marked_if_it_fitted(lang
     for key in ("cmp_row_tpot", "cmp_row_ttft", "cmp_row_energy", "cmp_row_tps_gpu"):
         assert df.loc[tr(key), "B"].endswith(mark) and not df.loc[tr(key), "A"].endswith(mark), key
     assert not df.loc[tr("cmp_row_memory"), "B"].endswith(mark)
-    assert df.loc[tr("cmp_row_cost"), "B"] == "n/a"  # no public MI300X price on demand: nothing to mark
+    # no public MI300X price on demand: nothing to mark, and the cell says why (was "n/a" before issue 20)
+    assert df.loc[tr("cmp_row_cost"), "B"] == tr("no_public_price_short")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])

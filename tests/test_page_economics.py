@@ -29,6 +29,28 @@ def _usd(text: str) -> float:
     return float(text.replace("$", "").replace(",", ""))
 
 
+def test_no_public_price_is_said_on_every_page_that_shows_dollars_not_n_a():
+    """Issue 20: Trainium2 has no public hyperscaler price (nor a published all-in power): every page that shows $
+    or tokens per MW says so in zh-TW, with the one click that enters a price, never a bare 'n/a' in its place."""
+    q = dict(lang="zh-TW", model="llama-3.1-8b", hardware="trainium2", price_basis="hyperscaler")
+    notice = ZH("no_public_price", hw="AWS Trainium2", basis=ZH("basis_hyperscaler"))
+    for page in ("overview", "cost", "compare", "planner", "economics"):
+        at = run_page(page, **q)
+        assert not at.exception, page
+        assert notice in [i.value for i in at.info], page
+        assert ZH("enter_own_price") in [b.label for b in at.button], page
+    overview = run_page("overview", **q)
+    assert _metric(overview, ZH("m_cost")) == ZH("no_public_price_short")  # was 'n/a'
+    compare = run_page("compare", **q).dataframe[0].value
+    compare = getattr(compare, "data", compare)
+    assert compare.loc[ZH("cmp_row_cost"), "A"] == ZH("no_public_price_short")
+    assert compare.loc[ZH("cmp_row_tokens_per_mw"), "A"] == ZH("no_public_power_short")
+    # Hardware: the chips without a price under the basis are named under the table (their $ cells are empty)
+    hardware = run_page("hardware", **q)
+    unpriced = ZH("cost_basis_unpriced", hws="").strip()
+    assert any("AWS Trainium2" in c.value and unpriced in c.value for c in hardware.caption)
+
+
 def test_same_usd_per_1m_on_every_page_for_the_same_basis():
     e = estimate(resolve_model("llama-3.1-8b"), resolve_hardware("mi355x"),
                  Scenario(batch=32, context_tokens=2048, output_tokens=512, num_gpus=1, weights="fp8",

@@ -132,6 +132,16 @@ def headline_table(ests: Mapping[str, Estimate]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _missing_key(m: _Metric, est: Estimate) -> str | None:
+    """The string key saying why a $ or tokens-per-MW figure is absent: the chip has no public price under the
+    basis, or no published all-in power; None when the figure is there (or absent for another reason)."""
+    if m.key == "cmp_row_cost" and not math.isfinite(float(est.price_usd_per_gpu_hour)):
+        return "no_public_price_short"
+    if m.key == "cmp_row_tokens_per_mw" and not math.isfinite(float(est.all_in_w_per_gpu)):
+        return "no_public_power_short"
+    return None
+
+
 def _delta_text(m: _Metric, base: float, v: float, tr: Translator, *, percent_only: bool = False) -> str:
     """'+16.3 ms (+75.0%)', or '+75.0%' alone when percent_only (and A's value is not 0)."""
     if not (math.isfinite(base) and math.isfinite(v)):
@@ -208,6 +218,10 @@ def headline_display(ests: Mapping[str, Estimate], *, tr: Translator = EN):
         label = fmt.device_text(m.key, device, tr)
         base = m.value(a)
         cells[label] = {x: m.show(m.value(ests[x])) for x in letters}
+        for x in letters:  # no figure because nothing public to compute it from: say which, not 'n/a'
+            missing = _missing_key(m, ests[x])
+            if missing:
+                cells[label][x] = tr(missing)
         colours[label] = dict.fromkeys(columns, "")
         for x in letters:  # what a scenario that does not fit would reach: greyed and marked, as Overview does
             if m.needs_fit and not bool(ests[x].fits) and math.isfinite(m.value(ests[x])):
