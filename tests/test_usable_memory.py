@@ -4,11 +4,13 @@ numbers and the published vLLM memory rows (public-2026.md section 2.9, llm-d em
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
 
 from tpot_model import Scenario, estimate, load_hardware_catalog, load_model_catalog, resolve_profile
+from tpot_model.cli import main
 from tpot_model.estimate import ENGINE_RESERVED_BYTES, usable_memory, workspace_bytes_per_gpu
 from tpot_model.profiles import IDEAL
 from tpot_model.roofline import kv_cache_bytes_per_sequence, total_params
@@ -91,3 +93,11 @@ def test_more_reported_memory_means_a_wider_recipe_can_fit():
     """GB200's 185.0 GiB (198.6 GB) against its 186 GB datasheet: the reported figure holds more KV cache."""
     gb = HW["gb200"]
     assert usable_memory(gb, VLLM).bytes > gb.memory_bytes * VLLM.usable_memory_fraction
+
+
+def test_cli_estimate_json_names_the_basis(capsys):
+    assert main(["estimate", "--model", "llama-3.1-8b", "--hardware", "h200", "--json"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    assert r["usable_memory_basis"] == "reported"
+    assert main(["estimate", "--model", "llama-3.1-8b", "--hardware", "mi300x", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["usable_memory_basis"] == "datasheet"

@@ -333,6 +333,7 @@ def report(e: Estimate, ideal: Estimate) -> dict[str, Any]:
         "memory_per_gpu_GB": _f(e.memory_per_gpu_bytes) / GB,
         "usable_memory_per_gpu_bytes": float(e.usable_memory_per_gpu_bytes),
         "usable_memory_per_gpu_GB": float(e.usable_memory_per_gpu_bytes) / GB,
+        "usable_memory_basis": e.usable_memory_basis,  # 'reported' (nvidia-smi GiB x fraction - reservation) | 'datasheet'
         "memory_per_gpu_capacity_GB": hw.memory_bytes / GB,
         "fits": bool(np.all(e.fits)),
         "min_gpus": _int_or_none(e.min_gpus),
