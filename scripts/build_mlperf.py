@@ -32,6 +32,8 @@ MAPPED = (
     "concurrency_per_replica",
     "use",
     "mapping_notes",
+    "gpus_per_accelerator",
+    "compute",
 )
 
 # accelerator string (as submitted) -> hardware.yaml id; absent: not in the catalog (display only)
@@ -58,6 +60,11 @@ CHIPS = {
     "NVIDIA L40S": "l40s",
     "NVIDIA RTX PRO 6000 Blackwell Server Edition": "rtx-pro-6000",
     "[MAXSUN] MS-Intel Arc Pro B60 Dual 48G Turbo": "arc-pro-b60",
+}
+# accelerator string -> GPUs on one submitted accelerator (a card carrying several GPUs); absent: 1. MLPerf's
+# accelerator_count and per-accelerator tokens/s count cards; the model counts GPUs.
+GPUS_PER_ACCELERATOR = {
+    "[MAXSUN] MS-Intel Arc Pro B60 Dual 48G Turbo": 2,  # two Arc Pro B60 GPUs of 24 GB on one card ("Dual 48G")
 }
 # benchmark -> (models.yaml id, mean input tokens: data/mlperf.md section 5, from the MLCommons dataset lengths)
 MODELS = {
@@ -144,13 +151,21 @@ def _formats(r: dict, hw: str) -> tuple[str, str, list[str]]:
     return weights, kv, notes
 
 
-def _tp(r: dict, hw: str, model: str) -> tuple[int, list[str]]:
+def _compute(r: dict, weights: str) -> tuple[str, list[str]]:
+    """The GEMMs' precision where it is not the weights' own: 4-bit integer weights with 8-bit integer activations
+    (W4A8, declared as input data type INT8 / UINT8) multiply in int8; '' otherwise."""
+    if weights == "int4" and "int8" in r["input_data_types"].lower():
+        return "int8", [f"compute int8 (W4A8: input data type {r['input_data_types']})"]
+    return "", []
+
+
+def _tp(r: dict, hw: str, model: str, weights: str, gpus_per_accelerator: int) -> tuple[int, list[str]]:
     tp = _f(r["cfg_tensor_parallel"].split("|")[0]) if r["cfg_tensor_parallel"] else math.nan
     if math.isfinite(tp):
         return int(tp), []
-    bits = 4.5 if "fp4" in r["cfg_precision"] else 8.0
+    bits = 4.5 if "fp4" in r["cfg_precision"] or weights == "int4" else 8.0
     weights_gb = PARAMS_B[model] * bits / 8
-    per_node = int(_f(r["accelerators_per_node"]) or 8)
+    per_node = int(_f(r["accelerators_per_node"]) or 8) * gpus_per_accelerator
     n = 1
     while weights_gb > WEIGHT_FRACTION * MEMORY_GB[hw] * n and n < per_node:
         n *= 2
@@ -183,10 +198,16 @@ def map_row(r: dict) -> dict:
     if not profile:
         why.append("engine not one of the profiles")
     out["profile"] = profile
+    k = GPUS_PER_ACCELERATOR.get(r["accelerator"], 1)
+    out["gpus_per_accelerator"] = str(k)
+    if k > 1:
+        notes.append(f"{k} GPUs per accelerator: counts and per-accelerator tokens/s are per card")
     if hw and model:
         weights, kv, fmt_notes = _formats(r, hw)
-        tp, tp_notes = _tp(r, hw, model)
-        notes += fmt_notes + tp_notes
+        tp, tp_notes = _tp(r, hw, model, weights, k)
+        compute, compute_notes = _compute(r, weights)
+        notes += fmt_notes + tp_notes + compute_notes
+        out["compute"] = compute
         ep = r["cfg_expert_parallel"]
         out.update(
             weights=weights,
@@ -196,7 +217,7 @@ def map_row(r: dict) -> dict:
         )
         tpot, ttft = _f(r["tpot_mean_ms"]) * 1e-3, _f(r["ttft_mean_ms"]) * 1e-3
         osl = _f(r["implied_mean_output_tokens"])
-        per_gpu = _f(r["per_accelerator_tokens_per_s"])
+        per_gpu = _f(r["per_accelerator_tokens_per_s"]) / k
         if math.isfinite(tpot) and math.isfinite(ttft) and osl > 1:
             # Little's law, the model's own definition (serving.py): out tok/s = C x OSL / (TTFT + (OSL - 1) TPOT)
             c = per_gpu * tp * (ttft + (osl - 1) * tpot) / osl

@@ -92,6 +92,19 @@ def test_fit_picks_the_grid_value_with_least_squared_log_error():
     assert mlperf.fit_flops(table, measured, np.array([True, True])) == 0.5
 
 
+def test_a_dual_gpu_card_counts_as_two_gpus_and_w4a8_multiplies_in_int8(rows):
+    """The MAXSUN Arc Pro B60 Dual 48G carries two 24 GB B60 GPUs: MLPerf's 4 accelerators are 8 GPUs, its
+    per-accelerator tokens/s are per card (llama2-70b Server: 527.5125 per card, 2110.05 for the system), and its
+    4-bit weights with UINT8 inputs multiply in int8."""
+    (r,) = [r for r in rows if r.hardware_id == "arc-pro-b60" and r.fitted and r.model.id == "llama-2-70b"]
+    assert r.fields["gpus_per_accelerator"] == "2" and r.num_gpus == 8
+    assert r.output_tokens_per_s_per_gpu == pytest.approx(527.5125 / 2)
+    assert r.output_tokens_per_s_per_gpu * r.num_gpus == pytest.approx(2110.05)
+    assert r.scenario.compute == "int8" and r.scenario.weights.name == "int4"
+    others = [x for x in rows if x.hardware_id != "arc-pro-b60"]
+    assert {x.fields["gpus_per_accelerator"] for x in others} == {"1"} and not any(x.fields["compute"] for x in others)
+
+
 def test_forward_in_time_predicts_the_newest_round_from_the_older_ones_only():
     def row(i, rnd, engine, tpot):
         fields = {"round": rnd, "hardware_id": "h200"}

@@ -66,6 +66,8 @@ REQUIRED = (
     "concurrency_per_replica",
     "use",
     "mapping_notes",
+    "gpus_per_accelerator",
+    "compute",
 )
 
 
@@ -111,8 +113,9 @@ class MLPerfResult:
 
     @property
     def num_gpus(self) -> int:
-        """Accelerators in the whole system (the result's denominator per GPU); 0 for CPU-only rows."""
-        v = number_or_nan(self.fields.get("accelerator_count", ""))
+        """GPUs in the whole system (the result's denominator per GPU: accelerators x GPUs on each); 0 for CPU-only
+        rows."""
+        v = number_or_nan(self.fields.get("accelerator_count", "")) * _gpus_per_accelerator(self.fields)
         return int(v) if math.isfinite(v) else 0
 
     @property
@@ -136,6 +139,12 @@ class MLPerfResult:
         """The declared framework and software stack ('' where the round declares none, as in v5.0's export)."""
         parts = [self.fields.get(k, "").strip() for k in ("framework", "other_software_stack")]
         return "; ".join(dict.fromkeys(p for p in parts if p))
+
+
+def _gpus_per_accelerator(r: dict) -> float:
+    """GPUs on one submitted accelerator (2 for a dual-GPU card; the builder's mapping), 1 when blank."""
+    v = number_or_nan(r.get("gpus_per_accelerator", ""))
+    return v if math.isfinite(v) and v >= 1 else 1.0
 
 
 def load_mlperf(path: str | Path = MLPERF_PATH) -> list[MLPerfResult]:
@@ -168,6 +177,7 @@ def load_mlperf(path: str | Path = MLPERF_PATH) -> list[MLPerfResult]:
                     kv_cache=parse_format(r["kv_cache"]),
                     parallelism=r["layout"],
                     batching="continuous",
+                    compute=r["compute"] or None,
                 )
             except ValueError as e:
                 raise CatalogError(f"{where}: {e}") from None
@@ -179,7 +189,7 @@ def load_mlperf(path: str | Path = MLPERF_PATH) -> list[MLPerfResult]:
                 hardware=hw,
                 profile=r["profile"],
                 tpot_s=number_or_nan(r["tpot_mean_ms"]) * 1e-3,
-                output_tokens_per_s_per_gpu=number_or_nan(r["per_accelerator_tokens_per_s"]),
+                output_tokens_per_s_per_gpu=number_or_nan(r["per_accelerator_tokens_per_s"]) / _gpus_per_accelerator(r),
                 use=r["use"],
                 scenario=scenario,
             )
