@@ -46,7 +46,7 @@ def side_controls(side: str) -> dict:
     k, x = f"compare.{side}.", side.upper()
     c = st.columns([3, 2, 2, 2, 3])
     keep = {"persist_state": "session"}
-    c[0].selectbox(
+    chosen = c[0].selectbox(
         tr("control_hardware"),
         list(hardware),
         format_func=lambda i: fmt.chip(hardware[i], tr),
@@ -54,11 +54,11 @@ def side_controls(side: str) -> dict:
         **keep,
     )
     c[1].selectbox(
-        tr("cmp_gpus"),
+        fmt.device_text("cmp_gpus", hardware[chosen], tr),  # 'Chips' for a TPU or Trainium
         (figs.AUTO, *GPU_OPTIONS),
         format_func=lambda n: tr("cmp_gpus_auto") if n == figs.AUTO else str(n),
         key=k + "gpus",
-        help=tr("cmp_gpus_help"),
+        help=fmt.device_text("cmp_gpus_help", hardware[chosen], tr),
         **keep,
     )
     c[2].selectbox(
@@ -177,7 +177,8 @@ st.dataframe(
     height="content",
     column_config={"_index": st.column_config.TextColumn(width="medium")},
 )
-st.caption(tr("cmp_table_caption"))
+device = fmt.device_kind([e.hardware for e in ests.values()])  # as the table's rows
+st.caption(fmt.device_text("cmp_table_caption", device, tr))
 st.caption(
     " · ".join(
         f"{x}: {fmt.ms(float(e.tpot_s))}, {bands.band_text(e, tr, 'tpot') or bands.basis_text(e, tr, '')}"
@@ -200,4 +201,4 @@ chart.figure(figs.decomposition(ests, tr=tr), figs.decomposition_table(ests), "c
 batches = np.array(BATCH_OPTIONS, dtype=float)
 sweeps = {x: controls.evaluate(s, batch=batches) for x, (s, _) in sides.items()}
 chart.figure(figs.tpot_vs_batch(sweeps, ests, tr=tr), figs.sweep_table(sweeps), "compare-tpot-vs-batch", tr)
-st.caption(tr("cmp_sweep_caption"))
+st.caption(fmt.device_text("cmp_sweep_caption", device, tr))

@@ -40,11 +40,18 @@ bands.basis_caption(est, tr, controls.profile_label(est.profile, tr))
 
 usd_1m = float(est.usd_per_1M_tokens)
 devices = fmt.devices(hw, state.gpus, tr)  # "8 GPUs", "8 chips" for TPUs and Trainium
+device = fmt.device_kind(hw)  # the word of titles and axes: "per GPU", "per chip"
 if price_known:
     c = st.columns(4)
     c[0].metric(
         tr("ce_m_usd_1m"),
-        **notices.if_fitted(est, tr, fmt.usd(usd_1m), help=tr("ce_m_usd_1m_def"), **bands.metric_band(est, tr, "usd")),
+        **notices.if_fitted(
+            est,
+            tr,
+            fmt.usd(usd_1m),
+            help=fmt.device_text("ce_m_usd_1m_def", device, tr),
+            **bands.metric_band(est, tr, "usd"),
+        ),
     )
     c[1].metric(
         tr("ce_m_usd_prefill"),
@@ -52,7 +59,7 @@ if price_known:
             est,
             tr,
             fmt.usd(float(est.usd_per_1M_tokens_with_prefill)),
-            help=tr("ce_m_usd_prefill_def", context=context, output=output),
+            help=fmt.device_text("ce_m_usd_prefill_def", device, tr, context=context, output=output),
         ),
     )
     c[2].metric(
@@ -67,13 +74,15 @@ if price_known:
     )
 c = st.columns(4)
 c[0].metric(
-    tr("ce_m_tps_gpu"),
+    fmt.device_text("ce_m_tps_gpu", device, tr),
     **notices.if_fitted(
         est,
         tr,
         fmt.rate(float(est.tokens_per_s_per_gpu)),
-        help=tr(
+        help=fmt.device_text(
             "ce_m_tps_gpu_def",
+            device,
+            tr,
             total=fmt.rate(float(est.tokens_per_s_total)),
             user=fmt.rate(float(est.tokens_per_s_per_user)),
         ),
@@ -97,7 +106,7 @@ if energy_known:
     c[3].metric(
         tr("ce_m_power", devices=fmt.devices(est.hardware, state.gpus, tr)),
         f"{fmt.number(power_w)} W",
-        help=tr("ce_m_power_def", gpus=state.gpus, tdp=tdp),
+        help=tr("ce_m_power_def", devices=devices, tdp=tdp),
     )
 if price_known:
     expanders.explain(
@@ -143,7 +152,7 @@ if price_known:
         tr,
         depends=unit,  # besides the scenario (and the sweep, in the name): built once, shared by every session
     )
-    st.caption(tr("ce_cost_caption", context=context, output=output))
+    st.caption(fmt.device_text("ce_cost_caption", device, tr, context=context, output=output))
 
 left, right = st.columns(2)
 with left:
@@ -159,6 +168,7 @@ with left:
             band_low=run.tokens_per_s_per_gpu * run.band.throughput_low_factor,  # the band of the plotted line
             band_high=run.tokens_per_s_per_gpu * run.band.throughput_high_factor,
             band_name=band_label(run.band, tr),
+            device=device,
             tr=tr,
         ),  # fmt: skip
         lambda: figs.throughput_table(x, run.tokens_per_s_per_gpu, run.tokens_per_s_per_user, run.fits, sweep=sweep),
@@ -175,7 +185,7 @@ if energy_known:
             tr,
             depends=(),
         )
-    st.caption(tr("ce_energy_caption", tdp=fmt.number(hw.tdp_w), gpus=state.gpus, devices=devices))
+    st.caption(fmt.device_text("ce_energy_caption", device, tr, tdp=fmt.number(hw.tdp_w), devices=devices))
 
 # --- frontier
 c = st.columns(2)  # one orientation for throughput-latency curves (InferenceX's): no axes choice
@@ -204,6 +214,7 @@ chart.figure(
         target_label,
         state.batch,
         colour=colour,
+        device=device,
         tr=tr,
     ),  # fmt: skip
     lambda: figs.frontier_table(fb, by_fb.tpot_s, by_fb.tokens_per_s_per_gpu, by_fb.fits, target_s),
@@ -217,8 +228,10 @@ if best is None:
 else:
     cost = tr("ce_best_cost", usd=fmt.usd(float(by_fb.usd_per_1M_tokens[best]))) if price_known else ""
     st.markdown(
-        tr(
+        fmt.device_text(
             "ce_best_text",
+            device,
+            tr,
             target=target_label,
             b=int(fb[best]),
             tps=fmt.rate(float(by_fb.tokens_per_s_per_gpu[best])),
@@ -226,18 +239,21 @@ else:
             cost=cost,
         )
     )
-st.caption(tr("ce_frontier_caption"))
+st.caption(fmt.device_text("ce_frontier_caption", device, tr))
 
 # --- heat map: one call over batch × context
 metrics = [m for m in figs.HEAT_METRICS if (m != "usd_1m" or price_known) and (m != "j_per_token" or energy_known)]
 metric = st.selectbox(
-    tr("ce_heat_metric"), metrics, format_func=lambda m: tr(f"ce_heat_{m}"), key="cost.heatmap_metric"
+    tr("ce_heat_metric"),
+    metrics,
+    format_func=lambda m: fmt.device_text(f"ce_heat_{m}", device, tr),
+    key="cost.heatmap_metric",
 )
 hb, hc = figs.heat_batches(), figs.heat_contexts(model.max_context_tokens, state.context)
 grid = controls.evaluate(state, batch=hb[:, None], context_tokens=hc[None, :])
 values = {"usd_1m": grid.usd_per_1M_tokens, "tps_gpu": grid.tokens_per_s_per_gpu, "j_per_token": grid.joules_per_token}
 chart.figure(
-    lambda: figs.heatmap(hb, hc, values[metric], grid.fits, metric, state.batch, state.context, tr=tr),
+    lambda: figs.heatmap(hb, hc, values[metric], grid.fits, metric, state.batch, state.context, device=device, tr=tr),
     lambda: figs.heatmap_table(hb, hc, values[metric], grid.fits, metric),
     "cost-heatmap",
     tr,

@@ -57,7 +57,9 @@ rows = fleets(model, [catalog[h] for h in chips], scenario, profile, demand, tpo
 table = figs.capacity_table(rows, demand, {h: catalog[h].name for h in chips})
 if rows and not any(f.feasible for f in rows):
     st.warning(tr("ec_cap_none"))
-chart.figure(figs.capacity_figure(table, tr=tr), table, "capacity", tr)
+chart.figure(
+    figs.capacity_figure(table, devices={h: fmt.device_kind(catalog[h]) for h in chips}, tr=tr), table, "capacity", tr
+)
 st.dataframe(table.drop(columns=["hardware_id"]), hide_index=True)
 st.caption(tr("ec_cap_help"))
 if rows:
@@ -90,7 +92,7 @@ else:
     preset_as_of = ""
 c = st.columns(4)
 k = f"econ.tco.{hw.id}.{tier_basis}."  # a new chip or basis starts from its own preset
-capex = c[0].number_input(tr("ec_capex"), 0.0, 5e6, float(round(preset.capex_usd)), step=1000.0, key=k + "capex",
+capex = c[0].number_input(fmt.device_text("ec_capex", hw, tr), 0.0, 5e6, float(round(preset.capex_usd)), step=1000.0, key=k + "capex",
                           help=tr("ec_capex_help"))  # fmt: skip
 years = c[1].number_input(tr("ec_years"), 1.0, 15.0, preset.depreciation_years, step=0.5, key=k + "years")
 rate = c[2].number_input(tr("ec_rate"), 0.0, 50.0, preset.cost_of_capital * 100, step=0.5, key=k + "rate")
@@ -103,8 +105,8 @@ kwh = c[3].number_input(tr("ec_kwh"), 0.0, 1.0, preset.electricity_usd_per_kwh, 
 parts = economics.TcoParts(capex, years, rate / 100, board, host, pue, kwh, util_h)
 b = economics.tco(parts)
 c = st.columns([1, 1, 2])
-c[0].metric(tr("ec_m_tco"), fmt.usd(b.usd_per_gpu_hour))
-c[1].metric(tr("ec_m_all_in"), f"{fmt.number(b.all_in_w)} W")
+c[0].metric(fmt.device_text("ec_m_tco", hw, tr), fmt.usd(b.usd_per_gpu_hour))
+c[1].metric(fmt.device_text("ec_m_all_in", hw, tr), f"{fmt.number(b.all_in_w)} W")
 
 
 def _use_tco(value: float = round(b.usd_per_gpu_hour, 4)) -> None:
@@ -113,7 +115,9 @@ def _use_tco(value: float = round(b.usd_per_gpu_hour, 4)) -> None:
 
 
 c[2].button(tr("ec_use_tco"), on_click=_use_tco, key="econ.use_tco")
-chart.figure(figs.tco_figure(b, tr=tr), figs.tco_table(b, hw.id, tier_basis, preset_as_of), "tco", tr)
+chart.figure(
+    figs.tco_figure(b, device=fmt.device_kind(hw), tr=tr), figs.tco_table(b, hw.id, tier_basis, preset_as_of), "tco", tr
+)
 
 # --- token revenue and margin at the sidebar scenario
 st.header(tr("ec_rev_h"))
@@ -124,7 +128,11 @@ api_cached = c[2].number_input(tr("ec_api_cached"), 0.0, 1000.0, 0.1, step=0.05,
                                persist_state="session")  # fmt: skip
 cached = c[3].slider(tr("ec_cached_frac"), 0.0, 1.0, 0.0, step=0.05, key="econ.cached", persist_state="session")
 rack = c[4].number_input(  # default: the chip's scale-up domain (a TPU pod holds up to 9,216 chips)
-    tr("ec_rack"), 1, 16_384, min(int(getattr(hw, "scale_up_domain_gpus", None) or 8), 16_384), key="econ.rack"
+    fmt.device_text("ec_rack", hw, tr),
+    1,
+    16_384,
+    min(int(getattr(hw, "scale_up_domain_gpus", None) or 8), 16_384),
+    key="econ.rack",
 )
 out_rate = float(est.output_tokens_per_s_per_gpu)
 ratio = state.context / state.output
@@ -146,7 +154,7 @@ st.markdown(
 )
 notices.cost_line(est, tr, key="econ.no_price")
 c = st.columns(5)
-c[0].metric(tr("ec_m_rev"), fmt.usd(rev.revenue_usd_per_gpu_hour))
+c[0].metric(fmt.device_text("ec_m_rev", hw, tr), fmt.usd(rev.revenue_usd_per_gpu_hour))
 c[1].metric(tr("ec_m_margin"), fmt.pct(rev.gross_margin_fraction, na=tr("fr_na")))
 c[2].metric(tr("ec_m_rev_mw"), fmt.usd(rev.revenue_usd_per_mw_hour))
 c[3].metric(tr("ec_m_rev_rack"), fmt.usd(rev.revenue_usd_per_rack_hour))
@@ -178,7 +186,7 @@ else:
         for r in per_gpu
     ]  # fmt: skip
     st.markdown(
-        tr("ec_rf_intro", hw=hw.name, gpus=state.gpus, weights=state.weights, input=fmt.tokens(state.context),
+        fmt.device_text("ec_rf_intro", hw, tr, hw=hw.name, gpus=state.gpus, weights=state.weights, input=fmt.tokens(state.context),
            output=fmt.tokens(state.output), cmax=fmt.number(float(concurrency[-1])),
            note=notices.price_note(curve.price, tr))
     )  # fmt: skip
@@ -186,4 +194,9 @@ else:
         np.asarray(curve.tokens_per_s_per_user, dtype=float)[fits], per_gpu, concurrency[fits], revenues, hw.id,
         curve.price.basis, curve.price.as_of,
     )  # fmt: skip
-    chart.figure(figs.revenue_frontier_figure(rf_table, name=hw.name, tr=tr), rf_table, "revenue-frontier", tr)
+    chart.figure(
+        figs.revenue_frontier_figure(rf_table, name=hw.name, device=fmt.device_kind(hw), tr=tr),
+        rf_table,
+        "revenue-frontier",
+        tr,
+    )

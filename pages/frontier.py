@@ -149,6 +149,7 @@ st.markdown(
 )
 
 # ------------------------------------------------------------------------------------------------ the curves
+device = fmt.device_kind([catalog_hw[h] for h in hardware])  # 'per GPU', or 'per chip' once a TPU / Trainium is shown
 grid = figs.series_grid(hardware, precisions, layouts)
 concurrency = figs.concurrency_grid(state.batch)
 if len(grid) < len(hardware) * len(precisions) * len(layouts):
@@ -191,7 +192,7 @@ elif not points:
 
 chart.figure(
     figs.frontier_figure(series, points, y=y, isl=isl, osl=osl, model_name=model.name, log_y=log,
-                         mlperf_points=mlperf_points, tr=tr),
+                         mlperf_points=mlperf_points, device=device, tr=tr),
     figs.frontier_table(series, points, y=y, mlperf_points=mlperf_points),
     "serving-frontier",
     tr,
@@ -306,7 +307,7 @@ else:
     st.markdown(tr("fr_best", target=f"{target:g}", name=top.label, tier=tr(f"fr_tier_{tier}")))
     c = st.columns(3)
     c[0].metric(
-        tr(f"fr_m_tps_{y}", target=f"{target:g}"),
+        fmt.device_text(f"fr_m_tps_{y}", device, tr, target=f"{target:g}"),
         fmt.rate(top.tokens_per_s_per_gpu),
         help=tr("fr_m_tps_def", name=top.label),
     )

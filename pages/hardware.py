@@ -58,9 +58,12 @@ else:
         chip_state = state.with_(hardware=hw_id, price=state.price if hw_id == state.hardware else None)
         ideal = controls.evaluate(chip_state, profile_id="ideal")
         pairs.append((ideal, controls.evaluate(chip_state) if show_profile else ideal))
+    device = fmt.device_kind(chips)  # 'GPU(s)' when every chip listed is a GPU, else the neutral 'chip(s)'
     st.markdown(
-        tr(
+        fmt.device_text(
             "hw_tpot_intro" if show_profile else "hw_tpot_intro_ideal",
+            device,
+            tr,
             model=cache.models()[state.model].name,
             weights=state.weights,
             kv=state.kv,
@@ -83,10 +86,14 @@ else:
         prices_text = tr("hw_prices_custom", price=fmt.usd(state.price), hw=catalog[state.hardware].name)
     else:
         prices_text = tr("no_own_price")
-    st.caption(tr("hw_tpot_note", prices=prices_text, profile=profile_name))
-    st.dataframe(figs.tpot_display_table(table, show_profile=show_profile, tr=tr), hide_index=True, placeholder="—")
+    st.caption(fmt.device_text("hw_tpot_note", device, tr, prices=prices_text, profile=profile_name))
+    st.dataframe(
+        figs.tpot_display_table(table, show_profile=show_profile, device=device, tr=tr),
+        hide_index=True,
+        placeholder="—",
+    )
     notices.basis_caption({est.hardware.name: est.price for _, est in pairs}, tr)
-    st.caption(tr("hw_table_caption", profile=profile_name, gpus=state.gpus))
+    st.caption(fmt.device_text("hw_table_caption", device, tr, profile=profile_name, gpus=state.gpus))
 
     # (b') MLPerf Inference measured for the sidebar's model, per chip, beside the model at the same run
     model, _, _ = controls.resolve(state)
@@ -105,13 +112,20 @@ else:
             benchmarks = tr.join(list(dict.fromkeys(r.fields["benchmark"] for r in here)))
             measured_model = here[0].model.name  # DeepSeek-R1's results for DeepSeek-V3 (the same architecture)
             st.markdown(tr("hw_mlperf_intro", model=measured_model, benchmarks=benchmarks))
-            engines = {k: controls.profile_label(p, tr) for k, p in cache.profiles().items()}
-            predictions = figs.mlperf_predictions(cache.mlperf_table())
-            mlperf_rows = figs.mlperf_table(mlperf.best_per_chip(here), predictions, engines)
-            chart.figure(
-                figs.mlperf_by_chip(mlperf_rows, model_name=measured_model, tr=tr), mlperf_rows, "hardware-mlperf", tr
-            )
-            st.dataframe(figs.mlperf_display_table(mlperf_rows, tr=tr), hide_index=True, placeholder="—")
+
+            def _mlperf_views():  # the chips, the model and the language only: built once, not on every slider move
+                engines = {k: controls.profile_label(p, tr) for k, p in cache.profiles().items()}
+                predictions = figs.mlperf_predictions(cache.mlperf_table())
+                rows = figs.mlperf_table(mlperf.best_per_chip(here), predictions, engines)
+                return (
+                    rows,
+                    figs.mlperf_by_chip(rows, model_name=measured_model, tr=tr),
+                    figs.mlperf_display_table(rows, tr=tr),
+                )
+
+            mlperf_rows, mlperf_fig, mlperf_shown = cache.built(f"mlperf|{chips_key}|{model.id}", _mlperf_views)
+            chart.figure(mlperf_fig, mlperf_rows, "hardware-mlperf", tr, about=None)  # not the sidebar's scenario
+            st.dataframe(mlperf_shown, hide_index=True, placeholder="—")
             st.caption(tr("hw_mlperf_caption"))
 
     # (c) memory generations

@@ -114,12 +114,18 @@ c[1].metric(
     ),
 )
 c[2].metric(
-    tr("m_memory"),
+    fmt.device_text("m_memory", hw, tr),
     fmt.gb(float(est.memory_per_gpu_bytes)),
-    help=tr("m_memory_def", usable=fmt.gb(est.usable_memory_per_gpu_bytes), capacity=fmt.gb(hw.memory_bytes)),
+    help=fmt.device_text(
+        "m_memory_def", hw, tr, usable=fmt.gb(est.usable_memory_per_gpu_bytes), capacity=fmt.gb(hw.memory_bytes)
+    ),
 )
 min_gpus = float(est.min_gpus)
-c[3].metric(tr("m_min_gpus"), str(int(min_gpus)) if min_gpus == min_gpus else "> 1,024", help=tr("m_min_gpus_def"))
+c[3].metric(
+    fmt.device_text("m_min_gpus", hw, tr),
+    str(int(min_gpus)) if min_gpus == min_gpus else "> 1,024",
+    help=fmt.device_text("m_min_gpus_def", hw, tr),
+)
 notices.cost_line(est, tr)
 bands.basis_caption(est, tr, controls.profile_label(est.profile, tr))
 
@@ -153,8 +159,10 @@ st.markdown(
 )
 weight_b, kv_b = explain.decode_bytes(est)
 st.markdown(
-    tr(
+    fmt.device_text(
         "ov_why",
+        hw,
+        tr,
         weights=fmt.gb(weight_b),
         kv=fmt.gb(kv_b),
         output=fmt.tokens(s.output_tokens),
@@ -170,7 +178,7 @@ parts = {
     "workspace": float(est.workspace_bytes_per_gpu),
 }
 chart.figure(
-    lambda: figs.memory_use(parts, est.usable_memory_per_gpu_bytes, hw.memory_bytes, tr=tr),
+    lambda: figs.memory_use(parts, est.usable_memory_per_gpu_bytes, hw.memory_bytes, device=fmt.device_kind(hw), tr=tr),
     lambda: figs.memory_table(parts, est.usable_memory_per_gpu_bytes, hw.memory_bytes),
     "memory",
     tr,

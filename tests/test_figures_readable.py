@@ -57,6 +57,22 @@ def test_money_with_two_decimals_where_asked():
 # ------------------------------------------------------------------------------------------------- devices
 
 
+def test_several_chips_are_gpus_only_when_all_are_and_texts_take_the_word():
+    """A page listing several chips says GPU only when every one is a GPU, else the neutral 'chip'; device_text picks
+    the key's '_chip' variant for chips where one exists (issue 19)."""
+    assert fmt.device_kind([CATALOG["h200"], CATALOG["mi300x"]]) == "gpu"
+    assert fmt.device_kind([CATALOG["h200"], CATALOG["tpu7x"]]) == "chip"
+    assert fmt.device_kind([]) == "gpu" and fmt.device_kind("chip") == "chip"
+    assert fmt.device_text("ce_axis_tps_gpu", CATALOG["trainium2"], EN) == "Output tokens/s per chip"
+    assert fmt.device_text("ce_axis_tps_gpu", CATALOG["h200"], ZH) == ZH("ce_axis_tps_gpu")
+    assert fmt.device_text("ce_axis_tps_gpu", CATALOG["tpu7x"], ZH) == "每顆晶片每秒輸出 Token 數"
+    assert fmt.device_text("ce_axis_tps_user", CATALOG["tpu7x"], EN) == EN("ce_axis_tps_user")  # no variant: as is
+    assert (
+        fmt.device_text("ec_rf_title", "chip", EN, hw="X")
+        == "Token revenue per chip-hour along the serving frontier · X"
+    )
+
+
 def test_tpus_and_trainium_are_chips_everything_else_gpus():
     for hw_id in ("tpu-v6e", "tpu7x", "trainium2", "inferentia2"):
         assert fmt.device_kind(CATALOG[hw_id]) == "chip"

@@ -244,3 +244,22 @@ def test_headline_csv_carries_each_scenarios_price_basis_date_and_source():
     assert df.loc["cost", "A"] == pytest.approx(1.22 * 1e6 / (tps * 3600))
     text = cf.headline_table(ests).to_csv(index=False)
     assert "\nprice_basis,text,,hyperscaler,hyperscaler,,,on_demand,,\n" in text  # columns A, B, B - A, ..., C, ...
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+@pytest.mark.parametrize("hw", ["tpu7x", "trainium2"])
+def test_a_tpu_or_trainium_scenario_counts_chips(lang, hw):
+    """Issue 19: Compare's count row and its per-device rows say chips when a scenario runs on a TPU or Trainium
+    (the neutral word beside a GPU scenario), GPUs when every scenario is on GPUs; B's count box follows B's chip."""
+    tr = Translator(lang)
+    at = run_page("compare", lang=lang, hardware=hw, gpus="8")
+    assert not at.exception
+    rows = list(_table(at).index)
+    for key in ("cmp_row_gpus", "cmp_row_tps_gpu", "cmp_row_memory", "cmp_row_min_gpus"):
+        assert tr(f"{key}_chip") in rows and tr(key) not in rows, key
+    assert tr("cmp_table_caption_chip") in [c.value for c in at.caption]
+    assert at.selectbox(key="compare.b.gpus").label == tr("cmp_gpus")  # B is the MI300X, a GPU
+    at.selectbox(key="compare.b.hardware").set_value(hw).run()
+    assert at.selectbox(key="compare.b.gpus").label == tr("cmp_gpus_chip")
+    rows = list(_table(run_page("compare", lang=lang)).index)
+    assert tr("cmp_row_gpus") in rows and tr("cmp_row_gpus_chip") not in rows

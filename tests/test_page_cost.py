@@ -7,10 +7,13 @@ import numpy as np
 import pytest
 
 from tests.apptest_util import decode, figures, run_page
+from tpot_model import load_hardware_catalog
 from tpot_model.targets import TPOT_TARGETS_S
+from ui import fmt
 from ui.i18n import EN, Translator
 
 ZH = Translator("zh-TW")
+CATALOG = load_hardware_catalog()
 
 
 def _titles(at) -> list[str]:
@@ -69,9 +72,10 @@ def test_hardware_without_a_price_still_shows_throughput_and_energy():
     assert EN("enter_own_price") in [b.label for b in at.button]  # the one click that enters a price
     titles = _titles(at)
     assert EN("ce_cost_title_batch") not in titles
-    assert EN("ce_tps_title") in titles and EN("ce_energy_title") in titles and EN("ce_frontier_title") in titles
+    # a TPU: its throughput is per chip (issue 19), the titles and the heat map's metric say so
+    assert EN("ce_tps_title_chip") in titles and EN("ce_energy_title") in titles and EN("ce_frontier_title") in titles
     assert EN("ce_m_usd_1m") not in [m.label for m in at.metric]
-    assert at.selectbox(key="cost.heatmap_metric").options == [EN("ce_heat_tps_gpu"), EN("ce_heat_j_per_token")]
+    assert at.selectbox(key="cost.heatmap_metric").options == [EN("ce_heat_tps_gpu_chip"), EN("ce_heat_j_per_token")]
 
 
 def test_sweep_and_unit_radios():
@@ -202,3 +206,41 @@ def test_sidebar_counts_chips_for_tpus():
     assert [s.label for s in at.sidebar.select_slider if s.key == "gpus"] == ["Chips (tensor parallel)"]
     at = run_page("cost", hardware="h200", lang="zh-TW")
     assert [s.label for s in at.sidebar.select_slider if s.key == "gpus"] == ["GPU 數量（張量平行）"]
+
+
+def _chart_texts(at) -> list[str]:
+    """Every chart's title and axis titles."""
+    out = []
+    for f in figures(at):
+        layout = f["layout"]
+        out += [layout.get(k, {}).get("title", {}).get("text", "") for k in ("xaxis", "yaxis")]
+        out.append(layout.get("title", {}).get("text", ""))
+    return out
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+@pytest.mark.parametrize("hw", ["tpu7x", "trainium2"])
+def test_tpus_and_trainium_are_chips_not_gpus(lang, hw):
+    """Issue 19: with a TPU or Trainium in the sidebar, Cost's chart titles and axes, its throughput metric, its help
+    (÷ chips) and the board-power help (8 chips × TDP) say chips, not GPUs (the word from fmt.device_kind)."""
+    tr = Translator(lang)
+    at = run_page("cost", lang=lang, hardware=hw, gpus="8")
+    assert not at.exception
+    texts = _chart_texts(at)
+    assert not [t for t in texts if "GPU" in t], texts
+    assert tr("ce_tps_title_chip") in texts and tr("ce_axis_tps_gpu_chip") in texts
+    (tps,) = [m for m in at.metric if m.label == tr("ce_m_tps_gpu_chip")]
+    assert tps.help.startswith(tr("ce_m_tps_gpu_def_chip", total="", user="")[:12]) and "GPU" not in tps.help
+    powers = [m for m in at.metric if m.label == tr("ce_m_power", devices=fmt.devices(CATALOG[hw], 8, tr))]
+    for m in powers:  # chips with a published TDP
+        assert m.help == tr(
+            "ce_m_power_def", devices=fmt.devices(CATALOG[hw], 8, tr), tdp=fmt.number(CATALOG[hw].tdp_w)
+        )
+        assert ("8 chips" if lang == "en" else "8 顆晶片") in m.help
+    assert powers or CATALOG[hw].tdp_w is None
+    assert any(fmt.device_text("ce_frontier_caption", "chip", tr) == c.value for c in at.caption)
+    assert tr("ce_heat_tps_gpu_chip") in at.selectbox(key="cost.heatmap_metric").options
+    # the cost formulas count chips too (Trainium2 has a price under the default basis; TPU7x has none)
+    assert not [c.value for c in at.caption if "× GPUs" in c.value or "GPU 數" in c.value]
+    if hw == "trainium2":
+        assert any(c.value.startswith(tr("ce_cost_caption_chip").split("{")[0]) for c in at.caption)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import numpy as np
+import pandas as pd
 import pytest
 from apptest_util import decode, figures, run_page
 
@@ -200,3 +201,31 @@ def test_embed_draws_every_economics_view_with_its_csv(lang):
     labels = [b.label for b in at.get("download_button")]
     assert labels.count(Translator(lang)("download_csv")) >= 3, (keys, labels)
     assert len(figures(at)) == 3
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+@pytest.mark.parametrize("hw", ["tpu7x", "trainium2"])
+def test_tpus_and_trainium_are_priced_per_chip_hour(lang, hw):
+    """Issue 19: with a TPU or Trainium in the sidebar, the TCO and revenue-frontier charts (titles, axes) and the
+    page's per-device metrics say chip (chip-hour), not GPU; the fleet chart's hover names each bar's own word."""
+    tr = Translator(lang)
+    at = run_page("economics", lang=lang, hardware=hw)
+    assert not at.exception
+    words = []
+    for f in figures(at):
+        layout = f["layout"]
+        words += [layout.get(k, {}).get("title", {}).get("text", "") for k in ("xaxis", "yaxis")]
+        words.append(layout.get("title", {}).get("text", ""))
+    assert tr("ec_tco_title_chip") in words and tr("ec_axis_usd_gpu_hour_chip") in words
+    assert not [w for w in words if "GPU" in w], words
+    labels = [m.label for m in at.metric]
+    assert tr("ec_m_tco_chip") in labels and tr("ec_m_all_in_chip") in labels
+    assert tr("ec_m_tco") not in labels
+    devices = {"tpu7x": "chip", "h200": "gpu"}
+    fig = econ_figs.capacity_figure(
+        pd.DataFrame([{"hardware": n, "hardware_id": n, "megawatts_all_in": 1.0, "gpus": 8} for n in devices]),
+        devices=devices, tr=tr,
+    )  # fmt: skip
+    hovers = [t.hovertemplate for t in fig.data]
+    assert hovers[0].endswith(f",}} {tr('ec_unit_gpus_chip')}<extra></extra>")  # '%{customdata[0]:,} chips'
+    assert tr("ec_unit_gpus") in hovers[1] and tr("ec_unit_gpus_chip") not in hovers[1]

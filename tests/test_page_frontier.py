@@ -407,3 +407,18 @@ def test_no_mlperf_match_shows_no_overlay_and_says_why():
     assert not any(t.get("name", "").startswith("MLPerf") for t in _fig(at, "Llama 2 70B")["data"])
     (c,) = [c for c in at.caption if c.value.startswith("MLPerf Inference has results for Llama 2 70B on")]
     assert "H200" in c.value and "MI355X" not in c.value
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_a_tpu_among_the_curves_makes_the_axis_per_chip(lang):
+    """Issue 19: the frontier's title, y axis and throughput metric say 'per GPU' while every chip drawn is a GPU, and
+    the neutral 'per chip' once a TPU or Trainium is among them."""
+    tr = Translator(lang)
+    at = run_page("frontier", lang=lang)
+    (fig,) = [f for f in figures(at) if f["layout"]["yaxis"]["title"]["text"] == tr("fr_axis_tps_gpu_output")]
+    at.multiselect(key="frontier.hardware").set_value(["h200", "tpu7x"]).run()
+    assert not at.exception
+    (fig,) = [f for f in figures(at) if f["layout"]["yaxis"]["title"]["text"] == tr("fr_axis_tps_gpu_output_chip")]
+    assert "GPU" not in fig["layout"]["title"]["text"]
+    target = f"{at.number_input(key='frontier.target').value:g}"
+    assert tr("fr_m_tps_output_chip", target=target) in [m.label for m in at.metric]

@@ -7,6 +7,7 @@ import pytest
 
 from tests.apptest_util import decode, figures, run_page
 from tpot_model import load_hardware_catalog
+from ui import fmt
 from ui.i18n import EN, Translator
 
 ZH = Translator("zh-TW")
@@ -33,7 +34,7 @@ def test_renders_with_defaults():
     titles = [f["layout"]["title"]["text"] for f in figures(at)]
     assert titles[:2] == [EN("hw_bw_year_title"), EN("hw_bw_rank_title")]
     assert titles[3] == EN("hw_frontier_title")
-    assert "Llama 3.1 70B" in titles[2] and "2 GPU" in titles[2]
+    assert "Llama 3.1 70B" in titles[2] and "2 chip" in titles[2]  # every kind listed: the neutral word (issue 19)
     names, _ = _ideal_bars(_tpot_fig(at))
     assert len(names) == len(CATALOG)  # every chip of the catalog
     assert any(EN("hw_caption")[:30] in c.value for c in at.caption)  # decimal TB/s, dense compute
@@ -66,7 +67,7 @@ def test_url_restores_scenario_and_reproduces_the_classic_table():
     at = run_page("hardware", model="llama-3.1-70b", weights="fp16", gpus="1", batch="1", context="0", output="1")
     assert not at.exception
     fig = _tpot_fig(at)
-    assert "fp16" in fig["layout"]["title"]["text"] and "1 GPU" in fig["layout"]["title"]["text"]
+    assert "fp16" in fig["layout"]["title"]["text"] and "1 chip" in fig["layout"]["title"]["text"]  # every kind
     names, ms = _ideal_bars(fig)
     ideal = dict(zip(names, ms, strict=True))
     assert 60 < ideal[CATALOG["a100-80gb-sxm"].name] < 75  # ~68 ms
@@ -77,7 +78,7 @@ def test_url_restores_scenario_and_reproduces_the_classic_table():
     estimate_bar = fig["data"][0]
     h100 = names.index(CATALOG["h100-sxm"].name)
     assert estimate_bar["marker"]["pattern"]["shape"][h100] == "/"
-    assert EN("hw_needs_gpus", n="2") in estimate_bar["text"][h100]
+    assert EN("hw_needs_gpus", devices="2 GPUs") in estimate_bar["text"][h100]
 
 
 def test_vendor_filter():
@@ -190,3 +191,38 @@ def test_mlperf_section_in_the_embed_view():
     at = run_page("hardware", embedded=True, model="llama-2-70b")
     assert not at.exception
     assert any(f["layout"]["title"]["text"] == EN("hw_mlperf_title", model="Llama 2 70B") for f in figures(at))
+    alone = run_page("hardware", embedded=True, only="hardware-mlperf", model="llama-2-70b")  # the chart by itself
+    assert not alone.exception and not alone.warning
+    assert [f["layout"]["title"]["text"] for f in figures(alone)] == [EN("hw_mlperf_title", model="Llama 2 70B")]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_a_list_of_every_kind_says_chips_and_a_gpu_only_list_gpus(lang):
+    """Issue 19: the Hardware page lists GPUs, TPUs and Trainium side by side: its intro, chart title, note, table
+    headers and caption use the neutral 'chip(s)' ('on 2 chip(s) of each type'); with only NVIDIA chosen they say
+    GPU(s). A chip that does not fit is labelled with its own word ('needs 16 chips' on a TPU)."""
+    tr = Translator(lang)
+    at = run_page("hardware", lang=lang)
+    assert not at.exception
+    title = _tpot_fig(at)["layout"]["title"]["text"]
+    assert title.startswith(tr("hw_tpot_title_chip", model="Llama 3.1 70B", weights="fp8", batch=32, context="4K",
+                               gpus=2)[:20]) and "GPU" not in title  # fmt: skip
+    assert title == tr("hw_tpot_title_chip", model="Llama 3.1 70B", weights="fp8", batch=32, context="4K", gpus=2)
+    captions = [c.value for c in at.caption]
+    for key in ("hw_tpot_note_chip", "hw_table_caption_chip"):  # the template up to its first placeholder
+        assert any(c.startswith(tr(key).split("{")[0]) for c in captions), key
+    (table,) = [d.value for d in at.dataframe if tr("hw_col_tpot_ideal") in d.value.columns]
+    assert tr("hw_col_tps_gpu_chip") in table.columns and tr("hw_col_min_gpus_chip") in table.columns
+    at.multiselect(key="hardware.vendors").set_value(["NVIDIA"]).run()
+    title = _tpot_fig(at)["layout"]["title"]["text"]
+    assert title == tr("hw_tpot_title", model="Llama 3.1 70B", weights="fp8", batch=32, context="4K", gpus=2)
+    (table,) = [d.value for d in at.dataframe if tr("hw_col_tpot_ideal") in d.value.columns]
+    assert tr("hw_col_tps_gpu") in table.columns
+    # a TPU that does not fit names its need in chips
+    at = run_page("hardware", lang=lang, model="llama-3.1-405b", gpus="1")
+    bars = [t for t in _tpot_fig(at)["data"] if t.get("text") and t.get("y")]
+    labels = {y: text for t in bars for y, text in zip(t["y"], t["text"], strict=True)}
+    (table,) = [d.value for d in at.dataframe if tr("hw_col_tpot_ideal") in d.value.columns]
+    need = table.set_index(tr("hw_col_hardware")).loc[CATALOG["tpu-v5e"].name, tr("hw_col_min_gpus_chip")]
+    tpu = labels[CATALOG["tpu-v5e"].name]
+    assert tr("hw_needs_gpus", devices=fmt.devices(CATALOG["tpu-v5e"], need, tr)) in tpu and "GPU" not in tpu

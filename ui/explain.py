@@ -73,13 +73,13 @@ def headline(est: Estimate, tr: Translator) -> list[Explanation]:
             {"n": fmt.tokens(out)},
         ),  # fmt: skip
         Explanation(
-            "m_memory",
+            fmt.device_key("m_memory", hw, tr),  # 'Memory per chip' on a TPU or Trainium
             tr("ex_memory"),
             f"{fmt.gb(float(est.weight_bytes_per_gpu))} + {fmt.gb(kv_gpu)} + {fmt.gb(float(est.workspace_bytes_per_gpu))}",
             f"{fmt.gb(float(est.memory_per_gpu_bytes))} / {fmt.gb(est.usable_memory_per_gpu_bytes)}",
         ),
         Explanation(
-            "m_min_gpus",
+            fmt.device_key("m_min_gpus", hw, tr),
             tr("ex_min_gpus"),
             tr(
                 "ex_min_gpus_values",

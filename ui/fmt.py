@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from tpot_model.units import GB, KB, MB, TB, GB_per_s, KiB, TB_per_s, TFLOP_per_s
 
@@ -236,8 +236,27 @@ DEVICE_CHIP_VENDORS = ("Google", "AWS")  # TPUs, Trainium and Inferentia are chi
 
 def device_kind(hw) -> str:
     """What one device of this hardware is called: 'chip' (Google TPUs, AWS Trainium / Inferentia) or 'gpu'. The one
-    place that decides the word; strings pick it with device_word / devices."""
+    place that decides the word; strings pick it with device_word / devices / device_text. `hw` may also be several
+    (a page listing chips of every kind): 'gpu' only when all are GPUs, else the neutral 'chip' (a GPU is a chip
+    too); or a kind already decided ('gpu' / 'chip')."""
+    if isinstance(hw, str):
+        return "chip" if hw == "chip" else "gpu"
+    if isinstance(hw, Iterable):
+        return "gpu" if all(device_kind(h) == "gpu" for h in hw) else "chip"
     return "chip" if getattr(hw, "vendor", "") in DEVICE_CHIP_VENDORS else "gpu"
+
+
+def device_key(key: str, hw, tr) -> str:
+    """The string key in this hardware's device word: the key's '_chip' variant for chips (device_kind), where
+    ui/strings has one because the text names the device ('Output tokens/s per chip', '每顆晶片'); the key itself
+    otherwise ('... per GPU')."""
+    chip = f"{key}_chip"
+    return chip if device_kind(hw) == "chip" and tr.has(chip) else key
+
+
+def device_text(key: str, hw, tr: Callable[..., str], /, **values: object) -> str:
+    """tr(key, **values) in this hardware's device word (device_key)."""
+    return tr(device_key(key, hw, tr), **values)
 
 
 def device_word(hw, tr: Callable[..., str], n: float = 2) -> str:

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from .. import fmt
 from ..i18n import EN, Translator
 from .common import (
     Decor,
@@ -227,15 +228,18 @@ def throughput_curve(
     band_low: np.ndarray | None = None,
     band_high: np.ndarray | None = None,
     band_name: str = "",
+    device: str = "gpu",
     tr: Translator = EN,
 ) -> go.Figure:
     """Output tokens/s per GPU against batch or context (hover adds tokens/s per user), its 80% band shaded
-    (band_low / band_high: Estimate.output_tokens_per_s_per_gpu_low / _high; band_name '' for none)."""
+    (band_low / band_high: Estimate.output_tokens_per_s_per_gpu_low / _high; band_name '' for none); `device`: the
+    device kind (fmt.device_kind: 'gpu' or 'chip'), whose word the titles and hover use."""
+    per_device = fmt.device_text("ce_u_tps_gpu", device, tr)  # 'tok/s per GPU' / 'tok/s per chip'
     fig = Figure()
     if band_low is not None and band_high is not None:
         add_band(fig, x, band_low, band_high, colour=colour, name=band_name,
-                 hover_value=f"%{{y:,.4~g}} {tr('ce_u_tps_gpu')}")  # fmt: skip
-    name = tr("ce_line_tps_gpu")
+                 hover_value=f"%{{y:,.4~g}} {per_device}")  # fmt: skip
+    name = fmt.device_text("ce_line_tps_gpu", device, tr)
     fig.add_scatter(
         x=x,
         y=tokens_per_s_per_gpu,
@@ -243,7 +247,7 @@ def throughput_curve(
         mode="lines",
         name=name,
         line={"color": colour, "width": 2.5},
-        hovertemplate=f"{_x_hover(sweep, tr)}<br>%{{y:,.4~g}} {tr('ce_u_tps_gpu')}<br>"
+        hovertemplate=f"{_x_hover(sweep, tr)}<br>%{{y:,.4~g}} {per_device}<br>"
         f"%{{customdata:,.3~g}} {tr('ce_u_tps_user')}<extra></extra>",
     )
     i = _nearest(x, scenario_x)
@@ -253,12 +257,18 @@ def throughput_curve(
         mode="markers",
         name=tr("ce_scenario"),
         marker={"symbol": "circle-open", "size": 13, "color": "#000", "line": {"width": 2}},
-        hovertemplate=f"{tr('ce_scenario')}<br>{_x_hover(sweep, tr)}<br>%{{y:,.4~g}} {tr('ce_u_tps_gpu')}"
-        "<extra></extra>",
+        hovertemplate=f"{tr('ce_scenario')}<br>{_x_hover(sweep, tr)}<br>%{{y:,.4~g}} {per_device}<extra></extra>",
     )
     d = Decor()
     _shade_not_fitting(d, x, fits, [tokens_per_s_per_gpu], tr)
-    style(fig, tr("ce_tps_title"), _x_title(sweep, tr), tr("ce_axis_tps_gpu"), log_x=True, log_y=True)
+    style(
+        fig,
+        fmt.device_text("ce_tps_title", device, tr),
+        _x_title(sweep, tr),
+        fmt.device_text("ce_axis_tps_gpu", device, tr),
+        log_x=True,
+        log_y=True,
+    )
     d.xaxis.update(power_of_two_axis(x, tokens=sweep == "context"))
     d.yaxis.update(log_ticks(tokens_per_s_per_gpu, pad=0.1))
     if band_name and band_low is not None:  # a half-width chart: the band's long name goes below, clear of the title
@@ -345,6 +355,7 @@ def frontier(
     scenario_batch: float,
     *,
     colour: str = DECODE_COLOUR,
+    device: str = "gpu",
     tr: Translator = EN,
 ) -> go.Figure:
     """Throughput-latency frontier, one point per batch, in the one orientation every throughput-latency curve of the
@@ -357,11 +368,12 @@ def frontier(
     user = 1e3 / tpot_ms
     ok = np.asarray(fits, dtype=bool)
     xs, ys = user, gpu
-    x_title, y_title = tr("ce_axis_tps_user"), tr("ce_axis_tps_gpu")
+    x_title, y_title = tr("ce_axis_tps_user"), fmt.device_text("ce_axis_tps_gpu", device, tr)
+    per_device = fmt.device_text("ce_u_tps_gpu", device, tr)  # 'tok/s per GPU' / 'tok/s per chip'
     custom = np.stack([b, tpot_ms, gpu, user], axis=-1)
     hover = (
         f"{tr('ce_h_batch')} %{{customdata[0]:,.0f}}<br>TPOT %{{customdata[1]:,.3~g}} ms<br>"
-        f"%{{customdata[2]:,.4~g}} {tr('ce_u_tps_gpu')}<br>%{{customdata[3]:,.3~g}} {tr('ce_u_tps_user')}"
+        f"%{{customdata[2]:,.4~g}} {per_device}<br>%{{customdata[3]:,.3~g}} {tr('ce_u_tps_user')}"
     )
     fig = Figure()
     fig.add_scatter(
@@ -470,6 +482,7 @@ def heatmap(
     scenario_batch: float,
     scenario_context: float,
     *,
+    device: str = "gpu",
     tr: Translator = EN,
 ) -> go.Figure:
     """A metric over context (x) × batch (y), the orientation of every batch × context heat map (Breakdown's too),
@@ -479,7 +492,7 @@ def heatmap(
     shown = np.where(ok & np.isfinite(v) & (v > 0), v, np.nan)
     b_grid, c_grid = np.meshgrid(batches, contexts, indexing="ij")
     custom = np.stack([b_grid, c_grid, v], axis=-1)
-    unit = tr(f"ce_unit_{metric}")
+    unit = fmt.device_text(f"ce_unit_{metric}", device, tr)
     fig = Figure()
     x_edges, y_edges = log_edges(contexts), log_edges(batches)
     if (~ok).any():
@@ -511,7 +524,7 @@ def heatmap(
                 "tickvals": [math.log10(t) for t in ticks],
                 "ticktext": [("$" if metric == "usd_1m" else "") + tick_label(t) for t in ticks],
             },
-            name=tr(f"ce_heat_{metric}"),
+            name=fmt.device_text(f"ce_heat_{metric}", device, tr),
             hovertemplate=f"{tr('ce_h_batch')} %{{customdata[0]:,.0f}}<br>{tr('ce_h_context')} %{{customdata[1]:,.0f}}"
             f"<br>%{{customdata[2]:,.4~g}} {unit}<extra></extra>",
         )
@@ -526,7 +539,12 @@ def heatmap(
             hovertemplate=f"{tr('ce_scenario')}<br>{tr('ce_h_batch')} %{{y:,.0f}}<br>{tr('ce_h_context')} %{{x:,.0f}}"
             "<extra></extra>",
         )
-    style(fig, tr("ce_heat_title", metric=tr(f"ce_heat_{metric}")), tr("axis_context"), tr("axis_batch"))
+    style(
+        fig,
+        tr("ce_heat_title", metric=fmt.device_text(f"ce_heat_{metric}", device, tr)),
+        tr("axis_context"),
+        tr("axis_batch"),
+    )
     return fig.update_layout(
         height=520,
         plot_bgcolor="#ffffff",

@@ -3,7 +3,7 @@ Display units: MW, USD, tokens/s. Tables carry the price basis and its date in e
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -11,6 +11,7 @@ import plotly.graph_objects as go
 from tpot_model.economics import Revenue, TcoBreakdown
 from tpot_model.fleet import Demand, Fleet
 
+from .. import fmt
 from ..i18n import EN, Translator
 from .common import Figure, hardware_colour, style
 
@@ -42,17 +43,19 @@ def capacity_table(fleets: Sequence[Fleet], demand: Demand, names: dict[str, str
     return pd.DataFrame(rows)
 
 
-def capacity_figure(table: pd.DataFrame, *, tr: Translator = EN) -> go.Figure:
-    """All-in megawatts per chip for the demand (GPUs in the hover); a chip without a layout or power has no bar."""
+def capacity_figure(table: pd.DataFrame, *, devices: Mapping[str, str] | None = None, tr: Translator = EN) -> go.Figure:
+    """All-in megawatts per chip for the demand (GPUs in the hover, or chips: `devices` maps a hardware id to its
+    device kind, fmt.device_kind; GPU when absent); a chip without a layout or power has no bar."""
     fig = Figure()
     for _, r in table.iterrows():
+        unit = fmt.device_text("ec_unit_gpus", (devices or {}).get(r["hardware_id"], "gpu"), tr)
         fig.add_bar(
             x=[r["hardware"]],
             y=[r["megawatts_all_in"]],
             name=r["hardware"],
             marker={"color": hardware_colour(r["hardware_id"])},
             customdata=[[r["gpus"] if r["gpus"] == r["gpus"] else 0]],
-            hovertemplate=f"%{{x}}<br>%{{y:,.2f}} MW<br>%{{customdata[0]:,}} {tr('ec_unit_gpus')}<extra></extra>",
+            hovertemplate=f"%{{x}}<br>%{{y:,.2f}} MW<br>%{{customdata[0]:,}} {unit}<extra></extra>",
             showlegend=False,
         )
     return style(fig, tr("ec_cap_title"), "", tr("ec_axis_mw"))
@@ -68,17 +71,20 @@ def tco_table(b: TcoBreakdown, hw_id: str, basis: str, as_of: str) -> pd.DataFra
     ).assign(all_in_w_per_gpu=b.all_in_w, preset_basis=basis, preset_as_of=as_of)
 
 
-def tco_figure(b: TcoBreakdown, *, tr: Translator = EN) -> go.Figure:
-    """$ per GPU-hour, stacked: capital (depreciation and financing) and energy."""
+def tco_figure(b: TcoBreakdown, *, device: str = "gpu", tr: Translator = EN) -> go.Figure:
+    """$ per GPU-hour (per chip-hour for device 'chip': fmt.device_kind), stacked: capital (depreciation and
+    financing) and energy."""
     fig = Figure()
     for part, value, colour in (
         ("capital", b.capital_usd_per_gpu_hour, "#4e79a7"),
         ("energy", b.energy_usd_per_gpu_hour, "#f28e2c"),
     ):
-        fig.add_bar(x=[tr("ec_tco_bar")], y=[value], name=tr(f"ec_tco_{part}"), marker={"color": colour},
-                    hovertemplate=f"{tr(f'ec_tco_{part}')}: $%{{y:.3f}}<extra></extra>")  # fmt: skip
+        fig.add_bar(x=[fmt.device_text("ec_tco_bar", device, tr)], y=[value], name=tr(f"ec_tco_{part}"),
+                    marker={"color": colour}, hovertemplate=f"{tr(f'ec_tco_{part}')}: $%{{y:.3f}}<extra></extra>")  # fmt: skip
     fig.update_layout(barmode="stack", height=360)
-    return style(fig, tr("ec_tco_title"), "", tr("ec_axis_usd_gpu_hour"))
+    return style(
+        fig, fmt.device_text("ec_tco_title", device, tr), "", fmt.device_text("ec_axis_usd_gpu_hour", device, tr)
+    )
 
 
 def revenue_table(r: Revenue, hw_id: str, basis: str, as_of: str) -> pd.DataFrame:
@@ -128,22 +134,32 @@ def revenue_frontier_table(
     )
 
 
-def revenue_frontier_figure(table: pd.DataFrame, *, name: str = "", tr: Translator = EN) -> go.Figure:
+def revenue_frontier_figure(
+    table: pd.DataFrame, *, name: str = "", device: str = "gpu", tr: Translator = EN
+) -> go.Figure:
     """Token revenue per GPU-hour against tokens/s per user along the serving frontier, the GPU-hour's cost (its
-    price basis) as a line: where revenue is above it, serving at that interactivity makes a margin."""
+    price basis) as a line: where revenue is above it, serving at that interactivity makes a margin. `device`: the
+    device kind (fmt.device_kind), 'chip' says chip-hour."""
     fig = Figure()
+    cost_name = fmt.device_text("ec_rf_cost", device, tr)
     x = table["tokens_per_s_per_user"]
     fig.add_scatter(
         x=x, y=table["revenue_usd_per_gpu_hour"], mode="lines+markers", name=tr("ec_rf_revenue", hw=name),
         customdata=table[["concurrency", "output_tokens_per_s_per_gpu"]].to_numpy(),
-        hovertemplate="%{x:,.1f} " + tr("ec_rf_unit_user") + "<br>$%{y:,.2f} " + tr("per_gpu_hour") + "<br>"
-        + tr("ec_rf_hover_c") + "<extra></extra>",
+        hovertemplate="%{x:,.1f} " + tr("ec_rf_unit_user") + "<br>$%{y:,.2f} "
+        + fmt.device_text("per_gpu_hour", device, tr) + "<br>" + fmt.device_text("ec_rf_hover_c", device, tr)
+        + "<extra></extra>",
     )  # fmt: skip
     cost = table["cost_usd_per_gpu_hour"]
     if cost.notna().any():
         fig.add_scatter(
-            x=x, y=cost, mode="lines", name=tr("ec_rf_cost"), line={"dash": "dash", "color": "#555555"},
-            hovertemplate=f"{tr('ec_rf_cost')}: $%{{y:,.2f}}<extra></extra>",
+            x=x, y=cost, mode="lines", name=cost_name, line={"dash": "dash", "color": "#555555"},
+            hovertemplate=f"{cost_name}: $%{{y:,.2f}}<extra></extra>",
         )  # fmt: skip
     fig.update_xaxes(type="log")
-    return style(fig, tr("ec_rf_title", hw=name), tr("ec_rf_axis_x"), tr("ec_axis_usd_gpu_hour"))
+    return style(
+        fig,
+        fmt.device_text("ec_rf_title", device, tr, hw=name),
+        tr("ec_rf_axis_x"),
+        fmt.device_text("ec_axis_usd_gpu_hour", device, tr),
+    )

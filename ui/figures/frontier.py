@@ -21,6 +21,7 @@ from tpot_model.files import number_or_nan
 from tpot_model.prices import BASES
 from tpot_model.serving import at_interactivity
 
+from .. import fmt
 from ..i18n import EN, Translator
 from .common import Figure, hardware_colour, legend_placement, nice_log_ticks, style, tick_label, y_log_ticks
 
@@ -418,12 +419,13 @@ def _mlperf_traces(fig, points: Sequence[MLPerfPoint], y: str, io: str, curves: 
 
 def frontier_figure(series: Sequence[Series], points, *, y: str = "output", isl: int = 1024, osl: int = 1024,
                     model_name: str = "", log_y: bool = True, mlperf_points: Sequence[MLPerfPoint] = (),
-                    tr: Translator = EN) -> go.Figure:  # fmt: skip
+                    device: str = "gpu", tr: Translator = EN) -> go.Figure:  # fmt: skip
     """tokens/s per GPU (output or total) against tokens/s per user, one curve per series, measured points on top:
     InferenceX's (at the chart's ISL/OSL) and MLPerf's (mlperf_overlay: at MLPerf's own lengths, said in the hover;
-    for y = 'total' MLPerf's output tokens/s are converted with its mean ISL and OSL)."""
+    for y = 'total' MLPerf's output tokens/s are converted with its mean ISL and OSL). `device`: the device kind of
+    the chips shown (fmt.device_kind over them: 'chip' unless all are GPUs), whose word the title and axis use."""
     fig = Figure()
-    unit = tr("fr_unit_tps_gpu")
+    unit = fmt.device_text("fr_unit_tps_gpu", device, tr)
     for s in series:
         _curve_traces(fig, s, s.interactivity, s.per_gpu(y), tr, unit)
     _measured_traces(fig, points, lambda r: _measured_y(r, y), tr, unit)
@@ -431,9 +433,9 @@ def frontier_figure(series: Sequence[Series], points, *, y: str = "output", isl:
     _mlperf_traces(fig, mlperf_points, y, io_label(isl, osl), curves, tr, unit)
     style(
         fig,
-        tr(f"fr_frontier_title_{y}", model=model_name, io=io_label(isl, osl)),
+        fmt.device_text(f"fr_frontier_title_{y}", device, tr, model=model_name, io=io_label(isl, osl)),
         tr("fr_axis_tps_user"),
-        tr(f"fr_axis_tps_gpu_{y}"),
+        fmt.device_text(f"fr_axis_tps_gpu_{y}", device, tr),
         log_y=log_y,
     )
     fig.update_layout(**legend_placement(fig, 540))  # many series: the legend goes below the plot

@@ -204,7 +204,9 @@ def _fit_label(est: Estimate, tr: Translator) -> str:
     if bool(est.fits):
         return ""
     need = float(est.min_gpus)
-    return tr("hw_needs_gpus", n=f"{int(need):,}") if math.isfinite(need) else tr("hw_needs_too_many")
+    if not math.isfinite(need):
+        return fmt.device_text("hw_needs_too_many", est.hardware, tr)
+    return tr("hw_needs_gpus", devices=fmt.devices(est.hardware, need, tr))  # 'needs 8 GPUs', 'needs 16 chips'
 
 
 def tpot_table(pairs: Sequence[tuple[Estimate, Estimate]]) -> pd.DataFrame:
@@ -244,8 +246,9 @@ def tpot_table(pairs: Sequence[tuple[Estimate, Estimate]]) -> pd.DataFrame:
     return df.sort_values("tpot_ideal_ms", kind="stable").reset_index(drop=True) if rows else df
 
 
-def tpot_table_labels(*, show_profile: bool = True, tr: Translator = EN) -> dict[str, str]:
-    """Display headers for the columns of tpot_table shown on the page (the CSV keeps the unit-suffixed names)."""
+def tpot_table_labels(*, show_profile: bool = True, device: str = "gpu", tr: Translator = EN) -> dict[str, str]:
+    """Display headers for the columns of tpot_table shown on the page (the CSV keeps the unit-suffixed names);
+    `device`: the kind of the chips listed (fmt.device_kind over them), whose word the per-device headers use."""
     labels = {
         "hardware": tr("hw_col_hardware"),
         "tpot_ideal_ms": tr("hw_col_tpot_ideal"),
@@ -254,13 +257,13 @@ def tpot_table_labels(*, show_profile: bool = True, tr: Translator = EN) -> dict
         "tpot_high_ms": tr("hw_col_tpot_high"),
         "band_rests_on": tr("hw_col_band"),
         "tokens_per_s_per_user": tr("hw_col_tps_user"),
-        "tokens_per_s_per_gpu": tr("hw_col_tps_gpu"),
-        "tokens_per_s_per_usd_per_gpu_hour": tr("hw_col_tps_usd"),
+        "tokens_per_s_per_gpu": fmt.device_text("hw_col_tps_gpu", device, tr),
+        "tokens_per_s_per_usd_per_gpu_hour": fmt.device_text("hw_col_tps_usd", device, tr),
         "usd_per_1m_tokens": tr("hw_col_usd_1m"),
         "tokens_per_s_per_mw": tr("m_tokens_per_mw"),
-        "memory_per_gpu_gb": tr("hw_col_memory"),
+        "memory_per_gpu_gb": fmt.device_text("hw_col_memory", device, tr),
         "fits": tr("hw_col_fits"),
-        "min_gpus": tr("hw_col_min_gpus"),
+        "min_gpus": fmt.device_text("hw_col_min_gpus", device, tr),
     }
     if not show_profile:
         for key in ("tpot_profile_ms", "tpot_low_ms", "tpot_high_ms", "band_rests_on"):
@@ -273,9 +276,12 @@ def _band_words(level: str, engine: str, family: str, tr: Translator) -> str:
     return band_label(Band(level=level, engine=engine, family=family), tr)
 
 
-def tpot_display_table(table: pd.DataFrame, *, show_profile: bool = True, tr: Translator = EN) -> pd.DataFrame:
-    """tpot_table rounded to sensible precision, with translated headers, for st.dataframe (numbers stay sortable)."""
-    labels = tpot_table_labels(show_profile=show_profile, tr=tr)
+def tpot_display_table(
+    table: pd.DataFrame, *, show_profile: bool = True, device: str = "gpu", tr: Translator = EN
+) -> pd.DataFrame:
+    """tpot_table rounded to sensible precision, with translated headers (tpot_table_labels), for st.dataframe
+    (numbers stay sortable)."""
+    labels = tpot_table_labels(show_profile=show_profile, device=device, tr=tr)
     if table.empty:
         return pd.DataFrame(columns=list(labels.values()))
     words = [_band_words(*r, tr) for r in table[["band_level", "band_engine", "band_family"]].itertuples(index=False)]
@@ -377,8 +383,10 @@ def tpot_by_hardware(
         )
     s = pairs[0][1].scenario if pairs else None
     title = (
-        tr(
+        fmt.device_text(
             "hw_tpot_title",
+            [est.hardware for _, est in pairs],  # 'GPU(s)' when every chip listed is a GPU, else 'chip(s)'
+            tr,
             model=pairs[0][1].model.name,
             gpus=int(s.num_gpus),
             weights=s.weights.name,
@@ -554,15 +562,15 @@ def mlperf_display_table(table: pd.DataFrame, *, tr: Translator = EN) -> pd.Data
     labels = {
         "hardware": tr("hw_col_hardware"),
         "mlperf_scenario": tr("hw_mlperf_col_scenario"),
-        "round": tr("hw_mlperf_col_round"),
-        "submitter": tr("hw_mlperf_col_submitter"),
-        "system": tr("hw_mlperf_col_system"),
-        "num_gpus": tr("hw_mlperf_col_gpus"),
-        "weights": tr("hw_mlperf_col_weights"),
-        "measured_tps": tr("hw_mlperf_col_measured_tps"),
+        "measured_tps": tr("hw_mlperf_col_measured_tps"),  # the numbers first, the run's description after
         "modelled_tps": tr("hw_mlperf_col_modelled_tps"),
         "measured_tpot_ms": tr("hw_mlperf_col_measured_tpot"),
         "modelled_tpot_ms": tr("hw_mlperf_col_modelled_tpot"),
+        "round": tr("hw_mlperf_col_round"),
+        "num_gpus": tr("hw_mlperf_col_gpus"),
+        "weights": tr("hw_mlperf_col_weights"),
+        "submitter": tr("hw_mlperf_col_submitter"),
+        "system": tr("hw_mlperf_col_system"),
         "software": tr("hw_mlperf_col_software"),
     }
     if table.empty:

@@ -87,7 +87,12 @@ def tpot_vs_targets(
 
 
 def memory_use(
-    parts_bytes: dict[str, float], usable_bytes: float, capacity_bytes: float, *, tr: Translator = EN
+    parts_bytes: dict[str, float],
+    usable_bytes: float,
+    capacity_bytes: float,
+    *,
+    device: str = "gpu",
+    tr: Translator = EN,
 ) -> go.Figure:
     """Stacked horizontal bar of per-GPU memory (weights, KV cache, workspace) against usable and total capacity (GB)."""
     colours = {"weights": BUCKET_COLOURS["weights"], "kv_cache": BUCKET_COLOURS["kv_cache"], "workspace": "#bbbbbb"}
@@ -113,7 +118,7 @@ def memory_use(
     left = capacity_gb < end_gb / 2
     d.note(" · ".join(limits), capacity_gb if left else usable_gb, 1.0, xref="x", yanchor="bottom",
            xanchor="left" if left else "right")  # fmt: skip
-    style(fig, tr("ov_memory_title"), tr("axis_gb_per_gpu"), "")
+    style(fig, fmt.device_text("ov_memory_title", device, tr), fmt.device_text("axis_gb_per_gpu", device, tr), "")
     d.xaxis = {"range": [0, end_gb]}
     return d.apply(fig, barmode="stack", height=270, margin={"t": 70, "b": 110},
                    legend={"orientation": "h", "yanchor": "top", "y": -0.75, "xanchor": "left", "x": 0.0,
