@@ -240,7 +240,8 @@ def test_tpus_and_trainium_are_chips_not_gpus(lang, hw):
     assert powers or CATALOG[hw].tdp_w is None
     assert any(fmt.device_text("ce_frontier_caption", "chip", tr) == c.value for c in at.caption)
     assert tr("ce_heat_tps_gpu_chip") in at.selectbox(key="cost.heatmap_metric").options
-    # the cost formulas count chips too (Trainium2 has a price under the default basis; TPU7x has none)
-    assert not [c.value for c in at.caption if "× GPUs" in c.value or "GPU 數" in c.value]
+    # the cost formulas and the price line count chips too (Trainium2 has a price under the default basis; TPU7x none)
+    assert not [c.value for c in at.caption if "× GPUs" in c.value or "GPU 數" in c.value or "GPU-hour" in c.value
+                or "GPU 小時" in c.value or "per GPU" in c.value or "每 GPU" in c.value]  # fmt: skip
     if hw == "trainium2":
         assert any(c.value.startswith(tr("ce_cost_caption_chip").split("{")[0]) for c in at.caption)

@@ -155,11 +155,12 @@ def cost_line(est, tr: Translator, key: str = "no_price", tokens_per_s_per_gpu: 
         f"{tr('m_tokens_per_mw')}{tr('label_colon')}{fmt.rate(per_mw)} "
         f"({tr('j_all_in', j=fmt.number(all_in_w / per_gpu) if per_gpu > 0 else 'n/a')})"
         if per_mw == per_mw
-        else tr("m_tokens_per_mw_none")
+        else fmt.device_text("m_tokens_per_mw_none", est.hardware, tr)
     )
     if price.usd_per_gpu_hour == price.usd_per_gpu_hour:
         usd = fmt.usd_markdown(price.usd_per_gpu_hour)
-        st.caption(f"{tr('cost_on')}{tr('label_colon')}{usd} {tr('per_gpu_hour')} · {price_note(price, tr)} · {mw}")
+        per_hour = fmt.device_text("per_gpu_hour", est.hardware, tr)  # 'per chip-hour' on a TPU or Trainium
+        st.caption(f"{tr('cost_on')}{tr('label_colon')}{usd} {per_hour} · {price_note(price, tr)} · {mw}")
     else:
         st.caption(mw)
         no_price_notice(price, est.hardware.name, tr, key)
