@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 import shutil
 import sys
 from contextlib import redirect_stderr, redirect_stdout
@@ -74,9 +75,11 @@ def calibrated(tmp_path_factory):
 
 def test_every_row_loads_and_the_categories_are_as_documented(rows):
     counts = {c: sum(r.category == c for r in rows) for c in cal.CATEGORIES}
-    # decode_b1: the 50 published rows of measurements-public.csv + 3 llama.cpp rows of 2025 (ids lc25-*, issue 17)
+    # decode_b1: the 50 published rows of measurements-public.csv + 22 llama.cpp rows of 2025 with flash attention on
+    # (ids lc25-*, issue 17: 4 from llama.cpp PR tables, 15 from llama.cpp's DGX Spark page, 3 from the
+    # llm-tracker.info RTX PRO 6000 page)
     assert counts == {
-        "decode_b1": 53,
+        "decode_b1": 72,
         "decode_b1_multi": 23,
         "static_batch": 8,
         "speculative": 1,
@@ -84,7 +87,7 @@ def test_every_row_loads_and_the_categories_are_as_documented(rows):
         "e2e": 1,
         "batch_unknown": 1,
     }
-    assert sum(r.headline for r in rows) == 53
+    assert sum(r.headline for r in rows) == 72
     for r in rows:
         if r.fitted:
             assert r.hardware is not None and r.scenario is not None and r.profile
@@ -100,14 +103,30 @@ def test_the_file_keeps_every_published_row_its_value_source_and_notes(rows):
     ours = {r.id: r for r in rows}
     assert set(published) <= set(ours)
     # rows beyond the published file: current llama.cpp measurements collected for issue 17, each with its source
-    # URL and the date of its run
+    # URL (llama.cpp's own repository, or the one third-party page of raw llama-bench output used) and its run date
+    sources = ("https://github.com/ggml-org/llama.cpp/", "https://github.com/AUGMXNT/llm-tracker.info-vault/")
     for extra in set(ours) - set(published):
-        assert extra.startswith("lc25-") and ours[extra].source.startswith("https://github.com/ggml-org/llama.cpp/")
+        assert extra.startswith("lc25-") and ours[extra].source.startswith(sources)
         assert ours[extra].run_date >= "2025-09-04" and ours[extra].profile == "llama.cpp"
     for i, p in published.items():
         assert ours[i].value == float(p["value"])
         assert ours[i].source == p["source"]
         assert ours[i].notes == p["notes"]
+
+
+def test_llama_cpp_2025_rows_take_their_bits_from_the_file_size_llama_bench_printed(rows):
+    """Where a 2025 llama.cpp row quotes llama-bench's "| <size> GiB | <params> B |" columns, its weight format is the
+    file-size-derived bits per weight (GiB x 2^30 x 8 / parameters), rounded as written: e.g. Qwen2.5-Coder-7B Q8_0,
+    7.54 GiB over 7.62 B = 8.50 bits; Llama-3.3-70B Q4_K_M, 39.59 GiB over 70.55 B = 4.82 bits."""
+    quoted = 0
+    for r in rows:
+        m = re.search(r"\| ([0-9.]+) GiB \| ([0-9.]+) B \|", r.notes) if r.id.startswith("lc25-") else None
+        if m:
+            quoted += 1
+            bits = float(m.group(1)) * 2**30 * 8 / (float(m.group(2)) * 1e9)
+            assert float(r.weights) == pytest.approx(bits, abs=0.006), r.id
+            assert r.model.id and r.model.num_layers == int(r.fields["num_layers"])
+    assert quoted == 18  # every 2025 row but the four from PR tables, which print no file size
 
 
 def test_layer_split_rows_are_one_device_plus_hops(rows):
@@ -220,9 +239,10 @@ def test_a_renamed_column_is_named(tmp_path):
 
 def test_loho_meets_the_targets_on_batch1_single_device_decode(cv):
     s = cv.summary()
-    assert s.n == 53  # 50 published + 3 llama.cpp rows of 2025 (lc25-*)
-    # 9 devices of the published set + the RTX 5090 of lc25-3 (the 2025 rows' 3090 and 4090 are measured already)
-    assert len({r.device for r, h in zip(cv.rows, cv.headline, strict=True) if h}) == 10
+    assert s.n == 72  # 50 published + 22 llama.cpp rows of 2025 (lc25-*)
+    # 9 devices of the published set + the 2025 rows' RTX 5090, DGX Spark (gb10) and RTX PRO 6000 (their 3090 and
+    # 4090 are measured already)
+    assert len({r.device for r, h in zip(cv.rows, cv.headline, strict=True) if h}) == 12
     assert s.median <= cal.TARGET_MEDIAN == 0.12
     assert s.p90 <= cal.TARGET_P90 == 0.30
 
@@ -266,7 +286,7 @@ def test_calibrate_reports_fit_and_loho(calibrated):
     *_, out = calibrated
     for pid in ("llama.cpp", "gpt-fast", "exllamav2"):
         assert pid in out
-    assert "LOHO, batch-1 single-device decode: 53 rows on 10 devices" in out
+    assert "LOHO, batch-1 single-device decode: 72 rows on 12 devices" in out
     assert "targets 12% / 30%: met" in out
 
 
