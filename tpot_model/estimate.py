@@ -62,11 +62,12 @@ class UsableMemory:
 def usable_memory(hw: Hardware, profile: EfficiencyProfile = IDEAL) -> UsableMemory:
     """The fit gate's memory per GPU: the memory the vendor's tool reports (hardware.yaml memory_reported_GiB) x the
     profile's usable fraction - the engine's reservation (ENGINE_RESERVED_BYTES); where no reported figure is
-    published, the datasheet memory x the fraction (the earlier rule, basis 'datasheet')."""
+    published, the datasheet memory in its place (basis 'datasheet'). The reservation is the engine's, so every
+    chip pays it (none for the ideal bound)."""
     f = profile.usable_memory_fraction
-    if hw.memory_reported_bytes is None:
-        return UsableMemory(hw.memory_bytes * f, "datasheet", hw.memory_bytes, f, 0.0)
     reserved = 0.0 if profile.is_ideal else ENGINE_RESERVED_BYTES
+    if hw.memory_reported_bytes is None:
+        return UsableMemory(max(hw.memory_bytes * f - reserved, 0.0), "datasheet", hw.memory_bytes, f, reserved)
     total = hw.memory_reported_bytes
     return UsableMemory(max(total * f - reserved, 0.0), "reported", total, f, reserved)
 
