@@ -3,8 +3,8 @@ deployment with the most tokens/s per GPU, and what it chose. SI units inside (s
 
 Candidates (each only where its weights + KV cache + workspace fit per GPU in the engine's usable memory,
 ``Estimate.fits``: estimate.usable_memory = the memory nvidia-smi / rocm-smi reports x the profile's
-usable_memory_fraction (vLLM's gpu_memory_utilization) - the engine's measured reservation; the datasheet memory x
-the fraction where no reported figure is published):
+usable_memory_fraction (vLLM's gpu_memory_utilization) - the engine's measured reservation; the datasheet memory in
+place of the reported one where none is published):
 
 - **aggregated**: one instance of g GPUs (tp: tensor parallel; tp-ep: tensor-parallel attention, expert-parallel
   MoE; dp-ep: data-parallel attention, expert-parallel MoE = the wide-EP recipes), g = 1, 2, 4 ... up to the
