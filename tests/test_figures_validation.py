@@ -75,7 +75,7 @@ def test_scatter_points_equal_the_table(table):
     head = _headline(table)
     spec = _json(figs.scatter(figs.scatter_data(head, "tokens_per_s"), "tokens_per_s"))
     x, y = _xy(_group(spec, "hardware"))
-    assert len(x) == len(head) == 53  # 50 published + 3 llama.cpp rows of 2025
+    assert len(x) == len(head) == 72  # 50 published + 22 llama.cpp rows of 2025
     pairs = sorted(zip(x, y, strict=True))
     expected = sorted(zip(head["measured"].astype(float), head["predicted_loho"].astype(float), strict=True))
     np.testing.assert_allclose(pairs, expected, rtol=1e-12)
@@ -157,7 +157,7 @@ def test_log_ticks():
 def test_headline_summaries_and_cards(table):
     s = figs.headline_summaries(table)
     head = table[table["headline"]]
-    assert s["loho"] == ErrorSummary.of(head["error_loho"].to_numpy()) and s["loho"].n == 53
+    assert s["loho"] == ErrorSummary.of(head["error_loho"].to_numpy()) and s["loho"].n == 72
     assert s["ideal"].median > s["loho"].median  # calibration buys accuracy
     cards = figs.headline_cards(table)
     assert [c.value for c in cards] == [fmt.pct(s["loho"].median), fmt.pct(s["loho"].p90),
@@ -172,7 +172,7 @@ def test_headline_summaries_and_cards(table):
 def test_engine_summary(table):
     summary = figs.engine_summary(table)
     assert list(summary["profile"]) == ["llama.cpp", "gpt-fast", "exllamav2", "tensorrt-llm"]  # checked-only last
-    assert summary["headline_rows"].sum() == 53 and summary["predicted_rows"].sum() == int(figs.predicted(table).sum())
+    assert summary["headline_rows"].sum() == 72 and summary["predicted_rows"].sum() == int(figs.predicted(table).sum())
     trt = summary.set_index("profile").loc["tensorrt-llm"]
     assert trt["headline_rows"] == 0 and math.isnan(trt["loho_median"])
     shown = figs.engine_summary_display(summary, ZH)

@@ -37,7 +37,7 @@ def test_renders_and_shows_cross_validations_numbers(cv):
     assert not at.exception, at.exception
     shown = _metrics(at)
     head = cv.summary()
-    assert head.n == 53  # 50 published + 3 llama.cpp rows of 2025 (lc25-*)
+    assert head.n == 72  # 50 published + 22 llama.cpp rows of 2025 (lc25-*)
     assert shown[EN("val_m_loho_median")] == fmt.pct(head.median)
     assert shown[EN("val_m_loho_p90")] == fmt.pct(head.p90)
     # per engine: the LOHO median / p90 cells are cross_validate's per-profile numbers
@@ -48,8 +48,8 @@ def test_renders_and_shows_cross_validations_numbers(cv):
         assert table.loc[names[pid], EN("val_sum_headline_rows")] == s.n
     fig = figures(at)[0]
     assert fig["layout"]["title"]["text"] == EN("val_scatter_title_tokens_per_s")
-    assert _loho_points(at) == 53
-    assert len(at.dataframe[1].value) == 53  # the error table: the headline rows by default
+    assert _loho_points(at) == 72
+    assert len(at.dataframe[1].value) == 72  # the error table: the headline rows by default
     assert len(at.markdown) > 10 and any("overhead-bound" in md.value for md in at.markdown)
 
 
@@ -57,7 +57,7 @@ def test_leave_one_chip_family_out_is_shown_as_cross_validate_families_computes_
     """Issue 17: the batch-1 figures under leave-one-chip-family-out, on the page as calibrate prints them."""
     rows = load_measurements()
     fam = cross_validate_families(rows, default_priors(rows)).summary()
-    assert fam.n == 53 and 0.05 < fam.median < fam.p90 < 0.5
+    assert fam.n == 72 and 0.05 < fam.median < fam.p90 < 0.5
     at = run_page("validation")
     caption = " ".join(c.value for c in at.caption)
     assert f"{fmt.pct(fam.median)}, p90 {fmt.pct(fam.p90)}" in caption
@@ -107,8 +107,8 @@ def test_include_all_and_tpot():
     at = run_page("validation")
     at.checkbox(key="validation.include_all").check().run()
     assert not at.exception
-    # 81 predictable rows of the published set + the 3 llama.cpp rows of 2025 (lc25-*); 93 rows in the table
-    assert _loho_points(at) == 84 and len(at.dataframe[1].value) == 93
+    # 81 predictable rows of the published set + the 22 llama.cpp rows of 2025 (lc25-*); 112 rows in the table
+    assert _loho_points(at) == 103 and len(at.dataframe[1].value) == 112
     at.radio(key="validation.metric").set_value("tpot_ms").run()
     assert not at.exception
     fig = figures(at)[0]

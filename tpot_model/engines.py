@@ -30,7 +30,8 @@ ENGINES = {
     "llama.cpp": (
         "llama.cpp",
         "llama.cpp's llama-bench. Current values: CUDA builds of September-December 2025 with flash attention "
-        "on, fitted to llama.cpp's own pull-request tables; its history holds the "
+        "on, fitted to llama.cpp's own pull-request tables and DGX Spark benchmark page and a public RTX PRO 6000 "
+        "run (RTX 3090 to RTX PRO 6000, DGX Spark; Llama, Qwen2.5, gpt-oss); its history holds the "
         "builds of May 2024 (flash attention off: a fixed ~2 ms per token of host and launch work, GEMV kernels "
         "that stop near 1.2 TB/s on HBM devices, attention that reads the KV cache once per query head).",
     ),

@@ -65,6 +65,8 @@ SOURCE_NOTES = {
     "Pope et al": "val_src_palm",
     "jetstream": "val_src_jetstream",
     "ggml-org/llama.cpp/pull": "val_src_llamacpp_pr",
+    "benches/dgx-spark.md": "val_src_llamacpp_spark",
+    "llm-tracker.info-vault": "val_src_llmtracker",
 }
 
 
