@@ -11,7 +11,9 @@ tr = controls.translator()
 table = cache.validation_table()
 counts = figs.headline_counts(table)
 heads = figs.headline_summaries(table)
-source_list = figs.sources(table, tr)
+# nothing here depends on the sidebar's scenario: what takes time is built once per server and language (and the
+# page's own choices), so a sidebar change costs a rerun of cached parts
+source_list = cache.built(f"validation-sources|{tr.lang}", lambda: figs.sources(table, tr))
 
 st.title(tr("page_validation"))
 st.caption(tr("val_caption"))
@@ -58,11 +60,14 @@ metric = c1.radio(
     persist_state="session",
 )
 engine_ids = figs.engines(table)
+engine_labels = cache.built(
+    f"validation-engine-labels|{tr.lang}", lambda: {p: figs.engine_label(p, table, tr) for p in engine_ids}
+)
 chosen = c2.multiselect(
     tr("val_engines"),
     engine_ids,
     default=engine_ids,
-    format_func=lambda p: figs.engine_label(p, table, tr),
+    format_func=engine_labels.__getitem__,
     key="validation.engines",
     help=tr("val_engines_help"),
     persist_state="session",
@@ -70,10 +75,14 @@ chosen = c2.multiselect(
 include_all = st.checkbox(
     tr("val_include_all"), key="validation.include_all", help=tr("val_include_all_help"), persist_state="session"
 )
-rows = figs.select_rows(table, chosen, include_all)
-points = figs.scatter_data(rows, metric)
+choice = [metric, sorted(chosen), include_all]
+rows, points = cache.built(
+    f"validation-rows|{choice}",
+    lambda: (r := figs.select_rows(table, chosen, include_all), figs.scatter_data(r, metric)),
+)
 if len(points):
-    chart.figure(figs.scatter(points, metric, tr=tr), points, f"validation-{metric}", tr, about=None)
+    chart.figure(lambda: figs.scatter(points, metric, tr=tr), points, f"validation-{metric}", tr, about=None,
+                 depends=choice)  # fmt: skip
     st.caption(tr(f"val_scatter_caption_{metric}", n=len(points)))
     dropped = int(figs.predicted(rows).sum()) - len(points)
     if dropped:
@@ -82,7 +91,8 @@ else:
     st.info(tr("val_scatter_no_tpot" if figs.predicted(rows).any() else "val_scatter_none"))
 
 st.header(tr("val_h_table"))
-st.dataframe(figs.error_table(rows, tr), hide_index=True, column_config=validation_data.column_config(tr))
+errors = cache.built(f"validation-errors|{choice}|{tr.lang}", lambda: figs.error_table(rows, tr))
+st.dataframe(errors, hide_index=True, column_config=validation_data.column_config(tr))
 st.caption(tr("val_table_caption", n=len(rows)))
 
 st.header(tr("val_h_mlperf"))
@@ -111,14 +121,18 @@ mlperf_group = st.segmented_control(
 )
 mlperf_group = mlperf_group or "hardware_name"
 chart.figure(
-    figs.mlperf_errors(mlperf_rows, mlperf_group, tr=tr),
+    lambda: figs.mlperf_errors(mlperf_rows, mlperf_group, tr=tr),
     mlperf_rows,
     f"validation-mlperf-{mlperf_group}",
     tr,
     about=None,
+    depends=mlperf_group,
 )
 st.caption(tr("val_mlperf_caption"))
-st.dataframe(figs.mlperf_summary(mlperf_rows, mlperf_group), hide_index=True)
+st.dataframe(
+    cache.built(f"validation-mlperf-summary|{mlperf_group}", lambda: figs.mlperf_summary(mlperf_rows, mlperf_group)),
+    hide_index=True,
+)
 
 st.header(tr("val_h_bands"))
 coverage = figs.band_coverage(cache.calibration_bands())
@@ -132,13 +146,13 @@ else:
     st.caption(tr("val_bands_caption"))
 
 st.header(tr("val_h_time"))
-over_time = figs.engine_over_time(table, "llama.cpp")
+over_time = cache.built("validation-over-time|llama.cpp", lambda: figs.engine_over_time(table, "llama.cpp"))
 if over_time.empty:
     st.info(tr("val_time_none"))
 else:
     st.markdown(tr("val_time_intro", engine="llama.cpp", model=over_time["model_id"].iloc[0]))
-    chart.figure(figs.engine_over_time_figure(over_time, tr=tr), over_time, "validation-engine-over-time", tr,
-                 about=None)  # fmt: skip
+    chart.figure(lambda: figs.engine_over_time_figure(over_time, tr=tr), over_time, "validation-engine-over-time", tr,
+                 about=None, depends="llama.cpp")  # fmt: skip
     st.dataframe(figs.engine_over_time_display(over_time, tr), hide_index=True)
 
 st.header(tr("val_h_findings"))

@@ -91,7 +91,7 @@ def figure(
     that depends on no scenario) with the date and app version; the modebar downloads it as PNG / SVG with the same
     title and footnote. With `depends` (everything the chart depends on besides the sidebar scenario and the
     language, JSON-able), `fig` and `table` may be functions: built once per server for that key and shared by
-    every session. In the single-chart embed view, only the chart asked for is drawn (and the run stops there)."""
+    every session (with about None, the key leaves the sidebar's scenario out). In the single-chart embed view, only the chart asked for is drawn (and the run stops there)."""
     chart_id = slug(name)
     only = _ONLY.get()
     if only is not None:
@@ -121,7 +121,8 @@ def figure(
     if depends is None:
         payload, fig_, table_, decor = build()
     else:
-        scenario = cache.scenario_key(controls.scenario_state())  # the language included
+        # the sidebar's scenario (the language included); a chart of no scenario (about None): its language alone
+        scenario = cache.scenario_key(controls.scenario_state()) if about is not None else tr.lang
         key = json.dumps(["chart", chart_id, scenario, about, stamp, depends, figure_common.VALIDATE], default=str)
         payload, fig_, table_, decor = cache.built(key, build)
     if only is not None:
