@@ -50,8 +50,9 @@ def test_llama_cpp_history_is_may_2024_and_its_current_values_are_2025():
     until = RELEASE_PERIODS["llama.cpp"][0][0]
     assert p.revision_dates == (until,) == ("2025-09-04",)
     old = p.as_of("2024-05-15")
-    # May 2024: attention re-reads the cache per query head and the GEMVs stop near 1.2 TB/s; 2025: neither
-    assert old.kv_gqa_reread_fraction > 0.5 and p.kv_gqa_reread_fraction == 0
+    # May 2024: attention re-reads the cache per query head and the GEMVs stop near 1.2 TB/s; 2025: neither (its
+    # re-read share is fitted since the 2025 rows sweep context depth: about 0.02, the cache read once per KV head)
+    assert old.kv_gqa_reread_fraction > 0.5 and p.kv_gqa_reread_fraction < 0.05
     assert old.bandwidth_limit_bytes_per_s < 1.5e12
     assert old.per_token_overhead_s > 1e-3 > p.per_token_overhead_s
 

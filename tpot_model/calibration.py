@@ -644,8 +644,8 @@ def identifiable(rows: Sequence[Measurement]) -> tuple[str, ...]:
       else differs between the two models: size, GQA ratio, KV bytes);
     - lowbit_bandwidth_efficiency: weight-only formats (next to formats that are not, it is pinned down; when every
       row is weight-only only its product with bandwidth_efficiency is, and the prior splits the product);
-    - kv_bandwidth_efficiency: the same model, format and device at two generation lengths (the KV cost shows up
-      only as a difference); kv_gqa_reread_fraction: such pairs at two GQA ratios (H/K);
+    - kv_bandwidth_efficiency: the same model, format and device at two generation lengths or two context depths
+      (the KV cost shows up only as a difference); kv_gqa_reread_fraction: such pairs at two GQA ratios (H/K);
     - bandwidth limit: one model and format on devices whose peak bandwidths differ by 1.5x or more;
     - allreduce_latency_s: tensor-parallel or layer-split rows."""
     free = ["bandwidth_efficiency", "per_token_overhead_s"]
@@ -653,9 +653,12 @@ def identifiable(rows: Sequence[Measurement]) -> tuple[str, ...]:
         free.append("per_layer_overhead_s")
     if any(is_weight_only(r.scenario.weights.bits, _gemm(r)) for r in rows):
         free.append("lowbit_bandwidth_efficiency")
-    lengths: dict[tuple, set[float]] = {}
+    lengths: dict[tuple, set[tuple[float, float]]] = {}
     for r in rows:
-        lengths.setdefault((r.model.id, r.device, r.weights), set()).add(float(r.scenario.output_tokens))
+        s = r.scenario
+        lengths.setdefault((r.model.id, r.device, r.weights), set()).add(
+            (float(s.context_tokens), float(s.output_tokens))
+        )
     pairs = {k for k, v in lengths.items() if len(v) > 1}
     if pairs:
         free.append("kv_bandwidth_efficiency")
