@@ -254,6 +254,16 @@ def power_of_two_axis(values: np.ndarray, *, tokens: bool = False) -> dict:
 # ------------------------------------------------------------------------------------------- regions and cells
 
 
+def round_significant(x: np.ndarray, digits: int = 3) -> np.ndarray:
+    """Each value rounded to `digits` significant figures, for display tables (0.4584 ms, 2184 tok/s, 79.92 GB);
+    0 and nan stay as they are."""
+    x = np.asarray(x, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        magnitude = np.floor(np.log10(np.abs(x)))
+    scale = 10.0 ** (digits - 1 - np.where(np.isfinite(magnitude), magnitude, 0))
+    return np.round(x * scale) / scale
+
+
 def not_fit_spans(x: np.ndarray, fits: np.ndarray) -> list[tuple[float, float]]:
     """Contiguous x ranges where a point does not fit, each from the last fitting point before it to the first one
     after it (the limit lies somewhere in between), or to the grid's end."""

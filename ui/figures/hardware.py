@@ -20,7 +20,7 @@ from tpot_model.units import GB, TB_per_s, TFLOP_per_s
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import Figure, band_label, hardware_colour, style, vendor_colour, y_log_ticks
+from .common import Figure, band_label, hardware_colour, round_significant, style, vendor_colour, y_log_ticks
 
 # Memory generations, oldest / highest-bandwidth family first; unknown types ("" in the catalog) go last.
 MEMORY_ORDER = (
@@ -62,14 +62,6 @@ def _peak_16bit_tflops(hw: Hardware) -> float:
     """Dense 16-bit peak (bf16, else fp16), TFLOP/s; nan if the chip lists neither."""
     rate = hw.dense_flop_per_s.get("bf16") or hw.dense_flop_per_s.get("fp16")
     return rate / TFLOP_per_s if rate else float("nan")
-
-
-def _round_significant(x: np.ndarray, digits: int) -> np.ndarray:
-    """Each value rounded to `digits` significant figures (0.4584 ms, 2184 tok/s, 79.92 GB); nan stays nan."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        magnitude = np.floor(np.log10(np.abs(x)))
-    scale = 10.0 ** (digits - 1 - np.where(np.isfinite(magnitude), magnitude, 0))
-    return np.round(x * scale) / scale
 
 
 def _opt(x: float | None) -> float:
@@ -289,7 +281,7 @@ def tpot_display_table(
     out = table[list(labels)].copy()
     for col in out.columns:
         if out[col].dtype.kind == "f" and col != "min_gpus":
-            out[col] = _round_significant(out[col].to_numpy(), 4)
+            out[col] = round_significant(out[col].to_numpy(), 4)
     out["min_gpus"] = out["min_gpus"].astype("Int64")
     return out.rename(columns=labels)
 
@@ -580,7 +572,7 @@ def mlperf_display_table(table: pd.DataFrame, *, tr: Translator = EN) -> pd.Data
     wide["software"] = [s.split("; ")[0] or tr("fr_mlperf_no_software") for s in wide["software"]]  # the framework
     out = wide[list(labels)].copy()
     for col in ("measured_tps", "modelled_tps", "measured_tpot_ms", "modelled_tpot_ms"):
-        out[col] = _round_significant(out[col].to_numpy(float), 4)
+        out[col] = round_significant(out[col].to_numpy(float), 4)
     return out.rename(columns=labels)
 
 

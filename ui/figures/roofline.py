@@ -20,7 +20,7 @@ from tpot_model.units import MB, TFLOP_per_s
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import Figure, hardware_colour, log_tick_values, style, tick_label
+from .common import Figure, hardware_colour, log_tick_values, round_significant, style, tick_label
 
 OPERATOR_COLOURS = {
     "embedding": "#7f7f7f",
@@ -39,17 +39,6 @@ PREFILL_COLOUR = "#6a3d9a"
 
 
 # --------------------------------------------------------------------------------------------------- small helpers
-
-
-def _sig(values: np.ndarray, digits: int = 3) -> np.ndarray:
-    """Round to `digits` significant figures (for the display table)."""
-    v = np.asarray(values, dtype=float)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        mag = np.where(v != 0, np.floor(np.log10(np.abs(v))), 0)
-    decimals = (digits - 1 - mag).astype(int)
-    return np.array([round(float(x), int(d)) for x, d in zip(v.ravel(), decimals.ravel(), strict=True)]).reshape(
-        v.shape
-    )
 
 
 def _precision_groups(hw: Hardware) -> dict[float, list[str]]:
@@ -438,12 +427,12 @@ def operator_table(est: Estimate, tr: Translator = EN) -> pd.DataFrame:
     return pd.DataFrame(
         {
             tr("roofline_col_operator"): [operator_label(o.name, tr) for o in ops],
-            tr("roofline_col_gflop"): _sig(f / 1e9),
-            tr("roofline_col_weights_mb"): _sig(np.array([float(o.weight_bytes) for o in ops]) / MB),
-            tr("roofline_col_kv_mb"): _sig(np.array([float(o.kv_bytes) for o in ops]) / MB),
-            tr("roofline_col_act_mb"): _sig(np.array([float(o.activation_bytes) for o in ops]) / MB),
-            tr("roofline_col_intensity"): _sig(f / b),
-            tr("roofline_col_time_us"): _sig(np.array([float(o.time_s) for o in ops]) * 1e6),
+            tr("roofline_col_gflop"): round_significant(f / 1e9),
+            tr("roofline_col_weights_mb"): round_significant(np.array([float(o.weight_bytes) for o in ops]) / MB),
+            tr("roofline_col_kv_mb"): round_significant(np.array([float(o.kv_bytes) for o in ops]) / MB),
+            tr("roofline_col_act_mb"): round_significant(np.array([float(o.activation_bytes) for o in ops]) / MB),
+            tr("roofline_col_intensity"): round_significant(f / b),
+            tr("roofline_col_time_us"): round_significant(np.array([float(o.time_s) for o in ops]) * 1e6),
             tr("roofline_col_bound"): [
                 tr("bound_compute") if bool(o.compute_bound) else tr("bound_memory") for o in ops
             ],
