@@ -222,18 +222,7 @@ def frontier_main(argv: Sequence[str] | None = None) -> int:
         if args.search:
             return _search_main(args, fields)
         try:
-            scenario = Scenario(
-                batch=1,
-                context_tokens=args.context,
-                output_tokens=args.output,
-                num_gpus=args.gpus,
-                weights=fields["weights"],
-                kv_cache=fields["kv"],
-                compute=args.compute,
-                price_usd_per_gpu_hour=args.price,
-                price_basis=CUSTOM if args.price is not None else args.price_basis,
-                as_of=args.as_of,
-            )
+            scenario = _scenario(args, fields["weights"], fields["kv"], batch=1, num_gpus=args.gpus)
             point = frontier(
                 fields["model"],
                 fields["hardware"],
@@ -356,18 +345,24 @@ def _search_text(d: dict) -> str:
     return head + "\n" + "\n".join(f"{k:<28} {v}" for k, v in rows)
 
 
+def _scenario(args: argparse.Namespace, weights, kv, **more) -> Scenario:
+    """The commands' scenario from their shared options: lengths, formats, compute, price and basis, engine date."""
+    return Scenario(
+        context_tokens=args.context,
+        output_tokens=args.output,
+        weights=weights,
+        kv_cache=kv,
+        compute=getattr(args, "compute", None),
+        price_usd_per_gpu_hour=args.price,
+        price_basis=CUSTOM if args.price is not None else args.price_basis,
+        as_of=getattr(args, "as_of", None),
+        **more,
+    )
+
+
 def _search_main(args: argparse.Namespace, fields: dict) -> int:
     try:
-        scenario = Scenario(
-            context_tokens=args.context,
-            output_tokens=args.output,
-            weights=fields["weights"],
-            kv_cache=fields["kv"],
-            compute=args.compute,
-            price_usd_per_gpu_hour=args.price,
-            price_basis=CUSTOM if args.price is not None else args.price_basis,
-            as_of=args.as_of,
-        )
+        scenario = _scenario(args, fields["weights"], fields["kv"])
         d = best_deployment(
             fields["model"],
             fields["hardware"],
@@ -516,14 +511,7 @@ def capacity_main(argv: Sequence[str] | None = None) -> int:
             demand = Demand(
                 args.output_tokens_per_day, args.input_tokens_per_day or 0.0, args.peak_to_average, args.utilisation
             )
-        scenario = Scenario(
-            context_tokens=args.context,
-            output_tokens=args.output,
-            weights=args.weights,
-            kv_cache=args.kv,
-            price_usd_per_gpu_hour=args.price,
-            price_basis=CUSTOM if args.price is not None else args.price_basis,
-        )
+        scenario = _scenario(args, args.weights, args.kv)
         ttft = None if args.ttft_target_ms is None else args.ttft_target_ms * ms
         rows = [
             capacity_dict(f, demand)
