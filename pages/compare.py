@@ -32,7 +32,13 @@ if first:
     st.session_state[INIT] = True
 
 st.title(tr("cmp_title"))
-st.markdown(tr("cmp_intro"))
+shown_hw = [controls.resolve(state)[1]] + [  # A's, B's and (when shown) C's chips
+    hardware[h]
+    for s in page_state.SIDES
+    if (s != "c" or st.session_state.get("compare.c.on"))
+    and (h := st.session_state.get(f"compare.{s}.hardware")) in hardware
+]
+st.markdown(fmt.device_text("cmp_intro", shown_hw, tr))  # 'chips' once A, B or C is a TPU or Trainium
 for n in st.session_state[NOTICES]:
     st.warning(tr("cmp_bad_param", param=n.param, given=n.given or "∅", used=n.used), icon="⚠️")
 
@@ -100,7 +106,7 @@ def side_controls(side: str) -> dict:
             **keep,
         )
         e[3].number_input(
-            tr("cmp_price"),
+            fmt.device_text("cmp_price", hardware[chosen], tr),
             min_value=0.0,
             max_value=1000.0,
             step=0.1,
@@ -157,7 +163,7 @@ for side in page_state.SIDES:
         summary(x, side_state, est)
         if values["gpus"] == figs.AUTO:
             auto_key = "cmp_auto_used" if est.min_gpus == est.min_gpus else "cmp_auto_none"
-            st.caption(tr(auto_key, n=side_state.gpus))
+            st.caption(fmt.device_text(auto_key, est.hardware, tr, n=side_state.gpus))
         notices.fit_notice(est, tr)
         notices.fp4_notice(est, side_state.weights, side_state.kv, tr)
         if est.price_usd_per_gpu_hour != est.price_usd_per_gpu_hour:

@@ -15,6 +15,7 @@ state = controls.scenario_state()
 tr = controls.translator()
 est = controls.evaluate(state)
 model, hw = est.model, est.hardware
+tr = fmt.device_tr(hw, tr)  # 'per chip-hour', 'chips' for a TPU or Trainium
 price_known = math.isfinite(est.price_usd_per_gpu_hour) and est.price_usd_per_gpu_hour > 0  # $0: nothing to chart
 power_w = figs.board_power_w(hw.tdp_w, state.gpus)
 energy_known = math.isfinite(power_w)
@@ -112,8 +113,14 @@ if price_known:
     expanders.explain(
         tr,
         "ce_m_usd_1m",
-        "$/1M tokens = $/GPU-hour × GPUs ÷ 3600 × TPOT ÷ batch × 10⁶",
-        f"{fmt.usd(est.price_usd_per_gpu_hour)} × {state.gpus} ÷ 3600 × {float(est.tpot_s):.4g} s ÷ {state.batch} × 10⁶",
+        tr("ce_formula_usd_1m"),
+        tr(
+            "ce_formula_usd_1m_values",
+            price=fmt.usd(est.price_usd_per_gpu_hour),
+            gpus=state.gpus,
+            tpot=f"{float(est.tpot_s):.4g}",
+            batch=state.batch,
+        ),
         fmt.usd(usd_1m),
     )
 

@@ -92,7 +92,7 @@ else:
         hide_index=True,
         placeholder="—",
     )
-    notices.basis_caption({est.hardware.name: est.price for _, est in pairs}, tr)
+    notices.basis_caption({est.hardware.name: est.price for _, est in pairs}, tr, [est.hardware for _, est in pairs])
     st.caption(fmt.device_text("hw_table_caption", device, tr, profile=profile_name, gpus=state.gpus))
 
     # (b') MLPerf Inference measured for the sidebar's model, per chip, beside the model at the same run
@@ -111,7 +111,8 @@ else:
         else:
             benchmarks = tr.join(list(dict.fromkeys(r.fields["benchmark"] for r in here)))
             measured_model = here[0].model.name  # DeepSeek-R1's results for DeepSeek-V3 (the same architecture)
-            st.markdown(tr("hw_mlperf_intro", model=measured_model, benchmarks=benchmarks))
+            tr_mlperf = fmt.device_tr([r.hardware for r in here], tr)  # 'chips' if a TPU / Trainium is ever measured
+            st.markdown(tr_mlperf("hw_mlperf_intro", model=measured_model, benchmarks=benchmarks))
 
             def _mlperf_views():  # the chips, the model and the language only: built once, not on every slider move
                 engines = {k: controls.profile_label(p, tr) for k, p in cache.profiles().items()}
@@ -119,14 +120,14 @@ else:
                 rows = figs.mlperf_table(mlperf.best_per_chip(here), predictions, engines)
                 return (
                     rows,
-                    figs.mlperf_by_chip(rows, model_name=measured_model, tr=tr),
-                    figs.mlperf_display_table(rows, tr=tr),
+                    figs.mlperf_by_chip(rows, model_name=measured_model, tr=tr_mlperf),
+                    figs.mlperf_display_table(rows, tr=tr_mlperf),
                 )
 
             mlperf_rows, mlperf_fig, mlperf_shown = cache.built(f"mlperf|{chips_key}|{model.id}", _mlperf_views)
             chart.figure(mlperf_fig, mlperf_rows, "hardware-mlperf", tr, about=None)  # not the sidebar's scenario
             st.dataframe(mlperf_shown, hide_index=True, placeholder="—")
-            st.caption(tr("hw_mlperf_caption"))
+            st.caption(tr_mlperf("hw_mlperf_caption"))
 
     # (c) memory generations
     st.header(tr("hw_gen_header"))

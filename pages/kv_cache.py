@@ -10,6 +10,7 @@ state = controls.scenario_state()
 tr = controls.translator()
 est = controls.evaluate(state)
 model, hw, s = est.model, est.hardware, est.scenario
+tr = fmt.device_tr(hw, tr)  # 'per chip', not 'per GPU', for a TPU or Trainium
 kvb = s.kv_cache.bytes_per_element
 k = figs.summary(est)
 context = fmt.tokens(state.context)

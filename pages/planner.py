@@ -18,6 +18,7 @@ from ui.figures import planner as figs
 state = controls.scenario_state()
 tr = controls.translator()
 model, hw, profile = controls.resolve(state)
+tr = fmt.device_tr(hw, tr)  # 'chips', not 'GPUs', for a TPU or Trainium
 scenario = native_formats(state.to_scenario(), hw)  # bare fp4: the chip's block format, as the estimate takes it
 est = controls.evaluate(state)
 catalog_models, catalog_hw = cache.models(), cache.hardware()

@@ -9,6 +9,7 @@ state = controls.scenario_state()
 tr = controls.translator()
 est = controls.evaluate(state)
 hw, hardware = est.hardware, cache.hardware()
+tr = fmt.device_tr(hw, tr)  # 'per chip', not 'per GPU', for a TPU or Trainium
 profile_name = controls.profile_label(est.profile, tr)
 
 st.title(tr("roofline_title"))

@@ -40,3 +40,29 @@ def decode(v) -> np.ndarray:
     if isinstance(v, dict) and "bdata" in v:
         return np.frombuffer(base64.b64decode(v["bdata"]), dtype=v["dtype"])
     return np.asarray(v)
+
+
+def visible_texts(at: AppTest) -> list[str]:
+    """Every text a reader sees on the page and in the sidebar (not the options of a selectbox): markdown, captions,
+    notices, headers, metrics (label, value, help), buttons, expanders, widget labels and helps, input placeholders,
+    table headers and row labels, and each chart's title, axis titles, annotations, trace names and hover templates."""
+    out: list[str] = []
+    for kind in ("markdown", "caption", "info", "warning", "error", "success", "title", "header", "subheader"):
+        out += [e.value for e in getattr(at, kind)]
+    for m in at.metric:
+        out += [m.label, m.value, m.help or ""]
+    out += [b.label for b in at.button] + [e.label for e in at.expander]
+    for root in (at, at.sidebar):
+        for kind in ("selectbox", "slider", "select_slider", "number_input", "multiselect", "radio", "toggle"):
+            for w in getattr(root, kind):
+                out += [w.label, w.help or "", getattr(w.proto, "placeholder", "")]
+    for d in at.dataframe:
+        v = getattr(d.value, "data", d.value)
+        out += [str(c) for c in v.columns] + [str(i) for i in v.index]
+    for f in figures(at):
+        layout = f["layout"]
+        out += [layout.get("title", {}).get("text", "")]
+        out += [layout.get(k, {}).get("title", {}).get("text", "") for k in ("xaxis", "yaxis", "yaxis2")]
+        out += [a.get("text", "") for a in layout.get("annotations", [])]
+        out += [t.get(k) for t in f["data"] for k in ("name", "hovertemplate") if isinstance(t.get(k), str)]
+    return [t for t in out if t]

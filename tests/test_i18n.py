@@ -84,3 +84,23 @@ def test_no_label_shows_an_unfilled_placeholder(page, lang):
     for kind in ("selectbox", "multiselect", "slider", "select_slider", "number_input", "radio", "checkbox", "toggle"):
         labels += [str(w.label) for w in getattr(at, kind)]
     assert not [label for label in labels if re.search(r"(?<![%$\\])\{[a-z_]+\}", label)]
+
+
+def test_a_chip_translator_gives_each_strings_chip_variant():
+    """Issue 19: Translator.for_device('chip') (ui.fmt.device_tr on a TPU or Trainium) gives a key's '_chip' variant
+    where ui/strings has one, the key itself elsewhere; 'gpu' gives the key as written."""
+    from tpot_model import load_hardware_catalog
+    from ui import fmt
+
+    hw = load_hardware_catalog()
+    chip, gpu = fmt.device_tr(hw["tpu7x"], Translator("en")), fmt.device_tr(hw["h200"], Translator("en"))
+    assert chip("per_gpu_hour") == "per chip-hour" and gpu("per_gpu_hour") == "per GPU-hour"
+    assert chip("control_price") == "Your own $/chip-hour" and chip("page_planner") == gpu("page_planner")
+    zh = fmt.device_tr(hw["trainium2"], Translator("zh-TW"))
+    assert zh("enter_own_price") == "輸入自訂每晶片小時價格" and zh.lang == "zh-TW"
+    variants = [k for k in catalog() if k.endswith("_chip") and k.removesuffix("_chip") in catalog()]
+    fields = re.compile(r"(?<!\{)\{(\w+)")  # '{hw}', not the hover templates' '%{x}'
+    for k in variants:  # a variant takes the same values as its key (the page fills either)
+        for lang in LANGUAGES:
+            ours, base = catalog()[k][lang], catalog()[k.removesuffix("_chip")][lang]
+            assert set(fields.findall(ours)) == set(fields.findall(base)), (k, lang)

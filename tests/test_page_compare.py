@@ -263,3 +263,25 @@ def test_a_tpu_or_trainium_scenario_counts_chips(lang, hw):
     assert at.selectbox(key="compare.b.gpus").label == tr("cmp_gpus_chip")
     rows = list(_table(run_page("compare", lang=lang)).index)
     assert tr("cmp_row_gpus") in rows and tr("cmp_row_gpus_chip") not in rows
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_compare_intro_auto_count_and_price_box_say_chips_for_a_tpu_or_trainium(lang):
+    """Issue 19: with a TPU as A and Trainium2 as B, Compare's intro, B's 'set automatically' caption, B's price box
+    and the headline table's price row say chips / chip-hour; with GPUs only (H200 against MI300X) they say GPUs."""
+    from tests.apptest_util import visible_texts
+
+    tr = Translator(lang)
+    at = run_page("compare", lang=lang, hardware="tpu7x", b_hardware="trainium2")
+    assert not at.exception
+    assert at.markdown[0].value == tr("cmp_intro_chip")
+    auto = tr("cmp_auto_used_chip", n=0).split("0")[0]  # the template up to the count
+    assert any(c.value.startswith(auto) for c in at.caption)
+    assert at.number_input(key="compare.b.price").label == tr("cmp_price_chip")
+    assert not [t for t in visible_texts(at) if "GPU" in t]
+    gpu = run_page("compare", lang=lang)
+    assert gpu.markdown[0].value == tr("cmp_intro")
+    assert any(c.value.startswith(tr("cmp_auto_used", n=0).split("0")[0]) for c in gpu.caption)
+    assert gpu.number_input(key="compare.b.price").label == tr("cmp_price")
+    mixed = run_page("compare", lang=lang, b_hardware="tpu7x")  # a GPU against a TPU: the neutral 'chips'
+    assert mixed.markdown[0].value == tr("cmp_intro_chip")

@@ -67,9 +67,10 @@ def test_price_override_from_the_url_scales_cost():
 def test_hardware_without_a_price_still_shows_throughput_and_energy():
     at = run_page("cost", hardware="tpu-v5e", model="llama-3.1-8b", gpus="4")
     assert not at.exception
-    no_price = EN("no_public_price", hw="Google TPU v5e", basis=EN("basis_on_demand"))
+    # a TPU: the notice and its button say chip-hour (issue 19; were pinned to the GPU-hour wording)
+    no_price = EN("no_public_price_chip", hw="Google TPU v5e", basis=EN("basis_on_demand"))
     assert any(no_price == i.value for i in at.info)
-    assert EN("enter_own_price") in [b.label for b in at.button]  # the one click that enters a price
+    assert EN("enter_own_price_chip") in [b.label for b in at.button]  # the one click that enters a price
     titles = _titles(at)
     assert EN("ce_cost_title_batch") not in titles
     # a TPU: its throughput is per chip (issue 19), the titles and the heat map's metric say so
@@ -245,3 +246,26 @@ def test_tpus_and_trainium_are_chips_not_gpus(lang, hw):
                 or "GPU 小時" in c.value or "per GPU" in c.value or "每 GPU" in c.value]  # fmt: skip
     if hw == "trainium2":
         assert any(c.value.startswith(tr("ce_cost_caption_chip").split("{")[0]) for c in at.caption)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_cost_formula_is_translated_and_says_chip_hour_for_a_tpu(lang):
+    """Issues 19 and the i18n rule: the '$ per 1M' expander's formula comes from ui/strings (it was hard-coded
+    English) and on a TPU reads '$/chip-hour × chips'; the values line is the scenario's: $1.03 (TPU7x, hyperscaler
+    TCO) × 2 ÷ 3600 × TPOT ÷ 32 × 10⁶ = the metric."""
+    from tests.apptest_util import visible_texts
+
+    tr = Translator(lang)
+    at = run_page("cost", lang=lang, hardware="tpu7x", price_basis="hyperscaler")
+    at.session_state["explain.ce_m_usd_1m"] = True  # open the lazy 'how is this computed?' expander
+    at.run()
+    assert not at.exception
+    (text,) = [m.value for m in at.markdown if "3600" in m.value]
+    assert f"{tr('formula')}: {tr('ce_formula_usd_1m_chip')}" in text
+    assert "$/chip-hour" in tr("ce_formula_usd_1m_chip") or "晶片小時" in tr("ce_formula_usd_1m_chip")
+    assert f"{tr('with_values')}: $1.03 × 2 ÷ 3600 × " in text and " s ÷ 32 × 10⁶" in text
+    assert not [t for t in visible_texts(at) if "GPU" in t]
+    gpu = run_page("cost", lang=lang, hardware="h200", price_basis="hyperscaler")
+    gpu.session_state["explain.ce_m_usd_1m"] = True
+    gpu.run()
+    assert any(tr("ce_formula_usd_1m") in m.value for m in gpu.markdown)

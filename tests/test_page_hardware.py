@@ -226,3 +226,21 @@ def test_a_list_of_every_kind_says_chips_and_a_gpu_only_list_gpus(lang):
     need = table.set_index(tr("hw_col_hardware")).loc[CATALOG["tpu-v5e"].name, tr("hw_col_min_gpus_chip")]
     tpu = labels[CATALOG["tpu-v5e"].name]
     assert tr("hw_needs_gpus", devices=fmt.devices(CATALOG["tpu-v5e"], need, tr)) in tpu and "GPU" not in tpu
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_mlperf_block_with_tpus_and_trainium_listed(lang):
+    """Issue 19: the MLPerf block's words follow the chips it shows (fmt.device_tr over its rows). MLPerf has results
+    on GPUs only today, so with a TPU in the sidebar and TPUs / Trainium among the listed chips the block still draws,
+    in GPUs; a figure built for rows that include a chip says 'per chip'."""
+    tr = Translator(lang)
+    at = run_page("hardware", model="llama-2-70b", hardware="tpu7x", lang=lang)
+    assert not at.exception and not at.error
+    assert tr("hw_mlperf_header") in [h.value for h in at.header]
+    (fig,) = [f for f in figures(at) if f["layout"]["title"]["text"] == tr("hw_mlperf_title", model="Llama 2 70B")]
+    assert fig["layout"]["xaxis"]["title"]["text"] == tr("hw_mlperf_axis")  # every measured chip is a GPU
+    assert any(c.value.startswith(tr("hw_mlperf_caption")[:40]) for c in at.caption)
+    chips = fmt.device_tr([CATALOG["h200"], CATALOG["tpu7x"]], tr)  # were a TPU ever measured
+    assert chips("hw_mlperf_axis") == tr("hw_mlperf_axis_chip") and "GPU" not in chips("hw_mlperf_caption")
+    assert "GPU" not in chips("hw_mlperf_hover_run", round="v5.1", date="", scenario="", benchmark="", submitter="",
+                              system="", gpus=8, weights="fp8")  # fmt: skip

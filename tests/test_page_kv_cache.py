@@ -149,3 +149,20 @@ def test_2025_26_attention_kinds_render_and_are_named(model):
     assert not at.exception, at.exception
     text = " ".join(m.value for m in at.markdown)
     assert ("DSA" in text) if model == "deepseek-v3.2" else ("chunked local attention" in text)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+@pytest.mark.parametrize("hw", ["tpu7x", "trainium2"])
+def test_kv_cache_says_per_chip_for_a_tpu_or_trainium(lang, hw):
+    """Issue 19: the KV cache page of a TPU or Trainium says 'per chip' (charts' titles, axes, hovers, the room
+    line, captions, metric helps, the attention text), never GPU; a GPU keeps 'per GPU'."""
+    from tests.apptest_util import visible_texts
+
+    tr = Translator(lang)
+    at = run_page("kv_cache", lang=lang, hardware=hw)
+    assert not at.exception
+    texts = visible_texts(at)
+    assert not [t for t in texts if "GPU" in t]
+    assert tr("kvc_size_title_chip") in texts and tr("kvc_axis_gb_per_gpu_chip") in texts
+    gpu = visible_texts(run_page("kv_cache", lang=lang, hardware="h200"))
+    assert tr("kvc_size_title") in gpu

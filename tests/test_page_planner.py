@@ -393,3 +393,22 @@ def test_layout_section_in_zh_tw():
     assert _figure(at, "pl_layout_title", tr=ZH, n=8)
     assert ZH("pl_m_layout_tps") in [m.label for m in at.metric]
     assert list(at.dataframe[0].value.columns)[:2] == [ZH("pl_col_pool"), ZH("pl_col_layout")]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+@pytest.mark.parametrize("section", figs.SECTIONS)
+def test_planner_says_chips_for_a_tpu_in_every_section(lang, section):
+    """Issue 19: with a TPU in the sidebar, no text of the Planner's open section (captions, metrics and their helps,
+    charts' titles, axes and hovers, table headers, notices) says GPU; the headline metric reads 'per chip'."""
+    from tests.apptest_util import visible_texts
+
+    tr = Translator(lang)
+    at = run_page("planner", lang=lang, hardware="tpu7x", planner_section=section)
+    assert not at.exception
+    texts = visible_texts(at)
+    assert not [t for t in texts if "GPU" in t]
+    assert tr("pl_caption_chip") in [c.value for c in at.caption]
+    if section == "hardware":
+        assert tr("pl_m_tps_gpu_chip") in [m.label for m in at.metric]
+        gpu = run_page("planner", lang=lang, hardware="h200", planner_section=section)
+        assert tr("pl_m_tps_gpu") in [m.label for m in gpu.metric]

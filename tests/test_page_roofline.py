@@ -125,3 +125,19 @@ def test_llama_cpp_roof_is_the_rate_the_estimate_used():
     methodology = run_page("methodology", **query)
     text = " ".join(m.value for m in methodology.markdown)
     assert EN("meth_rates_cap", cap=used) in text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+@pytest.mark.parametrize("hw", ["tpu7x", "trainium2"])
+def test_roofline_says_per_chip_for_a_tpu_or_trainium(lang, hw):
+    """Issue 19: the Roofline page of a TPU or Trainium says 'per chip' (intro, chart title, table title, metric
+    help), never GPU; a GPU keeps 'per GPU'."""
+    from tests.apptest_util import visible_texts
+
+    tr = Translator(lang)
+    at = run_page("roofline", lang=lang, hardware=hw)
+    assert not at.exception
+    assert not [t for t in visible_texts(at) if "GPU" in t]
+    assert tr("roofline_table_title_chip") in [s.value for s in at.subheader]
+    gpu = run_page("roofline", lang=lang, hardware="h200")
+    assert tr("roofline_table_title") in [s.value for s in gpu.subheader]

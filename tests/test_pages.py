@@ -384,3 +384,27 @@ def test_overview_calls_tpus_and_trainium_chips(lang, hw):
     assert any(md.value.startswith(tr("ov_why_chip").split("{")[0]) for md in at.markdown)
     gpu = run_page("overview", lang=lang, hardware="h200")
     assert tr("ov_memory_title") in _chart_words(gpu) and tr("m_memory") in [m.label for m in gpu.metric]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_sidebar_and_price_notices_say_chip_hour_for_a_tpu_or_trainium(lang):
+    """Issue 19: with Trainium2 in the sidebar (no public hyperscaler price), the sidebar's own-price box, its help
+    texts, the no-public-price notice and its button, and a does-not-fit error say chip(-hour), not GPU(-hour);
+    with a GPU they keep GPU."""
+    from tests.apptest_util import visible_texts
+
+    tr = Translator(lang)
+    at = run_page("overview", lang=lang, hardware="trainium2", price_basis="hyperscaler")
+    assert not at.exception
+    assert at.sidebar.number_input(key="price").label == tr("control_price_chip")
+    assert at.sidebar.select_slider(key="gpus").help == tr("help_gpus_chip")
+    assert at.sidebar.selectbox(key="price_basis").help == tr("help_price_basis_chip")
+    assert tr("no_public_price_chip", hw="AWS Trainium2", basis=tr("basis_hyperscaler")) in [i.value for i in at.info]
+    assert tr("enter_own_price_chip") in [b.label for b in at.button]
+    assert not [t for t in visible_texts(at) if "GPU" in t]
+    big = run_page("overview", lang=lang, hardware="tpu7x", model="llama-3.1-405b", weights="bf16", gpus="1")
+    (error,) = [e.value for e in big.error]
+    assert error.startswith(tr("does_not_fit_chip").split("{")[0]) and "GPU" not in error
+    gpu = run_page("overview", lang=lang, hardware="h200")
+    assert gpu.sidebar.number_input(key="price").label == tr("control_price")
+    assert gpu.sidebar.select_slider(key="gpus").help == tr("help_gpus")

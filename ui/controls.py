@@ -113,6 +113,7 @@ def sidebar() -> ScenarioState:
             tr("control_hardware"), list(hardware), format_func=lambda i: _label(hardware[i], i, tr), key="hardware"
         )
         chosen = hardware.get(st.session_state.get("hardware"))  # TPUs and Trainium count chips, not GPUs
+        tr = fmt.device_tr(chosen, tr)  # the help and price texts below: '$/chip-hour' for a TPU or Trainium
         gpus_label = tr(f"control_gpus_{fmt.device_kind(chosen)}")
         st.select_slider(gpus_label, GPU_OPTIONS, key="gpus", help=tr("help_gpus"))
         c1, c2 = st.columns(2)

@@ -259,6 +259,13 @@ def device_text(key: str, hw, tr: Callable[..., str], /, **values: object) -> st
     return tr(device_key(key, hw, tr), **values)
 
 
+def device_tr(hw, tr):
+    """The page's translator in this hardware's device word (device_kind): on a TPU or Trainium every string with a
+    '_chip' variant reads 'chip' ('Your own $/chip-hour', 'KV cache per chip'); for a page or control about one chip
+    (the sidebar's)."""
+    return tr.for_device(device_kind(hw))
+
+
 def device_word(hw, tr: Callable[..., str], n: float = 2) -> str:
     """'GPU' / 'GPUs' / 'chip' / 'chips' (zh-TW 'GPU' / '晶片') for n devices of this hardware."""
     return tr(f"dev_{device_kind(hw)}_{'one' if n == 1 else 'many'}")

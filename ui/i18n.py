@@ -28,15 +28,23 @@ def catalog() -> dict[str, dict[str, str]]:
 class Translator:
     """tr('key', n=3) -> the string in this language, formatted; English when a translation is missing."""
 
-    def __init__(self, lang: str = DEFAULT_LANGUAGE) -> None:
+    def __init__(self, lang: str = DEFAULT_LANGUAGE, device: str = "gpu") -> None:
         self.lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+        self.device = device  # 'chip': every string with a '_chip' variant is given in it (for_device)
 
     def __call__(self, key: str, **values: object) -> str:
+        if self.device == "chip" and f"{key}_chip" in catalog():
+            key = f"{key}_chip"
         entry = catalog().get(key)
         if entry is None:
             raise KeyError(f"no string {key!r} in ui/strings")
         text = entry.get(self.lang) or entry["en"]
         return text.format(**values) if values else text
+
+    def for_device(self, device: str) -> Translator:
+        """This language in a device word: for 'chip' (a TPU or Trainium: ui.fmt.device_kind decides) every string
+        with a '_chip' variant in ui/strings ('per chip-hour', '每晶片小時') is given in it; 'gpu': as written."""
+        return Translator(self.lang, device)
 
     def has(self, key: str) -> bool:
         return key in catalog()

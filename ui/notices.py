@@ -23,6 +23,7 @@ def fit_notice(est, tr: Translator) -> None:
     """When a (scalar) scenario does not fit: say by how much, and the remedies that work (GPUs, precision, batch)."""
     if bool(est.fits):
         return
+    tr = fmt.device_tr(est.hardware, tr)  # 'per chip', 'chips' for a TPU or Trainium
     s = est.scenario
     min_gpus = float(est.min_gpus)
     remedies = [tr("remedy_gpus", n=int(min_gpus)) if min_gpus == min_gpus else tr("remedy_none")]
@@ -72,6 +73,7 @@ def split_notice(est, tr: Translator) -> None:
     """When tensor parallelism over the GPUs does not divide the model's attention heads (engines refuse it): say so,
     with the nearest GPU counts that do."""
     s, m = est.scenario, est.model
+    tr = fmt.device_tr(est.hardware, tr)
     n = int(s.num_gpus)
     if s.parallelism == "dp-ep" or m.num_heads % n == 0:
         return
@@ -86,6 +88,7 @@ def split_notice(est, tr: Translator) -> None:
 def scale_notice(est, tr: Translator) -> None:
     """Past the chip's scale-up domain: the collectives cross domains over the NICs; say at what bandwidth."""
     hw = est.hardware
+    tr = fmt.device_tr(hw, tr)
     n, domain = int(est.scenario.num_gpus), scale_up_domain_gpus(hw)
     if n > domain:
         st.info(
@@ -116,11 +119,14 @@ def price_note(price, tr: Translator) -> str:
     return fmt.price_note(price, tr)
 
 
-def basis_caption(prices: dict, tr: Translator) -> None:
+def basis_caption(prices: dict, tr: Translator, hardware=None) -> None:
     """Under a table of $ figures over several chips (name -> PricePoint, one basis): the basis and the span of the
-    prices' dates, the chips with no public price under it, and what tokens per MW count (all-in power)."""
+    prices' dates, the chips with no public price under it, and what tokens per MW count (all-in power); in the
+    device word of `hardware` (the chips listed: '$/chip-hour' once one is a TPU or Trainium), when given."""
     if not prices:
         return
+    if hardware is not None:
+        tr = fmt.device_tr(hardware, tr)
     priced = [p for p in prices.values() if p.usd_per_gpu_hour == p.usd_per_gpu_hour]
     unpriced = [name for name, p in prices.items() if p.usd_per_gpu_hour != p.usd_per_gpu_hour]
     note = fmt.prices_note(priced, tr) if priced else tr(f"basis_{next(iter(prices.values())).basis}")
@@ -148,6 +154,7 @@ def cost_line(est, tr: Translator, key: str = "no_price", tokens_per_s_per_gpu: 
     or at `tokens_per_s_per_gpu` when the $ figure is at another operating point); when the chip has no price under
     the basis, say so with the one click that enters one."""
     price = est.price
+    tr = fmt.device_tr(est.hardware, tr)  # 'Enter my own $/chip-hour' on a TPU or Trainium
     per_gpu = float(est.tokens_per_s_per_gpu if tokens_per_s_per_gpu is None else tokens_per_s_per_gpu)
     all_in_w = float(est.all_in_w_per_gpu)
     per_mw = per_gpu * 1e6 / all_in_w  # economics.tokens_per_s_per_mw

@@ -196,13 +196,13 @@ def headline_display(ests: Mapping[str, Estimate], *, tr: Translator = EN):
         tr("cmp_row_profile"): lambda e: profile_name(e.profile, tr),
     }
     if compact:
-        setup[tr("cmp_row_price")] = lambda e: (
+        setup[fmt.device_text("cmp_row_price", device, tr)] = lambda e: (
             fmt.usd(e.price_usd_per_gpu_hour) if math.isfinite(e.price_usd_per_gpu_hour) else tr("no_price")
         )
         setup[tr("cmp_row_price_basis")] = lambda e: tr(f"basis_{e.price.basis}")
         setup[tr("cmp_row_price_as_of")] = lambda e: e.price.as_of or "—"
     else:
-        setup[tr("cmp_row_price")] = lambda e: (
+        setup[fmt.device_text("cmp_row_price", device, tr)] = lambda e: (
             f"{fmt.usd(e.price_usd_per_gpu_hour)} · {fmt.price_note(e.price, tr)}"
             if math.isfinite(e.price_usd_per_gpu_hour)
             else f"{tr('no_price')} · {fmt.price_note(e.price, tr)}"
