@@ -21,7 +21,7 @@ model, hw, profile = controls.resolve(state)
 catalog = cache.hardware()
 
 st.title(tr("page_economics"))
-st.caption(tr("ec_caption"))
+st.caption(fmt.device_text("ec_caption", hw, tr))  # 'what owning a chip costs' for a TPU or Trainium
 
 # --- demand to capacity
 st.header(tr("ec_cap_h"))
@@ -61,9 +61,13 @@ chart.figure(
     figs.capacity_figure(table, devices={h: fmt.device_kind(catalog[h]) for h in chips}, tr=tr), table, "capacity", tr
 )
 st.dataframe(table.drop(columns=["hardware_id"]), hide_index=True)
-st.caption(tr("ec_cap_help"))
-if rows:
-    st.caption(notices.price_note(economics.price_for(catalog[chips[0]], scenario), tr))
+st.caption(fmt.device_text("ec_cap_help", [catalog[h] for h in chips], tr))  # chips once the list holds a TPU
+if rows:  # the basis and its dates; the chips with no price under it, or no published all-in power: named, not 'n/a'
+    notices.basis_caption(
+        {catalog[h].name: economics.price_for(catalog[h], scenario) for h in chips}, tr, [catalog[h] for h in chips]
+    )
+    if unpowered := [catalog[h].name for h in chips if not math.isfinite(catalog[h].prices.all_in_w)]:
+        st.caption(tr("ec_cap_no_power", hws=tr.join(unpowered)))
 
 # --- TCO from parts, for the sidebar chip
 st.header(tr("ec_tco_h"))
@@ -72,8 +76,10 @@ tier = hw.prices.price(tier_basis)
 if tier is not None and math.isfinite(hw.prices.all_in_w):
     preset = economics.tco_preset(tier.usd_per_gpu_hour, hw.prices.all_in_w, hw.tdp_w)
     st.markdown(
-        tr(
+        fmt.device_text(
             "ec_tco_intro",
+            hw,
+            tr,
             hw=hw.name,
             basis=tr(f"basis_{tier_basis}"),
             price=fmt.usd_markdown(tier.usd_per_gpu_hour),
@@ -114,7 +120,7 @@ def _use_tco(value: float = round(b.usd_per_gpu_hour, 4)) -> None:
     st.session_state["price"] = value
 
 
-c[2].button(tr("ec_use_tco"), on_click=_use_tco, key="econ.use_tco")
+c[2].button(fmt.device_text("ec_use_tco", hw, tr), on_click=_use_tco, key="econ.use_tco")
 chart.figure(
     figs.tco_figure(b, device=fmt.device_kind(hw), tr=tr), figs.tco_table(b, hw.id, tier_basis, preset_as_of), "tco", tr
 )
@@ -143,24 +149,36 @@ rev = economics.revenue(
     cached_input_fraction=cached, all_in_w=est.all_in_w_per_gpu, gpus_per_rack=rack,
     capex_usd_per_gpu=tier_capex.capex_usd if tier_capex else math.nan,
 )  # fmt: skip
+priced = math.isfinite(est.price_usd_per_gpu_hour)  # else: say there is no price, never a bare 'n/a'
+rev_key = (
+    "ec_rev_intro" if priced else ("ec_rev_intro_no_own" if est.price.basis == "custom" else "ec_rev_intro_no_price")
+)
 st.markdown(
-    tr(
-        "ec_rev_intro",
+    fmt.device_text(
+        rev_key,
+        hw,
+        tr,
         rate=fmt.rate(out_rate),
         ratio=fmt.number(ratio),
         price=fmt.usd_markdown(est.price_usd_per_gpu_hour),
         note=notices.price_note(est.price, tr),
+        hw=hw.name,
+        basis=tr(f"basis_{est.price.basis}"),
     )  # fmt: skip
 )
 notices.cost_line(est, tr, key="econ.no_price")
+no_price, no_power = tr("no_public_price_short"), tr("no_public_power_short")
+has_power = math.isfinite(est.all_in_w_per_gpu)
 c = st.columns(5)
 c[0].metric(fmt.device_text("ec_m_rev", hw, tr), fmt.usd(rev.revenue_usd_per_gpu_hour))
-c[1].metric(tr("ec_m_margin"), fmt.pct(rev.gross_margin_fraction, na=tr("fr_na")))
-c[2].metric(tr("ec_m_rev_mw"), fmt.usd(rev.revenue_usd_per_mw_hour))
+c[1].metric(tr("ec_m_margin"), fmt.pct(rev.gross_margin_fraction, na=tr("fr_na")) if priced else no_price)
+c[2].metric(tr("ec_m_rev_mw"), fmt.usd(rev.revenue_usd_per_mw_hour) if has_power else no_power)
 c[3].metric(tr("ec_m_rev_rack"), fmt.usd(rev.revenue_usd_per_rack_hour))
-payback = rev.payback_months
-c[4].metric(tr("ec_m_payback"), fmt.number(payback) if payback == payback else tr("fr_na"),
-            help=tr("ec_payback_def", capex=fmt.usd(rev.capex_usd_per_gpu)))  # fmt: skip
+payback, has_capex = rev.payback_months, math.isfinite(rev.capex_usd_per_gpu)
+c[4].metric(tr("ec_m_payback"),
+            fmt.number(payback) if payback == payback else (tr("fr_na") if priced and has_capex else no_price),
+            help=fmt.device_text("ec_payback_def", hw, tr,
+                                 capex=fmt.usd(rev.capex_usd_per_gpu) if has_capex else no_price))  # fmt: skip
 st.download_button(
     tr("ec_rev_csv"),
     figs.revenue_table(rev, hw.id, est.price.basis, est.price.as_of).to_csv(index=False),
@@ -176,7 +194,7 @@ concurrency = frontier_figs.concurrency_grid(state.batch)
 curve = controls.evaluate(state, batch=concurrency, batching="continuous")
 fits = np.asarray(curve.fits, dtype=bool)
 if not fits.any():
-    st.info(tr("ec_rf_none"))
+    st.info(fmt.device_text("ec_rf_none", hw, tr))
 else:
     per_gpu = np.asarray(curve.output_tokens_per_s_per_gpu, dtype=float)[fits]
     api = economics.ApiPrice(api_in, api_out, api_cached)

@@ -34,12 +34,13 @@ def test_no_public_price_is_said_on_every_page_that_shows_dollars_not_n_a():
     """Issue 20: Trainium2 has no public hyperscaler price (nor a published all-in power): every page that shows $
     or tokens per MW says so in zh-TW, with the one click that enters a price, never a bare 'n/a' in its place."""
     q = dict(lang="zh-TW", model="llama-3.1-8b", hardware="trainium2", price_basis="hyperscaler")
-    notice = ZH("no_public_price", hw="AWS Trainium2", basis=ZH("basis_hyperscaler"))
+    # Trainium: the notice and its button say chip-hour (issue 19; were pinned to the GPU-hour wording)
+    notice = ZH("no_public_price_chip", hw="AWS Trainium2", basis=ZH("basis_hyperscaler"))
     for page in ("overview", "cost", "compare", "planner", "economics"):
         at = run_page(page, **q)
         assert not at.exception, page
         assert notice in [i.value for i in at.info], page
-        assert ZH("enter_own_price") in [b.label for b in at.button], page
+        assert ZH("enter_own_price_chip") in [b.label for b in at.button], page
     overview = run_page("overview", **q)
     assert _metric(overview, ZH("m_cost")) == ZH("no_public_price_short")  # was 'n/a'
     compare = run_page("compare", **q).dataframe[0].value
@@ -48,7 +49,7 @@ def test_no_public_price_is_said_on_every_page_that_shows_dollars_not_n_a():
     assert compare.loc[ZH("cmp_row_tokens_per_mw"), "A"] == ZH("no_public_power_short")
     # Hardware: the chips without a price under the basis are named under the table (their $ cells are empty)
     hardware = run_page("hardware", **q)
-    unpriced = ZH("cost_basis_unpriced", hws="").strip()
+    unpriced = ZH("cost_basis_unpriced_chip", hws="").strip()  # the list holds TPUs and Trainium: chip wording
     assert any("AWS Trainium2" in c.value and unpriced in c.value for c in hardware.caption)
 
 
@@ -74,7 +75,8 @@ def test_same_usd_per_1m_on_every_page_for_the_same_basis():
     row = table[table[EN("hw_col_hardware")] == e.hardware.name].iloc[0]
     assert row[EN("hw_col_usd_1m")] == pytest.approx(expected, rel=1e-3)
     assert row[EN("m_tokens_per_mw")] == pytest.approx(float(e.tokens_per_s_per_mw), rel=1e-3)
-    assert any(EN("cost_basis_many", note=note) in c.value for c in hardware.caption)
+    # the table lists TPUs and Trainium too: the caption's neutral 'chip' wording (issue 19; was the GPU wording)
+    assert any(EN("cost_basis_many_chip", note=note) in c.value for c in hardware.caption)
     # Compare: scenario A is the sidebar's; its price names the basis and date, the cost line sits under A
     compare = run_page("compare", **Q)
     headline = compare.dataframe[0].value
@@ -229,3 +231,67 @@ def test_tpus_and_trainium_are_priced_per_chip_hour(lang, hw):
     hovers = [t.hovertemplate for t in fig.data]
     assert hovers[0].endswith(f",}} {tr('ec_unit_gpus_chip')}<extra></extra>")  # '%{customdata[0]:,} chips'
     assert tr("ec_unit_gpus") in hovers[1] and tr("ec_unit_gpus_chip") not in hovers[1]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_revenue_without_a_price_or_all_in_power_says_so_not_n_a(lang):
+    """Issue 20: Trainium2 has no public hyperscaler price and no published all-in power. The revenue sentence says
+    there is no public price (was 'at n/a per GPU-hour'), margin and payback read 'No public price' and revenue per
+    MW-hour 'No public all-in power' (were 'n/a'), the notice and its one click to enter a price are there, and the
+    tokens-per-MW line names the missing power. Revenue per chip-hour and per rack-hour need no price and stay $.
+    Once the click switched to 'Your own' with nothing entered, the sentence says to type a price."""
+    tr = Translator(lang)
+    at = run_page("economics", lang=lang, hardware="trainium2", price_basis="hyperscaler")
+    assert not at.exception
+    est = estimate(
+        resolve_model("llama-3.1-70b"),
+        resolve_hardware("trainium2"),
+        Scenario(
+            batch=32,
+            context_tokens=4096,
+            output_tokens=1024,
+            num_gpus=2,
+            weights="fp8",
+            kv_cache="bf16",
+            price_basis="hyperscaler",
+        ),
+        resolve_profile("typical"),
+    )  # the sidebar's
+    rate = fmt.rate(float(est.output_tokens_per_s_per_gpu))  # fmt: skip
+    intro = tr("ec_rev_intro_no_price_chip", rate=rate, ratio="4.00", hw="AWS Trainium2", basis=tr("basis_hyperscaler"))
+    assert intro in [m.value for m in at.markdown]
+    values = {m.label: m.value for m in at.metric}
+    assert values[tr("ec_m_margin")] == tr("no_public_price_short")
+    assert values[tr("ec_m_payback")] == tr("no_public_price_short")
+    assert values[tr("ec_m_rev_mw")] == tr("no_public_power_short")
+    assert values[tr("ec_m_rev_chip")].startswith("$") and values[tr("ec_m_rev_rack")].startswith("$")
+    assert not [v for v in values.values() if v in ("n/a", tr("fr_na"))]
+    payback_help = next(m.help for m in at.metric if m.label == tr("ec_m_payback"))
+    assert payback_help == tr("ec_payback_def_chip", capex=tr("no_public_price_short"))
+    assert tr("no_public_price_chip", hw="AWS Trainium2", basis=tr("basis_hyperscaler")) in [i.value for i in at.info]
+    assert tr("m_tokens_per_mw_none_chip") in [c.value for c in at.caption]
+    assert not [m.value for m in at.markdown if "n/a" in m.value or tr("fr_na") in m.value]
+    at.button(key="econ.no_price").click().run()  # 'Enter my own $/chip-hour'
+    assert not at.exception
+    assert tr("ec_rev_intro_no_own_chip", rate=rate, ratio="4.00") in [m.value for m in at.markdown]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_economics_words_follow_the_chips_and_unpriced_candidates_are_named(lang):
+    """Issue 19: with a TPU in the sidebar, the page's intro, the TCO button and the TCO intro say chip(-hour); the
+    capacity caption says chips once a candidate is a TPU or Trainium (GPUs for GPU candidates). Issue 20: the
+    candidates without a price under the basis (Trainium2) and without a published all-in power (Trainium2, TPU7x)
+    are named under the capacity table, not left as empty cells."""
+    tr = Translator(lang)
+    at = run_page("economics", lang=lang, hardware="tpu7x", price_basis="hyperscaler")
+    assert not at.exception
+    captions = [c.value for c in at.caption]
+    assert tr("ec_caption_chip") in captions and tr("ec_cap_help") in captions  # H200, B200, MI355X: GPUs
+    assert tr("ec_use_tco_chip") in [b.label for b in at.button]
+    at.multiselect(key="econ.chips").set_value(["h200", "trainium2", "tpu7x"]).run()
+    assert not at.exception
+    captions = [c.value for c in at.caption]
+    assert tr("ec_cap_help_chip") in captions
+    unpriced = tr("cost_basis_unpriced_chip", hws="AWS Trainium2")
+    assert any(c.endswith(unpriced) for c in captions), captions
+    assert tr("ec_cap_no_power", hws=tr.join(["AWS Trainium2", "Google TPU7x (Ironwood)"])) in captions
