@@ -60,7 +60,7 @@ c[3].metric(
     f"{k.max_batch:,}",
     help=tr("kvc_m_max_batch_def", gpus=state.gpus, hw=hw.name, context=context, output=fmt.tokens(state.output)),
 )
-formula, substituted = figs.per_token_formula(model, kvb)
+formula, substituted = figs.per_token_formula(model, kvb, tr)
 expanders.explain(tr, "kvc_m_per_token", formula, substituted, fmt.kib_and_bytes(k.bytes_per_token))
 
 scale = st.radio(

@@ -104,3 +104,43 @@ def test_a_chip_translator_gives_each_strings_chip_variant():
         for lang in LANGUAGES:
             ours, base = catalog()[k][lang], catalog()[k.removesuffix("_chip")][lang]
             assert set(fields.findall(ours)) == set(fields.findall(base)), (k, lang)
+
+
+SHOWN_CALLS = {"markdown", "caption", "info", "warning", "error", "success", "title", "header", "subheader", "metric",
+               "button", "expander", "write", "text", "explain", "selectbox", "radio", "number_input", "slider",
+               "select_slider", "multiselect", "toggle", "checkbox", "download_button", "tabs"}  # fmt: skip
+NOT_SHOWN_KWARGS = {"key", "icon", "file_name", "mime", "format", "on_click", "type", "width", "persist_state"}
+
+
+def _english_words(node) -> list[str]:
+    """The English words of a string literal or f-string's literal parts (placeholders, tags and units dropped)."""
+    import ast
+
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        text = node.value
+    elif isinstance(node, ast.JoinedStr):
+        text = " ".join(v.value for v in node.values if isinstance(v, ast.Constant))
+    else:
+        return []
+    text = re.sub(r"%\{[^}]*\}|<[^>]*>|\{[^}]*\}", " ", text)
+    if re.fullmatch(r"[\w.\-|:/ ]*", text) and not re.search(r"[A-Za-z]{3,}\s+[A-Za-z]{2,}|[A-Z][a-z]{2,}", text):
+        return []  # an id, a key, a file name, an option value ('ce_m_usd_1m', 'revenue.csv', 'off')
+    units = {"ms", "tok", "FLOP", "byte", "TPOT", "TTFT", "GB", "KiB", "MB", "TB", "kW", "MW"}
+    return [w for w in re.findall(r"[A-Za-z]{3,}", text) if w not in units]
+
+
+def test_pages_show_no_hard_coded_english():
+    """Every text a page shows comes from ui/strings (en + zh-TW): no string literal with English words is passed to
+    a Streamlit element or the 'how is this computed?' expander in pages/*.py (the Cost formula was one)."""
+    import ast
+
+    found = []
+    for path in sorted((ROOT / "pages").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+                continue
+            if node.func.attr not in SHOWN_CALLS:
+                continue
+            args = [*node.args, *(k.value for k in node.keywords if k.arg not in NOT_SHOWN_KWARGS)]
+            found += [f"{path.name}:{a.lineno}" for a in args if _english_words(a)]
+    assert not found, found

@@ -129,3 +129,21 @@ def test_random_scenarios_never_raise():
             at.selectbox(key="breakdown.heatmap_metric").set_value(rng.choice(["tpot", "usd_per_1M_tokens", "fits"]))
         at.run()
         assert not at.exception, (i, at.exception)
+
+
+def test_heatmap_hover_has_no_hard_coded_english():
+    """The heat map's hover (every cell and the scenario's star) names the context's unit from ui/strings: 'tokens'
+    in English, 'Token' in zh-TW (it was a hard-coded 'tokens' on both)."""
+    for tr in (EN, ZH):
+        at = run_page("breakdown", lang=tr.lang)
+        assert not at.exception
+        hovers = [
+            t["hovertemplate"]
+            for f in figures(at)
+            for t in f["data"]
+            if tr("breakdown_hover_context") in str(t.get("hovertemplate", ""))
+        ]
+        assert len(hovers) >= 2  # the cells and the star
+        for h in hovers:
+            assert f" {tr('breakdown_hover_tokens')}<" in h
+            assert tr is EN or "tokens" not in h

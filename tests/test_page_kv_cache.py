@@ -166,3 +166,17 @@ def test_kv_cache_says_per_chip_for_a_tpu_or_trainium(lang, hw):
     assert tr("kvc_size_title_chip") in texts and tr("kvc_axis_gb_per_gpu_chip") in texts
     gpu = visible_texts(run_page("kv_cache", lang=lang, hardware="h200"))
     assert tr("kvc_size_title") in gpu
+
+
+@pytest.mark.parametrize(("model", "key"), [("llama-3.1-70b", "kvc_formula_gqa"), ("deepseek-v3", "kvc_formula_mla")])
+def test_per_token_formula_is_translated(model, key):
+    """The 'KV per token' expander's formula comes from ui/strings (it was hard-coded English): zh-TW reads
+    '每元素位元組數' where English reads 'bytes/element'; the config.json field names stay as they are."""
+    for tr in (EN, ZH):
+        at = run_page("kv_cache", lang=tr.lang, model=model)
+        at.session_state["explain.kvc_m_per_token"] = True  # open the lazy expander
+        at.run()
+        assert not at.exception
+        (text,) = [m.value for m in at.markdown if m.value.startswith(tr("formula"))]
+        assert f"{tr('formula')}: {tr(key)}" in text
+        assert tr is EN or ("bytes/element" not in text and "K and V" not in text)

@@ -244,7 +244,7 @@ def heatmap(
     customdata = np.dstack([np.broadcast_to(batch[:, None], shape), np.broadcast_to(context[None, :], shape), values])
     head = (
         f"{tr('breakdown_hover_batch')} %{{customdata[0]:,}}<br>"
-        f"{tr('breakdown_hover_context')} %{{customdata[1]:,}} tokens<br>"
+        f"{tr('breakdown_hover_context')} %{{customdata[1]:,}} {tr('breakdown_hover_tokens')}<br>"
     )
     fig = Figure()
     x_edges, y_edges = log_edges(context), log_edges(batch)
@@ -343,7 +343,7 @@ def heatmap(
         name=tr("breakdown_current_scenario"),
         hovertemplate=(
             f"<b>{tr('breakdown_current_scenario')}</b><br>{tr('breakdown_hover_batch')} {int(current_batch):,}<br>"
-            f"{tr('breakdown_hover_context')} {int(current_context):,} tokens<extra></extra>"
+            f"{tr('breakdown_hover_context')} {int(current_context):,} {tr('breakdown_hover_tokens')}<extra></extra>"
         ),
     )
     s = est.scenario

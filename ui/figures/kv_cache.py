@@ -553,22 +553,23 @@ def precision_table(contexts: np.ndarray, lines: dict[str, np.ndarray]) -> pd.Da
     return pd.DataFrame(data)
 
 
-def per_token_formula(model: ModelSpec, kv_bytes_per_element: float) -> tuple[str, str]:
-    """(formula, values substituted) of the KV bytes one token adds over the attention layers."""
+def per_token_formula(model: ModelSpec, kv_bytes_per_element: float, tr: Translator = EN) -> tuple[str, str]:
+    """(formula, values substituted) of the KV bytes one token adds over the attention layers; the formula's words
+    in the page's language (the config fields keep their config.json names)."""
     layers = model.num_full_attention_layers + model.num_window_layers
     if model.mla:
         a = model.mla
         if model.sparse_attention:  # DSA: the indexer's key is cached beside the latent
             return (
-                "(kv_lora_rank + qk_rope_head_dim + index_head_dim) × bytes/element × L_attn",
+                tr("kvc_formula_dsa"),
                 f"({a.kv_lora_rank} + {a.qk_rope_head_dim} + {model.sparse_attention.index_head_dim})"
                 f" × {kv_bytes_per_element:g} B × {layers}",
             )
         return (
-            "(kv_lora_rank + qk_rope_head_dim) × bytes/element × L_attn",
+            tr("kvc_formula_mla"),
             f"({a.kv_lora_rank} + {a.qk_rope_head_dim}) × {kv_bytes_per_element:g} B × {layers}",
         )
     return (
-        "2 (K and V) × num_kv_heads × head_dim × bytes/element × L_attn",
+        tr("kvc_formula_gqa"),
         f"2 × {model.num_kv_heads} × {model.head_dim} × {kv_bytes_per_element:g} B × {layers}",
     )
