@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,7 +18,6 @@ from tpot_model.planner_cli import frontier_main
 from tpot_model.roofline import kv_cache_bytes_per_sequence, link_bytes_per_s
 from tpot_model.units import GiB
 
-ROOT = Path(__file__).resolve().parent.parent
 MODELS = load_model_catalog()
 HARDWARE = load_hardware_catalog()
 TYPICAL = resolve_profile("typical")
@@ -239,23 +237,3 @@ def test_bare_fp4_kv_transfer_is_the_chips_block_format():
     assert pipes
     for a, b in pipes:
         assert np.array_equal(a.fits, b.fits) and np.array_equal(a.max_batch, b.max_batch)
-
-
-def test_disaggregated_check_reads_each_pool_of_a_run_and_reports_both_pools(capsys):
-    """scripts/disaggregated_check.py: IX-355 (GB200, Dynamo + SGLang) is 'disagg prefill 16 GPUs [4 worker(s),
-    TP4/EP4 DP-attn] + decode 32 GPUs [1 worker(s), TP32/EP32 DP-attn]'; MTP runs are left out (81 of 206)."""
-    import importlib.util
-    import sys
-
-    spec = importlib.util.spec_from_file_location("disaggregated_check", ROOT / "scripts" / "disaggregated_check.py")
-    check = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = check  # its dataclass looks its module up
-    spec.loader.exec_module(check)
-    text = "disagg prefill 16 GPUs [4 worker(s), TP4/EP4 DP-attn] + decode 32 GPUs [1 worker(s), TP32/EP32 DP-attn]"
-    p = check.pools(text)
-    assert p["prefill"] == check.Pool(16, 4, 4, 4, True) and p["prefill"].gpus_per_worker == 4
-    assert p["decode"].gpus_per_worker == 32 and p["decode"].parallelism == "dp-ep"
-    assert check.pools("decode 8 GPUs [2 worker(s), TP4/EP1]")["decode"].parallelism == "tp"
-    assert check.main([]) == 0
-    out = capsys.readouterr().out
-    assert out.startswith("206 disaggregated runs") and "over 124 runs" in out

@@ -4,12 +4,18 @@ numbers, extremes and zh-TW."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from tests.apptest_util import decode, figures, run_page
 from tpot_model import serving_calibration as sc
+from ui import fmt
 from ui.i18n import EN, Translator
+
+ROOT = Path(__file__).resolve().parent.parent
 
 ZH = Translator("zh-TW")
 DS = dict(model="deepseek-r1", gpus="8", weights="fp8", kv="fp8", fr_io="1k1k")  # InferenceX's 1k/1k, set on the page
@@ -219,6 +225,12 @@ def test_rack_scale_view_draws_every_chip_and_the_ratio_table():
         assert (
             any("GB200" in n for n in names) and any("B200" in n for n in names) and any("MI355X" in n for n in names)
         )
+        # how far to trust the curves: the committed check of the disaggregated runs, said under the table
+        check = json.loads((ROOT / "data" / "disaggregated_check.json").read_text(encoding="utf-8"))
+        said = tr("fr_rack_check", runs=check["runs"], decode=fmt.pct(check["decode_median_abs_tpot_error"], 0),
+                  decode_n=check["decode_runs"], prefill=f"{check['prefill_median_model_over_measured']:.1f}",
+                  prefill_n=check["prefill_runs"])  # fmt: skip
+        assert said in [c.value for c in at.main.caption] and check["prefill_median_model_over_measured"] > 1
         table = at.dataframe[-1].value if tr is EN else None
         if table is not None:
             assert list(table.iloc[:, 0]) == [25.0, 60.0, 100.0, 125.0]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import importlib.util
 import io
+import json
 import math
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import replace
@@ -514,3 +515,26 @@ def test_estimate_carries_the_per_request_ttft_beside_the_whole_batch_prefill():
     )
     assert float(big.batch_prefill_s) > 5.0 and float(big.ttft_per_request_s) < 0.5
     assert float(big.ttft_per_request_s) > float(big.batch_prefill_s) / 32  # one prompt's share is the floor
+
+
+# --------------------------------------------------------------------------------------------------- disaggregated
+
+
+def test_disaggregated_check_reads_each_pool_and_is_what_calibrate_wrote():
+    """IX-355 (GB200, Dynamo + SGLang): 'disagg prefill 16 GPUs [4 worker(s), TP4/EP4 DP-attn] + decode 32 GPUs
+    [1 worker(s), TP32/EP32 DP-attn]'; 125 of the 206 disaggregated runs are MTP-free (81 use MTP)."""
+    from tpot_model import disaggregated as dis
+
+    text = "disagg prefill 16 GPUs [4 worker(s), TP4/EP4 DP-attn] + decode 32 GPUs [1 worker(s), TP32/EP32 DP-attn]"
+    p = dis.pools(text)
+    assert p["prefill"] == dis.Pool(16, 4, 4, 4, True) and p["prefill"].gpus_per_worker == 4
+    assert p["decode"].gpus_per_worker == 32 and p["decode"].parallelism == "dp-ep"
+    assert dis.pools("decode 8 GPUs [2 worker(s), TP4/EP1]")["decode"].parallelism == "tp"
+    rows = sc.load_serving_measurements()
+    checked = dis.check(rows, load_profiles())
+    assert len(checked) == 125 == sum(r.layout == "disaggregated" and not r.mtp for r in rows)
+    ix355 = next(c for c in checked if c.id == "IX-355")
+    assert -0.5 < ix355.decode_error < 0 and ix355.prefill_ratio > 1  # the model's decode is faster, its prefill too
+    committed = dis.read_check(sc.SERVING_MEASUREMENTS_PATH.with_name(dis.CHECK_NAME))
+    assert committed == json.loads(json.dumps(dis.summary(checked)))  # calibrate wrote it from these profiles
+    assert committed["decode_runs"] == 124 and committed["prefill_runs"] == 50

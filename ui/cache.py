@@ -9,8 +9,16 @@ import json
 import pandas as pd
 import streamlit as st
 
+from tpot_model import (
+    disaggregated,
+    load_hardware_catalog,
+    load_model_catalog,
+    load_profiles,
+    mlperf,
+    planner,
+    serving_calibration,
+)
 from tpot_model import estimate as model_estimate
-from tpot_model import load_hardware_catalog, load_model_catalog, load_profiles, mlperf, planner, serving_calibration
 from tpot_model.bands import load_bands
 from tpot_model.files import DATA_DIR
 
@@ -86,6 +94,13 @@ def serving_loho():
     """The committed leave-one-hardware-out serving predictions (calibrate writes them; refitting takes ~1 s)."""
     path = DATA_DIR / serving_calibration.SERVING_LOHO_NAME
     return serving_calibration.read_serving_loho(path, serving_measurements())
+
+
+@st.cache_resource(show_spinner=False)
+def disaggregated_check() -> dict:
+    """data/disaggregated_check.json as calibrate wrote it: how far each pool of the disaggregated runs is off ({}
+    when absent)."""
+    return disaggregated.read_check(DATA_DIR / disaggregated.CHECK_NAME)
 
 
 @st.cache_resource(show_spinner=False, max_entries=64)
