@@ -169,14 +169,25 @@ st.markdown(
 notices.cost_line(est, tr, key="econ.no_price")
 no_price, no_power = tr("no_public_price_short"), tr("no_public_power_short")
 has_power = math.isfinite(est.all_in_w_per_gpu)
+
+
+def _missing(why: str) -> dict:
+    """st.metric's value and note for a figure that cannot be computed: a dash, and why under it (a five-column row
+    would cut 'No public all-in power' as the value)."""
+    return {"value": "—", "delta": why, "delta_color": "off", "delta_arrow": "off"}
+
+
 c = st.columns(5)
 c[0].metric(fmt.device_text("ec_m_rev", hw, tr), fmt.usd(rev.revenue_usd_per_gpu_hour))
-c[1].metric(tr("ec_m_margin"), fmt.pct(rev.gross_margin_fraction, na=tr("fr_na")) if priced else no_price)
-c[2].metric(tr("ec_m_rev_mw"), fmt.usd(rev.revenue_usd_per_mw_hour) if has_power else no_power)
+c[1].metric(tr("ec_m_margin"), **({"value": fmt.pct(rev.gross_margin_fraction, na=tr("fr_na"))} if priced
+                                  else _missing(no_price)))  # fmt: skip
+c[2].metric(tr("ec_m_rev_mw"), **({"value": fmt.usd(rev.revenue_usd_per_mw_hour)} if has_power
+                                  else _missing(no_power)))  # fmt: skip
 c[3].metric(tr("ec_m_rev_rack"), fmt.usd(rev.revenue_usd_per_rack_hour))
 payback, has_capex = rev.payback_months, math.isfinite(rev.capex_usd_per_gpu)
 c[4].metric(tr("ec_m_payback"),
-            fmt.number(payback) if payback == payback else (tr("fr_na") if priced and has_capex else no_price),
+            **({"value": fmt.number(payback) if payback == payback else tr("fr_na")} if priced and has_capex
+               else _missing(no_price)),
             help=fmt.device_text("ec_payback_def", hw, tr,
                                  capex=fmt.usd(rev.capex_usd_per_gpu) if has_capex else no_price))  # fmt: skip
 st.download_button(
@@ -203,8 +214,9 @@ else:
                           all_in_w=curve.all_in_w_per_gpu, gpus_per_rack=rack)
         for r in per_gpu
     ]  # fmt: skip
+    rf_key = "ec_rf_intro" if math.isfinite(curve.price_usd_per_gpu_hour) else "ec_rf_intro_no_price"  # no cost line
     st.markdown(
-        fmt.device_text("ec_rf_intro", hw, tr, hw=hw.name, gpus=state.gpus, weights=state.weights, input=fmt.tokens(state.context),
+        fmt.device_text(rf_key, hw, tr, hw=hw.name, gpus=state.gpus, weights=state.weights, input=fmt.tokens(state.context),
            output=fmt.tokens(state.output), cmax=fmt.number(float(concurrency[-1])),
            note=notices.price_note(curve.price, tr))
     )  # fmt: skip

@@ -260,17 +260,20 @@ def test_revenue_without_a_price_or_all_in_power_says_so_not_n_a(lang):
     rate = fmt.rate(float(est.output_tokens_per_s_per_gpu))  # fmt: skip
     intro = tr("ec_rev_intro_no_price_chip", rate=rate, ratio="4.00", hw="AWS Trainium2", basis=tr("basis_hyperscaler"))
     assert intro in [m.value for m in at.markdown]
-    values = {m.label: m.value for m in at.metric}
-    assert values[tr("ec_m_margin")] == tr("no_public_price_short")
-    assert values[tr("ec_m_payback")] == tr("no_public_price_short")
-    assert values[tr("ec_m_rev_mw")] == tr("no_public_power_short")
-    assert values[tr("ec_m_rev_chip")].startswith("$") and values[tr("ec_m_rev_rack")].startswith("$")
-    assert not [v for v in values.values() if v in ("n/a", tr("fr_na"))]
+    values = {m.label: (m.value, m.delta) for m in at.metric}  # a dash and why under it (a 5-column row cuts text)
+    assert values[tr("ec_m_margin")] == ("—", tr("no_public_price_short"))
+    assert values[tr("ec_m_payback")] == ("—", tr("no_public_price_short"))
+    assert values[tr("ec_m_rev_mw")] == ("—", tr("no_public_power_short"))
+    assert values[tr("ec_m_rev_chip")][0].startswith("$") and values[tr("ec_m_rev_rack")][0].startswith("$")
+    assert not [v for v, _ in values.values() if v in ("n/a", tr("fr_na"))]
     payback_help = next(m.help for m in at.metric if m.label == tr("ec_m_payback"))
     assert payback_help == tr("ec_payback_def_chip", capex=tr("no_public_price_short"))
     assert tr("no_public_price_chip", hw="AWS Trainium2", basis=tr("basis_hyperscaler")) in [i.value for i in at.info]
     assert tr("m_tokens_per_mw_none_chip") in [c.value for c in at.caption]
     assert not [m.value for m in at.markdown if "n/a" in m.value or tr("fr_na") in m.value]
+    rf = tr("ec_rf_intro_no_price_chip", hw="AWS Trainium2", gpus=2, weights="fp8", input=fmt.tokens(4096),
+            output=fmt.tokens(1024), cmax="1,024", note=tr("basis_hyperscaler"))  # fmt: skip
+    assert rf in [m.value for m in at.markdown]  # no dashed cost line to speak of
     at.button(key="econ.no_price").click().run()  # 'Enter my own $/chip-hour'
     assert not at.exception
     assert tr("ec_rev_intro_no_own_chip", rate=rate, ratio="4.00") in [m.value for m in at.markdown]
