@@ -3,6 +3,8 @@ its URL parameters, shows infeasible states as data, zh-TW."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -407,6 +409,7 @@ def test_planner_says_chips_for_a_tpu_in_every_section(lang, section):
     assert not at.exception
     texts = visible_texts(at)
     assert not [t for t in texts if "GPU" in t]
+    assert not [t for t in texts if re.search("張(?!量)", t)]  # zh-TW counts chips with 顆 (張 is for GPUs / cards)
     assert tr("pl_caption_chip") in [c.value for c in at.caption]
     if section == "hardware":
         assert tr("pl_m_tps_gpu_chip") in [m.label for m in at.metric]
