@@ -94,7 +94,11 @@ elif (list_price := hw.prices.capex) is not None:  # a published capex (Gaudi 3'
     preset_as_of = list_price.as_of
 else:
     preset = economics.TcoParts(capex_usd=30000.0, board_w=hw.tdp_w or 1000.0)
-    st.info(tr("ec_tco_no_tier", hw=hw.name))
+    if tier is not None:  # a published tier price, but no published all-in power to split it by (TPU7x)
+        st.info(fmt.device_text("ec_tco_no_power", hw, tr, hw=hw.name, basis=tr(f"basis_{tier_basis}"),
+                                price=fmt.usd_markdown(tier.usd_per_gpu_hour), note=notices.price_note(tier, tr)))  # fmt: skip
+    else:
+        st.info(tr("ec_tco_no_tier", hw=hw.name))
     preset_as_of = ""
 c = st.columns(4)
 k = f"econ.tco.{hw.id}.{tier_basis}."  # a new chip or basis starts from its own preset
@@ -185,11 +189,12 @@ c[2].metric(tr("ec_m_rev_mw"), **({"value": fmt.usd(rev.revenue_usd_per_mw_hour)
                                   else _missing(no_power)))  # fmt: skip
 c[3].metric(tr("ec_m_rev_rack"), fmt.usd(rev.revenue_usd_per_rack_hour))
 payback, has_capex = rev.payback_months, math.isfinite(rev.capex_usd_per_gpu)
+no_capex = no_price if hw.prices.price("hyperscaler") is None else no_power  # the capex is solved from both
 c[4].metric(tr("ec_m_payback"),
             **({"value": fmt.number(payback) if payback == payback else tr("fr_na")} if priced and has_capex
-               else _missing(no_price)),
+               else _missing(no_price if not priced else no_capex)),
             help=fmt.device_text("ec_payback_def", hw, tr,
-                                 capex=fmt.usd(rev.capex_usd_per_gpu) if has_capex else no_price))  # fmt: skip
+                                 capex=fmt.usd(rev.capex_usd_per_gpu) if has_capex else no_capex))  # fmt: skip
 st.download_button(
     tr("ec_rev_csv"),
     figs.revenue_table(rev, hw.id, est.price.basis, est.price.as_of).to_csv(index=False),

@@ -291,6 +291,17 @@ def test_economics_words_follow_the_chips_and_unpriced_candidates_are_named(lang
     captions = [c.value for c in at.caption]
     assert tr("ec_caption_chip") in captions and tr("ec_cap_help") in captions  # H200, B200, MI355X: GPUs
     assert tr("ec_use_tco_chip") in [b.label for b in at.button]
+    # TPU7x: a published hyperscaler price ($1.03 per chip-hour) but no published all-in power: the TCO parts say
+    # why they are generic (not 'no published TCO price'), revenue per MW-hour says which figure is missing
+    infos = [i.value for i in at.info]
+    tail = tr("ec_tco_no_power_chip").split("{note}")[1]  # "), but not its all-in power, ..."
+    assert any(i.startswith("Google TPU7x (Ironwood)") and "$1.03" in i and i.endswith(tail) for i in infos), infos
+    assert tr("ec_tco_no_tier", hw="Google TPU7x (Ironwood)") not in infos
+    values = {m.label: (m.value, m.delta) for m in at.metric}
+    assert values[tr("ec_m_rev_mw")] == ("—", tr("no_public_power_short"))
+    assert values[tr("ec_m_margin")][0].endswith("%")  # priced: the margin is there
+    # the payback's capex is solved from the hyperscaler price and the all-in power: the power is what is missing
+    assert values[tr("ec_m_payback")] == ("—", tr("no_public_power_short"))
     at.multiselect(key="econ.chips").set_value(["h200", "trainium2", "tpu7x"]).run()
     assert not at.exception
     captions = [c.value for c in at.caption]
