@@ -60,7 +60,8 @@ if rows and not any(f.feasible for f in rows):
 chart.figure(
     figs.capacity_figure(table, devices={h: fmt.device_kind(catalog[h]) for h in chips}, tr=tr), table, "capacity", tr
 )
-st.dataframe(table.drop(columns=["hardware_id"]), hide_index=True)
+cap_tr = fmt.device_tr([catalog[h] for h in chips], tr)  # chips once a candidate is a TPU or Trainium
+st.dataframe(figs.capacity_display(table, cap_tr), hide_index=True)  # the CSV above keeps every digit
 st.caption(fmt.device_text("ec_cap_help", [catalog[h] for h in chips], tr))  # chips once the list holds a TPU
 if rows:  # the basis and its dates; the chips with no price under it, or no published all-in power: named, not 'n/a'
     notices.basis_caption(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -13,7 +14,7 @@ from tpot_model.fleet import Demand, Fleet
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import Figure, hardware_colour, style
+from .common import Figure, hardware_colour, round_significant, style
 
 
 def capacity_table(fleets: Sequence[Fleet], demand: Demand, names: dict[str, str]) -> pd.DataFrame:
@@ -41,6 +42,42 @@ def capacity_table(fleets: Sequence[Fleet], demand: Demand, names: dict[str, str
             }
         )
     return pd.DataFrame(rows)
+
+
+CAPACITY_COLUMNS = (  # capacity_table's column -> (ui/strings key of its header, significant figures; 0: text)
+    ("hardware", "ec_col_hardware", 0),
+    ("gpus_per_replica", "ec_col_gpus_per_replica", 4),
+    ("batch", "ec_col_batch", 4),
+    ("replicas", "ec_col_replicas", 6),
+    ("gpus", "ec_col_gpus", 7),
+    ("output_tokens_per_s_per_gpu", "ec_col_tps_gpu", 3),
+    ("megawatts_all_in", "ec_col_mw", 3),
+    ("capex_usd", "ec_col_capex", 3),
+    ("opex_usd_per_year", "ec_col_opex", 3),
+    ("usd_per_1M_output_tokens", "ec_col_usd_1m", 3),
+    ("limited_by", "ec_col_limited_by", 0),
+    ("price_usd_per_gpu_hour", "ec_col_price", 3),
+    ("price_basis", "ec_col_basis", 0),
+    ("price_as_of", "ec_col_as_of", 0),
+)
+
+
+def capacity_display(table: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
+    """capacity_table for the page: headers in words with units, numbers to their significant figures (counts whole,
+    capex and opex in $M), the basis in words; blank where a chip has no layout (the CSV keeps every digit)."""
+    out = {}
+    for col, key, sig in CAPACITY_COLUMNS:
+        values = table[col]
+        if col in ("capex_usd", "opex_usd_per_year"):
+            values = values.astype(float) / 1e6
+        if col == "price_basis":
+            values = [tr(f"basis_{b}") if b else "" for b in values]
+        elif col == "limited_by":
+            values = [tr(f"pl_limit_{v}") if v else "" for v in values]
+        elif sig:
+            values = round_significant(np.asarray(values, dtype=float), sig)
+        out[tr(key)] = values
+    return pd.DataFrame(out)
 
 
 def capacity_figure(table: pd.DataFrame, *, devices: Mapping[str, str] | None = None, tr: Translator = EN) -> go.Figure:
