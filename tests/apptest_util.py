@@ -35,6 +35,16 @@ def figures(at: AppTest) -> list[dict]:
     return [json.loads(c.bytes)["figure"] for c in charts if c.bytes]
 
 
+def chart_texts(at: AppTest) -> list[str]:
+    """Every chart's title and axis titles."""
+    out = []
+    for f in figures(at):
+        layout = f["layout"]
+        out += [layout.get(k, {}).get("title", {}).get("text", "") for k in ("xaxis", "yaxis")]
+        out.append(layout.get("title", {}).get("text", ""))
+    return out
+
+
 def decode(v) -> np.ndarray:
     """Plotly >= 6 serialises numpy arrays as base64 typed arrays."""
     if isinstance(v, dict) and "bdata" in v:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.apptest_util import decode, figures, run_page
+from tests.apptest_util import chart_texts, decode, figures, run_page
 from tpot_model import load_hardware_catalog
 from tpot_model.targets import TPOT_TARGETS_S
 from ui import fmt
@@ -209,16 +209,6 @@ def test_sidebar_counts_chips_for_tpus():
     assert [s.label for s in at.sidebar.select_slider if s.key == "gpus"] == ["GPU 數量（張量平行）"]
 
 
-def _chart_texts(at) -> list[str]:
-    """Every chart's title and axis titles."""
-    out = []
-    for f in figures(at):
-        layout = f["layout"]
-        out += [layout.get(k, {}).get("title", {}).get("text", "") for k in ("xaxis", "yaxis")]
-        out.append(layout.get("title", {}).get("text", ""))
-    return out
-
-
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
 @pytest.mark.parametrize("hw", ["tpu7x", "trainium2"])
 def test_tpus_and_trainium_are_chips_not_gpus(lang, hw):
@@ -227,7 +217,7 @@ def test_tpus_and_trainium_are_chips_not_gpus(lang, hw):
     tr = Translator(lang)
     at = run_page("cost", lang=lang, hardware=hw, gpus="8")
     assert not at.exception
-    texts = _chart_texts(at)
+    texts = chart_texts(at)
     assert not [t for t in texts if "GPU" in t], texts
     assert tr("ce_tps_title_chip") in texts and tr("ce_axis_tps_gpu_chip") in texts
     (tps,) = [m for m in at.metric if m.label == tr("ce_m_tps_gpu_chip")]

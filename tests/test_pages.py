@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from tests.apptest_util import ROOT, figures, run_page
+from tests.apptest_util import ROOT, chart_texts, figures, run_page
 from ui.i18n import EN, Translator
 
 PAGES = sorted(p.stem for p in (ROOT / "pages").glob("*.py"))
@@ -357,16 +357,6 @@ def test_the_profile_control_says_which_fields_are_fitted_and_which_inherited(la
     )  # typical: no per-field basis
 
 
-def _chart_words(at) -> list[str]:
-    """Every chart's title and axis titles."""
-    out = []
-    for f in figures(at):
-        layout = f["layout"]
-        out += [layout.get(k, {}).get("title", {}).get("text", "") for k in ("xaxis", "yaxis")]
-        out.append(layout.get("title", {}).get("text", ""))
-    return out
-
-
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
 @pytest.mark.parametrize("hw", ["tpu7x", "trainium2"])
 def test_overview_calls_tpus_and_trainium_chips(lang, hw):
@@ -375,7 +365,7 @@ def test_overview_calls_tpus_and_trainium_chips(lang, hw):
     tr = Translator(lang)
     at = run_page("overview", lang=lang, hardware=hw)
     assert not at.exception
-    words = _chart_words(at)
+    words = chart_texts(at)
     assert not [w for w in words if "GPU" in w], words
     assert tr("ov_memory_title_chip") in words and tr("axis_gb_per_gpu_chip") in words
     labels = [m.label for m in at.metric]
@@ -383,7 +373,7 @@ def test_overview_calls_tpus_and_trainium_chips(lang, hw):
     assert tr("how_computed", what=tr("m_memory_chip")) in [e.label for e in at.expander]
     assert any(md.value.startswith(tr("ov_why_chip").split("{")[0]) for md in at.markdown)
     gpu = run_page("overview", lang=lang, hardware="h200")
-    assert tr("ov_memory_title") in _chart_words(gpu) and tr("m_memory") in [m.label for m in gpu.metric]
+    assert tr("ov_memory_title") in chart_texts(gpu) and tr("m_memory") in [m.label for m in gpu.metric]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
