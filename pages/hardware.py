@@ -43,9 +43,9 @@ else:
     chips_key = f"{tr.lang}|{','.join(selected)}|{uploads.url_params(state)}"
     specs = cache.built(f"specs|{chips_key}", lambda: figs.specs_table(chips))
     by_year = cache.built(f"by_year|{chips_key}", lambda: figs.bandwidth_by_year(chips, tr=tr))
-    chart.figure(by_year, specs, "hardware-bandwidth-by-year", tr, about=None)
+    chart.figure(by_year, specs, "hardware-bandwidth-by-year", tr, about=None, depends=chips_key)
     ranking = cache.built(f"ranking|{chips_key}", lambda: figs.bandwidth_ranking(chips, tr=tr))
-    chart.figure(ranking, specs, "hardware-bandwidth-ranking", tr, about=None)
+    chart.figure(ranking, specs, "hardware-bandwidth-ranking", tr, about=None, depends=chips_key)
     if (box := expanders.lazy_expander(tr("hw_specs_table"), "hardware.specs_open")) is not None:
         labels = figs.specs_table_labels(tr=tr)
         box.dataframe(specs[list(labels)].rename(columns=labels), hide_index=True)
@@ -53,11 +53,8 @@ else:
     # (b) the scenario on every chip: one ideal and one profile estimate per chip (scalars, no sweeps)
     st.header(tr("hw_tpot_header"))
     show_profile = state.profile != "ideal"
-    pairs = []
-    for hw_id in selected:
-        chip_state = state.with_(hardware=hw_id, price=state.price if hw_id == state.hardware else None)
-        ideal = controls.evaluate(chip_state, profile_id="ideal")
-        pairs.append((ideal, controls.evaluate(chip_state) if show_profile else ideal))
+    ideals = controls.evaluate_chips(state, list(selected), profile_id="ideal")
+    pairs = list(zip(ideals, controls.evaluate_chips(state, list(selected)) if show_profile else ideals, strict=True))
     device = fmt.device_kind(chips)  # 'GPU(s)' when every chip listed is a GPU, else the neutral 'chip(s)'
     st.markdown(
         fmt.device_text(

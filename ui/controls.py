@@ -12,6 +12,7 @@ import numpy as np
 import streamlit as st
 
 from tpot_model import Estimate
+from tpot_model import estimate as model_estimate
 from tpot_model.prices import CUSTOM as CUSTOM_BASIS
 from tpot_model.prices import PRICE_BASES
 from tpot_model.profiles import BASES
@@ -254,6 +255,23 @@ def evaluate(state: ScenarioState, profile_id: str | None = None, **overrides: o
         ]
     )
     return cache.estimate(key, model, hw, state.to_scenario(**overrides), profile)
+
+
+def evaluate_chips(state: ScenarioState, hardware_ids: list[str], profile_id: str | None = None) -> list[Estimate]:
+    """evaluate() of the state on each chip (the sidebar's own price only on the sidebar's chip): one cached entry
+    for them all, shared by every session, as one per chip would cost more to look up than to compute."""
+    profile = cache.profiles()[profile_id or state.profile]
+    key = "|".join(["chips", cache.scenario_key(state, "lang"), profile.id, *hardware_ids])
+
+    def each() -> list[Estimate]:
+        model, _, _ = resolve(state)
+        catalog = _options("hardware", cache.hardware())
+        own, others = state.to_scenario(), state.with_(price=None).to_scenario()
+        return [
+            model_estimate(model, catalog[i], own if i == state.hardware else others, profile) for i in hardware_ids
+        ]
+
+    return cache.built(key, each)
 
 
 # Scenario fields an evaluate() override replaces -> the sidebar's (URL) name of the same value

@@ -13,7 +13,17 @@ from tpot_model import BUCKETS, Estimate
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import BUCKET_COLOURS, COLOURBAR_FINER, Figure, band_label, log_edges, nice_log_ticks, style, tick_label
+from .common import (
+    BUCKET_COLOURS,
+    COLOURBAR_FINER,
+    Figure,
+    band_label,
+    colorscale,
+    log_edges,
+    nice_log_ticks,
+    style,
+    tick_label,
+)
 
 BATCH_SWEEP = tuple(2**i for i in range(11))  # 1, 2, 4 ... 1024 as bar categories
 HEAT_BATCH_MAX = 4096
@@ -280,7 +290,7 @@ def heatmap(
             z=z,
             zmin=math.log10(lo),
             zmax=math.log10(hi),
-            colorscale="Viridis",
+            colorscale=colorscale("Viridis"),
             reversescale=metric != "tokens_per_s_per_gpu",  # yellow = better: low TPOT, low cost, high tokens/s
             colorbar={
                 "title": {"text": label, "side": "right"},

@@ -16,6 +16,7 @@ from .common import (
     Decor,
     Figure,
     add_band,
+    colorscale,
     log_edges,
     log_ticks,
     nice_log_ticks,
@@ -516,7 +517,7 @@ def heatmap(
             y=y_edges,
             z=np.log10(shown),
             customdata=custom,
-            colorscale="Viridis_r" if metric in ("usd_1m", "j_per_token") else "Viridis",
+            colorscale=colorscale("Viridis_r" if metric in ("usd_1m", "j_per_token") else "Viridis"),
             zmin=math.log10(lo),
             zmax=math.log10(hi) if hi > lo else math.log10(lo) + 1e-9,
             colorbar={

@@ -402,7 +402,7 @@ def spec_acceptance_figure(grid: Speculative, k: int, acceptance: float, *, tr: 
             y=_ms(grid.tpot_s[i]),
             mode="lines",
             name=tr("pl_spec_k", k=kk),
-            line={"width": 4 if chosen else 1.5, "color": CHOSEN_COLOUR if chosen else None},
+            line={"width": 4, "color": CHOSEN_COLOUR} if chosen else {"width": 1.5},
             opacity=1.0 if chosen else 0.55,
             hovertemplate=tr("pl_hover_spec_a") + "<extra></extra>",
         )
