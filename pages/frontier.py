@@ -17,7 +17,7 @@ from ui.figures import rack_scale as rack
 
 state = controls.scenario_state()
 tr = controls.translator()
-model, _, _ = controls.resolve(state)
+model, side_hw, _ = controls.resolve(state)
 catalog_hw, profiles = cache.hardware(), cache.profiles()
 INIT, NOTICES = "_frontier_initialised", "_frontier_notices"
 
@@ -61,6 +61,12 @@ for name, value in follows.items():
 if st.session_state.get("_frontier_basis", state.price_basis) != state.price_basis:
     st.session_state["frontier.tier"] = state.price_basis
 st.session_state["_frontier_basis"] = state.price_basis
+
+# The page's device word (issue 19): 'GPUs' while the sidebar's chip and every chip drawn are GPUs, the neutral 'chips'
+# once one is a TPU or Trainium; every string with a '_chip' variant reads in it. The rack-scale and leave-one-out
+# sections are about GPUs only (GB200, B200, MI355X; InferenceX's runs) and their strings have no such variant.
+device = fmt.device_kind([side_hw, *(catalog_hw[h] for h in st.session_state["frontier.hardware"] if h in catalog_hw)])
+tr = tr.for_device(device)
 
 st.title(tr("page_frontier"))
 st.caption(tr("fr_caption"))
@@ -149,7 +155,6 @@ st.markdown(
 )
 
 # ------------------------------------------------------------------------------------------------ the curves
-device = fmt.device_kind([catalog_hw[h] for h in hardware])  # 'per GPU', or 'per chip' once a TPU / Trainium is shown
 grid = figs.series_grid(hardware, precisions, layouts)
 concurrency = figs.concurrency_grid(state.batch)
 if len(grid) < len(hardware) * len(precisions) * len(layouts):
@@ -311,9 +316,15 @@ else:
         fmt.rate(top.tokens_per_s_per_gpu),
         help=tr("fr_m_tps_def", name=top.label),
     )
-    c[1].metric(tr(f"fr_m_usd_{y}"), fmt.usd(top.usd_per_1m[tier]), help=tr("fr_m_usd_def", tier=tr(f"fr_tier_{tier}")))
+    usd_1m = top.usd_per_1m[tier]  # no public price under the tier: said so, as Overview and Economics say it
+    c[1].metric(
+        tr(f"fr_m_usd_{y}"),
+        fmt.usd(usd_1m) if usd_1m == usd_1m else tr("no_public_price_short"),
+        help=tr("fr_m_usd_def", tier=tr(f"fr_tier_{tier}")),
+    )
+    mw = top.tokens_per_s_per_mw  # no published all-in power: said so
     c[2].metric(
-        tr("fr_m_mw"), fmt.large(top.tokens_per_s_per_mw), help=tr("fr_m_mw_def", name=top.label)
+        tr("fr_m_mw"), fmt.large(mw) if mw == mw else tr("no_public_power_short"), help=tr("fr_m_mw_def", name=top.label)
     )  # fmt: skip
 chart.figure(
     figs.cost_figure(at, target, tier, y=y, tier_label=tr(f"fr_tier_{tier}"), tr=tr),
@@ -462,7 +473,7 @@ c[1].metric(
 )
 c[2].metric(tr("fr_m_loho_rows"), str(summary["tpot"].n), help=tr("fr_m_loho_rows_def"))
 loho_figs = cache.built(  # the measurements' check depends on the language only
-    f"frontier-loho|{tr.lang}",
+    f"frontier-loho|{tr.lang}|{tr.device}",
     lambda: (figs.validation_figure(cv, "tpot", tr=tr), figs.validation_figure(cv, "output", tr=tr),
              figs.validation_table(cv)),
 )  # fmt: skip

@@ -285,3 +285,34 @@ def test_compare_intro_auto_count_and_price_box_say_chips_for_a_tpu_or_trainium(
     assert gpu.number_input(key="compare.b.price").label == tr("cmp_price")
     mixed = run_page("compare", lang=lang, b_hardware="tpu7x")  # a GPU against a TPU: the neutral 'chips'
     assert mixed.markdown[0].value == tr("cmp_intro_chip")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_a_chip_without_a_published_price_reads_no_public_price_and_its_deltas_a_dash(lang):
+    """Issue 19: TPU7x has no public on-demand price. Compare's price row said 'none' / '無' and the Δ of its cost
+    'n/a'; it says 'No public price' / '無公開價格' as the cost row and Overview do, and a Δ with no value on one side
+    is an em dash. Two scenarios and three (the compact table) alike; every text says chip, none GPU."""
+    from tests.apptest_util import visible_texts
+    from ui import fmt
+
+    tr = Translator(lang)
+    at = run_page("compare", lang=lang, hardware="tpu7x", gpus="4", b_hardware="trainium2")
+    assert not at.exception
+    df = _table(at)
+    price = tr("cmp_row_price_chip")
+    assert df.loc[price, "A"].startswith(tr("no_public_price_short") + " · ")
+    assert df.loc[price, "B"].startswith(fmt.usd(2.235) + " · ")  # Trainium2's on-demand price
+    delta = tr("cmp_delta_col", x="B")
+    for key in ("cmp_row_cost", "cmp_row_tokens_per_mw"):  # no price for A; no all-in power for either
+        assert df.loc[tr(key), delta] == "—", key
+    cells = [str(v) for v in df.to_numpy().ravel()]
+    assert not [v for v in cells if v in ("n/a", tr("no_price"))]
+    assert not [t for t in visible_texts(at) if "GPU" in t]
+    at.toggle(key="compare.c.on").set_value(True).run()
+    assert not at.exception
+    df = _table(at)
+    assert df.loc[price, "A"] == tr("no_public_price_short")
+    assert df.loc[tr("cmp_row_cost"), tr("cmp_delta_col", x="B")] == "—"
+    assert not [v for v in (str(v) for v in df.to_numpy().ravel()) if v in ("n/a", tr("no_price"))]
+    gpu = _table(run_page("compare", lang=lang, hardware="h200"))
+    assert tr("cmp_row_price") in gpu.index and tr("cmp_row_price_chip") not in gpu.index

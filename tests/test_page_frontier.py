@@ -434,3 +434,58 @@ def test_a_tpu_among_the_curves_makes_the_axis_per_chip(lang):
     assert "GPU" not in fig["layout"]["title"]["text"]
     target = f"{at.number_input(key='frontier.target').value:g}"
     assert tr("fr_m_tps_output_chip", target=target) in [m.label for m in at.metric]
+
+
+# Texts of the sections about GPUs only, whatever the sidebar's chip: the rack-scale view (GB200, B200, MI355X and
+# their projections), InferenceX's runs and the leave-one-hardware-out check on them.
+GPU_ONLY = ("fr_rack_budget", "fr_rack_budget_help", "fr_rack_intro", "fr_disagg_help", "fr_no_measured_model",
+            "fr_m_loho_out", "fr_loho_title_out", "fr_axis_measured_out", "fr_axis_predicted_out")  # fmt: skip
+
+
+def _hovertexts(at) -> list[str]:
+    return [h for f in figures(at) for t in f["data"] for h in (t.get("hovertext") or []) if isinstance(h, str)]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_a_tpu_scenario_says_chips_in_every_control_caption_metric_and_chart(lang):
+    """Issue 19: with a TPU in the sidebar and on the curves, the page's controls ('$ per chip-hour', 'Your $ per
+    chip-hour'), scenario line, captions, metric helps, charts and their hover text say chip, not GPU; only the
+    sections about GPUs alone (rack scale, InferenceX, its leave-one-out check) keep GPU. A missing price or all-in
+    power reads 'No public price' / 'No public all-in power' (was 'n/a'). A GPU scenario keeps GPU."""
+    from tests.apptest_util import visible_texts
+
+    tr = Translator(lang)
+    # each GPU-only text by the longest stretch of its template between placeholders
+    gpu_only = [max(tr(k, gpus="\0", model="\0").split("\0"), key=len) for k in GPU_ONLY]
+    at = run_page("frontier", lang=lang, hardware="tpu7x", gpus="4", fr_hw="tpu7x", fr_tier="hyperscaler")
+    assert not at.exception
+    texts = visible_texts(at) + _hovertexts(at)
+    assert not [t for t in texts if "GPU" in t and not any(piece in t for piece in gpu_only)]
+    assert at.radio(key="frontier.tier").label == tr("fr_tier_chip")
+    assert at.number_input(key="frontier.usd").label == tr("fr_usd_chip")
+    assert tr("fr_caption_chip") in [c.value for c in at.caption]
+    cost = [
+        h
+        for h in _hovertexts(at)
+        if h.startswith(tr("fr_hover_cost_chip", name="TPU7x · FP8 · TP", usd="", tps="")[:20])
+    ]
+    assert cost and all(tr("dev_chip_one") in h for h in cost)
+    # TPU7x has no public on-demand price nor a published all-in power: the metrics say so
+    at = run_page("frontier", lang=lang, hardware="tpu7x", gpus="4", fr_hw="tpu7x")
+    values = {m.label: m.value for m in at.metric}
+    assert values[tr("fr_m_usd_output")] == tr("no_public_price_short")
+    assert values[tr("fr_m_mw")] == tr("no_public_power_short")
+    assert not [t for t in visible_texts(at) + _hovertexts(at) if "n/a" in t or t == tr("fr_na")]
+
+    # a TPU in the sidebar beside GPU curves: the page's scenario line counts chips (a GPU is a chip too)
+    def scenario_line(at) -> str:
+        (line,) = [md.value for md in at.markdown if md.value.startswith("**Llama 3.1 70B**")]
+        return line
+
+    mixed = run_page("frontier", lang=lang, hardware="tpu7x", gpus="4")
+    assert "GPU" not in scenario_line(mixed) and tr("dev_chip_one") in scenario_line(mixed)
+    gpu = run_page("frontier", lang=lang, hardware="h200")
+    assert gpu.radio(key="frontier.tier").label == tr("fr_tier")
+    assert gpu.number_input(key="frontier.usd").label == tr("fr_usd")
+    assert tr("fr_caption") in [c.value for c in gpu.caption]
+    assert "GPU" in scenario_line(gpu) and tr("dev_chip_one") not in scenario_line(gpu)

@@ -143,9 +143,10 @@ def _missing_key(m: _Metric, est: Estimate) -> str | None:
 
 
 def _delta_text(m: _Metric, base: float, v: float, tr: Translator, *, percent_only: bool = False) -> str:
-    """'+16.3 ms (+75.0%)', or '+75.0%' alone when percent_only (and A's value is not 0)."""
+    """'+16.3 ms (+75.0%)', or '+75.0%' alone when percent_only (and A's value is not 0); an em dash where A or this
+    scenario has no value (no public price or power: its cell says which)."""
     if not (math.isfinite(base) and math.isfinite(v)):
-        return "n/a"
+        return "—"
     if m.unit == "bool":
         return "" if v == base else (tr("cmp_fits_now") if v else tr("cmp_no_longer_fits"))
     d = v - base
@@ -197,7 +198,9 @@ def headline_display(ests: Mapping[str, Estimate], *, tr: Translator = EN):
     }
     if compact:
         setup[fmt.device_text("cmp_row_price", device, tr)] = lambda e: (
-            fmt.usd(e.price_usd_per_gpu_hour) if math.isfinite(e.price_usd_per_gpu_hour) else tr("no_price")
+            fmt.usd(e.price_usd_per_gpu_hour)
+            if math.isfinite(e.price_usd_per_gpu_hour)
+            else tr("no_public_price_short")
         )
         setup[tr("cmp_row_price_basis")] = lambda e: tr(f"basis_{e.price.basis}")
         setup[tr("cmp_row_price_as_of")] = lambda e: e.price.as_of or "—"
@@ -205,7 +208,7 @@ def headline_display(ests: Mapping[str, Estimate], *, tr: Translator = EN):
         setup[fmt.device_text("cmp_row_price", device, tr)] = lambda e: (
             f"{fmt.usd(e.price_usd_per_gpu_hour)} · {fmt.price_note(e.price, tr)}"
             if math.isfinite(e.price_usd_per_gpu_hour)
-            else f"{tr('no_price')} · {fmt.price_note(e.price, tr)}"
+            else f"{tr('no_public_price_short')} · {fmt.price_note(e.price, tr)}"
         )
     delta_col = {x: tr("cmp_delta_col", x=x) for x in letters[1:]}
     columns = [c for x in letters for c in ([x] if x == letters[0] else [x, delta_col[x]])]

@@ -571,21 +571,24 @@ def cost_figure(points: Sequence[AtTarget], target: float, tier: str, *, y: str 
     labels = [p.label for p in points]
     values = [p.usd_per_1m[tier] for p in points]
     shown = [v if math.isfinite(v) else None for v in values]
+    # an absent bar says why: no public price under this tier, or (fr_na) the curve does not reach the target
+    absent = [tr("no_public_price_short") if not math.isfinite(p.usd_per_gpu_hour.get(tier, math.nan)) else tr("fr_na")
+              for p in points]  # fmt: skip
     fig = Figure()
     fig.add_bar(
         x=labels,
         y=shown,
         marker_color=[hardware_colour(p.hardware_id) for p in points],
-        text=[f"${v:,.3g}" if v is not None else tr("fr_na") for v in shown],
+        text=[f"${v:,.3g}" if v is not None else why for v, why in zip(shown, absent, strict=True)],
         textposition="outside",
         hovertext=[
             tr(
-                "fr_hover_cost",
+                "fr_hover_cost" if v is not None else "fr_hover_cost_none",
                 name=p.label,
-                usd=f"{v:,.3g}" if v is not None else tr("fr_na"),
+                usd=f"{v:,.3g}" if v is not None else why,
                 tps=f"{p.tokens_per_s_per_gpu:,.0f}" if math.isfinite(p.tokens_per_s_per_gpu) else tr("fr_na"),
             )
-            for p, v in zip(points, shown, strict=True)
+            for p, v, why in zip(points, shown, absent, strict=True)
         ],  # fmt: skip
         hoverinfo="text",
         showlegend=False,
