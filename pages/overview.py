@@ -107,7 +107,7 @@ c[1].metric(
         est,
         tr,
         fmt.usd(float(est.usd_per_1M_tokens)) if price_known else tr("no_public_price_short"),
-        help=tr("m_cost_def", with_prefill=fmt.usd(float(est.usd_per_1M_tokens_with_prefill)))
+        help=fmt.device_text("m_cost_def", hw, tr, with_prefill=fmt.usd(float(est.usd_per_1M_tokens_with_prefill)))
         if price_known
         else tr("m_cost_none"),
         **bands.metric_band(est, tr, "usd"),

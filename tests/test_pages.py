@@ -398,3 +398,34 @@ def test_sidebar_and_price_notices_say_chip_hour_for_a_tpu_or_trainium(lang):
     gpu = run_page("overview", lang=lang, hardware="h200")
     assert gpu.sidebar.number_input(key="price").label == tr("control_price")
     assert gpu.sidebar.select_slider(key="gpus").help == tr("help_gpus")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_overview_cost_help_and_how_computed_say_chip_hour_for_a_tpu_or_trainium(lang):
+    """Issue 19: on Trainium2 (a public on-demand price) Overview's $ per 1M tokens help read '$/GPU-hour × GPUs' and
+    its 'how is it computed?' formulas (memory per GPU, minimum GPUs, $ per 1M tokens) 'per GPU'; they say chip
+    (zh-TW 晶片); on an H200 they keep GPU."""
+    from tpot_model import Scenario, estimate, resolve_hardware, resolve_model, resolve_profile
+    from ui import explain
+
+    tr = Translator(lang)
+    at = run_page("overview", lang=lang, hardware="trainium2", gpus="8")
+    assert not at.exception
+    (cost,) = [m for m in at.metric if m.label == tr("m_cost")]
+    assert cost.help.startswith(tr("m_cost_def_chip", with_prefill="\0").split("\0")[0])
+    assert "GPU" not in cost.help
+
+    def formulas(hw: str) -> list[str]:
+        est = estimate(resolve_model("llama-3.1-70b"), resolve_hardware(hw),
+                       Scenario(batch=32, context_tokens=4096, output_tokens=1024, num_gpus=8, weights="fp8"),
+                       resolve_profile("typical"))  # fmt: skip
+        return [t for i in explain.headline(est, tr) for t in (tr(i.key, **i.key_values), i.formula, i.substituted)]
+
+    chip = formulas("trainium2")
+    assert tr("ex_cost_chip") in chip and tr("ex_memory_chip") in chip and tr("ex_min_gpus_chip") in chip
+    assert not [t for t in chip if "GPU" in t]
+    gpu = formulas("h200")
+    assert tr("ex_cost") in gpu and tr("ex_memory") in gpu
+    gpu_at = run_page("overview", lang=lang, hardware="h200")
+    (cost,) = [m for m in gpu_at.metric if m.label == tr("m_cost")]
+    assert cost.help.startswith(tr("m_cost_def", with_prefill="\0").split("\0")[0])

@@ -29,8 +29,10 @@ def decode_bytes(est: Estimate) -> tuple[float, float]:
 
 
 def headline(est: Estimate, tr: Translator) -> list[Explanation]:
-    """Explanations of the overview's numbers for a scalar estimate."""
+    """Explanations of the overview's numbers for a scalar estimate, in its chip's device word ('per chip' on a TPU or
+    Trainium)."""
     s, hw = est.scenario, est.hardware
+    tr = fmt.device_tr(hw, tr)
     tpot, ttft = float(est.tpot_s), float(est.ttft_per_request_s)
     batch, gpus, out = int(s.batch), int(s.num_gpus), int(s.output_tokens)
     parts = " + ".join(f"{tr('bucket_' + k)} {fmt.ms(float(v))}" for k, v in est.breakdown_s.items())
