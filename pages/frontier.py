@@ -4,6 +4,7 @@ cost per million tokens at an interactivity target; tokens per MW; and the model
 against the measurements. The page's own inputs travel in the URL (fr_io, fr_hw, fr_prec, fr_layout, fr_engine,
 fr_y, fr_target, fr_tier, fr_usd, fr_mtp, fr_k, fr_accept, fr_log, fr_disagg, fr_rack_gpus)."""
 
+import math
 from dataclasses import replace
 
 import streamlit as st
@@ -316,16 +317,20 @@ else:
         fmt.rate(top.tokens_per_s_per_gpu),
         help=tr("fr_m_tps_def", name=top.label),
     )
-    usd_1m = top.usd_per_1m[tier]  # no public price under the tier: said so, as Overview and Economics say it
+    # a figure that cannot be computed: a dash and why under it, as Economics shows it (the column cuts the words)
+    usd_1m, mw = top.usd_per_1m[tier], top.tokens_per_s_per_mw
+    no_price = not math.isfinite(top.usd_per_gpu_hour[tier])
+    missing = {"value": "—", "delta_color": "off", "delta_arrow": "off"}
     c[1].metric(
         tr(f"fr_m_usd_{y}"),
-        fmt.usd(usd_1m) if usd_1m == usd_1m else tr("no_public_price_short"),
+        **({"value": fmt.usd(usd_1m)} if not no_price else missing | {"delta": tr("no_public_price_short")}),
         help=tr("fr_m_usd_def", tier=tr(f"fr_tier_{tier}")),
     )
-    mw = top.tokens_per_s_per_mw  # no published all-in power: said so
     c[2].metric(
-        tr("fr_m_mw"), fmt.large(mw) if mw == mw else tr("no_public_power_short"), help=tr("fr_m_mw_def", name=top.label)
-    )  # fmt: skip
+        tr("fr_m_mw"),
+        **({"value": fmt.large(mw)} if math.isfinite(mw) else missing | {"delta": tr("no_public_power_short")}),
+        help=tr("fr_m_mw_def", name=top.label),
+    )
 chart.figure(
     figs.cost_figure(at, target, tier, y=y, tier_label=tr(f"fr_tier_{tier}"), tr=tr),
     figs.cost_table(at, target, y=y),
@@ -339,13 +344,19 @@ notices.basis_caption(
      for h in dict.fromkeys(s.hardware_id for s in series)}, tr,
 )  # fmt: skip
 
-chart.figure(
-    figs.per_mw_figure(series, points, {h: catalog_hw[h].prices.all_in_w for h in catalog_hw}, y=y, log_y=log, tr=tr),
-    figs.per_mw_table(series, y=y),
-    "tokens-per-mw",
-    tr,
-)
-st.caption(tr("fr_mw_caption"))
+if series and not any(math.isfinite(s.all_in_w) for s in series):  # an empty chart said nothing: say why instead
+    unpowered = dict.fromkeys(fmt.chip(catalog_hw[s.hardware_id], tr, short=True) for s in series)
+    st.info(tr("fr_mw_none", hws=tr.join(list(unpowered))), icon=":material/bolt:")
+else:
+    chart.figure(
+        figs.per_mw_figure(
+            series, points, {h: catalog_hw[h].prices.all_in_w for h in catalog_hw}, y=y, log_y=log, tr=tr
+        ),
+        figs.per_mw_table(series, y=y),
+        "tokens-per-mw",
+        tr,
+    )
+    st.caption(tr("fr_mw_caption"))
 
 if series:
     s0 = series[0]

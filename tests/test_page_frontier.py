@@ -451,7 +451,8 @@ def test_a_tpu_scenario_says_chips_in_every_control_caption_metric_and_chart(lan
     """Issue 19: with a TPU in the sidebar and on the curves, the page's controls ('$ per chip-hour', 'Your $ per
     chip-hour'), scenario line, captions, metric helps, charts and their hover text say chip, not GPU; only the
     sections about GPUs alone (rack scale, InferenceX, its leave-one-out check) keep GPU. A missing price or all-in
-    power reads 'No public price' / 'No public all-in power' (was 'n/a'). A GPU scenario keeps GPU."""
+    power reads 'No public price' / 'No public all-in power' (was 'n/a'), and no chip with an all-in power draws no
+    empty tokens-per-MW chart. A GPU scenario keeps GPU."""
     from tests.apptest_util import visible_texts
 
     tr = Translator(lang)
@@ -472,9 +473,12 @@ def test_a_tpu_scenario_says_chips_in_every_control_caption_metric_and_chart(lan
     assert cost and all(tr("dev_chip_one") in h for h in cost)
     # TPU7x has no public on-demand price nor a published all-in power: the metrics say so
     at = run_page("frontier", lang=lang, hardware="tpu7x", gpus="4", fr_hw="tpu7x")
-    values = {m.label: m.value for m in at.metric}
-    assert values[tr("fr_m_usd_output")] == tr("no_public_price_short")
-    assert values[tr("fr_m_mw")] == tr("no_public_power_short")
+    values = {m.label: (m.value, m.delta) for m in at.metric}  # a dash and why under it, as on Economics
+    assert values[tr("fr_m_usd_output")] == ("—", tr("no_public_price_short"))
+    assert values[tr("fr_m_mw")] == ("—", tr("no_public_power_short"))
+    # no chip drawn has an all-in power: no empty tokens-per-MW chart, a notice naming them
+    assert tr("fr_mw_none", hws="TPU7x") in [i.value for i in at.info]
+    assert tr("fr_mw_title_output") not in [f["layout"]["title"]["text"] for f in figures(at)]
     assert not [t for t in visible_texts(at) + _hovertexts(at) if "n/a" in t or t == tr("fr_na")]
 
     # a TPU in the sidebar beside GPU curves: the page's scenario line counts chips (a GPU is a chip too)
