@@ -310,7 +310,9 @@ top = figs.best(at, tier)
 if top is None:
     st.info(tr("fr_target_off", target=f"{target:g}") if any(s.fits.any() for s in series) else tr("fr_target_nofit"))
 else:
-    st.markdown(tr("fr_best", target=f"{target:g}", name=top.label, tier=tr(f"fr_tier_{tier}")))
+    priced = math.isfinite(top.usd_per_1m[tier])  # best() ranks by throughput when nothing drawn has a price
+    st.markdown(tr("fr_best" if priced else "fr_best_unpriced", target=f"{target:g}", name=top.label,
+                   tier=tr(f"fr_tier_{tier}")))  # fmt: skip
     c = st.columns(3)
     c[0].metric(
         fmt.device_text(f"fr_m_tps_{y}", device, tr, target=f"{target:g}"),

@@ -476,6 +476,11 @@ def test_a_tpu_scenario_says_chips_in_every_control_caption_metric_and_chart(lan
     values = {m.label: (m.value, m.delta) for m in at.metric}  # a dash and why under it, as on Economics
     assert values[tr("fr_m_usd_output")] == ("—", tr("no_public_price_short"))
     assert values[tr("fr_m_mw")] == ("—", tr("no_public_power_short"))
+    # nothing drawn has a price: the best is by throughput, not 'cheapest'
+    tier = tr("fr_tier_on_demand")
+    assert tr("fr_best_unpriced_chip", target="50", name="TPU7x · FP8 · TP", tier=tier) in [
+        m.value for m in at.markdown
+    ]
     # no chip drawn has an all-in power: no empty tokens-per-MW chart, a notice naming them
     assert tr("fr_mw_none", hws="TPU7x") in [i.value for i in at.info]
     assert tr("fr_mw_title_output") not in [f["layout"]["title"]["text"] for f in figures(at)]
