@@ -3,6 +3,7 @@ the model's output times the display scale. Built on the tiny in-code models and
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -401,6 +402,39 @@ def test_heatmap_is_log_of_the_model_grid_masked_where_it_does_not_fit(metric):
     assert _y(_trace(fig, EN("ce_scenario")))[0] == 4 and _x(_trace(fig, EN("ce_scenario")))[0] == 4096
     table = cf.heatmap_table(hb, hc, v, grid.fits, metric)
     assert len(table) == len(hb) * len(hc)
+
+
+def test_hover_rounding_is_javascripts_to_precision():
+    """d3's '.4~g' is JavaScript's toPrecision(4): the nearest 4 significant digits of the exact binary value, a
+    tie away from zero (Python's '.4g' rounds a tie to even: 1234.5 -> 1234, JavaScript 1235)."""
+    got = cf.hover_rounded(np.array([[1234.5, 12345.0, 0.5], [1.0005, 2 / 3, -1234.5]]), 4)
+    # 1.0005 is 1.000499999... in binary: down
+    np.testing.assert_array_equal(got, [[1235.0, 12350.0, 0.5], [1.0, 0.6667, -1235.0]])
+
+
+@pytest.mark.parametrize("metric", cf.HEAT_METRICS)
+def test_heatmap_sends_four_byte_floats_whose_hovers_read_as_before(metric):
+    """Wiki readers (issue 19): the Cost heat map's arrays go as 4-byte floats and the grey cells carry no values
+    (the payload was 223 KB of 8-byte floats, the value column twice); every hover prints the same digits."""
+    import plotly.io as pio
+
+    hb, hc = cf.heat_batches(), cf.heat_contexts(TINY_DENSE.max_context_tokens, 4096)
+    grid = _est(batch=hb[:, None], context_tokens=hc[None, :])
+    v = {"usd_1m": grid.usd_per_1M_tokens, "tps_gpu": grid.tokens_per_s_per_gpu, "j_per_token": grid.joules_per_token}
+    values = np.asarray(v[metric], dtype=float)
+    fig = cf.heatmap(hb, hc, values, grid.fits, metric, 4, 4096)
+    main, grey = _trace(fig, EN(f"ce_heat_{metric}")), _trace(fig, EN("ce_not_fit"))
+    sent = json.loads(pio.to_json(fig, validate=False))["data"]
+    assert {t["customdata"]["dtype"] for t in sent if t["type"] == "heatmap"} == {"f4"}
+    assert {t["z"]["dtype"] for t in sent if t["type"] == "heatmap"} == {"f4"}
+    assert np.shape(grey.customdata) == (len(hb), len(hc), 2) and np.shape(main.customdata) == (len(hb), len(hc), 3)
+    custom = np.asarray(main.customdata)
+    np.testing.assert_array_equal(custom[..., 0], np.broadcast_to(hb[:, None], values.shape))
+    np.testing.assert_array_equal(custom[..., 1], np.broadcast_to(hc[None, :], values.shape))
+    assert "%{customdata[2]:,.4~g}" in main.hovertemplate
+    finite = np.isfinite(values)
+    shown = [f"{x:.4g}" for x in values[finite]]  # no value here falls on an exact tie, where '.4g' and JS differ
+    assert [f"{float(x):.4g}" for x in custom[..., 2][finite]] == shown
 
 
 def test_no_price_gives_nan_cost_and_the_energy_still_works():

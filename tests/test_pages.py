@@ -213,6 +213,24 @@ def test_chart_bundle_is_plotly_pythons_plotly_js():
         assert f'name:"{lang}"' in (ROOT / "static" / name).read_text(encoding="utf-8")
 
 
+def test_chart_elements_carry_no_translations_nor_escaped_slashes():
+    """Wiki readers (issue 19): the chart code sent with each chart element leaves out plotly.js's zh-TW
+    translations (the browser loads them from static/ once, for a zh-TW chart) and its comments (11 KB a chart ->
+    ~5 KB); the figure's JSON writes '/' as itself (plotly's \\u002f, for HTML, cost 6 bytes a '/' of the base64
+    arrays) and parses to the same figure."""
+    from ui import chart
+
+    at = run_page("cost", embedded=True)
+    elements = [el.proto for el in at.get("bidi_component") if el.proto.component_name == chart.CHART_COMPONENT]
+    assert len(elements) == 5
+    for el in elements:
+        assert 'moduleType:"locale"' not in el.js_content and "//" not in el.js_content.splitlines()[0]
+        assert len(el.js_content.encode()) < 6000 and chart.PLOTLY_LOCALES["zh-TW"] in el.js_content
+        assert b"\\u002f" not in el.bytes
+    heat = json.loads(elements[-1].bytes)["figure"]["data"][-2]
+    assert heat["type"] == "heatmap" and "/" in heat["customdata"]["bdata"]
+
+
 def test_chart_payload_is_the_figure_with_translated_labels():
     at = run_page("overview", lang="zh-TW")
     payload = next(json.loads(el.proto.bytes) for el in at.get("bidi_component") if el.proto.bytes)

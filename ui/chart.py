@@ -34,10 +34,20 @@ PLOTLY_LOCALES = {"zh-TW": "plotly-locale-zh-tw-4.1.1.js"}
 CHART_COMPONENT = "tpot_plotly_chart"
 _STATIC = Path(__file__).resolve().parent.parent / "static"
 _LOCALE_JS = {lang: (_STATIC / name).read_text(encoding="utf-8") for lang, name in PLOTLY_LOCALES.items()}
+
+
+def _component_js() -> str:
+    """plotly_chart.js with the plotly.js files it loads filled in, without its comments and indentation: the
+    component's code travels with every chart element sent (so do not send the translations: it loads them)."""
+    text = Path(__file__).with_name("plotly_chart.js").read_text(encoding="utf-8")
+    text = text.replace("__PLOTLY_FILE__", PLOTLY_JS).replace("__PLOTLY_LOCALES__", json.dumps(PLOTLY_LOCALES))
+    lines = (line.strip() for line in text.splitlines())
+    return "\n".join(line for line in lines if line and not line.startswith("//"))
+
+
 _CHART = st.components.v2.component(
     CHART_COMPONENT,
-    js="".join(js + "\n" for js in _LOCALE_JS.values())
-    + Path(__file__).with_name("plotly_chart.js").read_text().replace("__PLOTLY_FILE__", PLOTLY_JS),
+    js=_component_js(),
     isolate_styles=False,  # plotly.js styles its modebar and hover labels from the document's head
 )
 
@@ -45,6 +55,8 @@ _CHART = st.components.v2.component(
 SIDEBAR = "sidebar"  # figure(about=...): the export states the sidebar's scenario
 _ONLY: ContextVar[dict | None] = ContextVar("tpot_only_chart", default=None)  # the single-chart view's run
 _PAGE_CHARTS: ContextVar[list | None] = ContextVar("tpot_page_charts", default=None)  # this run's charts, for the zip
+# this run's sidebar scenario as its charts state it ({} until the first chart asks): a page's charts share it
+_RUN_ABOUT: ContextVar[dict | None] = ContextVar("tpot_run_about", default=None)
 _ONLY_MISSING = "_only_missing"  # session key: (page, id asked for, its chart ids) after a run found no such chart
 
 
@@ -98,7 +110,9 @@ def figure(
         only["seen"].append(chart_id)
         if chart_id != only["id"]:
             return
-    about = controls.export_about() if about == SIDEBAR else about
+    sidebar_key = None
+    if about == SIDEBAR:
+        about, sidebar_key = _sidebar_about()
     stamp = export.stamp()
     subtitle = export.caption(about, tr) if about else None
 
@@ -116,15 +130,15 @@ def figure(
         extras = json.dumps(
             {"config": plotly_config(tr.lang), "labels": labels, "export": {"decor": decor, "filename": stem}}
         )
-        return f'{{"figure":{pio.to_json(f, validate=False)},{extras[1:]}'.encode(), f, t, decor
+        return f'{{"figure":{_json_slashes(pio.to_json(f, validate=False))},{extras[1:]}'.encode(), f, t, decor
 
     if depends is None:
         payload, fig_, table_, decor = build()
     else:
         # the sidebar's scenario (the language included); a chart of no scenario (about None): its language alone
-        scenario = cache.scenario_key(controls.scenario_state()) if about is not None else tr.lang
+        scenario = tr.lang if about is None else sidebar_key or cache.scenario_key(controls.scenario_state())
         key = json.dumps(["chart", chart_id, scenario, about, stamp, depends, figure_common.VALIDATE], default=str)
-        payload, fig_, table_, decor = cache.built(key, build)
+        payload, fig_, table_, decor = cache.built(key=key, _build=build)  # by name: Streamlit looks up no signature
     if only is not None:
         with only["slot"]:
             _CHART(data=payload, key=f"chart-{chart_id}")
@@ -157,9 +171,30 @@ def figure(
         )
 
 
+def _sidebar_about() -> tuple[dict, str]:
+    """The sidebar's scenario as a chart's exports state it (controls.export_about) and its cache key: worked out
+    once per page run (start_page, only_view; the sidebar has run by then), not once per chart."""
+    memo = _RUN_ABOUT.get()
+    if memo is None:  # a page script run alone
+        return controls.export_about(), cache.scenario_key(controls.scenario_state())
+    if not memo:
+        memo.update(about=controls.export_about(), key=cache.scenario_key(controls.scenario_state()))
+    return memo["about"], memo["key"]
+
+
+_ESCAPED_SLASH = re.compile(r"(?<!\\)((?:\\\\)*)\\u002f")
+
+
+def _json_slashes(text: str) -> str:
+    """Plotly's JSON with '/' as itself: plotly writes it \\u002f (safe inside an HTML <script>), 6 bytes for each
+    '/' of the base64 arrays; the chart's payload is parsed as JSON, never put in HTML."""
+    return _ESCAPED_SLASH.sub(r"\1/", text)
+
+
 def start_page() -> None:
     """Before a page runs: collect its charts (for page_downloads)."""
     _PAGE_CHARTS.set([])
+    _RUN_ABOUT.set({})
 
 
 def page_downloads(tr: Translator) -> None:
@@ -205,6 +240,7 @@ def only_view(page, requested: str, tr: Translator) -> bool:
         return False
     only = {"id": requested, "seen": [], "slot": st.container()}
     token = _ONLY.set(only)
+    _RUN_ABOUT.set({})
     try:
         with DeltaGenerator(root_container=None, cursor=None):  # the page's other elements go nowhere
             page.run()

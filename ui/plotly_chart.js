@@ -1,32 +1,53 @@
 // Draws one Plotly figure (data: its JSON as UTF-8 bytes) with the cartesian plotly.js build served from static/
 // (ui.chart fills in its file name), a third of the size of the full bundle st.plotly_chart loads. The build is
-// fetched and run once per browser page, by the first chart that draws, and shared by every chart after it.
+// fetched and run once per browser page, by the first chart that draws, and shared by every chart after it; so is
+// plotly.js's translation file for the chart's locale (config.locale; not sent with every chart element).
 const PLOTLY_FILE = "__PLOTLY_FILE__";
+const PLOTLY_LOCALES = __PLOTLY_LOCALES__; // language -> its plotly.js translations, in static/
 
-function plotlyUrl() {
+function staticUrl(file) {
   // Next to Streamlit's own static folder, so the app also works under a server.baseUrlPath.
   const own = document.querySelector('script[src*="/static/js/index"]');
   const root = own ? own.src.slice(0, own.src.indexOf("static/js/")) : new URL("./", document.baseURI).href;
-  return root + "app/static/" + PLOTLY_FILE;
+  return root + "app/static/" + file;
 }
 
-function loadPlotly() {
+function loadScript(file) {
+  // one <script> per file and browser page; a failed one may be tried again by a later chart
+  const loading = (window.__tpotScripts = window.__tpotScripts || {});
+  if (!loading[file]) {
+    loading[file] = new Promise((resolve, reject) => {
+      const s = document.createElement("script");
+      s.src = staticUrl(file);
+      s.async = true;
+      s.onload = () => resolve();
+      s.onerror = () => {
+        loading[file] = null;
+        reject(new Error("could not load " + s.src));
+      };
+      document.head.appendChild(s);
+    });
+  }
+  return loading[file];
+}
+
+function loadPlotly(locale) {
+  // the build and the locale's translations fetched side by side (a translation registers itself with plotly.js
+  // before or after it loads); a chart whose translations do not load draws with plotly.js's English
   if (!window.__tpotPlotly) {
     window.__tpotPlotly = window.Plotly
       ? Promise.resolve(window.Plotly)
-      : new Promise((resolve, reject) => {
-          const s = document.createElement("script");
-          s.src = plotlyUrl();
-          s.async = true;
-          s.onload = () => resolve(window.Plotly);
-          s.onerror = () => {
+      : loadScript(PLOTLY_FILE).then(
+          () => window.Plotly,
+          (error) => {
             window.__tpotPlotly = null; // let a later chart try again
-            reject(new Error("could not load " + s.src));
-          };
-          document.head.appendChild(s);
-        });
+            throw error;
+          },
+        );
   }
-  return window.__tpotPlotly;
+  const words = PLOTLY_LOCALES[locale];
+  if (!words) return window.__tpotPlotly;
+  return Promise.all([window.__tpotPlotly, loadScript(words).catch(() => null)]).then(([Plotly]) => Plotly);
 }
 
 // Material "fullscreen" glyph, 24 x 24
@@ -137,7 +158,7 @@ export default function ({ parentElement, data }) {
   // plotly's own PNG button gives the chart without its scenario: ours replace it
   const remove = exported ? ["toImage"] : [];
   div.tpotNext = { figure, config: { ...config, modeBarButtonsToAdd: buttons, modeBarButtonsToRemove: remove } };
-  loadPlotly()
+  loadPlotly(config.locale)
     .then((Plotly) =>
       whenWanted(div, () => {
         const next = div.tpotNext; // the newest data, if a rerun came while this chart waited

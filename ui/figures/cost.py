@@ -4,6 +4,7 @@ context, the throughput-latency frontier against a TPOT target, and a batch × c
 
 from __future__ import annotations
 
+import decimal
 import math
 
 import numpy as np
@@ -30,6 +31,7 @@ MAX_SWEEP_BATCH = 4096
 MIN_SWEEP_CONTEXT = 128  # left end of the log context axis (tokens)
 SWEEP_POINTS = 64  # contexts per sweep
 HEAT_POINTS = 48
+HEAT_HOVER_DIGITS = 4  # significant digits of a heat-map cell's value in its hover
 COST_UNITS = ("usd_1m", "usd_1k", "tokens_per_usd")
 HEAT_METRICS = ("usd_1m", "tps_gpu", "j_per_token")
 SWEEPS = ("batch", "context")
@@ -474,6 +476,26 @@ def frontier_table(
 # --------------------------------------------------------------------------------------------------- heat map
 
 
+def hover_rounded(values: np.ndarray, digits: int) -> np.ndarray:
+    """Values rounded as a hover prints them with d3's '.<digits>~g': JavaScript's toPrecision, the nearest number
+    of `digits` significant digits to the value's exact binary value, a tie away from zero."""
+    context = decimal.Context(prec=digits, rounding=decimal.ROUND_HALF_UP)
+    v = np.asarray(values, dtype=float)
+    return np.array([float(context.create_decimal_from_float(x)) for x in v.ravel().tolist()]).reshape(v.shape)
+
+
+def _whole_below_2_24(a: np.ndarray) -> bool:
+    """Every value a whole number a 4-byte float holds exactly."""
+    return bool(np.all((a == np.round(a)) & (np.abs(a) < 2**24)))
+
+
+def _float32_range(a: np.ndarray) -> bool:
+    """Every finite value within a 4-byte float's normal range (or zero): its 7 digits are kept."""
+    m = np.abs(a[np.isfinite(a)])
+    info = np.finfo(np.float32)
+    return bool(np.all((m == 0) | ((m >= info.tiny) & (m <= info.max))))
+
+
 def heatmap(
     batches: np.ndarray,
     contexts: np.ndarray,
@@ -492,7 +514,17 @@ def heatmap(
     ok = np.asarray(fits, dtype=bool)
     shown = np.where(ok & np.isfinite(v) & (v > 0), v, np.nan)
     b_grid, c_grid = np.meshgrid(batches, contexts, indexing="ij")
-    custom = np.stack([b_grid, c_grid, v], axis=-1)
+    cells = np.stack([b_grid, c_grid], axis=-1)  # batch, context: the grey cells' hover
+    custom = np.concatenate([cells, v[..., None]], axis=-1)  # and the value: the coloured cells' hover
+    hover_v = hover_rounded(v, HEAT_HOVER_DIGITS)
+    if _whole_below_2_24(cells) and _float32_range(hover_v):
+        # sent as 4-byte floats (the payload's bytes halved): batch and context are whole numbers below 2^24 and the
+        # value is rounded to the digits its hover prints, so every hover reads as with 8-byte floats
+        custom = np.concatenate([cells, hover_v[..., None]], axis=-1).astype(np.float32)
+        cells = cells.astype(np.float32)
+        z_dtype = np.float32  # the colour: log10 of the value to 7 digits
+    else:
+        z_dtype = float
     unit = fmt.device_text(f"ce_unit_{metric}", device, tr)
     fig = Figure()
     x_edges, y_edges = log_edges(contexts), log_edges(batches)
@@ -500,8 +532,8 @@ def heatmap(
         fig.add_heatmap(
             x=x_edges,
             y=y_edges,
-            z=np.where(ok, np.nan, 1.0),
-            customdata=custom,
+            z=np.where(ok, np.nan, 1.0).astype(z_dtype),
+            customdata=cells,  # its hover shows batch and context, not the value
             colorscale=[[0, "#d9d9d9"], [1, "#d9d9d9"]],
             showscale=False,
             name=tr("ce_not_fit"),
@@ -515,7 +547,7 @@ def heatmap(
         fig.add_heatmap(
             x=x_edges,
             y=y_edges,
-            z=np.log10(shown),
+            z=np.log10(shown).astype(z_dtype),
             customdata=custom,
             colorscale=colorscale("Viridis_r" if metric in ("usd_1m", "j_per_token") else "Viridis"),
             zmin=math.log10(lo),
@@ -527,7 +559,7 @@ def heatmap(
             },
             name=fmt.device_text(f"ce_heat_{metric}", device, tr),
             hovertemplate=f"{tr('ce_h_batch')} %{{customdata[0]:,.0f}}<br>{tr('ce_h_context')} %{{customdata[1]:,.0f}}"
-            f"<br>%{{customdata[2]:,.4~g}} {unit}<extra></extra>",
+            f"<br>%{{customdata[2]:,.{HEAT_HOVER_DIGITS}~g}} {unit}<extra></extra>",
         )
     if scenario_context >= contexts[0]:
         fig.add_scatter(
