@@ -206,13 +206,8 @@ target = c[0].selectbox(
 target_s, target_label = TPOT_TARGETS_S[target], tr(f"target_{target}")
 # the best batch is the Serving planner's, searched over every batch: the curve's points plus that batch (so that the
 # chart's star, the sentence below and the planner agree)
-point = cache.planner_frontier(  # by name: Streamlit's cache looks up no signature for keyword arguments
-    key=cache.scenario_key(state, "batch", "lang"),
-    _model=model,
-    _hardware=hw,
-    _scenario=est.scenario,
-    _profile=est.profile,
-    tpot_target_s=target_s,
+point = cache.planner_frontier(
+    cache.scenario_key(state, "batch", "lang"), model, hw, est.scenario, est.profile, target_s
 )
 fb = np.union1d(batches, [point.batch]) if point.feasible else batches
 by_fb = by_batch if fb.size == batches.size else controls.evaluate(state, batch=fb)

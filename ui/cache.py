@@ -119,17 +119,32 @@ def scenario_key(state: ScenarioState, *ignored: str) -> str:
     return json.dumps({k: v for k, v in query.items() if k not in ignored}, sort_keys=True)
 
 
-@st.cache_resource(max_entries=512, show_spinner=False)
+# The cached functions below are called with keyword arguments by the plain functions of the same name: for each
+# positional argument of a cached call, Streamlit works out the function's signature again (inspect.signature; a
+# third of a cache hit's time: ~0.1 ms per argument), and a page looks up a dozen results per run.
+
+
 def estimate(key: str, _model, _hardware, _scenario, _profile):
     """tpot_model.estimate, once per server for each key (controls.evaluate's: the scenario's URL form with uploads,
     the profile, the overrides): the readers of one link share one result. Shared read-only."""
+    return _estimate(key=key, _model=_model, _hardware=_hardware, _scenario=_scenario, _profile=_profile)
+
+
+@st.cache_resource(max_entries=512, show_spinner=False)
+def _estimate(key: str, _model, _hardware, _scenario, _profile):
     return model_estimate(_model, _hardware, _scenario, _profile)
 
 
-@st.cache_resource(max_entries=256, show_spinner=False)
 def planner_frontier(key: str, _model, _hardware, _scenario, _profile, tpot_target_s: float):
     """planner.frontier (the best batch at a TPOT target), once per scenario without its batch (`key`: it searches
     every batch) and target: a batch change does not search again."""
+    return _planner_frontier(
+        key=key, _model=_model, _hardware=_hardware, _scenario=_scenario, _profile=_profile, tpot_target_s=tpot_target_s
+    )
+
+
+@st.cache_resource(max_entries=256, show_spinner=False)
+def _planner_frontier(key: str, _model, _hardware, _scenario, _profile, tpot_target_s: float):
     return planner.frontier(_model, _hardware, _scenario, _profile, tpot_target_s)
 
 
@@ -139,8 +154,12 @@ def planner_cost_grid(key: str, _model, _hardware, _scenario, _profile, **option
     return planner.cost_grid(_model, _hardware, _scenario, _profile, **options)
 
 
-@st.cache_resource(max_entries=256, show_spinner=False)
 def built(key: str, _build):
     """_build(), once per server for each key: for figures and tables that depend on nothing the key leaves out
     (not on the sidebar's scenario), so a slider change does not rebuild them. Shared read-only."""
+    return _built(key=key, _build=_build)
+
+
+@st.cache_resource(max_entries=256, show_spinner=False)
+def _built(key: str, _build):
     return _build()

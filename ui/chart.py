@@ -138,7 +138,7 @@ def figure(
         # the sidebar's scenario (the language included); a chart of no scenario (about None): its language alone
         scenario = tr.lang if about is None else sidebar_key or cache.scenario_key(controls.scenario_state())
         key = json.dumps(["chart", chart_id, scenario, about, stamp, depends, figure_common.VALIDATE], default=str)
-        payload, fig_, table_, decor = cache.built(key=key, _build=build)  # by name: Streamlit looks up no signature
+        payload, fig_, table_, decor = cache.built(key, build)
     if only is not None:
         with only["slot"]:
             _CHART(data=payload, key=f"chart-{chart_id}")
