@@ -464,12 +464,8 @@ if (box := expanders.lazy_expander(tr("fr_rack_open"), "frontier.rack")) is not 
         table = rack.ratio_table(curves, bases, tr)
         st.dataframe(table.round(2), hide_index=True)
         st.caption(tr("fr_rack_ratio_caption", basis=tr(f"fr_tier_{state.price_basis}")))
-        if (check := cache.disaggregated_check()).get("prefill_median_model_over_measured") is not None:
-            st.caption(
-                tr("fr_rack_check", runs=check["runs"], decode=fmt.pct(check["decode_median_abs_tpot_error"], 0),
-                   decode_n=check["decode_runs"], prefill=f"{check['prefill_median_model_over_measured']:.1f}",
-                   prefill_n=check["prefill_runs"])
-            )  # fmt: skip
+        if (said := rack.check_caption(cache.disaggregated_check(), tr)) is not None:
+            st.caption(said)
 
 # ------------------------------------------------------------------------------------------------ validation
 st.header(tr("fr_loho_h"))

@@ -13,6 +13,7 @@ import pytest
 from tests.apptest_util import decode, figures, run_page
 from tpot_model import serving_calibration as sc
 from ui import fmt
+from ui.figures import rack_scale
 from ui.i18n import EN, Translator
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -227,9 +228,7 @@ def test_rack_scale_view_draws_every_chip_and_the_ratio_table():
         )
         # how far to trust the curves: the committed check of the disaggregated runs, said under the table
         check = json.loads((ROOT / "data" / "disaggregated_check.json").read_text(encoding="utf-8"))
-        said = tr("fr_rack_check", runs=check["runs"], decode=fmt.pct(check["decode_median_abs_tpot_error"], 0),
-                  decode_n=check["decode_runs"], prefill=f"{check['prefill_median_model_over_measured']:.1f}",
-                  prefill_n=check["prefill_runs"])  # fmt: skip
+        said = rack_scale.check_caption(check, tr)
         assert said in [c.value for c in at.main.caption] and check["prefill_median_model_over_measured"] > 1
         table = at.dataframe[-1].value if tr is EN else None
         if table is not None:
@@ -288,8 +287,6 @@ def test_follows_the_sidebar_unless_changed_and_says_when_it_differs(lang):
 
 
 def fmt_ms(seconds: float) -> str:
-    from ui import fmt
-
     return fmt.ms(seconds)
 
 
@@ -310,8 +307,6 @@ def test_mtp_shows_its_error_on_the_measured_runs_and_only_the_selected_layouts(
     at = run_page("frontier", lang=lang, **DS)
     at.toggle(key="frontier.mtp").set_value(True).run()
     check, bias = sc.mtp_check(sc.load_serving_measurements(), 3, 0.5)
-    from ui import fmt
-
     want = tr("fr_mtp_check", n=check.n, k=3, a="0.5", median=fmt.pct(check.median), p90=fmt.pct(check.p90),
               bias=fmt.pct(bias, signed=True))  # fmt: skip
     assert want in [c.value for c in at.caption]

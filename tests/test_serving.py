@@ -522,19 +522,52 @@ def test_estimate_carries_the_per_request_ttft_beside_the_whole_batch_prefill():
 
 def test_disaggregated_check_reads_each_pool_and_is_what_calibrate_wrote():
     """IX-355 (GB200, Dynamo + SGLang): 'disagg prefill 16 GPUs [4 worker(s), TP4/EP4 DP-attn] + decode 32 GPUs
-    [1 worker(s), TP32/EP32 DP-attn]'; 125 of the 206 disaggregated runs are MTP-free (81 use MTP)."""
+    [1 worker(s), TP32/EP32 DP-attn]'; of the 125 MTP-free disaggregated runs, 111 have both pools consistent (14
+    read e.g. 'TP1/EP1 DP-attn' for a 32-GPU worker, IX-359)."""
     from tpot_model import disaggregated as dis
 
     text = "disagg prefill 16 GPUs [4 worker(s), TP4/EP4 DP-attn] + decode 32 GPUs [1 worker(s), TP32/EP32 DP-attn]"
     p = dis.pools(text)
     assert p["prefill"] == dis.Pool(16, 4, 4, 4, True) and p["prefill"].gpus_per_worker == 4
-    assert p["decode"].gpus_per_worker == 32 and p["decode"].parallelism == "dp-ep"
+    assert p["decode"].gpus_per_worker == 32 and p["decode"].parallelism == "dp-ep" and p["decode"].consistent
     assert dis.pools("decode 8 GPUs [2 worker(s), TP4/EP1]")["decode"].parallelism == "tp"
+    assert not dis.pools("decode 32 GPUs [1 worker(s), TP1/EP1 DP-attn]")["decode"].consistent
     rows = sc.load_serving_measurements()
+    by_id = {r.id: r for r in rows}
+    # Little's law: 5,031.89 output tok/s per decode GPU x 32 GPUs x 22.12 ms = 3,561.8 of the 4,096 in flight decode
+    assert dis.decoding_sequences(by_id["IX-355"], p["decode"]) == pytest.approx(5031.89 * 32 * 0.02212)
     checked = dis.check(rows, load_profiles())
-    assert len(checked) == 125 == sum(r.layout == "disaggregated" and not r.mtp for r in rows)
+    assert sum(r.layout == "disaggregated" and not r.mtp for r in rows) == 125 and len(checked) == 111
+    assert "IX-359" not in {c.id for c in checked}
     ix355 = next(c for c in checked if c.id == "IX-355")
-    assert -0.5 < ix355.decode_error < 0 and ix355.prefill_ratio > 1  # the model's decode is faster, its prefill too
+    assert ix355.decode_batch_per_gpu == pytest.approx(3561.773 / 32, rel=1e-6)
+    assert -0.5 < ix355.decode_error < 0  # the model's large-batch decode is faster than measured
+    # IX-392 (GB200 TRT-LLM, 8k/1k, 1,229 in flight): prefill-bound (59.2 of 1,229 x 16 GPUs... decoding / in flight
+    # < 0.8), measured 6,952.5 input tok/s per prefill GPU
+    ix392 = next(c for c in checked if c.id == "IX-392")
+    assert ix392.prefill_measured == 6952.5 and 1.0 < ix392.prefill_ratio < 2.0
     committed = dis.read_check(sc.SERVING_MEASUREMENTS_PATH.with_name(dis.CHECK_NAME))
     assert committed == json.loads(json.dumps(dis.summary(checked)))  # calibrate wrote it from these profiles
-    assert committed["decode_runs"] == 124 and committed["prefill_runs"] == 50
+    assert committed["decode_runs"] == 95 and committed["prefill_runs"] == 18
+
+
+def test_pool_correction_fit_and_what_it_does():
+    """The correction is fitted (least squares in log space), helps under leave-one-chip-out, and multiplies decode
+    time by 1 + a b / (b + 16): 1 + a / 2 at 16 sequences per GPU, -> 1 + a at large batch, 1 at none."""
+    from tpot_model import disaggregated as dis
+
+    f = dis.PoolFit(decode_a=0.3, prefill_time_factor=1.5)
+    assert float(f.decode_factor(16.0)) == pytest.approx(1.15) and float(f.decode_factor(0.0)) == 1.0
+    assert float(f.decode_factor(1e9)) == pytest.approx(1.3)
+    # two made-up runs: model decode 10 ms vs measured 13 ms at b = 16 (a = 0.6 fits exactly); prefill 2x model
+    runs = [dis.Checked("a", "x", "fp8", "e", 16.0, 0.010, 0.013, 2000.0, 1000.0),
+            dis.Checked("b", "y", "fp8", "e", 16.0, 0.010, 0.013, 4000.0, 2000.0)]  # fmt: skip
+    fitted = dis.fit(runs)
+    assert fitted.decode_a == pytest.approx(0.6, abs=1e-3) and fitted.prefill_time_factor == pytest.approx(2.0)
+    dec, pre = dis.corrected_errors(runs, fitted)
+    assert max(map(abs, dec)) < 1e-3 and max(map(abs, pre)) < 1e-9
+    committed = dis.read_check(sc.SERVING_MEASUREMENTS_PATH.with_name(dis.CHECK_NAME))
+    assert dis.pool_fit() == dis.PoolFit(committed["fit"]["decode_a"], committed["fit"]["prefill_time_factor"])
+    assert committed["fit"]["decode_a"] > 0 and committed["fit"]["prefill_time_factor"] > 1
+    assert committed["decode_median_abs_tpot_error_corrected_loco"] < committed["decode_median_abs_tpot_error"]
+    assert committed["prefill_median_abs_rate_error_corrected_loco"] < committed["prefill_median_abs_rate_error"]

@@ -1,17 +1,24 @@
-"""How far the model is from the disaggregated (prefill pool + decode pool) serving runs, which calibration does not
-fit (display-only rows of data/serving_measurements.csv): each pool checked on the run's own layout, not the
-frontier's. Written by `calibrate` to data/disaggregated_check.json; the Serving frontier's rack-scale view says it.
+"""The disaggregated (prefill pool + decode pool) serving runs of data/serving_measurements.csv (display-only rows,
+not in the profile fit): how far the model is from each pool on the run's own layout, and the pool correction the
+frontier's layout search applies (layouts.py), fitted on these runs with leave-one-chip-out cross-validation.
+`calibrate` writes both to data/disaggregated_check.json; the Serving frontier's rack-scale view says it.
 
 - Decode pool: the run's measured mean TPOT against the model's decode step for the run's decode worker (its GPUs,
-  TP / EP / DP-attention, the run's concurrency spread over the decode workers, the cache at ISL + OSL/2).
-- Prefill pool: in runs whose prefill pool was the bottleneck (mean TTFT >= 1 s with >= 256 requests in flight:
-  prompts queued), the measured input tokens/s per prefill GPU against the most the model's prefill worker reaches
-  (1-64 prompts per step within a 32K-token step).
-MTP runs are left out (the draft changes the decode step). Lengths are the runs' means (serving_calibration's).
+  TP / EP / DP-attention), at the sequences the run had decoding on average (Little's law: output tokens/s over
+  the decode GPUs x TPOT; fewer than its concurrency where requests queued for prefill), the cache at ISL + OSL/2.
+- Prefill pool: in runs whose prefill pool was the bottleneck (fewer than SATURATED_DECODING_FRACTION of the
+  requests decoding, with >= SATURATED_CONCURRENCY in flight: prompts queued), the measured input tokens/s per
+  prefill GPU against the most the model's prefill worker reaches (1-64 prompts per step within a 32K-token step).
+- Pool correction (PoolFit): decode step time x (1 + a b / (b + DECODE_HALF_BATCH)), b the sequences decoding per
+  GPU (the model's large-batch MoE decode is too fast where no aggregated run reaches: >= 16 sequences per GPU);
+  prefill step time x k. Least squares in log space; each chip's runs predicted by the fit on the other chips'.
+Runs whose layout text is inconsistent (a multi-GPU worker with TP1/EP1) and MTP runs (the draft changes the
+decode step) are left out. Lengths are the runs' means (serving_calibration's).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -20,7 +27,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from .estimate import estimate
+from .files import DATA_DIR
 from .profiles import EfficiencyProfile
 from .scenario import Scenario
 from .serving_calibration import MEAN_LENGTH_FRACTION, ServingMeasurement
@@ -29,7 +39,9 @@ CHECK_NAME = "disaggregated_check.json"
 POOL = re.compile(r"(prefill|decode) (\d+) GPUs \[(\d+) worker\(s\), TP(\d+)/EP(\d+)( DP-attn)?\]")
 INPUT_RATE = re.compile(r"input tok/s/GPU ([\d.]+) per prefill GPU")
 PREFILL_TOKENS_PER_STEP = 32768
-SATURATED_TTFT_S, SATURATED_CONCURRENCY = 1.0, 256
+SATURATED_DECODING_FRACTION, SATURATED_CONCURRENCY = 0.8, 256
+DECODE_HALF_BATCH = 16.0  # sequences per GPU at which the decode correction is half its size (of 8, 16, 32, 64: the
+# smallest leave-one-chip-out error)
 
 
 @dataclass(frozen=True)
@@ -53,6 +65,11 @@ class Pool:
             return "dp-ep" if self.dp_attention else "tp-ep"
         return "tp"
 
+    @property
+    def consistent(self) -> bool:
+        """The layout text spans the worker: TP over its GPUs, or DP attention with EP over them."""
+        return self.tp == self.gpus_per_worker or (self.dp_attention and self.ep == self.gpus_per_worker)
+
 
 def pools(layout: str) -> dict[str, Pool]:
     """{'prefill': Pool, 'decode': Pool} from the serving file's parallelism text."""
@@ -70,13 +87,18 @@ def _worker(r: ServingMeasurement, pool: Pool, **fields) -> Scenario:
     )
 
 
-def decode_tpot_s(r: ServingMeasurement, pool: Pool, profile: EfficiencyProfile) -> float:
-    """The model's decode-step TPOT (s) for the run's decode worker at the run's concurrency per worker."""
+def decoding_sequences(r: ServingMeasurement, decode: Pool) -> float:
+    """Sequences the run had decoding on average (Little's law): output tokens/s over the decode GPUs x TPOT."""
+    return r.output_tokens_per_s_per_gpu * decode.gpus * r.tpot_s
+
+
+def decode_tpot_s(r: ServingMeasurement, pool: Pool, profile: EfficiencyProfile, sequences: float) -> float:
+    """The model's decode-step TPOT (s) for the run's decode worker with `sequences` decoding over the pool."""
     isl, osl = round(r.isl * MEAN_LENGTH_FRACTION), round(r.osl * MEAN_LENGTH_FRACTION)
     s = _worker(
         r,
         pool,
-        batch=max(r.concurrency / pool.workers, 1.0),
+        batch=max(sequences / pool.workers, 1.0),
         context_tokens=isl + osl // 2,
         output_tokens=osl - osl // 2,
     )
@@ -97,38 +119,123 @@ def prefill_input_tokens_per_s_per_gpu(r: ServingMeasurement, pool: Pool, profil
 
 @dataclass(frozen=True)
 class Checked:
-    """One run checked: decode TPOT error (predicted / measured - 1) and prefill model / measured rate (nan: n/a)."""
+    """One run checked, the model uncorrected: decode TPOT (model and measured, s) at `decode_batch_per_gpu`
+    sequences decoding per GPU; prefill input tokens/s per GPU (model and measured); nan where not checked."""
 
     id: str
     hardware_id: str
     weights: str
     engine: str
-    decode_error: float
-    prefill_ratio: float
+    decode_batch_per_gpu: float
+    decode_model_s: float
+    decode_measured_s: float
+    prefill_model: float
+    prefill_measured: float
+
+    @property
+    def decode_error(self) -> float:
+        """Model / measured TPOT - 1."""
+        return self.decode_model_s / self.decode_measured_s - 1.0
+
+    @property
+    def prefill_ratio(self) -> float:
+        """Model / measured input tokens/s per prefill GPU."""
+        return self.prefill_model / self.prefill_measured
 
 
 def check(rows: Sequence[ServingMeasurement], profiles: dict[str, EfficiencyProfile]) -> list[Checked]:
-    """Every MTP-free disaggregated run with both pools in its layout text, checked (see the module docstring)."""
+    """Every MTP-free disaggregated run with both pools consistent in its layout text, checked (see the module
+    docstring)."""
     out = []
+    nan = math.nan
     for r in rows:
         p = pools(r.fields.get("parallelism", ""))
         if r.layout != "disaggregated" or r.mtp or "decode" not in p or "prefill" not in p or r.model is None:
             continue
+        dec, pre = p["decode"], p["prefill"]
+        if not (dec.consistent and pre.consistent):
+            continue
         profile = profiles[r.profile or "typical"]
-        decode = math.nan
-        if r.concurrency >= p["decode"].workers and math.isfinite(r.tpot_s):
-            decode = decode_tpot_s(r, p["decode"], profile) / r.tpot_s - 1.0
-        prefill = math.nan
+        sequences = decoding_sequences(r, dec)
+        batch, model_s, measured_s = nan, nan, nan
+        if math.isfinite(sequences) and sequences >= dec.workers:
+            batch, model_s, measured_s = sequences / dec.gpus, decode_tpot_s(r, dec, profile, sequences), r.tpot_s
+        model_rate, measured_rate = nan, nan
         rate = INPUT_RATE.search(r.fields.get("notes", ""))
-        if rate and r.ttft_s >= SATURATED_TTFT_S and r.concurrency >= SATURATED_CONCURRENCY:
-            prefill = prefill_input_tokens_per_s_per_gpu(r, p["prefill"], profile) / float(rate[1])
-        out.append(Checked(r.id, r.hardware.id, r.fields["weights"], r.profile, decode, prefill))
+        saturated = sequences < SATURATED_DECODING_FRACTION * r.concurrency and r.concurrency >= SATURATED_CONCURRENCY
+        if rate and saturated:
+            model_rate, measured_rate = prefill_input_tokens_per_s_per_gpu(r, pre, profile), float(rate[1])
+        out.append(
+            Checked(r.id, r.hardware.id, r.fields["weights"], r.profile, batch, model_s, measured_s, model_rate,
+                    measured_rate)
+        )  # fmt: skip
     return out
 
 
+# --------------------------------------------------------------------------------------------------- the correction
+
+
+@dataclass(frozen=True)
+class PoolFit:
+    """The frontier's pool correction: decode step time x decode_factor(sequences per GPU), prefill step time x
+    prefill_time_factor. NEUTRAL changes nothing."""
+
+    decode_a: float = 0.0
+    prefill_time_factor: float = 1.0
+
+    def decode_factor(self, sequences_per_gpu):
+        """1 + a b / (b + DECODE_HALF_BATCH), b the sequences decoding per GPU (array-friendly)."""
+        b = np.asarray(sequences_per_gpu, dtype=float)
+        return 1.0 + self.decode_a * b / (b + DECODE_HALF_BATCH)
+
+
+NEUTRAL = PoolFit()
+_A_GRID = np.round(np.arange(-0.5, 2.0 + 1e-9, 0.001), 3)
+
+
+def fit(checked: Sequence[Checked]) -> PoolFit:
+    """Least squares in log space: a over the decode checks (a grid of 0.001 steps), k = the geometric mean of
+    measured / model prefill time."""
+    d = [c for c in checked if math.isfinite(c.decode_error)]
+    a = 0.0
+    if d:
+        b = np.array([c.decode_batch_per_gpu for c in d])
+        log_ratio = np.log(np.array([c.decode_model_s / c.decode_measured_s for c in d]))
+        shape = b / (b + DECODE_HALF_BATCH)
+        cost = ((log_ratio[None, :] + np.log1p(_A_GRID[:, None] * shape[None, :])) ** 2).sum(axis=1)
+        a = float(_A_GRID[int(np.argmin(cost))])
+    pre = [c for c in checked if math.isfinite(c.prefill_ratio)]
+    k = float(np.exp(np.mean(np.log([c.prefill_ratio for c in pre])))) if pre else 1.0
+    return PoolFit(decode_a=a, prefill_time_factor=round(k, 3))
+
+
+def corrected_errors(checked: Sequence[Checked], f: PoolFit) -> tuple[list[float], list[float]]:
+    """(decode TPOT errors, prefill rate errors) of the checked runs with the correction f, model / measured - 1."""
+    dec = [
+        c.decode_model_s * float(f.decode_factor(c.decode_batch_per_gpu)) / c.decode_measured_s - 1.0
+        for c in checked
+        if math.isfinite(c.decode_error)
+    ]
+    pre = [c.prefill_ratio / f.prefill_time_factor - 1.0 for c in checked if math.isfinite(c.prefill_ratio)]
+    return dec, pre
+
+
+def leave_one_chip_out(checked: Sequence[Checked]) -> tuple[list[float], list[float]]:
+    """corrected_errors of each chip's runs under the fit on the other chips' runs."""
+    dec, pre = [], []
+    for chip in sorted({c.hardware_id for c in checked}):
+        held = [c for c in checked if c.hardware_id == chip]
+        d, p = corrected_errors(held, fit([c for c in checked if c.hardware_id != chip]))
+        dec += d
+        pre += p
+    return dec, pre
+
+
 def summary(checked: Sequence[Checked]) -> dict:
-    """What data/disaggregated_check.json holds: runs, decode-pool median |TPOT error| and prefill-pool median
-    model / measured rate, overall and per (chip, weights, engine), with every run."""
+    """What data/disaggregated_check.json holds: the correction fitted on every run, the checks' median errors
+    (uncorrected; corrected under leave-one-chip-out), per (chip, weights, engine), with every run."""
+    f = fit(checked)
+    loco_dec, loco_pre = leave_one_chip_out(checked)
     decode = [abs(c.decode_error) for c in checked if math.isfinite(c.decode_error)]
     prefill = [c.prefill_ratio for c in checked if math.isfinite(c.prefill_ratio)]
     groups: dict[str, list[Checked]] = {}
@@ -138,13 +245,24 @@ def summary(checked: Sequence[Checked]) -> dict:
     def med(values: list[float]) -> float | None:
         return statistics.median(values) if values else None
 
+    def num(x: float) -> float | None:
+        return x if math.isfinite(x) else None
+
     return {
         "method": __doc__.split("\n\n")[0].replace("\n", " "),
+        "fit": {
+            "decode_a": f.decode_a,
+            "decode_half_batch_per_gpu": DECODE_HALF_BATCH,
+            "prefill_time_factor": f.prefill_time_factor,
+        },
         "runs": len(checked),
         "decode_runs": len(decode),
         "decode_median_abs_tpot_error": med(decode),
+        "decode_median_abs_tpot_error_corrected_loco": med([abs(e) for e in loco_dec]),
         "prefill_runs": len(prefill),
         "prefill_median_model_over_measured": med(prefill),
+        "prefill_median_abs_rate_error": med([abs(r - 1.0) for r in prefill]),
+        "prefill_median_abs_rate_error_corrected_loco": med([abs(e) for e in loco_pre]),
         "by_group": {
             k: {
                 "decode_runs": sum(math.isfinite(c.decode_error) for c in v),
@@ -159,8 +277,9 @@ def summary(checked: Sequence[Checked]) -> dict:
         "checked": [
             {
                 "id": c.id,
-                "decode_tpot_error": c.decode_error if math.isfinite(c.decode_error) else None,
-                "prefill_model_over_measured": c.prefill_ratio if math.isfinite(c.prefill_ratio) else None,
+                "decode_sequences_per_gpu": num(c.decode_batch_per_gpu),
+                "decode_tpot_error": num(c.decode_error),
+                "prefill_model_over_measured": num(c.prefill_ratio),
             }
             for c in checked
         ],
@@ -176,8 +295,9 @@ def format_summary(s: dict) -> str:
     def ratio(x):
         return "-" if x is None else f"{x:.2f}"
 
+    f = s["fit"]
     lines = [
-        f"disaggregated runs (display-only, not fitted), each pool on the run's own layout: {s['runs']} MTP-free runs",
+        f"disaggregated runs (display-only), each pool on the run's own layout: {s['runs']} MTP-free runs",
         f"{'chip weights engine':<32} {'decode n':>8} {'TPOT |err|':>10} {'prefill n':>9} {'model/meas':>10}",
     ]
     for k, g in s["by_group"].items():
@@ -185,11 +305,15 @@ def format_summary(s: dict) -> str:
             f"{k:<32} {g['decode_runs']:>8} {pct(g['decode_median_abs_tpot_error']):>10} {g['prefill_runs']:>9} "
             f"{ratio(g['prefill_median_model_over_measured']):>10}"
         )
-    lines.append(
+    lines += [
         f"  decode pool: median |TPOT error| {pct(s['decode_median_abs_tpot_error'])} over {s['decode_runs']} runs; "
-        f"prefill pool (prefill-bound runs): model / measured input tokens/s per GPU, median "
-        f"{ratio(s['prefill_median_model_over_measured'])} over {s['prefill_runs']} runs"
-    )
+        f"with the correction x (1 + {f['decode_a']:.3f} b / (b + {f['decode_half_batch_per_gpu']:g})), leave one "
+        f"chip out: {pct(s['decode_median_abs_tpot_error_corrected_loco'])}",
+        f"  prefill pool (prefill-bound runs): model / measured input tokens/s per GPU, median "
+        f"{ratio(s['prefill_median_model_over_measured'])} over {s['prefill_runs']} runs (median |error| "
+        f"{pct(s['prefill_median_abs_rate_error'])}); with prefill time x {f['prefill_time_factor']:.3f}, leave one "
+        f"chip out: {pct(s['prefill_median_abs_rate_error_corrected_loco'])}",
+    ]
     return "\n".join(lines)
 
 
@@ -202,3 +326,10 @@ def read_check(path: str | Path) -> dict:
     """The summary write_check wrote ({} when the file is absent)."""
     p = Path(path)
     return json.loads(p.read_text(encoding="utf-8")) if p.exists() else {}
+
+
+@functools.cache
+def pool_fit() -> PoolFit:
+    """The committed correction (data/disaggregated_check.json's fit; NEUTRAL when the file has none)."""
+    f = read_check(DATA_DIR / CHECK_NAME).get("fit")
+    return PoolFit(f["decode_a"], f["prefill_time_factor"]) if f else NEUTRAL

@@ -7,8 +7,8 @@ usable_memory_fraction (vLLM's gpu_memory_utilization) - the engine's measured r
 place of the reported one where none is published):
 
 - **aggregated**: one instance of g GPUs (tp: tensor parallel; tp-ep: tensor-parallel attention, expert-parallel
-  MoE; dp-ep: data-parallel attention, expert-parallel MoE = the wide-EP recipes), g = 1, 2, 4 ... up to the
-  budget and the chip's scale-up domain size; collectives on the links they use (roofline). Continuous batching
+  MoE; dp-ep: data-parallel attention, expert-parallel MoE), g = 1, 2, 4 ... up to the budget and the chip's
+  scale-up domain size (expert-parallel ones up to AGGREGATED_EP_MAX_GPUS: wide EP is a disaggregated decode pool); collectives on the links they use (roofline). Continuous batching
   (serving.steady_state: prompts prefilled in chunks between decode steps, TPOT and TTFT of the steady state).
   Replicas fill the budget: floor(budget / g) instances, tokens/s per GPU unchanged. Pipeline parallel across
   nodes: a tensor-parallel group of one scale-up domain per stage, 2, 4 or 8 stages (planner.pipeline_parallel,
@@ -20,6 +20,11 @@ place of the reported one where none is published):
   16K-token budget) with the most prompts per second; its TTFT = prefill step + the KV cache moved to a decode
   instance over the link it uses (scale-up inside one domain, else the prefill GPUs' NICs). Requests/s = the
   slower pool's; tokens/s per GPU = requests/s x (ISL + OSL) / (x gp + y gd), every GPU of both pools.
+
+For MoE models under an engine profile, every layout's decode step time is multiplied by 1 + a b / (b + b0) (b
+sequences per GPU) and its prefill time by k: the pool correction fitted on the measured disaggregated runs
+(disaggregated.PoolFit; a, b0, k in data/disaggregated_check.json), where the model's large-batch MoE decode and its
+prefill read fast; aggregated steady states take both (TPOT x the decode factor, TTFT x k, throughput recomputed).
 
 Tokens/s per GPU counts input + output tokens over every GPU of the deployment (InferenceX's tok/s/GPU);
 ``output_tokens_per_s_per_gpu`` the output tokens only. With MTP (``mtp_k``) each decode step drafts k tokens with
@@ -34,6 +39,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .catalog import Hardware, ModelSpec
+from .disaggregated import NEUTRAL, PoolFit, pool_fit
 from .economics import price_for, usd_per_1M_tokens
 from .estimate import estimate, native_formats
 from .planner import MAX_PREFILL_BATCH, PREFILL_TOKEN_BUDGET, pipeline_parallel, speculative
@@ -45,6 +51,7 @@ from .roofline import (
     scale_up_domain_gpus,
 )
 from .scenario import Scenario
+from .serving import output_tokens_per_s
 from .serving import speculative as serving_speculative
 from .speculative import MTP_ACCEPTANCE
 
@@ -53,6 +60,10 @@ PIPELINE_STAGES = (2, 4, 8)
 BATCH_STEPS_PER_DOUBLING = 16  # candidate concurrencies 2^(i/16), rounded down: <= 4.4 % apart
 MAX_CONCURRENCY = 2**16  # per instance
 MAX_BUDGET_GPUS = 1024
+# Aggregated expert-parallel instances span at most one 8-GPU node: the widest aggregated EP recipe measured
+# (InferenceX DEP8 / TEP8); wider EP runs as a disaggregated decode pool, as SGLang, TensorRT-LLM and vLLM deploy it
+# (SGLang's PD-disaggregation guide: in an aggregated engine one DP-attention rank's prefill stalls the others' decode).
+AGGREGATED_EP_MAX_GPUS = 8
 
 
 def concurrency_grid(top: float = MAX_CONCURRENCY) -> np.ndarray:
@@ -183,6 +194,12 @@ class CandidateTable:
     stages: int = 1
 
 
+def correction(model: ModelSpec, profile: EfficiencyProfile) -> PoolFit:
+    """The pool correction for this model and profile: the committed fit for an MoE model under an engine profile,
+    else NEUTRAL (dense models and the ideal bound: no data, no correction)."""
+    return pool_fit() if model.moe is not None and not profile.is_ideal else NEUTRAL
+
+
 def _aggregated_table(model, hw, s: Scenario, profile, par: str, gpus: np.ndarray, k: int, a: float) -> CandidateTable:
     grid = concurrency_grid()
     sc = replace(s, batch=grid[:, None], num_gpus=gpus[None, :], parallelism=par, batching="continuous")
@@ -194,6 +211,13 @@ def _aggregated_table(model, hw, s: Scenario, profile, par: str, gpus: np.ndarra
     else:
         tpot, ttft = est.tpot_s, est.ttft_s
         total, out = est.total_tokens_per_s_per_gpu, est.output_tokens_per_s_per_gpu
+    fix = correction(model, profile)
+    if fix is not NEUTRAL:
+        tpot = tpot * fix.decode_factor(grid[:, None] / gpus[None, :])
+        ttft = ttft * fix.prefill_time_factor
+        osl = float(s.output_tokens)
+        out = output_tokens_per_s(grid[:, None], osl, ttft, tpot) / gpus[None, :]
+        total = out * (float(s.context_tokens) + osl) / osl
     b = lambda x: np.broadcast_to(x, shape)  # noqa: E731
     return CandidateTable(
         "aggregated", par, gpus, grid, b(tpot), b(ttft), b(total), b(out), b(est.fits),
@@ -208,14 +232,16 @@ def _pipeline_tables(model, hw, s: Scenario, profile, max_gpus: int) -> list[Can
     if not stages or tp * 2 > max_gpus:
         return []
     grid = concurrency_grid(4096)[::8]  # 2^(1/2) steps: one pipeline_parallel call per batch, every stage count
+    fix = correction(model, profile)
     prefill = estimate(model, hw, replace(s, batch=grid, num_gpus=tp, output_tokens=1), profile).ttft_s
+    prefill = prefill * fix.prefill_time_factor
     isl, osl = float(s.context_tokens), float(s.output_tokens)
     runs = [pipeline_parallel(model, hw, replace(s, batch=B, num_gpus=tp), profile, stages=stages) for B in grid]
     out = []
     for j, P in enumerate(stages):
-        tpot = np.array([float(r.tpot_s[j]) for r in runs])[:, None]
-        fits = np.array([bool(r.fits[j]) for r in runs])[:, None]
         gpus = P * tp
+        tpot = np.array([float(r.tpot_s[j]) for r in runs])[:, None] * fix.decode_factor(grid[:, None] / gpus)
+        fits = np.array([bool(r.fits[j]) for r in runs])[:, None]
         output = grid[:, None] * osl / (prefill[:, None] + (osl - 1) * tpot) / gpus
         out.append(
             CandidateTable(
@@ -257,7 +283,7 @@ def _decode_table(model, hw, s: Scenario, profile, par: str, gpus: np.ndarray, k
         tpot, fits = sp.tpot_s, sp.fits
     else:
         tpot, fits = est.tpot_s, est.fits
-    tpot = np.broadcast_to(tpot, shape)
+    tpot = np.broadcast_to(tpot, shape) * correction(model, profile).decode_factor(grid[:, None] / gpus[None, :])
     requests = grid[:, None] / (tpot * osl) / gpus[None, :]
     return CandidateTable(
         "decode", par, gpus, grid, tpot, np.zeros(shape), requests, requests * osl, np.broadcast_to(fits, shape),
@@ -273,7 +299,7 @@ def _prefill_table(model, hw, s: Scenario, profile, par: str, gpus: np.ndarray) 
     sc = replace(s, batch=grid[:, None], num_gpus=gpus[None, :], parallelism=par, batching="static", output_tokens=1)
     est = estimate(model, hw, sc, profile)
     shape = (grid.size, gpus.size)
-    pre = np.broadcast_to(est.ttft_s, shape)
+    pre = np.broadcast_to(est.ttft_s, shape) * correction(model, profile).prefill_time_factor
     prompts = grid[:, None] / pre / gpus[None, :]
     return CandidateTable(
         "prefill", par, gpus, grid, np.zeros(shape), pre, prompts, np.zeros(shape), np.broadcast_to(est.fits, shape),
@@ -328,7 +354,19 @@ def layout_tables(
     pars = parallelisms(model)
     agg, dec, pre = [], [], []
     if serving in ("aggregated", "best"):
-        agg = [_aggregated_table(model, hw, scenario, profile, p, gpus, k, mtp_acceptance) for p in pars]
+        agg = [
+            _aggregated_table(
+                model,
+                hw,
+                scenario,
+                profile,
+                p,
+                gpus if p == "tp" else gpus[gpus <= AGGREGATED_EP_MAX_GPUS],
+                k,
+                mtp_acceptance,
+            )
+            for p in pars
+        ]
         if not k:
             agg += _pipeline_tables(model, hw, scenario, profile, max_gpus)
     if serving in ("disaggregated", "best") and max_gpus >= 2:

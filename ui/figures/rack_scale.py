@@ -17,6 +17,7 @@ from tpot_model.economics import usd_per_1M_tokens
 from tpot_model.layouts import MAX_BUDGET_GPUS, Deployment
 from tpot_model.serving import at_interactivity
 
+from .. import fmt
 from ..i18n import EN, Translator
 from .common import Figure, hardware_colour, style
 
@@ -173,6 +174,20 @@ def ratio_table(curves: Sequence[RackCurve], bases: Sequence[str], tr: Translato
                 row[tr("fr_rack_col_usd", name=c.name, basis=tr(f"fr_tier_{b}"))] = usd
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def check_caption(check: Mapping, tr: Translator = EN) -> str | None:
+    """The caption saying how far the disaggregated curves are from the measured runs, uncorrected and with the
+    fitted pool correction under leave-one-chip-out (data/disaggregated_check.json); None when it has no prefill
+    check."""
+    if check.get("prefill_median_model_over_measured") is None:
+        return None
+    fit = check["fit"]
+    return tr("fr_rack_check", runs=check["runs"], decode=fmt.pct(check["decode_median_abs_tpot_error"], 0),
+              decode_n=check["decode_runs"], prefill=f"{check['prefill_median_model_over_measured']:.1f}",
+              prefill_n=check["prefill_runs"], a=fmt.pct(fit["decode_a"], 0), k=f"{fit['prefill_time_factor']:.1f}",
+              decode_cv=fmt.pct(check["decode_median_abs_tpot_error_corrected_loco"], 0),
+              prefill_cv=fmt.pct(check["prefill_median_abs_rate_error_corrected_loco"], 0))  # fmt: skip
 
 
 def winner_reasons(curves: Sequence[RackCurve], memory_reason) -> list[tuple[float, RackCurve, RackCurve, str, object]]:
