@@ -237,3 +237,15 @@ def test_bare_fp4_kv_transfer_is_the_chips_block_format():
     assert pipes
     for a, b in pipes:
         assert np.array_equal(a.fits, b.fits) and np.array_equal(a.max_batch, b.max_batch)
+
+
+def test_wide_expert_parallelism_only_as_a_disaggregated_decode_pool():
+    """Within 72 GB200 GPUs, aggregated expert-parallel layouts stop at AGGREGATED_EP_MAX_GPUS = 8 (one DP-attention
+    server waits on its slowest rank), tensor parallel and the disaggregated decode pool go wider."""
+    s = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8")
+    t = lo.layout_tables(DSR1, HARDWARE["gb200"], s, TYPICAL, max_gpus=72)
+    widest = lambda tables, p: max(int(x.gpus.max()) for x in tables if x.parallelism == p)  # noqa: E731
+    assert lo.AGGREGATED_EP_MAX_GPUS == 8
+    assert widest(t.aggregated, "tp-ep") == widest(t.aggregated, "dp-ep") == 8
+    assert widest(t.aggregated, "tp") > 8
+    assert widest(t.decode, "dp-ep") > 8
