@@ -20,7 +20,8 @@ LAYERS = (
     ("profiles",),  # efficiency profiles (fields that describe themselves)
     ("engines",),  # engine names, documented values, release periods
     ("roofline",),  # operator work, achievable rates, operator times, collectives
-    ("speculative", "economics", "bands"),  # speculative decoding; $ per 1M tokens, TCO; the calibration bands
+    ("speculative", "economics", "bands", "pool_correction"),  # speculative decoding; $ per 1M tokens, TCO; the
+    # calibration bands; the disaggregated pools' committed correction
     ("serving",),  # continuous-batching steady state
     ("estimate",),  # the whole estimate of a scenario
     ("planner",),  # frontier, cost grid, levers, capacity

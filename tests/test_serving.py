@@ -525,6 +525,7 @@ def test_disaggregated_check_reads_each_pool_and_is_what_calibrate_wrote():
     [1 worker(s), TP32/EP32 DP-attn]'; of the 125 MTP-free disaggregated runs, 111 have both pools consistent (14
     read e.g. 'TP1/EP1 DP-attn' for a 32-GPU worker, IX-359)."""
     from tpot_model import disaggregated as dis
+    from tpot_model import pool_correction as pc
 
     text = "disagg prefill 16 GPUs [4 worker(s), TP4/EP4 DP-attn] + decode 32 GPUs [1 worker(s), TP32/EP32 DP-attn]"
     p = dis.pools(text)
@@ -546,7 +547,7 @@ def test_disaggregated_check_reads_each_pool_and_is_what_calibrate_wrote():
     # < 0.8), measured 6,952.5 input tok/s per prefill GPU
     ix392 = next(c for c in checked if c.id == "IX-392")
     assert ix392.prefill_measured == 6952.5 and 1.0 < ix392.prefill_ratio < 2.0
-    committed = dis.read_check(sc.SERVING_MEASUREMENTS_PATH.with_name(dis.CHECK_NAME))
+    committed = pc.read_check(sc.SERVING_MEASUREMENTS_PATH.with_name(pc.CHECK_NAME))
     assert committed == json.loads(json.dumps(dis.summary(checked)))  # calibrate wrote it from these profiles
     assert committed["decode_runs"] == 95 and committed["prefill_runs"] == 18
 
@@ -555,8 +556,9 @@ def test_pool_correction_fit_and_what_it_does():
     """The correction is fitted (least squares in log space), helps under leave-one-chip-out, and multiplies decode
     time by 1 + a b / (b + 16): 1 + a / 2 at 16 sequences per GPU, -> 1 + a at large batch, 1 at none."""
     from tpot_model import disaggregated as dis
+    from tpot_model import pool_correction as pc
 
-    f = dis.PoolFit(decode_a=0.3, prefill_time_factor=1.5)
+    f = pc.PoolFit(decode_a=0.3, prefill_time_factor=1.5)
     assert float(f.decode_factor(16.0)) == pytest.approx(1.15) and float(f.decode_factor(0.0)) == 1.0
     assert float(f.decode_factor(1e9)) == pytest.approx(1.3)
     # two made-up runs: model decode 10 ms vs measured 13 ms at b = 16 (a = 0.6 fits exactly); prefill 2x model
@@ -566,8 +568,8 @@ def test_pool_correction_fit_and_what_it_does():
     assert fitted.decode_a == pytest.approx(0.6, abs=1e-3) and fitted.prefill_time_factor == pytest.approx(2.0)
     dec, pre = dis.corrected_errors(runs, fitted)
     assert max(map(abs, dec)) < 1e-3 and max(map(abs, pre)) < 1e-9
-    committed = dis.read_check(sc.SERVING_MEASUREMENTS_PATH.with_name(dis.CHECK_NAME))
-    assert dis.pool_fit() == dis.PoolFit(committed["fit"]["decode_a"], committed["fit"]["prefill_time_factor"])
+    committed = pc.read_check(sc.SERVING_MEASUREMENTS_PATH.with_name(pc.CHECK_NAME))
+    assert pc.pool_fit() == pc.PoolFit(committed["fit"]["decode_a"], committed["fit"]["prefill_time_factor"])
     assert committed["fit"]["decode_a"] > 0 and committed["fit"]["prefill_time_factor"] > 1
     assert committed["decode_median_abs_tpot_error_corrected_loco"] < committed["decode_median_abs_tpot_error"]
     assert committed["prefill_median_abs_rate_error_corrected_loco"] < committed["prefill_median_abs_rate_error"]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import band_fit, calibration, disaggregated, mlperf, serving_calibration
+from . import band_fit, calibration, disaggregated, mlperf, pool_correction, serving_calibration
 from .bands import load_bands
 from .engines import CHECKS, documented_profile, documented_reason
 from .files import CatalogError
@@ -163,10 +163,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     mlperf.write_table(mlperf_path, mlperf.table_records(mlperf_rows, after_pred, locfo))
     bands_path = path.with_name(band_fit.BANDS_NAME)
     band_fit.write_bands(bands_path, bands)
-    disaggregated.write_check(path.with_name(disaggregated.CHECK_NAME), check)
+    disaggregated.write_check(path.with_name(pool_correction.CHECK_NAME), check)
     load_bands.cache_clear()
     print(f"bands: {bands_path}")
-    print(f"\nwrote {path}, {table_path}, {loho_path}, {mlperf_path} and {path.with_name(disaggregated.CHECK_NAME)}")
+    print(f"\nwrote {path}, {table_path}, {loho_path}, {mlperf_path} and {path.with_name(pool_correction.CHECK_NAME)}")
     return 0
 
 

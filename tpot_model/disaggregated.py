@@ -18,7 +18,6 @@ decode step) are left out. Lengths are the runs' means (serving_calibration's).
 
 from __future__ import annotations
 
-import functools
 import json
 import math
 import re
@@ -30,18 +29,15 @@ from pathlib import Path
 import numpy as np
 
 from .estimate import estimate
-from .files import DATA_DIR
+from .pool_correction import DECODE_HALF_BATCH, PoolFit
 from .profiles import EfficiencyProfile
 from .scenario import Scenario
 from .serving_calibration import MEAN_LENGTH_FRACTION, ServingMeasurement
 
-CHECK_NAME = "disaggregated_check.json"
 POOL = re.compile(r"(prefill|decode) (\d+) GPUs \[(\d+) worker\(s\), TP(\d+)/EP(\d+)( DP-attn)?\]")
 INPUT_RATE = re.compile(r"input tok/s/GPU ([\d.]+) per prefill GPU")
 PREFILL_TOKENS_PER_STEP = 32768
 SATURATED_DECODING_FRACTION, SATURATED_CONCURRENCY = 0.8, 256
-DECODE_HALF_BATCH = 16.0  # sequences per GPU at which the decode correction is half its size (of 8, 16, 32, 64: the
-# smallest leave-one-chip-out error)
 
 
 @dataclass(frozen=True)
@@ -175,21 +171,6 @@ def check(rows: Sequence[ServingMeasurement], profiles: dict[str, EfficiencyProf
 # --------------------------------------------------------------------------------------------------- the correction
 
 
-@dataclass(frozen=True)
-class PoolFit:
-    """The frontier's pool correction: decode step time x decode_factor(sequences per GPU), prefill step time x
-    prefill_time_factor. NEUTRAL changes nothing."""
-
-    decode_a: float = 0.0
-    prefill_time_factor: float = 1.0
-
-    def decode_factor(self, sequences_per_gpu):
-        """1 + a b / (b + DECODE_HALF_BATCH), b the sequences decoding per GPU (array-friendly)."""
-        b = np.asarray(sequences_per_gpu, dtype=float)
-        return 1.0 + self.decode_a * b / (b + DECODE_HALF_BATCH)
-
-
-NEUTRAL = PoolFit()
 _A_GRID = np.round(np.arange(-0.5, 2.0 + 1e-9, 0.001), 3)
 
 
@@ -320,16 +301,3 @@ def format_summary(s: dict) -> str:
 def write_check(path: str | Path, s: dict) -> None:
     """data/disaggregated_check.json (floats exact)."""
     Path(path).write_text(json.dumps(s, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-
-
-def read_check(path: str | Path) -> dict:
-    """The summary write_check wrote ({} when the file is absent)."""
-    p = Path(path)
-    return json.loads(p.read_text(encoding="utf-8")) if p.exists() else {}
-
-
-@functools.cache
-def pool_fit() -> PoolFit:
-    """The committed correction (data/disaggregated_check.json's fit; NEUTRAL when the file has none)."""
-    f = read_check(DATA_DIR / CHECK_NAME).get("fit")
-    return PoolFit(f["decode_a"], f["prefill_time_factor"]) if f else NEUTRAL

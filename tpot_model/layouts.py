@@ -23,7 +23,7 @@ place of the reported one where none is published):
 
 For MoE models under an engine profile, every layout's decode step time is multiplied by 1 + a b / (b + b0) (b
 sequences per GPU) and its prefill time by k: the pool correction fitted on the measured disaggregated runs
-(disaggregated.PoolFit; a, b0, k in data/disaggregated_check.json), where the model's large-batch MoE decode and its
+(pool_correction.PoolFit, fitted by disaggregated.py; a, b0, k in data/disaggregated_check.json), where the model's large-batch MoE decode and its
 prefill read fast; aggregated steady states take both (TPOT x the decode factor, TTFT x k, throughput recomputed).
 
 Tokens/s per GPU counts input + output tokens over every GPU of the deployment (InferenceX's tok/s/GPU);
@@ -39,10 +39,10 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .catalog import Hardware, ModelSpec
-from .disaggregated import NEUTRAL, PoolFit, pool_fit
 from .economics import price_for, usd_per_1M_tokens
 from .estimate import estimate, native_formats
 from .planner import MAX_PREFILL_BATCH, PREFILL_TOKEN_BUDGET, pipeline_parallel, speculative
+from .pool_correction import NEUTRAL, PoolFit, pool_fit
 from .profiles import IDEAL, EfficiencyProfile
 from .roofline import (
     kv_cache_bytes_per_sequence,

@@ -9,16 +9,16 @@ import json
 import pandas as pd
 import streamlit as st
 
+from tpot_model import estimate as model_estimate
 from tpot_model import (
-    disaggregated,
     load_hardware_catalog,
     load_model_catalog,
     load_profiles,
     mlperf,
     planner,
+    pool_correction,
     serving_calibration,
 )
-from tpot_model import estimate as model_estimate
 from tpot_model.bands import load_bands
 from tpot_model.files import DATA_DIR
 
@@ -100,7 +100,7 @@ def serving_loho():
 def disaggregated_check() -> dict:
     """data/disaggregated_check.json as calibrate wrote it: how far each pool of the disaggregated runs is off ({}
     when absent)."""
-    return disaggregated.read_check(DATA_DIR / disaggregated.CHECK_NAME)
+    return pool_correction.read_check(DATA_DIR / pool_correction.CHECK_NAME)
 
 
 @st.cache_resource(show_spinner=False, max_entries=64)

@@ -1,0 +1,49 @@
+"""The frontier's pool correction for disaggregated serving (fitted by disaggregated.py on the measured
+disaggregated runs, committed in data/disaggregated_check.json): decode step time x (1 + a b / (b + DECODE_HALF_BATCH)),
+b the sequences decoding per GPU, prefill step time x k. Here, below layouts.py, so the layout search reads it
+without importing the fitter."""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .files import DATA_DIR
+
+CHECK_NAME = "disaggregated_check.json"
+DECODE_HALF_BATCH = 16.0  # sequences per GPU at which the decode correction is half its size (of 8, 16, 32, 64: the
+# smallest leave-one-chip-out error)
+
+
+@dataclass(frozen=True)
+class PoolFit:
+    """The frontier's pool correction: decode step time x decode_factor(sequences per GPU), prefill step time x
+    prefill_time_factor. NEUTRAL changes nothing."""
+
+    decode_a: float = 0.0
+    prefill_time_factor: float = 1.0
+
+    def decode_factor(self, sequences_per_gpu):
+        """1 + a b / (b + DECODE_HALF_BATCH), b the sequences decoding per GPU (array-friendly)."""
+        b = np.asarray(sequences_per_gpu, dtype=float)
+        return 1.0 + self.decode_a * b / (b + DECODE_HALF_BATCH)
+
+
+NEUTRAL = PoolFit()
+
+
+def read_check(path: str | Path) -> dict:
+    """The summary disaggregated.write_check wrote ({} when the file is absent)."""
+    p = Path(path)
+    return json.loads(p.read_text(encoding="utf-8")) if p.exists() else {}
+
+
+@functools.cache
+def pool_fit() -> PoolFit:
+    """The committed correction (data/disaggregated_check.json's fit; NEUTRAL when the file has none)."""
+    f = read_check(DATA_DIR / CHECK_NAME).get("fit")
+    return PoolFit(f["decode_a"], f["prefill_time_factor"]) if f else NEUTRAL
