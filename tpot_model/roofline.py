@@ -932,7 +932,8 @@ def step(
             m, s, prefill=prefill, kv_reads=kv_reads_per_kv_head(m, profile), work=work, local=local
         )
     ]
-    shape = np.broadcast_shapes(*(np.shape(o.time_s) for o in ops))
+    shapes = {np.shape(o.time_s) for o in ops}
+    shape = shapes.pop() if len(shapes) == 1 else np.broadcast_shapes(*shapes)  # one shape: skip numpy's broadcast
     buckets = {k: np.zeros(shape) for k in BUCKETS}
     for o in ops:
         cb = o.compute_bound
@@ -941,8 +942,9 @@ def step(
         buckets["kv_cache"] = buckets["kv_cache"] + np.where(cb, 0.0, kv_t)
         buckets["weights"] = buckets["weights"] + np.where(cb, 0.0, o.memory_time_s - kv_t)
     buckets["communication"] = communication_s(hw, profile, collectives(m, s, work, local))
-    buckets["overhead"] = np.broadcast_to(fixed_overhead_s(m, profile), shape).astype(float)
-    buckets = {k: np.broadcast_to(v, np.broadcast_shapes(shape, np.shape(v))) for k, v in buckets.items()}
+    buckets["overhead"] = np.full(shape, fixed_overhead_s(m, profile), dtype=float)
+    full = np.broadcast_shapes(shape, np.shape(buckets["communication"]))
+    buckets = {k: v if np.shape(v) == full else np.broadcast_to(v, full) for k, v in buckets.items()}
     total = sum(buckets.values())
     flops = sum(o.flops for o in ops)
     nbytes = sum(o.bytes for o in ops)
