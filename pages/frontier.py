@@ -488,9 +488,9 @@ loho_figs = cache.built(  # the measurements' check depends on the language only
 )  # fmt: skip
 left, right = st.columns(2)
 with left:
-    chart.figure(loho_figs[0], loho_figs[2], "loho-tpot", tr, about=None)
+    chart.figure(loho_figs[0], loho_figs[2], "loho-tpot", tr, about=None, depends=tr.device)
 with right:
-    chart.figure(loho_figs[1], loho_figs[2], "loho-output", tr, about=None)
+    chart.figure(loho_figs[1], loho_figs[2], "loho-output", tr, about=None, depends=tr.device)
 st.caption(tr("fr_loho_caption"))
 
 query = page_state.frontier_query(

@@ -122,7 +122,8 @@ else:
                 )
 
             mlperf_rows, mlperf_fig, mlperf_shown = cache.built(f"mlperf|{chips_key}|{model.id}", _mlperf_views)
-            chart.figure(mlperf_fig, mlperf_rows, "hardware-mlperf", tr, about=None)  # not the sidebar's scenario
+            chart.figure(mlperf_fig, mlperf_rows, "hardware-mlperf", tr, about=None,  # not the sidebar's scenario
+                         depends=f"{chips_key}|{model.id}")  # fmt: skip
             st.dataframe(mlperf_shown, hide_index=True, placeholder="—")
             st.caption(tr_mlperf("hw_mlperf_caption"))
 
@@ -137,5 +138,5 @@ else:
             figs.generation_table(chips, tr=tr),
         ),
     )
-    chart.figure(generations[0], generations[1], "hardware-bandwidth-frontier", tr, about=None)
+    chart.figure(generations[0], generations[1], "hardware-bandwidth-frontier", tr, about=None, depends=chips_key)
     st.dataframe(generations[2], hide_index=True)
