@@ -447,3 +447,14 @@ def test_overview_cost_help_and_how_computed_say_chip_hour_for_a_tpu_or_trainium
     gpu_at = run_page("overview", lang=lang, hardware="h200")
     (cost,) = [m for m in gpu_at.metric if m.label == tr("m_cost")]
     assert cost.help.startswith(tr("m_cost_def", with_prefill="\0").split("\0")[0])
+
+
+def test_json_slashes_keeps_an_escaped_backslash_before_u002f():
+    """'/' written as itself, in both paths: the plain replace (no escaped backslash in the text) and the pattern
+    (a text '\\\\u002f' is a backslash then 'u002f', kept as it is); the result parses to the same value."""
+    from ui.chart import _json_slashes
+
+    for value in ["a/b/c", ["x/y", "back\\slash /", "\\u002f literal"]]:
+        text = json.dumps(value).replace("/", "\\u002f")
+        out = _json_slashes(text)
+        assert json.loads(out) == value and "\\u002f" not in out.replace("\\\\u002f", "")

@@ -187,8 +187,9 @@ _ESCAPED_SLASH = re.compile(r"(?<!\\)((?:\\\\)*)\\u002f")
 
 def _json_slashes(text: str) -> str:
     """Plotly's JSON with '/' as itself: plotly writes it \\u002f (safe inside an HTML <script>), 6 bytes for each
-    '/' of the base64 arrays; the chart's payload is parsed as JSON, never put in HTML."""
-    return _ESCAPED_SLASH.sub(r"\1/", text)
+    '/' of the base64 arrays; the chart's payload is parsed as JSON, never put in HTML. Without an escaped backslash
+    in the text (the usual case) a plain replace is exact, and far cheaper than the pattern."""
+    return text.replace("\\u002f", "/") if "\\\\" not in text else _ESCAPED_SLASH.sub(r"\1/", text)
 
 
 def start_page() -> None:
