@@ -303,7 +303,8 @@ def tpot_by_hardware(
     in_seconds = float(np.nanmax(np.concatenate([ideal_s, est_s]), initial=0.0)) >= SECONDS_ABOVE_S
     scale = 1.0 if in_seconds else 1e3
     fits = np.array([bool(e.fits) for _, e in pairs])
-    patterns = ["" if f else _NO_FIT_PATTERN for f in fits]
+    # hatched where a chip does not fit; no pattern at all where every chip fits (plotly.js draws a pattern per bar)
+    patterns = None if fits.all() else ["" if f else _NO_FIT_PATTERN for f in fits]
     notes = [_fit_label(e, tr) for _, e in pairs]
     if show_profile:
         labels = [
@@ -326,9 +327,8 @@ def tpot_by_hardware(
             x=est_s * scale,
             width=0.8,
             marker={"color": colours, "opacity": 0.35, "pattern": {"shape": patterns, "fgcolor": "#333"}},
-            text=labels,  # with a band: kept for the data, drawn (transparent here) past the band's end below
-            textfont={"color": "rgba(0,0,0,0)"} if has_band else None,
-            textposition="outside",
+            text=labels,  # with a band: kept in the data, not laid out; drawn past the band's end by the bar below
+            textposition="none" if has_band else "outside",
             cliponaxis=False,
             showlegend=False,
             name=tr("hw_estimate"),
