@@ -212,6 +212,7 @@ def tpot_table(pairs: Sequence[tuple[Estimate, Estimate]]) -> pd.DataFrame:
                 "hardware_id": est.hardware.id,
                 "hardware": est.hardware.name,
                 "vendor": est.hardware.vendor,
+                "announced": bool(est.hardware.announced),  # not shipping yet: its figures are vendor claims
                 "num_gpus": int(est.scenario.num_gpus),
                 "tpot_ideal_ms": float(ideal.tpot_s) * 1e3,
                 "tpot_profile_ms": float(est.tpot_s) * 1e3,
@@ -277,7 +278,9 @@ def tpot_display_table(
     if table.empty:
         return pd.DataFrame(columns=list(labels.values()))
     words = [_band_words(*r, tr) for r in table[["band_level", "band_engine", "band_family"]].itertuples(index=False)]
-    table = table.assign(band_rests_on=words)
+    names = [tr("hw_announced_name", name=n) if a else n
+             for n, a in zip(table["hardware"], table["announced"], strict=True)]  # fmt: skip
+    table = table.assign(band_rests_on=words, hardware=names)
     out = table[list(labels)].copy()
     for col in out.columns:
         if out[col].dtype.kind == "f" and col != "min_gpus":
@@ -293,7 +296,7 @@ def tpot_by_hardware(
     the profile's estimate as a wider pale bar behind it; hatched with "needs N GPUs" where it does not fit.
     The axis is in ms, or in s when the slowest bar passes 10 s (1M-token contexts at large batch)."""
     pairs = sorted(pairs, key=lambda p: float(p[1].tpot_s if show_profile else p[0].tpot_s))
-    names = [est.hardware.name for _, est in pairs]
+    names = [fmt.chip(est.hardware, tr) for _, est in pairs]  # "(announced)" on unshipped parts
     colours = [hardware_colour(est.hardware.id) for _, est in pairs]
     ideal_s = np.array([float(i.tpot_s) for i, _ in pairs])
     est_s = np.array([float(e.tpot_s) for _, e in pairs])
