@@ -462,7 +462,7 @@ if (box := expanders.lazy_expander(tr("fr_rack_open"), "frontier.rack")) is not 
             )  # fmt: skip
         st.subheader(tr("fr_rack_ratio_h"))
         table = rack.ratio_table(curves, bases, tr)
-        st.dataframe(table.round(2), hide_index=True)
+        st.dataframe(table, hide_index=True, placeholder="—")
         st.caption(tr("fr_rack_ratio_caption", basis=tr(f"fr_tier_{state.price_basis}")))
         if (said := rack.check_caption(cache.disaggregated_check(), tr)) is not None:
             st.caption(said)

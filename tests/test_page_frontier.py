@@ -235,6 +235,10 @@ def test_rack_scale_view_draws_every_chip_and_the_ratio_table():
             assert list(table.iloc[:, 0]) == [25.0, 60.0, 100.0, 125.0]
             ratio = [c for c in table.columns if c.startswith("GB200") and "/ B200" in c]
             assert ratio and np.isfinite(table[ratio[0]].iloc[0]) and table[ratio[0]].iloc[0] > 0
+            # rates to 3 significant figures, the ratio to 2 decimals (the table showed 8302.9 beside 28033.04)
+            gb200 = table[[c for c in table.columns if c.startswith("GB200")][0]].dropna()
+            assert len(gb200) and all(v == float(f"{v:.3g}") for v in gb200)
+            assert table[ratio[0]].iloc[0] == round(table[ratio[0]].iloc[0], 2)
 
 
 @pytest.mark.parametrize("tr", [EN, ZH])

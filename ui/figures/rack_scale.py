@@ -19,7 +19,7 @@ from tpot_model.serving import at_interactivity
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import Figure, hardware_colour, style
+from .common import Figure, hardware_colour, round_significant, style
 
 CHIPS = ("gb200", "b200", "mi355x")  # rack-scale NVL72, scale-out HGX, scale-out AMD
 PROJECTIONS = ("vr200", "mi455x")  # announced next generation: vendor figures, drawn dashed
@@ -157,21 +157,24 @@ def rack_table(curves: Sequence[RackCurve], measured: Sequence) -> pd.DataFrame:
 
 def ratio_table(curves: Sequence[RackCurve], bases: Sequence[str], tr: Translator = EN) -> pd.DataFrame:
     """At each of RATIO_AT: each chip's tokens/s per GPU, the rack-scale advantage (GB200 / each scale-out chip,
-    the iso-interactivity ratio) and $ per 1M (input + output) tokens under each price basis."""
+    the iso-interactivity ratio) and $ per 1M (input + output) tokens under each price basis, rounded for display
+    (rates to 3 significant figures, ratios and dollars to cents); nan where a chip does not reach the target."""
     by_id = {c.hardware_id: c for c in curves}
     rows = []
     for x in RATIO_AT:
         row = {tr("fr_rack_col_target"): x}
         for c in curves:
-            row[c.name] = c.at(x)
+            row[c.name] = float(round_significant(c.at(x), 3))
         rack = by_id.get(RACK)
         for hid in SCALE_OUT:
             if rack is not None and hid in by_id:
-                row[tr("fr_rack_col_ratio", rack=rack.name, other=by_id[hid].name)] = rack.at(x) / by_id[hid].at(x)
+                row[tr("fr_rack_col_ratio", rack=rack.name, other=by_id[hid].name)] = round(
+                    rack.at(x) / by_id[hid].at(x), 2
+                )
         for c in curves:
             for b in bases:
                 usd = float(usd_per_1M_tokens(c.usd_per_gpu_hour.get(b, math.nan), c.at(x)))
-                row[tr("fr_rack_col_usd", name=c.name, basis=tr(f"fr_tier_{b}"))] = usd
+                row[tr("fr_rack_col_usd", name=c.name, basis=tr(f"fr_tier_{b}"))] = round(usd, 2)
         rows.append(row)
     return pd.DataFrame(rows)
 
