@@ -274,6 +274,21 @@ REDRAW_SETTLED = """t0 => {
 SCENARIO_FREE_PAGES = {"glossary", "validation"}  # nothing on them follows the sidebar
 
 
+def _slider_move(page, slider) -> tuple[float, list[dict]] | None:
+    """Move a slider one stop with the keyboard: (when, in ms of the page's clock, the charts drawn since, as
+    DRAW_MARKS records them); None if no chart redraws."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    slider.focus()
+    t0 = page.evaluate("performance.now()")
+    page.keyboard.press("ArrowRight")
+    try:
+        page.wait_for_function(REDRAW_SETTLED, arg=t0, timeout=30_000, polling=50)
+    except PlaywrightTimeout:
+        return None
+    return t0, page.evaluate(f"window.__tpotDraws.filter(d => d.t > {t0})")
+
+
 def redraw_figures(repeats: int) -> dict:
     """Slider to redraw in Chromium (1400 x 1000), per page: the sidebar's batch slider moved one stop with the
     keyboard (each time to a batch that page has not shown, so no result is cached yet), until the first chart has
@@ -285,7 +300,6 @@ def redraw_figures(repeats: int) -> dict:
 
     if not Path(CHROMIUM).exists():
         return {"skipped": "no /usr/bin/chromium"}
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import sync_playwright
 
     from tests.test_browser import CHARTS_DRAWN, PAGES, URL_PATHS
@@ -305,27 +319,17 @@ def redraw_figures(repeats: int) -> dict:
             if not page.evaluate("document.querySelectorAll('.tpot-chart').length"):
                 continue  # no chart on this page
             slider = page.locator('[data-testid="stSlider"]').filter(has_text="Batch").get_by_role("slider")
-            slider.focus()
-            t0 = page.evaluate("performance.now()")
-            page.keyboard.press("ArrowRight")
-            try:
-                page.wait_for_function(REDRAW_SETTLED, arg=t0, timeout=30_000, polling=50)
-            except PlaywrightTimeout:
+            if (moved := _slider_move(page, slider)) is None:
                 continue  # no chart here follows the batch
-            followed = page.evaluate(f"window.__tpotDraws.filter(d => d.t > {t0})")[0]
+            followed = moved[1][0]
             if followed["key"]:
                 page.locator(f".{followed['key']}").evaluate("e => e.scrollIntoView({block: 'nearest'})")
                 page.wait_for_timeout(1000)
             first, screen, last = [], [], []
             for _ in range(repeats):
-                slider.focus()
-                t0 = page.evaluate("performance.now()")
-                page.keyboard.press("ArrowRight")
-                try:
-                    page.wait_for_function(REDRAW_SETTLED, arg=t0, timeout=30_000, polling=50)
-                except PlaywrightTimeout:
-                    break  # no chart here follows the batch
-                draws = page.evaluate(f"window.__tpotDraws.filter(d => d.t > {t0})")
+                if (moved := _slider_move(page, slider)) is None:
+                    break
+                t0, draws = moved
                 first.append((draws[0]["t"] - t0) / 1e3)
                 in_view = [d["t"] for d in draws if d["onScreen"]]  # none: the charts that follow are below the fold
                 screen.append((max(in_view) - t0) / 1e3 if in_view else None)
