@@ -53,8 +53,11 @@ else:
     # (b) the scenario on every chip: one ideal and one profile estimate per chip (scalars, no sweeps)
     st.header(tr("hw_tpot_header"))
     show_profile = state.profile != "ideal"
-    ideals = controls.evaluate_chips(state, list(selected), profile_id="ideal")
-    pairs = list(zip(ideals, controls.evaluate_chips(state, list(selected)) if show_profile else ideals, strict=True))
+    if show_profile:  # (the ideal bound's TPOT, the profile's estimate) per chip
+        ideals = controls.evaluate_chips(state, list(selected), profile_id="ideal", tpot_only=True)
+        pairs = list(zip(ideals, controls.evaluate_chips(state, list(selected)), strict=True))
+    else:
+        pairs = [(est.tpot_s, est) for est in controls.evaluate_chips(state, list(selected))]
     device = fmt.device_kind(chips)  # 'GPU(s)' when every chip listed is a GPU, else the neutral 'chip(s)'
     st.markdown(
         fmt.device_text(

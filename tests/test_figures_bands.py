@@ -10,6 +10,7 @@ import pytest
 from model_fixtures import TINY_DENSE, TOY_GPU
 
 from tpot_model import IDEAL, EfficiencyProfile, Scenario, estimate
+from tpot_model.estimate import tpot_only_s
 from ui.figures import breakdown as bd
 from ui.figures import compare as cf
 from ui.figures import cost as cof
@@ -98,7 +99,7 @@ def test_compare_sweep_shades_each_scenarios_tpot_band():
 
 def test_hardware_bars_carry_each_chips_band_as_error_bars_and_in_the_table():
     s = Scenario(batch=4, context_tokens=512, output_tokens=64, num_gpus=1, weights="bf16", kv_cache="bf16")
-    pairs = [(estimate(TINY_DENSE, TOY_GPU, s, IDEAL), estimate(TINY_DENSE, TOY_GPU, s, ENGINE))]
+    pairs = [(tpot_only_s(TINY_DENSE, TOY_GPU, s, IDEAL), estimate(TINY_DENSE, TOY_GPU, s, ENGINE))]
     e = pairs[0][1]
     fig = hf.tpot_by_hardware(pairs)
     bar = next(t for t in fig.data if t.name == EN("hw_estimate") and t.x is not None and t.x[0] is not None)
@@ -117,7 +118,8 @@ def test_hardware_bars_carry_each_chips_band_as_error_bars_and_in_the_table():
     assert shown.loc[0, ZH("hw_col_band")] == band_label(e.band, ZH)
     assert ZH("hw_col_band") not in hf.tpot_display_table(table, show_profile=False, tr=ZH).columns
     # ideal only: no error bars, no key
-    ideal_fig = hf.tpot_by_hardware([(pairs[0][0], pairs[0][0])], show_profile=False)
+    ideal = estimate(TINY_DENSE, TOY_GPU, s, IDEAL)
+    ideal_fig = hf.tpot_by_hardware([(ideal.tpot_s, ideal)], show_profile=False)
     assert not any(t.name == EN("hw_legend_band") for t in ideal_fig.data)
 
 

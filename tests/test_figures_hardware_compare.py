@@ -13,6 +13,7 @@ from model_fixtures import TINY_DENSE, TOY_BW, TOY_GPU, TOY_GPU_NO_PRICE
 
 from tests.apptest_util import decode
 from tpot_model import BUCKETS, IDEAL, EfficiencyProfile, Scenario, estimate
+from tpot_model.estimate import tpot_only_s
 from ui import page_state
 from ui.figures import compare as cf
 from ui.figures import hardware as hf
@@ -41,7 +42,7 @@ def _scenario(**kw):
 
 def _pairs(**kw):
     s = _scenario(**kw)
-    return [(estimate(TINY_DENSE, h, s, IDEAL), estimate(TINY_DENSE, h, s, ENGINE)) for h in CHIPS]
+    return [(tpot_only_s(TINY_DENSE, h, s, IDEAL), estimate(TINY_DENSE, h, s, ENGINE)) for h in CHIPS]
 
 
 def _trace(fig, name):
@@ -102,7 +103,7 @@ def test_tpot_by_hardware_values_sorting_and_fit_marks():
     by_name = {e.hardware.name: (i, e) for i, e in pairs}
     order = list(ideal_bar.y)
     assert order == ["Fast", "Mid", "Small"]  # fastest first
-    np.testing.assert_allclose(decode(ideal_bar.x), [float(by_name[n][0].tpot_s) * 1e3 for n in order])
+    np.testing.assert_allclose(decode(ideal_bar.x), [float(by_name[n][0]) * 1e3 for n in order])
     np.testing.assert_allclose(decode(estimate_bar.x), [float(by_name[n][1].tpot_s) * 1e3 for n in order])
     assert list(ideal_bar.marker.color) == [hardware_colour(n.lower()) for n in order]
     # "Small" holds 1 MB: hatched, and its label says how many GPUs it needs (or that none suffice)
@@ -116,7 +117,8 @@ def test_tpot_by_hardware_values_sorting_and_fit_marks():
 
 
 def test_tpot_by_hardware_ideal_only_and_log_axis():
-    pairs = [(i, i) for i, _ in _pairs()]
+    s = _scenario()
+    pairs = [(e.tpot_s, e) for e in (estimate(TINY_DENSE, h, s, IDEAL) for h in CHIPS)]
     fig = hf.tpot_by_hardware(pairs, show_profile=False, log_x=True)
     assert EN("hw_estimate") not in [t.name for t in fig.data]
     assert fig.layout.xaxis.type == "log"
@@ -129,7 +131,7 @@ def test_tpot_table_columns_and_price_blank():
     df = hf.tpot_table(pairs).set_index("hardware_id")
     ideal, est = pairs[2]  # FAST
     row = df.loc["fast"]
-    assert row.tpot_ideal_ms == pytest.approx(float(ideal.tpot_s) * 1e3)
+    assert row.tpot_ideal_ms == pytest.approx(float(ideal) * 1e3)
     assert row.tpot_profile_ms == pytest.approx(float(est.tpot_s) * 1e3)
     assert row.tokens_per_s_per_gpu == pytest.approx(float(est.tokens_per_s_per_gpu))
     assert row.tokens_per_s_per_usd_per_gpu_hour == pytest.approx(float(est.tokens_per_s_per_gpu) / 2.0)
@@ -325,11 +327,11 @@ def test_split_by_fit_overlaps_by_one_point():
 def test_tpot_by_hardware_switches_to_seconds_for_huge_values():
     crawl = replace(TOY_GPU, id="crawl", name="Crawl", memory_bandwidth_bytes_per_s=1e4)  # ~17 s per token
     s = _scenario()
-    pairs = [(estimate(TINY_DENSE, h, s, IDEAL), estimate(TINY_DENSE, h, s, ENGINE)) for h in (TOY_GPU, crawl)]
+    pairs = [(tpot_only_s(TINY_DENSE, h, s, IDEAL), estimate(TINY_DENSE, h, s, ENGINE)) for h in (TOY_GPU, crawl)]
     fig = hf.tpot_by_hardware(pairs)
     assert fig.layout.xaxis.title.text == EN("hw_axis_tpot_s")
     ideal_bar = fig.data[1]
-    np.testing.assert_allclose(decode(ideal_bar.x), [float(i.tpot_s) for i, _ in pairs])  # seconds, not ms
+    np.testing.assert_allclose(decode(ideal_bar.x), [float(i) for i, _ in pairs])  # seconds, not ms
     assert fig.data[0].text[1].split()[1] == "s"  # "17.4 s (ideal ...)"
 
 

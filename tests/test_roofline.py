@@ -443,3 +443,18 @@ def test_bare_fp4_is_the_chips_block_format_with_its_scales():
         assert e.weight_bytes == pytest.approx(total_params(m) * bits / 8, rel=1e-12)
     e = estimate(m, resolve_hardware("b200"), Scenario(weights="nvfp4"))
     assert e.scenario.weights.name == "nvfp4"  # named formats are kept
+
+
+@pytest.mark.parametrize("batching", ["static", "continuous"])
+def test_tpot_only_is_the_estimates_tpot(batching):
+    """tpot_only_s (Hardware's ideal bar on every chip) is estimate(...).tpot_s exactly, on every catalog chip, bare
+    fp4 mapped to each chip's own block format as the estimate maps it."""
+    from tpot_model import load_hardware_catalog, load_model_catalog, resolve_profile
+    from tpot_model.estimate import tpot_only_s
+
+    m = load_model_catalog()["deepseek-r1"]
+    s = Scenario(batch=16, context_tokens=2048, output_tokens=256, num_gpus=8, weights="fp4", kv_cache="fp8",
+                 batching=batching)  # fmt: skip
+    for profile in (IDEAL, resolve_profile("sglang")):
+        for hw in load_hardware_catalog().values():
+            assert float(tpot_only_s(m, hw, s, profile)) == float(estimate(m, hw, s, profile).tpot_s), hw.id

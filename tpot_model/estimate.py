@@ -435,6 +435,16 @@ def estimate(m: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProfile
     )
 
 
+def tpot_only_s(m: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProfile = IDEAL) -> np.ndarray:
+    """estimate(m, hw, s, profile).tpot_s, seconds, without the rest of the estimate (no prefill step unless
+    continuous batching needs it, no memory or cost): for a page that compares one number across many chips."""
+    s = native_formats(s, hw)
+    profile = profile.as_of(s.as_of)
+    if s.batching == "continuous":
+        return steady_state(m, hw, s, profile).tpot_s
+    return step(m, hw, s, profile, prefill=False).time_s
+
+
 def lower_formats(s: Scenario, hw: Hardware) -> tuple[list[NumberFormat], list[NumberFormat]]:
     """The weight formats (8-bit, then 4-bit, each in the kind `hw` computes natively) and KV-cache format (fp8)
     below the scenario's: the precision remedies to try."""

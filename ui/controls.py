@@ -13,6 +13,7 @@ import streamlit as st
 
 from tpot_model import Estimate
 from tpot_model import estimate as model_estimate
+from tpot_model.estimate import tpot_only_s
 from tpot_model.prices import CUSTOM as CUSTOM_BASIS
 from tpot_model.prices import PRICE_BASES
 from tpot_model.profiles import BASES
@@ -257,19 +258,23 @@ def evaluate(state: ScenarioState, profile_id: str | None = None, **overrides: o
     return cache.estimate(key, model, hw, state.to_scenario(**overrides), profile)
 
 
-def evaluate_chips(state: ScenarioState, hardware_ids: list[str], profile_id: str | None = None) -> list[Estimate]:
+def evaluate_chips(
+    state: ScenarioState, hardware_ids: list[str], profile_id: str | None = None, *, tpot_only: bool = False
+) -> list:
     """evaluate() of the state on each chip (the sidebar's own price only on the sidebar's chip): one cached entry
-    for them all, shared by every session, as one per chip would cost more to look up than to compute."""
+    for them all, shared by every session, as one per chip would cost more to look up than to compute. tpot_only:
+    each chip's TPOT alone, seconds (tpot_only_s: no prefill, memory or cost), for a reference bar beside the
+    estimate."""
     profile = cache.profiles()[profile_id or state.profile]
-    key = "|".join(["chips", cache.scenario_key(state, "lang"), profile.id, *hardware_ids])
+    key = "|".join(["chips-tpot" if tpot_only else "chips", cache.scenario_key(state, "lang"), profile.id,
+                    *hardware_ids])  # fmt: skip
+    evaluate_one = tpot_only_s if tpot_only else model_estimate
 
-    def each() -> list[Estimate]:
+    def each() -> list:
         model, _, _ = resolve(state)
         catalog = _options("hardware", cache.hardware())
         own, others = state.to_scenario(), state.with_(price=None).to_scenario()
-        return [
-            model_estimate(model, catalog[i], own if i == state.hardware else others, profile) for i in hardware_ids
-        ]
+        return [evaluate_one(model, catalog[i], own if i == state.hardware else others, profile) for i in hardware_ids]
 
     return cache.built(key, each)
 

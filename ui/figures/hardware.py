@@ -201,10 +201,11 @@ def _fit_label(est: Estimate, tr: Translator) -> str:
     return tr("hw_needs_gpus", devices=fmt.devices(est.hardware, need, tr))  # 'needs 8 GPUs', 'needs 16 chips'
 
 
-def tpot_table(pairs: Sequence[tuple[Estimate, Estimate]]) -> pd.DataFrame:
-    """One row per chip (ideal estimate, profile estimate): TPOT, throughput, cost and fit, fastest first."""
+def tpot_table(pairs: Sequence[tuple[float, Estimate]]) -> pd.DataFrame:
+    """One row per chip (the ideal bound's TPOT in seconds, the profile's estimate): TPOT, throughput, cost and fit,
+    fastest first."""
     rows = []
-    for ideal, est in pairs:
+    for ideal_tpot_s, est in pairs:
         price = est.price_usd_per_gpu_hour
         per_gpu = float(est.tokens_per_s_per_gpu)
         rows.append(
@@ -214,7 +215,7 @@ def tpot_table(pairs: Sequence[tuple[Estimate, Estimate]]) -> pd.DataFrame:
                 "vendor": est.hardware.vendor,
                 "announced": bool(est.hardware.announced),  # not shipping yet: its figures are vendor claims
                 "num_gpus": int(est.scenario.num_gpus),
-                "tpot_ideal_ms": float(ideal.tpot_s) * 1e3,
+                "tpot_ideal_ms": float(ideal_tpot_s) * 1e3,
                 "tpot_profile_ms": float(est.tpot_s) * 1e3,
                 "tokens_per_s_per_user": float(est.tokens_per_s_per_user),
                 "tokens_per_s_per_gpu": per_gpu,
@@ -290,15 +291,16 @@ def tpot_display_table(
 
 
 def tpot_by_hardware(
-    pairs: Sequence[tuple[Estimate, Estimate]], *, show_profile: bool = True, log_x: bool = False, tr: Translator = EN
+    pairs: Sequence[tuple[float, Estimate]], *, show_profile: bool = True, log_x: bool = False, tr: Translator = EN
 ) -> go.Figure:
-    """Horizontal bars of TPOT on every chip, fastest first: the ideal bound as a solid bar in the hardware's colour,
+    """Horizontal bars of TPOT on every chip (pairs: the ideal bound's TPOT in seconds, the profile's estimate),
+    fastest first: the ideal bound as a solid bar in the hardware's colour,
     the profile's estimate as a wider pale bar behind it; hatched with "needs N GPUs" where it does not fit.
     The axis is in ms, or in s when the slowest bar passes 10 s (1M-token contexts at large batch)."""
-    pairs = sorted(pairs, key=lambda p: float(p[1].tpot_s if show_profile else p[0].tpot_s))
+    pairs = sorted(pairs, key=lambda p: float(p[1].tpot_s if show_profile else p[0]))
     names = [fmt.chip(est.hardware, tr) for _, est in pairs]  # "(announced)" on unshipped parts
     colours = [hardware_colour(est.hardware.id) for _, est in pairs]
-    ideal_s = np.array([float(i.tpot_s) for i, _ in pairs])
+    ideal_s = np.array([float(i) for i, _ in pairs])
     est_s = np.array([float(e.tpot_s) for _, e in pairs])
     low_s = np.array([float(e.tpot_low_s) for _, e in pairs])  # the 80% band (nan: none, the ideal profile)
     high_s = np.array([float(e.tpot_high_s) for _, e in pairs])
