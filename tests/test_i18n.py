@@ -144,3 +144,25 @@ def test_pages_show_no_hard_coded_english():
             args = [*node.args, *(k.value for k in node.keywords if k.arg not in NOT_SHOWN_KWARGS)]
             found += [f"{path.name}:{a.lineno}" for a in args if _english_words(a)]
     assert not found, found
+
+
+def test_strings_are_read_once_when_sessions_start_together(monkeypatch):
+    """Fifty readers of a fresh server had each parsed ui/strings (0.7 s a parse with the pure-Python YAML loader,
+    interleaved on the GIL: 46 s for 50 sessions): threads that ask together wait for the first reader."""
+    import threading
+
+    from ui import i18n
+
+    calls = []
+    real = i18n.load_yaml
+    monkeypatch.setattr(i18n, "load_yaml", lambda text: calls.append(1) or real(text))
+    i18n._read_catalog.cache_clear()
+    try:
+        threads = [threading.Thread(target=i18n.catalog) for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert len(calls) == len(list(i18n.STRINGS_DIR.glob("*.yaml")))  # each file parsed once, not 8 times
+    finally:
+        i18n._read_catalog.cache_clear()

@@ -55,7 +55,11 @@ async def _session(base_ws: str, origin: str, i: int, done: list[float], hold: a
         while True:
             fwd = ForwardMsg()
             fwd.ParseFromString(await ws.recv())
-            if fwd.WhichOneof("type") == "script_finished":
+            # a run that stopped for a rerun (a fresh session's first run does) is not the page's run: wait for it
+            if (
+                fwd.WhichOneof("type") == "script_finished"
+                and fwd.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN
+            ):
                 done.append(time.perf_counter() - start)
                 break
         await hold.wait()

@@ -35,6 +35,16 @@ def read_text(path: str | Path, *, strict: bool = False) -> str:
         raise CatalogError(f"{p}: not UTF-8 text ({e.reason} at byte {e.start})") from None
 
 
+# libyaml's safe loader where PyYAML was built with it (its wheels are): the same safe subset, ~10x faster than the
+# pure-Python one (the UI's strings: 0.7 s -> ~0.07 s)
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def load_yaml(text: str) -> Any:
+    """YAML (or JSON) text parsed with the safe loader; yaml.YAMLError on a syntax error."""
+    return yaml.load(text, Loader=_SAFE_LOADER)  # noqa: S506 - a safe loader
+
+
 def read_structured_file(path: str | Path) -> Any:
     """Parse a YAML or JSON file with safe loaders; CatalogError names the file on any problem."""
     return parse_structured_text(read_text(path), str(Path(path)))
@@ -45,7 +55,7 @@ def parse_structured_text(text: str, where: str) -> Any:
     if len(text) > MAX_FILE_BYTES:
         raise CatalogError(f"{where}: larger than the {MAX_FILE_BYTES} byte limit")
     try:
-        return yaml.safe_load(text)
+        return load_yaml(text)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         at = f" at line {mark.line + 1}" if mark is not None else ""

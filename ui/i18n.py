@@ -2,22 +2,33 @@
 
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
+from tpot_model.files import load_yaml
 
 STRINGS_DIR = Path(__file__).resolve().parent / "strings"
 LANGUAGES = {"en": "English", "zh-TW": "繁體中文"}
 DEFAULT_LANGUAGE = "en"
 
 
-@lru_cache(maxsize=1)
+_CATALOG_LOCK = threading.Lock()
+
+
 def catalog() -> dict[str, dict[str, str]]:
-    """All strings of all files, merged; a key defined twice is an error (one place per string)."""
+    """All strings of all files, merged; a key defined twice is an error (one place per string). Read once per
+    process: sessions that start together wait for the first reader instead of each parsing the files (fifty
+    readers of a fresh server had parsed them fifty times over, interleaved on the GIL)."""
+    with _CATALOG_LOCK:
+        return _read_catalog()
+
+
+@lru_cache(maxsize=1)
+def _read_catalog() -> dict[str, dict[str, str]]:
     merged: dict[str, dict[str, str]] = {}
     for path in sorted(STRINGS_DIR.glob("*.yaml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = load_yaml(path.read_text(encoding="utf-8")) or {}
         for key, value in data.items():
             if key in merged:
                 raise ValueError(f"{path.name}: string key {key!r} is defined twice")

@@ -17,9 +17,8 @@ import zlib
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
 
-import yaml
-
 from tpot_model import FORMATS, KV_FORMATS, Scenario, parse_format
+from tpot_model.files import load_yaml
 from tpot_model.precision import COMPUTE_PRECISIONS
 from tpot_model.prices import CUSTOM as CUSTOM_BASIS
 from tpot_model.prices import DEFAULT_BASIS, PRICE_BASES
@@ -189,7 +188,7 @@ MAX_EMBEDDED_SPEC_CHARS = 8000  # a custom hardware/model spec carried in a link
 
 def encode_spec(text: str) -> str:
     """A user's hardware or model file as a compact URL-safe token (parsed safely, JSON, zlib, base64)."""
-    data = yaml.safe_load(text)
+    data = load_yaml(text)
     raw = json.dumps(data, separators=(",", ":"), sort_keys=True).encode("utf-8")
     return base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode("ascii").rstrip("=")
 

@@ -17,10 +17,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-import yaml
 
 from tpot_model import Estimate, active_params, kv_bytes_per_token, kv_cache_bytes_per_sequence, total_params
-from tpot_model.files import DATA_DIR
+from tpot_model.files import DATA_DIR, load_yaml
 from tpot_model.roofline import (
     ACTIVATION_BYTES,
     expected_experts_touched,
@@ -807,8 +806,7 @@ def operator_display(df: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
 @lru_cache(maxsize=2)
 def reference_points(path: str | Path = REFERENCE_POINTS_FILE) -> dict:
     """The public reference points (data/reference_points.yaml): textbook bounds and measured serving points."""
-    with open(path, encoding="utf-8") as fh:
-        return yaml.safe_load(fh)
+    return load_yaml(Path(path).read_text(encoding="utf-8"))
 
 
 def textbook_data(refs: dict, live: list[Estimate]) -> pd.DataFrame:
