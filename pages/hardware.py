@@ -50,7 +50,7 @@ else:
         labels = figs.specs_table_labels(tr=tr)
         box.dataframe(specs[list(labels)].rename(columns=labels), hide_index=True)
 
-    # (b) the scenario on every chip: one ideal and one profile estimate per chip (scalars, no sweeps)
+    # (b) the scenario on every chip: the ideal TPOT and one profile estimate per chip (scalars, no sweeps)
     st.header(tr("hw_tpot_header"))
     show_profile = state.profile != "ideal"
     if show_profile:  # (the ideal bound's TPOT, the profile's estimate) per chip
