@@ -158,7 +158,7 @@ def rack_table(curves: Sequence[RackCurve], measured: Sequence) -> pd.DataFrame:
 def ratio_table(curves: Sequence[RackCurve], bases: Sequence[str], tr: Translator = EN) -> pd.DataFrame:
     """At each of RATIO_AT: each chip's tokens/s per GPU, the rack-scale advantage (GB200 / each scale-out chip,
     the iso-interactivity ratio) and $ per 1M (input + output) tokens under each price basis, rounded for display
-    (rates to 3 significant figures, ratios and dollars to cents); nan where a chip does not reach the target."""
+    (rates to 3 significant figures, ratios and dollars to 2 decimals); nan where a chip does not reach the target."""
     by_id = {c.hardware_id: c for c in curves}
     rows = []
     for x in RATIO_AT:
