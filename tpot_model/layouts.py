@@ -8,8 +8,9 @@ place of the reported one where none is published):
 
 - **aggregated**: one instance of g GPUs (tp: tensor parallel; tp-ep: tensor-parallel attention, expert-parallel
   MoE; dp-ep: data-parallel attention, expert-parallel MoE), g = 1, 2, 4 ... up to the budget and the chip's
-  scale-up domain size (expert-parallel ones up to AGGREGATED_EP_MAX_GPUS: wide EP is a disaggregated decode pool); collectives on the links they use (roofline). Continuous batching
-  (serving.steady_state: prompts prefilled in chunks between decode steps, TPOT and TTFT of the steady state).
+  scale-up domain size (expert-parallel ones up to AGGREGATED_EP_MAX_GPUS: wide EP is a disaggregated decode
+  pool); collectives on the links they use (roofline). Continuous batching (serving.steady_state: prompts
+  prefilled in chunks between decode steps, TPOT and TTFT of the steady state).
   Replicas fill the budget: floor(budget / g) instances, tokens/s per GPU unchanged. Pipeline parallel across
   nodes: a tensor-parallel group of one scale-up domain per stage, 2, 4 or 8 stages (planner.pipeline_parallel,
   static batch served back to back; TTFT = the whole model's prefill on one group), when the budget is wider
@@ -23,8 +24,8 @@ place of the reported one where none is published):
 
 For MoE models under an engine profile, every layout's decode step time is multiplied by 1 + a b / (b + b0) (b
 sequences per GPU) and its prefill time by k: the pool correction fitted on the measured disaggregated runs
-(pool_correction.PoolFit, fitted by disaggregated.py; a, b0, k in data/disaggregated_check.json), where the model's large-batch MoE decode and its
-prefill read fast; aggregated steady states take both (TPOT x the decode factor, TTFT x k, throughput recomputed).
+(pool_correction.PoolFit, fitted by disaggregated.py; a, b0, k in data/disaggregated_check.json), where the
+model's large-batch MoE decode and its prefill read fast; aggregated steady states take both (TPOT x the decode factor, TTFT x k, throughput recomputed).
 
 Tokens/s per GPU counts input + output tokens over every GPU of the deployment (InferenceX's tok/s/GPU);
 ``output_tokens_per_s_per_gpu`` the output tokens only. With MTP (``mtp_k``) each decode step drafts k tokens with
@@ -242,7 +243,7 @@ def _pipeline_tables(model, hw, s: Scenario, profile, max_gpus: int) -> list[Can
         gpus = P * tp
         tpot = np.array([float(r.tpot_s[j]) for r in runs])[:, None] * fix.decode_factor(grid[:, None] / gpus)
         fits = np.array([bool(r.fits[j]) for r in runs])[:, None]
-        output = grid[:, None] * osl / (prefill[:, None] + (osl - 1) * tpot) / gpus
+        output = output_tokens_per_s(grid[:, None], osl, prefill[:, None], tpot) / gpus
         out.append(
             CandidateTable(
                 "aggregated",
