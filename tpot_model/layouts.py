@@ -25,7 +25,8 @@ place of the reported one where none is published):
 For MoE models under an engine profile, every layout's decode step time is multiplied by 1 + a b / (b + b0) (b
 sequences per GPU) and its prefill time by k: the pool correction fitted on the measured disaggregated runs
 (pool_correction.PoolFit, fitted by disaggregated.py; a, b0, k in data/disaggregated_check.json), where the
-model's large-batch MoE decode and its prefill read fast; aggregated steady states take both (TPOT x the decode factor, TTFT x k, throughput recomputed).
+model's large-batch MoE decode and its prefill read fast; aggregated steady states take both (TPOT x the decode
+factor, TTFT x k, throughput recomputed).
 
 Tokens/s per GPU counts input + output tokens over every GPU of the deployment (InferenceX's tok/s/GPU);
 ``output_tokens_per_s_per_gpu`` the output tokens only. With MTP (``mtp_k``) each decode step drafts k tokens with
