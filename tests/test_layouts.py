@@ -249,3 +249,30 @@ def test_wide_expert_parallelism_only_as_a_disaggregated_decode_pool():
     assert widest(t.aggregated, "tp-ep") == widest(t.aggregated, "dp-ep") == 8
     assert widest(t.aggregated, "tp") > 8
     assert widest(t.decode, "dp-ep") > 8
+
+
+def test_decode_pool_carries_the_pool_correction_with_attentions_share():
+    """A disaggregated decode pool's TPOT for DeepSeek-R1 under SGLang is the static decode step (cache at ISL +
+    OSL/2) x the committed pool correction: attention's time x alpha, the rest x (1 + a b / (b + 16)); at 8K
+    prompts attention is a larger share of the step than at 1K, so the same batch is corrected differently."""
+    from tpot_model.pool_correction import pool_fit
+
+    sglang, fix = resolve_profile("sglang"), pool_fit()
+    assert fix.attention_factor != 1.0
+    factors = []
+    for isl in (1024, 8192):
+        s = Scenario(context_tokens=isl, output_tokens=1024, weights="fp8", kv_cache="fp8")
+        t = lo.layout_tables(DSR1, HARDWARE["gb200"], s, sglang, max_gpus=72, serving="disaggregated")
+        dec = next(x for x in t.decode if x.parallelism == "dp-ep")
+        i, j = int(np.searchsorted(dec.batch, 2048)), int(np.flatnonzero(dec.gpus == 32)[0])
+        b = float(dec.batch[i])
+        step = estimate(DSR1, HARDWARE["gb200"], replace(s, batch=b, num_gpus=32, parallelism="dp-ep",
+                        batching="static", context_tokens=isl + 512, output_tokens=512), sglang)  # fmt: skip
+        share = float(step.decode.share("attention"))
+        want = float(step.tpot_s) * (
+            fix.attention_factor * share + (1 - share) * (1 + fix.decode_a * (b / 32) / (b / 32 + 16))
+        )
+        assert float(dec.tpot_s[i, j]) == pytest.approx(want, rel=1e-9)
+        factors.append(float(dec.tpot_s[i, j]) / float(step.tpot_s))
+        assert 0 < share < 1
+    assert factors[0] != pytest.approx(factors[1], rel=1e-3)

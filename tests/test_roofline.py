@@ -286,6 +286,22 @@ def test_overhead_bucket_is_per_token_plus_per_layer():
     assert np.all(estimate(TINY_DENSE, TOY_GPU, Scenario(), IDEAL).breakdown_s["overhead"] == 0.0)
 
 
+def test_operator_shares_and_the_rest_make_the_step():
+    """StepResult.share: each operator's fraction of the step; with communication and overhead they sum to 1, a
+    name the step lacks is 0, and attention's share grows with batch and context (its cache reads grow, weights
+    do not)."""
+    e = estimate(
+        TINY_DENSE, TOY_GPU, Scenario(batch=[1, 32], context_tokens=[[0], [5_000]]), resolve_profile("typical")
+    )
+    d = e.decode
+    rest = (d.breakdown_s["communication"] + d.breakdown_s["overhead"]) / d.time_s
+    assert np.allclose(sum(d.share(n) for n in {o.name for o in d.operators}) + rest, 1.0, rtol=1e-12)
+    assert np.all(d.share("no such operator") == 0.0)
+    attention = d.share("attention")
+    # rows: context 0 and 5,000; columns: batch 1 and 32
+    assert attention[1, 0] > attention[0, 0] and attention[1, 1] > attention[1, 0]
+
+
 def test_tpot_is_the_mean_step_over_the_generation():
     """Decode steps j = 1..N-1 see cache length T+j. For a memory-bound dense model the step time is linear in the
     cache length, so TPOT over a generation equals the mean of the single steps. A single step at cache length c is

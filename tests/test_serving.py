@@ -553,23 +553,30 @@ def test_disaggregated_check_reads_each_pool_and_is_what_calibrate_wrote():
 
 
 def test_pool_correction_fit_and_what_it_does():
-    """The correction is fitted (least squares in log space), helps under leave-one-chip-out, and multiplies decode
-    time by 1 + a b / (b + 16): 1 + a / 2 at 16 sequences per GPU, -> 1 + a at large batch, 1 at none."""
+    """The correction is fitted (least squares in log space), helps under leave-one-chip-out, and multiplies the
+    decode step's attention time by alpha and the rest by 1 + a b / (b + 16): 1 + a / 2 at 16 sequences per GPU,
+    -> 1 + a at large batch, 1 at none."""
     from tpot_model import disaggregated as dis
     from tpot_model import pool_correction as pc
 
-    f = pc.PoolFit(decode_a=0.3, prefill_time_factor=1.5)
+    f = pc.PoolFit(decode_a=0.3, prefill_time_factor=1.5, attention_factor=0.7)
     assert float(f.decode_factor(16.0)) == pytest.approx(1.15) and float(f.decode_factor(0.0)) == 1.0
     assert float(f.decode_factor(1e9)) == pytest.approx(1.3)
-    # two made-up runs: model decode 10 ms vs measured 13 ms at b = 16 (a = 0.6 fits exactly); prefill 2x model
+    # a step 40 % attention at 16 per GPU: 0.4 x 0.7 + 0.6 x 1.15 = 0.97
+    assert float(f.decode_factor(16.0, 0.4)) == pytest.approx(0.97)
+    # made-up runs: model decode 10 ms, no attention, vs measured 13 ms at b = 16 (a = 0.6 fits exactly); a step
+    # all attention, 10 ms modelled and 8 measured (alpha = 0.8); prefill 2x model
     runs = [dis.Checked("a", "x", "fp8", "e", 16.0, 0.010, 0.013, 2000.0, 1000.0),
-            dis.Checked("b", "y", "fp8", "e", 16.0, 0.010, 0.013, 4000.0, 2000.0)]  # fmt: skip
+            dis.Checked("b", "y", "fp8", "e", 16.0, 0.010, 0.013, 4000.0, 2000.0),
+            dis.Checked("c", "y", "fp8", "e", 64.0, 0.010, 0.008, math.nan, math.nan, 1.0)]  # fmt: skip
     fitted = dis.fit(runs)
     assert fitted.decode_a == pytest.approx(0.6, abs=1e-3) and fitted.prefill_time_factor == pytest.approx(2.0)
+    assert fitted.attention_factor == pytest.approx(0.8, abs=1e-3)
     dec, pre = dis.corrected_errors(runs, fitted)
     assert max(map(abs, dec)) < 1e-3 and max(map(abs, pre)) < 1e-9
     committed = pc.read_check(sc.SERVING_MEASUREMENTS_PATH.with_name(pc.CHECK_NAME))
-    assert pc.pool_fit() == pc.PoolFit(committed["fit"]["decode_a"], committed["fit"]["prefill_time_factor"])
-    assert committed["fit"]["decode_a"] > 0 and committed["fit"]["prefill_time_factor"] > 1
+    fit = committed["fit"]
+    assert pc.pool_fit() == pc.PoolFit(fit["decode_a"], fit["prefill_time_factor"], fit["decode_attention_factor"])
+    assert fit["decode_a"] > 0 and fit["prefill_time_factor"] > 1 and 0 < fit["decode_attention_factor"] < 2
     assert committed["decode_median_abs_tpot_error_corrected_loco"] < committed["decode_median_abs_tpot_error"]
     assert committed["prefill_median_abs_rate_error_corrected_loco"] < committed["prefill_median_abs_rate_error"]

@@ -9,9 +9,11 @@ frontier's layout search applies (layouts.py), fitted on these runs with leave-o
 - Prefill pool: in runs whose prefill pool was the bottleneck (fewer than SATURATED_DECODING_FRACTION of the
   requests decoding, with >= SATURATED_CONCURRENCY in flight: prompts queued), the measured input tokens/s per
   prefill GPU against the most the model's prefill worker reaches (1-64 prompts per step within a 32K-token step).
-- Pool correction (PoolFit): decode step time x (1 + a b / (b + DECODE_HALF_BATCH)), b the sequences decoding per
-  GPU (the model's large-batch MoE decode is too fast where no aggregated run reaches: >= 16 sequences per GPU);
-  prefill step time x k. Least squares in log space; each chip's runs predicted by the fit on the other chips'.
+- Pool correction (PoolFit): of the decode step, the attention operator's time x alpha and the rest x
+  (1 + a b / (b + DECODE_HALF_BATCH)), b the sequences decoding per GPU (where no aggregated run reaches, >= 16
+  sequences per GPU, the model's MoE decode is too fast at short context and its MLA attention too slow at long
+  context); prefill step time x k. Least squares in log space; each chip's runs predicted by the fit on the other
+  chips'.
 Runs whose layout text is inconsistent (a multi-GPU worker with TP1/EP1) and MTP runs (the draft changes the
 decode step) are left out. Lengths are the runs' means (serving_calibration's).
 """
@@ -88,8 +90,9 @@ def decoding_sequences(r: ServingMeasurement, decode: Pool) -> float:
     return r.output_tokens_per_s_per_gpu * decode.gpus * r.tpot_s
 
 
-def decode_tpot_s(r: ServingMeasurement, pool: Pool, profile: EfficiencyProfile, sequences: float) -> float:
-    """The model's decode-step TPOT (s) for the run's decode worker with `sequences` decoding over the pool."""
+def decode_tpot_s(r: ServingMeasurement, pool: Pool, profile: EfficiencyProfile, sequences: float):
+    """(TPOT s, the attention operator's share of it): the model's decode step for the run's decode worker with
+    `sequences` decoding over the pool."""
     isl, osl = round(r.isl * MEAN_LENGTH_FRACTION), round(r.osl * MEAN_LENGTH_FRACTION)
     s = _worker(
         r,
@@ -98,7 +101,8 @@ def decode_tpot_s(r: ServingMeasurement, pool: Pool, profile: EfficiencyProfile,
         context_tokens=isl + osl // 2,
         output_tokens=osl - osl // 2,
     )
-    return float(estimate(r.model, r.hardware, s, profile).tpot_s)
+    e = estimate(r.model, r.hardware, s, profile)
+    return float(e.tpot_s), float(e.decode.share("attention"))
 
 
 def prefill_input_tokens_per_s_per_gpu(r: ServingMeasurement, pool: Pool, profile: EfficiencyProfile) -> float:
@@ -116,7 +120,8 @@ def prefill_input_tokens_per_s_per_gpu(r: ServingMeasurement, pool: Pool, profil
 @dataclass(frozen=True)
 class Checked:
     """One run checked, the model uncorrected: decode TPOT (model and measured, s) at `decode_batch_per_gpu`
-    sequences decoding per GPU; prefill input tokens/s per GPU (model and measured); nan where not checked."""
+    sequences decoding per GPU, attention's share of the model's step; prefill input tokens/s per GPU (model and
+    measured); nan where not checked."""
 
     id: str
     hardware_id: str
@@ -127,6 +132,7 @@ class Checked:
     decode_measured_s: float
     prefill_model: float
     prefill_measured: float
+    decode_attention_share: float = 0.0
 
     @property
     def decode_error(self) -> float:
@@ -153,9 +159,10 @@ def check(rows: Sequence[ServingMeasurement], profiles: dict[str, EfficiencyProf
             continue
         profile = profiles[r.profile or "typical"]
         sequences = decoding_sequences(r, dec)
-        batch, model_s, measured_s = nan, nan, nan
+        batch, model_s, measured_s, share = nan, nan, nan, 0.0
         if math.isfinite(sequences) and sequences >= dec.workers:
-            batch, model_s, measured_s = sequences / dec.gpus, decode_tpot_s(r, dec, profile, sequences), r.tpot_s
+            batch, measured_s = sequences / dec.gpus, r.tpot_s
+            model_s, share = decode_tpot_s(r, dec, profile, sequences)
         model_rate, measured_rate = nan, nan
         rate = INPUT_RATE.search(r.fields.get("notes", ""))
         saturated = sequences < SATURATED_DECODING_FRACTION * r.concurrency and r.concurrency >= SATURATED_CONCURRENCY
@@ -163,7 +170,7 @@ def check(rows: Sequence[ServingMeasurement], profiles: dict[str, EfficiencyProf
             model_rate, measured_rate = prefill_input_tokens_per_s_per_gpu(r, pre, profile), float(rate[1])
         out.append(
             Checked(r.id, r.hardware.id, r.fields["weights"], r.profile, batch, model_s, measured_s, model_rate,
-                    measured_rate)
+                    measured_rate, share)
         )  # fmt: skip
     return out
 
@@ -172,28 +179,51 @@ def check(rows: Sequence[ServingMeasurement], profiles: dict[str, EfficiencyProf
 
 
 _A_GRID = np.round(np.arange(-0.5, 2.0 + 1e-9, 0.001), 3)
+_ALPHA_COARSE = np.round(np.arange(0.2, 2.0 + 1e-9, 0.01), 2)
+
+
+def _fit_decode(b: np.ndarray, share: np.ndarray, log_ratio: np.ndarray) -> tuple[float, float]:
+    """(a, alpha) minimising sum (log_ratio + log(alpha s + (1 - s)(1 + a b / (b + b0))))^2: alpha on a 0.01 grid,
+    then 0.001 around the best; a on a 0.001 grid."""
+    shape = b / (b + DECODE_HALF_BATCH)
+
+    def best(alphas: np.ndarray) -> tuple[float, float, float]:
+        out = (math.inf, 0.0, 1.0)
+        for alpha in alphas:
+            factor = alpha * share[None, :] + (1.0 - share[None, :]) * (1.0 + _A_GRID[:, None] * shape[None, :])
+            with np.errstate(divide="ignore", invalid="ignore"):
+                cost = ((log_ratio[None, :] + np.log(np.maximum(factor, 1e-12))) ** 2).sum(axis=1)
+            i = int(np.argmin(cost))
+            out = min(out, (float(cost[i]), float(_A_GRID[i]), float(alpha)))
+        return out
+
+    _, _, alpha = best(_ALPHA_COARSE)
+    _, a, alpha = best(np.round(np.arange(alpha - 0.01, alpha + 0.01 + 1e-9, 0.001), 3))
+    return a, alpha
 
 
 def fit(checked: Sequence[Checked]) -> PoolFit:
-    """Least squares in log space: a over the decode checks (a grid of 0.001 steps), k = the geometric mean of
-    measured / model prefill time."""
+    """Least squares in log space: (a, alpha) over the decode checks (grids of 0.001 steps), k = the geometric mean
+    of measured / model prefill time."""
     d = [c for c in checked if math.isfinite(c.decode_error)]
-    a = 0.0
+    a, alpha = 0.0, 1.0
     if d:
         b = np.array([c.decode_batch_per_gpu for c in d])
+        share = np.array([c.decode_attention_share for c in d])
         log_ratio = np.log(np.array([c.decode_model_s / c.decode_measured_s for c in d]))
-        shape = b / (b + DECODE_HALF_BATCH)
-        cost = ((log_ratio[None, :] + np.log1p(_A_GRID[:, None] * shape[None, :])) ** 2).sum(axis=1)
-        a = float(_A_GRID[int(np.argmin(cost))])
+        a, alpha = _fit_decode(b, share, log_ratio)
     pre = [c for c in checked if math.isfinite(c.prefill_ratio)]
     k = float(np.exp(np.mean(np.log([c.prefill_ratio for c in pre])))) if pre else 1.0
-    return PoolFit(decode_a=a, prefill_time_factor=round(k, 3))
+    return PoolFit(decode_a=a, prefill_time_factor=round(k, 3), attention_factor=alpha)
 
 
 def corrected_errors(checked: Sequence[Checked], f: PoolFit) -> tuple[list[float], list[float]]:
     """(decode TPOT errors, prefill rate errors) of the checked runs with the correction f, model / measured - 1."""
     dec = [
-        c.decode_model_s * float(f.decode_factor(c.decode_batch_per_gpu)) / c.decode_measured_s - 1.0
+        c.decode_model_s
+        * float(f.decode_factor(c.decode_batch_per_gpu, c.decode_attention_share))
+        / c.decode_measured_s
+        - 1.0
         for c in checked
         if math.isfinite(c.decode_error)
     ]
@@ -234,6 +264,7 @@ def summary(checked: Sequence[Checked]) -> dict:
         "fit": {
             "decode_a": f.decode_a,
             "decode_half_batch_per_gpu": DECODE_HALF_BATCH,
+            "decode_attention_factor": f.attention_factor,
             "prefill_time_factor": f.prefill_time_factor,
         },
         "runs": len(checked),
@@ -288,8 +319,9 @@ def format_summary(s: dict) -> str:
         )
     lines += [
         f"  decode pool: median |TPOT error| {pct(s['decode_median_abs_tpot_error'])} over {s['decode_runs']} runs; "
-        f"with the correction x (1 + {f['decode_a']:.3f} b / (b + {f['decode_half_batch_per_gpu']:g})), leave one "
-        f"chip out: {pct(s['decode_median_abs_tpot_error_corrected_loco'])}",
+        f"with the correction (attention x {f['decode_attention_factor']:.3f}, the rest x (1 + {f['decode_a']:.3f} b / "
+        f"(b + {f['decode_half_batch_per_gpu']:g}))), leave one chip out: "
+        f"{pct(s['decode_median_abs_tpot_error_corrected_loco'])}",
         f"  prefill pool (prefill-bound runs): model / measured input tokens/s per GPU, median "
         f"{ratio(s['prefill_median_model_over_measured'])} over {s['prefill_runs']} runs (median |error| "
         f"{pct(s['prefill_median_abs_rate_error'])}); with prefill time x {f['prefill_time_factor']:.3f}, leave one "

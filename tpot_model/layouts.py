@@ -22,11 +22,12 @@ place of the reported one where none is published):
   instance over the link it uses (scale-up inside one domain, else the prefill GPUs' NICs). Requests/s = the
   slower pool's; tokens/s per GPU = requests/s x (ISL + OSL) / (x gp + y gd), every GPU of both pools.
 
-For MoE models under an engine profile, every layout's decode step time is multiplied by 1 + a b / (b + b0) (b
-sequences per GPU) and its prefill time by k: the pool correction fitted on the measured disaggregated runs
-(pool_correction.PoolFit, fitted by disaggregated.py; a, b0, k in data/disaggregated_check.json), where the
-model's large-batch MoE decode and its prefill read fast; aggregated steady states take both (TPOT x the decode
-factor, TTFT x k, throughput recomputed).
+For MoE models under an engine profile, every layout's decode step takes the pool correction fitted on the
+measured disaggregated runs (pool_correction.PoolFit, fitted by disaggregated.py; alpha, a, b0, k in
+data/disaggregated_check.json): the attention operator's time x alpha, the rest of the step x 1 + a b / (b + b0)
+(b sequences per GPU), and its prefill time x k, where the model's large-batch MoE decode and its prefill read fast
+and its long-context MLA attention slow; aggregated steady states take both (TPOT x the decode factor, TTFT x k,
+throughput recomputed).
 
 Tokens/s per GPU counts input + output tokens over every GPU of the deployment (InferenceX's tok/s/GPU);
 ``output_tokens_per_s_per_gpu`` the output tokens only. With MTP (``mtp_k``) each decode step drafts k tokens with
@@ -215,7 +216,7 @@ def _aggregated_table(model, hw, s: Scenario, profile, par: str, gpus: np.ndarra
         total, out = est.total_tokens_per_s_per_gpu, est.output_tokens_per_s_per_gpu
     fix = correction(model, profile)
     if fix is not NEUTRAL:
-        tpot = tpot * fix.decode_factor(grid[:, None] / gpus[None, :])
+        tpot = tpot * fix.decode_factor(grid[:, None] / gpus[None, :], est.decode.share("attention"))
         ttft = ttft * fix.prefill_time_factor
         osl = float(s.output_tokens)
         out = output_tokens_per_s(grid[:, None], osl, ttft, tpot) / gpus[None, :]
@@ -237,12 +238,16 @@ def _pipeline_tables(model, hw, s: Scenario, profile, max_gpus: int) -> list[Can
     fix = correction(model, profile)
     prefill = estimate(model, hw, replace(s, batch=grid, num_gpus=tp, output_tokens=1), profile).ttft_s
     prefill = prefill * fix.prefill_time_factor
+    share = 0.0  # attention's share of a stage's decode step: the TP group's whole-model step's
+    if fix is not NEUTRAL:
+        group = estimate(model, hw, replace(s, batch=grid, num_gpus=tp, batching="static"), profile)
+        share = group.decode.share("attention")[:, None]
     isl, osl = float(s.context_tokens), float(s.output_tokens)
     runs = [pipeline_parallel(model, hw, replace(s, batch=B, num_gpus=tp), profile, stages=stages) for B in grid]
     out = []
     for j, P in enumerate(stages):
         gpus = P * tp
-        tpot = np.array([float(r.tpot_s[j]) for r in runs])[:, None] * fix.decode_factor(grid[:, None] / gpus)
+        tpot = np.array([float(r.tpot_s[j]) for r in runs])[:, None] * fix.decode_factor(grid[:, None] / gpus, share)
         fits = np.array([bool(r.fits[j]) for r in runs])[:, None]
         output = output_tokens_per_s(grid[:, None], osl, prefill[:, None], tpot) / gpus
         out.append(
@@ -285,7 +290,10 @@ def _decode_table(model, hw, s: Scenario, profile, par: str, gpus: np.ndarray, k
         tpot, fits = sp.tpot_s, sp.fits
     else:
         tpot, fits = est.tpot_s, est.fits
-    tpot = np.broadcast_to(tpot, shape) * correction(model, profile).decode_factor(grid[:, None] / gpus[None, :])
+    fix = correction(model, profile)
+    tpot = np.broadcast_to(tpot, shape) * fix.decode_factor(
+        grid[:, None] / gpus[None, :], est.decode.share("attention")
+    )
     requests = grid[:, None] / (tpot * osl) / gpus[None, :]
     return CandidateTable(
         "decode", par, gpus, grid, tpot, np.zeros(shape), requests, requests * osl, np.broadcast_to(fits, shape),

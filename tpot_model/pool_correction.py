@@ -1,7 +1,7 @@
 """The frontier's pool correction for disaggregated serving (fitted by disaggregated.py on the measured
-disaggregated runs, committed in data/disaggregated_check.json): decode step time x (1 + a b / (b + DECODE_HALF_BATCH)),
-b the sequences decoding per GPU, prefill step time x k. Here, below layouts.py, so the layout search reads it
-without importing the fitter."""
+disaggregated runs, committed in data/disaggregated_check.json): of the decode step, the attention operator's time x
+alpha and the rest x (1 + a b / (b + DECODE_HALF_BATCH)), b the sequences decoding per GPU; prefill step time x k.
+Here, below layouts.py, so the layout search reads it without importing the fitter."""
 
 from __future__ import annotations
 
@@ -21,16 +21,19 @@ DECODE_HALF_BATCH = 16.0  # sequences per GPU at which the decode correction is 
 
 @dataclass(frozen=True)
 class PoolFit:
-    """The frontier's pool correction: decode step time x decode_factor(sequences per GPU), prefill step time x
-    prefill_time_factor. NEUTRAL changes nothing."""
+    """The frontier's pool correction: decode step time x decode_factor(sequences per GPU, attention's share of
+    the step), prefill step time x prefill_time_factor. NEUTRAL changes nothing."""
 
     decode_a: float = 0.0
     prefill_time_factor: float = 1.0
+    attention_factor: float = 1.0
 
-    def decode_factor(self, sequences_per_gpu):
-        """1 + a b / (b + DECODE_HALF_BATCH), b the sequences decoding per GPU (array-friendly)."""
+    def decode_factor(self, sequences_per_gpu, attention_share=0.0):
+        """alpha s + (1 - s) (1 + a b / (b + DECODE_HALF_BATCH)): s the attention operator's share of the decode
+        step's time, b the sequences decoding per GPU (array-friendly)."""
         b = np.asarray(sequences_per_gpu, dtype=float)
-        return 1.0 + self.decode_a * b / (b + DECODE_HALF_BATCH)
+        s = np.asarray(attention_share, dtype=float)
+        return self.attention_factor * s + (1.0 - s) * (1.0 + self.decode_a * b / (b + DECODE_HALF_BATCH))
 
 
 NEUTRAL = PoolFit()
@@ -46,4 +49,4 @@ def read_check(path: str | Path) -> dict:
 def pool_fit() -> PoolFit:
     """The committed correction (data/disaggregated_check.json's fit; NEUTRAL when the file has none)."""
     f = read_check(DATA_DIR / CHECK_NAME).get("fit")
-    return PoolFit(f["decode_a"], f["prefill_time_factor"]) if f else NEUTRAL
+    return PoolFit(f["decode_a"], f["prefill_time_factor"], f["decode_attention_factor"]) if f else NEUTRAL

@@ -677,6 +677,11 @@ class StepResult:
     flop_time_s: np.ndarray  # all FLOPs at the achievable rate
     memory_time_s: np.ndarray  # all bytes at the achievable bandwidth
 
+    def share(self, operator: str) -> np.ndarray:
+        """The named operator's fraction of the step's time (0 where the step has none)."""
+        t = sum((o.time_s for o in self.operators if o.name == operator), np.zeros_like(self.time_s))
+        return t / np.maximum(self.time_s, 1e-30)
+
     @staticmethod
     def mix(a: StepResult, b: StepResult, weight_b: np.ndarray) -> StepResult:
         """The mean of two kinds of step, b taking `weight_b` of the steps: every field (each operator's, each
