@@ -156,7 +156,7 @@ def test_strings_are_read_once_when_sessions_start_together(monkeypatch):
     calls = []
     real = i18n.load_yaml
     monkeypatch.setattr(i18n, "load_yaml", lambda text: calls.append(1) or real(text))
-    i18n._read_catalog.cache_clear()
+    i18n._CATALOG.clear()
     try:
         threads = [threading.Thread(target=i18n.catalog) for _ in range(8)]
         for t in threads:
@@ -165,4 +165,4 @@ def test_strings_are_read_once_when_sessions_start_together(monkeypatch):
             t.join()
         assert len(calls) == len(list(i18n.STRINGS_DIR.glob("*.yaml")))  # each file parsed once, not 8 times
     finally:
-        i18n._read_catalog.cache_clear()
+        i18n._CATALOG.clear()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-from functools import lru_cache
 from pathlib import Path
 
 from tpot_model.files import load_yaml
@@ -14,17 +13,22 @@ DEFAULT_LANGUAGE = "en"
 
 
 _CATALOG_LOCK = threading.Lock()
+_CATALOG: list[dict[str, dict[str, str]]] = []  # the merged catalog once read
 
 
 def catalog() -> dict[str, dict[str, str]]:
     """All strings of all files, merged; a key defined twice is an error (one place per string). Read once per
     process: sessions that start together wait for the first reader instead of each parsing the files (fifty
-    readers of a fresh server had parsed them fifty times over, interleaved on the GIL)."""
+    readers of a fresh server had parsed them fifty times over, interleaved on the GIL); once read, no lock (every
+    string looked up had taken it)."""
+    if _CATALOG:
+        return _CATALOG[0]
     with _CATALOG_LOCK:
-        return _read_catalog()
+        if not _CATALOG:
+            _CATALOG.append(_read_catalog())
+        return _CATALOG[0]
 
 
-@lru_cache(maxsize=1)
 def _read_catalog() -> dict[str, dict[str, str]]:
     merged: dict[str, dict[str, str]] = {}
     for path in sorted(STRINGS_DIR.glob("*.yaml")):

@@ -1,0 +1,47 @@
+"""The app's pages (file, title, icon) and their st.Page objects: built once per process and language, not on every
+run (fifty readers of one wiki link had each resolved and stat-ed thirteen page files, 2 ms a run)."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import streamlit as st
+
+from .i18n import Translator
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = (
+    ("pages/overview.py", "page_overview", ":material/dashboard:"),
+    ("pages/roofline.py", "page_roofline", ":material/show_chart:"),
+    ("pages/breakdown.py", "page_breakdown", ":material/stacked_bar_chart:"),
+    ("pages/kv_cache.py", "page_kv_cache", ":material/memory:"),
+    ("pages/cost.py", "page_cost", ":material/payments:"),
+    ("pages/hardware.py", "page_hardware", ":material/developer_board:"),
+    ("pages/compare.py", "page_compare", ":material/compare_arrows:"),
+    ("pages/planner.py", "page_planner", ":material/target:"),
+    ("pages/frontier.py", "page_frontier", ":material/ssid_chart:"),
+    ("pages/economics.py", "page_economics", ":material/factory:"),
+    ("pages/validation.py", "page_validation", ":material/fact_check:"),
+    ("pages/methodology.py", "page_methodology", ":material/functions:"),
+    ("pages/glossary.py", "page_glossary", ":material/translate:"),
+)
+
+
+def pages(tr: Translator) -> list[st.Page]:
+    """The pages in tr's language. Each page's URL is its file's name: before a fresh server's first run, Streamlit
+    resolves a deep link through the pages/ folder by file name (/kv-cache for pages/kv_cache.py showed "Page not
+    found" to the first visitor)."""
+    return list(_pages(tr.lang))
+
+
+@functools.cache
+def _pages(lang: str) -> tuple[st.Page, ...]:
+    # st.Page holds the page's path, title and URL; st.navigation only marks the page it picks as runnable, so the
+    # objects serve every session in this language
+    tr = Translator(lang)
+    return tuple(
+        st.Page(path, title=tr(title), icon=icon, url_path=Path(path).stem, default=(Path(path).stem == "overview"))
+        for path, title, icon in PAGES
+        if (ROOT / path).exists()
+    )
