@@ -4,7 +4,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import chart, controls, embed, navigation, notices
+from ui import cache, chart, controls, embed, navigation, notices
 
 embedded = chart.embedded()
 st.set_page_config(
@@ -23,3 +23,4 @@ if only is None or not chart.only_view(page, only, tr):
     chart.start_page()
     page.run()
     chart.page_downloads(tr)
+cache.freeze_startup()  # once per process: what the first run loaded, out of the garbage collector's reach

@@ -185,5 +185,4 @@ chart.figure(
     depends=(),
 )
 
-for item in explain.headline(est, tr):
-    expanders.explain(tr, item.key, item.formula, item.substituted, item.result, **item.key_values)
+expanders.explain_all(tr, lambda: explain.headline(est, tr), "explain.overview")

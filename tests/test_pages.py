@@ -388,7 +388,10 @@ def test_overview_calls_tpus_and_trainium_chips(lang, hw):
     assert tr("ov_memory_title_chip") in words and tr("axis_gb_per_gpu_chip") in words
     labels = [m.label for m in at.metric]
     assert tr("m_memory_chip") in labels and tr("m_min_gpus_chip") in labels
-    assert tr("how_computed", what=tr("m_memory_chip")) in [e.label for e in at.expander]
+    at.session_state["explain.overview"] = True  # open 'how is each number above computed?'
+    at.run()
+    (how,) = [e for e in at.expander if e.label == tr("how_computed_all")]
+    assert f"#### {tr('m_memory_chip')}" in how.markdown[0].value
     assert any(md.value.startswith(tr("ov_why_chip").split("{")[0]) for md in at.markdown)
     gpu = run_page("overview", lang=lang, hardware="h200")
     assert tr("ov_memory_title") in chart_texts(gpu) and tr("m_memory") in [m.label for m in gpu.metric]
@@ -449,6 +452,34 @@ def test_overview_cost_help_and_how_computed_say_chip_hour_for_a_tpu_or_trainium
     assert cost.help.startswith(tr("m_cost_def", with_prefill="\0").split("\0")[0])
 
 
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_overview_explains_every_headline_number_in_one_expander_sent_only_when_open(lang):
+    """Overview's 'how is each number above computed?' is one expander (it had been ten, one per number: ten
+    elements on every run); closed, its content is not sent; open, it holds every headline number's name, formula,
+    values and result, as ui.explain.headline works them out."""
+    from tpot_model import Scenario, estimate, resolve_hardware, resolve_model, resolve_profile
+    from ui import explain
+
+    tr = Translator(lang)
+    at = run_page("overview", lang=lang)
+    assert not at.exception
+    est = estimate(resolve_model("llama-3.1-70b"), resolve_hardware("h200"),
+                   Scenario(batch=32, context_tokens=4096, output_tokens=1024, num_gpus=2, weights="fp8",
+                            kv_cache="fp8"), resolve_profile("typical"))  # fmt: skip
+    items = explain.headline(est, tr)
+    labels = [e.label for e in at.expander]
+    assert not {tr("how_computed", what=tr(i.key, **i.key_values)) for i in items} & set(labels)
+    (how,) = [e for e in at.expander if e.label == tr("how_computed_all")]
+    assert not how.markdown
+    at.session_state["explain.overview"] = True
+    at.run()
+    (how,) = [e for e in at.expander if e.label == tr("how_computed_all")]
+    text = how.markdown[0].value
+    assert len(items) >= 8 and text.count("#### ") == len(items)
+    for i in items:
+        assert f"#### {tr(i.key, **i.key_values)}" in text and i.formula in text
+
+
 def test_json_slashes_keeps_an_escaped_backslash_before_u002f():
     """'/' written as itself, in both paths: the plain replace (no escaped backslash in the text) and the pattern
     (a text '\\\\u002f' is a backslash then 'u002f', kept as it is); the result parses to the same value."""
@@ -458,3 +489,13 @@ def test_json_slashes_keeps_an_escaped_backslash_before_u002f():
         text = json.dumps(value).replace("/", "\\u002f")
         out = _json_slashes(text)
         assert json.loads(out) == value and "\\u002f" not in out.replace("\\\\u002f", "")
+
+
+def test_a_page_run_freezes_what_the_server_loaded_out_of_the_collectors_reach():
+    """After a page run, the objects the process had loaded are frozen (gc.freeze, once per process): a full
+    collection then walks only what sessions made (fifty readers had paused for five ~130 ms collections)."""
+    import gc
+
+    at = run_page("roofline")
+    assert not at.exception
+    assert gc.get_freeze_count() > 10_000

@@ -4,6 +4,8 @@ scenario's URL form, what they depend on)."""
 
 from __future__ import annotations
 
+import functools
+import gc
 import json
 
 import pandas as pd
@@ -163,3 +165,14 @@ def built(key: str, _build):
 @st.cache_resource(max_entries=256, show_spinner=False)
 def _built(key: str, _build):
     return _build()
+
+
+@functools.cache
+def freeze_startup() -> None:
+    """Once per server process, after its first page run: every object alive then (Streamlit, plotly, pandas and
+    the model's modules, the catalogs, the strings) moved out of the garbage collector's reach (gc.freeze), so its
+    full collections walk only what sessions make. Fifty readers of one link had paused for five full collections
+    of ~130 ms each (about 6 ms a reader); a collection now takes well under 1 ms. The frozen objects are those a
+    server keeps anyway, and one session's."""
+    gc.collect()
+    gc.freeze()

@@ -1,6 +1,8 @@
-"""Expanders whose content is sent only while open, and the 'how is this computed?' expander built on them."""
+"""Expanders whose content is sent only while open, and the 'how is this computed?' expanders built on them."""
 
 from __future__ import annotations
+
+from collections.abc import Callable, Sequence
 
 import streamlit as st
 
@@ -14,10 +16,23 @@ def lazy_expander(label: str, key: str, parent=st):
     return box if box.open else None
 
 
+def _how(tr: Translator, formula: str, substituted: str, result: str) -> str:
+    return f"{tr('formula')}: {formula}\n\n{tr('with_values')}: {substituted}\n\n{tr('result')}: **{result}**"
+
+
 def explain(tr: Translator, title_key: str, formula: str, substituted: str, result: str, **title_values) -> None:
     """A 'how is this computed?' expander: the formula, the scenario's values substituted, the result."""
     what = tr(title_key, **title_values)
     if (box := lazy_expander(tr("how_computed", what=what), f"explain.{title_key}")) is not None:
+        box.markdown(_how(tr, formula, substituted, result))
+
+
+def explain_all(tr: Translator, items: Callable[[], Sequence], key: str) -> None:
+    """One 'how is each number computed?' expander for a page's numbers (`items()`: ui.explain.Explanation items,
+    worked out only while it is open): under each number's name, its formula, the values substituted and the result.
+    One element while closed, not one per number."""
+    if (box := lazy_expander(tr("how_computed_all"), key)) is not None:
         box.markdown(
-            f"{tr('formula')}: {formula}\n\n{tr('with_values')}: {substituted}\n\n{tr('result')}: **{result}**"
-        )
+            "\n\n".join(f"#### {tr(i.key, **i.key_values)}\n\n" + _how(tr, i.formula, i.substituted, i.result)
+                        for i in items())
+        )  # fmt: skip
