@@ -5,6 +5,7 @@ context, the throughput-latency frontier against a TPOT target, and a batch × c
 from __future__ import annotations
 
 import decimal
+import functools
 import math
 
 import numpy as np
@@ -63,11 +64,13 @@ def context_grid(max_context: float, scenario_context: float, points: int = SWEE
     return np.unique(grid)
 
 
+@functools.cache
 def heat_batches(points: int = HEAT_POINTS) -> np.ndarray:
-    """About `points` distinct integer batch sizes, log-spaced over 1 … 4096."""
+    """About `points` distinct integer batch sizes, log-spaced over 1 … 4096 (worked out once; read-only)."""
     n = points
     while len(grid := np.unique(np.round(np.geomspace(1, MAX_SWEEP_BATCH, n)))) < points:
         n += 1
+    grid.setflags(write=False)
     return grid
 
 
