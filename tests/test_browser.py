@@ -112,6 +112,19 @@ def test_shared_link_restores_scenario(server, page):
     page.screenshot(path=str(SHOTS / "shared-link.png"), full_page=True)
 
 
+def test_favicon_is_the_local_static_file(server, page):
+    """The tab's icon is static/favicon.png from this server (a static URL: no image opened on every run, no CDN)."""
+    _open(page, server, "roofline")
+    href = page.evaluate("() => document.querySelector('link[rel*=\"icon\"]').href")
+    assert href.startswith(server) and href.endswith("/app/static/favicon.png")
+    status, kind, size = page.evaluate(
+        "async (u) => { const r = await fetch(u); const b = await r.arrayBuffer();"
+        " return [r.status, r.headers.get('content-type'), b.byteLength]; }",
+        href,
+    )
+    assert status == 200 and kind == "image/png" and size == (ROOT / "static" / "favicon.png").stat().st_size
+
+
 # every kind of control a page or the sidebar draws, and the sidebar itself with its toggles
 WIDGETS = ", ".join(f'[data-testid="{t}"]' for t in (
     "stSelectbox", "stMultiSelect", "stSlider", "stNumberInput", "stRadio", "stCheckbox", "stTextInput", "stTabs",
