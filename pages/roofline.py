@@ -58,12 +58,13 @@ if skipped:
 st.markdown(figs.intensity_note(est, tr, profile_name))
 
 st.subheader(tr("roofline_table_title"))
-operators = figs.operator_table(est, tr)
+# the sidebar's scenario (its language and the chip's device word included): one table for every reader of it
+operators = cache.arrow_table(f"roofline-operators|{cache.scenario_key(state)}", lambda: figs.operator_table(est, tr))
 st.dataframe(
     operators,
     hide_index=True,
     width="stretch",
-    column_config={c: st.column_config.NumberColumn(format="localized") for c in operators.select_dtypes("number")},
+    column_config={c: st.column_config.NumberColumn(format="localized") for c in cache.numeric_columns(operators)},
 )
 
 peak = hw.dense_flop_per_s[est.compute_precision]

@@ -141,3 +141,27 @@ def test_roofline_says_per_chip_for_a_tpu_or_trainium(lang, hw):
     assert tr("roofline_table_title_chip") in [s.value for s in at.subheader]
     gpu = run_page("roofline", lang=lang, hardware="h200")
     assert tr("roofline_table_title") in [s.value for s in gpu.subheader]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_operator_table_is_the_scenarios_and_follows_batch_and_language(lang):
+    """The operator table (built once per scenario and language, shared as Arrow) holds figs.operator_table of the
+    page's estimate, headers in the page's language; another batch is another table, not the cached one."""
+    from tpot_model import Scenario, estimate, resolve_hardware, resolve_model, resolve_profile
+    from ui.figures import roofline as rf
+    from ui.i18n import Translator
+
+    tr = Translator(lang)
+
+    def want(batch):
+        est = estimate(resolve_model("llama-3.1-70b"), resolve_hardware("h200"),
+                       Scenario(batch=batch, context_tokens=4096, output_tokens=1024, num_gpus=2, weights="fp8",
+                                kv_cache="fp8"), resolve_profile("typical"))  # fmt: skip
+        return rf.operator_table(est, tr)
+
+    for batch in (32, 128):
+        at = run_page("roofline", lang=lang, batch=str(batch), kv="fp8")
+        assert not at.exception
+        got = at.dataframe[0].value
+        assert list(got.columns) == list(want(batch).columns)
+        assert got.to_dict("list") == want(batch).to_dict("list")
