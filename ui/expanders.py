@@ -29,10 +29,14 @@ def explain(tr: Translator, title_key: str, formula: str, substituted: str, resu
 
 def explain_all(tr: Translator, items: Callable[[], Sequence], key: str) -> None:
     """One 'how is each number computed?' expander for a page's numbers (`items()`: ui.explain.Explanation items,
-    worked out only while it is open): under each number's name, its formula, the values substituted and the result.
-    One element while closed, not one per number."""
+    worked out only while it is open): a table of each number's name, formula, the values substituted and the
+    result. One element while closed, not one per number."""
     if (box := lazy_expander(tr("how_computed_all"), key)) is not None:
-        box.markdown(
-            "\n\n".join(f"#### {tr(i.key, **i.key_values)}\n\n" + _how(tr, i.formula, i.substituted, i.result)
-                        for i in items())
-        )  # fmt: skip
+        rows = [(tr(i.key, **i.key_values), i.formula, i.substituted, f"**{i.result}**") for i in items()]
+        header = (tr("how_col_number"), tr("formula"), tr("with_values"), tr("result"))
+        box.markdown("\n".join(_row(r) for r in [header, ("---",) * 4, *rows]))
+
+
+def _row(cells: Sequence[str]) -> str:
+    """A markdown table row, each cell on one line with its pipes escaped."""
+    return "| " + " | ".join(" ".join(c.split()).replace("|", "\\|") for c in cells) + " |"
