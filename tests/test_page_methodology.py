@@ -238,3 +238,14 @@ def test_reference_tables_on_the_page():
     assert len(textbook) == 4 and (textbook["差異 (%)"].abs() < 1).all()
     assert len(measured) == len(figs.reference_points()["measured"])
     assert "未註明" in measured["日期"].tolist()  # gpt-fast states no date
+
+
+@pytest.mark.parametrize(("gpus", "factor"), [(8, 1.0), (16, 4 / 3), (64, 2.0)])
+def test_tensor_parallel_communication_substituted_with_the_groups_latency(gpus, factor):
+    """The decode step's all-reduce line substitutes the latency the model used: the profile's up to 8 GPUs, x log2 G
+    / 3 beyond (TP16 on a GB200 NVL72: 4/3 of it; TP64: 2x), and its result is the step's communication bucket."""
+    est = _est(hardware="gb200", num_gpus=gpus, model="llama-3.1-405b")
+    step = _text(figs.step_blocks(est, EN))
+    alpha = fmt.fine_duration(factor * resolve_profile("typical").allreduce_latency_s)
+    assert f"2 × {est.model.num_layers} layers × ({alpha} + 2 × {gpus - 1}/{gpus} × " in step
+    assert f"= **{fmt.fine_duration(float(est.breakdown_s['communication']))}**" in step

@@ -110,3 +110,21 @@ def test_disaggregated_deployment_counts_both_pools():
     assert d.ttft_s == pytest.approx(float(pre.ttft_s) + d.kv_transfer_s, rel=1e-12)
     # counting the prefill GPUs too: fewer output tokens per GPU than the decode pool alone makes
     assert d.output_tokens_per_s_per_gpu < 64 / float(dec.tpot_s) / 4
+
+
+def test_allreduce_latency_grows_as_a_trees_depth_beyond_the_fitted_groups():
+    """The per-collective latency is fitted on groups of at most 8 GPUs (no calibration set has a wider tensor-parallel
+    group); an all-reduce over more pays it x log2 N / 3 (the depth of NCCL's tree for small messages): inside one
+    GB200 NVL72 domain, an empty all-reduce over 2-8 GPUs costs the latency L, over 16 4/3 L, 32 5/3 L, 64 2 L; an
+    all-to-all over 64 still L."""
+    from tpot_model import resolve_profile
+    from tpot_model.roofline import FITTED_GROUP_GPUS
+
+    typical = resolve_profile("typical")
+    L = typical.allreduce_latency_s
+    assert FITTED_GROUP_GPUS == 8 and L > 0
+    for n, factor in [(2, 1.0), (8, 1.0), (16, 4 / 3), (32, 5 / 3), (64, 2.0)]:
+        c = Collectives(count=1, bytes_each=0.0, group_gpus=n, kind="all_reduce")
+        assert float(collective_time_s(HW["gb200"], typical, c)) == pytest.approx(factor * L, rel=1e-12)
+    a2a = Collectives(count=1, bytes_each=0.0, group_gpus=64, kind="all_to_all")
+    assert float(collective_time_s(HW["gb200"], typical, a2a)) == pytest.approx(L, rel=1e-12)

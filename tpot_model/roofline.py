@@ -32,6 +32,7 @@ ACTIVATION_BYTES = 2.0  # activations and partial sums travel in bf16
 PCIE_FALLBACK_BYTES_PER_S = 32 * GB_per_s  # PCIe Gen4 x16, per direction, when a device lists no interconnect
 DEFAULT_DOMAIN_GPUS = 8  # GPUs in one scale-up domain when the catalog lists none: one server
 DEFAULT_SCALE_OUT_BYTES_PER_S = 400 * Gbit_per_s  # one 400 Gb/s NIC per GPU (DGX/HGX H100-B200) when unlisted
+FITTED_GROUP_GPUS = 8.0  # the widest tensor-parallel group in any calibration set (measurements, serving, MLPerf)
 DISPATCH_BYTES = 1.0  # dp-ep all-to-all dispatch sends FP8 activations (DeepEP's low-latency mode); combine is bf16
 BUCKETS = ("weights", "kv_cache", "compute", "communication", "overhead")
 
@@ -872,11 +873,20 @@ def collectives(m: ModelSpec, s: Scenario, work: StepWork, local: StepWork | Non
     return Collectives(np.where(N > 1, 2 * m.num_layers, 0), 2 * (N - 1) / N * message, N, "all_reduce")
 
 
+def allreduce_latency_s(profile: EfficiencyProfile, group_gpus) -> np.ndarray:
+    """One all-reduce's latency over `group_gpus` GPUs (s): the profile's per-collective latency up to
+    FITTED_GROUP_GPUS, the groups it was fitted on, and beyond them x log2 N / log2 FITTED_GROUP_GPUS (the depth of
+    the tree NCCL uses for small messages)."""
+    n = np.maximum(np.asarray(group_gpus, dtype=float), 1.0)
+    return profile.allreduce_latency_s * np.maximum(np.log2(n) / np.log2(FITTED_GROUP_GPUS), 1.0)
+
+
 def collective_time_s(hw: Hardware, profile: EfficiencyProfile, c: Collectives) -> np.ndarray:
     """Time of ONE collective of `c` on the real topology (seconds), by where its GPUs sit.
 
     Inside one scale-up domain (N <= d): latency + bytes / achievable scale-up bandwidth (the link's peak x the
-    profile's interconnect efficiency). Across domains, each collective pays the latency of the slower hop (the
+    profile's interconnect efficiency). The latency is the profile's per-collective one; an all-reduce over more
+    GPUs than it was fitted on pays more (allreduce_latency_s: TP32 5/3, TP64 2x the latency of TP8). Across domains, each collective pays the latency of the slower hop (the
     profile's per-collective latency plus the catalog's scale-out minus scale-up hop latency, where published):
     - all_to_all: of the bytes a GPU sends to its N - 1 peers, (d - 1)/(N - 1) stay in its domain (scale-up) and
       (N - d)/(N - 1) leave it over its NIC (scale-out bandwidth per GPU); both links run at once, the slower sets
@@ -889,7 +899,8 @@ def collective_time_s(hw: Hardware, profile: EfficiencyProfile, c: Collectives) 
     up = link_bytes_per_s(hw, profile)
     out = scale_out_peak_bytes_per_s(hw) * profile.interconnect_efficiency
     hop = max((hw.scale_out_latency_s or 0.0) - (hw.scale_up_latency_s or 0.0), 0.0)
-    inside = profile.allreduce_latency_s + c.bytes_each / up
+    latency = allreduce_latency_s(profile, N) if c.kind == "all_reduce" else profile.allreduce_latency_s
+    inside = latency + c.bytes_each / up
     if c.kind == "all_to_all":
         peers = np.maximum(N - 1, 1)
         across = np.maximum(c.bytes_each * (d - 1) / peers / up, c.bytes_each * (N - d) / peers / out)
@@ -898,7 +909,7 @@ def collective_time_s(hw: Hardware, profile: EfficiencyProfile, c: Collectives) 
         k = np.maximum(N / d, 1)
         across = 2 * (d - 1) / d * message / up + 2 * (k - 1) / k * message / d / out
     within = d >= N  # every GPU of the collective in one scale-up domain
-    return np.where(within, inside, profile.allreduce_latency_s + hop + across)
+    return np.where(within, inside, latency + hop + across)
 
 
 def communication_s(hw: Hardware, profile: EfficiencyProfile, c: Collectives) -> np.ndarray:

@@ -22,6 +22,7 @@ from tpot_model import Estimate, active_params, kv_bytes_per_token, kv_cache_byt
 from tpot_model.files import DATA_DIR, load_yaml
 from tpot_model.roofline import (
     ACTIVATION_BYTES,
+    allreduce_latency_s,
     expected_experts_touched,
     is_weight_only,
     kv_bytes_per_token_per_layer,
@@ -280,8 +281,9 @@ def step_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
         ("latex", r"t_{step} = \sum_{op} t_{op} + t_{comm} + t_{oh}"),
         (
             "latex",
-            r"t_{comm} = 2L\left(\alpha + \frac{2(G-1)}{G} \cdot \frac{m}{\beta_{link} \cdot \eta_{link}}\right),"
-            r"\qquad m = B \times D \times 2\ \mathrm{B}",
+            r"t_{comm} = 2L\left(\alpha_G + \frac{2(G-1)}{G} \cdot \frac{m}{\beta_{link} \cdot \eta_{link}}\right),"
+            r"\qquad m = B \times D \times 2\ \mathrm{B},"
+            r"\qquad \alpha_G = \alpha \max\left(1, \tfrac{\log_2 G}{3}\right)",
         ),
     ]
     if G > 1:
@@ -292,7 +294,7 @@ def step_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
                 tr(
                     "meth_comm_sub",
                     layers=m.num_layers,
-                    alpha=fmt.fine_duration(p.allreduce_latency_s),
+                    alpha=fmt.fine_duration(float(allreduce_latency_s(p, G))),
                     g1=fmt.integer(G - 1),
                     g=fmt.integer(G),
                     msg=fmt.nbytes(B * m.d_model * ACTIVATION_BYTES),
