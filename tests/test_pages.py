@@ -286,8 +286,12 @@ def test_overview_headline_ttft_is_per_request_and_the_whole_batch_prefill_is_na
     assert fmt.duration(whole) in ttft.proto.help and tr("m_batch_prefill") in ttft.proto.help
     (serve,) = [m for m in at.metric if m.label == tr("m_serve", n=fmt.tokens(1024))]
     assert serve.value == fmt.duration(per_request + 1023 * float(est.tpot_s))
-    labels = [e.label for e in at.expander]
-    assert any(tr("m_batch_prefill") in label for label in labels)
+    at.session_state["explain.overview"] = True  # 'how is each number above computed?': both, each in its row
+    at.run()
+    (how,) = [e for e in at.expander if e.label == tr("how_computed_all")]
+    rows = how.markdown[0].value.splitlines()
+    assert any(r.startswith(f"| {tr('m_batch_prefill')} |") and fmt.duration(whole) in r for r in rows)
+    assert any(r.startswith(f"| {tr('m_ttft')} |") and fmt.duration(per_request) in r for r in rows)
     assert tr("m_ttft") != tr("m_batch_prefill")
 
 
