@@ -112,6 +112,19 @@ def test_shared_link_restores_scenario(server, page):
     page.screenshot(path=str(SHOTS / "shared-link.png"), full_page=True)
 
 
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_sidebar_lists_every_page_in_the_pages_language(server, page, lang):
+    """The sidebar's navigation shows all pages by their titles in the page's language, with no collapsed
+    "View 3 more" (Streamlit's own words, English in zh-TW too)."""
+    from ui import navigation
+
+    tr = Translator(lang)
+    _open(page, server, "roofline", f"lang={lang}")
+    nav = page.inner_text('[data-testid="stSidebarNav"]')
+    assert all(tr(title) in nav for _, title, _ in navigation.PAGES)
+    assert "View" not in nav and "more" not in nav
+
+
 def test_favicon_is_the_local_static_file(server, page):
     """The tab's icon is static/favicon.png from this server (a static URL: no image opened on every run, no CDN)."""
     _open(page, server, "roofline")
