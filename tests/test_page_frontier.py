@@ -5,6 +5,7 @@ numbers, extremes and zh-TW."""
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import numpy as np
@@ -497,3 +498,20 @@ def test_a_tpu_scenario_says_chips_in_every_control_caption_metric_and_chart(lan
     assert gpu.number_input(key="frontier.usd").label == tr("fr_usd")
     assert tr("fr_caption") in [c.value for c in gpu.caption]
     assert "GPU" in scenario_line(gpu) and tr("dev_chip_one") not in scenario_line(gpu)
+
+
+def test_rack_table_reads_off_searched_targets_not_interpolations():
+    """The ratio table's interactivities (25, 60, 100, 125 tok/s per user) are among the targets the layout search
+    runs, so a curve that reaches 125 reads 125's own best deployment there (a curve ending at the grid's 109 had
+    left 125 blank though 125 was reached); RackCurve.at returns that deployment's tokens/s per GPU exactly."""
+    from types import SimpleNamespace
+
+    assert set(rack_scale.RATIO_AT) <= set(rack_scale.INTERACTIVITY.tolist())
+    # deployments as the curve reads them: reached up to 125 tok/s per user, a made-up rate falling with it
+    found = tuple(
+        SimpleNamespace(feasible=x <= 125.0, tokens_per_s_per_user=float(x), tokens_per_s_per_gpu=1e5 / float(x) ** 1.5)
+        for x in rack_scale.INTERACTIVITY
+    )
+    curve = rack_scale.RackCurve("gb200", "GB200", False, rack_scale.INTERACTIVITY, found, {})
+    assert curve.at(125.0) == pytest.approx(1e5 / 125.0**1.5, rel=1e-12)
+    assert math.isnan(curve.at(130.0))

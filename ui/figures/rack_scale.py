@@ -27,7 +27,9 @@ RACK, SCALE_OUT = "gb200", ("b200", "mi355x")  # the ratio's numerator and denom
 RATIO_AT = (25.0, 60.0, 100.0, 125.0)  # tokens/s per user
 BUDGET_GPUS = 72  # the default budget: one NVL72 rack (the page's input, fr_rack_gpus in the URL)
 MAX_BUDGET = MAX_BUDGET_GPUS
-INTERACTIVITY = np.unique(np.round(np.geomspace(8.0, 320.0, 25), 1))  # targets searched, tokens/s per user
+# targets searched, tokens/s per user: a log grid and the table's read-offs themselves (a curve that ends between two
+# grid points, e.g. at 109 when 125 is still reached, had left the 125 column blank)
+INTERACTIVITY = np.unique(np.concatenate([np.round(np.geomspace(8.0, 320.0, 25), 1), RATIO_AT]))
 
 
 @dataclass(frozen=True, eq=False)
