@@ -191,8 +191,7 @@ def _fit_decode(b: np.ndarray, share: np.ndarray, log_ratio: np.ndarray) -> tupl
         out = (math.inf, 0.0, 1.0)
         for alpha in alphas:
             factor = alpha * share[None, :] + (1.0 - share[None, :]) * (1.0 + _A_GRID[:, None] * shape[None, :])
-            with np.errstate(divide="ignore", invalid="ignore"):
-                cost = ((log_ratio[None, :] + np.log(np.maximum(factor, 1e-12))) ** 2).sum(axis=1)
+            cost = ((log_ratio[None, :] + np.log(np.maximum(factor, 1e-12))) ** 2).sum(axis=1)
             i = int(np.argmin(cost))
             out = min(out, (float(cost[i]), float(_A_GRID[i]), float(alpha)))
         return out
