@@ -462,10 +462,13 @@ if (box := expanders.lazy_expander(tr("fr_rack_open"), "frontier.rack")) is not 
             )  # fmt: skip
         st.subheader(tr("fr_rack_ratio_h"))
         table = rack.ratio_table(curves, bases, tr)
-        st.dataframe(table, hide_index=True, placeholder="—")
+        decimals = {c: st.column_config.NumberColumn(format="%.2f") for c in table.attrs["two_decimals"]}
+        st.dataframe(table, hide_index=True, placeholder="—", column_config=decimals)
         st.caption(tr("fr_rack_ratio_caption", basis=tr(f"fr_tier_{state.price_basis}")))
-        if (said := rack.check_caption(cache.disaggregated_check(), tr)) is not None:
-            st.caption(said)
+        for said in (rack.check_caption(cache.disaggregated_check(), tr),
+                     rack.frontier_check_caption(cache.disaggregated_check(), tr)):  # fmt: skip
+            if said is not None:
+                st.caption(said)
 
 # ------------------------------------------------------------------------------------------------ validation
 st.header(tr("fr_loho_h"))

@@ -29,7 +29,8 @@ LAYERS = (
     ("fleet",),  # demand to capacity: GPUs, MW, capex and opex for tokens per day at a latency target
     ("fitting", "profile_file"),  # fitting tools; the profiles.yaml writer
     ("calibration", "serving_calibration", "mlperf"),  # the fitters (none imports another); MLPerf results
-    ("band_fit", "disaggregated"),  # the calibration bands; the check of the disaggregated runs (not fitted)
+    ("band_fit", "disaggregated", "frontier_check"),  # the calibration bands; the check of the disaggregated runs
+    # (not fitted); the layout search against the measured frontier runs
     ("calibrate",),  # the calibrate command, above both fitters
     ("csv_format", "planner_cli"),  # CSV and table formatting; the frontier command
     ("cli",),  # the command line

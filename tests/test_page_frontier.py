@@ -231,6 +231,12 @@ def test_rack_scale_view_draws_every_chip_and_the_ratio_table():
         check = json.loads((ROOT / "data" / "disaggregated_check.json").read_text(encoding="utf-8"))
         said = rack_scale.check_caption(check, tr)
         assert said in [c.value for c in at.main.caption] and check["prefill_median_model_over_measured"] > 1
+        # and how far the layout search is from the measured frontier runs, like for like
+        said = rack_scale.frontier_check_caption(check, tr)
+        assert said in [c.value for c in at.main.caption]
+        assert (
+            f"{check['frontier']['all']['median_ratio']:.2f}" in said and str(check["frontier"]["all"]["runs"]) in said
+        )
         table = at.dataframe[-1].value if tr is EN else None
         if table is not None:
             assert list(table.iloc[:, 0]) == [25.0, 60.0, 100.0, 125.0]
@@ -240,6 +246,10 @@ def test_rack_scale_view_draws_every_chip_and_the_ratio_table():
             gb200 = table[[c for c in table.columns if c.startswith("GB200")][0]].dropna()
             assert len(gb200) and all(v == float(f"{v:.3g}") for v in gb200)
             assert table[ratio[0]].iloc[0] == round(table[ratio[0]].iloc[0], 2)
+            # ratios and dollars shown with both decimals (a ratio of 2 read "2" beside "1.28")
+            shown = json.loads(at.dataframe[-1].proto.columns)
+            usd = [c for c in table.columns if "$/1M" in c]
+            assert usd and all(shown[c]["type_config"]["format"] == "%.2f" for c in [*ratio, *usd])
 
 
 @pytest.mark.parametrize("tr", [EN, ZH])

@@ -548,8 +548,45 @@ def test_disaggregated_check_reads_each_pool_and_is_what_calibrate_wrote():
     ix392 = next(c for c in checked if c.id == "IX-392")
     assert ix392.prefill_measured == 6952.5 and 1.0 < ix392.prefill_ratio < 2.0
     committed = pc.read_check(sc.SERVING_MEASUREMENTS_PATH.with_name(pc.CHECK_NAME))
+    committed.pop("frontier")  # test_frontier_check_is_like_for_like_and_what_calibrate_wrote
     assert committed == json.loads(json.dumps(dis.summary(checked)))  # calibrate wrote it from these profiles
     assert committed["decode_runs"] == 95 and committed["prefill_runs"] == 18
+
+
+def test_frontier_check_is_like_for_like_and_what_calibrate_wrote():
+    """The layout search against the measured frontier: only runs no run of their group beats (as interactive and
+    more tokens/s per GPU, or more interactive and as many), MTP-free, on at most 72 GPUs; the search gets the run's
+    GPU count; bands by hand; the committed summary is what the committed profiles and pool fit give."""
+    from dataclasses import replace
+
+    from tpot_model import frontier_check as fc
+    from tpot_model import pool_correction as pc
+
+    rows = sc.load_serving_measurements()
+    base = next(r for r in rows if r.id == "IX-355")  # GB200 nvfp4 SGLang 1k/1k, 48 GPUs
+
+    def run(i, x, y, **kw):
+        return replace(base, id=i, interactivity_tokens_per_s_per_user=x, total_tokens_per_s_per_gpu=y, **kw)
+
+    made = [run("a", 10.0, 100.0), run("b", 20.0, 50.0), run("c", 10.0, 80.0), run("d", 20.0, 50.0),
+            run("e", 5.0, 500.0, mtp=True), run("f", 5.0, 400.0, num_gpus=80), run("g", 30.0, 10.0, profile="none")]  # fmt: skip
+    profiles = load_profiles()
+    # c is beaten by a; b and d tie (neither beats the other); e (MTP), f (80 GPUs), g (no such profile) are out
+    assert sorted(r.id for r in fc.frontier_runs(made, profiles)) == ["a", "b", "d"]
+    points = [fc.Point(str(i), "x", 50.0 + 40 * i, 16, 100.0, m) for i, m in enumerate((50.0, 100.0, 130.0, 200.0))]
+    points.append(fc.Point("n", "x", 150.0, 8, 100.0, math.nan))
+    band = fc.summary(points)
+    # ratios 0.5, 1.0, 1.3, 2.0 (and one unreached): median 1.15, within +-35 %: 1.0 and 1.3
+    assert band["all"] == {"runs": 5, "unreached": 1, "median_ratio": pytest.approx(1.15), "within": 2,
+                           "p10_ratio": pytest.approx(0.65), "p90_ratio": pytest.approx(1.79)}  # fmt: skip
+    assert band["multi_node"]["runs"] == 4 and band["high"]["runs"] == 3 and band["high"]["unreached"] == 1
+    committed = pc.read_check(sc.SERVING_MEASUREMENTS_PATH.with_name(pc.CHECK_NAME))["frontier"]
+    fresh = fc.summary(fc.check(rows, profiles, pc.pool_fit()))
+    assert committed == json.loads(json.dumps(fresh))  # calibrate wrote it from these profiles and this fit
+    assert committed["all"]["runs"] == 217 and committed["multi_node"]["runs"] == 109
+    # what the caption says: at high interactivity the model reads low, and some runs it cannot reach
+    assert committed["high"]["median_ratio"] < 1 < committed["multi_node"]["median_ratio"]
+    assert committed["high"]["unreached"] == committed["all"]["unreached"] > 0
 
 
 def test_pool_correction_fit_and_what_it_does():

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import band_fit, calibration, disaggregated, mlperf, pool_correction, serving_calibration
+from . import band_fit, calibration, disaggregated, frontier_check, mlperf, pool_correction, serving_calibration
 from .bands import load_bands
 from .engines import CHECKS, documented_profile, documented_reason
 from .files import CatalogError
@@ -145,9 +145,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     bands = band_fit.compute_bands(rows, profiles, cv, serving_rows, serving_cv, cv_family, mlperf_rows, locfo)
     print("")
     print(band_fit.format_bands(bands))
-    check = disaggregated.summary(disaggregated.check(serving_rows, {**profiles, **written}))
+    fitted = {**profiles, **written}
+    check = disaggregated.summary(disaggregated.check(serving_rows, fitted))
+    check["frontier"] = frontier_check.summary(
+        frontier_check.check(serving_rows, fitted, pool_correction.PoolFit.from_summary(check))
+    )
     print("")
     print(disaggregated.format_summary(check))
+    print(frontier_check.format_summary(check["frontier"]))
     if args.dry_run:
         print(f"\ndry run: {path} not written")
         return 0

@@ -197,13 +197,17 @@ class CandidateTable:
     stages: int = 1
 
 
-def correction(model: ModelSpec, profile: EfficiencyProfile) -> PoolFit:
-    """The pool correction for this model and profile: the committed fit for an MoE model under an engine profile,
-    else NEUTRAL (dense models and the ideal bound: no data, no correction)."""
-    return pool_fit() if model.moe is not None and not profile.is_ideal else NEUTRAL
+def correction(model: ModelSpec, profile: EfficiencyProfile, fit: PoolFit | None = None) -> PoolFit:
+    """The pool correction for this model and profile: `fit` (default: the committed one) for an MoE model under an
+    engine profile, else NEUTRAL (dense models and the ideal bound: no data, no correction)."""
+    if model.moe is None or profile.is_ideal:
+        return NEUTRAL
+    return pool_fit() if fit is None else fit
 
 
-def _aggregated_table(model, hw, s: Scenario, profile, par: str, gpus: np.ndarray, k: int, a: float) -> CandidateTable:
+def _aggregated_table(
+    model, hw, s: Scenario, profile, par: str, gpus: np.ndarray, k: int, a: float, fix: PoolFit
+) -> CandidateTable:
     grid = concurrency_grid()
     sc = replace(s, batch=grid[:, None], num_gpus=gpus[None, :], parallelism=par, batching="continuous")
     est = estimate(model, hw, sc, profile)
@@ -214,7 +218,6 @@ def _aggregated_table(model, hw, s: Scenario, profile, par: str, gpus: np.ndarra
     else:
         tpot, ttft = est.tpot_s, est.ttft_s
         total, out = est.total_tokens_per_s_per_gpu, est.output_tokens_per_s_per_gpu
-    fix = correction(model, profile)
     if fix is not NEUTRAL:
         tpot = tpot * fix.decode_factor(grid[:, None] / gpus[None, :], est.decode.share("attention"))
         ttft = ttft * fix.prefill_time_factor
@@ -228,14 +231,13 @@ def _aggregated_table(model, hw, s: Scenario, profile, par: str, gpus: np.ndarra
     )  # fmt: skip
 
 
-def _pipeline_tables(model, hw, s: Scenario, profile, max_gpus: int) -> list[CandidateTable]:
+def _pipeline_tables(model, hw, s: Scenario, profile, max_gpus: int, fix: PoolFit) -> list[CandidateTable]:
     """TP over one scale-up domain per stage, PIPELINE_STAGES stages that fit the budget (static batch)."""
     tp = min(scale_up_domain_gpus(hw), max_gpus)
     stages = [p for p in PIPELINE_STAGES if p * tp <= max_gpus]
     if not stages or tp * 2 > max_gpus:
         return []
     grid = concurrency_grid(4096)[::8]  # 2^(1/2) steps: one pipeline_parallel call per batch, every stage count
-    fix = correction(model, profile)
     prefill = estimate(model, hw, replace(s, batch=grid, num_gpus=tp, output_tokens=1), profile).ttft_s
     prefill = prefill * fix.prefill_time_factor
     share = 0.0  # attention's share of a stage's decode step: the TP group's whole-model step's
@@ -269,7 +271,9 @@ def _pipeline_tables(model, hw, s: Scenario, profile, max_gpus: int) -> list[Can
     return out
 
 
-def _decode_table(model, hw, s: Scenario, profile, par: str, gpus: np.ndarray, k: int, a: float) -> CandidateTable:
+def _decode_table(
+    model, hw, s: Scenario, profile, par: str, gpus: np.ndarray, k: int, a: float, fix: PoolFit
+) -> CandidateTable:
     """Decode steps only, the cache at ISL + OSL/2 on average (peak ISL + OSL): rate = requests/s per GPU."""
     grid = concurrency_grid()
     osl = float(s.output_tokens)
@@ -290,7 +294,6 @@ def _decode_table(model, hw, s: Scenario, profile, par: str, gpus: np.ndarray, k
         tpot, fits = sp.tpot_s, sp.fits
     else:
         tpot, fits = est.tpot_s, est.fits
-    fix = correction(model, profile)
     tpot = np.broadcast_to(tpot, shape) * fix.decode_factor(
         grid[:, None] / gpus[None, :], est.decode.share("attention")
     )
@@ -301,7 +304,7 @@ def _decode_table(model, hw, s: Scenario, profile, par: str, gpus: np.ndarray, k
     )  # fmt: skip
 
 
-def _prefill_table(model, hw, s: Scenario, profile, par: str, gpus: np.ndarray) -> CandidateTable:
+def _prefill_table(model, hw, s: Scenario, profile, par: str, gpus: np.ndarray, fix: PoolFit) -> CandidateTable:
     """Prompts per prefill step 1..64 within the token budget: rate = prompts/s per GPU."""
     isl = max(float(s.context_tokens), 1.0)
     grid = np.arange(1, MAX_PREFILL_BATCH + 1, dtype=float)
@@ -309,7 +312,7 @@ def _prefill_table(model, hw, s: Scenario, profile, par: str, gpus: np.ndarray) 
     sc = replace(s, batch=grid[:, None], num_gpus=gpus[None, :], parallelism=par, batching="static", output_tokens=1)
     est = estimate(model, hw, sc, profile)
     shape = (grid.size, gpus.size)
-    pre = np.broadcast_to(est.ttft_s, shape) * correction(model, profile).prefill_time_factor
+    pre = np.broadcast_to(est.ttft_s, shape) * fix.prefill_time_factor
     prompts = grid[:, None] / pre / gpus[None, :]
     return CandidateTable(
         "prefill", par, gpus, grid, np.zeros(shape), pre, prompts, np.zeros(shape), np.broadcast_to(est.fits, shape),
@@ -346,9 +349,11 @@ def layout_tables(
     serving: str = "best",
     mtp_k: int | None = None,
     mtp_acceptance: float = MTP_ACCEPTANCE,
+    pool: PoolFit | None = None,
 ) -> LayoutTables:
     """The candidate tables for a GPU budget (scenario: ISL = context_tokens, OSL = output_tokens, formats, price
-    basis; its batch, num_gpus, parallelism and batching are the search's)."""
+    basis; its batch, num_gpus, parallelism and batching are the search's); pool: the pool correction (default the
+    committed one, see correction)."""
     if serving not in SERVING_MODES:
         raise ValueError(f"serving must be one of {', '.join(SERVING_MODES)}, got {serving!r}")
     if not (1 <= int(max_gpus) <= MAX_BUDGET_GPUS) or int(max_gpus) != max_gpus:
@@ -360,6 +365,7 @@ def layout_tables(
     if not (math.isfinite(mtp_acceptance) and 0 <= mtp_acceptance <= 1):
         raise ValueError(f"mtp_acceptance must be between 0 and 1, got {mtp_acceptance!r}")
     max_gpus, k = int(max_gpus), int(mtp_k or 0)
+    fix = correction(model, profile, pool)
     gpus = np.asarray(gpu_options(hw, max_gpus), dtype=float)
     pars = parallelisms(model)
     agg, dec, pre = [], [], []
@@ -374,16 +380,17 @@ def layout_tables(
                 gpus if p == "tp" else gpus[gpus <= AGGREGATED_EP_MAX_GPUS],
                 k,
                 mtp_acceptance,
+                fix,
             )
             for p in pars
         ]
         if not k:
-            agg += _pipeline_tables(model, hw, scenario, profile, max_gpus)
+            agg += _pipeline_tables(model, hw, scenario, profile, max_gpus, fix)
     if serving in ("disaggregated", "best") and max_gpus >= 2:
         g_dec = gpus[gpus < max_gpus]
         g_pre = gpus[(gpus < max_gpus) & (gpus <= scale_up_domain_gpus(hw))]
-        dec = [_decode_table(model, hw, scenario, profile, p, g_dec, k, mtp_acceptance) for p in pars]
-        pre = [_prefill_table(model, hw, scenario, profile, p, g_pre) for p in pars]
+        dec = [_decode_table(model, hw, scenario, profile, p, g_dec, k, mtp_acceptance, fix) for p in pars]
+        pre = [_prefill_table(model, hw, scenario, profile, p, g_pre, fix) for p in pars]
     price = price_for(hw, scenario).usd_per_gpu_hour
     return LayoutTables(
         model, hw, scenario, profile, max_gpus, serving, k, float(mtp_acceptance), tuple(agg), tuple(dec), tuple(pre),

@@ -35,6 +35,12 @@ class PoolFit:
         s = np.asarray(attention_share, dtype=float)
         return self.attention_factor * s + (1.0 - s) * (1.0 + self.decode_a * b / (b + DECODE_HALF_BATCH))
 
+    @classmethod
+    def from_summary(cls, summary: dict) -> PoolFit:
+        """The fit a disaggregated_check summary holds (NEUTRAL when it has none)."""
+        f = summary.get("fit")
+        return cls(f["decode_a"], f["prefill_time_factor"], f["decode_attention_factor"]) if f else NEUTRAL
+
 
 NEUTRAL = PoolFit()
 
@@ -48,5 +54,4 @@ def read_check(path: str | Path) -> dict:
 @functools.cache
 def pool_fit() -> PoolFit:
     """The committed correction (data/disaggregated_check.json's fit; NEUTRAL when the file has none)."""
-    f = read_check(DATA_DIR / CHECK_NAME).get("fit")
-    return PoolFit(f["decode_a"], f["prefill_time_factor"], f["decode_attention_factor"]) if f else NEUTRAL
+    return PoolFit.from_summary(read_check(DATA_DIR / CHECK_NAME))

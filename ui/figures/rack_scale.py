@@ -160,9 +160,11 @@ def rack_table(curves: Sequence[RackCurve], measured: Sequence) -> pd.DataFrame:
 def ratio_table(curves: Sequence[RackCurve], bases: Sequence[str], tr: Translator = EN) -> pd.DataFrame:
     """At each of RATIO_AT: each chip's tokens/s per GPU, the rack-scale advantage (GB200 / each scale-out chip,
     the iso-interactivity ratio) and $ per 1M (input + output) tokens under each price basis, rounded for display
-    (rates to 3 significant figures, ratios and dollars to 2 decimals); nan where a chip does not reach the target."""
+    (rates to 3 significant figures, ratios and dollars to 2 decimals); nan where a chip does not reach the target.
+    attrs["two_decimals"] names the ratio and dollar columns, to be shown with both decimals (2.00, not 2)."""
     by_id = {c.hardware_id: c for c in curves}
     rows = []
+    two_decimals: list[str] = []
     for x in RATIO_AT:
         row = {tr("fr_rack_col_target"): x}
         for c in curves:
@@ -170,15 +172,19 @@ def ratio_table(curves: Sequence[RackCurve], bases: Sequence[str], tr: Translato
         rack = by_id.get(RACK)
         for hid in SCALE_OUT:
             if rack is not None and hid in by_id:
-                row[tr("fr_rack_col_ratio", rack=rack.name, other=by_id[hid].name)] = round(
-                    rack.at(x) / by_id[hid].at(x), 2
-                )
+                name = tr("fr_rack_col_ratio", rack=rack.name, other=by_id[hid].name)
+                row[name] = round(rack.at(x) / by_id[hid].at(x), 2)
+                two_decimals.append(name)
         for c in curves:
             for b in bases:
                 usd = float(usd_per_1M_tokens(c.usd_per_gpu_hour.get(b, math.nan), c.at(x)))
-                row[tr("fr_rack_col_usd", name=c.name, basis=tr(f"fr_tier_{b}"))] = round(usd, 2)
+                name = tr("fr_rack_col_usd", name=c.name, basis=tr(f"fr_tier_{b}"))
+                row[name] = round(usd, 2)
+                two_decimals.append(name)
         rows.append(row)
-    return pd.DataFrame(rows)
+    table = pd.DataFrame(rows)
+    table.attrs["two_decimals"] = list(dict.fromkeys(two_decimals))
+    return table
 
 
 def check_caption(check: Mapping, tr: Translator = EN) -> str | None:
@@ -194,6 +200,23 @@ def check_caption(check: Mapping, tr: Translator = EN) -> str | None:
               alpha=f"{fit['decode_attention_factor']:.2f}",
               decode_cv=fmt.pct(check["decode_median_abs_tpot_error_corrected_loco"], 0),
               prefill_cv=fmt.pct(check["prefill_median_abs_rate_error_corrected_loco"], 0))  # fmt: skip
+
+
+def frontier_check_caption(check: Mapping, tr: Translator = EN) -> str | None:
+    """The caption saying how far the layout search is from the measured frontier runs, like for like
+    (frontier_check's summary in data/disaggregated_check.json); None when there is none."""
+    f = check.get("frontier")
+    if not f or f["all"]["median_ratio"] is None or f["multi_node"]["median_ratio"] is None:
+        return None
+    a, mn, hi = f["all"], f["multi_node"], f["high"]
+
+    def x(v: float | None) -> str:
+        return "—" if v is None else f"{v:.2f}"
+
+    return tr("fr_rack_frontier_check", runs=a["runs"], median=x(a["median_ratio"]), p10=x(a["p10_ratio"]),
+              p90=x(a["p90_ratio"]), within=a["within"], node=f["node_gpus"], mn_runs=mn["runs"],
+              mn_median=x(mn["median_ratio"]), mn_within=mn["within"], high=f"{f['high_from_tok_s_per_user']:g}",
+              hi_runs=hi["runs"], hi_median=x(hi["median_ratio"]), hi_unreached=hi["unreached"])  # fmt: skip
 
 
 def winner_reasons(curves: Sequence[RackCurve], memory_reason) -> list[tuple[float, RackCurve, RackCurve, str, object]]:

@@ -1,0 +1,173 @@
+"""The layout search against the measured serving frontier: for each measured run that no other run of its group
+beats (the same model, chip, weights, KV-cache format, engine profile and ISL/OSL; MTP-free, on at most MAX_GPUS
+GPUs, from data/serving_measurements.csv: single-node and multi-node runs), the best deployment the layout search
+finds at the run's interactivity within the run's own GPU count (layouts.choose), its tokens/s per GPU over the
+run's. The question the frontier answers for an analyst, asked of the measurements themselves, like for like.
+calibrate writes the result into data/disaggregated_check.json (``frontier``), under the pool correction it has
+just fitted.
+
+Not a held-out check: the pool correction was fitted on the disaggregated runs among these. Request lengths are the
+runs' means (0.9 x the nominal ISL / OSL), the engine profile as it ran on the run's date.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .layouts import choose, layout_tables
+from .pool_correction import PoolFit
+from .profiles import EfficiencyProfile
+from .scenario import Scenario
+from .serving_calibration import MEAN_LENGTH_FRACTION, ServingMeasurement
+
+MAX_GPUS = 72  # one NVL72 domain, or nine 8-GPU nodes
+WITHIN = 0.35  # the share of runs whose tokens/s per GPU the frontier gets within +-35 %
+HIGH_FROM = 100.0  # tokens/s per user: the high-interactivity band
+NODE_GPUS = 8  # runs on more GPUs than one 8-GPU node: the multi-node / rack-scale band
+
+
+@dataclass(frozen=True)
+class Point:
+    """One measured run on its group's frontier and the layout search at its interactivity within its GPU count:
+    tokens/s per GPU (input + output, every GPU), measured and modelled (nan: no layout reaches the interactivity)."""
+
+    id: str
+    hardware_id: str
+    interactivity_tok_s_per_user: float
+    gpus: int
+    measured_tokens_per_s_per_gpu: float
+    model_tokens_per_s_per_gpu: float
+
+    @property
+    def ratio(self) -> float:
+        """Model / measured tokens/s per GPU (nan where the model reaches no layout)."""
+        return self.model_tokens_per_s_per_gpu / self.measured_tokens_per_s_per_gpu
+
+
+def _usable(r: ServingMeasurement, profiles: dict[str, EfficiencyProfile]) -> bool:
+    return (
+        r.model is not None
+        and r.hardware is not None
+        and not r.mtp
+        and 0 < r.num_gpus <= MAX_GPUS
+        and r.profile in profiles
+        and math.isfinite(r.total_tokens_per_s_per_gpu)
+        and r.interactivity_tokens_per_s_per_user > 0
+    )
+
+
+def _group(r: ServingMeasurement) -> tuple:
+    return r.model.id, r.hardware.id, r.fields["weights"], r.fields["kv_cache"] or "fp8", r.profile, r.isl, r.osl
+
+
+def frontier_runs(rows: Sequence[ServingMeasurement], profiles: dict[str, EfficiencyProfile]) -> list:
+    """The usable runs that no run of their group beats: none at least as interactive with more tokens/s per GPU,
+    or more interactive with as many."""
+    groups: dict[tuple, list[ServingMeasurement]] = {}
+    for r in rows:
+        if _usable(r, profiles):
+            groups.setdefault(_group(r), []).append(r)
+    out = []
+    for runs in groups.values():
+        for r in runs:
+            x, y = r.interactivity_tokens_per_s_per_user, r.total_tokens_per_s_per_gpu
+            beaten = any(
+                (o.interactivity_tokens_per_s_per_user >= x and o.total_tokens_per_s_per_gpu > y)
+                or (o.interactivity_tokens_per_s_per_user > x and o.total_tokens_per_s_per_gpu >= y)
+                for o in runs
+            )
+            if not beaten:
+                out.append(r)
+    return out
+
+
+def check(rows: Sequence[ServingMeasurement], profiles: dict[str, EfficiencyProfile], pool: PoolFit) -> list[Point]:
+    """Every frontier run (frontier_runs) against the layout search at its interactivity within its GPU count, under
+    the pool correction `pool`; one set of layout tables per group, engine revision and GPU count."""
+    tables = {}
+    out = []
+    for r in frontier_runs(rows, profiles):
+        profile = profiles[r.profile].as_of(r.run_date or None)
+        key = (*_group(r), profile, r.num_gpus)
+        if key not in tables:
+            s = Scenario(
+                weights=r.fields["weights"],
+                kv_cache=r.fields["kv_cache"] or "fp8",
+                context_tokens=round(r.isl * MEAN_LENGTH_FRACTION),
+                output_tokens=round(r.osl * MEAN_LENGTH_FRACTION),
+            )
+            tables[key] = layout_tables(r.model, r.hardware, s, profile, max_gpus=r.num_gpus, pool=pool)
+        d = choose(tables[key], 1.0 / r.interactivity_tokens_per_s_per_user)
+        model = float(d.tokens_per_s_per_gpu) if d.feasible else math.nan
+        out.append(Point(r.id, r.hardware.id, r.interactivity_tokens_per_s_per_user, r.num_gpus,
+                         r.total_tokens_per_s_per_gpu, model))  # fmt: skip
+    return out
+
+
+def _band(points: Sequence[Point]) -> dict:
+    """n, the model-reaches-nothing count, and over the rest: median ratio, its 10th-90th percentiles, the count
+    within +-WITHIN."""
+    ratios = np.array([p.ratio for p in points if math.isfinite(p.ratio)])
+    within = int(np.sum(np.abs(ratios - 1.0) <= WITHIN)) if ratios.size else 0
+    return {
+        "runs": len(points),
+        "unreached": len(points) - int(ratios.size),
+        "median_ratio": statistics.median(ratios.tolist()) if ratios.size else None,
+        "p10_ratio": float(np.percentile(ratios, 10)) if ratios.size else None,
+        "p90_ratio": float(np.percentile(ratios, 90)) if ratios.size else None,
+        "within": within,
+    }
+
+
+def summary(points: Sequence[Point]) -> dict:
+    """What data/disaggregated_check.json's ``frontier`` holds: the bands over every run, over the multi-node runs
+    (more than NODE_GPUS GPUs), from HIGH_FROM tokens/s per user, and every run."""
+    return {
+        "method": __doc__.split("\n\n")[0].replace("\n", " "),
+        "max_gpus": MAX_GPUS,
+        "within": WITHIN,
+        "node_gpus": NODE_GPUS,
+        "high_from_tok_s_per_user": HIGH_FROM,
+        "all": _band(points),
+        "multi_node": _band([p for p in points if p.gpus > NODE_GPUS]),
+        "high": _band([p for p in points if p.interactivity_tok_s_per_user >= HIGH_FROM]),
+        "points": [
+            {
+                "id": p.id,
+                "hardware_id": p.hardware_id,
+                "interactivity_tok_s_per_user": p.interactivity_tok_s_per_user,
+                "gpus": p.gpus,
+                "measured_tokens_per_s_per_gpu": p.measured_tokens_per_s_per_gpu,
+                "model_tokens_per_s_per_gpu": p.model_tokens_per_s_per_gpu if math.isfinite(p.ratio) else None,
+            }
+            for p in points
+        ],
+    }
+
+
+def format_summary(s: dict) -> str:
+    """What calibrate prints."""
+
+    def line(name: str, b: dict) -> str:
+        if b["median_ratio"] is None:
+            return f"  {name}: {b['runs']} runs, none reached"
+        return (
+            f"  {name}: {b['runs']} runs, model / measured tokens/s per GPU median {b['median_ratio']:.2f} "
+            f"(10-90%: {b['p10_ratio']:.2f}-{b['p90_ratio']:.2f}), within +-{s['within']:.0%}: {b['within']}, "
+            f"no layout reaches the interactivity: {b['unreached']}"
+        )
+
+    return "\n".join(
+        [
+            "the layout search at each measured frontier run's interactivity, within the run's GPU count "
+            f"(runs on at most {s['max_gpus']} GPUs):",
+            line("all", s["all"]),
+            line(f"multi-node (more than {s['node_gpus']} GPUs)", s["multi_node"]),
+            line(f"from {s['high_from_tok_s_per_user']:g} tok/s per user", s["high"]),
+        ]
+    )
