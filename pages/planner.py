@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import streamlit as st
 
-from tpot_model import economics, planner, speculative
+from tpot_model import economics, frontier_check, planner, speculative
 from tpot_model import layouts as layout_search
 from tpot_model.estimate import native_formats, usable_memory
 from tpot_model.roofline import scale_up_domain_gpus
@@ -320,7 +320,17 @@ def layout_section() -> None:
                rate=tr(f"pl_pool_rate_{d.rate_set_by}"), ttft=fmt.duration(d.ttft_s), kv=fmt.duration(d.kv_transfer_s)),
             icon=":material/target:",
         )  # fmt: skip
-    else:
+    check = cache.disaggregated_check().get("frontier")
+    if found := frontier_check.deployment_range(d, model, profile, check):  # how far to trust it, by measured runs
+        low, high, band, where = found
+        node, level = where.split("|")
+        st.caption(
+            tr("pl_layout_range", runs=band["runs"] - band["unreached"], p10=f"{band['p10_ratio']:.2f}",
+               p90=f"{band['p90_ratio']:.2f}", tps=fmt.rate(d.tokens_per_s_per_gpu), low=fmt.rate(low),
+               high=fmt.rate(high), node=tr(f"pl_range_{node}", n=check["node_gpus"]),
+               level=tr(f"pl_range_{level}", x=f"{check['high_from_tok_s_per_user']:g}"))
+        )  # fmt: skip
+    if not d.feasible:
         st.warning(
             tr(f"pl_layout_none_{d.limited_by}", budget=budget, hw=hw.name, model=model.name,
                target=fmt.target(target_s, tr)),

@@ -276,3 +276,35 @@ def test_decode_pool_carries_the_pool_correction_with_attentions_share():
         factors.append(float(dec.tpot_s[i, j]) / float(step.tpot_s))
         assert 0 < share < 1
     assert factors[0] != pytest.approx(factors[1], rel=1e-3)
+
+
+def test_cli_search_carries_the_measured_range_of_its_cell(capsys):
+    """An MoE deployment under an engine profile gets the range where 80 % of the measured frontier runs of its cell
+    sit against the layout search (data/disaggregated_check.json's frontier check): tokens/s per GPU / p90 to / p10
+    of model / measured. A dense model, the ideal bound and MTP get none (the check holds no such runs)."""
+    from tpot_model.frontier_check import cell, measured_range
+    from tpot_model.pool_correction import committed_check
+
+    # the cells by hand, and a range from a made-up check: 80 % of runs at model / measured 0.5-2.0 -> x 0.5 to x 2
+    assert cell(8, 99.9) == "single_node|below_high" and cell(16, 100.0) == "multi_node|high"
+    made = {"cells": {"multi_node|high": {"runs": 12, "unreached": 2, "p10_ratio": 0.5, "p90_ratio": 2.0}}}
+    assert measured_range(made, 16, 120.0)[:2] == (0.5, 2.0)
+    assert measured_range(made, 8, 120.0) is None  # no such cell
+    made["cells"]["multi_node|high"]["unreached"] = 3  # 9 reached runs: too few to say
+    assert measured_range(made, 16, 120.0) is None
+    r1 = ["--model", "deepseek-r1", "--weights", "fp8", "--kv", "fp8", "--context", "1024", "--output", "1024"]
+    args = [*r1, "--hardware", "gb200", "--max-gpus", "72", "--interactivity", "35", "--profile", "tensorrt-llm"]
+    assert frontier_main([*args, "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    band = committed_check()["frontier"]["cells"][cell(d["gpus_used"], d["tokens_per_s_per_user"])]
+    assert d["gpus_used"] > 8 and band["runs"] >= 10
+    assert d["tokens_per_s_per_gpu_low"] == pytest.approx(d["tokens_per_s_per_gpu"] / band["p90_ratio"])
+    assert d["tokens_per_s_per_gpu_high"] == pytest.approx(d["tokens_per_s_per_gpu"] / band["p10_ratio"])
+    assert "on more than 8 GPUs below 100 tok/s per user" in d["range_basis"]
+    assert frontier_main(args) == 0 and "80% of the" in capsys.readouterr().out  # the text output says it too
+    for other in (["--profile", "ideal"], ["--mtp"]):
+        assert frontier_main([*args, *other, "--json"]) == 0
+        d = json.loads(capsys.readouterr().out)
+        assert (d["tokens_per_s_per_gpu_low"], d["tokens_per_s_per_gpu_high"], d["range_basis"]) == (None, None, None)
+    assert frontier_main([*ARGS, "--max-gpus", "16", "--interactivity", "40", "--profile", "sglang", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["range_basis"] is None  # Llama 3.1 70B: dense

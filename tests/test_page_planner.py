@@ -415,3 +415,29 @@ def test_planner_says_chips_for_a_tpu_in_every_section(lang, section):
         assert tr("pl_m_tps_gpu_chip") in [m.label for m in at.metric]
         gpu = run_page("planner", lang=lang, hardware="h200", planner_section=section)
         assert tr("pl_m_tps_gpu") in [m.label for m in gpu.metric]
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_layout_says_how_far_measured_runs_like_it_sit(tr):
+    """Issue 18: under an engine profile, an MoE deployment's tokens/s per GPU carries the range where 80 % of the
+    measured frontier runs of its cell sit (frontier_check.deployment_range); a dense model's does not."""
+    from tpot_model import frontier_check
+    from tpot_model.pool_correction import committed_check
+
+    q = {"model": "deepseek-r1", "hardware": "gb200", "gpus": "8", "weights": "fp8", "kv": "fp8",
+         "profile": "tensorrt-llm", "planner_section": "gpus", "lang": tr.lang}  # fmt: skip
+    at = run_page("planner", **q)
+    assert not at.exception, at.exception
+    m, hw = load_model_catalog()["deepseek-r1"], load_hardware_catalog()["gb200"]
+    profile = resolve_profile("tensorrt-llm")
+    s = Scenario(context_tokens=4096, output_tokens=1024, weights="fp8", kv_cache="fp8")
+    d = lo.best_deployment(m, hw, s, profile, max_gpus=72, tpot_target_s=0.05)
+    check = committed_check()["frontier"]
+    low, high, band, where = frontier_check.deployment_range(d, m, profile, check)
+    assert d.gpus_used > 8 and where == "multi_node|below_high"
+    said = tr("pl_layout_range", runs=band["runs"] - band["unreached"], p10=f"{band['p10_ratio']:.2f}",
+              p90=f"{band['p90_ratio']:.2f}", tps=fmt.rate(d.tokens_per_s_per_gpu), low=fmt.rate(low),
+              high=fmt.rate(high), node=tr("pl_range_multi_node", n=8), level=tr("pl_range_below_high", x="100"))  # fmt: skip
+    assert said in [c.value for c in at.main.caption]
+    dense = run_page("planner", **{**q, "model": "llama-3.1-70b"})
+    assert not dense.exception and not any("disaggregated_check.json" in c.value for c in dense.main.caption)

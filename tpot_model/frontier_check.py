@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .layouts import choose, layout_tables
-from .pool_correction import PoolFit
+from .layouts import Deployment, choose, correction, layout_tables
+from .pool_correction import NEUTRAL, PoolFit
 from .profiles import EfficiencyProfile
 from .scenario import Scenario
 from .serving_calibration import MEAN_LENGTH_FRACTION, ServingMeasurement
@@ -29,6 +29,7 @@ MAX_GPUS = 72  # one NVL72 domain, or nine 8-GPU nodes
 WITHIN = 0.35  # the share of runs whose tokens/s per GPU the frontier gets within +-35 %
 HIGH_FROM = 100.0  # tokens/s per user: the high-interactivity band
 NODE_GPUS = 8  # runs on more GPUs than one 8-GPU node: the multi-node / rack-scale band
+MIN_CELL_RUNS = 10  # a cell's range is given from this many runs the layout search reaches
 
 
 @dataclass(frozen=True)
@@ -109,6 +110,36 @@ def check(rows: Sequence[ServingMeasurement], profiles: dict[str, EfficiencyProf
     return out
 
 
+def cell(gpus: int, interactivity_tok_s_per_user: float) -> str:
+    """The check's cell of a deployment: 'single_node' or 'multi_node' (more than NODE_GPUS GPUs), '|', 'below_high'
+    or 'high' (from HIGH_FROM tokens/s per user)."""
+    node = "multi_node" if gpus > NODE_GPUS else "single_node"
+    return f"{node}|{'high' if interactivity_tok_s_per_user >= HIGH_FROM else 'below_high'}"
+
+
+def measured_range(frontier: dict, gpus: int, interactivity_tok_s_per_user: float) -> tuple[float, float, dict] | None:
+    """(low, high, the cell's band): the factors on a layout-search tokens/s per GPU between which 80 % of the
+    measured frontier runs of its cell sit (measured = model / ratio: 1 / p90 and 1 / p10), from a summary's
+    ``frontier`` (data/disaggregated_check.json); None without one or with fewer than MIN_CELL_RUNS reached runs."""
+    band = (frontier or {}).get("cells", {}).get(cell(gpus, interactivity_tok_s_per_user))
+    if not band or band["runs"] - band["unreached"] < MIN_CELL_RUNS or not band["p10_ratio"]:
+        return None
+    return 1.0 / band["p90_ratio"], 1.0 / band["p10_ratio"], band
+
+
+def deployment_range(d: Deployment, model, profile, frontier: dict) -> tuple[float, float, dict, str] | None:
+    """(low, high tokens/s per GPU, the cell's band, the cell) for a feasible MTP-free layout-search deployment of an
+    MoE model under an engine profile: where 80 % of the measured frontier runs of its cell sit against the search
+    (measured_range); None elsewhere (the check holds no such runs)."""
+    if not d.feasible or d.mtp_k or correction(model, profile) is NEUTRAL:
+        return None
+    found = measured_range(frontier, d.gpus_used, 1.0 / d.tpot_s)
+    if found is None:
+        return None
+    low, high, band = found
+    return d.tokens_per_s_per_gpu * low, d.tokens_per_s_per_gpu * high, band, cell(d.gpus_used, 1.0 / d.tpot_s)
+
+
 def _band(points: Sequence[Point]) -> dict:
     """n, the model-reaches-nothing count, and over the rest: median ratio, its 10th-90th percentiles, the count
     within +-WITHIN."""
@@ -136,6 +167,10 @@ def summary(points: Sequence[Point]) -> dict:
         "all": _band(points),
         "multi_node": _band([p for p in points if p.gpus > NODE_GPUS]),
         "high": _band([p for p in points if p.interactivity_tok_s_per_user >= HIGH_FROM]),
+        "cells": {
+            c: _band([p for p in points if cell(p.gpus, p.interactivity_tok_s_per_user) == c])
+            for c in (f"{n}|{b}" for n in ("single_node", "multi_node") for b in ("below_high", "high"))
+        },
         "points": [
             {
                 "id": p.id,

@@ -13,8 +13,10 @@ from collections.abc import Sequence
 
 from .catalog import CatalogError, resolve_hardware, resolve_model
 from .fleet import Demand, Fleet, fleets
+from .frontier_check import deployment_range
 from .layouts import MAX_BUDGET_GPUS, SERVING_MODES, Deployment, best_deployment
 from .planner import MAX_BATCH_SEARCHED, FrontierPoint, frontier
+from .pool_correction import committed_check
 from .precision import parse_format
 from .prices import CUSTOM, DEFAULT_BASIS, PRICE_BASES
 from .profiles import resolve_profile
@@ -271,8 +273,27 @@ def _pool(p) -> dict | None:
     return None if p is None else p.as_dict()
 
 
-def search_dict(d: Deployment, args: argparse.Namespace, model_id: str, hardware_id: str) -> dict:
-    """The layout search's JSON: display units in the key names, null for unknown numbers."""
+def measured_band(d: Deployment, model, profile) -> tuple[float, float, str] | None:
+    """(low, high tokens/s per GPU, what the range rests on, in words) of frontier_check.deployment_range."""
+    frontier = committed_check().get("frontier")
+    found = deployment_range(d, model, profile, frontier)
+    if found is None:
+        return None
+    low, high, band, where = found
+    node_gpus, high_from = frontier["node_gpus"], frontier["high_from_tok_s_per_user"]
+    node = f"on more than {node_gpus} GPUs" if where.startswith("multi") else f"on at most {node_gpus} GPUs"
+    level = f"from {high_from:g} tok/s per user" if where.endswith("|high") else f"below {high_from:g} tok/s per user"
+    basis = (
+        f"80% of the {band['runs'] - band['unreached']} measured frontier runs {node} {level} (model / measured "
+        f"{band['p10_ratio']:.2f}-{band['p90_ratio']:.2f}; data/disaggregated_check.json, tpot_model/frontier_check.py)"
+    )
+    return low, high, basis
+
+
+def search_dict(
+    d: Deployment, args: argparse.Namespace, model_id: str, hardware_id: str, band: tuple | None = None
+) -> dict:
+    """The layout search's JSON: display units in the key names, null for unknown numbers; band: measured_band's."""
     return {
         "model": model_id,
         "hardware": hardware_id,
@@ -293,6 +314,9 @@ def search_dict(d: Deployment, args: argparse.Namespace, model_id: str, hardware
         "gpus_used": d.gpus_used,
         "layout": {"prefill": _pool(d.prefill), "decode": _pool(d.decode)},
         "tokens_per_s_per_gpu": _num(d.tokens_per_s_per_gpu),
+        "tokens_per_s_per_gpu_low": _num(band[0]) if band else None,
+        "tokens_per_s_per_gpu_high": _num(band[1]) if band else None,
+        "range_basis": band[2] if band else None,
         "output_tokens_per_s_per_gpu": _num(d.output_tokens_per_s_per_gpu),
         "tokens_per_s_per_user": _num(d.tokens_per_s_per_user),
         "tpot_ms": _num(d.tpot_s / ms),
@@ -335,6 +359,16 @@ def _search_text(d: dict) -> str:
         ("ttft_ms", f"{d['ttft_ms']:.1f}"),
         ("tokens_per_s_per_user", f"{d['tokens_per_s_per_user']:.1f}"),
         ("tokens_per_s_per_gpu", f"{d['tokens_per_s_per_gpu']:.1f} (input + output)"),
+        *(
+            [
+                (
+                    "80% range (measured)",
+                    f"{d['tokens_per_s_per_gpu_low']:.0f}-{d['tokens_per_s_per_gpu_high']:.0f} ({d['range_basis']})",
+                )
+            ]  # fmt: skip
+            if d["range_basis"]
+            else []
+        ),
         ("output_tokens_per_s_per_gpu", f"{d['output_tokens_per_s_per_gpu']:.1f}"),
         ("usd_per_1M_tokens", usd + " (input + output)"),
         (
@@ -379,7 +413,8 @@ def _search_main(args: argparse.Namespace, fields: dict) -> int:
         flag = "--compute" if "compute precision" in str(e) else "--price-basis" if "basis" in str(e) else "input"
         print(f"error: {flag}: {' '.join(str(e).split())}", file=sys.stderr)
         return 2
-    out = search_dict(d, args, fields["model"].id, fields["hardware"].id)
+    band = measured_band(d, fields["model"], fields["profile"])
+    out = search_dict(d, args, fields["model"].id, fields["hardware"].id, band)
     print(json.dumps(out, indent=2) if args.json else _search_text(out))
     return 0
 

@@ -52,6 +52,11 @@ def read_check(path: str | Path) -> dict:
 
 
 @functools.cache
+def committed_check() -> dict:
+    """data/disaggregated_check.json as calibrate last wrote it (read once; do not modify)."""
+    return read_check(DATA_DIR / CHECK_NAME)
+
+
 def pool_fit() -> PoolFit:
     """The committed correction (data/disaggregated_check.json's fit; NEUTRAL when the file has none)."""
-    return PoolFit.from_summary(read_check(DATA_DIR / CHECK_NAME))
+    return PoolFit.from_summary(committed_check())
