@@ -281,8 +281,9 @@ def measured_band(d: Deployment, model, profile) -> tuple[float, float, str] | N
         return None
     low, high, band, where = found
     node_gpus, high_from = frontier["node_gpus"], frontier["high_from_tok_s_per_user"]
-    node = f"on more than {node_gpus} GPUs" if where.startswith("multi") else f"on at most {node_gpus} GPUs"
-    level = f"from {high_from:g} tok/s per user" if where.endswith("|high") else f"below {high_from:g} tok/s per user"
+    node_key, level_key = where.split("|")
+    node = f"on more than {node_gpus} GPUs" if node_key == "multi_node" else f"on at most {node_gpus} GPUs"
+    level = f"from {high_from:g} tok/s per user" if level_key == "high" else f"below {high_from:g} tok/s per user"
     basis = (
         f"80% of the {band['runs'] - band['unreached']} measured frontier runs {node} {level} (model / measured "
         f"{band['p10_ratio']:.2f}-{band['p90_ratio']:.2f}; data/disaggregated_check.json, tpot_model/frontier_check.py)"
@@ -350,6 +351,8 @@ def _search_text(d: dict) -> str:
         f"prefill {lay['prefill']['label']} + decode {lay['decode']['label']}"
     )  # fmt: skip
     usd = f"${d['usd_per_1M_tokens']:.4g}" if d["usd_per_1M_tokens"] is not None else "n/a (no price)"
+    low, high = d["tokens_per_s_per_gpu_low"], d["tokens_per_s_per_gpu_high"]
+    band = [("80% range (measured)", f"{low:.0f}-{high:.0f} ({d['range_basis']})")] if d["range_basis"] else []
     rows = [
         ("serving", d["serving"]),
         ("layout", layout),
@@ -359,16 +362,7 @@ def _search_text(d: dict) -> str:
         ("ttft_ms", f"{d['ttft_ms']:.1f}"),
         ("tokens_per_s_per_user", f"{d['tokens_per_s_per_user']:.1f}"),
         ("tokens_per_s_per_gpu", f"{d['tokens_per_s_per_gpu']:.1f} (input + output)"),
-        *(
-            [
-                (
-                    "80% range (measured)",
-                    f"{d['tokens_per_s_per_gpu_low']:.0f}-{d['tokens_per_s_per_gpu_high']:.0f} ({d['range_basis']})",
-                )
-            ]  # fmt: skip
-            if d["range_basis"]
-            else []
-        ),
+        *band,
         ("output_tokens_per_s_per_gpu", f"{d['output_tokens_per_s_per_gpu']:.1f}"),
         ("usd_per_1M_tokens", usd + " (input + output)"),
         (
