@@ -9,8 +9,8 @@ from dataclasses import replace
 
 import streamlit as st
 
+from tpot_model import frontier_check, planner, serving
 from tpot_model import layouts as layout_search
-from tpot_model import planner, serving
 from tpot_model.prices import PricePoint
 from ui import cache, chart, controls, expanders, fmt, notices, page_state
 from ui.figures import frontier as figs
@@ -424,6 +424,7 @@ if (box := expanders.lazy_expander(tr("fr_rack_open"), "frontier.rack")) is not 
         _rack_search,
     )
     bases = [state.price_basis, *[b for b in ("hyperscaler", "neocloud") if b != state.price_basis]]
+    checked = cache.disaggregated_check().get("frontier")  # where measured runs like each deployment sit
     curves = []
     for hid in rack_ids:
         hw = catalog_hw[hid]
@@ -438,6 +439,10 @@ if (box := expanders.lazy_expander(tr("fr_rack_open"), "frontier.rack")) is not 
                 rack.INTERACTIVITY,
                 found[hid],
                 prices,
+                tuple(
+                    r[:2] if (r := frontier_check.deployment_range(d, model, profile, checked)) else None
+                    for d in found[hid]
+                ),
             )  # fmt: skip
         )
     measured = [

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -227,6 +228,25 @@ def test_rack_scale_view_draws_every_chip_and_the_ratio_table():
         assert (
             any("GB200" in n for n in names) and any("B200" in n for n in names) and any("MI355X" in n for n in names)
         )
+        # each searched point of a current chip says where measured runs like it sit (frontier_check's cells)
+        cells = json.loads((ROOT / "data" / "disaggregated_check.json").read_text(encoding="utf-8"))["frontier"]
+        gb200 = next(t for t in fig["data"] if t["name"].startswith("GB200"))
+        marker = tr("fr_rack_hover_range", low="", high="").split("–")[0].strip()
+        said = [
+            (x, y, h)
+            for x, y, h in zip(decode(gb200["x"]), decode(gb200["y"]), gb200["hovertext"], strict=True)
+            if marker in h
+        ]
+        assert said, gb200["hovertext"][:3]
+        for x, y, h in said:
+            low, high = (float(v.replace(",", "")) for v in re.findall(r"([\d,]+)–([\d,]+)", h)[-1])
+            gpus = int(re.findall(r"(\d+) (?:GPUs|張 GPU)", h)[0])
+            band = cells["cells"][
+                ("multi_node" if gpus > 8 else "single_node") + ("|high" if x >= 100 else "|below_high")
+            ]
+            assert low == pytest.approx(y / band["p90_ratio"], abs=0.6) and high == pytest.approx(
+                y / band["p10_ratio"], abs=0.6
+            )
         # how far to trust the curves: the committed check of the disaggregated runs, said under the table
         check = json.loads((ROOT / "data" / "disaggregated_check.json").read_text(encoding="utf-8"))
         said = rack_scale.check_caption(check, tr)

@@ -42,6 +42,12 @@ class RackCurve:
     targets: np.ndarray  # tokens/s per user asked for
     deployments: tuple[Deployment, ...]
     usd_per_gpu_hour: Mapping[str, float]  # by price basis
+    # per deployment: (low, high) tokens/s per GPU where 80 % of the measured runs like it sit against the search
+    # (frontier_check.deployment_range), None where the check holds no such runs; empty: none given
+    ranges: tuple[tuple[float, float] | None, ...] = ()
+
+    def range_of(self, i: int) -> tuple[float, float] | None:
+        return self.ranges[i] if i < len(self.ranges) else None
 
     @property
     def feasible(self) -> np.ndarray:
@@ -76,8 +82,9 @@ def layout_text(d: Deployment) -> str:
     return d.decode.label if d.prefill is None else f"{d.prefill.label} → {d.decode.label}"
 
 
-def _hover(c: RackCurve, d: Deployment, tr: Translator) -> str:
-    return tr(
+def _hover(c: RackCurve, i: int, tr: Translator) -> str:
+    d = c.deployments[i]
+    text = tr(
         "fr_rack_hover",
         name=c.name,
         layout=layout_text(d),
@@ -87,6 +94,10 @@ def _hover(c: RackCurve, d: Deployment, tr: Translator) -> str:
         y=f"{d.tokens_per_s_per_gpu:,.0f}",
         tpot=f"{d.tpot_s * 1e3:.1f}",
         ttft=f"{d.ttft_s * 1e3:,.0f}",
+    )
+    rng = c.range_of(i)
+    return (
+        text if rng is None else text + "<br>" + tr("fr_rack_hover_range", low=f"{rng[0]:,.0f}", high=f"{rng[1]:,.0f}")
     )
 
 
@@ -98,12 +109,13 @@ def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: 
     for c in curves:
         ok = c.feasible
         ds = [d for d, o in zip(c.deployments, ok, strict=True) if o]
+        shown = np.flatnonzero(ok)
         name = tr("fr_rack_projection", name=c.name) if c.projection else c.name
         fig.add_scatter(
             x=c.interactivity[ok], y=c.per_gpu[ok], mode="lines+markers", name=name, legendrank=100,
             line={"color": hardware_colour(c.hardware_id), "dash": "dash" if c.projection else "solid", "width": 2},
             marker={"size": 6, "symbol": ["star" if d.serving == "disaggregated" else "circle" for d in ds]},
-            hovertext=[_hover(c, d, tr) for d in ds], hoverinfo="text",
+            hovertext=[_hover(c, int(i), tr) for i in shown], hoverinfo="text",
         )  # fmt: skip
     by_hw: dict[str, list] = {}
     for r in measured:
@@ -134,15 +146,18 @@ def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: 
 
 
 def rack_table(curves: Sequence[RackCurve], measured: Sequence) -> pd.DataFrame:
-    """The data behind rack_figure: every searched point (its layout) and every measured point."""
+    """The data behind rack_figure: every searched point (its layout; where 80 % of the measured runs like it sit,
+    blank where none are) and every measured point."""
     rows = []
     for c in curves:
-        for t, d in zip(c.targets, c.deployments, strict=True):
+        for i, (t, d) in enumerate(zip(c.targets, c.deployments, strict=True)):
+            rng = c.range_of(i) or (None, None)
             rows.append({
                 "source": "projection" if c.projection else "model", "hardware": c.hardware_id,
                 "target_tok_s_per_user": float(t), "feasible": d.feasible, "serving": d.serving or None,
                 "layout": layout_text(d), "max_gpus": d.max_gpus, "gpus_used": d.gpus_used,
                 "tok_s_per_user": d.tokens_per_s_per_user, "tok_s_per_gpu_in_plus_out": d.tokens_per_s_per_gpu,
+                "measured_like_it_80pct_low_tok_s_per_gpu": rng[0], "measured_like_it_80pct_high_tok_s_per_gpu": rng[1],
                 "output_tok_s_per_gpu": d.output_tokens_per_s_per_gpu, "tpot_ms": d.tpot_s * 1e3,
                 "ttft_ms": d.ttft_s * 1e3, "limited_by": d.limited_by, "id": None,
             })  # fmt: skip
