@@ -142,6 +142,24 @@ differs = [
 ]  # fmt: skip
 if differs:
     st.info(tr("fr_differs", what=tr.join(differs, "clause_sep")), icon=":material/tune:")
+
+
+def page_about(chips: list[str], weights: list[str], gpus: int | None = None) -> dict:
+    """What this page's exports state: the sidebar's scenario with this page's ISL/OSL, engine, chips and precisions
+    (and GPU count: the rack-scale view's budget), not the sidebar's."""
+    return controls.export_about() | {
+        "scenario_hardware": "+".join(chips),
+        "scenario_hardware_name": " + ".join(fmt.chip(catalog_hw[h], tr, short=True) for h in chips),
+        "scenario_weights": "+".join(weights),
+        "scenario_context_tokens": int(isl),
+        "scenario_output_tokens": int(osl),
+        "scenario_profile": engine,
+        "scenario_profile_name": controls.profile_label(profile, tr),
+        **({"scenario_gpus": int(gpus)} if gpus is not None else {}),
+    }
+
+
+about = page_about(list(hardware), list(precisions))
 st.markdown(
     tr(
         "fr_scenario",
@@ -202,6 +220,7 @@ chart.figure(
     figs.frontier_table(series, points, y=y, mlperf_points=mlperf_points),
     "serving-frontier",
     tr,
+    about=about,
 )  # fmt: skip
 st.caption(
     tr(
@@ -338,6 +357,7 @@ chart.figure(
     figs.cost_table(at, target, y=y),
     "cost-at-target",
     tr,
+    about=about,
 )
 st.caption(tr("fr_cost_caption"))
 notices.basis_caption(
@@ -357,6 +377,7 @@ else:
         figs.per_mw_table(series, y=y),
         "tokens-per-mw",
         tr,
+        about=about,
     )
     st.caption(tr("fr_mw_caption"))
 
@@ -457,6 +478,7 @@ if (box := expanders.lazy_expander(tr("fr_rack_open"), "frontier.rack")) is not 
             rack.rack_table(curves, measured),
             "rack-scale-vs-scale-out",
             tr,
+            about=page_about(rack_ids, [rack_precision], rack_gpus),
         )  # fmt: skip
         for x, win, other, kind, cand in rack.winner_reasons(curves, layout_search.memory_reason):
             d = win.deployment_at(x)
@@ -466,9 +488,10 @@ if (box := expanders.lazy_expander(tr("fr_rack_open"), "frontier.rack")) is not 
                 icon=":material/memory:",
             )  # fmt: skip
         st.subheader(tr("fr_rack_ratio_h"))
-        table = rack.ratio_table(curves, bases, tr)
-        decimals = {c: st.column_config.NumberColumn(format="%.2f") for c in table.attrs["two_decimals"]}
-        st.dataframe(table, hide_index=True, placeholder="—", column_config=decimals)
+        for table in (rack.ratio_table(curves, tr), rack.cost_table(curves, bases, tr)):
+            shown = {c: st.column_config.NumberColumn(format="localized") for c in table.attrs.get("rates", ())}
+            shown |= {c: st.column_config.NumberColumn(format="%.2f") for c in table.attrs["two_decimals"]}
+            st.dataframe(table, hide_index=True, placeholder="—", column_config=shown)
         st.caption(tr("fr_rack_ratio_caption", basis=tr(f"fr_tier_{state.price_basis}")))
         for said in (rack.check_caption(cache.disaggregated_check(), tr),
                      rack.frontier_check_caption(cache.disaggregated_check(), tr)):  # fmt: skip

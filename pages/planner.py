@@ -326,8 +326,8 @@ def layout_section() -> None:
         node, level = where.split("|")
         st.caption(
             tr("pl_layout_range", runs=band["runs"] - band["unreached"], p10=f"{band['p10_ratio']:.2f}",
-               p90=f"{band['p90_ratio']:.2f}", tps=fmt.rate(d.tokens_per_s_per_gpu), low=fmt.rate(low),
-               high=fmt.rate(high), node=tr(f"pl_range_{node}", n=check["node_gpus"]),
+               p90=f"{band['p90_ratio']:.2f}", tps=fmt.rate(d.tokens_per_s_per_gpu), low=fmt.rate(float(f"{low:.3g}")),
+               high=fmt.rate(float(f"{high:.3g}")), node=tr(f"pl_range_{node}", n=check["node_gpus"]),
                level=tr(f"pl_range_{level}", x=f"{check['high_from_tok_s_per_user']:g}"))
         )  # fmt: skip
     if not d.feasible:

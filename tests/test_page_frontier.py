@@ -257,19 +257,32 @@ def test_rack_scale_view_draws_every_chip_and_the_ratio_table():
         assert (
             f"{check['frontier']['all']['median_ratio']:.2f}" in said and str(check["frontier"]["all"]["runs"]) in said
         )
-        table = at.dataframe[-1].value if tr is EN else None
-        if table is not None:
-            assert list(table.iloc[:, 0]) == [25.0, 60.0, 100.0, 125.0]
-            ratio = [c for c in table.columns if c.startswith("GB200") and "/ B200" in c]
-            assert ratio and np.isfinite(table[ratio[0]].iloc[0]) and table[ratio[0]].iloc[0] > 0
-            # rates to 3 significant figures, the ratio to 2 decimals (the table showed 8302.9 beside 28033.04)
-            gb200 = table[[c for c in table.columns if c.startswith("GB200")][0]].dropna()
-            assert len(gb200) and all(v == float(f"{v:.3g}") for v in gb200)
-            assert table[ratio[0]].iloc[0] == round(table[ratio[0]].iloc[0], 2)
-            # ratios and dollars shown with both decimals (a ratio of 2 read "2" beside "1.28")
-            shown = json.loads(at.dataframe[-1].proto.columns)
-            usd = [c for c in table.columns if "$/1M" in c]
-            assert usd and all(shown[c]["type_config"]["format"] == "%.2f" for c in [*ratio, *usd])
+        # its exports state the view's own scenario (1k/1k, the chips, the 72-GPU budget), not the sidebar's
+        payloads = [json.loads(el.proto.bytes) for el in at.get("bidi_component") if el.proto.bytes]
+        stems = [p["export"]["filename"] for p in payloads]
+        rack_stem = next(f for f in stems if f.startswith("rack-scale-vs-scale-out_"))
+        assert "_72xgb200-b200-mi355x-vr200-mi455x_" in rack_stem and "_ctx1024_out1024_" in rack_stem, rack_stem
+        main_stem = next(f for f in stems if f.startswith("serving-frontier_"))
+        assert "_ctx1024_out1024_" in main_stem and "_ctx4096_" not in main_stem, main_stem
+        # two tables: tokens/s per GPU and the ratios; $ per 1M tokens per price basis (a row each)
+        rates, costs = at.dataframe[-2], at.dataframe[-1]
+        table = rates.value
+        assert list(table.iloc[:, 0]) == [25.0, 60.0, 100.0, 125.0]
+        ratio = [c for c in table.columns if c.startswith("GB200") and "/ B200" in c]
+        assert ratio and np.isfinite(table[ratio[0]].iloc[0]) and table[ratio[0]].iloc[0] > 0
+        # rates to 3 significant figures, the ratio to 2 decimals (the table showed 8302.9 beside 28033.04)
+        gb200 = table[[c for c in table.columns if c.startswith("GB200")][0]].dropna()
+        assert len(gb200) and all(v == float(f"{v:.3g}") for v in gb200)
+        assert table[ratio[0]].iloc[0] == round(table[ratio[0]].iloc[0], 2)
+        # rates with thousands separators; ratios and dollars with both decimals (a ratio of 2 read "2" beside 1.28)
+        shown = json.loads(rates.proto.columns)
+        assert shown[gb200.name]["type_config"]["format"] == "localized"
+        assert all(shown[c]["type_config"]["format"] == "%.2f" for c in ratio)
+        cost = costs.value
+        usd = [c for c in cost.columns if c == tr("fr_rack_col_usd", name=gb200.name)]
+        assert usd and list(cost.iloc[:, 0]) == [x for x in (25.0, 60.0, 100.0, 125.0) for _ in range(3)]
+        assert cost.iloc[0, 1] == tr("fr_tier_on_demand")  # the sidebar's basis first
+        assert json.loads(costs.proto.columns)[usd[0]]["type_config"]["format"] == "%.2f"
 
 
 @pytest.mark.parametrize("tr", [EN, ZH])

@@ -172,33 +172,39 @@ def rack_table(curves: Sequence[RackCurve], measured: Sequence) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def ratio_table(curves: Sequence[RackCurve], bases: Sequence[str], tr: Translator = EN) -> pd.DataFrame:
-    """At each of RATIO_AT: each chip's tokens/s per GPU, the rack-scale advantage (GB200 / each scale-out chip,
-    the iso-interactivity ratio) and $ per 1M (input + output) tokens under each price basis, rounded for display
-    (rates to 3 significant figures, ratios and dollars to 2 decimals); nan where a chip does not reach the target.
-    attrs["two_decimals"] names the ratio and dollar columns, to be shown with both decimals (2.00, not 2)."""
+def ratio_table(curves: Sequence[RackCurve], tr: Translator = EN) -> pd.DataFrame:
+    """At each of RATIO_AT: each chip's tokens/s per GPU (3 significant figures) and the rack-scale advantage (GB200 /
+    each scale-out chip, the iso-interactivity ratio, 2 decimals); nan where a chip does not reach the target.
+    attrs["rates"] and attrs["two_decimals"] name the rate and the ratio columns (for their display formats)."""
     by_id = {c.hardware_id: c for c in curves}
+    rack = by_id.get(RACK)
+    ratios = [(hid, tr("fr_rack_col_ratio", rack=rack.name, other=by_id[hid].name))
+              for hid in SCALE_OUT if rack is not None and hid in by_id]  # fmt: skip
     rows = []
-    two_decimals: list[str] = []
     for x in RATIO_AT:
         row = {tr("fr_rack_col_target"): x}
-        for c in curves:
-            row[c.name] = float(round_significant(c.at(x), 3))
-        rack = by_id.get(RACK)
-        for hid in SCALE_OUT:
-            if rack is not None and hid in by_id:
-                name = tr("fr_rack_col_ratio", rack=rack.name, other=by_id[hid].name)
-                row[name] = round(rack.at(x) / by_id[hid].at(x), 2)
-                two_decimals.append(name)
-        for c in curves:
-            for b in bases:
-                usd = float(usd_per_1M_tokens(c.usd_per_gpu_hour.get(b, math.nan), c.at(x)))
-                name = tr("fr_rack_col_usd", name=c.name, basis=tr(f"fr_tier_{b}"))
-                row[name] = round(usd, 2)
-                two_decimals.append(name)
+        row.update({c.name: float(round_significant(c.at(x), 3)) for c in curves})
+        row.update({name: round(rack.at(x) / by_id[hid].at(x), 2) for hid, name in ratios})
         rows.append(row)
     table = pd.DataFrame(rows)
-    table.attrs["two_decimals"] = list(dict.fromkeys(two_decimals))
+    table.attrs.update(rates=[c.name for c in curves], two_decimals=[name for _, name in ratios])
+    return table
+
+
+def cost_table(curves: Sequence[RackCurve], bases: Sequence[str], tr: Translator = EN) -> pd.DataFrame:
+    """At each of RATIO_AT and under each price basis (a row each): each chip's $ per 1M input + output tokens,
+    2 decimals; nan where the chip does not reach the target or has no public price on that basis.
+    attrs["two_decimals"] names the chips' columns."""
+    rows = []
+    for x in RATIO_AT:
+        for b in bases:
+            row = {tr("fr_rack_col_target"): x, tr("fr_rack_col_basis"): tr(f"fr_tier_{b}")}
+            for c in curves:
+                usd = usd_per_1M_tokens(c.usd_per_gpu_hour.get(b, math.nan), c.at(x))
+                row[tr("fr_rack_col_usd", name=c.name)] = round(float(usd), 2)
+            rows.append(row)
+    table = pd.DataFrame(rows)
+    table.attrs["two_decimals"] = [tr("fr_rack_col_usd", name=c.name) for c in curves]
     return table
 
 
@@ -228,10 +234,14 @@ def frontier_check_caption(check: Mapping, tr: Translator = EN) -> str | None:
     def x(v: float | None) -> str:
         return "—" if v is None else f"{v:.2f}"
 
+    def share(b: Mapping) -> str:  # of the runs the search reaches
+        return fmt.pct(b["within"] / max(b["runs"] - b["unreached"], 1), 0)
+
     return tr("fr_rack_frontier_check", runs=a["runs"], median=x(a["median_ratio"]), p10=x(a["p10_ratio"]),
-              p90=x(a["p90_ratio"]), within=a["within"], node=f["node_gpus"], mn_runs=mn["runs"],
-              mn_median=x(mn["median_ratio"]), mn_within=mn["within"], high=f"{f['high_from_tok_s_per_user']:g}",
-              hi_runs=hi["runs"], hi_median=x(hi["median_ratio"]), hi_unreached=hi["unreached"])  # fmt: skip
+              p90=x(a["p90_ratio"]), within=a["within"], within_pct=share(a), node=f["node_gpus"],
+              mn_runs=mn["runs"], mn_median=x(mn["median_ratio"]), mn_within=mn["within"], mn_pct=share(mn),
+              high=f"{f['high_from_tok_s_per_user']:g}", hi_runs=hi["runs"], hi_median=x(hi["median_ratio"]),
+              hi_reached=hi["runs"] - hi["unreached"], hi_unreached=hi["unreached"])  # fmt: skip
 
 
 def winner_reasons(curves: Sequence[RackCurve], memory_reason) -> list[tuple[float, RackCurve, RackCurve, str, object]]:
