@@ -157,7 +157,24 @@ def test_the_label_says_what_the_band_rests_on():
     llama = EfficiencyProfile(id="llama.cpp", name="llama.cpp", bandwidth_efficiency=0.8)
     e = estimate(TINY_DENSE, replace(TOY_GPU, id="rtx-4090"), s, llama)
     assert band_label(e.band, EN) == "80% band (llama.cpp measured on NVIDIA Ada Lovelace)"
-    assert band_label(e.band, ZH) == "80% 區間（llama.cpp 在 NVIDIA Ada Lovelace 上有實測）"
+    assert band_label(e.band, ZH) == "80% 區間（「llama.cpp」在 NVIDIA Ada Lovelace 上有實測）"
     atom = EfficiencyProfile(id="atom", name="ATOM", bandwidth_efficiency=0.8)  # measured on CDNA 4 only
     e = estimate(TINY_DENSE, replace(TOY_GPU, id="h100-sxm"), s, atom)
     assert band_label(e.band, EN) == "80% band (atom measured on other chip families only)"
+
+
+def test_the_widest_band_says_which_of_its_two_cases_holds():
+    """'Unmeasured' is either an engine with no measurements (on a catalog chip: its family is named nowhere as
+    'outside') or a chip of the user's own outside the families; each case its own sentence, in both languages."""
+    from dataclasses import replace
+
+    from ui.bands import basis_text
+
+    on_h200 = estimate(TINY_DENSE, replace(TOY_GPU, id="h200"), Scenario(batch=1, context_tokens=512), ENGINE)
+    own_chip = _est(batch=1.0)  # the toy GPU: no catalog family
+    assert on_h200.band.level == own_chip.band.level == "unmeasured"
+    for tr in (EN, ZH):
+        engine_case, chip_case = basis_text(on_h200, tr, "Test engine"), basis_text(own_chip, tr, "Test engine")
+        assert engine_case.startswith(tr("band_basis_unmeasured", engine="Test engine", n=0, lo="", hi="")[:20])
+        assert chip_case.startswith(tr("band_basis_unmeasured_own_file", n=0, lo="", hi="")[:25])
+        assert "Hopper" not in engine_case and tr("band_no_family") not in engine_case

@@ -25,6 +25,24 @@ def test_placeholders_match_between_languages():
     assert not bad, bad
 
 
+def test_zh_tw_names_sit_in_the_sentence_without_spaces():
+    """A name that may itself be Chinese (a profile's: '一般推論服務引擎') placed into a zh-TW sentence is not set off
+    by spaces ('採用 一般推論服務引擎 設定檔' read as three words): no ' *{x}* ' emphasis between CJK characters,
+    and the bands' {engine} (a profile's name) in 「」."""
+    emphasis = re.compile(r"[\u4e00-\u9fff] \*\{[a-z_]+\}\* [\u4e00-\u9fff]")
+    bad = [k for k, v in catalog().items() if emphasis.search(v["zh-TW"])]
+    bad += [k for k, v in catalog().items() if k.startswith("band_") and "{engine}" in v["zh-TW"]
+            and "「{engine}」" not in v["zh-TW"]]  # fmt: skip
+    assert not bad, bad
+
+
+def test_sidebar_engine_date_reads_newest_in_the_readers_language():
+    """The engine-date box's 'newest' (None) showed Streamlit's English 'Choose an option' placeholder in zh-TW."""
+    for lang in ("en", "zh-TW"):
+        at = run_page("overview", lang=lang)
+        assert at.sidebar.selectbox(key="as_of").placeholder == Translator(lang)("as_of_newest")
+
+
 def test_translator_formats_and_refuses_unknown_keys():
     tr = Translator("zh-TW")
     assert "TPOT" in tr("m_tpot") and tr("m_tpot") != Translator("en")("m_tpot")

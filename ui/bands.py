@@ -56,8 +56,9 @@ def basis_text(est: Estimate, tr: Translator, engine: str) -> str:
     if not b.has_band:
         return tr(f"band_basis_{b.level}")
     family = CHIP_FAMILIES[b.family][0] if b.family else tr("band_no_family")
+    key = f"band_basis_{b.level}" + ("_own_file" if b.level == "unmeasured" and not b.family else "")
     return tr(
-        f"band_basis_{b.level}",
+        key,
         engine=engine,
         family=family,
         n=b.n,

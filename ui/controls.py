@@ -148,6 +148,7 @@ def sidebar() -> ScenarioState:
             as_of_options(dates, st.session_state.get("as_of")),
             key="as_of",
             format_func=lambda d: as_of_label(d, dates, tr),
+            placeholder=tr("as_of_newest"),  # None (the newest values) reads as Streamlit's English placeholder
             disabled=not dates,
             help=tr("help_as_of"),
         )
