@@ -178,3 +178,15 @@ def test_the_widest_band_says_which_of_its_two_cases_holds():
         assert engine_case.startswith(tr("band_basis_unmeasured", engine="Test engine", n=0, lo="", hi="")[:20])
         assert chip_case.startswith(tr("band_basis_unmeasured_own_file", n=0, lo="", hi="")[:25])
         assert "Hopper" not in engine_case and tr("band_no_family") not in engine_case
+
+
+def test_total_tokens_band_is_the_batch_times_the_per_user_band():
+    """Overview's 'tokens/s total' is batch / TPOT: its band is batch x the per-user band (it used the separately
+    fitted throughput factors and read 1,123-1,994 beside 32 x 36.3-62.3 = 1,162-1,994)."""
+    from ui import fmt
+    from ui.bands import band_text
+
+    e = _est(batch=32.0)
+    lo, hi = 32 * float(e.tokens_per_s_per_user_low), 32 * float(e.tokens_per_s_per_user_high)
+    assert (float(e.tokens_per_s_total_low), float(e.tokens_per_s_total_high)) == pytest.approx((lo, hi))
+    assert band_text(e, EN, "tps_total") == EN("band_80", low=fmt.rate(lo), high=fmt.rate(hi))

@@ -143,6 +143,15 @@ class Estimate:
         return 1.0 / self.tpot_low_s
 
     @property
+    def tokens_per_s_total_low(self) -> np.ndarray:
+        """tokens_per_s_total (batch / TPOT) at the slow end of the TPOT band: batch x tokens_per_s_per_user_low."""
+        return self.scenario.batch * self.tokens_per_s_per_user_low
+
+    @property
+    def tokens_per_s_total_high(self) -> np.ndarray:
+        return self.scenario.batch * self.tokens_per_s_per_user_high
+
+    @property
     def usd_per_1M_tokens_low(self) -> np.ndarray:
         """$ per 1M output tokens at the fast end of the throughput band (cost scales as 1 / throughput)."""
         return self.usd_per_1M_tokens / self.band.throughput_high_factor

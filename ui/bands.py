@@ -17,13 +17,8 @@ from .i18n import Translator
 _METRICS: dict[str, tuple[Callable[[Estimate], tuple[float, float]], Callable[[float], str]]] = {
     "tpot": (lambda e: (float(e.tpot_low_s), float(e.tpot_high_s)), fmt.ms),
     "tps_user": (lambda e: (float(e.tokens_per_s_per_user_low), float(e.tokens_per_s_per_user_high)), fmt.rate),
-    "tps_total": (
-        lambda e: (
-            float(e.tokens_per_s_total * e.band.throughput_low_factor),
-            float(e.tokens_per_s_total * e.band.throughput_high_factor),
-        ),
-        fmt.rate,
-    ),
+    # batch / TPOT: the TPOT band's ends, so that it reads batch x the per-user band
+    "tps_total": (lambda e: (float(e.tokens_per_s_total_low), float(e.tokens_per_s_total_high)), fmt.rate),
     "tps_gpu": (
         lambda e: (float(e.output_tokens_per_s_per_gpu_low), float(e.output_tokens_per_s_per_gpu_high)),
         fmt.rate,
