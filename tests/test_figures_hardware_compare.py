@@ -60,14 +60,16 @@ def test_bandwidth_by_year_one_trace_per_vendor_labelled_in_tb_per_s():
     from ui.figures.common import vendor_colour
 
     fig = hf.bandwidth_by_year(CHIPS)
-    assert [t.name for t in fig.data] == ["Acme", "Other"]
+    assert [t.name for t in fig.data] == ["Acme", "Other", ""]  # the vendors, then the labels over every bubble
+    labels = fig.data[-1]
+    assert labels.showlegend is False and labels.hoverinfo == "skip" and labels.marker.opacity == 0
     assert fig.layout.legend.title.text == EN("hw_legend_vendor")
     assert fig.layout.yaxis.title.text == "Peak memory bandwidth (TB/s)"
     assert fig.layout.xaxis.title.text == EN("hw_axis_year")
     acme = _trace(fig, "Acme")
     assert acme.marker.color == vendor_colour("Acme") != vendor_colour("NVIDIA") == "#76b900"
-    assert "text" in acme.mode and list(acme.text) == ["Mid", "Fast"]
-    fast = list(acme.text).index("Fast")
+    assert list(labels.text) == ["Mid", "Small", "Fast"]  # CHIPS' order
+    fast = [h.name for h in CHIPS if h.vendor == "Acme"].index("Fast")
     assert decode(acme.y).tolist()[fast] == 4.0  # 4e12 B/s shown as 4 TB/s (decimal)
     assert acme.customdata[fast][0] == "Fast" and acme.customdata[fast][1] == pytest.approx(80.0)  # name, GB
     assert acme.customdata[fast][3] == "HBM3e"  # memory type, in the hover
@@ -75,7 +77,7 @@ def test_bandwidth_by_year_one_trace_per_vendor_labelled_in_tb_per_s():
     mid, small = _trace(fig, "Acme"), _trace(fig, "Other")
     xs = sorted([float(decode(mid.x)[0]), float(decode(small.x)[0])])
     assert xs[0] < 2022 < xs[1]
-    assert {mid.textposition[0], small.textposition[0]} == {"top center", "bottom center"}
+    assert {labels.textposition[0], labels.textposition[1]} == {"top center", "bottom center"}  # Mid, Small
 
 
 def test_bandwidth_ranking_sorted_with_hardware_colours():
@@ -441,3 +443,15 @@ def test_mlperf_display_table_and_empty_case(llama2_mlperf):
     empty = hf.mlperf_table({}, {})
     assert empty.empty and "basis" in empty.columns
     assert hf.mlperf_display_table(empty).empty and not hf.mlperf_by_chip(empty).data
+
+
+def test_bandwidth_by_year_stacks_the_names_of_chips_at_one_point():
+    """Chips of one year at (about) the same bandwidth (B300, GB300, MI350X, MI355X: 8 TB/s in 2025) printed their
+    labels on top of each other: they share one label, the names stacked, on the fastest of them; a chip 10 % or more
+    away keeps its own."""
+    a = replace(FAST, id="a", name="Alpha", vendor="Acme")
+    b = replace(FAST, id="b", name="Beta", vendor="Other", memory_bandwidth_bytes_per_s=4.1 * TOY_BW)
+    c = replace(FAST, id="c", name="Gamma", vendor="Acme", memory_bandwidth_bytes_per_s=2 * TOY_BW)
+    labels = hf.bandwidth_by_year([a, b, c]).data[-1]
+    assert list(labels.text) == ["", "Alpha<br>Beta", "Gamma"]  # Beta (4.1 TB/s), the faster of the pair, carries it
+    assert labels.textposition[1] != labels.textposition[2]  # the two labels on opposite sides

@@ -68,6 +68,9 @@ def _opt(x: float | None) -> float:
     return float("nan") if x is None else float(x)
 
 
+CLUSTER_LOG10 = 0.04  # bandwidths within ~10 % of each other in one launch year: one stacked label
+
+
 def _year_offsets(chips: Sequence[Hardware]) -> list[float]:
     """A small horizontal spread for chips launched the same year, so their markers do not sit on each other."""
     by_year: dict[int | None, list[int]] = {}
@@ -111,36 +114,62 @@ def bandwidth_by_year(chips: Sequence[Hardware], *, tr: Translator = EN) -> go.F
     chips = [h for h in chips if h.launch_year is not None]
     offsets = dict(zip((h.id for h in chips), _year_offsets(chips), strict=True))
     max_gb = max((h.memory_bytes / GB for h in chips), default=1.0)
-    # labels alternate above and below the markers of one year (sorted by bandwidth), so neighbours do not collide
+    # one year's chips within CLUSTER_LOG10 of the next one's bandwidth (B300, GB300, MI350X, MI355X: all 8 TB/s in
+    # 2025) share one label, their names stacked, on the cluster's fastest marker; a year's clusters (sorted by
+    # bandwidth) alternate above and below their markers, so neighbours do not collide
     label_pos: dict[str, str] = {}
+    label_text: dict[str, str] = {}
     for year in {h.launch_year for h in chips}:
-        same = sorted((h for h in chips if h.launch_year == year), key=lambda h: h.memory_bandwidth_bytes_per_s)
-        for rank, h in enumerate(same):
-            label_pos[h.id] = "top center" if rank % 2 else "bottom center"
+        clusters: list[list[Hardware]] = []
+        for h in sorted((h for h in chips if h.launch_year == year), key=lambda h: h.memory_bandwidth_bytes_per_s):
+            last = clusters[-1][-1] if clusters else None
+            if last and math.log10(h.memory_bandwidth_bytes_per_s / last.memory_bandwidth_bytes_per_s) < CLUSTER_LOG10:
+                clusters[-1].append(h)
+            else:
+                clusters.append([h])
+        for rank, cluster in enumerate(clusters):
+            for h in cluster:
+                label_pos[h.id], label_text[h.id] = ("top center" if rank % 2 else "bottom center"), ""
+            label_text[cluster[-1].id] = "<br>".join(fmt.chip_short(h) for h in cluster)
     fig = Figure()
+
+    def size(group: Sequence[Hardware]) -> np.ndarray:  # marker diameter, px: area ~ memory capacity
+        return 8 + 34 * np.sqrt(np.array([h.memory_bytes / GB for h in group]) / max_gb)
+
+    def xy(group: Sequence[Hardware]) -> dict:
+        return {"x": [h.launch_year + offsets[h.id] for h in group],
+                "y": [h.memory_bandwidth_bytes_per_s / TB_per_s for h in group]}  # fmt: skip
+
     for vendor in sorted({h.vendor for h in chips}, key=lambda v: (v == "", v.lower())):
         group = [h for h in chips if h.vendor == vendor]
-        gb = np.array([h.memory_bytes / GB for h in group])
         fig.add_scatter(
-            x=[h.launch_year + offsets[h.id] for h in group],
-            y=[h.memory_bandwidth_bytes_per_s / TB_per_s for h in group],
-            mode="markers+text",
+            **xy(group),
+            mode="markers",
             name=vendor or tr("hw_vendor_unknown"),
-            text=[fmt.chip_short(h) for h in group],
-            textposition=[label_pos[h.id] for h in group],
-            textfont={"size": 10, "color": "#333"},
             marker={
-                "size": 8 + 34 * np.sqrt(gb / max_gb),
+                "size": size(group),
                 "color": vendor_colour(vendor),
                 "line": {"width": 1, "color": "#333"},
                 "opacity": 0.8,
-            },
+            },  # fmt: skip
             customdata=[
-                [fmt.chip(h, tr), float(g), h.launch_year, memory_label(h.memory_type, tr)]
-                for h, g in zip(group, gb, strict=True)
+                [fmt.chip(h, tr), h.memory_bytes / GB, h.launch_year, memory_label(h.memory_type, tr)] for h in group
             ],
             hovertemplate=tr("hw_hover_spec") + "<extra></extra>",
         )
+    # the labels last, over every vendor's bubbles (a later vendor's bubble hid an earlier one's label), each offset
+    # from its chip's marker by that marker's size (invisible markers of the same sizes)
+    fig.add_scatter(
+        **xy(chips),
+        mode="markers+text",
+        text=[label_text[h.id] for h in chips],
+        textposition=[label_pos[h.id] for h in chips],
+        textfont={"size": 10, "color": "#333"},
+        marker={"size": size(chips), "opacity": 0},
+        showlegend=False,
+        hoverinfo="skip",
+        name="",
+    )
     # log bandwidth: 0.1-25 TB/s, so the many low-bandwidth chips (and their labels) do not pile up at the bottom
     style(fig, tr("hw_bw_year_title"), tr("hw_axis_year"), tr("hw_axis_bandwidth"), log_y=True)
     fig.update_xaxes(dtick=1, tickformat="d")
