@@ -558,3 +558,18 @@ def test_rack_table_reads_off_searched_targets_not_interpolations():
     curve = rack_scale.RackCurve("gb200", "GB200", False, rack_scale.INTERACTIVITY, found, {})
     assert curve.at(125.0) == pytest.approx(1e5 / 125.0**1.5, rel=1e-12)
     assert math.isnan(curve.at(130.0))
+
+
+def test_rack_scale_legend_sits_below_the_plot_and_each_chip_has_its_colour():
+    """The rack chart's legend (chips, projections, measured points: long names) took 35-45 % of its width beside
+    the plot; it goes below, in rows, the figure taller by them."""
+    at = run_page("frontier", model="deepseek-r1", weights="fp8", kv="fp8", fr_io="1k1k")
+    at.session_state["frontier.rack"] = True
+    at.run()
+    assert not at.exception, at.exception
+    fig = _fig(at, "DeepSeek-R1 · 1k/1k")
+    layout = fig["layout"]
+    assert layout["legend"]["orientation"] == "h" and layout["legend"]["y"] < 0 and layout["height"] > 520
+    # the five chips' curves in five colours (MI455X's palette purple read as GB200's indigo)
+    colours = [t["line"]["color"] for t in fig["data"] if t.get("mode") == "lines+markers"]
+    assert len(colours) == 5 and len(set(colours)) == 5, colours

@@ -133,12 +133,12 @@ LEGEND_SIDE_MAX = 8  # legend entries that fit beside a plot; more go below it
 _LEGEND_ROW_PX = 22
 
 
-def legend_placement(fig: go.Figure, height: int, *, per_row: int = 3) -> dict:
-    """Layout for the legend: a column at the plot's right when it has at most LEGEND_SIDE_MAX entries, else rows
+def legend_placement(fig: go.Figure, height: int, *, per_row: int = 3, side_max: int = LEGEND_SIDE_MAX) -> dict:
+    """Layout for the legend: a column at the plot's right when it has at most `side_max` entries, else rows
     below the plot (`per_row` entries a row) with the figure made taller by those rows, so the plot keeps its width
     and its height. Returns update_layout keywords (legend, height, margin)."""
     entries = sum(1 for t in fig.data if t.showlegend is not False and t.name)
-    if entries <= LEGEND_SIDE_MAX:
+    if entries <= side_max:
         return {"height": height, "legend": {"orientation": "v", "x": 1.01, "xanchor": "left", "y": 1.0,
                                              "yanchor": "top"}, "margin": {"r": 10}}  # fmt: skip
     rows = math.ceil(entries / per_row)

@@ -19,7 +19,7 @@ from tpot_model.serving import at_interactivity
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import Figure, hardware_colour, round_significant, style
+from .common import Figure, hardware_colour, legend_placement, round_significant, style
 
 CHIPS = ("gb200", "b200", "mi355x")  # rack-scale NVL72, scale-out HGX, scale-out AMD
 PROJECTIONS = ("vr200", "mi455x")  # announced next generation: vendor figures, drawn dashed
@@ -138,8 +138,9 @@ def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: 
         tr("fr_rack_axis_y"),
         log_y=True,
     )
-    fig.update_layout(height=520, legend={"orientation": "v", "x": 1.01, "xanchor": "left", "y": 1.0,
-                                          "yanchor": "top"}, margin={"r": 10})  # fmt: skip
+    # below the plot: the chips' names, projections and measured points are long (a side column took 35-45 % of the
+    # chart's width)
+    fig.update_layout(**legend_placement(fig, 520, side_max=0))
     for x in RATIO_AT:
         fig.add_vline(x=x, line={"color": "#bbb", "width": 1, "dash": "dot"})
     return fig
