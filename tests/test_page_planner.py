@@ -441,3 +441,22 @@ def test_layout_says_how_far_measured_runs_like_it_sit(tr):
     assert said in [c.value for c in at.main.caption]
     dense = run_page("planner", **{**q, "model": "llama-3.1-70b"})
     assert not dense.exception and not any(c.value.startswith(said[:12]) for c in dense.main.caption)
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_slo_rate_and_cost_say_output_tokens_beside_the_layouts_input_plus_output(tr):
+    """The SLO frontier's rate (batch / TPOT / GPUs) and its cost count output tokens; the layout search's rate
+    counts input + output: each says which, and the sidebar-batch comparison matches the cost metric's basis."""
+    at = run_page("planner", lang=tr.lang)
+    assert not at.exception
+    labels = [m.label for m in at.metric]
+    assert tr("pl_m_tps_gpu") in labels and tr("pl_m_cost") in labels
+    output = "output" if tr is EN else "輸出"
+    assert output in tr("pl_m_tps_gpu").lower() and output in tr("pl_m_cost")
+    comparison = next(c.value for c in at.main.caption if c.value.startswith(tr("pl_sidebar_batch", batch=32, tpot="",
+                      verdict="", per_gpu="", usd="", x="")[:8]))  # fmt: skip
+    assert tr("pl_sidebar_batch", batch="", tpot="", verdict="", per_gpu="", usd="", x="").count(output) == 2
+    assert comparison.count(output) == 2
+    layout = run_page("planner", planner_section="gpus", lang=tr.lang)
+    assert tr("pl_m_layout_tps") in [m.label for m in layout.metric]
+    assert ("input + output" if tr is EN else "輸入加輸出") in tr("pl_m_layout_tps")
