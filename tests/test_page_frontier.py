@@ -573,3 +573,6 @@ def test_rack_scale_legend_sits_below_the_plot_and_each_chip_has_its_colour():
     # the five chips' curves in five colours (MI455X's palette purple read as GB200's indigo)
     colours = [t["line"]["color"] for t in fig["data"] if t.get("mode") == "lines+markers"]
     assert len(colours) == 5 and len(set(colours)) == 5, colours
+    # its log axis labelled 1-2-5 with separators, not Plotly's bare '2', '5' and '1000' beside '10k'
+    ticks = layout["yaxis"]["ticktext"]
+    assert "1,000" in ticks and not {"2", "5", "10k"} & set(ticks), ticks

@@ -19,7 +19,7 @@ from tpot_model.serving import at_interactivity
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import Figure, hardware_colour, legend_placement, round_significant, style
+from .common import Figure, hardware_colour, legend_placement, round_significant, style, y_log_ticks
 
 CHIPS = ("gb200", "b200", "mi355x")  # rack-scale NVL72, scale-out HGX, scale-out AMD
 PROJECTIONS = ("vr200", "mi455x")  # announced next generation: vendor figures, drawn dashed
@@ -138,6 +138,7 @@ def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: 
         tr("fr_rack_axis_y"),
         log_y=True,
     )
+    fig.update_yaxes(**y_log_ticks(fig))  # 1-2-5 ticks with their units (Plotly's own read '2', '5', '1000', '10k')
     # below the plot: the chips' names, projections and measured points are long (a side column took 35-45 % of the
     # chart's width)
     fig.update_layout(**legend_placement(fig, 520, side_max=0))
