@@ -558,6 +558,16 @@ def test_rack_table_reads_off_searched_targets_not_interpolations():
     curve = rack_scale.RackCurve("gb200", "GB200", False, rack_scale.INTERACTIVITY, found, {})
     assert curve.at(125.0) == pytest.approx(1e5 / 125.0**1.5, rel=1e-12)
     assert math.isnan(curve.at(130.0))
+    # the deployment that meets 125 reaches 129 (a whole batch): the table reads its rate, as the CSV row does, not
+    # the curve between 119 and 129 at 125 (74.1 in the table beside 64.2 in the CSV)
+    overshoot = tuple(
+        SimpleNamespace(
+            feasible=True, tokens_per_s_per_user=float(x) * 1.03, tokens_per_s_per_gpu=1e5 / float(x) ** 1.5
+        )
+        for x in rack_scale.INTERACTIVITY
+    )
+    curve = rack_scale.RackCurve("gb200", "GB200", False, rack_scale.INTERACTIVITY, overshoot, {})
+    assert curve.at(125.0) == pytest.approx(1e5 / 125.0**1.5, rel=1e-12)
 
 
 def test_rack_scale_legend_sits_below_the_plot_and_each_chip_has_its_colour():

@@ -62,7 +62,13 @@ class RackCurve:
         return np.array([d.tokens_per_s_per_gpu for d in self.deployments])
 
     def at(self, target: float) -> float:
-        """Tokens/s per GPU at a target interactivity (log-log along the curve; nan off it)."""
+        """Tokens/s per GPU at a target interactivity: at a searched target, that target's best deployment's (the
+        layout that meets it, as the chart's CSV row says, though it may reach a little more); elsewhere log-log
+        along the curve; nan off it."""
+        hit = np.flatnonzero(np.isclose(self.targets, target, rtol=1e-9, atol=0.0))
+        if hit.size:
+            d = self.deployments[int(hit[0])]
+            return float(d.tokens_per_s_per_gpu) if d.feasible else math.nan
         ok = self.feasible
         return at_interactivity(self.interactivity[ok], self.per_gpu[ok], target)
 
