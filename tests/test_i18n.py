@@ -36,6 +36,14 @@ def test_zh_tw_names_sit_in_the_sentence_without_spaces():
     assert not bad, bad
 
 
+def test_zh_tw_prose_in_parentheses_uses_full_width_ones():
+    """A parenthesis of zh-TW prose (its text has a full-width comma or colon) is full-width: '首 Token 延遲（TTFT，每個
+    請求）', not '(TTFT，每個請求)'; formulas keep ASCII ones (max(a, b))."""
+    prose = re.compile(r"\([^()]*[，：][^()]*\)")
+    bad = [k for k, v in catalog().items() if prose.search(v["zh-TW"])]
+    assert not bad, bad
+
+
 def test_sidebar_engine_date_reads_newest_in_the_readers_language():
     """The engine-date box's 'newest' (None) showed Streamlit's English 'Choose an option' placeholder in zh-TW."""
     for lang in ("en", "zh-TW"):

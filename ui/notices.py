@@ -160,7 +160,7 @@ def cost_line(est, tr: Translator, key: str = "no_price", tokens_per_s_per_gpu: 
     per_mw = per_gpu * 1e6 / all_in_w  # economics.tokens_per_s_per_mw
     mw = (
         f"{tr('m_tokens_per_mw')}{tr('label_colon')}{fmt.rate(per_mw)} "
-        f"({tr('j_all_in', j=fmt.number(all_in_w / per_gpu) if per_gpu > 0 else 'n/a')})"
+        f"{tr('j_all_in', j=fmt.number(all_in_w / per_gpu) if per_gpu > 0 else 'n/a')}"
         if per_mw == per_mw
         else fmt.device_text("m_tokens_per_mw_none", est.hardware, tr)
     )
