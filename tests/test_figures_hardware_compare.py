@@ -455,3 +455,11 @@ def test_bandwidth_by_year_stacks_the_names_of_chips_at_one_point():
     labels = hf.bandwidth_by_year([a, b, c]).data[-1]
     assert list(labels.text) == ["", "Alpha<br>Beta", "Gamma"]  # Beta (4.1 TB/s), the faster of the pair, carries it
     assert labels.textposition[1] != labels.textposition[2]  # the two labels on opposite sides
+
+
+def test_tpot_by_hardware_legend_sits_in_the_plot_not_on_the_title():
+    """The legend sat above the plot at the top right, where a long title ran into it: it sits inside the plot's
+    top-right corner (beside the fastest, shortest bars), on a white ground, below the title."""
+    legend = hf.tpot_by_hardware(_pairs()).layout.legend
+    assert (legend.x, legend.xanchor, legend.y, legend.yanchor, legend.orientation) == (1.0, "right", 1.0, "top", "v")
+    assert legend.bgcolor.startswith("rgba(255,255,255")

@@ -426,7 +426,11 @@ def tpot_by_hardware(
     bottom = float(np.nanmin(ideal_s, initial=1e-3)) * scale
     x_title = tr("hw_axis_tpot_s") if in_seconds else tr("axis_tpot_ms")
     style(fig, title, x_title, "", log_x=log_x)
-    fig.update_layout(barmode="overlay", height=max(320, 24 * len(pairs) + 130), margin={"l": 10})
+    # the legend inside the plot's top-right corner, beside the fastest (shortest) bars: above the plot it ran into
+    # a long title
+    fig.update_layout(barmode="overlay", height=max(320, 24 * len(pairs) + 130), margin={"l": 10},
+                      legend={"orientation": "v", "x": 1.0, "xanchor": "right", "y": 1.0, "yanchor": "top",
+                              "bgcolor": "rgba(255,255,255,0.85)"})  # fmt: skip
     fig.update_yaxes(autorange="reversed", automargin=True)
     # room on the right for the labels (longer when they carry a fit note)
     room = 1.9 if any(notes) and show_profile else 1.6
