@@ -119,6 +119,9 @@ def price_note(price, tr: Translator) -> str:
     return fmt.price_note(price, tr)
 
 
+UNPRICED_LISTED = 6  # chips without a price named in a caption; more are counted
+
+
 def basis_caption(prices: dict, tr: Translator, hardware=None) -> None:
     """Under a table of $ figures over several chips (name -> PricePoint, one basis): the basis and the span of the
     prices' dates, the chips with no public price under it, and what tokens per MW count (all-in power); in the
@@ -131,7 +134,9 @@ def basis_caption(prices: dict, tr: Translator, hardware=None) -> None:
     unpriced = [name for name, p in prices.items() if p.usd_per_gpu_hour != p.usd_per_gpu_hour]
     note = fmt.prices_note(priced, tr) if priced else tr(f"basis_{next(iter(prices.values())).basis}")
     text = tr("cost_basis_many", note=note)
-    if unpriced:
+    if len(unpriced) > UNPRICED_LISTED:  # a count, not a wall of names: the table's blank cells show which
+        text += " " + tr("cost_basis_unpriced_many", n=len(unpriced), total=len(prices))
+    elif unpriced:
         text += " " + tr("cost_basis_unpriced", hws=tr.join(unpriced))
     st.caption(text)
 
