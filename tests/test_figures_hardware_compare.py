@@ -463,3 +463,27 @@ def test_tpot_by_hardware_legend_sits_in_the_plot_not_on_the_title():
     legend = hf.tpot_by_hardware(_pairs()).layout.legend
     assert (legend.x, legend.xanchor, legend.y, legend.yanchor, legend.orientation) == (1.0, "right", 1.0, "top", "v")
     assert legend.bgcolor.startswith("rgba(255,255,255")
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_frontier_point_of_an_announced_chip_is_marked(tr):
+    """Issue 18: the memory frontier jumped to an announced part's figure (Rubin's 22 TB/s) with nothing saying so:
+    a point an announced chip holds is an open marker, '(announced)' in its hover, with one legend key; a year range
+    of one year reads '2026', not '2026–2026'."""
+    future = replace(FAST, id="future", name="Future", launch_year=2026, memory_bandwidth_bytes_per_s=9 * TOY_BW,
+                     announced=True)  # fmt: skip
+    chips = [*CHIPS, future]
+    df = hf.frontier_table(chips)
+    overall = df[df.memory_type == "all"].set_index("year")
+    assert bool(overall.loc[2026].announced) and not overall.loc[2024].announced
+    trace = _trace(hf.bandwidth_frontier(chips, tr=tr), tr("hw_frontier_all"))
+    years = decode(trace.x).tolist()
+    assert trace.marker.symbol[years.index(2026)] == "circle-open" and trace.marker.symbol[0] == "circle"
+    assert trace.customdata[years.index(2026)][0] == tr("hw_announced_name", name="Future")
+    names = [t.name for t in hf.bandwidth_frontier(chips, tr=tr).data]
+    assert tr("hw_frontier_announced") in names and tr("hw_frontier_announced") not in [
+        t.name for t in hf.bandwidth_frontier(CHIPS, tr=tr).data
+    ]
+    gen = hf.generation_table(chips, tr=tr).set_index(tr("hw_col_memory_type"))
+    assert gen.loc[hf.memory_label("GDDR6", tr), tr("hw_col_years")] == str(SMALL.launch_year)  # one chip, one year
+    assert gen.loc[hf.memory_label("HBM3e", tr), tr("hw_col_years")] == f"{FAST.launch_year}–2026"

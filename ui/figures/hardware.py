@@ -618,11 +618,11 @@ def mlperf_display_table(table: pd.DataFrame, *, tr: Translator = EN) -> pd.Data
 
 
 def frontier_table(chips: Iterable[Hardware]) -> pd.DataFrame:
-    """Per memory type and launch year: the best peak bandwidth launched so far (TB/s), the chip that holds it,
-    and the best of any memory type ("all")."""
+    """Per memory type and launch year: the best peak bandwidth launched so far (TB/s), the chip that holds it
+    (`announced`: not shipping yet, its figures vendor claims), and the best of any memory type ("all")."""
     chips = sorted((h for h in chips if h.launch_year is not None), key=lambda h: h.launch_year)
     if not chips:
-        return pd.DataFrame(columns=["memory_type", "year", "best_bandwidth_tb_per_s", "best_hardware"])
+        return pd.DataFrame(columns=["memory_type", "year", "best_bandwidth_tb_per_s", "best_hardware", "announced"])
     years = range(chips[0].launch_year, chips[-1].launch_year + 1)
     rows = []
     known = sorted({h.memory_type for h in chips if h.memory_type}, key=memory_rank)
@@ -644,13 +644,15 @@ def frontier_table(chips: Iterable[Hardware]) -> pd.DataFrame:
                     "year": year,
                     "best_bandwidth_tb_per_s": best.memory_bandwidth_bytes_per_s / TB_per_s,
                     "best_hardware": best.name,
+                    "announced": bool(best.announced),
                 }
             )
     return pd.DataFrame(rows)
 
 
 def bandwidth_frontier(chips: Sequence[Hardware], *, tr: Translator = EN) -> go.Figure:
-    """Step lines: the best peak bandwidth (TB/s) available per memory generation, year by year, and over all."""
+    """Step lines: the best peak bandwidth (TB/s) available per memory generation, year by year, and over all; a
+    point held by an announced chip (vendor claims) is an open marker, named "(announced)" in its hover."""
     table = frontier_table(chips)
     fig = Figure()
     for mt, group in table.groupby("memory_type", sort=False):
@@ -666,11 +668,20 @@ def bandwidth_frontier(chips: Sequence[Hardware], *, tr: Translator = EN) -> go.
                 "dash": "dot" if overall else "solid",
                 "width": 2 if overall else 2.5,
             },
-            marker={"size": 6},
+            marker={
+                "size": [9 if a else 6 for a in group["announced"]],
+                "symbol": ["circle-open" if a else "circle" for a in group["announced"]],
+            },  # fmt: skip
             name=label,
-            customdata=[[name, label] for name in group["best_hardware"]],
+            customdata=[
+                [tr("hw_announced_name", name=name) if a else name, label]
+                for name, a in zip(group["best_hardware"], group["announced"], strict=True)
+            ],  # fmt: skip
             hovertemplate=tr("hw_hover_frontier") + "<extra></extra>",
         )
+    if table["announced"].any():  # one legend key says what the open markers mean
+        fig.add_scatter(x=[None], y=[None], mode="markers", name=tr("hw_frontier_announced"),
+                        marker={"symbol": "circle-open", "size": 9, "color": FRONTIER_COLOUR})  # fmt: skip
     style(fig, tr("hw_frontier_title"), tr("hw_axis_year"), tr("hw_axis_bandwidth"))
     fig.update_xaxes(dtick=1, tickformat="d")
     fig.update_layout(legend=_RIGHT_LEGEND | {"title_text": tr("hw_legend_memory")}, margin={"r": 170}, height=460)
@@ -688,7 +699,9 @@ def generation_table(chips: Iterable[Hardware], *, tr: Translator = EN) -> pd.Da
             {
                 tr("hw_col_memory_type"): memory_label(mt, tr),
                 tr("hw_col_chips"): len(group),
-                tr("hw_col_years"): f"{min(years)}–{max(years)}" if years else "",
+                tr("hw_col_years"): (f"{min(years)}–{max(years)}" if min(years) < max(years) else str(min(years)))
+                if years
+                else "",
                 tr("hw_col_best_bw"): round(group[0].memory_bandwidth_bytes_per_s / TB_per_s, 3),
                 tr("hw_col_max_gb"): round(max(h.memory_bytes for h in group) / GB, 1),
                 tr("hw_col_chip_list"): ", ".join(fmt.chip(h, tr) for h in group),
