@@ -27,7 +27,7 @@ st.markdown(
         profile=profile_name,
     )
 )
-notices.fit_notice(est, tr)
+notices.scenario_notices(est, tr)
 notices.fp4_notice(est, state.weights, state.kv, tr)
 
 st.subheader(tr("breakdown_table_title"))

@@ -146,7 +146,7 @@ est_a = controls.evaluate(state)
 with st.container(border=True):
     st.subheader(tr("cmp_side_a"))
     summary("A", state, est_a)
-    notices.fit_notice(est_a, tr)
+    notices.scenario_notices(est_a, tr)
     notices.fp4_notice(est_a, state.weights, state.kv, tr)
     notices.cost_line(est_a, tr, key="compare.a.no_price")
 
@@ -164,7 +164,7 @@ for side in page_state.SIDES:
         if values["gpus"] == figs.AUTO:
             auto_key = "cmp_auto_used" if est.min_gpus == est.min_gpus else "cmp_auto_none"
             st.caption(fmt.device_text(auto_key, est.hardware, tr, n=side_state.gpus))
-        notices.fit_notice(est, tr)
+        notices.scenario_notices(est, tr)
         notices.fp4_notice(est, side_state.weights, side_state.kv, tr)
         if est.price_usd_per_gpu_hour != est.price_usd_per_gpu_hour:
             st.caption(tr("cmp_no_price", hw=est.hardware.name, x=x))

@@ -35,7 +35,7 @@ else:
 notices.cost_line(est, tr)
 if not energy_known:
     st.info(tr("ce_no_power", hw=hw.name))
-notices.fit_notice(est, tr)
+notices.scenario_notices(est, tr)
 notices.fp4_notice(est, state.weights, state.kv, tr)
 bands.basis_caption(est, tr, controls.profile_label(est.profile, tr))
 

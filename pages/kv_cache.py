@@ -18,7 +18,7 @@ window = model.sliding_window.window_tokens if model.sliding_window else None
 
 st.title(tr("page_kv_cache"))
 st.markdown(tr("kvc_intro", model=model.name, kv=state.kv, gpus=state.gpus, hw=hw.name))
-notices.fit_notice(est, tr)
+notices.scenario_notices(est, tr)
 notices.fp4_notice(est, state.weights, state.kv, tr)
 st.markdown(figs.attention_text(model, kvb, state.gpus, tr=tr))
 

@@ -51,7 +51,7 @@ st.markdown(
         profile=profile,
     )
 )
-notices.fit_notice(est, tr)
+notices.scenario_notices(est, tr)
 notices.fp4_notice(est, state.weights, state.kv, tr)
 
 render(figs.memory_blocks(est, tr))

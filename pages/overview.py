@@ -43,7 +43,7 @@ else:
             profile=controls.profile_label(est.profile, tr),
         )
     )
-notices.fit_notice(est, tr)
+notices.scenario_notices(est, tr)
 notices.fp4_notice(est, state.weights, state.kv, tr)
 notices.context_notice(est, tr)
 notices.split_notice(est, tr)

@@ -117,7 +117,7 @@ st.markdown(
 )
 
 # ------------------------------------------------------------------------------------------------ the frontier
-notices.fit_notice(est, tr)
+notices.scenario_notices(est, tr)
 notices.fp4_notice(est, state.weights, state.kv, tr)
 st.header(tr("pl_frontier_h"))
 point = planner.frontier(model, hw, scenario, profile, target_s, ttft_s)

@@ -25,7 +25,7 @@ st.markdown(
         context=fmt.tokens(state.context),
     )
 )
-notices.fit_notice(est, tr)
+notices.scenario_notices(est, tr)
 notices.fp4_notice(est, state.weights, state.kv, tr)
 
 c = st.columns(4)

@@ -510,3 +510,17 @@ def test_a_page_run_freezes_what_the_server_loaded_out_of_the_collectors_reach()
     at = run_page("roofline")
     assert not at.exception
     assert gc.get_freeze_count() > 10_000
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+@pytest.mark.parametrize("page", ["overview", "roofline", "cost", "planner"])
+def test_an_announced_chip_is_said_to_be_a_projection(page, lang):
+    """Issue 18: an announced part (Vera Rubin) in the sidebar: the page says its figures are vendor claims and its
+    numbers projections (the sidebar's '(announced)' alone was easy to miss); a shipping chip gets no such notice."""
+    tr = Translator(lang)
+    at = run_page(page, hardware="vr200", gpus="8", lang=lang)
+    assert not at.exception, at.exception
+    said = tr("announced_notice", hw="NVIDIA Rubin (per GPU, Vera Rubin NVL72)")
+    assert said in [i.value for i in at.info]
+    shipping = run_page(page, hardware="b200", gpus="8", lang=lang)
+    assert not any(i.value == tr("announced_notice", hw="NVIDIA B200 (HGX, 1000 W)") for i in shipping.info)

@@ -19,6 +19,18 @@ def url_notices(notices, tr: Translator) -> None:
         st.warning(tr(key, param=n.param, given=n.given or "∅", used=n.used), icon=":material/warning:")
 
 
+def scenario_notices(est, tr: Translator) -> None:
+    """Under a page's scenario line: the chip not shipping yet (announced_notice), then the memory fit (fit_notice)."""
+    announced_notice(est.hardware, tr)
+    fit_notice(est, tr)
+
+
+def announced_notice(hw, tr: Translator) -> None:
+    """For a chip announced but not shipping: its figures are vendor claims, the numbers projections."""
+    if getattr(hw, "announced", False):
+        st.info(tr("announced_notice", hw=hw.name), icon=":material/campaign:")
+
+
 def fit_notice(est, tr: Translator) -> None:
     """When a (scalar) scenario does not fit: say by how much, and the remedies that work (GPUs, precision, batch)."""
     if bool(est.fits):
