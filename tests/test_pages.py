@@ -524,3 +524,11 @@ def test_an_announced_chip_is_said_to_be_a_projection(page, lang):
     assert said in [i.value for i in at.info]
     shipping = run_page(page, hardware="b200", gpus="8", lang=lang)
     assert not any(i.value == tr("announced_notice", hw="NVIDIA B200 (HGX, 1000 W)") for i in shipping.info)
+
+
+def test_an_announced_chips_single_chart_embed_names_it_announced():
+    """The single-chart embed's caption (and every export's scenario) names an announced chip '(announced)'."""
+    at = run_page("roofline", embedded=True, only="roofline", hardware="vr200", gpus="8")
+    assert not at.exception, at.exception
+    (caption,) = [c.value for c in at.caption]
+    assert EN("hw_announced_name", name="NVIDIA Rubin (per GPU, Vera Rubin NVL72)") in caption

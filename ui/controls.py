@@ -297,6 +297,7 @@ def export_about() -> dict:
     """The sidebar scenario as an export states it (export.scenario_fields): ids, names, numbers, price basis."""
     state = scenario_state()
     est = evaluate(state)
-    return export.scenario_fields(
-        state, est, est.model.name, est.hardware.name, profile_label(est.profile, translator())
+    tr = translator()
+    return export.scenario_fields(  # the chip '(announced)' when not shipping: exports carry the mark too
+        state, est, est.model.name, fmt.chip(est.hardware, tr), profile_label(est.profile, tr)
     )
