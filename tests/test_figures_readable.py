@@ -52,6 +52,8 @@ def test_money_with_two_decimals_where_asked():
     assert fmt.usd(1234.5, 2) == "$1,234.50"
     assert fmt.usd(0.1, 2) == "$0.10"
     assert fmt.usd(0.1234) == "$0.123"  # three significant figures otherwise
+    # a price quoted to three decimals as quoted (2.235 is 2.23499... in binary: three significant figures read 2.23)
+    assert (fmt.usd(2.235), fmt.usd(4.54), fmt.usd(2.5), fmt.usd(7.2512345)) == ("$2.235", "$4.54", "$2.50", "$7.25")
 
 
 # ------------------------------------------------------------------------------------------------- devices

@@ -81,11 +81,15 @@ def rate(tokens_per_s: float, *, like: float | None = None) -> str:
 
 def usd(value: float, decimals: int | None = None) -> str:
     """Dollars to 3 significant figures ($0.123, $7.25), or to `decimals` places ($1,234.50) where a column of
-    money is read side by side."""
+    money is read side by side. A value from $1 to $10 written with three decimals (a price quoted so: Trainium2's
+    $2.235 per chip-hour) is shown as written: to 3 significant figures its binary value, 2.23499..., read $2.23."""
     v = float(value)
     if not math.isfinite(v):
         return "n/a"
-    return f"${v:,.{decimals}f}" if decimals is not None else f"${_sig(v)}"
+    if decimals is not None:
+        return f"${v:,.{decimals}f}"
+    written = repr(v).partition(".")[2]
+    return f"${v:.3f}" if 1 <= abs(v) < 10 and len(written) == 3 and written.isdigit() else f"${_sig(v)}"
 
 
 def ratio(a_per_b: float) -> str:
