@@ -99,11 +99,10 @@ def serving_loho():
     return serving_calibration.read_serving_loho(path, serving_measurements())
 
 
-@st.cache_resource(show_spinner=False)
 def disaggregated_check() -> dict:
-    """data/disaggregated_check.json as calibrate wrote it: how far each pool of the disaggregated runs is off ({}
-    when absent)."""
-    return pool_correction.read_check(DATA_DIR / pool_correction.CHECK_NAME)
+    """data/disaggregated_check.json as calibrate wrote it: how far each pool of the disaggregated runs is off, and
+    the frontier check ({} when absent); read once per process, by the model's reader (the layout search uses it)."""
+    return pool_correction.committed_check()
 
 
 @st.cache_resource(show_spinner=False, max_entries=64)
