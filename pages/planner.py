@@ -322,8 +322,7 @@ def layout_section() -> None:
         )  # fmt: skip
     check = cache.disaggregated_check().get("frontier")
     if found := frontier_check.deployment_range(d, model, profile, check):  # how far to trust it, by measured runs
-        low, high, band, where = found
-        node, level = where.split("|")
+        low, high, band, (node, level) = found
         st.caption(
             tr("pl_layout_range", runs=band["runs"] - band["unreached"], p10=f"{band['p10_ratio']:.2f}",
                p90=f"{band['p90_ratio']:.2f}", tps=fmt.rate(d.tokens_per_s_per_gpu), low=fmt.rate(float(f"{low:.3g}")),

@@ -110,11 +110,16 @@ def check(rows: Sequence[ServingMeasurement], profiles: dict[str, EfficiencyProf
     return out
 
 
-def cell(gpus: int, interactivity_tok_s_per_user: float) -> str:
-    """The check's cell of a deployment: 'single_node' or 'multi_node' (more than NODE_GPUS GPUs), '|', 'below_high'
-    or 'high' (from HIGH_FROM tokens/s per user)."""
+def cell_parts(gpus: int, interactivity_tok_s_per_user: float) -> tuple[str, str]:
+    """The check's cell of a deployment: ('single_node' or 'multi_node' (more than NODE_GPUS GPUs), 'below_high' or
+    'high' (from HIGH_FROM tokens/s per user))."""
     node = "multi_node" if gpus > NODE_GPUS else "single_node"
-    return f"{node}|{'high' if interactivity_tok_s_per_user >= HIGH_FROM else 'below_high'}"
+    return node, "high" if interactivity_tok_s_per_user >= HIGH_FROM else "below_high"
+
+
+def cell(gpus: int, interactivity_tok_s_per_user: float) -> str:
+    """The cell's key in the summary's ``cells``: 'node|level' (cell_parts)."""
+    return "|".join(cell_parts(gpus, interactivity_tok_s_per_user))
 
 
 def measured_range(frontier: dict, gpus: int, interactivity_tok_s_per_user: float) -> tuple[float, float, dict] | None:
@@ -127,8 +132,10 @@ def measured_range(frontier: dict, gpus: int, interactivity_tok_s_per_user: floa
     return 1.0 / band["p90_ratio"], 1.0 / band["p10_ratio"], band
 
 
-def deployment_range(d: Deployment, model, profile, frontier: dict) -> tuple[float, float, dict, str] | None:
-    """(low, high tokens/s per GPU, the cell's band, the cell) for a feasible MTP-free layout-search deployment of an
+def deployment_range(
+    d: Deployment, model, profile, frontier: dict
+) -> tuple[float, float, dict, tuple[str, str]] | None:
+    """(low, high tokens/s per GPU, the cell's band, the cell's (node, level): cell_parts) for a feasible MTP-free layout-search deployment of an
     MoE model under an engine profile: where 80 % of the measured frontier runs of its cell sit against the search
     (measured_range); None elsewhere (the check holds no such runs)."""
     if not d.feasible or d.mtp_k or correction(model, profile) is NEUTRAL:
@@ -137,7 +144,7 @@ def deployment_range(d: Deployment, model, profile, frontier: dict) -> tuple[flo
     if found is None:
         return None
     low, high, band = found
-    return d.tokens_per_s_per_gpu * low, d.tokens_per_s_per_gpu * high, band, cell(d.gpus_used, 1.0 / d.tpot_s)
+    return d.tokens_per_s_per_gpu * low, d.tokens_per_s_per_gpu * high, band, cell_parts(d.gpus_used, 1.0 / d.tpot_s)
 
 
 def _band(points: Sequence[Point]) -> dict:
@@ -169,7 +176,7 @@ def summary(points: Sequence[Point]) -> dict:
         "high": _band([p for p in points if p.interactivity_tok_s_per_user >= HIGH_FROM]),
         "cells": {
             c: _band([p for p in points if cell(p.gpus, p.interactivity_tok_s_per_user) == c])
-            for c in (f"{n}|{b}" for n in ("single_node", "multi_node") for b in ("below_high", "high"))
+            for c in ("|".join((n, b)) for n in ("single_node", "multi_node") for b in ("below_high", "high"))
         },
         "points": [
             {

@@ -279,9 +279,8 @@ def measured_band(d: Deployment, model, profile) -> tuple[float, float, str] | N
     found = deployment_range(d, model, profile, frontier)
     if found is None:
         return None
-    low, high, band, where = found
+    low, high, band, (node_key, level_key) = found
     node_gpus, high_from = frontier["node_gpus"], frontier["high_from_tok_s_per_user"]
-    node_key, level_key = where.split("|")
     node = f"on more than {node_gpus} GPUs" if node_key == "multi_node" else f"on at most {node_gpus} GPUs"
     level = f"from {high_from:g} tok/s per user" if level_key == "high" else f"below {high_from:g} tok/s per user"
     basis = (
