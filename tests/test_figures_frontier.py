@@ -170,6 +170,25 @@ def test_measured_traces_carry_the_measured_numbers(rows):
     assert (table["kind"] == "measured").sum() == len(pts)
 
 
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_measured_layouts_read_in_the_readers_language(rows, tr):
+    """A measured run's parallelism (InferenceX's English in the CSV) is said in the reader's language: a
+    disaggregated run as its prefill and decode pools, data-parallel attention named; every pattern the CSV holds is
+    recognised (no English source words left in zh-TW)."""
+    from ui.figures.common import measured_layout
+
+    text = "disagg prefill 8 GPUs [1 worker(s), TP8/EP8 DP-attn] + decode 48 GPUs [6 worker(s), TP8/EP8]"
+    dp = tr("measured_layout_dp_attention", p="TP8/EP8")
+    assert measured_layout(text, tr) == tr("measured_layout_disaggregated", prefill_gpus="8", prefill_workers="1",
+                                           prefill=dp, decode_gpus="48", decode_workers="6", decode="TP8/EP8")  # fmt: skip
+    assert measured_layout("TP8/EP8 + DP-attention", tr) == dp and measured_layout("TP4", tr) == "TP4"
+    for r in rows:
+        said = measured_layout(r.fields.get("parallelism", ""), tr)
+        assert not any(w in said for w in ("disagg", "worker", "DP-attn", "DP-attention", "Pareto")), said
+    if tr is ZH:
+        assert "預填充 8 張 GPU" in measured_layout(text, tr) and "注意力資料平行" in measured_layout(text, tr)
+
+
 # --------------------------------------------------------------------------------------------------- cost, power
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import math
 import os
+import re
 import zlib
 
 import numpy as np
@@ -346,3 +347,29 @@ def add_band(
                     hovertemplate=hover)  # fmt: skip
     fig.add_scatter(x=x, y=high, mode="lines", line=edge, fill="tonexty", fillcolor=_rgba(colour, BAND_OPACITY),
                     legendgroup=group, showlegend=showlegend, name=name, hovertemplate=hover)  # fmt: skip
+
+
+# a measured run's parallelism as data/serving_measurements.csv quotes it (InferenceX's words)
+_DISAGG_LAYOUT = re.compile(
+    r"disagg prefill (\d+) GPUs \[(\d+) worker\(s\), ([^\]]+)\] \+ decode (\d+) GPUs \[(\d+) worker\(s\), ([^\]]+)\]"
+)
+_DP_ATTENTION = re.compile(r"\s*(?:\+\s*DP-attention|DP-attn)$")
+
+
+def measured_layout(text: str, tr) -> str:
+    """A measured run's parallelism (the CSV's `parallelism`, in the source's English) in the reader's language:
+    'disagg prefill 8 GPUs [1 worker(s), TP8/EP8 DP-attn] + decode ...' as prefill and decode pools, each GPUs
+    (workers x parallelism); 'TP8/EP8 + DP-attention' with the attention's data parallelism named; a text of another
+    shape as it is."""
+
+    def parallelism(p: str) -> str:
+        core = _DP_ATTENTION.sub("", p.strip())
+        return tr("measured_layout_dp_attention", p=core) if core != p.strip() else core
+
+    if m := _DISAGG_LAYOUT.fullmatch(text.strip()):
+        pg, pw, pp, dg, dw, dp = m.groups()
+        return tr("measured_layout_disaggregated", prefill_gpus=pg, prefill_workers=pw, prefill=parallelism(pp),
+                  decode_gpus=dg, decode_workers=dw, decode=parallelism(dp))  # fmt: skip
+    if text.strip() == "Pareto frontier across configs (not stated)":
+        return tr("measured_layout_not_stated")
+    return parallelism(text) if text else text

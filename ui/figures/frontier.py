@@ -23,7 +23,16 @@ from tpot_model.serving import at_interactivity
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import Figure, hardware_colour, legend_placement, nice_log_ticks, style, tick_label, y_log_ticks
+from .common import (
+    Figure,
+    hardware_colour,
+    legend_placement,
+    measured_layout,
+    nice_log_ticks,
+    style,
+    tick_label,
+    y_log_ticks,
+)
 
 # (ISL, OSL) tokens: InferenceX's chat, reasoning and summarization workloads; long reasoning (thinking models'
 # 16K-32K outputs); agentic long context (a coding agent's 64K prompt of code and tool output, 2K out)
@@ -200,7 +209,7 @@ def _hover_measured(r, tr: Translator, y_value: float, unit: str) -> str:
         id=r.id,
         engine=r.engine,
         date=r.run_date or "—",
-        parallelism=r.fields.get("parallelism", ""),
+        parallelism=measured_layout(r.fields.get("parallelism", ""), tr),
         c=int(r.concurrency) if math.isfinite(r.concurrency) else "—",
         tpot=f"{r.tpot_s * 1e3:.1f}",
         y=f"{y_value:,.1f}",

@@ -19,7 +19,7 @@ from tpot_model.serving import at_interactivity
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import Figure, hardware_colour, legend_placement, round_significant, style, y_log_ticks
+from .common import Figure, hardware_colour, legend_placement, measured_layout, round_significant, style, y_log_ticks
 
 CHIPS = ("gb200", "b200", "mi355x")  # rack-scale NVL72, scale-out HGX, scale-out AMD
 PROJECTIONS = ("vr200", "mi455x")  # announced next generation: vendor figures, drawn dashed
@@ -133,7 +133,7 @@ def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: 
             mode="markers", name=tr("fr_rack_measured", hw=hid.upper()), legendrank=500,
             marker={"size": 11, "symbol": "diamond-open", "color": hardware_colour(hid), "line": {"width": 2}},
             hovertext=[tr("fr_rack_hover_measured", id=r.id, engine=r.engine, date=r.run_date or "—",
-                          parallelism=r.fields.get("parallelism", ""), user=f"{r.interactivity_tokens_per_s_per_user:.1f}",
+                          parallelism=measured_layout(r.fields.get("parallelism", ""), tr), user=f"{r.interactivity_tokens_per_s_per_user:.1f}",
                           y=f"{r.total_tokens_per_s_per_gpu:,.0f}") for r in rows],
             hoverinfo="text",
         )  # fmt: skip
