@@ -44,6 +44,18 @@ def test_zh_tw_prose_in_parentheses_uses_full_width_ones():
     assert not bad, bad
 
 
+def test_the_sidebar_has_one_name_and_the_embed_views_controls_carry_it():
+    """Strings that point the reader to the sidebar use one word for it (zh-TW: 側邊欄, not also 側欄), and the embed
+    view's box of the sidebar's controls (there is no sidebar there) is labelled with that word, so "choose another
+    price basis in the sidebar" leads somewhere in an embedded page too."""
+    words = {"en": "sidebar", "zh-TW": "側邊欄"}
+    assert not [k for k, v in catalog().items() if re.search("側欄", v["zh-TW"])]
+    pointing = [k for k, v in catalog().items() if words["en"] in v["en"].lower()]
+    assert len(pointing) > 20 and all(words["zh-TW"] in catalog()[k]["zh-TW"] for k in pointing if k != "embed_controls")
+    for lang, word in words.items():
+        assert word in Translator(lang)("embed_controls").lower()
+
+
 def test_sidebar_engine_date_reads_newest_in_the_readers_language():
     """The engine-date box's 'newest' (None) showed Streamlit's English 'Choose an option' placeholder in zh-TW."""
     for lang in ("en", "zh-TW"):
