@@ -331,8 +331,9 @@ def layout_section() -> None:
         )  # fmt: skip
     if not d.feasible:
         st.warning(
-            tr(f"pl_layout_none_{d.limited_by}", budget=budget, hw=hw.name, model=model.name,
-               target=fmt.target(target_s, tr)),
+            tr(f"pl_layout_none_{d.limited_by}" + ("_ttft" if d.fastest_tpot_s <= target_s else ""), budget=budget,
+               hw=hw.name, model=model.name, target=fmt.target(target_s, tr), fastest=fmt.target(d.fastest_tpot_s, tr),
+               ttft=fmt.duration(ttft_s) if ttft_s else ""),
             icon=":material/warning:",
         )  # fmt: skip
     gate = usable_memory(hw, profile)

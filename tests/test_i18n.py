@@ -51,7 +51,9 @@ def test_the_sidebar_has_one_name_and_the_embed_views_controls_carry_it():
     words = {"en": "sidebar", "zh-TW": "側邊欄"}
     assert not [k for k, v in catalog().items() if re.search("側欄", v["zh-TW"])]
     pointing = [k for k, v in catalog().items() if words["en"] in v["en"].lower()]
-    assert len(pointing) > 20 and all(words["zh-TW"] in catalog()[k]["zh-TW"] for k in pointing if k != "embed_controls")
+    assert len(pointing) > 20 and all(
+        words["zh-TW"] in catalog()[k]["zh-TW"] for k in pointing if k != "embed_controls"
+    )
     for lang, word in words.items():
         assert word in Translator(lang)("embed_controls").lower()
 

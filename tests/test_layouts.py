@@ -113,6 +113,24 @@ def test_concurrency_grid_steps():
 # --------------------------------------------------------------------------------------------------- memory decides
 
 
+def test_an_unreached_target_says_the_fastest_layout_that_fits():
+    """Hand-made tables: an aggregated instance at TPOT 12 / 20 ms and a decode pool at 9 ms (but 6 ms where it
+    does not fit). A 5 ms target is met by none: limited by the slo, the fastest that fits is 9 ms; a 9 ms target is
+    then met. On the real search (DeepSeek-R1 NVFP4, 72 x B200) the ceiling is reachable and nothing beyond it."""
+    agg = _table("aggregated", [1], [1, 2], [0.012, 0.020], 0.1, [100.0, 150.0])
+    dec = _table("decode", [1], [1, 2], [0.006, 0.009], 0.0, [1.0, 1.5], fits=[[False], [True]])
+    pre = _table("prefill", [1], [1], 0.0, 0.100, [10.0])
+    tables = _tables(aggregated=[agg], decode=[dec], prefill=[pre])
+    d = lo.choose(tables, 0.005)
+    assert (d.feasible, d.limited_by, d.fastest_tpot_s) == (False, "slo", 0.009)
+    assert lo.choose(tables, 0.009).feasible and math.isnan(lo.choose(tables, 0.009).fastest_tpot_s)
+    s = Scenario(context_tokens=1024, output_tokens=1024, weights="nvfp4", kv_cache="fp8")
+    real = lo.layout_tables(DSR1, HARDWARE["b200"], s, TYPICAL, max_gpus=72)
+    fastest = lo.choose(real, 1e-4).fastest_tpot_s
+    assert 0.004 < fastest < 0.02 and fastest == lo.fastest_tpot_s(real)
+    assert lo.choose(real, fastest * (1 + 1e-9)).feasible and not lo.choose(real, fastest * (1 - 1e-6)).feasible
+
+
 def test_only_layouts_that_fit_are_offered_and_more_memory_unlocks_a_layout():
     """DeepSeek-R1 in FP8 (671 GB of weights) does not fit 8 x H100 (8 x (0.9 x 79.6 GiB nvidia-smi - 4.14 GiB
     reserved) = 580 GB usable): within 8 GPUs there is no layout; within 16 the search crosses nodes. On 8 x H200

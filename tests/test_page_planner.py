@@ -418,6 +418,28 @@ def test_planner_says_chips_for_a_tpu_in_every_section(lang, section):
 
 
 @pytest.mark.parametrize("tr", [EN, ZH])
+def test_an_unreachable_target_names_the_fastest_layout_that_fits(tr):
+    """A target no layout meets says how fast the fastest layout that fits is (both forms of the target); with a
+    TTFT target that is what blocks, it says the TTFT is what none meets."""
+    q = {"model": "deepseek-r1", "hardware": "b200", "gpus": "8", "weights": "nvfp4", "kv": "fp8",
+         "profile": "typical", "planner_section": "gpus", "lang": tr.lang}  # fmt: skip
+    m, hw = load_model_catalog()["deepseek-r1"], load_hardware_catalog()["b200"]
+    s = Scenario(context_tokens=4096, output_tokens=1024, weights="nvfp4", kv_cache="fp8")
+    tables = lo.layout_tables(m, hw, s, resolve_profile("typical"), max_gpus=8)
+    fastest = lo.fastest_tpot_s(tables)
+    at = run_page("planner", **q, planner_target_ms="2")
+    assert not at.exception, at.exception
+    said = tr("pl_layout_none_slo", budget=8, hw=hw.name, model=m.name, target=fmt.target(0.002, tr),
+              fastest=fmt.target(fastest, tr))  # fmt: skip
+    assert said in [w.value for w in at.warning]
+    ttft = run_page("planner", **q, planner_target_ms="50", planner_ttft_ms="1")
+    assert not ttft.exception, ttft.exception
+    blocked = tr("pl_layout_none_slo_ttft", budget=8, hw=hw.name, model=m.name, target=fmt.target(0.05, tr),
+                 fastest=fmt.target(fastest, tr), ttft=fmt.duration(0.001))  # fmt: skip
+    assert blocked in [w.value for w in ttft.warning]
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
 def test_layout_says_how_far_measured_runs_like_it_sit(tr):
     """Issue 18: under an engine profile, an MoE deployment's tokens/s per GPU carries the range where 80 % of the
     measured frontier runs of its cell sit (frontier_check.deployment_range); a dense model's does not."""

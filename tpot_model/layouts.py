@@ -164,6 +164,9 @@ class Deployment:
     ttft_target_s: float | None
     mtp_k: int  # 0: no speculative decoding
     candidates: tuple[Candidate, ...]
+    # limited_by 'slo': the lowest TPOT any layout that fits reaches within the budget (s; the search's interactivity
+    # ceiling); nan otherwise
+    fastest_tpot_s: float = math.nan
 
     @property
     def tokens_per_s_per_user(self) -> float:
@@ -561,7 +564,8 @@ def choose(tables: LayoutTables, tpot_target_s: float, ttft_target_s: float | No
         return Deployment(
             feasible=False, serving="", decode=None, prefill=None, gpus_used=0, tpot_s=nan, ttft_s=nan,
             tokens_per_s_per_gpu=nan, output_tokens_per_s_per_gpu=nan, usd_per_1M_tokens=nan,
-            usd_per_1M_output_tokens=nan, limited_by=why, rate_set_by="", kv_transfer_s=nan, **common,
+            usd_per_1M_output_tokens=nan, limited_by=why, rate_set_by="", kv_transfer_s=nan,
+            fastest_tpot_s=fastest_tpot_s(tables) if why == "slo" else nan, **common,
         )  # fmt: skip
     per_gpu, used, f = best
     return Deployment(
@@ -602,6 +606,13 @@ def best_deployment(
         model, hw, scenario, profile, max_gpus=max_gpus, serving=serving, mtp_k=mtp_k, mtp_acceptance=mtp_acceptance
     )
     return choose(t, tpot_target_s, ttft_target_s)
+
+
+def fastest_tpot_s(tables: LayoutTables) -> float:
+    """The lowest TPOT (s) of any layout of the tables that fits in memory (aggregated instances and decode pools,
+    any batch): the fastest per-user speed the search can offer; inf when nothing fits."""
+    fastest = [float(np.min(t.tpot_s, where=t.fits, initial=math.inf)) for t in (*tables.aggregated, *tables.decode)]
+    return min(fastest, default=math.inf)
 
 
 def deployment_curve(tables: LayoutTables, interactivity_tok_s_per_user) -> list[Deployment]:

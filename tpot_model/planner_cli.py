@@ -326,6 +326,9 @@ def search_dict(
         "usd_per_1M_output_tokens": _num(d.usd_per_1M_output_tokens),
         "limited_by": d.limited_by,
         "rate_set_by": d.rate_set_by or None,
+        # nothing meets the target: the fastest any layout that fits reaches (null otherwise)
+        "fastest_tokens_per_s_per_user": _num(1.0 / d.fastest_tpot_s),
+        "fastest_tpot_ms": _num(d.fastest_tpot_s / ms),
     }
 
 
@@ -344,6 +347,12 @@ def _search_text(d: dict) -> str:
             "with more memory",
             "gpus": "disaggregated serving needs at least 2 GPUs",
         }.get(d["limited_by"], "no layout meets the latency target: a looser target or a faster chip")
+        if (fastest := d["fastest_tpot_ms"]) is not None:
+            why += (
+                f"; the fastest layout that fits reaches {d['fastest_tokens_per_s_per_user']:.1f} tok/s/user "
+                f"(TPOT {fastest:.2f} ms)"
+                + (", so the TTFT target is what none meets" if fastest <= d["tpot_target_ms"] else "")
+            )
         return f"{head}\nno layout: {why}\nlimited_by: {d['limited_by']}"
     lay = d["layout"]
     layout = lay["decode"]["label"] if d["serving"] == "aggregated" else (
