@@ -493,6 +493,9 @@ if (box := expanders.lazy_expander(tr("fr_rack_open"), "frontier.rack")) is not 
             shown |= {c: st.column_config.NumberColumn(format="%.2f") for c in table.attrs["two_decimals"]}
             st.dataframe(table, hide_index=True, placeholder="—", column_config=shown)
         st.caption(tr("fr_rack_ratio_caption", basis=tr(f"fr_tier_{state.price_basis}")))
+        if tops := rack.ceilings(curves):
+            chips = tr.join([tr("fr_rack_ceiling_chip", name=name, x=f"{x:.0f}") for name, x in tops])
+            st.caption(tr("fr_rack_ceiling", chips=chips))
         for said in (rack.check_caption(cache.disaggregated_check(), tr),
                      rack.frontier_check_caption(cache.disaggregated_check(), tr)):  # fmt: skip
             if said is not None:

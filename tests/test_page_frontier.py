@@ -286,6 +286,24 @@ def test_rack_scale_view_draws_every_chip_and_the_ratio_table():
 
 
 @pytest.mark.parametrize("tr", [EN, ZH])
+def test_rack_table_says_how_fast_a_chip_that_reads_dash_can_go(tr):
+    """A chip that reads '—' at a ratio target on latency is named under the table with the fastest interactivity a
+    layout that fits reaches (its layout search's fastest_tpot_s), below that target."""
+    at = run_page("frontier", model="deepseek-r1", weights="fp8", kv="fp8", fr_io="1k1k", lang=tr.lang)
+    at.session_state["frontier.rack"] = True
+    at.run()
+    assert not at.exception, at.exception
+    table = at.dataframe[-2].value
+    missing = [c for c in table.columns[1:] if "/" not in c and table[c].isna().any()]
+    assert missing, "the default view has a chip that misses 125 tok/s per user"
+    (said,) = [c.value for c in at.main.caption if c.value.startswith(tr("fr_rack_ceiling", chips="")[:20])]
+    for name in missing:
+        x = float(re.search(r"(?<!\w)" + re.escape(name) + r"[^\d]*(\d+) tok/s", said).group(1))
+        first_missed = table.iloc[:, 0][table[name].isna()].min()
+        assert x < first_missed and (table.iloc[:, 0][table[name].notna()] <= x + 1).all()
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
 def test_rack_scale_budget_is_an_input_in_the_url(tr):
     """Issue 18: the rack-scale view's GPU budget (was fixed at 72) is an input; fr_rack_gpus carries it, a bad value
     falls back to 72 with a notice; the search and the chart's title use it."""

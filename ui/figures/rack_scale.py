@@ -199,6 +199,19 @@ def ratio_table(curves: Sequence[RackCurve], tr: Translator = EN) -> pd.DataFram
     return table
 
 
+def ceilings(curves: Sequence[RackCurve]) -> list[tuple[str, float]]:
+    """(chip name, tokens/s per user) for each chip whose layouts miss a RATIO_AT target on latency: the fastest
+    interactivity a layout that fits within the budget reaches (Deployment.fastest_tpot_s), what its '—' hides."""
+    out = []
+    for c in curves:
+        if all(math.isfinite(c.at(x)) for x in RATIO_AT):
+            continue
+        fastest = [d.fastest_tpot_s for d in c.deployments if d.limited_by == "slo" and math.isfinite(d.fastest_tpot_s)]
+        if fastest:
+            out.append((c.name, 1.0 / min(fastest)))
+    return out
+
+
 def cost_table(curves: Sequence[RackCurve], bases: Sequence[str], tr: Translator = EN) -> pd.DataFrame:
     """At each of RATIO_AT and under each price basis (a row each): each chip's $ per 1M input + output tokens,
     2 decimals; nan where the chip does not reach the target or has no public price on that basis.
