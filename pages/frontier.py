@@ -146,17 +146,25 @@ if differs:
 
 def page_about(chips: list[str], weights: list[str], gpus: int | None = None) -> dict:
     """What this page's exports state: the sidebar's scenario with this page's ISL/OSL, engine, chips and precisions
-    (and GPU count: the rack-scale view's budget), not the sidebar's."""
-    return controls.export_about() | {
-        "scenario_hardware": "+".join(chips),
-        "scenario_hardware_name": " + ".join(fmt.chip(catalog_hw[h], tr, short=True) for h in chips),
-        "scenario_weights": "+".join(weights),
-        "scenario_context_tokens": int(isl),
-        "scenario_output_tokens": int(osl),
-        "scenario_profile": engine,
-        "scenario_profile_name": controls.profile_label(profile, tr),
-        **({"scenario_gpus": int(gpus)} if gpus is not None else {}),
-    }
+    (and GPU count: the rack-scale view's budget, whose layout search sets its own batches), not the sidebar's; the
+    sidebar chip's price only when that chip is the one charted, else each chip's own under the price basis."""
+    own_price = {} if list(chips) == [state.hardware] else {
+        "scenario_price_usd_per_gpu_hour": None, "scenario_price_as_of": None, "scenario_price_each_chip": True,
+    }  # fmt: skip
+    return (
+        controls.export_about()
+        | own_price
+        | {
+            "scenario_hardware": "+".join(chips),
+            "scenario_hardware_name": " + ".join(fmt.chip(catalog_hw[h], tr, short=True) for h in chips),
+            "scenario_weights": "+".join(weights),
+            "scenario_context_tokens": int(isl),
+            "scenario_output_tokens": int(osl),
+            "scenario_profile": engine,
+            "scenario_profile_name": controls.profile_label(profile, tr),
+            **({"scenario_gpus": int(gpus), "scenario_batch": None} if gpus is not None else {}),
+        }
+    )
 
 
 about = page_about(list(hardware), list(precisions))
@@ -461,7 +469,7 @@ if (box := expanders.lazy_expander(tr("fr_rack_open"), "frontier.rack")) is not 
                 found[hid],
                 prices,
                 tuple(
-                    r[:2] if (r := frontier_check.deployment_range(d, model, profile, checked)) else None
+                    r[:2] if (r := frontier_check.deployment_range(d, model, hw, profile, checked)) else None
                     for d in found[hid]
                 ),
             )  # fmt: skip
@@ -469,9 +477,12 @@ if (box := expanders.lazy_expander(tr("fr_rack_open"), "frontier.rack")) is not 
     measured = [
         r
         for r in figs.measured_points(rows, model.id, isl, osl, rack_ids, [rack_precision], mtp, True)
-        if r.layout == "disaggregated" or float(r.fields.get("n_gpus") or 0) > 8
+        if (r.layout == "disaggregated" or float(r.fields.get("n_gpus") or 0) > 8)
+        and float(r.fields.get("n_gpus") or 0) <= rack_gpus  # runs within the view's budget only
     ]
     with box:
+        if not any(c.feasible.any() for c in curves):
+            st.warning(tr("fr_rack_none_fit", gpus=rack_gpus, model=model.name), icon=":material/memory:")
         chart.figure(
             rack.rack_figure(curves, measured, model_name=model.name, io=figs.io_label(isl, osl),
                              precision=tr(f"fr_prec_{rack_precision}"), budget_gpus=rack_gpus, tr=tr),
@@ -494,7 +505,7 @@ if (box := expanders.lazy_expander(tr("fr_rack_open"), "frontier.rack")) is not 
             st.dataframe(table, hide_index=True, placeholder="—", column_config=shown)
         st.caption(tr("fr_rack_ratio_caption", basis=tr(f"fr_tier_{state.price_basis}")))
         if tops := rack.ceilings(curves):
-            chips = tr.join([tr("fr_rack_ceiling_chip", name=name, x=f"{x:.0f}") for name, x in tops])
+            chips = tr.join([tr("fr_rack_ceiling_item", name=name, x=f"{x:.0f}") for name, x in tops])
             st.caption(tr("fr_rack_ceiling", chips=chips))
         for said in (rack.check_caption(cache.disaggregated_check(), tr),
                      rack.frontier_check_caption(cache.disaggregated_check(), tr)):  # fmt: skip

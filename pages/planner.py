@@ -321,7 +321,7 @@ def layout_section() -> None:
             icon=":material/target:",
         )  # fmt: skip
     check = cache.disaggregated_check().get("frontier")
-    if found := frontier_check.deployment_range(d, model, profile, check):  # how far to trust it, by measured runs
+    if found := frontier_check.deployment_range(d, model, hw, profile, check):  # how far to trust it, by measured runs
         low, high, band, (node, level) = found
         st.caption(
             tr("pl_layout_range", runs=band["runs"] - band["unreached"], p10=f"{band['p10_ratio']:.2f}",

@@ -241,6 +241,8 @@ def test_rack_scale_view_draws_every_chip_and_the_ratio_table():
         for x, y, h in said:
             low, high = (float(v.replace(",", "")) for v in re.findall(r"([\d,]+)–([\d,]+)", h)[-1])
             gpus = int(re.findall(r"(\d+) (?:GPUs|張 GPU)", h)[0])
+            if "→" not in h:  # aggregated: replicas of one instance read as that instance (its GPUs: TP8, TP4xPP2)
+                gpus = math.prod(int(g) for g in re.search(r"\d+ x [A-Z]+(\d+)(?:xPP(\d+))?", h).groups() if g)
             band = cells["cells"][
                 ("multi_node" if gpus > 8 else "single_node") + ("|high" if x >= 100 else "|below_high")
             ]

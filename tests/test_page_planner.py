@@ -455,7 +455,7 @@ def test_layout_says_how_far_measured_runs_like_it_sit(tr):
     s = Scenario(context_tokens=4096, output_tokens=1024, weights="fp8", kv_cache="fp8")
     d = lo.best_deployment(m, hw, s, profile, max_gpus=72, tpot_target_s=0.05)
     check = committed_check()["frontier"]
-    low, high, band, where = frontier_check.deployment_range(d, m, profile, check)
+    low, high, band, where = frontier_check.deployment_range(d, m, hw, profile, check)
     assert d.gpus_used > 8 and where == ("multi_node", "below_high")
     said = tr("pl_layout_range", runs=band["runs"] - band["unreached"], p10=f"{band['p10_ratio']:.2f}",
               p90=f"{band['p90_ratio']:.2f}", tps=fmt.rate(d.tokens_per_s_per_gpu), low=fmt.rate(float(f"{low:.3g}")),

@@ -133,18 +133,24 @@ def measured_range(frontier: dict, gpus: int, interactivity_tok_s_per_user: floa
 
 
 def deployment_range(
-    d: Deployment, model, profile, frontier: dict
+    d: Deployment, model, hw, profile, frontier: dict
 ) -> tuple[float, float, dict, tuple[str, str]] | None:
-    """(low, high tokens/s per GPU, the cell's band, the cell's (node, level): cell_parts) for a feasible MTP-free layout-search deployment of an
-    MoE model under an engine profile: where 80 % of the measured frontier runs of its cell sit against the search
-    (measured_range); None elsewhere (the check holds no such runs)."""
-    if not d.feasible or d.mtp_k or correction(model, profile) is NEUTRAL:
+    """(low, high tokens/s per GPU, the cell's band, the cell's (node, level): cell_parts) for a feasible MTP-free
+    layout-search deployment of an MoE model under an engine profile, on a chip the check holds measured runs of
+    (never an announced one): where 80 % of the measured frontier runs of its cell sit against the search
+    (measured_range); None elsewhere. The cell's GPUs are one instance's for an aggregated deployment (replicas of
+    an 8-GPU instance serve as that instance does) and the deployment's for a disaggregated one."""
+    measured_chips = {p["hardware_id"] for p in (frontier or {}).get("points", ())}
+    if not d.feasible or d.mtp_k or hw.announced or hw.id not in measured_chips:
         return None
-    found = measured_range(frontier, d.gpus_used, 1.0 / d.tpot_s)
+    if correction(model, profile) is NEUTRAL:
+        return None
+    gpus = d.decode.gpus_each if d.serving == "aggregated" else d.gpus_used
+    found = measured_range(frontier, gpus, 1.0 / d.tpot_s)
     if found is None:
         return None
     low, high, band = found
-    return d.tokens_per_s_per_gpu * low, d.tokens_per_s_per_gpu * high, band, cell_parts(d.gpus_used, 1.0 / d.tpot_s)
+    return d.tokens_per_s_per_gpu * low, d.tokens_per_s_per_gpu * high, band, cell_parts(gpus, 1.0 / d.tpot_s)
 
 
 def _band(points: Sequence[Point]) -> dict:

@@ -273,10 +273,10 @@ def _pool(p) -> dict | None:
     return None if p is None else p.as_dict()
 
 
-def measured_band(d: Deployment, model, profile) -> tuple[float, float, str] | None:
+def measured_band(d: Deployment, model, hw, profile) -> tuple[float, float, str] | None:
     """(low, high tokens/s per GPU, what the range rests on, in words) of frontier_check.deployment_range."""
     frontier = committed_check().get("frontier")
-    found = deployment_range(d, model, profile, frontier)
+    found = deployment_range(d, model, hw, profile, frontier)
     if found is None:
         return None
     low, high, band, (node_key, level_key) = found
@@ -415,7 +415,7 @@ def _search_main(args: argparse.Namespace, fields: dict) -> int:
         flag = "--compute" if "compute precision" in str(e) else "--price-basis" if "basis" in str(e) else "input"
         print(f"error: {flag}: {' '.join(str(e).split())}", file=sys.stderr)
         return 2
-    band = measured_band(d, fields["model"], fields["profile"])
+    band = measured_band(d, fields["model"], fields["hardware"], fields["profile"])
     out = search_dict(d, args, fields["model"].id, fields["hardware"].id, band)
     print(json.dumps(out, indent=2) if args.json else _search_text(out))
     return 0

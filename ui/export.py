@@ -72,23 +72,29 @@ def stamp(today: dt.date | None = None) -> dict[str, object]:
 
 
 def caption(about: Mapping[str, object], tr: Translator) -> str:
-    """The scenario in one line, for a chart's title: model, GPUs x chip, formats, batch, context/output, profile,
-    price."""
+    """The scenario in one line, for a chart's title: model, GPUs x chip, formats, batch (none for a chart that
+    sweeps it: scenario_batch None), context/output, profile, price (each chip's own on a chart of several chips:
+    scenario_price_each_chip)."""
     price = about.get("scenario_price_usd_per_gpu_hour")
+    if about.get("scenario_price_each_chip"):
+        said = tr("export_price_each_chip", basis=_basis(about, tr))
+    elif price is not None:
+        said = tr("export_price", usd=fmt.usd(price), basis=_basis(about, tr))
+    else:
+        said = tr("export_no_price")
+    batch = about.get("scenario_batch")
     return tr(
-        "export_caption",
+        "export_caption" if batch is not None else "export_caption_no_batch",
         model=about["scenario_model_name"],
         gpus=about["scenario_gpus"],
         hw=about["scenario_hardware_name"],
         weights=about["scenario_weights"],
         kv=about["scenario_kv_cache"],
-        batch=fmt.integer(about["scenario_batch"]),
+        batch=fmt.integer(batch) if batch is not None else "",
         context=fmt.tokens(about["scenario_context_tokens"]),
         output=fmt.tokens(about["scenario_output_tokens"]),
         profile=about["scenario_profile_name"],
-        price=tr("export_price", usd=fmt.usd(price), basis=_basis(about, tr))
-        if price is not None
-        else tr("export_no_price"),
+        price=said,
     )
 
 
@@ -96,7 +102,8 @@ def _basis(about: Mapping[str, object], tr: Translator) -> str:
     """The price basis's name in the reader's language ('basis_<id>' strings), else its id; with its date."""
     basis = str(about["scenario_price_basis"])
     name = tr(f"basis_{basis}") if tr.has(f"basis_{basis}") else basis
-    return f"{name}, {about['scenario_price_as_of']}" if about.get("scenario_price_as_of") else name
+    as_of = about.get("scenario_price_as_of")
+    return tr("export_basis_dated", basis=name, date=as_of) if as_of else name
 
 
 def footnote(stamp_: Mapping[str, object], tr: Translator) -> str:
@@ -113,7 +120,7 @@ def file_stem(chart_id: str, about: Mapping[str, object] | None, stamp_: Mapping
         about["scenario_model"],
         f"{about['scenario_gpus']}x{about['scenario_hardware']}",
         f"{about['scenario_weights']}-{about['scenario_kv_cache']}",
-        f"b{about['scenario_batch']}",
+        *([f"b{about['scenario_batch']}"] if about.get("scenario_batch") is not None else []),
         f"ctx{about['scenario_context_tokens']}",
         f"out{about['scenario_output_tokens']}",
         about["scenario_profile"],

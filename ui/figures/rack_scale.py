@@ -154,8 +154,9 @@ def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: 
 
 
 def rack_table(curves: Sequence[RackCurve], measured: Sequence) -> pd.DataFrame:
-    """The data behind rack_figure: every searched point (its layout; where 80 % of the measured runs like it sit,
-    blank where none are) and every measured point."""
+    """The data behind rack_figure and its tables: every searched point (its layout; where 80 % of the measured runs
+    like it sit, blank where none are; each price basis's $/GPU-hour and $ per 1M input + output tokens, blank
+    without a public price) and every measured point."""
     rows = []
     for c in curves:
         for i, (t, d) in enumerate(zip(c.targets, c.deployments, strict=True)):
@@ -168,6 +169,9 @@ def rack_table(curves: Sequence[RackCurve], measured: Sequence) -> pd.DataFrame:
                 "measured_like_it_80pct_low_tok_s_per_gpu": rng[0], "measured_like_it_80pct_high_tok_s_per_gpu": rng[1],
                 "output_tok_s_per_gpu": d.output_tokens_per_s_per_gpu, "tpot_ms": d.tpot_s * 1e3,
                 "ttft_ms": d.ttft_s * 1e3, "limited_by": d.limited_by, "id": None,
+                **{f"usd_per_gpu_hour_{b}": usd for b, usd in c.usd_per_gpu_hour.items()},
+                **{f"usd_per_1M_tokens_{b}": float(usd_per_1M_tokens(usd, d.tokens_per_s_per_gpu))
+                   for b, usd in c.usd_per_gpu_hour.items()},
             })  # fmt: skip
     for r in measured:
         rows.append({
@@ -255,12 +259,13 @@ def frontier_check_caption(check: Mapping, tr: Translator = EN) -> str | None:
     def x(v: float | None) -> str:
         return "—" if v is None else f"{v:.2f}"
 
-    def share(b: Mapping) -> str:  # of the runs the search reaches
-        return fmt.pct(b["within"] / max(b["runs"] - b["unreached"], 1), 0)
+    def share(b: Mapping) -> str:  # of every run counted, those the search does not reach included
+        return fmt.pct(b["within"] / max(b["runs"], 1), 0)
 
     return tr("fr_rack_frontier_check", runs=a["runs"], median=x(a["median_ratio"]), p10=x(a["p10_ratio"]),
-              p90=x(a["p90_ratio"]), within=a["within"], within_pct=share(a), node=f["node_gpus"],
-              mn_runs=mn["runs"], mn_median=x(mn["median_ratio"]), mn_within=mn["within"], mn_pct=share(mn),
+              p90=x(a["p90_ratio"]), within=a["within"], within_pct=share(a), unreached=a["unreached"],
+              node=f["node_gpus"], mn_runs=mn["runs"], mn_median=x(mn["median_ratio"]), mn_within=mn["within"],
+              mn_pct=share(mn), mn_unreached=mn["unreached"],
               high=f"{f['high_from_tok_s_per_user']:g}", hi_runs=hi["runs"], hi_median=x(hi["median_ratio"]),
               hi_reached=hi["runs"] - hi["unreached"], hi_unreached=hi["unreached"])  # fmt: skip
 
