@@ -41,6 +41,27 @@ def test_scenario_fields_name_the_whole_scenario(about):
     assert about["scenario_price_usd_per_gpu_hour"] > 0 and about["scenario_price_basis"]  # the price and its basis
 
 
+@pytest.mark.parametrize("tr", [EN, Translator("zh-TW")])
+def test_a_chart_of_several_chips_states_each_chips_own_price_and_a_search_no_batch(about, tr):
+    """The sidebar's one price (H200's) is not stated for a chart of several chips: each chip at its own price under
+    the basis; a chart whose layout search sets its own batches states none; the basis's date in the reader's
+    punctuation."""
+    one = export.caption(about, tr)
+    assert (
+        tr("export_price", usd=fmt.usd(about["scenario_price_usd_per_gpu_hour"]), basis=export._basis(about, tr)) in one
+    )
+    assert tr("export_basis_dated", basis=tr(f"basis_{about['scenario_price_basis']}"),
+              date=about["scenario_price_as_of"]) in one  # fmt: skip
+    many = {**about, "scenario_price_usd_per_gpu_hour": None, "scenario_price_as_of": None,
+            "scenario_price_each_chip": True, "scenario_batch": None}  # fmt: skip
+    said = export.caption(many, tr)
+    assert tr("export_price_each_chip", basis=tr(f"basis_{about['scenario_price_basis']}")) in said
+    assert fmt.usd(about["scenario_price_usd_per_gpu_hour"]) not in said and about["scenario_model_name"] in said
+    assert ("batch" if tr.lang == "en" else "批次") not in said
+    assert "_b32_" in export.file_stem("x", about, export.stamp(DAY))
+    assert "_b32_" not in export.file_stem("x", many, export.stamp(DAY))
+
+
 def test_csv_carries_its_scenario_with_integers_as_integers_and_no_long_floats(about):
     table = pd.DataFrame({"batch": [1.0, 32.0], "tpot_ms": [0.1 + 0.2, 1 / 3], "bound": ["memory", "compute"]})
     stamp = export.stamp(DAY)

@@ -386,3 +386,23 @@ def test_mlperf_zh_tw_legend_and_hover(mlperf_results):
     fig = figs.frontier_figure([s], [], mlperf_points=pts, tr=ZH)
     t = _mlperf_trace(fig, ZH("fr_mlperf_legend", round="v5.1"))
     assert "實測" in t.name and all("實測" in h and "MLPerf 的長度" in h for h in t.hovertext)
+
+
+def test_rack_csv_carries_each_price_basis_and_its_cost():
+    """The rack-scale view's CSV reproduces its $ table: each basis's $/GPU-hour and $ per 1M input + output tokens
+    (= $/GPU-hour x 1e6 / (tokens/s per GPU x 3600)) per searched point; blank where the chip has no price."""
+    from tpot_model import Scenario, load_hardware_catalog, load_model_catalog, resolve_profile
+    from tpot_model import layouts as lo
+    from ui.figures import rack_scale as rack
+
+    m, hw = load_model_catalog()["deepseek-r1"], load_hardware_catalog()["b200"]
+    s = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8")
+    ds = tuple(lo.deployment_curve(lo.layout_tables(m, hw, s, resolve_profile("sglang"), max_gpus=16), [25.0, 60.0]))
+    prices = {"on_demand": 6.03, "hyperscaler": 1.73}
+    curve = rack.RackCurve("b200", "B200", False, np.array([25.0, 60.0]), ds, prices)
+    table = rack.rack_table([curve], [])
+    for b, usd in prices.items():
+        assert list(table[f"usd_per_gpu_hour_{b}"]) == [usd, usd]
+        want = [usd * 1e6 / (d.tokens_per_s_per_gpu * 3600) for d in ds]
+        assert list(table[f"usd_per_1M_tokens_{b}"]) == pytest.approx(want, rel=1e-12)
+    assert "usd_per_gpu_hour_neocloud" not in table.columns

@@ -326,3 +326,30 @@ def test_cli_search_carries_the_measured_range_of_its_cell(capsys):
         assert (d["tokens_per_s_per_gpu_low"], d["tokens_per_s_per_gpu_high"], d["range_basis"]) == (None, None, None)
     assert frontier_main([*ARGS, "--max-gpus", "16", "--interactivity", "40", "--profile", "sglang", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["range_basis"] is None  # Llama 3.1 70B: dense
+    # measured runs like it exist only for chips the check holds runs of: none for an announced part (Vera Rubin) or
+    # an unmeasured chip (TPU v7), while its curve is drawn
+    for chip in ("vr200", "tpu7x"):
+        assert frontier_main([*r1, "--hardware", chip, "--max-gpus", "72", "--interactivity", "35", "--profile",
+                              "tensorrt-llm", "--json"]) == 0  # fmt: skip
+        d = json.loads(capsys.readouterr().out)
+        assert d["feasible"] and d["range_basis"] is None, chip
+
+
+def test_replicas_of_an_8_gpu_instance_take_the_single_node_cell():
+    """An aggregated deployment of 9 x TP8 (72 GPUs, no traffic between replicas) reads like the single-node runs,
+    not the multi-node wide-EP ones: the cell goes by one instance's GPUs; a disaggregated one by the deployment's."""
+    from tpot_model.frontier_check import deployment_range
+    from tpot_model.pool_correction import committed_check
+
+    check = committed_check()["frontier"]
+    s = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8")
+    sglang = resolve_profile("sglang")
+    agg = lo.best_deployment(DSR1, HARDWARE["b200"], s, sglang, max_gpus=72, tpot_target_s=1 / 90,
+                             serving="aggregated")  # fmt: skip
+    assert agg.feasible and agg.decode.gpus_each <= 8 < agg.gpus_used
+    *_, where = deployment_range(agg, DSR1, HARDWARE["b200"], sglang, check)
+    assert where == ("single_node", "below_high")
+    dis = lo.best_deployment(DSR1, HARDWARE["b200"], s, sglang, max_gpus=72, tpot_target_s=1 / 30,
+                             serving="disaggregated")  # fmt: skip
+    assert dis.feasible and dis.gpus_used > 8
+    assert deployment_range(dis, DSR1, HARDWARE["b200"], sglang, check)[3] == ("multi_node", "below_high")
