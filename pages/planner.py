@@ -170,6 +170,16 @@ if point.feasible:
 else:
     key = "pl_infeasible_memory" if point.limited_by == "memory" else f"pl_infeasible_{point.slo_binding or 'tpot'}"
     st.warning(tr(key, **reason), icon=":material/warning:")
+if bool(est.fits) or point.feasible:  # the same target counted as a server runs it (the frontier's basis)
+    served = planner.frontier(model, hw, replace(scenario, batching="continuous"), profile, target_s)
+    st.caption(
+        tr("pl_continuous", target=fmt.target(target_s, tr), batch=served.batch,
+           per_gpu=fmt.rate(served.tokens_per_s_per_gpu),
+           usd=fmt.usd(served.usd_per_1M_tokens, 2) if price_known else tr("pl_cell_no_price"),
+           ttft=fmt.duration(served.ttft_s))
+        if served.feasible
+        else tr("pl_continuous_none", target=fmt.target(target_s, tr))
+    )  # fmt: skip
 notices.cost_line(
     est, tr, key="planner.no_price", tokens_per_s_per_gpu=point.tokens_per_s_per_gpu if point.feasible else None
 )
@@ -283,10 +293,9 @@ def layout_section() -> None:
     )
     budget, serving = int(st.session_state[BUDGET]), st.session_state["planner.serving"]
     d = cache.built(
-        f"planner-layout|{cache.scenario_key(state, 'batch', 'gpus', 'lang')}|{budget}|{serving}|{target_s}|{ttft_s}",
-        lambda: layout_search.best_deployment(
-            model, hw, scenario, profile, max_gpus=budget, tpot_target_s=target_s, ttft_target_s=ttft_s,
-            serving=serving,
+        f"planner-layout|{cache.scenario_key(state, 'batch', 'gpus', 'lang')}|{budget}|{serving}|{target_s}",
+        lambda: layout_search.best_deployment(  # per-request TTFT: the whole-batch TTFT target does not apply
+            model, hw, scenario, profile, max_gpus=budget, tpot_target_s=target_s, serving=serving,
         ),
     )  # fmt: skip
     c = st.columns([1, 1.3, 1, 1, 1])
@@ -320,6 +329,8 @@ def layout_section() -> None:
                rate=tr(f"pl_pool_rate_{d.rate_set_by}"), ttft=fmt.duration(d.ttft_s), kv=fmt.duration(d.kv_transfer_s)),
             icon=":material/target:",
         )  # fmt: skip
+    if ttft_s:
+        st.caption(tr("pl_layout_ttft_note", ttft=fmt.duration(ttft_s)))
     check = cache.disaggregated_check().get("frontier")
     if found := frontier_check.deployment_range(d, model, hw, profile, check):  # how far to trust it, by measured runs
         low, high, band, (node, level) = found
@@ -331,9 +342,8 @@ def layout_section() -> None:
         )  # fmt: skip
     if not d.feasible:
         st.warning(
-            tr(f"pl_layout_none_{d.limited_by}" + ("_ttft" if d.fastest_tpot_s <= target_s else ""), budget=budget,
-               hw=hw.name, model=model.name, target=fmt.target(target_s, tr), fastest=fmt.target(d.fastest_tpot_s, tr),
-               ttft=fmt.duration(ttft_s) if ttft_s else ""),
+            tr(f"pl_layout_none_{d.limited_by}", budget=budget, hw=hw.name, model=model.name,
+               target=fmt.target(target_s, tr), fastest=fmt.target(d.fastest_tpot_s, tr)),
             icon=":material/warning:",
         )  # fmt: skip
     gate = usable_memory(hw, profile)

@@ -119,7 +119,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--ttft-target-ms",
         type=_number("--ttft-target-ms", float, 0, strict=True),
         default=None,
-        help="optional TTFT target (the whole batch's prompts prefilled together)",
+        help="optional TTFT target: the whole batch's prompts prefilled together (batch search); each request's TTFT "
+        "under continuous batching (with --max-gpus)",
     )
     p.add_argument("--profile", default="typical", help="efficiency profile (default typical)")
     p.add_argument(
