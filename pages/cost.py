@@ -200,10 +200,11 @@ target = c[0].selectbox(
     tr("ce_target"),
     list(TPOT_TARGETS_S),
     index=list(TPOT_TARGETS_S).index("chat"),
-    format_func=lambda k: tr(f"target_{k}"),
+    format_func=lambda k: tr("target_with_user", label=tr(f"target_{k}"), user=f"{1 / TPOT_TARGETS_S[k]:.3g}"),
     key="cost.target",
 )
-target_s, target_label = TPOT_TARGETS_S[target], tr(f"target_{target}")
+target_s = TPOT_TARGETS_S[target]  # the chart's axis is tokens/s per user: the label gives that form too
+target_label = tr("target_with_user", label=tr(f"target_{target}"), user=f"{1 / target_s:.3g}")
 # the best batch is the Serving planner's, searched over every batch: the curve's points plus that batch (so that the
 # chart's star, the sentence below and the planner agree)
 point = cache.planner_frontier(

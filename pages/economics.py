@@ -43,10 +43,13 @@ else:
 tpot_ms = c[2].number_input(
     tr("ec_tpot_target"), 1.0, 10000.0, 50.0, step=5.0, key="econ.tpot", persist_state="session"
 )
+c[2].caption(fmt.target(tpot_ms * ms, tr))  # the same target as tokens/s per user
 c = st.columns([1, 1, 3])
 peak = c[0].number_input(tr("ec_peak"), 1.0, 20.0, 1.5, step=0.1, key="econ.peak", persist_state="session")
 util = c[1].number_input(tr("ec_util"), 0.05, 1.0, 0.7, step=0.05, key="econ.util", persist_state="session")
-default_chips = [h for h in ("h200", "b200", "mi355x") if h in catalog]
+default_chips = [
+    h for h in dict.fromkeys((state.hardware, "h200", "b200", "mi355x")) if h in catalog
+]  # sidebar's first
 chips = c[2].multiselect(
     tr("ec_chips"), list(catalog), default_chips, format_func=lambda h: fmt.chip(catalog[h], tr, short=True), key="econ.chips",
     max_selections=8, persist_state="session",

@@ -139,6 +139,7 @@ differs = [
           sidebar=controls.profile_label(profiles[state.profile], tr))]
       if engine != state.profile and state.profile in profiles else []),
     *([tr("fr_differs_precision", sidebar=state.weights)] if list(precisions) != list(follows["precisions"]) else []),
+    *([tr("fr_differs_hardware", sidebar=fmt.chip(side_hw, tr))] if state.hardware not in hardware else []),
 ]  # fmt: skip
 if differs:
     st.info(tr("fr_differs", what=tr.join(differs, "clause_sep")), icon=":material/tune:")
@@ -549,7 +550,7 @@ if tier == state.price_basis:  # the sidebar's price_basis says it: a link follo
     del query["fr_tier"]
     if "fr_tier" in st.query_params:
         del st.query_params["fr_tier"]
-current = {"io": io, "engine": engine, "precisions": tuple(precisions)}
+current = {"hardware": tuple(hardware), "io": io, "engine": engine, "precisions": tuple(precisions)}
 for name, param in page_state.FOLLOW_PARAMS.items():  # what follows the sidebar stays out of the link
     if current[name] == follows[name]:
         del query[param]

@@ -115,7 +115,8 @@ def test_economics_page_capacity_tco_revenue(lang):
     for key in ("ec_cap_h", "ec_tco_h", "ec_rev_h"):
         assert tr(key) in [h.value for h in at.header]
     table = at.dataframe[0].value  # headers in words; rates to 3 significant figures, counts whole
-    assert list(table[tr("ec_col_hardware")]) == [resolve_hardware(h).name for h in ("h200", "b200", "mi355x")]
+    chips = dict.fromkeys((Q["hardware"], "h200", "b200", "mi355x"))  # the sidebar's chip first
+    assert list(table[tr("ec_col_hardware")]) == [resolve_hardware(h).name for h in chips]
     peak = 1000e9 / DAY_S * 1.5
     for _, r in table.iterrows():  # the default demand is served (within the display's 3-figure rounding)
         assert r[tr("ec_col_gpus")] == int(r[tr("ec_col_gpus")])
@@ -302,7 +303,9 @@ def test_economics_words_follow_the_chips_and_unpriced_candidates_are_named(lang
     at = run_page("economics", lang=lang, hardware="tpu7x", price_basis="hyperscaler")
     assert not at.exception
     captions = [c.value for c in at.caption]
-    assert tr("ec_caption_chip") in captions and tr("ec_cap_help") in captions  # H200, B200, MI355X: GPUs
+    # the candidates start with the sidebar's TPU7x (then H200, B200, MI355X): chips
+    assert tr("ec_caption_chip") in captions and tr("ec_cap_help_chip") in captions
+    assert at.multiselect(key="econ.chips").value[:2] == ["tpu7x", "h200"]
     assert tr("ec_use_tco_chip") in [b.label for b in at.button]
     # TPU7x: a published hyperscaler price ($1.03 per chip-hour) but no published all-in power: the TCO parts say
     # why they are generic (not 'no published TCO price'), revenue per MW-hour says which figure is missing
@@ -315,6 +318,8 @@ def test_economics_words_follow_the_chips_and_unpriced_candidates_are_named(lang
     assert values[tr("ec_m_margin")][0].endswith("%")  # priced: the margin is there
     # the payback's capex is solved from the hyperscaler price and the all-in power: the power is what is missing
     assert values[tr("ec_m_payback")] == ("—", tr("no_public_power_short"))
+    at.multiselect(key="econ.chips").set_value(["h200", "b200"]).run()  # GPU candidates only: GPUs
+    assert not at.exception and tr("ec_cap_help") in [c.value for c in at.caption]
     at.multiselect(key="econ.chips").set_value(["h200", "trainium2", "tpu7x"]).run()
     assert not at.exception
     captions = [c.value for c in at.caption]

@@ -354,6 +354,26 @@ def test_follows_the_sidebar_unless_changed_and_says_when_it_differs(lang):
     assert at.query_params["fr_io"] == "1k1k"
 
 
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_the_sidebars_chip_is_drawn_first_and_its_absence_said(lang):
+    """The reviewer's TPU v6e x 8 in the sidebar drew H200, B200 and MI355X only: the sidebar's chip leads the chips
+    by default (out of the link while it follows), a sidebar change brings the new chip, and leaving it out says so."""
+    tr = Translator(lang)
+    at = run_page("frontier", lang=lang, hardware="tpu-v6e", gpus="8")
+    assert not at.exception, at.exception
+    assert at.session_state["frontier.hardware"] == ["tpu-v6e", "h200", "b200", "mi355x"]
+    assert "fr_hw" not in at.query_params
+    assert any("TPU v6e" in t.get("name", "") for t in _fig(at, "")["data"])
+    at.sidebar.selectbox(key="hardware").set_value("b300").run()
+    assert at.session_state["frontier.hardware"] == ["b300", "h200", "b200", "mi355x"]
+    at.multiselect(key="frontier.hardware").set_value(["h200"]).run()
+    from tpot_model import resolve_hardware
+
+    (note,) = [i.value for i in at.info if tr("fr_differs", what="\0").split("\0")[0] in i.value]
+    assert tr("fr_differs_hardware", sidebar=fmt.chip(resolve_hardware("b300"), tr)) in note
+    assert at.query_params["fr_hw"] == "h200"
+
+
 def fmt_ms(seconds: float) -> str:
     return fmt.ms(seconds)
 

@@ -237,16 +237,17 @@ def frontier_precision(weights: str) -> str:
 def frontier_follows(state: ScenarioState, profile_ids: Collection[str]) -> dict[str, object]:
     """What the Serving frontier takes from the sidebar unless changed on the page (issue 19: it read 1k/1k and
     SGLang while every other page read the sidebar): the workload ('custom': the sidebar's context and output),
-    the engine profile and the weight precision. Keys are FrontierInputs fields; their URL parameters are left out
-    of a link while they follow."""
+    the engine profile, the weight precision and the chips (the sidebar's first, then the default comparison). Keys
+    are FrontierInputs fields; their URL parameters are left out of a link while they follow."""
     return {
+        "hardware": tuple(dict.fromkeys((state.hardware, *fr.DEFAULT_HARDWARE))),
         "io": fr.CUSTOM,
         "engine": state.profile if state.profile in profile_ids else FrontierInputs.engine,
         "precisions": (frontier_precision(state.weights),),
     }
 
 
-FOLLOW_PARAMS = {"io": "fr_io", "engine": "fr_engine", "precisions": "fr_prec"}
+FOLLOW_PARAMS = {"hardware": "fr_hw", "io": "fr_io", "engine": "fr_engine", "precisions": "fr_prec"}
 
 
 def frontier_query(p: FrontierInputs) -> dict[str, str]:
