@@ -451,7 +451,9 @@ def test_float_field_matches_percent_g():
         if "e" not in f"{v:.7g}":
             assert t == f"{v:.7g}", (v, t)
     assert _strings(csv_format.float_field(np.array([np.nan, 2.5]))) == ["", "2.5"]
-    assert _strings(csv_format.float_field(np.array([1e-9, np.inf, 3.0]))) == ["1e-09", "inf", "3"]  # fallback path
+    # the fallback path: positional too (the roofline CSV's FLOPs read 1.338402e+15), 7 significant digits
+    fallback = _strings(csv_format.float_field(np.array([1e-9, np.inf, 3.0, 1.3384021234e15])))
+    assert fallback == ["0.000000001", "inf", "3", "1338402000000000"]
     assert _strings(csv_format.int_field(np.array([0.0, 7, 10, 9999, 10000, 131072]))) == [
         "0",
         "7",

@@ -62,6 +62,16 @@ def test_a_chart_of_several_chips_states_each_chips_own_price_and_a_search_no_ba
     assert "_b32_" not in export.file_stem("x", many, export.stamp(DAY))
 
 
+def test_csv_writes_whole_number_columns_exactly_and_no_exponent(about):
+    """FLOPs and bytes (whole numbers up to 1e15) as exact integers; other large or tiny floats positional."""
+    table = pd.DataFrame({"flops": [606387123456.0, 1.338402e15], "bytes": [2.0**52, float("nan")],
+                          "share": [1.2345678e-7, 0.5]})  # fmt: skip
+    lines = export.csv_bytes(table, None, export.stamp(DAY)).decode("utf-8").splitlines()
+    assert lines[1].split(",")[:3] == ["606387123456", "4503599627370496", "0.0000001234568"]
+    assert lines[2].split(",")[:3] == ["1338402000000000", "", "0.5"]
+    assert "e+" not in "".join(lines) and "e-" not in "".join(lines)
+
+
 def test_csv_carries_its_scenario_with_integers_as_integers_and_no_long_floats(about):
     table = pd.DataFrame({"batch": [1.0, 32.0], "tpot_ms": [0.1 + 0.2, 1 / 3], "bound": ["memory", "compute"]})
     stamp = export.stamp(DAY)

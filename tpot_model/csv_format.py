@@ -73,8 +73,13 @@ def _fraction_part(v: np.ndarray, width: int) -> np.ndarray:
 
 
 def _python_field(x: np.ndarray) -> np.ndarray:
-    """Fallback for values the vectorised path does not cover (< 1e-5, >= 1e12, inf): Python's '%g'."""
-    text = ["" if math.isnan(v) else f"{v:.{FLOAT_DIGITS}g}" for v in x.tolist()]
+    """Fallback for values the vectorised path does not cover (< 1e-5, >= 1e12, inf): FLOAT_DIGITS significant
+    digits, positional (no exponent: 1338402000000000, 0.00001234568), 'inf' as itself."""
+    text = [
+        "" if math.isnan(v) else f"{v}" if math.isinf(v) else
+        np.format_float_positional(v, precision=FLOAT_DIGITS, unique=False, fractional=False, trim="-")
+        for v in x.tolist()
+    ]  # fmt: skip
     arr = np.array(text, dtype="S")
     return arr.view(np.uint8).reshape(x.size, arr.dtype.itemsize)
 

@@ -178,8 +178,14 @@ def apply_decor(fig: go.Figure, decor: Mapping) -> go.Figure:
 
 
 def _column_text(col: pd.Series) -> pd.Series:
-    """A float column as text with 7 significant digits and no exponent (whole numbers without '.0'), NaN empty."""
-    text = [row.tobytes().replace(b"\0", b"").decode("ascii") for row in float_field(col.to_numpy(dtype=float))]
+    """A float column as text with 7 significant digits and no exponent (whole numbers without '.0'; a column of
+    whole numbers, FLOPs and bytes, exactly), NaN empty."""
+    x = col.to_numpy(dtype=float)
+    finite = x[np.isfinite(x)]
+    if finite.size and np.all(finite == np.rint(finite)) and np.all(np.abs(finite) < 2.0**53):
+        text = ["" if np.isnan(v) else str(int(v)) for v in x]
+        return pd.Series(text, index=col.index, name=col.name, dtype=object)
+    text = [row.tobytes().replace(b"\0", b"").decode("ascii") for row in float_field(x)]
     return pd.Series(text, index=col.index, name=col.name, dtype=object)
 
 
