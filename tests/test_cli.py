@@ -758,3 +758,31 @@ def test_subprocess_sweep_cost_at_most_twice_one_point(tmp_path):
 def test_main_module_exists():
     assert (ROOT / "tpot_model" / "__main__.py").is_file()
     assert math.isfinite(cli.MAX_SWEEP_POINTS)
+
+
+def test_frontier_states_the_price_its_cost_stands_on(capsys):
+    """A $ per 1M tokens names its basis, $/GPU-hour and date (JSON and text, both modes): GB200 and B200 results
+    were otherwise two dollar figures of unknown provenance; money reads in cents ($13.10, not $13.1)."""
+    from tpot_model.planner_cli import frontier_main
+
+    args = ["--model", "deepseek-r1", "--hardware", "b200", "--weights", "fp8", "--kv", "fp8"]
+    assert frontier_main([*args, "--max-gpus", "16", "--interactivity", "50", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert (d["price_basis"], d["usd_per_gpu_hour"], d["price_as_of"]) == ("on_demand", 6.03, "2026-03-17")
+    assert d["usd_per_1M_tokens"] == pytest.approx(6.03 * 1e6 / (d["tokens_per_s_per_gpu"] * 3600))
+    assert frontier_main([*args, "--max-gpus", "16", "--interactivity", "50", "--price-basis", "hyperscaler"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("usd_per_1M_tokens"))
+    assert "/GPU-hour, hyperscaler, 2026-09-20)" in line and "$1.73" in line
+    assert frontier_main([*args, "--gpus", "8", "--tpot-target-ms", "50", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["usd_per_gpu_hour"] == 6.03
+
+
+@pytest.mark.parametrize(("flag", "value", "said"), [("--mtp", "1000", "--mtp: must be <= 16"),
+                                                      ("--context", "0", "--context: must be >= 1")])  # fmt: skip
+def test_frontier_refuses_absurd_drafts_and_empty_prompts(capsys, flag, value, said):
+    from tpot_model.planner_cli import frontier_main
+
+    args = ["--model", "deepseek-r1", "--hardware", "b200", "--max-gpus", "8", "--interactivity", "50"]
+    assert frontier_main([*args, flag, value]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and said in err

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from .catalog import CatalogError, resolve_hardware, resolve_model
+from .economics import price_for
 from .fleet import Demand, Fleet, fleets
 from .frontier_check import deployment_range
 from .layouts import MAX_BUDGET_GPUS, SERVING_MODES, Deployment, best_deployment
@@ -23,6 +24,8 @@ from .profiles import resolve_profile
 from .scenario import Scenario
 from .speculative import MTP_ACCEPTANCE, MTP_K
 from .units import GB, ms
+
+MAX_MTP_K = 16  # draft tokens: the engines' MTP / EAGLE recipes use 1-7
 
 PROG = "python -m tpot_model frontier"
 
@@ -36,8 +39,8 @@ class _Parser(argparse.ArgumentParser):
         raise _BadInput(message)
 
 
-def _number(flag: str, kind: type, minimum: float, *, strict: bool = False):
-    """An argparse type: a finite number >= minimum (> minimum when strict), errors naming the flag."""
+def _number(flag: str, kind: type, minimum: float, *, strict: bool = False, maximum: float = math.inf):
+    """An argparse type: a finite number >= minimum (> minimum when strict) and <= maximum, errors naming the flag."""
 
     def parse(text: str):
         try:
@@ -49,6 +52,8 @@ def _number(flag: str, kind: type, minimum: float, *, strict: bool = False):
         if value < minimum or (strict and value == minimum):
             bound = f"> {minimum:g}" if strict else f">= {minimum:g}"
             raise _BadInput(f"{flag}: must be {bound}, got {text!r}")
+        if value > maximum:
+            raise _BadInput(f"{flag}: must be <= {maximum:g}, got {text!r}")
         return value
 
     return parse
@@ -71,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--weights", default="bf16", help="weight format, e.g. bf16, fp8, awq-int4, nvfp4 (default bf16)")
     p.add_argument("--kv", default="bf16", help="KV-cache format (default bf16)")
     p.add_argument("--compute", default=None, help="compute precision (default: the weight format's own)")
-    p.add_argument("--context", type=_number("--context", int, 0), default=4096, help="prompt tokens (default 4096)")
+    p.add_argument("--context", type=_number("--context", int, 1), default=4096, help="prompt tokens (default 4096)")
     p.add_argument("--output", type=_number("--output", int, 1), default=1024, help="output tokens (default 1024)")
     p.add_argument(
         "--tpot-target-ms",
@@ -103,7 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--mtp",
         nargs="?",
         const=MTP_K,
-        type=_number("--mtp", int, 1),
+        type=_number("--mtp", int, 1, maximum=MAX_MTP_K),
         default=None,
         metavar="K",
         help=f"multi-token prediction with the model's own MTP module: K draft tokens (default {MTP_K}), "
@@ -143,6 +148,22 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _num(x: float) -> float | None:
     return x if math.isfinite(x) else None
+
+
+def price_fields(hw, scenario: Scenario) -> dict:
+    """The price a result's $ per 1M tokens stands on: its basis, $/GPU-hour (null: no public price) and date."""
+    p = price_for(hw, scenario)
+    return {"price_basis": p.basis, "usd_per_gpu_hour": _num(p.usd_per_gpu_hour), "price_as_of": p.as_of or None}
+
+
+def _usd(d: dict, key: str) -> str:
+    """$ per 1M tokens as the text output says it (cents, three significant figures below $1), with its price."""
+    x = d[key]
+    if x is None:
+        return f"n/a (no price under {d['price_basis']})"
+    when = f", {d['price_as_of']}" if d["price_as_of"] else ""
+    money = f"${x:,.2f}" if x >= 1 else f"${x:.3g}"
+    return f"{money} (at ${d['usd_per_gpu_hour']:g}/GPU-hour, {d['price_basis']}{when})"
 
 
 def to_dict(point: FrontierPoint, args: argparse.Namespace, model_id: str, hardware_id: str) -> dict:
@@ -188,7 +209,7 @@ def _text(d: dict) -> str:
             else f"misses the target even at batch 1 (TPOT {d['batch1_tpot_ms']:.2f} ms)"
         )
         return f"{head}\nno batch meets it: {why}\nlimited_by: {d['limited_by']}"
-    usd = f"${d['usd_per_1M_tokens']:.4g}" if d["usd_per_1M_tokens"] is not None else "n/a (no price)"
+    usd = _usd(d, "usd_per_1M_tokens")
     rows = [
         ("batch", f"{d['batch']}"),
         ("tpot_ms", f"{d['tpot_ms']:.2f}"),
@@ -243,7 +264,7 @@ def frontier_main(argv: Sequence[str] | None = None) -> int:
         return 2
     except SystemExit as e:  # --help
         return int(e.code or 0)
-    d = to_dict(point, args, fields["model"].id, fields["hardware"].id)
+    d = to_dict(point, args, fields["model"].id, fields["hardware"].id) | price_fields(fields["hardware"], scenario)
     print(json.dumps(d, indent=2) if args.json else _text(d))
     return 0
 
@@ -359,7 +380,7 @@ def _search_text(d: dict) -> str:
     layout = lay["decode"]["label"] if d["serving"] == "aggregated" else (
         f"prefill {lay['prefill']['label']} + decode {lay['decode']['label']}"
     )  # fmt: skip
-    usd = f"${d['usd_per_1M_tokens']:.4g}" if d["usd_per_1M_tokens"] is not None else "n/a (no price)"
+    usd = _usd(d, "usd_per_1M_tokens")
     low, high = d["tokens_per_s_per_gpu_low"], d["tokens_per_s_per_gpu_high"]
     band = [("80% range (measured)", f"{low:.0f}-{high:.0f} ({d['range_basis']})")] if d["range_basis"] else []
     rows = [
@@ -417,7 +438,9 @@ def _search_main(args: argparse.Namespace, fields: dict) -> int:
         print(f"error: {flag}: {' '.join(str(e).split())}", file=sys.stderr)
         return 2
     band = measured_band(d, fields["model"], fields["hardware"], fields["profile"])
-    out = search_dict(d, args, fields["model"].id, fields["hardware"].id, band)
+    out = search_dict(d, args, fields["model"].id, fields["hardware"].id, band) | price_fields(
+        fields["hardware"], scenario
+    )
     print(json.dumps(out, indent=2) if args.json else _search_text(out))
     return 0
 
