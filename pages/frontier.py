@@ -431,7 +431,10 @@ rack_gpus = int(
     )
 )  # fmt: skip
 st.caption(tr("fr_rack_intro", gpus=rack_gpus))
-if (box := expanders.lazy_expander(tr("fr_rack_open"), "frontier.rack")) is not None:
+RACK_CHART = "rack-scale-vs-scale-out"
+if (
+    box := expanders.lazy_expander(tr("fr_rack_open"), "frontier.rack", force=chart.wanted_alone(RACK_CHART))
+) is not None:
     rack_precision = precisions[0] if precisions else "fp8"
     rack_ids = [h for h in (*rack.CHIPS, *rack.PROJECTIONS) if h in catalog_hw]
 
@@ -488,7 +491,7 @@ if (box := expanders.lazy_expander(tr("fr_rack_open"), "frontier.rack")) is not 
             rack.rack_figure(curves, measured, model_name=model.name, io=figs.io_label(isl, osl),
                              precision=tr(f"fr_prec_{rack_precision}"), budget_gpus=rack_gpus, tr=tr),
             rack.rack_table(curves, measured),
-            "rack-scale-vs-scale-out",
+            RACK_CHART,
             tr,
             about=page_about(rack_ids, [rack_precision], rack_gpus),
         )  # fmt: skip

@@ -189,6 +189,24 @@ def test_embed_only_draws_that_chart_alone(page, chart_id, lang):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_embed_only_draws_a_chart_from_a_closed_section(lang):
+    """The analysts' rack-scale comparison sits in a section that opens on demand; embedded alone
+    (?only=rack-scale-vs-scale-out, the id its downloads are named by) it is drawn, not reported missing."""
+    tr = Translator(lang)
+    at = run_page("frontier", embedded=True, only="rack-scale-vs-scale-out", lang=lang, model="deepseek-r1",
+                  weights="fp8", kv="fp8")  # fmt: skip
+    assert not at.exception, at.exception
+    assert not at.warning
+    payloads = [json.loads(el.proto.bytes) for el in at.get("bidi_component") if el.proto.bytes]
+    assert len(payloads) == 1 and payloads[0]["export"]["filename"].startswith(
+        "rack-scale-vs-scale-out_deepseek-r1_72x"
+    )
+    assert _widgets(at) == 0 and len(at.sidebar) == 0 and not at.get("arrow_data_frame")
+    (caption,) = [c.value for c in at.caption]
+    assert f"[{tr('embed_full_view')}](?" in caption and tr("export_price_each_chip", basis="")[:6] in caption
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
 def test_embed_only_unknown_chart_says_so_and_falls_back(lang):
     at = run_page("roofline", embedded=True, only="no-such-chart", lang=lang)
     assert not at.exception

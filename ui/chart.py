@@ -230,6 +230,12 @@ def charts_zip(charts: list[tuple], lang: str, stamp: dict) -> bytes:
     return export.zip_bytes(files)
 
 
+def wanted_alone(name: str) -> bool:
+    """Whether this run is the single-chart embed view of the chart `name` (a chart in a closed section still draws)."""
+    only = _ONLY.get()
+    return only is not None and only["id"] == slug(name)
+
+
 def only_view(page, requested: str, tr: Translator) -> bool:
     """?embed=true&only=<chart id>: run the page sending nothing but that chart, with its scenario and a link to the
     full view (figure() draws it into a container made here, then stops the run). When the page has no such chart,

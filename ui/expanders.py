@@ -9,11 +9,12 @@ import streamlit as st
 from .i18n import Translator
 
 
-def lazy_expander(label: str, key: str, parent=st):
+def lazy_expander(label: str, key: str, parent=st, *, force: bool = False):
     """An expander (in `parent`) whose content is sent only while it is open (opening it reruns the page): its
-    container when open, else None. Closed, it costs the browser one element, not its content (nor a table grid)."""
+    container when open, else None. Closed, it costs the browser one element, not its content (nor a table grid).
+    `force`: its content is wanted though it is closed (a chart inside it embedded alone): a container anyway."""
     box = parent.expander(label, key=key, on_change="rerun")
-    return box if box.open else None
+    return box if box.open or force else None
 
 
 def _how(tr: Translator, formula: str, substituted: str, result: str) -> str:
