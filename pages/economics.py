@@ -25,35 +25,38 @@ st.caption(fmt.device_text("ec_caption", hw, tr))  # 'what owning a chip costs' 
 
 # --- demand to capacity
 st.header(tr("ec_cap_h"))
-by_requests = st.radio(
-    tr("ec_demand_as"), [False, True], format_func=lambda r: tr("ec_demand_requests" if r else "ec_demand_tokens"),
-    horizontal=True, key="econ.by_requests", persist_state="session",
-)  # fmt: skip
-c = st.columns(3)
-if by_requests:  # requests per day with the sidebar's lengths
-    req_m = c[0].number_input(tr("ec_req_per_day"), 0.001, 1e6, 100.0, step=10.0, key="econ.req",
-                              persist_state="session", help=tr("ec_req_help"))  # fmt: skip
-    out_b, in_b = req_m * 1e6 * state.output / 1e9, req_m * 1e6 * state.context / 1e9
-    c[1].markdown(tr("ec_req_tokens", input=fmt.tokens(state.context), output=fmt.tokens(state.output),
-                     out_b=fmt.number(out_b), in_b=fmt.number(in_b)))  # fmt: skip
-else:
-    out_b = c[0].number_input(tr("ec_out_per_day"), 0.001, 1e6, 1000.0, step=100.0, key="econ.out",
-                              persist_state="session")  # fmt: skip
-    in_b = c[1].number_input(tr("ec_in_per_day"), 0.0, 1e7, 4000.0, step=100.0, key="econ.in", persist_state="session")
-tpot_ms = c[2].number_input(
-    tr("ec_tpot_target"), 1.0, 10000.0, 50.0, step=5.0, key="econ.tpot", persist_state="session"
-)
-c[2].caption(fmt.target(tpot_ms * ms, tr))  # the same target as tokens/s per user
-c = st.columns([1, 1, 3])
-peak = c[0].number_input(tr("ec_peak"), 1.0, 20.0, 1.5, step=0.1, key="econ.peak", persist_state="session")
-util = c[1].number_input(tr("ec_util"), 0.05, 1.0, 0.7, step=0.05, key="econ.util", persist_state="session")
-default_chips = [
-    h for h in dict.fromkeys((state.hardware, "h200", "b200", "mi355x")) if h in catalog
-]  # sidebar's first
-chips = c[2].multiselect(
-    tr("ec_chips"), list(catalog), default_chips, format_func=lambda h: fmt.chip(catalog[h], tr, short=True), key="econ.chips",
-    max_selections=8, persist_state="session",
-)  # fmt: skip
+with controls.page_controls(tr):  # in the embed view, collapsed: the charts first
+    by_requests = st.radio(
+        tr("ec_demand_as"), [False, True], format_func=lambda r: tr("ec_demand_requests" if r else "ec_demand_tokens"),
+        horizontal=True, key="econ.by_requests", persist_state="session",
+    )  # fmt: skip
+    c = st.columns(3)
+    if by_requests:  # requests per day with the sidebar's lengths
+        req_m = c[0].number_input(tr("ec_req_per_day"), 0.001, 1e6, 100.0, step=10.0, key="econ.req",
+                                  persist_state="session", help=tr("ec_req_help"))  # fmt: skip
+        out_b, in_b = req_m * 1e6 * state.output / 1e9, req_m * 1e6 * state.context / 1e9
+        c[1].markdown(tr("ec_req_tokens", input=fmt.tokens(state.context), output=fmt.tokens(state.output),
+                         out_b=fmt.number(out_b), in_b=fmt.number(in_b)))  # fmt: skip
+    else:
+        out_b = c[0].number_input(tr("ec_out_per_day"), 0.001, 1e6, 1000.0, step=100.0, key="econ.out",
+                                  persist_state="session")  # fmt: skip
+        in_b = c[1].number_input(
+            tr("ec_in_per_day"), 0.0, 1e7, 4000.0, step=100.0, key="econ.in", persist_state="session"
+        )
+    tpot_ms = c[2].number_input(
+        tr("ec_tpot_target"), 1.0, 10000.0, 50.0, step=5.0, key="econ.tpot", persist_state="session"
+    )
+    c[2].caption(fmt.target(tpot_ms * ms, tr))  # the same target as tokens/s per user
+    c = st.columns([1, 1, 3])
+    peak = c[0].number_input(tr("ec_peak"), 1.0, 20.0, 1.5, step=0.1, key="econ.peak", persist_state="session")
+    util = c[1].number_input(tr("ec_util"), 0.05, 1.0, 0.7, step=0.05, key="econ.util", persist_state="session")
+    default_chips = [
+        h for h in dict.fromkeys((state.hardware, "h200", "b200", "mi355x")) if h in catalog
+    ]  # sidebar's first
+    chips = c[2].multiselect(
+        tr("ec_chips"), list(catalog), default_chips, format_func=lambda h: fmt.chip(catalog[h], tr, short=True), key="econ.chips",
+        max_selections=8, persist_state="session",
+    )  # fmt: skip
 demand = Demand(out_b * 1e9, in_b * 1e9, peak, util)
 scenario = state.to_scenario(batch=1)
 rows = fleets(model, [catalog[h] for h in chips], scenario, profile, demand, tpot_ms * ms)

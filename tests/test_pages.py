@@ -188,6 +188,19 @@ def test_embed_only_draws_that_chart_alone(page, chart_id, lang):
     assert "model=deepseek-v3" in link and "only=" not in link and "embed=" not in link
 
 
+@pytest.mark.parametrize(("page", "key"), [("frontier", "frontier.hardware"), ("planner", "planner.target"),
+                                          ("economics", "econ.chips")])  # fmt: skip
+def test_embed_collapses_a_pages_own_controls_too(page, key):
+    """A 900 x 700 wiki frame of /frontier showed only the page's own inputs: in the embed view they sit in one
+    closed expander above the first chart (their values still hold); in the full view they are on the page."""
+    at = run_page(page, embedded=True)
+    assert not at.exception, at.exception
+    (box,) = [e for e in at.expander if e.label == EN("embed_page_controls")]
+    assert key in {getattr(w, "key", None) for kind in WIDGET_KINDS for w in box.get(kind)}
+    full = run_page(page)
+    assert not full.exception and not [e for e in full.expander if e.label == EN("embed_page_controls")]
+
+
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
 def test_embed_only_draws_a_chart_from_a_closed_section(lang):
     """The analysts' rack-scale comparison sits in a section that opens on demand; embedded alone

@@ -5,6 +5,7 @@ Pages call ``scenario_state()`` and ``translator()``; both fall back to defaults
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from dataclasses import asdict, fields
 
@@ -301,3 +302,11 @@ def export_about() -> dict:
     return export.scenario_fields(  # the chip '(announced)' when not shipping: exports carry the mark too
         state, est, est.model.name, fmt.chip(est.hardware, tr), profile_label(est.profile, tr)
     )
+
+
+def page_controls(tr):
+    """Where a page's own controls go: in the embed view a closed expander above the page's first chart (a wiki's
+    frame shows the chart, not a wall of inputs; the values still hold), else the page itself."""
+    if embed.embedded():
+        return st.expander(tr("embed_page_controls"), expanded=False)
+    return contextlib.nullcontext()
