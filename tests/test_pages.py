@@ -392,6 +392,11 @@ def test_bare_fp4_says_which_block_format_it_is_taken_as(lang):
 
         assert tr("notice_fp4", fmt=name, bits=bits, hw=resolve_hardware(hw).name) in [i.value for i in at.info]
     assert not any("NVFP4" in i.value for i in run_page("overview", lang=lang, hardware="b200", weights="nvfp4").info)
+    # a chip without FP4 units (H200) is not said to have a block format of its own: FP4 is storage there
+    at = run_page("overview", lang=lang, hardware="h200", weights="fp4")
+    infos = [i.value for i in at.info]
+    assert tr("notice_fp4_storage", fmt="NVFP4", bits="4.5", hw=resolve_hardware("h200").name) in infos
+    assert tr("notice_fp4", fmt="NVFP4", bits="4.5", hw=resolve_hardware("h200").name) not in infos
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])

@@ -67,7 +67,8 @@ def fp4_notice(est, weights: str, kv: str, tr: Translator) -> None:
     used = [f for asked, f in ((weights, est.scenario.weights), (kv, est.scenario.kv_cache)) if asked == "fp4"]
     if used:
         f = used[0]
-        st.info(tr("notice_fp4", fmt=f.name.upper(), bits=f"{f.bits:g}", hw=est.hardware.name), icon=":material/info:")
+        key = "notice_fp4" if "fp4" in est.hardware.dense_flop_per_s else "notice_fp4_storage"  # no FP4 units
+        st.info(tr(key, fmt=f.name.upper(), bits=f"{f.bits:g}", hw=est.hardware.name), icon=":material/info:")
 
 
 def if_fitted(est, tr: Translator, value: str, **metric_kwargs) -> dict:
