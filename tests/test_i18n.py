@@ -58,6 +58,17 @@ def test_the_sidebar_has_one_name_and_the_embed_views_controls_carry_it():
         assert word in Translator(lang)("embed_controls").lower()
 
 
+def test_zh_tw_writes_each_unit_and_term_one_way():
+    """zh-TW: 'Token' (not also 'token'), 'MW' (not also 百萬瓦), joules as 'J' beside values that read 'J', and one
+    word for all-in power (全口徑功耗, not also 含全部設施用電)."""
+    zh = {k: v["zh-TW"] for k, v in catalog().items()}
+    assert not [k for k, v in zh.items() if re.search(r"(?<![A-Za-z{_])token(?![A-Za-z_}])", v)]
+    assert not [k for k, v in zh.items() if "百萬瓦" in v or "含全部設施用電" in v]
+    assert not [k for k in ("ce_unit_j_per_token", "ce_unit_tokens_per_j", "ce_axis_j_per_token") if "焦耳" in zh[k]]
+    # energy per token is board power; all-in power is said where it is used
+    assert "(board power)" in catalog()["ce_m_j"]["en"] and "板卡功耗" in zh["ce_m_j"]
+
+
 def test_sidebar_engine_date_reads_newest_in_the_readers_language():
     """The engine-date box's 'newest' (None) showed Streamlit's English 'Choose an option' placeholder in zh-TW."""
     for lang in ("en", "zh-TW"):

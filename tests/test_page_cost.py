@@ -184,6 +184,10 @@ def test_a_scenario_that_does_not_fit_greys_its_cost_if_it_fitted():
         assert m.value.startswith(":gray[") and m.proto.delta == EN("if_fitted"), key
     assert by_label[EN("ce_m_usd_1m")].value.startswith(":gray[\\$")  # escaped: markdown, not LaTeX
     assert not any(m.value.startswith(":gray[") for m in run_page("cost").metric)
+    # the tokens/s per MW line under the $ figure is the same what-if: greyed and marked (it read plainly)
+    mw = [c.value for c in at.caption if EN("m_tokens_per_mw") in c.value]
+    assert mw and all(f":gray[{EN('m_tokens_per_mw')}" in c and EN("if_fitted") in c for c in mw)
+    assert not any(":gray[" in c.value for c in run_page("cost").caption if EN("m_tokens_per_mw") in c.value)
 
 
 def test_board_power_names_the_device_count_and_word():

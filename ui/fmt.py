@@ -56,8 +56,8 @@ def tflops(flop_per_s: float) -> str:
 
 
 def large(x: float, *, like: float | None = None) -> str:
-    """A count or rate to 3 significant figures with a decimal prefix from 100,000 on (929 K, 1.61 M, 2.50 G);
-    smaller ones in full: 98,765. `like`: the value x is read beside (a difference's larger operand), whose prefix x
+    """A count or rate to 3 significant figures with a decimal prefix from 10,000 on (58.4 K, 929 K, 1.61 M, 2.50 G:
+    one style on a line that holds both 58,427 and 534 K); smaller ones in full: 9,876. `like`: the value x is read beside (a difference's larger operand), whose prefix x
     takes, at 3 significant figures: large(68_608, like=603_000) -> '68.6 K', beside '534 K' and '603 K' (one below a
     hundredth of that prefix keeps its own form: large(4, like=603_000) -> '4.00')."""
     v = float(x)
@@ -67,14 +67,14 @@ def large(x: float, *, like: float | None = None) -> str:
     ref = abs(rounded)
     if like is not None and math.isfinite(float(like)):
         ref = max(ref, abs(float(f"{float(like):.3g}")))
-    for threshold, scale, prefix in ((1e9, 1e9, "G"), (1e6, 1e6, "M"), (1e5, 1e3, "K")):
+    for threshold, scale, prefix in ((1e9, 1e9, "G"), (1e6, 1e6, "M"), (1e4, 1e3, "K")):
         if ref >= threshold:
             return f"{_sig(rounded / scale)} {prefix}" if abs(rounded) >= scale / 100 else large(v)
     return _sig(v)
 
 
 def rate(tokens_per_s: float, *, like: float | None = None) -> str:
-    """Tokens per second: 1,598 tok/s, 98,765 tok/s; from 100,000 on 3 significant figures: 929 K tok/s, 1.61 M tok/s;
+    """Tokens per second: 1,598 tok/s, 9,876 tok/s; from 10,000 on 3 significant figures: 98.8 K tok/s, 1.61 M tok/s;
     `like` as for large (a difference in the prefix of the rates it separates)."""
     return f"{large(tokens_per_s, like=like)} tok/s" if math.isfinite(tokens_per_s) else "n/a"
 

@@ -182,6 +182,8 @@ def cost_line(est, tr: Translator, key: str = "no_price", tokens_per_s_per_gpu: 
         if per_mw == per_mw
         else fmt.device_text("m_tokens_per_mw_none", est.hardware, tr)
     )
+    if not bool(est.fits) and tokens_per_s_per_gpu is None:  # the scenario's own rate: a what-if, as its metrics
+        mw = f":gray[{mw} ({tr('if_fitted')})]"
     if price.usd_per_gpu_hour == price.usd_per_gpu_hour:
         usd = fmt.usd_markdown(price.usd_per_gpu_hour)
         per_hour = fmt.device_text("per_gpu_hour", est.hardware, tr)  # 'per chip-hour' on a TPU or Trainium
