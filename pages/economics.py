@@ -67,7 +67,10 @@ chart.figure(
     figs.capacity_figure(table, devices={h: fmt.device_kind(catalog[h]) for h in chips}, tr=tr), table, "capacity", tr
 )
 cap_tr = fmt.device_tr([catalog[h] for h in chips], tr)  # chips once a candidate is a TPU or Trainium
-st.dataframe(figs.capacity_display(table, cap_tr), hide_index=True)  # the CSV above keeps every digit
+shown = figs.capacity_display(table, cap_tr)  # the CSV above keeps every digit
+st.dataframe(shown, hide_index=True, placeholder="—", column_config={  # thousands separators; '—' where none
+    c: st.column_config.NumberColumn(format="localized") for c in shown.columns if shown[c].dtype.kind in "fi"
+})  # fmt: skip
 st.caption(fmt.device_text("ec_cap_help", [catalog[h] for h in chips], tr))  # chips once the list holds a TPU
 if rows:  # the basis and its dates; the chips with no price under it, or no published all-in power: named, not 'n/a'
     notices.basis_caption(

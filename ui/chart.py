@@ -199,9 +199,9 @@ def start_page() -> None:
 
 
 def page_downloads(tr: Translator) -> None:
-    """After a page ran: every chart it drew in one zip (each chart's HTML and CSV, one plotly.js beside them)."""
+    """After a page ran: every chart it drew (two or more) in one zip (each chart's HTML and CSV, one plotly.js beside them)."""
     charts = _PAGE_CHARTS.get()
-    if not charts:
+    if not charts or len(charts) < 2:  # one chart: its own HTML and CSV buttons are the page's downloads
         return
     stamp = export.stamp()
     about = next((a for *_, a in charts if a), None)

@@ -45,16 +45,17 @@ def capacity_table(fleets: Sequence[Fleet], demand: Demand, names: dict[str, str
 
 
 CAPACITY_COLUMNS = (  # capacity_table's column -> (ui/strings key of its header, significant figures; 0: text)
+    # what an analyst compares first (the cost, the fleet, its power) before how the fleet is built
     ("hardware", "ec_col_hardware", 0),
-    ("gpus_per_replica", "ec_col_gpus_per_replica", 4),
-    ("batch", "ec_col_batch", 4),
-    ("replicas", "ec_col_replicas", 6),
+    ("usd_per_1M_output_tokens", "ec_col_usd_1m", 3),
     ("gpus", "ec_col_gpus", 7),
-    ("output_tokens_per_s_per_gpu", "ec_col_tps_gpu", 3),
     ("megawatts_all_in", "ec_col_mw", 3),
+    ("output_tokens_per_s_per_gpu", "ec_col_tps_gpu", 3),
     ("capex_usd", "ec_col_capex", 3),
     ("opex_usd_per_year", "ec_col_opex", 3),
-    ("usd_per_1M_output_tokens", "ec_col_usd_1m", 3),
+    ("replicas", "ec_col_replicas", 6),
+    ("gpus_per_replica", "ec_col_gpus_per_replica", 4),
+    ("batch", "ec_col_batch", 4),
     ("limited_by", "ec_col_limited_by", 0),
     ("price_usd_per_gpu_hour", "ec_col_price", 3),
     ("price_basis", "ec_col_basis", 0),
@@ -76,6 +77,8 @@ def capacity_display(table: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
             values = [tr(f"pl_limit_{v}") if v else "" for v in values]
         elif sig:
             values = round_significant(np.asarray(values, dtype=float), sig)
+        else:  # text: nothing to say is blank, not 'None'
+            values = ["" if v is None or v != v else v for v in values]
         out[tr(key)] = values
     return pd.DataFrame(out)
 
