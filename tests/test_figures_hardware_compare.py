@@ -73,11 +73,11 @@ def test_bandwidth_by_year_one_trace_per_vendor_labelled_in_tb_per_s():
     assert decode(acme.y).tolist()[fast] == 4.0  # 4e12 B/s shown as 4 TB/s (decimal)
     assert acme.customdata[fast][0] == "Fast" and acme.customdata[fast][1] == pytest.approx(80.0)  # name, GB
     assert acme.customdata[fast][3] == "HBM3e"  # memory type, in the hover
-    # same-year chips are spread so they do not overlap, their labels on opposite sides
+    # same-year chips are spread so they do not overlap; their labels are placed off each other (place_labels)
     mid, small = _trace(fig, "Acme"), _trace(fig, "Other")
     xs = sorted([float(decode(mid.x)[0]), float(decode(small.x)[0])])
     assert xs[0] < 2022 < xs[1]
-    assert {labels.textposition[0], labels.textposition[1]} == {"top center", "bottom center"}  # Mid, Small
+    assert set(labels.textposition) <= set(hf._POSITIONS)  # where is place_labels' (tested on its own)
 
 
 def test_bandwidth_ranking_sorted_with_hardware_colours():
@@ -454,7 +454,8 @@ def test_bandwidth_by_year_stacks_the_names_of_chips_at_one_point():
     c = replace(FAST, id="c", name="Gamma", vendor="Acme", memory_bandwidth_bytes_per_s=2 * TOY_BW)
     labels = hf.bandwidth_by_year([a, b, c]).data[-1]
     assert list(labels.text) == ["", "Alpha<br>Beta", "Gamma"]  # Beta (4.1 TB/s), the faster of the pair, carries it
-    assert labels.textposition[1] != labels.textposition[2]  # the two labels on opposite sides
+    # 4.1 and 2 TB/s, 0.3 decades apart: room above each marker, so both labels keep the default place
+    assert list(labels.textposition)[1:] == ["top center", "top center"]
 
 
 def test_tpot_by_hardware_legend_sits_in_the_plot_not_on_the_title():
@@ -487,3 +488,28 @@ def test_frontier_point_of_an_announced_chip_is_marked(tr):
     gen = hf.generation_table(chips, tr=tr).set_index(tr("hw_col_memory_type"))
     assert gen.loc[hf.memory_label("GDDR6", tr), tr("hw_col_years")] == str(SMALL.launch_year)  # one chip, one year
     assert gen.loc[hf.memory_label("HBM3e", tr), tr("hw_col_years")] == f"{FAST.launch_year}–2026"
+
+
+def test_bubble_labels_are_placed_off_each_other_and_the_markers():
+    """Two chips of one year a little apart in bandwidth (RTX PRO 6000 Server over RTX PRO 4500 Blackwell printed
+    on each other): their labels go where neither covers the other nor a marker; a lone chip's sits on top."""
+    from ui.figures.hardware import place_labels
+
+    lone = place_labels([2022.0], [3.0], [10.0], ["H100"], (2019.4, 2026.6), (-0.8, 1.45))
+    assert lone == ["top center"]
+    x, y, r = [2025.0, 2025.0], [1.8, 1.6], [8.0, 8.0]
+    texts = ["RTX PRO 6000 Server", "RTX PRO 4500 Blackwell"]
+    where = place_labels(x, y, r, texts, (2019.4, 2026.6), (-0.8, 1.45))
+    assert where[0] != where[1] and set(where) <= {
+        "top center",
+        "bottom center",
+        "middle right",
+        "middle left",
+        "top right",
+        "bottom right",
+        "top left",
+        "bottom left",
+    }
+    # placed one above, one below (the 0.05 decade apart markers leave no room beside each other for both)
+    assert {w.split()[0] for w in where} == {"top", "bottom"}
+    assert where[0].startswith("top") and where[1].startswith("bottom")  # the faster chip's label above

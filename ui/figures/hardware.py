@@ -71,6 +71,56 @@ def _opt(x: float | None) -> float:
 CLUSTER_LOG10 = 0.04  # bandwidths within ~10 % of each other in one launch year: one stacked label
 
 
+# label placement on the bandwidth-by-year chart, in pixels of its plot area (about 700 x 450 at the page's width)
+_PLOT_PX = (700.0, 450.0)
+_CHAR_PX, _LINE_PX = 5.6, 12.0  # a 10 px font's average glyph width and line height
+_POSITIONS = ("top center", "bottom center", "middle right", "middle left", "top right", "bottom right", "top left",
+              "bottom left")  # fmt: skip
+
+
+def place_labels(
+    x: Sequence[float],
+    y: Sequence[float],
+    radius_px: Sequence[float],
+    texts: Sequence[str],
+    x_range: tuple[float, float],
+    y_range: tuple[float, float],
+) -> list[str]:
+    """A plotly textposition per point whose label (text, '<br>' between lines) overlaps no other label and no
+    marker where one of the eight positions allows, else the least overlapping: greedy, longest labels first.
+    x linear, y in log10 units, both mapped onto _PLOT_PX; an empty text keeps 'top center'."""
+    (x0, x1), (y0, y1) = x_range, y_range
+    px = [(xi - x0) / (x1 - x0) * _PLOT_PX[0] for xi in x]
+    py = [(math.log10(yi) - y0) / (y1 - y0) * _PLOT_PX[1] for yi in y]
+    markers = [(cx - r, cy - r, cx + r, cy + r) for cx, cy, r in zip(px, py, radius_px, strict=True)]
+
+    def box(i: int, where: str) -> tuple[float, float, float, float]:
+        lines = texts[i].split("<br>")
+        w, h, r = max(len(s) for s in lines) * _CHAR_PX, len(lines) * _LINE_PX, radius_px[i]
+        vert, horiz = where.split()
+        cx = px[i] + {"center": 0.0, "right": r + w / 2, "left": -r - w / 2}[horiz]
+        cy = py[i] + {"top": r + h / 2, "bottom": -r - h / 2, "middle": 0.0}[vert]
+        return cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2
+
+    def overlap(a, b) -> float:
+        return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+    placed: list[tuple[float, float, float, float]] = []
+
+    def cost(i: int, where: str) -> float:
+        b = box(i, where)
+        outside = max(0.0, -b[0]) + max(0.0, b[2] - _PLOT_PX[0]) + max(0.0, -b[1]) + max(0.0, b[3] - _PLOT_PX[1])
+        return (sum(overlap(b, o) for o in placed) + sum(overlap(b, m) for j, m in enumerate(markers) if j != i)
+                + 50.0 * outside)  # fmt: skip
+
+    out = ["top center"] * len(texts)
+    for i in sorted((i for i, t in enumerate(texts) if t), key=lambda i: -len(texts[i])):
+        best = min(_POSITIONS, key=lambda w: (cost(i, w), _POSITIONS.index(w)))
+        out[i] = best
+        placed.append(box(i, best))
+    return out
+
+
 def _year_offsets(chips: Sequence[Hardware]) -> list[float]:
     """A small horizontal spread for chips launched the same year, so their markers do not sit on each other."""
     by_year: dict[int | None, list[int]] = {}
@@ -116,8 +166,7 @@ def bandwidth_by_year(chips: Sequence[Hardware], *, tr: Translator = EN) -> go.F
     max_gb = max((h.memory_bytes / GB for h in chips), default=1.0)
     # one year's chips within CLUSTER_LOG10 of the next one's bandwidth (B300, GB300, MI350X, MI355X: all 8 TB/s in
     # 2025) share one label, their names stacked, on the cluster's fastest marker; a year's clusters (sorted by
-    # bandwidth) alternate above and below their markers, so neighbours do not collide
-    label_pos: dict[str, str] = {}
+    # bandwidth) are placed by place_labels: off every other label and marker where the room allows
     label_text: dict[str, str] = {}
     for year in {h.launch_year for h in chips}:
         clusters: list[list[Hardware]] = []
@@ -127,10 +176,10 @@ def bandwidth_by_year(chips: Sequence[Hardware], *, tr: Translator = EN) -> go.F
                 clusters[-1].append(h)
             else:
                 clusters.append([h])
-        for rank, cluster in enumerate(clusters):
+        for cluster in clusters:
             for h in cluster:
-                label_pos[h.id], label_text[h.id] = ("top center" if rank % 2 else "bottom center"), ""
-            label_text[cluster[-1].id] = "<br>".join(fmt.chip_short(h) for h in cluster)
+                label_text[h.id] = ""
+            label_text[cluster[-1].id] = "<br>".join(fmt.chip_short(h) + ("*" if h.announced else "") for h in cluster)
     fig = Figure()
 
     def size(group: Sequence[Hardware]) -> np.ndarray:  # marker diameter, px: area ~ memory capacity
@@ -139,6 +188,14 @@ def bandwidth_by_year(chips: Sequence[Hardware], *, tr: Translator = EN) -> go.F
     def xy(group: Sequence[Hardware]) -> dict:
         return {"x": [h.launch_year + offsets[h.id] for h in group],
                 "y": [h.memory_bandwidth_bytes_per_s / TB_per_s for h in group]}  # fmt: skip
+
+    at = xy(chips)  # each label where it covers no other label or marker (place_labels), on the chart's ranges
+    years = [h.launch_year for h in chips]
+    log_y = np.log10(at["y"]) if chips else np.zeros(1)
+    spots = place_labels(at["x"], at["y"], size(chips) / 2, [label_text[h.id] for h in chips],
+                         (min(years, default=0) - 0.6, max(years, default=1) + 0.6),
+                         (float(log_y.min()) - 0.1, float(log_y.max()) + 0.1)) if chips else []  # fmt: skip
+    label_pos = {h.id: where for h, where in zip(chips, spots, strict=True)}
 
     for vendor in sorted({h.vendor for h in chips}, key=lambda v: (v == "", v.lower())):
         group = [h for h in chips if h.vendor == vendor]
