@@ -87,11 +87,8 @@ else:
     else:
         prices_text = tr("no_own_price")
     st.caption(fmt.device_text("hw_tpot_note", device, tr, prices=prices_text, profile=profile_name))
-    st.dataframe(
-        figs.tpot_display_table(table, show_profile=show_profile, device=device, tr=tr),
-        hide_index=True,
-        placeholder="—",
-    )
+    shown = figs.tpot_display_table(table, show_profile=show_profile, device=device, tr=tr)
+    st.dataframe(shown, hide_index=True, placeholder="—", column_config=cache.number_columns(shown))
     notices.basis_caption({est.hardware.name: est.price for _, est in pairs}, tr, [est.hardware for _, est in pairs])
     st.caption(fmt.device_text("hw_table_caption", device, tr, profile=profile_name, gpus=state.gpus))
 
@@ -127,7 +124,9 @@ else:
             mlperf_rows, mlperf_fig, mlperf_shown = cache.built(f"mlperf|{chips_key}|{model.id}", _mlperf_views)
             chart.figure(mlperf_fig, mlperf_rows, "hardware-mlperf", tr, about=None,  # not the sidebar's scenario
                          depends=f"{chips_key}|{model.id}")  # fmt: skip
-            st.dataframe(mlperf_shown, hide_index=True, placeholder="—")
+            st.dataframe(
+                mlperf_shown, hide_index=True, placeholder="—", column_config=cache.number_columns(mlperf_shown)
+            )
             st.caption(tr_mlperf("hw_mlperf_caption"))
 
     # (c) memory generations
@@ -142,4 +141,4 @@ else:
         ),
     )
     chart.figure(generations[0], generations[1], "hardware-bandwidth-frontier", tr, about=None, depends=chips_key)
-    st.dataframe(generations[2], hide_index=True)
+    st.dataframe(generations[2], hide_index=True, height="content", column_config=cache.number_columns(generations[2]))

@@ -249,3 +249,19 @@ def test_mlperf_block_with_tpus_and_trainium_listed(lang):
     assert chips("hw_mlperf_axis") == tr("hw_mlperf_axis_chip") and "GPU" not in chips("hw_mlperf_caption")
     assert "GPU" not in chips("hw_mlperf_hover_run", round="v5.1", date="", scenario="", benchmark="", submitter="",
                               system="", gpus=8, weights="fp8")  # fmt: skip
+
+
+def test_tables_show_one_count_of_decimals_per_column():
+    """Hardware's tables read 2.751, 7.53, 10.4, 17.84 ms and 1.555, 3.7, 22 TB/s down one column: every number
+    column has one format (fmt.column_decimals of its largest value)."""
+    import json
+
+    from ui import fmt
+
+    at = run_page("hardware")
+    assert not at.exception
+    for df in at.dataframe:
+        shown, config = df.value, json.loads(df.proto.columns or "{}")
+        for c in [c for c in shown.columns if shown[c].dtype.kind == "f"]:
+            d = fmt.column_decimals(shown[c].to_numpy())
+            assert config[c]["type_config"]["format"] == ("localized" if d == 0 else f"%.{d}f"), c

@@ -25,7 +25,7 @@ from tpot_model import (
 from tpot_model.bands import load_bands
 from tpot_model.files import DATA_DIR
 
-from . import uploads
+from . import fmt, uploads
 from .figures import validation as validation_figs
 from .state import ScenarioState
 from .validation_data import build_table, mlperf_frame
@@ -177,6 +177,17 @@ def arrow_table(key: str, _build) -> pa.Table:
 def numeric_columns(table: pa.Table) -> list[str]:
     """The names of an Arrow table's number columns."""
     return [f.name for f in table.schema if pa.types.is_integer(f.type) or pa.types.is_floating(f.type)]
+
+
+def number_columns(table) -> dict:
+    """st.dataframe column_config for a table's float columns, each with one count of decimals down the column
+    (fmt.column_decimals; thousands separators where it needs none)."""
+    out = {}
+    for c in table.columns:
+        if table[c].dtype.kind == "f":
+            d = fmt.column_decimals(table[c].to_numpy())
+            out[c] = st.column_config.NumberColumn(format="localized" if d == 0 else f"%.{d}f")
+    return out
 
 
 @functools.cache
