@@ -111,12 +111,23 @@ def test_exported_chart_carries_scenario_under_its_title_and_a_dated_source(abou
     caption = export.caption(about, tr)
     decor = export.export_decor(fig, caption, export.footnote(export.stamp(DAY), tr))
     out = export.apply_decor(fig, decor)
-    assert out.layout.title.text == f"TPOT vs batch<br><sup>{caption}</sup>"
+    lines = export.wrap_subtitle(caption)  # the scenario in lines that fit the chart's width, at its separators
+    assert " · ".join(lines) == caption and all(len(x) <= export.SUBTITLE_CHARS for x in lines if " · " in x)
+    assert out.layout.title.text == "TPOT vs batch<br>" + "<br>".join(f"<sup>{x}</sup>" for x in lines)
     price = fmt.usd(about["scenario_price_usd_per_gpu_hour"])
     assert "Llama 3.1 70B" in caption and "2 × NVIDIA H200" in caption and price in caption
     note = out.layout.annotations[-1]
     assert note.text == tr("export_footnote", app="TPOT dashboard", version=export.APP_VERSION, date="2026-03-05")
-    assert out.layout.height == 400 + export.SUBTITLE_PX + export.FOOTNOTE_PX  # the plot keeps its size
+    assert out.layout.height == 400 + export.SUBTITLE_PX * len(lines) + export.FOOTNOTE_PX  # the plot keeps its size
+    assert chart._title_text(decor) == f"TPOT vs batch · {' · '.join(lines)}"  # the HTML <title>: no '· ·'
+    # a legend in rows below the plot gets room above the footnote (the footnote was drawn over its first row)
+    below = go.Figure([go.Scatter(x=[1], y=[1], name=f"s{i}") for i in range(9)],
+                      layout={"height": 500, "legend": {"orientation": "h", "y": -0.18, "yanchor": "top"}})  # fmt: skip
+    d = export.export_decor(below, None, "note")
+    base = below.layout.template.layout.margin  # the house template's margins
+    plot_px = 500 - base.t - base.b
+    assert d["layout"]["margin"]["b"] - export.FOOTNOTE_PX >= 0.18 * plot_px + 3 * 22  # 9 entries: 3 rows of 22 px
+    assert d["layout"]["height"] - 500 == d["layout"]["margin"]["b"] - base.b  # what the margin grew, the figure grew
     assert out.layout.margin.b == 55 + export.FOOTNOTE_PX  # the house template's bottom margin, plus the note's room
     assert fig.layout.title.text == "TPOT vs batch" and not fig.layout.annotations  # the chart on screen unchanged
 

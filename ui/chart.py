@@ -86,7 +86,7 @@ def standalone_html(fig: go.Figure, lang: str, title: str = "") -> bytes:
 
 def _title_text(decor: dict) -> str:
     """A decorated chart's title as plain text (for an HTML <title>)."""
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " · ", decor["layout"]["title"]["text"])).strip(" ·")
+    return re.sub(r"(?:\s*<[^>]+>\s*)+", " · ", decor["layout"]["title"]["text"]).strip(" ·")
 
 
 def figure(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import math
 import re
 import tomllib
 import zipfile
@@ -20,13 +21,15 @@ import plotly.graph_objects as go
 from tpot_model.csv_format import float_field
 
 from . import fmt
+from .figures.common import LEGEND_ROW_PX
 from .i18n import Translator
 
 ROOT = Path(__file__).resolve().parent.parent
 APP_NAME = "TPOT dashboard"
 APP_VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
 FOOTNOTE_PX = 44  # room below a chart for its footnote, px
-SUBTITLE_PX = 22  # room above it for the scenario line under the title, px
+SUBTITLE_PX = 22  # room above it for each line of the scenario under the title, px
+SUBTITLE_CHARS = 130  # characters of the scenario on one line of an exported chart's subtitle (about 1100 px)
 DEFAULT_MARGIN = {"t": 100, "b": 80}  # plotly's own, when neither the figure nor its template sets one
 PLOTLY_FILE = "plotly.min.js"  # the one plotly.js a zip of charts shares
 
@@ -128,6 +131,18 @@ def file_stem(chart_id: str, about: Mapping[str, object] | None, stamp_: Mapping
     return "_".join([chart_id, *(slug(p) for p in parts)])
 
 
+def wrap_subtitle(text: str, width: int = SUBTITLE_CHARS) -> list[str]:
+    """The scenario line in lines of at most `width` characters, broken at its ' · ' separators (one long part
+    stays whole): the rack-scale view's ran off the chart's right edge."""
+    lines: list[str] = []
+    for part in text.split(" · "):
+        if lines and len(lines[-1]) + 3 + len(part) <= width:
+            lines[-1] += " · " + part
+        else:
+            lines.append(part)
+    return lines
+
+
 def export_decor(fig: go.Figure, subtitle: str | None, note: str) -> dict:
     """How an exported chart differs from the one on screen: the scenario under its title and the footnote below
     it, with the room for both. {"layout": the layout keys to replace, "annotation": the footnote to append} (ui/
@@ -143,15 +158,24 @@ def export_decor(fig: go.Figure, subtitle: str | None, note: str) -> dict:
 
     height = layout.height or (layout.template.layout.height if layout.template else None) or 450
     title = layout.title.text if layout.title and layout.title.text else ""
-    extra_top = SUBTITLE_PX if subtitle else 0
-    if subtitle:
-        title = f"{title}<br><sup>{subtitle}</sup>" if title else subtitle
-    top, bottom = margin("t") + extra_top, margin("b") + FOOTNOTE_PX
+    lines = wrap_subtitle(subtitle) if subtitle else []
+    extra_top = SUBTITLE_PX * len(lines)
+    if lines:
+        sub = "<br>".join(f"<sup>{line}</sup>" for line in lines)
+        title = f"{title}<br>{sub}" if title else sub
+    # a legend in rows below the plot (legend_placement) sits in the bottom margin: room for it above the footnote
+    legend_px = 0
+    leg = layout.legend
+    if leg is not None and leg.orientation == "h" and leg.y is not None and leg.y < 0:
+        entries = sum(1 for t in fig.data if t.showlegend is not False and t.name)
+        plot_px = int(height) - margin("t") - margin("b")
+        legend_px = max(0, int(-leg.y * plot_px + math.ceil(entries / 3) * LEGEND_ROW_PX + 8 - margin("b")))
+    top, bottom = margin("t") + extra_top, margin("b") + legend_px + FOOTNOTE_PX
     return {
         "layout": {
             "title": {"text": title},
             "margin": {"t": top, "b": bottom},
-            "height": int(height) + extra_top + FOOTNOTE_PX,
+            "height": int(height) + extra_top + legend_px + FOOTNOTE_PX,
         },
         "annotation": {
             "text": note,

@@ -131,7 +131,7 @@ def style(
 
 
 LEGEND_SIDE_MAX = 8  # legend entries that fit beside a plot; more go below it
-_LEGEND_ROW_PX = 22
+LEGEND_ROW_PX = 22
 
 
 def legend_placement(fig: go.Figure, height: int, *, per_row: int = 3, side_max: int = LEGEND_SIDE_MAX) -> dict:
@@ -144,7 +144,7 @@ def legend_placement(fig: go.Figure, height: int, *, per_row: int = 3, side_max:
                                              "yanchor": "top"}, "margin": {"r": 10}}  # fmt: skip
     rows = math.ceil(entries / per_row)
     return {
-        "height": height + rows * _LEGEND_ROW_PX,
+        "height": height + rows * LEGEND_ROW_PX,
         "legend": {"orientation": "h", "x": 0.0, "xanchor": "left", "y": -0.18, "yanchor": "top"},
         "margin": {"r": 20},
     }
