@@ -269,3 +269,13 @@ def test_note_when_the_kv_cache_dominates():
     est = _est(batch=256, context_tokens=1 << 16)  # 64K tokens x 256 B per token per sequence >> 170 KB of weights
     note = rf.intensity_note(est)
     assert "KV cache" in note and "*not* free" in note
+
+
+def test_roofline_title_says_per_gpu_once():
+    """GB200's catalog name carries '(per B200 GPU, NVL72, 1200 W)': the title read '... 1200 W) (per GPU)'."""
+    from tpot_model import load_hardware_catalog
+    from ui import fmt
+
+    gb200 = load_hardware_catalog()["gb200"]
+    assert "(per " in gb200.name and fmt.chip_plain(gb200) == "NVIDIA GB200 NVL72"
+    assert EN("roofline_chart_title", hw=fmt.chip_plain(gb200)) == "Roofline of NVIDIA GB200 NVL72 (per GPU)"

@@ -296,13 +296,19 @@ def chip_short(hw) -> str:
     short = getattr(hw, "short_name", "")
     if short:
         return short
-    name = hw.name
+    name = chip_plain(hw)
     vendor = getattr(hw, "vendor", "")
     if vendor and name.startswith(vendor + " "):
         name = name[len(vendor) + 1 :]
     for prefix in ("Instinct ", "GeForce "):
         name = name.removeprefix(prefix)
-    return name.split(" (")[0].strip() or hw.name
+    return name.strip() or hw.name
+
+
+def chip_plain(hw) -> str:
+    """A chip's full name without its bracketed detail, for a title that says its own '(per GPU)': 'NVIDIA GB200 NVL72
+    (per B200 GPU, NVL72, 1200 W)' -> 'NVIDIA GB200 NVL72'."""
+    return hw.name.split(" (")[0].strip() or hw.name
 
 
 def chip(hw, tr: Callable[..., str], *, short: bool = False) -> str:

@@ -351,7 +351,7 @@ def roofline(
     y_hi = 10 ** math.ceil(math.log10(max(peaks) / T * 2.5))
     style(
         fig,
-        tr("roofline_chart_title", hw=hw.name),
+        tr("roofline_chart_title", hw=fmt.chip_plain(hw)),  # the full name's own "(per ...)" would say it twice
         tr("roofline_axis_intensity"),
         tr("roofline_axis_attainable"),
         log_x=True,
