@@ -277,5 +277,5 @@ def test_roofline_title_says_per_gpu_once():
     from ui import fmt
 
     gb200 = load_hardware_catalog()["gb200"]
-    assert "(per " in gb200.name and fmt.chip_plain(gb200) == "NVIDIA GB200 NVL72"
-    assert EN("roofline_chart_title", hw=fmt.chip_plain(gb200)) == "Roofline of NVIDIA GB200 NVL72 (per GPU)"
+    assert "(per " in gb200.name and fmt.chip_plain(gb200) == "NVIDIA GB200"
+    assert EN("roofline_chart_title", hw=fmt.chip_plain(gb200)) == "Roofline of NVIDIA GB200 (per GPU)"

@@ -307,7 +307,7 @@ def chip_short(hw) -> str:
 
 def chip_plain(hw) -> str:
     """A chip's full name without its bracketed detail, for a title that says its own '(per GPU)': 'NVIDIA GB200 NVL72
-    (per B200 GPU, NVL72, 1200 W)' -> 'NVIDIA GB200 NVL72'."""
+    (per B200 GPU, NVL72, 1200 W)' -> 'NVIDIA GB200'."""
     return hw.name.split(" (")[0].strip() or hw.name
 
 
