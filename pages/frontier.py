@@ -506,7 +506,8 @@ if (
         st.subheader(tr("fr_rack_ratio_h"))
         for table in (rack.ratio_table(curves, tr), rack.cost_table(curves, bases, tr)):
             shown = {c: st.column_config.NumberColumn(format="localized") for c in table.attrs.get("rates", ())}
-            shown |= {c: st.column_config.NumberColumn(format="%.2f") for c in table.attrs["two_decimals"]}
+            shown |= {c: st.column_config.NumberColumn(format="%.2f") for c in table.attrs.get("two_decimals", ())}
+            shown |= {c: st.column_config.NumberColumn(format=f) for c, f in table.attrs.get("formats", {}).items()}
             st.dataframe(table, hide_index=True, placeholder="—", column_config=shown)
         st.caption(tr("fr_rack_ratio_caption", basis=tr(f"fr_tier_{state.price_basis}")))
         if tops := rack.ceilings(curves):

@@ -191,6 +191,8 @@ def test_embed_one_chart_alone(server, browser, lang):
     link = pg.get_by_role("link", name=tr("embed_full_view"))
     href = link.get_attribute("href")
     assert "model=deepseek-v3" in href and "only=" not in href and "embed=" not in href
+    at = link.bounding_box()  # the scenario and its link within the frame too (a tall legend pushed them below it)
+    assert at["y"] + at["height"] <= 700
     pg.screenshot(path=str(SHOTS / f"embed-only-roofline-{lang}.png"))
     context.close()
 

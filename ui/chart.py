@@ -140,10 +140,10 @@ def figure(
         key = json.dumps(["chart", chart_id, scenario, about, stamp, depends, figure_common.VALIDATE], default=str)
         payload, fig_, table_, decor = cache.built(key, build)
     if only is not None:
-        with only["slot"]:
-            _CHART(data=payload, key=f"chart-{chart_id}")
+        with only["slot"]:  # the scenario and the link first: a tall legend pushed them below a 700 px frame
             link = f"[{tr('embed_full_view')}](?{full_view_query()})"
             st.caption(f"{subtitle} · {link}" if subtitle else link)
+            _CHART(data=payload, key=f"chart-{chart_id}")
         raise _Drawn
     _CHART(data=payload, key=f"chart-{chart_id}")
     stem = export.file_stem(chart_id, about, stamp)

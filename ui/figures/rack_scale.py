@@ -148,8 +148,15 @@ def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: 
     # below the plot: the chips' names, projections and measured points are long (a side column took 35-45 % of the
     # chart's width)
     fig.update_layout(**legend_placement(fig, 520, side_max=0))
-    for x in RATIO_AT:
-        fig.add_vline(x=x, line={"color": "#bbb", "width": 1, "dash": "dot"})
+    for x in RATIO_AT:  # the interactivities the tables read off, each labelled at the top
+        fig.add_vline(
+            x=x,
+            line={"color": "#bbb", "width": 1, "dash": "dot"},
+            annotation={"text": f"{x:g}", "font": {"size": 10, "color": "#777"}, "yanchor": "bottom"},
+            annotation_position="top",
+        )
+    fig.add_annotation(text=tr("fr_rack_marker_key"), xref="paper", yref="paper", x=1.0, y=1.0, xanchor="right",
+                       yanchor="bottom", yshift=14, showarrow=False, font={"size": 11, "color": "#555"})  # fmt: skip
     return fig
 
 
@@ -217,19 +224,25 @@ def ceilings(curves: Sequence[RackCurve]) -> list[tuple[str, float]]:
 
 
 def cost_table(curves: Sequence[RackCurve], bases: Sequence[str], tr: Translator = EN) -> pd.DataFrame:
-    """At each of RATIO_AT and under each price basis (a row each): each chip's $ per 1M input + output tokens,
-    2 decimals; nan where the chip does not reach the target or has no public price on that basis.
-    attrs["two_decimals"] names the chips' columns."""
+    """At each of RATIO_AT and under each price basis (a row each): each chip's $ per 1M input + output tokens;
+    nan where the chip does not reach the target or has no public price on that basis. attrs["formats"]: each
+    chip's column with one count of decimals, three significant figures of its largest value ($0.051 beside
+    $0.153, not $0.05 beside $0.15)."""
     rows = []
     for x in RATIO_AT:
         for b in bases:
             row = {tr("fr_rack_col_target"): x, tr("fr_rack_col_basis"): tr(f"fr_tier_{b}")}
             for c in curves:
                 usd = usd_per_1M_tokens(c.usd_per_gpu_hour.get(b, math.nan), c.at(x))
-                row[tr("fr_rack_col_usd", name=c.name)] = round(float(usd), 2)
+                row[tr("fr_rack_col_usd", name=c.name)] = float(usd)
             rows.append(row)
     table = pd.DataFrame(rows)
-    table.attrs["two_decimals"] = [tr("fr_rack_col_usd", name=c.name) for c in curves]
+    cols = [tr("fr_rack_col_usd", name=c.name) for c in curves]
+    decimals = {col: fmt.column_decimals(table[col].to_numpy()) if col in table else 2 for col in cols}
+    for col, d in decimals.items():
+        if col in table:
+            table[col] = table[col].round(d)
+    table.attrs["formats"] = {col: f"%.{d}f" for col, d in decimals.items()}
     return table
 
 
