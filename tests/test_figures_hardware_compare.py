@@ -305,6 +305,8 @@ def test_tpot_vs_batch_dashes_where_it_does_not_fit():
     }
     fig = cf.tpot_vs_batch(sweeps, current, tr=ZH)
     assert fig.layout.title.text == ZH("cmp_sweep_title")
+    # the legend in rows below the plot (inside its top-left corner it hid scenario A's curve when A did not fit)
+    assert (fig.layout.legend.orientation, fig.layout.legend.yanchor) == ("h", "top") and fig.layout.legend.y < 0
     assert fig.layout.xaxis.type == "log" and fig.layout.yaxis.title.text == ZH("axis_tpot_ms")
     a_solid = _trace(fig, cf.scenario_label("A", current["A"]))
     np.testing.assert_allclose(decode(a_solid.y), np.ravel(sweeps["A"].tpot_s) * 1e3)  # fits everywhere

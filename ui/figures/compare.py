@@ -22,7 +22,7 @@ from ..i18n import EN, Translator
 from ..state import (
     BATCH_OPTIONS,
 )
-from .common import Figure, add_band, band_label, hardware_colour, style, y_log_ticks
+from .common import Figure, add_band, band_label, hardware_colour, legend_placement, style, y_log_ticks
 
 SAME = "same"  # follow scenario A (model, batch, context, profile)
 AUTO = "auto"  # fewest power-of-two GPUs that hold the scenario
@@ -374,15 +374,7 @@ def tpot_vs_batch(sweeps: Mapping[str, Estimate], current: Mapping[str, Estimate
     ticks = [b for b in BATCH_OPTIONS if b & (b - 1) == 0]  # powers of two
     fig.update_xaxes(tickvals=ticks, ticktext=[str(b) for b in ticks])
     fig.update_yaxes(y_log_ticks(fig))
-    fig.update_layout(
-        height=480,
-        legend={
-            "orientation": "v",
-            "x": 0.0,
-            "y": 1.0,
-            "xanchor": "left",
-            "yanchor": "top",
-            "bgcolor": "rgba(255,255,255,0.8)",
-        },
-    )
+    # below the plot: inside its top-left corner it hid scenario A's curve where A does not fit (TPOT high at every
+    # batch)
+    fig.update_layout(**legend_placement(fig, 480, side_max=0))
     return fig
