@@ -248,6 +248,8 @@ else:
         )
     )
 st.caption(fmt.device_text("ce_frontier_caption", device, tr))
+if best is not None:  # this curve is one static batch: the same target as a server runs it (the Serving frontier's)
+    notices.served_basis(model, hw, est.scenario, est.profile, target_s, tr, price_known)
 
 # --- heat map: one call over batch × context
 metrics = [m for m in figs.HEAT_METRICS if (m != "usd_1m" or price_known) and (m != "j_per_token" or energy_known)]

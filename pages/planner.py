@@ -172,15 +172,7 @@ else:
     key = "pl_infeasible_memory" if point.limited_by == "memory" else f"pl_infeasible_{point.slo_binding or 'tpot'}"
     st.warning(tr(key, **reason), icon=":material/warning:")
 if bool(est.fits) or point.feasible:  # the same target counted as a server runs it (the frontier's basis)
-    served = planner.frontier(model, hw, replace(scenario, batching="continuous"), profile, target_s)
-    st.caption(
-        tr("pl_continuous", target=fmt.target(target_s, tr), batch=served.batch,
-           per_gpu=fmt.rate(served.tokens_per_s_per_gpu),
-           usd=fmt.usd(served.usd_per_1M_tokens, 2) if price_known else tr("pl_cell_no_price"),
-           ttft=fmt.duration(served.ttft_s))
-        if served.feasible
-        else tr("pl_continuous_none", target=fmt.target(target_s, tr))
-    )  # fmt: skip
+    notices.served_basis(model, hw, scenario, profile, target_s, tr, price_known)
 notices.cost_line(
     est, tr, key="planner.no_price", tokens_per_s_per_gpu=point.tokens_per_s_per_gpu if point.feasible else None
 )

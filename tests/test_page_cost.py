@@ -264,3 +264,25 @@ def test_cost_formula_is_translated_and_says_chip_hour_for_a_tpu(lang):
     gpu.session_state["explain.ce_m_usd_1m"] = True
     gpu.run()
     assert any(tr("ce_formula_usd_1m") in m.value for m in gpu.markdown)
+
+
+def test_best_batch_says_its_static_basis_and_the_served_figure():
+    """Cost's 'best batch for chat 50 ms: 114 ... $0.975' is one static batch (no prefill): the page gives the same
+    target as a server runs it (continuous batching, the Serving frontier's basis) beside it, as the planner does."""
+    from dataclasses import replace
+
+    from tpot_model import load_hardware_catalog, load_model_catalog, planner, resolve_profile
+    from ui import fmt
+    from ui.state import ScenarioState
+
+    at = run_page("cost")
+    assert not at.exception
+    st_ = ScenarioState()
+    m, hw = load_model_catalog()[st_.model], load_hardware_catalog()[st_.hardware]
+    served = planner.frontier(
+        m, hw, replace(st_.to_scenario(), batching="continuous"), resolve_profile("typical"), 0.05
+    )
+    said = EN("served_basis", target=fmt.target(0.05, EN), batch=served.batch,
+              per_gpu=fmt.rate(served.tokens_per_s_per_gpu), usd=fmt.usd(served.usd_per_1M_tokens, 2),
+              ttft=fmt.duration(served.ttft_s))  # fmt: skip
+    assert said in [c.value for c in at.caption]

@@ -434,7 +434,7 @@ def test_slo_frontier_says_its_static_basis_and_the_continuous_batching_figure(t
     static = pl.frontier(m, hw, st.to_scenario(), p, 0.05)
     served = pl.frontier(m, hw, replace(st.to_scenario(), batching="continuous"), p, 0.05)
     assert served.batch < static.batch and served.tokens_per_s_per_gpu < 0.6 * static.tokens_per_s_per_gpu
-    said = tr("pl_continuous", target=fmt.target(0.05, tr), batch=served.batch,
+    said = tr("served_basis", target=fmt.target(0.05, tr), batch=served.batch,
               per_gpu=fmt.rate(served.tokens_per_s_per_gpu), usd=fmt.usd(served.usd_per_1M_tokens, 2),
               ttft=fmt.duration(served.ttft_s))  # fmt: skip
     assert said in [c.value for c in at.main.caption]

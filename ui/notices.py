@@ -3,8 +3,11 @@ a tensor split the heads do not divide, more GPUs than one server, a context pas
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import streamlit as st
 
+from tpot_model import planner
 from tpot_model.estimate import lower_formats, precision_that_fits
 from tpot_model.roofline import link_peak_bytes_per_s, scale_out_peak_bytes_per_s, scale_up_domain_gpus
 
@@ -191,3 +194,17 @@ def cost_line(est, tr: Translator, key: str = "no_price", tokens_per_s_per_gpu: 
     else:
         st.caption(mw)
         no_price_notice(price, est.hardware.name, tr, key)
+
+
+def served_basis(model, hw, scenario, profile, target_s: float, tr: Translator, price_known: bool) -> None:
+    """Under a best-batch figure of one static batch (no prefill counted, Overview's basis): the same target
+    counted as a server runs it, continuous batching (the Serving frontier's and the layout search's basis):
+    requests in flight, output tokens/s per GPU, $ per 1M output tokens and the per-request TTFT."""
+    served = planner.frontier(model, hw, replace(scenario, batching="continuous"), profile, target_s)
+    target = fmt.target(target_s, tr)
+    if not served.feasible:
+        st.caption(tr("served_basis_none", target=target))
+        return
+    usd = fmt.usd(served.usd_per_1M_tokens, 2) if price_known else tr("pl_cell_no_price")
+    st.caption(tr("served_basis", target=target, batch=served.batch, per_gpu=fmt.rate(served.tokens_per_s_per_gpu),
+                  usd=usd, ttft=fmt.duration(served.ttft_s)))  # fmt: skip
