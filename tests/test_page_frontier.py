@@ -284,10 +284,10 @@ def test_rack_scale_view_draws_every_chip_and_the_ratio_table():
         usd = [c for c in cost.columns if c == tr("fr_rack_col_usd", name=gb200.name)]
         assert usd and list(cost.iloc[:, 0]) == [x for x in (25.0, 60.0, 100.0, 125.0) for _ in range(3)]
         assert cost.iloc[0, 1] == tr("fr_tier_on_demand")  # the sidebar's basis first
-        from ui import fmt as ui_fmt
-
-        d = ui_fmt.column_decimals(cost[usd[0]].to_numpy())  # three significant figures of the column's largest
-        assert json.loads(costs.proto.columns)[usd[0]]["type_config"]["format"] == f"%.{d}f"
+        # three significant figures each ($0.0512 beside $24.3; two decimals read $0.05 beside $0.15)
+        money = cost[usd[0]].dropna()
+        assert len(money) and all(v == float(f"{v:.3g}") for v in money)
+        assert json.loads(costs.proto.columns)[usd[0]]["type_config"]["format"] == "localized"
 
 
 @pytest.mark.parametrize("tr", [EN, ZH])

@@ -225,9 +225,9 @@ def ceilings(curves: Sequence[RackCurve]) -> list[tuple[str, float]]:
 
 def cost_table(curves: Sequence[RackCurve], bases: Sequence[str], tr: Translator = EN) -> pd.DataFrame:
     """At each of RATIO_AT and under each price basis (a row each): each chip's $ per 1M input + output tokens;
-    nan where the chip does not reach the target or has no public price on that basis. attrs["formats"]: each
-    chip's column with one count of decimals, three significant figures of its largest value ($0.051 beside
-    $0.153, not $0.05 beside $0.15)."""
+    nan where the chip does not reach the target or has no public price on that basis; three significant figures
+    each ($0.0512 beside $0.153 and $24.3: a column spans orders of magnitude, and two decimals read $0.05 beside
+    $0.15). attrs["formats"]: each chip's column shown as its values are ('localized')."""
     rows = []
     for x in RATIO_AT:
         for b in bases:
@@ -237,12 +237,10 @@ def cost_table(curves: Sequence[RackCurve], bases: Sequence[str], tr: Translator
                 row[tr("fr_rack_col_usd", name=c.name)] = float(usd)
             rows.append(row)
     table = pd.DataFrame(rows)
-    cols = [tr("fr_rack_col_usd", name=c.name) for c in curves]
-    decimals = {col: fmt.column_decimals(table[col].to_numpy()) if col in table else 2 for col in cols}
-    for col, d in decimals.items():
-        if col in table:
-            table[col] = table[col].round(d)
-    table.attrs["formats"] = {col: f"%.{d}f" for col, d in decimals.items()}
+    cols = [c for c in (tr("fr_rack_col_usd", name=c.name) for c in curves) if c in table]
+    for col in cols:
+        table[col] = round_significant(table[col].to_numpy(float), 3)
+    table.attrs["formats"] = dict.fromkeys(cols, "localized")
     return table
 
 
