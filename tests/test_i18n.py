@@ -69,6 +69,18 @@ def test_zh_tw_writes_each_unit_and_term_one_way():
     assert "(board)" in catalog()["ce_m_j"]["en"] and "板卡" in zh["ce_m_j"]
 
 
+def test_built_in_profiles_describe_themselves_in_the_readers_language():
+    """Methodology printed 'A well-tuned serving engine at steady state. The default.' in zh-TW: every built-in
+    profile's description has a translation, whose English is the data's own text (a change there must reach it)."""
+    from tpot_model import load_profiles
+    from ui import fmt
+
+    for pid, p in load_profiles().items():
+        assert fmt.profile_description(p, Translator("en")) == p.description, pid
+        zh = fmt.profile_description(p, Translator("zh-TW"))
+        assert zh != p.description and re.search(r"[\u4e00-\u9fff]", zh), pid
+
+
 def test_sidebar_engine_date_reads_newest_in_the_readers_language():
     """The engine-date box's 'newest' (None) showed Streamlit's English 'Choose an option' placeholder in zh-TW."""
     for lang in ("en", "zh-TW"):

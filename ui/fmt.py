@@ -317,3 +317,10 @@ def chip(hw, tr: Callable[..., str], *, short: bool = False) -> str:
     shows it."""
     name = chip_short(hw) if short else hw.name
     return tr("hw_announced_name", name=name) if getattr(hw, "announced", False) else name
+
+
+def profile_description(profile, tr) -> str:
+    """A profile's description in the reader's language: ui/strings' translation of a built-in profile's
+    (profile_description_<id>), else the profile's own text (a user's file)."""
+    key = "profile_description_" + "".join(c if c.isalnum() else "_" for c in profile.id)
+    return tr(key) if tr.has(key) else profile.description

@@ -717,7 +717,7 @@ def source_blocks(est: Estimate, tr: Translator = EN, profile: str | None = None
         out.append(("md", "\n".join(lines)))
     lines = [f"**{tr('meth_src_profile', name=_plain(profile or p.name))}**"]
     if p.description:
-        lines.append(_item(tr, "meth_src_description", _plain(p.description)))
+        lines.append(_item(tr, "meth_src_description", _plain(fmt.profile_description(p, tr))))
     lines.append(_item(tr, "meth_src_source", _plain(p.source) if p.source else tr("meth_src_none")))
     out.append(("md", "\n".join(lines)))
     return out
