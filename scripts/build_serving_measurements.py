@@ -99,7 +99,7 @@ def map_row(r: dict[str, str], model_ids: set[str], hardware_ids: set[str]) -> d
     if hardware_id not in hardware_ids:
         reasons.append("hardware not in the catalog")
     if layout == "disaggregated":
-        reasons.append("multi-node disaggregated prefill/decode (not modelled)")
+        reasons.append("multi-node disaggregated prefill/decode (checked per pool: data/disaggregated_check.json)")
     elif layout == "":
         reasons.append("parallel layout not stated")
     if mtp:
