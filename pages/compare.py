@@ -39,8 +39,7 @@ shown_hw = [controls.resolve(state)[1]] + [  # A's, B's and (when shown) C's chi
     and (h := st.session_state.get(f"compare.{s}.hardware")) in hardware
 ]
 st.markdown(fmt.device_text("cmp_intro", shown_hw, tr))  # 'chips' once A, B or C is a TPU or Trainium
-for n in st.session_state[NOTICES]:
-    st.warning(tr("cmp_bad_param", param=n.param, given=n.given or "∅", used=n.used), icon=":material/warning:")
+notices.url_notices(st.session_state[NOTICES], tr, key="cmp_bad_param")
 
 
 def same_or(v, show=str):

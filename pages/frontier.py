@@ -71,8 +71,7 @@ tr = tr.for_device(device)
 
 st.title(tr("page_frontier"))
 st.caption(tr("fr_caption"))
-for n in st.session_state[NOTICES]:
-    st.warning(tr("notice_bad_param", param=n.param, given=n.given or "∅", used=n.used), icon=":material/warning:")
+notices.url_notices(st.session_state[NOTICES], tr)
 
 with controls.page_controls(tr):  # in the embed view, collapsed: the chart first
     c = st.columns([2, 2, 1])

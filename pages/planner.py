@@ -65,8 +65,7 @@ for key, default in (
 
 st.title(tr("page_planner"))
 st.caption(tr("pl_caption"))
-for n in st.session_state[NOTICES]:
-    st.warning(tr("notice_bad_param", param=n.param, given=n.given or "∅", used=n.used), icon=":material/warning:")
+notices.url_notices(st.session_state[NOTICES], tr)
 
 with controls.page_controls(tr):  # in the embed view, collapsed: the charts first
     c1, c2, c3 = st.columns([2, 1, 1])

@@ -326,7 +326,7 @@ def test_rack_scale_budget_is_an_input_in_the_url(tr):
     assert at.query_params["fr_rack_gpus"] == "16" and tr("fr_rack_intro", gpus=16) in captions
     bad = run_page("frontier", fr_rack_gpus="abc", lang=tr.lang)
     assert bad.session_state["frontier.rack_gpus"] == 72
-    assert [w.value for w in bad.warning] == [tr("notice_bad_param", param="fr_rack_gpus", given="abc", used="72")]
+    assert [w.value for w in bad.warning] == [tr("notice_bad_param", param="fr_rack_gpus", given="abc", used="`72`")]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])

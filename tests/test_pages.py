@@ -568,3 +568,15 @@ def test_an_announced_chips_single_chart_embed_names_it_announced():
     assert not at.exception, at.exception
     (caption,) = [c.value for c in at.caption]
     assert EN("hw_announced_name", name="NVIDIA Rubin (per GPU, Vera Rubin NVL72)") in caption
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_a_bad_link_value_names_what_is_used_instead_in_words_or_as_the_link_writes_it(lang):
+    """'using h200 instead' read as a word and 'using — instead' as nothing: the value used is code as a link
+    writes it (`h200`), or 'the default' where the link's value is simply dropped (a bad engine date or price)."""
+    tr = Translator(lang)
+    at = run_page("overview", lang=lang, hardware="nope", as_of="yesterday")
+    assert not at.exception
+    warnings = [w.value for w in at.warning]
+    assert tr("notice_bad_param", param="hardware", given="nope", used="`h200`") in warnings
+    assert tr("notice_bad_param", param="as_of", given="yesterday", used=tr("notice_used_default")) in warnings

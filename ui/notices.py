@@ -15,11 +15,13 @@ from . import fmt
 from .i18n import Translator
 
 
-def url_notices(notices, tr: Translator) -> None:
-    """One warning per bad URL parameter; the values were sanitised to plain text by ui.state."""
+def url_notices(notices, tr: Translator, key: str = "notice_bad_param") -> None:
+    """One warning per bad URL parameter (`key`: the page's wording); the values were sanitised to plain text by
+    ui.state. The value used instead as the link would write it (`h200`), or 'the default' where it is none ('—')."""
     for n in notices:
-        key = "notice_snapped_param" if n.snapped else "notice_bad_param"
-        st.warning(tr(key, param=n.param, given=n.given or "∅", used=n.used), icon=":material/warning:")
+        used = tr("notice_used_default") if n.used in ("", "—") else n.used if n.snapped else f"`{n.used}`"
+        said = tr("notice_snapped_param" if n.snapped else key, param=n.param, given=n.given or "∅", used=used)
+        st.warning(said, icon=":material/warning:")
 
 
 def scenario_notices(est, tr: Translator) -> None:
