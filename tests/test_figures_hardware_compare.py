@@ -515,3 +515,23 @@ def test_bubble_labels_are_placed_off_each_other_and_the_markers():
     # placed one above, one below (the 0.05 decade apart markers leave no room beside each other for both)
     assert {w.split()[0] for w in where} == {"top", "bottom"}
     assert where[0].startswith("top") and where[1].startswith("bottom")  # the faster chip's label above
+
+
+def test_a_difference_against_a_what_if_is_greyed_not_judged():
+    """Compare coloured B's 'Tokens/s per GPU −12.7 %' red against an A that cannot run: a difference with a side
+    that does not fit is a what-if, greyed like its cells, neither green nor red."""
+    fits = estimate(TINY_DENSE, TOY_GPU, _scenario())
+    too_big = estimate(TINY_DENSE, TOY_GPU, _scenario(batch=10**7))
+    assert bool(fits.fits) and not bool(too_big.fits)
+    for ests in ({"A": too_big, "B": fits}, {"A": fits, "B": too_big}):
+        styler = cf.headline_display(ests)
+        frame = styler.data
+        ctx = styler._compute().ctx
+        delta = frame.columns.get_loc(EN("cmp_delta_col", x="B"))
+        row = frame.index.get_loc(EN("cmp_row_tps_gpu"))
+        css = dict(ctx.get((row, delta), []))
+        assert css.get("color") == cf.IF_FITTED_COLOUR and "font-weight" not in css
+    both = cf.headline_display({"A": fits, "B": estimate(TINY_DENSE, TOY_GPU, _scenario(batch=2))})
+    ctx = both._compute().ctx
+    row, delta = both.data.index.get_loc(EN("cmp_row_tps_gpu")), both.data.columns.get_loc(EN("cmp_delta_col", x="B"))
+    assert dict(ctx.get((row, delta), [])).get("color") in (cf.BETTER_COLOUR, cf.WORSE_COLOUR)  # both run: judged

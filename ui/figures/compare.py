@@ -233,7 +233,11 @@ def headline_display(ests: Mapping[str, Estimate], *, tr: Translator = EN):
         for x in letters[1:]:
             v = m.value(ests[x])
             cells[label][delta_col[x]] = _delta_text(m, base, v, tr, percent_only=compact)
-            judged = _judge(m, base, v)
+            # against a what-if (A or this scenario does not fit) a difference is a what-if too: greyed, not judged
+            what_if = m.needs_fit and not (bool(a.fits) and bool(ests[x].fits))
+            judged = 0 if what_if else _judge(m, base, v)
+            if what_if and cells[label][delta_col[x]]:
+                colours[label][delta_col[x]] = f"color: {IF_FITTED_COLOUR}"
             if judged:
                 colour = BETTER_COLOUR if judged > 0 else WORSE_COLOUR
                 colours[label][delta_col[x]] = f"color: {colour}; font-weight: 600"
