@@ -371,7 +371,8 @@ def test_absurd_times_read_as_durations_and_grouped_numbers():
     assert float(e.tpot_s) > 60
     fig = cf.decomposition({"A": e}, tr=EN)
     (bars,) = fig.data
-    assert bars.name == EN("cmp_trace", label=cf.scenario_label("A", e), tpot=fmt.ms(float(e.tpot_s)))
+    named = EN("cmp_trace", label=cf.scenario_label("A", e), tpot=fmt.ms(float(e.tpot_s)))
+    assert bars.name == (named if bool(e.fits) else f"{named} ({EN('if_fitted')})")  # 405B on one H100: a what-if
     assert "min" in bars.name and "ms" not in bars.name.split("TPOT")[1]
     big = max(range(len(bars.y)), key=lambda i: bars.y[i])
     assert bars.text[big] == f"{bars.y[big]:,.0f}" and "," in bars.text[big]
@@ -535,3 +536,14 @@ def test_a_difference_against_a_what_if_is_greyed_not_judged():
     ctx = both._compute().ctx
     row, delta = both.data.index.get_loc(EN("cmp_row_tps_gpu")), both.data.columns.get_loc(EN("cmp_delta_col", x="B"))
     assert dict(ctx.get((row, delta), [])).get("color") in (cf.BETTER_COLOUR, cf.WORSE_COLOUR)  # both run: judged
+
+
+def test_decomposition_fades_a_scenario_that_does_not_fit():
+    """Compare drew a scenario that cannot run in full colour beside its greyed 'if it fitted' cells: its bars are
+    faded and its legend entry says 'if it fitted'."""
+    fits = estimate(TINY_DENSE, TOY_GPU, _scenario())
+    too_big = estimate(TINY_DENSE, TOY_GPU, _scenario(batch=10**7))
+    fig = cf.decomposition({"A": fits, "B": too_big})
+    a, b = fig.data
+    assert a.opacity == 1.0 and EN("if_fitted") not in a.name
+    assert b.opacity < 1.0 and b.name.endswith(f"({EN('if_fitted')})")

@@ -273,17 +273,21 @@ def decomposition_table(ests: Mapping[str, Estimate]) -> pd.DataFrame:
 
 def decomposition(ests: Mapping[str, Estimate], *, tr: Translator = EN) -> go.Figure:
     """Grouped bars: for each part of TPOT (weight read, KV-cache read, compute, communication, overhead), one bar
-    per scenario (ms), coloured by hardware."""
+    per scenario (ms), coloured by hardware; a scenario that does not fit faded and named 'if it fitted' (a what-if,
+    as its table cells are)."""
     styles = _styles(ests)
     names = [tr(f"bucket_{b}") for b in BUCKETS]
     fig = Figure()
     for x, e in ests.items():
         colour, pattern, _ = styles[x]
         ms = np.array([float(e.breakdown_s[b]) * 1e3 for b in BUCKETS])
+        name = tr("cmp_trace", label=scenario_label(x, e), tpot=fmt.ms(float(e.tpot_s)))
+        fits = bool(e.fits)
         fig.add_bar(
             x=names,
             y=ms,
-            name=tr("cmp_trace", label=scenario_label(x, e), tpot=fmt.ms(float(e.tpot_s))),
+            name=name if fits else f"{name} ({tr('if_fitted')})",
+            opacity=1.0 if fits else 0.4,
             marker={"color": colour, "pattern": {"shape": pattern, "fgcolor": "#fff", "solidity": 0.35}},
             text=[fmt.number(v) for v in ms],  # ms, as the axis says: 979,141 rather than 979140.6
             textposition="outside",
