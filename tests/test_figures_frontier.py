@@ -406,3 +406,20 @@ def test_rack_csv_carries_each_price_basis_and_its_cost():
         want = [usd * 1e6 / (d.tokens_per_s_per_gpu * 3600) for d in ds]
         assert list(table[f"usd_per_1M_tokens_{b}"]) == pytest.approx(want, rel=1e-12)
     assert "usd_per_gpu_hour_neocloud" not in table.columns
+
+
+def test_rack_csv_says_how_fast_an_unreached_target_could_go():
+    """A searched target no layout reaches carries the fastest tokens/s per user a layout that fits reaches (the
+    table's '—' explained in the export too); a reached one leaves it blank."""
+    from tpot_model import Scenario, load_hardware_catalog, load_model_catalog, resolve_profile
+    from tpot_model import layouts as lo
+    from ui.figures import rack_scale as rack
+
+    m, hw = load_model_catalog()["deepseek-r1"], load_hardware_catalog()["b200"]
+    s = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8")
+    tables = lo.layout_tables(m, hw, s, resolve_profile("typical"), max_gpus=8)
+    ds = tuple(lo.deployment_curve(tables, [25.0, 400.0]))
+    table = rack.rack_table([rack.RackCurve("b200", "B200", False, np.array([25.0, 400.0]), ds, {})], [])
+    reached, unreached = table["fastest_tok_s_per_user"]
+    assert reached is None or not np.isfinite(reached)
+    assert unreached == pytest.approx(1 / lo.fastest_tpot_s(tables)) and unreached < 400

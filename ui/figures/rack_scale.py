@@ -176,6 +176,8 @@ def rack_table(curves: Sequence[RackCurve], measured: Sequence) -> pd.DataFrame:
                 "measured_like_it_80pct_low_tok_s_per_gpu": rng[0], "measured_like_it_80pct_high_tok_s_per_gpu": rng[1],
                 "output_tok_s_per_gpu": d.output_tokens_per_s_per_gpu, "tpot_ms": d.tpot_s * 1e3,
                 "ttft_ms": d.ttft_s * 1e3, "limited_by": d.limited_by, "id": None,
+                # not reached on latency: the fastest tokens/s per user a layout that fits reaches
+                "fastest_tok_s_per_user": 1.0 / d.fastest_tpot_s if math.isfinite(d.fastest_tpot_s) else None,
                 **{f"usd_per_gpu_hour_{b}": usd for b, usd in c.usd_per_gpu_hour.items()},
                 **{f"usd_per_1M_tokens_{b}": float(usd_per_1M_tokens(usd, d.tokens_per_s_per_gpu))
                    for b, usd in c.usd_per_gpu_hour.items()},
