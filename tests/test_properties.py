@@ -19,7 +19,7 @@ from tpot_model import (
 )
 from tpot_model.estimate import MAX_GPUS_SEARCHED
 
-SETTINGS = settings(max_examples=60, deadline=None)
+SETTINGS = settings(max_examples=60, deadline=None, derandomize=True)  # the same examples every run: CI reproducible
 REL = 1e-12
 
 MODELS = sorted(load_model_catalog())
@@ -30,6 +30,9 @@ KV = ["bf16", "fp16", "fp8", "int4"]
 PROFILES = ["ideal", "typical"]
 
 models = st.sampled_from(MODELS)
+# chunked local attention (Llama 4): a query right after a chunk boundary sees almost none of its chunk, so a longer
+# context can read less KV cache (test_chunked_attention_can_read_less_at_a_chunk_boundary); the others' TPOT grows
+UNCHUNKED = sorted(k for k, m in load_model_catalog().items() if not (m.sliding_window and m.sliding_window.chunked))
 hardware = st.sampled_from(HARDWARE)
 weights = st.sampled_from(WEIGHTS)
 kv = st.sampled_from(KV)
@@ -49,7 +52,8 @@ def _nondecreasing(values: np.ndarray) -> bool:
 
 
 @SETTINGS
-@given(models, hardware, weights, kv, profiles, gpus, batch, st.lists(context, min_size=2, max_size=8), outputs)
+@given(st.sampled_from(UNCHUNKED), hardware, weights, kv, profiles, gpus, batch, st.lists(context, min_size=2,
+       max_size=8), outputs)  # fmt: skip
 def test_tpot_never_decreases_with_context(model_id, hw_id, w, k, profile_id, n, b, contexts, out):
     m, h, p = _setup(model_id, hw_id, profile_id)
     ctx = np.sort(np.array(contexts, dtype=float))
@@ -184,3 +188,15 @@ def test_max_batch_fits_and_one_more_does_not(model_id, hw_id, w, k, profile_id,
     if mb >= 1:
         assert bool(estimate(m, h, Scenario(batch=mb, **s), p).fits), mb
     assert not bool(estimate(m, h, Scenario(batch=mb + 1, **s), p).fits), mb
+
+
+def test_chunked_attention_can_read_less_at_a_chunk_boundary():
+    """Llama 4 Maverick attends within 8,192-token chunks in three layers of four: decoding at position 8,192 (a new
+    chunk) its local layers read almost no cache, at 2,049 they read 2,049 tokens; the global layer reads the whole
+    context. Three local layers' 2,049 tokens outweigh one global layer's extra 6,143: TPOT falls by a hair (the
+    property test's counterexample, a100-40gb, ideal profile, batch 1, one output token)."""
+    m, h, p = _setup("llama-4-maverick", "a100-40gb", "ideal")
+    assert m.sliding_window is not None and m.sliding_window.chunked
+    e = estimate(m, h, Scenario(batch=1, context_tokens=np.array([2049.0, 8192.0]), output_tokens=1, num_gpus=1,
+                                weights="bf16", kv_cache="bf16"), p)  # fmt: skip
+    assert e.tpot_s[1] < e.tpot_s[0] and e.tpot_s[1] == pytest.approx(e.tpot_s[0], rel=1e-4)
