@@ -3,6 +3,7 @@
 import streamlit as st
 
 from ui import cache, chart, controls, expanders, fmt, notices
+from ui.explain import Explanation
 from ui.figures import roofline as figs
 
 state = controls.scenario_state()
@@ -68,17 +69,22 @@ st.dataframe(
 )
 
 peak = hw.dense_flop_per_s[est.compute_precision]
-expanders.explain(
+expanders.explain_all(  # one element while closed, for both numbers
     tr,
-    "roofline_ridge_explain",
-    tr("roofline_formula_ridge"),
-    f"{fmt.tflops(peak)} ÷ {fmt.tb_per_s(hw.memory_bandwidth_bytes_per_s)}",
-    f"{fmt.number(ridge)} FLOP/byte",
-)
-expanders.explain(
-    tr,
-    "roofline_intensity_explain",
-    tr("roofline_formula_intensity"),
-    f"{fmt.flop(float(est.decode.flops))} ÷ {fmt.nbytes(float(est.decode.bytes))}",
-    f"{fmt.number(ai)} FLOP/byte",
+    lambda: [
+        Explanation(
+            "roofline_m_ridge",
+            tr("roofline_formula_ridge"),
+            f"{fmt.tflops(peak)} ÷ {fmt.tb_per_s(hw.memory_bandwidth_bytes_per_s)}",
+            f"{fmt.number(ridge)} FLOP/byte",
+            {"precision": est.compute_precision},
+        ),
+        Explanation(
+            "roofline_m_intensity",
+            tr("roofline_formula_intensity"),
+            f"{fmt.flop(float(est.decode.flops))} ÷ {fmt.nbytes(float(est.decode.bytes))}",
+            f"{fmt.number(ai)} FLOP/byte",
+        ),
+    ],
+    "explain.roofline",
 )

@@ -27,7 +27,7 @@ from tpot_model.files import DATA_DIR
 
 from . import fmt, uploads
 from .figures import validation as validation_figs
-from .state import ScenarioState
+from .state import CUSTOM_ID, ScenarioState
 from .validation_data import build_table, mlperf_frame
 
 # ------------------------------------------------------------------------------------------ catalogs and tables
@@ -117,8 +117,17 @@ def mtp_check(k: int, acceptance: float):
 
 def scenario_key(state: ScenarioState, *ignored: str) -> str:
     """The scenario as a stable string, custom uploads included, without the fields a result does not depend on."""
-    query = {**state.to_query(), **uploads.url_params(state)}
-    return json.dumps({k: v for k, v in query.items() if k not in ignored}, sort_keys=True)
+    if CUSTOM_ID in (state.model, state.hardware):  # the session's uploaded spec is part of it
+        query = {**state.to_query(), **uploads.url_params(state)}
+        return json.dumps({k: v for k, v in query.items() if k not in ignored}, sort_keys=True)
+    return _catalog_scenario_key(state, ignored)
+
+
+@functools.lru_cache(maxsize=1024)
+def _catalog_scenario_key(state: ScenarioState, ignored: tuple[str, ...]) -> str:
+    """scenario_key of a scenario of catalog entries only: it depends on the state alone (a page asks for it a few
+    times a run, and every reader of a link for the same one)."""
+    return json.dumps({k: v for k, v in state.to_query().items() if k not in ignored}, sort_keys=True)
 
 
 # The cached functions below are called with keyword arguments by the plain functions of the same name: for each
@@ -128,13 +137,14 @@ def scenario_key(state: ScenarioState, *ignored: str) -> str:
 
 def estimate(key: str, _model, _hardware, _scenario, _profile):
     """tpot_model.estimate, once per server for each key (controls.evaluate's: the scenario's URL form with uploads,
-    the profile, the overrides): the readers of one link share one result. Shared read-only."""
+    the profile, the overrides): the readers of one link share one result. Shared read-only. `_scenario`: the
+    Scenario, or a function making it (made only when the key is new)."""
     return _estimate(key=key, _model=_model, _hardware=_hardware, _scenario=_scenario, _profile=_profile)
 
 
 @st.cache_resource(max_entries=512, show_spinner=False)
 def _estimate(key: str, _model, _hardware, _scenario, _profile):
-    return model_estimate(_model, _hardware, _scenario, _profile)
+    return model_estimate(_model, _hardware, _scenario() if callable(_scenario) else _scenario, _profile)
 
 
 def planner_frontier(key: str, _model, _hardware, _scenario, _profile, tpot_target_s: float):

@@ -6,6 +6,7 @@ Pages call ``scenario_state()`` and ``translator()``; both fall back to defaults
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 from dataclasses import asdict, fields
 
@@ -57,15 +58,27 @@ def _init_from_url() -> None:
     if st.session_state.get(_INIT_FLAG):
         return
     params = st.query_params.to_dict()
-    spec_notices = uploads.from_url(params)
-    models = set(cache.models()) | ({CUSTOM_ID} if uploads.custom("model") else set())
-    hardware = set(cache.hardware()) | ({CUSTOM_ID} if uploads.custom("hardware") else set())
-    state, notices = parse_query(params, models, hardware, set(cache.profiles()))
-    notices = spec_notices + notices
+    if any(p in params for p in uploads.KINDS.values()):
+        spec_notices = uploads.from_url(params)
+        models = set(cache.models()) | ({CUSTOM_ID} if uploads.custom("model") else set())
+        hardware = set(cache.hardware()) | ({CUSTOM_ID} if uploads.custom("hardware") else set())
+        state, notices = parse_query(params, models, hardware, set(cache.profiles()))
+        notices = spec_notices + notices
+    else:
+        state, notices = _parsed_link(tuple(sorted(params.items())))
+        notices = list(notices)
     for key, value in asdict(state).items():
         st.session_state[key] = value
     st.session_state[_NOTICES] = notices
     st.session_state[_INIT_FLAG] = True
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed_link(params: tuple[tuple[str, str], ...]) -> tuple[ScenarioState, tuple[Notice, ...]]:
+    """parse_query of a link that carries no uploaded spec (it depends on the link and the catalogs alone): once per
+    link, not once per reader of it."""
+    state, notices = parse_query(dict(params), set(cache.models()), set(cache.hardware()), set(cache.profiles()))
+    return state, tuple(notices)
 
 
 def scenario_state() -> ScenarioState:
@@ -180,8 +193,11 @@ def sidebar() -> ScenarioState:
 def _mirror(state: ScenarioState) -> ScenarioState:
     """Write the scenario into the URL, beside the pages' own parameters."""
     owned = set(_FIELDS) | set(uploads.KINDS.values())
-    others = {k: v for k, v in st.query_params.to_dict().items() if k not in owned}  # pages' own parameters
-    st.query_params.from_dict({**others, **state.to_query(), **uploads.url_params(state)})
+    now = st.query_params.to_dict()
+    others = {k: v for k, v in now.items() if k not in owned}  # pages' own parameters
+    wanted = {**others, **state.to_query(), **uploads.url_params(state)}
+    if wanted != now:  # unchanged (a reader's run of a link): no message to the browser
+        st.query_params.from_dict(wanted)
     return state
 
 
@@ -257,7 +273,7 @@ def evaluate(state: ScenarioState, profile_id: str | None = None, **overrides: o
             *(_value_key(k, overrides[k]) for k in sorted(overrides)),
         ]
     )
-    return cache.estimate(key, model, hw, state.to_scenario(**overrides), profile)
+    return cache.estimate(key, model, hw, lambda: state.to_scenario(**overrides), profile)
 
 
 def evaluate_chips(
