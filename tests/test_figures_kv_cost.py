@@ -288,6 +288,8 @@ def test_nice_log_ticks():
     assert cf.nice_log_ticks(0.6, 30) == [1, 2, 5, 10, 20]
     assert cf.nice_log_ticks(12, 55) == [20, 30, 40, 50]
     assert cf.nice_log_ticks(0.001, 1e4) == [10.0**e for e in range(-3, 5)]
+    # over three decades: 1-2-5 is eleven ticks, too many; 1-3 labels seven where decades alone gave four
+    assert cf.nice_log_ticks(10, 20_000) == [10, 30, 100, 300, 1000, 3000, 10_000]
     assert cf.tick_label(0.00005) == "0.00005" and cf.tick_label(2000) == "2,000"
 
 

@@ -211,8 +211,9 @@ def log_tick_values(lo: float, hi: float, mantissas: tuple[float, ...] = (1, 2, 
 def nice_log_ticks(
     lo: float, hi: float, max_ticks: int = 8, *, finer: tuple[float, ...] = FINER, widen: bool = True
 ) -> list[float]:
-    """Tick values for a log axis from lo to hi: 1-2-5 per decade, or decades only when that is too many, or the
-    `finer` mantissas when 1-2-5 gives fewer than three. widen: a range under a factor of two is first widened
+    """Tick values for a log axis from lo to hi: 1-2-5 per decade, or 1-3 when that is too many (30, 100, 300 ...
+    across two to four decades: decades alone left four labels on an axis from 10 to 20,000), or decades only, or
+    the `finer` mantissas when 1-2-5 gives fewer than three. widen: a range under a factor of two is first widened
     threefold each way (an axis around one value); a colour bar, whose ends are the data's, passes False."""
     if widen and hi < 2 * lo:  # (nearly) one value: widen so that there is something to label
         lo, hi = lo / 3, hi * 3
@@ -221,6 +222,8 @@ def nice_log_ticks(
         return log_tick_values(lo, hi, mantissas)
 
     ticks = within((1, 2, 5))
+    if len(ticks) > max_ticks and len(thirds := within((1, 3))) <= max_ticks:
+        return thirds
     if len(ticks) > max_ticks:
         decades = within((1,))
         return decades[:: math.ceil(len(decades) / max_ticks)]
