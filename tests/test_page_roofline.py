@@ -165,3 +165,21 @@ def test_operator_table_is_the_scenarios_and_follows_batch_and_language(lang):
         got = at.dataframe[0].value
         assert list(got.columns) == list(want(batch).columns)
         assert got.to_dict("list") == want(batch).to_dict("list")
+
+
+@pytest.mark.parametrize("tr", [EN, ZH], ids=["en", "zh-TW"])
+def test_ridge_and_intensity_are_explained_in_one_expander(tr):
+    """One closed 'how is each number above computed?' for both numbers (one element while closed, not two): opened,
+    a row each with its formula and the scenario's values, the results those of the metrics above."""
+    at = run_page("roofline", lang=tr.lang, model="deepseek-v3", hardware="b200", gpus="8", weights="fp8")
+    closed = [e for e in at.expander if e.label != tr("upload_title")]  # the sidebar's upload box aside
+    assert [e.label for e in closed] == [tr("how_computed_all")] and not closed[0].markdown  # sent only when opened
+    at.session_state["explain.roofline"] = True
+    at.run()
+    (how,) = [e for e in at.expander if e.label == tr("how_computed_all")]
+    rows = how.markdown[0].value.splitlines()
+    ridge = [m.value for m in at.metric if m.label == tr("roofline_m_ridge", precision="fp8")]
+    intensity = [m.value for m in at.metric if m.label == tr("roofline_m_intensity")]
+    assert any(r.startswith(f"| {tr('roofline_m_ridge', precision='fp8')} |") and f"**{ridge[0]} FLOP/byte**" in r
+               for r in rows)  # fmt: skip
+    assert any(r.startswith(f"| {tr('roofline_m_intensity')} |") and f"**{intensity[0]} FLOP/byte**" in r for r in rows)
