@@ -547,3 +547,21 @@ def test_decomposition_fades_a_scenario_that_does_not_fit():
     a, b = fig.data
     assert a.opacity == 1.0 and EN("if_fitted") not in a.name
     assert b.opacity < 1.0 and b.name.endswith(f"({EN('if_fitted')})")
+
+
+def test_bubble_chart_draws_on_the_ranges_its_labels_were_placed_on_with_room_above_the_fastest():
+    """The labels are placed on the chart's own axis ranges (set on the figure: plotly's autorange differs), which
+    leave LABEL_ROOM_LOG10 of a decade above the fastest chip: Rubin's label had printed over the 2025 cluster's."""
+    from tpot_model.catalog import load_hardware_catalog
+    from tpot_model.units import TB_per_s
+
+    chips = list(load_hardware_catalog().values())
+    fig = hf.bandwidth_by_year(chips)
+    fastest = max(h.memory_bandwidth_bytes_per_s for h in chips if h.launch_year) / TB_per_s
+    lo, hi = fig.layout.yaxis.range
+    assert hi == pytest.approx(math.log10(fastest) + hf.LABEL_ROOM_LOG10)
+    years = [h.launch_year for h in chips if h.launch_year]
+    assert tuple(fig.layout.xaxis.range) == (min(years) - 0.6, max(years) + 0.6)
+    labels = fig.data[-1]
+    rubin = [i for i, t in enumerate(labels.text) if t.startswith("Rubin")]
+    assert rubin and labels.textposition[rubin[0]].startswith("top")  # above its bubble, in the room left for it

@@ -68,6 +68,7 @@ def _opt(x: float | None) -> float:
     return float("nan") if x is None else float(x)
 
 
+LABEL_ROOM_LOG10 = 0.3  # above the fastest chip, in decades of bandwidth: two lines of labels over its bubble
 CLUSTER_LOG10 = 0.04  # bandwidths within ~10 % of each other in one launch year: one stacked label
 
 
@@ -192,9 +193,12 @@ def bandwidth_by_year(chips: Sequence[Hardware], *, tr: Translator = EN) -> go.F
     at = xy(chips)  # each label where it covers no other label or marker (place_labels), on the chart's ranges
     years = [h.launch_year for h in chips]
     log_y = np.log10(at["y"]) if chips else np.zeros(1)
-    spots = place_labels(at["x"], at["y"], size(chips) / 2, [label_text[h.id] for h in chips],
-                         (min(years, default=0) - 0.6, max(years, default=1) + 0.6),
-                         (float(log_y.min()) - 0.1, float(log_y.max()) + 0.1)) if chips else []  # fmt: skip
+    # the axes' ranges, set on the chart too (plotly's own autorange is not the one the labels were placed on), with
+    # room above the fastest chips for their labels (Rubin, MI455X and the 2025 cluster had printed over each other)
+    x_range = (min(years, default=0) - 0.6, max(years, default=1) + 0.6)
+    y_range = (float(log_y.min()) - 0.1, float(log_y.max()) + LABEL_ROOM_LOG10)
+    spots = place_labels(at["x"], at["y"], size(chips) / 2, [label_text[h.id] for h in chips], x_range,
+                         y_range) if chips else []  # fmt: skip
     label_pos = {h.id: where for h, where in zip(chips, spots, strict=True)}
 
     for vendor in sorted({h.vendor for h in chips}, key=lambda v: (v == "", v.lower())):
@@ -229,8 +233,8 @@ def bandwidth_by_year(chips: Sequence[Hardware], *, tr: Translator = EN) -> go.F
     )
     # log bandwidth: 0.1-25 TB/s, so the many low-bandwidth chips (and their labels) do not pile up at the bottom
     style(fig, tr("hw_bw_year_title"), tr("hw_axis_year"), tr("hw_axis_bandwidth"), log_y=True)
-    fig.update_xaxes(dtick=1, tickformat="d")
-    fig.update_yaxes(**y_log_ticks(fig, pad=0.1))
+    fig.update_xaxes(dtick=1, tickformat="d", range=list(x_range) if chips else None)
+    fig.update_yaxes(**y_log_ticks(fig, pad=0.1), range=list(y_range) if chips else None)
     fig.update_layout(
         legend=_RIGHT_LEGEND | {"title_text": tr("hw_legend_vendor")},
         margin={"r": 110},
