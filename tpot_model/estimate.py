@@ -82,11 +82,8 @@ class Estimate:
     profile: EfficiencyProfile
     rates: Rates  # the achievable bandwidths and FLOP rates every operator ran at (per GPU)
     decode: StepResult
-    prefill: StepResult
-    # time
+    # time (ttft_s, time_to_serve_s and the prefill step: properties, worked out when first read)
     tpot_s: np.ndarray
-    ttft_s: np.ndarray
-    time_to_serve_s: np.ndarray
     # memory
     weight_bytes: float  # the whole model
     weight_bytes_per_gpu: np.ndarray  # what each GPU holds, by layout
@@ -106,7 +103,6 @@ class Estimate:
     # economics
     price: PricePoint  # the $/GPU-hour used, with its basis, date and source (usd nan: no price under the basis)
     usd_per_1M_tokens: np.ndarray
-    usd_per_1M_tokens_with_prefill: np.ndarray
     joules_per_token: np.ndarray  # board power (TDP) only, labelled so; joules_per_token_all_in is the all-in basis
     all_in_w_per_gpu: float  # GPU + its share of host, network and cooling (data/prices.yaml); nan when unpublished
     # continuous batching: the steady state behind tpot_s / ttft_s (None for a static batch)
@@ -114,6 +110,32 @@ class Estimate:
     # the 80% calibration band (bands.py): factors from cross-validation residuals; none for the ideal bound
     band: Band = Band(level="unavailable")
     usable_memory_basis: str = "datasheet"  # UsableMemory.basis: 'reported' or 'datasheet'
+
+    @functools.cached_property
+    def prefill(self) -> StepResult:
+        """The prefill step: all `batch` prompts together (static batch), or the steady state's first prompt chunk
+        (continuous batching). Worked out when first read: a page comparing TPOT across chips never reads it."""
+        if self.steady is not None:
+            return self.steady.first_chunk
+        return step(self.model, self.hardware, self.scenario, self.profile, prefill=True)
+
+    @property
+    def ttft_s(self) -> np.ndarray:
+        """Time to first token, s: the whole batch's prefill (static batch) or a new prompt's in the steady state."""
+        return self.steady.ttft_s if self.steady is not None else self.prefill.time_s
+
+    @property
+    def time_to_serve_s(self) -> np.ndarray:
+        """ttft_s + (output_tokens - 1) x tpot_s, s."""
+        return self.ttft_s + self.tpot_s * (self.scenario.output_tokens - 1)
+
+    @property
+    def usd_per_1M_tokens_with_prefill(self) -> np.ndarray:
+        """$ per 1M output tokens with the prefill's time counted: batch x output tokens over time_to_serve_s."""
+        s = self.scenario
+        return usd_per_1M_tokens(
+            self.price.usd_per_gpu_hour, s.batch * s.output_tokens / self.time_to_serve_s / s.num_gpus
+        )
 
     @property
     def tpot_low_s(self) -> np.ndarray:
@@ -385,15 +407,12 @@ def estimate(m: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProfile
     steady = None
     if s.batching == "continuous":
         steady = steady_state(m, hw, s, profile)
-        decode, prefill = steady.step, steady.first_chunk
-        tpot, ttft = steady.tpot_s, steady.ttft_s
-    else:
+        decode, tpot = steady.step, steady.tpot_s
+    else:  # the prefill step (ttft_s) when first read: Estimate.prefill
         decode = step(m, hw, s, profile, prefill=False)
-        prefill = step(m, hw, s, profile, prefill=True)
-        tpot, ttft = decode.time_s, prefill.time_s
+        tpot = decode.time_s
     rates = rates_for(hw, profile, s)
     N, B = s.num_gpus, s.batch
-    serve = ttft + tpot * (s.output_tokens - 1)
 
     kvb = s.kv_cache.bytes_per_element
     weight_bytes = total_params(m) * s.weights.bytes_per_element
@@ -415,10 +434,7 @@ def estimate(m: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProfile
         profile=profile,
         rates=rates,
         decode=decode,
-        prefill=prefill,
         tpot_s=tpot,
-        ttft_s=ttft,
-        time_to_serve_s=serve,
         weight_bytes=weight_bytes,
         weight_bytes_per_gpu=weight_bytes_per_gpu(m, s, N),
         kv_cache_bytes=B * kv_cache_bytes_per_sequence(m, s.context_tokens, kvb),
@@ -435,7 +451,6 @@ def estimate(m: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProfile
         compute_bound=decode.flop_time_s > decode.memory_time_s,
         price=price,
         usd_per_1M_tokens=usd_per_1M_tokens(price.usd_per_gpu_hour, B / tpot / N),
-        usd_per_1M_tokens_with_prefill=usd_per_1M_tokens(price.usd_per_gpu_hour, B * out / serve / N),
         joules_per_token=power_w * tpot / B,
         all_in_w_per_gpu=hw.prices.all_in_w,
         steady=steady,
