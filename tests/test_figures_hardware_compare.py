@@ -13,8 +13,9 @@ from model_fixtures import TINY_DENSE, TOY_BW, TOY_GPU, TOY_GPU_NO_PRICE
 
 from tests.apptest_util import decode
 from tpot_model import BUCKETS, IDEAL, EfficiencyProfile, Scenario, estimate
+from tpot_model.catalog import load_hardware_catalog
 from tpot_model.estimate import tpot_only_s
-from ui import page_state
+from ui import fmt, page_state
 from ui.figures import compare as cf
 from ui.figures import hardware as hf
 from ui.figures.common import hardware_colour
@@ -461,12 +462,29 @@ def test_bandwidth_by_year_stacks_the_names_of_chips_at_one_point():
     assert list(labels.textposition)[1:] == ["top center", "top center"]
 
 
-def test_tpot_by_hardware_legend_sits_in_the_plot_not_on_the_title():
-    """The legend sat above the plot at the top right, where a long title ran into it: it sits inside the plot's
-    top-right corner (beside the fastest, shortest bars), on a white ground, below the title."""
-    legend = hf.tpot_by_hardware(_pairs()).layout.legend
-    assert (legend.x, legend.xanchor, legend.y, legend.yanchor, legend.orientation) == (1.0, "right", 1.0, "top", "v")
-    assert legend.bgcolor.startswith("rgba(255,255,255")
+def test_tpot_by_hardware_legend_sits_under_the_plot_and_the_axis_names_chips_shortly():
+    """The legend sat above the plot, where a long title ran into it, then inside the plot's top-right corner, where
+    it covered the fastest chips' value labels in a 900 px wiki frame: it sits under the plot, from the figure's left
+    edge, in a bottom margin made for it. The axis names each chip shortly (the full names had taken half the
+    frame), the hover fully; an announced part is starred, with the key as the legend's title."""
+    fig = hf.tpot_by_hardware(_pairs())
+    legend = fig.layout.legend
+    assert (legend.orientation, legend.xref, legend.x, legend.yref, legend.y, legend.yanchor) == (
+        "h", "container", 0.0, "container", 0.0, "bottom")  # fmt: skip
+    assert fig.layout.margin.b >= 150
+    catalog = load_hardware_catalog()
+    chips = [catalog[i] for i in ("gb200", "vr200", "h200")]
+    s = _scenario()
+    pairs = [(e.tpot_s, e) for e in (estimate(TINY_DENSE, h, s, IDEAL) for h in chips)]
+    for tr in (EN, ZH):
+        fig = hf.tpot_by_hardware(pairs, tr=tr)
+        bar = fig.data[1]
+        by_id = dict(zip((e.hardware.id for _, e in sorted(pairs, key=lambda p: float(p[1].tpot_s))), bar.y,
+                         strict=True))  # fmt: skip
+        assert by_id["gb200"] == "GB200 NVL72" and by_id["vr200"].endswith("*") and by_id["h200"] == "H200 SXM 141GB"
+        assert fig.layout.legend.title.text == tr("hw_announced_key")
+        full = {row[4] for row in bar.customdata}
+        assert fmt.chip(catalog["vr200"], tr) in full and "%{customdata[4]}" in bar.hovertemplate
 
 
 @pytest.mark.parametrize("tr", [EN, ZH])

@@ -22,9 +22,10 @@ def _tpot_fig(at) -> dict:
 
 
 def _ideal_bars(fig: dict) -> tuple[list[str], np.ndarray]:
-    """Names and values of the ideal-bound bars (the trace named like the ideal label that carries data)."""
+    """Full names (the hover's: the axis names chips shortly) and values of the ideal-bound bars (the trace named
+    like the ideal label that carries data)."""
     (bar,) = [t for t in fig["data"] if t.get("name") in (EN("label_ideal"), ZH("label_ideal")) and t.get("customdata")]
-    return list(bar["y"]), decode(bar["x"])
+    return [row[4] for row in bar["customdata"]], decode(bar["x"])
 
 
 def test_renders_with_defaults():
@@ -222,14 +223,14 @@ def test_a_list_of_every_kind_says_chips_and_a_gpu_only_list_gpus(lang):
     assert tr("hw_col_tps_gpu") in table.columns
     # a TPU that does not fit names its need in chips
     at = run_page("hardware", lang=lang, model="llama-3.1-405b", gpus="1")
-    bars = [t for t in _tpot_fig(at)["data"] if t.get("text") and t.get("y")]
+    bars = [t for t in _tpot_fig(at)["data"] if t.get("text") and t.get("y")]  # y: the chips' short names
     labels = {y: text for t in bars for y, text in zip(t["y"], t["text"], strict=True)}
     (table,) = [d.value for d in at.dataframe if tr("hw_col_tpot_ideal") in d.value.columns]
     need = table.set_index(tr("hw_col_hardware")).loc[CATALOG["tpu7x"].name, tr("hw_col_min_gpus_chip")]
-    tpu = labels[CATALOG["tpu7x"].name]
+    tpu = labels[fmt.chip_short(CATALOG["tpu7x"])]
     assert tr("hw_needs_gpus", devices=fmt.devices(CATALOG["tpu7x"], need, tr)) in tpu and "GPU" not in tpu
     # TPU v5e (16 GB) holds 405B on no count up to 1,024: said in chips too
-    v5e = labels[CATALOG["tpu-v5e"].name]
+    v5e = labels[fmt.chip_short(CATALOG["tpu-v5e"])]
     assert tr("hw_needs_too_many_chip") in v5e and "GPU" not in v5e
 
 

@@ -241,7 +241,7 @@ def bandwidth_by_year(chips: Sequence[Hardware], *, tr: Translator = EN) -> go.F
         height=560,
     )
     fig.add_annotation(
-        text=tr("hw_size_note"),
+        text=f"{tr('hw_size_note')} · {tr('hw_announced_key')}",
         xref="paper",
         yref="paper",
         x=1.0,
@@ -388,7 +388,11 @@ def tpot_by_hardware(
     the profile's estimate as a wider pale bar behind it; hatched with "needs N GPUs" where it does not fit.
     The axis is in ms, or in s when the slowest bar passes 10 s (1M-token contexts at large batch)."""
     pairs = sorted(pairs, key=lambda p: float(p[1].tpot_s if show_profile else p[0]))
-    names = [fmt.chip(est.hardware, tr) for _, est in pairs]  # "(announced)" on unshipped parts
+    full = [fmt.chip(est.hardware, tr) for _, est in pairs]  # "(announced)" on unshipped parts: in the hover
+    # short names on the axis ('GB200 NVL72', a star on announced parts, keyed under the chart): the full names had
+    # taken half a 900 px wiki frame and left the bars' labels no room; full names where two short ones coincide
+    short = [fmt.chip_short(est.hardware) + ("*" if est.hardware.announced else "") for _, est in pairs]
+    names = short if len(set(short)) == len(short) else full
     colours = [hardware_colour(est.hardware.id) for _, est in pairs]
     ideal_s = np.array([float(i) for i, _ in pairs])
     est_s = np.array([float(e.tpot_s) for _, e in pairs])
@@ -410,8 +414,8 @@ def tpot_by_hardware(
     labels = [f"{lab} · {n}" if n else lab for lab, n in zip(labels, notes, strict=True)]
     custom = [
         [fmt.duration(i), fmt.duration(e), tr("hw_yes") if f else n,
-         f"{b}: {fmt.duration(lo)}–{fmt.duration(hi)}" if b else ""]
-        for i, e, f, n, lo, hi, b in zip(ideal_s, est_s, fits, notes, low_s, high_s, bands, strict=True)
+         f"{b}: {fmt.duration(lo)}–{fmt.duration(hi)}" if b else "", name]
+        for i, e, f, n, lo, hi, b, name in zip(ideal_s, est_s, fits, notes, low_s, high_s, bands, full, strict=True)
     ]  # fmt: skip
     hover = tr("hw_hover_tpot") if show_profile else tr("hw_hover_tpot_ideal")
     common = {"y": names, "orientation": "h", "customdata": custom, "hovertemplate": hover + "<extra></extra>"}
@@ -487,14 +491,17 @@ def tpot_by_hardware(
     bottom = float(np.nanmin(ideal_s, initial=1e-3)) * scale
     x_title = tr("hw_axis_tpot_s") if in_seconds else tr("axis_tpot_ms")
     style(fig, title, x_title, "", log_x=log_x)
-    # the legend inside the plot's top-right corner, beside the fastest (shortest) bars: above the plot it ran into
-    # a long title
-    fig.update_layout(barmode="overlay", height=max(320, 24 * len(pairs) + 130), margin={"l": 10},
-                      legend={"orientation": "v", "x": 1.0, "xanchor": "right", "y": 1.0, "yanchor": "top",
-                              "bgcolor": "rgba(255,255,255,0.85)"})  # fmt: skip
+    if names is short and any(est.hardware.announced for _, est in pairs):
+        fig.update_layout(legend_title_text=tr("hw_announced_key"))
+    # the legend in rows under the plot, from the figure's left edge (long chip names push the plot right), in a
+    # bottom margin made for the axis title and up to four rows of it: inside the plot's corner it covered the
+    # fastest chips' value labels in a 900 px wiki frame, and above the plot it ran into a long title
+    fig.update_layout(barmode="overlay", height=max(320, 24 * len(pairs) + 210), margin={"l": 10, "b": 150},
+                      legend={"orientation": "h", "xref": "container", "x": 0.0, "xanchor": "left",
+                              "yref": "container", "y": 0.0, "yanchor": "bottom"})  # fmt: skip
     fig.update_yaxes(autorange="reversed", automargin=True)
     # room on the right for the labels (longer when they carry a fit note)
-    room = 1.9 if any(notes) and show_profile else 1.6
+    room = 2.4 if any(notes) and show_profile else 1.7  # a 900 px wiki frame had cut "needs 128 GPUs" off
     fig.update_xaxes(
         range=[math.log10(bottom / 2), math.log10(top * room**4)] if log_x else [0, top * room], tickformat=",~r"
     )
