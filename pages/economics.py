@@ -200,9 +200,14 @@ c[2].metric(tr("ec_m_rev_mw"), **({"value": fmt.usd(rev.revenue_usd_per_mw_hour)
 c[3].metric(tr("ec_m_rev_rack"), fmt.usd(rev.revenue_usd_per_rack_hour))
 payback, has_capex = rev.payback_months, math.isfinite(rev.capex_usd_per_gpu)
 no_capex = no_price if hw.prices.price("hyperscaler") is None else no_power  # the capex is solved from both
-c[4].metric(tr("ec_m_payback"),
-            **({"value": fmt.number(payback) if payback == payback else tr("fr_na")} if priced and has_capex
-               else _missing(no_price if not priced else no_capex)),
+if not (priced and has_capex):
+    shown = _missing(no_price if not priced else no_capex)
+elif rev.margin_usd_per_gpu_hour <= 0:  # it never pays back: said so, not "n/a"
+    shown = {"value": tr("ec_payback_never"), "delta": tr("ec_payback_never_why"), "delta_color": "off",
+             "delta_arrow": "off"}  # fmt: skip
+else:
+    shown = {"value": fmt.number(payback)}
+c[4].metric(tr("ec_m_payback"), **shown,
             help=fmt.device_text("ec_payback_def", hw, tr,
                                  capex=fmt.usd(rev.capex_usd_per_gpu) if has_capex else no_capex))  # fmt: skip
 st.download_button(

@@ -327,3 +327,17 @@ def test_economics_words_follow_the_chips_and_unpriced_candidates_are_named(lang
     unpriced = tr("cost_basis_unpriced_chip", hws="AWS Trainium2")
     assert any(c.endswith(unpriced) for c in captions), captions
     assert tr("ec_cap_no_power", hws=tr.join(["AWS Trainium2", "Google TPU7x (Ironwood)"])) in captions
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_payback_says_never_where_the_margin_is_not_positive(lang):
+    """DeepSeek-R1 FP8 on 8 x B200 at batch 64 on on-demand prices: the revenue per GPU-hour is below the price, so
+    the margin is negative and the capex is never repaid; the payback said 'n/a' (helper review), it says 'Never'
+    and why."""
+    tr = Translator(lang)
+    at = run_page("economics", lang=lang, model="deepseek-r1", hardware="b200", gpus="8", weights="fp8", kv="fp8",
+                  batch="64")  # fmt: skip
+    assert not at.exception, at.exception
+    values = {m.label: (m.value, m.delta) for m in at.metric}
+    assert values[tr("ec_m_margin")][0].startswith("-")
+    assert values[tr("ec_m_payback")] == (tr("ec_payback_never"), tr("ec_payback_never_why"))
