@@ -129,9 +129,18 @@ chart.figure(
     depends=mlperf_group,
 )
 st.caption(tr("val_mlperf_caption"))
-st.dataframe(
+mlperf_labels = figs.mlperf_summary_labels(mlperf_group, tr=tr)
+st.dataframe(  # headers in words, errors as percentages (they had read median_abs_error 0.1355)
     cache.built(f"validation-mlperf-summary|{mlperf_group}", lambda: figs.mlperf_summary(mlperf_rows, mlperf_group)),
     hide_index=True,
+    column_config={mlperf_group: st.column_config.TextColumn(mlperf_labels[mlperf_group])}
+    | {
+        c: st.column_config.NumberColumn(
+            mlperf_labels[c], format="percent" if c in figs.MLPERF_SUMMARY_FRACTIONS else None
+        )
+        for c in mlperf_labels
+        if c != mlperf_group
+    },
 )
 
 st.header(tr("val_h_bands"))

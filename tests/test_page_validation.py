@@ -155,3 +155,17 @@ def test_band_coverage_and_an_engine_over_time(lang):
     table = next(d.value for d in at.dataframe if tr("val_time_col_measured") in d.value.columns)
     assert {"2024-05-15", "2025-09-04", "2025-11-25"} <= set(table[tr("val_time_col_date")])
     assert list(table[tr("val_time_col_output")][:2]) == ["512", "8K"]  # tg512 and tg8192 on the RTX 3090
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_mlperf_summary_table_has_headers_in_words_and_errors_in_percent(lang):
+    """The MLPerf summary table showed its raw column names (hardware_name, locfo_p90_abs_error) and fractions
+    (0.1355) beside text in %: headers in the page's language, errors as percentages."""
+    tr = Translator(lang)
+    at = run_page("validation", lang=lang)
+    (table,) = [d for d in at.dataframe if "locfo_p90_abs_error" in d.value.columns]
+    config = json.loads(table.proto.columns)
+    assert config["hardware_name"]["label"] == tr("val_mlperf_group_hardware_name")
+    for c in ("median_abs_error", "locfo_median_abs_error", "locfo_p90_abs_error", "locfo_median_error"):
+        assert config[c]["label"] == tr(f"val_mlperf_col_{c}")
+        assert config[c]["type_config"]["format"] == "percent"

@@ -779,6 +779,16 @@ def mlperf_summary(frame: pd.DataFrame, group: str) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
+MLPERF_SUMMARY_FRACTIONS = ("median_abs_error", "locfo_median_abs_error", "locfo_p90_abs_error", "locfo_median_error")
+
+
+def mlperf_summary_labels(group: str, *, tr: Translator = EN) -> dict[str, str]:
+    """Display headers of mlperf_summary's columns (the CSV keeps the names)."""
+    return {group: tr(f"val_mlperf_group_{group}"), "rows": tr("val_mlperf_col_rows")} | {
+        c: tr(f"val_mlperf_col_{c}") for c in MLPERF_SUMMARY_FRACTIONS
+    }
+
+
 def mlperf_errors(frame: pd.DataFrame, group: str, *, tr: Translator = EN) -> go.Figure:
     """TPOT error (%) of every MLPerf result, leave-one-chip-family-out, one box of points per group."""
     fig = Figure()
