@@ -54,6 +54,8 @@ def test_cost_curve_shades_the_decode_cost_band():
     np.testing.assert_allclose(high.y, e.usd_per_1M_tokens_high)
     assert high.name == band_label(e.band, EN) and high.showlegend and not low.showlegend
     assert high.name in high.hovertemplate
+    # the band's long name went into a legend printed over the title (helper review): the legend sits below the plot
+    assert fig.layout.legend.y < 0 and fig.layout.legend.yanchor == "top" and fig.layout.margin.b >= 120
     # tokens per $: the same band, inverted
     fig = cof.cost_curve(BATCHES, e.usd_per_1M_tokens, e.usd_per_1M_tokens_with_prefill, e.fits, 4.0,
                          unit="tokens_per_usd", band_low=e.usd_per_1M_tokens_low, band_high=e.usd_per_1M_tokens_high,

@@ -197,6 +197,15 @@ def cost_curve(
     style(fig, title, _x_title(sweep, tr), tr(f"ce_axis_{unit}"), log_x=True, log_y=True)
     d.xaxis.update(power_of_two_axis(x, tokens=sweep == "context"))
     d.yaxis.update(log_ticks(cost_in(usd_per_1m_decode, unit), cost_in(usd_per_1m_with_prefill, unit), pad=0.1))
+    return _apply_band_legend(d, fig, band_name if band_low is not None and band_high is not None else "")
+
+
+def _apply_band_legend(d: Decor, fig: go.Figure, band_name: str) -> go.Figure:
+    """Apply the decor; on a half-width chart with a band, its long name pushes the legend into the title (the en
+    'Cost per output token against batch' had its legend printed over it): the legend goes below, clear of it."""
+    if band_name:
+        below = {"orientation": "h", "x": 0.0, "xanchor": "left", "y": -0.22, "yanchor": "top"}
+        return d.apply(fig, legend=below, margin={"b": 120})
     return d.apply(fig)
 
 
@@ -277,10 +286,7 @@ def throughput_curve(
     )
     d.xaxis.update(power_of_two_axis(x, tokens=sweep == "context"))
     d.yaxis.update(log_ticks(tokens_per_s_per_gpu, pad=0.1))
-    if band_name and band_low is not None:  # a half-width chart: the band's long name goes below, clear of the title
-        below = {"orientation": "h", "x": 0.0, "xanchor": "left", "y": -0.22, "yanchor": "top"}
-        return d.apply(fig, legend=below, margin={"b": 120})
-    return d.apply(fig)
+    return _apply_band_legend(d, fig, band_name if band_low is not None else "")
 
 
 def throughput_table(

@@ -23,7 +23,7 @@ from tpot_model.fitting import ErrorSummary
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import Figure, hardware_colour, log_tick_values, tick_label
+from .common import Figure, hardware_colour, legend_placement, log_tick_values, tick_label
 
 METRICS = ("tokens_per_s", "tpot_ms")  # what the scatter plots: the row's tokens/s, or TPOT in ms
 BAND = 0.25  # the shaded band: predicted within +-25% of measured
@@ -932,7 +932,9 @@ def engine_over_time_figure(rows: pd.DataFrame, *, tr: Translator = EN) -> go.Fi
         title={"text": tr("val_time_title")},
         xaxis={"title": {"text": tr("val_time_axis_date")}, "type": "date"},
         yaxis={"title": {"text": tr("val_time_axis_tps")}, "rangemode": "tozero"},
-        height=380,
         margin={"t": 50},
     )
+    # the legend at the plot's right (or below it, past eight entries), not on the title, where it was printed
+    place = legend_placement(fig, 380)
+    fig.update_layout(height=place["height"], legend=place["legend"], margin={"t": 50, **place["margin"]})
     return fig
