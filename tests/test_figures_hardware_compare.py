@@ -427,7 +427,11 @@ def test_mlperf_by_chip_draws_measured_bars_and_modelled_diamonds(llama2_mlperf)
     assert dia.marker.symbol == "diamond" and len(dia.x) == len(measured) - 1  # none for Gaudi 2
     assert "Gaudi 2 · Server" not in dia.y and "Gaudi 2 · Server" in bars.y
     labels = next(t for t in fig.data if t.type == "bar" and t.text is not None)
-    assert labels.text[i] == "4,274 measured (v5.1)"
+    # both values named where there is a diamond (a label past a diamond beyond the bar had read as the diamond's),
+    # the measured one alone where there is none
+    modelled_h200 = dict(zip(dia.y, dia.x, strict=True))["H200 SXM 141GB · Server"]
+    assert labels.text[i] == f"4,274 measured, {fmt.number(modelled_h200)} modelled (v5.1)"
+    assert labels.text[list(bars.y).index("Gaudi 2 · Server")] == "786 measured (v4.0)"
     assert all(lab_end >= max(m, d) for lab_end, m, d in zip(  # the label is drawn past the bar and the diamond
         labels.x, bars.x, [dict(zip(dia.y, dia.x, strict=True)).get(y, 0) for y in bars.y], strict=True))  # fmt: skip
     assert fig.layout.xaxis.title.text == EN("hw_mlperf_axis")

@@ -591,8 +591,8 @@ def _mlperf_wide(table: pd.DataFrame) -> pd.DataFrame:
 
 def mlperf_by_chip(table: pd.DataFrame, *, model_name: str = "", tr: Translator = EN) -> go.Figure:
     """Horizontal bars: each chip's best measured MLPerf output tokens/s per GPU (Server and Interactive, the chip's
-    colour), and a black diamond where the model puts the same run (modelled); each label ('12,701 measured (v5.1)')
-    is drawn past the bar and the diamond, whichever ends later."""
+    colour), and a black diamond where the model puts the same run (modelled); each label ('12,701 measured, 11,950
+    modelled (v5.1)') is drawn past the bar and the diamond, whichever ends later."""
     fig = Figure()
     if table.empty:
         return fig
@@ -639,7 +639,13 @@ def mlperf_by_chip(table: pd.DataFrame, *, model_name: str = "", tr: Translator 
         )  # fmt: skip
     reach = float(np.nanmax(np.concatenate([measured, modelled]), initial=1.0))
     ends = np.fmax(measured, np.where(ok, modelled + 0.015 * reach, measured))  # past the diamond's half-width
-    text = [tr("hw_mlperf_bar_label", tps=fmt.number(v), round=r) for v, r in zip(measured, wide["round"], strict=True)]
+    # both values named where the diamond is drawn: a label past a diamond beyond the bar had read as that diamond's
+    text = [
+        tr("hw_mlperf_bar_label_both", tps=fmt.number(v), model=fmt.number(m), round=r)
+        if np.isfinite(m)
+        else tr("hw_mlperf_bar_label", tps=fmt.number(v), round=r)
+        for v, m, r in zip(measured, modelled, wide["round"], strict=True)
+    ]
     fig.add_bar(x=ends, y=labels, orientation="h", width=0.7, marker={"opacity": 0}, text=text,
                 textposition="outside", cliponaxis=False, showlegend=False, hoverinfo="skip", name="")  # fmt: skip
     style(fig, tr("hw_mlperf_title", model=model_name), tr("hw_mlperf_axis"), "")
