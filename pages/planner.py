@@ -12,7 +12,7 @@ from tpot_model import economics, frontier_check, planner, speculative
 from tpot_model import layouts as layout_search
 from tpot_model.estimate import native_formats, usable_memory
 from tpot_model.roofline import scale_up_domain_gpus
-from ui import cache, chart, controls, expanders, fmt, notices, page_state
+from ui import cache, chart, controls, embed, expanders, fmt, notices, page_state
 from ui.figures import planner as figs
 
 state = controls.scenario_state()
@@ -641,8 +641,9 @@ draw = {
     "speculative": speculative_section,
     "levers": levers_section,
 }
+alone = figs.CHART_SECTION.get(embed.only_requested() or "")  # the tab of a chart embedded alone
 for sid, tab in zip(figs.SECTIONS, st.tabs(list(labels.values()), key=SECTION, on_change="rerun"), strict=True):
-    if tab.open:  # only the open tab is computed
+    if tab.open or sid == alone:  # only the open tab is computed (and the one a chart embedded alone is in)
         with tab:
             draw[sid]()
 write_url()

@@ -5,6 +5,7 @@ import json
 import pytest
 
 from tests.apptest_util import ROOT, chart_texts, figures, run_page
+from ui.figures.planner import CHART_SECTION
 from ui.i18n import EN, Translator
 
 PAGES = sorted(p.stem for p in (ROOT / "pages").glob("*.py"))
@@ -187,6 +188,18 @@ def test_embed_only_draws_that_chart_alone(page, chart_id, lang):
     assert "DeepSeek" in caption and "8 × NVIDIA B200" in caption and f"[{tr('embed_full_view')}](?" in caption
     link = caption.split("](?", 1)[1]
     assert "model=deepseek-v3" in link and "only=" not in link and "embed=" not in link
+
+
+@pytest.mark.parametrize("chart_id", sorted(CHART_SECTION))
+def test_embed_only_draws_a_chart_from_a_closed_planner_tab(chart_id):
+    """The planner computes only its open tab; a chart of another tab embedded alone had been refused (the page then
+    drew in full with a notice naming only the first tab's charts, helper review): it runs that chart's tab."""
+    at = run_page("planner", embedded=True, only=chart_id, model="deepseek-r1", hardware="b200", gpus="8",
+                  weights="fp8", kv="fp8")  # fmt: skip
+    assert not at.exception, at.exception
+    payloads = [json.loads(el.proto.bytes) for el in at.get("bidi_component") if el.proto.bytes]
+    assert len(payloads) == 1 and payloads[0]["export"]["filename"].startswith(f"{chart_id}_")
+    assert not at.warning and _widgets(at) == 0
 
 
 @pytest.mark.parametrize(("page", "key"), [("frontier", "frontier.hardware"), ("planner", "planner.target"),
