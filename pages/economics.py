@@ -112,14 +112,22 @@ else:
     preset_as_of = ""
 c = st.columns(4)
 k = f"econ.tco.{hw.id}.{tier_basis}."  # a new chip or basis starts from its own preset
-capex = c[0].number_input(fmt.device_text("ec_capex", hw, tr), 0.0, 5e6, float(round(preset.capex_usd)), step=1000.0, key=k + "capex",
+capex = c[0].number_input(fmt.device_text("ec_capex", hw, tr), 0.0, 5e6, float(round(preset.capex_usd)), step=1000.0, format="%.0f", key=k + "capex",
                           help=tr("ec_capex_help"))  # fmt: skip
-years = c[1].number_input(tr("ec_years"), 1.0, 15.0, preset.depreciation_years, step=0.5, key=k + "years")
-rate = c[2].number_input(tr("ec_rate"), 0.0, 50.0, preset.cost_of_capital * 100, step=0.5, key=k + "rate")
+years = c[1].number_input(
+    tr("ec_years"), 1.0, 15.0, preset.depreciation_years, step=0.5, format="%.1f", key=k + "years"
+)
+rate = c[2].number_input(
+    tr("ec_rate"), 0.0, 50.0, preset.cost_of_capital * 100, step=0.5, format="%.1f", key=k + "rate"
+)
 util_h = c[3].number_input(tr("ec_tco_util"), 0.05, 1.0, preset.utilisation, step=0.05, key=k + "util")
 c = st.columns(4)
-board = c[0].number_input(tr("ec_board_w"), 0.0, 20000.0, float(round(preset.board_w)), step=10.0, key=k + "board")
-host = c[1].number_input(tr("ec_host_w"), 0.0, 20000.0, float(round(preset.host_network_w)), step=10.0, key=k + "host")
+board = c[0].number_input(
+    tr("ec_board_w"), 0.0, 20000.0, float(round(preset.board_w)), step=10.0, format="%.0f", key=k + "board"
+)
+host = c[1].number_input(
+    tr("ec_host_w"), 0.0, 20000.0, float(round(preset.host_network_w)), step=10.0, format="%.0f", key=k + "host"
+)
 pue = c[2].number_input(tr("ec_pue"), 1.0, 3.0, preset.pue, step=0.05, key=k + "pue")
 kwh = c[3].number_input(tr("ec_kwh"), 0.0, 1.0, preset.electricity_usd_per_kwh, step=0.01, key=k + "kwh")
 parts = economics.TcoParts(capex, years, rate / 100, board, host, pue, kwh, util_h)

@@ -341,3 +341,13 @@ def test_payback_says_never_where_the_margin_is_not_positive(lang):
     values = {m.label: (m.value, m.delta) for m in at.metric}
     assert values[tr("ec_m_margin")][0].startswith("-")
     assert values[tr("ec_m_payback")] == (tr("ec_payback_never"), tr("ec_payback_never_why"))
+
+
+def test_tco_inputs_show_whole_numbers_and_one_decimal_not_two():
+    """The TCO inputs read '36899.00' W-style with spurious decimals (helper review): capex and watts as whole
+    numbers, years and the cost of capital with one decimal."""
+    at = run_page("economics")
+    assert not at.exception, at.exception
+    formats = {w.key: w.proto.format for w in at.number_input}
+    assert [formats[k] for k in formats if k.endswith(("capex", "board", "host"))] == ["%.0f"] * 3
+    assert [formats[k] for k in formats if k.endswith(("years", "rate"))] == ["%.1f"] * 2
