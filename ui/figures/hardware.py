@@ -650,7 +650,8 @@ def mlperf_by_chip(table: pd.DataFrame, *, model_name: str = "", tr: Translator 
                 textposition="outside", cliponaxis=False, showlegend=False, hoverinfo="skip", name="")  # fmt: skip
     style(fig, tr("hw_mlperf_title", model=model_name), tr("hw_mlperf_axis"), "")
     top = float(np.nanmax(ends, initial=1.0))
-    fig.update_xaxes(range=[0, top * 1.35], tickformat=",~r")
+    room = 1.7 if ok.any() else 1.35  # labels naming both values are longer
+    fig.update_xaxes(range=[0, top * room], tickformat=",~r")
     fig.update_yaxes(autorange="reversed", automargin=True)
     fig.update_layout(
         barmode="overlay",
