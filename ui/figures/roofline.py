@@ -367,7 +367,8 @@ def roofline(
     )
     fig.update_layout(
         height=640,
-        legend={"orientation": "h", "yanchor": "top", "y": -0.14, "xanchor": "left", "x": 0.0},
+        # clear of the x axis's title (at -0.14 its first row had covered it: helper review, 900 px)
+        legend={"orientation": "h", "yanchor": "top", "y": -0.19, "xanchor": "left", "x": 0.0},
         margin={"r": 20, "t": 50, "b": 40},
     )
     return fig
