@@ -201,8 +201,8 @@ def cost_curve(
 
 
 def _apply_band_legend(d: Decor, fig: go.Figure, band_name: str) -> go.Figure:
-    """Apply the decor; on a half-width chart with a band, its long name pushes the legend into the title (the en
-    'Cost per output token against batch' had its legend printed over it): the legend goes below, clear of it."""
+    """Apply the decor; with a band, its long legend name pushed the legend into the title (Throughput per GPU, and
+    the en 'Cost per output token against batch'): the legend goes below the plot, clear of it."""
     if band_name:
         below = {"orientation": "h", "x": 0.0, "xanchor": "left", "y": -0.22, "yanchor": "top"}
         return d.apply(fig, legend=below, margin={"b": 120})

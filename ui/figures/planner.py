@@ -44,8 +44,8 @@ ACCEPT_MAX = 0.95
 HIT_MAX = 0.95
 DEFAULT_K, DEFAULT_ACCEPT, DEFAULT_HIT = MTP_K, MTP_ACCEPTANCE, 0.0  # one speculative default: the Frontier's MTP
 SECTIONS = ("hardware", "gpus", "capacity", "speculative", "levers")  # the page's tabs, in order
-# the charts drawn in each tab but the first (whose charts, and the SLO frontier above the tabs, draw by default): a
-# chart embedded alone (?embed=true&only=<id>) runs its own tab, open or not
+# the tab each chart is drawn in (the SLO frontier sits above the tabs): a chart embedded alone
+# (?embed=true&only=<id>) runs its own tab, open or not
 CHART_SECTION = {
     "planner-cost": "hardware",
     "planner-layout": "gpus",
