@@ -7,7 +7,7 @@ import numpy as np
 import streamlit as st
 
 from tpot_model.targets import TPOT_TARGETS_S
-from ui import bands, cache, chart, controls, expanders, fmt, notices
+from ui import bands, cache, chart, controls, expanders, fmt, metrics, notices
 from ui.figures import cost as figs
 from ui.figures.common import band_label, hardware_colour
 
@@ -42,9 +42,9 @@ bands.basis_caption(est, tr, controls.profile_label(est.profile, tr))
 usd_1m = float(est.usd_per_1M_tokens)
 devices = fmt.devices(hw, state.gpus, tr)  # "8 GPUs", "8 chips" for TPUs and Trainium
 device = fmt.device_kind(hw)  # the word of titles and axes: "per GPU", "per chip"
+row = metrics.Row()
 if price_known:
-    c = st.columns(4)
-    c[0].metric(
+    row.metric(
         tr("ce_m_usd_1m"),
         **notices.if_fitted(
             est,
@@ -54,7 +54,7 @@ if price_known:
             **bands.metric_band(est, tr, "usd"),
         ),
     )
-    c[1].metric(
+    row.metric(
         tr("ce_m_usd_prefill"),
         **notices.if_fitted(
             est,
@@ -63,18 +63,17 @@ if price_known:
             help=fmt.device_text("ce_m_usd_prefill_def", device, tr, context=context, output=output),
         ),
     )
-    c[2].metric(
+    row.metric(
         tr("ce_m_usd_1k"),
         **notices.if_fitted(est, tr, fmt.usd(float(est.usd_per_1K_tokens)), help=tr("ce_m_usd_1k_def")),
     )
-    c[3].metric(
+    row.metric(
         tr("ce_m_tokens_per_usd"),
         **notices.if_fitted(
             est, tr, fmt.number(float(figs.cost_in(usd_1m, "tokens_per_usd"))), help=tr("ce_m_tokens_per_usd_def")
         ),
     )
-c = st.columns(4)
-c[0].metric(
+row.metric(
     fmt.device_text("ce_m_tps_gpu", device, tr),
     **notices.if_fitted(
         est,
@@ -91,7 +90,7 @@ c[0].metric(
 )
 if energy_known:
     tdp = fmt.number(hw.tdp_w)
-    c[1].metric(
+    row.metric(
         tr("ce_m_j"),
         **notices.if_fitted(
             est,
@@ -100,11 +99,11 @@ if energy_known:
             help=tr("ce_m_j_def", tdp=tdp, gpus=state.gpus, devices=devices),
         ),
     )
-    c[2].metric(
+    row.metric(
         tr("ce_m_tokens_per_j"),
         **notices.if_fitted(est, tr, fmt.number(float(est.tokens_per_joule)), help=tr("ce_m_tokens_per_j_def")),
     )
-    c[3].metric(
+    row.metric(
         tr("ce_m_power", devices=fmt.devices(est.hardware, state.gpus, tr)),
         f"{fmt.number(power_w)} W",
         help=tr("ce_m_power_def", devices=devices, tdp=tdp),

@@ -10,7 +10,7 @@ from tpot_model import economics
 from tpot_model.fleet import Demand, fleets
 from tpot_model.prices import OWNING_BASES
 from tpot_model.units import ms
-from ui import cache, chart, controls, fmt, notices
+from ui import cache, chart, controls, fmt, metrics, notices
 from ui.figures import economics as figs
 from ui.figures import frontier as frontier_figs
 
@@ -194,18 +194,18 @@ has_power = math.isfinite(est.all_in_w_per_gpu)
 
 
 def _missing(why: str) -> dict:
-    """st.metric's value and note for a figure that cannot be computed: a dash, and why under it (a five-column row
-    would cut 'No public all-in power' as the value)."""
+    """st.metric's value and note for a figure that cannot be computed: a dash, and why under it ('No public all-in
+    power' as the value would be cut)."""
     return {"value": "—", "delta": why, "delta_color": "off", "delta_arrow": "off"}
 
 
-c = st.columns(5)
-c[0].metric(fmt.device_text("ec_m_rev", hw, tr), fmt.usd(rev.revenue_usd_per_gpu_hour))
-c[1].metric(tr("ec_m_margin"), **({"value": fmt.pct(rev.gross_margin_fraction, na=tr("fr_na"))} if priced
-                                  else _missing(no_price)))  # fmt: skip
-c[2].metric(tr("ec_m_rev_mw"), **({"value": fmt.usd(rev.revenue_usd_per_mw_hour)} if has_power
-                                  else _missing(no_power)))  # fmt: skip
-c[3].metric(tr("ec_m_rev_rack"), fmt.usd(rev.revenue_usd_per_rack_hour))
+row = metrics.Row()
+row.metric(fmt.device_text("ec_m_rev", hw, tr), fmt.usd(rev.revenue_usd_per_gpu_hour))
+row.metric(tr("ec_m_margin"), **({"value": fmt.pct(rev.gross_margin_fraction, na=tr("fr_na"))} if priced
+                                 else _missing(no_price)))  # fmt: skip
+row.metric(tr("ec_m_rev_mw"), **({"value": fmt.usd(rev.revenue_usd_per_mw_hour)} if has_power
+                                 else _missing(no_power)))  # fmt: skip
+row.metric(tr("ec_m_rev_rack"), fmt.usd(rev.revenue_usd_per_rack_hour))
 payback, has_capex = rev.payback_months, math.isfinite(rev.capex_usd_per_gpu)
 no_capex = no_price if hw.prices.price("hyperscaler") is None else no_power  # the capex is solved from both
 if not (priced and has_capex):
@@ -215,9 +215,9 @@ elif rev.margin_usd_per_gpu_hour <= 0:  # it never pays back: said so, not "n/a"
              "delta_arrow": "off"}  # fmt: skip
 else:
     shown = {"value": fmt.number(payback)}
-c[4].metric(tr("ec_m_payback"), **shown,
-            help=fmt.device_text("ec_payback_def", hw, tr,
-                                 capex=fmt.usd(rev.capex_usd_per_gpu) if has_capex else no_capex))  # fmt: skip
+row.metric(tr("ec_m_payback"), **shown,
+           help=fmt.device_text("ec_payback_def", hw, tr,
+                                capex=fmt.usd(rev.capex_usd_per_gpu) if has_capex else no_capex))  # fmt: skip
 st.download_button(
     tr("ec_rev_csv"),
     figs.revenue_table(rev, hw.id, est.price.basis, est.price.as_of).to_csv(index=False),

@@ -12,7 +12,7 @@ import streamlit as st
 from tpot_model import frontier_check, planner, serving
 from tpot_model import layouts as layout_search
 from tpot_model.prices import PricePoint
-from ui import cache, chart, controls, expanders, fmt, notices, page_state
+from ui import cache, chart, controls, expanders, fmt, metrics, notices, page_state
 from ui.figures import frontier as figs
 from ui.figures import rack_scale as rack
 
@@ -341,22 +341,22 @@ else:
     priced = math.isfinite(top.usd_per_1m[tier])  # best() ranks by throughput when nothing drawn has a price
     st.markdown(tr("fr_best" if priced else "fr_best_unpriced", target=f"{target:g}", name=top.label,
                    tier=tr(f"fr_tier_{tier}")))  # fmt: skip
-    c = st.columns(3)
-    c[0].metric(
+    row = metrics.Row()
+    row.metric(
         fmt.device_text(f"fr_m_tps_{y}", device, tr, target=f"{target:g}"),
         fmt.rate(top.tokens_per_s_per_gpu),
         help=tr("fr_m_tps_def", name=top.label),
     )
-    # a figure that cannot be computed: a dash and why under it, as Economics shows it (the column cuts the words)
+    # a figure that cannot be computed: a dash and why under it, as Economics shows it (a value that long would be cut)
     usd_1m, mw = top.usd_per_1m[tier], top.tokens_per_s_per_mw
     no_price = not math.isfinite(top.usd_per_gpu_hour[tier])
     missing = {"value": "—", "delta_color": "off", "delta_arrow": "off"}
-    c[1].metric(
+    row.metric(
         tr(f"fr_m_usd_{y}"),
         **({"value": fmt.usd(usd_1m)} if not no_price else missing | {"delta": tr("no_public_price_short")}),
         help=tr("fr_m_usd_def", tier=tr(f"fr_tier_{tier}")),
     )
-    c[2].metric(
+    row.metric(
         tr("fr_m_mw"),
         **({"value": fmt.large(mw)} if math.isfinite(mw) else missing | {"delta": tr("no_public_power_short")}),
         help=tr("fr_m_mw_def", name=top.label),
@@ -521,16 +521,16 @@ if (
 st.header(tr("fr_loho_h"))
 cv = cache.serving_loho()
 summary = cv.summary()
-c = st.columns(3)
-c[0].metric(
+row = metrics.Row()
+row.metric(
     tr("fr_m_loho_tpot"), fmt.pct(summary["tpot"].median), help=tr("fr_m_loho_def", p90=fmt.pct(summary["tpot"].p90))
 )
-c[1].metric(
+row.metric(
     tr("fr_m_loho_out"),
     fmt.pct(summary["output_tokens_per_s_per_gpu"].median),
     help=tr("fr_m_loho_def", p90=fmt.pct(summary["output_tokens_per_s_per_gpu"].p90)),
 )
-c[2].metric(tr("fr_m_loho_rows"), str(summary["tpot"].n), help=tr("fr_m_loho_rows_def"))
+row.metric(tr("fr_m_loho_rows"), str(summary["tpot"].n), help=tr("fr_m_loho_rows_def"))
 loho_figs = cache.built(  # the measurements' check depends on the language only
     f"frontier-loho|{tr.lang}|{tr.device}",
     lambda: (figs.validation_figure(cv, "tpot", tr=tr), figs.validation_figure(cv, "output", tr=tr),

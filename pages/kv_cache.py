@@ -3,7 +3,7 @@ architecture and the KV precision change."""
 
 import streamlit as st
 
-from ui import chart, controls, expanders, fmt, notices
+from ui import chart, controls, expanders, fmt, metrics, notices
 from ui.figures import kv_cache as figs
 
 state = controls.scenario_state()
@@ -30,8 +30,8 @@ elif window:
                         growing=fmt.kib_and_bytes(k.growing_bytes_per_token))  # fmt: skip
 else:
     per_token_help = tr("kvc_m_per_token_def", layers=model.num_full_attention_layers, kv=state.kv)
-c = st.columns(4)
-c[0].metric(
+row = metrics.Row()
+row.metric(
     tr("kvc_m_per_token"),
     figs.kib(k.bytes_per_token),
     f"{k.bytes_per_token:,.0f} B",
@@ -39,10 +39,10 @@ c[0].metric(
     delta_arrow="off",
     help=per_token_help,
 )
-c[1].metric(
+row.metric(
     tr("kvc_m_per_seq", context=context), fmt.gb(k.per_sequence_bytes), help=tr("kvc_m_per_seq_def", context=context)
 )
-c[2].metric(
+row.metric(
     tr("kvc_m_batch", b=state.batch, context=context),
     fmt.gb(k.batch_bytes),
     tr("kvc_per_gpu_value", gb=fmt.gb(k.batch_bytes_per_gpu)),
@@ -55,7 +55,7 @@ c[2].metric(
         room=fmt.gb(max(k.room_bytes, 0.0)),
     ),
 )
-c[3].metric(
+row.metric(
     tr("kvc_m_max_batch", context=context),
     f"{k.max_batch:,}",
     help=tr("kvc_m_max_batch_def", gpus=state.gpus, hw=hw.name, context=context, output=fmt.tokens(state.output)),

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from tpot_model.targets import targets_met
-from ui import bands, chart, controls, expanders, explain, fmt, notices
+from ui import bands, chart, controls, expanders, explain, fmt, metrics, notices
 from ui.figures import overview as figs
 from ui.figures.common import band_label
 
@@ -51,12 +51,12 @@ notices.scale_notice(est, tr)
 if est.compute_precision != s.compute_requested:
     st.info(tr("ov_fallback", requested=s.compute_requested, hw=hw.name, used=est.compute_precision))
 
-c = st.columns(4)
-c[0].metric(
+row = metrics.Row()
+row.metric(
     tr("m_tpot"),
     **notices.if_fitted(est, tr, fmt.ms(tpot), help=tr("m_tpot_def"), **bands.metric_band(est, tr, "tpot")),
 )
-c[1].metric(
+row.metric(
     tr("m_tps_user"),
     **notices.if_fitted(
         est,
@@ -66,7 +66,7 @@ c[1].metric(
         **bands.metric_band(est, tr, "tps_user"),
     ),
 )
-c[2].metric(
+row.metric(
     tr("m_tps_total"),
     **notices.if_fitted(
         est,
@@ -81,7 +81,7 @@ c[2].metric(
         **bands.metric_band(est, tr, "tps_total"),
     ),
 )
-c[3].metric(
+row.metric(
     tr("m_ttft"),
     **notices.if_fitted(
         est,
@@ -95,13 +95,12 @@ c[3].metric(
         ),
     ),
 )
-c = st.columns(4)
-c[0].metric(
+row.metric(
     tr("m_serve", n=fmt.tokens(state.output)),
     **notices.if_fitted(est, tr, fmt.duration(float(est.time_to_serve_per_request_s)), help=tr("m_serve_def")),
 )
 price_known = est.price_usd_per_gpu_hour == est.price_usd_per_gpu_hour
-c[1].metric(
+row.metric(
     tr("m_cost"),
     **notices.if_fitted(
         est,
@@ -113,7 +112,7 @@ c[1].metric(
         **bands.metric_band(est, tr, "usd"),
     ),
 )
-c[2].metric(
+row.metric(
     fmt.device_text("m_memory", hw, tr),
     fmt.gb(float(est.memory_per_gpu_bytes)),
     help=fmt.device_text(
@@ -121,7 +120,7 @@ c[2].metric(
     ),
 )
 min_gpus = float(est.min_gpus)
-c[3].metric(
+row.metric(
     fmt.device_text("m_min_gpus", hw, tr),
     str(int(min_gpus)) if min_gpus == min_gpus else "> 1,024",
     help=fmt.device_text("m_min_gpus_def", hw, tr),

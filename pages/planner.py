@@ -12,7 +12,7 @@ from tpot_model import economics, frontier_check, planner, speculative
 from tpot_model import layouts as layout_search
 from tpot_model.estimate import native_formats, usable_memory
 from tpot_model.roofline import scale_up_domain_gpus
-from ui import cache, chart, controls, embed, expanders, fmt, notices, page_state
+from ui import cache, chart, controls, embed, expanders, fmt, metrics, notices, page_state
 from ui.figures import planner as figs
 
 state = controls.scenario_state()
@@ -122,15 +122,15 @@ notices.fp4_notice(est, state.weights, state.kv, tr)
 st.header(tr("pl_frontier_h"))
 point = planner.frontier(model, hw, scenario, profile, target_s, ttft_s)
 price_known = point.usd_per_1M_tokens == point.usd_per_1M_tokens
-c = st.columns(4)
-c[0].metric(tr("pl_m_batch"), str(point.batch) if point.feasible else "—", help=tr("pl_m_batch_def"))
-c[1].metric(tr("pl_m_tpot"), fmt.ms(point.tpot_s), help=tr("pl_m_tpot_def", target=fmt.ms(target_s)))
-c[2].metric(
+row = metrics.Row()
+row.metric(tr("pl_m_batch"), str(point.batch) if point.feasible else "—", help=tr("pl_m_batch_def"))
+row.metric(tr("pl_m_tpot"), fmt.ms(point.tpot_s), help=tr("pl_m_tpot_def", target=fmt.ms(target_s)))
+row.metric(
     tr("pl_m_tps_gpu"),
     fmt.rate(point.tokens_per_s_per_gpu),
     help=tr("pl_m_tps_gpu_def", total=fmt.rate(point.tokens_per_s_total), gpus=state.gpus),
 )
-c[3].metric(
+row.metric(
     tr("pl_m_cost"),
     fmt.usd(point.usd_per_1M_tokens, 2) if price_known or not point.feasible else tr("pl_cell_no_price"),
     help=tr("pl_m_cost_def") if price_known else tr("m_cost_none"),
@@ -290,24 +290,24 @@ def layout_section() -> None:
             model, hw, scenario, profile, max_gpus=budget, tpot_target_s=target_s, serving=serving,
         ),
     )  # fmt: skip
-    c = st.columns([1, 1.3, 1, 1, 1])
-    c[0].metric(
+    row = metrics.Row()
+    row.metric(
         tr("pl_m_layout_gpus"),
         f"{d.gpus_used} / {budget}" if d.feasible else "—",
         help=tr("pl_m_layout_gpus_def", budget=budget),
     )
-    c[1].metric(
+    row.metric(
         tr("pl_m_layout_tps"),
         fmt.rate(d.tokens_per_s_per_gpu) if d.feasible else "—",
         help=tr("pl_m_layout_tps_def", out=fmt.rate(d.output_tokens_per_s_per_gpu)),
     )
-    c[2].metric(
+    row.metric(
         tr("pl_m_layout_tpot"),
         fmt.ms(d.tpot_s) if d.feasible else "—",
         help=tr("pl_m_layout_tpot_def", user=fmt.rate(d.tokens_per_s_per_user), target=fmt.target(target_s, tr)),
     )
-    c[3].metric(tr("pl_m_layout_ttft"), fmt.duration(d.ttft_s) if d.feasible else "—", help=tr("pl_m_layout_ttft_def"))
-    c[4].metric(tr("pl_m_layout_limit"), tr(f"pl_limit_{d.limited_by}"), help=tr("pl_m_layout_limit_def"))
+    row.metric(tr("pl_m_layout_ttft"), fmt.duration(d.ttft_s) if d.feasible else "—", help=tr("pl_m_layout_ttft_def"))
+    row.metric(tr("pl_m_layout_limit"), tr(f"pl_limit_{d.limited_by}"), help=tr("pl_m_layout_limit_def"))
     if d.feasible and d.serving == "aggregated":
         st.success(
             tr("pl_layout_chosen_aggregated", layout=d.decode.label, used=d.gpus_used, budget=budget,
@@ -368,13 +368,13 @@ def gpus_section() -> None:
         set(planner.TP_GPU_OPTIONS) | set(planner.domain_gpu_options(hw)) | {int(n) for n in pp.num_gpus}
     )
     tp = planner.tp_scaling(model, hw, scenario, profile, counts, target_s, ttft_s)
-    c = st.columns(2)  # the best GPU count is the layout search's, above (one search)
-    c[0].metric(
+    row = metrics.Row()  # the best GPU count is the layout search's, above (one search)
+    row.metric(
         tr("pl_m_min_gpus", batch=state.batch),
         str(tp.min_gpus_meeting_target) if tp.min_gpus_meeting_target else tr("pl_none_up_to", n=counts[-1]),
         help=tr("pl_m_min_gpus_def"),
     )
-    c[1].metric(
+    row.metric(
         tr("pl_m_comm_share", n=int(tp.num_gpus[-1])),
         fmt.pct(float(tp.communication_fraction[-1])),
         help=tr("pl_m_comm_share_def"),
@@ -430,13 +430,13 @@ def capacity_section() -> None:
         ttft_target_s=ttft_s,
     )
     mix = int(st.session_state["planner.mix"])
-    c = st.columns(4)
-    c[0].metric(
+    row = metrics.Row()
+    row.metric(
         tr("pl_m_users"),
         f"{cap.users:,}",
         help=tr("pl_m_users_def", memory=f"{cap.max_users_memory:,}", per_gpu=fmt.number(cap.users / state.gpus)),
     )
-    c[1].metric(
+    row.metric(
         tr("pl_m_kv_user"),
         fmt.gb(cap.kv_bytes_per_user),
         help=tr(
@@ -446,7 +446,7 @@ def capacity_section() -> None:
             left=fmt.gb(cap.hbm_left_after_weights_bytes),
         ),
     )
-    c[2].metric(
+    row.metric(
         tr("pl_m_prefill"),
         fmt.duration(cap.prefill_cached_s),
         delta=tr("pl_prefill_delta", before=fmt.duration(cap.prefill_s)) if hit > 0 else None,
@@ -454,7 +454,7 @@ def capacity_section() -> None:
         help=tr("pl_m_prefill_def", context=fmt.tokens(state.context)),
     )
     ratio = float(dg.prefill_per_decode_gpu[mix])
-    c[3].metric(
+    row.metric(
         tr("pl_m_ratio", mix=figs.mix_label(*mixes[mix])),
         figs.ratio_text(ratio, tr=tr),
         help=tr("pl_m_ratio_def", share=fmt.pct(float(dg.prefill_share[mix]))),
@@ -513,16 +513,16 @@ def speculative_section() -> None:
     )
     k, accept, draft, mtp_cost = speculative_inputs()
     sp = planner.speculative(model, hw, scenario, profile, k=k, acceptance=accept, draft=draft, mtp_cost=mtp_cost)
-    c = st.columns(4)
-    c[0].metric(tr("pl_m_tokens_step"), f"{float(sp.tokens_per_step):.2f}", help=tr("pl_m_tokens_step_def"))
-    c[1].metric(
+    row = metrics.Row()
+    row.metric(tr("pl_m_tokens_step"), f"{float(sp.tokens_per_step):.2f}", help=tr("pl_m_tokens_step_def"))
+    row.metric(
         tr("pl_m_eff_tpot"),
         fmt.ms(float(sp.tpot_s)),
         delta=tr("pl_speedup_delta", x=f"{float(sp.speedup):.2f}"),
         delta_color="normal" if float(sp.speedup) >= 1 else "inverse",
         help=tr("pl_m_eff_tpot_def", base=fmt.ms(float(sp.baseline_tpot_s)), batch=state.batch),
     )
-    c[2].metric(
+    row.metric(
         tr("pl_m_spec_tps"),
         fmt.rate(float(sp.tokens_per_s_total)),
         help=tr(
@@ -530,7 +530,7 @@ def speculative_section() -> None:
         ),
     )
     be = float(sp.break_even_acceptance)
-    c[3].metric(tr("pl_m_break_even"), fmt.pct(be) if be == be else tr("pl_never"), help=tr("pl_m_break_even_def", k=k))
+    row.metric(tr("pl_m_break_even"), fmt.pct(be) if be == be else tr("pl_never"), help=tr("pl_m_break_even_def", k=k))
     st.markdown(
         tr(
             "pl_spec_round",

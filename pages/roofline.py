@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import cache, chart, controls, expanders, fmt, notices
+from ui import cache, chart, controls, expanders, fmt, metrics, notices
 from ui.explain import Explanation
 from ui.figures import roofline as figs
 
@@ -29,12 +29,12 @@ st.markdown(
 notices.scenario_notices(est, tr)
 notices.fp4_notice(est, state.weights, state.kv, tr)
 
-c = st.columns(4)
+row = metrics.Row()
 ai, ridge = float(est.arithmetic_intensity_flop_per_byte), est.ridge_point_flop_per_byte
-c[0].metric(tr("roofline_m_intensity"), fmt.number(ai), help=tr("roofline_m_intensity_def"))
-c[1].metric(tr("roofline_m_ridge", precision=est.compute_precision), fmt.number(ridge), help=tr("roofline_m_ridge_def"))
-c[2].metric(tr("roofline_m_mbu"), fmt.pct(float(est.mbu)), help=tr("roofline_m_mbu_def"))
-c[3].metric(tr("roofline_m_mfu"), fmt.pct(float(est.mfu)), help=tr("roofline_m_mfu_def"))
+row.metric(tr("roofline_m_intensity"), fmt.number(ai), help=tr("roofline_m_intensity_def"))
+row.metric(tr("roofline_m_ridge", precision=est.compute_precision), fmt.number(ridge), help=tr("roofline_m_ridge_def"))
+row.metric(tr("roofline_m_mbu"), fmt.pct(float(est.mbu)), help=tr("roofline_m_mbu_def"))
+row.metric(tr("roofline_m_mfu"), fmt.pct(float(est.mfu)), help=tr("roofline_m_mfu_def"))
 
 overlay_ids = st.multiselect(
     tr("roofline_overlay"),

@@ -4,7 +4,7 @@ the sources with their trust levels. Independent of the sidebar scenario."""
 
 import streamlit as st
 
-from ui import cache, chart, controls, expanders, fmt, validation_data
+from ui import cache, chart, controls, expanders, fmt, metrics, validation_data
 from ui.figures import validation as figs
 
 tr = controls.translator()
@@ -19,9 +19,9 @@ st.title(tr("page_validation"))
 st.caption(tr("val_caption"))
 st.markdown(tr("val_intro", sources=len(source_list), **counts))
 
-cols = st.columns(4)
-for col, card in zip(cols, figs.headline_cards(table, tr), strict=True):
-    col.metric(
+row = metrics.Row()
+for card in figs.headline_cards(table, tr):
+    row.metric(
         card.label,
         card.value,
         delta=card.delta,

@@ -198,6 +198,28 @@ def test_embed_one_chart_alone(server, browser, lang):
     context.close()
 
 
+# the headline numbers' labels, values and notes that do not fit their box (cut with an ellipsis)
+CUT_METRIC_TEXT = """() => [...document.querySelectorAll('[data-testid="stMetric"] *')]
+    .filter(e => e.children.length === 0 && e.textContent.trim()
+                 && [e, e.parentElement].some(x => x.scrollWidth > x.clientWidth + 1))
+    .map(e => e.textContent)"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_headline_numbers_are_not_cut_in_a_900_px_frame(server, browser, lang):
+    """In the embed view at 900 x 700, every headline number's label, value and band reads whole, on each page that
+    shows a row of them, at a scenario with long bands (DeepSeek-R1 on 8 x B200); the rows wrap instead."""
+    context = browser.new_context(viewport={"width": 900, "height": 700})
+    pg = context.new_page()
+    scenario = "model=deepseek-r1&hardware=b200&gpus=8&weights=fp8&kv=fp8&batch=64"
+    for path in ("", "roofline", "kv_cache", "cost", "planner", "validation"):
+        _open(pg, server, path, f"{scenario}&lang={lang}&embed=true")
+        _no_exception(pg)
+        assert pg.locator('[data-testid="stMetric"]').count() >= 4, path
+        assert pg.evaluate(CUT_METRIC_TEXT) == [], path
+    context.close()
+
+
 def test_embed_unknown_chart_says_so_and_shows_the_page(server, page):
     _open(page, server, "roofline", SHARED + "&embed=true&only=no-such-chart")
     _no_exception(page)
