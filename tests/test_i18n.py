@@ -59,9 +59,14 @@ def test_the_sidebar_has_one_name_and_the_embed_views_controls_carry_it():
 
 
 def test_zh_tw_writes_each_unit_and_term_one_way():
-    """zh-TW: 'Token' (not also 'token'), 'MW' (not also 百萬瓦), joules as 'J' beside values that read 'J', and one
-    word for all-in power (全口徑功耗, not also 含全部設施用電)."""
+    """zh-TW: 'Token' (not also 'token'), 'MW' (not also 百萬瓦), joules as 'J' beside values that read 'J', one
+    word for all-in power (全口徑功耗, not also 含全部設施用電), and a rate of tokens as 每秒 Token 數 in words and
+    'tok/s' as a unit, as values print it (not also 'Token/s' or 'tokens/s')."""
     zh = {k: v["zh-TW"] for k, v in catalog().items()}
+    assert not [k for k, v in zh.items() if re.search(r"tokens?/s", v, re.IGNORECASE)]
+    assert "每秒 Token 數" in zh["hw_col_tps_gpu"] and zh["pl_unit_tps_gpu"] == "tok/s/GPU"
+    # seconds as 's', as beside 'ms' (units stay as they are): not 秒 as a unit after a number or in an axis title
+    assert not [k for k, v in zh.items() if re.search(r"\d 秒|（秒）", v)]
     assert not [k for k, v in zh.items() if re.search(r"(?<![A-Za-z{_])token(?![A-Za-z_}])", v)]
     assert not [k for k, v in zh.items() if "百萬瓦" in v or "含全部設施用電" in v]
     assert not [k for k in ("ce_unit_j_per_token", "ce_unit_tokens_per_j", "ce_axis_j_per_token") if "焦耳" in zh[k]]
