@@ -49,42 +49,47 @@ def same_or(v, show=str):
 def side_controls(side: str) -> dict:
     """Compact controls of scenario B or C; returns its choices."""
     k, x = f"compare.{side}.", side.upper()
-    c = st.columns([3, 2, 2, 2, 3])
+    row = st.container(horizontal=True)  # wraps where the frame is narrow: every choice reads whole
     keep = {"persist_state": "session"}
-    chosen = c[0].selectbox(
+    chosen = row.selectbox(
         tr("control_hardware"),
         list(hardware),
         format_func=lambda i: fmt.chip(hardware[i], tr),
         key=k + "hardware",
+        width=260,
         **keep,
     )
-    c[1].selectbox(
+    row.selectbox(
         fmt.device_text("cmp_gpus", hardware[chosen], tr),  # 'Chips' for a TPU or Trainium
         (figs.AUTO, *GPU_OPTIONS),
         format_func=lambda n: tr("cmp_gpus_auto") if n == figs.AUTO else str(n),
         key=k + "gpus",
         help=fmt.device_text("cmp_gpus_help", hardware[chosen], tr),
+        width=150,
         **keep,
     )
-    c[2].selectbox(
+    row.selectbox(
         tr("control_weights"),
         (figs.SAME, *WEIGHT_OPTIONS),
         format_func=lambda w: tr("cmp_same_as_a_value", value=state.weights) if w == figs.SAME else w,
         key=k + "weights",
+        width=150,
         **keep,
     )
-    c[3].selectbox(
+    row.selectbox(
         tr("control_kv"),
         (figs.SAME, *KV_OPTIONS),
         format_func=lambda w: tr("cmp_same_as_a_value", value=state.kv) if w == figs.SAME else w,
         key=k + "kv",
+        width=150,
         **keep,
     )
-    c[4].selectbox(
+    row.selectbox(
         tr("control_profile"),
         (figs.SAME, *profiles),
         format_func=lambda p: same_or(p, lambda i: controls.profile_label(profiles[i], tr)),
         key=k + "profile",
+        width=230,
         **keep,
     )
     with st.expander(tr("cmp_own_settings", x=x)):
@@ -177,11 +182,7 @@ st.query_params.update(query)
 
 ests = {x: est for x, (_, est) in sides.items()}
 st.subheader(tr("cmp_table_header"))
-st.dataframe(
-    figs.headline_display(ests, tr=tr),
-    height="content",
-    column_config={"_index": st.column_config.TextColumn(width="medium")},
-)
+st.table(figs.headline_display(ests, tr=tr))  # a static table: its cells wrap, so every column fits the page
 device = fmt.device_kind([e.hardware for e in ests.values()])  # as the table's rows
 st.caption(fmt.device_text("cmp_table_caption", device, tr))
 st.caption(

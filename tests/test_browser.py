@@ -198,8 +198,8 @@ def test_embed_one_chart_alone(server, browser, lang):
     context.close()
 
 
-# the headline numbers' labels, values and notes that do not fit their box (cut with an ellipsis)
-CUT_METRIC_TEXT = """() => [...document.querySelectorAll('[data-testid="stMetric"] *')]
+# text cut short (with an ellipsis) inside the elements `selector` matches: leaves whose box is narrower than the text
+CUT_TEXT = """selector => [...document.querySelectorAll(selector)].flatMap(el => [...el.querySelectorAll('*')])
     .filter(e => e.children.length === 0 && e.textContent.trim()
                  && [e, e.parentElement].some(x => x.scrollWidth > x.clientWidth + 1))
     .map(e => e.textContent)"""
@@ -216,7 +216,23 @@ def test_headline_numbers_are_not_cut_in_a_900_px_frame(server, browser, lang):
         _open(pg, server, path, f"{scenario}&lang={lang}&embed=true")
         _no_exception(pg)
         assert pg.locator('[data-testid="stMetric"]').count() >= 4, path
-        assert pg.evaluate(CUT_METRIC_TEXT) == [], path
+        assert pg.evaluate(CUT_TEXT, '[data-testid="stMetric"]') == [], path
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_compare_with_three_scenarios_fits_a_900_px_frame(server, browser, lang):
+    """Compare with B and C in the embed view at 900 x 700: the headline table fits the page (no column cut off or
+    scrolled away) and every choice of B and C reads whole."""
+    context = browser.new_context(viewport={"width": 900, "height": 700})
+    pg = context.new_page()
+    _open(pg, server, "compare", f"model=deepseek-r1&hardware=b200&gpus=8&c_hardware=mi355x&lang={lang}&embed=true")
+    _no_exception(pg)
+    table = pg.locator('[data-testid="stTable"]')
+    assert table.count() == 1 and Translator(lang)("cmp_delta_col", x="C") in table.inner_text()
+    assert table.evaluate("t => t.scrollWidth <= t.clientWidth + 1")
+    assert pg.locator('[data-testid="stSelectbox"]').count() >= 10
+    assert pg.evaluate(CUT_TEXT, '[data-testid="stMain"] [data-testid="stSelectbox"]') == []
     context.close()
 
 

@@ -14,7 +14,7 @@ ZH = Translator("zh-TW")
 
 
 def _table(at):
-    (df,) = [d.value for d in at.dataframe]
+    (df,) = [d.value for d in at.table]
     return df
 
 

@@ -174,7 +174,7 @@ def _judge(m: _Metric, base: float, v: float) -> int:
 
 
 def headline_display(ests: Mapping[str, Estimate], *, tr: Translator = EN):
-    """The headline table for st.dataframe: the setup of each scenario, then the metrics, deltas vs A coloured
+    """The headline table (st.table, whose cells wrap): the setup of each scenario, then the metrics, deltas vs A coloured
     green (better) / red (worse). Returns a pandas Styler over string cells. With three scenarios the cells are
     compact so that the five columns fit the page (issue 19): short chip names, 'batch · context · output' as numbers,
     the price's basis and date in rows of their own, and deltas as percentages (the CSV keeps the absolute ones)."""
