@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import chart, controls, fmt, notices
+from ui import bands, chart, controls, fmt, notices
 from ui.figures import breakdown as figs
 
 state = controls.scenario_state()
@@ -31,11 +31,9 @@ notices.scenario_notices(est, tr)
 notices.fp4_notice(est, state.weights, state.kv, tr)
 
 st.subheader(tr("breakdown_table_title"))
-left, right = st.columns([3, 2])
-left.dataframe(
-    figs.decomposition_display(figs.decomposition_table(est, ideal, tr), tr), hide_index=True, width="stretch"
-)
-right.markdown(figs.largest_part(est, tr))
+st.markdown(figs.largest_part(est, tr))
+# the page's width: beside the text, a 900 px frame had cut the ideal bound's column
+st.dataframe(figs.decomposition_display(figs.decomposition_table(est, ideal, tr), tr), hide_index=True, width="stretch")
 
 caption = "breakdown_bars_caption" if realistic else "breakdown_bars_caption_ideal"
 for axis, x in (
@@ -53,6 +51,8 @@ for axis, x in (
         tr,
     )
     st.caption(tr(caption, profile=profile_name, gpus=state.gpus, hw=hw.name))
+if realistic:  # what the whiskers' 80% band rests on (the charts' key names it shortly)
+    bands.basis_caption(est, tr, profile_name)
 
 st.subheader(tr("breakdown_heatmap_header"))
 metric = st.selectbox(

@@ -145,9 +145,11 @@ def test_breakdown_totals_carry_the_band():
     total = next(t for t in fig.data if t.error_y is not None and t.error_y.visible)
     np.testing.assert_allclose(np.asarray(total.y) + total.error_y.array, e.tpot_high_s * 1e3)
     np.testing.assert_allclose(np.asarray(total.y) - total.error_y.arrayminus, e.tpot_low_s * 1e3)
-    assert any(t.name == band_label(e.band, ZH) for t in fig.data)
+    (key,) = [t for t in fig.data if t.name == ZH("band_key")]  # a short key; its hover says what the band rests on
+    assert key.hovertemplate == band_label(e.band, ZH)
     ideal = bd.sweep_bars(_est(IDEAL), None, BATCHES, axis="batch", current=4)
     assert not any(t.error_y is not None and t.error_y.visible for t in ideal.data)
+    assert not any(t.name == EN("band_key") for t in ideal.data)
 
 
 def test_the_label_says_what_the_band_rests_on():

@@ -288,3 +288,22 @@ def test_roofline_legend_sits_clear_of_the_x_axis_title():
     legend = fig.layout.legend
     assert legend.orientation == "h" and legend.yanchor == "top" and legend.y <= -0.18
     assert fig.layout.xaxis.title.text
+
+
+def test_breakdown_bars_keep_labels_and_legend_clear():
+    """900 px review: the legend (eight keys) sat over the chart's title and each total's label was crossed by its
+    band's whisker. The legend is in rows LEGEND_BELOW_PX under the plot (past the axis title), each total's label
+    sits at the top of its whisker, and the band's key is short (its basis in its hover)."""
+    from ui.figures.common import BOTTOM_MARGIN_PX, LEGEND_BELOW_PX
+
+    x = bd.batch_sweep(8)
+    est = _est(batch=x)
+    fig = bd.sweep_bars(est, _est(batch=x, profile=IDEAL), x, axis="batch", current=8)
+    legend, margin = fig.layout.legend, fig.layout.margin
+    plot_px = 460 - margin.t - BOTTOM_MARGIN_PX
+    assert legend.orientation == "h" and legend.yanchor == "top"
+    assert legend.y * plot_px == pytest.approx(-LEGEND_BELOW_PX)
+    (labels,) = [t for t in fig.data if t.type == "scatter" and t.mode == "text"]
+    np.testing.assert_allclose(labels.y, np.fmax(est.tpot_high_s, est.tpot_s) * 1e3)
+    assert [float(v.replace(",", "")) for v in labels.text] == pytest.approx(est.tpot_s * 1e3, rel=0.01)
+    assert max(len(t.name) for t in fig.data if t.name and t.showlegend is not False) <= 30

@@ -125,7 +125,7 @@ def test_empty_scatter_and_zh_tw_labels(table):
     assert (
         spec["layout"]["title"]["text"] == ZH("val_scatter_title_tokens_per_s") != EN("val_scatter_title_tokens_per_s")
     )
-    assert spec["layout"]["xaxis"]["title"]["text"] == "實測值（tokens/s）"
+    assert spec["layout"]["xaxis"]["title"]["text"] == "實測值（tok/s）"
     points = figs.scatter_data(_headline(table), "tokens_per_s")
     text = figs.scatter(points, "tokens_per_s", tr=ZH).data[3].text[0]
     assert "實測" in text and "LOHO 預測" in text and "https://" in text

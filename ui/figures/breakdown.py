@@ -19,6 +19,7 @@ from .common import (
     Figure,
     band_label,
     colorscale,
+    legend_placement,
     log_edges,
     nice_log_ticks,
     style,
@@ -152,19 +153,17 @@ def sweep_bars(
             "thickness": 1.5,
             "width": 5,
         },  # fmt: skip
-        mode="markers+text",  # an invisible marker, not text mode: a unified hover shows text mode's "Aa" symbol
+        mode="markers",  # an invisible marker, not text mode: a unified hover shows text mode's "Aa" symbol
         marker={"size": 1, "opacity": 0},
-        text=[fmt.number(v) for v in tpot],
-        textposition="top center",
-        textfont={"size": 11, "color": "#333"},
         showlegend=False,
         customdata=fit_text,
         hovertemplate=tr("breakdown_total_hover", ms="%{y:,.3g} ms") + " · %{customdata}<extra></extra>",
     )
+    # each total's label above its whisker (a whisker through the number made it unreadable), out of the hover
+    label_y = np.fmax(high, tpot) if has_band else tpot
+    fig.add_scatter(x=labels, y=label_y, mode="text", text=[fmt.number(v) for v in tpot], textposition="top center",
+                    textfont={"size": 11, "color": "#333"}, showlegend=False, hoverinfo="skip")  # fmt: skip
     top = float(np.nanmax(high)) if has_band else float(tpot.max())
-    if has_band:
-        fig.add_scatter(x=[labels[0]], y=[None], mode="markers", name=band,
-                        marker={"symbol": "line-ns-open", "size": 12, "color": "#333"})  # fmt: skip
     if ideal is not None:
         ideal_ms = np.broadcast_to(ideal.tpot_s, shape) * 1e3
         top = max(top, float(ideal_ms.max()))
@@ -177,11 +176,14 @@ def sweep_bars(
             name=tr("label_ideal"),
             hovertemplate=f"{tr('label_ideal')}: %{{y:,.3g}} ms<extra></extra>",
         )
+    if has_band:  # the key's short name: what the band rests on is in its hover (a long key set one key a row)
+        fig.add_scatter(x=[labels[0]], y=[None], mode="markers", name=tr("band_key"), hovertemplate=band,
+                        marker={"symbol": "line-ns-open", "size": 12, "color": "#333"})  # fmt: skip
     if here.any():
         i = int(np.argmax(here))
         fig.add_annotation(
             x=i,  # category index: a label such as "32" would be read as position 32
-            y=float(tpot[i]),
+            y=float(label_y[i]),  # above the total's label
             yshift=30,
             text=f"▼ {tr('breakdown_current')}",
             showarrow=False,
@@ -197,10 +199,11 @@ def sweep_bars(
     fig.update_xaxes(
         type="category", unifiedhovertitle={"text": f"{x_title}{tr('label_colon')}%{{x}}"}
     )  # the hover names its x
-    fig.update_yaxes(range=[0, top * 1.2], rangemode="tozero")
-    fig.update_layout(
-        barmode="stack", hovermode="x unified", bargap=0.25, height=460, margin={"t": 100}, legend_traceorder="normal"
-    )
+    fig.update_yaxes(range=[0, top * 1.25], rangemode="tozero")  # room for the labels above the whiskers
+    fig.update_layout(barmode="stack", hovermode="x unified", bargap=0.25, legend_traceorder="normal")
+    # up to eight keys: in rows under the plot, not over its title nor beside it (a 900 px frame keeps the bars wide)
+    placed = legend_placement(fig, 460, side_max=0, top_px=100)
+    fig.update_layout(**(placed | {"margin": {"t": 100, **placed["margin"]}}))
     return fig
 
 
