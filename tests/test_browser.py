@@ -236,6 +236,36 @@ def test_compare_with_three_scenarios_fits_a_900_px_frame(server, browser, lang)
     context.close()
 
 
+# each chart's title that runs past its chart's right edge or that its legend covers: (title, what is wrong)
+TITLES_CUT = """() => [...document.querySelectorAll('.js-plotly-plot')].flatMap(plot => {
+    const svg = plot.querySelector('.main-svg'), title = plot.querySelector('.gtitle');
+    if (!svg || !title) return [];
+    const t = title.getBoundingClientRect(), over = t.right - svg.getBoundingClientRect().right;
+    const legend = plot.querySelector('.legend'), l = legend && legend.getBoundingClientRect();
+    const covered = l && l.width > 0 && l.left < t.right && t.left < l.right && l.top < t.bottom && t.top < l.bottom;
+    return [...(over > 1 ? [[title.textContent, `${Math.round(over)} px past the chart`]] : []),
+            ...(covered ? [[title.textContent, 'under the legend']] : [])];
+})"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_chart_titles_fit_their_chart_and_clear_its_legend_in_a_900_px_frame(server, browser, lang):
+    """In the embed view at 900 x 700 (a wiki frame), no chart's title on any page runs past its chart or lies under
+    its legend: half-width charts had titles cut mid-word ('Largest batch that fits in memory, by contex'), and a
+    legend wrapping upwards covered its title."""
+    context = browser.new_context(viewport={"width": 900, "height": 700})
+    pg = context.new_page()
+    cut = {}
+    for name in PAGES:  # at the default scenario and at DeepSeek-R1 (labels and legends differ)
+        for scenario in ("", "model=deepseek-r1&hardware=b200&gpus=8&"):
+            _open(pg, server, URL_PATHS[name], f"{scenario}lang={lang}&embed=true")
+            _no_exception(pg)
+            if found := pg.evaluate(TITLES_CUT):
+                cut[f"{name}?{scenario}"] = found
+    assert cut == {}
+    context.close()
+
+
 def test_embed_unknown_chart_says_so_and_shows_the_page(server, page):
     _open(page, server, "roofline", SHARED + "&embed=true&only=no-such-chart")
     _no_exception(page)

@@ -18,7 +18,7 @@ from tpot_model.units import GB, KiB
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import BUCKET_COLOURS, Decor, Figure, log_ticks, not_fit_spans, power_of_two_axis, style
+from .common import BUCKET_COLOURS, Decor, Figure, legend_placement, log_ticks, not_fit_spans, power_of_two_axis, style
 
 LINE_BATCHES = (1, 8, 32, 128)  # batch sizes always drawn; the scenario's batch is added
 KV_PRECISIONS = ("bf16", "fp8", "int4")  # KV formats compared; the scenario's is added
@@ -220,7 +220,15 @@ def _room_line(d: Decor, room_bytes: float, y_top_gb: float, tr: Translator) -> 
         d.hline(  # shape labels, unlike annotations, sit at data coordinates on log axes
             room_bytes / GB,
             line={"dash": "dash", "color": "#333"},
-            label={"text": tr("kvc_room_line", gb=f"{room_bytes / GB:,.1f}"), "textposition": "start", "padding": 12},
+            # under the line at its left end, where the cache lines (rising with context) are far below: above it,
+            # a half-width chart's lines crossed the words
+            label={
+                "text": tr("kvc_room_line", gb=f"{room_bytes / GB:,.1f}"),
+                "textposition": "start",
+                "yanchor": "top",
+                "padding": 12,
+                "font": {"size": 11},
+            },  # fmt: skip
         )
     else:
         d.shapes.append(  # nothing fits: shade the whole plot
@@ -544,6 +552,8 @@ def precision_lines(
     style(fig, tr("kvc_prec_title", b=batch), tr("axis_context"), tr("kvc_axis_gb_per_gpu"), log_x=log_x, log_y=True)
     d.xaxis.update(context_axis(contexts, log_x))
     d.yaxis.update(log_ticks(*(v / GB for v in lines.values()), [max(room_bytes, 0) / GB]))
+    # a half-width chart: its legend under the plot (over it, wrapped in zh-TW, it had covered the title)
+    fig.update_layout(**legend_placement(fig, 440, side_max=0))
     return d.apply(fig)
 
 
