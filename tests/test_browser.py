@@ -266,6 +266,21 @@ def test_chart_titles_fit_their_chart_and_clear_its_legend_in_a_900_px_frame(ser
     context.close()
 
 
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_methodology_formulas_fit_a_900_px_frame(server, browser, lang):
+    """Every formula on Methodology reads whole in a 900 x 700 embed frame, tensor parallel on (the communication
+    formula is drawn): it had run past the frame's edge after 'max(1,'."""
+    context = browser.new_context(viewport={"width": 900, "height": 700})
+    pg = context.new_page()
+    _open(pg, server, "methodology", f"gpus=8&lang={lang}&embed=true")
+    _no_exception(pg)
+    formulas = pg.locator(".katex-display")
+    assert formulas.count() >= 10 and any("comm" in t for t in formulas.all_text_contents())
+    assert pg.evaluate("[...document.querySelectorAll('.katex-display')].filter(e => e.scrollWidth > e.clientWidth + 1)"
+                       ".map(e => e.textContent.slice(0, 40))") == []  # fmt: skip
+    context.close()
+
+
 def test_embed_unknown_chart_says_so_and_shows_the_page(server, page):
     _open(page, server, "roofline", SHARED + "&embed=true&only=no-such-chart")
     _no_exception(page)

@@ -281,9 +281,11 @@ def step_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
         ("latex", r"t_{step} = \sum_{op} t_{op} + t_{comm} + t_{oh}"),
         (
             "latex",
-            r"t_{comm} = 2L\left(\alpha_G + \frac{2(G-1)}{G} \cdot \frac{m}{\beta_{link} \cdot \eta_{link}}\right),"
-            r"\qquad m = B \times D \times 2\ \mathrm{B},"
-            r"\qquad \alpha_G = \alpha \max\left(1, \tfrac{\log_2 G}{3}\right)",
+            # two lines: on one, a 900 px frame cut the formula after "max(1,"
+            r"\begin{gathered}t_{comm} = 2L\left(\alpha_G + \frac{2(G-1)}{G} \cdot "
+            r"\frac{m}{\beta_{link} \cdot \eta_{link}}\right)"
+            r"\\ m = B \times D \times 2\ \mathrm{B},"
+            r"\qquad \alpha_G = \alpha \max\left(1, \tfrac{\log_2 G}{3}\right)\end{gathered}",
         ),
     ]
     if G > 1:
