@@ -223,3 +223,19 @@ def test_findings_come_from_the_profiles(table):
     changed = {**profiles, "gpt-fast": replace(profiles["gpt-fast"], allreduce_latency_s=50e-6)}
     tp = dict(figs.findings(table, changed, models, hardware))["val_find_tp"]
     assert tp["latency"] == "50.0 µs" and tp["per_token"] == fmt.ms(2 * 32 * 50e-6)
+
+
+def test_error_table_gives_bits_per_weight_their_unit_and_mlperf_chips_short_names():
+    """900 px review: the error table's weights read '4.90' (a GGUF file's bits per weight, no unit), and the MLPerf
+    chart named chips in full, tilted over half its height, without a title and with two ticks."""
+    rows = pd.DataFrame({"weights": ["4.90", "fp16", float("nan")]})
+    assert [figs._weights_text(w, ZH) for w in rows["weights"]] == ["4.90 位元", "fp16", "—"]
+    assert figs._weights_text("4.9", EN) == "4.90 bits"
+    frame = pd.DataFrame({
+        "hardware_name": ["NVIDIA GB200 (per B200 GPU, NVL72, 1200 W)"] * 2, "hardware_short": ["GB200 NVL72"] * 2,
+        "locfo_error": [0.1, -0.2], "system": ["s", "t"], "round": ["v5.1"] * 2, "measured_tpot_ms": [10.0, 20.0],
+        "locfo_tpot_ms": [11.0, 16.0], "model": ["m"] * 2,
+    })  # fmt: skip
+    fig = figs.mlperf_errors(frame, "hardware_name", tr=EN)
+    assert [t.name for t in fig.data] == ["GB200 NVL72"] and fig.layout.yaxis.dtick == 25
+    assert fig.layout.title.text == EN("val_mlperf_title", group="chip")

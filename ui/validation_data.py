@@ -16,6 +16,7 @@ import streamlit as st
 from tpot_model import calibration, load_hardware_catalog, load_profiles, mlperf
 from tpot_model.profiles import PROFILES_PATH
 
+from . import fmt
 from .i18n import Translator
 
 _URL = re.compile(r"https?://[^\s()]+")
@@ -86,6 +87,7 @@ def mlperf_frame() -> pd.DataFrame:
                 "system": f["system_name"],
                 "hardware_id": r.hardware_id,
                 "hardware_name": r.hardware.name,
+                "hardware_short": fmt.chip_short(r.hardware),  # a chart's axis label ('GB200 NVL72')
                 "family": r.family,
                 "model": r.model.id,
                 "benchmark": f["benchmark"],

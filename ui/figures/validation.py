@@ -404,6 +404,15 @@ def _translated(tr: Translator, prefix: str, value: str) -> str:
     return tr(key) if tr.has(key) else value
 
 
+def _weights_text(weights: object, tr: Translator) -> str:
+    """A row's weight format as read: a name ('fp16') as is, bits per weight (a GGUF file's '4.90') with its unit."""
+    try:
+        bits = float(weights)
+    except (TypeError, ValueError):
+        return str(weights)
+    return tr("val_weights_bits", bits=f"{bits:.2f}") if math.isfinite(bits) else "—"
+
+
 def error_table(rows: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
     """One row per measurement, translated headers; errors in percent (numbers, so the columns sort)."""
     notes = [(f"{why}. {n}" if why else n) for why, n in zip(rows["excluded_because"], rows["notes"], strict=True)]
@@ -414,7 +423,7 @@ def error_table(rows: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
             tr("val_col_hardware"): rows["hardware"],
             tr("val_col_engine"): rows["engine_name"],
             tr("val_col_set"): [_translated(tr, "val_cat_", c) for c in rows["category"]],
-            tr("val_col_weights"): rows["weights"],
+            tr("val_col_weights"): [_weights_text(w, tr) for w in rows["weights"]],
             tr("val_col_metric"): [_translated(tr, "val_metric_", m) for m in rows["metric"]],
             tr("val_col_unit"): rows["unit"],
             tr("val_col_measured"): rows["measured"].astype(float),
@@ -793,10 +802,12 @@ def mlperf_errors(frame: pd.DataFrame, group: str, *, tr: Translator = EN) -> go
     """TPOT error (%) of every MLPerf result, leave-one-chip-family-out, one box of points per group."""
     fig = Figure()
     for key, g in frame.groupby(group, sort=True):
+        # chips by their short names (full names, tilted, had taken half the chart); the full name is in the hover
+        name = str(g["hardware_short"].iloc[0]) if group == "hardware_name" and "hardware_short" in g else str(key)
         fig.add_trace(
             go.Box(
                 y=100 * g["locfo_error"],
-                name=str(key),
+                name=name,
                 boxpoints="all",
                 jitter=0.4,
                 pointpos=0,
@@ -810,11 +821,12 @@ def mlperf_errors(frame: pd.DataFrame, group: str, *, tr: Translator = EN) -> go
         )
     zero = {"type": "line", "xref": "paper", "x0": 0, "x1": 1, "y0": 0, "y1": 0}  # the same with or without checks
     fig.update_layout(
+        title={"text": tr("val_mlperf_title", group=tr(f"val_mlperf_group_{group}").lower())},
         shapes=[{**zero, "line": {"color": IDEAL_COLOUR, "width": 1}}],
-        yaxis={"title": tr("val_mlperf_axis_error"), "ticksuffix": "%", "zeroline": False},
+        yaxis={"title": tr("val_mlperf_axis_error"), "ticksuffix": "%", "zeroline": False, "dtick": 25},
         xaxis={"title": tr(f"val_mlperf_group_{group}")},
-        height=420,
-        margin={"t": 30},
+        height=460,
+        margin={"t": 60},
     )
     return fig
 
