@@ -43,7 +43,7 @@ def test_no_public_price_is_said_on_every_page_that_shows_dollars_not_n_a():
         assert ZH("enter_own_price_chip") in [b.label for b in at.button], page
     overview = run_page("overview", **q)
     assert _metric(overview, ZH("m_cost")) == ZH("no_public_price_short")  # was 'n/a'
-    compare = run_page("compare", **q).dataframe[0].value
+    compare = run_page("compare", **q).table[0].value
     compare = getattr(compare, "data", compare)
     assert compare.loc[ZH("cmp_row_cost"), "A"] == ZH("no_public_price_short")
     assert compare.loc[ZH("cmp_row_tokens_per_mw"), "A"] == ZH("no_public_power_short")
@@ -90,7 +90,7 @@ def test_same_usd_per_1m_on_every_page_for_the_same_basis():
     assert any(EN("cost_basis_many_chip", note=note) in c.value for c in hardware.caption)
     # Compare: scenario A is the sidebar's; its price names the basis and date, the cost line sits under A
     compare = run_page("compare", **Q)
-    headline = compare.dataframe[0].value
+    headline = compare.table[0].value
     assert headline.loc[EN("cmp_row_cost"), "A"] == fmt.usd(expected)
     assert headline.loc[EN("cmp_row_price"), "A"] == f"{fmt.usd(1.50)} · {note}"
     assert any(note in c.value and EN("m_tokens_per_mw") in c.value for c in compare.caption)
