@@ -3,6 +3,7 @@ run (fifty readers of one wiki link had each resolved and stat-ed thirteen page 
 
 from __future__ import annotations
 
+import copy
 import functools
 from pathlib import Path
 
@@ -29,16 +30,17 @@ PAGES = (
 
 
 def pages(tr: Translator) -> list[st.Page]:
-    """The pages in tr's language. Each page's URL is its file's name: before a fresh server's first run, Streamlit
-    resolves a deep link through the pages/ folder by file name (/kv-cache for pages/kv_cache.py showed "Page not
-    found" to the first visitor)."""
-    return list(_pages(tr.lang))
+    """The pages in tr's language, this run's own. Each page's URL is its file's name: before a fresh server's first
+    run, Streamlit resolves a deep link through the pages/ folder by file name (/kv-cache for pages/kv_cache.py showed
+    "Page not found" to the first visitor)."""
+    # a shallow copy per run (microseconds; building them resolves and stats thirteen files): st.navigation marks the
+    # page it picks as runnable and its run clears the mark, so sessions running one page at once must not share the
+    # object (a session's run cleared it before another's ran: "This page cannot be called directly")
+    return [copy.copy(p) for p in _pages(tr.lang)]
 
 
 @functools.cache
 def _pages(lang: str) -> tuple[st.Page, ...]:
-    # st.Page holds the page's path, title and URL; st.navigation only marks the page it picks as runnable, so the
-    # objects serve every session in this language
     tr = Translator(lang)
     return tuple(
         st.Page(path, title=tr(title), icon=icon, url_path=Path(path).stem, default=(Path(path).stem == "overview"))
