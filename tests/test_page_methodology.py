@@ -249,3 +249,19 @@ def test_tensor_parallel_communication_substituted_with_the_groups_latency(gpus,
     alpha = fmt.fine_duration(factor * resolve_profile("typical").allreduce_latency_s)
     assert f"2 × {est.model.num_layers} layers × ({alpha} + 2 × {gpus - 1}/{gpus} × " in step
     assert f"= **{fmt.fine_duration(float(est.breakdown_s['communication']))}**" in step
+
+
+def test_fixed_overhead_sum_names_every_term_and_adds_up():
+    """DeepSeek-R1 (helper review): the sum read '600 µs per step + 8.00 µs × 61 layers = 6.77 ms', leaving out the
+    per-MoE-layer cost (98 µs × 58 layers), most of it. Every term is named and the terms add up to the result."""
+    est = _est(model="deepseek-r1", hardware="b200", num_gpus=8)
+    p, m = est.profile, est.model
+    assert m.num_moe_layers == 58 and p.moe_layer_overhead_s > 0
+    line = next(t for kind, t in _all_blocks(est) if kind == "md" and t.startswith(EN("meth_overhead_sub_moe")[:30]))
+    assert f"{fmt.fine_duration(p.moe_layer_overhead_s)} × 58 MoE layers" in line
+    terms = p.per_token_overhead_s + p.per_layer_overhead_s * m.num_layers + p.moe_layer_overhead_s * 58
+    assert terms == pytest.approx(float(est.decode.breakdown_s["overhead"]))
+    assert line.endswith(f"**{fmt.fine_duration(terms)}**")
+    dense = _text(_all_blocks(_est()))  # a dense model: no MoE term
+    assert "MoE layers" not in dense and EN("meth_overhead_sub", per_token="", per_layer="", layers=80,
+                                             result="")[:30] in dense  # fmt: skip

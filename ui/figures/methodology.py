@@ -311,16 +311,24 @@ def step_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
         )
     else:
         out.append(("md", tr("meth_comm_one_gpu")))
-    out.append(("latex", r"t_{oh} = t_{token} + t_{layer} \times L"))
+    # an MoE model's router, top-k and grouped-GEMM launches per MoE layer: most of its fixed cost (the sum had
+    # left it out, '600 µs + 8.00 µs × 61 layers = 6.77 ms')
+    moe = m.num_moe_layers > 0 and p.moe_layer_overhead_s > 0
+    out.append(("latex", r"t_{oh} = t_{token} + t_{layer} \times L" + (r" + t_{moe} \times L_{moe}" if moe else "")))
     out.append(
         (
             "md",
             tr(
-                "meth_overhead_sub",
+                "meth_overhead_sub_moe" if moe else "meth_overhead_sub",
                 per_token=fmt.fine_duration(p.per_token_overhead_s),
                 per_layer=fmt.fine_duration(p.per_layer_overhead_s),
                 layers=m.num_layers,
                 result=fmt.fine_duration(bd["overhead"]),
+                **(
+                    {"per_moe": fmt.fine_duration(p.moe_layer_overhead_s), "moe_layers": m.num_moe_layers}
+                    if moe
+                    else {}
+                ),
             ),
         )
     )
