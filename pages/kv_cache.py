@@ -95,10 +95,10 @@ st.caption(
     tr(
         "kvc_size_caption",
         shards=int(k.shards),
-        usable=fmt.gb(k.usable_bytes),
-        weights=fmt.gb(k.weights_bytes_per_gpu),
-        workspace=fmt.gb(k.workspace_bytes_per_gpu),
-        room=tr("kvc_room_left" if k.room_bytes > 0 else "kvc_room_short", gb=fmt.gb(k.room_bytes)),
+        usable=fmt.gb(k.usable_bytes, 2),  # a difference worked out: every term to the same 0.01 GB
+        weights=fmt.gb(k.weights_bytes_per_gpu, 2),
+        workspace=fmt.gb(k.workspace_bytes_per_gpu, 2),
+        room=tr("kvc_room_left" if k.room_bytes > 0 else "kvc_room_short", gb=fmt.gb(k.room_bytes, 2)),
     )
 )
 

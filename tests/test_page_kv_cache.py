@@ -180,3 +180,15 @@ def test_per_token_formula_is_translated(model, key):
         (text,) = [m.value for m in at.markdown if m.value.startswith(tr("formula"))]
         assert f"{tr('formula')}: {tr(key)}" in text
         assert tr is EN or ("bytes/element" not in text and "K and V" not in text)
+
+
+def test_room_for_the_cache_adds_up_as_printed():
+    """DeepSeek-R1 on 8 x B200 (helper review): 'usable 170 GB − weights 83.9 GB − workspace 0.162 GB = 85.5 GB' did
+    not add up as printed (usable is 169.50 GB). Every term is shown to 0.01 GB, and they add up."""
+    import re
+
+    at = run_page("kv_cache", model="deepseek-r1", hardware="b200", gpus="8", weights="fp8", kv="fp8", batch="64")
+    (caption,) = [c.value for c in at.caption if "−" in c.value and "=" in c.value]
+    usable, weights, workspace, room = (float(x.replace(",", "")) for x in re.findall(r"([\d,]+\.\d\d) GB", caption))
+    assert usable == pytest.approx(169.50, abs=0.01) and weights == pytest.approx(83.88, abs=0.01)
+    assert usable - weights - workspace == pytest.approx(room, abs=0.015)

@@ -38,9 +38,12 @@ def duration(seconds: float) -> str:
     return f"{_sig(s / unit_s)} {unit}"
 
 
-def gb(n_bytes: float) -> str:
-    """Decimal gigabytes (1e9 bytes), as on datasheets."""
-    return f"{_sig(float(n_bytes) / GB)} GB" if math.isfinite(n_bytes) else "n/a"
+def gb(n_bytes: float, decimals: int | None = None) -> str:
+    """Decimal gigabytes (1e9 bytes), as on datasheets: 3 significant figures, or `decimals` places (the terms of a
+    sum shown worked out, so that they add up as printed: '170 − 83.9 − 0.162 = 85.5' did not)."""
+    if not math.isfinite(n_bytes):
+        return "n/a"
+    return f"{float(n_bytes) / GB:,.{decimals}f} GB" if decimals is not None else f"{_sig(float(n_bytes) / GB)} GB"
 
 
 def tb_per_s(bytes_per_s: float) -> str:
