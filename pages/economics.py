@@ -193,23 +193,17 @@ no_price, no_power = tr("no_public_price_short"), tr("no_public_power_short")
 has_power = math.isfinite(est.all_in_w_per_gpu)
 
 
-def _missing(why: str) -> dict:
-    """st.metric's value and note for a figure that cannot be computed: a dash, and why under it ('No public all-in
-    power' as the value would be cut)."""
-    return {"value": "—", "delta": why, "delta_color": "off", "delta_arrow": "off"}
-
-
 row = metrics.Row()
 row.metric(fmt.device_text("ec_m_rev", hw, tr), fmt.usd(rev.revenue_usd_per_gpu_hour))
 row.metric(tr("ec_m_margin"), **({"value": fmt.pct(rev.gross_margin_fraction, na=tr("fr_na"))} if priced
-                                 else _missing(no_price)))  # fmt: skip
+                                 else metrics.missing(no_price)))  # fmt: skip
 row.metric(tr("ec_m_rev_mw"), **({"value": fmt.usd(rev.revenue_usd_per_mw_hour)} if has_power
-                                 else _missing(no_power)))  # fmt: skip
+                                 else metrics.missing(no_power)))  # fmt: skip
 row.metric(tr("ec_m_rev_rack"), fmt.usd(rev.revenue_usd_per_rack_hour))
 payback, has_capex = rev.payback_months, math.isfinite(rev.capex_usd_per_gpu)
 no_capex = no_price if hw.prices.price("hyperscaler") is None else no_power  # the capex is solved from both
 if not (priced and has_capex):
-    shown = _missing(no_price if not priced else no_capex)
+    shown = metrics.missing(no_price if not priced else no_capex)
 elif rev.margin_usd_per_gpu_hour <= 0:  # it never pays back: said so, not "n/a"
     shown = {"value": tr("ec_payback_never"), "delta": tr("ec_payback_never_why"), "delta_color": "off",
              "delta_arrow": "off"}  # fmt: skip

@@ -341,7 +341,7 @@ else:
     priced = math.isfinite(top.usd_per_1m[tier])  # best() ranks by throughput when nothing drawn has a price
     st.markdown(tr("fr_best" if priced else "fr_best_unpriced", target=f"{target:g}", name=top.label,
                    tier=tr(f"fr_tier_{tier}")))  # fmt: skip
-    row = metrics.Row()
+    row = metrics.Row(wide=True)
     row.metric(
         fmt.device_text(f"fr_m_tps_{y}", device, tr, target=f"{target:g}"),
         fmt.rate(top.tokens_per_s_per_gpu),
@@ -350,15 +350,14 @@ else:
     # a figure that cannot be computed: a dash and why under it, as Economics shows it (a value that long would be cut)
     usd_1m, mw = top.usd_per_1m[tier], top.tokens_per_s_per_mw
     no_price = not math.isfinite(top.usd_per_gpu_hour[tier])
-    missing = {"value": "—", "delta_color": "off", "delta_arrow": "off"}
     row.metric(
         tr(f"fr_m_usd_{y}"),
-        **({"value": fmt.usd(usd_1m)} if not no_price else missing | {"delta": tr("no_public_price_short")}),
+        **({"value": fmt.usd(usd_1m)} if not no_price else metrics.missing(tr("no_public_price_short"))),
         help=tr("fr_m_usd_def", tier=tr(f"fr_tier_{tier}")),
     )
     row.metric(
         tr("fr_m_mw"),
-        **({"value": fmt.large(mw)} if math.isfinite(mw) else missing | {"delta": tr("no_public_power_short")}),
+        **({"value": fmt.large(mw)} if math.isfinite(mw) else metrics.missing(tr("no_public_power_short"))),
         help=tr("fr_m_mw_def", name=top.label),
     )
 chart.figure(
@@ -521,7 +520,7 @@ if (
 st.header(tr("fr_loho_h"))
 cv = cache.serving_loho()
 summary = cv.summary()
-row = metrics.Row()
+row = metrics.Row(wide=True)
 row.metric(
     tr("fr_m_loho_tpot"), fmt.pct(summary["tpot"].median), help=tr("fr_m_loho_def", p90=fmt.pct(summary["tpot"].p90))
 )

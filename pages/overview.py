@@ -100,18 +100,19 @@ row.metric(
     **notices.if_fitted(est, tr, fmt.duration(float(est.time_to_serve_per_request_s)), help=tr("m_serve_def")),
 )
 price_known = est.price_usd_per_gpu_hour == est.price_usd_per_gpu_hour
-row.metric(
-    tr("m_cost"),
-    **notices.if_fitted(
-        est,
-        tr,
-        fmt.usd(float(est.usd_per_1M_tokens)) if price_known else tr("no_public_price_short"),
-        help=fmt.device_text("m_cost_def", hw, tr, with_prefill=fmt.usd(float(est.usd_per_1M_tokens_with_prefill)))
-        if price_known
-        else tr("m_cost_none"),
-        **bands.metric_band(est, tr, "usd"),
-    ),
-)
+if price_known:
+    row.metric(
+        tr("m_cost"),
+        **notices.if_fitted(
+            est,
+            tr,
+            fmt.usd(float(est.usd_per_1M_tokens)),
+            help=fmt.device_text("m_cost_def", hw, tr, with_prefill=fmt.usd(float(est.usd_per_1M_tokens_with_prefill))),
+            **bands.metric_band(est, tr, "usd"),
+        ),
+    )
+else:
+    row.metric(tr("m_cost"), **metrics.missing(tr("no_public_price_short")), help=tr("m_cost_none"))
 row.metric(
     fmt.device_text("m_memory", hw, tr),
     fmt.gb(float(est.memory_per_gpu_bytes)),

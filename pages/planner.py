@@ -123,18 +123,20 @@ st.header(tr("pl_frontier_h"))
 point = planner.frontier(model, hw, scenario, profile, target_s, ttft_s)
 price_known = point.usd_per_1M_tokens == point.usd_per_1M_tokens
 row = metrics.Row()
-row.metric(tr("pl_m_batch"), str(point.batch) if point.feasible else "—", help=tr("pl_m_batch_def"))
-row.metric(tr("pl_m_tpot"), fmt.ms(point.tpot_s), help=tr("pl_m_tpot_def", target=fmt.ms(target_s)))
+ok = point.feasible  # no batch meets the target: a dash for each number (not 'n/a' beside '—')
+row.metric(tr("pl_m_batch"), str(point.batch) if ok else "—", help=tr("pl_m_batch_def"))
+row.metric(tr("pl_m_tpot"), fmt.ms(point.tpot_s) if ok else "—", help=tr("pl_m_tpot_def", target=fmt.ms(target_s)))
 row.metric(
     tr("pl_m_tps_gpu"),
-    fmt.rate(point.tokens_per_s_per_gpu),
+    fmt.rate(point.tokens_per_s_per_gpu) if ok else "—",
     help=tr("pl_m_tps_gpu_def", total=fmt.rate(point.tokens_per_s_total), gpus=state.gpus),
 )
 row.metric(
     tr("pl_m_cost"),
-    fmt.usd(point.usd_per_1M_tokens, 2) if price_known or not point.feasible else tr("pl_cell_no_price"),
+    **({"value": fmt.usd(point.usd_per_1M_tokens, 2) if ok else "—"} if price_known or not ok
+       else metrics.missing(tr("no_public_price_short"))),
     help=tr("pl_m_cost_def") if price_known else tr("m_cost_none"),
-)
+)  # fmt: skip
 reason = dict(
     batch=point.batch,
     next=point.batch + 1,
@@ -290,7 +292,7 @@ def layout_section() -> None:
             model, hw, scenario, profile, max_gpus=budget, tpot_target_s=target_s, serving=serving,
         ),
     )  # fmt: skip
-    row = metrics.Row()
+    row = metrics.Row(wide=True)  # labels such as "Tokens/s per GPU (input + output)"
     row.metric(
         tr("pl_m_layout_gpus"),
         f"{d.gpus_used} / {budget}" if d.feasible else "—",
@@ -368,7 +370,7 @@ def gpus_section() -> None:
         set(planner.TP_GPU_OPTIONS) | set(planner.domain_gpu_options(hw)) | {int(n) for n in pp.num_gpus}
     )
     tp = planner.tp_scaling(model, hw, scenario, profile, counts, target_s, ttft_s)
-    row = metrics.Row()  # the best GPU count is the layout search's, above (one search)
+    row = metrics.Row(wide=True)  # the best GPU count is the layout search's, above (one search)
     row.metric(
         tr("pl_m_min_gpus", batch=state.batch),
         str(tp.min_gpus_meeting_target) if tp.min_gpus_meeting_target else tr("pl_none_up_to", n=counts[-1]),

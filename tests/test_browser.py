@@ -212,11 +212,17 @@ def test_headline_numbers_are_not_cut_in_a_900_px_frame(server, browser, lang):
     context = browser.new_context(viewport={"width": 900, "height": 700})
     pg = context.new_page()
     scenario = "model=deepseek-r1&hardware=b200&gpus=8&weights=fp8&kv=fp8&batch=64"
-    for path in ("", "roofline", "kv_cache", "cost", "planner", "validation"):
-        _open(pg, server, path, f"{scenario}&lang={lang}&embed=true")
+    planner = [f"planner?planner_section={s}&" for s in ("hardware", "gpus", "capacity", "speculative")]
+    for path in ("", "roofline", "kv_cache", "cost", "frontier", "validation", *planner):
+        path, query = (path.split("?") + [""])[:2]
+        _open(pg, server, path, f"{query}{scenario}&lang={lang}&embed=true")
         _no_exception(pg)
-        assert pg.locator('[data-testid="stMetric"]').count() >= 4, path
-        assert pg.evaluate(CUT_TEXT, '[data-testid="stMetric"]') == [], path
+        assert pg.locator('[data-testid="stMetric"]').count() >= 2, path + query
+        assert pg.evaluate(CUT_TEXT, '[data-testid="stMetric"]') == [], path + query
+    # a chip with no public price: a dash and why under it, not the words cut as the value ('No public pr…')
+    _open(pg, server, "", f"model=llama-3.1-8b&hardware=rtx-4090&gpus=1&batch=1&lang={lang}&embed=true")
+    assert pg.evaluate(CUT_TEXT, '[data-testid="stMetric"]') == []
+    assert Translator(lang)("no_public_price_short") in pg.locator('[data-testid="stMetric"]').all_inner_texts()[5]
     context.close()
 
 
@@ -256,12 +262,13 @@ def test_chart_titles_fit_their_chart_and_clear_its_legend_in_a_900_px_frame(ser
     context = browser.new_context(viewport={"width": 900, "height": 700})
     pg = context.new_page()
     cut = {}
-    for name in PAGES:  # at the default scenario and at DeepSeek-R1 (labels and legends differ)
-        for scenario in ("", "model=deepseek-r1&hardware=b200&gpus=8&"):
-            _open(pg, server, URL_PATHS[name], f"{scenario}lang={lang}&embed=true")
+    sections = [("planner", f"planner_section={s}&") for s in ("gpus", "capacity", "speculative", "levers")]
+    for name, section in [(name, "") for name in PAGES] + sections:  # the Planner's tabs each drawn
+        for scenario in ("", "model=deepseek-r1&hardware=b200&gpus=8&"):  # labels and legends differ
+            _open(pg, server, URL_PATHS[name], f"{section}{scenario}lang={lang}&embed=true")
             _no_exception(pg)
             if found := pg.evaluate(TITLES_CUT):
-                cut[f"{name}?{scenario}"] = found
+                cut[f"{name}?{section}{scenario}"] = found
     assert cut == {}
     context.close()
 

@@ -42,7 +42,9 @@ def test_no_public_price_is_said_on_every_page_that_shows_dollars_not_n_a():
         assert notice in [i.value for i in at.info], page
         assert ZH("enter_own_price_chip") in [b.label for b in at.button], page
     overview = run_page("overview", **q)
-    assert _metric(overview, ZH("m_cost")) == ZH("no_public_price_short")  # was 'n/a'
+    # was 'n/a'; then the words as the value, cut at 900 px: a dash, and the words under it
+    (cost,) = [m for m in overview.metric if m.label == ZH("m_cost")]
+    assert (cost.value, cost.proto.delta) == ("—", ZH("no_public_price_short"))
     compare = run_page("compare", **q).table[0].value
     compare = getattr(compare, "data", compare)
     assert compare.loc[ZH("cmp_row_cost"), "A"] == ZH("no_public_price_short")

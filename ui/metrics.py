@@ -8,13 +8,23 @@ import streamlit as st
 # three to a row in a 900 px embed frame (740 px of content), four in 940 px (a 1400 px window beside the sidebar);
 # wide enough for "80% band 2,164 tok/s–3,713 tok/s" and for the longest zh-TW label beside its help icon
 WIDTH_PX = 220
+WIDE_PX = (
+    340  # for labels of about 40 characters ('Fewest GPUs meeting the target at batch 64'): two to a row at 900 px
+)
 
 
 class Row:
-    """A row of headline numbers; `metric` takes st.metric's arguments."""
+    """A row of headline numbers; `metric` takes st.metric's arguments. `wide`: every number of the row at WIDE_PX."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, wide: bool = False) -> None:
         self._box = st.container(horizontal=True, gap="small")
+        self._width = WIDE_PX if wide else WIDTH_PX
 
     def metric(self, label: str, *args, **kwargs) -> None:
-        self._box.metric(label, *args, width=WIDTH_PX, **kwargs)
+        self._box.metric(label, *args, width=self._width, **kwargs)
+
+
+def missing(why: str) -> dict:
+    """st.metric's value and note for a number that cannot be computed: a dash, and why under it in grey (as the
+    value, 'No public price' was cut to 'No public pr…')."""
+    return {"value": "—", "delta": why, "delta_color": "off", "delta_arrow": "off"}

@@ -29,7 +29,7 @@ from tpot_model.targets import TPOT_TARGETS_S
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import BUCKET_COLOURS, Decor, Figure, style
+from .common import BUCKET_COLOURS, Decor, Figure, legend_placement, style
 
 # --------------------------------------------------------------------------------------------------- page inputs
 
@@ -263,13 +263,14 @@ def tp_figure(tp: TPScaling, batch: int, target_s: float | None, *, tr: Translat
     d = Decor()
     if target_s is not None:
         d.hline(target_s * 1e3, line={"dash": "dash", "color": TARGET_COLOUR})
-        d.note(tr("pl_target_line", ms=f"{target_s * 1e3:g}"), 1.0, target_s * 1e3, yref="y", xanchor="right",
+        d.note(tr("pl_target_line", ms=fmt.target(target_s, tr)), 1.0, target_s * 1e3, yref="y", xanchor="right",
                yanchor="bottom", font={"color": TARGET_COLOUR, "size": 11})  # fmt: skip
     for i, f in enumerate(tp.fits):
         if not f:  # shade the counts that do not fit; on a category axis a number is the category's position
             d.vrect(i - 0.5, i + 0.5, fillcolor=NO_FIT_COLOUR, opacity=0.35)
             d.note(tr("pl_no_fit_short"), i, 1.0, xref="x", yanchor="top", font={"size": 11})
     style(fig, tr("pl_tp_title", batch=batch), tr("pl_axis_tp_gpus"), tr("axis_tpot_ms"))
+    fig.update_layout(**legend_placement(fig, 440, side_max=0))  # six keys: over the title in a 900 px frame
     d.xaxis = {"type": "category"}
     return d.apply(fig, barmode="stack")
 
