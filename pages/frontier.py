@@ -357,7 +357,7 @@ else:
     )
     row.metric(
         tr("fr_m_mw"),
-        **({"value": fmt.large(mw)} if math.isfinite(mw) else metrics.missing(tr("no_public_power_short"))),
+        **({"value": f"{fmt.large(mw)} tok/s"} if math.isfinite(mw) else metrics.missing(tr("no_public_power_short"))),
         help=tr("fr_m_mw_def", name=top.label),
     )
 chart.figure(

@@ -65,6 +65,10 @@ def test_zh_tw_writes_each_unit_and_term_one_way():
     zh = {k: v["zh-TW"] for k, v in catalog().items()}
     assert not [k for k, v in zh.items() if re.search(r"tokens?/s", v, re.IGNORECASE)]
     assert "每秒 Token 數" in zh["hw_col_tps_gpu"] and zh["pl_unit_tps_gpu"] == "tok/s/GPU"
+    # one word per term: activations 激活值 (not also 啟動值), chip family 晶片家族 (not also 晶片系列); the roofline's
+    # attainable (any software on the chip) and achievable (this engine) roofs under two names, not both 可達上限
+    assert not [k for k, v in zh.items() if "啟動值" in v or "晶片系列" in v]
+    assert zh["roofline_achievable"].split("（")[0] != zh["roofline_attainable"].split("（")[0].split(" ")[-1]
     # seconds as 's', as beside 'ms' (units stay as they are): not 秒 as a unit after a number or in an axis title
     assert not [k for k, v in zh.items() if re.search(r"\d 秒|（秒）", v)]
     assert not [k for k, v in zh.items() if re.search(r"(?<![A-Za-z{_])token(?![A-Za-z_}])", v)]

@@ -629,3 +629,11 @@ def test_rack_scale_legend_sits_below_the_plot_and_each_chip_has_its_colour():
     # its log axis labelled 1-2-5 with separators, not Plotly's bare '2', '5' and '1000' beside '10k'
     ticks = layout["yaxis"]["ticktext"]
     assert "1,000" in ticks and not {"2", "5", "10k"} & set(ticks), ticks
+
+
+def test_tokens_per_megawatt_carries_its_unit():
+    """900 px review: the best layout's tokens/s per MW read '115 K' with no unit."""
+    at = run_page("frontier", model="deepseek-r1", hardware="b200", gpus="8")
+    assert not at.exception
+    (mw,) = [m.value for m in at.metric if m.label == EN("fr_m_mw")]
+    assert mw.endswith(" tok/s") and mw[0].isdigit()

@@ -912,7 +912,7 @@ def engine_over_time_display(rows: pd.DataFrame, tr: Translator = EN) -> pd.Data
         {
             tr("val_time_col_chip"): rows["hardware_name"],
             tr("val_time_col_date"): rows["run_date"],
-            tr("val_time_col_weights"): rows["weights"],
+            tr("val_time_col_weights"): [_weights_text(w, tr) for w in rows["weights"]],
             tr("val_time_col_context"): [fmt.tokens(float(v)) for v in rows["context_tokens"]],
             tr("val_time_col_output"): [fmt.tokens(float(v)) for v in rows["output_tokens"]],
             tr("val_time_col_measured"): rows["measured"].round(1),
