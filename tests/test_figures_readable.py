@@ -416,3 +416,15 @@ def test_methodology_lists_primary_sources_first_with_their_tier(lang):
     tiers = [next(t for t in mf.SOURCE_TIERS if lang(f"meth_tier_{t}") in ln) for ln in model_lines[:3]]
     assert tiers == sorted(tiers, key=mf.SOURCE_TIERS.index) and tiers[0] == "primary"
     assert "meta-llama/llama-models" in model_lines[0]
+
+
+def test_target_labels_in_zh_tw_take_their_own_rows():
+    """900 px review: at DeepSeek-R1 BF16 on one H100 (zh-TW) '閱讀速度 179 ms' and '超過 200 ms 感覺卡頓' shared a row
+    and overlapped: a CJK glyph is about twice a Latin one's width, and a 900 px frame's plot is ~540 px wide."""
+    from ui.figures import overview as ov
+
+    zh = [(179.0, "閱讀速度 179 ms", "center", "#333"), (200.0, "超過 200 ms 感覺卡頓", "left", "#a00")]
+    rows = ov.label_rows(zh, 560.0)
+    assert rows[0] != rows[1]
+    en = [(179.0, "reading 179 ms", "center", "#333"), (400.0, "feels laggy above 200 ms", "left", "#a00")]
+    assert ov.label_rows(en, 560.0) == [0, 0]  # far enough apart: one row

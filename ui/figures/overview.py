@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import unicodedata
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -87,7 +88,14 @@ def tpot_vs_targets(
     return d.apply(fig, height=340 if has_band else 280, margin={"t": 110}, legend=legend)
 
 
-_LABEL_PLOT_PX, _LABEL_CHAR_PX = 700.0, 6.2  # the targets chart's plot width at its narrowest column, an 11 px glyph
+# the targets chart's plot width in a 900 px embed frame (its narrowest), an 11 px Latin glyph; a CJK glyph is
+# twice as wide (at 700 px and one width for every glyph, zh-TW labels overlapped: '閱讀速度 179 m超過 200 ms')
+_LABEL_PLOT_PX, _LABEL_CHAR_PX = 540.0, 6.2
+
+
+def _label_px(text: str) -> float:
+    """Estimated width of an 11 px label: wide (East Asian) characters count twice."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text) * _LABEL_CHAR_PX
 
 
 def label_rows(labels: list[tuple[float, str, str, str]], top_ms: float) -> list[int]:
@@ -98,7 +106,7 @@ def label_rows(labels: list[tuple[float, str, str, str]], top_ms: float) -> list
     rows: list[list[tuple[float, float]]] = []
     out = []
     for x, text, anchor, _ in labels:
-        w = len(text) * _LABEL_CHAR_PX * per_px
+        w = _label_px(text) * per_px
         lo = x - w / 2 if anchor == "center" else x
         span = (lo, lo + w)
         row = next((i for i, r in enumerate(rows) if all(span[1] < a or span[0] > b for a, b in r)), len(rows))
