@@ -15,6 +15,7 @@ import plotly.graph_objects as go
 from .. import fmt
 from ..i18n import EN, Translator
 from .common import (
+    LEGEND_BELOW_PX,
     Decor,
     Figure,
     add_band,
@@ -203,8 +204,9 @@ def cost_curve(
 def _apply_band_legend(d: Decor, fig: go.Figure, band_name: str) -> go.Figure:
     """Apply the decor; with a band, its long legend name pushed the legend into the title (Throughput per GPU, and
     the en 'Cost per output token against batch'): the legend goes below the plot, clear of it."""
-    if band_name:
-        below = {"orientation": "h", "x": 0.0, "xanchor": "left", "y": -0.22, "yanchor": "top"}
+    if band_name:  # LEGEND_BELOW_PX under the plot: at a fraction of it (-0.22), zh-TW's axis title lay under it
+        plot_px = (fig.layout.height or 440) - (fig.layout.margin.t or 70) - 120
+        below = {"orientation": "h", "x": 0.0, "xanchor": "left", "y": -LEGEND_BELOW_PX / plot_px, "yanchor": "top"}
         return d.apply(fig, legend=below, margin={"b": 120})
     return d.apply(fig)
 
