@@ -587,3 +587,14 @@ def test_bubble_chart_draws_on_the_ranges_its_labels_were_placed_on_with_room_ab
     labels = fig.data[-1]
     rubin = [i for i, t in enumerate(labels.text) if t.startswith("Rubin")]
     assert rubin and labels.textposition[rubin[0]].startswith("top")  # above its bubble, in the room left for it
+
+
+def test_bandwidth_ranking_names_chips_shortly_with_full_names_in_the_hover():
+    """900 px review: the full names on the axis left the bars' labels no room ('22.00 TB/s · 288 GE')."""
+    chips = [h for h in load_hardware_catalog().values() if h.id in ("vr200", "gb200", "h100-sxm")]
+    fig = hf.bandwidth_ranking(chips)
+    (bar,) = fig.data
+    assert "GB200 NVL72" in bar.y and any(y.endswith("*") for y in bar.y)  # Vera Rubin: announced
+    assert [c[2] for c in bar.customdata] == [fmt.chip(h, EN) for h in sorted(chips, key=lambda h:
+                                                                              -h.memory_bandwidth_bytes_per_s)]  # fmt: skip
+    assert "customdata[2]" in bar.hovertemplate and fig.layout.annotations[0].text == EN("hw_announced_key")

@@ -259,23 +259,32 @@ def bandwidth_ranking(chips: Sequence[Hardware], *, tr: Translator = EN) -> go.F
     chips = sorted(chips, key=lambda h: -h.memory_bandwidth_bytes_per_s)
     bw = np.array([h.memory_bandwidth_bytes_per_s / TB_per_s for h in chips])
     gb = np.array([h.memory_bytes / GB for h in chips])
+    # short names on the axis, a star on announced parts (as on the TPOT chart), full names in the hover: the full
+    # names took the room of the bars' labels in a 900 px frame ('288 GE')
+    full = [fmt.chip(h, tr) for h in chips]
+    short = [fmt.chip_short(h) + ("*" if h.announced else "") for h in chips]
     fig = Figure()
     fig.add_bar(
-        y=[fmt.chip(h, tr) for h in chips],
+        y=short if len(set(short)) == len(short) else full,
         x=bw,
         orientation="h",
         marker_color=[hardware_colour(h.id) for h in chips],
         text=[f"{b:.2f} TB/s · {g:.0f} GB" for b, g in zip(bw, gb, strict=True)],
         textposition="outside",
         cliponaxis=False,
-        customdata=[[float(g), memory_label(h.memory_type, tr)] for h, g in zip(chips, gb, strict=True)],
+        customdata=[
+            [float(g), memory_label(h.memory_type, tr), name] for h, g, name in zip(chips, gb, full, strict=True)
+        ],
         hovertemplate=tr("hw_hover_rank") + "<extra></extra>",
         showlegend=False,
     )
     style(fig, tr("hw_bw_rank_title"), tr("hw_axis_bandwidth"), "")
     fig.update_yaxes(autorange="reversed", automargin=True)
-    fig.update_xaxes(range=[0, float(bw.max(initial=1.0)) * 1.35])
+    fig.update_xaxes(range=[0, float(bw.max(initial=1.0)) * 1.45])
     fig.update_layout(height=max(300, 22 * len(chips) + 110), margin={"l": 10})
+    if any(h.announced for h in chips):
+        fig.add_annotation(text=tr("hw_announced_key"), xref="paper", yref="paper", x=1.0, y=1.0, xanchor="right",
+                           yanchor="bottom", showarrow=False, font={"size": 11, "color": "#555"})  # fmt: skip
     return fig
 
 
