@@ -454,3 +454,16 @@ def test_cost_figures_in_chinese():
     assert _trace(fig, ZH("ce_line_prefill"))
     fig = cf.frontier(b, est.tpot_s, est.tokens_per_s_per_gpu, est.fits, 0.05, ZH("target_chat"), 4, tr=ZH)
     assert fig.layout.title.text == ZH("ce_frontier_title")
+
+
+def test_heatmap_where_nothing_fits_says_so():
+    """DeepSeek-R1 BF16 on one H100 (helper review): every cell grey, no colour bar, no word of why. The chart says
+    nothing fits and what would help, in the chip wording for a TPU."""
+    hb, hc = np.array([1.0, 2.0]), np.array([1024.0, 2048.0])
+    nofit = np.zeros((2, 2), dtype=bool)
+    fig = cf.heatmap(hb, hc, np.ones((2, 2)), nofit, "usd_1m", 1, 1024, tr=ZH)
+    assert [a.text for a in fig.layout.annotations] == [ZH("ce_heat_nothing_fits")]
+    chip = cf.heatmap(hb, hc, np.ones((2, 2)), nofit, "usd_1m", 1, 1024, device="chip")
+    assert [a.text for a in chip.layout.annotations] == [EN("ce_heat_nothing_fits_chip")]
+    some = cf.heatmap(hb, hc, np.ones((2, 2)), ~nofit, "usd_1m", 1, 1024)
+    assert not some.layout.annotations

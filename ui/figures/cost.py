@@ -572,6 +572,10 @@ def heatmap(
             hovertemplate=f"{tr('ce_h_batch')} %{{customdata[0]:,.0f}}<br>{tr('ce_h_context')} %{{customdata[1]:,.0f}}"
             f"<br>%{{customdata[2]:,.{HEAT_HOVER_DIGITS}~g}} {unit}<extra></extra>",
         )
+    else:  # every cell grey: say why and what would help, not a grey square with no scale (helper review)
+        fig.add_annotation(text=fmt.device_text("ce_heat_nothing_fits", device, tr), xref="paper", yref="paper",
+                           x=0.5, y=0.92, showarrow=False, font={"size": 13, "color": "#a00"},
+                           bgcolor="rgba(255,255,255,0.9)")  # fmt: skip
     if scenario_context >= contexts[0]:
         fig.add_scatter(
             x=[scenario_context],
