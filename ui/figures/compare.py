@@ -302,6 +302,7 @@ def decomposition(ests: Mapping[str, Estimate], *, tr: Translator = EN) -> go.Fi
         height=460,
         margin={"b": 110},
     )
+    fig.update_xaxes(ticklabelstandoff=6)  # the first part's name had run into the y axis's '0' (900 px)
     return fig
 
 
