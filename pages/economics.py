@@ -205,8 +205,7 @@ no_capex = no_price if hw.prices.price("hyperscaler") is None else no_power  # t
 if not (priced and has_capex):
     shown = metrics.missing(no_price if not priced else no_capex)
 elif rev.margin_usd_per_gpu_hour <= 0:  # it never pays back: said so, not "n/a"
-    shown = {"value": tr("ec_payback_never"), "delta": tr("ec_payback_never_why"), "delta_color": "off",
-             "delta_arrow": "off"}  # fmt: skip
+    shown = {"value": tr("ec_payback_never"), **metrics.note(tr("ec_payback_never_why"))}
 else:
     shown = {"value": fmt.number(payback)}
 row.metric(tr("ec_m_payback"), **shown,

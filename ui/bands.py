@@ -10,7 +10,7 @@ import streamlit as st
 from tpot_model import Estimate
 from tpot_model.engines import CHIP_FAMILIES
 
-from . import fmt
+from . import fmt, metrics
 from .i18n import Translator
 
 # metric -> (low, high) from an estimate, and how its numbers are shown
@@ -42,7 +42,7 @@ def band_text(est: Estimate, tr: Translator, metric: str) -> str | None:
 def metric_band(est: Estimate, tr: Translator, metric: str) -> dict:
     """Keyword arguments for st.metric that put the band under the value, in grey and without an arrow."""
     text = band_text(est, tr, metric)
-    return {} if text is None else {"delta": text, "delta_color": "off", "delta_arrow": "off"}
+    return {} if text is None else metrics.note(text)
 
 
 def basis_text(est: Estimate, tr: Translator, engine: str) -> str:

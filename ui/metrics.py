@@ -8,9 +8,8 @@ import streamlit as st
 # three to a row in a 900 px embed frame (740 px of content), four in 940 px (a 1400 px window beside the sidebar);
 # wide enough for "80% band 2,164 tok/s–3,713 tok/s" and for the longest zh-TW label beside its help icon
 WIDTH_PX = 220
-WIDE_PX = (
-    340  # for labels of about 40 characters ('Fewest GPUs meeting the target at batch 64'): two to a row at 900 px
-)
+# for labels of about 40 characters ('Fewest GPUs meeting the target at batch 64'): two to a row at 900 px
+WIDE_PX = 340
 
 
 class Row:
@@ -24,7 +23,13 @@ class Row:
         self._box.metric(label, *args, width=self._width, **kwargs)
 
 
+def note(text: str) -> dict:
+    """st.metric's keyword arguments for a grey note under the value, without an arrow (a band, 'if it fitted', why
+    a number is missing)."""
+    return {"delta": text, "delta_color": "off", "delta_arrow": "off"}
+
+
 def missing(why: str) -> dict:
     """st.metric's value and note for a number that cannot be computed: a dash, and why under it in grey (as the
     value, 'No public price' was cut to 'No public pr…')."""
-    return {"value": "—", "delta": why, "delta_color": "off", "delta_arrow": "off"}
+    return {"value": "—", **note(why)}

@@ -11,7 +11,7 @@ from tpot_model import planner
 from tpot_model.estimate import lower_formats, precision_that_fits
 from tpot_model.roofline import link_peak_bytes_per_s, scale_out_peak_bytes_per_s, scale_up_domain_gpus
 
-from . import fmt
+from . import fmt, metrics
 from .i18n import Translator
 
 
@@ -83,7 +83,7 @@ def if_fitted(est, tr: Translator, value: str, **metric_kwargs) -> dict:
     the mark would not fit a column: the number is a what-if either way)."""
     if bool(est.fits):
         return {"value": value, **metric_kwargs}
-    metric_kwargs = {**metric_kwargs, "delta": tr("if_fitted"), "delta_color": "off", "delta_arrow": "off"}
+    metric_kwargs = {**metric_kwargs, **metrics.note(tr("if_fitted"))}
     return {"value": ":gray[" + value.replace("$", "\\$") + "]", **metric_kwargs}  # markdown: $ is not LaTeX
 
 
