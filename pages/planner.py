@@ -124,7 +124,7 @@ point = planner.frontier(model, hw, scenario, profile, target_s, ttft_s)
 price_known = point.usd_per_1M_tokens == point.usd_per_1M_tokens
 row = metrics.Row()
 ok = point.feasible  # no batch meets the target: a dash for each number (not 'n/a' beside '—')
-row.metric(tr("pl_m_batch"), str(point.batch) if ok else "—", help=tr("pl_m_batch_def"))
+row.metric(tr("pl_m_batch"), fmt.integer(point.batch) if ok else "—", help=tr("pl_m_batch_def"))
 row.metric(tr("pl_m_tpot"), fmt.ms(point.tpot_s) if ok else "—", help=tr("pl_m_tpot_def", target=fmt.ms(target_s)))
 row.metric(
     tr("pl_m_tps_gpu"),
@@ -373,7 +373,7 @@ def gpus_section() -> None:
     row = metrics.Row(wide=True)  # the best GPU count is the layout search's, above (one search)
     row.metric(
         tr("pl_m_min_gpus", batch=state.batch),
-        str(tp.min_gpus_meeting_target) if tp.min_gpus_meeting_target else tr("pl_none_up_to", n=counts[-1]),
+        fmt.integer(tp.min_gpus_meeting_target) if tp.min_gpus_meeting_target else tr("pl_none_up_to", n=counts[-1]),
         help=tr("pl_m_min_gpus_def"),
     )
     row.metric(
@@ -623,8 +623,10 @@ def levers_section() -> None:
         hardware_catalog=catalog_hw,
         baseline=(est, point),  # the page head already has them
     )
-    st.dataframe(figs.levers_display_table(rows, at_target, tr=tr), hide_index=True)
-    chart.figure(figs.levers_figure(rows, at_target, tr=tr), figs.levers_table(rows), "planner-levers", tr)
+    st.dataframe(figs.levers_display_table(rows, at_target, tr=tr, hardware=catalog_hw), hide_index=True)
+    chart.figure(
+        figs.levers_figure(rows, at_target, tr=tr, hardware=catalog_hw), figs.levers_table(rows), "planner-levers", tr
+    )
     st.markdown(tr("pl_levers_note"))
 
     write_url()

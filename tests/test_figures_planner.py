@@ -177,6 +177,17 @@ def test_levers_figure_and_tables():
     assert list(shown.columns)[0] == ZH("pl_col_lever") and shown.iloc[0, 0] == ZH("pl_lever_baseline")
 
 
+def test_levers_name_the_chips_not_their_catalog_ids():
+    """The upgrade lever read 'Next-generation hardware (h200 → b200)': catalog ids; the page names the chips."""
+    rows = pl.levers(L70, H200, BASE, TYPICAL, tpot_target_s=0.05, hardware_catalog=HARDWARE)
+    up = next(r for r in rows if r.lever == "hardware_upgrade")
+    assert up.chips == ("h200", "b200") and up.detail == "h200 → b200"  # the CSV keeps the ids
+    expected = f"{EN('pl_lever_hardware_upgrade')} (H200 SXM 141GB → B200)"
+    shown = figs.levers_display_table(rows, True, hardware=HARDWARE)
+    assert expected in shown[EN("pl_col_lever")].tolist()
+    assert expected in figs.levers_figure(rows, True, hardware=HARDWARE).data[0].y
+
+
 # --------------------------------------------------------------------------------------------------- URL parameters
 
 

@@ -1045,6 +1045,7 @@ class LeverRow:
     target_usd_per_1M_tokens: float = math.nan
     target_d_tokens_per_s_per_gpu: float = math.nan
     target_d_usd_per_1M: float = math.nan
+    chips: tuple[str, ...] = ()  # the catalog ids `detail` names (hardware upgrade: from, to), for display names
 
 
 def _rel(new: float, old: float) -> float:
@@ -1166,6 +1167,7 @@ def levers(
         up or hw,
         replace(scenario, price_usd_per_gpu_hour=None),
     )
+    rows[-1] = replace(rows[-1], chips=(hw.id, up_id) if up else (hw.id,))
     N = int(_f(scenario.num_gpus))
     variant("gpus_x2", f"{N} → {2 * N}", True, hw, replace(scenario, num_gpus=2 * N))
     return rows

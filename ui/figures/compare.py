@@ -381,7 +381,7 @@ def tpot_vs_batch(sweeps: Mapping[str, Estimate], current: Mapping[str, Estimate
         )
     style(fig, tr("cmp_sweep_title"), tr("axis_batch"), tr("axis_tpot_ms"), log_x=True, log_y=True)
     ticks = [b for b in BATCH_OPTIONS if b & (b - 1) == 0]  # powers of two
-    fig.update_xaxes(tickvals=ticks, ticktext=[str(b) for b in ticks])
+    fig.update_xaxes(tickvals=ticks, ticktext=[f"{b:,}" for b in ticks])
     fig.update_yaxes(y_log_ticks(fig))
     # below the plot: inside its top-left corner it hid scenario A's curve where A does not fit (TPOT high at every
     # batch)

@@ -6,7 +6,7 @@ tabs, slider ranges), whose URL form ui.page_state reads and writes."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -316,7 +316,7 @@ def tp_display_table(tp: TPScaling, *, tr: Translator = EN) -> pd.DataFrame:
     if tp.frontier is not None:
         f = tp.frontier
         d[tr("pl_col_target_batch")] = [
-            str(b) if ok else tr("pl_na") for b, ok in zip(f.batch, f.feasible, strict=True)
+            fmt.integer(b) if ok else tr("pl_na") for b, ok in zip(f.batch, f.feasible, strict=True)
         ]
         d[tr("pl_col_target_tps")] = num(f.tokens_per_s_per_gpu, 0)
         d[tr("pl_col_target_usd")] = num(f.usd_per_1M_tokens, 2)
@@ -564,14 +564,21 @@ def lever_deltas(rows: Sequence[LeverRow], at_target: bool) -> dict[str, np.ndar
     }
 
 
-def _lever_label(r: LeverRow, tr: Translator) -> str:
-    return f"{tr('pl_lever_' + r.lever)} ({r.detail})" if r.detail else tr("pl_lever_" + r.lever)
+def _lever_label(r: LeverRow, tr: Translator, hardware: Mapping[str, object] | None) -> str:
+    """'Lever (what changes)', chips by their short display names ('B200 → B300', not the catalog ids)."""
+    detail = r.detail
+    if r.chips and hardware and all(c in hardware for c in r.chips):
+        detail = " → ".join(fmt.chip(hardware[c], tr, short=True) for c in r.chips)
+    return f"{tr('pl_lever_' + r.lever)} ({detail})" if detail else tr("pl_lever_" + r.lever)
 
 
-def levers_figure(rows: Sequence[LeverRow], at_target: bool, *, tr: Translator = EN) -> go.Figure:
-    """Grouped horizontal bars per lever: change in TPOT, throughput and $/1M tokens (%)."""
+def levers_figure(
+    rows: Sequence[LeverRow], at_target: bool, *, tr: Translator = EN, hardware: Mapping[str, object] | None = None
+) -> go.Figure:
+    """Grouped horizontal bars per lever: change in TPOT, throughput and $/1M tokens (%); `hardware`: the catalog
+    (by id) the levers' chips are named from."""
     levers = [r for r in rows if r.lever != "baseline"]
-    labels = [_lever_label(r, tr) for r in levers]
+    labels = [_lever_label(r, tr, hardware) for r in levers]
     deltas = lever_deltas(rows, at_target)
     names = {
         "tpot": tr("pl_d_tpot"),
@@ -630,8 +637,11 @@ def levers_table(rows: Sequence[LeverRow]) -> pd.DataFrame:
     )
 
 
-def levers_display_table(rows: Sequence[LeverRow], at_target: bool, *, tr: Translator = EN) -> pd.DataFrame:
-    """The levers as shown on the page: translated headers, display units, n/a where a lever does not apply."""
+def levers_display_table(
+    rows: Sequence[LeverRow], at_target: bool, *, tr: Translator = EN, hardware: Mapping[str, object] | None = None
+) -> pd.DataFrame:
+    """The levers as shown on the page: translated headers, display units, n/a where a lever does not apply
+    (`hardware`: as levers_figure's)."""
 
     def pct(x: float) -> str:
         return fmt.pct(x, signed=True, na=tr("pl_na"))
@@ -646,8 +656,8 @@ def levers_display_table(rows: Sequence[LeverRow], at_target: bool, *, tr: Trans
             d_tpot = r.target_tpot_s / base.target_tpot_s - 1 if r.target_feasible else math.nan
             out.append(
                 {
-                    tr("pl_col_lever"): _lever_label(r, tr),
-                    tr("pl_col_target_batch"): str(r.target_batch) if r.target_feasible else tr("pl_na"),
+                    tr("pl_col_lever"): _lever_label(r, tr, hardware),
+                    tr("pl_col_target_batch"): fmt.integer(r.target_batch) if r.target_feasible else tr("pl_na"),
                     tr("pl_col_tpot"): num(r.target_tpot_s * 1e3),
                     tr("pl_col_tps_gpu"): num(r.target_tokens_per_s_per_gpu, 0),
                     tr("pl_col_usd"): num(r.target_usd_per_1M_tokens, 2),
@@ -659,7 +669,7 @@ def levers_display_table(rows: Sequence[LeverRow], at_target: bool, *, tr: Trans
         else:
             out.append(
                 {
-                    tr("pl_col_lever"): _lever_label(r, tr),
+                    tr("pl_col_lever"): _lever_label(r, tr, hardware),
                     tr("pl_col_fits"): tr("pl_yes") if r.fits else tr("pl_no"),
                     tr("pl_col_tpot"): num(r.tpot_s * 1e3),
                     tr("pl_col_tps"): num(r.tokens_per_s_total, 0),
