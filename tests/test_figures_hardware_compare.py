@@ -81,6 +81,23 @@ def test_bandwidth_by_year_one_trace_per_vendor_labelled_in_tb_per_s():
     assert set(labels.textposition) <= set(hf._POSITIONS)  # where is place_labels' (tested on its own)
 
 
+def test_vendor_colours_are_told_apart():
+    """Every two vendors' colours at least 30 degrees of hue apart (or one of them grey): Google's logo blue sat 12
+    degrees from Intel's, and the bubble chart's two vendors looked one."""
+    import colorsys
+    import itertools
+
+    from ui.figures.common import VENDOR_COLOURS
+
+    def hsv(c):
+        return colorsys.rgb_to_hsv(*(int(c[i : i + 2], 16) / 255 for i in (1, 3, 5)))
+
+    for (a, ca), (b, cb) in itertools.combinations(VENDOR_COLOURS.items(), 2):
+        (ha, sa, _), (hb, sb, _) = hsv(ca), hsv(cb)
+        gap = min(abs(ha - hb), 1 - abs(ha - hb)) * 360
+        assert min(sa, sb) < 0.2 or gap >= 30, (a, b, round(gap))
+
+
 def test_bandwidth_ranking_sorted_with_hardware_colours():
     fig = hf.bandwidth_ranking(CHIPS)
     (bar,) = fig.data

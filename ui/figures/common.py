@@ -24,11 +24,12 @@ PALETTE = (
     "#0b5fff", "#b8860b", "#006d5b", "#a0522d", "#4b0082", "#ff1493",
 )  # fmt: skip
 # One colour per vendor, close to each vendor's own brand colour (charts that group chips by vendor); unknown: grey.
+# Google in its Gemini purple: its logo blue and Intel's blue could not be told apart on the bubble chart.
 VENDOR_COLOURS = {
     "NVIDIA": "#76b900",
     "AMD": "#ed1c24",
     "Intel": "#0071c5",
-    "Google": "#4285f4",
+    "Google": "#8e44d8",
     "AWS": "#ff9900",
     "Apple": "#555555",
 }
