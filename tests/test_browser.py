@@ -226,6 +226,32 @@ def test_headline_numbers_are_not_cut_in_a_900_px_frame(server, browser, lang):
     context.close()
 
 
+# the bubble chart's chip labels that cover each other by more than 2 px both ways (a line's own spacing): pairs
+BUBBLE_LABELS_MEET = """() => {
+    const root = document.querySelector('[class*="st-key-chart-hardware-bandwidth-by-year"]');
+    const boxes = [...root.querySelectorAll('.scatterlayer .textpoint text')].filter(t => t.textContent.trim())
+        .map(t => [t.textContent, t.getBoundingClientRect()]);
+    return boxes.flatMap(([a, p], i) => boxes.slice(i + 1).filter(([, q]) =>
+        Math.min(p.right, q.right) - Math.max(p.left, q.left) > 2 && Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top) > 2)
+        .map(([b]) => [a, b]));
+}"""
+
+
+@pytest.mark.parametrize(("width", "query"), [(900, "embed=true"), (1400, "")])
+def test_hardware_bubble_labels_do_not_meet(server, browser, width, query):
+    """Every chip's label on Hardware's bandwidth-by-year chart reads on its own, in a 900 px wiki frame and at
+    1400 px beside the sidebar: 'MI455X*' printed over 'TPU 8i*', 'TPU 8t*' over 'Trainium3' and five more pairs
+    at 900 px (labels were placed for a 700 px plot; Chromium draws it 570 px wide there)."""
+    context = browser.new_context(viewport={"width": width, "height": 1000})
+    pg = context.new_page()
+    _open(pg, server, URL_PATHS["hardware"], query)
+    _no_exception(pg)
+    pg.wait_for_selector('[class*="st-key-chart-hardware-bandwidth-by-year"] .textpoint text', state="attached")
+    assert pg.locator('[class*="st-key-chart-hardware-bandwidth-by-year"] .textpoint text').count() >= 30
+    assert pg.evaluate(BUBBLE_LABELS_MEET) == []
+    context.close()
+
+
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
 def test_compare_with_three_scenarios_fits_a_900_px_frame(server, browser, lang):
     """Compare with B and C in the embed view at 900 x 700: the headline table fits the page (no column cut off or

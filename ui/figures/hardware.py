@@ -72,9 +72,18 @@ LABEL_ROOM_LOG10 = 0.3  # above the fastest chip, in decades of bandwidth: two l
 CLUSTER_LOG10 = 0.04  # bandwidths within ~10 % of each other in one launch year: one stacked label
 
 
-# label placement on the bandwidth-by-year chart, in pixels of its plot area (about 700 x 450 at the page's width)
-_PLOT_PX = (700.0, 450.0)
-_CHAR_PX, _LINE_PX = 5.6, 12.0  # a 10 px font's average glyph width and line height
+# label placement on the bandwidth-by-year chart, in pixels of its plot area: the narrowest it is drawn (570 x 435 in a
+# 900 px embed; 765 x 435 at 1400 px beside the sidebar): placed off each other there, labels only move apart wider
+_PLOT_PX = (570.0, 435.0)
+# a 10 px label as Chromium draws it (measured): glyphs up to 5.8 px wide on average, 13 px a line and 2 px more; plotly
+# sets it off its marker (radius r) by 1.33 r to the side, 1.3 r above and 1.05 r below
+_CHAR_PX, _LINE_PX, _LINE_EXTRA_PX = 5.8, 13.0, 2.0
+_SIDE_R, _ABOVE_R, _BELOW_R = 1.33, 1.3, 1.05
+_PAD_PX = 3.0  # kept clear around each label
+_SWEEPS = 6  # passes of place_labels at most
+_LABEL_WEIGHT = 4.0  # a label's overlap with another label against its overlap with a marker
+_WRONG_COST = 600.0  # a label on another chip's bubble, nearer to it than to its own: read as that chip's
+_OUTSIDE_COST = 1000.0  # per px of a label past the plot's edge (under the legend or cut)
 _POSITIONS = ("top center", "bottom center", "middle right", "middle left", "top right", "bottom right", "top left",
               "bottom left")  # fmt: skip
 
@@ -88,7 +97,8 @@ def place_labels(
     y_range: tuple[float, float],
 ) -> list[str]:
     """A plotly textposition per point whose label (text, '<br>' between lines) overlaps no other label and no
-    marker where one of the eight positions allows, else the least overlapping: greedy, longest labels first.
+    marker where one of the eight positions allows, else the least overlapping: greedy, longest labels first, then
+    each label moved to its best position given all the others while any moves.
     x linear, y in log10 units, both mapped onto _PLOT_PX; an empty text keeps 'top center'."""
     (x0, x1), (y0, y1) = x_range, y_range
     px = [(xi - x0) / (x1 - x0) * _PLOT_PX[0] for xi in x]
@@ -97,28 +107,44 @@ def place_labels(
 
     def box(i: int, where: str) -> tuple[float, float, float, float]:
         lines = texts[i].split("<br>")
-        w, h, r = max(len(s) for s in lines) * _CHAR_PX, len(lines) * _LINE_PX, radius_px[i]
+        w, h, r = max(len(s) for s in lines) * _CHAR_PX, len(lines) * _LINE_PX + _LINE_EXTRA_PX, radius_px[i]
         vert, horiz = where.split()
-        cx = px[i] + {"center": 0.0, "right": r + w / 2, "left": -r - w / 2}[horiz]
-        cy = py[i] + {"top": r + h / 2, "bottom": -r - h / 2, "middle": 0.0}[vert]
-        return cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2
+        cx = px[i] + {"center": 0.0, "right": _SIDE_R * r + w / 2, "left": -_SIDE_R * r - w / 2}[horiz]
+        cy = py[i] + {"top": _ABOVE_R * r + h / 2, "bottom": -_BELOW_R * r - h / 2, "middle": 0.0}[vert]
+        return cx - w / 2 - _PAD_PX, cy - h / 2 - _PAD_PX, cx + w / 2 + _PAD_PX, cy + h / 2 + _PAD_PX
 
     def overlap(a, b) -> float:
         return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
 
-    placed: list[tuple[float, float, float, float]] = []
+    placed: dict[int, tuple[float, float, float, float]] = {}
 
     def cost(i: int, where: str) -> float:
         b = box(i, where)
         outside = max(0.0, -b[0]) + max(0.0, b[2] - _PLOT_PX[0]) + max(0.0, -b[1]) + max(0.0, b[3] - _PLOT_PX[1])
-        return (sum(overlap(b, o) for o in placed) + sum(overlap(b, m) for j, m in enumerate(markers) if j != i)
-                + 50.0 * outside)  # fmt: skip
+        mx, my = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+        own = math.hypot(mx - px[i], my - py[i])
+        # a label over a bubble still reads (it is drawn on top); over another label it does not; on a bubble nearer
+        # to it than its own, it names the wrong chip
+        near = [j for j, m in enumerate(markers) if j != i and overlap(b, m) > 0]
+        wrong = sum(1 for j in near if math.hypot(mx - px[j], my - py[j]) < own)
+        return (
+            _LABEL_WEIGHT * sum(overlap(b, o) for j, o in placed.items() if j != i)
+            + sum(overlap(b, markers[j]) for j in near)
+            + _OUTSIDE_COST * outside
+            + _WRONG_COST * wrong
+        )
 
     out = ["top center"] * len(texts)
-    for i in sorted((i for i, t in enumerate(texts) if t), key=lambda i: -len(texts[i])):
-        best = min(_POSITIONS, key=lambda w: (cost(i, w), _POSITIONS.index(w)))
-        out[i] = best
-        placed.append(box(i, best))
+    order = sorted((i for i, t in enumerate(texts) if t), key=lambda i: -len(texts[i]))
+    # greedy first, then each label moved to its best spot given all the others, until none moves
+    for sweep in range(_SWEEPS):
+        moved = False
+        for i in order:
+            best = min(_POSITIONS, key=lambda w: (cost(i, w), _POSITIONS.index(w)))
+            moved |= sweep > 0 and best != out[i]
+            out[i], placed[i] = best, box(i, best)
+        if sweep > 0 and not moved:
+            break
     return out
 
 
@@ -132,7 +158,7 @@ def _year_offsets(chips: Sequence[Hardware]) -> list[float]:
         members.sort(key=lambda i: chips[i].memory_bandwidth_bytes_per_s)
         n = len(members)
         for rank, i in enumerate(members):
-            offsets[i] = 0.0 if n == 1 else -0.3 + 0.6 * rank / (n - 1)
+            offsets[i] = 0.0 if n == 1 else -0.35 + 0.7 * rank / (n - 1)
     return offsets
 
 
