@@ -12,6 +12,7 @@ import streamlit as st
 from tpot_model import frontier_check, planner, serving
 from tpot_model import layouts as layout_search
 from tpot_model.prices import PricePoint
+from tpot_model.speculative import expected_tokens_per_step
 from ui import cache, chart, controls, expanders, fmt, metrics, notices, page_state
 from ui.figures import frontier as figs
 from ui.figures import rack_scale as rack
@@ -314,6 +315,19 @@ st.caption(
             chunks=fmt.number(side_chunks, 2),
         ),
         cont=fmt.ms(float(side_steady.tpot_s)),
+    )
+    + (  # with MTP switched on, the chart's TPOT at the sidebar's batch is not that one: say which and why
+        " "
+        + tr(
+            "fr_batching_mtp",
+            k=k,
+            a=f"{acceptance:g}",
+            e=fmt.number(float(expected_tokens_per_step(acceptance, k)), 3),
+            b=state.batch,
+            tpot=fmt.ms(float(series[0].tpot_s[series[0].marked_index])),
+        )
+        if mtp and series and series[0].marked_index is not None
+        else ""
     )
 )
 
