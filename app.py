@@ -24,5 +24,5 @@ if only is None or not chart.only_view(page, only, tr):
     controls.sidebar()
     chart.start_page()
     page.run()
-    chart.page_downloads(tr)
+    chart.page_downloads(tr, page.url_path)
 cache.freeze_startup()  # once per process: what the first run loaded, out of the garbage collector's reach

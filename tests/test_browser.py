@@ -402,6 +402,23 @@ def test_chart_image_for_slides_carries_scenario_and_source(server, page, tmp_pa
     assert "Source: TPOT dashboard" in text and dt.date.today().isoformat() in text  # the footnote
 
 
+def test_each_page_zip_of_charts_is_named_for_its_page(server, page, tmp_path):
+    """'Download all charts' gave every page's zip one name ('charts_<scenario>.zip'): Overview's, Cost's and KV
+    cache's collided in a downloads folder. The zip is named for its page, and holds that page's charts."""
+    import zipfile
+
+    for path, page_id in (("", "overview"), ("kv_cache", "kv_cache")):
+        _open(page, server, path, "lang=en")
+        with page.expect_download() as download:
+            page.locator('[class*="st-key-charts-zip"] button').click()
+        name = download.value.suggested_filename
+        assert name.startswith(f"{page_id}-charts_llama-3.1-70b_2xh200_") and name.endswith(".zip"), name
+        saved = tmp_path / name
+        download.value.save_as(saved)
+        with zipfile.ZipFile(saved) as z:
+            assert sum(n.endswith(".html") for n in z.namelist()) >= 2
+
+
 def test_downloaded_chart_works_offline_in_the_page_language(server, page, tmp_path):
     """The 'chart (HTML)' download is the interactive chart on its own (plotly.js inline), zh-TW modebar included."""
     _open(page, server, "", "lang=zh-TW")

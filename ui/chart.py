@@ -198,8 +198,9 @@ def start_page() -> None:
     _RUN_ABOUT.set({})
 
 
-def page_downloads(tr: Translator) -> None:
-    """After a page ran: every chart it drew (two or more) in one zip (each chart's HTML and CSV, one plotly.js beside them)."""
+def page_downloads(tr: Translator, page_id: str = "") -> None:
+    """After a page ran: every chart it drew (two or more) in one zip (each chart's HTML and CSV, one plotly.js beside
+    them), named for the page (`page_id`: its URL path, '' for Overview) and the scenario."""
     charts = _PAGE_CHARTS.get()
     if not charts or len(charts) < 2:  # one chart: its own HTML and CSV buttons are the page's downloads
         return
@@ -208,7 +209,7 @@ def page_downloads(tr: Translator) -> None:
     st.download_button(
         tr("download_zip", n=len(charts)),
         data=lambda: charts_zip(charts, tr.lang, stamp),
-        file_name=f"{export.file_stem('charts', about, stamp)}.zip",
+        file_name=f"{export.file_stem((page_id or 'overview') + '-charts', about, stamp)}.zip",
         mime="application/zip",
         key="charts-zip",
         on_click="ignore",
