@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from ui import bands, cache, chart, controls, fmt, notices, page_state, uploads
+from ui import bands, cache, chart, controls, export, fmt, notices, page_state, uploads
 from ui.figures import compare as figs
 from ui.state import BATCH_OPTIONS, CONTEXT_OPTIONS, CUSTOM_ID, GPU_OPTIONS, KV_OPTIONS, WEIGHT_OPTIONS
 
@@ -191,20 +191,27 @@ st.caption(
         for x, e in ests.items()
     )
 )
+about = figs.compared_about(controls.export_about(), ests, tr)  # A's scenario, and what B and C are
 if not chart.embedded():
-    headline = figs.headline_table(ests)
+    headline, stamp = figs.headline_table(ests), export.stamp()
     st.download_button(
         tr("download_csv"),
-        data=lambda: headline.to_csv(index=False).encode("utf-8"),
-        file_name="compare-headline.csv",
+        data=lambda: export.csv_bytes(headline, about, stamp),
+        file_name=f"{export.file_stem('compare-headline', about, stamp)}.csv",
         mime="text/csv",
         key="compare.headline_csv",
         on_click="ignore",
     )
-chart.figure(figs.decomposition(ests, tr=tr), figs.decomposition_table(ests), "compare-decomposition", tr)
+chart.figure(figs.decomposition(ests, tr=tr), figs.decomposition_table(ests), "compare-decomposition", tr, about=about)
 
 # One vectorised call per scenario over the batch options.
 batches = np.array(BATCH_OPTIONS, dtype=float)
 sweeps = {x: controls.evaluate(s, batch=batches) for x, (s, _) in sides.items()}
-chart.figure(figs.tpot_vs_batch(sweeps, ests, tr=tr), figs.sweep_table(sweeps), "compare-tpot-vs-batch", tr)
+chart.figure(
+    figs.tpot_vs_batch(sweeps, ests, tr=tr),
+    figs.sweep_table(sweeps),
+    "compare-tpot-vs-batch",
+    tr,
+    about=about | {"scenario_batch": None},  # a sweep over the batch
+)
 st.caption(fmt.device_text("cmp_sweep_caption", device, tr))

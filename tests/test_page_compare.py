@@ -316,3 +316,41 @@ def test_a_chip_without_a_published_price_reads_no_public_price_and_its_deltas_a
     assert not [v for v in (str(v) for v in df.to_numpy().ravel()) if v in ("n/a", tr("no_price"))]
     gpu = _table(run_page("compare", lang=lang, hardware="h200"))
     assert tr("cmp_row_price") in gpu.index and tr("cmp_row_price_chip") not in gpu.index
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_chart_exports_state_b_and_c_not_only_a(lang):
+    """Compare's chart exports named A's scenario alone: the CSV's B rows said scenario_hardware=b200 and A's price,
+    the file name and the chart's caption named A only (helper review). Each row states its own scenario; the
+    caption and the file name name B and C too."""
+    import csv
+    import io
+    import json
+
+    from ui import export
+    from ui.figures import compare as cf
+
+    tr = Translator(lang)
+    at = run_page("compare", lang=lang, model="deepseek-r1", hardware="b200", gpus="8", weights="fp8", kv="fp8",
+                  b_gpus="8", c_hardware="mi355x", c_gpus="8")  # fmt: skip
+    assert not at.exception, at.exception
+    payloads = {p["export"]["filename"].split("_")[0]: p for p in
+                (json.loads(el.proto.bytes) for el in at.get("bidi_component") if el.proto.bytes)}  # fmt: skip
+    for chart_id in ("compare-decomposition", "compare-tpot-vs-batch"):
+        p = payloads[chart_id]
+        assert "_vs-8xmi300x-fp8-fp8-vs-8xmi355x-fp8-fp8" in p["export"]["filename"]
+        subtitle = json.dumps(p["export"]["decor"], ensure_ascii=False)
+        assert tr("export_vs_side", x="B", gpus=8, hw="MI300X", weights="fp8", kv="fp8", price="")[:-1] in subtitle
+        assert tr("export_vs_side", x="C", gpus=8, hw="MI355X", weights="fp8", kv="fp8", price="")[:-1] in subtitle
+    # the CSV: B's and C's rows carry their own chip and price
+    from tpot_model import Scenario, estimate, resolve_hardware, resolve_model, resolve_profile
+
+    model, profile = resolve_model("deepseek-r1"), resolve_profile("typical")
+    s = Scenario(batch=32, num_gpus=8, weights="fp8", kv_cache="fp8")
+    ests = {x: estimate(model, resolve_hardware(h), s, profile) for x, h in (("A", "b200"), ("B", "h200"))}
+    about = cf.compared_about({"scenario_hardware": "b200", "scenario_price_usd_per_gpu_hour": 6.03}, ests, tr)
+    rows = list(csv.DictReader(io.StringIO(export.csv_bytes(cf.decomposition_table(ests), about, {}).decode())))
+    b = [r for r in rows if r["scenario"] == "B"]
+    assert b and {r["scenario_hardware"] for r in b} == {"h200"} and ests["B"].price_usd_per_gpu_hour != 6.03
+    assert {float(r["scenario_price_usd_per_gpu_hour"]) for r in b} == {float(ests["B"].price_usd_per_gpu_hour)}
+    assert {r["scenario_hardware"] for r in rows if r["scenario"] == "A"} == {"b200"}

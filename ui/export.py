@@ -77,7 +77,7 @@ def stamp(today: dt.date | None = None) -> dict[str, object]:
 def caption(about: Mapping[str, object], tr: Translator) -> str:
     """The scenario in one line, for a chart's title: model, GPUs x chip, formats, batch (none for a chart that
     sweeps it: scenario_batch None), context/output, profile, price (each chip's own on a chart of several chips:
-    scenario_price_each_chip)."""
+    scenario_price_each_chip); then the scenarios it is compared with (scenario_vs: Compare's B and C)."""
     price = about.get("scenario_price_usd_per_gpu_hour")
     if about.get("scenario_price_each_chip"):
         said = tr("export_price_each_chip", basis=_basis(about, tr))
@@ -86,7 +86,7 @@ def caption(about: Mapping[str, object], tr: Translator) -> str:
     else:
         said = tr("export_no_price")
     batch = about.get("scenario_batch")
-    return tr(
+    text = tr(
         "export_caption" if batch is not None else "export_caption_no_batch",
         model=about["scenario_model_name"],
         gpus=about["scenario_gpus"],
@@ -99,6 +99,7 @@ def caption(about: Mapping[str, object], tr: Translator) -> str:
         profile=about["scenario_profile_name"],
         price=said,
     )
+    return text + (f" · {tr('export_vs', sides=about['scenario_vs'])}" if about.get("scenario_vs") else "")
 
 
 def _basis(about: Mapping[str, object], tr: Translator) -> str:
@@ -127,6 +128,7 @@ def file_stem(chart_id: str, about: Mapping[str, object] | None, stamp_: Mapping
         f"ctx{about['scenario_context_tokens']}",
         f"out{about['scenario_output_tokens']}",
         about["scenario_profile"],
+        *([f"vs-{about['scenario_vs_ids']}"] if about.get("scenario_vs_ids") else []),
     )
     return "_".join([chart_id, *(slug(p) for p in parts)])
 

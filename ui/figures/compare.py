@@ -261,10 +261,53 @@ def _styles(ests: Mapping[str, Estimate]) -> dict[str, tuple[str, str, str]]:
     return out
 
 
+def scenario_columns(est: Estimate) -> dict[str, object]:
+    """What one compared scenario is, as export columns named as the sidebar scenario's (export.scenario_fields):
+    on each row of a Compare CSV they state B's and C's own chip, formats, profile and price, not A's."""
+    s, price = est.scenario, est.price
+    usd = float(est.price_usd_per_gpu_hour)
+    return {
+        "scenario_model": est.model.id,
+        "scenario_hardware": est.hardware.id,
+        "scenario_hardware_name": est.hardware.name,
+        "scenario_gpus": int(s.num_gpus),
+        "scenario_weights": s.weights.name,
+        "scenario_kv_cache": s.kv_cache.name,
+        "scenario_profile": est.profile.id,
+        "scenario_price_usd_per_gpu_hour": usd if math.isfinite(usd) else None,
+        "scenario_price_basis": price.basis,
+        "scenario_price_as_of": price.as_of,
+    }
+
+
+def compared_about(about: Mapping[str, object], ests: Mapping[str, Estimate], tr: Translator = EN) -> dict:
+    """A's export scenario (`about`) with what B and C are (`scenario_vs`, shown in the charts' caption; and
+    `scenario_vs_ids` for the file names): a Compare chart named A's scenario alone."""
+    others = {x: e for x, e in list(ests.items())[1:]}
+    if not others:
+        return dict(about)
+
+    def said(x: str, e: Estimate) -> str:
+        usd = float(e.price_usd_per_gpu_hour)
+        price = fmt.usd(usd, 2) + tr("export_per_gpu_hour") if math.isfinite(usd) else tr("export_no_price")
+        return tr("export_vs_side", x=x, gpus=int(e.scenario.num_gpus), hw=fmt.chip(e.hardware, tr, short=True),
+                  weights=e.scenario.weights.name, kv=e.scenario.kv_cache.name, price=price)  # fmt: skip
+
+    ids = [f"{int(e.scenario.num_gpus)}x{e.hardware.id}-{e.scenario.weights.name}-{e.scenario.kv_cache.name}"
+           for e in others.values()]  # fmt: skip
+    return {
+        **about,
+        "scenario_vs": " · ".join(said(x, e) for x, e in others.items()),
+        "scenario_vs_ids": "-vs-".join(ids),
+    }
+
+
 def decomposition_table(ests: Mapping[str, Estimate]) -> pd.DataFrame:
-    """Long table: scenario, bucket, time_ms (the buckets of each scenario sum to its TPOT)."""
+    """Long table: scenario, bucket, time_ms (the buckets of each scenario sum to its TPOT), each row with its
+    scenario's chip, formats, profile and price (scenario_columns)."""
     rows = [
         {"scenario": x, "label": scenario_label(x, e), "bucket": b, "time_ms": float(e.breakdown_s[b]) * 1e3}
+        | scenario_columns(e)
         for x, e in ests.items()
         for b in BUCKETS
     ]
@@ -307,7 +350,7 @@ def decomposition(ests: Mapping[str, Estimate], *, tr: Translator = EN) -> go.Fi
 
 
 def sweep_table(sweeps: Mapping[str, Estimate]) -> pd.DataFrame:
-    """Long table of the TPOT-vs-batch curves: scenario, batch, tpot_ms, fits."""
+    """Long table of the TPOT-vs-batch curves: scenario, batch, tpot_ms, fits, and each scenario's columns."""
     frames = [
         pd.DataFrame(
             {
@@ -317,6 +360,7 @@ def sweep_table(sweeps: Mapping[str, Estimate]) -> pd.DataFrame:
                 "tpot_ms": np.ravel(e.tpot_s) * 1e3,
                 "fits": np.ravel(e.fits),
             }
+            | scenario_columns(e)
         )
         for x, e in sweeps.items()
     ]
