@@ -63,8 +63,20 @@ rows = fleets(model, [catalog[h] for h in chips], scenario, profile, demand, tpo
 table = figs.capacity_table(rows, demand, {h: catalog[h].name for h in chips})
 if rows and not any(f.feasible for f in rows):
     st.warning(tr("ec_cap_none"))
+chips_about = controls.export_about() | {  # the chips charted, each at its own GPU count and price
+    "scenario_hardware": "+".join(chips),
+    "scenario_hardware_name": " + ".join(fmt.chip(catalog[h], tr, short=True) for h in chips),
+    "scenario_gpus": None,
+    "scenario_batch": None,
+    **({"scenario_price_usd_per_gpu_hour": None, "scenario_price_as_of": None, "scenario_price_each_chip": True}
+       if list(chips) != [state.hardware] else {}),
+}  # fmt: skip
 chart.figure(
-    figs.capacity_figure(table, devices={h: fmt.device_kind(catalog[h]) for h in chips}, tr=tr), table, "capacity", tr
+    figs.capacity_figure(table, devices={h: fmt.device_kind(catalog[h]) for h in chips}, tr=tr),
+    table,
+    "capacity",
+    tr,
+    about=chips_about if chips else None,
 )
 cap_tr = fmt.device_tr([catalog[h] for h in chips], tr)  # chips once a candidate is a TPU or Trainium
 shown = figs.capacity_display(table, cap_tr)  # the CSV above keeps every digit
@@ -143,8 +155,17 @@ def _use_tco(value: float = round(b.usd_per_gpu_hour, 4)) -> None:
 
 
 c[2].button(fmt.device_text("ec_use_tco", hw, tr), on_click=_use_tco, key="econ.use_tco")
+tco_about = controls.export_about() | {  # the $/GPU-hour charted: the TCO built from the parts above, not the sidebar's
+    "scenario_price_usd_per_gpu_hour": float(b.usd_per_gpu_hour),
+    "scenario_price_basis": "tco_parts",
+    "scenario_price_as_of": preset_as_of or None,
+}
 chart.figure(
-    figs.tco_figure(b, device=fmt.device_kind(hw), tr=tr), figs.tco_table(b, hw.id, tier_basis, preset_as_of), "tco", tr
+    figs.tco_figure(b, device=fmt.device_kind(hw), tr=tr),
+    figs.tco_table(b, hw.id, tier_basis, preset_as_of),
+    "tco",
+    tr,
+    about=tco_about,
 )
 
 # --- token revenue and margin at the sidebar scenario

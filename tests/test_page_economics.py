@@ -353,3 +353,21 @@ def test_tco_inputs_show_whole_numbers_and_one_decimal_not_two():
     formats = {w.key: w.proto.format for w in at.number_input}
     assert [formats[k] for k in formats if k.endswith(("capex", "board", "host"))] == ["%.0f"] * 3
     assert [formats[k] for k in formats if k.endswith(("years", "rate"))] == ["%.1f"] * 2
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_chart_captions_state_what_each_chart_is_priced_at(lang):
+    """The TCO chart's caption gave the sidebar's on-demand $6.03 beside bars that add up to the TCO built on the
+    page ($1.73); the capacity chart of B200, H200 and MI355X named only '8 × B200' and its price (helper review)."""
+    import json
+
+    tr = Translator(lang)
+    at = run_page("economics", lang=lang, model="deepseek-r1", hardware="b200", gpus="8", weights="fp8", kv="fp8")
+    assert not at.exception, at.exception
+    decor = {p["export"]["filename"].split("_")[0]: json.dumps(p["export"]["decor"], ensure_ascii=False)
+             for p in (json.loads(el.proto.bytes) for el in at.get("bidi_component") if el.proto.bytes)}  # fmt: skip
+    tco_usd = next(m.value for m in at.metric if m.label == fmt.device_text("ec_m_tco", resolve_hardware("b200"), tr))
+    assert tco_usd in decor["tco"] and tr("basis_tco_parts") in decor["tco"] and "$6.03" not in decor["tco"]
+    chips = tr.join(["B200", "H200 SXM 141GB", "MI355X"])
+    assert tr("export_device_chosen", hw=chips) in decor["capacity"]
+    assert tr("export_price_each_chip", basis=tr("basis_on_demand")) in decor["capacity"]

@@ -226,7 +226,7 @@ def test_embed_only_draws_a_chart_from_a_closed_section(lang):
     assert not at.warning
     payloads = [json.loads(el.proto.bytes) for el in at.get("bidi_component") if el.proto.bytes]
     assert len(payloads) == 1 and payloads[0]["export"]["filename"].startswith(
-        "rack-scale-vs-scale-out_deepseek-r1_72x"
+        "rack-scale-vs-scale-out_deepseek-r1_gb200-b200-mi355x-vr200-mi455x-max72gpus_"
     )
     assert _widgets(at) == 0 and len(at.sidebar) == 0 and not at.get("arrow_data_frame")
     (caption,) = [c.value for c in at.caption]

@@ -89,8 +89,7 @@ def caption(about: Mapping[str, object], tr: Translator) -> str:
     text = tr(
         "export_caption" if batch is not None else "export_caption_no_batch",
         model=about["scenario_model_name"],
-        gpus=about["scenario_gpus"],
-        hw=about["scenario_hardware_name"],
+        device=_device(about, tr),
         weights=about["scenario_weights"],
         kv=about["scenario_kv_cache"],
         batch=fmt.integer(batch) if batch is not None else "",
@@ -100,6 +99,18 @@ def caption(about: Mapping[str, object], tr: Translator) -> str:
         price=said,
     )
     return text + (f" · {tr('export_vs', sides=about['scenario_vs'])}" if about.get("scenario_vs") else "")
+
+
+def _device(about: Mapping[str, object], tr: Translator) -> str:
+    """'2 × NVIDIA H200'; on a chart of several chips (names joined by ' + ') each chip's count said as such: 'B200,
+    H200, 8 each', a GPU budget (scenario_gpus_budget), or chosen per chip (scenario_gpus None)."""
+    names, gpus = str(about["scenario_hardware_name"]).split(" + "), about.get("scenario_gpus")
+    if len(names) == 1:
+        return tr("export_device", gpus=gpus, hw=names[0]) if gpus else names[0]
+    if not gpus:
+        return tr("export_device_chosen", hw=tr.join(names))
+    key = "export_device_budget" if about.get("scenario_gpus_budget") else "export_device_each"
+    return tr(key, gpus=gpus, hw=tr.join(names))
 
 
 def _basis(about: Mapping[str, object], tr: Translator) -> str:
@@ -122,7 +133,7 @@ def file_stem(chart_id: str, about: Mapping[str, object] | None, stamp_: Mapping
         return f"{chart_id}_{stamp_['exported_on']}"
     parts = (
         about["scenario_model"],
-        f"{about['scenario_gpus']}x{about['scenario_hardware']}",
+        _device_stem(about),
         f"{about['scenario_weights']}-{about['scenario_kv_cache']}",
         *([f"b{about['scenario_batch']}"] if about.get("scenario_batch") is not None else []),
         f"ctx{about['scenario_context_tokens']}",
@@ -131,6 +142,16 @@ def file_stem(chart_id: str, about: Mapping[str, object] | None, stamp_: Mapping
         *([f"vs-{about['scenario_vs_ids']}"] if about.get("scenario_vs_ids") else []),
     )
     return "_".join([chart_id, *(slug(p) for p in parts)])
+
+
+def _device_stem(about: Mapping[str, object]) -> str:
+    """'2xh200'; several chips: 'b200+h200' with their GPU budget ('max72gpus') or count each ('8each')."""
+    hw, gpus = about["scenario_hardware"], about.get("scenario_gpus")
+    if not gpus:
+        return str(hw)
+    if "+" not in str(hw):
+        return f"{gpus}x{hw}"
+    return f"{hw}_max{gpus}gpus" if about.get("scenario_gpus_budget") else f"{hw}_{gpus}each"
 
 
 def wrap_subtitle(text: str, width: int = SUBTITLE_CHARS) -> list[str]:
