@@ -164,8 +164,11 @@ def page_about(chips: list[str], weights: list[str], gpus: int | None = None) ->
             "scenario_output_tokens": int(osl),
             "scenario_profile": engine,
             "scenario_profile_name": controls.profile_label(profile, tr),
-            **({"scenario_gpus": int(gpus), "scenario_gpus_budget": True, "scenario_batch": None}
-               if gpus is not None else {}),  # fmt: skip
+            **(
+                {"scenario_gpus": int(gpus), "scenario_gpus_budget": True, "scenario_batch": None}
+                if gpus is not None
+                else {}
+            ),  # fmt: skip
         }
     )
 

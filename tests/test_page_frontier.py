@@ -266,7 +266,9 @@ def test_rack_scale_view_draws_every_chip_and_the_ratio_table():
         # each chip within the 72-GPU budget, not '72xgb200-b200-…' (read as 72 GB200s and one of each other chip)
         assert "_gb200-b200-mi355x-vr200-mi455x-max72gpus_" in rack_stem and "_ctx1024_out1024_" in rack_stem, rack_stem
         rack = next(p for p in payloads if p["export"]["filename"].startswith("rack-scale-vs-scale-out_"))
-        said = tr("export_device_budget", gpus=72, hw="").split(",", 1)[-1].split("，", 1)[-1].strip()  # 'each its best…'
+        said = (
+            tr("export_device_budget", gpus=72, hw="").split(",", 1)[-1].split("，", 1)[-1].strip()
+        )  # 'each its best…'
         assert "72 × GB200" not in json.dumps(rack["export"]["decor"], ensure_ascii=False)
         decor = json.dumps(rack["export"]["decor"], ensure_ascii=False)
         assert said in decor, re.findall(r"<sup>[^<]*", decor)
