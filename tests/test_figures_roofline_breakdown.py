@@ -12,6 +12,7 @@ from model_fixtures import TINY_DENSE, TINY_HYBRID, TINY_MOE, TOY_BF16, TOY_BW, 
 
 from tests.apptest_util import decode
 from tpot_model import BUCKETS, IDEAL, EfficiencyProfile, Scenario, estimate
+from ui import fmt
 from ui.figures import breakdown as bd
 from ui.figures import roofline as rf
 from ui.figures.common import BUCKET_COLOURS, hardware_colour
@@ -84,11 +85,11 @@ def test_roof_at_the_used_precision_with_ridge_point():
     est = _est(weights="fp8")  # fp8 math on the toy GPU: 2e14 FLOP/s
     assert est.compute_precision == "fp8"
     fig = rf.roofline(est)
-    x, y = _xy(_trace(fig, EN("roofline_roof", hw=TOY_GPU.name, precision="fp8")))
+    x, y = _xy(_trace(fig, EN("roofline_roof", hw=fmt.chip_short(TOY_GPU), precision="fp8")))
     assert y.max() == pytest.approx(2 * TOY_BF16 / 1e12)
     assert x[1] == pytest.approx(2 * TOY_BF16 / TOY_BW) == pytest.approx(est.ridge_point_flop_per_byte)
     assert y[0] == pytest.approx(TOY_BW * x[0] / 1e12)  # the slope is the bandwidth
-    faint = _trace(fig, EN("roofline_other_precisions", hw=TOY_GPU.name))
+    faint = _trace(fig, EN("roofline_other_precisions", hw=fmt.chip_short(TOY_GPU)))
     assert TOY_BF16 / 1e12 in [v for v in faint.y if v is not None]  # bf16 / fp16 drawn faint
     assert any("bf16 / fp16" in t for t in faint.text if t)
 
@@ -97,7 +98,7 @@ def test_fallback_precision_is_the_roof():
     est = _est(hw=OTHER_GPU, weights="fp8")  # no fp8 units: the math falls back to bf16
     assert est.compute_precision == "bf16"
     fig = rf.roofline(est)
-    _, y = _xy(_trace(fig, EN("roofline_roof", hw=OTHER_GPU.name, precision="bf16")))
+    _, y = _xy(_trace(fig, EN("roofline_roof", hw=fmt.chip_short(OTHER_GPU), precision="bf16")))
     assert y.max() == pytest.approx(TOY_BF16 / 1e12)
 
 
@@ -110,7 +111,7 @@ def test_achievable_roof_only_for_engine_profiles():
     assert y.max() == pytest.approx(TOY_BF16 * 0.7 * 0.5 / 1e12)
     assert y[0] == pytest.approx(TOY_BW * 0.85 * 0.8 * x[0] / 1e12)
     source = EN("roofline_attainable_prior_short")  # the toy chip publishes no microbenchmark: its label says prior
-    attainable = EN("roofline_attainable", hw=TOY_GPU.name, source=source, bw_pct="85%", flops_pct="70%")
+    attainable = EN("roofline_attainable", hw=fmt.chip_short(TOY_GPU), source=source, bw_pct="85%", flops_pct="70%")
     _, ya = _xy(_trace(fig, attainable))
     assert ya.max() == pytest.approx(TOY_BF16 * 0.7 / 1e12)  # drawn for every profile, ideal too
     assert _trace(rf.roofline(_est(profile=IDEAL)), attainable)
@@ -120,9 +121,9 @@ def test_achievable_roof_only_for_engine_profiles():
 
 def test_overlay_adds_other_chips_in_their_colour():
     fig = rf.roofline(_est(), overlay=[OTHER_GPU, TOY_GPU])  # the chip itself is not repeated
-    t = _trace(fig, EN("roofline_overlay_roof", hw=OTHER_GPU.name, precision="bf16"))
+    t = _trace(fig, EN("roofline_overlay_roof", hw=fmt.chip_short(OTHER_GPU), precision="bf16"))
     assert t.line.color == hardware_colour(OTHER_GPU.id)
-    assert not [t for t in fig.data if t.name == EN("roofline_overlay_roof", hw=TOY_GPU.name, precision="bf16")]
+    assert not [t for t in fig.data if t.name == EN("roofline_overlay_roof", hw=fmt.chip_short(TOY_GPU), precision="bf16")]
     data = rf.roofline_data(_est(), [OTHER_GPU])
     assert OTHER_GPU.id in set(data["hardware"])
     assert {"intensity_flop_per_byte", "attained_tflop_per_s", "time_us", "peak_tflop_per_s"} <= set(data.columns)
@@ -150,7 +151,7 @@ def test_operator_table_and_note():
 
 def test_roofline_in_chinese():
     fig = rf.roofline(_est(), tr=ZH)
-    assert fig.layout.title.text == ZH("roofline_chart_title", hw=TOY_GPU.name)
+    assert fig.layout.title.text == ZH("roofline_chart_title", hw=fmt.chip_short(TOY_GPU))
     assert fig.layout.xaxis.title.text == ZH("roofline_axis_intensity")
     assert ZH("roofline_point_decode") in [t.name for t in fig.data]
 

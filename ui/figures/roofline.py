@@ -158,7 +158,7 @@ def roofline(
                 text=ftext,
                 textposition="top left" if above else "bottom left",
                 textfont={"size": 11, "color": "#555"},
-                name=tr("roofline_other_precisions", hw=hw.name),
+                name=tr("roofline_other_precisions", hw=fmt.chip_short(hw)),
                 legendgroup="other-precisions",
                 showlegend=not any(t.legendgroup == "other-precisions" for t in fig.data),
                 customdata=fhover,
@@ -177,7 +177,7 @@ def roofline(
             y=[o_bw * x_lo / T, o_peak / T, o_peak / T],
             mode="lines",
             line={"color": hardware_colour(other.id), "width": 2},
-            name=tr("roofline_overlay_roof", hw=other.name, precision=o_prec),
+            name=tr("roofline_overlay_roof", hw=fmt.chip_short(other), precision=o_prec),
             hovertemplate=(
                 f"{other.name}<br>{tr('roofline_bandwidth_hover', bw=fmt.tb_per_s(o_bw))}<br>"
                 f"{tr('roofline_compute_hover', precision=o_prec, peak=fmt.tflops(o_peak))}<br>"
@@ -192,7 +192,7 @@ def roofline(
         y=[bw * x_lo / T, peak / T, peak / T],
         mode="lines",
         line={"color": colour, "width": 3},
-        name=tr("roofline_roof", hw=hw.name, precision=used),
+        name=tr("roofline_roof", hw=fmt.chip_short(hw), precision=used),
         customdata=[
             tr("roofline_bandwidth_hover", bw=fmt.tb_per_s(bw)),
             tr("roofline_ridge_hover", ridge=fmt.number(ridge)),
@@ -224,7 +224,7 @@ def roofline(
         line={"color": colour, "width": 1.5, "dash": "dashdot"},
         name=tr(
             "roofline_attainable",
-            hw=hw.name,
+            hw=fmt.chip_short(hw),  # the full name is in the title and the hover: legend rows fit a 900 px frame
             source=tr(key + "_short"),
             bw_pct=fmt.pct(t_bw / bw, 0),
             flops_pct=fmt.pct(t_peak / peak, 0),
@@ -341,6 +341,7 @@ def roofline(
                 "line": {"color": "white", "width": 1.5},
             },
             name=label,
+            legendrank=1 if is_step else 2,  # first in the legend: the key to the ★ a reader looks for
             customdata=[custom(r, label, time_label)],
             hovertemplate=hover,
         )
