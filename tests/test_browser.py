@@ -393,6 +393,32 @@ def test_chart_modebar_speaks_the_page_language(server, page):
         assert "Share chart..." not in titles  # nothing offers to upload a chart to Plotly Cloud (zh-TW has no word)
 
 
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_slide_image_title_clears_the_labels_above_the_plot(server, page, tmp_path, lang):
+    """Overview's TPOT-targets chart exported for slides: its title and scenario lines sit at the image's top-left,
+    clear of the target labels above the plot ('chat 50 ms' and 'agents 80 ms' had printed over the scenario)."""
+    _open(page, server, "", f"model=deepseek-r1&hardware=b200&gpus=8&weights=fp8&kv=fp8&batch=64&lang={lang}")
+    chart = page.locator('[class*="st-key-chart-tpot-targets"] .tpot-chart')
+    chart.hover()
+    with page.expect_download() as download:
+        chart.locator(f'.modebar-btn[data-title="{Translator(lang)("chart_svg")}"]').click()
+    saved = tmp_path / "targets.svg"
+    download.value.save_as(saved)
+    viewer = page.context.new_page()
+    viewer.goto(saved.as_uri())
+    meet = viewer.evaluate("""() => {
+        const box = e => e.getBoundingClientRect();
+        const title = [...document.querySelectorAll('.gtitle')].map(box);
+        const labels = [...document.querySelectorAll('.annotation-text')].map(e => [e.textContent, box(e)]);
+        return labels.filter(([, b]) => title.some(t => b.left < t.right && t.left < b.right && b.top < t.bottom
+            && t.top < b.bottom)).map(([text]) => text);
+    }""")
+    left, top = viewer.evaluate("() => { const r = document.querySelector('.gtitle').getBoundingClientRect();"
+                                " return [r.left, r.top]; }")  # fmt: skip
+    viewer.close()
+    assert meet == [] and left >= 10 and top >= 8  # set in from the edges, not cut at the top
+
+
 @pytest.mark.parametrize("fmt", ["svg", "png"])
 def test_chart_image_for_slides_carries_scenario_and_source(server, page, tmp_path, fmt):
     """The modebar's PNG / SVG: the chart with its scenario under the title and the 'source: ..., date' footnote,

@@ -29,6 +29,8 @@ APP_NAME = "TPOT dashboard"
 APP_VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
 FOOTNOTE_PX = 44  # room below a chart for its footnote, px
 SUBTITLE_PX = 22  # room above it for each line of the scenario under the title, px
+TITLE_INSET_PX = 14  # an exported chart's title from the image's top and left edges, px
+_TITLE_RISE_PX = 15  # plotly draws a multi-line title that far above its 'top' anchor (measured, plotly.js 4.1)
 SUBTITLE_CHARS = 130  # characters of the scenario on one line of an exported chart's subtitle (about 1100 px)
 DEFAULT_MARGIN = {"t": 100, "b": 80}  # plotly's own, when neither the figure nor its template sets one
 PLOTLY_FILE = "plotly.min.js"  # the one plotly.js a zip of charts shares
@@ -196,7 +198,18 @@ def export_decor(fig: go.Figure, subtitle: str | None, note: str) -> dict:
     top, bottom = margin("t") + extra_top, margin("b") + legend_px + FOOTNOTE_PX
     return {
         "layout": {
-            "title": {"text": title},
+            # the title block at the image's top-left corner, set in from its edges: placed in the middle of the top
+            # margin (plotly's 'auto'), its scenario lines ran down onto labels above the plot (Overview's targets)
+            "title": {
+                "text": title,
+                "x": 0,
+                "xref": "container",
+                "xanchor": "left",
+                "y": 1,
+                "yref": "container",
+                "yanchor": "top",
+                "pad": {"l": TITLE_INSET_PX, "t": TITLE_INSET_PX + _TITLE_RISE_PX},
+            },  # fmt: skip
             "margin": {"t": top, "b": bottom},
             "height": int(height) + extra_top + legend_px + FOOTNOTE_PX,
         },
