@@ -493,6 +493,7 @@ if (
                     r[:2] if (r := frontier_check.deployment_range(d, model, hw, profile, checked)) else None
                     for d in found[hid]
                 ),
+                {b: p.as_of for b, p in hw.prices.usd_per_gpu_hour.items()},
             )  # fmt: skip
         )
     measured = [

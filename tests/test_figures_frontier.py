@@ -210,6 +210,10 @@ def test_cost_at_target_is_price_over_interpolated_throughput():
     assert fig.layout.title.text == "$ per 1M output tokens at 60 tok/s per user (3-year rental)"
     table = figs.cost_table([p], target)
     assert "usd_per_1M_output_tokens_neocloud" in table.columns
+    # each tier's $/GPU-hour and its date beside its $ per 1M (the page said they were in the CSV; they were not)
+    (row,) = table.to_dict("records")
+    assert row["usd_per_gpu_hour_on_demand"] == 6.03 and row["price_as_of_on_demand"] == "2026-03-17"
+    assert row["usd_per_gpu_hour_custom"] == 2.5 and row["price_as_of_custom"] == ""
 
 
 def test_hardware_without_a_price_or_power_has_no_bar_and_no_mw_curve():
@@ -399,10 +403,12 @@ def test_rack_csv_carries_each_price_basis_and_its_cost():
     s = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8")
     ds = tuple(lo.deployment_curve(lo.layout_tables(m, hw, s, resolve_profile("sglang"), max_gpus=16), [25.0, 60.0]))
     prices = {"on_demand": 6.03, "hyperscaler": 1.73}
-    curve = rack.RackCurve("b200", "B200", False, np.array([25.0, 60.0]), ds, prices)
+    dates = {"on_demand": "2026-03-17", "hyperscaler": "2026-09-20"}
+    curve = rack.RackCurve("b200", "B200", False, np.array([25.0, 60.0]), ds, prices, price_as_of=dates)
     table = rack.rack_table([curve], [])
     for b, usd in prices.items():
         assert list(table[f"usd_per_gpu_hour_{b}"]) == [usd, usd]
+        assert list(table[f"price_as_of_{b}"]) == [dates[b], dates[b]]  # each price with its date
         want = [usd * 1e6 / (d.tokens_per_s_per_gpu * 3600) for d in ds]
         assert list(table[f"usd_per_1M_tokens_{b}"]) == pytest.approx(want, rel=1e-12)
     assert "usd_per_gpu_hour_neocloud" not in table.columns

@@ -111,6 +111,7 @@ class Series:
     all_in_w: float = math.nan  # per GPU, from data/prices.yaml
     usd_per_gpu_hour: dict[str, float] = field(default_factory=dict)  # by price basis (data/prices.yaml)
     marked: float = math.nan  # the concurrency to highlight (the sidebar's batch)
+    price_as_of: dict[str, str] = field(default_factory=dict)  # each basis's price date (data/prices.yaml)
 
     @property
     def marked_index(self) -> int | None:
@@ -148,6 +149,7 @@ def make_series(hardware, precision: str, weights: str, layout: str, concurrency
                 total_per_gpu, fits, marked: float = math.nan) -> Series:  # fmt: skip
     """A Series from the model's arrays and the hardware (its prices by basis and all-in power: data/prices.yaml)."""
     prices = {b: p.usd_per_gpu_hour for b, p in hardware.prices.usd_per_gpu_hour.items()}
+    dates = {b: p.as_of for b, p in hardware.prices.usd_per_gpu_hour.items()}
     if "on_demand" not in prices and hardware.price_usd_per_hour is not None:  # a user's file with its own price
         prices["on_demand"] = hardware.price_usd_per_hour
     shape = np.shape(concurrency)
@@ -166,6 +168,7 @@ def make_series(hardware, precision: str, weights: str, layout: str, concurrency
         all_in_w=hardware.prices.all_in_w,
         usd_per_gpu_hour=prices,
         marked=float(marked),
+        price_as_of=dates,
     )
 
 
@@ -544,6 +547,7 @@ class AtTarget:
     usd_per_gpu_hour: dict[str, float]
     usd_per_1m: dict[str, float]
     tokens_per_s_per_mw: float
+    price_as_of: dict[str, str] = field(default_factory=dict)  # by tier: the price's date ('' for your own)
 
 
 def at_target(series: Sequence[Series], target: float, y: str, custom_usd: float) -> list[AtTarget]:
@@ -559,6 +563,7 @@ def at_target(series: Sequence[Series], target: float, y: str, custom_usd: float
                 usd_per_gpu_hour=prices,
                 usd_per_1m={t: float(usd_per_1M_tokens(p, tps)) for t, p in prices.items()},
                 tokens_per_s_per_mw=float(tokens_per_s_per_mw(tps, s.all_in_w)),
+                price_as_of={t: s.price_as_of.get(t, "") for t in TIERS},
             )
         )
     return out
@@ -615,7 +620,8 @@ def cost_figure(points: Sequence[AtTarget], target: float, tier: str, *, y: str 
 
 
 def cost_table(points: Sequence[AtTarget], target: float, *, y: str = "output") -> pd.DataFrame:
-    """The data behind cost_figure: every tier."""
+    """The data behind cost_figure: every tier, each with the $/GPU-hour it rests on and that price's date (your own
+    price: the value entered, no date)."""
     rows = []
     for p in points:
         row = {
@@ -625,8 +631,10 @@ def cost_table(points: Sequence[AtTarget], target: float, *, y: str = "output") 
             f"{y}_tokens_per_s_per_gpu": p.tokens_per_s_per_gpu,
             f"{y}_tokens_per_s_per_MW": p.tokens_per_s_per_mw,
         }
-        row |= {f"usd_per_1M_{y}_tokens_{t}": v for t, v in p.usd_per_1m.items()}
-        rows.append(row)  # fmt: skip
+        for t, v in p.usd_per_1m.items():
+            row |= {f"usd_per_1M_{y}_tokens_{t}": v, f"usd_per_gpu_hour_{t}": p.usd_per_gpu_hour[t],
+                    f"price_as_of_{t}": p.price_as_of.get(t, "")}  # fmt: skip
+        rows.append(row)
     return pd.DataFrame(rows)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -45,6 +45,7 @@ class RackCurve:
     # per deployment: (low, high) tokens/s per GPU where 80 % of the measured runs like it sit against the search
     # (frontier_check.deployment_range), None where the check holds no such runs; empty: none given
     ranges: tuple[tuple[float, float] | None, ...] = ()
+    price_as_of: Mapping[str, str] = field(default_factory=dict)  # by price basis: the price's date
 
     def range_of(self, i: int) -> tuple[float, float] | None:
         return self.ranges[i] if i < len(self.ranges) else None
@@ -179,6 +180,7 @@ def rack_table(curves: Sequence[RackCurve], measured: Sequence) -> pd.DataFrame:
                 # not reached on latency: the fastest tokens/s per user a layout that fits reaches
                 "fastest_tok_s_per_user": 1.0 / d.fastest_tpot_s if math.isfinite(d.fastest_tpot_s) else None,
                 **{f"usd_per_gpu_hour_{b}": usd for b, usd in c.usd_per_gpu_hour.items()},
+                **{f"price_as_of_{b}": c.price_as_of.get(b, "") for b in c.usd_per_gpu_hour},
                 **{f"usd_per_1M_tokens_{b}": float(usd_per_1M_tokens(usd, d.tokens_per_s_per_gpu))
                    for b, usd in c.usd_per_gpu_hour.items()},
             })  # fmt: skip
