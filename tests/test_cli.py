@@ -267,8 +267,8 @@ def test_evaluate_three_rows_matches_estimate_exactly(capsys, tmp_path):
                 assert cell == expected, col
             elif expected is None:
                 assert cell == "", col
-            else:
-                assert float(cell) == expected, col  # exactly: same code path, repr round trip
+            else:  # exactly the report's value, written with 7 significant digits (not repr's 17: helper review)
+                assert cell == csv_format.float_text(expected), col
 
 
 def test_evaluate_to_stdout_and_unknown_columns_pass_through(capsys, tmp_path):
@@ -786,3 +786,29 @@ def test_frontier_refuses_absurd_drafts_and_empty_prompts(capsys, flag, value, s
     assert frontier_main([*args, flag, value]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and said in err
+
+
+def test_sweep_rows_state_their_scenario_and_evaluate_writes_seven_digits(capsys, tmp_path):
+    """A sweep CSV read alone says what it is (model, chip, GPUs, formats, profile, price basis and date, app
+    version) on every row, and names the whole batch's prefill; evaluate wrote repr's 17 digits ('1.23999999999999983'):
+    7 significant digits, as sweep does (helper review)."""
+    from tpot_model.files import APP_VERSION
+
+    out = tmp_path / "grid.csv"
+    code, _, err = run(capsys, "sweep", *LLAMA70_FP16, "--gpus", "2", "--batch", "1:64:3", "--context", "4096",
+                       "-o", out)  # fmt: skip
+    assert code == 0, err
+    rows = read_csv(out.read_text())
+    assert len(rows) == 3 and {r["app_version"] for r in rows} == {APP_VERSION}
+    for r in rows:
+        assert (r["model"], r["hardware"], r["num_gpus"], r["weights"], r["profile"]) == (
+            "llama-2-70b", "h100-sxm", "2", "fp16", "typical")  # fmt: skip
+        assert r["price_basis"] == "on_demand" and r["price_as_of"] and float(r["price_usd_per_gpu_hour"]) > 0
+        assert r["batching"] == "static" and r["batch_prefill_ms"] == r["ttft_ms"]  # static: one and the same
+    src = write(tmp_path / "s.csv", SCENARIOS)
+    code, _, err = run(capsys, "evaluate", src, "-o", tmp_path / "r.csv")
+    assert code == 0, err
+    for row in read_csv((tmp_path / "r.csv").read_text()):
+        for col in ("tpot_ms", "weights_GB", "tokens_per_s_per_gpu", "joules_per_token"):
+            digits = row[col].replace(".", "").replace("-", "").lstrip("0")
+            assert row[col] and len(digits) <= 7, (col, row[col])

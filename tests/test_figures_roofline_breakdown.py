@@ -123,7 +123,9 @@ def test_overlay_adds_other_chips_in_their_colour():
     fig = rf.roofline(_est(), overlay=[OTHER_GPU, TOY_GPU])  # the chip itself is not repeated
     t = _trace(fig, EN("roofline_overlay_roof", hw=fmt.chip_short(OTHER_GPU), precision="bf16"))
     assert t.line.color == hardware_colour(OTHER_GPU.id)
-    assert not [t for t in fig.data if t.name == EN("roofline_overlay_roof", hw=fmt.chip_short(TOY_GPU), precision="bf16")]
+    assert not [
+        t for t in fig.data if t.name == EN("roofline_overlay_roof", hw=fmt.chip_short(TOY_GPU), precision="bf16")
+    ]
     data = rf.roofline_data(_est(), [OTHER_GPU])
     assert OTHER_GPU.id in set(data["hardware"])
     assert {"intensity_flop_per_byte", "attained_tflop_per_s", "time_us", "peak_tflop_per_s"} <= set(data.columns)

@@ -31,8 +31,9 @@ from .catalog import (
     resolve_hardware,
     resolve_model,
 )
-from .csv_format import FLOAT_DIGITS, csv_bytes, float_field, int_field, label_field
+from .csv_format import FLOAT_DIGITS, csv_bytes, float_field, float_text, int_field, label_field
 from .estimate import MAX_GPUS_SEARCHED, Estimate, estimate, lower_formats, precision_that_fits
+from .files import APP_VERSION
 from .precision import COMPUTE_PRECISIONS, FORMATS, KV_FORMATS, parse_format
 from .prices import CUSTOM, DEFAULT_BASIS, PRICE_BASES
 from .profiles import BASES, EfficiencyProfile, load_profiles, resolve_profile
@@ -103,6 +104,10 @@ RESULT_COLUMNS = (
     "tpot_ideal_ms",
     *(f"tpot_{bucket}_ms" for bucket in BUCKETS),
 )
+# what every row of a sweep shares: the scenario, its price and the app that computed it (a CSV read alone says it)
+SWEEP_SCENARIO_COLUMNS = ("model", "hardware", "num_gpus", "weights", "kv_cache", "compute_precision", "output_tokens",
+                          "batching", "parallelism", "profile", "engine_as_of", "price_usd_per_gpu_hour", "price_basis",
+                          "price_as_of", "app_version")  # fmt: skip
 SWEEP_COLUMNS = (
     "batch",
     "context_tokens",
@@ -118,6 +123,8 @@ SWEEP_COLUMNS = (
     "memory_per_gpu_GB",
     "tpot_ms_low",
     "tpot_ms_high",
+    "batch_prefill_ms",
+    *SWEEP_SCENARIO_COLUMNS,
 )
 BUCKET_LABELS = {
     "weights": "weights",
@@ -696,7 +703,7 @@ def _cell(v: Any) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, float):
-        return "" if math.isnan(v) else repr(v)
+        return float_text(v)  # 7 significant digits, as sweep's: not repr's 17 ('1.23999999999999983')
     return str(v)
 
 
@@ -828,8 +835,22 @@ def sweep_csv(e: Estimate, batch: np.ndarray, context: np.ndarray) -> bytes:
         "memory_per_gpu_GB": float_field(flat(e.memory_per_gpu_bytes / GB)),
         "tpot_ms_low": float_field(flat(e.tpot_low_s / ms)),  # the 80% calibration band; empty for the ideal bound
         "tpot_ms_high": float_field(flat(e.tpot_high_s / ms)),
+        # ttft_ms follows --batching (static: every prompt of the batch prefilled before the first token; continuous:
+        # what one request waits); the whole batch's prefill named as such either way
+        "batch_prefill_ms": float_field(flat(e.batch_prefill_s / ms)),
     }
-    return csv_bytes(SWEEP_COLUMNS, [columns[c] for c in SWEEP_COLUMNS])
+    s, price = e.scenario, float(e.price_usd_per_gpu_hour)
+    shared = {
+        "model": e.model.id, "hardware": e.hardware.id, "num_gpus": int(_f(s.num_gpus)), "weights": s.weights.name,
+        "kv_cache": s.kv_cache.name, "compute_precision": e.compute_precision, "output_tokens": int(_f(s.output_tokens)),
+        "batching": s.batching, "parallelism": s.parallelism, "profile": e.profile.id,
+        "engine_as_of": s.as_of or "newest", "price_usd_per_gpu_hour": _cell(price), "price_basis": e.price.basis,
+        "price_as_of": e.price.as_of, "app_version": APP_VERSION,
+    }  # fmt: skip
+    line = io.StringIO()
+    csv.writer(line, lineterminator="").writerow([shared[c] for c in SWEEP_SCENARIO_COLUMNS])  # quoted as CSV needs
+    tail = label_field(np.zeros(batch.size * context.size, np.intp), (line.getvalue(),))  # one field: the same text
+    return csv_bytes(SWEEP_COLUMNS, [columns[c] for c in SWEEP_COLUMNS if c in columns] + [tail])
 
 
 # --------------------------------------------------------------------------------------------------- list
@@ -1113,7 +1134,9 @@ def build_parser() -> argparse.ArgumentParser:
         f"a range starting at 0 holds 0 and then log-spaced points from 1). At most {MAX_SWEEP_POINTS:,} points. "
         f"Columns: {', '.join(SWEEP_COLUMNS)}; floats with {FLOAT_DIGITS} significant digits, GB = 1e9 bytes, "
         "usd_per_1M_tokens empty without a price (--price or the catalog's); tpot_ms_low / tpot_ms_high: the 80% "
-        "calibration band (empty for --profile ideal, a bound).",
+        "calibration band (empty for --profile ideal, a bound); ttft_ms follows --batching (static: every prompt of "
+        "the batch prefilled before any first token, the same as batch_prefill_ms; continuous: what one request "
+        "waits); the scenario, its price basis and date and the app version repeat on every row.",
     )
     _add_scenario_options(p, single_point=False)
     p.add_argument(

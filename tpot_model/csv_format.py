@@ -121,6 +121,11 @@ def float_field(x: np.ndarray) -> np.ndarray:
     return out
 
 
+def float_text(v: float) -> str:
+    """One float as float_field writes it: 7 significant digits, no exponent ('17.76188', '1.24', '32')."""
+    return float_field(np.array([v])).tobytes().rstrip(b"\0").decode()
+
+
 def int_field(v: np.ndarray) -> np.ndarray:
     """Non-negative whole numbers as text; (n, width) uint8, NUL-padded."""
     v = np.asarray(v, dtype=float).ravel()

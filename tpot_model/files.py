@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import math
+import tomllib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from typing import Any
 import yaml
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+APP_VERSION = tomllib.loads((DATA_DIR.parent / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
 MAX_FILE_BYTES = 2_000_000  # a catalog or config file larger than this is refused, not parsed
 
 

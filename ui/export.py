@@ -8,25 +8,22 @@ import datetime as dt
 import io
 import math
 import re
-import tomllib
 import zipfile
 from collections.abc import Mapping
 from html import escape
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
 from tpot_model.csv_format import float_field
+from tpot_model.files import APP_VERSION
 
 from . import fmt
 from .figures.common import LEGEND_ROW_PX
 from .i18n import Translator
 
-ROOT = Path(__file__).resolve().parent.parent
 APP_NAME = "TPOT dashboard"
-APP_VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
 FOOTNOTE_PX = 44  # room below a chart for its footnote, px
 SUBTITLE_PX = 22  # room above it for each line of the scenario under the title, px
 TITLE_INSET_PX = 14  # an exported chart's title from the image's top and left edges, px
