@@ -812,3 +812,19 @@ def test_sweep_rows_state_their_scenario_and_evaluate_writes_seven_digits(capsys
         for col in ("tpot_ms", "weights_GB", "tokens_per_s_per_gpu", "joules_per_token"):
             digits = row[col].replace(".", "").replace("-", "").lstrip("0")
             assert row[col] and len(digits) <= 7, (col, row[col])
+
+
+def test_estimate_text_money_and_rates_read_as_on_the_pages_and_list_names_whole(capsys):
+    """'$ per 1M output tokens $1.4' beside '$2.195' and 'tokens/s per MW 657,522': three significant figures as
+    the pages write them ($1.40, 199 K); `list hardware` cut names ('NVIDIA GB200 (per B200 GPU, NVL72,')."""
+    code, out, _ = run(capsys, "estimate", "--model", "deepseek-r1", "--hardware", "b200", "--gpus", "8", "--weights",
+                       "fp8", "--kv", "fp8", "--batch", "64", "--context", "4096", "--output-tokens", "1024")  # fmt: skip
+    assert code == 0
+    r = run_json(capsys, "--model", "deepseek-r1", "--hardware", "b200", "--gpus", "8", "--weights", "fp8", "--kv",
+                 "fp8", "--batch", "64", "--context", "4096", "--output-tokens", "1024")  # fmt: skip
+    line = next(x for x in out.splitlines() if x.strip().startswith("$ per 1M output tokens"))
+    assert line.split()[-1] == f"${r['usd_per_1M_tokens']:.3g}"
+    mw = next(x for x in out.splitlines() if "tokens/s per MW" in x).split(")")[-1].split()
+    assert mw == [f"{r['tokens_per_s_per_mw'] / 1e3:.3g}", "K"]
+    code, out, _ = run(capsys, "list", "hardware")
+    assert code == 0 and "NVIDIA GB200 (per B200 GPU, NVL72, 1200 W)" in out

@@ -34,6 +34,7 @@ from .catalog import (
 from .csv_format import FLOAT_DIGITS, csv_bytes, float_field, float_text, int_field, label_field
 from .estimate import MAX_GPUS_SEARCHED, Estimate, estimate, lower_formats, precision_that_fits
 from .files import APP_VERSION
+from .numtext import large, usd
 from .precision import COMPUTE_PRECISIONS, FORMATS, KV_FORMATS, parse_format
 from .prices import CUSTOM, DEFAULT_BASIS, PRICE_BASES
 from .profiles import BASES, EfficiencyProfile, load_profiles, resolve_profile
@@ -563,8 +564,8 @@ def _table(r: dict[str, Any]) -> str:
     dated = f"{basis}" + (f", as of {r['price_as_of']}" if r["price_as_of"] else "")
     if math.isfinite(price):
         row("price", f"${price:.2f} per GPU-hour ({dated})")
-        row("$ per 1M output tokens", f"${r['usd_per_1M_tokens']:,.4g}")
-        row("$ per 1M tokens (with prefill)", f"${r['usd_per_1M_tokens_with_prefill']:,.4g}")
+        row("$ per 1M output tokens", usd(r["usd_per_1M_tokens"]))  # 3 significant figures, as on the pages
+        row("$ per 1M tokens (with prefill)", usd(r["usd_per_1M_tokens_with_prefill"]))
     else:
         row(
             "$ per 1M output tokens",
@@ -572,7 +573,7 @@ def _table(r: dict[str, Any]) -> str:
             f"--price-basis of {', '.join(PRICE_BASES[:-1])})",
         )
     if math.isfinite(r["tokens_per_s_per_mw"]):
-        row("tokens/s per MW (all-in power)", f"{r['tokens_per_s_per_mw']:,.0f}")
+        row("tokens/s per MW (all-in power)", large(r["tokens_per_s_per_mw"]))
         row("energy, all-in", _num(r["joules_per_token_all_in"], "J/token"))
     else:
         row("tokens/s per MW (all-in power)", "n/a (no published all-in power for this chip)")
@@ -862,29 +863,30 @@ def _hourly(hw: Hardware, basis: str) -> str:
 
 
 def _list_hardware() -> str:
-    lines = [
-        f"{'id':<16} {'name':<34} {'mem GB':>7} {'TB/s':>6} {'bf16':>7} {'fp8':>7} {'fp4':>7} {'TDP W':>6} {'$/h':>6}"
-        f" {'domain':>6} {'out Gb/s':>8}"
-    ]
+    """The catalog's chips, each name whole (columns as wide as their widest cell)."""
+    header = ["id", "name", "mem GB", "reported GB", "TB/s", "bf16", "fp8", "fp4", "TDP W", "$/h", "domain",
+              "up GB/s", "out Gb/s"]  # fmt: skip
+    rows = []
     for hw in load_hardware_catalog().values():
         rate = hw.dense_flop_per_s
 
         def tf(p: str, rate: dict = rate) -> str:
             return f"{rate[p] / TFLOP_per_s:,.0f}" if p in rate else "-"
 
-        lines.append(
-            f"{hw.id:<16} {hw.name[:34]:<34} {hw.memory_bytes / GB:>7,.0f} "
-            f"{hw.memory_bandwidth_bytes_per_s / TB_per_s:>6.3f} {tf('bf16') if 'bf16' in rate else tf('fp16'):>7} "
-            f"{tf('fp8'):>7} {tf('fp4'):>7} {f'{hw.tdp_w:,.0f}' if hw.tdp_w else '-':>6} "
-            f"{_hourly(hw, 'on_demand'):>6}"
-            f" {hw.scale_up_domain_gpus or '-':>6} "
-            f"{f'{hw.scale_out_bytes_per_s / Gbit_per_s:,.0f}' if hw.scale_out_bytes_per_s else '-':>8}"
-            + ("  (announced)" if hw.announced else "")
-        )
+        up, out, seen = hw.scale_up_bytes_per_s, hw.scale_out_bytes_per_s, hw.memory_reported_bytes
+        rows.append([
+            hw.id, hw.name + (" (announced)" if hw.announced else ""), f"{hw.memory_bytes / GB:,.0f}",
+            f"{seen / GB:,.1f}" if seen else "-", f"{hw.memory_bandwidth_bytes_per_s / TB_per_s:.3f}",
+            tf("bf16") if "bf16" in rate else tf("fp16"), tf("fp8"), tf("fp4"),
+            f"{hw.tdp_w:,.0f}" if hw.tdp_w else "-", _hourly(hw, "on_demand"), str(hw.scale_up_domain_gpus or "-"),
+            f"{up / GB:,.0f}" if up else "-", f"{out / Gbit_per_s:,.0f}" if out else "-",
+        ])  # fmt: skip
+    lines = _aligned(header, rows, "<<>>>>>>>>>>>")
     lines.append(
-        "(mem in GB = 1e9 bytes; dense TFLOP/s; bf16 column shows fp16 where a device lists no bf16; $/h = on-demand (every basis: data/prices.yaml); domain = GPUs per "
-        "scale-up domain, out = scale-out NIC Gb/s per GPU, '-' = not published; (announced) = not shipping, vendor "
-        "claims)"
+        "(mem in GB = 1e9 bytes (datasheet); reported GB = what the vendor's tool (nvidia-smi, rocm-smi) shows per GPU; "
+        "dense TFLOP/s; bf16 column shows fp16 where a device lists no bf16; $/h = on-demand (every basis: "
+        "data/prices.yaml); domain = GPUs per scale-up domain, up = scale-up GB/s per GPU per direction, out = "
+        "scale-out NIC Gb/s per GPU, '-' = not published; (announced) = not shipping, vendor claims)"
     )
     return "\n".join(lines)
 
