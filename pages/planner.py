@@ -323,6 +323,12 @@ def layout_section() -> None:
                rate=tr(f"pl_pool_rate_{d.rate_set_by}"), ttft=fmt.duration(d.ttft_s), kv=fmt.duration(d.kv_transfer_s)),
             icon=":material/target:",
         )  # fmt: skip
+    parts = cache.built(  # the decode pool's step, part by part: where its time goes, communication's share
+        f"planner-layout-parts|{cache.scenario_key(state, 'batch', 'gpus', 'lang')}|{budget}|{serving}|{target_s}",
+        lambda: layout_search.decode_parts(model, hw, scenario, profile, d),
+    )
+    if parts is not None:
+        st.caption(figs.layout_parts_text(d, parts, hw, tr=tr))
     if ttft_s:
         st.caption(tr("pl_layout_ttft_note", ttft=fmt.duration(ttft_s)))
     check = cache.disaggregated_check().get("frontier")
@@ -353,7 +359,7 @@ def layout_section() -> None:
         )  # fmt: skip
     chart.figure(
         figs.layout_figure(d, tr=tr),
-        figs.layout_table(d, serving_searched=serving, usable_bytes=gate.bytes, usable_basis=gate.basis),
+        figs.layout_table(d, serving_searched=serving, usable_bytes=gate.bytes, usable_basis=gate.basis, parts=parts),
         "planner-layout",
         tr,
     )

@@ -12,7 +12,15 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from tpot_model import Scenario, estimate, load_hardware_catalog, load_model_catalog, resolve_profile
+from tpot_model import (
+    Scenario,
+    estimate,
+    load_hardware_catalog,
+    load_model_catalog,
+    resolve_hardware,
+    resolve_model,
+    resolve_profile,
+)
 from tpot_model import layouts as lo
 from tpot_model.planner_cli import frontier_main
 from tpot_model.roofline import kv_cache_bytes_per_sequence, link_bytes_per_s
@@ -182,6 +190,11 @@ def test_cli_search_json_has_the_keys_and_agrees_with_the_model(capsys):
     assert d["tokens_per_s_per_user"] >= 40 and d["gpus_used"] <= 16 and d["serving"] == ref.serving
     assert d["layout"]["decode"]["gpus_each"] == ref.decode.gpus_each
     assert (d["layout"]["prefill"] is None) == (ref.serving == "aggregated")
+    # the decode pool's step, part by part (layouts.decode_parts), communication's share and the link it crosses
+    parts = lo.decode_parts(L70, HARDWARE["h200"], s, TYPICAL, ref)
+    assert d["decode_step_ms"] == pytest.approx({k: v * 1e3 for k, v in parts.parts_s.items()})
+    assert d["communication_share"] == pytest.approx(parts.communication_share)
+    assert d["collective_link"] == (parts.link or None)
     # --interactivity 40 is --tpot-target-ms 25
     assert frontier_main([*ARGS, "--max-gpus", "16", "--tpot-target-ms", "25", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["tokens_per_s_per_gpu"] == pytest.approx(d["tokens_per_s_per_gpu"])
@@ -353,3 +366,27 @@ def test_replicas_of_an_8_gpu_instance_take_the_single_node_cell():
                              serving="disaggregated")  # fmt: skip
     assert dis.feasible and dis.gpus_used > 8
     assert deployment_range(dis, DSR1, HARDWARE["b200"], sglang, check)[3] == ("multi_node", "below_high")
+
+
+def test_the_same_wide_ep_decode_pool_in_an_nvl72_domain_and_across_hgx_nodes():
+    """Issue 18: a 64-GPU wide-EP decode instance (DEP64, batch 2,048, DeepSeek-V3 FP8, 1k/1k) on GB200 NVL72 and on
+    eight HGX B200 nodes: the same weights, KV cache and overhead; its all-to-all crosses NVLink inside the 72-GPU
+    domain on GB200 and the 400 Gb/s NICs on B200, so communication alone differs, and the breakdown says by how
+    much of the step."""
+    m, p = resolve_model("deepseek-v3"), resolve_profile("typical")
+    s = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8")
+    parts = {}
+    for h in ("gb200", "b200"):
+        hw = resolve_hardware(h)
+        d = lo.best_deployment(m, hw, s, p, max_gpus=64, tpot_target_s=0.05, serving="disaggregated")
+        parts[h] = lo.decode_parts(m, hw, s, p, replace(d, decode=lo.Pool(1, 64, "dp-ep", 2048)))
+    nvl, hgx = parts["gb200"], parts["b200"]
+    assert (nvl.link, hgx.link) == ("scale_up", "scale_out")
+    for b in ("weights", "kv_cache", "overhead"):
+        assert nvl.parts_s[b] == pytest.approx(hgx.parts_s[b], rel=1e-9), b
+    assert hgx.parts_s["communication"] > 3 * nvl.parts_s["communication"]
+    assert 0.05 < nvl.communication_share < 0.25 < hgx.communication_share < 0.6
+    # the parts are the estimate's own decomposition of that instance's decode step (mean cache ISL + OSL/2)
+    e = estimate(m, resolve_hardware("b200"), replace(s, batch=2048, num_gpus=64, parallelism="dp-ep",
+                 context_tokens=1024 + 512, output_tokens=512), p)  # fmt: skip
+    assert hgx.parts_s == pytest.approx({k: float(v) for k, v in e.breakdown_s.items()})

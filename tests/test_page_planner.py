@@ -515,3 +515,27 @@ def test_batches_of_thousands_carry_separators():
     assert not at.exception, at.exception
     shown = _metric(at, EN("pl_m_batch"))
     assert "," in shown and int(shown.replace(",", "")) >= 1000
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_layout_search_shows_its_decode_pools_step_and_communication_share(lang):
+    """Issue 18: the chosen layout's TPOT breakdown, with communication's share and the link it crosses (on GB200
+    the decode pool's all-to-all stays inside the NVL72 domain); its CSV carries the same parts."""
+    tr = Translator(lang)
+    at = run_page("planner", model="deepseek-r1", hardware="gb200", gpus="8", weights="fp8", kv="fp8",
+                  context="1024", output="1024", planner_section="gpus", lang=lang)  # fmt: skip
+    assert not at.exception, at.exception
+    m, hw = load_model_catalog()["deepseek-r1"], load_hardware_catalog()["gb200"]
+    s = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8")
+    prof = resolve_profile("typical")
+    d = lo.best_deployment(m, hw, s, prof, max_gpus=72, tpot_target_s=0.05)
+    parts = lo.decode_parts(m, hw, s, prof, d)
+    assert parts is not None and parts.link == "scale_up"
+    assert figs.layout_parts_text(d, parts, hw, tr=tr) in [c.value for c in at.main.caption]
+    said = figs.layout_parts_text(d, parts, hw, tr=tr)
+    assert fmt.pct(parts.communication_share, 0) in said and tr("bucket_communication") in said
+    assert tr("pl_link_scale_up", domain=72, up=fmt.gb_per_s(hw.scale_up_bytes_per_s)) in said
+    table = figs.layout_table(d, serving_searched="best", usable_bytes=1.0, usable_basis="reported", parts=parts)
+    decode = table[table.pool == "decode"].iloc[0]
+    assert decode.step_communication_ms == pytest.approx(parts.parts_s["communication"] * 1e3)
+    assert decode.collective_link == "scale_up"

@@ -621,6 +621,45 @@ def deployment_curve(tables: LayoutTables, interactivity_tok_s_per_user) -> list
     return [choose(tables, 1.0 / float(x)) for x in np.atleast_1d(interactivity_tok_s_per_user)]
 
 
+@dataclass(frozen=True)
+class StepParts:
+    """One instance of a deployment's decode pool at its batch, as the search timed it: seconds per part of the step
+    (roofline.BUCKETS: weights, KV cache, compute, communication, overhead), before the measured pool correction and
+    MTP that the deployment's TPOT adds (tpot_s), and the link its collectives cross ('scale_up' inside one domain,
+    'scale_out' across domains, '' for one GPU)."""
+
+    parts_s: dict[str, float]
+    tpot_s: float
+    link: str
+
+    @property
+    def communication_share(self) -> float:
+        """Communication's share of the modelled step (0-1)."""
+        total = sum(self.parts_s.values())
+        return self.parts_s["communication"] / total if total > 0 else math.nan
+
+
+def decode_parts(
+    model: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProfile, d: Deployment
+) -> StepParts | None:
+    """The TPOT decomposition of a deployment's decode pool (aggregated: its continuous-batching step; disaggregated:
+    decode steps alone at the mean cache, ISL + OSL/2, as _decode_table times them); None when nothing was chosen or
+    the pool is pipeline-parallel (its stages are timed whole, planner.pipeline_parallel)."""
+    p = d.decode
+    if not d.feasible or p is None or p.pipeline_stages > 1:
+        return None
+    if d.serving == "aggregated":
+        sc = replace(s, batch=p.batch, num_gpus=p.gpus_each, parallelism=p.parallelism, batching="continuous")
+    else:
+        osl = float(s.output_tokens)
+        half = math.floor(osl / 2)
+        sc = replace(s, batch=p.batch, num_gpus=p.gpus_each, parallelism=p.parallelism, batching="static",
+                     context_tokens=float(s.context_tokens) + half, output_tokens=osl - half)  # fmt: skip
+    e = estimate(model, hw, sc, profile)
+    link = "" if p.gpus_each == 1 else "scale_up" if p.gpus_each <= scale_up_domain_gpus(hw) else "scale_out"
+    return StepParts({k: float(v) for k, v in e.breakdown_s.items()}, d.tpot_s, link)
+
+
 def memory_reason(winner: Deployment, other: Deployment) -> tuple[str, Candidate] | None:
     """Why `other` (another chip, same model) falls behind `winner` because of memory: the winner's decode layout on
     the other chip does not fit at all ('does_not_fit') or holds fewer sequences than the winner runs

@@ -15,7 +15,7 @@ from .catalog import CatalogError, resolve_hardware, resolve_model
 from .economics import price_for
 from .fleet import Demand, Fleet, fleets
 from .frontier_check import deployment_range
-from .layouts import MAX_BUDGET_GPUS, SERVING_MODES, Deployment, best_deployment
+from .layouts import MAX_BUDGET_GPUS, SERVING_MODES, Deployment, StepParts, best_deployment, decode_parts
 from .planner import MAX_BATCH_SEARCHED, FrontierPoint, frontier
 from .pool_correction import committed_check
 from .precision import parse_format
@@ -313,9 +313,15 @@ def measured_band(d: Deployment, model, hw, profile) -> tuple[float, float, str]
 
 
 def search_dict(
-    d: Deployment, args: argparse.Namespace, model_id: str, hardware_id: str, band: tuple | None = None
+    d: Deployment,
+    args: argparse.Namespace,
+    model_id: str,
+    hardware_id: str,
+    band: tuple | None = None,
+    parts: StepParts | None = None,
 ) -> dict:
-    """The layout search's JSON: display units in the key names, null for unknown numbers; band: measured_band's."""
+    """The layout search's JSON: display units in the key names, null for unknown numbers; band: measured_band's;
+    parts: the decode pool's step decomposition (layouts.decode_parts)."""
     return {
         "model": model_id,
         "hardware": hardware_id,
@@ -351,6 +357,10 @@ def search_dict(
         # nothing meets the target: the fastest any layout that fits reaches (null otherwise)
         "fastest_tokens_per_s_per_user": _num(1.0 / d.fastest_tpot_s),
         "fastest_tpot_ms": _num(d.fastest_tpot_s / ms),
+        # one decode instance's step as modelled, before the pool correction and MTP that tpot_ms adds
+        "decode_step_ms": {k: _num(v / ms) for k, v in parts.parts_s.items()} if parts else None,
+        "communication_share": _num(parts.communication_share) if parts else None,
+        "collective_link": (parts.link or None) if parts else None,
     }
 
 
@@ -387,13 +397,17 @@ def _search_text(d: dict) -> str:
         ("serving", d["serving"]),
         ("layout", layout),
         ("gpus_used", f"{d['gpus_used']}"),
-        ("batch_per_instance", f"{lay['decode']['batch_per_instance']}"),
+        (
+            "batch_per_instance",
+            f"{lay['decode']['batch_per_instance']}" + (" (decode pool)" if d["serving"] == "disaggregated" else ""),
+        ),  # fmt: skip
         ("tpot_ms", f"{d['tpot_ms']:.2f}"),
         ("ttft_ms", f"{d['ttft_ms']:.1f}"),
         ("tokens_per_s_per_user", f"{d['tokens_per_s_per_user']:.1f}"),
         ("tokens_per_s_per_gpu", f"{d['tokens_per_s_per_gpu']:.1f} (input + output)"),
         *band,
         ("output_tokens_per_s_per_gpu", f"{d['output_tokens_per_s_per_gpu']:.1f}"),
+        *_parts_rows(d),
         ("usd_per_1M_tokens", usd + " (input + output)"),
         (
             "limited_by",
@@ -401,6 +415,18 @@ def _search_text(d: dict) -> str:
         ),
     ]
     return head + "\n" + "\n".join(f"{k:<28} {v}" for k, v in rows)
+
+
+def _parts_rows(d: dict) -> list[tuple[str, str]]:
+    """The decode pool's step in the text output: its parts in ms and the link its collectives cross."""
+    if not d["decode_step_ms"]:
+        return []
+    parts = ", ".join(f"{k} {v:.2f}" for k, v in d["decode_step_ms"].items())
+    link = {"scale_up": "inside one scale-up domain", "scale_out": "across domains (scale-out network)"}.get(
+        d["collective_link"] or "", "one GPU, no collectives"
+    )
+    share = f"communication {100 * d['communication_share']:.0f}% of the step, {link}"
+    return [("decode_step_ms", f"{parts} (modelled, before the pool correction)"), ("communication", share)]
 
 
 def _scenario(args: argparse.Namespace, weights, kv, **more) -> Scenario:
@@ -438,7 +464,8 @@ def _search_main(args: argparse.Namespace, fields: dict) -> int:
         print(f"error: {flag}: {' '.join(str(e).split())}", file=sys.stderr)
         return 2
     band = measured_band(d, fields["model"], fields["hardware"], fields["profile"])
-    out = search_dict(d, args, fields["model"].id, fields["hardware"].id, band) | price_fields(
+    parts = decode_parts(fields["model"], fields["hardware"], scenario, fields["profile"], d)
+    out = search_dict(d, args, fields["model"].id, fields["hardware"].id, band, parts) | price_fields(
         fields["hardware"], scenario
     )
     print(json.dumps(out, indent=2) if args.json else _search_text(out))

@@ -13,7 +13,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.colors import get_colorscale
 
-from tpot_model.layouts import MAX_BUDGET_GPUS, SERVING_MODES, Deployment, Pool
+from tpot_model.layouts import MAX_BUDGET_GPUS, SERVING_MODES, Deployment, Pool, StepParts
 from tpot_model.planner import (
     MAX_BATCH_SEARCHED,
     CostGrid,
@@ -24,8 +24,10 @@ from tpot_model.planner import (
     Speculative,
     TPScaling,
 )
+from tpot_model.roofline import BUCKETS, scale_up_domain_gpus
 from tpot_model.speculative import MTP_ACCEPTANCE, MTP_K
 from tpot_model.targets import TPOT_TARGETS_S
+from tpot_model.units import Gbit_per_s
 
 from .. import fmt
 from ..i18n import EN, Translator
@@ -746,9 +748,12 @@ def layout_figure(d: Deployment, *, tr: Translator = EN) -> go.Figure:
     return fig
 
 
-def layout_table(d: Deployment, *, serving_searched: str, usable_bytes: float, usable_basis: str) -> pd.DataFrame:
+def layout_table(
+    d: Deployment, *, serving_searched: str, usable_bytes: float, usable_basis: str, parts: StepParts | None = None
+) -> pd.DataFrame:
     """What the search chose, one row per pool (none: one row with pool 'none'), with the inputs (budget, serving
-    mode searched, targets) and the deployment's numbers on every row; display units in the column names."""
+    mode searched, targets) and the deployment's numbers on every row; display units in the column names; the decode
+    pool's row with its step's parts (layouts.decode_parts: ms, communication share, the link crossed)."""
     pools = _pools(d) or [("none", None)]
     ms = 1e3
     rows = []
@@ -785,9 +790,30 @@ def layout_table(d: Deployment, *, serving_searched: str, usable_bytes: float, u
                 "rate_set_by": d.rate_set_by or None,
                 "usable_memory_per_gpu_GB": usable_bytes / 1e9,
                 "usable_memory_basis": usable_basis,
-            }
+                **{
+                    f"step_{b}_ms": v * ms if parts and kind != "prefill" else None
+                    for b, v in (parts.parts_s if parts else dict.fromkeys(BUCKETS, 0.0)).items()
+                },
+                "step_communication_share": parts.communication_share if parts and kind != "prefill" else None,
+                "collective_link": (parts.link or None) if parts and kind != "prefill" else None,
+            }  # fmt: skip
         )
     return pd.DataFrame(rows)
+
+
+def layout_parts_text(d: Deployment, parts: StepParts, hw, *, tr: Translator = EN) -> str:
+    """One decode instance's step, part by part, with communication's share and the link it crosses; and, where the
+    pool correction or MTP changes it, the TPOT the search reports."""
+    total = sum(parts.parts_s.values())
+    items = tr.join([f"{tr(f'bucket_{b}')} {fmt.ms(v)}" for b, v in parts.parts_s.items()])
+    link = fmt.device_text(f"pl_link_{parts.link or 'none'}", hw, tr, domain=scale_up_domain_gpus(hw),
+                           up=fmt.gb_per_s(hw.scale_up_bytes_per_s or math.nan),
+                           out=f"{(hw.scale_out_bytes_per_s or math.nan) / Gbit_per_s:,.0f}")  # fmt: skip
+    tail = tr("pl_layout_parts_tail", tpot=fmt.ms(d.tpot_s)) if abs(d.tpot_s / total - 1) > 0.005 else ""
+    return tr("pl_layout_parts", pool=d.decode.label.split(" x ", 1)[-1], batch=fmt.integer(d.decode.batch),
+              items=items, total=fmt.ms(total), share=fmt.pct(parts.communication_share, 0), link=link, tail=tail)  # fmt: skip
+    return tr("pl_layout_parts", pool=d.decode.label, batch=fmt.integer(d.decode.batch), items=items,
+              total=fmt.ms(total), share=fmt.pct(parts.communication_share, 0), link=link, tpot=fmt.ms(d.tpot_s))  # fmt: skip
 
 
 def layout_display_table(d: Deployment, *, tr: Translator = EN) -> pd.DataFrame:
