@@ -42,6 +42,7 @@ if not st.session_state.get(INIT):
             BUDGET: inputs.max_gpus or domain_budget,
             BUDGET_FOR: domain_budget,
             "planner.serving": inputs.serving,
+            "planner.request_ttft_ms": inputs.request_ttft_ms,
             NOTICES: bad_params,
             INIT: True,
         }
@@ -198,19 +199,22 @@ if point.feasible and price_known:
 
 
 def write_url() -> None:
-    """The page's inputs into the URL (also from inside a fragment, whose rerun skips the end of the script)."""
-    st.query_params.update(
-        page_state.planner_query(
-            target_ms,
-            ttft_ms,
-            st.session_state["planner.k"],
-            st.session_state["planner.accept"],
-            st.session_state["planner.prefix_hit"],
-            st.session_state[SECTION_ID],
-            st.session_state[BUDGET],
-            st.session_state["planner.serving"],
-        )
+    """The page's inputs into the URL (also from inside a fragment, whose rerun skips the end of the script); a
+    parameter written only when set leaves it when unset."""
+    query = page_state.planner_query(
+        target_ms,
+        ttft_ms,
+        st.session_state["planner.k"],
+        st.session_state["planner.accept"],
+        st.session_state["planner.prefix_hit"],
+        st.session_state[SECTION_ID],
+        st.session_state[BUDGET],
+        st.session_state["planner.serving"],
+        st.session_state.get("planner.request_ttft_ms", 0.0),
     )
+    st.query_params.update(query)
+    if "planner_request_ttft_ms" in st.query_params and "planner_request_ttft_ms" not in query:
+        del st.query_params["planner_request_ttft_ms"]
 
 
 def speculative_inputs() -> tuple[int, float, object, float | None]:
@@ -266,7 +270,16 @@ def layout_section() -> None:
     """The best aggregated or disaggregated deployment within the GPU budget at the target (layouts.best_deployment,
     the search the CLI's frontier --max-gpus runs) and what it chose."""
     st.subheader(tr("pl_layout_h"))
-    c1, c2 = st.columns([1, 2])
+    c1, c2, c3 = st.columns([1, 2, 1])
+    c3.number_input(
+        tr("pl_request_ttft"),
+        min_value=0.0,
+        max_value=float(figs.MAX_TTFT_MS),
+        step=100.0,
+        key="planner.request_ttft_ms",
+        help=tr("pl_request_ttft_help"),
+        persist_state="session",
+    )
     c1.number_input(
         tr("pl_budget"),
         min_value=1,
@@ -286,10 +299,13 @@ def layout_section() -> None:
         persist_state="session",
     )
     budget, serving = int(st.session_state[BUDGET]), st.session_state["planner.serving"]
+    request_ttft_s = st.session_state["planner.request_ttft_ms"] / 1e3 or None  # each request's, not the batch's
+    key = f"{cache.scenario_key(state, 'batch', 'gpus', 'lang')}|{budget}|{serving}|{target_s}|{request_ttft_s}"
     d = cache.built(
-        f"planner-layout|{cache.scenario_key(state, 'batch', 'gpus', 'lang')}|{budget}|{serving}|{target_s}",
-        lambda: layout_search.best_deployment(  # per-request TTFT: the whole-batch TTFT target does not apply
+        f"planner-layout|{key}",
+        lambda: layout_search.best_deployment(
             model, hw, scenario, profile, max_gpus=budget, tpot_target_s=target_s, serving=serving,
+            ttft_target_s=request_ttft_s,
         ),
     )  # fmt: skip
     row = metrics.Row(wide=True)  # labels such as "Tokens/s per GPU (input + output)"
@@ -324,13 +340,15 @@ def layout_section() -> None:
             icon=":material/target:",
         )  # fmt: skip
     parts = cache.built(  # the decode pool's step, part by part: where its time goes, communication's share
-        f"planner-layout-parts|{cache.scenario_key(state, 'batch', 'gpus', 'lang')}|{budget}|{serving}|{target_s}",
+        f"planner-layout-parts|{key}",
         lambda: layout_search.decode_parts(model, hw, scenario, profile, d),
     )
     if parts is not None:
         st.caption(figs.layout_parts_text(d, parts, hw, tr=tr))
     if ttft_s:
         st.caption(tr("pl_layout_ttft_note", ttft=fmt.duration(ttft_s)))
+    if request_ttft_s and d.feasible:
+        st.caption(tr("pl_layout_request_ttft_met", target=fmt.duration(request_ttft_s), ttft=fmt.duration(d.ttft_s)))
     check = cache.disaggregated_check().get("frontier")
     if found := frontier_check.deployment_range(d, model, hw, profile, check):  # how far to trust it, by measured runs
         low, high, band, (node, level) = found

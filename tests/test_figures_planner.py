@@ -285,3 +285,13 @@ def test_planner_query_carries_the_layout_inputs():
     bad, notices = page_state.parse_planner_query({"planner_max_gpus": "1.5", "planner_serving": "x"}, 8)
     assert (bad.max_gpus, bad.serving) == (None, "best")
     assert [(n.param, n.used) for n in notices] == [("planner_max_gpus", "8"), ("planner_serving", "best")]
+
+
+def test_request_ttft_target_round_trips_and_a_bad_one_falls_back():
+    inputs, notices = page_state.parse_planner_query({"planner_request_ttft_ms": "400"})
+    assert inputs.request_ttft_ms == 400 and notices == []
+    q = page_state.planner_query(50.0, 0.0, 3, 0.5, 0.0, "gpus", 72, "best", inputs.request_ttft_ms)
+    assert q["planner_request_ttft_ms"] == "400"
+    assert "planner_request_ttft_ms" not in page_state.planner_query(50.0, 0.0, 3, 0.5, 0.0, "gpus", 72, "best")
+    bad, notices = page_state.parse_planner_query({"planner_request_ttft_ms": "-5"})
+    assert bad.request_ttft_ms == 0 and len(notices) == 1

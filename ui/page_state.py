@@ -4,7 +4,7 @@ default (or the nearest valid value) with a ui.state Notice naming the parameter
 I/O presets, precisions ...) belong to the pages' figure modules, which draw them.
 
 Planner: planner_target_ms, planner_ttft_ms, spec_k, spec_accept, prefix_hit, planner_section, planner_max_gpus,
-planner_serving.
+planner_serving, planner_request_ttft_ms.
 Frontier: fr_io, fr_hw, fr_prec, fr_layout, fr_engine, fr_y, fr_target, fr_tier, fr_usd, fr_mtp, fr_k, fr_accept,
 fr_log, fr_disagg, fr_rack_gpus.
 Compare: <side>_hardware, _gpus, _weights, _kv, _profile, _model, _batch, _context, _price for sides b and c.
@@ -96,6 +96,7 @@ class PlannerInputs:
     section: str = pl.SECTIONS[0]  # the open tab
     max_gpus: int | None = None  # the layout search's GPU budget; None: the chip's scale-up domain
     serving: str = pl.DEFAULT_SERVING  # the layout search's serving mode
+    request_ttft_ms: float = 0.0  # the layout search's per-request TTFT target (continuous batching); 0 = none
 
 
 def parse_planner_query(
@@ -125,6 +126,8 @@ def parse_planner_query(
         values["max_gpus"] = int(x)
     if (serving := r.choice("planner_serving", pl.SERVING, d.serving)) is not None:
         values["serving"] = serving
+    if (x := r.number("planner_request_ttft_ms", lambda x: 0 <= x <= pl.MAX_TTFT_MS, "0")) is not None:
+        values["request_ttft_ms"] = x
     return PlannerInputs(**{**d.__dict__, **values}), r.notices
 
 
@@ -137,8 +140,10 @@ def planner_query(
     section: str,
     max_gpus: int | None = None,
     serving: str = pl.DEFAULT_SERVING,
+    request_ttft_ms: float = 0.0,
 ) -> dict[str, str]:
-    """The planner's inputs as URL parameters (plain strings); the GPU budget only when set."""
+    """The planner's inputs as URL parameters (plain strings); the GPU budget and the layout search's per-request
+    TTFT target only when set."""
     out = {
         "planner_target_ms": f"{tpot_ms:g}",
         "planner_ttft_ms": f"{ttft_ms:g}",
@@ -150,6 +155,8 @@ def planner_query(
     }
     if max_gpus is not None:
         out["planner_max_gpus"] = str(int(max_gpus))
+    if request_ttft_ms:
+        out["planner_request_ttft_ms"] = f"{request_ttft_ms:g}"
     return out
 
 
