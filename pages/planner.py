@@ -276,6 +276,7 @@ def layout_section() -> None:
         min_value=0.0,
         max_value=float(figs.MAX_TTFT_MS),
         step=100.0,
+        format="%.0f",
         key="planner.request_ttft_ms",
         help=tr("pl_request_ttft_help"),
         persist_state="session",
