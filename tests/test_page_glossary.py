@@ -84,6 +84,8 @@ def test_terms_the_app_models_say_where_not_that_they_are_not_modelled(lang):
         "Continuous batching": ["page_frontier", "page_overview", "page_compare"],
         "Speculative decoding": ["page_planner", "page_frontier"],
         "Pipeline parallelism (PP)": ["page_planner", "page_frontier"],
+        "Prefill-decode disaggregation": ["page_planner", "page_frontier"],
+        "Expert parallelism (EP)": ["page_planner", "page_frontier"],
     }
     for term, page_keys in pages.items():
         text = definition[term]
