@@ -625,11 +625,10 @@ def deployment_curve(tables: LayoutTables, interactivity_tok_s_per_user) -> list
 class StepParts:
     """One instance of a deployment's decode pool at its batch, as the search timed it: seconds per part of the step
     (roofline.BUCKETS: weights, KV cache, compute, communication, overhead), before the measured pool correction and
-    MTP that the deployment's TPOT adds (tpot_s), and the link its collectives cross ('scale_up' inside one domain,
-    'scale_out' across domains, '' for one GPU)."""
+    MTP that the deployment's TPOT adds, and the link its collectives cross ('scale_up' inside one domain, 'scale_out'
+    across domains, '' for one GPU)."""
 
     parts_s: dict[str, float]
-    tpot_s: float
     link: str
 
     @property
@@ -657,7 +656,7 @@ def decode_parts(
                      context_tokens=float(s.context_tokens) + half, output_tokens=osl - half)  # fmt: skip
     e = estimate(model, hw, sc, profile)
     link = "" if p.gpus_each == 1 else "scale_up" if p.gpus_each <= scale_up_domain_gpus(hw) else "scale_out"
-    return StepParts({k: float(v) for k, v in e.breakdown_s.items()}, d.tpot_s, link)
+    return StepParts({k: float(v) for k, v in e.breakdown_s.items()}, link)
 
 
 def memory_reason(winner: Deployment, other: Deployment) -> tuple[str, Candidate] | None:
