@@ -216,8 +216,16 @@ has_power = math.isfinite(est.all_in_w_per_gpu)
 
 row = metrics.Row()
 row.metric(fmt.device_text("ec_m_rev", hw, tr), fmt.usd(rev.revenue_usd_per_gpu_hour))
-row.metric(tr("ec_m_margin"), **({"value": fmt.pct(rev.gross_margin_fraction, na=tr("fr_na"))} if priced
-                                 else metrics.missing(no_price)))  # fmt: skip
+margin_at = fmt.device_text("ec_m_margin_at", hw, tr, usd=fmt.usd(est.price_usd_per_gpu_hour),
+                            basis=tr(f"basis_{est.price.basis}"))  # fmt: skip
+row.metric(
+    tr("ec_m_margin"),
+    **(
+        {"value": fmt.pct(rev.gross_margin_fraction, na=tr("fr_na")), **metrics.note(margin_at)}
+        if priced
+        else metrics.missing(no_price)
+    ),
+)  # the cost it nets: not the TCO above
 row.metric(tr("ec_m_rev_mw"), **({"value": fmt.usd(rev.revenue_usd_per_mw_hour)} if has_power
                                  else metrics.missing(no_power)))  # fmt: skip
 row.metric(tr("ec_m_rev_rack"), fmt.usd(rev.revenue_usd_per_rack_hour))

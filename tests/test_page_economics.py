@@ -317,7 +317,8 @@ def test_economics_words_follow_the_chips_and_unpriced_candidates_are_named(lang
     assert tr("ec_tco_no_tier", hw="Google TPU7x (Ironwood)") not in infos
     values = {m.label: (m.value, m.delta) for m in at.metric}
     assert values[tr("ec_m_rev_mw")] == ("—", tr("no_public_power_short"))
-    assert values[tr("ec_m_margin")][0].endswith("%")  # priced: the margin is there
+    assert values[tr("ec_m_margin")][0].endswith("%")  # priced: the margin is there, and the price it nets
+    assert values[tr("ec_m_margin")][1].startswith(tr("ec_m_margin_at_chip", usd="$", basis="").split("$")[0])
     # the payback's capex is solved from the hyperscaler price and the all-in power: the power is what is missing
     assert values[tr("ec_m_payback")] == ("—", tr("no_public_power_short"))
     at.multiselect(key="econ.chips").set_value(["h200", "b200"]).run()  # GPU candidates only: GPUs
@@ -371,3 +372,12 @@ def test_chart_captions_state_what_each_chart_is_priced_at(lang):
     chips = tr.join(["B200", "H200 SXM 141GB", "MI355X"])
     assert tr("export_device_chosen", hw=chips) in decor["capacity"]
     assert tr("export_price_each_chip", basis=tr("basis_on_demand")) in decor["capacity"]
+
+
+def test_gross_margin_says_which_price_it_nets():
+    """The gross margin nets the sidebar's price (on-demand $6.03 for B200) while the TCO built above reads $1.73: the
+    margin states the price and basis it is computed at (an analyst read the two as contradictory)."""
+    at = run_page("economics", model="deepseek-r1", hardware="b200", gpus="8", weights="fp8", kv="fp8")
+    assert not at.exception, at.exception
+    value, note = next((m.value, m.delta) for m in at.metric if m.label == EN("ec_m_margin"))
+    assert value.endswith("%") and note == EN("ec_m_margin_at", usd="$6.03", basis=EN("basis_on_demand"))
