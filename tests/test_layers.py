@@ -14,7 +14,8 @@ PACKAGE = ROOT / "tpot_model"
 
 # Each module may import modules of its own layer or lower ones; a new module must be given a layer here.
 LAYERS = (
-    ("units", "precision", "files", "prices"),  # units and formats; safe file reading; the price table
+    ("units", "precision", "files", "prices", "numtext"),  # units and formats; safe file reading; the price table;
+    # numbers as people read them
     ("hf_config",),  # a Hugging Face config.json -> the project's model entry
     ("catalog", "scenario", "targets"),  # Hardware, ModelSpec and their validation; a scenario; latency targets
     ("profiles",),  # efficiency profiles (fields that describe themselves)
