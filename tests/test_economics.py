@@ -115,7 +115,7 @@ SCEN = Scenario(context_tokens=4096, output_tokens=1024, weights="fp8", price_ba
 
 def test_fleet_hand_worked_and_consistent_with_frontier():
     hw = resolve_hardware("h200")
-    best = planner.cheapest(MODEL, hw, SCEN, PROFILE, 50 * ms, None, planner.NODE_GPU_OPTIONS)
+    best = planner.cheapest(MODEL, hw, SCEN, PROFILE, 50 * ms, None, planner.DOMAIN)
     n, rate = best.num_gpus, best.tokens_per_s_per_gpu
     # the frontier at that layout gives the same per-GPU rate
     same = planner.frontier(MODEL, hw, Scenario(**{**_fields(SCEN), "num_gpus": n}), PROFILE, 50 * ms)
@@ -205,3 +205,18 @@ def test_capacity_demand_needs_tokens_or_requests(capsys, demand, message):
     assert cli.main(base + demand) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and message in err and err.count("\n") == 1
+
+
+def test_fleet_searches_the_whole_scale_up_domain():
+    """Issue 19 (noticed): fleets were sized from one node of 8 even on GB200 NVL72, whose domain is 72. Kimi K2 in
+    BF16 (about 2 TB of weights) does not fit 8 x 186 GB: on HGX B200 (a domain of 8) no layout exists, on GB200 NVL72
+    a wider tensor-parallel replica does, and its GPU count is a count the domain search offers."""
+    kimi = resolve_model("kimi-k2")
+    scen = Scenario(context_tokens=4096, output_tokens=1024, weights="bf16", price_basis="hyperscaler")
+    demand = Demand(1e10)
+    gb200 = fleet(kimi, resolve_hardware("gb200"), scen, PROFILE, demand, 50 * ms)
+    b200 = fleet(kimi, resolve_hardware("b200"), scen, PROFILE, demand, 50 * ms)
+    assert not b200.feasible and b200.limited_by == "memory"
+    assert gb200.feasible and gb200.gpus_per_replica > 8
+    assert gb200.gpus_per_replica in planner.domain_gpu_options(resolve_hardware("gb200"))
+    assert gb200.gpus == gb200.replicas * gb200.gpus_per_replica

@@ -1,6 +1,6 @@
 """Demand to capacity: the fleet that serves a token demand at a latency target, per chip. USD, W, tokens, seconds.
 
-For each chip: the planner's best layout at the TPOT target (planner.cheapest over one node's GPU counts: the most
+For each chip: the planner's best layout at the TPOT target (planner.cheapest over the GPU counts of one scale-up domain: the most
 output tokens/s per GPU), then GPUs = replicas x GPUs per replica, the fewest replicas whose rate, derated by the
 utilisation, covers the peak demand (average x peak-to-average): one replica fewer would not. Input tokens cost
 prefill time at the layout's own prefill rate (the TTFT of its batch), which lowers the output rate per GPU."""
@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 from .catalog import Hardware, ModelSpec
 from .economics import HOURS_PER_YEAR, YEAR_S, price_for, tco_preset
-from .planner import NODE_GPU_OPTIONS, cheapest
+from .planner import DOMAIN, cheapest
 from .profiles import EfficiencyProfile
 from .scenario import Scenario
 
@@ -110,8 +110,9 @@ def fleet(
     ttft_target_s: float | None = None,
 ) -> Fleet:
     """The fleet of one chip for a demand at a TPOT target (scenario: context and output per request, formats,
-    price basis; its batch and GPU count are chosen here)."""
-    point = cheapest(model, hw, scenario, profile, tpot_target_s, ttft_target_s, NODE_GPU_OPTIONS)
+    price basis; its batch and GPU count are chosen here, the count within the chip's scale-up domain: 8 on an HGX
+    server, up to 72 on an NVL72 rack)."""
+    point = cheapest(model, hw, scenario, profile, tpot_target_s, ttft_target_s, DOMAIN)
     price = price_for(hw, scenario)
     tier = hw.prices.price("hyperscaler")
     capex = (
