@@ -5,7 +5,6 @@ against the measurements. The page's own inputs travel in the URL (fr_io, fr_hw,
 fr_y, fr_target, fr_tier, fr_usd, fr_mtp, fr_k, fr_accept, fr_log, fr_disagg, fr_rack_gpus)."""
 
 import math
-from dataclasses import replace
 
 import streamlit as st
 
@@ -484,7 +483,7 @@ if (
         curves.append(
             rack.RackCurve(
                 hid,
-                fmt.chip(replace(hw, name=figs.short_name(hw.name)), tr),
+                fmt.chip(hw, tr, short=True),
                 hid in rack.PROJECTIONS,
                 rack.INTERACTIVITY,
                 found[hid],

@@ -16,6 +16,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from tpot_model import mlperf
+from tpot_model.catalog import Hardware
 from tpot_model.economics import tokens_per_s_per_mw, usd_per_1M_tokens
 from tpot_model.files import number_or_nan
 from tpot_model.prices import BASES
@@ -97,8 +98,7 @@ def series_grid(hardware: Sequence[str], precisions: Sequence[str], layouts: Seq
 class Series:
     """One curve: a hardware x precision x layout served at every concurrency (arrays over CONCURRENCY)."""
 
-    hardware_id: str
-    hardware_name: str
+    hardware: Hardware
     precision: str
     weights: str
     layout: str
@@ -126,7 +126,11 @@ class Series:
         return self.output_per_gpu if y == "output" else self.total_per_gpu
 
     def label(self, tr: Translator = EN) -> str:
-        return f"{short_name(self.hardware_name)} · {PRECISION_LABEL[self.precision]} · {LAYOUT_LABEL[self.layout]}"
+        return f"{fmt.chip(self.hardware, tr, short=True)} · {PRECISION_LABEL[self.precision]} · {LAYOUT_LABEL[self.layout]}"
+
+    @property
+    def hardware_id(self) -> str:
+        return self.hardware.id
 
     def price(self, tier: str, custom_usd: float) -> float:
         return custom_usd if tier == CUSTOM else self.usd_per_gpu_hour.get(tier, math.nan)
@@ -135,14 +139,6 @@ class Series:
         """tokens/s per GPU at the target interactivity, along the points that fit (nan when off the curve)."""
         ok = self.fits
         return at_interactivity(self.interactivity[ok], self.per_gpu(y)[ok], target)
-
-
-def short_name(name: str) -> str:
-    """'NVIDIA H200 SXM 141GB' -> 'H200 SXM 141GB', 'AMD Instinct MI355X' -> 'MI355X' (legend width)."""
-    for prefix in ("NVIDIA ", "AMD Instinct ", "AMD ", "Intel ", "Google "):
-        if name.startswith(prefix):
-            name = name[len(prefix) :]
-    return name.split(" (")[0]
 
 
 def make_series(hardware, precision: str, weights: str, layout: str, concurrency, tpot_s, ttft_s, output_per_gpu,
@@ -154,8 +150,7 @@ def make_series(hardware, precision: str, weights: str, layout: str, concurrency
         prices["on_demand"] = hardware.price_usd_per_hour
     shape = np.shape(concurrency)
     return Series(
-        hardware_id=hardware.id,
-        hardware_name=hardware.name,
+        hardware=hardware,
         precision=precision,
         weights=weights,
         layout=layout,
