@@ -921,3 +921,73 @@ def test_interconnect_key_is_still_read_and_not_both(tmp_path):
         )
     with pytest.raises(CatalogError, match="scale_up_domain_gpus"):
         hardware_from_text(yaml.safe_dump({"x": {**entry, "scale_up_domain_gpus": 0}}), "zero.yaml")
+
+
+# --------------------------------------------------------------------------------------------------- per-figure sources
+
+
+@pytest.mark.parametrize("hw_id", NEW_SYSTEM_IDS)
+def test_new_chips_cite_every_figure(hw_id):
+    """Issue 18: every new catalog entry has sources per field: each figure it gives (memory, bandwidth, every dense
+    rate, TDP, the system fields, launch year) is stated by a source line that names it, or says how it was derived;
+    every cited line is one of the entry's sources."""
+    from tpot_model.catalog import hardware_figures
+
+    hw = load_hardware_catalog()[hw_id]
+    figures = hardware_figures(hw)
+    assert {"memory_GB", "memory_bandwidth_TB_per_s", "launch_year"} <= set(figures)
+    assert [f for f in figures if f not in hw.field_sources and f not in hw.derived] == []
+    cited = {c for cites in hw.field_sources.values() for c in cites}
+    assert cited <= set(hw.source) | set(hw.system_source)
+
+
+def test_per_figure_sources_read_back_in_datasheet_units():
+    from tpot_model.catalog import figure_value
+
+    hw = load_hardware_catalog()["vr200"]
+    assert figure_value(hw, "memory_GB") == (pytest.approx(288.0), "GB") and figure_value(hw, "tdp_W") == (2300.0, "W")
+    assert figure_value(hw, "dense_TFLOP_per_s.fp4") == (pytest.approx(50000.0), "TFLOP/s")
+    assert figure_value(hw, "scale_up_GB_per_s") == (pytest.approx(1800.0), "GB/s")
+    assert hw.derived["dense_TFLOP_per_s.bf16"].startswith("FP8 / 2")
+    assert any("silicontales" in c for c in hw.field_sources["memory_bandwidth_TB_per_s"])
+
+
+_CITED = {
+    "cite": "https://example.com/datasheet",
+    "fields": ["memory_GB", "memory_bandwidth_TB_per_s", "dense_TFLOP_per_s"],
+}
+
+
+def test_a_cited_entry_loads_with_its_figures(tmp_path):
+    entry = _hw(source=[_CITED, "https://example.com/other"], derived={"tdp_W": "ESTIMATE: board power"},
+                interconnect_GB_per_s=450, system_source=[{"cite": "NVLink page", "fields": ["interconnect_GB_per_s"]}])  # fmt: skip
+    hw = load_hardware_catalog(_write(tmp_path, "hw.yaml", {"toy-gpu": entry}))["toy-gpu"]
+    assert hw.source == ("https://example.com/datasheet", "https://example.com/other")
+    assert hw.field_sources == {
+        "memory_GB": ("https://example.com/datasheet",),
+        "memory_bandwidth_TB_per_s": ("https://example.com/datasheet",),
+        "dense_TFLOP_per_s.bf16": ("https://example.com/datasheet",),
+        "scale_up_GB_per_s": ("NVLink page",),  # the older YAML name read as the one figure it is
+    }
+    assert hw.derived == {"tdp_W": "ESTIMATE: board power"}
+
+
+BAD_CITES = [
+    pytest.param(_hw(source=[_CITED]), "tdp_W", id="figure-left-uncited"),
+    pytest.param(_hw(source=[{**_CITED, "fields": ["memory_GB", "clock_MHz"]}]), "clock_MHz", id="unknown-figure"),
+    pytest.param(
+        _hw(source=[{**_CITED, "fields": ["scale_out_Gbit_per_s"]}]), "scale_out_Gbit_per_s", id="figure-not-given"
+    ),  # fmt: skip
+    pytest.param(_hw(source=[{"cite": "x"}]), "fields", id="cite-without-fields"),
+    pytest.param(_hw(source=[{**_CITED, "fields": []}]), "fields", id="empty-fields"),
+    pytest.param(_hw(source=[_CITED], derived={"tdp_W": ""}), "derived", id="empty-derivation"),
+    pytest.param(_hw(source=[_CITED], derived={"tdp_W": "x", "memory_type": "y"}), "memory_type", id="derived-unknown"),
+]
+
+
+@pytest.mark.parametrize(("entry", "key"), BAD_CITES)
+def test_bad_per_figure_sources_name_the_figure(entry, key):
+    with pytest.raises(CatalogError) as err:
+        hardware_from_text(yaml.safe_dump({"toy-gpu": entry}), "my_gpu.yaml")
+    message = str(err.value)
+    assert "my_gpu.yaml" in message and "toy-gpu" in message and key in message, message

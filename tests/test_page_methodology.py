@@ -265,3 +265,29 @@ def test_fixed_overhead_sum_names_every_term_and_adds_up():
     dense = _text(_all_blocks(_est()))  # a dense model: no MoE term
     assert "MoE layers" not in dense and EN("meth_overhead_sub", per_token="", per_layer="", layers=80,
                                              result="")[:30] in dense  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_each_figure_of_a_new_chip_names_its_source(lang):
+    """Issue 18: a chip cited per figure (Vera Rubin) shows every figure with the numbers of the sources that state it,
+    or how it was derived; the system fields' sources are in the numbered list too. A chip cited per entry only
+    (H200) shows no such table."""
+    tr = Translator(lang)
+    at = run_page("methodology", hardware="vr200", lang=lang)
+    assert not at.exception, at.exception
+    text = "\n".join(_markdown(at))
+    assert tr("meth_fig_intro") in text
+    table = text.split(tr("meth_fig_intro"), 1)[1]
+    rows = {r.split(" | ")[0].strip("| "): r.split(" | ")[1:] for r in table.splitlines() if r.startswith("| ")}
+    assert rows[tr("meth_fig_memory_GB")][0] == "288 GB"
+    assert rows[tr("meth_fig_dense", precision="BF16")] == [
+        "8,350 TFLOP/s",
+        "FP8 / 2 (NVIDIA publishes no BF16 rate for Rubin) |",
+    ]
+    assert rows[tr("meth_fig_tdp_W")][0] == "2,300 W"
+    tdp_ref = int(rows[tr("meth_fig_tdp_W")][1].strip("[] |"))  # its numbered source is the InferenceX blog's TDP line
+    assert f"{tr('meth_src_source')} [{tdp_ref}]" in text
+    line = next(ln for ln in text.splitlines() if ln.startswith(f"- {tr('meth_src_source')} [{tdp_ref}]"))
+    assert "2300W TDP" in line
+    assert "NVLink 6" in text  # the system source (scale-up link, domain) is listed
+    assert tr("meth_fig_intro") not in "\n".join(_markdown(run_page("methodology", lang=lang)))

@@ -65,6 +65,11 @@ class Hardware:
     memory_reported_bytes: float | None = None  # what the vendor's tool (nvidia-smi, rocm-smi) reports per GPU
     announced: bool = False  # not shipping yet: every figure is a vendor claim
     system_source: tuple[str, ...] = ()  # where the system fields come from
+    # per figure, by its YAML name (dense rates one precision at a time: "dense_TFLOP_per_s.fp8"): the source lines
+    # (of `source` and `system_source`) that state it, and how a figure no source states was derived; empty where the
+    # entry cites per entry only
+    field_sources: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    derived: dict[str, str] = field(default_factory=dict)
     # what microbenchmarks measure the chip reaching, as fractions of its peaks (None / absent: not published;
     # roofline.attainable_* then uses the chip family's documented prior): STREAM-like HBM bandwidth, and dense
     # GEMM throughput per compute precision; a measurement above the datasheet peak counts as 1
@@ -114,6 +119,7 @@ _HARDWARE_OPTIONAL = {
     "memory_reported_GiB",
     "announced",
     "system_source",
+    "derived",
     "attainable_memory_bandwidth_TB_per_s",
     "attainable_dense_TFLOP_per_s",
     "attainable_source",
@@ -162,6 +168,9 @@ def hardware_from_dict(hw_id: str, d: Any, where: str, *, require_source: bool =
         att_flops[str(k)] = min(1.0, v / _number(where, rates, k, "dense_TFLOP_per_s."))
     if (att_bw is not None or att_flops) and require_source and not d.get("attainable_source"):
         raise _fail(where, "attainable rates need 'attainable_source' (the microbenchmark they come from)")
+    source, by_field = _cited_sources(where, d, "source")
+    system_source, system_by_field = _cited_sources(where, d, "system_source")
+    field_sources, derived = _field_sources(where, d, by_field, system_by_field)
     with _located(where):
         return Hardware(
             id=hw_id,
@@ -178,7 +187,7 @@ def hardware_from_dict(hw_id: str, d: Any, where: str, *, require_source: bool =
             successor=_text(where, d, "successor") if d.get("successor") is not None else None,
             colour=_colour(where, d),
             short_name=str(d.get("short_name", "") or ""),
-            source=_sources(where, d),
+            source=source,
             notes=str(d.get("notes", "") or ""),
             scale_up_domain_gpus=_optional_int(where, d, "scale_up_domain_gpus"),
             scale_up_latency_s=_scaled(_optional_number(where, d, "scale_up_latency_us"), us),
@@ -186,7 +195,9 @@ def hardware_from_dict(hw_id: str, d: Any, where: str, *, require_source: bool =
             scale_out_latency_s=_scaled(_optional_number(where, d, "scale_out_latency_us"), us),
             memory_reported_bytes=_scaled(_optional_number(where, d, "memory_reported_GiB"), GiB),
             announced=_bool(where, d, "announced", False),
-            system_source=_sources(where, d, "system_source"),
+            system_source=system_source,
+            field_sources=field_sources,
+            derived=derived,
             attainable_bandwidth_fraction=None if att_bw is None else min(1.0, att_bw / peak_bw),
             attainable_flop_fraction=att_flops,
             attainable_source=_sources(where, d, "attainable_source"),
@@ -594,6 +605,108 @@ def _sources(where: str, d: dict, key: str = "source") -> tuple[str, ...]:
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return tuple(value)
     raise _fail(where, f"field {key!r} must be text or a list of text")
+
+
+# the figures of a hardware entry a source can state, by their YAML names (dense rates: one per precision)
+_RATES = "dense_TFLOP_per_s"
+# a figure's Hardware attribute, its datasheet unit in SI and the unit's symbol (what the YAML wrote, read back)
+_FIGURE_UNITS = {
+    "memory_GB": ("memory_bytes", GB, "GB"),
+    "memory_bandwidth_TB_per_s": ("memory_bandwidth_bytes_per_s", TB_per_s, "TB/s"),
+    "tdp_W": ("tdp_w", 1.0, "W"),
+    "scale_up_GB_per_s": ("interconnect_bytes_per_s", GB_per_s, "GB/s"),
+    "interconnect_GB_per_s": ("interconnect_bytes_per_s", GB_per_s, "GB/s"),
+    "scale_up_domain_gpus": ("scale_up_domain_gpus", 1.0, ""),
+    "scale_up_latency_us": ("scale_up_latency_s", us, "µs"),
+    "scale_out_Gbit_per_s": ("scale_out_bytes_per_s", Gbit_per_s, "Gb/s"),
+    "scale_out_latency_us": ("scale_out_latency_s", us, "µs"),
+    "memory_reported_GiB": ("memory_reported_bytes", GiB, "GiB"),
+    "launch_year": ("launch_year", 1.0, ""),
+}
+
+
+def figure_value(hw: Hardware, name: str) -> tuple[float, str]:
+    """(value, unit) of one figure of a hardware entry in its datasheet unit, as the catalog wrote it."""
+    if name.startswith(_RATES + "."):
+        return hw.dense_flop_per_s[name.split(".", 1)[1]] / TFLOP_per_s, "TFLOP/s"
+    attr, scale, unit = _FIGURE_UNITS[name]
+    return float(getattr(hw, attr)) / scale, unit
+
+
+def _figure_order(precisions) -> list[str]:
+    names = list(_FIGURE_UNITS)
+    return names[:2] + [f"{_RATES}.{p}" for p in precisions] + names[2:]
+
+
+def _given_figures(d: dict) -> list[str]:
+    """The figures a hardware entry gives (YAML names; 'dense_TFLOP_per_s.fp8' per precision), in catalog order."""
+    rates = d.get(_RATES) if isinstance(d.get(_RATES), dict) else {}
+    return [k for k in _figure_order(rates) if k in _FIGURE_UNITS and d.get(k) is not None or k.startswith(_RATES)]
+
+
+def hardware_figures(hw: Hardware) -> list[str]:
+    """Every figure a chip gives (YAML names, the older interconnect_GB_per_s as scale_up_GB_per_s), in catalog order:
+    the keys of field_sources and derived, once the entry cites per figure."""
+    order = [k for k in _figure_order(hw.dense_flop_per_s) if k != "interconnect_GB_per_s"]
+    return [k for k in order if k.startswith(_RATES) or getattr(hw, _FIGURE_UNITS[k][0]) is not None]
+
+
+def _cited_sources(where: str, d: dict, key: str) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
+    """A source list whose lines are text or {cite: text, fields: [figures it states]}: (the lines, figure -> lines).
+    'dense_TFLOP_per_s' in fields stands for every precision the entry rates."""
+    value = d.get(key)
+    items = [value] if isinstance(value, (str, dict)) else value if isinstance(value, list) else None
+    if value is None:
+        return (), {}
+    if items is None:
+        raise _fail(where, f"field {key!r} must be text or a list of text or of {{cite, fields}} mappings")
+    given = _given_figures(d)
+    lines: list[str] = []
+    by_field: dict[str, list[str]] = {}
+    for i, item in enumerate(items, 1):
+        if isinstance(item, str):
+            lines.append(item)
+            continue
+        if not isinstance(item, dict) or set(item) != {"cite", "fields"} or not isinstance(item["cite"], str):
+            raise _fail(where, f"{key} line {i}: expected text or a mapping with 'cite' (text) and 'fields' (a list)")
+        fields = item["fields"]
+        if not isinstance(fields, list) or not fields or not all(isinstance(f, str) for f in fields):
+            raise _fail(where, f"{key} line {i}: 'fields' must be a non-empty list of figure names")
+        lines.append(item["cite"])
+        for name in fields:
+            named = [g for g in given if g == name or g.startswith(name + ".")] if name == _RATES else [name]
+            if not set(named) <= set(given):
+                raise _fail(
+                    where, f"{key} line {i}: {name!r} is not a figure of this entry (it has: {', '.join(given)})"
+                )
+            for g in named:
+                by_field.setdefault(g, []).append(item["cite"])
+    return tuple(lines), {k: tuple(v) for k, v in by_field.items()}
+
+
+def _field_sources(
+    where: str, d: dict, *cited: dict[str, tuple[str, ...]]
+) -> tuple[dict[str, tuple[str, ...]], dict[str, str]]:
+    """(figure -> the source lines stating it, figure -> how it was derived). Once an entry cites per figure, every
+    figure it gives must be cited or derived."""
+    derived = d.get("derived") or {}
+    if not isinstance(derived, dict) or not all(isinstance(v, str) and v.strip() for v in derived.values()):
+        raise _fail(where, "field 'derived' must map figure names to how each was derived (text)")
+    given = _given_figures(d)
+    for name in derived:
+        if name not in given:
+            raise _fail(where, f"derived: {name!r} is not a figure of this entry (it has: {', '.join(given)})")
+    by_field: dict[str, tuple[str, ...]] = {}
+    for part in cited:
+        for k, v in part.items():
+            by_field[k] = by_field.get(k, ()) + v
+    if (by_field or derived) and (missing := [g for g in given if g not in by_field and g not in derived]):
+        raise _fail(where, f"figure {missing[0]!r} has no source line naming it in 'fields' and no 'derived' entry")
+    name = {"interconnect_GB_per_s": "scale_up_GB_per_s"}  # the older YAML name: one figure, one name
+    return (
+        {name.get(g, g): by_field[g] for g in given if g in by_field},
+        {name.get(g, g): str(derived[g]) for g in given if g in derived},
+    )
 
 
 def _positive(where: str, key: str, value: float) -> None:

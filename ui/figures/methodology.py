@@ -19,6 +19,8 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from tpot_model import Estimate, active_params, kv_bytes_per_token, kv_cache_bytes_per_sequence, total_params
+from tpot_model.catalog import figure_value
+from tpot_model.catalog import hardware_figures as figure_fields_of
 from tpot_model.files import DATA_DIR, load_yaml
 from tpot_model.roofline import (
     ACTIVATION_BYTES,
@@ -714,23 +716,53 @@ def source_blocks(est: Estimate, tr: Translator = EN, profile: str | None = None
     hw, m, p = est.hardware, est.model, est.profile
     out: list[Block] = [("h", tr("meth_h_sources")), ("md", tr("meth_sources_intro"))]
     for title, name, sources, notes in (
-        ("meth_src_hardware", hw.name, hw.source, hw.notes),
+        ("meth_src_hardware", hw.name, (*hw.source, *hw.system_source), hw.notes),
         ("meth_src_model", m.name, m.source, m.notes),
     ):
+        ranked = ranked_sources(sources)
+        numbered = len(ranked) > 1 and title == "meth_src_hardware" and (hw.field_sources or hw.derived)
         lines = [f"**{tr(title, name=_plain(name))}**"]
         lines += [
-            _item(tr, "meth_src_source", f"{tr(f'meth_tier_{tier}')} · {_plain(src)}")
-            for tier, src in ranked_sources(sources)
+            "- "
+            + tr(
+                "meth_src_item",
+                label=tr("meth_src_source") + (f" [{i}]" if numbered else ""),
+                text=f"{tr(f'meth_tier_{tier}')} · {_plain(src)}",
+            )  # fmt: skip
+            for i, (tier, src) in enumerate(ranked, 1)
         ] or [_item(tr, "meth_src_source", tr("meth_src_none"))]
         if notes:
             lines.append(_item(tr, "meth_src_notes", _plain(notes)))
         out.append(("md", "\n".join(lines)))
+        if title == "meth_src_hardware" and (hw.field_sources or hw.derived):
+            out.append(("md", figure_sources_table(hw, [src for _, src in ranked], tr)))
     lines = [f"**{tr('meth_src_profile', name=_plain(profile or p.name))}**"]
     if p.description:
         lines.append(_item(tr, "meth_src_description", _plain(fmt.profile_description(p, tr))))
     lines.append(_item(tr, "meth_src_source", _plain(p.source) if p.source else tr("meth_src_none")))
     out.append(("md", "\n".join(lines)))
     return out
+
+
+def figure_sources_table(hw, ranked: list[str], tr: Translator = EN) -> str:
+    """A markdown table of every figure of a chip cited per figure: its value as the catalog wrote it and the numbers
+    of the sources (in `ranked`, 1-based) that state it, or how it was derived."""
+    rows = [
+        f"| {tr('meth_fig_col_figure')} | {tr('meth_fig_col_value')} | {tr('meth_fig_col_source')} |",
+        "|---|--:|---|",
+    ]
+    for name in figure_fields_of(hw):
+        value, unit = figure_value(hw, name)
+        label = (
+            tr("meth_fig_dense", precision=name.split(".", 1)[1].upper())
+            if name.startswith("dense_TFLOP_per_s.")
+            else fmt.device_text(f"meth_fig_{name}", hw, tr)
+        )
+        cites = [f"[{ranked.index(c) + 1}]" for c in hw.field_sources.get(name, ())]
+        how = [_plain(hw.derived[name])] if name in hw.derived else []
+        shown = f"{value:,.6g}" if name != "launch_year" else f"{value:.0f}"
+        rows.append(f"| {label} | {f'{shown} {unit}'.strip()} | {'; '.join([', '.join(cites)] * bool(cites) + how)} |")
+    return f"{tr('meth_fig_intro')}\n\n" + "\n".join(rows)
 
 
 def limit_blocks(tr: Translator = EN) -> list[Block]:
