@@ -926,11 +926,14 @@ def test_interconnect_key_is_still_read_and_not_both(tmp_path):
 # --------------------------------------------------------------------------------------------------- per-figure sources
 
 
-@pytest.mark.parametrize("hw_id", NEW_SYSTEM_IDS)
+RACK_SCALE_IDS = ("h100-sxm", "h200", "b200", "gb200", "b300", "gb300", "mi300x", "mi325x", "mi355x")
+
+
+@pytest.mark.parametrize("hw_id", NEW_SYSTEM_IDS + RACK_SCALE_IDS)
 def test_new_chips_cite_every_figure(hw_id):
     """Issue 18: every new catalog entry has sources per field: each figure it gives (memory, bandwidth, every dense
     rate, TDP, the system fields, launch year) is stated by a source line that names it, or says how it was derived;
-    every cited line is one of the entry's sources."""
+    every cited line is one of the entry's sources. So do the chips of the rack-scale comparison."""
     from tpot_model.catalog import hardware_figures
 
     hw = load_hardware_catalog()[hw_id]

@@ -271,7 +271,7 @@ def test_fixed_overhead_sum_names_every_term_and_adds_up():
 def test_each_figure_of_a_new_chip_names_its_source(lang):
     """Issue 18: a chip cited per figure (Vera Rubin) shows every figure with the numbers of the sources that state it,
     or how it was derived; the system fields' sources are in the numbered list too. A chip cited per entry only
-    (H200) shows no such table."""
+    (L40S) shows no such table."""
     tr = Translator(lang)
     at = run_page("methodology", hardware="vr200", lang=lang)
     assert not at.exception, at.exception
@@ -290,4 +290,4 @@ def test_each_figure_of_a_new_chip_names_its_source(lang):
     line = next(ln for ln in text.splitlines() if ln.startswith(f"- {tr('meth_src_source')} [{tdp_ref}]"))
     assert "2300W TDP" in line
     assert "NVLink 6" in text  # the system source (scale-up link, domain) is listed
-    assert tr("meth_fig_intro") not in "\n".join(_markdown(run_page("methodology", lang=lang)))
+    assert tr("meth_fig_intro") not in "\n".join(_markdown(run_page("methodology", lang=lang, hardware="l40s")))
