@@ -146,13 +146,15 @@ def test_zip_of_charts_shares_one_plotly_js(about):
     for name in ("roofline", "memory"):
         fig = go.Figure(go.Scatter(x=[1], y=[2]), layout={"title": {"text": name}})
         decor = export.export_decor(fig, export.caption(about, EN), export.footnote(stamp, EN))
-        charts.append((export.file_stem(name, about, stamp), fig, pd.DataFrame({"v": [1.5]}), decor, about))
+        charts.append(
+            chart.PageChart(name, export.file_stem(name, about, stamp), fig, pd.DataFrame({"v": [1.5]}), decor, about)
+        )
     with zipfile.ZipFile(io.BytesIO(chart.charts_zip(charts, "en", stamp))) as z:
         names = sorted(z.namelist())
         pages = [z.read(n).decode() for n in names if n.endswith(".html")]
-        assert names == sorted([export.PLOTLY_FILE, *(f"{c[0]}.{ext}" for c in charts for ext in ("html", "csv"))])
+        assert names == sorted([export.PLOTLY_FILE, *(f"{c.stem}.{ext}" for c in charts for ext in ("html", "csv"))])
         assert z.read(export.PLOTLY_FILE).decode().count(CARTESIAN_HEADER) == 1
-        csv = z.read(f"{charts[0][0]}.csv").decode().splitlines()
+        csv = z.read(f"{charts[0].stem}.csv").decode().splitlines()
     for page in pages:
         assert f'<script src="{export.PLOTLY_FILE}"></script>' in page and CARTESIAN_HEADER not in page
         assert "<title>" in page and "Source: TPOT dashboard" in page

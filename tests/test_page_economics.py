@@ -212,9 +212,12 @@ def test_gaudi3_tco_starts_from_its_published_list_price():
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
 def test_embed_draws_every_economics_view_with_its_csv(lang):
-    """In the embed: capacity, TCO breakdown and revenue along the frontier drawn, each with its CSV download."""
+    """In the embed: capacity, TCO breakdown and revenue along the frontier drawn, each with its CSV download (in the
+    downloads section at the end of the page)."""
     at = run_page("economics", **Q, embedded=True, lang=lang)
     assert not at.exception
+    at.session_state["embed.downloads"] = True  # the charts' downloads: in the section at the end of the embed view
+    at.run()
     keys = {b.proto.id for b in at.get("download_button")}
     labels = [b.label for b in at.get("download_button")]
     assert labels.count(Translator(lang)("download_csv")) >= 3, (keys, labels)

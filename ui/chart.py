@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable
 from contextvars import ContextVar
 from pathlib import Path
+from typing import NamedTuple
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -16,7 +17,7 @@ import plotly.io as pio
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from . import cache, controls, export
+from . import cache, controls, expanders, export
 from .embed import embedded, full_view_query
 from .figures import common as figure_common
 from .i18n import Translator
@@ -146,26 +147,44 @@ def figure(
             _CHART(data=payload, key=f"chart-{chart_id}")
         raise _Drawn
     _CHART(data=payload, key=f"chart-{chart_id}")
-    stem = export.file_stem(chart_id, about, stamp)
-    if (charts := _PAGE_CHARTS.get()) is not None:
-        charts.append((stem, fig_, table_, decor, about))
+    drawn = PageChart(chart_id, export.file_stem(chart_id, about, stamp), fig_, table_, decor, about)
+    charts = _PAGE_CHARTS.get()
+    if charts is not None:
+        charts.append(drawn)
+    if charts is None or not embedded():  # in the embed view: in the page's one downloads section (page_downloads)
+        _buttons(drawn, tr, stamp)
+
+
+class PageChart(NamedTuple):
+    """A chart a page drew, for its downloads: chart id, file stem, figure, table (or None), export decor, about."""
+
+    id: str
+    stem: str
+    fig: go.Figure
+    table: pd.DataFrame | None
+    decor: dict
+    about: dict | None
+
+
+def _buttons(c: PageChart, tr: Translator, stamp: dict) -> None:
+    """One chart's downloads side by side: its data as CSV (when it has a table) and the chart as standalone HTML."""
     with st.container(horizontal=True):
-        if table_ is not None:
+        if c.table is not None:
             st.download_button(
                 tr("download_csv"),
-                data=lambda: export.csv_bytes(table_, about, stamp),
-                file_name=f"{stem}.csv",
+                data=lambda: export.csv_bytes(c.table, c.about, stamp),
+                file_name=f"{c.stem}.csv",
                 mime="text/csv",
-                key=f"csv-{chart_id}",
+                key=f"csv-{c.id}",
                 on_click="ignore",
                 width="content",
             )
         st.download_button(
             tr("download_html"),
-            data=lambda: standalone_html(export.apply_decor(fig_, decor), tr.lang, _title_text(decor)),
-            file_name=f"{stem}.html",
+            data=lambda: standalone_html(export.apply_decor(c.fig, c.decor), tr.lang, _title_text(c.decor)),
+            file_name=f"{c.stem}.html",
             mime="text/html",
-            key=f"html-{chart_id}",
+            key=f"html-{c.id}",
             on_click="ignore",
             width="content",
         )
@@ -200,12 +219,30 @@ def start_page() -> None:
 
 def page_downloads(tr: Translator, page_id: str = "") -> None:
     """After a page ran: every chart it drew (two or more) in one zip (each chart's HTML and CSV, one plotly.js beside
-    them), named for the page (`page_id`: its URL path, '' for Overview) and the scenario."""
+    them), named for the page (`page_id`: its URL path, '' for Overview) and the scenario. In the embed view, every
+    chart's own downloads and the zip wait in one closed section at the end of the page, sent only once it is opened
+    (a download button costs the server about a millisecond a reader: 50 wiki readers do not pay for buttons unseen)."""
     charts = _PAGE_CHARTS.get()
-    if not charts or len(charts) < 2:  # one chart: its own HTML and CSV buttons are the page's downloads
+    if not charts:
         return
     stamp = export.stamp()
-    about = next((a for *_, a in charts if a), None)
+    if embedded():
+        box = expanders.lazy_expander(tr("embed_downloads", n=len(charts)), "embed.downloads")
+        if box is None:
+            return
+        with box:
+            for c in charts:
+                st.caption(_title_text(c.decor))
+                _buttons(c, tr, stamp)
+            _zip_button(charts, tr, page_id, stamp)
+    else:
+        _zip_button(charts, tr, page_id, stamp)
+
+
+def _zip_button(charts: list[PageChart], tr: Translator, page_id: str, stamp: dict) -> None:
+    if len(charts) < 2:  # one chart: its own HTML and CSV buttons are the page's downloads
+        return
+    about = next((c.about for c in charts if c.about), None)
     st.download_button(
         tr("download_zip", n=len(charts)),
         data=lambda: charts_zip(charts, tr.lang, stamp),
@@ -217,11 +254,11 @@ def page_downloads(tr: Translator, page_id: str = "") -> None:
     )
 
 
-def charts_zip(charts: list[tuple], lang: str, stamp: dict) -> bytes:
-    """A zip of charts ((file stem, figure, table, export decor, about) each): every chart as HTML with its title and
-    footnote, loading the one plotly.js (the cartesian build) beside them, and its data as CSV."""
+def charts_zip(charts: list[PageChart], lang: str, stamp: dict) -> bytes:
+    """A zip of charts: every chart as HTML with its title and footnote, loading the one plotly.js (the cartesian
+    build) beside them, and its data as CSV."""
     files = {export.PLOTLY_FILE: _plotly_text().encode("utf-8")}
-    for stem, fig, table, decor, about in charts:
+    for _, stem, fig, table, decor, about in charts:
         page = export.html_page(
             export.apply_decor(fig, decor), plotly_config(lang), _title_text(decor), None, _LOCALE_JS.get(lang)
         )
