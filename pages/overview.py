@@ -126,8 +126,7 @@ row.metric(
     str(int(min_gpus)) if min_gpus == min_gpus else "> 1,024",
     help=fmt.device_text("m_min_gpus_def", hw, tr),
 )
-notices.cost_line(est, tr)
-bands.basis_caption(est, tr, controls.profile_label(est.profile, tr))
+notices.cost_line(est, tr, also=bands.basis_text(est, tr, controls.profile_label(est.profile, tr)))
 
 met = [tr(f"target_{k}") for k, ok in targets_met(tpot).items() if ok]
 met_key = "ov_targets_met" if bool(est.fits) else "ov_targets_met_nofit"
@@ -148,7 +147,8 @@ chart.figure(
 )
 
 bound = tr("bound_compute") if bool(est.compute_bound) else tr("bound_memory")
-st.markdown(
+weight_b, kv_b = explain.decode_bytes(est)
+st.markdown(  # one element: the bottleneck and why
     f"**{tr('m_bound')}{tr('label_colon')}{bound}** — "
     + tr(
         "m_bound_def",
@@ -156,10 +156,8 @@ st.markdown(
         ridge=fmt.number(est.ridge_point_flop_per_byte),
         precision=est.compute_precision,
     )
-)
-weight_b, kv_b = explain.decode_bytes(est)
-st.markdown(
-    fmt.device_text(
+    + "\n\n"
+    + fmt.device_text(
         "ov_why",
         hw,
         tr,

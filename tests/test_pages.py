@@ -127,7 +127,7 @@ def test_why_names_the_bases_of_its_numbers():
     attains, 90 % of 4.8 TB/s (NVIDIA prior): 3.456 TB/s; the cache at 85 % of that): 35.3 GB / 3.456 TB/s +
     24.2 GB / 2.938 TB/s = 10.2 + 8.2 = 18.4 ms, not the ideal bound's peak."""
     at = run_page("overview")
-    (why,) = [m.value for m in at.markdown if m.value.startswith("Why: each decode step reads")]
+    (why,) = [m.value.split("\n\n")[1] for m in at.markdown if "\n\nWhy: each decode step reads" in m.value]
     assert "24.2 GB of KV cache per GPU (its mean over the 1K output tokens)" in why
     assert "at 3.46 TB/s, the achievable bandwidth the estimate used" in why
     assert "→ 18.4 ms of memory reads" in why
@@ -458,7 +458,7 @@ def test_overview_calls_tpus_and_trainium_chips(lang, hw):
     at.run()
     (how,) = [e for e in at.expander if e.label == tr("how_computed_all")]
     assert f"| {tr('m_memory_chip')} |" in how.markdown[0].value
-    assert any(md.value.startswith(tr("ov_why_chip").split("{")[0]) for md in at.markdown)
+    assert any(f"\n\n{tr('ov_why_chip').split('{')[0]}" in md.value for md in at.markdown)
     gpu = run_page("overview", lang=lang, hardware="h200")
     assert tr("ov_memory_title") in chart_texts(gpu) and tr("m_memory") in [m.label for m in gpu.metric]
 

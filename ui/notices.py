@@ -172,10 +172,18 @@ def no_price_notice(price, hw_name: str, tr: Translator, key: str = "no_price") 
     st.button(tr("enter_own_price"), key=key, on_click=_use_own_price)
 
 
-def cost_line(est, tr: Translator, key: str = "no_price", tokens_per_s_per_gpu: float | None = None) -> None:
+def _line(text: str) -> str:
+    """A caption's further line (a markdown line break before it), or nothing."""
+    return f"  \n{text}" if text else ""
+
+
+def cost_line(
+    est, tr: Translator, key: str = "no_price", tokens_per_s_per_gpu: float | None = None, *, also: str = ""
+) -> None:
     """Under a $ figure: its price basis and date, tokens/s per MW of all-in power beside it (at the estimate's rate,
     or at `tokens_per_s_per_gpu` when the $ figure is at another operating point); when the chip has no price under
-    the basis, say so with the one click that enters one."""
+    the basis, say so with the one click that enters one. `also`: a further caption line in the same element (one
+    element, not two, sent to each reader)."""
     price = est.price
     tr = fmt.device_tr(est.hardware, tr)  # 'Enter my own $/chip-hour' on a TPU or Trainium
     per_gpu = float(est.tokens_per_s_per_gpu if tokens_per_s_per_gpu is None else tokens_per_s_per_gpu)
@@ -192,9 +200,9 @@ def cost_line(est, tr: Translator, key: str = "no_price", tokens_per_s_per_gpu: 
     if price.usd_per_gpu_hour == price.usd_per_gpu_hour:
         usd = fmt.usd_markdown(price.usd_per_gpu_hour)
         per_hour = fmt.device_text("per_gpu_hour", est.hardware, tr)  # 'per chip-hour' on a TPU or Trainium
-        st.caption(f"{tr('cost_on')}{tr('label_colon')}{usd} {per_hour} · {price_note(price, tr)} · {mw}")
+        st.caption(f"{tr('cost_on')}{tr('label_colon')}{usd} {per_hour} · {price_note(price, tr)} · {mw}" + _line(also))
     else:
-        st.caption(mw)
+        st.caption(mw + _line(also))
         no_price_notice(price, est.hardware.name, tr, key)
 
 
