@@ -554,6 +554,15 @@ def test_disaggregated_check_reads_each_pool_and_is_what_calibrate_wrote():
     assert committed["decode_runs"] == 95 and committed["prefill_runs"] == 18
 
 
+def _approx(x):
+    """x with every float compared to 1e-12 relative (pytest.approx inside dicts and lists)."""
+    if isinstance(x, dict):
+        return {k: _approx(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_approx(v) for v in x]
+    return pytest.approx(x, rel=1e-12) if isinstance(x, float) else x
+
+
 def test_frontier_check_is_like_for_like_and_what_calibrate_wrote():
     """The layout search against the measured frontier: only runs no run of their group beats (as interactive and
     more tokens/s per GPU, or more interactive and as many), MTP-free, on at most 72 GPUs; the search gets the run's
@@ -583,7 +592,9 @@ def test_frontier_check_is_like_for_like_and_what_calibrate_wrote():
     assert band["multi_node"]["runs"] == 4 and band["high"]["runs"] == 3 and band["high"]["unreached"] == 1
     committed = pc.read_check(sc.SERVING_MEASUREMENTS_PATH.with_name(pc.CHECK_NAME))["frontier"]
     fresh = fc.summary(fc.check(rows, profiles, pc.pool_fit()))
-    assert committed == json.loads(json.dumps(fresh))  # calibrate wrote it from these profiles and this fit
+    # calibrate wrote it from these profiles and this fit (to the last few bits: another CPU's vector units may sum
+    # in another order, 1252.154415808853 against ...8532)
+    assert committed == _approx(json.loads(json.dumps(fresh)))
     assert committed["all"]["runs"] == 217 and committed["multi_node"]["runs"] == 109
     # what the caption says: at high interactivity the model reads low, and some runs it cannot reach
     assert committed["high"]["median_ratio"] < 1 < committed["multi_node"]["median_ratio"]
