@@ -61,8 +61,8 @@ demand = Demand(out_b * 1e9, in_b * 1e9, peak, util)
 scenario = state.to_scenario(batch=1)
 rows = fleets(model, [catalog[h] for h in chips], scenario, profile, demand, tpot_ms * ms)
 table = figs.capacity_table(rows, demand, {h: catalog[h].name for h in chips})
-if rows and not any(f.feasible for f in rows):
-    st.warning(tr("ec_cap_none"))
+if rows and not any(f.feasible for f in rows):  # nothing fits is not a target to raise
+    st.warning(tr("ec_cap_no_fit" if all(f.limited_by == "no_fit" for f in rows) else "ec_cap_none"))
 chips_about = controls.export_about() | {  # the chips charted, each at its own GPU count and price
     "scenario_hardware": "+".join(chips),
     "scenario_hardware_name": " + ".join(fmt.chip(catalog[h], tr, short=True) for h in chips),

@@ -216,7 +216,7 @@ def test_fleet_searches_the_whole_scale_up_domain():
     demand = Demand(1e10)
     gb200 = fleet(kimi, resolve_hardware("gb200"), scen, PROFILE, demand, 50 * ms)
     b200 = fleet(kimi, resolve_hardware("b200"), scen, PROFILE, demand, 50 * ms)
-    assert not b200.feasible and b200.limited_by == "memory"
+    assert not b200.feasible and b200.limited_by == "no_fit"  # not 'memory', which caps a fleet's batch
     assert gb200.feasible and gb200.gpus_per_replica > 8
     assert gb200.gpus_per_replica in planner.domain_gpu_options(resolve_hardware("gb200"))
     assert gb200.gpus == gb200.replicas * gb200.gpus_per_replica

@@ -124,7 +124,9 @@ def test_economics_page_capacity_tco_revenue(lang):
         assert r[tr("ec_col_gpus")] == int(r[tr("ec_col_gpus")])
         assert r[tr("ec_col_gpus")] * r[tr("ec_col_tps_gpu")] * 0.7 >= peak * 0.995
         assert r[tr("ec_col_basis")] == tr("basis_hyperscaler") and r[tr("ec_col_as_of")]
-        assert r[tr("ec_col_limited_by")] in {tr(f"pl_limit_{k}") for k in ("slo", "memory", "compute", "batch_limit")}
+        assert r[tr("ec_col_limited_by")] in {
+            tr(f"pl_limit_{k}") for k in ("slo", "memory", "compute", "batch_limit", "no_fit")
+        }
     # the TCO preset reproduces MI355X's hyperscaler price, and one click makes it the price of every page
     assert _usd(_metric(at, tr("ec_m_tco"))) == pytest.approx(1.50, abs=0.01)
     at.button(key="econ.use_tco").click().run()
@@ -384,3 +386,19 @@ def test_gross_margin_says_which_price_it_nets():
     assert not at.exception, at.exception
     value, note = next((m.value, m.delta) for m in at.metric if m.label == EN("ec_m_margin"))
     assert value.endswith("%") and note == EN("ec_m_margin_at", usd="$6.03", basis=EN("basis_on_demand"))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_a_model_that_fits_no_chip_says_so_not_raise_the_target(lang):
+    """Browser review: Kimi K2 in BF16 (about 2 TB) on H200, B200 and MI355X (domains of 8) fits none of them; the
+    warning had said 'raise the target', and the table 'memory', the word for a batch that memory caps. It says the
+    model does not fit, with what would help; each row says 'does not fit'."""
+    tr = Translator(lang)
+    at = run_page("economics", lang=lang, model="kimi-k2", weights="bf16")
+    assert not at.exception, at.exception
+    assert [w.value for w in at.warning] == [tr("ec_cap_no_fit")]
+    (table,) = [d.value for d in at.dataframe if tr("ec_col_limited_by") in d.value.columns]
+    assert set(table[tr("ec_col_limited_by")]) == {tr("pl_limit_no_fit")}
+    slo = run_page("economics", lang=lang)  # fits, but misses a 1 ms target: the target is what to change
+    slo.number_input(key="econ.tpot").set_value(1.0).run()
+    assert [w.value for w in slo.warning] == [tr("ec_cap_none")]

@@ -79,7 +79,7 @@ class Fleet:
     price_basis: str
     price_as_of: str
     capex_usd_per_gpu: float  # implied by the chip's hyperscaler TCO at the default financing (economics.tco_preset)
-    limited_by: str  # the frontier's: slo | memory | compute | batch_limit
+    limited_by: str  # the frontier's: slo | memory | compute | batch_limit; no_fit: no layout holds the model
 
     @property
     def megawatts(self) -> float:
@@ -127,7 +127,7 @@ def fleet(
         price_basis=price.basis,
         price_as_of=price.as_of,
         capex_usd_per_gpu=capex,
-        limited_by=point.limited_by,
+        limited_by=point.limited_by if point.feasible or point.limited_by != "memory" else "no_fit",
     )
     if not point.feasible:
         nan = math.nan
