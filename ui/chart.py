@@ -58,6 +58,7 @@ _ONLY: ContextVar[dict | None] = ContextVar("tpot_only_chart", default=None)  # 
 _PAGE_CHARTS: ContextVar[list | None] = ContextVar("tpot_page_charts", default=None)  # this run's charts, for the zip
 # this run's sidebar scenario as its charts state it ({} until the first chart asks): a page's charts share it
 _RUN_ABOUT: ContextVar[dict | None] = ContextVar("tpot_run_about", default=None)
+_DOWNLOADS_SLOT: ContextVar = ContextVar("tpot_downloads_slot", default=None)  # embed view: where downloads go
 _ONLY_MISSING = "_only_missing"  # session key: (page, id asked for, its chart ids) after a run found no such chart
 
 
@@ -212,9 +213,11 @@ def _json_slashes(text: str) -> str:
 
 
 def start_page() -> None:
-    """Before a page runs: collect its charts (for page_downloads)."""
+    """Before a page runs: collect its charts (for page_downloads); in the embed view, keep the place at the top of
+    the page where their downloads will wait (under the controls, where a wiki reader finds them)."""
     _PAGE_CHARTS.set([])
     _RUN_ABOUT.set({})
+    _DOWNLOADS_SLOT.set(st.empty() if embedded() else None)
 
 
 def page_downloads(tr: Translator, page_id: str = "") -> None:
@@ -227,12 +230,13 @@ def page_downloads(tr: Translator, page_id: str = "") -> None:
         return
     stamp = export.stamp()
     if embedded():
-        box = expanders.lazy_expander(tr("embed_downloads", n=len(charts)), "embed.downloads")
+        label = tr("embed_downloads", n=len(charts)) if len(charts) > 1 else tr("embed_downloads_one")
+        box = expanders.lazy_expander(label, "embed.downloads", _DOWNLOADS_SLOT.get() or st)
         if box is None:
             return
         with box:
-            for c in charts:
-                st.caption(_title_text(c.decor))
+            for c in charts:  # each chart by its own title (the scenario, the same for all, is in each file)
+                st.caption(re.sub(r"(?:\s*<[^>]+>\s*)+", " · ", str(c.fig.layout.title.text or c.id)).strip(" ·"))
                 _buttons(c, tr, stamp)
             _zip_button(charts, tr, page_id, stamp)
     else:
