@@ -147,7 +147,7 @@ SIDEBAR = '[data-testid="stSidebar"], [data-testid="stSidebarCollapseButton"], [
 
 def test_embed_view(server, page):
     """?embed=true: no sidebar (nor its toggle) and no navigation; the scenario's controls in one closed expander
-    above the first chart; the downloads stay."""
+    above the first chart; the downloads stay, in one closed section under it."""
     _open(page, server, "", SHARED + "&embed=true")
     _no_exception(page)
     assert not page.is_visible('[data-testid="stToolbarActions"]')
@@ -157,8 +157,15 @@ def test_embed_view(server, page):
     assert controls.count() == 1 and controls.locator('[data-testid="stSelectbox"]').count() == 0  # closed
     first_chart = page.locator(".tpot-chart").first.bounding_box()
     assert controls.bounding_box()["y"] < first_chart["y"]
-    assert page.locator('[data-testid="stDownloadButton"]').count() >= 2
+    # the downloads: one closed section under the controls (its buttons sent once it is opened), above the charts
+    downloads = page.locator('[data-testid="stExpander"]').filter(has_text=EN("embed_downloads", n=2))
+    assert downloads.count() == 1 and downloads.bounding_box()["y"] < first_chart["y"]
+    assert page.locator('[data-testid="stDownloadButton"]').count() == 0
     page.screenshot(path=str(SHOTS / "embed.png"), full_page=True)
+    downloads.locator("summary").click()
+    page.wait_for_selector('[data-testid="stDownloadButton"]', timeout=60_000)
+    _settle(page)
+    assert downloads.locator('[data-testid="stDownloadButton"]').count() == 5  # CSV + HTML of each chart, the zip
     controls.locator("summary").click()  # opened, it holds the sidebar's controls; a change reaches the page
     page.wait_for_selector('[data-testid="stExpander"] [data-testid="stSelectbox"]', timeout=60_000)
     _settle(page)
