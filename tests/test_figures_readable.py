@@ -399,6 +399,11 @@ def test_source_tiers_decided_in_one_place():
     )
     assert mf.source_tier("https://aiwiki.ai/wiki/nvidia_h200 (announced Nov 13 2023)") == "community"
     assert mf.source_tier("https://github.com/alpharomercoma/MI300X-vs-H200 METHODOLOGY.md") == "secondary"
+    # browser review: a local path is the project's notes (not online), not a 'secondary' source a reader can open;
+    # an MLCommons file read raw is as primary as the repository
+    assert mf.source_tier("/work/shared/reference/public-2026.md section 3.1 (NVLink 6 ...)") == "notes"
+    raw = "https://raw.githubusercontent.com/mlcommons/inference_results_v6.1/main/closed/x.json (4 GPUs per tray)"
+    assert mf.source_tier(raw) == "primary"
 
 
 @pytest.mark.parametrize("lang", [EN, ZH])

@@ -279,12 +279,13 @@ def test_each_figure_of_a_new_chip_names_its_source(lang):
     assert tr("meth_fig_intro") in text
     table = text.split(tr("meth_fig_intro"), 1)[1]
     rows = {r.split(" | ")[0].strip("| "): r.split(" | ")[1:] for r in table.splitlines() if r.startswith("| ")}
-    assert rows[tr("meth_fig_memory_GB")][0] == "288 GB"
+    assert rows[tr("meth_fig_memory_GB")][0] == "288\u00a0GB"  # a value does not wrap from its unit
     assert rows[tr("meth_fig_dense", precision="BF16")] == [
-        "8,350 TFLOP/s",
+        "8,350\u00a0TFLOP/s",
         "FP8 / 2 (NVIDIA publishes no BF16 rate for Rubin) |",
     ]
-    assert rows[tr("meth_fig_tdp_W")][0] == "2,300 W"
+    assert rows[tr("meth_fig_tdp_W")][0] == "2,300\u00a0W"
+    assert "DISPUTED" in rows[tr("meth_fig_dense", precision="FP4")][1]  # the dense-or-sparse dispute, on its row
     tdp_ref = int(rows[tr("meth_fig_tdp_W")][1].strip("[] |"))  # its numbered source is the InferenceX blog's TDP line
     assert f"{tr('meth_src_source')} [{tdp_ref}]" in text
     line = next(ln for ln in text.splitlines() if ln.startswith(f"- {tr('meth_src_source')} [{tdp_ref}]"))

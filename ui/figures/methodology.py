@@ -679,23 +679,26 @@ def _item(tr: Translator, label_key: str, text: str) -> str:
     return "- " + tr("meth_src_item", label=tr(label_key), text=text)
 
 
-SOURCE_TIERS = ("primary", "secondary", "community")
+SOURCE_TIERS = ("primary", "secondary", "community", "notes")
 # The one place that decides a source's tier, by the start of its text or URL (host and path, lower case):
 # primary = the maker's own word (vendor datasheets and docs, official model repos and papers, MLPerf submissions);
 # community = copies, mirrors, wikis, personal pages and price blogs; anything else (analyses, papers about a chip,
-# third-party docs) secondary.
+# third-party docs) secondary; notes = this project's reference notes (a local path: compiled from public sources,
+# which they name, but not themselves online).
 _PRIMARY = ("nvidia.com", "www.nvidia.com", "docs.nvidia.com", "resources.nvidia.com", "amd.com", "www.amd.com",
             "intel.com", "www.intel.com", "cloud.google.com", "docs.cloud.google.com", "aws.amazon.com",
             "docs.aws.amazon.com", "github.com/meta-llama", "github.com/deepseek-ai", "github.com/qwenlm",
-            "github.com/mlcommons", "huggingface.co/meta-llama", "huggingface.co/deepseek-ai", "huggingface.co/qwen",
+            "github.com/mlcommons", "raw.githubusercontent.com/mlcommons", "huggingface.co/meta-llama", "huggingface.co/deepseek-ai", "huggingface.co/qwen",
             "huggingface.co/mistralai", "huggingface.co/google", "huggingface.co/openai", "huggingface.co/moonshotai",
             "huggingface.co/zai-org", "huggingface.co/minimaxai", "huggingface.co/microsoft")  # fmt: skip
 _COMMUNITY_WORDS = ("mirror", "copy", "copies", "wiki", "blog", "github.io", "deploybase", "forum", "reddit")
 
 
 def source_tier(source: str) -> str:
-    """'primary', 'secondary' or 'community' for one catalog source line (see _PRIMARY, _COMMUNITY_WORDS)."""
+    """'primary', 'secondary', 'community' or 'notes' for one catalog source line (see _PRIMARY, _COMMUNITY_WORDS)."""
     text = source.strip().lower()
+    if text.startswith(("/work/", "data/")):
+        return "notes"
     where = text.removeprefix("https://").removeprefix("http://").split(" ")[0]
     if any(where == p or where.startswith(p + "/") or where.startswith(p + ".") for p in _PRIMARY):
         return "community" if any(w in text for w in ("mirror", "copies")) else "primary"
@@ -758,10 +761,11 @@ def figure_sources_table(hw, ranked: list[str], tr: Translator = EN) -> str:
             if name.startswith("dense_TFLOP_per_s.")
             else fmt.device_text(f"meth_fig_{name}", hw, tr)
         )
-        cites = [f"[{ranked.index(c) + 1}]" for c in hw.field_sources.get(name, ())]
+        cites = [f"[{n}]" for n in sorted(ranked.index(c) + 1 for c in hw.field_sources.get(name, ()))]
         how = [_plain(hw.derived[name])] if name in hw.derived else []
         shown = f"{value:,.6g}" if name != "launch_year" else f"{value:.0f}"
-        rows.append(f"| {label} | {f'{shown} {unit}'.strip()} | {'; '.join([', '.join(cites)] * bool(cites) + how)} |")
+        value_text = f"{shown}\u00a0{unit}" if unit else shown  # a value does not wrap from its unit
+        rows.append(f"| {label} | {value_text} | {'; '.join([', '.join(cites)] * bool(cites) + how)} |")
     return f"{tr('meth_fig_intro')}\n\n" + "\n".join(rows)
 
 
