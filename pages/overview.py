@@ -148,6 +148,7 @@ chart.figure(
 
 bound = tr("bound_compute") if bool(est.compute_bound) else tr("bound_memory")
 weight_b, kv_b = explain.decode_bytes(est)
+part = {k: fmt.ms(float(v)) for k, v in est.breakdown_s.items()}  # the TPOT's parts: they add up to it
 st.markdown(  # one element: the bottleneck and why
     f"**{tr('m_bound')}{tr('label_colon')}{bound}** — "
     + tr(
@@ -168,6 +169,16 @@ st.markdown(  # one element: the bottleneck and why
         floor=fmt.ms(float(est.decode.memory_time_s)),
         compute=fmt.ms(float(est.decode.flop_time_s)),
     )
+    + " "
+    + tr(
+        "ov_why_sum",
+        tpot=fmt.ms(tpot),
+        weights=part["weights"],
+        kv=part["kv_cache"],
+        compute=part["compute"],
+        comm=part["communication"],
+        overhead=part["overhead"],
+    )  # fmt: skip
 )
 
 parts = {

@@ -1,6 +1,7 @@
 """Every page: renders with defaults in both languages, restores a scenario from the URL, reacts to the sidebar."""
 
 import json
+import re
 
 import pytest
 
@@ -131,6 +132,10 @@ def test_why_names_the_bases_of_its_numbers():
     assert "24.2 GB of KV cache per GPU (its mean over the 1K output tokens)" in why
     assert "at 3.46 TB/s, the achievable bandwidth the estimate used" in why
     assert "→ 18.4 ms of memory reads" in why
+    # browser review: the paragraph named 18.4 ms of reads against a 20.0 ms TPOT; it now says where the rest goes
+    # (communication, fixed overhead), in parts that add up to the TPOT as printed
+    total, *parts = (float(x) for x in re.findall(r"([\d.]+) ms", why.split("The TPOT of ", 1)[1]))
+    assert total == pytest.approx(sum(parts), abs=0.06) and len(parts) == 5  # each part to 3 significant figures
 
 
 def test_gpu_count_that_does_not_divide_the_heads_is_flagged():
