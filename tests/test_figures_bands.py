@@ -194,3 +194,19 @@ def test_total_tokens_band_is_the_batch_times_the_per_user_band():
     lo, hi = 32 * float(e.tokens_per_s_per_user_low), 32 * float(e.tokens_per_s_per_user_high)
     assert (float(e.tokens_per_s_total_low), float(e.tokens_per_s_total_high)) == pytest.approx((lo, hi))
     assert band_text(e, EN, "tps_total") == EN("band_80", low=fmt.rate(lo), high=fmt.rate(hi))
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_the_caption_names_the_band_the_dollar_figure_rests_on(tr):
+    """Browser review: Overview's $ band ($3.93-$6.98 around $5.36: -27% / +30%) matched no number in the caption
+    under it, which gave the TPOT band alone (-27% to +26%): $ and tokens/s per GPU rest on the measured throughput's
+    own band. The caption now gives both, and the $ band is the throughput band's ends."""
+    from ui import fmt
+    from ui.bands import basis_text
+
+    e = _est(batch=32.0)
+    lo, hi = e.band.throughput_low_factor, e.band.throughput_high_factor
+    text = basis_text(e, tr, "Test engine")
+    assert tr("band_basis_throughput", lo=fmt.pct(lo - 1, 0, signed=True), hi=fmt.pct(hi - 1, 0, signed=True)) in text
+    usd = float(e.usd_per_1M_tokens)
+    assert (float(e.usd_per_1M_tokens_low), float(e.usd_per_1M_tokens_high)) == pytest.approx((usd / hi, usd / lo))

@@ -52,7 +52,7 @@ def basis_text(est: Estimate, tr: Translator, engine: str) -> str:
         return tr(f"band_basis_{b.level}")
     family = CHIP_FAMILIES[b.family][0] if b.family else tr("band_no_family")
     key = f"band_basis_{b.level}" + ("_own_file" if b.level == "unmeasured" and not b.family else "")
-    return tr(
+    text = tr(
         key,
         engine=engine,
         family=family,
@@ -60,6 +60,12 @@ def basis_text(est: Estimate, tr: Translator, engine: str) -> str:
         lo=fmt.pct(b.tpot_low_factor - 1.0, 0, signed=True),
         hi=fmt.pct(b.tpot_high_factor - 1.0, 0, signed=True),
     )
+    lo, hi = b.throughput_low_factor, b.throughput_high_factor
+    if lo == lo and hi == hi:  # $ and tokens/s per GPU rest on the measured throughput's own band, not the TPOT's
+        text += " " + tr(
+            "band_basis_throughput", lo=fmt.pct(lo - 1.0, 0, signed=True), hi=fmt.pct(hi - 1.0, 0, signed=True)
+        )
+    return text
 
 
 def basis_caption(est: Estimate, tr: Translator, engine: str) -> None:
