@@ -147,7 +147,7 @@ if differs:
 
 def page_about(chips: list[str], weights: list[str], gpus: int | None = None) -> dict:
     """What this page's exports state: the sidebar's scenario with this page's ISL/OSL, engine, chips and precisions
-    (and GPU count: the rack-scale view's budget, whose layout search sets its own batches), not the sidebar's; the
+    (and GPU count: the rack-scale view's budget), not the sidebar's, and no batch (the charts sweep it); the
     sidebar chip's price only when that chip is the one charted, else each chip's own under the price basis."""
     own_price = {} if list(chips) == [state.hardware] else {
         "scenario_price_usd_per_gpu_hour": None, "scenario_price_as_of": None, "scenario_price_each_chip": True,
@@ -163,11 +163,8 @@ def page_about(chips: list[str], weights: list[str], gpus: int | None = None) ->
             "scenario_output_tokens": int(osl),
             "scenario_profile": engine,
             "scenario_profile_name": controls.profile_label(profile, tr),
-            **(
-                {"scenario_gpus": int(gpus), "scenario_gpus_budget": True, "scenario_batch": None}
-                if gpus is not None
-                else {}
-            ),  # fmt: skip
+            "scenario_batch": None,  # every chart here sweeps the concurrency (or its layout search sets it)
+            **({"scenario_gpus": int(gpus), "scenario_gpus_budget": True} if gpus is not None else {}),
         }
     )
 

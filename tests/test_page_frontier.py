@@ -651,3 +651,17 @@ def test_tokens_per_megawatt_carries_its_unit():
     assert not at.exception
     (mw,) = [m.value for m in at.metric if m.label == EN("fr_m_mw")]
     assert mw.endswith(" tok/s") and mw[0].isdigit()
+
+
+def test_exported_charts_do_not_name_the_sidebar_batch():
+    """Browser review: the Frontier's exports said 'batch 32' (the sidebar's) on charts that sweep the concurrency;
+    the exported title states the page's scenario without a batch, and the CSV's batch column is empty."""
+    from ui import chart
+
+    at = run_page("frontier", batch="32")
+    assert not at.exception, at.exception
+    payloads = [json.loads(el.proto.bytes) for el in at.get("bidi_component")
+                if el.proto.component_name == chart.CHART_COMPONENT and el.proto.bytes]  # fmt: skip
+    titles = [p["export"]["decor"]["layout"]["title"]["text"] for p in payloads]
+    assert titles and not [t for t in titles if "batch 32" in t], titles
+    assert any("DeepSeek" in t or "Llama" in t for t in titles)  # the scenario is still stated
