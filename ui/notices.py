@@ -198,9 +198,9 @@ def cost_line(
     if not bool(est.fits) and tokens_per_s_per_gpu is None:  # the scenario's own rate: a what-if, as its metrics
         mw = f":gray[{mw} ({tr('if_fitted')})]"
     if price.usd_per_gpu_hour == price.usd_per_gpu_hour:
-        usd = fmt.usd_markdown(price.usd_per_gpu_hour)
-        per_hour = fmt.device_text("per_gpu_hour", est.hardware, tr)  # 'per chip-hour' on a TPU or Trainium
-        st.caption(f"{tr('cost_on')}{tr('label_colon')}{usd} {per_hour} · {price_note(price, tr)} · {mw}" + _line(also))
+        usd = fmt.usd_markdown(price.usd_per_gpu_hour)  # 'per chip-hour' on a TPU or Trainium; zh-TW: unit first
+        per_hour = fmt.device_text("usd_per_gpu_hour", est.hardware, tr, usd=usd)
+        st.caption(f"{tr('cost_on')}{tr('label_colon')}{per_hour} · {price_note(price, tr)} · {mw}" + _line(also))
     else:
         st.caption(mw + _line(also))
         no_price_notice(price, est.hardware.name, tr, key)
