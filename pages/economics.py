@@ -71,13 +71,14 @@ chips_about = controls.export_about() | {  # the chips charted, each at its own 
     **({"scenario_price_usd_per_gpu_hour": None, "scenario_price_as_of": None, "scenario_price_each_chip": True}
        if list(chips) != [state.hardware] else {}),
 }  # fmt: skip
-chart.figure(
-    figs.capacity_figure(table, devices={h: fmt.device_kind(catalog[h]) for h in chips}, tr=tr),
-    table,
-    "capacity",
-    tr,
-    about=chips_about if chips else None,
-)
+if any(f.feasible for f in rows):  # no chart of empty bars when no chip has a fleet (the table says why)
+    chart.figure(
+        figs.capacity_figure(table, devices={h: fmt.device_kind(catalog[h]) for h in chips}, tr=tr),
+        table,
+        "capacity",
+        tr,
+        about=chips_about if chips else None,
+    )
 cap_tr = fmt.device_tr([catalog[h] for h in chips], tr)  # chips once a candidate is a TPU or Trainium
 shown = figs.capacity_display(table, cap_tr)  # the CSV above keeps every digit
 st.dataframe(shown, hide_index=True, placeholder="—", column_config={  # thousands separators; '—' where none

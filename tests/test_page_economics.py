@@ -399,6 +399,7 @@ def test_a_model_that_fits_no_chip_says_so_not_raise_the_target(lang):
     assert [w.value for w in at.warning] == [tr("ec_cap_no_fit")]
     (table,) = [d.value for d in at.dataframe if tr("ec_col_limited_by") in d.value.columns]
     assert set(table[tr("ec_col_limited_by")]) == {tr("pl_limit_no_fit")}
+    assert tr("ec_cap_title") not in [f["layout"]["title"]["text"] for f in figures(at)]  # no chart of empty bars
     slo = run_page("economics", lang=lang)  # fits, but misses a 1 ms target: the target is what to change
     slo.number_input(key="econ.tpot").set_value(1.0).run()
     assert [w.value for w in slo.warning] == [tr("ec_cap_none")]
