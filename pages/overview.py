@@ -158,27 +158,29 @@ st.markdown(  # one element: the bottleneck and why
         precision=est.compute_precision,
     )
     + "\n\n"
-    + fmt.device_text(
-        "ov_why",
-        hw,
-        tr,
-        weights=fmt.gb(weight_b),
-        kv=fmt.gb(kv_b),
-        output=fmt.tokens(s.output_tokens),
-        bw=fmt.tb_per_s(est.rates.memory_bytes_per_s),
-        floor=fmt.ms(float(est.decode.memory_time_s)),
-        compute=fmt.ms(float(est.decode.flop_time_s)),
-    )
-    + " "
     + tr(
-        "ov_why_sum",
-        tpot=fmt.ms(tpot),
-        weights=part["weights"],
-        kv=part["kv_cache"],
-        compute=part["compute"],
-        comm=part["communication"],
-        overhead=part["overhead"],
-    )  # fmt: skip
+        "sentences",
+        a=fmt.device_text(
+            "ov_why",
+            hw,
+            tr,
+            weights=fmt.gb(weight_b),
+            kv=fmt.gb(kv_b),
+            output=fmt.tokens(s.output_tokens),
+            bw=fmt.tb_per_s(est.rates.memory_bytes_per_s),
+            floor=fmt.ms(float(est.decode.memory_time_s)),
+            compute=fmt.ms(float(est.decode.flop_time_s)),
+        ),
+        b=tr(
+            "ov_why_sum",
+            tpot=fmt.ms(tpot),
+            weights=part["weights"],
+            kv=part["kv_cache"],
+            compute=part["compute"],
+            comm=part["communication"],
+            overhead=part["overhead"],
+        ),  # fmt: skip
+    )
 )
 
 parts = {

@@ -63,7 +63,7 @@ def basis_text(est: Estimate, tr: Translator, engine: str) -> str:
     lo, hi = b.throughput_low_factor, b.throughput_high_factor
     if lo == lo and hi == hi:  # $ and tokens/s per GPU rest on the measured throughput's own band, not the TPOT's
         pct = {"lo": fmt.pct(lo - 1.0, 0, signed=True), "hi": fmt.pct(hi - 1.0, 0, signed=True)}
-        text += " " + fmt.device_text("band_basis_throughput", est.hardware, tr, **pct)
+        text = tr("sentences", a=text, b=fmt.device_text("band_basis_throughput", est.hardware, tr, **pct))
     return text
 
 
