@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import cache, chart, controls, expanders, fmt, metrics, notices
+from ui import cache, chart, controls, embed, expanders, fmt, metrics, notices
 from ui.explain import Explanation
 from ui.figures import roofline as figs
 
@@ -52,21 +52,30 @@ chart.figure(
     tr,
     depends=overlay_ids,
 )
-st.caption(tr("roofline_caption"))
 skipped = figs.skipped_operators(est)
+notes = [tr("roofline_caption")]
 if skipped:
-    st.caption(tr("roofline_skipped", ops=", ".join(figs.operator_label(n, tr) for n in skipped)))
+    notes.append(tr("roofline_skipped", ops=", ".join(figs.operator_label(n, tr) for n in skipped)))
+st.caption("  \n".join(notes))  # one element, a line each
 st.markdown(figs.intensity_note(est, tr, profile_name))
 
-st.subheader(tr("roofline_table_title"))
-# the sidebar's scenario (its language and the chip's device word included): one table for every reader of it
-operators = cache.arrow_table(f"roofline-operators|{cache.scenario_key(state)}", lambda: figs.operator_table(est, tr))
-st.dataframe(
-    operators,
-    hide_index=True,
-    width="stretch",
-    column_config={c: st.column_config.NumberColumn(format="localized") for c in cache.numeric_columns(operators)},
-)
+# the operator table: in the embed view a closed section (sent once opened: a wiki frame shows the chart, and fifty
+# readers do not each pay for a table below it), else under its heading
+if embed.embedded():
+    table_box = expanders.lazy_expander(tr("roofline_table_title"), "roofline.table_open")
+else:
+    st.subheader(tr("roofline_table_title"))
+    table_box = st
+if table_box is not None:
+    # the sidebar's scenario (its language and the chip's device word included): one table for every reader of it
+    key = f"roofline-operators|{cache.scenario_key(state)}"
+    operators = cache.arrow_table(key, lambda: figs.operator_table(est, tr))
+    table_box.dataframe(
+        operators,
+        hide_index=True,
+        width="stretch",
+        column_config={c: st.column_config.NumberColumn(format="localized") for c in cache.numeric_columns(operators)},
+    )
 
 peak = hw.dense_flop_per_s[est.compute_precision]
 expanders.explain_all(  # one element while closed, for both numbers

@@ -184,3 +184,17 @@ def test_ridge_and_intensity_are_explained_in_one_expander(tr):
     assert any(r.startswith(f"| {tr('roofline_m_ridge', precision='fp8')} |") and f"**{ridge[0]} FLOP/byte**" in r
                for r in rows)  # fmt: skip
     assert any(r.startswith(f"| {tr('roofline_m_intensity')} |") and f"**{intensity[0]} FLOP/byte**" in r for r in rows)
+
+
+def test_embed_view_sends_the_operator_table_once_opened():
+    """Fifty wiki readers of the Roofline embed each paid for the operator table under the chart (a dataframe), which
+    a 900 x 700 frame does not show: in the embed view it waits in a closed section, sent once opened; the full page
+    shows it under its heading."""
+    at = run_page("roofline", embedded=True)
+    assert not at.exception, at.exception
+    assert EN("roofline_table_title") in [e.label for e in at.expander] and not at.dataframe
+    at.session_state["roofline.table_open"] = True
+    at.run()
+    assert len(at.dataframe) == 1 and EN("roofline_col_operator") in at.dataframe[0].value.columns
+    full = run_page("roofline")
+    assert len(full.dataframe) == 1 and EN("roofline_table_title") in [s.value for s in full.subheader]
