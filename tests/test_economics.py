@@ -220,3 +220,26 @@ def test_fleet_searches_the_whole_scale_up_domain():
     assert gb200.feasible and gb200.gpus_per_replica > 8
     assert gb200.gpus_per_replica in planner.domain_gpu_options(resolve_hardware("gb200"))
     assert gb200.gpus == gb200.replicas * gb200.gpus_per_replica
+
+
+def test_whole_servers_and_racks_that_hold_a_fleet():
+    """Browser review: a 32-GPU replica on GB200 NVL72 leaves 8 of a rack's 72 GPUs unused, which a fleet counted as
+    rented GPUs does not show. Hand-worked: 5 replicas of 32 on 72-GPU racks (2 a rack): 3 racks, 216 - 160 = 56
+    idle; 3 replicas of 4 on 8-GPU servers: 2 servers, 4 idle; a TPU pod (256 and up) is rented in slices: none."""
+    from tpot_model.fleet import Fleet
+
+    def made(g: int, replicas: int, domain: int) -> Fleet:
+        return Fleet("x", True, g, 1, replicas, g * replicas, 1.0, 1.0, 1e3, 1.0, "on_demand", "", 1.0, "slo", domain)
+
+    assert (made(32, 5, 72).domains, made(32, 5, 72).idle_gpus) == (3, 56)
+    assert (made(4, 3, 8).domains, made(4, 3, 8).idle_gpus) == (2, 4)
+    assert (made(72, 2, 72).domains, made(72, 2, 72).idle_gpus) == (2, 0)
+    assert (made(8, 5, 0).domains, made(8, 5, 0).idle_gpus) == (0, 0)
+    kimi = resolve_model("kimi-k2")
+    scen = Scenario(context_tokens=4096, output_tokens=1024, weights="bf16", price_basis="hyperscaler")
+    gb200 = fleet(kimi, resolve_hardware("gb200"), scen, PROFILE, Demand(1e10), 50 * ms)
+    per_rack = 72 // gb200.gpus_per_replica
+    assert gb200.domain_gpus == 72 and gb200.domains == math.ceil(gb200.replicas / per_rack)
+    assert gb200.idle_gpus == gb200.domains * 72 - gb200.gpus
+    tpu = fleet(MODEL, resolve_hardware("tpu-v6e"), SCEN, PROFILE, Demand(1e9), 50 * ms)
+    assert tpu.domain_gpus == 0 and tpu.domains == 0

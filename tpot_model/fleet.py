@@ -14,8 +14,13 @@ from .catalog import Hardware, ModelSpec
 from .economics import HOURS_PER_YEAR, YEAR_S, price_for, tco_preset
 from .planner import DOMAIN, cheapest
 from .profiles import EfficiencyProfile
+from .roofline import scale_up_domain_gpus
 from .scenario import Scenario
 
+# servers and racks up to this many GPUs come whole (an HGX server, an NVL72 rack, a Trn3 UltraServer of 144): a fleet
+# says how many hold its replicas and how many of their GPUs none uses (Fleet.domains, idle_gpus; its GPUs, MW and $
+# count the replicas' GPUs, as a cloud rents them); TPU pods (256 and up) are rented in slices of a replica's size
+MAX_PACKED_DOMAIN_GPUS = 144
 DAY_S = 86400.0
 
 
@@ -80,6 +85,21 @@ class Fleet:
     price_as_of: str
     capex_usd_per_gpu: float  # implied by the chip's hyperscaler TCO at the default financing (economics.tco_preset)
     limited_by: str  # the frontier's: slo | memory | compute | batch_limit; no_fit: no layout holds the model
+    domain_gpus: int = 0  # the server or rack its replicas are packed into (HGX 8, NVL72 72), 0: rented in slices
+
+    @property
+    def domains(self) -> int:
+        """Whole servers or racks (scale-up domains) that hold the replicas, as many per domain as fit whole; 0 when
+        the chip is rented in slices (domain_gpus 0) or has no fleet."""
+        if not (self.feasible and self.domain_gpus):
+            return 0
+        return math.ceil(self.replicas / max(self.domain_gpus // self.gpus_per_replica, 1))
+
+    @property
+    def idle_gpus(self) -> int:
+        """GPUs of those whole domains that no replica uses (a 32-GPU replica leaves 8 of an NVL72 rack's 72); the
+        fleet's GPUs, MW and $ count the replicas' GPUs only, as a cloud rents them."""
+        return self.domains * self.domain_gpus - self.gpus if self.domains else 0
 
     @property
     def megawatts(self) -> float:
@@ -120,8 +140,10 @@ def fleet(
         if tier is not None and math.isfinite(hw.prices.all_in_w)
         else math.nan
     )
+    domain = scale_up_domain_gpus(hw)
     common = dict(
         hardware=hw.id,
+        domain_gpus=domain if domain <= MAX_PACKED_DOMAIN_GPUS else 0,
         all_in_w_per_gpu=hw.prices.all_in_w,
         usd_per_gpu_hour=price.usd_per_gpu_hour,
         price_basis=price.basis,

@@ -525,6 +525,8 @@ def capacity_dict(f: Fleet, demand: Demand) -> dict:
         "gpus": f.gpus if f.feasible else None,
         "gpus_per_replica": f.gpus_per_replica or None,
         "replicas": f.replicas or None,
+        "scale_up_domains": f.domains or None,  # whole servers / racks holding the replicas (null: rented in slices)
+        "idle_gpus_in_domains": f.idle_gpus if f.domains else None,
         "batch": f.batch or None,
         "output_tokens_per_s_per_gpu": _num(f.output_tokens_per_s_per_gpu),
         "decode_tokens_per_s_per_gpu": _num(f.decode_tokens_per_s_per_gpu),

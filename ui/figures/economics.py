@@ -30,6 +30,8 @@ def capacity_table(fleets: Sequence[Fleet], demand: Demand, names: dict[str, str
                 "batch": f.batch if ok else None,
                 "replicas": f.replicas if ok else None,
                 "gpus": f.gpus if ok else None,
+                "scale_up_domains": f.domains or None,  # whole servers or racks that hold the replicas
+                "idle_gpus_in_domains": f.idle_gpus if f.domains else None,
                 "output_tokens_per_s_per_gpu": f.output_tokens_per_s_per_gpu,
                 "megawatts_all_in": f.megawatts if ok else None,
                 "capex_usd": f.capex_usd if ok else None,
@@ -55,6 +57,8 @@ CAPACITY_COLUMNS = (  # capacity_table's column -> (ui/strings key of its header
     ("opex_usd_per_year", "ec_col_opex", 3),
     ("replicas", "ec_col_replicas", 6),
     ("gpus_per_replica", "ec_col_gpus_per_replica", 4),
+    ("scale_up_domains", "ec_col_domains", 7),
+    ("idle_gpus_in_domains", "ec_col_idle", 7),
     ("batch", "ec_col_batch", 4),
     ("limited_by", "ec_col_limited_by", 0),
     ("price_usd_per_gpu_hour", "ec_col_price", 3),
