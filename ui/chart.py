@@ -88,7 +88,12 @@ def standalone_html(fig: go.Figure, lang: str, title: str = "") -> bytes:
 
 def _title_text(decor: dict) -> str:
     """A decorated chart's title as plain text (for an HTML <title>)."""
-    return re.sub(r"(?:\s*<[^>]+>\s*)+", " · ", decor["layout"]["title"]["text"]).strip(" ·")
+    return _plain(decor["layout"]["title"]["text"])
+
+
+def _plain(title: str) -> str:
+    """A Plotly title as plain text: its tags (<br>, <span ...>) as ' · '."""
+    return re.sub(r"(?:\s*<[^>]+>\s*)+", " · ", title).strip(" ·")
 
 
 def figure(
@@ -223,8 +228,9 @@ def start_page() -> None:
 def page_downloads(tr: Translator, page_id: str = "") -> None:
     """After a page ran: every chart it drew (two or more) in one zip (each chart's HTML and CSV, one plotly.js beside
     them), named for the page (`page_id`: its URL path, '' for Overview) and the scenario. In the embed view, every
-    chart's own downloads and the zip wait in one closed section at the end of the page, sent only once it is opened
-    (a download button costs the server about a millisecond a reader: 50 wiki readers do not pay for buttons unseen)."""
+    chart's own downloads and the zip wait in one closed section under the controls (start_page kept its place),
+    sent only once it is opened (a download button costs the server about a millisecond a reader: fifty wiki readers
+    do not pay for buttons they do not see)."""
     charts = _PAGE_CHARTS.get()
     if not charts:
         return
@@ -236,7 +242,7 @@ def page_downloads(tr: Translator, page_id: str = "") -> None:
             return
         with box:
             for c in charts:  # each chart by its own title (the scenario, the same for all, is in each file)
-                st.caption(re.sub(r"(?:\s*<[^>]+>\s*)+", " · ", str(c.fig.layout.title.text or c.id)).strip(" ·"))
+                st.caption(_plain(str(c.fig.layout.title.text or c.id)))
                 _buttons(c, tr, stamp)
             _zip_button(charts, tr, page_id, stamp)
     else:
