@@ -222,7 +222,7 @@ def start_page() -> None:
     the page where their downloads will wait (under the controls, where a wiki reader finds them)."""
     _PAGE_CHARTS.set([])
     _RUN_ABOUT.set({})
-    _DOWNLOADS_SLOT.set(st.empty() if embedded() else None)
+    _DOWNLOADS_SLOT.set(st.container() if embedded() else None)  # a block: nothing shown while it holds nothing
 
 
 def page_downloads(tr: Translator, page_id: str = "") -> None:
