@@ -697,7 +697,7 @@ _COMMUNITY_WORDS = ("mirror", "copy", "copies", "wiki", "blog", "github.io", "de
 def source_tier(source: str) -> str:
     """'primary', 'secondary', 'community' or 'notes' for one catalog source line (see _PRIMARY, _COMMUNITY_WORDS)."""
     text = source.strip().lower()
-    if text.startswith(("/work/", "data/")):
+    if text.startswith(("/", "data/")):  # a local path (the project reference notes), not a web address
         return "notes"
     where = text.removeprefix("https://").removeprefix("http://").split(" ")[0]
     if any(where == p or where.startswith(p + "/") or where.startswith(p + ".") for p in _PRIMARY):
