@@ -42,72 +42,72 @@ bands.basis_caption(est, tr, controls.profile_label(est.profile, tr))
 usd_1m = float(est.usd_per_1M_tokens)
 devices = fmt.devices(hw, state.gpus, tr)  # "8 GPUs", "8 chips" for TPUs and Trainium
 device = fmt.device_kind(hw)  # the word of titles and axes: "per GPU", "per chip"
-row = metrics.Row()
-if price_known:
+with metrics.Row() as row:
+    if price_known:
+        row.metric(
+            tr("ce_m_usd_1m"),
+            **notices.if_fitted(
+                est,
+                tr,
+                fmt.usd(usd_1m),
+                help=fmt.device_text("ce_m_usd_1m_def", device, tr),
+                **bands.metric_band(est, tr, "usd"),
+            ),
+        )
+        row.metric(
+            tr("ce_m_usd_prefill"),
+            **notices.if_fitted(
+                est,
+                tr,
+                fmt.usd(float(est.usd_per_1M_tokens_with_prefill)),
+                help=fmt.device_text("ce_m_usd_prefill_def", device, tr, context=context, output=output),
+            ),
+        )
+        row.metric(
+            tr("ce_m_usd_1k"),
+            **notices.if_fitted(est, tr, fmt.usd(float(est.usd_per_1K_tokens)), help=tr("ce_m_usd_1k_def")),
+        )
+        row.metric(
+            tr("ce_m_tokens_per_usd"),
+            **notices.if_fitted(
+                est, tr, fmt.number(float(figs.cost_in(usd_1m, "tokens_per_usd"))), help=tr("ce_m_tokens_per_usd_def")
+            ),
+        )
     row.metric(
-        tr("ce_m_usd_1m"),
+        fmt.device_text("ce_m_tps_gpu", device, tr),
         **notices.if_fitted(
             est,
             tr,
-            fmt.usd(usd_1m),
-            help=fmt.device_text("ce_m_usd_1m_def", device, tr),
-            **bands.metric_band(est, tr, "usd"),
+            fmt.rate(float(est.tokens_per_s_per_gpu)),
+            help=fmt.device_text(
+                "ce_m_tps_gpu_def",
+                device,
+                tr,
+                total=fmt.rate(float(est.tokens_per_s_total)),
+                user=fmt.rate(float(est.tokens_per_s_per_user)),
+            ),
         ),
     )
-    row.metric(
-        tr("ce_m_usd_prefill"),
-        **notices.if_fitted(
-            est,
-            tr,
-            fmt.usd(float(est.usd_per_1M_tokens_with_prefill)),
-            help=fmt.device_text("ce_m_usd_prefill_def", device, tr, context=context, output=output),
-        ),
-    )
-    row.metric(
-        tr("ce_m_usd_1k"),
-        **notices.if_fitted(est, tr, fmt.usd(float(est.usd_per_1K_tokens)), help=tr("ce_m_usd_1k_def")),
-    )
-    row.metric(
-        tr("ce_m_tokens_per_usd"),
-        **notices.if_fitted(
-            est, tr, fmt.number(float(figs.cost_in(usd_1m, "tokens_per_usd"))), help=tr("ce_m_tokens_per_usd_def")
-        ),
-    )
-row.metric(
-    fmt.device_text("ce_m_tps_gpu", device, tr),
-    **notices.if_fitted(
-        est,
-        tr,
-        fmt.rate(float(est.tokens_per_s_per_gpu)),
-        help=fmt.device_text(
-            "ce_m_tps_gpu_def",
-            device,
-            tr,
-            total=fmt.rate(float(est.tokens_per_s_total)),
-            user=fmt.rate(float(est.tokens_per_s_per_user)),
-        ),
-    ),
-)
-if energy_known:
-    tdp = fmt.number(hw.tdp_w)
-    row.metric(
-        tr("ce_m_j"),
-        **notices.if_fitted(
-            est,
-            tr,
-            f"{fmt.number(float(est.joules_per_token))} J",
-            help=tr("ce_m_j_def", tdp=tdp, gpus=state.gpus, devices=devices),
-        ),
-    )
-    row.metric(
-        tr("ce_m_tokens_per_j"),
-        **notices.if_fitted(est, tr, fmt.number(float(est.tokens_per_joule)), help=tr("ce_m_tokens_per_j_def")),
-    )
-    row.metric(
-        tr("ce_m_power", devices=fmt.devices(est.hardware, state.gpus, tr)),
-        f"{fmt.number(power_w)} W",
-        help=tr("ce_m_power_def", devices=devices, tdp=tdp),
-    )
+    if energy_known:
+        tdp = fmt.number(hw.tdp_w)
+        row.metric(
+            tr("ce_m_j"),
+            **notices.if_fitted(
+                est,
+                tr,
+                f"{fmt.number(float(est.joules_per_token))} J",
+                help=tr("ce_m_j_def", tdp=tdp, gpus=state.gpus, devices=devices),
+            ),
+        )
+        row.metric(
+            tr("ce_m_tokens_per_j"),
+            **notices.if_fitted(est, tr, fmt.number(float(est.tokens_per_joule)), help=tr("ce_m_tokens_per_j_def")),
+        )
+        row.metric(
+            tr("ce_m_power", devices=fmt.devices(est.hardware, state.gpus, tr)),
+            f"{fmt.number(power_w)} W",
+            help=tr("ce_m_power_def", devices=devices, tdp=tdp),
+        )
 if price_known:
     expanders.explain(
         tr,

@@ -215,32 +215,32 @@ no_price, no_power = tr("no_public_price_short"), tr("no_public_power_short")
 has_power = math.isfinite(est.all_in_w_per_gpu)
 
 
-row = metrics.Row()
-row.metric(fmt.device_text("ec_m_rev", hw, tr), fmt.usd(rev.revenue_usd_per_gpu_hour))
-margin_at = fmt.device_text("ec_m_margin_at", hw, tr, usd=fmt.usd(est.price_usd_per_gpu_hour),
-                            basis=tr(f"basis_{est.price.basis}"))  # fmt: skip
-row.metric(
-    tr("ec_m_margin"),
-    **(
-        {"value": fmt.pct(rev.gross_margin_fraction, na=tr("fr_na")), **metrics.note(margin_at)}
-        if priced
-        else metrics.missing(no_price)
-    ),
-)  # the cost it nets: not the TCO above
-row.metric(tr("ec_m_rev_mw"), **({"value": fmt.usd(rev.revenue_usd_per_mw_hour)} if has_power
-                                 else metrics.missing(no_power)))  # fmt: skip
-row.metric(tr("ec_m_rev_rack"), fmt.usd(rev.revenue_usd_per_rack_hour))
-payback, has_capex = rev.payback_months, math.isfinite(rev.capex_usd_per_gpu)
-no_capex = no_price if hw.prices.price("hyperscaler") is None else no_power  # the capex is solved from both
-if not (priced and has_capex):
-    shown = metrics.missing(no_price if not priced else no_capex)
-elif rev.margin_usd_per_gpu_hour <= 0:  # it never pays back: said so, not "n/a"
-    shown = {"value": tr("ec_payback_never"), **metrics.note(tr("ec_payback_never_why"))}
-else:
-    shown = {"value": fmt.number(payback)}
-row.metric(tr("ec_m_payback"), **shown,
-           help=fmt.device_text("ec_payback_def", hw, tr,
-                                capex=fmt.usd(rev.capex_usd_per_gpu) if has_capex else no_capex))  # fmt: skip
+with metrics.Row() as row:
+    row.metric(fmt.device_text("ec_m_rev", hw, tr), fmt.usd(rev.revenue_usd_per_gpu_hour))
+    margin_at = fmt.device_text("ec_m_margin_at", hw, tr, usd=fmt.usd(est.price_usd_per_gpu_hour),
+                                basis=tr(f"basis_{est.price.basis}"))  # fmt: skip
+    row.metric(
+        tr("ec_m_margin"),
+        **(
+            {"value": fmt.pct(rev.gross_margin_fraction, na=tr("fr_na")), **metrics.note(margin_at)}
+            if priced
+            else metrics.missing(no_price)
+        ),
+    )  # the cost it nets: not the TCO above
+    row.metric(tr("ec_m_rev_mw"), **({"value": fmt.usd(rev.revenue_usd_per_mw_hour)} if has_power
+                                     else metrics.missing(no_power)))  # fmt: skip
+    row.metric(tr("ec_m_rev_rack"), fmt.usd(rev.revenue_usd_per_rack_hour))
+    payback, has_capex = rev.payback_months, math.isfinite(rev.capex_usd_per_gpu)
+    no_capex = no_price if hw.prices.price("hyperscaler") is None else no_power  # the capex is solved from both
+    if not (priced and has_capex):
+        shown = metrics.missing(no_price if not priced else no_capex)
+    elif rev.margin_usd_per_gpu_hour <= 0:  # it never pays back: said so, not "n/a"
+        shown = {"value": tr("ec_payback_never"), **metrics.note(tr("ec_payback_never_why"))}
+    else:
+        shown = {"value": fmt.number(payback)}
+    row.metric(tr("ec_m_payback"), **shown,
+               help=fmt.device_text("ec_payback_def", hw, tr,
+                                    capex=fmt.usd(rev.capex_usd_per_gpu) if has_capex else no_capex))  # fmt: skip
 st.download_button(
     tr("ec_rev_csv"),
     figs.revenue_table(rev, hw.id, est.price.basis, est.price.as_of).to_csv(index=False),

@@ -355,25 +355,29 @@ else:
     priced = math.isfinite(top.usd_per_1m[tier])  # best() ranks by throughput when nothing drawn has a price
     st.markdown(tr("fr_best" if priced else "fr_best_unpriced", target=f"{target:g}", name=top.label,
                    tier=tr(f"fr_tier_{tier}")))  # fmt: skip
-    row = metrics.Row(wide=True)
-    row.metric(
-        fmt.device_text(f"fr_m_tps_{y}", device, tr, target=f"{target:g}"),
-        fmt.rate(top.tokens_per_s_per_gpu),
-        help=tr("fr_m_tps_def", name=top.label),
-    )
-    # a figure that cannot be computed: a dash and why under it, as Economics shows it (a value that long would be cut)
-    usd_1m, mw = top.usd_per_1m[tier], top.tokens_per_s_per_mw
-    no_price = not math.isfinite(top.usd_per_gpu_hour[tier])
-    row.metric(
-        tr(f"fr_m_usd_{y}"),
-        **({"value": fmt.usd(usd_1m)} if not no_price else metrics.missing(tr("no_public_price_short"))),
-        help=tr("fr_m_usd_def", tier=tr(f"fr_tier_{tier}")),
-    )
-    row.metric(
-        tr("fr_m_mw"),
-        **({"value": f"{fmt.large(mw)} tok/s"} if math.isfinite(mw) else metrics.missing(tr("no_public_power_short"))),
-        help=tr("fr_m_mw_def", name=top.label),
-    )
+    with metrics.Row(wide=True) as row:
+        row.metric(
+            fmt.device_text(f"fr_m_tps_{y}", device, tr, target=f"{target:g}"),
+            fmt.rate(top.tokens_per_s_per_gpu),
+            help=tr("fr_m_tps_def", name=top.label),
+        )
+        # a figure that cannot be computed: a dash and why under it, as Economics shows it (a value that long would be cut)
+        usd_1m, mw = top.usd_per_1m[tier], top.tokens_per_s_per_mw
+        no_price = not math.isfinite(top.usd_per_gpu_hour[tier])
+        row.metric(
+            tr(f"fr_m_usd_{y}"),
+            **({"value": fmt.usd(usd_1m)} if not no_price else metrics.missing(tr("no_public_price_short"))),
+            help=tr("fr_m_usd_def", tier=tr(f"fr_tier_{tier}")),
+        )
+        row.metric(
+            tr("fr_m_mw"),
+            **(
+                {"value": f"{fmt.large(mw)} tok/s"}
+                if math.isfinite(mw)
+                else metrics.missing(tr("no_public_power_short"))
+            ),
+            help=tr("fr_m_mw_def", name=top.label),
+        )
 chart.figure(
     figs.cost_figure(at, target, tier, y=y, tier_label=tr(f"fr_tier_{tier}"), tr=tr),
     figs.cost_table(at, target, y=y),
@@ -535,16 +539,18 @@ if (
 st.header(tr("fr_loho_h"))
 cv = cache.serving_loho()
 summary = cv.summary()
-row = metrics.Row(wide=True)
-row.metric(
-    tr("fr_m_loho_tpot"), fmt.pct(summary["tpot"].median), help=tr("fr_m_loho_def", p90=fmt.pct(summary["tpot"].p90))
-)
-row.metric(
-    tr("fr_m_loho_out"),
-    fmt.pct(summary["output_tokens_per_s_per_gpu"].median),
-    help=tr("fr_m_loho_def", p90=fmt.pct(summary["output_tokens_per_s_per_gpu"].p90)),
-)
-row.metric(tr("fr_m_loho_rows"), str(summary["tpot"].n), help=tr("fr_m_loho_rows_def"))
+with metrics.Row(wide=True) as row:
+    row.metric(
+        tr("fr_m_loho_tpot"),
+        fmt.pct(summary["tpot"].median),
+        help=tr("fr_m_loho_def", p90=fmt.pct(summary["tpot"].p90)),
+    )
+    row.metric(
+        tr("fr_m_loho_out"),
+        fmt.pct(summary["output_tokens_per_s_per_gpu"].median),
+        help=tr("fr_m_loho_def", p90=fmt.pct(summary["output_tokens_per_s_per_gpu"].p90)),
+    )
+    row.metric(tr("fr_m_loho_rows"), str(summary["tpot"].n), help=tr("fr_m_loho_rows_def"))
 loho_figs = cache.built(  # the measurements' check depends on the language only
     f"frontier-loho|{tr.lang}|{tr.device}",
     lambda: (figs.validation_figure(cv, "tpot", tr=tr), figs.validation_figure(cv, "output", tr=tr),

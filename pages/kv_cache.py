@@ -30,36 +30,38 @@ elif window:
                         growing=fmt.kib_and_bytes(k.growing_bytes_per_token))  # fmt: skip
 else:
     per_token_help = tr("kvc_m_per_token_def", layers=model.num_full_attention_layers, kv=state.kv)
-row = metrics.Row()
-row.metric(
-    tr("kvc_m_per_token"),
-    figs.kib(k.bytes_per_token),
-    f"{k.bytes_per_token:,.0f} B",
-    delta_color="off",
-    delta_arrow="off",
-    help=per_token_help,
-)
-row.metric(
-    tr("kvc_m_per_seq", context=context), fmt.gb(k.per_sequence_bytes), help=tr("kvc_m_per_seq_def", context=context)
-)
-row.metric(
-    tr("kvc_m_batch", b=state.batch, context=context),
-    fmt.gb(k.batch_bytes),
-    tr("kvc_per_gpu_value", gb=fmt.gb(k.batch_bytes_per_gpu)),
-    delta_color="off",
-    delta_arrow="off",
-    help=tr(
-        "kvc_m_batch_def",
-        per_gpu=fmt.gb(k.batch_bytes_per_gpu),
-        shards=int(k.shards),
-        room=fmt.gb(max(k.room_bytes, 0.0)),
-    ),
-)
-row.metric(
-    tr("kvc_m_max_batch", context=context),
-    f"{k.max_batch:,}",
-    help=tr("kvc_m_max_batch_def", gpus=state.gpus, hw=hw.name, context=context, output=fmt.tokens(state.output)),
-)
+with metrics.Row() as row:
+    row.metric(
+        tr("kvc_m_per_token"),
+        figs.kib(k.bytes_per_token),
+        f"{k.bytes_per_token:,.0f} B",
+        delta_color="off",
+        delta_arrow="off",
+        help=per_token_help,
+    )
+    row.metric(
+        tr("kvc_m_per_seq", context=context),
+        fmt.gb(k.per_sequence_bytes),
+        help=tr("kvc_m_per_seq_def", context=context),
+    )
+    row.metric(
+        tr("kvc_m_batch", b=state.batch, context=context),
+        fmt.gb(k.batch_bytes),
+        tr("kvc_per_gpu_value", gb=fmt.gb(k.batch_bytes_per_gpu)),
+        delta_color="off",
+        delta_arrow="off",
+        help=tr(
+            "kvc_m_batch_def",
+            per_gpu=fmt.gb(k.batch_bytes_per_gpu),
+            shards=int(k.shards),
+            room=fmt.gb(max(k.room_bytes, 0.0)),
+        ),
+    )
+    row.metric(
+        tr("kvc_m_max_batch", context=context),
+        f"{k.max_batch:,}",
+        help=tr("kvc_m_max_batch_def", gpus=state.gpus, hw=hw.name, context=context, output=fmt.tokens(state.output)),
+    )
 formula, substituted = figs.per_token_formula(model, kvb, tr)
 expanders.explain(tr, "kvc_m_per_token", formula, substituted, fmt.kib_and_bytes(k.bytes_per_token))
 

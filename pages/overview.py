@@ -51,81 +51,83 @@ notices.scale_notice(est, tr)
 if est.compute_precision != s.compute_requested:
     st.info(tr("ov_fallback", requested=s.compute_requested, hw=hw.name, used=est.compute_precision))
 
-row = metrics.Row()
-row.metric(
-    tr("m_tpot"),
-    **notices.if_fitted(est, tr, fmt.ms(tpot), help=tr("m_tpot_def"), **bands.metric_band(est, tr, "tpot")),
-)
-row.metric(
-    tr("m_tps_user"),
-    **notices.if_fitted(
-        est,
-        tr,
-        fmt.rate(float(est.tokens_per_s_per_user)),
-        help=tr("m_tps_user_def"),
-        **bands.metric_band(est, tr, "tps_user"),
-    ),
-)
-row.metric(
-    tr("m_tps_total"),
-    **notices.if_fitted(
-        est,
-        tr,
-        fmt.rate(float(est.tokens_per_s_total)),
-        help=tr(
-            "m_tps_total_def",
-            devices=fmt.devices(est.hardware, state.gpus, tr),
-            device=fmt.device_word(est.hardware, tr, 1),
-            per_gpu=fmt.rate(float(est.tokens_per_s_per_gpu)),
-        ),
-        **bands.metric_band(est, tr, "tps_total"),
-    ),
-)
-row.metric(
-    tr("m_ttft"),
-    **notices.if_fitted(
-        est,
-        tr,
-        fmt.duration(ttft),
-        help=tr(
-            "m_ttft_def",
-            context=fmt.tokens(state.context),
-            batch=state.batch,
-            batch_prefill=fmt.duration(float(est.batch_prefill_s)),
-        ),
-    ),
-)
-row.metric(
-    tr("m_serve", n=fmt.tokens(state.output)),
-    **notices.if_fitted(est, tr, fmt.duration(float(est.time_to_serve_per_request_s)), help=tr("m_serve_def")),
-)
-price_known = est.price_usd_per_gpu_hour == est.price_usd_per_gpu_hour
-if price_known:
+with metrics.Row() as row:
     row.metric(
-        tr("m_cost"),
+        tr("m_tpot"),
+        **notices.if_fitted(est, tr, fmt.ms(tpot), help=tr("m_tpot_def"), **bands.metric_band(est, tr, "tpot")),
+    )
+    row.metric(
+        tr("m_tps_user"),
         **notices.if_fitted(
             est,
             tr,
-            fmt.usd(float(est.usd_per_1M_tokens)),
-            help=fmt.device_text("m_cost_def", hw, tr, with_prefill=fmt.usd(float(est.usd_per_1M_tokens_with_prefill))),
-            **bands.metric_band(est, tr, "usd"),
+            fmt.rate(float(est.tokens_per_s_per_user)),
+            help=tr("m_tps_user_def"),
+            **bands.metric_band(est, tr, "tps_user"),
         ),
     )
-else:
-    row.metric(tr("m_cost"), **metrics.missing(tr("no_public_price_short")), help=tr("m_cost_none"))
-row.metric(
-    fmt.device_text("m_memory", hw, tr),
-    fmt.gb(float(est.memory_per_gpu_bytes)),
-    help=fmt.device_text(
-        "m_memory_def", hw, tr, usable=fmt.gb(est.usable_memory_per_gpu_bytes), capacity=fmt.gb(hw.memory_bytes)
-    ),
-)
-min_gpus = float(est.min_gpus)
-row.metric(
-    fmt.device_text("m_min_gpus", hw, tr),
-    str(int(min_gpus)) if min_gpus == min_gpus else "> 1,024",
-    help=fmt.device_text("m_min_gpus_def", hw, tr),
-)
+    row.metric(
+        tr("m_tps_total"),
+        **notices.if_fitted(
+            est,
+            tr,
+            fmt.rate(float(est.tokens_per_s_total)),
+            help=tr(
+                "m_tps_total_def",
+                devices=fmt.devices(est.hardware, state.gpus, tr),
+                device=fmt.device_word(est.hardware, tr, 1),
+                per_gpu=fmt.rate(float(est.tokens_per_s_per_gpu)),
+            ),
+            **bands.metric_band(est, tr, "tps_total"),
+        ),
+    )
+    row.metric(
+        tr("m_ttft"),
+        **notices.if_fitted(
+            est,
+            tr,
+            fmt.duration(ttft),
+            help=tr(
+                "m_ttft_def",
+                context=fmt.tokens(state.context),
+                batch=state.batch,
+                batch_prefill=fmt.duration(float(est.batch_prefill_s)),
+            ),
+        ),
+    )
+    row.metric(
+        tr("m_serve", n=fmt.tokens(state.output)),
+        **notices.if_fitted(est, tr, fmt.duration(float(est.time_to_serve_per_request_s)), help=tr("m_serve_def")),
+    )
+    price_known = est.price_usd_per_gpu_hour == est.price_usd_per_gpu_hour
+    if price_known:
+        row.metric(
+            tr("m_cost"),
+            **notices.if_fitted(
+                est,
+                tr,
+                fmt.usd(float(est.usd_per_1M_tokens)),
+                help=fmt.device_text(
+                    "m_cost_def", hw, tr, with_prefill=fmt.usd(float(est.usd_per_1M_tokens_with_prefill))
+                ),
+                **bands.metric_band(est, tr, "usd"),
+            ),
+        )
+    else:
+        row.metric(tr("m_cost"), **metrics.missing(tr("no_public_price_short")), help=tr("m_cost_none"))
+    row.metric(
+        fmt.device_text("m_memory", hw, tr),
+        fmt.gb(float(est.memory_per_gpu_bytes)),
+        help=fmt.device_text(
+            "m_memory_def", hw, tr, usable=fmt.gb(est.usable_memory_per_gpu_bytes), capacity=fmt.gb(hw.memory_bytes)
+        ),
+    )
+    min_gpus = float(est.min_gpus)
+    row.metric(
+        fmt.device_text("m_min_gpus", hw, tr),
+        str(int(min_gpus)) if min_gpus == min_gpus else "> 1,024",
+        help=fmt.device_text("m_min_gpus_def", hw, tr),
+    )
 notices.cost_line(est, tr, also=bands.basis_text(est, tr, controls.profile_label(est.profile, tr)))
 
 met = [tr(f"target_{k}") for k, ok in targets_met(tpot).items() if ok]

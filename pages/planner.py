@@ -123,21 +123,21 @@ notices.fp4_notice(est, state.weights, state.kv, tr)
 st.header(tr("pl_frontier_h"))
 point = planner.frontier(model, hw, scenario, profile, target_s, ttft_s)
 price_known = point.usd_per_1M_tokens == point.usd_per_1M_tokens
-row = metrics.Row()
-ok = point.feasible  # no batch meets the target: a dash for each number (not 'n/a' beside '—')
-row.metric(tr("pl_m_batch"), fmt.integer(point.batch) if ok else "—", help=tr("pl_m_batch_def"))
-row.metric(tr("pl_m_tpot"), fmt.ms(point.tpot_s) if ok else "—", help=tr("pl_m_tpot_def", target=fmt.ms(target_s)))
-row.metric(
-    tr("pl_m_tps_gpu"),
-    fmt.rate(point.tokens_per_s_per_gpu) if ok else "—",
-    help=tr("pl_m_tps_gpu_def", total=fmt.rate(point.tokens_per_s_total), gpus=state.gpus),
-)
-row.metric(
-    tr("pl_m_cost"),
-    **({"value": fmt.usd(point.usd_per_1M_tokens, 2) if ok else "—"} if price_known or not ok
-       else metrics.missing(tr("no_public_price_short"))),
-    help=tr("pl_m_cost_def") if price_known else tr("m_cost_none"),
-)  # fmt: skip
+with metrics.Row() as row:
+    ok = point.feasible  # no batch meets the target: a dash for each number (not 'n/a' beside '—')
+    row.metric(tr("pl_m_batch"), fmt.integer(point.batch) if ok else "—", help=tr("pl_m_batch_def"))
+    row.metric(tr("pl_m_tpot"), fmt.ms(point.tpot_s) if ok else "—", help=tr("pl_m_tpot_def", target=fmt.ms(target_s)))
+    row.metric(
+        tr("pl_m_tps_gpu"),
+        fmt.rate(point.tokens_per_s_per_gpu) if ok else "—",
+        help=tr("pl_m_tps_gpu_def", total=fmt.rate(point.tokens_per_s_total), gpus=state.gpus),
+    )
+    row.metric(
+        tr("pl_m_cost"),
+        **({"value": fmt.usd(point.usd_per_1M_tokens, 2) if ok else "—"} if price_known or not ok
+           else metrics.missing(tr("no_public_price_short"))),
+        help=tr("pl_m_cost_def") if price_known else tr("m_cost_none"),
+    )  # fmt: skip
 reason = dict(
     batch=point.batch,
     next=point.batch + 1,
@@ -309,24 +309,26 @@ def layout_section() -> None:
             ttft_target_s=request_ttft_s,
         ),
     )  # fmt: skip
-    row = metrics.Row(wide=True)  # labels such as "Tokens/s per GPU (input + output)"
-    row.metric(
-        tr("pl_m_layout_gpus"),
-        f"{d.gpus_used} / {budget}" if d.feasible else "—",
-        help=tr("pl_m_layout_gpus_def", budget=budget),
-    )
-    row.metric(
-        tr("pl_m_layout_tps"),
-        fmt.rate(d.tokens_per_s_per_gpu) if d.feasible else "—",
-        help=tr("pl_m_layout_tps_def", out=fmt.rate(d.output_tokens_per_s_per_gpu)),
-    )
-    row.metric(
-        tr("pl_m_layout_tpot"),
-        fmt.ms(d.tpot_s) if d.feasible else "—",
-        help=tr("pl_m_layout_tpot_def", user=fmt.rate(d.tokens_per_s_per_user), target=fmt.target(target_s, tr)),
-    )
-    row.metric(tr("pl_m_layout_ttft"), fmt.duration(d.ttft_s) if d.feasible else "—", help=tr("pl_m_layout_ttft_def"))
-    row.metric(tr("pl_m_layout_limit"), tr(f"pl_limit_{d.limited_by}"), help=tr("pl_m_layout_limit_def"))
+    with metrics.Row(wide=True) as row:  # labels such as "Tokens/s per GPU (input + output)"
+        row.metric(
+            tr("pl_m_layout_gpus"),
+            f"{d.gpus_used} / {budget}" if d.feasible else "—",
+            help=tr("pl_m_layout_gpus_def", budget=budget),
+        )
+        row.metric(
+            tr("pl_m_layout_tps"),
+            fmt.rate(d.tokens_per_s_per_gpu) if d.feasible else "—",
+            help=tr("pl_m_layout_tps_def", out=fmt.rate(d.output_tokens_per_s_per_gpu)),
+        )
+        row.metric(
+            tr("pl_m_layout_tpot"),
+            fmt.ms(d.tpot_s) if d.feasible else "—",
+            help=tr("pl_m_layout_tpot_def", user=fmt.rate(d.tokens_per_s_per_user), target=fmt.target(target_s, tr)),
+        )
+        row.metric(
+            tr("pl_m_layout_ttft"), fmt.duration(d.ttft_s) if d.feasible else "—", help=tr("pl_m_layout_ttft_def")
+        )
+        row.metric(tr("pl_m_layout_limit"), tr(f"pl_limit_{d.limited_by}"), help=tr("pl_m_layout_limit_def"))
     if d.feasible and d.serving == "aggregated":
         st.success(
             tr("pl_layout_chosen_aggregated", layout=d.decode.label, used=d.gpus_used, budget=budget,
@@ -395,17 +397,19 @@ def gpus_section() -> None:
         set(planner.TP_GPU_OPTIONS) | set(planner.domain_gpu_options(hw)) | {int(n) for n in pp.num_gpus}
     )
     tp = planner.tp_scaling(model, hw, scenario, profile, counts, target_s, ttft_s)
-    row = metrics.Row(wide=True)  # the best GPU count is the layout search's, above (one search)
-    row.metric(
-        tr("pl_m_min_gpus", batch=state.batch),
-        fmt.integer(tp.min_gpus_meeting_target) if tp.min_gpus_meeting_target else tr("pl_none_up_to", n=counts[-1]),
-        help=tr("pl_m_min_gpus_def"),
-    )
-    row.metric(
-        tr("pl_m_comm_share", n=int(tp.num_gpus[-1])),
-        fmt.pct(float(tp.communication_fraction[-1])),
-        help=tr("pl_m_comm_share_def"),
-    )
+    with metrics.Row(wide=True) as row:  # the best GPU count is the layout search's, above (one search)
+        row.metric(
+            tr("pl_m_min_gpus", batch=state.batch),
+            fmt.integer(tp.min_gpus_meeting_target)
+            if tp.min_gpus_meeting_target
+            else tr("pl_none_up_to", n=counts[-1]),
+            help=tr("pl_m_min_gpus_def"),
+        )
+        row.metric(
+            tr("pl_m_comm_share", n=int(tp.num_gpus[-1])),
+            fmt.pct(float(tp.communication_fraction[-1])),
+            help=tr("pl_m_comm_share_def"),
+        )
     chart.figure(figs.tp_figure(tp, state.batch, target_s, tr=tr), figs.tp_table(tp), "planner-tensor-parallel", tr)
     st.markdown(tr("pl_tp_note", domain=scale_up_domain_gpus(hw), hw=hw.name))
     st.dataframe(figs.tp_display_table(tp, tr=tr), hide_index=True)
@@ -457,35 +461,35 @@ def capacity_section() -> None:
         ttft_target_s=ttft_s,
     )
     mix = int(st.session_state["planner.mix"])
-    row = metrics.Row()
-    row.metric(
-        tr("pl_m_users"),
-        f"{cap.users:,}",
-        help=tr("pl_m_users_def", memory=f"{cap.max_users_memory:,}", per_gpu=fmt.number(cap.users / state.gpus)),
-    )
-    row.metric(
-        tr("pl_m_kv_user"),
-        fmt.gb(cap.kv_bytes_per_user),
-        help=tr(
-            "pl_m_kv_user_def",
-            tokens=fmt.tokens(state.context + state.output),
-            per_gpu=fmt.gb(cap.kv_bytes_per_user_per_gpu),
-            left=fmt.gb(cap.hbm_left_after_weights_bytes),
-        ),
-    )
-    row.metric(
-        tr("pl_m_prefill"),
-        fmt.duration(cap.prefill_cached_s),
-        delta=tr("pl_prefill_delta", before=fmt.duration(cap.prefill_s)) if hit > 0 else None,
-        delta_color="off",
-        help=tr("pl_m_prefill_def", context=fmt.tokens(state.context)),
-    )
-    ratio = float(dg.prefill_per_decode_gpu[mix])
-    row.metric(
-        tr("pl_m_ratio", mix=figs.mix_label(*mixes[mix])),
-        figs.ratio_text(ratio, tr=tr),
-        help=tr("pl_m_ratio_def", share=fmt.pct(float(dg.prefill_share[mix]))),
-    )
+    with metrics.Row() as row:
+        row.metric(
+            tr("pl_m_users"),
+            f"{cap.users:,}",
+            help=tr("pl_m_users_def", memory=f"{cap.max_users_memory:,}", per_gpu=fmt.number(cap.users / state.gpus)),
+        )
+        row.metric(
+            tr("pl_m_kv_user"),
+            fmt.gb(cap.kv_bytes_per_user),
+            help=tr(
+                "pl_m_kv_user_def",
+                tokens=fmt.tokens(state.context + state.output),
+                per_gpu=fmt.gb(cap.kv_bytes_per_user_per_gpu),
+                left=fmt.gb(cap.hbm_left_after_weights_bytes),
+            ),
+        )
+        row.metric(
+            tr("pl_m_prefill"),
+            fmt.duration(cap.prefill_cached_s),
+            delta=tr("pl_prefill_delta", before=fmt.duration(cap.prefill_s)) if hit > 0 else None,
+            delta_color="off",
+            help=tr("pl_m_prefill_def", context=fmt.tokens(state.context)),
+        )
+        ratio = float(dg.prefill_per_decode_gpu[mix])
+        row.metric(
+            tr("pl_m_ratio", mix=figs.mix_label(*mixes[mix])),
+            figs.ratio_text(ratio, tr=tr),
+            help=tr("pl_m_ratio_def", share=fmt.pct(float(dg.prefill_share[mix]))),
+        )
     st.markdown(
         tr(
             "pl_capacity_text",
@@ -540,25 +544,28 @@ def speculative_section() -> None:
     )
     k, accept, draft, mtp_cost = speculative_inputs()
     sp = planner.speculative(model, hw, scenario, profile, k=k, acceptance=accept, draft=draft, mtp_cost=mtp_cost)
-    row = metrics.Row()
-    row.metric(tr("pl_m_tokens_step"), f"{float(sp.tokens_per_step):.2f}", help=tr("pl_m_tokens_step_def"))
-    row.metric(
-        tr("pl_m_eff_tpot"),
-        fmt.ms(float(sp.tpot_s)),
-        delta=tr("pl_speedup_delta", x=f"{float(sp.speedup):.2f}"),
-        delta_color="normal" if float(sp.speedup) >= 1 else "inverse",
-        delta_arrow="off",  # a speed-up lowers TPOT: an up arrow beside a lower TPOT misread
-        help=tr("pl_m_eff_tpot_def", base=fmt.ms(float(sp.baseline_tpot_s)), batch=state.batch),
-    )
-    row.metric(
-        tr("pl_m_spec_tps"),
-        fmt.rate(float(sp.tokens_per_s_total)),
-        help=tr(
-            "pl_m_spec_tps_def", usd=fmt.usd(float(sp.usd_per_1M_tokens), 2) if price_known else tr("pl_cell_no_price")
-        ),
-    )
-    be = float(sp.break_even_acceptance)
-    row.metric(tr("pl_m_break_even"), fmt.pct(be) if be == be else tr("pl_never"), help=tr("pl_m_break_even_def", k=k))
+    with metrics.Row() as row:
+        row.metric(tr("pl_m_tokens_step"), f"{float(sp.tokens_per_step):.2f}", help=tr("pl_m_tokens_step_def"))
+        row.metric(
+            tr("pl_m_eff_tpot"),
+            fmt.ms(float(sp.tpot_s)),
+            delta=tr("pl_speedup_delta", x=f"{float(sp.speedup):.2f}"),
+            delta_color="normal" if float(sp.speedup) >= 1 else "inverse",
+            delta_arrow="off",  # a speed-up lowers TPOT: an up arrow beside a lower TPOT misread
+            help=tr("pl_m_eff_tpot_def", base=fmt.ms(float(sp.baseline_tpot_s)), batch=state.batch),
+        )
+        row.metric(
+            tr("pl_m_spec_tps"),
+            fmt.rate(float(sp.tokens_per_s_total)),
+            help=tr(
+                "pl_m_spec_tps_def",
+                usd=fmt.usd(float(sp.usd_per_1M_tokens), 2) if price_known else tr("pl_cell_no_price"),
+            ),
+        )
+        be = float(sp.break_even_acceptance)
+        row.metric(
+            tr("pl_m_break_even"), fmt.pct(be) if be == be else tr("pl_never"), help=tr("pl_m_break_even_def", k=k)
+        )
     st.markdown(
         tr(
             "pl_spec_round",

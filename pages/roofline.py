@@ -29,12 +29,14 @@ st.markdown(
 notices.scenario_notices(est, tr)
 notices.fp4_notice(est, state.weights, state.kv, tr)
 
-row = metrics.Row()
-ai, ridge = float(est.arithmetic_intensity_flop_per_byte), est.ridge_point_flop_per_byte
-row.metric(tr("roofline_m_intensity"), fmt.number(ai), help=tr("roofline_m_intensity_def"))
-row.metric(tr("roofline_m_ridge", precision=est.compute_precision), fmt.number(ridge), help=tr("roofline_m_ridge_def"))
-row.metric(tr("roofline_m_mbu"), fmt.pct(float(est.mbu)), help=tr("roofline_m_mbu_def"))
-row.metric(tr("roofline_m_mfu"), fmt.pct(float(est.mfu)), help=tr("roofline_m_mfu_def"))
+with metrics.Row() as row:
+    ai, ridge = float(est.arithmetic_intensity_flop_per_byte), est.ridge_point_flop_per_byte
+    row.metric(tr("roofline_m_intensity"), fmt.number(ai), help=tr("roofline_m_intensity_def"))
+    row.metric(
+        tr("roofline_m_ridge", precision=est.compute_precision), fmt.number(ridge), help=tr("roofline_m_ridge_def")
+    )
+    row.metric(tr("roofline_m_mbu"), fmt.pct(float(est.mbu)), help=tr("roofline_m_mbu_def"))
+    row.metric(tr("roofline_m_mfu"), fmt.pct(float(est.mfu)), help=tr("roofline_m_mfu_def"))
 
 overlay_ids = st.multiselect(
     tr("roofline_overlay"),

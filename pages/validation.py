@@ -19,18 +19,18 @@ st.title(tr("page_validation"))
 st.caption(tr("val_caption"))
 st.markdown(tr("val_intro", sources=len(source_list), **counts))
 
-row = metrics.Row()
-for card in figs.headline_cards(table, tr):
-    row.metric(
-        card.label,
-        card.value,
-        delta=card.delta,
-        delta_color=card.colour,
-        delta_arrow="off",
-        delta_description=card.description,
-        help=card.help,
-        border=True,
-    )
+with metrics.Row() as row:
+    for card in figs.headline_cards(table, tr):
+        row.metric(
+            card.label,
+            card.value,
+            delta=card.delta,
+            delta_color=card.colour,
+            delta_arrow="off",
+            delta_description=card.description,
+            help=card.help,
+            border=True,
+        )
 st.caption(
     tr(
         "val_headline_caption",

@@ -1,5 +1,6 @@
 """Every page: renders with defaults in both languages, restores a scenario from the URL, reacts to the sidebar."""
 
+import html
 import json
 import re
 
@@ -257,7 +258,7 @@ def test_embed_only_unknown_chart_says_so_and_falls_back(lang):
     assert not at.exception
     (warning,) = [w.value for w in at.warning]
     assert warning == Translator(lang)("embed_only_unknown", given="no-such-chart", charts="roofline")
-    assert len(figures(at)) == 1 and at.metric  # the whole embed view
+    assert len(figures(at)) == 1 and _headline_cells(at)  # the whole embed view, its headline numbers
     ignored = run_page("roofline", only="roofline")  # not embedded: the whole page
     assert not ignored.exception and ignored.metric and not ignored.warning
 
@@ -379,6 +380,32 @@ def test_a_scenario_that_does_not_fit_greys_its_headline_numbers_if_it_fitted(la
     fits = run_page("overview", lang=lang)
     assert not any(m.value.startswith(":gray[") for m in fits.metric)
     assert all(tr("if_fitted") not in (m.proto.delta, m.proto.delta_description) for m in fits.metric)
+
+
+def _headline_cells(at) -> list[str]:
+    """The embed view's headline numbers: the cells of the one element that draws a row of them."""
+    rows = [m.value for m in at.markdown if 'class="headline-row"' in m.value]
+    return [cell for row in rows for cell in row.split('<div class="headline-number"')[1:]]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_embed_view_draws_a_row_of_headline_numbers_as_one_element(lang):
+    """In the embed view (fifty wiki readers of one link) a row of headline numbers is one element, not an st.metric
+    each: the same labels, values and notes in the same order, each definition as its label's hover text; a
+    what-if value greyed as in the full view. The full view keeps st.metric (its help popover)."""
+    tr = Translator(lang)
+    full = run_page("overview", lang=lang, model="deepseek-v3", hardware="b200", gpus="8", weights="fp8")
+    at = run_page("overview", embedded=True, lang=lang, model="deepseek-v3", hardware="b200", gpus="8", weights="fp8")
+    assert not at.exception and not at.metric
+    cells = _headline_cells(at)
+    assert len(cells) == len(full.metric) == 8
+    for cell, m in zip(cells, full.metric, strict=True):
+        assert f">{html.escape(m.label)}</span>" in cell and f">{html.escape(m.value)}</div>" in cell, m.label
+        assert f'title="{html.escape(m.help)}"' in cell and (m.proto.delta or "") in cell, m.label
+    assert "padding-bottom:4px;color:" not in "".join(cells)  # no value greyed: it fits
+    what_if = _headline_cells(run_page("overview", embedded=True, lang=lang, **R1_ON_ONE_H100))
+    tpot = next(c for c in what_if if f">{tr('m_tpot')}</span>" in c)
+    assert "padding-bottom:4px;color:#686255" in tpot and tr("if_fitted") in tpot
 
 
 def test_readers_of_one_link_share_the_estimate_and_figure(monkeypatch):

@@ -1,9 +1,21 @@
-"""Headline numbers (st.metric) side by side: one container in which every number has the same width and the row
-wraps where the frame is narrow. Labels and bands are never cut short (st.columns cut them at 900 px, in zh-TW
-most), numbers line up from row to row, and each reader is sent one block, not a columns block and a column per
-number."""
+"""Headline numbers side by side: one row in which every number has the same width and the row wraps where the frame
+is narrow. Labels and notes are never cut short (st.columns cut them at 900 px, in zh-TW most) and numbers line up
+from row to row.
+
+In the full view a number is an st.metric (its definition in a help popover). In the embed view (a wiki's frame,
+where fifty readers may open one link at once) the whole row is one element, drawn as st.metric draws: each
+st.metric is a message every reader's session serializes and sends (about 0.5 ms of server time a number, measured
+with fifty readers), and a wiki reader does not open popovers: the definition is the label's hover text, and the
+page's "how is each number computed" section gives the formulas."""
+
+from __future__ import annotations
+
+import re
+from html import escape
 
 import streamlit as st
+
+from . import embed
 
 # three to a row in a 900 px embed frame (740 px of content), four in 940 px (a 1400 px window beside the sidebar);
 # wide enough for "80% band 2,164 tok/s–3,713 tok/s" and for the longest zh-TW label beside its help icon
@@ -11,25 +23,75 @@ WIDTH_PX = 220
 # for labels of about 40 characters ('Fewest GPUs meeting the target at batch 64'): two to a row at 900 px
 WIDE_PX = 340
 
+# st.metric's look (Streamlit 1.67's light theme, measured in Chromium): label 14 px, value 36 px, the note a pill
+_NOTE_COLOURS = {  # delta_color -> (text, background)
+    "green": ("#158237", "rgba(33, 195, 84, 0.1)"),
+    "red": ("#bd4043", "rgba(255, 43, 43, 0.09)"),
+    "grey": ("#686255", "#f5f4f2"),
+}
+_DELTA_COLOUR = {"normal": "green", "inverse": "red", "green": "green", "red": "red"}  # all others: grey
+_GREY_TEXT = "#686255"
+_MARKUP = re.compile(r"\*\*|`|\\(?=[$*_\[\]])")  # bold, code and escapes: a hover text is plain
+
 
 class Row:
-    """A row of headline numbers; `metric` takes st.metric's arguments. `wide`: every number of the row at WIDE_PX."""
+    """A row of headline numbers, drawn when its block ends (``with Row() as row: row.metric(...)``); `metric` takes
+    st.metric's arguments and `greyed` (a what-if value, in grey). `wide`: every number of the row at WIDE_PX."""
 
     def __init__(self, *, wide: bool = False) -> None:
-        self._box = st.container(horizontal=True, gap="small")
         self._width = WIDE_PX if wide else WIDTH_PX
+        self._cells: list[str] | None = [] if embed.embedded() else None
+        self._box = None if self._cells is not None else st.container(horizontal=True, gap="small")
 
-    def metric(self, label: str, *args, **kwargs) -> None:
-        self._box.metric(label, *args, width=self._width, **kwargs)
+    def __enter__(self) -> Row:
+        return self
+
+    def __exit__(self, kind, *_) -> None:
+        if kind is None and self._cells:
+            cells = "".join(self._cells)
+            st.markdown(f'<div class="headline-row" style="display:flex;flex-wrap:wrap;gap:1rem;margin-bottom:0.5rem">{cells}</div>',
+                        unsafe_allow_html=True)  # fmt: skip
+
+    def metric(self, label: str, value: str, delta: str | None = None, *, greyed: bool = False, **kwargs) -> None:
+        if self._cells is None:
+            shown = ":gray[" + value.replace("$", "\\$") + "]" if greyed else value  # markdown: $ is not LaTeX
+            self._box.metric(label, shown, delta, width=self._width, **kwargs)
+        else:
+            self._cells.append(_cell(label, value, greyed, self._width, delta=delta, **kwargs))
+
+
+def _cell(label: str, value: str, greyed: bool, width_px: int, *, help: str | None = None, delta: str | None = None,
+          delta_color: str = "normal", delta_description: str | None = None, border: bool = False, **_) -> str:  # fmt: skip
+    """One number as HTML: label (its definition on hover), value, and the note under it as st.metric shows a delta
+    (a pill, without an arrow). Every text escaped; no blank line (it would end the HTML block in markdown)."""
+    hover = f' title="{_plain(help)}" style="cursor:help;text-decoration:underline dotted"' if help else ""
+    value_colour = f";color:{_GREY_TEXT}" if greyed else ""
+    note = ""
+    if delta:
+        text, background = _NOTE_COLOURS[_DELTA_COLOUR.get(delta_color, "grey")]
+        note = (f'<div style="margin-top:2px"><span style="font-size:14px;color:{text};background:{background};'
+                f'border-radius:9999px;padding:2px 6px">{_plain(delta)}</span>'
+                + (f' <span style="font-size:14px;color:{_GREY_TEXT}">{_plain(delta_description)}</span>'
+                   if delta_description else "") + "</div>")  # fmt: skip
+    frame = ";border:1px solid rgba(49, 51, 63, 0.2);border-radius:0.5rem;padding:1rem" if border else ""
+    return (f'<div class="headline-number" style="width:{width_px}px;box-sizing:border-box{frame}">'
+            f'<div style="font-size:14px;line-height:1.6"><span{hover}>{_plain(label)}</span></div>'
+            f'<div style="font-size:36px;line-height:1.4;padding-bottom:4px{value_colour}">{_plain(value)}</div>'
+            f"{note}</div>")  # fmt: skip
+
+
+def _plain(markdown: str) -> str:
+    """A label, value or note as HTML text: st.metric's markdown markup (bold, code, escapes) dropped, escaped."""
+    return escape(_MARKUP.sub("", markdown))
 
 
 def note(text: str) -> dict:
-    """st.metric's keyword arguments for a grey note under the value, without an arrow (a band, 'if it fitted', why
+    """Row.metric's keyword arguments for a grey note under the value, without an arrow (a band, 'if it fitted', why
     a number is missing)."""
     return {"delta": text, "delta_color": "off", "delta_arrow": "off"}
 
 
 def missing(why: str) -> dict:
-    """st.metric's value and note for a number that cannot be computed: a dash, and why under it in grey (as the
+    """Row.metric's value and note for a number that cannot be computed: a dash, and why under it in grey (as the
     value, 'No public price' was cut to 'No public pr…')."""
     return {"value": "—", **note(why)}

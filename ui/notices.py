@@ -77,14 +77,13 @@ def fp4_notice(est, weights: str, kv: str, tr: Translator) -> None:
 
 
 def if_fitted(est, tr: Translator, value: str, **metric_kwargs) -> dict:
-    """st.metric's value and keyword arguments for a headline number of a (scalar) scenario: as given when it fits;
+    """metrics.Row.metric's value and keyword arguments for a headline number of a (scalar) scenario: as given when it fits;
     when it does not, the value in grey and marked 'if it fitted' (what the chip would reach with the memory: shown
     as the Planner and the Hardware page show what does not fit, greyed), in place of the band (whose text beside
     the mark would not fit a column: the number is a what-if either way)."""
     if bool(est.fits):
         return {"value": value, **metric_kwargs}
-    metric_kwargs = {**metric_kwargs, **metrics.note(tr("if_fitted"))}
-    return {"value": ":gray[" + value.replace("$", "\\$") + "]", **metric_kwargs}  # markdown: $ is not LaTeX
+    return {"value": value, "greyed": True, **metric_kwargs, **metrics.note(tr("if_fitted"))}
 
 
 def split_notice(est, tr: Translator) -> None:
