@@ -57,6 +57,16 @@ def test_money_with_two_decimals_where_asked():
     assert (fmt.usd(2.235), fmt.usd(4.54), fmt.usd(2.5), fmt.usd(7.2512345)) == ("$2.235", "$4.54", "$2.50", "$7.25")
 
 
+@pytest.mark.parametrize(
+    ("fraction", "digits", "signed", "text"),
+    [(-0.27, 0, True, "−27%"), (0.26, 0, True, "+26%"), (-0.004, 0, True, "+0%"), (-0.004, 1, False, "−0.4%"),
+     (0.123, 1, False, "12.3%"), (-0.0004, 1, False, "0.0%")],
+)  # fmt: skip
+def test_signed_percentages_take_a_minus_sign_and_never_read_minus_zero(fraction, digits, signed, text):
+    """'80% band: −27% to +26%' (a hyphen had stood for the minus; a rounded −0.04% read '-0.0%')."""
+    assert fmt.pct(fraction, digits, signed=signed) == text
+
+
 # ------------------------------------------------------------------------------------------------- devices
 
 

@@ -139,7 +139,7 @@ def test_hover_names_the_point(table):
     text = trace.text[0]
     for part in (row["model"], row["hardware_as_published"], row["engine"], f"weights {row['weights']}",
                  "batch 1", f"output {row['output_tokens']:,.0f} tokens", fmt.number(row["measured_tokens_per_s"]),
-                 f"{row['error_loho']:+.1%}", row["source_url"]):  # fmt: skip
+                 fmt.pct(row['error_loho'], signed=True), row["source_url"]):  # fmt: skip
         assert part in text, part
 
 

@@ -77,8 +77,12 @@ def usd_markdown(value: float | None) -> str:
 
 
 def pct(fraction: float, digits: int = 1, *, signed: bool = False, na: str = "n/a") -> str:
-    """A fraction as a percentage: 12.3%, or +12.3% when signed; `na` for nan or infinity."""
-    return f"{float(fraction) * 100:{'+' if signed else ''}.{digits}f}%" if math.isfinite(fraction) else na
+    """A fraction as a percentage: 12.3%, or +12.3% when signed, a minus sign (−) below zero and never '−0%'; `na`
+    for nan or infinity."""
+    if not math.isfinite(fraction):
+        return na
+    value = round(float(fraction) * 100, digits) + 0.0  # + 0.0: -0.0 (a rounded -0.04%) is 0
+    return f"{value:{'+' if signed else ''}.{digits}f}%".replace("-", "−")
 
 
 def number(x: float, digits: int = 3) -> str:

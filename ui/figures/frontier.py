@@ -672,7 +672,7 @@ def validation_figure(cv, metric: str, *, tr: Translator = EN) -> go.Figure:
                     io=io_label(int(cv.rows[i].isl), int(cv.rows[i].osl)),
                     measured=f"{meas[i]:,.1f}",
                     predicted=f"{pred[i]:,.1f}",
-                    err=f"{pred[i] / meas[i] - 1:+.0%}",
+                    err=fmt.pct(pred[i] / meas[i] - 1, 0, signed=True),
                 )
                 for i in idx
             ],  # fmt: skip

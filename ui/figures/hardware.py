@@ -658,7 +658,7 @@ def mlperf_by_chip(table: pd.DataFrame, *, model_name: str = "", tr: Translator 
     ok = np.isfinite(modelled)
     if ok.any():
         hover = [
-            tr("hw_mlperf_hover_modelled", run=run, tps=f"{m:,.0f}", tpot=f"{t:.1f}", err=f"{m / v - 1:+.0%}",
+            tr("hw_mlperf_hover_modelled", run=run, tps=f"{m:,.0f}", tpot=f"{t:.1f}", err=fmt.pct(m / v - 1, 0, signed=True),
                engine=e, c=f"{c:,.0f}")
             for run, m, t, v, e, c in zip(runs, modelled, wide["modelled_tpot_ms"], measured, wide["engine_profile"],
                                           wide["concurrency_per_replica"], strict=True)

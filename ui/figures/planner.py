@@ -596,7 +596,7 @@ def levers_figure(
             orientation="h",
             name=names[key],
             marker_color=LEVER_COLOURS[key],
-            text=[f"{x:+.0f}%" if np.isfinite(x) else "" for x in v],
+            text=[fmt.pct(x / 100, 0, signed=True, na="") for x in v],
             textposition="outside",
             hovertemplate=f"%{{y}}<br>{names[key]}: %{{x:+.1f}}%<extra></extra>",
         )

@@ -311,7 +311,7 @@ def _hover(points: Sequence[dict], metric: str, which: str, tr: Translator) -> l
                 measured=fmt.number(r[f"measured_{metric}"]),
                 predicted=fmt.number(r[f"predicted_{which}_{metric}"]),
                 unit=r["unit"],
-                error=f"{r[f'error_{which}']:+.1%}",
+                error=fmt.pct(r[f"error_{which}"], signed=True),
                 source=r["source_url"] or "—",
             )
         )
