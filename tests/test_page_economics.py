@@ -347,7 +347,7 @@ def test_payback_says_never_where_the_margin_is_not_positive(lang):
                   batch="64")  # fmt: skip
     assert not at.exception, at.exception
     values = {m.label: (m.value, m.delta) for m in at.metric}
-    assert values[tr("ec_m_margin")][0].startswith("-")
+    assert values[tr("ec_m_margin")][0].startswith("−")  # a minus sign, not a hyphen
     assert values[tr("ec_m_payback")] == (tr("ec_payback_never"), tr("ec_payback_never_why"))
 
 
