@@ -145,9 +145,9 @@ pue = c[2].number_input(tr("ec_pue"), 1.0, 3.0, preset.pue, step=0.05, key=k + "
 kwh = c[3].number_input(tr("ec_kwh"), 0.0, 1.0, preset.electricity_usd_per_kwh, step=0.01, key=k + "kwh")
 parts = economics.TcoParts(capex, years, rate / 100, board, host, pue, kwh, util_h)
 b = economics.tco(parts)
-c = st.columns([1, 1, 2])
-c[0].metric(fmt.device_text("ec_m_tco", hw, tr), fmt.usd(b.usd_per_gpu_hour))
-c[1].metric(fmt.device_text("ec_m_all_in", hw, tr), f"{fmt.number(b.all_in_w)} W")
+with metrics.Row() as row:
+    row.metric(fmt.device_text("ec_m_tco", hw, tr), fmt.usd(b.usd_per_gpu_hour))
+    row.metric(fmt.device_text("ec_m_all_in", hw, tr), f"{fmt.number(b.all_in_w)} W")
 
 
 def _use_tco(value: float = round(b.usd_per_gpu_hour, 4)) -> None:

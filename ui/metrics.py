@@ -25,8 +25,8 @@ WIDE_PX = 340
 
 # st.metric's look (Streamlit 1.67's light theme, measured in Chromium): label 14 px, value 36 px, the note a pill
 _NOTE_COLOURS = {  # delta_color -> (text, background)
-    "green": ("#158237", "rgba(33, 195, 84, 0.1)"),
-    "red": ("#bd4043", "rgba(255, 43, 43, 0.09)"),
+    "green": ("rgb(12, 90, 68)", "rgb(241, 251, 246)"),
+    "red": ("rgb(158, 48, 59)", "rgb(255, 241, 242)"),
     "grey": ("#686255", "#f5f4f2"),
 }
 _DELTA_COLOUR = {"normal": "green", "inverse": "red", "green": "green", "red": "red"}  # all others: grey
@@ -49,7 +49,7 @@ class Row:
     def __exit__(self, kind, *_) -> None:
         if kind is None and self._cells:
             cells = "".join(self._cells)
-            st.markdown(f'<div class="headline-row" style="display:flex;flex-wrap:wrap;gap:1rem;margin-bottom:0.5rem">{cells}</div>',
+            st.markdown(f'<div class="headline-row" style="display:flex;flex-wrap:wrap;gap:1rem;margin-bottom:1rem">{cells}</div>',
                         unsafe_allow_html=True)  # fmt: skip
 
     def metric(self, label: str, value: str, delta: str | None = None, *, greyed: bool = False, **kwargs) -> None:
@@ -70,7 +70,7 @@ def _cell(label: str, value: str, greyed: bool, width_px: int, *, help: str | No
     if delta:
         text, background = _NOTE_COLOURS[_DELTA_COLOUR.get(delta_color, "grey")]
         note = (f'<div style="margin-top:2px"><span style="font-size:14px;color:{text};background:{background};'
-                f'border-radius:9999px;padding:2px 6px">{_plain(delta)}</span>'
+                f'border-radius:9999px;padding:2px 6px;display:inline-block">{_plain(delta)}</span>'
                 + (f' <span style="font-size:14px;color:{_GREY_TEXT}">{_plain(delta_description)}</span>'
                    if delta_description else "") + "</div>")  # fmt: skip
     frame = ";border:1px solid rgba(49, 51, 63, 0.2);border-radius:0.5rem;padding:1rem" if border else ""
