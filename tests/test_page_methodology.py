@@ -262,8 +262,19 @@ def test_fixed_overhead_sum_names_every_term_and_adds_up():
     terms = p.per_token_overhead_s + p.per_layer_overhead_s * m.num_layers + p.moe_layer_overhead_s * 58
     assert terms == pytest.approx(float(est.decode.breakdown_s["overhead"]))
     assert line.endswith(f"**{fmt.fine_duration(terms)}**")
+    # an engine fitted to serving runs (SGLang) also pays a cost per sequence each GPU samples: named, and the sum
+    # still adds up (batch 32 under tensor parallelism: every GPU samples 32 rows; saturating at 16)
+    sg = _est(model="deepseek-r1", hardware="b200", profile="sglang", num_gpus=8, batch=32)
+    q = sg.profile
+    assert q.per_sequence_overhead_s > 0
+    line = next(t for kind, t in _all_blocks(sg) if kind == "md" and t.startswith(EN("meth_overhead_sub_moe")[:30]))
+    seq = q.per_sequence_overhead_s * 32 * 16 / (32 + 16)
+    assert f"{fmt.fine_duration(q.per_sequence_overhead_s)} × 32 × 16 ÷ (32 + 16)" in line
+    total = q.per_token_overhead_s + q.per_layer_overhead_s * m.num_layers + q.moe_layer_overhead_s * 58 + seq
+    assert total == pytest.approx(float(sg.decode.breakdown_s["overhead"]), rel=1e-12)
+    assert line.endswith(f"**{fmt.fine_duration(total)}**")
     dense = _text(_all_blocks(_est()))  # a dense model: no MoE term
-    assert "MoE layers" not in dense and EN("meth_overhead_sub", per_token="", per_layer="", layers=80,
+    assert "MoE layers" not in dense and EN("meth_overhead_sub", per_token="", per_layer="", layers=80, seq="",
                                              result="")[:30] in dense  # fmt: skip
 
 

@@ -286,6 +286,30 @@ def test_overhead_bucket_is_per_token_plus_per_layer():
     assert np.all(estimate(TINY_DENSE, TOY_GPU, Scenario(), IDEAL).breakdown_s["overhead"] == 0.0)
 
 
+def test_per_sequence_overhead_grows_with_the_sequences_each_gpu_samples_and_saturates():
+    """Hand-worked: 40 µs per sequence, half its 16 x 40 µs = 640 µs ceiling at 16 sequences per GPU.
+    Batch 1: 40 x 16 / 17 = 37.65 µs; batch 16: 320 µs; batch 48: 40 x 48 x 16 / 64 = 480 µs. Under tensor
+    parallelism every GPU samples the whole batch; under dp-ep (4 GPUs) the busiest GPU samples ceil(48 / 4) = 12:
+    40 x 12 x 16 / 28 = 274.3 µs."""
+    from dataclasses import replace
+
+    from tpot_model.roofline import sequence_overhead_s
+
+    typical = resolve_profile("typical")
+    p = replace(typical, per_sequence_overhead_s=40e-6)
+    assert sequence_overhead_s(p, [1, 16, 48]) == pytest.approx([40e-6 * 16 / 17, 320e-6, 480e-6], rel=1e-12)
+    fixed = p.per_token_overhead_s + p.per_layer_overhead_s * TINY_MOE.num_layers
+    fixed += p.moe_layer_overhead_s * TINY_MOE.num_moe_layers
+    tp = estimate(TINY_MOE, TOY_GPU, Scenario(batch=[1, 16, 48], num_gpus=4), p)
+    assert tp.breakdown_s["overhead"] == pytest.approx(fixed + np.array([40e-6 * 16 / 17, 320e-6, 480e-6]), rel=1e-12)
+    dp = estimate(TINY_MOE, TOY_GPU, Scenario(batch=48, num_gpus=4, parallelism="dp-ep"), p)
+    assert float(dp.breakdown_s["overhead"]) == pytest.approx(fixed + 40e-6 * 12 * 16 / 28, rel=1e-12)
+    assert float(estimate(TINY_MOE, TOY_GPU, Scenario(batch=48), typical).breakdown_s["overhead"]) == pytest.approx(
+        typical.per_token_overhead_s + typical.per_layer_overhead_s * TINY_MOE.num_layers
+        + typical.moe_layer_overhead_s * TINY_MOE.num_moe_layers, rel=1e-12
+    )  # fmt: skip  # a profile without it (typical): the fixed cost alone
+
+
 def test_operator_shares_and_the_rest_make_the_step():
     """StepResult.share: each operator's fraction of the step; with communication and overhead they sum to 1, a
     name the step lacks is 0, and attention's share grows with batch and context (its cache reads grow, weights

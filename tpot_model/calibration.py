@@ -49,6 +49,7 @@ from .profile_file import file_value
 from .profiles import FIELDS, IDEAL, PROFILES_PATH, EfficiencyProfile, ProfileRevision, load_profiles
 from .roofline import (
     ACTIVATION_BYTES,
+    SEQUENCE_HALF_BATCH,
     attainable_bandwidth_bytes_per_s,
     attainable_flop_per_s,
     is_weight_only,
@@ -598,6 +599,7 @@ def _surrogate(b: _Basis, P: dict[str, np.ndarray | float]) -> np.ndarray:
         P["per_token_overhead_s"]
         + P["per_layer_overhead_s"] * b.layers
         + P["moe_layer_overhead_s"] * b.moe_layers
+        + P["per_sequence_overhead_s"] * b.batch * SEQUENCE_HALF_BATCH / (b.batch + SEQUENCE_HALF_BATCH)
         + b.hops * latency
     )
 
@@ -1032,6 +1034,7 @@ NOT_IDENTIFIED = {
     "allreduce_latency_s": "single-device rows only",
     "moe_layer_overhead_s": "only serving measurements of MoE models pin it down (data/serving_measurements.csv) and "
     "this engine has none",
+    "per_sequence_overhead_s": "batch-1 rows cannot tell a per-sequence cost from the per-step cost",
     "flops_efficiency": "batch-1 decode is memory-bound: no row constrains it",
     "interconnect_efficiency": "at batch 1 the all-reduce messages are a few kB, their bandwidth time is negligible",
     "usable_memory_fraction": "speed measurements say nothing about memory capacity",

@@ -49,6 +49,9 @@ class EfficiencyProfile:
     allreduce_latency_s: float = 0.0  # per collective, on top of its bandwidth time
     # per MoE layer per step: router, top-k, token permutation, grouped-GEMM launches (0 for dense models)
     moe_layer_overhead_s: float = 0.0
+    # per sequence per step on each GPU, at small batches (roofline.sequence_overhead_s: the sum saturates, half its ceiling
+    # at roofline.SEQUENCE_HALF_BATCH sequences): the step cost that grows with the first sequences of a batch
+    per_sequence_overhead_s: float = 0.0
     # GQA: share of a query-head group that reads the KV cache again (0 = once per KV head, as fused/flash attention
     # kernels do; 1 = once per query head, as attention built from separate matmuls over a broadcast cache does)
     kv_gqa_reread_fraction: float = 0.0
@@ -145,6 +148,7 @@ FIELDS = (
     _field("per_layer_overhead_s", "per_layer_overhead_us", _US, 0.0, math.inf, lo_open=False, revisable=True),
     _field("allreduce_latency_s", "allreduce_latency_us", _US, 0.0, math.inf, lo_open=False, revisable=True),
     _field("moe_layer_overhead_s", "moe_layer_overhead_us", _US, 0.0, math.inf, lo_open=False, revisable=True),
+    _field("per_sequence_overhead_s", "per_sequence_overhead_us", _US, 0.0, math.inf, lo_open=False, revisable=False),
     # added for calibration (data/measurements.csv); neutral by default, so `ideal` stays the pure roofline
     _field("kv_gqa_reread_fraction", "kv_gqa_reread_fraction", 1.0, 0.0, 1.0, lo_open=False, revisable=True),
     # absent from the file = no limit

@@ -927,6 +927,29 @@ def fixed_overhead_s(m: ModelSpec, profile: EfficiencyProfile) -> float:
     )
 
 
+SEQUENCE_HALF_BATCH = 16.0  # sequences per GPU at which the per-sequence step cost reaches half its ceiling
+
+
+def sequence_overhead_s(profile: EfficiencyProfile, rows_per_gpu) -> np.ndarray:
+    """The step cost of the sequences each GPU samples (seconds): per_sequence_overhead_s x r x h / (r + h), r the
+    rows per GPU (every sequence of the batch under tensor parallelism, a GPU's share under data-parallel
+    attention), h = SEQUENCE_HALF_BATCH. Linear in the first sequences, saturating at h x per_sequence_overhead_s:
+    the measured steps grow with the batch at low concurrency more than the roofline's bytes and FLOPs, and not at
+    the large per-GPU batches of disaggregated decode pools (a linear cost fitted on single-node runs broke those)."""
+    r = np.asarray(rows_per_gpu, dtype=float)
+    return profile.per_sequence_overhead_s * r * SEQUENCE_HALF_BATCH / (r + SEQUENCE_HALF_BATCH)
+
+
+def sampled_rows_per_gpu(s: Scenario, work: StepWork, local: StepWork | None = None) -> np.ndarray:
+    """The rows through the LM head on the busiest GPU in a step: every sequence of `work` under tensor
+    parallelism; under dp-ep its share (`local`, by default as step_operator_work takes it)."""
+    if local is not None:
+        return np.asarray(local.head_tokens, dtype=float)
+    if s.parallelism == "dp-ep":
+        return np.asarray(work.head_tokens, dtype=float) * data_parallel_share(s.batch, s.num_gpus)
+    return np.asarray(work.head_tokens, dtype=float)
+
+
 def step(
     m: ModelSpec,
     hw: Hardware,
@@ -958,8 +981,9 @@ def step(
         buckets["kv_cache"] = buckets["kv_cache"] + np.where(cb, 0.0, kv_t)
         buckets["weights"] = buckets["weights"] + np.where(cb, 0.0, o.memory_time_s - kv_t)
     buckets["communication"] = communication_s(hw, profile, collectives(m, s, work, local))
-    buckets["overhead"] = np.full(shape, fixed_overhead_s(m, profile), dtype=float)
-    full = np.broadcast_shapes(shape, np.shape(buckets["communication"]))
+    rows = sampled_rows_per_gpu(s, work, local)
+    buckets["overhead"] = fixed_overhead_s(m, profile) + sequence_overhead_s(profile, rows) + np.zeros(shape)
+    full = np.broadcast_shapes(np.shape(buckets["overhead"]), np.shape(buckets["communication"]))
     buckets = {k: v if np.shape(v) == full else np.broadcast_to(v, full) for k, v in buckets.items()}
     total = sum(buckets.values())
     flops = sum(o.flops for o in ops)

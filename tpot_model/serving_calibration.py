@@ -18,7 +18,9 @@ PRIOR_WEIGHT x ((theta - prior) / width)^2 per parameter. The prior of every eng
 rows (the "serving base"), itself pulled towards `typical`: an engine measured on one device only (AMD ATOM on
 MI355X) still gets a prediction when that device is held out. Terms fitted (``SERVING_FREE``): the per-MoE-layer
 step cost; and per engine release period (engines.RELEASE_PERIODS) the per-MoE-layer cost again, where the data
-show the engine got faster. Boxes, prior widths and the minimiser are fitting.py's; calibrate.py writes the result.
+show the engine got faster. The per-sequence step cost (``BASE_FREE``) is fitted in the pooled base only and every
+engine inherits it (fitted per engine, a linear per-sequence cost ran to 8-32 us and broke the disaggregated
+pools' check). Boxes, prior widths and the minimiser are fitting.py's; calibrate.py writes the result.
 """
 
 from __future__ import annotations
@@ -45,6 +47,8 @@ from .roofline import (
     communication_s,
     is_weight_only,
     rates_for,
+    sampled_rows_per_gpu,
+    sequence_overhead_s,
     step_operator_work,
 )
 from .scenario import Scenario
@@ -204,6 +208,8 @@ def predict(row: ServingMeasurement, profile: EfficiencyProfile) -> tuple[float,
 
 
 SERVING_FREE = ("moe_layer_overhead_s",)
+BASE_FREE = (*SERVING_FREE, "per_sequence_overhead_s")  # the pooled base's terms, every engine inherits the rest
+_ONE_S_PER_SEQUENCE = EfficiencyProfile(id="basis", name="basis", per_sequence_overhead_s=1.0)
 PERIOD_ATTR = "moe_layer_overhead_s"  # fitted again for the rows of each older release period
 
 
@@ -227,6 +233,7 @@ class _Basis:
     fa: dict[str, np.ndarray]
     n_coll: dict[str, np.ndarray]
     coll_time: dict[str, np.ndarray]  # bytes / link at interconnect_efficiency 1
+    sequences: dict[str, np.ndarray]  # roofline.sequence_overhead_s at 1 s per sequence
     bw: np.ndarray
     inv_gemm: np.ndarray
     inv_attn: np.ndarray
@@ -248,6 +255,7 @@ def _basis(rows: Sequence[ServingMeasurement], periods: Sequence[str] = ()) -> _
     tables: dict[str, dict[str, list]] = {k: {f: [] for f in ("w", "kv", "a", "fg", "fa")} for k in _KINDS}
     n_coll: dict[str, list] = {k: [] for k in _KINDS}
     coll_time: dict[str, list] = {k: [] for k in _KINDS}
+    sequences: dict[str, list] = {k: [] for k in _KINDS}
     for r in rows:
         s, m, hw = r.scenario, r.model, r.hardware
         kinds = step_kinds(m, s)
@@ -263,6 +271,7 @@ def _basis(rows: Sequence[ServingMeasurement], periods: Sequence[str] = ()) -> _
             c = collectives(m, s, work, local)
             n_coll[k].append(float(c.count))
             coll_time[k].append(float(communication_s(hw, IDEAL, c)))  # at zero latency and the link's peak
+            sequences[k].append(float(sequence_overhead_s(_ONE_S_PER_SEQUENCE, sampled_rows_per_gpu(s, work, local))))
 
     def pad(lists):
         width = max(len(x) for x in lists)
@@ -282,6 +291,7 @@ def _basis(rows: Sequence[ServingMeasurement], periods: Sequence[str] = ()) -> _
         fa={k: pad(tables[k]["fa"]) for k in _KINDS},
         n_coll={k: np.array(v) for k, v in n_coll.items()},
         coll_time={k: np.array(v) for k, v in coll_time.items()},
+        sequences={k: np.array(v) for k, v in sequences.items()},
         bw=per_row(lambda r: attainable_bandwidth_bytes_per_s(r.hardware)),
         inv_gemm=np.array([[1.0 / attainable_flop_per_s(r.hardware, g)] for r, (g, _) in zip(rows, gemm, strict=True)]),
         inv_attn=np.array([[1.0 / attainable_flop_per_s(r.hardware, a)] for r, (_, a) in zip(rows, gemm, strict=True)]),
@@ -320,7 +330,7 @@ def _surrogate(b: _Basis, P: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndar
         mem = b.w[k] * inv_rw + b.kv[k] * reads * inv_rkv + b.a[k] * inv_bw
         comp = (b.fg[k] * b.inv_gemm + b.fa[k] * b.inv_attn) * inv_f
         comm = b.n_coll[k] * P["allreduce_latency_s"] + b.coll_time[k] / P["interconnect_efficiency"]
-        return np.maximum(mem, comp).sum(axis=1) + comm + fixed
+        return np.maximum(mem, comp).sum(axis=1) + comm + fixed + P["per_sequence_overhead_s"] * b.sequences[k]
 
     tpot = (1.0 - b.high_fraction) * t("low") + b.high_fraction * t("high")
     ttft = 0.5 * tpot + b.prompt_chunks * t("first_chunk")
@@ -363,16 +373,17 @@ def fit_serving_profile(
     prior: EfficiencyProfile,
     *,
     periods: Sequence[str] = (),
+    terms: Sequence[str] = SERVING_FREE,
 ) -> EfficiencyProfile:
     """The profile (prior's id, name and other fields) that best predicts these rows' TPOT and output tokens/s:
-    SERVING_FREE fitted, plus the per-MoE-layer cost of each period (rows before `until`) that has rows.
+    `terms` fitted, plus the per-MoE-layer cost of each period (rows before `until`) that has rows.
     Deterministic; values rounded to 3 significant figures (what profiles.yaml holds is what was evaluated)."""
     rows = [r for r in rows if r.fitted]
     if not rows:
         return prior
     b = _basis(rows, periods)
     used = [u for u in periods if b.period_mask[u].any() and not b.period_mask[u].all()]
-    free = [*SERVING_FREE, *(_period_key(u) for u in used)]
+    free = [*terms, *(_period_key(u) for u in used)]
     base = _param_arrays([replace(prior, history=())] * len(rows))
     params_ = [PARAMS[a.split("@")[0]] for a in free]
     lo = np.array([p.lo for p in params_])
@@ -426,7 +437,7 @@ def engine_prior(pid: str, typical: EfficiencyProfile, base: EfficiencyProfile) 
     """An engine's prior: its documented values (typical's, except what engines.DOCUMENTED sets), with the
     pooled serving base's fitted terms. Never its own previous fit: calibrate stays idempotent."""
     doc = documented_profile(pid, typical)
-    return replace(doc, history=(), **{a: float(getattr(base, a)) for a in SERVING_FREE})
+    return replace(doc, history=(), **{a: float(getattr(base, a)) for a in BASE_FREE})
 
 
 def fit_serving_all(
@@ -440,7 +451,7 @@ def fit_serving_all(
     fit = [r for r in rows if r.fitted]
     train = [r for r in fit if _device(r) != exclude_device]
     base_prior = replace(typical, id=BASE_ID, name="Serving base (pooled fit)", description="", source="", history=())
-    base = fit_serving_profile(train, base_prior)
+    base = fit_serving_profile(train, base_prior, terms=BASE_FREE)
     out = {}
     for pid in sorted({r.profile for r in fit}):
         own = [r for r in train if r.profile == pid]
@@ -600,6 +611,12 @@ def field_reasons(report: ServingFitReport, pid: str) -> dict[str, str]:
             "fixed step cost the data pin down (one model, one layer count), so the per-step and per-layer costs "
             "keep typical's values"
         ),
+        "per_sequence_overhead_s": (
+            "fitted once to every engine's serving measurements pooled (the serving base) and inherited: the step "
+            "cost that grows with the first sequences each GPU samples, saturating (half its ceiling at 16 "
+            "sequences per GPU); without it one constant step cost made low concurrency slow and high concurrency "
+            "fast"
+        ),
     }
     tried = {
         "bandwidth_efficiency": (
@@ -643,7 +660,8 @@ def format_serving_report(
         f"in the catalog) on {len({_device(r) for r in fit})} devices; {len(rows) - len(fit)} display-only",
         "serving: |error| of TPOT and of output tokens/s per GPU, continuous-batching steady state; fit = in-sample,"
         " LOHO = leave one hardware out",
-        f"{'profile':<13} {'rows':>4} {'devices':>7}  {'moe_layer_us':>12}  {'fit TPOT':>9} {'fit tok/s':>9}  "
+        f"{'profile':<13} {'rows':>4} {'devices':>7}  {'moe_layer_us':>12} {'per_seq_us':>10}  {'fit TPOT':>9} "
+        f"{'fit tok/s':>9}  "
         f"{'LOHO TPOT':>9} {'LOHO tok/s':>10}  history",
     ]
     for pid, rep in reports.items():
@@ -652,14 +670,14 @@ def format_serving_report(
         )
         lines.append(
             f"{pid:<13} {len(rep.rows):>4} {len({_device(r) for r in rep.rows}):>7}  "
-            f"{rep.profile.moe_layer_overhead_s * 1e6:>12.3g}  "
+            f"{rep.profile.moe_layer_overhead_s * 1e6:>12.3g} {rep.profile.per_sequence_overhead_s * 1e6:>10.3g}  "
             f"{_pct(rep.in_sample['tpot'].median):>9} {_pct(rep.in_sample['output_tokens_per_s_per_gpu'].median):>9}  "
             f"{_pct(rep.loho['tpot'].median):>9} {_pct(rep.loho['output_tokens_per_s_per_gpu'].median):>10}  {hist}"
         )
     if base is not None:
         lines.append(
             f"serving base (pooled fit of every engine's rows, each engine's prior): moe_layer_overhead_us "
-            f"{base.moe_layer_overhead_s * 1e6:.3g}"
+            f"{base.moe_layer_overhead_s * 1e6:.3g}, per_sequence_overhead_us {base.per_sequence_overhead_s * 1e6:.3g}"
         )
     s = cv.summary()
     lines += [

@@ -24,13 +24,17 @@ from tpot_model.catalog import hardware_figures as figure_fields_of
 from tpot_model.files import DATA_DIR, load_yaml
 from tpot_model.roofline import (
     ACTIVATION_BYTES,
+    SEQUENCE_HALF_BATCH,
     allreduce_latency_s,
+    decode_work,
     expected_experts_touched,
     is_weight_only,
     kv_bytes_per_token_per_layer,
     kv_shards,
     linear_state_bytes,
     link_peak_bytes_per_s,
+    sampled_rows_per_gpu,
+    sequence_overhead_s,
 )
 from tpot_model.units import GB, GiB
 
@@ -316,7 +320,27 @@ def step_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
     # an MoE model's router, top-k and grouped-GEMM launches per MoE layer: most of its fixed cost (the sum had
     # left it out, '600 µs + 8.00 µs × 61 layers = 6.77 ms')
     moe = m.num_moe_layers > 0 and p.moe_layer_overhead_s > 0
-    out.append(("latex", r"t_{oh} = t_{token} + t_{layer} \times L" + (r" + t_{moe} \times L_{moe}" if moe else "")))
+    # the sequences each GPU samples: a cost linear in the first ones, saturating (roofline.sequence_overhead_s)
+    seq = p.per_sequence_overhead_s > 0
+    rows = float(sampled_rows_per_gpu(s, decode_work(m, s)))
+    out.append(
+        (
+            "latex",
+            r"t_{oh} = t_{token} + t_{layer} \times L"
+            + (r" + t_{moe} \times L_{moe}" if moe else "")
+            + (
+                rf" + t_{{seq}} \times \frac{{r \times {SEQUENCE_HALF_BATCH:g}}}{{r + {SEQUENCE_HALF_BATCH:g}}}"
+                if seq
+                else ""
+            ),
+        )
+    )
+    seq_text = (
+        fmt.device_tr(hw, tr)("meth_overhead_seq", per_seq=fmt.fine_duration(p.per_sequence_overhead_s), rows=fmt.count(rows),
+           half=f"{SEQUENCE_HALF_BATCH:g}", value=fmt.fine_duration(float(sequence_overhead_s(p, rows))))
+        if seq
+        else ""
+    )  # fmt: skip
     out.append(
         (
             "md",
@@ -325,6 +349,7 @@ def step_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
                 per_token=fmt.fine_duration(p.per_token_overhead_s),
                 per_layer=fmt.fine_duration(p.per_layer_overhead_s),
                 layers=m.num_layers,
+                seq=seq_text,
                 result=fmt.fine_duration(bd["overhead"]),
                 **(
                     {"per_moe": fmt.fine_duration(p.moe_layer_overhead_s), "moe_layers": m.num_moe_layers}
