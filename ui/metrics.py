@@ -70,7 +70,7 @@ def _cell(label: str, value: str, greyed: bool, width_px: int, *, help: str | No
     if delta:
         text, background = _NOTE_COLOURS[_DELTA_COLOUR.get(delta_color, "grey")]
         note = (f'<div style="margin-top:2px"><span style="font-size:14px;color:{text};background:{background};'
-                f'border-radius:9999px;padding:2px 6px;display:inline-block">{_plain(delta)}</span>'
+                f'border-radius:0.75rem;padding:2px 6px;display:inline-block">{_plain(delta)}</span>'
                 + (f' <span style="font-size:14px;color:{_GREY_TEXT}">{_plain(delta_description)}</span>'
                    if delta_description else "") + "</div>")  # fmt: skip
     frame = ";border:1px solid rgba(49, 51, 63, 0.2);border-radius:0.5rem;padding:1rem" if border else ""
