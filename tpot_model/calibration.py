@@ -49,12 +49,12 @@ from .profile_file import file_value
 from .profiles import FIELDS, IDEAL, PROFILES_PATH, EfficiencyProfile, ProfileRevision, load_profiles
 from .roofline import (
     ACTIVATION_BYTES,
-    SEQUENCE_HALF_BATCH,
     attainable_bandwidth_bytes_per_s,
     attainable_flop_per_s,
     is_weight_only,
     link_peak_bytes_per_s,
     rates_for,
+    sequences_charged,
     step_operator_work,
 )
 from .scenario import Scenario
@@ -599,7 +599,7 @@ def _surrogate(b: _Basis, P: dict[str, np.ndarray | float]) -> np.ndarray:
         P["per_token_overhead_s"]
         + P["per_layer_overhead_s"] * b.layers
         + P["moe_layer_overhead_s"] * b.moe_layers
-        + P["per_sequence_overhead_s"] * b.batch * SEQUENCE_HALF_BATCH / (b.batch + SEQUENCE_HALF_BATCH)
+        + P["per_sequence_overhead_s"] * sequences_charged(b.batch)  # one row sampled per sequence
         + b.hops * latency
     )
 

@@ -930,14 +930,20 @@ def fixed_overhead_s(m: ModelSpec, profile: EfficiencyProfile) -> float:
 SEQUENCE_HALF_BATCH = 16.0  # sequences per GPU at which the per-sequence step cost reaches half its ceiling
 
 
-def sequence_overhead_s(profile: EfficiencyProfile, rows_per_gpu) -> np.ndarray:
-    """The step cost of the sequences each GPU samples (seconds): per_sequence_overhead_s x r x h / (r + h), r the
-    rows per GPU (every sequence of the batch under tensor parallelism, a GPU's share under data-parallel
-    attention), h = SEQUENCE_HALF_BATCH. Linear in the first sequences, saturating at h x per_sequence_overhead_s:
-    the measured steps grow with the batch at low concurrency more than the roofline's bytes and FLOPs, and not at
-    the large per-GPU batches of disaggregated decode pools (a linear cost fitted on single-node runs broke those)."""
+def sequences_charged(rows_per_gpu) -> np.ndarray:
+    """How many sequences' worth of per-sequence step cost r rows per GPU pay: r x h / (r + h), h =
+    SEQUENCE_HALF_BATCH. Linear in the first sequences, saturating at h: the measured steps grow with the batch at
+    low concurrency more than the roofline's bytes and FLOPs, and not at the large per-GPU batches of disaggregated
+    decode pools (a linear cost fitted on single-node runs broke those)."""
     r = np.asarray(rows_per_gpu, dtype=float)
-    return profile.per_sequence_overhead_s * r * SEQUENCE_HALF_BATCH / (r + SEQUENCE_HALF_BATCH)
+    return r * SEQUENCE_HALF_BATCH / (r + SEQUENCE_HALF_BATCH)
+
+
+def sequence_overhead_s(profile: EfficiencyProfile, rows_per_gpu) -> np.ndarray:
+    """The step cost of the sequences each GPU samples (seconds): per_sequence_overhead_s x sequences_charged(r), r
+    the rows per GPU (every sequence of the batch under tensor parallelism, a GPU's share under data-parallel
+    attention)."""
+    return profile.per_sequence_overhead_s * sequences_charged(rows_per_gpu)
 
 
 def sampled_rows_per_gpu(s: Scenario, work: StepWork, local: StepWork | None = None) -> np.ndarray:

@@ -48,7 +48,7 @@ from .roofline import (
     is_weight_only,
     rates_for,
     sampled_rows_per_gpu,
-    sequence_overhead_s,
+    sequences_charged,
     step_operator_work,
 )
 from .scenario import Scenario
@@ -209,7 +209,6 @@ def predict(row: ServingMeasurement, profile: EfficiencyProfile) -> tuple[float,
 
 SERVING_FREE = ("moe_layer_overhead_s",)
 BASE_FREE = (*SERVING_FREE, "per_sequence_overhead_s")  # the pooled base's terms, every engine inherits the rest
-_ONE_S_PER_SEQUENCE = EfficiencyProfile(id="basis", name="basis", per_sequence_overhead_s=1.0)
 PERIOD_ATTR = "moe_layer_overhead_s"  # fitted again for the rows of each older release period
 
 
@@ -233,7 +232,7 @@ class _Basis:
     fa: dict[str, np.ndarray]
     n_coll: dict[str, np.ndarray]
     coll_time: dict[str, np.ndarray]  # bytes / link at interconnect_efficiency 1
-    sequences: dict[str, np.ndarray]  # roofline.sequence_overhead_s at 1 s per sequence
+    sequences: dict[str, np.ndarray]  # roofline.sequences_charged of the rows each GPU samples
     bw: np.ndarray
     inv_gemm: np.ndarray
     inv_attn: np.ndarray
@@ -271,7 +270,7 @@ def _basis(rows: Sequence[ServingMeasurement], periods: Sequence[str] = ()) -> _
             c = collectives(m, s, work, local)
             n_coll[k].append(float(c.count))
             coll_time[k].append(float(communication_s(hw, IDEAL, c)))  # at zero latency and the link's peak
-            sequences[k].append(float(sequence_overhead_s(_ONE_S_PER_SEQUENCE, sampled_rows_per_gpu(s, work, local))))
+            sequences[k].append(float(sequences_charged(sampled_rows_per_gpu(s, work, local))))
 
     def pad(lists):
         width = max(len(x) for x in lists)

@@ -24,13 +24,13 @@ WIDTH_PX = 220
 WIDE_PX = 340
 
 # st.metric's look (Streamlit 1.67's light theme, measured in Chromium): label 14 px, value 36 px, the note a pill
+_GREY_TEXT = "#686255"
 _NOTE_COLOURS = {  # delta_color -> (text, background)
     "green": ("rgb(12, 90, 68)", "rgb(241, 251, 246)"),
     "red": ("rgb(158, 48, 59)", "rgb(255, 241, 242)"),
-    "grey": ("#686255", "#f5f4f2"),
+    "grey": (_GREY_TEXT, "#f5f4f2"),
 }
 _DELTA_COLOUR = {"normal": "green", "inverse": "red", "green": "green", "red": "red"}  # all others: grey
-_GREY_TEXT = "#686255"
 _MARKUP = re.compile(r"\*\*|`|\\(?=[$*_\[\]])")  # bold, code and escapes: a hover text is plain
 
 
