@@ -512,7 +512,8 @@ def speculative_section() -> None:
     st.subheader(tr("pl_spec_h"))
     if no_fit_notice():
         return
-    c1, c2, c3, c4 = st.columns(4)
+    c1, _ = st.columns(2)  # the draft's name on a row of its own: "MTP heads (multi-token prediction)" reads whole
+    c2, c3, c4 = st.columns(3)
     c1.selectbox(
         tr("pl_spec_draft"),
         draft_options,

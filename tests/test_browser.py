@@ -215,11 +215,13 @@ def test_embed_one_chart_alone(server, browser, lang):
 
 # a headline number in the embed view (ui.metrics: one element for the row, not an st.metric each)
 HEADLINE = ".headline-number"
-# text cut short (with an ellipsis) inside the elements `selector` matches: leaves whose box is narrower than the text
+# text cut short inside the elements `selector` matches: leaves whose box is narrower than their text, and inputs
+# (a selectbox's chosen option) narrower than their value
 CUT_TEXT = """selector => [...document.querySelectorAll(selector)].flatMap(el => [...el.querySelectorAll('*')])
-    .filter(e => e.children.length === 0 && e.textContent.trim()
-                 && [e, e.parentElement].some(x => x.scrollWidth > x.clientWidth + 1))
-    .map(e => e.textContent)"""
+    .filter(e => (e.tagName === 'INPUT' ? e.value.trim() && e.scrollWidth > e.clientWidth + 1
+                  : e.children.length === 0 && e.textContent.trim()
+                    && [e, e.parentElement].some(x => x.scrollWidth > x.clientWidth + 1)))
+    .map(e => e.tagName === 'INPUT' ? e.value : e.textContent)"""
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
@@ -240,6 +242,22 @@ def test_headline_numbers_are_not_cut_in_a_900_px_frame(server, browser, lang):
     _open(pg, server, "", f"model=llama-3.1-8b&hardware=rtx-4090&gpus=1&batch=1&lang={lang}&embed=true")
     assert pg.evaluate(CUT_TEXT, HEADLINE) == []
     assert Translator(lang)("no_public_price_short") in pg.locator(HEADLINE).all_inner_texts()[5]
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_planner_speculative_controls_read_whole_in_a_900_px_frame(server, browser, lang):
+    """Planner › speculative decoding in the embed view at 900 x 700: the draft chosen for DeepSeek-R1, its own MTP
+    heads, reads whole ('MTP heads (multi-tok' in a quarter-width column)."""
+    context = browser.new_context(viewport={"width": 900, "height": 700})
+    pg = context.new_page()
+    query = "planner_section=speculative&model=deepseek-r1&hardware=b200&gpus=8&weights=fp8&kv=fp8"
+    _open(pg, server, "planner", f"{query}&lang={lang}&embed=true")
+    _no_exception(pg)
+    boxes = '[data-testid="stMain"] [data-testid="stSelectbox"]'
+    chosen = pg.locator(f"{boxes} input").evaluate_all("xs => xs.map(x => x.value)")
+    assert Translator(lang)("pl_spec_mtp") in chosen
+    assert pg.evaluate(CUT_TEXT, boxes) == []
     context.close()
 
 
