@@ -254,13 +254,15 @@ def test_tensor_parallel_communication_substituted_with_the_groups_latency(gpus,
 def test_fixed_overhead_sum_names_every_term_and_adds_up():
     """DeepSeek-R1 (helper review): the sum read '600 µs per step + 8.00 µs × 61 layers = 6.77 ms', leaving out the
     per-MoE-layer cost (98 µs × 58 layers), most of it. Every term is named and the terms add up to the result."""
-    est = _est(model="deepseek-r1", hardware="b200", num_gpus=8)
+    est = _est(model="deepseek-r1", hardware="b200", num_gpus=8, batch=1)
     p, m = est.profile, est.model
     assert m.num_moe_layers == 58 and p.moe_layer_overhead_s > 0
     line = next(t for kind, t in _all_blocks(est) if kind == "md" and t.startswith(EN("meth_overhead_sub_moe")[:30]))
     assert f"{fmt.fine_duration(p.moe_layer_overhead_s)} × 58 MoE layers" in line
-    terms = p.per_token_overhead_s + p.per_layer_overhead_s * m.num_layers + p.moe_layer_overhead_s * 58
-    assert terms == pytest.approx(float(est.decode.breakdown_s["overhead"]))
+    # typical's per-sequence cost (the serving base's) at batch 1: one row sampled, 1 x 16 / (1 + 16) of the field
+    terms = (p.per_token_overhead_s + p.per_layer_overhead_s * m.num_layers + p.moe_layer_overhead_s * 58
+             + p.per_sequence_overhead_s * 16 / 17)  # fmt: skip
+    assert terms == pytest.approx(float(est.decode.breakdown_s["overhead"]), rel=1e-12)
     assert line.endswith(f"**{fmt.fine_duration(terms)}**")
     # an engine fitted to serving runs (SGLang) also pays a cost per sequence each GPU samples: named, and the sum
     # still adds up (batch 32 under tensor parallelism: every GPU samples 32 rows; saturating at 16)

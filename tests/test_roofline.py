@@ -277,12 +277,16 @@ def test_communication_latency_term_is_two_allreduces_per_layer():
     assert 2 * c10 - c20 == pytest.approx(2 * TINY_L * typical.allreduce_latency_s, rel=1e-9)
 
 
-def test_overhead_bucket_is_per_token_plus_per_layer():
+def test_overhead_bucket_is_per_token_plus_per_layer_plus_per_sequence():
+    """A dense model's fixed cost: per step, per layer, and per sequence sampled (batch 1: 16/17 of the field; batch
+    32: 32 x 16 / 48 of it), whatever the context."""
     typical = resolve_profile("typical")
     assert typical.per_token_overhead_s > 0 and typical.per_layer_overhead_s > 0
+    assert typical.per_sequence_overhead_s > 0  # the serving base's, as calibrate writes it
     e = estimate(TINY_DENSE, TOY_GPU, Scenario(batch=[1, 32], context_tokens=[[0], [5_000]]), typical)
-    expected = typical.per_token_overhead_s + typical.per_layer_overhead_s * TINY_L
-    assert np.all(e.breakdown_s["overhead"] == expected)
+    fixed = typical.per_token_overhead_s + typical.per_layer_overhead_s * TINY_L
+    seq = typical.per_sequence_overhead_s * np.array([[16 / 17], [32 * 16 / 48]])
+    assert np.allclose(e.breakdown_s["overhead"], fixed + seq + np.zeros((2, 2)), rtol=1e-12, atol=0)
     assert np.all(estimate(TINY_DENSE, TOY_GPU, Scenario(), IDEAL).breakdown_s["overhead"] == 0.0)
 
 
@@ -304,10 +308,11 @@ def test_per_sequence_overhead_grows_with_the_sequences_each_gpu_samples_and_sat
     assert tp.breakdown_s["overhead"] == pytest.approx(fixed + np.array([40e-6 * 16 / 17, 320e-6, 480e-6]), rel=1e-12)
     dp = estimate(TINY_MOE, TOY_GPU, Scenario(batch=48, num_gpus=4, parallelism="dp-ep"), p)
     assert float(dp.breakdown_s["overhead"]) == pytest.approx(fixed + 40e-6 * 12 * 16 / 28, rel=1e-12)
-    assert float(estimate(TINY_MOE, TOY_GPU, Scenario(batch=48), typical).breakdown_s["overhead"]) == pytest.approx(
+    no_seq = replace(typical, per_sequence_overhead_s=0.0)
+    assert float(estimate(TINY_MOE, TOY_GPU, Scenario(batch=48), no_seq).breakdown_s["overhead"]) == pytest.approx(
         typical.per_token_overhead_s + typical.per_layer_overhead_s * TINY_MOE.num_layers
         + typical.moe_layer_overhead_s * TINY_MOE.num_moe_layers, rel=1e-12
-    )  # fmt: skip  # a profile without it (typical): the fixed cost alone
+    )  # fmt: skip  # a profile without it: the fixed cost alone
 
 
 def test_operator_shares_and_the_rest_make_the_step():

@@ -19,7 +19,7 @@ from . import band_fit, calibration, disaggregated, frontier_check, mlperf, pool
 from .bands import load_bands
 from .engines import CHECKS, documented_profile, documented_reason
 from .files import CatalogError
-from .profile_file import profile_block, profiles_from_text, render_profiles, write_profiles
+from .profile_file import profile_block, profiles_from_text, render_profiles, with_typical_terms, write_profiles
 from .profiles import FIELDS, PROFILES_PATH, load_profiles
 
 
@@ -108,8 +108,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         path = Path(args.profiles)
         load_profiles.cache_clear()
         profiles = load_profiles(path)
-        reports, cv = calibration.calibrate(rows, profiles)
         serving, serving_cv, serving_base = serving_calibration.serving_calibrate(serving_rows, profiles["typical"])
+        # typical's serving terms are the serving base's (independent of them): every fit below starts from it
+        profiles = {**profiles, "typical": serving_calibration.with_base(profiles["typical"], serving_base)}
+        reports, cv = calibration.calibrate(rows, profiles)
         mlperf_rows = mlperf.load_mlperf(args.mlperf)
         mlperf_fit, table, mlperf_before, mlperf_after = _mlperf_fit(mlperf_rows, reports, serving, profiles["typical"])
         measured = np.array([r.tpot_s for r in mlperf_rows])
@@ -119,13 +121,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         blocks = _blocks(reports, serving) | _mlperf_blocks(
             mlperf_fit, mlperf_after, reports, serving, n_fit, locfo_median
         )
-        text = render_profiles(path.read_text(encoding="utf-8"), blocks, profiles["typical"])
+        text = with_typical_terms(
+            render_profiles(path.read_text(encoding="utf-8"), blocks, profiles["typical"]),
+            profiles["typical"],
+            serving_calibration.BASE_FREE,
+        )
         check = profiles_from_text(text, str(path))
     except (CatalogError, ValueError, OSError) as e:
         print(f"error: {' '.join(str(e).split())}", file=sys.stderr)
         return 2
     written = (
-        {pid: rep.profile for pid, rep in reports.items()}
+        {"typical": profiles["typical"]}
+        | {pid: rep.profile for pid, rep in reports.items()}
         | {pid: rep.profile for pid, rep in serving.items()}
         | mlperf_after
     )

@@ -108,6 +108,29 @@ def split_blocks(text: str) -> tuple[str, list[tuple[str, str]]]:
     return "".join(header), [(k, "".join(v)) for k, v in blocks]
 
 
+def with_typical_terms(text: str, typical: EfficiencyProfile, attrs: Sequence[str]) -> str:
+    """profiles.yaml text with typical's `attrs` (SI attributes) set to `typical`'s values, each on its own line in
+    typical's entry (added after its last field line when missing); the rest of the entry (its hand-written source)
+    kept."""
+    header, entries = split_blocks(text)
+    out = []
+    for key, block in entries:
+        if key == "typical":
+            lines = block.splitlines(keepends=True)
+            for attr in attrs:
+                f = FIELD[attr]
+                line = f"  {f.key}: {file_value(f, getattr(typical, attr))}\n"
+                at = next((i for i, x in enumerate(lines) if x.startswith(f"  {f.key}:")), None)
+                if at is None:
+                    fields = [i for i, x in enumerate(lines) if any(x.startswith(f"  {g.key}:") for g in FIELDS)]
+                    lines.insert(fields[-1] + 1, line)
+                else:
+                    lines[at] = line
+            block = "".join(lines)
+        out.append(block)
+    return header + "".join(out)
+
+
 _IDEAL_BLOCK = """ideal:
   name: Ideal roofline (physical bound)
   description: Pure roofline. Every byte moves at peak bandwidth, every FLOP at dense peak, nothing else costs time.

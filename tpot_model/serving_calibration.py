@@ -15,8 +15,10 @@ output tokens/s per GPU.
 
 The fit minimises, per engine, sum over its rows of log(TPOT ratio)^2 + log(output tok/s ratio)^2, plus
 PRIOR_WEIGHT x ((theta - prior) / width)^2 per parameter. The prior of every engine is a pooled fit of all engines'
-rows (the "serving base"), itself pulled towards `typical`: an engine measured on one device only (AMD ATOM on
-MI355X) still gets a prediction when that device is held out. Terms fitted (``SERVING_FREE``): the per-MoE-layer
+rows (the "serving base", pulled towards no step cost at all), which are also `typical`'s serving terms (calibrate
+writes them): an engine measured on one device only (AMD ATOM on MI355X) still gets a prediction when that device is
+held out, and the default profile and every engine without serving data cost an MoE layer and a sequence what the
+measured engines pool to. Terms fitted (``SERVING_FREE``): the per-MoE-layer
 step cost; and per engine release period (engines.RELEASE_PERIODS) the per-MoE-layer cost again, where the data
 show the engine got faster. The per-sequence step cost (``BASE_FREE``) is fitted in the pooled base only and every
 engine inherits it (fitted per engine, a linear per-sequence cost ran to 8-32 us and broke the disaggregated
@@ -432,6 +434,11 @@ def _device(r: ServingMeasurement) -> str:
     return r.fields.get("hardware_id", "")
 
 
+def with_base(typical: EfficiencyProfile, base: EfficiencyProfile) -> EfficiencyProfile:
+    """`typical` with the serving base's fitted terms (BASE_FREE): what profiles.yaml's typical holds."""
+    return replace(typical, **{a: float(getattr(base, a)) for a in BASE_FREE})
+
+
 def engine_prior(pid: str, typical: EfficiencyProfile, base: EfficiencyProfile) -> EfficiencyProfile:
     """An engine's prior: its documented values (typical's, except what engines.DOCUMENTED sets), with the
     pooled serving base's fitted terms. Never its own previous fit: calibrate stays idempotent."""
@@ -449,7 +456,9 @@ def fit_serving_all(
     fit rows name gets a profile: its own fit, or the base (through its prior) when the fold has none of its rows."""
     fit = [r for r in rows if r.fitted]
     train = [r for r in fit if _device(r) != exclude_device]
-    base_prior = replace(typical, id=BASE_ID, name="Serving base (pooled fit)", description="", source="", history=())
+    # the base's own prior is no serving step cost (not typical's, which is the base: calibrate stays idempotent)
+    base_prior = replace(typical, id=BASE_ID, name="Serving base (pooled fit)", description="", source="", history=(),
+                         **{a: 0.0 for a in BASE_FREE})  # fmt: skip
     base = fit_serving_profile(train, base_prior, terms=BASE_FREE)
     out = {}
     for pid in sorted({r.profile for r in fit}):
@@ -675,7 +684,8 @@ def format_serving_report(
         )
     if base is not None:
         lines.append(
-            f"serving base (pooled fit of every engine's rows, each engine's prior): moe_layer_overhead_us "
+            f"serving base (pooled fit of every engine's rows; each engine's prior and typical's serving terms): "
+            f"moe_layer_overhead_us "
             f"{base.moe_layer_overhead_s * 1e6:.3g}, per_sequence_overhead_us {base.per_sequence_overhead_s * 1e6:.3g}"
         )
     s = cv.summary()
