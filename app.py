@@ -5,15 +5,15 @@ import streamlit as st
 from ui import cache, chart, controls, embed, navigation, notices
 
 embedded = chart.embedded()
+tr = controls.translator()
 st.set_page_config(
-    page_title="TPOT dashboard",
+    page_title=tr("app_title"),  # the browser tab's name where a page gives none, in the reader's language
     # static/favicon.png as Streamlit's static server serves it: no request to an icon CDN, and no image file opened
     # and registered on every run (a file path is read with PIL each time: ~1 ms a reader)
     page_icon="/app/static/favicon.png",
     layout="wide",
     initial_sidebar_state="collapsed" if embedded else "auto",
 )
-tr = controls.translator()
 
 # every page listed: collapsed, Streamlit hid Validation, Methodology and Glossary behind its own "View 3 more", in
 # English whatever the language

@@ -187,7 +187,12 @@ device = fmt.device_kind([e.hardware for e in ests.values()])  # as the table's 
 st.caption(fmt.device_text("cmp_table_caption", device, tr))
 st.caption(
     " · ".join(
-        f"{x}: {fmt.ms(float(e.tpot_s))}, {bands.band_text(e, tr, 'tpot') or bands.basis_text(e, tr, '')}"
+        tr(
+            "cmp_band_side",
+            x=x,
+            tpot=fmt.ms(float(e.tpot_s)),
+            band=bands.band_text(e, tr, "tpot") or bands.basis_text(e, tr, ""),
+        )
         for x, e in ests.items()
     )
 )

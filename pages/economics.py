@@ -155,7 +155,8 @@ def _use_tco(value: float = round(b.usd_per_gpu_hour, 4)) -> None:
     st.session_state["price"] = value
 
 
-c[2].button(fmt.device_text("ec_use_tco", hw, tr), on_click=_use_tco, key="econ.use_tco")
+# under the TCO it sets, as wide as its words (under the PUE input, a quarter column cut it: "在各頁使用此每 GPU …")
+st.button(fmt.device_text("ec_use_tco", hw, tr), on_click=_use_tco, key="econ.use_tco")
 tco_about = controls.export_about() | {  # the $/GPU-hour charted: the TCO built from the parts above, not the sidebar's
     "scenario_price_usd_per_gpu_hour": float(b.usd_per_gpu_hour),
     "scenario_price_basis": "tco_parts",

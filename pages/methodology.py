@@ -35,6 +35,8 @@ def render(blocks: list[figs.Block]) -> None:
             {"h": st.subheader, "caption": st.caption}[kind](text)
 
 
+# Streamlit clips display math vertically (overflow-y hidden): a fraction's numerator lost its top ('F' read as 'F'')
+st.html("<style>.katex-display{padding:0.5em 0}</style>")
 st.title(tr("page_methodology"))
 st.caption(tr("meth_caption"))
 st.markdown(

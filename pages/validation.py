@@ -162,7 +162,7 @@ else:
     st.markdown(tr("val_time_intro", engine="llama.cpp", model=over_time["model_id"].iloc[0]))
     chart.figure(lambda: figs.engine_over_time_figure(over_time, tr=tr), over_time, "validation-engine-over-time", tr,
                  about=None, depends="llama.cpp")  # fmt: skip
-    st.dataframe(figs.engine_over_time_display(over_time, tr), hide_index=True)
+    st.dataframe(figs.engine_over_time_display(over_time, tr, cache.hardware()), hide_index=True)
 
 st.header(tr("val_h_findings"))
 st.caption(tr("val_findings_intro"))

@@ -100,6 +100,7 @@ def test_every_page(server, page, lang):
     for name in PAGES:
         _open(page, server, URL_PATHS[name], f"lang={lang}")
         _no_exception(page)
+        assert page.title() == Translator(lang)("app_title")  # the browser tab, in the page's language
         page.screenshot(path=str(SHOTS / f"{name}-{lang}.png"), full_page=True)
 
 
@@ -246,9 +247,10 @@ def test_headline_numbers_are_not_cut_in_a_900_px_frame(server, browser, lang):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
-def test_planner_speculative_controls_read_whole_in_a_900_px_frame(server, browser, lang):
-    """Planner › speculative decoding in the embed view at 900 x 700: the draft chosen for DeepSeek-R1, its own MTP
-    heads, reads whole ('MTP heads (multi-tok' in a quarter-width column)."""
+def test_controls_read_whole_in_a_900_px_frame(server, browser, lang):
+    """In the embed view at 900 x 700: Planner › speculative decoding's draft chosen for DeepSeek-R1, its own MTP
+    heads, reads whole ('MTP heads (multi-tok' in a quarter-width column), and so does Economics' button that puts
+    the TCO to use on every page ('在各頁使用此每 GPU …')."""
     context = browser.new_context(viewport={"width": 900, "height": 700})
     pg = context.new_page()
     query = "planner_section=speculative&model=deepseek-r1&hardware=b200&gpus=8&weights=fp8&kv=fp8"
@@ -258,6 +260,10 @@ def test_planner_speculative_controls_read_whole_in_a_900_px_frame(server, brows
     chosen = pg.locator(f"{boxes} input").evaluate_all("xs => xs.map(x => x.value)")
     assert Translator(lang)("pl_spec_mtp") in chosen
     assert pg.evaluate(CUT_TEXT, boxes) == []
+    _open(pg, server, "economics", f"lang={lang}&embed=true")
+    use_tco = '[data-testid="stMain"] [class*="st-key-econ-use_tco"]'
+    assert Translator(lang)("ec_use_tco") in pg.locator(use_tco).inner_text()
+    assert pg.evaluate(CUT_TEXT, use_tco) == []
     context.close()
 
 
@@ -352,7 +358,8 @@ def test_chart_titles_fit_their_chart_and_clear_its_legend_in_a_900_px_frame(ser
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
 def test_methodology_formulas_fit_a_900_px_frame(server, browser, lang):
     """Every formula on Methodology reads whole in a 900 x 700 embed frame, tensor parallel on (the communication
-    formula is drawn): it had run past the frame's edge after 'max(1,'."""
+    formula is drawn): it had run past the frame's edge after 'max(1,'; and none is clipped at its top or bottom (a
+    fraction's numerator lost its top: 'F' read as 'F'')."""
     context = browser.new_context(viewport={"width": 900, "height": 700})
     pg = context.new_page()
     _open(pg, server, "methodology", f"gpus=8&lang={lang}&embed=true")
@@ -360,6 +367,8 @@ def test_methodology_formulas_fit_a_900_px_frame(server, browser, lang):
     formulas = pg.locator(".katex-display")
     assert formulas.count() >= 10 and any("comm" in t for t in formulas.all_text_contents())
     assert pg.evaluate("[...document.querySelectorAll('.katex-display')].filter(e => e.scrollWidth > e.clientWidth + 1)"
+                       ".map(e => e.textContent.slice(0, 40))") == []  # fmt: skip
+    assert pg.evaluate("[...document.querySelectorAll('.katex-display')].filter(e => e.scrollHeight > e.clientHeight)"
                        ".map(e => e.textContent.slice(0, 40))") == []  # fmt: skip
     context.close()
 

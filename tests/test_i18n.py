@@ -36,6 +36,14 @@ def test_zh_tw_names_sit_in_the_sentence_without_spaces():
     assert not bad, bad
 
 
+def test_zh_tw_sets_latin_words_and_numbers_off_from_chinese_by_a_space():
+    """zh-TW strings put a space between Chinese and a Latin word or number ('每 MW 每秒', '與 MW'), as everywhere
+    else in the catalog: '每 MW每秒輸出 Token 數' read as one run (placeholders, whose values may be either, left out)."""
+    touching = re.compile(r"[\u4e00-\u9fff][A-Za-z0-9]|[A-Za-z0-9][\u4e00-\u9fff]")
+    bad = [k for k, v in catalog().items() if touching.search(PLACEHOLDER.sub("", v["zh-TW"]))]
+    assert not bad, bad
+
+
 def test_zh_tw_prose_in_parentheses_uses_full_width_ones():
     """A parenthesis of zh-TW prose (its text has a full-width comma or colon) is full-width: '首 Token 延遲（TTFT，每個
     請求）', not '(TTFT，每個請求)'; formulas keep ASCII ones (max(a, b))."""

@@ -128,6 +128,9 @@ def test_zh_tw():
     assert _fig(at, "cmp_decomp_title", ZH)["layout"]["yaxis"]["title"]["text"] == ZH("cmp_axis_part_ms")
     assert _fig(at, "cmp_sweep_title", ZH)
     assert ZH("cmp_row_tpot") in _table(at).index
+    # each scenario's TPOT and band under the table in Chinese punctuation ("A：22.4 ms，80% 區間 …"), not "A: …, …"
+    bands_line = next(c.value for c in at.caption if c.value.startswith("A："))
+    assert "，" in bands_line and "B：" in bands_line and ", " not in bands_line
 
 
 def test_sidebar_keeps_page_params():

@@ -639,3 +639,16 @@ def test_a_bad_link_value_names_what_is_used_instead_in_words_or_as_the_link_wri
     warnings = [w.value for w in at.warning]
     assert tr("notice_bad_param", param="hardware", given="nope", used="`h200`") in warnings
     assert tr("notice_bad_param", param="as_of", given="yesterday", used=tr("notice_used_default")) in warnings
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_sidebar_price_box_shows_one_price_and_its_help_every_basis(lang):
+    """The custom-price box's placeholder is short enough for the sidebar ('公開價格：雲端隨需 $4.5' was cut): the
+    first published price; its help lists every published basis with its price, in the language's list style."""
+    tr = Translator(lang)
+    at = run_page("overview", lang=lang, hardware="h200")
+    box = at.number_input(key="price")
+    assert box.proto.placeholder == tr("price_placeholder", price="$4.54")
+    listed = tr.join([f"{tr('basis_on_demand')} $4.54", f"{tr('basis_neocloud')} $1.59",
+                      f"{tr('basis_hyperscaler')} $1.22", f"{tr('basis_rental_3yr')} $2.90"])  # fmt: skip
+    assert box.help == tr("help_price", prices=listed)

@@ -176,7 +176,8 @@ def sidebar() -> ScenarioState:
         )
         custom = st.session_state["price_basis"] == CUSTOM_BASIS
         listed = [hw.prices.price(b) for b in PRICE_BASES[:-1]]
-        hint = ", ".join(f"{basis_label(p.basis, tr)} {fmt.usd(p.usd_per_gpu_hour)}" for p in listed if p is not None)
+        hint = tr.join([f"{basis_label(p.basis, tr)} {fmt.usd(p.usd_per_gpu_hour)}" for p in listed if p is not None])
+        first = next((p for p in listed if p is not None), None)
         st.number_input(
             tr("control_price"),
             min_value=0.0,
@@ -184,8 +185,9 @@ def sidebar() -> ScenarioState:
             step=0.1,
             key="price",
             disabled=not custom,
-            placeholder=tr("price_placeholder", price=hint or tr("no_price")),
-            help=tr("help_price"),
+            # the box holds a price and a word or two ('公開價格：雲端隨需 $4.5' was cut): every basis's in its help
+            placeholder=tr("price_placeholder", price=fmt.usd(first.usd_per_gpu_hour)) if first else tr("no_price"),
+            help=tr("help_price", prices=hint or tr("no_price")),
         )
     return _mirror(scenario_state())
 

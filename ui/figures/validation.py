@@ -905,12 +905,18 @@ def engine_over_time(table: pd.DataFrame, profile: str = "llama.cpp") -> pd.Data
     return rows.sort_values(["hardware_id", "run_date", "context_tokens"], kind="stable").reset_index(drop=True)
 
 
-def engine_over_time_display(rows: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
-    """engine_over_time for st.dataframe: chip, date, weights, context, output tokens, measured and modelled tokens/s
-    per user."""
+def engine_over_time_display(
+    rows: pd.DataFrame, tr: Translator = EN, hardware: Mapping[str, Hardware] | None = None
+) -> pd.DataFrame:
+    """engine_over_time for st.dataframe: chip (its short name where `hardware` has it: the table fits a 900 px
+    frame), date, weights, context, output tokens, measured and modelled tokens/s per user."""
+    hardware = hardware or {}
     return pd.DataFrame(
         {
-            tr("val_time_col_chip"): rows["hardware_name"],
+            tr("val_time_col_chip"): [
+                fmt.chip(hardware[i], tr, short=True) if i in hardware else name
+                for i, name in zip(rows["hardware_id"], rows["hardware_name"], strict=True)
+            ],
             tr("val_time_col_date"): rows["run_date"],
             tr("val_time_col_weights"): [_weights_text(w, tr) for w in rows["weights"]],
             tr("val_time_col_context"): [fmt.tokens(float(v)) for v in rows["context_tokens"]],
