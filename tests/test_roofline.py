@@ -285,7 +285,7 @@ def test_overhead_bucket_is_per_token_plus_per_layer_plus_per_sequence():
     assert typical.per_sequence_overhead_s > 0  # the serving base's, as calibrate writes it
     e = estimate(TINY_DENSE, TOY_GPU, Scenario(batch=[1, 32], context_tokens=[[0], [5_000]]), typical)
     fixed = typical.per_token_overhead_s + typical.per_layer_overhead_s * TINY_L
-    seq = typical.per_sequence_overhead_s * np.array([[16 / 17], [32 * 16 / 48]])
+    seq = typical.per_sequence_overhead_s * np.array([16 / 17, 32 * 16 / 48])  # batch on the last axis
     assert np.allclose(e.breakdown_s["overhead"], fixed + seq + np.zeros((2, 2)), rtol=1e-12, atol=0)
     assert np.all(estimate(TINY_DENSE, TOY_GPU, Scenario(), IDEAL).breakdown_s["overhead"] == 0.0)
 
