@@ -46,11 +46,11 @@ st.markdown(tr("val_loho_text"))
 
 st.header(tr("val_h_engines"))
 st.caption(tr("val_engines_intro"))
-st.dataframe(figs.engine_summary_display(cache.validation_engine_summary(), tr), hide_index=True)
+# a static table (its cells wrap): every column reads in a 900 px frame, not scrolled past its edge
+st.table(figs.engine_summary_display(cache.validation_engine_summary(), tr), hide_index=True)
 
 st.header(tr("val_h_scatter"))
-c1, c2 = st.columns([1, 2], vertical_alignment="bottom")
-metric = c1.radio(
+metric = st.radio(
     tr("val_metric"),
     figs.METRICS,
     format_func=lambda m: tr(f"val_metric_opt_{m}"),
@@ -63,7 +63,7 @@ engine_ids = figs.engines(table)
 engine_labels = cache.built(
     f"validation-engine-labels|{tr.lang}", lambda: {p: figs.engine_label(p, table, tr) for p in engine_ids}
 )
-chosen = c2.multiselect(
+chosen = st.multiselect(  # the page's width: in two-thirds of a 900 px frame its last engine was hidden
     tr("val_engines"),
     engine_ids,
     default=engine_ids,
@@ -151,7 +151,7 @@ else:
     overall = coverage.iloc[-1]
     st.markdown(tr("val_bands_intro", n=int(overall["n"]), coverage=fmt.pct(overall["coverage"], 0),
                    ratio=f"{overall['median_high_low_ratio']:.2f}"))  # fmt: skip
-    st.dataframe(figs.band_coverage_display(coverage, tr), hide_index=True)
+    st.table(figs.band_coverage_display(coverage, tr), hide_index=True)  # static, as the engine summary
     st.caption(tr("val_bands_caption"))
 
 st.header(tr("val_h_time"))

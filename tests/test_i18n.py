@@ -134,7 +134,7 @@ def _visible_text(at) -> str:
     for kind in ("selectbox", "multiselect", "slider", "select_slider", "number_input", "radio", "checkbox",
                  "text_input", "toggle"):  # fmt: skip
         parts += [str(w.label) for w in getattr(at, kind)]
-    for df in at.dataframe:
+    for df in [*at.dataframe, *at.table]:
         parts += [str(c) for c in df.value.columns]
     for spec in figures(at):
         layout = spec.get("layout", {})

@@ -41,7 +41,7 @@ def test_renders_and_shows_cross_validations_numbers(cv):
     assert shown[EN("val_m_loho_median")] == fmt.pct(head.median)
     assert shown[EN("val_m_loho_p90")] == fmt.pct(head.p90)
     # per engine: the LOHO median / p90 cells are cross_validate's per-profile numbers
-    table = at.dataframe[0].value.set_index(EN("val_sum_engine"))
+    table = at.table[0].value.set_index(EN("val_sum_engine"))  # a static table: it fits a 900 px frame
     names = {"llama.cpp": "llama.cpp", "gpt-fast": "gpt-fast", "exllamav2": "ExLlamaV2"}
     for pid, s in cv.by_profile().items():
         assert table.loc[names[pid], EN("val_sum_loho")] == f"{fmt.pct(s.median)} / {fmt.pct(s.p90)}"
@@ -49,7 +49,7 @@ def test_renders_and_shows_cross_validations_numbers(cv):
     fig = figures(at)[0]
     assert fig["layout"]["title"]["text"] == EN("val_scatter_title_tokens_per_s")
     assert _loho_points(at) == 72
-    assert len(at.dataframe[1].value) == 72  # the error table: the headline rows by default
+    assert len(at.dataframe[0].value) == 72  # the error table: the headline rows by default
     assert len(at.markdown) > 10 and any("overhead-bound" in md.value for md in at.markdown)
 
 
@@ -69,7 +69,7 @@ def test_zh_tw():
     assert at.title[0].value == ZH("page_validation")
     assert figures(at)[0]["layout"]["title"]["text"] == ZH("val_scatter_title_tokens_per_s")
     assert ZH("val_m_loho_median") in _metrics(at)
-    assert ZH("val_col_loho_error") in at.dataframe[1].value.columns
+    assert ZH("val_col_loho_error") in at.dataframe[0].value.columns
     assert any("開銷" in md.value for md in at.markdown)
 
 
@@ -80,7 +80,7 @@ def test_engine_filter_changes_the_scatter():
     assert not at.exception
     after = _loho_points(at)
     assert 0 < after < before and after == 16
-    assert set(at.dataframe[1].value[EN("val_col_engine")]) == {"ExLlamaV2"}
+    assert set(at.dataframe[0].value[EN("val_col_engine")]) == {"ExLlamaV2"}
     at.multiselect(key="validation.engines").set_value(["tensorrt-llm"]).run()  # static batch only: nothing at batch 1
     # the MLPerf chart and the engine-over-time chart ignore the filter
     scatters = [
@@ -108,7 +108,7 @@ def test_include_all_and_tpot():
     at.checkbox(key="validation.include_all").check().run()
     assert not at.exception
     # 81 predictable rows of the published set + the 22 llama.cpp rows of 2025 (lc25-*); 112 rows in the table
-    assert _loho_points(at) == 103 and len(at.dataframe[1].value) == 112
+    assert _loho_points(at) == 103 and len(at.dataframe[0].value) == 112
     at.radio(key="validation.metric").set_value("tpot_ms").run()
     assert not at.exception
     fig = figures(at)[0]
@@ -136,7 +136,7 @@ def test_band_coverage_and_an_engine_over_time(lang):
     assert not at.exception, at.exception
     assert any(h.value == tr("val_h_bands") for h in at.header) and any(h.value == tr("val_h_time") for h in at.header)
     bands = json.loads((ROOT / "data" / "bands.json").read_text(encoding="utf-8"))
-    shown = next(d.value for d in at.dataframe if tr("val_band_col_coverage") in d.value.columns)
+    shown = next(d.value for d in at.table if tr("val_band_col_coverage") in d.value.columns)
     levels = ["same_family", "other_family", "unmeasured"]
     assert list(shown[tr("val_band_col_level")]) == [tr(f"val_band_level_{v}") for v in [*levels, "overall"]]
     expected = [bands["levels"][v] for v in levels] + [bands["overall"]]
