@@ -73,10 +73,11 @@ render(figs.source_blocks(est, tr, profile))
 st.subheader(tr("meth_h_reference"))
 st.info(tr("meth_ref_outside"), icon="ℹ️")
 st.markdown(tr("meth_ref_textbook", sources="; ".join(refs["textbook"]["source"])))
-st.dataframe(figs.display(figs.textbook_data(refs, textbook), tr), hide_index=True, width="stretch")
+# static tables (their cells wrap): measured beside modelled in a 900 px frame, not scrolled past its edge
+st.table(figs.display(figs.textbook_data(refs, textbook), tr), hide_index=True)
 st.caption(tr("meth_ref_textbook_note"))
 st.markdown(tr("meth_ref_measured", profile=profile))
-st.dataframe(figs.display(figs.measured_data(refs, measured, tr), tr), hide_index=True, width="stretch")
+st.table(figs.display(figs.measured_data(refs, measured, tr), tr), hide_index=True)
 st.markdown(figs.measured_notes(refs, tr))
 
 render(figs.limit_blocks(tr))

@@ -6,6 +6,7 @@ Pure tests call ui.figures.methodology directly on model estimates (no Streamlit
 import json
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from tests.apptest_util import decode, figures, run_page
@@ -193,10 +194,11 @@ def test_page_renders(lang):
     assert at.title[0].value == tr("page_methodology")
     assert [s.value for s in at.subheader][:2] == [tr("meth_h_memory"), tr("meth_h_roofline")]
     assert sum(m.value.count("$$") for m in at.markdown) // 2 >= 15  # formulas: display math within the paragraphs
-    assert len(at.dataframe) == 2 and len(figures(at)) == 1  # the operator table is sent once its expander opens
+    assert len(at.dataframe) == 0 and len(figures(at)) == 1  # the operator table is sent once its expander opens
+    assert len(at.table) == 2  # the reference tables
     at.session_state["methodology.operators_open"] = True
     at.run()
-    assert not at.exception and len(at.dataframe) == 3
+    assert not at.exception and len(at.dataframe) == 1
     chart = figures(at)[0]
     assert chart["layout"]["title"]["text"] == tr("meth_fig_title")
 
@@ -233,9 +235,12 @@ def test_url_restores_scenario_and_extreme_states_render():
 
 def test_reference_tables_on_the_page():
     at = run_page("methodology", lang="zh-TW")
-    textbook, measured = at.dataframe[0].value, at.dataframe[1].value
+    textbook, measured = at.table[0].value, at.table[1].value  # static tables: they fit a 900 px frame
     assert list(textbook.columns)[3] == "教科書下限（ms）"  # issue 19: one unit style in zh-TW, ms (not 毫秒)
     assert len(textbook) == 4 and (textbook["差異 (%)"].abs() < 1).all()
+    # printed with the decimals the numbers have and a minus sign (a static table had printed '67.6600', '-0.3700')
+    html = figs.display(pd.DataFrame({"textbook_tpot_ms": [67.656, 16.0], "difference_pct": [-0.37, 0.0]})).to_html()
+    assert all(f">{v}<" in html for v in ("67.66", "16", "−0.37", "0"))
     assert len(measured) == len(figs.reference_points()["measured"])
     assert "未註明" in measured["日期"].tolist()  # gpt-fast states no date
 

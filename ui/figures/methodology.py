@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+from pandas.io.formats.style import Styler
 
 from tpot_model import Estimate, active_params, kv_bytes_per_token, kv_cache_bytes_per_sequence, total_params
 from tpot_model.catalog import figure_value
@@ -947,6 +948,13 @@ def measured_notes(refs: dict, tr: Translator = EN) -> str:
     )
 
 
-def display(df: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
-    """A reference table with translated column headers (keys meth_col_<column>)."""
-    return df.rename(columns={c: tr(f"meth_col_{c}") for c in df.columns})
+def _number(v: float) -> str:
+    """A reference number with the decimals it has, to 4 significant figures (39.95, 2.039, 16), minus sign (−)."""
+    return f"{v:,.4g}".replace("-", "−") if math.isfinite(v) else "—"
+
+
+def display(df: pd.DataFrame, tr: Translator = EN) -> Styler:
+    """A reference table for st.table, with translated column headers (keys meth_col_<column>), its numbers kept
+    (right-aligned) and printed with their own decimals (a static table printed '16.0000' and '-0.3700')."""
+    out = df.rename(columns={c: tr(f"meth_col_{c}") for c in df.columns})
+    return out.style.format({c: _number for c in out.columns if out[c].dtype.kind == "f"})
