@@ -153,6 +153,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("")
     print(band_fit.format_bands(bands))
     fitted = {**profiles, **written}
+    # with the profiles about to be written (profiles.yaml still holds the previous run's)
+    print(serving_calibration.format_mtp_check(*serving_calibration.mtp_check(serving_rows, profiles=fitted)))
     check = disaggregated.summary(disaggregated.check(serving_rows, fitted))
     check["frontier"] = frontier_check.summary(
         frontier_check.check(serving_rows, fitted, pool_correction.PoolFit.from_summary(check))

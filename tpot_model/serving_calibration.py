@@ -701,24 +701,32 @@ def format_serving_report(
             f"  held out {d:<8} {v['tpot'].n:>3} rows  TPOT median {_pct(v['tpot'].median):>6}  output tok/s "
             f"median {_pct(v['output_tokens_per_s_per_gpu'].median):>6}"
         )
-    mtp, bias = mtp_check(rows)
-    lines.append(
-        f"MTP switch check (k={MTP_K}, acceptance {MTP_ACCEPTANCE:g}; not a fit): {mtp.n} single-node MTP runs, TPOT "
-        f"median |error| {_pct(mtp.median)}, median error {bias:+.1%}"
-    )
     return "\n".join(lines)
+
+
+def format_mtp_check(check: ErrorSummary, bias: float) -> str:
+    """The MTP check's line in what calibrate prints (mtp_check with the profiles calibrate is about to write)."""
+    return (
+        f"MTP switch check (k={MTP_K}, acceptance {MTP_ACCEPTANCE:g}; not a fit): {check.n} single-node MTP runs, "
+        f"TPOT median |error| {_pct(check.median)}, median error {bias:+.1%}"
+    )
 
 
 # --------------------------------------------------------------------------------------------------- MTP check
 
 
 def mtp_check(
-    rows: Sequence[ServingMeasurement], k: int = MTP_K, acceptance: float = MTP_ACCEPTANCE
+    rows: Sequence[ServingMeasurement],
+    k: int = MTP_K,
+    acceptance: float = MTP_ACCEPTANCE,
+    *,
+    profiles: dict[str, EfficiencyProfile] | None = None,
 ) -> tuple[ErrorSummary, float]:
     """(|error| summary, median signed error) of TPOT for the single-node, unflagged MTP runs of catalog models,
-    predicted by serving.speculative with the engine profiles as of each run's date. A check of the MTP switch,
-    not a fit: the only free choice is the acceptance rate, set where the bias vanishes."""
-    profiles = load_profiles()
+    predicted by serving.speculative with the engine profiles (`profiles`, else profiles.yaml's) as of each run's
+    date. A check of the MTP switch, not a fit: the only free choice is the acceptance rate, set where the bias
+    vanishes."""
+    profiles = profiles if profiles is not None else load_profiles()
     errors = []
     for r in rows:
         reasons = r.use.removeprefix("display: ").split("; ")
