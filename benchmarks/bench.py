@@ -3,10 +3,12 @@ the peer tools work), CLI sweep cost, each page's rerun time after a slider chan
 page's first load in Chromium (page drawn, first screen, all charts; warm and cold browser cache), beside the floor that
 Streamlit's own front-end sets (`floor_app.py`: a title and one widget) and the one Streamlit and Plotly set for a
 chart page (`floor_chart_app.py`: the same with one small `st.plotly_chart`); each page's slider-to-redraw time in
-Chromium; and 50 readers opening one wiki link at once, beside 50 readers of the one-chart floor page, back to back.
+Chromium; 50 readers opening one wiki link at once, beside 50 readers of the one-chart floor page, back to back; and
+the server's CPU time per reader of one embedded link, for every page beside the floor page (readers one after
+another: what each costs the server once the scenario's results and figures are shared).
 
 Run: .venv/bin/python benchmarks/bench.py [--loop-points N] [--reruns N] [--browser-repeats N] [--no-browser]
-     [--readers N] [--reader-rounds N] [--reader-links a,b] [--only section,...] [--out PATH]
+     [--readers N] [--reader-rounds N] [--reader-links a,b] [--cpu-readers N] [--only section,...] [--out PATH]
 """
 
 from __future__ import annotations
@@ -347,14 +349,15 @@ def redraw_figures(repeats: int) -> dict:
 
 # The wiki link the readers open: one page, one scenario, embedded (as in an iframe), beside Streamlit's own one-chart
 # page under the same load. The warm-up run uses another scenario (batch), so the readers' scenario is new to the server.
+READER_SCENARIO = "model=deepseek-v3&hardware=b200&gpus=8&weights=fp8&batch=64&embed=true"
 READER_LINKS = {
-    "roofline_embed": ("roofline", "model=deepseek-v3&hardware=b200&gpus=8&weights=fp8&batch=64&embed=true"),
+    "roofline_embed": ("roofline", READER_SCENARIO),
     "roofline_only": (
         "roofline",
         "model=deepseek-v3&hardware=b200&gpus=8&weights=fp8&batch=64&embed=true&only=roofline",
     ),
-    "overview_embed": ("", "model=deepseek-v3&hardware=b200&gpus=8&weights=fp8&batch=64&embed=true"),
-    "cost_embed": ("cost", "model=deepseek-v3&hardware=b200&gpus=8&weights=fp8&batch=64&embed=true"),
+    "overview_embed": ("", READER_SCENARIO),
+    "cost_embed": ("cost", READER_SCENARIO),
 }
 
 
@@ -472,7 +475,69 @@ def readers_figures(n: int, rounds: int, links: list[str]) -> dict:
     return {"readers": n, **out}
 
 
-SECTIONS = ("model", "cli", "imports", "pages", "browser_first_load", "slider_to_redraw", "wiki_readers")
+def _server_cpu_s(pid: int) -> float:
+    """User + system CPU seconds of the server process and its children."""
+    import psutil
+
+    p = psutil.Process(pid)
+    return sum(sum(q.cpu_times()[:2]) for q in [p, *p.children(recursive=True)])
+
+
+async def _reader_cpu_s(base: str, pid: int, page: str, query: str, n: int) -> float:
+    """Server CPU seconds of n readers of `page` with `query`, one after another (after a reader of another scenario
+    and one of this one), while another reader's session stays open (as when readers overlap: Streamlit forgets its
+    compiled scripts once no session is open)."""
+    import asyncio
+
+    done = asyncio.Event()
+    done.set()
+    await _reader(base, page, query.replace("batch=64", "batch=16"), True, [], done)
+    keep = asyncio.Event()
+    kept = asyncio.create_task(_reader(base, page, query, True, [], keep))
+    await asyncio.sleep(1.0)
+    _wait_idle(pid)
+    start = _server_cpu_s(pid)
+    for _ in range(n):
+        await _reader(base, page, query, True, [], done)
+    await asyncio.sleep(0.5)  # the last session's disconnect
+    used = _server_cpu_s(pid) - start
+    keep.set()
+    await kept
+    return used
+
+
+def reader_cpu_figures(n: int) -> dict:
+    """Server CPU ms per reader of one embedded link (READER_SCENARIO), for every page and the one-chart floor page
+    (_reader_cpu_s): what each reader costs the server once the scenario's results and figures are shared."""
+    import asyncio
+
+    from tests.server_util import streamlit_server
+
+    here = Path(__file__).parent.relative_to(ROOT)
+    pages = [("floor", "", str(here / "floor_chart_app.py"))] + [
+        (p.stem, "" if p.stem == "overview" else p.stem, "app.py") for p in sorted((ROOT / "pages").glob("*.py"))
+    ]
+    out = {}
+    old = os.environ.get("TPOT_VALIDATE_FIGURES")
+    os.environ["TPOT_VALIDATE_FIGURES"] = "0"  # the server as deployed
+    try:
+        for name, page, script in pages:
+            query = "" if name == "floor" else READER_SCENARIO
+            with streamlit_server("--server.disconnectedSessionTTL", "5", script=script) as (base, proc):
+                out[name] = round(asyncio.run(_reader_cpu_s(base, proc.pid, page, query, n)) / n * 1e3, 1)
+    finally:
+        if old is None:
+            os.environ.pop("TPOT_VALIDATE_FIGURES", None)
+        else:
+            os.environ["TPOT_VALIDATE_FIGURES"] = old
+    floor = out["floor"]
+    return {"readers": n, "server_cpu_ms_per_reader": out,
+            "ratio_to_floor": {k: round(v / floor, 2) for k, v in out.items() if k != "floor"}}  # fmt: skip
+
+
+SECTIONS = (
+    "model", "cli", "imports", "pages", "browser_first_load", "slider_to_redraw", "wiki_readers", "reader_cpu",
+)  # fmt: skip
 
 
 def main() -> None:
@@ -485,6 +550,7 @@ def main() -> None:
     ap.add_argument("--readers", type=int, default=50, help="readers opening one wiki link at once")
     ap.add_argument("--reader-rounds", type=int, default=2, help="floor / page alternations per link")
     ap.add_argument("--reader-links", default=",".join(READER_LINKS), help=f"of {', '.join(READER_LINKS)}")
+    ap.add_argument("--cpu-readers", type=int, default=20, help="readers per page for the server CPU per reader")
     ap.add_argument("--only", default="", help="comma-separated sections to run (default: all): " + ",".join(SECTIONS))
     args = ap.parse_args()
     browser = not args.no_browser
@@ -496,6 +562,7 @@ def main() -> None:
         "browser_first_load": lambda: browser_figures(args.browser_repeats) if browser else {},
         "slider_to_redraw": lambda: redraw_figures(args.browser_repeats) if browser else {},
         "wiki_readers": lambda: readers_figures(args.readers, args.reader_rounds, args.reader_links.split(",")),
+        "reader_cpu": lambda: reader_cpu_figures(args.cpu_readers),
     }
     wanted = args.only.split(",") if args.only else list(sections)
     result = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0],

@@ -1,8 +1,10 @@
 """TPOT breakdown: the decomposition against batch and against context, and a batch x context heat map."""
 
+from functools import partial
+
 import streamlit as st
 
-from ui import bands, chart, controls, fmt, notices
+from ui import bands, cache, chart, controls, fmt, notices
 from ui.figures import breakdown as figs
 
 state = controls.scenario_state()
@@ -32,8 +34,13 @@ notices.fp4_notice(est, state.weights, state.kv, tr)
 
 st.subheader(tr("breakdown_table_title"))
 st.markdown(figs.largest_part(est, tr))
-# the page's width: beside the text, a 900 px frame had cut the ideal bound's column
-st.dataframe(figs.decomposition_display(figs.decomposition_table(est, ideal, tr), tr), hide_index=True, width="stretch")
+# one table for every reader of the scenario (the sidebar's: its language included), as the charts below; its
+# display form (a pandas Styler) made per run: Streamlit computes a Styler's cells in place as it sends it. The
+# page's width: beside the text, a 900 px frame had cut the ideal bound's column
+table = cache.built(
+    f"breakdown-decomposition|{cache.scenario_key(state)}", lambda: figs.decomposition_table(est, ideal, tr)
+)
+st.dataframe(figs.decomposition_display(table, tr), hide_index=True, width="stretch")
 
 caption = "breakdown_bars_caption" if realistic else "breakdown_bars_caption_ideal"
 for axis, x in (
@@ -44,11 +51,12 @@ for axis, x in (
     sweep_est = controls.evaluate(state, **sweep)
     sweep_ideal = controls.evaluate(state, profile_id="ideal", **sweep) if realistic else None
     current = state.batch if axis == "batch" else state.context
-    chart.figure(
-        figs.sweep_bars(sweep_est, sweep_ideal, x, axis=axis, current=current, tr=tr),
-        figs.sweep_data(sweep_est, sweep_ideal, x, axis=axis),
+    chart.figure(  # the sidebar's scenario alone (the axis in the name): built once, shared by every reader
+        partial(figs.sweep_bars, sweep_est, sweep_ideal, x, axis=axis, current=current, tr=tr),
+        partial(figs.sweep_data, sweep_est, sweep_ideal, x, axis=axis),
         f"breakdown-{axis}",
         tr,
+        depends=(),
     )
     st.caption(tr(caption, profile=profile_name, gpus=state.gpus, hw=hw.name))
 if realistic:  # what the whiskers' 80% band rests on (the charts' key names it shortly)
@@ -68,10 +76,11 @@ else:
     hb, hc = figs.heatmap_axes(model.max_context_tokens, state.context)
     grid = controls.evaluate(state, batch=hb[:, None], context_tokens=hc[None, :])
     chart.figure(
-        figs.heatmap(grid, metric, current_batch=state.batch, current_context=state.context, tr=tr),
-        figs.heatmap_data(grid),
+        lambda: figs.heatmap(grid, metric, current_batch=state.batch, current_context=state.context, tr=tr),
+        lambda: figs.heatmap_data(grid),
         "breakdown-heatmap",
         tr,
+        depends=metric,
     )
     if metric == "fits":
         st.caption(

@@ -207,16 +207,26 @@ if not chart.embedded():
         key="compare.headline_csv",
         on_click="ignore",
     )
-chart.figure(figs.decomposition(ests, tr=tr), figs.decomposition_table(ests), "compare-decomposition", tr, about=about)
+# every scenario compared (B's and C's as A's): the charts are built once for them and shared by every reader
+side_keys = [(x, cache.scenario_key(s)) for x, (s, _) in sides.items()]
+chart.figure(
+    lambda: figs.decomposition(ests, tr=tr),
+    lambda: figs.decomposition_table(ests),
+    "compare-decomposition",
+    tr,
+    about=about,
+    depends=side_keys,
+)
 
 # One vectorised call per scenario over the batch options.
 batches = np.array(BATCH_OPTIONS, dtype=float)
 sweeps = {x: controls.evaluate(s, batch=batches) for x, (s, _) in sides.items()}
 chart.figure(
-    figs.tpot_vs_batch(sweeps, ests, tr=tr),
-    figs.sweep_table(sweeps),
+    lambda: figs.tpot_vs_batch(sweeps, ests, tr=tr),
+    lambda: figs.sweep_table(sweeps),
     "compare-tpot-vs-batch",
     tr,
     about=about | {"scenario_batch": None},  # a sweep over the batch
+    depends=side_keys,
 )
 st.caption(fmt.device_text("cmp_sweep_caption", device, tr))

@@ -2,6 +2,7 @@
 frontier against a TPOT target; a live batch × context heat map."""
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import streamlit as st
@@ -248,7 +249,15 @@ else:
     )
 st.caption(fmt.device_text("ce_frontier_caption", device, tr))
 if best is not None:  # this curve is one static batch: the same target as a server runs it (the Serving frontier's)
-    notices.served_basis(model, hw, est.scenario, est.profile, target_s, tr, price_known)
+    served = cache.planner_frontier(
+        cache.scenario_key(state, "batch", "lang"),
+        model,
+        hw,
+        replace(est.scenario, batching="continuous"),
+        est.profile,
+        target_s,
+    )
+    notices.served_basis(served, target_s, tr, price_known)
 
 # --- heat map: one call over batch × context
 metrics = [m for m in figs.HEAT_METRICS if (m != "usd_1m" or price_known) and (m != "j_per_token" or energy_known)]

@@ -7,7 +7,7 @@ import numpy as np
 import streamlit as st
 
 from tpot_model import economics
-from tpot_model.fleet import Demand, fleets
+from tpot_model.fleet import Demand
 from tpot_model.prices import OWNING_BASES
 from tpot_model.units import ms
 from ui import cache, chart, controls, fmt, metrics, notices
@@ -59,7 +59,8 @@ with controls.page_controls(tr):  # in the embed view, collapsed: the charts fir
     )  # fmt: skip
 demand = Demand(out_b * 1e9, in_b * 1e9, peak, util)
 scenario = state.to_scenario(batch=1)
-rows = fleets(model, [catalog[h] for h in chips], scenario, profile, demand, tpot_ms * ms)
+demand_key = f"{cache.scenario_key(state, 'batch', 'lang')}|{'+'.join(chips)}|{demand}|{tpot_ms}"
+rows = cache.fleets(demand_key, model, [catalog[h] for h in chips], scenario, profile, demand, tpot_ms * ms)
 table = figs.capacity_table(rows, demand, {h: catalog[h].name for h in chips})
 if rows and not any(f.feasible for f in rows):  # nothing fits is not a target to raise
     st.warning(tr("ec_cap_no_fit" if all(f.limited_by == "no_fit" for f in rows) else "ec_cap_none"))
@@ -73,11 +74,12 @@ chips_about = controls.export_about() | {  # the chips charted, each at its own 
 }  # fmt: skip
 if any(f.feasible for f in rows):  # no chart of empty bars when no chip has a fleet (the table says why)
     chart.figure(
-        figs.capacity_figure(table, devices={h: fmt.device_kind(catalog[h]) for h in chips}, tr=tr),
+        lambda: figs.capacity_figure(table, devices={h: fmt.device_kind(catalog[h]) for h in chips}, tr=tr),
         table,
         "capacity",
         tr,
         about=chips_about if chips else None,
+        depends=demand_key,  # the chips, the demand and the target (the key of the fleets charted)
     )
 cap_tr = fmt.device_tr([catalog[h] for h in chips], tr)  # chips once a candidate is a TPU or Trainium
 shown = figs.capacity_display(table, cap_tr)  # the CSV above keeps every digit
@@ -163,11 +165,12 @@ tco_about = controls.export_about() | {  # the $/GPU-hour charted: the TCO built
     "scenario_price_as_of": preset_as_of or None,
 }
 chart.figure(
-    figs.tco_figure(b, device=fmt.device_kind(hw), tr=tr),
-    figs.tco_table(b, hw.id, tier_basis, preset_as_of),
+    lambda: figs.tco_figure(b, device=fmt.device_kind(hw), tr=tr),
+    lambda: figs.tco_table(b, hw.id, tier_basis, preset_as_of),
     "tco",
     tr,
     about=tco_about,
+    depends=(parts, tier_basis, preset_as_of),
 )
 
 # --- token revenue and margin at the sidebar scenario
@@ -277,8 +280,9 @@ else:
         curve.price.basis, curve.price.as_of,
     )  # fmt: skip
     chart.figure(
-        figs.revenue_frontier_figure(rf_table, name=hw.name, device=fmt.device_kind(hw), tr=tr),
+        lambda: figs.revenue_frontier_figure(rf_table, name=hw.name, device=fmt.device_kind(hw), tr=tr),
         rf_table,
         "revenue-frontier",
         tr,
+        depends=(api_in, api_out, api_cached, cached, rack),  # the API prices, cached share and rack size
     )

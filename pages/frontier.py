@@ -188,26 +188,38 @@ grid = figs.series_grid(hardware, precisions, layouts)
 concurrency = figs.concurrency_grid(state.batch)
 if len(grid) < len(hardware) * len(precisions) * len(layouts):
     st.info(tr("fr_too_many", n=figs.MAX_SERIES))
-series, no_fit = [], []
-for hid, precision, layout in grid:
-    hw = catalog_hw[hid]
-    weights = planner.precision_format(precision, hw)
-    est = controls.evaluate(
-        state.with_(hardware=hid, weights=weights),
-        profile_id=engine,
-        batch=concurrency,
-        context_tokens=isl,
-        output_tokens=osl,
-        parallelism=layout,
-        batching="continuous",
-    )
-    run = serving.speculative(model, hw, est.scenario, profile, k=k, acceptance=acceptance) if mtp else est
-    s = figs.make_series(hw, precision, weights, layout, concurrency, run.tpot_s, run.ttft_s,
-                         run.output_tokens_per_s_per_gpu, run.total_tokens_per_s_per_gpu, est.fits,
-                         state.batch)  # fmt: skip
-    series.append(s)
-    if not s.fits.any():
-        no_fit.append((s, est.min_gpus[0]))
+# the page's inputs the charts and curves depend on besides the sidebar's scenario (and the language)
+curve_inputs = (tuple(grid), isl, osl, engine, mtp, k, acceptance)
+chart_inputs = (*curve_inputs, io, y, log, disagg)
+
+
+def _series() -> tuple[list, list]:
+    """One curve per chip x precision x layout over the concurrency grid; those of them that never fit."""
+    series, no_fit = [], []
+    for hid, precision, layout in grid:
+        hw = catalog_hw[hid]
+        weights = planner.precision_format(precision, hw)
+        est = controls.evaluate(
+            state.with_(hardware=hid, weights=weights),
+            profile_id=engine,
+            batch=concurrency,
+            context_tokens=isl,
+            output_tokens=osl,
+            parallelism=layout,
+            batching="continuous",
+        )
+        run = serving.speculative(model, hw, est.scenario, profile, k=k, acceptance=acceptance) if mtp else est
+        s = figs.make_series(hw, precision, weights, layout, concurrency, run.tpot_s, run.ttft_s,
+                             run.output_tokens_per_s_per_gpu, run.total_tokens_per_s_per_gpu, est.fits,
+                             state.batch)  # fmt: skip
+        series.append(s)
+        if not s.fits.any():
+            no_fit.append((s, est.min_gpus[0]))
+    return series, no_fit
+
+
+# once per server for the scenario and the curves' inputs: every reader of a link shares them (read-only)
+series, no_fit = cache.built(f"frontier-series|{cache.scenario_key(state)}|{curve_inputs}", _series)
 for s, need in no_fit:
     remedy = tr("fr_no_fit_gpus", n=int(need)) if need == need else tr("remedy_none")
     st.warning(tr("fr_no_fit", name=s.label(tr), gpus=state.gpus, remedy=remedy), icon=":material/block:")
@@ -225,12 +237,13 @@ elif not points:
     st.info(tr("fr_no_measured_selection", io=figs.io_label(isl, osl)))
 
 chart.figure(
-    figs.frontier_figure(series, points, y=y, isl=isl, osl=osl, model_name=model.name, log_y=log,
+    lambda: figs.frontier_figure(series, points, y=y, isl=isl, osl=osl, model_name=model.name, log_y=log,
                          mlperf_points=mlperf_points, device=device, tr=tr),
-    figs.frontier_table(series, points, y=y, mlperf_points=mlperf_points),
+    lambda: figs.frontier_table(series, points, y=y, mlperf_points=mlperf_points),
     "serving-frontier",
     tr,
     about=about,
+    depends=chart_inputs,
 )  # fmt: skip
 st.caption(
     tr(
@@ -291,10 +304,9 @@ if series and series[0].marked_index is not None:
 
 # Overview's TPOT is the static batch's decode step; this page's is continuous batching's mean step: both named for
 # the sidebar's scenario, with why they differ (issue 19)
-side_model, side_hw, side_profile = controls.resolve(state)
+side_hw = controls.resolve(state)[1]
 side_static = controls.evaluate(state)
-side_continuous = state.to_scenario(output_tokens=max(state.output, 1), batching="continuous")
-side_steady = serving.steady_state(side_model, side_hw, side_continuous, side_profile)
+side_steady = controls.evaluate(state, output_tokens=max(state.output, 1), batching="continuous").steady
 side_chunks = float(side_steady.chunks_per_step)
 side_chunk_tokens = float(side_steady.prompt_tokens_per_step) / side_chunks if side_chunks > 0 else float(state.context)
 st.caption(
@@ -379,11 +391,12 @@ else:
             help=tr("fr_m_mw_def", name=top.label),
         )
 chart.figure(
-    figs.cost_figure(at, target, tier, y=y, tier_label=tr(f"fr_tier_{tier}"), tr=tr),
-    figs.cost_table(at, target, y=y),
+    lambda: figs.cost_figure(at, target, tier, y=y, tier_label=tr(f"fr_tier_{tier}"), tr=tr),
+    lambda: figs.cost_table(at, target, y=y),
     "cost-at-target",
     tr,
     about=about,
+    depends=(*chart_inputs, target, tier, usd),
 )
 st.caption(tr("fr_cost_caption"))
 notices.basis_caption(
@@ -397,13 +410,14 @@ if series and not any(math.isfinite(s.all_in_w) for s in series):  # an empty ch
     st.info(tr("fr_mw_none", hws=tr.join(list(unpowered))), icon=":material/bolt:")
 else:
     chart.figure(
-        figs.per_mw_figure(
+        lambda: figs.per_mw_figure(
             series, points, {h: catalog_hw[h].prices.all_in_w for h in catalog_hw}, y=y, log_y=log, tr=tr
         ),
-        figs.per_mw_table(series, y=y),
+        lambda: figs.per_mw_table(series, y=y),
         "tokens-per-mw",
         tr,
         about=about,
+        depends=chart_inputs,
     )
     st.caption(tr("fr_mw_caption"))
 
@@ -506,12 +520,13 @@ if (
         if not any(c.feasible.any() for c in curves):
             st.warning(tr("fr_rack_none_fit", gpus=rack_gpus, model=model.name), icon=":material/memory:")
         chart.figure(
-            rack.rack_figure(curves, measured, model_name=model.name, io=figs.io_label(isl, osl),
-                             precision=tr(f"fr_prec_{rack_precision}"), budget_gpus=rack_gpus, tr=tr),
-            rack.rack_table(curves, measured),
+            lambda: rack.rack_figure(curves, measured, model_name=model.name, io=figs.io_label(isl, osl),
+                                     precision=tr(f"fr_prec_{rack_precision}"), budget_gpus=rack_gpus, tr=tr),
+            lambda: rack.rack_table(curves, measured),
             RACK_CHART,
             tr,
             about=page_about(rack_ids, [rack_precision], rack_gpus),
+            depends=(*curve_inputs, rack_precision, rack_gpus),
         )  # fmt: skip
         for x, win, other, kind, cand in rack.winner_reasons(curves, layout_search.memory_reason):
             d = win.deployment_at(x)

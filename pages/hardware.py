@@ -76,8 +76,13 @@ else:
     )
     table = figs.tpot_table(pairs)
     log_x = st.toggle(tr("hw_log_x"), key="hardware.log_x", persist_state="session")
-    fig = figs.tpot_by_hardware(pairs, show_profile=show_profile, log_x=log_x, tr=tr)
-    chart.figure(fig, table, "hardware-tpot", tr)
+    chart.figure(  # the sidebar's scenario on the chips shown: built once, shared by every reader
+        lambda: figs.tpot_by_hardware(pairs, show_profile=show_profile, log_x=log_x, tr=tr),
+        table,
+        "hardware-tpot",
+        tr,
+        depends=(chips_key, log_x),
+    )
     if state.price_basis != CUSTOM_BASIS:
         priced = [est.price for _, est in pairs if math.isfinite(est.price.usd_per_gpu_hour)]
         note = fmt.prices_note(priced, tr) or tr(f"basis_{state.price_basis}")

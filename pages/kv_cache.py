@@ -76,12 +76,25 @@ log_x = scale == "log"
 contexts = figs.context_grid(model, state.context, log_x=log_x)
 
 batches = figs.line_batches(state.batch)
-kv_gpu = figs.kv_per_gpu_bytes(model, s, contexts, batches)
-chart.figure(
-    figs.kv_vs_context(
+
+
+def kv_bytes_per_gpu():
+    return figs.kv_per_gpu_bytes(model, s, contexts, batches)
+
+
+def precision_bytes():
+    return figs.precision_bytes_per_gpu(model, s, contexts, figs.precision_names(state.kv))
+
+
+def composition_bytes():
+    return figs.composition_bytes(model, contexts, kvb)
+
+
+chart.figure(  # the sidebar's scenario and the x scale: built once, shared by every reader
+    lambda: figs.kv_vs_context(
         contexts,
         batches,
-        kv_gpu,
+        kv_bytes_per_gpu(),
         k.room_bytes,
         state.context,
         state.batch,
@@ -89,9 +102,10 @@ chart.figure(
         max_context_tokens=model.max_context_tokens,
         tr=tr,
     ),
-    figs.kv_vs_context_table(contexts, batches, kv_gpu),
+    lambda: figs.kv_vs_context_table(contexts, batches, kv_bytes_per_gpu()),
     "kv-cache-per-gpu",
     tr,
+    depends=log_x,
 )
 st.caption(
     tr(
@@ -108,29 +122,31 @@ left, right = st.columns(2)
 with left:
     sweep = controls.evaluate(state, context_tokens=contexts)
     chart.figure(
-        figs.max_batch_vs_context(contexts, sweep.max_batch, state.context, state.batch, log_x=log_x, tr=tr),
-        figs.max_batch_table(contexts, sweep.max_batch),
+        lambda: figs.max_batch_vs_context(contexts, sweep.max_batch, state.context, state.batch, log_x=log_x, tr=tr),
+        lambda: figs.max_batch_table(contexts, sweep.max_batch),
         "kv-max-batch",
         tr,
+        depends=log_x,
     )
     st.caption(tr("kvc_max_batch_caption", output=fmt.tokens(state.output)))
 with right:
-    names = figs.precision_names(state.kv)
-    lines = figs.precision_bytes_per_gpu(model, s, contexts, names)
     chart.figure(
-        figs.precision_lines(contexts, lines, state.kv, k.room_bytes, state.batch, log_x=log_x, tr=tr),
-        figs.precision_table(contexts, lines),
+        lambda: figs.precision_lines(
+            contexts, precision_bytes(), state.kv, k.room_bytes, state.batch, log_x=log_x, tr=tr
+        ),
+        lambda: figs.precision_table(contexts, precision_bytes()),
         "kv-precision",
         tr,
+        depends=log_x,
     )
     st.caption(tr("kvc_prec_caption"))
 
-variants = figs.attention_variants(model, kvb)
 chart.figure(
-    figs.architecture_bars(variants, model.kind, window, tr=tr),
-    figs.architecture_table(variants, model.kind, tr=tr),
+    lambda: figs.architecture_bars(figs.attention_variants(model, kvb), model.kind, window, tr=tr),
+    lambda: figs.architecture_table(figs.attention_variants(model, kvb), model.kind, tr=tr),
     "kv-architecture",
     tr,
+    depends=(),
 )
 st.caption(tr("kvc_arch_caption"))
 if window or model.linear_attention:
@@ -141,12 +157,12 @@ if window or model.linear_attention:
         key="kv_cache.composition",
         horizontal=True,
     )
-    parts = figs.composition_bytes(model, contexts, kvb)
     chart.figure(
-        figs.composition_area(contexts, parts, window, log_x=log_x, view=view, tr=tr),
-        figs.composition_table(contexts, parts),
+        lambda: figs.composition_area(contexts, composition_bytes(), window, log_x=log_x, view=view, tr=tr),
+        lambda: figs.composition_table(contexts, composition_bytes()),
         "kv-composition",
         tr,
+        depends=(log_x, view),
     )
     st.caption(figs.composition_caption(model, tr=tr))
 else:

@@ -4,7 +4,7 @@ where the catalog data comes from, public reference points beside this tool's li
 import numpy as np
 import streamlit as st
 
-from ui import chart, controls, expanders, fmt, notices
+from ui import cache, chart, controls, expanders, fmt, notices
 from ui.figures import methodology as figs
 
 state = controls.scenario_state()
@@ -56,19 +56,26 @@ st.markdown(
 notices.scenario_notices(est, tr)
 notices.fp4_notice(est, state.weights, state.kv, tr)
 
-render(figs.memory_blocks(est, tr))
-render(figs.roofline_blocks(est, tr, profile))
-chart.figure(figs.operator_times(est, tr=tr), figs.operator_data(est), "methodology-operators", tr)
+# the formulas with the sidebar's scenario substituted (its language included): worked out once per server for it,
+# shared by every reader, as the chart between them
+before, after = cache.built(
+    f"methodology-blocks|{cache.scenario_key(state)}",
+    lambda: (
+        [figs.memory_blocks(est, tr), figs.roofline_blocks(est, tr, profile)],
+        [figs.step_blocks(est, tr), figs.prefill_blocks(est, tr), figs.moe_blocks(est, tr),
+         figs.intensity_blocks(est, tr), figs.cost_blocks(est, tr), figs.definition_blocks(est, tr),
+         figs.misreading_blocks(est, pair, tr), figs.source_blocks(est, tr, profile)],
+    ),
+)  # fmt: skip
+for blocks in before:
+    render(blocks)
+chart.figure(
+    lambda: figs.operator_times(est, tr=tr), lambda: figs.operator_data(est), "methodology-operators", tr, depends=()
+)
 if (box := expanders.lazy_expander(tr("meth_operator_table"), "methodology.operators_open")) is not None:
     box.dataframe(figs.operator_display(figs.operator_data(est), tr), hide_index=True, width="stretch")
-render(figs.step_blocks(est, tr))
-render(figs.prefill_blocks(est, tr))
-render(figs.moe_blocks(est, tr))
-render(figs.intensity_blocks(est, tr))
-render(figs.cost_blocks(est, tr))
-render(figs.definition_blocks(est, tr))
-render(figs.misreading_blocks(est, pair, tr))
-render(figs.source_blocks(est, tr, profile))
+for blocks in after:
+    render(blocks)
 
 st.subheader(tr("meth_h_reference"))
 st.info(tr("meth_ref_outside"), icon="ℹ️")

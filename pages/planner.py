@@ -121,7 +121,8 @@ st.markdown(
 notices.scenario_notices(est, tr)
 notices.fp4_notice(est, state.weights, state.kv, tr)
 st.header(tr("pl_frontier_h"))
-point = planner.frontier(model, hw, scenario, profile, target_s, ttft_s)
+frontier_key = cache.scenario_key(state, "batch", "lang")  # the search covers every batch
+point = cache.planner_frontier(frontier_key, model, hw, scenario, profile, target_s, ttft_s)
 price_known = point.usd_per_1M_tokens == point.usd_per_1M_tokens
 with metrics.Row() as row:
     ok = point.feasible  # no batch meets the target: a dash for each number (not 'n/a' beside '—')
@@ -174,13 +175,22 @@ else:
     key = "pl_infeasible_memory" if point.limited_by == "memory" else f"pl_infeasible_{point.slo_binding or 'tpot'}"
     st.warning(tr(key, **reason), icon=":material/warning:")
 if bool(est.fits) or point.feasible:  # the same target counted as a server runs it (the frontier's basis)
-    notices.served_basis(model, hw, scenario, profile, target_s, tr, price_known)
+    served = cache.planner_frontier(
+        frontier_key, model, hw, replace(scenario, batching="continuous"), profile, target_s
+    )
+    notices.served_basis(served, target_s, tr, price_known)
 notices.cost_line(
     est, tr, key="planner.no_price", tokens_per_s_per_gpu=point.tokens_per_s_per_gpu if point.feasible else None
 )
 holds_batch_1 = point.feasible or point.limited_by == "slo"  # else not even batch 1 fits: nothing to plan with
 if holds_batch_1:
-    chart.figure(figs.frontier_figure(point, tr=tr), figs.frontier_table(point), "planner-frontier", tr)
+    chart.figure(  # the sidebar's scenario at the targets: built once, shared by every reader
+        lambda: figs.frontier_figure(point, tr=tr),
+        lambda: figs.frontier_table(point),
+        "planner-frontier",
+        tr,
+        depends=(target_s, ttft_s),
+    )
 if point.feasible and price_known:
     expanders.explain(
         tr,
@@ -254,7 +264,11 @@ def hardware_section() -> None:
         price_applies_to=hw.id,
     )
     chart.figure(
-        figs.cost_heatmap(grid, [h.name for h in table_hw], target_s, tr=tr), figs.cost_table(grid), "planner-cost", tr
+        lambda: figs.cost_heatmap(grid, [h.name for h in table_hw], target_s, tr=tr),
+        lambda: figs.cost_table(grid),
+        "planner-cost",
+        tr,
+        depends=(target_s, ttft_s, st.session_state["planner.table_gpus"], [h.id for h in table_hw]),
     )
     st.caption(tr("pl_table_note", kv=state.kv, hw=hw.name))
     notices.basis_caption(

@@ -412,9 +412,10 @@ def test_readers_of_one_link_share_the_estimate_and_figure(monkeypatch):
     """Two sessions opening the same link: the second reuses the first's estimate and roofline figure (built once
     per server for the scenario, ui.cache); a changed scenario builds its own."""
     import tpot_model
-    from ui import cache
+    from ui import cache, chart
     from ui.figures import roofline as roofline_figs
 
+    monkeypatch.setattr(chart, "CHECK_CACHED", False)  # counts builds: no check build
     calls = {"estimate": 0, "figure": 0}
     estimate, roofline = tpot_model.estimate, roofline_figs.roofline
 
@@ -652,3 +653,59 @@ def test_sidebar_price_box_shows_one_price_and_its_help_every_basis(lang):
     listed = tr.join([f"{tr('basis_on_demand')} $4.54", f"{tr('basis_neocloud')} $1.59",
                       f"{tr('basis_hyperscaler')} $1.22", f"{tr('basis_rental_3yr')} $2.90"])  # fmt: skip
     assert box.help == tr("help_price", prices=listed)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_a_second_reader_of_a_link_builds_no_figure(page, monkeypatch):
+    """Issue 19 (50 readers of one wiki link): each chart is built once per server for its scenario and the page's
+    inputs, and shared, so the second reader of a link builds no figure and is shown the same ones (the check
+    build of every cached chart, ui.chart.CHECK_CACHED, is off here: it would count)."""
+    from ui import chart
+    from ui.figures import common
+
+    monkeypatch.setattr(chart, "CHECK_CACHED", False)
+    built = []
+    init = common.Figure.__init__
+
+    def counted(self, *a, **k):
+        built.append(type(self).__name__)
+        init(self, *a, **k)
+
+    monkeypatch.setattr(common.Figure, "__init__", counted)
+    link = dict(model="qwen3-235b-a22b", hardware="h200", gpus="8", batch="24", context="3072")
+    first = run_page(page, embedded=True, **link)
+    after_first = len(built)
+    second = run_page(page, embedded=True, **link)
+    assert not first.exception and not second.exception
+    assert len(built) == after_first, f"{page}: {len(built) - after_first} figures built again for the second reader"
+    assert figures(first) == figures(second)
+
+
+def _guarded_chart_script():
+    """A chart whose figure reads session state `n`; `depends` says whether its cache key holds it (`keyed`)."""
+    import streamlit as st
+
+    from ui import chart
+    from ui.figures.common import Figure
+    from ui.i18n import EN
+
+    n = st.session_state.get("n", 1)
+    depends = n if st.session_state.get("keyed") else ()
+    chart.figure(lambda: Figure().add_bar(x=[1], y=[n]), None, "guard-test", EN, about=None, depends=depends)
+
+
+@pytest.mark.parametrize("keyed", [False, True])
+def test_a_shared_chart_whose_key_misses_an_input_fails_in_the_tests(keyed):
+    """The guard behind sharing charts between readers (ui.chart.CHECK_CACHED, on in the tests): a chart cached under
+    a key that leaves out an input it reads is built again and compared, and the run fails instead of showing one
+    reader another scenario's chart; with the input in its key, it runs."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_guarded_chart_script)
+    at.session_state["keyed"] = keyed
+    at.session_state["n"] = 1
+    at.run()
+    assert not at.exception
+    at.session_state["n"] = 2
+    at.run()
+    assert bool(at.exception) is not keyed

@@ -14,6 +14,7 @@ import streamlit as st
 
 from tpot_model import estimate as model_estimate
 from tpot_model import (
+    fleet,
     load_hardware_catalog,
     load_model_catalog,
     load_profiles,
@@ -147,17 +148,38 @@ def _estimate(key: str, _model, _hardware, _scenario, _profile):
     return model_estimate(_model, _hardware, _scenario() if callable(_scenario) else _scenario, _profile)
 
 
-def planner_frontier(key: str, _model, _hardware, _scenario, _profile, tpot_target_s: float):
-    """planner.frontier (the best batch at a TPOT target), once per scenario without its batch (`key`: it searches
-    every batch) and target: a batch change does not search again."""
+def planner_frontier(
+    key: str, _model, _hardware, _scenario, _profile, tpot_target_s: float, ttft_target_s: float | None = None
+):
+    """planner.frontier (the best batch at a TPOT target, and TTFT target if given), once per server for each
+    scenario without its batch (`key`: it searches every batch; the scenario's batching is part of the key) and
+    targets: a batch change does not search again, and every reader of a link shares one search."""
     return _planner_frontier(
-        key=key, _model=_model, _hardware=_hardware, _scenario=_scenario, _profile=_profile, tpot_target_s=tpot_target_s
+        key=f"{key}|{_scenario.batching}",
+        _model=_model,
+        _hardware=_hardware,
+        _scenario=_scenario,
+        _profile=_profile,
+        tpot_target_s=tpot_target_s,
+        ttft_target_s=ttft_target_s,
     )
 
 
 @st.cache_resource(max_entries=256, show_spinner=False)
-def _planner_frontier(key: str, _model, _hardware, _scenario, _profile, tpot_target_s: float):
-    return planner.frontier(_model, _hardware, _scenario, _profile, tpot_target_s)
+def _planner_frontier(key: str, _model, _hardware, _scenario, _profile, tpot_target_s: float, ttft_target_s):
+    return planner.frontier(_model, _hardware, _scenario, _profile, tpot_target_s, ttft_target_s)
+
+
+def fleets(key: str, _model, _hardware: list, _scenario, _profile, _demand, tpot_target_s: float) -> list:
+    """tpot_model.fleet.fleets (each chip's fleet for a demand at a TPOT target), once per server for each key (the
+    scenario without its batch, the chips and the demand): every reader of an Economics link shares one search."""
+    return _fleets(key=key, _model=_model, _hardware=_hardware, _scenario=_scenario, _profile=_profile,
+                   _demand=_demand, tpot_target_s=tpot_target_s)  # fmt: skip
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _fleets(key: str, _model, _hardware, _scenario, _profile, _demand, tpot_target_s: float) -> list:
+    return fleet.fleets(_model, _hardware, _scenario, _profile, _demand, tpot_target_s)
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)

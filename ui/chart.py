@@ -53,6 +53,9 @@ _CHART = st.components.v2.component(
 )
 
 
+# The tests (TPOT_VALIDATE_FIGURES=1) build every cached chart again and compare: a `depends` that misses an input
+# the chart reads would otherwise show one reader another's chart.
+CHECK_CACHED = figure_common.VALIDATE
 SIDEBAR = "sidebar"  # figure(about=...): the export states the sidebar's scenario
 _ONLY: ContextVar[dict | None] = ContextVar("tpot_only_chart", default=None)  # the single-chart view's run
 _PAGE_CHARTS: ContextVar[list | None] = ContextVar("tpot_page_charts", default=None)  # this run's charts, for the zip
@@ -146,6 +149,8 @@ def figure(
         scenario = tr.lang if about is None else sidebar_key or cache.scenario_key(controls.scenario_state())
         key = json.dumps(["chart", chart_id, scenario, about, stamp, depends, figure_common.VALIDATE], default=str)
         payload, fig_, table_, decor = cache.built(key, build)
+        if CHECK_CACHED and payload != build()[0]:  # a key that misses one of the chart's inputs fails loudly
+            raise AssertionError(f"chart {chart_id!r}: the cached figure is not what its inputs build now (depends?)")
     if only is not None:
         with only["slot"]:  # the scenario and the link first: a tall legend pushed them below a 700 px frame
             link = f"[{tr('embed_full_view')}](?{full_view_query()})"

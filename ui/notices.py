@@ -3,8 +3,6 @@ a tensor split the heads do not divide, more GPUs than one server, a context pas
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import streamlit as st
 
 from tpot_model import planner
@@ -205,11 +203,11 @@ def cost_line(
         no_price_notice(price, est.hardware.name, tr, key)
 
 
-def served_basis(model, hw, scenario, profile, target_s: float, tr: Translator, price_known: bool) -> None:
+def served_basis(served: planner.FrontierPoint, target_s: float, tr: Translator, price_known: bool) -> None:
     """Under a best-batch figure of one static batch (no prefill counted, Overview's basis): the same target
-    counted as a server runs it, continuous batching (the Serving frontier's and the layout search's basis):
-    requests in flight, output tokens/s per GPU, $ per 1M output tokens and the per-request TTFT."""
-    served = planner.frontier(model, hw, replace(scenario, batching="continuous"), profile, target_s)
+    counted as a server runs it (`served`: planner.frontier under continuous batching, the Serving frontier's and
+    the layout search's basis): requests in flight, output tokens/s per GPU, $ per 1M output tokens and the
+    per-request TTFT."""
     target = fmt.target(target_s, tr)
     if not served.feasible:
         st.caption(tr("served_basis_none", target=target))
