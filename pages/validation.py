@@ -9,10 +9,12 @@ from ui.figures import validation as figs
 
 tr = controls.translator()
 table = cache.validation_table()
-counts = figs.headline_counts(table)
-heads = figs.headline_summaries(table)
 # nothing here depends on the sidebar's scenario: what takes time is built once per server and language (and the
-# page's own choices), so a sidebar change costs a rerun of cached parts
+# page's own choices) and shared by every reader, so a sidebar change costs a rerun of cached parts
+counts, heads, cards = cache.built(
+    f"validation-headline|{tr.lang}",
+    lambda: (figs.headline_counts(table), figs.headline_summaries(table), figs.headline_cards(table, tr)),
+)
 source_list = cache.built(f"validation-sources|{tr.lang}", lambda: figs.sources(table, tr))
 
 st.title(tr("page_validation"))
@@ -20,7 +22,7 @@ st.caption(tr("val_caption"))
 st.markdown(tr("val_intro", sources=len(source_list), **counts))
 
 with metrics.Row() as row:
-    for card in figs.headline_cards(table, tr):
+    for card in cards:
         row.metric(
             card.label,
             card.value,
@@ -47,7 +49,10 @@ st.markdown(tr("val_loho_text"))
 st.header(tr("val_h_engines"))
 st.caption(tr("val_engines_intro"))
 # a static table (its cells wrap): every column reads in a 900 px frame, not scrolled past its edge
-st.table(figs.engine_summary_display(cache.validation_engine_summary(), tr), hide_index=True)
+engine_summary = cache.arrow_table(
+    f"validation-engine-summary|{tr.lang}", lambda: figs.engine_summary_display(cache.validation_engine_summary(), tr)
+)
+st.table(engine_summary, hide_index=True)
 
 st.header(tr("val_h_scatter"))
 metric = st.radio(
@@ -91,7 +96,7 @@ else:
     st.info(tr("val_scatter_no_tpot" if figs.predicted(rows).any() else "val_scatter_none"))
 
 st.header(tr("val_h_table"))
-errors = cache.built(f"validation-errors|{choice}|{tr.lang}", lambda: figs.error_table(rows, tr))
+errors = cache.arrow_table(f"validation-errors|{choice}|{tr.lang}", lambda: figs.error_table(rows, tr))
 st.dataframe(errors, hide_index=True, column_config=validation_data.column_config(tr))
 st.caption(tr("val_table_caption", n=len(rows)))
 
@@ -131,7 +136,9 @@ chart.figure(
 st.caption(tr("val_mlperf_caption"))
 mlperf_labels = figs.mlperf_summary_labels(mlperf_group, tr=tr)
 st.dataframe(  # headers in words, errors as percentages (they had read median_abs_error 0.1355)
-    cache.built(f"validation-mlperf-summary|{mlperf_group}", lambda: figs.mlperf_summary(mlperf_rows, mlperf_group)),
+    cache.arrow_table(
+        f"validation-mlperf-summary|{mlperf_group}", lambda: figs.mlperf_summary(mlperf_rows, mlperf_group)
+    ),
     hide_index=True,
     column_config={mlperf_group: st.column_config.TextColumn(mlperf_labels[mlperf_group])}
     | {
@@ -151,7 +158,8 @@ else:
     overall = coverage.iloc[-1]
     st.markdown(tr("val_bands_intro", n=int(overall["n"]), coverage=fmt.pct(overall["coverage"], 0),
                    ratio=f"{overall['median_high_low_ratio']:.2f}"))  # fmt: skip
-    st.table(figs.band_coverage_display(coverage, tr), hide_index=True)  # static, as the engine summary
+    shown = cache.arrow_table(f"validation-bands|{tr.lang}", lambda: figs.band_coverage_display(coverage, tr))
+    st.table(shown, hide_index=True)  # static, as the engine summary
     st.caption(tr("val_bands_caption"))
 
 st.header(tr("val_h_time"))
@@ -162,7 +170,11 @@ else:
     st.markdown(tr("val_time_intro", engine="llama.cpp", model=over_time["model_id"].iloc[0]))
     chart.figure(lambda: figs.engine_over_time_figure(over_time, tr=tr), over_time, "validation-engine-over-time", tr,
                  about=None, depends="llama.cpp")  # fmt: skip
-    st.dataframe(figs.engine_over_time_display(over_time, tr, cache.hardware()), hide_index=True)
+    shown = cache.arrow_table(
+        f"validation-over-time-display|llama.cpp|{tr.lang}",
+        lambda: figs.engine_over_time_display(over_time, tr, cache.hardware()),
+    )
+    st.dataframe(shown, hide_index=True)
 
 st.header(tr("val_h_findings"))
 st.caption(tr("val_findings_intro"))
@@ -171,8 +183,7 @@ for key, values in cache.validation_findings():
 
 st.header(tr("val_h_sources"))
 st.caption(tr("val_sources_intro"))
-for line in figs.source_lines(source_list, tr):
-    st.markdown(line)
+st.markdown("\n\n".join(figs.source_lines(source_list, tr)))  # one element: each source its own paragraph
 st.markdown(tr("val_trust_scale"))
 if (box := expanders.lazy_expander(tr("val_mapping_title"), "validation.mapping_open")) is not None:
     box.markdown(tr("val_mapping_text"))

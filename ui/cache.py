@@ -49,25 +49,27 @@ def profiles() -> dict:
     return load_profiles()
 
 
-@st.cache_data(show_spinner=False, max_entries=1)
+@st.cache_resource(show_spinner=False, max_entries=1)
 def validation_table() -> pd.DataFrame:
-    """The validation page's leave-one-hardware-out table (validation_data.build_table of the committed file)."""
+    """The validation page's leave-one-hardware-out table (validation_data.build_table of the committed file). As every
+    table here: shared read-only by every session (st.cache_data would hand each call an unpickled copy: ~4 ms a
+    reader), so no caller modifies it."""
     return build_table()
 
 
-@st.cache_data(show_spinner=False, max_entries=1)
+@st.cache_resource(show_spinner=False, max_entries=1)
 def validation_engine_summary() -> pd.DataFrame:
     """figures.validation.engine_summary of the cached table."""
     return validation_figs.engine_summary(validation_table())
 
 
-@st.cache_data(show_spinner=False, max_entries=1)
+@st.cache_resource(show_spinner=False, max_entries=1)
 def validation_findings() -> list[tuple[str, dict[str, str]]]:
     """figures.validation.findings from the cached table and the catalogs' fitted profiles."""
     return validation_figs.findings(validation_table(), profiles(), models(), hardware())
 
 
-@st.cache_data(show_spinner=False, max_entries=1)
+@st.cache_resource(show_spinner=False, max_entries=1)
 def mlperf_table() -> pd.DataFrame:
     """Every MLPerf result the model is compared with, with the committed predictions (validation_data.mlperf_frame;
     calibrate writes them, ~10 s of CPU)."""
