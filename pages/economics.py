@@ -61,7 +61,9 @@ demand = Demand(out_b * 1e9, in_b * 1e9, peak, util)
 scenario = state.to_scenario(batch=1)
 demand_key = f"{cache.scenario_key(state, 'batch', 'lang')}|{'+'.join(chips)}|{demand}|{tpot_ms}"
 rows = cache.fleets(demand_key, model, [catalog[h] for h in chips], scenario, profile, demand, tpot_ms * ms)
-table = figs.capacity_table(rows, demand, {h: catalog[h].name for h in chips})
+table = cache.built(
+    f"capacity|{demand_key}", lambda: figs.capacity_table(rows, demand, {h: catalog[h].name for h in chips})
+)
 if rows and not any(f.feasible for f in rows):  # nothing fits is not a target to raise
     st.warning(tr("ec_cap_no_fit" if all(f.limited_by == "no_fit" for f in rows) else "ec_cap_none"))
 chips_about = controls.export_about() | {  # the chips charted, each at its own GPU count and price
@@ -82,7 +84,9 @@ if any(f.feasible for f in rows):  # no chart of empty bars when no chip has a f
         depends=demand_key,  # the chips, the demand and the target (the key of the fleets charted)
     )
 cap_tr = fmt.device_tr([catalog[h] for h in chips], tr)  # chips once a candidate is a TPU or Trainium
-shown = figs.capacity_display(table, cap_tr)  # the CSV above keeps every digit
+shown = cache.built(
+    f"capacity-display|{demand_key}|{tr.lang}", lambda: figs.capacity_display(table, cap_tr)
+)  # the CSV keeps every digit
 st.dataframe(shown, hide_index=True, placeholder="—", column_config={  # thousands separators; '—' where none
     c: st.column_config.NumberColumn(format="localized") for c in shown.columns if shown[c].dtype.kind in "fi"
 })  # fmt: skip
@@ -247,7 +251,7 @@ with metrics.Row() as row:
                                     capex=fmt.usd(rev.capex_usd_per_gpu) if has_capex else no_capex))  # fmt: skip
 st.download_button(
     tr("ec_rev_csv"),
-    figs.revenue_table(rev, hw.id, est.price.basis, est.price.as_of).to_csv(index=False),
+    lambda: figs.revenue_table(rev, hw.id, est.price.basis, est.price.as_of).to_csv(index=False),  # when clicked
     "revenue.csv",
     "text/csv",
     key="econ.rev_csv",
@@ -262,27 +266,33 @@ fits = np.asarray(curve.fits, dtype=bool)
 if not fits.any():
     st.info(fmt.device_text("ec_rf_none", hw, tr))
 else:
-    per_gpu = np.asarray(curve.output_tokens_per_s_per_gpu, dtype=float)[fits]
-    api = economics.ApiPrice(api_in, api_out, api_cached)
-    revenues = [
-        economics.revenue(float(r), ratio, api, curve.price_usd_per_gpu_hour, cached_input_fraction=cached,
-                          all_in_w=curve.all_in_w_per_gpu, gpus_per_rack=rack)
-        for r in per_gpu
-    ]  # fmt: skip
+
+    def _revenue_frontier():
+        """The revenue along the frontier: one row per concurrency that fits."""
+        per_gpu = np.asarray(curve.output_tokens_per_s_per_gpu, dtype=float)[fits]
+        api = economics.ApiPrice(api_in, api_out, api_cached)
+        revenues = [
+            economics.revenue(float(r), ratio, api, curve.price_usd_per_gpu_hour, cached_input_fraction=cached,
+                              all_in_w=curve.all_in_w_per_gpu, gpus_per_rack=rack)
+            for r in per_gpu
+        ]  # fmt: skip
+        return figs.revenue_frontier_table(
+            np.asarray(curve.tokens_per_s_per_user, dtype=float)[fits], per_gpu, concurrency[fits], revenues, hw.id,
+            curve.price.basis, curve.price.as_of,
+        )  # fmt: skip
+
+    rf_inputs = (api_in, api_out, api_cached, cached, rack)  # the API prices, cached share and rack size
     rf_key = "ec_rf_intro" if math.isfinite(curve.price_usd_per_gpu_hour) else "ec_rf_intro_no_price"  # no cost line
     st.markdown(
         fmt.device_text(rf_key, hw, tr, hw=hw.name, gpus=state.gpus, weights=state.weights, input=fmt.tokens(state.context),
            output=fmt.tokens(state.output), cmax=fmt.number(float(concurrency[-1])),
            note=notices.price_note(curve.price, tr))
     )  # fmt: skip
-    rf_table = figs.revenue_frontier_table(
-        np.asarray(curve.tokens_per_s_per_user, dtype=float)[fits], per_gpu, concurrency[fits], revenues, hw.id,
-        curve.price.basis, curve.price.as_of,
-    )  # fmt: skip
+    rf_table = cache.built(f"revenue-frontier|{cache.scenario_key(state, 'lang')}|{rf_inputs}", _revenue_frontier)
     chart.figure(
         lambda: figs.revenue_frontier_figure(rf_table, name=hw.name, device=fmt.device_kind(hw), tr=tr),
         rf_table,
         "revenue-frontier",
         tr,
-        depends=(api_in, api_out, api_cached, cached, rack),  # the API prices, cached share and rack size
+        depends=rf_inputs,
     )
