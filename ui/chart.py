@@ -148,8 +148,14 @@ def figure(
         # the sidebar's scenario (the language included); a chart of no scenario (about None): its language alone
         scenario = tr.lang if about is None else sidebar_key or cache.scenario_key(controls.scenario_state())
         key = json.dumps(["chart", chart_id, scenario, about, stamp, depends, figure_common.VALIDATE], default=str)
-        payload, fig_, table_, decor = cache.built(key, build)
-        if CHECK_CACHED and payload != build()[0]:  # a key that misses one of the chart's inputs fails loudly
+        fresh = []  # built in this run (a cache miss): nothing to check
+
+        def build_here():
+            fresh.append(True)
+            return build()
+
+        payload, fig_, table_, decor = cache.built(key, build_here)
+        if CHECK_CACHED and not fresh and payload != build()[0]:  # a key missing an input of the chart fails loudly
             raise AssertionError(f"chart {chart_id!r}: the cached figure is not what its inputs build now (depends?)")
     if only is not None:
         with only["slot"]:  # the scenario and the link first: a tall legend pushed them below a 700 px frame
