@@ -74,7 +74,9 @@ else:
             profile=profile_name,
         )
     )
-    table = figs.tpot_table(pairs)
+    # the sidebar's scenario on the chips shown (the language and device word included): once per server, shared
+    scenario_chips = f"{cache.scenario_key(state)}|{chips_key}"
+    table = cache.built(f"hardware-tpot|{scenario_chips}", lambda: figs.tpot_table(pairs))
     log_x = st.toggle(tr("hw_log_x"), key="hardware.log_x", persist_state="session")
     chart.figure(  # the sidebar's scenario on the chips shown: built once, shared by every reader
         lambda: figs.tpot_by_hardware(pairs, show_profile=show_profile, log_x=log_x, tr=tr),
@@ -92,8 +94,14 @@ else:
     else:
         prices_text = tr("no_own_price")
     st.caption(fmt.device_text("hw_tpot_note", device, tr, prices=prices_text, profile=profile_name))
-    shown = figs.tpot_display_table(table, show_profile=show_profile, device=device, tr=tr)
-    st.dataframe(shown, hide_index=True, placeholder="—", column_config=cache.number_columns(shown))
+    shown, shown_columns = cache.built(
+        f"hardware-tpot-display|{scenario_chips}",
+        lambda: (
+            d := figs.tpot_display_table(table, show_profile=show_profile, device=device, tr=tr),
+            cache.number_columns(d),
+        ),
+    )
+    st.dataframe(shown, hide_index=True, placeholder="—", column_config=shown_columns)
     notices.basis_caption({est.hardware.name: est.price for _, est in pairs}, tr, [est.hardware for _, est in pairs])
     st.caption(fmt.device_text("hw_table_caption", device, tr, profile=profile_name, gpus=state.gpus))
 
@@ -120,18 +128,20 @@ else:
                 engines = {k: controls.profile_label(p, tr) for k, p in cache.profiles().items()}
                 predictions = figs.mlperf_predictions(cache.mlperf_table())
                 rows = figs.mlperf_table(mlperf.best_per_chip(here), predictions, engines)
+                shown = figs.mlperf_display_table(rows, tr=tr_mlperf)
                 return (
                     rows,
                     figs.mlperf_by_chip(rows, model_name=measured_model, tr=tr_mlperf),
-                    figs.mlperf_display_table(rows, tr=tr_mlperf),
+                    shown,
+                    cache.number_columns(shown),
                 )
 
-            mlperf_rows, mlperf_fig, mlperf_shown = cache.built(f"mlperf|{chips_key}|{model.id}", _mlperf_views)
+            mlperf_rows, mlperf_fig, mlperf_shown, mlperf_columns = cache.built(
+                f"mlperf|{chips_key}|{model.id}", _mlperf_views
+            )
             chart.figure(mlperf_fig, mlperf_rows, "hardware-mlperf", tr, about=None,  # not the sidebar's scenario
                          depends=f"{chips_key}|{model.id}")  # fmt: skip
-            st.dataframe(
-                mlperf_shown, hide_index=True, placeholder="—", column_config=cache.number_columns(mlperf_shown)
-            )
+            st.dataframe(mlperf_shown, hide_index=True, placeholder="—", column_config=mlperf_columns)
             st.caption(tr_mlperf("hw_mlperf_caption"))
 
     # (c) memory generations
@@ -142,8 +152,9 @@ else:
         lambda: (
             figs.bandwidth_frontier(chips, tr=tr),
             figs.frontier_table(chips),
-            figs.generation_table(chips, tr=tr),
+            g := figs.generation_table(chips, tr=tr),
+            cache.number_columns(g),
         ),
     )
     chart.figure(generations[0], generations[1], "hardware-bandwidth-frontier", tr, about=None, depends=chips_key)
-    st.dataframe(generations[2], hide_index=True, height="content", column_config=cache.number_columns(generations[2]))
+    st.dataframe(generations[2], hide_index=True, height="content", column_config=generations[3])
