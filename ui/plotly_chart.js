@@ -80,21 +80,37 @@ function exportFigure(div, decor) {
   return { data: div.data, layout };
 }
 
-function imageButton(format, title, div, exported) {
-  // A slide-ready image: 1200 px wide at the chart's exported height (PNG at 2x), with its scenario and source
+function imageButton(format, title, div) {
+  // A slide-ready image: 1200 px wide at the chart's exported height (PNG at 2x), with its scenario and source (the
+  // chart's latest: div.tpotExported)
   return {
     name: `tpot-${format}`,
     title,
     icon: IMAGE_ICONS[format],
-    click: () =>
+    click: () => {
+      const exported = div.tpotExported;
       window.Plotly.downloadImage(exportFigure(div, exported.decor), {
         format,
         filename: exported.filename,
         width: 1200,
         height: exported.decor.layout.height,
         scale: format === "png" ? 2 : 1,
-      }),
+      });
+    },
   };
+}
+
+function modeBarButtons(div, labels, exported) {
+  // The chart's own buttons, the same objects from one draw to the next while their titles stay: plotly.js compares
+  // the config it is given with the last one, and a new button (a new click function) makes Plotly.react draw the
+  // whole chart again (2-3x a redraw's time)
+  const key = JSON.stringify([labels, Boolean(exported)]);
+  if (div.tpotButtonsKey !== key) {
+    div.tpotButtonsKey = key;
+    div.tpotButtons = [fullscreenButton(labels.fullscreen, div)];
+    if (exported) div.tpotButtons.unshift(imageButton("png", labels.png, div), imageButton("svg", labels.svg, div));
+  }
+  return div.tpotButtons;
 }
 
 function onFullscreenChange(event) {
@@ -153,8 +169,8 @@ export default function ({ parentElement, data }) {
   const { figure, config, labels, export: exported } = JSON.parse(new TextDecoder().decode(data));
   const layout = figure.layout;
   div.style.minHeight = `${layout.height ?? layout.template?.layout?.height ?? 450}px`; // the box, before drawing
-  const buttons = [fullscreenButton(labels.fullscreen, div)];
-  if (exported) buttons.unshift(imageButton("png", labels.png, div, exported), imageButton("svg", labels.svg, div, exported));
+  div.tpotExported = exported;
+  const buttons = modeBarButtons(div, labels, exported);
   // plotly's own PNG button gives the chart without its scenario: ours replace it
   const remove = exported ? ["toImage"] : [];
   div.tpotNext = { figure, config: { ...config, modeBarButtonsToAdd: buttons, modeBarButtonsToRemove: remove } };
