@@ -267,14 +267,15 @@ def test_zh_tw_titles():
 
 def test_log_axes_label_every_tick_in_full():
     """No bare '2' or '5' between decades (Plotly's D2 ticks): every y tick of the frontier charts is a full number
-    within the data's range, so 500,000 does not read as 5."""
+    within the data's range, so 500,000 does not read as 5; from 10,000 on with its prefix, as the metrics beside."""
     from ui.figures.common import tick_label
 
     s, _ = _series()
     for fig in (figs.frontier_figure([s], []), figs.per_mw_figure([s], [], ALL_IN_W)):
         y = fig.layout.yaxis
         assert y.type == "log" and y.dtick is None and len(y.tickvals) >= 3
-        assert list(y.ticktext) == [tick_label(v) for v in y.tickvals]
+        assert list(y.ticktext) == [tick_label(v, prefixed=True) for v in y.tickvals]  # '1 M' beside '531 K'
+        assert all(v < 10_000 or t.endswith((" K", " M")) for v, t in zip(y.tickvals, y.ticktext, strict=True))
         values = np.concatenate([np.asarray(t.y, dtype=float) for t in fig.data])
         values = values[np.isfinite(values) & (values > 0)]
         assert values.min() / 1.2 <= y.tickvals[0] and y.tickvals[-1] <= values.max() * 1.2

@@ -148,6 +148,9 @@ def test_log_ticks():
     labels = [tick_label(v) for v in vals]
     assert vals == [5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000]
     assert labels[-1] == "10,000" and labels[0] == "5"
+    # an axis of rates: from 10,000 on with the prefix of the numbers beside the chart ('531 K'), not 1,000,000
+    assert [tick_label(v, prefixed=True) for v in (5_000, 20_000, 500_000, 1_000_000, 2e9)] == [
+        "5,000", "20 K", "500 K", "1 M", "2 G"]  # fmt: skip
     assert [tick_label(v) for v in log_tick_values(0.04, 0.3)] == ["0.05", "0.1", "0.2"]
 
 

@@ -14,6 +14,10 @@ def sig(x: float, digits: int = 3) -> str:
     return f"{x:,.{decimals}f}"
 
 
+# (from, divide by, prefix): counts and rates from 10,000 on are read with a decimal prefix (large, and chart ticks)
+PREFIXES = ((1e9, 1e9, "G"), (1e6, 1e6, "M"), (1e4, 1e3, "K"))
+
+
 def large(x: float, *, like: float | None = None) -> str:
     """A count or rate to 3 significant figures with a decimal prefix from 10,000 on (58.4 K, 929 K, 1.61 M, 2.50 G:
     one style on a line that holds both 58,427 and 534 K); smaller ones in full: 9,876. `like`: the value x is read beside (a difference's larger operand), whose prefix x
@@ -26,7 +30,7 @@ def large(x: float, *, like: float | None = None) -> str:
     ref = abs(rounded)
     if like is not None and math.isfinite(float(like)):
         ref = max(ref, abs(float(f"{float(like):.3g}")))
-    for threshold, scale, prefix in ((1e9, 1e9, "G"), (1e6, 1e6, "M"), (1e4, 1e3, "K")):
+    for threshold, scale, prefix in PREFIXES:
         if ref >= threshold:
             return f"{sig(rounded / scale)} {prefix}" if abs(rounded) >= scale / 100 else large(v)
     return sig(v)

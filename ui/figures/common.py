@@ -16,6 +16,7 @@ import plotly.io as pio
 
 from tpot_model import load_hardware_catalog
 from tpot_model.engines import CHIP_FAMILIES
+from tpot_model.numtext import PREFIXES
 
 from .. import fmt
 
@@ -248,25 +249,31 @@ def nice_log_ticks(
     return ticks if len(ticks) >= 2 else [lo, hi] if hi > lo else [lo]
 
 
-def tick_label(v: float) -> str:
-    """A tick number without exponents: 0.00005, 0.5, 20, 2,000."""
+def tick_label(v: float, *, prefixed: bool = False) -> str:
+    """A tick number without exponents: 0.00005, 0.5, 20, 2,000, 10,000. `prefixed` (an axis of counts or rates,
+    tokens/s): from 10,000 on with the decimal prefix of the numbers beside the chart (numtext.large: '531 K'):
+    20 K, 500 K, 1 M."""
+    for threshold, scale, prefix in PREFIXES if prefixed else ():
+        if v >= threshold:
+            return f"{tick_label(v / scale)} {prefix}"
     return f"{v:,.0f}" if v >= 1000 else np.format_float_positional(float(f"{v:.3g}"), trim="-")
 
 
-def log_ticks(*arrays: np.ndarray, pad: float = 0.0) -> dict:
-    """Axis settings for readable ticks (full numbers, 1-2-5 or decades) on a log axis covering the data."""
+def log_ticks(*arrays: np.ndarray, pad: float = 0.0, prefixed: bool = False) -> dict:
+    """Axis settings for readable ticks (full numbers, 1-2-5 or decades) on a log axis covering the data;
+    `prefixed`: as tick_label's."""
     vals = np.concatenate([np.ravel(np.asarray(a, dtype=float)) for a in arrays] or [np.empty(0)])
     vals = vals[np.isfinite(vals) & (vals > 0)]
     if not vals.size:
         return {}
     ticks = nice_log_ticks(float(vals.min()) / 10**pad, float(vals.max()) * 10**pad)
-    return {"tickvals": ticks, "ticktext": [tick_label(t) for t in ticks]}
+    return {"tickvals": ticks, "ticktext": [tick_label(t, prefixed=prefixed) for t in ticks]}
 
 
-def y_log_ticks(fig: go.Figure, pad: float = 0.05) -> dict:
+def y_log_ticks(fig: go.Figure, pad: float = 0.05, *, prefixed: bool = False) -> dict:
     """log_ticks for the y values of all the figure's traces (Plotly's own "D2" ticks label the 2 and the 5 between
     decades as bare digits, read as 2 and 5 where they mean 200,000 and 500,000)."""
-    return log_ticks(*(np.asarray(t.y, dtype=float) for t in fig.data if t.y is not None), pad=pad)
+    return log_ticks(*(np.asarray(t.y, dtype=float) for t in fig.data if t.y is not None), pad=pad, prefixed=prefixed)
 
 
 def power_of_two_ticks(lo: float, hi: float, max_ticks: int = 8) -> list[float]:

@@ -287,7 +287,7 @@ def throughput_curve(
         log_y=True,
     )
     d.xaxis.update(power_of_two_axis(x, tokens=sweep == "context"))
-    d.yaxis.update(log_ticks(tokens_per_s_per_gpu, pad=0.1))
+    d.yaxis.update(log_ticks(tokens_per_s_per_gpu, pad=0.1, prefixed=True))
     return _apply_band_legend(d, fig, band_name if band_low is not None else "")
 
 
@@ -458,7 +458,7 @@ def frontier(
         lo, hi = np.log10(v.min()), np.log10(v.max())
         pad = max(0.08 * (hi - lo), 0.05)
         ticks = nice_log_ticks(10 ** (lo - pad), 10 ** (hi + pad))
-        axis.update(range=[lo - pad, hi + pad], tickvals=ticks, ticktext=[tick_label(t) for t in ticks])
+        axis.update(range=[lo - pad, hi + pad], tickvals=ticks, ticktext=[tick_label(t, prefixed=True) for t in ticks])
     return d.apply(
         fig,
         height=520,

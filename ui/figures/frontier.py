@@ -447,7 +447,7 @@ def frontier_figure(series: Sequence[Series], points, *, y: str = "output", isl:
     )
     fig.update_layout(**legend_placement(fig, 540))  # many series: the legend goes below the plot
     fig.update_xaxes(rangemode="tozero")
-    fig.update_yaxes(rangemode="tozero") if not log_y else fig.update_yaxes(y_log_ticks(fig))
+    fig.update_yaxes(rangemode="tozero") if not log_y else fig.update_yaxes(y_log_ticks(fig, prefixed=True))
     return fig
 
 
@@ -515,7 +515,7 @@ def per_mw_figure(series: Sequence[Series], points, all_in_w: Mapping[str, float
     style(fig, tr(f"fr_mw_title_{y}"), tr("fr_axis_tps_user"), tr(f"fr_axis_tps_mw_{y}"), log_y=log_y)
     fig.update_layout(**legend_placement(fig, 460))
     fig.update_xaxes(rangemode="tozero")
-    fig.update_yaxes(rangemode="tozero") if not log_y else fig.update_yaxes(y_log_ticks(fig))
+    fig.update_yaxes(rangemode="tozero") if not log_y else fig.update_yaxes(y_log_ticks(fig, prefixed=True))
     return fig
 
 

@@ -145,7 +145,9 @@ def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: 
         tr("fr_rack_axis_y"),
         log_y=True,
     )
-    fig.update_yaxes(**y_log_ticks(fig))  # 1-2-5 ticks with their units (Plotly's own read '2', '5', '1000', '10k')
+    fig.update_yaxes(
+        **y_log_ticks(fig, prefixed=True)
+    )  # 1-2-5 ticks with their units (Plotly's own read '2', '5', '1000', '10k')
     # below the plot: the chips' names, projections and measured points are long (a side column took 35-45 % of the
     # chart's width)
     fig.update_layout(**legend_placement(fig, 520, side_max=0))
