@@ -284,7 +284,7 @@ else:
     rf_inputs = (api_in, api_out, api_cached, cached, rack)  # the API prices, cached share and rack size
     rf_key = "ec_rf_intro" if math.isfinite(curve.price_usd_per_gpu_hour) else "ec_rf_intro_no_price"  # no cost line
     st.markdown(
-        fmt.device_text(rf_key, hw, tr, hw=hw.name, gpus=state.gpus, weights=state.weights, input=fmt.tokens(state.context),
+        fmt.device_text(rf_key, hw, tr, hw=hw.name, devices=fmt.devices(hw, state.gpus, tr), weights=state.weights, input=fmt.tokens(state.context),
            output=fmt.tokens(state.output), cmax=fmt.number(float(concurrency[-1])),
            note=notices.price_note(curve.price, tr))
     )  # fmt: skip

@@ -518,7 +518,10 @@ if (
     ]
     with box:
         if not any(c.feasible.any() for c in curves):
-            st.warning(tr("fr_rack_none_fit", gpus=rack_gpus, model=model.name), icon=":material/memory:")
+            st.warning(
+                tr("fr_rack_none_fit", devices=fmt.devices("gpu", rack_gpus, tr), model=model.name),
+                icon=":material/memory:",
+            )
         chart.figure(
             lambda: rack.rack_figure(curves, measured, model_name=model.name, io=figs.io_label(isl, osl),
                                      precision=tr(f"fr_prec_{rack_precision}"), budget_gpus=rack_gpus, tr=tr),

@@ -58,7 +58,7 @@ else:
         pairs = list(zip(ideals, controls.evaluate_chips(state, list(selected)), strict=True))
     else:
         pairs = [(est.tpot_s, est) for est in controls.evaluate_chips(state, list(selected))]
-    device = fmt.device_kind(chips)  # 'GPU(s)' when every chip listed is a GPU, else the neutral 'chip(s)'
+    device = fmt.device_kind(chips)  # 'GPUs' when every chip listed is a GPU, else the neutral 'chips'
     st.markdown(
         fmt.device_text(
             "hw_tpot_intro" if show_profile else "hw_tpot_intro_ideal",
@@ -70,7 +70,7 @@ else:
             batch=state.batch,
             context=fmt.tokens(state.context),
             output=fmt.tokens(state.output),
-            gpus=state.gpus,
+            devices=fmt.devices(device, state.gpus, tr),
             profile=profile_name,
         )
     )
@@ -103,7 +103,11 @@ else:
     )
     st.dataframe(shown, hide_index=True, placeholder="—", column_config=shown_columns)
     notices.basis_caption({est.hardware.name: est.price for _, est in pairs}, tr, [est.hardware for _, est in pairs])
-    st.caption(fmt.device_text("hw_table_caption", device, tr, profile=profile_name, gpus=state.gpus))
+    st.caption(
+        fmt.device_text(
+            "hw_table_caption", device, tr, profile=profile_name, devices=fmt.devices(device, state.gpus, tr)
+        )
+    )
 
     # (b') MLPerf Inference measured for the sidebar's model, per chip, beside the model at the same run
     model, _, _ = controls.resolve(state)

@@ -131,7 +131,7 @@ with metrics.Row() as row:
     row.metric(
         tr("pl_m_tps_gpu"),
         fmt.rate(point.tokens_per_s_per_gpu) if ok else "—",
-        help=tr("pl_m_tps_gpu_def", total=fmt.rate(point.tokens_per_s_total), gpus=state.gpus),
+        help=tr("pl_m_tps_gpu_def", total=fmt.rate(point.tokens_per_s_total), devices=fmt.devices(hw, state.gpus, tr)),
     )
     row.metric(
         tr("pl_m_cost"),
@@ -200,7 +200,7 @@ if point.feasible and price_known:
             "pl_ex_frontier_values",
             batch=point.batch,
             tpot=fmt.ms(point.tpot_s),
-            gpus=state.gpus,
+            devices=fmt.devices(hw, state.gpus, tr),
             per_gpu=fmt.rate(point.tokens_per_s_per_gpu),
             price=fmt.usd(est.price_usd_per_gpu_hour, 2),
         ),

@@ -292,7 +292,7 @@ def test_revenue_without_a_price_or_all_in_power_says_so_not_n_a(lang):
     assert tr("no_public_price_chip", hw="AWS Trainium2", basis=tr("basis_hyperscaler")) in [i.value for i in at.info]
     assert tr("m_tokens_per_mw_none_chip") in [c.value for c in at.caption]
     assert not [m.value for m in at.markdown if "n/a" in m.value or tr("fr_na") in m.value]
-    rf = tr("ec_rf_intro_no_price_chip", hw="AWS Trainium2", gpus=2, weights="fp8", input=fmt.tokens(4096),
+    rf = tr("ec_rf_intro_no_price_chip", hw="AWS Trainium2", devices="2 chips" if lang == "en" else "2 顆晶片", weights="fp8", input=fmt.tokens(4096),
             output=fmt.tokens(1024), cmax="1,024", note=tr("basis_hyperscaler"))  # fmt: skip
     assert rf in [m.value for m in at.markdown]  # no dashed cost line to speak of
     at.button(key="econ.no_price").click().run()  # 'Enter my own $/chip-hour'

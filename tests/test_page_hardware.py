@@ -202,15 +202,15 @@ def test_mlperf_section_in_the_embed_view():
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
 def test_a_list_of_every_kind_says_chips_and_a_gpu_only_list_gpus(lang):
     """Issue 19: the Hardware page lists GPUs, TPUs and Trainium side by side: its intro, chart title, note, table
-    headers and caption use the neutral 'chip(s)' ('on 2 chip(s) of each type'); with only NVIDIA chosen they say
-    GPU(s). A chip that does not fit is labelled with its own word ('needs 16 chips' on a TPU)."""
+    headers and caption use the neutral 'chips' ('on 2 chips of each type', not 'chip(s)'); with only NVIDIA chosen
+    they say GPUs (one: 'GPU'). A chip that does not fit is labelled with its own word ('needs 16 chips' on a TPU)."""
     tr = Translator(lang)
     at = run_page("hardware", lang=lang)
     assert not at.exception
     title = _tpot_fig(at)["layout"]["title"]["text"]
-    assert title.startswith(tr("hw_tpot_title_chip", model="Llama 3.1 70B", weights="fp8", batch=32, context="4K",
-                               gpus=2)[:20]) and "GPU" not in title  # fmt: skip
-    assert title == tr("hw_tpot_title_chip", model="Llama 3.1 70B", weights="fp8", batch=32, context="4K", gpus=2)
+    two_chips = "2 chips" if lang == "en" else "2 顆晶片"
+    assert title == tr("hw_tpot_title_chip", model="Llama 3.1 70B", weights="fp8", batch=32, context="4K",
+                       devices=two_chips) and "GPU" not in title and "(s)" not in title  # fmt: skip
     captions = [c.value for c in at.caption]
     for key in ("hw_tpot_note_chip", "hw_table_caption_chip"):  # the template up to its first placeholder
         assert any(c.startswith(tr(key).split("{")[0]) for c in captions), key
@@ -218,7 +218,11 @@ def test_a_list_of_every_kind_says_chips_and_a_gpu_only_list_gpus(lang):
     assert tr("hw_col_tps_gpu_chip") in table.columns and tr("hw_col_min_gpus_chip") in table.columns
     at.multiselect(key="hardware.vendors").set_value(["NVIDIA"]).run()
     title = _tpot_fig(at)["layout"]["title"]["text"]
-    assert title == tr("hw_tpot_title", model="Llama 3.1 70B", weights="fp8", batch=32, context="4K", gpus=2)
+    two_gpus = "2 GPUs" if lang == "en" else "2 張 GPU"
+    assert title == tr("hw_tpot_title", model="Llama 3.1 70B", weights="fp8", batch=32, context="4K", devices=two_gpus)
+    at.sidebar.select_slider(key="gpus").set_value(1).run()  # one of each: 'on 1 GPU of each type'
+    one = _tpot_fig(at)["layout"]["title"]["text"]
+    assert one.endswith("on 1 GPU of each type" if lang == "en" else "每種晶片 1 張 GPU"), one
     (table,) = [d.value for d in at.dataframe if tr("hw_col_tpot_ideal") in d.value.columns]
     assert tr("hw_col_tps_gpu") in table.columns
     # a TPU that does not fit names its need in chips

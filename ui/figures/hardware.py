@@ -511,10 +511,10 @@ def tpot_by_hardware(
     title = (
         fmt.device_text(
             "hw_tpot_title",
-            [est.hardware for _, est in pairs],  # 'GPU(s)' when every chip listed is a GPU, else 'chip(s)'
+            chips := [est.hardware for _, est in pairs],  # 'GPUs' when every chip listed is a GPU, else 'chips'
             tr,
             model=pairs[0][1].model.name,
-            gpus=int(s.num_gpus),
+            devices=fmt.devices(chips, int(s.num_gpus), tr),
             weights=s.weights.name,
             batch=int(s.batch),
             context=fmt.tokens(float(s.context_tokens)),

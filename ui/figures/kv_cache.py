@@ -142,9 +142,9 @@ def attention_text(model: ModelSpec, kv_bytes_per_element: float, num_gpus: floa
         )
     shards = kv_shard_count(m, num_gpus)
     parts.append(
-        tr("kvc_attn_shards_mla", n=int(num_gpus))
+        tr("kvc_attn_shards_mla", devices=fmt.devices(tr.device, num_gpus, tr))
         if m.mla
-        else tr("kvc_attn_shards", n=int(num_gpus), shards=int(shards), k=K)
+        else tr("kvc_attn_shards", devices=fmt.devices(tr.device, num_gpus, tr), shards=int(shards), k=K)
     )
     return " ".join(parts)
 

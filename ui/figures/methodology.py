@@ -179,7 +179,7 @@ def memory_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
             tr(
                 "meth_mem_gpu_sub",
                 weights=fmt.gb(est.weight_bytes),
-                gpus=fmt.integer(G),
+                devices=fmt.devices(est.hardware, G, tr),
                 kv=fmt.gb(_f(est.kv_cache_peak_bytes)),
                 shards=fmt.integer(shards),
                 split=tr("meth_kv_split_mla") if m.mla else tr("meth_kv_split_heads", k=m.num_kv_heads),
@@ -543,7 +543,7 @@ def cost_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
                 tr(
                     "meth_cost_sub",
                     price=fmt.usd_markdown(est.price_usd_per_gpu_hour),
-                    g=fmt.integer(G),
+                    devices=fmt.devices(hw, G, tr),
                     tps=fmt.rate(_f(est.tokens_per_s_total)),
                     result=fmt.usd_markdown(_f(est.usd_per_1M_tokens)),
                 ),
@@ -560,7 +560,7 @@ def cost_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
                 tr(
                     "meth_energy_sub",
                     tdp=fmt.integer(hw.tdp_w),
-                    g=fmt.integer(G),
+                    devices=fmt.devices(hw, G, tr),
                     tpot=fmt.ms(tpot),
                     batch=fmt.integer(B),
                     result=fmt.number(_f(est.joules_per_token)),
