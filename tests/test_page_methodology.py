@@ -280,6 +280,17 @@ def test_fixed_overhead_sum_names_every_term_and_adds_up():
     total = q.per_token_overhead_s + q.per_layer_overhead_s * m.num_layers + q.moe_layer_overhead_s * 58 + seq
     assert total == pytest.approx(float(sg.decode.breakdown_s["overhead"]), rel=1e-12)
     assert line.endswith(f"**{fmt.fine_duration(total)}**")
+    # NVFP4 weights: the MoE layers pay the profile's NVFP4 fraction of their cost, named, and the sum adds up
+    fp4 = _est(model="deepseek-r1", hardware="b200", num_gpus=8, batch=1, weights="nvfp4")
+    f = fp4.profile.nvfp4_moe_cost_fraction
+    assert 0 < f < 1
+    line = next(t for kind, t in _all_blocks(fp4) if kind == "md" and t.startswith(EN("meth_overhead_sub_moe")[:30]))
+    per_moe = EN("meth_moe_nvfp4", per_moe=fmt.fine_duration(p.moe_layer_overhead_s), fraction=f"{f:.3g}")
+    assert f"{per_moe} × 58 MoE layers" in line
+    terms = (p.per_token_overhead_s + p.per_layer_overhead_s * m.num_layers + p.moe_layer_overhead_s * f * 58
+             + p.per_sequence_overhead_s * 16 / 17)  # fmt: skip
+    assert terms == pytest.approx(float(fp4.decode.breakdown_s["overhead"]), rel=1e-12)
+    assert line.endswith(f"**{fmt.fine_duration(terms)}**")
     dense = _text(_all_blocks(_est()))  # a dense model: no MoE term
     assert "MoE layers" not in dense and EN("meth_overhead_sub", per_token="", per_layer="", layers=80, seq="",
                                              result="")[:30] in dense  # fmt: skip

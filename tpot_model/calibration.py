@@ -459,6 +459,7 @@ class _Basis:
     gqa: np.ndarray  # H/K - 1 (0 for MLA)
     layers: np.ndarray
     moe_layers: np.ndarray
+    nvfp4: np.ndarray  # 1 where the weights are NVFP4 (roofline.moe_layer_cost_s), else 0
     tp: np.ndarray  # tensor-parallel GPUs
     link: np.ndarray  # bytes/s per direction
     msg_decode: np.ndarray
@@ -559,6 +560,7 @@ def _basis(rows: Sequence[Measurement]) -> _Basis:
         gqa=per_row(lambda r: 0.0 if r.model.mla else r.model.num_heads / r.model.num_kv_heads - 1.0),
         layers=per_row(lambda r: r.model.num_layers),
         moe_layers=per_row(lambda r: r.model.num_moe_layers),
+        nvfp4=per_row(lambda r: r.scenario.weights.name == "nvfp4"),
         tp=tp,
         link=per_row(lambda r: link_peak_bytes_per_s(r.hardware)),
         msg_decode=per_row(lambda r: float(r.scenario.batch) * r.model.d_model * ACTIVATION_BYTES),
@@ -598,7 +600,7 @@ def _surrogate(b: _Basis, P: dict[str, np.ndarray | float]) -> np.ndarray:
     fixed = (
         P["per_token_overhead_s"]
         + P["per_layer_overhead_s"] * b.layers
-        + P["moe_layer_overhead_s"] * b.moe_layers
+        + P["moe_layer_overhead_s"] * (1.0 + b.nvfp4 * (P["nvfp4_moe_cost_fraction"] - 1.0)) * b.moe_layers
         + P["per_sequence_overhead_s"] * sequences_charged(b.batch)  # one row sampled per sequence
         + b.hops * latency
     )
@@ -1035,6 +1037,7 @@ NOT_IDENTIFIED = {
     "moe_layer_overhead_s": "only serving measurements of MoE models pin it down (data/serving_measurements.csv) and "
     "this engine has none",
     "per_sequence_overhead_s": "batch-1 rows cannot tell a per-sequence cost from the per-step cost",
+    "nvfp4_moe_cost_fraction": "only serving measurements of MoE models in NVFP4 pin it down (the pooled serving fit)",
     "flops_efficiency": "batch-1 decode is memory-bound: no row constrains it",
     "interconnect_efficiency": "at batch 1 the all-reduce messages are a few kB, their bandwidth time is negligible",
     "usable_memory_fraction": "speed measurements say nothing about memory capacity",

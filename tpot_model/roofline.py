@@ -23,7 +23,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from .catalog import Hardware, ModelSpec
-from .precision import resolve_compute
+from .precision import NumberFormat, resolve_compute
 from .profiles import EfficiencyProfile
 from .scenario import Scenario
 from .units import GB_per_s, Gbit_per_s
@@ -917,13 +917,19 @@ def communication_s(hw: Hardware, profile: EfficiencyProfile, c: Collectives) ->
     return np.where(c.count > 0, c.count * collective_time_s(hw, profile, c), 0.0)
 
 
-def fixed_overhead_s(m: ModelSpec, profile: EfficiencyProfile) -> float:
-    """Fixed cost of one step: per step, per layer, and per MoE layer (router, top-k, token permutation,
-    grouped-GEMM launches)."""
+def moe_layer_cost_s(profile: EfficiencyProfile, weights: NumberFormat) -> float:
+    """Fixed cost of one MoE layer in one step (router, top-k, token permutation, grouped-GEMM launches), seconds: the
+    profile's, times its NVFP4 fraction with NVFP4 weights (the fused Blackwell NVFP4 MoE kernels)."""
+    fraction = profile.nvfp4_moe_cost_fraction if weights.name == "nvfp4" else 1.0
+    return profile.moe_layer_overhead_s * fraction
+
+
+def fixed_overhead_s(m: ModelSpec, profile: EfficiencyProfile, weights: NumberFormat) -> float:
+    """Fixed cost of one step: per step, per layer, and per MoE layer (moe_layer_cost_s)."""
     return (
         profile.per_token_overhead_s
         + profile.per_layer_overhead_s * m.num_layers
-        + profile.moe_layer_overhead_s * m.num_moe_layers
+        + moe_layer_cost_s(profile, weights) * m.num_moe_layers
     )
 
 
@@ -988,7 +994,7 @@ def step(
         buckets["weights"] = buckets["weights"] + np.where(cb, 0.0, o.memory_time_s - kv_t)
     buckets["communication"] = communication_s(hw, profile, collectives(m, s, work, local))
     rows = sampled_rows_per_gpu(s, work, local)
-    buckets["overhead"] = fixed_overhead_s(m, profile) + sequence_overhead_s(profile, rows) + np.zeros(shape)
+    buckets["overhead"] = fixed_overhead_s(m, profile, s.weights) + sequence_overhead_s(profile, rows) + np.zeros(shape)
     full = np.broadcast_shapes(np.shape(buckets["overhead"]), np.shape(buckets["communication"]))
     buckets = {k: v if np.shape(v) == full else np.broadcast_to(v, full) for k, v in buckets.items()}
     total = sum(buckets.values())
