@@ -506,16 +506,18 @@ def test_tpot_only_is_the_estimates_tpot(batching):
 
 
 def test_nvfp4_moe_layers_pay_the_profiles_fraction_of_the_moe_layer_cost():
-    """The fixed cost of an MoE layer with NVFP4 weights is the profile's nvfp4_moe_cost_fraction of its
+    """The fixed cost of an MoE layer with NVFP4 weights on FP4 math is the profile's nvfp4_moe_cost_fraction of its
     moe_layer_overhead (Blackwell's fused NVFP4 MoE kernels; fitted to serving runs): hand-worked on the tiny MoE
     model with 100 µs per MoE layer and a fraction of 0.7, and nothing else in the step's overhead. MXFP4 and FP8
-    weights pay the whole cost; a dense model has none to scale."""
+    weights pay the whole cost, and so do NVFP4 weights unpacked to 16-bit math on a chip without FP4 units; a dense
+    model has none to scale."""
     from dataclasses import replace
 
     p = replace(IDEAL, moe_layer_overhead_s=100e-6, nvfp4_moe_cost_fraction=0.7)
+    fp4_gpu = replace(TOY_GPU, dense_flop_per_s={**TOY_GPU.dense_flop_per_s, "fp4": 4 * TOY_BF16})
 
-    def overhead_s(weights: str, model=TINY_MOE) -> float:
-        est = estimate(model, TOY_GPU, Scenario(weights=weights, batch=1, context_tokens=64, output_tokens=8), p)
+    def overhead_s(weights: str, model=TINY_MOE, hw=fp4_gpu) -> float:
+        est = estimate(model, hw, Scenario(weights=weights, batch=1, context_tokens=64, output_tokens=8), p)
         return float(est.decode.breakdown_s["overhead"])
 
     layers = TINY_MOE.num_moe_layers
@@ -524,3 +526,4 @@ def test_nvfp4_moe_layers_pay_the_profiles_fraction_of_the_moe_layer_cost():
     assert overhead_s("nvfp4") == pytest.approx(70e-6 * layers, rel=1e-12)
     assert overhead_s("mxfp4") == pytest.approx(100e-6 * layers, rel=1e-12)
     assert overhead_s("nvfp4", TINY_DENSE) == 0.0
+    assert overhead_s("nvfp4", hw=TOY_GPU) == pytest.approx(100e-6 * layers, rel=1e-12)  # bf16 math: unpacked

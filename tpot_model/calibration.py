@@ -600,7 +600,9 @@ def _surrogate(b: _Basis, P: dict[str, np.ndarray | float]) -> np.ndarray:
     fixed = (
         P["per_token_overhead_s"]
         + P["per_layer_overhead_s"] * b.layers
-        + P["moe_layer_overhead_s"] * (1.0 + b.nvfp4 * (P["nvfp4_moe_cost_fraction"] - 1.0)) * b.moe_layers
+        + P["moe_layer_overhead_s"]
+        * (1.0 + b.nvfp4 * (1.0 - b.weight_only) * (P["nvfp4_moe_cost_fraction"] - 1.0))
+        * b.moe_layers  # roofline.moe_layer_cost_s
         + P["per_sequence_overhead_s"] * sequences_charged(b.batch)  # one row sampled per sequence
         + b.hops * latency
     )

@@ -917,19 +917,20 @@ def communication_s(hw: Hardware, profile: EfficiencyProfile, c: Collectives) ->
     return np.where(c.count > 0, c.count * collective_time_s(hw, profile, c), 0.0)
 
 
-def moe_layer_cost_s(profile: EfficiencyProfile, weights: NumberFormat) -> float:
+def moe_layer_cost_s(profile: EfficiencyProfile, weights: NumberFormat, gemm_precision: str) -> float:
     """Fixed cost of one MoE layer in one step (router, top-k, token permutation, grouped-GEMM launches), seconds: the
-    profile's, times its NVFP4 fraction with NVFP4 weights (the fused Blackwell NVFP4 MoE kernels)."""
-    fraction = profile.nvfp4_moe_cost_fraction if weights.name == "nvfp4" else 1.0
-    return profile.moe_layer_overhead_s * fraction
+    profile's, times its NVFP4 fraction where NVFP4 weights feed the chip's FP4 math (the fused Blackwell NVFP4 MoE
+    kernels; not where they are unpacked to wider math, is_weight_only)."""
+    fused = weights.name == "nvfp4" and not is_weight_only(weights.bits, gemm_precision)
+    return profile.moe_layer_overhead_s * (profile.nvfp4_moe_cost_fraction if fused else 1.0)
 
 
-def fixed_overhead_s(m: ModelSpec, profile: EfficiencyProfile, weights: NumberFormat) -> float:
+def fixed_overhead_s(m: ModelSpec, profile: EfficiencyProfile, weights: NumberFormat, gemm_precision: str) -> float:
     """Fixed cost of one step: per step, per layer, and per MoE layer (moe_layer_cost_s)."""
     return (
         profile.per_token_overhead_s
         + profile.per_layer_overhead_s * m.num_layers
-        + moe_layer_cost_s(profile, weights) * m.num_moe_layers
+        + moe_layer_cost_s(profile, weights, gemm_precision) * m.num_moe_layers
     )
 
 
@@ -994,7 +995,8 @@ def step(
         buckets["weights"] = buckets["weights"] + np.where(cb, 0.0, o.memory_time_s - kv_t)
     buckets["communication"] = communication_s(hw, profile, collectives(m, s, work, local))
     rows = sampled_rows_per_gpu(s, work, local)
-    buckets["overhead"] = fixed_overhead_s(m, profile, s.weights) + sequence_overhead_s(profile, rows) + np.zeros(shape)
+    fixed = fixed_overhead_s(m, profile, s.weights, rates.gemm_precision)
+    buckets["overhead"] = fixed + sequence_overhead_s(profile, rows) + np.zeros(shape)
     full = np.broadcast_shapes(np.shape(buckets["overhead"]), np.shape(buckets["communication"]))
     buckets = {k: v if np.shape(v) == full else np.broadcast_to(v, full) for k, v in buckets.items()}
     total = sum(buckets.values())

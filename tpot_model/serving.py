@@ -32,7 +32,16 @@ import numpy as np
 
 from .catalog import Hardware, ModelSpec
 from .profiles import EfficiencyProfile
-from .roofline import StepResult, StepWork, data_parallel_share, decode_work, moe_layer_cost_s, prefill_work, step
+from .roofline import (
+    StepResult,
+    StepWork,
+    data_parallel_share,
+    decode_work,
+    moe_layer_cost_s,
+    prefill_work,
+    rates_for,
+    step,
+)
 from .scenario import Scenario
 from .speculative import MTP_ACCEPTANCE, MTP_K, expected_tokens_per_step, mtp_cost_fraction
 
@@ -195,7 +204,8 @@ def speculative(
     E = expected_tokens_per_step(acceptance, k)
     verify = steady_state(m, hw, s, profile, chunk_tokens=chunk_tokens, queries_per_sequence=k + 1.0, tokens_per_step=E)
     plain = step(m, hw, s, profile, prefill=False, work=decode_work(m, s))
-    one_layer = profile.per_layer_overhead_s + (moe_layer_cost_s(profile, s.weights) if m.moe else 0.0)
+    moe = moe_layer_cost_s(profile, s.weights, rates_for(hw, profile, s).gemm_precision) if m.moe else 0.0
+    one_layer = profile.per_layer_overhead_s + moe
     draft = mtp_cost_fraction(m) * (plain.time_s - plain.breakdown_s["overhead"]) + one_layer
     round_s = k * draft + verify.tpot_s
     tpot = round_s / E

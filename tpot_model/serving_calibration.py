@@ -328,7 +328,8 @@ def _surrogate(b: _Basis, P: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndar
     inv_rkv = inv_bw / P["kv_bandwidth_efficiency"][:, None]
     reads = (1.0 + P["kv_gqa_reread_fraction"] * b.gqa)[:, None]
     inv_f = (1.0 / P["flops_efficiency"])[:, None]
-    moe = P["moe_layer_overhead_s"] * (1.0 + b.nvfp4 * (P["nvfp4_moe_cost_fraction"] - 1.0))  # moe_layer_cost_s
+    fused = b.nvfp4 * (1.0 - b.weight_only)  # roofline.moe_layer_cost_s: NVFP4 weights on FP4 math
+    moe = P["moe_layer_overhead_s"] * (1.0 + fused * (P["nvfp4_moe_cost_fraction"] - 1.0))
     fixed = P["per_token_overhead_s"] + P["per_layer_overhead_s"] * b.layers + moe * b.moe_layers
 
     def t(k):

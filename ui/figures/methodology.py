@@ -23,7 +23,6 @@ from tpot_model import Estimate, active_params, kv_bytes_per_token, kv_cache_byt
 from tpot_model.catalog import figure_value
 from tpot_model.catalog import hardware_figures as figure_fields_of
 from tpot_model.files import DATA_DIR, load_yaml
-from tpot_model.profiles import EfficiencyProfile
 from tpot_model.roofline import (
     ACTIVATION_BYTES,
     SEQUENCE_HALF_BATCH,
@@ -35,10 +34,11 @@ from tpot_model.roofline import (
     kv_shards,
     linear_state_bytes,
     link_peak_bytes_per_s,
+    moe_layer_cost_s,
+    rates_for,
     sampled_rows_per_gpu,
     sequence_overhead_s,
 )
-from tpot_model.scenario import Scenario
 from tpot_model.units import GB, GiB
 
 from .. import fmt
@@ -278,10 +278,11 @@ def roofline_blocks(est: Estimate, tr: Translator = EN, profile: str | None = No
     return out
 
 
-def _moe_layer_cost(p: EfficiencyProfile, s: Scenario, tr: Translator) -> str:
-    """One MoE layer's fixed cost as the overhead line writes it: the profile's, with its NVFP4 fraction where the
-    weights are NVFP4 and the fraction is not 1 (roofline.moe_layer_cost_s)."""
-    if s.weights.name == "nvfp4" and p.nvfp4_moe_cost_fraction != 1.0:
+def _moe_layer_cost(est: Estimate, tr: Translator) -> str:
+    """One MoE layer's fixed cost as the overhead line writes it: the profile's, with its NVFP4 fraction where it
+    applies (roofline.moe_layer_cost_s: NVFP4 weights on FP4 math) and is not 1."""
+    p, s = est.profile, est.scenario
+    if moe_layer_cost_s(p, s.weights, rates_for(est.hardware, p, s).gemm_precision) != p.moe_layer_overhead_s:
         return tr("meth_moe_nvfp4", per_moe=fmt.fine_duration(p.moe_layer_overhead_s),
                   fraction=f"{p.nvfp4_moe_cost_fraction:.3g}")  # fmt: skip
     return fmt.fine_duration(p.moe_layer_overhead_s)
@@ -363,7 +364,7 @@ def step_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
                 layers=m.num_layers,
                 seq=seq_text,
                 result=fmt.fine_duration(bd["overhead"]),
-                **({"per_moe": _moe_layer_cost(p, s, tr), "moe_layers": m.num_moe_layers} if moe else {}),
+                **({"per_moe": _moe_layer_cost(est, tr), "moe_layers": m.num_moe_layers} if moe else {}),
             ),
         )
     )
