@@ -25,6 +25,13 @@ def test_placeholders_match_between_languages():
     assert not bad, bad
 
 
+def test_english_counts_devices_and_ways_in_words_not_with_a_bracketed_plural():
+    """'on 2 GPU(s) of each type', 'splits 1 way(s)' (issue 19): a device count is fmt.devices' ('2 GPUs', '1 GPU',
+    '2 chips'), a split is 'split 8-way'."""
+    bracketed = {k: v["en"] for k, v in catalog().items() if re.search(r"\b(GPU|chip|way)\(s\)", v["en"])}
+    assert not bracketed, bracketed
+
+
 def test_zh_tw_names_sit_in_the_sentence_without_spaces():
     """A name that may itself be Chinese (a profile's: '一般推論服務引擎') placed into a zh-TW sentence is not set off
     by spaces ('採用 一般推論服務引擎 設定檔' read as three words): no ' *{x}* ' emphasis between CJK characters,
