@@ -51,6 +51,7 @@ from .roofline import (
     ACTIVATION_BYTES,
     attainable_bandwidth_bytes_per_s,
     attainable_flop_per_s,
+    fused_nvfp4_moe,
     is_weight_only,
     link_peak_bytes_per_s,
     rates_for,
@@ -459,7 +460,7 @@ class _Basis:
     gqa: np.ndarray  # H/K - 1 (0 for MLA)
     layers: np.ndarray
     moe_layers: np.ndarray
-    nvfp4: np.ndarray  # 1 where the weights are NVFP4 (roofline.moe_layer_cost_s), else 0
+    fused_nvfp4: np.ndarray  # 1 where the MoE layers pay the NVFP4 fraction (roofline.fused_nvfp4_moe), else 0
     tp: np.ndarray  # tensor-parallel GPUs
     link: np.ndarray  # bytes/s per direction
     msg_decode: np.ndarray
@@ -560,7 +561,9 @@ def _basis(rows: Sequence[Measurement]) -> _Basis:
         gqa=per_row(lambda r: 0.0 if r.model.mla else r.model.num_heads / r.model.num_kv_heads - 1.0),
         layers=per_row(lambda r: r.model.num_layers),
         moe_layers=per_row(lambda r: r.model.num_moe_layers),
-        nvfp4=per_row(lambda r: r.scenario.weights.name == "nvfp4"),
+        fused_nvfp4=np.array(
+            [float(fused_nvfp4_moe(r.scenario.weights, g)) for r, (g, _) in zip(rows, precisions, strict=True)]
+        ),
         tp=tp,
         link=per_row(lambda r: link_peak_bytes_per_s(r.hardware)),
         msg_decode=per_row(lambda r: float(r.scenario.batch) * r.model.d_model * ACTIVATION_BYTES),
@@ -600,9 +603,7 @@ def _surrogate(b: _Basis, P: dict[str, np.ndarray | float]) -> np.ndarray:
     fixed = (
         P["per_token_overhead_s"]
         + P["per_layer_overhead_s"] * b.layers
-        + P["moe_layer_overhead_s"]
-        * (1.0 + b.nvfp4 * (1.0 - b.weight_only) * (P["nvfp4_moe_cost_fraction"] - 1.0))
-        * b.moe_layers  # roofline.moe_layer_cost_s
+        + P["moe_layer_overhead_s"] * (1.0 + b.fused_nvfp4 * (P["nvfp4_moe_cost_fraction"] - 1.0)) * b.moe_layers
         + P["per_sequence_overhead_s"] * sequences_charged(b.batch)  # one row sampled per sequence
         + b.hops * latency
     )

@@ -917,11 +917,16 @@ def communication_s(hw: Hardware, profile: EfficiencyProfile, c: Collectives) ->
     return np.where(c.count > 0, c.count * collective_time_s(hw, profile, c), 0.0)
 
 
+def fused_nvfp4_moe(weights: NumberFormat, gemm_precision: str) -> bool:
+    """Whether the MoE layers run the fused NVFP4 kernels (Blackwell's): NVFP4 weights feeding the chip's FP4 math,
+    not unpacked to wider math (is_weight_only)."""
+    return weights.name == "nvfp4" and not is_weight_only(weights.bits, gemm_precision)
+
+
 def moe_layer_cost_s(profile: EfficiencyProfile, weights: NumberFormat, gemm_precision: str) -> float:
     """Fixed cost of one MoE layer in one step (router, top-k, token permutation, grouped-GEMM launches), seconds: the
-    profile's, times its NVFP4 fraction where NVFP4 weights feed the chip's FP4 math (the fused Blackwell NVFP4 MoE
-    kernels; not where they are unpacked to wider math, is_weight_only)."""
-    fused = weights.name == "nvfp4" and not is_weight_only(weights.bits, gemm_precision)
+    profile's, times its NVFP4 fraction where the fused NVFP4 kernels run (fused_nvfp4_moe)."""
+    fused = fused_nvfp4_moe(weights, gemm_precision)
     return profile.moe_layer_overhead_s * (profile.nvfp4_moe_cost_fraction if fused else 1.0)
 
 

@@ -47,6 +47,7 @@ from .roofline import (
     attainable_flop_per_s,
     collectives,
     communication_s,
+    fused_nvfp4_moe,
     is_weight_only,
     rates_for,
     sampled_rows_per_gpu,
@@ -243,7 +244,7 @@ class _Basis:
     gqa: np.ndarray
     layers: np.ndarray
     moe_layers: np.ndarray
-    nvfp4: np.ndarray  # 1 where the weights are NVFP4 (roofline.moe_layer_cost_s), else 0
+    fused_nvfp4: np.ndarray  # 1 where the MoE layers pay the NVFP4 fraction (roofline.fused_nvfp4_moe), else 0
     high_fraction: np.ndarray
     prompt_chunks: np.ndarray
     batch: np.ndarray
@@ -304,7 +305,9 @@ def _basis(rows: Sequence[ServingMeasurement], periods: Sequence[str] = ()) -> _
         gqa=per_row(lambda r: 0.0 if r.model.mla else r.model.num_heads / r.model.num_kv_heads - 1.0),
         layers=per_row(lambda r: r.model.num_layers),
         moe_layers=per_row(lambda r: r.model.num_moe_layers),
-        nvfp4=per_row(lambda r: r.scenario.weights.name == "nvfp4"),
+        fused_nvfp4=np.array(
+            [float(fused_nvfp4_moe(r.scenario.weights, g)) for r, (g, _) in zip(rows, gemm, strict=True)]
+        ),
         high_fraction=np.array([float(step_kinds(r.model, r.scenario).high_fraction) for r in rows]),
         prompt_chunks=np.array([float(step_kinds(r.model, r.scenario).prompt_chunks) for r in rows]),
         batch=per_row(lambda r: float(r.scenario.batch)),
@@ -328,8 +331,7 @@ def _surrogate(b: _Basis, P: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndar
     inv_rkv = inv_bw / P["kv_bandwidth_efficiency"][:, None]
     reads = (1.0 + P["kv_gqa_reread_fraction"] * b.gqa)[:, None]
     inv_f = (1.0 / P["flops_efficiency"])[:, None]
-    fused = b.nvfp4 * (1.0 - b.weight_only)  # roofline.moe_layer_cost_s: NVFP4 weights on FP4 math
-    moe = P["moe_layer_overhead_s"] * (1.0 + fused * (P["nvfp4_moe_cost_fraction"] - 1.0))
+    moe = P["moe_layer_overhead_s"] * (1.0 + b.fused_nvfp4 * (P["nvfp4_moe_cost_fraction"] - 1.0))  # moe_layer_cost_s
     fixed = P["per_token_overhead_s"] + P["per_layer_overhead_s"] * b.layers + moe * b.moe_layers
 
     def t(k):
