@@ -34,19 +34,21 @@ notices.fp4_notice(est, state.weights, state.kv, tr)
 
 st.subheader(tr("breakdown_table_title"))
 st.markdown(figs.largest_part(est, tr))
-# one table for every reader of the scenario (the sidebar's: its language included), as the charts below; its
-# display form (a pandas Styler) made per run: Streamlit computes a Styler's cells in place as it sends it. The
-# page's width: beside the text, a 900 px frame had cut the ideal bound's column
-table = cache.built(
-    f"breakdown-decomposition|{cache.scenario_key(state)}", lambda: figs.decomposition_table(est, ideal, tr)
+# one table for every reader of the scenario (the sidebar's: its language included), as the charts below: as Arrow,
+# with each column's decimals (at least one: ms and % of TPOT) in its column config (a pandas Styler had cost every
+# reader ~6 ms to send). The page's width: beside the text, a 900 px frame had cut the ideal bound's column
+table, columns = cache.arrow_table_with_decimals(
+    f"breakdown-decomposition|{cache.scenario_key(state)}", lambda: figs.decomposition_table(est, ideal, tr), lo=1
 )
-st.dataframe(figs.decomposition_display(table, tr), hide_index=True, width="stretch")
+st.dataframe(table, hide_index=True, width="stretch", column_config=columns)
 
 caption = "breakdown_bars_caption" if realistic else "breakdown_bars_caption_ideal"
 for axis, x in (
     ("batch", figs.batch_sweep(state.batch)),
     ("context", figs.context_sweep(state.context, model.max_context_tokens)),
 ):
+    if axis == "context":  # a wiki's frame: the numbers, the table and the batch chart; the rest on request
+        chart.fold(tr, tr("embed_more_breakdown"))
     sweep = {"batch" if axis == "batch" else "context_tokens": x}
     sweep_est = controls.evaluate(state, **sweep)
     sweep_ideal = controls.evaluate(state, profile_id="ideal", **sweep) if realistic else None

@@ -160,6 +160,7 @@ if price_known:
         depends=unit,  # besides the scenario (and the sweep, in the name): built once, shared by every session
     )
     st.caption(fmt.device_text("ce_cost_caption", device, tr, context=context, output=output))
+    chart.fold(tr, tr("embed_more_cost"))  # a wiki's frame: the numbers and the cost chart; the rest on request
 
 left, right = st.columns(2)
 with left:
@@ -193,6 +194,9 @@ if energy_known:
             depends=(),
         )
     st.caption(fmt.device_text("ce_energy_caption", device, tr, tdp=fmt.number(hw.tdp_w), devices=devices))
+
+if not price_known:
+    chart.fold(tr, tr("embed_more_cost_frontier"))
 
 # --- frontier
 c = st.columns(2)  # one orientation for throughput-latency curves (InferenceX's): no axes choice

@@ -98,6 +98,8 @@ if rows:  # the basis and its dates; the chips with no price under it, or no pub
     if unpowered := [catalog[h].name for h in chips if not math.isfinite(catalog[h].prices.all_in_w)]:
         st.caption(tr("ec_cap_no_power", hws=tr.join(unpowered)))
 
+chart.fold(tr, tr("embed_more_economics"))  # a wiki's frame: the capacity plan; the rest on request
+
 # --- TCO from parts, for the sidebar chip
 st.header(tr("ec_tco_h"))
 tier_basis = state.price_basis if state.price_basis in OWNING_BASES else "hyperscaler"

@@ -73,63 +73,71 @@ st.title(tr("page_frontier"))
 st.caption(tr("fr_caption"))
 notices.url_notices(st.session_state[NOTICES], tr)
 
-with controls.page_controls(tr):  # in the embed view, collapsed: the chart first
-    c = st.columns([2, 2, 1])
-    io = c[0].radio(
-        tr("fr_io"),
-        figs.IO_OPTIONS,
-        key="frontier.io",
-        horizontal=True,
-        format_func=lambda v: (
-            tr("fr_io_custom") if v == figs.CUSTOM else tr(f"fr_io_{v}", io=figs.io_label(*figs.IO_PRESETS[v]))
-        ),
-        help=tr("fr_io_help"),
-        persist_state="session",
-    )
-    engine = c[1].selectbox(
-        tr("fr_engine"),
-        list(profiles),
-        key="frontier.engine",
-        format_func=lambda p: controls.profile_label(profiles[p], tr),
-        help=tr("fr_engine_help"),
-        persist_state="session",
-    )
-    y = c[2].radio(
-        tr("fr_y"), figs.Y_METRICS, key="frontier.y", format_func=lambda v: tr(f"fr_y_{v}"), persist_state="session"
-    )
-    hardware = st.multiselect(  # its own row, short names: every chosen chip readable in the box
-        tr("fr_hardware"),
-        list(catalog_hw),
-        key="frontier.hardware",
-        format_func=lambda h: fmt.chip(catalog_hw[h], tr, short=True),
-        persist_state="session",
-    )
-    c = st.columns(2)
-    precisions = c[0].multiselect(
-        tr("fr_precision"),
-        figs.PRECISIONS,
-        key="frontier.precisions",
-        format_func=lambda p: tr(f"fr_prec_{p}"),
-        help=tr("fr_precision_help"),
-        persist_state="session",
-    )
-    layouts = c[1].multiselect(
-        tr("fr_layout"),
-        figs.LAYOUTS,
-        key="frontier.layouts",
-        format_func=lambda v: tr(f"fr_layout_{v}"),
-        help=tr("fr_layout_help"),
-        persist_state="session",
-    )
-    c = st.columns([1, 1, 1])
-    mtp = c[0].toggle(tr("fr_mtp"), key="frontier.mtp", help=tr("fr_mtp_help"), persist_state="session")
-    log = c[0].toggle(tr("fr_log"), key="frontier.log", persist_state="session")
-    disagg = c[0].toggle(tr("fr_disagg"), key="frontier.disagg", help=tr("fr_disagg_help"), persist_state="session")
-    k = c[1].slider(tr("fr_k"), *figs.K_RANGE, key="frontier.k", disabled=not mtp, persist_state="session")
-    acceptance = c[2].slider(
-        tr("fr_accept"), 0.0, 0.99, step=0.01, key="frontier.accept", disabled=not mtp, persist_state="session"
-    )
+if (controls_box := controls.page_controls(tr, lazy=True)) is not None:  # in the embed view, collapsed: the chart first
+    with controls_box:
+        c = st.columns([2, 2, 1])
+        c[0].radio(
+            tr("fr_io"),
+            figs.IO_OPTIONS,
+            key="frontier.io",
+            horizontal=True,
+            format_func=lambda v: (
+                tr("fr_io_custom") if v == figs.CUSTOM else tr(f"fr_io_{v}", io=figs.io_label(*figs.IO_PRESETS[v]))
+            ),
+            help=tr("fr_io_help"),
+            persist_state="session",
+        )
+        c[1].selectbox(
+            tr("fr_engine"),
+            list(profiles),
+            key="frontier.engine",
+            format_func=lambda p: controls.profile_label(profiles[p], tr),
+            help=tr("fr_engine_help"),
+            persist_state="session",
+        )
+        c[2].radio(
+            tr("fr_y"), figs.Y_METRICS, key="frontier.y", format_func=lambda v: tr(f"fr_y_{v}"), persist_state="session"
+        )
+        st.multiselect(  # its own row, short names: every chosen chip readable in the box
+            tr("fr_hardware"),
+            list(catalog_hw),
+            key="frontier.hardware",
+            format_func=lambda h: fmt.chip(catalog_hw[h], tr, short=True),
+            persist_state="session",
+        )
+        c = st.columns(2)
+        c[0].multiselect(
+            tr("fr_precision"),
+            figs.PRECISIONS,
+            key="frontier.precisions",
+            format_func=lambda p: tr(f"fr_prec_{p}"),
+            help=tr("fr_precision_help"),
+            persist_state="session",
+        )
+        c[1].multiselect(
+            tr("fr_layout"),
+            figs.LAYOUTS,
+            key="frontier.layouts",
+            format_func=lambda v: tr(f"fr_layout_{v}"),
+            help=tr("fr_layout_help"),
+            persist_state="session",
+        )
+        c = st.columns([1, 1, 1])
+        mtp = c[0].toggle(tr("fr_mtp"), key="frontier.mtp", help=tr("fr_mtp_help"), persist_state="session")
+        c[0].toggle(tr("fr_log"), key="frontier.log", persist_state="session")
+        c[0].toggle(tr("fr_disagg"), key="frontier.disagg", help=tr("fr_disagg_help"), persist_state="session")
+        c[1].slider(tr("fr_k"), *figs.K_RANGE, key="frontier.k", disabled=not mtp, persist_state="session")
+        c[2].slider(
+            tr("fr_accept"), 0.0, 0.99, step=0.01, key="frontier.accept", disabled=not mtp, persist_state="session"
+        )
 
+
+# the inputs as the widgets hold them (persisted; from the URL on the first visit): in the embed view the widgets are
+# sent only once their section is opened
+io, engine, y, hardware, precisions, layouts, mtp, log, disagg, k, acceptance = (
+    st.session_state[f"frontier.{key}"]
+    for key in ("io", "engine", "y", "hardware", "precisions", "layouts", "mtp", "log", "disagg", "k", "accept")
+)
 isl, osl = figs.lengths(io, state.context, state.output)
 profile = profiles[engine]
 differs = [
@@ -554,6 +562,7 @@ if (
                 st.caption(said)
 
 # ------------------------------------------------------------------------------------------------ validation
+chart.fold(tr, tr("embed_more_frontier"))  # a wiki's frame: the curves, the cost at target and the rack-scale view
 st.header(tr("fr_loho_h"))
 cv = cache.serving_loho()
 summary = cv.summary()

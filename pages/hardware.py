@@ -50,6 +50,8 @@ else:
         labels = figs.specs_table_labels(tr=tr)
         box.dataframe(specs[list(labels)].rename(columns=labels), hide_index=True)
 
+    chart.fold(tr, tr("embed_more_hardware"))  # a wiki's frame: the bandwidth charts; the rest on request
+
     # (b) the scenario on every chip: the ideal TPOT and one profile estimate per chip (scalars, no sweeps)
     st.header(tr("hw_tpot_header"))
     show_profile = state.profile != "ideal"

@@ -74,6 +74,7 @@ chart.figure(
 )
 if (box := expanders.lazy_expander(tr("meth_operator_table"), "methodology.operators_open")) is not None:
     box.dataframe(figs.operator_display(figs.operator_data(est), tr), hide_index=True, width="stretch")
+chart.fold(tr, tr("embed_more_methodology"))  # a wiki's frame: memory, the roofline and its chart first
 for blocks in after:
     render(blocks)
 

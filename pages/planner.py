@@ -68,36 +68,40 @@ st.title(tr("page_planner"))
 st.caption(tr("pl_caption"))
 notices.url_notices(st.session_state[NOTICES], tr)
 
-with controls.page_controls(tr):  # in the embed view, collapsed: the charts first
-    c1, c2, c3 = st.columns([2, 1, 1])
-    c1.selectbox(
-        tr("pl_target"),
-        figs.TARGET_OPTIONS,
-        key="planner.target",
-        format_func=lambda k: tr("pl_target_custom") if k == figs.CUSTOM else tr(f"target_{k}"),
-        help=tr("pl_target_help"),
-        persist_state="session",
-    )
-    c2.number_input(
-        tr("pl_custom_ms"),
-        min_value=1.0,
-        max_value=figs.MAX_TARGET_MS,
-        step=5.0,
-        format="%.1f",
-        key="planner.custom_ms",
-        disabled=st.session_state["planner.target"] != figs.CUSTOM,
-        persist_state="session",
-    )
-    c3.number_input(
-        tr("pl_ttft_ms"),
-        min_value=0.0,
-        max_value=figs.MAX_TTFT_MS,
-        step=100.0,
-        format="%.0f",
-        key="planner.ttft_ms",
-        help=tr("pl_ttft_help"),
-        persist_state="session",
-    )
+if (
+    controls_box := controls.page_controls(tr, lazy=True)
+) is not None:  # in the embed view, collapsed: the charts first
+    with controls_box:
+        c1, c2, c3 = st.columns([2, 1, 1])
+        c1.selectbox(
+            tr("pl_target"),
+            figs.TARGET_OPTIONS,
+            key="planner.target",
+            format_func=lambda k: tr("pl_target_custom") if k == figs.CUSTOM else tr(f"target_{k}"),
+            help=tr("pl_target_help"),
+            persist_state="session",
+        )
+        c2.number_input(
+            tr("pl_custom_ms"),
+            min_value=1.0,
+            max_value=figs.MAX_TARGET_MS,
+            step=5.0,
+            format="%.1f",
+            key="planner.custom_ms",
+            disabled=st.session_state["planner.target"] != figs.CUSTOM,
+            persist_state="session",
+        )
+        c3.number_input(
+            tr("pl_ttft_ms"),
+            min_value=0.0,
+            max_value=figs.MAX_TTFT_MS,
+            step=100.0,
+            format="%.0f",
+            key="planner.ttft_ms",
+            help=tr("pl_ttft_help"),
+            persist_state="session",
+        )
+
 target_ms = figs.target_ms(st.session_state["planner.target"], st.session_state["planner.custom_ms"])
 ttft_ms = st.session_state["planner.ttft_ms"]
 target_s = target_ms / 1e3

@@ -95,6 +95,8 @@ if len(points):
 else:
     st.info(tr("val_scatter_no_tpot" if figs.predicted(rows).any() else "val_scatter_none"))
 
+chart.fold(tr, tr("embed_more_validation"))  # a wiki's frame: the engines and the scatter; the rest on request
+
 st.header(tr("val_h_table"))
 errors = cache.arrow_table(f"validation-errors|{choice}|{tr.lang}", lambda: figs.error_table(rows, tr))
 st.dataframe(errors, hide_index=True, column_config=validation_data.column_config(tr))

@@ -260,7 +260,7 @@ def test_controls_read_whole_in_a_900_px_frame(server, browser, lang):
     chosen = pg.locator(f"{boxes} input").evaluate_all("xs => xs.map(x => x.value)")
     assert Translator(lang)("pl_spec_mtp") in chosen
     assert pg.evaluate(CUT_TEXT, boxes) == []
-    _open(pg, server, "economics", f"lang={lang}&embed=true")
+    _open(pg, server, "economics", f"lang={lang}&embed=true&more=true")  # the TCO: below the page's fold
     use_tco = '[data-testid="stMain"] [class*="st-key-econ-use_tco"]'
     assert Translator(lang)("ec_use_tco") in pg.locator(use_tco).inner_text()
     assert pg.evaluate(CUT_TEXT, use_tco) == []
@@ -274,7 +274,7 @@ def test_validation_summary_tables_fit_a_900_px_frame(server, browser, lang):
     chosen for the scatter all show in their box (in two-thirds of the width the fifth was hidden: 'no e')."""
     context = browser.new_context(viewport={"width": 900, "height": 700})
     pg = context.new_page()
-    _open(pg, server, "validation", f"lang={lang}&embed=true")
+    _open(pg, server, "validation", f"lang={lang}&embed=true&more=true")  # the bands: below the page's fold
     _no_exception(pg)
     tables = pg.locator('[data-testid="stTable"]')
     assert tables.count() == 2 and Translator(lang)("val_band_col_coverage") in tables.nth(1).inner_text()
@@ -353,7 +353,7 @@ def test_chart_titles_fit_their_chart_and_clear_its_legend_in_a_900_px_frame(ser
     sections = [("planner", f"planner_section={s}&") for s in ("gpus", "capacity", "speculative", "levers")]
     for name, section in [(name, "") for name in PAGES] + sections:  # the Planner's tabs each drawn
         for scenario in ("", "model=deepseek-r1&hardware=b200&gpus=8&"):  # labels and legends differ
-            _open(pg, server, URL_PATHS[name], f"{section}{scenario}lang={lang}&embed=true")
+            _open(pg, server, URL_PATHS[name], f"{section}{scenario}lang={lang}&embed=true&more=true")  # every chart
             _no_exception(pg)
             if found := pg.evaluate(TITLES_CUT):
                 cut[f"{name}?{section}{scenario}"] = found
@@ -383,7 +383,7 @@ def test_methodology_formulas_fit_a_900_px_frame(server, browser, lang):
     fraction's numerator lost its top: 'F' read as 'F'')."""
     context = browser.new_context(viewport={"width": 900, "height": 700})
     pg = context.new_page()
-    _open(pg, server, "methodology", f"gpus=8&lang={lang}&embed=true")
+    _open(pg, server, "methodology", f"gpus=8&lang={lang}&embed=true&more=true")  # below the fold too
     _no_exception(pg)
     formulas = pg.locator(".katex-display")
     assert formulas.count() >= 10 and any("comm" in t for t in formulas.all_text_contents())

@@ -295,19 +295,20 @@ def test_one_number_of_decimals_per_column():
 @pytest.mark.parametrize("lang", [EN, ZH])
 def test_breakdown_table_has_uniform_decimals(lang):
     """Issue 19: Breakdown's table printed 21.934, 0.1, 1.25 in one column; now every cell of a column has the same
-    number of decimals (fmt.column_decimals), the numbers still numeric for sorting and copying."""
+    number of decimals (fmt.column_decimals, at least one: the column config the page sends), the numbers still
+    numeric for sorting and copying."""
     from tests.test_figures_roofline_breakdown import _est
     from tpot_model import IDEAL
+    from ui import cache
     from ui.figures import breakdown as bd
 
     table = bd.decomposition_table(_est(), _est(profile=IDEAL), lang)
-    styler = bd.decomposition_display(table, lang)
-    shown = [line.split("\t") for line in styler.hide(axis="index").to_string(delimiter="\t").splitlines()[1:]]
-    for j, col in enumerate(table.columns[1:], start=1):
-        decimals = {len(row[j].partition(".")[2]) for row in shown}
-        assert len(decimals) == 1, (col, [row[j] for row in shown])
-        assert all(not row[j] or row[j][-1].isdigit() for row in shown)
-    assert {len(row[2].partition(".")[2]) for row in shown} == {1}  # % of TPOT to one decimal
+    columns = cache.number_columns(table, lo=1)
+    assert set(columns) == set(table.columns[1:])  # every number column; the parts' names as they are
+    for col, config in columns.items():
+        d = fmt.column_decimals(table[col].to_numpy(), lo=1)
+        assert d >= 1 and config["type_config"]["format"] == f"%.{d}f", (col, config)
+    assert columns[lang("breakdown_col_pct")]["type_config"]["format"] == "%.1f"  # % of TPOT to one decimal
     assert table[lang("breakdown_col_ms")].dtype.kind == "f"
 
 

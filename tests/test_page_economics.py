@@ -144,7 +144,7 @@ def test_tco_part_edit_changes_the_result():
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
 def test_embed_keeps_the_csv_downloads_with_basis_and_date(lang):
-    at = run_page("economics", **Q, embedded=True, lang=lang)
+    at = run_page("economics", **Q, embedded=True, lang=lang, more="true")  # the revenue: below the page's fold
     assert not at.exception
     labels = [b.label for b in at.get("download_button")]
     assert Translator(lang)("ec_rev_csv") in labels
@@ -216,7 +216,7 @@ def test_gaudi3_tco_starts_from_its_published_list_price():
 def test_embed_draws_every_economics_view_with_its_csv(lang):
     """In the embed: capacity, TCO breakdown and revenue along the frontier drawn, each with its CSV download (in the
     downloads section at the end of the page)."""
-    at = run_page("economics", **Q, embedded=True, lang=lang)
+    at = run_page("economics", **Q, embedded=True, lang=lang, more="true")  # the whole page, not only above its fold
     assert not at.exception
     at.session_state["embed.downloads"] = True  # the charts' downloads: in the section at the end of the embed view
     at.run()

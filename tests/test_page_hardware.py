@@ -191,7 +191,7 @@ def test_mlperf_section_follows_the_vendor_filter_and_is_absent_without_results(
 
 
 def test_mlperf_section_in_the_embed_view():
-    at = run_page("hardware", embedded=True, model="llama-2-70b")
+    at = run_page("hardware", embedded=True, model="llama-2-70b", more="true")  # below the page's fold
     assert not at.exception
     assert any(f["layout"]["title"]["text"] == EN("hw_mlperf_title", model="Llama 2 70B") for f in figures(at))
     alone = run_page("hardware", embedded=True, only="hardware-mlperf", model="llama-2-70b")  # the chart by itself

@@ -229,6 +229,11 @@ def test_embed_collapses_a_pages_own_controls_too(page, key):
     at = run_page(page, embedded=True)
     assert not at.exception, at.exception
     (box,) = [e for e in at.expander if e.label == EN("embed_page_controls")]
+    if page != "economics":  # the Frontier's and the Planner's: sent only once the section is opened
+        assert not {getattr(w, "key", None) for kind in WIDGET_KINDS for w in box.get(kind)}
+        at.session_state["embed.page_controls"] = True
+        at.run()
+        (box,) = [e for e in at.expander if e.label == EN("embed_page_controls")]
     assert key in {getattr(w, "key", None) for kind in WIDGET_KINDS for w in box.get(kind)}
     full = run_page(page)
     assert not full.exception and not [e for e in full.expander if e.label == EN("embed_page_controls")]
@@ -250,6 +255,74 @@ def test_embed_only_draws_a_chart_from_a_closed_section(lang):
     assert _widgets(at) == 0 and len(at.sidebar) == 0 and not at.get("arrow_data_frame")
     (caption,) = [c.value for c in at.caption]
     assert f"[{tr('embed_full_view')}](?" in caption and tr("export_price_each_chip", basis="")[:6] in caption
+
+
+# the long pages' folds in the embed view: the string naming what is below each
+FOLDS = {"breakdown": "embed_more_breakdown", "cost": "embed_more_cost", "economics": "embed_more_economics",
+         "frontier": "embed_more_frontier", "hardware": "embed_more_hardware", "methodology": "embed_more_methodology",
+         "validation": "embed_more_validation"}  # fmt: skip
+
+
+def _shown(at) -> list:
+    """What a run drew of the page: its charts' titles and its paragraphs."""
+    return [f["layout"]["title"]["text"] for f in figures(at)] + [m.value for m in at.markdown]
+
+
+@pytest.mark.parametrize("page", sorted(FOLDS))
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_embed_runs_a_long_page_up_to_its_fold_and_the_rest_on_request(page, lang):
+    """Issue 19 (fifty readers of one wiki link): in the embed view a long page is run and sent up to its fold (what
+    a 900 x 700 frame shows: Cost's numbers and its cost chart); "Show the rest of this page: <what>" runs the rest,
+    and so does a link with ?more=true. The full view has no fold."""
+    tr = Translator(lang)
+    link = dict(model="deepseek-v3", hardware="b200", gpus="8", batch="64", lang=lang)
+    at = run_page(page, embedded=True, **link)
+    assert not at.exception, at.exception
+    more = at.toggle(key="embed.more")
+    assert more.label == tr("embed_more", what=tr(FOLDS[page])) and more.value is False
+    folded = _shown(at)
+    more.set_value(True).run()
+    assert not at.exception, at.exception
+    whole = _shown(at)
+    assert len(whole) > len(folded) and set(folded) <= set(whole)
+    by_link = run_page(page, embedded=True, more="true", **link)
+    assert _shown(by_link) == whole and by_link.toggle(key="embed.more").value is True
+    full = run_page(page, **link)
+    assert not full.exception and "embed.more" not in [t.key for t in full.toggle]
+    assert [f["layout"]["title"]["text"] for f in figures(full)] == [f["layout"]["title"]["text"] for f in figures(at)]
+
+
+def test_embed_fold_on_cost_keeps_the_numbers_and_the_cost_chart():
+    """Cost's embed view before its fold: the headline numbers and the cost chart, not the four charts below (their
+    downloads come with them); the full view's link leaves ?more out."""
+    at = run_page("cost", embedded=True, model="deepseek-v3", hardware="b200", gpus="8", more="false")
+    assert not at.exception
+    assert [f["export"]["filename"].split("_")[0] for f in _payloads(at)] == ["cost-by-batch"]
+    assert any("headline-row" in m.value for m in at.markdown)
+    # a chart below the fold embedded alone is drawn; its link to the full view leaves the embed's ?more out
+    alone = run_page("cost", embedded=True, only="cost-heatmap", more="true", model="deepseek-v3")
+    assert [f["export"]["filename"].split("_")[0] for f in _payloads(alone)] == ["cost-heatmap"]
+    link = alone.caption[0].value.split("](?", 1)[1]
+    assert "model=deepseek-v3" in link and "more=" not in link and "only=" not in link
+
+
+def test_embed_leaves_the_links_url_as_it_is_until_the_scenario_changes():
+    """A wiki reader's run of its link sends no URL rewrite (one message and ~0.5 ms of server time a reader): the
+    link already says the scenario. A change in the embed's controls writes the whole scenario, as the full view
+    does on its first run."""
+    link = dict(model="deepseek-v3", hardware="b200", gpus="8", batch="64")
+    at = run_page("cost", embedded=True, **link)
+    assert not at.exception
+    assert dict(at.query_params) == link
+    at.session_state["batch"] = 32
+    at.run()
+    assert at.query_params["batch"] == "32" and at.query_params["kv"]  # the whole scenario, changed
+    full = run_page("cost", **link)
+    assert full.query_params["batch"] == "64" and full.query_params["kv"]
+
+
+def _payloads(at) -> list[dict]:
+    return [json.loads(el.proto.bytes) for el in at.get("bidi_component") if el.proto.bytes]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
@@ -284,7 +357,7 @@ def test_chart_elements_carry_no_translations_nor_escaped_slashes():
     arrays) and parses to the same figure."""
     from ui import chart
 
-    at = run_page("cost", embedded=True)
+    at = run_page("cost", embedded=True, more="true")  # the whole page: its five charts
     elements = [el.proto for el in at.get("bidi_component") if el.proto.component_name == chart.CHART_COMPONENT]
     assert len(elements) == 5
     for el in elements:

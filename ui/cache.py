@@ -208,18 +208,28 @@ def arrow_table(key: str, _build) -> pa.Table:
     return built(key, lambda: pa.Table.from_pandas(_build(), preserve_index=False))
 
 
+def arrow_table_with_decimals(key: str, _build, *, lo: int = 0) -> tuple[pa.Table, dict]:
+    """arrow_table of `_build()` and its number_columns (decimals at least `lo`), once per server for each key."""
+
+    def both() -> tuple[pa.Table, dict]:
+        table = _build()
+        return pa.Table.from_pandas(table, preserve_index=False), number_columns(table, lo=lo)
+
+    return built(key, both)
+
+
 def numeric_columns(table: pa.Table) -> list[str]:
     """The names of an Arrow table's number columns."""
     return [f.name for f in table.schema if pa.types.is_integer(f.type) or pa.types.is_floating(f.type)]
 
 
-def number_columns(table) -> dict:
+def number_columns(table, *, lo: int = 0) -> dict:
     """st.dataframe column_config for a table's float columns, each with one count of decimals down the column
-    (fmt.column_decimals; thousands separators where it needs none)."""
+    (fmt.column_decimals, at least `lo`; thousands separators where it needs none)."""
     out = {}
     for c in table.columns:
         if table[c].dtype.kind == "f":
-            d = fmt.column_decimals(table[c].to_numpy())
+            d = fmt.column_decimals(table[c].to_numpy(), lo=lo)
             out[c] = st.column_config.NumberColumn(format="localized" if d == 0 else f"%.{d}f")
     return out
 

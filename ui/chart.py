@@ -4,6 +4,7 @@ the page as a zip sharing one plotly.js); and the single-chart embed view (?embe
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Callable
@@ -18,12 +19,12 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from . import cache, controls, expanders, export
-from .embed import embedded, full_view_query
+from .embed import embedded, full_view_query, more_requested
 from .figures import common as figure_common
 from .i18n import Translator
 from .state import sanitize
 
-__all__ = ["embedded", "figure", "only_view", "page_downloads", "slug", "start_page"]
+__all__ = ["embedded", "figure", "fold", "only_view", "page_downloads", "run_page", "slug", "start_page"]
 
 # no "Share chart" button: plotly.js 4 would offer to upload the chart's data to Plotly Cloud
 PLOTLY_CONFIG = {"displaylogo": False, "responsive": True, "showSendToCloud": False}
@@ -63,6 +64,10 @@ _PAGE_CHARTS: ContextVar[list | None] = ContextVar("tpot_page_charts", default=N
 _RUN_ABOUT: ContextVar[dict | None] = ContextVar("tpot_run_about", default=None)
 _DOWNLOADS_SLOT: ContextVar = ContextVar("tpot_downloads_slot", default=None)  # embed view: where downloads go
 _ONLY_MISSING = "_only_missing"  # session key: (page, id asked for, its chart ids) after a run found no such chart
+
+
+class _Folded(BaseException):  # noqa: N818 - not an error (see _Drawn)
+    """The embed view has reached the page's fold and the reader has not asked for the rest: the run ends there."""
 
 
 class _Drawn(BaseException):  # noqa: N818 - not an error: a BaseException, so that no page's `except` holds it
@@ -234,6 +239,23 @@ def start_page() -> None:
     _PAGE_CHARTS.set([])
     _RUN_ABOUT.set({})
     _DOWNLOADS_SLOT.set(st.container() if embedded() else None)  # a block: nothing shown while it holds nothing
+
+
+def fold(tr: Translator, what: str) -> None:
+    """The end of what a wiki's frame shows of a page first (?embed=true): the rest of the page (`what` names it) is
+    run and sent only once the reader turns on "Show the rest of this page" (or the link says ?more=true). Fifty
+    readers of a link do not pay for sections below a 700 px frame that most of them never scroll to. Nothing in the
+    full view, nor in the single-chart view (the chart asked for may be below)."""
+    if not embedded() or _ONLY.get() is not None:
+        return
+    if not st.toggle(tr("embed_more", what=what), value=more_requested(), key="embed.more"):
+        raise _Folded
+
+
+def run_page(page) -> None:
+    """Run the page (st.navigation's); in the embed view, up to its fold unless the rest is asked for."""
+    with contextlib.suppress(_Folded):
+        page.run()
 
 
 def page_downloads(tr: Translator, page_id: str = "") -> None:

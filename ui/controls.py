@@ -193,12 +193,18 @@ def sidebar() -> ScenarioState:
 
 
 def _mirror(state: ScenarioState) -> ScenarioState:
-    """Write the scenario into the URL, beside the pages' own parameters."""
+    """Write the scenario into the URL, beside the pages' own parameters (in the embed view, once it differs from the
+    link's)."""
     owned = set(_FIELDS) | set(uploads.KINDS.values())
     now = st.query_params.to_dict()
+    # a wiki reader's run of its link: the frame's URL is not seen, and the full view's link carries the link's own
+    # scenario; no message to the browser
+    unchanged = embed.embedded() and not any(p in now for p in uploads.KINDS.values())
+    if unchanged and _parsed_link(tuple(sorted(now.items()))) == (state, ()):
+        return state
     others = {k: v for k, v in now.items() if k not in owned}  # pages' own parameters
     wanted = {**others, **state.to_query(), **uploads.url_params(state)}
-    if wanted != now:  # unchanged (a reader's run of a link): no message to the browser
+    if wanted != now:
         st.query_params.from_dict(wanted)
     return state
 
@@ -322,9 +328,13 @@ def export_about() -> dict:
     )
 
 
-def page_controls(tr):
+def page_controls(tr, *, lazy: bool = False):
     """Where a page's own controls go: in the embed view a closed expander above the page's first chart (a wiki's
-    frame shows the chart, not a wall of inputs; the values still hold), else the page itself."""
-    if embed.embedded():
-        return st.expander(tr("embed_page_controls"), expanded=False)
-    return contextlib.nullcontext()
+    frame shows the chart, not a wall of inputs; the values still hold), else the page itself. `lazy` (a page that
+    reads its inputs from session state, set before its widgets): in the embed view the widgets are sent only once
+    the expander is opened (a dozen widgets cost every reader of a wiki link ~10 ms); None while it is closed."""
+    if not embed.embedded():
+        return contextlib.nullcontext()
+    if lazy:
+        return expanders.lazy_expander(tr("embed_page_controls"), "embed.page_controls")
+    return st.expander(tr("embed_page_controls"), expanded=False)

@@ -1,5 +1,6 @@
 """The embed views of a page (in a wiki's iframe): ``?embed=true`` (the page, its controls collapsed above the
-content) and ``?embed=true&only=<chart>`` (one chart alone, with its caption and a link to the full view)."""
+content; a long page up to its fold, the rest on request or with ``&more=true``: ui.chart.fold) and
+``?embed=true&only=<chart>`` (one chart alone, with its caption and a link to the full view)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
+MORE_PARAM = "more"  # ?more=true: the whole page in the embed view, not only what comes before its fold
 ONLY_PARAM = "only"  # ?only=<chart id>: the chart ids are the start of the download file names (ui.chart.slug)
 _CHART_ID = re.compile(r"[a-z0-9-]{1,60}")
 
@@ -26,11 +28,20 @@ def only_requested() -> str | None:
     return value or None
 
 
+def more_requested() -> bool:
+    """Whether the link asks for the whole page in the embed view (?more=true), not only what is above its fold."""
+    return st.query_params.get(MORE_PARAM, "").strip().lower() in ("true", "1", "yes")
+
+
 def valid_chart_id(value: str) -> bool:
     return bool(_CHART_ID.fullmatch(value))
 
 
 def full_view_query() -> str:
     """The page's URL query without the embed parameters: the link from an embedded chart to its full view."""
-    params = {k: v for k, v in st.query_params.to_dict().items() if k not in (ONLY_PARAM, "embed", "embed_options")}
+    params = {
+        k: v
+        for k, v in st.query_params.to_dict().items()
+        if k not in (ONLY_PARAM, MORE_PARAM, "embed", "embed_options")
+    }
     return urlencode(params)

@@ -423,17 +423,6 @@ def decomposition_table(est: Estimate, ideal: Estimate | None, tr: Translator = 
     return pd.DataFrame(table)
 
 
-def decomposition_display(table: pd.DataFrame, tr: Translator = EN):
-    """decomposition_table for st.dataframe: each column with one number of decimals (fmt.column_decimals: ms columns
-    to 3 significant figures of their total, at least 1 decimal; % with 1), the numbers kept numeric. A Styler."""
-    formats = {}
-    for col in table.columns[1:]:
-        values = table[col].to_numpy(dtype=float)
-        d = 1 if col == tr("breakdown_col_pct") else fmt.column_decimals(values, lo=1)
-        formats[col] = lambda v, d=d: fmt.fixed(v, d)
-    return table.style.format(formats)
-
-
 def largest_part(est: Estimate, tr: Translator = EN) -> str:
     """One sentence: the biggest bucket of the scenario's TPOT and its share."""
     parts = {k: float(v) for k, v in est.breakdown_s.items()}
