@@ -127,19 +127,24 @@ if price_known:
 # --- sweeps: one vectorised model call over the batch values (always: the frontier uses it) or the contexts
 batches = figs.batch_grid(state.batch)
 by_batch = controls.evaluate(state, batch=batches)
-c = st.columns([1, 2])
-sweep = c[0].radio(
-    tr("ce_sweep"), figs.SWEEPS, format_func=lambda v: tr(f"ce_sweep_{v}"), key="cost.sweep", horizontal=True
-)
+# the chart's own inputs: on the page; in the embed view in a closed section above the chart, sent once opened
+st.session_state.setdefault("cost.sweep", figs.SWEEPS[0])
+st.session_state.setdefault("cost.cost_unit", figs.COST_UNITS[0])
+if (controls_box := controls.page_controls(tr, lazy=True)) is not None:
+    with controls_box:
+        c = st.columns([1, 2])
+        c[0].radio(tr("ce_sweep"), figs.SWEEPS, format_func=lambda v: tr(f"ce_sweep_{v}"), key="cost.sweep",
+                   horizontal=True, persist_state="session")  # fmt: skip
+        if price_known:
+            c[1].radio(tr("ce_unit"), figs.COST_UNITS, format_func=lambda v: tr(f"ce_unit_{v}"), key="cost.cost_unit",
+                       horizontal=True, persist_state="session")  # fmt: skip
+sweep, unit = st.session_state["cost.sweep"], st.session_state["cost.cost_unit"]
 if sweep == "batch":
     x, run, scenario_x = batches, by_batch, state.batch
 else:
     x = figs.context_grid(model.max_context_tokens, state.context)
     run, scenario_x = controls.evaluate(state, context_tokens=x), max(state.context, figs.MIN_SWEEP_CONTEXT)
 if price_known:
-    unit = c[1].radio(
-        tr("ce_unit"), figs.COST_UNITS, format_func=lambda v: tr(f"ce_unit_{v}"), key="cost.cost_unit", horizontal=True
-    )
     chart.figure(
         lambda: figs.cost_curve(
             x,

@@ -92,6 +92,22 @@ def test_sweep_and_unit_radios():
     assert np.all(np.diff(y) < 0)  # longer context: fewer tokens per dollar
 
 
+def test_embed_holds_the_sweep_and_unit_while_their_section_is_closed():
+    """In the embed view the cost chart's sweep and unit wait in the closed "This page's settings" section (sent once
+    opened, issue 19); chosen there, they hold once it is closed again."""
+    at = run_page("cost", embedded=True)
+    assert not at.exception and "cost.sweep" not in [r.key for r in at.radio]
+    at.session_state["embed.page_controls"] = True
+    at.run()
+    at.radio(key="cost.sweep").set_value("context").run()
+    at.radio(key="cost.cost_unit").set_value("tokens_per_usd").run()
+    at.session_state["embed.page_controls"] = False
+    at.run()
+    assert not at.exception and not at.radio
+    fig = _fig(at, EN("ce_cost_title_context"))
+    assert fig["layout"]["yaxis"]["title"]["text"] == EN("ce_axis_tokens_per_usd")
+
+
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
 def test_frontier_has_one_orientation_and_no_axes_choice(lang):
     """Issue 19: ONE orientation for throughput-latency curves, InferenceX's (tok/s per user across, tok/s per GPU

@@ -222,14 +222,14 @@ def test_embed_only_draws_a_chart_from_a_closed_planner_tab(chart_id):
 
 
 @pytest.mark.parametrize(("page", "key"), [("frontier", "frontier.hardware"), ("planner", "planner.target"),
-                                          ("economics", "econ.chips")])  # fmt: skip
+                                          ("economics", "econ.chips"), ("cost", "cost.sweep")])  # fmt: skip
 def test_embed_collapses_a_pages_own_controls_too(page, key):
     """A 900 x 700 wiki frame of /frontier showed only the page's own inputs: in the embed view they sit in one
     closed expander above the first chart (their values still hold); in the full view they are on the page."""
     at = run_page(page, embedded=True)
     assert not at.exception, at.exception
     (box,) = [e for e in at.expander if e.label == EN("embed_page_controls")]
-    if page != "economics":  # the Frontier's and the Planner's: sent only once the section is opened
+    if page != "economics":  # the Frontier's, the Planner's and Cost's: sent only once the section is opened
         assert not {getattr(w, "key", None) for kind in WIDGET_KINDS for w in box.get(kind)}
         at.session_state["embed.page_controls"] = True
         at.run()
