@@ -292,6 +292,14 @@ def test_embed_runs_a_long_page_up_to_its_fold_and_the_rest_on_request(page, lan
     assert [f["layout"]["title"]["text"] for f in figures(full)] == [f["layout"]["title"]["text"] for f in figures(at)]
 
 
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_embed_more_with_a_bad_value_says_so_and_stops_at_the_fold(lang):
+    at = run_page("cost", embedded=True, more="perhaps<b>", lang=lang)
+    assert not at.exception
+    assert [w.value for w in at.warning] == [Translator(lang)("embed_more_bad", given="perhapsb")]
+    assert at.toggle(key="embed.more").value is False and len(_payloads(at)) == 1
+
+
 def test_embed_fold_on_cost_keeps_the_numbers_and_the_cost_chart():
     """Cost's embed view before its fold: the headline numbers and the cost chart, not the four charts below (their
     downloads come with them); the full view's link leaves ?more out."""

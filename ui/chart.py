@@ -248,7 +248,9 @@ def fold(tr: Translator, what: str) -> None:
     full view, nor in the single-chart view (the chart asked for may be below)."""
     if not embedded() or _ONLY.get() is not None:
         return
-    if not st.toggle(tr("embed_more", what=what), value=more_requested(), key="embed.more"):
+    if (asked := more_requested()) is None:
+        st.warning(tr("embed_more_bad", given=sanitize(st.query_params.get("more", ""))), icon=":material/warning:")
+    if not st.toggle(tr("embed_more", what=what), value=bool(asked), key="embed.more"):
         raise _Folded
 
 

@@ -28,9 +28,14 @@ def only_requested() -> str | None:
     return value or None
 
 
-def more_requested() -> bool:
-    """Whether the link asks for the whole page in the embed view (?more=true), not only what is above its fold."""
-    return st.query_params.get(MORE_PARAM, "").strip().lower() in ("true", "1", "yes")
+_YES, _NO = ("true", "1", "yes"), ("false", "0", "no", "")
+
+
+def more_requested() -> bool | None:
+    """Whether the link asks for the whole page in the embed view (?more=true), not only what is above its fold;
+    None for a value that is neither yes nor no (its notice says so)."""
+    value = st.query_params.get(MORE_PARAM, "").strip().lower()
+    return True if value in _YES else False if value in _NO else None
 
 
 def valid_chart_id(value: str) -> bool:
