@@ -187,6 +187,23 @@ def test_embed_view(server, page):
     assert "model=deepseek-v3" in page.url  # the rest of the scenario kept
 
 
+def test_embed_long_page_up_to_its_fold(server, browser):
+    """Cost embedded in a 900 x 700 wiki frame (issue 19, fifty readers of one link): its numbers and the cost chart,
+    then the switch naming what is below; turned on, the page's other four charts are drawn."""
+    context = browser.new_context(viewport={"width": 900, "height": 700})
+    pg = context.new_page()
+    _open(pg, server, "cost", "model=deepseek-v3&hardware=b200&gpus=8&weights=fp8&batch=64&embed=true")
+    _no_exception(pg)
+    assert pg.locator(".js-plotly-plot").count() == 1
+    more = pg.locator('[class*="st-key-embed-more"]')
+    assert more.inner_text().strip() == EN("embed_more", what=EN("embed_more_cost"))
+    more.locator("label").click()
+    pg.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length === 5", timeout=90_000)
+    _settle(pg)
+    _no_exception(pg)
+    context.close()
+
+
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
 def test_embed_one_chart_alone(server, browser, lang):
     """?embed=true&only=roofline on /roofline, in a 900 x 700 frame: exactly one chart, on screen, with its scenario
