@@ -200,6 +200,28 @@ def test_demand_as_requests_per_day_uses_the_sidebar_lengths():
     assert by_requests.equals(at.dataframe[0].value)
 
 
+def test_embed_holds_the_demand_while_its_section_is_closed():
+    """In the embed view the demand, target and chips wait in the closed "This page's settings" section (sent once
+    opened, issue 19: a wiki reader pays for no input it does not open); set there, they hold once it is closed
+    again: the capacity table is the one for that demand, the same as the full view's for it."""
+    at = run_page("economics", **Q, embedded=True)
+    assert not at.exception and not at.number_input and not at.multiselect
+    default = at.dataframe[0].value
+    at.session_state["embed.page_controls"] = True
+    at.run()
+    at.number_input(key="econ.out").set_value(51.2).run()
+    at.multiselect(key="econ.chips").set_value(["h200", "b200"]).run()
+    at.session_state["embed.page_controls"] = False
+    at.run()
+    assert not at.exception and not at.number_input
+    table = at.dataframe[0].value
+    assert len(table) == 2 and not table.equals(default)
+    full = run_page("economics", **Q)
+    full.number_input(key="econ.out").set_value(51.2).run()
+    full.multiselect(key="econ.chips").set_value(["h200", "b200"]).run()
+    assert table.equals(full.dataframe[0].value)
+
+
 def test_gaudi3_tco_starts_from_its_published_list_price():
     """No TCO tier for Gaudi 3: the capex starts from Intel's $15,625 per accelerator (2024-06-04), said so, and the
     result is economics.tco of those parts (900 W board, the generic financing)."""

@@ -229,11 +229,10 @@ def test_embed_collapses_a_pages_own_controls_too(page, key):
     at = run_page(page, embedded=True)
     assert not at.exception, at.exception
     (box,) = [e for e in at.expander if e.label == EN("embed_page_controls")]
-    if page != "economics":  # the Frontier's, the Planner's and Cost's: sent only once the section is opened
-        assert not {getattr(w, "key", None) for kind in WIDGET_KINDS for w in box.get(kind)}
-        at.session_state["embed.page_controls"] = True
-        at.run()
-        (box,) = [e for e in at.expander if e.label == EN("embed_page_controls")]
+    assert not {getattr(w, "key", None) for kind in WIDGET_KINDS for w in box.get(kind)}  # sent once it is opened
+    at.session_state["embed.page_controls"] = True
+    at.run()
+    (box,) = [e for e in at.expander if e.label == EN("embed_page_controls")]
     assert key in {getattr(w, "key", None) for kind in WIDGET_KINDS for w in box.get(kind)}
     full = run_page(page)
     assert not full.exception and not [e for e in full.expander if e.label == EN("embed_page_controls")]

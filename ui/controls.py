@@ -40,6 +40,7 @@ from .state import (
 _FIELDS = [f.name for f in fields(ScenarioState)]
 _INIT_FLAG = "_scenario_initialised"
 _NOTICES = "_url_notices"
+_DRAWN = "_scenario_widgets_drawn"  # the scenario's widgets have been drawn in this session
 
 
 def _require_navigation() -> None:
@@ -103,13 +104,15 @@ def sidebar() -> ScenarioState:
     tr = translator()
     embedded = embed.embedded()
     if embedded:
-        for key in _FIELDS:  # kept while their widgets are not drawn (Streamlit drops an undrawn widget's value)
-            st.session_state[key] = st.session_state[key]
+        if st.session_state.get(_DRAWN):  # kept while their widgets are not drawn (Streamlit drops an undrawn
+            for key in _FIELDS:  # widget's value); a reader who never opened the controls holds plain values
+                st.session_state[key] = st.session_state[key]
         frame = expanders.lazy_expander(tr("embed_controls"), "embed.controls")
         if frame is None:
             return _mirror(scenario_state())
     else:
         frame = st.sidebar
+    st.session_state[_DRAWN] = True
     with frame:
         st.selectbox(tr("control_lang"), list(LANGUAGES), format_func=LANGUAGES.get, key="lang")
         tr = translator()
@@ -319,13 +322,18 @@ def _value_key(name: str, value: object) -> str:
 
 
 def export_about() -> dict:
-    """The sidebar scenario as an export states it (export.scenario_fields): ids, names, numbers, price basis."""
+    """The sidebar scenario as an export states it (export.scenario_fields): ids, names, numbers, price basis. Worked
+    out once per server for each scenario and language (a copy: the caller may add to it)."""
     state = scenario_state()
-    est = evaluate(state)
-    tr = translator()
-    return export.scenario_fields(  # the chip '(announced)' when not shipping: exports carry the mark too
-        state, est, est.model.name, fmt.chip(est.hardware, tr), profile_label(est.profile, tr)
-    )
+
+    def about() -> dict:
+        est = evaluate(state)
+        tr = translator()
+        return export.scenario_fields(  # the chip '(announced)' when not shipping: exports carry the mark too
+            state, est, est.model.name, fmt.chip(est.hardware, tr), profile_label(est.profile, tr)
+        )
+
+    return dict(cache.built("about|" + cache.scenario_key(state), about))
 
 
 def page_controls(tr, *, lazy: bool = False):
