@@ -527,3 +527,25 @@ def test_nvfp4_moe_layers_pay_the_profiles_fraction_of_the_moe_layer_cost():
     assert overhead_s("mxfp4") == pytest.approx(100e-6 * layers, rel=1e-12)
     assert overhead_s("nvfp4", TINY_DENSE) == 0.0
     assert overhead_s("nvfp4", hw=TOY_GPU) == pytest.approx(100e-6 * layers, rel=1e-12)  # bf16 math: unpacked
+
+
+def test_moe_layers_on_an_amd_gpu_pay_the_profiles_rocm_factor():
+    """On an AMD GPU (ROCm's MoE kernels) an MoE layer's fixed cost is the profile's rocm_moe_cost_factor times its
+    cost elsewhere: hand-worked on the tiny MoE model, 100 µs per MoE layer and a factor of 1.25 (125 µs a layer),
+    with NVFP4's fraction of 0.7 on top where it applies (87.5 µs); the same chip from another vendor pays 100 µs; a
+    dense model none."""
+    from dataclasses import replace
+
+    p = replace(IDEAL, moe_layer_overhead_s=100e-6, nvfp4_moe_cost_fraction=0.7, rocm_moe_cost_factor=1.25)
+    fp4_gpu = replace(TOY_GPU, dense_flop_per_s={**TOY_GPU.dense_flop_per_s, "fp4": 4 * TOY_BF16})
+    amd = replace(fp4_gpu, vendor="AMD")
+
+    def overhead_s(weights: str, hw, model=TINY_MOE) -> float:
+        est = estimate(model, hw, Scenario(weights=weights, batch=1, context_tokens=64, output_tokens=8), p)
+        return float(est.decode.breakdown_s["overhead"])
+
+    layers = TINY_MOE.num_moe_layers
+    assert overhead_s("fp8", amd) == pytest.approx(125e-6 * layers, rel=1e-12)
+    assert overhead_s("nvfp4", amd) == pytest.approx(87.5e-6 * layers, rel=1e-12)
+    assert overhead_s("fp8", fp4_gpu) == pytest.approx(100e-6 * layers, rel=1e-12)
+    assert overhead_s("fp8", amd, TINY_DENSE) == 0.0

@@ -472,6 +472,21 @@ def test_a_held_out_device_never_informs_its_own_prediction(rows):
     assert not np.array_equal(a.predicted_tpot_s[~held], b.predicted_tpot_s[~held])
 
 
+def test_the_rocm_factor_is_fitted_only_with_an_amd_gpu_among_the_rows(rows):
+    """The serving base tells an MoE layer's cost on an AMD GPU from its cost elsewhere only because SGLang runs on
+    both: with every row, its ROCm factor is above 1 (what typical holds, and every serving-fitted engine
+    inherits); with MI355X, the only AMD GPU, held out, nothing in the rows moves it from its prior of 1, for the
+    base and every engine."""
+    typical = load_profiles()["typical"]
+    base, engines = sc.fit_serving_all(rows, typical)
+    assert base.rocm_moe_cost_factor > 1.1
+    assert typical.rocm_moe_cost_factor == base.rocm_moe_cost_factor
+    assert {p.rocm_moe_cost_factor for p in engines.values()} == {base.rocm_moe_cost_factor}
+    held_base, held = sc.fit_serving_all(rows, typical, exclude_device="mi355x")
+    assert held_base.rocm_moe_cost_factor == 1.0
+    assert {p.rocm_moe_cost_factor for p in held.values()} == {1.0}
+
+
 def test_calibrate_reports_the_serving_loho(rows, cv):
     reports, _, base = sc.serving_calibrate(rows, resolve_profile("typical"))
     text = sc.format_serving_report(rows, reports, cv, "serving.csv", base)

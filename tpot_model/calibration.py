@@ -54,7 +54,9 @@ from .roofline import (
     fused_nvfp4_moe,
     is_weight_only,
     link_peak_bytes_per_s,
+    moe_cost_s,
     rates_for,
+    runs_rocm,
     sequences_charged,
     step_operator_work,
 )
@@ -461,6 +463,7 @@ class _Basis:
     layers: np.ndarray
     moe_layers: np.ndarray
     fused_nvfp4: np.ndarray  # 1 where the MoE layers pay the NVFP4 fraction (roofline.fused_nvfp4_moe), else 0
+    rocm: np.ndarray  # 1 where the MoE layers pay the ROCm factor (roofline.runs_rocm), else 0
     tp: np.ndarray  # tensor-parallel GPUs
     link: np.ndarray  # bytes/s per direction
     msg_decode: np.ndarray
@@ -564,6 +567,7 @@ def _basis(rows: Sequence[Measurement]) -> _Basis:
         fused_nvfp4=np.array(
             [float(fused_nvfp4_moe(r.scenario.weights, g)) for r, (g, _) in zip(rows, precisions, strict=True)]
         ),
+        rocm=per_row(lambda r: float(runs_rocm(r.hardware))),
         tp=tp,
         link=per_row(lambda r: link_peak_bytes_per_s(r.hardware)),
         msg_decode=per_row(lambda r: float(r.scenario.batch) * r.model.d_model * ACTIVATION_BYTES),
@@ -603,7 +607,7 @@ def _surrogate(b: _Basis, P: dict[str, np.ndarray | float]) -> np.ndarray:
     fixed = (
         P["per_token_overhead_s"]
         + P["per_layer_overhead_s"] * b.layers
-        + P["moe_layer_overhead_s"] * (1.0 + b.fused_nvfp4 * (P["nvfp4_moe_cost_fraction"] - 1.0)) * b.moe_layers
+        + moe_cost_s(P, b.fused_nvfp4, b.rocm) * b.moe_layers
         + P["per_sequence_overhead_s"] * sequences_charged(b.batch)  # one row sampled per sequence
         + b.hops * latency
     )
@@ -1041,6 +1045,8 @@ NOT_IDENTIFIED = {
     "this engine has none",
     "per_sequence_overhead_s": "batch-1 rows cannot tell a per-sequence cost from the per-step cost",
     "nvfp4_moe_cost_fraction": "only serving measurements of MoE models in NVFP4 pin it down (the pooled serving fit)",
+    "rocm_moe_cost_factor": "only serving measurements of MoE models on AMD and on other GPUs pin it down (the pooled "
+    "serving fit)",
     "flops_efficiency": "batch-1 decode is memory-bound: no row constrains it",
     "interconnect_efficiency": "at batch 1 the all-reduce messages are a few kB, their bandwidth time is negligible",
     "usable_memory_fraction": "speed measurements say nothing about memory capacity",

@@ -104,6 +104,7 @@ PARAMS = {
         _param("moe_layer_overhead_s", 0.0, 1e-3, 50e-6),
         _param("per_sequence_overhead_s", 0.0, 500e-6, 20e-6),
         _param("nvfp4_moe_cost_fraction", 0.2, 1.5, 0.5),
+        _param("rocm_moe_cost_factor", 0.5, 3.0, 0.5),
         _param("kv_gqa_reread_fraction", 0.0, 1.0, 0.5),
         # seconds per byte: 0 = no limit (the neutral prior), 1e-12 = a 1 TB/s limit
         _param("bandwidth_limit_bytes_per_s", 0.0, 5e-12, 1e-12, inverse=True),

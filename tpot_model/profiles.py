@@ -55,6 +55,9 @@ class EfficiencyProfile:
     # the MoE-layer cost with NVFP4 weights, as a fraction of moe_layer_overhead_s (Blackwell's NVFP4 MoE kernels fuse
     # routing, permutation and the grouped GEMMs: fewer launches than the FP8 path); 1 = the same cost
     nvfp4_moe_cost_fraction: float = 1.0
+    # the MoE-layer cost on AMD Instinct GPUs (ROCm's kernels), as a multiple of the cost on the others (an engine's
+    # MoE path on ROCm is another build of it: its own kernels and launches); 1 = the same cost
+    rocm_moe_cost_factor: float = 1.0
     # GQA: share of a query-head group that reads the KV cache again (0 = once per KV head, as fused/flash attention
     # kernels do; 1 = once per query head, as attention built from separate matmuls over a broadcast cache does)
     kv_gqa_reread_fraction: float = 0.0
@@ -153,6 +156,7 @@ FIELDS = (
     _field("moe_layer_overhead_s", "moe_layer_overhead_us", _US, 0.0, math.inf, lo_open=False, revisable=True),
     _field("per_sequence_overhead_s", "per_sequence_overhead_us", _US, 0.0, math.inf, lo_open=False, revisable=False),
     _field("nvfp4_moe_cost_fraction", "nvfp4_moe_cost_fraction", 1.0, 0.0, 2.0, lo_open=True, revisable=False),
+    _field("rocm_moe_cost_factor", "rocm_moe_cost_factor", 1.0, 0.0, 5.0, lo_open=True, revisable=False),
     # added for calibration (data/measurements.csv); neutral by default, so `ideal` stays the pure roofline
     _field("kv_gqa_reread_fraction", "kv_gqa_reread_fraction", 1.0, 0.0, 1.0, lo_open=False, revisable=True),
     # absent from the file = no limit

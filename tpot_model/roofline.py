@@ -923,19 +923,36 @@ def fused_nvfp4_moe(weights: NumberFormat, gemm_precision: str) -> bool:
     return weights.name == "nvfp4" and not is_weight_only(weights.bits, gemm_precision)
 
 
-def moe_layer_cost_s(profile: EfficiencyProfile, weights: NumberFormat, gemm_precision: str) -> float:
+def runs_rocm(hw: Hardware) -> bool:
+    """Whether the chip's engines run AMD's ROCm kernels (an AMD Instinct GPU): the MoE layers pay the profile's
+    rocm_moe_cost_factor."""
+    return hw.vendor == "AMD"
+
+
+def moe_layer_cost_s(profile: EfficiencyProfile, weights: NumberFormat, gemm_precision: str, hw: Hardware) -> float:
     """Fixed cost of one MoE layer in one step (router, top-k, token permutation, grouped-GEMM launches), seconds: the
-    profile's, times its NVFP4 fraction where the fused NVFP4 kernels run (fused_nvfp4_moe)."""
+    profile's, times its NVFP4 fraction where the fused NVFP4 kernels run (fused_nvfp4_moe), times its ROCm factor
+    on an AMD GPU (runs_rocm)."""
     fused = fused_nvfp4_moe(weights, gemm_precision)
-    return profile.moe_layer_overhead_s * (profile.nvfp4_moe_cost_fraction if fused else 1.0)
+    rocm = profile.rocm_moe_cost_factor if runs_rocm(hw) else 1.0
+    return profile.moe_layer_overhead_s * (profile.nvfp4_moe_cost_fraction if fused else 1.0) * rocm
 
 
-def fixed_overhead_s(m: ModelSpec, profile: EfficiencyProfile, weights: NumberFormat, gemm_precision: str) -> float:
+def moe_cost_s(P: dict, fused_nvfp4: np.ndarray, rocm: np.ndarray) -> np.ndarray:
+    """moe_layer_cost_s for many rows at once (the fitters' surrogates): P maps the profile fields to values or
+    (rows,) arrays; fused_nvfp4 and rocm are 1 where fused_nvfp4_moe and runs_rocm hold, else 0."""
+    nvfp4 = 1.0 + fused_nvfp4 * (P["nvfp4_moe_cost_fraction"] - 1.0)
+    return P["moe_layer_overhead_s"] * nvfp4 * (1.0 + rocm * (P["rocm_moe_cost_factor"] - 1.0))
+
+
+def fixed_overhead_s(
+    m: ModelSpec, profile: EfficiencyProfile, weights: NumberFormat, gemm_precision: str, hw: Hardware
+) -> float:
     """Fixed cost of one step: per step, per layer, and per MoE layer (moe_layer_cost_s)."""
     return (
         profile.per_token_overhead_s
         + profile.per_layer_overhead_s * m.num_layers
-        + moe_layer_cost_s(profile, weights, gemm_precision) * m.num_moe_layers
+        + moe_layer_cost_s(profile, weights, gemm_precision, hw) * m.num_moe_layers
     )
 
 
@@ -1000,7 +1017,7 @@ def step(
         buckets["weights"] = buckets["weights"] + np.where(cb, 0.0, o.memory_time_s - kv_t)
     buckets["communication"] = communication_s(hw, profile, collectives(m, s, work, local))
     rows = sampled_rows_per_gpu(s, work, local)
-    fixed = fixed_overhead_s(m, profile, s.weights, rates.gemm_precision)
+    fixed = fixed_overhead_s(m, profile, s.weights, rates.gemm_precision, hw)
     buckets["overhead"] = fixed + sequence_overhead_s(profile, rows) + np.zeros(shape)
     full = np.broadcast_shapes(np.shape(buckets["overhead"]), np.shape(buckets["communication"]))
     buckets = {k: v if np.shape(v) == full else np.broadcast_to(v, full) for k, v in buckets.items()}

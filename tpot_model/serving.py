@@ -204,7 +204,7 @@ def speculative(
     E = expected_tokens_per_step(acceptance, k)
     verify = steady_state(m, hw, s, profile, chunk_tokens=chunk_tokens, queries_per_sequence=k + 1.0, tokens_per_step=E)
     plain = step(m, hw, s, profile, prefill=False, work=decode_work(m, s))
-    moe = moe_layer_cost_s(profile, s.weights, rates_for(hw, profile, s).gemm_precision) if m.moe else 0.0
+    moe = moe_layer_cost_s(profile, s.weights, rates_for(hw, profile, s).gemm_precision, hw) if m.moe else 0.0
     one_layer = profile.per_layer_overhead_s + moe
     draft = mtp_cost_fraction(m) * (plain.time_s - plain.breakdown_s["overhead"]) + one_layer
     round_s = k * draft + verify.tpot_s

@@ -49,7 +49,9 @@ from .roofline import (
     communication_s,
     fused_nvfp4_moe,
     is_weight_only,
+    moe_cost_s,
     rates_for,
+    runs_rocm,
     sampled_rows_per_gpu,
     sequences_charged,
     step_operator_work,
@@ -212,7 +214,7 @@ def predict(row: ServingMeasurement, profile: EfficiencyProfile) -> tuple[float,
 
 SERVING_FREE = ("moe_layer_overhead_s",)
 # the pooled base's terms, every engine inherits the rest
-BASE_FREE = (*SERVING_FREE, "per_sequence_overhead_s", "nvfp4_moe_cost_fraction")
+BASE_FREE = (*SERVING_FREE, "per_sequence_overhead_s", "nvfp4_moe_cost_fraction", "rocm_moe_cost_factor")
 PERIOD_ATTR = "moe_layer_overhead_s"  # fitted again for the rows of each older release period
 
 
@@ -245,6 +247,7 @@ class _Basis:
     layers: np.ndarray
     moe_layers: np.ndarray
     fused_nvfp4: np.ndarray  # 1 where the MoE layers pay the NVFP4 fraction (roofline.fused_nvfp4_moe), else 0
+    rocm: np.ndarray  # 1 where the MoE layers pay the ROCm factor (roofline.runs_rocm), else 0
     high_fraction: np.ndarray
     prompt_chunks: np.ndarray
     batch: np.ndarray
@@ -308,6 +311,7 @@ def _basis(rows: Sequence[ServingMeasurement], periods: Sequence[str] = ()) -> _
         fused_nvfp4=np.array(
             [float(fused_nvfp4_moe(r.scenario.weights, g)) for r, (g, _) in zip(rows, gemm, strict=True)]
         ),
+        rocm=per_row(lambda r: float(runs_rocm(r.hardware))),
         high_fraction=np.array([float(step_kinds(r.model, r.scenario).high_fraction) for r in rows]),
         prompt_chunks=np.array([float(step_kinds(r.model, r.scenario).prompt_chunks) for r in rows]),
         batch=per_row(lambda r: float(r.scenario.batch)),
@@ -331,7 +335,7 @@ def _surrogate(b: _Basis, P: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndar
     inv_rkv = inv_bw / P["kv_bandwidth_efficiency"][:, None]
     reads = (1.0 + P["kv_gqa_reread_fraction"] * b.gqa)[:, None]
     inv_f = (1.0 / P["flops_efficiency"])[:, None]
-    moe = P["moe_layer_overhead_s"] * (1.0 + b.fused_nvfp4 * (P["nvfp4_moe_cost_fraction"] - 1.0))  # moe_layer_cost_s
+    moe = moe_cost_s(P, b.fused_nvfp4, b.rocm)
     fixed = P["per_token_overhead_s"] + P["per_layer_overhead_s"] * b.layers + moe * b.moe_layers
 
     def t(k):
@@ -639,6 +643,13 @@ def field_reasons(report: ServingFitReport, pid: str) -> dict[str, str]:
             "one MoE-layer cost for every format, SGLang's and TensorRT-LLM's NVFP4 runs on B200 were 12-33% slower "
             "than measured at concurrency 1-16 while their FP8 runs on the same chip and dates were within 10%"
         ),
+        "rocm_moe_cost_factor": (
+            "fitted once to every engine's serving measurements pooled (the serving base) and inherited: the MoE-layer "
+            "cost on AMD GPUs (ROCm's MoE kernels) as a multiple of the cost on the others; SGLang runs on both, so "
+            "the pooled fit tells them apart. With one MoE-layer cost for every vendor, SGLang's 2026 images read "
+            "8-15% slow on B200 and H200 and within 4% on MI355X, and held out, H200 read 12-15% slow. When no AMD "
+            "GPU is among the rows (MI355X held out) it stays at 1"
+        ),
     }
     tried = {
         "bandwidth_efficiency": (
@@ -701,7 +712,8 @@ def format_serving_report(
             f"serving base (pooled fit of every engine's rows; each engine's prior and typical's serving terms): "
             f"moe_layer_overhead_us "
             f"{base.moe_layer_overhead_s * 1e6:.3g}, per_sequence_overhead_us {base.per_sequence_overhead_s * 1e6:.3g}, "
-            f"nvfp4_moe_cost_fraction {base.nvfp4_moe_cost_fraction:.3g}"
+            f"nvfp4_moe_cost_fraction {base.nvfp4_moe_cost_fraction:.3g}, "
+            f"rocm_moe_cost_factor {base.rocm_moe_cost_factor:.3g}"
         )
     s = cv.summary()
     lines += [

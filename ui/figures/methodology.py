@@ -29,13 +29,14 @@ from tpot_model.roofline import (
     allreduce_latency_s,
     decode_work,
     expected_experts_touched,
+    fused_nvfp4_moe,
     is_weight_only,
     kv_bytes_per_token_per_layer,
     kv_shards,
     linear_state_bytes,
     link_peak_bytes_per_s,
-    moe_layer_cost_s,
     rates_for,
+    runs_rocm,
     sampled_rows_per_gpu,
     sequence_overhead_s,
 )
@@ -279,13 +280,17 @@ def roofline_blocks(est: Estimate, tr: Translator = EN, profile: str | None = No
 
 
 def _moe_layer_cost(est: Estimate, tr: Translator) -> str:
-    """One MoE layer's fixed cost as the overhead line writes it: the profile's, with its NVFP4 fraction where it
-    applies (roofline.moe_layer_cost_s: NVFP4 weights on FP4 math) and is not 1."""
-    p, s = est.profile, est.scenario
-    if moe_layer_cost_s(p, s.weights, rates_for(est.hardware, p, s).gemm_precision) != p.moe_layer_overhead_s:
-        return tr("meth_moe_nvfp4", per_moe=fmt.fine_duration(p.moe_layer_overhead_s),
-                  fraction=f"{p.nvfp4_moe_cost_fraction:.3g}")  # fmt: skip
-    return fmt.fine_duration(p.moe_layer_overhead_s)
+    """One MoE layer's fixed cost as the overhead line writes it: the profile's, times each factor that applies
+    (roofline.moe_layer_cost_s: its NVFP4 fraction with NVFP4 weights on FP4 math, its ROCm factor on an AMD GPU)
+    and is not 1, each named."""
+    p, s, hw = est.profile, est.scenario, est.hardware
+    per_moe = fmt.fine_duration(p.moe_layer_overhead_s)
+    factors = []
+    if fused_nvfp4_moe(s.weights, rates_for(hw, p, s).gemm_precision) and p.nvfp4_moe_cost_fraction != 1.0:
+        factors.append(tr("meth_moe_nvfp4", fraction=f"{p.nvfp4_moe_cost_fraction:.3g}"))
+    if runs_rocm(hw) and p.rocm_moe_cost_factor != 1.0:
+        factors.append(tr("meth_moe_rocm", factor=f"{p.rocm_moe_cost_factor:.3g}"))
+    return tr("meth_moe_factors", per_moe=per_moe, factors=" ".join(factors)) if factors else per_moe
 
 
 def step_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
