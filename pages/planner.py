@@ -385,6 +385,14 @@ def layout_section() -> None:
                target=fmt.target(target_s, tr), fastest=fmt.target(d.fastest_tpot_s, tr)),
             icon=":material/warning:",
         )  # fmt: skip
+        run = frontier_check.measured_fastest(cache.serving_measurements(), model.id, hw.id, scenario.weights.name,
+                                              budget)  # fmt: skip
+        if d.limited_by == "slo" and run is not None:  # what the chip was seen to reach, beside the model's floor
+            st.caption(
+                tr("pl_layout_measured_fastest", hw=hw.name, x=fmt.rate(run.interactivity_tokens_per_s_per_user),
+                   id=run.id, engine=controls.profile_label(cache.profiles()[run.profile], tr), gpus=run.num_gpus,
+                   io=f"{fmt.tokens(run.isl)} / {fmt.tokens(run.osl)}", date=run.run_date)
+            )  # fmt: skip
     gate = usable_memory(hw, profile)
     if gate.basis == "reported":
         st.caption(

@@ -221,6 +221,29 @@ def test_cli_serving_modes_and_mtp(capsys):
     assert json.loads(capsys.readouterr().out)["mtp_k"] == 2
 
 
+def test_cli_an_unreached_target_names_the_most_interactive_measured_run(capsys):
+    """Where no layout reaches the target, beside the model's fastest layout the search names the most interactive
+    MTP-free measured run of the model on the chip with those weights within the budget (any engine, layout and
+    lengths): DeepSeek-R1 FP8 on B200 at 150 tok/s per user, InferenceX's TensorRT-LLM disaggregated run on 32 GPUs
+    (142.57 tok/s per user) within 72 GPUs, its SGLang TP8 run at concurrency 1 (139.21) within 8; where a layout
+    reaches it, none."""
+    r1 = ["--model", "deepseek-r1", "--hardware", "b200", "--weights", "fp8", "--kv", "fp8", "--context", "1024",
+          "--output", "1024", "--interactivity", "150"]  # fmt: skip
+    seen = {}
+    for budget in ("72", "8"):
+        assert frontier_main([*r1, "--max-gpus", budget, "--json"]) == 0
+        d = json.loads(capsys.readouterr().out)
+        assert not d["feasible"] and d["limited_by"] == "slo" and d["fastest_tokens_per_s_per_user"] < 150
+        seen[budget] = d["measured_fastest"]
+    assert (seen["72"]["id"], seen["72"]["tokens_per_s_per_user"], seen["72"]["gpus"]) == ("IX-324", 142.57, 32)
+    assert seen["72"]["engine"] == "TensorRT-LLM" and seen["72"]["run_date"] == "2026-03-23"
+    assert (seen["8"]["id"], seen["8"]["tokens_per_s_per_user"], seen["8"]["tpot_ms"]) == ("IX-023", 139.21, 7.183)
+    assert frontier_main([*r1, "--max-gpus", "8"]) == 0
+    assert "reached 139.2 tok/s/user (IX-023: SGLang, 8 GPUs, 1024 / 1024 tokens, 2026-05-22" in capsys.readouterr().out
+    assert frontier_main([*r1[:-1], "40", "--max-gpus", "8", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["measured_fastest"] is None
+
+
 def test_cli_search_text(capsys):
     assert frontier_main([*ARGS, "--max-gpus", "16", "--interactivity", "40"]) == 0
     out = capsys.readouterr().out

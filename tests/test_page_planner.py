@@ -455,12 +455,18 @@ def test_an_unreachable_target_names_the_fastest_layout_that_fits(tr):
     said = tr("pl_layout_none_slo", budget=8, hw=hw.name, model=m.name, target=fmt.target(0.002, tr),
               fastest=fmt.target(fastest, tr))  # fmt: skip
     assert said in [w.value for w in at.warning]
+    # beside it, what the chip was seen to reach: the most interactive MTP-free run of R1 in NVFP4 on B200 within the
+    # 8-GPU budget, InferenceX's SGLang TP8/EP8 run at concurrency 1 (170.27 tok/s per user, 5.87 ms; 2026-05-22)
+    measured = tr("pl_layout_measured_fastest", hw=hw.name, x=fmt.rate(170.27), id="IX-006", engine="SGLang", gpus=8,
+                  io="1K / 1K", date="2026-05-22")  # fmt: skip
+    assert measured in [c.value for c in at.main.caption]
     # the whole-batch TTFT target is the static batch's: the layout search (per-request TTFT) says it does not apply
     ttft = run_page("planner", **q, planner_target_ms="50", planner_ttft_ms="1")
     assert not ttft.exception, ttft.exception
     assert tr("pl_layout_ttft_note", ttft=fmt.duration(0.001)) in [c.value for c in ttft.main.caption]
     assert not [w for w in ttft.warning if w.value.startswith(tr("pl_layout_none_slo", budget=8, hw=hw.name, model=m.name,
                 target="", fastest="")[:20])]  # fmt: skip
+    assert not [c for c in ttft.main.caption if c.value.startswith(measured[:12])]  # a layout met it: no such line
 
 
 @pytest.mark.parametrize("tr", [EN, ZH])

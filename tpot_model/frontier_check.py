@@ -110,6 +110,25 @@ def check(rows: Sequence[ServingMeasurement], profiles: dict[str, EfficiencyProf
     return out
 
 
+def measured_fastest(
+    rows: Sequence[ServingMeasurement], model_id: str, hardware_id: str, weights: str, max_gpus: int
+) -> ServingMeasurement | None:
+    """The most interactive MTP-free measured run of a model on a chip with these weights on at most max_gpus GPUs
+    (any engine, layout and request lengths; data/serving_measurements.csv): what the chip was seen to reach, to set
+    beside the model's fastest step where no layout reaches a target. None without such a run."""
+    runs = [
+        r
+        for r in rows
+        if r.model is not None
+        and r.hardware is not None
+        and (r.model.id, r.hardware.id, r.fields["weights"]) == (model_id, hardware_id, weights)
+        and not r.mtp
+        and 0 < r.num_gpus <= max_gpus
+        and r.interactivity_tokens_per_s_per_user > 0
+    ]
+    return max(runs, key=lambda r: r.interactivity_tokens_per_s_per_user, default=None)
+
+
 def cell_parts(gpus: int, interactivity_tok_s_per_user: float) -> tuple[str, str]:
     """The check's cell of a deployment: ('single_node' or 'multi_node' (more than NODE_GPUS GPUs), 'below_high' or
     'high' (from HIGH_FROM tokens/s per user))."""

@@ -13,8 +13,9 @@ from collections.abc import Sequence
 
 from .catalog import CatalogError, resolve_hardware, resolve_model
 from .economics import price_for
+from .engines import ENGINES
 from .fleet import Demand, Fleet, fleets
-from .frontier_check import deployment_range
+from .frontier_check import deployment_range, measured_fastest
 from .layouts import MAX_BUDGET_GPUS, SERVING_MODES, Deployment, StepParts, best_deployment, decode_parts
 from .planner import MAX_BATCH_SEARCHED, FrontierPoint, frontier
 from .pool_correction import committed_check
@@ -22,6 +23,7 @@ from .precision import parse_format
 from .prices import CUSTOM, DEFAULT_BASIS, PRICE_BASES
 from .profiles import resolve_profile
 from .scenario import Scenario
+from .serving_calibration import load_serving_measurements
 from .speculative import MTP_ACCEPTANCE, MTP_K
 from .units import GB, ms
 
@@ -357,10 +359,31 @@ def search_dict(
         # nothing meets the target: the fastest any layout that fits reaches (null otherwise)
         "fastest_tokens_per_s_per_user": _num(1.0 / d.fastest_tpot_s),
         "fastest_tpot_ms": _num(d.fastest_tpot_s / ms),
+        # and the most interactive measured run of the model on the chip with these weights within the budget
+        "measured_fastest": _measured(d, model_id, hardware_id, parse_format(args.weights).name)
+        if not d.feasible
+        else None,
         # one decode instance's step as modelled, before the pool correction and MTP that tpot_ms adds
         "decode_step_ms": {k: _num(v / ms) for k, v in parts.parts_s.items()} if parts else None,
         "communication_share": _num(parts.communication_share) if parts else None,
         "collective_link": (parts.link or None) if parts else None,
+    }
+
+
+def _measured(d: Deployment, model_id: str, hardware_id: str, weights: str) -> dict | None:
+    """frontier_check.measured_fastest's run in the JSON's units, or None."""
+    r = measured_fastest(load_serving_measurements(), model_id, hardware_id, weights, d.max_gpus)
+    if r is None:
+        return None
+    return {
+        "id": r.id,
+        "tokens_per_s_per_user": r.interactivity_tokens_per_s_per_user,
+        "tpot_ms": _num(r.tpot_s / ms),
+        "gpus": r.num_gpus,
+        "engine": ENGINES.get(r.profile, (r.profile,))[0],
+        "run_date": r.run_date or None,
+        "context_tokens": round(r.isl),
+        "output_tokens": round(r.osl),
     }
 
 
@@ -384,6 +407,12 @@ def _search_text(d: dict) -> str:
                 f"; the fastest layout that fits reaches {d['fastest_tokens_per_s_per_user']:.1f} tok/s/user "
                 f"(TPOT {fastest:.2f} ms)"
                 + (", so the TTFT target is what none meets" if fastest <= d["tpot_target_ms"] else "")
+            )
+        if (m := d["measured_fastest"]) is not None:
+            why += (
+                f"\nmeasured: the most interactive run of this model on this chip with these weights within the budget "
+                f"reached {m['tokens_per_s_per_user']:.1f} tok/s/user ({m['id']}: {m['engine']}, {m['gpus']} GPUs, "
+                f"{m['context_tokens']} / {m['output_tokens']} tokens, {m['run_date']}; data/serving_measurements.csv)"
             )
         return f"{head}\nno layout: {why}\nlimited_by: {d['limited_by']}"
     lay = d["layout"]
