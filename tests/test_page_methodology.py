@@ -280,30 +280,22 @@ def test_fixed_overhead_sum_names_every_term_and_adds_up():
     total = q.per_token_overhead_s + q.per_layer_overhead_s * m.num_layers + q.moe_layer_overhead_s * 58 + seq
     assert total == pytest.approx(float(sg.decode.breakdown_s["overhead"]), rel=1e-12)
     assert line.endswith(f"**{fmt.fine_duration(total)}**")
-    # NVFP4 weights: the MoE layers pay the profile's NVFP4 fraction of their cost, named, and the sum adds up
-    fp4 = _est(model="deepseek-r1", hardware="b200", num_gpus=8, batch=1, weights="nvfp4")
-    f = fp4.profile.nvfp4_moe_cost_fraction
-    assert 0 < f < 1
-    line = next(t for kind, t in _all_blocks(fp4) if kind == "md" and t.startswith(EN("meth_overhead_sub_moe")[:30]))
-    per_moe = EN("meth_moe_factors", per_moe=fmt.fine_duration(p.moe_layer_overhead_s),
-                 factors=EN("meth_moe_nvfp4", fraction=f"{f:.3g}"))  # fmt: skip
-    assert f"{per_moe} × 58 MoE layers" in line
-    terms = (p.per_token_overhead_s + p.per_layer_overhead_s * m.num_layers + p.moe_layer_overhead_s * f * 58
-             + p.per_sequence_overhead_s * 16 / 17)  # fmt: skip
-    assert terms == pytest.approx(float(fp4.decode.breakdown_s["overhead"]), rel=1e-12)
-    assert line.endswith(f"**{fmt.fine_duration(terms)}**")
-    # an AMD GPU: the MoE layers pay the profile's ROCm factor of their cost, named, and the sum adds up
-    amd = _est(model="deepseek-r1", hardware="mi355x", num_gpus=8, batch=1, weights="fp8")
-    g = amd.profile.rocm_moe_cost_factor
-    assert g > 1
-    line = next(t for kind, t in _all_blocks(amd) if kind == "md" and t.startswith(EN("meth_overhead_sub_moe")[:30]))
-    per_moe = EN("meth_moe_factors", per_moe=fmt.fine_duration(p.moe_layer_overhead_s),
-                 factors=EN("meth_moe_rocm", factor=f"{g:.3g}"))  # fmt: skip
-    assert f"{per_moe} × 58 MoE layers" in line
-    terms = (p.per_token_overhead_s + p.per_layer_overhead_s * m.num_layers + p.moe_layer_overhead_s * g * 58
-             + p.per_sequence_overhead_s * 16 / 17)  # fmt: skip
-    assert terms == pytest.approx(float(amd.decode.breakdown_s["overhead"]), rel=1e-12)
-    assert line.endswith(f"**{fmt.fine_duration(terms)}**")
+    # NVFP4 weights: the MoE layers pay the profile's NVFP4 fraction of their cost; an AMD GPU: its ROCm factor of
+    # it; each named, and the sum adds up
+    f, g = p.nvfp4_moe_cost_fraction, p.rocm_moe_cost_factor
+    assert 0 < f < 1 < g
+    for hw, weights, factor, named in (("b200", "nvfp4", f, EN("meth_moe_nvfp4", fraction=f"{f:.3g}")),
+                                       ("mi355x", "fp8", g, EN("meth_moe_rocm", factor=f"{g:.3g}"))):  # fmt: skip
+        est = _est(model="deepseek-r1", hardware=hw, num_gpus=8, batch=1, weights=weights)
+        line = next(
+            t for kind, t in _all_blocks(est) if kind == "md" and t.startswith(EN("meth_overhead_sub_moe")[:30])
+        )
+        per_moe = EN("meth_moe_factors", per_moe=fmt.fine_duration(p.moe_layer_overhead_s), factors=named)
+        assert f"{per_moe} × 58 MoE layers" in line
+        terms = (p.per_token_overhead_s + p.per_layer_overhead_s * m.num_layers + p.moe_layer_overhead_s * factor * 58
+                 + p.per_sequence_overhead_s * 16 / 17)  # fmt: skip
+        assert terms == pytest.approx(float(est.decode.breakdown_s["overhead"]), rel=1e-12)
+        assert line.endswith(f"**{fmt.fine_duration(terms)}**")
     dense = _text(_all_blocks(_est()))  # a dense model: no MoE term
     assert "MoE layers" not in dense and EN("meth_overhead_sub", per_token="", per_layer="", layers=80, seq="",
                                              result="")[:30] in dense  # fmt: skip
