@@ -33,12 +33,12 @@ else:
     st.markdown(tr("ce_intro_no_price", **scenario_text))
     if est.price_usd_per_gpu_hour == 0:
         st.info(tr("ce_zero_price", hw=hw.name), icon=":material/sell:")
-notices.cost_line(est, tr)
+# one caption, as Overview's: the price basis (or its absence) and tokens/s per MW, then what the band rests on
+notices.cost_line(est, tr, also=bands.basis_text(est, tr, controls.profile_label(est.profile, tr)))
 if not energy_known:
     st.info(tr("ce_no_power", hw=hw.name))
 notices.scenario_notices(est, tr)
 notices.fp4_notice(est, state.weights, state.kv, tr)
-bands.basis_caption(est, tr, controls.profile_label(est.profile, tr))
 
 usd_1m = float(est.usd_per_1M_tokens)
 devices = fmt.devices(hw, state.gpus, tr)  # "8 GPUs", "8 chips" for TPUs and Trainium
