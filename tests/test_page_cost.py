@@ -204,6 +204,12 @@ def test_a_scenario_that_does_not_fit_greys_its_cost_if_it_fitted():
     mw = [c.value for c in at.caption if EN("m_tokens_per_mw") in c.value]
     assert mw and all(f":gray[{EN('m_tokens_per_mw')}" in c and EN("if_fitted") in c for c in mw)
     assert not any(":gray[" in c.value for c in run_page("cost").caption if EN("m_tokens_per_mw") in c.value)
+    # a chip with no published all-in power has no such rate to mark: the sentence that says so is not a what-if
+    none = fmt.device_text("m_tokens_per_mw_none", load_hardware_catalog()["rtx-pro-6000"], EN)
+    rtx = run_page("cost", model="deepseek-v3", hardware="rtx-pro-6000", gpus="8", weights="fp8", batch="64")
+    assert not rtx.exception and rtx.error  # it does not fit: the red notice
+    (line,) = [c.value for c in rtx.caption if none in c.value]
+    assert f"{none} ({EN('if_fitted')})" not in line and ":gray[" not in line
 
 
 def test_board_power_names_the_device_count_and_word():

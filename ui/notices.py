@@ -192,7 +192,7 @@ def cost_line(
         if per_mw == per_mw
         else fmt.device_text("m_tokens_per_mw_none", est.hardware, tr)
     )
-    if not bool(est.fits) and tokens_per_s_per_gpu is None:  # the scenario's own rate: a what-if, as its metrics
+    if not bool(est.fits) and tokens_per_s_per_gpu is None and per_mw == per_mw:  # a rate at the scenario: a what-if
         mw = f":gray[{mw} ({tr('if_fitted')})]"
     if price.usd_per_gpu_hour == price.usd_per_gpu_hour:
         usd = fmt.usd_markdown(price.usd_per_gpu_hour)  # 'per chip-hour' on a TPU or Trainium; zh-TW: unit first
