@@ -32,32 +32,7 @@ for key, value in {"econ.by_requests": False, "econ.req": 100.0, "econ.out": 100
                    "econ.chips": [h for h in dict.fromkeys((state.hardware, "h200", "b200", "mi355x")) if h in catalog],
                    }.items():  # fmt: skip
     st.session_state.setdefault(key, value)  # the chips: the sidebar's first, at the page's first run
-if (controls_box := controls.page_controls(tr, lazy=True)) is not None:
-    with controls_box:
-        by_requests = st.radio(
-            tr("ec_demand_as"), [False, True], horizontal=True, key="econ.by_requests", persist_state="session",
-            format_func=lambda r: tr("ec_demand_requests" if r else "ec_demand_tokens"),
-        )  # fmt: skip
-        c = st.columns(3)
-        if by_requests:  # requests per day with the sidebar's lengths
-            c[0].number_input(tr("ec_req_per_day"), 0.001, 1e6, step=10.0, key="econ.req", persist_state="session",
-                              help=tr("ec_req_help"))  # fmt: skip
-            c[1].markdown(tr("ec_req_tokens", input=fmt.tokens(state.context), output=fmt.tokens(state.output),
-                             out_b=fmt.number(st.session_state["econ.req"] * 1e6 * state.output / 1e9),
-                             in_b=fmt.number(st.session_state["econ.req"] * 1e6 * state.context / 1e9)))  # fmt: skip
-        else:
-            c[0].number_input(tr("ec_out_per_day"), 0.001, 1e6, step=100.0, key="econ.out", persist_state="session")
-            c[1].number_input(tr("ec_in_per_day"), 0.0, 1e7, step=100.0, key="econ.in", persist_state="session")
-        c[2].number_input(tr("ec_tpot_target"), 1.0, 10000.0, step=5.0, key="econ.tpot", persist_state="session")
-        c[2].caption(fmt.target(st.session_state["econ.tpot"] * ms, tr))  # the same target as tokens/s per user
-        c = st.columns([1, 1, 3])
-        c[0].number_input(tr("ec_peak"), 1.0, 20.0, step=0.1, key="econ.peak", persist_state="session")
-        c[1].number_input(tr("ec_util"), 0.05, 1.0, step=0.05, key="econ.util", persist_state="session")
-        c[2].multiselect(
-            tr("ec_chips"), list(catalog), format_func=lambda h: fmt.chip(catalog[h], tr, short=True), key="econ.chips",
-            max_selections=8, persist_state="session",
-        )  # fmt: skip
-# the inputs as the widgets hold them
+# the inputs as the widgets hold them (session state holds a widget's value before its call in the run)
 by_requests, tpot_ms, peak, util, chips = (
     st.session_state[f"econ.{key}"] for key in ("by_requests", "tpot", "peak", "util", "chips")
 )
@@ -66,6 +41,30 @@ if by_requests:  # requests per day with the sidebar's lengths, as tokens
     out_b, in_b = req_m * 1e6 * state.output / 1e9, req_m * 1e6 * state.context / 1e9
 else:
     out_b, in_b = st.session_state["econ.out"], st.session_state["econ.in"]
+if (controls_box := controls.page_controls(tr, lazy=True)) is not None:
+    with controls_box:
+        st.radio(
+            tr("ec_demand_as"), [False, True], horizontal=True, key="econ.by_requests", persist_state="session",
+            format_func=lambda r: tr("ec_demand_requests" if r else "ec_demand_tokens"),
+        )  # fmt: skip
+        c = st.columns(3)
+        if by_requests:  # requests per day with the sidebar's lengths
+            c[0].number_input(tr("ec_req_per_day"), 0.001, 1e6, step=10.0, key="econ.req", persist_state="session",
+                              help=tr("ec_req_help"))  # fmt: skip
+            c[1].markdown(tr("ec_req_tokens", input=fmt.tokens(state.context), output=fmt.tokens(state.output),
+                             out_b=fmt.number(out_b), in_b=fmt.number(in_b)))  # fmt: skip
+        else:
+            c[0].number_input(tr("ec_out_per_day"), 0.001, 1e6, step=100.0, key="econ.out", persist_state="session")
+            c[1].number_input(tr("ec_in_per_day"), 0.0, 1e7, step=100.0, key="econ.in", persist_state="session")
+        c[2].number_input(tr("ec_tpot_target"), 1.0, 10000.0, step=5.0, key="econ.tpot", persist_state="session")
+        c[2].caption(fmt.target(tpot_ms * ms, tr))  # the same target as tokens/s per user
+        c = st.columns([1, 1, 3])
+        c[0].number_input(tr("ec_peak"), 1.0, 20.0, step=0.1, key="econ.peak", persist_state="session")
+        c[1].number_input(tr("ec_util"), 0.05, 1.0, step=0.05, key="econ.util", persist_state="session")
+        c[2].multiselect(
+            tr("ec_chips"), list(catalog), format_func=lambda h: fmt.chip(catalog[h], tr, short=True), key="econ.chips",
+            max_selections=8, persist_state="session",
+        )  # fmt: skip
 demand = Demand(out_b * 1e9, in_b * 1e9, peak, util)
 scenario = state.to_scenario(batch=1)
 demand_key = f"{cache.scenario_key(state, 'batch', 'lang')}|{'+'.join(chips)}|{demand}|{tpot_ms}"
