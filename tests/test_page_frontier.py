@@ -253,6 +253,7 @@ def test_rack_scale_view_draws_every_chip_and_the_ratio_table():
         check = json.loads((ROOT / "data" / "disaggregated_check.json").read_text(encoding="utf-8"))
         said = rack_scale.check_caption(check, tr)
         assert said in [c.value for c in at.main.caption] and check["prefill_median_model_over_measured"] > 1
+        assert f"{check['fit']['prefill_prompt_s'] * 1e3:.1f} ms" in said  # the fixed cost per prompt, in both
         # and how far the layout search is from the measured frontier runs, like for like
         said = rack_scale.frontier_check_caption(check, tr)
         assert said in [c.value for c in at.main.caption]

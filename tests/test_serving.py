@@ -559,14 +559,20 @@ def test_disaggregated_check_reads_each_pool_and_is_what_calibrate_wrote():
     ix355 = next(c for c in checked if c.id == "IX-355")
     assert ix355.decode_batch_per_gpu == pytest.approx(3561.773 / 32, rel=1e-6)
     assert -0.5 < ix355.decode_error < 0  # the model's large-batch decode is faster than measured
-    # IX-392 (GB200 TRT-LLM, 8k/1k, 1,229 in flight): prefill-bound (59.2 of 1,229 x 16 GPUs... decoding / in flight
-    # < 0.8), measured 6,952.5 input tok/s per prefill GPU
-    ix392 = next(c for c in checked if c.id == "IX-392")
+    # IX-392 (GB200 TRT-LLM, 8k/1k, 1,229 in flight): prompts queued for prefill (6,952.5 input tok/s per GPU x 40
+    # prefill GPUs / 7,373 tokens = 37.7 prompts/s x 5.11 s TTFT = 193 in prefill, against 2 x 5 workers x 4 per
+    # step); IX-382 (1k/1k, one 8-GPU prefill worker): 8,032.9 x 8 / 922 = 69.7 prompts/s x 1.77 s = 123 against
+    # 2 x 35. The model's prefill reads faster than measured, most for the short prompts (uncorrected)
+    ix392, ix382 = (next(c for c in checked if c.id == i) for i in ("IX-392", "IX-382"))
     assert ix392.prefill_measured == 6952.5 and 1.0 < ix392.prefill_ratio < 2.0
+    assert ix382.prefill_measured == 8032.9 and 2.0 < ix382.prefill_ratio < 3.0
+    # its seconds per prompt per worker: 922 tokens over the model's rate x 8 GPUs
+    assert ix382.prefill_model_prompt_s == pytest.approx(922 / (ix382.prefill_model * 8))
+    assert ix382.prefill_measured_prompt_s == pytest.approx(922 / (8032.9 * 8))
     committed = pc.read_check(sc.SERVING_MEASUREMENTS_PATH.with_name(pc.CHECK_NAME))
     committed.pop("frontier")  # test_frontier_check_is_like_for_like_and_what_calibrate_wrote
     assert committed == json.loads(json.dumps(dis.summary(checked)))  # calibrate wrote it from these profiles
-    assert committed["decode_runs"] == 95 and committed["prefill_runs"] == 18
+    assert committed["decode_runs"] == 95 and committed["prefill_runs"] == 40
 
 
 def _approx(x):
@@ -616,6 +622,24 @@ def test_frontier_check_is_like_for_like_and_what_calibrate_wrote():
     assert committed["high"]["unreached"] == committed["all"]["unreached"] > 0
 
 
+def test_a_prefill_pool_is_checked_where_prompts_queued_for_it():
+    """Little's law: prompts arriving per second x the median TTFT against twice what the pool's workers take in one
+    step. 1K-token prompts (922 on average) at 8,000 input tokens/s on each of 8 GPUs arrive at 69.4 per second; one
+    worker takes 35 per step (32K tokens), so a median TTFT of 1.00 s holds 69.4 < 70 (not queued) and 1.01 s 70.1."""
+    from types import SimpleNamespace
+
+    from tpot_model import disaggregated as dis
+
+    pool = dis.Pool(gpus=8, workers=1, tp=1, ep=8, dp_attention=True)
+    assert dis.prompts_per_step(922) == 35 and dis.prompts_per_step(100_000) == 1 and dis.prompts_per_step(100) == 64
+    assert not dis.prefill_queued(SimpleNamespace(isl=1024, ttft_s=1.00), pool, 8000.0)
+    assert dis.prefill_queued(SimpleNamespace(isl=1024, ttft_s=1.01), pool, 8000.0)
+    # two workers take twice as many per step
+    assert not dis.prefill_queued(SimpleNamespace(isl=1024, ttft_s=1.01), replace(pool, workers=2), 8000.0)
+    # no TTFT published: not checked
+    assert not dis.prefill_queued(SimpleNamespace(isl=1024, ttft_s=math.nan), pool, 8000.0)
+
+
 def test_pool_correction_fit_and_what_it_does():
     """The correction is fitted (least squares in log space), helps under leave-one-chip-out, and multiplies the
     decode step's attention time by alpha and the rest by 1 + a b / (b + 16): 1 + a / 2 at 16 sequences per GPU,
@@ -628,19 +652,27 @@ def test_pool_correction_fit_and_what_it_does():
     assert float(f.decode_factor(1e9)) == pytest.approx(1.3)
     # a step 40 % attention at 16 per GPU: 0.4 x 0.7 + 0.6 x 1.15 = 0.97
     assert float(f.decode_factor(16.0, 0.4)) == pytest.approx(0.97)
+    # a prefill step of 4 prompts modelled at 100 ms: 1.5 x 100 + 4 x 10 ms = 190 ms
+    g = pc.PoolFit(prefill_time_factor=1.5, prefill_prompt_s=0.010)
+    assert float(g.prefill_time_s(0.100, 4)) == pytest.approx(0.190) and float(pc.NEUTRAL.prefill_time_s(0.1, 4)) == 0.1
     # made-up runs: model decode 10 ms, no attention, vs measured 13 ms at b = 16 (a = 0.6 fits exactly); a step
-    # all attention, 10 ms modelled and 8 measured (alpha = 0.8); prefill 2x model
-    runs = [dis.Checked("a", "x", "fp8", "e", 16.0, 0.010, 0.013, 2000.0, 1000.0),
-            dis.Checked("b", "y", "fp8", "e", 16.0, 0.010, 0.013, 4000.0, 2000.0),
+    # all attention, 10 ms modelled and 8 measured (alpha = 0.8); prefill measured 1.2 x the model + 8 ms per prompt:
+    # 10 ms modelled -> 20 ms (the model's rate 2x the measured), 100 ms -> 128 ms (1.28x)
+    runs = [dis.Checked("a", "x", "fp8", "e", 16.0, 0.010, 0.013, 2000.0, 1000.0, 0.0, 0.010),
+            dis.Checked("b", "y", "fp8", "e", 16.0, 0.010, 0.013, 1280.0, 1000.0, 0.0, 0.100),
             dis.Checked("c", "y", "fp8", "e", 64.0, 0.010, 0.008, math.nan, math.nan, 1.0)]  # fmt: skip
+    assert runs[0].prefill_measured_prompt_s == pytest.approx(0.020)
     fitted = dis.fit(runs)
-    assert fitted.decode_a == pytest.approx(0.6, abs=1e-3) and fitted.prefill_time_factor == pytest.approx(2.0)
-    assert fitted.attention_factor == pytest.approx(0.8, abs=1e-3)
+    assert fitted.decode_a == pytest.approx(0.6, abs=1e-3) and fitted.prefill_time_factor == pytest.approx(1.2)
+    assert fitted.prefill_prompt_s == pytest.approx(0.008) and fitted.attention_factor == pytest.approx(0.8, abs=1e-3)
     dec, pre = dis.corrected_errors(runs, fitted)
     assert max(map(abs, dec)) < 1e-3 and max(map(abs, pre)) < 1e-9
     committed = pc.read_check(sc.SERVING_MEASUREMENTS_PATH.with_name(pc.CHECK_NAME))
     fit = committed["fit"]
-    assert pc.pool_fit() == pc.PoolFit(fit["decode_a"], fit["prefill_time_factor"], fit["decode_attention_factor"])
+    assert pc.pool_fit() == pc.PoolFit(
+        fit["decode_a"], fit["prefill_time_factor"], fit["decode_attention_factor"], fit["prefill_prompt_s"]
+    )
     assert fit["decode_a"] > 0 and fit["prefill_time_factor"] > 1 and 0 < fit["decode_attention_factor"] < 2
+    assert 0 < fit["prefill_prompt_s"] < 0.03
     assert committed["decode_median_abs_tpot_error_corrected_loco"] < committed["decode_median_abs_tpot_error"]
     assert committed["prefill_median_abs_rate_error_corrected_loco"] < committed["prefill_median_abs_rate_error"]

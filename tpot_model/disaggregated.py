@@ -6,14 +6,16 @@ frontier's layout search applies (layouts.py), fitted on these runs with leave-o
 - Decode pool: the run's measured mean TPOT against the model's decode step for the run's decode worker (its GPUs,
   TP / EP / DP-attention), at the sequences the run had decoding on average (Little's law: output tokens/s over
   the decode GPUs x TPOT; fewer than its concurrency where requests queued for prefill), the cache at ISL + OSL/2.
-- Prefill pool: in runs whose prefill pool was the bottleneck (fewer than SATURATED_DECODING_FRACTION of the
-  requests decoding, with >= SATURATED_CONCURRENCY in flight: prompts queued), the measured input tokens/s per
-  prefill GPU against the most the model's prefill worker reaches (1-64 prompts per step within a 32K-token step).
+- Prefill pool: in runs whose prompts queued for prefill (by Little's law, the prompts arriving per second x the
+  median TTFT >= QUEUED_FACTOR x the prompts the pool's workers take in one step: the pool busy all the time), the
+  measured input tokens/s per prefill GPU against the most the model's prefill worker reaches (1-64 prompts per
+  step within a 32K-token step).
 - Pool correction (PoolFit): of the decode step, the attention operator's time x alpha and the rest x
   (1 + a b / (b + DECODE_HALF_BATCH)), b the sequences decoding per GPU (where no aggregated run reaches, >= 16
   sequences per GPU, the model's MoE decode is too fast at short context and its MLA attention too slow at long
-  context); prefill step time x k. Least squares in log space; each chip's runs predicted by the fit on the other
-  chips'.
+  context); a prefill step of P prompts k x its modelled time + P x c, c a fixed time per prompt of each prefill
+  instance (the model's prefill reads fast, 1K-token prompts most: a cost per prompt, not per token). Least
+  squares in log space; each chip's runs predicted by the fit on the other chips'.
 Runs whose layout text is inconsistent (a multi-GPU worker with TP1/EP1) and MTP runs (the draft changes the
 decode step) are left out. Lengths are the runs' means (serving_calibration's).
 """
@@ -39,7 +41,8 @@ from .serving_calibration import MEAN_LENGTH_FRACTION, ServingMeasurement
 POOL = re.compile(r"(prefill|decode) (\d+) GPUs \[(\d+) worker\(s\), TP(\d+)/EP(\d+)( DP-attn)?\]")
 INPUT_RATE = re.compile(r"input tok/s/GPU ([\d.]+) per prefill GPU")
 PREFILL_TOKENS_PER_STEP = 32768
-SATURATED_DECODING_FRACTION, SATURATED_CONCURRENCY = 0.8, 256
+MAX_PREFILL_PROMPTS = 64
+QUEUED_FACTOR = 2.0  # prompts in the prefill pool (Little's law) over what its workers take in one step
 
 
 @dataclass(frozen=True)
@@ -105,13 +108,25 @@ def decode_tpot_s(r: ServingMeasurement, pool: Pool, profile: EfficiencyProfile,
     return float(e.tpot_s), float(e.decode.share("attention"))
 
 
+def prompts_per_step(isl: float) -> int:
+    """Prompts of isl tokens a prefill worker takes in one step: MAX_PREFILL_PROMPTS within PREFILL_TOKENS_PER_STEP
+    tokens, at least one."""
+    return int(min(MAX_PREFILL_PROMPTS, max(PREFILL_TOKENS_PER_STEP // max(int(isl), 1), 1)))
+
+
+def prefill_queued(r: ServingMeasurement, pool: Pool, input_tokens_per_s_per_gpu: float) -> bool:
+    """Whether prompts queued for the run's prefill pool (it was busy all the time): by Little's law, the prompts
+    arriving per second x the median TTFT >= QUEUED_FACTOR x what the pool's workers take in one step."""
+    isl = round(r.isl * MEAN_LENGTH_FRACTION)
+    in_prefill = input_tokens_per_s_per_gpu * pool.gpus / isl * r.ttft_s
+    return bool(in_prefill >= QUEUED_FACTOR * pool.workers * prompts_per_step(isl))
+
+
 def prefill_input_tokens_per_s_per_gpu(r: ServingMeasurement, pool: Pool, profile: EfficiencyProfile) -> float:
-    """The most input tokens/s per GPU the model's prefill worker reaches (1-64 prompts per step)."""
+    """The most input tokens/s per GPU the model's prefill worker reaches (1 to prompts_per_step prompts)."""
     isl = round(r.isl * MEAN_LENGTH_FRACTION)
     best = 0.0
-    for prompts in range(1, 65):
-        if prompts > 1 and prompts * isl > PREFILL_TOKENS_PER_STEP:
-            break
+    for prompts in range(1, prompts_per_step(isl) + 1):
         e = estimate(r.model, r.hardware, _worker(r, pool, batch=prompts, context_tokens=isl, output_tokens=1), profile)
         best = max(best, prompts * isl / float(e.ttft_s) / pool.gpus_per_worker)
     return best
@@ -121,7 +136,7 @@ def prefill_input_tokens_per_s_per_gpu(r: ServingMeasurement, pool: Pool, profil
 class Checked:
     """One run checked, the model uncorrected: decode TPOT (model and measured, s) at `decode_batch_per_gpu`
     sequences decoding per GPU, attention's share of the model's step; prefill input tokens/s per GPU (model and
-    measured); nan where not checked."""
+    measured) and the model's seconds per prompt per prefill worker; nan where not checked."""
 
     id: str
     hardware_id: str
@@ -133,6 +148,12 @@ class Checked:
     prefill_model: float
     prefill_measured: float
     decode_attention_share: float = 0.0
+    prefill_model_prompt_s: float = math.nan
+
+    @property
+    def prefill_measured_prompt_s(self) -> float:
+        """The measured seconds per prompt per prefill worker (the model's x model / measured rate)."""
+        return self.prefill_model_prompt_s * self.prefill_ratio
 
     @property
     def decode_error(self) -> float:
@@ -163,14 +184,14 @@ def check(rows: Sequence[ServingMeasurement], profiles: dict[str, EfficiencyProf
         if math.isfinite(sequences) and sequences >= dec.workers:
             batch, measured_s = sequences / dec.gpus, r.tpot_s
             model_s, share = decode_tpot_s(r, dec, profile, sequences)
-        model_rate, measured_rate = nan, nan
+        model_rate, measured_rate, prompt_s = nan, nan, nan
         rate = INPUT_RATE.search(r.fields.get("notes", ""))
-        saturated = sequences < SATURATED_DECODING_FRACTION * r.concurrency and r.concurrency >= SATURATED_CONCURRENCY
-        if rate and saturated:
+        if rate and prefill_queued(r, pre, float(rate[1])):
             model_rate, measured_rate = prefill_input_tokens_per_s_per_gpu(r, pre, profile), float(rate[1])
+            prompt_s = round(r.isl * MEAN_LENGTH_FRACTION) / (model_rate * pre.gpus_per_worker)
         out.append(
             Checked(r.id, r.hardware.id, r.fields["weights"], r.profile, batch, model_s, measured_s, model_rate,
-                    measured_rate, share)
+                    measured_rate, share, prompt_s)
         )  # fmt: skip
     return out
 
@@ -201,9 +222,22 @@ def _fit_decode(b: np.ndarray, share: np.ndarray, log_ratio: np.ndarray) -> tupl
     return a, alpha
 
 
+_K_GRID = np.round(np.arange(0.5, 3.0 + 1e-9, 0.005), 3)
+_PROMPT_S_GRID = np.round(np.arange(0.0, 0.03 + 1e-9, 0.0001), 4)
+
+
+def _fit_prefill(model_s: np.ndarray, measured_s: np.ndarray) -> tuple[float, float]:
+    """(k, c) minimising sum (log(k model_s + c) - log measured_s)^2 over seconds per prompt per worker: k on a
+    0.005 grid, c on a 0.1 ms grid."""
+    pred = _K_GRID[:, None, None] * model_s[None, None, :] + _PROMPT_S_GRID[None, :, None]
+    cost = ((np.log(pred) - np.log(measured_s)[None, None, :]) ** 2).sum(axis=2)
+    i, j = np.unravel_index(int(np.argmin(cost)), cost.shape)
+    return float(_K_GRID[i]), float(_PROMPT_S_GRID[j])
+
+
 def fit(checked: Sequence[Checked]) -> PoolFit:
-    """Least squares in log space: (a, alpha) over the decode checks (grids of 0.001 steps), k = the geometric mean
-    of measured / model prefill time."""
+    """Least squares in log space: (a, alpha) over the decode checks (grids of 0.001 steps), (k, c) over the
+    prefill checks' seconds per prompt per worker."""
     d = [c for c in checked if math.isfinite(c.decode_error)]
     a, alpha = 0.0, 1.0
     if d:
@@ -212,8 +246,12 @@ def fit(checked: Sequence[Checked]) -> PoolFit:
         log_ratio = np.log(np.array([c.decode_model_s / c.decode_measured_s for c in d]))
         a, alpha = _fit_decode(b, share, log_ratio)
     pre = [c for c in checked if math.isfinite(c.prefill_ratio)]
-    k = float(np.exp(np.mean(np.log([c.prefill_ratio for c in pre])))) if pre else 1.0
-    return PoolFit(decode_a=a, prefill_time_factor=round(k, 3), attention_factor=alpha)
+    k, per_prompt = 1.0, 0.0
+    if pre:
+        k, per_prompt = _fit_prefill(
+            np.array([c.prefill_model_prompt_s for c in pre]), np.array([c.prefill_measured_prompt_s for c in pre])
+        )
+    return PoolFit(decode_a=a, prefill_time_factor=k, attention_factor=alpha, prefill_prompt_s=per_prompt)
 
 
 def corrected_errors(checked: Sequence[Checked], f: PoolFit) -> tuple[list[float], list[float]]:
@@ -226,7 +264,11 @@ def corrected_errors(checked: Sequence[Checked], f: PoolFit) -> tuple[list[float
         for c in checked
         if math.isfinite(c.decode_error)
     ]
-    pre = [c.prefill_ratio / f.prefill_time_factor - 1.0 for c in checked if math.isfinite(c.prefill_ratio)]
+    pre = [
+        c.prefill_measured_prompt_s / float(f.prefill_time_s(c.prefill_model_prompt_s, 1)) - 1.0
+        for c in checked
+        if math.isfinite(c.prefill_ratio)
+    ]
     return dec, pre
 
 
@@ -265,6 +307,7 @@ def summary(checked: Sequence[Checked]) -> dict:
             "decode_half_batch_per_gpu": DECODE_HALF_BATCH,
             "decode_attention_factor": f.attention_factor,
             "prefill_time_factor": f.prefill_time_factor,
+            "prefill_prompt_s": f.prefill_prompt_s,
         },
         "runs": len(checked),
         "decode_runs": len(decode),
@@ -321,10 +364,11 @@ def format_summary(s: dict) -> str:
         f"with the correction (attention x {f['decode_attention_factor']:.3f}, the rest x (1 + {f['decode_a']:.3f} b / "
         f"(b + {f['decode_half_batch_per_gpu']:g}))), leave one chip out: "
         f"{pct(s['decode_median_abs_tpot_error_corrected_loco'])}",
-        f"  prefill pool (prefill-bound runs): model / measured input tokens/s per GPU, median "
+        f"  prefill pool (runs with prompts queued): model / measured input tokens/s per GPU, median "
         f"{ratio(s['prefill_median_model_over_measured'])} over {s['prefill_runs']} runs (median |error| "
-        f"{pct(s['prefill_median_abs_rate_error'])}); with prefill time x {f['prefill_time_factor']:.3f}, leave one "
-        f"chip out: {pct(s['prefill_median_abs_rate_error_corrected_loco'])}",
+        f"{pct(s['prefill_median_abs_rate_error'])}); with prefill time x {f['prefill_time_factor']:.3f} + "
+        f"{f['prefill_prompt_s'] * 1e3:.1f} ms per prompt per worker, leave one chip out: "
+        f"{pct(s['prefill_median_abs_rate_error_corrected_loco'])}",
     ]
     return "\n".join(lines)
 

@@ -23,10 +23,11 @@ place of the reported one where none is published):
   slower pool's; tokens/s per GPU = requests/s x (ISL + OSL) / (x gp + y gd), every GPU of both pools.
 
 For MoE models under an engine profile, every layout's decode step takes the pool correction fitted on the
-measured disaggregated runs (pool_correction.PoolFit, fitted by disaggregated.py; alpha, a, b0, k in
+measured disaggregated runs (pool_correction.PoolFit, fitted by disaggregated.py; alpha, a, b0, k, c in
 data/disaggregated_check.json): the attention operator's time x alpha, the rest of the step x 1 + a b / (b + b0)
-(b sequences per GPU), and its prefill time x k, where the model's large-batch MoE decode and its prefill read fast
-and its long-context MLA attention slow; aggregated steady states take both (TPOT x the decode factor, TTFT x k,
+(b sequences per GPU), and a prefill step of P prompts k x its time + P x c (c: each prefill instance's fixed time
+per prompt), where the model's large-batch MoE decode and its prefill read fast (short prompts most) and its
+long-context MLA attention slow; aggregated steady states take both (TPOT x the decode factor, TTFT x k + c,
 throughput recomputed).
 
 Tokens/s per GPU counts input + output tokens over every GPU of the deployment (InferenceX's tok/s/GPU);
@@ -223,7 +224,7 @@ def _aggregated_table(
         total, out = est.total_tokens_per_s_per_gpu, est.output_tokens_per_s_per_gpu
     if fix is not NEUTRAL:
         tpot = tpot * fix.decode_factor(grid[:, None] / gpus[None, :], est.decode.share("attention"))
-        ttft = ttft * fix.prefill_time_factor
+        ttft = fix.prefill_time_s(ttft, 1)
         osl = float(s.output_tokens)
         out = output_tokens_per_s(grid[:, None], osl, ttft, tpot) / gpus[None, :]
         total = out * (float(s.context_tokens) + osl) / osl
@@ -242,7 +243,7 @@ def _pipeline_tables(model, hw, s: Scenario, profile, max_gpus: int, fix: PoolFi
         return []
     grid = concurrency_grid(4096)[::8]  # 2^(1/2) steps: one pipeline_parallel call per batch, every stage count
     prefill = estimate(model, hw, replace(s, batch=grid, num_gpus=tp, output_tokens=1), profile).ttft_s
-    prefill = prefill * fix.prefill_time_factor
+    prefill = fix.prefill_time_s(prefill, grid)
     share = 0.0  # attention's share of a stage's decode step: the TP group's whole-model step's
     if fix is not NEUTRAL:
         group = estimate(model, hw, replace(s, batch=grid, num_gpus=tp, batching="static"), profile)
@@ -315,7 +316,7 @@ def _prefill_table(model, hw, s: Scenario, profile, par: str, gpus: np.ndarray, 
     sc = replace(s, batch=grid[:, None], num_gpus=gpus[None, :], parallelism=par, batching="static", output_tokens=1)
     est = estimate(model, hw, sc, profile)
     shape = (grid.size, gpus.size)
-    pre = np.broadcast_to(est.ttft_s, shape) * fix.prefill_time_factor
+    pre = np.broadcast_to(fix.prefill_time_s(est.ttft_s, grid[:, None]), shape)
     prompts = grid[:, None] / pre / gpus[None, :]
     return CandidateTable(
         "prefill", par, gpus, grid, np.zeros(shape), pre, prompts, np.zeros(shape), np.broadcast_to(est.fits, shape),

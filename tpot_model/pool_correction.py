@@ -1,6 +1,7 @@
 """The frontier's pool correction for disaggregated serving (fitted by disaggregated.py on the measured
 disaggregated runs, committed in data/disaggregated_check.json): of the decode step, the attention operator's time x
-alpha and the rest x (1 + a b / (b + DECODE_HALF_BATCH)), b the sequences decoding per GPU; prefill step time x k.
+alpha and the rest x (1 + a b / (b + DECODE_HALF_BATCH)), b the sequences decoding per GPU; a prefill step of P prompts
+takes k x its modelled time + P x c (c: each prefill instance's fixed time per prompt).
 Here, below layouts.py, so the layout search reads it without importing the fitter."""
 
 from __future__ import annotations
@@ -22,11 +23,19 @@ DECODE_HALF_BATCH = 16.0  # sequences per GPU at which the decode correction is 
 @dataclass(frozen=True)
 class PoolFit:
     """The frontier's pool correction: decode step time x decode_factor(sequences per GPU, attention's share of
-    the step), prefill step time x prefill_time_factor. NEUTRAL changes nothing."""
+    the step), prefill step time prefill_time_s(modelled time, prompts). NEUTRAL changes nothing."""
 
     decode_a: float = 0.0
     prefill_time_factor: float = 1.0
     attention_factor: float = 1.0
+    prefill_prompt_s: float = 0.0  # each prefill instance's fixed time per prompt (s), beside the roofline's step
+
+    def prefill_time_s(self, step_s, prompts):
+        """A prefill step of `prompts` prompts that the model times at step_s seconds: k step_s + prompts c
+        (array-friendly)."""
+        return self.prefill_time_factor * np.asarray(step_s, dtype=float) + self.prefill_prompt_s * np.asarray(
+            prompts, dtype=float
+        )
 
     def decode_factor(self, sequences_per_gpu, attention_share=0.0):
         """alpha s + (1 - s) (1 + a b / (b + DECODE_HALF_BATCH)): s the attention operator's share of the decode
@@ -39,7 +48,9 @@ class PoolFit:
     def from_summary(cls, summary: dict) -> PoolFit:
         """The fit a disaggregated_check summary holds (NEUTRAL when it has none)."""
         f = summary.get("fit")
-        return cls(f["decode_a"], f["prefill_time_factor"], f["decode_attention_factor"]) if f else NEUTRAL
+        if not f:
+            return NEUTRAL
+        return cls(f["decode_a"], f["prefill_time_factor"], f["decode_attention_factor"], f["prefill_prompt_s"])
 
 
 NEUTRAL = PoolFit()

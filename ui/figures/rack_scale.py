@@ -259,7 +259,7 @@ def check_caption(check: Mapping, tr: Translator = EN) -> str | None:
     fit = check["fit"]
     return tr("fr_rack_check", runs=check["runs"], decode=fmt.pct(check["decode_median_abs_tpot_error"], 0),
               decode_n=check["decode_runs"], prefill=f"{check['prefill_median_model_over_measured']:.1f}",
-              prefill_n=check["prefill_runs"], a=fmt.pct(fit["decode_a"], 0), k=f"{fit['prefill_time_factor']:.1f}",
+              prefill_n=check["prefill_runs"], a=fmt.pct(fit["decode_a"], 0), k=f"{fit['prefill_time_factor']:.2f}", c=f"{fit['prefill_prompt_s'] * 1e3:.1f}",
               alpha=f"{fit['decode_attention_factor']:.2f}",
               decode_cv=fmt.pct(check["decode_median_abs_tpot_error_corrected_loco"], 0),
               prefill_cv=fmt.pct(check["prefill_median_abs_rate_error_corrected_loco"], 0))  # fmt: skip
