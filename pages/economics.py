@@ -2,6 +2,7 @@
 names its price basis and date; the CSV downloads carry them in every row."""
 
 import math
+from dataclasses import asdict, fields, replace
 
 import numpy as np
 import streamlit as st
@@ -10,7 +11,7 @@ from tpot_model import economics
 from tpot_model.fleet import Demand
 from tpot_model.prices import OWNING_BASES
 from tpot_model.units import ms
-from ui import cache, chart, controls, fmt, metrics, notices
+from ui import cache, chart, controls, embed, fmt, metrics, notices, page_state
 from ui.figures import economics as figs
 from ui.figures import frontier as frontier_figs
 
@@ -23,24 +24,43 @@ catalog = cache.hardware()
 st.title(tr("page_economics"))
 st.caption(fmt.device_text("ec_caption", hw, tr))  # 'what owning a chip costs' for a TPU or Trainium
 
+# The page's inputs: from the URL on the session's first visit, then in session state (persisted); in the embed view
+# the demand's widgets wait in a closed section, sent only once it is opened (a wiki reader does not pay for a dozen
+# inputs it does not open)
+KEYS = {f.name: "econ." + ("in" if f.name == "inp" else f.name) for f in fields(page_state.EconomicsInputs)}
+INIT, NOTICES = "_econ_initialised", "_econ_notices"
+default_chips = tuple(h for h in dict.fromkeys((state.hardware, "h200", "b200", "mi355x")) if h in catalog)
+
+
+def linked_inputs(params: dict) -> tuple[page_state.EconomicsInputs, list]:
+    """A link's inputs and its bad parameters' notices; without chips, the sidebar's first and the default three."""
+    given, bad = page_state.parse_economics_query(params, catalog)
+    return replace(given, chips=given.chips or default_chips), bad
+
+
+if not st.session_state.get(INIT):
+    first, bad_params = linked_inputs(st.query_params.to_dict())
+    st.session_state.update({KEYS[k]: list(v) if k == "chips" else v for k, v in asdict(first).items()})
+    st.session_state.update({NOTICES: bad_params, INIT: True})
+# the inputs as the widgets hold them (session state holds a widget's value before its call in the run)
+inputs = page_state.EconomicsInputs(
+    **{k: tuple(st.session_state[key]) if k == "chips" else st.session_state[key] for k, key in KEYS.items()}
+)
+by_requests, tpot_ms, peak, util, chips = inputs.by_requests, inputs.tpot, inputs.peak, inputs.util, inputs.chips
+linked = page_state.economics_query(inputs)  # the view's link: these inputs beside the sidebar's scenario
+link_now = st.query_params.to_dict()
+if any(link_now.get(k) != v for k, v in linked.items()) and not (
+    embed.embedded() and page_state.economics_query(linked_inputs(link_now)[0]) == linked
+):  # a wiki reader's run of its own link writes nothing (the full view's link carries the link's inputs)
+    st.query_params.update(linked)
+
 # --- demand to capacity
 st.header(tr("ec_cap_h"))
-# the page's inputs hold in session state (persisted); in the embed view their widgets wait in a closed section,
-# sent only once it is opened (the charts first: a wiki reader does not pay for a dozen inputs it does not open)
-for key, value in {"econ.by_requests": False, "econ.req": 100.0, "econ.out": 1000.0, "econ.in": 4000.0,
-                   "econ.tpot": 50.0, "econ.peak": 1.5, "econ.util": 0.7,
-                   "econ.chips": [h for h in dict.fromkeys((state.hardware, "h200", "b200", "mi355x")) if h in catalog],
-                   }.items():  # fmt: skip
-    st.session_state.setdefault(key, value)  # the chips: the sidebar's first, at the page's first run
-# the inputs as the widgets hold them (session state holds a widget's value before its call in the run)
-by_requests, tpot_ms, peak, util, chips = (
-    st.session_state[f"econ.{key}"] for key in ("by_requests", "tpot", "peak", "util", "chips")
-)
+notices.url_notices(st.session_state[NOTICES], tr)
 if by_requests:  # requests per day with the sidebar's lengths, as tokens
-    req_m = st.session_state["econ.req"]
-    out_b, in_b = req_m * 1e6 * state.output / 1e9, req_m * 1e6 * state.context / 1e9
+    out_b, in_b = inputs.req * 1e6 * state.output / 1e9, inputs.req * 1e6 * state.context / 1e9
 else:
-    out_b, in_b = st.session_state["econ.out"], st.session_state["econ.in"]
+    out_b, in_b = inputs.out, inputs.inp
 if (controls_box := controls.page_controls(tr, lazy=True)) is not None:
     with controls_box:
         st.radio(
@@ -190,11 +210,11 @@ chart.figure(
 # --- token revenue and margin at the sidebar scenario
 st.header(tr("ec_rev_h"))
 c = st.columns(5)
-api_in = c[0].number_input(tr("ec_api_in"), 0.0, 1000.0, 1.0, step=0.1, key="econ.api_in", persist_state="session")
-api_out = c[1].number_input(tr("ec_api_out"), 0.0, 1000.0, 1.0, step=0.1, key="econ.api_out", persist_state="session")
-api_cached = c[2].number_input(tr("ec_api_cached"), 0.0, 1000.0, 0.1, step=0.05, key="econ.api_cached",
-                               persist_state="session")  # fmt: skip
-cached = c[3].slider(tr("ec_cached_frac"), 0.0, 1.0, 0.0, step=0.05, key="econ.cached", persist_state="session")
+api_in = c[0].number_input(tr("ec_api_in"), 0.0, 1000.0, step=0.1, key="econ.api_in", persist_state="session")
+api_out = c[1].number_input(tr("ec_api_out"), 0.0, 1000.0, step=0.1, key="econ.api_out", persist_state="session")
+api_cached = c[2].number_input(tr("ec_api_cached"), 0.0, 1000.0, step=0.05, key="econ.api_cached",
+                              persist_state="session")  # fmt: skip
+cached = c[3].slider(tr("ec_cached_frac"), 0.0, 1.0, step=0.05, key="econ.cached", persist_state="session")
 rack = c[4].number_input(  # default: the chip's scale-up domain (a TPU pod holds up to 9,216 chips)
     fmt.device_text("ec_rack", hw, tr),
     1,

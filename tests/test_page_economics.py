@@ -425,3 +425,40 @@ def test_a_model_that_fits_no_chip_says_so_not_raise_the_target(lang):
     slo = run_page("economics", lang=lang)  # fits, but misses a 1 ms target: the target is what to change
     slo.number_input(key="econ.tpot").set_value(1.0).run()
     assert [w.value for w in slo.warning] == [tr("ec_cap_none")]
+
+
+def test_a_link_carries_the_pages_own_inputs_and_a_bad_one_is_named():
+    """The demand, target, chips and API prices are in the view's link (a wiki link reproduces the capacity plan):
+    read on the first visit, written back on a change; a bad value falls back to the default with a notice naming
+    the parameter, in both languages."""
+    from ui import page_state
+
+    linked = dict(ec_demand="requests", ec_req="5", ec_tpot_ms="20", ec_chips="b200,mi355x", ec_api_out="2.5")
+    at = run_page("economics", **Q, **linked)
+    assert not at.exception
+    assert at.radio(key="econ.by_requests").value is True and at.number_input(key="econ.req").value == 5
+    assert at.number_input(key="econ.tpot").value == 20 and at.multiselect(key="econ.chips").value == ["b200", "mi355x"]
+    assert at.number_input(key="econ.api_out").value == 2.5
+    assert len(at.dataframe[0].value) == 2  # one row per chip linked
+    assert {k: at.query_params[k] for k in linked} == linked  # the link as given, unchanged
+    at.number_input(key="econ.tpot").set_value(30.0).run()
+    assert at.query_params["ec_tpot_ms"] == "30" and at.query_params["ec_chips"] == "b200,mi355x"
+    # the link written reads back as the same inputs
+    back, bad = page_state.parse_economics_query({k: at.query_params[k] for k in at.query_params}, {"b200", "mi355x"})
+    assert not bad and back.tpot == 30 and back.chips == ("b200", "mi355x") and back.by_requests and back.req == 5
+    for lang, tr in (("en", EN), ("zh-TW", ZH)):
+        bad_at = run_page("economics", **{**Q, "lang": lang}, ec_util="2", ec_chips="b200,nope")
+        warned = [w.value for w in bad_at.warning]
+        assert tr("notice_bad_param", param="ec_util", given="2", used="`0.7`") in warned, warned
+        assert tr("notice_bad_param", param="ec_chips", given="b200,nope", used="`b200`") in warned, warned
+        assert bad_at.number_input(key="econ.util").value == 0.7
+        assert bad_at.multiselect(key="econ.chips").value == ["b200"]
+
+
+def test_a_wiki_readers_run_of_its_link_writes_no_url():
+    """Embedded, the link as given is the view: its run writes none of the page's parameters (a message to every
+    reader); the full view writes them, the chips the sidebar's first and the default three."""
+    at = run_page("economics", **Q, embedded=True)
+    assert not at.exception and not any(k.startswith("ec_") for k in at.query_params)
+    full = run_page("economics", **Q)
+    assert full.query_params["ec_chips"] == "mi355x,h200,b200" and full.query_params["ec_demand"] == "tokens"

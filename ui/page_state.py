@@ -8,6 +8,8 @@ planner_serving, planner_request_ttft_ms.
 Frontier: fr_io, fr_hw, fr_prec, fr_layout, fr_engine, fr_y, fr_target, fr_tier, fr_usd, fr_mtp, fr_k, fr_accept,
 fr_log, fr_disagg, fr_rack_gpus.
 Compare: <side>_hardware, _gpus, _weights, _kv, _profile, _model, _batch, _context, _price for sides b and c.
+Economics: ec_demand, ec_req, ec_out, ec_in, ec_tpot_ms, ec_peak, ec_util, ec_chips, ec_api_in, ec_api_out,
+ec_api_cached, ec_cached.
 """
 
 from __future__ import annotations
@@ -276,6 +278,78 @@ def frontier_query(p: FrontierInputs) -> dict[str, str]:
         "fr_disagg": "1" if p.disagg else "0",
         "fr_rack_gpus": str(int(p.rack_gpus)),
     }
+
+
+# --------------------------------------------------------------------------------------------------- economics
+
+ECONOMICS_MAX_CHIPS = 8
+
+
+@dataclass(frozen=True)
+class EconomicsInputs:
+    """The Economics page's own inputs as the URL carries them: the demand (tokens per day, or requests per day at
+    the sidebar's lengths), the TPOT target, peak-to-average and utilisation, the chips compared (None: the sidebar's
+    chip, then H200, B200 and MI355X), and the API prices (USD per 1M tokens) and cached share of the revenue."""
+
+    by_requests: bool = False
+    req: float = 100.0  # millions of requests per day
+    out: float = 1000.0  # billions of output tokens per day
+    inp: float = 4000.0  # billions of input tokens per day
+    tpot: float = 50.0  # ms
+    peak: float = 1.5
+    util: float = 0.7
+    chips: tuple[str, ...] | None = None
+    api_in: float = 1.0
+    api_out: float = 1.0
+    api_cached: float = 0.1
+    cached: float = 0.0
+
+
+# field: (URL parameter, lowest, highest) for the numbers (the widgets' own bounds)
+ECONOMICS_NUMBERS = {
+    "req": ("ec_req", 0.001, 1e6),
+    "out": ("ec_out", 0.001, 1e6),
+    "inp": ("ec_in", 0.0, 1e7),
+    "tpot": ("ec_tpot_ms", 1.0, 10000.0),
+    "peak": ("ec_peak", 1.0, 20.0),
+    "util": ("ec_util", 0.05, 1.0),
+    "api_in": ("ec_api_in", 0.0, 1000.0),
+    "api_out": ("ec_api_out", 0.0, 1000.0),
+    "api_cached": ("ec_api_cached", 0.0, 1000.0),
+    "cached": ("ec_cached", 0.0, 1.0),
+}
+DEMAND_FORMS = ("tokens", "requests")
+
+
+def parse_economics_query(
+    params: Mapping[str, object], hardware_ids: Collection[str]
+) -> tuple[EconomicsInputs, list[Notice]]:
+    """The Economics page's inputs from URL parameters; a bad value falls back to the default with a notice (a chip
+    list keeps its known ids, at most ECONOMICS_MAX_CHIPS)."""
+    d, r = EconomicsInputs(), QueryReader(params)
+    values: dict[str, object] = {}
+    if (form := r.choice("ec_demand", DEMAND_FORMS, DEMAND_FORMS[int(d.by_requests)])) is not None:
+        values["by_requests"] = form == "requests"
+    for name, (key, lo, hi) in ECONOMICS_NUMBERS.items():
+        if (x := r.number(key, lambda x, lo=lo, hi=hi: lo <= x <= hi, f"{getattr(d, name):g}")) is not None:
+            values[name] = x
+    if (text := r.text("ec_chips")) is not None:
+        items = tuple(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
+        good = tuple(x for x in items if x in hardware_ids)[:ECONOMICS_MAX_CHIPS]
+        if len(good) != len(items):
+            r.bad("ec_chips", text, ",".join(good) or "—")
+        if good:
+            values["chips"] = good
+    return replace(d, **values), r.notices
+
+
+def economics_query(p: EconomicsInputs) -> dict[str, str]:
+    """The Economics page's inputs as URL parameters (plain strings; the chips only once chosen)."""
+    out = {"ec_demand": DEMAND_FORMS[int(p.by_requests)]}
+    out |= {key: f"{getattr(p, name):g}" for name, (key, _, _) in ECONOMICS_NUMBERS.items()}
+    if p.chips is not None:
+        out["ec_chips"] = ",".join(p.chips)
+    return out
 
 
 # --------------------------------------------------------------------------------------------------- compare
