@@ -26,14 +26,11 @@ context, output = fmt.tokens(state.context), fmt.tokens(state.output)
 st.title(tr("page_cost"))
 scenario_text = dict(model=model.name, gpus=state.gpus, hw=hw.name, weights=state.weights, batch=state.batch,
                      context=context, output=output)  # fmt: skip
-if price_known:
-    source = notices.price_note(est.price, tr)
-    st.markdown(tr("ce_intro", price=fmt.usd(est.price_usd_per_gpu_hour), source=source, **scenario_text))
-else:
-    st.markdown(tr("ce_intro_no_price", **scenario_text))
-    if est.price_usd_per_gpu_hour == 0:
-        st.info(tr("ce_zero_price", hw=hw.name), icon=":material/sell:")
-# one caption, as Overview's: the price basis (or its absence) and tokens/s per MW, then what the band rests on
+st.markdown(tr("ce_intro", **scenario_text))
+if est.price_usd_per_gpu_hour == 0:
+    st.info(tr("ce_zero_price", hw=hw.name), icon=":material/sell:")
+# the price once, in one caption as Overview's: its basis and date (or its absence) and tokens/s per MW, then what
+# the band rests on
 notices.cost_line(est, tr, also=bands.basis_text(est, tr, controls.profile_label(est.profile, tr)))
 if not energy_known:
     st.info(tr("ce_no_power", hw=hw.name))

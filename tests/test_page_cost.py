@@ -60,8 +60,20 @@ def test_price_override_from_the_url_scales_cost():
     assert not at.exception
     assert at.session_state["price"] == 9.08
     assert abs(_metric(at, EN("ce_m_usd_1m")) / base - 2) < 0.02
-    assert any(EN("basis_custom") in md.value for md in at.markdown)  # a link's own price is the basis "Your own"
+    assert any(EN("basis_custom") in c.value for c in at.caption)  # a link's own price is the basis "Your own"
     assert at.session_state["price_basis"] == "custom"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_the_price_is_stated_once(lang):
+    """The page's price per GPU-hour is said once, in the caption with its basis and date (the intro sentence said
+    it too)."""
+    tr = Translator(lang)
+    at = run_page("cost", lang=lang, price="9.08")
+    per_hour = fmt.device_text("usd_per_gpu_hour", CATALOG["h200"], tr, usd=fmt.usd_markdown(9.08))
+    texts = [t.value for t in (*at.markdown, *at.caption)]
+    assert [t for t in texts if "9.08" in t] == [t for t in texts if per_hour in t and "9.08" in t], texts
+    assert len([t for t in texts if "9.08" in t]) == 1, [t for t in texts if "9.08" in t]
 
 
 def test_hardware_without_a_price_still_shows_throughput_and_energy():
