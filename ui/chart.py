@@ -216,10 +216,12 @@ def _sidebar_about() -> tuple[dict, str]:
     """The sidebar's scenario as a chart's exports state it (controls.export_about) and its cache key: worked out
     once per page run (start_page, only_view; the sidebar has run by then), not once per chart."""
     memo = _RUN_ABOUT.get()
-    if memo is None:  # a page script run alone
-        return controls.export_about(), cache.scenario_key(controls.scenario_state())
-    if not memo:
-        memo.update(about=controls.export_about(), key=cache.scenario_key(controls.scenario_state()))
+    if memo is None or not memo:  # a page script run alone (no memo), or the run's first chart
+        state = controls.scenario_state()
+        about, key = controls.export_about(state), cache.scenario_key(state)
+        if memo is None:
+            return about, key
+        memo.update(about=about, key=key)
     return memo["about"], memo["key"]
 
 

@@ -321,10 +321,11 @@ def _value_key(name: str, value: object) -> str:
     return f"{name}={value!r}"
 
 
-def export_about() -> dict:
-    """The sidebar scenario as an export states it (export.scenario_fields): ids, names, numbers, price basis. Worked
-    out once per server for each scenario and language (a copy: the caller may add to it)."""
-    state = scenario_state()
+def export_about(state: ScenarioState | None = None) -> dict:
+    """The sidebar scenario (`state`, default scenario_state()) as an export states it (export.scenario_fields): ids,
+    names, numbers, price basis. Worked out once per server for each scenario and language (a copy: the caller may
+    add to it)."""
+    state = scenario_state() if state is None else state
 
     def about() -> dict:
         est = evaluate(state)
