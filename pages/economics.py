@@ -69,7 +69,7 @@ if (controls_box := controls.page_controls(tr, lazy=True)) is not None:
         )  # fmt: skip
         c = st.columns(3)
         if by_requests:  # requests per day with the sidebar's lengths
-            c[0].number_input(tr("ec_req_per_day"), 0.001, 1e6, step=10.0, key="econ.req", persist_state="session",
+            c[0].number_input(tr("ec_req_per_day"), 0.001, 1e6, step=1.0, key="econ.req", persist_state="session",
                               help=tr("ec_req_help"))  # fmt: skip
             c[1].markdown(tr("ec_req_tokens", input=fmt.tokens(state.context), output=fmt.tokens(state.output),
                              out_b=fmt.number(out_b), in_b=fmt.number(in_b)))  # fmt: skip

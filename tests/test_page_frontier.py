@@ -464,6 +464,13 @@ def test_says_why_its_tpot_is_not_overviews(lang):
     (note,) = [c.value for c in at.caption if "**22.3 ms**" in c.value]
     (mtp_tpot,) = [m.group(1) for md in at.markdown if (m := re.search(r"TPOT ([0-9.,]+ ms)", md.value))]
     assert tr("fr_batching_mtp", k=3, a="0.5", e="1.88", b=32, tpot=mtp_tpot) in note and mtp_tpot != "32.0 ms"
+    assert not note.startswith(":gray[")
+    # a sidebar scenario that does not fit (DeepSeek-R1 FP8 on 2 x GB200): its two TPOTs are what-ifs, greyed and
+    # marked "if it fitted" (they were quoted as plain figures beside the curves' "does not fit": helper review)
+    at = run_page("frontier", lang=lang, model="deepseek-r1", hardware="gb200", gpus="2", weights="fp8", kv="fp8")
+    (note,) = [c.value for c in at.caption if tr("fr_batching_note", **dict.fromkeys(
+        ("name", "b", "isl", "osl", "static", "p", "mix", "cont"), "")).split("**")[1] in c.value]  # fmt: skip
+    assert note.startswith(":gray[") and note.endswith(f" ({tr('if_fitted')})]")
 
 
 # ------------------------------------------------------------------------------------------------ MLPerf overlay
