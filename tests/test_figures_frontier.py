@@ -274,8 +274,10 @@ def test_log_axes_label_every_tick_in_full():
     for fig in (figs.frontier_figure([s], []), figs.per_mw_figure([s], [], ALL_IN_W)):
         y = fig.layout.yaxis
         assert y.type == "log" and y.dtick is None and len(y.tickvals) >= 3
-        assert list(y.ticktext) == [tick_label(v, prefixed=True) for v in y.tickvals]  # '1 M' beside '531 K'
+        thousands = max(y.tickvals) >= 10_000  # one style on an axis: '5 K' beside '10 K', not '5,000'
+        assert list(y.ticktext) == [tick_label(v, prefixed=True, thousands=thousands) for v in y.tickvals]
         assert all(v < 10_000 or t.endswith((" K", " M")) for v, t in zip(y.tickvals, y.ticktext, strict=True))
+        assert not (thousands and any("," in t for t in y.ticktext)), y.ticktext
         values = np.concatenate([np.asarray(t.y, dtype=float) for t in fig.data])
         values = values[np.isfinite(values) & (values > 0)]
         assert values.min() / 1.2 <= y.tickvals[0] and y.tickvals[-1] <= values.max() * 1.2

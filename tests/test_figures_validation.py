@@ -17,7 +17,7 @@ from tpot_model.calibration import TARGET_MEDIAN
 from tpot_model.fitting import ErrorSummary
 from ui import fmt
 from ui.figures import validation as figs
-from ui.figures.common import hardware_colour, log_tick_values, tick_label
+from ui.figures.common import hardware_colour, log_tick_values, log_ticks, tick_label
 from ui.i18n import EN, Translator
 from ui.validation_data import build_table, source_url
 
@@ -151,6 +151,11 @@ def test_log_ticks():
     # an axis of rates: from 10,000 on with the prefix of the numbers beside the chart ('531 K'), not 1,000,000
     assert [tick_label(v, prefixed=True) for v in (5_000, 20_000, 500_000, 1_000_000, 2e9)] == [
         "5,000", "20 K", "500 K", "1 M", "2 G"]  # fmt: skip
+    # on an axis that reaches 10,000, the thousands below take the prefix too: one style ('2 K, 5 K, 10 K')
+    assert [tick_label(v, prefixed=True, thousands=True) for v in (500, 2_000, 5_000, 20_000)] == [
+        "500", "2 K", "5 K", "20 K"]  # fmt: skip
+    assert log_ticks(np.array([300.0, 20_000.0]), prefixed=True)["ticktext"] == [
+        "500", "1 K", "2 K", "5 K", "10 K", "20 K"]  # fmt: skip
     assert [tick_label(v) for v in log_tick_values(0.04, 0.3)] == ["0.05", "0.1", "0.2"]
 
 

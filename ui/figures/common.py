@@ -249,12 +249,12 @@ def nice_log_ticks(
     return ticks if len(ticks) >= 2 else [lo, hi] if hi > lo else [lo]
 
 
-def tick_label(v: float, *, prefixed: bool = False) -> str:
+def tick_label(v: float, *, prefixed: bool = False, thousands: bool = False) -> str:
     """A tick number without exponents: 0.00005, 0.5, 20, 2,000, 10,000. `prefixed` (an axis of counts or rates,
     tokens/s): from 10,000 on with the decimal prefix of the numbers beside the chart (numtext.large: '531 K'):
-    20 K, 500 K, 1 M."""
+    20 K, 500 K, 1 M; `thousands` with it: from 1,000 on (2 K beside 10 K, one style on an axis)."""
     for threshold, scale, prefix in PREFIXES if prefixed else ():
-        if v >= threshold:
+        if v >= (scale if thousands and prefix == "K" else threshold):
             return f"{tick_label(v / scale)} {prefix}"
     return f"{v:,.0f}" if v >= 1000 else np.format_float_positional(float(f"{v:.3g}"), trim="-")
 
@@ -267,7 +267,8 @@ def log_ticks(*arrays: np.ndarray, pad: float = 0.0, prefixed: bool = False) -> 
     if not vals.size:
         return {}
     ticks = nice_log_ticks(float(vals.min()) / 10**pad, float(vals.max()) * 10**pad)
-    return {"tickvals": ticks, "ticktext": [tick_label(t, prefixed=prefixed) for t in ticks]}
+    thousands = prefixed and max(ticks) >= PREFIXES[-1][0]  # '5 K' beside '10 K', not '5,000'
+    return {"tickvals": ticks, "ticktext": [tick_label(t, prefixed=prefixed, thousands=thousands) for t in ticks]}
 
 
 def y_log_ticks(fig: go.Figure, pad: float = 0.05, *, prefixed: bool = False) -> dict:
