@@ -653,6 +653,16 @@ def test_rack_scale_legend_sits_below_the_plot_and_each_chip_has_its_colour():
     # Plotly's bare '2', '5' and '1000' beside '10k'
     ticks = layout["yaxis"]["ticktext"]
     assert {"1 K", "10 K"} <= set(ticks) and not {"2", "5", "10k", "1,000"} & set(ticks), ticks
+    # its key names the measured points' marker only where some are drawn (4k/1k: none measured; helper review)
+    notes = [a["text"] for a in layout["annotations"]]
+    measured = EN("fr_rack_measured", hw="")  # ' measured (rack-scale / multi-node)'
+    assert EN("fr_rack_marker_key") in notes and any(t["name"].endswith(measured) for t in fig["data"])
+    at = run_page("frontier", model="deepseek-r1", weights="fp8", kv="fp8", context="4096", output="1024")
+    at.session_state["frontier.rack"] = True
+    at.run()
+    fig = _fig(at, "DeepSeek-R1 · 4k/1k")
+    assert EN("fr_rack_marker_key_unmeasured") in [a["text"] for a in fig["layout"]["annotations"]]
+    assert not any(t["name"].endswith(measured) for t in fig["data"])
 
 
 def test_tokens_per_megawatt_carries_its_unit():

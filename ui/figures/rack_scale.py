@@ -158,7 +158,8 @@ def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: 
             annotation={"text": f"{x:g}", "font": {"size": 10, "color": "#777"}, "yanchor": "bottom"},
             annotation_position="top",
         )
-    fig.add_annotation(text=tr("fr_rack_marker_key"), xref="paper", yref="paper", x=1.0, y=1.0, xanchor="right",
+    key = "fr_rack_marker_key" if measured else "fr_rack_marker_key_unmeasured"  # no '◇ measured' with none drawn
+    fig.add_annotation(text=tr(key), xref="paper", yref="paper", x=1.0, y=1.0, xanchor="right",
                        yanchor="bottom", yshift=14, showarrow=False, font={"size": 11, "color": "#555"})  # fmt: skip
     return fig
 
