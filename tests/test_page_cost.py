@@ -134,6 +134,14 @@ def test_frontier_has_one_orientation_and_no_axes_choice(lang):
     fig = _fig(at, tr("ce_frontier_title"))
     assert fig["layout"]["xaxis"]["title"]["text"] == tr("ce_axis_tps_user")
     assert fig["layout"]["yaxis"]["title"]["text"] == tr("ce_axis_tps_gpu")
+    # per user across: a larger batch sits to the left, and the caption under the chart says so (it said 'right',
+    # from the old orientation; helper review)
+    curve = max((t for t in fig["data"] if t.get("mode") and "lines" in t["mode"]), key=lambda t: len(decode(t["x"])))
+    x = np.asarray(decode(curve["x"]), dtype=float)
+    x = x[np.isfinite(x)]  # the batches that fit
+    assert x[0] > x[-1]  # the sweep runs from batch 1 (fastest per user) to the largest batch
+    caption = next(c.value for c in at.caption if c.value.startswith(tr("ce_frontier_caption")[:6]))
+    assert ("Moving left" if lang == "en" else "沿曲線向左") in caption
 
 
 def test_frontier_axes_and_target():

@@ -725,11 +725,17 @@ def test_a_bad_link_value_names_what_is_used_instead_in_words_or_as_the_link_wri
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
 def test_sidebar_price_box_shows_one_price_and_its_help_every_basis(lang):
     """The custom-price box's placeholder is short enough for the sidebar ('公開價格：雲端隨需 $4.5' was cut): the
-    first published price; its help lists every published basis with its price, in the language's list style."""
+    chosen basis's published price (it showed the first basis's: TPU7x under Hyperscaler TCO read the Neocloud
+    $1.21, not $1.03; helper review), 'no public price' when it has none; its help lists every published basis
+    with its price, in the language's list style."""
     tr = Translator(lang)
     at = run_page("overview", lang=lang, hardware="h200")
     box = at.number_input(key="price")
-    assert box.proto.placeholder == tr("price_placeholder", price="$4.54")
+    assert box.proto.placeholder == tr("price_placeholder", price="$4.54")  # on-demand, the default basis
+    tpu = run_page("overview", lang=lang, hardware="tpu7x", price_basis="hyperscaler")
+    assert tpu.number_input(key="price").proto.placeholder == tr("price_placeholder", price="$1.03")
+    tpu = run_page("overview", lang=lang, hardware="tpu7x", price_basis="on_demand")
+    assert tpu.number_input(key="price").proto.placeholder == tr("no_price")
     listed = tr.join([f"{tr('basis_on_demand')} $4.54", f"{tr('basis_neocloud')} $1.59",
                       f"{tr('basis_hyperscaler')} $1.22", f"{tr('basis_rental_3yr')} $2.90"])  # fmt: skip
     assert box.help == tr("help_price", prices=listed)

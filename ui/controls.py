@@ -180,7 +180,12 @@ def sidebar() -> ScenarioState:
         custom = st.session_state["price_basis"] == CUSTOM_BASIS
         listed = [hw.prices.price(b) for b in PRICE_BASES[:-1]]
         hint = tr.join([f"{basis_label(p.basis, tr)} {fmt.usd(p.usd_per_gpu_hour)}" for p in listed if p is not None])
-        first = next((p for p in listed if p is not None), None)
+        # the basis chosen's own published price (a custom price box: the first published one, as a hint)
+        shown = (
+            next((p for p in listed if p is not None), None)
+            if custom
+            else hw.prices.price(st.session_state["price_basis"])
+        )
         st.number_input(
             tr("control_price"),
             min_value=0.0,
@@ -189,7 +194,7 @@ def sidebar() -> ScenarioState:
             key="price",
             disabled=not custom,
             # the box holds a price and a word or two ('公開價格：雲端隨需 $4.5' was cut): every basis's in its help
-            placeholder=tr("price_placeholder", price=fmt.usd(first.usd_per_gpu_hour)) if first else tr("no_price"),
+            placeholder=tr("price_placeholder", price=fmt.usd(shown.usd_per_gpu_hour)) if shown else tr("no_price"),
             help=tr("help_price", prices=hint or tr("no_price")),
         )
     return _mirror(scenario_state())
