@@ -326,6 +326,11 @@ def test_rack_scale_budget_is_an_input_in_the_url(tr):
     assert not at.exception and not at.warning
     assert at.session_state["frontier.rack_gpus"] == 8 and at.query_params["fr_rack_gpus"] == "8"
     assert tr("fr_rack_intro", gpus=8) in [c.value for c in at.main.caption]
+    # the projections it names are the chips the chart draws, by their short names (it said 'Vera Rubin NVL72' where
+    # the legend read 'Rubin NVL72 (announced)'; helper review)
+    from tpot_model import load_hardware_catalog
+
+    assert load_hardware_catalog()["vr200"].short_name in tr("fr_rack_intro", gpus=8)
     at.session_state["frontier.rack"] = True
     at.run()
     assert not at.exception, at.exception
