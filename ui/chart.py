@@ -216,7 +216,7 @@ def _sidebar_about() -> tuple[dict, str]:
     """The sidebar's scenario as a chart's exports state it (controls.export_about) and its cache key: worked out
     once per page run (start_page, only_view; the sidebar has run by then), not once per chart."""
     memo = _RUN_ABOUT.get()
-    if memo is None or not memo:  # a page script run alone (no memo), or the run's first chart
+    if not memo:  # a page script run alone (None), or the run's first chart (empty)
         state = controls.scenario_state()
         about, key = controls.export_about(state), cache.scenario_key(state)
         if memo is None:
