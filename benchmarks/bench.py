@@ -358,6 +358,9 @@ READER_LINKS = {
     ),
     "overview_embed": ("", READER_SCENARIO),
     "cost_embed": ("cost", READER_SCENARIO),
+    "compare_embed": ("compare", READER_SCENARIO),
+    "frontier_embed": ("frontier", READER_SCENARIO),
+    "planner_embed": ("planner", READER_SCENARIO),
 }
 
 

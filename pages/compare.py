@@ -46,8 +46,9 @@ def same_or(v, show=str):
     return tr("cmp_same_as_a") if v == figs.SAME else show(v)
 
 
-def side_controls(side: str) -> dict:
-    """Compact controls of scenario B or C; returns its choices."""
+def side_controls(side: str, nested: bool = False) -> dict:
+    """Compact controls of scenario B or C; returns its choices. `nested`: drawn inside the embed view's settings
+    section (an expander), where its own settings go in a bordered container (expanders do not nest)."""
     k, x = f"compare.{side}.", side.upper()
     row = st.container(horizontal=True)  # wraps where the frame is narrow: every choice reads whole
     keep = {"persist_state": "session"}
@@ -92,7 +93,9 @@ def side_controls(side: str) -> dict:
         width=230,
         **keep,
     )
-    with st.expander(tr("cmp_own_settings", x=x)):
+    with st.container(border=True) if nested else st.expander(tr("cmp_own_settings", x=x)):
+        if nested:
+            st.caption(tr("cmp_own_settings", x=x))
         e = st.columns(4)
         e[0].selectbox(
             tr("control_model"),
@@ -118,7 +121,12 @@ def side_controls(side: str) -> dict:
             help=tr("cmp_price_help"),
             **keep,
         )
-    return {f: st.session_state[k + f] for f in page_state.SIDE_FIELDS}
+    return side_values(side)
+
+
+def side_values(side: str) -> dict:
+    """Scenario B's or C's choices as session state holds them (set from the URL before any widget)."""
+    return {f: st.session_state[f"compare.{side}.{f}"] for f in page_state.SIDE_FIELDS}
 
 
 def resolve(values: dict):
@@ -156,13 +164,27 @@ with st.container(border=True):
 
 sides = {"A": (state, est_a)}
 query = {}
+# B's and C's controls: in their boxes; in the embed view in the closed settings section, sent once it is opened
+# (their dozen widgets cost every reader of a wiki link; the values hold in session state meanwhile)
+embedded = chart.embedded()
+settings = controls.page_controls(tr, lazy=True) if embedded else None
+if settings is not None:
+    with settings:
+        for side in page_state.SIDES:
+            if side == "c" and not st.toggle(tr("cmp_add_c"), key="compare.c.on", persist_state="session"):
+                continue
+            st.markdown(f"**{tr('cmp_side', x=side.upper())}**")
+            side_controls(side, nested=True)
 for side in page_state.SIDES:
     x = side.upper()
-    if side == "c" and not st.toggle(tr("cmp_add_c"), key="compare.c.on", persist_state="session"):
-        continue
+    if side == "c":
+        on = st.session_state["compare.c.on"] if embedded else st.toggle(tr("cmp_add_c"), key="compare.c.on",
+                                                                          persist_state="session")  # fmt: skip
+        if not on:
+            continue
     with st.container(border=True):
         st.subheader(tr("cmp_side", x=x))
-        values = side_controls(side)
+        values = side_values(side) if embedded else side_controls(side)
         side_state, est = resolve(values)
         summary(x, side_state, est)
         if values["gpus"] == figs.AUTO:

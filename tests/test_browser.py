@@ -334,14 +334,24 @@ def test_hardware_bubble_labels_do_not_meet(server, browser, width, query):
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
 def test_compare_with_three_scenarios_fits_a_900_px_frame(server, browser, lang):
     """Compare with B and C in the embed view at 900 x 700: the headline table fits the page (no column cut off or
-    scrolled away) and every choice of B and C reads whole."""
+    scrolled away) and every choice of B and C reads whole, in the settings section where they wait until it is
+    opened."""
+    tr = Translator(lang)
     context = browser.new_context(viewport={"width": 900, "height": 700})
     pg = context.new_page()
     _open(pg, server, "compare", f"model=deepseek-r1&hardware=b200&gpus=8&c_hardware=mi355x&lang={lang}&embed=true")
     _no_exception(pg)
     table = pg.locator('[data-testid="stTable"]')
-    assert table.count() == 1 and Translator(lang)("cmp_delta_col", x="C") in table.inner_text()
+    assert table.count() == 1 and tr("cmp_delta_col", x="C") in table.inner_text()
     assert table.evaluate("t => t.scrollWidth <= t.clientWidth + 1")
+    assert pg.locator('[data-testid="stSelectbox"]').count() == 0  # B's and C's: sent once their section is opened
+    settings = pg.locator('[data-testid="stExpander"]').filter(has_text=tr("embed_page_controls"))
+    settings.first.locator("summary").click()
+    pg.wait_for_function(
+        '() => document.querySelectorAll(\'[data-testid="stExpander"] [data-testid="stSelectbox"]\').length >= 10',
+        timeout=60_000,
+    )
+    _settle(pg)
     assert pg.locator('[data-testid="stSelectbox"]').count() >= 10
     assert pg.evaluate(CUT_TEXT, '[data-testid="stMain"] [data-testid="stSelectbox"]') == []
     context.close()

@@ -357,3 +357,26 @@ def test_chart_exports_state_b_and_c_not_only_a(lang):
     assert b and {r["scenario_hardware"] for r in b} == {"h200"} and ests["B"].price_usd_per_gpu_hour != 6.03
     assert {float(r["scenario_price_usd_per_gpu_hour"]) for r in b} == {float(ests["B"].price_usd_per_gpu_hour)}
     assert {r["scenario_hardware"] for r in rows if r["scenario"] == "A"} == {"b200"}
+
+
+def test_embed_sends_b_and_c_controls_only_once_their_section_is_opened():
+    """In the embed view B's and C's controls wait in the closed "This page's settings" section (issue 19: a dozen
+    widgets cost every reader of a wiki link; server CPU per reader 16.5 -> 14 ms): the link's B and C still apply;
+    opened, the section holds their controls with those values, and a change there holds once it is closed again."""
+    linked = dict(b_hardware="h100-sxm", b_gpus="4", c_hardware="b200")
+    at = run_page("compare", embedded=True, **linked)
+    assert not at.exception, at.exception
+    assert not at.selectbox and not at.toggle and not at.number_input
+    df = _table(at)
+    assert df.loc[EN("cmp_row_hardware"), "B"] == "H100 SXM5 80GB" and df.loc[EN("cmp_row_gpus"), "B"] == "4"
+    assert "C" in df.columns  # the link's C is shown
+    at.session_state["embed.page_controls"] = True
+    at.run()
+    assert at.selectbox(key="compare.b.hardware").value == "h100-sxm" and at.toggle(key="compare.c.on").value
+    at.selectbox(key="compare.b.gpus").set_value(8).run()
+    at.session_state["embed.page_controls"] = False
+    at.run()
+    assert not at.exception and not at.selectbox
+    assert _table(at).loc[EN("cmp_row_gpus"), "B"] == "8"
+    full = run_page("compare", **linked)  # the full view draws them in B's and C's boxes, as before
+    assert full.selectbox(key="compare.b.hardware").value == "h100-sxm" and full.toggle(key="compare.c.on").value
