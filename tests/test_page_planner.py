@@ -570,3 +570,16 @@ def test_layout_search_takes_a_per_request_ttft_target_from_the_page_and_the_url
     at.number_input(key="planner.request_ttft_ms").set_value(0.0).run()  # none: the parameter leaves the link
     assert _layout_metrics(at)["pl_m_layout_ttft"] == fmt.duration(loose.ttft_s)
     assert "planner_request_ttft_ms" not in at.query_params
+
+
+def test_a_wiki_readers_run_of_its_link_writes_no_planner_parameters():
+    """Embedded, the link as given is the view: a reader's run writes none of the Planner's parameters (a message to
+    every reader of a wiki link); the full view writes them; a change in the embed view writes them too."""
+    at = run_page("planner", model="llama-3.1-70b", hardware="h200", gpus="2", weights="fp8", embedded=True)
+    assert not at.exception, at.exception
+    assert not any(k.startswith(("planner_", "spec_", "prefix_")) for k in at.query_params), dict(at.query_params)
+    full = run_page("planner", model="llama-3.1-70b", hardware="h200", gpus="2", weights="fp8")
+    assert full.query_params["planner_target_ms"] == "50" and full.query_params["planner_max_gpus"] == "8"
+    at.session_state["planner.request_ttft_ms"] = 300.0
+    at.run()
+    assert at.query_params["planner_request_ttft_ms"] == "300"
