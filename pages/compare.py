@@ -38,7 +38,11 @@ shown_hw = [controls.resolve(state)[1]] + [  # A's, B's and (when shown) C's chi
     if (s != "c" or st.session_state.get("compare.c.on"))
     and (h := st.session_state.get(f"compare.{s}.hardware")) in hardware
 ]
-st.markdown(fmt.device_text("cmp_intro", shown_hw, tr))  # 'chips' once A, B or C is a TPU or Trainium
+if chart.embedded():  # no sidebar, and B's and C's controls in the settings section: the intro says where they are
+    where = {"controls": tr("embed_controls"), "settings": tr("embed_page_controls")}
+    st.markdown(fmt.device_text("cmp_intro_embed", shown_hw, tr, **where))  # 'chips' once one is a TPU or Trainium
+else:
+    st.markdown(fmt.device_text("cmp_intro", shown_hw, tr))  # 'chips' once A, B or C is a TPU or Trainium
 notices.url_notices(st.session_state[NOTICES], tr, key="cmp_bad_param")
 
 

@@ -380,3 +380,10 @@ def test_embed_sends_b_and_c_controls_only_once_their_section_is_opened():
     assert _table(at).loc[EN("cmp_row_gpus"), "B"] == "8"
     full = run_page("compare", **linked)  # the full view draws them in B's and C's boxes, as before
     assert full.selectbox(key="compare.b.hardware").value == "h100-sxm" and full.toggle(key="compare.c.on").value
+    # the intro says where A's and B's controls are: no sidebar in a wiki's frame (helper review: it said "the
+    # sidebar's" and "below"), in both languages
+    for tr in (EN, ZH):
+        embedded = run_page("compare", embedded=True, lang=tr.lang, **linked)
+        intro = embedded.markdown[0].value
+        assert tr("embed_controls") in intro and tr("embed_page_controls") in intro, intro
+        assert run_page("compare", lang=tr.lang, **linked).markdown[0].value == tr("cmp_intro")
