@@ -11,7 +11,7 @@ from tpot_model import economics
 from tpot_model.fleet import Demand
 from tpot_model.prices import OWNING_BASES
 from tpot_model.units import ms
-from ui import cache, chart, controls, embed, fmt, metrics, notices, page_state
+from ui import cache, chart, controls, fmt, metrics, notices, page_state
 from ui.figures import economics as figs
 from ui.figures import frontier as frontier_figs
 
@@ -47,12 +47,10 @@ inputs = page_state.EconomicsInputs(
     **{k: tuple(st.session_state[key]) if k == "chips" else st.session_state[key] for k, key in KEYS.items()}
 )
 by_requests, tpot_ms, peak, util, chips = inputs.by_requests, inputs.tpot, inputs.peak, inputs.util, inputs.chips
-linked = page_state.economics_query(inputs)  # the view's link: these inputs beside the sidebar's scenario
-link_now = st.query_params.to_dict()
-if any(link_now.get(k) != v for k, v in linked.items()) and not (
-    embed.embedded() and page_state.economics_query(linked_inputs(link_now)[0]) == linked
-):  # a wiki reader's run of its own link writes nothing (the full view's link carries the link's inputs)
-    st.query_params.update(linked)
+# the view's link: these inputs beside the sidebar's scenario
+controls.write_page_params(
+    page_state.economics_query(inputs), lambda params: page_state.economics_query(linked_inputs(params)[0])
+)
 
 # --- demand to capacity
 st.header(tr("ec_cap_h"))

@@ -226,19 +226,16 @@ def write_url() -> None:
         st.session_state["planner.serving"],
         st.session_state.get("planner.request_ttft_ms", 0.0),
     )
-    now = st.query_params.to_dict()
-    if embed.embedded():  # a wiki reader's run of its own link writes nothing (the full view's link carries it)
-        given, _ = page_state.parse_planner_query(now, domain_budget)
-        linked = page_state.planner_query(
-            figs.target_ms(given.target, given.custom_ms), given.ttft_ms, given.k, given.acceptance,
-            given.prefix_hit, given.section, given.max_gpus or domain_budget, given.serving, given.request_ttft_ms,
-        )  # fmt: skip
-        if linked == query:
-            return
-    if any(now.get(k) != v for k, v in query.items()):
-        st.query_params.update(query)
-    if "planner_request_ttft_ms" in st.query_params and "planner_request_ttft_ms" not in query:
-        del st.query_params["planner_request_ttft_ms"]
+    controls.write_page_params(query, linked_query, dropped=("planner_request_ttft_ms",))
+
+
+def linked_query(params: dict) -> dict[str, str]:
+    """A link's Planner inputs as write_url writes them (its defaults where it has none)."""
+    given, _ = page_state.parse_planner_query(params, domain_budget)
+    return page_state.planner_query(
+        figs.target_ms(given.target, given.custom_ms), given.ttft_ms, given.k, given.acceptance, given.prefix_hit,
+        given.section, given.max_gpus or domain_budget, given.serving, given.request_ttft_ms,
+    )  # fmt: skip
 
 
 def speculative_inputs() -> tuple[int, float, object, float | None]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+from collections.abc import Callable, Collection
 from dataclasses import asdict, fields
 
 import numpy as np
@@ -198,6 +199,23 @@ def sidebar() -> ScenarioState:
             help=tr("help_price", prices=hint or tr("no_price")),
         )
     return _mirror(scenario_state())
+
+
+def write_page_params(
+    wanted: dict[str, str], as_linked: Callable[[dict], dict[str, str]], dropped: Collection[str] = ()
+) -> None:
+    """A page's own inputs into the URL beside the scenario's (`wanted`, plain strings): only when one differs, and
+    each of `dropped` that `wanted` leaves out leaves the URL. In the embed view nothing when `wanted` is what the
+    link itself resolves to (`as_linked`: the URL's parameters -> its inputs as `wanted` writes them): a wiki
+    reader's run of its own link sends no message (the full view's link carries the link's inputs)."""
+    now = st.query_params.to_dict()
+    if embed.embedded() and as_linked(now) == wanted:
+        return
+    if any(now.get(k) != v for k, v in wanted.items()):
+        st.query_params.update(wanted)
+    for key in dropped:
+        if key in st.query_params and key not in wanted:
+            del st.query_params[key]
 
 
 def _mirror(state: ScenarioState) -> ScenarioState:

@@ -267,8 +267,14 @@ def log_ticks(*arrays: np.ndarray, pad: float = 0.0, prefixed: bool = False) -> 
     if not vals.size:
         return {}
     ticks = nice_log_ticks(float(vals.min()) / 10**pad, float(vals.max()) * 10**pad)
-    thousands = prefixed and max(ticks) >= PREFIXES[-1][0]  # '5 K' beside '10 K', not '5,000'
-    return {"tickvals": ticks, "ticktext": [tick_label(t, prefixed=prefixed, thousands=thousands) for t in ticks]}
+    return {"tickvals": ticks, "ticktext": tick_labels(ticks, prefixed=prefixed)}
+
+
+def tick_labels(ticks: list[float], *, prefixed: bool = False) -> list[str]:
+    """tick_label of each tick, in one style on the axis: once a prefixed axis reaches 10,000, its thousands take the
+    prefix too ('5 K' beside '10 K', not '5,000')."""
+    thousands = prefixed and max(ticks, default=0) >= PREFIXES[-1][0]
+    return [tick_label(t, prefixed=prefixed, thousands=thousands) for t in ticks]
 
 
 def y_log_ticks(fig: go.Figure, pad: float = 0.05, *, prefixed: bool = False) -> dict:

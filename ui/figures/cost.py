@@ -27,6 +27,7 @@ from .common import (
     power_of_two_axis,
     style,
     tick_label,
+    tick_labels,
 )
 
 MAX_SWEEP_BATCH = 4096
@@ -458,9 +459,7 @@ def frontier(
         lo, hi = np.log10(v.min()), np.log10(v.max())
         pad = max(0.08 * (hi - lo), 0.05)
         ticks = nice_log_ticks(10 ** (lo - pad), 10 ** (hi + pad))
-        wide = max(ticks) >= 10_000  # one style on the axis: '5 K' beside '10 K'
-        axis.update(range=[lo - pad, hi + pad], tickvals=ticks,
-                    ticktext=[tick_label(t, prefixed=True, thousands=wide) for t in ticks])  # fmt: skip
+        axis.update(range=[lo - pad, hi + pad], tickvals=ticks, ticktext=tick_labels(ticks, prefixed=True))
     return d.apply(
         fig,
         height=520,
