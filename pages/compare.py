@@ -1,5 +1,7 @@
 """Compare: scenario A (the sidebar) against B and an optional C defined here; their choices travel in the URL."""
 
+import json
+
 import numpy as np
 import streamlit as st
 
@@ -202,13 +204,25 @@ for side in page_state.SIDES:
             notices.cost_line(est, tr, key=f"compare.{side}.no_price")
     sides[x] = (side_state, est)
     query |= page_state.side_query(values, side)
-for key in [k for k in st.query_params if k.startswith(("b_", "c_")) and k not in query]:
-    del st.query_params[key]
-st.query_params.update(query)
+
+
+def linked_query(link: dict) -> dict[str, str]:
+    """A link's B and C choices as the page writes them (C's only when the link has any)."""
+    out = {}
+    for side in page_state.SIDES:
+        if side == "b" or any(k.startswith("c_") for k in link):
+            values, _ = page_state.parse_side_query(link, side, set(models), set(hardware), set(profiles))
+            out |= page_state.side_query(values, side)
+    return out
+
+
+controls.write_page_params(query, linked_query, dropped=[k for k in st.query_params if k.startswith(("b_", "c_"))])
 
 ests = {x: est for x, (_, est) in sides.items()}
 st.subheader(tr("cmp_table_header"))
-st.table(figs.headline_display(ests, tr=tr))  # a static table: its cells wrap, so every column fits the page
+side_keys = [(x, cache.scenario_key(s)) for x, (s, _) in sides.items()]
+# a static table (its cells wrap, so every column fits the page), built once per server and replayed to every reader
+cache.replayed_table(json.dumps([side_keys, tr.lang, tr.device]), lambda: figs.headline_display(ests, tr=tr))
 device = fmt.device_kind([e.hardware for e in ests.values()])  # as the table's rows
 st.caption(fmt.device_text("cmp_table_caption", device, tr))
 st.caption(
@@ -234,7 +248,6 @@ if not chart.embedded():
         on_click="ignore",
     )
 # every scenario compared (B's and C's as A's): the charts are built once for them and shared by every reader
-side_keys = [(x, cache.scenario_key(s)) for x, (s, _) in sides.items()]
 chart.figure(
     lambda: figs.decomposition(ests, tr=tr),
     lambda: figs.decomposition_table(ests),
@@ -243,6 +256,8 @@ chart.figure(
     about=about,
     depends=side_keys,
 )
+
+chart.fold(tr, tr("embed_more_compare"))  # a wiki's frame: the scenarios, their numbers and the decomposition
 
 # One vectorised call per scenario over the batch options.
 batches = np.array(BATCH_OPTIONS, dtype=float)

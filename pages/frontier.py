@@ -4,6 +4,7 @@ cost per million tokens at an interactivity target; tokens per MW; and the model
 against the measurements. The page's own inputs travel in the URL (fr_io, fr_hw, fr_prec, fr_layout, fr_engine,
 fr_y, fr_target, fr_tier, fr_usd, fr_mtp, fr_k, fr_accept, fr_log, fr_disagg, fr_rack_gpus)."""
 
+import json
 import math
 
 import streamlit as st
@@ -233,10 +234,19 @@ for s, need in no_fit:
     st.warning(tr("fr_no_fit", name=s.label(tr), gpus=state.gpus, remedy=remedy), icon=":material/block:")
 
 rows = cache.serving_measurements()
-points = figs.measured_points(rows, model.id, isl, osl, hardware, precisions, mtp, disagg, layouts)
 mlperf_results = cache.mlperf_results()
-mlperf_any = figs.mlperf_overlay(mlperf_results, model.id, None, precisions)  # on any chip
-mlperf_points = [p for p in mlperf_any if p.hardware_id in hardware]
+
+
+def _overlays() -> tuple[list, list, list]:
+    """The measured runs drawn (InferenceX's), MLPerf's results on any chip, and those on the chips shown."""
+    points = figs.measured_points(rows, model.id, isl, osl, hardware, precisions, mtp, disagg, layouts)
+    mlperf_any = figs.mlperf_overlay(mlperf_results, model.id, None, precisions)  # on any chip
+    return points, mlperf_any, [p for p in mlperf_any if p.hardware_id in hardware]
+
+
+# once per server for the choices they depend on (the committed tables are read once per process)
+overlay_key = json.dumps([model.id, isl, osl, hardware, precisions, mtp, disagg, layouts], default=str)
+points, mlperf_any, mlperf_points = cache.built(f"frontier-overlays|{overlay_key}", _overlays)
 if not grid:
     st.info(tr("fr_pick_something"))
 elif not any(r.fields.get("model_id") == figs.SAME_MODEL.get(model.id, model.id) for r in rows):
@@ -349,6 +359,9 @@ note = tr(
 )
 # a sidebar scenario that does not fit: its two TPOTs are what-ifs, greyed and marked as the other pages mark them
 st.caption(note if bool(side_static.fits) else f":gray[{note} ({tr('if_fitted')})]")
+
+# a wiki's frame: the curves and what they mean for the sidebar's scenario; the rest on request
+chart.fold(tr, tr("embed_more_frontier"))
 
 # ------------------------------------------------------------------------------------------------ cost at target
 st.header(tr("fr_cost_h"))
@@ -561,7 +574,6 @@ if (
                 st.caption(said)
 
 # ------------------------------------------------------------------------------------------------ validation
-chart.fold(tr, tr("embed_more_frontier"))  # a wiki's frame: the curves, the cost at target and the rack-scale view
 st.header(tr("fr_loho_h"))
 cv = cache.serving_loho()
 summary = cv.summary()

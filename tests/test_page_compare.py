@@ -366,7 +366,8 @@ def test_embed_sends_b_and_c_controls_only_once_their_section_is_opened():
     linked = dict(b_hardware="h100-sxm", b_gpus="4", c_hardware="b200")
     at = run_page("compare", embedded=True, **linked)
     assert not at.exception, at.exception
-    assert not at.selectbox and not at.toggle and not at.number_input
+    # no widget but the fold's 'show the rest' toggle
+    assert not at.selectbox and [t.key for t in at.toggle] == ["embed.more"] and not at.number_input
     df = _table(at)
     assert df.loc[EN("cmp_row_hardware"), "B"] == "H100 SXM5 80GB" and df.loc[EN("cmp_row_gpus"), "B"] == "4"
     assert "C" in df.columns  # the link's C is shown

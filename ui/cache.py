@@ -28,6 +28,7 @@ from tpot_model.files import DATA_DIR
 
 from . import fmt, uploads
 from .figures import validation as validation_figs
+from .figures.common import VALIDATE
 from .state import CUSTOM_ID, ScenarioState
 from .validation_data import build_table, mlperf_frame
 
@@ -199,6 +200,30 @@ def built(key: str, _build):
 @st.cache_resource(max_entries=256, show_spinner=False)
 def _built(key: str, _build):
     return _build()
+
+
+def replayed_table(key: str, _build) -> None:
+    """st.table(_build()) (a pandas DataFrame or Styler), built and marshalled once per server for each key (everything
+    the table shows, the language included) and replayed to every later run from Streamlit's recorded message: a
+    Styler's st.table costs a run ~5 ms to build and marshal, the replay a tenth of that. With VALIDATE (the tests)
+    the table is built again and must match the one replayed: a key that misses an input would show one reader
+    another's table."""
+    shown = _replayed_table(key=key, _build=_build)
+    if VALIDATE:
+        fresh = _html(_build())
+        assert fresh == shown, f"replayed table {key!r} differs from a fresh build"
+
+
+def _html(table) -> str:
+    """The table's cells and styles as HTML (a Styler under a fixed id: its own is random)."""
+    return table.set_uuid("t").to_html() if hasattr(table, "set_uuid") else table.to_html()
+
+
+@st.cache_resource(max_entries=256, show_spinner=False)
+def _replayed_table(key: str, _build) -> str:
+    table = _build()
+    st.table(table)
+    return _html(table)
 
 
 def arrow_table(key: str, _build) -> pa.Table:

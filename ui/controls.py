@@ -9,10 +9,12 @@ import contextlib
 import functools
 import hashlib
 from collections.abc import Callable, Collection
+from contextvars import ContextVar
 from dataclasses import asdict, fields
 
 import numpy as np
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from tpot_model import Estimate
 from tpot_model import estimate as model_estimate
@@ -42,6 +44,9 @@ _FIELDS = [f.name for f in fields(ScenarioState)]
 _INIT_FLAG = "_scenario_initialised"
 _NOTICES = "_url_notices"
 _DRAWN = "_scenario_widgets_drawn"  # the scenario's widgets have been drawn in this session
+# the scenario the sidebar settled in this run, with the run's own cursors dict (new each run): scenario_state()
+# reads it rather than the session's two dozen values again (a page asks four to six times a run)
+_RUN_STATE: ContextVar[tuple[object, ScenarioState] | None] = ContextVar("tpot_run_state", default=None)
 
 
 def _require_navigation() -> None:
@@ -85,6 +90,9 @@ def _parsed_link(params: tuple[tuple[str, str], ...]) -> tuple[ScenarioState, tu
 
 def scenario_state() -> ScenarioState:
     """The current scenario (from the widgets' state, or the URL / defaults when the sidebar has not run)."""
+    memo, ctx = _RUN_STATE.get(), get_script_run_ctx()
+    if memo is not None and ctx is not None and memo[0] is ctx.cursors:  # the sidebar has settled it this run
+        return memo[1]
     _init_from_url()
     return ScenarioState(**{k: st.session_state[k] for k in _FIELDS})
 
@@ -220,7 +228,9 @@ def write_page_params(
 
 def _mirror(state: ScenarioState) -> ScenarioState:
     """Write the scenario into the URL, beside the pages' own parameters (in the embed view, once it differs from the
-    link's)."""
+    link's); the run's scenario from here on."""
+    if (ctx := get_script_run_ctx()) is not None:
+        _RUN_STATE.set((ctx.cursors, state))
     owned = set(_FIELDS) | set(uploads.KINDS.values())
     now = st.query_params.to_dict()
     # a wiki reader's run of its link: the frame's URL is not seen, and the full view's link carries the link's own
