@@ -22,15 +22,18 @@ INIT, NOTICES = "_compare_initialised", "_compare_notices"
 # Widget state: from the URL (b_hardware, b_gpus, ...) on this page's first run in the session, else kept.
 params = st.query_params.to_dict()
 first = not st.session_state.get(INIT)
+if first:
+    st.session_state.setdefault("compare.c.on", any(k.startswith("c_") for k in params))
 bad_params = []
 for side in page_state.SIDES:
+    if side == "c" and not (first or st.session_state["compare.c.on"]):
+        continue  # C's values are set once it is shown
     values, side_notices = page_state.parse_side_query(params, side, set(models), set(hardware), set(profiles))
     for field, value in values.items():
         st.session_state.setdefault(f"compare.{side}.{field}", value)
     bad_params += side_notices
 if first:
     st.session_state[NOTICES] = bad_params
-    st.session_state.setdefault("compare.c.on", any(k.startswith("c_") for k in params))
     st.session_state[INIT] = True
 
 st.title(tr("cmp_title"))
@@ -136,16 +139,25 @@ def side_values(side: str) -> dict:
 
 
 def resolve(values: dict):
-    """The side's ScenarioState and estimate, with an automatic GPU count resolved to the fewest that fit."""
-    side = page_state.side_state(state, values)
-    if values["gpus"] == figs.AUTO:
-        side = page_state.side_state(state, values, gpus=figs.fewest_gpus(controls.evaluate(side), state.gpus))
-    return side, controls.evaluate(side)
+    """The side's ScenarioState and estimate, with an automatic GPU count resolved to the fewest that fit: once per
+    server for A's scenario and the side's values (an uploaded spec's side each run)."""
+
+    def side_and_estimate():
+        side = page_state.side_state(state, values)
+        if values["gpus"] == figs.AUTO:
+            side = page_state.side_state(state, values, gpus=figs.fewest_gpus(controls.evaluate(side), state.gpus))
+        return side, controls.evaluate(side)
+
+    if CUSTOM_ID in (values["model"], values["hardware"]):
+        return side_and_estimate()
+    return cache.built(f"compare-side|{cache.scenario_key(state)}|{json.dumps(values, default=str)}", side_and_estimate)
 
 
-def summary(x: str, side, est) -> None:
+def summary(title: str, x: str, side, est) -> None:
+    """The scenario's heading and what it is, one element."""
     st.markdown(
-        tr(
+        f"### {title}\n\n"
+        + tr(
             "cmp_summary",
             x=x,
             model=est.model.name,
@@ -162,8 +174,7 @@ def summary(x: str, side, est) -> None:
 
 est_a = controls.evaluate(state)
 with st.container(border=True):
-    st.subheader(tr("cmp_side_a"))
-    summary("A", state, est_a)
+    summary(tr("cmp_side_a"), "A", state, est_a)
     notices.scenario_notices(est_a, tr)
     notices.fp4_notice(est_a, state.weights, state.kv, tr)
     notices.cost_line(est_a, tr, key="compare.a.no_price")
@@ -189,19 +200,19 @@ for side in page_state.SIDES:
         if not on:
             continue
     with st.container(border=True):
-        st.subheader(tr("cmp_side", x=x))
         values = side_values(side) if embedded else side_controls(side)
         side_state, est = resolve(values)
-        summary(x, side_state, est)
-        if values["gpus"] == figs.AUTO:
-            auto_key = "cmp_auto_used" if est.min_gpus == est.min_gpus else "cmp_auto_none"
-            st.caption(fmt.device_text(auto_key, est.hardware, tr, n=side_state.gpus))
+        summary(tr("cmp_side", x=x), x, side_state, est)
         notices.scenario_notices(est, tr)
         notices.fp4_notice(est, side_state.weights, side_state.kv, tr)
+        auto = ""  # the GPU count it chose, in the price's caption (one element a reader is sent, not two)
+        if values["gpus"] == figs.AUTO:
+            auto_key = "cmp_auto_used" if est.min_gpus == est.min_gpus else "cmp_auto_none"
+            auto = fmt.device_text(auto_key, est.hardware, tr, n=side_state.gpus)
         if est.price_usd_per_gpu_hour != est.price_usd_per_gpu_hour:
-            st.caption(tr("cmp_no_price", hw=est.hardware.name, x=x))
+            st.caption(tr("cmp_no_price", hw=est.hardware.name, x=x) + notices.line(auto))
         else:
-            notices.cost_line(est, tr, key=f"compare.{side}.no_price")
+            notices.cost_line(est, tr, key=f"compare.{side}.no_price", also=auto)
     sides[x] = (side_state, est)
     query |= page_state.side_query(values, side)
 
@@ -224,9 +235,10 @@ side_keys = [(x, cache.scenario_key(s)) for x, (s, _) in sides.items()]
 # a static table (its cells wrap, so every column fits the page), built once per server and replayed to every reader
 cache.replayed_table(json.dumps([side_keys, tr.lang, tr.device]), lambda: figs.headline_display(ests, tr=tr))
 device = fmt.device_kind([e.hardware for e in ests.values()])  # as the table's rows
-st.caption(fmt.device_text("cmp_table_caption", device, tr))
-st.caption(
-    " · ".join(
+st.caption(  # what the table's columns mean, then each scenario's TPOT band: one element
+    fmt.device_text("cmp_table_caption", device, tr)
+    + "\n\n"
+    + " · ".join(
         tr(
             "cmp_band_side",
             x=x,

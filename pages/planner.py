@@ -712,9 +712,12 @@ draw = {
     "speculative": speculative_section,
     "levers": levers_section,
 }
+write_url()
+# a wiki's frame: the frontier at the target; the tabs on request, unless the link names one (planner_section)
+if "planner_section" not in st.query_params:
+    chart.fold(tr, tr("embed_more_planner"))
 alone = figs.CHART_SECTION.get(embed.only_requested() or "")  # the tab of a chart embedded alone
 for sid, tab in zip(figs.SECTIONS, st.tabs(list(labels.values()), key=SECTION, on_change="rerun"), strict=True):
     if tab.open or sid == alone:  # only the open tab is computed (and the one a chart embedded alone is in)
         with tab:
             draw[sid]()
-write_url()

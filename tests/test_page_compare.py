@@ -129,7 +129,7 @@ def test_zh_tw():
     assert _fig(at, "cmp_sweep_title", ZH)
     assert ZH("cmp_row_tpot") in _table(at).index
     # each scenario's TPOT and band under the table in Chinese punctuation ("A：22.4 ms，80% 區間 …"), not "A: …, …"
-    bands_line = next(c.value for c in at.caption if c.value.startswith("A："))
+    bands_line = next(c.value for c in at.caption if "\n\nA：" in c.value).split("\n\n")[-1]  # under the table's
     assert "，" in bands_line and "B：" in bands_line and ", " not in bands_line
 
 
@@ -260,7 +260,7 @@ def test_a_tpu_or_trainium_scenario_counts_chips(lang, hw):
     rows = list(_table(at).index)
     for key in ("cmp_row_gpus", "cmp_row_tps_gpu", "cmp_row_memory", "cmp_row_min_gpus"):
         assert tr(f"{key}_chip") in rows and tr(key) not in rows, key
-    assert tr("cmp_table_caption_chip") in [c.value for c in at.caption]
+    assert any(c.value.startswith(tr("cmp_table_caption_chip") + "\n\n") for c in at.caption)
     assert at.selectbox(key="compare.b.gpus").label == tr("cmp_gpus")  # B is the MI300X, a GPU
     at.selectbox(key="compare.b.hardware").set_value(hw).run()
     assert at.selectbox(key="compare.b.gpus").label == tr("cmp_gpus_chip")
@@ -279,12 +279,13 @@ def test_compare_intro_auto_count_and_price_box_say_chips_for_a_tpu_or_trainium(
     assert not at.exception
     assert at.markdown[0].value == tr("cmp_intro_chip")
     auto = tr("cmp_auto_used_chip", n=0).split("0")[0]  # the template up to the count
-    assert any(c.value.startswith(auto) for c in at.caption)
+    assert any(line.startswith(auto) for c in at.caption for line in c.value.split("  \n"))  # B's price caption
     assert at.number_input(key="compare.b.price").label == tr("cmp_price_chip")
     assert not [t for t in visible_texts(at) if "GPU" in t]
     gpu = run_page("compare", lang=lang)
     assert gpu.markdown[0].value == tr("cmp_intro")
-    assert any(c.value.startswith(tr("cmp_auto_used", n=0).split("0")[0]) for c in gpu.caption)
+    auto = tr("cmp_auto_used", n=0).split("0")[0]
+    assert any(line.startswith(auto) for c in gpu.caption for line in c.value.split("  \n"))
     assert gpu.number_input(key="compare.b.price").label == tr("cmp_price")
     mixed = run_page("compare", lang=lang, b_hardware="tpu7x")  # a GPU against a TPU: the neutral 'chips'
     assert mixed.markdown[0].value == tr("cmp_intro_chip")

@@ -260,6 +260,7 @@ def test_embed_only_draws_a_chart_from_a_closed_section(lang):
 FOLDS = {"breakdown": "embed_more_breakdown", "compare": "embed_more_compare", "cost": "embed_more_cost",
          "economics": "embed_more_economics",
          "frontier": "embed_more_frontier", "hardware": "embed_more_hardware", "methodology": "embed_more_methodology",
+         "planner": "embed_more_planner",
          "validation": "embed_more_validation"}  # fmt: skip
 
 

@@ -169,7 +169,7 @@ def no_price_notice(price, hw_name: str, tr: Translator, key: str = "no_price") 
     st.button(tr("enter_own_price"), key=key, on_click=_use_own_price)
 
 
-def _line(text: str) -> str:
+def line(text: str) -> str:
     """A caption's further line (a markdown line break before it), or nothing."""
     return f"  \n{text}" if text else ""
 
@@ -197,9 +197,9 @@ def cost_line(
     if price.usd_per_gpu_hour == price.usd_per_gpu_hour:
         usd = fmt.usd_markdown(price.usd_per_gpu_hour)  # 'per chip-hour' on a TPU or Trainium; zh-TW: unit first
         per_hour = fmt.device_text("usd_per_gpu_hour", est.hardware, tr, usd=usd)
-        st.caption(f"{tr('cost_on')}{tr('label_colon')}{per_hour} · {price_note(price, tr)} · {mw}" + _line(also))
+        st.caption(f"{tr('cost_on')}{tr('label_colon')}{per_hour} · {price_note(price, tr)} · {mw}" + line(also))
     else:
-        st.caption(mw + _line(also))
+        st.caption(mw + line(also))
         no_price_notice(price, est.hardware.name, tr, key)
 
 
