@@ -55,14 +55,16 @@ if not st.session_state.get(INIT):
 
 # A change of the sidebar's workload, engine or precision resets the page's to it.
 for name, value in follows.items():
-    if st.session_state.get(f"_frontier_follow.{name}", value) != value:
-        st.session_state[f"frontier.{name}"] = list(value) if isinstance(value, tuple) else value
-    st.session_state[f"_frontier_follow.{name}"] = value
+    if (was := st.session_state.get(f"_frontier_follow.{name}")) != value:
+        if was is not None:
+            st.session_state[f"frontier.{name}"] = list(value) if isinstance(value, tuple) else value
+        st.session_state[f"_frontier_follow.{name}"] = value
 
 # The tier is the sidebar's price basis until picked here; a change of the sidebar's basis resets it.
-if st.session_state.get("_frontier_basis", state.price_basis) != state.price_basis:
-    st.session_state["frontier.tier"] = state.price_basis
-st.session_state["_frontier_basis"] = state.price_basis
+if (was := st.session_state.get("_frontier_basis")) != state.price_basis:
+    if was is not None:
+        st.session_state["frontier.tier"] = state.price_basis
+    st.session_state["_frontier_basis"] = state.price_basis
 
 # The page's device word (issue 19): 'GPUs' while the sidebar's chip and every chip drawn are GPUs, the neutral 'chips'
 # once one is a TPU or Trainium; every string with a '_chip' variant reads in it. The rack-scale and leave-one-out
@@ -237,16 +239,18 @@ rows = cache.serving_measurements()
 mlperf_results = cache.mlperf_results()
 
 
-def _overlays() -> tuple[list, list, list]:
-    """The measured runs drawn (InferenceX's), MLPerf's results on any chip, and those on the chips shown."""
+def _overlays() -> tuple[list, list, list, tuple | None]:
+    """The measured runs drawn (InferenceX's), MLPerf's results on any chip, those on the chips shown and their
+    lengths (ISL, OSL; None without any)."""
     points = figs.measured_points(rows, model.id, isl, osl, hardware, precisions, mtp, disagg, layouts)
     mlperf_any = figs.mlperf_overlay(mlperf_results, model.id, None, precisions)  # on any chip
-    return points, mlperf_any, [p for p in mlperf_any if p.hardware_id in hardware]
+    shown = [p for p in mlperf_any if p.hardware_id in hardware]
+    return points, mlperf_any, shown, figs.mlperf_lengths(shown) if shown else None
 
 
 # once per server for the choices they depend on (the committed tables are read once per process)
 overlay_key = json.dumps([model.id, isl, osl, hardware, precisions, mtp, disagg, layouts], default=str)
-points, mlperf_any, mlperf_points = cache.built(f"frontier-overlays|{overlay_key}", _overlays)
+points, mlperf_any, mlperf_points, mlperf_io = cache.built(f"frontier-overlays|{overlay_key}", _overlays)
 if not grid:
     st.info(tr("fr_pick_something"))
 elif not any(r.fields.get("model_id") == figs.SAME_MODEL.get(model.id, model.id) for r in rows):
@@ -263,16 +267,18 @@ chart.figure(
     about=about,
     depends=chart_inputs,
 )  # fmt: skip
-st.caption(
+# under the chart, one element (a message to every reader of a wiki link each): what it sweeps, MLPerf's results
+# (at their own lengths, on their submitters' systems) and, with MTP on, the switch's error on measured MTP runs
+notes = [
     tr(
         "fr_frontier_caption",
         cmax=fmt.number(concurrency[-1]),
         mtp=tr("fr_mtp_on", k=k, a=f"{acceptance:g}") if mtp else tr("fr_mtp_off"),
     )
-)
-if mlperf_points:  # MLPerf's results are at its own lengths and on its submitters' systems: said under the chart
-    mlperf_isl, mlperf_osl = figs.mlperf_lengths(mlperf_points)
-    st.caption(
+]
+if mlperf_points:
+    mlperf_isl, mlperf_osl = mlperf_io
+    notes.append(
         tr(
             "fr_mlperf_caption",
             model=mlperf_points[0].result.model.name,  # DeepSeek-R1's results for DeepSeek-V3 (the same architecture)
@@ -285,17 +291,17 @@ if mlperf_points:  # MLPerf's results are at its own lengths and on its submitte
     )
 elif mlperf_any:
     mlperf_chips = dict.fromkeys(p.hardware_id for p in mlperf_any)
-    st.caption(
+    notes.append(
         tr("fr_mlperf_other_chips", model=model.name,
            chips=tr.join([fmt.chip(catalog_hw[h], tr, short=True) for h in mlperf_chips if h in catalog_hw]))
     )  # fmt: skip
 else:
-    st.caption(
+    notes.append(
         tr("fr_mlperf_none", model=model.name, models=tr.join([m.name for m in figs.mlperf_models(mlperf_results)]))
     )
-if mtp:  # the MTP switch's error on the measured MTP runs, at the k and acceptance chosen here
+if mtp:
     check, bias = cache.mtp_check(k, acceptance)
-    st.caption(
+    notes.append(
         tr(
             "fr_mtp_check",
             n=check.n,
@@ -306,6 +312,10 @@ if mtp:  # the MTP switch's error on the measured MTP runs, at the k and accepta
             bias=fmt.pct(bias, signed=True),
         )
     )
+st.caption("\n\n".join(notes))
+# a wiki's frame: the curves and what they were measured against; the rest on request
+chart.fold(tr, tr("embed_more_frontier"))
+
 if series and series[0].marked_index is not None:
     s0, i = series[0], series[0].marked_index
     st.markdown(
@@ -360,8 +370,6 @@ note = tr(
 # a sidebar scenario that does not fit: its two TPOTs are what-ifs, greyed and marked as the other pages mark them
 st.caption(note if bool(side_static.fits) else f":gray[{note} ({tr('if_fitted')})]")
 
-# a wiki's frame: the curves and what they mean for the sidebar's scenario; the rest on request
-chart.fold(tr, tr("embed_more_frontier"))
 
 # ------------------------------------------------------------------------------------------------ cost at target
 st.header(tr("fr_cost_h"))

@@ -155,16 +155,17 @@ reason = dict(
     hw=hw.name,
     max_batch=point.max_batch_memory,
 )
+notes = []  # under the headline: the sidebar's batch and the served basis, one caption
 if point.feasible:
     key = f"pl_reason_{point.limited_by}" + (f"_{point.slo_binding}" if point.limited_by == "slo" else "")
     slo_compute = point.limited_by == "slo" and point.compute_bound  # more batch: latency for little throughput
     text = tr(key, **reason) + (" " + tr("pl_reason_compute_note") if slo_compute else "")
     st.success(text, icon=":material/target:")
     if not bool(est.fits):
-        st.caption(tr("pl_sidebar_batch_no_fit", batch=state.batch, max_batch=point.max_batch_memory))
+        notes.append(tr("pl_sidebar_batch_no_fit", batch=state.batch, max_batch=point.max_batch_memory))
     else:  # the sidebar's batch beside the frontier's
         meets = float(est.tpot_s) <= target_s and (ttft_s is None or float(est.ttft_s) <= ttft_s)
-        st.caption(
+        notes.append(
             tr(
                 "pl_sidebar_batch",
                 batch=state.batch,
@@ -182,7 +183,9 @@ if bool(est.fits) or point.feasible:  # the same target counted as a server runs
     served = cache.planner_frontier(
         frontier_key, model, hw, replace(scenario, batching="continuous"), profile, target_s
     )
-    notices.served_basis(served, target_s, tr, price_known)
+    notes.append(notices.served_basis_text(served, target_s, tr, price_known))
+if notes:
+    st.caption("\n\n".join(notes))
 notices.cost_line(
     est, tr, key="planner.no_price", tokens_per_s_per_gpu=point.tokens_per_s_per_gpu if point.feasible else None
 )
@@ -194,21 +197,6 @@ if holds_batch_1:
         "planner-frontier",
         tr,
         depends=(target_s, ttft_s),
-    )
-if point.feasible and price_known:
-    expanders.explain(
-        tr,
-        "pl_m_cost",
-        tr("pl_ex_frontier"),
-        tr(
-            "pl_ex_frontier_values",
-            batch=point.batch,
-            tpot=fmt.ms(point.tpot_s),
-            devices=fmt.devices(hw, state.gpus, tr),
-            per_gpu=fmt.rate(point.tokens_per_s_per_gpu),
-            price=fmt.usd(est.price_usd_per_gpu_hour, 2),
-        ),
-        fmt.usd(point.usd_per_1M_tokens, 2),
     )
 
 
@@ -236,6 +224,35 @@ def linked_query(params: dict) -> dict[str, str]:
         figs.target_ms(given.target, given.custom_ms), given.ttft_ms, given.k, given.acceptance, given.prefix_hit,
         given.section, given.max_gpus or domain_budget, given.serving, given.request_ttft_ms,
     )  # fmt: skip
+
+
+# the open tab (its label in this language, its id in the URL), settled before the URL is written
+labels = {sid: tr(f"pl_tab_{sid}") for sid in figs.SECTIONS}
+opened = next((sid for sid, label in labels.items() if label == st.session_state.get(SECTION)), None)
+if opened is None:  # first run, or the language changed: the tab the URL or the session last had
+    st.session_state[SECTION] = labels[st.session_state[SECTION_ID]]
+else:
+    st.session_state[SECTION_ID] = opened
+write_url()
+# a wiki's frame: the frontier at the target; the rest on request, unless the link names a tab (planner_section)
+if "planner_section" not in st.query_params:
+    chart.fold(tr, tr("embed_more_planner"))
+
+if point.feasible and price_known:
+    expanders.explain(
+        tr,
+        "pl_m_cost",
+        tr("pl_ex_frontier"),
+        tr(
+            "pl_ex_frontier_values",
+            batch=point.batch,
+            tpot=fmt.ms(point.tpot_s),
+            devices=fmt.devices(hw, state.gpus, tr),
+            per_gpu=fmt.rate(point.tokens_per_s_per_gpu),
+            price=fmt.usd(est.price_usd_per_gpu_hour, 2),
+        ),
+        fmt.usd(point.usd_per_1M_tokens, 2),
+    )
 
 
 def speculative_inputs() -> tuple[int, float, object, float | None]:
@@ -699,12 +716,6 @@ def levers_section() -> None:
 
 
 # ------------------------------------------------------------------------------------------------ the tabs
-labels = {sid: tr(f"pl_tab_{sid}") for sid in figs.SECTIONS}
-opened = next((sid for sid, label in labels.items() if label == st.session_state.get(SECTION)), None)
-if opened is None:  # first run, or the language changed: the tab the URL or the session last had
-    st.session_state[SECTION] = labels[st.session_state[SECTION_ID]]
-else:
-    st.session_state[SECTION_ID] = opened
 draw = {
     "hardware": hardware_section,
     "gpus": gpus_section,
@@ -712,10 +723,6 @@ draw = {
     "speculative": speculative_section,
     "levers": levers_section,
 }
-write_url()
-# a wiki's frame: the frontier at the target; the tabs on request, unless the link names one (planner_section)
-if "planner_section" not in st.query_params:
-    chart.fold(tr, tr("embed_more_planner"))
 alone = figs.CHART_SECTION.get(embed.only_requested() or "")  # the tab of a chart embedded alone
 for sid, tab in zip(figs.SECTIONS, st.tabs(list(labels.values()), key=SECTION, on_change="rerun"), strict=True):
     if tab.open or sid == alone:  # only the open tab is computed (and the one a chart embedded alone is in)

@@ -156,11 +156,15 @@ def test_a_model_that_does_not_fit_is_a_state_not_an_exception():
     assert not any(EN("fr_target_off", target="50")[:30] in i.value for i in at.info)
 
 
+def _paragraphs(at) -> list[str]:
+    """The page's captions, paragraph by paragraph (the notes under a chart are one caption)."""
+    return [p for c in at.caption for p in c.value.split("\n\n")]
+
+
 def test_the_chart_caption_names_the_concurrencies_swept():
     """The sweep runs to 1,024, or to the sidebar's batch when that is larger (the ringed concurrency)."""
     for query, cmax in (({}, "1,024"), ({"batch": "4096"}, "4,096")):
-        captions = [c.value for c in run_page("frontier", **query).caption]
-        assert EN("fr_frontier_caption", cmax=cmax, mtp=EN("fr_mtp_off")) in captions, query
+        assert EN("fr_frontier_caption", cmax=cmax, mtp=EN("fr_mtp_off")) in _paragraphs(run_page("frontier", **query))
 
 
 @pytest.mark.parametrize(
@@ -414,7 +418,7 @@ def test_mtp_shows_its_error_on_the_measured_runs_and_only_the_selected_layouts(
     check, bias = sc.mtp_check(sc.load_serving_measurements(), 3, 0.5)
     want = tr("fr_mtp_check", n=check.n, k=3, a="0.5", median=fmt.pct(check.median), p90=fmt.pct(check.p90),
               bias=fmt.pct(bias, signed=True))  # fmt: skip
-    assert want in [c.value for c in at.caption]
+    assert want in _paragraphs(at)
     at.slider(key="frontier.accept").set_value(0.7).run()
     check7, _ = sc.mtp_check(sc.load_serving_measurements(), 3, 0.7)
     assert any(fmt.pct(check7.median) in c.value and "0.7" in c.value for c in at.caption)
@@ -525,13 +529,13 @@ def test_no_mlperf_match_shows_no_overlay_and_says_why():
     at = run_page("frontier")
     assert not at.exception
     assert not any(t.get("name", "").startswith("MLPerf") for f in figures(at) for t in f["data"])
-    assert any(c.value.startswith(EN("fr_mlperf_none", model="Llama 3.1 70B", models="")[:40]) and "Llama 2 70B" in c.value
-               for c in at.caption)  # fmt: skip
+    assert any(c.startswith(EN("fr_mlperf_none", model="Llama 3.1 70B", models="")[:40]) and "Llama 2 70B" in c
+               for c in _paragraphs(at))  # fmt: skip
     at = run_page("frontier", **LLAMA2, fr_hw="mi355x")
     assert not at.exception and not at.error
     assert not any(t.get("name", "").startswith("MLPerf") for t in _fig(at, "Llama 2 70B")["data"])
-    (c,) = [c for c in at.caption if c.value.startswith("MLPerf Inference has results for Llama 2 70B on")]
-    assert "H200" in c.value and "MI355X" not in c.value
+    (c,) = [c for c in _paragraphs(at) if c.startswith("MLPerf Inference has results for Llama 2 70B on")]
+    assert "H200" in c and "MI355X" not in c
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])

@@ -208,10 +208,14 @@ def served_basis(served: planner.FrontierPoint, target_s: float, tr: Translator,
     counted as a server runs it (`served`: planner.frontier under continuous batching, the Serving frontier's and
     the layout search's basis): requests in flight, output tokens/s per GPU, $ per 1M output tokens and the
     per-request TTFT."""
+    st.caption(served_basis_text(served, target_s, tr, price_known))
+
+
+def served_basis_text(served: planner.FrontierPoint, target_s: float, tr: Translator, price_known: bool) -> str:
+    """served_basis's words (for a caption that says more)."""
     target = fmt.target(target_s, tr)
     if not served.feasible:
-        st.caption(tr("served_basis_none", target=target))
-        return
+        return tr("served_basis_none", target=target)
     usd = fmt.usd(served.usd_per_1M_tokens, 2) if price_known else tr("pl_cell_no_price")
-    st.caption(tr("served_basis", target=target, batch=served.batch, per_gpu=fmt.rate(served.tokens_per_s_per_gpu),
-                  usd=usd, ttft=fmt.duration(served.ttft_s)))  # fmt: skip
+    return tr("served_basis", target=target, batch=served.batch, per_gpu=fmt.rate(served.tokens_per_s_per_gpu),
+              usd=usd, ttft=fmt.duration(served.ttft_s))  # fmt: skip
