@@ -26,8 +26,8 @@ if first:
     st.session_state.setdefault("compare.c.on", any(k.startswith("c_") for k in params))
 bad_params = []
 for side in page_state.SIDES:
-    if side == "c" and not (first or st.session_state["compare.c.on"]):
-        continue  # C's values are set once it is shown
+    if side == "c" and not st.session_state["compare.c.on"]:
+        continue  # C's values are set once it is shown (a link with C's parameters shows it)
     values, side_notices = page_state.parse_side_query(params, side, set(models), set(hardware), set(profiles))
     for field, value in values.items():
         st.session_state.setdefault(f"compare.{side}.{field}", value)
@@ -248,8 +248,15 @@ st.caption(  # what the table's columns mean, then each scenario's TPOT band: on
         for x, e in ests.items()
     )
 )
-about = figs.compared_about(controls.export_about(), ests, tr)  # A's scenario, and what B and C are
-if not chart.embedded():
+
+
+def compared_about() -> dict:
+    """What the exports state: A's scenario, and what B and C are."""
+    return figs.compared_about(controls.export_about(), ests, tr)
+
+
+if not embedded:
+    about = compared_about()
     headline, stamp = figs.headline_table(ests), export.stamp()
     st.download_button(
         tr("download_csv"),
@@ -259,6 +266,10 @@ if not chart.embedded():
         key="compare.headline_csv",
         on_click="ignore",
     )
+chart.fold(tr, tr("embed_more_compare"))  # a wiki's frame (900 x 700): the scenarios and their numbers
+if embedded:
+    about = compared_about()
+
 # every scenario compared (B's and C's as A's): the charts are built once for them and shared by every reader
 chart.figure(
     lambda: figs.decomposition(ests, tr=tr),
@@ -269,7 +280,6 @@ chart.figure(
     depends=side_keys,
 )
 
-chart.fold(tr, tr("embed_more_compare"))  # a wiki's frame: the scenarios, their numbers and the decomposition
 
 # One vectorised call per scenario over the batch options.
 batches = np.array(BATCH_OPTIONS, dtype=float)

@@ -7,6 +7,9 @@ from __future__ import annotations
 import functools
 import gc
 import json
+import threading
+from collections.abc import Callable
+from typing import TypeVar
 
 import pandas as pd
 import pyarrow as pa
@@ -32,25 +35,44 @@ from .figures.common import VALIDATE
 from .state import CUSTOM_ID, ScenarioState
 from .validation_data import build_table, mlperf_frame
 
+T = TypeVar("T")
+
 # ------------------------------------------------------------------------------------------ catalogs and tables
 
 
-@st.cache_resource(show_spinner=False)
+def _once(load: Callable[[], T]) -> Callable[[], T]:
+    """load(), once per process: the first caller loads it while any other waits, then every call returns it (a
+    Streamlit cache lookup costs ~0.1 ms a call, and every reader's run asks for the catalogs several times).
+    Shared read-only, as every result here."""
+    lock, box = threading.Lock(), []
+
+    @functools.wraps(load)
+    def loaded() -> T:
+        if not box:
+            with lock:
+                if not box:
+                    box.append(load())
+        return box[0]
+
+    return loaded
+
+
+@_once
 def hardware() -> dict:
     return load_hardware_catalog()
 
 
-@st.cache_resource(show_spinner=False)
+@_once
 def models() -> dict:
     return load_model_catalog()
 
 
-@st.cache_resource(show_spinner=False)
+@_once
 def profiles() -> dict:
     return load_profiles()
 
 
-@st.cache_resource(show_spinner=False, max_entries=1)
+@_once
 def validation_table() -> pd.DataFrame:
     """The validation page's leave-one-hardware-out table (validation_data.build_table of the committed file). As every
     table here: shared read-only by every session (st.cache_data would hand each call an unpickled copy: ~4 ms a
@@ -58,45 +80,45 @@ def validation_table() -> pd.DataFrame:
     return build_table()
 
 
-@st.cache_resource(show_spinner=False, max_entries=1)
+@_once
 def validation_engine_summary() -> pd.DataFrame:
     """figures.validation.engine_summary of the cached table."""
     return validation_figs.engine_summary(validation_table())
 
 
-@st.cache_resource(show_spinner=False, max_entries=1)
+@_once
 def validation_findings() -> list[tuple[str, dict[str, str]]]:
     """figures.validation.findings from the cached table and the catalogs' fitted profiles."""
     return validation_figs.findings(validation_table(), profiles(), models(), hardware())
 
 
-@st.cache_resource(show_spinner=False, max_entries=1)
+@_once
 def mlperf_table() -> pd.DataFrame:
     """Every MLPerf result the model is compared with, with the committed predictions (validation_data.mlperf_frame;
     calibrate writes them, ~10 s of CPU)."""
     return mlperf_frame()
 
 
-@st.cache_resource(show_spinner=False)
+@_once
 def mlperf_results() -> list:
     """Every row of data/mlperf.csv resolved against the catalogs (tpot_model.mlperf.load_mlperf), shared read-only:
     the Serving frontier and Hardware pages draw the measured results beside the model."""
     return mlperf.load_mlperf()
 
 
-@st.cache_resource(show_spinner=False)
+@_once
 def calibration_bands() -> dict:
     """data/bands.json as calibrate wrote it (tpot_model.bands.load_bands): the bands' levels, coverage, residuals."""
     return load_bands()
 
 
-@st.cache_resource(show_spinner=False)
+@_once
 def serving_measurements():
     """The measured serving points (data/serving_measurements.csv)."""
     return serving_calibration.load_serving_measurements()
 
 
-@st.cache_resource(show_spinner=False)
+@_once
 def serving_loho():
     """The committed leave-one-hardware-out serving predictions (calibrate writes them; refitting takes ~1 s)."""
     path = DATA_DIR / serving_calibration.SERVING_LOHO_NAME
@@ -259,7 +281,7 @@ def number_columns(table, *, lo: int = 0) -> dict:
     return out
 
 
-@functools.cache
+@_once
 def freeze_startup() -> None:
     """Once per server process, after its first page run: every object alive then (Streamlit, plotly, pandas and
     the model's modules, the catalogs, the strings) moved out of the garbage collector's reach (gc.freeze), so its
