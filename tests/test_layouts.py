@@ -332,6 +332,25 @@ def test_decode_pool_carries_the_pool_correction_with_attentions_share():
     assert factors[0] != pytest.approx(factors[1], rel=1e-3)
 
 
+def test_a_prefill_worker_pays_the_cost_per_prompt_on_each_attention_rank():
+    """A prefill step of P prompts takes k x the model's step + P / r x c, r the worker's attention ranks: one for
+    tensor-parallel attention, its GPUs for data-parallel attention (each DP rank schedules and hands on its own
+    prompts, side by side). By hand with k = 1 and c = 50 ms: 8 prompts on a TP4 worker pay 400 ms, on a DEP4
+    worker 100 ms."""
+    from tpot_model.pool_correction import PoolFit
+
+    fix = PoolFit(prefill_time_factor=1.0, prefill_prompt_s=0.050)
+    s = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8")
+    sglang = resolve_profile("sglang")
+    t = lo.layout_tables(DSR1, HARDWARE["gb200"], s, sglang, max_gpus=8, serving="disaggregated", pool=fix)
+    for par, extra_s in (("tp", 0.400), ("dp-ep", 0.100)):
+        pre = next(x for x in t.prefill if x.parallelism == par)
+        i, j = int(np.flatnonzero(pre.batch == 8)[0]), int(np.flatnonzero(pre.gpus == 4)[0])
+        step = estimate(DSR1, HARDWARE["gb200"], replace(s, batch=8, num_gpus=4, parallelism=par, batching="static",
+                        output_tokens=1), sglang)  # fmt: skip
+        assert float(pre.ttft_s[i, j]) == pytest.approx(float(step.ttft_s) + extra_s, rel=1e-9), par
+
+
 def test_cli_search_carries_the_measured_range_of_its_cell(capsys):
     """An MoE deployment under an engine profile gets the range where 80 % of the measured frontier runs of its cell
     sit against the layout search (data/disaggregated_check.json's frontier check): tokens/s per GPU / p90 to / p10

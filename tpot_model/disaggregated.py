@@ -13,9 +13,11 @@ frontier's layout search applies (layouts.py), fitted on these runs with leave-o
 - Pool correction (PoolFit): of the decode step, the attention operator's time x alpha and the rest x
   (1 + a b / (b + DECODE_HALF_BATCH)), b the sequences decoding per GPU (where no aggregated run reaches, >= 16
   sequences per GPU, the model's MoE decode is too fast at short context and its MLA attention too slow at long
-  context); a prefill step of P prompts k x its modelled time + P x c, c a fixed time per prompt of each prefill
-  instance (the model's prefill reads fast, 1K-token prompts most: a cost per prompt, not per token). Least
-  squares in log space; each chip's runs predicted by the fit on the other chips'.
+  context); a prefill step of P prompts over r attention ranks k x its modelled time + P / r x c, c a fixed time
+  per prompt of each attention rank (the model's prefill reads fast, 1K-token prompts most: a cost per prompt, not
+  per token; each data-parallel attention rank schedules and hands on its own prompts, so a DP-attention worker's
+  ranks pay it side by side: per rank, the prefill pool's leave-one-chip-out error is 19 % where per worker it
+  was 26 %). Least squares in log space; each chip's runs predicted by the fit on the other chips'.
 Runs whose layout text is inconsistent (a multi-GPU worker with TP1/EP1) and MTP runs (the draft changes the
 decode step) are left out. Lengths are the runs' means (serving_calibration's).
 """
@@ -136,7 +138,8 @@ def prefill_input_tokens_per_s_per_gpu(r: ServingMeasurement, pool: Pool, profil
 class Checked:
     """One run checked, the model uncorrected: decode TPOT (model and measured, s) at `decode_batch_per_gpu`
     sequences decoding per GPU, attention's share of the model's step; prefill input tokens/s per GPU (model and
-    measured) and the model's seconds per prompt per prefill worker; nan where not checked."""
+    measured) and the model's seconds per prompt per prefill worker, whose attention ranks are `prefill_ranks`
+    (1 for tensor-parallel attention, its GPUs for data-parallel attention); nan where not checked."""
 
     id: str
     hardware_id: str
@@ -149,6 +152,7 @@ class Checked:
     prefill_measured: float
     decode_attention_share: float = 0.0
     prefill_model_prompt_s: float = math.nan
+    prefill_ranks: int = 1
 
     @property
     def prefill_measured_prompt_s(self) -> float:
@@ -185,13 +189,14 @@ def check(rows: Sequence[ServingMeasurement], profiles: dict[str, EfficiencyProf
             batch, measured_s = sequences / dec.gpus, r.tpot_s
             model_s, share = decode_tpot_s(r, dec, profile, sequences)
         model_rate, measured_rate, prompt_s = nan, nan, nan
+        ranks = pre.gpus_per_worker if pre.dp_attention else 1
         rate = INPUT_RATE.search(r.fields.get("notes", ""))
         if rate and prefill_queued(r, pre, float(rate[1])):
             model_rate, measured_rate = prefill_input_tokens_per_s_per_gpu(r, pre, profile), float(rate[1])
             prompt_s = round(r.isl * MEAN_LENGTH_FRACTION) / (model_rate * pre.gpus_per_worker)
         out.append(
             Checked(r.id, r.hardware.id, r.fields["weights"], r.profile, batch, model_s, measured_s, model_rate,
-                    measured_rate, share, prompt_s)
+                    measured_rate, share, prompt_s, ranks)
         )  # fmt: skip
     return out
 
@@ -223,13 +228,13 @@ def _fit_decode(b: np.ndarray, share: np.ndarray, log_ratio: np.ndarray) -> tupl
 
 
 _K_GRID = np.round(np.arange(0.5, 3.0 + 1e-9, 0.005), 3)
-_PROMPT_S_GRID = np.round(np.arange(0.0, 0.03 + 1e-9, 0.0001), 4)
+_PROMPT_S_GRID = np.round(np.arange(0.0, 0.15 + 1e-9, 0.0001), 4)
 
 
-def _fit_prefill(model_s: np.ndarray, measured_s: np.ndarray) -> tuple[float, float]:
-    """(k, c) minimising sum (log(k model_s + c) - log measured_s)^2 over seconds per prompt per worker: k on a
-    0.005 grid, c on a 0.1 ms grid."""
-    pred = _K_GRID[:, None, None] * model_s[None, None, :] + _PROMPT_S_GRID[None, :, None]
+def _fit_prefill(model_s: np.ndarray, measured_s: np.ndarray, ranks: np.ndarray) -> tuple[float, float]:
+    """(k, c) minimising sum (log(k model_s + c / ranks) - log measured_s)^2 over seconds per prompt per worker:
+    k on a 0.005 grid, c (per prompt of one attention rank) on a 0.1 ms grid."""
+    pred = _K_GRID[:, None, None] * model_s[None, None, :] + _PROMPT_S_GRID[None, :, None] / ranks[None, None, :]
     cost = ((np.log(pred) - np.log(measured_s)[None, None, :]) ** 2).sum(axis=2)
     i, j = np.unravel_index(int(np.argmin(cost)), cost.shape)
     return float(_K_GRID[i]), float(_PROMPT_S_GRID[j])
@@ -249,7 +254,9 @@ def fit(checked: Sequence[Checked]) -> PoolFit:
     k, per_prompt = 1.0, 0.0
     if pre:
         k, per_prompt = _fit_prefill(
-            np.array([c.prefill_model_prompt_s for c in pre]), np.array([c.prefill_measured_prompt_s for c in pre])
+            np.array([c.prefill_model_prompt_s for c in pre]),
+            np.array([c.prefill_measured_prompt_s for c in pre]),
+            np.array([c.prefill_ranks for c in pre], dtype=float),
         )
     return PoolFit(decode_a=a, prefill_time_factor=k, attention_factor=alpha, prefill_prompt_s=per_prompt)
 
@@ -265,7 +272,7 @@ def corrected_errors(checked: Sequence[Checked], f: PoolFit) -> tuple[list[float
         if math.isfinite(c.decode_error)
     ]
     pre = [
-        c.prefill_measured_prompt_s / float(f.prefill_time_s(c.prefill_model_prompt_s, 1)) - 1.0
+        c.prefill_measured_prompt_s / float(f.prefill_time_s(c.prefill_model_prompt_s, 1 / c.prefill_ranks)) - 1.0
         for c in checked
         if math.isfinite(c.prefill_ratio)
     ]
@@ -367,7 +374,7 @@ def format_summary(s: dict) -> str:
         f"  prefill pool (runs with prompts queued): model / measured input tokens/s per GPU, median "
         f"{ratio(s['prefill_median_model_over_measured'])} over {s['prefill_runs']} runs (median |error| "
         f"{pct(s['prefill_median_abs_rate_error'])}); with prefill time x {f['prefill_time_factor']:.3f} + "
-        f"{f['prefill_prompt_s'] * 1e3:.1f} ms per prompt per worker, leave one chip out: "
+        f"{f['prefill_prompt_s'] * 1e3:.1f} ms per prompt per attention rank, leave one chip out: "
         f"{pct(s['prefill_median_abs_rate_error_corrected_loco'])}",
     ]
     return "\n".join(lines)

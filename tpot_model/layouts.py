@@ -25,10 +25,11 @@ place of the reported one where none is published):
 For MoE models under an engine profile, every layout's decode step takes the pool correction fitted on the
 measured disaggregated runs (pool_correction.PoolFit, fitted by disaggregated.py; alpha, a, b0, k, c in
 data/disaggregated_check.json): the attention operator's time x alpha, the rest of the step x 1 + a b / (b + b0)
-(b sequences per GPU), and a prefill step of P prompts k x its time + P x c (c: each prefill instance's fixed time
-per prompt), where the model's large-batch MoE decode and its prefill read fast (short prompts most) and its
-long-context MLA attention slow; aggregated steady states take both (TPOT x the decode factor, TTFT x k + c,
-throughput recomputed).
+(b sequences per GPU), and a prefill step of P prompts over r attention ranks k x its time + P / r x c (c: each
+attention rank's fixed time per prompt; r = 1 for tensor-parallel attention, the GPUs for data-parallel attention),
+where the model's large-batch MoE decode and its prefill read fast (short prompts most) and its long-context MLA
+attention slow; aggregated steady states take both (TPOT x the decode factor, TTFT x k + c, throughput
+recomputed).
 
 Tokens/s per GPU counts input + output tokens over every GPU of the deployment (InferenceX's tok/s/GPU);
 ``output_tokens_per_s_per_gpu`` the output tokens only. With MTP (``mtp_k``) each decode step drafts k tokens with
@@ -316,7 +317,8 @@ def _prefill_table(model, hw, s: Scenario, profile, par: str, gpus: np.ndarray, 
     sc = replace(s, batch=grid[:, None], num_gpus=gpus[None, :], parallelism=par, batching="static", output_tokens=1)
     est = estimate(model, hw, sc, profile)
     shape = (grid.size, gpus.size)
-    pre = np.broadcast_to(fix.prefill_time_s(est.ttft_s, grid[:, None]), shape)
+    ranks = gpus[None, :] if par == "dp-ep" else 1.0  # attention ranks: each takes its share of the prompts
+    pre = np.broadcast_to(fix.prefill_time_s(est.ttft_s, grid[:, None] / ranks), shape)
     prompts = grid[:, None] / pre / gpus[None, :]
     return CandidateTable(
         "prefill", par, gpus, grid, np.zeros(shape), pre, prompts, np.zeros(shape), np.broadcast_to(est.fits, shape),

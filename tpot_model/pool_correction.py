@@ -1,7 +1,8 @@
 """The frontier's pool correction for disaggregated serving (fitted by disaggregated.py on the measured
 disaggregated runs, committed in data/disaggregated_check.json): of the decode step, the attention operator's time x
 alpha and the rest x (1 + a b / (b + DECODE_HALF_BATCH)), b the sequences decoding per GPU; a prefill step of P prompts
-takes k x its modelled time + P x c (c: each prefill instance's fixed time per prompt).
+over r attention ranks takes k x its modelled time + P / r x c (c: each attention rank's fixed time per prompt; r is
+1 for tensor-parallel attention, the worker's GPUs for data-parallel attention).
 Here, below layouts.py, so the layout search reads it without importing the fitter."""
 
 from __future__ import annotations
@@ -23,18 +24,19 @@ DECODE_HALF_BATCH = 16.0  # sequences per GPU at which the decode correction is 
 @dataclass(frozen=True)
 class PoolFit:
     """The frontier's pool correction: decode step time x decode_factor(sequences per GPU, attention's share of
-    the step), prefill step time prefill_time_s(modelled time, prompts). NEUTRAL changes nothing."""
+    the step), prefill step time prefill_time_s(modelled time, prompts per attention rank). NEUTRAL changes nothing."""
 
     decode_a: float = 0.0
     prefill_time_factor: float = 1.0
     attention_factor: float = 1.0
-    prefill_prompt_s: float = 0.0  # each prefill instance's fixed time per prompt (s), beside the roofline's step
+    prefill_prompt_s: float = 0.0  # each attention rank's fixed time per prompt (s), beside the roofline's step
 
-    def prefill_time_s(self, step_s, prompts):
-        """A prefill step of `prompts` prompts that the model times at step_s seconds: k step_s + prompts c
-        (array-friendly)."""
+    def prefill_time_s(self, step_s, prompts_per_rank):
+        """A prefill step that the model times at step_s seconds, `prompts_per_rank` prompts on each attention rank
+        (the step's prompts over its ranks: one rank for tensor-parallel attention, one per GPU for data-parallel
+        attention): k step_s + prompts_per_rank c (array-friendly)."""
         return self.prefill_time_factor * np.asarray(step_s, dtype=float) + self.prefill_prompt_s * np.asarray(
-            prompts, dtype=float
+            prompts_per_rank, dtype=float
         )
 
     def decode_factor(self, sequences_per_gpu, attention_share=0.0):
