@@ -576,7 +576,7 @@ if (
         if tops := rack.ceilings(curves):
             chips = tr.join([tr("fr_rack_ceiling_item", name=name, x=f"{x:.0f}") for name, x in tops])
             st.caption(tr("fr_rack_ceiling", chips=chips))
-        for said in (rack.check_caption(cache.disaggregated_check(), tr),
+        for said in (rack.check_caption(cache.disaggregated_check(), tr, engine),
                      rack.frontier_check_caption(cache.disaggregated_check(), tr)):  # fmt: skip
             if said is not None:
                 st.caption(said)

@@ -307,12 +307,13 @@ def test_wide_expert_parallelism_only_as_a_disaggregated_decode_pool():
 
 def test_decode_pool_carries_the_pool_correction_with_attentions_share():
     """A disaggregated decode pool's TPOT for DeepSeek-R1 under SGLang is the static decode step (cache at ISL +
-    OSL/2) x the committed pool correction: attention's time x alpha, the rest x (1 + a b / (b + 16)); at 8K
-    prompts attention is a larger share of the step than at 1K, so the same batch is corrected differently."""
+    OSL/2) x the committed pool correction, SGLang's own decode terms: attention's time x alpha, the rest x
+    (1 + a b / (b + 16)); at 8K prompts attention is a larger share of the step than at 1K, so the same batch is
+    corrected differently."""
     from tpot_model.pool_correction import pool_fit
 
-    sglang, fix = resolve_profile("sglang"), pool_fit()
-    assert fix.attention_factor != 1.0
+    sglang, fix = resolve_profile("sglang"), pool_fit("sglang")
+    assert fix.attention_factor != 1.0 and fix.decode_a != pool_fit().decode_a  # its own, not every engine's
     factors = []
     for isl in (1024, 8192):
         s = Scenario(context_tokens=isl, output_tokens=1024, weights="fp8", kv_cache="fp8")

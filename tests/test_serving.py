@@ -612,7 +612,7 @@ def test_frontier_check_is_like_for_like_and_what_calibrate_wrote():
                            "p10_ratio": pytest.approx(0.65), "p90_ratio": pytest.approx(1.79)}  # fmt: skip
     assert band["multi_node"]["runs"] == 4 and band["high"]["runs"] == 3 and band["high"]["unreached"] == 1
     committed = pc.read_check(sc.SERVING_MEASUREMENTS_PATH.with_name(pc.CHECK_NAME))["frontier"]
-    fresh = fc.summary(fc.check(rows, profiles, pc.pool_fit()))
+    fresh = fc.summary(fc.check(rows, profiles, pc.pool_fit))
     # calibrate wrote it from these profiles and this fit (to the last few bits: another CPU's vector units may sum
     # in another order, 1252.154415808853 against ...8532)
     assert committed == _approx(json.loads(json.dumps(fresh)))
@@ -669,7 +669,13 @@ def test_pool_correction_fit_and_what_it_does():
     assert fitted.prefill_prompt_s == pytest.approx(0.008) and fitted.attention_factor == pytest.approx(0.8, abs=1e-3)
     dec, pre = dis.corrected_errors(runs, fitted)
     assert max(map(abs, dec)) < 1e-3 and max(map(abs, pre)) < 1e-9
+    # an engine with a decode correction of its own takes its decode terms and the common prefill ones
+    made = {"fit": {"decode_a": 0.5, "prefill_time_factor": 1.2, "decode_attention_factor": 0.7, "prefill_prompt_s": 0.05},
+            "decode_fit_by_engine": {"e": {"decode_a": 0.3, "decode_attention_factor": 1.1, "decode_runs": 20}}}  # fmt: skip
+    assert pc.PoolFit.from_summary(made, "e") == pc.PoolFit(0.3, 1.2, 1.1, 0.05)
+    assert pc.PoolFit.from_summary(made, "other") == pc.PoolFit.from_summary(made) == pc.PoolFit(0.5, 1.2, 0.7, 0.05)
     committed = pc.read_check(sc.SERVING_MEASUREMENTS_PATH.with_name(pc.CHECK_NAME))
+    assert sorted(committed["decode_fit_by_engine"]) == ["sglang", "tensorrt-llm"]  # 45 and 50 decode checks
     fit = committed["fit"]
     assert pc.pool_fit() == pc.PoolFit(
         fit["decode_a"], fit["prefill_time_factor"], fit["decode_attention_factor"], fit["prefill_prompt_s"]

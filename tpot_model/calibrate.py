@@ -157,7 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(serving_calibration.format_mtp_check(*serving_calibration.mtp_check(serving_rows, profiles=fitted)))
     check = disaggregated.summary(disaggregated.check(serving_rows, fitted))
     check["frontier"] = frontier_check.summary(
-        frontier_check.check(serving_rows, fitted, pool_correction.PoolFit.from_summary(check))
+        frontier_check.check(serving_rows, fitted, lambda engine: pool_correction.PoolFit.from_summary(check, engine))
     )
     print("")
     print(disaggregated.format_summary(check))

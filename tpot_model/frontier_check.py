@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -87,9 +87,12 @@ def frontier_runs(rows: Sequence[ServingMeasurement], profiles: dict[str, Effici
     return out
 
 
-def check(rows: Sequence[ServingMeasurement], profiles: dict[str, EfficiencyProfile], pool: PoolFit) -> list[Point]:
+def check(
+    rows: Sequence[ServingMeasurement], profiles: dict[str, EfficiencyProfile], pool: Callable[[str], PoolFit]
+) -> list[Point]:
     """Every frontier run (frontier_runs) against the layout search at its interactivity within its GPU count, under
-    the pool correction `pool`; one set of layout tables per group, engine revision and GPU count."""
+    the pool correction `pool(engine profile id)`; one set of layout tables per group, engine revision and GPU
+    count."""
     tables = {}
     out = []
     for r in frontier_runs(rows, profiles):
@@ -102,7 +105,7 @@ def check(rows: Sequence[ServingMeasurement], profiles: dict[str, EfficiencyProf
                 context_tokens=round(r.isl * MEAN_LENGTH_FRACTION),
                 output_tokens=round(r.osl * MEAN_LENGTH_FRACTION),
             )
-            tables[key] = layout_tables(r.model, r.hardware, s, profile, max_gpus=r.num_gpus, pool=pool)
+            tables[key] = layout_tables(r.model, r.hardware, s, profile, max_gpus=r.num_gpus, pool=pool(r.profile))
         d = choose(tables[key], 1.0 / r.interactivity_tokens_per_s_per_user)
         model = float(d.tokens_per_s_per_gpu) if d.feasible else math.nan
         out.append(Point(r.id, r.hardware.id, r.interactivity_tokens_per_s_per_user, r.num_gpus,

@@ -203,11 +203,12 @@ class CandidateTable:
 
 
 def correction(model: ModelSpec, profile: EfficiencyProfile, fit: PoolFit | None = None) -> PoolFit:
-    """The pool correction for this model and profile: `fit` (default: the committed one) for an MoE model under an
-    engine profile, else NEUTRAL (dense models and the ideal bound: no data, no correction)."""
+    """The pool correction for this model and profile: `fit` (default: the committed one, the engine's own decode
+    terms where it has them) for an MoE model under an engine profile, else NEUTRAL (dense models and the ideal
+    bound: no data, no correction)."""
     if model.moe is None or profile.is_ideal:
         return NEUTRAL
-    return pool_fit() if fit is None else fit
+    return pool_fit(profile.id) if fit is None else fit
 
 
 def _aggregated_table(

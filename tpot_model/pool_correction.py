@@ -1,6 +1,7 @@
 """The frontier's pool correction for disaggregated serving (fitted by disaggregated.py on the measured
 disaggregated runs, committed in data/disaggregated_check.json): of the decode step, the attention operator's time x
-alpha and the rest x (1 + a b / (b + DECODE_HALF_BATCH)), b the sequences decoding per GPU; a prefill step of P prompts
+alpha and the rest x (1 + a b / (b + DECODE_HALF_BATCH)), b the sequences decoding per GPU (alpha and a per engine
+where its runs are enough to fit them apart); a prefill step of P prompts
 over r attention ranks takes k x its modelled time + P / r x c (c: each attention rank's fixed time per prompt; r is
 1 for tensor-parallel attention, the worker's GPUs for data-parallel attention).
 Here, below layouts.py, so the layout search reads it without importing the fitter."""
@@ -47,12 +48,14 @@ class PoolFit:
         return self.attention_factor * s + (1.0 - s) * (1.0 + self.decode_a * b / (b + DECODE_HALF_BATCH))
 
     @classmethod
-    def from_summary(cls, summary: dict) -> PoolFit:
-        """The fit a disaggregated_check summary holds (NEUTRAL when it has none)."""
+    def from_summary(cls, summary: dict, engine: str | None = None) -> PoolFit:
+        """The fit a disaggregated_check summary holds (NEUTRAL when it has none); for an engine profile id with a
+        decode correction of its own (``decode_fit_by_engine``), its decode terms beside the common prefill ones."""
         f = summary.get("fit")
         if not f:
             return NEUTRAL
-        return cls(f["decode_a"], f["prefill_time_factor"], f["decode_attention_factor"], f["prefill_prompt_s"])
+        d = summary.get("decode_fit_by_engine", {}).get(engine, f)
+        return cls(d["decode_a"], f["prefill_time_factor"], d["decode_attention_factor"], f["prefill_prompt_s"])
 
 
 NEUTRAL = PoolFit()
@@ -70,6 +73,7 @@ def committed_check() -> dict:
     return read_check(DATA_DIR / CHECK_NAME)
 
 
-def pool_fit() -> PoolFit:
-    """The committed correction (data/disaggregated_check.json's fit; NEUTRAL when the file has none)."""
-    return PoolFit.from_summary(committed_check())
+def pool_fit(engine: str | None = None) -> PoolFit:
+    """The committed correction for an engine profile id (data/disaggregated_check.json's fit, with the engine's own
+    decode terms where it has them; NEUTRAL when the file has none)."""
+    return PoolFit.from_summary(committed_check(), engine)

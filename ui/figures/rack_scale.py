@@ -251,13 +251,13 @@ def cost_table(curves: Sequence[RackCurve], bases: Sequence[str], tr: Translator
     return table
 
 
-def check_caption(check: Mapping, tr: Translator = EN) -> str | None:
+def check_caption(check: Mapping, tr: Translator = EN, engine: str | None = None) -> str | None:
     """The caption saying how far the disaggregated curves are from the measured runs, uncorrected and with the
-    fitted pool correction under leave-one-chip-out (data/disaggregated_check.json); None when it has no prefill
-    check."""
+    fitted pool correction under leave-one-chip-out (data/disaggregated_check.json; the decode terms the engine
+    profile's, where it has its own); None when it has no prefill check."""
     if check.get("prefill_median_model_over_measured") is None:
         return None
-    fit = check["fit"]
+    fit = {**check["fit"], **check.get("decode_fit_by_engine", {}).get(engine, {})}
     return tr("fr_rack_check", runs=check["runs"], decode=fmt.pct(check["decode_median_abs_tpot_error"], 0),
               decode_n=check["decode_runs"], prefill=f"{check['prefill_median_model_over_measured']:.1f}",
               prefill_n=check["prefill_runs"], a=fmt.pct(fit["decode_a"], 0), k=f"{fit['prefill_time_factor']:.2f}", c=f"{fit['prefill_prompt_s'] * 1e3:.1f}",
