@@ -153,10 +153,11 @@ def resolve(values: dict):
     return cache.built(f"compare-side|{cache.scenario_key(state)}|{json.dumps(values, default=str)}", side_and_estimate)
 
 
-def summary(title: str, x: str, side, est) -> None:
-    """The scenario's heading and what it is, one element."""
+def summary(title: str | None, x: str, side, est) -> None:
+    """What the scenario is, under its heading (`title`, None where the heading is drawn above its controls): one
+    element."""
     st.markdown(
-        f"### {title}\n\n"
+        (f"### {title}\n\n" if title else "")
         + tr(
             "cmp_summary",
             x=x,
@@ -200,9 +201,11 @@ for side in page_state.SIDES:
         if not on:
             continue
     with st.container(border=True):
+        if not embedded:  # the heading above the side's controls
+            st.subheader(tr("cmp_side", x=x))
         values = side_values(side) if embedded else side_controls(side)
         side_state, est = resolve(values)
-        summary(tr("cmp_side", x=x), x, side_state, est)
+        summary(tr("cmp_side", x=x) if embedded else None, x, side_state, est)
         notices.scenario_notices(est, tr)
         notices.fp4_notice(est, side_state.weights, side_state.kv, tr)
         auto = ""  # the GPU count it chose, in the price's caption (one element a reader is sent, not two)

@@ -389,3 +389,18 @@ def test_embed_sends_b_and_c_controls_only_once_their_section_is_opened():
         intro = embedded.markdown[0].value
         assert tr("embed_controls") in intro and tr("embed_page_controls") in intro, intro
         assert run_page("compare", lang=tr.lang, **linked).markdown[0].value == tr("cmp_intro")
+
+
+def test_a_scenarios_heading_sits_above_its_controls_and_the_bands_name_tpot():
+    """B's heading comes before B's controls in the full view (a helper saw the pickers above it once the heading
+    had joined the summary); in the embed view, where the controls wait in the settings section, heading and summary
+    are one element. The band line under the table names what it is a band of: TPOT."""
+    full = run_page("compare")
+    assert not full.exception
+    assert EN("cmp_side", x="B") in [h.value for h in full.subheader]
+    embedded = run_page("compare", embedded=True)
+    assert any(m.value.startswith(f"### {EN('cmp_side', x='B')}\n\n**B**") for m in embedded.markdown)
+    assert EN("cmp_side", x="B") not in [h.value for h in embedded.subheader]
+    for tr in (EN, ZH):
+        at = run_page("compare", lang=tr.lang)
+        assert any(tr("cmp_band_side", x="A", tpot="", band="").rstrip(",， ") in c.value for c in at.caption)
