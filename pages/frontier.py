@@ -567,11 +567,14 @@ if (
                 icon=":material/memory:",
             )  # fmt: skip
         st.subheader(tr("fr_rack_ratio_h"))
-        for table in (rack.ratio_table(curves, tr), rack.cost_table(curves, bases, tr)):
-            shown = {c: st.column_config.NumberColumn(format="localized") for c in table.attrs.get("rates", ())}
-            shown |= {c: st.column_config.NumberColumn(format="%.2f") for c in table.attrs.get("two_decimals", ())}
-            shown |= {c: st.column_config.NumberColumn(format=f) for c, f in table.attrs.get("formats", {}).items()}
-            st.dataframe(table, hide_index=True, placeholder="—", column_config=shown)
+        # a row per chip, a column per interactivity: narrow enough for a 900 px frame, every header whole (a
+        # column per chip had cut 'Rubin NVL72 (announced): $ per' and 'GI') and every row shown
+        for table in (rack.rates_table(curves, tr), rack.ratio_table(curves, tr), rack.cost_table(curves, bases, tr)):
+            formats = table.attrs["formats"]
+            shown = {c: st.column_config.NumberColumn(format=formats[c], width=fmt.header_width(c)) if c in formats
+                     else st.column_config.Column(width=max(map(fmt.header_width, [c, *table[c]])))
+                     for c in table.columns}  # fmt: skip
+            st.dataframe(table, hide_index=True, placeholder="—", column_config=shown, height="content")
         st.caption(tr("fr_rack_ratio_caption", basis=tr(f"fr_tier_{state.price_basis}")))
         if tops := rack.ceilings(curves):
             chips = tr.join([tr("fr_rack_ceiling_item", name=name, x=f"{x:.0f}") for name, x in tops])

@@ -279,28 +279,32 @@ def test_rack_scale_view_draws_every_chip_and_the_ratio_table():
         assert said in decor, re.findall(r"<sup>[^<]*", decor)
         main_stem = next(f for f in stems if f.startswith("serving-frontier_"))
         assert "_ctx1024_out1024_" in main_stem and "_ctx4096_" not in main_stem, main_stem
-        # two tables: tokens/s per GPU and the ratios; $ per 1M tokens per price basis (a row each)
-        rates, costs = at.dataframe[-2], at.dataframe[-1]
-        table = rates.value
-        assert list(table.iloc[:, 0]) == [25.0, 60.0, 100.0, 125.0]
-        ratio = [c for c in table.columns if c.startswith("GB200") and "/ B200" in c]
-        assert ratio and np.isfinite(table[ratio[0]].iloc[0]) and table[ratio[0]].iloc[0] > 0
+        # three tables, a row per chip and a column per interactivity (narrow enough for a 900 px frame): tokens/s
+        # per GPU, the rack-scale advantage, $ per 1M tokens per chip and price basis (a row each)
+        rates, ratios, costs = (frame.value for frame in at.dataframe[-3:])
+        at_cols = [tr("fr_rack_col_at", x=x) for x in ("25", "60", "100", "125")]
+        assert list(rates.columns) == [tr("fr_rack_col_rates"), *at_cols]
+        gb200 = rates.set_index(tr("fr_rack_col_rates")).loc[
+            next(n for n in rates[tr("fr_rack_col_rates")] if n.startswith("GB200"))
+        ]
+        b200 = rates.set_index(tr("fr_rack_col_rates")).loc["B200"]
         # rates to 3 significant figures, the ratio to 2 decimals (the table showed 8302.9 beside 28033.04)
-        gb200 = table[[c for c in table.columns if c.startswith("GB200")][0]].dropna()
-        assert len(gb200) and all(v == float(f"{v:.3g}") for v in gb200)
-        assert table[ratio[0]].iloc[0] == round(table[ratio[0]].iloc[0], 2)
+        assert all(v == float(f"{v:.3g}") for v in gb200.dropna()) and len(gb200.dropna())
+        ratio = ratios.set_index(tr("fr_rack_col_advantage")).loc[f"{gb200.name} / B200"]
+        assert ratio.iloc[0] == round(gb200.iloc[0] / b200.iloc[0], 2) and ratio.iloc[0] > 0
         # rates with thousands separators; ratios and dollars with both decimals (a ratio of 2 read "2" beside 1.28)
-        shown = json.loads(rates.proto.columns)
-        assert shown[gb200.name]["type_config"]["format"] == "localized"
-        assert all(shown[c]["type_config"]["format"] == "%.2f" for c in ratio)
-        cost = costs.value
-        usd = [c for c in cost.columns if c == tr("fr_rack_col_usd", name=gb200.name)]
-        assert usd and list(cost.iloc[:, 0]) == [x for x in (25.0, 60.0, 100.0, 125.0) for _ in range(3)]
-        assert cost.iloc[0, 1] == tr("fr_tier_on_demand")  # the sidebar's basis first
+        formats = [json.loads(f.proto.columns) for f in at.dataframe[-3:]]
+        assert all(formats[0][c]["type_config"]["format"] == "localized" for c in at_cols)
+        assert all(formats[1][c]["type_config"]["format"] == "%.2f" for c in at_cols)
+        assert list(costs.columns) == [tr("fr_rack_col_usd"), tr("fr_rack_col_basis"), *at_cols]
+        gb_costs = costs[costs[tr("fr_rack_col_usd")] == gb200.name]
+        assert list(gb_costs[tr("fr_rack_col_basis")])[0] == tr("fr_tier_on_demand")  # the sidebar's basis first
+        assert len(gb_costs) == 3
         # three significant figures each ($0.0512 beside $24.3; two decimals read $0.05 beside $0.15)
-        money = cost[usd[0]].dropna()
+        money = gb_costs[at_cols].to_numpy(float).ravel()
+        money = money[np.isfinite(money)]
         assert len(money) and all(v == float(f"{v:.3g}") for v in money)
-        assert json.loads(costs.proto.columns)[usd[0]]["type_config"]["format"] == "localized"
+        assert all(formats[2][c]["type_config"]["format"] == "localized" for c in at_cols)
 
 
 @pytest.mark.parametrize("tr", [EN, ZH])
@@ -311,14 +315,15 @@ def test_rack_table_says_how_fast_a_chip_that_reads_dash_can_go(tr):
     at.session_state["frontier.rack"] = True
     at.run()
     assert not at.exception, at.exception
-    table = at.dataframe[-2].value
-    missing = [c for c in table.columns[1:] if "/" not in c and table[c].isna().any()]
+    rates = at.dataframe[-3].value.set_index(tr("fr_rack_col_rates"))  # a row per chip, a column per target
+    targets = np.array([25.0, 60.0, 100.0, 125.0])
+    missing = [name for name, row in rates.iterrows() if row.isna().any()]
     assert missing, "the default view has a chip that misses 125 tok/s per user"
     (said,) = [c.value for c in at.main.caption if c.value.startswith(tr("fr_rack_ceiling", chips="")[:20])]
     for name in missing:
         x = float(re.search(r"(?<!\w)" + re.escape(name) + r"[^\d]*(\d+) tok/s", said).group(1))
-        first_missed = table.iloc[:, 0][table[name].isna()].min()
-        assert x < first_missed and (table.iloc[:, 0][table[name].notna()] <= x + 1).all()
+        reached = rates.loc[name].notna().to_numpy()
+        assert x < targets[~reached].min() and (targets[reached] <= x + 1).all()
 
 
 @pytest.mark.parametrize("tr", [EN, ZH])
@@ -694,3 +699,22 @@ def test_exported_charts_do_not_name_the_sidebar_batch():
     titles = [p["export"]["decor"]["layout"]["title"]["text"] for p in payloads]
     assert titles and not [t for t in titles if "batch 32" in t], titles
     assert any("DeepSeek" in t or "Llama" in t for t in titles)  # the scenario is still stated
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_rack_tables_show_every_header(tr):
+    """The rack-scale view's three tables show each column's whole header (they had been cut to 'GI' and 'Rubin
+    NVL72 (announced): $ per'): each column as wide as its header needs, a wide (CJK) glyph counted twice."""
+    from ui import fmt
+
+    at = run_page("frontier", model="deepseek-r1", weights="fp8", kv="fp8", fr_io="1k1k", lang=tr.lang)
+    at.session_state["frontier.rack"] = True
+    at.run()
+    assert not at.exception
+    for frame in at.dataframe[-3:]:  # a text column as wide as its longest cell too (a chip's '(announced)' mark)
+        widths = {name: col.get("width") for name, col in json.loads(frame.proto.columns).items() if name != "_index"}
+        texts = frame.value.select_dtypes(exclude="number")
+        want = {c: max(map(fmt.header_width, [c, *texts[c]])) if c in texts else fmt.header_width(c)
+                for c in frame.value.columns}  # fmt: skip
+        assert widths == want
+    assert fmt.header_width("GB200 NVL72 / MI355X") >= 20 * 7 and fmt.header_width("每位") == fmt.header_width("abcd")

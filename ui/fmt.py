@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Callable, Iterable
 
 from tpot_model.numtext import large, usd
@@ -294,3 +295,14 @@ def profile_description(profile, tr) -> str:
     (profile_description_<id>), else the profile's own text (a user's file)."""
     key = "profile_description_" + "".join(c if c.isalnum() else "_" for c in profile.id)
     return tr(key) if tr.has(key) else profile.description
+
+
+def text_px(text: str, char_px: float) -> float:
+    """Estimated width of `text` (pixels) at `char_px` per Latin glyph: wide (East Asian) characters count twice."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text) * char_px
+
+
+def header_width(header: str) -> int:
+    """A st.dataframe column width (pixels) that shows its whole header (or a text cell): ~7 px a Latin glyph of
+    its 14 px font and the menu beside it (a ratio column of two short values had its header cut to 'GI')."""
+    return int(math.ceil(text_px(header, 7.0))) + 30

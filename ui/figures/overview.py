@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import unicodedata
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -95,7 +94,7 @@ _LABEL_PLOT_PX, _LABEL_CHAR_PX = 540.0, 6.2
 
 def _label_px(text: str) -> float:
     """Estimated width of an 11 px label: wide (East Asian) characters count twice."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text) * _LABEL_CHAR_PX
+    return fmt.text_px(text, _LABEL_CHAR_PX)
 
 
 def label_rows(labels: list[tuple[float, str, str, str]], top_ms: float) -> list[int]:

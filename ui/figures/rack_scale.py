@@ -198,22 +198,34 @@ def rack_table(curves: Sequence[RackCurve], measured: Sequence) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _at_columns(tr: Translator) -> list[str]:
+    """The iso-interactivity tables' value columns: one per RATIO_AT target ('25 tok/s per user')."""
+    return [tr("fr_rack_col_at", x=f"{x:g}") for x in RATIO_AT]
+
+
+def rates_table(curves: Sequence[RackCurve], tr: Translator = EN) -> pd.DataFrame:
+    """Each chip's tokens/s per GPU (input + output) at each of RATIO_AT, a row per chip (3 significant figures;
+    nan where it does not reach the target): a column per target, so the table is as narrow as four numbers, not
+    as wide as five chips' names. attrs["formats"]: the value columns' display format ('localized')."""
+    cols = _at_columns(tr)
+    rows = [{tr("fr_rack_col_rates"): c.name, **{col: float(round_significant(c.at(x), 3))
+             for col, x in zip(cols, RATIO_AT, strict=True)}} for c in curves]  # fmt: skip
+    table = pd.DataFrame(rows, columns=[tr("fr_rack_col_rates"), *cols])
+    table.attrs["formats"] = dict.fromkeys(cols, "localized")
+    return table
+
+
 def ratio_table(curves: Sequence[RackCurve], tr: Translator = EN) -> pd.DataFrame:
-    """At each of RATIO_AT: each chip's tokens/s per GPU (3 significant figures) and the rack-scale advantage (GB200 /
-    each scale-out chip, the iso-interactivity ratio, 2 decimals); nan where a chip does not reach the target.
-    attrs["rates"] and attrs["two_decimals"] name the rate and the ratio columns (for their display formats)."""
+    """The rack-scale advantage at each of RATIO_AT: GB200's tokens/s per GPU over each scale-out chip's (the
+    iso-interactivity ratio, 2 decimals; nan where either does not reach the target), a row per scale-out chip.
+    attrs["formats"]: the value columns' ('%.2f': 2 read '2' beside 1.28)."""
     by_id = {c.hardware_id: c for c in curves}
-    rack = by_id.get(RACK)
-    ratios = [(hid, tr("fr_rack_col_ratio", rack=rack.name, other=by_id[hid].name))
-              for hid in SCALE_OUT if rack is not None and hid in by_id]  # fmt: skip
-    rows = []
-    for x in RATIO_AT:
-        row = {tr("fr_rack_col_target"): x}
-        row.update({c.name: float(round_significant(c.at(x), 3)) for c in curves})
-        row.update({name: round(rack.at(x) / by_id[hid].at(x), 2) for hid, name in ratios})
-        rows.append(row)
-    table = pd.DataFrame(rows)
-    table.attrs.update(rates=[c.name for c in curves], two_decimals=[name for _, name in ratios])
+    rack, cols = by_id.get(RACK), _at_columns(tr)
+    rows = [{tr("fr_rack_col_advantage"): tr("fr_rack_col_ratio", rack=rack.name, other=by_id[hid].name),
+             **{col: round(rack.at(x) / by_id[hid].at(x), 2) for col, x in zip(cols, RATIO_AT, strict=True)}}
+            for hid in SCALE_OUT if rack is not None and hid in by_id]  # fmt: skip
+    table = pd.DataFrame(rows, columns=[tr("fr_rack_col_advantage"), *cols])
+    table.attrs["formats"] = dict.fromkeys(cols, "%.2f")
     return table
 
 
@@ -231,22 +243,18 @@ def ceilings(curves: Sequence[RackCurve]) -> list[tuple[str, float]]:
 
 
 def cost_table(curves: Sequence[RackCurve], bases: Sequence[str], tr: Translator = EN) -> pd.DataFrame:
-    """At each of RATIO_AT and under each price basis (a row each): each chip's $ per 1M input + output tokens;
-    nan where the chip does not reach the target or has no public price on that basis; three significant figures
-    each ($0.0512 beside $0.153 and $24.3: a column spans orders of magnitude, and two decimals read $0.05 beside
-    $0.15). attrs["formats"]: each chip's column shown as its values are ('localized')."""
+    """Each chip's $ per 1M input + output tokens at each of RATIO_AT, a row per chip and price basis (the bases in
+    the order given: the sidebar's first); nan where the chip does not reach the target or has no public price on
+    that basis; three significant figures each ($0.0512 beside $0.153 and $24.3: a row spans orders of magnitude,
+    and two decimals read $0.05 beside $0.15). attrs["formats"]: the value columns' ('localized')."""
+    cols = _at_columns(tr)
     rows = []
-    for x in RATIO_AT:
+    for c in curves:
         for b in bases:
-            row = {tr("fr_rack_col_target"): x, tr("fr_rack_col_basis"): tr(f"fr_tier_{b}")}
-            for c in curves:
-                usd = usd_per_1M_tokens(c.usd_per_gpu_hour.get(b, math.nan), c.at(x))
-                row[tr("fr_rack_col_usd", name=c.name)] = float(usd)
-            rows.append(row)
-    table = pd.DataFrame(rows)
-    cols = [c for c in (tr("fr_rack_col_usd", name=c.name) for c in curves) if c in table]
-    for col in cols:
-        table[col] = round_significant(table[col].to_numpy(float), 3)
+            usd = [float(usd_per_1M_tokens(c.usd_per_gpu_hour.get(b, math.nan), c.at(x))) for x in RATIO_AT]
+            rows.append({tr("fr_rack_col_usd"): c.name, tr("fr_rack_col_basis"): tr(f"fr_tier_{b}"),
+                         **dict(zip(cols, round_significant(np.array(usd), 3).tolist(), strict=True))})  # fmt: skip
+    table = pd.DataFrame(rows, columns=[tr("fr_rack_col_usd"), tr("fr_rack_col_basis"), *cols])
     table.attrs["formats"] = dict.fromkeys(cols, "localized")
     return table
 
