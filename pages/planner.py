@@ -233,9 +233,11 @@ if opened is None:  # first run, or the language changed: the tab the URL or the
     st.session_state[SECTION] = labels[st.session_state[SECTION_ID]]
 else:
     st.session_state[SECTION_ID] = opened
+# a wiki's frame: the frontier at the target; the rest on request, unless the link named a tab (planner_section: as
+# the session's first run found it, before a change of the page's inputs writes every parameter into the URL)
+linked_tab = st.session_state.setdefault("_planner_link_names_tab", "planner_section" in st.query_params)
 write_url()
-# a wiki's frame: the frontier at the target; the rest on request, unless the link names a tab (planner_section)
-if "planner_section" not in st.query_params:
+if not linked_tab:
     chart.fold(tr, tr("embed_more_planner"))
 
 if point.feasible and price_known:

@@ -585,3 +585,7 @@ def test_a_wiki_readers_run_of_its_link_writes_no_planner_parameters():
     at.session_state["planner.request_ttft_ms"] = 300.0
     at.run()
     assert at.query_params["planner_request_ttft_ms"] == "300"
+    # the change wrote every parameter, planner_section too: the page stays folded (the link named no tab)
+    assert at.query_params["planner_section"] == "hardware" and at.toggle(key="embed.more").value is False
+    named = run_page("planner", model="llama-3.1-70b", embedded=True, planner_section="gpus")
+    assert "embed.more" not in [t.key for t in named.toggle]  # a link naming a tab shows it
