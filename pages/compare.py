@@ -251,15 +251,9 @@ st.caption(  # what the table's columns mean, then each scenario's TPOT band: on
         for x, e in ests.items()
     )
 )
-
-
-def compared_about() -> dict:
-    """What the exports state: A's scenario, and what B and C are."""
-    return figs.compared_about(controls.export_about(), ests, tr)
-
-
-if not embedded:
-    about = compared_about()
+chart.fold(tr, tr("embed_more_compare"))  # a wiki's frame (900 x 700): the scenarios and their numbers
+about = figs.compared_about(controls.export_about(), ests, tr)  # A's scenario, and what B and C are
+if not embedded:  # (the full view has no fold: the CSV sits under the table)
     headline, stamp = figs.headline_table(ests), export.stamp()
     st.download_button(
         tr("download_csv"),
@@ -269,9 +263,6 @@ if not embedded:
         key="compare.headline_csv",
         on_click="ignore",
     )
-chart.fold(tr, tr("embed_more_compare"))  # a wiki's frame (900 x 700): the scenarios and their numbers
-if embedded:
-    about = compared_about()
 
 # every scenario compared (B's and C's as A's): the charts are built once for them and shared by every reader
 chart.figure(
