@@ -87,5 +87,8 @@ st.caption(tr("meth_ref_textbook_note"))
 st.markdown(tr("meth_ref_measured", profile=profile))
 st.table(figs.display(figs.measured_data(refs, measured, tr), tr), hide_index=True)
 st.markdown(figs.measured_notes(refs, tr))
+st.markdown(tr("meth_ref_collectives", profile=profile))
+st.table(figs.display(figs.collective_data(refs, cache.hardware(), cache.models(), est.profile), tr), hide_index=True)
+st.caption(tr("meth_ref_collectives_note", source=refs["collectives"]["source"]))
 
 render(figs.limit_blocks(tr))

@@ -11,12 +11,14 @@ import numpy as np
 import pytest
 
 from tpot_model import estimate, load_hardware_catalog, load_model_catalog
-from tpot_model.profiles import IDEAL
+from tpot_model.files import DATA_DIR, load_yaml
+from tpot_model.profiles import IDEAL, resolve_profile
 from tpot_model.roofline import (
     Collectives,
     alltoall_bytes_per_moe_layer,
     collective_time_s,
     communication_s,
+    ep_alltoall,
     scale_up_domain_gpus,
 )
 from tpot_model.scenario import Scenario
@@ -128,3 +130,37 @@ def test_allreduce_latency_grows_as_a_trees_depth_beyond_the_fitted_groups():
         assert float(collective_time_s(HW["gb200"], typical, c)) == pytest.approx(factor * L, rel=1e-12)
     a2a = Collectives(count=1, bytes_each=0.0, group_gpus=64, kind="all_to_all")
     assert float(collective_time_s(HW["gb200"], typical, a2a)) == pytest.approx(L, rel=1e-12)
+
+
+# DeepEP's published V1 low-latency timings (data/reference_points.yaml `collectives`): H800 + one ConnectX-7 400 Gb/s
+# per GPU, 8 GPUs per node, 128 tokens per GPU, DeepSeek-V3's shape; dispatch + combine of one MoE layer, µs
+DEEPEP = load_yaml((DATA_DIR / "reference_points.yaml").read_text(encoding="utf-8"))["collectives"]
+
+
+def _pair_us(hw_id: str, profile, ep_gpus: int) -> float:
+    pair = ep_alltoall(DSV3, float(DEEPEP["tokens_per_gpu"]), float(ep_gpus))
+    return float(pair.count * collective_time_s(HW[hw_id], profile, pair)) * 1e6
+
+
+def test_ep16_alltoall_across_two_hgx_nodes_by_hand():
+    """128 tokens x 8 x 7168 x (1 + 2) bytes x 15/16 = 20,643,840 bytes a GPU sends per MoE layer; 8 of its 15 peers
+    are on the other node: 11,010,048 bytes over 400 Gb/s x 0.7 (typical's interconnect efficiency) = 314.57 us, plus
+    typical's 12 us latency for each of the two collectives: 338.57 us."""
+    typical = resolve_profile("typical")
+    assert (typical.interconnect_efficiency, typical.allreduce_latency_s) == (0.7, 12e-6)
+    assert float(alltoall_bytes_per_moe_layer(DSV3, 128.0, 16)) == 20_643_840
+    assert _pair_us("h100-sxm", typical, 16) == pytest.approx(20_643_840 * 8 / 15 / 35e9 * 1e6 + 24, rel=1e-12)
+    assert _pair_us("h100-sxm", typical, 16) == pytest.approx(338.57, abs=0.01)
+
+
+def test_wide_ep_alltoall_across_nodes_against_deepeps_published_timings():
+    """The typical profile's cross-node all-to-all lands 8-18 % above DeepEP's measured low-latency kernels from 2 to
+    32 nodes; the ideal bound (50 GB/s per NIC, no latency) below every measurement."""
+    assert DEEPEP["source"].startswith("https://github.com/deepseek-ai/DeepEP")
+    ratios = []
+    for p in DEEPEP["points"]:
+        measured = p["dispatch_us"] + p["combine_us"]
+        ratios.append(_pair_us(DEEPEP["hardware"], resolve_profile("typical"), p["ep_gpus"]) / measured)
+        assert _pair_us(DEEPEP["hardware"], IDEAL, p["ep_gpus"]) < measured
+    assert [p["ep_gpus"] for p in DEEPEP["points"]] == [16, 32, 64, 128, 256]
+    assert all(1.0 < r < 1.2 for r in ratios), ratios

@@ -854,6 +854,14 @@ class Collectives:
     kind: str = "all_reduce"
 
 
+def ep_alltoall(m: ModelSpec, tokens_per_gpu, ep_gpus, moe_layers=1) -> Collectives:
+    """The all-to-alls of `moe_layers` MoE layers under expert parallelism over `ep_gpus` GPUs, each sending its
+    `tokens_per_gpu` tokens: per layer a dispatch and a combine, each costed as half the layer's bytes
+    (alltoall_bytes_per_moe_layer: the time of the pair is the same, latency and bytes being additive)."""
+    moved = alltoall_bytes_per_moe_layer(m, tokens_per_gpu, ep_gpus)
+    return Collectives(2 * np.asarray(moe_layers), moved / 2, ep_gpus, "all_to_all")
+
+
 def collectives(m: ModelSpec, s: Scenario, work: StepWork, local: StepWork | None = None) -> Collectives:
     """The collectives of one step by layout.
 
@@ -866,9 +874,8 @@ def collectives(m: ModelSpec, s: Scenario, work: StepWork, local: StepWork | Non
     N = s.num_gpus
     if s.parallelism == "dp-ep":
         tokens = (work.scaled(data_parallel_share(s.batch, N)) if local is None else local).tokens
-        moved = alltoall_bytes_per_moe_layer(m, tokens, N)
         active = (N > 1) & (m.num_moe_layers > 0)
-        return Collectives(np.where(active, 2 * m.num_moe_layers, 0), moved / 2, N, "all_to_all")
+        return ep_alltoall(m, tokens, N, np.where(active, m.num_moe_layers, 0))
     message = work.tokens * m.d_model * ACTIVATION_BYTES
     return Collectives(np.where(N > 1, 2 * m.num_layers, 0), 2 * (N - 1) / N * message, N, "all_reduce")
 

@@ -27,7 +27,9 @@ from tpot_model.roofline import (
     ACTIVATION_BYTES,
     SEQUENCE_HALF_BATCH,
     allreduce_latency_s,
+    collective_time_s,
     decode_work,
+    ep_alltoall,
     expected_experts_touched,
     fused_nvfp4_moe,
     is_weight_only,
@@ -38,6 +40,7 @@ from tpot_model.roofline import (
     rates_for,
     runs_rocm,
     sampled_rows_per_gpu,
+    scale_up_domain_gpus,
     sequence_overhead_s,
 )
 from tpot_model.units import GB, GiB
@@ -950,6 +953,22 @@ def measured_data(refs: dict, live: list[Estimate], tr: Translator = EN) -> pd.D
         "tool_tpot_ms",
         "tool_over_measured",
     ]
+    return pd.DataFrame(rows, columns=cols)
+
+
+def collective_data(refs: dict, hardware: dict, models: dict, profile) -> pd.DataFrame:
+    """Published all-to-all timings across nodes (one MoE layer's dispatch + combine, µs) next to this tool's cost of
+    the same pair with `profile` on the catalog's stand-in system (refs["collectives"]): one row per EP size."""
+    ref = refs["collectives"]
+    hw, m = hardware[ref["hardware"]], models[ref["model"]]
+    rows = []
+    for p in ref["points"]:
+        n = p["ep_gpus"]
+        pair = ep_alltoall(m, float(ref["tokens_per_gpu"]), float(n))
+        tool_us = float(pair.count * collective_time_s(hw, profile, pair)) * 1e6
+        measured = p["dispatch_us"] + p["combine_us"]
+        rows.append((n, n // int(scale_up_domain_gpus(hw)), measured, round(tool_us), round(tool_us / measured, 2)))
+    cols = ["ep_gpus", "nodes", "measured_alltoall_us", "tool_alltoall_us", "tool_over_measured"]
     return pd.DataFrame(rows, columns=cols)
 
 
