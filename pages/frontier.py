@@ -373,7 +373,7 @@ st.caption(note if bool(side_static.fits) else f":gray[{note} ({tr('if_fitted')}
 
 # ------------------------------------------------------------------------------------------------ cost at target
 st.header(tr("fr_cost_h"))
-c = st.columns([1, 3, 1])
+c = st.columns([3, 5, 3])  # the target and price inputs wide enough for their labels in a 900 px frame
 target = c[0].number_input(
     tr("fr_target"), 1.0, figs.MAX_TARGET, step=5.0, key="frontier.target", help=tr("fr_target_help"),
     persist_state="session",

@@ -159,6 +159,17 @@ def test_zh_tw_page_has_no_untranslated_strings(page):
     text = _visible_text(at)
     leftovers = sorted(f for f in _english_fragments() if f in text)
     assert not leftovers, leftovers
+    assert not re.findall(r".{0,30}。 \S.{0,10}", text)  # sentences joined with an English space
+
+
+def test_zh_tw_sentences_joined_without_a_space_after_the_full_stop():
+    """The Serving frontier's cost section (after its fold): the price-basis caption goes on with the chips that
+    have no public price under the basis (MI355X on demand) as a second sentence, 。 then no space."""
+    at = run_page("frontier", lang="zh-TW", more="true")
+    assert not at.exception
+    basis = [c.value for c in at.caption if "MI355X" in c.value and "價格基準下沒有公開價格" in c.value]
+    assert basis and "。AMD Instinct MI355X" in basis[0], basis
+    assert not re.findall(r".{0,30}。 \S.{0,10}", _visible_text(at))
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])

@@ -64,6 +64,14 @@ class Translator:
     def has(self, key: str) -> bool:
         return key in catalog()
 
+    def sentences(self, items: list[str]) -> str:
+        """Sentences one after the other: a space between them in English, none after a full-width 。 in zh-TW
+        (``two_sentences``)."""
+        out = items[0] if items else ""
+        for nxt in items[1:]:
+            out = self("two_sentences", first=out, second=nxt)
+        return out
+
     def join(self, items: list[str], sep: str = "list_sep") -> str:
         """Items joined with this language's separator: `list_sep` (", " / "、") or `clause_sep` ("; " / "；")."""
         return self(sep).join(items)

@@ -150,9 +150,9 @@ def basis_caption(prices: dict, tr: Translator, hardware=None) -> None:
     note = fmt.prices_note(priced, tr) if priced else tr(f"basis_{next(iter(prices.values())).basis}")
     text = tr("cost_basis_many", note=note)
     if len(unpriced) > UNPRICED_LISTED:  # a count, not a wall of names: the table's blank cells show which
-        text += " " + tr("cost_basis_unpriced_many", n=len(unpriced), total=len(prices))
+        text = tr.sentences([text, tr("cost_basis_unpriced_many", n=len(unpriced), total=len(prices))])
     elif unpriced:
-        text += " " + tr("cost_basis_unpriced", hws=tr.join(unpriced))
+        text = tr.sentences([text, tr("cost_basis_unpriced", hws=tr.join(unpriced))])
     st.caption(text)
 
 

@@ -146,7 +146,7 @@ def attention_text(model: ModelSpec, kv_bytes_per_element: float, num_gpus: floa
         if m.mla
         else tr("kvc_attn_shards", devices=fmt.devices(tr.device, num_gpus, tr), shards=int(shards), k=K)
     )
-    return " ".join(parts)
+    return tr.sentences(parts)
 
 
 def attention_variants(model: ModelSpec, kv_bytes_per_element: float) -> pd.DataFrame:
@@ -512,7 +512,7 @@ def composition_caption(model: ModelSpec, *, tr: Translator = EN) -> str:
         parts.append(tr("kvc_comp_caption_window", w=f"{model.sliding_window.window_tokens:,}"))
     if model.linear_attention:
         parts.append(tr("kvc_comp_caption_linear"))
-    return " ".join([*parts, tr("kvc_comp_caption")])
+    return tr.sentences([*parts, tr("kvc_comp_caption")])
 
 
 def composition_table(contexts: np.ndarray, parts: dict[str, np.ndarray]) -> pd.DataFrame:

@@ -975,7 +975,10 @@ def collective_data(refs: dict, hardware: dict, models: dict, profile) -> pd.Dat
 def measured_notes(refs: dict, tr: Translator = EN) -> str:
     """One bullet per measured point: what was measured and how it is modelled, then the source's address."""
     return "\n".join(
-        f"- {tr('meth_refnote_' + p['id'])} {tr('meth_src_item', label=tr('meth_src_source'), text=p['source'])}"
+        "- "
+        + tr.sentences(
+            [tr("meth_refnote_" + p["id"]), tr("meth_src_item", label=tr("meth_src_source"), text=p["source"])]
+        )
         for p in refs["measured"]
     )
 

@@ -470,11 +470,16 @@ def intensity_note(est: Estimate, tr: Translator = EN, profile_name: str | None 
         text = tr("roofline_note_memory", **values)
     pr, rates = est.profile, est.rates
     if pr.id != "ideal":
-        text += " " + tr(
-            "roofline_note_profile",
-            profile=profile_name or pr.name,
-            bw_pct=fmt.pct(rates.memory_bytes_per_s / est.hardware.memory_bandwidth_bytes_per_s, 0),
-            flops_pct=fmt.pct(rates.gemm_flop_per_s / est.hardware.dense_flop_per_s[est.compute_precision], 0),
-            ridge=fmt.number(rates.gemm_flop_per_s / rates.memory_bytes_per_s),
+        text = tr.sentences(
+            [
+                text,
+                tr(
+                    "roofline_note_profile",
+                    profile=profile_name or pr.name,
+                    bw_pct=fmt.pct(rates.memory_bytes_per_s / est.hardware.memory_bandwidth_bytes_per_s, 0),
+                    flops_pct=fmt.pct(rates.gemm_flop_per_s / est.hardware.dense_flop_per_s[est.compute_precision], 0),
+                    ridge=fmt.number(rates.gemm_flop_per_s / rates.memory_bytes_per_s),
+                ),
+            ]
         )
     return text
