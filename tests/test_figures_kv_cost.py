@@ -467,3 +467,20 @@ def test_heatmap_where_nothing_fits_says_so():
     assert [a.text for a in chip.layout.annotations] == [EN("ce_heat_nothing_fits_chip")]
     some = cf.heatmap(hb, hc, np.ones((2, 2)), ~nofit, "usd_1m", 1, 1024)
     assert not some.layout.annotations
+
+
+def test_cost_chart_ticks_carry_the_dollar_sign_and_every_sweep_chart_has_its_legend_below():
+    """The $ chart's y ticks read '$2', '$5' (tokens per $ stay bare); cost, throughput and energy put their legends
+    below the plot alike (the energy chart's had sat at the top)."""
+    from ui.figures import cost as cf
+
+    x = np.array([1.0, 8.0, 64.0])
+    usd = np.array([20.0, 4.0, 1.0])
+    fits = np.array([True, True, False])
+    fig = cf.cost_curve(x, usd, usd * 1.5, fits, scenario_x=8.0, unit="usd_1m")
+    assert all(t.startswith("$") for t in fig.layout.yaxis.ticktext), fig.layout.yaxis.ticktext
+    per_usd = cf.cost_curve(x, usd, usd * 1.5, fits, scenario_x=8.0, unit="tokens_per_usd")
+    assert not any(t.startswith("$") for t in per_usd.layout.yaxis.ticktext)
+    energy = cf.energy_curve(x, np.array([2.0, 1.0, 0.5]), fits, scenario_x=8.0)
+    for f in (fig, energy):
+        assert f.layout.legend.orientation == "h" and f.layout.legend.y < 0

@@ -198,18 +198,20 @@ def cost_curve(
     title = tr("ce_cost_title_batch" if sweep == "batch" else "ce_cost_title_context")
     style(fig, title, _x_title(sweep, tr), tr(f"ce_axis_{unit}"), log_x=True, log_y=True)
     d.xaxis.update(power_of_two_axis(x, tokens=sweep == "context"))
-    d.yaxis.update(log_ticks(cost_in(usd_per_1m_decode, unit), cost_in(usd_per_1m_with_prefill, unit), pad=0.1))
-    return _apply_band_legend(d, fig, band_name if band_low is not None and band_high is not None else "")
+    ticks = log_ticks(cost_in(usd_per_1m_decode, unit), cost_in(usd_per_1m_with_prefill, unit), pad=0.1)
+    if ticks and unit != "tokens_per_usd":  # dollars on the axis: each tick says so
+        ticks["ticktext"] = [f"${t}" for t in ticks["ticktext"]]
+    d.yaxis.update(ticks)
+    return _legend_below(d, fig)
 
 
-def _apply_band_legend(d: Decor, fig: go.Figure, band_name: str) -> go.Figure:
-    """Apply the decor; with a band, its long legend name pushed the legend into the title (Throughput per GPU, and
-    the en 'Cost per output token against batch'): the legend goes below the plot, clear of it."""
-    if band_name:  # LEGEND_BELOW_PX under the plot: at a fraction of it (-0.22), zh-TW's axis title lay under it
-        plot_px = (fig.layout.height or 440) - (fig.layout.margin.t or 70) - 120
-        below = {"orientation": "h", "x": 0.0, "xanchor": "left", "y": -LEGEND_BELOW_PX / plot_px, "yanchor": "top"}
-        return d.apply(fig, legend=below, margin={"b": 120})
-    return d.apply(fig)
+def _legend_below(d: Decor, fig: go.Figure) -> go.Figure:
+    """Apply the decor with the legend below the plot, as on each of the page's sweep charts (a band's long legend
+    name had pushed a legend at the top into the title)."""
+    # LEGEND_BELOW_PX under the plot: at a fraction of it (-0.22), zh-TW's axis title lay under it
+    plot_px = (fig.layout.height or 440) - (fig.layout.margin.t or 70) - 120
+    below = {"orientation": "h", "x": 0.0, "xanchor": "left", "y": -LEGEND_BELOW_PX / plot_px, "yanchor": "top"}
+    return d.apply(fig, legend=below, margin={"b": 120})
 
 
 def cost_table(
@@ -289,7 +291,7 @@ def throughput_curve(
     )
     d.xaxis.update(power_of_two_axis(x, tokens=sweep == "context"))
     d.yaxis.update(log_ticks(tokens_per_s_per_gpu, pad=0.1, prefixed=True))
-    return _apply_band_legend(d, fig, band_name if band_low is not None else "")
+    return _legend_below(d, fig)
 
 
 def throughput_table(
@@ -342,7 +344,7 @@ def energy_curve(
     style(fig, tr("ce_energy_title"), _x_title(sweep, tr), tr("ce_axis_j_per_token"), log_x=True, log_y=True)
     d.xaxis.update(power_of_two_axis(x, tokens=sweep == "context"))
     d.yaxis.update(log_ticks(j, pad=0.1))
-    return d.apply(fig)
+    return _legend_below(d, fig)
 
 
 def energy_table(x: np.ndarray, joules_per_token: np.ndarray, fits: np.ndarray, *, sweep: str) -> pd.DataFrame:
