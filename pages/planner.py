@@ -146,11 +146,11 @@ with metrics.Row() as row:
 reason = dict(
     batch=point.batch,
     next=point.batch + 1,
-    target=fmt.ms(target_s),
-    ttft=fmt.duration(ttft_s) if ttft_s else "",
-    tpot=fmt.ms(point.tpot_s),
-    tpot1=fmt.ms(point.batch1_tpot_s),
-    have=fmt.gb(est.usable_memory_per_gpu_bytes),
+    target=fmt.unbroken(fmt.ms(target_s)),  # '44.7 ms' on one line (fmt.unbroken), here and in the GPU-count tab
+    ttft=fmt.unbroken(fmt.duration(ttft_s)) if ttft_s else "",
+    tpot=fmt.unbroken(fmt.ms(point.tpot_s)),
+    tpot1=fmt.unbroken(fmt.ms(point.batch1_tpot_s)),
+    have=fmt.unbroken(fmt.gb(est.usable_memory_per_gpu_bytes)),
     gpus=state.gpus,
     hw=hw.name,
     max_batch=point.max_batch_memory,
@@ -376,14 +376,16 @@ def layout_section() -> None:
     if d.feasible and d.serving == "aggregated":
         st.success(
             tr("pl_layout_chosen_aggregated", layout=d.decode.label, used=d.gpus_used, budget=budget,
-               batch=d.decode.batch, tps=fmt.rate(d.tokens_per_s_per_gpu), tpot=fmt.ms(d.tpot_s)),
+               batch=d.decode.batch, tps=fmt.unbroken(fmt.rate(d.tokens_per_s_per_gpu)),
+               tpot=fmt.unbroken(fmt.ms(d.tpot_s))),
             icon=":material/target:",
         )  # fmt: skip
     elif d.feasible:
         st.success(
             tr("pl_layout_chosen_disaggregated", prefill=d.prefill.label, decode=d.decode.label, used=d.gpus_used,
-               budget=budget, tps=fmt.rate(d.tokens_per_s_per_gpu), tpot=fmt.ms(d.tpot_s),
-               rate=tr(f"pl_pool_rate_{d.rate_set_by}"), ttft=fmt.duration(d.ttft_s), kv=fmt.duration(d.kv_transfer_s)),
+               budget=budget, tps=fmt.unbroken(fmt.rate(d.tokens_per_s_per_gpu)), tpot=fmt.unbroken(fmt.ms(d.tpot_s)),
+               rate=tr(f"pl_pool_rate_{d.rate_set_by}"), ttft=fmt.unbroken(fmt.duration(d.ttft_s)),
+               kv=fmt.unbroken(fmt.duration(d.kv_transfer_s))),
             icon=":material/target:",
         )  # fmt: skip
     parts = cache.built(  # the decode pool's step, part by part: where its time goes, communication's share

@@ -4,6 +4,7 @@ to the planner's output times the display scale; and the page's URL parameters, 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import replace
 
 import numpy as np
@@ -13,11 +14,12 @@ from tests.apptest_util import decode
 from tpot_model import Scenario, load_hardware_catalog, load_model_catalog, resolve_profile
 from tpot_model import layouts as lo
 from tpot_model import planner as pl
+from tpot_model.files import load_yaml
 from tpot_model.targets import TPOT_TARGETS_S
-from ui import page_state
+from ui import fmt, page_state
 from ui.figures import planner as figs
 from ui.figures.common import BUCKET_COLOURS
-from ui.i18n import EN, Translator
+from ui.i18n import EN, STRINGS_DIR, Translator
 
 ZH = Translator("zh-TW")
 MODELS, HARDWARE = load_model_catalog(), load_hardware_catalog()
@@ -55,11 +57,23 @@ def test_frontier_figure(point):
     star = _trace(fig, EN("pl_chosen"))
     assert list(star.x) == pytest.approx([1 / point.tpot_s]) and star.customdata[0][0] == point.batch
     assert any(s.x0 == pytest.approx(1 / 0.030) for s in fig.layout.shapes)  # the target line
-    assert any("30 ms TPOT" in a.text for a in fig.layout.annotations)  # its label in both forms
+    assert any("30\u00a0ms TPOT" in a.text for a in fig.layout.annotations)  # its label in both forms
     table = figs.frontier_table(point)
     assert {"batch", "tpot_ms", "tokens_per_s_per_gpu", "fits", "meets_target", "chosen"} <= set(table.columns)
     assert table.loc[table.chosen, "batch"].tolist() == [point.batch]
     assert figs.frontier_figure(point, tr=ZH).layout.title.text == ZH("pl_frontier_title")
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_frontier_target_label_and_legend_do_not_meet(point, tr):
+    """The target line's label sits just above the plot, and the legend under it (below the x axis title): at 900 and
+    1400 px the label had run into the legend's first key, both above the plot."""
+    fig = figs.frontier_figure(point, tr=tr)
+    (label,) = [a for a in fig.layout.annotations if a.text == tr("pl_target_line", ms=fmt.target(0.03, tr))]
+    assert (label.yref, label.y, label.yanchor) == ("paper", 1.0, "bottom")  # above the plot area
+    legend = fig.layout.legend
+    assert legend.orientation == "h" and legend.yanchor == "top" and legend.y < 0  # below the plot area
+    assert fig.layout.height > 440  # taller by the legend's rows: the plot keeps its height
 
 
 def test_frontier_figure_without_a_feasible_point():
@@ -85,6 +99,39 @@ def test_cost_heatmap_values_and_grey_cells():
     assert table.weights.tolist()[-1] == "mxfp4"
 
 
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_cost_heatmap_names_output_tokens_as_its_numbers_do(tr):
+    """The hardware x precision tab's heading, chart title and colour bar all say output tokens, the basis of
+    FrontierPoint.usd_per_1M_tokens (decode only): the heading had said '$ per 1M tokens' over '… output tokens'."""
+    grid = pl.cost_grid(L70, [H200], BASE, TYPICAL, tpot_target_s=0.05, gpu_options=None)
+    fig = figs.cost_heatmap(grid, [H200.name], 0.05, tr=tr)
+    word = {"en": "1M output tokens", "zh-TW": "百萬輸出 Token"}[tr.lang]
+    shown = [tr("pl_table_h"), fig.layout.title.text, fig.data[0].colorbar.title.text, tr("pl_col_usd"),
+             tr("pl_col_target_usd"), tr("pl_d_usd"), tr("pl_m_spec_tps_def", usd="$1")]  # fmt: skip
+    assert all(word.replace(" ", "") in re.sub(r"<br>| ", "", t) for t in shown), shown  # a line break aside
+
+
+def _planner_strings() -> dict[str, dict[str, str]]:
+    return load_yaml((STRINGS_DIR / "planner.yaml").read_text(encoding="utf-8"))
+
+
+def test_planner_strings_say_the_cli_in_plain_words():
+    """An analyst reads 'the command line', in parentheses at most, not 'the CLI's `frontier --max-gpus`'."""
+    for key, text in ((k, v[lang]) for k, v in _planner_strings().items() for lang in ("en", "zh-TW")):
+        assert "CLI" not in text, key
+        outside = re.sub(r"[（(][^（）()]*[）)]", "", text)  # the text outside parentheses
+        assert not [w for w in ("frontier --max-gpus", "command line", "命令列") if w in outside], key
+
+
+def test_planner_zh_tw_wording_is_consistent():
+    """zh-TW: 每張 GPU (not 每 GPU; 每 GPU 小時 is the unit GPU-hour, as on every page), 每百萬 (not 每百萬個), no
+    space beside full-width punctuation ('= （k', '。 ')."""
+    zh = {k: v["zh-TW"] for k, v in _planner_strings().items()}
+    assert not [k for k, v in zh.items() if re.search(r"每 ?GPU(?! 小時)", v)]
+    assert not [k for k, v in zh.items() if "每百萬個" in v]
+    assert not [k for k, v in zh.items() if re.search(r" [（），。：；、」]|[（），。：；、「] ", v)]
+
+
 def test_tp_figure_stacks_the_buckets():
     tp = pl.tp_scaling(MODELS["llama-3.1-405b"], H200, BASE, TYPICAL, (1, 2, 4, 8, 16), tpot_target_s=0.05)
     fig = figs.tp_figure(tp, 32, 0.05)
@@ -95,8 +142,12 @@ def test_tp_figure_stacks_the_buckets():
         assert _v(bar.y) == pytest.approx(values * 1e3) and bar.marker.color == BUCKET_COLOURS[key]
     ideal = _v(_trace(fig, EN("pl_ideal_scaling")).y)
     assert np.isnan(ideal[: int(np.argmax(tp.fits))]).all()
-    notes = [a for a in fig.layout.annotations if a.text == EN("pl_no_fit_short")]
-    assert [a.x for a in notes] == [i for i, f in enumerate(tp.fits) if not f]  # category positions
+    # a count that does not fit says so under its tick, not over its bar (the tallest: it had covered the bar's top)
+    assert not [a for a in fig.layout.annotations if EN("pl_no_fit_short") in a.text]
+    assert list(fig.layout.xaxis.tickvals) == [str(n) for n in tp.num_gpus]
+    said = [EN("pl_no_fit_short") in t for t in fig.layout.xaxis.ticktext]
+    assert said == [not f for f in tp.fits] and any(said) and not all(said)
+    assert figs.tp_figure(tp, 32, 0.05, tr=ZH).layout.xaxis.ticktext[0] == f"1<br>{ZH('pl_no_fit_short')}"
     table = figs.tp_table(tp)
     assert {"gpus", "tpot_ms", "communication_ms", "communication_share", "target_batch"} <= set(table.columns)
     shown = figs.tp_display_table(tp, tr=ZH)
@@ -275,6 +326,38 @@ def test_layout_figure_and_csv_state_the_choice_and_the_inputs():
     empty = figs.layout_table(none, serving_searched="best", usable_bytes=1e11, usable_basis="datasheet")
     assert list(empty["pool"]) == ["none"] and list(empty["limited_by"]) == ["memory"]
     assert [tr.name for tr in figs.layout_figure(none).data] == [EN("pl_pool_unused")]
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_pools_read_with_a_multiplication_sign(tr):
+    """'1 × DEP8', as the page writes counts of things (Pool.label owns the text: chart, table, CLI alike)."""
+    assert lo.Pool(1, 8, "dp-ep", 64).label == "1 × DEP8"
+    assert lo.Pool(2, 16, "tp-pp", 8, pipeline_stages=2).label == "2 × TP8xPP2"
+    d = lo.best_deployment(L70, H200, replace(BASE, batch=1), TYPICAL, max_gpus=8, tpot_target_s=0.05)
+    bars = [t.text[0] for t in figs.layout_figure(d, tr=tr).data if t.name != tr("pl_pool_unused")]
+    pools = ([("aggregated", d.decode)] if d.serving == "aggregated" else
+             [("prefill", d.prefill), ("decode", d.decode)])  # fmt: skip
+    assert bars == [tr("pl_pool_bar", pool=tr(f"pl_pool_{k}"), layout=p.label) for k, p in pools]
+    assert all(" × " in b and " x " not in b for b in bars)
+    assert list(figs.layout_display_table(d, tr=tr)[tr("pl_col_layout")]) == [p.label for _, p in pools]
+    assert ZH("pl_pool_bar", pool="解碼池", layout="1 × TP4") == "解碼池：1 × TP4"  # a full-width colon in zh-TW
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_layout_step_names_its_total_and_keeps_numbers_with_their_units(tr):
+    """'…, Overhead 5.97 ms; total 37.5 ms': the sum says what it is; and no number parts from its unit at a line's
+    end ('41.6 / ms' in a 900 px frame): non-breaking spaces between them."""
+    m, hw = MODELS["deepseek-r1"], HARDWARE["h200"]
+    s = Scenario(context_tokens=4096, output_tokens=1024, weights="fp8")
+    d = lo.best_deployment(m, hw, s, TYPICAL, max_gpus=8, tpot_target_s=0.05)
+    parts = lo.decode_parts(m, hw, s, TYPICAL, d)
+    text = figs.layout_parts_text(d, parts, hw, tr=tr)
+    total = fmt.ms(sum(parts.parts_s.values())).replace(" ", "\u00a0")
+    assert {"en": f"; total **{total}**,", "zh-TW": f"；合計 **{total}**，"}[tr.lang] in text
+    assert f"{tr('bucket_overhead')} {fmt.ms(parts.parts_s['overhead']).replace(' ', chr(0xA0))}" in text
+    assert not re.search(r"\d (ms|s|GB/s)\b", text), text  # every value held to its unit
+    assert re.search(r"\d\u00a0GB/s", text)  # the link's bandwidth too
+    assert f" {d.decode.label.split(' × ')[-1]} " in text and "×" not in text  # 'One DEP8 instance's step'
 
 
 def test_planner_query_carries_the_layout_inputs():

@@ -79,7 +79,7 @@ def test_aggregated_wins_when_faster_and_replicas_fill_the_budget():
     d = lo.choose(_tables(aggregated=[agg], decode=[dec], prefill=[pre]), 0.020)
     assert (d.serving, d.decode.instances, d.decode.gpus_each, d.gpus_used) == ("aggregated", 2, 4, 8)
     assert d.tokens_per_s_per_gpu == 1500.0 and d.decode.batch == 8 and d.prefill is None
-    assert d.decode.label == "2 x TP4"
+    assert d.decode.label == "2 × TP4"
     # a TTFT target of 0.15 s rules the aggregated instance out (TTFT 0.2 s); the xPyD one (0.1 s + transfer) stays
     d = lo.choose(_tables(aggregated=[agg], decode=[dec], prefill=[pre]), 0.020, 0.15)
     assert d.serving == "disaggregated"

@@ -246,7 +246,7 @@ def test_rack_scale_view_draws_every_chip_and_the_ratio_table():
             low, high = (float(v.replace(",", "")) for v in re.findall(r"([\d,]+)–([\d,]+)", h)[-1])
             gpus = int(re.findall(r"(\d+) (?:GPUs|張 GPU)", h)[0])
             if "→" not in h:  # aggregated: replicas of one instance read as that instance (its GPUs: TP8, TP4xPP2)
-                gpus = math.prod(int(g) for g in re.search(r"\d+ x [A-Z]+(\d+)(?:xPP(\d+))?", h).groups() if g)
+                gpus = math.prod(int(g) for g in re.search(r"\d+ × [A-Z]+(\d+)(?:xPP(\d+))?", h).groups() if g)
             band = cells["cells"][
                 ("multi_node" if gpus > 8 else "single_node") + ("|high" if x >= 100 else "|below_high")
             ]
@@ -410,7 +410,7 @@ def test_the_target_shows_both_units(lang):
     states both forms."""
     tr = Translator(lang)
     at = run_page("frontier", lang=lang)
-    assert any(tr("target_both", user="50", tpot="20 ms") == c.value for c in at.caption)
+    assert any(tr("target_both", user="50", tpot="20\u00a0ms") == c.value for c in at.caption)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])

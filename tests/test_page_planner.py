@@ -67,6 +67,10 @@ def test_renders_with_defaults(default):
     assert any(
         EN("pl_reason_memory", next=p.batch + 1, have="", tpot="", target="")[:20] in s.value for s in at.success
     )
+    (reason,) = at.success
+    assert f"TPOT is {fmt.ms(p.tpot_s)}".replace(" ms", "\u00a0ms") in reason.value  # '44.7 ms' does not wrap apart
+    # the open tab names the basis its numbers use, as its chart does: $ per 1M output tokens
+    assert [h.value for h in at.subheader] == [EN("pl_table_h")] and "1M output tokens" in EN("pl_table_h")
     star = [t for t in _figure(at, "pl_frontier_title")["data"] if t["name"] == EN("pl_chosen")][0]
     assert float(decode(star["x"])[0]) == pytest.approx(1 / p.tpot_s)  # tokens/s per user across (issue 19)
     assert at.download_button  # CSV + HTML under every chart
@@ -308,7 +312,7 @@ def test_the_target_shows_both_units(lang):
     """Issue 19: the chat target reads '20 tok/s/user = 50 ms TPOT', the form the Serving frontier's target has."""
     tr = Translator(lang)
     at = run_page("planner", lang=lang)
-    assert any(tr("target_both", user="20", tpot="50 ms") in md.value for md in at.markdown)
+    assert any(tr("target_both", user="20", tpot="50\u00a0ms") in md.value for md in at.markdown)
 
 
 # --------------------------------------------------------------------------------------------------- layout search
@@ -543,7 +547,7 @@ def test_layout_search_shows_its_decode_pools_step_and_communication_share(lang)
     assert figs.layout_parts_text(d, parts, hw, tr=tr) in [c.value for c in at.main.caption]
     said = figs.layout_parts_text(d, parts, hw, tr=tr)
     assert fmt.pct(parts.communication_share, 0) in said and tr("bucket_communication") in said
-    assert tr("pl_link_scale_up", domain=72, up=fmt.gb_per_s(hw.scale_up_bytes_per_s)) in said
+    assert tr("pl_link_scale_up", domain=72, up=fmt.unbroken(fmt.gb_per_s(hw.scale_up_bytes_per_s))) in said
     table = figs.layout_table(d, serving_searched="best", usable_bytes=1.0, usable_basis="reported", parts=parts)
     decode = table[table.pool == "decode"].iloc[0]
     assert decode.step_communication_ms == pytest.approx(parts.parts_s["communication"] * 1e3)
@@ -562,7 +566,7 @@ def test_layout_search_takes_a_per_request_ttft_target_from_the_page_and_the_url
     prof = resolve_profile("typical")
     loose = lo.best_deployment(m, hw, s, prof, max_gpus=8, tpot_target_s=0.05)
     held = lo.best_deployment(m, hw, s, prof, max_gpus=8, tpot_target_s=0.05, ttft_target_s=0.3)
-    assert held.ttft_s <= 0.3 < loose.ttft_s  # it binds: 395 ms without it (1 x DEP8), 122 ms with it (1 x TP8)
+    assert held.ttft_s <= 0.3 < loose.ttft_s  # it binds: 395 ms without it (1 × DEP8), 122 ms with it (1 × TP8)
     assert held.tokens_per_s_per_gpu < loose.tokens_per_s_per_gpu
     assert _layout_metrics(at)["pl_m_layout_ttft"] == fmt.duration(held.ttft_s)
     assert EN("pl_layout_request_ttft_met", target="300 ms", ttft=fmt.duration(held.ttft_s)) in [

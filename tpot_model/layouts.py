@@ -106,7 +106,7 @@ class Pool:
 
     @property
     def label(self) -> str:
-        """e.g. '2 x DEP8', '1 x TP8xPP2' (InferenceX's and the engines' own names)."""
+        """e.g. '2 × DEP8', '1 × TP8xPP2': instances × the layout, by InferenceX's and the engines' own names."""
         g = self.gpus_each
         name = {
             "tp": f"TP{g}",
@@ -114,7 +114,7 @@ class Pool:
             "dp-ep": f"DEP{g}",
             "tp-pp": f"TP{g // self.pipeline_stages}xPP{self.pipeline_stages}",
         }[self.parallelism]
-        return f"{self.instances} x {name}"
+        return f"{self.instances} × {name}"
 
     def as_dict(self) -> dict:
         return {

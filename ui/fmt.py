@@ -251,13 +251,22 @@ def devices(hw, n: float, tr: Callable[..., str]) -> str:
     return tr(f"dev_{device_kind(hw)}_count", n=gpus(n), word=device_word(hw, tr, n))
 
 
+NBSP = "\u00a0"
+
+
+def unbroken(value: str) -> str:
+    """A formatted value ('41.6 ms', '−18.9 tok/s (−42.2%)') whose number and unit do not wrap apart in a narrow
+    frame: its spaces non-breaking."""
+    return value.replace(" ", NBSP)
+
+
 def target(tpot_s: float, tr: Callable[..., str]) -> str:
     """A latency target in both its forms, interactivity first: '50 tok/s/user = 20 ms TPOT' (1 / TPOT), so a
     Planner target in ms TPOT and a Frontier target in tok/s per user read the same way."""
     s = float(tpot_s)
     if not (math.isfinite(s) and s > 0):
         return "n/a"
-    return tr("target_both", user=f"{1.0 / s:.3g}", tpot=f"{s * 1e3:.3g} ms")
+    return tr("target_both", user=f"{1.0 / s:.3g}", tpot=unbroken(f"{s * 1e3:.3g} ms"))
 
 
 def chip_short(hw) -> str:

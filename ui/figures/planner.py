@@ -135,7 +135,7 @@ def frontier_figure(point: FrontierPoint, *, tr: Translator = EN) -> go.Figure:
         )
     d = Decor()
     d.vline(1.0 / point.tpot_target_s, line={"dash": "dash", "color": "#333"})
-    # the target's label above the plot, clear of the points
+    # the target's label above the plot, clear of the points; the legend below the plot, clear of the label
     d.note(tr("pl_target_line", ms=fmt.target(point.tpot_target_s, tr)), 1.0 / point.tpot_target_s, 1.0, xref="x",
            xanchor="center", yanchor="bottom", font={"size": 11})  # fmt: skip
     if point.feasible:
@@ -151,7 +151,7 @@ def frontier_figure(point: FrontierPoint, *, tr: Translator = EN) -> go.Figure:
             hovertemplate=hover,
         )
     style(fig, tr("pl_frontier_title"), tr("ce_axis_tps_user"), tr("pl_axis_tps_gpu"))
-    return d.apply(fig)
+    return d.apply(fig, **legend_placement(fig, 440, side_max=0))
 
 
 def frontier_table(point: FrontierPoint) -> pd.DataFrame:
@@ -241,7 +241,8 @@ def cost_table(grid: CostGrid) -> pd.DataFrame:
 
 def tp_figure(tp: TPScaling, batch: int, target_s: float | None, *, tr: Translator = EN) -> go.Figure:
     """TPOT at the scenario's batch per tensor-parallel GPU count, stacked by bucket (communication visible), with
-    the ideal 1/N line and the target; counts that do not fit are shaded grey."""
+    the ideal 1/N line and the target; counts that do not fit are shaded grey and say so under their tick (clear of
+    their bars, the tallest)."""
     x = [str(n) for n in tp.num_gpus]
     fig = Figure()
     share = tp.communication_fraction * 100
@@ -270,10 +271,10 @@ def tp_figure(tp: TPScaling, batch: int, target_s: float | None, *, tr: Translat
     for i, f in enumerate(tp.fits):
         if not f:  # shade the counts that do not fit; on a category axis a number is the category's position
             d.vrect(i - 0.5, i + 0.5, fillcolor=NO_FIT_COLOUR, opacity=0.35)
-            d.note(tr("pl_no_fit_short"), i, 1.0, xref="x", yanchor="top", font={"size": 11})
     style(fig, tr("pl_tp_title", batch=batch), tr("pl_axis_tp_gpus"), tr("axis_tpot_ms"))
     fig.update_layout(**legend_placement(fig, 440, side_max=0))  # six keys: over the title in a 900 px frame
-    d.xaxis = {"type": "category"}
+    ticks = [n if f else f"{n}<br>{tr('pl_no_fit_short')}" for n, f in zip(x, tp.fits, strict=True)]
+    d.xaxis = {"type": "category", "tickvals": x, "ticktext": ticks}
     return d.apply(fig, barmode="stack")
 
 
@@ -723,7 +724,7 @@ def layout_figure(d: Deployment, *, tr: Translator = EN) -> go.Figure:
             orientation="h",
             name=tr(f"pl_pool_{kind}"),
             marker_color=POOL_COLOURS[kind],
-            text=[f"{tr(f'pl_pool_{kind}')}: {pool.label}"],
+            text=[tr("pl_pool_bar", pool=tr(f"pl_pool_{kind}"), layout=pool.label)],
             textposition="inside",
             insidetextanchor="middle",
             customdata=[[pool.instances, pool.gpus_each, par["tp"], par["ep"], par["dp"], par["pp"], pool.batch]],
@@ -802,18 +803,18 @@ def layout_table(
 
 
 def layout_parts_text(d: Deployment, parts: StepParts, hw, *, tr: Translator = EN) -> str:
-    """One decode instance's step, part by part, with communication's share and the link it crosses; and, where the
-    pool correction or MTP changes it, the TPOT the search reports."""
+    """One decode instance's step, part by part, then its total, with communication's share and the link it crosses;
+    and, where the pool correction or MTP changes it, the TPOT the search reports. Each number keeps its unit on its
+    line (a 900 px frame had broken '41.6 ms' after the number)."""
     total = sum(parts.parts_s.values())
-    items = tr.join([f"{tr(f'bucket_{b}')} {fmt.ms(v)}" for b, v in parts.parts_s.items()])
+    items = tr.join([f"{tr(f'bucket_{b}')} {fmt.unbroken(fmt.ms(v))}" for b, v in parts.parts_s.items()])
     link = fmt.device_text(f"pl_link_{parts.link or 'none'}", hw, tr, domain=scale_up_domain_gpus(hw),
-                           up=fmt.gb_per_s(hw.scale_up_bytes_per_s or math.nan),
+                           up=fmt.unbroken(fmt.gb_per_s(hw.scale_up_bytes_per_s or math.nan)),
                            out=f"{(hw.scale_out_bytes_per_s or math.nan) / Gbit_per_s:,.0f}")  # fmt: skip
-    tail = tr("pl_layout_parts_tail", tpot=fmt.ms(d.tpot_s)) if abs(d.tpot_s / total - 1) > 0.005 else ""
-    return tr("pl_layout_parts", pool=d.decode.label.split(" x ", 1)[-1], batch=fmt.integer(d.decode.batch),
-              items=items, total=fmt.ms(total), share=fmt.pct(parts.communication_share, 0), link=link, tail=tail)  # fmt: skip
-    return tr("pl_layout_parts", pool=d.decode.label, batch=fmt.integer(d.decode.batch), items=items,
-              total=fmt.ms(total), share=fmt.pct(parts.communication_share, 0), link=link, tpot=fmt.ms(d.tpot_s))  # fmt: skip
+    tail = tr("pl_layout_parts_tail", tpot=fmt.unbroken(fmt.ms(d.tpot_s))) if abs(d.tpot_s / total - 1) > 0.005 else ""
+    return tr("pl_layout_parts", pool=d.decode.label.split(" × ", 1)[-1], batch=fmt.integer(d.decode.batch),
+              items=items, total=fmt.unbroken(fmt.ms(total)), share=fmt.pct(parts.communication_share, 0), link=link,
+              tail=tail)  # fmt: skip
 
 
 def layout_display_table(d: Deployment, *, tr: Translator = EN) -> pd.DataFrame:

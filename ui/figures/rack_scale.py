@@ -83,7 +83,7 @@ class RackCurve:
 
 
 def layout_text(d: Deployment) -> str:
-    """'2 x DEP4 → 1 x DEP32' (prefill → decode) or '9 x TP8' (aggregated)."""
+    """'2 × DEP4 → 1 × DEP32' (prefill → decode) or '9 × TP8' (aggregated)."""
     if not d.feasible:
         return "—"
     return d.decode.label if d.prefill is None else f"{d.prefill.label} → {d.decode.label}"
