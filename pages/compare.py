@@ -7,7 +7,15 @@ import streamlit as st
 
 from ui import bands, cache, chart, controls, export, fmt, notices, page_state, uploads
 from ui.figures import compare as figs
-from ui.state import BATCH_OPTIONS, CONTEXT_OPTIONS, CUSTOM_ID, GPU_OPTIONS, KV_OPTIONS, WEIGHT_OPTIONS
+from ui.state import (
+    BATCH_OPTIONS,
+    CONTEXT_OPTIONS,
+    CUSTOM_BASIS,
+    CUSTOM_ID,
+    GPU_OPTIONS,
+    KV_OPTIONS,
+    WEIGHT_OPTIONS,
+)
 
 state = controls.scenario_state()
 tr = controls.translator()
@@ -173,6 +181,20 @@ def summary(title: str | None, x: str, side, est) -> None:
     )
 
 
+def no_price_text(x: str, est) -> str:
+    """Why scenario `x` has no $ figure and where its own price goes: its price box, in its own settings (in the
+    embed view: in the page's settings section)."""
+    section = tr("cmp_own_settings", x=x)
+    where = (
+        tr("cmp_where_embed", settings=tr("embed_page_controls"), section=section)
+        if chart.embedded()
+        else tr("cmp_where", section=section)
+    )
+    key = "cmp_no_own_price" if est.price.basis == CUSTOM_BASIS else "cmp_no_price"
+    field = fmt.device_text("cmp_price", est.hardware, tr)
+    return tr(key, hw=est.hardware.name, x=x, basis=tr(f"basis_{est.price.basis}"), field=field, where=where)
+
+
 est_a = controls.evaluate(state)
 with st.container(border=True):
     summary(tr("cmp_side_a"), "A", state, est_a)
@@ -212,8 +234,9 @@ for side in page_state.SIDES:
         if values["gpus"] == figs.AUTO:
             auto_key = "cmp_auto_used" if est.min_gpus == est.min_gpus else "cmp_auto_none"
             auto = fmt.device_text(auto_key, est.hardware, tr, n=side_state.gpus)
-        if est.price_usd_per_gpu_hour != est.price_usd_per_gpu_hour:
-            st.caption(tr("cmp_no_price", hw=est.hardware.name, x=x) + notices.line(auto))
+        if est.price_usd_per_gpu_hour != est.price_usd_per_gpu_hour:  # as A's caption, then where its price goes
+            no_price = no_price_text(x, est)
+            st.caption(notices.power_text(est, tr) + notices.line(no_price) + notices.line(auto))
         else:
             notices.cost_line(est, tr, key=f"compare.{side}.no_price", also=auto)
     sides[x] = (side_state, est)
@@ -252,6 +275,7 @@ st.caption(  # what the table's columns mean, then each scenario's TPOT band: on
     )
 )
 chart.fold(tr, tr("embed_more_compare"))  # a wiki's frame (900 x 700): the scenarios and their numbers
+chart.downloads_here()  # the embed view's downloads of the charts: above them, not above the page's title
 about = figs.compared_about(controls.export_about(), ests, tr)  # A's scenario, and what B and C are
 if not embedded:  # (the full view has no fold: the CSV sits under the table)
     headline, stamp = figs.headline_table(ests), export.stamp()

@@ -249,6 +249,10 @@ def test_side_state_follows_a_where_same():
         a, {**page_state.SIDE_DEFAULTS["b"], "gpus": 2, "batch": 64, "model": "llama-3.1-8b"}, gpus=8
     )
     assert (own.gpus, own.batch, own.model) == (2, 64, "llama-3.1-8b")  # an explicit count is kept
+    # B's own price prices B whatever A's basis (it was dropped unless A's basis was 'custom'); none: A's basis
+    priced = page_state.side_state(DEFAULT, {**page_state.SIDE_DEFAULTS["b"], "price": 2.5})
+    assert priced.price_basis == "custom" and priced.to_scenario().price_usd_per_gpu_hour == 2.5
+    assert page_state.side_state(DEFAULT, page_state.SIDE_DEFAULTS["b"]).price_basis == DEFAULT.price_basis != "custom"
 
 
 def test_fewest_gpus():
@@ -394,7 +398,7 @@ def test_absurd_times_read_as_durations_and_grouped_numbers():
     assert "min" in bars.name and "ms" not in bars.name.split("TPOT")[1]
     big = max(range(len(bars.y)), key=lambda i: bars.y[i])
     assert bars.text[big] == f"{bars.y[big]:,.0f}" and "," in bars.text[big]
-    assert "%{y:,.2f} ms" in bars.hovertemplate
+    assert all("%{y:,.2f} ms" in h for h in bars.hovertemplate)  # one a bar (a bar at 0 ms says why)
 
 
 # --------------------------------------------------------------------------------------------------- MLPerf per chip
@@ -615,3 +619,12 @@ def test_bandwidth_ranking_names_chips_shortly_with_full_names_in_the_hover():
     assert [c[2] for c in bar.customdata] == [fmt.chip(h, EN) for h in sorted(chips, key=lambda h:
                                                                               -h.memory_bandwidth_bytes_per_s)]  # fmt: skip
     assert "customdata[2]" in bar.hovertemplate and fig.layout.annotations[0].text == EN("hw_announced_key")
+
+
+def test_headline_display_keeps_the_rows_names_on_a_line_at_900_px():
+    """Two scenarios: their columns a quarter of the table each (the auto layout had squeezed the rows' names onto
+    two lines once the differences stopped wrapping); three, the compact table, as before."""
+    ests = _sides()
+    two = cf.headline_display({"A": ests["A"], "B": ests["B"]})
+    assert "width: 25%" in two.to_html()  # A's and B's columns
+    assert "width: 25%" not in cf.headline_display(ests).to_html()

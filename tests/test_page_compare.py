@@ -11,11 +11,13 @@ from tests.apptest_util import decode, figures, run_page
 from ui.i18n import EN, Translator
 
 ZH = Translator("zh-TW")
+NBSP = "\u00a0"
 
 
-def _table(at):
+def _table(at, *, raw: bool = False):
+    """The headline table's cells; unless `raw`, their non-breaking spaces (number and unit) read as spaces."""
     (df,) = [d.value for d in at.table]
-    return df
+    return df if raw else df.replace(NBSP, " ", regex=True)
 
 
 def _fig(at, title_key: str, tr=EN) -> dict:
@@ -404,3 +406,126 @@ def test_a_scenarios_heading_sits_above_its_controls_and_the_bands_name_tpot():
     for tr in (EN, ZH):
         at = run_page("compare", lang=tr.lang)
         assert any(tr("cmp_band_side", x="A", tpot="", band="").rstrip(",， ") in c.value for c in at.caption)
+
+
+def _in_order(node, out=None) -> list:
+    """The page's elements in the order they are drawn (depth first), each as (type, label or value, node)."""
+    out = [] if out is None else out
+    for k in sorted(node.children or {}):
+        child = node.children[k]
+        out.append((child.type, str(getattr(child, "label", None) or getattr(child, "value", "")), child))
+        if hasattr(child, "children"):
+            _in_order(child, out)
+    return out
+
+
+@pytest.mark.parametrize("tr", [EN, ZH], ids=["en", "zh-TW"])
+def test_embed_downloads_sit_above_the_charts_below_the_fold_not_above_the_title(tr):
+    """Embed view, the fold opened: the section "Downloads of the 2 charts below" stood at the top of the page, above
+    the title (helper review); it sits under the fold's toggle, just above the two charts it names."""
+    at = run_page("compare", embedded=True, more="true", lang=tr.lang)
+    assert not at.exception, at.exception
+    kinds = [(t, label) for t, label, _ in _in_order(at.main)]
+    title = next(i for i, (t, _) in enumerate(kinds) if t == "title")
+    fold = next(
+        i for i, (t, label) in enumerate(kinds) if t == "toggle" and label.startswith(tr("embed_more", what=""))
+    )
+    downloads = [i for i, (t, label) in enumerate(kinds) if t == "expander" and label == tr("embed_downloads", n=2)]
+    charts = [i for i, (t, _) in enumerate(kinds) if t == "bidi_component"]
+    assert len(downloads) == 1 and len(charts) == 2, kinds
+    assert title < fold < downloads[0] < charts[0], kinds
+    at.session_state["embed.downloads"] = True  # opened, it holds both charts' buttons and the zip, in its place
+    at.run()
+    assert not at.exception
+    assert sum(b.label == tr("download_html") for b in at.get("download_button")) == 2
+
+
+@pytest.mark.parametrize("tr", [EN, ZH], ids=["en", "zh-TW"])
+def test_a_part_at_zero_ms_says_which_scenarios_and_why_not_zero_zero(tr):
+    """Llama 3.1 70B fp8, batch 32: every operator is memory-bound on both chips, so the compute part is exactly 0 ms
+    (it runs under the reads), and B's one MI300X exchanges nothing. The bars read "0 0" (helper review); no '0' is
+    written over an empty bar, and the part's name says who is at 0 ms and why."""
+    from tpot_model import BUCKETS
+
+    fig = _fig(run_page("compare", lang=tr.lang), "cmp_decomp_title", tr)
+    a, b = fig["data"]
+    compute, comm = BUCKETS.index("compute"), BUCKETS.index("communication")
+    assert decode(a["y"])[compute] == decode(b["y"])[compute] == 0 and decode(b["y"])[comm] == 0
+    assert a["text"][compute] == b["text"][compute] == b["text"][comm] == "" and a["text"][comm] != ""
+    ticks = dict(zip(fig["layout"]["xaxis"]["tickvals"], fig["layout"]["xaxis"]["ticktext"], strict=True))
+    assert tr("cmp_zero_part", who=tr.join(["A", "B"])) in ticks[tr("bucket_compute")]
+    assert tr("cmp_zero_memory_bound") in ticks[tr("bucket_compute")]
+    assert tr("cmp_zero_part", who="B") in ticks[tr("bucket_communication")]
+    assert tr("cmp_zero_one_gpu") in ticks[tr("bucket_communication")]
+    assert ticks[tr("bucket_weights")] == tr("bucket_weights")  # nobody at 0: the name alone
+    assert tr("cmp_zero_memory_bound") in b["hovertemplate"][compute]
+
+
+def _legend(fig: dict) -> list[str]:
+    """The legend's entries in the order plotly.js lists them: by group (first appearance), then legendrank, then
+    trace order; reversed within groups when traceorder says so or, unset, when a trace fills to the next."""
+    order = fig["layout"].get("legend", {}).get("traceorder")
+    if order is None:
+        order = "reversed" if any(t.get("fill") in ("tonexty", "tonextx") for t in fig["data"]) else "normal"
+    shown = [(i, t) for i, t in enumerate(fig["data"]) if t.get("showlegend", True) and t.get("name")]
+    groups = list(dict.fromkeys(t.get("legendgroup", "") for _, t in shown))
+    sign = -1 if "reversed" in order else 1
+    key = lambda it: (groups.index(it[1].get("legendgroup", "")), sign * it[1].get("legendrank", 1000), sign * it[0])  # noqa: E731
+    return [t["name"] for _, t in sorted(shown, key=key)]
+
+
+def test_batch_legend_lists_each_line_before_its_does_not_fit_a_before_b_before_c():
+    """TPOT against batch: plotly.js reverses a legend with a filled band, so "A: does not fit" came before A's line
+    (helper review). Each scenario's line, then its 'does not fit' dashes, then its band; A, B, C."""
+    at = run_page("compare", c_hardware="b200")
+    legend = _legend(_fig(at, "cmp_sweep_title"))
+    lines = [n for n in legend if " · " in n]
+    assert [n.split(" · ")[0] for n in lines] == ["A", "B", "C"]
+    for x, line in zip("ABC", lines, strict=True):
+        i = legend.index(line)
+        assert legend[i + 1] == EN("cmp_no_fit_trace", x=x), legend
+        assert legend[i + 2].startswith(f"{x}: ") and legend[i + 2] != EN("cmp_no_fit_trace", x=x), legend
+
+
+@pytest.mark.parametrize("tr", [EN, ZH], ids=["en", "zh-TW"])
+def test_values_and_differences_read_whole_in_a_narrow_table(tr):
+    """At 900 px the Δ cells broke between a number and its unit ('−18.9 tok/s' / '(−42.2%)') and the energy row's
+    label took two lines (helper review): a value and its difference are unbreakable (non-breaking spaces), and the
+    energy row's label is short. The same row says what its J are: board power (the all-in J are under each box)."""
+    df = _table(run_page("compare", lang=tr.lang), raw=True)
+    delta = tr("cmp_delta_col", x="B")
+    for key in ("cmp_row_tpot", "cmp_row_tps_user", "cmp_row_tokens_per_mw", "cmp_row_energy", "cmp_row_memory"):
+        cells = [df.loc[tr(key), c] for c in ("A", "B", delta)]
+        assert all(NBSP in c and " " not in c for c in cells), (key, cells)
+    shape = df.loc[tr("cmp_row_shape"), "B"].split(" · ")  # the workload wraps between its parts only
+    assert len(shape) == 3 and all(" " not in part for part in shape), shape
+    # no longer than 'Tokens/s per MW (all-in)', which fits the names' column at 900 px
+    assert len(tr("cmp_row_energy")) <= len(EN("cmp_row_tokens_per_mw")) and tr("cmp_row_energy") in df.index
+
+
+@pytest.mark.parametrize("tr", [EN, ZH], ids=["en", "zh-TW"])
+def test_b_without_a_price_says_where_its_price_goes_and_shows_its_all_in_j_as_a_does(tr):
+    """B (MI300X: no public on-demand price) was sent to "Model, batch and context of B", whose price box was ignored
+    under any basis but the sidebar's 'Your own' (helper review). The caption names B's price box and its section
+    (in the embed view: inside "This page's settings"); a price entered there prices B; and B's box, as A's and C's,
+    shows tokens/s per MW and the all-in J per token beside the table's board-power J."""
+    from ui import fmt
+
+    at = run_page("compare", lang=tr.lang, c_hardware="mi355x")
+    assert not at.exception
+    all_in = tr("j_all_in", j="\0").split("\0")[0]
+    assert sum(all_in in c.value for c in at.caption) == 3  # A's, B's and C's boxes
+    section = tr("cmp_own_settings", x="B")
+    (b,) = [c.value for c in at.caption if "AMD Instinct MI300X" in c.value]
+    assert b.startswith(tr("m_tokens_per_mw")) and tr("cmp_price") in b and section in b
+    assert tr("basis_on_demand") in b
+    assert at.number_input(key="compare.b.price").label == tr("cmp_price")  # the box the caption names
+    with_section = [e for e in at.expander if e.label == section]
+    assert with_section and with_section[0].number_input(key="compare.b.price")
+    at.number_input(key="compare.b.price").set_value(2.5).run()
+    df = _table(at)
+    assert df.loc[tr("cmp_row_price"), "B"].startswith(fmt.usd(2.5)) and df.loc[tr("cmp_row_cost"), "B"][0] == "$"
+    assert not [c.value for c in at.caption if "AMD Instinct MI300X" in c.value and tr("cmp_price") in c.value]
+    embedded = run_page("compare", embedded=True, lang=tr.lang)
+    (b,) = [c.value for c in embedded.caption if "AMD Instinct MI300X" in c.value]
+    assert tr("cmp_where_embed", settings=tr("embed_page_controls"), section=section) in b

@@ -24,7 +24,8 @@ from .figures import common as figure_common
 from .i18n import Translator
 from .state import sanitize
 
-__all__ = ["embedded", "figure", "fold", "only_view", "page_downloads", "run_page", "slug", "start_page"]
+__all__ = ["downloads_here", "embedded", "figure", "fold", "only_view", "page_downloads", "run_page", "slug",
+           "start_page"]  # fmt: skip
 
 # no "Share chart" button: plotly.js 4 would offer to upload the chart's data to Plotly Cloud
 PLOTLY_CONFIG = {"displaylogo": False, "responsive": True, "showSendToCloud": False}
@@ -241,6 +242,13 @@ def start_page() -> None:
     _PAGE_CHARTS.set([])
     _RUN_ABOUT.set({})
     _DOWNLOADS_SLOT.set(st.container() if embedded() else None)  # a block: nothing shown while it holds nothing
+
+
+def downloads_here() -> None:
+    """In the embed view: the page's downloads section goes here instead of at the top of the page (a page whose
+    charts all sit below its fold: opened, the section had stood above the page's title, far from its charts)."""
+    if embedded() and _ONLY.get() is None:
+        _DOWNLOADS_SLOT.set(st.container())
 
 
 def fold(tr: Translator, what: str) -> None:

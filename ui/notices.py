@@ -183,17 +183,7 @@ def cost_line(
     element, not two, sent to each reader)."""
     price = est.price
     tr = fmt.device_tr(est.hardware, tr)  # 'Enter my own $/chip-hour' on a TPU or Trainium
-    per_gpu = float(est.tokens_per_s_per_gpu if tokens_per_s_per_gpu is None else tokens_per_s_per_gpu)
-    all_in_w = float(est.all_in_w_per_gpu)
-    per_mw = per_gpu * 1e6 / all_in_w  # economics.tokens_per_s_per_mw
-    mw = (
-        f"{tr('m_tokens_per_mw')}{tr('label_colon')}{fmt.rate(per_mw)} "
-        f"{tr('j_all_in', j=fmt.number(all_in_w / per_gpu) if per_gpu > 0 else 'n/a')}"
-        if per_mw == per_mw
-        else fmt.device_text("m_tokens_per_mw_none", est.hardware, tr)
-    )
-    if not bool(est.fits) and tokens_per_s_per_gpu is None and per_mw == per_mw:  # a rate at the scenario: a what-if
-        mw = f":gray[{mw} ({tr('if_fitted')})]"
+    mw = power_text(est, tr, tokens_per_s_per_gpu)
     if price.usd_per_gpu_hour == price.usd_per_gpu_hour:
         usd = fmt.usd_markdown(price.usd_per_gpu_hour)  # 'per chip-hour' on a TPU or Trainium; zh-TW: unit first
         per_hour = fmt.device_text("usd_per_gpu_hour", est.hardware, tr, usd=usd)
@@ -201,6 +191,23 @@ def cost_line(
     else:
         st.caption(mw + line(also))
         no_price_notice(price, est.hardware.name, tr, key)
+
+
+def power_text(est, tr: Translator, tokens_per_s_per_gpu: float | None = None) -> str:
+    """Tokens/s per MW of all-in power and the all-in J per token (cost_line's), at the estimate's rate or at
+    `tokens_per_s_per_gpu`; greyed 'if it fitted' for a scenario that does not fit."""
+    per_gpu = float(est.tokens_per_s_per_gpu if tokens_per_s_per_gpu is None else tokens_per_s_per_gpu)
+    all_in_w = float(est.all_in_w_per_gpu)
+    per_mw = per_gpu * 1e6 / all_in_w  # economics.tokens_per_s_per_mw
+    if per_mw != per_mw:
+        return fmt.device_text("m_tokens_per_mw_none", est.hardware, tr)
+    mw = (
+        f"{tr('m_tokens_per_mw')}{tr('label_colon')}{fmt.rate(per_mw)} "
+        f"{tr('j_all_in', j=fmt.number(all_in_w / per_gpu) if per_gpu > 0 else 'n/a')}"
+    )
+    if not bool(est.fits) and tokens_per_s_per_gpu is None:  # a rate at the scenario: a what-if
+        return f":gray[{mw} ({tr('if_fitted')})]"
+    return mw
 
 
 def served_basis(served: planner.FrontierPoint, target_s: float, tr: Translator, price_known: bool) -> None:

@@ -19,6 +19,7 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, replace
 
 from tpot_model.precision import parse_format
+from tpot_model.prices import CUSTOM as CUSTOM_BASIS
 from tpot_model.speculative import MTP_ACCEPTANCE, MTP_K
 from tpot_model.targets import TPOT_TARGETS_S
 
@@ -413,7 +414,8 @@ def side_query(values: Mapping[str, object], side: str) -> dict[str, str]:
 
 def side_state(a: ScenarioState, values: Mapping[str, object], gpus: int | None = None) -> ScenarioState:
     """Scenario B or C as a ScenarioState: its own hardware and GPUs; formats, model, batch, context and profile
-    from A where set to SAME; compute precision from its own weight format; price its own (None: the catalog's).
+    from A where set to SAME; compute precision from its own weight format; price its own, whatever A's price basis
+    (None: the catalog's under A's basis).
     gpus replaces an AUTO GPU count (1 until the caller knows the minimum)."""
 
     def own(name: str) -> object:
@@ -432,4 +434,5 @@ def side_state(a: ScenarioState, values: Mapping[str, object], gpus: int | None 
         batch=int(own("batch")),
         context=int(own("context")),
         price=values["price"],
+        price_basis=a.price_basis if values["price"] is None else CUSTOM_BASIS,
     )

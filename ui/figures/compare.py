@@ -22,7 +22,7 @@ from ..i18n import EN, Translator
 from ..state import (
     BATCH_OPTIONS,
 )
-from .common import Figure, add_band, band_label, hardware_colour, legend_placement, style, y_log_ticks
+from .common import Figure, add_band, band_label, hardware_colour, style, y_log_ticks
 
 SAME = "same"  # follow scenario A (model, batch, context, profile)
 AUTO = "auto"  # fewest power-of-two GPUs that hold the scenario
@@ -143,8 +143,8 @@ def _missing_key(m: _Metric, est: Estimate) -> str | None:
 
 
 def _delta_text(m: _Metric, base: float, v: float, tr: Translator, *, percent_only: bool = False) -> str:
-    """'+16.3 ms (+75.0%)', or '+75.0%' alone when percent_only (and A's value is not 0); an em dash where A or this
-    scenario has no value (no public price or power: its cell says which)."""
+    """'+16.3 ms (+75.0%)' (unbreakable: non-breaking spaces), or '+75.0%' alone when percent_only (and A's value is
+    not 0); an em dash where A or this scenario has no value (no public price or power: its cell says which)."""
     if not (math.isfinite(base) and math.isfinite(v)):
         return "—"
     if m.unit == "bool":
@@ -163,7 +163,7 @@ def _delta_text(m: _Metric, base: float, v: float, tr: Translator, *, percent_on
         show = lambda x: fmt.rate(x, like=like)  # noqa: E731
     else:
         show = m.show
-    return fmt.signed(d, show) + pct
+    return fmt.unbroken(fmt.signed(d, show) + pct)  # one line in the table's narrow columns (900 px)
 
 
 def _judge(m: _Metric, base: float, v: float) -> int:
@@ -188,11 +188,14 @@ def headline_display(ests: Mapping[str, Estimate], *, tr: Translator = EN):
         tr("cmp_row_formats"): lambda e: f"{e.scenario.weights.name} / {e.scenario.kv_cache.name}",
         tr("cmp_row_compute"): lambda e: e.compute_precision,
         tr("cmp_row_model"): lambda e: e.model.name,
-        tr("cmp_row_shape_short" if compact else "cmp_row_shape"): lambda e: tr(
-            "cmp_shape_short" if compact else "cmp_shape",
-            batch=int(e.scenario.batch),
-            context=fmt.tokens(float(e.scenario.context_tokens)),
-            output=fmt.tokens(float(e.scenario.output_tokens)),
+        tr("cmp_row_shape_short" if compact else "cmp_row_shape"): lambda e: " · ".join(
+            fmt.unbroken(part)  # 'output 1K' on one line: the cell wraps between its parts
+            for part in tr(
+                "cmp_shape_short" if compact else "cmp_shape",
+                batch=int(e.scenario.batch),
+                context=fmt.tokens(float(e.scenario.context_tokens)),
+                output=fmt.tokens(float(e.scenario.output_tokens)),
+            ).split(" · ")
         ),
         tr("cmp_row_profile"): lambda e: profile_name(e.profile, tr),
     }
@@ -220,7 +223,7 @@ def headline_display(ests: Mapping[str, Estimate], *, tr: Translator = EN):
     for m in METRICS:
         label = fmt.device_text(m.key, device, tr)
         base = m.value(a)
-        cells[label] = {x: m.show(m.value(ests[x])) for x in letters}
+        cells[label] = {x: fmt.unbroken(m.show(m.value(ests[x]))) for x in letters}
         for x in letters:  # no figure because nothing public to compute it from: say which, not 'n/a'
             missing = _missing_key(m, ests[x])
             if missing:
@@ -243,6 +246,8 @@ def headline_display(ests: Mapping[str, Estimate], *, tr: Translator = EN):
                 colours[label][delta_col[x]] = f"color: {colour}; font-weight: 600"
     frame = pd.DataFrame.from_dict(cells, orient="index")[columns]
     css = pd.DataFrame.from_dict(colours, orient="index")[columns]
+    if not compact:  # the scenarios' columns no wider than a quarter each: the rows' names keep a line each (900 px)
+        css[letters] = css[letters].map(lambda c: f"{c}; width: 25%" if c else "width: 25%")
     return frame.style.apply(lambda _: css, axis=None)
 
 
@@ -314,10 +319,37 @@ def decomposition_table(ests: Mapping[str, Estimate]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _zero_reason(bucket: str, est: Estimate) -> str | None:
+    """Why a part of TPOT is exactly 0 ms (a string key), where the model says: compute runs under the memory reads
+    of memory-bound operators, reads under the compute of compute-bound ones; one GPU exchanges nothing."""
+    if bucket == "compute":
+        return "cmp_zero_memory_bound"
+    if bucket == "weights" or (bucket == "kv_cache" and any(np.any(o.kv_bytes) for o in est.decode.operators)):
+        return "cmp_zero_compute_bound"
+    if bucket == "communication" and int(est.scenario.num_gpus) == 1:
+        return "cmp_zero_one_gpu"
+    return None
+
+
+def _zero_note(bucket: str, ests: Mapping[str, Estimate], tr: Translator) -> str:
+    """Under a part's name: the scenarios at 0 ms for it and why ('A, B: 0 ms<br>overlapped by memory'); '' if none."""
+    by_reason: dict[str | None, list[str]] = {}
+    for x, e in ests.items():
+        if float(e.breakdown_s[bucket]) == 0:
+            by_reason.setdefault(_zero_reason(bucket, e), []).append(x)
+    lines = [
+        tr("cmp_zero_part", who=tr.join(xs))
+        + (f"<br>{fmt.device_text(why, [ests[x].hardware for x in xs], tr)}" if why else "")
+        for why, xs in by_reason.items()
+    ]
+    return "<br>".join(lines)
+
+
 def decomposition(ests: Mapping[str, Estimate], *, tr: Translator = EN) -> go.Figure:
     """Grouped bars: for each part of TPOT (weight read, KV-cache read, compute, communication, overhead), one bar
     per scenario (ms), coloured by hardware; a scenario that does not fit faded and named 'if it fitted' (a what-if,
-    as its table cells are)."""
+    as its table cells are). A part at exactly 0 ms has no '0' over its bar: its name says which scenarios and why
+    (compute overlapped by the memory reads, one GPU exchanging nothing), as does the bar's hover."""
     styles = _styles(ests)
     names = [tr(f"bucket_{b}") for b in BUCKETS]
     fig = Figure()
@@ -326,26 +358,39 @@ def decomposition(ests: Mapping[str, Estimate], *, tr: Translator = EN) -> go.Fi
         ms = np.array([float(e.breakdown_s[b]) * 1e3 for b in BUCKETS])
         name = tr("cmp_trace", label=scenario_label(x, e), tpot=fmt.ms(float(e.tpot_s)))
         fits = bool(e.fits)
+        hover = f"{scenario_label(x, e)}<br>%{{x}}: %{{y:,.2f}} ms"
+        reasons = [_zero_reason(b, e) if v == 0 else None for b, v in zip(BUCKETS, ms, strict=True)]
         fig.add_bar(
             x=names,
             y=ms,
             name=name if fits else f"{name} ({tr('if_fitted')})",
             opacity=1.0 if fits else 0.4,
             marker={"color": colour, "pattern": {"shape": pattern, "fgcolor": "#fff", "solidity": 0.35}},
-            text=[fmt.number(v) for v in ms],  # ms, as the axis says: 979,141 rather than 979140.6
+            text=[fmt.number(v) if v else "" for v in ms],  # ms, as the axis says: 979,141 rather than 979140.6
             textposition="outside",
             cliponaxis=False,
-            hovertemplate=f"{scenario_label(x, e)}<br>%{{x}}: %{{y:,.2f}} ms<extra></extra>",
+            hovertemplate=[
+                hover + (f" ({fmt.device_text(r, e.hardware, tr)})" if r else "") + "<extra></extra>" for r in reasons
+            ],
         )
     style(fig, tr("cmp_decomp_title"), "", tr("cmp_axis_part_ms"))
+    notes = [_zero_note(b, ests, tr) for b in BUCKETS]
+    lines = max(n.count("<br>") + 1 if n else 0 for n in notes)  # a part's note: its lines under its name
+    fig.update_xaxes(
+        tickvals=names,
+        ticktext=[
+            f"{n}<br><span style='font-size:11px;color:#555'>{t}</span>" if t else n
+            for n, t in zip(names, notes, strict=True)
+        ],
+        ticklabelstandoff=6,  # the first part's name had run into the y axis's '0' (900 px)
+    )
     fig.update_layout(
         barmode="group",
         bargap=0.25,
-        legend={"orientation": "v", "x": 0.0, "y": -0.12, "xanchor": "left", "yanchor": "top"},
-        height=460,
-        margin={"b": 110},
+        legend={"orientation": "v", "x": 0.0, "y": -0.12 - 0.05 * lines, "xanchor": "left", "yanchor": "top"},
+        height=460 + 15 * lines,
+        margin={"b": 110 + 15 * lines},
     )
-    fig.update_xaxes(ticklabelstandoff=6)  # the first part's name had run into the y axis's '0' (900 px)
     return fig
 
 
@@ -374,9 +419,26 @@ def _split_by_fit(y: np.ndarray, fits: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return np.where(fits, y, np.nan), np.where(edge, y, np.nan)
 
 
+def _grouped_legend_below(fig: go.Figure, plot_px: int = 355, gap_px: int = 80) -> dict:
+    """Layout for a legend under the plot, grouped by scenario in the traces' order (plotly.js reverses a legend with
+    a filled band by default): sized for every entry on a row of its own (a 900 px frame stacks the groups), in a
+    bottom margin of its own, so that plotly's automargin neither shrinks the plot nor lifts the legend onto the
+    axis title (legend_placement's rows of three had left it 50 px under the plot, the title reaching 63)."""
+    shown = [t for t in fig.data if t.showlegend is not False and t.name]
+    legend_px = 20 * len(shown) + 10 * len({t.legendgroup for t in shown})
+    top = 70  # the template's
+    return {
+        "height": top + plot_px + gap_px + legend_px,
+        "margin": {"t": top, "b": gap_px + legend_px, "r": 20},
+        "legend": {"orientation": "h", "x": 0.0, "xanchor": "left", "y": -gap_px / plot_px, "yanchor": "top",
+                   "traceorder": "grouped"},
+    }  # fmt: skip
+
+
 def tpot_vs_batch(sweeps: Mapping[str, Estimate], current: Mapping[str, Estimate], *, tr: Translator = EN) -> go.Figure:
     """TPOT (ms) against batch for each scenario on one chart (log-log), solid where it fits in memory and dashed
-    where it does not, its 80% band shaded (none for the ideal profile); each scenario's own batch is marked."""
+    where it does not, its 80% band shaded (none for the ideal profile); each scenario's own batch is marked. The
+    legend: A's line, its 'does not fit' and its band, then B's, then C's."""
     styles = _styles(current)
     fig = Figure()
     for x, e in sweeps.items():
@@ -396,6 +458,7 @@ def tpot_vs_batch(sweeps: Mapping[str, Estimate], current: Mapping[str, Estimate
             mode="lines+markers",
             name=label,
             legendgroup=x,
+            legendrank=1,  # in its scenario's group: the line, its 'does not fit' dashes, then its band (rank 1000)
             line={"color": colour, "width": 2.5},
             marker={"symbol": symbol, "size": 6},
             hovertemplate=hover,
@@ -407,6 +470,7 @@ def tpot_vs_batch(sweeps: Mapping[str, Estimate], current: Mapping[str, Estimate
                 mode="lines+markers",
                 name=tr("cmp_no_fit_trace", x=x),
                 legendgroup=x,
+                legendrank=2,
                 line={"color": colour, "width": 2, "dash": "dash"},
                 # the point shared with the solid line fits: its own marker and hover, not the dashed line's
                 marker={"symbol": [symbol if f else symbol + "-open" for f in fits], "size": 6},
@@ -429,5 +493,5 @@ def tpot_vs_batch(sweeps: Mapping[str, Estimate], current: Mapping[str, Estimate
     fig.update_yaxes(y_log_ticks(fig))
     # below the plot: inside its top-left corner it hid scenario A's curve where A does not fit (TPOT high at every
     # batch)
-    fig.update_layout(**legend_placement(fig, 480, side_max=0))
+    fig.update_layout(**_grouped_legend_below(fig))
     return fig
