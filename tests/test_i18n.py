@@ -264,3 +264,8 @@ def test_strings_are_read_once_when_sessions_start_together(monkeypatch):
         assert len(calls) == len(list(i18n.STRINGS_DIR.glob("*.yaml")))  # each file parsed once, not 8 times
     finally:
         i18n._CATALOG.clear()
+
+
+def test_zh_tw_says_per_million_as_the_glossary_does():
+    """每百萬 Token (the glossary's 'per 1M tokens'), never 每百萬個 Token, on every page."""
+    assert not [k for k, v in catalog().items() if "每百萬個" in v["zh-TW"]]
