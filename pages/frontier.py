@@ -517,6 +517,7 @@ if (
     )
     bases = [state.price_basis, *[b for b in ("hyperscaler", "neocloud") if b != state.price_basis]]
     checked = cache.disaggregated_check().get("frontier")  # where measured runs like each deployment sit
+    reach = cache.decode_reach()  # how far the measured recipes go: decode sequences per GPU by worker layout
     curves = []
     for hid in rack_ids:
         hw = catalog_hw[hid]
@@ -536,6 +537,7 @@ if (
                     for d in found[hid]
                 ),
                 {b: p.as_of for b, p in hw.prices.usd_per_gpu_hour.items()},
+                tuple(frontier_check.beyond_measured(d, model.id, reach) for d in found[hid]),
             )  # fmt: skip
         )
     measured = [
@@ -576,6 +578,8 @@ if (
                      for c in table.columns}  # fmt: skip
             st.dataframe(table, hide_index=True, placeholder="—", column_config=shown, height="content")
         st.caption(tr("fr_rack_ratio_caption", basis=tr(f"fr_tier_{state.price_basis}")))
+        if beyond := rack.beyond_caption(curves, tr):
+            st.caption(beyond)
         if tops := rack.ceilings(curves):
             chips = tr.join([tr("fr_rack_ceiling_item", name=name, x=f"{x:.0f}") for name, x in tops])
             st.caption(tr("fr_rack_ceiling", chips=chips))

@@ -433,3 +433,50 @@ def test_the_same_wide_ep_decode_pool_in_an_nvl72_domain_and_across_hgx_nodes():
     e = estimate(m, resolve_hardware("b200"), replace(s, batch=2048, num_gpus=64, parallelism="dp-ep",
                  context_tokens=1024 + 512, output_tokens=512), p)  # fmt: skip
     assert hgx.parts_s == pytest.approx({k: float(v) for k, v in e.breakdown_s.items()})
+
+
+def test_decode_reach_is_the_most_sequences_per_gpu_a_measured_run_decoded_on_its_worker_layout():
+    """Little's law, by hand: IX-375 (GB200, one DEP32 decode worker) output 6,365.77 tok/s per GPU over 32 GPUs at
+    a TPOT of 35.502 ms: 6,365.77 x 32 x 0.035502 / 32 = 226.0 sequences per GPU, the most of any DeepSeek-R1 DEP32
+    decode pool; IX-420 (GB300, DEP8) 13,739.34 x 0.066942 = 919.7, the most on DEP8. No run decodes on DEP64."""
+    from tpot_model.disaggregated import decode_reach
+    from tpot_model.serving_calibration import load_serving_measurements
+
+    reach = decode_reach(load_serving_measurements())
+    assert reach[("deepseek-r1", "dp-ep", 32)] == pytest.approx(6365.77 * 0.035502, rel=1e-9)
+    assert reach[("deepseek-r1", "dp-ep", 8)] == pytest.approx(13739.34 * 0.066942, rel=1e-9)
+    assert ("deepseek-r1", "dp-ep", 64) not in reach
+
+
+def test_beyond_measured_flags_a_decode_pool_past_the_measured_recipes():
+    from tpot_model.frontier_check import beyond_measured
+
+    def dep(gpus_each, batch, serving="disaggregated"):
+        pool = lo.Pool(1, gpus_each, "dp-ep", batch)
+        return lo.Deployment(True, serving, pool, lo.Pool(1, 8, "dp-ep", 16), 72, 72, 0.04, 0.2, 1.0, 1.0, 1.0, 1.0,
+                             "slo", "prefill", 0.0, 0.04, None, 0, ())  # fmt: skip
+
+    reach = {("deepseek-r1", "dp-ep", 32): 226.0}
+    assert beyond_measured(dep(32, 32 * 347), "deepseek-r1", reach) == (347.0, 226.0)
+    assert beyond_measured(dep(32, 32 * 200), "deepseek-r1", reach) is None  # within: 200 <= 226
+    assert beyond_measured(dep(64, 512), "deepseek-r1", reach) == (8.0, None)  # no run uses DEP64
+    assert beyond_measured(dep(32, 32 * 347, "aggregated"), "deepseek-r1", reach) is None
+
+
+def test_cli_says_when_the_chosen_decode_pool_goes_beyond_the_measured_recipes(capsys):
+    """DeepSeek-R1 FP8 1k/1k at 25 tok/s per user within 72 GB200s: a DEP32 decode pool at ~347 sequences per GPU,
+    past the 226 of InferenceX's widest-batch DEP32 run: the JSON and the text say so; B200's DEP8 pool is within."""
+    r1 = ["--model", "deepseek-r1", "--weights", "fp8", "--kv", "fp8", "--context", "1024", "--output", "1024",
+          "--interactivity", "25", "--max-gpus", "72"]  # fmt: skip
+    assert frontier_main([*r1, "--hardware", "gb200", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["layout"]["decode"]["label"] == "1 × DEP32" and d["beyond_measured_recipes"] is True
+    assert d["decode_sequences_per_gpu"] == pytest.approx(d["layout"]["decode"]["batch_per_instance"] / 32)
+    assert d["decode_sequences_per_gpu"] > 300 and d["measured_max_decode_sequences_per_gpu"] == pytest.approx(
+        226.0, abs=0.1
+    )
+    assert frontier_main([*r1, "--hardware", "gb200"]) == 0
+    assert "at most 226 per GPU in any measured DEP32 decode pool of this model" in capsys.readouterr().out
+    assert frontier_main([*r1, "--hardware", "b200", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["layout"]["decode"]["label"].endswith("DEP8") and d["beyond_measured_recipes"] is False

@@ -718,3 +718,23 @@ def test_rack_tables_show_every_header(tr):
                 for c in frame.value.columns}  # fmt: skip
         assert widths == want
     assert fmt.header_width("GB200 NVL72 / MI355X") >= 20 * 7 and fmt.header_width("每位") == fmt.header_width("abcd")
+
+
+def test_rack_scale_view_says_which_values_go_beyond_the_measured_recipes():
+    """DeepSeek-R1 FP8 1k/1k: GB200's 25 tok/s per user value comes from a DEP32 decode pool at ~347 sequences per
+    GPU, past the most any measured DEP32 run decoded (226: IX-375); the caption under the tables says so, and the
+    point's hover too; B200's DEP8 value at 25 is within the recipes and is not named. zh-TW alike."""
+    for tr in (EN, ZH):
+        at = run_page("frontier", model="deepseek-r1", weights="fp8", kv="fp8", fr_io="1k1k", lang=tr.lang)
+        at.session_state["frontier.rack"] = True
+        at.run()
+        assert not at.exception, at.exception
+        lead = tr("fr_rack_beyond", items="").split("{")[0][:12]
+        (said,) = [c.value for c in at.main.caption if c.value.startswith(lead)]
+        gb200 = tr("fr_rack_beyond_item", name="GB200 NVL72", x="25", layout="DEP32", seqs="347", most="226")
+        assert gb200 in said, said
+        assert tr("fr_rack_beyond_item", name="B200", x="25", layout="DEP8", seqs="", most="")[:14] not in said
+        fig = _fig(at, "DeepSeek-R1 · 1k/1k")
+        hover = next(t for t in fig["data"] if t["name"].startswith("GB200"))["hovertext"]
+        assert any("DEP32" in h and tr("fr_rack_hover_beyond", seqs="347", most="226", layout="DEP32") in h
+                   for h in hover)  # fmt: skip

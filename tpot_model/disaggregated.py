@@ -100,6 +100,22 @@ def decoding_sequences(r: ServingMeasurement, decode: Pool) -> float:
     return r.output_tokens_per_s_per_gpu * decode.gpus * r.tpot_s
 
 
+def decode_reach(rows: Sequence[ServingMeasurement]) -> dict[tuple[str, str, int], float]:
+    """How far the measured recipes go: the most sequences per GPU any MTP-free disaggregated run decoded (Little's
+    law, decoding_sequences), by (model id, decode worker layout 'tp' | 'tp-ep' | 'dp-ep', GPUs per worker), over
+    every chip and engine."""
+    out: dict[tuple[str, str, int], float] = {}
+    for r in rows:
+        dec = pools(r.fields.get("parallelism", "")).get("decode")
+        if r.layout != "disaggregated" or r.mtp or r.model is None or dec is None or not dec.consistent:
+            continue
+        per_gpu = decoding_sequences(r, dec) / dec.gpus
+        key = (r.model.id, dec.parallelism, dec.gpus_per_worker)
+        if math.isfinite(per_gpu) and per_gpu > out.get(key, 0.0):
+            out[key] = per_gpu
+    return out
+
+
 def decode_tpot_s(r: ServingMeasurement, pool: Pool, profile: EfficiencyProfile, sequences: float):
     """(TPOT s, the attention operator's share of it): the model's decode step for the run's decode worker with
     `sequences` decoding over the pool."""

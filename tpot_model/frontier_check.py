@@ -175,6 +175,17 @@ def deployment_range(
     return d.tokens_per_s_per_gpu * low, d.tokens_per_s_per_gpu * high, band, cell_parts(gpus, 1.0 / d.tpot_s)
 
 
+def beyond_measured(d: Deployment, model_id: str, reach: dict) -> tuple[float, float | None] | None:
+    """For a disaggregated deployment whose decode pool holds more sequences per GPU than any measured run of the
+    same model on the same decode worker layout (disaggregated.decode_reach): (its sequences per GPU, the most
+    measured, None where no run used that layout); None within the measured recipes' reach, or aggregated."""
+    if not d.feasible or d.serving != "disaggregated":
+        return None
+    per_gpu = d.decode.batch / d.decode.gpus_each
+    most = reach.get((model_id, d.decode.parallelism, d.decode.gpus_each))
+    return None if most is not None and per_gpu <= most else (per_gpu, most)
+
+
 def _band(points: Sequence[Point]) -> dict:
     """n, the model-reaches-nothing count, and over the rest: median ratio, its 10th-90th percentiles, the count
     within +-WITHIN."""

@@ -12,10 +12,11 @@ import sys
 from collections.abc import Sequence
 
 from .catalog import CatalogError, resolve_hardware, resolve_model
+from .disaggregated import decode_reach
 from .economics import price_for
 from .engines import ENGINES
 from .fleet import Demand, Fleet, fleets
-from .frontier_check import deployment_range, measured_fastest
+from .frontier_check import beyond_measured, deployment_range, measured_fastest
 from .layouts import MAX_BUDGET_GPUS, SERVING_MODES, Deployment, StepParts, best_deployment, decode_parts
 from .planner import MAX_BATCH_SEARCHED, FrontierPoint, frontier
 from .pool_correction import committed_check
@@ -363,10 +364,29 @@ def search_dict(
         "measured_fastest": _measured(d, model_id, hardware_id, parse_format(args.weights).name)
         if not d.feasible
         else None,
+        # the decode pool's sequences per GPU, and (disaggregated) the most any measured run of this model decoded on
+        # the same worker layout (data/serving_measurements.csv): beyond it, the number extrapolates the recipes
+        **_reach(d, model_id),
         # one decode instance's step as modelled, before the pool correction and MTP that tpot_ms adds
         "decode_step_ms": {k: _num(v / ms) for k, v in parts.parts_s.items()} if parts else None,
         "communication_share": _num(parts.communication_share) if parts else None,
         "collective_link": (parts.link or None) if parts else None,
+    }
+
+
+def _reach(d: Deployment, model_id: str) -> dict:
+    """decode_sequences_per_gpu; for a disaggregated deployment measured_max_decode_sequences_per_gpu (null: no
+    measured run used its decode worker layout) and beyond_measured_recipes (frontier_check.beyond_measured)."""
+    if not d.feasible:
+        return {"decode_sequences_per_gpu": None, "measured_max_decode_sequences_per_gpu": None,
+                "beyond_measured_recipes": None}  # fmt: skip
+    reach = decode_reach(load_serving_measurements())
+    disaggregated = d.serving == "disaggregated"
+    most = reach.get((model_id, d.decode.parallelism, d.decode.gpus_each)) if disaggregated else None
+    return {
+        "decode_sequences_per_gpu": _num(d.decode.batch / d.decode.gpus_each),
+        "measured_max_decode_sequences_per_gpu": _num(most) if most is not None else None,
+        "beyond_measured_recipes": beyond_measured(d, model_id, reach) is not None if disaggregated else None,
     }
 
 
@@ -430,6 +450,7 @@ def _search_text(d: dict) -> str:
             "batch_per_instance",
             f"{lay['decode']['batch_per_instance']}" + (" (decode pool)" if d["serving"] == "disaggregated" else ""),
         ),  # fmt: skip
+        *_reach_rows(d),
         ("tpot_ms", f"{d['tpot_ms']:.2f}"),
         ("ttft_ms", f"{d['ttft_ms']:.1f}"),
         ("tokens_per_s_per_user", f"{d['tokens_per_s_per_user']:.1f}"),
@@ -444,6 +465,26 @@ def _search_text(d: dict) -> str:
         ),
     ]
     return head + "\n" + "\n".join(f"{k:<28} {v}" for k, v in rows)
+
+
+def _reach_rows(d: dict) -> list[tuple[str, str]]:
+    """A disaggregated decode pool beyond the measured recipes, in the text output: its sequences per GPU against
+    the most any measured run of the model decoded on the same worker layout."""
+    if not d["beyond_measured_recipes"]:
+        return []
+    seqs, most = d["decode_sequences_per_gpu"], d["measured_max_decode_sequences_per_gpu"]
+    label = d["layout"]["decode"]["label"].split(" × ")[-1]
+    measured = (
+        f"at most {most:.0f} per GPU in any measured {label} decode pool of this model"
+        if most is not None
+        else f"no measured run uses {label} decode workers"
+    )
+    return [
+        (
+            "beyond_measured_recipes",
+            f"{seqs:.0f} sequences per GPU decoding; {measured} (data/serving_measurements.csv)",
+        )
+    ]
 
 
 def _parts_rows(d: dict) -> list[tuple[str, str]]:

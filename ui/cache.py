@@ -15,8 +15,8 @@ import pandas as pd
 import pyarrow as pa
 import streamlit as st
 
-from tpot_model import estimate as model_estimate
 from tpot_model import (
+    disaggregated,
     fleet,
     load_hardware_catalog,
     load_model_catalog,
@@ -26,6 +26,7 @@ from tpot_model import (
     pool_correction,
     serving_calibration,
 )
+from tpot_model import estimate as model_estimate
 from tpot_model.bands import load_bands
 from tpot_model.files import DATA_DIR
 
@@ -123,6 +124,13 @@ def serving_loho():
     """The committed leave-one-hardware-out serving predictions (calibrate writes them; refitting takes ~1 s)."""
     path = DATA_DIR / serving_calibration.SERVING_LOHO_NAME
     return serving_calibration.read_serving_loho(path, serving_measurements())
+
+
+@_once
+def decode_reach() -> dict:
+    """How far the measured disaggregated recipes go: the most decode sequences per GPU by (model, worker layout,
+    GPUs per worker) (tpot_model.disaggregated.decode_reach of the serving measurements)."""
+    return disaggregated.decode_reach(serving_measurements())
 
 
 def disaggregated_check() -> dict:

@@ -46,6 +46,12 @@ class RackCurve:
     # (frontier_check.deployment_range), None where the check holds no such runs; empty: none given
     ranges: tuple[tuple[float, float] | None, ...] = ()
     price_as_of: Mapping[str, str] = field(default_factory=dict)  # by price basis: the price's date
+    # per deployment: (decode sequences per GPU, the most any measured run decoded on that worker layout, None: no
+    # run used it) where the decode pool goes beyond the measured recipes (frontier_check.beyond_measured), else None
+    beyond: tuple[tuple[float, float | None] | None, ...] = ()
+
+    def beyond_of(self, i: int) -> tuple[float, float | None] | None:
+        return self.beyond[i] if self.beyond else None
 
     def range_of(self, i: int) -> tuple[float, float] | None:
         return self.ranges[i] if i < len(self.ranges) else None
@@ -102,10 +108,16 @@ def _hover(c: RackCurve, i: int, tr: Translator) -> str:
         tpot=f"{d.tpot_s * 1e3:.1f}",
         ttft=f"{d.ttft_s * 1e3:,.0f}",
     )
-    rng = c.range_of(i)
-    return (
-        text if rng is None else text + "<br>" + tr("fr_rack_hover_range", low=f"{rng[0]:,.0f}", high=f"{rng[1]:,.0f}")
-    )
+    if (rng := c.range_of(i)) is not None:
+        text += "<br>" + tr("fr_rack_hover_range", low=f"{rng[0]:,.0f}", high=f"{rng[1]:,.0f}")
+    if (far := c.beyond_of(i)) is not None:
+        layout = d.decode.label.split(" × ")[-1]
+        text += "<br>" + (
+            tr("fr_rack_hover_beyond", seqs=f"{far[0]:,.0f}", most=f"{far[1]:,.0f}", layout=layout)
+            if far[1] is not None
+            else tr("fr_rack_hover_unmeasured", seqs=f"{far[0]:,.0f}", layout=layout)
+        )
+    return text
 
 
 def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: str, io: str, precision: str,
@@ -178,6 +190,9 @@ def rack_table(curves: Sequence[RackCurve], measured: Sequence) -> pd.DataFrame:
                 "layout": layout_text(d), "max_gpus": d.max_gpus, "gpus_used": d.gpus_used,
                 "tok_s_per_user": d.tokens_per_s_per_user, "tok_s_per_gpu_in_plus_out": d.tokens_per_s_per_gpu,
                 "measured_like_it_80pct_low_tok_s_per_gpu": rng[0], "measured_like_it_80pct_high_tok_s_per_gpu": rng[1],
+                "decode_seqs_per_gpu": d.decode.batch / d.decode.gpus_each if d.feasible else None,
+                "beyond_measured_recipes": c.beyond_of(i) is not None if d.serving == "disaggregated" else None,
+                "measured_max_decode_seqs_per_gpu_same_layout": (c.beyond_of(i) or (None, None))[1],
                 "output_tok_s_per_gpu": d.output_tokens_per_s_per_gpu, "tpot_ms": d.tpot_s * 1e3,
                 "ttft_ms": d.ttft_s * 1e3, "limited_by": d.limited_by, "id": None,
                 # not reached on latency: the fastest tokens/s per user a layout that fits reaches
@@ -227,6 +242,23 @@ def ratio_table(curves: Sequence[RackCurve], tr: Translator = EN) -> pd.DataFram
     table = pd.DataFrame(rows, columns=[tr("fr_rack_col_advantage"), *cols])
     table.attrs["formats"] = dict.fromkeys(cols, "%.2f")
     return table
+
+
+def beyond_caption(curves: Sequence[RackCurve], tr: Translator = EN) -> str | None:
+    """Which of the tables' values come from a decode pool beyond the measured recipes (RackCurve.beyond): per chip
+    and RATIO_AT target, its layout, its sequences per GPU and the most any measured run decoded on that layout;
+    None when every value is within them."""
+    items = []
+    for c in (c for c in curves if not c.projection):  # projections are marked as such already
+        for x in RATIO_AT:
+            i = int(np.argmin(np.abs(c.targets - x)))
+            if abs(c.targets[i] - x) > 1e-9 or (far := c.beyond_of(i)) is None:
+                continue
+            layout = c.deployments[i].decode.label.split(" × ")[-1]
+            said = dict(name=c.name, x=f"{x:g}", layout=layout, seqs=f"{far[0]:,.0f}")
+            items.append(tr("fr_rack_beyond_item", **said, most=f"{far[1]:,.0f}") if far[1] is not None
+                         else tr("fr_rack_beyond_item_new", **said))  # fmt: skip
+    return tr("fr_rack_beyond", items=tr.join(items, "clause_sep")) if items else None
 
 
 def ceilings(curves: Sequence[RackCurve]) -> list[tuple[str, float]]:
