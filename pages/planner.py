@@ -407,6 +407,13 @@ def layout_section() -> None:
                high=fmt.rate(float(f"{high:.3g}")), node=tr(f"pl_range_{node}", n=check["node_gpus"]),
                level=tr(f"pl_range_{level}", x=f"{check['high_from_tok_s_per_user']:g}"))
         )  # fmt: skip
+    if (far := frontier_check.beyond_measured(d, model.id, cache.decode_reach())) is not None:  # extrapolated
+        layout = d.decode.label.split(" × ")[-1]
+        st.caption(
+            tr("pl_layout_beyond", seqs=fmt.integer(far[0]), most=fmt.integer(far[1]), layout=layout)
+            if far[1] is not None
+            else tr("pl_layout_beyond_new", seqs=fmt.integer(far[0]), layout=layout)
+        )
     if not d.feasible:
         st.warning(
             tr(f"pl_layout_none_{d.limited_by}", budget=budget, hw=hw.name, model=model.name,

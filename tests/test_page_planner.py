@@ -593,3 +593,28 @@ def test_a_wiki_readers_run_of_its_link_writes_no_planner_parameters():
     assert at.query_params["planner_section"] == "hardware" and at.toggle(key="embed.more").value is False
     named = run_page("planner", model="llama-3.1-70b", embedded=True, planner_section="gpus")
     assert "embed.more" not in [t.key for t in named.toggle]  # a link naming a tab shows it
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_layout_says_when_its_decode_pool_goes_beyond_the_measured_recipes(tr):
+    """DeepSeek-R1 FP8 on GB200 at the chat target (50 ms TPOT), 4K/1K, within the NVL72 domain: the search's decode
+    pool, DEP16 at ~318 sequences per GPU where the most any published DEP16 run decoded is 246
+    (frontier_check.beyond_measured against the serving data's reach), is said to extrapolate, with its numbers."""
+    from tpot_model import frontier_check
+    from tpot_model.disaggregated import decode_reach
+    from tpot_model.serving_calibration import load_serving_measurements
+
+    q = {"model": "deepseek-r1", "hardware": "gb200", "gpus": "8", "weights": "fp8", "kv": "fp8",
+         "planner_section": "gpus", "lang": tr.lang}  # fmt: skip
+    at = run_page("planner", **q)
+    assert not at.exception, at.exception
+    m, hw = load_model_catalog()["deepseek-r1"], load_hardware_catalog()["gb200"]
+    s = Scenario(context_tokens=4096, output_tokens=1024, weights="fp8", kv_cache="fp8")
+    d = lo.best_deployment(m, hw, s, resolve_profile("typical"), max_gpus=72, tpot_target_s=0.05)
+    far = frontier_check.beyond_measured(d, m.id, decode_reach(load_serving_measurements()))
+    captions = [p for c in at.main.caption for p in c.value.split("\n\n")]
+    assert d.decode.label == "1 × DEP16" and far is not None and far[0] > far[1]  # ~318 per GPU against 246 measured
+    layout = d.decode.label.split(" × ")[-1]
+    said = (tr("pl_layout_beyond", seqs=fmt.integer(far[0]), most=fmt.integer(far[1]), layout=layout)
+            if far[1] is not None else tr("pl_layout_beyond_new", seqs=fmt.integer(far[0]), layout=layout))  # fmt: skip
+    assert said in captions, (said, captions)
