@@ -269,3 +269,9 @@ def test_strings_are_read_once_when_sessions_start_together(monkeypatch):
 def test_zh_tw_says_per_million_as_the_glossary_does():
     """每百萬 Token (the glossary's 'per 1M tokens'), never 每百萬個 Token, on every page."""
     assert not [k for k, v in catalog().items() if "每百萬個" in v["zh-TW"]]
+
+
+def test_zh_tw_bold_ends_before_its_full_width_punctuation():
+    """'**為何此處的 TPOT 與總覽不同**。對…', not '**…不同。** 對…': the bold's closing ** after a full-width 。 or ：
+    left an English space between two Chinese sentences (21 strings did)."""
+    assert not [k for k, v in catalog().items() if re.search(r"[。：；，]\*\* ", v["zh-TW"])]
