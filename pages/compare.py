@@ -236,7 +236,7 @@ for side in page_state.SIDES:
             auto = fmt.device_text(auto_key, est.hardware, tr, n=side_state.gpus)
         if est.price_usd_per_gpu_hour != est.price_usd_per_gpu_hour:  # as A's caption, then where its price goes
             no_price = no_price_text(x, est)
-            st.caption(notices.power_text(est, tr) + notices.line(no_price) + notices.line(auto))
+            st.caption(no_price + notices.line(notices.power_text(est, tr)) + notices.line(auto))  # price first, as A's
         else:
             notices.cost_line(est, tr, key=f"compare.{side}.no_price", also=auto)
     sides[x] = (side_state, est)
