@@ -101,7 +101,10 @@ def test_does_not_fit_offers_only_remedies_that_work():
     assert any(m.value.startswith(EN("ov_targets_met_nofit", met="")[:20]) for m in at.markdown)
     at = run_page("overview", batch="4096", context="1048576")
     notice = at.error[0].value
-    assert EN("remedy_precision_not_enough") in notice and EN("remedy_precision", what="") not in notice
+    # at the scenario's GPU count (the default 2), not at every count: a wider split may fit at lower precision
+    assert (
+        EN("remedy_precision_not_enough", devices="2 GPUs") in notice and EN("remedy_precision", what="") not in notice
+    )
     assert EN("remedy_none") in notice
     # the latency chart's bars carry their value in the axis label, as a duration ('240 s', not '240,000.00 ms')
     (bars,) = [

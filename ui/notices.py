@@ -48,7 +48,7 @@ def fit_notice(est, tr: Translator) -> None:
         ]
         remedies.append(tr("remedy_precision", what=" + ".join(changes)))
     elif any(lower_formats(s, est.hardware)):
-        remedies.append(tr("remedy_precision_not_enough"))
+        remedies.append(tr("remedy_precision_not_enough", devices=fmt.devices(est.hardware, int(s.num_gpus), tr)))
     if 1 <= int(est.max_batch) < int(s.batch):
         remedies.append(tr("remedy_batch", n=int(est.max_batch)))
     st.error(
