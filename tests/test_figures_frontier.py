@@ -21,7 +21,7 @@ from tpot_model import (
     speculative,
 )
 from tpot_model import serving_calibration as sc
-from ui import page_state
+from ui import fmt, page_state
 from ui.figures import frontier as figs
 from ui.figures.common import hardware_colour
 from ui.i18n import EN, Translator
@@ -208,6 +208,8 @@ def test_cost_at_target_is_price_over_interpolated_throughput():
     assert float(decode(fig.data[0].y)[0]) == pytest.approx(p.usd_per_1m["rental_3yr"])
     assert fig.layout.yaxis.title.text == "$ per 1M output tokens"
     assert fig.layout.title.text == "$ per 1M output tokens at 60 tok/s per user (3-year rental)"
+    # the bar says its value as the metric above it does ('$7.60', not '$7.6'), the ticks in dollars
+    assert fig.data[0].text[0] == fmt.usd(p.usd_per_1m["rental_3yr"]) and fig.layout.yaxis.tickprefix == "$"
     table = figs.cost_table([p], target)
     assert "usd_per_1M_output_tokens_neocloud" in table.columns
     # each tier's $/GPU-hour and its date beside its $ per 1M (the page said they were in the CSV; they were not)

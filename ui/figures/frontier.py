@@ -588,7 +588,7 @@ def cost_figure(points: Sequence[AtTarget], target: float, tier: str, *, y: str 
         x=labels,
         y=shown,
         marker_color=[hardware_colour(p.hardware_id) for p in points],
-        text=[f"${v:,.3g}" if v is not None else why for v, why in zip(shown, absent, strict=True)],
+        text=[fmt.usd(v) if v is not None else why for v, why in zip(shown, absent, strict=True)],  # as the metric
         textposition="outside",
         hovertext=[
             tr(
@@ -609,7 +609,7 @@ def cost_figure(points: Sequence[AtTarget], target: float, tier: str, *, y: str 
         tr(f"fr_axis_usd_{y}"),
     )
     top = max((v for v in shown if v is not None), default=1.0)
-    fig.update_yaxes(range=[0, top * 1.2])
+    fig.update_yaxes(range=[0, top * 1.2], tickprefix="$")
     fig.update_layout(height=380)
     return fig
 
