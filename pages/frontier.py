@@ -565,7 +565,7 @@ if (
             d = win.deployment_at(x)
             st.info(
                 tr(f"fr_rack_memory_{kind}", x=f"{x:g}", winner=win.name, other=other.name,
-                   layout=d.decode.label.split(" × ")[-1], n=cand.max_batch_memory, b=d.decode.batch),
+                   layout=d.decode.layout_name, n=cand.max_batch_memory, b=d.decode.batch),
                 icon=":material/memory:",
             )  # fmt: skip
         st.subheader(tr("fr_rack_ratio_h"))

@@ -408,11 +408,13 @@ def layout_section() -> None:
                level=tr(f"pl_range_{level}", x=f"{check['high_from_tok_s_per_user']:g}"))
         )  # fmt: skip
     if (far := frontier_check.beyond_measured(d, model.id, cache.decode_reach())) is not None:  # extrapolated
-        layout = d.decode.label.split(" × ")[-1]
+        layout = d.decode.layout_name
         st.caption(
-            tr("pl_layout_beyond", seqs=fmt.integer(far[0]), most=fmt.integer(far[1]), layout=layout)
+            fmt.device_text(
+                "pl_layout_beyond", hw, tr, seqs=fmt.integer(far[0]), most=fmt.integer(far[1]), layout=layout
+            )
             if far[1] is not None
-            else tr("pl_layout_beyond_new", seqs=fmt.integer(far[0]), layout=layout)
+            else fmt.device_text("pl_layout_beyond_new", hw, tr, seqs=fmt.integer(far[0]), layout=layout)
         )
     if not d.feasible:
         st.warning(

@@ -614,7 +614,7 @@ def test_layout_says_when_its_decode_pool_goes_beyond_the_measured_recipes(tr):
     far = frontier_check.beyond_measured(d, m.id, decode_reach(load_serving_measurements()))
     captions = [p for c in at.main.caption for p in c.value.split("\n\n")]
     assert d.decode.label == "1 × DEP16" and far is not None and far[0] > far[1]  # ~318 per GPU against 246 measured
-    layout = d.decode.label.split(" × ")[-1]
+    layout = d.decode.layout_name
     said = (tr("pl_layout_beyond", seqs=fmt.integer(far[0]), most=fmt.integer(far[1]), layout=layout)
             if far[1] is not None else tr("pl_layout_beyond_new", seqs=fmt.integer(far[0]), layout=layout))  # fmt: skip
     assert said in captions, (said, captions)

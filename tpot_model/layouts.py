@@ -105,16 +105,20 @@ class Pool:
         return self.instances * self.gpus_each
 
     @property
-    def label(self) -> str:
-        """e.g. '2 × DEP8', '1 × TP8xPP2': instances × the layout, by InferenceX's and the engines' own names."""
+    def layout_name(self) -> str:
+        """One instance's layout by InferenceX's and the engines' own names: 'DEP8', 'TEP8', 'TP4', 'TP8xPP2'."""
         g = self.gpus_each
-        name = {
+        return {
             "tp": f"TP{g}",
             "tp-ep": f"TEP{g}",
             "dp-ep": f"DEP{g}",
             "tp-pp": f"TP{g // self.pipeline_stages}xPP{self.pipeline_stages}",
         }[self.parallelism]
-        return f"{self.instances} × {name}"
+
+    @property
+    def label(self) -> str:
+        """e.g. '2 × DEP8', '1 × TP8xPP2': instances × the layout (layout_name)."""
+        return f"{self.instances} × {self.layout_name}"
 
     def as_dict(self) -> dict:
         return {
@@ -125,6 +129,7 @@ class Pool:
             "pipeline_stages": self.pipeline_stages,
             "batch_per_instance": self.batch,
             "label": self.label,
+            "name": self.layout_name,
         }
 
 

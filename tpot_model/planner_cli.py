@@ -473,7 +473,7 @@ def _reach_rows(d: dict) -> list[tuple[str, str]]:
     if not d["beyond_measured_recipes"]:
         return []
     seqs, most = d["decode_sequences_per_gpu"], d["measured_max_decode_sequences_per_gpu"]
-    label = d["layout"]["decode"]["label"].split(" × ")[-1]
+    label = d["layout"]["decode"]["name"]
     measured = (
         f"at most {most:.0f} per GPU in any measured {label} decode pool of this model"
         if most is not None

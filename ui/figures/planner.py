@@ -812,7 +812,7 @@ def layout_parts_text(d: Deployment, parts: StepParts, hw, *, tr: Translator = E
                            up=fmt.unbroken(fmt.gb_per_s(hw.scale_up_bytes_per_s or math.nan)),
                            out=f"{(hw.scale_out_bytes_per_s or math.nan) / Gbit_per_s:,.0f}")  # fmt: skip
     tail = tr("pl_layout_parts_tail", tpot=fmt.unbroken(fmt.ms(d.tpot_s))) if abs(d.tpot_s / total - 1) > 0.005 else ""
-    return tr("pl_layout_parts", pool=d.decode.label.split(" × ", 1)[-1], batch=fmt.integer(d.decode.batch),
+    return tr("pl_layout_parts", pool=d.decode.layout_name, batch=fmt.integer(d.decode.batch),
               items=items, total=fmt.unbroken(fmt.ms(total)), share=fmt.pct(parts.communication_share, 0), link=link,
               tail=tail)  # fmt: skip
 

@@ -111,7 +111,7 @@ def _hover(c: RackCurve, i: int, tr: Translator) -> str:
     if (rng := c.range_of(i)) is not None:
         text += "<br>" + tr("fr_rack_hover_range", low=f"{rng[0]:,.0f}", high=f"{rng[1]:,.0f}")
     if (far := c.beyond_of(i)) is not None:
-        layout = d.decode.label.split(" × ")[-1]
+        layout = d.decode.layout_name
         text += "<br>" + (
             tr("fr_rack_hover_beyond", seqs=f"{far[0]:,.0f}", most=f"{far[1]:,.0f}", layout=layout)
             if far[1] is not None
@@ -254,7 +254,7 @@ def beyond_caption(curves: Sequence[RackCurve], tr: Translator = EN) -> str | No
             i = int(np.argmin(np.abs(c.targets - x)))
             if abs(c.targets[i] - x) > 1e-9 or (far := c.beyond_of(i)) is None:
                 continue
-            layout = c.deployments[i].decode.label.split(" × ")[-1]
+            layout = c.deployments[i].decode.layout_name
             said = dict(name=c.name, x=f"{x:g}", layout=layout, seqs=f"{far[0]:,.0f}")
             items.append(tr("fr_rack_beyond_item", **said, most=f"{far[1]:,.0f}") if far[1] is not None
                          else tr("fr_rack_beyond_item_new", **said))  # fmt: skip
