@@ -378,3 +378,18 @@ def test_request_ttft_target_round_trips_and_a_bad_one_falls_back():
     assert "planner_request_ttft_ms" not in page_state.planner_query(50.0, 0.0, 3, 0.5, 0.0, "gpus", 72, "best")
     bad, notices = page_state.parse_planner_query({"planner_request_ttft_ms": "-5"})
     assert bad.request_ttft_ms == 0 and len(notices) == 1
+
+
+def test_layout_parts_say_why_a_part_is_zero_instead_of_0_ms():
+    """DeepSeek-R1 FP8 on GB200 within 64 GPUs at 50 ms: the DEP16 decode step's KV-cache reads run under its compute
+    (the KV bucket is exactly 0 s): the caption says 'KV-cache read overlapped by compute', not '0 ms'; the other
+    parts keep their times."""
+    m, hw = MODELS["deepseek-r1"], HARDWARE["gb200"]
+    s = Scenario(context_tokens=4096, output_tokens=1024, weights="fp8", kv_cache="fp8")
+    d = lo.best_deployment(m, hw, s, TYPICAL, max_gpus=64, tpot_target_s=0.05)
+    parts = lo.decode_parts(m, hw, s, TYPICAL, d)
+    assert parts.parts_s["kv_cache"] == 0 and parts.parts_s["compute"] > 0
+    for tr in (EN, Translator("zh-TW")):
+        text = figs.layout_parts_text(d, parts, hw, tr=tr)
+        assert f"{tr('bucket_kv_cache')} {tr('zero_compute_bound')}" in text
+        assert f"{tr('bucket_compute')} {fmt.unbroken(fmt.ms(parts.parts_s['compute']))}" in text

@@ -454,11 +454,11 @@ def test_a_part_at_zero_ms_says_which_scenarios_and_why_not_zero_zero(tr):
     assert a["text"][compute] == b["text"][compute] == b["text"][comm] == "" and a["text"][comm] != ""
     ticks = dict(zip(fig["layout"]["xaxis"]["tickvals"], fig["layout"]["xaxis"]["ticktext"], strict=True))
     assert tr("cmp_zero_part", who=tr.join(["A", "B"])) in ticks[tr("bucket_compute")]
-    assert tr("cmp_zero_memory_bound") in ticks[tr("bucket_compute")]
+    assert tr("zero_memory_bound") in ticks[tr("bucket_compute")]
     assert tr("cmp_zero_part", who="B") in ticks[tr("bucket_communication")]
-    assert tr("cmp_zero_one_gpu") in ticks[tr("bucket_communication")]
+    assert tr("zero_one_gpu") in ticks[tr("bucket_communication")]
     assert ticks[tr("bucket_weights")] == tr("bucket_weights")  # nobody at 0: the name alone
-    assert tr("cmp_zero_memory_bound") in b["hovertemplate"][compute]
+    assert tr("zero_memory_bound") in b["hovertemplate"][compute]
 
 
 def _legend(fig: dict) -> list[str]:

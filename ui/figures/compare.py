@@ -323,11 +323,11 @@ def _zero_reason(bucket: str, est: Estimate) -> str | None:
     """Why a part of TPOT is exactly 0 ms (a string key), where the model says: compute runs under the memory reads
     of memory-bound operators, reads under the compute of compute-bound ones; one GPU exchanges nothing."""
     if bucket == "compute":
-        return "cmp_zero_memory_bound"
+        return "zero_memory_bound"
     if bucket == "weights" or (bucket == "kv_cache" and any(np.any(o.kv_bytes) for o in est.decode.operators)):
-        return "cmp_zero_compute_bound"
+        return "zero_compute_bound"
     if bucket == "communication" and int(est.scenario.num_gpus) == 1:
-        return "cmp_zero_one_gpu"
+        return "zero_one_gpu"
     return None
 
 

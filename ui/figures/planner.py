@@ -802,12 +802,22 @@ def layout_table(
     return pd.DataFrame(rows)
 
 
+def _part_time(bucket: str, seconds: float, parts: StepParts, hw, tr: Translator) -> str:
+    """A part's time ('41.6 ms', its unit kept on its line), or, at exactly 0 ms, why: it runs under the step's other
+    reads or math ('KV-cache read overlapped by compute', not '0 ms'), or one GPU exchanges nothing."""
+    if seconds > 0 or bucket == "overhead":
+        return fmt.unbroken(fmt.ms(seconds))
+    if bucket == "communication":
+        return fmt.device_text("zero_one_gpu", hw, tr) if not parts.link else fmt.unbroken(fmt.ms(seconds))
+    return tr("zero_memory_bound" if bucket == "compute" else "zero_compute_bound")
+
+
 def layout_parts_text(d: Deployment, parts: StepParts, hw, *, tr: Translator = EN) -> str:
     """One decode instance's step, part by part, then its total, with communication's share and the link it crosses;
     and, where the pool correction or MTP changes it, the TPOT the search reports. Each number keeps its unit on its
     line (a 900 px frame had broken '41.6 ms' after the number)."""
     total = sum(parts.parts_s.values())
-    items = tr.join([f"{tr(f'bucket_{b}')} {fmt.unbroken(fmt.ms(v))}" for b, v in parts.parts_s.items()])
+    items = tr.join([f"{tr(f'bucket_{b}')} {_part_time(b, v, parts, hw, tr)}" for b, v in parts.parts_s.items()])
     link = fmt.device_text(f"pl_link_{parts.link or 'none'}", hw, tr, domain=scale_up_domain_gpus(hw),
                            up=fmt.unbroken(fmt.gb_per_s(hw.scale_up_bytes_per_s or math.nan)),
                            out=f"{(hw.scale_out_bytes_per_s or math.nan) / Gbit_per_s:,.0f}")  # fmt: skip
