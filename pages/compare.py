@@ -262,7 +262,7 @@ side_keys = [(x, cache.scenario_key(s)) for x, (s, _) in sides.items()]
 cache.replayed_table(json.dumps([side_keys, tr.lang, tr.device]), lambda: figs.headline_display(ests, tr=tr))
 device = fmt.device_kind([e.hardware for e in ests.values()])  # as the table's rows
 st.caption(  # what the table's columns mean, then each scenario's TPOT band: one element
-    fmt.device_text("cmp_table_caption", device, tr)
+    fmt.device_text("cmp_table_caption_pct" if len(ests) > 2 else "cmp_table_caption", device, tr)  # as its Δ cells
     + "\n\n"
     + " · ".join(
         tr(

@@ -251,7 +251,7 @@ no_price, no_power = tr("no_public_price_short"), tr("no_public_power_short")
 has_power = math.isfinite(est.all_in_w_per_gpu)
 
 
-with metrics.Row() as row:
+with metrics.Row(wide=True) as row:  # the margin note (its price and basis) reads whole at 1400 px
     row.metric(fmt.device_text("ec_m_rev", hw, tr), fmt.usd(rev.revenue_usd_per_gpu_hour))
     margin_at = fmt.device_text("ec_m_margin_at", hw, tr, usd=fmt.usd(est.price_usd_per_gpu_hour),
                                 basis=tr(f"basis_{est.price.basis}"))  # fmt: skip

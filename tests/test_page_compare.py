@@ -530,3 +530,13 @@ def test_b_without_a_price_says_where_its_price_goes_and_shows_its_all_in_j_as_a
     embedded = run_page("compare", embedded=True, lang=tr.lang)
     (b,) = [c.value for c in embedded.caption if "AMD Instinct MI300X" in c.value]
     assert tr("cmp_where_embed", settings=tr("embed_page_controls"), section=section) in b
+
+
+def test_the_table_key_says_percent_only_when_c_is_shown():
+    """With C shown the Δ cells are percentages only (five columns on the page): the key under the table says so;
+    with A and B it says absolute and in % (helper review)."""
+    at = run_page("compare", c_hardware="mi355x")
+    assert not at.exception
+    assert any(c.value.startswith(EN("cmp_table_caption_pct") + "\n\n") for c in at.caption)
+    two = run_page("compare")
+    assert any(c.value.startswith(EN("cmp_table_caption") + "\n\n") for c in two.caption)
