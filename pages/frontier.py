@@ -2,14 +2,14 @@
 batching), per hardware x precision x layout for the sidebar's model, with the measured InferenceX points overlaid;
 cost per million tokens at an interactivity target; tokens per MW; and the model's leave-one-hardware-out check
 against the measurements. The page's own inputs travel in the URL (fr_io, fr_hw, fr_prec, fr_layout, fr_engine,
-fr_y, fr_target, fr_tier, fr_usd, fr_mtp, fr_k, fr_accept, fr_log, fr_disagg, fr_rack_gpus)."""
+fr_y, fr_target, fr_tier, fr_usd, fr_mtp, fr_k, fr_accept, fr_log, fr_disagg, fr_rack_gpus, fr_rack_recipes)."""
 
 import json
 import math
 
 import streamlit as st
 
-from tpot_model import frontier_check, planner, serving
+from tpot_model import disaggregated, frontier_check, planner, serving
 from tpot_model import layouts as layout_search
 from tpot_model.prices import PricePoint
 from tpot_model.speculative import expected_tokens_per_step
@@ -48,6 +48,7 @@ if not st.session_state.get(INIT):
             "frontier.log": inputs.log,
             "frontier.disagg": inputs.disagg,
             "frontier.rack_gpus": inputs.rack_gpus,
+            "frontier.rack_recipes": inputs.rack_recipes,
             NOTICES: bad_params,
             INIT: True,
         }
@@ -483,12 +484,16 @@ if top is not None:
 
 # ------------------------------------------------------------------------------------------------ rack scale
 st.header(tr("fr_rack_h"))
+budget_col, recipes_col = st.columns([1, 3], vertical_alignment="bottom")
 rack_gpus = int(
-    st.columns([1, 3])[0].number_input(
+    budget_col.number_input(
         tr("fr_rack_budget"), 1, rack.MAX_BUDGET, step=8, key="frontier.rack_gpus",
         help=tr("fr_rack_budget_help", gpus=rack.BUDGET_GPUS), persist_state="session",
     )
 )  # fmt: skip
+rack_recipes = recipes_col.toggle(
+    tr("fr_rack_recipes"), key="frontier.rack_recipes", help=tr("fr_rack_recipes_help"), persist_state="session"
+)
 st.caption(tr("fr_rack_intro", gpus=rack_gpus))
 RACK_CHART = "rack-scale-vs-scale-out"
 if (
@@ -507,12 +512,13 @@ if (
             tables = layout_search.layout_tables(
                 model, hw, s, profile, max_gpus=rack_gpus, mtp_k=k if mtp else None, mtp_acceptance=acceptance
             )
-            out[hid] = tuple(layout_search.deployment_curve(tables, rack.INTERACTIVITY))
+            recipes = disaggregated.model_recipes(cache.decode_reach(), model.id) if rack_recipes else None
+            out[hid] = tuple(layout_search.deployment_curve(tables, rack.INTERACTIVITY, recipes))
         return out
 
     found = cache.built(
         f"frontier-rack|{model.id}|{rack_precision}|{state.kv}|{state.compute}|{isl}|{osl}|{engine}|{mtp}|{k}|{acceptance}"
-        f"|{rack_gpus}",
+        f"|{rack_gpus}|{rack_recipes}",
         _rack_search,
     )
     bases = [state.price_basis, *[b for b in ("hyperscaler", "neocloud") if b != state.price_basis]]
@@ -537,7 +543,12 @@ if (
                     for d in found[hid]
                 ),
                 {b: p.as_of for b, p in hw.prices.usd_per_gpu_hour.items()},
-                tuple(frontier_check.beyond_measured(d, model.id, reach) for d in found[hid]),
+                tuple(
+                    (*far, layout_search.recipe_key(d.decode.parallelism, d.decode.gpus_each, hw)[2])
+                    if (far := frontier_check.beyond_measured(d, model.id, reach, hw)) is not None
+                    else None
+                    for d in found[hid]
+                ),
             )  # fmt: skip
         )
     measured = [
@@ -559,7 +570,7 @@ if (
             RACK_CHART,
             tr,
             about=page_about(rack_ids, [rack_precision], rack_gpus),
-            depends=(*curve_inputs, rack_precision, rack_gpus),
+            depends=(*curve_inputs, rack_precision, rack_gpus, rack_recipes),
         )  # fmt: skip
         for x, win, other, kind, cand in rack.winner_reasons(curves, layout_search.memory_reason):
             d = win.deployment_at(x)
@@ -620,7 +631,7 @@ query = page_state.frontier_query(
     page_state.FrontierInputs(
         io=io, hardware=tuple(hardware), precisions=tuple(precisions), layouts=tuple(layouts), engine=engine,
         y=y, target=target, tier=tier, usd=usd, mtp=mtp, k=k, acceptance=acceptance, log=log, disagg=disagg,
-        rack_gpus=rack_gpus,
+        rack_gpus=rack_gpus, rack_recipes=rack_recipes,
     )
 )  # fmt: skip
 if tier == state.price_basis:  # the sidebar's price_basis says it: a link follows the sidebar

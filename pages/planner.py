@@ -407,7 +407,7 @@ def layout_section() -> None:
                high=fmt.rate(float(f"{high:.3g}")), node=tr(f"pl_range_{node}", n=check["node_gpus"]),
                level=tr(f"pl_range_{level}", x=f"{check['high_from_tok_s_per_user']:g}"))
         )  # fmt: skip
-    if (far := frontier_check.beyond_measured(d, model.id, cache.decode_reach())) is not None:  # extrapolated
+    if (far := frontier_check.beyond_measured(d, model.id, cache.decode_reach(), hw)) is not None:  # extrapolated
         layout = d.decode.layout_name
         st.caption(
             fmt.device_text(

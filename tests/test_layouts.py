@@ -443,9 +443,10 @@ def test_decode_reach_is_the_most_sequences_per_gpu_a_measured_run_decoded_on_it
     from tpot_model.serving_calibration import load_serving_measurements
 
     reach = decode_reach(load_serving_measurements())
-    assert reach[("deepseek-r1", "dp-ep", 32)] == pytest.approx(6365.77 * 0.035502, rel=1e-9)
-    assert reach[("deepseek-r1", "dp-ep", 8)] == pytest.approx(13739.34 * 0.066942, rel=1e-9)
-    assert ("deepseek-r1", "dp-ep", 64) not in reach
+    # inside one NVL72 domain (GB200, GB300): not the recipe of DEP32 over four HGX nodes, which no run used
+    assert reach[("deepseek-r1", "dp-ep", 32, False)] == pytest.approx(6365.77 * 0.035502, rel=1e-9)
+    assert reach[("deepseek-r1", "dp-ep", 8, False)] == pytest.approx(13739.34 * 0.066942, rel=1e-9)
+    assert ("deepseek-r1", "dp-ep", 32, True) not in reach and ("deepseek-r1", "dp-ep", 64, False) not in reach
 
 
 def test_beyond_measured_flags_a_decode_pool_past_the_measured_recipes():
@@ -456,11 +457,13 @@ def test_beyond_measured_flags_a_decode_pool_past_the_measured_recipes():
         return lo.Deployment(True, serving, pool, lo.Pool(1, 8, "dp-ep", 16), 72, 72, 0.04, 0.2, 1.0, 1.0, 1.0, 1.0,
                              "slo", "prefill", 0.0, 0.04, None, 0, ())  # fmt: skip
 
-    reach = {("deepseek-r1", "dp-ep", 32): 226.0}
-    assert beyond_measured(dep(32, 32 * 347), "deepseek-r1", reach) == (347.0, 226.0)
-    assert beyond_measured(dep(32, 32 * 200), "deepseek-r1", reach) is None  # within: 200 <= 226
-    assert beyond_measured(dep(64, 512), "deepseek-r1", reach) == (8.0, None)  # no run uses DEP64
-    assert beyond_measured(dep(32, 32 * 347, "aggregated"), "deepseek-r1", reach) is None
+    gb200, b200 = load_hardware_catalog()["gb200"], load_hardware_catalog()["b200"]
+    reach = {("deepseek-r1", "dp-ep", 32, False): 226.0}
+    assert beyond_measured(dep(32, 32 * 347), "deepseek-r1", reach, gb200) == (347.0, 226.0)
+    assert beyond_measured(dep(32, 32 * 200), "deepseek-r1", reach, gb200) is None  # within: 200 <= 226
+    assert beyond_measured(dep(32, 32 * 200), "deepseek-r1", reach, b200) == (200.0, None)  # over 4 HGX nodes: none
+    assert beyond_measured(dep(64, 512), "deepseek-r1", reach, gb200) == (8.0, None)  # no run uses DEP64
+    assert beyond_measured(dep(32, 32 * 347, "aggregated"), "deepseek-r1", reach, gb200) is None
 
 
 def test_cli_says_when_the_chosen_decode_pool_goes_beyond_the_measured_recipes(capsys):
@@ -480,3 +483,25 @@ def test_cli_says_when_the_chosen_decode_pool_goes_beyond_the_measured_recipes(c
     assert frontier_main([*r1, "--hardware", "b200", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["layout"]["decode"]["label"].endswith("DEP8") and d["beyond_measured_recipes"] is False
+
+
+def test_cli_within_the_measured_recipes_caps_the_decode_pool_at_what_runs_decoded(capsys):
+    """--within-measured: GB200's 25 tok/s per user deployment keeps its DEP32 decode pool at or under the 226
+    sequences per GPU InferenceX measured on DEP32 (IX-375) and says the recipes stop a bigger batch; it reads fewer
+    tokens/s per GPU than the unconstrained search (8,642), and B200's DEP8 deployment, inside the recipes, is the same
+    either way."""
+    r1 = ["--model", "deepseek-r1", "--weights", "fp8", "--kv", "fp8", "--context", "1024", "--output", "1024",
+          "--interactivity", "25", "--max-gpus", "72", "--json"]  # fmt: skip
+    runs = {}
+    for hw in ("gb200", "b200"):
+        for flag in ([], ["--within-measured"]):
+            assert frontier_main([*r1, "--hardware", hw, *flag]) == 0
+            runs[hw, bool(flag)] = json.loads(capsys.readouterr().out)
+    capped, free = runs["gb200", True], runs["gb200", False]
+    assert capped["within_measured_recipes"] is True and free["within_measured_recipes"] is False
+    assert capped["limited_by"] == "recipes" and capped["beyond_measured_recipes"] is False
+    assert capped["decode_sequences_per_gpu"] <= 226.0 < free["decode_sequences_per_gpu"]
+    assert capped["tokens_per_s_per_gpu"] < free["tokens_per_s_per_gpu"]
+    assert runs["b200", True]["tokens_per_s_per_gpu"] == runs["b200", False]["tokens_per_s_per_gpu"]
+    assert frontier_main([*r1[:-1], "--hardware", "gb200", "--within-measured"]) == 0
+    assert "serving best, within the measured recipes" in capsys.readouterr().out

@@ -738,3 +738,24 @@ def test_rack_scale_view_says_which_values_go_beyond_the_measured_recipes():
         hover = next(t for t in fig["data"] if t["name"].startswith("GB200"))["hovertext"]
         assert any("DEP32" in h and tr("fr_rack_hover_beyond", seqs="347", most="226", layout="DEP32") in h
                    for h in hover)  # fmt: skip
+
+
+def test_rack_scale_view_within_the_measured_recipes_only():
+    """The rack-scale view's 'within the measured recipes only' switch (fr_rack_recipes=1 in the link): GB200's 25
+    tok/s per user value drops from the extrapolated DEP32 pool's to one within the recipes, nothing is left beyond
+    them at 25, and the link keeps the switch."""
+
+    def rates(q):
+        at = run_page("frontier", model="deepseek-r1", weights="fp8", kv="fp8", fr_io="1k1k", fr_rack_recipes=q)
+        at.session_state["frontier.rack"] = True
+        at.run()
+        assert not at.exception, at.exception
+        (table,) = [d.value for d in at.dataframe if d.value.columns[0] == EN("fr_rack_col_rates")]
+        return at, table.set_index(table.columns[0])[EN("fr_rack_col_at", x="25")]
+
+    free, free_25 = rates("0")
+    capped, capped_25 = rates("1")
+    assert capped_25["GB200 NVL72"] < free_25["GB200 NVL72"] and capped_25["B200"] == free_25["B200"]
+    assert capped.query_params["fr_rack_recipes"] in ("1", ["1"]) and capped.session_state["frontier.rack_recipes"]
+    beyond = [c.value for c in capped.main.caption if c.value.startswith(EN("fr_rack_beyond", items="")[:20])]
+    assert not [b for b in beyond if "GB200 NVL72 at 25" in b]

@@ -611,7 +611,7 @@ def test_layout_says_when_its_decode_pool_goes_beyond_the_measured_recipes(tr):
     m, hw = load_model_catalog()["deepseek-r1"], load_hardware_catalog()["gb200"]
     s = Scenario(context_tokens=4096, output_tokens=1024, weights="fp8", kv_cache="fp8")
     d = lo.best_deployment(m, hw, s, resolve_profile("typical"), max_gpus=72, tpot_target_s=0.05)
-    far = frontier_check.beyond_measured(d, m.id, decode_reach(load_serving_measurements()))
+    far = frontier_check.beyond_measured(d, m.id, decode_reach(load_serving_measurements()), hw)
     captions = [p for c in at.main.caption for p in c.value.split("\n\n")]
     assert d.decode.label == "1 × DEP16" and far is not None and far[0] > far[1]  # ~318 per GPU against 246 measured
     layout = d.decode.layout_name

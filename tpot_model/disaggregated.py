@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from .estimate import estimate
+from .layouts import recipe_key
 from .pool_correction import DECODE_HALF_BATCH, PoolFit
 from .profiles import EfficiencyProfile
 from .scenario import Scenario
@@ -100,20 +101,26 @@ def decoding_sequences(r: ServingMeasurement, decode: Pool) -> float:
     return r.output_tokens_per_s_per_gpu * decode.gpus * r.tpot_s
 
 
-def decode_reach(rows: Sequence[ServingMeasurement]) -> dict[tuple[str, str, int], float]:
+def decode_reach(rows: Sequence[ServingMeasurement]) -> dict[tuple[str, str, int, bool], float]:
     """How far the measured recipes go: the most sequences per GPU any MTP-free disaggregated run decoded (Little's
-    law, decoding_sequences), by (model id, decode worker layout 'tp' | 'tp-ep' | 'dp-ep', GPUs per worker), over
-    every chip and engine."""
-    out: dict[tuple[str, str, int], float] = {}
+    law, decoding_sequences), by model id and decode worker recipe (layouts.recipe_key: 'tp' | 'tp-ep' | 'dp-ep', GPUs
+    per worker, whether it spans scale-up domains), over every chip and engine."""
+    out: dict[tuple[str, str, int, bool], float] = {}
     for r in rows:
         dec = pools(r.fields.get("parallelism", "")).get("decode")
         if r.layout != "disaggregated" or r.mtp or r.model is None or dec is None or not dec.consistent:
             continue
         per_gpu = decoding_sequences(r, dec) / dec.gpus
-        key = (r.model.id, dec.parallelism, dec.gpus_per_worker)
+        key = (r.model.id, *recipe_key(dec.parallelism, dec.gpus_per_worker, r.hardware))
         if math.isfinite(per_gpu) and per_gpu > out.get(key, 0.0):
             out[key] = per_gpu
     return out
+
+
+def model_recipes(reach: dict[tuple[str, str, int, bool], float], model_id: str) -> dict[tuple[str, int, bool], float]:
+    """decode_reach for one model: its decode worker recipes (layouts.recipe_key) -> the most sequences per GPU
+    measured (layouts.choose's `recipes`)."""
+    return {key[1:]: v for key, v in reach.items() if key[0] == model_id}
 
 
 def decode_tpot_s(r: ServingMeasurement, pool: Pool, profile: EfficiencyProfile, sequences: float):

@@ -39,6 +39,7 @@ the model's own MTP module (speculative.py) and TPOT is the time per accepted to
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -164,7 +165,7 @@ class Deployment:
     output_tokens_per_s_per_gpu: float
     usd_per_1M_tokens: float  # per 1M input + output tokens (InferenceX's $/M); nan without a price
     usd_per_1M_output_tokens: float
-    limited_by: str  # what stops a bigger batch: 'slo' | 'memory' | 'compute' | 'batch_limit' | 'gpus'
+    limited_by: str  # what stops a bigger batch: 'slo' | 'memory' | 'compute' | 'batch_limit' | 'gpus' | 'recipes'
     rate_set_by: str  # disaggregated: 'prefill' or 'decode' pool sets the request rate; '' aggregated
     kv_transfer_s: float  # disaggregated: one prompt's KV cache to its decode instance (0 aggregated)
     tpot_target_s: float
@@ -450,10 +451,35 @@ def _candidates(t: CandidateTable, ok: np.ndarray) -> list[Candidate]:
     return out
 
 
-def choose(tables: LayoutTables, tpot_target_s: float, ttft_target_s: float | None = None) -> Deployment:
+def recipe_key(parallelism: str, gpus_each: int, hw: Hardware) -> tuple[str, int, bool]:
+    """A decode worker's recipe as the measured runs are grouped (disaggregated.decode_reach): its layout, its GPUs
+    and whether it spans scale-up domains (DEP32 inside one NVL72 domain is not the same recipe as DEP32 over four
+    HGX nodes)."""
+    return parallelism, int(gpus_each), int(gpus_each) > scale_up_domain_gpus(hw)
+
+
+def _within_recipes(t: CandidateTable, recipes: Mapping[tuple[str, int, bool], float] | None, hw: Hardware):
+    """Which (batch, GPUs) cells of a decode table hold at most the sequences per GPU a measured run of the model
+    decoded with the same worker recipe (`recipes`: recipe_key -> sequences per GPU, disaggregated.model_recipes; a
+    recipe no run used: none); True everywhere without `recipes`."""
+    if recipes is None:
+        return True
+    most = np.array([recipes.get(recipe_key(t.parallelism, g, hw), 0.0) for g in t.gpus])
+    return t.batch[:, None] / t.gpus[None, :] <= most[None, :]
+
+
+def choose(
+    tables: LayoutTables,
+    tpot_target_s: float,
+    ttft_target_s: float | None = None,
+    recipes: Mapping[tuple[str, int, bool], float] | None = None,
+) -> Deployment:
     """The deployment with the most (input + output) tokens/s per GPU whose TPOT <= target (and TTFT <= its target)
-    and that fits; ties go to fewer GPUs used. Nothing feasible: feasible False and limited_by 'memory' (no layout
-    fits even one sequence) or 'slo' (none meets the target) or 'gpus' (a disaggregated search on one GPU)."""
+    and that fits; ties go to fewer GPUs used. `recipes` (the measured recipes only): a disaggregated decode pool
+    holds at most the sequences per GPU a published run of the model decoded on its worker layout (_within_recipes),
+    and limited_by says 'recipes' where that stops a bigger batch. Nothing feasible: feasible False and limited_by
+    'memory' (no layout fits even one sequence) or 'slo' (none meets the target) or 'gpus' (a disaggregated search
+    on one GPU)."""
     if not (math.isfinite(tpot_target_s) and tpot_target_s > 0):
         raise ValueError(f"tpot_target_s must be a positive number, got {tpot_target_s!r}")
     ttft_t = math.inf if ttft_target_s is None else float(ttft_target_s)
@@ -498,10 +524,14 @@ def choose(tables: LayoutTables, tpot_target_s: float, ttft_target_s: float | No
     # instance counts x, y (x gp + y gd <= budget) with the most tokens/s per GPU over both pools
     dec_best, pre_best = [], []
     for t in tables.decode:
-        ok = t.fits & (t.tpot_s <= tpot_target_s)
+        meets = t.fits & (t.tpot_s <= tpot_target_s)
+        ok = meets & _within_recipes(t, recipes, hw)
         cands += _candidates(t, ok)
         idx, any_ok = _best_in(t, ok)
-        dec_best += [(t, int(idx[j]), j, _limit(t, int(idx[j]), j, ok)) for j in range(t.gpus.size) if any_ok[j]]
+        for j in np.flatnonzero(any_ok):
+            i = int(idx[j])
+            capped = i + 1 < t.batch.size and bool(meets[i + 1, j]) and not bool(ok[i + 1, j])
+            dec_best.append((t, i, int(j), "recipes" if capped else _limit(t, i, int(j), ok)))
     kv_bytes = float(kv_cache_bytes_per_sequence(m, isl, native_formats(s, hw).kv_cache.bytes_per_element))
     up_link = link_bytes_per_s(hw, tables.profile)
     out_link = scale_out_peak_bytes_per_s(hw) * tables.profile.interconnect_efficiency
@@ -608,13 +638,14 @@ def best_deployment(
     serving: str = "best",
     mtp_k: int | None = None,
     mtp_acceptance: float = MTP_ACCEPTANCE,
+    recipes: Mapping[tuple[str, int, bool], float] | None = None,
 ) -> Deployment:
     """The best aggregated or disaggregated deployment within max_gpus GPUs at a TPOT (and optional TTFT) target:
-    :func:`layout_tables` then :func:`choose`."""
+    :func:`layout_tables` then :func:`choose` (`recipes`: the measured recipes only, as choose takes them)."""
     t = layout_tables(
         model, hw, scenario, profile, max_gpus=max_gpus, serving=serving, mtp_k=mtp_k, mtp_acceptance=mtp_acceptance
     )
-    return choose(t, tpot_target_s, ttft_target_s)
+    return choose(t, tpot_target_s, ttft_target_s, recipes)
 
 
 def fastest_tpot_s(tables: LayoutTables) -> float:
@@ -624,10 +655,12 @@ def fastest_tpot_s(tables: LayoutTables) -> float:
     return min(fastest, default=math.inf)
 
 
-def deployment_curve(tables: LayoutTables, interactivity_tok_s_per_user) -> list[Deployment]:
+def deployment_curve(
+    tables: LayoutTables, interactivity_tok_s_per_user, recipes: Mapping[tuple[str, int, bool], float] | None = None
+) -> list[Deployment]:
     """The best deployment at each interactivity target (tokens/s per user = 1 / TPOT target): the frontier of
-    tokens/s per GPU against tokens/s per user over layouts."""
-    return [choose(tables, 1.0 / float(x)) for x in np.atleast_1d(interactivity_tok_s_per_user)]
+    tokens/s per GPU against tokens/s per user over layouts (`recipes`: the measured recipes only, see choose)."""
+    return [choose(tables, 1.0 / float(x), recipes=recipes) for x in np.atleast_1d(interactivity_tok_s_per_user)]
 
 
 @dataclass(frozen=True)

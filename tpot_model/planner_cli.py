@@ -12,12 +12,12 @@ import sys
 from collections.abc import Sequence
 
 from .catalog import CatalogError, resolve_hardware, resolve_model
-from .disaggregated import decode_reach
+from .disaggregated import decode_reach, model_recipes
 from .economics import price_for
 from .engines import ENGINES
 from .fleet import Demand, Fleet, fleets
 from .frontier_check import beyond_measured, deployment_range, measured_fastest
-from .layouts import MAX_BUDGET_GPUS, SERVING_MODES, Deployment, StepParts, best_deployment, decode_parts
+from .layouts import MAX_BUDGET_GPUS, SERVING_MODES, Deployment, StepParts, best_deployment, decode_parts, recipe_key
 from .planner import MAX_BATCH_SEARCHED, FrontierPoint, frontier
 from .pool_correction import committed_check
 from .precision import parse_format
@@ -122,6 +122,12 @@ def build_parser() -> argparse.ArgumentParser:
         type=_number("--mtp-acceptance", float, 0),
         default=MTP_ACCEPTANCE,
         help=f"with --mtp: the chance each draft token is accepted (default {MTP_ACCEPTANCE:g})",
+    )
+    p.add_argument(
+        "--within-measured",
+        action="store_true",
+        help="with the layout search: a disaggregated decode pool holds at most the sequences per GPU a published "
+        "run of the model decoded on its worker layout, and only layouts a run used (data/serving_measurements.csv)",
     )
     p.add_argument(
         "--ttft-target-ms",
@@ -285,9 +291,11 @@ def _targets_and_mode(args: argparse.Namespace) -> None:
         raise _BadInput(f"--mtp-acceptance: must be <= 1, got {args.mtp_acceptance!r}")
     if args.max_gpus is not None and args.max_gpus > MAX_BUDGET_GPUS:
         raise _BadInput(f"--max-gpus: must be <= {MAX_BUDGET_GPUS}, got {args.max_gpus!r}")
-    args.search = args.max_gpus is not None or args.serving is not None or args.mtp is not None
+    args.search = args.max_gpus is not None or args.serving is not None or args.mtp is not None or args.within_measured
     if args.search and args.gpus is not None:
-        raise _BadInput("--gpus: the layout search (--max-gpus, --serving, --mtp) picks the GPUs; give --max-gpus")
+        raise _BadInput(
+            "--gpus: the layout search (--max-gpus, --serving, --mtp, --within-measured) picks the GPUs; give --max-gpus"
+        )
     if args.search:
         args.max_gpus = args.max_gpus or 8
         args.serving = args.serving or "best"
@@ -319,12 +327,13 @@ def search_dict(
     d: Deployment,
     args: argparse.Namespace,
     model_id: str,
-    hardware_id: str,
+    hw,
     band: tuple | None = None,
     parts: StepParts | None = None,
 ) -> dict:
-    """The layout search's JSON: display units in the key names, null for unknown numbers; band: measured_band's;
-    parts: the decode pool's step decomposition (layouts.decode_parts)."""
+    """The layout search's JSON on chip `hw`: display units in the key names, null for unknown numbers; band:
+    measured_band's; parts: the decode pool's step decomposition (layouts.decode_parts)."""
+    hardware_id = hw.id
     return {
         "model": model_id,
         "hardware": hardware_id,
@@ -335,6 +344,7 @@ def search_dict(
         "profile": args.profile,
         "max_gpus": d.max_gpus,
         "serving_searched": args.serving,
+        "within_measured_recipes": bool(args.within_measured),
         "tpot_target_ms": args.tpot_target_ms,
         "interactivity_target": None if args.interactivity is None else args.interactivity,
         "ttft_target_ms": args.ttft_target_ms,
@@ -366,7 +376,7 @@ def search_dict(
         else None,
         # the decode pool's sequences per GPU, and (disaggregated) the most any measured run of this model decoded on
         # the same worker layout (data/serving_measurements.csv): beyond it, the number extrapolates the recipes
-        **_reach(d, model_id),
+        **_reach(d, model_id, hw),
         # one decode instance's step as modelled, before the pool correction and MTP that tpot_ms adds
         "decode_step_ms": {k: _num(v / ms) for k, v in parts.parts_s.items()} if parts else None,
         "communication_share": _num(parts.communication_share) if parts else None,
@@ -374,19 +384,22 @@ def search_dict(
     }
 
 
-def _reach(d: Deployment, model_id: str) -> dict:
-    """decode_sequences_per_gpu; for a disaggregated deployment measured_max_decode_sequences_per_gpu (null: no
-    measured run used its decode worker layout) and beyond_measured_recipes (frontier_check.beyond_measured)."""
+def _reach(d: Deployment, model_id: str, hw) -> dict:
+    """decode_sequences_per_gpu and decode_spans_scale_up_domains; for a disaggregated deployment
+    measured_max_decode_sequences_per_gpu (null: no measured run used its decode worker recipe, layouts.recipe_key)
+    and beyond_measured_recipes (frontier_check.beyond_measured)."""
     if not d.feasible:
-        return {"decode_sequences_per_gpu": None, "measured_max_decode_sequences_per_gpu": None,
-                "beyond_measured_recipes": None}  # fmt: skip
+        return {"decode_sequences_per_gpu": None, "decode_spans_scale_up_domains": None,
+                "measured_max_decode_sequences_per_gpu": None, "beyond_measured_recipes": None}  # fmt: skip
     reach = decode_reach(load_serving_measurements())
+    key = recipe_key(d.decode.parallelism, d.decode.gpus_each, hw)
     disaggregated = d.serving == "disaggregated"
-    most = reach.get((model_id, d.decode.parallelism, d.decode.gpus_each)) if disaggregated else None
+    most = reach.get((model_id, *key)) if disaggregated else None
     return {
         "decode_sequences_per_gpu": _num(d.decode.batch / d.decode.gpus_each),
+        "decode_spans_scale_up_domains": key[2],
         "measured_max_decode_sequences_per_gpu": _num(most) if most is not None else None,
-        "beyond_measured_recipes": beyond_measured(d, model_id, reach) is not None if disaggregated else None,
+        "beyond_measured_recipes": beyond_measured(d, model_id, reach, hw) is not None if disaggregated else None,
     }
 
 
@@ -415,6 +428,7 @@ def _search_text(d: dict) -> str:
         + (f", TTFT target {d['ttft_target_ms']:g} ms" if d["ttft_target_ms"] is not None else "")
         + (f", MTP k={d['mtp_k']} a={d['mtp_acceptance']:g}" if d["mtp_k"] else "")
         + f", serving {d['serving_searched']}"
+        + (", within the measured recipes" if d["within_measured_recipes"] else "")
     )
     if not d["feasible"]:
         why = {
@@ -474,10 +488,11 @@ def _reach_rows(d: dict) -> list[tuple[str, str]]:
         return []
     seqs, most = d["decode_sequences_per_gpu"], d["measured_max_decode_sequences_per_gpu"]
     label = d["layout"]["decode"]["name"]
+    where = " across scale-up domains" if d["decode_spans_scale_up_domains"] else ""
     measured = (
-        f"at most {most:.0f} per GPU in any measured {label} decode pool of this model"
+        f"at most {most:.0f} per GPU in any measured {label} decode pool{where} of this model"
         if most is not None
-        else f"no measured run uses {label} decode workers"
+        else f"no measured run of this model uses {label} decode workers{where}"
     )
     return [
         (
@@ -528,6 +543,9 @@ def _search_main(args: argparse.Namespace, fields: dict) -> int:
             serving=args.serving,
             mtp_k=args.mtp,
             mtp_acceptance=args.mtp_acceptance,
+            recipes=model_recipes(decode_reach(load_serving_measurements()), fields["model"].id)
+            if args.within_measured
+            else None,
         )
     except ValueError as e:
         flag = "--compute" if "compute precision" in str(e) else "--price-basis" if "basis" in str(e) else "input"
@@ -535,7 +553,7 @@ def _search_main(args: argparse.Namespace, fields: dict) -> int:
         return 2
     band = measured_band(d, fields["model"], fields["hardware"], fields["profile"])
     parts = decode_parts(fields["model"], fields["hardware"], scenario, fields["profile"], d)
-    out = search_dict(d, args, fields["model"].id, fields["hardware"].id, band, parts) | price_fields(
+    out = search_dict(d, args, fields["model"].id, fields["hardware"], band, parts) | price_fields(
         fields["hardware"], scenario
     )
     print(json.dumps(out, indent=2) if args.json else _search_text(out))

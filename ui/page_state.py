@@ -6,7 +6,7 @@ I/O presets, precisions ...) belong to the pages' figure modules, which draw the
 Planner: planner_target_ms, planner_ttft_ms, spec_k, spec_accept, prefix_hit, planner_section, planner_max_gpus,
 planner_serving, planner_request_ttft_ms.
 Frontier: fr_io, fr_hw, fr_prec, fr_layout, fr_engine, fr_y, fr_target, fr_tier, fr_usd, fr_mtp, fr_k, fr_accept,
-fr_log, fr_disagg, fr_rack_gpus.
+fr_log, fr_disagg, fr_rack_gpus, fr_rack_recipes.
 Compare: <side>_hardware, _gpus, _weights, _kv, _profile, _model, _batch, _context, _price for sides b and c.
 Economics: ec_demand, ec_req, ec_out, ec_in, ec_tpot_ms, ec_peak, ec_util, ec_chips, ec_api_in, ec_api_out,
 ec_api_cached, ec_cached.
@@ -185,6 +185,7 @@ class FrontierInputs:
     log: bool = True
     disagg: bool = False
     rack_gpus: int = rack.BUDGET_GPUS  # the rack-scale view's GPU budget
+    rack_recipes: bool = False  # the rack-scale view within the measured recipes only (layouts.choose's recipes)
 
 
 def parse_frontier_query(
@@ -231,7 +232,8 @@ def parse_frontier_query(
     choice("fr_log", "log", ("0", "1"))
     choice("fr_disagg", "disagg", ("0", "1"))
     number("fr_rack_gpus", "rack_gpus", 1, rack.MAX_BUDGET, integer=True)
-    for flag in ("mtp", "log", "disagg"):
+    choice("fr_rack_recipes", "rack_recipes", ("0", "1"))
+    for flag in ("mtp", "log", "disagg", "rack_recipes"):
         if flag in values:
             values[flag] = values[flag] == "1"
     return FrontierInputs(**{**d.__dict__, **values}), r.notices
@@ -278,6 +280,7 @@ def frontier_query(p: FrontierInputs) -> dict[str, str]:
         "fr_log": "1" if p.log else "0",
         "fr_disagg": "1" if p.disagg else "0",
         "fr_rack_gpus": str(int(p.rack_gpus)),
+        "fr_rack_recipes": "1" if p.rack_recipes else "0",
     }
 
 

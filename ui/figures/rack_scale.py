@@ -46,11 +46,12 @@ class RackCurve:
     # (frontier_check.deployment_range), None where the check holds no such runs; empty: none given
     ranges: tuple[tuple[float, float] | None, ...] = ()
     price_as_of: Mapping[str, str] = field(default_factory=dict)  # by price basis: the price's date
-    # per deployment: (decode sequences per GPU, the most any measured run decoded on that worker layout, None: no
-    # run used it) where the decode pool goes beyond the measured recipes (frontier_check.beyond_measured), else None
-    beyond: tuple[tuple[float, float | None] | None, ...] = ()
+    # per deployment: (decode sequences per GPU, the most any measured run decoded with that worker recipe, None: no
+    # run used it; whether the worker spans scale-up domains) where the decode pool goes beyond the measured recipes
+    # (frontier_check.beyond_measured, layouts.recipe_key), else None
+    beyond: tuple[tuple[float, float | None, bool] | None, ...] = ()
 
-    def beyond_of(self, i: int) -> tuple[float, float | None] | None:
+    def beyond_of(self, i: int) -> tuple[float, float | None, bool] | None:
         return self.beyond[i] if self.beyond else None
 
     def range_of(self, i: int) -> tuple[float, float] | None:
@@ -95,6 +96,11 @@ def layout_text(d: Deployment) -> str:
     return d.decode.label if d.prefill is None else f"{d.prefill.label} → {d.decode.label}"
 
 
+def _recipe_text(d: Deployment, spans_domains: bool, tr: Translator) -> str:
+    """A decode worker's recipe in words: 'DEP32', or 'DEP32 across scale-up domains' (over HGX nodes)."""
+    return tr("fr_rack_recipe_across", layout=d.decode.layout_name) if spans_domains else d.decode.layout_name
+
+
 def _hover(c: RackCurve, i: int, tr: Translator) -> str:
     d = c.deployments[i]
     text = tr(
@@ -111,7 +117,7 @@ def _hover(c: RackCurve, i: int, tr: Translator) -> str:
     if (rng := c.range_of(i)) is not None:
         text += "<br>" + tr("fr_rack_hover_range", low=f"{rng[0]:,.0f}", high=f"{rng[1]:,.0f}")
     if (far := c.beyond_of(i)) is not None:
-        layout = d.decode.layout_name
+        layout = _recipe_text(d, far[2], tr)
         text += "<br>" + (
             tr("fr_rack_hover_beyond", seqs=f"{far[0]:,.0f}", most=f"{far[1]:,.0f}", layout=layout)
             if far[1] is not None
@@ -254,7 +260,7 @@ def beyond_caption(curves: Sequence[RackCurve], tr: Translator = EN) -> str | No
             i = int(np.argmin(np.abs(c.targets - x)))
             if abs(c.targets[i] - x) > 1e-9 or (far := c.beyond_of(i)) is None:
                 continue
-            layout = c.deployments[i].decode.layout_name
+            layout = _recipe_text(c.deployments[i], far[2], tr)
             said = dict(name=c.name, x=f"{x:g}", layout=layout, seqs=f"{far[0]:,.0f}")
             items.append(tr("fr_rack_beyond_item", **said, most=f"{far[1]:,.0f}") if far[1] is not None
                          else tr("fr_rack_beyond_item_new", **said))  # fmt: skip
