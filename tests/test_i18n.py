@@ -160,6 +160,7 @@ def test_zh_tw_page_has_no_untranslated_strings(page):
     leftovers = sorted(f for f in _english_fragments() if f in text)
     assert not leftovers, leftovers
     assert not re.findall(r".{0,30}。 \S.{0,10}", text)  # sentences joined with an English space
+    assert not re.findall(r".{0,30} （.{0,10}", text)  # nor a space before a full-width bracket
 
 
 def test_zh_tw_sentences_joined_without_a_space_after_the_full_stop():

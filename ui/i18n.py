@@ -65,7 +65,7 @@ class Translator:
         return key in catalog()
 
     def sentences(self, items: list[str]) -> str:
-        """Sentences one after the other: a space between them in English, none after a full-width 。 in zh-TW
+        """Texts one after the other: a space between them in English, none in zh-TW (after a full-width 。, before a （)
         (``two_sentences``)."""
         out = items[0] if items else ""
         for nxt in items[1:]:
