@@ -127,6 +127,9 @@ def test_economics_page_capacity_tco_revenue(lang):
         assert r[tr("ec_col_limited_by")] in {
             tr(f"pl_limit_{k}") for k in ("slo", "memory", "compute", "batch_limit", "no_fit")
         }
+    mw = _figure(at, tr("ec_cap_title"))  # each bar says its all-in MW, to one decimal
+    labelled = [b for b in mw["data"] if b["text"] == [f"{float(decode(b['y'])[0]):,.1f} MW"]]
+    assert len(labelled) == len(mw["data"]) >= 3
     # the TCO preset reproduces MI355X's hyperscaler price, and one click makes it the price of every page
     assert _usd(_metric(at, tr("ec_m_tco"))) == pytest.approx(1.50, abs=0.01)
     at.button(key="econ.use_tco").click().run()
@@ -170,6 +173,8 @@ def test_revenue_along_the_serving_frontier(lang):
     assert np.allclose(decode(cost["y"]), 1.50)
     x = decode(revenue["x"])
     assert np.all(np.diff(x) < 0) and np.all(np.diff(rev) > 0)  # more concurrency: slower per user, more per GPU
+    assert fig["layout"]["yaxis"]["tickprefix"] == "$"  # dollars on the axis, as on the TCO chart
+    assert _figure(at, tr("ec_tco_title"))["layout"]["yaxis"]["tickprefix"] == "$"
     note = tr("price_basis_note", basis=tr("basis_hyperscaler"), as_of="2026-09-20")
     assert any(note in m.value for m in at.markdown if tr("ec_rf_h") not in m.value)
 

@@ -98,6 +98,8 @@ def capacity_figure(table: pd.DataFrame, *, devices: Mapping[str, str] | None = 
             y=[r["megawatts_all_in"]],
             name=r["hardware"],
             marker={"color": hardware_colour(r["hardware_id"])},
+            text=[f"{r['megawatts_all_in']:,.1f} MW" if r["megawatts_all_in"] == r["megawatts_all_in"] else ""],
+            textposition="outside",  # each bar says its value, as the Serving frontier's cost bars do
             customdata=[[r["gpus"] if r["gpus"] == r["gpus"] else 0]],
             hovertemplate=f"%{{x}}<br>%{{y:,.2f}} MW<br>%{{customdata[0]:,}} {unit}<extra></extra>",
             showlegend=False,
@@ -126,6 +128,7 @@ def tco_figure(b: TcoBreakdown, *, device: str = "gpu", tr: Translator = EN) -> 
         fig.add_bar(x=[fmt.device_text("ec_tco_bar", device, tr)], y=[value], name=tr(f"ec_tco_{part}"),
                     marker={"color": colour}, hovertemplate=f"{tr(f'ec_tco_{part}')}: $%{{y:.3f}}<extra></extra>")  # fmt: skip
     fig.update_layout(barmode="stack", height=360)
+    fig.update_yaxes(tickprefix="$")  # dollars on the axis, as on the page's other $ charts
     return style(
         fig, fmt.device_text("ec_tco_title", device, tr), "", fmt.device_text("ec_axis_usd_gpu_hour", device, tr)
     )
@@ -201,6 +204,7 @@ def revenue_frontier_figure(
             hovertemplate=f"{cost_name}: $%{{y:,.2f}}<extra></extra>",
         )  # fmt: skip
     fig.update_xaxes(type="log")
+    fig.update_yaxes(tickprefix="$")
     return style(
         fig,
         fmt.device_text("ec_rf_title", device, tr, hw=name),
