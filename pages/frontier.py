@@ -503,6 +503,7 @@ if (
     rack_ids = [h for h in (*rack.CHIPS, *rack.PROJECTIONS) if h in catalog_hw]
 
     def _rack_search() -> dict[str, tuple]:
+        recipes = disaggregated.model_recipes(cache.decode_reach(), model.id) if rack_recipes else None
         out = {}
         for hid in rack_ids:
             hw = catalog_hw[hid]
@@ -512,7 +513,6 @@ if (
             tables = layout_search.layout_tables(
                 model, hw, s, profile, max_gpus=rack_gpus, mtp_k=k if mtp else None, mtp_acceptance=acceptance
             )
-            recipes = disaggregated.model_recipes(cache.decode_reach(), model.id) if rack_recipes else None
             out[hid] = tuple(layout_search.deployment_curve(tables, rack.INTERACTIVITY, recipes))
         return out
 
@@ -543,12 +543,7 @@ if (
                     for d in found[hid]
                 ),
                 {b: p.as_of for b, p in hw.prices.usd_per_gpu_hour.items()},
-                tuple(
-                    (*far, layout_search.recipe_key(d.decode.parallelism, d.decode.gpus_each, hw)[2])
-                    if (far := frontier_check.beyond_measured(d, model.id, reach, hw)) is not None
-                    else None
-                    for d in found[hid]
-                ),
+                tuple(frontier_check.beyond_measured(d, model.id, reach, hw) for d in found[hid]),
             )  # fmt: skip
         )
     measured = [

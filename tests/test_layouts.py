@@ -459,10 +459,14 @@ def test_beyond_measured_flags_a_decode_pool_past_the_measured_recipes():
 
     gb200, b200 = load_hardware_catalog()["gb200"], load_hardware_catalog()["b200"]
     reach = {("deepseek-r1", "dp-ep", 32, False): 226.0}
-    assert beyond_measured(dep(32, 32 * 347), "deepseek-r1", reach, gb200) == (347.0, 226.0)
+    assert beyond_measured(dep(32, 32 * 347), "deepseek-r1", reach, gb200) == (347.0, 226.0, False)
     assert beyond_measured(dep(32, 32 * 200), "deepseek-r1", reach, gb200) is None  # within: 200 <= 226
-    assert beyond_measured(dep(32, 32 * 200), "deepseek-r1", reach, b200) == (200.0, None)  # over 4 HGX nodes: none
-    assert beyond_measured(dep(64, 512), "deepseek-r1", reach, gb200) == (8.0, None)  # no run uses DEP64
+    assert beyond_measured(dep(32, 32 * 200), "deepseek-r1", reach, b200) == (
+        200.0,
+        None,
+        True,
+    )  # over 4 HGX nodes: none
+    assert beyond_measured(dep(64, 512), "deepseek-r1", reach, gb200) == (8.0, None, False)  # no run uses DEP64
     assert beyond_measured(dep(32, 32 * 347, "aggregated"), "deepseek-r1", reach, gb200) is None
 
 

@@ -175,16 +175,17 @@ def deployment_range(
     return d.tokens_per_s_per_gpu * low, d.tokens_per_s_per_gpu * high, band, cell_parts(gpus, 1.0 / d.tpot_s)
 
 
-def beyond_measured(d: Deployment, model_id: str, reach: dict, hw) -> tuple[float, float | None] | None:
+def beyond_measured(d: Deployment, model_id: str, reach: dict, hw) -> tuple[float, float | None, bool] | None:
     """For a disaggregated deployment on `hw` whose decode pool holds more sequences per GPU than any measured run of
     the same model with the same decode worker recipe (disaggregated.decode_reach, layouts.recipe_key): (its sequences
-    per GPU, the most measured, None where no run used that recipe); None within the measured recipes, or
-    aggregated."""
+    per GPU, the most measured, None where no run used that recipe; whether the worker spans scale-up domains); None
+    within the measured recipes, or aggregated."""
     if not d.feasible or d.serving != "disaggregated":
         return None
     per_gpu = d.decode.batch / d.decode.gpus_each
-    most = reach.get((model_id, *recipe_key(d.decode.parallelism, d.decode.gpus_each, hw)))
-    return None if most is not None and per_gpu <= most else (per_gpu, most)
+    key = recipe_key(d.decode.parallelism, d.decode.gpus_each, hw)
+    most = reach.get((model_id, *key))
+    return None if most is not None and per_gpu <= most else (per_gpu, most, key[2])
 
 
 def _band(points: Sequence[Point]) -> dict:

@@ -46,9 +46,8 @@ class RackCurve:
     # (frontier_check.deployment_range), None where the check holds no such runs; empty: none given
     ranges: tuple[tuple[float, float] | None, ...] = ()
     price_as_of: Mapping[str, str] = field(default_factory=dict)  # by price basis: the price's date
-    # per deployment: (decode sequences per GPU, the most any measured run decoded with that worker recipe, None: no
-    # run used it; whether the worker spans scale-up domains) where the decode pool goes beyond the measured recipes
-    # (frontier_check.beyond_measured, layouts.recipe_key), else None
+    # per deployment: frontier_check.beyond_measured's (decode sequences per GPU, the most any measured run decoded
+    # with that worker recipe or None, whether the worker spans scale-up domains) past the measured recipes, else None
     beyond: tuple[tuple[float, float | None, bool] | None, ...] = ()
 
     def beyond_of(self, i: int) -> tuple[float, float | None, bool] | None:
