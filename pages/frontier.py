@@ -546,11 +546,10 @@ if (
                 tuple(frontier_check.beyond_measured(d, model.id, reach, hw) for d in found[hid]),
             )  # fmt: skip
         )
-    measured = [
+    measured = [  # runs within the view's budget, single-node ones too: a layout may use fewer GPUs
         r
         for r in figs.measured_points(rows, model.id, isl, osl, rack_ids, [rack_precision], mtp, True)
-        if (r.layout == "disaggregated" or float(r.fields.get("n_gpus") or 0) > 8)
-        and float(r.fields.get("n_gpus") or 0) <= rack_gpus  # runs within the view's budget only
+        if float(r.fields.get("n_gpus") or 0) <= rack_gpus
     ]
     with box:
         if not any(c.feasible.any() for c in curves):
@@ -577,13 +576,16 @@ if (
         st.subheader(tr("fr_rack_ratio_h"))
         # a row per chip, a column per interactivity: narrow enough for a 900 px frame, every header whole (a
         # column per chip had cut 'Rubin NVL72 (announced): $ per' and 'GI') and every row shown
-        for table in (rack.rates_table(curves, tr), rack.ratio_table(curves, tr), rack.cost_table(curves, bases, tr)):
+        tables = rack.rates_table(curves, tr, measured), rack.ratio_table(curves, tr, measured)
+        for table in (*tables, rack.cost_table(curves, bases, tr)):
             formats = table.attrs["formats"]
             shown = {c: st.column_config.NumberColumn(format=formats[c], width=fmt.header_width(c)) if c in formats
                      else st.column_config.Column(width=max(map(fmt.header_width, [c, *table[c]])))
                      for c in table.columns}  # fmt: skip
             st.dataframe(table, hide_index=True, placeholder="—", column_config=shown, height="content")
         st.caption(tr("fr_rack_ratio_caption", basis=tr(f"fr_tier_{state.price_basis}")))
+        if measured:
+            st.caption(tr("fr_rack_measured_caption"))
         if beyond := rack.beyond_caption(curves, tr):
             st.caption(beyond)
         if tops := rack.ceilings(curves):

@@ -73,18 +73,53 @@ def frontier_runs(rows: Sequence[ServingMeasurement], profiles: dict[str, Effici
     for r in rows:
         if _usable(r, profiles):
             groups.setdefault(_group(r), []).append(r)
-    out = []
-    for runs in groups.values():
-        for r in runs:
-            x, y = r.interactivity_tokens_per_s_per_user, r.total_tokens_per_s_per_gpu
-            beaten = any(
-                (o.interactivity_tokens_per_s_per_user >= x and o.total_tokens_per_s_per_gpu > y)
-                or (o.interactivity_tokens_per_s_per_user > x and o.total_tokens_per_s_per_gpu >= y)
-                for o in runs
-            )
-            if not beaten:
-                out.append(r)
-    return out
+    return [r for runs in groups.values() for r in non_dominated(runs)]
+
+
+def non_dominated(runs: Sequence[ServingMeasurement]) -> list[ServingMeasurement]:
+    """The runs no other run beats: none at least as interactive with more (input + output) tokens/s per GPU, or
+    more interactive with as many (the measured Pareto frontier), in the order given."""
+
+    def beaten(r: ServingMeasurement) -> bool:
+        x, y = r.interactivity_tokens_per_s_per_user, r.total_tokens_per_s_per_gpu
+        return any(
+            (o.interactivity_tokens_per_s_per_user >= x and o.total_tokens_per_s_per_gpu > y)
+            or (o.interactivity_tokens_per_s_per_user > x and o.total_tokens_per_s_per_gpu >= y)
+            for o in runs
+        )
+
+    return [r for r in runs if not beaten(r)]
+
+
+@dataclass(frozen=True)
+class MeasuredAt:
+    """The measured frontier at a target interactivity: (input + output) tokens/s per GPU and the runs it is read
+    from: the two frontier runs around the target (log-log interpolation between them), or one (a frontier run at
+    the target, or the least interactive one where the target lies below it: that run meets the target)."""
+
+    tokens_per_s_per_gpu: float
+    runs: tuple[ServingMeasurement, ...]
+
+    @property
+    def interpolated(self) -> bool:
+        return len(self.runs) == 2
+
+
+def measured_at(runs: Sequence[ServingMeasurement], target_tok_s_per_user: float) -> MeasuredAt | None:
+    """The measured frontier of `runs` (one chip's like-for-like runs: non_dominated's) at a target tokens/s per
+    user (MeasuredAt); None above the most interactive run, or without runs with a finite throughput."""
+    ok = [r for r in runs if r.interactivity_tokens_per_s_per_user > 0 and r.total_tokens_per_s_per_gpu > 0]
+    front = sorted(non_dominated(ok), key=lambda r: r.interactivity_tokens_per_s_per_user)
+    if not front or target_tok_s_per_user > front[-1].interactivity_tokens_per_s_per_user:
+        return None
+    x = np.log([r.interactivity_tokens_per_s_per_user for r in front])
+    y = np.log([r.total_tokens_per_s_per_gpu for r in front])
+    t = math.log(target_tok_s_per_user)
+    i = int(np.searchsorted(x, t))  # front[i] is the first run at least as interactive as the target
+    if i == 0 or math.isclose(x[i], t, rel_tol=0.0, abs_tol=1e-12):
+        return MeasuredAt(front[i].total_tokens_per_s_per_gpu, (front[i],))
+    w = (t - x[i - 1]) / (x[i] - x[i - 1])
+    return MeasuredAt(float(np.exp(y[i - 1] + w * (y[i] - y[i - 1]))), (front[i - 1], front[i]))
 
 
 def check(
@@ -130,6 +165,31 @@ def measured_fastest(
         and r.interactivity_tokens_per_s_per_user > 0
     ]
     return max(runs, key=lambda r: r.interactivity_tokens_per_s_per_user, default=None)
+
+
+def runs_like(
+    rows: Sequence[ServingMeasurement],
+    model_id: str,
+    hardware_id: str,
+    weights: str,
+    isl: int,
+    osl: int,
+    max_gpus: int,
+    mtp: bool = False,
+) -> list[ServingMeasurement]:
+    """The measured runs (data/serving_measurements.csv) like a frontier question: this model on this chip with these
+    weights, these nominal request lengths, on at most max_gpus GPUs, with MTP or without it; any engine and layout
+    (measured_at's input)."""
+    return [
+        r
+        for r in rows
+        if r.model is not None
+        and r.hardware is not None
+        and (r.model.id, r.hardware.id, r.fields["weights"]) == (model_id, hardware_id, weights)
+        and (round(r.isl), round(r.osl)) == (isl, osl)
+        and r.mtp == mtp
+        and 0 < r.num_gpus <= max_gpus
+    ]
 
 
 def cell_parts(gpus: int, interactivity_tok_s_per_user: float) -> tuple[str, str]:

@@ -16,7 +16,7 @@ from .disaggregated import decode_reach, model_recipes
 from .economics import price_for
 from .engines import ENGINES
 from .fleet import Demand, Fleet, fleets
-from .frontier_check import beyond_measured, deployment_range, measured_fastest
+from .frontier_check import beyond_measured, deployment_range, measured_at, measured_fastest, runs_like
 from .layouts import MAX_BUDGET_GPUS, SERVING_MODES, Deployment, StepParts, best_deployment, decode_parts, recipe_key
 from .planner import MAX_BATCH_SEARCHED, FrontierPoint, frontier
 from .pool_correction import committed_check
@@ -24,7 +24,7 @@ from .precision import parse_format
 from .prices import CUSTOM, DEFAULT_BASIS, PRICE_BASES
 from .profiles import resolve_profile
 from .scenario import Scenario
-from .serving_calibration import load_serving_measurements
+from .serving_calibration import ServingMeasurement, load_serving_measurements
 from .speculative import MTP_ACCEPTANCE, MTP_K
 from .units import GB, ms
 
@@ -330,10 +330,13 @@ def search_dict(
     hw,
     band: tuple | None = None,
     parts: StepParts | None = None,
+    rows: Sequence[ServingMeasurement] = (),
 ) -> dict:
     """The layout search's JSON on chip `hw`: display units in the key names, null for unknown numbers; band:
-    measured_band's; parts: the decode pool's step decomposition (layouts.decode_parts)."""
+    measured_band's; parts: the decode pool's step decomposition (layouts.decode_parts); rows: the serving
+    measurements (data/serving_measurements.csv) the measured fields are read from."""
     hardware_id = hw.id
+    weights = parse_format(args.weights).name
     return {
         "model": model_id,
         "hardware": hardware_id,
@@ -371,12 +374,13 @@ def search_dict(
         "fastest_tokens_per_s_per_user": _num(1.0 / d.fastest_tpot_s),
         "fastest_tpot_ms": _num(d.fastest_tpot_s / ms),
         # and the most interactive measured run of the model on the chip with these weights within the budget
-        "measured_fastest": _measured(d, model_id, hardware_id, parse_format(args.weights).name)
-        if not d.feasible
-        else None,
+        "measured_fastest": _measured(rows, d, model_id, hardware_id, weights) if not d.feasible else None,
+        # the measured frontier at the target: runs like this question's (same lengths, weights, MTP or not, within
+        # the budget), interpolated between the two around the target (frontier_check.measured_at)
+        "measured_at_target": _measured_at(rows, d, args, model_id, hardware_id, weights),
         # the decode pool's sequences per GPU, and (disaggregated) the most any measured run of this model decoded on
         # the same worker layout (data/serving_measurements.csv): beyond it, the number extrapolates the recipes
-        **_reach(d, model_id, hw),
+        **_reach(rows, d, model_id, hw),
         # one decode instance's step as modelled, before the pool correction and MTP that tpot_ms adds
         "decode_step_ms": {k: _num(v / ms) for k, v in parts.parts_s.items()} if parts else None,
         "communication_share": _num(parts.communication_share) if parts else None,
@@ -384,14 +388,14 @@ def search_dict(
     }
 
 
-def _reach(d: Deployment, model_id: str, hw) -> dict:
+def _reach(rows: Sequence[ServingMeasurement], d: Deployment, model_id: str, hw) -> dict:
     """decode_sequences_per_gpu and decode_spans_scale_up_domains; for a disaggregated deployment
     measured_max_decode_sequences_per_gpu (null: no measured run used its decode worker recipe, layouts.recipe_key)
     and beyond_measured_recipes (frontier_check.beyond_measured)."""
     if not d.feasible:
         return {"decode_sequences_per_gpu": None, "decode_spans_scale_up_domains": None,
                 "measured_max_decode_sequences_per_gpu": None, "beyond_measured_recipes": None}  # fmt: skip
-    reach = decode_reach(load_serving_measurements())
+    reach = decode_reach(rows)
     key = recipe_key(d.decode.parallelism, d.decode.gpus_each, hw)
     disaggregated = d.serving == "disaggregated"
     most = reach.get((model_id, *key)) if disaggregated else None
@@ -403,20 +407,39 @@ def _reach(d: Deployment, model_id: str, hw) -> dict:
     }
 
 
-def _measured(d: Deployment, model_id: str, hardware_id: str, weights: str) -> dict | None:
-    """frontier_check.measured_fastest's run in the JSON's units, or None."""
-    r = measured_fastest(load_serving_measurements(), model_id, hardware_id, weights, d.max_gpus)
-    if r is None:
-        return None
+def _run(r: ServingMeasurement) -> dict:
+    """A measured run in the JSON's units."""
     return {
         "id": r.id,
         "tokens_per_s_per_user": r.interactivity_tokens_per_s_per_user,
+        "tokens_per_s_per_gpu": _num(r.total_tokens_per_s_per_gpu),
         "tpot_ms": _num(r.tpot_s / ms),
         "gpus": r.num_gpus,
         "engine": ENGINES.get(r.profile, (r.profile,))[0],
         "run_date": r.run_date or None,
         "context_tokens": round(r.isl),
         "output_tokens": round(r.osl),
+    }
+
+
+def _measured(rows, d: Deployment, model_id: str, hardware_id: str, weights: str) -> dict | None:
+    """frontier_check.measured_fastest's run in the JSON's units, or None."""
+    r = measured_fastest(rows, model_id, hardware_id, weights, d.max_gpus)
+    return None if r is None else _run(r)
+
+
+def _measured_at(rows, d: Deployment, args: argparse.Namespace, model_id: str, hardware_id: str, weights: str):
+    """The measured frontier at the target (frontier_check.measured_at over runs_like this question, within the
+    budget) in the JSON's units, with model / measured where a layout meets the target; None without such runs."""
+    runs = runs_like(rows, model_id, hardware_id, weights, args.context, args.output, d.max_gpus, bool(d.mtp_k))
+    m = measured_at(runs, 1000.0 / args.tpot_target_ms)
+    if m is None:
+        return None
+    return {
+        "tokens_per_s_per_gpu": _num(m.tokens_per_s_per_gpu),
+        "interpolated": m.interpolated,
+        "runs": [_run(r) for r in m.runs],
+        "model_over_measured": _num(d.tokens_per_s_per_gpu / m.tokens_per_s_per_gpu) if d.feasible else None,
     }
 
 
@@ -448,7 +471,8 @@ def _search_text(d: dict) -> str:
                 f"reached {m['tokens_per_s_per_user']:.1f} tok/s/user ({m['id']}: {m['engine']}, {m['gpus']} GPUs, "
                 f"{m['context_tokens']} / {m['output_tokens']} tokens, {m['run_date']}; data/serving_measurements.csv)"
             )
-        return f"{head}\nno layout: {why}\nlimited_by: {d['limited_by']}"
+        at = "".join(f"\n{k}: {v}" for k, v in _measured_at_rows(d))
+        return f"{head}\nno layout: {why}{at}\nlimited_by: {d['limited_by']}"
     lay = d["layout"]
     layout = lay["decode"]["label"] if d["serving"] == "aggregated" else (
         f"prefill {lay['prefill']['label']} + decode {lay['decode']['label']}"
@@ -470,6 +494,7 @@ def _search_text(d: dict) -> str:
         ("tokens_per_s_per_user", f"{d['tokens_per_s_per_user']:.1f}"),
         ("tokens_per_s_per_gpu", f"{d['tokens_per_s_per_gpu']:.1f} (input + output)"),
         *band,
+        *_measured_at_rows(d),
         ("output_tokens_per_s_per_gpu", f"{d['output_tokens_per_s_per_gpu']:.1f}"),
         *_parts_rows(d),
         ("usd_per_1M_tokens", usd + " (input + output)"),
@@ -479,6 +504,18 @@ def _search_text(d: dict) -> str:
         ),
     ]
     return head + "\n" + "\n".join(f"{k:<28} {v}" for k, v in rows)
+
+
+def _measured_at_rows(d: dict) -> list[tuple[str, str]]:
+    """The measured frontier at the target, in the text output: its value, the runs it is read from, model / measured."""
+    if (m := d["measured_at_target"]) is None:
+        return []
+    runs = [
+        f"{r['id']} ({r['tokens_per_s_per_user']:.1f} tok/s/user, {r['gpus']} GPUs, {r['engine']})" for r in m["runs"]
+    ]
+    how = f"interpolated between {runs[0]} and {runs[1]}" if m["interpolated"] else f"{runs[0]}, which meets the target"
+    ratio = f"; model / measured {m['model_over_measured']:.2f}" if m["model_over_measured"] is not None else ""
+    return [("measured at target", f"{m['tokens_per_s_per_gpu']:.1f} ({how}; data/serving_measurements.csv){ratio}")]
 
 
 def _reach_rows(d: dict) -> list[tuple[str, str]]:
@@ -530,6 +567,7 @@ def _scenario(args: argparse.Namespace, weights, kv, **more) -> Scenario:
 
 
 def _search_main(args: argparse.Namespace, fields: dict) -> int:
+    rows = load_serving_measurements()
     try:
         scenario = _scenario(args, fields["weights"], fields["kv"])
         d = best_deployment(
@@ -543,9 +581,7 @@ def _search_main(args: argparse.Namespace, fields: dict) -> int:
             serving=args.serving,
             mtp_k=args.mtp,
             mtp_acceptance=args.mtp_acceptance,
-            recipes=model_recipes(decode_reach(load_serving_measurements()), fields["model"].id)
-            if args.within_measured
-            else None,
+            recipes=model_recipes(decode_reach(rows), fields["model"].id) if args.within_measured else None,
         )
     except ValueError as e:
         flag = "--compute" if "compute precision" in str(e) else "--price-basis" if "basis" in str(e) else "input"
@@ -553,7 +589,7 @@ def _search_main(args: argparse.Namespace, fields: dict) -> int:
         return 2
     band = measured_band(d, fields["model"], fields["hardware"], fields["profile"])
     parts = decode_parts(fields["model"], fields["hardware"], scenario, fields["profile"], d)
-    out = search_dict(d, args, fields["model"].id, fields["hardware"], band, parts) | price_fields(
+    out = search_dict(d, args, fields["model"].id, fields["hardware"], band, parts, rows) | price_fields(
         fields["hardware"], scenario
     )
     print(json.dumps(out, indent=2) if args.json else _search_text(out))

@@ -14,6 +14,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from tpot_model.economics import usd_per_1M_tokens
+from tpot_model.frontier_check import MeasuredAt, measured_at, non_dominated
 from tpot_model.layouts import MAX_BUDGET_GPUS, Deployment
 from tpot_model.serving import at_interactivity
 
@@ -141,14 +142,18 @@ def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: 
             marker={"size": 6, "symbol": ["star" if d.serving == "disaggregated" else "circle" for d in ds]},
             hovertext=[_hover(c, int(i), tr) for i in shown], hoverinfo="text",
         )  # fmt: skip
-    by_hw: dict[str, list] = {}
-    for r in measured:
-        if math.isfinite(r.total_tokens_per_s_per_gpu) and r.total_tokens_per_s_per_gpu > 0:
-            by_hw.setdefault(r.fields["hardware_id"], []).append(r)
-    for hid, rows in sorted(by_hw.items()):
+    for hid, rows in by_chip(measured).items():
+        name = tr("fr_rack_measured", hw=hid.upper(), gpus=budget_gpus)
+        front = sorted(non_dominated(rows), key=lambda r: r.interactivity_tokens_per_s_per_user)
+        fig.add_scatter(  # the measured frontier the tables read off, joined (no legend entry: the markers' group)
+            x=[r.interactivity_tokens_per_s_per_user for r in front], y=[r.total_tokens_per_s_per_gpu for r in front],
+            mode="lines", name=name, line={"color": hardware_colour(hid), "dash": "dashdot", "width": 1},
+            opacity=0.7, legendgroup=f"measured-{hid}", showlegend=False, hoverinfo="skip",
+        )  # fmt: skip
         fig.add_scatter(
             x=[r.interactivity_tokens_per_s_per_user for r in rows], y=[r.total_tokens_per_s_per_gpu for r in rows],
-            mode="markers", name=tr("fr_rack_measured", hw=hid.upper()), legendrank=500,
+            mode="markers", name=name, legendrank=500,
+            legendgroup=f"measured-{hid}",
             marker={"size": 11, "symbol": "diamond-open", "color": hardware_colour(hid), "line": {"width": 2}},
             hovertext=[tr("fr_rack_hover_measured", id=r.id, engine=r.engine, date=r.run_date or "—",
                           parallelism=measured_layout(r.fields.get("parallelism", ""), tr), user=f"{r.interactivity_tokens_per_s_per_user:.1f}",
@@ -179,6 +184,25 @@ def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: 
     fig.add_annotation(text=tr(key), xref="paper", yref="paper", x=1.0, y=1.0, xanchor="right",
                        yanchor="bottom", yshift=14, showarrow=False, font={"size": 11, "color": "#555"})  # fmt: skip
     return fig
+
+
+def by_chip(measured: Sequence) -> dict[str, list]:
+    """The measured runs with a throughput, by hardware id, in the chart's order (CHIPS, then any other)."""
+    out: dict[str, list] = {}
+    for r in measured:
+        if math.isfinite(r.total_tokens_per_s_per_gpu) and r.total_tokens_per_s_per_gpu > 0:
+            out.setdefault(r.fields["hardware_id"], []).append(r)
+    order = {h: i for i, h in enumerate((*CHIPS, *PROJECTIONS))}
+    return dict(sorted(out.items(), key=lambda kv: (order.get(kv[0], len(order)), kv[0])))
+
+
+def measured_frontier(measured: Sequence) -> dict[str, tuple[MeasuredAt | None, ...]]:
+    """Each chip's measured frontier at RATIO_AT (frontier_check.measured_at over its runs drawn), by hardware id."""
+    return {hid: tuple(measured_at(rows, x) for x in RATIO_AT) for hid, rows in by_chip(measured).items()}
+
+
+def _value(m: MeasuredAt | None) -> float:
+    return m.tokens_per_s_per_gpu if m is not None else math.nan
 
 
 def rack_table(curves: Sequence[RackCurve], measured: Sequence) -> pd.DataFrame:
@@ -215,6 +239,13 @@ def rack_table(curves: Sequence[RackCurve], measured: Sequence) -> pd.DataFrame:
             "tok_s_per_gpu_in_plus_out": r.total_tokens_per_s_per_gpu, "output_tok_s_per_gpu": None,
             "tpot_ms": r.tpot_s * 1e3, "ttft_ms": None, "limited_by": None, "id": r.id,
         })  # fmt: skip
+    for hid, read in measured_frontier(measured).items():  # what the tables' measured rows read, and from which runs
+        for x, m in zip(RATIO_AT, read, strict=True):
+            rows.append({
+                "source": "measured_frontier_interpolated" if m is not None and m.interpolated else "measured_frontier",
+                "hardware": hid, "target_tok_s_per_user": x, "feasible": m is not None,
+                "tok_s_per_gpu_in_plus_out": _value(m), "id": " + ".join(r.id for r in m.runs) if m else None,
+            })  # fmt: skip
     return pd.DataFrame(rows)
 
 
@@ -223,27 +254,47 @@ def _at_columns(tr: Translator) -> list[str]:
     return [tr("fr_rack_col_at", x=f"{x:g}") for x in RATIO_AT]
 
 
-def rates_table(curves: Sequence[RackCurve], tr: Translator = EN) -> pd.DataFrame:
+def rates_table(curves: Sequence[RackCurve], tr: Translator = EN, measured: Sequence = ()) -> pd.DataFrame:
     """Each chip's tokens/s per GPU (input + output) at each of RATIO_AT, a row per chip (3 significant figures;
-    nan where it does not reach the target): a column per target, so the table is as narrow as four numbers, not
-    as wide as five chips' names. attrs["formats"]: the value columns' display format ('localized')."""
-    cols = _at_columns(tr)
-    rows = [{tr("fr_rack_col_rates"): c.name, **{col: float(round_significant(c.at(x), 3))
-             for col, x in zip(cols, RATIO_AT, strict=True)}} for c in curves]  # fmt: skip
+    nan where it does not reach the target), and under a chip with measured runs its measured frontier's
+    (measured_frontier; nan above its most interactive run): a column per target, so the table is as narrow as four
+    numbers, not as wide as five chips' names. attrs["formats"]: the value columns' display format ('localized')."""
+    cols, read = _at_columns(tr), measured_frontier(measured)
+
+    def row(name: str, values) -> dict:
+        return {
+            tr("fr_rack_col_rates"): name,
+            **dict(zip(cols, map(float, round_significant(np.array(values), 3)), strict=True)),
+        }
+
+    rows = []
+    for c in curves:
+        rows.append(row(c.name, [c.at(x) for x in RATIO_AT]))
+        if c.hardware_id in read:
+            rows.append(row(tr("fr_rack_row_measured", name=c.name), [_value(m) for m in read[c.hardware_id]]))
     table = pd.DataFrame(rows, columns=[tr("fr_rack_col_rates"), *cols])
     table.attrs["formats"] = dict.fromkeys(cols, "localized")
     return table
 
 
-def ratio_table(curves: Sequence[RackCurve], tr: Translator = EN) -> pd.DataFrame:
+def ratio_table(curves: Sequence[RackCurve], tr: Translator = EN, measured: Sequence = ()) -> pd.DataFrame:
     """The rack-scale advantage at each of RATIO_AT: GB200's tokens/s per GPU over each scale-out chip's (the
-    iso-interactivity ratio, 2 decimals; nan where either does not reach the target), a row per scale-out chip.
+    iso-interactivity ratio, 2 decimals; nan where either does not reach the target), a row per scale-out chip, and
+    under it the same of their measured frontiers (measured_frontier) where both chips have measured runs.
     attrs["formats"]: the value columns' ('%.2f': 2 read '2' beside 1.28)."""
     by_id = {c.hardware_id: c for c in curves}
-    rack, cols = by_id.get(RACK), _at_columns(tr)
-    rows = [{tr("fr_rack_col_advantage"): tr("fr_rack_col_ratio", rack=rack.name, other=by_id[hid].name),
-             **{col: round(rack.at(x) / by_id[hid].at(x), 2) for col, x in zip(cols, RATIO_AT, strict=True)}}
-            for hid in SCALE_OUT if rack is not None and hid in by_id]  # fmt: skip
+    rack, cols, read = by_id.get(RACK), _at_columns(tr), measured_frontier(measured)
+
+    def row(name: str, values) -> dict:
+        return {tr("fr_rack_col_advantage"): name, **{col: round(v, 2) for col, v in zip(cols, values, strict=True)}}
+
+    rows = []
+    for hid in (h for h in SCALE_OUT if rack is not None and h in by_id):
+        name = tr("fr_rack_col_ratio", rack=rack.name, other=by_id[hid].name)
+        rows.append(row(name, [rack.at(x) / by_id[hid].at(x) for x in RATIO_AT]))
+        if RACK in read and hid in read:
+            ratios = [_value(a) / _value(b) for a, b in zip(read[RACK], read[hid], strict=True)]
+            rows.append(row(tr("fr_rack_row_measured", name=name), ratios))
     table = pd.DataFrame(rows, columns=[tr("fr_rack_col_advantage"), *cols])
     table.attrs["formats"] = dict.fromkeys(cols, "%.2f")
     return table
