@@ -88,7 +88,16 @@ st.markdown(tr("meth_ref_measured", profile=profile))
 st.table(figs.display(figs.measured_data(refs, measured, tr), tr), hide_index=True)
 st.markdown(figs.measured_notes(refs, tr))
 st.markdown(tr("meth_ref_collectives", profile=profile))
-st.table(figs.display(figs.collective_data(refs, cache.hardware(), cache.models(), est.profile), tr), hide_index=True)
+collectives = refs["collectives"]
+st.table(
+    figs.display(
+        figs.collective_data(refs, cache.hardware(), cache.models(), est.profile),
+        tr,
+        measured_on=collectives["hardware_label"],
+        modelled_on=cache.hardware()[collectives["hardware"]].name,
+    ),
+    hide_index=True,
+)
 st.caption(tr("meth_ref_collectives_note", source=refs["collectives"]["source"]))
 
 render(figs.limit_blocks(tr))

@@ -77,7 +77,9 @@ def test_page_inputs_parse_and_round_trip():
         ("fr_tier", "cheap", "hyperscaler"),
         ("fr_k", "2.5", str(speculative.MTP_K)),
         ("fr_accept", "1.5", str(speculative.MTP_ACCEPTANCE)),
-        ("fr_mtp", "yes", "False"),
+        ("fr_mtp", "yes", "0"),  # the default as the link writes it (the notice read `False`)
+        ("fr_log", "maybe", "1"),
+        ("fr_rack_recipes", "true", "0"),
         ("fr_rack_gpus", "0", "72"),  # issue 18: the rack-scale view's budget, 1 .. 1024 whole GPUs
         ("fr_rack_gpus", "2048", "72"),
         ("fr_rack_gpus", "7.5", "72"),

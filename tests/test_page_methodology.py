@@ -202,6 +202,9 @@ def test_page_renders(lang):
     alltoall = at.table[2].value  # DeepEP's cross-node timings beside the typical profile's: 8-18 % above
     assert alltoall.iloc[:, 0].tolist() == [16, 32, 64, 128, 256]
     assert alltoall.iloc[:, -1].between(1.0, 1.2).all(), alltoall
+    # the headers say on what each side ran: DeepEP on H800 nodes, the tool on the catalog's H100 SXM
+    assert tr("meth_col_measured_alltoall_us", measured_on="H800 + ConnectX-7 400 Gb/s per GPU") in alltoall.columns
+    assert tr("meth_col_tool_alltoall_us", modelled_on="NVIDIA H100 SXM5 80GB") in alltoall.columns
     at.session_state["methodology.operators_open"] = True
     at.run()
     assert not at.exception and len(at.dataframe) == 1

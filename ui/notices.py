@@ -201,15 +201,15 @@ def power_text(est, tr: Translator, tokens_per_s_per_gpu: float | None = None) -
     per_mw = per_gpu * 1e6 / all_in_w  # economics.tokens_per_s_per_mw
     if per_mw != per_mw:
         return fmt.device_text("m_tokens_per_mw_none", est.hardware, tr)
+    what_if = not bool(est.fits) and tokens_per_s_per_gpu is None  # a rate at the scenario: a what-if
+    label = tr("if_fitted_label", label=tr("m_tokens_per_mw")) if what_if else tr("m_tokens_per_mw")
     mw = tr.sentences(
         [  # zh-TW: the full-width bracket follows without a space
-            f"{tr('m_tokens_per_mw')}{tr('label_colon')}{fmt.rate(per_mw)}",
+            f"{label}{tr('label_colon')}{fmt.rate(per_mw)}",
             tr("j_all_in", j=fmt.number(all_in_w / per_gpu) if per_gpu > 0 else "n/a"),
         ]
     )
-    if not bool(est.fits) and tokens_per_s_per_gpu is None:  # a rate at the scenario: a what-if
-        return f":gray[{mw} ({tr('if_fitted')})]"
-    return mw
+    return f":gray[{mw}]" if what_if else mw
 
 
 def served_basis(served: planner.FrontierPoint, target_s: float, tr: Translator, price_known: bool) -> None:

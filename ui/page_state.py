@@ -203,6 +203,10 @@ def parse_frontier_query(
         if (text := r.choice(key, allowed, getattr(d, name))) is not None:
             values[name] = text
 
+    def flag(key: str, name: str) -> None:  # '0' / '1' in the link; the notice names the default as a link writes it
+        if (text := r.choice(key, ("0", "1"), "1" if getattr(d, name) else "0")) is not None:
+            values[name] = text == "1"
+
     def many(key: str, name: str, allowed: Collection[str]) -> None:
         if (text := r.text(key)) is not None:
             items = tuple(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
@@ -226,16 +230,13 @@ def parse_frontier_query(
     number("fr_target", "target", 1.0, fr.MAX_TARGET)
     choice("fr_tier", "tier", fr.TIERS)
     number("fr_usd", "usd", 0.01, fr.MAX_USD)
-    choice("fr_mtp", "mtp", ("0", "1"))
+    flag("fr_mtp", "mtp")
     number("fr_k", "k", fr.K_RANGE[0], fr.K_RANGE[1], integer=True)
     number("fr_accept", "acceptance", 0.0, 0.99)
-    choice("fr_log", "log", ("0", "1"))
-    choice("fr_disagg", "disagg", ("0", "1"))
+    flag("fr_log", "log")
+    flag("fr_disagg", "disagg")
     number("fr_rack_gpus", "rack_gpus", 1, rack.MAX_BUDGET, integer=True)
-    choice("fr_rack_recipes", "rack_recipes", ("0", "1"))
-    for flag in ("mtp", "log", "disagg", "rack_recipes"):
-        if flag in values:
-            values[flag] = values[flag] == "1"
+    flag("fr_rack_recipes", "rack_recipes")
     return FrontierInputs(**{**d.__dict__, **values}), r.notices
 
 

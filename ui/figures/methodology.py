@@ -988,8 +988,9 @@ def _number(v: float) -> str:
     return f"{v:,.4g}".replace("-", "−") if math.isfinite(v) else "—"
 
 
-def display(df: pd.DataFrame, tr: Translator = EN) -> Styler:
-    """A reference table for st.table, with translated column headers (keys meth_col_<column>), its numbers kept
-    (right-aligned) and printed with their own decimals (a static table printed '16.0000' and '-0.3700')."""
-    out = df.rename(columns={c: tr(f"meth_col_{c}") for c in df.columns})
+def display(df: pd.DataFrame, tr: Translator = EN, **fields) -> Styler:
+    """A reference table for st.table, with translated column headers (keys meth_col_<column>, filled with `fields`),
+    its numbers kept (right-aligned) and printed with their own decimals (a static table printed '16.0000' and
+    '-0.3700')."""
+    out = df.rename(columns={c: tr(f"meth_col_{c}", **fields) for c in df.columns})
     return out.style.format({c: _number for c in out.columns if out[c].dtype.kind == "f"})
