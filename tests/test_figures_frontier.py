@@ -240,6 +240,10 @@ def test_tokens_per_mw_curve():
     ok = np.asarray(e.fits)
     assert np.allclose(decode(curve.y), np.asarray(e.output_tokens_per_s_per_gpu)[ok] * 1e6 / 2090.0, rtol=1e-12)
     assert fig.layout.yaxis.title.text == "Output tokens/s per MW"
+    # one series, and still the legend below the plot (at the right it left a 900 px embed's plot ~370 px wide)
+    assert fig.layout.legend.orientation == "h" and fig.layout.legend.y < 0
+    main = figs.frontier_figure([s], [])
+    assert main.layout.legend.orientation == "h" and main.layout.legend.y < 0
 
 
 # --------------------------------------------------------------------------------------------------- validation

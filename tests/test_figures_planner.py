@@ -313,6 +313,8 @@ def test_layout_figure_and_csv_state_the_choice_and_the_inputs():
     fig = figs.layout_figure(d)
     used = sum(t.x[0] for t in fig.data if t.name != EN("pl_pool_unused"))
     assert used == d.gpus_used and sum(t.x[0] for t in fig.data) == 72
+    assert fig.layout.legend.orientation == "h" and fig.layout.legend.y < 0  # below the bar (it sat top-right)
+    assert fig.layout.legend.traceorder == "normal"  # prefill, decode, unused: the bar's own order
     t = figs.layout_table(d, serving_searched="best", usable_bytes=1e11, usable_basis="reported")
     assert set(t["max_gpus"]) == {72} and set(t["serving_searched"]) == {"best"} and set(t["tpot_target_ms"]) == {50}
     assert t["pool_gpus"].sum() == d.gpus_used

@@ -14,7 +14,7 @@ from tpot_model.fleet import Demand, Fleet
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import Figure, hardware_colour, round_significant, style
+from .common import Figure, hardware_colour, legend_placement, round_significant, style
 
 
 def capacity_table(fleets: Sequence[Fleet], demand: Demand, names: dict[str, str]) -> pd.DataFrame:
@@ -127,11 +127,9 @@ def tco_figure(b: TcoBreakdown, *, device: str = "gpu", tr: Translator = EN) -> 
     ):
         fig.add_bar(x=[fmt.device_text("ec_tco_bar", device, tr)], y=[value], name=tr(f"ec_tco_{part}"),
                     marker={"color": colour}, hovertemplate=f"{tr(f'ec_tco_{part}')}: $%{{y:.3f}}<extra></extra>")  # fmt: skip
-    fig.update_layout(barmode="stack", height=360)
     fig.update_yaxes(tickprefix="$")  # dollars on the axis, as on the page's other $ charts
-    return style(
-        fig, fmt.device_text("ec_tco_title", device, tr), "", fmt.device_text("ec_axis_usd_gpu_hour", device, tr)
-    )
+    style(fig, fmt.device_text("ec_tco_title", device, tr), "", fmt.device_text("ec_axis_usd_gpu_hour", device, tr))
+    return fig.update_layout(barmode="stack", **legend_placement(fig, 360, side_max=0))  # legend below, as elsewhere
 
 
 def revenue_table(r: Revenue, hw_id: str, basis: str, as_of: str) -> pd.DataFrame:
@@ -205,9 +203,10 @@ def revenue_frontier_figure(
         )  # fmt: skip
     fig.update_xaxes(type="log")
     fig.update_yaxes(tickprefix="$")
-    return style(
+    style(
         fig,
         fmt.device_text("ec_rf_title", device, tr, hw=name),
         tr("ec_rf_axis_x"),
         fmt.device_text("ec_axis_usd_gpu_hour", device, tr),
     )
+    return fig.update_layout(**legend_placement(fig, 440, side_max=0))  # the legend below the plot, as elsewhere

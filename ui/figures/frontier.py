@@ -445,7 +445,8 @@ def frontier_figure(series: Sequence[Series], points, *, y: str = "output", isl:
         fmt.device_text(f"fr_axis_tps_gpu_{y}", device, tr),
         log_y=log_y,
     )
-    fig.update_layout(**legend_placement(fig, 540))  # many series: the legend goes below the plot
+    # below the plot, however few the series: a column at the right left a 900 px embed's plot ~370 px wide
+    fig.update_layout(**legend_placement(fig, 540, side_max=0))
     fig.update_xaxes(rangemode="tozero")
     fig.update_yaxes(rangemode="tozero") if not log_y else fig.update_yaxes(y_log_ticks(fig, prefixed=True))
     return fig
@@ -513,7 +514,7 @@ def per_mw_figure(series: Sequence[Series], points, all_in_w: Mapping[str, float
 
     _measured_traces(fig, [r for r in points if r.layout != "disaggregated"], y_of, tr, unit)
     style(fig, tr(f"fr_mw_title_{y}"), tr("fr_axis_tps_user"), tr(f"fr_axis_tps_mw_{y}"), log_y=log_y)
-    fig.update_layout(**legend_placement(fig, 460))
+    fig.update_layout(**legend_placement(fig, 460, side_max=0))  # below, as the frontier's
     fig.update_xaxes(rangemode="tozero")
     fig.update_yaxes(rangemode="tozero") if not log_y else fig.update_yaxes(y_log_ticks(fig, prefixed=True))
     return fig

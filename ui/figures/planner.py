@@ -744,7 +744,9 @@ def layout_figure(d: Deployment, *, tr: Translator = EN) -> go.Figure:
             hovertemplate=tr("pl_hover_unused") + "<extra></extra>",
         )
     style(fig, tr("pl_layout_title", n=d.max_gpus), tr("pl_axis_gpus"), "")
-    fig.update_layout(barmode="stack", height=260, yaxis={"showticklabels": False}, legend={"traceorder": "normal"})
+    place = legend_placement(fig, 260, side_max=0)  # below the bar, as the page's other charts (it sat top-right)
+    place["legend"]["traceorder"] = "normal"
+    fig.update_layout(barmode="stack", yaxis={"showticklabels": False}, **place)
     fig.update_xaxes(range=[0, d.max_gpus])
     return fig
 
