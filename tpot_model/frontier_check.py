@@ -30,6 +30,9 @@ WITHIN = 0.35  # the share of runs whose tokens/s per GPU the frontier gets with
 HIGH_FROM = 100.0  # tokens/s per user: the high-interactivity band
 NODE_GPUS = 8  # runs on more GPUs than one 8-GPU node: the multi-node / rack-scale band
 MIN_CELL_RUNS = 10  # a cell's range is given from this many runs the layout search reaches
+# measured_at: a run up to this much more interactive than a target below every run stands for it (it meets the
+# target; InferenceX's 1k/1k B200 TensorRT-LLM run at 26.4 tok/s per user for 25); further, nothing was measured there
+NEAR_RUN = 0.10
 
 
 @dataclass(frozen=True)
@@ -95,7 +98,8 @@ def non_dominated(runs: Sequence[ServingMeasurement]) -> list[ServingMeasurement
 class MeasuredAt:
     """The measured frontier at a target interactivity: (input + output) tokens/s per GPU and the runs it is read
     from: the two frontier runs around the target (log-log interpolation between them), or one (a frontier run at
-    the target, or the least interactive one where the target lies below it: that run meets the target)."""
+    the target, or the least interactive one where it is at most NEAR_RUN faster than a target below every run: it
+    meets the target, and stands for it)."""
 
     tokens_per_s_per_gpu: float
     runs: tuple[ServingMeasurement, ...]
@@ -107,18 +111,21 @@ class MeasuredAt:
 
 def measured_at(runs: Sequence[ServingMeasurement], target_tok_s_per_user: float) -> MeasuredAt | None:
     """The measured frontier of `runs` (one chip's like-for-like runs: non_dominated's) at a target tokens/s per
-    user (MeasuredAt); None above the most interactive run, or without runs with a finite throughput."""
+    user (MeasuredAt); None outside the runs' interactivities (below the least interactive by more than NEAR_RUN:
+    what the chip does there was not measured), or without runs with a finite throughput."""
     ok = [r for r in runs if r.interactivity_tokens_per_s_per_user > 0 and r.total_tokens_per_s_per_gpu > 0]
     front = sorted(non_dominated(ok), key=lambda r: r.interactivity_tokens_per_s_per_user)
-    if not front or target_tok_s_per_user > front[-1].interactivity_tokens_per_s_per_user:
+    t = target_tok_s_per_user
+    if not front or not (t <= front[-1].interactivity_tokens_per_s_per_user):
+        return None
+    if front[0].interactivity_tokens_per_s_per_user > t * (1.0 + NEAR_RUN):
         return None
     x = np.log([r.interactivity_tokens_per_s_per_user for r in front])
     y = np.log([r.total_tokens_per_s_per_gpu for r in front])
-    t = math.log(target_tok_s_per_user)
-    i = int(np.searchsorted(x, t))  # front[i] is the first run at least as interactive as the target
-    if i == 0 or math.isclose(x[i], t, rel_tol=0.0, abs_tol=1e-12):
+    i = int(np.searchsorted(x, math.log(t)))  # front[i] is the first run at least as interactive as the target
+    if i == 0 or math.isclose(x[i], math.log(t), rel_tol=0.0, abs_tol=1e-12):
         return MeasuredAt(front[i].total_tokens_per_s_per_gpu, (front[i],))
-    w = (t - x[i - 1]) / (x[i] - x[i - 1])
+    w = (math.log(t) - x[i - 1]) / (x[i] - x[i - 1])
     return MeasuredAt(float(np.exp(y[i - 1] + w * (y[i] - y[i - 1]))), (front[i - 1], front[i]))
 
 
@@ -186,7 +193,7 @@ def runs_like(
         if r.model is not None
         and r.hardware is not None
         and (r.model.id, r.hardware.id, r.fields["weights"]) == (model_id, hardware_id, weights)
-        and (round(r.isl), round(r.osl)) == (isl, osl)
+        and (r.isl, r.osl) == (isl, osl)
         and r.mtp == mtp
         and 0 < r.num_gpus <= max_gpus
     ]
