@@ -586,6 +586,9 @@ if (
         st.caption(tr("fr_rack_ratio_caption", basis=tr(f"fr_tier_{state.price_basis}")))
         if measured:
             st.caption(tr("fr_rack_measured_caption"))
+        names = {m.id: m.name for m in cache.models().values()}
+        if said := rack.ratio_check_caption(cache.disaggregated_check(), tr, names):
+            st.caption(said)
         if beyond := rack.beyond_caption(curves, tr):
             st.caption(beyond)
         if tops := rack.ceilings(curves):

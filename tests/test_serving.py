@@ -622,6 +622,33 @@ def test_frontier_check_is_like_for_like_and_what_calibrate_wrote():
     assert committed["high"]["unreached"] == committed["all"]["unreached"] > 0
 
 
+def test_rack_scale_advantage_against_the_measured_one_is_what_calibrate_wrote():
+    """The rack-scale advantage check: wherever InferenceX measured an NVL72 chip and its HGX counterpart like for
+    like (DeepSeek-R1, FP8 and NVFP4, 1k/1k, 1k/8k, 8k/1k; GB200 and B200), the layout search's GB200 / B200 within 72
+    GPUs against the measured frontiers' at 25 / 60 / 100 / 125 tok/s per user. By hand, FP8 1k/1k at 25: GB200
+    between IX-381 (12.09, 8,258.7) and IX-363 (37.03, 5,564.9), 6,392, over B200's IX-326 (26.43 meets 25), 4,231.3:
+    1.51. The committed summary is what the committed profiles and pool fit give."""
+    from tpot_model import frontier_check as fc
+    from tpot_model import pool_correction as pc
+
+    rows = sc.load_serving_measurements()
+    points = fc.ratio_check(rows, load_profiles()["typical"], pc.pool_fit("typical"))
+    at25 = next(p for p in points if (p.weights, p.isl, p.osl, p.target_tok_s_per_user) == ("fp8", 1024, 1024, 25.0))
+    w = math.log(25 / 12.09) / math.log(37.03 / 12.09)
+    assert at25.measured_ratio == pytest.approx(math.exp(math.log(8258.7) + w * math.log(5564.9 / 8258.7)) / 4231.3)
+    assert round(at25.measured_ratio, 2) == 1.51 and (at25.rack, at25.other) == ("gb200", "b200")
+    assert {(p.weights, p.isl, p.osl) for p in points} == {
+        (w, i, o) for w in ("fp8", "nvfp4") for i, o in ((1024, 1024), (1024, 8192), (8192, 1024))
+    }
+    assert all(p.target_tok_s_per_user in fc.RATIO_AT and p.model_ratio > 0 and p.measured_ratio > 0 for p in points)
+    committed = pc.read_check(sc.SERVING_MEASUREMENTS_PATH.with_name(pc.CHECK_NAME))["rack_ratio"]
+    assert committed == _approx(json.loads(json.dumps(fc.ratio_summary(points))))
+    ratios = sorted(p.ratio for p in points)
+    assert committed["within_count"] == sum(abs(r - 1) <= 0.35 for r in ratios) and committed["read_offs"] == len(
+        ratios
+    )
+
+
 def test_a_prefill_pool_is_checked_where_prompts_queued_for_it():
     """Little's law: prompts arriving per second x the median TTFT against twice what the pool's workers take in one
     step. 1K-token prompts (922 on average) at 8,000 input tokens/s on each of 8 GPUs arrive at 69.4 per second; one

@@ -159,9 +159,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     check["frontier"] = frontier_check.summary(
         frontier_check.check(serving_rows, fitted, lambda engine: pool_correction.PoolFit.from_summary(check, engine))
     )
+    check["rack_ratio"] = frontier_check.ratio_summary(
+        frontier_check.ratio_check(
+            serving_rows, fitted["typical"], pool_correction.PoolFit.from_summary(check, "typical")
+        )
+    )
     print("")
     print(disaggregated.format_summary(check))
     print(frontier_check.format_summary(check["frontier"]))
+    print(frontier_check.format_ratio_summary(check["rack_ratio"]))
     if args.dry_run:
         print(f"\ndry run: {path} not written")
         return 0

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .layouts import Deployment, choose, correction, layout_tables, recipe_key
+from .layouts import Deployment, choose, correction, deployment_curve, layout_tables, recipe_key
 from .pool_correction import NEUTRAL, PoolFit
 from .profiles import EfficiencyProfile
 from .scenario import Scenario
@@ -33,6 +33,9 @@ MIN_CELL_RUNS = 10  # a cell's range is given from this many runs the layout sea
 # measured_at: a run up to this much more interactive than a target below every run stands for it (it meets the
 # target; InferenceX's 1k/1k B200 TensorRT-LLM run at 26.4 tok/s per user for 25); further, nothing was measured there
 NEAR_RUN = 0.10
+RATIO_AT = (25.0, 60.0, 100.0, 125.0)  # tokens/s per user: the rack-scale advantage read off here (the rack view's too)
+# (rack-scale NVL72 chip, scale-out HGX chip) pairs whose advantage ratio_check sets against the measured one
+RATIO_PAIRS = (("gb200", "b200"), ("gb300", "b300"))
 
 
 @dataclass(frozen=True)
@@ -253,6 +256,94 @@ def beyond_measured(d: Deployment, model_id: str, reach: dict, hw) -> tuple[floa
     key = recipe_key(d.decode.parallelism, d.decode.gpus_each, hw)
     most = reach.get((model_id, *key))
     return None if most is not None and per_gpu <= most else (per_gpu, most, key[2])
+
+
+@dataclass(frozen=True)
+class RatioPoint:
+    """The rack-scale advantage (the rack chip's tokens/s per GPU over the scale-out chip's, each its best within the
+    budget) at one interactivity, by the layout search and by the two chips' measured frontiers (measured_at)."""
+
+    model_id: str
+    weights: str
+    isl: int
+    osl: int
+    rack: str
+    other: str
+    target_tok_s_per_user: float
+    model_ratio: float
+    measured_ratio: float
+
+    @property
+    def ratio(self) -> float:
+        """The model's advantage over the measured one."""
+        return self.model_ratio / self.measured_ratio
+
+
+def ratio_check(
+    rows: Sequence[ServingMeasurement], profile: EfficiencyProfile, pool: PoolFit, max_gpus: int = MAX_GPUS
+) -> list[RatioPoint]:
+    """For every model, weights and nominal request lengths measured MTP-free on both chips of a RATIO_PAIRS pair
+    within max_gpus (runs_like), at each of RATIO_AT where both measured frontiers read (measured_at): the layout
+    search's advantage within max_gpus (the runs' mean lengths, `profile` and its pool correction `pool`) against
+    the measured one."""
+    shapes = {(r.model.id, r.fields["weights"], r.isl, r.osl) for r in rows if r.model is not None and not r.mtp}
+    out = []
+    for model_id, weights, isl, osl in sorted(shapes, key=str):
+        for pair in RATIO_PAIRS:
+            runs = {hid: runs_like(rows, model_id, hid, weights, isl, osl, max_gpus) for hid in pair}
+            read = {hid: [measured_at(runs[hid], x) for x in RATIO_AT] for hid in pair}
+            both = [i for i, (a, b) in enumerate(zip(*read.values(), strict=True)) if a and b]
+            if not both:
+                continue
+            s = Scenario(weights=weights, kv_cache="fp8", context_tokens=round(isl * MEAN_LENGTH_FRACTION),
+                         output_tokens=round(osl * MEAN_LENGTH_FRACTION))  # fmt: skip
+            model = {}
+            for hid in pair:
+                r = runs[hid][0]
+                tables = layout_tables(r.model, r.hardware, s, profile, max_gpus=max_gpus, pool=pool)
+                model[hid] = [
+                    d.tokens_per_s_per_gpu if d.feasible else math.nan for d in deployment_curve(tables, RATIO_AT)
+                ]
+            rack, other = pair
+            for i in both:
+                model_ratio = model[rack][i] / model[other][i]
+                measured_ratio = read[rack][i].tokens_per_s_per_gpu / read[other][i].tokens_per_s_per_gpu
+                if math.isfinite(model_ratio):
+                    out.append(RatioPoint(model_id, weights, int(isl), int(osl), rack, other, RATIO_AT[i],
+                                          model_ratio, measured_ratio))  # fmt: skip
+    return out
+
+
+def ratio_summary(points: Sequence[RatioPoint]) -> dict:
+    """What data/disaggregated_check.json's ``rack_ratio`` holds: how many read-offs, how many of the model's
+    advantages sit within +-WITHIN of the measured, the median and 10th-90th percentiles of model / measured, and
+    every read-off."""
+    ratios = np.array([p.ratio for p in points])
+    return {
+        "method": "The rack-scale advantage (an NVL72 chip's tokens/s per GPU over an HGX chip's, each the layout "
+        "search's best within the budget, under the typical profile and its pool correction) against the same ratio of "
+        "the two chips' measured frontiers (frontier_check.measured_at), wherever both were measured like for like.",
+        "max_gpus": MAX_GPUS,
+        "within": WITHIN,
+        "read_offs": len(points),
+        "within_count": int(np.sum(np.abs(ratios - 1.0) <= WITHIN)),
+        "median_ratio": statistics.median(ratios.tolist()) if ratios.size else None,
+        "p10_ratio": float(np.percentile(ratios, 10)) if ratios.size else None,
+        "p90_ratio": float(np.percentile(ratios, 90)) if ratios.size else None,
+        "models": sorted({p.model_id for p in points}),
+        "points": [p.__dict__ | {"ratio": p.ratio} for p in points],
+    }
+
+
+def format_ratio_summary(s: dict) -> str:
+    """What calibrate prints of ratio_summary."""
+    if not s["read_offs"]:
+        return "the rack-scale advantage: no read-off measured on both chips"
+    return (
+        f"the rack-scale advantage against the measured one ({s['read_offs']} read-offs, within {s['max_gpus']} GPUs): "
+        f"model / measured median {s['median_ratio']:.2f} (10-90%: {s['p10_ratio']:.2f}-{s['p90_ratio']:.2f}), "
+        f"within +-{s['within']:.0%}: {s['within_count']}"
+    )
 
 
 def _band(points: Sequence[Point]) -> dict:

@@ -14,18 +14,18 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from tpot_model.economics import usd_per_1M_tokens
-from tpot_model.frontier_check import MeasuredAt, measured_at, non_dominated
+from tpot_model.frontier_check import RATIO_AT, MeasuredAt, measured_at, non_dominated
 from tpot_model.layouts import MAX_BUDGET_GPUS, Deployment
 from tpot_model.serving import at_interactivity
 
 from .. import fmt
 from ..i18n import EN, Translator
 from .common import Figure, hardware_colour, legend_placement, measured_layout, round_significant, style, y_log_ticks
+from .frontier import io_label
 
 CHIPS = ("gb200", "b200", "mi355x")  # rack-scale NVL72, scale-out HGX, scale-out AMD
 PROJECTIONS = ("vr200", "mi455x")  # announced next generation: vendor figures, drawn dashed
 RACK, SCALE_OUT = "gb200", ("b200", "mi355x")  # the ratio's numerator and denominators
-RATIO_AT = (25.0, 60.0, 100.0, 125.0)  # tokens/s per user
 BUDGET_GPUS = 72  # the default budget: one NVL72 rack (the page's input, fr_rack_gpus in the URL)
 MAX_BUDGET = MAX_BUDGET_GPUS
 # targets searched, tokens/s per user: a log grid and the table's read-offs themselves (a curve that ends between two
@@ -360,6 +360,27 @@ def check_caption(check: Mapping, tr: Translator = EN, engine: str | None = None
               alpha=f"{fit['decode_attention_factor']:.2f}",
               decode_cv=fmt.pct(check["decode_median_abs_tpot_error_corrected_loco"], 0),
               prefill_cv=fmt.pct(check["prefill_median_abs_rate_error_corrected_loco"], 0))  # fmt: skip
+
+
+def ratio_check_caption(check: Mapping, tr: Translator = EN, names: Mapping[str, str] | None = None) -> str | None:
+    """How far the rack-scale advantage is from the measured one (calibrate's ``rack_ratio``): what was measured on
+    both chips (each model by `names`, its weights and request lengths), the read-offs, the median model / measured
+    and the count within +-35 %; None without any."""
+    r = (check or {}).get("rack_ratio")
+    if not r or not r["read_offs"]:
+        return None
+    points, names = r["points"], names or {}
+    what = tr.join(
+        [
+            tr("fr_rack_ratio_check_item", model=names.get(m, m),
+               weights=tr.join(sorted({p["weights"].upper() for p in points if p["model_id"] == m})),
+               io=tr.join(sorted({io_label(p["isl"], p["osl"]) for p in points if p["model_id"] == m})))
+            for m in r["models"]
+        ]
+    )  # fmt: skip
+    return tr("fr_rack_ratio_check", what=what, n=r["read_offs"], median=f"{r['median_ratio']:.2f}",
+              p10=f"{r['p10_ratio']:.2f}", p90=f"{r['p90_ratio']:.2f}", within=r["within_count"], gpus=r["max_gpus"],
+              targets=tr.join([f"{x:g}" for x in RATIO_AT]))  # fmt: skip
 
 
 def frontier_check_caption(check: Mapping, tr: Translator = EN) -> str | None:
