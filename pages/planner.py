@@ -416,6 +416,20 @@ def layout_section() -> None:
             if far[1] is not None
             else fmt.device_text("pl_layout_beyond_new", hw, tr, seqs=fmt.integer(far[0]), layout=layout)
         )
+    runs = frontier_check.runs_like(cache.serving_measurements(), model.id, hw.id, scenario.weights.name,
+                                    scenario.context_tokens, scenario.output_tokens, budget)  # fmt: skip
+    if (m := frontier_check.measured_at(runs, 1.0 / target_s)) is not None:  # the measured frontier, beside it
+        said = [tr("pl_measured_run", id=r.id, x=fmt.rate(r.interactivity_tokens_per_s_per_user), gpus=r.num_gpus)
+                for r in m.runs]  # fmt: skip
+        st.caption(
+            tr.sentences([
+                tr("pl_layout_measured_at", tps=fmt.rate(m.tokens_per_s_per_gpu), hw=fmt.chip(hw, tr, short=True),
+                   how=tr("pl_measured_between", a=said[0], b=said[1]) if m.interpolated
+                   else tr("pl_measured_meets", a=said[0])),
+                *([tr("pl_layout_measured_ratio", ratio=f"{d.tokens_per_s_per_gpu / m.tokens_per_s_per_gpu:.2f}")]
+                  if d.feasible else []),
+            ])
+        )  # fmt: skip
     if not d.feasible:
         st.warning(
             tr(f"pl_layout_none_{d.limited_by}", budget=budget, hw=hw.name, model=model.name,

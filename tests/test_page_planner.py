@@ -618,3 +618,33 @@ def test_layout_says_when_its_decode_pool_goes_beyond_the_measured_recipes(tr):
     said = (tr("pl_layout_beyond", seqs=fmt.integer(far[0]), most=fmt.integer(far[1]), layout=layout)
             if far[1] is not None else tr("pl_layout_beyond_new", seqs=fmt.integer(far[0]), layout=layout))  # fmt: skip
     assert said in captions, (said, captions)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_layout_sets_the_measured_frontier_at_the_target_beside_it(lang):
+    """The layout search's caption names the measured frontier at the target (frontier_check.measured_at over the
+    runs like the sidebar's scenario within the budget): DeepSeek-R1 FP8 1k/1k on GB200 at 40 ms (25 tok/s per user)
+    within 72 GPUs, 6,392 tokens/s per GPU between IX-381 and IX-363, and the chosen layout's rate over it; within 8
+    GPUs on B200 no run is near 25 tok/s per user (the least interactive single-node run is at 35.7): no caption."""
+    import math
+
+    tr = Translator(lang)
+    q = dict(model="deepseek-r1", weights="fp8", kv="fp8", context="1024", output="1024", planner_target_ms="40",
+             planner_section="gpus", lang=lang)  # fmt: skip
+    at = run_page("planner", hardware="gb200", planner_max_gpus="72", **q)
+    assert not at.exception, at.exception
+    (said,) = [c.value for c in at.caption if "IX-381" in c.value]
+    w = math.log(25 / 12.09) / math.log(37.03 / 12.09)
+    tps = math.exp(math.log(8258.7) + w * math.log(5564.9 / 8258.7))
+    assert (
+        fmt.rate(tps) in said
+        and "IX-363" in said
+        and said.startswith(tr("pl_layout_measured_at", tps="", how="", hw="")[:6])
+    )
+    s = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8")
+    m, hw = load_model_catalog()["deepseek-r1"], load_hardware_catalog()["gb200"]
+    d = lo.best_deployment(m, hw, s, resolve_profile("typical"), max_gpus=72, tpot_target_s=0.040)
+    assert said.endswith(tr("pl_layout_measured_ratio", ratio=f"{d.tokens_per_s_per_gpu / tps:.2f}"))
+    at = run_page("planner", hardware="b200", planner_max_gpus="8", **q)
+    lead = tr("pl_layout_measured_at", tps="", how="", hw="")[:6]
+    assert not at.exception and not [c.value for c in at.caption if c.value.startswith(lead)]
