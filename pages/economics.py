@@ -78,7 +78,8 @@ if (controls_box := controls.page_controls(tr, lazy=True)) is not None:
         c[2].caption(fmt.target(tpot_ms * ms, tr))  # the same target as tokens/s per user
         c = st.columns([1, 1, 3])
         c[0].number_input(tr("ec_peak"), 1.0, 20.0, step=0.1, key="econ.peak", persist_state="session")
-        c[1].number_input(tr("ec_util"), 0.05, 1.0, step=0.05, key="econ.util", persist_state="session")
+        c[1].number_input(tr("ec_util"), 0.05, 1.0, step=0.05, key="econ.util", persist_state="session",
+                          help=tr("ec_util_help"))  # fmt: skip
         c[2].multiselect(
             tr("ec_chips"), list(catalog), format_func=lambda h: fmt.chip(catalog[h], tr, short=True), key="econ.chips",
             max_selections=8, persist_state="session",
