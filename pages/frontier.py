@@ -576,14 +576,16 @@ if (
         st.subheader(tr("fr_rack_ratio_h"))
         # a row per chip, a column per interactivity: narrow enough for a 900 px frame, every header whole (a
         # column per chip had cut 'Rubin NVL72 (announced): $ per' and 'GI') and every row shown
-        tables = rack.rates_table(curves, tr, measured), rack.ratio_table(curves, tr, measured)
-        for table in (*tables, rack.cost_table(curves, bases, tr)):
+        costs = rack.cost_table(curves, bases, tr)
+        for table in (rack.rates_table(curves, tr, measured), rack.ratio_table(curves, tr, measured), costs):
             formats = table.attrs["formats"]
             shown = {c: st.column_config.NumberColumn(format=formats[c], width=fmt.header_width(c)) if c in formats
                      else st.column_config.Column(width=max(map(fmt.header_width, [c, *table[c]])))
                      for c in table.columns}  # fmt: skip
             st.dataframe(table, hide_index=True, placeholder="—", column_config=shown, height="content")
         st.caption(tr("fr_rack_ratio_caption", basis=tr(f"fr_tier_{state.price_basis}")))
+        if said := rack.unpriced_caption(costs, bases, tr):
+            st.caption(said)
         if measured:
             st.caption(tr("fr_rack_measured_caption"))
         names = {m.id: m.name for m in cache.models().values()}

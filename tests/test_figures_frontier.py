@@ -423,6 +423,14 @@ def test_rack_csv_carries_each_price_basis_and_its_cost():
         want = [usd * 1e6 / (d.tokens_per_s_per_gpu * 3600) for d in ds]
         assert list(table[f"usd_per_1M_tokens_{b}"]) == pytest.approx(want, rel=1e-12)
     assert "usd_per_gpu_hour_neocloud" not in table.columns
+    # the $ table: a row per basis the chip has a price on; the others named under it, not rows of dashes
+    bases = ["on_demand", "hyperscaler", "neocloud"]
+    costs = rack.cost_table([curve, rack.RackCurve("vr200", "Rubin", True, curve.targets, ds, {})], bases)
+    assert list(costs[EN("fr_rack_col_basis")]) == [EN("fr_tier_on_demand"), EN("fr_tier_hyperscaler")]
+    assert rack.unpriced_caption(costs, bases) == EN(
+        "fr_rack_unpriced", items=f"{EN('fr_rack_unpriced_on', name='B200', bases=EN('fr_tier_neocloud'))}; Rubin"
+    )
+    assert rack.unpriced_caption(rack.cost_table([curve], bases[:2]), bases[:2]) is None
 
 
 def test_rack_csv_says_how_fast_an_unreached_target_could_go():

@@ -331,20 +331,39 @@ def ceilings(curves: Sequence[RackCurve]) -> list[tuple[str, float]]:
 
 
 def cost_table(curves: Sequence[RackCurve], bases: Sequence[str], tr: Translator = EN) -> pd.DataFrame:
-    """Each chip's $ per 1M input + output tokens at each of RATIO_AT, a row per chip and price basis (the bases in
-    the order given: the sidebar's first); nan where the chip does not reach the target or has no public price on
-    that basis; three significant figures each ($0.0512 beside $0.153 and $24.3: a row spans orders of magnitude,
-    and two decimals read $0.05 beside $0.15). attrs["formats"]: the value columns' ('localized')."""
+    """Each chip's $ per 1M input + output tokens at each of RATIO_AT, a row per chip and price basis it has a
+    public price on (the bases in the order given: the sidebar's first); nan where the chip does not reach the target;
+    three significant figures each ($0.0512 beside $0.153 and $24.3: a row spans orders of magnitude, and two
+    decimals read $0.05 beside $0.15). attrs["formats"]: the value columns' ('localized'); attrs["unpriced"]: the
+    (chip name, basis) pairs left out for want of a price (rows of dashes only)."""
     cols = _at_columns(tr)
-    rows = []
+    rows, unpriced = [], []
     for c in curves:
         for b in bases:
-            usd = [float(usd_per_1M_tokens(c.usd_per_gpu_hour.get(b, math.nan), c.at(x))) for x in RATIO_AT]
+            price = c.usd_per_gpu_hour.get(b, math.nan)
+            if not math.isfinite(price):
+                unpriced.append((c.name, b))
+                continue
+            usd = [float(usd_per_1M_tokens(price, c.at(x))) for x in RATIO_AT]
             rows.append({tr("fr_rack_col_usd"): c.name, tr("fr_rack_col_basis"): tr(f"fr_tier_{b}"),
                          **dict(zip(cols, round_significant(np.array(usd), 3).tolist(), strict=True))})  # fmt: skip
     table = pd.DataFrame(rows, columns=[tr("fr_rack_col_usd"), tr("fr_rack_col_basis"), *cols])
     table.attrs["formats"] = dict.fromkeys(cols, "localized")
+    table.attrs["unpriced"] = unpriced
     return table
+
+
+def unpriced_caption(table: pd.DataFrame, bases: Sequence[str], tr: Translator = EN) -> str | None:
+    """Which chips cost_table leaves out for want of a public price: on every basis ('Rubin NVL72 (announced)'), or on
+    the bases named; None when every chip has every price."""
+    by_chip: dict[str, list[str]] = {}
+    for name, b in table.attrs.get("unpriced", []):
+        by_chip.setdefault(name, []).append(b)
+    if not by_chip:
+        return None
+    items = [name if len(missing) == len(bases) else tr("fr_rack_unpriced_on", name=name,
+             bases=tr.join([tr(f"fr_tier_{b}") for b in missing])) for name, missing in by_chip.items()]  # fmt: skip
+    return tr("fr_rack_unpriced", items=tr.join(items, "clause_sep"))
 
 
 def check_caption(check: Mapping, tr: Translator = EN, engine: str | None = None) -> str | None:
