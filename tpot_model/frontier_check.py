@@ -315,21 +315,16 @@ def ratio_check(
 
 
 def ratio_summary(points: Sequence[RatioPoint]) -> dict:
-    """What data/disaggregated_check.json's ``rack_ratio`` holds: how many read-offs, how many of the model's
-    advantages sit within +-WITHIN of the measured, the median and 10th-90th percentiles of model / measured, and
-    every read-off."""
-    ratios = np.array([p.ratio for p in points])
+    """What data/disaggregated_check.json's ``rack_ratio`` holds: over the read-offs (``all``, _band's: ``runs`` is
+    the read-offs), the median and 10th-90th percentiles of model / measured advantage and how many sit within
+    +-WITHIN; the models checked; every read-off."""
     return {
         "method": "The rack-scale advantage (an NVL72 chip's tokens/s per GPU over an HGX chip's, each the layout "
         "search's best within the budget, under the typical profile and its pool correction) against the same ratio of "
         "the two chips' measured frontiers (frontier_check.measured_at), wherever both were measured like for like.",
         "max_gpus": MAX_GPUS,
         "within": WITHIN,
-        "read_offs": len(points),
-        "within_count": int(np.sum(np.abs(ratios - 1.0) <= WITHIN)),
-        "median_ratio": statistics.median(ratios.tolist()) if ratios.size else None,
-        "p10_ratio": float(np.percentile(ratios, 10)) if ratios.size else None,
-        "p90_ratio": float(np.percentile(ratios, 90)) if ratios.size else None,
+        "all": _band(points),
         "models": sorted({p.model_id for p in points}),
         "points": [p.__dict__ | {"ratio": p.ratio} for p in points],
     }
@@ -337,16 +332,17 @@ def ratio_summary(points: Sequence[RatioPoint]) -> dict:
 
 def format_ratio_summary(s: dict) -> str:
     """What calibrate prints of ratio_summary."""
-    if not s["read_offs"]:
+    b = s["all"]
+    if b["median_ratio"] is None:
         return "the rack-scale advantage: no read-off measured on both chips"
     return (
-        f"the rack-scale advantage against the measured one ({s['read_offs']} read-offs, within {s['max_gpus']} GPUs): "
-        f"model / measured median {s['median_ratio']:.2f} (10-90%: {s['p10_ratio']:.2f}-{s['p90_ratio']:.2f}), "
-        f"within +-{s['within']:.0%}: {s['within_count']}"
+        f"the rack-scale advantage against the measured one ({b['runs']} read-offs, within {s['max_gpus']} GPUs): "
+        f"model / measured median {b['median_ratio']:.2f} (10-90%: {b['p10_ratio']:.2f}-{b['p90_ratio']:.2f}), "
+        f"within +-{s['within']:.0%}: {b['within']}"
     )
 
 
-def _band(points: Sequence[Point]) -> dict:
+def _band(points: Sequence[Point] | Sequence[RatioPoint]) -> dict:
     """n, the model-reaches-nothing count, and over the rest: median ratio, its 10th-90th percentiles, the count
     within +-WITHIN."""
     ratios = np.array([p.ratio for p in points if math.isfinite(p.ratio)])

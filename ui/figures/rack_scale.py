@@ -386,8 +386,9 @@ def ratio_check_caption(check: Mapping, tr: Translator = EN, names: Mapping[str,
     both chips (each model by `names`, its weights and request lengths), the read-offs, the median model / measured
     and the count within +-35 %; None without any."""
     r = (check or {}).get("rack_ratio")
-    if not r or not r["read_offs"]:
+    if not r or r["all"]["median_ratio"] is None:
         return None
+    b = r["all"]
     points, names = r["points"], names or {}
     what = tr.join(
         [
@@ -397,8 +398,8 @@ def ratio_check_caption(check: Mapping, tr: Translator = EN, names: Mapping[str,
             for m in r["models"]
         ]
     )  # fmt: skip
-    return tr("fr_rack_ratio_check", what=what, n=r["read_offs"], median=f"{r['median_ratio']:.2f}",
-              p10=f"{r['p10_ratio']:.2f}", p90=f"{r['p90_ratio']:.2f}", within=r["within_count"], gpus=r["max_gpus"],
+    return tr("fr_rack_ratio_check", what=what, n=b["runs"], median=f"{b['median_ratio']:.2f}",
+              p10=f"{b['p10_ratio']:.2f}", p90=f"{b['p90_ratio']:.2f}", within=b["within"], gpus=r["max_gpus"],
               targets=tr.join([f"{x:g}" for x in RATIO_AT]))  # fmt: skip
 
 
