@@ -94,7 +94,7 @@ st.table(
         figs.collective_data(refs, cache.hardware(), cache.models(), est.profile),
         tr,
         measured_on=collectives["hardware_label"],
-        modelled_on=cache.hardware()[collectives["hardware"]].name,
+        modelled_on=fmt.chip(cache.hardware()[collectives["hardware"]], tr, short=True),
     ),
     hide_index=True,
 )

@@ -156,6 +156,16 @@ def test_measured_points_selection(rows):
     assert figs.measured_points(rows, "llama-3.1-70b", 1024, 1024, ["h200"], ["fp8"], False) == []
 
 
+def test_measured_points_follow_the_curves_order(rows):
+    """The measured points' legend entries run in the order of the chips' curves (H200, B200, MI355X), not by id
+    (B200, H200, MI355X: review)."""
+    series = [_series(hid=h)[0] for h in ("h200", "b200", "mi355x")]
+    pts = figs.measured_points(rows, "deepseek-r1", 1024, 1024, ["h200", "b200", "mi355x"], ["fp8"], False, False)
+    fig = figs.frontier_figure(series, pts)
+    chips = [t.legendgroup.split("-")[1] for t in fig.data if (t.legendgroup or "").startswith("measured-")]
+    assert chips and chips == sorted(chips, key=["h200", "b200", "mi355x"].index) and chips[0] == "h200", chips
+
+
 def test_measured_traces_carry_the_measured_numbers(rows):
     s, _ = _series()
     pts = figs.measured_points(rows, "deepseek-r1", 1024, 1024, ["h200"], ["fp8"], False, disaggregated=False)

@@ -98,7 +98,7 @@ def test_sweep_and_unit_radios():
     fig = _fig(at, EN("ce_cost_title_context"))
     assert fig["layout"]["xaxis"]["title"]["text"] == EN("axis_context")
     at.radio(key="cost.cost_unit").set_value("tokens_per_usd").run()
-    fig = _fig(at, EN("ce_cost_title_context"))
+    fig = _fig(at, EN("ce_cost_title_per_usd_context"))  # tokens per $ is not a cost: its own title (review)
     assert fig["layout"]["yaxis"]["title"]["text"] == EN("ce_axis_tokens_per_usd")
     y = decode(fig["data"][0]["y"])
     assert np.all(np.diff(y) < 0)  # longer context: fewer tokens per dollar
@@ -116,7 +116,7 @@ def test_embed_holds_the_sweep_and_unit_while_their_section_is_closed():
     at.session_state["embed.page_controls"] = False
     at.run()
     assert not at.exception and not at.radio
-    fig = _fig(at, EN("ce_cost_title_context"))
+    fig = _fig(at, EN("ce_cost_title_per_usd_context"))
     assert fig["layout"]["yaxis"]["title"]["text"] == EN("ce_axis_tokens_per_usd")
 
 

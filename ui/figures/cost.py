@@ -195,7 +195,8 @@ def cost_curve(
         )
     d = Decor()
     _shade_not_fitting(d, x, fits, [cost_in(usd_per_1m_decode, unit), cost_in(usd_per_1m_with_prefill, unit)], tr)
-    title = tr("ce_cost_title_batch" if sweep == "batch" else "ce_cost_title_context")
+    per_usd = "_per_usd" if unit == "tokens_per_usd" else ""  # tokens per $ is not a cost per token: its own title
+    title = tr(f"ce_cost_title{per_usd}_{sweep}")
     style(fig, title, _x_title(sweep, tr), tr(f"ce_axis_{unit}"), log_x=True, log_y=True)
     d.xaxis.update(power_of_two_axis(x, tokens=sweep == "context"))
     ticks = log_ticks(cost_in(usd_per_1m_decode, unit), cost_in(usd_per_1m_with_prefill, unit), pad=0.1)

@@ -360,14 +360,16 @@ def _curve_traces(fig: go.Figure, s: Series, x: np.ndarray, yv: np.ndarray, tr: 
         )  # fmt: skip
 
 
-def _measured_traces(fig, points, y_of, tr: Translator, unit: str) -> None:
-    """One trace per hardware (single-node) and one per hardware for disaggregated runs: big markers, no line."""
+def _measured_traces(fig, points, y_of, tr: Translator, unit: str, series: Sequence[Series] = ()) -> None:
+    """One trace per hardware (single-node) and one per hardware for disaggregated runs: big markers, no line; in the
+    order of the chips' curves (`series`), any other chip after them."""
     groups: dict[tuple[str, bool], list] = {}
     for r in points:
         v = y_of(r)
         if math.isfinite(v) and v > 0:
             groups.setdefault((r.fields["hardware_id"], r.layout == "disaggregated"), []).append((r, v))
-    for (hid, disagg), items in sorted(groups.items()):
+    order = {h: i for i, h in enumerate(dict.fromkeys(s.hardware.id for s in series))}
+    for (hid, disagg), items in sorted(groups.items(), key=lambda kv: (order.get(kv[0][0], len(order)), kv[0])):
         colour = hardware_colour(hid)
         engines = ", ".join(sorted({engine_name(r) for r, _ in items}))
         name = tr("fr_measured_disagg" if disagg else "fr_measured", hw=hid.upper(), engines=engines)
@@ -435,7 +437,7 @@ def frontier_figure(series: Sequence[Series], points, *, y: str = "output", isl:
     unit = fmt.device_text("fr_unit_tps_gpu", device, tr)
     for s in series:
         _curve_traces(fig, s, s.interactivity, s.per_gpu(y), tr, unit)
-    _measured_traces(fig, points, lambda r: _measured_y(r, y), tr, unit)
+    _measured_traces(fig, points, lambda r: _measured_y(r, y), tr, unit, series)
     curves = ", ".join(dict.fromkeys(PRECISION_LABEL[s.precision] for s in series)) or "—"
     _mlperf_traces(fig, mlperf_points, y, io_label(isl, osl), curves, tr, unit)
     style(
@@ -512,7 +514,7 @@ def per_mw_figure(series: Sequence[Series], points, all_in_w: Mapping[str, float
     def y_of(r):
         return float(tokens_per_s_per_mw(_measured_y(r, y), all_in_w.get(r.fields["hardware_id"], math.nan)))
 
-    _measured_traces(fig, [r for r in points if r.layout != "disaggregated"], y_of, tr, unit)
+    _measured_traces(fig, [r for r in points if r.layout != "disaggregated"], y_of, tr, unit, series)
     style(fig, tr(f"fr_mw_title_{y}"), tr("fr_axis_tps_user"), tr(f"fr_axis_tps_mw_{y}"), log_y=log_y)
     fig.update_layout(**legend_placement(fig, 460, side_max=0))  # below, as the frontier's
     fig.update_xaxes(rangemode="tozero")
