@@ -135,17 +135,24 @@ def style(
 LEGEND_SIDE_MAX = 8  # legend entries that fit beside a plot; more go below it
 LEGEND_ROW_PX = 22
 LEGEND_BELOW_PX = 70  # from the plot's bottom edge to a legend below it: past the tick labels and the axis title
+LEGEND_BELOW_NO_TITLE_PX = 35  # the same past the tick labels of an axis with no title
 BOTTOM_MARGIN_PX = 55  # the template's
 
 
 def legend_placement(
-    fig: go.Figure, height: int, *, per_row: int = 3, side_max: int = LEGEND_SIDE_MAX, top_px: int = 70
+    fig: go.Figure,
+    height: int,
+    *,
+    per_row: int = 3,
+    side_max: int = LEGEND_SIDE_MAX,
+    top_px: int = 70,
+    x_title: bool = True,
 ) -> dict:
     """Layout for the legend: a column at the plot's right when it has at most `side_max` entries, else rows
     below the plot (`per_row` entries a row, the first LEGEND_BELOW_PX under the plot whatever its height: a
-    fraction of it had put a short plot's legend on its axis title) with the figure made taller by those rows, so the
-    plot keeps its width and its height. `top_px`: the figure's top margin. Returns update_layout keywords (legend,
-    height, margin)."""
+    fraction of it had put a short plot's legend on its axis title; LEGEND_BELOW_NO_TITLE_PX under a plot with no
+    x-axis title, `x_title` False) with the figure made taller by those rows, so the plot keeps its width and its
+    height. `top_px`: the figure's top margin. Returns update_layout keywords (legend, height, margin)."""
     entries = sum(1 for t in fig.data if t.showlegend is not False and t.name)
     if entries <= side_max:
         return {"height": height, "legend": {"orientation": "v", "x": 1.01, "xanchor": "left", "y": 1.0,
@@ -158,7 +165,7 @@ def legend_placement(
             "orientation": "h",
             "x": 0.0,
             "xanchor": "left",
-            "y": -LEGEND_BELOW_PX / plot_px,
+            "y": -(LEGEND_BELOW_PX if x_title else LEGEND_BELOW_NO_TITLE_PX) / plot_px,
             "yanchor": "top",
         },  # fmt: skip
         "margin": {"r": 20},

@@ -129,7 +129,8 @@ def tco_figure(b: TcoBreakdown, *, device: str = "gpu", tr: Translator = EN) -> 
                     marker={"color": colour}, hovertemplate=f"{tr(f'ec_tco_{part}')}: $%{{y:.3f}}<extra></extra>")  # fmt: skip
     fig.update_yaxes(tickprefix="$")  # dollars on the axis, as on the page's other $ charts
     style(fig, fmt.device_text("ec_tco_title", device, tr), "", fmt.device_text("ec_axis_usd_gpu_hour", device, tr))
-    return fig.update_layout(barmode="stack", **legend_placement(fig, 360, side_max=0))  # legend below, as elsewhere
+    # the legend below, as elsewhere, just under the bar's label (no x-axis title: a 60 px gap had opened)
+    return fig.update_layout(barmode="stack", **legend_placement(fig, 360, side_max=0, x_title=False))
 
 
 def revenue_table(r: Revenue, hw_id: str, basis: str, as_of: str) -> pd.DataFrame:
