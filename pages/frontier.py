@@ -419,9 +419,11 @@ else:
             ),
             help=tr("fr_m_mw_def", name=top.label),
         )
+# beside each curve's bar, each chip's measured frontier at the target (InferenceX's runs drawn), priced the same way
+bars = figs.beside(at, figs.measured_at_target(series, points, target, y, usd, tr))
 chart.figure(
-    lambda: figs.cost_figure(at, target, tier, y=y, tier_label=tr(f"fr_tier_{tier}"), tr=tr),
-    lambda: figs.cost_table(at, target, y=y),
+    lambda: figs.cost_figure(bars, target, tier, y=y, tier_label=tr(f"fr_tier_{tier}"), tr=tr),
+    lambda: figs.cost_table(bars, target, y=y),
     "cost-at-target",
     tr,
     about=about,

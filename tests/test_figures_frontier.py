@@ -230,6 +230,37 @@ def test_cost_at_target_is_price_over_interpolated_throughput():
     assert row["usd_per_gpu_hour_custom"] == 2.5 and row["price_as_of_custom"] == ""
 
 
+def test_measured_bar_is_the_measured_frontier_at_the_target_priced_as_the_curve(rows):
+    """Beside each curve's bar, its chip's measured frontier at the target (the chart's measured points, its tokens:
+    output here), priced with the chip's prices: by hand, two B200 runs at 40 and 60 tok/s per user with 200 and 100
+    output tokens/s per GPU read 200 x 0.5 ^ (ln 1.25 / ln 1.5) = 136.6 at 50, $6.03 on demand -> $12.26 per 1M;
+    a dominated run between them is skipped; a chip whose runs stop below the target has no bar. The bar sits right
+    after its chip's curves and is hatched; the CSV says which runs."""
+    from dataclasses import replace
+
+    base = next(r for r in rows if r.fields["hardware_id"] == "b200" and r.fields["weights"] == "fp8")
+
+    def run(i, x, out):
+        return replace(base, id=i, interactivity_tokens_per_s_per_user=x, output_tokens_per_s_per_gpu=out)
+
+    b200, _ = _series(hid="b200")
+    h200, _ = _series(hid="h200")
+    pts = [run("a", 40.0, 200.0), run("b", 60.0, 100.0), run("c", 50.0, 90.0)]
+    (m,) = figs.measured_at_target([h200, b200], pts, 50.0, "output", 2.5)
+    want = 200.0 * 0.5 ** (math.log(1.25) / math.log(1.5))
+    assert m.tokens_per_s_per_gpu == pytest.approx(want) and round(want, 1) == 136.6 and m.measured_runs == ("a", "b")
+    assert m.usd_per_1m["on_demand"] == pytest.approx(6.03 * 1e6 / (want * 3600)) and m.hardware_id == "b200"
+    assert m.label == EN("fr_measured_bar", name="B200 · FP8")
+    assert figs.measured_at_target([b200], pts, 61.0, "output", 2.5) == []  # above the fastest run: not measured
+    bars = figs.beside(figs.at_target([h200, b200], 50.0, "output", 2.5), [m])
+    assert [p.label for p in bars] == [h200.label(), b200.label(), m.label]
+    fig = figs.cost_figure(bars, 50.0, "on_demand")
+    assert list(fig.data[0].marker.pattern.shape) == ["", "", "/"]
+    assert "a + b" in fig.data[0].hovertext[2]
+    table = figs.cost_table(bars, 50.0)
+    assert list(table["source"]) == ["model", "model", "measured"] and table["measured_runs"].iloc[2] == "a + b"
+
+
 def test_hardware_without_a_price_or_power_has_no_bar_and_no_mw_curve():
     hw = resolve_hardware("tpu-v5e")
     C = figs.CONCURRENCY

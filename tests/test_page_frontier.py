@@ -133,17 +133,21 @@ def test_tier_follows_the_sidebar_price_basis():
 
 
 def test_tier_and_target_drive_the_cost_bars():
+    def modelled(at) -> np.ndarray:  # the curves' bars (the measured ones, hatched, come and go with their runs)
+        bar = _fig(at, "$ per 1M")["data"][0]
+        return decode(bar["y"])[[s == "" for s in bar["marker"]["pattern"]["shape"]]]
+
     at = run_page("frontier", **DS, price_basis="hyperscaler")  # the tier follows the sidebar (hyperscaler before)
-    bars = decode(_fig(at, "$ per 1M")["data"][0]["y"])
+    bars = modelled(at)
     at.radio(key="frontier.tier").set_value("rental_3yr").run()
-    rental = decode(_fig(at, "$ per 1M")["data"][0]["y"])
+    rental = modelled(at)
     assert np.all(rental > bars)  # rental costs more per GPU-hour than owning, on every hardware
     at.radio(key="frontier.tier").set_value("custom").run()
     at.number_input(key="frontier.usd").set_value(4.0).run()
-    custom = decode(_fig(at, "$ per 1M")["data"][0]["y"])
+    custom = modelled(at)
     at.number_input(key="frontier.target").set_value(30.0).run()  # slower per user: more tokens per GPU
-    cheaper = decode(_fig(at, "$ per 1M")["data"][0]["y"])
-    assert np.all(cheaper < custom)
+    cheaper = modelled(at)
+    assert len(cheaper) == 3 and np.all(cheaper < custom)
 
 
 def test_a_model_that_does_not_fit_is_a_state_not_an_exception():
@@ -795,3 +799,18 @@ def test_rack_tables_set_the_measured_frontier_beside_the_model(tr):
     csv = rack_scale.rack_table([], [r for r in sc.load_serving_measurements() if r.id in ("IX-381", "IX-363")])
     row = csv[(csv.source == "measured_frontier_interpolated") & (csv.target_tok_s_per_user == 25.0)].iloc[0]
     assert row.id == "IX-381 + IX-363" and row.tok_s_per_gpu_in_plus_out == pytest.approx(gb200_25)
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_cost_at_target_sets_each_chips_measured_bar_beside_its_curve(tr):
+    """DeepSeek-R1 FP8 1k/1k on 8 GPUs at 50 tok/s per user: after each chip's curve bar, its measured frontier's
+    (hatched; the hover names the runs, the caption says how it is read); the best-layout metric stays the model's."""
+    at = run_page("frontier", **DS, lang=tr.lang)
+    assert not at.exception, at.exception
+    fig = _fig(at, tr("fr_cost_title_output", target="50", tier=tr("fr_tier_on_demand")))
+    bar = fig["data"][0]
+    measured = [i for i, s in enumerate(bar["marker"]["pattern"]["shape"]) if s == "/"]
+    assert measured and all(bar["x"][i].endswith(tr("fr_measured_bar", name="")) for i in measured)
+    assert all(bar["x"][i - 1].split(" · ")[0] == bar["x"][i].split(" · ")[0] for i in measured)  # after its chip
+    assert all("IX-" in bar["hovertext"][i] for i in measured)
+    assert any(tr("fr_cost_caption")[:30] in c.value for c in at.caption)

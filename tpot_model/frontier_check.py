@@ -82,15 +82,22 @@ def frontier_runs(rows: Sequence[ServingMeasurement], profiles: dict[str, Effici
     return [r for runs in groups.values() for r in non_dominated(runs)]
 
 
-def non_dominated(runs: Sequence[ServingMeasurement]) -> list[ServingMeasurement]:
-    """The runs no other run beats: none at least as interactive with more (input + output) tokens/s per GPU, or
-    more interactive with as many (the measured Pareto frontier), in the order given."""
+def total_per_gpu(r: ServingMeasurement) -> float:
+    """A run's (input + output) tokens/s per GPU: what the frontier reads unless told otherwise."""
+    return r.total_tokens_per_s_per_gpu
+
+
+def non_dominated(
+    runs: Sequence[ServingMeasurement], value: Callable[[ServingMeasurement], float] = total_per_gpu
+) -> list[ServingMeasurement]:
+    """The runs no other run beats: none at least as interactive with more `value` (tokens/s per GPU), or more
+    interactive with as much (the measured Pareto frontier), in the order given."""
 
     def beaten(r: ServingMeasurement) -> bool:
-        x, y = r.interactivity_tokens_per_s_per_user, r.total_tokens_per_s_per_gpu
+        x, y = r.interactivity_tokens_per_s_per_user, value(r)
         return any(
-            (o.interactivity_tokens_per_s_per_user >= x and o.total_tokens_per_s_per_gpu > y)
-            or (o.interactivity_tokens_per_s_per_user > x and o.total_tokens_per_s_per_gpu >= y)
+            (o.interactivity_tokens_per_s_per_user >= x and value(o) > y)
+            or (o.interactivity_tokens_per_s_per_user > x and value(o) >= y)
             for o in runs
         )
 
@@ -112,22 +119,27 @@ class MeasuredAt:
         return len(self.runs) == 2
 
 
-def measured_at(runs: Sequence[ServingMeasurement], target_tok_s_per_user: float) -> MeasuredAt | None:
+def measured_at(
+    runs: Sequence[ServingMeasurement],
+    target_tok_s_per_user: float,
+    value: Callable[[ServingMeasurement], float] = total_per_gpu,
+) -> MeasuredAt | None:
     """The measured frontier of `runs` (one chip's like-for-like runs: non_dominated's) at a target tokens/s per
-    user (MeasuredAt); None outside the runs' interactivities (below the least interactive by more than NEAR_RUN:
-    what the chip does there was not measured), or without runs with a finite throughput."""
-    ok = [r for r in runs if r.interactivity_tokens_per_s_per_user > 0 and r.total_tokens_per_s_per_gpu > 0]
-    front = sorted(non_dominated(ok), key=lambda r: r.interactivity_tokens_per_s_per_user)
+    user (MeasuredAt, in `value`: input + output tokens/s per GPU unless told otherwise); None outside the runs'
+    interactivities (below the least interactive by more than NEAR_RUN: what the chip does there was not measured),
+    or without runs with a finite throughput."""
+    ok = [r for r in runs if r.interactivity_tokens_per_s_per_user > 0 and value(r) > 0]
+    front = sorted(non_dominated(ok, value), key=lambda r: r.interactivity_tokens_per_s_per_user)
     t = target_tok_s_per_user
     if not front or not (t <= front[-1].interactivity_tokens_per_s_per_user):
         return None
     if front[0].interactivity_tokens_per_s_per_user > t * (1.0 + NEAR_RUN):
         return None
     x = np.log([r.interactivity_tokens_per_s_per_user for r in front])
-    y = np.log([r.total_tokens_per_s_per_gpu for r in front])
+    y = np.log([value(r) for r in front])
     i = int(np.searchsorted(x, math.log(t)))  # front[i] is the first run at least as interactive as the target
     if i == 0 or math.isclose(x[i], math.log(t), rel_tol=0.0, abs_tol=1e-12):
-        return MeasuredAt(front[i].total_tokens_per_s_per_gpu, (front[i],))
+        return MeasuredAt(value(front[i]), (front[i],))
     w = (math.log(t) - x[i - 1]) / (x[i] - x[i - 1])
     return MeasuredAt(float(np.exp(y[i - 1] + w * (y[i] - y[i - 1]))), (front[i - 1], front[i]))
 

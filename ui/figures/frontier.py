@@ -19,6 +19,7 @@ from tpot_model import mlperf
 from tpot_model.catalog import Hardware
 from tpot_model.economics import tokens_per_s_per_mw, usd_per_1M_tokens
 from tpot_model.files import number_or_nan
+from tpot_model.frontier_check import measured_at
 from tpot_model.prices import BASES
 from tpot_model.serving import at_interactivity
 
@@ -546,24 +547,52 @@ class AtTarget:
     usd_per_1m: dict[str, float]
     tokens_per_s_per_mw: float
     price_as_of: dict[str, str] = field(default_factory=dict)  # by tier: the price's date ('' for your own)
+    measured_runs: tuple[str, ...] = ()  # measured (measured_at_target): the runs it is read from; () modelled
+
+
+def _priced(s: Series, label: str, tps: float, custom_usd: float, runs: tuple[str, ...] = ()) -> AtTarget:
+    """A throughput at the target priced with the series' chip's prices in every tier."""
+    prices = {t: s.price(t, custom_usd) for t in TIERS}
+    return AtTarget(
+        label=label,
+        hardware_id=s.hardware_id,
+        tokens_per_s_per_gpu=tps,
+        usd_per_gpu_hour=prices,
+        usd_per_1m={t: float(usd_per_1M_tokens(p, tps)) for t, p in prices.items()},
+        tokens_per_s_per_mw=float(tokens_per_s_per_mw(tps, s.all_in_w)),
+        price_as_of={t: s.price_as_of.get(t, "") for t in TIERS},
+        measured_runs=runs,
+    )
 
 
 def at_target(series: Sequence[Series], target: float, y: str, custom_usd: float) -> list[AtTarget]:
+    """Each curve at the target interactivity (modelled)."""
+    return [_priced(s, s.label(), s.at_target(target, y), custom_usd) for s in series]
+
+
+def measured_at_target(series: Sequence[Series], points, target: float, y: str, custom_usd: float,
+                       tr: Translator = EN) -> list[AtTarget]:  # fmt: skip
+    """Each chip and precision drawn with measured runs (`points`, the chart's): its measured frontier at the target
+    (frontier_check.measured_at: the runs no other beats, log-log between the two around the target, in the chart's
+    tokens), priced as its curves are; none where the runs do not reach the target."""
     out = []
-    for s in series:
-        tps = s.at_target(target, y)
-        prices = {t: s.price(t, custom_usd) for t in TIERS}
-        out.append(
-            AtTarget(
-                label=s.label(),
-                hardware_id=s.hardware_id,
-                tokens_per_s_per_gpu=tps,
-                usd_per_gpu_hour=prices,
-                usd_per_1m={t: float(usd_per_1M_tokens(p, tps)) for t, p in prices.items()},
-                tokens_per_s_per_mw=float(tokens_per_s_per_mw(tps, s.all_in_w)),
-                price_as_of={t: s.price_as_of.get(t, "") for t in TIERS},
-            )
-        )
+    for s in {(s.hardware_id, s.precision): s for s in series}.values():
+        runs = [r for r in points if r.fields["hardware_id"] == s.hardware_id
+                and _precision_of(r.fields.get("weights", "")) == s.precision]  # fmt: skip
+        m = measured_at(runs, target, lambda r: _measured_y(r, y))
+        if m is not None:
+            name = f"{fmt.chip(s.hardware, tr, short=True)} · {PRECISION_LABEL[s.precision]}"
+            out.append(_priced(s, tr("fr_measured_bar", name=name), m.tokens_per_s_per_gpu, custom_usd,
+                               tuple(r.id for r in m.runs)))  # fmt: skip
+    return out
+
+
+def beside(modelled: Sequence[AtTarget], measured: Sequence[AtTarget]) -> list[AtTarget]:
+    """The bars in drawing order: each chip's measured bars right after its last modelled one."""
+    out = list(modelled)
+    for m in measured:
+        last = max((i for i, p in enumerate(out) if p.hardware_id == m.hardware_id), default=len(out) - 1)
+        out.insert(last + 1, m)
     return out
 
 
@@ -591,6 +620,8 @@ def cost_figure(points: Sequence[AtTarget], target: float, tier: str, *, y: str 
         x=labels,
         y=shown,
         marker_color=[hardware_colour(p.hardware_id) for p in points],
+        # a measured bar hatched, as the chart's measured points stand apart from its curves
+        marker_pattern_shape=["/" if p.measured_runs else "" for p in points],
         text=[fmt.usd(v) if v is not None else why for v, why in zip(shown, absent, strict=True)],  # as the metric
         textposition="outside",
         hovertext=[
@@ -600,6 +631,7 @@ def cost_figure(points: Sequence[AtTarget], target: float, tier: str, *, y: str 
                 usd=f"{v:,.3g}" if v is not None else why,
                 tps=f"{p.tokens_per_s_per_gpu:,.0f}" if math.isfinite(p.tokens_per_s_per_gpu) else tr("fr_na"),
             )
+            + ("<br>" + tr("fr_hover_measured_runs", runs=" + ".join(p.measured_runs)) if p.measured_runs else "")
             for p, v, why in zip(points, shown, absent, strict=True)
         ],  # fmt: skip
         hoverinfo="text",
@@ -624,6 +656,8 @@ def cost_table(points: Sequence[AtTarget], target: float, *, y: str = "output") 
     for p in points:
         row = {
             "series": p.label,
+            "source": "measured" if p.measured_runs else "model",
+            "measured_runs": " + ".join(p.measured_runs) or None,
             "hardware": p.hardware_id,
             "target_tokens_per_s_per_user": target,
             f"{y}_tokens_per_s_per_gpu": p.tokens_per_s_per_gpu,
