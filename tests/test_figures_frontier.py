@@ -489,3 +489,18 @@ def test_rack_csv_says_how_fast_an_unreached_target_could_go():
     reached, unreached = table["fastest_tok_s_per_user"]
     assert reached is None or not np.isfinite(reached)
     assert unreached == pytest.approx(1 / lo.fastest_tpot_s(tables)) and unreached < 400
+
+
+def test_a_link_parameter_no_page_reads_is_named_with_the_nearest_one_that_does():
+    """Issue 18 review: `max_gpus` on a Planner link was ignored silently (the parameter is planner_max_gpus). Every
+    parameter no page reads gets a notice naming the known one it ends ('max_gpus' -> 'planner_max_gpus') or the
+    nearest by spelling ('gpu' -> 'gpus'); every parameter a page writes is known (the query writers' own)."""
+    known = page_state.page_params() | {"gpus", "model", "embed"}
+    assert {"planner_max_gpus", "fr_rack_recipes", "ec_chips", "b_gpus", "c_price", "spec_k"} <= known
+    said = page_state.unknown_params({"max_gpus": "16", "gpu": "8", "model": "x", "fr_io": "1k1k", "q<b>": "1"}, known)
+    assert [(n.param, n.used, n.unknown) for n in said] == [
+        ("max_gpus", "planner_max_gpus", True),
+        ("gpu", "gpus", True),
+        ("qb", "", True),
+    ]
+    assert said[0].given == "16"

@@ -648,3 +648,14 @@ def test_layout_sets_the_measured_frontier_at_the_target_beside_it(lang):
     at = run_page("planner", hardware="b200", planner_max_gpus="8", **q)
     lead = tr("pl_layout_measured_at", tps="", how="", hw="")[:6]
     assert not at.exception and not [c.value for c in at.caption if c.value.startswith(lead)]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_a_link_parameter_no_page_reads_is_said_not_ignored_silently(lang):
+    """A Planner link with max_gpus (its parameter is planner_max_gpus) says so above the page, and the page runs."""
+    tr = Translator(lang)
+    at = run_page("planner", max_gpus="16", lang=lang)
+    assert not at.exception, at.exception
+    want = tr("notice_unknown_param", param="max_gpus", hint=tr("notice_unknown_hint", name="planner_max_gpus"))
+    assert want in [w.value for w in at.warning]
+    assert not [w.value for w in run_page("planner", planner_max_gpus="16", lang=lang).warning if "max_gpus" in w.value]

@@ -23,7 +23,7 @@ from tpot_model.prices import CUSTOM as CUSTOM_BASIS
 from tpot_model.prices import PRICE_BASES
 from tpot_model.profiles import BASES
 
-from . import cache, embed, expanders, export, fmt, uploads
+from . import cache, embed, expanders, export, fmt, page_state, uploads
 from .i18n import LANGUAGES, Translator
 from .state import (
     BATCH_OPTIONS,
@@ -76,7 +76,8 @@ def _init_from_url() -> None:
         notices = list(notices)
     for key, value in asdict(state).items():
         st.session_state[key] = value
-    st.session_state[_NOTICES] = notices
+    known = page_state.page_params() | set(_FIELDS) | set(uploads.KINDS.values()) | set(embed.PARAMS)
+    st.session_state[_NOTICES] = notices + page_state.unknown_params(params, known)
     st.session_state[_INIT_FLAG] = True
 
 

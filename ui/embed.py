@@ -12,6 +12,7 @@ import streamlit as st
 MORE_PARAM = "more"  # ?more=true: the whole page in the embed view, not only what comes before its fold
 ONLY_PARAM = "only"  # ?only=<chart id>: the chart ids are the start of the download file names (ui.chart.slug)
 _CHART_ID = re.compile(r"[a-z0-9-]{1,60}")
+PARAMS = ("embed", "embed_options", ONLY_PARAM, MORE_PARAM)  # the embed view's (Streamlit's own two first)
 
 
 def embedded() -> bool:

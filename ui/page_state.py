@@ -14,6 +14,7 @@ ec_api_cached, ec_cached.
 
 from __future__ import annotations
 
+import difflib
 import math
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, replace
@@ -440,3 +441,30 @@ def side_state(a: ScenarioState, values: Mapping[str, object], gpus: int | None 
         price=values["price"],
         price_basis=a.price_basis if values["price"] is None else CUSTOM_BASIS,
     )
+
+
+# --------------------------------------------------------------------------------------------------- any page
+
+
+def page_params() -> frozenset[str]:
+    """Every page's own URL parameters, as the pages' query writers spell them (Planner, Serving frontier,
+    Economics, Compare's sides B and C)."""
+    planner = planner_query(50.0, 1.0, 1, 0.5, 0.1, pl.SECTIONS[0], 8, pl.DEFAULT_SERVING, 1.0)
+    economics = economics_query(EconomicsInputs(chips=("h200",)))
+    sides = {f"{side}_{name}" for side in ("b", "c") for name in SIDE_FIELDS}
+    return frozenset({*planner, *frontier_query(FrontierInputs()), *economics, *sides})
+
+
+def unknown_params(params: Mapping[str, object], known: Collection[str]) -> list[Notice]:
+    """A Notice for each URL parameter not in `known` (no page reads it: a typo, or a name from elsewhere), naming
+    the known one it is the end of ('max_gpus' -> 'planner_max_gpus'), else the nearest by spelling ('gpu' -> 'gpus';
+    '' without one). The name shown keeps letters, digits, '_' and '-' only."""
+    out = []
+    for key, value in params.items():
+        if key in known:
+            continue
+        ends = [k for k in sorted(known) if k.endswith("_" + key)]
+        near = ends[:1] if len(ends) == 1 else difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6)
+        name = "".join(ch for ch in key if ch.isascii() and (ch.isalnum() or ch in "_-"))[:40] or "?"
+        out.append(Notice(name, sanitize(last(value)), near[0] if near else "", unknown=True))
+    return out

@@ -90,12 +90,14 @@ DEFAULT = ScenarioState()
 @dataclass(frozen=True)
 class Notice:
     """A problem with one URL parameter: which, what was given (sanitised), and what was used instead; `snapped`:
-    the value was a valid number between the slider's stops, and the nearest stop is used."""
+    the value was a valid number between the slider's stops, and the nearest stop is used; `unknown`: no page reads
+    the parameter (used: the nearest name one does, '' without one)."""
 
     param: str
     given: str
     used: str
     snapped: bool = False
+    unknown: bool = False
 
 
 def sanitize(value: object, limit: int = 40) -> str:
