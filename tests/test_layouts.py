@@ -184,14 +184,18 @@ def test_cli_search_json_has_the_keys_and_agrees_with_the_model(capsys):
                 "gpus_used", "layout", "limited_by"):  # fmt: skip
         assert key in d
     s = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8")
-    ref = lo.best_deployment(L70, HARDWARE["h200"], s, TYPICAL, max_gpus=16, tpot_target_s=1 / 40)
+    # the layout search's default profile is the best engine: SGLang or TensorRT-LLM on an NVIDIA chip
+    engines = lo.best_engines(HARDWARE["h200"])
+    ref = lo.best_deployment(L70, HARDWARE["h200"], s, engines, max_gpus=16, tpot_target_s=1 / 40)
+    assert (d["profile"], d["engine"]) == ("best", ref.engine) and ref.engine in ("sglang", "tensorrt-llm")
+    engine = resolve_profile(ref.engine)
     assert d["tpot_target_ms"] == pytest.approx(25.0)
     assert d["tokens_per_s_per_gpu"] == pytest.approx(ref.tokens_per_s_per_gpu)
     assert d["tokens_per_s_per_user"] >= 40 and d["gpus_used"] <= 16 and d["serving"] == ref.serving
     assert d["layout"]["decode"]["gpus_each"] == ref.decode.gpus_each
     assert (d["layout"]["prefill"] is None) == (ref.serving == "aggregated")
     # the decode pool's step, part by part (layouts.decode_parts), communication's share and the link it crosses
-    parts = lo.decode_parts(L70, HARDWARE["h200"], s, TYPICAL, ref)
+    parts = lo.decode_parts(L70, HARDWARE["h200"], s, engine, ref)
     assert d["decode_step_ms"] == pytest.approx({k: v * 1e3 for k, v in parts.parts_s.items()})
     assert d["communication_share"] == pytest.approx(parts.communication_share)
     assert d["collective_link"] == (parts.link or None)
@@ -262,6 +266,8 @@ def test_cli_search_text(capsys):
         (["--max-gpus", "8", "--interactivity", "40", "--mtp", "0"], "--mtp"),
         (["--max-gpus", "8", "--interactivity", "40", "--mtp", "--mtp-acceptance", "1.5"], "--mtp-acceptance"),
         (["--max-gpus", "8", "--gpus", "2", "--interactivity", "40"], "--gpus"),
+        (["--gpus", "2", "--interactivity", "40", "--profile", "best"], "--profile"),
+        (["--max-gpus", "8", "--interactivity", "40", "--profile", "fastest"], "--profile"),
     ],
 )
 def test_cli_search_bad_input_exits_2_with_one_line(capsys, extra, field):
@@ -568,3 +574,43 @@ def test_cli_reads_the_measured_frontier_at_the_target(capsys):
     r8k[r8k.index("--context") + 1] = "8000"
     assert frontier_main([*r8k, "--hardware", "b200", "--max-gpus", "72"]) == 0
     assert json.loads(capsys.readouterr().out)["measured_at_target"] is None
+
+
+def test_best_engines_are_the_engines_fitted_on_the_chips_vendor():
+    """The best-engine search tries the engines fitted to serving runs on the chip's vendor (engines.SERVING_ENGINES):
+    exactly the (engine, vendor) pairs of data/serving_measurements.csv's fit rows; typical elsewhere."""
+    from tpot_model.engines import SERVING_ENGINES
+    from tpot_model.serving_calibration import load_serving_measurements
+
+    fitted = {(r.profile, r.hardware.vendor) for r in load_serving_measurements() if r.fitted}
+    assert fitted == {(e, v) for v, engines in SERVING_ENGINES.items() for e in engines}
+    ids = lambda hw: tuple(p.id for p in lo.best_engines(HARDWARE[hw]))  # noqa: E731
+    assert ids("b200") == ids("gb200") == ("sglang", "tensorrt-llm")
+    assert ids("mi355x") == ("sglang", "atom")
+    assert ids("tpu-v6e") == ids("trainium2") == ("typical",)
+
+
+def test_the_best_engine_is_the_better_choice_of_each_engines_search():
+    """choose over several engines' tables takes, at each target, the deployment with the most tokens/s per GPU of
+    the engines' own choices and says whose; with none feasible, the engine whose fastest layout is fastest."""
+    hw, s = HARDWARE["b200"], Scenario(context_tokens=922, output_tokens=922, weights="fp8", kv_cache="fp8")
+    engines = lo.best_engines(hw)
+    tables = lo.engine_tables(DSR1, hw, s, engines, max_gpus=16)
+    assert len(tables) == 2 and [t.profile.id for t in tables] == ["sglang", "tensorrt-llm"]
+    differs = 0
+    for x in (25.0, 60.0, 100.0, 125.0):
+        own = [lo.choose(t, 1 / x) for t in tables]
+        best = lo.choose(tables, 1 / x)
+        mine = max((d for d in own if d.feasible), key=lambda d: d.tokens_per_s_per_gpu)
+        assert best.engine == mine.engine and best.tokens_per_s_per_gpu == mine.tokens_per_s_per_gpu
+        assert best.tokens_per_s_per_gpu >= max(d.tokens_per_s_per_gpu for d in own if d.feasible)
+        differs += not math.isclose(own[0].tokens_per_s_per_gpu, own[1].tokens_per_s_per_gpu, rel_tol=1e-6)
+    assert differs  # the engines' MoE step costs differ: the choice matters somewhere
+    assert [d.engine for d in lo.deployment_curve(tables, [25.0])] == [lo.choose(tables, 1 / 25).engine]
+    # 500 tok/s per user: no layout reaches it; the answer carries the fastest TPOT of either engine
+    own = [lo.choose(t, 1 / 500) for t in tables]
+    none = lo.choose(tables, 1 / 500)
+    assert not none.feasible and none.limited_by == "slo"
+    assert none.fastest_tpot_s == min(d.fastest_tpot_s for d in own)
+    # one profile: its own search, its id as the engine
+    assert lo.best_deployment(DSR1, hw, s, TYPICAL, max_gpus=16, tpot_target_s=1 / 25).engine == "typical"

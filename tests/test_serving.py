@@ -572,6 +572,7 @@ def test_disaggregated_check_reads_each_pool_and_is_what_calibrate_wrote():
     committed = pc.read_check(sc.SERVING_MEASUREMENTS_PATH.with_name(pc.CHECK_NAME))
     committed.pop("frontier")  # test_frontier_check_is_like_for_like_and_what_calibrate_wrote
     committed.pop("rack_ratio")  # test_rack_scale_advantage_against_the_measured_one_is_what_calibrate_wrote
+    committed.pop("frontier_best")  # test_best_engine_frontier_check_groups_every_engine_and_is_what_calibrate_wrote
     assert committed == json.loads(json.dumps(dis.summary(checked)))  # calibrate wrote it from these profiles
     assert committed["decode_runs"] == 95 and committed["prefill_runs"] == 40
 
@@ -623,6 +624,31 @@ def test_frontier_check_is_like_for_like_and_what_calibrate_wrote():
     assert committed["high"]["unreached"] == committed["all"]["unreached"] > 0
 
 
+def test_best_engine_frontier_check_groups_every_engine_and_is_what_calibrate_wrote():
+    """The best-engine check: a group's frontier holds every engine's runs (c, TensorRT-LLM, beaten by a, SGLang, is
+    out; b stays), each run against the best-engine search; the committed summary is what the committed profiles and
+    pool fit give, and it reaches more of the measured frontier than typical alone (the reason it is the default)."""
+    from tpot_model import frontier_check as fc
+    from tpot_model import pool_correction as pc
+
+    rows = sc.load_serving_measurements()
+    base = next(r for r in rows if r.fitted and r.hardware.id == "b200")
+    made = [replace(base, id=i, interactivity_tokens_per_s_per_user=x, total_tokens_per_s_per_gpu=y, profile=e)
+            for i, x, y, e in (("a", 10.0, 100.0, "sglang"), ("b", 20.0, 50.0, "tensorrt-llm"),
+                               ("c", 10.0, 80.0, "tensorrt-llm"))]  # fmt: skip
+    profiles = load_profiles()
+    assert sorted(r.id for r in fc.frontier_runs(made, profiles)) == ["a", "b", "c"]
+    assert sorted(r.id for r in fc.frontier_runs(made, profiles, by_engine=False)) == ["a", "b"]
+    committed = pc.read_check(sc.SERVING_MEASUREMENTS_PATH.with_name(pc.CHECK_NAME))["frontier_best"]
+    fresh = fc.summary(fc.check(rows, profiles, pc.pool_fit, best=True), best=True)
+    assert committed == _approx(json.loads(json.dumps(fresh)))
+    assert committed["method"] == fc.BEST_METHOD and committed["all"]["runs"] == 183
+    typical = {e: profiles["typical"] for e in profiles}  # every engine timed as typical: the old default
+    alone = fc.summary(fc.check(rows, typical, lambda e: pc.pool_fit("typical"), best=True), best=True)
+    assert committed["all"]["within"] > alone["all"]["within"]
+    assert committed["high"]["within"] > alone["high"]["within"]
+
+
 def test_rack_scale_advantage_against_the_measured_one_is_what_calibrate_wrote():
     """The rack-scale advantage check: wherever InferenceX measured an NVL72 chip and its HGX counterpart like for
     like (DeepSeek-R1, FP8 and NVFP4, 1k/1k, 1k/8k, 8k/1k; GB200 and B200), the layout search's GB200 / B200 within 72
@@ -633,7 +659,7 @@ def test_rack_scale_advantage_against_the_measured_one_is_what_calibrate_wrote()
     from tpot_model import pool_correction as pc
 
     rows = sc.load_serving_measurements()
-    points = fc.ratio_check(rows, load_profiles()["typical"], pc.pool_fit("typical"))
+    points = fc.ratio_check(rows, load_profiles(), pc.pool_fit)
     at25 = next(p for p in points if (p.weights, p.isl, p.osl, p.target_tok_s_per_user) == ("fp8", 1024, 1024, 25.0))
     w = math.log(25 / 12.09) / math.log(37.03 / 12.09)
     assert at25.measured_ratio == pytest.approx(math.exp(math.log(8258.7) + w * math.log(5564.9 / 8258.7)) / 4231.3)

@@ -156,17 +156,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     # with the profiles about to be written (profiles.yaml still holds the previous run's)
     print(serving_calibration.format_mtp_check(*serving_calibration.mtp_check(serving_rows, profiles=fitted)))
     check = disaggregated.summary(disaggregated.check(serving_rows, fitted))
-    check["frontier"] = frontier_check.summary(
-        frontier_check.check(serving_rows, fitted, lambda engine: pool_correction.PoolFit.from_summary(check, engine))
-    )
-    check["rack_ratio"] = frontier_check.ratio_summary(
-        frontier_check.ratio_check(
-            serving_rows, fitted["typical"], pool_correction.PoolFit.from_summary(check, "typical")
-        )
-    )
+    pool = lambda engine: pool_correction.PoolFit.from_summary(check, engine)  # noqa: E731
+    for best in (False, True):
+        points = frontier_check.check(serving_rows, fitted, pool, best=best)
+        check[frontier_check.summary_key(best)] = frontier_check.summary(points, best)
+    check["rack_ratio"] = frontier_check.ratio_summary(frontier_check.ratio_check(serving_rows, fitted, pool))
     print("")
     print(disaggregated.format_summary(check))
-    print(frontier_check.format_summary(check["frontier"]))
+    for best in (False, True):
+        print(frontier_check.format_summary(check[frontier_check.summary_key(best)]))
     print(frontier_check.format_ratio_summary(check["rack_ratio"]))
     if args.dry_run:
         print(f"\ndry run: {path} not written")

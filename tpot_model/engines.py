@@ -61,6 +61,18 @@ ENGINES = {
     "mlc-llm": ("MLC LLM", "MLC LLM (TVM-compiled kernels). No measurements yet: documented values."),
 }
 
+# The serving engines fitted to measured serving runs on each vendor's chips (data/serving_measurements.csv,
+# InferenceX; vLLM's runs there are display-only): the layout search's best engine (BEST) is the faster of them at
+# each target, as a measured frontier is the best engine at each point. A vendor without any: `typical`.
+BEST = "best"
+SERVING_ENGINES: dict[str, tuple[str, ...]] = {"NVIDIA": ("sglang", "tensorrt-llm"), "AMD": ("sglang", "atom")}
+
+
+def serving_engines(vendor: str) -> tuple[str, ...]:
+    """The profile ids the best-engine layout search tries on a chip of this vendor (SERVING_ENGINES, else typical)."""
+    return SERVING_ENGINES.get(vendor, ("typical",))
+
+
 # Engines without batch-1 measurements: the fields (SI attributes) that differ from `typical`, with their reason.
 # Every other field is typical's.
 DOCUMENTED: dict[str, dict[str, tuple[float, str]]] = {

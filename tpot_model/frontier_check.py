@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .engines import serving_engines
 from .layouts import Deployment, choose, correction, deployment_curve, layout_tables, recipe_key
 from .pool_correction import NEUTRAL, PoolFit
 from .profiles import EfficiencyProfile
@@ -68,17 +69,20 @@ def _usable(r: ServingMeasurement, profiles: dict[str, EfficiencyProfile]) -> bo
     )
 
 
-def _group(r: ServingMeasurement) -> tuple:
-    return r.model.id, r.hardware.id, r.fields["weights"], r.fields["kv_cache"] or "fp8", r.profile, r.isl, r.osl
+def _group(r: ServingMeasurement, by_engine: bool = True) -> tuple:
+    engine = r.profile if by_engine else ""
+    return r.model.id, r.hardware.id, r.fields["weights"], r.fields["kv_cache"] or "fp8", engine, r.isl, r.osl
 
 
-def frontier_runs(rows: Sequence[ServingMeasurement], profiles: dict[str, EfficiencyProfile]) -> list:
+def frontier_runs(
+    rows: Sequence[ServingMeasurement], profiles: dict[str, EfficiencyProfile], by_engine: bool = True
+) -> list:
     """The usable runs that no run of their group beats: none at least as interactive with more tokens/s per GPU,
-    or more interactive with as many."""
+    or more interactive with as many (by_engine False: a group holds every engine's runs)."""
     groups: dict[tuple, list[ServingMeasurement]] = {}
     for r in rows:
         if _usable(r, profiles):
-            groups.setdefault(_group(r), []).append(r)
+            groups.setdefault(_group(r, by_engine), []).append(r)
     return [r for runs in groups.values() for r in non_dominated(runs)]
 
 
@@ -145,16 +149,21 @@ def measured_at(
 
 
 def check(
-    rows: Sequence[ServingMeasurement], profiles: dict[str, EfficiencyProfile], pool: Callable[[str], PoolFit]
+    rows: Sequence[ServingMeasurement],
+    profiles: dict[str, EfficiencyProfile],
+    pool: Callable[[str], PoolFit],
+    best: bool = False,
 ) -> list[Point]:
     """Every frontier run (frontier_runs) against the layout search at its interactivity within its GPU count, under
     the pool correction `pool(engine profile id)`; one set of layout tables per group, engine revision and GPU
-    count."""
+    count. best: the frontier over every engine's runs against the best-engine search (the engines fitted on the
+    chip's vendor, engines.serving_engines: what `frontier` answers by default)."""
     tables = {}
     out = []
-    for r in frontier_runs(rows, profiles):
-        profile = profiles[r.profile].as_of(r.run_date or None)
-        key = (*_group(r), profile, r.num_gpus)
+    for r in frontier_runs(rows, profiles, by_engine=not best):
+        engines = serving_engines(r.hardware.vendor) if best else (r.profile,)
+        engine_profiles = tuple(profiles[e].as_of(r.run_date or None) for e in engines)
+        key = (*_group(r, not best), engine_profiles, r.num_gpus)
         if key not in tables:
             s = Scenario(
                 weights=r.fields["weights"],
@@ -162,7 +171,10 @@ def check(
                 context_tokens=round(r.isl * MEAN_LENGTH_FRACTION),
                 output_tokens=round(r.osl * MEAN_LENGTH_FRACTION),
             )
-            tables[key] = layout_tables(r.model, r.hardware, s, profile, max_gpus=r.num_gpus, pool=pool(r.profile))
+            tables[key] = tuple(
+                layout_tables(r.model, r.hardware, s, p, max_gpus=r.num_gpus, pool=pool(e))
+                for e, p in zip(engines, engine_profiles, strict=True)
+            )
         d = choose(tables[key], 1.0 / r.interactivity_tokens_per_s_per_user)
         model = float(d.tokens_per_s_per_gpu) if d.feasible else math.nan
         out.append(Point(r.id, r.hardware.id, r.interactivity_tokens_per_s_per_user, r.num_gpus,
@@ -292,12 +304,16 @@ class RatioPoint:
 
 
 def ratio_check(
-    rows: Sequence[ServingMeasurement], profile: EfficiencyProfile, pool: PoolFit, max_gpus: int = MAX_GPUS
+    rows: Sequence[ServingMeasurement],
+    profiles: dict[str, EfficiencyProfile],
+    pool: Callable[[str], PoolFit],
+    max_gpus: int = MAX_GPUS,
 ) -> list[RatioPoint]:
     """For every model, weights and nominal request lengths measured MTP-free on both chips of a RATIO_PAIRS pair
-    within max_gpus (runs_like), at each of RATIO_AT where both measured frontiers read (measured_at): the layout
-    search's advantage within max_gpus (the runs' mean lengths, `profile` and its pool correction `pool`) against
-    the measured one."""
+    within max_gpus (runs_like), at each of RATIO_AT where both measured frontiers read (measured_at): the
+    best-engine layout search's advantage within max_gpus (the runs' mean lengths; each chip's vendor's fitted
+    engines, engines.serving_engines, each under its pool correction `pool(engine profile id)`) against the measured
+    one."""
     shapes = {(r.model.id, r.fields["weights"], r.isl, r.osl) for r in rows if r.model is not None and not r.mtp}
     out = []
     for model_id, weights, isl, osl in sorted(shapes, key=str):
@@ -312,7 +328,10 @@ def ratio_check(
             model = {}
             for hid in pair:
                 r = runs[hid][0]
-                tables = layout_tables(r.model, r.hardware, s, profile, max_gpus=max_gpus, pool=pool)
+                tables = [
+                    layout_tables(r.model, r.hardware, s, profiles[e], max_gpus=max_gpus, pool=pool(e))
+                    for e in serving_engines(r.hardware.vendor)
+                ]
                 model[hid] = [
                     d.tokens_per_s_per_gpu if d.feasible else math.nan for d in deployment_curve(tables, RATIO_AT)
                 ]
@@ -332,7 +351,8 @@ def ratio_summary(points: Sequence[RatioPoint]) -> dict:
     +-WITHIN; the models checked; every read-off."""
     return {
         "method": "The rack-scale advantage (an NVL72 chip's tokens/s per GPU over an HGX chip's, each the layout "
-        "search's best within the budget, under the typical profile and its pool correction) against the same ratio of "
+        "search's best within the budget, the faster of the engines fitted on the chip's vendor at each target, each "
+        "under its pool correction) against the same ratio of "
         "the two chips' measured frontiers (frontier_check.measured_at), wherever both were measured like for like.",
         "max_gpus": MAX_GPUS,
         "within": WITHIN,
@@ -369,11 +389,26 @@ def _band(points: Sequence[Point] | Sequence[RatioPoint]) -> dict:
     }
 
 
-def summary(points: Sequence[Point]) -> dict:
-    """What data/disaggregated_check.json's ``frontier`` holds: the bands over every run, over the multi-node runs
-    (more than NODE_GPUS GPUs), from HIGH_FROM tokens/s per user, and every run."""
+BEST_METHOD = (
+    "The best-engine layout search against the measured serving frontier over every engine: for each measured run "
+    "that no run of its group beats (the same model, chip, weights, KV-cache format and ISL/OSL, any engine; "
+    "MTP-free, on at most MAX_GPUS GPUs), the best deployment of the engines fitted on the chip's vendor at the run's "
+    "interactivity within the run's GPU count, its tokens/s per GPU over the run's: what `frontier` answers by default, "
+    "asked of the measurements."
+).replace("MAX_GPUS", str(MAX_GPUS))
+
+
+def summary_key(best: bool) -> str:
+    """data/disaggregated_check.json's key of the check's summary: per engine, or best-engine (check's best)."""
+    return "frontier_best" if best else "frontier"
+
+
+def summary(points: Sequence[Point], best: bool = False) -> dict:
+    """What data/disaggregated_check.json's ``frontier`` (``frontier_best`` for check's best mode) holds: the bands
+    over every run, over the multi-node runs (more than NODE_GPUS GPUs), from HIGH_FROM tokens/s per user, and every
+    run."""
     return {
-        "method": __doc__.split("\n\n")[0].replace("\n", " "),
+        "method": BEST_METHOD if best else __doc__.split("\n\n")[0].replace("\n", " "),
         "max_gpus": MAX_GPUS,
         "within": WITHIN,
         "node_gpus": NODE_GPUS,
@@ -413,8 +448,13 @@ def format_summary(s: dict) -> str:
 
     return "\n".join(
         [
-            "the layout search at each measured frontier run's interactivity, within the run's GPU count "
-            f"(runs on at most {s['max_gpus']} GPUs):",
+            (
+                "the best-engine layout search at the interactivity of each run on a measured frontier over every "
+                "engine, within the run's GPU count "
+                if s["method"] == BEST_METHOD
+                else "the layout search at each measured frontier run's interactivity, within the run's GPU count "
+            )
+            + f"(runs on at most {s['max_gpus']} GPUs):",
             line("all", s["all"]),
             line(f"multi-node (more than {s['node_gpus']} GPUs)", s["multi_node"]),
             line(f"from {s['high_from_tok_s_per_user']:g} tok/s per user", s["high"]),

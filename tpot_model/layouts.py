@@ -39,17 +39,18 @@ the model's own MTP module (speculative.py) and TPOT is the time per accepted to
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from .catalog import Hardware, ModelSpec
 from .economics import price_for, usd_per_1M_tokens
+from .engines import serving_engines
 from .estimate import estimate, native_formats
 from .planner import MAX_PREFILL_BATCH, PREFILL_TOKEN_BUDGET, pipeline_parallel, speculative
 from .pool_correction import NEUTRAL, PoolFit, pool_fit
-from .profiles import IDEAL, EfficiencyProfile
+from .profiles import IDEAL, EfficiencyProfile, load_profiles
 from .roofline import (
     kv_cache_bytes_per_sequence,
     link_bytes_per_s,
@@ -175,6 +176,7 @@ class Deployment:
     # limited_by 'slo': the lowest TPOT any layout that fits reaches within the budget (s; the search's interactivity
     # ceiling); nan otherwise
     fastest_tpot_s: float = math.nan
+    engine: str = ""  # the efficiency profile id the deployment was timed under (the best engine's, see choose)
 
     @property
     def tokens_per_s_per_user(self) -> float:
@@ -469,7 +471,7 @@ def _within_recipes(t: CandidateTable, recipes: Mapping[tuple[str, int, bool], f
 
 
 def choose(
-    tables: LayoutTables,
+    tables: LayoutTables | Sequence[LayoutTables],
     tpot_target_s: float,
     ttft_target_s: float | None = None,
     recipes: Mapping[tuple[str, int, bool], float] | None = None,
@@ -479,7 +481,24 @@ def choose(
     holds at most the sequences per GPU a published run of the model decoded on its worker layout (_within_recipes),
     and limited_by says 'recipes' where that stops a bigger batch. Nothing feasible: feasible False and limited_by
     'memory' (no layout fits even one sequence) or 'slo' (none meets the target) or 'gpus' (a disaggregated search
-    on one GPU)."""
+    on one GPU). Several tables (one per engine, engine_tables): the best of their choices, its `engine` saying
+    whose (ties to the first; nothing feasible: the answer of the engine with the fastest TPOT, else the first's)."""
+    if not isinstance(tables, LayoutTables):
+        found = [choose(t, tpot_target_s, ttft_target_s, recipes) for t in tables]
+        ok = [d for d in found if d.feasible]
+        if ok:
+            return max(ok, key=lambda d: (d.tokens_per_s_per_gpu, -d.gpus_used))
+        slo = [d for d in found if d.limited_by == "slo"]  # something fits: the engine with the fastest TPOT
+        return min(slo, key=lambda d: d.fastest_tpot_s) if slo else found[0]
+    return _choose_one(tables, tpot_target_s, ttft_target_s, recipes)
+
+
+def _choose_one(
+    tables: LayoutTables,
+    tpot_target_s: float,
+    ttft_target_s: float | None,
+    recipes: Mapping[tuple[str, int, bool], float] | None,
+) -> Deployment:
     if not (math.isfinite(tpot_target_s) and tpot_target_s > 0):
         raise ValueError(f"tpot_target_s must be a positive number, got {tpot_target_s!r}")
     ttft_t = math.inf if ttft_target_s is None else float(ttft_target_s)
@@ -592,7 +611,7 @@ def choose(
     price = tables.usd_per_gpu_hour
     common = dict(
         max_gpus=budget, tpot_target_s=float(tpot_target_s), ttft_target_s=ttft_target_s, mtp_k=tables.mtp_k,
-        candidates=tuple(cands),
+        candidates=tuple(cands), engine=tables.profile.id,
     )  # fmt: skip
     if best is None:
         if tables.serving == "disaggregated" and budget < 2:
@@ -630,7 +649,7 @@ def best_deployment(
     model: ModelSpec,
     hw: Hardware,
     scenario: Scenario,
-    profile: EfficiencyProfile = IDEAL,
+    profile: EfficiencyProfile | Sequence[EfficiencyProfile] = IDEAL,
     *,
     max_gpus: int,
     tpot_target_s: float,
@@ -641,11 +660,33 @@ def best_deployment(
     recipes: Mapping[tuple[str, int, bool], float] | None = None,
 ) -> Deployment:
     """The best aggregated or disaggregated deployment within max_gpus GPUs at a TPOT (and optional TTFT) target:
-    :func:`layout_tables` then :func:`choose` (`recipes`: the measured recipes only, as choose takes them)."""
-    t = layout_tables(
+    :func:`engine_tables` then :func:`choose` (`profile`: one, or several engines, e.g. best_engines(hw);
+    `recipes`: the measured recipes only, as choose takes them)."""
+    t = engine_tables(
         model, hw, scenario, profile, max_gpus=max_gpus, serving=serving, mtp_k=mtp_k, mtp_acceptance=mtp_acceptance
     )
     return choose(t, tpot_target_s, ttft_target_s, recipes)
+
+
+def best_engines(hw: Hardware) -> tuple[EfficiencyProfile, ...]:
+    """The best-engine search's profiles on this chip: the engines fitted to serving runs on its vendor's chips
+    (engines.serving_engines), their current catalog values."""
+    profiles = load_profiles()
+    return tuple(profiles[p] for p in serving_engines(hw.vendor))
+
+
+def engine_tables(
+    model: ModelSpec,
+    hw: Hardware,
+    scenario: Scenario,
+    profile: EfficiencyProfile | Sequence[EfficiencyProfile],
+    **search,
+) -> LayoutTables | tuple[LayoutTables, ...]:
+    """layout_tables under one profile, or under each of several (choose then takes the best engine at each target;
+    `search`: layout_tables' keywords)."""
+    if isinstance(profile, EfficiencyProfile):
+        return layout_tables(model, hw, scenario, profile, **search)
+    return tuple(layout_tables(model, hw, scenario, p, **search) for p in profile)
 
 
 def fastest_tpot_s(tables: LayoutTables) -> float:
@@ -656,10 +697,13 @@ def fastest_tpot_s(tables: LayoutTables) -> float:
 
 
 def deployment_curve(
-    tables: LayoutTables, interactivity_tok_s_per_user, recipes: Mapping[tuple[str, int, bool], float] | None = None
+    tables: LayoutTables | Sequence[LayoutTables],
+    interactivity_tok_s_per_user,
+    recipes: Mapping[tuple[str, int, bool], float] | None = None,
 ) -> list[Deployment]:
     """The best deployment at each interactivity target (tokens/s per user = 1 / TPOT target): the frontier of
-    tokens/s per GPU against tokens/s per user over layouts (`recipes`: the measured recipes only, see choose)."""
+    tokens/s per GPU against tokens/s per user over layouts (and engines, given several tables; `recipes`: the
+    measured recipes only, see choose)."""
     return [choose(tables, 1.0 / float(x), recipes=recipes) for x in np.atleast_1d(interactivity_tok_s_per_user)]
 
 

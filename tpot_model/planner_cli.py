@@ -14,10 +14,26 @@ from collections.abc import Sequence
 from .catalog import CatalogError, resolve_hardware, resolve_model
 from .disaggregated import decode_reach, model_recipes
 from .economics import price_for
-from .engines import ENGINES
+from .engines import BEST, ENGINES
 from .fleet import Demand, Fleet, fleets
-from .frontier_check import beyond_measured, deployment_range, measured_at, measured_fastest, runs_like
-from .layouts import MAX_BUDGET_GPUS, SERVING_MODES, Deployment, StepParts, best_deployment, decode_parts, recipe_key
+from .frontier_check import (
+    beyond_measured,
+    deployment_range,
+    measured_at,
+    measured_fastest,
+    runs_like,
+    summary_key,
+)
+from .layouts import (
+    MAX_BUDGET_GPUS,
+    SERVING_MODES,
+    Deployment,
+    StepParts,
+    best_deployment,
+    best_engines,
+    decode_parts,
+    recipe_key,
+)
 from .planner import MAX_BATCH_SEARCHED, FrontierPoint, frontier
 from .pool_correction import committed_check
 from .precision import parse_format
@@ -136,7 +152,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="optional TTFT target: the whole batch's prompts prefilled together (batch search); each request's TTFT "
         "under continuous batching (with --max-gpus)",
     )
-    p.add_argument("--profile", default="typical", help="efficiency profile (default typical)")
+    p.add_argument(
+        "--profile",
+        default=None,
+        help=f"efficiency profile (default typical; with the layout search {BEST}: at each target the faster of the "
+        "engines fitted to serving runs on the chip's vendor, SGLang or TensorRT-LLM on NVIDIA, SGLang or ATOM on AMD)",
+    )
     p.add_argument(
         "--as-of",
         default=None,
@@ -241,7 +262,7 @@ def frontier_main(argv: Sequence[str] | None = None) -> int:
         for flag, name, resolve in (
             ("--model", "model", resolve_model),
             ("--hardware", "hardware", resolve_hardware),
-            ("--profile", "profile", resolve_profile),
+            ("--profile", "profile", lambda ref: _profiles(ref, args.search, fields["hardware"])),
         ):
             try:
                 fields[name] = resolve(getattr(args, name))
@@ -278,6 +299,20 @@ def frontier_main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+def _profiles(ref: str, search: bool, hw):
+    """--profile's profile; for BEST (the layout search's default) the chip's best-engine profiles."""
+    if ref != BEST:
+        return resolve_profile(ref)
+    if not search:
+        raise _BadInput(f"--profile: {BEST} is the layout search's (give --max-gpus), or name one profile")
+    return best_engines(hw)
+
+
+def _engine(profiles, engine_id: str):
+    """The profile a deployment was timed under, of the one or several searched."""
+    return next(p for p in (profiles if isinstance(profiles, tuple) else (profiles,)) if p.id == engine_id)
+
+
 def _targets_and_mode(args: argparse.Namespace) -> None:
     """One latency target (--tpot-target-ms or --interactivity) in args.tpot_target_ms; args.search: the layout search
     (--max-gpus, --serving or --mtp given) rather than one deployment of --gpus GPUs."""
@@ -299,6 +334,7 @@ def _targets_and_mode(args: argparse.Namespace) -> None:
     if args.search:
         args.max_gpus = args.max_gpus or 8
         args.serving = args.serving or "best"
+    args.profile = args.profile or (BEST if args.search else "typical")
     args.gpus = args.gpus or 1
 
 
@@ -306,9 +342,10 @@ def _pool(p) -> dict | None:
     return None if p is None else p.as_dict()
 
 
-def measured_band(d: Deployment, model, hw, profile) -> tuple[float, float, str] | None:
-    """(low, high tokens/s per GPU, what the range rests on, in words) of frontier_check.deployment_range."""
-    frontier = committed_check().get("frontier")
+def measured_band(d: Deployment, model, hw, profile, best: bool = False) -> tuple[float, float, str] | None:
+    """(low, high tokens/s per GPU, what the range rests on, in words) of frontier_check.deployment_range, against
+    the check of the search's kind (best: the best-engine search on the frontier over every engine)."""
+    frontier = committed_check().get(summary_key(best))
     found = deployment_range(d, model, hw, profile, frontier)
     if found is None:
         return None
@@ -317,7 +354,8 @@ def measured_band(d: Deployment, model, hw, profile) -> tuple[float, float, str]
     node = f"on more than {node_gpus} GPUs" if node_key == "multi_node" else f"on at most {node_gpus} GPUs"
     level = f"from {high_from:g} tok/s per user" if level_key == "high" else f"below {high_from:g} tok/s per user"
     basis = (
-        f"80% of the {band['runs'] - band['unreached']} measured frontier runs {node} {level} (model / measured "
+        f"80% of the {band['runs'] - band['unreached']} measured frontier runs{' (any engine)' if best else ''} "
+        f"{node} {level} (model / measured "
         f"{band['p10_ratio']:.2f}-{band['p90_ratio']:.2f}; data/disaggregated_check.json, tpot_model/frontier_check.py)"
     )
     return low, high, basis
@@ -345,6 +383,9 @@ def search_dict(
         "context_tokens": args.context,
         "output_tokens": args.output,
         "profile": args.profile,
+        # the engine profile the deployment was timed under (with profile best: the faster engine at the target)
+        "engine": d.engine if d.feasible else None,
+        "engine_name": ENGINES.get(d.engine, (d.engine,))[0] if d.feasible else None,
         "max_gpus": d.max_gpus,
         "serving_searched": args.serving,
         "within_measured_recipes": bool(args.within_measured),
@@ -480,9 +521,11 @@ def _search_text(d: dict) -> str:
     usd = _usd(d, "usd_per_1M_tokens")
     low, high = d["tokens_per_s_per_gpu_low"], d["tokens_per_s_per_gpu_high"]
     band = [("80% range (measured)", f"{low:.0f}-{high:.0f} ({d['range_basis']})")] if d["range_basis"] else []
+    searched = " (the faster engine fitted on this chip's vendor)" if d["profile"] == BEST else ""
     rows = [
         ("serving", d["serving"]),
         ("layout", layout),
+        ("engine", f"{d['engine_name']}{searched}"),
         ("gpus_used", f"{d['gpus_used']}"),
         (
             "batch_per_instance",
@@ -587,8 +630,9 @@ def _search_main(args: argparse.Namespace, fields: dict) -> int:
         flag = "--compute" if "compute precision" in str(e) else "--price-basis" if "basis" in str(e) else "input"
         print(f"error: {flag}: {' '.join(str(e).split())}", file=sys.stderr)
         return 2
-    band = measured_band(d, fields["model"], fields["hardware"], fields["profile"])
-    parts = decode_parts(fields["model"], fields["hardware"], scenario, fields["profile"], d)
+    engine = _engine(fields["profile"], d.engine) if d.feasible else None
+    band = measured_band(d, fields["model"], fields["hardware"], engine, args.profile == BEST) if engine else None
+    parts = decode_parts(fields["model"], fields["hardware"], scenario, engine, d) if engine else None
     out = search_dict(d, args, fields["model"].id, fields["hardware"], band, parts, rows) | price_fields(
         fields["hardware"], scenario
     )
