@@ -2,7 +2,8 @@
 batching), per hardware x precision x layout for the sidebar's model, with the measured InferenceX points overlaid;
 cost per million tokens at an interactivity target; tokens per MW; and the model's leave-one-hardware-out check
 against the measurements. The page's own inputs travel in the URL (fr_io, fr_hw, fr_prec, fr_layout, fr_engine,
-fr_y, fr_target, fr_tier, fr_usd, fr_mtp, fr_k, fr_accept, fr_log, fr_disagg, fr_rack_gpus, fr_rack_recipes)."""
+fr_y, fr_target, fr_tier, fr_usd, fr_mtp, fr_k, fr_accept, fr_log, fr_disagg, fr_rack_gpus, fr_rack_recipes,
+fr_rack_best_engine)."""
 
 import json
 import math
@@ -49,6 +50,7 @@ if not st.session_state.get(INIT):
             "frontier.disagg": inputs.disagg,
             "frontier.rack_gpus": inputs.rack_gpus,
             "frontier.rack_recipes": inputs.rack_recipes,
+            "frontier.rack_best_engine": inputs.rack_best_engine,
             NOTICES: bad_params,
             INIT: True,
         }
@@ -486,7 +488,7 @@ if top is not None:
 
 # ------------------------------------------------------------------------------------------------ rack scale
 st.header(tr("fr_rack_h"))
-budget_col, recipes_col = st.columns([1, 3], vertical_alignment="bottom")
+budget_col, recipes_col, engine_col = st.columns([1, 2, 2], vertical_alignment="bottom")
 rack_gpus = int(
     budget_col.number_input(
         tr("fr_rack_budget"), 1, rack.MAX_BUDGET, step=8, key="frontier.rack_gpus",
@@ -496,6 +498,10 @@ rack_gpus = int(
 rack_recipes = recipes_col.toggle(
     tr("fr_rack_recipes"), key="frontier.rack_recipes", help=tr("fr_rack_recipes_help"), persist_state="session"
 )
+rack_best = engine_col.toggle(
+    tr("fr_rack_best_engine"), key="frontier.rack_best_engine", persist_state="session",
+    help=tr("fr_rack_best_engine_help", engine=controls.profile_label(profile, tr)),
+)  # fmt: skip
 st.caption(tr("fr_rack_intro", gpus=rack_gpus))
 RACK_CHART = "rack-scale-vs-scale-out"
 if (
@@ -512,19 +518,21 @@ if (
             s = state.with_(hardware=hid, weights=planner.precision_format(rack_precision, hw)).to_scenario(
                 context_tokens=isl, output_tokens=osl
             )
-            tables = layout_search.layout_tables(
-                model, hw, s, profile, max_gpus=rack_gpus, mtp_k=k if mtp else None, mtp_acceptance=acceptance
-            )
+            tables = layout_search.engine_tables(
+                model, hw, s, layout_search.best_engines(hw) if rack_best else profile, max_gpus=rack_gpus,
+                mtp_k=k if mtp else None, mtp_acceptance=acceptance,
+            )  # fmt: skip
             out[hid] = tuple(layout_search.deployment_curve(tables, rack.INTERACTIVITY, recipes))
         return out
 
     found = cache.built(
         f"frontier-rack|{model.id}|{rack_precision}|{state.kv}|{state.compute}|{isl}|{osl}|{engine}|{mtp}|{k}|{acceptance}"
-        f"|{rack_gpus}|{rack_recipes}",
+        f"|{rack_gpus}|{rack_recipes}|{rack_best}",
         _rack_search,
     )
     bases = [state.price_basis, *[b for b in ("hyperscaler", "neocloud") if b != state.price_basis]]
-    checked = cache.disaggregated_check().get("frontier")  # where measured runs like each deployment sit
+    # where measured runs like each deployment sit: against the check of the search's kind
+    checked = cache.disaggregated_check().get(frontier_check.summary_key(rack_best))
     reach = cache.decode_reach()  # how far the measured recipes go: decode sequences per GPU by worker layout
     curves = []
     for hid in rack_ids:
@@ -541,11 +549,15 @@ if (
                 found[hid],
                 prices,
                 tuple(
-                    r[:2] if (r := frontier_check.deployment_range(d, model, hw, profile, checked)) else None
+                    r[:2]
+                    if d.feasible
+                    and (r := frontier_check.deployment_range(d, model, hw, profiles.get(d.engine, profile), checked))
+                    else None
                     for d in found[hid]
                 ),
                 {b: p.as_of for b, p in hw.prices.usd_per_gpu_hour.items()},
                 tuple(frontier_check.beyond_measured(d, model.id, reach, hw) for d in found[hid]),
+                {e: controls.profile_label(profiles[e], tr) for e in {d.engine for d in found[hid]} if e in profiles},
             )  # fmt: skip
         )
     measured = [  # runs within the view's budget, single-node ones too: a layout may use fewer GPUs
@@ -566,7 +578,7 @@ if (
             RACK_CHART,
             tr,
             about=page_about(rack_ids, [rack_precision], rack_gpus),
-            depends=(*curve_inputs, rack_precision, rack_gpus, rack_recipes),
+            depends=(*curve_inputs, rack_precision, rack_gpus, rack_recipes, rack_best),
         )  # fmt: skip
         for x, win, other, kind, cand in rack.winner_reasons(curves, layout_search.memory_reason):
             d = win.deployment_at(x)
@@ -598,8 +610,8 @@ if (
         if tops := rack.ceilings(curves):
             chips = tr.join([tr("fr_rack_ceiling_item", name=name, x=f"{x:.0f}") for name, x in tops])
             st.caption(tr("fr_rack_ceiling", chips=chips))
-        for said in (rack.check_caption(cache.disaggregated_check(), tr, engine),
-                     rack.frontier_check_caption(cache.disaggregated_check(), tr)):  # fmt: skip
+        for said in (rack.check_caption(cache.disaggregated_check(), tr, None if rack_best else engine),
+                     rack.frontier_check_caption(cache.disaggregated_check(), tr, rack_best)):  # fmt: skip
             if said is not None:
                 st.caption(said)
 
@@ -635,7 +647,7 @@ query = page_state.frontier_query(
     page_state.FrontierInputs(
         io=io, hardware=tuple(hardware), precisions=tuple(precisions), layouts=tuple(layouts), engine=engine,
         y=y, target=target, tier=tier, usd=usd, mtp=mtp, k=k, acceptance=acceptance, log=log, disagg=disagg,
-        rack_gpus=rack_gpus, rack_recipes=rack_recipes,
+        rack_gpus=rack_gpus, rack_recipes=rack_recipes, rack_best_engine=rack_best,
     )
 )  # fmt: skip
 if tier == state.price_basis:  # the sidebar's price_basis says it: a link follows the sidebar

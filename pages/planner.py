@@ -43,6 +43,7 @@ if not st.session_state.get(INIT):
             BUDGET_FOR: domain_budget,
             "planner.serving": inputs.serving,
             "planner.request_ttft_ms": inputs.request_ttft_ms,
+            "planner.best_engine": inputs.best_engine,
             NOTICES: bad_params,
             INIT: True,
         }
@@ -213,8 +214,9 @@ def write_url() -> None:
         st.session_state[BUDGET],
         st.session_state["planner.serving"],
         st.session_state.get("planner.request_ttft_ms", 0.0),
+        st.session_state.get("planner.best_engine", True),
     )
-    controls.write_page_params(query, linked_query, dropped=("planner_request_ttft_ms",))
+    controls.write_page_params(query, linked_query, dropped=("planner_request_ttft_ms", "planner_best_engine"))
 
 
 def linked_query(params: dict) -> dict[str, str]:
@@ -222,7 +224,7 @@ def linked_query(params: dict) -> dict[str, str]:
     given, _ = page_state.parse_planner_query(params, domain_budget)
     return page_state.planner_query(
         figs.target_ms(given.target, given.custom_ms), given.ttft_ms, given.k, given.acceptance, given.prefix_hit,
-        given.section, given.max_gpus or domain_budget, given.serving, given.request_ttft_ms,
+        given.section, given.max_gpus or domain_budget, given.serving, given.request_ttft_ms, given.best_engine,
     )  # fmt: skip
 
 
@@ -314,7 +316,7 @@ def layout_section() -> None:
     """The best aggregated or disaggregated deployment within the GPU budget at the target (layouts.best_deployment,
     the search the CLI's frontier --max-gpus runs) and what it chose."""
     st.subheader(tr("pl_layout_h"))
-    c1, c2, c3 = st.columns([1, 2, 1])
+    c1, c2, c3, c4 = st.columns([1, 2, 1, 1], vertical_alignment="bottom")
     c3.number_input(
         tr("pl_request_ttft"),
         min_value=0.0,
@@ -343,16 +345,22 @@ def layout_section() -> None:
         help=tr("pl_serving_help"),
         persist_state="session",
     )
+    best = c4.toggle(
+        tr("pl_best_engine"), key="planner.best_engine", persist_state="session",
+        help=tr("pl_best_engine_help", engine=controls.profile_label(profile, tr)),
+    )  # fmt: skip
     budget, serving = int(st.session_state[BUDGET]), st.session_state["planner.serving"]
     request_ttft_s = st.session_state["planner.request_ttft_ms"] / 1e3 or None  # each request's, not the batch's
-    key = f"{cache.scenario_key(state, 'batch', 'gpus', 'lang')}|{budget}|{serving}|{target_s}|{request_ttft_s}"
+    key = f"{cache.scenario_key(state, 'batch', 'gpus', 'lang')}|{budget}|{serving}|{target_s}|{request_ttft_s}|{best}"
     d = cache.built(
         f"planner-layout|{key}",
         lambda: layout_search.best_deployment(
-            model, hw, scenario, profile, max_gpus=budget, tpot_target_s=target_s, serving=serving,
-            ttft_target_s=request_ttft_s,
+            model, hw, scenario, layout_search.best_engines(hw) if best else profile, max_gpus=budget,
+            tpot_target_s=target_s, serving=serving, ttft_target_s=request_ttft_s,
         ),
     )  # fmt: skip
+    # the profile the chosen deployment was timed under (the best engine's, or the sidebar's)
+    engine = cache.profiles().get(d.engine, profile) if d.feasible else profile
     with metrics.Row(wide=True) as row:  # labels such as "Tokens/s per GPU (input + output)"
         row.metric(
             tr("pl_m_layout_gpus"),
@@ -388,9 +396,12 @@ def layout_section() -> None:
                kv=fmt.unbroken(fmt.duration(d.kv_transfer_s))),
             icon=":material/target:",
         )  # fmt: skip
+    if best and d.feasible:
+        st.caption(tr("pl_layout_engine", engine=controls.profile_label(engine, tr), engines=tr.join(
+            [controls.profile_label(p, tr) for p in layout_search.best_engines(hw)])))  # fmt: skip
     parts = cache.built(  # the decode pool's step, part by part: where its time goes, communication's share
         f"planner-layout-parts|{key}",
-        lambda: layout_search.decode_parts(model, hw, scenario, profile, d),
+        lambda: layout_search.decode_parts(model, hw, scenario, engine, d),
     )
     if parts is not None:
         st.caption(figs.layout_parts_text(d, parts, hw, tr=tr))
@@ -398,11 +409,11 @@ def layout_section() -> None:
         st.caption(tr("pl_layout_ttft_note", ttft=fmt.duration(ttft_s)))
     if request_ttft_s and d.feasible:
         st.caption(tr("pl_layout_request_ttft_met", target=fmt.duration(request_ttft_s), ttft=fmt.duration(d.ttft_s)))
-    check = cache.disaggregated_check().get("frontier")
-    if found := frontier_check.deployment_range(d, model, hw, profile, check):  # how far to trust it, by measured runs
+    check = cache.disaggregated_check().get(frontier_check.summary_key(best))  # the check of the search's kind
+    if found := frontier_check.deployment_range(d, model, hw, engine, check):  # how far to trust it, by measured runs
         low, high, band, (node, level) = found
         st.caption(
-            tr("pl_layout_range", runs=band["runs"] - band["unreached"], p10=f"{band['p10_ratio']:.2f}",
+            tr("pl_layout_range", any=tr("pl_range_any_engine") if best else "", runs=band["runs"] - band["unreached"], p10=f"{band['p10_ratio']:.2f}",
                p90=f"{band['p90_ratio']:.2f}", tps=fmt.rate(d.tokens_per_s_per_gpu), low=fmt.rate(float(f"{low:.3g}")),
                high=fmt.rate(float(f"{high:.3g}")), node=tr(f"pl_range_{node}", n=check["node_gpus"]),
                level=tr(f"pl_range_{level}", x=f"{check['high_from_tok_s_per_user']:g}"))
@@ -444,7 +455,7 @@ def layout_section() -> None:
                    id=run.id, engine=controls.profile_label(cache.profiles()[run.profile], tr), gpus=run.num_gpus,
                    io=f"{fmt.tokens(run.isl)} / {fmt.tokens(run.osl)}", date=run.run_date)
             )  # fmt: skip
-    gate = usable_memory(hw, profile)
+    gate = usable_memory(hw, engine)
     if gate.basis == "reported":
         st.caption(
             tr("pl_layout_memory_reported", usable=fmt.gb(gate.bytes), capacity=fmt.gb(gate.capacity_bytes),

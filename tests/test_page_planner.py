@@ -454,8 +454,8 @@ def test_an_unreachable_target_names_the_fastest_layout_that_fits(tr):
          "profile": "typical", "planner_section": "gpus", "lang": tr.lang}  # fmt: skip
     m, hw = load_model_catalog()["deepseek-r1"], load_hardware_catalog()["b200"]
     s = Scenario(context_tokens=4096, output_tokens=1024, weights="nvfp4", kv_cache="fp8")
-    tables = lo.layout_tables(m, hw, s, resolve_profile("typical"), max_gpus=8)
-    fastest = lo.fastest_tpot_s(tables)
+    # the layout search's best engine (on by default): the fastest layout of either engine fitted on NVIDIA
+    fastest = min(lo.fastest_tpot_s(t) for t in lo.engine_tables(m, hw, s, lo.best_engines(hw), max_gpus=8))
     at = run_page("planner", **q, planner_target_ms="2")
     assert not at.exception, at.exception
     said = tr("pl_layout_none_slo", budget=8, hw=hw.name, model=m.name, target=fmt.target(0.002, tr),
@@ -485,19 +485,23 @@ def test_layout_says_how_far_measured_runs_like_it_sit(tr):
 
     q = {"model": "deepseek-r1", "hardware": "gb200", "gpus": "8", "weights": "fp8", "kv": "fp8",
          "profile": "tensorrt-llm", "planner_section": "gpus", "lang": tr.lang}  # fmt: skip
-    at = run_page("planner", **q)
-    assert not at.exception, at.exception
     m, hw = load_model_catalog()["deepseek-r1"], load_hardware_catalog()["gb200"]
-    profile = resolve_profile("tensorrt-llm")
     s = Scenario(context_tokens=4096, output_tokens=1024, weights="fp8", kv_cache="fp8")
-    d = lo.best_deployment(m, hw, s, profile, max_gpus=72, tpot_target_s=0.05)
-    check = committed_check()["frontier"]
-    low, high, band, where = frontier_check.deployment_range(d, m, hw, profile, check)
-    assert d.gpus_used > 8 and where == ("multi_node", "below_high")
-    said = tr("pl_layout_range", runs=band["runs"] - band["unreached"], p10=f"{band['p10_ratio']:.2f}",
-              p90=f"{band['p90_ratio']:.2f}", tps=fmt.rate(d.tokens_per_s_per_gpu), low=fmt.rate(float(f"{low:.3g}")),
-              high=fmt.rate(float(f"{high:.3g}")), node=tr("pl_range_multi_node", n=8), level=tr("pl_range_below_high", x="100"))  # fmt: skip
-    assert said in [p for c in at.main.caption for p in c.value.split("\n\n")]
+    # the sidebar's engine (best engine off): the per-engine check; the best engine (the default): the best-engine
+    # check, on the frontier over every engine
+    for best, engines in (("0", resolve_profile("tensorrt-llm")), ("1", lo.best_engines(hw))):
+        at = run_page("planner", **q, planner_best_engine=best)
+        assert not at.exception, at.exception
+        d = lo.best_deployment(m, hw, s, engines, max_gpus=72, tpot_target_s=0.05)
+        check = committed_check()[frontier_check.summary_key(best == "1")]
+        low, high, band, where = frontier_check.deployment_range(d, m, hw, resolve_profile(d.engine), check)
+        assert d.gpus_used > 8 and where == ("multi_node", "below_high")
+        said = tr("pl_layout_range", any=tr("pl_range_any_engine") if best == "1" else "",
+                  runs=band["runs"] - band["unreached"], p10=f"{band['p10_ratio']:.2f}", p90=f"{band['p90_ratio']:.2f}",
+                  tps=fmt.rate(d.tokens_per_s_per_gpu), low=fmt.rate(float(f"{low:.3g}")),
+                  high=fmt.rate(float(f"{high:.3g}")), node=tr("pl_range_multi_node", n=8),
+                  level=tr("pl_range_below_high", x="100"))  # fmt: skip
+        assert said in [p for c in at.main.caption for p in c.value.split("\n\n")]
     dense = run_page("planner", **{**q, "model": "llama-3.1-70b"})
     assert not dense.exception and not any(c.value.startswith(said[:12]) for c in dense.main.caption)
 
@@ -540,9 +544,8 @@ def test_layout_search_shows_its_decode_pools_step_and_communication_share(lang)
     assert not at.exception, at.exception
     m, hw = load_model_catalog()["deepseek-r1"], load_hardware_catalog()["gb200"]
     s = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8")
-    prof = resolve_profile("typical")
-    d = lo.best_deployment(m, hw, s, prof, max_gpus=72, tpot_target_s=0.05)
-    parts = lo.decode_parts(m, hw, s, prof, d)
+    d = lo.best_deployment(m, hw, s, lo.best_engines(hw), max_gpus=72, tpot_target_s=0.05)  # the best engine
+    parts = lo.decode_parts(m, hw, s, resolve_profile(d.engine), d)
     assert parts is not None and parts.link == "scale_up"
     assert figs.layout_parts_text(d, parts, hw, tr=tr) in [c.value for c in at.main.caption]
     said = figs.layout_parts_text(d, parts, hw, tr=tr)
@@ -563,9 +566,9 @@ def test_layout_search_takes_a_per_request_ttft_target_from_the_page_and_the_url
     assert at.number_input(key="planner.request_ttft_ms").value == 300
     m, hw = load_model_catalog()["deepseek-r1"], load_hardware_catalog()["b200"]
     s = Scenario(context_tokens=4096, output_tokens=1024, weights="fp8", kv_cache="fp8")
-    prof = resolve_profile("typical")
-    loose = lo.best_deployment(m, hw, s, prof, max_gpus=8, tpot_target_s=0.05)
-    held = lo.best_deployment(m, hw, s, prof, max_gpus=8, tpot_target_s=0.05, ttft_target_s=0.3)
+    engines = lo.best_engines(hw)  # the layout search's default
+    loose = lo.best_deployment(m, hw, s, engines, max_gpus=8, tpot_target_s=0.05)
+    held = lo.best_deployment(m, hw, s, engines, max_gpus=8, tpot_target_s=0.05, ttft_target_s=0.3)
     assert held.ttft_s <= 0.3 < loose.ttft_s  # it binds: 395 ms without it (1 × DEP8), 122 ms with it (1 × TP8)
     assert held.tokens_per_s_per_gpu < loose.tokens_per_s_per_gpu
     assert _layout_metrics(at)["pl_m_layout_ttft"] == fmt.duration(held.ttft_s)
@@ -605,8 +608,8 @@ def test_layout_says_when_its_decode_pool_goes_beyond_the_measured_recipes(tr):
     from tpot_model.serving_calibration import load_serving_measurements
 
     q = {"model": "deepseek-r1", "hardware": "gb200", "gpus": "8", "weights": "fp8", "kv": "fp8",
-         "planner_section": "gpus", "lang": tr.lang}  # fmt: skip
-    at = run_page("planner", **q)
+         "planner_section": "gpus", "planner_best_engine": "0", "lang": tr.lang}  # fmt: skip
+    at = run_page("planner", **q)  # the sidebar's engine, typical
     assert not at.exception, at.exception
     m, hw = load_model_catalog()["deepseek-r1"], load_hardware_catalog()["gb200"]
     s = Scenario(context_tokens=4096, output_tokens=1024, weights="fp8", kv_cache="fp8")
@@ -643,7 +646,7 @@ def test_layout_sets_the_measured_frontier_at_the_target_beside_it(lang):
     )
     s = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8")
     m, hw = load_model_catalog()["deepseek-r1"], load_hardware_catalog()["gb200"]
-    d = lo.best_deployment(m, hw, s, resolve_profile("typical"), max_gpus=72, tpot_target_s=0.040)
+    d = lo.best_deployment(m, hw, s, lo.best_engines(hw), max_gpus=72, tpot_target_s=0.040)
     assert said.endswith(tr("pl_layout_measured_ratio", ratio=f"{d.tokens_per_s_per_gpu / tps:.2f}"))
     at = run_page("planner", hardware="b200", planner_max_gpus="8", **q)
     lead = tr("pl_layout_measured_at", tps="", how="", hw="")[:6]
@@ -659,3 +662,30 @@ def test_a_link_parameter_no_page_reads_is_said_not_ignored_silently(lang):
     want = tr("notice_unknown_param", param="max_gpus", hint=tr("notice_unknown_hint", name="planner_max_gpus"))
     assert want in [w.value for w in at.warning]
     assert not [w.value for w in run_page("planner", planner_max_gpus="16", lang=lang).warning if "max_gpus" in w.value]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_layout_search_takes_the_best_engine_unless_told_the_sidebars(lang):
+    """The layout search runs under the best engine by default (the CLI's frontier --max-gpus too): DeepSeek-R1 FP8
+    1k/1k on B200 at 25 tok/s per user, the faster of SGLang and TensorRT-LLM, named in a caption and in the CSV;
+    planner_best_engine=0 in the link (the toggle off) times it under the sidebar's profile, and the link says so."""
+    tr = Translator(lang)
+    q = dict(model="deepseek-r1", hardware="b200", gpus="8", weights="fp8", kv="fp8", context="1024", output="1024",
+             planner_target_ms="40", planner_max_gpus="72", planner_section="gpus", lang=lang)  # fmt: skip
+    m, hw = load_model_catalog()["deepseek-r1"], load_hardware_catalog()["b200"]
+    s = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8")
+    best = lo.best_deployment(m, hw, s, lo.best_engines(hw), max_gpus=72, tpot_target_s=0.040)
+    own = lo.best_deployment(m, hw, s, resolve_profile("typical"), max_gpus=72, tpot_target_s=0.040)
+    assert best.engine == "tensorrt-llm" and best.tokens_per_s_per_gpu > own.tokens_per_s_per_gpu * 1.2
+    at = run_page("planner", **q)
+    assert not at.exception, at.exception
+    assert at.toggle(key="planner.best_engine").value is True and "planner_best_engine" not in at.query_params
+    assert _metric(at, tr("pl_m_layout_tps")) == fmt.rate(best.tokens_per_s_per_gpu)
+    names = tr.join([tr("profile_sglang") if tr.has("profile_sglang") else "SGLang", "TensorRT-LLM"])
+    assert tr("pl_layout_engine", engine="TensorRT-LLM", engines=names) in [c.value for c in at.main.caption]
+    off = run_page("planner", **q, planner_best_engine="0")
+    assert not off.exception, off.exception
+    assert off.toggle(key="planner.best_engine").value is False and off.query_params["planner_best_engine"] == "0"
+    assert _metric(off, tr("pl_m_layout_tps")) == fmt.rate(own.tokens_per_s_per_gpu)
+    lead = tr("pl_layout_engine", engine="", engines="")[:5]
+    assert not [c.value for c in off.main.caption if c.value.startswith(lead)]

@@ -4,9 +4,9 @@ default (or the nearest valid value) with a ui.state Notice naming the parameter
 I/O presets, precisions ...) belong to the pages' figure modules, which draw them.
 
 Planner: planner_target_ms, planner_ttft_ms, spec_k, spec_accept, prefix_hit, planner_section, planner_max_gpus,
-planner_serving, planner_request_ttft_ms.
+planner_serving, planner_request_ttft_ms, planner_best_engine.
 Frontier: fr_io, fr_hw, fr_prec, fr_layout, fr_engine, fr_y, fr_target, fr_tier, fr_usd, fr_mtp, fr_k, fr_accept,
-fr_log, fr_disagg, fr_rack_gpus, fr_rack_recipes.
+fr_log, fr_disagg, fr_rack_gpus, fr_rack_recipes, fr_rack_best_engine.
 Compare: <side>_hardware, _gpus, _weights, _kv, _profile, _model, _batch, _context, _price for sides b and c.
 Economics: ec_demand, ec_req, ec_out, ec_in, ec_tpot_ms, ec_peak, ec_util, ec_chips, ec_api_in, ec_api_out,
 ec_api_cached, ec_cached.
@@ -101,6 +101,7 @@ class PlannerInputs:
     max_gpus: int | None = None  # the layout search's GPU budget; None: the chip's scale-up domain
     serving: str = pl.DEFAULT_SERVING  # the layout search's serving mode
     request_ttft_ms: float = 0.0  # the layout search's per-request TTFT target (continuous batching); 0 = none
+    best_engine: bool = True  # the layout search under the best engine (layouts.best_engines), else the sidebar's
 
 
 def parse_planner_query(
@@ -132,6 +133,8 @@ def parse_planner_query(
         values["serving"] = serving
     if (x := r.number("planner_request_ttft_ms", lambda x: 0 <= x <= pl.MAX_TTFT_MS, "0")) is not None:
         values["request_ttft_ms"] = x
+    if (text := r.choice("planner_best_engine", ("0", "1"), "1")) is not None:
+        values["best_engine"] = text == "1"
     return PlannerInputs(**{**d.__dict__, **values}), r.notices
 
 
@@ -145,9 +148,10 @@ def planner_query(
     max_gpus: int | None = None,
     serving: str = pl.DEFAULT_SERVING,
     request_ttft_ms: float = 0.0,
+    best_engine: bool = True,
 ) -> dict[str, str]:
     """The planner's inputs as URL parameters (plain strings); the GPU budget and the layout search's per-request
-    TTFT target only when set."""
+    TTFT target only when set, its engine choice only when it is the sidebar's (planner_best_engine=0)."""
     out = {
         "planner_target_ms": f"{tpot_ms:g}",
         "planner_ttft_ms": f"{ttft_ms:g}",
@@ -161,6 +165,8 @@ def planner_query(
         out["planner_max_gpus"] = str(int(max_gpus))
     if request_ttft_ms:
         out["planner_request_ttft_ms"] = f"{request_ttft_ms:g}"
+    if not best_engine:
+        out["planner_best_engine"] = "0"
     return out
 
 
@@ -187,6 +193,7 @@ class FrontierInputs:
     disagg: bool = False
     rack_gpus: int = rack.BUDGET_GPUS  # the rack-scale view's GPU budget
     rack_recipes: bool = False  # the rack-scale view within the measured recipes only (layouts.choose's recipes)
+    rack_best_engine: bool = True  # the rack-scale view under the best engine (layouts.best_engines), else fr_engine
 
 
 def parse_frontier_query(
@@ -238,6 +245,7 @@ def parse_frontier_query(
     flag("fr_disagg", "disagg")
     number("fr_rack_gpus", "rack_gpus", 1, rack.MAX_BUDGET, integer=True)
     flag("fr_rack_recipes", "rack_recipes")
+    flag("fr_rack_best_engine", "rack_best_engine")
     return FrontierInputs(**{**d.__dict__, **values}), r.notices
 
 
@@ -283,6 +291,7 @@ def frontier_query(p: FrontierInputs) -> dict[str, str]:
         "fr_disagg": "1" if p.disagg else "0",
         "fr_rack_gpus": str(int(p.rack_gpus)),
         "fr_rack_recipes": "1" if p.rack_recipes else "0",
+        "fr_rack_best_engine": "1" if p.rack_best_engine else "0",
     }
 
 
@@ -449,7 +458,7 @@ def side_state(a: ScenarioState, values: Mapping[str, object], gpus: int | None 
 def page_params() -> frozenset[str]:
     """Every page's own URL parameters, as the pages' query writers spell them (Planner, Serving frontier,
     Economics, Compare's sides B and C)."""
-    planner = planner_query(50.0, 1.0, 1, 0.5, 0.1, pl.SECTIONS[0], 8, pl.DEFAULT_SERVING, 1.0)
+    planner = planner_query(50.0, 1.0, 1, 0.5, 0.1, pl.SECTIONS[0], 8, pl.DEFAULT_SERVING, 1.0, best_engine=False)
     economics = economics_query(EconomicsInputs(chips=("h200",)))
     sides = {f"{side}_{name}" for side in ("b", "c") for name in SIDE_FIELDS}
     return frozenset({*planner, *frontier_query(FrontierInputs()), *economics, *sides})

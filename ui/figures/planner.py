@@ -770,6 +770,7 @@ def layout_table(
                 "ttft_target_ms": None if d.ttft_target_s is None else d.ttft_target_s * ms,
                 "feasible": d.feasible,
                 "serving": d.serving or None,
+                "engine": d.engine if d.feasible else None,  # the profile id it was timed under
                 "gpus_used": d.gpus_used,
                 "pool": kind,
                 "instances": pool.instances if pool else None,

@@ -14,7 +14,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from tpot_model.economics import usd_per_1M_tokens
-from tpot_model.frontier_check import RATIO_AT, MeasuredAt, measured_at, non_dominated
+from tpot_model.frontier_check import RATIO_AT, MeasuredAt, measured_at, non_dominated, summary_key
 from tpot_model.layouts import MAX_BUDGET_GPUS, Deployment
 from tpot_model.serving import at_interactivity
 
@@ -50,6 +50,10 @@ class RackCurve:
     # per deployment: frontier_check.beyond_measured's (decode sequences per GPU, the most any measured run decoded
     # with that worker recipe or None, whether the worker spans scale-up domains) past the measured recipes, else None
     beyond: tuple[tuple[float, float | None, bool] | None, ...] = ()
+    engine_names: Mapping[str, str] = field(default_factory=dict)  # profile id -> display name (Deployment.engine)
+
+    def engine_name(self, d: Deployment) -> str:
+        return self.engine_names.get(d.engine, d.engine)
 
     def beyond_of(self, i: int) -> tuple[float, float | None, bool] | None:
         return self.beyond[i] if self.beyond else None
@@ -109,6 +113,7 @@ def _hover(c: RackCurve, i: int, tr: Translator) -> str:
         layout=layout_text(d),
         serving=tr(f"fr_rack_serving_{d.serving}"),
         gpus=d.gpus_used,
+        engine=c.engine_name(d),
         user=f"{d.tokens_per_s_per_user:.1f}",
         y=f"{d.tokens_per_s_per_gpu:,.0f}",
         tpot=f"{d.tpot_s * 1e3:.1f}",
@@ -216,7 +221,8 @@ def rack_table(curves: Sequence[RackCurve], measured: Sequence) -> pd.DataFrame:
             rows.append({
                 "source": "projection" if c.projection else "model", "hardware": c.hardware_id,
                 "target_tok_s_per_user": float(t), "feasible": d.feasible, "serving": d.serving or None,
-                "layout": layout_text(d), "max_gpus": d.max_gpus, "gpus_used": d.gpus_used,
+                "layout": layout_text(d), "engine": d.engine if d.feasible else None, "max_gpus": d.max_gpus,
+                "gpus_used": d.gpus_used,
                 "tok_s_per_user": d.tokens_per_s_per_user, "tok_s_per_gpu_in_plus_out": d.tokens_per_s_per_gpu,
                 "measured_like_it_80pct_low_tok_s_per_gpu": rng[0], "measured_like_it_80pct_high_tok_s_per_gpu": rng[1],
                 "decode_seqs_per_gpu": d.decode.batch / d.decode.gpus_each if d.feasible else None,
@@ -234,7 +240,8 @@ def rack_table(curves: Sequence[RackCurve], measured: Sequence) -> pd.DataFrame:
     for r in measured:
         rows.append({
             "source": "measured", "hardware": r.fields["hardware_id"], "target_tok_s_per_user": None,
-            "feasible": True, "serving": r.layout, "layout": r.fields.get("parallelism", ""), "max_gpus": None,
+            "feasible": True, "serving": r.layout, "layout": r.fields.get("parallelism", ""), "engine": r.profile,
+            "max_gpus": None,
             "gpus_used": r.fields.get("n_gpus"), "tok_s_per_user": r.interactivity_tokens_per_s_per_user,
             "tok_s_per_gpu_in_plus_out": r.total_tokens_per_s_per_gpu, "output_tok_s_per_gpu": None,
             "tpot_ms": r.tpot_s * 1e3, "ttft_ms": None, "limited_by": None, "id": r.id,
@@ -403,10 +410,11 @@ def ratio_check_caption(check: Mapping, tr: Translator = EN, names: Mapping[str,
               targets=tr.join([f"{x:g}" for x in RATIO_AT]))  # fmt: skip
 
 
-def frontier_check_caption(check: Mapping, tr: Translator = EN) -> str | None:
+def frontier_check_caption(check: Mapping, tr: Translator = EN, best: bool = False) -> str | None:
     """The caption saying how far the layout search is from the measured frontier runs, like for like
-    (frontier_check's summary in data/disaggregated_check.json); None when there is none."""
-    f = check.get("frontier")
+    (frontier_check's summary in data/disaggregated_check.json: per engine, or with `best` the best-engine search
+    on the frontier over every engine); None when there is none."""
+    f = check.get(summary_key(best))
     if not f or f["all"]["median_ratio"] is None or f["multi_node"]["median_ratio"] is None:
         return None
     a, mn, hi = f["all"], f["multi_node"], f["high"]
@@ -417,7 +425,9 @@ def frontier_check_caption(check: Mapping, tr: Translator = EN) -> str | None:
     def share(b: Mapping) -> str:  # of every run counted, those the search does not reach included
         return fmt.pct(b["within"] / max(b["runs"], 1), 0)
 
-    return tr("fr_rack_frontier_check", runs=a["runs"], median=x(a["median_ratio"]), p10=x(a["p10_ratio"]),
+    kind = "best" if best else "engine"
+    return tr("fr_rack_frontier_check", group=tr(f"fr_rack_group_{'any' if best else 'engine'}"),
+              search=tr(f"fr_rack_search_{kind}"), runs=a["runs"], median=x(a["median_ratio"]), p10=x(a["p10_ratio"]),
               p90=x(a["p90_ratio"]), within=a["within"], within_pct=share(a), unreached=a["unreached"],
               node=f["node_gpus"], mn_runs=mn["runs"], mn_median=x(mn["median_ratio"]), mn_within=mn["within"],
               mn_pct=share(mn), mn_unreached=mn["unreached"],
