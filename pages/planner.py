@@ -396,9 +396,11 @@ def layout_section() -> None:
                kv=fmt.unbroken(fmt.duration(d.kv_transfer_s))),
             icon=":material/target:",
         )  # fmt: skip
-    if best and d.feasible:
-        st.caption(tr("pl_layout_engine", engine=controls.profile_label(engine, tr), engines=tr.join(
-            [controls.profile_label(p, tr) for p in layout_search.best_engines(hw)])))  # fmt: skip
+    if best and d.feasible:  # which engine, of those fitted on the vendor's chips (typical where none is)
+        fitted = [p for p in layout_search.best_engines(hw) if p.id != "typical"]
+        st.caption(tr("pl_layout_engine", engine=controls.profile_label(engine, tr),
+                      engines=tr.join([controls.profile_label(p, tr) for p in fitted])) if fitted
+                   else tr("pl_layout_engine_none", engine=controls.profile_label(engine, tr)))  # fmt: skip
     parts = cache.built(  # the decode pool's step, part by part: where its time goes, communication's share
         f"planner-layout-parts|{key}",
         lambda: layout_search.decode_parts(model, hw, scenario, engine, d),

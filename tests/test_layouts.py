@@ -614,3 +614,23 @@ def test_the_best_engine_is_the_better_choice_of_each_engines_search():
     assert none.fastest_tpot_s == min(d.fastest_tpot_s for d in own)
     # one profile: its own search, its id as the engine
     assert lo.best_deployment(DSR1, hw, s, TYPICAL, max_gpus=16, tpot_target_s=1 / 25).engine == "typical"
+
+
+def test_cli_names_the_engine_it_timed_the_layout_under(capsys):
+    """frontier --max-gpus says which engine: the best one on NVIDIA (SGLang or TensorRT-LLM, by name), typical on a
+    chip whose vendor has no engine fitted (a TPU), and the profile given with --profile."""
+    args = ["--model", "llama-3.1-70b", "--weights", "fp8", "--kv", "fp8", "--context", "1024", "--output", "1024",
+            "--max-gpus", "8", "--interactivity", "40"]  # fmt: skip
+    seen = {}
+    for hw, extra in (("h200", []), ("tpu-v6e", []), ("h200", ["--profile", "vllm"])):
+        assert frontier_main([*args, "--hardware", hw, *extra, "--json"]) == 0
+        d = json.loads(capsys.readouterr().out)
+        seen[(hw, *extra)] = (d["profile"], d["engine"], d["engine_name"])
+    assert seen[("h200",)][:2] in (("best", "sglang"), ("best", "tensorrt-llm"))
+    assert seen[("h200",)][2] == {"sglang": "SGLang", "tensorrt-llm": "TensorRT-LLM"}[seen[("h200",)][1]]
+    assert seen[("tpu-v6e",)] == ("best", "typical", "Typical serving engine")
+    assert seen[("h200", "--profile", "vllm")] == ("vllm", "vllm", "vLLM")
+    assert frontier_main([*args, "--hardware", "tpu-v6e"]) == 0
+    assert "Typical serving engine (no engine is fitted to serving runs on this vendor's chips)" in (
+        capsys.readouterr().out
+    )

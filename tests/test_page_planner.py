@@ -689,3 +689,8 @@ def test_layout_search_takes_the_best_engine_unless_told_the_sidebars(lang):
     assert _metric(off, tr("pl_m_layout_tps")) == fmt.rate(own.tokens_per_s_per_gpu)
     lead = tr("pl_layout_engine", engine="", engines="")[:5]
     assert not [c.value for c in off.main.caption if c.value.startswith(lead)]
+    # a TPU: no engine is fitted to serving runs on Google's chips, so the search is typical's, and says so
+    tpu = run_page("planner", model="llama-3.1-70b", hardware="tpu-v6e", weights="fp8", planner_section="gpus",
+                   lang=lang)  # fmt: skip
+    assert not tpu.exception, tpu.exception
+    assert tr("pl_layout_engine_none", engine=tr("profile_typical")) in [c.value for c in tpu.main.caption]

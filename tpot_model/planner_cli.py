@@ -369,10 +369,12 @@ def search_dict(
     band: tuple | None = None,
     parts: StepParts | None = None,
     rows: Sequence[ServingMeasurement] = (),
+    engine_name: str | None = None,
 ) -> dict:
     """The layout search's JSON on chip `hw`: display units in the key names, null for unknown numbers; band:
     measured_band's; parts: the decode pool's step decomposition (layouts.decode_parts); rows: the serving
-    measurements (data/serving_measurements.csv) the measured fields are read from."""
+    measurements (data/serving_measurements.csv) the measured fields are read from; engine_name: the display name of
+    the profile the deployment was timed under."""
     hardware_id = hw.id
     weights = parse_format(args.weights).name
     return {
@@ -385,7 +387,7 @@ def search_dict(
         "profile": args.profile,
         # the engine profile the deployment was timed under (with profile best: the faster engine at the target)
         "engine": d.engine if d.feasible else None,
-        "engine_name": ENGINES.get(d.engine, (d.engine,))[0] if d.feasible else None,
+        "engine_name": engine_name if d.feasible else None,
         "max_gpus": d.max_gpus,
         "serving_searched": args.serving,
         "within_measured_recipes": bool(args.within_measured),
@@ -521,7 +523,14 @@ def _search_text(d: dict) -> str:
     usd = _usd(d, "usd_per_1M_tokens")
     low, high = d["tokens_per_s_per_gpu_low"], d["tokens_per_s_per_gpu_high"]
     band = [("80% range (measured)", f"{low:.0f}-{high:.0f} ({d['range_basis']})")] if d["range_basis"] else []
-    searched = " (the faster engine fitted on this chip's vendor)" if d["profile"] == BEST else ""
+    searched = ""
+    if d["profile"] == BEST:  # typical where no engine is fitted on the vendor's chips (engines.SERVING_ENGINES)
+        fitted = d["engine"] != "typical"
+        searched = (
+            " (the faster of the engines fitted on this vendor's chips)"
+            if fitted
+            else (" (no engine is fitted to serving runs on this vendor's chips)")
+        )
     rows = [
         ("serving", d["serving"]),
         ("layout", layout),
@@ -633,7 +642,8 @@ def _search_main(args: argparse.Namespace, fields: dict) -> int:
     engine = _engine(fields["profile"], d.engine) if d.feasible else None
     band = measured_band(d, fields["model"], fields["hardware"], engine, args.profile == BEST) if engine else None
     parts = decode_parts(fields["model"], fields["hardware"], scenario, engine, d) if engine else None
-    out = search_dict(d, args, fields["model"].id, fields["hardware"], band, parts, rows) | price_fields(
+    name = engine.name if engine else None
+    out = search_dict(d, args, fields["model"].id, fields["hardware"], band, parts, rows, name) | price_fields(
         fields["hardware"], scenario
     )
     print(json.dumps(out, indent=2) if args.json else _search_text(out))
