@@ -628,3 +628,16 @@ def test_headline_display_keeps_the_rows_names_on_a_line_at_900_px():
     two = cf.headline_display({"A": ests["A"], "B": ests["B"]})
     assert "width: 25%" in two.to_html()  # A's and B's columns
     assert "width: 25%" not in cf.headline_display(ests).to_html()
+
+
+def test_the_compact_headline_keeps_a_price_date_whole():
+    """With three scenarios the price's date has a row of its own in a narrow column: it broke at a hyphen
+    ('2026-' over '03-17'); its hyphens are non-breaking now (the CSV keeps the ISO date)."""
+    from tpot_model import resolve_hardware, resolve_model
+
+    assert fmt.date("2026-03-17") == "2026\u201103\u201117" and fmt.date(None) == "—"
+    ests = {x: estimate(resolve_model("llama-3.1-8b"), resolve_hardware("h200"), _scenario()) for x in "ABC"}
+    frame = cf.headline_display(ests).data
+    as_of = ests["A"].price.as_of
+    cells = [c for c in frame.loc[EN("cmp_row_price_as_of")] if c]  # A, B and C (their delta columns blank)
+    assert as_of and cells == [fmt.date(as_of)] * 3

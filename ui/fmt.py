@@ -260,6 +260,12 @@ def unbroken(value: str) -> str:
     return value.replace(" ", NBSP)
 
 
+def date(iso: str | None) -> str:
+    """An ISO date ('2026-03-17') that does not wrap at its hyphens in a narrow cell (non-breaking hyphens); '—' for
+    none."""
+    return iso.replace("-", "\u2011") if iso else "—"
+
+
 def target(tpot_s: float, tr: Callable[..., str]) -> str:
     """A latency target in both its forms, interactivity first: '50 tok/s/user = 20 ms TPOT' (1 / TPOT), so a
     Planner target in ms TPOT and a Frontier target in tok/s per user read the same way."""

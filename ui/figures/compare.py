@@ -206,7 +206,7 @@ def headline_display(ests: Mapping[str, Estimate], *, tr: Translator = EN):
             else tr("no_public_price_short")
         )
         setup[tr("cmp_row_price_basis")] = lambda e: tr(f"basis_{e.price.basis}")
-        setup[tr("cmp_row_price_as_of")] = lambda e: e.price.as_of or "—"
+        setup[tr("cmp_row_price_as_of")] = lambda e: fmt.date(e.price.as_of)
     else:
         setup[fmt.device_text("cmp_row_price", device, tr)] = lambda e: (
             f"{fmt.usd(e.price_usd_per_gpu_hour)} · {fmt.price_note(e.price, tr)}"
