@@ -80,6 +80,7 @@ def test_page_inputs_parse_and_round_trip():
         ("fr_mtp", "yes", "0"),  # the default as the link writes it (the notice read `False`)
         ("fr_log", "maybe", "1"),
         ("fr_rack_recipes", "true", "0"),
+        ("fr_rack_best_engine", "maybe", "1"),
         ("fr_rack_gpus", "0", "72"),  # issue 18: the rack-scale view's budget, 1 .. 1024 whole GPUs
         ("fr_rack_gpus", "2048", "72"),
         ("fr_rack_gpus", "7.5", "72"),
@@ -90,6 +91,7 @@ def test_bad_page_params_fall_back_with_a_notice(key, value, used):
     assert [n.param for n in notices] == [key]
     assert notices[0].used == used
     assert "<" not in notices[0].given
+    assert notices[0].switch == (key in ("fr_mtp", "fr_log", "fr_rack_recipes", "fr_rack_best_engine"))  # on / off
     if key == "fr_hw":
         assert inputs.hardware == ("h200",)  # the good part is kept
 

@@ -694,3 +694,17 @@ def test_layout_search_takes_the_best_engine_unless_told_the_sidebars(lang):
                    lang=lang)  # fmt: skip
     assert not tpu.exception, tpu.exception
     assert tr("pl_layout_engine_none", engine=tr("profile_typical")) in [c.value for c in tpu.main.caption]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_a_bad_switch_in_a_link_says_on_or_off(lang):
+    """planner_best_engine=maybe: the notice names what the page uses as the link writes it and in words,
+    '`1` (on)', not a bare 1; the switch stays on."""
+    tr = Translator(lang)
+    at = run_page("planner", planner_section="gpus", planner_best_engine="maybe", lang=lang)
+    assert not at.exception, at.exception
+    used = tr("notice_switch", value="`1`", state=tr("notice_switch_on"))
+    assert tr("notice_bad_param", param="planner_best_engine", given="maybe", used=used) in [
+        w.value for w in at.warning
+    ]
+    assert at.toggle(key="planner.best_engine").value is True

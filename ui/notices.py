@@ -22,6 +22,10 @@ def url_notices(notices, tr: Translator, key: str = "notice_bad_param") -> None:
             st.warning(tr("notice_unknown_param", param=n.param, hint=hint), icon=":material/warning:")
             continue
         used = tr("notice_used_default") if n.used in ("", "—") else n.used if n.snapped else f"`{n.used}`"
+        if n.switch:  # '`0` (off)'
+            used = tr(
+                "notice_switch", value=used, state=tr("notice_switch_on" if n.used == "1" else "notice_switch_off")
+            )
         said = tr("notice_snapped_param" if n.snapped else key, param=n.param, given=n.given or "∅", used=used)
         st.warning(said, icon=":material/warning:")
 

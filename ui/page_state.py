@@ -72,6 +72,15 @@ class QueryReader:
         self.bad(key, text, used)
         return None
 
+    def flag(self, key: str, used: bool) -> bool | None:
+        """An on/off parameter ('1' / '0'); else None (a notice naming `used` as the link writes it, and on or off,
+        unless absent)."""
+        text = self.text(key)
+        if text is None or text in ("0", "1"):
+            return None if text is None else text == "1"
+        self.notices.append(Notice(key, sanitize(text), "1" if used else "0", switch=True))
+        return None
+
     def number(self, key: str, ok: Callable[[float], bool], used: object) -> float | None:
         """The finite number for which ok() holds; else None (a notice unless absent)."""
         text = self.text(key)
@@ -133,8 +142,8 @@ def parse_planner_query(
         values["serving"] = serving
     if (x := r.number("planner_request_ttft_ms", lambda x: 0 <= x <= pl.MAX_TTFT_MS, "0")) is not None:
         values["request_ttft_ms"] = x
-    if (text := r.choice("planner_best_engine", ("0", "1"), "1")) is not None:
-        values["best_engine"] = text == "1"
+    if (on := r.flag("planner_best_engine", d.best_engine)) is not None:
+        values["best_engine"] = on
     return PlannerInputs(**{**d.__dict__, **values}), r.notices
 
 
@@ -212,8 +221,8 @@ def parse_frontier_query(
             values[name] = text
 
     def flag(key: str, name: str) -> None:  # '0' / '1' in the link; the notice names the default as a link writes it
-        if (text := r.choice(key, ("0", "1"), "1" if getattr(d, name) else "0")) is not None:
-            values[name] = text == "1"
+        if (on := r.flag(key, getattr(d, name))) is not None:
+            values[name] = on
 
     def many(key: str, name: str, allowed: Collection[str]) -> None:
         if (text := r.text(key)) is not None:

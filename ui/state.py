@@ -91,13 +91,14 @@ DEFAULT = ScenarioState()
 class Notice:
     """A problem with one URL parameter: which, what was given (sanitised), and what was used instead; `snapped`:
     the value was a valid number between the slider's stops, and the nearest stop is used; `unknown`: no page reads
-    the parameter (used: the nearest name one does, '' without one)."""
+    the parameter (used: the nearest name one does, '' without one); `switch`: an on/off parameter."""
 
     param: str
     given: str
     used: str
     snapped: bool = False
     unknown: bool = False
+    switch: bool = False  # an on/off parameter ('0' / '1'): the notice says which the used value is
 
 
 def sanitize(value: object, limit: int = 40) -> str:
