@@ -474,8 +474,11 @@ def layout_section() -> None:
         "planner-layout",
         tr,
     )
-    if d.feasible:
-        st.dataframe(figs.layout_display_table(d, tr=tr), hide_index=True)
+    if d.feasible:  # numbers with thousands separators: a batch of 11,094, not 11094
+        pools = figs.layout_display_table(d, tr=tr)
+        st.dataframe(pools, hide_index=True, column_config={
+            c: st.column_config.NumberColumn(format="localized") for c in pools.columns if pools[c].dtype.kind in "fi"
+        })  # fmt: skip
     st.markdown(tr("pl_layout_note"))
 
 

@@ -708,3 +708,18 @@ def test_a_bad_switch_in_a_link_says_on_or_off(lang):
         w.value for w in at.warning
     ]
     assert at.toggle(key="planner.best_engine").value is True
+
+
+def test_the_chosen_pools_table_groups_thousands():
+    """The layout search's pool table read 'Batch per instance 11094' beside '8,170 tok/s': its number columns are
+    shown localized (thousands grouped), the batch included."""
+    import json
+
+    at = run_page("planner", model="deepseek-r1", hardware="gb200", weights="fp8", kv="fp8", context="1024",
+                  output="1024", planner_section="gpus", planner_target_ms="40", planner_max_gpus="72")  # fmt: skip
+    assert not at.exception, at.exception
+    (pools,) = [d for d in at.dataframe if d.value.columns[0] == EN("pl_col_pool")]
+    shown = json.loads(pools.proto.columns)
+    assert pools.value[EN("pl_col_instance_batch")].max() > 1000
+    assert shown[EN("pl_col_instance_batch")]["type_config"]["format"] == "localized"
+    assert shown[EN("pl_col_gpus")]["type_config"]["format"] == "localized"
