@@ -316,7 +316,7 @@ def layout_section() -> None:
     """The best aggregated or disaggregated deployment within the GPU budget at the target (layouts.best_deployment,
     the search the CLI's frontier --max-gpus runs) and what it chose."""
     st.subheader(tr("pl_layout_h"))
-    c1, c2, c3, c4 = st.columns([1, 2, 1, 1], vertical_alignment="bottom")
+    c1, c2, c3 = st.columns([1, 2, 1])
     c3.number_input(
         tr("pl_request_ttft"),
         min_value=0.0,
@@ -345,7 +345,7 @@ def layout_section() -> None:
         help=tr("pl_serving_help"),
         persist_state="session",
     )
-    best = c4.toggle(
+    best = st.toggle(  # its own line: a fourth column squeezed the row at 900 px
         tr("pl_best_engine"), key="planner.best_engine", persist_state="session",
         help=tr("pl_best_engine_help", engine=controls.profile_label(profile, tr)),
     )  # fmt: skip
@@ -398,9 +398,10 @@ def layout_section() -> None:
         )  # fmt: skip
     if best and d.feasible:  # which engine, of those fitted on the vendor's chips (typical where none is)
         fitted = [p for p in layout_search.best_engines(hw) if p.id != "typical"]
-        st.caption(tr("pl_layout_engine", engine=controls.profile_label(engine, tr),
+        vendor = hw.vendor or hw.name
+        st.caption(tr("pl_layout_engine", engine=controls.profile_label(engine, tr), vendor=vendor,
                       engines=tr.join([controls.profile_label(p, tr) for p in fitted])) if fitted
-                   else tr("pl_layout_engine_none", engine=controls.profile_label(engine, tr)))  # fmt: skip
+                   else tr("pl_layout_engine_none", engine=controls.profile_label(engine, tr), vendor=vendor))  # fmt: skip
     parts = cache.built(  # the decode pool's step, part by part: where its time goes, communication's share
         f"planner-layout-parts|{key}",
         lambda: layout_search.decode_parts(model, hw, scenario, engine, d),

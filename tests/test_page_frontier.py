@@ -852,5 +852,11 @@ def test_rack_view_takes_the_best_engine_unless_switched_to_the_pages():
         b200 = next(t for t in fig["data"] if t["name"] == "B200")
         at25 = next(h for h in b200["hovertext"] if f"{d.tokens_per_s_per_user:.1f} tok/s per user" in h)
         assert {"1": "TensorRT-LLM", "0": "SGLang"}[flag] in at25
+        # how far to trust the advantage: the check reads the best engine; off, the caption says the curves do not
+        captions = [c.value for c in at.main.caption]
+        check = json.loads((ROOT / "data" / "disaggregated_check.json").read_text(encoding="utf-8"))
+        own = None if flag == "1" else "SGLang"
+        assert rack_scale.ratio_check_caption(check, EN, {"deepseek-r1": "DeepSeek-R1"}, own) in captions
+        assert (EN("fr_rack_ratio_check_own", engine="SGLang") in "".join(captions)) is (flag == "0")
     table = rack_scale.rack_table([rack_scale.RackCurve("b200", "B200", False, np.array([25.0]), (want["1"],), {})], [])
     assert table.engine.tolist() == ["tensorrt-llm"]

@@ -682,18 +682,22 @@ def test_layout_search_takes_the_best_engine_unless_told_the_sidebars(lang):
     assert at.toggle(key="planner.best_engine").value is True and "planner_best_engine" not in at.query_params
     assert _metric(at, tr("pl_m_layout_tps")) == fmt.rate(best.tokens_per_s_per_gpu)
     names = tr.join([tr("profile_sglang") if tr.has("profile_sglang") else "SGLang", "TensorRT-LLM"])
-    assert tr("pl_layout_engine", engine="TensorRT-LLM", engines=names) in [c.value for c in at.main.caption]
+    assert tr("pl_layout_engine", engine="TensorRT-LLM", vendor="NVIDIA", engines=names) in [
+        c.value for c in at.main.caption
+    ]
     off = run_page("planner", **q, planner_best_engine="0")
     assert not off.exception, off.exception
     assert off.toggle(key="planner.best_engine").value is False and off.query_params["planner_best_engine"] == "0"
     assert _metric(off, tr("pl_m_layout_tps")) == fmt.rate(own.tokens_per_s_per_gpu)
-    lead = tr("pl_layout_engine", engine="", engines="")[:5]
+    lead = tr("pl_layout_engine", engine="", vendor="", engines="")[:5]
     assert not [c.value for c in off.main.caption if c.value.startswith(lead)]
     # a TPU: no engine is fitted to serving runs on Google's chips, so the search is typical's, and says so
     tpu = run_page("planner", model="llama-3.1-70b", hardware="tpu-v6e", weights="fp8", planner_section="gpus",
                    lang=lang)  # fmt: skip
     assert not tpu.exception, tpu.exception
-    assert tr("pl_layout_engine_none", engine=tr("profile_typical")) in [c.value for c in tpu.main.caption]
+    assert tr("pl_layout_engine_none", engine=tr("profile_typical"), vendor="Google") in [
+        c.value for c in tpu.main.caption
+    ]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])

@@ -388,10 +388,13 @@ def check_caption(check: Mapping, tr: Translator = EN, engine: str | None = None
               prefill_cv=fmt.pct(check["prefill_median_abs_rate_error_corrected_loco"], 0))  # fmt: skip
 
 
-def ratio_check_caption(check: Mapping, tr: Translator = EN, names: Mapping[str, str] | None = None) -> str | None:
-    """How far the rack-scale advantage is from the measured one (calibrate's ``rack_ratio``): what was measured on
-    both chips (each model by `names`, its weights and request lengths), the read-offs, the median model / measured
-    and the count within +-35 %; None without any."""
+def ratio_check_caption(
+    check: Mapping, tr: Translator = EN, names: Mapping[str, str] | None = None, engine: str | None = None
+) -> str | None:
+    """How far the rack-scale advantage is from the measured one (calibrate's ``rack_ratio``, read under the best
+    engine): what was measured on both chips (each model by `names`, its weights and request lengths), the read-offs,
+    the median model / measured and the count within +-35 %, and, when the curves are timed under one `engine`
+    (its display name) instead, that they are not what it reads; None without any."""
     r = (check or {}).get("rack_ratio")
     if not r or r["all"]["median_ratio"] is None:
         return None
@@ -407,7 +410,8 @@ def ratio_check_caption(check: Mapping, tr: Translator = EN, names: Mapping[str,
     )  # fmt: skip
     return tr("fr_rack_ratio_check", what=what, n=b["runs"], median=f"{b['median_ratio']:.2f}",
               p10=f"{b['p10_ratio']:.2f}", p90=f"{b['p90_ratio']:.2f}", within=b["within"], gpus=r["max_gpus"],
-              targets=tr.join([f"{x:g}" for x in RATIO_AT]))  # fmt: skip
+              targets=tr.join([f"{x:g}" for x in RATIO_AT]),
+              own=tr("fr_rack_ratio_check_own", engine=engine) if engine else "")  # fmt: skip
 
 
 def frontier_check_caption(check: Mapping, tr: Translator = EN, best: bool = False) -> str | None:
