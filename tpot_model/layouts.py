@@ -31,6 +31,11 @@ where the model's large-batch MoE decode and its prefill read fast (short prompt
 attention slow; aggregated steady states take both (TPOT x the decode factor, TTFT x k + c, throughput
 recomputed).
 
+Engines: the search runs under one efficiency profile, or under several (engine_tables; best_engines: the engines
+fitted to serving runs on the chip's vendor, the CLI's and the pages' default), choose then taking at each target the
+engine whose best deployment has the most tokens/s per GPU (Deployment.engine), as a measured frontier is the fastest
+engine at each point.
+
 Tokens/s per GPU counts input + output tokens over every GPU of the deployment (InferenceX's tok/s/GPU);
 ``output_tokens_per_s_per_gpu`` the output tokens only. With MTP (``mtp_k``) each decode step drafts k tokens with
 the model's own MTP module (speculative.py) and TPOT is the time per accepted token.
