@@ -1,6 +1,7 @@
 """KV cache: how big the cache gets with context and batch, how many sequences fit, and what the attention
 architecture and the KV precision change."""
 
+import numpy as np
 import streamlit as st
 
 from ui import chart, controls, expanders, fmt, metrics, notices
@@ -14,7 +15,7 @@ tr = fmt.device_tr(hw, tr)  # 'per chip', not 'per GPU', for a TPU or Trainium
 kvb = s.kv_cache.bytes_per_element
 k = figs.summary(est)
 context = fmt.tokens(state.context)
-window = model.sliding_window.window_tokens if model.sliding_window else None
+window = figs.window_tokens(model)
 
 st.title(tr("page_kv_cache"))
 st.markdown(tr("kvc_intro", model=model.name, kv=state.kv, gpus=state.gpus, hw=hw.name))
@@ -25,6 +26,10 @@ st.markdown(figs.attention_text(model, kvb, state.gpus, tr=tr))
 if model.linear_attention:
     per_token_help = tr("kvc_m_per_token_def_linear", full=model.num_full_attention_layers, kv=state.kv,
                         state=fmt.gb(k.state_bytes))  # fmt: skip
+elif model.compressed_attention:  # DeepSeek-V4: the per-token figure is the compressed entries' growth
+    recent = float(figs.composition_bytes(model, np.array([window]), kvb)["recent"][0])
+    per_token_help = tr("kvc_m_per_token_def_compressed", layers=model.num_layers, kv=state.kv, w=f"{window:,}",
+                        recent=fmt.kib_and_bytes(recent))  # fmt: skip
 elif window:
     per_token_help = tr("kvc_m_per_token_def_window", kv=state.kv, w=f"{window:,}",
                         growing=fmt.kib_and_bytes(k.growing_bytes_per_token))  # fmt: skip

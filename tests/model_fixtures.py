@@ -16,7 +16,16 @@ if str(ROOT) not in sys.path:
 
 from dataclasses import replace  # noqa: E402
 
-from tpot_model.catalog import MLA, Hardware, LinearAttention, ModelSpec, MoE, SlidingWindow, SparseAttention  # noqa: E402
+from tpot_model.catalog import (  # noqa: E402
+    MLA,
+    CompressedAttention,
+    Hardware,
+    LinearAttention,
+    ModelSpec,
+    MoE,
+    SlidingWindow,
+    SparseAttention,
+)
 
 # --------------------------------------------------------------------------------------------------- models
 
@@ -101,6 +110,32 @@ TINY_DSA = replace(
 
 # Chunked local attention (Llama 4): one of the two layers attends within 16-token chunks.
 TINY_CHUNKED = tiny_dense(id="tiny-chunked", sliding_window=SlidingWindow(TINY_WINDOW_W, 1, chunked=True))
+
+# DeepSeek-V4 compressed attention: 3 layers (1 CSA, 1 HCA, 1 window only), 4 query heads of 16 on one shared entry.
+#   CSA caches (16 + 4) / 4 elements per token, HCA 16 / 16: 6 per token over the layers; each layer keeps a 4-token
+#   window of 16-element entries (3 x 4 x 16 = 192 elements once T >= 4).
+#   attention parameters: per layer q 64*8 + 8 + 8*4*16 = 1,032, entry 64*16 + 16 + 4 sinks = 1,044, output
+#   4*16*8 + 2*8*64 = 1,536 (x 3 = 10,836); CSA compressor 2*64*2*16 + 4*2*16 + 16 = 4,240 and indexer 8*2*4 + 64*2 +
+#   (2*64*2*4 + 4*2*4 + 4) = 1,252; HCA compressor 2*64*16 + 16*16 + 16 = 2,320: 18,648 in all
+TINY_V4 = tiny_dense(
+    id="tiny-v4",
+    num_layers=3,
+    num_kv_heads=1,
+    compressed_attention=CompressedAttention(
+        q_lora_rank=8,
+        o_groups=2,
+        o_lora_rank=8,
+        window_tokens=4,
+        csa_layers=1,
+        csa_compression=4,
+        hca_layers=1,
+        hca_compression=16,
+        index_heads=2,
+        index_head_dim=4,
+        top_k_tokens=8,
+    ),
+)
+TINY_V4_ATTENTION_PARAMS = 18_648
 
 # --------------------------------------------------------------------------------------------------- hardware
 

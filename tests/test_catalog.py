@@ -73,6 +73,7 @@ REQUIRED_MODELS = (
     "qwen3-coder-480b-a35b",
     "qwen3.5-397b-a17b",
     "minimax-m2",
+    "deepseek-v4-pro",
 )
 
 
@@ -242,6 +243,45 @@ BAD_MODELS = [
     pytest.param(_model(mlp="relu"), "mlp", id="unknown-mlp"),
     pytest.param(_model(tied_embeddings="no"), "tied_embeddings", id="string-for-bool"),
     pytest.param(_model(moe={"num_experts": 8}), "experts_per_token", id="moe-missing-subkey"),
+    pytest.param(
+        _model(
+            compressed_attention={
+                "q_lora_rank": 8,
+                "o_groups": 2,
+                "o_lora_rank": 8,
+                "window_tokens": 4,
+                "csa_layers": 1,
+                "csa_compression": 4,
+                "hca_layers": 1,
+                "hca_compression": 16,
+                "index_heads": 2,
+                "index_head_dim": 4,
+                "top_k_tokens": 8,
+            }
+        ),
+        "num_kv_heads",
+        id="compressed-attention-needs-one-kv-head",
+    ),  # fmt: skip
+    pytest.param(
+        _model(
+            num_kv_heads=1,
+            compressed_attention={
+                "q_lora_rank": 8,
+                "o_groups": 2,
+                "o_lora_rank": 8,
+                "window_tokens": 4,
+                "csa_layers": 2,
+                "csa_compression": 4,
+                "hca_layers": 2,
+                "hca_compression": 16,
+                "index_heads": 2,
+                "index_head_dim": 4,
+                "top_k_tokens": 8,
+            },
+        ),
+        "csa_layers",
+        id="compressed-attention-more-layers-than-the-model",
+    ),  # fmt: skip
 ]
 
 
@@ -685,6 +725,38 @@ HF_CONFIGS: dict[str, tuple[str, dict]] = {
             "vocab_size": 129280,
         },
     ),
+    "deepseek_v4": (
+        "deepseek-v4-pro",
+        {
+            "architectures": ["DeepseekV4ForCausalLM"],
+            "model_type": "deepseek_v4",
+            "compress_ratios": [128, 128] + [4, 128] * 29 + [4, 0],
+            "head_dim": 512,
+            "hidden_act": "silu",
+            "hidden_size": 7168,
+            "hc_mult": 4,
+            "index_head_dim": 128,
+            "index_n_heads": 64,
+            "index_topk": 1024,
+            "max_position_embeddings": 1048576,
+            "moe_intermediate_size": 3072,
+            "n_routed_experts": 384,
+            "n_shared_experts": 1,
+            "num_attention_heads": 128,
+            "num_experts_per_tok": 6,
+            "num_hash_layers": 3,
+            "num_hidden_layers": 61,
+            "num_key_value_heads": 1,
+            "num_nextn_predict_layers": 1,
+            "o_groups": 16,
+            "o_lora_rank": 1024,
+            "q_lora_rank": 1536,
+            "qk_rope_head_dim": 64,
+            "sliding_window": 128,
+            "tie_word_embeddings": False,
+            "vocab_size": 129280,
+        },
+    ),
     "llama4-scout": (
         "llama-4-scout",
         {
@@ -867,6 +939,7 @@ def test_hf_config_matches_catalog_entry(config_kind):
     if parsed.moe:
         assert parsed.moe == expected.moe
     assert parsed.sparse_attention == expected.sparse_attention
+    assert parsed.compressed_attention == expected.compressed_attention
     assert parsed.qk_norm == expected.qk_norm
     assert parsed.attention_output_gate == expected.attention_output_gate
     if expected.sliding_window and expected.sliding_window.chunked:  # Llama 4's chunked local attention, exactly
@@ -885,6 +958,23 @@ def test_hf_config_missing_field_names_it():
     with pytest.raises(CatalogError) as err:
         model_from_text(json.dumps(cfg), "config.json")
     assert "config.json" in str(err.value) and "num_hidden_layers" in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("ratios", "rates"),
+    [([4, 7, 128], None), ([4, 128], None), ("4,128", None), ([4, 128, 4], {"compressed_sparse_attention": "four"})],
+    ids=["unknown-ratio", "too-short", "not-a-list", "bad-rate"],
+)
+def test_hf_config_deepseek_v4_bad_compression_names_the_field(ratios, rates):
+    """A DeepSeek-V4 config.json whose compress_ratios (or compress_rates) cannot be read: one clear error naming the
+    file and the field, never a traceback."""
+    _, cfg = HF_CONFIGS["deepseek_v4"]
+    cfg = {**cfg, "num_hidden_layers": 3, "compress_ratios": ratios}
+    if rates is not None:
+        cfg["compress_rates"] = rates
+    with pytest.raises(CatalogError) as err:
+        model_from_text(json.dumps(cfg), "config.json")
+    assert "config.json" in str(err.value) and "compress_rat" in str(err.value), str(err.value)
 
 
 # --------------------------------------------------------------------------------------------------- systems (issue 18)

@@ -34,6 +34,8 @@ from model_fixtures import (
     TINY_TIED,
     TINY_TOTAL,
     TINY_V,
+    TINY_V4,
+    TINY_V4_ATTENTION_PARAMS,
     TINY_WINDOW,
     TINY_WINDOW_W,
     TOY_BF16,
@@ -52,10 +54,11 @@ from tpot_model import (
     kv_bytes_per_token,
     kv_cache_bytes_per_sequence,
     parse_format,
+    resolve_model,
     resolve_profile,
     total_params,
 )
-from tpot_model.roofline import expected_experts_touched, kv_shards
+from tpot_model.roofline import active_params, expected_experts_touched, kv_shards, param_counts
 
 BF16 = 2.0
 KV_PER_TOKEN_PER_LAYER = 2 * TINY_K * TINY_HD * BF16  # K and V, 2 KV heads x 16 dims, bf16 = 128 B
@@ -440,6 +443,57 @@ def test_dsa_saves_attention_at_long_context_only():
     dense = _op(estimate(TINY_MLA, TOY_GPU, s, IDEAL), "attention").flops
     assert sparse[1] < dense[1] / 20
     assert sparse[0] > dense[0] * 0.5  # short contexts: no saving beyond the dims of the absorbed form
+
+
+# --------------------------------------------------------------------------------------------------- DeepSeek-V4
+
+
+def test_compressed_attention_parameters_and_cache_by_hand():
+    """TINY_V4 (model_fixtures): 18,648 attention parameters; the cache grows 6 elements per token plus a 192-element
+    window: at T = 100 in bf16, (6 x 100 + 192) x 2 = 1,584 B; at T = 2, (12 + 3 x 2 x 16) x 2 = 216 B."""
+    assert param_counts(TINY_V4)["attention"] == pytest.approx(TINY_V4_ATTENTION_PARAMS, rel=1e-12)
+    assert kv_bytes_per_token(TINY_V4, BF16) == pytest.approx(6 * BF16, rel=1e-12)
+    assert kv_cache_bytes_per_sequence(TINY_V4, np.array([100.0, 2.0]), BF16) == pytest.approx([1_584, 216], rel=1e-12)
+
+
+def test_compressed_attention_decode_flops_and_bytes_by_hand():
+    """One decode step, B = 2 sequences at T = 100 cached tokens (the query sees 101).
+
+    Entries per query: CSA min(101 / 4, 8) = 8 selected, HCA 101 / 16 = 6.3125, the window 4 in each of the 3 layers:
+    26.3125, at 2 x 4 heads x (16 + 16) = 256 FLOPs each = 6,736; the indexer scores 101 / 4 = 25.25 index keys at
+    2 x 2 heads x (4 + 1) = 20 FLOPs = 505. x 2 sequences = 14,482 FLOPs.
+    Cache per sequence (bf16): 26.3125 entries x 16 + 25.25 index keys x 4 + the new token's 3 x 16 window entries
+    + 6 compressed = 576 elements = 1,152 B; x 2 = 2,304 B."""
+    attn = _op(estimate(TINY_V4, TOY_GPU, Scenario(batch=2, context_tokens=100), IDEAL), "attention")
+    assert float(attn.flops) == pytest.approx(14_482, rel=1e-12)
+    assert float(attn.kv_bytes) == pytest.approx(2_304, rel=1e-12)
+
+
+def test_compressed_attention_prefill_flops_by_hand():
+    """Prefill of one 40-token prompt. Windows: 4 x 5 / 2 + 36 x 4 = 154 keys per layer x 3 = 462; CSA: query i
+    selects min(i / 4, 8): (32 x 33 / 2 + 8 x 32) / 4 = 196; HCA: 40 x 41 / 2 / 16 = 51.25. 709.25 x 256 = 181,568
+    FLOPs, + the indexer 820 / 4 = 205 keys x 20 = 4,100: 185,668. Cache: 40 tokens x 6 elements written and read
+    back, + the 192-element window written: (480 + 192) x 2 B = 1,344 B."""
+    attn = _op(estimate(TINY_V4, TOY_GPU, Scenario(batch=1, context_tokens=40), IDEAL), "attention", prefill=True)
+    assert float(attn.flops) == pytest.approx(185_668, rel=1e-12)
+    assert float(attn.kv_bytes) == pytest.approx(1_344, rel=1e-12)
+
+
+def test_deepseek_v4_pro_counts_match_the_publisher():
+    """DeepSeek-V4-Pro: 1,572.9B parameters counted over the 61 layers (the publisher's 1.6T includes the MTP layer)
+    and 49.7B active (publisher: 49B); attention 19.47B; the cache at 1M tokens in FP8 is 4,924 B per token + the
+    61 x 128 x 512 B window = 5,167,185,920 B, 11.5% of DeepSeek-V3.2's (publisher: about 10%)."""
+    v4 = resolve_model("deepseek-v4-pro")
+    assert param_counts(v4)["attention"] == pytest.approx(19_465_103_232, rel=1e-9)
+    assert param_counts(v4)["experts"] == pytest.approx(61 * 384 * 3 * 7168 * 3072, rel=1e-12)
+    assert total_params(v4) == pytest.approx(1.5729e12, rel=1e-4)
+    assert active_params(v4) == pytest.approx(49.69e9, rel=1e-3)
+    T = np.array([float(2**20)])
+    assert kv_cache_bytes_per_sequence(v4, T, 1.0) == pytest.approx([5_167_185_920], rel=1e-12)
+    share = kv_cache_bytes_per_sequence(v4, T, 1.0) / kv_cache_bytes_per_sequence(
+        resolve_model("deepseek-v3.2"), T, 1.0
+    )
+    assert 0.10 < float(share[0]) < 0.13
 
 
 def test_chunked_attention_decode_keys_by_hand():

@@ -254,6 +254,29 @@ class SparseAttention:
 
 
 @dataclass(frozen=True)
+class CompressedAttention:
+    """DeepSeek-V4's hybrid attention, on multi-query heads (num_kv_heads 1, head_dim wide: one cached entry is both
+    key and value): every layer keeps its last window_tokens tokens uncompressed; csa_layers (Compressed Sparse
+    Attention) also cache one entry per csa_compression tokens (overlapping windows) plus an index key of
+    index_head_dim, and each query attends to the top_k_tokens entries a lightning indexer (index_heads heads) picks;
+    hca_layers (Heavily Compressed Attention) cache one entry per hca_compression tokens and attend to all of them.
+    Queries come through a q_lora_rank latent; the output projection is grouped and low-rank (o_groups groups of
+    heads, each to o_lora_rank, then to d_model)."""
+
+    q_lora_rank: int
+    o_groups: int
+    o_lora_rank: int
+    window_tokens: int
+    csa_layers: int
+    csa_compression: int
+    hca_layers: int
+    hca_compression: int
+    index_heads: int
+    index_head_dim: int
+    top_k_tokens: int
+
+
+@dataclass(frozen=True)
 class LinearAttention:
     """Hybrid linear-attention (Gated DeltaNet) layers: a constant-size recurrent + convolution state per sequence."""
 
@@ -288,6 +311,7 @@ class ModelSpec:
     sliding_window: SlidingWindow | None = None
     linear_attention: LinearAttention | None = None
     sparse_attention: SparseAttention | None = None
+    compressed_attention: CompressedAttention | None = None
     params_reported: str = ""
     family: str = ""  # models that share a tokenizer (a draft model must): default, the id's first part
     source: tuple[str, ...] = field(default=())
@@ -329,6 +353,20 @@ class ModelSpec:
                 _positive(where, f"sparse_attention.{key}", getattr(self.sparse_attention, key))
         if self.sliding_window is not None:
             _positive(where, "sliding_window.window_tokens", self.sliding_window.window_tokens)
+        if self.compressed_attention is not None:
+            c = self.compressed_attention
+            if self.mla or self.sparse_attention or self.sliding_window or self.linear_attention:
+                raise _fail(where, "compressed_attention replaces mla, sparse_attention, sliding_window and "
+                                   "linear_attention (it has its own window and indexer)")  # fmt: skip
+            if self.num_kv_heads != 1:
+                raise _fail(where, "compressed_attention needs num_kv_heads 1 (one cached entry, both key and value)")
+            for key in ("q_lora_rank", "o_groups", "o_lora_rank", "window_tokens", "csa_compression",
+                        "hca_compression", "index_heads", "index_head_dim", "top_k_tokens"):  # fmt: skip
+                _positive(where, f"compressed_attention.{key}", getattr(c, key))
+            if c.csa_layers < 0 or c.hca_layers < 0 or c.csa_layers + c.hca_layers > self.num_layers:
+                raise _fail(where, "compressed_attention: csa_layers + hca_layers must be between 0 and num_layers")
+            if self.num_heads % c.o_groups:
+                raise _fail(where, f"num_heads ({self.num_heads}) is not divisible by compressed_attention.o_groups")
 
     @property
     def num_linear_layers(self) -> int:
@@ -349,9 +387,11 @@ class ModelSpec:
 
     @property
     def kind(self) -> str:
-        """A short architecture label: MHA/GQA/MQA/MLA, + MoE, + sliding window, + hybrid linear attention."""
+        """A short architecture label: MHA/GQA/MQA/MLA/CSA-HCA, + MoE, + sliding window, + hybrid linear attention."""
         if self.mla:
             attn = "MLA"
+        elif self.compressed_attention:
+            attn = "CSA/HCA"  # DeepSeek-V4's compressed sparse / heavily compressed attention
         elif self.num_kv_heads == self.num_heads:
             attn = "MHA"
         elif self.num_kv_heads == 1:
@@ -391,6 +431,7 @@ _MODEL_OPTIONAL = {
     "sliding_window",
     "linear_attention",
     "sparse_attention",
+    "compressed_attention",
     "params_reported",
     "family",
     "source",
@@ -438,6 +479,7 @@ def _model(model_id: str, d: Any, where: str, *, require_source: bool = False) -
             sliding_window=_sub(where, d, "sliding_window", SlidingWindow),
             linear_attention=_sub(where, d, "linear_attention", LinearAttention),
             sparse_attention=_sub(where, d, "sparse_attention", SparseAttention),
+            compressed_attention=_sub(where, d, "compressed_attention", CompressedAttention),
             params_reported=str(d.get("params_reported", "") or ""),
             family=str(d.get("family", "") or model_id.split("-")[0].lower()),
             source=_sources(where, d),

@@ -63,6 +63,7 @@ def model_entry_from_hf_config(model_id: str, cfg: Any, where: str) -> dict[str,
         "deepseek_v3",
         "deepseek_v2",
         "deepseek_v32",
+        "deepseek_v4",
         "kimi_k2",
         "glm4_moe",
         "llama4",
@@ -99,7 +100,7 @@ def model_entry_from_hf_config(model_id: str, cfg: Any, where: str) -> dict[str,
         )
     head_dim = iopt("head_dim", d_model // num_heads)
     vocab = need("vocab_size")
-    moe = mla = window = linear = sparse = None
+    moe = mla = window = linear = sparse = compressed = None
     d_ff = iopt("intermediate_size", 0)
     gate = False
     qk_norm = model_type in ("qwen3", "qwen3_moe", "qwen3_next", "qwen3_5_moe", "qwen3_5_moe_text", "gemma3",
@@ -139,6 +140,38 @@ def model_entry_from_hf_config(model_id: str, cfg: Any, where: str) -> dict[str,
         if model_type == "deepseek_v32":
             sparse = dict(index_heads=need("index_n_heads"), index_head_dim=need("index_head_dim"),
                           top_k_tokens=need("index_topk"))  # fmt: skip
+    elif model_type == "deepseek_v4":
+        # every layer is MoE (the first num_hash_layers route by a token-id table); one 512-wide entry is both key and
+        # value; compress_ratios per layer (a trailing entry for the MTP layer): 0 window only, 4 CSA, 128 HCA
+        n_shared = iopt("n_shared_experts", 0)
+        expert_ff = need("moe_intermediate_size")
+        moe = _moe(need("n_routed_experts"), need("num_experts_per_tok"), expert_ff, n_shared,
+                   expert_ff if n_shared else 0, 0)  # fmt: skip
+        rates = opt("compress_rates", {})
+        rates = rates if isinstance(rates, dict) else {}
+        csa_rate = integer_field(where, {"compress_rates.csa": rates.get("compressed_sparse_attention", 4)},
+                                 "compress_rates.csa")  # fmt: skip
+        hca_rate = integer_field(where, {"compress_rates.hca": rates.get("heavily_compressed_attention", 128)},
+                                 "compress_rates.hca")  # fmt: skip
+        ratios = cfg.get("compress_ratios")
+        if (
+            not isinstance(ratios, list)
+            or len(ratios) < num_layers
+            or any(r not in (0, csa_rate, hca_rate) for r in ratios[:num_layers])
+        ):
+            raise CatalogError(
+                f"{where}: field 'compress_ratios': expected one of 0, {csa_rate} or {hca_rate} for each of the "
+                f"{num_layers} layers"
+            )
+        num_kv_heads = 1
+        head_dim = need("head_dim")
+        compressed = dict(
+            q_lora_rank=need("q_lora_rank"), o_groups=need("o_groups"), o_lora_rank=need("o_lora_rank"),
+            window_tokens=need("sliding_window"),
+            csa_layers=sum(1 for r in ratios[:num_layers] if r == csa_rate), csa_compression=csa_rate,
+            hca_layers=sum(1 for r in ratios[:num_layers] if r == hca_rate), hca_compression=hca_rate,
+            index_heads=need("index_n_heads"), index_head_dim=need("index_head_dim"), top_k_tokens=need("index_topk"),
+        )  # fmt: skip
     elif model_type == "glm4_moe":
         n_shared = iopt("n_shared_experts", 0)
         expert_ff = need("moe_intermediate_size")
@@ -186,7 +219,14 @@ def model_entry_from_hf_config(model_id: str, cfg: Any, where: str) -> dict[str,
         )
         gate = bool(cfg.get("attn_output_gate", True))
     sw = cfg.get("sliding_window")
-    if window is None and isinstance(sw, (int, float)) and not isinstance(sw, bool) and math.isfinite(sw) and sw > 0:
+    if (
+        window is None
+        and compressed is None
+        and isinstance(sw, (int, float))
+        and not isinstance(sw, bool)
+        and math.isfinite(sw)
+        and sw > 0
+    ):
         layer_types = cfg.get("layer_types")
         if isinstance(layer_types, list) and layer_types:
             n_window = sum(1 for t in layer_types if t == "sliding_attention")
@@ -224,6 +264,7 @@ def model_entry_from_hf_config(model_id: str, cfg: Any, where: str) -> dict[str,
         sliding_window=window,
         linear_attention=linear,
         sparse_attention=sparse,
+        compressed_attention=compressed,
         source=where,
     )
     return {k: v for k, v in entry.items() if v is not None}

@@ -43,6 +43,8 @@ BUCKETS = ("weights", "kv_cache", "compute", "communication", "overhead")
 def _attention_layer_params(m: ModelSpec) -> tuple[float, float]:
     """(QKV-side, output-side) parameters of one softmax-attention layer."""
     D, H = m.d_model, m.num_heads
+    if m.compressed_attention:
+        return _compressed_layer_params(m)
     if m.mla:
         a = m.mla
         qk = a.qk_nope_head_dim + a.qk_rope_head_dim
@@ -57,6 +59,34 @@ def _attention_layer_params(m: ModelSpec) -> tuple[float, float]:
     q = D * H * h * (2 if m.attention_output_gate else 1)
     norm = 2 * h if m.qk_norm else 0
     return float(q + 2 * D * K * h + norm), float(H * h * D)
+
+
+def _compressor_params(m: ModelSpec, dim: int, compression: int, overlap: bool) -> int:
+    """One DeepSeek-V4 KV compressor (inference/model.py, class Compressor): entry and gate projections d_model ->
+    c x dim, a learned position bias of compression x c x dim and a norm of dim; c = 2 with overlapping windows."""
+    c = 2 if overlap else 1
+    return 2 * m.d_model * c * dim + compression * c * dim + dim
+
+
+def _compressed_layer_params(m: ModelSpec) -> tuple[float, float]:
+    """(QKV-side, output-side) parameters of a DeepSeek-V4 attention layer, averaged over its layers: query latent
+    d_model -> q_lora_rank (+ norm) -> heads x head_dim, one shared entry d_model -> head_dim (+ norm), per-head
+    attention sinks; CSA layers add an overlapping compressor and a lightning indexer (queries from the latent, head
+    weights from d_model, its own compressor of index_head_dim), HCA layers a plain compressor; the output:
+    o_groups groups of heads each to o_lora_rank, then o_groups x o_lora_rank -> d_model."""
+    c, D, H, hd = m.compressed_attention, m.d_model, m.num_heads, m.head_dim
+    L = m.num_layers
+    q = D * c.q_lora_rank + c.q_lora_rank + c.q_lora_rank * H * hd
+    kv = D * hd + hd + H
+    indexer = (
+        c.q_lora_rank * c.index_heads * c.index_head_dim
+        + D * c.index_heads
+        + _compressor_params(m, c.index_head_dim, c.csa_compression, overlap=True)
+    )
+    csa = _compressor_params(m, hd, c.csa_compression, overlap=True) + indexer
+    hca = _compressor_params(m, hd, c.hca_compression, overlap=False)
+    extra = (c.csa_layers * csa + c.hca_layers * hca) / L
+    return float(q + kv + extra), float(H * hd * c.o_lora_rank + c.o_groups * c.o_lora_rank * D)
 
 
 def _indexer_params(m: ModelSpec) -> int:
@@ -138,7 +168,29 @@ def kv_bytes_per_token_per_layer(m: ModelSpec, kv_bytes_per_element: float) -> f
     DSA indexer's key of index_head_dim, held at the cache's precision: DeepSeek's kernels keep it in FP8)."""
     if m.mla:
         return (m.mla.kv_lora_rank + m.mla.qk_rope_head_dim + _index_key_elements(m)) * kv_bytes_per_element
+    if m.compressed_attention:
+        return _compressed_elements_per_token(m) / m.num_layers * kv_bytes_per_element
     return 2 * m.num_kv_heads * m.head_dim * kv_bytes_per_element
+
+
+def _compressed_elements_per_token(m: ModelSpec) -> float:
+    """DeepSeek-V4: cache elements one token adds over all layers once compressed: a CSA layer's entry (head_dim)
+    and index key (index_head_dim) per csa_compression tokens, an HCA layer's entry per hca_compression tokens
+    (kv_bytes_per_token_per_layer gives the mean over the layers; the uncompressed window comes on top)."""
+    c = m.compressed_attention
+    return (
+        c.csa_layers * (m.head_dim + c.index_head_dim) / c.csa_compression
+        + c.hca_layers * m.head_dim / c.hca_compression
+    )
+
+
+def compressed_window_bytes(m: ModelSpec, tokens, kv_bytes_per_element: float) -> np.ndarray | float:
+    """DeepSeek-V4: bytes of the uncompressed window every layer keeps (min(T, window_tokens) entries of head_dim);
+    0 for other models."""
+    if not m.compressed_attention:
+        return 0.0
+    w = m.compressed_attention.window_tokens
+    return m.num_layers * np.minimum(np.asarray(tokens, dtype=float), w) * m.head_dim * kv_bytes_per_element
 
 
 def _index_key_elements(m: ModelSpec) -> int:
@@ -168,6 +220,7 @@ def kv_cache_bytes_per_sequence(m: ModelSpec, tokens: np.ndarray, kv_bytes_per_e
     out = m.num_full_attention_layers * per_layer * tokens
     if m.sliding_window:
         out = out + m.num_window_layers * per_layer * np.minimum(tokens, m.sliding_window.window_tokens)
+    out = out + compressed_window_bytes(m, tokens, kv_bytes_per_element)
     return out + linear_state_bytes(m, kv_bytes_per_element)
 
 
@@ -308,7 +361,7 @@ def kv_reads_per_kv_head(m: ModelSpec, profile: EfficiencyProfile) -> float:
 
     f = 0 (fused / flash attention) reads each KV head once for its whole query-head group; f = 1 (attention built
     from separate matmuls over a broadcast cache) reads it once per query head. The MLA latent is read once."""
-    if m.mla:
+    if m.mla or m.compressed_attention:
         return 1.0
     return 1.0 + profile.kv_gqa_reread_fraction * (m.num_heads / m.num_kv_heads - 1.0)
 
@@ -333,6 +386,17 @@ class StepWork:
 
     def scaled(self, factor: np.ndarray | float) -> StepWork:
         return StepWork(*(getattr(self, f.name) * factor for f in fields(StepWork)))
+
+
+def _indexer(m: ModelSpec) -> tuple[int, int, int] | None:
+    """(index heads, index head dim, layers with an indexer) of a lightning indexer (DSA's or DeepSeek-V4 CSA's)."""
+    if m.sparse_attention:
+        sa = m.sparse_attention
+        return sa.index_heads, sa.index_head_dim, m.num_layers - m.num_linear_layers
+    if m.compressed_attention:
+        c = m.compressed_attention
+        return c.index_heads, c.index_head_dim, c.csa_layers
+    return None
 
 
 def _attention_dims(m: ModelSpec, *, prefill: bool) -> tuple[int, int]:
@@ -364,10 +428,10 @@ def _work(m: ModelSpec, kvb: float, *, tokens, keys_per_query_total, kv_traffic,
         lin_flops = lin_act = zero
     attention_flops = 2 * m.num_heads * (qk_dim + pv_dim) * keys_per_query_total
     attention_act = tokens * L_attn * m.num_heads * qk_dim * ACTIVATION_BYTES * 2
-    if m.sparse_attention:
-        sa = m.sparse_attention
-        attention_flops = attention_flops + 2 * sa.index_heads * (sa.index_head_dim + 1) * index_keys_total
-        attention_act = attention_act + tokens * L_attn * sa.index_heads * sa.index_head_dim * ACTIVATION_BYTES
+    if (ix := _indexer(m)) is not None:
+        heads, dim, layers = ix
+        attention_flops = attention_flops + 2 * heads * (dim + 1) * index_keys_total
+        attention_act = attention_act + tokens * layers * heads * dim * ACTIVATION_BYTES
     return StepWork(
         tokens=tokens,
         attention_flops=attention_flops,
@@ -403,6 +467,8 @@ def decode_work(m: ModelSpec, s: Scenario, *, sequences=None, cache_tokens=None,
     else:
         full_keys = cache_tokens
         window_keys = np.minimum(cache_tokens, m.sliding_window.window_tokens) if m.sliding_window else 0
+    if m.compressed_attention:
+        return _compressed_decode_work(m, kvb, B=B, q=q, cache_tokens=cache_tokens, s=s, steps=steps)
     if m.sparse_attention:
         top_k = m.sparse_attention.top_k_tokens
         selected = (
@@ -444,6 +510,57 @@ def _sparse_work(m: ModelSpec, kvb: float, *, B, q, full_keys, selected, window_
     )
 
 
+def _compressed_keys(m: ModelSpec, *, mean_from=None, steps=None, cache_tokens=None) -> tuple:
+    """DeepSeek-V4 decode, per query: (entries attended summed over layers, index keys scored summed over layers),
+    at a cache of cache_tokens, or averaged over a generation of `steps` steps from mean_from tokens. A CSA layer
+    attends to min(T / csa_compression, top_k) selected entries and its window, scoring all T / csa_compression index
+    keys; an HCA layer to its T / hca_compression entries and its window; a window-only layer to its window."""
+    c = m.compressed_attention
+    W, rc, rh = c.window_tokens, c.csa_compression, c.hca_compression
+    if cache_tokens is None:
+        T = mean_from + (steps + 1) / 2
+        window = _mean_capped(mean_from, steps, W)
+        selected = _mean_capped(mean_from, steps, rc * c.top_k_tokens) / rc
+    else:
+        T = cache_tokens
+        window = np.minimum(T, W)
+        selected = np.minimum(T / rc, c.top_k_tokens)
+    entries = c.csa_layers * selected + c.hca_layers * T / rh + m.num_layers * window
+    return entries, c.csa_layers * T / rc
+
+
+def _compressed_decode_work(m: ModelSpec, kvb: float, *, B, q, cache_tokens, s: Scenario, steps) -> StepWork:
+    """A DeepSeek-V4 decode step: B sequences x q queries; each sequence's selected entries, compressed entries,
+    window and index keys read once; each new token writes its window entry in every layer and its share of the
+    compressed entries."""
+    entries, index_keys = _compressed_keys(m, mean_from=s.context_tokens, steps=steps, cache_tokens=cache_tokens)
+    c = m.compressed_attention
+    written = m.num_layers * m.head_dim + _compressed_elements_per_token(m)
+    return _work(
+        m,
+        kvb,
+        tokens=B * q,
+        keys_per_query_total=B * q * entries,
+        kv_traffic=B * kvb * (m.head_dim * entries + c.index_head_dim * index_keys + written * q),
+        head_tokens=B * q,
+        state_traffic=0.0,
+        prefill=False,
+        index_keys_total=B * q * index_keys,
+    )
+
+
+def _compressed_prefill_keys(m: ModelSpec, prompt) -> tuple:
+    """DeepSeek-V4 prefill of one prompt: (entries attended, index keys scored), summed over query positions and
+    layers (query i: CSA min(i / csa_compression, top_k) + min(i, window), HCA i / hca_compression + min(i, window))."""
+    c = m.compressed_attention
+    rc, rh = c.csa_compression, c.hca_compression
+    window = _prefill_attended(prompt, c.window_tokens)
+    selected = _prefill_attended(prompt, rc * c.top_k_tokens) / rc
+    full = _prefill_attended(prompt, None)
+    entries = c.csa_layers * selected + c.hca_layers * full / rh + m.num_layers * window
+    return entries, c.csa_layers * full / rc
+
+
 def prefill_work(m: ModelSpec, s: Scenario, *, prompts=None, prompt_tokens=None, chunk_tokens=None) -> StepWork:
     """Prefill of `prompts` (default s.batch) prompts of `prompt_tokens` (default max(s.context_tokens, 1)) tokens.
 
@@ -466,6 +583,9 @@ def prefill_work(m: ModelSpec, s: Scenario, *, prompts=None, prompt_tokens=None,
         index_keys = B * m.num_full_attention_layers * full_keys
         full_keys = _prefill_attended(prompt, m.sparse_attention.top_k_tokens)
     keys = m.num_full_attention_layers * full_keys + m.num_window_layers * window_keys
+    if m.compressed_attention:
+        keys, per_prompt_index = _compressed_prefill_keys(m, prompt)
+        index_keys = B * per_prompt_index
     reread = 0.0
     if chunk_tokens is not None:
         c = np.maximum(np.ceil(prompt / chunk_tokens), 1)
@@ -475,7 +595,7 @@ def prefill_work(m: ModelSpec, s: Scenario, *, prompts=None, prompt_tokens=None,
         kvb,
         tokens=B * prompt,
         keys_per_query_total=B * keys,
-        kv_traffic=B * (prompt * 2 + reread) * kv_layer * L_attn,
+        kv_traffic=B * ((prompt * 2 + reread) * kv_layer * L_attn + compressed_window_bytes(m, prompt, kvb)),
         head_tokens=B,  # the LM head only runs on each prompt's last position
         state_traffic=B * linear_state_bytes(m, kvb),
         prefill=True,

@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 
 from tpot_model import Estimate, ModelSpec, Scenario, kv_cache_bytes_per_sequence, parse_format
 from tpot_model.estimate import kv_cache_bytes_per_gpu
-from tpot_model.roofline import kv_bytes_per_token_per_layer, kv_shards, linear_state_bytes
+from tpot_model.roofline import compressed_window_bytes, kv_bytes_per_token_per_layer, kv_shards, linear_state_bytes
 from tpot_model.units import GB, KiB
 
 from .. import fmt
@@ -29,6 +29,15 @@ NOT_FIT_FILL = "#d62728"
 BATCH_SHADES = ("#9ecae1", "#6baed6", "#3182bd", "#08519c", "#08306b", "#041f4a")
 PRECISION_COLOURS = {"bf16": "#1f77b4", "fp8": "#2ca02c", "int4": "#9467bd"}
 PART_COLOURS = {"full": BUCKET_COLOURS["kv_cache"], "window": "#fdae6b", "state": "#8c564b"}
+PART_COLOURS.update(compressed=PART_COLOURS["full"], recent=PART_COLOURS["window"])  # DeepSeek-V4's two parts
+
+
+def window_tokens(model: ModelSpec) -> int | None:
+    """The window after which part of the cache stops growing: a sliding (or chunked) window, or DeepSeek-V4's
+    uncompressed window; None without one."""
+    if model.sliding_window:
+        return model.sliding_window.window_tokens
+    return model.compressed_attention.window_tokens if model.compressed_attention else None
 
 
 # --------------------------------------------------------------------------------------------------- data
@@ -113,7 +122,12 @@ kib = fmt.kib  # re-exported: cost.py and the KV page use it under this name
 def attention_text(model: ModelSpec, kv_bytes_per_element: float, num_gpus: float, *, tr: Translator = EN) -> str:
     """One or two sentences on the model's attention type and what it stores per token, in the reader's language."""
     m, H, K, h = model, model.num_heads, model.num_kv_heads, model.head_dim
-    if m.mla:
+    if m.compressed_attention:
+        c = m.compressed_attention
+        parts = [tr("kvc_attn_compressed", h=H, d=h, csa=c.csa_layers, rc=c.csa_compression, i=c.index_head_dim,
+                    k=f"{c.top_k_tokens:,}", heads=c.index_heads, hca=c.hca_layers, rh=c.hca_compression,
+                    w=f"{c.window_tokens:,}")]  # fmt: skip
+    elif m.mla:
         a = m.mla
         parts = [tr("kvc_attn_mla", h=H, latent=a.kv_lora_rank, rope=a.qk_rope_head_dim)]
     elif K == H:
@@ -141,11 +155,13 @@ def attention_text(model: ModelSpec, kv_bytes_per_element: float, num_gpus: floa
             )
         )
     shards = kv_shard_count(m, num_gpus)
-    parts.append(
-        tr("kvc_attn_shards_mla", devices=fmt.devices(tr.device, num_gpus, tr))
-        if m.mla
-        else tr("kvc_attn_shards", devices=fmt.devices(tr.device, num_gpus, tr), shards=int(shards), k=K)
-    )
+    devices = fmt.devices(tr.device, num_gpus, tr)
+    if m.mla:
+        parts.append(tr("kvc_attn_shards_mla", devices=devices))
+    elif m.compressed_attention:
+        parts.append(tr("kvc_attn_shards_shared", devices=devices))
+    else:
+        parts.append(tr("kvc_attn_shards", devices=devices, shards=int(shards), k=K))
     return tr.sentences(parts)
 
 
@@ -155,7 +171,8 @@ def attention_variants(model: ModelSpec, kv_bytes_per_element: float) -> pd.Data
     m, kvb, H, K = model, kv_bytes_per_element, model.num_heads, model.num_kv_heads
 
     def heads(k: int) -> float:  # per-layer bytes with k KV heads of the model's head_dim: 2 × k × h
-        return kv_bytes_per_token_per_layer(replace(m, num_kv_heads=k, mla=None, sparse_attention=None), kvb)
+        plain = replace(m, num_kv_heads=k, mla=None, sparse_attention=None, compressed_attention=None)
+        return kv_bytes_per_token_per_layer(plain, kvb)
 
     rows: list[tuple[str, int, float]] = [("stored", 0 if m.mla else K, kv_bytes_per_token_per_layer(m, kvb))]
     if m.mla:
@@ -187,6 +204,10 @@ def composition_bytes(model: ModelSpec, contexts: np.ndarray, kv_bytes_per_eleme
     m, t = model, np.asarray(contexts, dtype=float)
     per_layer = kv_bytes_per_token_per_layer(m, kv_bytes_per_element)
     parts: dict[str, np.ndarray] = {}
+    if m.compressed_attention:  # DeepSeek-V4: the compressed entries grow, every layer's recent window is capped
+        parts["recent"] = compressed_window_bytes(m, t, kv_bytes_per_element)
+        parts["compressed"] = m.num_layers * per_layer * t
+        return parts
     if m.num_full_attention_layers:
         parts["full"] = m.num_full_attention_layers * per_layer * t
     if m.sliding_window:
@@ -464,7 +485,7 @@ def composition_area(
     percent = view == "pct"
     fig = Figure()
     total = sum(parts.values())
-    for key in ("state", "window", "full"):  # flat parts at the bottom so the growing part rides on top
+    for key in ("state", "window", "recent", "full", "compressed"):  # flat parts at the bottom, growing on top
         if key not in parts:
             continue
         name = tr(f"kvc_part_{key}", w=f"{window_tokens:,}" if window_tokens else "")
@@ -510,6 +531,8 @@ def composition_caption(model: ModelSpec, *, tr: Translator = EN) -> str:
     parts = []
     if model.sliding_window:
         parts.append(tr("kvc_comp_caption_window", w=f"{model.sliding_window.window_tokens:,}"))
+    if model.compressed_attention:
+        parts.append(tr("kvc_comp_caption_compressed", w=f"{model.compressed_attention.window_tokens:,}"))
     if model.linear_attention:
         parts.append(tr("kvc_comp_caption_linear"))
     return tr.sentences([*parts, tr("kvc_comp_caption")])
@@ -567,6 +590,13 @@ def per_token_formula(model: ModelSpec, kv_bytes_per_element: float, tr: Transla
     """(formula, values substituted) of the KV bytes one token adds over the attention layers; the formula's words
     in the page's language (the config fields keep their config.json names)."""
     layers = model.num_full_attention_layers + model.num_window_layers
+    if model.compressed_attention:
+        c = model.compressed_attention
+        return (
+            tr("kvc_formula_compressed"),
+            f"({c.csa_layers} × ({model.head_dim} + {c.index_head_dim}) ÷ {c.csa_compression}"
+            f" + {c.hca_layers} × {model.head_dim} ÷ {c.hca_compression}) × {kv_bytes_per_element:g} B",
+        )
     if model.mla:
         a = model.mla
         if model.sparse_attention:  # DSA: the indexer's key is cached beside the latent

@@ -28,6 +28,7 @@ from tpot_model.roofline import (
     SEQUENCE_HALF_BATCH,
     allreduce_latency_s,
     collective_time_s,
+    compressed_window_bytes,
     decode_work,
     ep_alltoall,
     expected_experts_touched,
@@ -94,7 +95,23 @@ def memory_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
 
     per_token = kv_bytes_per_token(m, kvb)
     L_full = m.num_full_attention_layers
-    if m.sparse_attention:  # DSA: the indexer's key is cached beside the MLA latent
+    if m.compressed_attention:  # DeepSeek-V4: compressed entries (+ CSA's index key), and every layer's window
+        c = m.compressed_attention
+        out.append(("latex", r"\mathrm{KV}_{tok} = \left(L_{csa} \frac{h + d_{index}}{r_{csa}}"
+                             r" + L_{hca} \frac{h}{r_{hca}}\right) \times b_{kv}"))  # fmt: skip
+        sub = tr(
+            "meth_kv_compressed_sub",
+            csa=c.csa_layers,
+            hca=c.hca_layers,
+            d=m.head_dim,
+            index=c.index_head_dim,
+            rc=c.csa_compression,
+            rh=c.hca_compression,
+            b=fmt.plain(kvb),
+            fmt=s.kv_cache.name,
+            result=fmt.integer(per_token),
+        )
+    elif m.sparse_attention:  # DSA: the indexer's key is cached beside the MLA latent
         out.append(("latex", r"\mathrm{KV}_{tok} = (r_{kv} + d_{rope} + d_{index}) \times L \times b_{kv}"))
         sub = tr(
             "meth_kv_dsa_sub",
@@ -146,6 +163,23 @@ def memory_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
                 ),
             )
         )
+    if m.compressed_attention:
+        w = m.compressed_attention.window_tokens
+        out.append(("latex", r"+\; L \times h \times b_{kv} \times \min(T, W)"))
+        out.append(
+            (
+                "md",
+                tr(
+                    "meth_kv_recent_sub",
+                    layers=m.num_layers,
+                    d=m.head_dim,
+                    b=fmt.plain(kvb),
+                    t=fmt.integer(T),
+                    w=fmt.integer(w),
+                    result=fmt.nbytes(float(compressed_window_bytes(m, T, kvb))),
+                ),
+            )
+        )
     if m.linear_attention:
         out.append(("latex", r"+\; S_{linear}"))
         out.append(
@@ -188,7 +222,13 @@ def memory_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
                 devices=fmt.devices(est.hardware, G, tr),
                 kv=fmt.gb(_f(est.kv_cache_peak_bytes)),
                 shards=fmt.integer(shards),
-                split=tr("meth_kv_split_mla") if m.mla else tr("meth_kv_split_heads", k=m.num_kv_heads),
+                split=(
+                    tr("meth_kv_split_mla")
+                    if m.mla
+                    else tr("meth_kv_split_shared")
+                    if m.compressed_attention
+                    else tr("meth_kv_split_heads", k=m.num_kv_heads)
+                ),
                 workspace=fmt.gb(_f(est.workspace_bytes_per_gpu)),
                 usable=fmt.gb(est.usable_memory_per_gpu_bytes),
                 result=fmt.gb(_f(est.memory_per_gpu_bytes)),
