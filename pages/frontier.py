@@ -603,6 +603,9 @@ if (
         if measured:
             st.caption(tr("fr_rack_measured_caption"))
         names = {m.id: m.name for m in cache.models().values()}
+        if said := rack.transfer_caption(frontier_check.transfer_note(model, cache.disaggregated_check()), names,
+                                         model.name, tr):  # fmt: skip
+            st.caption(said)
         own = None if rack_best else controls.profile_label(profile, tr)  # the check reads the best engine
         if said := rack.ratio_check_caption(cache.disaggregated_check(), tr, names, own):
             st.caption(said)

@@ -14,6 +14,7 @@ from tpot_model.estimate import native_formats, usable_memory
 from tpot_model.roofline import scale_up_domain_gpus
 from ui import cache, chart, controls, embed, expanders, fmt, metrics, notices, page_state
 from ui.figures import planner as figs
+from ui.figures import rack_scale as rack_figs
 
 state = controls.scenario_state()
 tr = controls.translator()
@@ -413,7 +414,11 @@ def layout_section() -> None:
     if request_ttft_s and d.feasible:
         st.caption(tr("pl_layout_request_ttft_met", target=fmt.duration(request_ttft_s), ttft=fmt.duration(d.ttft_s)))
     check = cache.disaggregated_check().get(frontier_check.summary_key(best))  # the check of the search's kind
-    if found := frontier_check.deployment_range(d, model, hw, engine, check):  # how far to trust it, by measured runs
+    transfer = frontier_check.transfer_note(model, cache.disaggregated_check()) if d.feasible else None
+    if transfer is not None:  # a model the serving fit has not seen: no range, what its own runs say
+        names = {m.id: m.name for m in cache.models().values()}
+        st.caption(rack_figs.transfer_caption(transfer, names, model.name, tr))
+    elif found := frontier_check.deployment_range(d, model, hw, engine, check):  # how far to trust it, by measured runs
         low, high, band, (node, level) = found
         st.caption(
             tr("pl_layout_range", any=tr("pl_range_any_engine") if best else "", runs=band["runs"] - band["unreached"], p10=f"{band['p10_ratio']:.2f}",

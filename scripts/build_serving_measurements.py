@@ -1,6 +1,7 @@
-"""Build data/serving_measurements.csv from the shared public serving measurements file: every public row and
-column kept verbatim, plus the mapping to the catalogs (model_id, hardware_id, formats, layout, engine profile, run
-date, MTP flag, and `use`: fit, or display with the reasons).
+"""Build data/serving_measurements.csv from the shared public serving measurements file and the rows transcribed
+here from other public posts (data/serving_measurements_transcribed.csv, the same columns): every row and column
+kept verbatim, plus the mapping to the catalogs (model_id, hardware_id, formats, layout, engine profile, run date,
+MTP flag, and `use`: fit, or display with the reasons).
 
     python scripts/build_serving_measurements.py PATH/serving-measurements-public.csv [-o data/serving_measurements.csv]
 
@@ -24,8 +25,17 @@ from tpot_model.catalog import load_hardware_catalog, load_model_catalog  # noqa
 from tpot_model.serving_calibration import COLUMNS, PUBLIC_COLUMNS  # noqa: E402
 
 OUTPUT = ROOT / "data" / "serving_measurements.csv"
+TRANSCRIBED = ROOT / "data" / "serving_measurements_transcribed.csv"
 
-_MODELS = (("DeepSeek-R1-0528", "deepseek-r1"),)
+_MODELS = (
+    ("DeepSeek-R1-0528", "deepseek-r1"),
+    ("DeepSeek-V4-Pro", "deepseek-v4-pro"),
+    ("Qwen3.5-397B-A17B", "qwen3.5-397b-a17b"),
+)
+# The serving fit's model: runs of the other catalog models are held out of every fit and check that sets the
+# profiles, pool correction and trust bands, and kept as the transfer check (frontier_check.transfer_summary).
+FITTED_MODELS = ("deepseek-r1",)
+TRANSFER = "transfer check: a model the serving fit has not seen"
 _HARDWARE = (  # first match wins: GB200 before B200
     ("GB300", "gb300"),
     ("GB200", "gb200"),
@@ -94,12 +104,16 @@ def map_row(r: dict[str, str], model_ids: set[str], hardware_ids: set[str]) -> d
     reasons = []
     if not numbers:
         reasons.append("no per-point numbers (an interpolated cost statement)")
+    transfer = model_id in model_ids and model_id not in FITTED_MODELS
     if model_id not in model_ids:
         reasons.append("model not in the catalog")
+    elif transfer:
+        reasons.append(TRANSFER)
     if hardware_id not in hardware_ids:
         reasons.append("hardware not in the catalog")
     if layout == "disaggregated":
-        reasons.append("multi-node disaggregated prefill/decode (checked per pool: data/disaggregated_check.json)")
+        checked = "" if transfer else " (checked per pool: data/disaggregated_check.json)"
+        reasons.append(f"multi-node disaggregated prefill/decode{checked}")
     elif layout == "":
         reasons.append("parallel layout not stated")
     if mtp:
@@ -128,10 +142,14 @@ def map_row(r: dict[str, str], model_ids: set[str], hardware_ids: set[str]) -> d
     }
 
 
-def build(path: str | Path) -> str:
-    """The text of data/serving_measurements.csv from the public file at `path`: every row and column kept, mapping
-    added."""
-    rows = list(csv.DictReader(Path(path).read_text(encoding="utf-8").splitlines()))
+def build(path: str | Path, transcribed: str | Path = TRANSCRIBED) -> str:
+    """The text of data/serving_measurements.csv from the public file at `path`, then the transcribed rows: every row
+    and column kept, mapping added."""
+    rows = [
+        r
+        for source in (path, transcribed)
+        for r in csv.DictReader(Path(source).read_text(encoding="utf-8").splitlines())
+    ]
     models, hardware = set(load_model_catalog()), set(load_hardware_catalog())
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")

@@ -752,6 +752,29 @@ def test_frontier_states_the_price_its_cost_stands_on(capsys):
     assert json.loads(capsys.readouterr().out)["usd_per_gpu_hour"] == 6.03
 
 
+def test_frontier_gives_no_range_for_a_model_the_serving_fit_has_not_seen(capsys):
+    """DeepSeek-V4-Pro on GB200 NVL72 (8k/1k, NVFP4, 72 GPUs, 25 tok/s per user): no 80% range (the ranges rest on
+    DeepSeek-R1's runs), the transfer check over its own published runs instead, and the measured frontier at the
+    target read from the transcribed InferenceX runs (IXV4-GB200-004 at 24.4 and -003 at 28.3 tok/s per user)."""
+    from tpot_model.planner_cli import frontier_main
+
+    args = ["--model", "deepseek-v4-pro", "--hardware", "gb200", "--weights", "nvfp4", "--kv", "fp8", "--context",
+            "8192", "--output", "1024", "--max-gpus", "72", "--interactivity", "25"]  # fmt: skip
+    assert frontier_main([*args, "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["tokens_per_s_per_gpu_low"] is None and d["range_basis"] is None
+    t = d["transfer_check"]
+    assert t["fitted_models"] == ["deepseek-r1"] and t["frontier"]["runs"] > 0 and t["single_node"]["runs"] == 9
+    assert [r["id"] for r in d["measured_at_target"]["runs"]] == ["IXV4-GB200-004", "IXV4-GB200-003"]
+    assert frontier_main(args) == 0
+    text = capsys.readouterr().out
+    assert "none: the serving fit has seen no run of this model" in text and "transfer check" in text
+    r1 = ["--model", "deepseek-r1", "--hardware", "b200", "--weights", "fp8", "--kv", "fp8", "--max-gpus", "16",
+          "--interactivity", "50", "--json"]  # fmt: skip
+    assert frontier_main(r1) == 0
+    assert json.loads(capsys.readouterr().out)["transfer_check"] is None
+
+
 @pytest.mark.parametrize(("flag", "value", "said"), [("--mtp", "1000", "--mtp: must be <= 16"),
                                                       ("--context", "0", "--context: must be >= 1")])  # fmt: skip
 def test_frontier_refuses_absurd_drafts_and_empty_prompts(capsys, flag, value, said):

@@ -506,3 +506,25 @@ def test_a_link_parameter_no_page_reads_is_named_with_the_nearest_one_that_does(
         ("qb", "", True),
     ]
     assert said[0].given == "16"
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_transfer_caption_says_there_is_no_range_and_what_the_models_own_runs_say(tr):
+    """Under the Planner's layout and the rack view, for a model the serving fit has not seen: no measured range (the
+    ranges rest on DeepSeek-R1's runs), and the transfer check over its own published runs; nothing for R1."""
+    import json
+
+    from tpot_model.catalog import resolve_model
+    from tpot_model.frontier_check import transfer_note
+    from ui.figures.rack_scale import transfer_caption
+
+    check = json.loads((ROOT / "data" / "disaggregated_check.json").read_text(encoding="utf-8"))
+    names = {"deepseek-r1": "DeepSeek-R1"}
+    note = transfer_note(resolve_model("deepseek-v4-pro"), check)
+    said = transfer_caption(note, names, "DeepSeek-V4-Pro", tr)
+    own = check["transfer"]["frontier_by_model"]["deepseek-v4-pro"]
+    assert tr("fr_transfer_none", model="DeepSeek-V4-Pro", fitted="DeepSeek-R1") in said
+    assert f"{own['median_ratio']:.2f}" in said and tr("fr_transfer_tail") in said
+    kimi = transfer_caption(transfer_note(resolve_model("kimi-k2"), check), names, "Kimi K2", tr)
+    assert kimi == tr("fr_transfer_none", model="Kimi K2", fitted="DeepSeek-R1")  # no runs of its own
+    assert transfer_caption(transfer_note(resolve_model("deepseek-r1"), check), names, "DeepSeek-R1", tr) is None

@@ -554,7 +554,8 @@ def test_disaggregated_check_reads_each_pool_and_is_what_calibrate_wrote():
     # Little's law: 5,031.89 output tok/s per decode GPU x 32 GPUs x 22.12 ms = 3,561.8 of the 4,096 in flight decode
     assert dis.decoding_sequences(by_id["IX-355"], p["decode"]) == pytest.approx(5031.89 * 32 * 0.02212)
     checked = dis.check(rows, load_profiles())
-    assert sum(r.layout == "disaggregated" and not r.mtp for r in rows) == 125 and len(checked) == 111
+    assert sum(r.layout == "disaggregated" and not r.mtp and not r.transfer for r in rows) == 125
+    assert len(checked) == 111  # the transfer check's (DeepSeek-V4-Pro's) disaggregated runs are not among them
     assert "IX-359" not in {c.id for c in checked}
     ix355 = next(c for c in checked if c.id == "IX-355")
     assert ix355.decode_batch_per_gpu == pytest.approx(3561.773 / 32, rel=1e-6)
@@ -573,6 +574,7 @@ def test_disaggregated_check_reads_each_pool_and_is_what_calibrate_wrote():
     committed.pop("frontier")  # test_frontier_check_is_like_for_like_and_what_calibrate_wrote
     committed.pop("rack_ratio")  # test_rack_scale_advantage_against_the_measured_one_is_what_calibrate_wrote
     committed.pop("frontier_best")  # test_best_engine_frontier_check_groups_every_engine_and_is_what_calibrate_wrote
+    committed.pop("transfer")  # test_transfer_check_holds_out_the_unseen_models_and_is_what_calibrate_wrote
     assert committed == json.loads(json.dumps(dis.summary(checked)))  # calibrate wrote it from these profiles
     assert committed["decode_runs"] == 95 and committed["prefill_runs"] == 40
 
@@ -647,6 +649,38 @@ def test_best_engine_frontier_check_groups_every_engine_and_is_what_calibrate_wr
     alone = fc.summary(fc.check(rows, typical, lambda e: pc.pool_fit("typical"), best=True), best=True)
     assert committed["all"]["within"] > alone["all"]["within"]
     assert committed["high"]["within"] > alone["high"]["within"]
+
+
+def test_transfer_check_holds_out_the_unseen_models_and_is_what_calibrate_wrote():
+    """The runs of models the serving fit has not seen (DeepSeek-V4-Pro's, transcribed from two InferenceX posts of
+    May 2026; Qwen3.5-397B's) are in no fit and no check that sets the profiles, the pool correction or the bands,
+    and the transfer check reads them. By hand: MI355X V4-Pro at concurrency 1 measured 17.52 ms TPOT and 59.2
+    tokens/s per GPU; the committed transfer summary is what the committed profiles and pool fit give."""
+    from tpot_model import frontier_check as fc
+    from tpot_model import pool_correction as pc
+    from tpot_model.catalog import resolve_model
+
+    rows = sc.load_serving_measurements()
+    transfer = [r for r in rows if r.transfer]
+    assert {r.model.id for r in transfer} == {"deepseek-v4-pro", "qwen3.5-397b-a17b"}
+    assert sum(r.model.id == "deepseek-v4-pro" for r in transfer) == 23 and not any(r.fitted for r in transfer)
+    profiles = load_profiles()
+    assert not {r.id for r in transfer} & {r.id for r in fc.frontier_runs(rows, profiles, by_engine=False)}
+    first = next(r for r in rows if r.id == "IXV4-MI355X-001")
+    assert (first.tpot_s, first.total_tokens_per_s_per_gpu, first.scenario.batch) == (0.01752, 59.2, 1)
+    assert first.fields["weights"] == "mxfp4" and first.profile == "sglang" and first.run_date == "2026-05-21"
+    committed = pc.read_check(sc.SERVING_MEASUREMENTS_PATH.with_name(pc.CHECK_NAME))
+    fresh = fc.transfer_summary(rows, profiles, pc.pool_fit)
+    assert committed["transfer"] == _approx(json.loads(json.dumps(fresh)))
+    v4 = committed["transfer"]["single_node"]["deepseek-v4-pro"]
+    assert v4["runs"] == 9 and v4["median_tpot_ratio"] < 0.7  # V4's May-2026 kernels ran slower than R1-grade ones
+    # the ranges rest on R1's runs: they speak for its architecture (V3), not for V4-Pro or Kimi K2
+    assert committed["frontier_best"]["models"] == ["deepseek-r1"]
+    assert fc.transfer_note(resolve_model("deepseek-v3"), committed) is None
+    note = fc.transfer_note(resolve_model("deepseek-v4-pro"), committed)
+    assert note["frontier"]["runs"] == committed["transfer"]["frontier_by_model"]["deepseek-v4-pro"]["runs"] > 0
+    kimi = fc.transfer_note(resolve_model("kimi-k2"), committed)
+    assert kimi["frontier"] is None and kimi["single_node"] is None and kimi["fitted_models"] == ["deepseek-r1"]
 
 
 def test_rack_scale_advantage_against_the_measured_one_is_what_calibrate_wrote():

@@ -161,11 +161,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         points = frontier_check.check(serving_rows, fitted, pool, best=best)
         check[frontier_check.summary_key(best)] = frontier_check.summary(points, best)
     check["rack_ratio"] = frontier_check.ratio_summary(frontier_check.ratio_check(serving_rows, fitted, pool))
+    check["transfer"] = frontier_check.transfer_summary(serving_rows, fitted, pool)
     print("")
     print(disaggregated.format_summary(check))
     for best in (False, True):
         print(frontier_check.format_summary(check[frontier_check.summary_key(best)]))
     print(frontier_check.format_ratio_summary(check["rack_ratio"]))
+    print(frontier_check.format_transfer(check["transfer"]))
     if args.dry_run:
         print(f"\ndry run: {path} not written")
         return 0

@@ -369,6 +369,12 @@ class ModelSpec:
                 raise _fail(where, f"num_heads ({self.num_heads}) is not divisible by compressed_attention.o_groups")
 
     @property
+    def architecture(self) -> ModelSpec:
+        """The shape alone (no id, name, family or sources): equal for models that run the same way (DeepSeek-V3,
+        V3.1 and R1)."""
+        return replace(self, id="", name="", params_reported="", family="", source=(), notes="")
+
+    @property
     def num_linear_layers(self) -> int:
         return self.linear_attention.num_layers if self.linear_attention else 0
 

@@ -205,7 +205,7 @@ def check(rows: Sequence[ServingMeasurement], profiles: dict[str, EfficiencyProf
     nan = math.nan
     for r in rows:
         p = pools(r.fields.get("parallelism", ""))
-        if r.layout != "disaggregated" or r.mtp or "decode" not in p or "prefill" not in p or r.model is None:
+        if r.layout != "disaggregated" or r.mtp or r.transfer or r.model is None or not {"decode", "prefill"} <= set(p):
             continue
         dec, pre = p["decode"], p["prefill"]
         if not (dec.consistent and pre.consistent):

@@ -19,12 +19,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .catalog import load_model_catalog
 from .engines import serving_engines
 from .layouts import Deployment, choose, correction, deployment_curve, layout_tables, recipe_key
 from .pool_correction import NEUTRAL, PoolFit
 from .profiles import EfficiencyProfile
 from .scenario import Scenario
-from .serving_calibration import MEAN_LENGTH_FRACTION, ServingMeasurement
+from .serving_calibration import MEAN_LENGTH_FRACTION, ServingMeasurement, predict
 
 MAX_GPUS = 72  # one NVL72 domain, or nine 8-GPU nodes
 WITHIN = 0.35  # the share of runs whose tokens/s per GPU the frontier gets within +-35 %
@@ -50,6 +51,7 @@ class Point:
     gpus: int
     measured_tokens_per_s_per_gpu: float
     model_tokens_per_s_per_gpu: float
+    model_id: str = ""
 
     @property
     def ratio(self) -> float:
@@ -57,9 +59,12 @@ class Point:
         return self.model_tokens_per_s_per_gpu / self.measured_tokens_per_s_per_gpu
 
 
-def _usable(r: ServingMeasurement, profiles: dict[str, EfficiencyProfile]) -> bool:
+def _usable(r: ServingMeasurement, profiles: dict[str, EfficiencyProfile], transfer: bool = False) -> bool:
+    """A run the check reads: MTP-free, on at most MAX_GPUS GPUs, with a catalog model and chip, an engine profile
+    and a throughput; of the fitted model (transfer False) or of the transfer check's (True)."""
     return (
-        r.model is not None
+        r.transfer == transfer
+        and r.model is not None
         and r.hardware is not None
         and not r.mtp
         and 0 < r.num_gpus <= MAX_GPUS
@@ -75,13 +80,17 @@ def _group(r: ServingMeasurement, by_engine: bool = True) -> tuple:
 
 
 def frontier_runs(
-    rows: Sequence[ServingMeasurement], profiles: dict[str, EfficiencyProfile], by_engine: bool = True
+    rows: Sequence[ServingMeasurement],
+    profiles: dict[str, EfficiencyProfile],
+    by_engine: bool = True,
+    transfer: bool = False,
 ) -> list:
     """The usable runs that no run of their group beats: none at least as interactive with more tokens/s per GPU,
-    or more interactive with as many (by_engine False: a group holds every engine's runs)."""
+    or more interactive with as many (by_engine False: a group holds every engine's runs; transfer: the transfer
+    check's runs instead of the fitted model's)."""
     groups: dict[tuple, list[ServingMeasurement]] = {}
     for r in rows:
-        if _usable(r, profiles):
+        if _usable(r, profiles, transfer):
             groups.setdefault(_group(r, by_engine), []).append(r)
     return [r for runs in groups.values() for r in non_dominated(runs)]
 
@@ -153,14 +162,16 @@ def check(
     profiles: dict[str, EfficiencyProfile],
     pool: Callable[[str], PoolFit],
     best: bool = False,
+    transfer: bool = False,
 ) -> list[Point]:
     """Every frontier run (frontier_runs) against the layout search at its interactivity within its GPU count, under
     the pool correction `pool(engine profile id)`; one set of layout tables per group, engine revision and GPU
     count. best: the frontier over every engine's runs against the best-engine search (the engines fitted on the
-    chip's vendor, engines.serving_engines: what `frontier` answers by default)."""
+    chip's vendor, engines.serving_engines: what `frontier` answers by default). transfer: the runs of the models
+    the serving fit has not seen."""
     tables = {}
     out = []
-    for r in frontier_runs(rows, profiles, by_engine=not best):
+    for r in frontier_runs(rows, profiles, by_engine=not best, transfer=transfer):
         engines = serving_engines(r.hardware.vendor) if best else (r.profile,)
         engine_profiles = tuple(profiles[e].as_of(r.run_date or None) for e in engines)
         key = (*_group(r, not best), engine_profiles, r.num_gpus)
@@ -178,7 +189,7 @@ def check(
         d = choose(tables[key], 1.0 / r.interactivity_tokens_per_s_per_user)
         model = float(d.tokens_per_s_per_gpu) if d.feasible else math.nan
         out.append(Point(r.id, r.hardware.id, r.interactivity_tokens_per_s_per_user, r.num_gpus,
-                         r.total_tokens_per_s_per_gpu, model))  # fmt: skip
+                         r.total_tokens_per_s_per_gpu, model, r.model.id))  # fmt: skip
     return out
 
 
@@ -252,12 +263,14 @@ def deployment_range(
     d: Deployment, model, hw, profile, frontier: dict
 ) -> tuple[float, float, dict, tuple[str, str]] | None:
     """(low, high tokens/s per GPU, the cell's band, the cell's (node, level): cell_parts) for a feasible MTP-free
-    layout-search deployment of an MoE model under an engine profile, on a chip the check holds measured runs of
-    (never an announced one): where 80 % of the measured frontier runs of its cell sit against the search
+    layout-search deployment of an MoE model under an engine profile, of a model and on a chip the check holds
+    measured runs of (never an announced one): where 80 % of the measured frontier runs of its cell sit against the search
     (measured_range); None elsewhere. The cell's GPUs are one instance's for an aggregated deployment (replicas of
     an 8-GPU instance serve as that instance does) and the deployment's for a disaggregated one."""
     measured_chips = {p["hardware_id"] for p in (frontier or {}).get("points", ())}
     if not d.feasible or d.mtp_k or hw.announced or hw.id not in measured_chips:
+        return None
+    if not fitted_shape(model, (frontier or {}).get("models", ())):  # the runs are another model's: transfer_note
         return None
     if correction(model, profile) is NEUTRAL:
         return None
@@ -314,7 +327,11 @@ def ratio_check(
     best-engine layout search's advantage within max_gpus (the runs' mean lengths; each chip's vendor's fitted
     engines, engines.serving_engines, each under its pool correction `pool(engine profile id)`) against the measured
     one."""
-    shapes = {(r.model.id, r.fields["weights"], r.isl, r.osl) for r in rows if r.model is not None and not r.mtp}
+    shapes = {
+        (r.model.id, r.fields["weights"], r.isl, r.osl)
+        for r in rows
+        if r.model is not None and not r.mtp and not r.transfer
+    }
     out = []
     for model_id, weights, isl, osl in sorted(shapes, key=str):
         for pair in RATIO_PAIRS:
@@ -413,6 +430,7 @@ def summary(points: Sequence[Point], best: bool = False) -> dict:
         "within": WITHIN,
         "node_gpus": NODE_GPUS,
         "high_from_tok_s_per_user": HIGH_FROM,
+        "models": sorted({p.model_id for p in points if p.model_id}),
         "all": _band(points),
         "multi_node": _band([p for p in points if p.gpus > NODE_GPUS]),
         "high": _band([p for p in points if p.interactivity_tok_s_per_user >= HIGH_FROM]),
@@ -432,6 +450,89 @@ def summary(points: Sequence[Point], best: bool = False) -> dict:
             for p in points
         ],
     }
+
+
+TRANSFER_METHOD = (
+    "The transfer check: runs of models the serving fit has not seen (data/serving_measurements.csv, `use` 'transfer "
+    "check'), held out of every fit and check that sets the profiles, the pool correction and the trust bands. "
+    "Single-node runs: the model's TPOT and output tokens/s per GPU at the run's concurrency, as for the fit rows. "
+    "Frontier: the best-engine layout search at each frontier run's interactivity within its GPU count, as "
+    "`frontier_best`."
+)
+
+
+def transfer_summary(
+    rows: Sequence[ServingMeasurement], profiles: dict[str, EfficiencyProfile], pool: Callable[[str], PoolFit]
+) -> dict:
+    """What data/disaggregated_check.json's ``transfer`` holds: per model the single-node runs' model / measured TPOT
+    and output tokens/s per GPU (medians, with the engine profile the run used, as of its date), and the best-engine
+    frontier check over the transfer runs (summary's bands, and per model)."""
+    single: dict[str, dict[str, list[float]]] = {}
+    for r in rows:
+        if r.transfer and r.scenario is not None and r.profile in profiles and not r.mtp:
+            tpot_s, out_per_gpu = predict(r, profiles[r.profile])
+            d = single.setdefault(r.model.id, {"tpot": [], "output": []})
+            d["tpot"].append(tpot_s / r.tpot_s)
+            if math.isfinite(r.output_tokens_per_s_per_gpu):
+                d["output"].append(out_per_gpu / r.output_tokens_per_s_per_gpu)
+    points = check(rows, profiles, pool, best=True, transfer=True)
+    front = summary(points, best=True)
+    front["method"] = TRANSFER_METHOD
+    return {
+        "method": TRANSFER_METHOD,
+        "single_node": {
+            m: {
+                "runs": len(d["tpot"]),
+                "median_tpot_ratio": statistics.median(d["tpot"]),
+                "median_abs_tpot_error": statistics.median(abs(x - 1.0) for x in d["tpot"]),
+                "median_output_ratio": statistics.median(d["output"]) if d["output"] else None,
+            }
+            for m, d in sorted(single.items())
+        },
+        "frontier": front,
+        "frontier_by_model": {m: _band([p for p in points if p.model_id == m]) for m in front["models"]},
+    }
+
+
+def fitted_shape(model, fitted_ids: Sequence[str]) -> bool:
+    """Whether `model` has the architecture of a model the check's runs are of (catalog ids `fitted_ids`): DeepSeek-V3
+    and V3.1 run as DeepSeek-R1 does, so R1's runs speak for them."""
+    catalog = load_model_catalog()
+    return any(m in catalog and catalog[m].architecture == model.architecture for m in fitted_ids)
+
+
+def transfer_note(model, committed: dict) -> dict | None:
+    """For a model the serving fit has not seen (no check run is of its architecture), what the trust range cannot
+    say and the transfer check can, from data/disaggregated_check.json (`committed`): {'fitted_models': the models
+    the ranges rest on, 'frontier': the transfer check's band over this model's frontier runs or None,
+    'single_node': its single-node TPOT and output ratios or None}; None for a fitted model."""
+    fitted = committed.get(summary_key(True), {}).get("models", [])
+    if fitted_shape(model, fitted):
+        return None
+    transfer = committed.get("transfer", {})
+    return {
+        "fitted_models": fitted,
+        "frontier": transfer.get("frontier_by_model", {}).get(model.id),
+        "single_node": transfer.get("single_node", {}).get(model.id),
+    }
+
+
+def format_transfer(s: dict) -> str:
+    """What calibrate prints of the transfer check."""
+    lines = ["transfer check (models the serving fit has not seen; held out of every fit):"]
+    for m, d in s["single_node"].items():
+        out = f", output tokens/s per GPU {d['median_output_ratio']:.2f}" if d["median_output_ratio"] else ""
+        lines.append(
+            f"  {m}, {d['runs']} single-node runs: model / measured TPOT median {d['median_tpot_ratio']:.2f} "
+            f"(|error| {d['median_abs_tpot_error']:.1%}){out}"
+        )
+    for m, b in s["frontier_by_model"].items():
+        med = f"median {b['median_ratio']:.2f}" if b["median_ratio"] is not None else "none reached"
+        lines.append(
+            f"  {m}, {b['runs']} frontier runs: best-engine model / measured tokens/s per GPU {med}, "
+            f"within +-{WITHIN:.0%}: {b['within']}, unreached {b['unreached']}"
+        )
+    return "\n".join(lines)
 
 
 def format_summary(s: dict) -> str:

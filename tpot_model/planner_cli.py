@@ -17,12 +17,14 @@ from .economics import price_for
 from .engines import BEST, ENGINES
 from .fleet import Demand, Fleet, fleets
 from .frontier_check import (
+    WITHIN,
     beyond_measured,
     deployment_range,
     measured_at,
     measured_fastest,
     runs_like,
     summary_key,
+    transfer_note,
 )
 from .layouts import (
     MAX_BUDGET_GPUS,
@@ -364,7 +366,7 @@ def measured_band(d: Deployment, model, hw, profile, best: bool = False) -> tupl
 def search_dict(
     d: Deployment,
     args: argparse.Namespace,
-    model_id: str,
+    model,
     hw,
     band: tuple | None = None,
     parts: StepParts | None = None,
@@ -375,7 +377,7 @@ def search_dict(
     measured_band's; parts: the decode pool's step decomposition (layouts.decode_parts); rows: the serving
     measurements (data/serving_measurements.csv) the measured fields are read from; engine_name: the display name of
     the profile the deployment was timed under."""
-    hardware_id = hw.id
+    model_id, hardware_id = model.id, hw.id
     weights = parse_format(args.weights).name
     return {
         "model": model_id,
@@ -404,6 +406,8 @@ def search_dict(
         "tokens_per_s_per_gpu_low": _num(band[0]) if band else None,
         "tokens_per_s_per_gpu_high": _num(band[1]) if band else None,
         "range_basis": band[2] if band else None,
+        # a model the serving fit has not seen: no range; what its own published runs say (frontier_check)
+        "transfer_check": transfer_note(model, committed_check()),
         "output_tokens_per_s_per_gpu": _num(d.output_tokens_per_s_per_gpu),
         "tokens_per_s_per_user": _num(d.tokens_per_s_per_user),
         "tpot_ms": _num(d.tpot_s / ms),
@@ -523,6 +527,7 @@ def _search_text(d: dict) -> str:
     usd = _usd(d, "usd_per_1M_tokens")
     low, high = d["tokens_per_s_per_gpu_low"], d["tokens_per_s_per_gpu_high"]
     band = [("80% range (measured)", f"{low:.0f}-{high:.0f} ({d['range_basis']})")] if d["range_basis"] else []
+    band += _transfer_rows(d["transfer_check"])
     searched = ""
     if d["profile"] == BEST:  # typical where no engine is fitted on the vendor's chips (engines.SERVING_ENGINES)
         fitted = d["engine"] != "typical"
@@ -556,6 +561,25 @@ def _search_text(d: dict) -> str:
         ),
     ]
     return head + "\n" + "\n".join(f"{k:<28} {v}" for k, v in rows)
+
+
+def _transfer_rows(t: dict | None) -> list[tuple[str, str]]:
+    """The text output's lines for a model the serving fit has not seen (frontier_check.transfer_note)."""
+    if t is None:
+        return []
+    rows = [("80% range (measured)", f"none: the serving fit has seen no run of this model (the ranges rest on "
+                                     f"{', '.join(t['fitted_models']) or 'no'} runs)")]  # fmt: skip
+    said = []
+    if (f := t["frontier"]) and f["median_ratio"] is not None:
+        said.append(
+            f"on its {f['runs']} published frontier runs the best-engine search read median {f['median_ratio']:.2f}x "
+            f"measured ({f['within']} within +-{WITHIN:.0%})"
+        )
+    if s := t["single_node"]:
+        said.append(f"on its {s['runs']} single-node runs TPOT {s['median_tpot_ratio']:.2f}x measured (median)")
+    if said:
+        rows.append(("transfer check", "; ".join(said) + " (data/disaggregated_check.json: transfer)"))
+    return rows
 
 
 def _measured_at_rows(d: dict) -> list[tuple[str, str]]:
@@ -643,7 +667,7 @@ def _search_main(args: argparse.Namespace, fields: dict) -> int:
     band = measured_band(d, fields["model"], fields["hardware"], engine, args.profile == BEST) if engine else None
     parts = decode_parts(fields["model"], fields["hardware"], scenario, engine, d) if engine else None
     name = engine.name if engine else None
-    out = search_dict(d, args, fields["model"].id, fields["hardware"], band, parts, rows, name) | price_fields(
+    out = search_dict(d, args, fields["model"], fields["hardware"], band, parts, rows, name) | price_fields(
         fields["hardware"], scenario
     )
     print(json.dumps(out, indent=2) if args.json else _search_text(out))

@@ -104,6 +104,8 @@ MAPPED_COLUMNS = (
 )
 COLUMNS = PUBLIC_COLUMNS + MAPPED_COLUMNS
 LAYOUTS = ("tp", "tp-ep", "dp-ep", "disaggregated", "")
+SINGLE_NODE_LAYOUTS = LAYOUTS[:3]
+TRANSFER = "transfer check"  # in `use`: a run of a model the serving fit has not seen
 
 # --------------------------------------------------------------------------------------------------- the rows
 
@@ -138,6 +140,13 @@ class ServingMeasurement:
         return self.use == "fit" and self.scenario is not None
 
     @property
+    def transfer(self) -> bool:
+        """A run of a model the serving fit has not seen (scripts/build_serving_measurements.py FITTED_MODELS): held
+        out of every fit and check that sets the profiles, the pool correction and the trust bands; the transfer
+        check (frontier_check.transfer_summary) reads it."""
+        return TRANSFER in self.use
+
+    @property
     def engine(self) -> str:
         return self.fields.get("engine", "")
 
@@ -161,7 +170,8 @@ def load_serving_measurements(path: str | Path = SERVING_MEASUREMENTS_PATH) -> l
         if not r["throughput_kind"].startswith("output tok/s per"):  # the source gives the total only
             output, total = math.nan, output
         scenario = None
-        if r["use"] == "fit":
+        transfer_point = TRANSFER in r["use"] and r["layout"] in SINGLE_NODE_LAYOUTS and math.isfinite(C * isl * osl)
+        if r["use"] == "fit" or transfer_point:  # a fit row, or a single-node run of the transfer check
             try:
                 scenario = Scenario(
                     batch=C,
@@ -202,7 +212,8 @@ def load_serving_measurements(path: str | Path = SERVING_MEASUREMENTS_PATH) -> l
 
 
 def predict(row: ServingMeasurement, profile: EfficiencyProfile) -> tuple[float, float]:
-    """(TPOT s, output tokens/s per GPU) the model gives for a fit row, with the profile as of the row's date."""
+    """(TPOT s, output tokens/s per GPU) the model gives for a fit row (or a single-node transfer-check row), with
+    the profile as of the row's date."""
     if row.scenario is None:
         raise ValueError(f"serving measurement {row.id}: cannot be predicted ({row.use})")
     e = estimate(row.model, row.hardware, row.scenario, profile.as_of(row.run_date or None))

@@ -391,13 +391,16 @@ def add_band(
 _DISAGG_LAYOUT = re.compile(
     r"disagg prefill (\d+) GPUs \[(\d+) worker\(s\), ([^\]]+)\] \+ decode (\d+) GPUs \[(\d+) worker\(s\), ([^\]]+)\]"
 )
+# pools without worker counts (transcribed posts): 'disagg prefill 8 GPUs (TP8) + decode 32 GPUs (EP16)'
+_DISAGG_POOLS = re.compile(r"disagg prefill (\d+) GPUs \(([^)]+)\) \+ decode (\d+) GPUs \(([^)]+)\)")
 _DP_ATTENTION = re.compile(r"\s*(?:\+\s*DP-attention|DP-attn)$")
 
 
 def measured_layout(text: str, tr) -> str:
     """A measured run's parallelism (the CSV's `parallelism`, in the source's English) in the reader's language:
     'disagg prefill 8 GPUs [1 worker(s), TP8/EP8 DP-attn] + decode ...' as prefill and decode pools, each GPUs
-    (workers x parallelism); 'TP8/EP8 + DP-attention' with the attention's data parallelism named; a text of another
+    (workers x parallelism), or without worker counts 'disagg prefill 8 GPUs (TP8) + decode 32 GPUs (EP16)';
+    'TP8/EP8 + DP-attention' with the attention's data parallelism named; a text of another
     shape as it is."""
 
     def parallelism(p: str) -> str:
@@ -408,6 +411,9 @@ def measured_layout(text: str, tr) -> str:
         pg, pw, pp, dg, dw, dp = m.groups()
         return tr("measured_layout_disaggregated", prefill_gpus=pg, prefill_workers=pw, prefill=parallelism(pp),
                   decode_gpus=dg, decode_workers=dw, decode=parallelism(dp))  # fmt: skip
+    if m := _DISAGG_POOLS.fullmatch(text.strip()):
+        pg, pp, dg, dp = m.groups()
+        return tr("measured_layout_disaggregated_pools", prefill_gpus=pg, prefill=pp, decode_gpus=dg, decode=dp)
     if text.strip() == "Pareto frontier across configs (not stated)":
         return tr("measured_layout_not_stated")
     return parallelism(text) if text else text

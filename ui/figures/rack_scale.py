@@ -439,6 +439,24 @@ def frontier_check_caption(check: Mapping, tr: Translator = EN, best: bool = Fal
               hi_reached=hi["runs"] - hi["unreached"], hi_unreached=hi["unreached"])  # fmt: skip
 
 
+def transfer_caption(
+    note: Mapping | None, model_names: Mapping[str, str], model_name: str, tr: Translator = EN
+) -> str | None:
+    """For a model the serving fit has not seen (frontier_check.transfer_note): no measured range, and what its own
+    published runs say (the transfer check); None for a fitted model."""
+    if note is None:
+        return None
+    fitted = tr.join([model_names.get(m, m) for m in note["fitted_models"]]) or "—"
+    parts = [tr("fr_transfer_none", model=model_name, fitted=fitted)]
+    if (f := note["frontier"]) and f["median_ratio"] is not None:
+        parts.append(tr("fr_transfer_frontier", runs=f["runs"], median=f"{f['median_ratio']:.2f}", within=f["within"]))
+    if s := note["single_node"]:
+        parts.append(tr("fr_transfer_single", runs=s["runs"], tpot=f"{s['median_tpot_ratio']:.2f}"))
+    if len(parts) > 1:
+        parts.append(tr("fr_transfer_tail"))
+    return tr.sentences(parts)
+
+
 def winner_reasons(curves: Sequence[RackCurve], memory_reason) -> list[tuple[float, RackCurve, RackCurve, str, object]]:
     """(target, winner, other, kind, candidate) where the chip with the most tokens/s per GPU at a RATIO_AT target
     beats another partly because its layout does not fit (or holds fewer sequences) on the other chip's memory."""
