@@ -256,7 +256,7 @@ overlay_key = json.dumps([model.id, isl, osl, hardware, precisions, mtp, disagg,
 points, mlperf_any, mlperf_points, mlperf_io = cache.built(f"frontier-overlays|{overlay_key}", _overlays)
 if not grid:
     st.info(tr("fr_pick_something"))
-elif not any(r.fields.get("model_id") == figs.SAME_MODEL.get(model.id, model.id) for r in rows):
+elif not any(r.fields.get("model_id") == figs.measured_model(model.id, rows) for r in rows):
     st.info(tr("fr_no_inferencex_model" if mlperf_points else "fr_no_measured_model", model=model.name))
 elif not points:
     st.info(tr("fr_no_measured_selection", io=figs.io_label(isl, osl)))
@@ -646,6 +646,10 @@ with left:
 with right:
     chart.figure(loho_figs[1], loho_figs[2], "loho-output", tr, about=None, depends=tr.device)
 st.caption(tr("fr_loho_caption"))
+if said := rack.transfer_check_caption(
+    cache.disaggregated_check(), {m.id: m.name for m in cache.models().values()}, tr
+):
+    st.caption(said)
 
 query = page_state.frontier_query(
     page_state.FrontierInputs(

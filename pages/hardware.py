@@ -114,7 +114,7 @@ else:
     # (b') MLPerf Inference measured for the sidebar's model, per chip, beside the model at the same run
     model, _, _ = controls.resolve(state)
     results = cache.mlperf_results()
-    everywhere = mlperf.measured_points(results, frontier_figs.SAME_MODEL.get(model.id, model.id))
+    everywhere = mlperf.measured_points(results, frontier_figs.measured_model(model.id, results))
     if not everywhere:
         st.caption(tr("hw_mlperf_none", model=model.name,
                       models=tr.join([m.name for m in frontier_figs.mlperf_models(results)])))  # fmt: skip

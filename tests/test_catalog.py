@@ -1084,3 +1084,16 @@ def test_bad_per_figure_sources_name_the_figure(entry, key):
         hardware_from_text(yaml.safe_dump({"toy-gpu": entry}), "my_gpu.yaml")
     message = str(err.value)
     assert "my_gpu.yaml" in message and "toy-gpu" in message and key in message, message
+
+
+def test_architecture_twins_share_measurements_only_when_the_shapes_match():
+    """DeepSeek-V3 and V3.1 have R1's shapes: R1's runs stand for them. V3.2 (DSA on top), V4-Pro and Kimi K2 differ
+    in shape: nothing stands for them but their own runs."""
+    from tpot_model.catalog import architecture_twin
+
+    measured = ["deepseek-r1"]
+    assert architecture_twin("deepseek-v3", measured) == "deepseek-r1"
+    assert architecture_twin("deepseek-v3.1", measured) == "deepseek-r1"
+    for own in ("deepseek-v3.2", "deepseek-v4-pro", "kimi-k2", "not-in-the-catalog"):
+        assert architecture_twin(own, measured) == own
+    assert architecture_twin("deepseek-v3", ["deepseek-v3", "deepseek-r1"]) == "deepseek-v3"  # its own runs first

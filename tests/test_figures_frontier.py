@@ -528,3 +528,20 @@ def test_transfer_caption_says_there_is_no_range_and_what_the_models_own_runs_sa
     kimi = transfer_caption(transfer_note(resolve_model("kimi-k2"), check), names, "Kimi K2", tr)
     assert kimi == tr("fr_transfer_none", model="Kimi K2", fitted="DeepSeek-R1")  # no runs of its own
     assert transfer_caption(transfer_note(resolve_model("deepseek-r1"), check), names, "DeepSeek-R1", tr) is None
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_the_measurements_check_says_what_the_transfer_check_found(tr):
+    """Under the Serving frontier's measurements check (DeepSeek-R1's runs): each model the fit has not seen, with its
+    single-node TPOT and frontier ratios from data/disaggregated_check.json."""
+    import json
+
+    from ui.figures.rack_scale import transfer_check_caption
+
+    check = json.loads((ROOT / "data" / "disaggregated_check.json").read_text(encoding="utf-8"))
+    names = {"deepseek-r1": "DeepSeek-R1", "deepseek-v4-pro": "DeepSeek-V4-Pro"}
+    said = transfer_check_caption(check, names, tr)
+    v4 = check["transfer"]["single_node"]["deepseek-v4-pro"]
+    assert "DeepSeek-R1" in said and "DeepSeek-V4-Pro" in said and "qwen3.5-397b-a17b" in said  # ids without a name
+    assert tr("fr_transfer_check_single", runs=v4["runs"], tpot=f"{v4['median_tpot_ratio']:.2f}") in said
+    assert transfer_check_caption({}, names, tr) is None

@@ -494,6 +494,18 @@ def _model(model_id: str, d: Any, where: str, *, require_source: bool = False) -
         )
 
 
+def architecture_twin(model_id: str, among) -> str:
+    """The model whose measurements stand for `model_id`'s: itself if `among` (ids with measurements) holds it, else
+    the first of `among` with the same architecture in the catalog (ModelSpec.architecture: DeepSeek-V3's and
+    V3.1's are DeepSeek-R1's), else model_id itself."""
+    among = list(among)
+    catalog = load_model_catalog()
+    if model_id in among or model_id not in catalog:
+        return model_id
+    shape = catalog[model_id].architecture
+    return next((m for m in among if m in catalog and catalog[m].architecture == shape), model_id)
+
+
 # --------------------------------------------------------------------------------------------------- loading
 
 

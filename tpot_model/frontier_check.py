@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .catalog import load_model_catalog
+from .catalog import architecture_twin
 from .engines import serving_engines
 from .layouts import Deployment, choose, correction, deployment_curve, layout_tables, recipe_key
 from .pool_correction import NEUTRAL, PoolFit
@@ -495,10 +495,9 @@ def transfer_summary(
 
 
 def fitted_shape(model, fitted_ids: Sequence[str]) -> bool:
-    """Whether `model` has the architecture of a model the check's runs are of (catalog ids `fitted_ids`): DeepSeek-V3
-    and V3.1 run as DeepSeek-R1 does, so R1's runs speak for them."""
-    catalog = load_model_catalog()
-    return any(m in catalog and catalog[m].architecture == model.architecture for m in fitted_ids)
+    """Whether `model` is, or has the architecture of, a model the check's runs are of (catalog ids `fitted_ids`):
+    DeepSeek-V3 and V3.1 run as DeepSeek-R1 does, so R1's runs speak for them (catalog.architecture_twin)."""
+    return architecture_twin(model.id, fitted_ids) in fitted_ids
 
 
 def transfer_note(model, committed: dict) -> dict | None:

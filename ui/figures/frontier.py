@@ -16,7 +16,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from tpot_model import mlperf
-from tpot_model.catalog import Hardware
+from tpot_model.catalog import Hardware, architecture_twin
 from tpot_model.economics import tokens_per_s_per_mw, usd_per_1M_tokens
 from tpot_model.files import number_or_nan
 from tpot_model.frontier_check import measured_at
@@ -62,7 +62,14 @@ DASH = {"fp8": "solid", "fp4": "dash", "bf16": "dot"}
 SYMBOL = {"tp": "circle", "tp-ep": "square", "dp-ep": "diamond", "disaggregated": "star"}
 LAYOUT_LABEL = {"tp": "TP", "tp-ep": "TP/EP", "dp-ep": "DP-attn/EP", "disaggregated": "disagg"}
 PRECISION_LABEL = {"fp8": "FP8", "fp4": "FP4", "bf16": "BF16"}
-SAME_MODEL = {"deepseek-v3": "deepseek-r1"}  # same architecture: their measurements are the same model's
+
+
+def measured_model(model_id: str, rows) -> str:
+    """The model id whose measured rows (serving runs or MLPerf results) stand for `model_id`'s: itself, or its
+    architecture twin among the rows' models (catalog.architecture_twin: DeepSeek-V3's are DeepSeek-R1's)."""
+    return architecture_twin(model_id, {r.model.id for r in rows if getattr(r, "model", None) is not None})
+
+
 MLPERF_SYMBOL = {"v5.1": "triangle-up", "v5.0": "triangle-down", "v4.1": "triangle-left", "v4.0": "triangle-right"}
 MLPERF_KEY_COLOUR = "#555"  # the legend keys of MLPerf points (the points themselves carry the chip's colour)
 
@@ -177,7 +184,7 @@ def measured_points(rows, model_id: str, isl: int, osl: int, hardware: Sequence[
     """The measured serving points that belong on this frontier: same model (or architecture), nominal ISL/OSL,
     a selected hardware, precision and layout, MTP as switched; single-node, and (if asked) the multi-node
     disaggregated runs, which are display-only."""
-    model = SAME_MODEL.get(model_id, model_id)
+    model = measured_model(model_id, rows)
     layouts = (*layouts, "disaggregated") if disaggregated else tuple(layouts)
     return [
         r
@@ -248,11 +255,11 @@ class MLPerfPoint:
 
 
 def mlperf_overlay(results, model_id: str, hardware: Sequence[str] | None, precisions: Sequence[str]) -> list:
-    """The MLPerf points for this frontier: the model (or its architecture twin, SAME_MODEL) on the selected chips
+    """The MLPerf points for this frontier: the model (or its architecture twin, measured_model) on the selected chips
     (all chips if None), closed division, Server and Interactive (tpot_model.mlperf.measured_points); a precision
     not among the curves' is kept and marked."""
     ids = None if hardware is None else set(hardware)
-    found = mlperf.measured_points(results, SAME_MODEL.get(model_id, model_id), ids)
+    found = mlperf.measured_points(results, measured_model(model_id, results), ids)
     return [MLPerfPoint(r, _precision_of(r.fields["weights"]) in precisions) for r in found]
 
 

@@ -186,7 +186,7 @@ def attention_variants(model: ModelSpec, kv_bytes_per_element: float) -> pd.Data
     if m.mla or K != 1:
         rows.append(("mqa", 1, heads(1)))
     full, window = m.num_full_attention_layers, m.num_window_layers
-    return pd.DataFrame(
+    out = pd.DataFrame(
         {
             "variant": [r[0] for r in rows],
             "kv_heads": [r[1] for r in rows],
@@ -196,6 +196,8 @@ def attention_variants(model: ModelSpec, kv_bytes_per_element: float) -> pd.Data
             "kv_bytes_per_token_total": [r[2] * (full + window) for r in rows],
         }
     )
+    out.attrs["growing"] = "compressed" if m.compressed_attention else "full"  # what the growing part is called
+    return out
 
 
 def composition_bytes(model: ModelSpec, contexts: np.ndarray, kv_bytes_per_element: float) -> dict[str, np.ndarray]:
@@ -424,14 +426,15 @@ def architecture_bars(
     window = variants.kv_bytes_per_token_window_layers.to_numpy() / KiB
     total = full + window
     stored = variants.variant.to_numpy() == "stored"
+    growing = tr(f"kvc_part_{variants.attrs.get('growing', 'full')}")
     fig = Figure()
     fig.add_bar(
         y=labels,
         x=full,
         orientation="h",
-        name=tr("kvc_part_full"),
+        name=growing,
         marker_color=[BUCKET_COLOURS["kv_cache"] if s else "#c7c7c7" for s in stored],
-        hovertemplate=f"%{{y}}<br>{tr('kvc_part_full')}: %{{x:,.1f}} KiB<extra></extra>",
+        hovertemplate=f"%{{y}}<br>{growing}: %{{x:,.1f}} KiB<extra></extra>",
     )
     if window.any():
         fig.add_bar(
@@ -503,6 +506,8 @@ def composition_area(
         )
     d = Decor()
     if window_tokens:
+        lo, hi = (math.log(float(v)) for v in (contexts[0], contexts[-1])) if log_x else (contexts[0], contexts[-1])
+        at = math.log(window_tokens) if log_x else window_tokens
         d.vline(
             window_tokens,
             line={"dash": "dot", "color": "#555"},
@@ -510,7 +515,8 @@ def composition_area(
                 "text": tr("kvc_window_edge", w=f"{window_tokens:,}"),
                 "textposition": "end",
                 "textangle": 0,
-                "xanchor": "right",
+                # its text on the side with room: a 128-token window sits at the axis's left edge
+                "xanchor": "left" if (at - lo) < 0.5 * (hi - lo) else "right",
             },
         )
     y_title = tr("kvc_axis_share_pct") if percent else tr("kvc_axis_gb_per_sequence")

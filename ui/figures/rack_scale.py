@@ -105,6 +105,11 @@ def _recipe_text(d: Deployment, spans_domains: bool, tr: Translator) -> str:
     return tr("fr_rack_recipe_across", layout=d.decode.layout_name) if spans_domains else d.decode.layout_name
 
 
+def _seqs(x: float) -> str:
+    """Sequences per GPU in a decode pool: '0.25' below 10 (a pool of TP8 at batch 2), else whole: '347'."""
+    return f"{x:.2g}" if x < 10 else f"{x:,.0f}"
+
+
 def _hover(c: RackCurve, i: int, tr: Translator) -> str:
     d = c.deployments[i]
     text = tr(
@@ -124,9 +129,9 @@ def _hover(c: RackCurve, i: int, tr: Translator) -> str:
     if (far := c.beyond_of(i)) is not None:
         layout = _recipe_text(d, far[2], tr)
         text += "<br>" + (
-            tr("fr_rack_hover_beyond", seqs=f"{far[0]:,.0f}", most=f"{far[1]:,.0f}", layout=layout)
+            tr("fr_rack_hover_beyond", seqs=_seqs(far[0]), most=_seqs(far[1]), layout=layout)
             if far[1] is not None
-            else tr("fr_rack_hover_unmeasured", seqs=f"{far[0]:,.0f}", layout=layout)
+            else tr("fr_rack_hover_unmeasured", seqs=_seqs(far[0]), layout=layout)
         )
     return text
 
@@ -318,8 +323,8 @@ def beyond_caption(curves: Sequence[RackCurve], tr: Translator = EN) -> str | No
             if abs(c.targets[i] - x) > 1e-9 or (far := c.beyond_of(i)) is None:
                 continue
             layout = _recipe_text(c.deployments[i], far[2], tr)
-            said = dict(name=c.name, x=f"{x:g}", layout=layout, seqs=f"{far[0]:,.0f}")
-            items.append(tr("fr_rack_beyond_item", **said, most=f"{far[1]:,.0f}") if far[1] is not None
+            said = dict(name=c.name, x=f"{x:g}", layout=layout, seqs=_seqs(far[0]))  # 0.25, not 0
+            items.append(tr("fr_rack_beyond_item", **said, most=_seqs(far[1])) if far[1] is not None
                          else tr("fr_rack_beyond_item_new", **said))  # fmt: skip
     return tr("fr_rack_beyond", items=tr.join(items, "clause_sep")) if items else None
 
@@ -455,6 +460,25 @@ def transfer_caption(
     if len(parts) > 1:
         parts.append(tr("fr_transfer_tail"))
     return tr.sentences(parts)
+
+
+def transfer_check_caption(check: Mapping, model_names: Mapping[str, str], tr: Translator = EN) -> str | None:
+    """Under the measurements' check: every run it shows is the fitted model's; what the transfer check found on the
+    runs of the models the fit has not seen (data/disaggregated_check.json ``transfer``); None without one."""
+    t = check.get("transfer")
+    if not t:
+        return None
+    items = []
+    for m in sorted({*t["single_node"], *t["frontier_by_model"]}):
+        s, f = t["single_node"].get(m), t["frontier_by_model"].get(m)
+        said = []
+        if s:
+            said.append(tr("fr_transfer_check_single", runs=s["runs"], tpot=f"{s['median_tpot_ratio']:.2f}"))
+        if f and f["median_ratio"] is not None:
+            said.append(tr("fr_transfer_check_frontier", runs=f["runs"], median=f"{f['median_ratio']:.2f}"))
+        items.append(tr("fr_transfer_check_item", model=model_names.get(m, m), said=tr.join(said)))
+    fitted = tr.join([model_names.get(m, m) for m in check.get(summary_key(True), {}).get("models", [])])
+    return tr("fr_transfer_check", fitted=fitted, items=tr.join(items, "clause_sep"))
 
 
 def winner_reasons(curves: Sequence[RackCurve], memory_reason) -> list[tuple[float, RackCurve, RackCurve, str, object]]:
