@@ -477,7 +477,7 @@ def test_beyond_measured_flags_a_decode_pool_past_the_measured_recipes():
 
 
 def test_cli_says_when_the_chosen_decode_pool_goes_beyond_the_measured_recipes(capsys):
-    """DeepSeek-R1 FP8 1k/1k at 25 tok/s per user within 72 GB200s: a DEP32 decode pool at ~347 sequences per GPU,
+    """DeepSeek-R1 FP8 1k/1k at 25 tok/s per user within 72 GB200s: a DEP32 decode pool at ~326 sequences per GPU,
     past the 226 of InferenceX's widest-batch DEP32 run: the JSON and the text say so; B200's DEP8 pool is within."""
     r1 = ["--model", "deepseek-r1", "--weights", "fp8", "--kv", "fp8", "--context", "1024", "--output", "1024",
           "--interactivity", "25", "--max-gpus", "72"]  # fmt: skip

@@ -262,11 +262,13 @@ def test_rack_scale_view_draws_every_chip_and_the_ratio_table():
             )
         # how far to trust the curves: the committed check of the disaggregated runs, said under the table
         check = json.loads((ROOT / "data" / "disaggregated_check.json").read_text(encoding="utf-8"))
-        said = rack_scale.check_caption(check, tr)  # the best engine: the common decode terms
+        said = rack_scale.check_caption(
+            check, tr, names={"deepseek-r1": "DeepSeek-R1"}
+        )  # the best engine: the common decode terms
         assert said in [c.value for c in at.main.caption] and check["prefill_median_model_over_measured"] > 1
         assert f"{check['fit']['prefill_prompt_s'] * 1e3:.1f} ms" in said  # the fixed cost per prompt, in both
         # and how far the best-engine layout search is from the measured frontier over every engine
-        said = rack_scale.frontier_check_caption(check, tr, best=True)
+        said = rack_scale.frontier_check_caption(check, tr, best=True, names={"deepseek-r1": "DeepSeek-R1"})
         assert said in [c.value for c in at.main.caption] and tr("fr_rack_group_any") in said
         best = check["frontier_best"]["all"]
         assert f"{best['median_ratio']:.2f}" in said and str(best["runs"]) in said
@@ -728,7 +730,7 @@ def test_rack_tables_show_every_header(tr):
 
 
 def test_rack_scale_view_says_which_values_go_beyond_the_measured_recipes():
-    """DeepSeek-R1 FP8 1k/1k: GB200's 25 tok/s per user value comes from a DEP32 decode pool at ~347 sequences per
+    """DeepSeek-R1 FP8 1k/1k: GB200's 25 tok/s per user value comes from a DEP32 decode pool at ~326 sequences per
     GPU, past the most any measured DEP32 run decoded (226: IX-375); the caption under the tables says so, and the
     point's hover too; B200's DEP8 value at 25 is within the recipes and is not named. zh-TW alike."""
     for tr in (EN, ZH):
@@ -738,12 +740,12 @@ def test_rack_scale_view_says_which_values_go_beyond_the_measured_recipes():
         assert not at.exception, at.exception
         lead = tr("fr_rack_beyond", items="").split("{")[0][:12]
         (said,) = [c.value for c in at.main.caption if c.value.startswith(lead)]
-        gb200 = tr("fr_rack_beyond_item", name="GB200 NVL72", x="25", layout="DEP32", seqs="347", most="226")
+        gb200 = tr("fr_rack_beyond_item", name="GB200 NVL72", x="25", layout="DEP32", seqs="326", most="226")
         assert gb200 in said, said
         assert tr("fr_rack_beyond_item", name="B200", x="25", layout="DEP8", seqs="", most="")[:14] not in said
         fig = _fig(at, "DeepSeek-R1 · 1k/1k")
         hover = next(t for t in fig["data"] if t["name"].startswith("GB200"))["hovertext"]
-        assert any("DEP32" in h and tr("fr_rack_hover_beyond", seqs="347", most="226", layout="DEP32") in h
+        assert any("DEP32" in h and tr("fr_rack_hover_beyond", seqs="326", most="226", layout="DEP32") in h
                    for h in hover)  # fmt: skip
 
 

@@ -8,6 +8,10 @@ just fitted.
 
 Not a held-out check: the pool correction was fitted on the disaggregated runs among these. Request lengths are the
 runs' means (0.9 x the nominal ISL / OSL), the engine profile as it ran on the run's date.
+
+The runs of models the serving fit has not seen (``ServingMeasurement.transfer``) are in none of these checks: the
+transfer check reads them (transfer_summary, ``transfer`` in data/disaggregated_check.json), and a model of another
+architecture than the checked runs' gets no measured range, but what its own runs say (transfer_note).
 """
 
 from __future__ import annotations
@@ -263,9 +267,9 @@ def deployment_range(
     d: Deployment, model, hw, profile, frontier: dict
 ) -> tuple[float, float, dict, tuple[str, str]] | None:
     """(low, high tokens/s per GPU, the cell's band, the cell's (node, level): cell_parts) for a feasible MTP-free
-    layout-search deployment of an MoE model under an engine profile, of a model and on a chip the check holds
-    measured runs of (never an announced one): where 80 % of the measured frontier runs of its cell sit against the search
-    (measured_range); None elsewhere. The cell's GPUs are one instance's for an aggregated deployment (replicas of
+    layout-search deployment of an MoE model under an engine profile, of a model (or its architecture) and on a chip
+    the check holds measured runs of (never an announced one): where 80 % of the measured frontier runs of its cell
+    sit against the search (measured_range); None elsewhere (a model of another architecture: transfer_note). The cell's GPUs are one instance's for an aggregated deployment (replicas of
     an 8-GPU instance serve as that instance does) and the deployment's for a disaggregated one."""
     measured_chips = {p["hardware_id"] for p in (frontier or {}).get("points", ())}
     if not d.feasible or d.mtp_k or hw.announced or hw.id not in measured_chips:

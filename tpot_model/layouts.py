@@ -597,12 +597,16 @@ def _choose_one(
             xi, yi = int(x[a[0], 0]) * copies, int(y[0, a[1]]) * copies
             r = float(rate[a]) * copies
             n_used = unit * copies
+            # the sequences each decode instance holds at the rate the slower pool sets (Little's law at the TPOT
+            # reported): its full batch when decode sets the rate, fewer when the prefill pool does (an upper bound
+            # on TPOT then: the decode pool has room, and steps faster)
+            load = min(1.0, (xi * rp) / (yi * rd))
             consider(
                 float(per_gpu[a]),
                 n_used,
                 dict(
                     serving="disaggregated",
-                    decode=Pool(yi, gd, td.parallelism, int(td.batch[i])),
+                    decode=Pool(yi, gd, td.parallelism, max(1, round(int(td.batch[i]) * load))),
                     prefill=Pool(xi, gp, tp_.parallelism, int(tp_.batch[ip])),
                     tpot_s=float(td.tpot_s[i, j]),
                     ttft_s=float(tp_.ttft_s[ip, jp]) + transfer,

@@ -409,11 +409,9 @@ def max_batch_table(contexts: np.ndarray, max_batch: np.ndarray) -> pd.DataFrame
 
 def _variant_label(variant: str, kv_heads: int, kind: str, tr: Translator) -> str:
     if variant == "stored":
-        return (
-            tr("kvc_var_stored", kind=kind.split(" + ")[0], k=kv_heads)
-            if kv_heads
-            else tr("kvc_var_stored_mla", kind="MLA")
-        )
+        if not kv_heads:
+            return tr("kvc_var_stored_mla", kind="MLA")
+        return tr("kvc_var_stored_one" if kv_heads == 1 else "kvc_var_stored", kind=kind.split(" + ")[0], k=kv_heads)
     return tr(f"kvc_var_{variant}", k=kv_heads)
 
 

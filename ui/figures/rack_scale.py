@@ -378,14 +378,22 @@ def unpriced_caption(table: pd.DataFrame, bases: Sequence[str], tr: Translator =
     return tr("fr_rack_unpriced", items=tr.join(items, "clause_sep"))
 
 
-def check_caption(check: Mapping, tr: Translator = EN, engine: str | None = None) -> str | None:
-    """The caption saying how far the disaggregated curves are from the measured runs, uncorrected and with the
-    fitted pool correction under leave-one-chip-out (data/disaggregated_check.json; the decode terms the engine
-    profile's, where it has its own); None when it has no prefill check."""
+def _checked_models(check: Mapping, names: Mapping[str, str], tr: Translator) -> str:
+    """The models the checks' runs are of (the best-engine check's), by name: 'DeepSeek-R1'."""
+    return tr.join([names.get(m, m) for m in check.get(summary_key(True), {}).get("models", [])]) or "—"
+
+
+def check_caption(
+    check: Mapping, tr: Translator = EN, engine: str | None = None, names: Mapping[str, str] = {}
+) -> str | None:
+    """The caption saying how far the disaggregated curves are from the measured runs (of the checked models, by
+    `names`), uncorrected and with the fitted pool correction under leave-one-chip-out
+    (data/disaggregated_check.json; the decode terms the engine profile's, where it has its own); None when it has no
+    prefill check."""
     if check.get("prefill_median_model_over_measured") is None:
         return None
     fit = {**check["fit"], **check.get("decode_fit_by_engine", {}).get(engine, {})}
-    return tr("fr_rack_check", runs=check["runs"], decode=fmt.pct(check["decode_median_abs_tpot_error"], 0),
+    return tr("fr_rack_check", models=_checked_models(check, names, tr), runs=check["runs"], decode=fmt.pct(check["decode_median_abs_tpot_error"], 0),
               decode_n=check["decode_runs"], prefill=f"{check['prefill_median_model_over_measured']:.1f}",
               prefill_n=check["prefill_runs"], a=fmt.pct(fit["decode_a"], 0), k=f"{fit['prefill_time_factor']:.2f}", c=f"{fit['prefill_prompt_s'] * 1e3:.1f}",
               alpha=f"{fit['decode_attention_factor']:.2f}",
@@ -419,7 +427,9 @@ def ratio_check_caption(
               own=tr("fr_rack_ratio_check_own", engine=engine) if engine else "")  # fmt: skip
 
 
-def frontier_check_caption(check: Mapping, tr: Translator = EN, best: bool = False) -> str | None:
+def frontier_check_caption(
+    check: Mapping, tr: Translator = EN, best: bool = False, names: Mapping[str, str] = {}
+) -> str | None:
     """The caption saying how far the layout search is from the measured frontier runs, like for like
     (frontier_check's summary in data/disaggregated_check.json: per engine, or with `best` the best-engine search
     on the frontier over every engine); None when there is none."""
@@ -435,7 +445,8 @@ def frontier_check_caption(check: Mapping, tr: Translator = EN, best: bool = Fal
         return fmt.pct(b["within"] / max(b["runs"], 1), 0)
 
     kind = "best" if best else "engine"
-    return tr("fr_rack_frontier_check", group=tr(f"fr_rack_group_{'any' if best else 'engine'}"),
+    return tr("fr_rack_frontier_check", models=_checked_models(check, names, tr),
+              group=tr(f"fr_rack_group_{'any' if best else 'engine'}"),
               search=tr(f"fr_rack_search_{kind}"), runs=a["runs"], median=x(a["median_ratio"]), p10=x(a["p10_ratio"]),
               p90=x(a["p90_ratio"]), within=a["within"], within_pct=share(a), unreached=a["unreached"],
               node=f["node_gpus"], mn_runs=mn["runs"], mn_median=x(mn["median_ratio"]), mn_within=mn["within"],
@@ -477,8 +488,7 @@ def transfer_check_caption(check: Mapping, model_names: Mapping[str, str], tr: T
         if f and f["median_ratio"] is not None:
             said.append(tr("fr_transfer_check_frontier", runs=f["runs"], median=f"{f['median_ratio']:.2f}"))
         items.append(tr("fr_transfer_check_item", model=model_names.get(m, m), said=tr.join(said)))
-    fitted = tr.join([model_names.get(m, m) for m in check.get(summary_key(True), {}).get("models", [])])
-    return tr("fr_transfer_check", fitted=fitted, items=tr.join(items, "clause_sep"))
+    return tr("fr_transfer_check", fitted=_checked_models(check, model_names, tr), items=tr.join(items, "clause_sep"))
 
 
 def winner_reasons(curves: Sequence[RackCurve], memory_reason) -> list[tuple[float, RackCurve, RackCurve, str, object]]:
