@@ -22,7 +22,7 @@ if str(ROOT) not in sys.path:  # run as a script: the package is beside scripts/
     sys.path.insert(0, str(ROOT))
 
 from tpot_model.catalog import load_hardware_catalog, load_model_catalog  # noqa: E402
-from tpot_model.serving_calibration import COLUMNS, PUBLIC_COLUMNS  # noqa: E402
+from tpot_model.serving_calibration import COLUMNS, PUBLIC_COLUMNS, TRANSFER  # noqa: E402
 
 OUTPUT = ROOT / "data" / "serving_measurements.csv"
 TRANSCRIBED = ROOT / "data" / "serving_measurements_transcribed.csv"
@@ -35,7 +35,7 @@ _MODELS = (
 # The serving fit's model: runs of the other catalog models are held out of every fit and check that sets the
 # profiles, pool correction and trust bands, and kept as the transfer check (frontier_check.transfer_summary).
 FITTED_MODELS = ("deepseek-r1",)
-TRANSFER = "transfer check: a model the serving fit has not seen"
+TRANSFER_REASON = f"{TRANSFER}: a model the serving fit has not seen"
 _HARDWARE = (  # first match wins: GB200 before B200
     ("GB300", "gb300"),
     ("GB200", "gb200"),
@@ -108,7 +108,7 @@ def map_row(r: dict[str, str], model_ids: set[str], hardware_ids: set[str]) -> d
     if model_id not in model_ids:
         reasons.append("model not in the catalog")
     elif transfer:
-        reasons.append(TRANSFER)
+        reasons.append(TRANSFER_REASON)
     if hardware_id not in hardware_ids:
         reasons.append("hardware not in the catalog")
     if layout == "disaggregated":
