@@ -634,3 +634,27 @@ def test_cli_names_the_engine_it_timed_the_layout_under(capsys):
     assert "Typical serving engine (no engine is fitted to serving runs on this vendor's chips)" in (
         capsys.readouterr().out
     )
+
+
+@pytest.mark.parametrize(
+    ("model", "weights", "isl", "hw"),
+    [
+        ("deepseek-v4-pro", "nvfp4", 8192, "gb200"),
+        ("deepseek-r1", "fp8", 1024, "gb200"),
+        ("deepseek-r1", "fp8", 1024, "b200"),
+    ],
+)
+def test_a_decode_pool_holds_what_littles_law_says(model, weights, isl, hw):
+    """A disaggregated deployment's decode pool holds, in all, the sequences in flight at the rate the slower pool
+    sets: output tokens/s (every GPU) x TPOT (Little's law), whichever pool sets the rate; no more. DeepSeek-V4-Pro on
+    GB200 at 25 tok/s per user is prefill-bound: its DEP16 pool has room for 4,664 and holds about 1,850."""
+    from tpot_model import resolve_hardware, resolve_model
+
+    h = resolve_hardware(hw)
+    s = Scenario(weights=weights, kv_cache="fp8", context_tokens=isl, output_tokens=1024)
+    d = lo.best_deployment(resolve_model(model), h, s, lo.best_engines(h), max_gpus=72, tpot_target_s=0.040)
+    assert d.serving == "disaggregated"
+    in_flight = d.output_tokens_per_s_per_gpu * d.gpus_used * d.tpot_s
+    assert d.decode.instances * d.decode.batch == pytest.approx(in_flight, rel=0.02, abs=d.decode.instances)
+    if model == "deepseek-v4-pro":
+        assert d.rate_set_by == "prefill" and d.decode.batch / d.decode.gpus_each < 150
