@@ -153,7 +153,7 @@ chart.figure(
     tr,
     depends=(),
 )
-st.caption(tr("kvc_arch_caption"))
+st.caption(figs.architecture_caption(model, tr=tr))
 if window or model.linear_attention:
     view = st.radio(
         tr("kvc_comp_as"),

@@ -484,3 +484,24 @@ def test_cost_chart_ticks_carry_the_dollar_sign_and_every_sweep_chart_has_its_le
     energy = cf.energy_curve(x, np.array([2.0, 1.0, 0.5]), fits, scenario_x=8.0)
     for f in (fig, energy):
         assert f.layout.legend.orientation == "h" and f.layout.legend.y < 0
+
+
+def test_deepseek_v4_kv_figures_name_its_parts():
+    """DeepSeek-V4-Pro on the KV page: the composition is its compressed entries and every layer's window (they sum to
+    the cache per sequence), titled so, not by layer type; the bars' caption says why its bar is short."""
+    import numpy as np
+
+    from tpot_model import kv_cache_bytes_per_sequence, resolve_model
+    from ui.figures import kv_cache as kf
+
+    v4, llama = resolve_model("deepseek-v4-pro"), resolve_model("llama-3.1-70b")
+    t = np.array([64.0, 128.0, 8192.0])
+    parts = kf.composition_bytes(v4, t, 1.0)
+    assert list(parts) == ["recent", "compressed"]
+    assert parts["recent"] + parts["compressed"] == pytest.approx(kv_cache_bytes_per_sequence(v4, t, 1.0))
+    assert parts["recent"][1] == parts["recent"][2] == 61 * 128 * 512  # capped at the 128-token window
+    fig = kf.composition_area(t, parts, kf.window_tokens(v4))
+    assert fig.layout.title.text == EN("kvc_comp_title_compressed")
+    assert "(512 + 128) ÷ 4" in kf.architecture_caption(v4) and "512 ÷ 128" in kf.architecture_caption(v4)
+    assert kf.architecture_caption(llama) == EN("kvc_arch_caption")
+    assert kf.window_tokens(v4) == 128 and kf.window_tokens(llama) is None

@@ -518,7 +518,8 @@ def composition_area(
             },
         )
     y_title = tr("kvc_axis_share_pct") if percent else tr("kvc_axis_gb_per_sequence")
-    style(fig, tr("kvc_comp_title"), tr("axis_context"), y_title, log_x=log_x, log_y=view == "log")
+    title = tr("kvc_comp_title_compressed" if "compressed" in parts else "kvc_comp_title")  # DeepSeek-V4: by part
+    style(fig, title, tr("axis_context"), y_title, log_x=log_x, log_y=view == "log")
     d.xaxis.update(context_axis(contexts, log_x))
     if percent:
         d.yaxis["range"] = [0, 100]
@@ -528,6 +529,15 @@ def composition_area(
             lo, hi = float(positive.min()) / 3, float(positive.max()) * 1.5
             d.yaxis.update(range=[math.log10(lo), math.log10(hi)], **log_ticks([lo, hi]))
     return d.apply(fig)
+
+
+def architecture_caption(model: ModelSpec, *, tr: Translator = EN) -> str:
+    """Under the KV-per-token bars: what the what-ifs are; for DeepSeek-V4, why its own bar is so short."""
+    parts = [tr("kvc_arch_caption")]
+    if c := model.compressed_attention:
+        parts.append(tr("kvc_arch_caption_compressed", d=model.head_dim, i=c.index_head_dim, rc=c.csa_compression,
+                        rh=c.hca_compression))  # fmt: skip
+    return tr.sentences(parts)
 
 
 def composition_caption(model: ModelSpec, *, tr: Translator = EN) -> str:
