@@ -460,8 +460,9 @@ def test_beyond_measured_flags_a_decode_pool_past_the_measured_recipes():
 
     def dep(gpus_each, batch, serving="disaggregated"):
         pool = lo.Pool(1, gpus_each, "dp-ep", batch)
-        return lo.Deployment(True, serving, pool, lo.Pool(1, 8, "dp-ep", 16), 72, 72, 0.04, 0.2, 1.0, 1.0, 1.0, 1.0,
-                             "slo", "prefill", 0.0, 0.04, None, 0, ())  # fmt: skip
+        # output tokens/s enough to keep the pool full (decode sets the rate): its batch is what it holds
+        return lo.Deployment(True, serving, pool, lo.Pool(1, 8, "dp-ep", 16), 72, 72, 0.04, 0.2, 1e6, 1e6, 1.0, 1.0,
+                             "slo", "decode", 0.0, 0.04, None, 0, ())  # fmt: skip
 
     gb200, b200 = load_hardware_catalog()["gb200"], load_hardware_catalog()["b200"]
     reach = {("deepseek-r1", "dp-ep", 32, False): 226.0}
@@ -484,10 +485,9 @@ def test_cli_says_when_the_chosen_decode_pool_goes_beyond_the_measured_recipes(c
     assert frontier_main([*r1, "--hardware", "gb200", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["layout"]["decode"]["label"] == "1 × DEP32" and d["beyond_measured_recipes"] is True
-    assert d["decode_sequences_per_gpu"] == pytest.approx(d["layout"]["decode"]["batch_per_instance"] / 32)
-    assert d["decode_sequences_per_gpu"] > 300 and d["measured_max_decode_sequences_per_gpu"] == pytest.approx(
-        226.0, abs=0.1
-    )
+    # in flight at the prefill pool's rate (Little's law), below the DEP32 pool's room at the TPOT
+    assert 300 < d["decode_sequences_per_gpu"] < d["layout"]["decode"]["batch_per_instance"] / 32
+    assert d["rate_set_by"] == "prefill" and d["measured_max_decode_sequences_per_gpu"] == pytest.approx(226.0, abs=0.1)
     assert frontier_main([*r1, "--hardware", "gb200"]) == 0
     assert "at most 226 per GPU in any measured DEP32 decode pool of this model" in capsys.readouterr().out
     assert frontier_main([*r1, "--hardware", "b200", "--json"]) == 0
@@ -646,8 +646,10 @@ def test_cli_names_the_engine_it_timed_the_layout_under(capsys):
 )
 def test_a_decode_pool_holds_what_littles_law_says(model, weights, isl, hw):
     """A disaggregated deployment's decode pool holds, in all, the sequences in flight at the rate the slower pool
-    sets: output tokens/s (every GPU) x TPOT (Little's law), whichever pool sets the rate; no more. DeepSeek-V4-Pro on
-    GB200 at 25 tok/s per user is prefill-bound: its DEP16 pool has room for 4,664 and holds about 1,850."""
+    sets: output tokens/s (every GPU) x TPOT (Little's law), at most its full batch (what it can hold at that TPOT).
+    DeepSeek-V4-Pro on GB200 at 25 tok/s per user is prefill-bound: its DEP16 pool has room for 4,664 and holds
+    about 1,850, and that is what the recipes check reads (beyond_measured)."""
+    from tpot_model import frontier_check as lo_check
     from tpot_model import resolve_hardware, resolve_model
 
     h = resolve_hardware(hw)
@@ -655,6 +657,11 @@ def test_a_decode_pool_holds_what_littles_law_says(model, weights, isl, hw):
     d = lo.best_deployment(resolve_model(model), h, s, lo.best_engines(h), max_gpus=72, tpot_target_s=0.040)
     assert d.serving == "disaggregated"
     in_flight = d.output_tokens_per_s_per_gpu * d.gpus_used * d.tpot_s
-    assert d.decode.instances * d.decode.batch == pytest.approx(in_flight, rel=0.02, abs=d.decode.instances)
+    full = d.decode.instances * d.decode.batch
+    assert d.decode_sequences_per_gpu * d.decode.gpus == pytest.approx(min(in_flight, full), rel=1e-9)
+    if d.rate_set_by == "decode":  # the decode pool sets the rate: it runs full
+        assert in_flight == pytest.approx(full, rel=0.02)
     if model == "deepseek-v4-pro":
-        assert d.rate_set_by == "prefill" and d.decode.batch / d.decode.gpus_each < 150
+        assert d.rate_set_by == "prefill" and d.decode_sequences_per_gpu < 150 < d.decode.batch / d.decode.gpus_each
+        reach = {("deepseek-v4-pro", "dp-ep", 16, False): 120.0}
+        assert lo_check.beyond_measured(d, "deepseek-v4-pro", reach, h) is None  # 116 in flight <= 120 measured

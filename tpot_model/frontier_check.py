@@ -293,7 +293,7 @@ def beyond_measured(d: Deployment, model_id: str, reach: dict, hw) -> tuple[floa
     within the measured recipes, or aggregated."""
     if not d.feasible or d.serving != "disaggregated":
         return None
-    per_gpu = d.decode.batch / d.decode.gpus_each
+    per_gpu = d.decode_sequences_per_gpu
     key = recipe_key(d.decode.parallelism, d.decode.gpus_each, hw)
     most = reach.get((model_id, *key))
     return None if most is not None and per_gpu <= most else (per_gpu, most, key[2])

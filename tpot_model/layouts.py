@@ -187,6 +187,19 @@ class Deployment:
     def tokens_per_s_per_user(self) -> float:
         return 1.0 / self.tpot_s if self.feasible else math.nan
 
+    @property
+    def decode_sequences_per_gpu(self) -> float:
+        """Sequences decoding per GPU of the decode pool (aggregated: the instances'), in flight at the rate the
+        deployment serves (Little's law: output tokens/s x TPOT): a disaggregated decode pool's full batch where it
+        sets the rate, fewer where the prefill pool does (the pool has room; `decode.batch` is what it can hold at
+        the TPOT reported); nan when infeasible."""
+        if not self.feasible:
+            return math.nan
+        if self.serving != "disaggregated":
+            return self.decode.batch / self.decode.gpus_each
+        in_flight = self.output_tokens_per_s_per_gpu * self.gpus_used * self.tpot_s
+        return min(in_flight, self.decode.batch * self.decode.instances) / self.decode.gpus
+
     def candidate(self, serving: str, parallelism: str, gpus_each: int) -> Candidate | None:
         for c in self.candidates:
             if (c.serving, c.parallelism, c.gpus_each) == (serving, parallelism, gpus_each):
@@ -597,16 +610,12 @@ def _choose_one(
             xi, yi = int(x[a[0], 0]) * copies, int(y[0, a[1]]) * copies
             r = float(rate[a]) * copies
             n_used = unit * copies
-            # the sequences each decode instance holds at the rate the slower pool sets (Little's law at the TPOT
-            # reported): its full batch when decode sets the rate, fewer when the prefill pool does (an upper bound
-            # on TPOT then: the decode pool has room, and steps faster)
-            load = min(1.0, (xi * rp) / (yi * rd))
             consider(
                 float(per_gpu[a]),
                 n_used,
                 dict(
                     serving="disaggregated",
-                    decode=Pool(yi, gd, td.parallelism, max(1, round(int(td.batch[i]) * load))),
+                    decode=Pool(yi, gd, td.parallelism, int(td.batch[i])),
                     prefill=Pool(xi, gp, tp_.parallelism, int(tp_.batch[ip])),
                     tpot_s=float(td.tpot_s[i, j]),
                     ttft_s=float(tp_.ttft_s[ip, jp]) + transfer,

@@ -447,7 +447,7 @@ def _reach(rows: Sequence[ServingMeasurement], d: Deployment, model_id: str, hw)
     disaggregated = d.serving == "disaggregated"
     most = reach.get((model_id, *key)) if disaggregated else None
     return {
-        "decode_sequences_per_gpu": _num(d.decode.batch / d.decode.gpus_each),
+        "decode_sequences_per_gpu": _num(d.decode_sequences_per_gpu),
         "decode_spans_scale_up_domains": key[2],
         "measured_max_decode_sequences_per_gpu": _num(most) if most is not None else None,
         "beyond_measured_recipes": beyond_measured(d, model_id, reach, hw) is not None if disaggregated else None,
@@ -541,10 +541,7 @@ def _search_text(d: dict) -> str:
         ("layout", layout),
         ("engine", f"{d['engine_name']}{searched}"),
         ("gpus_used", f"{d['gpus_used']}"),
-        (
-            "batch_per_instance",
-            f"{lay['decode']['batch_per_instance']}" + (" (decode pool)" if d["serving"] == "disaggregated" else ""),
-        ),  # fmt: skip
+        ("batch_per_instance", f"{lay['decode']['batch_per_instance']}" + _decode_note(d)),
         *_reach_rows(d),
         ("tpot_ms", f"{d['tpot_ms']:.2f}"),
         ("ttft_ms", f"{d['ttft_ms']:.1f}"),
@@ -561,6 +558,18 @@ def _search_text(d: dict) -> str:
         ),
     ]
     return head + "\n" + "\n".join(f"{k:<28} {v}" for k, v in rows)
+
+
+def _decode_note(d: dict) -> str:
+    """After a disaggregated deployment's decode batch in the text: whose it is, and where the prefill pool sets the
+    rate, how many sequences are in flight (Layout.decode_sequences_per_gpu)."""
+    if d["serving"] != "disaggregated":
+        return ""
+    dec = d["layout"]["decode"]
+    in_flight = d["decode_sequences_per_gpu"] * dec["gpus"]
+    if in_flight < dec["batch_per_instance"] * dec["instances"] - 0.5:
+        return f" (decode pool; {in_flight:,.0f} in flight in all at the rate the prefill pool sets)"
+    return " (decode pool)"
 
 
 def _transfer_rows(t: dict | None) -> list[tuple[str, str]]:

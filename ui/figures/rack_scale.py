@@ -230,7 +230,7 @@ def rack_table(curves: Sequence[RackCurve], measured: Sequence) -> pd.DataFrame:
                 "gpus_used": d.gpus_used,
                 "tok_s_per_user": d.tokens_per_s_per_user, "tok_s_per_gpu_in_plus_out": d.tokens_per_s_per_gpu,
                 "measured_like_it_80pct_low_tok_s_per_gpu": rng[0], "measured_like_it_80pct_high_tok_s_per_gpu": rng[1],
-                "decode_seqs_per_gpu": d.decode.batch / d.decode.gpus_each if d.feasible else None,
+                "decode_seqs_per_gpu": d.decode_sequences_per_gpu if d.feasible else None,
                 "beyond_measured_recipes": c.beyond_of(i) is not None if d.serving == "disaggregated" else None,
                 "measured_max_decode_seqs_per_gpu_same_layout": (c.beyond_of(i) or (None, None))[1],
                 "output_tok_s_per_gpu": d.output_tokens_per_s_per_gpu, "tpot_ms": d.tpot_s * 1e3,
