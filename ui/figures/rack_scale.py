@@ -378,9 +378,14 @@ def unpriced_caption(table: pd.DataFrame, bases: Sequence[str], tr: Translator =
     return tr("fr_rack_unpriced", items=tr.join(items, "clause_sep"))
 
 
+def _names(ids: Sequence[str], names: Mapping[str, str], tr: Translator) -> str:
+    """Catalog model ids by name, in the reader's list: 'DeepSeek-R1'; '—' for none."""
+    return tr.join([names.get(m, m) for m in ids]) or "—"
+
+
 def _checked_models(check: Mapping, names: Mapping[str, str], tr: Translator) -> str:
-    """The models the checks' runs are of (the best-engine check's), by name: 'DeepSeek-R1'."""
-    return tr.join([names.get(m, m) for m in check.get(summary_key(True), {}).get("models", [])]) or "—"
+    """The models the checks' runs are of (the best-engine check's), by name."""
+    return _names(check.get(summary_key(True), {}).get("models", []), names, tr)
 
 
 def check_caption(
@@ -462,8 +467,7 @@ def transfer_caption(
     published runs say (the transfer check); None for a fitted model."""
     if note is None:
         return None
-    fitted = tr.join([model_names.get(m, m) for m in note["fitted_models"]]) or "—"
-    parts = [tr("fr_transfer_none", model=model_name, fitted=fitted)]
+    parts = [tr("fr_transfer_none", model=model_name, fitted=_names(note["fitted_models"], model_names, tr))]
     if (f := note["frontier"]) and f["median_ratio"] is not None:
         parts.append(tr("fr_transfer_frontier", runs=f["runs"], median=f"{f['median_ratio']:.2f}", within=f["within"]))
     if s := note["single_node"]:
