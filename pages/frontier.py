@@ -593,7 +593,8 @@ if (
         costs = rack.cost_table(curves, bases, tr)
         for table in (rack.rates_table(curves, tr, measured), rack.ratio_table(curves, tr, measured), costs):
             formats = table.attrs["formats"]
-            shown = {c: st.column_config.NumberColumn(format=formats[c], width=fmt.header_width(c)) if c in formats
+            shown = {c: st.column_config.NumberColumn(format=formats[c], width=fmt.column_width(c, table[c]))
+                     if c in formats
                      else st.column_config.Column(width=max(map(fmt.header_width, [c, *table[c]])))
                      for c in table.columns}  # fmt: skip
             st.dataframe(table, hide_index=True, placeholder="—", column_config=shown, height="content")

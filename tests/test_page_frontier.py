@@ -713,7 +713,9 @@ def test_exported_charts_do_not_name_the_sidebar_batch():
 @pytest.mark.parametrize("tr", [EN, ZH])
 def test_rack_tables_show_every_header(tr):
     """The rack-scale view's three tables show each column's whole header (they had been cut to 'GI' and 'Rubin
-    NVL72 (announced): $ per'): each column as wide as its header needs, a wide (CJK) glyph counted twice."""
+    NVL72 (announced): $ per'): each column as wide as its header needs, a wide (CJK) glyph counted twice, and a number
+    column as its widest value ('25,900'); each table fits the ~700 px an expander leaves in a 900 px embed (the
+    zh-TW tables had hidden the 125 tok/s per user column behind a scroll bar)."""
     from ui import fmt
 
     at = run_page("frontier", model="deepseek-r1", weights="fp8", kv="fp8", fr_io="1k1k", lang=tr.lang)
@@ -723,9 +725,10 @@ def test_rack_tables_show_every_header(tr):
     for frame in at.dataframe[-3:]:  # a text column as wide as its longest cell too (a chip's '(announced)' mark)
         widths = {name: col.get("width") for name, col in json.loads(frame.proto.columns).items() if name != "_index"}
         texts = frame.value.select_dtypes(exclude="number")
-        want = {c: max(map(fmt.header_width, [c, *texts[c]])) if c in texts else fmt.header_width(c)
+        want = {c: max(map(fmt.header_width, [c, *texts[c]])) if c in texts else fmt.column_width(c, frame.value[c])
                 for c in frame.value.columns}  # fmt: skip
         assert widths == want
+        assert sum(widths.values()) <= 700, widths
     assert fmt.header_width("GB200 NVL72 / MI355X") >= 20 * 7 and fmt.header_width("每位") == fmt.header_width("abcd")
 
 

@@ -321,3 +321,10 @@ def header_width(header: str) -> int:
     """A st.dataframe column width (pixels) that shows its whole header (or a text cell): ~7 px a Latin glyph of
     its 14 px font and the menu beside it (a ratio column of two short values had its header cut to 'GI')."""
     return int(math.ceil(text_px(header, 7.0))) + 30
+
+
+def column_width(header: str, values) -> int:
+    """A st.dataframe number column's width (pixels) that shows its header and its widest value, grouped by
+    thousands at three significant figures as the tables round them ('25,900', '0.0631')."""
+    texts = [f"{float(v):,.6g}" for v in values if v == v]  # nan shows as a dash
+    return max([header_width(header), header_width("0.00"), *map(header_width, texts)])  # '1.00', not '1

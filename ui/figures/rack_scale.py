@@ -262,7 +262,8 @@ def rack_table(curves: Sequence[RackCurve], measured: Sequence) -> pd.DataFrame:
 
 
 def _at_columns(tr: Translator) -> list[str]:
-    """The iso-interactivity tables' value columns: one per RATIO_AT target ('25 tok/s per user')."""
+    """The iso-interactivity tables' value columns: one per RATIO_AT target, headed by its tokens/s per user ('25'; the
+    first column's header names the unit), so four of them fit a 900 px frame beside the chips' names."""
     return [tr("fr_rack_col_at", x=f"{x:g}") for x in RATIO_AT]
 
 
