@@ -573,7 +573,8 @@ if (
             )
         chart.figure(
             lambda: rack.rack_figure(curves, measured, model_name=model.name, io=figs.io_label(isl, osl),
-                                     precision=tr(f"fr_prec_{rack_precision}"), budget_gpus=rack_gpus, tr=tr),
+                                     precision=tr(f"fr_prec_{rack_precision}"), budget_gpus=rack_gpus, tr=tr,
+                                     engine=None if rack_best else controls.profile_label(profile, tr)),
             lambda: rack.rack_table(curves, measured),
             RACK_CHART,
             tr,

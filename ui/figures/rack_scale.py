@@ -137,9 +137,12 @@ def _hover(c: RackCurve, i: int, tr: Translator) -> str:
 
 
 def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: str, io: str, precision: str,
-                budget_gpus: int = BUDGET_GPUS, tr: Translator = EN) -> go.Figure:  # fmt: skip
+                engine: str | None, budget_gpus: int = BUDGET_GPUS, tr: Translator = EN) -> go.Figure:  # fmt: skip
     """Tokens/s per GPU (input + output) against tokens/s per user, one line per chip (projections dashed), the
-    measured points as large open markers in the chip's colour; the title names the GPU budget searched."""
+    measured points as large open markers in the chip's colour; the title names the engine (`engine`: the profile's
+    name; None: the best engine at each point) and the GPU budget searched. The rack-scale chip's line is drawn wider
+    and first: where a scale-out chip runs the same layout (GB200 and B200 at high interactivity, both TP8) its colour
+    still shows around the other's."""
     fig = Figure()
     for c in curves:
         ok = c.feasible
@@ -148,7 +151,8 @@ def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: 
         name = tr("fr_rack_projection", name=c.name) if c.projection else c.name
         fig.add_scatter(
             x=c.interactivity[ok], y=c.per_gpu[ok], mode="lines+markers", name=name, legendrank=100,
-            line={"color": hardware_colour(c.hardware_id), "dash": "dash" if c.projection else "solid", "width": 2},
+            line={"color": hardware_colour(c.hardware_id), "dash": "dash" if c.projection else "solid",
+                  "width": 4 if c.hardware_id == RACK else 2},
             marker={"size": 6, "symbol": ["star" if d.serving == "disaggregated" else "circle" for d in ds]},
             hovertext=[_hover(c, int(i), tr) for i in shown], hoverinfo="text",
         )  # fmt: skip
@@ -172,7 +176,14 @@ def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: 
         )  # fmt: skip
     style(
         fig,
-        tr("fr_rack_title", model=model_name, io=io, precision=precision, gpus=budget_gpus),
+        tr(
+            "fr_rack_title",
+            model=model_name,
+            io=io,
+            precision=precision,
+            gpus=budget_gpus,
+            engine=tr("fr_rack_title_best") if engine is None else engine,
+        ),
         tr("fr_axis_tps_user"),
         tr("fr_rack_axis_y"),
         log_y=True,
