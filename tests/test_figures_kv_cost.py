@@ -505,3 +505,7 @@ def test_deepseek_v4_kv_figures_name_its_parts():
     assert "(512 + 128) ÷ 4" in kf.architecture_caption(v4) and "512 ÷ 128" in kf.architecture_caption(v4)
     assert kf.architecture_caption(llama) == EN("kvc_arch_caption")
     assert kf.window_tokens(v4) == 128 and kf.window_tokens(llama) is None
+    # the per-token expander names the window beside the growth (61 x 128 x 512 B = 3,997,696 B at FP8), in zh-TW too
+    formula, values = kf.per_token_formula(v4, 1.0)
+    assert values == "(30 × (512 + 128) ÷ 4 + 31 × 512 ÷ 128) × 1 B" and "3,997,696 B" in formula
+    assert "3,997,696 B" in kf.per_token_formula(v4, 1.0, ZH)[0]

@@ -602,12 +602,15 @@ def precision_table(contexts: np.ndarray, lines: dict[str, np.ndarray]) -> pd.Da
 
 def per_token_formula(model: ModelSpec, kv_bytes_per_element: float, tr: Translator = EN) -> tuple[str, str]:
     """(formula, values substituted) of the KV bytes one token adds over the attention layers; the formula's words
-    in the page's language (the config fields keep their config.json names)."""
+    in the page's language (the config fields keep their config.json names); DeepSeek-V4's also names the
+    uncompressed window every sequence keeps beside (a fixed size, not a per-token growth)."""
     layers = model.num_full_attention_layers + model.num_window_layers
     if model.compressed_attention:
         c = model.compressed_attention
+        w = window_tokens(model)
+        recent = float(composition_bytes(model, np.array([w]), kv_bytes_per_element)["recent"][0])
         return (
-            tr("kvc_formula_compressed"),
+            tr("kvc_formula_compressed", w=f"{w:,}", recent=fmt.kib_and_bytes(recent)),
             f"({c.csa_layers} × ({model.head_dim} + {c.index_head_dim}) ÷ {c.csa_compression}"
             f" + {c.hca_layers} × {model.head_dim} ÷ {c.hca_compression}) × {kv_bytes_per_element:g} B",
         )
