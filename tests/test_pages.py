@@ -142,6 +142,26 @@ def test_why_names_the_bases_of_its_numbers():
     assert total == pytest.approx(sum(parts), abs=0.06) and len(parts) == 5  # each part to 3 significant figures
 
 
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_the_band_says_what_a_models_own_runs_say_when_no_fit_has_seen_it(lang):
+    """DeepSeek-V4-Pro on 8 x MI355X: the 80% band rests on other models' measurements; the caption under it says so
+    and what V4's own 9 published single-node runs (the transfer check, data/disaggregated_check.json) put the
+    modelled TPOT at: 0.50x the measured. DeepSeek-R1, which the serving fit has seen, has no such sentence."""
+    tr = Translator(lang)
+    check = json.loads((ROOT / "data" / "disaggregated_check.json").read_text(encoding="utf-8"))
+    single = check["transfer"]["single_node"]["deepseek-v4-pro"]
+    want = tr("band_transfer", model="DeepSeek-V4-Pro", runs=single["runs"], tpot=f"{single['median_tpot_ratio']:.2f}")
+    assert single["runs"] == 9 and f"{single['median_tpot_ratio']:.2f}" == "0.50"
+    scenario = dict(hardware="mi355x", gpus="8", weights="fp8", kv="fp8", batch="8", lang=lang)
+    at = run_page("overview", model="deepseek-v4-pro", **scenario)
+    assert not at.exception
+    assert any(want in c.value for c in at.caption)
+    r1 = run_page("overview", model="deepseek-r1", **scenario)
+    assert not r1.exception and not [
+        c for c in r1.caption if tr("band_transfer", model="", runs=0, tpot="")[:20] in c.value
+    ]
+
+
 def test_gpu_count_that_does_not_divide_the_heads_is_flagged():
     """Llama 3.1 70B has 64 attention heads: 3 GPUs cannot split them (2 or 4 can); 8 can, and says nothing."""
     at = run_page("overview", gpus="3")

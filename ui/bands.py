@@ -7,10 +7,10 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from tpot_model import Estimate
+from tpot_model import Estimate, frontier_check
 from tpot_model.engines import CHIP_FAMILIES
 
-from . import fmt, metrics
+from . import cache, fmt, metrics
 from .i18n import Translator
 
 # metric -> (low, high) from an estimate, and how its numbers are shown
@@ -64,7 +64,19 @@ def basis_text(est: Estimate, tr: Translator, engine: str) -> str:
     if lo == lo and hi == hi:  # $ and tokens/s per GPU rest on the measured throughput's own band, not the TPOT's
         pct = {"lo": fmt.pct(lo - 1.0, 0, signed=True), "hi": fmt.pct(hi - 1.0, 0, signed=True)}
         text = tr("sentences", a=text, b=fmt.device_text("band_basis_throughput", est.hardware, tr, **pct))
+    if own := transfer_text(est, tr):
+        text = tr("sentences", a=text, b=own)
     return text
+
+
+def transfer_text(est: Estimate, tr: Translator) -> str | None:
+    """For a model whose architecture no fit has seen but whose own published runs the transfer check read
+    (frontier_check.transfer_note: DeepSeek-V4-Pro, Qwen3.5): what those runs say of the modelled TPOT, beside a
+    band fitted on other models; None otherwise."""
+    note = frontier_check.transfer_note(est.model, cache.disaggregated_check())
+    if not (note and (single := note["single_node"])):
+        return None
+    return tr("band_transfer", model=est.model.name, runs=single["runs"], tpot=f"{single['median_tpot_ratio']:.2f}")
 
 
 def basis_caption(est: Estimate, tr: Translator, engine: str) -> None:
