@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from tpot_model import Estimate, frontier_check
+from tpot_model import Estimate, ModelSpec, frontier_check
 from tpot_model.engines import CHIP_FAMILIES
 
 from . import cache, fmt, metrics
@@ -64,19 +64,19 @@ def basis_text(est: Estimate, tr: Translator, engine: str) -> str:
     if lo == lo and hi == hi:  # $ and tokens/s per GPU rest on the measured throughput's own band, not the TPOT's
         pct = {"lo": fmt.pct(lo - 1.0, 0, signed=True), "hi": fmt.pct(hi - 1.0, 0, signed=True)}
         text = tr("sentences", a=text, b=fmt.device_text("band_basis_throughput", est.hardware, tr, **pct))
-    if own := transfer_text(est, tr):
-        text = tr("sentences", a=text, b=own)
+    if own := transfer_text(est.model, tr):
+        text = tr("sentences", a=text, b=tr("band_transfer", own=own))
     return text
 
 
-def transfer_text(est: Estimate, tr: Translator) -> str | None:
+def transfer_text(model: ModelSpec, tr: Translator) -> str | None:
     """For a model whose architecture no fit has seen but whose own published runs the transfer check read
-    (frontier_check.transfer_note: DeepSeek-V4-Pro, Qwen3.5): what those runs say of the modelled TPOT, beside a
-    band fitted on other models; None otherwise."""
-    note = frontier_check.transfer_note(est.model, cache.disaggregated_check())
+    (frontier_check.transfer_note: DeepSeek-V4-Pro, Qwen3.5): what those runs put the modelled TPOT at; None
+    otherwise."""
+    note = frontier_check.transfer_note(model, cache.disaggregated_check())
     if not (note and (single := note["single_node"])):
         return None
-    return tr("band_transfer", model=est.model.name, runs=single["runs"], tpot=f"{single['median_tpot_ratio']:.2f}")
+    return tr("model_transfer", model=model.name, runs=single["runs"], tpot=f"{single['median_tpot_ratio']:.2f}")
 
 
 def basis_caption(est: Estimate, tr: Translator, engine: str) -> None:
