@@ -99,5 +99,11 @@ st.table(
     hide_index=True,
 )
 st.caption(tr("meth_ref_collectives_note", source=refs["collectives"]["source"]))
+st.markdown(tr("meth_ref_phases"))
+cache.replayed_table(  # the same for every scenario (each point names its own): built once per language
+    f"methodology-phases|{tr.lang}",
+    lambda: figs.display(figs.phase_data(refs, cache.hardware(), cache.models(), cache.profiles(), tr), tr).hide(),
+)
+st.caption(tr("meth_ref_phases_note", sources="; ".join(dict.fromkeys(p["source"] for p in refs["phases"]))))
 
 render(figs.limit_blocks(tr))

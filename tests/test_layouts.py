@@ -665,3 +665,29 @@ def test_a_decode_pool_holds_what_littles_law_says(model, weights, isl, hw):
         assert d.rate_set_by == "prefill" and d.decode_sequences_per_gpu < 150 < d.decode.batch / d.decode.gpus_each
         reach = {("deepseek-v4-pro", "dp-ep", 16, False): 120.0}
         assert lo_check.beyond_measured(d, "deepseek-v4-pro", reach, h) is None  # 116 in flight <= 120 measured
+
+
+def test_a_workers_phase_throughput_is_the_searchs_own_timing():
+    """layouts.worker_rate (the Methodology page's whole-phase points): a wide-EP decode worker's output tokens/s per
+    GPU is its batch / (TPOT x the pool correction's decode factor) / GPUs, the cache at the given length; with no
+    batch, the largest that fits; a prefill worker's input tokens/s per GPU is prompts x ISL / (k x its prefill time +
+    c x prompts per attention rank) / GPUs. DeepSeek-R1 NVFP4 on 48 GB200s (SGLang's Sept-2025 decode: 1,408 per GPU
+    at 2,000 tokens) and on 2 GB300s (prefill, 8 prompts of 2,048 tokens per GPU)."""
+    m, p = MODELS["deepseek-r1"], resolve_profile("sglang")
+    fix = lo.correction(m, p)
+    s = Scenario(weights="nvfp4", kv_cache="fp8", context_tokens=2000, output_tokens=1)
+    got = lo.worker_rate(m, HARDWARE["gb200"], s, p, phase="decode", parallelism="dp-ep", gpus=48, batch=1408 * 48)
+    e = estimate(m, HARDWARE["gb200"], replace(s, batch=1408 * 48, num_gpus=48, parallelism="dp-ep"), p)
+    step_s = float(e.tpot_s) * float(fix.decode_factor(1408.0, e.decode.share("attention")))
+    assert got.fits and got.tokens_per_s_per_gpu == pytest.approx(1408 / step_s, rel=1e-9)
+    assert 0.8 < got.tokens_per_s_per_gpu / 13386 < 0.95  # the post's 13,386: the tool reads 0.88 of it
+    full = lo.worker_rate(m, HARDWARE["gb200"], s, p, phase="decode", parallelism="dp-ep", gpus=48)
+    one = estimate(m, HARDWARE["gb200"], replace(s, num_gpus=48, parallelism="dp-ep"), p)
+    assert full.batch == float(one.max_batch) and full.fits
+    pre = replace(s, context_tokens=2048, weights="nvfp4")
+    got = lo.worker_rate(m, HARDWARE["gb300"], pre, p, phase="prefill", parallelism="dp-ep", gpus=2, batch=16)
+    e = estimate(m, HARDWARE["gb300"], replace(pre, batch=16, num_gpus=2, parallelism="dp-ep"), p)
+    want = 16 * 2048 / float(fix.prefill_time_s(e.ttft_s, 16 / 2)) / 2
+    assert got.fits and got.batch == 16 and got.tokens_per_s_per_gpu == pytest.approx(want, rel=1e-9)
+    with pytest.raises(ValueError, match="phase must be"):
+        lo.worker_rate(m, HARDWARE["gb200"], s, p, phase="both", parallelism="dp-ep", gpus=8)

@@ -170,6 +170,11 @@ def test_reference_points_are_complete_and_resolvable():
     c = refs["collectives"]
     resolve_model(c["model"]), resolve_hardware(c["hardware"])
     assert c["source"].startswith("https://") and c["tokens_per_gpu"] == 128
+    for p in refs["phases"]:  # whole phases at scale: each with its source, date, engine profile and layout
+        sc = p["scenario"]
+        resolve_model(sc["model"]), resolve_hardware(sc["hardware"]), resolve_profile(p["profile"])
+        assert p["source"].startswith("https://") and p["phase"] in ("decode", "prefill") and p["date"]
+        assert sc["gpus"] >= 2 and p["value"] > 0 and (p["batch_per_gpu"] is None or p["batch_per_gpu"] >= 1)
 
 
 def test_textbook_bounds_agree_with_the_ideal_model_within_one_percent():
@@ -206,7 +211,7 @@ def test_page_renders(lang):
     assert [s.value for s in at.subheader][:2] == [tr("meth_h_memory"), tr("meth_h_roofline")]
     assert sum(m.value.count("$$") for m in at.markdown) // 2 >= 15  # formulas: display math within the paragraphs
     assert len(at.dataframe) == 0 and len(figures(at)) == 1  # the operator table is sent once its expander opens
-    assert len(at.table) == 3  # the reference tables: textbook bounds, measured points, one collective
+    assert len(at.table) == 4  # the reference tables: textbook bounds, measured points, one collective, phases
     alltoall = at.table[2].value  # DeepEP's cross-node timings beside the typical profile's: 8-18 % above
     assert alltoall.iloc[:, 0].tolist() == [16, 32, 64, 128, 256]
     assert alltoall.iloc[:, -1].between(1.0, 1.2).all(), alltoall
@@ -259,8 +264,19 @@ def test_reference_tables_on_the_page():
     # printed with the decimals the numbers have and a minus sign (a static table had printed '67.6600', '-0.3700')
     html = figs.display(pd.DataFrame({"textbook_tpot_ms": [67.656, 16.0], "difference_pct": [-0.37, 0.0]})).to_html()
     assert all(f">{v}<" in html for v in ("67.66", "16", "−0.37", "0"))
+    html = figs.display(pd.DataFrame({"measured_tok_s_gpu": [13386.0, 2785.25, 22476.0]})).to_html()
+    assert all(f">{v}<" in html for v in ("13,386", "2,785", "22,476"))  # had read '1.339e+04'
+
     assert len(measured) == len(figs.reference_points()["measured"])
     assert "未註明" in measured["日期"].tolist()  # gpt-fast states no date
+    # whole phases at scale (SGLang, vLLM posts): the tool's worker of the same layout beside each, its ratio as shown
+    phases = next(t.value for t in at.table if "階段" in t.value.columns)
+    refs = figs.reference_points()["phases"]
+    assert phases["實測（每張 GPU tok/s）"].tolist() == [p["value"] for p in refs]
+    tool, ratio = phases["本工具（每張 GPU tok/s）"], phases["本工具 ÷ 實測"]
+    assert (ratio == (tool / phases["實測（每張 GPU tok/s）"]).round(2)).all()
+    assert ratio.tolist()[1] == 0.88  # SGLang's GB200 NVFP4 decode (13,386): the tool reads 11,798
+    assert ratio.tolist()[0] < 0.7 and ratio.tolist()[4] < 0.5  # across InfiniBand nodes (H100): well below
 
 
 @pytest.mark.parametrize(("gpus", "factor"), [(8, 1.0), (16, 4 / 3), (64, 2.0)])

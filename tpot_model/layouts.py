@@ -304,10 +304,12 @@ def _pipeline_tables(model, hw, s: Scenario, profile, max_gpus: int, fix: PoolFi
 
 
 def _decode_table(
-    model, hw, s: Scenario, profile, par: str, gpus: np.ndarray, k: int, a: float, fix: PoolFit
-) -> CandidateTable:
-    """Decode steps only, the cache at ISL + OSL/2 on average (peak ISL + OSL): rate = requests/s per GPU."""
-    grid = concurrency_grid()
+    model, hw, s: Scenario, profile, par: str, gpus: np.ndarray, k: int, a: float, fix: PoolFit,
+    grid: np.ndarray | None = None,
+) -> CandidateTable:  # fmt: skip
+    """Decode steps only, the cache at ISL + OSL/2 on average (peak ISL + OSL): rate = requests/s per GPU; `grid`:
+    the batches (default concurrency_grid())."""
+    grid = concurrency_grid() if grid is None else np.asarray(grid, dtype=float)
     osl = float(s.output_tokens)
     half = math.floor(osl / 2)
     sc = replace(
@@ -336,11 +338,15 @@ def _decode_table(
     )  # fmt: skip
 
 
-def _prefill_table(model, hw, s: Scenario, profile, par: str, gpus: np.ndarray, fix: PoolFit) -> CandidateTable:
-    """Prompts per prefill step 1..64 within the token budget: rate = prompts/s per GPU."""
+def _prefill_table(
+    model, hw, s: Scenario, profile, par: str, gpus: np.ndarray, fix: PoolFit, grid: np.ndarray | None = None
+) -> CandidateTable:
+    """Prompts per prefill step (`grid`; default 1..64 within the token budget): rate = prompts/s per GPU."""
     isl = max(float(s.context_tokens), 1.0)
-    grid = np.arange(1, MAX_PREFILL_BATCH + 1, dtype=float)
-    grid = grid[(grid * isl <= PREFILL_TOKEN_BUDGET) | (grid == 1)]
+    if grid is None:
+        grid = np.arange(1, MAX_PREFILL_BATCH + 1, dtype=float)
+        grid = grid[(grid * isl <= PREFILL_TOKEN_BUDGET) | (grid == 1)]
+    grid = np.asarray(grid, dtype=float)
     sc = replace(s, batch=grid[:, None], num_gpus=gpus[None, :], parallelism=par, batching="static", output_tokens=1)
     est = estimate(model, hw, sc, profile)
     shape = (grid.size, gpus.size)
@@ -351,6 +357,38 @@ def _prefill_table(model, hw, s: Scenario, profile, par: str, gpus: np.ndarray, 
         "prefill", par, gpus, grid, np.zeros(shape), pre, prompts, np.zeros(shape), np.broadcast_to(est.fits, shape),
         np.broadcast_to(est.max_batch, shape)[0], np.zeros(shape, bool),
     )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class WorkerRate:
+    """One worker's phase throughput as the layout search times it: tokens/s per GPU (output for a decode worker,
+    input for a prefill worker), at `batch` (sequences decoding, or prompts per prefill step, over the worker), and
+    whether that fits in memory."""
+
+    tokens_per_s_per_gpu: float
+    batch: float
+    fits: bool
+
+
+def worker_rate(
+    model: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProfile, *, phase: str, parallelism: str,
+    gpus: int, batch: float | None = None,
+) -> WorkerRate:  # fmt: skip
+    """A decode or prefill worker of `gpus` GPUs run flat out, timed as the layout search times its pools (with the
+    pool correction, `correction`): phase 'decode', `batch` sequences decoding over the worker (None: as many as fit,
+    its memory-filling batch) with the cache at s.context_tokens + s.output_tokens / 2; phase 'prefill', `batch`
+    prompts of s.context_tokens tokens per step over the worker (None: what the search's token budget allows)."""
+    fix, g = correction(model, profile), np.array([gpus])
+    if phase == "decode":
+        full = _decode_table(model, hw, s, profile, parallelism, g, 0, 0.0, fix, grid=np.array([1.0]))
+        b = float(full.max_batch[0]) if batch is None else float(batch)
+        t = _decode_table(model, hw, s, profile, parallelism, g, 0, 0.0, fix, grid=np.array([max(b, 1.0)]))
+        return WorkerRate(float(t.output_per_gpu[0, 0]), b, bool(t.fits[0, 0]) and b >= 1)
+    if phase != "prefill":
+        raise ValueError(f"phase must be 'decode' or 'prefill', got {phase!r}")
+    t = _prefill_table(model, hw, s, profile, parallelism, g, fix, grid=None if batch is None else np.array([batch]))
+    i = int(np.argmax(np.where(t.fits[:, 0], t.rate_per_gpu[:, 0], -1.0)))  # the best that fits, if any does
+    return WorkerRate(float(t.rate_per_gpu[i, 0]) * float(s.context_tokens), float(t.batch[i]), bool(t.fits[i, 0]))
 
 
 @dataclass(frozen=True, eq=False)

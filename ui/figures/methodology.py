@@ -19,10 +19,11 @@ import pandas as pd
 import plotly.graph_objects as go
 from pandas.io.formats.style import Styler
 
-from tpot_model import Estimate, active_params, kv_bytes_per_token, kv_cache_bytes_per_sequence, total_params
+from tpot_model import Estimate, Scenario, active_params, kv_bytes_per_token, kv_cache_bytes_per_sequence, total_params
 from tpot_model.catalog import figure_value
 from tpot_model.catalog import hardware_figures as figure_fields_of
 from tpot_model.files import DATA_DIR, load_yaml
+from tpot_model.layouts import worker_rate
 from tpot_model.roofline import (
     ACTIVATION_BYTES,
     SEQUENCE_HALF_BATCH,
@@ -1012,6 +1013,28 @@ def collective_data(refs: dict, hardware: dict, models: dict, profile) -> pd.Dat
     return pd.DataFrame(rows, columns=cols)
 
 
+def phase_data(refs: dict, hardware: dict, models: dict, profiles: dict, tr: Translator = EN) -> pd.DataFrame:
+    """Published whole-phase throughputs at scale (refs["phases"]: a wide expert-parallel decode or prefill worker run
+    flat out) next to this tool's worker of the same layout under the point's engine profile and its pool correction
+    (layouts.worker_rate): one row per point, tokens/s per GPU (output for decode, input for prefill)."""
+    rows = []
+    for p in refs["phases"]:
+        sc = p["scenario"]
+        s = Scenario(weights=sc["weights"], kv_cache=sc["kv"], context_tokens=sc["context"], output_tokens=1)
+        per_gpu = p["batch_per_gpu"]
+        got = worker_rate(models[sc["model"]], hardware[sc["hardware"]], s, profiles[p["profile"]], phase=p["phase"],
+                          parallelism="dp-ep", gpus=sc["gpus"], batch=None if per_gpu is None else per_gpu * sc["gpus"])  # fmt: skip
+        tool = round(got.tokens_per_s_per_gpu) if got.fits else math.nan
+        batch = f"{per_gpu:,}" if per_gpu is not None else tr("meth_phase_full", n=f"{got.batch / sc['gpus']:,.0f}")
+        rows.append((
+            p["date"], f"{p['engine']} · {p['hardware_label']} · DEP{sc['gpus']} · {sc['weights']} / KV {sc['kv']}",
+            tr(f"meth_phase_{p['phase']}", tokens=fmt.tokens(sc["context"])), batch, float(p["value"]),
+            float(tool), round(tool / float(p["value"]), 2),
+        ))  # fmt: skip
+    cols = ["date", "setup", "phase", "batch_per_gpu", "measured_tok_s_gpu", "tool_tok_s_gpu", "tool_over_measured"]
+    return pd.DataFrame(rows, columns=cols)
+
+
 def measured_notes(refs: dict, tr: Translator = EN) -> str:
     """One bullet per measured point: what was measured and how it is modelled, then the source's address."""
     return "\n".join(
@@ -1024,8 +1047,11 @@ def measured_notes(refs: dict, tr: Translator = EN) -> str:
 
 
 def _number(v: float) -> str:
-    """A reference number with the decimals it has, to 4 significant figures (39.95, 2.039, 16), minus sign (−)."""
-    return f"{v:,.4g}".replace("-", "−") if math.isfinite(v) else "—"
+    """A reference number with the decimals it has, to 4 significant figures (39.95, 2.039, 16), whole from 1,000 up
+    (13,386, not 1.339e+04), minus sign (−)."""
+    if not math.isfinite(v):
+        return "—"
+    return (f"{v:,.0f}" if abs(v) >= 1000 else f"{v:,.4g}").replace("-", "−")
 
 
 def display(df: pd.DataFrame, tr: Translator = EN, **fields) -> Styler:
