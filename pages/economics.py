@@ -23,6 +23,7 @@ catalog = cache.hardware()
 
 st.title(tr("page_economics"))
 st.caption(fmt.device_text("ec_caption", hw, tr))  # 'what owning a chip costs' for a TPU or Trainium
+notices.transfer_notice(model, tr)
 
 # The page's inputs: from the URL on the session's first visit, then in session state (persisted); in the embed view
 # the demand's widgets wait in a closed section, sent only once it is opened (a wiki reader does not pay for a dozen

@@ -78,6 +78,7 @@ tr = tr.for_device(device)
 st.title(tr("page_frontier"))
 st.caption(tr("fr_caption"))
 notices.url_notices(st.session_state[NOTICES], tr)
+notices.transfer_notice(model, tr)
 
 if (controls_box := controls.page_controls(tr, lazy=True)) is not None:  # in the embed view, collapsed: the chart first
     with controls_box:
@@ -600,6 +601,8 @@ if (
                      for c in table.columns}  # fmt: skip
             st.dataframe(table, hide_index=True, placeholder="—", column_config=shown, height="content")
         st.caption(tr("fr_rack_ratio_caption", basis=tr(f"fr_tier_{state.price_basis}")))
+        if said := rack.same_layout_caption(curves, tr):
+            st.caption(said)
         if said := rack.unpriced_caption(costs, bases, tr):
             st.caption(said)
         if measured:

@@ -20,6 +20,7 @@ profile_name = controls.profile_label(profile, tr)
 
 st.title(tr("hw_title"))
 st.caption(tr("hw_caption"))
+notices.transfer_notice(controls.resolve(state)[0], tr)
 vendors = sorted({h.vendor for h in catalog.values()})
 chosen = st.multiselect(
     tr("hw_vendors"),

@@ -12,7 +12,7 @@ from tpot_model import economics, frontier_check, planner, speculative
 from tpot_model import layouts as layout_search
 from tpot_model.estimate import native_formats, usable_memory
 from tpot_model.roofline import scale_up_domain_gpus
-from ui import bands, cache, chart, controls, embed, expanders, fmt, metrics, notices, page_state
+from ui import cache, chart, controls, embed, expanders, fmt, metrics, notices, page_state
 from ui.figures import planner as figs
 from ui.figures import rack_scale as rack_figs
 
@@ -186,8 +186,6 @@ if bool(est.fits) or point.feasible:  # the same target counted as a server runs
         frontier_key, model, hw, replace(scenario, batching="continuous"), profile, target_s
     )
     notes.append(notices.served_basis_text(served, target_s, tr, price_known))
-if own := bands.transfer_text(model, tr):  # a model no fit has seen: what its own published runs say
-    notes.append(own)
 if notes:
     st.caption("\n\n".join(notes))
 notices.cost_line(

@@ -855,7 +855,10 @@ def test_rack_view_takes_the_best_engine_unless_switched_to_the_pages():
         shown = table.set_index(table.columns[0]).loc["B200", EN("fr_rack_col_at", x="25")]
         assert shown == float(f"{d.tokens_per_s_per_gpu:.3g}")
         # the title names the engine the curves are timed under (it had not said which)
-        fig = _fig(at, f"DeepSeek-R1 · 1k/1k · FP8 · {'best engine' if flag == '1' else 'SGLang'}: best layout")
+        fig = _fig(
+            at,
+            f"DeepSeek-R1 · 1k/1k · FP8: best layout within 72 GPUs · {EN('fr_rack_title_best') if flag == '1' else 'SGLang'}",
+        )
         b200 = next(t for t in fig["data"] if t["name"] == "B200")
         at25 = next(h for h in b200["hovertext"] if f"{d.tokens_per_s_per_user:.1f} tok/s per user" in h)
         assert {"1": "TensorRT-LLM", "0": "SGLang"}[flag] in at25
@@ -867,3 +870,22 @@ def test_rack_view_takes_the_best_engine_unless_switched_to_the_pages():
         assert (EN("fr_rack_ratio_check_own", engine="SGLang") in "".join(captions)) is (flag == "0")
     table = rack_scale.rack_table([rack_scale.RackCurve("b200", "B200", False, np.array([25.0]), (want["1"],), {})], [])
     assert table.engine.tolist() == ["tensorrt-llm"]
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_rack_view_says_where_gb200_and_b200_run_the_same_layout(tr):
+    """Browser review: at 100 and 125 tok/s per user GB200 NVL72 and B200 both run 9 x TP8 (one node each), so the
+    advantage reads 1.00 and GB200's line lies under B200's, its hover out of reach. The table's caption says why,
+    and B200's hover at those points names GB200's as the same point. DeepSeek-R1 FP8 1k/1k within 72 GPUs."""
+    at = run_page("frontier", model="deepseek-r1", weights="fp8", kv="fp8", fr_io="1k1k", lang=tr.lang)
+    at.session_state["frontier.rack"] = True
+    at.run()
+    assert not at.exception, at.exception
+    want = tr("fr_rack_same_layout", x=tr.join(["100", "125"]), rack="GB200 NVL72", other="B200", layout="9 × TP8")
+    assert want in [c.value for c in at.main.caption]
+    fig = _fig(at, "DeepSeek-R1 · 1k/1k")
+    b200 = next(t for t in fig["data"] if t["name"] == "B200")
+    same = [h for h in b200["hovertext"] if tr("fr_rack_hover_same", name="GB200 NVL72") in h]
+    assert any("9 × TP8" in h for h in same)  # and wherever else both run one layout (TP4 → TP8 pools, 94 tok/s)
+    gb200 = next(t for t in fig["data"] if t["name"].startswith("GB200"))
+    assert not any(tr("fr_rack_hover_same", name="GB200 NVL72") in h for h in gb200["hovertext"])

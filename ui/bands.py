@@ -64,19 +64,18 @@ def basis_text(est: Estimate, tr: Translator, engine: str) -> str:
     if lo == lo and hi == hi:  # $ and tokens/s per GPU rest on the measured throughput's own band, not the TPOT's
         pct = {"lo": fmt.pct(lo - 1.0, 0, signed=True), "hi": fmt.pct(hi - 1.0, 0, signed=True)}
         text = tr("sentences", a=text, b=fmt.device_text("band_basis_throughput", est.hardware, tr, **pct))
-    if own := transfer_text(est.model, tr):
-        text = tr("sentences", a=text, b=tr("band_transfer", own=own))
     return text
 
 
 def transfer_text(model: ModelSpec, tr: Translator) -> str | None:
     """For a model whose architecture no fit has seen but whose own published runs the transfer check read
-    (frontier_check.transfer_note: DeepSeek-V4-Pro, Qwen3.5): what those runs put the modelled TPOT at; None
-    otherwise."""
+    (frontier_check.transfer_note: DeepSeek-V4-Pro, Qwen3.5): the bands rest on other models, and what those runs
+    measured against the modelled TPOT (their median of model / measured, inverted: V4-Pro 2.01x); None otherwise."""
     note = frontier_check.transfer_note(model, cache.disaggregated_check())
     if not (note and (single := note["single_node"])):
         return None
-    return tr("model_transfer", model=model.name, runs=single["runs"], tpot=f"{single['median_tpot_ratio']:.2f}")
+    measured = 1.0 / single["median_tpot_ratio"]
+    return tr("model_transfer", model=model.name, runs=single["runs"], measured=f"{measured:.2f}")
 
 
 def basis_caption(est: Estimate, tr: Translator, engine: str) -> None:

@@ -9,7 +9,7 @@ from tpot_model import planner
 from tpot_model.estimate import lower_formats, precision_that_fits
 from tpot_model.roofline import link_peak_bytes_per_s, scale_out_peak_bytes_per_s, scale_up_domain_gpus
 
-from . import fmt, metrics
+from . import bands, fmt, metrics
 from .i18n import Translator
 
 
@@ -31,9 +31,18 @@ def url_notices(notices, tr: Translator, key: str = "notice_bad_param") -> None:
 
 
 def scenario_notices(est, tr: Translator) -> None:
-    """Under a page's scenario line: the chip not shipping yet (announced_notice), then the memory fit (fit_notice)."""
+    """Under a page's scenario line: the chip not shipping yet (announced_notice), a model no fit has seen
+    (transfer_notice), then the memory fit (fit_notice)."""
     announced_notice(est.hardware, tr)
+    transfer_notice(est.model, tr)
     fit_notice(est, tr)
+
+
+def transfer_notice(model, tr: Translator) -> None:
+    """For a model no fit has seen whose own published runs were read (bands.transfer_text): what they measured
+    against the modelled TPOT, beside the numbers it qualifies (DeepSeek-V4-Pro: 2.01x)."""
+    if said := bands.transfer_text(model, tr):
+        st.info(said, icon=":material/fact_check:")
 
 
 def announced_notice(hw, tr: Translator) -> None:

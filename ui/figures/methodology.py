@@ -1013,6 +1013,9 @@ def collective_data(refs: dict, hardware: dict, models: dict, profile) -> pd.Dat
     return pd.DataFrame(rows, columns=cols)
 
 
+NB_HYPHEN = "\u2011"  # a date's hyphens that a narrow table column does not break at ('2025-05-/05')
+
+
 def phase_data(refs: dict, hardware: dict, models: dict, profiles: dict, tr: Translator = EN) -> pd.DataFrame:
     """Published whole-phase throughputs at scale (refs["phases"]: a wide expert-parallel decode or prefill worker run
     flat out) next to this tool's worker of the same layout under the point's engine profile and its pool correction
@@ -1027,8 +1030,9 @@ def phase_data(refs: dict, hardware: dict, models: dict, profiles: dict, tr: Tra
         tool = round(got.tokens_per_s_per_gpu) if got.fits else math.nan
         batch = f"{per_gpu:,}" if per_gpu is not None else tr("meth_phase_full", n=f"{got.batch / sc['gpus']:,.0f}")
         rows.append((
-            p["date"], f"{p['engine']} · {p['hardware_label']} · DEP{sc['gpus']} · {sc['weights']} / KV {sc['kv']}",
-            tr(f"meth_phase_{p['phase']}", tokens=fmt.tokens(sc["context"])), batch, float(p["value"]),
+            p["date"].replace("-", NB_HYPHEN), f"{p['engine']} · {p['hardware_label']} · DEP{sc['gpus']} · "
+            f"{sc['weights']} / KV {sc['kv']}", tr(f"meth_phase_{p['phase']}", tokens=f"{sc['context']:,}"), batch,
+            float(p["value"]),
             float(tool), round(tool / float(p["value"]), 2),
         ))  # fmt: skip
     cols = ["date", "setup", "phase", "batch_per_gpu", "measured_tok_s_gpu", "tool_tok_s_gpu", "tool_over_measured"]

@@ -77,9 +77,8 @@ class RackCurve:
         """Tokens/s per GPU at a target interactivity: at a searched target, that target's best deployment's (the
         layout that meets it, as the chart's CSV row says, though it may reach a little more); elsewhere log-log
         along the curve; nan off it."""
-        hit = np.flatnonzero(np.isclose(self.targets, target, rtol=1e-9, atol=0.0))
-        if hit.size:
-            d = self.deployments[int(hit[0])]
+        if (i := _target_index(self, target)) is not None:
+            d = self.deployments[i]
             return float(d.tokens_per_s_per_gpu) if d.feasible else math.nan
         ok = self.feasible
         return at_interactivity(self.interactivity[ok], self.per_gpu[ok], target)
@@ -110,7 +109,9 @@ def _seqs(x: float) -> str:
     return f"{x:.2g}" if x < 10 else f"{x:,.0f}"
 
 
-def _hover(c: RackCurve, i: int, tr: Translator) -> str:
+def _hover(c: RackCurve, i: int, tr: Translator, same: str | None = None) -> str:
+    """One point's hover; `same`: the name of the rack-scale chip whose point here is this one (same layout, same
+    tokens/s per GPU), which the line drawn over it hides."""
     d = c.deployments[i]
     text = tr(
         "fr_rack_hover",
@@ -124,6 +125,8 @@ def _hover(c: RackCurve, i: int, tr: Translator) -> str:
         tpot=f"{d.tpot_s * 1e3:.1f}",
         ttft=f"{d.ttft_s * 1e3:,.0f}",
     )
+    if same is not None:
+        text += "<br>" + tr("fr_rack_hover_same", name=same)
     if (rng := c.range_of(i)) is not None:
         text += "<br>" + tr("fr_rack_hover_range", low=f"{rng[0]:,.0f}", high=f"{rng[1]:,.0f}")
     if (far := c.beyond_of(i)) is not None:
@@ -144,17 +147,20 @@ def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: 
     and first: where a scale-out chip runs the same layout (GB200 and B200 at high interactivity, both TP8) its colour
     still shows around the other's."""
     fig = Figure()
+    rack = next((c for c in curves if c.hardware_id == RACK), None)
     for c in curves:
         ok = c.feasible
         ds = [d for d, o in zip(c.deployments, ok, strict=True) if o]
         shown = np.flatnonzero(ok)
         name = tr("fr_rack_projection", name=c.name) if c.projection else c.name
+        same = [rack.name if rack is not None and c is not rack and _same_point(rack, c, int(i)) else None
+                for i in shown]  # fmt: skip
         fig.add_scatter(
             x=c.interactivity[ok], y=c.per_gpu[ok], mode="lines+markers", name=name, legendrank=100,
             line={"color": hardware_colour(c.hardware_id), "dash": "dash" if c.projection else "solid",
                   "width": 4 if c.hardware_id == RACK else 2},
             marker={"size": 6, "symbol": ["star" if d.serving == "disaggregated" else "circle" for d in ds]},
-            hovertext=[_hover(c, int(i), tr) for i in shown], hoverinfo="text",
+            hovertext=[_hover(c, int(i), tr, m) for i, m in zip(shown, same, strict=True)], hoverinfo="text",
         )  # fmt: skip
     for hid, rows in by_chip(measured).items():
         name = tr("fr_rack_measured", hw=hid.upper(), gpus=budget_gpus)
@@ -205,6 +211,40 @@ def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: 
     fig.add_annotation(text=tr(key), xref="paper", yref="paper", x=1.0, y=1.0, xanchor="right",
                        yanchor="bottom", yshift=14, showarrow=False, font={"size": 11, "color": "#555"})  # fmt: skip
     return fig
+
+
+SAME_POINT = 0.005  # two chips' points closer than this (relative) are one point on the chart and in the ratio
+
+
+def _same_point(a: RackCurve, b: RackCurve, i: int) -> bool:
+    """Whether two chips' deployments at target i are one point on the chart: the same layout, tokens/s per GPU and
+    TPOT within 0.5 % (GB200's and B200's TP8 replicas differ by 0.02 %: their advantage reads 1.00)."""
+    if i >= len(a.deployments) or i >= len(b.deployments) or not math.isclose(a.targets[i], b.targets[i]):
+        return False
+    x, y = a.deployments[i], b.deployments[i]
+    return (x.feasible and y.feasible and layout_text(x) == layout_text(y)
+            and math.isclose(x.tokens_per_s_per_gpu, y.tokens_per_s_per_gpu, rel_tol=SAME_POINT)
+            and math.isclose(x.tpot_s, y.tpot_s, rel_tol=SAME_POINT))  # fmt: skip
+
+
+def same_layout_caption(curves: Sequence[RackCurve], tr: Translator = EN) -> str | None:
+    """Where the rack-scale advantage is 1.00 because both chips run one layout that fits a scale-out node (GB200 and
+    B200 at high interactivity: TP8 replicas): at which of RATIO_AT, which layout; None where that does not happen."""
+    by_id = {c.hardware_id: c for c in curves}
+    rack = by_id.get(RACK)
+    said = []
+    for other in (by_id[h] for h in SCALE_OUT if rack is not None and h in by_id):
+        hits = [(x, i) for x in RATIO_AT if (i := _target_index(rack, x)) is not None and _same_point(rack, other, i)]
+        if hits:
+            said.append(tr("fr_rack_same_layout", x=tr.join([f"{x:g}" for x, _ in hits]), rack=rack.name,
+                           other=other.name, layout=layout_text(rack.deployments[hits[0][1]])))  # fmt: skip
+    return tr.sentences(said) if said else None
+
+
+def _target_index(c: RackCurve, x: float) -> int | None:
+    """The index of a searched target equal to x, or None."""
+    hit = np.flatnonzero(np.isclose(c.targets, x, rtol=1e-9, atol=0.0))
+    return int(hit[0]) if hit.size else None
 
 
 def by_chip(measured: Sequence) -> dict[str, list]:
