@@ -178,7 +178,7 @@ def test_per_token_formula_is_translated(model, key):
         at.run()
         assert not at.exception
         (text,) = [m.value for m in at.markdown if m.value.startswith(tr("formula"))]
-        assert f"{tr('formula')}: {tr(key)}" in text
+        assert f"{tr('formula')}{tr('label_colon')}{tr(key)}" in text  # zh-TW: '公式：', not '公式:'
         assert tr is EN or ("bytes/element" not in text and "K and V" not in text)
 
 

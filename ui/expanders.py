@@ -18,7 +18,9 @@ def lazy_expander(label: str, key: str, parent=st, *, force: bool = False):
 
 
 def _how(tr: Translator, formula: str, substituted: str, result: str) -> str:
-    return f"{tr('formula')}: {formula}\n\n{tr('with_values')}: {substituted}\n\n{tr('result')}: **{result}**"
+    """The formula, the values substituted and the result, each after its label and the language's colon ('公式：')."""
+    c = tr("label_colon")
+    return f"{tr('formula')}{c}{formula}\n\n{tr('with_values')}{c}{substituted}\n\n{tr('result')}{c}**{result}**"
 
 
 def explain(tr: Translator, title_key: str, formula: str, substituted: str, result: str, **title_values) -> None:
