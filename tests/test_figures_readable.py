@@ -49,6 +49,17 @@ def test_ratios_in_plain_numbers(prefill_per_decode, text):
     assert fmt.ratio(1 / 12345) == "1 : 12,000"  # never an exponent (the planner printed '1 : 1.2e+04')
 
 
+@pytest.mark.parametrize(
+    ("seconds", "limit_s", "text"),
+    [(0.04998, 0.05, "49.98 ms"), (0.0499996, 0.05, "49.9996 ms"), (0.0442, 0.05, "44.2 ms"), (0.05, 0.05, "50.0 ms"),
+     (0.0502, 0.05, "50.2 ms")],
+)  # fmt: skip
+def test_a_time_under_its_limit_never_reads_as_the_limit(seconds, limit_s, text):
+    """Browser review (Planner, DeepSeek-V4-Pro on GB300 at 50 ms): 'batch 1838 would take longer than 50.0 ms per
+    token (now 50.0 ms)': a time under a limit printed beside it takes the decimals that tell them apart."""
+    assert fmt.ms_below(seconds, limit_s) == text
+
+
 def test_money_with_two_decimals_where_asked():
     assert fmt.usd(1234.5, 2) == "$1,234.50"
     assert fmt.usd(0.1, 2) == "$0.10"

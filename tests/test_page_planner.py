@@ -249,6 +249,22 @@ def test_headline_says_what_an_unfitted_models_own_runs_say(lang):
     assert not r1.exception and not any(want[:12] in i.value for i in r1.info)
 
 
+def test_the_reason_never_prints_the_tpot_as_the_target_it_is_under():
+    """Browser review: DeepSeek-V4-Pro NVFP4 on 8 x GB300, 8K + 1K, chat 50 ms: the frontier's batch has a TPOT of
+    49.99 ms, printed '(now 50.0 ms)' after 'longer than 50.0 ms'; it reads the decimals that tell them apart."""
+    m, hw = load_model_catalog()["deepseek-v4-pro"], load_hardware_catalog()["gb300"]
+    s = Scenario(context_tokens=8192, output_tokens=1024, num_gpus=8, weights="nvfp4", kv_cache="fp8")
+    p = pl.frontier(m, hw, s, resolve_profile("typical"), 0.05)
+    assert p.limited_by == "slo" and fmt.ms(p.tpot_s) == "50.0 ms" and p.tpot_s < 0.05
+    at = run_page("planner", model="deepseek-v4-pro", hardware="gb300", gpus="8", weights="nvfp4", kv="fp8",
+                  context="8192", output="1024")  # fmt: skip
+    assert not at.exception
+    (reason,) = [
+        s.value for s in at.success if s.value.startswith(EN("pl_reason_slo_tpot", next="", target="", tpot="")[:20])
+    ]
+    assert f"(now {fmt.unbroken(fmt.ms_below(p.tpot_s, 0.05))})" in reason and "50.0\u00a0ms)" not in reason
+
+
 def test_model_that_does_not_fit_is_a_state_not_an_error():
     at = run_page(
         "planner", model="llama-3.1-405b", hardware="h100-sxm", gpus="1", weights="bf16", planner_section="gpus"

@@ -19,6 +19,18 @@ def ms(seconds: float) -> str:
     return f"{_sig(s * 1e3)} ms" if math.isfinite(s) else "n/a"
 
 
+def ms_below(seconds: float, limit_s: float) -> str:
+    """ms(seconds) for a time under a limit printed beside it, with the decimals it takes not to read as the limit:
+    '49.98 ms' under a 50.0 ms target (ms() reads '50.0 ms', and 'longer than 50.0 ms (now 50.0 ms)' reads wrong)."""
+    shown, limit = ms(seconds), ms(limit_s)
+    if shown != limit or not float(seconds) < float(limit_s):
+        return shown
+    for decimals in (2, 3, 4):
+        if (text := f"{float(seconds) * 1e3:.{decimals}f}") != f"{float(limit_s) * 1e3:.{decimals}f}":
+            return f"{text} ms"
+    return shown
+
+
 _LONG = ((600, 1, "s"), (36_000, 60, "min"), (172_800, 3600, "h"), (math.inf, 86_400, "d"))
 
 
