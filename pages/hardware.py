@@ -20,7 +20,8 @@ profile_name = controls.profile_label(profile, tr)
 
 st.title(tr("hw_title"))
 st.caption(tr("hw_caption"))
-notices.transfer_notice(controls.resolve(state)[0], tr)
+model = controls.resolve(state)[0]  # the sidebar's (an uploaded file's too)
+notices.transfer_notice(model, tr)
 vendors = sorted({h.vendor for h in catalog.values()})
 chosen = st.multiselect(
     tr("hw_vendors"),
@@ -67,7 +68,7 @@ else:
             "hw_tpot_intro" if show_profile else "hw_tpot_intro_ideal",
             device,
             tr,
-            model=cache.models()[state.model].name,
+            model=model.name,
             weights=state.weights,
             kv=state.kv,
             batch=state.batch,
@@ -113,7 +114,6 @@ else:
     )
 
     # (b') MLPerf Inference measured for the sidebar's model, per chip, beside the model at the same run
-    model, _, _ = controls.resolve(state)
     results = cache.mlperf_results()
     everywhere = mlperf.measured_points(results, frontier_figs.measured_model(model.id, results))
     if not everywhere:
