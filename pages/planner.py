@@ -600,7 +600,7 @@ def capacity_section() -> None:
         )
     )
     chart.figure(figs.disaggregation_figure(dg, tr=tr), figs.disaggregation_table(dg), "planner-disaggregation", tr)
-    st.markdown(tr("pl_disagg_note"))
+    st.markdown(tr("pl_disagg_note", budget=fmt.tokens(planner.PREFILL_TOKEN_BUDGET)))
 
     write_url()
 

@@ -734,7 +734,7 @@ def test_rack_tables_show_every_header(tr):
 
 
 def test_rack_scale_view_says_which_values_go_beyond_the_measured_recipes():
-    """DeepSeek-R1 FP8 1k/1k: GB200's 25 tok/s per user value comes from a DEP32 decode pool at ~326 sequences per
+    """DeepSeek-R1 FP8 1k/1k: GB200's 25 tok/s per user value comes from a DEP32 decode pool at ~331 sequences per
     GPU, past the most any measured DEP32 run decoded (226: IX-375); the caption under the tables says so, and the
     point's hover too; B200's DEP8 value at 25 is within the recipes and is not named. zh-TW alike."""
     for tr in (EN, ZH):
@@ -744,12 +744,12 @@ def test_rack_scale_view_says_which_values_go_beyond_the_measured_recipes():
         assert not at.exception, at.exception
         lead = tr("fr_rack_beyond", items="").split("{")[0][:12]
         (said,) = [c.value for c in at.main.caption if c.value.startswith(lead)]
-        gb200 = tr("fr_rack_beyond_item", name="GB200 NVL72", x="25", layout="DEP32", seqs="326", most="226")
+        gb200 = tr("fr_rack_beyond_item", name="GB200 NVL72", x="25", layout="DEP32", seqs="331", most="226")
         assert gb200 in said, said
         assert tr("fr_rack_beyond_item", name="B200", x="25", layout="DEP8", seqs="", most="")[:14] not in said
         fig = _fig(at, "DeepSeek-R1 · 1k/1k")
         hover = next(t for t in fig["data"] if t["name"].startswith("GB200"))["hovertext"]
-        assert any("DEP32" in h and tr("fr_rack_hover_beyond", seqs="326", most="226", layout="DEP32") in h
+        assert any("DEP32" in h and tr("fr_rack_hover_beyond", seqs="331", most="226", layout="DEP32") in h
                    for h in hover)  # fmt: skip
 
 
@@ -779,7 +779,7 @@ def test_rack_tables_set_the_measured_frontier_beside_the_model(tr):
     """DeepSeek-R1 FP8 1k/1k within 72 GPUs: under each chip with measured runs, its measured frontier at 25 / 60 / 100
     / 125 tok/s per user, and under each ratio the measured one. By hand, GB200 at 25 lies between IX-381 (12.09 tok/s
     per user, 8,258.7 tokens/s per GPU) and IX-363 (37.03, 5,564.9): 6,392 -> 6,390 at 3 significant figures; B200
-    at 25 is IX-326's 4,231.3 (at 26.43 it meets 25) -> 4,230; their ratio 1.51 (the model, best engine, reads 1.76 there). The
+    at 25 is IX-326's 4,231.3 (at 26.43 it meets 25) -> 4,230; their ratio 1.51 (the model, best engine, reads 1.79 there). The
     caption says how the rows are read, and the CSV names the runs each value comes from."""
     at = run_page("frontier", model="deepseek-r1", weights="fp8", kv="fp8", fr_io="1k1k", lang=tr.lang)
     at.session_state["frontier.rack"] = True

@@ -8,8 +8,8 @@ frontier's layout search applies (layouts.py), fitted on these runs with leave-o
   the decode GPUs x TPOT; fewer than its concurrency where requests queued for prefill), the cache at ISL + OSL/2.
 - Prefill pool: in runs whose prompts queued for prefill (by Little's law, the prompts arriving per second x the
   median TTFT >= QUEUED_FACTOR x the prompts the pool's workers take in one step: the pool busy all the time), the
-  measured input tokens/s per prefill GPU against the most the model's prefill worker reaches (1-64 prompts per
-  step within a 32K-token step).
+  measured input tokens/s per prefill GPU against the most the model's prefill worker reaches (1 to MAX_PREFILL_BATCH prompts
+  per step within PREFILL_TOKEN_BUDGET tokens: planner.py's, which the layout search takes too).
 - Pool correction (PoolFit): of the decode step, the attention operator's time x alpha and the rest x
   (1 + a b / (b + DECODE_HALF_BATCH)), b the sequences decoding per GPU (where no aggregated run reaches, >= 16
   sequences per GPU, the model's MoE decode is too fast at short context and its MLA attention too slow at long
@@ -37,6 +37,7 @@ import numpy as np
 
 from .estimate import estimate
 from .layouts import recipe_key
+from .planner import MAX_PREFILL_BATCH, PREFILL_TOKEN_BUDGET
 from .pool_correction import DECODE_HALF_BATCH, PoolFit
 from .profiles import EfficiencyProfile
 from .scenario import Scenario
@@ -44,8 +45,6 @@ from .serving_calibration import MEAN_LENGTH_FRACTION, ServingMeasurement
 
 POOL = re.compile(r"(prefill|decode) (\d+) GPUs \[(\d+) worker\(s\), TP(\d+)/EP(\d+)( DP-attn)?\]")
 INPUT_RATE = re.compile(r"input tok/s/GPU ([\d.]+) per prefill GPU")
-PREFILL_TOKENS_PER_STEP = 32768
-MAX_PREFILL_PROMPTS = 64
 QUEUED_FACTOR = 2.0  # prompts in the prefill pool (Little's law) over what its workers take in one step
 # an engine with this many decode checks gets a decode correction of its own (SGLang 45, TensorRT-LLM 50): leave one
 # chip out, the decode pool's median |TPOT error| 7.9 % -> 7.0 % (p90 25 % -> 19 %); the prefill's stays common (per
@@ -139,9 +138,9 @@ def decode_tpot_s(r: ServingMeasurement, pool: Pool, profile: EfficiencyProfile,
 
 
 def prompts_per_step(isl: float) -> int:
-    """Prompts of isl tokens a prefill worker takes in one step: MAX_PREFILL_PROMPTS within PREFILL_TOKENS_PER_STEP
-    tokens, at least one."""
-    return int(min(MAX_PREFILL_PROMPTS, max(PREFILL_TOKENS_PER_STEP // max(int(isl), 1), 1)))
+    """Prompts of isl tokens a prefill worker takes in one step: MAX_PREFILL_BATCH within PREFILL_TOKEN_BUDGET
+    tokens (the layout search's and the Planner's, planner.py), at least one."""
+    return int(min(MAX_PREFILL_BATCH, max(PREFILL_TOKEN_BUDGET // max(int(isl), 1), 1)))
 
 
 def prefill_queued(r: ServingMeasurement, pool: Pool, input_tokens_per_s_per_gpu: float) -> bool:

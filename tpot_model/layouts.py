@@ -17,8 +17,8 @@ place of the reported one where none is published):
   than one domain.
 - **disaggregated** (xPyD): x prefill instances of gp GPUs and y decode instances of gd GPUs, each pool with its
   own layout. Decode instance: decode steps only (static batch, cache at ISL + OSL/2 on average, peak at
-  ISL + OSL); it finishes B / (TPOT x OSL) requests per second. Prefill instance: the batch of prompts (up to a
-  16K-token budget) with the most prompts per second; its TTFT = prefill step + the KV cache moved to a decode
+  ISL + OSL); it finishes B / (TPOT x OSL) requests per second. Prefill instance: the batch of prompts (up to
+  planner.PREFILL_TOKEN_BUDGET tokens) with the most prompts per second; its TTFT = prefill step + the KV cache moved to a decode
   instance over the link it uses (scale-up inside one domain, else the prefill GPUs' NICs). Requests/s = the
   slower pool's; tokens/s per GPU = requests/s x (ISL + OSL) / (x gp + y gd), every GPU of both pools.
 
