@@ -575,7 +575,7 @@ if (
         chart.figure(
             lambda: rack.rack_figure(curves, measured, model_name=model.name, io=figs.io_label(isl, osl),
                                      precision=tr(f"fr_prec_{rack_precision}"), budget_gpus=rack_gpus, tr=tr,
-                                     engine=None if rack_best else controls.profile_label(profile, tr)),
+                                     engine=None if rack_best else controls.profile_label(profile, tr, short=True)),
             lambda: rack.rack_table(curves, measured),
             RACK_CHART,
             tr,

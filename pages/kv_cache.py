@@ -18,7 +18,9 @@ context = fmt.tokens(state.context)
 window = figs.window_tokens(model)
 
 st.title(tr("page_kv_cache"))
-st.markdown(tr("kvc_intro", model=model.name, kv=state.kv, gpus=state.gpus, hw=hw.name))
+# the chip's short name: its full one has brackets of its own, and this one sits in brackets
+chip = fmt.chip(hw, tr, short=True)
+st.markdown(tr("kvc_intro", model=model.name, kv=state.kv, gpus=state.gpus, hw=chip))
 notices.scenario_notices(est, tr)
 notices.fp4_notice(est, state.weights, state.kv, tr)
 st.markdown(figs.attention_text(model, kvb, state.gpus, tr=tr))

@@ -175,7 +175,7 @@ if point.feasible:
                 verdict=tr("pl_meets_short") if meets else tr("pl_misses_short"),
                 per_gpu=fmt.rate(float(est.tokens_per_s_per_gpu)),
                 usd=fmt.usd(float(est.usd_per_1M_tokens), 2) if price_known else tr("pl_cell_no_price"),
-                x=f"{point.tokens_per_s_per_gpu / float(est.tokens_per_s_per_gpu):.2f}",
+                x=fmt.number(point.tokens_per_s_per_gpu / float(est.tokens_per_s_per_gpu)),
             )
         )
 else:
@@ -445,7 +445,7 @@ def layout_section() -> None:
                 tr("pl_layout_measured_at", tps=fmt.rate(m.tokens_per_s_per_gpu), hw=fmt.chip(hw, tr, short=True),
                    how=tr("pl_measured_between", a=said[0], b=said[1]) if m.interpolated
                    else tr("pl_measured_meets", a=said[0])),
-                *([tr("pl_layout_measured_ratio", ratio=f"{d.tokens_per_s_per_gpu / m.tokens_per_s_per_gpu:.2f}")]
+                *([tr("pl_layout_measured_ratio", ratio=fmt.number(d.tokens_per_s_per_gpu / m.tokens_per_s_per_gpu))]
                   if d.feasible else []),
             ])
         )  # fmt: skip

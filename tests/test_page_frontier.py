@@ -873,6 +873,20 @@ def test_rack_view_takes_the_best_engine_unless_switched_to_the_pages():
 
 
 @pytest.mark.parametrize("tr", [EN, ZH])
+def test_rack_title_names_a_generic_profile_by_its_short_name(tr):
+    """With the best-engine switch off under the typical profile, the rack chart's title ends with 'typical engine'
+    ('一般引擎'): the full name ('Typical serving engine', '一般推論服務引擎') ran the title past its chart in a 900 px
+    zh-TW frame, where the browser test measures the default title."""
+    at = run_page("frontier", model="deepseek-r1", weights="fp8", kv="fp8", fr_io="1k1k", fr_engine="typical",
+                  fr_rack_best_engine="0", lang=tr.lang)  # fmt: skip
+    at.session_state["frontier.rack"] = True
+    at.run()
+    assert not at.exception, at.exception
+    title = _fig(at, "DeepSeek-R1 · 1k/1k")["layout"]["title"]["text"]
+    assert title.endswith(" · " + tr("profile_short_typical")) and tr("profile_typical") not in title
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
 def test_rack_view_says_where_gb200_and_b200_run_the_same_layout(tr):
     """Browser review: at 100 and 125 tok/s per user GB200 NVL72 and B200 both run 9 x TP8 (one node each), so the
     advantage reads 1.00 and GB200's line lies under B200's, its hover out of reach. The table's caption says why,

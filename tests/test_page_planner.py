@@ -126,7 +126,7 @@ def test_sidebar_batch_line_is_hand_checkable():
         verdict=EN("pl_meets_short"),
         per_gpu=fmt.rate(per_gpu),
         usd=fmt.usd(float(est.usd_per_1M_tokens), 2),  # issue 19: the Planner's money with two decimals
-        x=f"{p.tokens_per_s_per_gpu / per_gpu:.2f}",
+        x=fmt.number(p.tokens_per_s_per_gpu / per_gpu),  # 3 significant figures: 17.3, 1.23
     )
     big = run_page("planner", batch="4096")
     assert big.main.caption[1].value.split("\n\n")[0] == EN(
@@ -677,7 +677,7 @@ def test_layout_sets_the_measured_frontier_at_the_target_beside_it(lang):
     s = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8")
     m, hw = load_model_catalog()["deepseek-r1"], load_hardware_catalog()["gb200"]
     d = lo.best_deployment(m, hw, s, lo.best_engines(hw), max_gpus=72, tpot_target_s=0.040)
-    assert said.endswith(tr("pl_layout_measured_ratio", ratio=f"{d.tokens_per_s_per_gpu / tps:.2f}"))
+    assert said.endswith(tr("pl_layout_measured_ratio", ratio=fmt.number(d.tokens_per_s_per_gpu / tps)))
     at = run_page("planner", hardware="b200", planner_max_gpus="8", **q)
     lead = tr("pl_layout_measured_at", tps="", how="", hw="")[:6]
     assert not at.exception and not [c.value for c in at.caption if c.value.startswith(lead)]

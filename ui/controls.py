@@ -278,9 +278,12 @@ def profile_basis_text(profile, tr: Translator) -> str:
     return "\n\n" + tr("profile_basis", name=profile_label(profile, tr), parts="; ".join(parts))
 
 
-def profile_label(profile, tr: Translator) -> str:
-    """A profile's display name: translated for the generic profiles, the engine's own name otherwise."""
-    key = f"profile_{profile.id}"
+def profile_label(profile, tr: Translator, *, short: bool = False) -> str:
+    """A profile's display name: translated for the generic profiles, the engine's own name otherwise; short: the
+    generic profiles' short names ('typical engine'), for a chart title that must fit a 900 px frame."""
+    key = f"profile_short_{profile.id}" if short else f"profile_{profile.id}"
+    if short and not tr.has(key):
+        key = f"profile_{profile.id}"
     return tr(key) if tr.has(key) else profile.name
 
 

@@ -70,7 +70,7 @@ pio.templates["tpot"] = go.layout.Template(
                  "color": "#2a3f5f"},
         "margin": {"l": 60, "r": 20, "t": 70, "b": 55},
         "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.0, "xanchor": "right", "x": 1.0},
-        "hoverlabel": {"namelength": -1},
+        "hoverlabel": {"namelength": -1, "align": "left"},  # multi-line hovers read from the left in every language
         "title": {"x": 0.0, "xanchor": "left"},
         "xaxis": _AXIS,
         "yaxis": _AXIS,
