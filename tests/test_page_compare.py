@@ -195,11 +195,9 @@ def test_a_b_that_does_not_fit_has_its_speeds_and_costs_marked_if_it_fitted(lang
     at.selectbox(key="compare.b.batch").set_value(1024).run()
     df = _table(at)
     mark = f"({tr('if_fitted')})"
-    for key in ("cmp_row_tpot", "cmp_row_ttft", "cmp_row_energy", "cmp_row_tps_gpu"):
+    for key in ("cmp_row_tpot", "cmp_row_ttft", "cmp_row_energy", "cmp_row_tps_gpu", "cmp_row_cost"):
         assert df.loc[tr(key), "B"].endswith(mark) and not df.loc[tr(key), "A"].endswith(mark), key
     assert not df.loc[tr("cmp_row_memory"), "B"].endswith(mark)
-    # no public MI300X price on demand: nothing to mark, and the cell says why (was "n/a" before issue 20)
-    assert df.loc[tr("cmp_row_cost"), "B"] == tr("no_public_price_short")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
@@ -505,18 +503,18 @@ def test_values_and_differences_read_whole_in_a_narrow_table(tr):
 
 @pytest.mark.parametrize("tr", [EN, ZH], ids=["en", "zh-TW"])
 def test_b_without_a_price_says_where_its_price_goes_and_shows_its_all_in_j_as_a_does(tr):
-    """B (MI300X: no public on-demand price) was sent to "Model, batch and context of B", whose price box was ignored
+    """B (MI355X: no public on-demand price) was sent to "Model, batch and context of B", whose price box was ignored
     under any basis but the sidebar's 'Your own' (helper review). The caption names B's price box and its section
     (in the embed view: inside "This page's settings"); a price entered there prices B; and B's box, as A's and C's,
     shows tokens/s per MW and the all-in J per token beside the table's board-power J."""
     from ui import fmt
 
-    at = run_page("compare", lang=tr.lang, c_hardware="mi355x")
+    at = run_page("compare", lang=tr.lang, b_hardware="mi355x", c_hardware="mi300x")
     assert not at.exception
     all_in = tr("j_all_in", j="\0").split("\0")[0]
     assert sum(all_in in c.value for c in at.caption) == 3  # A's, B's and C's boxes
     section = tr("cmp_own_settings", x="B")
-    (b,) = [c.value for c in at.caption if "AMD Instinct MI300X" in c.value]
+    (b,) = [c.value for c in at.caption if "AMD Instinct MI355X" in c.value]
     no_price, power = b.split("  \n")[:2]  # where its price goes first, as A's caption starts with its price
     assert tr("cmp_price") in no_price and section in no_price and power.startswith(tr("m_tokens_per_mw"))
     assert tr("basis_on_demand") in b
@@ -526,9 +524,9 @@ def test_b_without_a_price_says_where_its_price_goes_and_shows_its_all_in_j_as_a
     at.number_input(key="compare.b.price").set_value(2.5).run()
     df = _table(at)
     assert df.loc[tr("cmp_row_price"), "B"].startswith(fmt.usd(2.5)) and df.loc[tr("cmp_row_cost"), "B"][0] == "$"
-    assert not [c.value for c in at.caption if "AMD Instinct MI300X" in c.value and tr("cmp_price") in c.value]
-    embedded = run_page("compare", embedded=True, lang=tr.lang)
-    (b,) = [c.value for c in embedded.caption if "AMD Instinct MI300X" in c.value]
+    assert not [c.value for c in at.caption if "AMD Instinct MI355X" in c.value and tr("cmp_price") in c.value]
+    embedded = run_page("compare", embedded=True, lang=tr.lang, b_hardware="mi355x")
+    (b,) = [c.value for c in embedded.caption if "AMD Instinct MI355X" in c.value]
     assert tr("cmp_where_embed", settings=tr("embed_page_controls"), section=section) in b
 
 
