@@ -126,6 +126,17 @@ def test_sidebar_lists_every_page_in_the_pages_language(server, page, lang):
     assert "View" not in nav and "more" not in nav
 
 
+def test_a_link_to_overview_by_its_file_name_opens_it(server, page):
+    """/overview (Overview's file name, as every other page's address is its file's) opens Overview on every visit:
+    Streamlit serves the default page at the root and had answered /overview with its English "Page not found" box
+    on every visit but a fresh server's first (helper review), here the second."""
+    for _ in range(2):
+        _open(page, server, "overview", "lang=zh-TW&embed=true")
+        _no_exception(page)
+        assert "Page not found" not in page.inner_text("body")
+        assert Translator("zh-TW")("app_title") in page.inner_text('[data-testid="stMain"]')
+
+
 def test_favicon_is_the_local_static_file(server, page):
     """The tab's icon is static/favicon.png from this server (a static URL: no image opened on every run, no CDN)."""
     _open(page, server, "roofline")

@@ -83,7 +83,7 @@ def test_frontier_figure_without_a_feasible_point():
 
 
 def test_cost_heatmap_values_and_grey_cells():
-    hws = [HARDWARE["h100-sxm"], H200, HARDWARE["mi300x"]]
+    hws = [HARDWARE["h100-sxm"], H200, HARDWARE["mi355x"]]
     grid = pl.cost_grid(MODELS["llama-3.1-405b"], hws, BASE, TYPICAL, tpot_target_s=0.05, gpu_options=None)
     fig = figs.cost_heatmap(grid, [h.name for h in hws], 0.05)
     hm = fig.data[0]
@@ -92,7 +92,7 @@ def test_cost_heatmap_values_and_grey_cells():
     assert np.allclose(z, np.array(expected, dtype=float), equal_nan=True)
     assert list(hm.x) == [EN("pl_prec_bf16"), EN("pl_prec_fp8"), EN("pl_prec_fp4")]
     assert hm.text[0][0] == EN("pl_cell_no_fit")  # 405B in BF16 on 2 x H100
-    assert hm.text[2][2].startswith(EN("pl_cell_no_price"))  # MI300X (MXFP4 fits on 2): no catalog price
+    assert hm.text[2][2].startswith(EN("pl_cell_no_price"))  # MI355X (MXFP4 fits): no on-demand price
     assert "50" in fig.layout.title.text
     table = figs.cost_table(grid)
     assert len(table) == 9 and {"hardware", "weights", "gpus", "batch", "tpot_ms", "usd_per_1M_tokens"} <= set(table)

@@ -153,7 +153,7 @@ def test_frontier_infeasible_states_are_data_not_errors():
 
 
 def test_frontier_without_a_price_still_gives_throughput():
-    p = pl.frontier(L70, HARDWARE["mi300x"], BASE, TYPICAL, 0.05)
+    p = pl.frontier(L70, HARDWARE["mi355x"], BASE, TYPICAL, 0.05)  # no on-demand price
     assert p.feasible and p.tokens_per_s_per_gpu > 0 and math.isnan(p.usd_per_1M_tokens)
 
 
@@ -428,7 +428,7 @@ def test_cli_frontier_text_and_infeasible(capsys):
     assert frontier_main(["--model", "deepseek-v3", "--hardware", "h200", "--tpot-target-ms", "50", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert (d["feasible"], d["batch"], d["limited_by"], d["tpot_ms"]) == (False, 0, "memory", None)
-    assert frontier_main(["--model", "llama-3.1-70b", "--hardware", "mi300x", "--tpot-target-ms", "50", "--json"]) == 0
+    assert frontier_main(["--model", "llama-3.1-70b", "--hardware", "mi355x", "--tpot-target-ms", "50", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["usd_per_1M_tokens"] is None
 
 

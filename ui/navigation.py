@@ -12,6 +12,7 @@ import streamlit as st
 from .i18n import Translator
 
 ROOT = Path(__file__).resolve().parent.parent
+OVERVIEW = "pages/overview.py"
 PAGES = (
     ("pages/overview.py", "page_overview", ":material/dashboard:"),
     ("pages/roofline.py", "page_roofline", ":material/show_chart:"),
@@ -42,8 +43,14 @@ def pages(tr: Translator) -> list[st.Page]:
 @functools.cache
 def _pages(lang: str) -> tuple[st.Page, ...]:
     tr = Translator(lang)
-    return tuple(
-        st.Page(path, title=tr(title), icon=icon, url_path=Path(path).stem, default=(Path(path).stem == "overview"))
+    listed = tuple(
+        st.Page(path, title=tr(title), icon=icon, url_path="" if path == OVERVIEW else Path(path).stem,
+                default=path == OVERVIEW)
         for path, title, icon in PAGES
         if (ROOT / path).exists()
-    )
+    )  # fmt: skip
+    # Overview, the default page, is served at the root; a link to /overview (a page's file name, as every other
+    # page's address is) runs it too, through a hidden page of that address: Streamlit had answered it with an
+    # English "Page not found" box over Overview on every visit but a fresh server's first
+    alias = [st.Page(OVERVIEW, title=tr("page_overview"), url_path="overview", visibility="hidden")]
+    return listed + tuple(alias if (ROOT / OVERVIEW).exists() else ())
