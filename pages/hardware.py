@@ -100,10 +100,7 @@ else:
     st.caption(fmt.device_text("hw_tpot_note", device, tr, prices=prices_text, profile=profile_name))
     shown, shown_columns = cache.built(
         f"hardware-tpot-display|{scenario_chips}",
-        lambda: (
-            d := figs.tpot_display_table(table, show_profile=show_profile, device=device, tr=tr),
-            cache.number_columns(d),
-        ),
+        lambda: cache.display_numbers(figs.tpot_display_table(table, show_profile=show_profile, device=device, tr=tr)),
     )
     st.dataframe(shown, hide_index=True, placeholder="—", column_config=shown_columns)
     notices.basis_caption({est.hardware.name: est.price for _, est in pairs}, tr, [est.hardware for _, est in pairs])
@@ -135,12 +132,10 @@ else:
                 engines = {k: controls.profile_label(p, tr) for k, p in cache.profiles().items()}
                 predictions = figs.mlperf_predictions(cache.mlperf_table())
                 rows = figs.mlperf_table(mlperf.best_per_chip(here), predictions, engines)
-                shown = figs.mlperf_display_table(rows, tr=tr_mlperf)
                 return (
                     rows,
                     figs.mlperf_by_chip(rows, model_name=measured_model, tr=tr_mlperf),
-                    shown,
-                    cache.number_columns(shown),
+                    *cache.display_numbers(figs.mlperf_display_table(rows, tr=tr_mlperf)),
                 )
 
             mlperf_rows, mlperf_fig, mlperf_shown, mlperf_columns = cache.built(
@@ -159,8 +154,7 @@ else:
         lambda: (
             figs.bandwidth_frontier(chips, tr=tr),
             figs.frontier_table(chips),
-            g := figs.generation_table(chips, tr=tr),
-            cache.number_columns(g),
+            *cache.display_numbers(figs.generation_table(chips, tr=tr)),
         ),
     )
     chart.figure(generations[0], generations[1], "hardware-bandwidth-frontier", tr, about=None, depends=chips_key)

@@ -315,13 +315,31 @@ def test_breakdown_table_has_uniform_decimals(lang):
     from ui.figures import breakdown as bd
 
     table = bd.decomposition_table(_est(), _est(profile=IDEAL), lang)
-    columns = cache.number_columns(table, lo=1)
+    shown, columns = cache.display_numbers(table, lo=1)
+    assert shown.equals(table)  # decimals from one on: the values as they are
     assert set(columns) == set(table.columns[1:])  # every number column; the parts' names as they are
     for col, config in columns.items():
         d = fmt.column_decimals(table[col].to_numpy(), lo=1)
         assert d >= 1 and config["type_config"]["format"] == f"%.{d}f", (col, config)
     assert columns[lang("breakdown_col_pct")]["type_config"]["format"] == "%.1f"  # % of TPOT to one decimal
     assert table[lang("breakdown_col_ms")].dtype.kind == "f"
+
+
+def test_a_column_spanning_orders_of_magnitude_reads_three_significant_figures():
+    """Hardware's TPOT table held 6.826 ms beside 1,200 ms: its column needs no decimals for its largest value, so it
+    is shown with thousands separators ('localized'), which printed each value whole ('12.37', '6.826'). Such a
+    column's values are shown at 3 significant figures (1,200, 12.4, 6.83), still numbers; the table given is not
+    changed; a column with decimals keeps its values and its fixed format."""
+    import pandas as pd
+
+    from ui import cache
+
+    table = pd.DataFrame({"chip": ["a", "b", "c"], "tpot_ms": [1203.7, 12.37, 6.826], "pct": [12.25, 3.5, 0.25]})
+    shown, columns = cache.display_numbers(table)
+    assert shown["tpot_ms"].tolist() == [1200.0, 12.4, 6.83] and table["tpot_ms"].tolist() == [1203.7, 12.37, 6.826]
+    assert columns["tpot_ms"]["type_config"]["format"] == "localized"
+    assert shown["pct"].tolist() == [12.25, 3.5, 0.25] and columns["pct"]["type_config"]["format"] == "%.1f"
+    assert set(columns) == {"tpot_ms", "pct"} and shown["chip"].tolist() == ["a", "b", "c"]
 
 
 # ------------------------------------------------------------------------------------------------- metric labels

@@ -12,6 +12,7 @@ import pytest
 from tests.apptest_util import decode, figures, run_page
 from tpot_model.calibration import cross_validate, cross_validate_families, default_priors, load_measurements
 from ui import cache, fmt
+from ui.figures import validation as vfigs
 from ui.i18n import Translator
 
 EN, ZH = Translator("en"), Translator("zh-TW")
@@ -162,7 +163,8 @@ def test_band_coverage_and_an_engine_over_time(lang):
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
 def test_mlperf_summary_table_has_headers_in_words_and_errors_in_percent(lang):
     """The MLPerf summary table showed its raw column names (hardware_name, locfo_p90_abs_error) and fractions
-    (0.1355) beside text in %: headers in the page's language, errors as percentages."""
+    (0.1355) beside text in %: headers in the page's language, errors as percentages to one decimal (Streamlit's
+    'percent' format had printed 13.14% beside 23.2%): the values in %, shown '%.1f%%'."""
     tr = Translator(lang)
     at = run_page("validation", lang=lang)
     (table,) = [d for d in at.dataframe if "locfo_p90_abs_error" in d.value.columns]
@@ -170,4 +172,7 @@ def test_mlperf_summary_table_has_headers_in_words_and_errors_in_percent(lang):
     assert config["hardware_name"]["label"] == tr("val_mlperf_group_hardware_name")
     for c in ("median_abs_error", "locfo_median_abs_error", "locfo_p90_abs_error", "locfo_median_error"):
         assert config[c]["label"] == tr(f"val_mlperf_col_{c}")
-        assert config[c]["type_config"]["format"] == "percent"
+        assert config[c]["type_config"]["format"] == "%.1f%%"
+    fractions = vfigs.mlperf_summary(cache.mlperf_table(), "hardware_name").set_index("hardware_name")
+    shown = table.value.set_index("hardware_name")
+    assert np.allclose(shown[list(fractions.columns[1:])], 100 * fractions[fractions.columns[1:]])  # in %

@@ -32,7 +32,7 @@ from tpot_model.files import DATA_DIR
 
 from . import fmt, uploads
 from .figures import validation as validation_figs
-from .figures.common import VALIDATE
+from .figures.common import VALIDATE, round_significant
 from .state import CUSTOM_ID, ScenarioState
 from .validation_data import build_table, mlperf_frame
 
@@ -264,11 +264,12 @@ def arrow_table(key: str, _build) -> pa.Table:
 
 
 def arrow_table_with_decimals(key: str, _build, *, lo: int = 0) -> tuple[pa.Table, dict]:
-    """arrow_table of `_build()` and its number_columns (decimals at least `lo`), once per server for each key."""
+    """arrow_table of `_build()` as display_numbers shows it (decimals at least `lo`), with its column_config, once
+    per server for each key."""
 
     def both() -> tuple[pa.Table, dict]:
-        table = _build()
-        return pa.Table.from_pandas(table, preserve_index=False), number_columns(table, lo=lo)
+        table, config = display_numbers(_build(), lo=lo)
+        return pa.Table.from_pandas(table, preserve_index=False), config
 
     return built(key, both)
 
@@ -278,15 +279,19 @@ def numeric_columns(table: pa.Table) -> list[str]:
     return [f.name for f in table.schema if pa.types.is_integer(f.type) or pa.types.is_floating(f.type)]
 
 
-def number_columns(table, *, lo: int = 0) -> dict:
-    """st.dataframe column_config for a table's float columns, each with one count of decimals down the column
-    (fmt.column_decimals, at least `lo`; thousands separators where it needs none)."""
-    out = {}
+def display_numbers(table: pd.DataFrame, *, lo: int = 0) -> tuple[pd.DataFrame, dict]:
+    """(table, st.dataframe column_config) for showing a table's float columns: each with one count of decimals
+    down the column (fmt.column_decimals, at least `lo`); a column that needs none (its largest value from 100 on)
+    with thousands separators and its values at 3 significant figures ('1,200', '12.4', '6.83': shown whole, they
+    had read '12.37' and '6.826' beside '1,200')."""
+    out, config = table.copy(), {}
     for c in table.columns:
         if table[c].dtype.kind == "f":
             d = fmt.column_decimals(table[c].to_numpy(), lo=lo)
-            out[c] = st.column_config.NumberColumn(format="localized" if d == 0 else f"%.{d}f")
-    return out
+            if d == 0:
+                out[c] = round_significant(table[c].to_numpy(), 3)
+            config[c] = st.column_config.NumberColumn(format="localized" if d == 0 else f"%.{d}f")
+    return out, config
 
 
 @_once

@@ -769,9 +769,10 @@ def findings(
 MLPERF_GROUPS = ("hardware_name", "model", "round", "engine")  # what the MLPerf error chart groups by
 
 
-def mlperf_summary(frame: pd.DataFrame, group: str) -> pd.DataFrame:
+def mlperf_summary(frame: pd.DataFrame, group: str, *, percent: bool = False) -> pd.DataFrame:
     """Per group: rows, median and p90 |error| of TPOT in-sample and leave-one-chip-family-out, median signed
-    leave-one-chip-family-out error (fractions)."""
+    leave-one-chip-family-out error (fractions; percent: in %, for a table shown to one decimal)."""
+    scale = 100.0 if percent else 1.0
     out = []
     for key, g in frame.groupby(group, sort=True):
         fit, loc = summary(g["error"]), summary(g["locfo_error"])
@@ -779,10 +780,10 @@ def mlperf_summary(frame: pd.DataFrame, group: str) -> pd.DataFrame:
             {
                 group: key,
                 "rows": len(g),
-                "median_abs_error": fit.median,
-                "locfo_median_abs_error": loc.median,
-                "locfo_p90_abs_error": loc.p90,
-                "locfo_median_error": float(np.median(g["locfo_error"])),
+                "median_abs_error": fit.median * scale,
+                "locfo_median_abs_error": loc.median * scale,
+                "locfo_p90_abs_error": loc.p90 * scale,
+                "locfo_median_error": float(np.median(g["locfo_error"])) * scale,
             }
         )
     return pd.DataFrame(out)
