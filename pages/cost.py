@@ -253,7 +253,6 @@ else:
             cost=cost,
         )
     )
-st.caption(fmt.device_text("ce_frontier_caption", device, tr))
 if best is not None:  # this curve is one static batch: the same target as a server runs it (the Serving frontier's)
     served = cache.planner_frontier(
         cache.scenario_key(state, "batch", "lang"),
@@ -263,7 +262,8 @@ if best is not None:  # this curve is one static batch: the same target as a ser
         est.profile,
         target_s,
     )
-    notices.served_basis(served, target_s, tr, price_known)
+    notices.served_basis(served, target_s, tr, price_known)  # beside the static figure, before the curve's key
+st.caption(fmt.device_text("ce_frontier_caption", device, tr))
 
 # --- heat map: one call over batch × context
 metrics = [m for m in figs.HEAT_METRICS if (m != "usd_1m" or price_known) and (m != "j_per_token" or energy_known)]

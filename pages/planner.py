@@ -130,6 +130,7 @@ st.header(tr("pl_frontier_h"))
 frontier_key = cache.scenario_key(state, "batch", "lang")  # the search covers every batch
 point = cache.planner_frontier(frontier_key, model, hw, scenario, profile, target_s, ttft_s)
 price_known = point.usd_per_1M_tokens == point.usd_per_1M_tokens
+st.markdown(tr("static_row_note"))
 with metrics.Row() as row:
     ok = point.feasible  # no batch meets the target: a dash for each number (not 'n/a' beside '—')
     row.metric(tr("pl_m_batch"), fmt.integer(point.batch) if ok else "—", help=tr("pl_m_batch_def"))
@@ -185,7 +186,7 @@ if bool(est.fits) or point.feasible:  # the same target counted as a server runs
     served = cache.planner_frontier(
         frontier_key, model, hw, replace(scenario, batching="continuous"), profile, target_s
     )
-    notes.append(notices.served_basis_text(served, target_s, tr, price_known))
+    notices.served_row(served, target_s, tr, price_known, fmt.devices(hw, state.gpus, tr))
 if notes:
     st.caption("\n\n".join(notes))
 notices.cost_line(

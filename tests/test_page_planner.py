@@ -119,7 +119,7 @@ def test_sidebar_batch_line_is_hand_checkable():
     est = estimate(m, hw, s, resolve_profile("typical"))
     p = pl.frontier(m, hw, s, resolve_profile("typical"), 0.05)
     per_gpu = float(est.tokens_per_s_total) / 2
-    assert at.main.caption[1].value.split("\n\n")[0] == EN(  # the sidebar's batch, then the served basis
+    assert at.main.caption[1].value.split("\n\n")[0] == EN(  # the sidebar's batch (served: a row of its own)
         "pl_sidebar_batch",
         batch=8,
         tpot=fmt.ms(float(est.tpot_s)),
@@ -457,7 +457,8 @@ def test_planner_says_chips_for_a_tpu_in_every_section(lang, section):
 def test_slo_frontier_says_its_static_basis_and_the_continuous_batching_figure(tr):
     """The SLO frontier's best batch is one static batch with no prefill counted (Overview's basis): batch 114 at
     44 ms, 1,294 tok/s per GPU for the default at 50 ms. A server interleaving prefills (continuous batching, the
-    Serving frontier's basis) holds the target only to ~65 requests, ~650 tok/s per GPU: the page says both."""
+    Serving frontier's basis) holds the target only to ~65 requests, ~650 tok/s per GPU: the page gives both, each
+    a row of headline numbers under its basis."""
     from dataclasses import replace
 
     from ui.state import ScenarioState
@@ -470,10 +471,17 @@ def test_slo_frontier_says_its_static_basis_and_the_continuous_batching_figure(t
     static = pl.frontier(m, hw, st.to_scenario(), p, 0.05)
     served = pl.frontier(m, hw, replace(st.to_scenario(), batching="continuous"), p, 0.05)
     assert served.batch < static.batch and served.tokens_per_s_per_gpu < 0.6 * static.tokens_per_s_per_gpu
-    said = tr("served_basis", target=fmt.target(0.05, tr), batch=served.batch,
-              per_gpu=fmt.rate(served.tokens_per_s_per_gpu), usd=fmt.usd(served.usd_per_1M_tokens, 2),
-              ttft=fmt.duration(served.ttft_s))  # fmt: skip
-    assert said in [p for c in at.main.caption for p in c.value.split("\n\n")]
+    # two rows of the same weight (the served one had been a grey caption, which read half the price), each labelled
+    assert tr("static_row_note") in [m.value for m in at.main.markdown]
+    assert tr("served_row_note") in [m.value for m in at.main.markdown]
+    shown = {m.label: m.value for m in at.metric}
+    assert shown[tr("pl_m_batch")] == fmt.integer(static.batch) and shown[tr("served_m_in_flight")] == fmt.integer(
+        served.batch
+    )
+    assert shown[tr("served_m_ttft")] == fmt.duration(served.ttft_s)
+    values = [m.value for m in at.metric]
+    assert fmt.rate(static.tokens_per_s_per_gpu) in values and fmt.rate(served.tokens_per_s_per_gpu) in values
+    assert fmt.usd(served.usd_per_1M_tokens, 2) in values and fmt.usd(static.usd_per_1M_tokens, 2) in values
 
 
 @pytest.mark.parametrize("tr", [EN, ZH])

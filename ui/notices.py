@@ -233,8 +233,31 @@ def served_basis(served: planner.FrontierPoint, target_s: float, tr: Translator,
     """Under a best-batch figure of one static batch (no prefill counted, Overview's basis): the same target
     counted as a server runs it (`served`: planner.frontier under continuous batching, the Serving frontier's and
     the layout search's basis): requests in flight, output tokens/s per GPU, $ per 1M output tokens and the
-    per-request TTFT."""
-    st.caption(served_basis_text(served, target_s, tr, price_known))
+    per-request TTFT, in the same weight as the static figure (a grey caption had let it read twice as cheap)."""
+    st.markdown(served_basis_text(served, target_s, tr, price_known))
+
+
+def served_row(served: planner.FrontierPoint, target_s: float, tr: Translator, price_known: bool, devices: str) -> None:
+    """Under the Planner's best static batch (its headline row, Overview's basis), the same target counted as a
+    server runs it (`served`: planner.frontier under continuous batching, the Serving frontier's and the layout
+    search's basis), as a row of the same weight: requests in flight, TTFT per request, output tokens/s per GPU
+    and $ per 1M output tokens (`devices`: the deployment in words, '8 × H200'). It had been a grey caption under
+    the static figures, which read twice as cheap."""
+    if not served.feasible:
+        st.caption(served_basis_text(served, target_s, tr, price_known))
+        return
+    st.markdown(tr("served_row_note"))
+    with metrics.Row() as row:
+        row.metric(tr("served_m_in_flight"), fmt.integer(served.batch), help=tr("served_m_in_flight_def"))
+        row.metric(tr("served_m_ttft"), fmt.duration(served.ttft_s), help=tr("served_m_ttft_def"))
+        row.metric(tr("pl_m_tps_gpu"), fmt.rate(served.tokens_per_s_per_gpu),
+                   help=tr("served_m_tps_def", total=fmt.rate(served.tokens_per_s_total), devices=devices))  # fmt: skip
+        row.metric(
+            tr("pl_m_cost"),
+            **({"value": fmt.usd(served.usd_per_1M_tokens, 2)} if price_known
+               else metrics.missing(tr("no_public_price_short"))),
+            help=tr("pl_m_cost_def") if price_known else tr("m_cost_none"),
+        )  # fmt: skip
 
 
 def served_basis_text(served: planner.FrontierPoint, target_s: float, tr: Translator, price_known: bool) -> str:
