@@ -224,13 +224,13 @@ rack = c[4].number_input(  # default: the chip's scale-up domain (a TPU pod hold
 )
 out_rate = float(est.output_tokens_per_s_per_gpu)
 ratio = state.context / state.output
-tier_capex = economics.tco_preset(hw.prices.price("hyperscaler").usd_per_gpu_hour, hw.prices.all_in_w, hw.tdp_w) \
-    if hw.prices.price("hyperscaler") is not None and math.isfinite(hw.prices.all_in_w) else None  # fmt: skip
 rev = economics.revenue(
     out_rate, ratio, economics.ApiPrice(api_in, api_out, api_cached), est.price_usd_per_gpu_hour,
     cached_input_fraction=cached, all_in_w=est.all_in_w_per_gpu, gpus_per_rack=rack,
-    capex_usd_per_gpu=tier_capex.capex_usd if tier_capex else math.nan,
 )  # fmt: skip
+# the payback repays the capex of the TCO parts above (published, or the reader's own): generic parts repay nothing
+has_capex = bool(preset_as_of) or capex != float(round(preset.capex_usd))
+payback = economics.payback_months(rev.revenue_usd_per_gpu_hour, parts) if has_capex else math.nan
 priced = math.isfinite(est.price_usd_per_gpu_hour)  # else: say there is no price, never a bare 'n/a'
 rev_key = (
     "ec_rev_intro" if priced else ("ec_rev_intro_no_own" if est.price.basis == "custom" else "ec_rev_intro_no_price")
@@ -268,20 +268,19 @@ with metrics.Row(wide=True) as row:  # the margin note (its price and basis) rea
     row.metric(tr("ec_m_rev_mw"), **({"value": fmt.usd(rev.revenue_usd_per_mw_hour)} if has_power
                                      else metrics.missing(no_power)))  # fmt: skip
     row.metric(tr("ec_m_rev_rack"), fmt.usd(rev.revenue_usd_per_rack_hour))
-    payback, has_capex = rev.payback_months, math.isfinite(rev.capex_usd_per_gpu)
-    no_capex = no_price if hw.prices.price("hyperscaler") is None else no_power  # the capex is solved from both
-    if not (priced and has_capex):
-        shown = metrics.missing(no_price if not priced else no_capex)
-    elif rev.margin_usd_per_gpu_hour <= 0:  # it never pays back: said so, not "n/a"
+    no_capex = no_price if tier is None else no_power  # the tier's capex is solved from its price and all-in power
+    if not has_capex:
+        shown = metrics.missing(no_capex)
+    elif not math.isfinite(payback):  # it never pays back: said so, not "n/a"
         shown = {"value": tr("ec_payback_never"), **metrics.note(tr("ec_payback_never_why"))}
     else:
         shown = {"value": fmt.number(payback)}
     row.metric(tr("ec_m_payback"), **shown,
-               help=fmt.device_text("ec_payback_def", hw, tr,
-                                    capex=fmt.usd(rev.capex_usd_per_gpu) if has_capex else no_capex))  # fmt: skip
+               help=fmt.device_text("ec_payback_def", hw, tr, capex=fmt.usd(capex) if has_capex else no_capex,
+                                    energy=fmt.usd(economics.tco(parts).energy_usd_per_gpu_hour, 3)))  # fmt: skip
 st.download_button(
     tr("ec_rev_csv"),
-    lambda: figs.revenue_table(rev, hw.id, est.price.basis, est.price.as_of).to_csv(index=False),  # when clicked
+    lambda: figs.revenue_table(rev, hw.id, est.price.basis, est.price.as_of, payback).to_csv(index=False),
     "revenue.csv",
     "text/csv",
     key="econ.rev_csv",

@@ -98,15 +98,27 @@ def test_tco_preset_reproduces_the_published_tier():
 def test_revenue_hand_worked():
     # 1,000 output tokens/s, 2 input tokens per output token (half cached), $1 in, $4 out, $0.10 cached in
     api = ApiPrice(input_usd_per_1M=1.0, output_usd_per_1M=4.0, cached_input_usd_per_1M=0.1)
-    r = revenue(1000.0, 2.0, api, 3.0, cached_input_fraction=0.5, all_in_w=1500.0, gpus_per_rack=72,
-                capex_usd_per_gpu=50000.0)  # fmt: skip
+    r = revenue(1000.0, 2.0, api, 3.0, cached_input_fraction=0.5, all_in_w=1500.0, gpus_per_rack=72)
     per_output = 4.0 + 2.0 * (0.5 * 1.0 + 0.5 * 0.1)  # $ per 1M output tokens, input included: 5.1
     assert r.revenue_usd_per_gpu_hour == pytest.approx(1000 * 3600 * per_output / 1e6)  # 18.36
     assert r.margin_usd_per_gpu_hour == pytest.approx(18.36 - 3.0)
     assert r.gross_margin_fraction == pytest.approx(15.36 / 18.36)
     assert r.revenue_usd_per_mw_hour == pytest.approx(18.36 * 1e6 / 1500)
     assert r.revenue_usd_per_rack_hour == pytest.approx(18.36 * 72)
-    assert r.payback_months == pytest.approx(50000 / (15.36 * HOURS_PER_YEAR / 12))
+
+
+def test_payback_repays_the_capex_from_revenue_net_of_energy_whatever_the_price_basis():
+    """An owner's payback: $50,000 of capex, 1.5 kW all-in ((1,000 + 200) W x PUE 1.25) at $0.08 per kWh, serving half
+    the hours. Energy per served hour = 1.5 x 8,766 x 0.08 / (8,766 x 0.5) = $0.24; $18.36 of revenue nets $18.12 an
+    hour over 8,766 x 0.5 / 12 = 365.25 served hours a month: 50,000 / (18.12 x 365.25) = 7.55 months. It had netted
+    the sidebar's price (a rental price, or a TCO that already recovers the capex) and read 'Never' on H200 rented
+    on demand."""
+    from tpot_model.economics import TcoParts, payback_months
+
+    parts = TcoParts(capex_usd=50000.0, board_w=1000.0, host_network_w=200.0, pue=1.25, utilisation=0.5)
+    assert payback_months(18.36, parts) == pytest.approx(50000 / (18.12 * 365.25))
+    assert payback_months(18.36, parts) == pytest.approx(7.555, abs=1e-3)
+    assert math.isnan(payback_months(0.2, parts))  # revenue below the energy: never
 
 
 MODEL, PROFILE = resolve_model("llama-3.1-70b"), resolve_profile("typical")

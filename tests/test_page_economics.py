@@ -317,7 +317,11 @@ def test_revenue_without_a_price_or_all_in_power_says_so_not_n_a(lang):
     assert values[tr("ec_m_rev_chip")][0].startswith("$") and values[tr("ec_m_rev_rack")][0].startswith("$")
     assert not [v for v, _ in values.values() if v in ("n/a", tr("fr_na"))]
     payback_help = next(m.help for m in at.metric if m.label == tr("ec_m_payback"))
-    assert payback_help == tr("ec_payback_def_chip", capex=tr("no_public_price_short"))
+    generic = tco(
+        TcoParts(capex_usd=30000.0, board_w=resolve_hardware("trainium2").tdp_w or 1000.0)
+    )  # no published parts
+    energy = fmt.usd(generic.energy_usd_per_gpu_hour, 3)
+    assert payback_help == tr("ec_payback_def_chip", capex=tr("no_public_price_short"), energy=energy)
     assert tr("no_public_price_chip", hw="AWS Trainium2", basis=tr("basis_hyperscaler")) in [i.value for i in at.info]
     assert tr("m_tokens_per_mw_none_chip") in [c.value for c in at.caption]
     assert not [m.value for m in at.markdown if "n/a" in m.value or tr("fr_na") in m.value]
@@ -367,16 +371,32 @@ def test_economics_words_follow_the_chips_and_unpriced_candidates_are_named(lang
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
-def test_payback_says_never_where_the_margin_is_not_positive(lang):
-    """DeepSeek-R1 FP8 on 8 x B200 at batch 64 on on-demand prices: the revenue per GPU-hour is below the price, so
-    the margin is negative and the capex is never repaid; the payback said 'n/a' (helper review), it says 'Never'
-    and why."""
+def test_payback_repays_the_capex_whatever_the_margins_price_basis(lang):
+    """DeepSeek-R1 FP8 on 8 x B200 at batch 64, margin read against the on-demand price: the revenue per GPU-hour is
+    below the rental price, so the margin is negative. The payback is an owner's: the TCO parts' capex repaid by the
+    revenue net of their energy (economics.payback_months), a number of months; it had netted the rental price and
+    read 'Never' (helper review). Llama-3.1-405B at batch 1 on 8 x H100 earns less than its energy: 'Never', and why."""
+    from dataclasses import replace
+
+    from tpot_model.economics import payback_months, tco_preset
+
     tr = Translator(lang)
-    at = run_page("economics", lang=lang, model="deepseek-r1", hardware="b200", gpus="8", weights="fp8", kv="fp8",
-                  batch="64")  # fmt: skip
+    q = dict(model="deepseek-r1", hardware="b200", gpus="8", weights="fp8", kv="fp8", batch="64")
+    at = run_page("economics", lang=lang, **q)
     assert not at.exception, at.exception
     values = {m.label: (m.value, m.delta) for m in at.metric}
     assert values[tr("ec_m_margin")][0].startswith("−")  # a minus sign, not a hyphen
+    hw = resolve_hardware("b200")
+    parts = tco_preset(hw.prices.price("hyperscaler").usd_per_gpu_hour, hw.prices.all_in_w, hw.tdp_w)
+    parts = replace(parts, capex_usd=float(round(parts.capex_usd)))  # as the page's whole-dollar input holds it
+    s = Scenario(batch=64, context_tokens=4096, output_tokens=1024, num_gpus=8, weights="fp8", kv_cache="fp8")
+    out = float(estimate(resolve_model("deepseek-r1"), hw, s, resolve_profile("typical")).output_tokens_per_s_per_gpu)
+    months = payback_months(revenue(out, 4.0, ApiPrice(), 0.0).revenue_usd_per_gpu_hour, parts)
+    assert values[tr("ec_m_payback")][0] == fmt.number(months) and 1 < months < 1000
+    at = run_page("economics", lang=lang, model="llama-3.1-405b", hardware="h100-sxm", gpus="8", weights="fp8",
+                  batch="1")  # fmt: skip
+    assert not at.exception, at.exception
+    values = {m.label: (m.value, m.delta) for m in at.metric}
     assert values[tr("ec_m_payback")] == (tr("ec_payback_never"), tr("ec_payback_never_why"))
 
 

@@ -154,7 +154,6 @@ class Revenue:
     cost_usd_per_gpu_hour: float
     all_in_w: float  # nan when unpublished
     gpus_per_rack: float
-    capex_usd_per_gpu: float  # nan when unknown
 
     @property
     def margin_usd_per_gpu_hour(self) -> float:
@@ -178,11 +177,16 @@ class Revenue:
     def revenue_usd_per_rack_hour(self) -> float:
         return self.revenue_usd_per_gpu_hour * self.gpus_per_rack
 
-    @property
-    def payback_months(self) -> float:
-        """Months of margin that repay the capex per GPU (nan without a capex or with no margin)."""
-        m = self.margin_usd_per_gpu_hour
-        return self.capex_usd_per_gpu / (m * HOURS_PER_YEAR / 12) if m > 0 else math.nan
+
+def payback_months(revenue_usd_per_gpu_hour: float, parts: TcoParts) -> float:
+    """Months for an owner's token revenue, net of the energy it draws, to repay its system capex: capex / ((revenue
+    - energy) per served hour x the hours a month serves at the parts' utilisation); nan with no net revenue. An
+    owner's measure, whatever price basis a margin is read against (a rental price, or a TCO that already recovers
+    the capex, counted the capex twice)."""
+    b = tco(parts)
+    net = revenue_usd_per_gpu_hour - b.energy_usd_per_gpu_hour
+    served_hours_per_month = HOURS_PER_YEAR * parts.utilisation / 12
+    return parts.capex_usd / (net * served_hours_per_month) if net > 0 else math.nan
 
 
 def revenue(
@@ -194,7 +198,6 @@ def revenue(
     cached_input_fraction: float = 0.0,
     all_in_w: float = math.nan,
     gpus_per_rack: float = 8,
-    capex_usd_per_gpu: float = math.nan,
 ) -> Revenue:
     """Token revenue per GPU-hour: output tokens/s x 3600 x (output price + input tokens per output token x (uncached
     x input price + cached x cached-input price)) / 1e6, at the GPU's cost per hour under the chosen basis."""
@@ -204,4 +207,4 @@ def revenue(
         (1 - cached_input_fraction) * api.input_usd_per_1M + cached_input_fraction * api.cached_input_usd_per_1M
     )
     per_hour = output_tokens_per_s_per_gpu * hour_s * per_output / 1e6
-    return Revenue(per_hour, cost_usd_per_gpu_hour, all_in_w, gpus_per_rack, capex_usd_per_gpu)
+    return Revenue(per_hour, cost_usd_per_gpu_hour, all_in_w, gpus_per_rack)

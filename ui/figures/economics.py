@@ -3,6 +3,7 @@ Display units: MW, USD, tokens/s. Tables carry the price basis and its date in e
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -133,7 +134,9 @@ def tco_figure(b: TcoBreakdown, *, device: str = "gpu", tr: Translator = EN) -> 
     return fig.update_layout(barmode="stack", **legend_placement(fig, 360, side_max=0, x_title=False))
 
 
-def revenue_table(r: Revenue, hw_id: str, basis: str, as_of: str) -> pd.DataFrame:
+def revenue_table(r: Revenue, hw_id: str, basis: str, as_of: str, payback_months: float = math.nan) -> pd.DataFrame:
+    """The revenue row the page downloads: revenue, cost under the price basis, margin, per MW-hour and rack-hour,
+    and the owner's payback (economics.payback_months: months; nan without a capex or net revenue)."""
     return pd.DataFrame(
         [
             {
@@ -145,7 +148,7 @@ def revenue_table(r: Revenue, hw_id: str, basis: str, as_of: str) -> pd.DataFram
                 "revenue_usd_per_mw_hour": r.revenue_usd_per_mw_hour,
                 "revenue_usd_per_rack_hour": r.revenue_usd_per_rack_hour,
                 "gpus_per_rack": r.gpus_per_rack,
-                "payback_months": r.payback_months,
+                "payback_months": payback_months,
                 "price_basis": basis,
                 "price_as_of": as_of,
             }
