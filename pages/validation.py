@@ -181,8 +181,10 @@ else:
 
 st.header(tr("val_h_findings"))
 st.caption(tr("val_findings_intro"))
-for key, values in cache.validation_findings():
-    st.markdown(tr(key, **values))
+for key, values in cache.validation_findings():  # a weight format in bits read with its unit ('3 bits', '3 位元')
+    st.markdown(
+        tr(key, **(values | ({"weights": figs.weights_text(values["weights"], tr)} if "weights" in values else {})))
+    )
 
 st.header(tr("val_h_sources"))
 st.caption(tr("val_sources_intro"))

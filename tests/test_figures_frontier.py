@@ -304,6 +304,15 @@ def test_validation_scatter_is_the_cross_validation(rows):
     assert fig.layout.xaxis.title.text == "Measured TPOT (ms)" and fig.layout.xaxis.type == "log"
     out = figs.validation_figure(cv, "output")
     assert out.layout.yaxis.title.text == "Predicted output tokens/s per GPU"
+    # each hover names the chip and gives both values with their unit (they had read 'measured 12.7, predicted 10.8')
+    row = cv.rows[0]
+    want = EN("fr_hover_loho", hw=fmt.chip_short(row.hardware), id=row.id, engine=row.engine, date=row.run_date,
+              c=int(row.concurrency), io=figs.io_label(int(row.isl), int(row.osl)),
+              measured=fmt.ms(float(cv.measured_tpot_s[0])), predicted=fmt.ms(float(cv.predicted_tpot_s[0])),
+              err=fmt.pct(float(cv.predicted_tpot_s[0] / cv.measured_tpot_s[0]) - 1, 0, signed=True))  # fmt: skip
+    assert want in [h for t in points for h in t.hovertext]
+    rate = EN("fr_per_gpu_rate", rate=fmt.rate(float(cv.measured_output_tokens_per_s_per_gpu[0])))
+    assert any(rate in h for t in out.data if t.hovertext for h in t.hovertext)
     table = figs.validation_table(cv)
     assert len(table) == 133 and {"measured_tpot_ms", "predicted_tpot_ms", "tpot_error"} <= set(table.columns)
 

@@ -237,8 +237,8 @@ def test_error_table_gives_bits_per_weight_their_unit_and_mlperf_chips_short_nam
     """900 px review: the error table's weights read '4.90' (a GGUF file's bits per weight, no unit), and the MLPerf
     chart named chips in full, tilted over half its height, without a title and with two ticks."""
     rows = pd.DataFrame({"weights": ["4.90", "fp16", float("nan")]})
-    assert [figs._weights_text(w, ZH) for w in rows["weights"]] == ["4.90 位元", "fp16", "—"]
-    assert figs._weights_text("4.9", EN) == "4.90 bits"
+    assert [figs.weights_text(w, ZH) for w in rows["weights"]] == ["4.90 位元", "fp16", "—"]
+    assert figs.weights_text("4.9", EN) == "4.90 bits"
     frame = pd.DataFrame({
         "hardware_name": ["NVIDIA GB200 (per B200 GPU, NVL72, 1200 W)"] * 2, "hardware_short": ["GB200 NVL72"] * 2,
         "locfo_error": [0.1, -0.2], "system": ["s", "t"], "round": ["v5.1"] * 2, "measured_tpot_ms": [10.0, 20.0],

@@ -176,3 +176,15 @@ def test_mlperf_summary_table_has_headers_in_words_and_errors_in_percent(lang):
     fractions = vfigs.mlperf_summary(cache.mlperf_table(), "hardware_name").set_index("hardware_name")
     shown = table.value.set_index("hardware_name")
     assert np.allclose(shown[list(fractions.columns[1:])], 100 * fractions[fractions.columns[1:]])  # in %
+
+
+def test_findings_give_a_weight_format_in_bits_its_unit():
+    """'What the data shows' read 'Llama-2-7B, weights 3, on the NVIDIA GeForce RTX 3090' (helper review): a GGUF
+    file's bits per weight with its unit, as the tables give it ('3.00 bits'); a named format stays as it is."""
+    import re
+
+    at = run_page("validation")
+    assert not at.exception, at.exception
+    said = [m.value for m in at.markdown]
+    assert not [s for s in said if re.search(r"weights \d+(\.\d+)?[,;)]", s)], said
+    assert any(re.search(r"weights \d+\.\d\d bits", s) for s in said)

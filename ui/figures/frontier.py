@@ -335,8 +335,8 @@ def _curve_traces(fig: go.Figure, s: Series, x: np.ndarray, yv: np.ndarray, tr: 
     colour = hardware_colour(s.hardware_id)
     name = s.label(tr)
     hover = [
-        tr("fr_hover_model", name=name, c=int(c), tpot=f"{t * 1e3:.1f}", ttft=f"{f * 1e3:,.0f}", y=f"{v:,.1f}",
-           unit=unit, x=f"{xx:.1f}")
+        tr("fr_hover_model", name=name, c=int(c), tpot=f"{t * 1e3:.1f}", ttft=f"{f * 1e3:,.0f}", y=fmt.number(v),
+           unit=unit, x=f"{xx:.1f}")  # y to 3 figures: '10,727 tok/s/MW', '14.7' (had '10,727.3')
         for c, t, f, v, xx in zip(s.concurrency, s.tpot_s, s.ttft_s, yv, x, strict=True)
     ]  # fmt: skip
     ok = s.fits
@@ -635,7 +635,7 @@ def cost_figure(points: Sequence[AtTarget], target: float, tier: str, *, y: str 
             tr(
                 "fr_hover_cost" if v is not None else "fr_hover_cost_none",
                 name=p.label,
-                usd=f"{v:,.3g}" if v is not None else why,
+                usd=fmt.usd(v) if v is not None else why,  # as the bar's label ('$7.60', had '$7.6')
                 tps=f"{p.tokens_per_s_per_gpu:,.0f}" if math.isfinite(p.tokens_per_s_per_gpu) else tr("fr_na"),
             )
             + ("<br>" + tr("fr_hover_measured_runs", runs=" + ".join(p.measured_runs)) if p.measured_runs else "")
@@ -689,6 +689,10 @@ def validation_figure(cv, metric: str, *, tr: Translator = EN) -> go.Figure:
         pred, meas, scale = cv.predicted_output_tokens_per_s_per_gpu, cv.measured_output_tokens_per_s_per_gpu, 1.0
     pred, meas = np.asarray(pred) * scale, np.asarray(meas) * scale
     ok = np.isfinite(pred) & np.isfinite(meas)
+
+    def shown(v: float) -> str:  # with its unit: '12.7 ms', '148 tok/s per GPU' (the hover had read '12.7', '147.6')
+        return fmt.ms(v / 1e3) if metric == "tpot" else tr("fr_per_gpu_rate", rate=fmt.rate(v))
+
     lo, hi = float(np.min(meas[ok])) / 1.5, float(np.max(meas[ok])) * 1.5
     fig = Figure()
     band = np.array([lo, hi])
@@ -709,13 +713,14 @@ def validation_figure(cv, metric: str, *, tr: Translator = EN) -> go.Figure:
             hovertext=[
                 tr(
                     "fr_hover_loho",
+                    hw=fmt.chip_short(cv.rows[i].hardware),
                     id=cv.rows[i].id,
                     engine=cv.rows[i].engine,
                     date=cv.rows[i].run_date,
                     c=int(cv.rows[i].concurrency),
                     io=io_label(int(cv.rows[i].isl), int(cv.rows[i].osl)),
-                    measured=f"{meas[i]:,.1f}",
-                    predicted=f"{pred[i]:,.1f}",
+                    measured=shown(meas[i]),
+                    predicted=shown(pred[i]),
                     err=fmt.pct(pred[i] / meas[i] - 1, 0, signed=True),
                 )
                 for i in idx

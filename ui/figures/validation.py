@@ -302,7 +302,7 @@ def _hover(points: Sequence[dict], metric: str, which: str, tr: Translator) -> l
                 model=r["model"],
                 hw=r["hardware_as_published"],
                 engine=r["engine"],
-                weights=r["weights"],
+                weights=weights_text(r["weights"], tr),  # "4.90 bits", not a bare "4.90"
                 kv=r["kv_cache"],
                 batch=f"{r['batch']:g}",
                 context=f"{r['context_tokens']:,.0f}",
@@ -404,7 +404,7 @@ def _translated(tr: Translator, prefix: str, value: str) -> str:
     return tr(key) if tr.has(key) else value
 
 
-def _weights_text(weights: object, tr: Translator) -> str:
+def weights_text(weights: object, tr: Translator) -> str:
     """A row's weight format as read: a name ('fp16') as is, bits per weight (a GGUF file's '4.90') with its unit."""
     try:
         bits = float(weights)
@@ -423,7 +423,7 @@ def error_table(rows: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
             tr("val_col_hardware"): rows["hardware"],
             tr("val_col_engine"): rows["engine_name"],
             tr("val_col_set"): [_translated(tr, "val_cat_", c) for c in rows["category"]],
-            tr("val_col_weights"): [_weights_text(w, tr) for w in rows["weights"]],
+            tr("val_col_weights"): [weights_text(w, tr) for w in rows["weights"]],
             tr("val_col_metric"): [_translated(tr, "val_metric_", m) for m in rows["metric"]],
             tr("val_col_unit"): rows["unit"],
             tr("val_col_measured"): rows["measured"].astype(float),
@@ -919,7 +919,7 @@ def engine_over_time_display(
                 for i, name in zip(rows["hardware_id"], rows["hardware_name"], strict=True)
             ],
             tr("val_time_col_date"): rows["run_date"],
-            tr("val_time_col_weights"): [_weights_text(w, tr) for w in rows["weights"]],
+            tr("val_time_col_weights"): [weights_text(w, tr) for w in rows["weights"]],
             tr("val_time_col_context"): [fmt.tokens(float(v)) for v in rows["context_tokens"]],
             tr("val_time_col_output"): [fmt.tokens(float(v)) for v in rows["output_tokens"]],
             tr("val_time_col_measured"): rows["measured"].round(1),
