@@ -325,7 +325,7 @@ if series and series[0].marked_index is not None:
     st.markdown(
         tr(
             "fr_marked_text" if s0.fits[i] else "fr_marked_text_no_fit",
-            b=state.batch,
+            requests=tr("fr_requests_one") if state.batch == 1 else tr("fr_requests", n=fmt.integer(state.batch)),
             name=s0.label(tr),
             tpot=fmt.ms(float(s0.tpot_s[i])),
             user=fmt.rate(float(s0.interactivity[i])),
@@ -345,6 +345,7 @@ note = tr(
     "fr_batching_note",
     name=f"{state.gpus} × {fmt.chip(side_hw, tr)}",
     b=state.batch,
+    prompts=tr("fr_prompts_one") if state.batch == 1 else tr("fr_prompts", n=fmt.integer(state.batch)),
     isl=fmt.integer(state.context),
     osl=fmt.integer(max(state.output, 1)),
     static=fmt.ms(float(side_static.tpot_s)),
@@ -372,7 +373,7 @@ note = tr(
     else ""
 )
 # a sidebar scenario that does not fit: its two TPOTs are what-ifs, greyed and marked as the other pages mark them
-st.caption(note if bool(side_static.fits) else f":gray[{note} ({tr('if_fitted')})]")
+st.caption(note if bool(side_static.fits) else f":gray[{tr('fr_if_fitted_lead')} {note}]")
 
 
 # ------------------------------------------------------------------------------------------------ cost at target
@@ -424,15 +425,16 @@ else:
         )
 # beside each curve's bar, each chip's measured frontier at the target (InferenceX's runs drawn), priced the same way
 bars = figs.beside(at, figs.measured_at_target(series, points, target, y, usd, tr))
-chart.figure(
-    lambda: figs.cost_figure(bars, target, tier, y=y, tier_label=tr(f"fr_tier_{tier}"), tr=tr),
-    lambda: figs.cost_table(bars, target, y=y),
-    "cost-at-target",
-    tr,
-    about=about,
-    depends=(*chart_inputs, target, tier, usd),
-)
-st.caption(tr("fr_cost_caption"))
+if any(s.fits.any() for s in series) or any(b.measured_runs for b in bars):  # else an empty chart under the notice
+    chart.figure(
+        lambda: figs.cost_figure(bars, target, tier, y=y, tier_label=tr(f"fr_tier_{tier}"), tr=tr),
+        lambda: figs.cost_table(bars, target, y=y),
+        "cost-at-target",
+        tr,
+        about=about,
+        depends=(*chart_inputs, target, tier, usd),
+    )
+    st.caption(tr("fr_cost_caption"))
 notices.basis_caption(
     {catalog_hw[h].name: PricePoint(usd, tier) if tier == figs.CUSTOM
      else catalog_hw[h].prices.price(tier) or PricePoint(float("nan"), tier)

@@ -478,7 +478,7 @@ def test_says_why_its_tpot_is_not_overviews(lang):
     at = run_page("frontier", lang=lang)
     assert not at.exception
     (note,) = [c.value for c in at.caption if tr("fr_batching_note", **dict.fromkeys(
-        ("name", "b", "isl", "osl", "static", "p", "mix", "cont"), "")).split("**")[1] in c.value]  # fmt: skip
+        ("name", "b", "prompts", "isl", "osl", "static", "p", "mix", "cont"), "")).split("**")[1] in c.value]  # fmt: skip
     assert "**22.3 ms**" in note and "**32.0 ms**" in note and "330 ms" in note
     assert "32 × 4,096 ÷ 1,024 = 128" in note
     assert tr("fr_batching_mix_few", only="22.3 ms", every="32", chunk="4,096", with_chunk="330 ms") in note
@@ -493,8 +493,19 @@ def test_says_why_its_tpot_is_not_overviews(lang):
     # marked "if it fitted" (they were quoted as plain figures beside the curves' "does not fit": helper review)
     at = run_page("frontier", lang=lang, model="deepseek-r1", hardware="gb200", gpus="2", weights="fp8", kv="fp8")
     (note,) = [c.value for c in at.caption if tr("fr_batching_note", **dict.fromkeys(
-        ("name", "b", "isl", "osl", "static", "p", "mix", "cont"), "")).split("**")[1] in c.value]  # fmt: skip
-    assert note.startswith(":gray[") and note.endswith(f" ({tr('if_fitted')})]")
+        ("name", "b", "prompts", "isl", "osl", "static", "p", "mix", "cont"), "")).split("**")[1] in c.value]  # fmt: skip
+    assert note.startswith(f":gray[{tr('fr_if_fitted_lead')} ") and note.endswith("]")  # said first, not trailing
+    # a batch of 1 reads in the singular ('whose 1 prompts', 'At 1 requests in flight': helper review)
+    at = run_page("frontier", lang=lang, model="llama-3.1-405b", hardware="rtx-4090", gpus="1", batch="1")
+    assert not at.exception, at.exception
+    said = " ".join([c.value for c in at.caption] + [m.value for m in at.markdown])
+    assert tr("fr_prompts_one") in said and tr("fr_requests_one") in said
+    if lang == "en":
+        assert "1 prompts" not in said and "1 requests" not in said
+    # nothing fits at any concurrency: the notice, and no empty cost chart under it
+    assert tr("fr_target_nofit") in [i.value for i in at.info]
+    cost_title = tr("fr_cost_title_output", target="50", tier="\0").split("\0")[0]
+    assert not [f for f in figures(at) if f["layout"]["title"]["text"].startswith(cost_title)]
 
 
 # ------------------------------------------------------------------------------------------------ MLPerf overlay
