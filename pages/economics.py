@@ -240,7 +240,7 @@ st.markdown(
         rev_key,
         hw,
         tr,
-        rate=fmt.rate(out_rate),
+        rate=fmt.rate(out_rate) + ("" if bool(est.fits) else f" ({tr('if_fitted')})"),
         ratio=fmt.number(ratio),
         price=fmt.usd_markdown(est.price_usd_per_gpu_hour),
         note=notices.price_note(est.price, tr),
@@ -254,27 +254,28 @@ has_power = math.isfinite(est.all_in_w_per_gpu)
 
 
 with metrics.Row(wide=True) as row:  # the margin note (its price and basis) reads whole at 1400 px
-    row.metric(fmt.device_text("ec_m_rev", hw, tr), fmt.usd(rev.revenue_usd_per_gpu_hour))
+    # a scenario that does not fit: every figure from its throughput a what-if, greyed and marked as elsewhere
+    row.metric(fmt.device_text("ec_m_rev", hw, tr), **notices.if_fitted(est, tr, fmt.usd(rev.revenue_usd_per_gpu_hour)))
     margin_at = fmt.device_text("ec_m_margin_at", hw, tr, usd=fmt.usd(est.price_usd_per_gpu_hour),
                                 basis=tr(f"basis_{est.price.basis}"))  # fmt: skip
     row.metric(
         tr("ec_m_margin"),
         **(
-            {"value": fmt.pct(rev.gross_margin_fraction, na=tr("fr_na")), **metrics.note(margin_at)}
+            notices.if_fitted(est, tr, fmt.pct(rev.gross_margin_fraction, na=tr("fr_na")), **metrics.note(margin_at))
             if priced
             else metrics.missing(no_price)
         ),
     )  # the cost it nets: not the TCO above
-    row.metric(tr("ec_m_rev_mw"), **({"value": fmt.usd(rev.revenue_usd_per_mw_hour)} if has_power
+    row.metric(tr("ec_m_rev_mw"), **(notices.if_fitted(est, tr, fmt.usd(rev.revenue_usd_per_mw_hour)) if has_power
                                      else metrics.missing(no_power)))  # fmt: skip
-    row.metric(tr("ec_m_rev_rack"), fmt.usd(rev.revenue_usd_per_rack_hour))
+    row.metric(tr("ec_m_rev_rack"), **notices.if_fitted(est, tr, fmt.usd(rev.revenue_usd_per_rack_hour)))
     no_capex = no_price if tier is None else no_power  # the tier's capex is solved from its price and all-in power
     if not has_capex:
         shown = metrics.missing(no_capex)
     elif not math.isfinite(payback):  # it never pays back: said so, not "n/a"
         shown = {"value": tr("ec_payback_never"), **metrics.note(tr("ec_payback_never_why"))}
     else:
-        shown = {"value": fmt.number(payback)}
+        shown = notices.if_fitted(est, tr, fmt.number(payback))
     row.metric(tr("ec_m_payback"), **shown,
                help=fmt.device_text("ec_payback_def", hw, tr, capex=fmt.usd(capex) if has_capex else no_capex,
                                     energy=fmt.usd(economics.tco(parts).energy_usd_per_gpu_hour, 3)))  # fmt: skip

@@ -489,3 +489,20 @@ def test_a_wiki_readers_run_of_its_link_writes_no_url():
     assert not at.exception and not any(k.startswith("ec_") for k in at.query_params)
     full = run_page("economics", **Q)
     assert full.query_params["ec_chips"] == "mi355x,h200,b200" and full.query_params["ec_demand"] == "tokens"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_revenue_of_a_scenario_that_does_not_fit_is_marked_if_it_fitted(lang):
+    """Llama-3.1-405B in BF16 on one RTX 4090 does not fit: its revenue per GPU-hour, MW-hour and rack-hour came out
+    as plain figures (helper review); as on every other page they are greyed and marked 'if it fitted', and so is
+    the throughput the sentence above them quotes."""
+    tr = Translator(lang)
+    at = run_page("economics", lang=lang, model="llama-3.1-405b", hardware="rtx-4090", gpus="1", weights="bf16",
+                  batch="1")  # fmt: skip
+    assert not at.exception, at.exception
+    values = {m.label: (m.value, m.delta) for m in at.metric}
+    for label in (tr("ec_m_rev"), tr("ec_m_rev_rack")):
+        value, note = values[label]
+        assert value.startswith(":gray[\\$") and note == tr("if_fitted"), (label, value, note)
+    assert any(f"({tr('if_fitted')})" in m.value and tr("ec_rev_intro").split("{")[0][:8] in m.value
+               for m in at.markdown)  # fmt: skip
