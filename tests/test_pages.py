@@ -106,6 +106,9 @@ def test_does_not_fit_offers_only_remedies_that_work():
         EN("remedy_precision_not_enough", devices="2 GPUs") in notice and EN("remedy_precision", what="") not in notice
     )
     assert EN("remedy_none") in notice
+    # 1M tokens of context run past Llama 3.1 70B's 128K window: the remedy that works, first (helper review)
+    assert EN("remedy_context", model="Llama 3.1 70B", max="128K") in notice
+    assert notice.index(EN("remedy_context", model="Llama 3.1 70B", max="128K")) < notice.index(EN("remedy_none"))
     # the latency chart's bars carry their value in the axis label, as a duration ('240 s', not '240,000.00 ms')
     (bars,) = [
         t for f in figures(at) for t in f["data"] if any(str(y).startswith(EN("ov_estimate")) for y in t.get("y") or [])

@@ -52,13 +52,18 @@ def announced_notice(hw, tr: Translator) -> None:
 
 
 def fit_notice(est, tr: Translator) -> None:
-    """When a (scalar) scenario does not fit: say by how much, and the remedies that work (GPUs, precision, batch)."""
+    """When a (scalar) scenario does not fit: say by how much, and the remedies that work (first, where prompt +
+    output run past the model's window, the context it supports; then GPUs, precision, batch)."""
     if bool(est.fits):
         return
     tr = fmt.device_tr(est.hardware, tr)  # 'per chip', 'chips' for a TPU or Trainium
     s = est.scenario
     min_gpus = float(est.min_gpus)
-    remedies = [tr("remedy_gpus", n=int(min_gpus)) if min_gpus == min_gpus else tr("remedy_none")]
+    over = int(s.context_tokens) + int(s.output_tokens) > est.model.max_context_tokens  # past the model's window
+    remedies = (
+        [tr("remedy_context", model=est.model.name, max=fmt.tokens(est.model.max_context_tokens))] if over else []
+    )
+    remedies.append(tr("remedy_gpus", n=int(min_gpus)) if min_gpus == min_gpus else tr("remedy_none"))
     if (fitting := precision_that_fits(est)) is not None:
         changes = [
             tr(f"remedy_precision_{kind}", fmt=f.name) for kind, f in zip(("weights", "kv"), fitting, strict=True) if f
