@@ -641,3 +641,15 @@ def test_the_compact_headline_keeps_a_price_date_whole():
     as_of = ests["A"].price.as_of
     cells = [c for c in frame.loc[EN("cmp_row_price_as_of")] if c]  # A, B and C (their delta columns blank)
     assert as_of and cells == [fmt.date(as_of)] * 3
+
+
+def test_a_change_of_ten_times_or_more_reads_as_a_multiple():
+    """Compare's deltas: '+28.4 tok/s (+3171.9%)' read as a multiple, '(32.7×)' (helper review); smaller changes stay
+    in % to one decimal, signed with a true minus."""
+    from ui import fmt
+
+    m = cf._Metric("cmp_row_tps_gpu", "tok/s", lambda e: 0.0, fmt.rate, "higher")
+    assert cf._delta_text(m, 0.8962, 29.3, EN) == fmt.unbroken(fmt.signed(29.3 - 0.8962, fmt.rate) + " (32.7×)")
+    assert cf._delta_text(m, 100.0, 150.0, EN, percent_only=True) == "+50.0%"
+    assert cf._delta_text(m, 100.0, 25.0, EN, percent_only=True) == "−75.0%"
+    assert cf._delta_text(m, 100.0, 1000.0, EN, percent_only=True) == "10.0×"
