@@ -50,7 +50,8 @@ def gb(n_bytes: float, decimals: int | None = None) -> str:
     sum shown worked out, so that they add up as printed: '170 − 83.9 − 0.162 = 85.5' did not)."""
     if not math.isfinite(n_bytes):
         return "n/a"
-    return f"{float(n_bytes) / GB:,.{decimals}f} GB" if decimals is not None else f"{_sig(float(n_bytes) / GB)} GB"
+    shown = f"{float(n_bytes) / GB:,.{decimals}f}" if decimals is not None else _sig(float(n_bytes) / GB)
+    return f"{shown} GB".replace("-", "−")  # a true minus: '−795.69 GB' (no room left), not a hyphen
 
 
 def tb_per_s(bytes_per_s: float) -> str:
