@@ -54,26 +54,31 @@ def tpot_vs_targets(
                         marker={"symbol": "line-ew-open", "size": 12, "color": "#333"})  # fmt: skip
     marks = {**{f"target_{k}": v for k, v in TPOT_TARGETS_S.items()}, "target_reading": READING_SPEED_TPOT_S}
     # seconds per token (an absurd scenario): a log axis, or the targets would pile up at 0
-    log = tpot_s > 20 * LAGGY_ABOVE_S
-    # linear: the red band at least 0.4 x the laggy limit wide, so its two-line label fits inside it
     far = max(tpot_s, high_s) if has_band else tpot_s  # the band's end stays on the chart
-    top = max(far, LAGGY_ABOVE_S) * 1e3 * 4 if log else max(far * 1.15, LAGGY_ABOVE_S * 1.4) * 1e3
+    # linear: the red band at least 0.4 x the laggy limit wide, so its two-line label fits inside it
+    top = max(far * 1.15, LAGGY_ABOVE_S * 1.4) * 1e3
+    laggy = tr("target_laggy", ms=fmt.ms(LAGGY_ABOVE_S))
+    labels = [(limit * 1e3, tr(key, ms=fmt.ms(limit)), "center", "#333") for key, limit in marks.items()]
+    labels.append((LAGGY_ABOVE_S * 1e3, laggy.replace("<br>", " "), "left", "#a00"))  # above the band, off the bars
+    rows = label_rows(labels, top)
+    # a log axis where the targets, squeezed to the left of a linear one, would need more than three rows of labels
+    # (a TPOT of 1,118 ms had stacked five, up into the title)
+    log = tpot_s > 20 * LAGGY_ABOVE_S or max(rows) >= 3
+    if log:
+        top = max(far, LAGGY_ABOVE_S) * 1e3 * 4
     at = math.log10 if log else float  # annotations on a log axis take log10 positions (shapes take values)
     d = Decor()
-    laggy = tr("target_laggy", ms=fmt.ms(LAGGY_ABOVE_S))
     d.vrect(LAGGY_ABOVE_S * 1e3, top, fillcolor="#d62728", opacity=0.08)
     for limit in marks.values():
         d.vline(limit * 1e3, line={"dash": "dot", "color": "#555"})
     if not log:  # each target's label above the plot, in the first row where it clears the labels already there
-        labels = [(limit * 1e3, tr(key, ms=fmt.ms(limit)), "center", "#333") for key, limit in marks.items()]
-        labels.append((LAGGY_ABOVE_S * 1e3, laggy.replace("<br>", " "), "left", "#a00"))  # above the band, off the bars
-        for (x, text, anchor, colour), row in zip(labels, label_rows(labels, top), strict=True):
+        for (x, text, anchor, colour), row in zip(labels, rows, strict=True):
             d.note(text, x, 1.0 + 0.14 * row, xref="x", xanchor=anchor, yanchor="bottom",
                    font={"size": 11, "color": colour})  # fmt: skip
     if log:  # the targets sit within a decade of each other here: one label for them all, and one for laggy
         first = min(marks.values()) * 1e3
-        labels = tr.join([tr(k, ms=fmt.ms(v)) for k, v in marks.items()])
-        d.note(labels, at(first), 1.0, xref="x", xanchor="left", yanchor="bottom", font={"size": 11})
+        joined = tr.join([tr(k, ms=fmt.ms(v)) for k, v in marks.items()])
+        d.note(joined, at(first), 1.0, xref="x", xanchor="left", yanchor="bottom", font={"size": 11})
         d.note(laggy, 1.0, 1.0, xanchor="right", yanchor="bottom", font={"color": "#a00"})
     style(fig, tr("ov_targets_title"), tr("axis_tpot_ms"), "")
     if log:
