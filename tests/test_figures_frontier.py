@@ -311,8 +311,8 @@ def test_validation_scatter_is_the_cross_validation(rows):
               measured=fmt.ms(float(cv.measured_tpot_s[0])), predicted=fmt.ms(float(cv.predicted_tpot_s[0])),
               err=fmt.pct(float(cv.predicted_tpot_s[0] / cv.measured_tpot_s[0]) - 1, 0, signed=True))  # fmt: skip
     assert want in [h for t in points for h in t.hovertext]
-    rate = EN("fr_per_gpu_rate", rate=fmt.rate(float(cv.measured_output_tokens_per_s_per_gpu[0])))
-    assert any(rate in h for t in out.data if t.hovertext for h in t.hovertext)
+    rate = fmt.rate(float(cv.measured_output_tokens_per_s_per_gpu[0]))  # '148 tok/s' (per GPU: the axis says)
+    assert any(f"measured {rate}," in h for t in out.data if t.hovertext for h in t.hovertext)
     table = figs.validation_table(cv)
     assert len(table) == 133 and {"measured_tpot_ms", "predicted_tpot_ms", "tpot_error"} <= set(table.columns)
 
