@@ -121,7 +121,7 @@ def test_chip_without_price_and_model_that_does_not_fit():
     assert not at.exception
     table = at.dataframe[0].value
     assert not table[EN("hw_col_fits")].any()
-    tpu = table.set_index(EN("hw_col_hardware")).loc[CATALOG["tpu-v5e"].name]
+    tpu = table.set_index(EN("hw_col_hardware")).loc[fmt.chip_short(CATALOG["tpu-v5e"])]  # short, as on the axis
     assert np.isnan(tpu[EN("hw_col_usd_1m")])  # no catalog price: blank, not zero
 
 
@@ -241,7 +241,7 @@ def test_a_list_of_every_kind_says_chips_and_a_gpu_only_list_gpus(lang):
     bars = [t for t in _tpot_fig(at)["data"] if t.get("text") and t.get("y")]  # y: the chips' short names
     labels = {y: text for t in bars for y, text in zip(t["y"], t["text"], strict=True)}
     (table,) = [d.value for d in at.dataframe if tr("hw_col_tpot_ideal") in d.value.columns]
-    need = table.set_index(tr("hw_col_hardware")).loc[CATALOG["tpu7x"].name, tr("hw_col_min_gpus_chip")]
+    need = table.set_index(tr("hw_col_hardware")).loc[fmt.chip_short(CATALOG["tpu7x"]), tr("hw_col_min_gpus_chip")]
     tpu = labels[fmt.chip_short(CATALOG["tpu7x"])]
     assert tr("hw_needs_gpus", devices=fmt.devices(CATALOG["tpu7x"], need, tr)) in tpu and "GPU" not in tpu
     # TPU v5e (16 GB) holds 405B on no count up to 1,024: said in chips too

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from tpot_model import Estimate, Hardware, mlperf
+from tpot_model import Estimate, Hardware, load_hardware_catalog, mlperf
 from tpot_model.bands import Band
 from tpot_model.files import number_or_nan
 from tpot_model.units import GB, TB_per_s, TFLOP_per_s
@@ -404,8 +404,15 @@ def tpot_display_table(
     if table.empty:
         return pd.DataFrame(columns=list(labels.values()))
     words = [_band_words(*r, tr) for r in table[["band_level", "band_engine", "band_family"]].itertuples(index=False)]
-    names = [tr("hw_announced_name", name=n) if a else n
-             for n, a in zip(table["hardware"], table["announced"], strict=True)]  # fmt: skip
+    # the chips' short names, as on the chart's axis, where no two coincide: the full ones ('NVIDIA GB300 (per
+    # Blackwell Ultra GPU, NVL72)') took a third of the table and pushed its band and $ columns out of view
+    catalog = load_hardware_catalog()
+    short = [
+        fmt.chip_short(catalog[i]) if i in catalog else n
+        for i, n in zip(table["hardware_id"], table["hardware"], strict=True)
+    ]
+    shown = short if len(set(short)) == len(short) else list(table["hardware"])
+    names = [tr("hw_announced_name", name=n) if a else n for n, a in zip(shown, table["announced"], strict=True)]
     table = table.assign(band_rests_on=words, hardware=names)
     out = table[list(labels)].copy()
     for col in out.columns:
