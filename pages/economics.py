@@ -68,14 +68,20 @@ if (controls_box := controls.page_controls(tr, lazy=True)) is not None:
         )  # fmt: skip
         c = st.columns(3)
         if by_requests:  # requests per day with the sidebar's lengths
-            c[0].number_input(tr("ec_req_per_day"), 0.001, 1e6, step=1.0, key="econ.req", persist_state="session",
+            c[0].number_input(tr("ec_req_per_day"), 0.001, 1e6, step=1.0, format="%g", key="econ.req", persist_state="session",
                               help=tr("ec_req_help"))  # fmt: skip
             c[1].markdown(tr("ec_req_tokens", input=fmt.tokens(state.context), output=fmt.tokens(state.output),
                              out_b=fmt.number(out_b), in_b=fmt.number(in_b)))  # fmt: skip
         else:
-            c[0].number_input(tr("ec_out_per_day"), 0.001, 1e6, step=100.0, key="econ.out", persist_state="session")
-            c[1].number_input(tr("ec_in_per_day"), 0.0, 1e7, step=100.0, key="econ.in", persist_state="session")
-        c[2].number_input(tr("ec_tpot_target"), 1.0, 10000.0, step=5.0, key="econ.tpot", persist_state="session")
+            c[0].number_input(
+                tr("ec_out_per_day"), 0.001, 1e6, step=100.0, format="%g", key="econ.out", persist_state="session"
+            )
+            c[1].number_input(
+                tr("ec_in_per_day"), 0.0, 1e7, step=100.0, format="%g", key="econ.in", persist_state="session"
+            )
+        c[2].number_input(
+            tr("ec_tpot_target"), 1.0, 10000.0, step=5.0, format="%g", key="econ.tpot", persist_state="session"
+        )
         c[2].caption(fmt.target(tpot_ms * ms, tr))  # the same target as tokens/s per user
         c = st.columns([1, 1, 3])
         c[0].number_input(tr("ec_peak"), 1.0, 20.0, step=0.1, key="econ.peak", persist_state="session")

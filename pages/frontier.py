@@ -380,8 +380,8 @@ st.caption(note if bool(side_static.fits) else f":gray[{tr('fr_if_fitted_lead')}
 st.header(tr("fr_cost_h"))
 c = st.columns([3, 5, 3])  # the target and price inputs wide enough for their labels in a 900 px frame
 target = c[0].number_input(
-    tr("fr_target"), 1.0, figs.MAX_TARGET, step=5.0, key="frontier.target", help=tr("fr_target_help"),
-    persist_state="session",
+    tr("fr_target"), 1.0, figs.MAX_TARGET, step=5.0, format="%g", key="frontier.target", help=tr("fr_target_help"),
+    persist_state="session",  # '%g': '50', not '50.00'
 )  # fmt: skip
 c[0].caption(fmt.target(1.0 / target, tr))  # the same target as a TPOT, as the Planner states it
 tier = c[1].radio(

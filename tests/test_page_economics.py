@@ -410,6 +410,10 @@ def test_tco_inputs_show_whole_numbers_and_one_decimal_not_two():
     formats = {w.key: w.proto.format for w in at.number_input}
     assert [formats[k] for k in formats if k.endswith(("capex", "board", "host"))] == ["%.0f"] * 3
     assert [formats[k] for k in formats if k.endswith(("years", "rate"))] == ["%.1f"] * 2
+    # demand and targets as typed, no spurious decimals ('1000', not '1000.00': helper review)
+    assert [formats[k] for k in ("econ.out", "econ.in", "econ.tpot") if k in formats] == ["%g"] * 3
+    frontier = run_page("frontier")
+    assert {w.key: w.proto.format for w in frontier.number_input}["frontier.target"] == "%g"
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
