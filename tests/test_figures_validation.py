@@ -56,17 +56,19 @@ def test_scatter_traces_axes_and_units(table):
     names = [t["name"] for t in spec["data"]]
     assert names[:3] == [EN("val_band", pct="25%"), EN("val_identity"), EN("val_ideal_series")]
     hardware = _group(spec, "hardware")
-    assert [t["name"] for t in hardware] == sorted(points["hardware_name"].unique())
+    # ordered by full name, named short in the legend (the full names took half a 900 px frame)
+    catalog = load_hardware_catalog()
+    by_name = dict(zip(points["hardware_name"], points["hardware_id"], strict=True))
+    assert [t["name"] for t in hardware] == [fmt.chip_short(catalog[by_name[n]]) for n in sorted(by_name)]
     assert {t["name"] for t in _group(spec, "engine")} == set(points["engine"])  # marker key: one entry per engine
     layout = spec["layout"]
     assert layout["xaxis"]["type"] == layout["yaxis"]["type"] == "log"
     assert layout["xaxis"]["title"]["text"] == "Measured (tokens/s)"
     assert layout["yaxis"]["title"]["text"] == "Predicted (tokens/s)"
     assert layout["xaxis"]["range"] == layout["yaxis"]["range"]  # same scale: y = x is the diagonal
+    ids = {fmt.chip_short(catalog[i]): i for i in by_name.values()}
     for t in hardware:
-        assert t["marker"]["color"] == hardware_colour(
-            points.loc[points["hardware_name"] == t["name"], "hardware_id"].iloc[0]
-        )
+        assert t["marker"]["color"] == hardware_colour(ids[t["name"]])
     tpot = _json(figs.scatter(figs.scatter_data(_headline(table), "tpot_ms"), "tpot_ms"))["layout"]
     assert tpot["xaxis"]["title"]["text"] == "Measured TPOT (ms)" and tpot["yaxis"]["title"]["text"].endswith("(ms)")
 
@@ -135,7 +137,9 @@ def test_hover_names_the_point(table):
     points = figs.scatter_data(_headline(table), "tokens_per_s")
     fig = figs.scatter(points, "tokens_per_s")
     trace = next(t for t in fig.data if t.legendgroup == "hardware")
-    row = points[points["hardware_name"] == trace.name].iloc[0]
+    catalog = load_hardware_catalog()
+    ids = {fmt.chip_short(catalog[i]): i for i in points["hardware_id"].unique()}
+    row = points[points["hardware_id"] == ids[trace.name]].iloc[0]
     text = trace.text[0]
     for part in (row["model"], row["hardware_as_published"], row["engine"], f"weights {row['weights']}",
                  "batch 1", f"output {row['output_tokens']:,.0f} tokens", fmt.number(row["measured_tokens_per_s"]),

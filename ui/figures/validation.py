@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from tpot_model import EfficiencyProfile, Hardware, ModelSpec, parse_format
+from tpot_model import EfficiencyProfile, Hardware, ModelSpec, load_hardware_catalog, parse_format
 from tpot_model.calibration import TARGET_MEDIAN, TARGET_P90
 from tpot_model.engines import PROFILE_ORDER
 from tpot_model.fitting import ErrorSummary
@@ -354,11 +354,16 @@ def scatter(points: pd.DataFrame, metric: str, *, tr: Translator = EN) -> go.Fig
     by_hw: dict[str, list[dict]] = {}
     for r in records:
         by_hw.setdefault(r["hardware_id"], []).append(r)
+    # the legend's chips by their short names ('RTX PRO 6000 Server'): the full ones took half a 900 px frame's width
+    catalog = load_hardware_catalog()
+    short = {h: fmt.chip_short(catalog[h]) for h in by_hw if h in catalog}
+    if len(set(short.values())) < len(short):  # two short names coincide: the full ones
+        short = {}
     for n, hw_id in enumerate(sorted(by_hw, key=lambda h: str(by_hw[h][0]["hardware_name"]))):
         g, colour = by_hw[hw_id], hardware_colour(hw_id)
         traces.append(
             {"type": "scatter", "x": [r[m] for r in g], "y": [r[p] for r in g], "mode": "markers",
-             "name": str(g[0]["hardware_name"]), "legendgroup": "hardware",
+             "name": short.get(hw_id, str(g[0]["hardware_name"])), "legendgroup": "hardware",
              **({"legendgrouptitle": {"text": tr("val_leg_hardware")}} if n == 0 else {}),
              "marker": {"symbol": _symbols(g), "color": colour, "size": 10, "line": {"width": 1.5, "color": colour}},
              "text": _hover(g, metric, "loho", tr), "hovertemplate": "%{text}<extra></extra>"}
