@@ -81,12 +81,7 @@ else:
     # the sidebar's scenario on the chips shown (the language and device word included): once per server, shared
     scenario_chips = f"{cache.scenario_key(state)}|{chips_key}"
     table = cache.built(f"hardware-tpot|{scenario_chips}", lambda: figs.tpot_table(pairs))
-    # log by default where the slowest chip takes over 8 x the median TPOT: the linear axis, with room for the labels
-    # (1.7-2.4 x the slowest), gave the median bar under a twentieth of its width; every chip listed (49.8 ms median
-    # beside 486 ms) read as a few pixels each beside an axis to 1,480 ms (helper review)
-    tpots = sorted(t for t in (float(est.tpot_s) for _, est in pairs) if math.isfinite(t) and t > 0)
-    spread = len(tpots) > 2 and tpots[-1] > 8 * tpots[len(tpots) // 2]
-    log_x = st.toggle(tr("hw_log_x"), value=spread, key="hardware.log_x", persist_state="session")
+    log_x = st.toggle(tr("hw_log_x"), key="hardware.log_x", persist_state="session")
     chart.figure(  # the sidebar's scenario on the chips shown: built once, shared by every reader
         lambda: figs.tpot_by_hardware(pairs, show_profile=show_profile, log_x=log_x, tr=tr),
         table,
