@@ -241,19 +241,18 @@ priced = math.isfinite(est.price_usd_per_gpu_hour)  # else: say there is no pric
 rev_key = (
     "ec_rev_intro" if priced else ("ec_rev_intro_no_own" if est.price.basis == "custom" else "ec_rev_intro_no_price")
 )
-st.markdown(
-    fmt.device_text(
-        rev_key,
-        hw,
-        tr,
-        rate=fmt.rate(out_rate) + ("" if bool(est.fits) else f" ({tr('if_fitted')})"),
-        ratio=fmt.number(ratio),
-        price=fmt.usd_markdown(est.price_usd_per_gpu_hour),
-        note=notices.price_note(est.price, tr),
-        hw=hw.name,
-        basis=tr(f"basis_{est.price.basis}"),
-    )  # fmt: skip
+rev_text = fmt.device_text(
+    rev_key,
+    hw,
+    tr,
+    rate=fmt.rate(out_rate),
+    ratio=fmt.number(ratio),
+    price=fmt.usd_markdown(est.price_usd_per_gpu_hour),
+    note=notices.price_note(est.price, tr),
+    hw=hw.name,
+    basis=tr(f"basis_{est.price.basis}"),
 )
+st.markdown(rev_text if bool(est.fits) else tr.sentences([tr("if_fitted_lead"), rev_text]))  # what-ifs: said first
 notices.cost_line(est, tr, key="econ.no_price")
 no_price, no_power = tr("no_public_price_short"), tr("no_public_power_short")
 has_power = math.isfinite(est.all_in_w_per_gpu)
@@ -275,13 +274,14 @@ with metrics.Row(wide=True) as row:  # the margin note (its price and basis) rea
     row.metric(tr("ec_m_rev_mw"), **(notices.if_fitted(est, tr, fmt.usd(rev.revenue_usd_per_mw_hour)) if has_power
                                      else metrics.missing(no_power)))  # fmt: skip
     row.metric(tr("ec_m_rev_rack"), **notices.if_fitted(est, tr, fmt.usd(rev.revenue_usd_per_rack_hour)))
-    no_capex = no_price if tier is None else no_power  # the tier's capex is solved from its price and all-in power
+    # the tier's capex is solved from its price and all-in power: which one is missing (a list capex needs neither)
+    no_capex = no_power if tier is not None else tr("no_public_capex_short")
     if not has_capex:
         shown = metrics.missing(no_capex)
     elif not math.isfinite(payback):  # it never pays back: said so, not "n/a"
         shown = {"value": tr("ec_payback_never"), **metrics.note(tr("ec_payback_never_why"))}
-    else:
-        shown = notices.if_fitted(est, tr, fmt.number(payback))
+    else:  # said whose it is, as the margin says its price: they can disagree (a rental price, an owner's costs)
+        shown = notices.if_fitted(est, tr, fmt.number(payback), **metrics.note(tr("ec_payback_owner")))
     row.metric(tr("ec_m_payback"), **shown,
                help=fmt.device_text("ec_payback_def", hw, tr, capex=fmt.usd(capex) if has_capex else no_capex,
                                     energy=fmt.usd(economics.tco(parts).energy_usd_per_gpu_hour, 3)))  # fmt: skip

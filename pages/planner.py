@@ -4,6 +4,7 @@ travel in the URL: planner_target_ms, planner_ttft_ms, spec_k, spec_accept, pref
 planner_max_gpus, planner_serving (the GPU-count tab's layout search: tpot_model.layouts, the one the CLI's
 `frontier --max-gpus` runs). Only the open tab's section is computed and drawn."""
 
+import math
 from dataclasses import replace
 
 import streamlit as st
@@ -182,13 +183,13 @@ if point.feasible:
 else:
     key = "pl_infeasible_memory" if point.limited_by == "memory" else f"pl_infeasible_{point.slo_binding or 'tpot'}"
     st.warning(tr(key, **reason), icon=":material/warning:")
-if bool(est.fits) or point.feasible:  # the same target counted as a server runs it (the frontier's basis)
-    served = cache.planner_frontier(
-        frontier_key, model, hw, replace(scenario, batching="continuous"), profile, target_s
-    )
-    notices.served_row(served, target_s, tr, price_known, fmt.devices(hw, state.gpus, tr))
-if notes:
+if notes:  # the sidebar's batch beside the static row's, before the served row
     st.caption("\n\n".join(notes))
+if bool(est.fits) or point.feasible:  # the same targets counted as a server runs it (the frontier's basis)
+    served = cache.planner_frontier(
+        frontier_key, model, hw, replace(scenario, batching="continuous"), profile, target_s, ttft_s
+    )
+    notices.served_row(served, tr, math.isfinite(est.price_usd_per_gpu_hour), fmt.devices(hw, state.gpus, tr))
 notices.cost_line(
     est, tr, key="planner.no_price", tokens_per_s_per_gpu=point.tokens_per_s_per_gpu if point.feasible else None
 )

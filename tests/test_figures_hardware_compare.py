@@ -653,3 +653,4 @@ def test_a_change_of_ten_times_or_more_reads_as_a_multiple():
     assert cf._delta_text(m, 100.0, 150.0, EN, percent_only=True) == "+50.0%"
     assert cf._delta_text(m, 100.0, 25.0, EN, percent_only=True) == "−75.0%"
     assert cf._delta_text(m, 100.0, 1000.0, EN, percent_only=True) == "10.0×"
+    assert cf._delta_text(m, 1241.0, 25.5, EN, percent_only=True) == "1/48.7"  # 48.7 times lower, as the other way

@@ -213,6 +213,8 @@ def test_overview_target_labels_do_not_run_into_each_other_or_the_bars(lang):
     # labels, up into the title (helper review). Past three rows the axis turns log, with one label for the targets
     fig = ov.tpot_vs_targets(1.118, 0.5, tr=lang)
     assert fig.layout.xaxis.type == "log"
+    (joined,) = [a.text for a in fig.layout.annotations if "30 ms" in a.text]
+    assert joined.index("80 ms") < joined.index("179 ms") < joined.index("200 ms")  # in the lines' order
     assert max(ov.label_rows([(x, "x" * 20, "center", "") for x in (30, 50, 80, 179, 200)], 1286.0)) >= 3
 
 

@@ -288,9 +288,9 @@ def test_tpus_and_trainium_are_priced_per_chip_hour(lang, hw):
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
 def test_revenue_without_a_price_or_all_in_power_says_so_not_n_a(lang):
     """Issue 20: Trainium2 has no public hyperscaler price and no published all-in power. The revenue sentence says
-    there is no public price (was 'at n/a per GPU-hour'), margin and payback read 'No public price' and revenue per
-    MW-hour 'No public all-in power' (were 'n/a'), the notice and its one click to enter a price are there, and the
-    tokens-per-MW line names the missing power. Revenue per chip-hour and per rack-hour need no price and stay $.
+    there is no public price (was 'at n/a per GPU-hour'), the margin reads 'No public price', the payback 'No
+    published capex' (an owner's figure) and revenue per MW-hour 'No public all-in power' (were 'n/a'), the notice
+    and its one click to enter a price are there, and the tokens-per-MW line names the missing power. Revenue per chip-hour and per rack-hour need no price and stay $.
     Once the click switched to 'Your own' with nothing entered, the sentence says to type a price."""
     tr = Translator(lang)
     at = run_page("economics", lang=lang, hardware="trainium2", price_basis="hyperscaler")
@@ -314,7 +314,7 @@ def test_revenue_without_a_price_or_all_in_power_says_so_not_n_a(lang):
     assert intro in [m.value for m in at.markdown]
     values = {m.label: (m.value, m.delta) for m in at.metric}  # a dash and why under it (a 5-column row cuts text)
     assert values[tr("ec_m_margin")] == ("—", tr("no_public_price_short"))
-    assert values[tr("ec_m_payback")] == ("—", tr("no_public_price_short"))
+    assert values[tr("ec_m_payback")] == ("—", tr("no_public_capex_short"))  # an owner's: the capex is what is missing
     assert values[tr("ec_m_rev_mw")] == ("—", tr("no_public_power_short"))
     assert values[tr("ec_m_rev_chip")][0].startswith("$") and values[tr("ec_m_rev_rack")][0].startswith("$")
     assert not [v for v, _ in values.values() if v in ("n/a", tr("fr_na"))]
@@ -323,7 +323,7 @@ def test_revenue_without_a_price_or_all_in_power_says_so_not_n_a(lang):
         TcoParts(capex_usd=30000.0, board_w=resolve_hardware("trainium2").tdp_w or 1000.0)
     )  # no published parts
     energy = fmt.usd(generic.energy_usd_per_gpu_hour, 3)
-    assert payback_help == tr("ec_payback_def_chip", capex=tr("no_public_price_short"), energy=energy)
+    assert payback_help == tr("ec_payback_def_chip", capex=tr("no_public_capex_short"), energy=energy)
     assert tr("no_public_price_chip", hw="AWS Trainium2", basis=tr("basis_hyperscaler")) in [i.value for i in at.info]
     assert tr("m_tokens_per_mw_none_chip") in [c.value for c in at.caption]
     assert not [m.value for m in at.markdown if "n/a" in m.value or tr("fr_na") in m.value]
@@ -501,7 +501,7 @@ def test_a_wiki_readers_run_of_its_link_writes_no_url():
 def test_revenue_of_a_scenario_that_does_not_fit_is_marked_if_it_fitted(lang):
     """Llama-3.1-405B in BF16 on one RTX 4090 does not fit: its revenue per GPU-hour, MW-hour and rack-hour came out
     as plain figures (helper review); as on every other page they are greyed and marked 'if it fitted', and so is
-    the throughput the sentence above them quotes."""
+    the sentence above them, which quotes the throughput, says so first."""
     tr = Translator(lang)
     at = run_page("economics", lang=lang, model="llama-3.1-405b", hardware="rtx-4090", gpus="1", weights="bf16",
                   batch="1")  # fmt: skip
@@ -510,5 +510,5 @@ def test_revenue_of_a_scenario_that_does_not_fit_is_marked_if_it_fitted(lang):
     for label in (tr("ec_m_rev"), tr("ec_m_rev_rack")):
         value, note = values[label]
         assert value.startswith(":gray[\\$") and note == tr("if_fitted"), (label, value, note)
-    assert any(f"({tr('if_fitted')})" in m.value and tr("ec_rev_intro").split("{")[0][:8] in m.value
+    assert any(m.value.startswith(tr("if_fitted_lead")) and tr("ec_rev_intro").split("{")[0][:8] in m.value
                for m in at.markdown)  # fmt: skip

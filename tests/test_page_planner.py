@@ -765,3 +765,27 @@ def test_the_chosen_pools_table_groups_thousands():
     assert pools.value[EN("pl_col_instance_batch")].max() > 1000
     assert shown[EN("pl_col_instance_batch")]["type_config"]["format"] == "localized"
     assert shown[EN("pl_col_gpus")]["type_config"]["format"] == "localized"
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_the_served_row_takes_the_ttft_target_and_the_chips_price(tr):
+    """DeepSeek-R1 FP8 on 8 x H200 at 50 ms TPOT (second browser review). With a 100 ms TTFT target no static batch
+    meets it: the served row had still shown 132 ms TTFT per request under 'the same target', and 'No public price'
+    (read off the static row's blank cost) for a chip priced at $4.54 an hour. Now it is searched under the TTFT
+    target too and says none meets the targets; at 200 ms it holds 139 requests in flight, priced."""
+    from dataclasses import replace
+
+    q = dict(model="deepseek-r1", hardware="h200", gpus="8", weights="fp8", kv="fp8", lang=tr.lang)
+    at = run_page("planner", **q, planner_ttft_ms="100")
+    assert not at.exception, at.exception
+    assert tr("served_row_none") in [m.value for m in at.main.markdown]
+    assert tr("served_m_in_flight") not in [m.label for m in at.metric]
+    at = run_page("planner", **q, planner_ttft_ms="200")
+    assert not at.exception, at.exception
+    m, hw = load_model_catalog()["deepseek-r1"], load_hardware_catalog()["h200"]
+    s = Scenario(context_tokens=4096, output_tokens=1024, num_gpus=8, weights="fp8", kv_cache="fp8")
+    served = pl.frontier(m, hw, replace(s, batching="continuous"), resolve_profile("typical"), 0.05, 0.2)
+    assert served.feasible and served.ttft_s <= 0.2
+    shown = [(m.label, m.value) for m in at.metric]
+    assert (tr("served_m_in_flight"), fmt.integer(served.batch)) in shown
+    assert (tr("pl_m_cost"), fmt.usd(served.usd_per_1M_tokens, 2)) in shown

@@ -242,14 +242,15 @@ def served_basis(served: planner.FrontierPoint, target_s: float, tr: Translator,
     st.markdown(served_basis_text(served, target_s, tr, price_known))
 
 
-def served_row(served: planner.FrontierPoint, target_s: float, tr: Translator, price_known: bool, devices: str) -> None:
-    """Under the Planner's best static batch (its headline row, Overview's basis), the same target counted as a
-    server runs it (`served`: planner.frontier under continuous batching, the Serving frontier's and the layout
-    search's basis), as a row of the same weight: requests in flight, TTFT per request, output tokens/s per GPU
-    and $ per 1M output tokens (`devices`: the deployment in words, '8 × H200'). It had been a grey caption under
-    the static figures, which read twice as cheap."""
+def served_row(served: planner.FrontierPoint, tr: Translator, price_known: bool, devices: str) -> None:
+    """Under the Planner's best static batch (its headline row, Overview's basis), the same targets counted as a
+    server runs it (`served`: planner.frontier under continuous batching with the TPOT and TTFT targets, the Serving
+    frontier's and the layout search's basis), as a row of the same weight: requests in flight, TTFT per request,
+    output tokens/s per GPU and $ per 1M output tokens (`price_known`: the chip has a price under the basis;
+    `devices`: the deployment in words, '8 × H200'). It had been a grey caption under the static figures, which read
+    twice as cheap."""
     if not served.feasible:
-        st.caption(served_basis_text(served, target_s, tr, price_known))
+        st.markdown(tr("served_row_none"))
         return
     st.markdown(tr("served_row_note"))
     with metrics.Row() as row:
@@ -261,7 +262,7 @@ def served_row(served: planner.FrontierPoint, target_s: float, tr: Translator, p
             tr("pl_m_cost"),
             **({"value": fmt.usd(served.usd_per_1M_tokens, 2)} if price_known
                else metrics.missing(tr("no_public_price_short"))),
-            help=tr("pl_m_cost_def") if price_known else tr("m_cost_none"),
+            help=tr("served_m_cost_def") if price_known else tr("m_cost_none"),
         )  # fmt: skip
 
 

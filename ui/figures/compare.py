@@ -144,7 +144,8 @@ def _missing_key(m: _Metric, est: Estimate) -> str | None:
 
 def _delta_text(m: _Metric, base: float, v: float, tr: Translator, *, percent_only: bool = False) -> str:
     """'+16.3 ms (+75.0%)' (unbreakable: non-breaking spaces), or '+75.0%' alone when percent_only (and A's value is
-    not 0); ten times A or more as a multiple ('+28.4 tok/s (32.7×)'); an em dash where A or this scenario has no
+    not 0); ten times A or more as a multiple ('+28.4 tok/s (32.7×)'), a tenth or less as a fraction
+    ('−1,216 ms (1/48.6)'); an em dash where A or this scenario has no
     value (no public price or power: its cell says which)."""
     if not (math.isfinite(base) and math.isfinite(v)):
         return "—"
@@ -153,9 +154,11 @@ def _delta_text(m: _Metric, base: float, v: float, tr: Translator, *, percent_on
     d = v - base
     if d == 0:
         return tr("cmp_same")
-    times = v / base if base else math.nan  # ten times or more: '33×', not '+3171.9%'
+    times = v / base if base else math.nan  # ten times or more: '33×', not '+3171.9%'; a tenth or less: '1/48.6'
     if math.isfinite(times) and times >= 10:
         pct = f"{fmt.number(times)}×"
+    elif math.isfinite(times) and 0 < times <= 0.1:
+        pct = f"1/{fmt.number(1 / times)}"
     else:
         pct = f"{'+' if d > 0 else '−'}{abs(d) / abs(base) * 100:.1f}%" if base else ""
     if percent_only and pct:

@@ -77,7 +77,7 @@ def tpot_vs_targets(
                    font={"size": 11, "color": colour})  # fmt: skip
     if log:  # the targets sit within a decade of each other here: one label for them all, and one for laggy
         first = min(marks.values()) * 1e3
-        joined = tr.join([tr(k, ms=fmt.ms(v)) for k, v in marks.items()])
+        joined = tr.join([tr(k, ms=fmt.ms(v)) for k, v in sorted(marks.items(), key=lambda kv: kv[1])])  # by value
         d.note(joined, at(first), 1.0, xref="x", xanchor="left", yanchor="bottom", font={"size": 11})
         d.note(laggy, 1.0, 1.0, xanchor="right", yanchor="bottom", font={"color": "#a00"})
     style(fig, tr("ov_targets_title"), tr("axis_tpot_ms"), "")
