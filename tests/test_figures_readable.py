@@ -310,6 +310,8 @@ def test_one_number_of_decimals_per_column():
     assert fmt.column_decimals([float("nan"), 0.0]) == 0
     assert fmt.fixed(0.04, 1) == "0.0" and fmt.fixed(1234.5, 2) == "1,234.50"
     assert fmt.gb(-795.69e9, 2) == "−795.69 GB" and fmt.gb(1.5e9) == "1.50 GB"  # a true minus (KV page: no room)
+    assert fmt.unless_coincide(["B200", "GB200 NVL72"], ["b", "g"]) == ["B200", "GB200 NVL72"]
+    assert fmt.unless_coincide(["H100", "H100"], ["H100 SXM", "H100 PCIe"]) == ["H100 SXM", "H100 PCIe"]
 
 
 @pytest.mark.parametrize("lang", [EN, ZH])

@@ -304,6 +304,12 @@ def chip_short(hw) -> str:
     return name.strip() or hw.name
 
 
+def unless_coincide(short: list[str], full: list[str]) -> list[str]:
+    """Names for a list of chips: the `short` ones where no two coincide, else the `full` ones (chart axes, legends
+    and tables, where the full names took half a 900 px frame)."""
+    return short if len(set(short)) == len(short) else full
+
+
 def chip_plain(hw) -> str:
     """A chip's full name without its bracketed detail, for a title that says its own '(per GPU)': 'NVIDIA GB200 NVL72
     (per B200 GPU, NVL72, 1200 W)' -> 'NVIDIA GB200'."""

@@ -291,7 +291,7 @@ def bandwidth_ranking(chips: Sequence[Hardware], *, tr: Translator = EN) -> go.F
     short = [fmt.chip_short(h) + ("*" if h.announced else "") for h in chips]
     fig = Figure()
     fig.add_bar(
-        y=short if len(set(short)) == len(short) else full,
+        y=fmt.unless_coincide(short, full),
         x=bw,
         orientation="h",
         marker_color=[hardware_colour(h.id) for h in chips],
@@ -411,7 +411,7 @@ def tpot_display_table(
         fmt.chip_short(catalog[i]) if i in catalog else n
         for i, n in zip(table["hardware_id"], table["hardware"], strict=True)
     ]
-    shown = short if len(set(short)) == len(short) else list(table["hardware"])
+    shown = fmt.unless_coincide(short, list(table["hardware"]))
     names = [tr("hw_announced_name", name=n) if a else n for n, a in zip(shown, table["announced"], strict=True)]
     table = table.assign(band_rests_on=words, hardware=names)
     out = table[list(labels)].copy()
@@ -434,7 +434,7 @@ def tpot_by_hardware(
     # short names on the axis ('GB200 NVL72', a star on announced parts, keyed under the chart): the full names had
     # taken half a 900 px wiki frame and left the bars' labels no room; full names where two short ones coincide
     short = [fmt.chip_short(est.hardware) + ("*" if est.hardware.announced else "") for _, est in pairs]
-    names = short if len(set(short)) == len(short) else full
+    names = fmt.unless_coincide(short, full)
     colours = [hardware_colour(est.hardware.id) for _, est in pairs]
     ideal_s = np.array([float(i) for i, _ in pairs])
     est_s = np.array([float(e.tpot_s) for _, e in pairs])

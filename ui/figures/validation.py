@@ -356,14 +356,15 @@ def scatter(points: pd.DataFrame, metric: str, *, tr: Translator = EN) -> go.Fig
         by_hw.setdefault(r["hardware_id"], []).append(r)
     # the legend's chips by their short names ('RTX PRO 6000 Server'): the full ones took half a 900 px frame's width
     catalog = load_hardware_catalog()
-    short = {h: fmt.chip_short(catalog[h]) for h in by_hw if h in catalog}
-    if len(set(short.values())) < len(short):  # two short names coincide: the full ones
-        short = {}
-    for n, hw_id in enumerate(sorted(by_hw, key=lambda h: str(by_hw[h][0]["hardware_name"]))):
+    ids = sorted(by_hw, key=lambda h: str(by_hw[h][0]["hardware_name"]))
+    full = [str(by_hw[h][0]["hardware_name"]) for h in ids]
+    short = [fmt.chip_short(catalog[h]) if h in catalog else f for h, f in zip(ids, full, strict=True)]
+    names = dict(zip(ids, fmt.unless_coincide(short, full), strict=True))
+    for n, hw_id in enumerate(ids):
         g, colour = by_hw[hw_id], hardware_colour(hw_id)
         traces.append(
             {"type": "scatter", "x": [r[m] for r in g], "y": [r[p] for r in g], "mode": "markers",
-             "name": short.get(hw_id, str(g[0]["hardware_name"])), "legendgroup": "hardware",
+             "name": names[hw_id], "legendgroup": "hardware",
              **({"legendgrouptitle": {"text": tr("val_leg_hardware")}} if n == 0 else {}),
              "marker": {"symbol": _symbols(g), "color": colour, "size": 10, "line": {"width": 1.5, "color": colour}},
              "text": _hover(g, metric, "loho", tr), "hovertemplate": "%{text}<extra></extra>"}
