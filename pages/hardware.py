@@ -103,6 +103,8 @@ else:
         lambda: cache.display_numbers(figs.tpot_display_table(table, show_profile=show_profile, device=device, tr=tr)),
     )
     st.dataframe(shown, hide_index=True, placeholder="—", column_config=shown_columns)
+    if show_profile and (common := figs.common_band_words(table, tr)):
+        st.caption(tr("hw_band_common", basis=common))
     notices.basis_caption({est.hardware.name: est.price for _, est in pairs}, tr, [est.hardware for _, est in pairs])
     st.caption(
         fmt.device_text(

@@ -6,10 +6,12 @@ of data/bands.json (no measurements of the engine), so its factors are the commi
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 from model_fixtures import TINY_DENSE, TOY_GPU
 
 from tpot_model import IDEAL, EfficiencyProfile, Scenario, estimate
+from tpot_model.bands import LEVELS, Band
 from tpot_model.estimate import tpot_only_s
 from ui.figures import breakdown as bd
 from ui.figures import compare as cf
@@ -116,9 +118,19 @@ def test_hardware_bars_carry_each_chips_band_as_error_bars_and_in_the_table():
     table = hf.tpot_table(pairs)
     assert table.loc[0, "tpot_low_ms"] == pytest.approx(float(e.tpot_low_s) * 1e3)
     assert table.loc[0, "tpot_high_ms"] == pytest.approx(float(e.tpot_high_s) * 1e3)
-    shown = hf.tpot_display_table(table, tr=ZH)
-    assert shown.loc[0, ZH("hw_col_band")] == band_label(e.band, ZH)
-    assert ZH("hw_col_band") not in hf.tpot_display_table(table, show_profile=False, tr=ZH).columns
+    # one chip, one basis: said once under the table, not in a column
+    assert hf.common_band_words(table, ZH) == band_label(e.band, ZH)
+    assert ZH("hw_col_band") not in hf.tpot_display_table(table, tr=ZH).columns
+    # bands on different bases: a column says each chip's
+    level = next(lv for lv in LEVELS if lv != e.band.level)
+    other = table.assign(hardware_id="other", hardware="Other", band_level=level)
+    two = pd.concat([table, other], ignore_index=True)
+    assert hf.common_band_words(two, ZH) == ""
+    shown = hf.tpot_display_table(two, tr=ZH)
+    assert list(shown[ZH("hw_col_band")]) == [band_label(e.band, ZH),
+                                             band_label(Band(level=level, engine=e.band.engine,
+                                                             family=e.band.family), ZH)]  # fmt: skip
+    assert ZH("hw_col_band") not in hf.tpot_display_table(two, show_profile=False, tr=ZH).columns
     # ideal only: no error bars, no key
     ideal = estimate(TINY_DENSE, TOY_GPU, s, IDEAL)
     ideal_fig = hf.tpot_by_hardware([(ideal.tpot_s, ideal)], show_profile=False)

@@ -395,15 +395,30 @@ def _band_words(level: str, engine: str, family: str, tr: Translator) -> str:
     return band_label(Band(level=level, engine=engine, family=family), tr)
 
 
+def band_words(table: pd.DataFrame, tr: Translator = EN) -> list[str]:
+    """What each chip's band in tpot_table rests on, in words ('' without a band)."""
+    return [_band_words(*r, tr) for r in table[["band_level", "band_engine", "band_family"]].itertuples(index=False)]
+
+
+def common_band_words(table: pd.DataFrame, tr: Translator = EN) -> str:
+    """What every chip's band in tpot_table rests on, where it is one thing for all of them (a caption says it once,
+    and tpot_display_table drops the column that would repeat it); '' where they differ or there is no band."""
+    words = set(band_words(table, tr)) if not table.empty else set()
+    return words.pop() if len(words) == 1 else ""
+
+
 def tpot_display_table(
     table: pd.DataFrame, *, show_profile: bool = True, device: str = "gpu", tr: Translator = EN
 ) -> pd.DataFrame:
     """tpot_table rounded to sensible precision, with translated headers (tpot_table_labels), for st.dataframe
-    (numbers stay sortable)."""
+    (numbers stay sortable). The band's basis is a column only where the chips' bands rest on different things
+    (common_band_words: the page says it once under the table)."""
     labels = tpot_table_labels(show_profile=show_profile, device=device, tr=tr)
     if table.empty:
         return pd.DataFrame(columns=list(labels.values()))
-    words = [_band_words(*r, tr) for r in table[["band_level", "band_engine", "band_family"]].itertuples(index=False)]
+    if common_band_words(table, tr) or not show_profile:
+        labels.pop("band_rests_on", None)
+    words = band_words(table, tr)
     # the chips' short names, as on the chart's axis, where no two coincide: the full ones ('NVIDIA GB300 (per
     # Blackwell Ultra GPU, NVL72)') took a third of the table and pushed its band and $ columns out of view
     catalog = load_hardware_catalog()
