@@ -3,6 +3,8 @@ a tensor split the heads do not divide, more GPUs than one server, a context pas
 
 from __future__ import annotations
 
+import functools
+
 import streamlit as st
 
 from tpot_model import planner
@@ -52,38 +54,39 @@ def announced_notice(hw, tr: Translator) -> None:
 
 
 def fit_notice(est, tr: Translator) -> None:
-    """When a (scalar) scenario does not fit: say by how much, and the remedies that work (first, where prompt +
-    output run past the model's window, the context it supports; then GPUs, precision, batch)."""
+    """When a (scalar) scenario does not fit: say by how much, the remedies that work (first, where prompt + output
+    run past the model's window, the context it supports; then GPUs at the scenario's batch, precision, batch), and,
+    apart from them, what would not help (no GPU count up to 1,024; lower precision alone)."""
     if bool(est.fits):
         return
     tr = fmt.device_tr(est.hardware, tr)  # 'per chip', 'chips' for a TPU or Trainium
     s = est.scenario
-    min_gpus = float(est.min_gpus)
+    min_gpus, batch = float(est.min_gpus), fmt.integer(int(s.batch))
     over = int(s.context_tokens) + int(s.output_tokens) > est.model.max_context_tokens  # past the model's window
     remedies = (
         [tr("remedy_context", model=est.model.name, max=fmt.tokens(est.model.max_context_tokens))] if over else []
     )
-    remedies.append(tr("remedy_gpus", n=int(min_gpus)) if min_gpus == min_gpus else tr("remedy_none"))
+    facts = []
+    if min_gpus == min_gpus:
+        remedies.append(tr("remedy_gpus", n=int(min_gpus), batch=batch))
+    else:
+        facts.append(tr("fit_no_gpu_count", batch=batch))
     if (fitting := precision_that_fits(est)) is not None:
         changes = [
             tr(f"remedy_precision_{kind}", fmt=f.name) for kind, f in zip(("weights", "kv"), fitting, strict=True) if f
         ]
         remedies.append(tr("remedy_precision", what=" + ".join(changes)))
     elif any(lower_formats(s, est.hardware)):
-        remedies.append(tr("remedy_precision_not_enough", devices=fmt.devices(est.hardware, int(s.num_gpus), tr)))
+        facts.append(tr("remedy_precision_not_enough", devices=fmt.devices(est.hardware, int(s.num_gpus), tr)))
     if 1 <= int(est.max_batch) < int(s.batch):
         remedies.append(tr("remedy_batch", n=int(est.max_batch)))
-    st.error(
-        tr(
-            "does_not_fit",
-            need=fmt.gb(float(est.memory_per_gpu_bytes)),
-            have=fmt.gb(est.usable_memory_per_gpu_bytes),
-            gpus=int(s.num_gpus),
-            hw=est.hardware.name,
-            remedy=tr.join(remedies, "clause_sep"),
-        ),
-        icon=":material/block:",
-    )
+    sentences = [
+        tr("does_not_fit", need=fmt.gb(float(est.memory_per_gpu_bytes)), have=fmt.gb(est.usable_memory_per_gpu_bytes),
+           gpus=int(s.num_gpus), hw=est.hardware.name),
+        *([tr("fit_remedy", remedy=tr.join(remedies, "remedy_or"))] if remedies else []),
+        *facts,
+    ]  # fmt: skip
+    st.error(functools.reduce(lambda a, b: tr("sentences", a=a, b=b), sentences), icon=":material/block:")
 
 
 def fp4_notice(est, weights: str, kv: str, tr: Translator) -> None:
