@@ -252,6 +252,7 @@ else:
             tpot=fmt.ms(float(by_fb.tpot_s[best])),
             cost=cost,
         )
+        + (tr("ce_best_memory") if point.feasible and point.limited_by == "memory" else "")
     )
 if best is not None:  # this curve is one static batch: the same target as a server runs it (the Serving frontier's)
     served = cache.planner_frontier(

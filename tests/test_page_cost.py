@@ -165,7 +165,8 @@ def test_best_batch_is_the_serving_planners():
     from tpot_model import planner
     from ui import controls
 
-    for target in ("chat", "agents"):
+    limits = {}
+    for target in ("chat", "agents", "code_completion"):
         at = run_page("cost")
         at.selectbox(key="cost.target").set_value(target).run()
         state = controls.ScenarioState(**{k: at.session_state[k] for k in controls._FIELDS})
@@ -174,7 +175,12 @@ def test_best_batch_is_the_serving_planners():
         assert point.feasible
         star = [t["name"] for t in _fig(at, EN("ce_frontier_title"))["data"] if t["name"].startswith("best")]
         assert star == [EN("ce_best", b=point.batch)]
-        assert any(f"**{point.batch}**" in md.value for md in at.markdown if EN("target_" + target) in md.value)
+        (sentence,) = [md.value for md in at.markdown if EN("target_" + target) in md.value and "**" in md.value]
+        assert f"**{point.batch}**" in sentence
+        # where memory, not the target, stops the batch, the sentence says so (the default scenario at 'chat': 114)
+        assert sentence.endswith(EN("ce_best_memory")) == (point.limited_by == "memory")
+        limits[target] = point.limited_by
+    assert limits == {"chat": "memory", "agents": "memory", "code_completion": "slo"}
 
 
 def test_heatmap_metric_selectbox():
