@@ -22,7 +22,7 @@ from tpot_model import (
     resolve_profile,
 )
 from tpot_model import layouts as lo
-from tpot_model.planner_cli import frontier_main
+from tpot_model.planner_cli import _parts_rows, frontier_main
 from tpot_model.roofline import kv_cache_bytes_per_sequence, link_bytes_per_s
 from tpot_model.units import GiB
 
@@ -691,3 +691,16 @@ def test_a_workers_phase_throughput_is_the_searchs_own_timing():
     assert got.fits and got.batch == 16 and got.tokens_per_s_per_gpu == pytest.approx(want, rel=1e-9)
     with pytest.raises(ValueError, match="phase must be"):
         lo.worker_rate(m, HARDWARE["gb200"], s, p, phase="both", parallelism="dp-ep", gpus=8)
+
+
+def test_cli_text_says_a_memory_part_at_zero_runs_under_compute():
+    """The text output's decode step: a memory part at 0 ms beside compute reads '(under compute)' (B200 DEP8 at 1,116
+    sequences: the KV reads are inside the compute-bound attention), not a bare 'kv_cache 0.00'."""
+    d = {"decode_step_ms": {"weights": 17.66, "kv_cache": 0.0, "compute": 4.21, "communication": 3.33,
+                            "overhead": 5.62}, "collective_link": "scale_up", "communication_share": 0.11}  # fmt: skip
+    (step, share) = _parts_rows(d)
+    assert step[1] == ("weights 17.66, kv_cache 0.00 (under compute), compute 4.21, communication 3.33, overhead 5.62"
+                       " (modelled, before the pool correction)")  # fmt: skip
+    assert share[1] == "communication 11% of the step, inside one scale-up domain"
+    memory_bound = {**d, "decode_step_ms": {**d["decode_step_ms"], "compute": 0.0}}
+    assert "under compute" not in _parts_rows(memory_bound)[0][1]

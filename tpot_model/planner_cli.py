@@ -628,7 +628,13 @@ def _parts_rows(d: dict) -> list[tuple[str, str]]:
     """The decode pool's step in the text output: its parts in ms and the link its collectives cross."""
     if not d["decode_step_ms"]:
         return []
-    parts = ", ".join(f"{k} {v:.2f}" for k, v in d["decode_step_ms"].items())
+    step = d["decode_step_ms"]
+
+    def part(k: str, v: float) -> str:  # a memory part at 0 with compute beside it: its reads run under the math
+        under = k in ("weights", "kv_cache") and v == 0 and step.get("compute", 0) > 0
+        return f"{k} {v:.2f}" + (" (under compute)" if under else "")
+
+    parts = ", ".join(part(k, v) for k, v in step.items())
     link = {"scale_up": "inside one scale-up domain", "scale_out": "across domains (scale-out network)"}.get(
         d["collective_link"] or "", "one GPU, no collectives"
     )
