@@ -100,14 +100,8 @@ table = cache.built(
 )
 if rows and not any(f.feasible for f in rows):  # nothing fits is not a target to raise
     st.warning(tr("ec_cap_no_fit" if all(f.limited_by == "no_fit" for f in rows) else "ec_cap_none"))
-chips_about = controls.export_about() | {  # the chips charted, each at its own GPU count and price
-    "scenario_hardware": "+".join(chips),
-    "scenario_hardware_name": " + ".join(fmt.chip(catalog[h], tr, short=True) for h in chips),
-    "scenario_gpus": None,
-    "scenario_batch": None,
-    **({"scenario_price_usd_per_gpu_hour": None, "scenario_price_as_of": None, "scenario_price_each_chip": True}
-       if list(chips) != [state.hardware] else {}),
-}  # fmt: skip
+# the chips charted, each at its own GPU count and price
+chips_about = controls.chips_about(chips, catalog, tr, state) | {"scenario_gpus": None, "scenario_batch": None}
 if any(f.feasible for f in rows):  # no chart of empty bars when no chip has a fleet (the table says why)
     chart.figure(
         lambda: figs.capacity_figure(table, devices={h: fmt.device_kind(catalog[h]) for h in chips}, tr=tr),
@@ -252,6 +246,7 @@ rev_text = fmt.device_text(
     hw=hw.name,
     basis=tr(f"basis_{est.price.basis}"),
 )
+notices.fit_notice(est, tr)  # the sidebar's scenario not fitting: by how much, and the remedies, before its what-ifs
 st.markdown(rev_text if bool(est.fits) else tr.sentences([tr("if_fitted_lead"), rev_text]))  # what-ifs: said first
 notices.cost_line(est, tr, key="econ.no_price")
 no_price, no_power = tr("no_public_price_short"), tr("no_public_power_short")

@@ -164,24 +164,15 @@ def page_about(chips: list[str], weights: list[str], gpus: int | None = None) ->
     """What this page's exports state: the sidebar's scenario with this page's ISL/OSL, engine, chips and precisions
     (and GPU count: the rack-scale view's budget), not the sidebar's, and no batch (the charts sweep it); the
     sidebar chip's price only when that chip is the one charted, else each chip's own under the price basis."""
-    own_price = {} if list(chips) == [state.hardware] else {
-        "scenario_price_usd_per_gpu_hour": None, "scenario_price_as_of": None, "scenario_price_each_chip": True,
-    }  # fmt: skip
-    return (
-        controls.export_about()
-        | own_price
-        | {
-            "scenario_hardware": "+".join(chips),
-            "scenario_hardware_name": " + ".join(fmt.chip(catalog_hw[h], tr, short=True) for h in chips),
-            "scenario_weights": "+".join(weights),
-            "scenario_context_tokens": int(isl),
-            "scenario_output_tokens": int(osl),
-            "scenario_profile": engine,
-            "scenario_profile_name": controls.profile_label(profile, tr),
-            "scenario_batch": None,  # every chart here sweeps the concurrency (or its layout search sets it)
-            **({"scenario_gpus": int(gpus), "scenario_gpus_budget": True} if gpus is not None else {}),
-        }
-    )
+    return controls.chips_about(chips, catalog_hw, tr, state) | {
+        "scenario_weights": "+".join(weights),
+        "scenario_context_tokens": int(isl),
+        "scenario_output_tokens": int(osl),
+        "scenario_profile": engine,
+        "scenario_profile_name": controls.profile_label(profile, tr),
+        "scenario_batch": None,  # every chart here sweeps the concurrency (or its layout search sets it)
+        **({"scenario_gpus": int(gpus), "scenario_gpus_budget": True} if gpus is not None else {}),
+    }
 
 
 about = page_about(list(hardware), list(precisions))

@@ -82,11 +82,17 @@ else:
     scenario_chips = f"{cache.scenario_key(state)}|{chips_key}"
     table = cache.built(f"hardware-tpot|{scenario_chips}", lambda: figs.tpot_table(pairs))
     log_x = st.toggle(tr("hw_log_x"), key="hardware.log_x", persist_state="session")
+    # its exports state the sidebar's scenario on the chips shown, each at its own price (not the sidebar chip's)
+    shown_about = controls.chips_about(list(selected), catalog, tr, state)
+    if len(selected) > 1:  # a dozen chips' names would fill the title: their count, and the GPUs each
+        shown_about |= {"scenario_hardware": f"{len(selected)}chips-{state.gpus}each", "scenario_gpus": None,
+                        "scenario_hardware_name": tr("export_chips_each", n=len(selected), gpus=state.gpus)}  # fmt: skip
     chart.figure(  # the sidebar's scenario on the chips shown: built once, shared by every reader
         lambda: figs.tpot_by_hardware(pairs, show_profile=show_profile, log_x=log_x, tr=tr),
         table,
         "hardware-tpot",
         tr,
+        about=shown_about,
         depends=(chips_key, log_x),
     )
     if state.price_basis != CUSTOM_BASIS:

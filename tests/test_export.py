@@ -129,6 +129,14 @@ def test_exported_chart_carries_scenario_under_its_title_and_a_dated_source(abou
     assert d["layout"]["margin"]["b"] - export.FOOTNOTE_PX >= 0.18 * plot_px + 3 * 22  # 9 entries: 3 rows of 22 px
     assert d["layout"]["height"] - 500 == d["layout"]["margin"]["b"] - base.b  # what the margin grew, the figure grew
     assert out.layout.margin.b == 55 + export.FOOTNOTE_PX  # the house template's bottom margin, plus the note's room
+    # a legend pinned to the image's bottom edge (Hardware's TPOT chart) rises above the footnote's rows
+    pinned = go.Figure(go.Bar(x=[1], y=["a"], name="Estimate"), layout={"height": 330, "legend": {
+        "orientation": "h", "xref": "container", "yref": "container", "y": 0.0, "yanchor": "bottom"}})  # fmt: skip
+    d = export.export_decor(pinned, None, "note")
+    assert d["layout"]["height"] == 330 + export.FOOTNOTE_PX
+    assert d["layout"]["legend"]["y"] * d["layout"]["height"] == pytest.approx(export.FOOTNOTE_PX)
+    assert d["layout"]["legend"]["orientation"] == "h" and d["layout"]["legend"]["yref"] == "container"
+    assert "legend" not in export.export_decor(below, None, "note")["layout"]  # a legend in the margin stays put
     assert fig.layout.title.text == "TPOT vs batch" and not fig.layout.annotations  # the chart on screen unchanged
 
 

@@ -111,11 +111,19 @@ def test_does_not_fit_offers_only_remedies_that_work():
     )
     # 1M tokens of context run past Llama 3.1 70B's 128K window: the remedy that works, first (helper review); what
     # would not help is said apart from the remedies, in sentences of its own
-    context = EN("remedy_context", model="Llama 3.1 70B", max="128K")
-    assert EN("fit_remedy", remedy=context) in notice
+    # shortening it alone would not do: what else it then takes, worked out at the window's length
+    context = EN("remedy_context", model="Llama 3.1 70B", max="131,072")
+    then = EN("remedy_batch", n=4)
+    assert EN("fit_remedy", remedy=EN("remedy_context_then", context=context, then=then)) in notice
     assert notice.endswith(
-        f"{EN('fit_no_gpu_count', batch='4,096')} {EN('remedy_precision_not_enough', devices='2 GPUs')}"
+        f"{EN('fit_no_gpu_count', batch='4,096', ways=8)} {EN('remedy_precision_not_enough', devices='2 GPUs')}"
     )
+    # where the window's length fits, shortening the context is the whole remedy
+    one = run_page("overview", batch="1", context="1048576")
+    assert EN("fit_remedy", remedy=context) in one.error[0].value
+    # MLA's latent is not split by tensor parallelism: said so, not 'at most 1 ways'
+    mla = run_page("overview", model="deepseek-v3", hardware="h200", gpus="8", batch="512", context="131072")
+    assert EN("fit_no_gpu_count_whole", batch="512") in mla.error[0].value
     # the latency chart's bars carry their value in the axis label, as a duration ('240 s', not '240,000.00 ms')
     (bars,) = [
         t for f in figures(at) for t in f["data"] if any(str(y).startswith(EN("ov_estimate")) for y in t.get("y") or [])

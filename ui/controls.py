@@ -374,6 +374,19 @@ def export_about(state: ScenarioState | None = None) -> dict:
     return dict(cache.built("about|" + cache.scenario_key(state), about))
 
 
+def chips_about(chips, catalog, tr, state: ScenarioState | None = None) -> dict:
+    """export_about for a chart of several chips: their short names ('B200 + H200'), and each chip's own price under
+    the sidebar's basis unless the one chip charted is the sidebar's (whose price the sidebar's scenario states)."""
+    state = scenario_state() if state is None else state
+    own = list(chips) == [state.hardware]
+    return export_about(state) | {
+        "scenario_hardware": "+".join(chips),
+        "scenario_hardware_name": " + ".join(fmt.chip(catalog[h], tr, short=True) for h in chips),
+        **({} if own else {"scenario_price_usd_per_gpu_hour": None, "scenario_price_as_of": None,
+                           "scenario_price_each_chip": True}),
+    }  # fmt: skip
+
+
 def page_controls(tr, *, lazy: bool = False):
     """Where a page's own controls go: in the embed view a closed expander above the page's first chart (a wiki's
     frame shows the chart, not a wall of inputs; the values still hold), else the page itself. `lazy` (a page that

@@ -193,8 +193,17 @@ def export_decor(fig: go.Figure, subtitle: str | None, note: str) -> dict:
         plot_px = int(height) - margin("t") - margin("b")
         legend_px = max(0, int(-leg.y * plot_px + math.ceil(entries / 3) * LEGEND_ROW_PX + 8 - margin("b")))
     top, bottom = margin("t") + extra_top, margin("b") + legend_px + FOOTNOTE_PX
+    total = int(height) + extra_top + legend_px + FOOTNOTE_PX
+    lifted = {}
+    if leg is not None and leg.yref == "container" and leg.yanchor == "bottom" and (leg.y or 0) < 0.5:
+        # a legend pinned to the image's bottom edge (Hardware's TPOT chart) rises above the footnote, which takes
+        # the bottom rows; the whole legend is sent, as the PNG path replaces the layout's legend key by this one
+        legend = leg.to_plotly_json()
+        legend["y"] = ((leg.y or 0) * int(height) + FOOTNOTE_PX) / total
+        lifted["legend"] = legend
     return {
         "layout": {
+            **lifted,
             # the title block at the image's top-left corner, set in from its edges: placed in the middle of the top
             # margin (plotly's 'auto'), its scenario lines ran down onto labels above the plot (Overview's targets)
             "title": {
@@ -208,7 +217,7 @@ def export_decor(fig: go.Figure, subtitle: str | None, note: str) -> dict:
                 "pad": {"l": TITLE_INSET_PX, "t": TITLE_INSET_PX + _TITLE_RISE_PX},
             },  # fmt: skip
             "margin": {"t": top, "b": bottom},
-            "height": int(height) + extra_top + legend_px + FOOTNOTE_PX,
+            "height": total,
         },
         "annotation": {
             "text": note,

@@ -3,13 +3,15 @@ a tensor split the heads do not divide, more GPUs than one server, a context pas
 
 from __future__ import annotations
 
-import functools
+from dataclasses import replace
 
+import numpy as np
 import streamlit as st
 
 from tpot_model import planner
-from tpot_model.estimate import lower_formats, precision_that_fits
-from tpot_model.roofline import link_peak_bytes_per_s, scale_out_peak_bytes_per_s, scale_up_domain_gpus
+from tpot_model.estimate import estimate, lower_formats, precision_that_fits
+from tpot_model.roofline import kv_shards, link_peak_bytes_per_s, scale_out_peak_bytes_per_s, scale_up_domain_gpus
+from tpot_model.units import TB
 
 from . import bands, fmt, metrics
 from .i18n import Translator
@@ -53,24 +55,18 @@ def announced_notice(hw, tr: Translator) -> None:
         st.info(tr("announced_notice", hw=hw.name), icon=":material/campaign:")
 
 
-def fit_notice(est, tr: Translator) -> None:
-    """When a (scalar) scenario does not fit: say by how much, the remedies that work (first, where prompt + output
-    run past the model's window, the context it supports; then GPUs at the scenario's batch, precision, batch), and,
-    apart from them, what would not help (no GPU count up to 1,024; lower precision alone)."""
-    if bool(est.fits):
-        return
-    tr = fmt.device_tr(est.hardware, tr)  # 'per chip', 'chips' for a TPU or Trainium
+def _remedies(est, tr: Translator) -> tuple[list[str], list[str]]:
+    """(remedies that make a scenario that does not fit fit, what would not help) at its own context: GPUs at its
+    batch, lower precision, a smaller batch; or that no GPU count up to 1,024 holds it, that lower precision alone
+    is not enough."""
     s = est.scenario
     min_gpus, batch = float(est.min_gpus), fmt.integer(int(s.batch))
-    over = int(s.context_tokens) + int(s.output_tokens) > est.model.max_context_tokens  # past the model's window
-    remedies = (
-        [tr("remedy_context", model=est.model.name, max=fmt.tokens(est.model.max_context_tokens))] if over else []
-    )
-    facts = []
+    remedies, facts = [], []
     if min_gpus == min_gpus:
         remedies.append(tr("remedy_gpus", n=int(min_gpus), batch=batch))
     else:
-        facts.append(tr("fit_no_gpu_count", batch=batch))
+        ways = int(kv_shards(est.model, np.array(1024.0)))  # the KV cache splits no further than its heads
+        facts.append(tr("fit_no_gpu_count" if ways > 1 else "fit_no_gpu_count_whole", batch=batch, ways=ways))
     if (fitting := precision_that_fits(est)) is not None:
         changes = [
             tr(f"remedy_precision_{kind}", fmt=f.name) for kind, f in zip(("weights", "kv"), fitting, strict=True) if f
@@ -80,13 +76,38 @@ def fit_notice(est, tr: Translator) -> None:
         facts.append(tr("remedy_precision_not_enough", devices=fmt.devices(est.hardware, int(s.num_gpus), tr)))
     if 1 <= int(est.max_batch) < int(s.batch):
         remedies.append(tr("remedy_batch", n=int(est.max_batch)))
+    return remedies, facts
+
+
+def _memory(n_bytes: float) -> str:
+    """The memory a scenario needs per GPU: in GB beside the GB a GPU has, in TB from 10 TB ('704 TB', not '704,412
+    GB')."""
+    return fmt.gb(n_bytes) if n_bytes < 10 * TB else fmt.nbytes(n_bytes)
+
+
+def fit_notice(est, tr: Translator) -> None:
+    """When a (scalar) scenario does not fit: say by how much, the remedies that work and, apart from them, what
+    would not help (_remedies). Where prompt + output run past the model's window, shortening the context to it
+    comes first, with what else it then takes (the remedies at the window's length), or alone where that fits."""
+    if bool(est.fits):
+        return
+    tr = fmt.device_tr(est.hardware, tr)  # 'per chip', 'chips' for a TPU or Trainium
+    s, window = est.scenario, est.model.max_context_tokens
+    if int(s.context_tokens) + int(s.output_tokens) > window:  # past the model's window
+        shorter = tr("remedy_context", model=est.model.name, max=fmt.integer(window))
+        within = max(window - int(s.output_tokens), 1)
+        at_window = estimate(est.model, est.hardware, replace(s, context_tokens=within), est.profile)
+        then, facts = ([], []) if bool(at_window.fits) else _remedies(at_window, tr)
+        remedies = [tr("remedy_context_then", context=shorter, then=tr.join(then, "remedy_or")) if then else shorter]
+    else:
+        remedies, facts = _remedies(est, tr)
     sentences = [
-        tr("does_not_fit", need=fmt.gb(float(est.memory_per_gpu_bytes)), have=fmt.gb(est.usable_memory_per_gpu_bytes),
+        tr("does_not_fit", need=_memory(float(est.memory_per_gpu_bytes)), have=fmt.gb(est.usable_memory_per_gpu_bytes),
            gpus=int(s.num_gpus), hw=est.hardware.name),
         *([tr("fit_remedy", remedy=tr.join(remedies, "remedy_or"))] if remedies else []),
         *facts,
     ]  # fmt: skip
-    st.error(functools.reduce(lambda a, b: tr("sentences", a=a, b=b), sentences), icon=":material/block:")
+    st.error(tr.sentences(sentences), icon=":material/block:")
 
 
 def fp4_notice(est, weights: str, kv: str, tr: Translator) -> None:
@@ -172,8 +193,11 @@ def basis_caption(prices: dict, tr: Translator, hardware=None) -> None:
         tr = fmt.device_tr(hardware, tr)
     priced = [p for p in prices.values() if p.usd_per_gpu_hour == p.usd_per_gpu_hour]
     unpriced = [name for name, p in prices.items() if p.usd_per_gpu_hour != p.usd_per_gpu_hour]
-    note = fmt.prices_note(priced, tr) if priced else tr(f"basis_{next(iter(prices.values())).basis}")
-    text = tr("cost_basis_many", note=note)
+    if not priced:  # no row of the CSV has a price to point to: say so, and what the power figures count
+        basis = tr(f"basis_{next(iter(prices.values())).basis}")
+        st.caption(tr.sentences([tr("cost_basis_unpriced_all", total=len(prices), basis=basis), tr("cost_power_note")]))
+        return
+    text = tr("cost_basis_many", note=fmt.prices_note(priced, tr))
     if len(unpriced) > UNPRICED_LISTED:  # a count, not a wall of names: the table's blank cells show which
         text = tr.sentences([text, tr("cost_basis_unpriced_many", n=len(unpriced), total=len(prices))])
     elif unpriced:

@@ -346,6 +346,7 @@ def tpot_table(pairs: Sequence[tuple[float, Estimate]]) -> pd.DataFrame:
                 "tokens_per_s_per_gpu": per_gpu,
                 "tokens_per_s_per_usd_per_gpu_hour": per_gpu / price if price > 0 else float("nan"),
                 "usd_per_1m_tokens": float(est.usd_per_1M_tokens),
+                "usd_per_gpu_hour": price,  # the chip's own, under the basis (nan: no public price)
                 "price_basis": est.price.basis,
                 "price_as_of": est.price.as_of,
                 "tokens_per_s_per_mw": float(est.tokens_per_s_per_mw),  # all-in power (data/prices.yaml)
