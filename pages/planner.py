@@ -185,14 +185,15 @@ else:
     st.warning(tr(key, **reason), icon=":material/warning:")
 if notes:  # the sidebar's batch beside the static row's, before the served row
     st.caption("\n\n".join(notes))
+# the static row's price and tokens per MW, under it (under the served row, they had read as the served row's)
+notices.cost_line(
+    est, tr, key="planner.no_price", tokens_per_s_per_gpu=point.tokens_per_s_per_gpu if point.feasible else None
+)
 if bool(est.fits) or point.feasible:  # the same targets counted as a server runs it (the frontier's basis)
     served = cache.planner_frontier(
         frontier_key, model, hw, replace(scenario, batching="continuous"), profile, target_s, ttft_s
     )
     notices.served_row(served, tr, math.isfinite(est.price_usd_per_gpu_hour), fmt.devices(hw, state.gpus, tr))
-notices.cost_line(
-    est, tr, key="planner.no_price", tokens_per_s_per_gpu=point.tokens_per_s_per_gpu if point.feasible else None
-)
 holds_batch_1 = point.feasible or point.limited_by == "slo"  # else not even batch 1 fits: nothing to plan with
 if holds_batch_1:
     chart.figure(  # the sidebar's scenario at the targets: built once, shared by every reader

@@ -348,6 +348,14 @@ def test_the_target_shows_both_units(lang):
 # --------------------------------------------------------------------------------------------------- layout search
 
 
+def _in_order(node) -> list:
+    """Every element under an AppTest block, in page order."""
+    out = []
+    for child in getattr(node, "children", {}).values():
+        out += [child, *_in_order(child)]
+    return out
+
+
 def _layout_metrics(at) -> dict[str, str]:
     keys = ("pl_m_layout_gpus", "pl_m_layout_tps", "pl_m_layout_tpot", "pl_m_layout_ttft", "pl_m_layout_limit")
     return {k: _metric(at, EN(k)) for k in keys}
@@ -482,6 +490,14 @@ def test_slo_frontier_says_its_static_basis_and_the_continuous_batching_figure(t
     values = [m.value for m in at.metric]
     assert fmt.rate(static.tokens_per_s_per_gpu) in values and fmt.rate(served.tokens_per_s_per_gpu) in values
     assert fmt.usd(served.usd_per_1M_tokens, 2) in values and fmt.usd(static.usd_per_1M_tokens, 2) in values
+    # the price and tokens per MW caption, at the static row's rate, sits under the static row, before the served
+    # row's label (under the served row it had read as the served row's: third review)
+    order = [e for e in _in_order(at.main) if type(e).__name__ in ("Markdown", "Caption")]
+    texts = [str(e.value) for e in order]
+    cost = next(i for i, t in enumerate(texts) if tr("m_tokens_per_mw") in t)
+    assert texts.index(tr("static_row_note")) < cost < texts.index(tr("served_row_note"))
+    per_mw = static.tokens_per_s_per_gpu * 1e6 / float(estimate(m, hw, st.to_scenario(), p).all_in_w_per_gpu)
+    assert fmt.rate(per_mw) in texts[cost]
 
 
 @pytest.mark.parametrize("tr", [EN, ZH])
