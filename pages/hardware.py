@@ -6,7 +6,7 @@ import streamlit as st
 
 from tpot_model import mlperf
 from tpot_model.prices import CUSTOM as CUSTOM_BASIS
-from ui import cache, chart, controls, expanders, fmt, notices, uploads
+from ui import bands, cache, chart, controls, expanders, fmt, notices, uploads
 from ui.figures import frontier as frontier_figs
 from ui.figures import hardware as figs
 from ui.state import CUSTOM_ID
@@ -109,8 +109,8 @@ else:
         lambda: cache.display_numbers(figs.tpot_display_table(table, show_profile=show_profile, device=device, tr=tr)),
     )
     st.dataframe(shown, hide_index=True, placeholder="—", column_config=shown_columns)
-    if show_profile and (common := figs.common_band_words(table, tr)):
-        st.caption(tr("hw_band_common", basis=common))
+    if show_profile and figs.common_band_words(table, tr):  # one basis for every chip: said once, in full
+        st.caption(tr("hw_band_common", basis=bands.basis_text(pairs[0][1], tr, profile_name)))
     notices.basis_caption({est.hardware.name: est.price for _, est in pairs}, tr, [est.hardware for _, est in pairs])
     st.caption(
         fmt.device_text(

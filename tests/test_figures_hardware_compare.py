@@ -131,6 +131,9 @@ def test_tpot_by_hardware_values_sorting_and_fit_marks():
     assert list(estimate_bar.marker.pattern.shape) == ["", "", "/"]
     assert "does not fit" in estimate_bar.text[2] or "needs" in estimate_bar.text[2]
     assert "needs" not in estimate_bar.text[0]
+    # the hover's 'Fits:' answers yes or no ('Fits: needs 8 GPUs' had read as a yes)
+    assert estimate_bar.customdata[0][2] == EN("hw_yes")
+    assert estimate_bar.customdata[2][2].startswith(EN("hw_no_needs", needs=""))
     assert EN("hw_legend_no_fit") in [t.name for t in fig.data]
     assert fig.layout.xaxis.title.text == "Time per output token (ms)"
     assert "Tiny dense" in fig.layout.title.text

@@ -270,3 +270,16 @@ def test_tables_show_one_count_of_decimals_per_column():
         for c in [c for c in shown.columns if shown[c].dtype.kind == "f"]:
             d = fmt.column_decimals(shown[c].to_numpy())
             assert config[c]["type_config"]["format"] == ("localized" if d == 0 else f"%.{d}f"), c
+
+
+def test_a_band_basis_shared_by_every_chip_is_said_once_under_the_table():
+    """Under the typical profile every chip's band is the widest (no engine measured): the table drops the column
+    that repeated it and one caption under it says it in full, with its width."""
+    at = run_page("hardware")
+    assert not at.exception
+    said = [c.value for c in at.caption if c.value.startswith(EN("hw_band_common", basis=""))]
+    assert len(said) == 1 and EN("band_basis_unmeasured", engine="", n="", lo="", hi="")[:20] in said[0]
+    (table,) = [d.value for d in at.dataframe if EN("hw_col_tpot_profile") in d.value.columns]
+    assert EN("hw_col_band") not in table.columns
+    assert list(table.columns[:4]) == [EN("hw_col_hardware"), EN("hw_col_tpot_ideal"), EN("hw_col_tpot_profile"),
+                                       EN("hw_col_usd_1m")]  # fmt: skip

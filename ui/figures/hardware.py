@@ -369,17 +369,17 @@ def tpot_table(pairs: Sequence[tuple[float, Estimate]]) -> pd.DataFrame:
 def tpot_table_labels(*, show_profile: bool = True, device: str = "gpu", tr: Translator = EN) -> dict[str, str]:
     """Display headers for the columns of tpot_table shown on the page (the CSV keeps the unit-suffixed names);
     `device`: the kind of the chips listed (fmt.device_kind over them), whose word the per-device headers use."""
-    labels = {
+    labels = {  # what an analyst reads first (TPOT, $, throughput) within a 1400 px page; the band, then the rest
         "hardware": tr("hw_col_hardware"),
         "tpot_ideal_ms": tr("hw_col_tpot_ideal"),
         "tpot_profile_ms": tr("hw_col_tpot_profile"),
+        "usd_per_1m_tokens": tr("hw_col_usd_1m"),
+        "tokens_per_s_per_gpu": fmt.device_text("hw_col_tps_gpu", device, tr),
+        "tokens_per_s_per_user": tr("hw_col_tps_user"),
         "tpot_low_ms": tr("hw_col_tpot_low"),
         "tpot_high_ms": tr("hw_col_tpot_high"),
         "band_rests_on": tr("hw_col_band"),
-        "tokens_per_s_per_user": tr("hw_col_tps_user"),
-        "tokens_per_s_per_gpu": fmt.device_text("hw_col_tps_gpu", device, tr),
         "tokens_per_s_per_usd_per_gpu_hour": fmt.device_text("hw_col_tps_usd", device, tr),
-        "usd_per_1m_tokens": tr("hw_col_usd_1m"),
         "tokens_per_s_per_mw": tr("m_tokens_per_mw"),
         "memory_per_gpu_gb": fmt.device_text("hw_col_memory", device, tr),
         "fits": tr("hw_col_fits"),
@@ -471,8 +471,8 @@ def tpot_by_hardware(
         labels = [fmt.duration(i) for i in ideal_s]
     labels = [f"{lab} · {n}" if n else lab for lab, n in zip(labels, notes, strict=True)]
     custom = [
-        [fmt.duration(i), fmt.duration(e), tr("hw_yes") if f else n,
-         f"{b}: {fmt.duration(lo)}–{fmt.duration(hi)}" if b else "", name]
+        [fmt.duration(i), fmt.duration(e), tr("hw_yes") if f else tr("hw_no_needs", needs=n),
+         f"{b}{tr('label_colon')}{fmt.duration(lo)}–{fmt.duration(hi)}" if b else "", name]
         for i, e, f, n, lo, hi, b, name in zip(ideal_s, est_s, fits, notes, low_s, high_s, bands, full, strict=True)
     ]  # fmt: skip
     hover = tr("hw_hover_tpot") if show_profile else tr("hw_hover_tpot_ideal")
