@@ -18,7 +18,7 @@ from ui.figures import compare as cf
 from ui.figures import cost as cof
 from ui.figures import hardware as hf
 from ui.figures import overview as of
-from ui.figures.common import band_label
+from ui.figures.common import band_basis_short, band_label
 from ui.i18n import EN, Translator
 
 ZH = Translator("zh-TW")
@@ -119,7 +119,7 @@ def test_hardware_bars_carry_each_chips_band_as_error_bars_and_in_the_table():
     assert table.loc[0, "tpot_low_ms"] == pytest.approx(float(e.tpot_low_s) * 1e3)
     assert table.loc[0, "tpot_high_ms"] == pytest.approx(float(e.tpot_high_s) * 1e3)
     # one chip, one basis: said once under the table, not in a column
-    assert hf.common_band_words(table, ZH) == band_label(e.band, ZH)
+    assert hf.common_band_words(table, ZH) == band_basis_short(e.band, ZH)
     assert ZH("hw_col_band") not in hf.tpot_display_table(table, tr=ZH).columns
     # bands on different bases: a column says each chip's
     level = next(lv for lv in LEVELS if lv != e.band.level)
@@ -127,8 +127,8 @@ def test_hardware_bars_carry_each_chips_band_as_error_bars_and_in_the_table():
     two = pd.concat([table, other], ignore_index=True)
     assert hf.common_band_words(two, ZH) == ""
     shown = hf.tpot_display_table(two, tr=ZH)
-    assert list(shown[ZH("hw_col_band")]) == [band_label(e.band, ZH),
-                                             band_label(Band(level=level, engine=e.band.engine,
+    assert list(shown[ZH("hw_col_band")]) == [band_basis_short(e.band, ZH),
+                                             band_basis_short(Band(level=level, engine=e.band.engine,
                                                              family=e.band.family), ZH)]  # fmt: skip
     assert ZH("hw_col_band") not in hf.tpot_display_table(two, show_profile=False, tr=ZH).columns
     # ideal only: no error bars, no key

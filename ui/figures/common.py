@@ -346,13 +346,18 @@ def log_edges(centres: np.ndarray) -> np.ndarray:
 BAND_OPACITY = 0.18  # the shaded 80% band: the line's colour, this transparent
 
 
-def band_label(band, tr) -> str:
-    """'80% band (llama.cpp measured on NVIDIA Hopper)': the legend and hover name of an estimate's band
-    (tpot_model.bands.Band), saying what it rests on; '' without a band (the ideal bound)."""
+def band_basis_short(band, tr) -> str:
+    """What an estimate's band rests on, shortly: 'llama.cpp measured on NVIDIA Hopper'; '' without a band."""
     if not band.has_band:
         return ""
     family = CHIP_FAMILIES[band.family][0] if band.family else tr("band_no_family")
-    return tr("band_legend", basis=tr(f"band_short_{band.level}", engine=band.engine, family=family))
+    return tr(f"band_short_{band.level}", engine=band.engine, family=family)
+
+
+def band_label(band, tr) -> str:
+    """'80% band (llama.cpp measured on NVIDIA Hopper)': the legend and hover name of an estimate's band
+    (tpot_model.bands.Band), saying what it rests on (band_basis_short); '' without a band (the ideal bound)."""
+    return tr("band_legend", basis=band_basis_short(band, tr)) if band.has_band else ""
 
 
 def _rgba(colour: str, alpha: float) -> str:

@@ -20,7 +20,16 @@ from tpot_model.units import GB, TB_per_s, TFLOP_per_s
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import Figure, band_label, hardware_colour, round_significant, style, vendor_colour, y_log_ticks
+from .common import (
+    Figure,
+    band_basis_short,
+    band_label,
+    hardware_colour,
+    round_significant,
+    style,
+    vendor_colour,
+    y_log_ticks,
+)
 
 # Memory generations, oldest / highest-bandwidth family first; unknown types ("" in the catalog) go last.
 MEMORY_ORDER = (
@@ -392,8 +401,8 @@ def tpot_table_labels(*, show_profile: bool = True, device: str = "gpu", tr: Tra
 
 
 def _band_words(level: str, engine: str, family: str, tr: Translator) -> str:
-    """What a chip's band rests on, in words ('' without a band)."""
-    return band_label(Band(level=level, engine=engine, family=family), tr)
+    """What a chip's band rests on, in words, under the column's '80% band rests on' ('' without a band)."""
+    return band_basis_short(Band(level=level, engine=engine, family=family), tr)
 
 
 def band_words(table: pd.DataFrame, tr: Translator = EN) -> list[str]:
