@@ -68,7 +68,7 @@ with metrics.Row() as row:
         row.metric(
             tr("ce_m_tokens_per_usd"),
             **notices.if_fitted(
-                est, tr, fmt.number(float(figs.cost_in(usd_1m, "tokens_per_usd"))), help=tr("ce_m_tokens_per_usd_def")
+                est, tr, fmt.large(float(figs.cost_in(usd_1m, "tokens_per_usd"))), help=tr("ce_m_tokens_per_usd_def")
             ),
         )
     row.metric(

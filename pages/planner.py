@@ -143,7 +143,7 @@ with metrics.Row() as row:
     )
     row.metric(
         tr("pl_m_cost"),
-        **({"value": fmt.usd(point.usd_per_1M_tokens, 2) if ok else "—"} if price_known or not ok
+        **({"value": fmt.usd(point.usd_per_1M_tokens) if ok else "—"} if price_known or not ok
            else metrics.missing(tr("no_public_price_short"))),
         help=tr("pl_m_cost_def") if price_known else tr("m_cost_none"),
     )  # fmt: skip
@@ -176,7 +176,7 @@ if point.feasible:
                 tpot=fmt.ms(float(est.tpot_s)),
                 verdict=tr("pl_meets_short") if meets else tr("pl_misses_short"),
                 per_gpu=fmt.rate(float(est.tokens_per_s_per_gpu)),
-                usd=fmt.usd(float(est.usd_per_1M_tokens), 2) if price_known else tr("pl_cell_no_price"),
+                usd=fmt.usd(float(est.usd_per_1M_tokens)) if price_known else tr("pl_cell_no_price"),
                 x=fmt.number(point.tokens_per_s_per_gpu / float(est.tokens_per_s_per_gpu)),
             )
         )
@@ -257,9 +257,9 @@ if point.feasible and price_known:
             tpot=fmt.ms(point.tpot_s),
             devices=fmt.devices(hw, state.gpus, tr),
             per_gpu=fmt.rate(point.tokens_per_s_per_gpu),
-            price=fmt.usd(est.price_usd_per_gpu_hour, 2),
+            price=fmt.usd(est.price_usd_per_gpu_hour),
         ),
-        fmt.usd(point.usd_per_1M_tokens, 2),
+        fmt.usd(point.usd_per_1M_tokens),
     )
 
 

@@ -287,7 +287,7 @@ def served_row(served: planner.FrontierPoint, tr: Translator, price_known: bool,
                    help=tr("served_m_tps_def", total=fmt.rate(served.tokens_per_s_total), devices=devices))  # fmt: skip
         row.metric(
             tr("pl_m_cost"),
-            **({"value": fmt.usd(served.usd_per_1M_tokens, 2)} if price_known
+            **({"value": fmt.usd(served.usd_per_1M_tokens)} if price_known
                else metrics.missing(tr("no_public_price_short"))),
             help=tr("served_m_cost_def") if price_known else tr("m_cost_none"),
         )  # fmt: skip
@@ -298,6 +298,6 @@ def served_basis_text(served: planner.FrontierPoint, target_s: float, tr: Transl
     target = fmt.target(target_s, tr)
     if not served.feasible:
         return tr("served_basis_none", target=target)
-    usd = fmt.usd(served.usd_per_1M_tokens, 2) if price_known else tr("pl_cell_no_price")
+    usd = fmt.usd(served.usd_per_1M_tokens) if price_known else tr("pl_cell_no_price")
     return tr("served_basis", target=target, batch=served.batch, per_gpu=fmt.rate(served.tokens_per_s_per_gpu),
               usd=usd, ttft=fmt.duration(served.ttft_s))  # fmt: skip

@@ -302,7 +302,7 @@ def compared_about(about: Mapping[str, object], ests: Mapping[str, Estimate], tr
 
     def said(x: str, e: Estimate) -> str:
         usd = float(e.price_usd_per_gpu_hour)
-        price = fmt.usd(usd, 2) + tr("export_per_gpu_hour") if math.isfinite(usd) else tr("export_no_price")
+        price = fmt.usd(usd) + tr("export_per_gpu_hour") if math.isfinite(usd) else tr("export_no_price")
         return tr("export_vs_side", x=x, gpus=int(e.scenario.num_gpus), hw=fmt.chip(e.hardware, tr, short=True),
                   weights=e.scenario.weights.name, kv=e.scenario.kv_cache.name, price=price)  # fmt: skip
 
