@@ -103,7 +103,8 @@ def test_same_usd_per_1m_on_every_page_for_the_same_basis():
     compare = run_page("compare", **Q)
     headline = compare.table[0].value
     assert headline.loc[EN("cmp_row_cost"), "A"] == fmt.usd(expected)
-    assert headline.loc[EN("cmp_row_price"), "A"] == f"{fmt.usd(1.50)} · {note}"
+    cell = EN("price_basis_note", basis=EN("basis_hyperscaler"), as_of=fmt.date("2026-09-20"))  # not wrapped
+    assert headline.loc[EN("cmp_row_price"), "A"] == f"{fmt.usd(1.50)} · {cell}"
     assert any(note in c.value and EN("m_tokens_per_mw") in c.value for c in compare.caption)
     # Planner: the sidebar's batch beside the frontier's, with the basis line
     planner = run_page("planner", **Q)

@@ -200,10 +200,12 @@ def kib_and_bytes(n_bytes: float) -> str:
     return f"{kib(n_bytes)} ({float(n_bytes):,.0f} B)"
 
 
-def price_note(price, tr: Callable[..., str]) -> str:
-    """Which $/GPU-hour a figure uses, to print next to it: 'Hyperscaler TCO, as of 2026-09-20' (a PricePoint)."""
+def price_note(price, tr: Callable[..., str], *, cell: bool = False) -> str:
+    """Which $/GPU-hour a figure uses, to print next to it: 'Hyperscaler TCO, as of 2026-09-20' (a PricePoint); in
+    a narrow table cell (`cell`) its date does not wrap at its hyphens (date)."""
     basis = tr(f"basis_{price.basis}")
-    return tr("price_basis_note", basis=basis, as_of=price.as_of) if price.as_of else basis
+    as_of = date(price.as_of) if cell else price.as_of
+    return tr("price_basis_note", basis=basis, as_of=as_of) if price.as_of else basis
 
 
 def prices_note(prices, tr: Callable[..., str]) -> str:

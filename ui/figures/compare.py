@@ -217,9 +217,9 @@ def headline_display(ests: Mapping[str, Estimate], *, tr: Translator = EN):
         setup[tr("cmp_row_price_as_of")] = lambda e: fmt.date(e.price.as_of)
     else:
         setup[fmt.device_text("cmp_row_price", device, tr)] = lambda e: (
-            f"{fmt.usd(e.price_usd_per_gpu_hour)} · {fmt.price_note(e.price, tr)}"
+            f"{fmt.usd(e.price_usd_per_gpu_hour)} · {fmt.price_note(e.price, tr, cell=True)}"
             if math.isfinite(e.price_usd_per_gpu_hour)
-            else f"{tr('no_public_price_short')} · {fmt.price_note(e.price, tr)}"
+            else f"{tr('no_public_price_short')} · {fmt.price_note(e.price, tr, cell=True)}"
         )
     delta_col = {x: tr("cmp_delta_col", x=x) for x in letters[1:]}
     columns = [c for x in letters for c in ([x] if x == letters[0] else [x, delta_col[x]])]
