@@ -24,7 +24,7 @@ st.markdown(
         hw=hw.name,
         weights=state.weights,
         kv=state.kv,
-        batch=state.batch,
+        batch=fmt.integer(state.batch),
         context=fmt.tokens(state.context),
         profile=profile_name,
     )

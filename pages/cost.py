@@ -24,7 +24,7 @@ colour = hardware_colour(hw.id)
 context, output = fmt.tokens(state.context), fmt.tokens(state.output)
 
 st.title(tr("page_cost"))
-scenario_text = dict(model=model.name, gpus=state.gpus, hw=hw.name, weights=state.weights, batch=state.batch,
+scenario_text = dict(model=model.name, gpus=state.gpus, hw=hw.name, weights=state.weights, batch=fmt.integer(state.batch),
                      context=context, output=output)  # fmt: skip
 st.markdown(tr("ce_intro", **scenario_text))
 if est.price_usd_per_gpu_hour == 0:
@@ -116,7 +116,7 @@ if price_known:
             price=fmt.usd(est.price_usd_per_gpu_hour),
             gpus=state.gpus,
             tpot=f"{float(est.tpot_s):.4g}",
-            batch=state.batch,
+            batch=fmt.integer(state.batch),
         ),
         fmt.usd(usd_1m),
     )

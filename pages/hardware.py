@@ -71,7 +71,7 @@ else:
             model=model.name,
             weights=state.weights,
             kv=state.kv,
-            batch=state.batch,
+            batch=fmt.integer(state.batch),
             context=fmt.tokens(state.context),
             output=fmt.tokens(state.output),
             devices=fmt.devices(device, state.gpus, tr),

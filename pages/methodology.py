@@ -47,7 +47,7 @@ st.markdown(
         hw=est.hardware.name,
         weights=state.weights,
         kv=state.kv,
-        batch=state.batch,
+        batch=fmt.integer(state.batch),
         context=fmt.tokens(state.context),
         output=fmt.tokens(state.output),
         profile=profile,

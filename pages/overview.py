@@ -23,7 +23,7 @@ if chart.embedded():
             gpus=state.gpus,
             hw=hw.name,
             weights=state.weights,
-            batch=state.batch,
+            batch=fmt.integer(state.batch),
             context=fmt.tokens(state.context),
         )
     )
@@ -37,7 +37,7 @@ else:
             hw=hw.name,
             weights=state.weights,
             kv=state.kv,
-            batch=state.batch,
+            batch=fmt.integer(state.batch),
             context=fmt.tokens(state.context),
             output=fmt.tokens(state.output),
             profile=controls.profile_label(est.profile, tr),
@@ -90,7 +90,7 @@ with metrics.Row() as row:
             help=tr(
                 "m_ttft_def",
                 context=fmt.tokens(state.context),
-                batch=state.batch,
+                batch=fmt.integer(state.batch),
                 batch_prefill=fmt.duration(float(est.batch_prefill_s)),
             ),
         ),

@@ -143,7 +143,7 @@ with metrics.Row() as row:
     )
     row.metric(
         tr("pl_m_cost"),
-        **({"value": fmt.usd(point.usd_per_1M_tokens) if ok else "—"} if price_known or not ok
+        **({"value": fmt.usd(point.usd_per_1M_tokens, 2) if ok else "—"} if price_known or not ok
            else metrics.missing(tr("no_public_price_short"))),
         help=tr("pl_m_cost_def") if price_known else tr("m_cost_none"),
     )  # fmt: skip
@@ -166,17 +166,17 @@ if point.feasible:
     text = tr(key, **reason) + (" " + tr("pl_reason_compute_note") if slo_compute else "")
     st.success(text, icon=":material/target:")
     if not bool(est.fits):
-        notes.append(tr("pl_sidebar_batch_no_fit", batch=state.batch, max_batch=point.max_batch_memory))
+        notes.append(tr("pl_sidebar_batch_no_fit", batch=fmt.integer(state.batch), max_batch=point.max_batch_memory))
     else:  # the sidebar's batch beside the frontier's
         meets = float(est.tpot_s) <= target_s and (ttft_s is None or float(est.ttft_s) <= ttft_s)
         notes.append(
             tr(
                 "pl_sidebar_batch",
-                batch=state.batch,
+                batch=fmt.integer(state.batch),
                 tpot=fmt.ms(float(est.tpot_s)),
                 verdict=tr("pl_meets_short") if meets else tr("pl_misses_short"),
                 per_gpu=fmt.rate(float(est.tokens_per_s_per_gpu)),
-                usd=fmt.usd(float(est.usd_per_1M_tokens)) if price_known else tr("pl_cell_no_price"),
+                usd=fmt.usd(float(est.usd_per_1M_tokens), 2) if price_known else tr("pl_cell_no_price"),
                 x=fmt.number(point.tokens_per_s_per_gpu / float(est.tokens_per_s_per_gpu)),
             )
         )
@@ -259,7 +259,7 @@ if point.feasible and price_known:
             per_gpu=fmt.rate(point.tokens_per_s_per_gpu),
             price=fmt.usd(est.price_usd_per_gpu_hour),
         ),
-        fmt.usd(point.usd_per_1M_tokens),
+        fmt.usd(point.usd_per_1M_tokens, 2),
     )
 
 
@@ -501,7 +501,7 @@ def gpus_section() -> None:
     tp = planner.tp_scaling(model, hw, scenario, profile, counts, target_s, ttft_s)
     with metrics.Row(wide=True) as row:  # the best GPU count is the layout search's, above (one search)
         row.metric(
-            tr("pl_m_min_gpus", batch=state.batch),
+            tr("pl_m_min_gpus", batch=fmt.integer(state.batch)),
             fmt.integer(tp.min_gpus_meeting_target)
             if tp.min_gpus_meeting_target
             else tr("pl_none_up_to", n=counts[-1]),
@@ -655,7 +655,7 @@ def speculative_section() -> None:
             delta=tr("pl_speedup_delta", x=f"{float(sp.speedup):.2f}"),
             delta_color="normal" if float(sp.speedup) >= 1 else "inverse",
             delta_arrow="off",  # a speed-up lowers TPOT: an up arrow beside a lower TPOT misread
-            help=tr("pl_m_eff_tpot_def", base=fmt.ms(float(sp.baseline_tpot_s)), batch=state.batch),
+            help=tr("pl_m_eff_tpot_def", base=fmt.ms(float(sp.baseline_tpot_s)), batch=fmt.integer(state.batch)),
         )
         row.metric(
             tr("pl_m_spec_tps"),
@@ -737,7 +737,7 @@ def levers_section() -> None:
         format_func=lambda v: (
             tr("pl_levers_at_target", target=fmt.ms(target_s))
             if v == "target"
-            else tr("pl_levers_at_batch", batch=state.batch)
+            else tr("pl_levers_at_batch", batch=fmt.integer(state.batch))
         ),
         horizontal=True,
         persist_state="session",

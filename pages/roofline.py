@@ -22,7 +22,7 @@ st.markdown(
         hw=hw.name,
         weights=state.weights,
         precision=est.compute_precision,
-        batch=state.batch,
+        batch=fmt.integer(state.batch),
         context=fmt.tokens(state.context),
     )
 )

@@ -331,6 +331,6 @@ def test_best_batch_says_its_static_basis_and_the_served_figure():
         m, hw, replace(st_.to_scenario(), batching="continuous"), resolve_profile("typical"), 0.05
     )
     said = EN("served_basis", target=fmt.target(0.05, EN), batch=served.batch,
-              per_gpu=fmt.rate(served.tokens_per_s_per_gpu), usd=fmt.usd(served.usd_per_1M_tokens),
+              per_gpu=fmt.rate(served.tokens_per_s_per_gpu), usd=fmt.usd(served.usd_per_1M_tokens, 2),
               ttft=fmt.duration(served.ttft_s))  # fmt: skip
     assert said in [m.value for m in at.markdown]  # as the static figure is, not a grey caption

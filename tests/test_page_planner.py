@@ -489,7 +489,7 @@ def test_slo_frontier_says_its_static_basis_and_the_continuous_batching_figure(t
     assert shown[tr("served_m_ttft")] == fmt.duration(served.ttft_s)
     values = [m.value for m in at.metric]
     assert fmt.rate(static.tokens_per_s_per_gpu) in values and fmt.rate(served.tokens_per_s_per_gpu) in values
-    assert fmt.usd(served.usd_per_1M_tokens) in values and fmt.usd(static.usd_per_1M_tokens) in values
+    assert fmt.usd(served.usd_per_1M_tokens, 2) in values and fmt.usd(static.usd_per_1M_tokens, 2) in values
     # the price and tokens per MW caption, at the static row's rate, sits under the static row, before the served
     # row's label (under the served row it had read as the served row's: third review)
     order = [e for e in _in_order(at.main) if type(e).__name__ in ("Markdown", "Caption")]
@@ -804,4 +804,4 @@ def test_the_served_row_takes_the_ttft_target_and_the_chips_price(tr):
     assert served.feasible and served.ttft_s <= 0.2
     shown = [(m.label, m.value) for m in at.metric]
     assert (tr("served_m_in_flight"), fmt.integer(served.batch)) in shown
-    assert (tr("pl_m_cost"), fmt.usd(served.usd_per_1M_tokens)) in shown
+    assert (tr("pl_m_cost"), fmt.usd(served.usd_per_1M_tokens, 2)) in shown

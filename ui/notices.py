@@ -141,7 +141,13 @@ def split_notice(est, tr: Translator) -> None:
     divisors = [d for d in range(1, m.num_heads + 1) if m.num_heads % d == 0]
     nearest = [max(d for d in divisors if d < n), *[d for d in divisors if d > n][:1]]
     st.info(
-        tr("split_heads", gpus=n, model=m.name, heads=m.num_heads, options=tr.join([str(d) for d in nearest])),
+        tr(
+            "split_heads",
+            gpus=fmt.integer(n),
+            model=m.name,
+            heads=m.num_heads,
+            options=tr.join([str(d) for d in nearest]),
+        ),
         icon=":material/call_split:",
     )
 
@@ -155,10 +161,10 @@ def scale_notice(est, tr: Translator) -> None:
         st.info(
             tr(
                 "scale_beyond_node",
-                gpus=n,
+                gpus=fmt.integer(n),  # '1,024 GPUs', as the does-not-fit notice writes its counts
                 hw=fmt.chip(hw, tr),
                 bw=fmt.gb_per_s(link_peak_bytes_per_s(hw)),
-                node=domain,
+                node=fmt.integer(domain),
                 out=fmt.gb_per_s(scale_out_peak_bytes_per_s(hw)),
             ),
             icon=":material/lan:",
@@ -287,7 +293,7 @@ def served_row(served: planner.FrontierPoint, tr: Translator, price_known: bool,
                    help=tr("served_m_tps_def", total=fmt.rate(served.tokens_per_s_total), devices=devices))  # fmt: skip
         row.metric(
             tr("pl_m_cost"),
-            **({"value": fmt.usd(served.usd_per_1M_tokens)} if price_known
+            **({"value": fmt.usd(served.usd_per_1M_tokens, 2)} if price_known
                else metrics.missing(tr("no_public_price_short"))),
             help=tr("served_m_cost_def") if price_known else tr("m_cost_none"),
         )  # fmt: skip
@@ -298,6 +304,6 @@ def served_basis_text(served: planner.FrontierPoint, target_s: float, tr: Transl
     target = fmt.target(target_s, tr)
     if not served.feasible:
         return tr("served_basis_none", target=target)
-    usd = fmt.usd(served.usd_per_1M_tokens) if price_known else tr("pl_cell_no_price")
+    usd = fmt.usd(served.usd_per_1M_tokens, 2) if price_known else tr("pl_cell_no_price")
     return tr("served_basis", target=target, batch=served.batch, per_gpu=fmt.rate(served.tokens_per_s_per_gpu),
               usd=usd, ttft=fmt.duration(served.ttft_s))  # fmt: skip

@@ -176,7 +176,9 @@ def _cell_text(p: FrontierPoint, tr: Translator) -> str:
     where = tr("pl_cell_where", gpus=p.num_gpus, batch=p.batch)
     if math.isnan(p.usd_per_1M_tokens):
         return f"{tr('pl_cell_no_price')}<br>{p.tokens_per_s_per_gpu:,.0f} {tr('pl_unit_tps_gpu')}<br>{where}"
-    return f"<b>{fmt.usd(p.usd_per_1M_tokens)}</b><br>{p.tokens_per_s_per_gpu:,.0f} {tr('pl_unit_tps_gpu')}<br>{where}"
+    return (
+        f"<b>{fmt.usd(p.usd_per_1M_tokens, 2)}</b><br>{p.tokens_per_s_per_gpu:,.0f} {tr('pl_unit_tps_gpu')}<br>{where}"
+    )
 
 
 def cost_heatmap(grid: CostGrid, hardware_names: Sequence[str], target_s: float, *, tr: Translator = EN) -> go.Figure:
