@@ -233,6 +233,9 @@ def test_embed_holds_the_demand_while_its_section_is_closed():
     assert not at.exception and not at.number_input
     table = at.dataframe[0].value
     assert len(table) == 2 and not table.equals(default)
+    # with its inputs folded away, the chart's caption says the demand its megawatts serve (third review)
+    lead = EN("ec_cap_for", out="51.2", inp="", target="", peak="", util="").split(" and ")[0]
+    assert len([c for c in at.caption if c.value.startswith(lead)]) == 1, lead
     full = run_page("economics", **Q)
     full.number_input(key="econ.out").set_value(51.2).run()
     full.multiselect(key="econ.chips").set_value(["h200", "b200"]).run()

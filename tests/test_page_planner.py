@@ -130,7 +130,7 @@ def test_sidebar_batch_line_is_hand_checkable():
     )
     big = run_page("planner", batch="4096")
     assert big.main.caption[1].value.split("\n\n")[0] == EN(
-        "pl_sidebar_batch_no_fit", batch=4096, max_batch=p.max_batch_memory
+        "pl_sidebar_batch_no_fit", batch="4,096", max_batch=p.max_batch_memory
     )
 
 
