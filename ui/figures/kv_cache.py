@@ -243,11 +243,11 @@ def _room_line(d: Decor, room_bytes: float, y_top_gb: float, tr: Translator) -> 
         d.hline(  # shape labels, unlike annotations, sit at data coordinates on log axes
             room_bytes / GB,
             line={"dash": "dash", "color": "#333"},
-            # under the line mid-way across, where the cache lines (rising with context) are far below: above it,
-            # a half-width chart's lines crossed the words; at its left end, they touched the axis's tick labels
+            # under the line at its left end, where the cache lines (rising with context) are far below: above it,
+            # a half-width chart's lines crossed the words (mid-way across, the scenario's star and lines did)
             label={
                 "text": tr("kvc_room_line", gb=f"{room_bytes / GB:,.1f}"),
-                "textposition": "middle",
+                "textposition": "start",
                 "yanchor": "top",
                 "padding": 12,
                 "font": {"size": 11},
