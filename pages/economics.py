@@ -113,7 +113,7 @@ if any(f.feasible for f in rows):  # no chart of empty bars when no chip has a f
     )
     # the demand the megawatts serve, under the chart: in the embed view its inputs wait in a closed section
     st.caption(tr("ec_cap_for", out=fmt.number(out_b), inp=fmt.number(in_b), target=fmt.target(tpot_ms * ms, tr),
-                  peak=fmt.number(peak), util=fmt.pct(util, 0)))  # fmt: skip
+                  peak=fmt.plain(peak), util=fmt.pct(util, 0)))  # fmt: skip
 cap_tr = fmt.device_tr([catalog[h] for h in chips], tr)  # chips once a candidate is a TPU or Trainium
 shown = cache.built(
     f"capacity-display|{demand_key}|{tr.lang}", lambda: figs.capacity_display(table, cap_tr)

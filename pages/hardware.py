@@ -112,11 +112,10 @@ else:
     if show_profile and figs.common_band_words(table, tr):  # one basis for every chip: said once, in full
         st.caption(tr("hw_band_common", basis=bands.basis_text(pairs[0][1], tr, profile_name)))
     notices.basis_caption({est.hardware.name: est.price for _, est in pairs}, tr, [est.hardware for _, est in pairs])
-    st.caption(
-        fmt.device_text(
-            "hw_table_caption", device, tr, profile=profile_name, devices=fmt.devices(device, state.gpus, tr)
-        )
+    caption = fmt.device_text(
+        "hw_table_caption", device, tr, profile=profile_name, devices=fmt.devices(device, state.gpus, tr)
     )
+    st.caption(caption + notices.line(tr("hw_announced_key") if table["announced"].any() else ""))
 
     # (b') MLPerf Inference measured for the sidebar's model, per chip, beside the model at the same run
     results = cache.mlperf_results()

@@ -437,7 +437,9 @@ def tpot_display_table(
         for i, n in zip(table["hardware_id"], table["hardware"], strict=True)
     ]
     shown = fmt.unless_coincide(short, list(table["hardware"]))
-    names = [tr("hw_announced_name", name=n) if a else n for n, a in zip(shown, table["announced"], strict=True)]
+    # announced parts starred, as on the chart's axis (the key is under the table): '(announced, not shipping yet)'
+    # took the name column to a third of a 900 px frame, and the TPOT columns out of it
+    names = [f"{n}*" if a else n for n, a in zip(shown, table["announced"], strict=True)]
     table = table.assign(band_rests_on=words, hardware=names)
     out = table[list(labels)].copy()
     for col in out.columns:
