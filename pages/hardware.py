@@ -115,7 +115,8 @@ else:
     caption = fmt.device_text(
         "hw_table_caption", device, tr, profile=profile_name, devices=fmt.devices(device, state.gpus, tr)
     )
-    st.caption(caption + notices.line(tr("hw_announced_key") if table["announced"].any() else ""))
+    key = tr("hw_announced_key").replace("*", "\\*", 1)  # markdown: a line starting '* ' would be a list item
+    st.caption(caption + notices.line(key if table["announced"].any() else ""))
 
     # (b') MLPerf Inference measured for the sidebar's model, per chip, beside the model at the same run
     results = cache.mlperf_results()
