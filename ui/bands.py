@@ -45,8 +45,9 @@ def metric_band(est: Estimate, tr: Translator, metric: str) -> dict:
     return {} if text is None else metrics.note(text)
 
 
-def basis_text(est: Estimate, tr: Translator, engine: str) -> str:
-    """What the band rests on, in words (the level, the engine, the chip family, how many held-out measurements)."""
+def basis_text(est: Estimate, tr: Translator, engine: str, device=None) -> str:
+    """What the band rests on, in words (the level, the engine, the chip family, how many held-out measurements);
+    'per GPU' or 'per chip' as `device` says (fmt.device_kind's argument: a table of many chips), else its chip's."""
     b = est.band
     if not b.has_band:
         return tr(f"band_basis_{b.level}")
@@ -63,7 +64,8 @@ def basis_text(est: Estimate, tr: Translator, engine: str) -> str:
     lo, hi = b.throughput_low_factor, b.throughput_high_factor
     if lo == lo and hi == hi:  # $ and tokens/s per GPU rest on the measured throughput's own band, not the TPOT's
         pct = {"lo": fmt.pct(lo - 1.0, 0, signed=True), "hi": fmt.pct(hi - 1.0, 0, signed=True)}
-        text = tr("sentences", a=text, b=fmt.device_text("band_basis_throughput", est.hardware, tr, **pct))
+        said = fmt.device_text("band_basis_throughput", est.hardware if device is None else device, tr, **pct)
+        text = tr("sentences", a=text, b=said)
     return text
 
 
