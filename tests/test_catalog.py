@@ -19,6 +19,7 @@ from tpot_model import (
     load_hardware_catalog,
     load_model_catalog,
     load_profiles,
+    resolve_hardware,
     resolve_model,
     total_params,
 )
@@ -208,6 +209,8 @@ BAD_HARDWARE = [
     pytest.param(_hw(memory_GB=0), "memory_GB", id="zero-memory"),
     pytest.param(_hw(dense_TFLOP_per_s={"bf16": "989.4"}), "bf16", id="string-rate"),
     pytest.param(_hw(dense_TFLOP_per_s={"bf16": 989.4, "fp9": 5}), "fp9", id="unknown-precision"),
+    pytest.param(_hw(aliases="h100"), "aliases", id="alias-not-a-list"),
+    pytest.param(_hw(aliases=["--"]), "aliases", id="alias-without-a-letter"),
     pytest.param(_hw(source=None), "source", id="missing-source-in-data"),
 ]
 
@@ -342,6 +345,73 @@ def test_python_tags_are_rejected_not_executed(tmp_path):
     with pytest.raises(CatalogError):
         hardware_from_text("toy: !!python/object:pathlib.Path {}\n", "evil2.yaml")
     assert not marker.exists()
+
+
+# --------------------------------------------------------------------------------------------------- names
+
+NAMES = [
+    ("hardware", "gb200", "gb200"),
+    ("hardware", "GB200", "gb200"),
+    ("hardware", "GB200 NVL72", "gb200"),  # the chart label
+    ("hardware", "gb200-nvl72", "gb200"),
+    ("hardware", "NVIDIA B200", "b200"),  # the vendor's word dropped
+    ("hardware", "hgx-b200", "b200"),  # an alias
+    ("hardware", "h100", "h100-sxm"),
+    ("hardware", "AMD Instinct MI355X", "mi355x"),  # the catalog name
+    ("hardware", "Vera Rubin NVL72", "vr200"),
+    ("model", "DeepSeek-R1", "deepseek-r1"),
+    ("model", "deepseek-ai/DeepSeek-R1-0528", "deepseek-r1"),  # a repository, with its revision
+    ("model", "nvidia/DeepSeek-R1-0528-FP4", "deepseek-r1"),  # ... and its weight format
+    ("model", "meta-llama/Llama-3.1-70B-Instruct", "llama-3.1-70b"),
+    ("model", "meta-llama/Meta-Llama-3.1-8B-Instruct", "llama-3.1-8b"),
+    ("model", "moonshotai/Kimi-K2-Instruct-0905", "kimi-k2"),
+    ("model", "mistralai/Mixtral-8x7B-Instruct-v0.1", "mixtral-8x7b"),
+    ("model", "Qwen/Qwen3.5-397B-A17B-FP8", "qwen3.5-397b-a17b"),
+    ("model", "deepseek-ai/DeepSeek-V3.1", "deepseek-v3.1"),  # not V3's
+    ("model", "Llama 3.1 70B", "llama-3.1-70b"),
+]
+
+
+@pytest.mark.parametrize(("kind", "ref", "expected"), NAMES)
+def test_names_people_type_resolve(kind, ref, expected):
+    resolve = resolve_model if kind == "model" else resolve_hardware
+    assert resolve(ref).id == expected
+
+
+@pytest.mark.parametrize(
+    ("kind", "ref", "near"),
+    [
+        ("hardware", "a100", ["a100-40gb", "a100-80gb-sxm"]),  # ambiguous: every A100 offered, none chosen
+        ("hardware", "h900", ["h200", "h100-sxm"]),
+        ("model", "qwen3", ["qwen3-8b", "qwen3-32b"]),
+        ("model", "org/llama-9", ["llama-2-7b"]),  # a repository no entry answers to is not read as a file
+    ],
+)
+def test_unknown_names_say_the_nearest_ids(kind, ref, near):
+    resolve = resolve_model if kind == "model" else resolve_hardware
+    with pytest.raises(CatalogError) as err:
+        resolve(ref)
+    message = str(err.value)
+    assert f"unknown {kind} {ref!r}" in message and "did you mean" in message, message
+    for i in near:
+        assert i in message, (i, message)
+    assert "\n" not in message
+
+
+def test_an_alias_naming_another_entry_is_refused(tmp_path):
+    path = _write(tmp_path, "hw.yaml", {"toy-gpu": GOOD_HW, "other-gpu": _hw(aliases=["Toy GPU"])})
+    with pytest.raises(CatalogError) as err:
+        load_hardware_catalog(path)
+    message = str(err.value)
+    assert "hw.yaml" in message and "other-gpu" in message and "aliases" in message and "toy-gpu" in message
+
+
+def test_every_catalog_alias_names_its_own_entry():
+    for catalog, resolve in ((load_hardware_catalog(), resolve_hardware), (load_model_catalog(), resolve_model)):
+        for i, entry in catalog.items():
+            assert resolve(entry.name).id == i  # every catalog name resolves to its own entry
+            for alias in entry.aliases:
+                assert resolve(alias).id == i
 
 
 def test_empty_catalog_is_refused(tmp_path):

@@ -501,7 +501,8 @@ def test_list_models_columns_align_for_every_row(capsys):
     'max ctx' header) used to push its attention column two places right of every other row's."""
     code, out, _ = run(capsys, "list", "models")
     assert code == 0
-    lines = out.rstrip("\n").split("\n")
+    *lines, note = out.rstrip("\n").split("\n")
+    assert note.startswith("(--model also takes") and "deepseek-r1: deepseek-r1-0528, dsr1" in note
     header = lines[0]
     ctx_end = header.index("max ctx") + len("max ctx")  # right-aligned: every count ends where the header ends
     attention_at = header.index("attention")
@@ -733,6 +734,34 @@ def test_subprocess_bad_input_exit_2(argv, tmp_path):
 def test_main_module_exists():
     assert (ROOT / "tpot_model" / "__main__.py").is_file()
     assert math.isfinite(cli.MAX_SWEEP_POINTS)
+
+
+def test_frontier_takes_the_names_people_type(capsys):
+    """'GB200 NVL72' and a Hugging Face repository name reach the catalog's entries (the answer names the ids it
+    used); a name no entry answers to is one line, exit 2, with the nearest ids."""
+    from tpot_model.planner_cli import frontier_main
+
+    by_id = ["--model", "deepseek-r1", "--hardware", "gb200", "--weights", "fp8", "--kv", "fp8"]
+    by_name = [
+        "--model",
+        "deepseek-ai/DeepSeek-R1-0528",
+        "--hardware",
+        "GB200 NVL72",
+        "--weights",
+        "fp8",
+        "--kv",
+        "fp8",
+    ]
+    budget = ["--max-gpus", "16", "--interactivity", "50", "--json"]
+    assert frontier_main([*by_id, *budget]) == 0
+    expected = json.loads(capsys.readouterr().out)
+    assert frontier_main([*by_name, *budget]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert (got["model"], got["hardware"]) == ("deepseek-r1", "gb200")
+    assert got["tokens_per_s_per_gpu"] == expected["tokens_per_s_per_gpu"]
+    code = frontier_main(["--model", "deepseek-r1", "--hardware", "a100", *budget])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "did you mean" in err and "a100-80gb-sxm" in err, err
 
 
 def test_frontier_states_the_price_its_cost_stands_on(capsys):

@@ -66,6 +66,13 @@ def test_url_restores_scenario(page):
     assert not at.warning, [w.value for w in at.warning]
 
 
+def test_url_takes_the_names_people_type():
+    """A link written by hand may name the chip and model as people write them: no notice, the catalog's entries."""
+    at = run_page("overview", hardware="GB200 NVL72", model="deepseek-ai/DeepSeek-R1-0528")
+    assert not at.exception and not at.warning, [w.value for w in at.warning]
+    assert (at.session_state["hardware"], at.session_state["model"]) == ("gb200", "deepseek-r1")
+
+
 def test_bad_url_values_fall_back_with_notice():
     """Every reader of a bad link is told (the link is parsed once per server, its notices kept for each session)."""
     bad = dict(batch="lots", context="<script>alert(1)</script>", model="no-such-model", gpus="-3", price="1e400")

@@ -54,6 +54,7 @@ class Hardware:
     successor: str | None = None  # the catalog id of its next generation (the planner's hardware-upgrade lever)
     colour: str = ""  # its colour in every chart ("#rrggbb"; empty: one from a fixed palette)
     short_name: str = ""  # a chart label for a long name ("GB200 NVL72"); empty: ui.fmt.chip_short derives one
+    aliases: tuple[str, ...] = ()  # other names people type for it ("gb200-nvl72", "hgx-b200"): find_id
     source: tuple[str, ...] = ()
     notes: str = ""
     prices: ChipPrices = NO_PRICES  # $/GPU-hour by basis, all-in power (data/prices.yaml; a user file: its own)
@@ -130,6 +131,7 @@ _HARDWARE_OPTIONAL = {
     "successor",
     "colour",
     "short_name",
+    "aliases",
     "source",
     "notes",
 }
@@ -187,6 +189,7 @@ def hardware_from_dict(hw_id: str, d: Any, where: str, *, require_source: bool =
             successor=_text(where, d, "successor") if d.get("successor") is not None else None,
             colour=_colour(where, d),
             short_name=str(d.get("short_name", "") or ""),
+            aliases=_aliases(where, d),
             source=source,
             notes=str(d.get("notes", "") or ""),
             scale_up_domain_gpus=_optional_int(where, d, "scale_up_domain_gpus"),
@@ -314,6 +317,7 @@ class ModelSpec:
     compressed_attention: CompressedAttention | None = None
     params_reported: str = ""
     family: str = ""  # models that share a tokenizer (a draft model must): default, the id's first part
+    aliases: tuple[str, ...] = ()  # other names people type for it ("deepseek-r1-0528", "dsr1"): find_id
     source: tuple[str, ...] = field(default=())
     notes: str = ""
 
@@ -372,7 +376,7 @@ class ModelSpec:
     def architecture(self) -> ModelSpec:
         """The shape alone (no id, name, family or sources): equal for models that run the same way (DeepSeek-V3,
         V3.1 and R1)."""
-        return replace(self, id="", name="", params_reported="", family="", source=(), notes="")
+        return replace(self, id="", name="", params_reported="", family="", aliases=(), source=(), notes="")
 
     @property
     def num_linear_layers(self) -> int:
@@ -440,6 +444,7 @@ _MODEL_OPTIONAL = {
     "compressed_attention",
     "params_reported",
     "family",
+    "aliases",
     "source",
     "notes",
 }
@@ -488,6 +493,7 @@ def _model(model_id: str, d: Any, where: str, *, require_source: bool = False) -
             compressed_attention=_sub(where, d, "compressed_attention", CompressedAttention),
             params_reported=str(d.get("params_reported", "") or ""),
             family=str(d.get("family", "") or model_id.split("-")[0].lower()),
+            aliases=_aliases(where, d),
             source=_sources(where, d),
             notes=str(d.get("notes", "") or ""),
             **ints,
@@ -538,6 +544,7 @@ def load_hardware_catalog(path: str | Path = DATA_DIR / "hardware.yaml") -> dict
     for hw in out.values():
         if hw.successor is not None and hw.successor not in out:
             raise CatalogError(f"{p}: entry {hw.id!r}: field 'successor': {hw.successor!r} is not in the catalog")
+    _check_aliases(p, out)
     return out
 
 
@@ -545,7 +552,9 @@ def load_hardware_catalog(path: str | Path = DATA_DIR / "hardware.yaml") -> dict
 def load_model_catalog(path: str | Path = DATA_DIR / "models.yaml") -> dict[str, ModelSpec]:
     """All models of the catalog, by id."""
     p = Path(path)
-    return {str(k): model_from_dict(str(k), v, str(p), require_source=True) for k, v in _load_mapping(p).items()}
+    out = {str(k): model_from_dict(str(k), v, str(p), require_source=True) for k, v in _load_mapping(p).items()}
+    _check_aliases(p, out)
+    return out
 
 
 def _single_entry(data: Any, where: str) -> tuple[str, Any]:
@@ -573,29 +582,110 @@ def model_from_text(text: str, where: str, model_id: str = "custom") -> ModelSpe
 
 
 def resolve_hardware(ref: str) -> Hardware:
-    """A catalog id or a path to a hardware YAML file."""
+    """A catalog id, name or alias (find_id), or a path to a hardware YAML file."""
     catalog = load_hardware_catalog()
     if ref in catalog:
         return catalog[ref]
-    if _looks_like_path(ref):
+    if _is_file_ref(ref):
         p = Path(ref)
         return hardware_from_text(read_text(p), str(p))
-    raise CatalogError(f"unknown hardware {ref!r} (not a catalog id or a file; see `python -m tpot_model list`)")
+    found = find_id(ref, catalog)
+    if found is None:
+        raise CatalogError(unknown_message("hardware", ref, catalog))
+    return catalog[found]
 
 
 def resolve_model(ref: str) -> ModelSpec:
-    """A catalog id, or a path to a config.json / model YAML file."""
+    """A catalog id, name, alias or Hugging Face repository name (find_id), or a path to a config.json / model YAML
+    file."""
     catalog = load_model_catalog()
     if ref in catalog:
         return catalog[ref]
-    if _looks_like_path(ref):
+    if _is_file_ref(ref):
         p = Path(ref)
         return model_from_text(read_text(p), str(p), model_id=p.parent.name if p.name == "config.json" else p.stem)
-    raise CatalogError(f"unknown model {ref!r} (not a catalog id or a file; see `python -m tpot_model list`)")
+    found = find_id(ref, catalog)
+    if found is None:
+        raise CatalogError(unknown_message("model", ref, catalog))
+    return catalog[found]
 
 
-def _looks_like_path(ref: str) -> bool:
-    return any(ref.endswith(ext) for ext in (".yaml", ".yml", ".json")) or "/" in ref or Path(ref).is_file()
+# the words a name may start with that no catalog key needs ('NVIDIA B200', 'AMD Instinct MI355X')
+_VENDOR_WORDS = ("nvidia", "amd", "instinct", "google", "aws", "amazon", "intel", "apple", "meta")
+# what a model's repository name may add to the model: its tuning, its weight format, a revision ('-0528', '-v0.1')
+_VARIANT = re.compile(
+    r"([-_ .:](instruct|it|chat|hf|base|fp8|fp4|nvfp4|mxfp4|bf16|fp16|awq|gptq|int4|int8|\d{4}|v\d+(\.\d+)?))+$"
+)
+
+
+def name_key(text: str) -> str:
+    """How names compare: lower case, letters and digits only, leading vendor words dropped ('NVIDIA B200' = 'b200',
+    'Llama-3.1-70B' = 'llama 3.1 70b')."""
+    key = re.sub(r"[^a-z0-9]", "", text.lower())
+    while (word := next((w for w in _VENDOR_WORDS if key.startswith(w) and len(key) > len(w)), None)) is not None:
+        key = key[len(word) :]
+    return key
+
+
+def _keys(entry_id: str, entry) -> set[str]:
+    """The name keys an entry answers to: its id's, its name's, its chart label's and its aliases'."""
+    names = [entry_id] + ([entry.name, getattr(entry, "short_name", ""), *entry.aliases] if entry is not None else [])
+    return {name_key(n) for n in names if name_key(n)}
+
+
+def find_id(ref: str, entries: dict) -> str | None:
+    """The id of the one entry of `entries` (id -> Hardware / ModelSpec, or None for an id alone) that `ref` names:
+    its id, or any spelling of its id, name or aliases (name_key); failing that, the part after a repository's
+    '/' ('deepseek-ai/DeepSeek-R1') and that without a variant suffix ('-Instruct', '-FP8', '-0528'). None where no
+    entry or more than one answers."""
+    if ref in entries:
+        return ref
+    index = {i: _keys(i, e) for i, e in entries.items()}
+    tail = ref.rsplit("/", 1)[-1]
+    for attempt in dict.fromkeys((ref, tail, _VARIANT.sub("", tail.lower()))):
+        key = name_key(attempt)
+        hits = [i for i, keys in index.items() if key and key in keys]
+        if len(hits) == 1:
+            return hits[0]
+    return None
+
+
+def close_ids(ref: str, entries: dict, n: int = 4) -> list[str]:
+    """Up to n ids whose names resemble `ref` (a key inside the other, or difflib's close matches), for an error's
+    'did you mean'."""
+    import difflib
+
+    key = name_key(ref.rsplit("/", 1)[-1])
+    by_key = {k: i for i, e in entries.items() for k in sorted(_keys(i, e))}
+    inside = [i for k, i in by_key.items() if key and (key in k or k in key)]
+    close = [by_key[k] for k in difflib.get_close_matches(key, list(by_key), n=n, cutoff=0.6)]
+    return list(dict.fromkeys(inside + close))[:n]
+
+
+def unknown_message(kind: str, ref: str, entries: dict) -> str:
+    """One line for a --model / --hardware no catalog entry answers to, with the nearest ids."""
+    near = close_ids(ref, entries)
+    hint = f"; did you mean {', '.join(near[:-1])}{' or ' if len(near) > 1 else ''}{near[-1]}?" if near else ""
+    listing = "models" if kind == "model" else "hardware"
+    return f"unknown {kind} {ref!r}: not a catalog id, name or alias, nor a file{hint} (`python -m tpot_model list {listing}`)"
+
+
+def _check_aliases(path: Path, entries: dict) -> None:
+    """Every alias names its own entry alone: none is another entry's id, name or alias."""
+    owners: dict[str, set[str]] = {}
+    for i, e in entries.items():
+        for k in _keys(i, e):
+            owners.setdefault(k, set()).add(i)
+    for i, e in entries.items():
+        for a in e.aliases:
+            others = owners[name_key(a)] - {i}
+            if others:
+                raise CatalogError(f"{path}: entry {i!r}: field 'aliases': {a!r} also names {sorted(others)[0]!r}")
+
+
+def _is_file_ref(ref: str) -> bool:
+    """Whether `ref` is meant as a file: one that exists, or a name ending .yaml / .yml / .json."""
+    return Path(ref).is_file() or ref.endswith((".yaml", ".yml", ".json"))
 
 
 # --------------------------------------------------------------------------------------------------- field checks
@@ -654,6 +744,16 @@ def _bool(where: str, d: dict, key: str, default: bool | None = None) -> bool:
     if not isinstance(value, bool):
         raise _fail(where, f"field {key!r} must be true or false, got {value!r}")
     return value
+
+
+def _aliases(where: str, d: dict) -> tuple[str, ...]:
+    """The entry's `aliases`: a list of names (text), none empty."""
+    value = d.get("aliases")
+    if value is None:
+        return ()
+    if not (isinstance(value, list) and all(isinstance(v, str) and name_key(v) for v in value)):
+        raise _fail(where, "field 'aliases' must be a list of names (text with a letter or digit)")
+    return tuple(value)
 
 
 def _sources(where: str, d: dict, key: str = "source") -> tuple[str, ...]:

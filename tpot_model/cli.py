@@ -888,7 +888,15 @@ def _list_hardware() -> str:
         "data/prices.yaml); domain = GPUs per scale-up domain, up = scale-up GB/s per GPU per direction, out = "
         "scale-out NIC Gb/s per GPU, '-' = not published; (announced) = not shipping, vendor claims)"
     )
+    lines.append(_names_note("hardware", "a chip's name or chart label in any case and spacing ('NVIDIA B200', "
+                             "'GB200 NVL72')", load_hardware_catalog()))  # fmt: skip
     return "\n".join(lines)
+
+
+def _names_note(option: str, names: str, catalog: dict) -> str:
+    """The line under a listing saying what else --model / --hardware take (`names`), with the catalog's aliases."""
+    aliases = "; ".join(f"{i}: {', '.join(e.aliases)}" for i, e in catalog.items() if e.aliases)
+    return f"(--{option} also takes {names}, or an alias: {aliases})"
 
 
 def _aligned(header: list[str], rows: list[list[str]], align: str) -> list[str]:
@@ -918,7 +926,9 @@ def _list_models() -> str:
         ]
         for m in load_model_catalog().values()
     ]
-    return "\n".join(_aligned(header, rows, "<<>>>><"))
+    note = _names_note("model", "a model's name in any case and spacing ('DeepSeek-R1'), a Hugging Face repository "
+                       "('deepseek-ai/DeepSeek-R1-0528')", load_model_catalog())  # fmt: skip
+    return "\n".join([*_aligned(header, rows, "<<>>>><"), note])
 
 
 def _list_profiles() -> str:

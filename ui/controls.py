@@ -67,8 +67,8 @@ def _init_from_url() -> None:
     params = st.query_params.to_dict()
     if any(p in params for p in uploads.KINDS.values()):
         spec_notices = uploads.from_url(params)
-        models = set(cache.models()) | ({CUSTOM_ID} if uploads.custom("model") else set())
-        hardware = set(cache.hardware()) | ({CUSTOM_ID} if uploads.custom("hardware") else set())
+        models = cache.models() | ({CUSTOM_ID: None} if uploads.custom("model") else {})
+        hardware = cache.hardware() | ({CUSTOM_ID: None} if uploads.custom("hardware") else {})
         state, notices = parse_query(params, models, hardware, set(cache.profiles()))
         notices = spec_notices + notices
     else:
@@ -85,7 +85,7 @@ def _init_from_url() -> None:
 def _parsed_link(params: tuple[tuple[str, str], ...]) -> tuple[ScenarioState, tuple[Notice, ...]]:
     """parse_query of a link that carries no uploaded spec (it depends on the link and the catalogs alone): once per
     link, not once per reader of it."""
-    state, notices = parse_query(dict(params), set(cache.models()), set(cache.hardware()), set(cache.profiles()))
+    state, notices = parse_query(dict(params), cache.models(), cache.hardware(), set(cache.profiles()))
     return state, tuple(notices)
 
 

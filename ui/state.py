@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
 
 from tpot_model import FORMATS, KV_FORMATS, Scenario, parse_format
+from tpot_model.catalog import find_id
 from tpot_model.files import load_yaml
 from tpot_model.precision import COMPUTE_PRECISIONS
 from tpot_model.prices import CUSTOM as CUSTOM_BASIS
@@ -120,18 +121,22 @@ def last(value: object) -> str:
 
 
 def parse_query(
-    params: Mapping[str, object], model_ids: set[str], hardware_ids: set[str], profile_ids: set[str]
+    params: Mapping[str, object], models: Mapping | set[str], hardware: Mapping | set[str], profile_ids: set[str]
 ) -> tuple[ScenarioState, list[Notice]]:
-    """Validated scenario from URL parameters; unknown keys are ignored, bad values replaced with notices."""
+    """Validated scenario from URL parameters; unknown keys are ignored, bad values replaced with notices. `models`
+    and `hardware`: the catalogs (id -> entry; a set of ids alone also does), so a link may name a model or chip
+    as people write it ('GB200 NVL72', 'deepseek-ai/DeepSeek-R1': catalog.find_id)."""
     values: dict[str, object] = {}
     notices: list[Notice] = []
 
-    def choice(key: str, allowed: set[str] | tuple[str, ...]) -> None:
+    def choice(key: str, allowed: Mapping | set[str] | tuple[str, ...], names: bool = False) -> None:
         if key not in params:
             return
         raw = last(params[key]).strip()
-        if raw in allowed:
-            values[key] = raw
+        catalog = allowed if isinstance(allowed, Mapping) else dict.fromkeys(allowed)
+        found = find_id(raw, catalog) if names else raw if raw in allowed else None
+        if found is not None:
+            values[key] = found
         else:
             notices.append(Notice(key, sanitize(raw), str(getattr(DEFAULT, key))))
 
@@ -151,8 +156,8 @@ def parse_query(
             notices.append(Notice(key, sanitize(raw), f"{snapped:,}", snapped=True))
         values[key] = snapped
 
-    choice("model", model_ids)
-    choice("hardware", hardware_ids)
+    choice("model", models, names=True)
+    choice("hardware", hardware, names=True)
     choice("profile", profile_ids)
     choice("kv", KV_OPTIONS)
     choice("compute", COMPUTE_OPTIONS)
