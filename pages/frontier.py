@@ -613,7 +613,8 @@ if (
             chips = tr.join([tr("fr_rack_ceiling_item", name=name, x=f"{x:.0f}") for name, x in tops])
             st.caption(tr("fr_rack_ceiling", chips=chips))
         for said in (rack.check_caption(cache.disaggregated_check(), tr, None if rack_best else engine, names),
-                     rack.frontier_check_caption(cache.disaggregated_check(), tr, rack_best, names)):  # fmt: skip
+                     rack.frontier_check_caption(cache.disaggregated_check(), tr, rack_best, names),
+                     rack.budget_check_caption(cache.disaggregated_check(), tr, names) if rack_best else None):  # fmt: skip
             if said is not None:
                 st.caption(said)
 

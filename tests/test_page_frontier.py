@@ -272,6 +272,12 @@ def test_rack_scale_view_draws_every_chip_and_the_ratio_table():
         assert said in [c.value for c in at.main.caption] and tr("fr_rack_group_any") in said
         best = check["frontier_best"]["all"]
         assert f"{best['median_ratio']:.2f}" in said and str(best["runs"]) in said
+        # and, asked as the view asks (the best within 72 GPUs), how far that is from the best measured within 72
+        said = rack_scale.budget_check_caption(check, tr, names={"deepseek-r1": "DeepSeek-R1"})
+        assert said in [c.value for c in at.main.caption]
+        budget = check["frontier_budget"]
+        for key in ("all", "low", "high", "rack", "scale_out"):
+            assert f"{budget[key]['median_ratio']:.2f}×" in said, key
         # its exports state the view's own scenario (1k/1k, the chips, the 72-GPU budget), not the sidebar's
         payloads = [json.loads(el.proto.bytes) for el in at.get("bidi_component") if el.proto.bytes]
         stems = [p["export"]["filename"] for p in payloads]

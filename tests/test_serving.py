@@ -574,6 +574,7 @@ def test_disaggregated_check_reads_each_pool_and_is_what_calibrate_wrote():
     committed.pop("frontier")  # test_frontier_check_is_like_for_like_and_what_calibrate_wrote
     committed.pop("rack_ratio")  # test_rack_scale_advantage_against_the_measured_one_is_what_calibrate_wrote
     committed.pop("frontier_best")  # test_best_engine_frontier_check_groups_every_engine_and_is_what_calibrate_wrote
+    committed.pop("frontier_budget")  # test_budget_frontier_check_asks_what_frontier_max_gpus_answers
     committed.pop("transfer")  # test_transfer_check_holds_out_the_unseen_models_and_is_what_calibrate_wrote
     assert committed == json.loads(json.dumps(dis.summary(checked)))  # calibrate wrote it from these profiles
     assert committed["decode_runs"] == 95 and committed["prefill_runs"] == 40
@@ -615,6 +616,8 @@ def test_frontier_check_is_like_for_like_and_what_calibrate_wrote():
     assert band["all"] == {"runs": 5, "unreached": 1, "median_ratio": pytest.approx(1.15), "within": 2,
                            "p10_ratio": pytest.approx(0.65), "p90_ratio": pytest.approx(1.79)}  # fmt: skip
     assert band["multi_node"]["runs"] == 4 and band["high"]["runs"] == 3 and band["high"]["unreached"] == 1
+    assert band["low"]["runs"] == 0 and band["rack"]["runs"] == 0 and band["scale_out"] == band["all"]  # chip "x"
+    assert fc.rack_chip("gb200") and fc.rack_chip("vr200") and not fc.rack_chip("b200") and not fc.rack_chip("x")
     committed = pc.read_check(sc.SERVING_MEASUREMENTS_PATH.with_name(pc.CHECK_NAME))["frontier"]
     fresh = fc.summary(fc.check(rows, profiles, pc.pool_fit))
     # calibrate wrote it from these profiles and this fit (to the last few bits: another CPU's vector units may sum
@@ -649,6 +652,30 @@ def test_best_engine_frontier_check_groups_every_engine_and_is_what_calibrate_wr
     alone = fc.summary(fc.check(rows, typical, lambda e: pc.pool_fit("typical"), best=True), best=True)
     assert committed["all"]["within"] > alone["all"]["within"]
     assert committed["high"]["within"] > alone["high"]["within"]
+
+
+def test_budget_frontier_check_asks_what_frontier_max_gpus_answers():
+    """The budget check (the issue's held-out question, asked of the public runs): the same runs as the best-engine
+    check, each against the best-engine search within 72 GPUs whatever the run used. More GPUs to choose from never
+    lowers the best tokens/s per GPU, nor loses a target the run's own GPU count reached; the committed summary is
+    what the committed profiles and pool fit give."""
+    from tpot_model import frontier_check as fc
+    from tpot_model import pool_correction as pc
+
+    committed = pc.read_check(sc.SERVING_MEASUREMENTS_PATH.with_name(pc.CHECK_NAME))
+    budget, best = committed["frontier_budget"], committed["frontier_best"]
+    assert budget["method"] == fc.BUDGET_METHOD and budget["max_gpus"] == 72
+    own = {p["id"]: p for p in best["points"]}
+    assert {p["id"] for p in budget["points"]} == set(own) and len(own) == 183
+    for p in budget["points"]:
+        at_own = own[p["id"]]["model_tokens_per_s_per_gpu"]
+        if at_own is not None:
+            assert p["model_tokens_per_s_per_gpu"] >= at_own * (1 - 1e-9), p["id"]
+    assert budget["all"]["median_ratio"] > best["all"]["median_ratio"]  # ... so it reads higher
+    assert budget["rack"]["runs"] + budget["scale_out"]["runs"] == 183
+    rows = sc.load_serving_measurements()
+    fresh = fc.summary(fc.check(rows, load_profiles(), pc.pool_fit, best=True, budget=72), True, budget=True)
+    assert budget == _approx(json.loads(json.dumps(fresh)))
 
 
 def test_transfer_check_holds_out_the_unseen_models_and_is_what_calibrate_wrote():

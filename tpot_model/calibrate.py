@@ -160,12 +160,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     for best in (False, True):
         points = frontier_check.check(serving_rows, fitted, pool, best=best)
         check[frontier_check.summary_key(best)] = frontier_check.summary(points, best)
+    budget = frontier_check.check(serving_rows, fitted, pool, best=True, budget=frontier_check.MAX_GPUS)
+    check[frontier_check.summary_key(True, budget=True)] = frontier_check.summary(budget, True, budget=True)
     check["rack_ratio"] = frontier_check.ratio_summary(frontier_check.ratio_check(serving_rows, fitted, pool))
     check["transfer"] = frontier_check.transfer_summary(serving_rows, fitted, pool)
     print("")
     print(disaggregated.format_summary(check))
-    for best in (False, True):
-        print(frontier_check.format_summary(check[frontier_check.summary_key(best)]))
+    for best, budget in ((False, False), (True, False), (True, True)):
+        print(frontier_check.format_summary(check[frontier_check.summary_key(best, budget)]))
     print(frontier_check.format_ratio_summary(check["rack_ratio"]))
     print(frontier_check.format_transfer(check["transfer"]))
     if args.dry_run:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .catalog import architecture_twin
+from .catalog import architecture_twin, load_hardware_catalog
 from .engines import serving_engines
 from .layouts import Deployment, choose, correction, deployment_curve, layout_tables, recipe_key
 from .pool_correction import NEUTRAL, PoolFit
@@ -34,6 +34,7 @@ from .serving_calibration import MEAN_LENGTH_FRACTION, ServingMeasurement, predi
 MAX_GPUS = 72  # one NVL72 domain, or nine 8-GPU nodes
 WITHIN = 0.35  # the share of runs whose tokens/s per GPU the frontier gets within +-35 %
 HIGH_FROM = 100.0  # tokens/s per user: the high-interactivity band
+LOW_BELOW = 40.0  # tokens/s per user: the low-interactivity band
 NODE_GPUS = 8  # runs on more GPUs than one 8-GPU node: the multi-node / rack-scale band
 MIN_CELL_RUNS = 10  # a cell's range is given from this many runs the layout search reaches
 # measured_at: a run up to this much more interactive than a target below every run stands for it (it meets the
@@ -167,18 +168,21 @@ def check(
     pool: Callable[[str], PoolFit],
     best: bool = False,
     transfer: bool = False,
+    budget: int | None = None,
 ) -> list[Point]:
     """Every frontier run (frontier_runs) against the layout search at its interactivity within its GPU count, under
     the pool correction `pool(engine profile id)`; one set of layout tables per group, engine revision and GPU
     count. best: the frontier over every engine's runs against the best-engine search (the engines fitted on the
     chip's vendor, engines.serving_engines: what `frontier` answers by default). transfer: the runs of the models
-    the serving fit has not seen."""
+    the serving fit has not seen. budget: the search within that many GPUs, not the run's count (`frontier
+    --max-gpus`'s question against the best measured with at most MAX_GPUS, whatever GPU count reached it)."""
     tables = {}
     out = []
     for r in frontier_runs(rows, profiles, by_engine=not best, transfer=transfer):
         engines = serving_engines(r.hardware.vendor) if best else (r.profile,)
         engine_profiles = tuple(profiles[e].as_of(r.run_date or None) for e in engines)
-        key = (*_group(r, not best), engine_profiles, r.num_gpus)
+        gpus = budget or r.num_gpus
+        key = (*_group(r, not best), engine_profiles, gpus)
         if key not in tables:
             s = Scenario(
                 weights=r.fields["weights"],
@@ -187,7 +191,7 @@ def check(
                 output_tokens=round(r.osl * MEAN_LENGTH_FRACTION),
             )
             tables[key] = tuple(
-                layout_tables(r.model, r.hardware, s, p, max_gpus=r.num_gpus, pool=pool(e))
+                layout_tables(r.model, r.hardware, s, p, max_gpus=gpus, pool=pool(e))
                 for e, p in zip(engines, engine_profiles, strict=True)
             )
         d = choose(tables[key], 1.0 / r.interactivity_tokens_per_s_per_user)
@@ -419,25 +423,47 @@ BEST_METHOD = (
 ).replace("MAX_GPUS", str(MAX_GPUS))
 
 
-def summary_key(best: bool) -> str:
-    """data/disaggregated_check.json's key of the check's summary: per engine, or best-engine (check's best)."""
-    return "frontier_best" if best else "frontier"
+BUDGET_METHOD = (
+    "The best-engine layout search within a budget of MAX_GPUS GPUs against the measured serving frontier over every "
+    "engine and GPU count up to MAX_GPUS: for each run on it (as the best-engine check), the best deployment of the "
+    "engines fitted on the chip's vendor at the run's interactivity using at most MAX_GPUS GPUs, whatever the run "
+    "used: `frontier --max-gpus MAX_GPUS`'s answer against the best that was measured within the same budget."
+).replace("MAX_GPUS", str(MAX_GPUS))
 
 
-def summary(points: Sequence[Point], best: bool = False) -> dict:
-    """What data/disaggregated_check.json's ``frontier`` (``frontier_best`` for check's best mode) holds: the bands
-    over every run, over the multi-node runs (more than NODE_GPUS GPUs), from HIGH_FROM tokens/s per user, and every
-    run."""
+def rack_chip(hardware_id: str) -> bool:
+    """Whether the chip's scale-up domain spans more than one NODE_GPUS-GPU node (an NVL72 rack's 72), by the
+    catalog: the summaries' ``rack`` band; the others' runs are the ``scale_out`` band."""
+    hw = load_hardware_catalog().get(hardware_id)
+    return hw is not None and (hw.scale_up_domain_gpus or 0) > NODE_GPUS
+
+
+def summary_key(best: bool, budget: bool = False) -> str:
+    """data/disaggregated_check.json's key of the check's summary: per engine, best-engine (check's best), or
+    best-engine within the budget (check's budget)."""
+    return "frontier_budget" if budget else "frontier_best" if best else "frontier"
+
+
+def summary(points: Sequence[Point], best: bool = False, budget: bool = False) -> dict:
+    """What data/disaggregated_check.json's ``frontier`` (``frontier_best`` for check's best mode,
+    ``frontier_budget`` for its budget) holds: the bands over every run, over the multi-node runs (more than NODE_GPUS
+    GPUs), from HIGH_FROM and below LOW_BELOW tokens/s per user, on rack-scale chips and on the others (rack_chip),
+    and every run."""
+    method = BUDGET_METHOD if budget else BEST_METHOD if best else __doc__.split("\n\n")[0].replace("\n", " ")
     return {
-        "method": BEST_METHOD if best else __doc__.split("\n\n")[0].replace("\n", " "),
+        "method": method,
         "max_gpus": MAX_GPUS,
         "within": WITHIN,
         "node_gpus": NODE_GPUS,
         "high_from_tok_s_per_user": HIGH_FROM,
+        "low_below_tok_s_per_user": LOW_BELOW,
         "models": sorted({p.model_id for p in points if p.model_id}),
         "all": _band(points),
         "multi_node": _band([p for p in points if p.gpus > NODE_GPUS]),
         "high": _band([p for p in points if p.interactivity_tok_s_per_user >= HIGH_FROM]),
+        "low": _band([p for p in points if p.interactivity_tok_s_per_user < LOW_BELOW]),
+        "rack": _band([p for p in points if rack_chip(p.hardware_id)]),
+        "scale_out": _band([p for p in points if not rack_chip(p.hardware_id)]),
         "cells": {
             c: _band([p for p in points if cell(p.gpus, p.interactivity_tok_s_per_user) == c])
             for c in ("|".join((n, b)) for n in ("single_node", "multi_node") for b in ("below_high", "high"))
@@ -550,17 +576,20 @@ def format_summary(s: dict) -> str:
             f"no layout reaches the interactivity: {b['unreached']}"
         )
 
+    head = {
+        BEST_METHOD: "the best-engine layout search at the interactivity of each run on a measured frontier over every "
+        "engine, within the run's GPU count ",
+        BUDGET_METHOD: f"the best-engine layout search within {s['max_gpus']} GPUs (`frontier --max-gpus "
+        f"{s['max_gpus']}`) at the interactivity of each run on a measured frontier over every engine and GPU count ",
+    }.get(s["method"], "the layout search at each measured frontier run's interactivity, within the run's GPU count ")
     return "\n".join(
         [
-            (
-                "the best-engine layout search at the interactivity of each run on a measured frontier over every "
-                "engine, within the run's GPU count "
-                if s["method"] == BEST_METHOD
-                else "the layout search at each measured frontier run's interactivity, within the run's GPU count "
-            )
-            + f"(runs on at most {s['max_gpus']} GPUs):",
+            head + f"(runs on at most {s['max_gpus']} GPUs):",
             line("all", s["all"]),
             line(f"multi-node (more than {s['node_gpus']} GPUs)", s["multi_node"]),
+            line(f"below {s['low_below_tok_s_per_user']:g} tok/s per user", s["low"]),
             line(f"from {s['high_from_tok_s_per_user']:g} tok/s per user", s["high"]),
+            line(f"rack-scale chips (a scale-up domain beyond {s['node_gpus']} GPUs)", s["rack"]),
+            line("the other chips", s["scale_out"]),
         ]
     )

@@ -512,6 +512,27 @@ def frontier_check_caption(
               hi_reached=hi["runs"] - hi["unreached"], hi_unreached=hi["unreached"])  # fmt: skip
 
 
+def budget_check_caption(check: Mapping, tr: Translator = EN, names: Mapping[str, str] = {}) -> str | None:
+    """How far the best-engine search within the check's budget is from the best measured within the same budget,
+    asked as this view asks (frontier_check's ``frontier_budget``): over every run, below and from its interactivity
+    bands, and on rack-scale chips against the others; None when there is none."""
+    f = check.get(summary_key(True, budget=True))
+    if not f or f["all"]["median_ratio"] is None:
+        return None
+
+    def part(key: str) -> dict:
+        b = f[key]
+        return {f"{key}_median": "—" if b["median_ratio"] is None else f"{b['median_ratio']:.2f}",
+                f"{key}_within": b["within"], f"{key}_runs": b["runs"]}  # fmt: skip
+
+    a = f["all"]
+    return tr("fr_rack_budget_check", models=_checked_models(check, names, tr), gpus=f["max_gpus"], runs=a["runs"],
+              median=f"{a['median_ratio']:.2f}", p10=f"{a['p10_ratio']:.2f}", p90=f"{a['p90_ratio']:.2f}",
+              within=a["within"], within_pct=fmt.pct(a["within"] / max(a["runs"], 1), 0), unreached=a["unreached"],
+              low=f"{f['low_below_tok_s_per_user']:g}", high=f"{f['high_from_tok_s_per_user']:g}",
+              **part("low"), **part("high"), **part("rack"), **part("scale_out"))  # fmt: skip
+
+
 def transfer_caption(
     note: Mapping | None, model_names: Mapping[str, str], model_name: str, tr: Translator = EN
 ) -> str | None:
