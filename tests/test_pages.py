@@ -73,6 +73,23 @@ def test_url_takes_the_names_people_type():
     assert (at.session_state["hardware"], at.session_state["model"]) == ("gb200", "deepseek-r1")
 
 
+def test_page_links_take_the_names_people_type():
+    """The pages' own chip and model parameters read names as the scenario's do: Compare's sides, the Serving
+    frontier's chips and Economics' chips; an unknown one still gets its notice."""
+    from tpot_model import load_hardware_catalog, load_model_catalog, load_profiles
+    from ui import page_state
+
+    hw, models, profiles = set(load_hardware_catalog()), set(load_model_catalog()), set(load_profiles())
+    side, notices = page_state.parse_side_query(
+        {"b_hardware": "GB200 NVL72", "b_model": "deepseek-ai/DeepSeek-R1"}, "b", models, hw, profiles
+    )
+    assert (side["hardware"], side["model"], notices) == ("gb200", "deepseek-r1", [])
+    inputs, notices = page_state.parse_frontier_query({"fr_hw": "GB200 NVL72,hgx-b200,h900"}, hw, profiles)
+    assert inputs.hardware == ("gb200", "b200") and [n.param for n in notices] == ["fr_hw"]
+    inputs, notices = page_state.parse_economics_query({"ec_chips": "H100,NVIDIA B200"}, hw)
+    assert inputs.chips == ("h100-sxm", "b200") and notices == []
+
+
 def test_bad_url_values_fall_back_with_notice():
     """Every reader of a bad link is told (the link is parsed once per server, its notices kept for each session)."""
     bad = dict(batch="lots", context="<script>alert(1)</script>", model="no-such-model", gpus="-3", price="1e400")

@@ -628,13 +628,16 @@ def name_key(text: str) -> str:
 
 
 def _keys(entry_id: str, entry) -> set[str]:
-    """The name keys an entry answers to: its id's, its name's, its chart label's and its aliases'."""
+    """The name keys an entry answers to: its id's, its name's, its chart label's and its aliases' (an id given
+    alone: the catalog entry of that id, if any)."""
+    if entry is None:
+        entry = load_hardware_catalog().get(entry_id) or load_model_catalog().get(entry_id)
     names = [entry_id] + ([entry.name, getattr(entry, "short_name", ""), *entry.aliases] if entry is not None else [])
     return {name_key(n) for n in names if name_key(n)}
 
 
 def find_id(ref: str, entries: dict) -> str | None:
-    """The id of the one entry of `entries` (id -> Hardware / ModelSpec, or None for an id alone) that `ref` names:
+    """The id of the one entry of `entries` (id -> Hardware / ModelSpec, or None for a catalog id) that `ref` names:
     its id, or any spelling of its id, name or aliases (name_key); failing that, the part after a repository's
     '/' ('deepseek-ai/DeepSeek-R1') and that without a variant suffix ('-Instruct', '-FP8', '-0528'). None where no
     entry or more than one answers."""

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import difflib
 import math
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from tpot_model.catalog import find_id
 from tpot_model.precision import parse_format
 from tpot_model.prices import CUSTOM as CUSTOM_BASIS
 from tpot_model.speculative import MTP_ACCEPTANCE, MTP_K
@@ -64,11 +65,14 @@ class QueryReader:
     def bad(self, key: str, given: str, used: object) -> None:
         self.notices.append(Notice(key, sanitize(given), str(used)))
 
-    def choice(self, key: str, allowed: Collection[str], used: object) -> str | None:
-        """The value if it is one of `allowed`; else None (a notice unless absent)."""
+    def choice(self, key: str, allowed: Collection[str], used: object, names: bool = False) -> str | None:
+        """The value if it is one of `allowed` (names: catalog ids, also as people write them: catalog.find_id);
+        else None (a notice unless absent)."""
         text = self.text(key)
         if text is None or text in allowed:
             return text
+        if names and (found := find_id(text, dict.fromkeys(allowed))) is not None:
+            return found
         self.bad(key, text, used)
         return None
 
@@ -91,6 +95,15 @@ class QueryReader:
             return x
         self.bad(key, text, used)
         return None
+
+
+def _known(items: Sequence[str], allowed: Collection[str], names: bool = False) -> tuple[str, ...]:
+    """The items that are among `allowed`, in order, once each (names: catalog ids, also as people write them, each
+    read as its id: catalog.find_id)."""
+    if not names:
+        return tuple(x for x in items if x in allowed)
+    catalog = dict.fromkeys(allowed)
+    return tuple(dict.fromkeys(i for x in items if (i := find_id(x, catalog)) is not None))
 
 
 # --------------------------------------------------------------------------------------------------- planner
@@ -224,10 +237,10 @@ def parse_frontier_query(
         if (on := r.flag(key, getattr(d, name))) is not None:
             values[name] = on
 
-    def many(key: str, name: str, allowed: Collection[str]) -> None:
+    def many(key: str, name: str, allowed: Collection[str], names: bool = False) -> None:
         if (text := r.text(key)) is not None:
             items = tuple(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
-            good = tuple(x for x in items if x in allowed)
+            good = _known(items, allowed, names)
             if not good or len(good) != len(items):
                 r.bad(key, text, ",".join(good or getattr(d, name)))
             if good:
@@ -239,7 +252,7 @@ def parse_frontier_query(
             values[name] = int(x) if integer else x
 
     choice("fr_io", "io", fr.IO_OPTIONS)
-    many("fr_hw", "hardware", sorted(hardware_ids))
+    many("fr_hw", "hardware", sorted(hardware_ids), names=True)
     many("fr_prec", "precisions", fr.PRECISIONS)
     many("fr_layout", "layouts", fr.LAYOUTS)
     choice("fr_engine", "engine", sorted(profile_ids))
@@ -359,7 +372,7 @@ def parse_economics_query(
             values[name] = x
     if (text := r.text("ec_chips")) is not None:
         items = tuple(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
-        good = tuple(x for x in items if x in hardware_ids)[:ECONOMICS_MAX_CHIPS]
+        good = _known(items, hardware_ids, names=True)[:ECONOMICS_MAX_CHIPS]
         if len(good) != len(items):
             r.bad("ec_chips", text, ",".join(good) or "—")
         if good:
@@ -406,7 +419,7 @@ def parse_side_query(
         "model": {SAME, *model_ids},
     }
     for name, allowed in choices.items():
-        if (text := r.choice(f"{side}_{name}", allowed, values[name])) is not None:
+        if (text := r.choice(f"{side}_{name}", allowed, values[name], names=name in ("hardware", "model"))) is not None:
             values[name] = text
     numeric = {"gpus": (AUTO, GPU_OPTIONS), "batch": (SAME, BATCH_OPTIONS), "context": (SAME, CONTEXT_OPTIONS)}
     for name, (sentinel, options) in numeric.items():
