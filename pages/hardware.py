@@ -162,7 +162,8 @@ else:
         lambda: (
             figs.bandwidth_frontier(chips, tr=tr),
             figs.frontier_table(chips),
-            *cache.display_numbers(figs.generation_table(chips, tr=tr)),
+            # bandwidth as the bars' labels read it ('0.86 TB/s', not the column's '0.9' beside Rubin's 22)
+            *cache.display_numbers(figs.generation_table(chips, tr=tr), lo={tr("hw_col_best_bw"): 2}),
         ),
     )
     chart.figure(generations[0], generations[1], "hardware-bandwidth-frontier", tr, about=None, depends=chips_key)

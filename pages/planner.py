@@ -135,7 +135,9 @@ st.markdown(tr("static_row_note"))
 with metrics.Row() as row:
     ok = point.feasible  # no batch meets the target: a dash for each number (not 'n/a' beside '—')
     row.metric(tr("pl_m_batch"), fmt.integer(point.batch) if ok else "—", help=tr("pl_m_batch_def"))
-    row.metric(tr("pl_m_tpot"), fmt.ms(point.tpot_s) if ok else "—", help=tr("pl_m_tpot_def", target=fmt.ms(target_s)))
+    row.metric(
+        tr("pl_m_tpot"), fmt.ms(point.tpot_s) if ok else "—", help=tr("pl_m_tpot_def", target=fmt.target_ms(target_s))
+    )
     row.metric(
         tr("pl_m_tps_gpu"),
         fmt.rate(point.tokens_per_s_per_gpu) if ok else "—",
@@ -150,7 +152,7 @@ with metrics.Row() as row:
 reason = dict(
     batch=point.batch,
     next=point.batch + 1,
-    target=fmt.unbroken(fmt.ms(target_s)),  # '44.7 ms' on one line (fmt.unbroken), here and in the GPU-count tab
+    target=fmt.target_ms(target_s),  # '50 ms' as set, on one line, here and in the GPU-count tab
     ttft=fmt.unbroken(fmt.duration(ttft_s)) if ttft_s else "",
     tpot=fmt.unbroken(fmt.ms_below(point.tpot_s, target_s)),  # '49.98 ms' under '50.0 ms', not '50.0 ms'
     tpot1=fmt.unbroken(fmt.ms(point.batch1_tpot_s)),
@@ -599,7 +601,7 @@ def capacity_section() -> None:
             per_gpu=fmt.gb(cap.kv_bytes_per_user_per_gpu),
             memory=f"{cap.max_users_memory:,}",
             users=f"{cap.users:,}",
-            target=fmt.ms(target_s),
+            target=fmt.target_ms(target_s),
         )
     )
     chart.figure(figs.disaggregation_figure(dg, tr=tr), figs.disaggregation_table(dg), "planner-disaggregation", tr)
@@ -690,7 +692,7 @@ def speculative_section() -> None:
         st.markdown(
             tr(
                 "pl_spec_at_target",
-                target=fmt.ms(target_s),
+                target=fmt.target_ms(target_s),
                 batch=spf.batch,
                 tps=fmt.rate(spf.tokens_per_s_per_gpu),
                 base_batch=point.batch,
@@ -735,7 +737,7 @@ def levers_section() -> None:
         ["target", "batch"],
         key="planner.levers_view",
         format_func=lambda v: (
-            tr("pl_levers_at_target", target=fmt.ms(target_s))
+            tr("pl_levers_at_target", target=fmt.target_ms(target_s))
             if v == "target"
             else tr("pl_levers_at_batch", batch=fmt.integer(state.batch))
         ),

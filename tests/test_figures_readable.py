@@ -60,6 +60,18 @@ def test_a_time_under_its_limit_never_reads_as_the_limit(seconds, limit_s, text)
     assert fmt.ms_below(seconds, limit_s) == text
 
 
+def test_a_target_reads_as_it_was_set():
+    """Browser review: 'within the 50.0 ms target' beside '50 ms TPOT': a target reads as the reader set it, one line."""
+    nb = "\u00a0"
+    assert [fmt.target_ms(x) for x in (0.05, 0.0447, 0.1, 0.008)] == [
+        f"50{nb}ms",
+        f"44.7{nb}ms",
+        f"100{nb}ms",
+        f"8{nb}ms",
+    ]
+    assert fmt.target_ms(float("nan")) == "n/a"
+
+
 def test_money_with_two_decimals_where_asked():
     assert fmt.usd(1234.5, 2) == "$1,234.50"
     assert fmt.usd(0.1, 2) == "$0.10"
@@ -350,6 +362,12 @@ def test_a_column_spanning_orders_of_magnitude_reads_three_significant_figures()
     assert columns["tpot_ms"]["type_config"]["format"] == "localized"
     assert shown["pct"].tolist() == [12.25, 3.5, 0.25] and columns["pct"]["type_config"]["format"] == "%.1f"
     assert set(columns) == {"tpot_ms", "pct"} and shown["chip"].tolist() == ["a", "b", "c"]
+
+    # a column may ask for more decimals than its largest value needs: Hardware's memory generations read 0.9 TB/s
+    # (one decimal, for Rubin's 22) where the bars beside them read 0.86
+    bw = pd.DataFrame({"bw": [22.0, 8.0, 0.864], "gb": [432.0, 288.0, 24.0]})
+    _, columns = cache.display_numbers(bw, lo={"bw": 2})
+    assert columns["bw"]["type_config"]["format"] == "%.2f" and columns["gb"]["type_config"]["format"] == "localized"
 
 
 # ------------------------------------------------------------------------------------------------- metric labels

@@ -8,7 +8,7 @@ import functools
 import gc
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TypeVar
 
 import pandas as pd
@@ -279,15 +279,15 @@ def numeric_columns(table: pa.Table) -> list[str]:
     return [f.name for f in table.schema if pa.types.is_integer(f.type) or pa.types.is_floating(f.type)]
 
 
-def display_numbers(table: pd.DataFrame, *, lo: int = 0) -> tuple[pd.DataFrame, dict]:
+def display_numbers(table: pd.DataFrame, *, lo: int | Mapping[str, int] = 0) -> tuple[pd.DataFrame, dict]:
     """(table, st.dataframe column_config) for showing a table's float columns: each with one count of decimals
-    down the column (fmt.column_decimals, at least `lo`); a column that needs none (its largest value from 100 on)
-    with thousands separators and its values at 3 significant figures ('1,200', '12.4', '6.83': shown whole, they
-    had read '12.37' and '6.826' beside '1,200')."""
+    down the column (fmt.column_decimals, at least `lo`, or `lo[column]` where given per column); a column that needs
+    none (its largest value from 100 on) with thousands separators and its values at 3 significant figures ('1,200',
+    '12.4', '6.83': shown whole, they had read '12.37' and '6.826' beside '1,200')."""
     out, config = table.copy(), {}
     for c in table.columns:
         if table[c].dtype.kind == "f":
-            d = fmt.column_decimals(table[c].to_numpy(), lo=lo)
+            d = fmt.column_decimals(table[c].to_numpy(), lo=lo.get(c, 0) if isinstance(lo, Mapping) else lo)
             if d == 0:
                 out[c] = round_significant(table[c].to_numpy(), 3)
             config[c] = st.column_config.NumberColumn(format="localized" if d == 0 else f"%.{d}f")

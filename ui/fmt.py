@@ -281,13 +281,20 @@ def date(iso: str | None) -> str:
     return iso.replace("-", "\u2011") if iso else "—"
 
 
+def target_ms(tpot_s: float) -> str:
+    """A TPOT target as it was set, on one line: '50 ms', '44.7 ms' (ms() would print the 50 ms a reader chose as
+    '50.0 ms')."""
+    s = float(tpot_s)
+    return unbroken(f"{s * 1e3:.3g} ms") if math.isfinite(s) and s > 0 else "n/a"
+
+
 def target(tpot_s: float, tr: Callable[..., str]) -> str:
     """A latency target in both its forms, interactivity first: '50 tok/s/user = 20 ms TPOT' (1 / TPOT), so a
     Planner target in ms TPOT and a Frontier target in tok/s per user read the same way."""
     s = float(tpot_s)
     if not (math.isfinite(s) and s > 0):
         return "n/a"
-    return tr("target_both", user=f"{1.0 / s:.3g}", tpot=unbroken(f"{s * 1e3:.3g} ms"))
+    return tr("target_both", user=f"{1.0 / s:.3g}", tpot=target_ms(s))
 
 
 def chip_short(hw) -> str:
