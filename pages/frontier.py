@@ -160,16 +160,17 @@ if differs:
     st.info(tr("fr_differs", what=tr.join(differs, "clause_sep")), icon=":material/tune:")
 
 
-def page_about(chips: list[str], weights: list[str], gpus: int | None = None) -> dict:
+def page_about(chips: list[str], weights: list[str], gpus: int | None = None, best: bool = False) -> dict:
     """What this page's exports state: the sidebar's scenario with this page's ISL/OSL, engine, chips and precisions
-    (and GPU count: the rack-scale view's budget), not the sidebar's, and no batch (the charts sweep it); the
-    sidebar chip's price only when that chip is the one charted, else each chip's own under the price basis."""
+    (and GPU count: the rack-scale view's budget; best: its best engine at each point, not the page's engine), not
+    the sidebar's, and no batch (the charts sweep it); the sidebar chip's price only when that chip is the one
+    charted, else each chip's own under the price basis."""
     return controls.chips_about(chips, catalog_hw, tr, state) | {
         "scenario_weights": "+".join(weights),
         "scenario_context_tokens": int(isl),
         "scenario_output_tokens": int(osl),
-        "scenario_profile": engine,
-        "scenario_profile_name": controls.profile_label(profile, tr),
+        "scenario_profile": "best" if best else engine,
+        "scenario_profile_name": tr("fr_rack_best_engine") if best else controls.profile_label(profile, tr),
         "scenario_batch": None,  # every chart here sweeps the concurrency (or its layout search sets it)
         **({"scenario_gpus": int(gpus), "scenario_gpus_budget": True} if gpus is not None else {}),
     }
@@ -572,7 +573,7 @@ if (
             lambda: rack.rack_table(curves, measured),
             RACK_CHART,
             tr,
-            about=page_about(rack_ids, [rack_precision], rack_gpus),
+            about=page_about(rack_ids, [rack_precision], rack_gpus, best=rack_best),
             depends=(*curve_inputs, rack_precision, rack_gpus, rack_recipes, rack_best),
         )  # fmt: skip
         for x, win, other, kind, cand in rack.winner_reasons(curves, layout_search.memory_reason):
@@ -612,11 +613,16 @@ if (
         if tops := rack.ceilings(curves):
             chips = tr.join([tr("fr_rack_ceiling_item", name=name, x=f"{x:.0f}") for name, x in tops])
             st.caption(tr("fr_rack_ceiling", chips=chips))
-        for said in (rack.check_caption(cache.disaggregated_check(), tr, None if rack_best else engine, names),
-                     rack.frontier_check_caption(cache.disaggregated_check(), tr, rack_best, names),
-                     rack.budget_check_caption(cache.disaggregated_check(), tr, names) if rack_best else None):  # fmt: skip
-            if said is not None:
-                st.caption(said)
+        if said := rack.check_caption(cache.disaggregated_check(), tr, None if rack_best else engine, names):
+            st.caption(said)
+        # the layout search against the measured runs: a row per question, and what the rows read
+        checked_chips = {c.hardware_id: c.name for c in curves}
+        if (table := rack.check_table(cache.disaggregated_check(), tr, rack_best, checked_chips)) is not None:
+            widths = {c: st.column_config.Column(width=max(map(fmt.header_width, [c, *map(str, table[c])])))
+                      for c in table.columns}  # fmt: skip
+            st.dataframe(table, hide_index=True, height="content", column_config=widths)
+            st.caption(rack.frontier_check_caption(cache.disaggregated_check(), tr, rack_best, names, rack_gpus,
+                                                   rack_recipes))  # fmt: skip
 
 # ------------------------------------------------------------------------------------------------ validation
 st.header(tr("fr_loho_h"))

@@ -267,17 +267,28 @@ def test_rack_scale_view_draws_every_chip_and_the_ratio_table():
         )  # the best engine: the common decode terms
         assert said in [c.value for c in at.main.caption] and check["prefill_median_model_over_measured"] > 1
         assert f"{check['fit']['prefill_prompt_s'] * 1e3:.1f} ms" in said  # the fixed cost per prompt, in both
-        # and how far the best-engine layout search is from the measured frontier over every engine
-        said = rack_scale.frontier_check_caption(check, tr, best=True, names={"deepseek-r1": "DeepSeek-R1"})
+        # and how far the best-engine layout search is from the measured frontier over every engine: a table, a row
+        # per question (each run's own GPU count; within 72 GPUs, as the view asks; each chip of the view within 72),
+        # and the caption under it saying what it covers and reads
+        said = rack_scale.frontier_check_caption(check, tr, best=True, names={"deepseek-r1": "DeepSeek-R1"},
+                                                 view_gpus=72)  # fmt: skip
         assert said in [c.value for c in at.main.caption] and tr("fr_rack_group_any") in said
-        best = check["frontier_best"]["all"]
-        assert f"{best['median_ratio']:.2f}" in said and str(best["runs"]) in said
-        # and, asked as the view asks (the best within 72 GPUs), how far that is from the best measured within 72
-        said = rack_scale.budget_check_caption(check, tr, names={"deepseek-r1": "DeepSeek-R1"})
-        assert said in [c.value for c in at.main.caption]
-        budget = check["frontier_budget"]
-        for key in ("all", "low", "high", "rack", "scale_out"):
-            assert f"{budget[key]['median_ratio']:.2f}×" in said, key
+        assert "1k/1k" in said and "NVFP4" in said and tr("fr_rack_frontier_check_budget", gpus=72) in said
+        table = at.dataframe[-1].value.set_index(tr("fr_check_col_reading"))
+        best, budget = check["frontier_best"], check["frontier_budget"]
+        own, within = table[tr("fr_check_col_own")], table[tr("fr_check_col_budget", gpus=72)]
+        of = tr("fr_check_row_within")
+        assert own[of] == tr("fr_check_of", n=best["all"]["within"], runs=183)
+        assert within[of] == tr("fr_check_of", n=budget["all"]["within"], runs=183) and best["all"]["runs"] == 183
+        median = tr("fr_check_row_median")
+        assert own[median] == f"{best['all']['median_ratio']:.2f}×"
+        assert within[median] == f"{budget['all']['median_ratio']:.2f}×"
+        high = tr("fr_check_row_high", low="40", high="100")
+        assert within[high] == f"{budget['high']['median_ratio']:.2f}× ({budget['high']['runs']})"
+        runs = budget["by_chip"]["gb200"]["all"]["runs"]
+        chip = budget["by_chip"]["gb200"]["all"]
+        assert runs > 0 and table["GB200 NVL72"][of] == tr("fr_check_of", n=chip["within"], runs=runs)
+        assert not any("Rubin" in c for c in table.columns)  # an announced part has no runs to check
         # its exports state the view's own scenario (1k/1k, the chips, the 72-GPU budget), not the sidebar's
         payloads = [json.loads(el.proto.bytes) for el in at.get("bidi_component") if el.proto.bytes]
         stems = [p["export"]["filename"] for p in payloads]
@@ -295,7 +306,7 @@ def test_rack_scale_view_draws_every_chip_and_the_ratio_table():
         assert "_ctx1024_out1024_" in main_stem and "_ctx4096_" not in main_stem, main_stem
         # three tables, a row per chip and a column per interactivity (narrow enough for a 900 px frame): tokens/s
         # per GPU, the rack-scale advantage, $ per 1M tokens per chip and price basis (a row each)
-        rates, ratios, costs = (frame.value for frame in at.dataframe[-3:])
+        rates, ratios, costs = (frame.value for frame in at.dataframe[-4:-1])  # the check table is the last
         at_cols = [tr("fr_rack_col_at", x=x) for x in ("25", "60", "100", "125")]
         assert list(rates.columns) == [tr("fr_rack_col_rates"), *at_cols]
         gb200 = rates.set_index(tr("fr_rack_col_rates")).loc[
@@ -307,9 +318,9 @@ def test_rack_scale_view_draws_every_chip_and_the_ratio_table():
         ratio = ratios.set_index(tr("fr_rack_col_advantage")).loc[f"{gb200.name} / B200"]
         assert ratio.iloc[0] == round(gb200.iloc[0] / b200.iloc[0], 2) and ratio.iloc[0] > 0
         # rates with thousands separators; ratios and dollars with both decimals (a ratio of 2 read "2" beside 1.28)
-        formats = [json.loads(f.proto.columns) for f in at.dataframe[-3:]]
+        formats = [json.loads(f.proto.columns) for f in at.dataframe[-4:-1]]
         assert all(formats[0][c]["type_config"]["format"] == "localized" for c in at_cols)
-        assert all(formats[1][c]["type_config"]["format"] == "%.2f" for c in at_cols)
+        assert all(formats[1][c]["type_config"]["format"] == "%.2f×" for c in at_cols)
         assert list(costs.columns) == [tr("fr_rack_col_usd"), tr("fr_rack_col_basis"), *at_cols]
         gb_costs = costs[costs[tr("fr_rack_col_usd")] == gb200.name]
         assert list(gb_costs[tr("fr_rack_col_basis")])[0] == tr("fr_tier_on_demand")  # the sidebar's basis first
@@ -329,7 +340,7 @@ def test_rack_table_says_how_fast_a_chip_that_reads_dash_can_go(tr):
     at.session_state["frontier.rack"] = True
     at.run()
     assert not at.exception, at.exception
-    rates = at.dataframe[-3].value.set_index(tr("fr_rack_col_rates"))  # a row per chip, a column per target
+    rates = at.dataframe[-4].value.set_index(tr("fr_rack_col_rates"))  # a row per chip, a column per target
     targets = np.array([25.0, 60.0, 100.0, 125.0])
     measured = tr("fr_rack_row_measured", name="")
     missing = [name for name, row in rates.iterrows() if row.isna().any() and not name.endswith(measured)]
@@ -740,7 +751,9 @@ def test_rack_tables_show_every_header(tr):
     at.session_state["frontier.rack"] = True
     at.run()
     assert not at.exception
-    for frame in at.dataframe[-3:]:  # a text column as wide as its longest cell too (a chip's '(announced)' mark)
+    # the three rack tables, then the check table: a text column as wide as its longest cell too (a chip's
+    # '(announced)' mark); each fits the frame
+    for frame in at.dataframe[-4:]:
         widths = {name: col.get("width") for name, col in json.loads(frame.proto.columns).items() if name != "_index"}
         texts = frame.value.select_dtypes(exclude="number")
         want = {c: max(map(fmt.header_width, [c, *texts[c]])) if c in texts else fmt.column_width(c, frame.value[c])

@@ -71,6 +71,10 @@ def test_url_takes_the_names_people_type():
     at = run_page("overview", hardware="GB200 NVL72", model="deepseek-ai/DeepSeek-R1-0528")
     assert not at.exception and not at.warning, [w.value for w in at.warning]
     assert (at.session_state["hardware"], at.session_state["model"]) == ("gb200", "deepseek-r1")
+    # a name no entry answers to (or several: the four A100s) keeps its notice, which names the ids it resembles
+    at = run_page("overview", hardware="a100")
+    (said,) = [w.value for w in at.warning]
+    assert "`hardware`" in said and EN("notice_near", names="")[:12] in said and "`a100-80gb-sxm`" in said, said
 
 
 def test_page_links_take_the_names_people_type():
@@ -86,6 +90,9 @@ def test_page_links_take_the_names_people_type():
     assert (side["hardware"], side["model"], notices) == ("gb200", "deepseek-r1", [])
     inputs, notices = page_state.parse_frontier_query({"fr_hw": "GB200 NVL72,hgx-b200,h900"}, hw, profiles)
     assert inputs.hardware == ("gb200", "b200") and [n.param for n in notices] == ["fr_hw"]
+    assert (notices[0].given, notices[0].used) == ("h900", "gb200,b200")  # the item it could not read, not the list
+    side, notices = page_state.parse_side_query({"b_hardware": "a100"}, "b", models, hw, profiles)
+    assert [n.param for n in notices] == ["b_hardware"] and "a100-80gb-sxm" in notices[0].near
     inputs, notices = page_state.parse_economics_query({"ec_chips": "H100,NVIDIA B200"}, hw)
     assert inputs.chips == ("h100-sxm", "b200") and notices == []
 

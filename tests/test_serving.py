@@ -617,6 +617,8 @@ def test_frontier_check_is_like_for_like_and_what_calibrate_wrote():
                            "p10_ratio": pytest.approx(0.65), "p90_ratio": pytest.approx(1.79)}  # fmt: skip
     assert band["multi_node"]["runs"] == 4 and band["high"]["runs"] == 3 and band["high"]["unreached"] == 1
     assert band["low"]["runs"] == 0 and band["rack"]["runs"] == 0 and band["scale_out"] == band["all"]  # chip "x"
+    assert band["mid"]["runs"] == 2 and band["by_chip"]["x"]["all"] == band["all"] and band["covers"] == []
+    assert band["by_chip"]["x"]["high"] == band["high"]
     assert fc.rack_chip("gb200") and fc.rack_chip("vr200") and not fc.rack_chip("b200") and not fc.rack_chip("x")
     committed = pc.read_check(sc.SERVING_MEASUREMENTS_PATH.with_name(pc.CHECK_NAME))["frontier"]
     fresh = fc.summary(fc.check(rows, profiles, pc.pool_fit))
@@ -673,6 +675,8 @@ def test_budget_frontier_check_asks_what_frontier_max_gpus_answers():
             assert p["model_tokens_per_s_per_gpu"] >= at_own * (1 - 1e-9), p["id"]
     assert budget["all"]["median_ratio"] > best["all"]["median_ratio"]  # ... so it reads higher
     assert budget["rack"]["runs"] + budget["scale_out"]["runs"] == 183
+    assert sum(c["all"]["runs"] for c in budget["by_chip"].values()) == 183
+    assert "nvfp4 1024/1024" in budget["covers"] and "fp8 8192/1024" in budget["covers"]
     rows = sc.load_serving_measurements()
     fresh = fc.summary(fc.check(rows, load_profiles(), pc.pool_fit, best=True, budget=72), True, budget=True)
     assert budget == _approx(json.loads(json.dumps(fresh)))

@@ -57,6 +57,7 @@ class Point:
     measured_tokens_per_s_per_gpu: float
     model_tokens_per_s_per_gpu: float
     model_id: str = ""
+    covers: str = ""  # the run's weights and nominal request lengths: 'nvfp4 1024/1024'
 
     @property
     def ratio(self) -> float:
@@ -197,7 +198,8 @@ def check(
         d = choose(tables[key], 1.0 / r.interactivity_tokens_per_s_per_user)
         model = float(d.tokens_per_s_per_gpu) if d.feasible else math.nan
         out.append(Point(r.id, r.hardware.id, r.interactivity_tokens_per_s_per_user, r.num_gpus,
-                         r.total_tokens_per_s_per_gpu, model, r.model.id))  # fmt: skip
+                         r.total_tokens_per_s_per_gpu, model, r.model.id,
+                         f"{r.fields['weights']} {r.isl:.0f}/{r.osl:.0f}"))  # fmt: skip
     return out
 
 
@@ -431,6 +433,17 @@ BUDGET_METHOD = (
 ).replace("MAX_GPUS", str(MAX_GPUS))
 
 
+def _levels(points: Sequence[Point]) -> dict:
+    """The bands below LOW_BELOW, from LOW_BELOW to HIGH_FROM and from HIGH_FROM tokens/s per user: ``low``, ``mid``,
+    ``high``."""
+    x = [p.interactivity_tok_s_per_user for p in points]
+    return {
+        "low": _band([p for p, v in zip(points, x, strict=True) if v < LOW_BELOW]),
+        "mid": _band([p for p, v in zip(points, x, strict=True) if LOW_BELOW <= v < HIGH_FROM]),
+        "high": _band([p for p, v in zip(points, x, strict=True) if v >= HIGH_FROM]),
+    }
+
+
 def rack_chip(hardware_id: str) -> bool:
     """Whether the chip's scale-up domain spans more than one NODE_GPUS-GPU node (an NVL72 rack's 72), by the
     catalog: the summaries' ``rack`` band; the others' runs are the ``scale_out`` band."""
@@ -447,8 +460,8 @@ def summary_key(best: bool, budget: bool = False) -> str:
 def summary(points: Sequence[Point], best: bool = False, budget: bool = False) -> dict:
     """What data/disaggregated_check.json's ``frontier`` (``frontier_best`` for check's best mode,
     ``frontier_budget`` for its budget) holds: the bands over every run, over the multi-node runs (more than NODE_GPUS
-    GPUs), from HIGH_FROM and below LOW_BELOW tokens/s per user, on rack-scale chips and on the others (rack_chip),
-    and every run."""
+    GPUs), by interactivity (_levels), on rack-scale chips and on the others (rack_chip), per chip (overall and by
+    interactivity), the weights and request lengths the runs cover, and every run."""
     method = BUDGET_METHOD if budget else BEST_METHOD if best else __doc__.split("\n\n")[0].replace("\n", " ")
     return {
         "method": method,
@@ -460,10 +473,15 @@ def summary(points: Sequence[Point], best: bool = False, budget: bool = False) -
         "models": sorted({p.model_id for p in points if p.model_id}),
         "all": _band(points),
         "multi_node": _band([p for p in points if p.gpus > NODE_GPUS]),
-        "high": _band([p for p in points if p.interactivity_tok_s_per_user >= HIGH_FROM]),
-        "low": _band([p for p in points if p.interactivity_tok_s_per_user < LOW_BELOW]),
+        **_levels(points),
         "rack": _band([p for p in points if rack_chip(p.hardware_id)]),
         "scale_out": _band([p for p in points if not rack_chip(p.hardware_id)]),
+        "by_chip": {
+            h: {"all": _band(own), **_levels(own)}
+            for h in sorted({p.hardware_id for p in points})
+            if (own := [p for p in points if p.hardware_id == h])
+        },
+        "covers": sorted({p.covers for p in points if p.covers}),
         "cells": {
             c: _band([p for p in points if cell(p.gpus, p.interactivity_tok_s_per_user) == c])
             for c in ("|".join((n, b)) for n in ("single_node", "multi_node") for b in ("below_high", "high"))
@@ -476,6 +494,7 @@ def summary(points: Sequence[Point], best: bool = False, budget: bool = False) -
                 "gpus": p.gpus,
                 "measured_tokens_per_s_per_gpu": p.measured_tokens_per_s_per_gpu,
                 "model_tokens_per_s_per_gpu": p.model_tokens_per_s_per_gpu if math.isfinite(p.ratio) else None,
+                "covers": p.covers,
             }
             for p in points
         ],

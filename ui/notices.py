@@ -31,6 +31,8 @@ def url_notices(notices, tr: Translator, key: str = "notice_bad_param") -> None:
                 "notice_switch", value=used, state=tr("notice_switch_on" if n.used == "1" else "notice_switch_off")
             )
         said = tr("notice_snapped_param" if n.snapped else key, param=n.param, given=n.given or "∅", used=used)
+        if n.near:  # a model or chip name no entry answers to: the ids it resembles
+            said = tr.sentences([said, tr("notice_near", names=tr.join([f"`{i}`" for i in n.near]))])
         st.warning(said, icon=":material/warning:")
 
 

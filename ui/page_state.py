@@ -19,7 +19,7 @@ import math
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from tpot_model.catalog import find_id
+from tpot_model.catalog import close_ids, find_id
 from tpot_model.precision import parse_format
 from tpot_model.prices import CUSTOM as CUSTOM_BASIS
 from tpot_model.speculative import MTP_ACCEPTANCE, MTP_K
@@ -73,7 +73,8 @@ class QueryReader:
             return text
         if names and (found := find_id(text, dict.fromkeys(allowed))) is not None:
             return found
-        self.bad(key, text, used)
+        near = tuple(close_ids(text, dict.fromkeys(allowed))) if names else ()
+        self.notices.append(Notice(key, sanitize(text), str(used), near=near))
         return None
 
     def flag(self, key: str, used: bool) -> bool | None:
@@ -241,8 +242,9 @@ def parse_frontier_query(
         if (text := r.text(key)) is not None:
             items = tuple(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
             good = _known(items, allowed, names)
-            if not good or len(good) != len(items):
-                r.bad(key, text, ",".join(good or getattr(d, name)))
+            if not good or len(good) != len(items):  # the notice quotes the items it could not read, not the list
+                r.bad(key, ",".join(x for x in items if not _known((x,), allowed, names)) or text,
+                      ",".join(good or getattr(d, name)))  # fmt: skip
             if good:
                 values[name] = good
 
@@ -374,7 +376,8 @@ def parse_economics_query(
         items = tuple(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
         good = _known(items, hardware_ids, names=True)[:ECONOMICS_MAX_CHIPS]
         if len(good) != len(items):
-            r.bad("ec_chips", text, ",".join(good) or "—")
+            r.bad("ec_chips", ",".join(x for x in items if not _known((x,), hardware_ids, True)) or text,
+                  ",".join(good) or "—")  # fmt: skip
         if good:
             values["chips"] = good
     return replace(d, **values), r.notices

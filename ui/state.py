@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
 
 from tpot_model import FORMATS, KV_FORMATS, Scenario, parse_format
-from tpot_model.catalog import find_id
+from tpot_model.catalog import close_ids, find_id
 from tpot_model.files import load_yaml
 from tpot_model.precision import COMPUTE_PRECISIONS
 from tpot_model.prices import CUSTOM as CUSTOM_BASIS
@@ -92,7 +92,8 @@ DEFAULT = ScenarioState()
 class Notice:
     """A problem with one URL parameter: which, what was given (sanitised), and what was used instead; `snapped`:
     the value was a valid number between the slider's stops, and the nearest stop is used; `unknown`: no page reads
-    the parameter (used: the nearest name one does, '' without one); `switch`: an on/off parameter."""
+    the parameter (used: the nearest name one does, '' without one); `switch`: an on/off parameter; `near`: the
+    catalog ids a bad name resembles (catalog.close_ids)."""
 
     param: str
     given: str
@@ -100,6 +101,7 @@ class Notice:
     snapped: bool = False
     unknown: bool = False
     switch: bool = False  # an on/off parameter ('0' / '1'): the notice says which the used value is
+    near: tuple[str, ...] = ()  # catalog ids a bad model or chip name resembles: the notice asks "did you mean"
 
 
 def sanitize(value: object, limit: int = 40) -> str:
@@ -138,7 +140,8 @@ def parse_query(
         if found is not None:
             values[key] = found
         else:
-            notices.append(Notice(key, sanitize(raw), str(getattr(DEFAULT, key))))
+            near = tuple(close_ids(raw, catalog)) if names else ()
+            notices.append(Notice(key, sanitize(raw), str(getattr(DEFAULT, key)), near=near))
 
     def numeric(key: str, options: tuple[int, ...]) -> None:
         if key not in params:

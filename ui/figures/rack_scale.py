@@ -345,7 +345,7 @@ def ratio_table(curves: Sequence[RackCurve], tr: Translator = EN, measured: Sequ
     """The rack-scale advantage at each of RATIO_AT: GB200's tokens/s per GPU over each scale-out chip's (the
     iso-interactivity ratio, 2 decimals; nan where either does not reach the target), a row per scale-out chip, and
     under it the same of their measured frontiers (measured_frontier) where both chips have measured runs.
-    attrs["formats"]: the value columns' ('%.2f': 2 read '2' beside 1.28)."""
+    attrs["formats"]: the value columns' ('%.2f×': 2 read '2' beside 1.28, and a ratio reads as one)."""
     by_id = {c.hardware_id: c for c in curves}
     rack, cols, read = by_id.get(RACK), _at_columns(tr), measured_frontier(measured)
 
@@ -360,7 +360,7 @@ def ratio_table(curves: Sequence[RackCurve], tr: Translator = EN, measured: Sequ
             ratios = [_value(a) / _value(b) for a, b in zip(read[RACK], read[hid], strict=True)]
             rows.append(row(tr("fr_rack_row_measured", name=name), ratios))
     table = pd.DataFrame(rows, columns=[tr("fr_rack_col_advantage"), *cols])
-    table.attrs["formats"] = dict.fromkeys(cols, "%.2f")
+    table.attrs["formats"] = dict.fromkeys(cols, "%.2f×")
     return table
 
 
@@ -484,53 +484,80 @@ def ratio_check_caption(
               own=tr("fr_rack_ratio_check_own", engine=engine) if engine else "")  # fmt: skip
 
 
+def _covers(f: Mapping, tr: Translator) -> str:
+    """The weights and request lengths a check's runs cover: 'FP8, NVFP4 at 1k/1k, 1k/8k, 8k/1k'."""
+    items = [c.split() for c in f.get("covers", [])]
+    weights = sorted({w.upper() for w, _ in items})
+    ios = sorted({io_label(*map(int, io.split("/"))) for _, io in items})
+    return tr("fr_check_covers", weights=tr.join(weights), io=tr.join(ios)) if items else "—"
+
+
 def frontier_check_caption(
-    check: Mapping, tr: Translator = EN, best: bool = False, names: Mapping[str, str] = {}
+    check: Mapping,
+    tr: Translator = EN,
+    best: bool = False,
+    names: Mapping[str, str] = {},
+    view_gpus: int | None = None,
+    recipes: bool = False,
 ) -> str | None:
-    """The caption saying how far the layout search is from the measured frontier runs, like for like
-    (frontier_check's summary in data/disaggregated_check.json: per engine, or with `best` the best-engine search
-    on the frontier over every engine); None when there is none."""
+    """What the check table (check_table) reads (frontier_check's summaries in data/disaggregated_check.json: per
+    engine, or with `best` the best-engine search on the frontier over every engine, and then within the budget):
+    which runs, the rows, the reasons for 'not reached' and for readings above 1x; where the view's own budget
+    (`view_gpus`) or its recipes switch differ from the check's, it says so. None when there is no check."""
     f = check.get(summary_key(best))
-    if not f or f["all"]["median_ratio"] is None or f["multi_node"]["median_ratio"] is None:
-        return None
-    a, mn, hi = f["all"], f["multi_node"], f["high"]
-
-    def x(v: float | None) -> str:
-        return "—" if v is None else f"{v:.2f}"
-
-    def share(b: Mapping) -> str:  # of every run counted, those the search does not reach included
-        return fmt.pct(b["within"] / max(b["runs"], 1), 0)
-
-    kind = "best" if best else "engine"
-    return tr("fr_rack_frontier_check", models=_checked_models(check, names, tr),
-              group=tr(f"fr_rack_group_{'any' if best else 'engine'}"),
-              search=tr(f"fr_rack_search_{kind}"), runs=a["runs"], median=x(a["median_ratio"]), p10=x(a["p10_ratio"]),
-              p90=x(a["p90_ratio"]), within=a["within"], within_pct=share(a), unreached=a["unreached"],
-              node=f["node_gpus"], mn_runs=mn["runs"], mn_median=x(mn["median_ratio"]), mn_within=mn["within"],
-              mn_pct=share(mn), mn_unreached=mn["unreached"],
-              high=f"{f['high_from_tok_s_per_user']:g}", hi_runs=hi["runs"], hi_median=x(hi["median_ratio"]),
-              hi_reached=hi["runs"] - hi["unreached"], hi_unreached=hi["unreached"])  # fmt: skip
-
-
-def budget_check_caption(check: Mapping, tr: Translator = EN, names: Mapping[str, str] = {}) -> str | None:
-    """How far the best-engine search within the check's budget is from the best measured within the same budget,
-    asked as this view asks (frontier_check's ``frontier_budget``): over every run, below and from its interactivity
-    bands, and on rack-scale chips against the others; None when there is none."""
-    f = check.get(summary_key(True, budget=True))
     if not f or f["all"]["median_ratio"] is None:
         return None
+    budget = check.get(summary_key(True, budget=True)) if best else None
+    parts = [
+        tr("fr_rack_frontier_check", models=_checked_models(check, names, tr), covers=_covers(f, tr),
+           runs=f["all"]["runs"], group=tr(f"fr_rack_group_{'any' if best else 'engine'}"),
+           search=tr(f"fr_rack_search_{'best' if best else 'engine'}"))
+    ]  # fmt: skip
+    if budget:
+        parts.append(tr("fr_rack_frontier_check_budget", gpus=budget["max_gpus"]))
+        if view_gpus is not None and view_gpus != budget["max_gpus"]:
+            parts.append(tr("fr_rack_frontier_check_view_gpus", view=fmt.integer(view_gpus), gpus=budget["max_gpus"]))
+        if recipes:
+            parts.append(tr("fr_rack_frontier_check_recipes"))
+    return tr.sentences(parts)
 
-    def part(key: str) -> dict:
-        b = f[key]
-        return {f"{key}_median": "—" if b["median_ratio"] is None else f"{b['median_ratio']:.2f}",
-                f"{key}_within": b["within"], f"{key}_runs": b["runs"]}  # fmt: skip
 
-    a = f["all"]
-    return tr("fr_rack_budget_check", models=_checked_models(check, names, tr), gpus=f["max_gpus"], runs=a["runs"],
-              median=f"{a['median_ratio']:.2f}", p10=f"{a['p10_ratio']:.2f}", p90=f"{a['p90_ratio']:.2f}",
-              within=a["within"], within_pct=fmt.pct(a["within"] / max(a["runs"], 1), 0), unreached=a["unreached"],
-              low=f"{f['low_below_tok_s_per_user']:g}", high=f"{f['high_from_tok_s_per_user']:g}",
-              **part("low"), **part("high"), **part("rack"), **part("scale_out"))  # fmt: skip
+def check_table(check: Mapping, tr: Translator = EN, best: bool = False, chips: Mapping[str, str] = {}):
+    """The layout search against the measured frontier runs, a column per question (frontier_check's summaries): at
+    each run's own GPU count (per engine, or best-engine with `best`); with `best`, within the budget, and within it
+    for each chip of `chips` (id -> name) with runs. A row per reading: median model / measured, its 10th-90th
+    percentiles, within +-35 % of the runs, not reached, and the median below / between / from the interactivity
+    bands (with each band's run count); narrow enough for a 900 px frame. None without a check."""
+    import pandas as pd
+
+    f = check.get(summary_key(best))
+    if not f or f["all"]["median_ratio"] is None:
+        return None
+    budget = check.get(summary_key(True, budget=True)) if best else None
+    low, high = f"{f['low_below_tok_s_per_user']:g}", f"{f['high_from_tok_s_per_user']:g}"
+
+    def x(v: float | None) -> str:
+        return "—" if v is None else f"{v:.2f}×"
+
+    def column(b: Mapping, levels: Mapping) -> list[str]:
+        return [
+            x(b["median_ratio"]),
+            "—" if b["p10_ratio"] is None else f"{b['p10_ratio']:.2f}–{b['p90_ratio']:.2f}×",
+            tr("fr_check_of", n=b["within"], runs=b["runs"]),
+            str(b["unreached"]),
+            *(f"{x(levels[k]['median_ratio'])} ({levels[k]['runs']})" if levels[k]["runs"] else "—"
+              for k in ("low", "mid", "high")),
+        ]  # fmt: skip
+
+    rows = [tr(f"fr_check_row_{k}", low=low, high=high) for k in ("median", "range", "within", "unreached", "low",
+                                                                  "mid", "high")]  # fmt: skip
+    columns = {tr("fr_check_col_reading"): rows, tr("fr_check_col_own"): column(f["all"], f)}
+    if budget:
+        columns[tr("fr_check_col_budget", gpus=budget["max_gpus"])] = column(budget["all"], budget)
+        for hid, name in chips.items():
+            if (c := budget.get("by_chip", {}).get(hid)) is not None:
+                columns[name] = column(c["all"], c)
+    return pd.DataFrame(columns)
 
 
 def transfer_caption(
