@@ -751,7 +751,7 @@ def test_frontier_rack_scale_view(server, page, lang, embed):
     projections = [n for n, dash in names if dash == "dash"]
     assert len(projections) == 2 and all(tr("fr_rack_projection", name="")[-3:] in n for n in projections)
     assert any("GB200" in n for n, _ in names) and any("MI355X" in n for n, _ in names)
-    assert any(tr("fr_rack_measured", hw="GB200", gpus=72) == n for n, _ in names)
+    assert any(tr("fr_rack_measured", hw="GB200 NVL72", gpus=72) == n for n, _ in names)  # as its curve is named
     main = page.inner_text('[data-testid="stMain"]')
     assert tr("fr_rack_ratio_h") in main and tr("fr_rack_h") in main
     assert page.locator('[data-testid="stDataFrame"]').count() >= 1

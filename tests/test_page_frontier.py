@@ -885,10 +885,8 @@ def test_rack_view_takes_the_best_engine_unless_switched_to_the_pages():
         shown = table.set_index(table.columns[0]).loc["B200", EN("fr_rack_col_at", x="25")]
         assert shown == float(f"{d.tokens_per_s_per_gpu:.3g}")
         # the title names the engine the curves are timed under (it had not said which)
-        fig = _fig(
-            at,
-            f"DeepSeek-R1 · 1k/1k · FP8: best layout within 72 GPUs · {EN('fr_rack_title_best') if flag == '1' else 'SGLang'}",
-        )
+        engine = EN("fr_rack_title_best") if flag == "1" else "SGLang"
+        fig = _fig(at, EN("fr_rack_title", model="DeepSeek-R1", io="1k/1k", precision="FP8", gpus=72, engine=engine))
         b200 = next(t for t in fig["data"] if t["name"] == "B200")
         at25 = next(h for h in b200["hovertext"] if f"{d.tokens_per_s_per_user:.1f} tok/s per user" in h)
         assert {"1": "TensorRT-LLM", "0": "SGLang"}[flag] in at25

@@ -162,8 +162,10 @@ def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: 
             marker={"size": 6, "symbol": ["star" if d.serving == "disaggregated" else "circle" for d in ds]},
             hovertext=[_hover(c, int(i), tr, m) for i, m in zip(shown, same, strict=True)], hoverinfo="text",
         )  # fmt: skip
+    chip_names = {c.hardware_id: c.name for c in curves}  # the curves' names: 'GB200 NVL72', not 'GB200'
     for hid, rows in by_chip(measured).items():
-        name = tr("fr_rack_measured", hw=hid.upper(), gpus=budget_gpus)
+        hw = chip_names.get(hid, hid.upper())
+        name = tr("fr_rack_measured", hw=hw, gpus=budget_gpus)
         front = sorted(non_dominated(rows), key=lambda r: r.interactivity_tokens_per_s_per_user)
         fig.add_scatter(  # the measured frontier the tables read off, joined (no legend entry: the markers' group)
             x=[r.interactivity_tokens_per_s_per_user for r in front], y=[r.total_tokens_per_s_per_gpu for r in front],
@@ -175,7 +177,7 @@ def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: 
             mode="markers", name=name, legendrank=500,
             legendgroup=f"measured-{hid}",
             marker={"size": 11, "symbol": "diamond-open", "color": hardware_colour(hid), "line": {"width": 2}},
-            hovertext=[tr("fr_rack_hover_measured", id=r.id, engine=r.engine, date=r.run_date or "—",
+            hovertext=[tr("fr_rack_hover_measured", hw=hw, id=r.id, engine=r.engine, date=r.run_date or "—",
                           parallelism=measured_layout(r.fields.get("parallelism", ""), tr), user=f"{r.interactivity_tokens_per_s_per_user:.1f}",
                           y=f"{r.total_tokens_per_s_per_gpu:,.0f}") for r in rows],
             hoverinfo="text",
