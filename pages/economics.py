@@ -251,7 +251,8 @@ rev_text = fmt.device_text(
 )
 notices.fit_notice(est, tr)  # the sidebar's scenario not fitting: by how much, and the remedies, before its what-ifs
 st.markdown(rev_text if bool(est.fits) else tr.sentences([tr("if_fitted_lead"), rev_text]))  # what-ifs: said first
-notices.cost_line(est, tr, key="econ.no_price")
+# tokens per MW at the revenue's own rate (output, prefill included): Overview's static batch had read 641 K beside it
+notices.cost_line(est, tr, key="econ.no_price", tokens_per_s_per_gpu=out_rate)
 no_price, no_power = tr("no_public_price_short"), tr("no_public_power_short")
 has_power = math.isfinite(est.all_in_w_per_gpu)
 

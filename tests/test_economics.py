@@ -160,6 +160,27 @@ def test_fleet_input_tokens_cost_prefill_time():
     assert with_input.gpus >= plain.gpus
 
 
+def test_fleet_with_prompts_is_sized_as_a_server_runs_it():
+    """Browser review: Economics sized H200 at 932 output tok/s per GPU (the decode-only best batch, 226, with its
+    batch's prefill time added after, so its TPOT passed the 50 ms target) where the Serving planner's 'counted as a
+    server runs it' row read 814 for the same case. With prompts, the fleet's layout is the continuous-batching
+    frontier at the target (prompts prefilled in the decode steps, TPOT with them within 50 ms), the planner's; a
+    demand with more input per output token than the scenario's requests pays the difference in prefill time."""
+    hw = resolve_hardware("h200")
+    same = fleet(MODEL, hw, SCEN, PROFILE, Demand(1e11, input_tokens_per_day=4e11), 50 * ms)  # 4K / 1K: 4 to 1
+    served = planner.cheapest(MODEL, hw, Scenario(**{**_fields(SCEN), "batching": "continuous"}), PROFILE, 50 * ms,
+                              None, planner.DOMAIN)  # fmt: skip
+    assert served.tpot_s <= 50 * ms and served.feasible
+    assert same.output_tokens_per_s_per_gpu == pytest.approx(served.tokens_per_s_per_gpu, rel=1e-12)
+    assert (same.gpus_per_replica, same.batch) == (served.num_gpus, served.batch)
+    static = planner.cheapest(MODEL, hw, SCEN, PROFILE, 50 * ms, None, planner.DOMAIN)
+    assert same.decode_tokens_per_s_per_gpu == pytest.approx(static.tokens_per_s_per_gpu)
+    assert same.output_tokens_per_s_per_gpu < 0.5 * same.decode_tokens_per_s_per_gpu  # 4K prompts weigh on 1K output
+    more = fleet(MODEL, hw, SCEN, PROFILE, Demand(1e11, input_tokens_per_day=8e11), 50 * ms)
+    prefill = static.batch * 4096 / static.ttft_s / static.num_gpus
+    assert 1 / more.output_tokens_per_s_per_gpu == pytest.approx(1 / same.output_tokens_per_s_per_gpu + 4 / prefill)
+
+
 def _fields(s: Scenario) -> dict:
     return {k: getattr(s, k) for k in s.__dataclass_fields__}
 

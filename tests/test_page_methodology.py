@@ -132,6 +132,20 @@ def test_misreadings_compare_batch_one_with_this_batch():
     assert float(pair.usd_per_1M_tokens[0]) > float(pair.usd_per_1M_tokens[1])  # batch 1: best TPOT, worst $/token
 
 
+def test_gib_misreading_says_what_the_fit_uses_where_the_tool_reports_more():
+    """Browser review: 'the 141 GB of H200 is 131 GiB' beside the catalog's 'reported 141 GiB', which the fit uses
+    (usable 131.8 GB = 0.9 x 141 GiB - 4.14 GiB): the misreading now says the tool reports more, and which it fits."""
+    est = _est(hardware="h200")
+    pair = estimate(est.model, est.hardware, Scenario(**{**DEFAULT, "batch": np.array([1.0, 32.0])}), est.profile)
+    text = _text(figs.misreading_blocks(est, pair, EN))
+    assert "141 GB of NVIDIA H200 SXM 141GB is 131 GiB" in text
+    assert EN("meth_mis_gib_reported", gib="141", gb="151") in text
+    assert est.usable_memory_basis == "reported"
+    l4 = _est(hardware="l4", model="llama-3.1-8b")  # no reported figure: the conversion alone
+    pair = estimate(l4.model, l4.hardware, Scenario(**{**DEFAULT, "batch": np.array([1.0, 32.0])}), l4.profile)
+    assert "vendor's tool reports" not in _text(figs.misreading_blocks(l4, pair, EN))
+
+
 def test_catalog_text_cannot_inject_markdown_links():
     assert figs._plain("[x](javascript:alert(1)) <b> ![i](u)") == r"\[x\](javascript:alert(1)) \<b\> \!\[i\](u)"
 

@@ -2,8 +2,11 @@
 
 For each chip: the planner's best layout at the TPOT target (planner.cheapest over the GPU counts of one scale-up domain: the most
 output tokens/s per GPU), then GPUs = replicas x GPUs per replica, the fewest replicas whose rate, derated by the
-utilisation, covers the peak demand (average x peak-to-average): one replica fewer would not. Input tokens cost
-prefill time at the layout's own prefill rate (the TTFT of its batch), which lowers the output rate per GPU."""
+utilisation, covers the peak demand (average x peak-to-average): one replica fewer would not. With input tokens the
+layout is the one a server runs: continuous batching, each request's prompt prefilled in the decode steps, the TPOT
+target met with those chunks in the steps (the Serving planner's "counted as a server runs it" row); where the
+demand's input per output token differs from the scenario's context per output, the difference costs (or saves)
+prefill time at the layout's own prefill rate (the TTFT of its static batch)."""
 
 from __future__ import annotations
 
@@ -132,7 +135,10 @@ def fleet(
     """The fleet of one chip for a demand at a TPOT target (scenario: context and output per request, formats,
     price basis; its batch and GPU count are chosen here, the count within the chip's scale-up domain: 8 on an HGX
     server, up to 72 on an NVL72 rack)."""
-    point = cheapest(model, hw, scenario, profile, tpot_target_s, ttft_target_s, DOMAIN)
+    static = cheapest(model, hw, scenario, profile, tpot_target_s, ttft_target_s, DOMAIN)  # decode only
+    prompts = demand.input_tokens_per_day > 0 and float(scenario.context_tokens) > 0
+    served = replace(scenario, batching="continuous")
+    point = cheapest(model, hw, served, profile, tpot_target_s, ttft_target_s, DOMAIN) if prompts else static
     price = price_for(hw, scenario)
     tier = hw.prices.price("hyperscaler")
     capex = (
@@ -156,11 +162,15 @@ def fleet(
         return Fleet(feasible=False, gpus_per_replica=0, batch=0, replicas=0, gpus=0, decode_tokens_per_s_per_gpu=nan,
                      output_tokens_per_s_per_gpu=nan, **common)  # fmt: skip
     n = point.num_gpus
-    decode = point.tokens_per_s_per_gpu
-    rate = decode
-    if demand.input_tokens_per_day > 0 and float(scenario.context_tokens) > 0:
-        prefill = point.batch * float(scenario.context_tokens) / point.ttft_s / n  # input tokens/s per GPU
-        rate = 1.0 / (1.0 / decode + demand.input_tokens_per_day / demand.output_tokens_per_day / prefill)
+    decode = static.tokens_per_s_per_gpu if static.feasible else math.nan
+    rate = point.tokens_per_s_per_gpu
+    if prompts and static.feasible:  # the demand's input per output token beside the scenario's
+        extra = demand.input_tokens_per_day / demand.output_tokens_per_day - float(scenario.context_tokens) / float(
+            scenario.output_tokens
+        )
+        prefill = static.batch * float(scenario.context_tokens) / static.ttft_s / static.num_gpus  # input tok/s/GPU
+        seconds = 1.0 / rate + extra / prefill  # per output token per GPU
+        rate = min(1.0 / seconds, decode) if seconds > 0 else decode
     replicas = max(1, math.ceil(demand.peak_output_tokens_per_s / (rate * n * demand.utilisation) - 1e-12))
     return Fleet(feasible=True, gpus_per_replica=n, batch=point.batch, replicas=replicas, gpus=replicas * n,
                  decode_tokens_per_s_per_gpu=decode, output_tokens_per_s_per_gpu=rate, **common)  # fmt: skip

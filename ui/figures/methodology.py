@@ -734,19 +734,18 @@ def misreading_blocks(est: Estimate, pair: Estimate, tr: Translator = EN) -> lis
             ),
         )
     )
-    out.append(
-        (
-            "md",
-            tr(
-                "meth_mis_gib",
-                gb=fmt.number(est.weight_bytes / GB),
-                gib=fmt.number(est.weight_bytes / GiB),
-                cap_gb=fmt.number(hw.memory_bytes / GB),
-                cap_gib=fmt.number(hw.memory_bytes / GiB),
-                hw=hw.name,
-            ),
-        )
+    said = tr(
+        "meth_mis_gib",
+        gb=fmt.number(est.weight_bytes / GB),
+        gib=fmt.number(est.weight_bytes / GiB),
+        cap_gb=fmt.number(hw.memory_bytes / GB),
+        cap_gib=fmt.number(hw.memory_bytes / GiB),
+        hw=hw.name,
     )
+    if hw.memory_reported_bytes:  # H200's '141 GB' is 141 GiB on nvidia-smi: the fit uses what the tool reports
+        rep = hw.memory_reported_bytes
+        said = tr.sentences([said, tr("meth_mis_gib_reported", gib=fmt.number(rep / GiB), gb=fmt.number(rep / GB))])
+    out.append(("md", said))
     return out
 
 
