@@ -45,7 +45,6 @@ else:
     )
 notices.scenario_notices(est, tr)
 notices.fp4_notice(est, state.weights, state.kv, tr)
-notices.context_notice(est, tr)
 notices.split_notice(est, tr)
 notices.scale_notice(est, tr)
 if est.compute_precision != s.compute_requested:

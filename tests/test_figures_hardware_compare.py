@@ -402,6 +402,10 @@ def test_absurd_times_read_as_durations_and_grouped_numbers():
     big = max(range(len(bars.y)), key=lambda i: bars.y[i])
     assert bars.text[big] == f"{bars.y[big]:,.0f}" and "," in bars.text[big]
     assert all("%{y:,.2f} ms" in h for h in bars.hovertemplate)  # one a bar (a bar at 0 ms says why)
+    # each names its own part, not the axis's tick (which carries the other scenarios' zero notes: browser review,
+    # 'B: 0 ms, 1 GPU: no collectives' in A's communication hover beside A's 2.19 ms)
+    assert all("%{x}" not in h for h in bars.hovertemplate)
+    assert [h.split("<br>")[1].split(":")[0] for h in bars.hovertemplate] == [EN(f"bucket_{b}") for b in cf.BUCKETS]
 
 
 # --------------------------------------------------------------------------------------------------- MLPerf per chip

@@ -399,6 +399,9 @@ def test_heatmap_is_log_of_the_model_grid_masked_where_it_does_not_fit(metric):
     np.testing.assert_allclose(z, expect)
     mask = np.array(_trace(fig, EN("ce_not_fit")).z, dtype=float)
     assert np.array_equal(np.isnan(mask), grid.fits)
+    # a cell that does not fit hovers as not fitting, not with the coloured trace's value (browser review: Plotly
+    # hovers on a heat map's gaps unless told not to)
+    assert main.hoverongaps is False and _trace(fig, EN("ce_not_fit")).hoverongaps is False
     assert len(main.x) == len(hc) + 1 and len(main.y) == len(hb) + 1  # cell edges
     assert fig.layout.xaxis.type == "log" and fig.layout.yaxis.type == "log"
     assert _y(_trace(fig, EN("ce_scenario")))[0] == 4 and _x(_trace(fig, EN("ce_scenario")))[0] == 4096

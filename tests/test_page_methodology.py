@@ -146,6 +146,22 @@ def test_gib_misreading_says_what_the_fit_uses_where_the_tool_reports_more():
     assert "vendor's tool reports" not in _text(figs.misreading_blocks(l4, pair, EN))
 
 
+def test_roofline_formula_reproduces_the_rates_it_names():
+    """Browser review: 'η_F = 0.6, η_M = 0.8' beside Π and β at the datasheet's peaks, while the estimate ran at
+    1,069 TFLOP/s and 3.46 TB/s (0.54 and 0.72 of them), and 'the profile caps bandwidth' where nothing capped it:
+    Π and β are the rates the chip reaches (0.9 of the datasheet's on H200), Π x η_F and β x η_M the rates used."""
+    from tpot_model.roofline import attainable_bandwidth_bytes_per_s, attainable_flop_per_s
+
+    est = _est(kv_cache="fp8")
+    hw, p = est.hardware, est.profile
+    text = _text(figs.roofline_blocks(est, EN))
+    pi, beta = attainable_flop_per_s(hw, est.compute_precision), attainable_bandwidth_bytes_per_s(hw)
+    assert f"Π = {fmt.tflops(pi)}" in text and f"β = {fmt.tb_per_s(beta)}" in text
+    assert pi * p.flops_efficiency == pytest.approx(est.rates.gemm_flop_per_s)
+    assert beta * p.bandwidth_efficiency == pytest.approx(est.rates.weight_bytes_per_s)
+    assert f"GEMMs {fmt.tflops(est.rates.gemm_flop_per_s)}" in text and "caps bandwidth" not in text
+
+
 def test_catalog_text_cannot_inject_markdown_links():
     assert figs._plain("[x](javascript:alert(1)) <b> ![i](u)") == r"\[x\](javascript:alert(1)) \<b\> \!\[i\](u)"
 

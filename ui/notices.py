@@ -38,10 +38,12 @@ def url_notices(notices, tr: Translator, key: str = "notice_bad_param") -> None:
 
 def scenario_notices(est, tr: Translator) -> None:
     """Under a page's scenario line: the chip not shipping yet (announced_notice), a model no fit has seen
-    (transfer_notice), then the memory fit (fit_notice)."""
+    (transfer_notice), the memory fit (fit_notice), then a context past the model's window (context_notice: on every
+    page, as a wiki link may open any of them)."""
     announced_notice(est.hardware, tr)
     transfer_notice(est.model, tr)
     fit_notice(est, tr)
+    context_notice(est, tr)
 
 
 def transfer_notice(model, tr: Translator) -> None:

@@ -366,7 +366,6 @@ def decomposition(ests: Mapping[str, Estimate], *, tr: Translator = EN) -> go.Fi
         ms = np.array([float(e.breakdown_s[b]) * 1e3 for b in BUCKETS])
         name = tr("cmp_trace", label=scenario_label(x, e), tpot=fmt.ms(float(e.tpot_s)))
         fits = bool(e.fits)
-        hover = f"{scenario_label(x, e)}<br>%{{x}}: %{{y:,.2f}} ms"
         reasons = [_zero_reason(b, e) if v == 0 else None for b, v in zip(BUCKETS, ms, strict=True)]
         fig.add_bar(
             x=names,
@@ -377,8 +376,13 @@ def decomposition(ests: Mapping[str, Estimate], *, tr: Translator = EN) -> go.Fi
             text=[fmt.number(v) if v else "" for v in ms],  # ms, as the axis says: 979,141 rather than 979140.6
             textposition="outside",
             cliponaxis=False,
+            # the part's own name, not %{x}: that reads the axis's tick text, which carries the other scenarios'
+            # zero notes ('B: 0 ms, 1 GPU: no collectives' in A's hover beside A's 2.19 ms)
             hovertemplate=[
-                hover + (f" ({fmt.device_text(r, e.hardware, tr)})" if r else "") + "<extra></extra>" for r in reasons
+                f"{scenario_label(x, e)}<br>{part}: %{{y:,.2f}} ms"
+                + (f" ({fmt.device_text(r, e.hardware, tr)})" if r else "")
+                + "<extra></extra>"
+                for part, r in zip(names, reasons, strict=True)
             ],
         )
     style(fig, tr("cmp_decomp_title"), "", tr("cmp_axis_part_ms"))

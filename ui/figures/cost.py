@@ -554,6 +554,7 @@ def heatmap(
             name=tr("ce_not_fit"),
             hovertemplate=f"{tr('ce_h_batch')} %{{customdata[0]:,.0f}}<br>{tr('ce_h_context')} %{{customdata[1]:,.0f}}"
             f"<br>{tr('ce_not_fit')}<extra></extra>",
+            hoverongaps=False,  # its gaps are the coloured cells: their own hover
         )
     finite = shown[np.isfinite(shown)]
     if finite.size:
@@ -575,6 +576,9 @@ def heatmap(
             name=fmt.device_text(f"ce_heat_{metric}", device, tr),
             hovertemplate=f"{tr('ce_h_batch')} %{{customdata[0]:,.0f}}<br>{tr('ce_h_context')} %{{customdata[1]:,.0f}}"
             f"<br>%{{customdata[2]:,.{HEAT_HOVER_DIGITS}~g}} {unit}<extra></extra>",
+            # its gaps are the cells that do not fit: the grey trace's hover says so (Plotly hovers on gaps by
+            # default, and a grey cell had read '2.684 $/1M output tokens' with no word that it does not fit)
+            hoverongaps=False,
         )
     else:  # every cell grey: say why and what would help, not a grey square with no scale (helper review)
         fig.add_annotation(text=fmt.device_text("ce_heat_nothing_fits", device, tr), xref="paper", yref="paper",

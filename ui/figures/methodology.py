@@ -28,6 +28,8 @@ from tpot_model.roofline import (
     ACTIVATION_BYTES,
     SEQUENCE_HALF_BATCH,
     allreduce_latency_s,
+    attainable_bandwidth_bytes_per_s,
+    attainable_flop_per_s,
     collective_time_s,
     compressed_window_bytes,
     decode_work,
@@ -245,7 +247,9 @@ def memory_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
 def _rates_used(est: Estimate, tr: Translator) -> str:
     """The achievable rates the estimate ran at (est.rates), with the profile's bandwidth cap when it binds."""
     r, hw = est.rates, est.hardware
-    capped = r.memory_bytes_per_s < hw.memory_bandwidth_bytes_per_s * est.profile.bandwidth_efficiency
+    # the profile's bandwidth limit binds below the attainable bandwidth x its efficiency (not the datasheet's: the
+    # attainable 0.9 had read as a cap)
+    capped = r.memory_bytes_per_s < attainable_bandwidth_bytes_per_s(hw) * est.profile.bandwidth_efficiency * (1 - 1e-9)
     return tr(
         "meth_rates_used",
         w=fmt.tb_per_s(r.weight_bytes_per_s),
@@ -286,11 +290,16 @@ def roofline_blocks(est: Estimate, tr: Translator = EN, profile: str | None = No
             "md",
             tr(
                 "meth_roofline_values",
-                peak=fmt.tflops(_peak(est)),
+                # Π and β are the rates the chip measurably reaches, the fractions' base (roofline.rates_for)
+                peak=fmt.tflops(attainable_flop_per_s(hw, est.compute_precision)),
+                peak_sheet=fmt.tflops(_peak(est)),
+                pi_frac=f"{attainable_flop_per_s(hw, est.compute_precision) / _peak(est):.2g}",
                 precision=est.compute_precision,
                 hw=hw.name,
                 eta_f=fmt.plain(p.flops_efficiency),
-                bw=fmt.tb_per_s(hw.memory_bandwidth_bytes_per_s),
+                bw=fmt.tb_per_s(attainable_bandwidth_bytes_per_s(hw)),
+                bw_sheet=fmt.tb_per_s(hw.memory_bandwidth_bytes_per_s),
+                beta_frac=f"{attainable_bandwidth_bytes_per_s(hw) / hw.memory_bandwidth_bytes_per_s:.2g}",
                 eta_m=fmt.plain(p.bandwidth_efficiency),
                 eta_kv=fmt.plain(p.kv_bandwidth_efficiency),
                 lowbit=lowbit,
@@ -503,6 +512,7 @@ def prefill_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
             tr(
                 "meth_ttft_request_sub",
                 step=fmt.ms(_f(est.serving.step.time_s)),
+                half=fmt.ms(0.5 * _f(est.serving.step.time_s)),
                 chunks=fmt.integer(_f(est.serving.prompt_chunks)),
                 first=fmt.ms(_f(est.serving.first_chunk.time_s)),
                 result=fmt.duration(ttft),
