@@ -71,7 +71,7 @@ if (controls_box := controls.page_controls(tr, lazy=True)) is not None:
             c[0].number_input(tr("ec_req_per_day"), 0.001, 1e6, step=1.0, format="%g", key="econ.req", persist_state="session",
                               help=tr("ec_req_help"))  # fmt: skip
             c[1].markdown(tr("ec_req_tokens", input=fmt.tokens(state.context), output=fmt.tokens(state.output),
-                             out_b=fmt.number(out_b), in_b=fmt.number(in_b)))  # fmt: skip
+                             out_b=fmt.token_count(out_b * 1e9, tr), in_b=fmt.token_count(in_b * 1e9, tr)))  # fmt: skip
         else:
             c[0].number_input(
                 tr("ec_out_per_day"), 0.001, 1e6, step=100.0, format="%g", key="econ.out", persist_state="session"
@@ -112,7 +112,8 @@ if any(f.feasible for f in rows):  # no chart of empty bars when no chip has a f
         depends=demand_key,  # the chips, the demand and the target (the key of the fleets charted)
     )
     # the demand the megawatts serve, under the chart: in the embed view its inputs wait in a closed section
-    st.caption(tr("ec_cap_for", out=fmt.number(out_b), inp=fmt.number(in_b), target=fmt.target(tpot_ms * ms, tr),
+    st.caption(tr("ec_cap_for", out=fmt.token_count(out_b * 1e9, tr), inp=fmt.token_count(in_b * 1e9, tr),
+                  target=fmt.target(tpot_ms * ms, tr),
                   peak=fmt.plain(peak), util=fmt.pct(util, 0)))  # fmt: skip
 cap_tr = fmt.device_tr([catalog[h] for h in chips], tr)  # chips once a candidate is a TPU or Trainium
 shown = cache.built(
@@ -320,7 +321,9 @@ else:
     rf_key = "ec_rf_intro" if math.isfinite(curve.price_usd_per_gpu_hour) else "ec_rf_intro_no_price"  # no cost line
     st.markdown(
         fmt.device_text(rf_key, hw, tr, hw=hw.name, devices=fmt.devices(hw, state.gpus, tr), weights=state.weights, input=fmt.tokens(state.context),
-           output=fmt.tokens(state.output), cmax=fmt.number(float(concurrency[-1])),
+           output=fmt.tokens(state.output),
+           # the curve's own end: the most that fits where memory stops it before the sweep's (it said 1,024 at 192)
+           cmax=fmt.integer(float(concurrency[fits][-1])) + ("" if fits[-1] else tr("ec_rf_memory_end")),
            note=notices.price_note(curve.price, tr))
     )  # fmt: skip
     rf_table = cache.built(f"revenue-frontier|{cache.scenario_key(state, 'lang')}|{rf_inputs}", _revenue_frontier)

@@ -293,7 +293,12 @@ elif mlperf_any:
     )  # fmt: skip
 else:
     notes.append(
-        tr("fr_mlperf_none", model=model.name, models=tr.join([m.name for m in figs.mlperf_models(mlperf_results)]))
+        tr(
+            "fr_mlperf_none",
+            model=model.name,
+            models=tr.join([m.name for m in figs.mlperf_models(mlperf_results)]),
+            rounds=fmt.span(sorted({r.round for r in mlperf_results})),
+        )
     )
 if mtp:
     check, bias = cache.mtp_check(k, acceptance)

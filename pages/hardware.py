@@ -121,8 +121,9 @@ else:
     # (b') MLPerf Inference measured for the sidebar's model, per chip, beside the model at the same run
     results = cache.mlperf_results()
     everywhere = mlperf.measured_points(results, frontier_figs.measured_model(model.id, results))
+    rounds = fmt.span(sorted({r.round for r in results}))  # the rounds data/mlperf.csv holds: 'v4.0–v5.1'
     if not everywhere:
-        st.caption(tr("hw_mlperf_none", model=model.name,
+        st.caption(tr("hw_mlperf_none", model=model.name, rounds=rounds,
                       models=tr.join([m.name for m in frontier_figs.mlperf_models(results)])))  # fmt: skip
     else:
         st.header(tr("hw_mlperf_header"))
@@ -134,7 +135,7 @@ else:
             benchmarks = tr.join(list(dict.fromkeys(r.fields["benchmark"] for r in here)))
             measured_model = here[0].model.name  # DeepSeek-R1's results for DeepSeek-V3 (the same architecture)
             tr_mlperf = fmt.device_tr([r.hardware for r in here], tr)  # 'chips' if a TPU / Trainium is ever measured
-            st.markdown(tr_mlperf("hw_mlperf_intro", model=measured_model, benchmarks=benchmarks))
+            st.markdown(tr_mlperf("hw_mlperf_intro", model=measured_model, benchmarks=benchmarks, rounds=rounds))
 
             def _mlperf_views():  # the chips, the model and the language only: built once, not on every slider move
                 engines = {k: controls.profile_label(p, tr) for k, p in cache.profiles().items()}

@@ -116,7 +116,7 @@ with metrics.Row() as row:
         row.metric(tr("m_cost"), **metrics.missing(tr("no_public_price_short")), help=tr("m_cost_none"))
     row.metric(
         fmt.device_text("m_memory", hw, tr),
-        fmt.gb(float(est.memory_per_gpu_bytes)),
+        fmt.memory(float(est.memory_per_gpu_bytes)),  # '44.4 TB' as the does-not-fit notice says it
         help=fmt.device_text(
             "m_memory_def", hw, tr, usable=fmt.gb(est.usable_memory_per_gpu_bytes), capacity=fmt.gb(hw.memory_bytes)
         ),

@@ -112,6 +112,7 @@ st.markdown(
     tr(
         "val_mlperf_intro",
         n=len(mlperf_rows),
+        rounds=fmt.span(sorted(set(mlperf_rows["round"]))),  # the fitted rounds ('v4.1–v5.1')
         chips=mlperf_rows["hardware_id"].nunique(),
         locfo=fmt.pct(mlperf_all.median, 1),
         fit=fmt.pct(figs.summary(mlperf_rows["error"]).median, 1),
@@ -170,7 +171,8 @@ over_time = cache.built("validation-over-time|llama.cpp", lambda: figs.engine_ov
 if over_time.empty:
     st.info(tr("val_time_none"))
 else:
-    st.markdown(tr("val_time_intro", engine="llama.cpp", model=over_time["model_id"].iloc[0]))
+    # the model as its measurements name it ('Meta-Llama-3-8B (GGUF)'), not the catalog id it is modelled as
+    st.markdown(tr("val_time_intro", engine="llama.cpp", model=tr.join(sorted(set(over_time["model"])))))
     chart.figure(lambda: figs.engine_over_time_figure(over_time, tr=tr), over_time, "validation-engine-over-time", tr,
                  about=None, depends="llama.cpp")  # fmt: skip
     shown = cache.arrow_table(

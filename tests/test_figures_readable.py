@@ -72,6 +72,24 @@ def test_a_target_reads_as_it_was_set():
     assert fmt.target_ms(float("nan")) == "n/a"
 
 
+def test_a_span_of_rounds_reads_from_the_data():
+    """Browser review: Hardware said MLPerf 'rounds v4.0–v5.1' and Validation 'v4.1–v5.1', both typed in by hand;
+    each now spans the rounds of the rows it reads."""
+    assert fmt.span(["v4.0", "v4.1", "v5.1"]) == "v4.0–v5.1" and fmt.span(["v5.1"]) == "v5.1" and fmt.span([]) == "—"
+
+
+def test_token_counts_in_the_readers_scale_words():
+    """Browser review: zh-TW read '每日 1,000 十億輸出 Token' (a thousand ten-hundred-millions); counts now take each
+    language's scale words: 1 trillion / 1 兆, 51.2 billion / 512 億, 4 trillion / 4 兆."""
+    from ui.i18n import Translator
+
+    zh = Translator("zh-TW")
+    assert [fmt.token_count(x, EN) for x in (1e12, 51.2e9, 4e12, 2.5e6, 512)] == [
+        "1 trillion", "51.2 billion", "4 trillion", "2.5 million", "512"]  # fmt: skip
+    assert [fmt.token_count(x, zh) for x in (1e12, 51.2e9, 4e12, 2.05e11, 3e4)] == [
+        "1 兆", "512 億", "4 兆", "2,050 億", "3 萬"]  # fmt: skip
+
+
 def test_money_with_two_decimals_where_asked():
     assert fmt.usd(1234.5, 2) == "$1,234.50"
     assert fmt.usd(0.1, 2) == "$0.10"

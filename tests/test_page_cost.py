@@ -9,7 +9,7 @@ import pytest
 from tests.apptest_util import chart_texts, decode, figures, run_page
 from tpot_model import load_hardware_catalog
 from tpot_model.targets import TPOT_TARGETS_S
-from ui import fmt
+from ui import fmt, notices
 from ui.i18n import EN, Translator
 
 ZH = Translator("zh-TW")
@@ -331,6 +331,11 @@ def test_best_batch_says_its_static_basis_and_the_served_figure():
         m, hw, replace(st_.to_scenario(), batching="continuous"), resolve_profile("typical"), 0.05
     )
     said = EN("served_basis", target=fmt.target(0.05, EN), batch=served.batch,
+              requests=EN("requests_n", n=fmt.integer(served.batch)),
               per_gpu=fmt.rate(served.tokens_per_s_per_gpu), usd=fmt.usd(served.usd_per_1M_tokens, 2),
               ttft=fmt.duration(served.ttft_s))  # fmt: skip
+    assert served.batch > 1
+    one = planner.frontier(m, hw, replace(st_.to_scenario(), batching="continuous", batch=1), resolve_profile("typical"),
+                           0.05)  # fmt: skip
+    assert "1 request in flight" in notices.served_basis_text(replace(one, batch=1), 0.05, EN, True)
     assert said in [m.value for m in at.markdown]  # as the static figure is, not a grey caption

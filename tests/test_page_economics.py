@@ -210,7 +210,7 @@ def test_demand_as_requests_per_day_uses_the_sidebar_lengths():
     at.radio(key="econ.by_requests").set_value(True).run()
     assert not at.exception
     by_requests = at.dataframe[0].value
-    assert any("51.2" in m.value and "205" in m.value for m in at.markdown)
+    assert any("51.2 billion" in m.value and "205 billion" in m.value for m in at.markdown)
     at.radio(key="econ.by_requests").set_value(False).run()
     at.number_input(key="econ.out").set_value(51.2).run()
     at.number_input(key="econ.in").set_value(204.8).run()
@@ -234,12 +234,21 @@ def test_embed_holds_the_demand_while_its_section_is_closed():
     table = at.dataframe[0].value
     assert len(table) == 2 and not table.equals(default)
     # with its inputs folded away, the chart's caption says the demand its megawatts serve (third review)
-    lead = EN("ec_cap_for", out="51.2", inp="", target="", peak="", util="").split(" and ")[0]
+    lead = EN("ec_cap_for", out="51.2 billion", inp="", target="", peak="", util="").split(" and ")[0]
     assert len([c for c in at.caption if c.value.startswith(lead)]) == 1, lead
     full = run_page("economics", **Q)
     full.number_input(key="econ.out").set_value(51.2).run()
     full.multiselect(key="econ.chips").set_value(["h200", "b200"]).run()
     assert table.equals(full.dataframe[0].value)
+
+
+def test_revenue_curve_says_where_memory_ends_it():
+    """Browser review: 'as concurrency grows from 1 to 1,024' above a curve that stops at 192 (larger batches do not
+    fit 2 x H200 with Llama 3.1 70B at 4K + 1K): the intro names the curve's own end and why."""
+    at = run_page("economics", model="llama-3.1-70b", hardware="h200", gpus="2", weights="fp8", kv="fp8")
+    assert not at.exception
+    (intro,) = [m.value for m in at.markdown if EN("ec_rf_memory_end") in m.value]
+    assert "to 1,024" not in intro and "to 192" in intro, intro
 
 
 def test_gaudi3_tco_starts_from_its_published_list_price():
@@ -338,8 +347,18 @@ def test_revenue_without_a_price_or_all_in_power_says_so_not_n_a(lang):
     assert tr("no_public_price_chip", hw="AWS Trainium2", basis=tr("basis_hyperscaler")) in [i.value for i in at.info]
     assert tr("m_tokens_per_mw_none_chip") in [c.value for c in at.caption]
     assert not [m.value for m in at.markdown if "n/a" in m.value or tr("fr_na") in m.value]
+    # the curve's end: the most in flight that fits 2 x Trainium2 (continuous batching), not the sweep's 1,024
+    from dataclasses import replace as _replace
+
+    from ui.figures import frontier as frontier_figs
+
+    grid = frontier_figs.concurrency_grid(32)
+    served = estimate(est.model, est.hardware, _replace(est.scenario, batch=grid, batching="continuous"), est.profile)
+    end = grid[np.asarray(served.fits, dtype=bool)][-1]
+    assert end < 1024
+    cmax = fmt.integer(end) + tr("ec_rf_memory_end")
     rf = tr("ec_rf_intro_no_price_chip", hw="AWS Trainium2", devices="2 chips" if lang == "en" else "2 顆晶片", weights="fp8", input=fmt.tokens(4096),
-            output=fmt.tokens(1024), cmax="1,024", note=tr("basis_hyperscaler"))  # fmt: skip
+            output=fmt.tokens(1024), cmax=cmax, note=tr("basis_hyperscaler"))  # fmt: skip
     assert rf in [m.value for m in at.markdown]  # no dashed cost line to speak of
     at.button(key="econ.no_price").click().run()  # 'Enter my own $/chip-hour'
     assert not at.exception

@@ -54,6 +54,12 @@ def gb(n_bytes: float, decimals: int | None = None) -> str:
     return f"{shown} GB".replace("-", "−")  # a true minus: '−795.69 GB' (no room left), not a hyphen
 
 
+def memory(n_bytes: float) -> str:
+    """Memory a scenario needs: in GB beside the GB a GPU has, in TB from 10 TB ('704 TB', not '704,412 GB'), as the
+    does-not-fit notice and the memory tile both say it."""
+    return gb(n_bytes) if n_bytes < 10 * TB else nbytes(n_bytes)
+
+
 def tb_per_s(bytes_per_s: float) -> str:
     return f"{_sig(float(bytes_per_s) / TB_per_s)} TB/s"
 
@@ -279,6 +285,23 @@ def date(iso: str | None) -> str:
     """An ISO date ('2026-03-17') that does not wrap at its hyphens in a narrow cell (non-breaking hyphens); '—' for
     none."""
     return iso.replace("-", "\u2011") if iso else "—"
+
+
+def token_count(n: float, tr: Callable[..., str]) -> str:
+    """A large count of tokens in the reader's scale words, 3 significant figures: '1 trillion', '51.2 billion';
+    zh-TW counts in 兆, 億 and 萬 ('1 兆', '512 億'), where '1,000 十億' had read as a sum (count_scales: value:word)."""
+    x = float(n)
+    for item in tr("count_scales").split(","):
+        scale, word = item.split(":")
+        if abs(x) >= float(scale):
+            shown = number(x / float(scale))
+            return tr("count_words", x=shown.rstrip("0").rstrip(".") if "." in shown else shown, word=word)
+    return integer(x)
+
+
+def span(items: list[str]) -> str:
+    """The first and last of sorted labels as a range ('v4.1–v5.1'), one alone as itself, '—' for none."""
+    return "—" if not items else items[0] if len(items) == 1 else f"{items[0]}–{items[-1]}"
 
 
 def target_ms(tpot_s: float) -> str:

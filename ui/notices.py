@@ -11,7 +11,6 @@ import streamlit as st
 from tpot_model import planner
 from tpot_model.estimate import estimate, lower_formats, precision_that_fits
 from tpot_model.roofline import kv_shards, link_peak_bytes_per_s, scale_out_peak_bytes_per_s, scale_up_domain_gpus
-from tpot_model.units import TB
 
 from . import bands, fmt, metrics
 from .i18n import Translator
@@ -83,12 +82,6 @@ def _remedies(est, tr: Translator) -> tuple[list[str], list[str]]:
     return remedies, facts
 
 
-def _memory(n_bytes: float) -> str:
-    """The memory a scenario needs per GPU: in GB beside the GB a GPU has, in TB from 10 TB ('704 TB', not '704,412
-    GB')."""
-    return fmt.gb(n_bytes) if n_bytes < 10 * TB else fmt.nbytes(n_bytes)
-
-
 def fit_notice(est, tr: Translator) -> None:
     """When a (scalar) scenario does not fit: say by how much, the remedies that work and, apart from them, what
     would not help (_remedies). Where prompt + output run past the model's window, shortening the context to it
@@ -106,7 +99,7 @@ def fit_notice(est, tr: Translator) -> None:
     else:
         remedies, facts = _remedies(est, tr)
     sentences = [
-        tr("does_not_fit", need=_memory(float(est.memory_per_gpu_bytes)), have=fmt.gb(est.usable_memory_per_gpu_bytes),
+        tr("does_not_fit", need=fmt.memory(float(est.memory_per_gpu_bytes)), have=fmt.gb(est.usable_memory_per_gpu_bytes),
            gpus=int(s.num_gpus), hw=est.hardware.name),
         *([tr("fit_remedy", remedy=tr.join(remedies, "remedy_or"))] if remedies else []),
         *facts,
@@ -309,5 +302,6 @@ def served_basis_text(served: planner.FrontierPoint, target_s: float, tr: Transl
     if not served.feasible:
         return tr("served_basis_none", target=target)
     usd = fmt.usd(served.usd_per_1M_tokens, 2) if price_known else tr("pl_cell_no_price")
-    return tr("served_basis", target=target, batch=served.batch, per_gpu=fmt.rate(served.tokens_per_s_per_gpu),
-              usd=usd, ttft=fmt.duration(served.ttft_s))  # fmt: skip
+    requests = tr("requests_1") if served.batch == 1 else tr("requests_n", n=fmt.integer(served.batch))  # '1 request'
+    return tr("served_basis", target=target, batch=fmt.integer(served.batch), requests=requests,
+              per_gpu=fmt.rate(served.tokens_per_s_per_gpu), usd=usd, ttft=fmt.duration(served.ttft_s))  # fmt: skip
