@@ -297,7 +297,7 @@ else:
             "fr_mlperf_none",
             model=model.name,
             models=tr.join([m.name for m in figs.mlperf_models(mlperf_results)]),
-            rounds=fmt.span(sorted({r.round for r in mlperf_results})),
+            rounds=fmt.span(r.round for r in mlperf_results),
         )
     )
 if mtp:

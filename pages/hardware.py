@@ -121,7 +121,7 @@ else:
     # (b') MLPerf Inference measured for the sidebar's model, per chip, beside the model at the same run
     results = cache.mlperf_results()
     everywhere = mlperf.measured_points(results, frontier_figs.measured_model(model.id, results))
-    rounds = fmt.span(sorted({r.round for r in results}))  # the rounds data/mlperf.csv holds: 'v4.0–v5.1'
+    rounds = fmt.span(r.round for r in results)  # the rounds data/mlperf.csv holds: 'v4.0–v5.1'
     if not everywhere:
         st.caption(tr("hw_mlperf_none", model=model.name, rounds=rounds,
                       models=tr.join([m.name for m in frontier_figs.mlperf_models(results)])))  # fmt: skip

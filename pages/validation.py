@@ -112,7 +112,7 @@ st.markdown(
     tr(
         "val_mlperf_intro",
         n=len(mlperf_rows),
-        rounds=fmt.span(sorted(set(mlperf_rows["round"]))),  # the fitted rounds ('v4.1–v5.1')
+        rounds=fmt.span(mlperf_rows["round"]),  # the fitted rounds ('v4.1–v5.1')
         chips=mlperf_rows["hardware_id"].nunique(),
         locfo=fmt.pct(mlperf_all.median, 1),
         fit=fmt.pct(figs.summary(mlperf_rows["error"]).median, 1),

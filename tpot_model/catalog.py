@@ -7,6 +7,7 @@ Validation order (house style 2.4): exact key set, value types, then ranges in `
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 from contextlib import contextmanager
@@ -656,8 +657,6 @@ def find_id(ref: str, entries: dict) -> str | None:
 def close_ids(ref: str, entries: dict, n: int = 4) -> list[str]:
     """Up to n ids whose names resemble `ref` (a key inside the other, or difflib's close matches), for an error's
     'did you mean'."""
-    import difflib
-
     key = name_key(ref.rsplit("/", 1)[-1])
     by_key = {k: i for i, e in entries.items() for k in sorted(_keys(i, e))}
     inside = [i for k, i in by_key.items() if key and (key in k or k in key)]

@@ -299,8 +299,9 @@ def token_count(n: float, tr: Callable[..., str]) -> str:
     return integer(x)
 
 
-def span(items: list[str]) -> str:
-    """The first and last of sorted labels as a range ('v4.1–v5.1'), one alone as itself, '—' for none."""
+def span(labels: Iterable[str]) -> str:
+    """The first and last of the labels, sorted, as a range ('v4.1–v5.1'), one alone as itself, '—' for none."""
+    items = sorted(set(labels))
     return "—" if not items else items[0] if len(items) == 1 else f"{items[0]}–{items[-1]}"
 
 

@@ -530,8 +530,6 @@ def check_table(check: Mapping, tr: Translator = EN, best: bool = False, chips: 
     for each chip of `chips` (id -> name) with runs. A row per reading: median model / measured, its 10th-90th
     percentiles, within +-35 % of the runs, not reached, and the median below / between / from the interactivity
     bands (with each band's run count); narrow enough for a 900 px frame. None without a check."""
-    import pandas as pd
-
     f = check.get(summary_key(best))
     if not f or f["all"]["median_ratio"] is None:
         return None
