@@ -14,7 +14,7 @@ from tpot_model import disaggregated, frontier_check, planner, serving
 from tpot_model import layouts as layout_search
 from tpot_model.prices import PricePoint
 from tpot_model.speculative import expected_tokens_per_step
-from ui import cache, chart, controls, expanders, fmt, metrics, notices, page_state
+from ui import cache, chart, controls, embed, expanders, fmt, metrics, notices, page_state
 from ui.figures import frontier as figs
 from ui.figures import rack_scale as rack
 
@@ -250,7 +250,8 @@ points, mlperf_any, mlperf_points, mlperf_io = cache.built(f"frontier-overlays|{
 if not grid:
     st.info(tr("fr_pick_something"))
 elif not any(r.fields.get("model_id") == figs.measured_model(model.id, rows) for r in rows):
-    st.info(tr("fr_no_inferencex_model" if mlperf_points else "fr_no_measured_model", model=model.name))
+    r1 = embed.query_with(model="deepseek-r1", gpus="8", weights="fp8", kv="fp8")
+    st.info(tr("fr_no_inferencex_model" if mlperf_points else "fr_no_measured_model", model=model.name, query=r1))
 elif not points:
     st.info(tr("fr_no_measured_selection", io=figs.io_label(isl, osl)))
 

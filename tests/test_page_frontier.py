@@ -50,7 +50,7 @@ def test_renders_with_defaults_and_points_to_the_measured_model():
     at = run_page("frontier")
     assert not at.exception, at.exception
     assert at.title[0].value == EN("page_frontier")
-    assert any(EN("fr_no_measured_model", model="Llama 3.1 70B")[:40] in i.value for i in at.info)
+    assert any(EN("fr_no_measured_model", model="Llama 3.1 70B", query="")[:40] in i.value for i in at.info)
     titles = _titles(at)
     assert EN("fr_frontier_title_output", model="Llama 3.1 70B", io="4k/1k") in titles  # the sidebar's workload
     assert EN("fr_mw_title_output") in titles and EN("fr_loho_title_tpot") in titles
@@ -552,8 +552,18 @@ def test_mlperf_results_overlay_the_frontier_in_both_languages(lang):
     assert len(decode(_mlperf_data(fig, tr("fr_mlperf_legend_other", round="v5.1"))["x"])) == 24
     assert any(tr("fr_mlperf_caption", model="Llama 2 70B", n=57, isl="222", osl="291", io="4k/1k", total="")[:60]
                in c.value for c in at.caption)  # fmt: skip
-    assert any(tr("fr_no_inferencex_model", model="Llama 2 70B")[:25] in i.value for i in at.info)
-    assert not any(tr("fr_no_measured_model", model="Llama 2 70B")[:25] in i.value for i in at.info)
+    assert any(tr("fr_no_inferencex_model", model="Llama 2 70B", query="")[:25] in i.value for i in at.info)
+    assert not any(tr("fr_no_measured_model", model="Llama 2 70B", query="")[:25] in i.value for i in at.info)
+
+
+def test_the_deepseek_link_keeps_the_readers_language_and_view():
+    """The 'open this page with DeepSeek-R1' link changes the scenario and keeps the rest of the link (it had been
+    typed into the string: a zh-TW or embedded reader landed on the English full page)."""
+    at = run_page("frontier", embedded=True, lang="zh-TW", embed="true", price_basis="neocloud")
+    (info,) = [i.value for i in at.info if "deepseek-r1" in i.value]
+    href = info.split("](frontier?")[1].split(")")[0]
+    assert {"model=deepseek-r1", "gpus=8", "weights=fp8", "kv=fp8", "lang=zh-TW", "embed=true",
+            "price_basis=neocloud"} <= set(href.split("&"))  # fmt: skip
 
 
 def test_mlperf_overlay_in_the_embed_view_and_on_the_total_axis():

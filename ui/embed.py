@@ -51,3 +51,10 @@ def full_view_query() -> str:
         if k not in (ONLY_PARAM, MORE_PARAM, "embed", "embed_options")
     }
     return urlencode(params)
+
+
+def query_with(**changes: str) -> str:
+    """The page's URL query with `changes` made (the rest kept: language, embed view, price basis...): a link that
+    opens another scenario in the reader's own view (Streamlit keeps ?embed=true out of st.query_params: added
+    back in the embed view)."""
+    return urlencode({**st.query_params.to_dict(), **changes, **({"embed": "true"} if embedded() else {})})
