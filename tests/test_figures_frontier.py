@@ -479,6 +479,9 @@ def test_rack_csv_carries_each_price_basis_and_its_cost():
     bases = ["on_demand", "hyperscaler", "neocloud"]
     costs = rack.cost_table([curve, rack.RackCurve("vr200", "Rubin", True, curve.targets, ds, {})], bases)
     assert list(costs[EN("fr_rack_col_basis")]) == [EN("fr_tier_on_demand"), EN("fr_tier_hyperscaler")]
+    # in dollars, to 3 significant figures with their trailing zeros (a number column read '0.07' beside '0.084')
+    at25 = [f"${usd * 1e6 / (ds[0].tokens_per_s_per_gpu * 3600):#.3g}" for usd in prices.values()]
+    assert list(costs[costs.columns[2]]) == at25 and all(len(v.replace(".", "").lstrip("$0")) == 3 for v in at25)
     assert rack.unpriced_caption(costs, bases) == EN(
         "fr_rack_unpriced", items=f"{EN('fr_rack_unpriced_on', name='B200', bases=EN('fr_tier_neocloud'))}; Rubin"
     )

@@ -143,7 +143,9 @@ def test_does_not_fit_offers_only_remedies_that_work():
     # 1M tokens of context run past Llama 3.1 70B's 128K window: the remedy that works, first (helper review); what
     # would not help is said apart from the remedies, in sentences of its own
     # shortening it alone would not do: what else it then takes, worked out at the window's length
-    context = EN("remedy_context", model="Llama 3.1 70B", max="131,072")
+    # the prompt's length that fits, prompt + output (1,024) within the window (helper review: at a 128K prompt it had
+    # said 'shorten the context to within the 131,072-token window' of a context already 131,072 tokens long)
+    context = EN("remedy_context", model="Llama 3.1 70B", max="131,072", within="130,048")
     then = EN("remedy_batch", n=4)
     assert EN("fit_remedy", remedy=EN("remedy_context_then", context=context, then=then)) in notice
     assert notice.endswith(

@@ -91,8 +91,8 @@ def fit_notice(est, tr: Translator) -> None:
     tr = fmt.device_tr(est.hardware, tr)  # 'per chip', 'chips' for a TPU or Trainium
     s, window = est.scenario, est.model.max_context_tokens
     if int(s.context_tokens) + int(s.output_tokens) > window:  # past the model's window
-        shorter = tr("remedy_context", model=est.model.name, max=fmt.integer(window))
         within = max(window - int(s.output_tokens), 1)
+        shorter = tr("remedy_context", model=est.model.name, max=fmt.integer(window), within=fmt.integer(within))
         at_window = estimate(est.model, est.hardware, replace(s, context_tokens=within), est.profile)
         then, facts = ([], []) if bool(at_window.fits) else _remedies(at_window, tr)
         remedies = [tr("remedy_context_then", context=shorter, then=tr.join(then, "remedy_or")) if then else shorter]

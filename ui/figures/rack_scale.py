@@ -398,10 +398,11 @@ def ceilings(curves: Sequence[RackCurve]) -> list[tuple[str, float]]:
 
 def cost_table(curves: Sequence[RackCurve], bases: Sequence[str], tr: Translator = EN) -> pd.DataFrame:
     """Each chip's $ per 1M input + output tokens at each of RATIO_AT, a row per chip and price basis it has a
-    public price on (the bases in the order given: the sidebar's first); nan where the chip does not reach the target;
-    three significant figures each ($0.0512 beside $0.153 and $24.3: a row spans orders of magnitude, and two
-    decimals read $0.05 beside $0.15). attrs["formats"]: the value columns' ('localized'); attrs["unpriced"]: the
-    (chip name, basis) pairs left out for want of a price (rows of dashes only)."""
+    public price on (the bases in the order given: the sidebar's first),
+    in dollars to three significant figures each, as text ('$0.0512' beside '$0.153' and '$24.3': a row spans orders
+    of magnitude, two decimals read $0.05 beside $0.15, and a number column drops trailing zeros: '0.07' beside
+    '0.084'); None where the chip does not reach the target. attrs["formats"]: none (text columns);
+    attrs["unpriced"]: the (chip name, basis) pairs left out for want of a price (rows of dashes only)."""
     cols = _at_columns(tr)
     rows, unpriced = [], []
     for c in curves:
@@ -412,9 +413,9 @@ def cost_table(curves: Sequence[RackCurve], bases: Sequence[str], tr: Translator
                 continue
             usd = [float(usd_per_1M_tokens(price, c.at(x))) for x in RATIO_AT]
             rows.append({tr("fr_rack_col_usd"): c.name, tr("fr_rack_col_basis"): tr(f"fr_tier_{b}"),
-                         **dict(zip(cols, round_significant(np.array(usd), 3).tolist(), strict=True))})  # fmt: skip
+                         **{k: fmt.usd(v) if math.isfinite(v) else None for k, v in zip(cols, usd, strict=True)}})  # fmt: skip
     table = pd.DataFrame(rows, columns=[tr("fr_rack_col_usd"), tr("fr_rack_col_basis"), *cols])
-    table.attrs["formats"] = dict.fromkeys(cols, "localized")
+    table.attrs["formats"] = {}
     table.attrs["unpriced"] = unpriced
     return table
 
