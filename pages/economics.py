@@ -244,6 +244,7 @@ rev_text = fmt.device_text(
     hw,
     tr,
     rate=fmt.rate(out_rate),
+    batch=fmt.integer(state.batch),
     ratio=fmt.number(ratio),
     price=fmt.usd_markdown(est.price_usd_per_gpu_hour),
     note=notices.price_note(est.price, tr),

@@ -330,7 +330,8 @@ def test_revenue_without_a_price_or_all_in_power_says_so_not_n_a(lang):
         resolve_profile("typical"),
     )  # the sidebar's
     rate = fmt.rate(float(est.output_tokens_per_s_per_gpu))  # fmt: skip
-    intro = tr("ec_rev_intro_no_price_chip", rate=rate, ratio="4.00", hw="AWS Trainium2", basis=tr("basis_hyperscaler"))
+    intro = tr("ec_rev_intro_no_price_chip", rate=rate, batch=fmt.integer(est.scenario.batch), ratio="4.00",
+               hw="AWS Trainium2", basis=tr("basis_hyperscaler"))  # fmt: skip
     assert intro in [m.value for m in at.markdown]
     values = {m.label: (m.value, m.delta) for m in at.metric}  # a dash and why under it (a 5-column row cuts text)
     assert values[tr("ec_m_margin")] == ("—", tr("no_public_price_short"))
@@ -362,7 +363,9 @@ def test_revenue_without_a_price_or_all_in_power_says_so_not_n_a(lang):
     assert rf in [m.value for m in at.markdown]  # no dashed cost line to speak of
     at.button(key="econ.no_price").click().run()  # 'Enter my own $/chip-hour'
     assert not at.exception
-    assert tr("ec_rev_intro_no_own_chip", rate=rate, ratio="4.00") in [m.value for m in at.markdown]
+    assert tr("ec_rev_intro_no_own_chip", rate=rate, batch=fmt.integer(est.scenario.batch), ratio="4.00") in [
+        m.value for m in at.markdown
+    ]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])

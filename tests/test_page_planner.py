@@ -805,3 +805,26 @@ def test_the_served_row_takes_the_ttft_target_and_the_chips_price(tr):
     shown = [(m.label, m.value) for m in at.metric]
     assert (tr("served_m_in_flight"), fmt.integer(served.batch)) in shown
     assert (tr("pl_m_cost"), fmt.usd(served.usd_per_1M_tokens, 2)) in shown
+
+
+def test_the_hardware_grid_is_counted_as_the_served_row():
+    """The hardware x precision grid is on the served row's basis (continuous batching, prompts prefilled between
+    the decode steps): its H200 FP8 cell on the sidebar's GPU count is the served row's $ and tok/s per GPU (one
+    static batch with no prefill had read $0.96 beside the served $1.97)."""
+    from dataclasses import replace
+
+    from ui.state import ScenarioState
+
+    at = run_page("planner", planner_section="hardware")
+    at.radio(key="planner.table_gpus").set_value("sidebar").run()
+    st = ScenarioState()
+    m, hw = load_model_catalog()[st.model], load_hardware_catalog()[st.hardware]
+    served = pl.frontier(m, hw, replace(st.to_scenario(), batching="continuous"), resolve_profile(st.profile), 0.05)
+    (heat,) = [t for f in figures(at) for t in f["data"] if t.get("type") == "heatmap"]
+    row, col = heat["y"].index(hw.name), heat["x"].index(EN("pl_prec_fp8"))
+    z = decode(heat["z"]).reshape(len(heat["y"]), len(heat["x"]))
+    assert z[row, col] == pytest.approx(served.usd_per_1M_tokens)
+    assert heat["text"][row][col] == (
+        f"<b>{fmt.usd(served.usd_per_1M_tokens, 2)}</b><br>{served.tokens_per_s_per_gpu:,.0f} {EN('pl_unit_tps_gpu')}"
+        f"<br>{EN('pl_cell_where', gpus=st.gpus, batch=served.batch)}"
+    )
