@@ -597,7 +597,7 @@ if (
             formats = table.attrs["formats"]
             shown = {c: st.column_config.NumberColumn(format=formats[c], width=fmt.column_width(c, table[c]))
                      if c in formats
-                     else st.column_config.Column(width=max(map(fmt.header_width, [c, *table[c]])))
+                     else st.column_config.Column(width=max(map(fmt.header_width, [c, *table[c].dropna()])))
                      for c in table.columns}  # fmt: skip
             st.dataframe(table, hide_index=True, placeholder="—", column_config=shown, height="content")
         st.caption(tr("fr_rack_ratio_caption", basis=tr(f"fr_tier_{state.price_basis}")))

@@ -373,10 +373,13 @@ def test_compare_with_three_scenarios_fits_a_900_px_frame(server, browser, lang)
 TITLES_CUT = """() => [...document.querySelectorAll('.js-plotly-plot')].flatMap(plot => {
     const svg = plot.querySelector('.main-svg'), title = plot.querySelector('.gtitle');
     if (!svg || !title) return [];
-    const t = title.getBoundingClientRect(), over = t.right - svg.getBoundingClientRect().right;
+    const t = title.getBoundingClientRect(), box = svg.getBoundingClientRect(), over = t.right - box.right;
     const legend = plot.querySelector('.legend'), l = legend && legend.getBoundingClientRect();
     const covered = l && l.width > 0 && l.left < t.right && t.left < l.right && l.top < t.bottom && t.top < l.bottom;
+    const lines = [...title.querySelectorAll('.line')].map(s => s.getBoundingClientRect());
+    const above = Math.max(0, ...[t, ...lines].map(r => box.top - r.top));
     return [...(over > 1 ? [[title.textContent, `${Math.round(over)} px past the chart`]] : []),
+            ...(above > 1 ? [[title.textContent, `${Math.round(above)} px above the chart`]] : []),
             ...(covered ? [[title.textContent, 'under the legend']] : [])];
 })"""
 
@@ -412,6 +415,28 @@ def test_chart_titles_fit_their_chart_and_clear_its_legend_in_a_900_px_frame(ser
     )
     star = pg.locator(".legend .traces", has_text=Translator(lang)("roofline_point_decode"))
     assert star.count() == 1 and star.bounding_box()["y"] + star.bounding_box()["height"] <= 700
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_long_chart_titles_wrap_in_a_narrow_column(server, browser, lang):
+    """At 900 px with the sidebar open (a ~600 px column), a title longer than its chart goes on as many lines as it
+    needs, inside the chart, the plot moved down for them: the Serving frontier's and Planner's titles had been cut
+    at the chart's edge ('… per GPU agains', '(On-dema')."""
+    context = browser.new_context(viewport={"width": 900, "height": 900})
+    pg = context.new_page()
+    cut, wrapped = {}, 0
+    for name, query in (("frontier", ""), ("planner", "planner_section=hardware&"), ("overview", "")):
+        _open(pg, server, URL_PATHS[name], f"{query}lang={lang}")
+        _no_exception(pg)
+        pg.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTo(0, 1e6)")
+        pg.wait_for_timeout(3000)  # the charts below the fold draw when they come near the screen
+        if found := pg.evaluate(TITLES_CUT):
+            cut[name] = found
+        wrapped += pg.evaluate(
+            "() => [...document.querySelectorAll('.gtitle')].filter(t => t.querySelectorAll('.line').length > 1).length"
+        )
+    assert cut == {} and wrapped >= 2
     context.close()
 
 

@@ -91,7 +91,7 @@ def test_url_restores_the_page_inputs():
     fig = _fig(at, "DeepSeek-R1, 8k/1k")
     assert fig["layout"]["yaxis"]["title"]["text"] == EN("fr_axis_tps_gpu_total")
     assert fig["layout"]["yaxis"].get("type") != "log"
-    assert EN("fr_cost_title_total", target="40", tier=EN("fr_tier_rental_3yr")) in _titles(at)
+    assert EN("fr_cost_title_total", target=fmt.target(1 / 40, EN), tier=EN("fr_tier_rental_3yr")) in _titles(at)
     curve = _trace(fig, "B200 · FP4 · DP-attn/EP")
     assert len(decode(curve["x"])) > 5
 
@@ -125,7 +125,7 @@ def test_tier_follows_the_sidebar_price_basis():
     """The cost tier is the sidebar's price basis (no fr_tier in the URL), and follows a change of it."""
     at = run_page("frontier", **DS, price_basis="neocloud")
     assert at.session_state["frontier.tier"] == "neocloud" and "fr_tier" not in at.query_params
-    assert EN("fr_cost_title_output", target="50", tier=EN("fr_tier_neocloud")) in _titles(at)
+    assert EN("fr_cost_title_output", target=fmt.target(1 / 50, EN), tier=EN("fr_tier_neocloud")) in _titles(at)
     captions = " ".join(c.value for c in at.caption)
     assert EN("basis_neocloud") in captions and "2026-08" in captions  # the basis and its date beside the $
     at.selectbox(key="price_basis").set_value("rental_3yr").run()
@@ -325,11 +325,10 @@ def test_rack_scale_view_draws_every_chip_and_the_ratio_table():
         gb_costs = costs[costs[tr("fr_rack_col_usd")] == gb200.name]
         assert list(gb_costs[tr("fr_rack_col_basis")])[0] == tr("fr_tier_on_demand")  # the sidebar's basis first
         assert len(gb_costs) == 3
-        # three significant figures each ($0.0512 beside $24.3; two decimals read $0.05 beside $0.15)
-        money = gb_costs[at_cols].to_numpy(float).ravel()
-        money = money[np.isfinite(money)]
-        assert len(money) and all(v == float(f"{v:.3g}") for v in money)
-        assert all(formats[2][c]["type_config"]["format"] == "localized" for c in at_cols)
+        # in dollars, three significant figures each with their zeros ($0.0512 beside $24.3 and $0.0700; two decimals
+        # read $0.05 beside $0.15, and a number column 0.07 beside 0.084)
+        money = [v for v in gb_costs[at_cols].to_numpy().ravel() if v is not None]
+        assert len(money) and all(v == f"${float(v[1:]):#.3g}" for v in money)
 
 
 @pytest.mark.parametrize("tr", [EN, ZH])
@@ -521,7 +520,7 @@ def test_says_why_its_tpot_is_not_overviews(lang):
         assert "1 prompts" not in said and "1 requests" not in said
     # nothing fits at any concurrency: the notice, and no empty cost chart under it
     assert tr("fr_target_nofit") in [i.value for i in at.info]
-    cost_title = tr("fr_cost_title_output", target="50", tier="\0").split("\0")[0]
+    cost_title = tr("fr_cost_title_output", target=fmt.target(1 / 50, tr), tier="\0").split("\0")[0]
     assert not [f for f in figures(at) if f["layout"]["title"]["text"].startswith(cost_title)]
 
 
@@ -628,7 +627,7 @@ def test_a_tpu_scenario_says_chips_in_every_control_caption_metric_and_chart(lan
 
     tr = Translator(lang)
     # each GPU-only text by the longest stretch of its template between placeholders
-    gpu_only = [max(tr(k, gpus="\0", model="\0").split("\0"), key=len) for k in GPU_ONLY]
+    gpu_only = [max(tr(k, gpus="\0", model="\0", query="\0").split("\0"), key=len) for k in GPU_ONLY]
     at = run_page("frontier", lang=lang, hardware="tpu7x", gpus="4", fr_hw="tpu7x", fr_tier="hyperscaler")
     assert not at.exception
     texts = visible_texts(at) + _hovertexts(at)
@@ -766,7 +765,7 @@ def test_rack_tables_show_every_header(tr):
     for frame in at.dataframe[-4:]:
         widths = {name: col.get("width") for name, col in json.loads(frame.proto.columns).items() if name != "_index"}
         texts = frame.value.select_dtypes(exclude="number")
-        want = {c: max(map(fmt.header_width, [c, *texts[c]])) if c in texts else fmt.column_width(c, frame.value[c])
+        want = {c: max(map(fmt.header_width, [c, *texts[c].dropna()])) if c in texts else fmt.column_width(c, frame.value[c])
                 for c in frame.value.columns}  # fmt: skip
         assert widths == want
         assert sum(widths.values()) <= 700, widths
@@ -862,7 +861,7 @@ def test_cost_at_target_sets_each_chips_measured_bar_beside_its_curve(tr):
     (hatched; the hover names the runs, the caption says how it is read); the best-layout metric stays the model's."""
     at = run_page("frontier", **DS, lang=tr.lang)
     assert not at.exception, at.exception
-    fig = _fig(at, tr("fr_cost_title_output", target="50", tier=tr("fr_tier_on_demand")))
+    fig = _fig(at, tr("fr_cost_title_output", target=fmt.target(1 / 50, tr), tier=tr("fr_tier_on_demand")))
     bar = fig["data"][0]
     measured = [i for i, s in enumerate(bar["marker"]["pattern"]["shape"]) if s == "/"]
     assert measured and all(bar["x"][i].endswith(tr("fr_measured_bar", name="")) for i in measured)

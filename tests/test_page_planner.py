@@ -146,7 +146,7 @@ def test_target_controls_move_the_frontier():
     at.number_input(key="planner.custom_ms").set_value(20.0).run()
     assert not at.exception
     assert at.query_params["planner_target_ms"] == "20"
-    assert _figure(at, "pl_table_title", ms="20")
+    assert _figure(at, "pl_table_title", target=fmt.target(0.020, EN))
     at.number_input(key="planner.ttft_ms").set_value(1000.0).run()
     assert any("TTFT" in s.value for s in at.success) or at.warning
     assert at.query_params["planner_ttft_ms"] == "1000"
@@ -183,9 +183,9 @@ def test_capacity_and_levers_controls():
     at.radio(key="planner.levers_view").set_value("batch").run()
     assert _figure(at, "pl_levers_title_batch")
     _open(at, "hardware")
-    heat = _figure(at, "pl_table_title", ms="50")["data"][0]["text"]
+    heat = _figure(at, "pl_table_title", target=fmt.target(0.050, EN))["data"][0]["text"]
     at.radio(key="planner.table_gpus").set_value("sidebar").run()
-    assert _figure(at, "pl_table_title", ms="50")["data"][0]["text"] != heat
+    assert _figure(at, "pl_table_title", target=fmt.target(0.050, EN))["data"][0]["text"] != heat
 
 
 def test_page_reads_its_url_parameters():

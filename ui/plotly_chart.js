@@ -127,6 +127,38 @@ function onFullscreenChange(event) {
   }
 }
 
+const MEASURE = document.createElement("canvas").getContext("2d");
+const TITLE_PAD_PX = 20;
+
+function titleLines(text, font, width) {
+  // greedy: as many words on a line as fit the width, broken at spaces, before an opening bracket, after a CJK comma
+  MEASURE.font = `${font.size}px ${font.family}`;
+  const out = [];
+  let line = "";
+  for (const part of text.split(/(?<= )|(?=[（(])|(?<=[：，、])/)) {
+    if (line && MEASURE.measureText(line + part).width > width) {
+      out.push(line.trimEnd());
+      line = part.trimStart();
+    } else line += part;
+  }
+  return line ? [...out, line] : out;
+}
+
+function fitTitle(div) {
+  // A title wider than its chart (a half-width column, the sidebar open, a wiki frame) on as many lines as it needs
+  // from the top of the chart, the plot moved down by the lines added; on one line again when the chart is wide
+  // enough. Plotly cuts a long title at the chart's edge. Titles with markup of their own are left as they are.
+  const title = div.tpotTitle;
+  const full = div._fullLayout;
+  if (!title?.text || title.text.includes("<") || !full?.title?.font) return;
+  const lines = titleLines(title.text, full.title.font, div.clientWidth - 16);
+  const want = lines.join("<br>");
+  if (full.title.text === want) return;
+  const added = (lines.length - 1) * Math.ceil(full.title.font.size * 1.3);
+  const top = added ? { yref: "container", y: 1, yanchor: "top", pad: { t: TITLE_PAD_PX } } : {};
+  window.Plotly.relayout(div, { title: { ...title, ...top, text: want }, "margin.t": div.tpotMarginTop + added });
+}
+
 function nearScreen(div) {
   const r = div.getBoundingClientRect();
   return r.bottom > -200 && r.top < window.innerHeight + 200;
@@ -163,7 +195,11 @@ export default function ({ parentElement, data }) {
   }
   if (!div.tpotResize) {
     // follow the column's width (sidebar opened or closed, window resized), not only the window's
-    div.tpotResize = new ResizeObserver(() => window.Plotly && div.data && window.Plotly.Plots.resize(div));
+    div.tpotResize = new ResizeObserver(() => {
+      if (!window.Plotly || !div.data) return;
+      window.Plotly.Plots.resize(div);
+      fitTitle(div);
+    });
     div.tpotResize.observe(div);
   }
   const { figure, config, labels, export: exported } = JSON.parse(new TextDecoder().decode(data));
@@ -179,7 +215,12 @@ export default function ({ parentElement, data }) {
       whenWanted(div, () => {
         const next = div.tpotNext; // the newest data, if a rerun came while this chart waited
         div.tpotNext = null;
-        if (next) return Plotly.react(div, next.figure.data, { ...next.figure.layout, autosize: true }, next.config);
+        if (!next) return;
+        div.tpotTitle = next.figure.layout.title;
+        return Plotly.react(div, next.figure.data, { ...next.figure.layout, autosize: true }, next.config).then(() => {
+          div.tpotMarginTop = div._fullLayout.margin.t; // the figure's own, before a long title moves the plot down
+          fitTitle(div);
+        });
       }),
     )
     .catch(() => {

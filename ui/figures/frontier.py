@@ -646,7 +646,7 @@ def cost_figure(points: Sequence[AtTarget], target: float, tier: str, *, y: str 
     )
     style(
         fig,
-        tr(f"fr_cost_title_{y}", target=f"{target:g}", tier=tier_label),
+        tr(f"fr_cost_title_{y}", target=fmt.target(1.0 / target, tr), tier=tier_label),  # both units, as elsewhere
         "",
         tr(f"fr_axis_usd_{y}"),
     )
