@@ -119,9 +119,10 @@ cap_tr = fmt.device_tr([catalog[h] for h in chips], tr)  # chips once a candidat
 shown = cache.built(
     f"capacity-display|{demand_key}|{tr.lang}", lambda: figs.capacity_display(table, cap_tr)
 )  # the CSV keeps every digit
-numbers = {c: st.column_config.NumberColumn(format="localized") for c in shown.columns if shown[c].dtype.kind in "fi"}
-chip_column = {shown.columns[0]: st.column_config.Column(pinned=True)}  # the chip stays in view as the table scrolls
-st.dataframe(shown, hide_index=True, placeholder="—", column_config=numbers | chip_column)  # '—' where none
+# the figures' names stay in view as a table of many chips scrolls; '—' where a chip has no layout
+st.dataframe(
+    shown, hide_index=True, placeholder="—", column_config={shown.columns[0]: st.column_config.Column(pinned=True)}
+)
 st.caption(fmt.device_text("ec_cap_help", [catalog[h] for h in chips], tr))  # chips once the list holds a TPU
 if rows:  # the basis and its dates; the chips with no price under it, or no published all-in power: named, not 'n/a'
     notices.basis_caption(

@@ -126,14 +126,17 @@ def test_economics_page_capacity_tco_revenue(lang):
     assert not at.exception
     for key in ("ec_cap_h", "ec_tco_h", "ec_rev_h"):
         assert tr(key) in [h.value for h in at.header]
-    table = at.dataframe[0].value  # headers in words; rates to 3 significant figures, counts whole
+    # a column per chip (its short name), a row per figure in words: it reads whole in the page's width (a column
+    # per figure had run to 1,800 px); rates to 3 significant figures, counts whole
+    table = at.dataframe[0].value
     chips = dict.fromkeys((Q["hardware"], "h200", "b200", "mi355x"))  # the sidebar's chip first
-    assert list(table[tr("ec_col_hardware")]) == [resolve_hardware(h).name for h in chips]
+    assert list(table.columns) == [tr("ec_col_figure"), *(fmt.chip_short(resolve_hardware(h)) for h in chips)]
     peak = 1000e9 / DAY_S * 1.5
-    for _, r in table.iterrows():  # the default demand is served (within the display's 3-figure rounding)
-        assert r[tr("ec_col_gpus")] == int(r[tr("ec_col_gpus")])
-        assert r[tr("ec_col_gpus")] * r[tr("ec_col_tps_gpu")] * 0.7 >= peak * 0.995
+    for chip, r in table.set_index(tr("ec_col_figure")).items():  # the default demand is served (3-figure rounding)
+        gpus, rate = int(r[tr("ec_col_gpus")].replace(",", "")), float(r[tr("ec_col_tps_gpu")].replace(",", ""))
+        assert r[tr("ec_col_gpus")] == fmt.integer(gpus) and gpus * rate * 0.7 >= peak * 0.995, chip
         assert r[tr("ec_col_basis")] == tr("basis_hyperscaler") and r[tr("ec_col_as_of")]
+        assert r[tr("ec_col_usd_1m")].startswith("$") and r[tr("ec_col_price")].startswith("$")
         assert r[tr("ec_col_limited_by")] in {
             tr(f"pl_limit_{k}") for k in ("slo", "memory", "compute", "batch_limit", "no_fit")
         }
@@ -232,7 +235,7 @@ def test_embed_holds_the_demand_while_its_section_is_closed():
     at.run()
     assert not at.exception and not at.number_input
     table = at.dataframe[0].value
-    assert len(table) == 2 and not table.equals(default)
+    assert len(table.columns) == 1 + 2 and not table.equals(default)  # a column per chip
     # with its inputs folded away, the chart's caption says the demand its megawatts serve (third review)
     lead = EN("ec_cap_for", out="51.2 billion", inp="", target="", peak="", util="").split(" and ")[0]
     assert len([c for c in at.caption if c.value.startswith(lead)]) == 1, lead
@@ -485,8 +488,9 @@ def test_a_model_that_fits_no_chip_says_so_not_raise_the_target(lang):
     at = run_page("economics", lang=lang, model="kimi-k2", weights="bf16")
     assert not at.exception, at.exception
     assert [w.value for w in at.warning] == [tr("ec_cap_no_fit")]
-    (table,) = [d.value for d in at.dataframe if tr("ec_col_limited_by") in d.value.columns]
-    assert set(table[tr("ec_col_limited_by")]) == {tr("pl_limit_no_fit")}
+    (table,) = [d.value for d in at.dataframe if tr("ec_col_figure") in d.value.columns]
+    limited = table.set_index(tr("ec_col_figure")).loc[tr("ec_col_limited_by")]
+    assert set(limited) == {tr("pl_limit_no_fit")}
     assert tr("ec_cap_title") not in [f["layout"]["title"]["text"] for f in figures(at)]  # no chart of empty bars
     slo = run_page("economics", lang=lang)  # fits, but misses a 1 ms target: the target is what to change
     slo.number_input(key="econ.tpot").set_value(1.0).run()
@@ -505,7 +509,7 @@ def test_a_link_carries_the_pages_own_inputs_and_a_bad_one_is_named():
     assert at.radio(key="econ.by_requests").value is True and at.number_input(key="econ.req").value == 5
     assert at.number_input(key="econ.tpot").value == 20 and at.multiselect(key="econ.chips").value == ["b200", "mi355x"]
     assert at.number_input(key="econ.api_out").value == 2.5
-    assert len(at.dataframe[0].value) == 2  # one row per chip linked
+    assert len(at.dataframe[0].value.columns) == 1 + 2  # a column per chip linked
     assert {k: at.query_params[k] for k in linked} == linked  # the link as given, unchanged
     at.number_input(key="econ.tpot").set_value(30.0).run()
     assert at.query_params["ec_tpot_ms"] == "30" and at.query_params["ec_chips"] == "b200,mi355x"

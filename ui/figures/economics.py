@@ -6,16 +6,16 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from tpot_model import load_hardware_catalog
 from tpot_model.economics import Revenue, TcoBreakdown
 from tpot_model.fleet import Demand, Fleet
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import Figure, hardware_colour, legend_placement, round_significant, style
+from .common import Figure, hardware_colour, legend_placement, style
 
 
 def capacity_table(fleets: Sequence[Fleet], demand: Demand, names: dict[str, str]) -> pd.DataFrame:
@@ -69,23 +69,35 @@ CAPACITY_COLUMNS = (  # capacity_table's column -> (ui/strings key of its header
 
 
 def capacity_display(table: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
-    """capacity_table for the page: headers in words with units, numbers to their significant figures (counts whole,
-    capex and opex in $M), the basis in words; blank where a chip has no layout (the CSV keeps every digit)."""
-    out = {}
-    for col, key, sig in CAPACITY_COLUMNS:
-        values = table[col]
-        if col in ("capex_usd", "opex_usd_per_year"):
-            values = values.astype(float) / 1e6
+    """capacity_table for the page, a column per chip (its short name) and a row per figure, so that it reads whole in
+    the page's width (a column per figure ran to 1,800 px, the fleet's layout and price out of view): each cell in
+    words with its unit, numbers to their significant figures (counts whole, capex and opex in $M), None where a chip
+    has no layout (the CSV keeps every digit)."""
+    catalog = load_hardware_catalog()
+    full = list(table["hardware"])
+    short = [fmt.chip_short(catalog[h]) if h in catalog else n for h, n in zip(table["hardware_id"], full, strict=True)]
+    names = fmt.unless_coincide(short, full)
+
+    def cell(col: str, sig: int, v) -> str | None:
+        if v is None or (isinstance(v, float) and not math.isfinite(v)) or v == "":
+            return None
         if col == "price_basis":
-            values = [tr(f"basis_{b}") if b else "" for b in values]
-        elif col == "limited_by":
-            values = [tr(f"pl_limit_{v}") if v else "" for v in values]
-        elif sig:
-            values = round_significant(np.asarray(values, dtype=float), sig)
-        else:  # text: nothing to say is blank, not 'None'
-            values = ["" if v is None or v != v else v for v in values]
-        out[tr(key)] = values
-    return pd.DataFrame(out)
+            return tr(f"basis_{v}")
+        if col == "limited_by":
+            return tr(f"pl_limit_{v}")
+        if col in ("usd_per_1M_output_tokens", "price_usd_per_gpu_hour"):
+            return fmt.usd(float(v))
+        if col in ("capex_usd", "opex_usd_per_year"):
+            return fmt.number(float(v) / 1e6)
+        if sig == 3:
+            return fmt.number(float(v))
+        return fmt.integer(float(v)) if sig else str(v)
+
+    rows = [
+        {tr("ec_col_figure"): tr(key), **{n: cell(col, sig, v) for n, v in zip(names, table[col], strict=True)}}
+        for col, key, sig in CAPACITY_COLUMNS[1:]
+    ]
+    return pd.DataFrame(rows, columns=[tr("ec_col_figure"), *names])
 
 
 def capacity_figure(table: pd.DataFrame, *, devices: Mapping[str, str] | None = None, tr: Translator = EN) -> go.Figure:
