@@ -132,6 +132,21 @@ def style(
     return fig
 
 
+def wrap_label(text: str, width: int = 14) -> str:
+    """A category label on lines of about `width` character widths (a CJK glyph counts two), broken at spaces and
+    around full-width brackets and after a CJK comma or colon, joined by <br>: five parts under grouped bars share a narrow column's width."""
+    parts = [p for p in re.split(r"(?<= )|(?=（)|(?<=[）：，])", text) if p]
+    lines: list[str] = []
+    for part in parts:
+        if lines and fmt.text_px((lines[-1] + part).rstrip(), 1) > width:
+            lines.append(part)
+        elif lines:
+            lines[-1] += part
+        else:
+            lines.append(part)
+    return "<br>".join(line.strip() for line in lines)
+
+
 LEGEND_SIDE_MAX = 8  # legend entries that fit beside a plot; more go below it
 LEGEND_ROW_PX = 22
 LEGEND_BELOW_PX = 70  # from the plot's bottom edge to a legend below it: past the tick labels and the axis title

@@ -22,7 +22,7 @@ from ..i18n import EN, Translator
 from ..state import (
     BATCH_OPTIONS,
 )
-from .common import Figure, add_band, band_label, hardware_colour, style, y_log_ticks
+from .common import Figure, add_band, band_label, hardware_colour, style, wrap_label, y_log_ticks
 
 SAME = "same"  # follow scenario A (model, batch, context, profile)
 AUTO = "auto"  # fewest power-of-two GPUs that hold the scenario
@@ -387,14 +387,20 @@ def decomposition(ests: Mapping[str, Estimate], *, tr: Translator = EN) -> go.Fi
         )
     style(fig, tr("cmp_decomp_title"), "", tr("cmp_axis_part_ms"))
     notes = [_zero_note(b, ests, tr) for b in BUCKETS]
-    lines = max(n.count("<br>") + 1 if n else 0 for n in notes)  # a part's note: its lines under its name
+    # each part's name and note on lines that share a narrow column's width (900 px, sidebar open: the names had
+    # run into each other); `lines`: the most lines under the first
+    wrapped = [wrap_label(n, 10) for n in names]
+    notes = ["<br>".join(wrap_label(line, 12) for line in n.split("<br>")) if n else "" for n in notes]
+    lines = max(w.count("<br>") + (n.count("<br>") + 1 if n else 0) for w, n in zip(wrapped, notes, strict=True))
     fig.update_xaxes(
         tickvals=names,
         ticktext=[
-            f"{n}<br><span style='font-size:11px;color:#555'>{t}</span>" if t else n
-            for n, t in zip(names, notes, strict=True)
+            f"{w}<br><span style='font-size:10px;color:#555'>{t}</span>" if t else w
+            for w, t in zip(wrapped, notes, strict=True)
         ],
         ticklabelstandoff=6,  # the first part's name had run into the y axis's '0' (900 px)
+        tickangle=0,  # level in a narrow column too: turned on end, the names were cut ('Weigh…') and ran into the legend
+        tickfont={"size": 11},
     )
     fig.update_layout(
         barmode="group",
