@@ -520,3 +520,17 @@ def test_target_labels_in_zh_tw_take_their_own_rows():
     assert rows[0] != rows[1]
     en = [(179.0, "reading 179 ms", "center", "#333"), (400.0, "feels laggy above 200 ms", "left", "#a00")]
     assert ov.label_rows(en, 560.0) == [0, 0]  # far enough apart: one row
+    # 'right': the label ends at x; ~149 px wide at 1.04 ms per px, so from ~406 ms: clear of 'reading' from 560
+    assert ov.label_rows([en[0], (560.0, en[1][1], "right", "#a00")], 560.0) == [0, 0]
+    assert ov.label_rows([en[0], (330.0, en[1][1], "right", "#a00")], 560.0) == [0, 1]
+
+
+def test_laggy_label_ends_at_the_plots_right_edge():
+    """900 px with the sidebar open (a ~250 px plot): 'feels laggy above 200 ms', from the band's start, ran off the
+    chart ('200 ms' cut). It ends at the plot's right edge, in the row where it clears the others."""
+    from ui.figures import overview as ov
+
+    fig = ov.tpot_vs_targets(0.0223, 0.0126)
+    laggy = EN("target_laggy", ms=fmt.ms(ov.LAGGY_ABOVE_S)).replace("<br>", " ")
+    (note,) = [a for a in fig.layout.annotations if a.text == laggy]
+    assert note.xanchor == "right" and note.x == fig.layout.xaxis.range[1] == pytest.approx(280.0)  # 1.4 x 200 ms

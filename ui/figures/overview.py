@@ -59,7 +59,9 @@ def tpot_vs_targets(
     top = max(far * 1.15, LAGGY_ABOVE_S * 1.4) * 1e3
     laggy = tr("target_laggy", ms=fmt.ms(LAGGY_ABOVE_S))
     labels = [(limit * 1e3, tr(key, ms=fmt.ms(limit)), "center", "#333") for key, limit in marks.items()]
-    labels.append((LAGGY_ABOVE_S * 1e3, laggy.replace("<br>", " "), "left", "#a00"))  # above the band, off the bars
+    # above the band, off the bars, ending at the plot's right edge (from the band's start it ran off a narrow chart:
+    # 'feels laggy above' with its '200 ms' cut, 900 px with the sidebar open)
+    labels.append((top, laggy.replace("<br>", " "), "right", "#a00"))
     rows = label_rows(labels, top)
     # a log axis where the targets, squeezed to the left of a linear one, would need more than three rows of labels
     # (a TPOT of 1,118 ms had stacked five, up into the title)
@@ -103,7 +105,8 @@ def _label_px(text: str) -> float:
 
 
 def label_rows(labels: list[tuple[float, str, str, str]], top_ms: float) -> list[int]:
-    """A row (0, 1, 2 ...) for each (x in ms, text, xanchor, colour) label above a linear 0..top_ms axis: the first
+    """A row (0, 1, 2 ...) for each (x in ms, text, xanchor 'center' / 'left' / 'right', colour) label above a
+    linear 0..top_ms axis: the first
     row whose labels it does not overlap, by its estimated width (a stretched axis put 'code completion 30 ms' on
     'agents 80 ms')."""
     per_px = top_ms / _LABEL_PLOT_PX
@@ -111,7 +114,7 @@ def label_rows(labels: list[tuple[float, str, str, str]], top_ms: float) -> list
     out = []
     for x, text, anchor, _ in labels:
         w = _label_px(text) * per_px
-        lo = x - w / 2 if anchor == "center" else x
+        lo = x - w / 2 if anchor == "center" else x - w if anchor == "right" else x
         span = (lo, lo + w)
         row = next((i for i, r in enumerate(rows) if all(span[1] < a or span[0] > b for a, b in r)), len(rows))
         if row == len(rows):
