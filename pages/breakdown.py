@@ -32,7 +32,8 @@ st.markdown(
 notices.scenario_notices(est, tr)
 notices.fp4_notice(est, state.weights, state.kv, tr)
 
-st.subheader(tr("breakdown_table_title"))
+title = tr("breakdown_table_title")  # a scenario that does not fit: its decomposition a what-if, said in its title
+st.subheader(title if bool(est.fits) else tr("if_fitted_label", label=title))
 st.markdown(figs.largest_part(est, tr))
 # one table for every reader of the scenario (the sidebar's: its language included), as the charts below: as Arrow,
 # with each column's decimals (at least one: ms and % of TPOT) in its column config (a pandas Styler had cost every

@@ -31,12 +31,20 @@ notices.fp4_notice(est, state.weights, state.kv, tr)
 
 with metrics.Row() as row:
     ai, ridge = float(est.arithmetic_intensity_flop_per_byte), est.ridge_point_flop_per_byte
-    row.metric(tr("roofline_m_intensity"), fmt.number(ai), help=tr("roofline_m_intensity_def"))
+    # the decode step's figures greyed 'if it fitted' where the scenario does not fit (as Overview's); the ridge is
+    # the chip's own
+    row.metric(
+        tr("roofline_m_intensity"), **notices.if_fitted(est, tr, fmt.number(ai), help=tr("roofline_m_intensity_def"))
+    )
     row.metric(
         tr("roofline_m_ridge", precision=est.compute_precision), fmt.number(ridge), help=tr("roofline_m_ridge_def")
     )
-    row.metric(tr("roofline_m_mbu"), fmt.pct(float(est.mbu)), help=tr("roofline_m_mbu_def"))
-    row.metric(tr("roofline_m_mfu"), fmt.pct(float(est.mfu)), help=tr("roofline_m_mfu_def"))
+    row.metric(
+        tr("roofline_m_mbu"), **notices.if_fitted(est, tr, fmt.pct(float(est.mbu)), help=tr("roofline_m_mbu_def"))
+    )
+    row.metric(
+        tr("roofline_m_mfu"), **notices.if_fitted(est, tr, fmt.pct(float(est.mfu)), help=tr("roofline_m_mfu_def"))
+    )
 
 overlay_ids = st.multiselect(
     tr("roofline_overlay"),

@@ -541,6 +541,25 @@ def test_a_scenario_that_does_not_fit_greys_its_headline_numbers_if_it_fitted(la
     assert all(tr("if_fitted") not in (m.proto.delta, m.proto.delta_description) for m in fits.metric)
 
 
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_roofline_and_breakdown_say_a_scenario_that_does_not_fit_is_a_what_if(lang):
+    """Under the red banner, Roofline's intensity, MBU and MFU are greyed 'if it fitted' (the ridge point, the chip's
+    own, stays plain) and Breakdown's decomposition says so in its title: they had read as plain figures (helper
+    review: 'TPOT (total) 344.2', 'MBU 60.1%' with nothing saying the scenario does not fit)."""
+    tr = Translator(lang)
+    roof = run_page("roofline", lang=lang, **R1_ON_ONE_H100)
+    assert roof.error and not roof.exception
+    by_label = {m.label: m for m in roof.metric}
+    for key in ("roofline_m_intensity", "roofline_m_mbu", "roofline_m_mfu"):
+        assert by_label[tr(key)].value.startswith(":gray[") and by_label[tr(key)].proto.delta == tr("if_fitted"), key
+    (ridge,) = [m for label, m in by_label.items() if label.startswith(tr("roofline_m_ridge", precision="\0")[:6])]
+    assert not ridge.value.startswith(":gray[")
+    title = tr("if_fitted_label", label=tr("breakdown_table_title"))
+    assert title in [h.value for h in run_page("breakdown", lang=lang, **R1_ON_ONE_H100).subheader]
+    assert tr("breakdown_table_title") in [h.value for h in run_page("breakdown", lang=lang).subheader]
+    assert not any(m.value.startswith(":gray[") for m in run_page("roofline", lang=lang).metric)
+
+
 def _headline_cells(at) -> list[str]:
     """The embed view's headline numbers: the cells of the one element that draws a row of them."""
     rows = [m.value for m in at.markdown if 'class="headline-row"' in m.value]
