@@ -65,7 +65,7 @@ with metrics.Row() as row:
         ),
     )
     row.metric(
-        tr("kvc_m_max_batch", context=context),
+        tr("kvc_m_max_batch", context=context, output=fmt.tokens(state.output)),
         f"{k.max_batch:,}",
         help=tr("kvc_m_max_batch_def", gpus=state.gpus, hw=hw.name, context=context, output=fmt.tokens(state.output)),
     )
