@@ -224,6 +224,12 @@ def test_cost_at_target_is_price_over_interpolated_throughput():
     # both units (1 / 60 s = 16.7 ms), as the Planner's '20 tok/s/user = 50 ms TPOT': '50' had read both ways
     title = fig.layout.title.text.replace("\u00a0", " ")  # '16.7 ms' unbroken
     assert title == "$ per 1M output tokens at 60 tok/s/user = 16.7 ms TPOT (3-year rental)"
+    # its hover names the tokens the bars count (it had said 'per 1M tokens' over output tokens' dollars)
+    assert (
+        fig.data[0].hovertext[0].startswith(f"{p.label}<br>{fmt.usd(p.usd_per_1m['rental_3yr'])} per 1M output tokens")
+    )
+    total = figs.cost_figure([p], target, "rental_3yr", y="total", tier_label="3-year rental")
+    assert "per 1M tokens (input + output)" in total.data[0].hovertext[0]
     # the bar says its value as the metric above it does ('$7.60', not '$7.6'), the ticks in dollars
     assert fig.data[0].text[0] == fmt.usd(p.usd_per_1m["rental_3yr"]) and fig.layout.yaxis.tickprefix == "$"
     table = figs.cost_table([p], target)

@@ -638,7 +638,7 @@ def test_a_tpu_scenario_says_chips_in_every_control_caption_metric_and_chart(lan
     cost = [
         h
         for h in _hovertexts(at)
-        if h.startswith(tr("fr_hover_cost_chip", name="TPU7x · FP8 · TP", usd="", tps="")[:20])
+        if h.startswith(tr("fr_hover_cost_output_chip", name="TPU7x · FP8 · TP", usd="", tps="")[:20])
     ]
     assert cost and all(tr("dev_chip_one") in h for h in cost)
     # TPU7x has no public on-demand price nor a published all-in power: the metrics say so

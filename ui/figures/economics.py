@@ -114,7 +114,7 @@ def capacity_figure(table: pd.DataFrame, *, devices: Mapping[str, str] | None = 
             text=[f"{r['megawatts_all_in']:,.1f} MW" if r["megawatts_all_in"] == r["megawatts_all_in"] else ""],
             textposition="outside",  # each bar says its value, as the Serving frontier's cost bars do
             customdata=[[r["gpus"] if r["gpus"] == r["gpus"] else 0]],
-            hovertemplate=f"%{{x}}<br>%{{y:,.2f}} MW<br>%{{customdata[0]:,}} {unit}<extra></extra>",
+            hovertemplate=f"%{{x}}<br>%{{y:,.3r}} MW<br>%{{customdata[0]:,}} {unit}<extra></extra>",  # 53.0, as the bar
             showlegend=False,
         )
     return style(fig, tr("ec_cap_title"), "", tr("ec_axis_mw"))

@@ -335,8 +335,8 @@ def _curve_traces(fig: go.Figure, s: Series, x: np.ndarray, yv: np.ndarray, tr: 
     colour = hardware_colour(s.hardware_id)
     name = s.label(tr)
     hover = [
-        tr("fr_hover_model", name=name, c=int(c), tpot=f"{t * 1e3:.1f}", ttft=f"{f * 1e3:,.0f}", y=fmt.number(v),
-           unit=unit, x=f"{xx:.1f}")  # y to 3 figures: '10,727 tok/s/MW', '14.7' (had '10,727.3')
+        tr("fr_hover_model", name=name, c=int(c), tpot=f"{t * 1e3:.1f}", ttft=f"{f * 1e3:,.0f}", y=fmt.large(v),
+           unit=unit, x=f"{xx:.1f}")  # y as the cards write it: '588 K tok/s/MW' (had '588,094'), '9,876', '14.7'
         for c, t, f, v, xx in zip(s.concurrency, s.tpot_s, s.ttft_s, yv, x, strict=True)
     ]  # fmt: skip
     ok = s.fits
@@ -633,7 +633,7 @@ def cost_figure(points: Sequence[AtTarget], target: float, tier: str, *, y: str 
         textposition="outside",
         hovertext=[
             tr(
-                "fr_hover_cost" if v is not None else "fr_hover_cost_none",
+                f"fr_hover_cost_{y}" if v is not None else "fr_hover_cost_none",  # the tokens the bars count
                 name=p.label,
                 usd=fmt.usd(v) if v is not None else why,  # as the bar's label ('$7.60', had '$7.6')
                 tps=f"{p.tokens_per_s_per_gpu:,.0f}" if math.isfinite(p.tokens_per_s_per_gpu) else tr("fr_na"),
