@@ -44,7 +44,7 @@ def _component_js() -> str:
     component's code travels with every chart element sent (so do not send the translations: it loads them)."""
     text = Path(__file__).with_name("plotly_chart.js").read_text(encoding="utf-8")
     text = text.replace("__PLOTLY_FILE__", PLOTLY_JS).replace("__PLOTLY_LOCALES__", json.dumps(PLOTLY_LOCALES))
-    lines = (line.strip() for line in text.splitlines())
+    lines = (re.sub(r"\s+// .*$", "", line).strip() for line in text.splitlines())  # a line's own comment too
     return "\n".join(line for line in lines if line and not line.startswith("//"))
 
 

@@ -3,6 +3,7 @@ a tensor split the heads do not divide, more GPUs than one server, a context pas
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import numpy as np
@@ -250,6 +251,7 @@ def power_text(est, tr: Translator, tokens_per_s_per_gpu: float | None = None) -
     `tokens_per_s_per_gpu`; greyed 'if it fitted' for a scenario that does not fit."""
     per_gpu = float(est.tokens_per_s_per_gpu if tokens_per_s_per_gpu is None else tokens_per_s_per_gpu)
     all_in_w = float(est.all_in_w_per_gpu)
+    board_w = float(est.hardware.tdp_w) if est.hardware.tdp_w is not None else math.nan
     per_mw = per_gpu * 1e6 / all_in_w  # economics.tokens_per_s_per_mw
     if per_mw != per_mw:
         return fmt.device_text("m_tokens_per_mw_none", est.hardware, tr)
@@ -258,7 +260,12 @@ def power_text(est, tr: Translator, tokens_per_s_per_gpu: float | None = None) -
     mw = tr.sentences(
         [  # zh-TW: the full-width bracket follows without a space
             f"{label}{tr('label_colon')}{fmt.rate(per_mw)}",
-            tr("j_all_in", j=fmt.number(all_in_w / per_gpu) if per_gpu > 0 else "n/a"),
+            # beside the board-power J of Compare's table and Methodology (TDP alone: about half the all-in figure)
+            tr(
+                "j_all_in",
+                j=fmt.number(all_in_w / per_gpu) if per_gpu > 0 else "n/a",
+                board=fmt.number(board_w / per_gpu) if per_gpu > 0 and board_w == board_w else "n/a",
+            ),  # fmt: skip
         ]
     )
     return f":gray[{mw}]" if what_if else mw

@@ -128,35 +128,27 @@ function onFullscreenChange(event) {
 }
 
 const MEASURE = document.createElement("canvas").getContext("2d");
-const TITLE_PAD_PX = 20;
-
-function titleLines(text, font, width) {
-  // greedy: as many words on a line as fit the width, broken at spaces, before an opening bracket, after a CJK comma
-  MEASURE.font = `${font.size}px ${font.family}`;
-  const out = [];
-  let line = "";
-  for (const part of text.split(/(?<= )|(?=[（(])|(?<=[：，、])/)) {
-    if (line && MEASURE.measureText(line + part).width > width) {
-      out.push(line.trimEnd());
-      line = part.trimStart();
-    } else line += part;
-  }
-  return line ? [...out, line] : out;
-}
 
 function fitTitle(div) {
   // A title wider than its chart (a half-width column, the sidebar open, a wiki frame) on as many lines as it needs
-  // from the top of the chart, the plot moved down by the lines added; on one line again when the chart is wide
-  // enough. Plotly cuts a long title at the chart's edge. Titles with markup of their own are left as they are.
-  const title = div.tpotTitle;
-  const full = div._fullLayout;
-  if (!title?.text || title.text.includes("<") || !full?.title?.font) return;
-  const lines = titleLines(title.text, full.title.font, div.clientWidth - 16);
-  const want = lines.join("<br>");
-  if (full.title.text === want) return;
-  const added = (lines.length - 1) * Math.ceil(full.title.font.size * 1.3);
-  const top = added ? { yref: "container", y: 1, yanchor: "top", pad: { t: TITLE_PAD_PX } } : {};
-  window.Plotly.relayout(div, { title: { ...title, ...top, text: want }, "margin.t": div.tpotMarginTop + added });
+  // from the top of the chart, broken at spaces, before an opening bracket, after a CJK comma; the plot moved down by
+  // the lines added; on one line again when the chart is wide enough (Plotly cuts a long title at the chart's edge).
+  // Titles with markup of their own are left as they are.
+  const title = div.tpotTitle, full = div._fullLayout, font = full?.title?.font;
+  if (!title?.text || title.text.includes("<") || !font) return;
+  MEASURE.font = `${font.size}px ${font.family}`;
+  const lines = [""];
+  for (const part of title.text.split(/(?<= )|(?=[（(])|(?<=[：，、])/)) {
+    const i = lines.length - 1;
+    if (lines[i] && MEASURE.measureText(lines[i] + part).width > div.clientWidth - 16) lines.push(part.trimStart());
+    else lines[i] += part;
+  }
+  const text = lines.map((line) => line.trimEnd()).join("<br>");
+  if (full.title.text === text) return;
+  const added = lines.length - 1;
+  const top = added ? { yref: "container", y: 1, yanchor: "top", pad: { t: 20 } } : {};
+  const margin = div.tpotMarginTop + added * Math.ceil(font.size * 1.3);
+  window.Plotly.relayout(div, { title: { ...title, ...top, text }, "margin.t": margin });
 }
 
 function nearScreen(div) {
