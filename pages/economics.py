@@ -120,8 +120,12 @@ shown = cache.built(
     f"capacity-display|{demand_key}|{tr.lang}", lambda: figs.capacity_display(table, cap_tr)
 )  # the CSV keeps every digit
 # the figures' names stay in view as a table of many chips scrolls; '—' where a chip has no layout
-st.dataframe(
-    shown, hide_index=True, placeholder="—", column_config={shown.columns[0]: st.column_config.Column(pinned=True)}
+st.dataframe(  # every row in view (at its default 400 px, the layout and price rows were under a scroll)
+    shown,
+    hide_index=True,
+    placeholder="—",
+    column_config={shown.columns[0]: st.column_config.Column(pinned=True)},
+    height="content",
 )
 st.caption(fmt.device_text("ec_cap_help", [catalog[h] for h in chips], tr))  # chips once the list holds a TPU
 if rows:  # the basis and its dates; the chips with no price under it, or no published all-in power: named, not 'n/a'

@@ -327,9 +327,9 @@ def test_gb200_gpu_counts_go_to_the_nvl72_domain(lang):
     at = _open(run_page("planner", **q), "hardware", tr)
     assert not at.exception
     (table,) = [f for f in figures(at) if f["data"][0].get("type") == "heatmap"]
-    rows = dict(zip(table["data"][0]["y"], table["data"][0]["text"], strict=True))
+    rows = dict(zip(table["data"][0]["y"], table["data"][0]["customdata"], strict=True))  # the hover's full text
     (gb200,) = [row for name, row in rows.items() if "GB200" in name]
-    gpus = int(gb200[0].split("<br>")[2].split()[0])  # BF16 column: '$x<br>y tok/s/GPU<br>32 × GPU · batch z'
+    gpus = int(gb200[0].split("<br>")[2].split()[0])  # BF16 column: '$x<br>y tok/s/GPU<br>32 × GPU · z in flight'
     assert 8 < gpus <= 72  # beyond one node of 8, within the NVL72 domain
     at = _open(at, "gpus", tr)
     (tp,) = [f for f in figures(at) if f["layout"]["title"]["text"] == tr("pl_tp_title", batch=64)]
@@ -824,7 +824,9 @@ def test_the_hardware_grid_is_counted_as_the_served_row():
     row, col = heat["y"].index(hw.name), heat["x"].index(EN("pl_prec_fp8"))
     z = decode(heat["z"]).reshape(len(heat["y"]), len(heat["x"]))
     assert z[row, col] == pytest.approx(served.usd_per_1M_tokens)
-    assert heat["text"][row][col] == (
+    cell = (
         f"<b>{fmt.usd(served.usd_per_1M_tokens, 2)}</b><br>{served.tokens_per_s_per_gpu:,.0f} {EN('pl_unit_tps_gpu')}"
-        f"<br>{EN('pl_cell_where', gpus=st.gpus, batch=served.batch)}"
     )
+    # two lines in the cell (three overprinted at 900 px), the GPUs and requests in flight in its hover too
+    assert heat["text"][row][col] == cell
+    assert heat["customdata"][row][col] == f"{cell}<br>{EN('pl_cell_where', gpus=st.gpus, batch=served.batch)}"

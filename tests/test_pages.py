@@ -439,8 +439,9 @@ def test_chart_bundle_is_plotly_pythons_plotly_js():
 def test_chart_elements_carry_no_translations_nor_escaped_slashes():
     """Wiki readers (issue 19): the chart code sent with each chart element leaves out plotly.js's zh-TW
     translations (the browser loads them from static/ once, for a zh-TW chart) and its comments (11 KB a chart ->
-    ~6 KB, with the code that puts a long title on as many lines as it needs); the figure's JSON writes '/' as itself (plotly's \\u002f, for HTML, cost 6 bytes a '/' of the base64
-    arrays) and parses to the same figure."""
+    ~6.5 KB, with the code that puts a long title on as many lines as it needs, clear of the modebar); the figure's
+    JSON writes '/' as itself (plotly's \\u002f, for HTML, cost 6 bytes a '/' of the base64 arrays) and parses to
+    the same figure."""
     from ui import chart
 
     at = run_page("cost", embedded=True, more="true")  # the whole page: its five charts
@@ -448,7 +449,7 @@ def test_chart_elements_carry_no_translations_nor_escaped_slashes():
     assert len(elements) == 5
     for el in elements:
         assert 'moduleType:"locale"' not in el.js_content and "//" not in el.js_content.splitlines()[0]
-        assert len(el.js_content.encode()) < 6500 and chart.PLOTLY_LOCALES["zh-TW"] in el.js_content
+        assert len(el.js_content.encode()) < 7000 and chart.PLOTLY_LOCALES["zh-TW"] in el.js_content
         assert b"\\u002f" not in el.bytes
     heat = json.loads(elements[-1].bytes)["figure"]["data"][-2]
     assert heat["type"] == "heatmap" and "/" in heat["customdata"]["bdata"]
@@ -571,6 +572,8 @@ def test_roofline_and_breakdown_say_a_scenario_that_does_not_fit_is_a_what_if(la
         assert by_label[tr(key)].value.startswith(":gray[") and by_label[tr(key)].proto.delta == tr("if_fitted"), key
     (ridge,) = [m for label, m in by_label.items() if label.startswith(tr("roofline_m_ridge", precision="\0")[:6])]
     assert not ridge.value.startswith(":gray[")
+    chip = tr("roofline_chart_title", hw="NVIDIA H100 SXM5 80GB")  # and the chart's title (re-review)
+    assert tr("if_fitted_label", label=chip) in [f["layout"]["title"]["text"] for f in figures(roof)]
     title = tr("if_fitted_label", label=tr("breakdown_table_title"))
     assert title in [h.value for h in run_page("breakdown", lang=lang, **R1_ON_ONE_H100).subheader]
     assert tr("breakdown_table_title") in [h.value for h in run_page("breakdown", lang=lang).subheader]

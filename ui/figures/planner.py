@@ -170,22 +170,26 @@ def frontier_table(point: FrontierPoint) -> pd.DataFrame:
 # --------------------------------------------------------------------------------------------------- hardware x precision
 
 
-def _cell_text(p: FrontierPoint, tr: Translator) -> str:
+def _cell_text(p: FrontierPoint, tr: Translator, *, where: bool = True) -> str:
+    """A cell's $ (or why it has none) and tok/s per GPU, then (`where`) its GPUs and requests in flight."""
     if not p.feasible:
         return tr("pl_cell_no_fit") if p.limited_by == "memory" else tr("pl_cell_misses")
-    where = tr("pl_cell_where", gpus=p.num_gpus, batch=p.batch)
-    if math.isnan(p.usd_per_1M_tokens):
-        return f"{tr('pl_cell_no_price')}<br>{p.tokens_per_s_per_gpu:,.0f} {tr('pl_unit_tps_gpu')}<br>{where}"
-    return (
-        f"<b>{fmt.usd(p.usd_per_1M_tokens, 2)}</b><br>{p.tokens_per_s_per_gpu:,.0f} {tr('pl_unit_tps_gpu')}<br>{where}"
+    usd = (
+        f"<b>{fmt.usd(p.usd_per_1M_tokens, 2)}</b>"
+        if p.usd_per_1M_tokens == p.usd_per_1M_tokens
+        else tr("pl_cell_no_price")
     )
+    text = f"{usd}<br>{p.tokens_per_s_per_gpu:,.0f} {tr('pl_unit_tps_gpu')}"
+    return f"{text}<br>{tr('pl_cell_where', gpus=p.num_gpus, batch=p.batch)}" if where else text
 
 
 def cost_heatmap(grid: CostGrid, hardware_names: Sequence[str], target_s: float, *, tr: Translator = EN) -> go.Figure:
     """$ per 1M output tokens at the target for hardware (rows) x precision (columns); cells that cannot meet the
     target or fit, or have no price, are grey and say so."""
     z = np.array([[p.usd_per_1M_tokens if p.feasible else np.nan for p in row] for row in grid.cells], dtype=float)
-    text = [[_cell_text(p, tr) for p in row] for row in grid.cells]
+    # two lines in a cell, the GPUs and requests in flight in its hover too: three overprinted in a narrow column
+    text = [[_cell_text(p, tr, where=False) for p in row] for row in grid.cells]
+    hover = [[_cell_text(p, tr) for p in row] for row in grid.cells]
     cols = [tr(f"pl_prec_{p}") for p in grid.precisions]
     fig = Figure(
         dict(
@@ -195,6 +199,7 @@ def cost_heatmap(grid: CostGrid, hardware_names: Sequence[str], target_s: float,
             y=list(hardware_names),
             text=text,
             texttemplate="%{text}",
+            customdata=hover,
             textfont={"size": 12},
             colorscale=get_colorscale("RdYlGn_r"),  # as a list: plotly.js has no RdYlGn by name
             colorbar={"title": {"text": tr("pl_usd_axis")}},

@@ -346,13 +346,15 @@ def roofline(
             hovertemplate=hover,
         )
 
+    title = tr("roofline_chart_title", hw=fmt.chip_plain(hw))
     ys = [r["attained"] for r in points] + [bw * x_lo]
     y_lo = 10 ** math.floor(math.log10(min(ys) / T / 2))
     peaks = [*hw.dense_flop_per_s.values()] + [max(h.dense_flop_per_s.values()) for h in overlay]
     y_hi = 10 ** math.ceil(math.log10(max(peaks) / T * 2.5))
     style(
         fig,
-        tr("roofline_chart_title", hw=fmt.chip_plain(hw)),  # the full name's own "(per ...)" would say it twice
+        # the full name's own "(per ...)" would say it twice; a scenario that does not fit: a what-if, said so
+        title if bool(est.fits) else tr("if_fitted_label", label=title),
         tr("roofline_axis_intensity"),
         tr("roofline_axis_attainable"),
         log_x=True,
