@@ -304,7 +304,13 @@ def hardware_section() -> None:
         price_applies_to=hw.id,
     )
     chart.figure(
-        lambda: figs.cost_heatmap(grid, [h.name for h in table_hw], target_s, tr=tr),
+        # the chips' short names ('H200 SXM'), as the Hardware page's axis: the full ones took the cells' width
+        lambda: figs.cost_heatmap(
+            grid,
+            fmt.unless_coincide([fmt.chip_short(h) for h in table_hw], [h.name for h in table_hw]),
+            target_s,
+            tr=tr,
+        ),
         lambda: figs.cost_table(grid),
         "planner-cost",
         tr,

@@ -821,7 +821,7 @@ def test_the_hardware_grid_is_counted_as_the_served_row():
     m, hw = load_model_catalog()[st.model], load_hardware_catalog()[st.hardware]
     served = pl.frontier(m, hw, replace(st.to_scenario(), batching="continuous"), resolve_profile(st.profile), 0.05)
     (heat,) = [t for f in figures(at) for t in f["data"] if t.get("type") == "heatmap"]
-    row, col = heat["y"].index(hw.name), heat["x"].index(EN("pl_prec_fp8"))
+    row, col = heat["y"].index(fmt.chip_short(hw)), heat["x"].index(EN("pl_prec_fp8"))  # its short name
     z = decode(heat["z"]).reshape(len(heat["y"]), len(heat["x"]))
     assert z[row, col] == pytest.approx(served.usd_per_1M_tokens)
     cell = (

@@ -202,7 +202,15 @@ def cost_heatmap(grid: CostGrid, hardware_names: Sequence[str], target_s: float,
             customdata=hover,
             textfont={"size": 12},
             colorscale=get_colorscale("RdYlGn_r"),  # as a list: plotly.js has no RdYlGn by name
-            colorbar={"title": {"text": tr("pl_usd_axis")}},
+            # under the cells, not beside them: beside, it took a third of a narrow column's width from the cells
+            colorbar={
+                "title": {"text": tr("pl_usd_axis"), "side": "top"},
+                "orientation": "h",
+                "y": -0.04,
+                "yanchor": "top",
+                "len": 0.6,
+                "thickness": 12,
+            },  # fmt: skip
             hovertemplate=tr("pl_hover_cell") + "<extra></extra>",
             xgap=3,
             ygap=3,
@@ -212,8 +220,8 @@ def cost_heatmap(grid: CostGrid, hardware_names: Sequence[str], target_s: float,
     style(fig, tr("pl_table_title", target=fmt.target(target_s, tr)), "", "")
     fig.update_layout(
         plot_bgcolor="#e6e6e6",  # the NaN holes of the heat map (no fit, target missed, no price) show grey
-        height=130 + 75 * len(hardware_names),
-        margin={"t": 110},
+        height=200 + 75 * len(hardware_names),
+        margin={"t": 110, "b": 100},
         legend={"visible": False},
     )
     fig.update_yaxes(autorange="reversed", showgrid=False)
