@@ -133,8 +133,9 @@ def style(
 
 
 def wrap_label(text: str, width: int = 14) -> str:
-    """A category label on lines of about `width` character widths (a CJK glyph counts two), broken at spaces and
-    around full-width brackets and after a CJK comma or colon, joined by <br>: five parts under grouped bars share a narrow column's width."""
+    """A category label on lines of about `width` character widths (a CJK glyph counts two), broken at spaces, around
+    full-width brackets and after a CJK comma or colon, joined by <br>: five parts under grouped bars share a narrow
+    column's width."""
     parts = [p for p in re.split(r"(?<= )|(?=（)|(?<=[）：，])", text) if p]
     lines: list[str] = []
     for part in parts:

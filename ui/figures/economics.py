@@ -47,7 +47,8 @@ def capacity_table(fleets: Sequence[Fleet], demand: Demand, names: dict[str, str
     return pd.DataFrame(rows)
 
 
-CAPACITY_COLUMNS = (  # capacity_table's column -> (ui/strings key of its header, significant figures; 0: text)
+CAPACITY_COLUMNS = (  # capacity_table's column -> (ui/strings key of its row, 3: three significant figures, more:
+    # a whole count, 0: text)
     # what an analyst compares first (the cost, the fleet, its power) before how the fleet is built
     ("hardware", "ec_col_hardware", 0),
     ("usd_per_1M_output_tokens", "ec_col_usd_1m", 3),
