@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -556,6 +557,9 @@ def main() -> None:
     ap.add_argument("--cpu-readers", type=int, default=20, help="readers per page for the server CPU per reader")
     ap.add_argument("--only", default="", help="comma-separated sections to run (default: all): " + ",".join(SECTIONS))
     args = ap.parse_args()
+    # stopped by a timeout or a kill: exit through the servers' context managers, which stop them (the default
+    # SIGTERM ends the process at once and had left three Streamlit servers running)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
     browser = not args.no_browser
     sections = {
         "model": lambda: model_figures(args.loop_points),
