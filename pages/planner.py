@@ -307,7 +307,7 @@ def hardware_section() -> None:
         # the chips' short names ('H200 SXM'), as the Hardware page's axis: the full ones took the cells' width
         lambda: figs.cost_heatmap(
             grid,
-            fmt.unless_coincide([fmt.chip_short(h) for h in table_hw], [h.name for h in table_hw]),
+            fmt.chip_names(table_hw),
             target_s,
             tr=tr,
         ),

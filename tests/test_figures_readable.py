@@ -5,6 +5,7 @@ placement, orientation), in both languages where text is involved."""
 from __future__ import annotations
 
 from dataclasses import replace
+from types import SimpleNamespace
 
 import pytest
 from model_fixtures import TINY_DENSE, TOY_GPU
@@ -340,8 +341,16 @@ def test_one_number_of_decimals_per_column():
     assert fmt.column_decimals([float("nan"), 0.0]) == 0
     assert fmt.fixed(0.04, 1) == "0.0" and fmt.fixed(1234.5, 2) == "1,234.50"
     assert fmt.gb(-795.69e9, 2) == "−795.69 GB" and fmt.gb(1.5e9) == "1.50 GB"  # a true minus (KV page: no room)
-    assert fmt.unless_coincide(["B200", "GB200 NVL72"], ["b", "g"]) == ["B200", "GB200 NVL72"]
-    assert fmt.unless_coincide(["H100", "H100"], ["H100 SXM", "H100 PCIe"]) == ["H100 SXM", "H100 PCIe"]
+
+
+def test_chip_names_short_unless_two_coincide():
+    """fmt.chip_names, the one place chips get their axis, legend and table names: short where distinct, a star on
+    announced parts when asked, the full names where two short ones coincide, a chip outside the catalog by its own."""
+    cat = load_hardware_catalog()
+    assert fmt.chip_names([cat["b200"], cat["gb200"]]) == ["B200", "GB200 NVL72"]
+    assert fmt.chip_names([cat["vr200"], None], ["Vera Rubin", "My chip"], star=True) == ["Rubin NVL72*", "My chip"]
+    twins = [SimpleNamespace(name=f"Acme X1 ({v})", short_name="X1", announced=False) for v in ("SXM", "PCIe")]
+    assert fmt.chip_names(twins) == ["Acme X1 (SXM)", "Acme X1 (PCIe)"]
 
 
 @pytest.mark.parametrize("lang", [EN, ZH])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from tpot_model.numtext import large, usd
 from tpot_model.numtext import sig as _sig
@@ -337,9 +337,15 @@ def chip_short(hw) -> str:
     return name.strip() or hw.name
 
 
-def unless_coincide(short: list[str], full: list[str]) -> list[str]:
-    """Names for a list of chips: the `short` ones where no two coincide, else the `full` ones (chart axes, legends
-    and tables, where the full names took half a 900 px frame)."""
+def chip_names(chips: Sequence, full: Sequence[str] | None = None, *, star: bool = False) -> list[str]:
+    """Names for a list of chips on a chart axis, legend or table: their short names (chip_short; with star, '*' on
+    announced parts, keyed under the chart) where no two coincide, else the `full` ones (default: the chips' own
+    names); a chip given as None (not in the catalog) keeps its full name. The full names took half a 900 px frame."""
+    full = [h.name for h in chips] if full is None else list(full)
+    short = [
+        f if h is None else chip_short(h) + ("*" if star and getattr(h, "announced", False) else "")
+        for h, f in zip(chips, full, strict=True)
+    ]
     return short if len(set(short)) == len(short) else full
 
 

@@ -76,8 +76,7 @@ def capacity_display(table: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
     has no layout (the CSV keeps every digit)."""
     catalog = load_hardware_catalog()
     full = list(table["hardware"])
-    short = [fmt.chip_short(catalog[h]) if h in catalog else n for h, n in zip(table["hardware_id"], full, strict=True)]
-    names = fmt.unless_coincide(short, full)
+    names = fmt.chip_names([catalog.get(h) for h in table["hardware_id"]], full)
 
     def cell(col: str, sig: int, v) -> str | None:
         if v is None or (isinstance(v, float) and not math.isfinite(v)) or v == "":

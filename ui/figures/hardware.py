@@ -296,10 +296,9 @@ def bandwidth_ranking(chips: Sequence[Hardware], *, tr: Translator = EN) -> go.F
     # short names on the axis, a star on announced parts (as on the TPOT chart), full names in the hover: the full
     # names took the room of the bars' labels in a 900 px frame ('288 GE')
     full = [fmt.chip(h, tr) for h in chips]
-    short = [fmt.chip_short(h) + ("*" if h.announced else "") for h in chips]
     fig = Figure()
     fig.add_bar(
-        y=fmt.unless_coincide(short, full),
+        y=fmt.chip_names(chips, full, star=True),
         x=bw,
         orientation="h",
         marker_color=[hardware_colour(h.id) for h in chips],
@@ -431,11 +430,7 @@ def tpot_display_table(
     # the chips' short names, as on the chart's axis, where no two coincide: the full ones ('NVIDIA GB300 (per
     # Blackwell Ultra GPU, NVL72)') took a third of the table and pushed its band and $ columns out of view
     catalog = load_hardware_catalog()
-    short = [
-        fmt.chip_short(catalog[i]) if i in catalog else n
-        for i, n in zip(table["hardware_id"], table["hardware"], strict=True)
-    ]
-    shown = fmt.unless_coincide(short, list(table["hardware"]))
+    shown = fmt.chip_names([catalog.get(i) for i in table["hardware_id"]], table["hardware"])
     # announced parts starred, as on the chart's axis (the key is under the table): '(announced, not shipping yet)'
     # took the name column to a third of a 900 px frame, and the TPOT columns out of it
     names = [f"{n}*" if a else n for n, a in zip(shown, table["announced"], strict=True)]
@@ -457,8 +452,7 @@ def tpot_by_hardware(
     full = [fmt.chip(est.hardware, tr) for _, est in pairs]  # "(announced)" on unshipped parts: in the hover
     # short names on the axis ('GB200 NVL72', a star on announced parts, keyed under the chart): the full names had
     # taken half a 900 px wiki frame and left the bars' labels no room; full names where two short ones coincide
-    short = [fmt.chip_short(est.hardware) + ("*" if est.hardware.announced else "") for _, est in pairs]
-    names = fmt.unless_coincide(short, full)
+    names = fmt.chip_names([est.hardware for _, est in pairs], full, star=True)
     colours = [hardware_colour(est.hardware.id) for _, est in pairs]
     ideal_s = np.array([float(i) for i, _ in pairs])
     est_s = np.array([float(e.tpot_s) for _, e in pairs])
@@ -557,7 +551,7 @@ def tpot_by_hardware(
     bottom = float(np.nanmin(ideal_s, initial=1e-3)) * scale
     x_title = tr("hw_axis_tpot_s") if in_seconds else tr("axis_tpot_ms")
     style(fig, title, x_title, "", log_x=log_x)
-    if names is short and any(est.hardware.announced for _, est in pairs):
+    if names != full and any(est.hardware.announced for _, est in pairs):
         fig.update_layout(legend_title_text=tr("hw_announced_key"))
     # the legend in rows under the plot, from the figure's left edge (long chip names push the plot right), in a
     # bottom margin made for the axis title and up to four rows of it: inside the plot's corner it covered the

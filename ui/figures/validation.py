@@ -358,8 +358,7 @@ def scatter(points: pd.DataFrame, metric: str, *, tr: Translator = EN) -> go.Fig
     catalog = load_hardware_catalog()
     ids = sorted(by_hw, key=lambda h: str(by_hw[h][0]["hardware_name"]))
     full = [str(by_hw[h][0]["hardware_name"]) for h in ids]
-    short = [fmt.chip_short(catalog[h]) if h in catalog else f for h, f in zip(ids, full, strict=True)]
-    names = dict(zip(ids, fmt.unless_coincide(short, full), strict=True))
+    names = dict(zip(ids, fmt.chip_names([catalog.get(h) for h in ids], full), strict=True))
     for n, hw_id in enumerate(ids):
         g, colour = by_hw[hw_id], hardware_colour(hw_id)
         traces.append(
