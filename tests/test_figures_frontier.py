@@ -192,15 +192,19 @@ def test_measured_layouts_read_in_the_readers_language(rows, tr):
     from ui.figures.common import measured_layout
 
     text = "disagg prefill 8 GPUs [1 worker(s), TP8/EP8 DP-attn] + decode 48 GPUs [6 worker(s), TP8/EP8]"
-    dp = tr("measured_layout_dp_attention", p="TP8/EP8")
     assert measured_layout(text, tr) == tr("measured_layout_disaggregated", prefill_gpus="8", prefill_workers="1",
-                                           prefill=dp, decode_gpus="48", decode_workers="6", decode="TP8/EP8")  # fmt: skip
-    assert measured_layout("TP8/EP8 + DP-attention", tr) == dp and measured_layout("TP4", tr) == "TP4"
+                                           prefill="DEP8", decode_gpus="48", decode_workers="6", decode="TEP8")  # fmt: skip
+    # by the layout search's names where the worker is one of its layouts, else with data-parallel attention named
+    assert measured_layout("TP8/EP8 + DP-attention", tr) == "DEP8" and measured_layout("TP4", tr) == "TP4"
+    assert measured_layout("TP8/EP1", tr) == "TP8" and measured_layout("TP16/EP16", tr) == "TEP16"
+    assert measured_layout("TP1/EP8 DP-attn", tr) == tr("measured_layout_dp_attention", p="TP1/EP8")
     for r in rows:
         said = measured_layout(r.fields.get("parallelism", ""), tr)
         assert not any(w in said for w in ("disagg", "worker", "DP-attn", "DP-attention", "Pareto")), said
     if tr is ZH:
-        assert "預填充 8 張 GPU" in measured_layout(text, tr) and "注意力資料平行" in measured_layout(text, tr)
+        assert "預填充 8 張 GPU" in measured_layout(text, tr) and "注意力資料平行" in measured_layout(
+            "TP1/EP1 DP-attn", tr
+        )
 
 
 # --------------------------------------------------------------------------------------------------- cost, power

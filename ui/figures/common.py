@@ -415,18 +415,26 @@ _DISAGG_LAYOUT = re.compile(
 # pools without worker counts (transcribed posts): 'disagg prefill 8 GPUs (TP8) + decode 32 GPUs (EP16)'
 _DISAGG_POOLS = re.compile(r"disagg prefill (\d+) GPUs \(([^)]+)\) \+ decode (\d+) GPUs \(([^)]+)\)")
 _DP_ATTENTION = re.compile(r"\s*(?:\+\s*DP-attention|DP-attn)$")
+_TP_EP = re.compile(r"TP(\d+)/EP(\d+)")  # 'TP8/EP8': attention tensor parallel over 8, experts over 8
 
 
 def measured_layout(text: str, tr) -> str:
     """A measured run's parallelism (the CSV's `parallelism`, in the source's English) in the reader's language:
     'disagg prefill 8 GPUs [1 worker(s), TP8/EP8 DP-attn] + decode ...' as prefill and decode pools, each GPUs
-    (workers x parallelism), or without worker counts 'disagg prefill 8 GPUs (TP8) + decode 32 GPUs (EP16)';
-    'TP8/EP8 + DP-attention' with the attention's data parallelism named; a text of another
-    shape as it is."""
+    (workers x parallelism), or without worker counts 'disagg prefill 8 GPUs (TP8) + decode 32 GPUs (EP16)'; each
+    worker by the layout search's names where it is one of its layouts ('TP8/EP8 DP-attn' DEP8, 'TP8/EP8' TEP8,
+    'TP8/EP1' TP8: layouts.Pool.layout_name, so a measured point reads as the model's '2 × DEP8'), else with the
+    attention's data parallelism named; a text of another shape as it is."""
 
     def parallelism(p: str) -> str:
         core = _DP_ATTENTION.sub("", p.strip())
-        return tr("measured_layout_dp_attention", p=core) if core != p.strip() else core
+        dp = core != p.strip()
+        if (m := _TP_EP.fullmatch(core)) and int(m[1]) > 1:
+            if m[1] == m[2]:
+                return f"{'DEP' if dp else 'TEP'}{m[1]}"
+            if m[2] == "1" and not dp:
+                return f"TP{m[1]}"
+        return tr("measured_layout_dp_attention", p=core) if dp else core
 
     if m := _DISAGG_LAYOUT.fullmatch(text.strip()):
         pg, pw, pp, dg, dw, dp = m.groups()
