@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from tpot_model.estimate import usable_memory
 from tpot_model.targets import targets_met
 from ui import bands, chart, controls, expanders, explain, fmt, metrics, notices
 from ui.figures import overview as figs
@@ -12,6 +13,7 @@ tr = controls.translator()
 est = controls.evaluate(state)
 ideal = controls.evaluate(state, profile_id="ideal")
 model, hw, s = est.model, est.hardware, est.scenario
+memory = usable_memory(hw, est.profile)  # the fit gate's memory: what the vendor's tool reports where published
 tpot, ttft = float(est.tpot_s), float(est.ttft_per_request_s)
 
 st.title(tr("app_title"))
@@ -118,7 +120,7 @@ with metrics.Row() as row:
         fmt.device_text("m_memory", hw, tr),
         fmt.memory(float(est.memory_per_gpu_bytes)),  # '44.4 TB' as the does-not-fit notice says it
         help=fmt.device_text(
-            "m_memory_def", hw, tr, usable=fmt.gb(est.usable_memory_per_gpu_bytes), capacity=fmt.gb(hw.memory_bytes)
+            "m_memory_def", hw, tr, usable=fmt.gb(est.usable_memory_per_gpu_bytes), capacity=fmt.capacity(memory, tr)
         ),
     )
     min_gpus = float(est.min_gpus)
@@ -190,8 +192,10 @@ parts = {
     "workspace": float(est.workspace_bytes_per_gpu),
 }
 chart.figure(
-    lambda: figs.memory_use(parts, est.usable_memory_per_gpu_bytes, hw.memory_bytes, device=fmt.device_kind(hw), tr=tr),
-    lambda: figs.memory_table(parts, est.usable_memory_per_gpu_bytes, hw.memory_bytes),
+    lambda: figs.memory_use(
+        parts, est.usable_memory_per_gpu_bytes, memory.capacity_bytes, device=fmt.device_kind(hw), tr=tr
+    ),
+    lambda: figs.memory_table(parts, est.usable_memory_per_gpu_bytes, memory.capacity_bytes),
     "memory",
     tr,
     depends=(),

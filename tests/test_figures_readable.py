@@ -543,3 +543,19 @@ def test_laggy_label_ends_at_the_plots_right_edge():
     laggy = EN("target_laggy", ms=fmt.ms(ov.LAGGY_ABOVE_S)).replace("<br>", " ")
     (note,) = [a for a in fig.layout.annotations if a.text == laggy]
     assert note.xanchor == "right" and note.x == fig.layout.xaxis.range[1] == pytest.approx(280.0)  # 1.4 x 200 ms
+
+
+def test_memory_capacity_is_the_figure_the_fit_starts_from():
+    """Browser review: Overview's memory chart said 'capacity 141 GB' for an H200 whose fit starts from the 141 GiB
+    nvidia-smi reports (151.4 GB; usable 0.9 x 151.4 - 4.14 GiB = 131.8 GB): the capacity is the gate's, in GB with
+    the tool's GiB; a chip without a reported figure keeps its datasheet's."""
+    from tpot_model.estimate import usable_memory
+    from ui.figures.overview import memory_use
+
+    cat = load_hardware_catalog()
+    h200 = usable_memory(cat["h200"])
+    assert h200.capacity_bytes == pytest.approx(141 * 2**30) and h200.basis == "reported"
+    assert fmt.capacity(h200, EN) == "151 GB (141 GiB, as the vendor's tool reports it)"
+    assert fmt.capacity(usable_memory(cat["mi355x"]), EN) == "288 GB"
+    fig = memory_use({"weights": 70e9, "kv_cache": 20e9}, 131.8e9, h200.capacity_bytes)
+    assert "capacity 151 GB" in " ".join(a.text for a in fig.layout.annotations)

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from tpot_model.numtext import large, usd
 from tpot_model.numtext import sig as _sig
-from tpot_model.units import GB, KB, MB, TB, GB_per_s, KiB, TB_per_s, TFLOP_per_s
+from tpot_model.units import GB, KB, MB, TB, GB_per_s, GiB, KiB, TB_per_s, TFLOP_per_s
 
 
 def ms(seconds: float) -> str:
@@ -347,6 +347,14 @@ def chip_names(chips: Sequence, full: Sequence[str] | None = None, *, star: bool
         for h, f in zip(chips, full, strict=True)
     ]
     return short if len(set(short)) == len(short) else full
+
+
+def capacity(memory, tr: Callable[..., str]) -> str:
+    """The memory a chip's fit is gated against (estimate.UsableMemory), in decimal GB, with the vendor tool's GiB
+    where that is its basis: '151 GB (141 GiB, as nvidia-smi reports it)'; several datasheet 'GB' are these GiB."""
+    if memory.basis != "reported":
+        return gb(memory.capacity_bytes)
+    return tr("mem_capacity_reported", gb=gb(memory.capacity_bytes), gib=_sig(memory.capacity_bytes / GiB))
 
 
 def chip_plain(hw) -> str:
