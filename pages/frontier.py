@@ -250,7 +250,10 @@ points, mlperf_any, mlperf_points, mlperf_io = cache.built(f"frontier-overlays|{
 if not grid:
     st.info(tr("fr_pick_something"))
 elif not any(r.fields.get("model_id") == figs.measured_model(model.id, rows) for r in rows):
-    r1 = embed.query_with(model="deepseek-r1", gpus="8", weights="fp8", kv="fp8")
+    # at 1k/1k, which InferenceX measured (the sidebar's own lengths had opened a page with no points)
+    r1 = embed.query_with(
+        model="deepseek-r1", gpus="8", weights="fp8", kv="fp8", context="1024", output="1024", fr_io="1k1k"
+    )
     st.info(tr("fr_no_inferencex_model" if mlperf_points else "fr_no_measured_model", model=model.name, query=r1))
 elif not points:
     st.info(tr("fr_no_measured_selection", io=figs.io_label(isl, osl)))

@@ -562,7 +562,14 @@ def test_the_deepseek_link_keeps_the_readers_language_and_view():
     (info,) = [i.value for i in at.info if "deepseek-r1" in i.value]
     href = info.split("](frontier?")[1].split(")")[0]
     assert {"model=deepseek-r1", "gpus=8", "weights=fp8", "kv=fp8", "lang=zh-TW", "embed=true",
-            "price_basis=neocloud"} <= set(href.split("&"))  # fmt: skip
+            "price_basis=neocloud", "fr_io=1k1k", "context=1024", "output=1024"} <= set(href.split("&"))  # fmt: skip
+    # followed, it opens on lengths InferenceX measured (the sidebar's 4k/1k had opened a page without a point)
+    query = dict(kv.split("=", 1) for kv in href.split("&") if not kv.startswith("embed="))
+    followed = run_page("frontier", embedded=True, **query)
+    assert not followed.exception and not followed.error
+    assert not any(ZH("fr_no_measured_selection", io="1k/1k")[:12] in i.value for i in followed.info)
+    names = [t.get("name", "") for t in _fig(followed, "DeepSeek-R1")["data"]]
+    assert any(n.startswith(ZH("fr_measured", hw="H200", engines="")) for n in names)
 
 
 def test_mlperf_overlay_in_the_embed_view_and_on_the_total_axis():
