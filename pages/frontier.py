@@ -2,7 +2,7 @@
 batching), per hardware x precision x layout for the sidebar's model, with the measured InferenceX points overlaid;
 cost per million tokens at an interactivity target; tokens per MW; and the model's leave-one-hardware-out check
 against the measurements. The page's own inputs travel in the URL (fr_io, fr_hw, fr_prec, fr_layout, fr_engine,
-fr_y, fr_target, fr_tier, fr_usd, fr_mtp, fr_k, fr_accept, fr_log, fr_disagg, fr_rack_gpus, fr_rack_recipes,
+fr_y, fr_target, fr_tier, fr_usd, fr_mtp, fr_k, fr_accept, fr_log, fr_disagg, fr_rack_chips, fr_rack_gpus, fr_rack_recipes,
 fr_rack_best_engine)."""
 
 import json
@@ -48,6 +48,7 @@ if not st.session_state.get(INIT):
             "frontier.accept": inputs.acceptance,
             "frontier.log": inputs.log,
             "frontier.disagg": inputs.disagg,
+            "frontier.rack_chips": inputs.rack_chips,
             "frontier.rack_gpus": inputs.rack_gpus,
             "frontier.rack_recipes": inputs.rack_recipes,
             "frontier.rack_best_engine": inputs.rack_best_engine,
@@ -492,6 +493,18 @@ if top is not None:
 
 # ------------------------------------------------------------------------------------------------ rack scale
 st.header(tr("fr_rack_h"))
+
+
+def _generation_name(generation: str) -> str:
+    """'GB200 NVL72 vs B200, MI355X': the generation's rack-scale chip against its scale-out ones."""
+    rack_id, *others = (fmt.chip(catalog_hw[h], tr, short=True) for h in rack.GENERATIONS[generation])
+    return tr("fr_rack_chips_option", rack=rack_id, others=tr.join(others))
+
+
+rack_generation = st.selectbox(
+    tr("fr_rack_chips"), tuple(rack.GENERATIONS), format_func=_generation_name, key="frontier.rack_chips",
+    help=tr("fr_rack_chips_help"), persist_state="session",
+)  # fmt: skip
 budget_col, recipes_col, engine_col = st.columns([1, 2, 2], vertical_alignment="bottom")
 rack_gpus = int(
     budget_col.number_input(
@@ -506,13 +519,20 @@ rack_best = engine_col.toggle(
     tr("fr_rack_best_engine"), key="frontier.rack_best_engine", persist_state="session",
     help=tr("fr_rack_best_engine_help", engine=controls.profile_label(profile, tr)),
 )  # fmt: skip
-st.caption(tr("fr_rack_intro", gpus=rack_gpus))
+rack_names = dict(
+    zip(
+        ("rack", "hgx", "amd"),
+        (fmt.chip(catalog_hw[h], tr, short=True) for h in rack.GENERATIONS[rack_generation]),
+        strict=True,
+    )
+)
+st.caption(tr("fr_rack_intro", gpus=rack_gpus, **rack_names))
 RACK_CHART = "rack-scale-vs-scale-out"
 if (
     box := expanders.lazy_expander(tr("fr_rack_open"), "frontier.rack", force=chart.wanted_alone(RACK_CHART))
 ) is not None:
     rack_precision = precisions[0] if precisions else "fp8"
-    rack_ids = [h for h in (*rack.CHIPS, *rack.PROJECTIONS) if h in catalog_hw]
+    rack_ids = [h for h in rack.chips(rack_generation) if h in catalog_hw]
 
     def _rack_search() -> dict[str, tuple]:
         recipes = disaggregated.model_recipes(cache.decode_reach(), model.id) if rack_recipes else None
@@ -531,7 +551,7 @@ if (
 
     found = cache.built(
         f"frontier-rack|{model.id}|{rack_precision}|{state.kv}|{state.compute}|{isl}|{osl}|{engine}|{mtp}|{k}|{acceptance}"
-        f"|{rack_gpus}|{rack_recipes}|{rack_best}",
+        f"|{rack_gpus}|{rack_recipes}|{rack_best}|{rack_generation}",
         _rack_search,
     )
     bases = [state.price_basis, *[b for b in ("hyperscaler", "neocloud") if b != state.price_basis]]
@@ -583,7 +603,7 @@ if (
             RACK_CHART,
             tr,
             about=page_about(rack_ids, [rack_precision], rack_gpus, best=rack_best),
-            depends=(*curve_inputs, rack_precision, rack_gpus, rack_recipes, rack_best),
+            depends=(*curve_inputs, rack_precision, rack_gpus, rack_recipes, rack_best, rack_generation),
         )  # fmt: skip
         for x, win, other, kind, cand in rack.winner_reasons(curves, layout_search.memory_reason):
             d = win.deployment_at(x)
@@ -603,7 +623,7 @@ if (
                      else st.column_config.Column(width=max(map(fmt.header_width, [c, *table[c].dropna()])))
                      for c in table.columns}  # fmt: skip
             st.dataframe(table, hide_index=True, placeholder="—", column_config=shown, height="content")
-        st.caption(tr("fr_rack_ratio_caption", basis=tr(f"fr_tier_{state.price_basis}")))
+        st.caption(tr("fr_rack_ratio_caption", basis=tr(f"fr_tier_{state.price_basis}"), rack=rack_names["rack"]))
         if said := rack.same_layout_caption(curves, tr):
             st.caption(said)
         if said := rack.unpriced_caption(costs, bases, tr):
@@ -669,14 +689,15 @@ query = page_state.frontier_query(
     page_state.FrontierInputs(
         io=io, hardware=tuple(hardware), precisions=tuple(precisions), layouts=tuple(layouts), engine=engine,
         y=y, target=target, tier=tier, usd=usd, mtp=mtp, k=k, acceptance=acceptance, log=log, disagg=disagg,
-        rack_gpus=rack_gpus, rack_recipes=rack_recipes, rack_best_engine=rack_best,
+        rack_chips=rack_generation, rack_gpus=rack_gpus, rack_recipes=rack_recipes, rack_best_engine=rack_best,
     )
 )  # fmt: skip
 if tier == state.price_basis:  # the sidebar's price_basis says it: a link follows the sidebar
     del query["fr_tier"]
     if "fr_tier" in st.query_params:
         del st.query_params["fr_tier"]
-current = {"hardware": tuple(hardware), "io": io, "engine": engine, "precisions": tuple(precisions)}
+current = {"hardware": tuple(hardware), "io": io, "engine": engine, "precisions": tuple(precisions),
+           "rack_chips": rack_generation}  # fmt: skip
 for name, param in page_state.FOLLOW_PARAMS.items():  # what follows the sidebar stays out of the link
     if current[name] == follows[name]:
         del query[param]

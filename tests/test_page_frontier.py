@@ -351,6 +351,38 @@ def test_rack_table_says_how_fast_a_chip_that_reads_dash_can_go(tr):
         assert x < targets[~reached].min() and (targets[reached] <= x + 1).all()
 
 
+def _rack_intro(tr, gpus: int, names: tuple[str, str, str] = ("GB200 NVL72", "B200", "MI355X")) -> str:
+    return tr("fr_rack_intro", gpus=gpus, **dict(zip(("rack", "hgx", "amd"), names, strict=True)))
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_rack_scale_chips_follow_the_sidebars_generation(tr):
+    """A GB300 in the sidebar drew GB200 NVL72, B200 and MI355X only (browser review): the view compares the sidebar
+    chip's generation (GB300 NVL72 against HGX B300 and MI355X), out of the link while it follows; fr_rack_chips
+    picks one, a bad value falls back with a notice."""
+    at = run_page("frontier", model="deepseek-r1", hardware="gb300", gpus="8", weights="fp8", kv="fp8", fr_io="1k1k",
+                  lang=tr.lang)  # fmt: skip
+    assert not at.exception and not at.warning
+    assert at.session_state["frontier.rack_chips"] == "blackwell_ultra" and "fr_rack_chips" not in at.query_params
+    assert _rack_intro(tr, 72, ("GB300 NVL72", "B300", "MI355X")) in [c.value for c in at.main.caption]
+    at.session_state["frontier.rack"] = True
+    at.run()
+    assert not at.exception, at.exception
+    fig = _fig(at, tr("fr_rack_title", model="DeepSeek-R1", io="1k/1k", precision=tr("fr_prec_fp8"), gpus=72,
+                      engine=tr("fr_rack_title_best")))  # fmt: skip
+    names = [t.get("name", "") for t in fig["data"]]
+    assert "GB300 NVL72" in names and "B300" in names and "GB200 NVL72" not in names
+    ratios = [str(v) for df in at.dataframe for v in df.value.iloc[:, 0]]
+    assert tr("fr_rack_col_ratio", rack="GB300 NVL72", other="B300") in ratios
+    at.selectbox(key="frontier.rack_chips").set_value("blackwell").run()
+    assert at.query_params["fr_rack_chips"] == "blackwell"
+    bad = run_page("frontier", fr_rack_chips="hopper", lang=tr.lang)
+    assert bad.session_state["frontier.rack_chips"] == "blackwell"
+    assert [w.value for w in bad.warning] == [
+        tr("notice_bad_param", param="fr_rack_chips", given="hopper", used="`blackwell`")
+    ]
+
+
 @pytest.mark.parametrize("tr", [EN, ZH])
 def test_rack_scale_budget_is_an_input_in_the_url(tr):
     """Issue 18: the rack-scale view's GPU budget (was fixed at 72) is an input; fr_rack_gpus carries it, a bad value
@@ -359,12 +391,12 @@ def test_rack_scale_budget_is_an_input_in_the_url(tr):
                   lang=tr.lang)  # fmt: skip
     assert not at.exception and not at.warning
     assert at.session_state["frontier.rack_gpus"] == 8 and at.query_params["fr_rack_gpus"] == "8"
-    assert tr("fr_rack_intro", gpus=8) in [c.value for c in at.main.caption]
+    assert _rack_intro(tr, 8) in [c.value for c in at.main.caption]
     # the projections it names are the chips the chart draws, by their short names (it said 'Vera Rubin NVL72' where
     # the legend read 'Rubin NVL72 (announced)'; helper review)
     from tpot_model import load_hardware_catalog
 
-    assert load_hardware_catalog()["vr200"].short_name in tr("fr_rack_intro", gpus=8)
+    assert load_hardware_catalog()["vr200"].short_name in _rack_intro(tr, 8)
     at.session_state["frontier.rack"] = True
     at.run()
     assert not at.exception, at.exception
@@ -372,7 +404,7 @@ def test_rack_scale_budget_is_an_input_in_the_url(tr):
                        engine=tr("fr_rack_title_best")))  # fmt: skip
     at.number_input(key="frontier.rack_gpus").set_value(16).run()
     captions = [c.value for c in at.main.caption]
-    assert at.query_params["fr_rack_gpus"] == "16" and tr("fr_rack_intro", gpus=16) in captions
+    assert at.query_params["fr_rack_gpus"] == "16" and _rack_intro(tr, 16) in captions
     bad = run_page("frontier", fr_rack_gpus="abc", lang=tr.lang)
     assert bad.session_state["frontier.rack_gpus"] == 72
     assert [w.value for w in bad.warning] == [tr("notice_bad_param", param="fr_rack_gpus", given="abc", used="`72`")]
@@ -634,7 +666,8 @@ def test_a_tpu_scenario_says_chips_in_every_control_caption_metric_and_chart(lan
 
     tr = Translator(lang)
     # each GPU-only text by the longest stretch of its template between placeholders
-    gpu_only = [max(tr(k, gpus="\0", model="\0", query="\0").split("\0"), key=len) for k in GPU_ONLY]
+    blanks = dict.fromkeys(("gpus", "model", "query", "rack", "hgx", "amd"), "\0")
+    gpu_only = [max(tr(k, **blanks).split("\0"), key=len) for k in GPU_ONLY]
     at = run_page("frontier", lang=lang, hardware="tpu7x", gpus="4", fr_hw="tpu7x", fr_tier="hyperscaler")
     assert not at.exception
     texts = visible_texts(at) + _hovertexts(at)

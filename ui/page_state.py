@@ -6,7 +6,7 @@ I/O presets, precisions ...) belong to the pages' figure modules, which draw the
 Planner: planner_target_ms, planner_ttft_ms, spec_k, spec_accept, prefix_hit, planner_section, planner_max_gpus,
 planner_serving, planner_request_ttft_ms, planner_best_engine.
 Frontier: fr_io, fr_hw, fr_prec, fr_layout, fr_engine, fr_y, fr_target, fr_tier, fr_usd, fr_mtp, fr_k, fr_accept,
-fr_log, fr_disagg, fr_rack_gpus, fr_rack_recipes, fr_rack_best_engine.
+fr_log, fr_disagg, fr_rack_chips, fr_rack_gpus, fr_rack_recipes, fr_rack_best_engine.
 Compare: <side>_hardware, _gpus, _weights, _kv, _profile, _model, _batch, _context, _price for sides b and c.
 Economics: ec_demand, ec_req, ec_out, ec_in, ec_tpot_ms, ec_peak, ec_util, ec_chips, ec_api_in, ec_api_out,
 ec_api_cached, ec_cached.
@@ -214,6 +214,7 @@ class FrontierInputs:
     acceptance: float = MTP_ACCEPTANCE
     log: bool = True
     disagg: bool = False
+    rack_chips: str = rack.GENERATION  # the rack-scale view's chips: a rack_scale.GENERATIONS key
     rack_gpus: int = rack.BUDGET_GPUS  # the rack-scale view's GPU budget
     rack_recipes: bool = False  # the rack-scale view within the measured recipes only (layouts.choose's recipes)
     rack_best_engine: bool = True  # the rack-scale view under the best engine (layouts.best_engines), else fr_engine
@@ -267,6 +268,7 @@ def parse_frontier_query(
     number("fr_accept", "acceptance", 0.0, 0.99)
     flag("fr_log", "log")
     flag("fr_disagg", "disagg")
+    choice("fr_rack_chips", "rack_chips", tuple(rack.GENERATIONS))
     number("fr_rack_gpus", "rack_gpus", 1, rack.MAX_BUDGET, integer=True)
     flag("fr_rack_recipes", "rack_recipes")
     flag("fr_rack_best_engine", "rack_best_engine")
@@ -283,17 +285,20 @@ def frontier_precision(weights: str) -> str:
 def frontier_follows(state: ScenarioState, profile_ids: Collection[str]) -> dict[str, object]:
     """What the Serving frontier takes from the sidebar unless changed on the page (issue 19: it read 1k/1k and
     SGLang while every other page read the sidebar): the workload ('custom': the sidebar's context and output),
-    the engine profile, the weight precision and the chips (the sidebar's first, then the default comparison). Keys
-    are FrontierInputs fields; their URL parameters are left out of a link while they follow."""
+    the engine profile, the weight precision, the chips (the sidebar's first, then the default comparison) and the
+    rack-scale view's generation (the sidebar chip's: GB300 or B300 compares GB300 NVL72 with HGX B300). Keys are
+    FrontierInputs fields; their URL parameters are left out of a link while they follow."""
     return {
         "hardware": tuple(dict.fromkeys((state.hardware, *fr.DEFAULT_HARDWARE))),
+        "rack_chips": rack.generation_of(state.hardware),
         "io": fr.CUSTOM,
         "engine": state.profile if state.profile in profile_ids else FrontierInputs.engine,
         "precisions": (frontier_precision(state.weights),),
     }
 
 
-FOLLOW_PARAMS = {"hardware": "fr_hw", "io": "fr_io", "engine": "fr_engine", "precisions": "fr_prec"}
+FOLLOW_PARAMS = {"hardware": "fr_hw", "io": "fr_io", "engine": "fr_engine", "precisions": "fr_prec",
+                 "rack_chips": "fr_rack_chips"}  # fmt: skip
 
 
 def frontier_query(p: FrontierInputs) -> dict[str, str]:
@@ -313,6 +318,7 @@ def frontier_query(p: FrontierInputs) -> dict[str, str]:
         "fr_accept": f"{p.acceptance:g}",
         "fr_log": "1" if p.log else "0",
         "fr_disagg": "1" if p.disagg else "0",
+        "fr_rack_chips": p.rack_chips,
         "fr_rack_gpus": str(int(p.rack_gpus)),
         "fr_rack_recipes": "1" if p.rack_recipes else "0",
         "fr_rack_best_engine": "1" if p.rack_best_engine else "0",

@@ -23,9 +23,34 @@ from ..i18n import EN, Translator
 from .common import Figure, hardware_colour, legend_placement, measured_layout, round_significant, style, y_log_ticks
 from .frontier import io_label
 
-CHIPS = ("gb200", "b200", "mi355x")  # rack-scale NVL72, scale-out HGX, scale-out AMD
+# the chips compared, by NVIDIA generation: the rack-scale NVL72 (the ratio's numerator), then the scale-out chips
+# (its denominators): HGX of the same generation and AMD's MI355X
+GENERATIONS = {"blackwell": ("gb200", "b200", "mi355x"), "blackwell_ultra": ("gb300", "b300", "mi355x")}
+GENERATION = "blackwell"  # the default: the generation with measured rack-scale and HGX runs alike
 PROJECTIONS = ("vr200", "mi455x")  # announced next generation: vendor figures, drawn dashed
-RACK, SCALE_OUT = "gb200", ("b200", "mi355x")  # the ratio's numerator and denominators
+RACKS = frozenset(chips[0] for chips in GENERATIONS.values())
+
+
+def generation_of(hardware_id: str) -> str:
+    """The generation whose rack-scale or HGX chip this is (the sidebar's chip picks the view's), else GENERATION."""
+    return next((g for g, chips in GENERATIONS.items() if hardware_id in chips[:2]), GENERATION)
+
+
+def chips(generation: str) -> tuple[str, ...]:
+    """The view's chips in drawing order: the generation's rack-scale, HGX and AMD chips, then the projections."""
+    return (*GENERATIONS[generation], *PROJECTIONS)
+
+
+def _rack(curves: Sequence[RackCurve]) -> RackCurve | None:
+    """The rack-scale chip's curve (the ratio's numerator), None without one."""
+    return next((c for c in curves if c.hardware_id in RACKS), None)
+
+
+def _scale_out(curves: Sequence[RackCurve]) -> list[RackCurve]:
+    """The shipping scale-out chips' curves (the ratio's denominators), in order."""
+    return [c for c in curves if not c.projection and c.hardware_id not in RACKS]
+
+
 BUDGET_GPUS = 72  # the default budget: one NVL72 rack (the page's input, fr_rack_gpus in the URL)
 MAX_BUDGET = MAX_BUDGET_GPUS
 # targets searched, tokens/s per user: a log grid and the table's read-offs themselves (a curve that ends between two
@@ -147,7 +172,7 @@ def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: 
     and first: where a scale-out chip runs the same layout (GB200 and B200 at high interactivity, both TP8) its colour
     still shows around the other's."""
     fig = Figure()
-    rack = next((c for c in curves if c.hardware_id == RACK), None)
+    rack = _rack(curves)
     for c in curves:
         ok = c.feasible
         ds = [d for d, o in zip(c.deployments, ok, strict=True) if o]
@@ -158,7 +183,7 @@ def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: 
         fig.add_scatter(
             x=c.interactivity[ok], y=c.per_gpu[ok], mode="lines+markers", name=name, legendrank=100,
             line={"color": hardware_colour(c.hardware_id), "dash": "dash" if c.projection else "solid",
-                  "width": 4 if c.hardware_id == RACK else 2},
+                  "width": 4 if c is rack else 2},
             marker={"size": 6, "symbol": ["star" if d.serving == "disaggregated" else "circle" for d in ds]},
             hovertext=[_hover(c, int(i), tr, m) for i, m in zip(shown, same, strict=True)], hoverinfo="text",
         )  # fmt: skip
@@ -232,10 +257,9 @@ def _same_point(a: RackCurve, b: RackCurve, i: int) -> bool:
 def same_layout_caption(curves: Sequence[RackCurve], tr: Translator = EN) -> str | None:
     """Where the rack-scale advantage is 1.00 because both chips run one layout that fits a scale-out node (GB200 and
     B200 at high interactivity: TP8 replicas): at which of RATIO_AT, which layout; None where that does not happen."""
-    by_id = {c.hardware_id: c for c in curves}
-    rack = by_id.get(RACK)
+    rack = _rack(curves)
     said = []
-    for other in (by_id[h] for h in SCALE_OUT if rack is not None and h in by_id):
+    for other in _scale_out(curves) if rack is not None else ():
         hits = [(x, i) for x in RATIO_AT if (i := _target_index(rack, x)) is not None and _same_point(rack, other, i)]
         if hits:
             said.append(tr("fr_rack_same_layout", x=tr.join([f"{x:g}" for x, _ in hits]), rack=rack.name,
@@ -250,12 +274,12 @@ def _target_index(c: RackCurve, x: float) -> int | None:
 
 
 def by_chip(measured: Sequence) -> dict[str, list]:
-    """The measured runs with a throughput, by hardware id, in the chart's order (CHIPS, then any other)."""
+    """The measured runs with a throughput, by hardware id, in the chart's order (GENERATIONS', then any other)."""
     out: dict[str, list] = {}
     for r in measured:
         if math.isfinite(r.total_tokens_per_s_per_gpu) and r.total_tokens_per_s_per_gpu > 0:
             out.setdefault(r.fields["hardware_id"], []).append(r)
-    order = {h: i for i, h in enumerate((*CHIPS, *PROJECTIONS))}
+    order = {h: i for i, h in enumerate(dict.fromkeys(h for g in GENERATIONS for h in chips(g)))}
     return dict(sorted(out.items(), key=lambda kv: (order.get(kv[0], len(order)), kv[0])))
 
 
@@ -344,22 +368,22 @@ def rates_table(curves: Sequence[RackCurve], tr: Translator = EN, measured: Sequ
 
 
 def ratio_table(curves: Sequence[RackCurve], tr: Translator = EN, measured: Sequence = ()) -> pd.DataFrame:
-    """The rack-scale advantage at each of RATIO_AT: GB200's tokens/s per GPU over each scale-out chip's (the
+    """The rack-scale advantage at each of RATIO_AT: the rack-scale chip's tokens/s per GPU over each scale-out chip's (the
     iso-interactivity ratio, 2 decimals; nan where either does not reach the target), a row per scale-out chip, and
     under it the same of their measured frontiers (measured_frontier) where both chips have measured runs.
     attrs["formats"]: the value columns' ('%.2f×': 2 read '2' beside 1.28, and a ratio reads as one)."""
-    by_id = {c.hardware_id: c for c in curves}
-    rack, cols, read = by_id.get(RACK), _at_columns(tr), measured_frontier(measured)
+    rack, cols, read = _rack(curves), _at_columns(tr), measured_frontier(measured)
 
     def row(name: str, values) -> dict:
         return {tr("fr_rack_col_advantage"): name, **{col: round(v, 2) for col, v in zip(cols, values, strict=True)}}
 
     rows = []
-    for hid in (h for h in SCALE_OUT if rack is not None and h in by_id):
-        name = tr("fr_rack_col_ratio", rack=rack.name, other=by_id[hid].name)
-        rows.append(row(name, [rack.at(x) / by_id[hid].at(x) for x in RATIO_AT]))
-        if RACK in read and hid in read:
-            ratios = [_value(a) / _value(b) for a, b in zip(read[RACK], read[hid], strict=True)]
+    for other in _scale_out(curves) if rack is not None else ():
+        name = tr("fr_rack_col_ratio", rack=rack.name, other=other.name)
+        rows.append(row(name, [rack.at(x) / other.at(x) for x in RATIO_AT]))
+        if rack.hardware_id in read and other.hardware_id in read:
+            pair = zip(read[rack.hardware_id], read[other.hardware_id], strict=True)
+            ratios = [_value(a) / _value(b) for a, b in pair]
             rows.append(row(tr("fr_rack_row_measured", name=name), ratios))
     table = pd.DataFrame(rows, columns=[tr("fr_rack_col_advantage"), *cols])
     table.attrs["formats"] = dict.fromkeys(cols, "%.2f×")
