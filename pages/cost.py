@@ -237,8 +237,8 @@ chart.figure(
     depends=target,
 )
 best = figs.best_batch_index(by_fb.tpot_s, by_fb.tokens_per_s_per_gpu, by_fb.fits, target_s)
-if best is None:
-    st.markdown(tr("ce_best_text_none", target=target_label))
+if best is None:  # nothing fits at all: the does-not-fit notice above says what would (not 'a lower precision')
+    st.markdown(tr("ce_best_text_none" if by_fb.fits.any() else "ce_best_text_no_fit", target=target_label))
 else:
     cost = tr("ce_best_cost", usd=fmt.usd(float(by_fb.usd_per_1M_tokens[best]))) if price_known else ""
     st.markdown(
