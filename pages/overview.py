@@ -51,6 +51,8 @@ notices.split_notice(est, tr)
 notices.scale_notice(est, tr)
 if est.compute_precision != s.compute_requested:
     st.info(tr("ov_fallback", requested=s.compute_requested, hw=hw.name, used=est.compute_precision))
+if int(s.output_tokens) == 1:  # no token follows the first: the TPOT and targets below are a second token's
+    st.info(tr("ov_one_token", ttft=fmt.duration(ttft)), icon=":material/looks_one:")
 
 with metrics.Row() as row:
     row.metric(
@@ -97,7 +99,7 @@ with metrics.Row() as row:
         ),
     )
     row.metric(
-        tr("m_serve", n=fmt.tokens(state.output)),
+        tr("m_serve_one" if int(s.output_tokens) == 1 else "m_serve", n=fmt.tokens(state.output)),
         **notices.if_fitted(est, tr, fmt.duration(float(est.time_to_serve_per_request_s)), help=tr("m_serve_def")),
     )
     price_known = est.price_usd_per_gpu_hour == est.price_usd_per_gpu_hour

@@ -176,6 +176,22 @@ def test_does_not_fit_offers_only_remedies_that_work():
     assert axis["type"] == "log" and all(len(t.replace(",", "")) > 1 for t in axis["ticktext"])
 
 
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_one_output_token_says_its_tpot_is_a_second_tokens(lang):
+    """Browser review: with output=1 the Overview showed a TPOT, 70.8 tok/s per user and 'meets: code completion' for
+    an answer that has no decode step, under 'Time to serve 1 tokens': it now says the answer is its first token and
+    whose step the TPOT is; the time to serve is TTFT alone (TTFT + TPOT x (1 - 1))."""
+    tr = Translator(lang)
+    at = run_page("overview", lang=lang, output="1", context="0")
+    assert not at.exception
+    (info,) = [i.value for i in at.info if tr("ov_one_token", ttft="\0").split("\0")[0] in i.value]
+    labels = {m.label: m.value for m in at.metric}
+    assert info == tr("ov_one_token", ttft=labels[tr("m_ttft")]) and labels[tr("m_serve_one")] == labels[tr("m_ttft")]
+    assert not any(
+        tr("ov_one_token", ttft="\0").split("\0")[0] in i.value for i in run_page("overview", lang=lang).info
+    )
+
+
 def test_why_names_the_bases_of_its_numbers():
     """Llama 3.1 70B fp8 on 2 x H200, batch 32, 4K + 1K: the KV cache a step reads is the mean over the output
     (32 x 4,608 tokens x 320 KiB / 2 GPUs = 24.2 GB; the KV page's 21.5 GB is at 4K, the memory chart's peak at 5K),
