@@ -83,7 +83,7 @@ if (controls_box := controls.page_controls(tr, lazy=True)) is not None:
             tr("ec_tpot_target"), 1.0, 10000.0, step=5.0, format="%g", key="econ.tpot", persist_state="session"
         )
         c[2].caption(fmt.target(tpot_ms * ms, tr))  # the same target as tokens/s per user
-        c = st.columns([1, 1, 3])
+        c = st.columns([1, 1, 3], vertical_alignment="bottom")
         c[0].number_input(tr("ec_peak"), 1.0, 20.0, step=0.1, key="econ.peak", persist_state="session")
         c[1].number_input(tr("ec_util"), 0.05, 1.0, step=0.05, key="econ.util", persist_state="session",
                           help=tr("ec_util_help"))  # fmt: skip
@@ -168,7 +168,7 @@ else:
     else:
         st.info(tr("ec_tco_no_tier", hw=hw.name))
     preset_as_of = ""
-c = st.columns(4)
+c = st.columns(4, vertical_alignment="bottom")  # inputs in line where a label wraps (zh-TW, 900 px)
 k = f"econ.tco.{hw.id}.{tier_basis}."  # a new chip or basis starts from its own preset
 capex = c[0].number_input(fmt.device_text("ec_capex", hw, tr), 0.0, 5e6, float(round(preset.capex_usd)), step=1000.0, format="%.0f", key=k + "capex",
                           help=tr("ec_capex_help"))  # fmt: skip
@@ -179,7 +179,7 @@ rate = c[2].number_input(
     tr("ec_rate"), 0.0, 50.0, preset.cost_of_capital * 100, step=0.5, format="%.1f", key=k + "rate"
 )
 util_h = c[3].number_input(tr("ec_tco_util"), 0.05, 1.0, preset.utilisation, step=0.05, key=k + "util")
-c = st.columns(4)
+c = st.columns(4, vertical_alignment="bottom")  # inputs in line where a label wraps (zh-TW, 900 px)
 board = c[0].number_input(
     tr("ec_board_w"), 0.0, 20000.0, float(round(preset.board_w)), step=10.0, format="%.0f", key=k + "board"
 )
@@ -218,7 +218,7 @@ chart.figure(
 
 # --- token revenue and margin at the sidebar scenario
 st.header(tr("ec_rev_h"))
-c = st.columns(5)
+c = st.columns(5, vertical_alignment="bottom")
 api_in = c[0].number_input(tr("ec_api_in"), 0.0, 1000.0, step=0.1, key="econ.api_in", persist_state="session")
 api_out = c[1].number_input(tr("ec_api_out"), 0.0, 1000.0, step=0.1, key="econ.api_out", persist_state="session")
 api_cached = c[2].number_input(tr("ec_api_cached"), 0.0, 1000.0, step=0.05, key="econ.api_cached",

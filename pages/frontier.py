@@ -130,14 +130,16 @@ if (controls_box := controls.page_controls(tr, lazy=True)) is not None:  # in th
             help=tr("fr_layout_help"),
             persist_state="session",
         )
-        c = st.columns([1, 1, 1])
-        mtp = c[0].toggle(tr("fr_mtp"), key="frontier.mtp", help=tr("fr_mtp_help"), persist_state="session")
-        c[0].toggle(tr("fr_log"), key="frontier.log", persist_state="session")
-        c[0].toggle(tr("fr_disagg"), key="frontier.disagg", help=tr("fr_disagg_help"), persist_state="session")
-        c[1].slider(tr("fr_k"), *figs.K_RANGE, key="frontier.k", disabled=not mtp, persist_state="session")
-        c[2].slider(
+        # the toggles the page's width, MTP's sliders under them: in a third of a 900 px page with the sidebar open
+        # their labels read 'MTP / spe…' and 'Show mul…'
+        mtp = st.toggle(tr("fr_mtp"), key="frontier.mtp", help=tr("fr_mtp_help"), persist_state="session")
+        c = st.columns(2)
+        c[0].slider(tr("fr_k"), *figs.K_RANGE, key="frontier.k", disabled=not mtp, persist_state="session")
+        c[1].slider(
             tr("fr_accept"), 0.0, 0.99, step=0.01, key="frontier.accept", disabled=not mtp, persist_state="session"
         )
+        st.toggle(tr("fr_log"), key="frontier.log", persist_state="session")
+        st.toggle(tr("fr_disagg"), key="frontier.disagg", help=tr("fr_disagg_help"), persist_state="session")
 
 
 # the inputs as the widgets hold them (persisted; from the URL on the first visit): in the embed view the widgets are

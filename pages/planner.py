@@ -75,7 +75,7 @@ if (
     controls_box := controls.page_controls(tr, lazy=True)
 ) is not None:  # in the embed view, collapsed: the charts first
     with controls_box:
-        c1, c2, c3 = st.columns([2, 1, 1])
+        c1, c2, c3 = st.columns([2, 1, 1], vertical_alignment="bottom")  # inputs in line under wrapped labels
         c1.selectbox(
             tr("pl_target"),
             figs.TARGET_OPTIONS,
