@@ -671,6 +671,10 @@ with metrics.Row(wide=True) as row:
         help=tr("fr_m_loho_def", p90=fmt.pct(summary["output_tokens_per_s_per_gpu"].p90)),
     )
     row.metric(tr("fr_m_loho_rows"), str(summary["tpot"].n), help=tr("fr_m_loho_rows_def"))
+    if unseen := rack.transfer_tpot_metric(
+        cache.disaggregated_check(), {m.id: m.name for m in cache.models().values()}, tr
+    ):
+        row.metric(tr("fr_m_transfer_tpot"), unseen[0], help=unseen[1])  # beside the headline: how far it transfers
 loho_figs = cache.built(  # the measurements' check depends on the language only
     f"frontier-loho|{tr.lang}|{tr.device}",
     lambda: (figs.validation_figure(cv, "tpot", tr=tr), figs.validation_figure(cv, "output", tr=tr),

@@ -68,6 +68,13 @@ def test_deepseek_shows_measured_points_and_the_computed_loho():
     cv = sc.serving_cross_validate(sc.load_serving_measurements())
     s = cv.summary()
     assert _metric(at, EN("fr_m_loho_tpot")) == f"{s['tpot'].median * 100:.1f}%"
+    # beside it, the transfer check's TPOT error on the models the fit has not seen (the headline had read 8.9%
+    # above a caption saying DeepSeek-V4-Pro's TPOT is 0.50x the measured)
+    from tpot_model.pool_correction import committed_check
+
+    unseen = sorted(v["median_abs_tpot_error"] for v in committed_check()["transfer"]["single_node"].values())
+    assert len(unseen) >= 2 and unseen[-1] > 0.3  # DeepSeek-V4-Pro's day-0 runs
+    assert _metric(at, EN("fr_m_transfer_tpot")) == f"{unseen[0] * 100:.1f}%–{unseen[-1] * 100:.1f}%"
     assert _metric(at, EN("fr_m_loho_out")) == f"{s['output_tokens_per_s_per_gpu'].median * 100:.1f}%"
     assert _metric(at, EN("fr_m_loho_rows")) == "133"
 

@@ -620,6 +620,21 @@ def transfer_check_caption(check: Mapping, model_names: Mapping[str, str], tr: T
     return tr("fr_transfer_check", fitted=_checked_models(check, model_names, tr), items=tr.join(items, "clause_sep"))
 
 
+def transfer_tpot_metric(check: Mapping, model_names: Mapping[str, str], tr: Translator = EN) -> tuple[str, str] | None:
+    """(value, help) of the TPOT error on single-node runs of the models the fit has not seen (the transfer check's):
+    the median |error| per model, as one figure or the range over the models ('7.8%–50.2%'), the help naming each
+    with its runs; None without such runs."""
+    per_model = (check.get("transfer") or {}).get("single_node") or {}
+    got = sorted(((s["median_abs_tpot_error"], m, s["runs"]) for m, s in per_model.items() if s.get("runs")))
+    if not got:
+        return None
+    lo, hi = fmt.pct(got[0][0]), fmt.pct(got[-1][0])
+    items = tr.join(
+        [tr("fr_m_transfer_item", model=model_names.get(m, m), error=fmt.pct(e), runs=n) for e, m, n in got]
+    )
+    return (lo if lo == hi else f"{lo}–{hi}"), tr("fr_m_transfer_def", items=items)
+
+
 def winner_reasons(curves: Sequence[RackCurve], memory_reason) -> list[tuple[float, RackCurve, RackCurve, str, object]]:
     """(target, winner, other, kind, candidate) where the chip with the most tokens/s per GPU at a RATIO_AT target
     beats another partly because its layout does not fit (or holds fewer sequences) on the other chip's memory."""
