@@ -165,3 +165,9 @@ TOY_GPU_NO_PRICE = Hardware(
     tdp_w=TOY_TDP,
     interconnect_bytes_per_s=TOY_LINK,
 )
+
+
+def legend_below(legend) -> bool:
+    """A legend in rows under the plot and its axis title, as ui.figures.common.legend_placement lays it out: pinned to
+    the figure's bottom edge, Plotly's bottom margin holding it at any width."""
+    return (legend.orientation, legend.yref, legend.yanchor, legend.y) == ("h", "container", "bottom", 0)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from model_fixtures import TINY_DENSE, TOY_GPU
+from model_fixtures import TINY_DENSE, TOY_GPU, legend_below
 
 from tpot_model import IDEAL, EfficiencyProfile, Scenario, estimate
 from tpot_model.bands import LEVELS, Band
@@ -57,7 +57,7 @@ def test_cost_curve_shades_the_decode_cost_band():
     assert high.name == band_label(e.band, EN) and high.showlegend and not low.showlegend
     assert high.name in high.hovertemplate
     # the band's long name went into a legend printed over the title (helper review): the legend sits below the plot
-    assert fig.layout.legend.y < 0 and fig.layout.legend.yanchor == "top" and fig.layout.margin.b >= 120
+    assert legend_below(fig.layout.legend)
     # tokens per $: the same band, inverted
     fig = cof.cost_curve(BATCHES, e.usd_per_1M_tokens, e.usd_per_1M_tokens_with_prefill, e.fits, 4.0,
                          unit="tokens_per_usd", band_low=e.usd_per_1M_tokens_low, band_high=e.usd_per_1M_tokens_high,

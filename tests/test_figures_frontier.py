@@ -7,7 +7,10 @@ import math
 
 import numpy as np
 import pytest
-from model_fixtures import ROOT  # noqa: F401  (puts the repository on sys.path)
+from model_fixtures import (
+    ROOT,  # noqa: F401  (puts the repository on sys.path)
+    legend_below,
+)
 
 from tests.apptest_util import decode
 from tpot_model import (
@@ -296,9 +299,9 @@ def test_tokens_per_mw_curve():
     assert np.allclose(decode(curve.y), np.asarray(e.output_tokens_per_s_per_gpu)[ok] * 1e6 / 2090.0, rtol=1e-12)
     assert fig.layout.yaxis.title.text == "Output tokens/s per MW"
     # one series, and still the legend below the plot (at the right it left a 900 px embed's plot ~370 px wide)
-    assert fig.layout.legend.orientation == "h" and fig.layout.legend.y < 0
+    assert legend_below(fig.layout.legend)
     main = figs.frontier_figure([s], [])
-    assert main.layout.legend.orientation == "h" and main.layout.legend.y < 0
+    assert legend_below(main.layout.legend)
 
 
 # --------------------------------------------------------------------------------------------------- validation

@@ -24,6 +24,7 @@ from model_fixtures import (
     TOY_GPU_NO_PRICE,
     TOY_PRICE,
     TOY_TDP,
+    legend_below,
 )
 
 from tests.apptest_util import decode
@@ -486,7 +487,7 @@ def test_cost_chart_ticks_carry_the_dollar_sign_and_every_sweep_chart_has_its_le
     assert not any(t.startswith("$") for t in per_usd.layout.yaxis.ticktext)
     energy = cf.energy_curve(x, np.array([2.0, 1.0, 0.5]), fits, scenario_x=8.0)
     for f in (fig, energy):
-        assert f.layout.legend.orientation == "h" and f.layout.legend.y < 0
+        assert legend_below(f.layout.legend)
 
 
 def test_deepseek_v4_kv_figures_name_its_parts():

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from model_fixtures import legend_below
 
 from tests.apptest_util import decode
 from tpot_model import Scenario, load_hardware_catalog, load_model_catalog, resolve_profile
@@ -72,7 +73,7 @@ def test_frontier_target_label_and_legend_do_not_meet(point, tr):
     (label,) = [a for a in fig.layout.annotations if a.text == tr("pl_target_line", ms=fmt.target(0.03, tr))]
     assert (label.yref, label.y, label.yanchor) == ("paper", 1.0, "bottom")  # above the plot area
     legend = fig.layout.legend
-    assert legend.orientation == "h" and legend.yanchor == "top" and legend.y < 0  # below the plot area
+    assert legend_below(legend)  # below the plot area
     assert fig.layout.height > 440  # taller by the legend's rows: the plot keeps its height
 
 
@@ -313,7 +314,7 @@ def test_layout_figure_and_csv_state_the_choice_and_the_inputs():
     fig = figs.layout_figure(d)
     used = sum(t.x[0] for t in fig.data if t.name != EN("pl_pool_unused"))
     assert used == d.gpus_used and sum(t.x[0] for t in fig.data) == 72
-    assert fig.layout.legend.orientation == "h" and fig.layout.legend.y < 0  # below the bar (it sat top-right)
+    assert legend_below(fig.layout.legend)  # below the bar (it sat top-right)
     assert fig.layout.legend.traceorder == "normal"  # prefill, decode, unused: the bar's own order
     t = figs.layout_table(d, serving_searched="best", usable_bytes=1e11, usable_basis="reported")
     assert set(t["max_gpus"]) == {72} and set(t["serving_searched"]) == {"best"} and set(t["tpot_target_ms"]) == {50}

@@ -8,7 +8,7 @@ from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
-from model_fixtures import TINY_DENSE, TOY_GPU
+from model_fixtures import TINY_DENSE, TOY_GPU, legend_below
 
 from tpot_model import load_hardware_catalog
 from ui import fmt
@@ -181,12 +181,12 @@ def test_frontier_legend_goes_below_the_plot_with_many_series():
 
     one, _ = tf._series()
     few = figs.frontier_figure([one], [], model_name=tf.MODEL.name)
-    assert few.layout.legend.orientation == "h" and few.layout.legend.y < 0
+    assert legend_below(few.layout.legend)
     many_series = [tf._series(hid, precision, layout)[0] for hid in ("h200", "b200", "mi355x")
                    for precision in ("fp8", "fp4") for layout in ("tp", "dp-ep")]  # fmt: skip
     for lang in (EN, ZH):
         many = figs.frontier_figure(many_series, [], model_name=tf.MODEL.name, tr=lang)
-        assert many.layout.legend.orientation == "h" and many.layout.legend.y < 0
+        assert legend_below(many.layout.legend)
         assert many.layout.height > few.layout.height
         assert many.layout.xaxis.title.text == lang("fr_axis_tps_user")
         assert many.layout.yaxis.title.text == lang("fr_axis_tps_gpu_output")

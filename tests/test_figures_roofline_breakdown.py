@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from model_fixtures import TINY_DENSE, TINY_HYBRID, TINY_MOE, TOY_BF16, TOY_BW, TOY_GPU, TOY_GPU_NO_PRICE
+from model_fixtures import TINY_DENSE, TINY_HYBRID, TINY_MOE, TOY_BF16, TOY_BW, TOY_GPU, TOY_GPU_NO_PRICE, legend_below
 
 from tests.apptest_util import decode
 from tpot_model import BUCKETS, IDEAL, EfficiencyProfile, Scenario, estimate
@@ -37,7 +37,8 @@ def _est(model=TINY_DENSE, hw=TOY_GPU, profile=ENGINE, **scenario):
 
 
 def _trace(fig, name):
-    matches = [t for t in fig.data if t.name == name]
+    """The trace named `name` (a legend entry broken onto lines, common.wrap_legend, read as one line)."""
+    matches = [t for t in fig.data if t.name is not None and t.name.replace("<br>", " ") == name]
     assert matches, f"no trace {name!r} in {[t.name for t in fig.data]}"
     return matches[0]
 
@@ -285,27 +286,30 @@ def test_roofline_title_says_per_gpu_once():
 
 
 def test_roofline_legend_sits_clear_of_the_x_axis_title():
-    """At y = -0.14 of the plot the legend's first row covered the x axis's title in a 900 px frame (helper review):
-    it starts a fifth of the plot's height below the axis, under the title (ticks ~20 px, title ~25 px)."""
+    """At a fraction of the plot under it the legend's first row covered the x axis's title in a 900 px page with the
+    sidebar open, and its widest entries were cut at the figure's edge (browser reviews): it is pinned under the
+    title (legend_placement), the figure taller by the rows it takes in the narrowest frame, each entry on lines
+    no wider than that frame's plot."""
+    from ui.figures.common import LEGEND_ROW_PX, NARROW_PLOT_PX, legend_rows
+
     fig = rf.roofline(_est())
-    legend = fig.layout.legend
-    assert legend.orientation == "h" and legend.yanchor == "top" and legend.y <= -0.18
-    assert fig.layout.xaxis.title.text
+    names = [t.name for t in fig.data if t.name and t.showlegend is not False]
+    assert legend_below(fig.layout.legend) and fig.layout.xaxis.title.text
+    assert fig.layout.height == round(640 + legend_rows(names) * LEGEND_ROW_PX)
+    assert any("<br>" in n for n in names)  # the attainable roof's entry, 83 characters on one line
+    assert all(fmt.text_px(line, 6.6) + 46 <= NARROW_PLOT_PX for n in names for line in n.split("<br>"))
 
 
 def test_breakdown_bars_keep_labels_and_legend_clear():
     """900 px review: the legend (eight keys) sat over the chart's title and each total's label was crossed by its
-    band's whisker. The legend is in rows LEGEND_BELOW_PX under the plot (past the axis title), each total's label
+    band's whisker. The legend is in rows under the plot and its axis title (legend_placement), each total's label
     sits at the top of its whisker, and the band's key is short (its basis in its hover)."""
-    from ui.figures.common import BOTTOM_MARGIN_PX, LEGEND_BELOW_PX
 
     x = bd.batch_sweep(8)
     est = _est(batch=x)
     fig = bd.sweep_bars(est, _est(batch=x, profile=IDEAL), x, axis="batch", current=8)
     legend, margin = fig.layout.legend, fig.layout.margin
-    plot_px = 460 - margin.t - BOTTOM_MARGIN_PX
-    assert legend.orientation == "h" and legend.yanchor == "top"
-    assert legend.y * plot_px == pytest.approx(-LEGEND_BELOW_PX)
+    assert legend_below(legend) and margin.t == 100 and fig.layout.height > 460
     (labels,) = [t for t in fig.data if t.type == "scatter" and t.mode == "text"]
     np.testing.assert_allclose(labels.y, np.fmax(est.tpot_high_s, est.tpot_s) * 1e3)
     assert [float(v.replace(",", "")) for v in labels.text] == pytest.approx(est.tpot_s * 1e3, rel=0.01)

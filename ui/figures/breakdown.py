@@ -202,7 +202,7 @@ def sweep_bars(
     fig.update_yaxes(range=[0, top * 1.25], rangemode="tozero")  # room for the labels above the whiskers
     fig.update_layout(barmode="stack", hovermode="x unified", bargap=0.25, legend_traceorder="normal")
     # up to eight keys: in rows under the plot, not over its title nor beside it (a 900 px frame keeps the bars wide)
-    placed = legend_placement(fig, 460, side_max=0, top_px=100)
+    placed = legend_placement(fig, 460, side_max=0)
     fig.update_layout(**(placed | {"margin": {"t": 100, **placed["margin"]}}))
     return fig
 

@@ -9,6 +9,7 @@ import math
 import os
 import re
 import zlib
+from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
@@ -150,40 +151,52 @@ def wrap_label(text: str, width: int = 14) -> str:
 
 LEGEND_SIDE_MAX = 8  # legend entries that fit beside a plot; more go below it
 LEGEND_ROW_PX = 22
-LEGEND_BELOW_PX = 70  # from the plot's bottom edge to a legend below it: past the tick labels and the axis title
-LEGEND_BELOW_NO_TITLE_PX = 35  # the same past the tick labels of an axis with no title
+LEGEND_LINE_PX = 16  # each further line of a legend entry broken by <br>
 BOTTOM_MARGIN_PX = 55  # the template's
+# a legend below the plot is laid out for the narrowest plot the charts are read in: ~440 px in a 900 px page with the
+# sidebar open (the rows Plotly wraps it into there), its 12 px Latin glyph ~6.6 px, and each entry's symbol and gap
+NARROW_PLOT_PX, LEGEND_CHAR_PX, LEGEND_SYMBOL_PX = 440.0, 6.6, 46.0
 
 
-def legend_placement(
-    fig: go.Figure,
-    height: int,
-    *,
-    per_row: int = 3,
-    side_max: int = LEGEND_SIDE_MAX,
-    top_px: int = 70,
-    x_title: bool = True,
-) -> dict:
-    """Layout for the legend: a column at the plot's right when it has at most `side_max` entries, else rows
-    below the plot (`per_row` entries a row, the first LEGEND_BELOW_PX under the plot whatever its height: a
-    fraction of it had put a short plot's legend on its axis title; LEGEND_BELOW_NO_TITLE_PX under a plot with no
-    x-axis title, `x_title` False) with the figure made taller by those rows, so the plot keeps its width and its
-    height. `top_px`: the figure's top margin. Returns update_layout keywords (legend, height, margin)."""
-    entries = sum(1 for t in fig.data if t.showlegend is not False and t.name)
-    if entries <= side_max:
+def legend_rows(names: Sequence[str], width_px: float = NARROW_PLOT_PX) -> float:
+    """Rows of LEGEND_ROW_PX a horizontal legend of these entry names takes in a plot `width_px` wide, as Plotly packs
+    it (left to right, a new row where the next entry does not fit); an entry of several lines (<br>) adds
+    LEGEND_LINE_PX a further line to its row."""
+    rows, used, extra, row_extra = 1, 0.0, 0.0, 0.0
+    for name in names:
+        lines = re.split(r"<br\s*/?>", name)
+        w = max(fmt.text_px(re.sub(r"<[^>]+>", "", line), LEGEND_CHAR_PX) for line in lines) + LEGEND_SYMBOL_PX
+        if used and used + w > width_px:
+            rows, used, extra, row_extra = rows + 1, 0.0, extra + row_extra, 0.0
+        used += w
+        row_extra = max(row_extra, (len(lines) - 1) * LEGEND_LINE_PX / LEGEND_ROW_PX)
+    return rows + extra + row_extra
+
+
+def wrap_legend(fig: go.Figure) -> go.Figure:
+    """Break each legend entry wider than the narrowest plot (NARROW_PLOT_PX) onto lines (wrap_label): Plotly cuts an
+    entry at the figure's edge ('...: 90% o' in a 900 px page with the sidebar open). Changes the traces' names."""
+    width = (NARROW_PLOT_PX - LEGEND_SYMBOL_PX) / LEGEND_CHAR_PX
+    for t in fig.data:
+        if t.name and t.showlegend is not False and fmt.text_px(t.name, 1) > width:
+            t.name = wrap_label(t.name, int(width))
+    return fig
+
+
+def legend_placement(fig: go.Figure, height: int, *, side_max: int = LEGEND_SIDE_MAX) -> dict:
+    """Layout for the legend: a column at the plot's right when it has at most `side_max` entries, else rows under
+    the axis title, pinned to the figure's bottom edge (yref 'container': Plotly sets the bottom margin to hold them
+    and the title at any width; placed at a fraction of the plot, a legend that wrapped into more rows in a narrow
+    frame shrank the plot and rose onto its axis title), the figure made taller by the rows the legend takes in the
+    narrowest frame (legend_rows), so the plot keeps its height there and is taller where the legend takes fewer.
+    Returns update_layout keywords (legend, height, margin)."""
+    names = [t.name for t in fig.data if t.showlegend is not False and t.name]
+    if len(names) <= side_max:
         return {"height": height, "legend": {"orientation": "v", "x": 1.01, "xanchor": "left", "y": 1.0,
                                              "yanchor": "top"}, "margin": {"r": 10}}  # fmt: skip
-    rows = math.ceil(entries / per_row)
-    plot_px = height - top_px - BOTTOM_MARGIN_PX
     return {
-        "height": height + rows * LEGEND_ROW_PX,
-        "legend": {
-            "orientation": "h",
-            "x": 0.0,
-            "xanchor": "left",
-            "y": -(LEGEND_BELOW_PX if x_title else LEGEND_BELOW_NO_TITLE_PX) / plot_px,
-            "yanchor": "top",
-        },  # fmt: skip
+        "height": int(round(height + legend_rows(names) * LEGEND_ROW_PX)),
+        "legend": {"orientation": "h", "x": 0.0, "xanchor": "left", "y": 0.0, "yref": "container", "yanchor": "bottom"},
         "margin": {"r": 20},
     }
 

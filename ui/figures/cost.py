@@ -15,11 +15,11 @@ import plotly.graph_objects as go
 from .. import fmt
 from ..i18n import EN, Translator
 from .common import (
-    LEGEND_BELOW_PX,
     Decor,
     Figure,
     add_band,
     colorscale,
+    legend_placement,
     log_edges,
     log_ticks,
     nice_log_ticks,
@@ -209,10 +209,7 @@ def cost_curve(
 def _legend_below(d: Decor, fig: go.Figure) -> go.Figure:
     """Apply the decor with the legend below the plot, as on each of the page's sweep charts (a band's long legend
     name had pushed a legend at the top into the title)."""
-    # LEGEND_BELOW_PX under the plot: at a fraction of it (-0.22), zh-TW's axis title lay under it
-    plot_px = (fig.layout.height or 440) - (fig.layout.margin.t or 70) - 120
-    below = {"orientation": "h", "x": 0.0, "xanchor": "left", "y": -LEGEND_BELOW_PX / plot_px, "yanchor": "top"}
-    return d.apply(fig, legend=below, margin={"b": 120})
+    return d.apply(fig, **legend_placement(fig, fig.layout.height or 440, side_max=0))
 
 
 def cost_table(

@@ -143,7 +143,7 @@ def tco_figure(b: TcoBreakdown, *, device: str = "gpu", tr: Translator = EN) -> 
     fig.update_yaxes(tickprefix="$")  # dollars on the axis, as on the page's other $ charts
     style(fig, fmt.device_text("ec_tco_title", device, tr), "", fmt.device_text("ec_axis_usd_gpu_hour", device, tr))
     # the legend below, as elsewhere, just under the bar's label (no x-axis title: a 60 px gap had opened)
-    return fig.update_layout(barmode="stack", **legend_placement(fig, 360, side_max=0, x_title=False))
+    return fig.update_layout(barmode="stack", **legend_placement(fig, 360, side_max=0))
 
 
 def revenue_table(r: Revenue, hw_id: str, basis: str, as_of: str, payback_months: float = math.nan) -> pd.DataFrame:

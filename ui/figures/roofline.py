@@ -20,7 +20,16 @@ from tpot_model.units import MB, TFLOP_per_s
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import Figure, hardware_colour, log_tick_values, round_significant, style, tick_label
+from .common import (
+    Figure,
+    hardware_colour,
+    legend_placement,
+    log_tick_values,
+    round_significant,
+    style,
+    tick_label,
+    wrap_legend,
+)
 
 OPERATOR_COLOURS = {
     "embedding": "#7f7f7f",
@@ -368,12 +377,10 @@ def roofline(
     fig.update_yaxes(
         range=[math.log10(y_lo), math.log10(y_hi)], tickvals=y_ticks, ticktext=[tick_label(t) for t in y_ticks]
     )
-    fig.update_layout(
-        height=640,
-        # clear of the x axis's title (at -0.14 its first row had covered it: helper review, 900 px)
-        legend={"orientation": "h", "yanchor": "top", "y": -0.19, "xanchor": "left", "x": 0.0},
-        margin={"r": 20, "t": 50, "b": 40},
-    )
+    # the legend in rows under the axis title at any width, its long entries on lines (at a fraction of the plot's
+    # height under it, it rose onto the axis title and its widest entries were cut in a 900 px page with the sidebar)
+    placed = legend_placement(wrap_legend(fig), 640, side_max=0)
+    fig.update_layout(**(placed | {"margin": {"t": 50, **placed["margin"]}}))
     return fig
 
 

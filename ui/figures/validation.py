@@ -959,6 +959,6 @@ def engine_over_time_figure(rows: pd.DataFrame, *, tr: Translator = EN) -> go.Fi
         margin={"t": 50},
     )
     # the legend at the plot's right (or below it, past eight entries), not on the title, where it was printed
-    place = legend_placement(fig, 380, top_px=50)
+    place = legend_placement(fig, 380)
     fig.update_layout(height=place["height"], legend=place["legend"], margin={"t": 50, **place["margin"]})
     return fig
