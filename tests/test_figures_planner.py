@@ -223,6 +223,9 @@ def test_levers_figure_and_tables():
     fig = figs.levers_figure(rows, True)
     assert [a.text for a in fig.layout.annotations].count(EN("pl_na")) == 1  # 'twice the batch' at the target
     assert fig.layout.title.text == EN("pl_levers_title_target")
+    # the keys under the plot, the levers' names on lines (at 900 px with the sidebar open the keys covered the
+    # title and the names left the bars ~80 px)
+    assert legend_below(fig.layout.legend) and max(len(line) for y in fig.data[0].y for line in y.split("<br>")) <= 30
     table = figs.levers_table(rows)
     assert table.lever.tolist() == ["baseline", *pl.LEVERS] and "target_usd_per_1M_tokens" in table
     shown = figs.levers_display_table(rows, False, tr=ZH)
@@ -237,7 +240,7 @@ def test_levers_name_the_chips_not_their_catalog_ids():
     expected = f"{EN('pl_lever_hardware_upgrade')} (H200 SXM 141GB → B200)"
     shown = figs.levers_display_table(rows, True, hardware=HARDWARE)
     assert expected in shown[EN("pl_col_lever")].tolist()
-    assert expected in figs.levers_figure(rows, True, hardware=HARDWARE).data[0].y
+    assert expected in [y.replace("<br>", " ") for y in figs.levers_figure(rows, True, hardware=HARDWARE).data[0].y]
 
 
 # --------------------------------------------------------------------------------------------------- URL parameters

@@ -31,7 +31,7 @@ from tpot_model.units import Gbit_per_s
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import BUCKET_COLOURS, Decor, Figure, legend_placement, style
+from .common import BUCKET_COLOURS, Decor, Figure, legend_placement, style, wrap_label
 
 # --------------------------------------------------------------------------------------------------- page inputs
 
@@ -595,7 +595,9 @@ def levers_figure(
     """Grouped horizontal bars per lever: change in TPOT, throughput and $/1M tokens (%); `hardware`: the catalog
     (by id) the levers' chips are named from."""
     levers = [r for r in rows if r.lever != "baseline"]
-    labels = [_lever_label(r, tr, hardware) for r in levers]
+    # on lines of ~26 characters: whole, 'Speculative decoding (k=3, a=0.5, llama-3.1-8b)' left the bars ~80 px of a
+    # 900 px page with the sidebar open
+    labels = [wrap_label(_lever_label(r, tr, hardware), 26) for r in levers]
     deltas = lever_deltas(rows, at_target)
     names = {
         "tpot": tr("pl_d_tpot"),
@@ -613,6 +615,7 @@ def levers_figure(
             marker_color=LEVER_COLOURS[key],
             text=[fmt.pct(x / 100, 0, signed=True, na="") for x in v],
             textposition="outside",
+            cliponaxis=False,  # a label past the axis's end reads whole in the margin ('+7' of '+78%' in a narrow plot)
             hovertemplate=f"%{{y}}<br>{names[key]}: %{{x:+.1f}}%<extra></extra>",
         )
     d = Decor()
@@ -627,7 +630,9 @@ def levers_figure(
     pad = 0.18 * max(hi - lo, 10.0)  # room for the outside labels
     d.xaxis = {"range": [lo - pad, hi + pad]}
     d.yaxis = {"autorange": "reversed"}
-    return d.apply(fig, barmode="group", height=120 + 70 * len(levers))
+    # the three keys under the plot (top-right, they covered the title in a narrow frame)
+    placed = legend_placement(fig, 120 + 70 * len(levers), side_max=0)
+    return d.apply(fig, barmode="group", **(placed | {"margin": {**placed["margin"], "r": 45}}))
 
 
 def levers_table(rows: Sequence[LeverRow]) -> pd.DataFrame:
