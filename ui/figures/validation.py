@@ -958,7 +958,8 @@ def engine_over_time_figure(rows: pd.DataFrame, *, tr: Translator = EN) -> go.Fi
         yaxis={"title": {"text": tr("val_time_axis_tps")}, "rangemode": "tozero"},
         margin={"t": 50},
     )
-    # the legend at the plot's right (or below it, past eight entries), not on the title, where it was printed
-    place = legend_placement(fig, 380)
+    # the legend under the plot, not on the title, where it was printed, nor at its right, where its chips' names left
+    # the dates ~100 px in a 900 px page with the sidebar open
+    place = legend_placement(fig, 380, side_max=0)
     fig.update_layout(height=place["height"], legend=place["legend"], margin={"t": 50, **place["margin"]})
     return fig
