@@ -189,7 +189,8 @@ def test_revenue_along_the_serving_frontier(lang):
     assert fig["layout"]["yaxis"]["tickprefix"] == "$"  # dollars on the axis, as on the TCO chart
     assert _figure(at, tr("ec_tco_title"))["layout"]["yaxis"]["tickprefix"] == "$"
     for f in (fig, _figure(at, tr("ec_tco_title"))):  # legends below the plot, as on the other pages (they sat on top)
-        assert f["layout"]["legend"]["orientation"] == "h" and f["layout"]["legend"]["y"] < 0
+        legend = f["layout"]["legend"]  # pinned under the axis title (common.legend_placement)
+        assert (legend["orientation"], legend["yref"], legend["yanchor"]) == ("h", "container", "bottom")
     note = tr("price_basis_note", basis=tr("basis_hyperscaler"), as_of="2026-09-20")
     assert any(note in m.value for m in at.markdown if tr("ec_rf_h") not in m.value)
 

@@ -33,6 +33,7 @@ from .common import (
     nice_log_ticks,
     style,
     tick_label,
+    wrap_label,
     y_log_ticks,
 )
 
@@ -728,14 +729,17 @@ def validation_figure(cv, metric: str, *, tr: Translator = EN) -> go.Figure:
             hoverinfo="text",
         )
     key = "tpot" if metric == "tpot" else "out"
-    style(fig, tr(f"fr_loho_title_{key}"), tr(f"fr_axis_measured_{key}"), tr(f"fr_axis_predicted_{key}"),
-          log_x=True, log_y=True)  # fmt: skip
+    # the x axis's title on lines: in a half-page column (900 px, sidebar open) one line was cut at both ends
+    style(fig, tr(f"fr_loho_title_{key}"), wrap_label(tr(f"fr_axis_measured_{key}"), 24),
+          tr(f"fr_axis_predicted_{key}"), log_x=True, log_y=True)  # fmt: skip
     ticks = nice_log_ticks(lo, hi)
     axis = {"range": [math.log10(lo), math.log10(hi)], "tickvals": ticks, "ticktext": [tick_label(t) for t in ticks]}
     fig.update_xaxes(axis)
     fig.update_yaxes(axis)
-    fig.update_layout(height=500, margin={"t": 60, "b": 40},
-                      legend={"orientation": "h", "x": 0.0, "xanchor": "left", "y": -0.3, "yanchor": "top"})  # fmt: skip
+    # the keys under the axis title at any width (at -0.3 of the plot they clipped it in a half-page column, 900 px
+    # with the sidebar open)
+    placed = legend_placement(fig, 440, side_max=0)
+    fig.update_layout(**(placed | {"margin": {"t": 60, **placed["margin"]}}))
     return fig
 
 
