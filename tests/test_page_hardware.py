@@ -273,6 +273,20 @@ def test_tables_show_one_count_of_decimals_per_column():
             assert config[c]["type_config"]["format"] == ("localized" if d == 0 else f"%.{d}f"), c
 
 
+def test_tokens_per_mw_in_thousands_as_the_cards_say_them():
+    """The TPOT table's tokens/s per MW read '631,000' where every card reads '523 K': the column is in thousands,
+    its header says so (the CSV keeps tokens/s per MW)."""
+    from tpot_model import Scenario, estimate, resolve_hardware, resolve_model, resolve_profile
+
+    at = run_page("hardware")
+    (df,) = [d.value for d in at.dataframe if EN("hw_col_tps_mw_k") in d.value.columns]
+    h200 = df[df[EN("hw_col_hardware")] == "H200 SXM 141GB"][EN("hw_col_tps_mw_k")].iloc[0]
+    e = estimate(resolve_model("llama-3.1-70b"), resolve_hardware("h200"),
+                 Scenario(batch=32, context_tokens=4096, output_tokens=1024, num_gpus=2, weights="fp8"),
+                 resolve_profile("typical"))  # fmt: skip
+    assert h200 == pytest.approx(float(e.tokens_per_s_per_mw) / 1e3, rel=0.01) and 100 < h200 < 10_000
+
+
 def test_a_band_basis_shared_by_every_chip_is_said_once_under_the_table():
     """Under the typical profile every chip's band is the widest (no engine measured): the table drops the column
     that repeated it and one caption under it says it in full, with its width."""

@@ -387,7 +387,7 @@ def tpot_table_labels(*, show_profile: bool = True, device: str = "gpu", tr: Tra
         "tpot_high_ms": tr("hw_col_tpot_high"),
         "band_rests_on": tr("hw_col_band"),
         "tokens_per_s_per_usd_per_gpu_hour": fmt.device_text("hw_col_tps_usd", device, tr),
-        "tokens_per_s_per_mw": tr("m_tokens_per_mw"),
+        "tokens_per_s_per_mw": tr("hw_col_tps_mw_k"),  # in thousands, as the cards' '523 K' (it read '631,000')
         "memory_per_gpu_gb": fmt.device_text("hw_col_memory", device, tr),
         "fits": tr("hw_col_fits"),
         "min_gpus": fmt.device_text("hw_col_min_gpus", device, tr),
@@ -438,6 +438,7 @@ def tpot_display_table(
     out = table[list(labels)].copy()  # unrounded: cache.display_numbers rounds once for display (22.346 read 22.4
     # after a first rounding to 22.35, beside 44.8 tok/s/user and 22.3 ms on every other page)
     out["min_gpus"] = out["min_gpus"].astype("Int64")
+    out["tokens_per_s_per_mw"] = out["tokens_per_s_per_mw"] / 1e3  # the header says thousands (the CSV keeps units)
     return out.rename(columns=labels)
 
 
