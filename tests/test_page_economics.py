@@ -94,9 +94,9 @@ def test_same_usd_per_1m_on_every_page_for_the_same_basis():
     table = hardware.dataframe[0].value
     row = table[table[EN("hw_col_hardware")] == fmt.chip_short(e.hardware)].iloc[0]  # short names, as on the axis
     assert row[EN("hw_col_usd_1m")] == pytest.approx(expected, rel=5e-3)
-    assert row[EN("m_tokens_per_mw")] == pytest.approx(
-        float(e.tokens_per_s_per_mw), rel=5e-3
-    )  # shown to 3 significant figures
+    assert row[EN("hw_col_tps_mw_k")] == pytest.approx(
+        float(e.tokens_per_s_per_mw) / 1e3, rel=5e-3
+    )  # shown in thousands, to 3 significant figures
     # the table lists TPUs and Trainium too: the caption's neutral 'chip' wording (issue 19; was the GPU wording)
     assert any(EN("cost_basis_many_chip", note=note) in c.value for c in hardware.caption)
     # Compare: scenario A is the sidebar's; its price names the basis and date, the cost line sits under A
@@ -143,6 +143,8 @@ def test_economics_page_capacity_tco_revenue(lang):
     mw = _figure(at, tr("ec_cap_title"))  # each bar says its all-in MW, to one decimal
     labelled = [b for b in mw["data"] if b["text"] == [f"{float(decode(b['y'])[0]):,.1f} MW"]]
     assert len(labelled) == len(mw["data"]) >= 3
+    # its bars name the chips as the table's columns do (they read 'NVIDIA B200 (HGX, 1000 W)' above 'B200')
+    assert [b["x"][0] for b in mw["data"]] == list(table.columns[1:])
     # the TCO preset reproduces MI355X's hyperscaler price, and one click makes it the price of every page
     assert _usd(_metric(at, tr("ec_m_tco"))) == pytest.approx(1.50, abs=0.01)
     at.button(key="econ.use_tco").click().run()

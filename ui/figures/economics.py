@@ -102,19 +102,22 @@ def capacity_display(table: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
 
 def capacity_figure(table: pd.DataFrame, *, devices: Mapping[str, str] | None = None, tr: Translator = EN) -> go.Figure:
     """All-in megawatts per chip for the demand (GPUs in the hover, or chips: `devices` maps a hardware id to its
-    device kind, fmt.device_kind; GPU when absent); a chip without a layout or power has no bar."""
+    device kind, fmt.device_kind; GPU when absent); a chip without a layout or power has no bar. The chips by their
+    short names, as the fleet table's columns (fmt.chip_names), the full ones in the hover."""
     fig = Figure()
-    for _, r in table.iterrows():
+    catalog = load_hardware_catalog()
+    names = fmt.chip_names([catalog.get(h) for h in table["hardware_id"]], list(table["hardware"]))
+    for name, (_, r) in zip(names, table.iterrows(), strict=True):
         unit = fmt.device_text("ec_unit_gpus", (devices or {}).get(r["hardware_id"], "gpu"), tr)
         fig.add_bar(
-            x=[r["hardware"]],
+            x=[name],
             y=[r["megawatts_all_in"]],
             name=r["hardware"],
             marker={"color": hardware_colour(r["hardware_id"])},
             text=[f"{r['megawatts_all_in']:,.1f} MW" if r["megawatts_all_in"] == r["megawatts_all_in"] else ""],
             textposition="outside",  # each bar says its value, as the Serving frontier's cost bars do
-            customdata=[[r["gpus"] if r["gpus"] == r["gpus"] else 0]],
-            hovertemplate=f"%{{x}}<br>%{{y:,.3r}} MW<br>%{{customdata[0]:,}} {unit}<extra></extra>",  # 53.0, as the bar
+            customdata=[[r["gpus"] if r["gpus"] == r["gpus"] else 0, r["hardware"]]],
+            hovertemplate=f"%{{customdata[1]}}<br>%{{y:,.3r}} MW<br>%{{customdata[0]:,}} {unit}<extra></extra>",  # 53.0
             showlegend=False,
         )
     return style(fig, tr("ec_cap_title"), "", tr("ec_axis_mw"))
