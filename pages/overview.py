@@ -4,6 +4,7 @@ import streamlit as st
 
 from tpot_model.estimate import usable_memory
 from tpot_model.targets import targets_met
+from tpot_model.units import GiB
 from ui import bands, chart, controls, expanders, explain, fmt, metrics, notices
 from ui.figures import overview as figs
 from ui.figures.common import band_label
@@ -195,7 +196,12 @@ parts = {
 }
 chart.figure(
     lambda: figs.memory_use(
-        parts, est.usable_memory_per_gpu_bytes, memory.capacity_bytes, device=fmt.device_kind(hw), tr=tr
+        parts,
+        est.usable_memory_per_gpu_bytes,
+        memory.capacity_bytes,
+        device=fmt.device_kind(hw),
+        tr=tr,
+        reported_gib=memory.capacity_bytes / GiB if memory.basis == "reported" else None,
     ),
     lambda: figs.memory_table(parts, est.usable_memory_per_gpu_bytes, memory.capacity_bytes),
     "memory",

@@ -136,6 +136,17 @@ def test_exported_chart_carries_scenario_under_its_title_and_a_dated_source(abou
     assert d["layout"]["height"] == 330 + export.FOOTNOTE_PX
     assert d["layout"]["legend"]["y"] * d["layout"]["height"] == pytest.approx(export.FOOTNOTE_PX)
     assert d["layout"]["legend"]["orientation"] == "h" and d["layout"]["legend"]["yref"] == "container"
+    # legend_placement's pinned rows: a bottom margin holding them as the narrowest frame wraps them, so plotly.js does
+    # not grow it and lift the plot with the footnote under it onto the legend (browser re-review, 2+ rows)
+    from ui.figures.common import BOTTOM_MARGIN_PX, LEGEND_ROW_PX, legend_placement, legend_rows
+
+    rows = go.Figure([go.Scatter(x=[1], y=[1], name=f"series number {i} of the chart") for i in range(9)])
+    rows.update_layout(**legend_placement(rows, 440, side_max=0))
+    d = export.export_decor(rows, None, "note")
+    held = BOTTOM_MARGIN_PX + legend_rows([t.name for t in rows.data]) * LEGEND_ROW_PX
+    assert legend_rows([t.name for t in rows.data]) >= 5 and d["layout"]["margin"]["b"] >= held + export.FOOTNOTE_PX
+    plot_px = d["layout"]["height"] - d["layout"]["margin"]["t"] - d["layout"]["margin"]["b"]
+    assert plot_px == pytest.approx(440 - rows.layout.template.layout.margin.t - BOTTOM_MARGIN_PX, abs=1)
     assert "legend" not in export.export_decor(below, None, "note")["layout"]  # a legend in the margin stays put
     assert fig.layout.title.text == "TPOT vs batch" and not fig.layout.annotations  # the chart on screen unchanged
 

@@ -557,5 +557,20 @@ def test_memory_capacity_is_the_figure_the_fit_starts_from():
     assert h200.capacity_bytes == pytest.approx(141 * 2**30) and h200.basis == "reported"
     assert fmt.capacity(h200, EN) == "151 GB (141 GiB, as the vendor's tool reports it)"
     assert fmt.capacity(usable_memory(cat["mi355x"]), EN) == "288 GB"
-    fig = memory_use({"weights": 70e9, "kv_cache": 20e9}, 131.8e9, h200.capacity_bytes)
-    assert "capacity 151 GB" in " ".join(a.text for a in fig.layout.annotations)
+    fig = memory_use({"weights": 70e9, "kv_cache": 20e9}, 131.8e9, h200.capacity_bytes, reported_gib=141.0)
+    assert "capacity 151 GB (141 GiB reported)" in " ".join(a.text for a in fig.layout.annotations)
+
+
+def test_legend_rows_as_plotly_lays_a_wrapped_legend_out():
+    """Browser re-review: Breakdown's eight keys took eight rows at 900 px with the sidebar open, where the estimate
+    packed them three to a row and the plot lost 80 px: plotly.js wraps a horizontal legend into columns as wide as
+    its widest entry ('Weight (+ activation) read', 197 px measured, of a ~370 px plot: one column)."""
+    from ui.figures.common import LEGEND_LINE_PX, LEGEND_ROW_PX, legend_rows
+
+    breakdown = ["Weight (+ activation) read", "KV-cache read", "Compute", "Communication", "Overhead",
+                 "Doesn't fit in memory", "Ideal bound", "80% band"]  # fmt: skip
+    assert legend_rows(breakdown) == 8
+    assert legend_rows(["A", "B", "C"]) == 1  # side by side where every entry fits
+    assert legend_rows(breakdown, width_px=1000) == 2  # four columns of the widest entry's width
+    assert legend_rows(["x<br>y", "z"], width_px=1000) == 1 + LEGEND_LINE_PX / LEGEND_ROW_PX  # a second line
+    assert legend_rows([]) == 0

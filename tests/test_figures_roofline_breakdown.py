@@ -290,14 +290,15 @@ def test_roofline_legend_sits_clear_of_the_x_axis_title():
     sidebar open, and its widest entries were cut at the figure's edge (browser reviews): it is pinned under the
     title (legend_placement), the figure taller by the rows it takes in the narrowest frame, each entry on lines
     no wider than that frame's plot."""
-    from ui.figures.common import LEGEND_ROW_PX, NARROW_PLOT_PX, legend_rows
+    from ui.figures.common import LEGEND_CHAR_PX, LEGEND_ROW_PX, LEGEND_SYMBOL_PX, NARROW_PLOT_PX, legend_rows
 
     fig = rf.roofline(_est())
     names = [t.name for t in fig.data if t.name and t.showlegend is not False]
     assert legend_below(fig.layout.legend) and fig.layout.xaxis.title.text
     assert fig.layout.height == round(640 + legend_rows(names) * LEGEND_ROW_PX)
     assert any("<br>" in n for n in names)  # the attainable roof's entry, 83 characters on one line
-    assert all(fmt.text_px(line, 6.6) + 46 <= NARROW_PLOT_PX for n in names for line in n.split("<br>"))
+    px = [fmt.text_px(line, LEGEND_CHAR_PX) + LEGEND_SYMBOL_PX for n in names for line in n.split("<br>")]
+    assert max(px) <= NARROW_PLOT_PX
 
 
 def test_breakdown_bars_keep_labels_and_legend_clear():

@@ -20,7 +20,7 @@ from tpot_model.csv_format import float_field
 from tpot_model.files import APP_VERSION
 
 from . import fmt
-from .figures.common import LEGEND_ROW_PX
+from .figures.common import BOTTOM_MARGIN_PX, LEGEND_ROW_PX, legend_rows
 from .i18n import Translator
 
 APP_NAME = "TPOT dashboard"
@@ -192,12 +192,19 @@ def export_decor(fig: go.Figure, subtitle: str | None, note: str) -> dict:
         entries = sum(1 for t in fig.data if t.showlegend is not False and t.name)
         plot_px = int(height) - margin("t") - margin("b")
         legend_px = max(0, int(-leg.y * plot_px + math.ceil(entries / 3) * LEGEND_ROW_PX + 8 - margin("b")))
-    top, bottom = margin("t") + extra_top, margin("b") + legend_px + FOOTNOTE_PX
+    pinned = leg is not None and leg.yref == "container" and leg.yanchor == "bottom" and (leg.y or 0) < 0.5
+    base_b = margin("b")
+    if pinned:  # a legend pinned to the bottom edge (legend_placement): a bottom margin that holds its rows as the
+        # narrowest frame wraps them, so that plotly.js need not grow it and lift the plot, and the footnote placed
+        # under the plot, onto the legend (it did where the legend took two rows or more)
+        names = [t.name for t in fig.data if t.showlegend is not False and t.name]
+        base_b = max(base_b, BOTTOM_MARGIN_PX + int(math.ceil(legend_rows(names) * LEGEND_ROW_PX)))
+    top, bottom = margin("t") + extra_top, base_b + legend_px + FOOTNOTE_PX
     total = int(height) + extra_top + legend_px + FOOTNOTE_PX
     lifted = {}
-    if leg is not None and leg.yref == "container" and leg.yanchor == "bottom" and (leg.y or 0) < 0.5:
-        # a legend pinned to the image's bottom edge (Hardware's TPOT chart) rises above the footnote, which takes
-        # the bottom rows; the whole legend is sent, as the PNG path replaces the layout's legend key by this one
+    if pinned:
+        # the legend rises above the footnote, which takes the bottom rows; the whole legend is sent, as the PNG path
+        # replaces the layout's legend key by this one
         legend = leg.to_plotly_json()
         legend["y"] = ((leg.y or 0) * int(height) + FOOTNOTE_PX) / total
         lifted["legend"] = legend

@@ -153,24 +153,28 @@ LEGEND_SIDE_MAX = 8  # legend entries that fit beside a plot; more go below it
 LEGEND_ROW_PX = 22
 LEGEND_LINE_PX = 16  # each further line of a legend entry broken by <br>
 BOTTOM_MARGIN_PX = 55  # the template's
-# a legend below the plot is laid out for the narrowest plot the charts are read in: ~440 px in a 900 px page with the
-# sidebar open (the rows Plotly wraps it into there), its 12 px Latin glyph ~6.6 px, and each entry's symbol and gap
-NARROW_PLOT_PX, LEGEND_CHAR_PX, LEGEND_SYMBOL_PX = 440.0, 6.6, 46.0
+# a legend below the plot is laid out for the narrowest plot the charts are read in: ~370 px of a 440 px figure in a
+# 900 px page with the sidebar open (the rows plotly.js wraps it into there); an entry ~60 px (symbol, gaps) + ~5.6 px
+# a Latin glyph of its 12 px font (measured in Chromium: 'Compute' 99 px, 'Weight (+ activation) read' 197 px)
+NARROW_PLOT_PX, LEGEND_CHAR_PX, LEGEND_SYMBOL_PX = 370.0, 5.6, 60.0
 
 
 def legend_rows(names: Sequence[str], width_px: float = NARROW_PLOT_PX) -> float:
-    """Rows of LEGEND_ROW_PX a horizontal legend of these entry names takes in a plot `width_px` wide, as Plotly packs
-    it (left to right, a new row where the next entry does not fit); an entry of several lines (<br>) adds
+    """Rows of LEGEND_ROW_PX a horizontal legend of these entry names takes in a plot `width_px` wide, as plotly.js
+    lays it out: one row where every entry fits side by side, else a grid of columns as wide as the widest entry (so
+    eight keys under Breakdown's chart took eight rows, not three); an entry of several lines (<br>) adds
     LEGEND_LINE_PX a further line to its row."""
-    rows, used, extra, row_extra = 1, 0.0, 0.0, 0.0
+    entries = []
     for name in names:
         lines = re.split(r"<br\s*/?>", name)
         w = max(fmt.text_px(re.sub(r"<[^>]+>", "", line), LEGEND_CHAR_PX) for line in lines) + LEGEND_SYMBOL_PX
-        if used and used + w > width_px:
-            rows, used, extra, row_extra = rows + 1, 0.0, extra + row_extra, 0.0
-        used += w
-        row_extra = max(row_extra, (len(lines) - 1) * LEGEND_LINE_PX / LEGEND_ROW_PX)
-    return rows + extra + row_extra
+        entries.append((w, len(lines)))
+    if not entries:
+        return 0.0
+    fits = sum(w for w, _ in entries) <= width_px
+    per_row = len(entries) if fits else max(1, int(width_px // max(w for w, _ in entries)))
+    chunks = [entries[i : i + per_row] for i in range(0, len(entries), per_row)]
+    return sum(1 + (max(n for _, n in c) - 1) * LEGEND_LINE_PX / LEGEND_ROW_PX for c in chunks)
 
 
 def wrap_legend(fig: go.Figure) -> go.Figure:

@@ -131,9 +131,11 @@ def memory_use(
     capacity_bytes: float,
     *,
     device: str = "gpu",
+    reported_gib: float | None = None,
     tr: Translator = EN,
 ) -> go.Figure:
-    """Stacked horizontal bar of per-GPU memory (weights, KV cache, workspace) against usable and total capacity (GB)."""
+    """Stacked horizontal bar of per-GPU memory (weights, KV cache, workspace) against usable and total capacity (GB);
+    `reported_gib`: the capacity as the vendor's tool reports it (GiB), said beside it where that is its basis."""
     colours = {"weights": BUCKET_COLOURS["weights"], "kv_cache": BUCKET_COLOURS["kv_cache"], "workspace": "#bbbbbb"}
     fig = Figure()
     for key, value in parts_bytes.items():
@@ -149,7 +151,11 @@ def memory_use(
     capacity_gb, usable_gb = capacity_bytes / 1e9, usable_bytes / 1e9
     end_gb = max(sum(parts_bytes.values()), capacity_bytes) / 1e9 * 1.12
     d.vline(capacity_gb, line={"color": "#000"})
-    limits = [tr("mem_capacity", gb=f"{capacity_gb:.0f}")]
+    limits = [
+        tr("mem_capacity", gb=f"{capacity_gb:.0f}")
+        if reported_gib is None
+        else tr("mem_capacity_gib", gb=f"{capacity_gb:.0f}", gib=f"{reported_gib:.3g}")
+    ]
     if usable_bytes < capacity_bytes:
         d.vline(usable_gb, line={"dash": "dash", "color": "#555"})
         limits.insert(0, tr("mem_usable", gb=f"{usable_gb:.0f}"))
