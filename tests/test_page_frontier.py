@@ -765,14 +765,16 @@ def test_rack_scale_legend_sits_below_the_plot_and_each_chip_has_its_colour():
     ticks = layout["yaxis"]["ticktext"]
     assert {"1 K", "10 K"} <= set(ticks) and not {"2", "5", "10k", "1,000"} & set(ticks), ticks
     # its key names the measured points' marker only where some are drawn (4k/1k: none measured; helper review)
-    notes = [a["text"] for a in layout["annotations"]]
+    notes = [a["text"].replace("<br>", " · ") for a in layout["annotations"]]  # the key on lines of a narrow plot
     measured = EN("fr_rack_measured", hw="", gpus=72)  # ' measured (within 72 GPUs)'
     assert EN("fr_rack_marker_key") in notes and any(t["name"].endswith(measured) for t in fig["data"])
     at = run_page("frontier", model="deepseek-r1", weights="fp8", kv="fp8", context="4096", output="1024")
     at.session_state["frontier.rack"] = True
     at.run()
     fig = _fig(at, "DeepSeek-R1 · 4k/1k")
-    assert EN("fr_rack_marker_key_unmeasured") in [a["text"] for a in fig["layout"]["annotations"]]
+    assert EN("fr_rack_marker_key_unmeasured") in [
+        a["text"].replace("<br>", " · ") for a in fig["layout"]["annotations"]
+    ]
     assert not any(t["name"].endswith(measured) for t in fig["data"])
 
 

@@ -20,7 +20,7 @@ from tpot_model.csv_format import float_field
 from tpot_model.files import APP_VERSION
 
 from . import fmt
-from .figures.common import BOTTOM_MARGIN_PX, LEGEND_ROW_PX, legend_rows
+from .figures.common import BOTTOM_MARGIN_PX, LEGEND_ROW_PX, legend_rows, wrap_parts
 from .i18n import Translator
 
 APP_NAME = "TPOT dashboard"
@@ -154,15 +154,9 @@ def _device_stem(about: Mapping[str, object]) -> str:
 
 
 def wrap_subtitle(text: str, width: int = SUBTITLE_CHARS) -> list[str]:
-    """The scenario line in lines of at most `width` characters, broken at its ' · ' separators (one long part
-    stays whole): the rack-scale view's ran off the chart's right edge."""
-    lines: list[str] = []
-    for part in text.split(" · "):
-        if lines and len(lines[-1]) + 3 + len(part) <= width:
-            lines[-1] += " · " + part
-        else:
-            lines.append(part)
-    return lines
+    """The scenario line in lines of at most `width` character widths, broken at its ' · ' separators (one long
+    part stays whole): the rack-scale view's ran off the chart's right edge."""
+    return wrap_parts(text, width)
 
 
 def export_decor(fig: go.Figure, subtitle: str | None, note: str) -> dict:

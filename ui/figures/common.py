@@ -177,6 +177,18 @@ def legend_rows(names: Sequence[str], width_px: float = NARROW_PLOT_PX) -> float
     return sum(1 + (max(n for _, n in c) - 1) * LEGEND_LINE_PX / LEGEND_ROW_PX for c in chunks)
 
 
+def wrap_parts(text: str, width: float, sep: str = " · ") -> list[str]:
+    """`text` in lines of at most `width` character widths (a CJK glyph counts two), broken at its `sep` separators
+    only (one part longer than a line stays whole)."""
+    lines: list[str] = []
+    for part in text.split(sep):
+        if lines and fmt.text_px(lines[-1] + sep + part, 1) <= width:
+            lines[-1] += sep + part
+        else:
+            lines.append(part)
+    return lines
+
+
 def wrap_legend(fig: go.Figure) -> go.Figure:
     """Break each legend entry wider than the narrowest plot (NARROW_PLOT_PX) onto lines (wrap_label): Plotly cuts an
     entry at the figure's edge ('...: 90% o' in a 900 px page with the sidebar open). Changes the traces' names."""

@@ -20,7 +20,17 @@ from tpot_model.serving import at_interactivity
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import Figure, hardware_colour, legend_placement, measured_layout, round_significant, style, y_log_ticks
+from .common import (
+    NARROW_PLOT_PX,
+    Figure,
+    hardware_colour,
+    legend_placement,
+    measured_layout,
+    round_significant,
+    style,
+    wrap_parts,
+    y_log_ticks,
+)
 from .frontier import io_label
 
 # the chips compared, by NVIDIA generation: the rack-scale NVL72 (the ratio's numerator), then the scale-out chips
@@ -235,8 +245,13 @@ def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: 
             annotation_position="top",
         )
     key = "fr_rack_marker_key" if measured else "fr_rack_marker_key_unmeasured"  # no '◇ measured' with none drawn
-    fig.add_annotation(text=tr(key), xref="paper", yref="paper", x=1.0, y=1.0, xanchor="right",
-                       yanchor="bottom", yshift=14, showarrow=False, font={"size": 11, "color": "#555"})  # fmt: skip
+    # on lines as wide as the narrowest plot (one line ran off its left edge at 900 px with the sidebar open: 'ted ·
+    # no measured run...'), the top margin taller by the further lines
+    lines = wrap_parts(tr(key), NARROW_PLOT_PX / 6.0)
+    fig.add_annotation(text="<br>".join(lines), xref="paper", yref="paper", x=1.0, y=1.0, xanchor="right",
+                       yanchor="bottom", yshift=14, align="right", showarrow=False,
+                       font={"size": 11, "color": "#555"})  # fmt: skip
+    fig.update_layout(margin_t=70 + 15 * (len(lines) - 1))
     return fig
 
 
