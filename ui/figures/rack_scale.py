@@ -251,7 +251,7 @@ def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: 
     fig.add_annotation(text="<br>".join(lines), xref="paper", yref="paper", x=1.0, y=1.0, xanchor="right",
                        yanchor="bottom", yshift=14, align="right", showarrow=False,
                        font={"size": 11, "color": "#555"})  # fmt: skip
-    fig.update_layout(margin_t=70 + 15 * (len(lines) - 1))
+    fig.update_layout(margin_t=40 + 30 * len(lines))  # clear of the title above it (70 for one line)
     return fig
 
 
