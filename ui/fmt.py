@@ -351,7 +351,7 @@ def chip_names(chips: Sequence, full: Sequence[str] | None = None, *, star: bool
 
 def capacity(memory, tr: Callable[..., str]) -> str:
     """The memory a chip's fit is gated against (estimate.UsableMemory), in decimal GB, with the vendor tool's GiB
-    where that is its basis: '151 GB (141 GiB, as nvidia-smi reports it)'; several datasheet 'GB' are these GiB."""
+    where that is its basis: '151 GB (141 GiB, as the vendor's tool reports it)'; several datasheet 'GB' are GiB."""
     if memory.basis != "reported":
         return gb(memory.capacity_bytes)
     return tr("mem_capacity_reported", gb=gb(memory.capacity_bytes), gib=_sig(memory.capacity_bytes / GiB))
