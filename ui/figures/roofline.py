@@ -379,8 +379,11 @@ def roofline(
     )
     # the legend in rows under the axis title at any width, its long entries on lines (at a fraction of the plot's
     # height under it, it rose onto the axis title and its widest entries were cut in a 900 px page with the sidebar)
+    # The figure stays 640 px, not taller by the rows its legend takes in the narrowest page: a 900 x 700 wiki frame
+    # holds the chart alone with its first legend row (the key to the decode step's star) and the full-view link;
+    # in a narrow page the plot gives the legend its rows
     placed = legend_placement(wrap_legend(fig), 640, side_max=0)
-    fig.update_layout(**(placed | {"margin": {"t": 50, **placed["margin"]}}))
+    fig.update_layout(**(placed | {"height": 640, "margin": {"t": 50, **placed["margin"]}}))
     return fig
 
 
