@@ -21,12 +21,10 @@ from tpot_model.units import GB, TB_per_s, TFLOP_per_s
 from .. import fmt
 from ..i18n import EN, Translator
 from .common import (
-    NARROW_PLOT_PX,
     Figure,
     band_basis_short,
     band_label,
     hardware_colour,
-    legend_placement,
     style,
     vendor_colour,
     y_log_ticks,
@@ -82,10 +80,9 @@ LABEL_ROOM_LOG10 = 0.3  # above the fastest chip, in decades of bandwidth: two l
 CLUSTER_LOG10 = 0.04  # bandwidths within ~10 % of each other in one launch year: one stacked label
 
 
-# label placement on the bandwidth-by-year chart, in pixels of its plot area: the narrowest it is drawn (~440 x 435 in
-# a 900 px page with the sidebar open, common.NARROW_PLOT_PX; at 570 labels overlapped and were cut at the left edge
-# there): placed off each other there, labels only move apart wider
-_PLOT_PX = (NARROW_PLOT_PX, 435.0)
+# label placement on the bandwidth-by-year chart, in pixels of its plot area: the narrowest it is drawn (570 x 435 in a
+# 900 px embed; 765 x 435 at 1400 px beside the sidebar): placed off each other there, labels only move apart wider
+_PLOT_PX = (570.0, 435.0)
 # a 10 px label as Chromium draws it (measured): glyphs up to 5.8 px wide on average, 13 px a line and 2 px more; plotly
 # sets it off its marker (radius r) by 1.33 r to the side, 1.3 r above and 1.05 r below
 _CHAR_PX, _LINE_PX, _LINE_EXTRA_PX = 5.8, 13.0, 2.0
@@ -272,9 +269,11 @@ def bandwidth_by_year(chips: Sequence[Hardware], *, tr: Translator = EN) -> go.F
     style(fig, tr("hw_bw_year_title"), tr("hw_axis_year"), tr("hw_axis_bandwidth"), log_y=True)
     fig.update_xaxes(dtick=1, tickformat="d", range=list(x_range) if chips else None)
     fig.update_yaxes(**y_log_ticks(fig, pad=0.1), range=list(y_range) if chips else None)
-    # the vendors under the plot (at its right they took a fifth of a 900 px page with the sidebar open)
-    placed = legend_placement(fig, 560, side_max=0)
-    fig.update_layout(**placed, legend_title_text=tr("hw_legend_vendor"))
+    fig.update_layout(
+        legend=_RIGHT_LEGEND | {"title_text": tr("hw_legend_vendor")},
+        margin={"r": 110},
+        height=560,
+    )
     fig.add_annotation(
         text=f"{tr('hw_size_note')} · {tr('hw_announced_key')}",
         xref="paper",
