@@ -2,8 +2,8 @@
 batching), per hardware x precision x layout for the sidebar's model, with the measured InferenceX points overlaid;
 cost per million tokens at an interactivity target; tokens per MW; and the model's leave-one-hardware-out check
 against the measurements. The page's own inputs travel in the URL (fr_io, fr_hw, fr_prec, fr_layout, fr_engine,
-fr_y, fr_target, fr_tier, fr_usd, fr_mtp, fr_k, fr_accept, fr_log, fr_disagg, fr_rack_chips, fr_rack_gpus, fr_rack_recipes,
-fr_rack_best_engine)."""
+fr_y, fr_target, fr_tier, fr_usd, fr_mtp, fr_k, fr_accept, fr_log, fr_disagg, fr_rack_chips, fr_rack_gpus,
+fr_rack_recipes, fr_rack_best_engine)."""
 
 import json
 import math
@@ -499,8 +499,8 @@ st.header(tr("fr_rack_h"))
 
 def _generation_name(generation: str) -> str:
     """'GB200 NVL72 vs B200, MI355X': the generation's rack-scale chip against its scale-out ones."""
-    rack_id, *others = (fmt.chip(catalog_hw[h], tr, short=True) for h in rack.GENERATIONS[generation])
-    return tr("fr_rack_chips_option", rack=rack_id, others=tr.join(others))
+    rack_name, *others = (fmt.chip(catalog_hw[h], tr, short=True) for h in rack.GENERATIONS[generation])
+    return tr("fr_rack_chips_option", rack=rack_name, others=tr.join(others))
 
 
 rack_generation = st.selectbox(

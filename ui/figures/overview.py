@@ -94,9 +94,9 @@ def tpot_vs_targets(
     return d.apply(fig, height=340 if has_band else 280, margin={"t": 110}, legend=legend)
 
 
-# the targets chart's plot width in a 900 px page with the sidebar open (its narrowest: ~540 px in a 900 px embed
-# frame left zh-TW's labels overlapping there), an 11 px Latin glyph; a CJK glyph is twice as wide (at 700 px and one
-# width for every glyph, zh-TW labels overlapped: '閱讀速度 179 m超過 200 ms')
+# the targets chart's plot width in a 900 px page with the sidebar open, its narrowest (laid out for a 900 px embed
+# frame's ~540 px, zh-TW's labels overlapped there), an 11 px Latin glyph; a CJK glyph is twice as wide (at 700 px and
+# one width for every glyph, zh-TW labels overlapped: '閱讀速度 179 m超過 200 ms')
 _LABEL_PLOT_PX, _LABEL_CHAR_PX = 320.0, 6.2
 
 
