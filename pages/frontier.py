@@ -497,14 +497,16 @@ if top is not None:
 st.header(tr("fr_rack_h"))
 
 
-def _generation_name(generation: str) -> str:
-    """'GB200 NVL72 vs B200, MI355X': the generation's rack-scale chip against its scale-out ones."""
-    rack_name, *others = (fmt.chip(catalog_hw[h], tr, short=True) for h in rack.GENERATIONS[generation])
-    return tr("fr_rack_chips_option", rack=rack_name, others=tr.join(others))
+def _generation_names(generation: str) -> dict[str, str]:
+    """The generation's chips by their short names: its rack-scale system, HGX chip and AMD chip."""
+    names = (fmt.chip(catalog_hw[h], tr, short=True) for h in rack.GENERATIONS[generation])
+    return dict(zip(("rack", "hgx", "amd"), names, strict=True))
 
 
 rack_generation = st.selectbox(
-    tr("fr_rack_chips"), tuple(rack.GENERATIONS), format_func=_generation_name, key="frontier.rack_chips",
+    tr("fr_rack_chips"), tuple(rack.GENERATIONS), key="frontier.rack_chips",
+    format_func=lambda g: tr("fr_rack_chips_option", rack=(n := _generation_names(g))["rack"],
+                             others=tr.join([n["hgx"], n["amd"]])),  # 'GB200 NVL72 vs B200, MI355X'
     help=tr("fr_rack_chips_help"), persist_state="session",
 )  # fmt: skip
 budget_col, recipes_col, engine_col = st.columns([1, 2, 2], vertical_alignment="bottom")
@@ -521,13 +523,7 @@ rack_best = engine_col.toggle(
     tr("fr_rack_best_engine"), key="frontier.rack_best_engine", persist_state="session",
     help=tr("fr_rack_best_engine_help", engine=controls.profile_label(profile, tr)),
 )  # fmt: skip
-rack_names = dict(
-    zip(
-        ("rack", "hgx", "amd"),
-        (fmt.chip(catalog_hw[h], tr, short=True) for h in rack.GENERATIONS[rack_generation]),
-        strict=True,
-    )
-)
+rack_names = _generation_names(rack_generation)
 st.caption(tr("fr_rack_intro", gpus=rack_gpus, **rack_names))
 RACK_CHART = "rack-scale-vs-scale-out"
 if (
