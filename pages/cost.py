@@ -21,11 +21,13 @@ price_known = math.isfinite(est.price_usd_per_gpu_hour) and est.price_usd_per_gp
 power_w = figs.board_power_w(hw.tdp_w, state.gpus)
 energy_known = math.isfinite(power_w)
 colour = hardware_colour(hw.id)
-context, output = fmt.tokens(state.context), fmt.tokens(state.output)
+context = fmt.tokens(state.context)
+output_words = dict(output_tokens=fmt.counted("n_output_tokens", state.output, tr),
+                    decode_steps=fmt.counted("n_decode_steps", state.output, tr))  # fmt: skip
 
 st.title(tr("page_cost"))
 scenario_text = dict(model=model.name, gpus=state.gpus, hw=hw.name, weights=state.weights, batch=fmt.integer(state.batch),
-                     context=context, output=output)  # fmt: skip
+                     context=context, output_tokens=output_words["output_tokens"])  # fmt: skip
 st.markdown(tr("ce_intro", **scenario_text))
 if est.price_usd_per_gpu_hour == 0:
     st.info(tr("ce_zero_price", hw=hw.name), icon=":material/sell:")
@@ -58,7 +60,7 @@ with metrics.Row() as row:
                 est,
                 tr,
                 fmt.usd(float(est.usd_per_1M_tokens_with_prefill)),
-                help=fmt.device_text("ce_m_usd_prefill_def", device, tr, context=context, output=output),
+                help=fmt.device_text("ce_m_usd_prefill_def", device, tr, context=context, **output_words),
             ),
         )
         row.metric(
@@ -161,7 +163,7 @@ if price_known:
         tr,
         depends=unit,  # besides the scenario (and the sweep, in the name): built once, shared by every session
     )
-    st.caption(fmt.device_text("ce_cost_caption", device, tr, context=context, output=output))
+    st.caption(fmt.device_text("ce_cost_caption", device, tr, context=context, **output_words))
     chart.fold(tr, tr("embed_more_cost"))  # a wiki's frame: the numbers and the cost chart; the rest on request
 
 left, right = st.columns(2)

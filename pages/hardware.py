@@ -73,7 +73,7 @@ else:
             kv=state.kv,
             batch=fmt.integer(state.batch),
             context=fmt.tokens(state.context),
-            output=fmt.tokens(state.output),
+            output_tokens=fmt.counted("n_output_tokens", state.output, tr),
             devices=fmt.devices(device, state.gpus, tr),
             profile=profile_name,
         )

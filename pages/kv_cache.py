@@ -67,7 +67,13 @@ with metrics.Row() as row:
     row.metric(
         tr("kvc_m_max_batch", context=context, output=fmt.tokens(state.output)),
         f"{k.max_batch:,}",
-        help=tr("kvc_m_max_batch_def", gpus=state.gpus, hw=hw.name, context=context, output=fmt.tokens(state.output)),
+        help=tr(
+            "kvc_m_max_batch_def",
+            gpus=state.gpus,
+            hw=hw.name,
+            context=context,
+            output_tokens=fmt.counted("n_output_tokens", state.output, tr),
+        ),
     )
 formula, substituted = figs.per_token_formula(model, kvb, tr)
 expanders.explain(tr, "kvc_m_per_token", formula, substituted, fmt.kib_and_bytes(k.bytes_per_token))
@@ -135,7 +141,7 @@ with left:
         tr,
         depends=log_x,
     )
-    st.caption(tr("kvc_max_batch_caption", output=fmt.tokens(state.output)))
+    st.caption(tr("kvc_max_batch_caption", output_tokens=fmt.counted("n_output_tokens", state.output, tr)))
 with right:
     chart.figure(
         lambda: figs.precision_lines(

@@ -39,20 +39,7 @@ def render(blocks: list[figs.Block]) -> None:
 st.html("<style>.katex-display{padding:0.5em 0}</style>")
 st.title(tr("page_methodology"))
 st.caption(tr("meth_caption"))
-st.markdown(
-    tr(
-        "ov_intro",
-        model=est.model.name,
-        gpus=state.gpus,
-        hw=est.hardware.name,
-        weights=state.weights,
-        kv=state.kv,
-        batch=fmt.integer(state.batch),
-        context=fmt.tokens(state.context),
-        output=fmt.tokens(state.output),
-        profile=profile,
-    )
-)
+st.markdown(controls.scenario_intro(est, state, tr))
 notices.scenario_notices(est, tr)
 notices.fp4_notice(est, state.weights, state.kv, tr)
 

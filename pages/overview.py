@@ -32,20 +32,7 @@ if chart.embedded():
     )
 else:
     st.caption(tr("app_caption"))
-    st.markdown(
-        tr(
-            "ov_intro",
-            model=model.name,
-            gpus=state.gpus,
-            hw=hw.name,
-            weights=state.weights,
-            kv=state.kv,
-            batch=fmt.integer(state.batch),
-            context=fmt.tokens(state.context),
-            output=fmt.tokens(state.output),
-            profile=controls.profile_label(est.profile, tr),
-        )
-    )
+    st.markdown(controls.scenario_intro(est, state, tr))
 notices.scenario_notices(est, tr)
 notices.fp4_notice(est, state.weights, state.kv, tr)
 notices.split_notice(est, tr)
@@ -172,7 +159,7 @@ st.markdown(  # one element: the bottleneck and why
             tr,
             weights=fmt.gb(weight_b),
             kv=fmt.gb(kv_b),
-            output=fmt.tokens(s.output_tokens),
+            output_tokens=fmt.counted("n_output_tokens", s.output_tokens, tr),
             bw=fmt.tb_per_s(est.rates.memory_bytes_per_s),
             floor=fmt.ms(float(est.decode.memory_time_s)),
             compute=fmt.ms(float(est.decode.flop_time_s)),

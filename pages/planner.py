@@ -118,7 +118,7 @@ st.markdown(
         weights=state.weights,
         kv=state.kv,
         context=fmt.tokens(state.context),
-        output=fmt.tokens(state.output),
+        output_tokens=fmt.counted("n_output_tokens", state.output, tr),
         target=fmt.target(target_s, tr),
         ttft=tr("pl_ttft_part", ttft=fmt.duration(ttft_s)) if ttft_s else "",
     )

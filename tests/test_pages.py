@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.apptest_util import ROOT, chart_texts, figures, run_page
+from tests.apptest_util import ROOT, chart_texts, figures, run_page, visible_texts
 from ui.figures.planner import CHART_SECTION
 from ui.i18n import EN, Translator
 
@@ -190,6 +190,15 @@ def test_one_output_token_says_its_tpot_is_a_second_tokens(lang):
     assert not any(
         tr("ov_one_token", ttft="\0").split("\0")[0] in i.value for i in run_page("overview", lang=lang).info
     )
+
+
+@pytest.mark.parametrize("page", ["overview", "cost", "hardware", "planner", "kv_cache", "methodology"])
+def test_scenario_lines_count_one_output_token_in_the_singular(page):
+    """Browser review: the scenario lines read '1 output tokens' at output=1 (Overview, Cost, Hardware); every string
+    that counts the output tokens (or its decode steps) now takes the count's own noun (fmt.counted)."""
+    text = "\n".join(visible_texts(run_page(page, output="1")))
+    assert "1 output token" in text and not re.search(r"\b1 (output tokens|decode steps)\b", text)
+    assert "1K output tokens" in "\n".join(visible_texts(run_page(page)))
 
 
 def test_why_names_the_bases_of_its_numbers():

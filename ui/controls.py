@@ -287,6 +287,22 @@ def profile_label(profile, tr: Translator, *, short: bool = False) -> str:
     return tr(key) if tr.has(key) else profile.name
 
 
+def scenario_intro(est: Estimate, state: ScenarioState, tr: Translator) -> str:
+    """The sentence that opens Overview and Methodology: model on GPUs x chip, formats, batch, lengths, profile."""
+    return tr(
+        "ov_intro",
+        model=est.model.name,
+        gpus=state.gpus,
+        hw=est.hardware.name,
+        weights=state.weights,
+        kv=state.kv,
+        batch=fmt.integer(state.batch),
+        context=fmt.tokens(state.context),
+        output_tokens=fmt.counted("n_output_tokens", state.output, tr),
+        profile=profile_label(est.profile, tr),
+    )
+
+
 def _options(kind: str, catalog: dict) -> dict:
     """Catalog entries plus the session's uploaded one (id 'custom'), if any."""
     obj = uploads.custom(kind)

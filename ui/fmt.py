@@ -164,6 +164,12 @@ def tokens(n: float) -> str:
     return f"{n:,}"
 
 
+def counted(key: str, n: float, tr: Callable[..., str]) -> str:
+    """A count with its noun in this language ('1 output token', '1K output tokens'): `key`_one for one, else `key`
+    with n as tokens() writes it (keys n_output_tokens, n_decode_steps in ui/strings/common.yaml)."""
+    return tr(f"{key}_one") if int(n) == 1 else tr(key, n=tokens(n))
+
+
 def nbytes(n_bytes: float) -> str:
     """Decimal bytes with a fitting prefix: 512 B, 4.1 KB, 21.5 MB, 137 GB, 1.2 TB."""
     n = float(n_bytes)

@@ -212,7 +212,12 @@ def memory_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
     out.append(
         (
             "md",
-            tr("meth_kv_peak_sub", t=fmt.integer(T + N), n=fmt.integer(N), result=fmt.gb(_f(est.kv_cache_peak_bytes))),
+            tr(
+                "meth_kv_peak_sub",
+                t=fmt.integer(T + N),
+                output_tokens=fmt.counted("n_output_tokens", N, tr),
+                result=fmt.gb(_f(est.kv_cache_peak_bytes)),
+            ),
         )
     )
     shards = _f(kv_shards(m, np.asarray(G)))
@@ -445,15 +450,17 @@ def step_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
             r"\qquad \bar{T} = T + \frac{N}{2}",
         )
     )
-    steps = max(N - 1, 1)
+    steps = N - 1
+    if steps < 1:  # one output token: no decode step; the TPOT is a second token's (Overview's ov_one_token)
+        out.append(("md", tr("meth_tpot_sub_one", first=fmt.integer(T + 1), result=fmt.ms(tpot))))
+        return out
     out.append(
         (
             "md",
             tr(
                 "meth_tpot_sub",
-                t=fmt.integer(T),
-                n=fmt.integer(N),
-                steps=fmt.integer(steps),
+                output_tokens=fmt.counted("n_output_tokens", N, tr),
+                decode_steps=fmt.counted("n_decode_steps", steps, tr),
                 first=fmt.integer(T + 1),
                 last=fmt.integer(T + steps),
                 tbar=fmt.count(T + (steps + 1) / 2),
