@@ -440,6 +440,33 @@ def test_long_chart_titles_wrap_in_a_narrow_column(server, browser, lang):
     context.close()
 
 
+CHART_ROWS = """() => [...document.querySelectorAll('[data-testid=stHorizontalBlock]')]
+    .filter(h => h.querySelector('.js-plotly-plot'))
+    .map(h => [...h.querySelectorAll('.js-plotly-plot')].map(d => {
+        const r = d.getBoundingClientRect(); return [Math.round(r.x), Math.round(r.y), Math.round(r.width)]; }))"""
+
+
+def test_charts_side_by_side_stack_where_the_page_is_narrow(server, browser):
+    """Cost's throughput and energy charts (two columns): at 900 px with the sidebar open each had a 212 px column (a
+    115 px plot, its legend cut); there they stand one above the other, each as wide as the page's full-width charts
+    (chart._STACK_CHARTS_CSS). At 1400 px they stay side by side."""
+    widths = {}
+    for width in (900, 1400):
+        context = browser.new_context(viewport={"width": width, "height": 900})
+        pg = context.new_page()
+        _open(pg, server, "cost")
+        _no_exception(pg)
+        pg.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTo(0, 1e6)")
+        pg.wait_for_timeout(3000)  # the charts below the fold draw when they come near the screen
+        ((left, right),) = pg.evaluate(CHART_ROWS)
+        full = pg.evaluate("() => document.querySelector('.js-plotly-plot').getBoundingClientRect().width")
+        widths[width] = (left, right, full)
+        context.close()
+    (l9, r9, full9), (l14, r14, _) = widths[900], widths[1400]
+    assert l9[0] == r9[0] and r9[1] > l9[1] and l9[2] == r9[2] == round(full9) and l9[2] >= 400  # stacked
+    assert l14[1] == r14[1] and r14[0] > l14[0] + l14[2] - 1 and l14[2] >= 400  # side by side
+
+
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
 def test_methodology_formulas_fit_a_900_px_frame(server, browser, lang):
     """Every formula on Methodology reads whole in a 900 x 700 embed frame, tensor parallel on (the communication

@@ -236,9 +236,25 @@ def _json_slashes(text: str) -> str:
     return text.replace("\\u002f", "/") if "\\\\" not in text else _ESCAPED_SLASH.sub(r"\1/", text)
 
 
+# Charts side by side (st.columns) one above the other where the main area is too narrow for two: a 900 px window
+# with the sidebar open gave each a 212 px column (a 115 px plot, its legend cut). A container query on the main
+# area's width (the sidebar open or closed), for rows that hold a chart; Streamlit itself stacks columns only below a
+# 640 px window. Above 960 px each of two columns keeps ~400 px or more.
+STACK_CHARTS_BELOW_PX = 960
+_STACK_CHARTS_CSS = (
+    '<style>[data-testid="stMain"]{container-type:inline-size}'
+    f"@container (max-width:{STACK_CHARTS_BELOW_PX}px){{"
+    '[data-testid="stHorizontalBlock"]:has(.js-plotly-plot){flex-direction:column}'
+    '[data-testid="stHorizontalBlock"]:has(.js-plotly-plot)>[data-testid="stColumn"]{width:100%!important;'
+    "flex:1 1 auto!important}}</style>"
+)
+
+
 def start_page() -> None:
     """Before a page runs: collect its charts (for page_downloads); in the embed view, keep the place at the top of
-    the page where their downloads will wait (under the controls, where a wiki reader finds them)."""
+    the page where their downloads will wait (under the controls, where a wiki reader finds them); two charts side by
+    side stacked where the page is narrow (_STACK_CHARTS_CSS)."""
+    st.html(_STACK_CHARTS_CSS)
     _PAGE_CHARTS.set([])
     _RUN_ABOUT.set({})
     _DOWNLOADS_SLOT.set(st.container() if embedded() else None)  # a block: nothing shown while it holds nothing
