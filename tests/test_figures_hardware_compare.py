@@ -485,6 +485,25 @@ def test_mlperf_display_table_and_empty_case(llama2_mlperf):
     assert hf.mlperf_display_table(empty).empty and not hf.mlperf_by_chip(empty).data
 
 
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_bandwidth_by_year_keys_its_markers_under_the_plot_in_lines_a_narrow_plot_holds(lang):
+    """Browser review: the key (marker area, the announced star) over the plot's top right ran off the chart's left
+    edge at 900 px with the sidebar open ('mory capacity (GB)'). It sits under the axis title, each line at most the
+    narrowest plot's width; the figure grows by its lines, so the plot keeps the height its labels were placed for."""
+    from ui.figures.common import BOTTOM_MARGIN_PX, LEGEND_CHAR_PX, NARROW_PLOT_PX
+
+    tr = Translator(lang)
+    fig = hf.bandwidth_by_year(CHIPS, tr=tr)
+    (note,) = [a for a in fig.layout.annotations if tr("hw_size_note") in a.text]
+    lines = note.text.split("<br>")
+    assert "<br>".join(lines).replace("<br>", " · ") == f"{tr('hw_size_note')} · {tr('hw_announced_key')}"
+    assert all(fmt.text_px(line, LEGEND_CHAR_PX) <= NARROW_PLOT_PX for line in lines)
+    assert len(lines) == (2 if lang == "en" else 1)  # 76 Latin glyphs do not fit 370 px; the zh-TW key does
+    assert note.y == 0 and note.yanchor == "top" and note.yshift < -BOTTOM_MARGIN_PX  # under the axis title
+    assert fig.layout.margin.b >= -note.yshift + 15 * len(lines)  # the margin holds it
+    assert fig.layout.height - fig.layout.margin.b == 560 - BOTTOM_MARGIN_PX  # the template's top margin as before
+
+
 def test_bandwidth_by_year_stacks_the_names_of_chips_at_one_point():
     """Chips of one year at (about) the same bandwidth (B300, GB300, MI350X, MI355X: 8 TB/s in 2025) printed their
     labels on top of each other: they share one label, the names stacked, on the fastest of them; a chip 10 % or more

@@ -21,14 +21,20 @@ from tpot_model.units import GB, TB_per_s, TFLOP_per_s
 from .. import fmt
 from ..i18n import EN, Translator
 from .common import (
+    BOTTOM_MARGIN_PX,
+    LEGEND_CHAR_PX,
+    NARROW_PLOT_PX,
     Figure,
     band_basis_short,
     band_label,
     hardware_colour,
     style,
     vendor_colour,
+    wrap_parts,
     y_log_ticks,
 )
+
+_NOTE_LINE_PX, _NOTE_GAP_PX = 15, 8  # a line of an 11 px note; its gap under the axis title
 
 # Memory generations, oldest / highest-bandwidth family first; unknown types ("" in the catalog) go last.
 MEMORY_ORDER = (
@@ -269,19 +275,24 @@ def bandwidth_by_year(chips: Sequence[Hardware], *, tr: Translator = EN) -> go.F
     style(fig, tr("hw_bw_year_title"), tr("hw_axis_year"), tr("hw_axis_bandwidth"), log_y=True)
     fig.update_xaxes(dtick=1, tickformat="d", range=list(x_range) if chips else None)
     fig.update_yaxes(**y_log_ticks(fig, pad=0.1), range=list(y_range) if chips else None)
+    # the key to the markers under the axis title, on lines for the narrowest plot (over the plot's top right it ran
+    # off the chart's left edge at 900 px with the sidebar open: 'mory capacity (GB)'); the plot keeps its height
+    note = wrap_parts(f"{tr('hw_size_note')} · {tr('hw_announced_key')}", NARROW_PLOT_PX / LEGEND_CHAR_PX)
     fig.update_layout(
         legend=_RIGHT_LEGEND | {"title_text": tr("hw_legend_vendor")},
-        margin={"r": 110},
-        height=560,
+        margin={"r": 110, "b": BOTTOM_MARGIN_PX + _NOTE_GAP_PX + _NOTE_LINE_PX * len(note)},
+        height=560 + _NOTE_GAP_PX + _NOTE_LINE_PX * len(note),
     )
     fig.add_annotation(
-        text=f"{tr('hw_size_note')} · {tr('hw_announced_key')}",
+        text="<br>".join(note),
         xref="paper",
         yref="paper",
-        x=1.0,
-        y=1.0,
-        xanchor="right",
-        yanchor="bottom",
+        x=0.0,
+        y=0.0,
+        xanchor="left",
+        yanchor="top",
+        yshift=-(BOTTOM_MARGIN_PX + _NOTE_GAP_PX),  # under the tick labels and the axis title
+        align="left",
         showarrow=False,
         font={"size": 11, "color": "#555"},
     )
