@@ -22,7 +22,7 @@ notices.url_notices(controls.notices(), tr)
 only = embed.only_requested()  # ?embed=true&only=<chart id>: that chart alone (a notice and the page if none)
 if only is None or not chart.only_view(page, only, tr):
     controls.sidebar()
-    chart.start_page()
+    chart.start_page(tr)
     chart.run_page(page)  # in the embed view: up to the page's fold, unless the reader asks for the rest
     chart.page_downloads(tr, page.url_path)
 cache.freeze_startup()  # once per process: what the first run loaded, out of the garbage collector's reach

@@ -397,10 +397,20 @@ def test_embed_runs_a_long_page_up_to_its_fold_and_the_rest_on_request(page, lan
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
 def test_embed_more_with_a_bad_value_says_so_and_stops_at_the_fold(lang):
+    """The notice stands above the page, with the link's other notices (under the first chart, it was missed)."""
     at = run_page("cost", embedded=True, more="perhaps<b>", lang=lang)
     assert not at.exception
     assert [w.value for w in at.warning] == [Translator(lang)("embed_more_bad", given="perhapsb")]
     assert at.toggle(key="embed.more").value is False and len(_payloads(at)) == 1
+
+    def in_order(block):
+        for e in block.children.values():
+            yield e
+            if hasattr(e, "children"):
+                yield from in_order(e)
+
+    kinds = [type(e).__name__ for e in in_order(at.main) if type(e).__name__ in ("Warning", "Title")]
+    assert kinds == ["Warning", "Title"]
 
 
 def test_embed_fold_on_cost_keeps_the_numbers_and_the_cost_chart():

@@ -250,11 +250,14 @@ _STACK_CHARTS_CSS = (
 )
 
 
-def start_page() -> None:
-    """Before a page runs: collect its charts (for page_downloads); in the embed view, keep the place at the top of
-    the page where their downloads will wait (under the controls, where a wiki reader finds them); two charts side by
-    side stacked where the page is narrow (_STACK_CHARTS_CSS)."""
+def start_page(tr: Translator) -> None:
+    """Before a page runs: collect its charts (for page_downloads); in the embed view, say so above the page when
+    its ?more= is neither yes nor no (with the link's other notices: under the first chart, it was missed), and keep
+    the place at the top of the page where the downloads will wait (under the controls, where a wiki reader finds
+    them); two charts side by side stacked where the page is narrow (_STACK_CHARTS_CSS)."""
     st.html(_STACK_CHARTS_CSS)
+    if embedded() and more_requested() is None:
+        st.warning(tr("embed_more_bad", given=sanitize(st.query_params.get("more", ""))), icon=":material/warning:")
     _PAGE_CHARTS.set([])
     _RUN_ABOUT.set({})
     _DOWNLOADS_SLOT.set(st.container() if embedded() else None)  # a block: nothing shown while it holds nothing
@@ -274,9 +277,7 @@ def fold(tr: Translator, what: str) -> None:
     full view, nor in the single-chart view (the chart asked for may be below)."""
     if not embedded() or _ONLY.get() is not None:
         return
-    if (asked := more_requested()) is None:
-        st.warning(tr("embed_more_bad", given=sanitize(st.query_params.get("more", ""))), icon=":material/warning:")
-    if not st.toggle(tr("embed_more", what=what), value=bool(asked), key="embed.more"):
+    if not st.toggle(tr("embed_more", what=what), value=bool(more_requested()), key="embed.more"):
         raise _Folded
 
 
