@@ -425,9 +425,8 @@ def test_kv_cache_and_cost_metric_labels_fit_four_to_a_row(lang):
     ]  # fmt: skip
     too_wide = {t: _display_width(t) for t in labels if _display_width(t) > METRIC_LABEL_WIDTH}
     assert not too_wide, too_wide
-    assert "prefill" in lang("ce_m_usd_prefill_def", context="4K", output="1K") or "預填充" in lang(
-        "ce_m_usd_prefill_def", context="4K", output="1K"
-    )
+    said = lang("ce_m_usd_prefill_def", context="4K", output_tokens="1K", decode_steps="1,023")
+    assert "prefill" in said or "預填充" in said
     assert lang("ce_m_j_def", tdp="700", devices="8 GPUs").startswith(("Board power", "僅計板卡功耗"))
 
 
