@@ -193,6 +193,28 @@ def test_kv_vs_context_plots_model_bytes_in_gb():
     assert list(table.columns) == ["context_tokens", "batch", "kv_cache_gb_per_gpu"] and len(table) == 4 * len(t)
 
 
+def test_kv_charts_keep_their_legends_and_notes_off_titles_ticks_and_plot_edges():
+    """Browser review at 900 px: the cache chart's legend (five keys, in rows over the plot) covered its title; the
+    room line's label, at the axis, met the tick labels ('3096.2 GB per GPU'); a scenario batch above every batch that
+    fits had its line's label cut at the plot's top edge ('batch 4096'), and the legend hid it. Legends under both
+    plots; the room note inset from the axis under its line; that label under its line when the line is on top."""
+    t = kf.context_grid(TINY_DENSE, 4096, log_x=True)
+    batches = kf.line_batches(32)
+    kv = kf.kv_per_gpu_bytes(TINY_DENSE, Scenario(), t, batches)
+    fig = kf.kv_vs_context(t, batches, kv, 5e9, 4096, 32)
+    assert legend_below(fig.layout.legend)
+    (note,) = [a for a in fig.layout.annotations if a.text == EN("kvc_room_line", gb="5.0")]
+    assert (note.xref, note.yref, note.xanchor, note.yanchor) == ("x domain", "y", "left", "top") and note.x > 0
+    assert note.y == pytest.approx(math.log10(5.0))  # on the room line (a log axis takes log10), under it
+    mb = np.array([600.0, 300.0, 40.0, 3.0])
+    contexts = np.array([128.0, 1024.0, 8192.0, 65536.0])
+    for batch, on_top in ((32, False), (4096, True)):
+        fig = kf.max_batch_vs_context(contexts, mb, 1024, batch)
+        assert legend_below(fig.layout.legend)
+        (line,) = [s for s in fig.layout.shapes if s.type == "line"]
+        assert line.y0 == batch and (line.label.yanchor == "top") is on_top
+
+
 def test_kv_vs_context_without_room_says_so():
     t = kf.context_grid(TINY_DENSE, 4096, log_x=False)
     kv = kf.kv_per_gpu_bytes(TINY_DENSE, Scenario(), t, [1])

@@ -34,7 +34,7 @@ from .common import (
     y_log_ticks,
 )
 
-_NOTE_LINE_PX, _NOTE_GAP_PX = 15, 8  # a line of an 11 px note; its gap under the axis title
+_NOTE_LINE_PX, _NOTE_GAP_PX = 15, 8  # a line of an 11 px note; its gap under the axis title (and room below)
 
 # Memory generations, oldest / highest-bandwidth family first; unknown types ("" in the catalog) go last.
 MEMORY_ORDER = (
@@ -280,8 +280,8 @@ def bandwidth_by_year(chips: Sequence[Hardware], *, tr: Translator = EN) -> go.F
     note = wrap_parts(f"{tr('hw_size_note')} · {tr('hw_announced_key')}", NARROW_PLOT_PX / LEGEND_CHAR_PX)
     fig.update_layout(
         legend=_RIGHT_LEGEND | {"title_text": tr("hw_legend_vendor")},
-        margin={"r": 110, "b": BOTTOM_MARGIN_PX + _NOTE_GAP_PX + _NOTE_LINE_PX * len(note)},
-        height=560 + _NOTE_GAP_PX + _NOTE_LINE_PX * len(note),
+        margin={"r": 110, "b": BOTTOM_MARGIN_PX + 2 * _NOTE_GAP_PX + _NOTE_LINE_PX * len(note)},
+        height=560 + 2 * _NOTE_GAP_PX + _NOTE_LINE_PX * len(note),
     )
     fig.add_annotation(
         text="<br>".join(note),

@@ -240,19 +240,13 @@ def _room_line(d: Decor, room_bytes: float, y_top_gb: float, tr: Translator) -> 
     """The capacity left for the KV cache as a dashed line, with the region above it shaded as 'does not fit'."""
     if room_bytes > 0:
         d.hrect(room_bytes / GB, y_top_gb, fillcolor=NOT_FIT_FILL, opacity=0.07)
-        d.hline(  # shape labels, unlike annotations, sit at data coordinates on log axes
-            room_bytes / GB,
-            line={"dash": "dash", "color": "#333"},
-            # under the line at its left end, where the cache lines (rising with context) are far below: above it,
-            # a half-width chart's lines crossed the words (mid-way across, the scenario's star and lines did)
-            label={
-                "text": tr("kvc_room_line", gb=f"{room_bytes / GB:,.1f}"),
-                "textposition": "start",
-                "yanchor": "top",
-                "padding": 12,
-                "font": {"size": 11},
-            },  # fmt: skip
-        )
+        d.hline(room_bytes / GB, line={"dash": "dash", "color": "#333"})
+        # under the line near its left end, where the cache lines (rising with context) are far below: above it, a
+        # half-width chart's lines crossed the words (mid-way across, the scenario's star and lines did); inset from
+        # the axis (a shape's label there met the tick labels: '3096.2 GB per GPU'); both axes log (log10 values)
+        d.note(tr("kvc_room_line", gb=f"{room_bytes / GB:,.1f}"), 0.02, math.log10(room_bytes / GB), xref="x domain",
+               yref="y", xanchor="left", yanchor="top", yshift=-6, align="left", font={"size": 11},
+               bgcolor="rgba(255,255,255,0.7)")  # legible where a large batch's lines pass under it  # fmt: skip
     else:
         d.shapes.append(  # nothing fits: shade the whole plot
             {"type": "rect", "xref": "x domain", "yref": "y domain", "x0": 0, "x1": 1, "y0": 0, "y1": 1,
@@ -327,7 +321,7 @@ def kv_vs_context(
             line={"dash": "dot", "color": "#555"},
             label={
                 "text": tr("kvc_max_context", n=fmt.tokens(max_context_tokens)),
-                "textposition": "start",  # the legend covers the top
+                "textposition": "start",  # at the line's foot, clear of the curves' ends
                 "textangle": 0,
                 "xanchor": "right",
             },
@@ -335,7 +329,8 @@ def kv_vs_context(
     style(fig, tr("kvc_size_title"), tr("axis_context"), tr("kvc_axis_gb_per_gpu"), log_x=log_x, log_y=True)
     d.xaxis.update(context_axis(contexts, log_x))
     d.yaxis.update(log_ticks(kv_bytes_per_gpu / GB, [max(room_bytes, 0) / GB]))
-    return d.apply(fig)
+    # the legend under the plot, as the precision chart's: over it, in rows at 900 px, it covered the title
+    return d.apply(fig, **legend_placement(fig, 440, side_max=0))
 
 
 def kv_vs_context_table(contexts: np.ndarray, batches: list[int], kv_bytes_per_gpu: np.ndarray) -> pd.DataFrame:
@@ -368,11 +363,19 @@ def max_batch_vs_context(
         hovertemplate=f"{_hover_context(tr)}<br>{tr('kvc_h_max_batch')} %{{y:,.0f}}<extra></extra>",
     )
     d = Decor()
+    # above the curve everywhere (a batch larger than any that fits): the label under its line, inside the plot
+    # (over it, at the plot's top edge, it was cut away: 'batch 4096')
+    on_top = bool(np.isfinite(shown).any()) and scenario_batch >= np.nanmax(shown)
     d.hline(  # shape labels, unlike annotations, sit at data coordinates on log axes
         scenario_batch,
         line={"dash": "dot", "color": "#555"},
         # at the right end: at the start it ran into the y axis' tick labels ("50batch 32")
-        label={"text": tr("kvc_batch_scenario", b=scenario_batch), "textposition": "end", "padding": 12},
+        label={
+            "text": tr("kvc_batch_scenario", b=scenario_batch),
+            "textposition": "end",
+            "padding": 12,
+            **({"yanchor": "top"} if on_top else {}),
+        },
     )
     idx = int(np.argmin(np.abs(contexts - scenario_context)))
     if mb[idx] >= 1 and (scenario_context > 0 or not log_x):
@@ -401,7 +404,8 @@ def max_batch_vs_context(
     else:  # nothing fits anywhere: an axis from 1 to above the scenario's batch
         top = max(scenario_batch, 10) * 3
         d.yaxis.update(range=[0, math.log10(top)], **log_ticks([1, top]))
-    return d.apply(fig)
+    # the legend under the plot: at its top right it hid the batch line's label at large batches ('batch 4096')
+    return d.apply(fig, **legend_placement(fig, 440, side_max=0))
 
 
 def max_batch_table(contexts: np.ndarray, max_batch: np.ndarray) -> pd.DataFrame:
