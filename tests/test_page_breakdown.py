@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tests.apptest_util import decode, figures, run_page
 from ui.i18n import EN, Translator
@@ -86,6 +87,22 @@ def test_extremes_and_does_not_fit():
     bars = _by_title(at, "TPOT decomposition against batch")
     assert "4,096" in bars["data"][0]["x"]
     assert not [t for t in bars["data"] if t.get("name") == EN("label_ideal")]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_heatmap_where_nothing_fits_says_so_on_lines_a_narrow_map_holds(lang):
+    """Browser review at 900 px (sidebar open): the map's 'Nothing on this map fits in memory on 8 x NVIDIA H100 SXM5
+    80GB' ran off both edges of a ~250 px plot ('…othing on this map'); it is on lines of at most 30 Latin glyphs."""
+    from ui import fmt
+
+    tr = Translator(lang)
+    at = run_page("breakdown", model="deepseek-r1", hardware="h100-sxm", gpus="8", weights="fp8", lang=lang)
+    assert not at.exception
+    start = tr("breakdown_nothing_fits", gpus="\0", hw="").split("\0")[0][:6]
+    (note,) = [a["text"] for f in figures(at) for a in f["layout"].get("annotations", []) if a["text"].startswith(start)]
+    lines = note.split("<br>")
+    assert len(lines) >= 2 and all(fmt.text_px(line, 1) <= 30 for line in lines)
+    assert " ".join(lines) == tr("breakdown_nothing_fits", gpus=8, hw="NVIDIA H100 SXM5 80GB")  # broken at spaces
 
 
 def test_chinese():

@@ -24,6 +24,7 @@ from .common import (
     nice_log_ticks,
     style,
     tick_label,
+    wrap_label,
 )
 
 BATCH_SWEEP = tuple(2**i for i in range(11))  # 1, 2, 4 ... 1024 as bar categories
@@ -341,7 +342,10 @@ def heatmap(
             y=0.92,
             xref="paper",
             yref="paper",
-            text=tr("breakdown_nothing_fits", gpus=int(np.ravel(est.scenario.num_gpus)[0]), hw=est.hardware.name),
+            # on lines a ~250 px map holds (900 px, the sidebar open: one line ran off both edges)
+            text=wrap_label(
+                tr("breakdown_nothing_fits", gpus=int(np.ravel(est.scenario.num_gpus)[0]), hw=est.hardware.name), 30
+            ),
             showarrow=False,
             font={"size": 14, "color": "#a00"},
             bgcolor="rgba(255,255,255,0.9)",
