@@ -99,7 +99,9 @@ def test_heatmap_where_nothing_fits_says_so_on_lines_a_narrow_map_holds(lang):
     at = run_page("breakdown", model="deepseek-r1", hardware="h100-sxm", gpus="8", weights="fp8", lang=lang)
     assert not at.exception
     start = tr("breakdown_nothing_fits", gpus="\0", hw="").split("\0")[0][:6]
-    (note,) = [a["text"] for f in figures(at) for a in f["layout"].get("annotations", []) if a["text"].startswith(start)]
+    (note,) = [
+        a["text"] for f in figures(at) for a in f["layout"].get("annotations", []) if a["text"].startswith(start)
+    ]
     lines = note.split("<br>")
     assert len(lines) >= 2 and all(fmt.text_px(line, 1) <= 30 for line in lines)
     assert " ".join(lines) == tr("breakdown_nothing_fits", gpus=8, hw="NVIDIA H100 SXM5 80GB")  # broken at spaces
