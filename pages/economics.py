@@ -10,6 +10,7 @@ import streamlit as st
 from tpot_model import economics
 from tpot_model.fleet import Demand
 from tpot_model.prices import OWNING_BASES
+from tpot_model.serving import SERVING_CHUNK_TOKENS
 from tpot_model.units import ms
 from ui import cache, chart, controls, fmt, metrics, notices, page_state
 from ui.figures import economics as figs
@@ -258,8 +259,9 @@ rev_text = fmt.device_text(
 )
 notices.fit_notice(est, tr)  # the sidebar's scenario not fitting: by how much, and the remedies, before its what-ifs
 st.markdown(rev_text if bool(est.fits) else tr.sentences([tr("if_fitted_lead"), rev_text]))  # what-ifs: said first
-# tokens per MW at the revenue's own rate (output, prefill included): Overview's static batch had read 641 K beside it
-notices.cost_line(est, tr, key="econ.no_price", tokens_per_s_per_gpu=out_rate)
+# tokens per MW at the revenue's own rate (output, prefill included): Overview's static batch had read 641 K beside it,
+# and under the same words as Overview's (523 K beside 360 K here) it read as a contradiction: named as what it counts
+notices.cost_line(est, tr, key="econ.no_price", tokens_per_s_per_gpu=out_rate, rate_label="m_tokens_per_mw_served")
 no_price, no_power = tr("no_public_price_short"), tr("no_public_power_short")
 has_power = math.isfinite(est.all_in_w_per_gpu)
 
@@ -302,7 +304,9 @@ st.download_button(
 
 # --- revenue along the serving frontier (continuous batching, concurrency 1 .. the sweep's end)
 st.subheader(tr("ec_rf_h"))
-concurrency = frontier_figs.concurrency_grid(state.batch)
+# the sweep ends at the most requests in flight that fit (it said 96, the sweep's last point below the 114 that fit)
+limit = float(np.ravel(controls.evaluate(state, batching="continuous").max_batch)[0])
+concurrency = frontier_figs.concurrency_grid(state.batch, limit)
 curve = controls.evaluate(state, batch=concurrency, batching="continuous")
 fits = np.asarray(curve.fits, dtype=bool)
 if not fits.any():
@@ -329,7 +333,7 @@ else:
         fmt.device_text(rf_key, hw, tr, hw=hw.name, devices=fmt.devices(hw, state.gpus, tr), weights=state.weights, input=fmt.tokens(state.context),
            output=fmt.tokens(state.output),
            # the curve's own end: the most that fits where memory stops it before the sweep's (it said 1,024 at 192)
-           cmax=fmt.integer(float(concurrency[fits][-1])) + ("" if fits[-1] else tr("ec_rf_memory_end")),
+           cmax=fmt.integer(float(concurrency[fits][-1])) + ("" if fits[-1] else tr("ec_rf_memory_end", chunk=fmt.tokens(SERVING_CHUNK_TOKENS))),
            note=notices.price_note(curve.price, tr))
     )  # fmt: skip
     rf_table = cache.built(f"revenue-frontier|{cache.scenario_key(state, 'lang')}|{rf_inputs}", _revenue_frontier)

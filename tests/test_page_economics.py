@@ -253,8 +253,16 @@ def test_revenue_curve_says_where_memory_ends_it():
     fit 2 x H200 with Llama 3.1 70B at 4K + 1K): the intro names the curve's own end and why."""
     at = run_page("economics", model="llama-3.1-70b", hardware="h200", gpus="2", weights="fp8", kv="fp8")
     assert not at.exception
-    (intro,) = [m.value for m in at.markdown if EN("ec_rf_memory_end") in m.value]
-    assert "to 1,024" not in intro and "to 192" in intro, intro
+    (intro,) = [m.value for m in at.markdown if EN("ec_rf_memory_end", chunk="8K") in m.value]
+    # the exact limit (continuous batching keeps room for a prefill chunk), not the sweep's last point below it
+    # (192, beside the KV page's larger max batch)
+    est = estimate(
+        resolve_model("llama-3.1-70b"), resolve_hardware("h200"),
+        Scenario(num_gpus=2, weights="fp8", kv_cache="fp8", batch=1, context_tokens=4096, output_tokens=1024,
+                 batching="continuous"), resolve_profile("typical"),
+    )  # fmt: skip
+    assert "to 1,024" not in intro and f"to {fmt.integer(float(est.max_batch))} (" in intro, intro
+    assert 192 < float(est.max_batch) < 384
 
 
 def test_gaudi3_tco_starts_from_its_published_list_price():
@@ -359,11 +367,12 @@ def test_revenue_without_a_price_or_all_in_power_says_so_not_n_a(lang):
 
     from ui.figures import frontier as frontier_figs
 
-    grid = frontier_figs.concurrency_grid(32)
+    limit = estimate(est.model, est.hardware, _replace(est.scenario, batching="continuous"), est.profile).max_batch
+    grid = frontier_figs.concurrency_grid(32, float(limit))
     served = estimate(est.model, est.hardware, _replace(est.scenario, batch=grid, batching="continuous"), est.profile)
     end = grid[np.asarray(served.fits, dtype=bool)][-1]
-    assert end < 1024
-    cmax = fmt.integer(end) + tr("ec_rf_memory_end")
+    assert end == float(limit) < 1024  # the curve ends at the limit itself
+    cmax = fmt.integer(end) + tr("ec_rf_memory_end", chunk="8K")
     rf = tr("ec_rf_intro_no_price_chip", hw="AWS Trainium2", devices="2 chips" if lang == "en" else "2 顆晶片", weights="fp8", input=fmt.tokens(4096),
             output=fmt.tokens(1024), cmax=cmax, note=tr("basis_hyperscaler"))  # fmt: skip
     assert rf in [m.value for m in at.markdown]  # no dashed cost line to speak of
@@ -559,3 +568,21 @@ def test_revenue_of_a_scenario_that_does_not_fit_is_marked_if_it_fitted(lang):
     assert (
         error.startswith(tr("does_not_fit").split("{")[0]) and tr("remedy_gpus", n=64, batch="1") in error
     )  # 815 GB over 17.2 GB usable: 47, 64
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_tokens_per_mw_names_the_rate_it_counts(lang):
+    """Browser review: Overview and Cost say 'Tokens/s per MW: 523 K' (the static batch's tokens/s), Economics said
+    'Tokens/s per MW: 360 K' under the same words, at the revenue's own rate (output tokens with each request's
+    prefill counted): it names that rate, and its number is that rate over the all-in power."""
+    tr = Translator(lang)
+    at = run_page("economics", lang=lang)
+    assert not at.exception
+    label = tr("m_tokens_per_mw_served")
+    (line,) = [c.value for c in at.caption if label in c.value]
+    assert tr("m_tokens_per_mw") + tr("label_colon") not in line
+    est = estimate(resolve_model("llama-3.1-70b"), resolve_hardware("h200"),
+                   Scenario(num_gpus=2, weights="fp8", batch=32, context_tokens=4096, output_tokens=1024),
+                   resolve_profile("typical"))  # fmt: skip
+    per_mw = float(est.output_tokens_per_s_per_gpu) * 1e6 / float(est.all_in_w_per_gpu)
+    assert f"{label}{tr('label_colon')}{fmt.rate(per_mw)}" in line

@@ -228,15 +228,21 @@ def line(text: str) -> str:
 
 
 def cost_line(
-    est, tr: Translator, key: str = "no_price", tokens_per_s_per_gpu: float | None = None, *, also: str = ""
+    est,
+    tr: Translator,
+    key: str = "no_price",
+    tokens_per_s_per_gpu: float | None = None,
+    *,
+    also: str = "",
+    rate_label: str = "m_tokens_per_mw",
 ) -> None:
     """Under a $ figure: its price basis and date, tokens/s per MW of all-in power beside it (at the estimate's rate,
-    or at `tokens_per_s_per_gpu` when the $ figure is at another operating point); when the chip has no price under
-    the basis, say so with the one click that enters one. `also`: a further caption line in the same element (one
-    element, not two, sent to each reader)."""
+    or at `tokens_per_s_per_gpu` when the $ figure is at another operating point, named by the string `rate_label`);
+    when the chip has no price under the basis, say so with the one click that enters one. `also`: a further caption
+    line in the same element (one element, not two, sent to each reader)."""
     price = est.price
     tr = fmt.device_tr(est.hardware, tr)  # 'Enter my own $/chip-hour' on a TPU or Trainium
-    mw = power_text(est, tr, tokens_per_s_per_gpu)
+    mw = power_text(est, tr, tokens_per_s_per_gpu, rate_label)
     if price.usd_per_gpu_hour == price.usd_per_gpu_hour:
         usd = fmt.usd_markdown(price.usd_per_gpu_hour)  # 'per chip-hour' on a TPU or Trainium; zh-TW: unit first
         per_hour = fmt.device_text("usd_per_gpu_hour", est.hardware, tr, usd=usd)
@@ -246,9 +252,12 @@ def cost_line(
         no_price_notice(price, est.hardware.name, tr, key)
 
 
-def power_text(est, tr: Translator, tokens_per_s_per_gpu: float | None = None) -> str:
+def power_text(
+    est, tr: Translator, tokens_per_s_per_gpu: float | None = None, rate_label: str = "m_tokens_per_mw"
+) -> str:
     """Tokens/s per MW of all-in power and the all-in J per token (cost_line's), at the estimate's rate or at
-    `tokens_per_s_per_gpu`; greyed 'if it fitted' for a scenario that does not fit."""
+    `tokens_per_s_per_gpu` (named by the string `rate_label`); greyed 'if it fitted' for a scenario that does not
+    fit."""
     per_gpu = float(est.tokens_per_s_per_gpu if tokens_per_s_per_gpu is None else tokens_per_s_per_gpu)
     all_in_w = float(est.all_in_w_per_gpu)
     board_w = float(est.hardware.tdp_w) if est.hardware.tdp_w is not None else math.nan
@@ -256,7 +265,7 @@ def power_text(est, tr: Translator, tokens_per_s_per_gpu: float | None = None) -
     if per_mw != per_mw:
         return fmt.device_text("m_tokens_per_mw_none", est.hardware, tr)
     what_if = not bool(est.fits) and tokens_per_s_per_gpu is None  # a rate at the scenario: a what-if
-    label = tr("if_fitted_label", label=tr("m_tokens_per_mw")) if what_if else tr("m_tokens_per_mw")
+    label = tr("if_fitted_label", label=tr(rate_label)) if what_if else tr(rate_label)
     mw = tr.sentences(
         [  # zh-TW: the full-width bracket follows without a space
             f"{label}{tr('label_colon')}{fmt.rate(per_mw)}",

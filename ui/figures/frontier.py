@@ -78,9 +78,14 @@ MLPERF_KEY_COLOUR = "#555"  # the legend keys of MLPerf points (the points thems
 # --------------------------------------------------------------------------------------------------- page inputs
 
 
-def concurrency_grid(marked: float) -> np.ndarray:
-    """The concurrency sweep, with the sidebar's batch (the concurrency marked on every curve) added."""
-    return np.union1d(CONCURRENCY, [float(marked)])
+def concurrency_grid(marked: float, limit: float | None = None) -> np.ndarray:
+    """The concurrency sweep, with the sidebar's batch (the concurrency marked on every curve) added, and `limit`
+    (the most requests in flight that fit, where that is inside the sweep: a curve ends there, not at a point
+    below it)."""
+    extra = [float(marked)]
+    if limit is not None and 1 <= limit < CONCURRENCY[-1]:
+        extra.append(float(limit))
+    return np.union1d(CONCURRENCY, extra)
 
 
 def lengths(io: str, context_tokens: int, output_tokens: int) -> tuple[int, int]:
