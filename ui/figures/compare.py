@@ -22,7 +22,17 @@ from ..i18n import EN, Translator
 from ..state import (
     BATCH_OPTIONS,
 )
-from .common import Figure, add_band, band_label, hardware_colour, style, wrap_label, y_log_ticks
+from .common import (
+    Figure,
+    add_band,
+    band_label,
+    hardware_colour,
+    legend_placement,
+    style,
+    wrap_label,
+    wrap_legend,
+    y_log_ticks,
+)
 
 SAME = "same"  # follow scenario A (model, batch, context, profile)
 AUTO = "auto"  # fewest power-of-two GPUs that hold the scenario
@@ -239,7 +249,7 @@ def headline_display(ests: Mapping[str, Estimate], *, tr: Translator = EN):
         colours[label] = dict.fromkeys(columns, "")
         for x in letters:  # what a scenario that does not fit would reach: greyed and marked, as Overview does
             if m.needs_fit and not bool(ests[x].fits) and math.isfinite(m.value(ests[x])):
-                cells[label][x] = f"{cells[label][x]} ({tr('if_fitted')})"
+                cells[label][x] = tr("if_fitted_mark", value=cells[label][x])
                 colours[label][x] = f"color: {IF_FITTED_COLOUR}"
         for x in letters[1:]:
             v = m.value(ests[x])
@@ -370,11 +380,12 @@ def decomposition(ests: Mapping[str, Estimate], *, tr: Translator = EN) -> go.Fi
         fig.add_bar(
             x=names,
             y=ms,
-            name=name if fits else f"{name} ({tr('if_fitted')})",
+            name=name if fits else tr("if_fitted_mark", value=name),
             opacity=1.0 if fits else 0.4,
             marker={"color": colour, "pattern": {"shape": pattern, "fgcolor": "#fff", "solidity": 0.35}},
             text=[fmt.number(v) if v else "" for v in ms],  # ms, as the axis says: 979,141 rather than 979140.6
             textposition="outside",
+            textfont={"size": 10},  # at 12 px two bars' equal labels met at 900 px: '1.711.71'
             cliponaxis=False,
             # the part's own name, not %{x}: that reads the axis's tick text, which carries the other scenarios'
             # zero notes ('B: 0 ms, 1 GPU: no collectives' in A's hover beside A's 2.19 ms)
@@ -402,14 +413,10 @@ def decomposition(ests: Mapping[str, Estimate], *, tr: Translator = EN) -> go.Fi
         tickangle=0,  # level in a narrow column too: turned on end, the names were cut ('Weigh…') and ran into the legend
         tickfont={"size": 11},
     )
-    fig.update_layout(
-        barmode="group",
-        bargap=0.25,
-        legend={"orientation": "v", "x": 0.0, "y": -0.12 - 0.05 * lines, "xanchor": "left", "yanchor": "top"},
-        height=460 + 15 * lines,
-        margin={"b": 110 + 15 * lines},
-    )
-    return fig
+    # the legend under the axis, pinned to the figure's bottom, entries wider than a narrow plot on lines (a zh-TW
+    # 'A · 8 × NVIDIA H100 SXM5 80GB · fp8（TPOT 37.5 ms）（若放得下）' was cut at 900 px with the sidebar open)
+    placed = legend_placement(wrap_legend(fig), 460 + 15 * lines, side_max=0)
+    return fig.update_layout(barmode="group", bargap=0.25, **placed)
 
 
 def sweep_table(sweeps: Mapping[str, Estimate]) -> pd.DataFrame:
