@@ -394,6 +394,26 @@ def test_frontier_points_target_and_best():
     assert table.meets_target.sum() >= 1 and "tpot_ms" in table.columns
 
 
+def test_frontier_target_label_stays_on_the_chart_beside_its_line():
+    """Browser review (Cost, 900 px, zh-TW): the target's label, centred on a line near the plot's left edge, ran off
+    the chart ('天 50 ms'); it starts at a line in the left third, ends at one in the right third."""
+    b = cf.batch_grid(8)
+    est = _est(batch=b, context_tokens=200_000)
+    fit = cf.frontier(b, est.tpot_s, est.tokens_per_s_per_gpu, est.fits, TPOT_TARGETS_S["batch_jobs"], "t", 8)
+    x0, x1 = fit.layout.xaxis.range
+    (note,) = [a for a in fit.layout.annotations if a.text == "t"]
+    side = (note.x - x0) / (x1 - x0)
+    assert note.xanchor == ("left" if side < 1 / 3 else "right" if side > 2 / 3 else "center")
+    for target_s, anchor in (
+        (1 / (10 ** (x0 + 0.05 * (x1 - x0))), "left"),
+        (1 / (10 ** (x1 - 0.05 * (x1 - x0))), "right"),
+    ):
+        fig = cf.frontier(b, est.tpot_s, est.tokens_per_s_per_gpu, est.fits, target_s, "t", 8)
+        (note,) = [a for a in fig.layout.annotations if a.text == "t"]
+        lo, hi = fig.layout.xaxis.range
+        assert note.xanchor == anchor or not lo < note.x < hi, (anchor, note.x, lo, hi)
+
+
 def test_frontier_without_a_batch_meeting_the_target():
     b = cf.batch_grid(8)
     est = _est(batch=b)

@@ -426,7 +426,6 @@ def frontier(
     d = Decor()
     label_font = {"color": TARGET_COLOUR, "size": 12}
     d.vline(1.0 / target_s, line={"dash": "dash", "color": TARGET_COLOUR})
-    d.note(target_label, math.log10(1.0 / target_s), 1.0, xref="x", yanchor="bottom", font=label_font)
     best = best_batch_index(tpot_s, gpu, ok, target_s)
     if best is not None:
         fig.add_scatter(
@@ -460,6 +459,13 @@ def frontier(
         pad = max(0.08 * (hi - lo), 0.05)
         ticks = nice_log_ticks(10 ** (lo - pad), 10 ** (hi + pad))
         axis.update(range=[lo - pad, hi + pad], tickvals=ticks, ticktext=tick_labels(ticks, prefixed=True))
+    # the label starts at the line where the line is in the plot's left third, ends there in its right third (centred
+    # on a line near the left edge, it ran off the chart at 900 px: '天 50 ms'), else is centred on it
+    at = math.log10(1.0 / target_s)
+    x0, x1 = d.xaxis.get("range", (at - 1, at + 1))
+    side = (at - x0) / (x1 - x0) if x1 > x0 else 0.5
+    anchor = "left" if side < 1 / 3 else "right" if side > 2 / 3 else "center"
+    d.note(target_label, at, 1.0, xref="x", xanchor=anchor, yanchor="bottom", font=label_font)
     return d.apply(
         fig,
         height=520,
