@@ -527,7 +527,10 @@ def test_tpot_by_hardware_legend_sits_under_the_plot_and_the_axis_names_chips_sh
     legend = fig.layout.legend
     assert (legend.orientation, legend.xref, legend.x, legend.yref, legend.y, legend.yanchor) == (
         "h", "container", 0.0, "container", 0.0, "bottom")  # fmt: skip
-    assert fig.layout.margin.b >= 150
+    from ui.figures.common import LEGEND_ROW_PX, legend_rows
+
+    names = [t.name for t in fig.data if t.showlegend is not False and t.name]
+    assert fig.layout.height == round(max(320, 24 * 3 + 150) + legend_rows(names) * LEGEND_ROW_PX)  # taller by its rows
     catalog = load_hardware_catalog()
     chips = [catalog[i] for i in ("gb200", "vr200", "h200")]
     s = _scenario()
@@ -538,7 +541,7 @@ def test_tpot_by_hardware_legend_sits_under_the_plot_and_the_axis_names_chips_sh
         by_id = dict(zip((e.hardware.id for _, e in sorted(pairs, key=lambda p: float(p[1].tpot_s))), bar.y,
                          strict=True))  # fmt: skip
         assert by_id["gb200"] == "GB200 NVL72" and by_id["vr200"].endswith("*") and by_id["h200"] == "H200 SXM 141GB"
-        assert fig.layout.legend.title.text == tr("hw_announced_key")
+        assert fig.layout.legend.title.text == tr("hw_announced_key") and fig.layout.legend.title.side == "top"
         full = {row[4] for row in bar.customdata}
         assert fmt.chip(catalog["vr200"], tr) in full and "%{customdata[4]}" in bar.hovertemplate
 

@@ -28,8 +28,10 @@ from .common import (
     band_basis_short,
     band_label,
     hardware_colour,
+    legend_placement,
     style,
     vendor_colour,
+    wrap_legend,
     wrap_parts,
     y_log_ticks,
 )
@@ -324,7 +326,9 @@ def bandwidth_ranking(chips: Sequence[Hardware], *, tr: Translator = EN) -> go.F
     )
     style(fig, tr("hw_bw_rank_title"), tr("hw_axis_bandwidth"), "")
     fig.update_yaxes(autorange="reversed", automargin=True)
-    fig.update_xaxes(range=[0, float(bw.max(initial=1.0)) * 1.45])
+    # the fastest bar ends at 3/5 of the plot: its label ('22.00 TB/s · 288 GB', ~110 px) then fits a ~270 px plot
+    # (900 px, the sidebar open: at 1/1.45 it was cut, '288')
+    fig.update_xaxes(range=[0, float(bw.max(initial=1.0)) * 1.7])
     fig.update_layout(height=max(300, 22 * len(chips) + 110), margin={"l": 10})
     if any(h.announced for h in chips):
         fig.add_annotation(text=tr("hw_announced_key"), xref="paper", yref="paper", x=1.0, y=1.0, xanchor="right",
@@ -477,13 +481,15 @@ def tpot_by_hardware(
     # hatched where a chip does not fit; no pattern at all where every chip fits (plotly.js draws a pattern per bar)
     patterns = None if fits.all() else ["" if f else _NO_FIT_PATTERN for f in fits]
     notes = [_fit_label(e, tr) for _, e in pairs]
+    # a chip that does not fit: its estimate and what it needs, the ideal bound in its hover (with both, the label
+    # ran off a 900 px page with the sidebar open: '303 ms (ideal 201 ms) · needs 8 G')
     if show_profile:
         labels = [
-            tr("hw_bar_label", est=fmt.duration(e), ideal=fmt.duration(i)) for i, e in zip(ideal_s, est_s, strict=True)
+            f"{fmt.duration(e)} · {n}" if n else tr("hw_bar_label", est=fmt.duration(e), ideal=fmt.duration(i))
+            for i, e, n in zip(ideal_s, est_s, notes, strict=True)
         ]
     else:
-        labels = [fmt.duration(i) for i in ideal_s]
-    labels = [f"{lab} · {n}" if n else lab for lab, n in zip(labels, notes, strict=True)]
+        labels = [f"{fmt.duration(i)} · {n}" if n else fmt.duration(i) for i, n in zip(ideal_s, notes, strict=True)]
     custom = [
         [fmt.duration(i), fmt.duration(e), tr("hw_yes") if f else tr("hw_no_needs", needs=n),
          f"{b}{tr('label_colon')}{fmt.duration(lo)}–{fmt.duration(hi)}" if b else "", name]
@@ -568,9 +574,13 @@ def tpot_by_hardware(
     # the legend in rows under the plot, from the figure's left edge (long chip names push the plot right), in a
     # bottom margin made for the axis title and up to four rows of it: inside the plot's corner it covered the
     # fastest chips' value labels in a 900 px wiki frame, and above the plot it ran into a long title
-    fig.update_layout(barmode="overlay", height=max(320, 24 * len(pairs) + 210), margin={"l": 10, "b": 150},
-                      legend={"orientation": "h", "xref": "container", "x": 0.0, "xanchor": "left",
-                              "yref": "container", "y": 0.0, "yanchor": "bottom"})  # fmt: skip
+    # (common.legend_placement: pinned to the figure's bottom, taller by its rows in the narrowest frame, entries
+    # wider than a narrow plot on lines; the announced key as its title on a line of its own: beside the entries it
+    # pushed them off a 900 px page with the sidebar open, 'Estimate (eng')
+    placed = legend_placement(wrap_legend(fig), max(320, 24 * len(pairs) + 150), side_max=0)
+    placed["legend"] |= {"xref": "container", "title": {"side": "top"}}
+    fig.update_layout(barmode="overlay", **placed)
+    fig.update_layout(margin={"l": 10})
     fig.update_yaxes(autorange="reversed", automargin=True)
     # room on the right for the labels (longer when they carry a fit note)
     room = 2.4 if any(notes) and show_profile else 1.7  # a 900 px wiki frame had cut "needs 128 GPUs" off
