@@ -302,7 +302,7 @@ st.download_button(
     on_click="ignore",
 )
 
-# --- revenue along the serving frontier (continuous batching, concurrency 1 .. the sweep's end)
+# --- revenue along the serving frontier (continuous batching, concurrency 1 .. the sweep's end or the most that fit)
 st.subheader(tr("ec_rf_h"))
 # the sweep ends at the most requests in flight that fit (it said 96, the sweep's last point below the 114 that fit)
 limit = float(np.ravel(controls.evaluate(state, batching="continuous").max_batch)[0])

@@ -579,8 +579,8 @@ def tpot_by_hardware(
     # pushed them off a 900 px page with the sidebar open, 'Estimate (eng')
     placed = legend_placement(wrap_legend(fig), max(320, 24 * len(pairs) + 150), side_max=0)
     placed["legend"] |= {"xref": "container", "title": {"side": "top"}}
+    placed["margin"] |= {"l": 10}
     fig.update_layout(barmode="overlay", **placed)
-    fig.update_layout(margin={"l": 10})
     fig.update_yaxes(autorange="reversed", automargin=True)
     # room on the right for the labels (longer when they carry a fit note)
     room = 2.4 if any(notes) and show_profile else 1.7  # a 900 px wiki frame had cut "needs 128 GPUs" off

@@ -243,10 +243,11 @@ def _room_line(d: Decor, room_bytes: float, y_top_gb: float, tr: Translator) -> 
         d.hline(room_bytes / GB, line={"dash": "dash", "color": "#333"})
         # under the line near its left end, where the cache lines (rising with context) are far below: above it, a
         # half-width chart's lines crossed the words (mid-way across, the scenario's star and lines did); inset from
-        # the axis (a shape's label there met the tick labels: '3096.2 GB per GPU'); both axes log (log10 values)
-        d.note(tr("kvc_room_line", gb=f"{room_bytes / GB:,.1f}"), 0.02, math.log10(room_bytes / GB), xref="x domain",
-               yref="y", xanchor="left", yanchor="top", yshift=-6, align="left", font={"size": 11},
-               bgcolor="rgba(255,255,255,0.7)")  # legible where a large batch's lines pass under it  # fmt: skip
+        # the axis (a shape's label there met the tick labels: '3096.2 GB per GPU'); both axes log (log10 values); on
+        # a light ground, legible where a large batch's lines pass under it
+        d.note(tr("kvc_room_line", gb=f"{room_bytes / GB:,.1f}"), 0.0, math.log10(room_bytes / GB), xref="x domain",
+               yref="y", xanchor="left", yanchor="top", xshift=12, yshift=-6, align="left", font={"size": 11},
+               bgcolor="rgba(255,255,255,0.7)")  # fmt: skip
     else:
         d.shapes.append(  # nothing fits: shade the whole plot
             {"type": "rect", "xref": "x domain", "yref": "y domain", "x0": 0, "x1": 1, "y0": 0, "y1": 1,
