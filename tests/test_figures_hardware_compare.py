@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from model_fixtures import TINY_DENSE, TOY_BW, TOY_GPU, TOY_GPU_NO_PRICE
+from model_fixtures import TINY_DENSE, TOY_BW, TOY_GPU, TOY_GPU_NO_PRICE, legend_below
 
 from tests.apptest_util import decode
 from tpot_model import BUCKETS, IDEAL, EfficiencyProfile, Scenario, estimate
@@ -181,6 +181,8 @@ def test_frontier_is_a_running_maximum():
     fig = hf.bandwidth_frontier(chips, tr=ZH)
     assert fig.layout.title.text == ZH("hw_frontier_title")
     assert _trace(fig, ZH("hw_frontier_all")).line.dash == "dot"
+    # browser review: its legend at the right left a ~100 px plot at 900 px with the sidebar open; under it, titled
+    assert legend_below(fig.layout.legend) and fig.layout.legend.title.text == ZH("hw_legend_memory")
     gen = hf.generation_table(chips)
     assert gen[EN("hw_col_chips")].sum() == 4
 

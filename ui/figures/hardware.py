@@ -23,6 +23,7 @@ from ..i18n import EN, Translator
 from .common import (
     BOTTOM_MARGIN_PX,
     LEGEND_CHAR_PX,
+    LEGEND_ROW_PX,
     NARROW_PLOT_PX,
     Figure,
     band_basis_short,
@@ -839,8 +840,11 @@ def bandwidth_frontier(chips: Sequence[Hardware], *, tr: Translator = EN) -> go.
                         marker={"symbol": "circle-open", "size": 9, "color": FRONTIER_COLOUR})  # fmt: skip
     style(fig, tr("hw_frontier_title"), tr("hw_axis_year"), tr("hw_axis_bandwidth"))
     fig.update_xaxes(dtick=1, tickformat="d")
-    fig.update_layout(legend=_RIGHT_LEGEND | {"title_text": tr("hw_legend_memory")}, margin={"r": 170}, height=460)
-    return fig
+    # the legend under the plot (common.legend_placement), its title on a line of its own: at the right its dozen
+    # memory types left a ~100 px plot at 900 px with the sidebar open, the years' ticks on end over each other
+    placed = legend_placement(wrap_legend(fig), 460 + LEGEND_ROW_PX, side_max=0)  # a row more for the title
+    placed["legend"] |= {"title": {"text": tr("hw_legend_memory"), "side": "top"}}
+    return fig.update_layout(**placed)
 
 
 def generation_table(chips: Iterable[Hardware], *, tr: Translator = EN) -> pd.DataFrame:
