@@ -382,6 +382,7 @@ def test_frontier_points_target_and_best():
     np.testing.assert_allclose(y[ok], est.tokens_per_s_per_gpu[ok])
     line = [s for s in fig.layout.shapes if s.type == "line"][0]
     assert line.x0 == pytest.approx(1 / target)
+    assert legend_below(fig.layout.legend)  # pinned under the axis title (a fixed margin had left a gap at 1400 px)
     assert fig.layout.xaxis.title.text == EN("ce_axis_tps_user")
     assert fig.layout.yaxis.title.text == EN("ce_axis_tps_gpu")
     assert np.isnan(x[~ok]).all()

@@ -466,12 +466,9 @@ def frontier(
     side = (at - x0) / (x1 - x0) if x1 > x0 else 0.5
     anchor = "left" if side < 1 / 3 else "right" if side > 2 / 3 else "center"
     d.note(target_label, at, 1.0, xref="x", xanchor=anchor, yanchor="bottom", font=label_font)
-    return d.apply(
-        fig,
-        height=520,
-        legend={"orientation": "h", "yanchor": "top", "y": -0.22, "xanchor": "left", "x": 0.0},
-        margin={"b": 140, "r": 20},
-    )
+    # the legend pinned under the axis title, as the page's other charts' (placed at a fraction of the plot under a
+    # fixed 140 px margin, it left a wide gap under the ticks at 1400 px)
+    return d.apply(fig, **legend_placement(fig, 440, side_max=0))
 
 
 def frontier_table(
