@@ -83,7 +83,7 @@ notices.transfer_notice(model, tr)
 
 if (controls_box := controls.page_controls(tr, lazy=True)) is not None:  # in the embed view, collapsed: the chart first
     with controls_box:
-        c = st.columns([2, 2, 1])
+        c = st.columns([3, 1])
         c[0].radio(
             tr("fr_io"),
             figs.IO_OPTIONS,
@@ -95,16 +95,16 @@ if (controls_box := controls.page_controls(tr, lazy=True)) is not None:  # in th
             help=tr("fr_io_help"),
             persist_state="session",
         )
-        c[1].selectbox(
+        c[1].radio(
+            tr("fr_y"), figs.Y_METRICS, key="frontier.y", format_func=lambda v: tr(f"fr_y_{v}"), persist_state="session"
+        )
+        st.selectbox(  # its own row: in two fifths of a 900 px page with the sidebar open it read 'Typical serving engi'
             tr("fr_engine"),
             list(profiles),
             key="frontier.engine",
             format_func=lambda p: controls.profile_label(profiles[p], tr),
             help=tr("fr_engine_help"),
             persist_state="session",
-        )
-        c[2].radio(
-            tr("fr_y"), figs.Y_METRICS, key="frontier.y", format_func=lambda v: tr(f"fr_y_{v}"), persist_state="session"
         )
         st.multiselect(  # its own row, short names: every chosen chip readable in the box
             tr("fr_hardware"),
