@@ -183,6 +183,10 @@ def test_frontier_is_a_running_maximum():
     assert _trace(fig, ZH("hw_frontier_all")).line.dash == "dot"
     # browser review: its legend at the right left a ~100 px plot at 900 px with the sidebar open; under it, titled
     assert legend_below(fig.layout.legend) and fig.layout.legend.title.text == ZH("hw_legend_memory")
+    from ui.figures.common import LEGEND_ROW_PX, legend_rows
+
+    keys = [t.name for t in fig.data if t.showlegend is not False and t.name]
+    assert fig.layout.height == round(460 + (legend_rows(keys) + 1) * LEGEND_ROW_PX)  # a row more: its title's
     gen = hf.generation_table(chips)
     assert gen[EN("hw_col_chips")].sum() == 4
 

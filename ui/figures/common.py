@@ -199,20 +199,24 @@ def wrap_legend(fig: go.Figure) -> go.Figure:
     return fig
 
 
-def legend_placement(fig: go.Figure, height: int, *, side_max: int = LEGEND_SIDE_MAX) -> dict:
+def legend_placement(fig: go.Figure, height: int, *, side_max: int = LEGEND_SIDE_MAX, title: str | None = None) -> dict:
     """Layout for the legend: a column at the plot's right when it has at most `side_max` entries, else rows under
     the axis title, pinned to the figure's bottom edge (yref 'container': Plotly sets the bottom margin to hold them
     and the title at any width; placed at a fraction of the plot, a legend that wrapped into more rows in a narrow
     frame shrank the plot and rose onto its axis title), the figure made taller by the rows the legend takes in the
-    narrowest frame (legend_rows), so the plot keeps its height there and is taller where the legend takes fewer.
+    narrowest frame (legend_rows), so the plot keeps its height there and is taller where the legend takes fewer;
+    `title` on a line of its own above the rows (a row more; beside them it pushed the entries off a narrow page).
     Returns update_layout keywords (legend, height, margin)."""
     names = [t.name for t in fig.data if t.showlegend is not False and t.name]
     if len(names) <= side_max:
         return {"height": height, "legend": {"orientation": "v", "x": 1.01, "xanchor": "left", "y": 1.0,
                                              "yanchor": "top"}, "margin": {"r": 10}}  # fmt: skip
+    legend = {"orientation": "h", "x": 0.0, "xanchor": "left", "y": 0.0, "yref": "container", "yanchor": "bottom"}
+    if title:
+        legend["title"] = {"text": title, "side": "top"}
     return {
-        "height": int(round(height + legend_rows(names) * LEGEND_ROW_PX)),
-        "legend": {"orientation": "h", "x": 0.0, "xanchor": "left", "y": 0.0, "yref": "container", "yanchor": "bottom"},
+        "height": int(round(height + (legend_rows(names) + bool(title)) * LEGEND_ROW_PX)),
+        "legend": legend,
         "margin": {"r": 20},
     }
 

@@ -23,7 +23,6 @@ from ..i18n import EN, Translator
 from .common import (
     BOTTOM_MARGIN_PX,
     LEGEND_CHAR_PX,
-    LEGEND_ROW_PX,
     NARROW_PLOT_PX,
     Figure,
     band_basis_short,
@@ -570,17 +569,17 @@ def tpot_by_hardware(
     bottom = float(np.nanmin(ideal_s, initial=1e-3)) * scale
     x_title = tr("hw_axis_tpot_s") if in_seconds else tr("axis_tpot_ms")
     style(fig, title, x_title, "", log_x=log_x)
-    if names != full and any(est.hardware.announced for _, est in pairs):
-        fig.update_layout(legend_title_text=tr("hw_announced_key"))
     # the legend in rows under the plot, from the figure's left edge (long chip names push the plot right), in a
     # bottom margin made for the axis title and up to four rows of it: inside the plot's corner it covered the
     # fastest chips' value labels in a 900 px wiki frame, and above the plot it ran into a long title
     # (common.legend_placement: pinned to the figure's bottom, taller by its rows in the narrowest frame, entries
     # wider than a narrow plot on lines; the announced key as its title on a line of its own: beside the entries it
     # pushed them off a 900 px page with the sidebar open, 'Estimate (eng')
-    placed = legend_placement(wrap_legend(fig), max(320, 24 * len(pairs) + 150), side_max=0)
-    placed["legend"] |= {"xref": "container", "title": {"side": "top"}}
-    placed["margin"] |= {"l": 10}
+    announced = names != full and any(est.hardware.announced for _, est in pairs)
+    placed = legend_placement(wrap_legend(fig), max(320, 24 * len(pairs) + 150), side_max=0,
+                              title=tr("hw_announced_key") if announced else None)  # fmt: skip
+    placed["legend"]["xref"] = "container"
+    placed["margin"]["l"] = 10
     fig.update_layout(barmode="overlay", **placed)
     fig.update_yaxes(autorange="reversed", automargin=True)
     # room on the right for the labels (longer when they carry a fit note)
@@ -842,9 +841,7 @@ def bandwidth_frontier(chips: Sequence[Hardware], *, tr: Translator = EN) -> go.
     fig.update_xaxes(dtick=1, tickformat="d")
     # the legend under the plot (common.legend_placement), its title on a line of its own: at the right its dozen
     # memory types left a ~100 px plot at 900 px with the sidebar open, the years' ticks on end over each other
-    placed = legend_placement(wrap_legend(fig), 460 + LEGEND_ROW_PX, side_max=0)  # a row more for the title
-    placed["legend"] |= {"title": {"text": tr("hw_legend_memory"), "side": "top"}}
-    return fig.update_layout(**placed)
+    return fig.update_layout(**legend_placement(wrap_legend(fig), 460, side_max=0, title=tr("hw_legend_memory")))
 
 
 def generation_table(chips: Iterable[Hardware], *, tr: Translator = EN) -> pd.DataFrame:
