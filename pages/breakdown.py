@@ -66,6 +66,7 @@ if realistic:  # what the whiskers' 80% band rests on (the charts' key names it 
     bands.basis_caption(est, tr, profile_name)
 
 st.subheader(tr("breakdown_heatmap_header"))
+controls.linked_view("breakdown.heatmap_metric", figs.HEATMAP_METRICS, figs.HEATMAP_METRICS[0], tr=tr)
 metric = st.selectbox(
     tr("breakdown_heatmap_metric"),
     figs.HEATMAP_METRICS,

@@ -127,8 +127,8 @@ if price_known:
 batches = figs.batch_grid(state.batch)
 by_batch = controls.evaluate(state, batch=batches)
 # the chart's own inputs: on the page; in the embed view in a closed section above the chart, sent once opened
-st.session_state.setdefault("cost.sweep", figs.SWEEPS[0])
-st.session_state.setdefault("cost.cost_unit", figs.COST_UNITS[0])
+controls.linked_view("cost.sweep", figs.SWEEPS, figs.SWEEPS[0], tr=tr)
+controls.linked_view("cost.cost_unit", figs.COST_UNITS, figs.COST_UNITS[0], tr=tr)
 if (controls_box := controls.page_controls(tr, lazy=True)) is not None:
     with controls_box:
         c = st.columns([1, 2])
@@ -205,10 +205,10 @@ if not price_known:
 # --- frontier
 # one orientation for throughput-latency curves (InferenceX's): no axes choice; the page's width for the target (in a
 # half-width column a 900 px page cut its option: '聊天 50 ms（每位使用者 2(')
+controls.linked_view("cost.target", list(TPOT_TARGETS_S), "chat", tr=tr)
 target = st.selectbox(
     tr("ce_target"),
     list(TPOT_TARGETS_S),
-    index=list(TPOT_TARGETS_S).index("chat"),
     format_func=lambda k: tr("target_with_user", label=tr(f"target_{k}"), user=f"{1 / TPOT_TARGETS_S[k]:.3g}"),
     key="cost.target",
 )
@@ -271,6 +271,7 @@ st.caption(fmt.device_text("ce_frontier_caption", device, tr))
 
 # --- heat map: one call over batch × context
 metrics = [m for m in figs.HEAT_METRICS if (m != "usd_1m" or price_known) and (m != "j_per_token" or energy_known)]
+controls.linked_view("cost.heatmap_metric", metrics, metrics[0], tr=tr)
 metric = st.selectbox(
     tr("ce_heat_metric"),
     metrics,

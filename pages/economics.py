@@ -30,7 +30,7 @@ notices.transfer_notice(model, tr)
 # the demand's widgets wait in a closed section, sent only once it is opened (a wiki reader does not pay for a dozen
 # inputs it does not open)
 KEYS = {f.name: "econ." + ("in" if f.name == "inp" else f.name) for f in fields(page_state.EconomicsInputs)}
-INIT, NOTICES = "_econ_initialised", "_econ_notices"
+INIT, NOTICES, TCO_LINK = "_econ_initialised", "_econ_notices", "_econ_tco_link"
 default_chips = tuple(h for h in dict.fromkeys((state.hardware, "h200", "b200", "mi355x")) if h in catalog)
 
 
@@ -169,26 +169,32 @@ else:
     else:
         st.info(tr("ec_tco_no_tier", hw=hw.name))
     preset_as_of = ""
-c = st.columns(4, vertical_alignment="bottom")  # inputs in line where a label wraps (zh-TW, 900 px)
 k = f"econ.tco.{hw.id}.{tier_basis}."  # a new chip or basis starts from its own preset
-capex = c[0].number_input(fmt.device_text("ec_capex", hw, tr), 0.0, 5e6, float(round(preset.capex_usd)), step=1000.0, format="%.0f", key=k + "capex",
-                          help=tr("ec_capex_help"))  # fmt: skip
-years = c[1].number_input(
-    tr("ec_years"), 1.0, 15.0, preset.depreciation_years, step=0.5, format="%.1f", key=k + "years"
-)
-rate = c[2].number_input(
-    tr("ec_rate"), 0.0, 50.0, preset.cost_of_capital * 100, step=0.5, format="%.1f", key=k + "rate"
-)
-util_h = c[3].number_input(tr("ec_tco_util"), 0.05, 1.0, preset.utilisation, step=0.05, key=k + "util")
+preset_values = {
+    "capex_usd": float(round(preset.capex_usd)), "depreciation_years": preset.depreciation_years,
+    "cost_of_capital_pct": preset.cost_of_capital * 100, "utilisation": preset.utilisation,
+    "board_w": float(round(preset.board_w)), "host_network_w": float(round(preset.host_network_w)), "pue": preset.pue,
+    "electricity_usd_per_kwh": preset.electricity_usd_per_kwh,
+    "gpus_per_rack": min(int(getattr(hw, "scale_up_domain_gpus", None) or 8), 16_384),  # a TPU pod: up to 9,216
+}  # fmt: skip
+# a link's inputs changed from the preset: for the chip and basis it opens on (its first run here), else the preset
+if TCO_LINK not in st.session_state:
+    st.session_state[TCO_LINK] = (k, *page_state.parse_tco_query(st.query_params.to_dict()))
+link_k, linked_tco, bad_tco = st.session_state[TCO_LINK]
+notices.url_notices(bad_tco, tr)
+for name, value in preset_values.items():
+    st.session_state.setdefault(k + name, linked_tco.get(name, value) if link_k == k else value)
 c = st.columns(4, vertical_alignment="bottom")  # inputs in line where a label wraps (zh-TW, 900 px)
-board = c[0].number_input(
-    tr("ec_board_w"), 0.0, 20000.0, float(round(preset.board_w)), step=10.0, format="%.0f", key=k + "board"
-)
-host = c[1].number_input(
-    tr("ec_host_w"), 0.0, 20000.0, float(round(preset.host_network_w)), step=10.0, format="%.0f", key=k + "host"
-)
-pue = c[2].number_input(tr("ec_pue"), 1.0, 3.0, preset.pue, step=0.05, key=k + "pue")
-kwh = c[3].number_input(tr("ec_kwh"), 0.0, 1.0, preset.electricity_usd_per_kwh, step=0.01, key=k + "kwh")
+capex = c[0].number_input(fmt.device_text("ec_capex", hw, tr), 0.0, 5e6, step=1000.0, format="%.0f", key=k + "capex_usd",
+                          help=tr("ec_capex_help"))  # fmt: skip
+years = c[1].number_input(tr("ec_years"), 1.0, 15.0, step=0.5, format="%.1f", key=k + "depreciation_years")
+rate = c[2].number_input(tr("ec_rate"), 0.0, 50.0, step=0.5, format="%.1f", key=k + "cost_of_capital_pct")
+util_h = c[3].number_input(tr("ec_tco_util"), 0.05, 1.0, step=0.05, key=k + "utilisation")
+c = st.columns(4, vertical_alignment="bottom")  # inputs in line where a label wraps (zh-TW, 900 px)
+board = c[0].number_input(tr("ec_board_w"), 0.0, 20000.0, step=10.0, format="%.0f", key=k + "board_w")
+host = c[1].number_input(tr("ec_host_w"), 0.0, 20000.0, step=10.0, format="%.0f", key=k + "host_network_w")
+pue = c[2].number_input(tr("ec_pue"), 1.0, 3.0, step=0.05, key=k + "pue")
+kwh = c[3].number_input(tr("ec_kwh"), 0.0, 1.0, step=0.01, key=k + "electricity_usd_per_kwh")
 parts = economics.TcoParts(capex, years, rate / 100, board, host, pue, kwh, util_h)
 b = economics.tco(parts)
 with metrics.Row() as row:
@@ -225,12 +231,13 @@ api_out = c[1].number_input(tr("ec_api_out"), 0.0, 1000.0, step=0.1, key="econ.a
 api_cached = c[2].number_input(tr("ec_api_cached"), 0.0, 1000.0, step=0.05, key="econ.api_cached",
                               persist_state="session")  # fmt: skip
 cached = c[3].slider(tr("ec_cached_frac"), 0.0, 1.0, step=0.05, key="econ.cached", persist_state="session")
-rack = c[4].number_input(  # default: the chip's scale-up domain (a TPU pod holds up to 9,216 chips)
-    fmt.device_text("ec_rack", hw, tr),
-    1,
-    16_384,
-    min(int(getattr(hw, "scale_up_domain_gpus", None) or 8), 16_384),
-    key="econ.rack",
+rack = c[4].number_input(fmt.device_text("ec_rack", hw, tr), 1, 16_384, key=k + "gpus_per_rack")  # preset: the domain
+# the view's link: the TCO inputs and the rack changed from the chip's preset
+tco_now = {name: st.session_state[k + name] for name in preset_values}
+controls.write_page_params(
+    page_state.tco_query(tco_now, preset_values),
+    lambda params: page_state.tco_query({**preset_values, **page_state.parse_tco_query(params)[0]}, preset_values),
+    dropped=[key for key, _, _ in page_state.TCO_NUMBERS.values()],
 )
 out_rate = float(est.output_tokens_per_s_per_gpu)
 ratio = state.context / state.output
@@ -239,7 +246,7 @@ rev = economics.revenue(
     cached_input_fraction=cached, all_in_w=est.all_in_w_per_gpu, gpus_per_rack=rack,
 )  # fmt: skip
 # the payback repays the capex of the TCO parts above (published, or the reader's own): generic parts repay nothing
-has_capex = bool(preset_as_of) or capex != float(round(preset.capex_usd))
+has_capex = bool(preset_as_of) or capex != preset_values["capex_usd"]
 payback = economics.payback_months(rev.revenue_usd_per_gpu_hour, parts) if has_capex else math.nan
 priced = math.isfinite(est.price_usd_per_gpu_hour)  # else: say there is no price, never a bare 'n/a'
 rev_key = (

@@ -5,6 +5,7 @@ import math
 import streamlit as st
 
 from tpot_model import mlperf
+from tpot_model.prices import BASES, DEFAULT_BASIS
 from tpot_model.prices import CUSTOM as CUSTOM_BASIS
 from ui import bands, cache, chart, controls, expanders, fmt, notices, uploads
 from ui.figures import frontier as frontier_figs
@@ -23,10 +24,10 @@ st.caption(tr("hw_caption"))
 model = controls.resolve(state)[0]  # the sidebar's (an uploaded file's too)
 notices.transfer_notice(model, tr)
 vendors = sorted({h.vendor for h in catalog.values()})
+controls.linked_view("hardware.vendors", vendors, vendors, tr=tr)
 chosen = st.multiselect(
     tr("hw_vendors"),
     vendors,
-    default=vendors,
     format_func=lambda v: v or tr("hw_vendor_unknown"),
     key="hardware.vendors",
     help=tr("hw_vendors_help"),
@@ -43,13 +44,15 @@ else:
     st.markdown(tr("hw_specs_intro"))
     # the chips' own charts depend on the chips and the language only: built once, not on every slider move
     chips_key = f"{tr.lang}|{','.join(selected)}|{uploads.url_params(state)}"
-    specs = cache.built(f"specs|{chips_key}", lambda: figs.specs_table(chips))
+    # each chip's price under the sidebar's published basis (your own price is the sidebar chip's alone: on-demand)
+    basis = state.price_basis if state.price_basis in BASES else DEFAULT_BASIS
+    specs = cache.built(f"specs|{chips_key}|{basis}", lambda: figs.specs_table(chips, basis))
     by_year = cache.built(f"by_year|{chips_key}", lambda: figs.bandwidth_by_year(chips, tr=tr))
     chart.figure(by_year, specs, "hardware-bandwidth-by-year", tr, about=None, depends=chips_key)
     ranking = cache.built(f"ranking|{chips_key}", lambda: figs.bandwidth_ranking(chips, tr=tr))
     chart.figure(ranking, specs, "hardware-bandwidth-ranking", tr, about=None, depends=chips_key)
     if (box := expanders.lazy_expander(tr("hw_specs_table"), "hardware.specs_open")) is not None:
-        labels = figs.specs_table_labels(tr=tr)
+        labels = figs.specs_table_labels(tr=tr, basis=basis)
         box.dataframe(specs[list(labels)].rename(columns=labels), hide_index=True)
 
     chart.fold(tr, tr("embed_more_hardware"))  # a wiki's frame: the bandwidth charts; the rest on request
@@ -81,6 +84,7 @@ else:
     # the sidebar's scenario on the chips shown (the language and device word included): once per server, shared
     scenario_chips = f"{cache.scenario_key(state)}|{chips_key}"
     table = cache.built(f"hardware-tpot|{scenario_chips}", lambda: figs.tpot_table(pairs))
+    controls.linked_view("hardware.log_x", default=False, tr=tr)
     log_x = st.toggle(tr("hw_log_x"), key="hardware.log_x", persist_state="session")
     # its exports state the sidebar's scenario on the chips shown, each at its own price (not the sidebar chip's)
     shown_about = controls.chips_about(list(selected), catalog, tr, state)

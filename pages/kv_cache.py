@@ -78,6 +78,7 @@ with metrics.Row() as row:
 formula, substituted = figs.per_token_formula(model, kvb, tr)
 expanders.explain(tr, "kvc_m_per_token", formula, substituted, fmt.kib_and_bytes(k.bytes_per_token))
 
+controls.linked_view("kv_cache.x_scale", ("log", "linear"), "log", tr=tr)
 scale = st.radio(
     tr("kvc_x_scale"),
     ["log", "linear"],
@@ -163,6 +164,7 @@ chart.figure(
 )
 st.caption(figs.architecture_caption(model, tr=tr))
 if window or model.linear_attention:
+    controls.linked_view("kv_cache.composition", ("log", "linear", "pct"), "log", tr=tr)
     view = st.radio(
         tr("kvc_comp_as"),
         ["log", "linear", "pct"],

@@ -46,6 +46,7 @@ with metrics.Row() as row:
         tr("roofline_m_mfu"), **notices.if_fitted(est, tr, fmt.pct(float(est.mfu)), help=tr("roofline_m_mfu_def"))
     )
 
+controls.linked_view("roofline.overlay", list(hardware), [], tr=tr)
 overlay_ids = st.multiselect(
     tr("roofline_overlay"),
     list(hardware),

@@ -55,6 +55,7 @@ engine_summary = cache.arrow_table(
 st.table(engine_summary, hide_index=True)
 
 st.header(tr("val_h_scatter"))
+controls.linked_view("validation.metric", figs.METRICS, figs.METRICS[0], tr=tr)
 metric = st.radio(
     tr("val_metric"),
     figs.METRICS,
@@ -68,15 +69,16 @@ engine_ids = figs.engines(table)
 engine_labels = cache.built(
     f"validation-engine-labels|{tr.lang}", lambda: {p: figs.engine_label(p, table, tr) for p in engine_ids}
 )
+controls.linked_view("validation.engines", engine_ids, list(engine_ids), tr=tr)
 chosen = st.multiselect(  # the page's width: in two-thirds of a 900 px frame its last engine was hidden
     tr("val_engines"),
     engine_ids,
-    default=engine_ids,
     format_func=engine_labels.__getitem__,
     key="validation.engines",
     help=tr("val_engines_help"),
     persist_state="session",
 )
+controls.linked_view("validation.include_all", default=False, tr=tr)
 include_all = st.checkbox(
     tr("val_include_all"), key="validation.include_all", help=tr("val_include_all_help"), persist_state="session"
 )
@@ -120,10 +122,10 @@ st.markdown(
         locfo_new=fmt.pct(mlperf_new.median, 1),
     )
 )
+controls.linked_view("validation.mlperf_group", figs.MLPERF_GROUPS, "hardware_name", tr=tr)
 mlperf_group = st.segmented_control(
     tr("val_mlperf_group"),
     list(figs.MLPERF_GROUPS),
-    default="hardware_name",
     format_func=lambda g: tr(f"val_mlperf_group_{g}"),
     key="validation.mlperf_group",
 )

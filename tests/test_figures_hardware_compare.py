@@ -116,6 +116,19 @@ def test_specs_table_display_units():
     assert set(hf.specs_table_labels()) <= set(df.columns)
 
 
+@pytest.mark.parametrize("basis", ["on_demand", "hyperscaler"])
+def test_specs_table_prices_each_chip_under_the_basis_with_its_date(basis):
+    """The catalog's chips carry their published price (prices.yaml) under the basis asked, dated; a chip without
+    one is blank (a user's own price_usd_per_gpu_hour field is for its files only: the catalog had shown none)."""
+    catalog = load_hardware_catalog()
+    row = hf.specs_table([catalog["h200"], catalog["rtx-3090"]], basis).set_index("hardware_id")
+    published = catalog["h200"].prices.price(basis)
+    assert row.loc["h200"].price_usd_per_gpu_hour == published.usd_per_gpu_hour > 0
+    assert row.loc["h200"].price_as_of == published.as_of and row.loc["h200"].price_basis == basis
+    assert math.isnan(row.loc["rtx-3090"].price_usd_per_gpu_hour)
+    assert EN(f"basis_{basis}") in hf.specs_table_labels(basis=basis)["price_usd_per_gpu_hour"]
+
+
 def test_tpot_by_hardware_values_sorting_and_fit_marks():
     pairs = _pairs(batch=64)
     fig = hf.tpot_by_hardware(pairs)

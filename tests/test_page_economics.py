@@ -154,7 +154,7 @@ def test_economics_page_capacity_tco_revenue(lang):
 def test_tco_part_edit_changes_the_result():
     at = run_page("economics", **Q)
     before = _usd(_metric(at, EN("ec_m_tco")))
-    key = next(n.key for n in at.number_input if n.key and n.key.endswith(".kwh"))
+    key = next(n.key for n in at.number_input if n.key and n.key.endswith(".electricity_usd_per_kwh"))
     at.number_input(key=key).set_value(0.30).run()
     after = _usd(_metric(at, EN("ec_m_tco")))
     assert after - before == pytest.approx(2.09 * (0.30 - 0.08), abs=0.011)  # MI355X: 2.09 kW all-in, every hour
@@ -271,7 +271,7 @@ def test_gaudi3_tco_starts_from_its_published_list_price():
     at = run_page("economics", **{**Q, "hardware": "gaudi3"})
     assert not at.exception
     assert any("15,625" in i.value and "2024-06-04" in i.value for i in at.info)
-    capex = next(n for n in at.number_input if n.key and n.key.endswith(".capex"))
+    capex = next(n for n in at.number_input if n.key and n.key.endswith(".capex_usd"))
     assert capex.value == 15625.0
     expected = tco(TcoParts(15625.0, board_w=resolve_hardware("gaudi3").tdp_w)).usd_per_gpu_hour
     assert _usd(_metric(at, EN("ec_m_tco"))) == pytest.approx(expected, abs=0.006)
@@ -456,8 +456,8 @@ def test_tco_inputs_show_whole_numbers_and_one_decimal_not_two():
     at = run_page("economics")
     assert not at.exception, at.exception
     formats = {w.key: w.proto.format for w in at.number_input}
-    assert [formats[k] for k in formats if k.endswith(("capex", "board", "host"))] == ["%.0f"] * 3
-    assert [formats[k] for k in formats if k.endswith(("years", "rate"))] == ["%.1f"] * 2
+    assert [formats[k] for k in formats if k.endswith(("capex_usd", "board_w", "host_network_w"))] == ["%.0f"] * 3
+    assert [formats[k] for k in formats if k.endswith(("years", "capital_pct"))] == ["%.1f"] * 2
     # demand and targets as typed, no spurious decimals ('1000', not '1000.00': helper review)
     assert [formats[k] for k in ("econ.out", "econ.in", "econ.tpot") if k in formats] == ["%g"] * 3
     frontier = run_page("frontier")

@@ -948,3 +948,66 @@ def test_a_shared_chart_whose_key_misses_an_input_fails_in_the_tests(keyed):
     at.session_state["n"] = 2
     at.run()
     assert bool(at.exception) is not keyed
+
+
+# a view control of each page, a value other than its default, and the widget that shows it
+VIEW_LINKS = [
+    ("roofline", "roofline.overlay", "b200,mi355x", ["b200", "mi355x"]),
+    ("breakdown", "breakdown.heatmap_metric", "fits", "fits"),
+    ("kv_cache", "kv_cache.x_scale", "linear", "linear"),
+    ("cost", "cost.sweep", "context", "context"),
+    ("cost", "cost.cost_unit", "tokens_per_usd", "tokens_per_usd"),
+    ("cost", "cost.target", "agents", "agents"),
+    ("cost", "cost.heatmap_metric", "tps_gpu", "tps_gpu"),
+    ("hardware", "hardware.vendors", "NVIDIA,AMD", ["AMD", "NVIDIA"]),
+    ("hardware", "hardware.log_x", "1", True),
+    ("validation", "validation.metric", "tpot_ms", "tpot_ms"),
+    ("validation", "validation.include_all", "1", True),
+    ("validation", "validation.mlperf_group", "engine", "engine"),
+    ("glossary", "glossary.search", "KV", "KV"),
+]
+
+
+@pytest.mark.parametrize(("page", "key", "given", "value"), VIEW_LINKS)
+def test_a_links_view_controls_come_back_and_a_change_is_written(page, key, given, value):
+    """Every view is a link: a page's view control (an axis, what a heat map shows, the chips overlaid) is read from
+    the link on the first visit and written back when it differs from its default (at the default the link leaves it
+    out)."""
+    from ui.page_state import VIEW_CONTROLS
+
+    param = VIEW_CONTROLS[key][0]
+    at = run_page(page, **{param: given})
+    assert not at.exception and not [w.value for w in at.warning if "`" + param + "`" in w.value]
+    shown = at.session_state[key]
+    assert (sorted(shown) if isinstance(value, list) else shown) == value
+    assert at.query_params[param] == given  # the link as given stays
+    default = run_page(page)
+    assert param not in default.query_params and default.session_state[key] != shown
+
+
+def test_a_bad_view_link_value_is_named_and_the_default_kept():
+    """A view control's bad value: a notice naming the parameter and what is used; the known chips of a list kept."""
+    at = run_page("cost", ce_sweep="sideways")
+    assert EN("notice_bad_param", param="ce_sweep", given="sideways", used="`batch`") in [w.value for w in at.warning]
+    assert at.session_state["cost.sweep"] == "batch" and "ce_sweep" not in at.query_params
+    at = run_page("roofline", roof_overlay="b200,nope")
+    assert EN("notice_bad_param", param="roof_overlay", given="nope", used="`b200`") in [w.value for w in at.warning]
+    assert at.session_state["roofline.overlay"] == ["b200"] and at.query_params["roof_overlay"] == "b200"
+
+
+def test_the_economics_tco_inputs_changed_from_the_preset_are_in_the_link():
+    """The TCO built from parts (capex, power, financing) and the rack: a link carries the inputs changed from the
+    chip's preset and opens with them (the same $/GPU-hour); a bad one is named and the preset kept."""
+    at = run_page("economics", hardware="h200")
+    assert not at.exception and not any(k in at.query_params for k in ("ec_capex", "ec_rack", "ec_pue"))
+    capex = next(n for n in at.number_input if n.key.endswith(".capex_usd"))
+    preset_tco = at.metric[0].value
+    capex.set_value(80000.0).run()
+    assert at.query_params["ec_capex"] == "80000" and at.metric[0].value != preset_tco
+    linked = run_page("economics", hardware="h200", ec_capex="80000", ec_rack="16", ec_pue="9")
+    assert next(n for n in linked.number_input if n.key.endswith(".capex_usd")).value == 80000
+    assert next(n for n in linked.number_input if n.key.endswith(".gpus_per_rack")).value == 16
+    assert next(n for n in linked.number_input if n.key.endswith(".pue")).value == 1.25  # the preset's
+    assert linked.metric[0].value == at.metric[0].value  # the same TCO as the view linked
+    warned = [w.value for w in linked.warning]
+    assert EN("notice_bad_param", param="ec_pue", given="9", used=EN("notice_used_default")) in warned, warned

@@ -25,6 +25,7 @@ from tpot_model.profiles import BASES
 
 from . import cache, embed, expanders, export, fmt, page_state, uploads
 from .i18n import LANGUAGES, Translator
+from .notices import url_notices
 from .state import (
     BATCH_OPTIONS,
     COMPUTE_OPTIONS,
@@ -225,6 +226,31 @@ def write_page_params(
     for key in dropped:
         if key in st.query_params and key not in wanted:
             del st.query_params[key]
+
+
+def linked_view(key: str, options: Collection[str] = (), default: object = None, *, tr: Translator) -> object:
+    """Before a view control's widget (`key`, a key of page_state.VIEW_CONTROLS): on its first run in the session,
+    the link's value into its session state (a bad one: a notice above the widget on every run, `default` kept),
+    else `default` where the session holds none or a value no longer among `options`; then the value into the URL
+    (none at the default). The widget is drawn with its key and no default of its own. Returns the value."""
+    control = page_state.ViewControl(key, tuple(options), default)
+    seen = f"_view_link:{key}"
+    if seen not in st.session_state:
+        value, bad = page_state.parse_view(st.query_params.to_dict(), control)
+        st.session_state[seen] = bad
+        if value is not None:
+            st.session_state[key] = value
+    url_notices(st.session_state[seen], tr)
+    value = page_state.view_value(control, st.session_state.get(key))
+    if st.session_state.get(key) != value:
+        st.session_state[key] = value
+
+    def as_linked(params: dict) -> dict[str, str]:
+        linked = page_state.parse_view(params, control)[0]
+        return page_state.view_query(control, default if linked is None else linked)
+
+    write_page_params(page_state.view_query(control, value), as_linked, dropped=[control.param])
+    return value
 
 
 def _mirror(state: ScenarioState) -> ScenarioState:

@@ -9,7 +9,8 @@ Frontier: fr_io, fr_hw, fr_prec, fr_layout, fr_engine, fr_y, fr_target, fr_tier,
 fr_log, fr_disagg, fr_rack_chips, fr_rack_gpus, fr_rack_recipes, fr_rack_best_engine.
 Compare: <side>_hardware, _gpus, _weights, _kv, _profile, _model, _batch, _context, _price for sides b and c.
 Economics: ec_demand, ec_req, ec_out, ec_in, ec_tpot_ms, ec_peak, ec_util, ec_chips, ec_api_in, ec_api_out,
-ec_api_cached, ec_cached.
+ec_api_cached, ec_cached; and its TCO inputs changed from the chip's preset (TCO_NUMBERS: ec_capex, ec_rack ...).
+The other pages' view controls: VIEW_CONTROLS (roof_overlay, ce_sweep, hw_vendors, val_engines, gl_q ...).
 """
 
 from __future__ import annotations
@@ -398,6 +399,39 @@ def economics_query(p: EconomicsInputs) -> dict[str, str]:
     return out
 
 
+# The TCO built from parts and the revenue's rack, as their inputs hold them: input -> (URL parameter, lowest,
+# highest). Preset per chip and price basis (economics.tco_preset), so a link carries only the inputs changed from
+# the preset of the chip it opens on; the cost of capital in percent, as its input.
+TCO_NUMBERS = {
+    "capex_usd": ("ec_capex", 0.0, 5e6),
+    "depreciation_years": ("ec_years", 1.0, 15.0),
+    "cost_of_capital_pct": ("ec_capital_pct", 0.0, 50.0),
+    "utilisation": ("ec_tco_util", 0.05, 1.0),
+    "board_w": ("ec_board_w", 0.0, 20000.0),
+    "host_network_w": ("ec_host_w", 0.0, 20000.0),
+    "pue": ("ec_pue", 1.0, 3.0),
+    "electricity_usd_per_kwh": ("ec_kwh", 0.0, 1.0),
+    "gpus_per_rack": ("ec_rack", 1.0, 16384.0),
+}
+
+
+def parse_tco_query(params: Mapping[str, object]) -> tuple[dict[str, float], list[Notice]]:
+    """The TCO inputs a link sets (TCO_NUMBERS: the others keep the chip's preset); a bad value gives a notice and
+    the preset (GPUs per rack: a whole number)."""
+    r, values = QueryReader(params), {}
+    for name, (key, lo, hi) in TCO_NUMBERS.items():
+        whole = name == "gpus_per_rack"
+        ok = lambda x, lo=lo, hi=hi, whole=whole: lo <= x <= hi and (not whole or x == int(x))  # noqa: E731
+        if (x := r.number(key, ok, "—")) is not None:
+            values[name] = int(x) if whole else x
+    return values, r.notices
+
+
+def tco_query(values: Mapping[str, float], preset: Mapping[str, float]) -> dict[str, str]:
+    """The TCO inputs that differ from the chip's preset as URL parameters (plain strings)."""
+    return {TCO_NUMBERS[k][0]: f"{v:g}" for k, v in values.items() if not math.isclose(v, preset[k], rel_tol=1e-9)}
+
+
 # --------------------------------------------------------------------------------------------------- compare
 
 SIDES = ("b", "c")
@@ -483,6 +517,94 @@ def side_state(a: ScenarioState, values: Mapping[str, object], gpus: int | None 
     )
 
 
+# --------------------------------------------------------------------------------------------------- view controls
+
+# A view control of a page that keeps no other inputs of its own (a chart's axis, what a heat map shows, the chips
+# overlaid): its widget's session key -> (URL parameter, kind). Kinds: 'choice' (one of its options), 'items' (a
+# comma list of its options, '' for none), 'flag' ('1' / '0') or 'text' (free, at most VIEW_TEXT_MAX characters).
+VIEW_CONTROLS: dict[str, tuple[str, str]] = {
+    "roofline.overlay": ("roof_overlay", "items"),
+    "breakdown.heatmap_metric": ("bd_heatmap", "choice"),
+    "kv_cache.x_scale": ("kv_x_scale", "choice"),
+    "kv_cache.composition": ("kv_composition", "choice"),
+    "cost.sweep": ("ce_sweep", "choice"),
+    "cost.cost_unit": ("ce_unit", "choice"),
+    "cost.target": ("ce_target", "choice"),
+    "cost.heatmap_metric": ("ce_heatmap", "choice"),
+    "hardware.vendors": ("hw_vendors", "items"),
+    "hardware.log_x": ("hw_log_x", "flag"),
+    "validation.metric": ("val_metric", "choice"),
+    "validation.engines": ("val_engines", "items"),
+    "validation.include_all": ("val_all", "flag"),
+    "validation.mlperf_group": ("val_mlperf_group", "choice"),
+    "glossary.search": ("gl_q", "text"),
+}
+VIEW_TEXT_MAX = 80
+
+
+@dataclass(frozen=True)
+class ViewControl:
+    """One view control as its link carries it: its session key (a key of VIEW_CONTROLS), the values it takes (a
+    choice's, or each item's) and its default (a list for 'items', a bool for 'flag')."""
+
+    key: str
+    options: tuple[str, ...] = ()
+    default: object = None
+
+    @property
+    def param(self) -> str:
+        return VIEW_CONTROLS[self.key][0]
+
+    @property
+    def kind(self) -> str:
+        return VIEW_CONTROLS[self.key][1]
+
+
+def parse_view(params: Mapping[str, object], control: ViewControl) -> tuple[object | None, list[Notice]]:
+    """A view control's value from URL parameters (None when absent or bad: a bad one gives a notice naming the
+    default; a list keeps its known items, in order, once each, and names the others)."""
+    r = QueryReader(params)
+    shown_default = _view_text(control, control.default) or "—"
+    if control.kind == "choice":
+        return r.choice(control.param, control.options, shown_default), r.notices
+    if control.kind == "flag":
+        return r.flag(control.param, bool(control.default)), r.notices
+    text = r.text(control.param)
+    if text is None:
+        return None, r.notices
+    if control.kind == "text":
+        return text[:VIEW_TEXT_MAX], r.notices
+    items = tuple(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
+    good = _known(items, control.options)
+    if len(good) != len(items):
+        r.bad(control.param, ",".join(x for x in items if x not in good), ",".join(good) or "—")
+    return list(good), r.notices
+
+
+def view_value(control: ViewControl, value: object) -> object:
+    """`value` where the control takes it, else its default (a list: its items among the options; none held: the
+    default)."""
+    if control.kind == "items":
+        return [v for v in (value if isinstance(value, list) else control.default or ()) if v in control.options]
+    ok = {"choice": value in control.options, "flag": isinstance(value, bool), "text": isinstance(value, str)}
+    return value if ok[control.kind] else control.default
+
+
+def _view_text(control: ViewControl, value: object) -> str:
+    """A view control's value as its URL parameter writes it."""
+    if control.kind == "flag":
+        return "1" if value else "0"
+    if control.kind == "items":
+        return ",".join(map(str, value or ()))
+    return "" if value is None else str(value)
+
+
+def view_query(control: ViewControl, value: object) -> dict[str, str]:
+    """A view control's URL parameter: none at its default (a link without it opens the default)."""
+    same = list(value or ()) == list(control.default or ()) if control.kind == "items" else value == control.default
+    return {} if same else {control.param: _view_text(control, value)}
+
+
 # --------------------------------------------------------------------------------------------------- any page
 
 
@@ -490,9 +612,10 @@ def page_params() -> frozenset[str]:
     """Every page's own URL parameters, as the pages' query writers spell them (Planner, Serving frontier,
     Economics, Compare's sides B and C)."""
     planner = planner_query(50.0, 1.0, 1, 0.5, 0.1, pl.SECTIONS[0], 8, pl.DEFAULT_SERVING, 1.0, best_engine=False)
-    economics = economics_query(EconomicsInputs(chips=("h200",)))
+    economics = {*economics_query(EconomicsInputs(chips=("h200",))), *(k for k, _, _ in TCO_NUMBERS.values())}
     sides = {f"{side}_{name}" for side in ("b", "c") for name in SIDE_FIELDS}
-    return frozenset({*planner, *frontier_query(FrontierInputs()), *economics, *sides})
+    views = {param for param, _ in VIEW_CONTROLS.values()}
+    return frozenset({*planner, *frontier_query(FrontierInputs()), *economics, *sides, *views})
 
 
 def unknown_params(params: Mapping[str, object], known: Collection[str]) -> list[Notice]:

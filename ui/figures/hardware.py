@@ -13,9 +13,10 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from tpot_model import Estimate, Hardware, load_hardware_catalog, mlperf
+from tpot_model import Estimate, Hardware, economics, load_hardware_catalog, mlperf
 from tpot_model.bands import Band
 from tpot_model.files import number_or_nan
+from tpot_model.scenario import Scenario
 from tpot_model.units import GB, TB_per_s, TFLOP_per_s
 
 from .. import fmt
@@ -181,8 +182,10 @@ def _year_offsets(chips: Sequence[Hardware]) -> list[float]:
 # --------------------------------------------------------------------------------------------------- specs
 
 
-def specs_table(chips: Iterable[Hardware]) -> pd.DataFrame:
-    """One row per chip: datasheet memory, bandwidth, dense 16-bit compute, power and price (display units)."""
+def specs_table(chips: Iterable[Hardware], basis: str = "on_demand") -> pd.DataFrame:
+    """One row per chip: datasheet memory, bandwidth, dense 16-bit compute, power (display units) and the chip's
+    price under a published `basis` (prices.yaml; a user's file: its own on-demand price) with its date."""
+    prices = {h.id: economics.price_for(h, Scenario(price_basis=basis)) for h in chips}
     rows = [
         {
             "hardware_id": h.id,
@@ -194,7 +197,9 @@ def specs_table(chips: Iterable[Hardware]) -> pd.DataFrame:
             "bandwidth_tb_per_s": h.memory_bandwidth_bytes_per_s / TB_per_s,
             "dense_16bit_tflop_per_s": _peak_16bit_tflops(h),
             "tdp_w": _opt(h.tdp_w),
-            "price_usd_per_gpu_hour": _opt(h.price_usd_per_hour),
+            "price_usd_per_gpu_hour": prices[h.id].usd_per_gpu_hour,
+            "price_basis": basis,
+            "price_as_of": prices[h.id].as_of or None,
         }
         for h in chips
     ]
@@ -866,8 +871,8 @@ def generation_table(chips: Iterable[Hardware], *, tr: Translator = EN) -> pd.Da
     return pd.DataFrame(rows)
 
 
-def specs_table_labels(*, tr: Translator = EN) -> dict[str, str]:
-    """Display headers for the columns of specs_table shown on the page."""
+def specs_table_labels(*, tr: Translator = EN, basis: str = "on_demand") -> dict[str, str]:
+    """Display headers for the columns of specs_table shown on the page (the price's names its basis)."""
     return {
         "hardware": tr("hw_col_hardware"),
         "vendor": tr("hw_col_spec_vendor"),
@@ -877,5 +882,6 @@ def specs_table_labels(*, tr: Translator = EN) -> dict[str, str]:
         "bandwidth_tb_per_s": tr("hw_col_spec_bw"),
         "dense_16bit_tflop_per_s": tr("hw_col_spec_tflops"),
         "tdp_w": tr("hw_col_spec_tdp"),
-        "price_usd_per_gpu_hour": tr("hw_col_spec_price"),
+        "price_usd_per_gpu_hour": tr("hw_col_spec_price", basis=tr(f"basis_{basis}")),
+        "price_as_of": tr("hw_col_spec_price_as_of"),
     }
