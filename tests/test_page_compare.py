@@ -356,6 +356,11 @@ def test_chart_exports_state_b_and_c_not_only_a(lang):
     s = Scenario(batch=32, num_gpus=8, weights="fp8", kv_cache="fp8")
     ests = {x: estimate(model, resolve_hardware(h), s, profile) for x, h in (("A", "b200"), ("B", "h200"))}
     about = cf.compared_about({"scenario_hardware": "b200", "scenario_price_usd_per_gpu_hour": 6.03}, ests, tr)
+    b_price = ests["B"].price  # B's price in the subtitle with its basis and date, as A's ('$1.99/GPU-hour' alone was)
+    assert export.price_text(cf.scenario_columns(ests["B"]), tr) in about["scenario_vs"]
+    assert (
+        b_price.as_of and b_price.as_of in about["scenario_vs"] and tr(f"basis_{b_price.basis}") in about["scenario_vs"]
+    )
     rows = list(csv.DictReader(io.StringIO(export.csv_bytes(cf.decomposition_table(ests), about, {}).decode())))
     b = [r for r in rows if r["scenario"] == "B"]
     assert b and {r["scenario_hardware"] for r in b} == {"h200"} and ests["B"].price_usd_per_gpu_hour != 6.03

@@ -77,13 +77,7 @@ def caption(about: Mapping[str, object], tr: Translator) -> str:
     """The scenario in one line, for a chart's title: model, GPUs x chip, formats, batch (none for a chart that
     sweeps it: scenario_batch None), context/output, profile, price (each chip's own on a chart of several chips:
     scenario_price_each_chip); then the scenarios it is compared with (scenario_vs: Compare's B and C)."""
-    price = about.get("scenario_price_usd_per_gpu_hour")
-    if about.get("scenario_price_each_chip"):
-        said = tr("export_price_each_chip", basis=_basis(about, tr))
-    elif price is not None:
-        said = tr("export_price", usd=fmt.usd(price), basis=_basis(about, tr))
-    else:
-        said = tr("export_no_price")
+    said = price_text(about, tr)
     batch = about.get("scenario_batch")
     text = tr(
         "export_caption" if batch is not None else "export_caption_no_batch",
@@ -110,6 +104,17 @@ def _device(about: Mapping[str, object], tr: Translator) -> str:
         return tr("export_device_chosen", hw=tr.join(names))
     key = "export_device_budget" if about.get("scenario_gpus_budget") else "export_device_each"
     return tr(key, gpus=gpus, hw=tr.join(names))
+
+
+def price_text(about: Mapping[str, object], tr: Translator) -> str:
+    """The $/GPU-hour a scenario's numbers rest on (export_about's scenario_price_* fields), with its basis and date:
+    '$6.03/GPU-hour (On-demand cloud, 2026-03-17)'; each chip's own on a chart of several; none published: said."""
+    price = about.get("scenario_price_usd_per_gpu_hour")
+    if about.get("scenario_price_each_chip"):
+        return tr("export_price_each_chip", basis=_basis(about, tr))
+    if price is not None:
+        return tr("export_price", usd=fmt.usd(price), basis=_basis(about, tr))
+    return tr("export_no_price")
 
 
 def _basis(about: Mapping[str, object], tr: Translator) -> str:

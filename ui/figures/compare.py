@@ -17,7 +17,7 @@ import plotly.graph_objects as go
 from tpot_model import BUCKETS, Estimate
 from tpot_model.units import GB
 
-from .. import fmt
+from .. import export, fmt
 from ..i18n import EN, Translator
 from ..state import (
     BATCH_OPTIONS,
@@ -310,9 +310,8 @@ def compared_about(about: Mapping[str, object], ests: Mapping[str, Estimate], tr
     if not others:
         return dict(about)
 
-    def said(x: str, e: Estimate) -> str:
-        usd = float(e.price_usd_per_gpu_hour)
-        price = fmt.usd(usd) + tr("export_per_gpu_hour") if math.isfinite(usd) else tr("export_no_price")
+    def said(x: str, e: Estimate) -> str:  # its price with its basis and date, as A's in the caption
+        price = export.price_text(scenario_columns(e), tr)
         return tr("export_vs_side", x=x, gpus=int(e.scenario.num_gpus), hw=fmt.chip(e.hardware, tr, short=True),
                   weights=e.scenario.weights.name, kv=e.scenario.kv_cache.name, price=price)  # fmt: skip
 
