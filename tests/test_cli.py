@@ -650,6 +650,11 @@ def test_evaluate_bad_files(capsys, tmp_path):
         (["--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--batch", "two"], ["--batch", "whole number"]),
         (["--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--price", "-1"], ["--price", "non-negative"]),
         (["--model", "llama-3.1-8b"], ["required", "--hardware"]),
+        # past any real input (a review printed inf, NaN and a 300-digit batch): the limit named
+        (["--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--batch", "1e300"], ["--batch", "at most 100,000,000"]),
+        (["--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--context", "1e30"], ["--context", "at most"]),
+        (["--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--gpus", "1e9"], ["--gpus", "at most 1,024"]),
+        (["--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--price", "1e308"], ["--price", "at most 1,000"]),
     ],
 )
 def test_estimate_bad_input_one_line_exit_2(capsys, argv, fragments):
@@ -661,6 +666,12 @@ def test_estimate_bad_input_one_line_exit_2(capsys, argv, fragments):
 
 
 def test_estimate_bad_model_files(capsys, tmp_path):
+    # a count past any model (2**63 layers reached numpy and raised OverflowError): named, exit 2
+    huge = write(tmp_path / "config.json", json.dumps({"model_type": "llama", "hidden_size": 4096,
+        "num_hidden_layers": 2**63, "num_attention_heads": 32, "num_key_value_heads": 8, "intermediate_size": 14336,
+        "vocab_size": 128256}))  # fmt: skip
+    code, _, err = run(capsys, "estimate", "--model", huge, "--hardware", "h100-sxm")
+    assert code == 2 and "config.json" in err and "'num_hidden_layers' must be at most 1,000,000,000" in err
     odd = write(tmp_path / "odd.yaml", TINY_MODEL_YAML.format(heads=10, kv_heads=3))
     code, _, err = run(capsys, "estimate", "--model", odd, "--hardware", "h100-sxm")
     assert code == 2 and "odd.yaml" in err and "not divisible" in err
@@ -682,6 +693,7 @@ def test_estimate_bad_model_files(capsys, tmp_path):
         (["--context", "1:x"], "--context '1:x'"),
         (["--batch", "1:2000000"], "limit"),
         (["--batch", "1:2048", "--context", "1:131072:1024"], "limit"),
+        (["--context", "0:1e30:3"], "--context '0:1e30:3': must be at most 100,000,000"),  # was a TypeError
     ],
 )
 def test_sweep_bad_ranges(capsys, argv, fragment):
@@ -805,7 +817,9 @@ def test_frontier_gives_no_range_for_a_model_the_serving_fit_has_not_seen(capsys
 
 
 @pytest.mark.parametrize(("flag", "value", "said"), [("--mtp", "1000", "--mtp: must be <= 16"),
-                                                      ("--context", "0", "--context: must be >= 1")])  # fmt: skip
+                                                      ("--context", "0", "--context: must be >= 1"),
+                                                      ("--context", "1000000000", "--context: must be <= 100,000,000"),
+                                                      ("--price", "1e308", "--price: must be <= 1,000")])  # fmt: skip
 def test_frontier_refuses_absurd_drafts_and_empty_prompts(capsys, flag, value, said):
     from tpot_model.planner_cli import frontier_main
 
@@ -813,6 +827,20 @@ def test_frontier_refuses_absurd_drafts_and_empty_prompts(capsys, flag, value, s
     assert frontier_main([*args, flag, value]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and said in err
+
+
+def test_frontier_says_an_option_it_would_ignore_and_what_makes_a_model_fit(capsys):
+    """--mtp-acceptance without --mtp was dropped silently; a model that does not fit got no remedy (estimate's)."""
+    from tpot_model.planner_cli import frontier_main
+
+    args = ["--model", "llama-3.1-405b", "--hardware", "rtx-3090", "--tpot-target-ms", "20"]
+    assert frontier_main([*args, "--mtp-acceptance", "0.7"]) == 2
+    assert "--mtp-acceptance: applies with --mtp" in capsys.readouterr().err
+    assert frontier_main(args) == 0
+    out = capsys.readouterr().out
+    assert "does not fit in memory even at batch 1; does not fit on 1 x NVIDIA GeForce RTX 3090: needs >= " in out
+    assert frontier_main([*args, "--gpus", "64", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["remedy"] is None  # 64 RTX 3090s hold it
 
 
 def test_sweep_rows_state_their_scenario_and_evaluate_writes_seven_digits(capsys, tmp_path):

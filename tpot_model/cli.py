@@ -36,10 +36,10 @@ from .estimate import MAX_GPUS_SEARCHED, Estimate, estimate, lower_formats, prec
 from .files import APP_VERSION
 from .numtext import large, usd
 from .precision import COMPUTE_PRECISIONS, FORMATS, KV_FORMATS, parse_format
-from .prices import CUSTOM, DEFAULT_BASIS, PRICE_BASES
+from .prices import CUSTOM, DEFAULT_BASIS, MAX_USD_PER_GPU_HOUR, PRICE_BASES
 from .profiles import BASES, EfficiencyProfile, load_profiles, resolve_profile
 from .roofline import BUCKETS, active_params, total_params
-from .scenario import BATCHINGS, PARALLELISMS, Scenario
+from .scenario import BATCHINGS, MAX_INPUT_COUNT, PARALLELISMS, Scenario
 from .units import GB, Gbit_per_s, TB_per_s, TFLOP_per_s, ms
 
 PROG = "python -m tpot_model"
@@ -150,8 +150,8 @@ class _Parser(argparse.ArgumentParser):
 # --------------------------------------------------------------------------------------------------- value parsing
 
 
-def _whole(text: Any, minimum: int) -> int:
-    """A whole number >= minimum from text ('8', '8.0'); ValueError with a short reason otherwise."""
+def _whole(text: Any, minimum: int, maximum: int = MAX_INPUT_COUNT) -> int:
+    """A whole number from minimum to maximum from text ('8', '8.0'); ValueError with a short reason otherwise."""
     s = str(text).strip()
     try:
         value = float(s)
@@ -161,6 +161,8 @@ def _whole(text: Any, minimum: int) -> int:
         raise ValueError(f"must be a whole number, got {s!r}")
     if value < minimum:
         raise ValueError(f"must be >= {minimum}, got {s}")
+    if value > maximum:
+        raise ValueError(f"must be at most {maximum:,}, got {s}")
     return int(value)
 
 
@@ -172,6 +174,8 @@ def _price(text: Any) -> float:
         raise ValueError(f"must be a number (USD per GPU-hour), got {s!r}") from None
     if not math.isfinite(value) or value < 0:
         raise ValueError(f"must be a non-negative number (USD per GPU-hour), got {s!r}")
+    if value > MAX_USD_PER_GPU_HOUR:
+        raise ValueError(f"must be at most {MAX_USD_PER_GPU_HOUR:,.0f} (USD per GPU-hour), got {s}")
     return value
 
 
@@ -663,7 +667,7 @@ def _row_job(
     compute = parse("compute", _compute)
     price_text = get("price_usd_per_gpu_hour")
     price = parse("price_usd_per_gpu_hour", _price) if price_text else None
-    num_gpus = parse("num_gpus", _whole, 1)
+    num_gpus = parse("num_gpus", _whole, 1, MAX_GPUS_SEARCHED)
     batch = parse("batch", _whole, 1)
     context = parse("context_tokens", _whole, 0)
     output = parse("output_tokens", _whole, 1)
@@ -1031,7 +1035,11 @@ def _add_scenario_options(p: argparse.ArgumentParser, *, single_point: bool) -> 
         "--hardware", required=True, metavar="H", help="catalog id (see `list hardware`) or a hardware YAML path"
     )
     p.add_argument(
-        "--gpus", type=_arg_type(_whole, 1), default=1, metavar="N", help="tensor-parallel GPU count (default 1)"
+        "--gpus",
+        type=_arg_type(_whole, 1, MAX_GPUS_SEARCHED),
+        default=1,
+        metavar="N",
+        help=f"tensor-parallel GPU count (default 1, at most {MAX_GPUS_SEARCHED:,})",
     )
     p.add_argument(
         "--weights", default="bf16", metavar="P", help="weight format name or bits per weight (default bf16)"

@@ -65,8 +65,12 @@ def parse_structured_text(text: str, where: str) -> Any:
         raise CatalogError(f"{where}: malformed YAML/JSON{at}: {problem}") from None
 
 
+MAX_WHOLE = 10**9  # a count in a model or hardware file (layers, widths, experts, tokens): past it, a typo
+
+
 def integer_field(where: str, d: dict, key: str) -> int:
-    """d[key] as a whole, non-negative number; CatalogError naming the field otherwise."""
+    """d[key] as a whole number from 0 to MAX_WHOLE; CatalogError naming the field otherwise (a count past 2**63
+    had reached numpy and raised OverflowError)."""
     value = d.get(key)
     if (
         isinstance(value, bool)
@@ -77,6 +81,8 @@ def integer_field(where: str, d: dict, key: str) -> int:
         raise CatalogError(f"{where}: field {key!r} must be a whole number, got {value!r}")
     if value < 0:
         raise CatalogError(f"{where}: field {key!r} must not be negative, got {value!r}")
+    if value > MAX_WHOLE:
+        raise CatalogError(f"{where}: field {key!r} must be at most {MAX_WHOLE:,}, got {value!r}")
     return int(value)
 
 

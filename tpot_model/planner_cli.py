@@ -12,9 +12,11 @@ import sys
 from collections.abc import Sequence
 
 from .catalog import CatalogError, resolve_hardware, resolve_model
+from .cli import remedy
 from .disaggregated import decode_reach, model_recipes
 from .economics import price_for
 from .engines import BEST, ENGINES
+from .estimate import MAX_GPUS_SEARCHED, estimate
 from .fleet import Demand, Fleet, fleets
 from .frontier_check import (
     WITHIN,
@@ -39,9 +41,9 @@ from .layouts import (
 from .planner import MAX_BATCH_SEARCHED, FrontierPoint, frontier
 from .pool_correction import committed_check
 from .precision import parse_format
-from .prices import CUSTOM, DEFAULT_BASIS, PRICE_BASES
+from .prices import CUSTOM, DEFAULT_BASIS, MAX_USD_PER_GPU_HOUR, PRICE_BASES
 from .profiles import resolve_profile
-from .scenario import Scenario
+from .scenario import MAX_INPUT_COUNT, Scenario
 from .serving_calibration import ServingMeasurement, load_serving_measurements
 from .speculative import MTP_ACCEPTANCE, MTP_K
 from .units import GB, ms
@@ -74,7 +76,8 @@ def _number(flag: str, kind: type, minimum: float, *, strict: bool = False, maxi
             bound = f"> {minimum:g}" if strict else f">= {minimum:g}"
             raise _BadInput(f"{flag}: must be {bound}, got {text!r}")
         if value > maximum:
-            raise _BadInput(f"{flag}: must be <= {maximum:g}, got {text!r}")
+            most = f"{maximum:,.0f}" if maximum == int(maximum) else f"{maximum:g}"  # 100,000,000, not 1e+08
+            raise _BadInput(f"{flag}: must be <= {most}, got {text!r}")
         return value
 
     return parse
@@ -90,15 +93,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hardware", required=True, help="catalog id or a hardware YAML path")
     p.add_argument(
         "--gpus",
-        type=_number("--gpus", int, 1),
+        type=_number("--gpus", int, 1, maximum=MAX_GPUS_SEARCHED),
         default=None,
         help="tensor-parallel GPUs (default 1; not with --max-gpus)",
     )
     p.add_argument("--weights", default="bf16", help="weight format, e.g. bf16, fp8, awq-int4, nvfp4 (default bf16)")
     p.add_argument("--kv", default="bf16", help="KV-cache format (default bf16)")
     p.add_argument("--compute", default=None, help="compute precision (default: the weight format's own)")
-    p.add_argument("--context", type=_number("--context", int, 1), default=4096, help="prompt tokens (default 4096)")
-    p.add_argument("--output", type=_number("--output", int, 1), default=1024, help="output tokens (default 1024)")
+    tokens = {"maximum": MAX_INPUT_COUNT}
+    p.add_argument(
+        "--context", type=_number("--context", int, 1, **tokens), default=4096, help="prompt tokens (default 4096)"
+    )
+    p.add_argument(
+        "--output", type=_number("--output", int, 1, **tokens), default=1024, help="output tokens (default 1024)"
+    )
     p.add_argument(
         "--tpot-target-ms",
         type=_number("--tpot-target-ms", float, 0, strict=True),
@@ -137,8 +145,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--mtp-acceptance",
-        type=_number("--mtp-acceptance", float, 0),
-        default=MTP_ACCEPTANCE,
+        type=_number("--mtp-acceptance", float, 0, maximum=1),
+        default=None,
         help=f"with --mtp: the chance each draft token is accepted (default {MTP_ACCEPTANCE:g})",
     )
     p.add_argument(
@@ -166,11 +174,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DATE",
         help="the engine as it was on this ISO date (YYYY-MM-DD): the profile's dated history (default: the newest)",
     )
-    p.add_argument("--price", type=_number("--price", float, 0), default=None, help="$/GPU-hour (price basis custom)")
+    p.add_argument("--price", type=_number("--price", float, 0, maximum=MAX_USD_PER_GPU_HOUR), default=None,
+                   help="$/GPU-hour (price basis custom)")  # fmt: skip
     p.add_argument("--price-basis", default=DEFAULT_BASIS, help=f"{', '.join(PRICE_BASES)} (default {DEFAULT_BASIS})")
     p.add_argument(
         "--max-batch",
-        type=_number("--max-batch", int, 1),
+        type=_number("--max-batch", int, 1, maximum=MAX_INPUT_COUNT),
         default=MAX_BATCH_SEARCHED,
         help=f"largest batch searched (default {MAX_BATCH_SEARCHED})",
     )
@@ -236,7 +245,7 @@ def _text(d: dict) -> str:
     )
     if not d["feasible"]:
         why = (
-            "does not fit in memory even at batch 1"
+            f"does not fit in memory even at batch 1; {d['remedy']}"
             if d["limited_by"] == "memory"
             else f"misses the target even at batch 1 (TPOT {d['batch1_tpot_ms']:.2f} ms)"
         )
@@ -297,6 +306,8 @@ def frontier_main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as e:  # --help
         return int(e.code or 0)
     d = to_dict(point, args, fields["model"].id, fields["hardware"].id) | price_fields(fields["hardware"], scenario)
+    # what would make it fit (more GPUs, lower precision), as `estimate` says it
+    d["remedy"] = remedy(estimate(fields["model"], fields["hardware"], scenario, fields["profile"]))
     print(json.dumps(d, indent=2) if args.json else _text(d))
     return 0
 
@@ -324,8 +335,9 @@ def _targets_and_mode(args: argparse.Namespace) -> None:
         raise _BadInput("--interactivity: give it or --tpot-target-ms, not both")
     if args.interactivity is not None:
         args.tpot_target_ms = 1000.0 / args.interactivity
-    if args.mtp_acceptance > 1:
-        raise _BadInput(f"--mtp-acceptance: must be <= 1, got {args.mtp_acceptance!r}")
+    if args.mtp_acceptance is not None and args.mtp is None:
+        raise _BadInput("--mtp-acceptance: applies with --mtp (multi-token prediction) only; give --mtp too")
+    args.mtp_acceptance = MTP_ACCEPTANCE if args.mtp_acceptance is None else args.mtp_acceptance
     if args.max_gpus is not None and args.max_gpus > MAX_BUDGET_GPUS:
         raise _BadInput(f"--max-gpus: must be <= {MAX_BUDGET_GPUS}, got {args.max_gpus!r}")
     args.search = args.max_gpus is not None or args.serving is not None or args.mtp is not None or args.within_measured
@@ -724,11 +736,14 @@ def build_capacity_parser() -> argparse.ArgumentParser:
         "--utilisation", type=num("--utilisation", float, 0, strict=True), default=1.0, help="in (0, 1]; default 1"
     )
     p.add_argument("--price-basis", default=DEFAULT_BASIS, help=f"{', '.join(PRICE_BASES)} (default {DEFAULT_BASIS})")
-    p.add_argument("--price", type=num("--price", float, 0), default=None, help="$/GPU-hour (price basis custom)")
+    p.add_argument("--price", type=num("--price", float, 0, maximum=MAX_USD_PER_GPU_HOUR), default=None,
+                   help="$/GPU-hour (price basis custom)")  # fmt: skip
     p.add_argument("--weights", default="bf16", help="weight format (default bf16)")
     p.add_argument("--kv", default="bf16", help="KV-cache format (default bf16)")
-    p.add_argument("--context", type=num("--context", int, 0), default=4096, help="prompt tokens per request (4096)")
-    p.add_argument("--output", type=num("--output", int, 1), default=1024, help="output tokens per request (1024)")
+    p.add_argument("--context", type=num("--context", int, 0, maximum=MAX_INPUT_COUNT), default=4096,
+                   help="prompt tokens per request (4096)")  # fmt: skip
+    p.add_argument("--output", type=num("--output", int, 1, maximum=MAX_INPUT_COUNT), default=1024,
+                   help="output tokens per request (1024)")  # fmt: skip
     p.add_argument("--profile", default="typical", help="efficiency profile (default typical)")
     p.add_argument("--json", action="store_true", help="print a JSON list, one object per chip")
     return p

@@ -18,6 +18,7 @@ BASES = ("on_demand", "neocloud", "hyperscaler", "rental_3yr")  # the published 
 CUSTOM = "custom"  # the user's own $/GPU-hour
 PRICE_BASES = (*BASES, CUSTOM)
 DEFAULT_BASIS = "on_demand"  # the catalog's price before bases existed: existing links and numbers stay the same
+MAX_USD_PER_GPU_HOUR = 1000.0  # the most a price input takes (the dearest published rate is a few tens of dollars)
 OWNING_BASES = ("neocloud", "hyperscaler")  # total cost of ownership: what TCO from parts reproduces
 
 

@@ -28,6 +28,9 @@ def _as_array(name: str, value: object, minimum: float) -> np.ndarray:
     return arr
 
 
+MAX_INPUT_COUNT = 100_000_000  # the most a batch or token count typed in takes (past every model's window: a typo)
+
+
 @dataclass(frozen=True, eq=False)
 class Scenario:
     """Batch (concurrent sequences), tokens in the KV cache when decoding starts, tokens to generate, GPU count,

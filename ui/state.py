@@ -22,7 +22,7 @@ from tpot_model.catalog import close_ids, find_id
 from tpot_model.files import load_yaml
 from tpot_model.precision import COMPUTE_PRECISIONS
 from tpot_model.prices import CUSTOM as CUSTOM_BASIS
-from tpot_model.prices import DEFAULT_BASIS, PRICE_BASES
+from tpot_model.prices import DEFAULT_BASIS, MAX_USD_PER_GPU_HOUR, PRICE_BASES
 
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES
 
@@ -36,7 +36,7 @@ GPU_OPTIONS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 72, 96, 128, 256, 512, 
 WEIGHT_OPTIONS = tuple(FORMATS)
 KV_OPTIONS = KV_FORMATS
 COMPUTE_OPTIONS = ("auto", *COMPUTE_PRECISIONS)
-MAX_PRICE_USD_PER_HOUR = 1000.0
+MAX_PRICE_USD_PER_HOUR = MAX_USD_PER_GPU_HOUR
 CUSTOM_ID = "custom"  # id of an uploaded model or hardware file in the session
 
 
