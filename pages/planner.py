@@ -86,7 +86,7 @@ if (
         )
         c2.number_input(
             tr("pl_custom_ms"),
-            min_value=1.0,
+            min_value=figs.MIN_TARGET_MS,
             max_value=figs.MAX_TARGET_MS,
             step=5.0,
             format="%.1f",

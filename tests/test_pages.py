@@ -1011,3 +1011,16 @@ def test_the_economics_tco_inputs_changed_from_the_preset_are_in_the_link():
     assert linked.metric[0].value == at.metric[0].value  # the same TCO as the view linked
     warned = [w.value for w in linked.warning]
     assert EN("notice_bad_param", param="ec_pue", given="9", used=EN("notice_used_default")) in warned, warned
+
+
+def test_link_values_a_page_would_change_silently_are_named():
+    """A planner target under its input's 1 ms floor was raised to 1 ms and rewritten without a word; an empty chip
+    list on Economics fell back to the default three unsaid: both are named now, with what is used."""
+    from ui import page_state
+
+    inputs, bad = page_state.parse_planner_query({"planner_target_ms": "0.5"})
+    assert inputs.custom_ms == 50.0 and [(n.param, n.given) for n in bad] == [("planner_target_ms", "0.5")]
+    inputs, bad = page_state.parse_planner_query({"planner_target_ms": "1"})
+    assert inputs.custom_ms == 1.0 and not bad
+    inputs, bad = page_state.parse_economics_query({"ec_chips": ""}, {"h200"})
+    assert inputs.chips is None and [(n.param, n.used) for n in bad] == [("ec_chips", "—")]

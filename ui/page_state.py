@@ -136,7 +136,7 @@ def parse_planner_query(
     d, r = PlannerInputs(), QueryReader(params)
     values: dict[str, object] = {}
     used = f"{TPOT_TARGETS_S[pl.DEFAULT_TARGET] * 1e3:g}"
-    if (x := r.number("planner_target_ms", lambda x: 0 < x <= pl.MAX_TARGET_MS, used)) is not None:
+    if (x := r.number("planner_target_ms", lambda x: pl.MIN_TARGET_MS <= x <= pl.MAX_TARGET_MS, used)) is not None:
         preset = next((k for k, v in TPOT_TARGETS_S.items() if abs(v * 1e3 - x) < 1e-9), None)
         values["target"] = preset or pl.CUSTOM
         values["custom_ms"] = x
@@ -382,7 +382,9 @@ def parse_economics_query(
     if (text := r.text("ec_chips")) is not None:
         items = tuple(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
         good = _known(items, hardware_ids, names=True)[:ECONOMICS_MAX_CHIPS]
-        if len(good) != len(items):
+        if not items:  # an empty list: the default chips, said
+            r.bad("ec_chips", text, "—")
+        elif len(good) != len(items):
             r.bad("ec_chips", ",".join(x for x in items if not _known((x,), hardware_ids, True)) or text,
                   ",".join(good) or "—")  # fmt: skip
         if good:
