@@ -12,7 +12,7 @@ from tpot_model.fleet import Demand
 from tpot_model.prices import OWNING_BASES
 from tpot_model.serving import SERVING_CHUNK_TOKENS
 from tpot_model.units import ms
-from ui import cache, chart, controls, fmt, metrics, notices, page_state
+from ui import cache, chart, controls, export, fmt, metrics, notices, page_state
 from ui.figures import economics as figs
 from ui.figures import frontier as frontier_figs
 
@@ -300,14 +300,18 @@ with metrics.Row(wide=True) as row:  # the margin note (its price and basis) rea
     row.metric(tr("ec_m_payback"), **shown,
                help=fmt.device_text("ec_payback_def", hw, tr, capex=fmt.usd(capex) if has_capex else no_capex,
                                     energy=fmt.usd(economics.tco(parts).energy_usd_per_gpu_hour, 3)))  # fmt: skip
+rev_about, rev_stamp = controls.export_about(), export.stamp()  # the sidebar's scenario, its price's basis and date
 st.download_button(
     tr("ec_rev_csv"),
-    lambda: figs.revenue_table(rev, hw.id, est.price.basis, est.price.as_of, payback).to_csv(index=False),
-    "revenue.csv",
+    lambda: export.csv_bytes(
+        figs.revenue_table(rev, economics.ApiPrice(api_in, api_out, api_cached), cached, out_rate, ratio, payback),
+        rev_about, rev_stamp,
+    ),
+    f"{export.file_stem('economics-revenue', rev_about, rev_stamp)}.csv",
     "text/csv",
     key="econ.rev_csv",
     on_click="ignore",
-)
+)  # fmt: skip
 
 # --- revenue along the serving frontier (continuous batching, concurrency 1 .. the sweep's end or the most that fit)
 st.subheader(tr("ec_rf_h"))

@@ -680,7 +680,7 @@ def test_planner_layout_search_in_the_browser(server, page, tmp_path, lang):
         page.locator('[class*="st-key-csv-planner-layout"] button').click()
     saved = tmp_path / download.value.suggested_filename
     download.value.save_as(saved)
-    cols = next(csv.DictReader(saved.read_text().splitlines()))
+    cols = next(csv.DictReader(saved.read_text(encoding="utf-8-sig").splitlines()))
     assert (cols["max_gpus"], cols["serving_searched"], cols["usable_memory_basis"]) == ("72", "best", "reported")
     assert 8 < int(cols["gpus_used"]) <= 72
 

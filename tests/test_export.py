@@ -66,7 +66,7 @@ def test_csv_writes_whole_number_columns_exactly_and_no_exponent(about):
     """FLOPs and bytes (whole numbers up to 1e15) as exact integers; other large or tiny floats positional."""
     table = pd.DataFrame({"flops": [606387123456.0, 1.338402e15], "bytes": [2.0**52, float("nan")],
                           "share": [1.2345678e-7, 0.5]})  # fmt: skip
-    lines = export.csv_bytes(table, None, export.stamp(DAY)).decode("utf-8").splitlines()
+    lines = export.csv_bytes(table, None, export.stamp(DAY)).decode("utf-8-sig").splitlines()
     assert lines[1].split(",")[:3] == ["606387123456", "4503599627370496", "0.0000001234568"]
     assert lines[2].split(",")[:3] == ["1338402000000000", "", "0.5"]
     assert "e+" not in "".join(lines) and "e-" not in "".join(lines)
@@ -75,7 +75,7 @@ def test_csv_writes_whole_number_columns_exactly_and_no_exponent(about):
 def test_csv_carries_its_scenario_with_integers_as_integers_and_no_long_floats(about):
     table = pd.DataFrame({"batch": [1.0, 32.0], "tpot_ms": [0.1 + 0.2, 1 / 3], "bound": ["memory", "compute"]})
     stamp = export.stamp(DAY)
-    lines = export.csv_bytes(table, about, stamp).decode("utf-8").splitlines()
+    lines = export.csv_bytes(table, about, stamp).decode("utf-8-sig").splitlines()
     header = lines[0].split(",")
     assert header[:3] == ["batch", "tpot_ms", "bound"]
     assert header[3:] == [*about, "exported_on", "app_version"]  # scenario, date and version as the last columns
@@ -89,8 +89,19 @@ def test_csv_carries_its_scenario_with_integers_as_integers_and_no_long_floats(a
     assert not any(len(cell) > 12 and cell.replace(".", "").isdigit() for line in lines for cell in line.split(","))
 
 
+def test_csv_opens_in_spreadsheets_and_writes_floats_of_mixed_columns_short(about):
+    """A byte-order mark first (Excel then reads ×, · and Chinese as UTF-8); a column of text rows over numbers
+    (Compare's headline: price basis and date above the rates) writes its floats with 7 significant digits too
+    ('16.62267664014939' was written whole)."""
+    table = pd.DataFrame({"metric": ["price_basis", "tpot_ms"], "A": ["on_demand", 16.62267664014939]})
+    raw = export.csv_bytes(table, about, export.stamp(DAY))
+    assert raw.startswith(b"\xef\xbb\xbf")
+    rows = raw.decode("utf-8-sig").splitlines()
+    assert rows[1].split(",")[:2] == ["price_basis", "on_demand"] and rows[2].split(",")[:2] == ["tpot_ms", "16.62268"]
+
+
 def test_scenario_free_csv_has_only_the_stamp():
-    text = export.csv_bytes(pd.DataFrame({"x": [2.5]}), None, export.stamp(DAY)).decode()
+    text = export.csv_bytes(pd.DataFrame({"x": [2.5]}), None, export.stamp(DAY)).decode("utf-8-sig")
     assert text.splitlines() == ["x,exported_on,app_version", f"2.5,2026-03-05,{export.APP_VERSION}"]
 
 
@@ -173,7 +184,7 @@ def test_zip_of_charts_shares_one_plotly_js(about):
         pages = [z.read(n).decode() for n in names if n.endswith(".html")]
         assert names == sorted([export.PLOTLY_FILE, *(f"{c.stem}.{ext}" for c in charts for ext in ("html", "csv"))])
         assert z.read(export.PLOTLY_FILE).decode().count(CARTESIAN_HEADER) == 1
-        csv = z.read(f"{charts[0].stem}.csv").decode().splitlines()
+        csv = z.read(f"{charts[0].stem}.csv").decode("utf-8-sig").splitlines()
     for page in pages:
         assert f'<script src="{export.PLOTLY_FILE}"></script>' in page and CARTESIAN_HEADER not in page
         assert "<title>" in page and "Source: TPOT dashboard" in page

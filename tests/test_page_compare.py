@@ -361,7 +361,9 @@ def test_chart_exports_state_b_and_c_not_only_a(lang):
     assert (
         b_price.as_of and b_price.as_of in about["scenario_vs"] and tr(f"basis_{b_price.basis}") in about["scenario_vs"]
     )
-    rows = list(csv.DictReader(io.StringIO(export.csv_bytes(cf.decomposition_table(ests), about, {}).decode())))
+    rows = list(
+        csv.DictReader(io.StringIO(export.csv_bytes(cf.decomposition_table(ests), about, {}).decode("utf-8-sig")))
+    )
     b = [r for r in rows if r["scenario"] == "B"]
     assert b and {r["scenario_hardware"] for r in b} == {"h200"} and ests["B"].price_usd_per_gpu_hour != 6.03
     assert {float(r["scenario_price_usd_per_gpu_hour"]) for r in b} == {float(ests["B"].price_usd_per_gpu_hour)}

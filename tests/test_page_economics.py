@@ -209,6 +209,21 @@ def test_revenue_frontier_table_carries_basis_and_date():
     assert t["revenue_usd_per_mw_hour"][0] == pytest.approx(t["revenue_usd_per_gpu_hour"][0] * 1e6 / 2090.0)
 
 
+def test_revenue_table_states_what_the_revenue_rests_on():
+    """The revenue CSV's row carries the API prices, the cached share, the output rate and input tokens per output
+    token it is computed from (a review: the file named none of them), and revenue = rate x 3600 x (out price +
+    ratio x (cached share x cached price + the rest x input price)) / 1e6."""
+    api = ApiPrice(2.0, 8.0, 0.5)
+    r = revenue(1000.0, 4.0, api, 1.5, cached_input_fraction=0.25, all_in_w=2090.0)
+    row = econ_figs.revenue_table(r, api, 0.25, 1000.0, 4.0, 12.0).iloc[0]
+    assert (row.api_input_usd_per_1M_tokens, row.api_output_usd_per_1M_tokens) == (2.0, 8.0)
+    assert (row.api_cached_input_usd_per_1M_tokens, row.cached_input_fraction) == (0.5, 0.25)
+    assert (row.output_tokens_per_s_per_gpu, row.input_tokens_per_output_token, row.payback_months) == (1000, 4, 12)
+    per_1m = 8.0 + 4.0 * (0.25 * 0.5 + 0.75 * 2.0)
+    assert row.revenue_usd_per_gpu_hour == pytest.approx(1000.0 * 3600 * per_1m / 1e6)
+    assert row.cost_usd_per_gpu_hour == 1.5
+
+
 def test_demand_as_requests_per_day_uses_the_sidebar_lengths():
     """100 M requests a day of 2,048 + 512 tokens = 51.2 B output and 204.8 B input tokens a day: the same fleet as
     that demand typed in tokens."""

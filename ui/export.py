@@ -261,19 +261,27 @@ def _column_text(col: pd.Series) -> pd.Series:
     return pd.Series(text, index=col.index, name=col.name, dtype=object)
 
 
+def _cell_text(value: object) -> object:
+    """One cell of a mixed column: a float as _column_text writes it (7 significant digits), anything else as is."""
+    return _column_text(pd.Series([value]))[0] if isinstance(value, float) else value
+
+
 def csv_bytes(table: pd.DataFrame, about: Mapping[str, object] | None, stamp_: Mapping[str, object]) -> bytes:
-    """The table as UTF-8 CSV with its scenario and stamp as the last columns (the same on every row, so exports of
-    several scenarios stack into one sheet): floats with 7 significant digits, whole numbers as integers."""
+    """The table as UTF-8 CSV with a byte-order mark (spreadsheet programs then read ×, · and Chinese rightly), its
+    scenario and stamp as the last columns (the same on every row, so exports of several scenarios stack into one
+    sheet): floats with 7 significant digits, in a column of text and numbers too, whole numbers as integers."""
     out = table.copy()
     for name in out.columns:
         col = out[name]
         if pd.api.types.is_float_dtype(col.dtype):
             out[name] = _column_text(col)
+        elif col.dtype == object:  # Compare's headline: text rows (price basis, date) over numbers
+            out[name] = col.map(_cell_text)
     for key, value in {**(about or {}), **stamp_}.items():
         if key in out.columns:
             continue
-        out[key] = "" if value is None else (_column_text(pd.Series([value]))[0] if isinstance(value, float) else value)
-    return out.to_csv(index=False).encode("utf-8")
+        out[key] = "" if value is None else _cell_text(value)
+    return out.to_csv(index=False).encode("utf-8-sig")
 
 
 def html_page(fig: go.Figure, config: dict, title: str, plotly_js: str | None, locale_js: str | None) -> str:

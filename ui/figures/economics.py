@@ -10,7 +10,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from tpot_model import load_hardware_catalog
-from tpot_model.economics import Revenue, TcoBreakdown
+from tpot_model.economics import ApiPrice, Revenue, TcoBreakdown
 from tpot_model.fleet import Demand, Fleet
 
 from .. import fmt
@@ -149,13 +149,27 @@ def tco_figure(b: TcoBreakdown, *, device: str = "gpu", tr: Translator = EN) -> 
     return fig.update_layout(barmode="stack", **legend_placement(fig, 360, side_max=0))
 
 
-def revenue_table(r: Revenue, hw_id: str, basis: str, as_of: str, payback_months: float = math.nan) -> pd.DataFrame:
-    """The revenue row the page downloads: revenue, cost under the price basis, margin, per MW-hour and rack-hour,
-    and the owner's payback (economics.payback_months: months; nan without a capex or net revenue)."""
+def revenue_table(
+    r: Revenue,
+    api: ApiPrice,
+    cached_input_fraction: float,
+    output_tokens_per_s_per_gpu: float,
+    input_tokens_per_output_token: float,
+    payback_months: float = math.nan,
+) -> pd.DataFrame:
+    """The revenue row the page downloads: what it rests on (the API prices in USD per 1M tokens, the cached share
+    of the input, the output rate and input tokens per output token), revenue, cost (the scenario's price: its basis
+    and date are the export's scenario columns), margin, per MW-hour and rack-hour, and the owner's payback
+    (economics.payback_months: months; nan without a capex or net revenue)."""
     return pd.DataFrame(
         [
             {
-                "hardware_id": hw_id,
+                "api_input_usd_per_1M_tokens": api.input_usd_per_1M,
+                "api_output_usd_per_1M_tokens": api.output_usd_per_1M,
+                "api_cached_input_usd_per_1M_tokens": api.cached_input_usd_per_1M,
+                "cached_input_fraction": cached_input_fraction,
+                "output_tokens_per_s_per_gpu": output_tokens_per_s_per_gpu,
+                "input_tokens_per_output_token": input_tokens_per_output_token,
                 "revenue_usd_per_gpu_hour": r.revenue_usd_per_gpu_hour,
                 "cost_usd_per_gpu_hour": r.cost_usd_per_gpu_hour,
                 "margin_usd_per_gpu_hour": r.margin_usd_per_gpu_hour,
@@ -164,8 +178,6 @@ def revenue_table(r: Revenue, hw_id: str, basis: str, as_of: str, payback_months
                 "revenue_usd_per_rack_hour": r.revenue_usd_per_rack_hour,
                 "gpus_per_rack": r.gpus_per_rack,
                 "payback_months": payback_months,
-                "price_basis": basis,
-                "price_as_of": as_of,
             }
         ]
     )
