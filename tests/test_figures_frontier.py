@@ -329,7 +329,8 @@ def test_validation_scatter_is_the_cross_validation(rows):
     rate = fmt.rate(float(cv.measured_output_tokens_per_s_per_gpu[0]))  # '148 tok/s' (per GPU: the axis says)
     assert any(f"measured {rate}," in h for t in out.data if t.hovertext for h in t.hovertext)
     table = figs.validation_table(cv)
-    assert len(table) == 133 and {"measured_tpot_ms", "predicted_tpot_ms", "tpot_error"} <= set(table.columns)
+    assert len(table) == 133 and {"measured_tpot_ms", "predicted_tpot_ms", "tpot_error_fraction"} <= set(table.columns)
+    assert np.allclose(table.tpot_error_fraction, table.predicted_tpot_ms / table.measured_tpot_ms - 1)
 
 
 def test_zh_tw_titles():

@@ -202,7 +202,9 @@ def test_error_table(table):
     excluded = shown[table["excluded_because"].astype(bool).to_numpy()]
     assert excluded[ZH("val_col_notes")].str.len().min() > 0
     data = figs.error_data(table)
-    assert {"measured", "predicted_loho", "error_loho", "source_url"} <= set(data.columns)
+    assert {"measured", "predicted_loho", "error_loho_fraction", "source_url"} <= set(data.columns)
+    ratio = data["predicted_loho"].astype(float) / data["measured"].astype(float) - 1
+    assert np.allclose(data["error_loho_fraction"].astype(float), ratio, equal_nan=True)  # a fraction, not percent
 
 
 def test_sources(table):

@@ -749,7 +749,8 @@ def validation_figure(cv, metric: str, *, tr: Translator = EN) -> go.Figure:
 
 
 def validation_table(cv) -> pd.DataFrame:
-    """Every fit row: measured, LOHO-predicted TPOT and output tokens/s per GPU, and the errors."""
+    """Every fit row: measured, LOHO-predicted TPOT and output tokens/s per GPU, and the errors as fractions
+    ((predicted - measured) / measured)."""
     rows = []
     for i, r in enumerate(cv.rows):
         rows.append({
@@ -757,9 +758,9 @@ def validation_table(cv) -> pd.DataFrame:
             "run_date": r.run_date, "weights": r.fields["weights"], "kv_cache": r.fields["kv_cache"],
             "layout": r.layout, "num_gpus": r.num_gpus, "isl": r.isl, "osl": r.osl, "concurrency": r.concurrency,
             "measured_tpot_ms": r.tpot_s * 1e3, "predicted_tpot_ms": cv.predicted_tpot_s[i] * 1e3,
-            "tpot_error": cv.tpot_error[i],
+            "tpot_error_fraction": cv.tpot_error[i],
             "measured_output_tokens_per_s_per_gpu": r.output_tokens_per_s_per_gpu,
             "predicted_output_tokens_per_s_per_gpu": cv.predicted_output_tokens_per_s_per_gpu[i],
-            "output_error": cv.output_error[i],
+            "output_error_fraction": cv.output_error[i],
         })  # fmt: skip
     return pd.DataFrame(rows)

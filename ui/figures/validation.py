@@ -447,13 +447,15 @@ def error_table(rows: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
 
 
 def error_data(rows: pd.DataFrame) -> pd.DataFrame:
-    """The error table in plain column names (the CSV download)."""
+    """The error table in plain column names (the CSV download); the errors as the fractions they are
+    ((predicted - measured) / measured: error_loho_fraction ...), where the page shows percentages."""
     cols = ["id", "model", "model_id", "hardware", "hardware_id", "device", "engine_name", "engine", "profile",
             "category", "headline", "weights", "kv_cache", "batch", "context_tokens", "output_tokens", "num_gpus",
             "parallelism", "metric", "unit", "measured", "predicted_loho", "error_loho", "predicted_fitted",
             "error_fitted", "predicted_ideal", "error_ideal", "trust", "source", "source_url", "excluded_because",
             "notes", "mapping_notes"]  # fmt: skip
-    return rows[cols].reset_index(drop=True)
+    fractions = {c: f"{c}_fraction" for c in ("error_loho", "error_fitted", "error_ideal")}
+    return rows[cols].reset_index(drop=True).rename(columns=fractions)
 
 
 @dataclass(frozen=True)
