@@ -46,15 +46,16 @@ with metrics.Row() as row:
         tr("roofline_m_mfu"), **notices.if_fitted(est, tr, fmt.pct(float(est.mfu)), help=tr("roofline_m_mfu_def"))
     )
 
-controls.linked_view("roofline.overlay", list(hardware), [], tr=tr)
-overlay_ids = st.multiselect(
-    tr("roofline_overlay"),
-    list(hardware),
-    format_func=lambda i: hardware[i].name,
-    key="roofline.overlay",
-    placeholder=tr("roofline_overlay_placeholder"),
-    help=tr("roofline_overlay_help"),
-)
+overlay_ids = controls.linked_view("roofline.overlay", list(hardware), [], tr=tr)
+with controls.page_controls(tr):  # in the embed view in the page's closed settings: the chart higher in the frame
+    overlay_ids = st.multiselect(
+        tr("roofline_overlay"),
+        list(hardware),
+        format_func=lambda i: hardware[i].name,
+        key="roofline.overlay",
+        placeholder=tr("roofline_overlay_placeholder"),
+        help=tr("roofline_overlay_help"),
+    )
 overlay = [hardware[i] for i in overlay_ids]
 chart.figure(
     lambda: figs.roofline(est, overlay=overlay, profile_name=profile_name, tr=tr),

@@ -1024,3 +1024,22 @@ def test_link_values_a_page_would_change_silently_are_named():
     assert inputs.custom_ms == 1.0 and not bad
     inputs, bad = page_state.parse_economics_query({"ec_chips": ""}, {"h200"})
     assert inputs.chips is None and [(n.param, n.used) for n in bad] == [("ec_chips", "—")]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_an_embedded_page_says_what_its_numbers_are_when_and_links_to_the_full_view(lang):
+    """A wiki's frame of a page had no way back to the app and no source or date (a review): a line at its top says
+    modelled values, the app's version and the date, and links to the full view with the link's own scenario; the
+    single-chart view says it too. Roofline's overlay control waits in the page's closed settings."""
+    from ui import export
+
+    tr = Translator(lang)
+    at = run_page("roofline", embedded=True, lang=lang, batch="64")
+    assert not at.exception, at.exception
+    source = tr("embed_source", app=export.APP_NAME, version=export.APP_VERSION, date=export.stamp()["exported_on"])
+    line = next(c.value for c in at.caption if source in c.value)
+    assert f"[{tr('embed_full_view')}](?" in line and "batch=64" in line and "embed" not in line.split("(?")[1]
+    (box,) = [e for e in at.expander if e.label == tr("embed_page_controls")]
+    assert [w.key for w in box.multiselect] == ["roofline.overlay"]
+    alone = run_page("roofline", embedded=True, lang=lang, only="roofline")
+    assert any(source in c.value and tr("embed_full_view") in c.value for c in alone.caption)

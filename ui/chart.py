@@ -165,8 +165,8 @@ def figure(
             raise AssertionError(f"chart {chart_id!r}: the cached figure is not what its inputs build now (depends?)")
     if only is not None:
         with only["slot"]:  # the scenario and the link first: a tall legend pushed them below a 700 px frame
-            link = f"[{tr('embed_full_view')}](?{full_view_query()})"
-            st.caption(f"{subtitle} · {link}" if subtitle else link)
+            said = [subtitle] if subtitle else []
+            st.caption(" · ".join([*said, embed_source(tr), f"[{tr('embed_full_view')}](?{full_view_query()})"]))
             _CHART(data=payload, key=f"chart-{chart_id}")
         raise _Drawn
     _CHART(data=payload, key=f"chart-{chart_id}")
@@ -250,12 +250,26 @@ _STACK_CHARTS_CSS = (
 )
 
 
+# the embed view's page title a size smaller: a wiki's 700 px frame reaches the first chart sooner
+_EMBED_TITLE_CSS = '<style>[data-testid="stMain"] h1{font-size:2rem!important;padding-top:0.5rem!important}</style>'
+
+
+def embed_source(tr: Translator) -> str:
+    """What an embedded view's numbers are and when they were drawn: 'TPOT dashboard 0.1.0 · modelled values,
+    2026-12-06' (measured points name their source where shown)."""
+    stamp = export.stamp()
+    return tr("embed_source", app=export.APP_NAME, version=stamp["app_version"], date=stamp["exported_on"])
+
+
 def start_page(tr: Translator) -> None:
     """Before a page runs: collect its charts (for page_downloads); in the embed view, say so above the page when
     its ?more= is neither yes nor no (with the link's other notices: under the first chart, it was missed), and keep
     the place at the top of the page where the downloads will wait (under the controls, where a wiki reader finds
     them); two charts side by side stacked where the page is narrow (_STACK_CHARTS_CSS)."""
     st.html(_STACK_CHARTS_CSS)
+    if embedded():  # a wiki reader's frame: what the numbers are, when, and the way to the full view
+        st.html(_EMBED_TITLE_CSS)
+        st.caption(f"{embed_source(tr)} · [{tr('embed_full_view')}](?{full_view_query()})")
     if embedded() and more_requested() is None:
         st.warning(tr("embed_more_bad", given=sanitize(st.query_params.get("more", ""))), icon=":material/warning:")
     _PAGE_CHARTS.set([])
