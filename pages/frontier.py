@@ -17,6 +17,7 @@ from tpot_model.speculative import expected_tokens_per_step
 from ui import cache, chart, controls, embed, expanders, fmt, metrics, notices, page_state
 from ui.figures import frontier as figs
 from ui.figures import rack_scale as rack
+from ui.state import CUSTOM_ID
 
 state = controls.scenario_state()
 tr = controls.translator()
@@ -157,7 +158,8 @@ differs = [
           sidebar=controls.profile_label(profiles[state.profile], tr))]
       if engine != state.profile and state.profile in profiles else []),
     *([tr("fr_differs_precision", sidebar=state.weights)] if list(precisions) != list(follows["precisions"]) else []),
-    *([tr("fr_differs_hardware", sidebar=fmt.chip(side_hw, tr))] if state.hardware not in hardware else []),
+    *([tr("fr_differs_hardware_own" if state.hardware == CUSTOM_ID else "fr_differs_hardware",
+          sidebar=fmt.chip(side_hw, tr))] if state.hardware not in hardware else []),
 ]  # fmt: skip
 if differs:
     st.info(tr("fr_differs", what=tr.join(differs, "clause_sep")), icon=":material/tune:")

@@ -992,3 +992,20 @@ def test_rack_view_says_where_gb200_and_b200_run_the_same_layout(tr):
     assert any("9 × TP8" in h for h in same)  # and wherever else both run one layout (TP4 → TP8 pools, 94 tok/s)
     gb200 = next(t for t in fig["data"] if t["name"].startswith("GB200"))
     assert not any(tr("fr_rack_hover_same", name="GB200 NVL72") in h for h in gb200["hovertext"])
+
+
+def test_a_link_with_a_chip_of_the_readers_own_file_names_only_the_catalogs_chips():
+    """The page compares catalog chips: with the sidebar on a chip of the reader's own file, the default chips are
+    the catalog's (the notice had said 'using custom,h200,...' while the picker held no such chip), and the page
+    says why the sidebar's chip is not drawn."""
+    from ui.state import encode_spec
+
+    spec = "my-chip:\n  name: My Chip 9000\n  memory_GB: 96\n  memory_bandwidth_TB_per_s: 4.0\n" \
+           "  dense_TFLOP_per_s: {bf16: 500, fp8: 1000}\n"  # fmt: skip
+    at = run_page("frontier", hardware="custom", custom_hw=encode_spec(spec), fr_hw="custom")
+    assert not at.exception, at.exception
+    chips = at.session_state["frontier.hardware"]
+    assert chips and "custom" not in chips
+    warned = [w.value for w in at.warning if "fr_hw" in w.value]
+    assert warned and all("custom" not in w.split("using")[-1] for w in warned), warned
+    assert any(EN("fr_differs_hardware_own", sidebar="My Chip 9000").split(",")[0] in i.value for i in at.info)

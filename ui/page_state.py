@@ -33,6 +33,7 @@ from .figures import rack_scale as rack
 from .state import (
     BATCH_OPTIONS,
     CONTEXT_OPTIONS,
+    CUSTOM_ID,
     GPU_OPTIONS,
     KV_OPTIONS,
     MAX_PRICE_USD_PER_HOUR,
@@ -289,8 +290,8 @@ def frontier_follows(state: ScenarioState, profile_ids: Collection[str]) -> dict
     the engine profile, the weight precision, the chips (the sidebar's first, then the default comparison) and the
     rack-scale view's generation (the sidebar chip's: GB300 or B300 compares GB300 NVL72 with HGX B300). Keys are
     FrontierInputs fields; their URL parameters are left out of a link while they follow."""
-    return {
-        "hardware": tuple(dict.fromkeys((state.hardware, *fr.DEFAULT_HARDWARE))),
+    return {  # a chip of the reader's own file is not among the page's (its measured points and fits are catalog's)
+        "hardware": tuple(h for h in dict.fromkeys((state.hardware, *fr.DEFAULT_HARDWARE)) if h != CUSTOM_ID),
         "rack_chips": rack.generation_of(state.hardware),
         "io": fr.CUSTOM,
         "engine": state.profile if state.profile in profile_ids else FrontierInputs.engine,
