@@ -883,3 +883,20 @@ def test_estimate_text_money_and_rates_read_as_on_the_pages_and_list_names_whole
     assert mw == [f"{r['tokens_per_s_per_mw'] / 1e3:.3g}", "K"]
     code, out, _ = run(capsys, "list", "hardware")
     assert code == 0 and "NVIDIA GB200 (per B200 GPU, NVL72, 1200 W)" in out
+
+
+def test_estimate_says_a_split_engines_refuse_and_gpus_beyond_one_domain_as_the_pages_do(capsys):
+    """Llama 3.1 8B has 32 heads: 3 GPUs cannot split them (2 or 4 can); 16 H100s span two 8-GPU NVLink domains.
+    The pages said both; the CLI said neither (a review)."""
+    code, out, _ = run(capsys, "estimate", "--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--gpus", "3")
+    assert code == 0 and "does not divide Llama 3.1 8B's 32 attention heads" in out and "2 or 4 GPUs would" in out
+    d = run_json(capsys, "--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--gpus", "3")
+    assert d["head_split_alternatives"] == [2, 4] and d["scale_up_domain_gpus"] == 8
+    code, out, _ = run(capsys, "estimate", "--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--gpus", "16")
+    assert "16 GPUs span 2 scale-up domains of 8" in out and "attention heads" not in out
+    code, out, _ = run(capsys, "estimate", "--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--gpus", "8")
+    assert "Note:" not in out
+    assert (
+        run_json(capsys, "--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--gpus", "8")["head_split_alternatives"]
+        == []
+    )

@@ -38,7 +38,7 @@ from .numtext import large, usd
 from .precision import COMPUTE_PRECISIONS, FORMATS, KV_FORMATS, parse_format
 from .prices import CUSTOM, DEFAULT_BASIS, MAX_USD_PER_GPU_HOUR, PRICE_BASES
 from .profiles import BASES, EfficiencyProfile, load_profiles, resolve_profile
-from .roofline import BUCKETS, active_params, total_params
+from .roofline import BUCKETS, active_params, head_split_alternatives, scale_up_domain_gpus, total_params
 from .scenario import BATCHINGS, MAX_INPUT_COUNT, PARALLELISMS, Scenario
 from .units import GB, Gbit_per_s, TB_per_s, TFLOP_per_s, ms
 
@@ -297,7 +297,11 @@ def report(e: Estimate, ideal: Estimate) -> dict[str, Any]:
         "context_tokens": int(_f(s.context_tokens)),
         "output_tokens": int(_f(s.output_tokens)),
         "model_max_context_tokens": e.model.max_context_tokens,
+        "model_num_heads": e.model.num_heads,
         "beyond_context_window": int(_f(s.context_tokens)) + int(_f(s.output_tokens)) > e.model.max_context_tokens,
+        # the GPU counts nearest that divide the attention heads, when this one does not (engines refuse it)
+        "head_split_alternatives": list(head_split_alternatives(e.model, int(_f(s.num_gpus)), s.parallelism)),
+        "scale_up_domain_gpus": scale_up_domain_gpus(hw),
         "batching": s.batching,
         "parallelism": s.parallelism,
         "weights": s.weights.name,
@@ -515,6 +519,17 @@ def _table(r: dict[str, Any]) -> str:
         + f"{r['output_tokens']:,} output tokens"
     )
     add("Units: GB = 1e9 bytes (decimal), ms = 1e-3 s.")
+    if r["head_split_alternatives"]:
+        options = " or ".join(map(str, r["head_split_alternatives"]))
+        add(
+            f"Note: tensor parallelism over {n} GPUs does not divide {r['model_name']}'s {r['model_num_heads']} "
+            f"attention heads (engines refuse it; the estimate divides the work by {n} all the same): {options} GPUs would."
+        )
+    if n > r["scale_up_domain_gpus"]:
+        add(
+            f"Note: {n} GPUs span {-(-n // r['scale_up_domain_gpus'])} scale-up domains of {r['scale_up_domain_gpus']}: "
+            "the collectives that cross them run over the scale-out network (costed at its bandwidth)."
+        )
     if r["beyond_context_window"]:
         add(
             f"Note: context + output = {r['context_tokens'] + r['output_tokens']:,} tokens, beyond {r['model_name']}'s "

@@ -945,6 +945,16 @@ def alltoall_bytes(m: ModelSpec, tokens: np.ndarray, num_gpus: np.ndarray, eleme
     return tokens * m.moe.experts_per_token * m.d_model * element_bytes * (N - 1) / N
 
 
+def head_split_alternatives(m: ModelSpec, num_gpus: int, parallelism: str = "tp") -> tuple[int, ...]:
+    """When tensor parallelism over num_gpus does not divide the model's attention heads (engines refuse it): the
+    nearest GPU counts below and above that do; () when it divides (or attention is data-parallel: dp-ep)."""
+    n = int(num_gpus)
+    if parallelism == "dp-ep" or m.num_heads % n == 0:
+        return ()
+    divisors = [d for d in range(1, m.num_heads + 1) if m.num_heads % d == 0]
+    return (max(d for d in divisors if d < n), *[d for d in divisors if d > n][:1])
+
+
 def scale_up_domain_gpus(hw: Hardware) -> int:
     """GPUs sharing the chip's scale-up domain: the catalog's, or DEFAULT_DOMAIN_GPUS (a server of 8) if unlisted."""
     return int(hw.scale_up_domain_gpus or DEFAULT_DOMAIN_GPUS)

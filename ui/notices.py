@@ -11,7 +11,13 @@ import streamlit as st
 
 from tpot_model import planner
 from tpot_model.estimate import estimate, lower_formats, precision_that_fits
-from tpot_model.roofline import kv_shards, link_peak_bytes_per_s, scale_out_peak_bytes_per_s, scale_up_domain_gpus
+from tpot_model.roofline import (
+    head_split_alternatives,
+    kv_shards,
+    link_peak_bytes_per_s,
+    scale_out_peak_bytes_per_s,
+    scale_up_domain_gpus,
+)
 
 from . import bands, fmt, metrics
 from .i18n import Translator
@@ -134,10 +140,8 @@ def split_notice(est, tr: Translator) -> None:
     s, m = est.scenario, est.model
     tr = fmt.device_tr(est.hardware, tr)
     n = int(s.num_gpus)
-    if s.parallelism == "dp-ep" or m.num_heads % n == 0:
+    if not (nearest := head_split_alternatives(m, n, s.parallelism)):
         return
-    divisors = [d for d in range(1, m.num_heads + 1) if m.num_heads % d == 0]
-    nearest = [max(d for d in divisors if d < n), *[d for d in divisors if d > n][:1]]
     st.info(
         tr(
             "split_heads",
