@@ -678,6 +678,10 @@ def test_estimate_bad_model_files(capsys, tmp_path):
     broken = write(tmp_path / "config.json", '{"model_type": "llama", ')
     code, _, err = run(capsys, "estimate", "--model", broken, "--hardware", "h100-sxm")
     assert code == 2 and "config.json" in err and "malformed" in err
+    gbs = write(tmp_path / "gbs.yaml", "g:\n  name: G\n  memory_GB: 80\n  memory_bandwidth_TB_per_s: 3350\n"
+                "  dense_TFLOP_per_s: {bf16: 989}\n")  # fmt: skip
+    code, _, err = run(capsys, "estimate", "--model", "llama-3.1-8b", "--hardware", gbs)
+    assert code == 2 and "gbs.yaml" in err and "at most 200 (TB/s per chip), got 3350: a GB/s figure?" in err
     hw = write(tmp_path / "gpu.yaml", "name: G\nmemory_GB: 10\n")
     code, _, err = run(capsys, "estimate", "--model", "llama-3.1-8b", "--hardware", hw)
     assert code == 2 and "gpu.yaml" in err and "missing field" in err

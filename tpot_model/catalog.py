@@ -110,6 +110,7 @@ class Hardware:
 
 
 _HARDWARE_REQUIRED = {"name", "memory_GB", "memory_bandwidth_TB_per_s", "dense_TFLOP_per_s"}
+MAX_BANDWIDTH_TB_PER_S = 200.0  # per chip: ten times Rubin's 22 TB/s; past it, a GB/s figure in the TB/s field
 _HARDWARE_OPTIONAL = {
     "tdp_W",
     "scale_up_GB_per_s",
@@ -151,6 +152,9 @@ def hardware_from_dict(hw_id: str, d: Any, where: str, *, require_source: bool =
     for key in ("memory_GB", "memory_bandwidth_TB_per_s"):
         if _number(where, d, key) <= 0:
             raise _fail(where, f"field {key!r} must be positive, got {d[key]!r}")
+    if (bw := _number(where, d, "memory_bandwidth_TB_per_s")) > MAX_BANDWIDTH_TB_PER_S:  # a GB/s figure, typed in TB/s
+        raise _fail(where, f"field 'memory_bandwidth_TB_per_s' must be at most {MAX_BANDWIDTH_TB_PER_S:g} (TB/s per "
+                           f"chip), got {bw:g}: a GB/s figure? ({bw:g} GB/s = {bw / 1000:g} TB/s)")  # fmt: skip
     if d.get("scale_up_GB_per_s") is not None and d.get("interconnect_GB_per_s") is not None:
         raise _fail(where, "give 'scale_up_GB_per_s' or its older name 'interconnect_GB_per_s', not both")
     scale_up_key = "interconnect_GB_per_s" if d.get("interconnect_GB_per_s") is not None else "scale_up_GB_per_s"
