@@ -92,6 +92,17 @@ METRICS = {
     "e2e_latency_s": "TTFT + (output - 1) * TPOT",
     "serving_throughput_tokens_per_s": "not predictable (variable request lengths)",
 }
+# the units a metric's value may be written in (the `unit` column); a value past MAX_MEASURED_VALUE is a slip
+METRIC_UNITS = {
+    "decode_tokens_per_s_per_user": ("tokens/s",),
+    "aggregate_decode_tokens_per_s": ("tokens/s",),
+    "tpot_ms": ("ms/token", "ms"),
+    "output_throughput_tokens_per_s": ("tokens/s",),
+    "output_throughput_tokens_per_s_per_gpu": ("tokens/s/GPU",),
+    "e2e_latency_s": ("s",),
+    "serving_throughput_tokens_per_s": ("tokens/s",),
+}
+MAX_MEASURED_VALUE = 1e9
 COLUMNS = (
     "id",
     "source",
@@ -312,9 +323,11 @@ def _measurement(path: Path, line: int, row: dict[str, str], models, hardware) -
     profile = row["profile"]
     if profile and not _ID.match(profile):
         raise cell("profile", f"profile ids are lowercase (a-z, 0-9, '.', '_', '-'), got {profile!r}")
+    if row["unit"] not in METRIC_UNITS[metric]:
+        raise cell("unit", f"{metric} is in {' or '.join(METRIC_UNITS[metric])}, got {row['unit']!r}")
     value = _number(cell, row, "value")
-    if value <= 0:
-        raise cell("value", f"must be > 0, got {row['value']!r}")
+    if not 0 < value <= MAX_MEASURED_VALUE:
+        raise cell("value", f"must be > 0 and at most {MAX_MEASURED_VALUE:.0e}, got {row['value']!r}")
     n = _number(cell, row, "num_gpus")
     if n != int(n) or n < 1:
         raise cell("num_gpus", f"must be a whole number >= 1, got {row['num_gpus']!r}")
