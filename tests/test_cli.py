@@ -682,6 +682,17 @@ def test_estimate_bad_model_files(capsys, tmp_path):
                 "  dense_TFLOP_per_s: {bf16: 989}\n")  # fmt: skip
     code, _, err = run(capsys, "estimate", "--model", "llama-3.1-8b", "--hardware", gbs)
     assert code == 2 and "gbs.yaml" in err and "at most 200 (TB/s per chip), got 3350: a GB/s figure?" in err
+    # the file and entry once ('entry 'g': gbs.yaml: entry 'g': field' and 'entry 'g': hardware 'g': field' were
+    # printed), and a file of two entries said so (it had read as one entry missing every field)
+    for name, body, said in (
+        ("flops.yaml", "g:\n  name: G\n  memory_GB: 80\n  memory_bandwidth_TB_per_s: 3\n  dense_TFLOP_per_s: "
+         "{bf16: [1, 2]}\n", "entry 'g': field dense_TFLOP_per_s.'bf16' must be a finite number"),
+        ("neg.yaml", "g:\n  name: G\n  memory_GB: 80\n  memory_bandwidth_TB_per_s: 3\n  dense_TFLOP_per_s: "
+         "{bf16: -5}\n", "entry 'g': field 'dense_TFLOP_per_s.bf16' must be positive"),
+        ("two.yaml", "a: {name: A}\nb: {name: B}\n", "expected one entry, found 2 ('a', 'b')"),
+    ):  # fmt: skip
+        code, _, err = run(capsys, "estimate", "--model", "llama-3.1-8b", "--hardware", write(tmp_path / name, body))
+        assert code == 2 and said in err and err.count(name) == 2 and "hardware 'g'" not in err, err
     hw = write(tmp_path / "gpu.yaml", "name: G\nmemory_GB: 10\n")
     code, _, err = run(capsys, "estimate", "--model", "llama-3.1-8b", "--hardware", hw)
     assert code == 2 and "gpu.yaml" in err and "missing field" in err

@@ -522,11 +522,16 @@ def architecture_twin(model_id: str, among) -> str:
 
 @contextmanager
 def _located(where: str):
-    """Prefix range errors raised by the dataclasses' __post_init__ with the file and entry."""
+    """Prefix range errors raised by the dataclasses' __post_init__ with the file and entry (in place of their own
+    "hardware 'x': "; a message that names them already is left as it is)."""
     try:
         yield
     except CatalogError as e:
-        raise CatalogError(f"{where}: {e}") from None
+        text = str(e)
+        if text.startswith(f"{where}: "):
+            raise
+        own = re.sub(r"^(hardware|model) '[^']*': ", "", text)  # the dataclass's own prefix, replaced
+        raise CatalogError(f"{where}: {own}") from None
 
 
 def _load_mapping(path: Path) -> dict:
@@ -566,6 +571,9 @@ def _single_entry(data: Any, where: str) -> tuple[str, Any]:
     if isinstance(data, dict) and len(data) == 1 and isinstance(next(iter(data.values())), dict):
         key, value = next(iter(data.items()))
         return str(key), value
+    if isinstance(data, dict) and len(data) > 1 and all(isinstance(v, dict) for v in data.values()):
+        ids = ", ".join(repr(str(k)) for k in list(data)[:4]) + (", ..." if len(data) > 4 else "")
+        raise CatalogError(f"{where}: expected one entry, found {len(data)} ({ids}): keep one per file")
     if isinstance(data, dict):
         return "custom", data
     raise CatalogError(f"{where}: expected a mapping")
