@@ -844,6 +844,17 @@ def test_frontier_refuses_absurd_drafts_and_empty_prompts(capsys, flag, value, s
     assert err.count("\n") == 0 and said in err
 
 
+@pytest.mark.parametrize(("flag", "value"), [("--price-basis", "nope"), ("--as-of", "2020-02-31")])
+@pytest.mark.parametrize("search", [[], ["--max-gpus", "8"]])
+def test_frontier_names_the_option_of_a_bad_value(capsys, flag, value, search):
+    """'error: input: ...' named no option for a bad price basis or engine date (a review)."""
+    from tpot_model.planner_cli import frontier_main
+
+    args = ["--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--tpot-target-ms", "20", *search]
+    assert frontier_main([*args, flag, value]) == 2
+    assert capsys.readouterr().err.startswith(f"error: {flag}: ")
+
+
 def test_frontier_says_an_option_it_would_ignore_and_what_makes_a_model_fit(capsys):
     """--mtp-acceptance without --mtp was dropped silently; a model that does not fit got no remedy (estimate's)."""
     from tpot_model.planner_cli import frontier_main

@@ -298,7 +298,7 @@ def frontier_main(argv: Sequence[str] | None = None) -> int:
                 max_batch=args.max_batch,
             )
         except ValueError as e:  # e.g. an unknown --compute precision
-            flag = "--compute" if "compute precision" in str(e) else "input"
+            flag = _flag_of(e)
             raise _BadInput(f"{flag}: {e}") from None
     except _BadInput as e:
         print(f"error: {' '.join(str(e).split())}", file=sys.stderr)
@@ -654,6 +654,13 @@ def _parts_rows(d: dict) -> list[tuple[str, str]]:
     return [("decode_step_ms", f"{parts} (modelled, before the pool correction)"), ("communication", share)]
 
 
+def _flag_of(e: ValueError) -> str:
+    """The option a scenario's ValueError is about (its message names the field), for the one-line error."""
+    said = str(e)
+    flags = (("compute precision", "--compute"), ("price basis", "--price-basis"), ("as_of", "--as-of"))
+    return next((flag for words, flag in flags if words in said), "input")
+
+
 def _scenario(args: argparse.Namespace, weights, kv, **more) -> Scenario:
     """The commands' scenario from their shared options: lengths, formats, compute, price and basis, engine date."""
     return Scenario(
@@ -687,7 +694,7 @@ def _search_main(args: argparse.Namespace, fields: dict) -> int:
             recipes=model_recipes(decode_reach(rows), fields["model"].id) if args.within_measured else None,
         )
     except ValueError as e:
-        flag = "--compute" if "compute precision" in str(e) else "--price-basis" if "basis" in str(e) else "input"
+        flag = _flag_of(e)
         print(f"error: {flag}: {' '.join(str(e).split())}", file=sys.stderr)
         return 2
     engine = _engine(fields["profile"], d.engine) if d.feasible else None
