@@ -32,6 +32,12 @@ def test_scenario_fields_name_the_whole_scenario(about):
     assert about["scenario_model"] == "llama-3.1-70b" and about["scenario_hardware"] == "h200"
     assert about["scenario_model_name"] == "Llama 3.1 70B" and "H200" in about["scenario_hardware_name"]
     assert (about["scenario_gpus"], about["scenario_batch"]) == (2, 32)
+    # which language its names are in (a zh-TW export's names are Chinese under English column names: said)
+    assert about["text_language"] == "en"
+    state = ScenarioState(lang="zh-TW")
+    est = estimate(resolve_model(state.model), resolve_hardware(state.hardware), state.to_scenario(),
+                   resolve_profile(state.profile))  # fmt: skip
+    assert export.scenario_fields(state, est, "", "", "")["text_language"] == "zh-TW"
     assert (about["scenario_context_tokens"], about["scenario_output_tokens"]) == (4096, 1024)
     assert (about["scenario_weights"], about["scenario_kv_cache"], about["scenario_profile"]) == (
         "fp8",
