@@ -33,7 +33,8 @@ LAYERS = (
     ("band_fit", "disaggregated", "frontier_check"),  # the calibration bands; the check of the disaggregated runs
     # (not fitted); the layout search against the measured frontier runs
     ("calibrate",),  # the calibrate command, above both fitters
-    ("csv_format", "planner_cli"),  # CSV and table formatting; the frontier command
+    ("csv_format", "cli_text", "planner_cli"),  # CSV and table formatting; the commands' shared words; the
+    # frontier command
     ("cli",),  # the command line
     ("__init__", "__main__"),
 )

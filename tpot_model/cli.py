@@ -31,8 +31,9 @@ from .catalog import (
     resolve_hardware,
     resolve_model,
 )
+from .cli_text import remedy
 from .csv_format import FLOAT_DIGITS, csv_bytes, float_field, float_text, int_field, label_field
-from .estimate import MAX_GPUS_SEARCHED, Estimate, estimate, lower_formats, precision_that_fits
+from .estimate import MAX_GPUS_SEARCHED, Estimate, estimate
 from .files import APP_VERSION
 from .numtext import large, usd
 from .precision import COMPUTE_PRECISIONS, FORMATS, KV_FORMATS, parse_format
@@ -367,36 +368,6 @@ def report(e: Estimate, ideal: Estimate) -> dict[str, Any]:
         "joules_per_token": _f(e.joules_per_token),
         "remedy": remedy(e),
     }
-
-
-def remedy(e: Estimate) -> str | None:
-    """What would make a scenario that does not fit fit: more GPUs, lower precision, a smaller batch."""
-    if bool(np.all(e.fits)):
-        return None
-    s, hw = e.scenario, e.hardware
-    n, batch = int(_f(s.num_gpus)), int(_f(s.batch))
-    min_gpus = _int_or_none(e.min_gpus)
-    options = (
-        [f"needs >= {min_gpus} GPUs (--gpus {min_gpus})"]
-        if min_gpus is not None
-        else [f"no tensor-parallel size up to {MAX_GPUS_SEARCHED} GPUs holds it at this batch and context"]
-    )
-    if (fitting := precision_that_fits(e)) is not None:
-        w, kv = fitting
-        labels, flags = [], []
-        if w is not None:
-            labels.append(f"{w.name} weights")
-            flags.append(f"--weights {w.name}")
-        if kv is not None:
-            labels.append(f"{kv.name} KV cache")
-            flags.append(f"--kv {kv.name}")
-        options.append(f"or lower precision e.g. {' + '.join(labels)} ({' '.join(flags)})")
-    elif any(lower_formats(s, hw)):
-        options.append("and lower precision (8-bit / 4-bit) alone is not enough")
-    max_batch = _int_or_none(e.max_batch)
-    if max_batch is not None and 1 <= max_batch < batch:
-        options.append(f"or batch <= {max_batch} (--batch {max_batch})")
-    return f"does not fit on {n} x {hw.name}: " + ", ".join(options)
 
 
 # --------------------------------------------------------------------------------------------------- resolving

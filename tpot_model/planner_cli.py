@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from .catalog import CatalogError, resolve_hardware, resolve_model
-from .cli import remedy
+from .cli_text import remedy
 from .disaggregated import decode_reach, model_recipes
 from .economics import price_for
 from .engines import BEST, ENGINES

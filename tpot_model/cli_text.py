@@ -1,0 +1,44 @@
+"""The command line's words for an estimate, shared by its commands (estimate, evaluate, frontier)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .estimate import MAX_GPUS_SEARCHED, Estimate, lower_formats, precision_that_fits
+
+
+def _int_or_none(x) -> int | None:
+    v = float(np.asarray(x, dtype=float).reshape(()))
+    return None if math.isnan(v) else int(v)
+
+
+def remedy(e: Estimate) -> str | None:
+    """What would make a scenario that does not fit fit: more GPUs, lower precision, a smaller batch."""
+    if bool(np.all(e.fits)):
+        return None
+    s, hw = e.scenario, e.hardware
+    n, batch = int(np.asarray(s.num_gpus).reshape(())), int(np.asarray(s.batch).reshape(()))
+    min_gpus = _int_or_none(e.min_gpus)
+    options = (
+        [f"needs >= {min_gpus} GPUs (--gpus {min_gpus})"]
+        if min_gpus is not None
+        else [f"no tensor-parallel size up to {MAX_GPUS_SEARCHED} GPUs holds it at this batch and context"]
+    )
+    if (fitting := precision_that_fits(e)) is not None:
+        w, kv = fitting
+        labels, flags = [], []
+        if w is not None:
+            labels.append(f"{w.name} weights")
+            flags.append(f"--weights {w.name}")
+        if kv is not None:
+            labels.append(f"{kv.name} KV cache")
+            flags.append(f"--kv {kv.name}")
+        options.append(f"or lower precision e.g. {' + '.join(labels)} ({' '.join(flags)})")
+    elif any(lower_formats(s, hw)):
+        options.append("and lower precision (8-bit / 4-bit) alone is not enough")
+    max_batch = _int_or_none(e.max_batch)
+    if max_batch is not None and 1 <= max_batch < batch:
+        options.append(f"or batch <= {max_batch} (--batch {max_batch})")
+    return f"does not fit on {n} x {hw.name}: " + ", ".join(options)
