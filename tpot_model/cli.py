@@ -31,7 +31,7 @@ from .catalog import (
     resolve_hardware,
     resolve_model,
 )
-from .cli_text import remedy
+from .cli_text import int_or_none, remedy
 from .csv_format import FLOAT_DIGITS, csv_bytes, float_field, float_text, int_field, label_field
 from .estimate import MAX_GPUS_SEARCHED, Estimate, estimate
 from .files import APP_VERSION
@@ -275,11 +275,6 @@ def _f(x: Any) -> float:
     return float(np.asarray(x, dtype=float).reshape(()))
 
 
-def _int_or_none(x: Any) -> int | None:
-    v = _f(x)
-    return None if math.isnan(v) else int(v)
-
-
 def report(e: Estimate, ideal: Estimate) -> dict[str, Any]:
     """All numbers of a one-point estimate: SI values and display units, the unit in every key."""
     s, hw = e.scenario, e.hardware
@@ -353,8 +348,8 @@ def report(e: Estimate, ideal: Estimate) -> dict[str, Any]:
         "usable_memory_basis": e.usable_memory_basis,  # 'reported' (nvidia-smi GiB x fraction - reservation) | 'datasheet'
         "memory_per_gpu_capacity_GB": hw.memory_bytes / GB,
         "fits": bool(np.all(e.fits)),
-        "min_gpus": _int_or_none(e.min_gpus),
-        "max_batch": _int_or_none(e.max_batch),
+        "min_gpus": int_or_none(e.min_gpus),
+        "max_batch": int_or_none(e.max_batch),
         "price_usd_per_gpu_hour": float(e.price_usd_per_gpu_hour),
         "price_basis": e.price.basis,
         "price_as_of": e.price.as_of,

@@ -9,7 +9,8 @@ import numpy as np
 from .estimate import MAX_GPUS_SEARCHED, Estimate, lower_formats, precision_that_fits
 
 
-def _int_or_none(x) -> int | None:
+def int_or_none(x) -> int | None:
+    """A one-point estimate's count as an int, None where it is NaN (none: no GPU count holds it ...)."""
     v = float(np.asarray(x, dtype=float).reshape(()))
     return None if math.isnan(v) else int(v)
 
@@ -20,7 +21,7 @@ def remedy(e: Estimate) -> str | None:
         return None
     s, hw = e.scenario, e.hardware
     n, batch = int(np.asarray(s.num_gpus).reshape(())), int(np.asarray(s.batch).reshape(()))
-    min_gpus = _int_or_none(e.min_gpus)
+    min_gpus = int_or_none(e.min_gpus)
     options = (
         [f"needs >= {min_gpus} GPUs (--gpus {min_gpus})"]
         if min_gpus is not None
@@ -38,7 +39,7 @@ def remedy(e: Estimate) -> str | None:
         options.append(f"or lower precision e.g. {' + '.join(labels)} ({' '.join(flags)})")
     elif any(lower_formats(s, hw)):
         options.append("and lower precision (8-bit / 4-bit) alone is not enough")
-    max_batch = _int_or_none(e.max_batch)
+    max_batch = int_or_none(e.max_batch)
     if max_batch is not None and 1 <= max_batch < batch:
         options.append(f"or batch <= {max_batch} (--batch {max_batch})")
     return f"does not fit on {n} x {hw.name}: " + ", ".join(options)
