@@ -175,7 +175,7 @@ preset_values = {
     "cost_of_capital_pct": preset.cost_of_capital * 100, "utilisation": preset.utilisation,
     "board_w": float(round(preset.board_w)), "host_network_w": float(round(preset.host_network_w)), "pue": preset.pue,
     "electricity_usd_per_kwh": preset.electricity_usd_per_kwh,
-    "gpus_per_rack": min(int(getattr(hw, "scale_up_domain_gpus", None) or 8), 16_384),  # a TPU pod: up to 9,216
+    "gpus_per_rack": min(int(getattr(hw, "scale_up_domain_gpus", None) or 8), 16_384),  # the domain (a TPU pod: 9,216)
 }  # fmt: skip
 # a link's inputs changed from the preset: for the chip and basis it opens on (its first run here), else the preset
 if TCO_LINK not in st.session_state:
@@ -184,17 +184,32 @@ link_k, linked_tco, bad_tco = st.session_state[TCO_LINK]
 notices.url_notices(bad_tco, tr)
 for name, value in preset_values.items():
     st.session_state.setdefault(k + name, linked_tco.get(name, value) if link_k == k else value)
+
+
+def tco_range(name: str) -> tuple[float, float]:
+    """A TCO input's lowest and highest values: the ones its link is read with (page_state.TCO_NUMBERS)."""
+    return page_state.TCO_NUMBERS[name][1:]
+
+
 c = st.columns(4, vertical_alignment="bottom")  # inputs in line where a label wraps (zh-TW, 900 px)
-capex = c[0].number_input(fmt.device_text("ec_capex", hw, tr), 0.0, 5e6, step=1000.0, format="%.0f", key=k + "capex_usd",
+capex = c[0].number_input(fmt.device_text("ec_capex", hw, tr), *tco_range("capex_usd"), step=1000.0, format="%.0f", key=k + "capex_usd",
                           help=tr("ec_capex_help"))  # fmt: skip
-years = c[1].number_input(tr("ec_years"), 1.0, 15.0, step=0.5, format="%.1f", key=k + "depreciation_years")
-rate = c[2].number_input(tr("ec_rate"), 0.0, 50.0, step=0.5, format="%.1f", key=k + "cost_of_capital_pct")
-util_h = c[3].number_input(tr("ec_tco_util"), 0.05, 1.0, step=0.05, key=k + "utilisation")
+years = c[1].number_input(
+    tr("ec_years"), *tco_range("depreciation_years"), step=0.5, format="%.1f", key=k + "depreciation_years"
+)
+rate = c[2].number_input(
+    tr("ec_rate"), *tco_range("cost_of_capital_pct"), step=0.5, format="%.1f", key=k + "cost_of_capital_pct"
+)
+util_h = c[3].number_input(tr("ec_tco_util"), *tco_range("utilisation"), step=0.05, key=k + "utilisation")
 c = st.columns(4, vertical_alignment="bottom")  # inputs in line where a label wraps (zh-TW, 900 px)
-board = c[0].number_input(tr("ec_board_w"), 0.0, 20000.0, step=10.0, format="%.0f", key=k + "board_w")
-host = c[1].number_input(tr("ec_host_w"), 0.0, 20000.0, step=10.0, format="%.0f", key=k + "host_network_w")
-pue = c[2].number_input(tr("ec_pue"), 1.0, 3.0, step=0.05, key=k + "pue")
-kwh = c[3].number_input(tr("ec_kwh"), 0.0, 1.0, step=0.01, key=k + "electricity_usd_per_kwh")
+board = c[0].number_input(tr("ec_board_w"), *tco_range("board_w"), step=10.0, format="%.0f", key=k + "board_w")
+host = c[1].number_input(
+    tr("ec_host_w"), *tco_range("host_network_w"), step=10.0, format="%.0f", key=k + "host_network_w"
+)
+pue = c[2].number_input(tr("ec_pue"), *tco_range("pue"), step=0.05, key=k + "pue")
+kwh = c[3].number_input(
+    tr("ec_kwh"), *tco_range("electricity_usd_per_kwh"), step=0.01, key=k + "electricity_usd_per_kwh"
+)
 parts = economics.TcoParts(capex, years, rate / 100, board, host, pue, kwh, util_h)
 b = economics.tco(parts)
 with metrics.Row() as row:
@@ -231,7 +246,9 @@ api_out = c[1].number_input(tr("ec_api_out"), 0.0, 1000.0, step=0.1, key="econ.a
 api_cached = c[2].number_input(tr("ec_api_cached"), 0.0, 1000.0, step=0.05, key="econ.api_cached",
                               persist_state="session")  # fmt: skip
 cached = c[3].slider(tr("ec_cached_frac"), 0.0, 1.0, step=0.05, key="econ.cached", persist_state="session")
-rack = c[4].number_input(fmt.device_text("ec_rack", hw, tr), 1, 16_384, key=k + "gpus_per_rack")  # preset: the domain
+rack = c[4].number_input(
+    fmt.device_text("ec_rack", hw, tr), *map(int, tco_range("gpus_per_rack")), key=k + "gpus_per_rack"
+)
 # the view's link: the TCO inputs and the rack changed from the chip's preset
 tco_now = {name: st.session_state[k + name] for name in preset_values}
 controls.write_page_params(
