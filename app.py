@@ -24,5 +24,6 @@ if only is None or not chart.only_view(page, only, tr):
     controls.sidebar()
     chart.start_page(tr)
     chart.run_page(page)  # in the embed view: up to the page's fold, unless the reader asks for the rest
+    chart.end_page(tr)
     chart.page_downloads(tr, page.url_path)
 cache.freeze_startup()  # once per process: what the first run loaded, out of the garbage collector's reach

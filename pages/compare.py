@@ -278,7 +278,7 @@ chart.fold(tr, tr("embed_more_compare"))  # a wiki's frame (900 x 700): the scen
 chart.downloads_here()  # the embed view's downloads of the charts: above them, not above the page's title
 about = figs.compared_about(controls.export_about(), ests, tr)  # A's scenario, and what B and C are
 if not embedded:  # (the full view has no fold: the CSV sits under the table)
-    headline, stamp = figs.headline_table(ests), export.stamp()
+    headline, stamp = figs.headline_table(ests), export.stamp(lang=tr.lang)
     st.download_button(
         tr("download_csv"),
         data=lambda: export.csv_bytes(headline, about, stamp),

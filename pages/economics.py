@@ -317,7 +317,7 @@ with metrics.Row(wide=True) as row:  # the margin note (its price and basis) rea
     row.metric(tr("ec_m_payback"), **shown,
                help=fmt.device_text("ec_payback_def", hw, tr, capex=fmt.usd(capex) if has_capex else no_capex,
                                     energy=fmt.usd(economics.tco(parts).energy_usd_per_gpu_hour, 3)))  # fmt: skip
-rev_about, rev_stamp = controls.export_about(), export.stamp()  # the sidebar's scenario, its price's basis and date
+rev_about, rev_stamp = controls.export_about(), export.stamp(lang=tr.lang)  # the sidebar's scenario, price and date
 st.download_button(
     tr("ec_rev_csv"),
     lambda: export.csv_bytes(

@@ -52,8 +52,9 @@ else:
     ranking = cache.built(f"ranking|{chips_key}", lambda: figs.bandwidth_ranking(chips, tr=tr))
     chart.figure(ranking, specs, "hardware-bandwidth-ranking", tr, about=None, depends=chips_key)
     if (box := expanders.lazy_expander(tr("hw_specs_table"), "hardware.specs_open")) is not None:
-        labels = figs.specs_table_labels(tr=tr, basis=basis)
+        labels = figs.specs_table_labels(tr=tr)
         box.dataframe(specs[list(labels)].rename(columns=labels), hide_index=True)
+        box.caption(tr("hw_specs_price_note", basis=tr(f"basis_{basis}")))
 
     chart.fold(tr, tr("embed_more_hardware"))  # a wiki's frame: the bandwidth charts; the rest on request
 

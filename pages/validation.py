@@ -88,8 +88,8 @@ rows, points = cache.built(
     lambda: (r := figs.select_rows(table, chosen, include_all), figs.scatter_data(r, metric)),
 )
 if len(points):
-    chart.figure(lambda: figs.scatter(points, metric, tr=tr), points, f"validation-{metric}", tr, about=None,
-                 depends=choice)  # fmt: skip
+    chart.figure(lambda: figs.scatter(points, metric, tr=tr), lambda: figs.export_table(points), f"validation-{metric}",
+                 tr, about=None, depends=choice)  # fmt: skip
     st.caption(tr(f"val_scatter_caption_{metric}", n=len(points)))
     dropped = int(figs.predicted(rows).sum()) - len(points)
     if dropped:
@@ -132,7 +132,7 @@ mlperf_group = st.segmented_control(
 mlperf_group = mlperf_group or "hardware_name"
 chart.figure(
     lambda: figs.mlperf_errors(mlperf_rows, mlperf_group, tr=tr),
-    mlperf_rows,
+    lambda: figs.export_table(mlperf_rows),
     f"validation-mlperf-{mlperf_group}",
     tr,
     about=None,
@@ -175,8 +175,8 @@ if over_time.empty:
 else:
     # the model as its measurements name it ('Meta-Llama-3-8B (GGUF)'), not the catalog id it is modelled as
     st.markdown(tr("val_time_intro", engine="llama.cpp", model=tr.join(sorted(set(over_time["model"])))))
-    chart.figure(lambda: figs.engine_over_time_figure(over_time, tr=tr), over_time, "validation-engine-over-time", tr,
-                 about=None, depends="llama.cpp")  # fmt: skip
+    chart.figure(lambda: figs.engine_over_time_figure(over_time, tr=tr), lambda: figs.export_table(over_time),
+                 "validation-engine-over-time", tr, about=None, depends="llama.cpp")  # fmt: skip
     shown = cache.arrow_table(
         f"validation-over-time-display|llama.cpp|{tr.lang}",
         lambda: figs.engine_over_time_display(over_time, tr, cache.hardware()),

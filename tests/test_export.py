@@ -32,12 +32,9 @@ def test_scenario_fields_name_the_whole_scenario(about):
     assert about["scenario_model"] == "llama-3.1-70b" and about["scenario_hardware"] == "h200"
     assert about["scenario_model_name"] == "Llama 3.1 70B" and "H200" in about["scenario_hardware_name"]
     assert (about["scenario_gpus"], about["scenario_batch"]) == (2, 32)
-    # which language its names are in (a zh-TW export's names are Chinese under English column names: said)
-    assert about["text_language"] == "en"
-    state = ScenarioState(lang="zh-TW")
-    est = estimate(resolve_model(state.model), resolve_hardware(state.hardware), state.to_scenario(),
-                   resolve_profile(state.profile))  # fmt: skip
-    assert export.scenario_fields(state, est, "", "", "")["text_language"] == "zh-TW"
+    # which language its names are in (a zh-TW export's names are Chinese under English column names: said), in
+    # every export, one of no scenario too
+    assert export.stamp(DAY)["text_language"] == "en" and export.stamp(DAY, "zh-TW")["text_language"] == "zh-TW"
     assert (about["scenario_context_tokens"], about["scenario_output_tokens"]) == (4096, 1024)
     assert (about["scenario_weights"], about["scenario_kv_cache"], about["scenario_profile"]) == (
         "fp8",
@@ -84,7 +81,12 @@ def test_csv_carries_its_scenario_with_integers_as_integers_and_no_long_floats(a
     lines = export.csv_bytes(table, about, stamp).decode("utf-8-sig").splitlines()
     header = lines[0].split(",")
     assert header[:3] == ["batch", "tpot_ms", "bound"]
-    assert header[3:] == [*about, "exported_on", "app_version"]  # scenario, date and version as the last columns
+    assert header[3:] == [
+        *about,
+        "exported_on",
+        "app_version",
+        "text_language",
+    ]  # scenario, date and version as the last columns
     row = dict(zip(header, lines[1].split(","), strict=True))
     assert (row["batch"], row["tpot_ms"]) == ("1", "0.3")  # not 1.0 nor 0.30000000000000004
     assert lines[2].split(",")[:2] == ["32", "0.3333333"]  # 7 significant digits
@@ -108,7 +110,7 @@ def test_csv_opens_in_spreadsheets_and_writes_floats_of_mixed_columns_short(abou
 
 def test_scenario_free_csv_has_only_the_stamp():
     text = export.csv_bytes(pd.DataFrame({"x": [2.5]}), None, export.stamp(DAY)).decode("utf-8-sig")
-    assert text.splitlines() == ["x,exported_on,app_version", f"2.5,2026-03-05,{export.APP_VERSION}"]
+    assert text.splitlines() == ["x,exported_on,app_version,text_language", f"2.5,2026-03-05,{export.APP_VERSION},en"]
 
 
 def test_file_names_carry_the_scenario(about):

@@ -253,3 +253,11 @@ def test_error_table_gives_bits_per_weight_their_unit_and_mlperf_chips_short_nam
     fig = figs.mlperf_errors(frame, "hardware_name", tr=EN)
     assert [t.name for t in fig.data] == ["GB200 NVL72"] and fig.layout.yaxis.dtick == 25
     assert fig.layout.title.text == EN("val_mlperf_title", group="chip")
+
+
+def test_the_charts_csvs_name_their_errors_as_fractions():
+    """The Validation charts' CSVs held error_loho, error_lofo, error and locfo_error as fractions while the page
+    shows percent (a review): each is named *_fraction, the other columns as they were."""
+    t = pd.DataFrame({"id": ["a"], "error": [0.1], "error_loho": [-0.2], "locfo_error": [0.3], "errors_seen": [2]})
+    assert list(figs.export_table(t).columns) == [
+        "id", "error_fraction", "error_loho_fraction", "locfo_error_fraction", "errors_seen"]  # fmt: skip

@@ -304,3 +304,18 @@ def test_a_band_basis_shared_by_every_chip_is_said_once_under_the_table():
     names = list(table[EN("hw_col_hardware")])
     assert "Rubin NVL72*" in names and not any(EN("hw_announced_name", name="") in n for n in names)
     assert any(c.value.endswith("\\" + EN("hw_announced_key")) for c in at.caption)  # '\*': not a list item
+
+
+def test_the_datasheet_table_prices_each_chip_under_the_sidebars_basis_and_says_which():
+    """Its price column read None for every catalog chip (a review); now each chip's published price under the
+    sidebar's basis, dated, the basis said under the table (in the header it cut the column at 1400 px)."""
+    at = run_page("hardware", price_basis="hyperscaler")
+    at.session_state["hardware.specs_open"] = True
+    at.run()
+    assert not at.exception, at.exception
+    assert EN("hw_specs_price_note", basis=EN("basis_hyperscaler")) in [c.value for c in at.caption]
+    table = next(d.value for d in at.dataframe if EN("hw_col_spec_price") in d.value.columns)
+    h200 = table[table[EN("hw_col_hardware")].str.contains("H200 SXM")].iloc[0]
+    published = load_hardware_catalog()["h200"].prices.price("hyperscaler")
+    assert h200[EN("hw_col_spec_price")] == published.usd_per_gpu_hour
+    assert h200[EN("hw_col_spec_price_as_of")] == published.as_of

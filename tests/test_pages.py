@@ -1043,3 +1043,43 @@ def test_an_embedded_page_says_what_its_numbers_are_when_and_links_to_the_full_v
     assert [w.key for w in box.multiselect] == ["roofline.overlay"]
     alone = run_page("roofline", embedded=True, lang=lang, only="roofline")
     assert any(source in c.value and tr("embed_full_view") in c.value for c in alone.caption)
+
+
+def test_view_links_read_lists_as_people_write_them_and_keep_every_item():
+    """A list link's items in any letter case ('nvidia'); none known: the default, as its notice says (the list had
+    emptied: 'No vendor selected'); Validation's rows of no engine profile (id '') as '-' (a trailing comma had
+    been dropped); the default in another order writes no parameter; a search past 80 characters is cut, said."""
+    from ui import page_state as ps
+
+    vendors = ps.ViewControl("hardware.vendors", ("AMD", "Intel", "NVIDIA"), ["AMD", "Intel", "NVIDIA"])
+    assert ps.parse_view({"hw_vendors": "nvidia,amd"}, vendors) == (["NVIDIA", "AMD"], [])
+    value, bad = ps.parse_view({"hw_vendors": "acme"}, vendors)
+    assert value is None and [(n.given, n.used) for n in bad] == [("acme", "AMD,Intel,NVIDIA")]
+    assert ps.view_query(vendors, ["NVIDIA", "Intel", "AMD"]) == {}
+    engines = ps.ViewControl("validation.engines", ("llama.cpp", "vllm", ""), ["llama.cpp", "vllm", ""])
+    link = ps.view_query(engines, ["vllm", ""])
+    assert link == {"val_engines": "vllm,-"} and ps.parse_view(link, engines) == (["vllm", ""], [])
+    search = ps.ViewControl("glossary.search", (), "")
+    value, bad = ps.parse_view({"gl_q": "k" * 90}, search)
+    assert value == "k" * 80 and [n.param for n in bad] == ["gl_q"]
+    at = run_page("hardware", hw_vendors="nvidia,acme")
+    assert at.session_state["hardware.vendors"] == ["NVIDIA"] and at.query_params["hw_vendors"] == "NVIDIA"
+
+
+def test_the_embedded_full_view_link_carries_a_control_changed_in_that_run():
+    """The embed view's 'Open the full view' link was written before the page ran, one change behind (a review):
+    it is written once the page has run, with the view as it is now."""
+    at = run_page("roofline", embedded=True)
+    at.multiselect(key="roofline.overlay").set_value(["mi300x"]).run()
+    assert not at.exception, at.exception
+    line = next(c.value for c in at.caption if EN("embed_full_view") in c.value)
+    assert "roof_overlay=mi300x" in line
+
+
+def test_economics_links_keep_every_digit_typed():
+    """A capex of $1,234,567 was written '1.23457e+06' and came back as 1,234,570."""
+    from ui import page_state as ps
+
+    link = ps.tco_query({"capex_usd": 1234567.0}, {"capex_usd": 30000.0})
+    assert link == {"ec_capex": "1234567"} and ps.parse_tco_query(link)[0] == {"capex_usd": 1234567.0}
+    assert ps.economics_query(ps.EconomicsInputs(out=1234567.0))["ec_out"] == "1234567"

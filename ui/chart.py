@@ -24,7 +24,7 @@ from .figures import common as figure_common
 from .i18n import Translator
 from .state import sanitize
 
-__all__ = ["downloads_here", "embedded", "figure", "fold", "only_view", "page_downloads", "run_page", "slug",
+__all__ = ["downloads_here", "embedded", "end_page", "figure", "fold", "only_view", "page_downloads", "run_page", "slug",
            "start_page"]  # fmt: skip
 
 # no "Share chart" button: plotly.js 4 would offer to upload the chart's data to Plotly Cloud
@@ -64,6 +64,7 @@ _PAGE_CHARTS: ContextVar[list | None] = ContextVar("tpot_page_charts", default=N
 # this run's sidebar scenario as its charts state it ({} until the first chart asks): a page's charts share it
 _RUN_ABOUT: ContextVar[dict | None] = ContextVar("tpot_run_about", default=None)
 _DOWNLOADS_SLOT: ContextVar = ContextVar("tpot_downloads_slot", default=None)  # embed view: where downloads go
+_SOURCE_SLOT: ContextVar = ContextVar("tpot_source_slot", default=None)  # embed view: the source line and link
 _ONLY_MISSING = "_only_missing"  # session key: (page, id asked for, its chart ids) after a run found no such chart
 
 
@@ -129,7 +130,7 @@ def figure(
     sidebar_key = None
     if about == SIDEBAR:
         about, sidebar_key = _sidebar_about()
-    stamp = export.stamp()
+    stamp = export.stamp(lang=tr.lang)
     subtitle = export.caption(about, tr) if about else None
 
     def build() -> tuple[bytes, go.Figure, pd.DataFrame | None, dict]:
@@ -267,14 +268,23 @@ def start_page(tr: Translator) -> None:
     the place at the top of the page where the downloads will wait (under the controls, where a wiki reader finds
     them); two charts side by side stacked where the page is narrow (_STACK_CHARTS_CSS)."""
     st.html(_STACK_CHARTS_CSS)
-    if embedded():  # a wiki reader's frame: what the numbers are, when, and the way to the full view
+    # a wiki reader's frame: what the numbers are, when, and the way to the full view (its link written once the page
+    # has run: a control changed in this run writes its parameter then, end_page)
+    _SOURCE_SLOT.set(st.empty() if embedded() else None)
+    if embedded():
         st.html(_EMBED_TITLE_CSS)
-        st.caption(f"{embed_source(tr)} · [{tr('embed_full_view')}](?{full_view_query()})")
     if embedded() and more_requested() is None:
         st.warning(tr("embed_more_bad", given=sanitize(st.query_params.get("more", ""))), icon=":material/warning:")
     _PAGE_CHARTS.set([])
     _RUN_ABOUT.set({})
     _DOWNLOADS_SLOT.set(st.container() if embedded() else None)  # a block: nothing shown while it holds nothing
+
+
+def end_page(tr: Translator) -> None:
+    """After a page ran, in the embed view: the line at its top (start_page's place) with the link to the full view
+    of the view as it is now."""
+    if (slot := _SOURCE_SLOT.get()) is not None:
+        slot.caption(f"{embed_source(tr)} · [{tr('embed_full_view')}](?{full_view_query()})")
 
 
 def downloads_here() -> None:
@@ -310,7 +320,7 @@ def page_downloads(tr: Translator, page_id: str = "") -> None:
     charts = _PAGE_CHARTS.get()
     if not charts:
         return
-    stamp = export.stamp()
+    stamp = export.stamp(lang=tr.lang)
     if embedded():
         label = tr("embed_downloads", n=len(charts)) if len(charts) > 1 else tr("embed_downloads_one")
         box = expanders.lazy_expander(label, "embed.downloads", _DOWNLOADS_SLOT.get() or st)

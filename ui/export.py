@@ -40,7 +40,7 @@ def slug(text: str) -> str:
 
 def scenario_fields(state, est, model_name: str, hardware_name: str, profile_name: str) -> dict[str, object]:
     """The sidebar scenario an export shows, as CSV columns (ids as in the URL and CLI, names in the reader's
-    language (text_language), numbers in their units); price basis and as-of date from the scenario or the estimate when they carry them (`price_basis`,
+    language (the stamp's text_language), numbers in their units); price basis and as-of date from the scenario or the estimate when they carry them (`price_basis`,
     `price_as_of`), else 'catalog' / 'override'."""
     price = getattr(est, "price_usd_per_gpu_hour", None)
     point = getattr(est, "price", None)  # the price the estimate used, with its basis and date, where it says
@@ -65,14 +65,13 @@ def scenario_fields(state, est, model_name: str, hardware_name: str, profile_nam
         "scenario_price_usd_per_gpu_hour": float(price) if price is not None and np.isfinite(price) else None,
         "scenario_price_basis": basis,
         "scenario_price_as_of": str(as_of) if as_of else None,
-        # the names' and labels' language (the reader's); column names, ids and units are English in every file
-        "text_language": getattr(state, "lang", "en"),
     }
 
 
-def stamp(today: dt.date | None = None) -> dict[str, object]:
-    """When and by what an export was made: the date (ISO) and the app's version."""
-    return {"exported_on": (today or dt.date.today()).isoformat(), "app_version": APP_VERSION}
+def stamp(today: dt.date | None = None, lang: str = "en") -> dict[str, object]:
+    """When, by what and in which language an export was made: the date (ISO), the app's version and the language
+    of its names and labels (text_language: the reader's; column names, ids and units are English in every file)."""
+    return {"exported_on": (today or dt.date.today()).isoformat(), "app_version": APP_VERSION, "text_language": lang}
 
 
 def caption(about: Mapping[str, object], tr: Translator) -> str:

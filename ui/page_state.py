@@ -46,6 +46,11 @@ from .state import (
 )
 
 
+def _exact(x: float) -> str:
+    """A number as a link writes it, every digit a reader can type kept ('1234567', not '1.23457e+06')."""
+    return f"{x:.12g}"
+
+
 def _float(text: str) -> float:
     try:
         return float(text)
@@ -396,7 +401,7 @@ def parse_economics_query(
 def economics_query(p: EconomicsInputs) -> dict[str, str]:
     """The Economics page's inputs as URL parameters (plain strings; the chips only once chosen)."""
     out = {"ec_demand": DEMAND_FORMS[int(p.by_requests)]}
-    out |= {key: f"{getattr(p, name):g}" for name, (key, _, _) in ECONOMICS_NUMBERS.items()}
+    out |= {key: _exact(getattr(p, name)) for name, (key, _, _) in ECONOMICS_NUMBERS.items()}
     if p.chips is not None:
         out["ec_chips"] = ",".join(p.chips)
     return out
@@ -432,7 +437,7 @@ def parse_tco_query(params: Mapping[str, object]) -> tuple[dict[str, float], lis
 
 def tco_query(values: Mapping[str, float], preset: Mapping[str, float]) -> dict[str, str]:
     """The TCO inputs that differ from the chip's preset as URL parameters (plain strings)."""
-    return {TCO_NUMBERS[k][0]: f"{v:g}" for k, v in values.items() if not math.isclose(v, preset[k], rel_tol=1e-9)}
+    return {TCO_NUMBERS[k][0]: _exact(v) for k, v in values.items() if not math.isclose(v, preset[k], rel_tol=1e-9)}
 
 
 # --------------------------------------------------------------------------------------------------- compare
@@ -563,9 +568,13 @@ class ViewControl:
         return VIEW_CONTROLS[self.key][1]
 
 
+NO_ID = "-"  # an item with no id of its own (Validation's rows of no engine profile) as a link writes it
+
+
 def parse_view(params: Mapping[str, object], control: ViewControl) -> tuple[object | None, list[Notice]]:
-    """A view control's value from URL parameters (None when absent or bad: a bad one gives a notice naming the
-    default; a list keeps its known items, in order, once each, and names the others)."""
+    """A view control's value from URL parameters (None when absent or bad: a bad one gives a notice naming what is
+    used). A list keeps its known items (in any letter case), in order, once each, and names the others; none known:
+    the default. A text past VIEW_TEXT_MAX characters is cut there, said."""
     r = QueryReader(params)
     shown_default = _view_text(control, control.default) or "—"
     if control.kind == "choice":
@@ -576,12 +585,19 @@ def parse_view(params: Mapping[str, object], control: ViewControl) -> tuple[obje
     if text is None:
         return None, r.notices
     if control.kind == "text":
+        if len(text) > VIEW_TEXT_MAX:
+            r.bad(control.param, text, text[:VIEW_TEXT_MAX])
         return text[:VIEW_TEXT_MAX], r.notices
+    known = {str(o).casefold(): o for o in control.options} | ({NO_ID: ""} if "" in control.options else {})
     items = tuple(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
-    good = _known(items, control.options)
-    if len(good) != len(items):
-        r.bad(control.param, ",".join(x for x in items if x not in good), ",".join(good) or "—")
-    return list(good), r.notices
+    good = list(dict.fromkeys(known[x.casefold()] for x in items if x.casefold() in known))
+    unknown = [x for x in items if x.casefold() not in known]
+    if items and not good:  # nothing to show of it: the default, said
+        r.bad(control.param, ",".join(unknown), shown_default)
+        return None, r.notices
+    if unknown:
+        r.bad(control.param, ",".join(unknown), _view_text(control, good))
+    return good, r.notices
 
 
 def view_value(control: ViewControl, value: object) -> object:
@@ -594,17 +610,21 @@ def view_value(control: ViewControl, value: object) -> object:
 
 
 def _view_text(control: ViewControl, value: object) -> str:
-    """A view control's value as its URL parameter writes it."""
+    """A view control's value as its URL parameter writes it (a list's item of no id as NO_ID)."""
     if control.kind == "flag":
         return "1" if value else "0"
     if control.kind == "items":
-        return ",".join(map(str, value or ()))
+        return ",".join(str(v) or NO_ID for v in value or ())
     return "" if value is None else str(value)
 
 
 def view_query(control: ViewControl, value: object) -> dict[str, str]:
-    """A view control's URL parameter: none at its default (a link without it opens the default)."""
-    same = list(value or ()) == list(control.default or ()) if control.kind == "items" else value == control.default
+    """A view control's URL parameter: none at its default (a list: the same items in any order; a link without
+    it opens the default)."""
+    if control.kind == "items":
+        same = sorted(map(str, value or ())) == sorted(map(str, control.default or ()))
+    else:
+        same = value == control.default
     return {} if same else {control.param: _view_text(control, value)}
 
 

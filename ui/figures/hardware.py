@@ -871,8 +871,9 @@ def generation_table(chips: Iterable[Hardware], *, tr: Translator = EN) -> pd.Da
     return pd.DataFrame(rows)
 
 
-def specs_table_labels(*, tr: Translator = EN, basis: str = "on_demand") -> dict[str, str]:
-    """Display headers for the columns of specs_table shown on the page (the price's names its basis)."""
+def specs_table_labels(*, tr: Translator = EN) -> dict[str, str]:
+    """Display headers for the columns of specs_table shown on the page (short: the price's basis is said under the
+    table, hw_specs_price_note; in the header it cut the column at 1400 px)."""
     return {
         "hardware": tr("hw_col_hardware"),
         "vendor": tr("hw_col_spec_vendor"),
@@ -882,6 +883,6 @@ def specs_table_labels(*, tr: Translator = EN, basis: str = "on_demand") -> dict
         "bandwidth_tb_per_s": tr("hw_col_spec_bw"),
         "dense_16bit_tflop_per_s": tr("hw_col_spec_tflops"),
         "tdp_w": tr("hw_col_spec_tdp"),
-        "price_usd_per_gpu_hour": tr("hw_col_spec_price", basis=tr(f"basis_{basis}")),
+        "price_usd_per_gpu_hour": tr("hw_col_spec_price"),
         "price_as_of": tr("hw_col_spec_price_as_of"),
     }

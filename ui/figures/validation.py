@@ -454,8 +454,14 @@ def error_data(rows: pd.DataFrame) -> pd.DataFrame:
             "parallelism", "metric", "unit", "measured", "predicted_loho", "error_loho", "predicted_fitted",
             "error_fitted", "predicted_ideal", "error_ideal", "trust", "source", "source_url", "excluded_because",
             "notes", "mapping_notes"]  # fmt: skip
-    fractions = {c: f"{c}_fraction" for c in ("error_loho", "error_fitted", "error_ideal")}
-    return rows[cols].reset_index(drop=True).rename(columns=fractions)
+    return export_table(rows[cols].reset_index(drop=True))
+
+
+def export_table(table: pd.DataFrame) -> pd.DataFrame:
+    """A table for its CSV: its error columns named as the fractions they hold ((predicted - measured) / measured,
+    where the page shows percent): error_loho -> error_loho_fraction, locfo_error -> locfo_error_fraction."""
+    errors = [c for c in table.columns if c == "error" or c.startswith("error_") or c.endswith("_error")]
+    return table.rename(columns={c: f"{c}_fraction" for c in errors})
 
 
 @dataclass(frozen=True)
