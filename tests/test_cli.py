@@ -690,6 +690,8 @@ def test_estimate_bad_model_files(capsys, tmp_path):
         ("neg.yaml", "g:\n  name: G\n  memory_GB: 80\n  memory_bandwidth_TB_per_s: 3\n  dense_TFLOP_per_s: "
          "{bf16: -5}\n", "entry 'g': field 'dense_TFLOP_per_s.bf16' must be positive"),
         ("two.yaml", "a: {name: A}\nb: {name: B}\n", "expected one entry, found 2 ('a', 'b')"),
+        ("dup.yaml", "g:\n  name: G\n  memory_GB: 80\n  memory_GB: 8\n",
+         "at line 4: key 'memory_GB' given twice (first at line 3)"),  # the last had won, unsaid
     ):  # fmt: skip
         code, _, err = run(capsys, "estimate", "--model", "llama-3.1-8b", "--hardware", write(tmp_path / name, body))
         assert code == 2 and said in err and err.count(name) == 2 and "hardware 'g'" not in err, err

@@ -47,6 +47,24 @@ def load_yaml(text: str) -> Any:
     return yaml.load(text, Loader=_SAFE_LOADER)  # noqa: S506 - a safe loader
 
 
+class _UniqueKeyLoader(_SAFE_LOADER):
+    """The safe loader, refusing a key given twice in one mapping (YAML keeps the last silently: a second
+    'memory_GB' line would have won unseen)."""
+
+    def construct_mapping(self, node, deep=False):
+        seen: dict[object, int] = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if key == "<<" or not isinstance(key, (str, int, float, bool)):
+                continue
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"key {key!r} given twice (first at line {seen[key]})", key_node.start_mark
+                )
+            seen[key] = key_node.start_mark.line + 1
+        return super().construct_mapping(node, deep)
+
+
 def read_structured_file(path: str | Path) -> Any:
     """Parse a YAML or JSON file with safe loaders; CatalogError names the file on any problem."""
     return parse_structured_text(read_text(path), str(Path(path)))
@@ -57,7 +75,7 @@ def parse_structured_text(text: str, where: str) -> Any:
     if len(text) > MAX_FILE_BYTES:
         raise CatalogError(f"{where}: larger than the {MAX_FILE_BYTES} byte limit")
     try:
-        return load_yaml(text)
+        return yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a safe loader
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         at = f" at line {mark.line + 1}" if mark is not None else ""
