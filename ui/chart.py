@@ -256,8 +256,8 @@ _EMBED_TITLE_CSS = '<style>[data-testid="stMain"] h1{font-size:2rem!important;pa
 
 
 def embed_source(tr: Translator) -> str:
-    """What an embedded view's numbers are and when they were drawn: 'TPOT dashboard 0.1.0 · modelled values,
-    2026-12-06' (measured points name their source where shown)."""
+    """What an embedded view's numbers are and when they were drawn: 'TPOT dashboard 0.1.0: modelled values
+    (measured ones name their source), 2026-12-06'."""
     stamp = export.stamp()
     return tr("embed_source", app=export.APP_NAME, version=stamp["app_version"], date=stamp["exported_on"])
 
@@ -266,7 +266,8 @@ def start_page(tr: Translator) -> None:
     """Before a page runs: collect its charts (for page_downloads); in the embed view, say so above the page when
     its ?more= is neither yes nor no (with the link's other notices: under the first chart, it was missed), and keep
     the place at the top of the page where the downloads will wait (under the controls, where a wiki reader finds
-    them); two charts side by side stacked where the page is narrow (_STACK_CHARTS_CSS)."""
+    them) and, above it, the line saying what the numbers are with the link to the full view (end_page writes it);
+    its title a size smaller; two charts side by side stacked where the page is narrow (_STACK_CHARTS_CSS)."""
     st.html(_STACK_CHARTS_CSS)
     # a wiki reader's frame: what the numbers are, when, and the way to the full view (its link written once the page
     # has run: a control changed in this run writes its parameter then, end_page)

@@ -40,8 +40,8 @@ def slug(text: str) -> str:
 
 def scenario_fields(state, est, model_name: str, hardware_name: str, profile_name: str) -> dict[str, object]:
     """The sidebar scenario an export shows, as CSV columns (ids as in the URL and CLI, names in the reader's
-    language (the stamp's text_language), numbers in their units); price basis and as-of date from the scenario or the estimate when they carry them (`price_basis`,
-    `price_as_of`), else 'catalog' / 'override'."""
+    language (the stamp's text_language), numbers in their units); price basis and as-of date from the scenario or
+    the estimate when they carry them (`price_basis`, `price_as_of`), else 'catalog' / 'override'."""
     price = getattr(est, "price_usd_per_gpu_hour", None)
     point = getattr(est, "price", None)  # the price the estimate used, with its basis and date, where it says
     basis = getattr(est, "price_basis", None) or getattr(state, "price_basis", None)
