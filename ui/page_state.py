@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from tpot_model.catalog import close_ids, find_id
 from tpot_model.precision import parse_format
 from tpot_model.prices import CUSTOM as CUSTOM_BASIS
+from tpot_model.prices import MAX_USD_PER_GPU_HOUR
 from tpot_model.speculative import MTP_ACCEPTANCE, MTP_K
 from tpot_model.targets import TPOT_TARGETS_S
 
@@ -36,7 +37,6 @@ from .state import (
     CUSTOM_ID,
     GPU_OPTIONS,
     KV_OPTIONS,
-    MAX_PRICE_USD_PER_HOUR,
     WEIGHT_OPTIONS,
     Notice,
     ScenarioState,
@@ -481,7 +481,7 @@ def parse_side_query(
             values[name] = nearest(options, x)
             if values[name] != x:  # between two options: the nearest one, said
                 r.bad(key, r.text(key), values[name])
-    in_range = lambda p: 0 <= p <= MAX_PRICE_USD_PER_HOUR  # noqa: E731
+    in_range = lambda p: 0 <= p <= MAX_USD_PER_GPU_HOUR  # noqa: E731
     # an empty price is the catalog's
     if r.text(f"{side}_price") and (p := r.number(f"{side}_price", in_range, "—")) is not None:
         values["price"] = p

@@ -36,7 +36,6 @@ GPU_OPTIONS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 72, 96, 128, 256, 512, 
 WEIGHT_OPTIONS = tuple(FORMATS)
 KV_OPTIONS = KV_FORMATS
 COMPUTE_OPTIONS = ("auto", *COMPUTE_PRECISIONS)
-MAX_PRICE_USD_PER_HOUR = MAX_USD_PER_GPU_HOUR
 CUSTOM_ID = "custom"  # id of an uploaded model or hardware file in the session
 
 
@@ -185,7 +184,7 @@ def parse_query(
             p = float("nan")
         if raw == "":
             pass
-        elif math.isfinite(p) and 0 <= p <= MAX_PRICE_USD_PER_HOUR:
+        elif math.isfinite(p) and 0 <= p <= MAX_USD_PER_GPU_HOUR:
             values["price"] = p
             if "price_basis" not in params:  # an older link: its price was the user's own
                 values["price_basis"] = CUSTOM_BASIS
