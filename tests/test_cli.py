@@ -928,3 +928,25 @@ def test_estimate_says_a_split_engines_refuse_and_gpus_beyond_one_domain_as_the_
         run_json(capsys, "--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--gpus", "8")["head_split_alternatives"]
         == []
     )
+
+
+def test_an_announced_chip_is_called_a_projection_in_every_answer(capsys):
+    """Browser review: `frontier --hardware vr200` printed 17,324.8 tok/s/GPU with no word that Rubin is announced, not
+    shipping. estimate, frontier's batch search and its layout search say so in text and JSON (hardware_announced,
+    projection_note); a shipping chip's answers carry no such note."""
+    r = run_json(capsys, "--model", "deepseek-r1", "--hardware", "mi455x", "--weights", "fp8", "--gpus", "8")
+    assert r["hardware_announced"] is True and "announced, not shipping" in r["projection_note"]
+    code, out, _ = run(capsys, "estimate", "--model", "deepseek-r1", "--hardware", "vr200", "--weights", "fp8",
+                       "--gpus", "8")  # fmt: skip
+    assert code == 0 and "Projection: NVIDIA Rubin" in out
+    for extra in (["--max-gpus", "72", "--interactivity", "60"], ["--gpus", "8", "--tpot-target-ms", "20"]):
+        base = ["frontier", "--model", "deepseek-r1", "--weights", "fp8", *extra]
+        code, out, _ = run(capsys, *base, "--hardware", "vr200")
+        assert code == 0 and "\nprojection: NVIDIA Rubin" in out and "vendor claims" in out
+        code, out, _ = run(capsys, *base, "--hardware", "vr200", "--json")
+        d = json.loads(out)
+        assert d["hardware_announced"] is True and d["projection_note"].startswith("NVIDIA Rubin")
+        code, out, _ = run(capsys, *base, "--hardware", "b200", "--json")
+        assert json.loads(out)["hardware_announced"] is False and json.loads(out)["projection_note"] is None
+    r = run_json(capsys, "--model", "deepseek-r1", "--hardware", "b200", "--weights", "fp8", "--gpus", "8")
+    assert r["hardware_announced"] is False and r["projection_note"] is None

@@ -31,7 +31,7 @@ from .catalog import (
     resolve_hardware,
     resolve_model,
 )
-from .cli_text import int_or_none, remedy
+from .cli_text import int_or_none, projection_note, remedy
 from .csv_format import FLOAT_DIGITS, csv_bytes, float_field, float_text, int_field, label_field
 from .estimate import MAX_GPUS_SEARCHED, Estimate, estimate
 from .files import APP_VERSION
@@ -286,6 +286,8 @@ def report(e: Estimate, ideal: Estimate) -> dict[str, Any]:
         "model_name": e.model.name,
         "hardware": hw.id,
         "hardware_name": hw.name,
+        "hardware_announced": hw.announced,
+        "projection_note": projection_note(hw),  # announced, not shipping: what its numbers are
         "profile": e.profile.id,
         "engine_as_of": s.as_of or "newest",
         "num_gpus": int(_f(s.num_gpus)),
@@ -484,6 +486,8 @@ def _table(r: dict[str, Any]) -> str:
         )
         + f"{r['output_tokens']:,} output tokens"
     )
+    if r["projection_note"]:
+        add(f"Projection: {r['projection_note']}.")
     add("Units: GB = 1e9 bytes (decimal), ms = 1e-3 s.")
     if r["head_split_alternatives"]:
         options = " or ".join(map(str, r["head_split_alternatives"]))

@@ -15,6 +15,13 @@ def int_or_none(x) -> int | None:
     return None if math.isnan(v) else int(v)
 
 
+def projection_note(hw) -> str | None:
+    """What an announced, not yet shipping chip's numbers are (Hardware.announced), in a line; None for a shipping one."""
+    if not hw.announced:
+        return None
+    return f"{hw.name} is announced, not shipping: its figures are vendor claims, so these numbers are projections"
+
+
 def remedy(e: Estimate) -> str | None:
     """What would make a scenario that does not fit fit: more GPUs, lower precision, a smaller batch."""
     if bool(np.all(e.fits)):

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from .catalog import CatalogError, resolve_hardware, resolve_model
-from .cli_text import remedy
+from .cli_text import projection_note, remedy
 from .disaggregated import decode_reach, model_recipes
 from .economics import price_for
 from .engines import BEST, ENGINES
@@ -207,11 +207,15 @@ def _usd(d: dict, key: str) -> str:
     return f"{money} (at ${d['usd_per_gpu_hour']:g}/GPU-hour, {d['price_basis']}{when})"
 
 
-def to_dict(point: FrontierPoint, args: argparse.Namespace, model_id: str, hardware_id: str) -> dict:
-    """The JSON form: display units in the key names (ms, GB), null for unknown numbers (e.g. no price)."""
+def to_dict(point: FrontierPoint, args: argparse.Namespace, model_id: str, hw) -> dict:
+    """The JSON form on chip `hw`: display units in the key names (ms, GB), null for unknown numbers (e.g. no
+    price)."""
+    hardware_id = hw.id
     return {
         "model": model_id,
         "hardware": hardware_id,
+        "hardware_announced": hw.announced,
+        "projection_note": projection_note(hw),
         "gpus": args.gpus,
         "weights": args.weights,
         "kv": args.kv,
@@ -242,6 +246,7 @@ def _text(d: dict) -> str:
         f"{d['model']} on {d['gpus']} x {d['hardware']} ({d['weights']} weights, {d['kv']} KV), "
         f"context {d['context_tokens']}, output {d['output_tokens']}, TPOT target {d['tpot_target_ms']:g} ms"
         + (f", TTFT target {d['ttft_target_ms']:g} ms" if d["ttft_target_ms"] is not None else "")
+        + (f"\nprojection: {d['projection_note']}" if d["projection_note"] else "")
     )
     if not d["feasible"]:
         why = (
@@ -305,7 +310,7 @@ def frontier_main(argv: Sequence[str] | None = None) -> int:
         return 2
     except SystemExit as e:  # --help
         return int(e.code or 0)
-    d = to_dict(point, args, fields["model"].id, fields["hardware"].id) | price_fields(fields["hardware"], scenario)
+    d = to_dict(point, args, fields["model"].id, fields["hardware"]) | price_fields(fields["hardware"], scenario)
     # what would make it fit (more GPUs, lower precision), as `estimate` says it
     d["remedy"] = remedy(estimate(fields["model"], fields["hardware"], scenario, fields["profile"]))
     print(json.dumps(d, indent=2) if args.json else _text(d))
@@ -394,6 +399,8 @@ def search_dict(
     return {
         "model": model_id,
         "hardware": hardware_id,
+        "hardware_announced": hw.announced,
+        "projection_note": projection_note(hw),
         "weights": args.weights,
         "kv": args.kv,
         "context_tokens": args.context,
@@ -511,6 +518,7 @@ def _search_text(d: dict) -> str:
         + (f", MTP k={d['mtp_k']} a={d['mtp_acceptance']:g}" if d["mtp_k"] else "")
         + f", serving {d['serving_searched']}"
         + (", within the measured recipes" if d["within_measured_recipes"] else "")
+        + (f"\nprojection: {d['projection_note']}" if d["projection_note"] else "")
     )
     if not d["feasible"]:
         why = {
