@@ -165,11 +165,13 @@ if differs:
     st.info(tr("fr_differs", what=tr.join(differs, "clause_sep")), icon=":material/tune:")
 
 
-def page_about(chips: list[str], weights: list[str], gpus: int | None = None, best: bool = False) -> dict:
+def page_about(
+    chips: list[str], weights: list[str], gpus: int | None = None, best: bool = False, recipes: bool = False
+) -> dict:
     """What this page's exports state: the sidebar's scenario with this page's ISL/OSL, engine, chips and precisions
-    (and GPU count: the rack-scale view's budget; best: its best engine at each point, not the page's engine), not
-    the sidebar's, and no batch (the charts sweep it); the sidebar chip's price only when that chip is the one
-    charted, else each chip's own under the price basis."""
+    (and GPU count: the rack-scale view's budget; best: its best engine at each point, not the page's engine; recipes:
+    its search held to measured recipes), not the sidebar's, MTP when on, and no batch (the charts sweep it); the
+    sidebar chip's price only when that chip is the one charted, else each chip's own under the price basis."""
     return controls.chips_about(chips, catalog_hw, tr, state) | {
         "scenario_weights": "+".join(weights),
         "scenario_context_tokens": int(isl),
@@ -178,6 +180,8 @@ def page_about(chips: list[str], weights: list[str], gpus: int | None = None, be
         "scenario_profile_name": tr("fr_rack_best_engine") if best else controls.profile_label(profile, tr),
         "scenario_batch": None,  # every chart here sweeps the concurrency (or its layout search sets it)
         **({"scenario_gpus": int(gpus), "scenario_gpus_budget": True} if gpus is not None else {}),
+        **({"scenario_mtp_draft_tokens": int(k), "scenario_mtp_acceptance": float(acceptance)} if mtp else {}),
+        **({"scenario_measured_recipes_only": True} if recipes else {}),
     }
 
 
@@ -526,7 +530,7 @@ rack_best = engine_col.toggle(
     help=tr("fr_rack_best_engine_help", engine=controls.profile_label(profile, tr)),
 )  # fmt: skip
 rack_names = _generation_names(rack_generation)
-st.caption(tr("fr_rack_intro", gpus=rack_gpus, **rack_names))
+st.caption(tr("fr_rack_intro", devices=fmt.devices("gpu", rack_gpus, tr), **rack_names))
 RACK_CHART = "rack-scale-vs-scale-out"
 if (
     box := expanders.lazy_expander(tr("fr_rack_open"), "frontier.rack", force=chart.wanted_alone(RACK_CHART))
@@ -535,6 +539,7 @@ if (
     rack_ids = [h for h in rack.chips(rack_generation) if h in catalog_hw]
 
     def _rack_search() -> dict[str, tuple]:
+        """Each chip's (targets, deployments): the best deployment at each interactivity and where its reach ends."""
         recipes = disaggregated.model_recipes(cache.decode_reach(), model.id) if rack_recipes else None
         out = {}
         for hid in rack_ids:
@@ -546,7 +551,8 @@ if (
                 model, hw, s, layout_search.best_engines(hw) if rack_best else profile, max_gpus=rack_gpus,
                 mtp_k=k if mtp else None, mtp_acceptance=acceptance,
             )  # fmt: skip
-            out[hid] = tuple(layout_search.deployment_curve(tables, rack.INTERACTIVITY, recipes))
+            targets, curve = layout_search.reach_curve(tables, rack.INTERACTIVITY, recipes)
+            out[hid] = (targets, tuple(curve))
         return out
 
     found = cache.built(
@@ -554,34 +560,35 @@ if (
         f"|{rack_gpus}|{rack_recipes}|{rack_best}|{rack_generation}",
         _rack_search,
     )
-    bases = [state.price_basis, *[b for b in ("hyperscaler", "neocloud") if b != state.price_basis]]
+    # every published basis, the page's own tier first (the cost section's: a custom $/GPU-hour there, priced here too)
+    bases = [tier, *[b for b in figs.BASES if b != tier]]
     # where measured runs like each deployment sit: against the check of the search's kind
     checked = cache.disaggregated_check().get(frontier_check.summary_key(rack_best))
     reach = cache.decode_reach()  # how far the measured recipes go: decode sequences per GPU by worker layout
     curves = []
     for hid in rack_ids:
-        hw = catalog_hw[hid]
+        hw, (targets, deployments) = catalog_hw[hid], found[hid]
         prices = {b: p.usd_per_gpu_hour for b, p in hw.prices.usd_per_gpu_hour.items()}
-        if state.price is not None:
-            prices[figs.CUSTOM] = state.price
+        if tier == figs.CUSTOM:
+            prices[figs.CUSTOM] = usd
         curves.append(
             rack.RackCurve(
                 hid,
                 fmt.chip(hw, tr, short=True),
                 hid in rack.PROJECTIONS,
-                rack.INTERACTIVITY,
-                found[hid],
+                targets,
+                deployments,
                 prices,
                 tuple(
                     r[:2]
                     if d.feasible
                     and (r := frontier_check.deployment_range(d, model, hw, profiles.get(d.engine, profile), checked))
                     else None
-                    for d in found[hid]
+                    for d in deployments
                 ),
                 {b: p.as_of for b, p in hw.prices.usd_per_gpu_hour.items()},
-                tuple(frontier_check.beyond_measured(d, model.id, reach, hw) for d in found[hid]),
-                {e: controls.profile_label(profiles[e], tr) for e in {d.engine for d in found[hid]} if e in profiles},
+                tuple(frontier_check.beyond_measured(d, model.id, reach, hw) for d in deployments),
+                {e: controls.profile_label(profiles[e], tr) for e in {d.engine for d in deployments} if e in profiles},
             )  # fmt: skip
         )
     measured = [  # runs within the view's budget, single-node ones too: a layout may use fewer GPUs
@@ -595,6 +602,12 @@ if (
                 tr("fr_rack_none_fit", devices=fmt.devices("gpu", rack_gpus, tr), model=model.name),
                 icon=":material/memory:",
             )
+        elif misfits := rack.unfit(curves):
+            st.warning(
+                tr("fr_rack_some_unfit", devices=fmt.devices("gpu", rack_gpus, tr), model=model.name,
+                   chips=tr.join([c.name for c in misfits])),
+                icon=":material/memory:",
+            )  # fmt: skip
         chart.figure(
             lambda: rack.rack_figure(curves, measured, model_name=model.name, io=figs.io_label(isl, osl),
                                      precision=tr(f"fr_prec_{rack_precision}"), budget_gpus=rack_gpus, tr=tr,
@@ -602,8 +615,9 @@ if (
             lambda: rack.rack_table(curves, measured),
             RACK_CHART,
             tr,
-            about=page_about(rack_ids, [rack_precision], rack_gpus, best=rack_best),
-            depends=(*curve_inputs, rack_precision, rack_gpus, rack_recipes, rack_best, rack_generation),
+            about=page_about(rack_ids, [rack_precision], rack_gpus, best=rack_best, recipes=rack_recipes),
+            depends=(*curve_inputs, rack_precision, rack_gpus, rack_recipes, rack_best, rack_generation,
+                     usd if tier == figs.CUSTOM else None),  # its CSV prices a custom $/GPU-hour
         )  # fmt: skip
         for x, win, other, kind, cand in rack.winner_reasons(curves, layout_search.memory_reason):
             d = win.deployment_at(x)
@@ -623,10 +637,12 @@ if (
                      else st.column_config.Column(width=max(map(fmt.header_width, [c, *table[c].dropna()])))
                      for c in table.columns}  # fmt: skip
             st.dataframe(table, hide_index=True, placeholder="—", column_config=shown, height="content")
-        st.caption(tr("fr_rack_ratio_caption", basis=tr(f"fr_tier_{state.price_basis}"), rack=rack_names["rack"]))
+        st.caption(tr("fr_rack_ratio_caption", basis=tr(f"fr_tier_{tier}"), rack=rack_names["rack"]))
         if said := rack.same_layout_caption(curves, tr):
             st.caption(said)
         if said := rack.unpriced_caption(costs, bases, tr):
+            st.caption(said)
+        if said := rack.price_order_caption(curves, bases, tr):
             st.caption(said)
         if measured:
             st.caption(tr("fr_rack_measured_caption"))

@@ -492,7 +492,13 @@ def layout_section() -> None:
         figs.layout_table(d, serving_searched=serving, usable_bytes=gate.bytes, usable_basis=gate.basis, parts=parts),
         "planner-layout",
         tr,
-    )
+        # the search's question, not the sidebar's GPU count, batch and engine: its budget, its batch, its engine
+        about=controls.export_about(state) | {
+            "scenario_gpus": budget, "scenario_gpus_budget": True, "scenario_batch": None,
+            "scenario_profile": "best" if best else state.profile,
+            "scenario_profile_name": tr("pl_best_engine") if best else controls.profile_label(profile, tr),
+        },
+    )  # fmt: skip
     if d.feasible:  # numbers with thousands separators: a batch of 11,094, not 11094
         pools = figs.layout_display_table(d, tr=tr)
         st.dataframe(pools, hide_index=True, column_config={

@@ -197,3 +197,32 @@ def test_zip_of_charts_shares_one_plotly_js(about):
         assert f'<script src="{export.PLOTLY_FILE}"></script>' in page and CARTESIAN_HEADER not in page
         assert "<title>" in page and "Source: TPOT dashboard" in page
     assert csv[0].startswith("v,scenario_model,") and csv[1].startswith("1.5,llama-3.1-70b,")
+
+
+@pytest.mark.parametrize("tr", [EN, Translator("zh-TW")])
+def test_an_export_says_mtp_and_measured_recipes_in_its_caption_and_file_name(about, tr):
+    """Browser review: the Serving frontier's exports read the same with MTP on (GB200 at 125 tok/s per user: 62.7 ->
+    1,057 tok/s/GPU) and with the search held to measured recipes, under one file name. The caption says both, the
+    file name ends in 'mtp3' / 'recipes'; a scenario without them is written as before."""
+    stamp = export.stamp(DAY)
+    plain = export.caption(about, tr)
+    on = about | {
+        "scenario_mtp_draft_tokens": 3,
+        "scenario_mtp_acceptance": 0.5,
+        "scenario_measured_recipes_only": True,
+    }
+    said = export.caption(on, tr)
+    assert said == plain + f" · {tr('export_mtp', k=3, a='50%')} · {tr('export_recipes_only')}"
+    stem = export.file_stem("rack", on, stamp)
+    assert stem == export.file_stem("rack", about, stamp) + "_mtp3_recipes"
+    assert "mtp" not in export.file_stem("rack", about, stamp)
+
+
+def test_a_search_of_one_chip_within_a_budget_says_so(about):
+    """Browser review: the Planner's layout CSV was named and captioned '2 × GB200' (the sidebar's GPUs) for a
+    40-of-72-GPU deployment: a one-chip export with a GPU budget says 'best layout within 72 GPUs' and is named
+    'max72x<chip>'."""
+    budget = about | {"scenario_gpus": 72, "scenario_gpus_budget": True, "scenario_batch": None}
+    assert EN("export_device_budget_one", gpus=72, hw=about["scenario_hardware_name"]) in export.caption(budget, EN)
+    assert "_max72xh200_" in export.file_stem("planner-layout", budget, export.stamp(DAY))
+    assert "_2xh200_" in export.file_stem("planner-layout", about, export.stamp(DAY))

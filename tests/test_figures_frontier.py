@@ -573,3 +573,109 @@ def test_the_measurements_check_says_what_the_transfer_check_found(tr):
     assert "DeepSeek-R1" in said and "DeepSeek-V4-Pro" in said and "qwen3.5-397b-a17b" in said  # ids without a name
     assert tr("fr_transfer_check_single", runs=v4["runs"], tpot=f"{v4['median_tpot_ratio']:.2f}") in said
     assert transfer_check_caption({}, names, tr) is None
+
+
+def _b200_curve(targets, prices=None, hw_id="b200", name="B200", max_gpus=8):
+    """A rack-view curve of DeepSeek-R1 FP8 1k/1k on a catalog chip under the sglang profile at `targets`."""
+    from tpot_model import Scenario, load_hardware_catalog, load_model_catalog, resolve_profile
+    from tpot_model import layouts as lo
+    from ui.figures import rack_scale as rack
+
+    m, hw = load_model_catalog()["deepseek-r1"], load_hardware_catalog()[hw_id]
+    s = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8")
+    tables = lo.layout_tables(m, hw, s, resolve_profile("sglang"), max_gpus=max_gpus)
+    ds = tuple(lo.deployment_curve(tables, targets))
+    return rack.RackCurve(hw_id, name, False, np.array(targets, dtype=float), ds, prices or {})
+
+
+def test_rack_rates_table_says_the_gpus_each_value_uses():
+    """Browser review: the 'equal GPU budget' ratios divide by the GPUs a deployment uses, which may be fewer than the
+    budget; under each chip's row (and its measured one), the GPUs its deployment at each target uses: the searched
+    deployment's gpus_used, blank where the chip does not reach the target."""
+    from ui.figures import rack_scale as rack
+
+    curve = _b200_curve(list(rack.RATIO_AT) + [400.0], max_gpus=16)
+    table = rack.rates_table([curve]).set_index(EN("fr_rack_col_rates"))
+    used = table.loc[EN("fr_rack_row_gpus", name="B200")]
+    for x, got in zip(rack.RATIO_AT, used, strict=True):
+        d = curve.deployment_at(x)
+        want = d.gpus_used if math.isfinite(curve.at(x)) else math.nan
+        assert got == want or (math.isnan(got) and math.isnan(want))
+        assert math.isnan(got) or 1 <= got <= 16 and got == int(got)
+    assert list(table.index) == ["B200", EN("fr_rack_row_gpus", name="B200")]
+
+
+def test_rack_same_layout_caption_names_each_layout_at_its_own_targets():
+    """Browser review: the caption named the first match's layout for every match ('At 100, 125 ... (1 × TP4 → 8 ×
+    TP8)' where 125 ran '9 × TP8'): one sentence per layout, each with the targets it serves."""
+    from ui.figures import rack_scale as rack
+
+    targets = list(rack.RATIO_AT)
+    b200 = _b200_curve(targets)
+    gb200 = rack.RackCurve("gb200", "GB200 NVL72", False, b200.targets, b200.deployments, {})  # the same points
+    said = rack.same_layout_caption([gb200, b200])
+    layouts = {}
+    for x, d in zip(targets, b200.deployments, strict=True):
+        if d.feasible:
+            layouts.setdefault(rack.layout_text(d), []).append(x)
+    assert len(layouts) >= 2, layouts  # the case that went wrong: several layouts over the targets
+    for layout, xs in layouts.items():
+        want = EN("fr_rack_same_layout", x=EN.join([f"{x:g}" for x in xs]), rack="GB200 NVL72", other="B200",
+                  layout=layout)  # fmt: skip
+        assert want in said
+
+
+def test_rack_view_names_chips_that_hold_the_model_with_no_layout():
+    """Browser review: Kimi K2 in BF16 within 8 GPUs fits no chip but MI455X, and the '—' rows were explained as
+    'does not reach that interactivity': rack.unfit names the chips whose search stopped on memory at every target
+    (not those that fit but are slow), and the chart keeps its legend for the one curve left."""
+    from tpot_model import Scenario, load_hardware_catalog, load_model_catalog, resolve_profile
+    from tpot_model import layouts as lo
+    from ui.figures import rack_scale as rack
+
+    m, cat = load_model_catalog()["kimi-k2"], load_hardware_catalog()
+    s = Scenario(context_tokens=1024, output_tokens=1024, weights="bf16", kv_cache="bf16")
+    curves = []
+    for hid in ("b200", "mi455x"):
+        ds = tuple(lo.deployment_curve(lo.layout_tables(m, cat[hid], s, resolve_profile("typical"), max_gpus=8),
+                                       list(rack.RATIO_AT)))  # fmt: skip
+        curves.append(rack.RackCurve(hid, hid.upper(), hid == "mi455x", np.array(rack.RATIO_AT), ds, {}))
+    assert [c.hardware_id for c in rack.unfit(curves)] == ["b200"]  # 8 x 180 GB < 2 TB of BF16 weights
+    assert curves[1].feasible.any()  # 8 x 432 GB holds it
+    fig = rack.rack_figure(curves, [], model_name="Kimi K2", io="1k/1k", precision="BF16", engine=None, budget_gpus=8)
+    drawn = [t for t in fig.data if t.mode == "lines+markers"]
+    assert [t.name for t in drawn] == [EN("fr_rack_projection", name="MI455X")] and fig.layout.showlegend is True
+    slow = _b200_curve([25.0, 400.0])  # fits, misses 400 on latency: not unfit
+    assert rack.unfit([slow]) == []
+
+
+def test_rack_price_order_caption_says_when_the_cheaper_chip_depends_on_the_basis():
+    """Browser review: GB200's on-demand $/GPU-hour (one provider's superchip price halved) is under B200's while
+    every other basis prices it above: the $ advantage turns on the basis, and the view says so, naming the bases on
+    each side; where the order holds on every basis it says nothing."""
+    from ui.figures import rack_scale as rack
+
+    b200 = _b200_curve([25.0], {"on_demand": 6.03, "hyperscaler": 1.73, "neocloud": 2.07})
+    gb200 = rack.RackCurve("gb200", "GB200 NVL72", False, b200.targets, b200.deployments,
+                           {"on_demand": 4.54, "hyperscaler": 1.86, "neocloud": 2.26})  # fmt: skip
+    bases = ["on_demand", "hyperscaler", "neocloud"]
+    assert rack.price_order_caption([gb200, b200], bases) == EN(
+        "fr_rack_price_order", rack="GB200 NVL72", other="B200", cheaper=EN("fr_tier_on_demand"),
+        dearer=EN.join([EN("fr_tier_hyperscaler"), EN("fr_tier_neocloud")]),
+    )  # fmt: skip
+    assert rack.price_order_caption([gb200, b200], bases[1:]) is None
+
+
+def test_rack_hover_says_when_the_model_is_outside_its_kinds_measured_range():
+    """Browser review: GB200 at 125 read 154 tok/s/GPU beside a measured range of 184-296 with no word on it; a point
+    outside the range it shows says on which side the model is."""
+    from ui.figures import rack_scale as rack
+
+    c = _b200_curve([25.0])
+    y = c.deployments[0].tokens_per_s_per_gpu
+    for rng, key in (((y * 1.2, y * 1.9), "fr_rack_hover_range_below"), ((y * 0.5, y * 0.8), "fr_rack_hover_range_above"),
+                     ((y * 0.8, y * 1.2), None)):  # fmt: skip
+        curve = rack.RackCurve("b200", "B200", False, c.targets, c.deployments, {}, (rng,))
+        hover = rack._hover(curve, 0, EN)
+        said = [EN(k, y=f"{y:,.0f}") for k in ("fr_rack_hover_range_below", "fr_rack_hover_range_above")]
+        assert [s for s in said if s in hover] == ([EN(key, y=f"{y:,.0f}")] if key else [])

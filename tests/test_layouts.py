@@ -704,3 +704,24 @@ def test_cli_text_says_a_memory_part_at_zero_runs_under_compute():
     assert share[1] == "communication 11% of the step, inside one scale-up domain"
     memory_bound = {**d, "decode_step_ms": {**d["decode_step_ms"], "compute": 0.0}}
     assert "under compute" not in _parts_rows(memory_bound)[0][1]
+
+
+def test_reach_curve_ends_where_the_search_reaches():
+    """Browser review: MI455X's curve stopped at 110.5 tok/s per user where the caption said its fastest is 124 (the
+    grid jumps from 109 to 125). On the hand-made tables (fastest that fits: 9 ms, 111.1 tok/s per user) a grid of
+    50 / 100 / 125 gains one point at 111.1, met by the 9 ms pool, between 100 and 125; a grid all met, or none met
+    for want of memory, is returned as it is."""
+    agg = _table("aggregated", [1], [1, 2], [0.012, 0.020], 0.1, [100.0, 150.0])
+    dec = _table("decode", [1], [1, 2], [0.006, 0.009], 0.0, [1.0, 1.5], fits=[[False], [True]])
+    pre = _table("prefill", [1], [1], 0.0, 0.100, [10.0])
+    tables = _tables(aggregated=[agg], decode=[dec], prefill=[pre])
+    targets, curve = lo.reach_curve(tables, [50.0, 100.0, 125.0])
+    assert targets[:2].tolist() == [50.0, 100.0] and targets[2] == pytest.approx(1 / 0.009) and targets[3] == 125.0
+    assert [d.feasible for d in curve] == [True, True, True, False]
+    assert curve[2].tpot_s == pytest.approx(0.009) and curve[2].tokens_per_s_per_user == pytest.approx(targets[2])
+    targets, curve = lo.reach_curve(tables, [50.0, 100.0])
+    assert targets.tolist() == [50.0, 100.0] and len(curve) == 2
+    none = _tables(aggregated=[_table("aggregated", [1], [1], [0.012], 0.1, [100.0], fits=[[False]])],
+                   decode=[], prefill=[])  # fmt: skip
+    targets, curve = lo.reach_curve(none, [50.0])
+    assert targets.tolist() == [50.0] and curve[0].limited_by == "memory"

@@ -330,8 +330,8 @@ def test_rack_scale_view_draws_every_chip_and_the_ratio_table():
         assert all(formats[1][c]["type_config"]["format"] == "%.2f×" for c in at_cols)
         assert list(costs.columns) == [tr("fr_rack_col_usd"), tr("fr_rack_col_basis"), *at_cols]
         gb_costs = costs[costs[tr("fr_rack_col_usd")] == gb200.name]
-        assert list(gb_costs[tr("fr_rack_col_basis")])[0] == tr("fr_tier_on_demand")  # the sidebar's basis first
-        assert len(gb_costs) == 3
+        assert list(gb_costs[tr("fr_rack_col_basis")])[0] == tr("fr_tier_on_demand")  # the page's basis first
+        assert len(gb_costs) == 4  # every published basis (3-year rental was in the CSV, not the table)
         # in dollars, three significant figures each with their zeros ($0.0512 beside $24.3 and $0.0700; two decimals
         # read $0.05 beside $0.15, and a number column 0.07 beside 0.084)
         money = [v for v in gb_costs[at_cols].to_numpy().ravel() if v is not None]
@@ -348,8 +348,9 @@ def test_rack_table_says_how_fast_a_chip_that_reads_dash_can_go(tr):
     assert not at.exception, at.exception
     rates = at.dataframe[-4].value.set_index(tr("fr_rack_col_rates"))  # a row per chip, a column per target
     targets = np.array([25.0, 60.0, 100.0, 125.0])
-    measured = tr("fr_rack_row_measured", name="")
-    missing = [name for name, row in rates.iterrows() if row.isna().any() and not name.endswith(measured)]
+    measured, used = tr("fr_rack_row_measured", name=""), tr("fr_rack_row_gpus", name="")
+    missing = [name for name, row in rates.iterrows()
+               if row.isna().any() and not name.endswith(measured) and not name.endswith(used)]  # fmt: skip
     assert missing, "the default view has a chip that misses 125 tok/s per user"
     (said,) = [c.value for c in at.main.caption if c.value.startswith(tr("fr_rack_ceiling", chips="")[:20])]
     for name in missing:
@@ -359,7 +360,8 @@ def test_rack_table_says_how_fast_a_chip_that_reads_dash_can_go(tr):
 
 
 def _rack_intro(tr, gpus: int, names: tuple[str, str, str] = ("GB200 NVL72", "B200", "MI355X")) -> str:
-    return tr("fr_rack_intro", gpus=gpus, **dict(zip(("rack", "hgx", "amd"), names, strict=True)))
+    devices = fmt.devices("gpu", gpus, tr)
+    return tr("fr_rack_intro", devices=devices, **dict(zip(("rack", "hgx", "amd"), names, strict=True)))
 
 
 @pytest.mark.parametrize("tr", [EN, ZH])
@@ -375,8 +377,8 @@ def test_rack_scale_chips_follow_the_sidebars_generation(tr):
     at.session_state["frontier.rack"] = True
     at.run()
     assert not at.exception, at.exception
-    fig = _fig(at, tr("fr_rack_title", model="DeepSeek-R1", io="1k/1k", precision=tr("fr_prec_fp8"), gpus=72,
-                      engine=tr("fr_rack_title_best")))  # fmt: skip
+    fig = _fig(at, tr("fr_rack_title", model="DeepSeek-R1", io="1k/1k", precision=tr("fr_prec_fp8"),
+                      devices=fmt.devices("gpu", 72, tr), engine=tr("fr_rack_title_best")))  # fmt: skip
     names = [t.get("name", "") for t in fig["data"]]
     assert "GB300 NVL72" in names and "B300" in names and "GB200 NVL72" not in names
     ratios = [str(v) for df in at.dataframe for v in df.value.iloc[:, 0]]
@@ -407,8 +409,8 @@ def test_rack_scale_budget_is_an_input_in_the_url(tr):
     at.session_state["frontier.rack"] = True
     at.run()
     assert not at.exception, at.exception
-    assert _fig(at, tr("fr_rack_title", model="DeepSeek-R1", io="1k/1k", precision=tr("fr_prec_fp8"), gpus=8,
-                       engine=tr("fr_rack_title_best")))  # fmt: skip
+    assert _fig(at, tr("fr_rack_title", model="DeepSeek-R1", io="1k/1k", precision=tr("fr_prec_fp8"),
+                       devices=fmt.devices("gpu", 8, tr), engine=tr("fr_rack_title_best")))  # fmt: skip
     at.number_input(key="frontier.rack_gpus").set_value(16).run()
     captions = [c.value for c in at.main.caption]
     assert at.query_params["fr_rack_gpus"] == "16" and _rack_intro(tr, 16) in captions
@@ -673,7 +675,7 @@ def test_a_tpu_scenario_says_chips_in_every_control_caption_metric_and_chart(lan
 
     tr = Translator(lang)
     # each GPU-only text by the longest stretch of its template between placeholders
-    blanks = dict.fromkeys(("gpus", "model", "query", "rack", "hgx", "amd"), "\0")
+    blanks = dict.fromkeys(("gpus", "devices", "model", "query", "rack", "hgx", "amd"), "\0")
     gpu_only = [max(tr(k, **blanks).split("\0"), key=len) for k in GPU_ONLY]
     at = run_page("frontier", lang=lang, hardware="tpu7x", gpus="4", fr_hw="tpu7x", fr_tier="hyperscaler")
     assert not at.exception
@@ -766,7 +768,7 @@ def test_rack_scale_legend_sits_below_the_plot_and_each_chip_has_its_colour():
     assert {"1 K", "10 K"} <= set(ticks) and not {"2", "5", "10k", "1,000"} & set(ticks), ticks
     # its key names the measured points' marker only where some are drawn (4k/1k: none measured; helper review)
     notes = [a["text"].replace("<br>", " · ") for a in layout["annotations"]]  # the key on lines of a narrow plot
-    measured = EN("fr_rack_measured", hw="", gpus=72)  # ' measured (within 72 GPUs)'
+    measured = EN("fr_rack_measured", hw="", devices="72 GPUs")  # ' measured (within 72 GPUs)'
     assert EN("fr_rack_marker_key") in notes and any(t["name"].endswith(measured) for t in fig["data"])
     at = run_page("frontier", model="deepseek-r1", weights="fp8", kv="fp8", context="4096", output="1024")
     at.session_state["frontier.rack"] = True
@@ -947,7 +949,9 @@ def test_rack_view_takes_the_best_engine_unless_switched_to_the_pages():
         assert shown == float(f"{d.tokens_per_s_per_gpu:.3g}")
         # the title names the engine the curves are timed under (it had not said which)
         engine = EN("fr_rack_title_best") if flag == "1" else "SGLang"
-        fig = _fig(at, EN("fr_rack_title", model="DeepSeek-R1", io="1k/1k", precision="FP8", gpus=72, engine=engine))
+        fig = _fig(
+            at, EN("fr_rack_title", model="DeepSeek-R1", io="1k/1k", precision="FP8", devices="72 GPUs", engine=engine)
+        )
         b200 = next(t for t in fig["data"] if t["name"] == "B200")
         at25 = next(h for h in b200["hovertext"] if f"{d.tokens_per_s_per_user:.1f} tok/s per user" in h)
         assert {"1": "TensorRT-LLM", "0": "SGLang"}[flag] in at25
@@ -1009,3 +1013,81 @@ def test_a_link_with_a_chip_of_the_readers_own_file_names_only_the_catalogs_chip
     warned = [w.value for w in at.warning if "fr_hw" in w.value]
     assert warned and all("custom" not in w.split("using")[-1] for w in warned), warned
     assert any(EN("fr_differs_hardware_own", sidebar="My Chip 9000").split(",")[0] in i.value for i in at.info)
+
+
+def _rack_export(at) -> dict:
+    payloads = [json.loads(el.proto.bytes) for el in at.get("bidi_component") if el.proto.bytes]
+    return next(p["export"] for p in payloads if p["export"]["filename"].startswith("rack-scale-vs-scale-out_"))
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_rack_exports_say_mtp_and_measured_recipes(tr):
+    """Browser review: with MTP on (GB200 at 125 tok/s per user 62.7 -> 1,057 tok/s/GPU) and the search held to the
+    measured recipes, the rack chart's CSV / HTML read as without them, under the same file name: the exported caption
+    says both and the file name ends in _mtp3_recipes; its CSV's scenario columns carry them."""
+    at = run_page("frontier", model="deepseek-r1", weights="fp8", kv="fp8", fr_io="1k1k", fr_mtp="1",
+                  fr_rack_recipes="1", lang=tr.lang)  # fmt: skip
+    at.session_state["frontier.rack"] = True
+    at.run()
+    assert not at.exception, at.exception
+    exported = _rack_export(at)
+    assert exported["filename"].endswith("_mtp3_recipes")
+    decor = json.dumps(exported["decor"], ensure_ascii=False)
+    assert tr("export_mtp", k=3, a=fmt.pct(0.5, 0)) in decor and tr("export_recipes_only") in decor
+    plain = run_page("frontier", model="deepseek-r1", weights="fp8", kv="fp8", fr_io="1k1k", lang=tr.lang)
+    plain.session_state["frontier.rack"] = True
+    plain.run()
+    assert "mtp" not in _rack_export(plain)["filename"] and "MTP" not in json.dumps(_rack_export(plain)["decor"])
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_rack_view_says_which_chips_hold_the_model_with_no_layout(tr):
+    """Browser review: Kimi K2 BF16 within 8 GPUs: only MI455X holds it; the others' rows read '—', explained as not
+    reaching an interactivity. The view names them with the remedy, and the title says '8 GPUs'; within 1 GPU it
+    says no chip holds it, in the singular ('1 GPU', not '1 GPUs')."""
+    at = run_page("frontier", model="kimi-k2", weights="bf16", kv="bf16", fr_prec="bf16", fr_rack_gpus="8",
+                  lang=tr.lang)  # fmt: skip
+    at.session_state["frontier.rack"] = True
+    at.run()
+    assert not at.exception, at.exception
+    warnings = [w.value for w in at.warning]
+    template = tr("fr_rack_some_unfit", devices="\x00", model="\x00", chips="\x00")
+    words = max(template.split("\x00"), key=len)  # its longest stretch of words between the names
+    unfit = [w for w in warnings if words in w]
+    assert len(unfit) == 1 and "B200" in unfit[0] and "MI455X" not in unfit[0], warnings
+    assert fmt.devices("gpu", 8, tr) in unfit[0] and "Kimi K2" in unfit[0]
+    one = run_page("frontier", model="kimi-k2", weights="bf16", kv="bf16", fr_prec="bf16", fr_rack_gpus="1",
+                   lang=tr.lang)  # fmt: skip
+    one.session_state["frontier.rack"] = True
+    one.run()
+    name = resolve_model("kimi-k2").name
+    assert tr("fr_rack_none_fit", devices=fmt.devices("gpu", 1, tr), model=name) in [w.value for w in one.warning]
+    assert _rack_intro(tr, 1) in [c.value for c in one.main.caption] and "1 GPUs" not in _rack_intro(tr, 1)
+
+
+def test_single_chart_view_lists_the_rack_chart_among_the_pages_charts():
+    """Browser review: &only=rack-scale (a wrong id) listed the page's other charts but not rack-scale-vs-scale-out,
+    drawn in a section closed by default: the notice names it too."""
+    at = run_page("frontier", embedded=True, only="rack-scale")
+    assert not at.exception
+    (warning,) = [w.value for w in at.warning if "rack-scale" in w.value]
+    assert "rack-scale-vs-scale-out" in warning and "serving-frontier" in warning
+
+
+def test_rack_cost_table_follows_the_pages_price_basis_and_own_price():
+    """Browser review: the rack $ table read the sidebar's basis, not the page's '$ per GPU-hour' choice, and left out
+    3-year rental: the page's basis first (its own price too: 'Your own' at $3.00/GPU-hour), then every published
+    basis."""
+    at = run_page("frontier", model="deepseek-r1", weights="fp8", kv="fp8", fr_io="1k1k", fr_tier="custom",
+                  fr_usd="3")  # fmt: skip
+    at.session_state["frontier.rack"] = True
+    at.run()
+    assert not at.exception, at.exception
+    (costs,) = [d.value for d in at.dataframe if d.value.columns[0] == EN("fr_rack_col_usd")]
+    gb200 = costs[costs[EN("fr_rack_col_usd")] == "GB200 NVL72"]
+    want = [EN("fr_tier_custom"), *(EN(f"fr_tier_{b}") for b in ("on_demand", "neocloud", "hyperscaler", "rental_3yr"))]
+    assert list(gb200[EN("fr_rack_col_basis")]) == want
+    # $3.00 against the catalog's $4.54 on demand: the dollars scale with the price, 3 significant figures each
+    col = EN("fr_rack_col_at", x="25")
+    own, on_demand = (float(v[1:]) for v in gb200[col].iloc[:2])
+    assert own == pytest.approx(on_demand * 3.0 / 4.54, rel=0.01)

@@ -830,3 +830,18 @@ def test_the_hardware_grid_is_counted_as_the_served_row():
     # two lines in the cell (three overprinted at 900 px), the GPUs and requests in flight in its hover too
     assert heat["text"][row][col] == cell
     assert heat["customdata"][row][col] == f"{cell}<br>{EN('pl_cell_where', gpus=st.gpus, batch=served.batch)}"
+
+
+def test_planner_layout_export_states_its_budget_and_engine_not_the_sidebars():
+    """Browser review: the layout's CSV was named '..._2xgb200_..._b32_..._typical' (the sidebar's 2 GPUs, batch and
+    engine) for a 40-of-72-GPU deployment timed under the best engine: it says the budget ('max72xgb200', 'best layout
+    within 72 GPUs'), no batch, and the engine searched."""
+    import json
+
+    at = run_page("planner", model="deepseek-r1", hardware="gb200", weights="fp8", planner_section="gpus",
+                  planner_max_gpus="72", planner_target_ms="16.6667", planner_best_engine="1")  # fmt: skip
+    assert not at.exception, at.exception
+    payloads = [json.loads(el.proto.bytes) for el in at.get("bidi_component") if el.proto.bytes]
+    (layout,) = [p["export"] for p in payloads if p["export"]["filename"].startswith("planner-layout_")]
+    assert "_max72xgb200_" in layout["filename"] and "_b32_" not in layout["filename"], layout["filename"]
+    assert layout["filename"].endswith("_best") and "within 72 GPUs" in json.dumps(layout["decor"])

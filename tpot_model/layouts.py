@@ -763,6 +763,26 @@ def deployment_curve(
     return [choose(tables, 1.0 / float(x), recipes=recipes) for x in np.atleast_1d(interactivity_tok_s_per_user)]
 
 
+def reach_curve(
+    tables: LayoutTables | Sequence[LayoutTables],
+    interactivity_tok_s_per_user,
+    recipes: Mapping[tuple[str, int, bool], float] | None = None,
+) -> tuple[np.ndarray, list[Deployment]]:
+    """deployment_curve's targets (tokens/s per user, ascending) and deployments, with one more point where the curve
+    stops on latency: at the fastest interactivity a layout that fits reaches (Deployment.fastest_tpot_s), so a curve
+    ends where the search's reach does (MI455X's at 124 tok/s per user, not at the grid's 110 below it)."""
+    targets = np.atleast_1d(np.asarray(interactivity_tok_s_per_user, dtype=float))
+    curve = deployment_curve(tables, targets, recipes)
+    fastest = min((d.fastest_tpot_s for d in curve if not d.feasible and d.limited_by == "slo"), default=math.nan)
+    if not math.isfinite(fastest):
+        return targets, curve
+    x = 1.0 / (fastest * (1.0 + 1e-9))  # a hair looser than the fastest step: met
+    if np.any(np.isclose(targets, x, rtol=1e-6)) or not (d := choose(tables, 1.0 / x, recipes=recipes)).feasible:
+        return targets, curve
+    i = int(np.searchsorted(targets, x))
+    return np.insert(targets, i, x), [*curve[:i], d, *curve[i:]]
+
+
 @dataclass(frozen=True)
 class StepParts:
     """One instance of a deployment's decode pool at its batch, as the search timed it: seconds per part of the step

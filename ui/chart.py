@@ -124,7 +124,8 @@ def figure(
     chart_id = slug(name)
     only = _ONLY.get()
     if only is not None:
-        only["seen"].append(chart_id)
+        if chart_id not in only["seen"]:  # asked for by wanted_alone already
+            only["seen"].append(chart_id)
         if chart_id != only["id"]:
             return
     sidebar_key = None
@@ -366,9 +367,14 @@ def charts_zip(charts: list[PageChart], lang: str, stamp: dict) -> bytes:
 
 
 def wanted_alone(name: str) -> bool:
-    """Whether this run is the single-chart embed view of the chart `name` (a chart in a closed section still draws)."""
+    """Whether this run is the single-chart embed view of the chart `name` (a chart in a closed section still draws);
+    in that view, `name` is one of the page's charts the notice of an unknown id lists, drawn or not."""
     only = _ONLY.get()
-    return only is not None and only["id"] == slug(name)
+    if only is None:
+        return False
+    if slug(name) not in only["seen"]:
+        only["seen"].append(slug(name))
+    return only["id"] == slug(name)
 
 
 def only_view(page, requested: str, tr: Translator) -> bool:

@@ -92,7 +92,19 @@ def caption(about: Mapping[str, object], tr: Translator) -> str:
         profile=about["scenario_profile_name"],
         price=said,
     )
+    text += "".join(f" · {c}" for c in conditions(about, tr))
     return text + (f" · {tr('export_vs', sides=about['scenario_vs'])}" if about.get("scenario_vs") else "")
+
+
+def conditions(about: Mapping[str, object], tr: Translator) -> list[str]:
+    """What else the numbers assume, in words: multi-token prediction (scenario_mtp_draft_tokens and
+    scenario_mtp_acceptance) and the layout search held to measured recipes (scenario_measured_recipes_only)."""
+    said = []
+    if k := about.get("scenario_mtp_draft_tokens"):
+        said.append(tr("export_mtp", k=k, a=fmt.pct(float(about["scenario_mtp_acceptance"]), 0)))
+    if about.get("scenario_measured_recipes_only"):
+        said.append(tr("export_recipes_only"))
+    return said
 
 
 def _device(about: Mapping[str, object], tr: Translator) -> str:
@@ -100,6 +112,8 @@ def _device(about: Mapping[str, object], tr: Translator) -> str:
     H200, 8 each', a GPU budget (scenario_gpus_budget), or chosen per chip (scenario_gpus None)."""
     names, gpus = str(about["scenario_hardware_name"]).split(" + "), about.get("scenario_gpus")
     if len(names) == 1:
+        if gpus and about.get("scenario_gpus_budget"):
+            return tr("export_device_budget_one", gpus=gpus, hw=names[0])
         return tr("export_device", gpus=gpus, hw=names[0]) if gpus else names[0]
     if not gpus:
         return tr("export_device_chosen", hw=tr.join(names))
@@ -132,7 +146,8 @@ def footnote(stamp_: Mapping[str, object], tr: Translator) -> str:
 
 
 def file_stem(chart_id: str, about: Mapping[str, object] | None, stamp_: Mapping[str, object]) -> str:
-    """chart id, then the scenario (model, GPUs x chip, weights-KV, batch, context, output, profile), or the date
+    """chart id, then the scenario (model, GPUs x chip, weights-KV, batch, context, output, profile, MTP draft tokens,
+    measured recipes only), or the date
     for a chart that depends on no scenario: roofline_llama-3.1-70b_2xh200_fp8-bf16_b32_ctx4096_out1024_typical."""
     if about is None:
         return f"{chart_id}_{stamp_['exported_on']}"
@@ -144,18 +159,21 @@ def file_stem(chart_id: str, about: Mapping[str, object] | None, stamp_: Mapping
         f"ctx{about['scenario_context_tokens']}",
         f"out{about['scenario_output_tokens']}",
         about["scenario_profile"],
+        *([f"mtp{about['scenario_mtp_draft_tokens']}"] if about.get("scenario_mtp_draft_tokens") else []),
+        *(["recipes"] if about.get("scenario_measured_recipes_only") else []),
         *([f"vs-{about['scenario_vs_ids']}"] if about.get("scenario_vs_ids") else []),
     )
     return "_".join([chart_id, *(slug(p) for p in parts)])
 
 
 def _device_stem(about: Mapping[str, object]) -> str:
-    """'2xh200'; several chips: 'b200+h200' with their GPU budget ('max72gpus') or count each ('8each')."""
+    """'2xh200', or a GPU budget 'max72xgb200'; several chips: 'b200+h200' with their GPU budget ('max72gpus') or
+    count each ('8each')."""
     hw, gpus = about["scenario_hardware"], about.get("scenario_gpus")
     if not gpus:
         return str(hw)
     if "+" not in str(hw):
-        return f"{gpus}x{hw}"
+        return f"max{gpus}x{hw}" if about.get("scenario_gpus_budget") else f"{gpus}x{hw}"
     return f"{hw}_max{gpus}gpus" if about.get("scenario_gpus_budget") else f"{hw}_{gpus}each"
 
 

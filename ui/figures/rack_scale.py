@@ -56,6 +56,12 @@ def _rack(curves: Sequence[RackCurve]) -> RackCurve | None:
     return next((c for c in curves if c.hardware_id in RACKS), None)
 
 
+def unfit(curves: Sequence[RackCurve]) -> list[RackCurve]:
+    """The chips on which no layout within the budget holds the model at all (every point's search stopped at
+    memory), as opposed to chips that fit but do not reach an interactivity."""
+    return [c for c in curves if c.deployments and all(d.limited_by == "memory" for d in c.deployments)]
+
+
 def _scale_out(curves: Sequence[RackCurve]) -> list[RackCurve]:
     """The shipping scale-out chips' curves (the ratio's denominators), in order."""
     return [c for c in curves if not c.projection and c.hardware_id not in RACKS]
@@ -118,6 +124,14 @@ class RackCurve:
         ok = self.feasible
         return at_interactivity(self.interactivity[ok], self.per_gpu[ok], target)
 
+    def gpus_at(self, target: float) -> float:
+        """The GPUs the deployment behind at(target) uses (of the budget); nan where it does not reach the target."""
+        if not math.isfinite(self.at(target)):
+            return math.nan
+        i = _target_index(self, target)
+        d = self.deployments[i] if i is not None else self.deployment_at(target)
+        return float(d.gpus_used) if d is not None and d.feasible else math.nan
+
     def deployment_at(self, target: float, feasible: bool = True) -> Deployment | None:
         """The searched deployment at the lowest target >= `target` (the layout behind the value at `target`); with
         feasible False, whatever the search found there (its candidates say what fits)."""
@@ -164,6 +178,9 @@ def _hover(c: RackCurve, i: int, tr: Translator, same: str | None = None) -> str
         text += "<br>" + tr("fr_rack_hover_same", name=same)
     if (rng := c.range_of(i)) is not None:
         text += "<br>" + tr("fr_rack_hover_range", low=f"{rng[0]:,.0f}", high=f"{rng[1]:,.0f}")
+        if not rng[0] <= d.tokens_per_s_per_gpu <= rng[1]:  # the model is off its own kind's runs here: said
+            side = "below" if d.tokens_per_s_per_gpu < rng[0] else "above"
+            text += "<br>" + tr(f"fr_rack_hover_range_{side}", y=f"{d.tokens_per_s_per_gpu:,.0f}")
     if (far := c.beyond_of(i)) is not None:
         layout = _recipe_text(d, far[2], tr)
         text += "<br>" + (
@@ -185,6 +202,8 @@ def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: 
     rack = _rack(curves)
     for c in curves:
         ok = c.feasible
+        if not ok.any():  # nothing to draw (the page says why): no empty legend entry
+            continue
         ds = [d for d, o in zip(c.deployments, ok, strict=True) if o]
         shown = np.flatnonzero(ok)
         name = tr("fr_rack_projection", name=c.name) if c.projection else c.name
@@ -200,7 +219,7 @@ def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: 
     chip_names = {c.hardware_id: c.name for c in curves}  # the curves' names: 'GB200 NVL72', not 'GB200'
     for hid, rows in by_chip(measured).items():
         hw = chip_names.get(hid, hid.upper())
-        name = tr("fr_rack_measured", hw=hw, gpus=budget_gpus)
+        name = tr("fr_rack_measured", hw=hw, devices=fmt.devices("gpu", budget_gpus, tr))
         front = sorted(non_dominated(rows), key=lambda r: r.interactivity_tokens_per_s_per_user)
         fig.add_scatter(  # the measured frontier the tables read off, joined (no legend entry: the markers' group)
             x=[r.interactivity_tokens_per_s_per_user for r in front], y=[r.total_tokens_per_s_per_gpu for r in front],
@@ -224,7 +243,7 @@ def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: 
             model=model_name,
             io=io,
             precision=precision,
-            gpus=budget_gpus,
+            devices=fmt.devices("gpu", budget_gpus, tr),
             engine=tr("fr_rack_title_best") if engine is None else engine,
         ),
         tr("fr_axis_tps_user"),
@@ -236,7 +255,8 @@ def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: 
     )  # 1-2-5 ticks with their units (Plotly's own read '2', '5', '1000', '10k')
     # below the plot: the chips' names, projections and measured points are long (a side column took 35-45 % of the
     # chart's width)
-    fig.update_layout(**legend_placement(fig, 520, side_max=0))
+    # a legend even for one curve (Plotly drops a lone trace's: an unlabelled dashed line when one chip fitted)
+    fig.update_layout(**legend_placement(fig, 520, side_max=0), showlegend=True)
     for x in RATIO_AT:  # the interactivities the tables read off, each labelled at the top
         fig.add_vline(
             x=x,
@@ -271,14 +291,17 @@ def _same_point(a: RackCurve, b: RackCurve, i: int) -> bool:
 
 def same_layout_caption(curves: Sequence[RackCurve], tr: Translator = EN) -> str | None:
     """Where the rack-scale advantage is 1.00 because both chips run one layout that fits a scale-out node (GB200 and
-    B200 at high interactivity: TP8 replicas): at which of RATIO_AT, which layout; None where that does not happen."""
+    B200 at high interactivity: TP8 replicas): which layout at which of RATIO_AT; None where that does not happen."""
     rack = _rack(curves)
     said = []
     for other in _scale_out(curves) if rack is not None else ():
         hits = [(x, i) for x in RATIO_AT if (i := _target_index(rack, x)) is not None and _same_point(rack, other, i)]
-        if hits:
-            said.append(tr("fr_rack_same_layout", x=tr.join([f"{x:g}" for x, _ in hits]), rack=rack.name,
-                           other=other.name, layout=layout_text(rack.deployments[hits[0][1]])))  # fmt: skip
+        by_layout: dict[str, list[float]] = {}  # each layout with the targets it serves (9 × TP8 at 125 only)
+        for x, i in hits:
+            by_layout.setdefault(layout_text(rack.deployments[i]), []).append(x)
+        for layout, xs in by_layout.items():
+            said.append(tr("fr_rack_same_layout", x=tr.join([f"{x:g}" for x in xs]), rack=rack.name,
+                           other=other.name, layout=layout))  # fmt: skip
     return tr.sentences(said) if said else None
 
 
@@ -361,22 +384,21 @@ def _at_columns(tr: Translator) -> list[str]:
 
 def rates_table(curves: Sequence[RackCurve], tr: Translator = EN, measured: Sequence = ()) -> pd.DataFrame:
     """Each chip's tokens/s per GPU (input + output) at each of RATIO_AT, a row per chip (3 significant figures;
-    nan where it does not reach the target), and under a chip with measured runs its measured frontier's
-    (measured_frontier; nan above its most interactive run): a column per target, so the table is as narrow as four
-    numbers, not as wide as five chips' names. attrs["formats"]: the value columns' display format ('localized')."""
+    nan where it does not reach the target), under a chip with measured runs its measured frontier's (measured_frontier;
+    nan above its most interactive run), then the GPUs its deployments use (of the budget): a column per target, so
+    the table is as narrow as four numbers, not as wide as five chips' names. attrs["formats"]: the value columns' display format ('localized')."""
     cols, read = _at_columns(tr), measured_frontier(measured)
 
-    def row(name: str, values) -> dict:
-        return {
-            tr("fr_rack_col_rates"): name,
-            **dict(zip(cols, map(float, round_significant(np.array(values), 3)), strict=True)),
-        }
+    def row(name: str, values, digits: int | None = 3) -> dict:
+        shown = np.array(values, dtype=float) if digits is None else round_significant(np.array(values), digits)
+        return {tr("fr_rack_col_rates"): name, **dict(zip(cols, map(float, shown), strict=True))}
 
     rows = []
     for c in curves:
         rows.append(row(c.name, [c.at(x) for x in RATIO_AT]))
         if c.hardware_id in read:
             rows.append(row(tr("fr_rack_row_measured", name=c.name), [_value(m) for m in read[c.hardware_id]]))
+        rows.append(row(tr("fr_rack_row_gpus", name=c.name), [c.gpus_at(x) for x in RATIO_AT], None))
     table = pd.DataFrame(rows, columns=[tr("fr_rack_col_rates"), *cols])
     table.attrs["formats"] = dict.fromkeys(cols, "localized")
     return table
@@ -457,6 +479,21 @@ def cost_table(curves: Sequence[RackCurve], bases: Sequence[str], tr: Translator
     table.attrs["formats"] = {}
     table.attrs["unpriced"] = unpriced
     return table
+
+
+def price_order_caption(curves: Sequence[RackCurve], bases: Sequence[str], tr: Translator = EN) -> str | None:
+    """Where the rack-scale chip's $/GPU-hour is below a scale-out chip's on some price bases and above it on others
+    (GB200 NVL72 on demand: one provider's superchip price halved, under B200's; dearer on every other basis): the $
+    advantage turns on the basis, said with the bases on each side; None where the order holds on every basis."""
+    rack, said = _rack(curves), []
+    for other in _scale_out(curves) if rack is not None else ():
+        pairs = [(b, rack.usd_per_gpu_hour.get(b, math.nan), other.usd_per_gpu_hour.get(b, math.nan)) for b in bases]
+        cheaper = [tr(f"fr_tier_{b}") for b, r, o in pairs if r < o]
+        dearer = [tr(f"fr_tier_{b}") for b, r, o in pairs if r > o]
+        if cheaper and dearer:
+            said.append(tr("fr_rack_price_order", rack=rack.name, other=other.name, cheaper=tr.join(cheaper),
+                           dearer=tr.join(dearer)))  # fmt: skip
+    return tr.sentences(said) if said else None
 
 
 def unpriced_caption(table: pd.DataFrame, bases: Sequence[str], tr: Translator = EN) -> str | None:
