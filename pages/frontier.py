@@ -700,6 +700,9 @@ with left:
 with right:
     chart.figure(loho_figs[1], loho_figs[2], "loho-output", tr, about=None, depends=tr.device)
 st.caption(tr("fr_loho_caption"))
+bias = cache.built(f"frontier-loho-bias|{tr.lang}", lambda: figs.loho_bias_table(cv, tr))  # where the error leans
+st.dataframe(bias, hide_index=True)
+st.caption(tr("fr_bias_caption"))
 if said := rack.transfer_check_caption(
     cache.disaggregated_check(), {m.id: m.name for m in cache.models().values()}, tr
 ):

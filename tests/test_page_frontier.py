@@ -657,7 +657,7 @@ def test_a_tpu_among_the_curves_makes_the_axis_per_chip(lang):
 # their projections), InferenceX's runs and the leave-one-hardware-out check on them.
 GPU_ONLY = ("fr_rack_budget", "fr_rack_budget_help", "fr_rack_intro", "fr_disagg_help", "fr_no_measured_model",
             "fr_m_loho_out", "fr_loho_title_out", "fr_axis_measured_out", "fr_axis_predicted_out",
-            "fr_loho_caption")  # fmt: skip
+            "fr_loho_caption", "fr_bias_caption")  # fmt: skip
 
 
 def _hovertexts(at) -> list[str]:
