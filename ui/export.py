@@ -147,8 +147,8 @@ def footnote(stamp_: Mapping[str, object], tr: Translator) -> str:
 
 def file_stem(chart_id: str, about: Mapping[str, object] | None, stamp_: Mapping[str, object]) -> str:
     """chart id, then the scenario (model, GPUs x chip, weights-KV, batch, context, output, profile, MTP draft tokens,
-    measured recipes only), or the date
-    for a chart that depends on no scenario: roofline_llama-3.1-70b_2xh200_fp8-bf16_b32_ctx4096_out1024_typical."""
+    measured recipes only), or the date for a chart that depends on no scenario:
+    roofline_llama-3.1-70b_2xh200_fp8-bf16_b32_ctx4096_out1024_typical."""
     if about is None:
         return f"{chart_id}_{stamp_['exported_on']}"
     parts = (
