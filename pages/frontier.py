@@ -634,8 +634,10 @@ if (
             formats = table.attrs["formats"]
             shown = {c: st.column_config.NumberColumn(format=formats[c], width=fmt.column_width(c, table[c]))
                      if c in formats
-                     else st.column_config.Column(width=max(map(fmt.header_width, [c, *table[c].dropna()])))
+                     else st.column_config.Column(width=max(map(fmt.header_width, [c, *table[c].dropna()])),
+                                                  pinned=c == table.columns[0])
                      for c in table.columns}  # fmt: skip
+            # the chips' names pinned: in a 900 px page with the sidebar open the numbers scroll beside them
             st.dataframe(table, hide_index=True, placeholder="—", column_config=shown, height="content")
         st.caption(tr("fr_rack_ratio_caption", basis=tr(f"fr_tier_{tier}"), rack=rack_names["rack"]))
         if said := rack.same_layout_caption(curves, tr):

@@ -281,7 +281,7 @@ def test_rack_scale_view_draws_every_chip_and_the_ratio_table():
                                                  view_gpus=72)  # fmt: skip
         assert said in [c.value for c in at.main.caption] and tr("fr_rack_group_any") in said
         assert "1k/1k" in said and "NVFP4" in said and tr("fr_rack_frontier_check_budget", gpus=72) in said
-        table = at.dataframe[-1].value.set_index(tr("fr_check_col_reading"))
+        table = _rack_frames(at, tr)[3].value.set_index(tr("fr_check_col_reading"))
         best, budget = check["frontier_best"], check["frontier_budget"]
         own, within = table[tr("fr_check_col_own")], table[tr("fr_check_col_budget", gpus=72)]
         of = tr("fr_check_row_within")
@@ -313,7 +313,7 @@ def test_rack_scale_view_draws_every_chip_and_the_ratio_table():
         assert "_ctx1024_out1024_" in main_stem and "_ctx4096_" not in main_stem, main_stem
         # three tables, a row per chip and a column per interactivity (narrow enough for a 900 px frame): tokens/s
         # per GPU, the rack-scale advantage, $ per 1M tokens per chip and price basis (a row each)
-        rates, ratios, costs = (frame.value for frame in at.dataframe[-4:-1])  # the check table is the last
+        rates, ratios, costs = (frame.value for frame in _rack_frames(at, tr)[:3])
         at_cols = [tr("fr_rack_col_at", x=x) for x in ("25", "60", "100", "125")]
         assert list(rates.columns) == [tr("fr_rack_col_rates"), *at_cols]
         gb200 = rates.set_index(tr("fr_rack_col_rates")).loc[
@@ -325,7 +325,7 @@ def test_rack_scale_view_draws_every_chip_and_the_ratio_table():
         ratio = ratios.set_index(tr("fr_rack_col_advantage")).loc[f"{gb200.name} / B200"]
         assert ratio.iloc[0] == round(gb200.iloc[0] / b200.iloc[0], 2) and ratio.iloc[0] > 0
         # rates with thousands separators; ratios and dollars with both decimals (a ratio of 2 read "2" beside 1.28)
-        formats = [json.loads(f.proto.columns) for f in at.dataframe[-4:-1]]
+        formats = [json.loads(f.proto.columns) for f in _rack_frames(at, tr)[:3]]
         assert all(formats[0][c]["type_config"]["format"] == "localized" for c in at_cols)
         assert all(formats[1][c]["type_config"]["format"] == "%.2f×" for c in at_cols)
         assert list(costs.columns) == [tr("fr_rack_col_usd"), tr("fr_rack_col_basis"), *at_cols]
@@ -346,7 +346,7 @@ def test_rack_table_says_how_fast_a_chip_that_reads_dash_can_go(tr):
     at.session_state["frontier.rack"] = True
     at.run()
     assert not at.exception, at.exception
-    rates = at.dataframe[-4].value.set_index(tr("fr_rack_col_rates"))  # a row per chip, a column per target
+    rates = _rack_frames(at, tr)[0].value.set_index(tr("fr_rack_col_rates"))  # a row per chip, a column per target
     targets = np.array([25.0, 60.0, 100.0, 125.0])
     measured, used = tr("fr_rack_row_measured", name=""), tr("fr_rack_row_gpus", name="")
     missing = [name for name, row in rates.iterrows()
@@ -357,6 +357,13 @@ def test_rack_table_says_how_fast_a_chip_that_reads_dash_can_go(tr):
         x = float(re.search(r"(?<!\w)" + re.escape(name) + r"[^\d]*(\d+) tok/s", said).group(1))
         reached = rates.loc[name].notna().to_numpy()
         assert x < targets[~reached].min() and (targets[reached] <= x + 1).all()
+
+
+def _rack_frames(at, tr) -> list:
+    """The rack-scale view's tables, found by their first column's header: rates, ratios, $, and the check's."""
+    heads = [tr("fr_rack_col_rates"), tr("fr_rack_col_advantage"), tr("fr_rack_col_usd"), tr("fr_check_col_reading")]
+    frames = {f.value.columns[0]: f for f in at.dataframe if len(f.value.columns)}
+    return [frames[h] for h in heads]
 
 
 def _rack_intro(tr, gpus: int, names: tuple[str, str, str] = ("GB200 NVL72", "B200", "MI355X")) -> str:
@@ -816,7 +823,7 @@ def test_rack_tables_show_every_header(tr):
     assert not at.exception
     # the three rack tables, then the check table: a text column as wide as its longest cell too (a chip's
     # '(announced)' mark); each fits the frame
-    for frame in at.dataframe[-4:]:
+    for frame in _rack_frames(at, tr):
         widths = {name: col.get("width") for name, col in json.loads(frame.proto.columns).items() if name != "_index"}
         texts = frame.value.select_dtypes(exclude="number")
         want = {c: max(map(fmt.header_width, [c, *texts[c].dropna()])) if c in texts else fmt.column_width(c, frame.value[c])
