@@ -950,3 +950,28 @@ def test_an_announced_chip_is_called_a_projection_in_every_answer(capsys):
         assert json.loads(out)["hardware_announced"] is False and json.loads(out)["projection_note"] is None
     r = run_json(capsys, "--model", "deepseek-r1", "--hardware", "b200", "--weights", "fp8", "--gpus", "8")
     assert r["hardware_announced"] is False and r["projection_note"] is None
+
+
+def test_float_texts_write_a_column_as_float_text_writes_each_cell():
+    """evaluate formats each result column in one vectorised call (half its time went to formatting cell by cell):
+    the same text as float_text for every value, NaN empty, padding gone, outside the fast path too (1e13, 1e-7)."""
+    from tpot_model.csv_format import float_text, float_texts
+
+    values = [15.28794, 0.2878341, 1342.053, -4.5, 32.0, float("nan"), 0.0, 1e13, 1e-7, 123456789.0]
+    assert float_texts(values) == [float_text(v) for v in values]
+    assert float_texts(values[:4]) == ["15.28794", "0.2878341", "1342.053", "-4.5"] and float_texts([]) == []
+
+
+def test_evaluate_says_how_far_it_has_got_on_a_long_file(capsys, tmp_path, monkeypatch):
+    """A long scenarios file (200,000 rows take minutes) prints its progress on stderr every PROGRESS_EVERY_S; the
+    output file is the same."""
+    from tpot_model import cli
+
+    path = tmp_path / "s.csv"
+    path.write_text("model,hardware,batch\n" + "llama-3.1-8b,h100-sxm,1\nllama-3.1-8b,h100-sxm,8\n", encoding="utf-8")
+    code, _, err = run(capsys, "evaluate", str(path), "-o", str(tmp_path / "a.csv"))
+    assert code == 0 and "of 2 scenarios" not in err
+    monkeypatch.setattr(cli, "PROGRESS_EVERY_S", -1.0)
+    code, _, err = run(capsys, "evaluate", str(path), "-o", str(tmp_path / "b.csv"))
+    assert code == 0 and "1 of 2 scenarios (" in err and "2 of 2 scenarios (" in err
+    assert (tmp_path / "a.csv").read_bytes() == (tmp_path / "b.csv").read_bytes()

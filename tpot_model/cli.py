@@ -17,6 +17,7 @@ import json
 import math
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,7 @@ from .catalog import (
     resolve_model,
 )
 from .cli_text import int_or_none, projection_note, remedy
-from .csv_format import FLOAT_DIGITS, csv_bytes, float_field, float_text, int_field, label_field
+from .csv_format import FLOAT_DIGITS, csv_bytes, float_field, float_text, float_texts, int_field, label_field
 from .estimate import MAX_GPUS_SEARCHED, Estimate, estimate
 from .files import APP_VERSION
 from .numtext import large, usd
@@ -697,6 +698,9 @@ def _cell(v: Any) -> str:
     return str(v)
 
 
+PROGRESS_EVERY_S = 10.0  # evaluate says how far it has got this often (on stderr)
+
+
 def _cmd_evaluate(args: argparse.Namespace) -> int:
     name = "<stdin>" if args.scenarios == "-" else args.scenarios
     header, rows = _read_scenarios(args.scenarios)
@@ -704,15 +708,24 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     index = {h: i for i, h in enumerate(header) if h}
     out_header = header + [c for c in RESULT_COLUMNS if c not in index]
     cache: dict = {}
-    out_rows = []
+    results = []
+    said_at = started = time.monotonic()
     for number, cells in rows:
         values = {col: cells[i] for col, i in index.items() if col in SCENARIO_COLUMNS}
         job = _row_job(name, number, values, base, cache, args.as_of)
-        result = result_row(report(*_run(job)))
-        out = cells + [""] * (len(out_header) - len(cells))
-        for col, value in result.items():
-            out[index[col] if col in index else out_header.index(col)] = _cell(value)
-        out_rows.append(out)
+        results.append(result_row(report(*_run(job))))
+        if time.monotonic() - said_at > PROGRESS_EVERY_S:  # a long file (~1.5 ms a row): how far it has got
+            said_at = time.monotonic()
+            print(f"{len(results):,} of {len(rows):,} scenarios ({said_at - started:.0f} s)", file=sys.stderr)
+    out_rows = [cells + [""] * (len(out_header) - len(cells)) for _, cells in rows]
+    for col in dict.fromkeys(c for r in results for c in r):  # each result column, its floats formatted at once
+        at = index[col] if col in index else out_header.index(col)
+        cells = [r.get(col) for r in results]
+        floats = [i for i, v in enumerate(cells) if isinstance(v, float)]
+        texts = dict(zip(floats, float_texts([cells[i] for i in floats]), strict=True))
+        for i, v in enumerate(cells):
+            if col in results[i]:
+                out_rows[i][at] = texts[i] if i in texts else _cell(v)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(out_header)

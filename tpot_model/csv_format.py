@@ -121,6 +121,22 @@ def float_field(x: np.ndarray) -> np.ndarray:
     return out
 
 
+def float_texts(values) -> list[str]:
+    """Each float as float_text writes it alone ('' for NaN), the column's values in float_field's vectorised path
+    formatted in one call: a cell's text does not depend on the others' (a column holding 1e13 takes the slow path,
+    which would round 123456789 to 123456800)."""
+    x = np.asarray(values, dtype=float).ravel()
+    a = np.abs(x)
+    fast = np.isnan(x) | ((a < 1e12) & ((a == 0) | (a >= 1e-5)))
+    out = [""] * x.size
+    if fast.any():  # NUL: padding on either side of the vectorised field
+        for i, row in zip(np.flatnonzero(fast), float_field(x[fast]), strict=True):
+            out[i] = bytes(row).replace(b"\0", b"").decode()
+    for i in np.flatnonzero(~fast):
+        out[i] = float_text(float(x[i]))
+    return out
+
+
 def float_text(v: float) -> str:
     """One float as float_field writes it: 7 significant digits, no exponent ('17.76188', '1.24', '32')."""
     return float_field(np.array([v])).tobytes().rstrip(b"\0").decode()
