@@ -1098,3 +1098,20 @@ def test_rack_cost_table_follows_the_pages_price_basis_and_own_price():
     col = EN("fr_rack_col_at", x="25")
     own, on_demand = (float(v[1:]) for v in gb200[col].iloc[:2])
     assert own == pytest.approx(on_demand * 3.0 / 4.54, rel=0.01)
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_rack_view_with_mtp_on_the_default_model_says_why_memory_decides(tr):
+    """Browser re-review: MTP on with the default model (Llama 3.1 70B) crashed the rest of the page: the reason
+    'fewer_sequences' (layouts.memory_reason) had no string (it was named fr_rack_memory_fewer). The view runs, and
+    every reason memory_reason gives has its words."""
+    at = run_page("frontier", fr_mtp="1", lang=tr.lang)
+    at.session_state["frontier.rack"] = True
+    at.run()
+    assert not at.exception, at.exception
+    said = [i.value for i in at.info]
+    blanks = dict.fromkeys(("x", "winner", "other", "layout", "n", "b"), "\0")
+    words = max(tr("fr_rack_memory_fewer_sequences", **blanks).split("\0"), key=len)
+    assert any(words in s for s in said), said
+    for kind in ("does_not_fit", "fewer_sequences"):
+        assert tr.has(f"fr_rack_memory_{kind}")
