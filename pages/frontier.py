@@ -14,7 +14,7 @@ from tpot_model import disaggregated, frontier_check, planner, serving
 from tpot_model import layouts as layout_search
 from tpot_model.prices import PricePoint
 from tpot_model.speculative import expected_tokens_per_step
-from ui import cache, chart, controls, embed, expanders, fmt, metrics, notices, page_state
+from ui import cache, chart, controls, embed, expanders, export, fmt, metrics, notices, page_state
 from ui.figures import frontier as figs
 from ui.figures import rack_scale as rack
 from ui.state import CUSTOM_ID
@@ -597,7 +597,8 @@ if (
         if float(r.fields.get("n_gpus") or 0) <= rack_gpus
     ]
     with box:
-        if not any(c.feasible.any() for c in curves):
+        fits_any = any(c.feasible.any() for c in curves)
+        if not fits_any:
             st.warning(
                 tr("fr_rack_none_fit", devices=fmt.devices("gpu", rack_gpus, tr), model=model.name),
                 icon=":material/memory:",
@@ -608,68 +609,71 @@ if (
                    chips=tr.join([c.name for c in misfits])),
                 icon=":material/memory:",
             )  # fmt: skip
+        rack_about = page_about(rack_ids, [rack_precision], rack_gpus, best=rack_best, recipes=rack_recipes)
         chart.figure(
             lambda: rack.rack_figure(curves, measured, model_name=model.name, io=figs.io_label(isl, osl),
                                      precision=tr(f"fr_prec_{rack_precision}"), budget_gpus=rack_gpus, tr=tr,
-                                     engine=None if rack_best else controls.profile_label(profile, tr, short=True)),
+                                     engine=None if rack_best else controls.profile_label(profile, tr, short=True),
+                                     conditions=export.conditions(rack_about, tr)),
             lambda: rack.rack_table(curves, measured),
             RACK_CHART,
             tr,
-            about=page_about(rack_ids, [rack_precision], rack_gpus, best=rack_best, recipes=rack_recipes),
+            about=rack_about,
             depends=(*curve_inputs, rack_precision, rack_gpus, rack_recipes, rack_best, rack_generation,
                      usd if tier == figs.CUSTOM else None),  # its CSV prices a custom $/GPU-hour
         )  # fmt: skip
-        for x, win, other, kind, cand in rack.winner_reasons(curves, layout_search.memory_reason):
-            d = win.deployment_at(x)
-            st.info(
-                tr(f"fr_rack_memory_{kind}", x=f"{x:g}", winner=win.name, other=other.name,
-                   layout=d.decode.layout_name, n=cand.max_batch_memory, b=d.decode.batch),
-                icon=":material/memory:",
-            )  # fmt: skip
-        st.subheader(tr("fr_rack_ratio_h"))
-        # a row per chip, a column per interactivity: narrow enough for a 900 px frame, every header whole (a
-        # column per chip had cut 'Rubin NVL72 (announced): $ per' and 'GI') and every row shown
-        costs = rack.cost_table(curves, bases, tr)
-        for table in (rack.rates_table(curves, tr, measured), rack.ratio_table(curves, tr, measured), costs):
-            formats = table.attrs["formats"]
-            shown = {c: st.column_config.NumberColumn(format=formats[c], width=fmt.column_width(c, table[c]))
-                     if c in formats
-                     else st.column_config.Column(width=max(map(fmt.header_width, [c, *table[c].dropna()])),
-                                                  pinned=c == table.columns[0])
-                     for c in table.columns}  # fmt: skip
-            # the chips' names pinned: in a 900 px page with the sidebar open the numbers scroll beside them
-            st.dataframe(table, hide_index=True, placeholder="—", column_config=shown, height="content")
-        st.caption(tr("fr_rack_ratio_caption", basis=tr(f"fr_tier_{tier}"), rack=rack_names["rack"]))
-        if said := rack.same_layout_caption(curves, tr):
-            st.caption(said)
-        if said := rack.unpriced_caption(costs, bases, tr):
-            st.caption(said)
-        if said := rack.price_order_caption(curves, bases, tr):
-            st.caption(said)
-        if measured:
-            st.caption(tr("fr_rack_measured_caption"))
-        names = {m.id: m.name for m in cache.models().values()}
-        if said := rack.transfer_caption(frontier_check.transfer_note(model, cache.disaggregated_check()), names,
-                                         model.name, tr):  # fmt: skip
-            st.caption(said)
-        own = None if rack_best else controls.profile_label(profile, tr)  # the check reads the best engine
-        if said := rack.ratio_check_caption(cache.disaggregated_check(), tr, names, own):
-            st.caption(said)
-        if beyond := rack.beyond_caption(curves, tr):
-            st.caption(beyond)
-        if tops := rack.ceilings(curves):
-            chips = tr.join([tr("fr_rack_ceiling_item", name=name, x=f"{x:.0f}") for name, x in tops])
-            st.caption(tr("fr_rack_ceiling", chips=chips))
-        if said := rack.check_caption(cache.disaggregated_check(), tr, None if rack_best else engine, names):
-            st.caption(said)
-        # the layout search against the measured runs: a row per question, and what the rows read
-        checked_chips = {c.hardware_id: c.name for c in curves}
-        if (table := rack.check_table(cache.disaggregated_check(), tr, rack_best, checked_chips)) is not None:
-            widths = {c: st.column_config.Column(width=max(map(fmt.header_width, [c, *map(str, table[c])])))
-                      for c in table.columns}  # fmt: skip
-            st.dataframe(table, hide_index=True, height="content", column_config=widths)
-            st.caption(rack.frontier_check_caption(cache.disaggregated_check(), tr, rack_best, names, rack_gpus,
-                                                   rack_recipes))  # fmt: skip
+        if fits_any:  # nothing fits: the warning above says so; no tables of dashes nor captions about them
+            for x, win, other, kind, cand in rack.winner_reasons(curves, layout_search.memory_reason):
+                d = win.deployment_at(x)
+                st.info(
+                    tr(f"fr_rack_memory_{kind}", x=f"{x:g}", winner=win.name, other=other.name,
+                       layout=d.decode.layout_name, n=cand.max_batch_memory, b=d.decode.batch),
+                    icon=":material/memory:",
+                )  # fmt: skip
+            st.subheader(tr("fr_rack_ratio_h"))
+            # a row per chip, a column per interactivity: narrow enough for a 900 px frame, every header whole (a
+            # column per chip had cut 'Rubin NVL72 (announced): $ per' and 'GI') and every row shown
+            costs = rack.cost_table(curves, bases, tr)
+            for table in (rack.rates_table(curves, tr, measured), rack.ratio_table(curves, tr, measured), costs):
+                formats = table.attrs["formats"]
+                shown = {c: st.column_config.NumberColumn(format=formats[c], width=fmt.column_width(c, table[c]))
+                         if c in formats
+                         else st.column_config.Column(width=max(map(fmt.header_width, [c, *table[c].dropna()])),
+                                                      pinned=c == table.columns[0])
+                         for c in table.columns}  # fmt: skip
+                # the chips' names pinned: in a 900 px page with the sidebar open the numbers scroll beside them
+                st.dataframe(table, hide_index=True, placeholder="—", column_config=shown, height="content")
+            st.caption(tr("fr_rack_ratio_caption", basis=tr(f"fr_tier_{tier}"), rack=rack_names["rack"]))
+            if said := rack.same_layout_caption(curves, tr):
+                st.caption(said)
+            if said := rack.unpriced_caption(costs, bases, tr):
+                st.caption(said)
+            if said := rack.price_order_caption(curves, bases, tr):
+                st.caption(said)
+            if measured:
+                st.caption(tr("fr_rack_measured_caption"))
+            names = {m.id: m.name for m in cache.models().values()}
+            if said := rack.transfer_caption(frontier_check.transfer_note(model, cache.disaggregated_check()), names,
+                                             model.name, tr):  # fmt: skip
+                st.caption(said)
+            own = None if rack_best else controls.profile_label(profile, tr)  # the check reads the best engine
+            if said := rack.ratio_check_caption(cache.disaggregated_check(), tr, names, own):
+                st.caption(said)
+            if beyond := rack.beyond_caption(curves, tr):
+                st.caption(beyond)
+            if tops := rack.ceilings(curves):
+                chips = tr.join([tr("fr_rack_ceiling_item", name=name, x=f"{x:.0f}") for name, x in tops])
+                st.caption(tr("fr_rack_ceiling", chips=chips))
+            if said := rack.check_caption(cache.disaggregated_check(), tr, None if rack_best else engine, names):
+                st.caption(said)
+            # the layout search against the measured runs: a row per question, and what the rows read
+            checked_chips = {c.hardware_id: c.name for c in curves}
+            if (table := rack.check_table(cache.disaggregated_check(), tr, rack_best, checked_chips)) is not None:
+                widths = {c: st.column_config.Column(width=max(map(fmt.header_width, [c, *map(str, table[c])])))
+                          for c in table.columns}  # fmt: skip
+                st.dataframe(table, hide_index=True, height="content", column_config=widths)
+                st.caption(rack.frontier_check_caption(cache.disaggregated_check(), tr, rack_best, names, rack_gpus,
+                                                       rack_recipes))  # fmt: skip
 
 # ------------------------------------------------------------------------------------------------ validation
 st.header(tr("fr_loho_h"))

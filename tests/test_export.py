@@ -226,3 +226,16 @@ def test_a_search_of_one_chip_within_a_budget_says_so(about):
     assert EN("export_device_budget_one", gpus=72, hw=about["scenario_hardware_name"]) in export.caption(budget, EN)
     assert "_max72xh200_" in export.file_stem("planner-layout", budget, export.stamp(DAY))
     assert "_2xh200_" in export.file_stem("planner-layout", about, export.stamp(DAY))
+
+
+def test_a_pages_zip_is_named_for_the_scenario_most_of_its_charts_state(about):
+    """Browser re-review: the Planner's zip took its first chart's name ('_max72xgb200_..._best', the layout search)
+    while it held the sidebar scenario's charts ('2xh200_..._b32'): the zip is named for the scenario most of its
+    charts state, the first of equals."""
+    budget = about | {"scenario_gpus": 72, "scenario_gpus_budget": True, "scenario_batch": None}
+
+    def chart_of(a):
+        return chart.PageChart("c", "c", go.Figure(), None, {}, a)
+
+    assert chart.zip_about([chart_of(budget), chart_of(about), chart_of(about), chart_of(None)]) == about
+    assert chart.zip_about([chart_of(budget), chart_of(about)]) == budget and chart.zip_about([chart_of(None)]) is None

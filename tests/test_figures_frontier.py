@@ -651,8 +651,11 @@ def test_rack_view_names_chips_that_hold_the_model_with_no_layout():
 
 def test_rack_price_order_caption_says_when_the_cheaper_chip_depends_on_the_basis():
     """Browser review: GB200's on-demand $/GPU-hour (one provider's superchip price halved) is under B200's while
-    every other basis prices it above: the $ advantage turns on the basis, and the view says so, naming the bases on
-    each side; where the order holds on every basis it says nothing."""
+    every other basis prices it above: where both run one layout (the same tokens/s per GPU), which is cheaper per
+    token turns on the basis, and the view says so at those targets, naming the bases on each side; where the order
+    holds on every basis it says nothing."""
+    from dataclasses import replace
+
     from ui.figures import rack_scale as rack
 
     b200 = _b200_curve([25.0], {"on_demand": 6.03, "hyperscaler": 1.73, "neocloud": 2.07})
@@ -660,10 +663,15 @@ def test_rack_price_order_caption_says_when_the_cheaper_chip_depends_on_the_basi
                            {"on_demand": 4.54, "hyperscaler": 1.86, "neocloud": 2.26})  # fmt: skip
     bases = ["on_demand", "hyperscaler", "neocloud"]
     assert rack.price_order_caption([gb200, b200], bases) == EN(
-        "fr_rack_price_order", rack="GB200 NVL72", other="B200", cheaper=EN("fr_tier_on_demand"),
+        "fr_rack_price_order", x="25", rack="GB200 NVL72", other="B200", cheaper=EN("fr_tier_on_demand"),
         dearer=EN.join([EN("fr_tier_hyperscaler"), EN("fr_tier_neocloud")]),
     )  # fmt: skip
     assert rack.price_order_caption([gb200, b200], bases[1:]) is None
+    # per token, not per GPU-hour (browser re-review): GB200 at twice B200's tokens/s per GPU is cheaper per token
+    # on every basis though dearer per GPU-hour on two: nothing to say
+    fast = [replace(d, tokens_per_s_per_gpu=2 * d.tokens_per_s_per_gpu) for d in b200.deployments]
+    gb200_fast = rack.RackCurve("gb200", "GB200 NVL72", False, b200.targets, tuple(fast), gb200.usd_per_gpu_hour)
+    assert rack.price_order_caption([gb200_fast, b200], bases) is None
 
 
 def test_rack_hover_says_when_the_model_is_outside_its_kinds_measured_range():
@@ -700,3 +708,23 @@ def test_loho_bias_table_gives_the_signed_error_by_concurrency():
         assert row[EN("fr_bias_col_median")] == fmt.pct(float(np.median(mine)), signed=True)
     mid = table.set_index(EN("fr_bias_col_concurrency")).loc["8–31", EN("fr_bias_col_median")]
     assert mid.startswith("+")  # the lean the headline hid: the held-out model is slow there
+
+
+def test_rack_figure_with_nothing_to_draw_says_so_without_axes():
+    """Browser re-review: within 1 GPU no chip holds Kimi K2, and the chart drew empty axes of made-up ranges (x 0-6,
+    y 0.1-10k): the plot says no chip holds the model within the budget and shows no axes."""
+    from tpot_model import Scenario, load_hardware_catalog, load_model_catalog, resolve_profile
+    from tpot_model import layouts as lo
+    from ui.figures import rack_scale as rack
+
+    m, hw = load_model_catalog()["kimi-k2"], load_hardware_catalog()["b200"]
+    s = Scenario(context_tokens=1024, output_tokens=1024, weights="bf16", kv_cache="bf16")
+    ds = tuple(lo.deployment_curve(lo.layout_tables(m, hw, s, resolve_profile("typical"), max_gpus=1), [25.0]))
+    curve = rack.RackCurve("b200", "B200", False, np.array([25.0]), ds, {})
+    fig = rack.rack_figure([curve], [], model_name="Kimi K2", io="1k/1k", precision="BF16", engine=None, budget_gpus=1)
+    assert not fig.data and fig.layout.xaxis.visible is False and fig.layout.yaxis.visible is False
+    assert [a.text for a in fig.layout.annotations] == [EN("fr_rack_nothing", devices="1 GPU")] and not fig.layout.shapes
+    # and what else the numbers assume on a line under the title (a screenshot of the page keeps it)
+    said = rack.rack_figure([curve], [], model_name="K", io="1k/1k", precision="BF16", engine=None,
+                            conditions=["MTP, 3 draft tokens at 50% acceptance"]).layout.title.text  # fmt: skip
+    assert said.endswith("<br><sup>MTP, 3 draft tokens at 50% acceptance</sup>")

@@ -708,19 +708,21 @@ def test_cli_text_says_a_memory_part_at_zero_runs_under_compute():
 
 def test_reach_curve_ends_where_the_search_reaches():
     """Browser review: MI455X's curve stopped at 110.5 tok/s per user where the caption said its fastest is 124 (the
-    grid jumps from 109 to 125). On the hand-made tables (fastest that fits: 9 ms, 111.1 tok/s per user) a grid of
-    50 / 100 / 125 gains one point at 111.1, met by the 9 ms pool, between 100 and 125; a grid all met, or none met
-    for want of memory, is returned as it is."""
+    grid jumps from 109 to 125). Hand-made tables: aggregated TP at 12 / 20 ms, a decode pool that fits at 9 ms
+    (111.1 tok/s per user) at a low rate. On a grid of 50 / 80 / 125 the curve ends at 80 on the aggregated 12 ms
+    (83.3): it gains a point at 111.1, met by the pool, before 125. On 50 / 100 / 125 the pool meets 100 and reaches
+    111.1 already: nothing added (browser re-review: GB200's 214.14 beside 214.07 at half the rate read as a cliff).
+    A grid none of which is met for want of memory is returned as it is."""
     agg = _table("aggregated", [1], [1, 2], [0.012, 0.020], 0.1, [100.0, 150.0])
-    dec = _table("decode", [1], [1, 2], [0.006, 0.009], 0.0, [1.0, 1.5], fits=[[False], [True]])
+    dec = _table("decode", [1], [1, 2], [0.006, 0.009], 0.0, [0.01, 0.015], fits=[[False], [True]])
     pre = _table("prefill", [1], [1], 0.0, 0.100, [10.0])
     tables = _tables(aggregated=[agg], decode=[dec], prefill=[pre])
-    targets, curve = lo.reach_curve(tables, [50.0, 100.0, 125.0])
-    assert targets[:2].tolist() == [50.0, 100.0] and targets[2] == pytest.approx(1 / 0.009) and targets[3] == 125.0
-    assert [d.feasible for d in curve] == [True, True, True, False]
+    targets, curve = lo.reach_curve(tables, [50.0, 80.0, 125.0])
+    assert targets[:2].tolist() == [50.0, 80.0] and targets[2] == pytest.approx(1 / 0.009) and targets[3] == 125.0
+    assert [d.feasible for d in curve] == [True, True, True, False] and curve[1].tpot_s == pytest.approx(0.012)
     assert curve[2].tpot_s == pytest.approx(0.009) and curve[2].tokens_per_s_per_user == pytest.approx(targets[2])
-    targets, curve = lo.reach_curve(tables, [50.0, 100.0])
-    assert targets.tolist() == [50.0, 100.0] and len(curve) == 2
+    targets, curve = lo.reach_curve(tables, [50.0, 100.0, 125.0])
+    assert targets.tolist() == [50.0, 100.0, 125.0] and curve[1].tokens_per_s_per_user == pytest.approx(1 / 0.009)
     none = _tables(aggregated=[_table("aggregated", [1], [1], [0.012], 0.1, [100.0], fits=[[False]])],
                    decode=[], prefill=[])  # fmt: skip
     targets, curve = lo.reach_curve(none, [50.0])

@@ -1092,7 +1092,8 @@ def test_rack_cost_table_follows_the_pages_price_basis_and_own_price():
     assert not at.exception, at.exception
     (costs,) = [d.value for d in at.dataframe if d.value.columns[0] == EN("fr_rack_col_usd")]
     gb200 = costs[costs[EN("fr_rack_col_usd")] == "GB200 NVL72"]
-    want = [EN("fr_tier_custom"), *(EN(f"fr_tier_{b}") for b in ("on_demand", "neocloud", "hyperscaler", "rental_3yr"))]
+    own = EN("fr_rack_basis_own", usd="$3.00")  # the page's own price, said (browser re-review)
+    want = [own, *(EN(f"fr_tier_{b}") for b in ("on_demand", "neocloud", "hyperscaler", "rental_3yr"))]
     assert list(gb200[EN("fr_rack_col_basis")]) == want
     # $3.00 against the catalog's $4.54 on demand: the dollars scale with the price, 3 significant figures each
     col = EN("fr_rack_col_at", x="25")

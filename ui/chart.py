@@ -337,10 +337,17 @@ def page_downloads(tr: Translator, page_id: str = "") -> None:
         _zip_button(charts, tr, page_id, stamp)
 
 
+def zip_about(charts: list[PageChart]) -> dict | None:
+    """The scenario a page's zip is named for: the one most of its charts state (the Planner's first chart, its
+    layout search within a GPU budget, is one of many on the sidebar's scenario), the first of equals; None without."""
+    abouts = [c.about for c in charts if c.about]
+    return max(abouts, key=abouts.count) if abouts else None
+
+
 def _zip_button(charts: list[PageChart], tr: Translator, page_id: str, stamp: dict) -> None:
     if len(charts) < 2:  # one chart: its own HTML and CSV buttons are the page's downloads
         return
-    about = next((c.about for c in charts if c.about), None)
+    about = zip_about(charts)
     st.download_button(
         tr("download_zip", n=len(charts)),
         data=lambda: charts_zip(charts, tr.lang, stamp),

@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 from tpot_model.economics import usd_per_1M_tokens
 from tpot_model.frontier_check import RATIO_AT, MeasuredAt, measured_at, non_dominated, summary_key
 from tpot_model.layouts import MAX_BUDGET_GPUS, Deployment
+from tpot_model.prices import CUSTOM
 from tpot_model.serving import at_interactivity
 
 from .. import fmt
@@ -192,10 +193,12 @@ def _hover(c: RackCurve, i: int, tr: Translator, same: str | None = None) -> str
 
 
 def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: str, io: str, precision: str,
-                engine: str | None, budget_gpus: int = BUDGET_GPUS, tr: Translator = EN) -> go.Figure:  # fmt: skip
+                engine: str | None, budget_gpus: int = BUDGET_GPUS, tr: Translator = EN,
+                conditions: Sequence[str] = ()) -> go.Figure:  # fmt: skip
     """Tokens/s per GPU (input + output) against tokens/s per user, one line per chip (projections dashed), the
     measured points as large open markers in the chip's colour; the title names the engine (`engine`: the profile's
-    name; None: the best engine at each point) and the GPU budget searched. The rack-scale chip's line is drawn wider
+    name; None: the best engine at each point) and the GPU budget searched, and on a line under it what else the
+    numbers assume (`conditions`: export.conditions' MTP and measured recipes only, which a screenshot keeps). The rack-scale chip's line is drawn wider
     and first: where a scale-out chip runs the same layout (GB200 and B200 at high interactivity, both TP8) its colour
     still shows around the other's."""
     fig = Figure()
@@ -245,7 +248,8 @@ def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: 
             precision=precision,
             devices=fmt.devices("gpu", budget_gpus, tr),
             engine=tr("fr_rack_title_best") if engine is None else engine,
-        ),
+        )
+        + (f"<br><sup>{' · '.join(conditions)}</sup>" if conditions else ""),
         tr("fr_axis_tps_user"),
         tr("fr_rack_axis_y"),
         log_y=True,
@@ -271,7 +275,14 @@ def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: 
     fig.add_annotation(text="<br>".join(lines), xref="paper", yref="paper", x=1.0, y=1.0, xanchor="right",
                        yanchor="bottom", yshift=14, align="right", showarrow=False,
                        font={"size": 11, "color": "#555"})  # fmt: skip
-    fig.update_layout(margin_t=40 + 30 * len(lines))  # clear of the title above it (70 for one line)
+    # clear of the title above it (70 for one line), and of its conditions' line
+    fig.update_layout(margin_t=40 + 30 * len(lines) + (30 if conditions else 0))
+    if not fig.data:  # no chip holds the model within the budget: said on the plot, not axes of made-up ranges
+        fig.layout.annotations, fig.layout.shapes = (), ()  # nor a key to markers, nor the tables' interactivities
+        fig.add_annotation(text=tr("fr_rack_nothing", devices=fmt.devices("gpu", budget_gpus, tr)), xref="paper",
+                           yref="paper", x=0.5, y=0.5, showarrow=False, font={"size": 14, "color": "#555"})  # fmt: skip
+        fig.update_xaxes(visible=False)
+        fig.update_yaxes(visible=False)
     return fig
 
 
@@ -473,7 +484,8 @@ def cost_table(curves: Sequence[RackCurve], bases: Sequence[str], tr: Translator
                 unpriced.append((c.name, b))
                 continue
             usd = [float(usd_per_1M_tokens(price, c.at(x))) for x in RATIO_AT]
-            rows.append({tr("fr_rack_col_usd"): c.name, tr("fr_rack_col_basis"): tr(f"fr_tier_{b}"),
+            basis = tr("fr_rack_basis_own", usd=fmt.usd(price)) if b == CUSTOM else tr(f"fr_tier_{b}")  # its price
+            rows.append({tr("fr_rack_col_usd"): c.name, tr("fr_rack_col_basis"): basis,
                          **{k: fmt.usd(v) if math.isfinite(v) else None for k, v in zip(cols, usd, strict=True)}})  # fmt: skip
     table = pd.DataFrame(rows, columns=[tr("fr_rack_col_usd"), tr("fr_rack_col_basis"), *cols])
     table.attrs["formats"] = {}
@@ -482,17 +494,24 @@ def cost_table(curves: Sequence[RackCurve], bases: Sequence[str], tr: Translator
 
 
 def price_order_caption(curves: Sequence[RackCurve], bases: Sequence[str], tr: Translator = EN) -> str | None:
-    """Where the rack-scale chip's $/GPU-hour is below a scale-out chip's on some price bases and above it on others
-    (GB200 NVL72 on demand: one provider's superchip price halved, under B200's; dearer on every other basis): the $
-    advantage turns on the basis, said with the bases on each side; None where the order holds on every basis."""
+    """Where which chip is cheaper per token turns on the price basis: at the RATIO_AT targets where the rack-scale
+    chip's $ per 1M tokens is below a scale-out chip's on some bases and above it on others (GB200 NVL72 at 100 and 125
+    tok/s per user, both running one layout: dearer than B200 on every basis but on demand, where one provider's
+    superchip price halved is under B200's), the targets and the bases on each side; None where the order holds."""
     rack, said = _rack(curves), []
     for other in _scale_out(curves) if rack is not None else ():
-        pairs = [(b, rack.usd_per_gpu_hour.get(b, math.nan), other.usd_per_gpu_hour.get(b, math.nan)) for b in bases]
-        cheaper = [tr(f"fr_tier_{b}") for b, r, o in pairs if r < o]
-        dearer = [tr(f"fr_tier_{b}") for b, r, o in pairs if r > o]
-        if cheaper and dearer:
-            said.append(tr("fr_rack_price_order", rack=rack.name, other=other.name, cheaper=tr.join(cheaper),
-                           dearer=tr.join(dearer)))  # fmt: skip
+        split: dict[tuple[tuple[str, ...], tuple[str, ...]], list[float]] = {}
+        for x in RATIO_AT:
+            cost = [(b, usd_per_1M_tokens(rack.usd_per_gpu_hour.get(b, math.nan), rack.at(x)),
+                     usd_per_1M_tokens(other.usd_per_gpu_hour.get(b, math.nan), other.at(x))) for b in bases]  # fmt: skip
+            cheaper = tuple(b for b, r, o in cost if r < o)
+            dearer = tuple(b for b, r, o in cost if r > o)
+            if cheaper and dearer:
+                split.setdefault((cheaper, dearer), []).append(x)
+        for (cheaper, dearer), xs in split.items():
+            said.append(tr("fr_rack_price_order", x=tr.join([f"{x:g}" for x in xs]), rack=rack.name, other=other.name,
+                           cheaper=tr.join([tr(f"fr_tier_{b}") for b in cheaper]),
+                           dearer=tr.join([tr(f"fr_tier_{b}") for b in dearer])))  # fmt: skip
     return tr.sentences(said) if said else None
 
 
