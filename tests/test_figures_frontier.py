@@ -723,7 +723,9 @@ def test_rack_figure_with_nothing_to_draw_says_so_without_axes():
     curve = rack.RackCurve("b200", "B200", False, np.array([25.0]), ds, {})
     fig = rack.rack_figure([curve], [], model_name="Kimi K2", io="1k/1k", precision="BF16", engine=None, budget_gpus=1)
     assert not fig.data and fig.layout.xaxis.visible is False and fig.layout.yaxis.visible is False
-    assert [a.text for a in fig.layout.annotations] == [EN("fr_rack_nothing", devices="1 GPU")] and not fig.layout.shapes
+    assert [a.text for a in fig.layout.annotations] == [
+        EN("fr_rack_nothing", devices="1 GPU")
+    ] and not fig.layout.shapes
     # and what else the numbers assume on a line under the title (a screenshot of the page keeps it)
     said = rack.rack_figure([curve], [], model_name="K", io="1k/1k", precision="BF16", engine=None,
                             conditions=["MTP, 3 draft tokens at 50% acceptance"]).layout.title.text  # fmt: skip
