@@ -703,7 +703,10 @@ def test_cli_text_says_a_memory_part_at_zero_runs_under_compute():
                        " (modelled, before the pool correction)")  # fmt: skip
     assert share[1] == "communication 11% of the step, inside one scale-up domain"
     memory_bound = {**d, "decode_step_ms": {**d["decode_step_ms"], "compute": 0.0}}
-    assert "under compute" not in _parts_rows(memory_bound)[0][1]
+    said = _parts_rows(memory_bound)[0][1]
+    # and compute at 0 beside the reads runs under them (browser re-review: a bare 'compute 0.00' where the Planner
+    # says overlapped)
+    assert "under compute" not in said and "kv_cache 0.00, compute 0.00 (under the memory reads)," in said
 
 
 def test_reach_curve_ends_where_the_search_reaches():

@@ -650,9 +650,13 @@ def _parts_rows(d: dict) -> list[tuple[str, str]]:
         return []
     step = d["decode_step_ms"]
 
-    def part(k: str, v: float) -> str:  # a memory part at 0 with compute beside it: its reads run under the math
-        under = k in ("weights", "kv_cache") and v == 0 and step.get("compute", 0) > 0
-        return f"{k} {v:.2f}" + (" (under compute)" if under else "")
+    def part(k: str, v: float) -> str:  # a part at 0 beside the other side of the roofline: it runs under it
+        memory = step.get("weights", 0) + step.get("kv_cache", 0)
+        if k in ("weights", "kv_cache") and v == 0 and step.get("compute", 0) > 0:
+            return f"{k} {v:.2f} (under compute)"
+        if k == "compute" and v == 0 and memory > 0:
+            return f"{k} {v:.2f} (under the memory reads)"
+        return f"{k} {v:.2f}"
 
     parts = ", ".join(part(k, v) for k, v in step.items())
     link = {"scale_up": "inside one scale-up domain", "scale_out": "across domains (scale-out network)"}.get(
