@@ -693,6 +693,7 @@ def test_loho_bias_table_gives_the_signed_error_by_concurrency():
     """Helper analysis: the headline median |TPOT error| hides a lean (the held-out model +7 % slow at concurrency
     8-16, ~-3 % at 32+): the table gives the signed median and 10th-90th percentiles per concurrency bucket, by hand
     from the committed leave-one-hardware-out predictions; every run in one bucket."""
+    from tpot_model import serving_calibration as sc
     from ui import cache
 
     cv = cache.serving_loho()
@@ -702,7 +703,7 @@ def test_loho_bias_table_gives_the_signed_error_by_concurrency():
     assert table[EN("fr_bias_col_runs")].sum() == len(cv.rows) == np.isfinite(e).sum()
     for _, row in table.iterrows():
         label = row[EN("fr_bias_col_concurrency")]
-        low, high = next((lo_, hi) for lab, lo_, hi in figs.CONCURRENCY_BUCKETS if lab == label)
+        low, high = next((lo_, hi) for lab, lo_, hi in sc.CONCURRENCY_BUCKETS if lab == label)
         mine = e[(c >= low) & (c <= high)]
         assert row[EN("fr_bias_col_runs")] == mine.size
         assert row[EN("fr_bias_col_median")] == fmt.pct(float(np.median(mine)), signed=True)

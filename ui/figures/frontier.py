@@ -766,25 +766,18 @@ def validation_table(cv) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-# concurrency buckets of the bias table: (label, lowest, highest) concurrency, InferenceX's 1, 4, 8 ... 128 in them
-CONCURRENCY_BUCKETS = (("1", 1, 1), ("2–7", 2, 7), ("8–31", 8, 31), ("32+", 32, math.inf))
-
-
 def loho_bias_table(cv, tr: Translator = EN) -> pd.DataFrame:
-    """The leave-one-hardware-out TPOT error by concurrency, signed ((predicted - measured) / measured: + where the
-    model is slower than measured): per bucket of CONCURRENCY_BUCKETS its runs, median and 10th-90th percentiles, as
-    percentages with their sign ('+7.2%'); buckets without runs left out. Where the headline's |error| hides a lean."""
-    concurrency = np.array([r.concurrency for r in cv.rows], dtype=float)
-    error = np.asarray(cv.tpot_error, dtype=float)
-    rows = []
-    for label, low, high in CONCURRENCY_BUCKETS:
-        e = error[(concurrency >= low) & (concurrency <= high) & np.isfinite(error)]
-        if e.size == 0:
-            continue
-        p10, median, p90 = np.percentile(e, [10, 50, 90])
-        rows.append({
-            tr("fr_bias_col_concurrency"): label, tr("fr_bias_col_runs"): int(e.size),
-            tr("fr_bias_col_median"): fmt.pct(median, signed=True),
-            tr("fr_bias_col_range"): f"{fmt.pct(p10, signed=True)} … {fmt.pct(p90, signed=True)}",
-        })  # fmt: skip
-    return pd.DataFrame(rows)
+    """The leave-one-hardware-out TPOT error by concurrency, signed (ServingCrossValidation.bias_by_concurrency: + where
+    the model is slower than measured): per bucket its runs, median and 10th-90th percentiles, as percentages with
+    their sign ('+7.2%'). Where the headline's |error| hides a lean."""
+    return pd.DataFrame(
+        [
+            {
+                tr("fr_bias_col_concurrency"): label,
+                tr("fr_bias_col_runs"): n,
+                tr("fr_bias_col_median"): fmt.pct(median, signed=True),
+                tr("fr_bias_col_range"): f"{fmt.pct(p10, signed=True)} … {fmt.pct(p90, signed=True)}",
+            }
+            for label, n, p10, median, p90 in cv.bias_by_concurrency()
+        ]
+    )
