@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.server_util import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, ROOT, streamlit_server
+from ui import fmt
 from ui.i18n import EN, Translator
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -800,10 +801,11 @@ def test_frontier_rack_scale_view(server, page, lang, embed):
         "document.querySelector('[class*=\"st-key-chart-rack-scale-vs-scale-out\"] .js-plotly-plot').data"
         ".map(t => [t.name, t.line ? t.line.dash : null])"
     )
-    projections = [n for n, dash in names if dash == "dash"]
+    projections = {n for n, dash in names if dash == "dash"}  # each curve and its legend entry (its line alone)
     assert len(projections) == 2 and all(tr("fr_rack_projection", name="")[-3:] in n for n in projections)
     assert any("GB200" in n for n, _ in names) and any("MI355X" in n for n, _ in names)
-    assert any(tr("fr_rack_measured", hw="GB200 NVL72", gpus=72) == n for n, _ in names)  # as its curve is named
+    measured = tr("fr_rack_measured", hw="GB200 NVL72", devices=fmt.devices("gpu", 72, tr))
+    assert any(measured == n for n, _ in names)  # as its curve is named
     main = page.inner_text('[data-testid="stMain"]')
     assert tr("fr_rack_ratio_h") in main and tr("fr_rack_h") in main
     assert page.locator('[data-testid="stDataFrame"]').count() >= 1

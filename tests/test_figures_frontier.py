@@ -731,3 +731,17 @@ def test_rack_figure_with_nothing_to_draw_says_so_without_axes():
     said = rack.rack_figure([curve], [], model_name="K", io="1k/1k", precision="BF16", engine=None,
                             conditions=["MTP, 3 draft tokens at 50% acceptance"]).layout.title.text  # fmt: skip
     assert said.endswith("<br><sup>MTP, 3 draft tokens at 50% acceptance</sup>")
+
+
+def test_rack_legend_shows_each_chips_line_not_its_first_points_marker():
+    """Browser review: the legend copied each curve's first point's marker, so MI355X's entry read ★ (disaggregated)
+    for a chip aggregated at most targets: each chip's legend entry is its line alone, in its group (a click hides
+    the curve too), and the curve itself has no entry of its own."""
+    from ui.figures import rack_scale as rack
+
+    c = _b200_curve([8.0, 25.0, 60.0, 100.0], max_gpus=16)
+    fig = rack.rack_figure([c], [], model_name="DeepSeek-R1", io="1k/1k", precision="FP8", engine=None)
+    (curve,) = [t for t in fig.data if t.mode == "lines+markers"]
+    (entry,) = [t for t in fig.data if t.showlegend is not False]
+    assert curve.showlegend is False and entry.mode == "lines" and entry.legendgroup == curve.legendgroup == "b200"
+    assert entry.name == curve.name == "B200" and entry.line.color == curve.line.color

@@ -212,13 +212,18 @@ def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: 
         name = tr("fr_rack_projection", name=c.name) if c.projection else c.name
         same = [rack.name if rack is not None and c is not rack and _same_point(rack, c, int(i)) else None
                 for i in shown]  # fmt: skip
+        line = {"color": hardware_colour(c.hardware_id), "dash": "dash" if c.projection else "solid",
+                "width": 4 if c is rack else 2}  # fmt: skip
         fig.add_scatter(
-            x=c.interactivity[ok], y=c.per_gpu[ok], mode="lines+markers", name=name, legendrank=100,
-            line={"color": hardware_colour(c.hardware_id), "dash": "dash" if c.projection else "solid",
-                  "width": 4 if c is rack else 2},
+            x=c.interactivity[ok], y=c.per_gpu[ok], mode="lines+markers", name=name, legendgroup=c.hardware_id,
+            showlegend=False, line=line,
             marker={"size": 6, "symbol": ["star" if d.serving == "disaggregated" else "circle" for d in ds]},
             hovertext=[_hover(c, int(i), tr, m) for i, m in zip(shown, same, strict=True)], hoverinfo="text",
         )  # fmt: skip
+        # its legend entry: the line alone (a legend copies the first point's marker: MI355X's read ★, disaggregated,
+        # for a chip whose curve is aggregated at most targets; the key above the plot says what ★ and ● are)
+        fig.add_scatter(x=[None], y=[None], mode="lines", name=name, legendgroup=c.hardware_id, legendrank=100,
+                        line=line, hoverinfo="skip")  # fmt: skip
     chip_names = {c.hardware_id: c.name for c in curves}  # the curves' names: 'GB200 NVL72', not 'GB200'
     for hid, rows in by_chip(measured).items():
         hw = chip_names.get(hid, hid.upper())
