@@ -681,8 +681,9 @@ def test_rack_hover_says_when_the_model_is_outside_its_kinds_measured_range():
 
     c = _b200_curve([25.0])
     y = c.deployments[0].tokens_per_s_per_gpu
-    for rng, key in (((y * 1.2, y * 1.9), "fr_rack_hover_range_below"), ((y * 0.5, y * 0.8), "fr_rack_hover_range_above"),
-                     ((y * 0.8, y * 1.2), None)):  # fmt: skip
+    cases = (((y * 1.2, y * 1.9), "fr_rack_hover_range_below"), ((y * 0.5, y * 0.8), "fr_rack_hover_range_above"),
+             ((y * 0.8, y * 1.2), None))  # fmt: skip
+    for rng, key in cases:
         curve = rack.RackCurve("b200", "B200", False, c.targets, c.deployments, {}, (rng,))
         hover = rack._hover(curve, 0, EN)
         said = [EN(k, y=f"{y:,.0f}") for k in ("fr_rack_hover_range_below", "fr_rack_hover_range_above")]

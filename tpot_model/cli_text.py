@@ -16,7 +16,8 @@ def int_or_none(x) -> int | None:
 
 
 def projection_note(hw) -> str | None:
-    """What an announced, not yet shipping chip's numbers are (Hardware.announced), in a line; None for a shipping one."""
+    """What an announced, not yet shipping chip's numbers are (Hardware.announced), in a line; None for one that
+    ships."""
     if not hw.announced:
         return None
     return f"{hw.name} is announced, not shipping: its figures are vendor claims, so these numbers are projections"

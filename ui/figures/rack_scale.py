@@ -198,9 +198,9 @@ def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: 
     """Tokens/s per GPU (input + output) against tokens/s per user, one line per chip (projections dashed), the
     measured points as large open markers in the chip's colour; the title names the engine (`engine`: the profile's
     name; None: the best engine at each point) and the GPU budget searched, and on a line under it what else the
-    numbers assume (`conditions`: export.conditions' MTP and measured recipes only, which a screenshot keeps). The rack-scale chip's line is drawn wider
-    and first: where a scale-out chip runs the same layout (GB200 and B200 at high interactivity, both TP8) its colour
-    still shows around the other's."""
+    numbers assume (`conditions`: export.conditions' MTP and measured recipes only, which a screenshot keeps). The
+    rack-scale chip's line is drawn wider and first: where a scale-out chip runs the same layout (GB200 and B200 at
+    high interactivity, both TP8) its colour still shows around the other's."""
     fig = Figure()
     rack = _rack(curves)
     for c in curves:
@@ -402,7 +402,8 @@ def rates_table(curves: Sequence[RackCurve], tr: Translator = EN, measured: Sequ
     """Each chip's tokens/s per GPU (input + output) at each of RATIO_AT, a row per chip (3 significant figures;
     nan where it does not reach the target), under a chip with measured runs its measured frontier's (measured_frontier;
     nan above its most interactive run), then the GPUs its deployments use (of the budget): a column per target, so
-    the table is as narrow as four numbers, not as wide as five chips' names. attrs["formats"]: the value columns' display format ('localized')."""
+    the table is as narrow as four numbers, not as wide as five chips' names. attrs["formats"]: the value columns'
+    display format ('localized')."""
     cols, read = _at_columns(tr), measured_frontier(measured)
 
     def row(name: str, values, digits: int | None = 3) -> dict:
@@ -507,8 +508,10 @@ def price_order_caption(curves: Sequence[RackCurve], bases: Sequence[str], tr: T
     for other in _scale_out(curves) if rack is not None else ():
         split: dict[tuple[tuple[str, ...], tuple[str, ...]], list[float]] = {}
         for x in RATIO_AT:
-            cost = [(b, usd_per_1M_tokens(rack.usd_per_gpu_hour.get(b, math.nan), rack.at(x)),
-                     usd_per_1M_tokens(other.usd_per_gpu_hour.get(b, math.nan), other.at(x))) for b in bases]  # fmt: skip
+            cost = [
+                (b, *(usd_per_1M_tokens(c.usd_per_gpu_hour.get(b, math.nan), c.at(x)) for c in (rack, other)))
+                for b in bases
+            ]
             cheaper = tuple(b for b, r, o in cost if r < o)
             dearer = tuple(b for b, r, o in cost if r > o)
             if cheaper and dearer:
