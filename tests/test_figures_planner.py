@@ -399,3 +399,35 @@ def test_layout_parts_say_why_a_part_is_zero_instead_of_0_ms():
         text = figs.layout_parts_text(d, parts, hw, tr=tr)
         assert f"{tr('bucket_kv_cache')} {tr('zero_compute_bound')}" in text
         assert f"{tr('bucket_compute')} {fmt.unbroken(fmt.ms(parts.parts_s['compute']))}" in text
+
+
+@pytest.mark.parametrize("tr", [EN, Translator("zh-TW")])
+def test_layout_step_says_how_many_sequences_are_in_flight_where_prefill_sets_the_rate(tr):
+    """Browser review: the Planner said 'One DEP32 instance's step at batch 412' where its in-flight sequences are
+    393 (12.29 per GPU x 32): DeepSeek-R1 FP8 on GB200 within 72 GPUs at 60 tok/s per user, best engine, the prefill
+    pool sets the request rate, and the step's text says an instance holds 393 on average of its 412; the layout
+    CSV carries decode_seqs_per_gpu. Where the decode pool sets the rate (or aggregated) nothing is added."""
+    m, hw = MODELS["deepseek-r1"], HARDWARE["gb200"]
+    s = Scenario(context_tokens=4096, output_tokens=1024, weights="fp8")
+    d = lo.best_deployment(m, hw, s, lo.best_engines(hw), max_gpus=72, tpot_target_s=1 / 60)
+    assert (d.serving, d.rate_set_by, d.decode.layout_name, d.decode.batch) == (
+        "disaggregated",
+        "prefill",
+        "DEP32",
+        412,
+    )
+    in_flight = d.output_tokens_per_s_per_gpu * d.gpus_used * d.tpot_s / d.decode.instances  # Little's law
+    parts = lo.decode_parts(m, hw, s, resolve_profile(d.engine), d)
+    text = figs.layout_parts_text(d, parts, hw, tr=tr)
+    assert (
+        tr("pl_layout_parts_in_flight", n=fmt.integer(round(in_flight)), batch="412") in text
+        and round(in_flight) == 393
+    )
+    table = figs.layout_table(d, serving_searched="best", usable_bytes=1e11, usable_basis="datasheet", parts=parts)
+    decode_row = table[table["pool"] == "decode"].iloc[0]
+    assert decode_row["decode_seqs_per_gpu"] == pytest.approx(in_flight / d.decode.gpus_each)
+    agg = lo.best_deployment(m, HARDWARE["h200"], s, TYPICAL, max_gpus=8, tpot_target_s=0.05)
+    agg_parts = lo.decode_parts(m, HARDWARE["h200"], s, TYPICAL, agg)
+    assert agg.serving == "aggregated" and tr("pl_layout_parts_in_flight", n="\0", batch="\0").split("\0")[0] not in (
+        figs.layout_parts_text(agg, agg_parts, HARDWARE["h200"], tr=tr)
+    )

@@ -802,6 +802,8 @@ def layout_table(
                 "pp": par["pp"],
                 "layout": pool.label if pool else None,
                 "batch_per_instance": pool.batch if pool else None,
+                # in flight at the rate served (fewer than the batch where the prefill pool sets the rate)
+                "decode_seqs_per_gpu": d.decode_sequences_per_gpu if d.feasible and kind != "prefill" else None,
                 "tpot_ms": d.tpot_s * ms,
                 "ttft_ms": d.ttft_s * ms,
                 "tokens_per_s_per_user": d.tokens_per_s_per_user,
@@ -836,7 +838,8 @@ def _part_time(bucket: str, seconds: float, parts: StepParts, hw, tr: Translator
 
 def layout_parts_text(d: Deployment, parts: StepParts, hw, *, tr: Translator = EN) -> str:
     """One decode instance's step, part by part, then its total, with communication's share and the link it crosses;
-    and, where the pool correction or MTP changes it, the TPOT the search reports. Each number keeps its unit on its
+    where the pool correction or MTP changes it, the TPOT the search reports; and where the prefill pool sets the
+    request rate, how many sequences an instance holds on average of the batch it has room for. Each number keeps its unit on its
     line (a 900 px frame had broken '41.6 ms' after the number)."""
     total = sum(parts.parts_s.values())
     items = tr.join([f"{tr(f'bucket_{b}')} {_part_time(b, v, parts, hw, tr)}" for b, v in parts.parts_s.items()])
@@ -844,6 +847,9 @@ def layout_parts_text(d: Deployment, parts: StepParts, hw, *, tr: Translator = E
                            up=fmt.unbroken(fmt.gb_per_s(hw.scale_up_bytes_per_s or math.nan)),
                            out=f"{(hw.scale_out_bytes_per_s or math.nan) / Gbit_per_s:,.0f}")  # fmt: skip
     tail = tr("pl_layout_parts_tail", tpot=fmt.unbroken(fmt.ms(d.tpot_s))) if abs(d.tpot_s / total - 1) > 0.005 else ""
+    in_flight = d.decode_sequences_per_gpu * d.decode.gpus_each  # per instance, at the rate the deployment serves
+    if d.serving == "disaggregated" and in_flight < d.decode.batch * 0.99:  # the prefill pool sets the rate
+        tail += tr("pl_layout_parts_in_flight", n=fmt.integer(round(in_flight)), batch=fmt.integer(d.decode.batch))
     return tr("pl_layout_parts", pool=d.decode.layout_name, batch=fmt.integer(d.decode.batch),
               items=items, total=fmt.unbroken(fmt.ms(total)), share=fmt.pct(parts.communication_share, 0), link=link,
               tail=tail)  # fmt: skip
