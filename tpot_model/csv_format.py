@@ -84,17 +84,24 @@ def _python_field(x: np.ndarray) -> np.ndarray:
     return arr.view(np.uint8).reshape(x.size, arr.dtype.itemsize)
 
 
+def _vectorised(x: np.ndarray) -> np.ndarray:
+    """Which values float_field's vectorised path writes (NaN, 0, and magnitudes in [1e-5, 1e12)); the others (inf
+    too) take _python_field, and a column holding one takes it whole."""
+    a = np.abs(x)
+    return np.isnan(x) | (a == 0) | ((a >= 1e-5) & (a < 1e12))
+
+
 def float_field(x: np.ndarray) -> np.ndarray:
     """Floats as '%.7g'-like text without exponent (NaN -> empty); (n, width) uint8, NUL-padded."""
     x = np.asarray(x, dtype=float).ravel()
+    if not _vectorised(x).all():
+        return _python_field(x)
     a = np.abs(x)
     nan = np.isnan(a)
     has_nan = bool(nan.any())
     if has_nan:
         a[nan] = 0.0
     positive = a > 0
-    if not (a.max(initial=0.0) < 1e12 and np.min(a, where=positive, initial=1.0) >= 1e-5):  # also catches inf
-        return _python_field(x)
     sig = FLOAT_DIGITS
     exponent = np.log10(a if positive.all() else np.where(positive, a, 1.0))
     np.floor(exponent, out=exponent)
@@ -126,8 +133,7 @@ def float_texts(values) -> list[str]:
     formatted in one call: a cell's text does not depend on the others' (a column holding 1e13 takes the slow path,
     which would round 123456789 to 123456800)."""
     x = np.asarray(values, dtype=float).ravel()
-    a = np.abs(x)
-    fast = np.isnan(x) | ((a < 1e12) & ((a == 0) | (a >= 1e-5)))
+    fast = _vectorised(x)
     out = [""] * x.size
     if fast.any():  # NUL: padding on either side of the vectorised field
         for i, row in zip(np.flatnonzero(fast), float_field(x[fast]), strict=True):

@@ -125,6 +125,11 @@ class RackCurve:
         ok = self.feasible
         return at_interactivity(self.interactivity[ok], self.per_gpu[ok], target)
 
+    def usd_per_1m_at(self, basis: str, target: float) -> float:
+        """$ per 1M input + output tokens at a target interactivity under a price basis (nan without its price or where
+        the chip does not reach the target)."""
+        return float(usd_per_1M_tokens(self.usd_per_gpu_hour.get(basis, math.nan), self.at(target)))
+
     def gpus_at(self, target: float) -> float:
         """The GPUs the deployment behind at(target) uses (of the budget); nan where it does not reach the target."""
         if not math.isfinite(self.at(target)):
@@ -489,7 +494,7 @@ def cost_table(curves: Sequence[RackCurve], bases: Sequence[str], tr: Translator
             if not math.isfinite(price):
                 unpriced.append((c.name, b))
                 continue
-            usd = [float(usd_per_1M_tokens(price, c.at(x))) for x in RATIO_AT]
+            usd = [c.usd_per_1m_at(b, x) for x in RATIO_AT]
             basis = tr("fr_rack_basis_own", usd=fmt.usd(price)) if b == CUSTOM else tr(f"fr_tier_{b}")  # its price
             rows.append({tr("fr_rack_col_usd"): c.name, tr("fr_rack_col_basis"): basis,
                          **{k: fmt.usd(v) if math.isfinite(v) else None for k, v in zip(cols, usd, strict=True)}})  # fmt: skip
@@ -508,10 +513,7 @@ def price_order_caption(curves: Sequence[RackCurve], bases: Sequence[str], tr: T
     for other in _scale_out(curves) if rack is not None else ():
         split: dict[tuple[tuple[str, ...], tuple[str, ...]], list[float]] = {}
         for x in RATIO_AT:
-            cost = [
-                (b, *(usd_per_1M_tokens(c.usd_per_gpu_hour.get(b, math.nan), c.at(x)) for c in (rack, other)))
-                for b in bases
-            ]
+            cost = [(b, rack.usd_per_1m_at(b, x), other.usd_per_1m_at(b, x)) for b in bases]
             cheaper = tuple(b for b, r, o in cost if r < o)
             dearer = tuple(b for b, r, o in cost if r > o)
             if cheaper and dearer:
