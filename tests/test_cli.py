@@ -453,6 +453,13 @@ def test_float_field_matches_percent_g():
     # the fallback path: positional too (the roofline CSV's FLOPs read 1.338402e+15), 7 significant digits
     fallback = _strings(csv_format.float_field(np.array([1e-9, np.inf, 3.0, 1.3384021234e15])))
     assert fallback == ["0.000000001", "inf", "3", "1338402000000000"]
+    # row by row: a value past 1e12 in the column does not round its neighbours to 7 digits
+    assert _strings(csv_format.float_field(np.array([123456789.0, 1.3e13, -2.5]))) == [
+        "123456789",
+        "13000000000000",
+        "-2.5",
+    ]
+    assert _strings(csv_format.int_field(np.array([123456789.0, 2e15]))) == ["123456789", "2000000000000000"]
     assert _strings(csv_format.int_field(np.array([0.0, 7, 10, 9999, 10000, 131072]))) == [
         "0",
         "7",

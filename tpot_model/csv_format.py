@@ -86,16 +86,29 @@ def _python_field(x: np.ndarray) -> np.ndarray:
 
 def _vectorised(x: np.ndarray) -> np.ndarray:
     """Which values float_field's vectorised path writes (NaN, 0, and magnitudes in [1e-5, 1e12)); the others (inf
-    too) take _python_field, and a column holding one takes it whole."""
+    too) take _python_field, row by row."""
     a = np.abs(x)
     return np.isnan(x) | (a == 0) | ((a >= 1e-5) & (a < 1e12))
+
+
+def _split(fast: np.ndarray, x: np.ndarray, vectorised, fallback) -> np.ndarray:
+    """vectorised(x[fast]) and fallback(x[~fast]) in their rows of one NUL-padded field: a cell's text does not
+    depend on the others' in its column (a column holding 1e13 would otherwise round 123456789 to 123456800)."""
+    if not fast.any():
+        return fallback(x)
+    parts = vectorised(x[fast]), fallback(x[~fast])
+    out = np.zeros((x.size, max(p.shape[1] for p in parts)), dtype=np.uint8)
+    out[fast, : parts[0].shape[1]] = parts[0]
+    out[~fast, : parts[1].shape[1]] = parts[1]
+    return out
 
 
 def float_field(x: np.ndarray) -> np.ndarray:
     """Floats as '%.7g'-like text without exponent (NaN -> empty); (n, width) uint8, NUL-padded."""
     x = np.asarray(x, dtype=float).ravel()
-    if not _vectorised(x).all():
-        return _python_field(x)
+    fast = _vectorised(x)
+    if not fast.all():
+        return _split(fast, x, float_field, _python_field)
     a = np.abs(x)
     nan = np.isnan(a)
     has_nan = bool(nan.any())
@@ -129,18 +142,8 @@ def float_field(x: np.ndarray) -> np.ndarray:
 
 
 def float_texts(values) -> list[str]:
-    """Each float as float_text writes it alone ('' for NaN), the column's values in float_field's vectorised path
-    formatted in one call: a cell's text does not depend on the others' (a column holding 1e13 takes the slow path,
-    which would round 123456789 to 123456800)."""
-    x = np.asarray(values, dtype=float).ravel()
-    fast = _vectorised(x)
-    out = [""] * x.size
-    if fast.any():  # NUL: padding on either side of the vectorised field
-        for i, row in zip(np.flatnonzero(fast), float_field(x[fast]), strict=True):
-            out[i] = bytes(row).replace(b"\0", b"").decode()
-    for i in np.flatnonzero(~fast):
-        out[i] = float_text(float(x[i]))
-    return out
+    """Each float as float_text writes it alone ('' for NaN), the whole column formatted in one call."""
+    return [bytes(row).replace(b"\0", b"").decode() for row in float_field(np.asarray(values, dtype=float))]
 
 
 def float_text(v: float) -> str:
@@ -151,8 +154,9 @@ def float_text(v: float) -> str:
 def int_field(v: np.ndarray) -> np.ndarray:
     """Non-negative whole numbers as text; (n, width) uint8, NUL-padded."""
     v = np.asarray(v, dtype=float).ravel()
-    if v.size and not (np.isfinite(v).all() and v.min() >= 0 and v.max() < 1e15):
-        return _python_field(v)
+    fast = np.isfinite(v) & (v >= 0) & (v < 1e15)
+    if not fast.all():
+        return _split(fast, v, int_field, _python_field)
     return _integer_part(v, len(str(int(v.max(initial=0.0)))))
 
 
