@@ -122,6 +122,29 @@ def test_forward_in_time_predicts_the_newest_round_from_the_older_ones_only():
     assert 0.5 < pooled < 1.0 and out[4] == pytest.approx(1.0 / pooled)  # b: every engine's older rows
 
 
+def test_a_misspelt_engine_is_named_with_the_one_meant(tmp_path):
+    """A typo in a profile id fitted (serving) or checked (MLPerf) an engine of its own; now each file's loader
+    names the file, line and field and the engine meant."""
+    from tpot_model.serving_calibration import SERVING_MEASUREMENTS_PATH, load_serving_measurements
+
+    for source, load, meant in (
+        (mlperf.MLPERF_PATH, mlperf.load_mlperf, "vllm"),
+        (SERVING_MEASUREMENTS_PATH, load_serving_measurements, "sglang"),
+    ):
+        with open(source, newline="") as f:
+            rows = list(csv.reader(f))
+        col = rows[0].index("profile")
+        line = next(i for i, r in enumerate(rows) if r[col] == meant)
+        rows[line][col] = meant[:-1]
+        p = tmp_path / source.name
+        with p.open("w", newline="") as f:
+            csv.writer(f).writerows(rows)
+        with pytest.raises(CatalogError) as info:
+            load(p)
+        assert str(info.value).startswith(f"{p}: line {line + 1}")
+        assert f"field 'profile': unknown engine profile '{meant[:-1]}' (did you mean '{meant}'?" in str(info.value)
+
+
 def test_unknown_column_is_a_clear_error(tmp_path):
     p = tmp_path / "m.csv"
     with p.open("w", newline="") as f:

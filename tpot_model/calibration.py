@@ -40,7 +40,7 @@ import numpy as np
 
 from .catalog import Hardware, ModelSpec, load_hardware_catalog, load_model_catalog
 from .catalog import model_from_dict as _model_from_dict
-from .engines import RELEASE_PERIODS, chip_family, documented_profile, engine_profile
+from .engines import RELEASE_PERIODS, chip_family, documented_profile, engine_profile, unknown_engine
 from .estimate import estimate
 from .files import DATA_DIR, CatalogError, read_text
 from .fitting import PARAMS, PRIOR_WEIGHT, ErrorSummary, minimise_boxed, relative_error, with_fitted
@@ -323,6 +323,8 @@ def _measurement(path: Path, line: int, row: dict[str, str], models, hardware) -
     profile = row["profile"]
     if profile and not _ID.match(profile):
         raise cell("profile", f"profile ids are lowercase (a-z, 0-9, '.', '_', '-'), got {profile!r}")
+    if why := unknown_engine(profile):
+        raise cell("profile", why)
     if row["unit"] not in METRIC_UNITS[metric]:
         raise cell("unit", f"{metric} is in {' or '.join(METRIC_UNITS[metric])}, got {row['unit']!r}")
     value = _number(cell, row, "value")

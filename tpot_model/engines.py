@@ -7,6 +7,7 @@ Facts about engines only: the fits themselves are in calibration.py (batch-1 dec
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import replace
 
 from .profiles import EfficiencyProfile
@@ -129,6 +130,16 @@ RELEASE_PERIODS: dict[str, tuple[tuple[str, str], ...]] = {
         ),
     ),
 }
+
+
+def unknown_engine(pid: str) -> str | None:
+    """Why a measurement row's profile id is not an engine calibration knows (a typo would fit a profile of its
+    own), or None for a known id or none."""
+    if not pid or pid in ENGINES:
+        return None
+    near = difflib.get_close_matches(pid, ENGINES, n=1)
+    hint = f"did you mean {near[0]!r}? " if near else ""
+    return f"unknown engine profile {pid!r} ({hint}known: {', '.join(ENGINES)}; a new engine goes in engines.ENGINES)"
 
 
 def engine_profile(pid: str, typical: EfficiencyProfile) -> EfficiencyProfile:

@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from .catalog import Hardware, ModelSpec, load_hardware_catalog, load_model_catalog
-from .engines import chip_family
+from .engines import chip_family, unknown_engine
 from .estimate import estimate
 from .files import DATA_DIR, CatalogError, csv_rows, number_or_nan
 from .fitting import ErrorSummary, sig3
@@ -161,6 +161,8 @@ def load_mlperf(path: str | Path = MLPERF_PATH) -> list[MLPerfResult]:
         where = f"{path}: line {i + 2}"
         m = models.get(r["model_id"]) if r["model_id"] else None
         hw = hardware.get(r["hardware_id"]) if r["hardware_id"] else None
+        if why := unknown_engine(r["profile"]):
+            raise CatalogError(f"{where}: field 'profile': {why}")
         scenario = None
         if r["use"] == "fit":
             if m is None or hw is None:

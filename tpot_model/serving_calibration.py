@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from .catalog import Hardware, ModelSpec, load_hardware_catalog, load_model_catalog
-from .engines import ENGINES, RELEASE_PERIODS, documented_profile, documented_reason
+from .engines import ENGINES, RELEASE_PERIODS, documented_profile, documented_reason, unknown_engine
 from .estimate import estimate
 from .files import DATA_DIR, CatalogError, csv_rows, number_or_nan
 from .fitting import PARAMS, PRIOR_WEIGHT, ErrorSummary, minimise_boxed, sig3
@@ -161,6 +161,8 @@ def load_serving_measurements(path: str | Path = SERVING_MEASUREMENTS_PATH) -> l
         where = f"{path}: line {line} (id {r['id']})"
         if r["layout"] not in LAYOUTS:
             raise CatalogError(f"{where}: field 'layout': unknown {r['layout']!r} (known: {', '.join(LAYOUTS[:-1])})")
+        if why := unknown_engine(r["profile"]):
+            raise CatalogError(f"{where}: field 'profile': {why}")
         m = models.get(r["model_id"]) if r["model_id"] else None
         hw = hardware.get(r["hardware_id"]) if r["hardware_id"] else None
         if r["use"] == "fit" and (m is None or hw is None):
