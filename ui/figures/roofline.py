@@ -107,6 +107,18 @@ def _points(est: Estimate) -> list[dict]:
     return rows
 
 
+def _coincident(points: list[dict], decades: float = 0.02) -> list[int]:
+    """Per point, the index of the first point it coincides with on the log-log chart (within `decades` on both
+    axes, ~3 px): QKV, output projection, MLP and LM head read their weights once per step for the whole batch, so
+    at one weight precision they share an intensity and, memory-bound, an attained rate."""
+    at = [(math.log10(r["intensity"]), math.log10(r["attained"])) for r in points]
+    spots: list[int] = []
+    for i, (x, y) in enumerate(at):
+        near = next(j for j in range(i + 1) if abs(at[j][0] - x) < decades and abs(at[j][1] - y) < decades)
+        spots.append(i if near == i else spots[near])
+    return spots
+
+
 def _x_range(est: Estimate, points: list[dict], overlay: Sequence[Hardware]) -> tuple[float, float]:
     """Log range covering every point and every ridge point, padded to whole decades."""
     bw = est.hardware.memory_bandwidth_bytes_per_s
@@ -316,21 +328,26 @@ def roofline(
         bound = tr("bound_compute") if r["cb"] else tr("bound_memory")
         return [label, fmt.flop(r["flops"]), fmt.nbytes(r["bytes"]), f"{time_label}{time}", bound]
 
-    for r in points:
-        if r["kind"] != "operator":
-            continue
+    ops = [r for r in points if r["kind"] == "operator"]
+    spots = _coincident(ops)
+    for r, spot in zip(ops, spots, strict=True):
         label = operator_label(r["name"], tr)
+        together = [o for o, s in zip(ops, spots, strict=True) if s == spot]
+        data = custom(r, label)
+        if len(together) > 1:  # the weight matmuls share one point at a batch: said in the hover, drawn as rings
+            others = [operator_label(o["name"], tr) for o in together if o is not r]
+            data[4] += "<br>" + tr("roofline_hover_shared", names=tr.join(others))
         fig.add_scatter(
             x=[r["intensity"]],
             y=[r["attained"] / T],
             mode="markers",
             marker={
-                "size": 10,
+                "size": 10 + 4 * (len(together) - 1 - together.index(r)),  # the first drawn largest
                 "color": OPERATOR_COLOURS.get(r["name"], "#444"),
                 "line": {"color": "white", "width": 1},
             },
             name=label,
-            customdata=[custom(r, label)],
+            customdata=[data],
             hovertemplate=hover,
         )
     for r in points:
@@ -383,6 +400,7 @@ def roofline(
     # holds the chart alone with its first legend row (the key to the decode step's star) and the full-view link;
     # in a narrow page the plot gives the legend its rows
     placed = legend_placement(wrap_legend(fig), 640, side_max=0)
+    placed["legend"]["itemsizing"] = "constant"  # the ringed operators' keys the size of the others'
     fig.update_layout(**(placed | {"height": 640, "margin": {"t": 50, **placed["margin"]}}))
     return fig
 
