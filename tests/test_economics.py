@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 
 import pytest
 
@@ -176,13 +177,49 @@ def test_fleet_with_prompts_is_sized_as_a_server_runs_it():
     static = planner.cheapest(MODEL, hw, SCEN, PROFILE, 50 * ms, None, planner.DOMAIN)
     assert same.decode_tokens_per_s_per_gpu == pytest.approx(static.tokens_per_s_per_gpu)
     assert same.output_tokens_per_s_per_gpu < 0.5 * same.decode_tokens_per_s_per_gpu  # 4K prompts weigh on 1K output
-    more = fleet(MODEL, hw, SCEN, PROFILE, Demand(1e11, input_tokens_per_day=8e11), 50 * ms)
-    prefill = static.batch * 4096 / static.ttft_s / static.num_gpus
-    assert 1 / more.output_tokens_per_s_per_gpu == pytest.approx(1 / same.output_tokens_per_s_per_gpu + 4 / prefill)
+    assert same.prompt_tokens == 4096
+
+
+@pytest.mark.parametrize("input_per_day, prompt", [(8e11, 8192), (1e11, 1024), (4e10, 410)])
+def test_fleet_sized_with_the_demands_token_mix(input_per_day, prompt):
+    """Browser review: with 8K prompts per 256 output tokens on the sidebar and a demand of 4 input per output token,
+    Economics showed H200 at batch 11 'limited by SLO' beside 339 output tok/s per GPU (a rate corrected for the
+    demand's fewer prompts: 62 tok/s per user, not the 50 ms target's 20). Each request is now the scenario's output
+    with the prompt that gives the demand's mix, and the layout, batch, limit and rate are that one point's."""
+    hw = resolve_hardware("h200")
+    f = fleet(MODEL, hw, SCEN, PROFILE, Demand(1e11, input_tokens_per_day=input_per_day), 50 * ms)
+    assert f.prompt_tokens == prompt  # input / output x 1,024 output tokens
+    sized = Scenario(**{**_fields(SCEN), "context_tokens": prompt, "batching": "continuous"})
+    point = planner.cheapest(MODEL, hw, sized, PROFILE, 50 * ms, None, planner.DOMAIN)
+    assert point.feasible and point.tpot_s <= 50 * ms
+    assert (f.gpus_per_replica, f.batch, f.limited_by) == (point.num_gpus, point.batch, point.limited_by)
+    assert f.output_tokens_per_s_per_gpu == pytest.approx(point.tokens_per_s_per_gpu, rel=1e-12)
+    static = planner.cheapest(MODEL, hw, replace(sized, batching="static"), PROFILE, 50 * ms, None, planner.DOMAIN)
+    assert f.decode_tokens_per_s_per_gpu == pytest.approx(static.tokens_per_s_per_gpu, rel=1e-12)
+    # the batch and the rate of one point: each sequence a token per TPOT, the TPOT within the target
+    assert f.output_tokens_per_s_per_gpu * f.gpus_per_replica / f.batch == pytest.approx(1 / point.tpot_s, rel=1e-9)
+
+
+def test_fleet_without_input_decodes_at_the_scenarios_context():
+    f = fleet(MODEL, resolve_hardware("h200"), SCEN, PROFILE, Demand(1e11), 50 * ms)
+    static = planner.cheapest(MODEL, resolve_hardware("h200"), SCEN, PROFILE, 50 * ms, None, planner.DOMAIN)
+    assert f.prompt_tokens == 0 and f.batch == static.batch
+    assert f.output_tokens_per_s_per_gpu == pytest.approx(static.tokens_per_s_per_gpu)
 
 
 def _fields(s: Scenario) -> dict:
     return {k: getattr(s, k) for k in s.__dataclass_fields__}
+
+
+def test_capacity_cli_says_the_prompt_a_demands_token_mix_sets(capsys):
+    base = ["capacity", "--model", "llama-3.1-70b", "--hardware", "h200", "--output-tokens-per-day", "1e10",
+            "--tpot-target-ms", "50", "--weights", "fp8", "--context", "8192", "--output", "256"]  # fmt: skip
+    assert cli.main([*base, "--input-tokens-per-day", "4e10", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["prompt_tokens"] == 1024
+    assert cli.main([*base, "--input-tokens-per-day", "4e10"]) == 0
+    assert "sized with a 1,024-token prompt, not --context 8,192" in capsys.readouterr().out
+    assert cli.main([*base, "--input-tokens-per-day", "3.2e11"]) == 0  # the scenario's own 32 to 1
+    assert "sized with" not in capsys.readouterr().out
 
 
 def test_capacity_cli_one_object_per_chip(capsys):
@@ -262,7 +299,9 @@ def test_whole_servers_and_racks_that_hold_a_fleet():
     from tpot_model.fleet import Fleet
 
     def made(g: int, replicas: int, domain: int) -> Fleet:
-        return Fleet("x", True, g, 1, replicas, g * replicas, 1.0, 1.0, 1e3, 1.0, "on_demand", "", 1.0, "slo", domain)
+        return Fleet(
+            "x", True, g, 1, replicas, g * replicas, 1.0, 1.0, 1e3, 1.0, "on_demand", "", 1.0, "slo", 0, domain
+        )
 
     assert (made(32, 5, 72).domains, made(32, 5, 72).idle_gpus) == (3, 56)
     assert (made(4, 3, 8).domains, made(4, 3, 8).idle_gpus) == (2, 4)

@@ -238,6 +238,21 @@ def test_demand_as_requests_per_day_uses_the_sidebar_lengths():
     assert by_requests.equals(at.dataframe[0].value)
 
 
+def test_a_demand_of_another_token_mix_says_the_prompt_it_sizes_with():
+    """The demand typed in tokens with another input per output than the sidebar's requests (2,048 / 512 = 4): the
+    fleet is sized with the demand's prompt (1 input per output: 512 tokens per request of 512 output), and the page
+    says so under the chart; with the sidebar's own mix it says nothing."""
+    at = run_page("economics", **Q)
+    at.radio(key="econ.by_requests").set_value(False).run()
+    at.number_input(key="econ.out").set_value(50.0).run()
+    at.number_input(key="econ.in").set_value(200.0).run()
+    said = EN("ec_cap_prompt", prompt="512", context="2K", ratio="1", output="512").split(":")[0]
+    assert not [c for c in at.caption if c.value.startswith(said.split(",")[0])]
+    at.number_input(key="econ.in").set_value(50.0).run()
+    assert not at.exception
+    assert said in [c.value.split(":")[0] for c in at.caption], [c.value for c in at.caption]
+
+
 def test_embed_holds_the_demand_while_its_section_is_closed():
     """In the embed view the demand, target and chips wait in the closed "This page's settings" section (sent once
     opened, issue 19: a wiki reader pays for no input it does not open); set there, they hold once it is closed

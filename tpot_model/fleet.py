@@ -4,9 +4,10 @@ For each chip: the planner's best layout at the TPOT target (planner.cheapest ov
 output tokens/s per GPU), then GPUs = replicas x GPUs per replica, the fewest replicas whose rate, derated by the
 utilisation, covers the peak demand (average x peak-to-average): one replica fewer would not. With input tokens the
 layout is the one a server runs: continuous batching, each request's prompt prefilled in the decode steps, the TPOT
-target met with those chunks in the steps (the Serving planner's "counted as a server runs it" row); where the
-demand's input per output token differs from the scenario's context per output, the difference costs (or saves)
-prefill time at the layout's own prefill rate (the TTFT of its static batch)."""
+target met with those chunks in the steps (the Serving planner's "counted as a server runs it" row), each request
+with the scenario's output tokens and the prompt that gives the demand's input per output token (Fleet.prompt_tokens:
+the scenario's context where the two agree; where they did not, the layout, batch and limit of the scenario's prompts
+had been shown beside a rate corrected for the demand's)."""
 
 from __future__ import annotations
 
@@ -88,6 +89,7 @@ class Fleet:
     price_as_of: str
     capex_usd_per_gpu: float  # implied by the chip's hyperscaler TCO at the default financing (economics.tco_preset)
     limited_by: str  # the frontier's: slo | memory | compute | batch_limit; no_fit: no layout holds the model
+    prompt_tokens: float  # each request's prompt as sized: the demand's input per output x the scenario's output
     domain_gpus: int = 0  # the server or rack its replicas are packed into (HGX 8, NVL72 72), 0: rented in slices
 
     @property
@@ -135,10 +137,11 @@ def fleet(
     """The fleet of one chip for a demand at a TPOT target (scenario: context and output per request, formats,
     price basis; its batch and GPU count are chosen here, the count within the chip's scale-up domain: 8 on an HGX
     server, up to 72 on an NVL72 rack)."""
-    static = cheapest(model, hw, scenario, profile, tpot_target_s, ttft_target_s, DOMAIN)  # decode only
-    prompts = demand.input_tokens_per_day > 0 and float(scenario.context_tokens) > 0
-    served = replace(scenario, batching="continuous")
-    point = cheapest(model, hw, served, profile, tpot_target_s, ttft_target_s, DOMAIN) if prompts else static
+    prompt = prompt_tokens(scenario, demand)
+    sized = replace(scenario, context_tokens=prompt) if prompt else scenario  # no input: decode at the scenario's KV
+    static = cheapest(model, hw, sized, profile, tpot_target_s, ttft_target_s, DOMAIN)  # decode only
+    served = replace(sized, batching="continuous")
+    point = cheapest(model, hw, served, profile, tpot_target_s, ttft_target_s, DOMAIN) if prompt else static
     price = price_for(hw, scenario)
     tier = hw.prices.price("hyperscaler")
     capex = (
@@ -156,6 +159,7 @@ def fleet(
         price_as_of=price.as_of,
         capex_usd_per_gpu=capex,
         limited_by=point.limited_by if point.feasible or point.limited_by != "memory" else "no_fit",
+        prompt_tokens=float(sized.context_tokens) if prompt else 0.0,
     )
     if not point.feasible:
         nan = math.nan
@@ -164,16 +168,15 @@ def fleet(
     n = point.num_gpus
     decode = static.tokens_per_s_per_gpu if static.feasible else math.nan
     rate = point.tokens_per_s_per_gpu
-    if prompts and static.feasible:  # the demand's input per output token beside the scenario's
-        extra = demand.input_tokens_per_day / demand.output_tokens_per_day - float(scenario.context_tokens) / float(
-            scenario.output_tokens
-        )
-        prefill = static.batch * float(scenario.context_tokens) / static.ttft_s / static.num_gpus  # input tok/s/GPU
-        seconds = 1.0 / rate + extra / prefill  # per output token per GPU
-        rate = min(1.0 / seconds, decode) if seconds > 0 else decode
     replicas = max(1, math.ceil(demand.peak_output_tokens_per_s / (rate * n * demand.utilisation) - 1e-12))
     return Fleet(feasible=True, gpus_per_replica=n, batch=point.batch, replicas=replicas, gpus=replicas * n,
                  decode_tokens_per_s_per_gpu=decode, output_tokens_per_s_per_gpu=rate, **common)  # fmt: skip
+
+
+def prompt_tokens(scenario: Scenario, demand: Demand) -> int:
+    """Each request's prompt that gives the demand's input per output token at the scenario's output tokens (the
+    scenario's own context where the two agree); 0 for a demand without input."""
+    return round(demand.input_tokens_per_day / demand.output_tokens_per_day * float(scenario.output_tokens))
 
 
 def fleets(

@@ -790,10 +790,11 @@ def capacity_dict(f: Fleet, demand: Demand) -> dict:
         "price_basis": f.price_basis,
         "price_as_of": f.price_as_of or None,
         "limited_by": f.limited_by,
+        "prompt_tokens": f.prompt_tokens or None,  # each request's prompt as sized (the demand's input per output)
     }
 
 
-def _capacity_text(rows: list[dict]) -> str:
+def _capacity_text(rows: list[dict], context_tokens: float) -> str:
     def v(x, spec: str) -> str:
         return "-" if x is None else format(x, spec)
 
@@ -807,6 +808,10 @@ def _capacity_text(rows: list[dict]) -> str:
         )
     lines.append("(MW all-in; capex implied by the chip's hyperscaler TCO at default financing; opex and $/1M at the "
                  "price basis; '-' = no price, no all-in power or no layout meets the target)")  # fmt: skip
+    prompt = next((d["prompt_tokens"] for d in rows), None)
+    if prompt and prompt != context_tokens:  # the demand's token mix, not --context, sets each request's prompt
+        lines.append(f"(each request sized with a {prompt:,.0f}-token prompt, not --context {context_tokens:,.0f}: the "
+                     "demand's input tokens per output token x --output)")  # fmt: skip
     return "\n".join(lines)
 
 
@@ -864,5 +869,5 @@ def capacity_main(argv: Sequence[str] | None = None) -> int:
         return 2
     except SystemExit as e:  # --help
         return int(e.code or 0)
-    print(json.dumps(rows, indent=2) if args.json else _capacity_text(rows))
+    print(json.dumps(rows, indent=2) if args.json else _capacity_text(rows, args.context))
     return 0
