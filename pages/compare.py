@@ -33,10 +33,14 @@ first = not st.session_state.get(INIT)
 if first:
     st.session_state.setdefault("compare.c.on", any(k.startswith("c_") for k in params))
 bad_params = []
+taken = [state.hardware]  # the chips of the sides before: a side's default chip is another
 for side in page_state.SIDES:
     if side == "c" and not st.session_state["compare.c.on"]:
         continue  # C's values are set once it is shown (a link with C's parameters shows it)
-    values, side_notices = page_state.parse_side_query(params, side, set(models), set(hardware), set(profiles))
+    values, side_notices = page_state.parse_side_query(
+        params, side, set(models), set(hardware), set(profiles), taken=taken
+    )
+    taken.append(st.session_state.get(f"compare.{side}.hardware", values["hardware"]))
     for field, value in values.items():
         st.session_state.setdefault(f"compare.{side}.{field}", value)
     bad_params += side_notices
@@ -245,11 +249,12 @@ for side in page_state.SIDES:
 
 def linked_query(link: dict) -> dict[str, str]:
     """A link's B and C choices as the page writes them (C's only when the link has any)."""
-    out = {}
+    out, taken = {}, [state.hardware]  # the link's A is the scenario shown
     for side in page_state.SIDES:
         if side == "b" or any(k.startswith("c_") for k in link):
-            values, _ = page_state.parse_side_query(link, side, set(models), set(hardware), set(profiles))
+            values, _ = page_state.parse_side_query(link, side, set(models), set(hardware), set(profiles), taken=taken)
             out |= page_state.side_query(values, side)
+            taken.append(values["hardware"])
     return out
 
 

@@ -237,6 +237,12 @@ def test_parse_side_query_defaults_and_valid_values():
     # C is parsed from its own prefix only
     c_values, _ = page_state.parse_side_query({"b_hardware": "h200"}, "c", MODELS, HARDWARE, PROFILES)
     assert c_values == page_state.SIDE_DEFAULTS["c"]
+    # a default chip another side already shows gives way (C's B200 beside A's B200 had drawn A twice); a chip the
+    # link names stays, whatever the others
+    parse = page_state.parse_side_query
+    assert parse({}, "c", MODELS, HARDWARE, PROFILES, taken=["b200", "mi300x"])[0]["hardware"] == "h200"
+    assert parse({}, "b", MODELS, HARDWARE, PROFILES, taken=["mi300x"])[0]["hardware"] == "b200"
+    assert parse({"c_hardware": "b200"}, "c", MODELS, HARDWARE, PROFILES, taken=["b200"])[0]["hardware"] == "b200"
 
 
 def test_parse_side_query_invalid_values_give_notices():
@@ -338,6 +344,8 @@ def test_decomposition_bars_equal_the_breakdown():
     assert fig.layout.yaxis.title.text == EN("cmp_axis_part_ms") and "(ms)" in fig.layout.yaxis.title.text
     # A and C share the toy GPU's colour: C gets a pattern, A and B none
     assert [t.marker.pattern.shape for t in fig.data] == ["", "", "."]
+    # over the chip's colour: Plotly's default ('replace') drew C as white dots on no fill, invisible on the page
+    assert fig.data[2].marker.pattern.fillmode == "overlay" and fig.data[2].marker.color == fig.data[0].marker.color
     df = cf.decomposition_table(ests)
     assert df.groupby("scenario").time_ms.sum()["A"] == pytest.approx(float(ests["A"].tpot_s) * 1e3)
 

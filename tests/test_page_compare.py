@@ -123,6 +123,10 @@ def test_third_scenario():
     assert at.query_params["c_hardware"] == "b200"
     at.toggle(key="compare.c.on").set_value(False).run()
     assert "c_hardware" not in at.query_params
+    # A on B200: C opens on a chip not yet compared (it had opened on B200, A drawn twice)
+    at = run_page("compare", hardware="b200")
+    at.toggle(key="compare.c.on").set_value(True).run()
+    assert not at.exception and at.query_params["c_hardware"] == "h200" and at.query_params["b_hardware"] == "mi300x"
 
 
 def test_zh_tw():

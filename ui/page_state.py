@@ -451,16 +451,26 @@ SIDE_DEFAULTS: dict[str, dict[str, object]] = {
 }  # B and C inherit A's formats unless changed: a chip comparison at the same precision
 for _d in SIDE_DEFAULTS.values():
     _d.update({"model": SAME, "batch": SAME, "context": SAME, "price": None})
+# a side's chip where its default is one already compared (C's B200 beside A's B200 had drawn A twice)
+SIDE_CHIPS = ("mi300x", "b200", "h200", "mi355x", "gb200", "h100-sxm")
 
 
 def parse_side_query(
-    params: Mapping[str, object], side: str, model_ids: set[str], hardware_ids: set[str], profile_ids: set[str]
+    params: Mapping[str, object],
+    side: str,
+    model_ids: set[str],
+    hardware_ids: set[str],
+    profile_ids: set[str],
+    taken: Collection[str] = (),
 ) -> tuple[dict[str, object], list[Notice]]:
     """Compare scenario `side`'s choices from URL parameters <side>_hardware, <side>_gpus, ... (validated).
 
-    Missing parameters give the defaults; an invalid one gives the default (or the nearest valid number) and a
-    Notice naming the parameter, the sanitised value given and the value used."""
+    Missing parameters give the defaults (the chip: the first of SIDE_CHIPS not `taken` by the sides before it where
+    the side's default is); an invalid one gives the default (or the nearest valid number) and a Notice naming the
+    parameter, the sanitised value given and the value used."""
     values = dict(SIDE_DEFAULTS[side])
+    if values["hardware"] in taken:
+        values["hardware"] = next((h for h in SIDE_CHIPS if h not in taken), values["hardware"])
     r = QueryReader(params)
     choices = {
         "hardware": hardware_ids,

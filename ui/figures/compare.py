@@ -381,7 +381,11 @@ def decomposition(ests: Mapping[str, Estimate], *, tr: Translator = EN) -> go.Fi
             y=ms,
             name=name if fits else tr("if_fitted_mark", value=name),
             opacity=1.0 if fits else 0.4,
-            marker={"color": colour, "pattern": {"shape": pattern, "fgcolor": "#fff", "solidity": 0.35}},
+            # overlay: the pattern over the chip's colour (replace, the default, left white marks on no fill)
+            marker={
+                "color": colour,
+                "pattern": {"shape": pattern, "fgcolor": "#fff", "solidity": 0.35, "fillmode": "overlay"},
+            },
             text=[fmt.number(v) if v else "" for v in ms],  # ms, as the axis says: 979,141 rather than 979140.6
             textposition="outside",
             textfont={"size": 10},  # at 12 px two bars' equal labels met at 900 px: '1.711.71'
