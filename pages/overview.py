@@ -131,6 +131,7 @@ chart.figure(
         low_s=float(est.tpot_low_s),
         high_s=float(est.tpot_high_s),
         band_name=band_label(est.band, tr),
+        fits=bool(est.fits),
         tr=tr,
     ),
     lambda: figs.targets_table(tpot, float(ideal.tpot_s)),

@@ -573,3 +573,22 @@ def test_legend_rows_as_plotly_lays_a_wrapped_legend_out():
     assert legend_rows(breakdown, width_px=1000) == 2  # four columns of the widest entry's width
     assert legend_rows(["x<br>y", "z"], width_px=1000) == 1 + LEGEND_LINE_PX / LEGEND_ROW_PX  # a second line
     assert legend_rows([]) == 0
+
+
+def test_targets_chart_of_a_scenario_that_does_not_fit_says_if_it_fitted():
+    """Llama 3.1 405B on one H100 (492 GB per GPU on an 80 GB card): the Overview's targets chart alone in a wiki
+    frame (&only=tpot-targets) had read 'Estimate · 223 ms' with nothing saying it does not fit, where the full page
+    says so above it. Its title, its values and its faded bars say 'if it fitted' now; a scenario that fits: none."""
+    from apptest_util import figures, run_page
+
+    from ui.figures import overview as ov
+
+    fig = ov.tpot_vs_targets(0.223, 0.1, fits=False)
+    assert fig.layout.title.text.endswith(", if it fitted") and fig.data[0].opacity == 0.4
+    assert all(y.endswith("(if it fitted)") for y in fig.data[0].y)
+    fits = ov.tpot_vs_targets(0.223, 0.1)
+    assert "fitted" not in fits.layout.title.text and fits.data[0].opacity == 1.0
+    at = run_page("overview", embedded=True, only="tpot-targets", model="llama-3.1-405b", hardware="h100-sxm", gpus="1")
+    assert not at.exception
+    (shown,) = figures(at)
+    assert shown["layout"]["title"]["text"] == EN("if_fitted_label", label=EN("ov_targets_title"))

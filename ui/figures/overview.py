@@ -21,14 +21,18 @@ def tpot_vs_targets(
     low_s: float = math.nan,
     high_s: float = math.nan,
     band_name: str = "",
+    fits: bool = True,
     tr: Translator = EN,
 ) -> go.Figure:
     """A horizontal bar of the estimate and the ideal bound, with a vertical line per TPOT target (ms), each target
     labelled with its number. The bars' values sit in their axis labels ('Estimate · 20.0 ms'), where no target line
     can run through them. The estimate's 80% band (low_s-high_s, s; band_name from common.band_label) is an error
-    bar on its bar, named in the hover and in a legend key; the ideal bound has none."""
+    bar on its bar, named in the hover and in a legend key; the ideal bound has none. A scenario that does not fit
+    (`fits` False): faded bars, its values and title 'if it fitted' (alone in a wiki frame, it had read as real)."""
     fig = Figure()
     values = [fmt.ms(ideal_s), fmt.ms(tpot_s)]
+    if not fits:
+        values = [tr("if_fitted_mark", value=v) for v in values]
     has_band = bool(band_name) and math.isfinite(low_s) and math.isfinite(high_s)
     band_text = f"<br>{band_name}: {fmt.ms(low_s)}–{fmt.ms(high_s)}" if has_band else ""
     fig.add_bar(
@@ -36,6 +40,7 @@ def tpot_vs_targets(
         x=[ideal_s * 1e3, tpot_s * 1e3],
         orientation="h",
         marker_color=["#9ecae1", "#1f77b4"],
+        opacity=1.0 if fits else 0.4,
         customdata=["", band_text],
         hovertemplate="%{y}%{customdata}<extra></extra>",  # from 10 s on a duration, not 979140.60 ms
         error_x={
@@ -82,7 +87,8 @@ def tpot_vs_targets(
         joined = tr.join([tr(k, ms=fmt.ms(v)) for k, v in sorted(marks.items(), key=lambda kv: kv[1])])  # by value
         d.note(joined, at(first), 1.0, xref="x", xanchor="left", yanchor="bottom", font={"size": 11})
         d.note(laggy, 1.0, 1.0, xanchor="right", yanchor="bottom", font={"color": "#a00"})
-    style(fig, tr("ov_targets_title"), tr("axis_tpot_ms"), "")
+    title = tr("ov_targets_title")
+    style(fig, title if fits else tr("if_fitted_label", label=title), tr("axis_tpot_ms"), "")
     if log:
         low = min(ideal_s, *marks.values()) * 1e3 / 2
         ticks = nice_log_ticks(low, top)
