@@ -113,6 +113,19 @@ def test_estimate_price_option_and_missing_price(capsys):
     assert r["joules_per_token"] > 0
 
 
+def test_estimate_text_serves_in_the_time_its_json_says(capsys):
+    """Static batching: the text's time to serve had been continuous batching's per-request figure (23.21 s) beside
+    the JSON's and evaluate's 33.21 s for the batch; each mode now says whose time it is, the JSON's."""
+    args = ["--model", "llama-3.1-70b", "--hardware", "h200", "--gpus", "2", "--weights", "fp8", "--batch", "32",
+            "--context", "4096", "--output-tokens", "1024"]  # fmt: skip
+    for batching, whose in (("static", "the batch"), ("continuous", "a request")):
+        r = run_json(capsys, *args, "--batching", batching)
+        code, out, _ = run(capsys, "estimate", *args, "--batching", batching)
+        (line,) = [x for x in out.splitlines() if "time to serve" in x]
+        assert f"1,024 output tokens ({whose})" in line
+        assert float(line.split()[-2].replace(",", "")) == pytest.approx(r["time_to_serve_s"], rel=5e-3), line
+
+
 def test_estimate_table_is_readable(capsys):
     code, out, err = run(capsys, "estimate", *LLAMA70_FP16)
     assert code == 0 and err == ""

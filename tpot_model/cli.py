@@ -517,7 +517,11 @@ def _table(r: dict[str, Any]) -> str:
     row("total tokens/s per GPU (in + out)", _num(r["total_tokens_per_s_per_gpu"]))
     row("TTFT per request (continuous batching)", _num(r["ttft_per_request_ms"], "ms"))
     row(f"whole-batch prefill ({r['batch']} prompts)", _num(r["batch_prefill_ms"], "ms"))
-    row(f"time to serve {r['output_tokens']:,} output tokens", _num(r["time_to_serve_per_request_s"], "s"))
+    # continuous: a request's TTFT in the steady state, then its tokens; static: the batch's prefill, then its tokens
+    # (it had printed the continuous per-request time beside a static TPOT: 23.21 s where the JSON said 33.21)
+    whose = "a request" if continuous else "the batch"
+    tokens = f"{r['output_tokens']:,} output token{'s' if r['output_tokens'] != 1 else ''}"
+    row(f"time to serve {tokens} ({whose})", _num(r["time_to_serve_s"], "s"))
     ratio = r["tpot_ms"] / r["tpot_ideal_ms"] if r["tpot_ideal_ms"] else float("nan")
     row("physical bound (ideal profile)", f"{_num(r['tpot_ideal_ms'], 'ms')} TPOT (this estimate = {ratio:.2f} x)")
     add("")
