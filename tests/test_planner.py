@@ -430,6 +430,15 @@ def test_cli_frontier_text_and_infeasible(capsys):
     assert (d["feasible"], d["batch"], d["limited_by"], d["tpot_ms"]) == (False, 0, "memory", None)
     assert frontier_main(["--model", "llama-3.1-70b", "--hardware", "mi355x", "--tpot-target-ms", "50", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["usd_per_1M_tokens"] is None
+    # the target that fails is the one named: a 1 ms TTFT, whose batch-1 TPOT meets its 50 ms (the text had blamed
+    # the TPOT, quoting 21.91 ms)
+    assert frontier_main([*ARGS, "--tpot-target-ms", "50", "--ttft-target-ms", "1"]) == 0
+    out = capsys.readouterr().out
+    one = pl.frontier(L70, H200, BASE, TYPICAL, 0.05, ttft_target_s=1e-3)
+    assert one.batch1_tpot_s < 0.05 and one.slo_binding == "ttft"
+    assert f"misses the TTFT target even at batch 1 (TTFT {one.batch1_ttft_s * 1e3:,.1f} ms)" in out
+    assert frontier_main([*ARGS, "--tpot-target-ms", "5"]) == 0
+    assert "misses the TPOT target even at batch 1 (TPOT" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(

@@ -127,6 +127,7 @@ class FrontierArrays:
     slo_binding: np.ndarray  # 'tpot' | 'ttft' | '' : which target stops the next batch (or batch 1)
     max_batch_memory: np.ndarray  # most sequences that fit, whatever the TPOT
     batch1_tpot_s: np.ndarray  # TPOT at batch 1: the best latency this deployment can give
+    batch1_ttft_s: np.ndarray  # TTFT at batch 1: the best this deployment can give
     num_gpus: np.ndarray
 
 
@@ -188,6 +189,7 @@ def _choose(
         ),
         max_batch_memory=np.broadcast_to(max_batch_memory, idx.shape).astype(float),
         batch1_tpot_s=tpot[0],
+        batch1_ttft_s=ttft[0],
         num_gpus=np.broadcast_to(num_gpus, shape)[0].astype(int),
     )
 
@@ -266,6 +268,7 @@ class FrontierPoint:
     slo_binding: str  # 'tpot' | 'ttft' | ''
     max_batch_memory: int
     batch1_tpot_s: float
+    batch1_ttft_s: float
     tpot_target_s: float
     ttft_target_s: float | None
     # the sweep behind the choice (for the throughput-latency chart)
@@ -296,6 +299,7 @@ def _point(fa: FrontierArrays, tpot_t, ttft_t, batch, tpot, ttft, fits, per_gpu)
         slo_binding=str(fa.slo_binding),
         max_batch_memory=int(np.nan_to_num(_f(fa.max_batch_memory))),
         batch1_tpot_s=_f(fa.batch1_tpot_s),
+        batch1_ttft_s=_f(fa.batch1_ttft_s),
         tpot_target_s=tpot_t,
         ttft_target_s=None if math.isinf(ttft_t) else ttft_t,
         sweep_batch=np.asarray(batch, dtype=float).ravel(),
