@@ -714,3 +714,22 @@ def test_a_change_of_ten_times_or_more_reads_as_a_multiple():
     assert cf._delta_text(m, 100.0, 25.0, EN, percent_only=True) == "−75.0%"
     assert cf._delta_text(m, 100.0, 1000.0, EN, percent_only=True) == "10.0×"
     assert cf._delta_text(m, 1241.0, 25.5, EN, percent_only=True) == "1/48.7"  # 48.7 times lower, as the other way
+
+
+def test_headline_display_of_an_absurd_scenario_reads_in_one_unit_per_row():
+    """Compare at batch 4,096 and a 1M context (helper review): 'Minimum GPUs' read '| 1,024' (st.table's Markdown
+    made '> 1,024' a quote), memory '725,715 GB' where the notice said '726 TB', and the TPOT's difference
+    '+1,268 ms' beside TPOTs of 240 s. Now '\\> 1,024' (shown '> 1,024'), TB, and the difference in seconds."""
+    from tpot_model import resolve_hardware, resolve_model
+
+    from ui.figures.compare import headline_display
+
+    s = Scenario(batch=4096, context_tokens=1048576, output_tokens=1024, weights="fp8")
+    model = resolve_model("llama-3.1-70b")
+    ests = {"A": estimate(model, resolve_hardware("h200"), s), "B": estimate(model, resolve_hardware("h200-nvl"), s)}
+    frame = headline_display(ests, tr=EN).data.map(lambda t: t.replace("\xa0", " "))
+    assert frame.loc[EN("cmp_row_min_gpus"), "A"] == "\\> 1,024"
+    assert frame.loc[EN("cmp_row_memory"), "A"].endswith(" TB")
+    tpot = frame.loc[EN("cmp_row_tpot")]
+    assert tpot["A"] == EN("if_fitted_mark", value="294 s")  # it does not fit: 'if it fitted'
+    assert tpot[EN("cmp_delta_col", x="B")] == "+0.0531 s (+0.0%)"  # 53 ms between two TPOTs of 294 s

@@ -11,12 +11,17 @@ from tpot_model.numtext import sig as _sig
 from tpot_model.units import GB, KB, MB, TB, GB_per_s, GiB, KiB, TB_per_s, TFLOP_per_s
 
 
-def ms(seconds: float) -> str:
-    """Milliseconds; from 10 s on, as a duration (an absurd scenario's '216 s', not '215,980 ms')."""
+def ms(seconds: float, *, like: float | None = None) -> str:
+    """Milliseconds; from 10 s on, as a duration (an absurd scenario's '216 s', not '215,980 ms'). `like` (s): in the
+    unit `like` is written in (a difference of 1.27 s between two TPOTs of 240 s: '1.27 s', not '1,268 ms')."""
     s = float(seconds)
-    if math.isfinite(s) and s >= 10:
-        return duration(s)
-    return f"{_sig(s * 1e3)} ms" if math.isfinite(s) else "n/a"
+    if not math.isfinite(s):
+        return "n/a"
+    ref = abs(float(like)) if like is not None and math.isfinite(like) else abs(s)
+    if ref >= 10:
+        _, unit_s, unit = next(u for u in _LONG if ref < u[0])
+        return f"{_sig(s / unit_s)} {unit}"
+    return f"{_sig(s * 1e3)} ms"
 
 
 def ms_below(seconds: float, limit_s: float) -> str:
@@ -34,14 +39,16 @@ def ms_below(seconds: float, limit_s: float) -> str:
 _LONG = ((600, 1, "s"), (36_000, 60, "min"), (172_800, 3600, "h"), (math.inf, 86_400, "d"))
 
 
-def duration(seconds: float) -> str:
-    """ms below a second, s below ten minutes, min below ten hours, h below two days, else days (d)."""
+def duration(seconds: float, *, like: float | None = None) -> str:
+    """ms below a second, s below ten minutes, min below ten hours, h below two days, else days (d); `like` (s): in
+    the unit `like` is written in (a difference in the unit of the durations it separates)."""
     s = float(seconds)
     if not math.isfinite(s):
         return "n/a"
-    if s < 1:
-        return ms(s)
-    _, unit_s, unit = next(u for u in _LONG if s < u[0])
+    ref = abs(float(like)) if like is not None and math.isfinite(like) else s
+    if ref < 1:
+        return f"{_sig(s * 1e3)} ms"
+    _, unit_s, unit = next(u for u in _LONG if ref < u[0])
     return f"{_sig(s / unit_s)} {unit}"
 
 

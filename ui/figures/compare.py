@@ -63,18 +63,29 @@ class _Metric:
 
 
 METRICS = (
-    _Metric("cmp_row_tpot", "ms", lambda e: float(e.tpot_s) * 1e3, lambda v: fmt.ms(v / 1e3), "lower"),
+    # durations in ms; `like` (ms): a difference in the unit of the values it separates ('+1.27 s' beside '240 s')
+    _Metric(
+        "cmp_row_tpot",
+        "ms",
+        lambda e: float(e.tpot_s) * 1e3,
+        lambda v, like=None: fmt.ms(v / 1e3, like=like and like / 1e3),
+        "lower",
+    ),
     _Metric("cmp_row_tps_user", "tokens_per_s", lambda e: float(e.tokens_per_s_per_user), fmt.rate, "higher"),
     _Metric("cmp_row_tps_total", "tokens_per_s", lambda e: float(e.tokens_per_s_total), fmt.rate, "higher"),
     _Metric("cmp_row_tps_gpu", "tokens_per_s", lambda e: float(e.tokens_per_s_per_gpu), fmt.rate, "higher"),
     _Metric(
-        "cmp_row_ttft", "ms", lambda e: float(e.ttft_per_request_s) * 1e3, lambda v: fmt.duration(v / 1e3), "lower"
+        "cmp_row_ttft",
+        "ms",
+        lambda e: float(e.ttft_per_request_s) * 1e3,
+        lambda v, like=None: fmt.duration(v / 1e3, like=like and like / 1e3),
+        "lower",
     ),
     _Metric(
         "cmp_row_batch_prefill",
         "ms",
         lambda e: float(e.batch_prefill_s) * 1e3,
-        lambda v: fmt.duration(v / 1e3),
+        lambda v, like=None: fmt.duration(v / 1e3, like=like and like / 1e3),
         "lower",
     ),
     _Metric("cmp_row_cost", "usd_per_1m_tokens", lambda e: float(e.usd_per_1M_tokens), fmt.usd, "lower"),
@@ -90,7 +101,7 @@ METRICS = (
         "cmp_row_memory",
         "gb_per_gpu",
         lambda e: float(e.memory_per_gpu_bytes) / GB,
-        lambda v: fmt.gb(v * GB),
+        lambda v: fmt.memory(v * GB),  # '726 TB' as the does-not-fit notice says it, not '725,715 GB'
         None,
         needs_fit=False,
     ),
@@ -176,6 +187,9 @@ def _delta_text(m: _Metric, base: float, v: float, tr: Translator, *, percent_on
     pct = f" ({pct})" if pct else ""
     if m.unit == "gpus":
         show = fmt.integer
+    elif m.unit == "ms":
+        like = max(abs(base), abs(v))
+        show = lambda x: m.show(x, like=like)  # noqa: E731
     elif m.show is fmt.rate:  # a rate's difference in the prefix of the rates it separates: +68.6 K tok/s
         like = max(abs(base), abs(v))
         show = lambda x: fmt.rate(x, like=like)  # noqa: E731
@@ -263,6 +277,8 @@ def headline_display(ests: Mapping[str, Estimate], *, tr: Translator = EN):
                 colour = BETTER_COLOUR if judged > 0 else WORSE_COLOUR
                 colours[label][delta_col[x]] = f"color: {colour}; font-weight: 600"
     frame = pd.DataFrame.from_dict(cells, orient="index")[columns]
+    # st.table reads its cells as Markdown: '> 1,024' GPUs had shown as a quote of '1,024'
+    frame = frame.map(lambda t: "\\" + t if t.startswith(">") else t)
     css = pd.DataFrame.from_dict(colours, orient="index")[columns]
     if not compact:  # the scenarios' columns no wider than a quarter each: the rows' names keep a line each (900 px)
         css[letters] = css[letters].map(lambda c: f"{c}; width: 25%" if c else "width: 25%")
