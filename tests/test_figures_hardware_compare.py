@@ -721,7 +721,6 @@ def test_headline_display_of_an_absurd_scenario_reads_in_one_unit_per_row():
     made '> 1,024' a quote), memory '725,715 GB' where the notice said '726 TB', and the TPOT's difference
     '+1,268 ms' beside TPOTs of 240 s. Now '\\> 1,024' (shown '> 1,024'), TB, and the difference in seconds."""
     from tpot_model import resolve_hardware, resolve_model
-
     from ui.figures.compare import headline_display
 
     s = Scenario(batch=4096, context_tokens=1048576, output_tokens=1024, weights="fp8")
