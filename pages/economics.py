@@ -227,7 +227,8 @@ def _use_tco(value: float = round(b.usd_per_gpu_hour, 4)) -> None:
 
 
 # under the TCO it sets, as wide as its words (under the PUE input, a quarter column cut it: "在各頁使用此每 GPU …")
-st.button(fmt.device_text("ec_use_tco", hw, tr), on_click=_use_tco, key="econ.use_tco")
+st.button(fmt.device_text("ec_use_tco", hw, tr, hw=hw.name), on_click=_use_tco, key="econ.use_tco",
+          help=tr("ec_use_tco_help", hw=hw.name))  # fmt: skip
 tco_about = controls.export_about() | {  # the $/GPU-hour charted: the TCO built from the parts above, not the sidebar's
     "scenario_price_usd_per_gpu_hour": float(b.usd_per_gpu_hour),
     "scenario_price_basis": "tco_parts",

@@ -12,6 +12,7 @@ import streamlit as st
 from tpot_model import economics, frontier_check, planner, speculative
 from tpot_model import layouts as layout_search
 from tpot_model.estimate import native_formats, usable_memory
+from tpot_model.prices import CUSTOM as CUSTOM_BASIS
 from tpot_model.roofline import scale_up_domain_gpus
 from ui import cache, chart, controls, embed, expanders, fmt, metrics, notices, page_state
 from ui.figures import planner as figs
@@ -316,7 +317,10 @@ def hardware_section() -> None:
         tr,
         depends=(target_s, ttft_s, st.session_state["planner.table_gpus"], [h.id for h in table_hw]),
     )
-    st.caption(tr("pl_table_note", kv=state.kv, hw=hw.name))
+    # each chip's price is in the basis caption below; your own price is the sidebar chip's alone (it had read
+    # 'Catalog prices' over a grid whose other chips had none under it)
+    own = tr("pl_table_note_own", hw=hw.name) if state.price_basis == CUSTOM_BASIS else ""
+    st.caption(" ".join(filter(None, [tr("pl_table_note", kv=state.kv), own])))
     notices.basis_caption(
         {h.name: economics.price_for(h, scenario if h.id == hw.id else replace(scenario, price_usd_per_gpu_hour=None))
          for h in table_hw}, tr,

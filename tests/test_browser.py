@@ -292,7 +292,7 @@ def test_controls_read_whole_in_a_900_px_frame(server, browser, lang):
     assert pg.evaluate(CUT_TEXT, boxes) == []
     _open(pg, server, "economics", f"lang={lang}&embed=true&more=true")  # the TCO: below the page's fold
     use_tco = '[data-testid="stMain"] [class*="st-key-econ-use_tco"]'
-    assert Translator(lang)("ec_use_tco") in pg.locator(use_tco).inner_text()
+    assert Translator(lang)("ec_use_tco", hw="NVIDIA H200 SXM 141GB") in pg.locator(use_tco).inner_text()
     assert pg.evaluate(CUT_TEXT, use_tco) == []
     context.close()
 

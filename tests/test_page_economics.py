@@ -426,7 +426,7 @@ def test_economics_words_follow_the_chips_and_unpriced_candidates_are_named(lang
     # the candidates start with the sidebar's TPU7x (then H200, B200, MI355X): chips
     assert tr("ec_caption_chip") in captions and tr("ec_cap_help_chip") in captions
     assert at.multiselect(key="econ.chips").value[:2] == ["tpu7x", "h200"]
-    assert tr("ec_use_tco_chip") in [b.label for b in at.button]
+    assert tr("ec_use_tco_chip", hw="Google TPU7x (Ironwood)") in [b.label for b in at.button]
     # TPU7x: a published hyperscaler price ($1.03 per chip-hour) but no published all-in power: the TCO parts say
     # why they are generic (not 'no published TCO price'), revenue per MW-hour says which figure is missing
     infos = [i.value for i in at.info]

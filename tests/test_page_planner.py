@@ -845,3 +845,17 @@ def test_planner_layout_export_states_its_budget_and_engine_not_the_sidebars():
     (layout,) = [p["export"] for p in payloads if p["export"]["filename"].startswith("planner-layout_")]
     assert "_max72xgb200_" in layout["filename"] and "_b32_" not in layout["filename"], layout["filename"]
     assert layout["filename"].endswith("_best") and "within 72 GPUs" in json.dumps(layout["decor"])
+
+
+def test_the_cost_grid_says_your_own_price_is_the_sidebar_chips_alone():
+    """Economics' 'Use this $/GPU-hour' sets the basis to your own: the Planner's grid had then said 'Catalog prices;
+    the sidebar's price override applies only to H200' over grey 'no price' cells of every other chip. Under your own
+    price it says those chips have none under it; under a published basis it says nothing of an override."""
+    from apptest_util import run_page
+
+    own = run_page("planner", price_basis="custom", price="1.22")
+    assert not own.exception
+    said = EN("pl_table_note_own", hw="NVIDIA H200 SXM 141GB")
+    assert any(said in c.value for c in own.caption)
+    published = run_page("planner")
+    assert not any("override" in c.value or said in c.value for c in published.caption)
