@@ -543,3 +543,13 @@ def test_list_profiles_shows_fitted_documented_and_inherited_fields(capsys):
     (vllm,) = [line for line in out.splitlines() if line.strip().startswith("vllm ") and "fitted" in line]
     assert "fitted: flops_efficiency" in vllm and "documented: usable_memory_fraction" in vllm
     assert "moe_layer_overhead_us" in vllm.split("inherited: ")[1]
+
+
+def test_a_spreadsheets_byte_order_mark_is_read_past_and_a_directory_is_named(tmp_path):
+    """A measurements file saved by a spreadsheet starts with a UTF-8 byte-order mark: calibrate had stopped at
+    'line 1: missing column id' (evaluate read it). The same rows now; a directory is named, not '[Errno 21]'."""
+    bom = tmp_path / "m.csv"
+    bom.write_bytes(b"\xef\xbb\xbf" + cal.MEASUREMENTS_PATH.read_bytes())
+    assert [m.id for m in cal.load_measurements(bom)] == [m.id for m in cal.load_measurements()]
+    with pytest.raises(CatalogError, match=f"^{tmp_path}: cannot read"):
+        cal.load_measurements(tmp_path)

@@ -22,8 +22,9 @@ class CatalogError(ValueError):
 
 
 def read_text(path: str | Path, *, strict: bool = False) -> str:
-    """A text file's content, refused (CatalogError naming the file) if unreadable or above MAX_FILE_BYTES; with
-    strict, also if it is not UTF-8 (else undecodable bytes become U+FFFD)."""
+    """A text file's content without a leading byte-order mark (spreadsheets write one), refused (CatalogError naming
+    the file) if unreadable (a directory too) or above MAX_FILE_BYTES; with strict, also if it is not UTF-8 (else
+    undecodable bytes become U+FFFD)."""
     p = Path(path)
     try:
         size = p.stat().st_size
@@ -32,9 +33,11 @@ def read_text(path: str | Path, *, strict: bool = False) -> str:
     if size > MAX_FILE_BYTES:
         raise CatalogError(f"{p}: file is {size} bytes, larger than the {MAX_FILE_BYTES} byte limit")
     try:
-        return p.read_text(encoding="utf-8", errors="strict" if strict else "replace")
+        return p.read_text(encoding="utf-8-sig", errors="strict" if strict else "replace")
     except UnicodeDecodeError as e:
         raise CatalogError(f"{p}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+    except OSError as e:  # a directory
+        raise CatalogError(f"{p}: cannot read ({e.strerror or e})") from None
 
 
 # libyaml's safe loader where PyYAML was built with it (its wheels are): the same safe subset, ~10x faster than the
