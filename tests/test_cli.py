@@ -223,6 +223,14 @@ def test_help_exits_zero(capsys, what):
     assert code == 0 and "usage:" in out
 
 
+def test_the_list_of_commands_names_every_command(capsys):
+    """capacity ran but the top-level help did not list it (nor did a wrong command's message)."""
+    _, out, _ = run(capsys, "--help")
+    listed = {line.split()[0] for line in out.splitlines() if line.startswith("    ") and line.split()}
+    assert set(cli.DELEGATES) | {"estimate", "evaluate", "sweep", "list"} <= listed
+    assert run(capsys, "capacity", "--help")[0] == 0
+
+
 def test_sweep_help_documents_ranges(capsys):
     _, out, _ = run(capsys, "sweep", "--help")
     assert "log-spaced" in " ".join(out.split()) and "A:B:COUNT" in out

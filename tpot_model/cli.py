@@ -1185,7 +1185,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub.add_parser(
         "frontier",
-        help="the best batch at a TPOT target (tpot_model.planner_cli)",
+        help="the best batch or layout at a TPOT or interactivity target (tpot_model.planner_cli)",
+        add_help=False,
+        description="Delegates all its arguments to tpot_model.planner_cli.",
+    )
+    sub.add_parser(  # it ran, but the list of commands had not named it
+        "capacity",
+        help="the fleet per chip that serves a demand of tokens per day (tpot_model.planner_cli)",
         add_help=False,
         description="Delegates all its arguments to tpot_model.planner_cli.",
     )
