@@ -222,6 +222,18 @@ def test_capacity_cli_says_the_prompt_a_demands_token_mix_sets(capsys):
     assert "sized with" not in capsys.readouterr().out
 
 
+def test_capacity_cli_marks_projections_and_refuses_a_demand_past_any_fleet(capsys):
+    base = ["capacity", "--model", "llama-3.1-70b", "--tpot-target-ms", "50", "--weights", "fp8"]
+    assert cli.main([*base, "--hardware", "vr200,h200", "--output-tokens-per-day", "1e12", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["hardware_announced"] for r in rows] == [True, False] and rows[1]["projection_note"] is None
+    assert cli.main([*base, "--hardware", "vr200,h200", "--output-tokens-per-day", "1e12"]) == 0
+    out = capsys.readouterr().out
+    assert "\nvr200* " in out and "* vr200: projection: NVIDIA Rubin" in out and "\nh200 " in out
+    assert cli.main([*base, "--hardware", "h200", "--output-tokens-per-day", "1e30"]) == 2  # 8.8e21 GPUs before
+    assert "--output-tokens-per-day: must be <=" in capsys.readouterr().err
+
+
 def test_capacity_cli_one_object_per_chip(capsys):
     args = ["capacity", "--model", "llama-3.1-70b", "--hardware", "h200,b200,mi355x", "--output-tokens-per-day",
             "1e12", "--tpot-target-ms", "50", "--peak-to-average", "1.5", "--utilisation", "0.7", "--price-basis",

@@ -11,7 +11,7 @@ import math
 import sys
 from collections.abc import Sequence
 
-from .catalog import CatalogError, resolve_hardware, resolve_model
+from .catalog import CatalogError, Hardware, resolve_hardware, resolve_model
 from .cli_text import projection_note, remedy
 from .disaggregated import decode_reach, model_recipes
 from .economics import price_for
@@ -732,6 +732,10 @@ if __name__ == "__main__":  # pragma: no cover
 CAPACITY_PROG = "python -m tpot_model capacity"
 
 
+# a demand past any fleet: a thousand times the whole world's daily LLM tokens of 2026 (~1e15)
+MAX_TOKENS_PER_DAY = 1e18
+
+
 def build_capacity_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog=CAPACITY_PROG,
@@ -743,11 +747,13 @@ def build_capacity_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", required=True, help="catalog id or a config.json / model YAML path")
     p.add_argument("--hardware", required=True, help="comma-separated catalog ids, e.g. h200,b200,mi355x")
     num = _number
-    p.add_argument("--output-tokens-per-day", type=num("--output-tokens-per-day", float, 0, strict=True), default=None)
-    p.add_argument("--input-tokens-per-day", type=num("--input-tokens-per-day", float, 0), default=None)
+    most = MAX_TOKENS_PER_DAY  # 1e30 had given 8.8e21 GPUs in columns that broke
+    p.add_argument("--output-tokens-per-day", type=num("--output-tokens-per-day", float, 0, strict=True, maximum=most),
+                   default=None)  # fmt: skip
+    p.add_argument("--input-tokens-per-day", type=num("--input-tokens-per-day", float, 0, maximum=most), default=None)
     p.add_argument(
         "--requests-per-day",
-        type=num("--requests-per-day", float, 0, strict=True),
+        type=num("--requests-per-day", float, 0, strict=True, maximum=most / 1e3),
         default=None,
         help="demand as requests per day instead of tokens: each with --context input and --output output tokens",
     )
@@ -771,10 +777,12 @@ def build_capacity_parser() -> argparse.ArgumentParser:
     return p
 
 
-def capacity_dict(f: Fleet, demand: Demand) -> dict:
-    """One chip's fleet in display units (null for unknown numbers)."""
+def capacity_dict(f: Fleet, demand: Demand, hw: Hardware) -> dict:
+    """One chip's fleet in display units (null for unknown numbers); an announced chip's a projection, said so."""
     return {
         "hardware": f.hardware,
+        "hardware_announced": hw.announced,
+        "projection_note": projection_note(hw),
         "feasible": f.feasible,
         "gpus": f.gpus if f.feasible else None,
         "gpus_per_replica": f.gpus_per_replica or None,
@@ -805,12 +813,13 @@ def _capacity_text(rows: list[dict], context_tokens: float) -> str:
     lines = [head]
     for d in rows:
         lines.append(
-            f"{d['hardware']:<12} {v(d['gpus'], ','):>7} {v(d['output_tokens_per_s_per_gpu'], ',.0f'):>10} "
+            f"{d['hardware'] + ('*' if d['hardware_announced'] else ''):<12} {v(d['gpus'], ','):>7} {v(d['output_tokens_per_s_per_gpu'], ',.0f'):>10} "
             f"{v(d['megawatts'], ',.3f'):>8} {v(d['capex_usd'], ',.0f'):>14} {v(d['opex_usd_per_year'], ',.0f'):>14} "
             f"{v(d['usd_per_1M_tokens'], '.4g'):>8}  {d['limited_by']}"
         )
     lines.append("(MW all-in; capex implied by the chip's hyperscaler TCO at default financing; opex and $/1M at the "
                  "price basis; '-' = no price, no all-in power or no layout meets the target)")  # fmt: skip
+    lines += [f"* {d['hardware']}: projection: {d['projection_note']}" for d in rows if d["hardware_announced"]]
     prompt = next((d["prompt_tokens"] for d in rows), None)
     if prompt and prompt != context_tokens:  # the demand's token mix, not --context, sets each request's prompt
         lines.append(f"(each request sized with a {prompt:,.0f}-token prompt, not --context {context_tokens:,.0f}: the "
@@ -864,8 +873,10 @@ def capacity_main(argv: Sequence[str] | None = None) -> int:
         scenario = _scenario(args, args.weights, args.kv)
         ttft = None if args.ttft_target_ms is None else args.ttft_target_ms * ms
         rows = [
-            capacity_dict(f, demand)
-            for f in fleets(model, chips, scenario, profile, demand, args.tpot_target_ms * ms, ttft)
+            capacity_dict(f, demand, hw)
+            for f, hw in zip(
+                fleets(model, chips, scenario, profile, demand, args.tpot_target_ms * ms, ttft), chips, strict=True
+            )
         ]
     except _BadInput as e:
         print(f"error: {' '.join(str(e).split())}", file=sys.stderr)
