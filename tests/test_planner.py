@@ -461,6 +461,7 @@ def test_cli_frontier_text_and_infeasible(capsys):
         ([*ARGS, "--tpot-target-ms", "50", "--ttft-target-ms", "-3"], "--ttft-target-ms"),
         ([*ARGS, "--tpot-target-ms", "50", "--max-batch", "0"], "--max-batch"),
         ([*ARGS, "--tpot-target-ms", "50", "--bogus"], "--bogus"),
+        ([*ARGS, "--tpot-target-ms", "50", "--price-basis", "custom"], "--price"),  # it ran, unpriced
     ],
 )
 def test_cli_bad_input_exits_2_with_one_line_naming_the_field(capsys, argv, field):

@@ -345,6 +345,8 @@ def _targets_and_mode(args: argparse.Namespace) -> None:
         args.tpot_target_ms = 1000.0 / args.interactivity
     if args.mtp_acceptance is not None and args.mtp is None:
         raise _BadInput("--mtp-acceptance: applies with --mtp (multi-token prediction) only; give --mtp too")
+    if args.price_basis == CUSTOM and args.price is None:  # as estimate, sweep and capacity say (it had run, unpriced)
+        raise _BadInput("--price-basis custom: needs --price USD_PER_GPU_HOUR")
     args.mtp_acceptance = MTP_ACCEPTANCE if args.mtp_acceptance is None else args.mtp_acceptance
     if args.max_gpus is not None and args.max_gpus > MAX_BUDGET_GPUS:
         raise _BadInput(f"--max-gpus: must be <= {MAX_BUDGET_GPUS}, got {args.max_gpus!r}")
