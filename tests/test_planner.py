@@ -519,3 +519,25 @@ def test_bare_fp4_memory_is_the_chips_block_format():
     bare = pl.disaggregated_deployment(L70, b200, kv4, TYPICAL, **one)
     block = pl.disaggregated_deployment(L70, b200, replace(s, kv_cache="nvfp4"), TYPICAL, **one)
     assert bare.kv_transfer_s == pytest.approx(block.kv_transfer_s, rel=1e-12)
+
+
+def test_frontier_and_capacity_say_when_the_run_is_past_the_models_window(capsys):
+    """estimate and evaluate flagged a run past the model's context window; frontier (both modes) and capacity gave
+    their numbers without a word (GPT-3 175B's 2,048 tokens against the default 4,096 + 1,024)."""
+    from tpot_model import cli
+
+    said = "context + output = 5,120 tokens, beyond GPT-3 175B (davinci)'s 2,048-token window"
+    for argv in (["--gpus", "8"], ["--max-gpus", "8"]):
+        assert frontier_main(["--model", "gpt-3-175b", "--hardware", "h200", "--tpot-target-ms", "50", *argv]) == 0
+        assert f"\nnote: {said}" in capsys.readouterr().out
+        assert frontier_main(["--model", "gpt-3-175b", "--hardware", "h200", "--tpot-target-ms", "50", *argv,
+                              "--json"]) == 0  # fmt: skip
+        d = json.loads(capsys.readouterr().out)
+        assert d["beyond_context_window"] is True and d["context_window_note"].startswith(said)
+    assert frontier_main([*ARGS, "--tpot-target-ms", "50", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["beyond_context_window"] is False and d["context_window_note"] is None
+    cap = ["capacity", "--model", "gpt-3-175b", "--hardware", "h200", "--tpot-target-ms", "50",
+           "--output-tokens-per-day", "1e10"]  # fmt: skip
+    assert cli.main(cap) == 0 and f"\nnote: {said}" in capsys.readouterr().out
+    assert cli.main([*cap, "--json"]) == 0 and json.loads(capsys.readouterr().out)[0]["beyond_context_window"]

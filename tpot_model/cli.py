@@ -32,7 +32,7 @@ from .catalog import (
     resolve_hardware,
     resolve_model,
 )
-from .cli_text import int_or_none, projection_note, remedy
+from .cli_text import int_or_none, projection_note, remedy, window_note
 from .csv_format import FLOAT_DIGITS, csv_bytes, float_field, float_text, float_texts, int_field, label_field
 from .estimate import MAX_GPUS_SEARCHED, Estimate, estimate
 from .files import APP_VERSION
@@ -501,12 +501,8 @@ def _table(r: dict[str, Any]) -> str:
             f"Note: {n} GPUs span {-(-n // r['scale_up_domain_gpus'])} scale-up domains of {r['scale_up_domain_gpus']}: "
             "the collectives that cross them run over the scale-out network (costed at its bandwidth)."
         )
-    if r["beyond_context_window"]:
-        add(
-            f"Note: context + output = {r['context_tokens'] + r['output_tokens']:,} tokens, beyond {r['model_name']}'s "
-            f"{r['model_max_context_tokens']:,}-token window: the numbers extrapolate the architecture past what the "
-            "model supports."
-        )
+    if note := window_note(r["model_name"], r["model_max_context_tokens"], r["context_tokens"], r["output_tokens"]):
+        add(f"Note: {note}.")
     add("")
     add("Speed")
     row("TPOT (mean inter-token time)" if continuous else "TPOT (time per output token)", _num(r["tpot_ms"], "ms"))

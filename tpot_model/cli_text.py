@@ -23,6 +23,18 @@ def projection_note(hw) -> str | None:
     return f"{hw.name} is announced, not shipping: its figures are vendor claims, so these numbers are projections"
 
 
+def window_note(name: str, window_tokens: int, context_tokens: float, output_tokens: float) -> str | None:
+    """For a run longer than the model's context window (`name`'s, `window_tokens`): that its numbers extrapolate the
+    architecture; else None."""
+    total = int(context_tokens) + int(output_tokens)
+    if total <= window_tokens:
+        return None
+    return (
+        f"context + output = {total:,} tokens, beyond {name}'s {window_tokens:,}-token window: the numbers "
+        "extrapolate the architecture past what the model supports"
+    )
+
+
 def remedy(e: Estimate) -> str | None:
     """What would make a scenario that does not fit fit: more GPUs, lower precision, a smaller batch."""
     if bool(np.all(e.fits)):

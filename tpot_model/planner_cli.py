@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from .catalog import CatalogError, Hardware, resolve_hardware, resolve_model
-from .cli_text import projection_note, remedy
+from .cli_text import projection_note, remedy, window_note
 from .disaggregated import decode_reach, model_recipes
 from .economics import price_for
 from .engines import BEST, ENGINES
@@ -207,6 +207,12 @@ def _usd(d: dict, key: str) -> str:
     return f"{money} (at ${d['usd_per_gpu_hour']:g}/GPU-hour, {d['price_basis']}{when})"
 
 
+def window_fields(model, context_tokens: int, output_tokens: int) -> dict:
+    """beyond_context_window and its note (None within the window), as `estimate` gives them."""
+    note = window_note(model.name, model.max_context_tokens, context_tokens, output_tokens)
+    return {"beyond_context_window": note is not None, "context_window_note": note}
+
+
 def to_dict(point: FrontierPoint, args: argparse.Namespace, model_id: str, hw) -> dict:
     """The JSON form on chip `hw`: display units in the key names (ms, GB), null for unknown numbers (e.g. no
     price)."""
@@ -245,9 +251,11 @@ def to_dict(point: FrontierPoint, args: argparse.Namespace, model_id: str, hw) -
 def _text(d: dict) -> str:
     head = (
         f"{d['model']} on {d['gpus']} x {d['hardware']} ({d['weights']} weights, {d['kv']} KV), "
-        f"context {d['context_tokens']}, output {d['output_tokens']}, TPOT target {d['tpot_target_ms']:g} ms"
+        f"context {d['context_tokens']:,} tokens, output {d['output_tokens']:,} tokens, TPOT target "
+        f"{d['tpot_target_ms']:g} ms ({1000 / d['tpot_target_ms']:.4g} tok/s/user)"
         + (f", TTFT target {d['ttft_target_ms']:g} ms" if d["ttft_target_ms"] is not None else "")
         + (f"\nprojection: {d['projection_note']}" if d["projection_note"] else "")
+        + (f"\nnote: {d['context_window_note']}" if d["context_window_note"] else "")
     )
     if not d["feasible"]:
         why = (
@@ -314,6 +322,7 @@ def frontier_main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as e:  # --help
         return int(e.code or 0)
     d = to_dict(point, args, fields["model"].id, fields["hardware"]) | price_fields(fields["hardware"], scenario)
+    d |= window_fields(fields["model"], args.context, args.output)
     # what would make it fit (more GPUs, lower precision), as `estimate` says it
     d["remedy"] = remedy(estimate(fields["model"], fields["hardware"], scenario, fields["profile"]))
     print(json.dumps(d, indent=2) if args.json else _text(d))
@@ -517,13 +526,14 @@ def _measured_at(rows, d: Deployment, args: argparse.Namespace, model_id: str, h
 def _search_text(d: dict) -> str:
     head = (
         f"{d['model']} on up to {d['max_gpus']} x {d['hardware']} ({d['weights']} weights, {d['kv']} KV), "
-        f"context {d['context_tokens']}, output {d['output_tokens']}, TPOT target {d['tpot_target_ms']:g} ms "
-        f"({1000 / d['tpot_target_ms']:.4g} tok/s/user)"
+        f"context {d['context_tokens']:,} tokens, output {d['output_tokens']:,} tokens, TPOT target "
+        f"{d['tpot_target_ms']:g} ms ({1000 / d['tpot_target_ms']:.4g} tok/s/user)"
         + (f", TTFT target {d['ttft_target_ms']:g} ms" if d["ttft_target_ms"] is not None else "")
         + (f", MTP k={d['mtp_k']} a={d['mtp_acceptance']:g}" if d["mtp_k"] else "")
         + f", serving {d['serving_searched']}"
         + (", within the measured recipes" if d["within_measured_recipes"] else "")
         + (f"\nprojection: {d['projection_note']}" if d["projection_note"] else "")
+        + (f"\nnote: {d['context_window_note']}" if d["context_window_note"] else "")
     )
     if not d["feasible"]:
         why = {
@@ -718,8 +728,10 @@ def _search_main(args: argparse.Namespace, fields: dict) -> int:
     band = measured_band(d, fields["model"], fields["hardware"], engine, args.profile == BEST) if engine else None
     parts = decode_parts(fields["model"], fields["hardware"], scenario, engine, d) if engine else None
     name = engine.name if engine else None
-    out = search_dict(d, args, fields["model"], fields["hardware"], band, parts, rows, name) | price_fields(
-        fields["hardware"], scenario
+    out = (
+        search_dict(d, args, fields["model"], fields["hardware"], band, parts, rows, name)
+        | window_fields(fields["model"], args.context, args.output)
+        | price_fields(fields["hardware"], scenario)
     )
     print(json.dumps(out, indent=2) if args.json else _search_text(out))
     return 0
@@ -822,6 +834,8 @@ def _capacity_text(rows: list[dict], context_tokens: float) -> str:
     lines.append("(MW all-in; capex implied by the chip's hyperscaler TCO at default financing; opex and $/1M at the "
                  "price basis; '-' = no price, no all-in power or no layout meets the target)")  # fmt: skip
     lines += [f"* {d['hardware']}: projection: {d['projection_note']}" for d in rows if d["hardware_announced"]]
+    if rows and rows[0]["context_window_note"]:
+        lines.append(f"note: {rows[0]['context_window_note']}")
     prompt = next((d["prompt_tokens"] for d in rows), None)
     if prompt and prompt != context_tokens:  # the demand's token mix, not --context, sets each request's prompt
         lines.append(f"(each request sized with a {prompt:,.0f}-token prompt, not --context {context_tokens:,.0f}: the "
@@ -875,7 +889,7 @@ def capacity_main(argv: Sequence[str] | None = None) -> int:
         scenario = _scenario(args, args.weights, args.kv)
         ttft = None if args.ttft_target_ms is None else args.ttft_target_ms * ms
         rows = [
-            capacity_dict(f, demand, hw)
+            capacity_dict(f, demand, hw) | window_fields(model, args.context, args.output)
             for f, hw in zip(
                 fleets(model, chips, scenario, profile, demand, args.tpot_target_ms * ms, ttft), chips, strict=True
             )
