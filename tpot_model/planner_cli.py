@@ -561,7 +561,9 @@ def _search_text(d: dict) -> str:
     )  # fmt: skip
     usd = _usd(d, "usd_per_1M_tokens")
     low, high = d["tokens_per_s_per_gpu_low"], d["tokens_per_s_per_gpu_high"]
-    band = [("80% range (measured)", f"{low:.0f}-{high:.0f} ({d['range_basis']})")] if d["range_basis"] else []
+    band = (
+        [("80% range (measured)", f"{low:.0f}-{high:.0f} tok/s/GPU ({d['range_basis']})")] if d["range_basis"] else []
+    )
     band += _transfer_rows(d["transfer_check"])
     searched = ""
     if d["profile"] == BEST:  # typical where no engine is fitted on the vendor's chips (engines.SERVING_ENGINES)
@@ -635,7 +637,8 @@ def _measured_at_rows(d: dict) -> list[tuple[str, str]]:
     ]
     how = f"interpolated between {runs[0]} and {runs[1]}" if m["interpolated"] else f"{runs[0]}, which meets the target"
     ratio = f"; model / measured {m['model_over_measured']:.2f}" if m["model_over_measured"] is not None else ""
-    return [("measured at target", f"{m['tokens_per_s_per_gpu']:.1f} ({how}; data/serving_measurements.csv){ratio}")]
+    value = f"{m['tokens_per_s_per_gpu']:.1f} tok/s/GPU"
+    return [("measured at target", f"{value} ({how}; data/serving_measurements.csv){ratio}")]
 
 
 def _reach_rows(d: dict) -> list[tuple[str, str]]:
