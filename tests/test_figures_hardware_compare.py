@@ -151,6 +151,25 @@ def test_tpot_by_hardware_values_sorting_and_fit_marks():
     assert "Tiny dense" in fig.layout.title.text
 
 
+def test_tpot_by_hardware_axis_ends_where_the_longest_label_does():
+    """The axis ran to a fixed 2.4x the slowest bar (1,450 ms for bars ending at 600 on the 48 chips): now to where
+    the label that reaches furthest ends in the narrowest plot, each label from its own bar's end."""
+    from tpot_model import resolve_model, resolve_profile
+
+    catalog = load_hardware_catalog()
+    s = Scenario(batch=32, context_tokens=4096, output_tokens=1024, num_gpus=2, weights="fp8")
+    model, typical = resolve_model("llama-3.1-70b"), resolve_profile("typical")
+    pairs = [(estimate(model, catalog[h], s, IDEAL).tpot_s, estimate(model, catalog[h], s, typical))
+             for h in ("b200", "h200", "rtx-4090", "m3-max")]  # fmt: skip
+    fig = hf.tpot_by_hardware(pairs)
+    (labelled,) = [t for t in fig.data if t.text is not None and t.marker.opacity == 0]  # past each band's end
+    ends, right = decode(labelled.x), fig.layout.xaxis.range[1]
+    share = [(fmt.text_px(t, hf._BAR_LABEL_CHAR_PX) + hf._BAR_LABEL_PAD_PX) / hf._BARS_PLOT_PX for t in labelled.text]
+    reach = [end + right * sh for end, sh in zip(ends, share, strict=True)]  # where each label ends, in axis units
+    assert max(reach) == pytest.approx(right, rel=1e-9)  # the furthest label ends at the axis's end: no more room
+    assert right < 1.6 * max(ends)  # 2.4x before
+
+
 def test_tpot_by_hardware_ideal_only_and_log_axis():
     s = _scenario()
     pairs = [(e.tpot_s, e) for e in (estimate(TINY_DENSE, h, s, IDEAL) for h in CHIPS)]

@@ -587,12 +587,22 @@ def tpot_by_hardware(
     placed["margin"]["l"] = 10
     fig.update_layout(barmode="overlay", **placed)
     fig.update_yaxes(autorange="reversed", automargin=True)
-    # room on the right for the labels (longer when they carry a fit note)
-    room = 2.4 if any(notes) and show_profile else 1.7  # a 900 px wiki frame had cut "needs 128 GPUs" off
+    # room on the right for each bar's label, from its own end: the axis runs to where the longest label past its
+    # bar ends in the narrowest plot (a fixed 2.4x the slowest bar had left most of the width empty, 1,450 ms for
+    # bars that end at 600; a 900 px wiki frame had cut "needs 128 GPUs" off before the room was made)
+    ends = np.fmax(high_s, est_s) if has_band else est_s if show_profile else ideal_s
+    px = [min(fmt.text_px(t, _BAR_LABEL_CHAR_PX) + _BAR_LABEL_PAD_PX, 0.75 * _BARS_PLOT_PX) for t in labels]
+    share = np.array(px) / _BARS_PLOT_PX
+    right = float(np.nanmax(ends * scale / (1 - share), initial=top * 1.05))
     fig.update_xaxes(
-        range=[math.log10(bottom / 2), math.log10(top * room**4)] if log_x else [0, top * room], tickformat=",~r"
+        range=[math.log10(bottom / 2), math.log10(top * 1.7**4)] if log_x else [0, right], tickformat=",~r"
     )
     return fig
+
+
+# the TPOT bars' plot in its narrowest frame (a 900 px page with the sidebar open, the chips' names beside it), px;
+# a 12 px value label's Latin glyph and its gap from the bar, px
+_BARS_PLOT_PX, _BAR_LABEL_CHAR_PX, _BAR_LABEL_PAD_PX = 430.0, 6.6, 8.0
 
 
 # --------------------------------------------------------------------------------------------------- MLPerf
