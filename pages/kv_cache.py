@@ -52,14 +52,14 @@ with metrics.Row() as row:
         help=tr("kvc_m_per_seq_def", context=context),
     )
     row.metric(
-        tr("kvc_m_batch", b=state.batch, context=context),
-        fmt.gb(k.batch_bytes),
-        tr("kvc_per_gpu_value", gb=fmt.gb(k.batch_bytes_per_gpu)),
+        tr("kvc_m_batch", b=fmt.integer(state.batch), context=context),
+        fmt.memory(k.batch_bytes),  # '1.41 PB' as Overview says a scenario's memory, not '1,407,375 GB'
+        tr("kvc_per_gpu_value", gb=fmt.memory(k.batch_bytes_per_gpu)),
         delta_color="off",
         delta_arrow="off",
         help=tr(
             "kvc_m_batch_def",
-            per_gpu=fmt.gb(k.batch_bytes_per_gpu),
+            per_gpu=fmt.memory(k.batch_bytes_per_gpu),
             shards=int(k.shards),
             room=fmt.gb(max(k.room_bytes, 0.0)),
         ),

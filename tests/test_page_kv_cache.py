@@ -124,7 +124,7 @@ def test_no_room_for_the_cache_is_said_not_shown_as_negative_room():
     (caption,) = [c.value for c in at.caption if "− 工作區" in c.value]  # the memory balance
     short = ZH("kvc_room_short", gb="@").split("@")[1]
     assert caption.count(short) == 1 and "留給 KV 快取的 -" not in caption
-    (batch_metric,) = [m for m in at.metric if m.label == ZH("kvc_m_batch", b=4096, context="4K")]
+    (batch_metric,) = [m for m in at.metric if m.label == ZH("kvc_m_batch", b="4,096", context="4K")]
     assert "0 GB" in batch_metric.help
     mb = _fig(at, "kvc_max_batch_title", tr=ZH)
     (note,) = [a for a in mb["layout"]["annotations"] if a["text"] == ZH("kvc_none_fits")]
@@ -192,3 +192,13 @@ def test_room_for_the_cache_adds_up_as_printed():
     usable, weights, workspace, room = (float(x.replace(",", "")) for x in re.findall(r"([\d,]+\.\d\d) GB", caption))
     assert usable == pytest.approx(169.50, abs=0.01) and weights == pytest.approx(83.88, abs=0.01)
     assert usable - weights - workspace == pytest.approx(room, abs=0.015)
+
+
+def test_a_huge_cache_reads_in_tb_as_overview_says_it():
+    """Batch 4,096 at 1M tokens: '1,407,375 GB / 703,687 GB per GPU' beside Overview's '704 TB' (helper review)."""
+    at = run_page("kv_cache", batch="4096", context="1048576")
+    assert not at.exception
+    (m,) = [m for m in at.metric if m.label == EN("kvc_m_batch", b="4,096", context="1M")]
+    assert m.value.endswith(" TB") and m.proto.delta == EN("kvc_per_gpu_value", gb="704 TB")
+    overview = run_page("overview", batch="4096", context="1048576")
+    assert "704 TB" in [x.value for x in overview.metric]
