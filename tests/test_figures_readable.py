@@ -390,6 +390,11 @@ def test_a_column_spanning_orders_of_magnitude_reads_three_significant_figures()
     assert shown["pct"].tolist() == [12.25, 3.5, 0.25] and columns["pct"]["type_config"]["format"] == "%.1f"
     assert set(columns) == {"tpot_ms", "pct"} and shown["chip"].tolist() == ["a", "b", "c"]
 
+    # a column held to decimals (the breakdown's ms, lo=1) that reaches thousands: whole, with separators (an absurd
+    # scenario's parts had read '239662.2' beside the text's '240 s')
+    big = pd.DataFrame({"ms": [239662.2, 312.5, 1.71]})
+    shown, columns = cache.display_numbers(big, lo=1)
+    assert columns["ms"]["type_config"]["format"] == "localized" and shown["ms"].tolist() == [239662.0, 312.0, 2.0]
     # a column may ask for more decimals than its largest value needs: Hardware's memory generations read 0.9 TB/s
     # (one decimal, for Rubin's 22) where the bars beside them read 0.86
     bw = pd.DataFrame({"bw": [22.0, 8.0, 0.864], "gb": [432.0, 288.0, 24.0]})

@@ -11,6 +11,7 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import TypeVar
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import streamlit as st
@@ -287,9 +288,12 @@ def display_numbers(table: pd.DataFrame, *, lo: int | Mapping[str, int] = 0) -> 
     out, config = table.copy(), {}
     for c in table.columns:
         if table[c].dtype.kind == "f":
-            d = fmt.column_decimals(table[c].to_numpy(), lo=lo.get(c, 0) if isinstance(lo, Mapping) else lo)
+            values = table[c].to_numpy()
+            d = fmt.column_decimals(values, lo=lo.get(c, 0) if isinstance(lo, Mapping) else lo)
             if d == 0:
-                out[c] = round_significant(table[c].to_numpy(), 3)
+                out[c] = round_significant(values, 3)
+            elif np.nanmax(np.abs(values), initial=0.0) >= 1000:  # whole, with separators: '239,662' not '239662.2'
+                d, out[c] = 0, np.round(values)
             config[c] = st.column_config.NumberColumn(format="localized" if d == 0 else f"%.{d}f")
     return out, config
 
