@@ -102,7 +102,11 @@ table = cache.built(
 if rows and not any(f.feasible for f in rows):  # nothing fits is not a target to raise
     st.warning(tr("ec_cap_no_fit" if all(f.limited_by == "no_fit" for f in rows) else "ec_cap_none"))
 # the chips charted, each at its own GPU count and price
-chips_about = controls.chips_about(chips, catalog, tr, state) | {"scenario_gpus": None, "scenario_batch": None}
+chips_about = controls.chips_about(chips, catalog, tr, state) | {
+    "scenario_gpus": None, "scenario_batch": None, "scenario_tpot_target_ms": tpot_ms,  # the demand and target sized for
+    "scenario_output_tokens_per_day": out_b * 1e9, "scenario_input_tokens_per_day": in_b * 1e9,
+    "scenario_peak_to_average": peak, "scenario_utilisation": util,
+}  # fmt: skip
 if any(f.feasible for f in rows):  # no chart of empty bars when no chip has a fleet (the table says why)
     chart.figure(
         lambda: figs.capacity_figure(table, devices={h: fmt.device_kind(catalog[h]) for h in chips}, tr=tr),

@@ -109,6 +109,7 @@ if (
 target_ms = figs.target_ms(st.session_state["planner.target"], st.session_state["planner.custom_ms"])
 ttft_ms = st.session_state["planner.ttft_ms"]
 target_s = target_ms / 1e3
+target_about = {"scenario_tpot_target_ms": target_ms}  # every chart at the target says it (caption, CSV, file name)
 ttft_s = ttft_ms / 1e3 if ttft_ms > 0 else None
 st.markdown(
     tr(
@@ -204,6 +205,7 @@ if holds_batch_1:
         lambda: figs.frontier_table(point),
         "planner-frontier",
         tr,
+        about=controls.export_about(state) | {"scenario_batch": None} | target_about,  # the batch is its search's
         depends=(target_s, ttft_s),
     )
 
@@ -293,6 +295,11 @@ def hardware_section() -> None:
         table_hw.append(hw)
     # counted as a server runs it (the served row's and Economics' basis): one static batch with no prefill had read
     # half the served row's $ (H200 FP8: $0.96 in the grid beside $1.97 served)
+    # each chip's price under the sidebar's basis (your own is the sidebar chip's alone), in the grid's CSV and caption
+    prices = {
+        h.id: economics.price_for(h, scenario if h.id == hw.id else replace(scenario, price_usd_per_gpu_hour=None))
+        for h in table_hw
+    }
     grid = cache.planner_cost_grid(
         cache.scenario_key(state, "batch", "lang") + ",".join(h.id for h in table_hw),
         model,
@@ -312,19 +319,21 @@ def hardware_section() -> None:
             target_s,
             tr=tr,
         ),
-        lambda: figs.cost_table(grid),
+        lambda: figs.cost_table(grid, prices),
         "planner-cost",
         tr,
+        # the chips charted, each at its own price, GPU count and batch, at the target, in each precision
+        about=controls.chips_about([h.id for h in table_hw], catalog_hw, tr, state) | target_about | {
+            "scenario_gpus": None if st.session_state["planner.table_gpus"] == "cheapest" else state.gpus,
+            "scenario_batch": None, "scenario_weights": "+".join(grid.precisions),
+        },
         depends=(target_s, ttft_s, st.session_state["planner.table_gpus"], [h.id for h in table_hw]),
-    )
+    )  # fmt: skip
     # each chip's price is in the basis caption below; your own price is the sidebar chip's alone (it had read
     # 'Catalog prices' over a grid whose other chips had none under it)
     own = tr("pl_table_note_own", hw=hw.name) if state.price_basis == CUSTOM_BASIS else ""
     st.caption(" ".join(filter(None, [tr("pl_table_note", kv=state.kv), own])))
-    notices.basis_caption(
-        {h.name: economics.price_for(h, scenario if h.id == hw.id else replace(scenario, price_usd_per_gpu_hour=None))
-         for h in table_hw}, tr,
-    )  # fmt: skip
+    notices.basis_caption({h.name: prices[h.id] for h in table_hw}, tr)
 
     write_url()
 
@@ -497,7 +506,7 @@ def layout_section() -> None:
         "planner-layout",
         tr,
         # the search's question, not the sidebar's GPU count, batch and engine: its budget, its batch, its engine
-        about=controls.export_about(state) | {
+        about=controls.export_about(state) | target_about | {
             "scenario_gpus": budget, "scenario_gpus_budget": True, "scenario_batch": None,
             "scenario_profile": "best" if best else state.profile,
             "scenario_profile_name": tr("pl_best_engine") if best else controls.profile_label(profile, tr),
@@ -780,8 +789,9 @@ def levers_section() -> None:
     )
     st.dataframe(figs.levers_display_table(rows, at_target, tr=tr, hardware=catalog_hw), hide_index=True)
     chart.figure(
-        figs.levers_figure(rows, at_target, tr=tr, hardware=catalog_hw), figs.levers_table(rows), "planner-levers", tr
-    )
+        figs.levers_figure(rows, at_target, tr=tr, hardware=catalog_hw), figs.levers_table(rows), "planner-levers", tr,
+        about=controls.export_about(state) | target_about,
+    )  # fmt: skip
     st.markdown(tr("pl_levers_note"))
 
     write_url()

@@ -218,6 +218,27 @@ def test_an_export_says_mtp_and_measured_recipes_in_its_caption_and_file_name(ab
     assert "mtp" not in export.file_stem("rack", about, stamp)
 
 
+@pytest.mark.parametrize("tr", [EN, Translator("zh-TW")])
+def test_an_export_at_a_target_or_for_a_demand_says_them(about, tr):
+    """Helper review: the Planner's and Economics' exports at two TPOT targets had one name and no word of the target,
+    and Economics' capacity files none of the demand they size for. The caption says the target (both forms) and the
+    demand; the file name ends in 'tpot50ms'; CSV rows carry every field."""
+    stamp = export.stamp(DAY)
+    at = about | {"scenario_tpot_target_ms": 50.0}
+    assert export.caption(at, tr) == export.caption(about, tr) + " · " + tr(
+        "export_target", target=fmt.target(0.05, tr)
+    )
+    assert export.file_stem("planner-cost", at, stamp) == export.file_stem("planner-cost", about, stamp) + "_tpot50ms"
+    demand = at | {"scenario_output_tokens_per_day": 5.12e10, "scenario_input_tokens_per_day": 2.048e11,
+                   "scenario_peak_to_average": 1.5, "scenario_utilisation": 0.7}  # fmt: skip
+    said = export.caption(demand, tr)
+    assert said.endswith(tr("export_demand", out=fmt.token_count(5.12e10, tr), inp=fmt.token_count(2.048e11, tr),
+                            peak="1.5", util="70%"))  # fmt: skip
+    rows = export.csv_bytes(pd.DataFrame({"gpus": [1]}), demand, stamp).decode("utf-8-sig").splitlines()
+    header = rows[0].split(",")
+    assert {"scenario_tpot_target_ms", "scenario_output_tokens_per_day", "scenario_utilisation"} <= set(header)
+
+
 def test_a_search_of_one_chip_within_a_budget_says_so(about):
     """Browser review: the Planner's layout CSV was named and captioned '2 × GB200' (the sidebar's GPUs) for a
     40-of-72-GPU deployment: a one-chip export with a GPU budget says 'best layout within 72 GPUs' and is named

@@ -96,8 +96,19 @@ def test_cost_heatmap_values_and_grey_cells():
     assert hm.text[2][2].startswith(EN("pl_cell_no_price"))  # MI355X (MXFP4 fits): no on-demand price
     assert "50" in fig.layout.title.text
     table = figs.cost_table(grid)
-    assert len(table) == 9 and {"hardware", "weights", "gpus", "batch", "tpot_ms", "usd_per_1M_tokens"} <= set(table)
+    assert len(table) == 9 and {"hardware", "weights", "gpus", "batch", "tpot_ms", "usd_per_1M_output_tokens"} <= set(
+        table
+    )
     assert table.weights.tolist()[-1] == "mxfp4"
+    # each chip's own price, basis and date on its rows (the CSV had stated the sidebar chip's on every row)
+    from tpot_model.economics import price_for
+
+    prices = {h.id: price_for(h, BASE) for h in hws}
+    priced = figs.cost_table(grid, prices).set_index("hardware")
+    h200 = prices["h200"]
+    assert priced.loc["h200", "price_usd_per_gpu_hour"].tolist() == [h200.usd_per_gpu_hour] * 3
+    assert set(priced.loc["h200", "price_as_of"]) == {h200.as_of} and set(priced.price_basis) == {h200.basis}
+    assert priced.loc["mi355x", "price_usd_per_gpu_hour"].isna().all()  # no on-demand price: none, not H200's
 
 
 @pytest.mark.parametrize("tr", [EN, ZH])

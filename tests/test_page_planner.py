@@ -844,7 +844,12 @@ def test_planner_layout_export_states_its_budget_and_engine_not_the_sidebars():
     payloads = [json.loads(el.proto.bytes) for el in at.get("bidi_component") if el.proto.bytes]
     (layout,) = [p["export"] for p in payloads if p["export"]["filename"].startswith("planner-layout_")]
     assert "_max72xgb200_" in layout["filename"] and "_b32_" not in layout["filename"], layout["filename"]
-    assert layout["filename"].endswith("_best") and "within 72 GPUs" in json.dumps(layout["decor"])
+    assert layout["filename"].endswith("_best_tpot16.67ms") and "within 72 GPUs" in json.dumps(layout["decor"])
+    # the grid of chips: the target in its name, no batch (helper review: two targets' files had one name)
+    at = run_page("planner", planner_target_ms="16.6667")
+    payloads = [json.loads(el.proto.bytes) for el in at.get("bidi_component") if el.proto.bytes]
+    (cost,) = [p["export"] for p in payloads if p["export"]["filename"].startswith("planner-cost_")]
+    assert cost["filename"].endswith("_tpot16.67ms") and "_b32_" not in cost["filename"], cost["filename"]
 
 
 def test_the_cost_grid_says_your_own_price_is_the_sidebar_chips_alone():

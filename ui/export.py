@@ -97,9 +97,18 @@ def caption(about: Mapping[str, object], tr: Translator) -> str:
 
 
 def conditions(about: Mapping[str, object], tr: Translator) -> list[str]:
-    """What else the numbers assume, in words: multi-token prediction (scenario_mtp_draft_tokens and
-    scenario_mtp_acceptance) and the layout search held to measured recipes (scenario_measured_recipes_only)."""
+    """What else the numbers assume, in words: a latency target (scenario_tpot_target_ms), a demand (scenario_
+    output_tokens_per_day, _input_, scenario_peak_to_average, scenario_utilisation), multi-token prediction
+    (scenario_mtp_draft_tokens and scenario_mtp_acceptance) and the layout search held to measured recipes
+    (scenario_measured_recipes_only)."""
     said = []
+    if ms := about.get("scenario_tpot_target_ms"):
+        said.append(tr("export_target", target=fmt.target(float(ms) / 1e3, tr)))
+    if out := about.get("scenario_output_tokens_per_day"):
+        said.append(tr("export_demand", out=fmt.token_count(float(out), tr),
+                       inp=fmt.token_count(float(about["scenario_input_tokens_per_day"]), tr),
+                       peak=fmt.plain(float(about["scenario_peak_to_average"])),
+                       util=fmt.pct(float(about["scenario_utilisation"]), 0)))  # fmt: skip
     if k := about.get("scenario_mtp_draft_tokens"):
         said.append(tr("export_mtp", k=k, a=fmt.pct(float(about["scenario_mtp_acceptance"]), 0)))
     if about.get("scenario_measured_recipes_only"):
@@ -146,8 +155,8 @@ def footnote(stamp_: Mapping[str, object], tr: Translator) -> str:
 
 
 def file_stem(chart_id: str, about: Mapping[str, object] | None, stamp_: Mapping[str, object]) -> str:
-    """chart id, then the scenario (model, GPUs x chip, weights-KV, batch, context, output, profile, MTP draft tokens,
-    measured recipes only), or the date for a chart that depends on no scenario:
+    """chart id, then the scenario (model, GPUs x chip, weights-KV, batch, context, output, profile, TPOT target, MTP
+    draft tokens, measured recipes only), or the date for a chart that depends on no scenario:
     roofline_llama-3.1-70b_2xh200_fp8-bf16_b32_ctx4096_out1024_typical."""
     if about is None:
         return f"{chart_id}_{stamp_['exported_on']}"
@@ -159,6 +168,7 @@ def file_stem(chart_id: str, about: Mapping[str, object] | None, stamp_: Mapping
         f"ctx{about['scenario_context_tokens']}",
         f"out{about['scenario_output_tokens']}",
         about["scenario_profile"],
+        *([f"tpot{float(about['scenario_tpot_target_ms']):.4g}ms"] if about.get("scenario_tpot_target_ms") else []),
         *([f"mtp{about['scenario_mtp_draft_tokens']}"] if about.get("scenario_mtp_draft_tokens") else []),
         *(["recipes"] if about.get("scenario_measured_recipes_only") else []),
         *([f"vs-{about['scenario_vs_ids']}"] if about.get("scenario_vs_ids") else []),

@@ -229,9 +229,12 @@ def cost_heatmap(grid: CostGrid, hardware_names: Sequence[str], target_s: float,
     return fig
 
 
-def cost_table(grid: CostGrid) -> pd.DataFrame:
+def cost_table(grid: CostGrid, prices: Mapping[str, object] | None = None) -> pd.DataFrame:
+    """The grid's cells, one row each, with each chip's price (`prices`: hardware id -> prices.Price), its basis and
+    date: the chips are priced each at its own (the CSV had stated the sidebar chip's price on every row)."""
     rows = []
     for hw, row, fmts in zip(grid.hardware_ids, grid.cells, grid.formats, strict=True):
+        price = (prices or {}).get(hw)
         for prec, fmt_name, p in zip(grid.precisions, fmts, row, strict=True):
             rows.append(
                 {
@@ -242,9 +245,12 @@ def cost_table(grid: CostGrid) -> pd.DataFrame:
                     "gpus": p.num_gpus,
                     "batch": p.batch,
                     "tpot_ms": p.tpot_s * 1e3,
-                    "tokens_per_s_per_gpu": p.tokens_per_s_per_gpu,
-                    "usd_per_1M_tokens": p.usd_per_1M_tokens,
+                    "output_tokens_per_s_per_gpu": p.tokens_per_s_per_gpu,
+                    "usd_per_1M_output_tokens": p.usd_per_1M_tokens,
                     "limited_by": p.limited_by,
+                    "price_usd_per_gpu_hour": price.usd_per_gpu_hour if price is not None else None,
+                    "price_basis": price.basis if price is not None else None,
+                    "price_as_of": (price.as_of or None) if price is not None else None,
                 }
             )
     return pd.DataFrame(rows)
