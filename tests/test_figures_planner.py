@@ -89,8 +89,16 @@ def test_cost_heatmap_values_and_grey_cells():
     fig = figs.cost_heatmap(grid, [h.name for h in hws], 0.05)
     hm = fig.data[0]
     z = np.array(hm.z, dtype=float)
-    expected = [[c.usd_per_1M_tokens if c.feasible else np.nan for c in row] for row in grid.cells]
-    assert np.allclose(z, np.array(expected, dtype=float), equal_nan=True)
+    expected = np.array([[c.usd_per_1M_tokens if c.feasible else np.nan for c in row] for row in grid.cells])
+    # coloured on a log scale (one dear cell had turned the rest one colour), the bar's ticks in $
+    assert np.allclose(z, np.log10(expected.astype(float)), equal_nan=True)
+    finite = expected[np.isfinite(expected.astype(float))].astype(float)
+    top = max(finite.max(), finite.min() * 1.01)  # one priced cell here: a bar at least 1 % wide
+    assert (hm.zmin, hm.zmax) == pytest.approx((np.log10(finite.min()), np.log10(top)))
+    assert all(t.startswith("$") for t in hm.colorbar.ticktext)
+    assert np.allclose(
+        10 ** np.array(hm.colorbar.tickvals), [float(t[1:].replace(",", "")) for t in hm.colorbar.ticktext], rtol=0.01
+    )
     assert list(hm.x) == [EN("pl_prec_bf16"), EN("pl_prec_fp8"), EN("pl_prec_fp4")]
     assert hm.text[0][0] == EN("pl_cell_no_fit")  # 405B in BF16 on 2 x H100
     assert hm.text[2][2].startswith(EN("pl_cell_no_price"))  # MI355X (MXFP4 fits): no on-demand price

@@ -31,7 +31,7 @@ from tpot_model.units import Gbit_per_s
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import BUCKET_COLOURS, Decor, Figure, legend_placement, style, wrap_label
+from .common import BUCKET_COLOURS, Decor, Figure, legend_placement, nice_log_ticks, style, wrap_label
 
 # --------------------------------------------------------------------------------------------------- page inputs
 
@@ -187,6 +187,14 @@ def cost_heatmap(grid: CostGrid, hardware_names: Sequence[str], target_s: float,
     """$ per 1M output tokens at the target for hardware (rows) x precision (columns); cells that cannot meet the
     target or fit, or have no price, are grey and say so."""
     z = np.array([[p.usd_per_1M_tokens if p.feasible else np.nan for p in row] for row in grid.cells], dtype=float)
+    # colours on a log scale, the bar in $: one cell ten times the others (B200 in BF16, $47.75) had turned the rest,
+    # $1.05 to $4.88, one green (each cell's $ is in its text)
+    positive = z[np.isfinite(z) & (z > 0)]
+    lo, hi = (float(positive.min()), float(positive.max())) if positive.size else (1.0, 10.0)
+    hi = max(hi, lo * 1.01)
+    ticks = np.array(nice_log_ticks(lo, hi, widen=False))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        colour = np.log10(np.where(z > 0, z, np.nan))
     # two lines in a cell, the GPUs and requests in flight in its hover too: three overprinted in a narrow column
     text = [[_cell_text(p, tr, where=False) for p in row] for row in grid.cells]
     hover = [[_cell_text(p, tr) for p in row] for row in grid.cells]
@@ -194,7 +202,9 @@ def cost_heatmap(grid: CostGrid, hardware_names: Sequence[str], target_s: float,
     fig = Figure(
         dict(
             type="heatmap",
-            z=z,
+            z=colour,
+            zmin=math.log10(lo),
+            zmax=math.log10(hi),
             x=cols,
             y=list(hardware_names),
             text=text,
@@ -210,6 +220,8 @@ def cost_heatmap(grid: CostGrid, hardware_names: Sequence[str], target_s: float,
                 "yanchor": "top",
                 "len": 0.6,
                 "thickness": 12,
+                "tickvals": np.log10(ticks),
+                "ticktext": [fmt.usd(t) for t in ticks],
             },  # fmt: skip
             hovertemplate=tr("pl_hover_cell") + "<extra></extra>",
             xgap=3,
