@@ -63,6 +63,12 @@ def test_frontier_figure(point):
     assert {"batch", "tpot_ms", "tokens_per_s_per_gpu", "fits", "meets_target", "chosen"} <= set(table.columns)
     assert table.loc[table.chosen, "batch"].tolist() == [point.batch]
     assert figs.frontier_figure(point, tr=ZH).layout.title.text == ZH("pl_frontier_title")
+    # each point's hover names its group; the first batches past memory sit by the star: drawn over it
+    for key in ("pl_meets", "pl_misses"):
+        assert _trace(fig, EN(key)).hovertemplate.startswith(f"<b>{EN(key)}</b><br>")
+    memory = pl.frontier(L70, H200, BASE, TYPICAL, 0.05)  # limited by memory: batches 115, 116 do not fit
+    no_fit = _trace(figs.frontier_figure(memory), EN("pl_no_fit"))
+    assert no_fit.hovertemplate.startswith(f"<b>{EN('pl_no_fit')}</b>") and no_fit.zorder == 2
 
 
 @pytest.mark.parametrize("tr", [EN, ZH])

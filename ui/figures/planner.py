@@ -131,7 +131,8 @@ def frontier_figure(point: FrontierPoint, *, tr: Translator = EN) -> go.Figure:
             name=tr(key),
             line={"color": colour, "width": 2},
             marker={"color": colour, "size": 5, "symbol": symbol},
-            hovertemplate=hover,
+            hovertemplate=f"<b>{tr(key)}</b><br>{hover}",  # which group: a batch past memory had read as any other
+            zorder=2 if key == "pl_no_fit" else 0,  # over the star, where the first batches that no longer fit sit
         )
     d = Decor()
     d.vline(1.0 / point.tpot_target_s, line={"dash": "dash", "color": "#333"})
