@@ -136,7 +136,7 @@ def test_exported_chart_carries_scenario_under_its_title_and_a_dated_source(abou
     price = fmt.usd(about["scenario_price_usd_per_gpu_hour"])
     assert "Llama 3.1 70B" in caption and "2 × NVIDIA H200" in caption and price in caption
     note = out.layout.annotations[-1]
-    assert note.text == tr("export_footnote", app="TPOT dashboard", version=export.APP_VERSION, date="2026-03-05")
+    assert note.text == tr("export_footnote", app=tr("app_name"), version=export.APP_VERSION, date="2026-03-05")
     assert out.layout.height == 400 + export.SUBTITLE_PX * len(lines) + export.FOOTNOTE_PX  # the plot keeps its size
     assert chart._title_text(decor) == f"TPOT vs batch · {' · '.join(lines)}"  # the HTML <title>: no '· ·'
     # a legend in rows below the plot gets room above the footnote (the footnote was drawn over its first row)

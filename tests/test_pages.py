@@ -498,7 +498,9 @@ def test_chart_payload_is_the_figure_with_translated_labels():
                                  "svg": zh("chart_svg")}  # fmt: skip
     title = payload["export"]["decor"]["layout"]["title"]["text"]  # the PNG / SVG: scenario under the title
     assert title.startswith(payload["figure"]["layout"]["title"]["text"]) and "批次 32" in title
-    assert payload["export"]["decor"]["annotation"]["text"].startswith("資料來源：TPOT dashboard")
+    assert payload["export"]["decor"]["annotation"]["text"].startswith(
+        "資料來源：TPOT 儀表板"
+    )  # the app's name in zh-TW too
     assert payload["config"] == {"displaylogo": False, "responsive": True, "showSendToCloud": False, "locale": "zh-TW"}
     english = run_page("overview", lang="en")
     payload = next(json.loads(el.proto.bytes) for el in english.get("bidi_component") if el.proto.bytes)
@@ -1036,7 +1038,7 @@ def test_an_embedded_page_says_what_its_numbers_are_when_and_links_to_the_full_v
     tr = Translator(lang)
     at = run_page("roofline", embedded=True, lang=lang, batch="64")
     assert not at.exception, at.exception
-    source = tr("embed_source", app=export.APP_NAME, version=export.APP_VERSION, date=export.stamp()["exported_on"])
+    source = tr("embed_source", app=tr("app_name"), version=export.APP_VERSION, date=export.stamp()["exported_on"])
     line = next(c.value for c in at.caption if source in c.value)
     assert f"[{tr('embed_full_view')}](?" in line and "batch=64" in line and "embed" not in line.split("(?")[1]
     (box,) = [e for e in at.expander if e.label == tr("embed_page_controls")]

@@ -260,7 +260,7 @@ def embed_source(tr: Translator) -> str:
     """What an embedded view's numbers are and when they were drawn: 'TPOT dashboard 0.1.0: modelled values
     (measured ones name their source), 2026-12-06'."""
     stamp = export.stamp()
-    return tr("embed_source", app=export.APP_NAME, version=stamp["app_version"], date=stamp["exported_on"])
+    return tr("embed_source", app=tr("app_name"), version=stamp["app_version"], date=stamp["exported_on"])
 
 
 def start_page(tr: Translator) -> None:

@@ -23,7 +23,6 @@ from . import fmt
 from .figures.common import BOTTOM_MARGIN_PX, LEGEND_ROW_PX, legend_rows, wrap_parts
 from .i18n import Translator
 
-APP_NAME = "TPOT dashboard"
 FOOTNOTE_PX = 44  # room below a chart for its footnote, px
 SUBTITLE_PX = 22  # room above it for each line of the scenario under the title, px
 TITLE_INSET_PX = 14  # an exported chart's title from the image's top and left edges, px
@@ -151,7 +150,7 @@ def _basis(about: Mapping[str, object], tr: Translator) -> str:
 
 def footnote(stamp_: Mapping[str, object], tr: Translator) -> str:
     """'Source: TPOT dashboard 0.1.0 (analytical roofline model, ...), 2026-12-01'."""
-    return tr("export_footnote", app=APP_NAME, version=stamp_["app_version"], date=stamp_["exported_on"])
+    return tr("export_footnote", app=tr("app_name"), version=stamp_["app_version"], date=stamp_["exported_on"])
 
 
 def file_stem(chart_id: str, about: Mapping[str, object] | None, stamp_: Mapping[str, object]) -> str:
