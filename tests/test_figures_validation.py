@@ -58,6 +58,14 @@ def test_scatter_traces_axes_and_units(table):
     hardware = _group(spec, "hardware")
     # ordered by full name, named short in the legend (the full names took half a 900 px frame)
     catalog = load_hardware_catalog()
+    # one entry per physical device, the unit the page counts ('12 devices'): an RTX 3090 Ti, modelled on the RTX
+    # 3090's entry, has its own, by its published name, in a colour of its own
+    assert len(hardware) == points["device"].nunique() == 12
+    ti = next(t for t in hardware if t["name"] == "GeForce RTX 3090 Ti 24GB".removeprefix("GeForce "))
+    plain = next(t for t in hardware if t["name"] == "RTX 3090")
+    assert ti["marker"]["color"] != plain["marker"]["color"]
+    hardware = [t for t in hardware if t is not ti]
+    points = points[points["device"] != "rtx-3090-ti"]
     by_name = dict(zip(points["hardware_name"], points["hardware_id"], strict=True))
     assert [t["name"] for t in hardware] == [fmt.chip_short(catalog[by_name[n]]) for n in sorted(by_name)]
     assert {t["name"] for t in _group(spec, "engine")} == set(points["engine"])  # marker key: one entry per engine

@@ -9,6 +9,7 @@ in the row's published metric; summaries are |error| medians and 90th percentile
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -267,6 +268,7 @@ def scatter_data(rows: pd.DataFrame, metric: str) -> pd.DataFrame:
             "hardware_id": rows["hardware_id"],
             "hardware_name": rows["hardware_name"],
             "hardware_as_published": rows["hardware"],
+            "device": rows["device"],  # the physical device: the unit left out, one legend entry each
             "profile": rows["profile"],
             "engine": rows["engine_name"],
             "category": rows["category"],
@@ -351,16 +353,23 @@ def scatter(points: pd.DataFrame, metric: str, *, tr: Translator = EN) -> go.Fig
              "marker": {"symbol": _symbols(records, open_all=True), "color": IDEAL_COLOUR, "size": 7, "opacity": 0.6},
              "text": _hover(records, metric, "ideal", tr), "hovertemplate": "%{text}<extra></extra>"}
         )  # fmt: skip
+    # one legend entry per physical device, the unit the page counts and leaves out (an RTX 3090 Ti, modelled on the
+    # RTX 3090's entry, had shared its entry: 11 entries under '12 devices'); a device alone on its catalog entry is
+    # shown as that entry, a second one by its published name in a colour of its own
     by_hw: dict[str, list[dict]] = {}
     for r in records:
-        by_hw.setdefault(r["hardware_id"], []).append(r)
+        by_hw.setdefault(str(r.get("device") or r["hardware_id"]), []).append(r)
+    entry = {d: str(g[0]["hardware_id"]) for d, g in by_hw.items()}
+    shared = {d for d in by_hw if d != entry[d] and sum(e == entry[d] for e in entry.values()) > 1}
     # the legend's chips by their short names ('RTX PRO 6000 Server'): the full ones took half a 900 px frame's width
     catalog = load_hardware_catalog()
-    ids = sorted(by_hw, key=lambda h: str(by_hw[h][0]["hardware_name"]))
-    full = [str(by_hw[h][0]["hardware_name"]) for h in ids]
-    names = dict(zip(ids, fmt.chip_names([catalog.get(h) for h in ids], full), strict=True))
+    full = {d: str(g[0]["hardware_as_published" if d in shared else "hardware_name"]) for d, g in by_hw.items()}
+    full |= {d: re.sub(r"^(NVIDIA GeForce|NVIDIA|AMD Instinct|AMD|Intel|Apple) ", "", full[d]) for d in shared}
+    ids = sorted(by_hw, key=lambda d: full[d])
+    chips = [None if d in shared else catalog.get(entry[d]) for d in ids]
+    names = dict(zip(ids, fmt.chip_names(chips, [full[d] for d in ids]), strict=True))
     for n, hw_id in enumerate(ids):
-        g, colour = by_hw[hw_id], hardware_colour(hw_id)
+        g, colour = by_hw[hw_id], hardware_colour(hw_id if hw_id in shared else entry[hw_id])
         traces.append(
             {"type": "scatter", "x": [r[m] for r in g], "y": [r[p] for r in g], "mode": "markers",
              "name": names[hw_id], "legendgroup": "hardware",
