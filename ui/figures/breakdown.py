@@ -123,7 +123,7 @@ def sweep_bars(
                     "line": {"color": "#000000", "width": outline},
                 },
                 customdata=share,
-                hovertemplate=f"{name}: %{{y:,.3g}} ms (%{{customdata}})<extra></extra>",
+                hovertemplate=f"{name}: %{{y:,.3~r}} ms (%{{customdata}})<extra></extra>",
             )
     if not fits.all():
         fig.add_bar(
@@ -158,7 +158,7 @@ def sweep_bars(
         marker={"size": 1, "opacity": 0},
         showlegend=False,
         customdata=fit_text,
-        hovertemplate=tr("breakdown_total_hover", ms="%{y:,.3g} ms") + " · %{customdata}<extra></extra>",
+        hovertemplate=tr("breakdown_total_hover", ms="%{y:,.3~r} ms") + " · %{customdata}<extra></extra>",
     )
     # each total's label above its whisker (a whisker through the number made it unreadable), out of the hover
     label_y = np.fmax(high, tpot) if has_band else tpot
@@ -175,7 +175,7 @@ def sweep_bars(
             line={"color": IDEAL_COLOUR, "width": 2},
             marker={"size": 7, "symbol": "diamond"},
             name=tr("label_ideal"),
-            hovertemplate=f"{tr('label_ideal')}: %{{y:,.3g}} ms<extra></extra>",
+            hovertemplate=f"{tr('label_ideal')}: %{{y:,.3~r}} ms<extra></extra>",
         )
     if has_band:  # the key's short name: what the band rests on is in its hover (a long key set one key a row)
         fig.add_scatter(x=[labels[0]], y=[None], mode="markers", name=tr("band_key"), hovertemplate=band,
@@ -303,7 +303,7 @@ def heatmap(
             },
             customdata=customdata,
             text=fit_text,
-            hovertemplate=head + f"{label}: %{{customdata[2]:,.3g}}<br>%{{text}}<extra></extra>",
+            hovertemplate=head + f"{label}: %{{customdata[2]:,.3~r}}<br>%{{text}}<extra></extra>",
         )
         if not fits.all():
             fig.add_heatmap(

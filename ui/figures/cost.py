@@ -141,7 +141,10 @@ def _x_hover(sweep: str, tr: Translator) -> str:
 
 
 def _y_hover(unit: str, tr: Translator) -> str:
-    return f"%{{y:,.0f}} {tr('ce_unit_tokens_per_usd')}" if unit == "tokens_per_usd" else "$%{y:,.4~g}"
+    if unit == "tokens_per_usd":
+        return f"%{{y:,.0f}} {tr('ce_unit_tokens_per_usd')}"
+    # 3 significant figures, as the headline says it, and what it is per ('$1.761' had stood alone)
+    return tr("ce_hover_usd_1m", usd="$%{y:,.3~r}")
 
 
 # --------------------------------------------------------------------------------------------------- sweeps

@@ -301,7 +301,7 @@ def kv_vs_context(
             mode="lines",
             name=name,
             line={"color": colour, "width": 3.5 if is_scenario else 2},
-            hovertemplate=f"{name}<br>{_hover_context(tr)}<br>%{{y:,.3g}} GB {tr('kvc_h_per_gpu')}<extra></extra>",
+            hovertemplate=f"{name}<br>{_hover_context(tr)}<br>%{{y:,.3~r}} GB {tr('kvc_h_per_gpu')}<extra></extra>",
         )
     idx = int(np.argmin(np.abs(contexts - scenario_context)))
     scen = kv_bytes_per_gpu[batches.index(scenario_batch), idx] / GB
@@ -312,7 +312,7 @@ def kv_vs_context(
             mode="markers",
             name=tr("kvc_scenario"),
             marker={"symbol": "star", "size": 15, "color": BUCKET_COLOURS["kv_cache"], "line": {"color": "#000"}},
-            hovertemplate=f"{tr('kvc_scenario')}<br>{_hover_context(tr)}<br>%{{y:,.3g}} GB<extra></extra>",
+            hovertemplate=f"{tr('kvc_scenario')}<br>{_hover_context(tr)}<br>%{{y:,.3~r}} GB<extra></extra>",
         )
     d = Decor()
     _room_line(d, room_bytes, _top_gb(kv_bytes_per_gpu, room_bytes=room_bytes), tr)
@@ -506,7 +506,7 @@ def composition_area(
             name=name,
             line={"color": PART_COLOURS[key], "width": 1},
             fillcolor=PART_COLOURS[key],
-            hovertemplate=f"{name}<br>{_hover_context(tr)}<br>%{{y:,.3g}}{unit}<extra></extra>",
+            hovertemplate=f"{name}<br>{_hover_context(tr)}<br>%{{y:,.3~r}}{unit}<extra></extra>",
         )
     d = Decor()
     if window_tokens:
@@ -588,7 +588,7 @@ def precision_lines(
                 "width": 3.5 if name == current else 2,
                 "dash": "solid" if name == current else "dash",
             },
-            hovertemplate=f"{label}<br>{_hover_context(tr)}<br>%{{y:,.3g}} GB {tr('kvc_h_per_gpu')}<extra></extra>",
+            hovertemplate=f"{label}<br>{_hover_context(tr)}<br>%{{y:,.3~r}} GB {tr('kvc_h_per_gpu')}<extra></extra>",
         )
     d = Decor()
     _room_line(d, room_bytes, _top_gb(*lines.values(), room_bytes=room_bytes), tr)

@@ -317,8 +317,8 @@ def roofline(
         "<b>%{customdata[0]}</b><br>"
         f"{tr('roofline_hover_flops')}: %{{customdata[1]}}<br>"
         f"{tr('roofline_hover_bytes')}: %{{customdata[2]}}<br>"
-        f"{tr('roofline_hover_intensity')}: %{{x:,.3g}} FLOP/byte<br>"
-        f"{tr('roofline_hover_attained')}: %{{y:,.3g}} TFLOP/s<br>"
+        f"{tr('roofline_hover_intensity')}: %{{x:,.3~r}} FLOP/byte<br>"
+        f"{tr('roofline_hover_attained')}: %{{y:,.3~r}} TFLOP/s<br>"
         f"{tr('roofline_hover_time')}: %{{customdata[3]}}<br>"
         "%{customdata[4]}<extra></extra>"
     )
