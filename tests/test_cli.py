@@ -710,6 +710,18 @@ def test_estimate_bad_model_files(capsys, tmp_path):
                 "  dense_TFLOP_per_s: {bf16: 989}\n")  # fmt: skip
     code, _, err = run(capsys, "estimate", "--model", "llama-3.1-8b", "--hardware", gbs)
     assert code == 2 and "gbs.yaml" in err and "at most 200 (TB/s per chip), got 3350: a GB/s figure?" in err
+    # past any chip the other way (helper review: 1e-30 TB/s printed a 22-digit TPOT, 1e30 GB a 34-digit batch), and
+    # YAML's text '3e0' named with the number to write
+    for field, value, said in (
+        ("memory_bandwidth_TB_per_s", "1.0e-30", "must be at least 0.001 (TB/s per chip: 1 GB/s), got 1e-30"),
+        ("memory_GB", "1.0e+30", "'memory_GB' must be at most 100,000 (GB per chip), got 1e+30"),
+        ("memory_bandwidth_TB_per_s", "3e0", "got the text '3e0': write 3.0"),
+    ):
+        body = {"memory_GB": "80", "memory_bandwidth_TB_per_s": "3.35"} | {field: value}
+        odd = write(tmp_path / "odd.yaml", f"g:\n  name: G\n  memory_GB: {body['memory_GB']}\n  memory_bandwidth_TB_per_s: "
+                    f"{body['memory_bandwidth_TB_per_s']}\n  dense_TFLOP_per_s: {{bf16: 989}}\n")  # fmt: skip
+        code, _, err = run(capsys, "estimate", "--model", "llama-3.1-8b", "--hardware", odd)
+        assert code == 2 and "odd.yaml" in err and said in err, err
     # the file and entry once ('entry 'g': gbs.yaml: entry 'g': field' and 'entry 'g': hardware 'g': field' were
     # printed), and a file of two entries said so (it had read as one entry missing every field)
     for name, body, said in (

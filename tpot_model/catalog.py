@@ -111,6 +111,8 @@ class Hardware:
 
 _HARDWARE_REQUIRED = {"name", "memory_GB", "memory_bandwidth_TB_per_s", "dense_TFLOP_per_s"}
 MAX_BANDWIDTH_TB_PER_S = 200.0  # per chip: ten times Rubin's 22 TB/s; past it, a GB/s figure in the TB/s field
+MIN_BANDWIDTH_TB_PER_S = 1e-3  # 1 GB/s: below any accelerator (a phone's LPDDR gives ~50 GB/s)
+MAX_MEMORY_GB = 100_000.0  # per chip: 100 TB, over 200 times MI455X's 432 GB
 _HARDWARE_OPTIONAL = {
     "tdp_W",
     "scale_up_GB_per_s",
@@ -152,6 +154,11 @@ def hardware_from_dict(hw_id: str, d: Any, where: str, *, require_source: bool =
     for key in ("memory_GB", "memory_bandwidth_TB_per_s"):
         if _number(where, d, key) <= 0:
             raise _fail(where, f"field {key!r} must be positive, got {d[key]!r}")
+    if (gb := _number(where, d, "memory_GB")) > MAX_MEMORY_GB:  # 1e30 GB had printed a 34-digit max batch
+        raise _fail(where, f"field 'memory_GB' must be at most {MAX_MEMORY_GB:,.0f} (GB per chip), got {gb:g}")
+    if (bw := _number(where, d, "memory_bandwidth_TB_per_s")) < MIN_BANDWIDTH_TB_PER_S:  # 1e-30: a 22-digit TPOT
+        raise _fail(where, f"field 'memory_bandwidth_TB_per_s' must be at least {MIN_BANDWIDTH_TB_PER_S:g} (TB/s per "
+                           f"chip: 1 GB/s), got {bw:g}")  # fmt: skip
     if (bw := _number(where, d, "memory_bandwidth_TB_per_s")) > MAX_BANDWIDTH_TB_PER_S:  # a GB/s figure, typed in TB/s
         raise _fail(where, f"field 'memory_bandwidth_TB_per_s' must be at most {MAX_BANDWIDTH_TB_PER_S:g} (TB/s per "
                            f"chip), got {bw:g}: a GB/s figure? ({bw:g} GB/s = {bw / 1000:g} TB/s)")  # fmt: skip
@@ -720,6 +727,12 @@ def _check_keys(where: str, d: Any, required: set[str], optional: set[str]) -> N
 
 def _number(where: str, d: dict, key: str, prefix: str = "") -> float:
     value = d.get(key)
+    if isinstance(value, str):  # YAML reads 3e0 (no dot) as text
+        try:
+            hint = f": write {float(value)!r}" if math.isfinite(float(value)) else ""
+        except ValueError:
+            hint = ""
+        raise _fail(where, f"field {prefix}{key!r} must be a finite number, got the text {value!r}{hint}")
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise _fail(where, f"field {prefix}{key!r} must be a finite number, got {value!r}")
     return float(value)
