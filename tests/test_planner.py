@@ -541,3 +541,18 @@ def test_frontier_and_capacity_say_when_the_run_is_past_the_models_window(capsys
            "--output-tokens-per-day", "1e10"]  # fmt: skip
     assert cli.main(cap) == 0 and f"\nnote: {said}" in capsys.readouterr().out
     assert cli.main([*cap, "--json"]) == 0 and json.loads(capsys.readouterr().out)[0]["beyond_context_window"]
+
+
+def test_frontier_reads_whole_numbers_as_estimate_does(capsys):
+    """'--context 4096.0' and '1e3' ran in estimate and sweep and were refused by frontier ('must be a whole number',
+    even for 1e9, whose trouble is its size)."""
+    assert frontier_main([*ARGS[:-2], "--context", "4096.0", "--tpot-target-ms", "50", "--json"]) == 0
+    as_float = json.loads(capsys.readouterr().out)
+    assert frontier_main([*ARGS, "--tpot-target-ms", "50", "--json"]) == 0
+    assert as_float == json.loads(capsys.readouterr().out)
+    assert frontier_main([*ARGS, "--tpot-target-ms", "50", "--max-batch", "1e3"]) == 0
+    capsys.readouterr()
+    assert frontier_main([*ARGS[:-2], "--context", "1e9", "--tpot-target-ms", "50"]) == 2
+    assert "--context: must be <= 100,000,000" in capsys.readouterr().err
+    assert frontier_main([*ARGS[:-2], "--context", "4096.5", "--tpot-target-ms", "50"]) == 2
+    assert "--context: must be a whole number" in capsys.readouterr().err

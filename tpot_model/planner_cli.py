@@ -66,12 +66,16 @@ def _number(flag: str, kind: type, minimum: float, *, strict: bool = False, maxi
     """An argparse type: a finite number >= minimum (> minimum when strict) and <= maximum, errors naming the flag."""
 
     def parse(text: str):
-        try:
-            value = kind(text)
+        try:  # a whole number written as estimate and sweep take it too ('4096.0', '1e3')
+            value = float(text)
         except ValueError:
             raise _BadInput(f"{flag}: must be a {'whole number' if kind is int else 'number'}, got {text!r}") from None
         if not math.isfinite(value):
             raise _BadInput(f"{flag}: must be a finite number, got {text!r}")
+        if kind is int:
+            if not value.is_integer():
+                raise _BadInput(f"{flag}: must be a whole number, got {text!r}")
+            value = int(value)
         if value < minimum or (strict and value == minimum):
             bound = f"> {minimum:g}" if strict else f">= {minimum:g}"
             raise _BadInput(f"{flag}: must be {bound}, got {text!r}")
