@@ -1015,3 +1015,21 @@ def test_evaluate_says_how_far_it_has_got_on_a_long_file(capsys, tmp_path, monke
     code, _, err = run(capsys, "evaluate", str(path), "-o", str(tmp_path / "b.csv"))
     assert code == 0 and "1 of 2 scenarios (" in err and "2 of 2 scenarios (" in err
     assert (tmp_path / "a.csv").read_bytes() == (tmp_path / "b.csv").read_bytes()
+
+
+def test_every_json_says_what_its_shared_keys_count(capsys):
+    """tokens_per_s_per_gpu is decode output in estimate and frontier's batch search and input + output over both
+    pools in its layout search (issue 18's InferenceX count); usd_per_1M_tokens and ttft_ms differ the same way
+    (helper review): each JSON's 'counting' says which, as one set of words (cli_text.counting)."""
+    from tpot_model.cli_text import counting
+
+    base = ["--model", "llama-3.1-70b", "--hardware", "h200", "--weights", "fp8"]
+    for batching in ("static", "continuous"):
+        assert run_json(capsys, *base, "--batching", batching)["counting"] == counting("decode", batching)
+    code, out, _ = run(capsys, "frontier", *base, "--tpot-target-ms", "50", "--json")
+    batch = json.loads(out)
+    code, out, _ = run(capsys, "frontier", *base, "--tpot-target-ms", "50", "--max-gpus", "2", "--json")
+    search = json.loads(out)
+    assert batch["counting"] == counting("decode") and search["counting"] == counting("served")
+    assert "input + output" in search["counting"]["tokens_per_s_per_gpu"]
+    assert "prefill not counted" in batch["counting"]["tokens_per_s_per_gpu"]

@@ -32,7 +32,7 @@ from .catalog import (
     resolve_hardware,
     resolve_model,
 )
-from .cli_text import int_or_none, projection_note, remedy, window_note
+from .cli_text import counting, int_or_none, projection_note, remedy, window_note
 from .csv_format import FLOAT_DIGITS, csv_bytes, float_field, float_text, float_texts, int_field, label_field
 from .estimate import MAX_GPUS_SEARCHED, Estimate, estimate
 from .files import APP_VERSION
@@ -362,6 +362,7 @@ def report(e: Estimate, ideal: Estimate) -> dict[str, Any]:
         "tokens_per_gw_year": _f(e.tokens_per_gw_year),
         "joules_per_token_all_in": _f(e.joules_per_token_all_in),
         "usd_per_1M_tokens": _f(e.usd_per_1M_tokens),
+        "counting": counting("decode", s.batching),  # what tokens_per_s_per_gpu, usd_per_1M_tokens, ttft_ms count
         "usd_per_1M_tokens_with_prefill": _f(e.usd_per_1M_tokens_with_prefill),
         "joules_per_token": _f(e.joules_per_token),
         "remedy": remedy(e),

@@ -23,6 +23,25 @@ def projection_note(hw) -> str | None:
     return f"{hw.name} is announced, not shipping: its figures are vendor claims, so these numbers are projections"
 
 
+def counting(kind: str, batching: str = "static") -> dict[str, str]:
+    """What the keys that the commands share count, per command (`kind`): 'decode' (estimate and frontier's batch
+    search: one deployment's decode steps) or 'served' (frontier's layout search, counted as InferenceX counts), so a
+    reader of two JSONs does not compare a decode-only rate with one over input and output tokens."""
+    if kind == "served":
+        return {
+            "tokens_per_s_per_gpu": "input + output tokens per second over every GPU of the deployment (both pools)",
+            "usd_per_1M_tokens": "$ per 1M input + output tokens (usd_per_1M_output_tokens: per 1M output tokens)",
+            "ttft_ms": "one request's time to first token, its prompt prefilled as the deployment serves it",
+        }
+    return {
+        "tokens_per_s_per_gpu": "output tokens per second per GPU in the decode steps (prefill not counted)",
+        "usd_per_1M_tokens": "$ per 1M output tokens in the decode steps (prefill not counted)",
+        "ttft_ms": "the whole batch's prefill (static batching)"
+        if batching == "static"
+        else "one request's time to first token in the continuous-batching steady state",
+    }
+
+
 def window_note(name: str, window_tokens: int, context_tokens: float, output_tokens: float) -> str | None:
     """For a run longer than the model's context window (`name`'s, `window_tokens`): that its numbers extrapolate the
     architecture; else None."""

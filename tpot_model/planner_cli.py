@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from .catalog import CatalogError, Hardware, resolve_hardware, resolve_model
-from .cli_text import projection_note, remedy, window_note
+from .cli_text import counting, projection_note, remedy, window_note
 from .disaggregated import decode_reach, model_recipes
 from .economics import price_for
 from .engines import BEST, ENGINES
@@ -249,6 +249,7 @@ def to_dict(point: FrontierPoint, args: argparse.Namespace, model_id: str, hw) -
         "max_batch_memory": point.max_batch_memory,
         "batch1_tpot_ms": _num(point.batch1_tpot_s / ms),
         "batch1_ttft_ms": _num(point.batch1_ttft_s / ms),
+        "counting": counting("decode"),  # tokens_per_s_per_gpu, usd_per_1M_tokens and ttft_ms mean this here
     }
 
 
@@ -452,6 +453,7 @@ def search_dict(
         "kv_transfer_ms": _num(d.kv_transfer_s / ms) if d.serving == "disaggregated" else None,
         "usd_per_1M_tokens": _num(d.usd_per_1M_tokens),
         "usd_per_1M_output_tokens": _num(d.usd_per_1M_output_tokens),
+        "counting": counting("served"),  # tokens_per_s_per_gpu, usd_per_1M_tokens and ttft_ms mean this here
         "limited_by": d.limited_by,
         "rate_set_by": d.rate_set_by or None,
         # nothing meets the target: the fastest any layout that fits reaches (null otherwise)
