@@ -11,9 +11,10 @@ import pytest
 
 from tpot_model import Scenario, cli, estimate, planner, resolve_hardware, resolve_model, resolve_profile
 from tpot_model.economics import HOURS_PER_YEAR, ApiPrice, TcoParts, capital_recovery_factor, revenue, tco, tco_preset
-from tpot_model.fleet import DAY_S, Demand, fleet
+from tpot_model.fleet import DAY_S, Demand, fleet, fleets
 from tpot_model.prices import BASES, load_prices
 from tpot_model.units import ms
+from ui.i18n import EN
 
 PRICED = ("h100-sxm", "h200", "b200", "b300", "gb200", "gb300", "mi300x", "mi325x", "mi355x", "tpu7x")
 UNPRICED = ("trainium2", "gaudi3")  # no public hyperscaler or neocloud figure found (see data/prices.yaml)
@@ -327,3 +328,17 @@ def test_whole_servers_and_racks_that_hold_a_fleet():
     assert gb200.idle_gpus == gb200.domains * 72 - gb200.gpus
     tpu = fleet(MODEL, resolve_hardware("tpu-v6e"), SCEN, PROFILE, Demand(1e9), 50 * ms)
     assert tpu.domain_gpus == 0 and tpu.domains == 0
+
+
+def test_capacity_chart_says_why_a_chip_has_no_bar():
+    """Llama 3.1 405B in BF16 within one server: H100 SXM holds it nowhere and Trainium2 has no published all-in
+    power; their slots had stood empty with nothing said (helper review). Each now says why; a chip with a bar none."""
+    from ui.figures import economics as ef
+
+    model = resolve_model("llama-3.1-405b")
+    hws = [resolve_hardware(h) for h in ("h100-sxm", "h200", "trainium2")]
+    s = Scenario(context_tokens=4096, output_tokens=1024, weights="bf16")
+    demand = Demand(1e10)
+    table = ef.capacity_table(fleets(model, hws, s, PROFILE, demand, 50 * ms), demand, {h.id: h.name for h in hws})
+    notes = {a.x: a.text for a in ef.capacity_figure(table).layout.annotations}
+    assert notes == {"H100 SXM5 80GB": EN("pl_cell_no_fit"), "Trainium2": "No public<br>all-in power"}

@@ -15,7 +15,7 @@ from tpot_model.fleet import Demand, Fleet
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import Figure, hardware_colour, legend_placement, style
+from .common import Figure, hardware_colour, legend_placement, style, wrap_label
 
 
 def capacity_table(fleets: Sequence[Fleet], demand: Demand, names: dict[str, str]) -> pd.DataFrame:
@@ -120,6 +120,11 @@ def capacity_figure(table: pd.DataFrame, *, devices: Mapping[str, str] | None = 
             hovertemplate=f"%{{customdata[1]}}<br>%{{y:,.3r}} MW<br>%{{customdata[0]:,}} {unit}<extra></extra>",  # 53.0
             showlegend=False,
         )
+        if r["megawatts_all_in"] != r["megawatts_all_in"]:  # no bar: why, on its empty slot (it had said nothing)
+            missed = r["gpus"] != r["gpus"]  # no layout meets the target or fits; else no published all-in power
+            why = tr("pl_cell_no_fit" if r["limited_by"] == "no_fit" else "pl_cell_misses") if missed else None
+            fig.add_annotation(x=name, y=0, yanchor="bottom", showarrow=False, font={"size": 11, "color": "#a00"},
+                               text=wrap_label(why or tr("no_public_power_short"), 14))  # fmt: skip
     return style(fig, tr("ec_cap_title"), "", tr("ec_axis_mw"))
 
 
