@@ -207,7 +207,7 @@ def test_overview_targets_each_with_its_number_and_values_clear_of_the_lines(lan
 
     for tpot_s in (0.020, 0.045, 9.0):  # linear axis (a value next to the 50 ms line), and the log axis
         fig = ov.tpot_vs_targets(tpot_s, tpot_s / 2, tr=lang)
-        notes = " | ".join(a.text for a in fig.layout.annotations)
+        notes = " | ".join(a.text.replace("\xa0", " ") for a in fig.layout.annotations)  # a target unbroken
         for ms_text in ("30 ms", "50 ms", "80 ms", "200 ms", "179 ms"):
             assert ms_text in notes, (ms_text, notes)
         assert "毫秒" not in notes
@@ -244,7 +244,7 @@ def test_overview_target_labels_do_not_run_into_each_other_or_the_bars(lang):
     # labels, up into the title (helper review). Past three rows the axis turns log, with one label for the targets
     fig = ov.tpot_vs_targets(1.118, 0.5, tr=lang)
     assert fig.layout.xaxis.type == "log"
-    (joined,) = [a.text for a in fig.layout.annotations if "30 ms" in a.text]
+    (joined,) = [a.text.replace("\xa0", " ") for a in fig.layout.annotations if "30\xa0ms" in a.text]
     assert joined.index("80 ms") < joined.index("179 ms") < joined.index("200 ms")  # in the lines' order
     assert max(ov.label_rows([(x, "x" * 20, "center", "") for x in (30, 50, 80, 179, 200)], 1286.0)) >= 3
 

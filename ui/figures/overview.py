@@ -11,7 +11,7 @@ from tpot_model.targets import LAGGY_ABOVE_S, READING_SPEED_TPOT_S, TPOT_TARGETS
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import BUCKET_COLOURS, Decor, Figure, nice_log_ticks, style, tick_label
+from .common import BUCKET_COLOURS, Decor, Figure, nice_log_ticks, style, tick_label, wrap_label
 
 
 def tpot_vs_targets(
@@ -84,9 +84,16 @@ def tpot_vs_targets(
                    font={"size": 11, "color": colour})  # fmt: skip
     if log:  # the targets sit within a decade of each other here: one label for them all, and one for laggy
         first = min(marks.values()) * 1e3
-        joined = tr.join([tr(k, ms=fmt.ms(v)) for k, v in sorted(marks.items(), key=lambda kv: kv[1])])  # by value
-        d.note(joined, at(first), 1.0, xref="x", xanchor="left", yanchor="bottom", font={"size": 11})
-        d.note(laggy, 1.0, 1.0, xanchor="right", yanchor="bottom", font={"color": "#a00"})
+        # by value, each target unbroken ('179 ms' had been split from its name)
+        joined = tr.join([fmt.unbroken(tr(k, ms=fmt.ms(v))) for k, v in sorted(marks.items(), key=lambda kv: kv[1])])
+        # one block from the first target, laggy on its last line: side by side, the targets' line had run off a
+        # 900 px page with the sidebar open and over 'feels laggy' ('… agents 80 ms, rea')
+        lines = (
+            wrap_label(joined, _LOG_LABEL_CHARS) + f"<br><span style='color:#a00'>{laggy.replace('<br>', ' ')}</span>"
+        )
+        d.note(lines, at(first), 1.0, xref="x", xanchor="left", yanchor="bottom", align="left", font={"size": 11})
+    # room above the plot for the labels' rows (log: the block's lines, 15 px each) and the title over them
+    rows_px = 15 * (lines.count("<br>") + 1) if log else 0
     title = tr("ov_targets_title")
     style(fig, title if fits else tr("if_fitted_label", label=title), tr("axis_tpot_ms"), "")
     if log:
@@ -97,13 +104,18 @@ def tpot_vs_targets(
     else:
         d.xaxis = {"range": [0, top]}
     legend = {"orientation": "h", "yanchor": "top", "y": -0.5, "xanchor": "left", "x": 0.0}  # below the axis title
-    return d.apply(fig, height=340 if has_band else 280, margin={"t": 110}, legend=legend)
+    top_px = max(110, 55 + rows_px)
+    # the title at the figure's top (Plotly's default centres it in the top margin, down onto a tall block of labels)
+    fig.update_layout(title={"yref": "container", "y": 1.0, "yanchor": "top", "pad": {"t": 12}})
+    return d.apply(fig, height=(340 if has_band else 280) + top_px - 110, margin={"t": top_px}, legend=legend)
 
 
 # the targets chart's plot width in a 900 px page with the sidebar open, its narrowest (laid out for a 900 px embed
 # frame's ~540 px, zh-TW's labels overlapped there), an 11 px Latin glyph; a CJK glyph is twice as wide (at 700 px and
 # one width for every glyph, zh-TW labels overlapped: '閱讀速度 179 m超過 200 ms')
 _LABEL_PLOT_PX, _LABEL_CHAR_PX = 320.0, 6.2
+# the log axis's block of targets: characters a line, to fit from the first target to the narrowest plot's edge
+_LOG_LABEL_CHARS = 34
 
 
 def _label_px(text: str) -> float:
