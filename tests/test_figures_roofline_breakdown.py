@@ -95,7 +95,10 @@ def test_operators_at_one_point_are_all_visible_and_named_in_the_hover():
     apart = [o.name for o in ops if sum((abs(at[o.name] - at[p.name]) < 0.02).all() for p in ops) == 1]
     alone = _trace(fig, rf.operator_label(apart[0]))
     assert alone.marker.size == 10 and "same point" not in alone.customdata[0][4]
-    assert fig.layout.legend.itemsizing == "constant"
+    # each ring's legend key the size of the others' (a dummy in its legend group; the ring itself not listed)
+    for name, t in zip(shared, traces, strict=True):
+        keys = [k for k in fig.data if k.legendgroup == name and k.showlegend is not False]
+        assert [k.marker.size for k in keys] == [10] and keys[0].name == t.name
 
 
 def test_zero_flop_operators_are_skipped_and_named():
@@ -114,7 +117,9 @@ def test_roof_at_the_used_precision_with_ridge_point():
     assert y[0] == pytest.approx(TOY_BW * x[0] / 1e12)  # the slope is the bandwidth
     faint = _trace(fig, EN("roofline_other_precisions", hw=fmt.chip_short(TOY_GPU)))
     assert TOY_BF16 / 1e12 in [v for v in faint.y if v is not None]  # bf16 / fp16 drawn faint
-    assert any("bf16 / fp16" in t for t in faint.text if t)
+    # its label an annotation on a white ground at the line's end (as line text, dashes had run through it)
+    (label,) = [a for a in fig.layout.annotations if "bf16 / fp16" in a.text]
+    assert label.bgcolor == "rgba(255,255,255,0.85)" and label.y == pytest.approx(math.log10(TOY_BF16 / 1e12))
 
 
 def test_fallback_precision_is_the_roof():

@@ -156,7 +156,6 @@ def roofline(
     for above in (True, False):
         fx: list[float | None] = []
         fy: list[float | None] = []
-        ftext: list[str] = []
         fhover: list[str] = []
         for g_peak, precisions in sorted(groups.items()):
             if used in precisions or (g_peak > peak) != above:
@@ -167,18 +166,20 @@ def roofline(
             label = _group_label(precisions, used)
             fx += [*xs, None]
             fy += [*(y / T for y in ys), None]
-            ftext += [""] * (len(xs) - 1) + [tr("roofline_ceiling_label", precision=label, peak=fmt.tflops(g_peak)), ""]
             fhover += [tr("roofline_compute_hover", precision=label, peak=fmt.tflops(g_peak))] * (len(xs) + 1)
+            # its label on a white ground at the line's right end: as line text, the achievable roof's dashes and
+            # the prefill's diamond had run through it
+            fig.add_annotation(x=math.log10(x_hi), y=math.log10(g_peak / T), xanchor="right",
+                               yanchor="bottom" if above else "top", showarrow=False, bgcolor="rgba(255,255,255,0.85)",
+                               text=tr("roofline_ceiling_label", precision=label, peak=fmt.tflops(g_peak)),
+                               font={"size": 11, "color": "#555"})  # fmt: skip
         if fx:
             fig.add_scatter(
                 x=fx,
                 y=fy,
-                mode="lines+text",
+                mode="lines",
                 line={"color": colour, "width": 1, "dash": "dot"},
                 opacity=0.6,
-                text=ftext,
-                textposition="top left" if above else "bottom left",
-                textfont={"size": 11, "color": "#555"},
                 name=tr("roofline_other_precisions", hw=fmt.chip_short(hw)),
                 legendgroup="other-precisions",
                 showlegend=not any(t.legendgroup == "other-precisions" for t in fig.data),
@@ -337,19 +338,17 @@ def roofline(
         if len(together) > 1:  # the weight matmuls share one point at a batch: said in the hover, drawn as rings
             others = [operator_label(o["name"], tr) for o in together if o is not r]
             data[4] += "<br>" + tr("roofline_hover_shared", names=tr.join(others))
-        fig.add_scatter(
-            x=[r["intensity"]],
-            y=[r["attained"] / T],
-            mode="markers",
-            marker={
-                "size": 10 + 4 * (len(together) - 1 - together.index(r)),  # the first drawn largest
-                "color": OPERATOR_COLOURS.get(r["name"], "#444"),
-                "line": {"color": "white", "width": 1},
-            },
-            name=label,
-            customdata=[data],
-            hovertemplate=hover,
-        )
+        size = 10 + 4 * (len(together) - 1 - together.index(r))  # the first drawn largest
+        marker = {
+            "size": size,
+            "color": OPERATOR_COLOURS.get(r["name"], "#444"),
+            "line": {"color": "white", "width": 1},
+        }
+        fig.add_scatter(x=[r["intensity"]], y=[r["attained"] / T], mode="markers", marker=marker, name=label,
+                        legendgroup=r["name"], showlegend=size == 10, customdata=[data], hovertemplate=hover)  # fmt: skip
+        if size != 10:  # a ring's key the size of the others' (Plotly draws a legend symbol at its trace's size)
+            fig.add_scatter(x=[None], y=[None], mode="markers", marker=marker | {"size": 10}, name=label,
+                            legendgroup=r["name"])  # fmt: skip
     for r in points:
         if r["kind"] == "operator":
             continue
@@ -400,7 +399,6 @@ def roofline(
     # holds the chart alone with its first legend row (the key to the decode step's star) and the full-view link;
     # in a narrow page the plot gives the legend its rows
     placed = legend_placement(wrap_legend(fig), 640, side_max=0)
-    placed["legend"]["itemsizing"] = "constant"  # the ringed operators' keys the size of the others'
     fig.update_layout(**(placed | {"height": 640, "margin": {"t": 50, **placed["margin"]}}))
     return fig
 
