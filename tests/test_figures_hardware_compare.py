@@ -128,6 +128,19 @@ def test_specs_table_prices_each_chip_under_the_basis_with_its_date(basis):
     assert math.isnan(row.loc["rtx-3090"].price_usd_per_gpu_hour)
 
 
+def test_specs_table_gives_the_reported_memory_the_fit_works_from():
+    """Overview said 'capacity 151 GB (141 GiB reported)' for H200 where Hardware's table said 141 GB (helper review):
+    the table gives both, the datasheet's GB and the GiB the driver reports (the fit's basis), empty where none is
+    published (H200 NVL)."""
+    catalog = load_hardware_catalog()
+    rows = hf.specs_table([catalog["h200"], catalog["h200-nvl"]]).set_index("hardware_id")
+    assert rows.loc["h200", "memory_gb"] == 141 and rows.loc["h200", "memory_reported_gib"] == pytest.approx(141)
+    assert rows.loc["h200-nvl", "memory_reported_gib"] is None or math.isnan(
+        rows.loc["h200-nvl", "memory_reported_gib"]
+    )
+    assert "memory_reported_gib" in hf.specs_table_labels()
+
+
 def test_tpot_by_hardware_values_sorting_and_fit_marks():
     pairs = _pairs(batch=64)
     fig = hf.tpot_by_hardware(pairs)

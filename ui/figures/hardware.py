@@ -17,7 +17,7 @@ from tpot_model import Estimate, Hardware, economics, load_hardware_catalog, mlp
 from tpot_model.bands import Band
 from tpot_model.files import number_or_nan
 from tpot_model.scenario import Scenario
-from tpot_model.units import GB, TB_per_s, TFLOP_per_s
+from tpot_model.units import GB, GiB, TB_per_s, TFLOP_per_s
 
 from .. import fmt
 from ..i18n import EN, Translator
@@ -194,6 +194,9 @@ def specs_table(chips: Iterable[Hardware], basis: str = "on_demand") -> pd.DataF
             "memory_type": h.memory_type,
             "launch_year": h.launch_year,
             "memory_gb": h.memory_bytes / GB,
+            # as nvidia-smi / rocm-smi report it, the fit's basis (Overview's 'capacity 151 GB (141 GiB reported)'
+            # beside this table's datasheet 141 GB had read as a contradiction); none published: empty
+            "memory_reported_gib": h.memory_reported_bytes / GiB if h.memory_reported_bytes else None,
             "bandwidth_tb_per_s": h.memory_bandwidth_bytes_per_s / TB_per_s,
             "dense_16bit_tflop_per_s": _peak_16bit_tflops(h),
             "tdp_w": _opt(h.tdp_w),
@@ -890,6 +893,7 @@ def specs_table_labels(*, tr: Translator = EN) -> dict[str, str]:
         "memory_type": tr("hw_col_spec_memory_type"),
         "launch_year": tr("hw_col_spec_year"),
         "memory_gb": tr("hw_col_spec_gb"),
+        "memory_reported_gib": tr("hw_col_spec_gib_reported"),
         "bandwidth_tb_per_s": tr("hw_col_spec_bw"),
         "dense_16bit_tflop_per_s": tr("hw_col_spec_tflops"),
         "tdp_w": tr("hw_col_spec_tdp"),
