@@ -1086,3 +1086,19 @@ def test_economics_links_keep_every_digit_typed():
     link = ps.tco_query({"capex_usd": 1234567.0}, {"capex_usd": 30000.0})
     assert link == {"ec_capex": "1234567"} and ps.parse_tco_query(link)[0] == {"capex_usd": 1234567.0}
     assert ps.economics_query(ps.EconomicsInputs(out=1234567.0))["ec_out"] == "1234567"
+
+
+def test_a_parameter_given_twice_is_said_with_the_one_read():
+    """/overview?model=llama-3.1-70b&model=deepseek-r1 read the last silently (helper review): a notice now says the
+    parameter came twice and which value is used; one given twice with one value says nothing."""
+    from streamlit.testing.v1 import AppTest
+
+    from tests.apptest_util import APP
+
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["model"] = ["llama-3.1-70b", "deepseek-r1"]
+    at.run()
+    assert not at.exception
+    said = EN("notice_repeated_param", param="model", given="llama-3.1-70b, deepseek-r1", used="deepseek-r1")
+    assert said in [w.value for w in at.warning]
+    assert at.selectbox(key="model").value == "deepseek-r1"

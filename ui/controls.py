@@ -39,6 +39,7 @@ from .state import (
     ScenarioState,
     as_of_options,
     parse_query,
+    sanitize,
 )
 
 _FIELDS = [f.name for f in fields(ScenarioState)]
@@ -78,7 +79,12 @@ def _init_from_url() -> None:
     for key, value in asdict(state).items():
         st.session_state[key] = value
     known = page_state.page_params() | set(_FIELDS) | set(uploads.KINDS.values()) | set(embed.PARAMS)
-    st.session_state[_NOTICES] = notices + page_state.unknown_params(params, known)
+    repeated = [  # a parameter given twice with different values: the last is read, said so
+        Notice(key, sanitize(", ".join(values)), sanitize(values[-1]), repeated=True)
+        for key in st.query_params
+        if len(set(values := st.query_params.get_all(key))) > 1
+    ]
+    st.session_state[_NOTICES] = repeated + notices + page_state.unknown_params(params, known)
     st.session_state[_INIT_FLAG] = True
 
 

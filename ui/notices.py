@@ -27,6 +27,11 @@ def url_notices(notices, tr: Translator, key: str = "notice_bad_param") -> None:
     """One warning per bad URL parameter (`key`: the page's wording); the values were sanitised to plain text by
     ui.state. The value used instead as the link would write it (`h200`), or 'the default' where it is none ('—')."""
     for n in notices:
+        if n.repeated:  # a link with a parameter twice: the last is read (it had been read silently)
+            st.warning(
+                tr("notice_repeated_param", param=n.param, given=n.given, used=n.used), icon=":material/warning:"
+            )
+            continue
         if n.unknown:  # no page reads it: said so, with the nearest name one does
             hint = tr("notice_unknown_hint", name=n.used) if n.used else ""
             st.warning(tr("notice_unknown_param", param=n.param, hint=hint), icon=":material/warning:")

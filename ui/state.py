@@ -92,7 +92,8 @@ class Notice:
     """A problem with one URL parameter: which, what was given (sanitised), and what was used instead; `snapped`:
     the value was a valid number between the slider's stops, and the nearest stop is used; `unknown`: no page reads
     the parameter (used: the nearest name one does, '' without one); `switch`: an on/off parameter; `near`: the
-    catalog ids a bad name resembles (catalog.close_ids)."""
+    catalog ids a bad name resembles (catalog.close_ids); `repeated`: given more than once with different values
+    (given: them all, used: the last, the one read)."""
 
     param: str
     given: str
@@ -101,6 +102,7 @@ class Notice:
     unknown: bool = False
     switch: bool = False  # an on/off parameter ('0' / '1'): the notice says which the used value is
     near: tuple[str, ...] = ()  # catalog ids a bad model or chip name resembles: the notice asks "did you mean"
+    repeated: bool = False
 
 
 def sanitize(value: object, limit: int = 40) -> str:
