@@ -12,7 +12,6 @@ import streamlit as st
 from tpot_model import economics, frontier_check, planner, speculative
 from tpot_model import layouts as layout_search
 from tpot_model.estimate import native_formats, usable_memory
-from tpot_model.prices import CUSTOM as CUSTOM_BASIS
 from tpot_model.roofline import scale_up_domain_gpus
 from ui import cache, chart, controls, embed, expanders, fmt, metrics, notices, page_state
 from ui.figures import planner as figs
@@ -329,10 +328,9 @@ def hardware_section() -> None:
         },
         depends=(target_s, ttft_s, st.session_state["planner.table_gpus"], [h.id for h in table_hw]),
     )  # fmt: skip
-    # each chip's price is in the basis caption below; your own price is the sidebar chip's alone (it had read
-    # 'Catalog prices' over a grid whose other chips had none under it)
-    own = tr("pl_table_note_own", hw=hw.name) if state.price_basis == CUSTOM_BASIS else ""
-    st.caption(" ".join(filter(None, [tr("pl_table_note", kv=state.kv), own])))
+    # each chip's price, and that your own is the sidebar chip's alone, in the basis caption below (it had read
+    # 'Catalog prices; the override applies only to H200' over a grid whose other chips had none under it)
+    st.caption(tr("pl_table_note", kv=state.kv))
     notices.basis_caption({h.name: prices[h.id] for h in table_hw}, tr)
 
     write_url()

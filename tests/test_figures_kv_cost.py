@@ -235,6 +235,13 @@ def test_max_batch_curve_is_the_estimate_and_shades_where_none_fit():
     assert math.isnan(y[-1])
     assert any(s.type == "rect" for s in fig.layout.shapes)
     assert fig.layout.yaxis.title.text == EN("kvc_axis_max_batch")
+    # the span's note in its bottom corner, past the curve's end: at its top corner the batch line's label (at the
+    # right end) had been drawn over it (browser re-review: 'batch 4096 (scenario)' under 'not even one sequence fits')
+    for batch in (4, 4096, 10**7):
+        shown = kf.max_batch_vs_context(t, mb, 1e4, batch)
+        (none,) = [a for a in shown.layout.annotations if a.text == EN("kvc_none_fits")]
+        (line,) = [s for s in shown.layout.shapes if s.type == "line"]
+        assert (none.x, none.y, none.yanchor) == (0.99, 0.03, "bottom") and line.label.textposition == "end"
 
 
 def test_precision_lines_halve_with_fp8():

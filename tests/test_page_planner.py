@@ -860,7 +860,8 @@ def test_the_cost_grid_says_your_own_price_is_the_sidebar_chips_alone():
 
     own = run_page("planner", price_basis="custom", price="1.22")
     assert not own.exception
-    said = EN("pl_table_note_own", hw="NVIDIA H200 SXM 141GB")
+    said = EN("cost_basis_unpriced_own", hws="").split(":")[0]  # one owner: the basis caption, on every page
     assert any(said in c.value for c in own.caption)
+    assert not any("enter your own" in c.value for c in own.caption)  # it cannot be entered for the others
     published = run_page("planner")
     assert not any("override" in c.value or said in c.value for c in published.caption)

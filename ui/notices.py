@@ -211,10 +211,13 @@ def basis_caption(prices: dict, tr: Translator, hardware=None) -> None:
         st.caption(tr.sentences([tr("cost_basis_unpriced_all", total=len(prices), basis=basis), tr("cost_power_note")]))
         return
     text = tr("cost_basis_many", note=fmt.prices_note(priced, tr))
+    own = (
+        "_own" if priced[0].basis == "custom" else ""
+    )  # your own price: the others cannot enter one, they pick a basis
     if len(unpriced) > UNPRICED_LISTED:  # a count, not a wall of names: the table's blank cells show which
-        text = tr.sentences([text, tr("cost_basis_unpriced_many", n=len(unpriced), total=len(prices))])
+        text = tr.sentences([text, tr(f"cost_basis_unpriced_many{own}", n=len(unpriced), total=len(prices))])
     elif unpriced:
-        text = tr.sentences([text, tr("cost_basis_unpriced", hws=tr.join(unpriced))])
+        text = tr.sentences([text, tr(f"cost_basis_unpriced{own}", hws=tr.join(unpriced))])
     st.caption(text)
 
 

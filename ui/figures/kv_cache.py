@@ -394,9 +394,10 @@ def max_batch_vs_context(
         d.vrect(x0, x1, fillcolor=NOT_FIT_FILL, opacity=0.1)
         if nowhere:  # mid-plot: the scenario's batch line runs near the top
             at = {"x": 0.5, "y": 0.5, "xanchor": "center", "yanchor": "middle"}
-        else:  # the span's top corner: the curve has fallen to the bottom by then
+        else:  # the span's bottom corner, past the curve's end: at its top corner the batch line's label, at the
+            # right end of a batch above the curve, had been drawn over it ('batch 4096 (scenario)')
             right = x1 >= contexts[-1]
-            at = {"x": 0.99 if right else 0.01, "y": 0.97, "xanchor": "right" if right else "left", "yanchor": "top"}
+            at = {"x": 0.99 if right else 0.01, "y": 0.03, "xanchor": "right" if right else "left", "yanchor": "bottom"}
         d.note(tr("kvc_none_fits"), font={"color": "#a00"}, bgcolor="rgba(255,255,255,0.7)", **at)
     style(fig, tr("kvc_max_batch_title"), tr("axis_context"), tr("kvc_axis_max_batch"), log_x=log_x, log_y=True)
     d.xaxis.update(context_axis(contexts, log_x))
