@@ -144,7 +144,7 @@ def _y_hover(unit: str, tr: Translator) -> str:
     if unit == "tokens_per_usd":
         return f"%{{y:,.0f}} {tr('ce_unit_tokens_per_usd')}"
     # 3 significant figures, as the headline says it, and what it is per ('$1.761' had stood alone)
-    return tr("ce_hover_usd_1m", usd="$%{y:,.3~r}")
+    return tr("ce_hover_usd_1m", usd="$%{y:,.3r}")  # $9.10, not $9.1
 
 
 # --------------------------------------------------------------------------------------------------- sweeps

@@ -31,7 +31,7 @@ from tpot_model.units import Gbit_per_s
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import BUCKET_COLOURS, Decor, Figure, legend_placement, nice_log_ticks, style, wrap_label
+from .common import BUCKET_COLOURS, Decor, Figure, legend_placement, nice_log_ticks, style, tick_label, wrap_label
 
 # --------------------------------------------------------------------------------------------------- page inputs
 
@@ -149,7 +149,7 @@ def frontier_figure(point: FrontierPoint, *, tr: Translator = EN) -> go.Figure:
             marker={"color": CHOSEN_COLOUR, "size": 14, "symbol": "star"},
             text=[tr("pl_chosen_label", batch=point.batch)],
             textposition="middle right",
-            hovertemplate=hover,
+            hovertemplate=f"<b>{tr('pl_chosen')}</b><br>{hover}",  # its group named, as the other points' are
         )
     style(fig, tr("pl_frontier_title"), tr("ce_axis_tps_user"), tr("pl_axis_tps_gpu"))
     return d.apply(fig, **legend_placement(fig, 440, side_max=0))
@@ -222,7 +222,7 @@ def cost_heatmap(grid: CostGrid, hardware_names: Sequence[str], target_s: float,
                 "len": 0.6,
                 "thickness": 12,
                 "tickvals": np.log10(ticks),
-                "ticktext": [fmt.usd(t) for t in ticks],
+                "ticktext": ["$" + tick_label(t) for t in ticks],  # '$10', not '$10.0'
             },  # fmt: skip
             hovertemplate=tr("pl_hover_cell") + "<extra></extra>",
             xgap=3,
