@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -823,7 +824,7 @@ def test_the_hardware_grid_is_counted_as_the_served_row():
     (heat,) = [t for f in figures(at) for t in f["data"] if t.get("type") == "heatmap"]
     row, col = heat["y"].index(fmt.chip_short(hw)), heat["x"].index(EN("pl_prec_fp8"))  # its short name
     z = decode(heat["z"]).reshape(len(heat["y"]), len(heat["x"]))
-    assert z[row, col] == pytest.approx(served.usd_per_1M_tokens)
+    assert z[row, col] == pytest.approx(np.log10(served.usd_per_1M_tokens))  # coloured on a log scale
     cell = (
         f"<b>{fmt.usd(served.usd_per_1M_tokens, 2)}</b><br>{served.tokens_per_s_per_gpu:,.0f} {EN('pl_unit_tps_gpu')}"
     )
