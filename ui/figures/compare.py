@@ -62,32 +62,19 @@ class _Metric:
     needs_fit: bool = True  # a speed or cost: only real if the scenario fits (else greyed, 'if it fitted')
 
 
+def _in_ms(show: Callable[..., str]) -> Callable[..., str]:
+    """A duration in ms shown by `show` (fmt.ms or fmt.duration, which take seconds); `like` (ms): a difference in the
+    unit of the values it separates ('+1.27 s' beside '240 s')."""
+    return lambda v, like=None: show(v / 1e3, like=None if like is None else like / 1e3)
+
+
 METRICS = (
-    # durations in ms; `like` (ms): a difference in the unit of the values it separates ('+1.27 s' beside '240 s')
-    _Metric(
-        "cmp_row_tpot",
-        "ms",
-        lambda e: float(e.tpot_s) * 1e3,
-        lambda v, like=None: fmt.ms(v / 1e3, like=like and like / 1e3),
-        "lower",
-    ),
+    _Metric("cmp_row_tpot", "ms", lambda e: float(e.tpot_s) * 1e3, _in_ms(fmt.ms), "lower"),
     _Metric("cmp_row_tps_user", "tokens_per_s", lambda e: float(e.tokens_per_s_per_user), fmt.rate, "higher"),
     _Metric("cmp_row_tps_total", "tokens_per_s", lambda e: float(e.tokens_per_s_total), fmt.rate, "higher"),
     _Metric("cmp_row_tps_gpu", "tokens_per_s", lambda e: float(e.tokens_per_s_per_gpu), fmt.rate, "higher"),
-    _Metric(
-        "cmp_row_ttft",
-        "ms",
-        lambda e: float(e.ttft_per_request_s) * 1e3,
-        lambda v, like=None: fmt.duration(v / 1e3, like=like and like / 1e3),
-        "lower",
-    ),
-    _Metric(
-        "cmp_row_batch_prefill",
-        "ms",
-        lambda e: float(e.batch_prefill_s) * 1e3,
-        lambda v, like=None: fmt.duration(v / 1e3, like=like and like / 1e3),
-        "lower",
-    ),
+    _Metric("cmp_row_ttft", "ms", lambda e: float(e.ttft_per_request_s) * 1e3, _in_ms(fmt.duration), "lower"),
+    _Metric("cmp_row_batch_prefill", "ms", lambda e: float(e.batch_prefill_s) * 1e3, _in_ms(fmt.duration), "lower"),
     _Metric("cmp_row_cost", "usd_per_1m_tokens", lambda e: float(e.usd_per_1M_tokens), fmt.usd, "lower"),
     _Metric("cmp_row_tokens_per_mw", "tokens_per_s_per_mw", lambda e: float(e.tokens_per_s_per_mw), fmt.rate, "higher"),
     _Metric(
