@@ -376,6 +376,10 @@ def test_decomposition_bars_equal_the_breakdown():
     assert fig.layout.yaxis.title.text == EN("cmp_axis_part_ms") and "(ms)" in fig.layout.yaxis.title.text
     # A and C share the toy GPU's colour: C gets a pattern, A and B none
     assert [t.marker.pattern.shape for t in fig.data] == ["", "", "."]
+    # three bars a part: their values upright met at 900 px ('1.711.711.71'); two: upright
+    assert {t.textangle for t in fig.data} == {-90}
+    two = cf.decomposition({x: ests[x] for x in ("A", "B")})
+    assert {t.textangle for t in two.data} == {0}
     # over the chip's colour: Plotly's default ('replace') drew C as white dots on no fill, invisible on the page
     assert fig.data[2].marker.pattern.fillmode == "overlay" and fig.data[2].marker.color == fig.data[0].marker.color
     df = cf.decomposition_table(ests)

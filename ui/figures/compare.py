@@ -392,6 +392,7 @@ def decomposition(ests: Mapping[str, Estimate], *, tr: Translator = EN) -> go.Fi
             text=[fmt.number(v) if v else "" for v in ms],  # ms, as the axis says: 979,141 rather than 979140.6
             textposition="outside",
             textfont={"size": 10},  # at 12 px two bars' equal labels met at 900 px: '1.711.71'
+            textangle=-90 if len(ests) > 2 else 0,  # three bars a part: upright they met at 900 px, '1.711.711.71'
             cliponaxis=False,
             # the part's own name, not %{x}: that reads the axis's tick text, which carries the other scenarios'
             # zero notes ('B: 0 ms, 1 GPU: no collectives' in A's hover beside A's 2.19 ms)
