@@ -53,7 +53,7 @@ with metrics.Row() as row:
     )
     row.metric(
         tr("kvc_m_batch", b=fmt.integer(state.batch), context=context),
-        fmt.memory(k.batch_bytes),  # '1.41 PB' as Overview says a scenario's memory, not '1,407,375 GB'
+        fmt.memory(k.batch_bytes),  # '1,407 TB' as Overview says a scenario's memory, not '1,407,375 GB'
         tr("kvc_per_gpu_value", gb=fmt.memory(k.batch_bytes_per_gpu)),
         delta_color="off",
         delta_arrow="off",

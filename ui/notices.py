@@ -211,9 +211,8 @@ def basis_caption(prices: dict, tr: Translator, hardware=None) -> None:
         st.caption(tr.sentences([tr("cost_basis_unpriced_all", total=len(prices), basis=basis), tr("cost_power_note")]))
         return
     text = tr("cost_basis_many", note=fmt.prices_note(priced, tr))
-    own = (
-        "_own" if priced[0].basis == "custom" else ""
-    )  # your own price: the others cannot enter one, they pick a basis
+    # under your own price the others cannot take one of theirs: they are priced by choosing a published basis
+    own = "_own" if priced[0].basis == "custom" else ""
     if len(unpriced) > UNPRICED_LISTED:  # a count, not a wall of names: the table's blank cells show which
         text = tr.sentences([text, tr(f"cost_basis_unpriced_many{own}", n=len(unpriced), total=len(prices))])
     elif unpriced:

@@ -356,23 +356,23 @@ def scatter(points: pd.DataFrame, metric: str, *, tr: Translator = EN) -> go.Fig
     # one legend entry per physical device, the unit the page counts and leaves out (an RTX 3090 Ti, modelled on the
     # RTX 3090's entry, had shared its entry: 11 entries under '12 devices'); a device alone on its catalog entry is
     # shown as that entry, a second one by its published name in a colour of its own
-    by_hw: dict[str, list[dict]] = {}
+    by_device: dict[str, list[dict]] = {}
     for r in records:
-        by_hw.setdefault(str(r.get("device") or r["hardware_id"]), []).append(r)
-    entry = {d: str(g[0]["hardware_id"]) for d, g in by_hw.items()}
-    shared = {d for d in by_hw if d != entry[d] and sum(e == entry[d] for e in entry.values()) > 1}
+        by_device.setdefault(str(r.get("device") or r["hardware_id"]), []).append(r)
+    entry = {d: str(g[0]["hardware_id"]) for d, g in by_device.items()}
+    shared = {d for d in by_device if d != entry[d] and sum(e == entry[d] for e in entry.values()) > 1}
     # the legend's chips by their short names ('RTX PRO 6000 Server'): the full ones took half a 900 px frame's width
     catalog = load_hardware_catalog()
-    full = {d: str(g[0]["hardware_as_published" if d in shared else "hardware_name"]) for d, g in by_hw.items()}
+    full = {d: str(g[0]["hardware_as_published" if d in shared else "hardware_name"]) for d, g in by_device.items()}
     full |= {d: re.sub(r"^(NVIDIA GeForce|NVIDIA|AMD Instinct|AMD|Intel|Apple) ", "", full[d]) for d in shared}
-    ids = sorted(by_hw, key=lambda d: full[d])
+    ids = sorted(by_device, key=lambda d: full[d])
     chips = [None if d in shared else catalog.get(entry[d]) for d in ids]
     names = dict(zip(ids, fmt.chip_names(chips, [full[d] for d in ids]), strict=True))
-    for n, hw_id in enumerate(ids):
-        g, colour = by_hw[hw_id], hardware_colour(hw_id if hw_id in shared else entry[hw_id])
+    for n, device in enumerate(ids):
+        g, colour = by_device[device], hardware_colour(device if device in shared else entry[device])
         traces.append(
             {"type": "scatter", "x": [r[m] for r in g], "y": [r[p] for r in g], "mode": "markers",
-             "name": names[hw_id], "legendgroup": "hardware",
+             "name": names[device], "legendgroup": "hardware",
              **({"legendgrouptitle": {"text": tr("val_leg_hardware")}} if n == 0 else {}),
              "marker": {"symbol": _symbols(g), "color": colour, "size": 10, "line": {"width": 1.5, "color": colour}},
              "text": _hover(g, metric, "loho", tr), "hovertemplate": "%{text}<extra></extra>"}
