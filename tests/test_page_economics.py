@@ -189,6 +189,10 @@ def test_revenue_along_the_serving_frontier(lang):
     x = decode(revenue["x"])
     assert np.all(np.diff(x) < 0) and np.all(np.diff(rev) > 0)  # more concurrency: slower per user, more per GPU
     assert fig["layout"]["yaxis"]["tickprefix"] == "$"  # dollars on the axis, as on the TCO chart
+    # the log axis's ticks in full numbers, spanning the points (Plotly's own had read 20 to 70 as bare '2' to '7')
+    ticks = fig["layout"]["xaxis"]["ticktext"]
+    assert fig["layout"]["xaxis"]["type"] == "log" and len(ticks) >= 2
+    assert all(float(t.replace(",", "")) >= 1 for t in ticks)
     assert _figure(at, tr("ec_tco_title"))["layout"]["yaxis"]["tickprefix"] == "$"
     for f in (fig, _figure(at, tr("ec_tco_title"))):  # legends below the plot, as on the other pages (they sat on top)
         legend = f["layout"]["legend"]  # pinned under the axis title (common.legend_placement)

@@ -15,7 +15,7 @@ from tpot_model.fleet import Demand, Fleet
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import Figure, hardware_colour, legend_placement, style, wrap_label
+from .common import Figure, hardware_colour, legend_placement, log_ticks, style, wrap_label
 
 
 def capacity_table(fleets: Sequence[Fleet], demand: Demand, names: dict[str, str]) -> pd.DataFrame:
@@ -237,7 +237,8 @@ def revenue_frontier_figure(
             x=x, y=cost, mode="lines", name=cost_name, line={"dash": "dash", "color": "#555555"},
             hovertemplate=f"{cost_name}: $%{{y:,.2f}}<extra></extra>",
         )  # fmt: skip
-    fig.update_xaxes(type="log")
+    # full numbers on the log axis: Plotly's own labelled 20 to 70 as bare '2' to '7' after '10'
+    fig.update_xaxes(type="log", **log_ticks(x.to_numpy(dtype=float)))
     fig.update_yaxes(tickprefix="$")
     style(
         fig,
