@@ -297,7 +297,10 @@ def report(e: Estimate, ideal: Estimate) -> dict[str, Any]:
         "output_tokens": int(_f(s.output_tokens)),
         "model_max_context_tokens": e.model.max_context_tokens,
         "model_num_heads": e.model.num_heads,
-        "beyond_context_window": int(_f(s.context_tokens)) + int(_f(s.output_tokens)) > e.model.max_context_tokens,
+        "beyond_context_window": window_note(
+            e.model.name, e.model.max_context_tokens, _f(s.context_tokens), _f(s.output_tokens)
+        )
+        is not None,  # fmt: skip
         # the GPU counts nearest that divide the attention heads, when this one does not (engines refuse it)
         "head_split_alternatives": list(head_split_alternatives(e.model, int(_f(s.num_gpus)), s.parallelism)),
         "scale_up_domain_gpus": scale_up_domain_gpus(hw),

@@ -159,7 +159,7 @@ def fleet(
         price_as_of=price.as_of,
         capex_usd_per_gpu=capex,
         limited_by=point.limited_by if point.feasible or point.limited_by != "memory" else "no_fit",
-        prompt_tokens=float(sized.context_tokens) if prompt else 0.0,
+        prompt_tokens=float(prompt),
     )
     if not point.feasible:
         nan = math.nan
