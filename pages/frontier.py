@@ -81,6 +81,10 @@ st.title(tr("page_frontier"))
 st.caption(tr("fr_caption"))
 notices.url_notices(st.session_state[NOTICES], tr)
 notices.transfer_notice(model, tr)
+mtp_models = tr.join([m.name for m in cache.models().values() if m.mtp_modules])
+if st.session_state["frontier.mtp"] and not model.mtp_modules:  # MTP drafts with the model's own module: none here
+    st.session_state["frontier.mtp"] = False
+    st.info(tr("fr_mtp_none_notice", model=model.name), icon=":material/info:")
 
 if (controls_box := controls.page_controls(tr, lazy=True)) is not None:  # in the embed view, collapsed: the chart first
     with controls_box:
@@ -133,7 +137,13 @@ if (controls_box := controls.page_controls(tr, lazy=True)) is not None:  # in th
         )
         # the toggles the page's width, MTP's sliders under them: in a third of a 900 px page with the sidebar open
         # their labels read 'MTP / spe…' and 'Show mul…'
-        mtp = st.toggle(tr("fr_mtp"), key="frontier.mtp", help=tr("fr_mtp_help"), persist_state="session")
+        mtp = st.toggle(
+            tr("fr_mtp"),
+            key="frontier.mtp",
+            disabled=not model.mtp_modules,
+            help=tr("fr_mtp_help") if model.mtp_modules else tr("fr_mtp_none", model=model.name, models=mtp_models),
+            persist_state="session",
+        )
         c = st.columns(2)
         c[0].slider(tr("fr_k"), *figs.K_RANGE, key="frontier.k", disabled=not mtp, persist_state="session")
         c[1].slider(

@@ -641,13 +641,17 @@ def speculative_section() -> None:
     st.subheader(tr("pl_spec_h"))
     if no_fit_notice():
         return
-    c1, _ = st.columns(2)  # the draft's name on a row of its own: "MTP heads (multi-token prediction)" reads whole
+    # the draft's name on a row of its own: "MTP heads (multi-token prediction)" reads whole; beside it, a head the
+    # model does not ship said as such
+    c1, beside = st.columns(2)
     c2, c3, c4 = st.columns(3)
     c1.selectbox(
         tr("pl_spec_draft"),
         draft_options,
         key="planner.draft",
-        format_func=lambda d: tr("pl_spec_mtp") if d == "mtp" else catalog_models[d].name,
+        format_func=lambda d: (
+            catalog_models[d].name if d != "mtp" else tr("pl_spec_mtp" if model.mtp_modules else "pl_spec_head")
+        ),
         help=tr("pl_spec_draft_help"),
         persist_state="session",
     )
@@ -662,6 +666,8 @@ def speculative_section() -> None:
         persist_state="session",
     )
     is_mtp = st.session_state["planner.draft"] == "mtp"
+    if is_mtp and not model.mtp_modules:
+        beside.caption(tr("pl_spec_head_note", model=model.name))
     c4.slider(
         tr("pl_spec_mtp_cost"),
         0.01,

@@ -290,6 +290,11 @@ def test_controls_read_whole_in_a_900_px_frame(server, browser, lang):
     chosen = pg.locator(f"{boxes} input").evaluate_all("xs => xs.map(x => x.value)")
     assert Translator(lang)("pl_spec_mtp") in chosen
     assert pg.evaluate(CUT_TEXT, boxes) == []
+    # Llama 4 Scout ships no MTP module and has no smaller model of its family: the head's name reads whole too
+    _open(pg, server, "planner", f"planner_section=speculative&model=llama-4-scout&lang={lang}&embed=true")
+    chosen = pg.locator(f"{boxes} input").evaluate_all("xs => xs.map(x => x.value)")
+    assert Translator(lang)("pl_spec_head") in chosen
+    assert pg.evaluate(CUT_TEXT, boxes) == []
     _open(pg, server, "economics", f"lang={lang}&embed=true&more=true")  # the TCO: below the page's fold
     use_tco = '[data-testid="stMain"] [class*="st-key-econ-use_tco"]'
     assert Translator(lang)("ec_use_tco", hw="NVIDIA H200 SXM 141GB") in pg.locator(use_tco).inner_text()

@@ -23,7 +23,7 @@ from tpot_model import (
     resolve_model,
     total_params,
 )
-from tpot_model.catalog import hardware_from_text, model_from_text
+from tpot_model.catalog import hardware_from_text, model_from_dict, model_from_text
 from tpot_model.files import DATA_DIR, MAX_FILE_BYTES
 
 REQUIRED_HARDWARE = (
@@ -946,6 +946,7 @@ HF_CONFIGS: dict[str, tuple[str, dict]] = {
                 "linear_value_head_dim": 128,
                 "max_position_embeddings": 262144,
                 "model_type": "qwen3_5_moe_text",
+                "mtp_num_hidden_layers": 1,
                 "moe_intermediate_size": 1024,
                 "num_attention_heads": 32,
                 "num_experts": 512,
@@ -1012,6 +1013,8 @@ def test_hf_config_matches_catalog_entry(config_kind):
     assert parsed.compressed_attention == expected.compressed_attention
     assert parsed.qk_norm == expected.qk_norm
     assert parsed.attention_output_gate == expected.attention_output_gate
+    if any(k in json.dumps(cfg) for k in ("num_nextn_predict_layers", "mtp_num_hidden_layers", "num_mtp_modules")):
+        assert parsed.mtp_modules == expected.mtp_modules  # the MTP modules where the config says (Qwen3-Next's: not)
     if expected.sliding_window and expected.sliding_window.chunked:  # Llama 4's chunked local attention, exactly
         assert parsed.sliding_window == expected.sliding_window
 
@@ -1020,6 +1023,31 @@ def test_hf_config_unsupported_model_type_names_the_field():
     with pytest.raises(CatalogError) as err:
         model_from_text(json.dumps({"model_type": "mamba", "hidden_size": 64}), "config.json")
     assert "config.json" in str(err.value) and "model_type" in str(err.value) and "mamba" in str(err.value)
+
+
+@pytest.mark.parametrize(
+    "kind, extra, want",
+    [
+        ("llama", {}, 0),  # Llama ships none
+        ("deepseek_v3", {}, 1),  # num_nextn_predict_layers 1
+        ("kimi_k2", {}, 0),  # num_nextn_predict_layers 0
+        ("qwen3_5_moe", {}, 1),  # mtp_num_hidden_layers 1 (in text_config)
+        ("minimax_m2", {}, 3),  # num_mtp_modules 3
+        ("minimax_m2", {"use_mtp": False}, 0),  # modules listed but switched off
+        ("llama", {"num_nextn_predict_layers": 2}, 2),
+    ],
+)
+def test_hf_config_reads_the_mtp_modules_under_each_name(kind, extra, want):
+    _, cfg = HF_CONFIGS[kind]
+    parsed = model_from_text(json.dumps({**cfg, **extra}), "config.json", model_id="hf")
+    assert parsed.mtp_modules == want
+
+
+def test_mtp_modules_must_be_a_whole_number_and_name_the_field():
+    entry = _raw("models.yaml")["llama-3.1-8b"]
+    for bad in (-1, 1.5, "one"):
+        with pytest.raises(CatalogError, match="field 'mtp_modules'"):
+            model_from_dict("m", {**entry, "mtp_modules": bad}, "models.yaml")
 
 
 def test_hf_config_missing_field_names_it():
@@ -1167,3 +1195,17 @@ def test_architecture_twins_share_measurements_only_when_the_shapes_match():
     for own in ("deepseek-v3.2", "deepseek-v4-pro", "kimi-k2", "not-in-the-catalog"):
         assert architecture_twin(own, measured) == own
     assert architecture_twin("deepseek-v3", ["deepseek-v3", "deepseek-r1"]) == "deepseek-v3"  # its own runs first
+
+
+def test_past_window_is_the_one_test_of_a_run_beyond_the_context_window():
+    """Llama 3.1 70B's window is 131,072 tokens: a 131,000-token prompt with 72 output tokens fills it exactly, with
+    73 it runs one past; the CLI's note (cli_text.window_note) and the pages' warning ask this one test."""
+    from tpot_model.cli_text import window_note
+
+    m = resolve_model("llama-3.1-70b")
+    assert m.max_context_tokens == 131_072
+    assert m.past_window(131_000, 72) is None and m.past_window(131_000.0, 73) == 131_073
+    assert window_note(m.name, m.max_context_tokens, 131_000, 72) is None
+    assert window_note(m.name, m.max_context_tokens, 131_000, 73).startswith(
+        "context + output = 131,073 tokens, beyond Llama 3.1 70B's 131,072-token window"
+    )

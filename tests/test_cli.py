@@ -529,17 +529,23 @@ def test_list_models_columns_align_for_every_row(capsys):
     'max ctx' header) used to push its attention column two places right of every other row's."""
     code, out, _ = run(capsys, "list", "models")
     assert code == 0
-    *lines, note = out.rstrip("\n").split("\n")
+    *lines, note, mtp_note = out.rstrip("\n").split("\n")
     assert note.startswith("(--model also takes") and "deepseek-r1: deepseek-r1-0528, dsr1" in note
+    assert mtp_note.startswith("(MTP: the multi-token-prediction modules")
     header = lines[0]
     ctx_end = header.index("max ctx") + len("max ctx")  # right-aligned: every count ends where the header ends
+    mtp_end = header.index("MTP") + len("MTP")
     attention_at = header.index("attention")
     scout = next(line for line in lines if line.startswith("llama-4-scout "))
     assert "10,485,760" in scout
     for line in lines[1:]:
         assert line[ctx_end - 1].isdigit() and line[ctx_end] == " ", line
+        assert line[mtp_end - 1] in "-123" and line[mtp_end] == " ", line
         assert line[attention_at - 1] == " " and line[attention_at] != " ", line
-        assert line[:attention_at].rstrip().endswith(line[:ctx_end].split()[-1]), line
+        assert line[:attention_at].rstrip().endswith(line[:mtp_end].split()[-1]), line
+    # the MTP modules each checkpoint ships (data/models.yaml mtp_modules): DeepSeek-R1 1, MiniMax-M2 3, Llama none
+    mtp = {line.split()[0]: line[mtp_end - 1] for line in lines[1:]}
+    assert (mtp["deepseek-r1"], mtp["minimax-m2"], mtp["llama-3.1-70b"], mtp["kimi-k2"]) == ("1", "3", "-", "-")
 
 
 def test_calibrate_delegates(capsys, monkeypatch):

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from tests.apptest_util import decode, figures, run_page
-from tpot_model import Scenario, resolve_hardware, resolve_model
+from tpot_model import Scenario, load_model_catalog, resolve_hardware, resolve_model
 from tpot_model import layouts as lo
 from tpot_model import serving_calibration as sc
 from ui import fmt
@@ -109,6 +109,25 @@ def test_bad_page_params_fall_back_with_notices():
     texts = [w.value for w in at.warning]
     assert len(texts) == 3 and all("fr_" in t for t in texts)
     assert at.session_state["frontier.io"] == "custom"  # a bad workload falls back to the sidebar's
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_mtp_needs_the_models_own_module(lang):
+    """MTP drafts with the model's own multi-token-prediction module: for Llama 3.1 70B (none) the switch is off and
+    disabled, its help names the models that ship one, and a link asking for it says MTP is off."""
+    tr = Translator(lang)
+    at = run_page("frontier", model="llama-3.1-70b", weights="fp8", fr_mtp="1", lang=lang)
+    assert not at.exception
+    toggle = at.toggle(key="frontier.mtp")
+    assert toggle.value is False and toggle.disabled
+    shipping = [m.name for m in load_model_catalog().values() if m.mtp_modules]
+    assert "DeepSeek-R1" in shipping and "MiniMax-M2" in shipping and not any("Llama" in n for n in shipping)
+    assert toggle.help == tr("fr_mtp_none", model="Llama 3.1 70B", models=tr.join(shipping))
+    assert tr("fr_mtp_none_notice", model="Llama 3.1 70B") in [i.value for i in at.info]
+    assert any(tr("fr_mtp_off") in c.value for c in at.caption)
+    r1 = run_page("frontier", model="deepseek-r1", weights="fp8", fr_mtp="1", lang=lang)
+    assert r1.toggle(key="frontier.mtp").value is True and not r1.toggle(key="frontier.mtp").disabled
+    assert tr("fr_mtp_none_notice", model="DeepSeek-R1") not in [i.value for i in r1.info]
 
 
 def test_page_controls_change_the_charts():
@@ -546,12 +565,16 @@ def test_says_why_its_tpot_is_not_overviews(lang):
     assert "**22.3 ms**" in note and "**32.0 ms**" in note and "330 ms" in note
     assert "32 × 4,096 ÷ 1,024 = 128" in note
     assert tr("fr_batching_mix_few", only="22.3 ms", every="32", chunk="4,096", with_chunk="330 ms") in note
-    # MTP switched on: the chart's TPOT at batch 32 is MTP's, and the note says so (it ended at 32.0 ms, the chart
-    # said less: helper review)
+    # MTP switched on: the chart's TPOT at batch 32 is MTP's, and the note says so (it ended at the continuous TPOT,
+    # the chart said less: helper review); with a model that ships an MTP module (DeepSeek-R1 FP8 on 8 x B200)
+    key = tr("fr_batching_note", **dict.fromkeys(("name", "b", "prompts", "isl", "osl", "static", "p", "mix", "cont"),
+                                                 "")).split("**")[1]  # fmt: skip
+    at = run_page("frontier", lang=lang, model="deepseek-r1", hardware="b200", gpus="8", weights="fp8", kv="fp8")
+    (plain,) = [c.value for c in at.caption if key in c.value]
     at.toggle(key="frontier.mtp").set_value(True).run()
-    (note,) = [c.value for c in at.caption if "**22.3 ms**" in c.value]
+    (note,) = [c.value for c in at.caption if key in c.value]
     (mtp_tpot,) = [m.group(1) for md in at.markdown if (m := re.search(r"TPOT ([0-9.,]+ ms)", md.value))]
-    assert tr("fr_batching_mtp", k=3, a="0.5", e="1.88", b=32, tpot=mtp_tpot) in note and mtp_tpot != "32.0 ms"
+    assert tr("fr_batching_mtp", k=3, a="0.5", e="1.88", b=32, tpot=mtp_tpot) in note and f"**{mtp_tpot}**" not in plain
     assert not note.startswith(":gray[")
     # a sidebar scenario that does not fit (DeepSeek-R1 FP8 on 2 x GB200): its two TPOTs are what-ifs, greyed and
     # marked "if it fitted" (they were quoted as plain figures beside the curves' "does not fit": helper review)
@@ -1102,11 +1125,12 @@ def test_rack_cost_table_follows_the_pages_price_basis_and_own_price():
 
 
 @pytest.mark.parametrize("tr", [EN, ZH])
-def test_rack_view_with_mtp_on_the_default_model_says_why_memory_decides(tr):
+def test_rack_view_with_mtp_says_why_memory_decides(tr):
     """Browser re-review: MTP on with the default model (Llama 3.1 70B) crashed the rest of the page: the reason
     'fewer_sequences' (layouts.memory_reason) had no string (it was named fr_rack_memory_fewer). The view runs, and
-    every reason memory_reason gives has its words."""
-    at = run_page("frontier", fr_mtp="1", lang=tr.lang)
+    every reason memory_reason gives has its words. (MTP now needs the model's own module: GLM-4.5, which ships one,
+    gives the same reason.)"""
+    at = run_page("frontier", model="glm-4.5", fr_mtp="1", lang=tr.lang)
     at.session_state["frontier.rack"] = True
     at.run()
     assert not at.exception, at.exception

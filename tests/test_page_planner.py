@@ -167,6 +167,19 @@ def test_speculative_controls(default):
     assert not at.exception and not at.slider(key="planner.mtp_cost").disabled
     lines = [t["name"] for t in _figure(at, "pl_spec_a_title")["data"]]
     assert EN("pl_spec_k", k=2) in lines
+    # Llama 3.1 70B ships no MTP module: the one-layer draft is named a head trained for it, and said so beside it
+    assert EN("pl_spec_head_note", model="Llama 3.1 70B") in [c.value for c in at.caption]
+
+
+def test_a_draft_head_the_model_ships_is_its_mtp_module():
+    """DeepSeek-V3 ships one MTP module: no note beside the draft; Llama 4 Scout (no smaller model of its family, no
+    MTP module) gets the head with the note."""
+    at = _open(run_page("planner", model="deepseek-v3", hardware="b200", gpus="8", weights="fp8"), "speculative")
+    assert at.selectbox(key="planner.draft").value == "mtp"
+    assert not any(c.value.startswith("DeepSeek-V3 ships no") for c in at.caption)
+    at = _open(run_page("planner", model="llama-4-scout"), "speculative")
+    assert at.selectbox(key="planner.draft").value == "mtp" and not at.exception
+    assert EN("pl_spec_head_note", model="Llama 4 Scout (17B-16E)") in [c.value for c in at.caption]
 
 
 def test_capacity_and_levers_controls():

@@ -267,6 +267,10 @@ def test_mtp_speculative_serving():
     assert np.all(sp.output_tokens_per_s_per_gpu > plain.output_tokens_per_s_per_gpu)
     with pytest.raises(ValueError, match="acceptance"):
         serving.speculative(m, hw, s, p, acceptance=1.5)
+    # MTP drafts with the model's own module: Llama 3.1 70B ships none (the layout search refuses it alike)
+    llama = resolve_model("llama-3.1-70b")
+    with pytest.raises(ValueError, match="Llama 3.1 70B ships no multi-token-prediction module"):
+        serving.speculative(llama, hw, replace(s, weights="fp8"), p)
 
 
 def test_economics_formulas():

@@ -327,6 +327,9 @@ class ModelSpec:
     linear_attention: LinearAttention | None = None
     sparse_attention: SparseAttention | None = None
     compressed_attention: CompressedAttention | None = None
+    mtp_modules: int = (
+        0  # multi-token-prediction modules the checkpoint ships (not counted in the layers); 0: none listed
+    )
     params_reported: str = ""
     family: str = ""  # models that share a tokenizer (a draft model must): default, the id's first part
     aliases: tuple[str, ...] = ()  # other names people type for it ("deepseek-r1-0528", "dsr1"): find_id
@@ -390,6 +393,11 @@ class ModelSpec:
         V3.1 and R1)."""
         return replace(self, id="", name="", params_reported="", family="", aliases=(), source=(), notes="")
 
+    def past_window(self, context_tokens, output_tokens) -> int | None:
+        """Prompt + output tokens of a run when they exceed the model's context window (its numbers then extrapolate
+        the architecture), else None."""
+        return tokens_past_window(self.max_context_tokens, context_tokens, output_tokens)
+
     @property
     def num_linear_layers(self) -> int:
         return self.linear_attention.num_layers if self.linear_attention else 0
@@ -432,6 +440,13 @@ class ModelSpec:
         return " + ".join(parts)
 
 
+def tokens_past_window(window_tokens: int, context_tokens, output_tokens) -> int | None:
+    """context + output tokens (whole numbers) when they exceed window_tokens, else None: the one test of a run past a
+    model's context window (ModelSpec.past_window; the CLI's rows carry the window and lengths, not the model)."""
+    total = int(context_tokens) + int(output_tokens)
+    return total if total > window_tokens else None
+
+
 _MODEL_REQUIRED = {
     "name",
     "num_layers",
@@ -454,6 +469,7 @@ _MODEL_OPTIONAL = {
     "linear_attention",
     "sparse_attention",
     "compressed_attention",
+    "mtp_modules",
     "params_reported",
     "family",
     "aliases",
@@ -503,6 +519,7 @@ def _model(model_id: str, d: Any, where: str, *, require_source: bool = False) -
             linear_attention=_sub(where, d, "linear_attention", LinearAttention),
             sparse_attention=_sub(where, d, "sparse_attention", SparseAttention),
             compressed_attention=_sub(where, d, "compressed_attention", CompressedAttention),
+            mtp_modules=integer_field(where, d, "mtp_modules") if d.get("mtp_modules") is not None else 0,
             params_reported=str(d.get("params_reported", "") or ""),
             family=str(d.get("family", "") or model_id.split("-")[0].lower()),
             aliases=_aliases(where, d),

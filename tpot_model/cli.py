@@ -297,10 +297,7 @@ def report(e: Estimate, ideal: Estimate) -> dict[str, Any]:
         "output_tokens": int(_f(s.output_tokens)),
         "model_max_context_tokens": e.model.max_context_tokens,
         "model_num_heads": e.model.num_heads,
-        "beyond_context_window": window_note(
-            e.model.name, e.model.max_context_tokens, _f(s.context_tokens), _f(s.output_tokens)
-        )
-        is not None,  # fmt: skip
+        "beyond_context_window": e.model.past_window(_f(s.context_tokens), _f(s.output_tokens)) is not None,
         # the GPU counts nearest that divide the attention heads, when this one does not (engines refuse it)
         "head_split_alternatives": list(head_split_alternatives(e.model, int(_f(s.num_gpus)), s.parallelism)),
         "scale_up_domain_gpus": scale_up_domain_gpus(hw),
@@ -919,7 +916,7 @@ def _aligned(header: list[str], rows: list[list[str]], align: str) -> list[str]:
 
 
 def _list_models() -> str:
-    header = ["id", "name", "params B", "active B", "layers", "max ctx", "attention"]
+    header = ["id", "name", "params B", "active B", "layers", "max ctx", "MTP", "attention"]
     rows = [
         [
             m.id,
@@ -928,13 +925,20 @@ def _list_models() -> str:
             f"{active_params(m) / 1e9:.2f}",
             str(m.num_layers),
             f"{m.max_context_tokens:,}",
+            str(m.mtp_modules or "-"),
             m.kind,
         ]
         for m in load_model_catalog().values()
     ]
     note = _names_note("model", "a model's name in any case and spacing ('DeepSeek-R1'), a Hugging Face repository "
                        "('deepseek-ai/DeepSeek-R1-0528')", load_model_catalog())  # fmt: skip
-    return "\n".join([*_aligned(header, rows, "<<>>>><"), note])
+    return "\n".join(
+        [
+            *_aligned(header, rows, "<<>>>>><"),
+            note,
+            "(MTP: the multi-token-prediction modules the checkpoint ships, which `frontier --mtp` drafts with)",
+        ]
+    )
 
 
 def _list_profiles() -> str:

@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from .catalog import tokens_past_window
 from .estimate import MAX_GPUS_SEARCHED, Estimate, lower_formats, precision_that_fits
 
 
@@ -45,8 +46,7 @@ def counting(kind: str, batching: str = "static") -> dict[str, str]:
 def window_note(name: str, window_tokens: int, context_tokens: float, output_tokens: float) -> str | None:
     """For a run longer than the model's context window (`name`'s, `window_tokens`): that its numbers extrapolate the
     architecture; else None."""
-    total = int(context_tokens) + int(output_tokens)
-    if total <= window_tokens:
+    if (total := tokens_past_window(window_tokens, context_tokens, output_tokens)) is None:
         return None
     return (
         f"context + output = {total:,} tokens, beyond {name}'s {window_tokens:,}-token window: the numbers "

@@ -243,6 +243,10 @@ def model_entry_from_hf_config(model_id: str, cfg: Any, where: str) -> dict[str,
             n_window = 0
         if 0 < n_window <= num_layers - (linear["num_layers"] if linear else 0):
             window = {"window_tokens": int(sw), "num_layers": n_window}
+    # the draft modules a checkpoint ships for multi-token prediction: DeepSeek / GLM / Kimi, Qwen3-Next / 3.5, MiniMax
+    mtp = next((iopt(k, 0) for k in ("num_nextn_predict_layers", "mtp_num_hidden_layers", "num_mtp_modules")
+                if cfg.get(k) is not None), 0)  # fmt: skip
+    mtp = 0 if cfg.get("use_mtp") is False else mtp
     act = str(opt("hidden_act", opt("hidden_activation", "silu"))).lower()
     gelu_plain = model_type not in ("gemma", "gemma2", "gemma3", "gemma3_text") and act.startswith("gelu")
     entry = dict(
@@ -265,6 +269,7 @@ def model_entry_from_hf_config(model_id: str, cfg: Any, where: str) -> dict[str,
         linear_attention=linear,
         sparse_attention=sparse,
         compressed_attention=compressed,
+        mtp_modules=mtp,
         source=where,
     )
     return {k: v for k, v in entry.items() if v is not None}

@@ -65,7 +65,7 @@ from .roofline import (
 from .scenario import Scenario
 from .serving import output_tokens_per_s
 from .serving import speculative as serving_speculative
-from .speculative import MTP_ACCEPTANCE
+from .speculative import MTP_ACCEPTANCE, require_mtp
 
 SERVING_MODES = ("aggregated", "disaggregated", "best")
 PIPELINE_STAGES = (2, 4, 8)
@@ -436,6 +436,8 @@ def layout_tables(
     if not (math.isfinite(mtp_acceptance) and 0 <= mtp_acceptance <= 1):
         raise ValueError(f"mtp_acceptance must be between 0 and 1, got {mtp_acceptance!r}")
     max_gpus, k = int(max_gpus), int(mtp_k or 0)
+    if k:
+        require_mtp(model)
     fix = correction(model, profile, pool)
     gpus = np.asarray(gpu_options(hw, max_gpus), dtype=float)
     pars = parallelisms(model)

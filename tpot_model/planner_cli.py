@@ -144,8 +144,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=_number("--mtp", int, 1, maximum=MAX_MTP_K),
         default=None,
         metavar="K",
-        help=f"multi-token prediction with the model's own MTP module: K draft tokens (default {MTP_K}), "
-        f"acceptance {MTP_ACCEPTANCE:g} each (the documented default; --mtp-acceptance to change it)",
+        help=f"multi-token prediction with the model's own MTP module (`list models`: MTP): K draft tokens (default "
+        f"{MTP_K}), acceptance {MTP_ACCEPTANCE:g} each (the documented default; --mtp-acceptance to change it)",
     )
     p.add_argument(
         "--mtp-acceptance",
@@ -693,7 +693,8 @@ def _parts_rows(d: dict) -> list[tuple[str, str]]:
 def _flag_of(e: ValueError) -> str:
     """The option a scenario's ValueError is about (its message names the field), for the one-line error."""
     said = str(e)
-    flags = (("compute precision", "--compute"), ("price basis", "--price-basis"), ("as_of", "--as-of"))
+    flags = (("compute precision", "--compute"), ("price basis", "--price-basis"), ("as_of", "--as-of"),
+             ("multi-token-prediction module", "--mtp"))  # fmt: skip
     return next((flag for words, flag in flags if words in said), "input")
 
 

@@ -43,7 +43,7 @@ from .roofline import (
     step,
 )
 from .scenario import Scenario
-from .speculative import MTP_ACCEPTANCE, MTP_K, expected_tokens_per_step, mtp_cost_fraction
+from .speculative import MTP_ACCEPTANCE, MTP_K, expected_tokens_per_step, mtp_cost_fraction, require_mtp
 
 SERVING_CHUNK_TOKENS = 8192  # prompt tokens per prefill chunk: vLLM / TensorRT-LLM default max_num_batched_tokens
 
@@ -201,6 +201,7 @@ def speculative(
         raise ValueError(f"k must be a whole number >= 1, got {k!r}")
     if not (math.isfinite(acceptance) and 0 <= acceptance <= 1):
         raise ValueError(f"acceptance must be between 0 and 1, got {acceptance!r}")
+    require_mtp(m)
     E = expected_tokens_per_step(acceptance, k)
     verify = steady_state(m, hw, s, profile, chunk_tokens=chunk_tokens, queries_per_sequence=k + 1.0, tokens_per_step=E)
     plain = step(m, hw, s, profile, prefill=False, work=decode_work(m, s))

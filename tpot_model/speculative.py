@@ -13,6 +13,16 @@ MTP_K = 3  # draft tokens per step in the InferenceX MTP recipes (SGLang --specu
 MTP_ACCEPTANCE = 0.5  # the i.i.d. acceptance that leaves no bias on the single-node MTP runs (random-token prompts)
 
 
+def require_mtp(model: ModelSpec) -> None:
+    """ValueError unless the model ships a multi-token-prediction module (ModelSpec.mtp_modules): MTP drafts with the
+    model's own, and a model without one has none to draft with."""
+    if not model.mtp_modules:
+        raise ValueError(
+            f"{model.name} ships no multi-token-prediction module (its model entry lists no mtp_modules; `list models` "
+            "shows which do); a separate draft model: the Serving planner's speculative decoding"
+        )
+
+
 def expected_tokens_per_step(acceptance, k) -> np.ndarray:
     """Tokens one target step yields with k drafted tokens each accepted with probability a (i.i.d.):
     (1 - a^(k+1)) / (1 - a), which is k + 1 at a = 1 (Leviathan et al. 2023, eq. 1)."""

@@ -102,7 +102,7 @@ def fit_notice(est, tr: Translator) -> None:
         return
     tr = fmt.device_tr(est.hardware, tr)  # 'per chip', 'chips' for a TPU or Trainium
     s, window = est.scenario, est.model.max_context_tokens
-    if int(s.context_tokens) + int(s.output_tokens) > window:  # past the model's window
+    if est.model.past_window(s.context_tokens, s.output_tokens) is not None:
         within = max(window - int(s.output_tokens), 1)
         shorter = tr("remedy_context", model=est.model.name, max=fmt.integer(window), within=fmt.integer(within))
         at_window = estimate(est.model, est.hardware, replace(s, context_tokens=within), est.profile)
@@ -180,8 +180,7 @@ def scale_notice(est, tr: Translator) -> None:
 
 def context_notice(est, tr: Translator) -> None:
     """When prompt + output exceed the model's context window: the estimate extrapolates, say so."""
-    tokens = int(est.scenario.context_tokens) + int(est.scenario.output_tokens)
-    if tokens > est.model.max_context_tokens:
+    if (tokens := est.model.past_window(est.scenario.context_tokens, est.scenario.output_tokens)) is not None:
         st.warning(
             tr("context_over_max", tokens=f"{tokens:,}", model=est.model.name, max=f"{est.model.max_context_tokens:,}"),
             icon=":material/warning:",
