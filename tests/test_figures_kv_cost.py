@@ -244,6 +244,18 @@ def test_max_batch_curve_is_the_estimate_and_shades_where_none_fit():
         assert (none.x, none.y, none.yanchor) == (0.99, 0.03, "bottom") and line.label.textposition == "end"
 
 
+
+def test_max_batch_axis_starts_at_a_tick_under_the_curves_end():
+    """The largest batch falling to 4 at the longest context: the axis' first label is 2, under it (it had been 5,
+    with the curve's end read off no tick), the range starting at that tick; the top still covers 520."""
+    t = np.array([128.0, 4096.0, 131072.0])
+    fig = kf.max_batch_vs_context(t, np.array([520.0, 110.0, 4.0]), 4096, 32)
+    ticks = list(fig.layout.yaxis.tickvals)
+    assert ticks[0] == 2 and ticks[-1] == 500 and list(fig.layout.yaxis.ticktext)[:2] == ["2", "5"]
+    lo, hi = fig.layout.yaxis.range
+    assert lo == pytest.approx(math.log10(2) - 0.05) and hi > math.log10(520)
+
+
 def test_precision_lines_halve_with_fp8():
     t = np.array([1024.0, 8192.0])
     lines = kf.precision_bytes_per_gpu(TINY_DENSE, Scenario(batch=8), t, kf.precision_names("nvfp4"))

@@ -326,6 +326,23 @@ def log_ticks(*arrays: np.ndarray, pad: float = 0.0, prefixed: bool = False) -> 
     return {"tickvals": ticks, "ticktext": tick_labels(ticks, prefixed=prefixed)}
 
 
+def floored_log_axis(*arrays: np.ndarray, pad: float = 0.05) -> dict:
+    """log_ticks whose lowest tick is at or under the data's least value, with the axis range from that tick: a
+    curve's lowest point is read off a labelled tick (the KV cache page's largest batch ended at 4 under an axis
+    whose first label was 5)."""
+    vals = np.concatenate([np.ravel(np.asarray(a, dtype=float)) for a in arrays] or [np.empty(0)])
+    vals = vals[np.isfinite(vals) & (vals > 0)]
+    if not vals.size:
+        return {}
+    lo, hi = float(vals.min()), float(vals.max()) * 10**pad
+    start = lo / 10**pad
+    ticks = nice_log_ticks(start, hi)
+    while ticks[0] > lo:  # 1-2-5 steps are at most 2.5x: a few widenings reach the tick under lo
+        start /= 1.5
+        ticks = nice_log_ticks(start, hi)
+    return {"tickvals": ticks, "ticktext": tick_labels(ticks), "range": [math.log10(ticks[0]) - pad, math.log10(hi)]}
+
+
 def tick_labels(ticks: list[float], *, prefixed: bool = False) -> list[str]:
     """tick_label of each tick, in one style on the axis: once a prefixed axis reaches 10,000, its thousands take the
     prefix too ('5 K' beside '10 K', not '5,000')."""

@@ -18,7 +18,17 @@ from tpot_model.units import GB, KiB
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import BUCKET_COLOURS, Decor, Figure, legend_placement, log_ticks, not_fit_spans, power_of_two_axis, style
+from .common import (
+    BUCKET_COLOURS,
+    Decor,
+    Figure,
+    floored_log_axis,
+    legend_placement,
+    log_ticks,
+    not_fit_spans,
+    power_of_two_axis,
+    style,
+)
 
 LINE_BATCHES = (1, 8, 32, 128)  # batch sizes always drawn; the scenario's batch is added
 KV_PRECISIONS = ("bf16", "fp8", "int4")  # KV formats compared; the scenario's is added
@@ -402,7 +412,7 @@ def max_batch_vs_context(
     style(fig, tr("kvc_max_batch_title"), tr("axis_context"), tr("kvc_axis_max_batch"), log_x=log_x, log_y=True)
     d.xaxis.update(context_axis(contexts, log_x))
     if not nowhere:
-        d.yaxis.update(log_ticks(shown, [scenario_batch], pad=0.05))
+        d.yaxis.update(floored_log_axis(shown, [scenario_batch]))
     else:  # nothing fits anywhere: an axis from 1 to above the scenario's batch
         top = max(scenario_batch, 10) * 3
         d.yaxis.update(range=[0, math.log10(top)], **log_ticks([1, top]))
