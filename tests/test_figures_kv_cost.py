@@ -244,7 +244,6 @@ def test_max_batch_curve_is_the_estimate_and_shades_where_none_fit():
         assert (none.x, none.y, none.yanchor) == (0.99, 0.03, "bottom") and line.label.textposition == "end"
 
 
-
 def test_max_batch_axis_starts_at_a_tick_under_the_curves_end():
     """The largest batch falling to 4 at the longest context: the axis' first label is 2, under it (it had been 5,
     with the curve's end read off no tick), the range starting at that tick; the top still covers 520."""
