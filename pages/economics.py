@@ -100,7 +100,15 @@ table = cache.built(
     f"capacity|{demand_key}", lambda: figs.capacity_table(rows, demand, {h: catalog[h].name for h in chips})
 )
 if rows and not any(f.feasible for f in rows):  # nothing fits is not a target to raise
-    st.warning(tr("ec_cap_no_fit" if all(f.limited_by == "no_fit" for f in rows) else "ec_cap_none"))
+    nearest = [  # how near each chip that holds the model comes (batch 1 on its fastest GPU count)
+        tr("ec_cap_nearest_one", hw=fmt.chip(catalog[f.hardware], tr, short=True),
+           devices=fmt.devices(catalog[f.hardware], f.fastest_gpus, tr),
+           time=fmt.ms(f.fastest_ttft_s if f.slo_binding == "ttft" else f.fastest_tpot_s),
+           what="TTFT" if f.slo_binding == "ttft" else "TPOT")
+        for f in rows if f.fastest_gpus
+    ]  # fmt: skip
+    said = tr("ec_cap_no_fit" if all(f.limited_by == "no_fit" for f in rows) else "ec_cap_none")
+    st.warning(tr.sentences([said, tr("ec_cap_nearest", chips=tr.join(nearest))]) if nearest else said)
 # the chips charted, each at its own GPU count and price
 chips_about = controls.chips_about(chips, catalog, tr, state) | {
     "scenario_gpus": None, "scenario_batch": None, "scenario_tpot_target_ms": tpot_ms,  # the demand and target sized for

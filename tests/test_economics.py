@@ -235,6 +235,31 @@ def test_capacity_cli_marks_projections_and_refuses_a_demand_past_any_fleet(caps
     assert "--output-tokens-per-day: must be <=" in capsys.readouterr().err
 
 
+def test_capacity_cli_says_a_target_out_of_reach_and_a_model_that_does_not_fit_apart(capsys):
+    """Helper review: an 8 ms target Llama 3.1 70B reaches on no H200 count was reported 'no_fit' (the search had
+    kept 1 GPU, which cannot hold it): it is 'slo', with how near the fastest comes: batch 1 on the count with the
+    fastest TPOT, that planner.frontier's own batch-1 TPOT on 8 H200s; a model no count holds is 'no_fit' with
+    the lower precision that fits (FP8 on 8 x H100 for Llama 3.1 405B), or that none does (RTX 4090)."""
+    base = ["capacity", "--output-tokens-per-day", "1e12", "--json"]
+    assert cli.main([*base, "--model", "llama-3.1-70b", "--hardware", "h200", "--tpot-target-ms", "8"]) == 0
+    (r,) = json.loads(capsys.readouterr().out)
+    assert (r["feasible"], r["limited_by"], r["missed_target"], r["fastest_gpus"], r["remedy"]) == (
+        False, "slo", "tpot", 8, None)  # fmt: skip
+    eight = planner.frontier(MODEL, resolve_hardware("h200"), replace(SCEN, num_gpus=8, weights="bf16",
+                             kv_cache="bf16", context_tokens=4096, output_tokens=1024), PROFILE, 8 * ms)  # fmt: skip
+    assert r["fastest_tpot_ms"] == pytest.approx(eight.batch1_tpot_s / ms) and r["fastest_tpot_ms"] > 8
+    assert cli.main([*base, "--model", "llama-3.1-405b", "--hardware", "h100-sxm,rtx-4090", "--tpot-target-ms",
+                     "50"]) == 0  # fmt: skip
+    h100, rtx = json.loads(capsys.readouterr().out)
+    assert h100["limited_by"] == rtx["limited_by"] == "no_fit" and h100["fastest_tpot_ms"] is None
+    assert h100["remedy"] == ("does not fit on up to 8 x NVIDIA H100 SXM5 80GB (one scale-up domain): fits with "
+                              "fp8 weights (--weights fp8)")  # fmt: skip
+    assert rtx["remedy"].endswith("lower precision alone is not enough: a chip with more memory per GPU or a larger "
+                                  "domain")  # fmt: skip
+    assert cli.main(base[:-1] + ["--model", "llama-3.1-70b", "--hardware", "h200", "--tpot-target-ms", "8"]) == 0
+    assert "h200: no layout meets the TPOT target; the fastest, batch 1 on 8 GPUs, takes 8." in capsys.readouterr().out
+
+
 def test_capacity_cli_one_object_per_chip(capsys):
     args = ["capacity", "--model", "llama-3.1-70b", "--hardware", "h200,b200,mi355x", "--output-tokens-per-day",
             "1e12", "--tpot-target-ms", "50", "--peak-to-average", "1.5", "--utilisation", "0.7", "--price-basis",

@@ -91,6 +91,12 @@ class Fleet:
     limited_by: str  # the frontier's: slo | memory | compute | batch_limit; no_fit: no layout holds the model
     prompt_tokens: float  # each request's prompt as sized: the demand's input per output x the scenario's output
     domain_gpus: int = 0  # the server or rack its replicas are packed into (HGX 8, NVL72 72), 0: rented in slices
+    # where no layout meets the targets but one holds the model (limited_by 'slo'): the fastest it comes, batch 1 on
+    # the GPU count with the fastest TPOT, and the target it misses ('tpot' or 'ttft'); nan, 0, '' otherwise
+    fastest_tpot_s: float = math.nan
+    fastest_ttft_s: float = math.nan
+    fastest_gpus: int = 0
+    slo_binding: str = ""
 
     @property
     def domains(self) -> int:
@@ -163,8 +169,11 @@ def fleet(
     )
     if not point.feasible:
         nan = math.nan
+        near = {} if point.limited_by != "slo" else dict(
+            fastest_tpot_s=point.batch1_tpot_s, fastest_ttft_s=point.batch1_ttft_s, fastest_gpus=point.num_gpus,
+            slo_binding=point.slo_binding)  # fmt: skip
         return Fleet(feasible=False, gpus_per_replica=0, batch=0, replicas=0, gpus=0, decode_tokens_per_s_per_gpu=nan,
-                     output_tokens_per_s_per_gpu=nan, **common)  # fmt: skip
+                     output_tokens_per_s_per_gpu=nan, **common, **near)  # fmt: skip
     n = point.num_gpus
     decode = static.tokens_per_s_per_gpu if static.feasible else math.nan
     rate = point.tokens_per_s_per_gpu

@@ -344,7 +344,8 @@ def cheapest(
     max_batch: int = MAX_BATCH_SEARCHED,
 ) -> FrontierPoint:
     """The frontier at the GPU count (of gpu_options; DOMAIN: domain_gpu_options(hw), up to the chip's scale-up
-    domain) with the most tokens/s per GPU, i.e. the lowest $/1M tokens.
+    domain) with the most tokens/s per GPU, i.e. the lowest $/1M tokens; where none meets the targets, the count
+    that holds the model with the fastest batch-1 TPOT (limited_by 'slo'), else 'memory' (no count holds it).
 
     Ties go to fewer GPUs. One estimate call over batch x GPU count; the sweep fields hold the chosen count's curve."""
     if isinstance(gpu_options, str):
@@ -357,7 +358,11 @@ def cheapest(
     tpot_t, ttft_t = _targets(tpot_target_s, ttft_target_s)
     fa, grid, est = _search(model, hw, s, profile, tpot_t, ttft_t, max_batch)
     score = np.where(fa.feasible, fa.tokens_per_s_per_gpu, -np.inf)
-    j = int(np.argmax(score)) if fa.feasible.any() else 0
+    # none meets the target: the count that holds the model with the fastest batch-1 TPOT, so that the point says a
+    # target out of reach ('slo', and how near batch 1 comes), not 'memory' for one GPU that cannot hold it
+    holds = np.asarray(fa.limited_by) != "memory"
+    fastest = int(np.argmin(np.where(holds, fa.batch1_tpot_s, np.inf))) if holds.any() else 0
+    j = int(np.argmax(score)) if fa.feasible.any() else fastest
     one = FrontierArrays(**{k: np.asarray(getattr(fa, k))[j] for k in FrontierArrays.__dataclass_fields__})
     col = np.s_[:, j]
     return _point(

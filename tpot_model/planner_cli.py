@@ -10,13 +10,14 @@ import json
 import math
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 
 from .catalog import CatalogError, Hardware, resolve_hardware, resolve_model
 from .cli_text import counting, projection_note, remedy, window_note
 from .disaggregated import decode_reach, model_recipes
 from .economics import price_for
 from .engines import BEST, ENGINES
-from .estimate import MAX_GPUS_SEARCHED, estimate
+from .estimate import MAX_GPUS_SEARCHED, estimate, precision_that_fits
 from .fleet import Demand, Fleet, fleets
 from .frontier_check import (
     WITHIN,
@@ -38,7 +39,7 @@ from .layouts import (
     decode_parts,
     recipe_key,
 )
-from .planner import MAX_BATCH_SEARCHED, FrontierPoint, frontier
+from .planner import MAX_BATCH_SEARCHED, FrontierPoint, domain_gpu_options, frontier
 from .pool_correction import committed_check
 from .precision import parse_format
 from .prices import CUSTOM, DEFAULT_BASIS, MAX_USD_PER_GPU_HOUR, PRICE_BASES
@@ -826,7 +827,29 @@ def capacity_dict(f: Fleet, demand: Demand, hw: Hardware) -> dict:
         "price_as_of": f.price_as_of or None,
         "limited_by": f.limited_by,
         "prompt_tokens": f.prompt_tokens or None,  # each request's prompt as sized (the demand's input per output)
+        # no layout meets the targets but one holds the model: how near the fastest comes (batch 1)
+        "fastest_tpot_ms": _num(f.fastest_tpot_s / ms),
+        "fastest_ttft_ms": _num(f.fastest_ttft_s / ms),
+        "fastest_gpus": f.fastest_gpus or None,
+        "missed_target": f.slo_binding or None,  # 'tpot' or 'ttft'
     }
+
+
+def capacity_remedy(model, hw: Hardware, scenario: Scenario, profile, f: Fleet) -> str | None:
+    """For a chip no layout of whose scale-up domain holds the model (limited_by 'no_fit'): the lower precision with
+    which the domain's largest count holds it at batch 1, or that lower precision alone is not enough."""
+    if f.limited_by != "no_fit":
+        return None
+    n = max(domain_gpu_options(hw))
+    sized = replace(scenario, context_tokens=f.prompt_tokens or scenario.context_tokens, num_gpus=n, batch=1)
+    e = estimate(model, hw, sized, profile)
+    where = f"does not fit on up to {n} x {hw.name} (one scale-up domain)"
+    if (fitting := precision_that_fits(e)) is None:
+        return f"{where}; lower precision alone is not enough: a chip with more memory per GPU or a larger domain"
+    w, kv = fitting
+    change = " + ".join([*([f"{w.name} weights (--weights {w.name})"] if w else []),
+                         *([f"{kv.name} KV cache (--kv {kv.name})"] if kv else [])])  # fmt: skip
+    return f"{where}: fits with {change}"
 
 
 def _capacity_text(rows: list[dict], context_tokens: float) -> str:
@@ -844,6 +867,14 @@ def _capacity_text(rows: list[dict], context_tokens: float) -> str:
     lines.append("(MW all-in; capex implied by the chip's hyperscaler TCO at default financing; opex and $/1M at the "
                  "price basis; '-' = no price, no all-in power or no layout meets the target)")  # fmt: skip
     lines += [f"* {d['hardware']}: projection: {d['projection_note']}" for d in rows if d["hardware_announced"]]
+    for d in rows:  # why a chip has no fleet, and what would give it one
+        if d["fastest_gpus"]:
+            missed, fastest = ("TTFT", d["fastest_ttft_ms"]) if d["missed_target"] == "ttft" else (
+                "TPOT", d["fastest_tpot_ms"])  # fmt: skip
+            lines.append(f"{d['hardware']}: no layout meets the {missed} target; the fastest, batch 1 on "
+                         f"{d['fastest_gpus']} GPUs, takes {fastest:,.3g} ms")  # fmt: skip
+        elif d["remedy"]:
+            lines.append(f"{d['hardware']}: {d['remedy']}")
     if rows and rows[0]["context_window_note"]:
         lines.append(f"note: {rows[0]['context_window_note']}")
     prompt = next((d["prompt_tokens"] for d in rows), None)
@@ -899,7 +930,9 @@ def capacity_main(argv: Sequence[str] | None = None) -> int:
         scenario = _scenario(args, args.weights, args.kv)
         ttft = None if args.ttft_target_ms is None else args.ttft_target_ms * ms
         rows = [
-            capacity_dict(f, demand, hw) | window_fields(model, args.context, args.output)
+            capacity_dict(f, demand, hw)
+            | {"remedy": capacity_remedy(model, hw, scenario, profile, f)}
+            | window_fields(model, args.context, args.output)
             for f, hw in zip(
                 fleets(model, chips, scenario, profile, demand, args.tpot_target_ms * ms, ttft), chips, strict=True
             )
