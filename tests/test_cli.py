@@ -720,12 +720,28 @@ def test_estimate_bad_model_files(capsys, tmp_path):
     # YAML's text '3e0' named with the number to write
     for field, value, said in (
         ("memory_bandwidth_TB_per_s", "1.0e-30", "must be at least 0.001 (TB/s per chip: 1 GB/s), got 1e-30"),
-        ("memory_GB", "1.0e+30", "'memory_GB' must be at most 100,000 (GB per chip), got 1e+30"),
+        ("memory_GB", "1.0e+30", "'memory_GB' must be at most 10,000 (GB per chip), got 1e+30"),
         ("memory_bandwidth_TB_per_s", "3e0", "got the text '3e0': write 3.0"),
+        # nvidia-smi's MiB in the GB field, in the reported-GiB field (87,574 GB had been usable on an 80 GB chip),
+        # and GFLOP/s in the TFLOP/s field (helper review)
+        ("memory_GB", "81559", "must be at most 10,000 (GB per chip), got 81559: a MiB figure? (81559 MiB = 85.52 GB)"),
+        (
+            "memory_reported_GiB",
+            "81559",
+            "'memory_reported_GiB' must be 0.5 to 1.25 times memory_GB (80 GB = 74.51 "
+            "GiB), as the vendor's tool reports the datasheet's memory; got 81559: a MiB figure? (81559 MiB = 79.65 GiB)",
+        ),
+        (
+            "bf16",
+            "989000",
+            "'dense_TFLOP_per_s.bf16' must be at most 500,000 (dense TFLOP/s per chip), got 989000: a "
+            "GFLOP/s figure? (989000 GFLOP/s = 989 TFLOP/s)",
+        ),
     ):
-        body = {"memory_GB": "80", "memory_bandwidth_TB_per_s": "3.35"} | {field: value}
+        body = {"memory_GB": "80", "memory_bandwidth_TB_per_s": "3.35", "bf16": "989"} | {field: value}
+        reported = f"  memory_reported_GiB: {value}\n" if field == "memory_reported_GiB" else ""
         odd = write(tmp_path / "odd.yaml", f"g:\n  name: G\n  memory_GB: {body['memory_GB']}\n  memory_bandwidth_TB_per_s: "
-                    f"{body['memory_bandwidth_TB_per_s']}\n  dense_TFLOP_per_s: {{bf16: 989}}\n")  # fmt: skip
+                    f"{body['memory_bandwidth_TB_per_s']}\n{reported}  dense_TFLOP_per_s: {{bf16: {body['bf16']}}}\n")  # fmt: skip
         code, _, err = run(capsys, "estimate", "--model", "llama-3.1-8b", "--hardware", odd)
         assert code == 2 and "odd.yaml" in err and said in err, err
     # the file and entry once ('entry 'g': gbs.yaml: entry 'g': field' and 'entry 'g': hardware 'g': field' were

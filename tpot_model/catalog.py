@@ -95,6 +95,22 @@ class Hardware:
             if precision not in COMPUTE_PRECISIONS:
                 raise _fail(where, f"dense_TFLOP_per_s: unknown precision {precision!r}")
             _positive(where, f"dense_TFLOP_per_s.{precision}", rate)
+            if (tf := rate / TFLOP_per_s) > MAX_TFLOP_PER_S:  # a GFLOP/s figure typed in TFLOP/s
+                raise _fail(where, f"field 'dense_TFLOP_per_s.{precision}' must be at most {MAX_TFLOP_PER_S:,.0f} "
+                                   f"(dense TFLOP/s per chip), got {tf:g}: a GFLOP/s figure? ({tf:g} GFLOP/s = "
+                                   f"{tf / 1000:g} TFLOP/s)")  # fmt: skip
+        if self.memory_reported_bytes is not None and not (
+            REPORTED_MEMORY_SHARE[0] <= self.memory_reported_bytes / self.memory_bytes <= REPORTED_MEMORY_SHARE[1]
+        ):  # nvidia-smi's MiB figure in the GiB field had made 87,574 GB usable on an 80 GB chip
+            rep, gb = self.memory_reported_bytes / GiB, self.memory_bytes / GB
+            hint = (
+                f": a MiB figure? ({rep:g} MiB = {rep / 1024:.4g} GiB)"
+                if rep / 1024 * GiB <= 2 * self.memory_bytes
+                else ""
+            )
+            raise _fail(where, f"field 'memory_reported_GiB' must be {REPORTED_MEMORY_SHARE[0]:g} to "
+                               f"{REPORTED_MEMORY_SHARE[1]:g} times memory_GB ({gb:g} GB = {gb * GB / GiB:.4g} GiB), "
+                               f"as the vendor's tool reports the datasheet's memory; got {rep:g}{hint}")  # fmt: skip
         for key, value in (
             ("tdp_W", self.tdp_w),
             ("scale_up_GB_per_s", self.interconnect_bytes_per_s),
@@ -112,7 +128,9 @@ class Hardware:
 _HARDWARE_REQUIRED = {"name", "memory_GB", "memory_bandwidth_TB_per_s", "dense_TFLOP_per_s"}
 MAX_BANDWIDTH_TB_PER_S = 200.0  # per chip: ten times Rubin's 22 TB/s; past it, a GB/s figure in the TB/s field
 MIN_BANDWIDTH_TB_PER_S = 1e-3  # 1 GB/s: below any accelerator (a phone's LPDDR gives ~50 GB/s)
-MAX_MEMORY_GB = 100_000.0  # per chip: 100 TB, over 200 times MI455X's 432 GB
+MAX_MEMORY_GB = 10_000.0  # per chip: 10 TB, 23 times MI455X's 432 GB; past it, a MiB figure typed in GB
+MAX_TFLOP_PER_S = 500_000.0  # dense, per chip: ten times Rubin's 50,000 at FP4; past it, a GFLOP/s figure
+REPORTED_MEMORY_SHARE = (0.5, 1.25)  # memory_reported over memory_GB: the catalog's run from 1.00 to 1.07
 _HARDWARE_OPTIONAL = {
     "tdp_W",
     "scale_up_GB_per_s",
@@ -155,7 +173,8 @@ def hardware_from_dict(hw_id: str, d: Any, where: str, *, require_source: bool =
         if _number(where, d, key) <= 0:
             raise _fail(where, f"field {key!r} must be positive, got {d[key]!r}")
     if (gb := _number(where, d, "memory_GB")) > MAX_MEMORY_GB:  # 1e30 GB had printed a 34-digit max batch
-        raise _fail(where, f"field 'memory_GB' must be at most {MAX_MEMORY_GB:,.0f} (GB per chip), got {gb:g}")
+        hint = f": a MiB figure? ({gb:g} MiB = {gb * 2**20 / GB:.4g} GB)" if gb * 2**20 / GB <= MAX_MEMORY_GB else ""
+        raise _fail(where, f"field 'memory_GB' must be at most {MAX_MEMORY_GB:,.0f} (GB per chip), got {gb:g}{hint}")
     if (bw := _number(where, d, "memory_bandwidth_TB_per_s")) < MIN_BANDWIDTH_TB_PER_S:  # 1e-30: a 22-digit TPOT
         raise _fail(where, f"field 'memory_bandwidth_TB_per_s' must be at least {MIN_BANDWIDTH_TB_PER_S:g} (TB/s per "
                            f"chip: 1 GB/s), got {bw:g}")  # fmt: skip
