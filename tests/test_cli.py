@@ -291,6 +291,18 @@ def test_evaluate_three_rows_matches_estimate_exactly(capsys, tmp_path):
                 assert cell == csv_format.float_text(expected), col
 
 
+def test_evaluate_reads_a_byte_order_mark_on_stdin(capsys, monkeypatch):
+    """A spreadsheet's CSV piped in: its byte-order mark had made the header's first column '\ufeffmodel' ('missing
+    required column 'model' (found: model, hardware)'); a file is read as utf-8-sig already."""
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\ufeffmodel,hardware\nllama-3.1-8b,h100-sxm\n"))
+    code, out, err = run(capsys, "evaluate", "-")
+    assert code == 0, err
+    (row,) = read_csv(out)
+    assert row["model"] == "llama-3.1-8b" and float(row["tpot_ms"]) > 0
+
+
 def test_evaluate_to_stdout_and_unknown_columns_pass_through(capsys, tmp_path):
     src = write(
         tmp_path / "s.csv",
@@ -623,6 +635,17 @@ BAD_CSV_CASES = {
     "duplicate_column": ("model,hardware,batch,batch\nllama-3.1-8b,h100-sxm,1,2\n", ["duplicate column 'batch'"]),
     "too_many_cells": ("model,hardware\nllama-3.1-8b,h100-sxm,9\n", ["row 1", "3 cells"]),
     "malformed_csv": ('model,hardware,batch\nllama-3.1-8b,h100-sxm,"4\n', ["scenarios.csv", "malformed CSV"]),
+    # a near miss of a column evaluate reads had passed through, the row computed at 1 GPU, bf16, context 0 beside
+    # the user's 4, fp8, 8192 (helper review)
+    "near_miss_option_name": (
+        "model,hardware,gpus,weight,context\nllama-3.1-70b,h200,4,fp8,8192\n",
+        ["column 'gpus' is not one evaluate reads: did you mean 'num_gpus'?"],
+    ),
+    "near_miss_plural": (
+        "model,hardware,num_gpus,weight\nllama-3.1-70b,h200,4,fp8\n",
+        ["column 'weight' is not one evaluate reads: did you mean 'weights'?"],
+    ),
+    "near_miss_typo": ("model,hardware,num_gpu\nllama-3.1-70b,h200,4\n", ["did you mean 'num_gpus'?"]),
 }
 
 

@@ -11,6 +11,7 @@ import argparse
 import csv
 import dataclasses
 import datetime
+import difflib
 import importlib
 import io
 import json
@@ -583,6 +584,22 @@ def _table(r: dict[str, Any]) -> str:
 # --------------------------------------------------------------------------------------------------- evaluate
 
 
+# the command-line options' names and singular forms people write as column headers
+_COLUMN_ALIASES = {"gpus": "num_gpus", "gpu": "num_gpus", "n_gpus": "num_gpus", "tp": "num_gpus", "context": "context_tokens",
+                   "output": "output_tokens", "kv": "kv_cache", "price": "price_usd_per_gpu_hour", "engine": "profile"}  # fmt: skip
+
+
+def _meant_column(header: str) -> str | None:
+    """The scenario column a header that is not one most likely means ('weight' -> 'weights', 'gpus' -> 'num_gpus'),
+    None for a header that resembles none (a pass-through column: 'notes') or is one."""
+    h = header.strip().lower()
+    if header in SCENARIO_COLUMNS or header in RESULT_COLUMNS:
+        return None
+    if h in SCENARIO_COLUMNS:  # another case: 'Model'
+        return h
+    return _COLUMN_ALIASES.get(h) or next(iter(difflib.get_close_matches(h, list(SCENARIO_COLUMNS), 1, 0.8)), None)
+
+
 def _read_scenarios(path: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
     """Header and (row number, cells) of a scenarios CSV; rows are numbered from 1 after the header."""
     name = "<stdin>" if path == "-" else path
@@ -594,6 +611,7 @@ def _read_scenarios(path: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
         if header is None or not any(h.strip() for h in header):
             raise InputError(f"{name}: empty file or empty header row (needs at least the columns model, hardware)")
         header = [h.strip() for h in header]
+        header[0] = header[0].removeprefix("\ufeff").strip()  # a byte-order mark on stdin (files: utf-8-sig)
         seen = set()
         for h in header:
             if h and h in seen:
@@ -602,6 +620,10 @@ def _read_scenarios(path: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
         for col in REQUIRED_COLUMNS:
             if col not in header:
                 raise InputError(f"{name}: header: missing required column {col!r} (found: {', '.join(header)})")
+        for h in header:  # a near miss of a column evaluate reads had passed through, the row computed at the default
+            if (meant := _meant_column(h)) is not None and meant not in header:
+                raise InputError(f"{name}: header: column {h!r} is not one evaluate reads: did you mean {meant!r}? "
+                                 "(other columns pass through unread)")  # fmt: skip
         rows = []
         for number, cells in enumerate(reader, start=1):
             if not any(c.strip() for c in cells):
