@@ -1034,7 +1034,10 @@ def test_hf_config_unsupported_model_type_names_the_field():
         ("qwen3_5_moe", {}, 1),  # mtp_num_hidden_layers 1 (in text_config)
         ("minimax_m2", {}, 3),  # num_mtp_modules 3
         ("minimax_m2", {"use_mtp": False}, 0),  # modules listed but switched off
+        ("minimax_m2", {"use_mtp": "false"}, 0),  # as text, or 0 (helper review: both had left MTP on)
+        ("minimax_m2", {"use_mtp": 0}, 0),
         ("llama", {"num_nextn_predict_layers": 2}, 2),
+        ("llama", {"num_nextn_predict_layers": 0, "mtp_num_hidden_layers": 1}, 1),  # two names: the one that has it
     ],
 )
 def test_hf_config_reads_the_mtp_modules_under_each_name(kind, extra, want):
@@ -1045,9 +1048,10 @@ def test_hf_config_reads_the_mtp_modules_under_each_name(kind, extra, want):
 
 def test_mtp_modules_must_be_a_whole_number_and_name_the_field():
     entry = _raw("models.yaml")["llama-3.1-8b"]
-    for bad in (-1, 1.5, "one"):
+    for bad in (-1, 1.5, "one", 17, 10**9):
         with pytest.raises(CatalogError, match="field 'mtp_modules'"):
             model_from_dict("m", {**entry, "mtp_modules": bad}, "models.yaml")
+    assert model_from_dict("m", {**entry, "mtp_modules": 16}, "models.yaml").mtp_modules == 16
 
 
 def test_hf_config_missing_field_names_it():

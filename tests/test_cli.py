@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tpot_model import cli, csv_format  # noqa: E402
+from tpot_model import Scenario, cli, csv_format  # noqa: E402
 from tpot_model.cli import main  # noqa: E402
 
 LLAMA70_FP16 = ["--model", "llama-2-70b", "--hardware", "h100-sxm", "--weights", "fp16", "--kv", "fp16"]
@@ -111,6 +111,10 @@ def test_estimate_price_option_and_missing_price(capsys):
     r = run_json(capsys, "--model", "llama-3.1-8b", "--hardware", "tpu-v5e", "--price", "1.2", "--batch", "4")
     assert r["usd_per_1M_tokens"] == pytest.approx(1.2 / 3600 * r["tpot_s"] / 4 * 1e6)
     assert r["joules_per_token"] > 0
+    # a price of -0 is 0 (helper review: '$-0.00 per GPU-hour', '$-0' had been printed)
+    code, out, _ = run(capsys, "estimate", "--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--price", "-0")
+    assert code == 0 and "$0.00 per GPU-hour" in out and "-0" not in out
+    assert math.copysign(1.0, Scenario(price_usd_per_gpu_hour=-0.0).price_usd_per_gpu_hour) == 1.0
 
 
 def test_estimate_text_serves_in_the_time_its_json_says(capsys):

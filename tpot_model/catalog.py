@@ -516,6 +516,19 @@ def _sub(where: str, d: dict, key: str, cls: type) -> Any:
     return cls(**{**optional, **values})
 
 
+MAX_MTP_MODULES = 16  # a checkpoint's multi-token-prediction modules: DeepSeek's 1, MiniMax-M2's 3
+
+
+def _mtp_modules(where: str, d: dict) -> int:
+    """The entry's mtp_modules (0 when absent): a whole number from 0 to MAX_MTP_MODULES."""
+    if d.get("mtp_modules") is None:
+        return 0
+    n = integer_field(where, d, "mtp_modules")
+    if n > MAX_MTP_MODULES:
+        raise CatalogError(f"{where}: field 'mtp_modules' must be at most {MAX_MTP_MODULES}, got {n}")
+    return n
+
+
 def model_from_dict(model_id: str, d: Any, where: str, *, require_source: bool = False) -> ModelSpec:
     """Validate one model entry of the project's own format."""
     return _model(model_id, d, f"{where}: entry {model_id!r}", require_source=require_source)
@@ -538,7 +551,7 @@ def _model(model_id: str, d: Any, where: str, *, require_source: bool = False) -
             linear_attention=_sub(where, d, "linear_attention", LinearAttention),
             sparse_attention=_sub(where, d, "sparse_attention", SparseAttention),
             compressed_attention=_sub(where, d, "compressed_attention", CompressedAttention),
-            mtp_modules=integer_field(where, d, "mtp_modules") if d.get("mtp_modules") is not None else 0,
+            mtp_modules=_mtp_modules(where, d),
             params_reported=str(d.get("params_reported", "") or ""),
             family=str(d.get("family", "") or model_id.split("-")[0].lower()),
             aliases=_aliases(where, d),

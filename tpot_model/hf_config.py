@@ -244,9 +244,9 @@ def model_entry_from_hf_config(model_id: str, cfg: Any, where: str) -> dict[str,
         if 0 < n_window <= num_layers - (linear["num_layers"] if linear else 0):
             window = {"window_tokens": int(sw), "num_layers": n_window}
     # the draft modules a checkpoint ships for multi-token prediction: DeepSeek / GLM / Kimi, Qwen3-Next / 3.5, MiniMax
-    mtp = next((iopt(k, 0) for k in ("num_nextn_predict_layers", "mtp_num_hidden_layers", "num_mtp_modules")
-                if cfg.get(k) is not None), 0)  # fmt: skip
-    mtp = 0 if cfg.get("use_mtp") is False else mtp
+    mtp = max([iopt(k, 0) for k in ("num_nextn_predict_layers", "mtp_num_hidden_layers", "num_mtp_modules")], default=0)
+    if str(cfg.get("use_mtp", True)).strip().lower() in ("false", "0", "no", "off"):  # false, 0, "false": off
+        mtp = 0
     act = str(opt("hidden_act", opt("hidden_activation", "silu"))).lower()
     gelu_plain = model_type not in ("gemma", "gemma2", "gemma3", "gemma3_text") and act.startswith("gelu")
     entry = dict(

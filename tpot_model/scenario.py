@@ -73,6 +73,8 @@ class Scenario:
             np.isfinite(self.price_usd_per_gpu_hour) and self.price_usd_per_gpu_hour >= 0
         ):
             raise ValueError(f"price must be a non-negative number, got {self.price_usd_per_gpu_hour!r}")
+        if self.price_usd_per_gpu_hour is not None and np.ndim(self.price_usd_per_gpu_hour) == 0:
+            set_(self, "price_usd_per_gpu_hour", float(self.price_usd_per_gpu_hour) + 0.0)  # -0 is 0 ('$-0.00' printed)
         if self.price_basis not in PRICE_BASES:
             raise ValueError(f"price basis must be one of {', '.join(PRICE_BASES)}, got {self.price_basis!r}")
         if self.as_of is not None:

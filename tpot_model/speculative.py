@@ -18,8 +18,9 @@ def require_mtp(model: ModelSpec) -> None:
     model's own, and a model without one has none to draft with."""
     if not model.mtp_modules:
         raise ValueError(
-            f"{model.name} ships no multi-token-prediction module (its model entry lists no mtp_modules; `list models` "
-            "shows which do); a separate draft model: the Serving planner's speculative decoding"
+            f"{model.name} ships no multi-token-prediction module to draft with (mtp_modules in a model entry; in a "
+            "config.json num_nextn_predict_layers, mtp_num_hidden_layers or num_mtp_modules; `list models` shows the "
+            "catalog's); a separate draft model: the Serving planner's speculative decoding"
         )
 
 
