@@ -686,6 +686,8 @@ def test_evaluate_bad_files(capsys, tmp_path):
 
     code, _, err = run(capsys, "evaluate", tmp_path / "absent.csv")
     assert code == 2 and "absent.csv: no such file" in err
+    code, _, err = run(capsys, "sweep", "--model", "llama-3.1-8b", "--hardware", "h100-sxm", "-o", "")
+    assert code == 2 and err == "error: -o/--output: empty file name (give a path, or '-' for the screen)\n"
 
     binary = tmp_path / "latin1.csv"
     binary.write_bytes(b"model,hardware\nllama-3.1-8b,h100-sxm\xff\n")

@@ -231,6 +231,8 @@ def test_capacity_cli_marks_projections_and_refuses_a_demand_past_any_fleet(caps
     assert cli.main([*base, "--hardware", "vr200,h200", "--output-tokens-per-day", "1e12"]) == 0
     out = capsys.readouterr().out
     assert "\nvr200* " in out and "* vr200: projection: NVIDIA Rubin" in out and "\nh200 " in out
+    assert cli.main([*base, "--hardware", "h200,h200,b200", "--output-tokens-per-day", "1e12", "--json"]) == 0
+    assert [r["hardware"] for r in json.loads(capsys.readouterr().out)] == ["h200", "b200"]  # each chip once
     assert cli.main([*base, "--hardware", "h200", "--output-tokens-per-day", "1e30"]) == 2  # 8.8e21 GPUs before
     assert "--output-tokens-per-day: must be <=" in capsys.readouterr().err
 

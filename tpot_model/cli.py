@@ -770,6 +770,8 @@ def _write_text(path: str, text: str | bytes) -> None:
             out.write(data)
             out.flush()
         return
+    if not str(path).strip():
+        raise InputError("-o/--output: empty file name (give a path, or '-' for the screen)")
     try:
         with open(path, "wb") as f:
             f.write(data)

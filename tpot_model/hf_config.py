@@ -82,6 +82,8 @@ def model_entry_from_hf_config(model_id: str, cfg: Any, where: str) -> dict[str,
         )
 
     def need(key: str) -> int:
+        if cfg.get(key) is None:  # it had read 'must be a whole number, got None'
+            raise CatalogError(f"{where}: field {key!r} is missing (a {model_type} config.json needs it)")
         return integer_field(where, cfg, key)
 
     def iopt(key: str, default: int) -> int:

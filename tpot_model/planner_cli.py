@@ -899,7 +899,7 @@ def capacity_main(argv: Sequence[str] | None = None) -> int:
         except CatalogError as e:
             raise _BadInput(f"--model: {e}") from None
         chips = []
-        for ref in [r.strip() for r in args.hardware.split(",") if r.strip()]:
+        for ref in dict.fromkeys(r.strip() for r in args.hardware.split(",") if r.strip()):  # each chip once
             try:
                 chips.append(resolve_hardware(ref))
             except CatalogError as e:
