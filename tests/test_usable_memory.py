@@ -11,8 +11,8 @@ import pytest
 
 from tpot_model import Scenario, estimate, load_hardware_catalog, load_model_catalog, resolve_profile
 from tpot_model.cli import main
-from tpot_model.estimate import ENGINE_RESERVED_BYTES, usable_memory, workspace_bytes_per_gpu
-from tpot_model.profiles import IDEAL
+from tpot_model.estimate import usable_memory, workspace_bytes_per_gpu
+from tpot_model.profiles import ENGINE_RESERVED_BYTES, IDEAL
 from tpot_model.roofline import kv_cache_bytes_per_sequence, total_params
 
 GiB = 2**30
@@ -28,6 +28,24 @@ def test_h200_reported_memory_and_the_engine_reservation():
     assert u.reserved_bytes == pytest.approx(4.14 * GiB)
     assert u.bytes == pytest.approx(122.76 * GiB) == pytest.approx(131.8125e9, rel=1e-5)
     assert u.bytes > HW["h200"].memory_bytes * 0.9  # GiB, not GB: the reported figure is 7 % more bytes
+
+
+def test_an_engine_that_allocates_as_it_goes_keeps_all_but_its_cuda_context():
+    """gpt-fast ran Llama 2 70B in BF16 on 2 x A100 80GB (data/measurements.csv: 21.32 tok/s): 69.38 GB per GPU. On
+    vLLM's basis (0.9 x 80 GB - 4.14 GiB = 67.55 GB) it did not fit (helper review); gpt-fast and llama.cpp allocate
+    as they go (profiles.yaml: fraction 1, reserved 0.75 GiB, documented): 80 GB - 0.75 GiB = 79.19 GB, and it fits."""
+    s = Scenario(batch=1, context_tokens=5, output_tokens=200, num_gpus=2, weights="bf16", kv_cache="bf16")
+    a100, m = HW["a100-80gb-sxm"], MODELS["llama-2-70b"]
+    for pid in ("gpt-fast", "llama.cpp"):
+        p = resolve_profile(pid)
+        assert (p.usable_memory_fraction, p.reserved_memory_bytes) == (1.0, 0.75 * GiB)
+        assert dict(p.basis)["reserved_memory_GiB"] == dict(p.basis)["usable_memory_fraction"] == "documented"
+        u = usable_memory(a100, p)
+        assert u.basis == "datasheet" and u.bytes == pytest.approx(80e9 - 0.75 * GiB) == pytest.approx(79.195e9, 1e-4)
+    fast, served = estimate(m, a100, s, resolve_profile("gpt-fast")), estimate(m, a100, s, VLLM)
+    assert float(fast.memory_per_gpu_bytes) == pytest.approx(69.38e9, rel=1e-3)
+    assert bool(fast.fits) and not bool(served.fits)
+    assert served.usable_memory_per_gpu_bytes == pytest.approx(0.9 * 80e9 - ENGINE_RESERVED_BYTES)
 
 
 def test_deepseek_r1_fp8_on_eight_h200_what_fits_per_gpu():

@@ -40,7 +40,7 @@ import numpy as np
 
 from .catalog import Hardware, ModelSpec, load_hardware_catalog, load_model_catalog
 from .catalog import model_from_dict as _model_from_dict
-from .engines import RELEASE_PERIODS, chip_family, documented_profile, engine_profile, unknown_engine
+from .engines import RELEASE_PERIODS, chip_family, documented_profile, documented_reason, unknown_engine
 from .estimate import estimate
 from .files import DATA_DIR, CatalogError, read_text
 from .fitting import PARAMS, PRIOR_WEIGHT, ErrorSummary, minimise_boxed, relative_error, with_fitted
@@ -987,8 +987,8 @@ def default_priors(
     fitted = {r.profile for r in rows if r.fitted}
     out = {}
     for pid in sorted({r.profile for r in rows if r.profile}):
-        if pid in fitted:
-            out[pid] = engine_profile(pid, typical)
+        if pid in fitted:  # typical's values, but the engine's documented ones its rows cannot fit (memory)
+            out[pid] = documented_profile(pid, typical)
         else:
             out[pid] = profiles.get(pid) or documented_profile(pid, typical)
     return out
@@ -1065,6 +1065,7 @@ NOT_IDENTIFIED = {
     "flops_efficiency": "batch-1 decode is memory-bound: no row constrains it",
     "interconnect_efficiency": "at batch 1 the all-reduce messages are a few kB, their bandwidth time is negligible",
     "usable_memory_fraction": "speed measurements say nothing about memory capacity",
+    "reserved_memory_bytes": "speed measurements say nothing about memory capacity",
 }
 
 
@@ -1086,7 +1087,9 @@ def field_reasons(report: FitReport) -> dict[str, str]:
     out = {}
     for f in FIELDS:
         if f.attr not in report.free:
-            out[f.attr] = f"not fitted: {NOT_IDENTIFIED[f.attr]}; typical's value"
+            out[f.attr] = documented_reason(report.profile.id, f.attr) or (
+                f"not fitted: {NOT_IDENTIFIED[f.attr]}; typical's value"
+            )
         elif f.attr in ("bandwidth_efficiency", "lowbit_bandwidth_efficiency") and all_weight_only:
             out[f.attr] = (
                 fitted + "; every row is weight-only, so only the product of the two factors is pinned down (the "

@@ -43,7 +43,7 @@ from .prices import CUSTOM, DEFAULT_BASIS, MAX_USD_PER_GPU_HOUR, PRICE_BASES
 from .profiles import BASES, EfficiencyProfile, load_profiles, resolve_profile
 from .roofline import BUCKETS, active_params, head_split_alternatives, scale_up_domain_gpus, total_params
 from .scenario import BATCHINGS, MAX_INPUT_COUNT, PARALLELISMS, Scenario
-from .units import GB, Gbit_per_s, TB_per_s, TFLOP_per_s, ms
+from .units import GB, Gbit_per_s, GiB, TB_per_s, TFLOP_per_s, ms
 
 PROG = "python -m tpot_model"
 INPUT_ERRORS = (CatalogError, ValueError, OSError, csv.Error, UnicodeDecodeError, KeyError)
@@ -966,11 +966,13 @@ def _list_models() -> str:
 
 
 def _list_profiles() -> str:
-    lines = [f"{'id':<12} {'name':<36} {'BW eff':>6} {'FLOP eff':>8} {'usable mem':>10} {'overhead us/token':>17}"]
+    lines = [f"{'id':<12} {'name':<36} {'BW eff':>6} {'FLOP eff':>8} {'usable mem':>10} {'reserved GiB':>12} "
+             f"{'overhead us/token':>17}"]  # fmt: skip
     for p in load_profiles().values():
+        reserved = 0.0 if p.is_ideal else p.reserved_memory_bytes / GiB  # what the fit gate subtracts per GPU
         lines.append(
             f"{p.id:<12} {p.name[:36]:<36} {p.bandwidth_efficiency:>6.2f} {p.flops_efficiency:>8.2f} "
-            f"{p.usable_memory_fraction:>10.2f} {p.per_token_overhead_s * 1e6:>17,.0f}"
+            f"{p.usable_memory_fraction:>10.2f} {reserved:>12.2f} {p.per_token_overhead_s * 1e6:>17,.0f}"
         )
     lines += ["", "Fields of each engine: fitted to measurements, documented, or inherited from typical (no data yet)"]
     for p in load_profiles().values():

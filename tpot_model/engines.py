@@ -11,6 +11,7 @@ import difflib
 from dataclasses import replace
 
 from .profiles import EfficiencyProfile
+from .units import GiB
 
 # The profiles.yaml entries calibrate maintains, in file order. `ideal` and `typical` are never rewritten.
 PROFILE_ORDER = (
@@ -74,9 +75,19 @@ def serving_engines(vendor: str) -> tuple[str, ...]:
     return SERVING_ENGINES.get(vendor, ("typical",))
 
 
-# Engines without batch-1 measurements: the fields (SI attributes) that differ from `typical`, with their reason.
+# The fields (SI attributes) of an engine that differ from `typical` by the engine's documentation, with their reason:
+# an engine without batch-1 measurements takes them all; a fitted engine those its measurements do not fit (memory).
 # Every other field is typical's.
+_CUDA_CONTEXT = (
+    0.75 * GiB,
+    "the CUDA context and kernels a process loads before its first tensor: 723 MiB at discuss.pytorch.org/t/73021, "
+    "'~700+ MB' at discuss.pytorch.org/t/81330, rounded up to 0.75 GiB; weights, cache and workspace are allocated as "
+    "needed and counted by the model",
+)
+_AS_NEEDED = (1.0, "allocates its weights, cache and buffers as it needs them: no pool of a fraction of the memory")
 DOCUMENTED: dict[str, dict[str, tuple[float, str]]] = {
+    "gpt-fast": {"usable_memory_fraction": _AS_NEEDED, "reserved_memory_bytes": _CUDA_CONTEXT},
+    "llama.cpp": {"usable_memory_fraction": _AS_NEEDED, "reserved_memory_bytes": _CUDA_CONTEXT},
     "vllm": {
         "usable_memory_fraction": (0.9, "vLLM's default gpu_memory_utilization is 0.9"),
         "kv_gqa_reread_fraction": (

@@ -30,22 +30,11 @@ from .roofline import (
 )
 from .scenario import Scenario
 from .serving import SERVING_CHUNK_TOKENS, SteadyState, output_tokens_per_s, steady_state
-from .units import GiB
 
 PREFILL_CHUNK_TOKENS = 2048  # engines prefill in chunks; the workspace holds one chunk's activations
 LOGIT_BYTES = 4.0  # fp32 logits
 MAX_GPUS_SEARCHED = 1024
 _GPU_CANDIDATES = 2.0 ** np.arange(int(np.log2(MAX_GPUS_SEARCHED)) + 1)  # tensor-parallel degrees 1, 2, 4 ... 1024
-
-# The engine's memory beyond what the model counts (weights, KV cache, workspace), per GPU, hand-derived from the one
-# fully itemised row of llm-d's empirical vLLM results (public-2026.md section 2.9: Llama-3.1-8B, TP1, H100,
-# gpu_memory_utilization 0.9, max-model-len 16000): KV available 51.38 GiB = 0.9 x 79.18 GiB (what CUDA shows) - 14.99
-# weights - 4.76 peak activation - 0.13 non-torch. The fit gate starts from nvidia-smi's 79.6 GiB (0.9 x 79.6 = 71.64,
-# 0.38 GiB above vLLM's 71.26: the CUDA context) and already counts 1.13 GiB of workspace for that model (a decode
-# step + one 8,192-token chunk), so the rest is 0.38 + 4.76 + 0.13 - 1.13 = 4.14 GiB. CUDA graphs (-0.45 to +0.39 GiB
-# in the same rows) come out of the 10 % headroom in vLLM's accounting and are not subtracted again. vLLM's is the
-# only engine with published figures: every engine profile uses it; the ideal bound reserves nothing.
-ENGINE_RESERVED_BYTES = 4.14 * GiB
 
 
 @dataclass(frozen=True)
@@ -61,11 +50,11 @@ class UsableMemory:
 
 def usable_memory(hw: Hardware, profile: EfficiencyProfile = IDEAL) -> UsableMemory:
     """The fit gate's memory per GPU: the memory the vendor's tool reports (hardware.yaml memory_reported_GiB) x the
-    profile's usable fraction - the engine's reservation (ENGINE_RESERVED_BYTES); where no reported figure is
+    profile's usable fraction - the engine's reservation (its reserved_memory_bytes); where no reported figure is
     published, the datasheet memory in its place (basis 'datasheet'). The reservation is the engine's, so every
     chip pays it (none for the ideal bound)."""
     f = profile.usable_memory_fraction
-    reserved = 0.0 if profile.is_ideal else ENGINE_RESERVED_BYTES
+    reserved = 0.0 if profile.is_ideal else profile.reserved_memory_bytes
     if hw.memory_reported_bytes is None:
         return UsableMemory(max(hw.memory_bytes * f - reserved, 0.0), "datasheet", hw.memory_bytes, f, reserved)
     total = hw.memory_reported_bytes

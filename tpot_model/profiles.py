@@ -14,6 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .files import DATA_DIR, CatalogError, read_structured_file
+from .units import GiB
 
 PROFILES_PATH = DATA_DIR / "profiles.yaml"
 _HISTORY = "history"  # dated revisions: the engine's efficiency before a release changed it
@@ -26,6 +27,18 @@ class ProfileRevision:
     until: str
     values: tuple[tuple[str, float], ...]  # (SI attribute, value)
     note: str = ""
+
+
+# The engine's memory beyond what the model counts (weights, KV cache, workspace), per GPU, hand-derived from the one
+# fully itemised row of llm-d's empirical vLLM results (public-2026.md section 2.9: Llama-3.1-8B, TP1, H100,
+# gpu_memory_utilization 0.9, max-model-len 16000): KV available 51.38 GiB = 0.9 x 79.18 GiB (what CUDA shows) - 14.99
+# weights - 4.76 peak activation - 0.13 non-torch. The fit gate starts from nvidia-smi's 79.6 GiB (0.9 x 79.6 = 71.64,
+# 0.38 GiB above vLLM's 71.26: the CUDA context) and already counts 1.13 GiB of workspace for that model (a decode
+# step + one 8,192-token chunk), so the rest is 0.38 + 4.76 + 0.13 - 1.13 = 4.14 GiB. CUDA graphs (-0.45 to +0.39 GiB
+# in the same rows) come out of the 10 % headroom in vLLM's accounting and are not subtracted again. vLLM's is the
+# only serving engine with published figures: an engine profile's reserved_memory_bytes unless its own is documented
+# (engines.DOCUMENTED: the engines that allocate as they go, gpt-fast and llama.cpp); the ideal bound reserves nothing.
+ENGINE_RESERVED_BYTES = 4.14 * GiB
 
 
 @dataclass(frozen=True)
@@ -44,6 +57,9 @@ class EfficiencyProfile:
     flops_efficiency: float = 1.0  # of dense peak FLOP/s for the compute precision
     interconnect_efficiency: float = 1.0  # of the per-direction link bandwidth
     usable_memory_fraction: float = 1.0  # of device memory usable for weights + KV + activations
+    # per GPU, beyond what the model counts (weights, KV cache, workspace): vLLM's measured reservation by default
+    # (ENGINE_RESERVED_BYTES); the ideal bound reserves nothing, whatever this holds
+    reserved_memory_bytes: float = ENGINE_RESERVED_BYTES
     per_token_overhead_s: float = 0.0  # fixed cost per decode step (scheduler, sampling, launches)
     per_layer_overhead_s: float = 0.0  # per layer per step (kernel launches, small kernels)
     allreduce_latency_s: float = 0.0  # per collective, on top of its bandwidth time
@@ -150,6 +166,7 @@ FIELDS = (
     _field("flops_efficiency", "flops_efficiency", 1.0, 0.0, 1.0, lo_open=True, revisable=True),
     _field("interconnect_efficiency", "interconnect_efficiency", 1.0, 0.0, 1.0, lo_open=True, revisable=True),
     _field("usable_memory_fraction", "usable_memory_fraction", 1.0, 0.0, 1.0, lo_open=True, revisable=False),
+    _field("reserved_memory_bytes", "reserved_memory_GiB", GiB, 0.0, 1024 * GiB, lo_open=False, revisable=False),
     _field("per_token_overhead_s", "per_token_overhead_us", _US, 0.0, math.inf, lo_open=False, revisable=True),
     _field("per_layer_overhead_s", "per_layer_overhead_us", _US, 0.0, math.inf, lo_open=False, revisable=True),
     _field("allreduce_latency_s", "allreduce_latency_us", _US, 0.0, math.inf, lo_open=False, revisable=True),
