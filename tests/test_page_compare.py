@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -205,6 +206,28 @@ def test_a_b_that_does_not_fit_has_its_speeds_and_costs_marked_if_it_fitted(lang
     for key in ("cmp_row_tpot", "cmp_row_ttft", "cmp_row_energy", "cmp_row_tps_gpu", "cmp_row_cost"):
         assert df.loc[tr(key), "B"].endswith(mark) and not df.loc[tr(key), "A"].endswith(mark), key
     assert not df.loc[tr("cmp_row_memory"), "B"].endswith(mark)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_cost_with_prefill_beside_decode_only(lang):
+    """Helper review: AWQ INT4 on 2 x H200 decodes 19 % cheaper than FP8 ($1.16 against $1.44 per 1M output tokens)
+    but prefills at bf16, so each request with its 4K prompt costs more ($2.60 against $2.23): the table gives both
+    rows, each labelled with its basis, and the Estimate's own numbers."""
+    from tpot_model import Scenario, estimate, resolve_hardware, resolve_model, resolve_profile
+
+    tr = Translator(lang)
+    q = dict(model="llama-3.1-70b", hardware="h200", gpus="2", weights="fp8", kv="fp8", batch="32")
+    df = _table(run_page("compare", lang=lang, b_hardware="h200", b_gpus="2", b_weights="awq-int4", **q))
+    m, hw, prof = resolve_model("llama-3.1-70b"), resolve_hardware("h200"), resolve_profile("typical")
+    s = Scenario(batch=32, context_tokens=4096, output_tokens=1024, num_gpus=2, weights="fp8", kv_cache="fp8")
+    fp8, int4 = estimate(m, hw, s, prof), estimate(m, hw, replace(s, weights="awq-int4"), prof)
+    decode, prefill = df.loc[tr("cmp_row_cost")], df.loc[tr("cmp_row_cost_prefill")]
+    assert (decode["A"], decode["B"]) == (fmt.usd(float(fp8.usd_per_1M_tokens)), fmt.usd(float(int4.usd_per_1M_tokens)))
+    assert (prefill["A"], prefill["B"]) == (
+        fmt.usd(float(fp8.usd_per_1M_tokens_with_prefill)), fmt.usd(float(int4.usd_per_1M_tokens_with_prefill)))  # fmt: skip
+    assert float(int4.usd_per_1M_tokens) < float(fp8.usd_per_1M_tokens)
+    assert float(int4.usd_per_1M_tokens_with_prefill) > float(fp8.usd_per_1M_tokens_with_prefill)
+    assert decode[tr("cmp_delta_col", x="B")].startswith("−") and prefill[tr("cmp_delta_col", x="B")].startswith("+")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])

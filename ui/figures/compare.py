@@ -75,7 +75,15 @@ METRICS = (
     _Metric("cmp_row_tps_gpu", "tokens_per_s", lambda e: float(e.tokens_per_s_per_gpu), fmt.rate, "higher"),
     _Metric("cmp_row_ttft", "ms", lambda e: float(e.ttft_per_request_s) * 1e3, _in_ms(fmt.duration), "lower"),
     _Metric("cmp_row_batch_prefill", "ms", lambda e: float(e.batch_prefill_s) * 1e3, _in_ms(fmt.duration), "lower"),
-    _Metric("cmp_row_cost", "usd_per_1m_tokens", lambda e: float(e.usd_per_1M_tokens), fmt.usd, "lower"),
+    _Metric("cmp_row_cost", "usd_per_1m_output_tokens", lambda e: float(e.usd_per_1M_tokens), fmt.usd, "lower"),
+    # each request's prefill too: a format that decodes cheaper may prefill dearer (AWQ INT4 computes at bf16)
+    _Metric(
+        "cmp_row_cost_prefill",
+        "usd_per_1m_output_tokens",
+        lambda e: float(e.usd_per_1M_tokens_with_prefill),
+        fmt.usd,
+        "lower",
+    ),
     _Metric("cmp_row_tokens_per_mw", "tokens_per_s_per_mw", lambda e: float(e.tokens_per_s_per_mw), fmt.rate, "higher"),
     _Metric(
         "cmp_row_energy",
@@ -143,7 +151,7 @@ def headline_table(ests: Mapping[str, Estimate]) -> pd.DataFrame:
 def _missing_key(m: _Metric, est: Estimate) -> str | None:
     """The string key saying why a $ or tokens-per-MW figure is absent: the chip has no public price under the
     basis, or no published all-in power; None when the figure is there (or absent for another reason)."""
-    if m.key == "cmp_row_cost" and not math.isfinite(float(est.price_usd_per_gpu_hour)):
+    if m.key in ("cmp_row_cost", "cmp_row_cost_prefill") and not math.isfinite(float(est.price_usd_per_gpu_hour)):
         return "no_public_price_short"
     if m.key == "cmp_row_tokens_per_mw" and not math.isfinite(float(est.all_in_w_per_gpu)):
         return "no_public_power_short"
