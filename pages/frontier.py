@@ -599,6 +599,7 @@ if (
                 {b: p.as_of for b, p in hw.prices.usd_per_gpu_hour.items()},
                 tuple(frontier_check.beyond_measured(d, model.id, reach, hw) for d in deployments),
                 {e: controls.profile_label(profiles[e], tr) for e in {d.engine for d in deployments} if e in profiles},
+                fmt.chip_short(hw) + ("*" if hw.announced else ""),
             )  # fmt: skip
         )
     measured = [  # runs within the view's budget, single-node ones too: a layout may use fewer GPUs
@@ -641,6 +642,7 @@ if (
                     icon=":material/memory:",
                 )  # fmt: skip
             st.subheader(tr("fr_rack_ratio_h"))
+            st.caption(tr("fr_rack_tables_cap", targets=tr.join([f"{x:g}" for x in rack.RATIO_AT])))
             # a row per chip, a column per interactivity: narrow enough for a 900 px frame, every header whole (a
             # column per chip had cut 'Rubin NVL72 (announced): $ per' and 'GI') and every row shown
             costs = rack.cost_table(curves, bases, tr)
@@ -654,6 +656,8 @@ if (
                 # the chips' names pinned: in a 900 px page with the sidebar open the numbers scroll beside them
                 st.dataframe(table, hide_index=True, placeholder="—", column_config=shown, height="content")
             st.caption(tr("fr_rack_ratio_caption", basis=tr(f"fr_tier_{tier}"), rack=rack_names["rack"]))
+            if any(catalog_hw[c.hardware_id].announced for c in curves):  # the tables' '*'
+                st.caption(tr("hw_announced_key"))
             if said := rack.same_layout_caption(curves, tr):
                 st.caption(said)
             if said := rack.unpriced_caption(costs, bases, tr):

@@ -494,7 +494,7 @@ def test_rack_csv_carries_each_price_basis_and_its_cost():
     # the $ table: a row per basis the chip has a price on; the others named under it, not rows of dashes
     bases = ["on_demand", "hyperscaler", "neocloud"]
     costs = rack.cost_table([curve, rack.RackCurve("vr200", "Rubin", True, curve.targets, ds, {})], bases)
-    assert list(costs[EN("fr_rack_col_basis")]) == [EN("fr_tier_on_demand"), EN("fr_tier_hyperscaler")]
+    assert list(costs[EN("fr_rack_col_basis")]) == [EN("fr_tier_short_on_demand"), EN("fr_tier_short_hyperscaler")]
     # in dollars, to 3 significant figures with their trailing zeros (a number column read '0.07' beside '0.084')
     at25 = [f"${usd * 1e6 / (ds[0].tokens_per_s_per_gpu * 3600):#.3g}" for usd in prices.values()]
     assert list(costs[costs.columns[2]]) == at25 and all(len(v.replace(".", "").lstrip("$0")) == 3 for v in at25)
@@ -596,13 +596,13 @@ def test_rack_rates_table_says_the_gpus_each_value_uses():
 
     curve = _b200_curve(list(rack.RATIO_AT) + [400.0], max_gpus=16)
     table = rack.rates_table([curve]).set_index(EN("fr_rack_col_rates"))
-    used = table.loc[EN("fr_rack_row_gpus", name="B200")]
+    used = table.loc[EN("fr_rack_row_gpus")]
     for x, got in zip(rack.RATIO_AT, used, strict=True):
         d = curve.deployment_at(x)
         want = d.gpus_used if math.isfinite(curve.at(x)) else math.nan
         assert got == want or (math.isnan(got) and math.isnan(want))
         assert math.isnan(got) or 1 <= got <= 16 and got == int(got)
-    assert list(table.index) == ["B200", EN("fr_rack_row_gpus", name="B200")]
+    assert list(table.index) == ["B200", EN("fr_rack_row_gpus")] == ["B200", "↳ GPUs used"]  # under its chip
 
 
 def test_rack_same_layout_caption_names_each_layout_at_its_own_targets():

@@ -349,7 +349,7 @@ def test_rack_scale_view_draws_every_chip_and_the_ratio_table():
         assert all(formats[1][c]["type_config"]["format"] == "%.2f×" for c in at_cols)
         assert list(costs.columns) == [tr("fr_rack_col_usd"), tr("fr_rack_col_basis"), *at_cols]
         gb_costs = costs[costs[tr("fr_rack_col_usd")] == gb200.name]
-        assert list(gb_costs[tr("fr_rack_col_basis")])[0] == tr("fr_tier_on_demand")  # the page's basis first
+        assert list(gb_costs[tr("fr_rack_col_basis")])[0] == tr("fr_tier_short_on_demand")  # the page's basis first
         assert len(gb_costs) == 4  # every published basis (3-year rental was in the CSV, not the table)
         # in dollars, three significant figures each with their zeros ($0.0512 beside $24.3 and $0.0700; two decimals
         # read $0.05 beside $0.15, and a number column 0.07 beside 0.084)
@@ -367,13 +367,14 @@ def test_rack_table_says_how_fast_a_chip_that_reads_dash_can_go(tr):
     assert not at.exception, at.exception
     rates = _rack_frames(at, tr)[0].value.set_index(tr("fr_rack_col_rates"))  # a row per chip, a column per target
     targets = np.array([25.0, 60.0, 100.0, 125.0])
-    measured, used = tr("fr_rack_row_measured", name=""), tr("fr_rack_row_gpus", name="")
+    measured, used = tr("fr_rack_row_measured"), tr("fr_rack_row_gpus")
     missing = [name for name, row in rates.iterrows()
                if row.isna().any() and not name.endswith(measured) and not name.endswith(used)]  # fmt: skip
     assert missing, "the default view has a chip that misses 125 tok/s per user"
     (said,) = [c.value for c in at.main.caption if c.value.startswith(tr("fr_rack_ceiling", chips="")[:20])]
     for name in missing:
-        x = float(re.search(r"(?<!\w)" + re.escape(name) + r"[^\d]*(\d+) tok/s", said).group(1))
+        # the table marks an announced chip 'MI455X*', the caption names it 'MI455X (announced)'
+        x = float(re.search(r"(?<!\w)" + re.escape(name.rstrip("*")) + r"[^\d]*(\d+) tok/s", said).group(1))
         reached = rates.loc[name].notna().to_numpy()
         assert x < targets[~reached].min() and (targets[reached] <= x + 1).all()
 
@@ -910,15 +911,20 @@ def test_rack_tables_set_the_measured_frontier_beside_the_model(tr):
     assert not at.exception, at.exception
     (rates,) = [d.value for d in at.dataframe if d.value.columns[0] == tr("fr_rack_col_rates")]
     (ratios,) = [d.value for d in at.dataframe if d.value.columns[0] == tr("fr_rack_col_advantage")]
-    rates, ratios = rates.set_index(rates.columns[0]), ratios.set_index(ratios.columns[0])
     at25 = tr("fr_rack_col_at", x="25")
-    gb200, b200 = tr("fr_rack_row_measured", name="GB200 NVL72"), tr("fr_rack_row_measured", name="B200")
+    measured = tr("fr_rack_row_measured")  # '↳ measured': under its chip's row (and under its ratio's)
+
+    def under(table, name: str):
+        i = list(table[table.columns[0]]).index(name)
+        assert table.iloc[i + 1, 0] == measured, (name, list(table[table.columns[0]]))
+        return table.iloc[i + 1][at25]
+
     w = math.log(25 / 12.09) / math.log(37.03 / 12.09)
     gb200_25 = math.exp(math.log(8258.7) + w * math.log(5564.9 / 8258.7))
-    assert (rates.loc[gb200, at25], rates.loc[b200, at25]) == (6390.0, 4230.0)
-    assert list(rates.index).index(gb200) == list(rates.index).index("GB200 NVL72") + 1  # under its chip's row
-    both = tr("fr_rack_row_measured", name=tr("fr_rack_col_ratio", rack="GB200 NVL72", other="B200"))
-    assert ratios.loc[both, at25] == round(gb200_25 / 4231.3, 2) == 1.51
+    assert (under(rates, "GB200 NVL72"), under(rates, "B200")) == (6390.0, 4230.0)
+    both = tr("fr_rack_col_ratio", rack="GB200 NVL72", other="B200")
+    assert under(ratios, both) == round(gb200_25 / 4231.3, 2) == 1.51
+    ratios = ratios.set_index(ratios.columns[0])
     # the model's, beside: the best engine's GB200 over B200 at 25 tok/s per user
     m, hws = resolve_model("deepseek-r1"), {h: resolve_hardware(h) for h in ("gb200", "b200")}
     s = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8")
@@ -1116,7 +1122,7 @@ def test_rack_cost_table_follows_the_pages_price_basis_and_own_price():
     (costs,) = [d.value for d in at.dataframe if d.value.columns[0] == EN("fr_rack_col_usd")]
     gb200 = costs[costs[EN("fr_rack_col_usd")] == "GB200 NVL72"]
     own = EN("fr_rack_basis_own", usd="$3.00")  # the page's own price, said (browser re-review)
-    want = [own, *(EN(f"fr_tier_{b}") for b in ("on_demand", "neocloud", "hyperscaler", "rental_3yr"))]
+    want = [own, *(EN(f"fr_tier_short_{b}") for b in ("on_demand", "neocloud", "hyperscaler", "rental_3yr"))]
     assert list(gb200[EN("fr_rack_col_basis")]) == want
     # $3.00 against the catalog's $4.54 on demand: the dollars scale with the price, 3 significant figures each
     col = EN("fr_rack_col_at", x="25")

@@ -93,6 +93,13 @@ class RackCurve:
     # with that worker recipe or None, whether the worker spans scale-up domains) past the measured recipes, else None
     beyond: tuple[tuple[float, float | None, bool] | None, ...] = ()
     engine_names: Mapping[str, str] = field(default_factory=dict)  # profile id -> display name (Deployment.engine)
+    # the tables' row name: an announced chip marked '*' (fr_rack_tables_announced says what it means), not
+    # '(announced)', so that four values fit beside it in a 900 px frame; empty: the name
+    table_name: str = ""
+
+    @property
+    def row_name(self) -> str:
+        return self.table_name or self.name
 
     def engine_name(self, d: Deployment) -> str:
         return self.engine_names.get(d.engine, d.engine)
@@ -417,10 +424,10 @@ def rates_table(curves: Sequence[RackCurve], tr: Translator = EN, measured: Sequ
 
     rows = []
     for c in curves:
-        rows.append(row(c.name, [c.at(x) for x in RATIO_AT]))
+        rows.append(row(c.row_name, [c.at(x) for x in RATIO_AT]))
         if c.hardware_id in read:
-            rows.append(row(tr("fr_rack_row_measured", name=c.name), [_value(m) for m in read[c.hardware_id]]))
-        rows.append(row(tr("fr_rack_row_gpus", name=c.name), [c.gpus_at(x) for x in RATIO_AT], None))
+            rows.append(row(tr("fr_rack_row_measured"), [_value(m) for m in read[c.hardware_id]]))
+        rows.append(row(tr("fr_rack_row_gpus"), [c.gpus_at(x) for x in RATIO_AT], None))
     table = pd.DataFrame(rows, columns=[tr("fr_rack_col_rates"), *cols])
     table.attrs["formats"] = dict.fromkeys(cols, "localized")
     return table
@@ -438,12 +445,12 @@ def ratio_table(curves: Sequence[RackCurve], tr: Translator = EN, measured: Sequ
 
     rows = []
     for other in _scale_out(curves) if rack is not None else ():
-        name = tr("fr_rack_col_ratio", rack=rack.name, other=other.name)
+        name = tr("fr_rack_col_ratio", rack=rack.row_name, other=other.row_name)
         rows.append(row(name, [rack.at(x) / other.at(x) for x in RATIO_AT]))
         if rack.hardware_id in read and other.hardware_id in read:
             pair = zip(read[rack.hardware_id], read[other.hardware_id], strict=True)
             ratios = [_value(a) / _value(b) for a, b in pair]
-            rows.append(row(tr("fr_rack_row_measured", name=name), ratios))
+            rows.append(row(tr("fr_rack_row_measured"), ratios))
     table = pd.DataFrame(rows, columns=[tr("fr_rack_col_advantage"), *cols])
     table.attrs["formats"] = dict.fromkeys(cols, "%.2f×")
     return table
@@ -495,8 +502,9 @@ def cost_table(curves: Sequence[RackCurve], bases: Sequence[str], tr: Translator
                 unpriced.append((c.name, b))
                 continue
             usd = [c.usd_per_1m_at(b, x) for x in RATIO_AT]
-            basis = tr("fr_rack_basis_own", usd=fmt.usd(price)) if b == CUSTOM else tr(f"fr_tier_{b}")  # its price
-            rows.append({tr("fr_rack_col_usd"): c.name, tr("fr_rack_col_basis"): basis,
+            # short: the chip, its basis and four dollar figures fit a 900 px frame
+            basis = tr("fr_rack_basis_own", usd=fmt.usd(price)) if b == CUSTOM else tr(f"fr_tier_short_{b}")
+            rows.append({tr("fr_rack_col_usd"): c.row_name, tr("fr_rack_col_basis"): basis,
                          **{k: fmt.usd(v) if math.isfinite(v) else None for k, v in zip(cols, usd, strict=True)}})  # fmt: skip
     table = pd.DataFrame(rows, columns=[tr("fr_rack_col_usd"), tr("fr_rack_col_basis"), *cols])
     table.attrs["formats"] = {}
