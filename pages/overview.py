@@ -161,7 +161,9 @@ st.markdown(  # one element: the bottleneck and why
             weights=fmt.gb(weight_b),
             kv=fmt.gb(kv_b),
             output_tokens=fmt.counted("n_output_tokens", s.output_tokens, tr),
-            bw=fmt.tb_per_s(est.rates.memory_bytes_per_s),
+            bw_weights=fmt.tb_per_s(est.rates.weight_bytes_per_s),  # a weight-only format's unpacking slows it
+            bw_kv=fmt.tb_per_s(est.rates.kv_bytes_per_s),
+            peak=fmt.tb_per_s(hw.memory_bandwidth_bytes_per_s),
             floor=fmt.ms(float(est.decode.memory_time_s)),
             compute=fmt.ms(float(est.decode.flop_time_s)),
         ),
