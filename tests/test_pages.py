@@ -212,7 +212,7 @@ def test_why_names_the_bases_of_its_numbers():
     (why,) = [m.value.split("\n\n")[1] for m in at.markdown if "\n\nWhy: each decode step reads" in m.value]
     assert "24.2 GB of KV cache at 2.94 TB/s per GPU (its mean over the 1K output tokens)" in why
     assert "35.3 GB of weights (and activations) at 3.46 TB/s and 24.2 GB of KV cache at 2.94 TB/s" in why
-    assert "the profile's share of the 4.8 TB/s peak for each → 18.4 ms of memory reads" in why
+    assert "the profile's share of the 4.80 TB/s peak for each → 18.4 ms of memory reads" in why
     # helper review: AWQ INT4's weights are unpacked (the profile's low-bit factor, 80 %): they read at 3.456 x 0.8 =
     # 2.76 TB/s, not at the 3.46 TB/s the paragraph had quoted for every byte
     at = run_page("overview", weights="awq-int4")
