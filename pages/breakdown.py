@@ -20,7 +20,7 @@ st.markdown(
     tr(
         "breakdown_intro",
         model=model.name,
-        gpus=state.gpus,
+        gpus=fmt.gpus(state.gpus),
         hw=hw.name,
         weights=state.weights,
         kv=state.kv,
@@ -61,7 +61,7 @@ for axis, x in (
         tr,
         depends=(),
     )
-    st.caption(tr(caption, profile=profile_name, gpus=state.gpus, hw=hw.name))
+    st.caption(tr(caption, profile=profile_name, gpus=fmt.gpus(state.gpus), hw=hw.name))
 if realistic:  # what the whiskers' 80% band rests on (the charts' key names it shortly)
     bands.basis_caption(est, tr, profile_name)
 

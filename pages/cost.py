@@ -26,7 +26,7 @@ output_words = dict(output_tokens=fmt.counted("n_output_tokens", state.output, t
                     decode_steps=fmt.counted("n_decode_steps", state.output, tr))  # fmt: skip
 
 st.title(tr("page_cost"))
-scenario_text = dict(model=model.name, gpus=state.gpus, hw=hw.name, weights=state.weights, batch=fmt.integer(state.batch),
+scenario_text = dict(model=model.name, gpus=fmt.gpus(state.gpus), hw=hw.name, weights=state.weights, batch=fmt.integer(state.batch),
                      context=context, output_tokens=output_words["output_tokens"])  # fmt: skip
 st.markdown(tr("ce_intro", **scenario_text))
 if est.price_usd_per_gpu_hour == 0:
@@ -96,7 +96,7 @@ with metrics.Row() as row:
                 est,
                 tr,
                 f"{fmt.number(float(est.joules_per_token))} J",
-                help=tr("ce_m_j_def", tdp=tdp, gpus=state.gpus, devices=devices),
+                help=tr("ce_m_j_def", tdp=tdp, gpus=fmt.gpus(state.gpus), devices=devices),
             ),
         )
         row.metric(
@@ -116,7 +116,7 @@ if price_known:
         tr(
             "ce_formula_usd_1m_values",
             price=fmt.usd(est.price_usd_per_gpu_hour),
-            gpus=state.gpus,
+            gpus=fmt.gpus(state.gpus),
             tpot=f"{float(est.tpot_s):.4g}",
             batch=fmt.integer(state.batch),
         ),

@@ -200,7 +200,7 @@ st.markdown(
     tr(
         "fr_scenario",
         model=model.name,
-        gpus=state.gpus,
+        gpus=fmt.gpus(state.gpus),
         kv=state.kv,
         io=figs.io_label(isl, osl),
         engine=controls.profile_label(profile, tr),
@@ -248,7 +248,7 @@ def _series() -> tuple[list, list]:
 series, no_fit = cache.built(f"frontier-series|{cache.scenario_key(state)}|{curve_inputs}", _series)
 for s, need in no_fit:
     remedy = tr("fr_no_fit_gpus", n=int(need)) if need == need else tr("remedy_none")
-    st.warning(tr("fr_no_fit", name=s.label(tr), gpus=state.gpus, remedy=remedy), icon=":material/block:")
+    st.warning(tr("fr_no_fit", name=s.label(tr), gpus=fmt.gpus(state.gpus), remedy=remedy), icon=":material/block:")
 
 rows = cache.serving_measurements()
 mlperf_results = cache.mlperf_results()
@@ -363,8 +363,8 @@ side_chunks = float(side_steady.chunks_per_step)
 side_chunk_tokens = float(side_steady.prompt_tokens_per_step) / side_chunks if side_chunks > 0 else float(state.context)
 note = tr(
     "fr_batching_note",
-    name=f"{state.gpus} × {fmt.chip(side_hw, tr)}",
-    b=state.batch,
+    name=f"{fmt.integer(state.gpus)} × {fmt.chip(side_hw, tr)}",
+    b=fmt.integer(state.batch),
     prompts=tr("fr_prompts_one") if state.batch == 1 else tr("fr_prompts", n=fmt.integer(state.batch)),
     isl=fmt.integer(state.context),
     osl=fmt.integer(max(state.output, 1)),
@@ -386,7 +386,7 @@ note = tr(
         k=k,
         a=f"{acceptance:g}",
         e=fmt.number(float(expected_tokens_per_step(acceptance, k)), 3),
-        b=state.batch,
+        b=fmt.integer(state.batch),
         tpot=fmt.ms(float(series[0].tpot_s[series[0].marked_index])),
     )
     if mtp and series and series[0].marked_index is not None

@@ -93,7 +93,7 @@ else:
     shown_about = controls.chips_about(list(selected), catalog, tr, state)
     if len(selected) > 1:  # a dozen chips' names would fill the title: their count, and the GPUs each
         shown_about |= {"scenario_hardware": f"{len(selected)}chips-{state.gpus}each", "scenario_gpus": None,
-                        "scenario_hardware_name": tr("export_chips_each", n=len(selected), gpus=state.gpus)}  # fmt: skip
+                        "scenario_hardware_name": tr("export_chips_each", n=len(selected), gpus=fmt.gpus(state.gpus))}  # fmt: skip
     chart.figure(  # the sidebar's scenario on the chips shown: built once, shared by every reader
         lambda: figs.tpot_by_hardware(pairs, show_profile=show_profile, log_x=log_x, tr=tr),
         table,

@@ -20,7 +20,7 @@ window = figs.window_tokens(model)
 st.title(tr("page_kv_cache"))
 # the chip's short name: its full one has brackets of its own, and this one sits in brackets
 chip = fmt.chip(hw, tr, short=True)
-st.markdown(tr("kvc_intro", model=model.name, kv=state.kv, gpus=state.gpus, hw=chip))
+st.markdown(tr("kvc_intro", model=model.name, kv=state.kv, gpus=fmt.gpus(state.gpus), hw=chip))
 notices.scenario_notices(est, tr)
 notices.fp4_notice(est, state.weights, state.kv, tr)
 st.markdown(figs.attention_text(model, kvb, state.gpus, tr=tr))
@@ -69,7 +69,7 @@ with metrics.Row() as row:
         f"{k.max_batch:,}",
         help=tr(
             "kvc_m_max_batch_def",
-            gpus=state.gpus,
+            gpus=fmt.gpus(state.gpus),
             hw=hw.name,
             context=context,
             output_tokens=fmt.counted("n_output_tokens", state.output, tr),

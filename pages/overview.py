@@ -23,7 +23,7 @@ if chart.embedded():
         tr(
             "embed_caption",
             model=model.name,
-            gpus=state.gpus,
+            gpus=fmt.gpus(state.gpus),
             hw=hw.name,
             weights=state.weights,
             batch=fmt.integer(state.batch),

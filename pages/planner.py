@@ -114,7 +114,7 @@ st.markdown(
     tr(
         "pl_scenario",
         model=model.name,
-        gpus=state.gpus,
+        gpus=fmt.gpus(state.gpus),
         hw=hw.name,
         weights=state.weights,
         kv=state.kv,
@@ -158,7 +158,7 @@ reason = dict(
     tpot=fmt.unbroken(fmt.ms_below(point.tpot_s, target_s)),  # '49.98 ms' under '50.0 ms', not '50.0 ms'
     tpot1=fmt.unbroken(fmt.ms(point.batch1_tpot_s)),
     have=fmt.unbroken(fmt.gb(est.usable_memory_per_gpu_bytes)),
-    gpus=state.gpus,
+    gpus=fmt.gpus(state.gpus),
     hw=hw.name,
     max_batch=point.max_batch_memory,
 )
@@ -169,7 +169,8 @@ if point.feasible:
     text = tr(key, **reason) + (" " + tr("pl_reason_compute_note") if slo_compute else "")
     st.success(text, icon=":material/target:")
     if not bool(est.fits):
-        notes.append(tr("pl_sidebar_batch_no_fit", batch=fmt.integer(state.batch), max_batch=point.max_batch_memory))
+        key = "pl_sidebar_batch_no_fit_one" if point.max_batch_memory == 1 else "pl_sidebar_batch_no_fit"
+        notes.append(tr(key, batch=fmt.integer(state.batch), max_batch=fmt.integer(point.max_batch_memory)))
     else:  # the sidebar's batch beside the frontier's
         meets = float(est.tpot_s) <= target_s and (ttft_s is None or float(est.ttft_s) <= ttft_s)
         notes.append(
@@ -755,7 +756,7 @@ def speculative_section() -> None:
 def no_fit_notice() -> bool:
     """Whether batch 1 does not fit; says so in a section that needs a deployment holding the model."""
     if not holds_batch_1:
-        st.info(tr("pl_section_no_fit", gpus=state.gpus, hw=hw.name), icon=":material/block:")
+        st.info(tr("pl_section_no_fit", gpus=fmt.gpus(state.gpus), hw=hw.name), icon=":material/block:")
     return not holds_batch_1
 
 

@@ -18,7 +18,7 @@ st.markdown(
     tr(
         "roofline_intro",
         model=est.model.name,
-        gpus=state.gpus,
+        gpus=fmt.gpus(state.gpus),
         hw=hw.name,
         weights=state.weights,
         precision=est.compute_precision,

@@ -324,7 +324,7 @@ def scenario_intro(est: Estimate, state: ScenarioState, tr: Translator) -> str:
     return tr(
         "ov_intro",
         model=est.model.name,
-        gpus=state.gpus,
+        gpus=fmt.gpus(state.gpus),
         hw=est.hardware.name,
         weights=state.weights,
         kv=state.kv,

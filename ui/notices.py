@@ -112,7 +112,7 @@ def fit_notice(est, tr: Translator) -> None:
         remedies, facts = _remedies(est, tr)
     sentences = [
         tr("does_not_fit", need=fmt.memory(float(est.memory_per_gpu_bytes)), have=fmt.gb(est.usable_memory_per_gpu_bytes),
-           gpus=int(s.num_gpus), hw=est.hardware.name),
+           gpus=fmt.gpus(s.num_gpus), hw=est.hardware.name),
         *([tr("fit_remedy", remedy=tr.join(remedies, "remedy_or"))] if remedies else []),
         *facts,
     ]  # fmt: skip

@@ -94,7 +94,11 @@ def lengths(io: str, context_tokens: int, output_tokens: int) -> tuple[int, int]
 
 
 def io_label(isl: int, osl: int) -> str:
+    """'1k/1k', '8k/1k'; a million tokens as '1M' (1,048,576 had read '1024k'), as context lengths are said."""
+
     def k(n: int) -> str:
+        if n >= 2**20 and n % 2**20 == 0:
+            return f"{n // 2**20}M"
         return f"{n // 1024}k" if n >= 1024 and n % 1024 == 0 else f"{n:,}"
 
     return f"{k(isl)}/{k(osl)}"
