@@ -597,3 +597,13 @@ def test_targets_chart_of_a_scenario_that_does_not_fit_says_if_it_fitted():
     assert not at.exception
     (shown,) = figures(at)
     assert shown["layout"]["title"]["text"] == EN("if_fitted_label", label=EN("ov_targets_title"))
+
+
+def test_wrap_label_keeps_a_bracketed_aside_whole():
+    """Helper review: Compare's decomposition labelled its first bars 'Weight (+' / 'activation)' / 'read': the aside
+    is one line now, in both languages, and other labels break at spaces as before."""
+    from ui.figures.common import wrap_label
+
+    assert wrap_label(EN("bucket_weights"), 10) == "Weight<br>(+ activation)<br>read"
+    assert wrap_label(ZH("bucket_weights"), 10) == "權重<br>（含激活值）<br>讀取"
+    assert wrap_label("Engine overhead per step", 14) == "Engine<br>overhead per<br>step"

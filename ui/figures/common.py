@@ -137,7 +137,8 @@ def wrap_label(text: str, width: int = 14) -> str:
     """A category label on lines of about `width` character widths (a CJK glyph counts two), broken at spaces, around
     full-width brackets and after a CJK comma, enumeration comma or colon, joined by <br>: five parts under grouped
     bars share a narrow column's width."""
-    parts = [p for p in re.split(r"(?<= )|(?=（)|(?<=[）：，、])", text) if p]
+    # not after an opening bracket's sign: '(+ activation)' stays whole ('Weight (+' / 'activation)' had read apart)
+    parts = [p for p in re.split(r"(?<=[^(+] )|(?=（)|(?<=[）：，、])", text) if p]
     lines: list[str] = []
     for part in parts:
         if lines and fmt.text_px((lines[-1] + part).rstrip(), 1) > width:
