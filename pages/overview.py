@@ -26,8 +26,11 @@ if chart.embedded():
             gpus=fmt.gpus(state.gpus),
             hw=hw.name,
             weights=state.weights,
+            kv=state.kv,
             batch=fmt.integer(state.batch),
             context=fmt.tokens(state.context),
+            output=fmt.tokens(state.output),
+            profile=controls.profile_label(est.profile, tr),
         )
     )
 else:
