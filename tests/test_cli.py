@@ -117,6 +117,17 @@ def test_estimate_price_option_and_missing_price(capsys):
     assert math.copysign(1.0, Scenario(price_usd_per_gpu_hour=-0.0).price_usd_per_gpu_hour) == 1.0
 
 
+def test_estimate_text_says_the_engine_date_it_ran_at(capsys):
+    """Helper review: --as-of changed the profile's values but only the JSON said so (engine_as_of); the text's first
+    line names it, and one output token is singular."""
+    args = ["estimate", "--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--profile", "llama.cpp"]
+    code, out, _ = run(capsys, *args, "--as-of", "2024-05-01")
+    first = out.split("\n")[0]
+    assert code == 0 and "profile llama.cpp as of 2024-05-01 |" in first and first.endswith("1 output token")
+    code, out, _ = run(capsys, *args)
+    assert code == 0 and "profile llama.cpp |" in out.split("\n")[0]
+
+
 def test_estimate_text_serves_in_the_time_its_json_says(capsys):
     """Static batching: the text's time to serve had been continuous batching's per-request figure (23.21 s) beside
     the JSON's and evaluate's 33.21 s for the batch; each mode now says whose time it is, the JSON's."""

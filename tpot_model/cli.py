@@ -480,14 +480,15 @@ def _table(r: dict[str, Any]) -> str:
     n = r["num_gpus"]
     continuous = r["batching"] == "continuous"
     add(
-        f"{r['model']} ({r['model_name']}) on {n} x {r['hardware_name']} ({r['parallelism']}), profile "
-        f"{r['profile']} | weights {r['weights']}, KV cache {r['kv_cache']} | "
+        f"{r['model']} ({r['model_name']}) on {n:,} x {r['hardware_name']} ({r['parallelism']}), profile "
+        f"{r['profile']}{'' if r['engine_as_of'] == 'newest' else ' as of ' + r['engine_as_of']} | weights "
+        f"{r['weights']}, KV cache {r['kv_cache']} | "
         + (
             f"continuous batching: {r['batch']} requests in flight, {r['context_tokens']:,}-token prompts, "
             if continuous
             else f"batch {r['batch']}, context {r['context_tokens']:,} tokens, "
         )
-        + f"{r['output_tokens']:,} output tokens"
+        + f"{r['output_tokens']:,} output token{'' if r['output_tokens'] == 1 else 's'}"
     )
     if r["projection_note"]:
         add(f"Projection: {r['projection_note']}.")
