@@ -346,9 +346,8 @@ class ModelSpec:
     linear_attention: LinearAttention | None = None
     sparse_attention: SparseAttention | None = None
     compressed_attention: CompressedAttention | None = None
-    mtp_modules: int = (
-        0  # multi-token-prediction modules the checkpoint ships (not counted in the layers); 0: none listed
-    )
+    # multi-token-prediction modules the checkpoint ships (not counted in the layers or parameters); 0: none listed
+    mtp_modules: int = 0
     params_reported: str = ""
     family: str = ""  # models that share a tokenizer (a draft model must): default, the id's first part
     aliases: tuple[str, ...] = ()  # other names people type for it ("deepseek-r1-0528", "dsr1"): find_id
