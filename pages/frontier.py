@@ -651,9 +651,10 @@ if (
                 shown = {c: st.column_config.NumberColumn(format=formats[c], width=fmt.column_width(c, table[c]))
                          if c in formats
                          else st.column_config.Column(width=max(map(fmt.header_width, [c, *table[c].dropna()])),
-                                                      pinned=c == table.columns[0])
+                                                      pinned=c in (table.columns[0], tr("fr_rack_col_basis")))
                          for c in table.columns}  # fmt: skip
-                # the chips' names pinned: in a 900 px page with the sidebar open the numbers scroll beside them
+                # the chips' names (and the $ table's price basis) pinned: in a 900 px page with the sidebar open the
+                # numbers scroll beside them (four rows of one chip had read alike, their basis scrolled away)
                 st.dataframe(table, hide_index=True, placeholder="—", column_config=shown, height="content")
             st.caption(tr("fr_rack_ratio_caption", basis=tr(f"fr_tier_{tier}"), rack=rack_names["rack"]))
             if any(catalog_hw[c.hardware_id].announced for c in curves):  # the tables' '*'

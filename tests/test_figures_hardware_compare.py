@@ -461,7 +461,8 @@ def test_absurd_times_read_as_durations_and_grouped_numbers():
     assert float(e.tpot_s) > 60
     fig = cf.decomposition({"A": e}, tr=EN)
     (bars,) = fig.data
-    named = EN("cmp_trace", label=cf.scenario_label("A", e), tpot=fmt.ms(float(e.tpot_s)))
+    # the TPOT's number and unit unbroken (helper review: '(TPOT 14.7' / 'ms)' had wrapped apart at 900 px)
+    named = EN("cmp_trace", label=cf.scenario_label("A", e), tpot=fmt.unbroken(fmt.ms(float(e.tpot_s))))
     shown = bars.name.replace("<br>", " ")  # an entry wider than a narrow plot is on lines (common.wrap_legend)
     assert shown == (named if bool(e.fits) else EN("if_fitted_mark", value=named))  # 405B on one H100: a what-if
     assert "min" in bars.name and "ms" not in bars.name.split("TPOT")[1]

@@ -1119,7 +1119,11 @@ def test_rack_cost_table_follows_the_pages_price_basis_and_own_price():
     at.session_state["frontier.rack"] = True
     at.run()
     assert not at.exception, at.exception
-    (costs,) = [d.value for d in at.dataframe if d.value.columns[0] == EN("fr_rack_col_usd")]
+    (frame,) = [d for d in at.dataframe if d.value.columns[0] == EN("fr_rack_col_usd")]
+    costs = frame.value
+    # the chip and its price basis pinned: scrolled sideways at 900 px, a chip's four rows had read alike (re-review)
+    pinned = {k: v.get("pinned") for k, v in json.loads(frame.proto.columns).items() if k != "_index"}
+    assert [k for k, v in pinned.items() if v] == [EN("fr_rack_col_usd"), EN("fr_rack_col_basis")]
     gb200 = costs[costs[EN("fr_rack_col_usd")] == "GB200 NVL72"]
     own = EN("fr_rack_basis_own", usd="$3.00")  # the page's own price, said (browser re-review)
     want = [own, *(EN(f"fr_tier_short_{b}") for b in ("on_demand", "neocloud", "hyperscaler", "rental_3yr"))]
