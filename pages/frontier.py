@@ -659,6 +659,8 @@ if (
             st.caption(tr("fr_rack_ratio_caption", basis=tr(f"fr_tier_{tier}"), rack=rack_names["rack"]))
             if any(catalog_hw[c.hardware_id].announced for c in curves):  # the tables' '*'
                 st.caption(tr("hw_announced_key"))
+            if said := rack.at_target_caption(curves, target, tr):  # the page's own target, between the columns
+                st.caption(said)
             if said := rack.same_layout_caption(curves, tr):
                 st.caption(said)
             if said := rack.unpriced_caption(costs, bases, tr):

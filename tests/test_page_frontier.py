@@ -1150,3 +1150,30 @@ def test_rack_view_with_mtp_says_why_memory_decides(tr):
     assert any(words in s for s in said), said
     for kind in ("does_not_fit", "fewer_sequences"):
         assert tr.has(f"fr_rack_memory_{kind}")
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_rack_view_reads_the_pages_own_target_between_its_columns(tr):
+    """Helper review: the rack-scale tables read off at 25 / 60 / 100 / 125 tok/s per user, and an analyst's own 50
+    had to be read off the chart. At fr_target=50 a caption gives each chip's tokens/s per GPU there (between its 60
+    and 25 columns: the curve falls as interactivity rises) and the rack-scale advantage; at 60, a column, none."""
+    q = dict(model="deepseek-r1", weights="fp8", kv="fp8", fr_io="1k1k", lang=tr.lang)
+    at = run_page("frontier", fr_target="50", **q)
+    at.session_state["frontier.rack"] = True
+    at.run()
+    assert not at.exception, at.exception
+    lead = tr("fr_rack_at_target", target="50", rates="\0").split("\0")[0]
+    (said,) = [c.value for c in at.main.caption if c.value.startswith(lead)]
+    rates = _rack_frames(at, tr)[0].value.set_index(tr("fr_rack_col_rates"))
+    at25, at60 = tr("fr_rack_col_at", x="25"), tr("fr_rack_col_at", x="60")
+    for chip in ("GB200 NVL72", "B200", "MI355X"):
+        item = tr("fr_rack_at_item", name=chip, rate="\0").split("\0")
+        m = re.search(re.escape(item[0]) + r"([\d,]+)" + re.escape(item[1]), said)
+        assert m, (chip, said)
+        v = float(m.group(1).replace(",", ""))
+        assert rates.loc[chip, at60] <= v <= rates.loc[chip, at25], (chip, v)
+    assert tr("fr_rack_at_ratios", ratios="\0").split("\0")[0] in said
+    at = run_page("frontier", fr_target="60", **q)
+    at.session_state["frontier.rack"] = True
+    at.run()
+    assert not [c.value for c in at.main.caption if c.value.startswith(lead.replace("50", "60"))]

@@ -456,6 +456,27 @@ def ratio_table(curves: Sequence[RackCurve], tr: Translator = EN, measured: Sequ
     return table
 
 
+def at_target_caption(curves: Sequence[RackCurve], target: float, tr: Translator = EN) -> str | None:
+    """The tables' reading at the page's own interactivity target when it is not one of RATIO_AT (an analyst's 50 tok/s
+    per user had to be read off the chart): each chip's tokens/s per GPU there (RackCurve.at: interpolated along the
+    curve between searched targets) and the rack-scale advantage over each scale-out chip; None at a RATIO_AT target
+    or without curves."""
+    if not curves or any(abs(target - x) < 1e-9 for x in RATIO_AT):
+        return None
+
+    def rate(c: RackCurve) -> str:
+        v = c.at(target)
+        return tr("fr_rack_at_item", name=c.name, rate=f"{float(round_significant(np.array(v))):,.0f}") if (
+            math.isfinite(v)) else tr("fr_rack_at_none", name=c.name)  # fmt: skip
+
+    rack, ratios = _rack(curves), []
+    for other in _scale_out(curves) if rack is not None else ():
+        if math.isfinite(r := rack.at(target) / other.at(target)):
+            ratios.append(tr("fr_rack_col_ratio", rack=rack.name, other=other.name) + f" {r:.2f}×")
+    said = tr("fr_rack_at_target", target=f"{target:g}", rates=tr.join([rate(c) for c in curves]))
+    return tr.sentences([said, tr("fr_rack_at_ratios", ratios=tr.join(ratios))]) if ratios else said
+
+
 def beyond_caption(curves: Sequence[RackCurve], tr: Translator = EN) -> str | None:
     """Which of the tables' values come from a decode pool beyond the measured recipes (RackCurve.beyond): per chip
     and RATIO_AT target, its layout, its sequences per GPU and the most any measured run decoded on that layout;
