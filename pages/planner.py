@@ -160,7 +160,7 @@ reason = dict(
     have=fmt.unbroken(fmt.gb(est.usable_memory_per_gpu_bytes)),
     gpus=fmt.gpus(state.gpus),
     hw=hw.name,
-    max_batch=point.max_batch_memory,
+    max_batch=fmt.integer(point.max_batch_memory),
 )
 notes = []  # under the headline: the sidebar's batch and the served basis, one caption
 if point.feasible:

@@ -93,7 +93,7 @@ class RackCurve:
     # with that worker recipe or None, whether the worker spans scale-up domains) past the measured recipes, else None
     beyond: tuple[tuple[float, float | None, bool] | None, ...] = ()
     engine_names: Mapping[str, str] = field(default_factory=dict)  # profile id -> display name (Deployment.engine)
-    # the tables' row name: an announced chip marked '*' (fr_rack_tables_announced says what it means), not
+    # the tables' row name: an announced chip marked '*' (the page's hw_announced_key caption says what it means), not
     # '(announced)', so that four values fit beside it in a 900 px frame; empty: the name
     table_name: str = ""
 
