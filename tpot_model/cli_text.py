@@ -54,6 +54,16 @@ def window_note(name: str, window_tokens: int, context_tokens: float, output_tok
     )
 
 
+def lower_precision(e: Estimate) -> str | None:
+    """The lower precision with which a scenario that does not fit fits (precision_that_fits), with the options that
+    give it: 'fp8 weights + fp8 KV cache (--weights fp8 --kv fp8)'; None when none is enough."""
+    if (fitting := precision_that_fits(e)) is None:
+        return None
+    parts = [(f"{f.name} {what}", f"{flag} {f.name}") for f, what, flag in
+             zip(fitting, ("weights", "KV cache"), ("--weights", "--kv"), strict=True) if f is not None]  # fmt: skip
+    return f"{' + '.join(p[0] for p in parts)} ({' '.join(p[1] for p in parts)})"
+
+
 def remedy(e: Estimate) -> str | None:
     """What would make a scenario that does not fit fit: more GPUs, lower precision, a smaller batch."""
     if bool(np.all(e.fits)):
@@ -66,16 +76,8 @@ def remedy(e: Estimate) -> str | None:
         if min_gpus is not None
         else [f"no tensor-parallel size up to {MAX_GPUS_SEARCHED} GPUs holds it at this batch and context"]
     )
-    if (fitting := precision_that_fits(e)) is not None:
-        w, kv = fitting
-        labels, flags = [], []
-        if w is not None:
-            labels.append(f"{w.name} weights")
-            flags.append(f"--weights {w.name}")
-        if kv is not None:
-            labels.append(f"{kv.name} KV cache")
-            flags.append(f"--kv {kv.name}")
-        options.append(f"or lower precision e.g. {' + '.join(labels)} ({' '.join(flags)})")
+    if (fitting := lower_precision(e)) is not None:
+        options.append(f"or lower precision e.g. {fitting}")
     elif any(lower_formats(s, hw)):
         options.append("and lower precision (8-bit / 4-bit) alone is not enough")
     max_batch = int_or_none(e.max_batch)

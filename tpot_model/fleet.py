@@ -99,6 +99,11 @@ class Fleet:
     slo_binding: str = ""
 
     @property
+    def fastest_missed_s(self) -> float:
+        """The fastest batch 1 comes on the target it misses: its TTFT where the TTFT target binds, else its TPOT."""
+        return self.fastest_ttft_s if self.slo_binding == "ttft" else self.fastest_tpot_s
+
+    @property
     def domains(self) -> int:
         """Whole servers or racks (scale-up domains) that hold the replicas, as many per domain as fit whole; 0 when
         the chip is rented in slices (domain_gpus 0) or has no fleet."""

@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from .catalog import CatalogError, Hardware, resolve_hardware, resolve_model
-from .cli_text import counting, projection_note, remedy, window_note
+from .cli_text import counting, lower_precision, projection_note, remedy, window_note
 from .disaggregated import decode_reach, model_recipes
 from .economics import price_for
 from .engines import BEST, ENGINES
-from .estimate import MAX_GPUS_SEARCHED, estimate, precision_that_fits
+from .estimate import MAX_GPUS_SEARCHED, estimate
 from .fleet import Demand, Fleet, fleets
 from .frontier_check import (
     WITHIN,
@@ -832,6 +832,7 @@ def capacity_dict(f: Fleet, demand: Demand, hw: Hardware) -> dict:
         "fastest_ttft_ms": _num(f.fastest_ttft_s / ms),
         "fastest_gpus": f.fastest_gpus or None,
         "missed_target": f.slo_binding or None,  # 'tpot' or 'ttft'
+        "fastest_missed_ms": _num(f.fastest_missed_s / ms),  # the fastest of the target missed
     }
 
 
@@ -844,12 +845,9 @@ def capacity_remedy(model, hw: Hardware, scenario: Scenario, profile, f: Fleet) 
     sized = replace(scenario, context_tokens=f.prompt_tokens or scenario.context_tokens, num_gpus=n, batch=1)
     e = estimate(model, hw, sized, profile)
     where = f"does not fit on up to {n} x {hw.name} (one scale-up domain)"
-    if (fitting := precision_that_fits(e)) is None:
+    if (fitting := lower_precision(e)) is None:
         return f"{where}; lower precision alone is not enough: a chip with more memory per GPU or a larger domain"
-    w, kv = fitting
-    change = " + ".join([*([f"{w.name} weights (--weights {w.name})"] if w else []),
-                         *([f"{kv.name} KV cache (--kv {kv.name})"] if kv else [])])  # fmt: skip
-    return f"{where}: fits with {change}"
+    return f"{where}: fits with {fitting}"
 
 
 def _capacity_text(rows: list[dict], context_tokens: float) -> str:
@@ -869,10 +867,8 @@ def _capacity_text(rows: list[dict], context_tokens: float) -> str:
     lines += [f"* {d['hardware']}: projection: {d['projection_note']}" for d in rows if d["hardware_announced"]]
     for d in rows:  # why a chip has no fleet, and what would give it one
         if d["fastest_gpus"]:
-            missed, fastest = ("TTFT", d["fastest_ttft_ms"]) if d["missed_target"] == "ttft" else (
-                "TPOT", d["fastest_tpot_ms"])  # fmt: skip
-            lines.append(f"{d['hardware']}: no layout meets the {missed} target; the fastest, batch 1 on "
-                         f"{d['fastest_gpus']} GPUs, takes {fastest:,.3g} ms")  # fmt: skip
+            lines.append(f"{d['hardware']}: no layout meets the {d['missed_target'].upper()} target; the fastest, "
+                         f"batch 1 on {d['fastest_gpus']} GPUs, takes {d['fastest_missed_ms']:,.3g} ms")  # fmt: skip
         elif d["remedy"]:
             lines.append(f"{d['hardware']}: {d['remedy']}")
     if rows and rows[0]["context_window_note"]:
