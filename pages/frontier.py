@@ -233,6 +233,7 @@ def _series() -> tuple[list, list]:
             output_tokens=osl,
             parallelism=layout,
             batching="continuous",
+            draft_head=mtp,
         )
         run = serving.speculative(model, hw, est.scenario, profile, k=k, acceptance=acceptance) if mtp else est
         s = figs.make_series(hw, precision, weights, layout, concurrency, run.tpot_s, run.ttft_s,

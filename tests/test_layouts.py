@@ -738,3 +738,27 @@ def test_reach_curve_ends_where_the_search_reaches():
                    decode=[], prefill=[])  # fmt: skip
     targets, curve = lo.reach_curve(none, [50.0])
     assert targets.tolist() == [50.0] and curve[0].limited_by == "memory"
+
+
+def test_mtp_layouts_hold_the_draft_head():
+    # with MTP on, every layout holds the model's MTP module beside its weights: fewer sequences fit (aggregated and
+    # decode pools alike), exactly as the estimate with the head loaded says
+    r1, h200 = MODELS["deepseek-r1"], HARDWARE["h200"]
+    s = Scenario(context_tokens=8192, output_tokens=1024, weights="fp8", kv_cache="fp8")
+    plain, mtp = (lo.layout_tables(r1, h200, s, TYPICAL, max_gpus=16, serving="best", mtp_k=k) for k in (None, 3))
+    for kind in ("aggregated", "decode"):
+        with_head = {t.parallelism: t for t in getattr(mtp, kind)}  # pipeline layouts (tp-pp) run no MTP
+        assert with_head and set(with_head) <= {t.parallelism for t in getattr(plain, kind)}
+        for a in getattr(plain, kind):
+            if a.parallelism not in with_head:
+                continue
+            b = with_head[a.parallelism]
+            assert list(a.gpus) == list(b.gpus)
+            for j, g in enumerate(b.gpus):
+                sc = replace(s, batch=1, num_gpus=g, parallelism=a.parallelism, draft_head=True)
+                if kind == "decode":
+                    sc = replace(sc, context_tokens=8192 + 512, output_tokens=512)
+                else:
+                    sc = replace(sc, batching="continuous")
+                want = float(estimate(r1, h200, sc, TYPICAL).max_batch)
+                assert float(b.max_batch[j]) == want and (want < float(a.max_batch[j]) or want == 0)

@@ -23,8 +23,9 @@ from tpot_model import (
     total_params,
 )
 from tpot_model import planner as pl
+from tpot_model.estimate import weight_bytes_per_gpu
 from tpot_model.planner_cli import frontier_main
-from tpot_model.roofline import kv_cache_bytes_per_sequence
+from tpot_model.roofline import draft_head_params, kv_cache_bytes_per_sequence
 
 MODELS = load_model_catalog()
 HARDWARE = load_hardware_catalog()
@@ -281,6 +282,25 @@ def test_speculative_mtp_cost_and_broadcasting():
     assert grid.tpot_s.shape == (2, 3)
     one = pl.speculative(L70, H200, BASE, TYPICAL, k=4, acceptance=0.5, mtp_cost=0.05)
     assert float(grid.tpot_s[1, 1]) == pytest.approx(float(one.tpot_s))
+
+
+def test_the_draft_head_weights_are_held_beside_the_model():
+    # DeepSeek-V3's MTP module by hand: one MoE layer (MLA 187,107,328 + 256 experts x 3 x 7,168 x 2,048 +
+    # the shared expert 44,040,192 + router 1,835,008 + 2 norms) + a 2 x 7,168 -> 7,168 projection + 3 norms
+    v3 = MODELS["deepseek-v3"]
+    experts = 256 * 3 * 7168 * 2048
+    head = 187_107_328 + experts + 44_040_192 + 1_835_008 + 2 * 7168 + 2 * 7168**2 + 3 * 7168
+    assert draft_head_params(v3) == (head, experts) == (11_610_067_968, 11_274_289_152)
+    # a model shipping none gets a one-layer EAGLE-style head: Llama 3.1 70B's layer + projection, 0.99B
+    assert draft_head_params(L70)[0] == pytest.approx(0.99e9, rel=0.01)
+    # held by layout: tp splits it all, dp-ep replicates all but the routed experts; counted once however set
+    s = Scenario(batch=8, context_tokens=1024, output_tokens=256, num_gpus=16, weights="fp8", kv_cache="fp8")
+    for par, extra in (("tp", head / 16), ("dp-ep", head - experts + experts / 16)):
+        plain, held = (weight_bytes_per_gpu(v3, replace(s, parallelism=par, draft_head=h), 16) for h in (0, 1))
+        assert float(held - plain) == pytest.approx(extra)
+        mtp = (pl.speculative(v3, HARDWARE["h200"], replace(s, parallelism=par, draft_head=h), TYPICAL, k=3,
+                              acceptance=0.5) for h in (False, True))  # fmt: skip
+        assert len({float(sp.memory_per_gpu_bytes) for sp in mtp}) == 1
 
 
 def test_speculative_stops_paying_as_the_batch_grows():

@@ -21,6 +21,7 @@ from .profiles import IDEAL, EfficiencyProfile
 from .roofline import (
     Rates,
     StepResult,
+    draft_head_params,
     kv_cache_bytes_per_sequence,
     kv_shards,
     param_counts,
@@ -74,7 +75,7 @@ class Estimate:
     # time (ttft_s, time_to_serve_s and the prefill step: properties, worked out when first read)
     tpot_s: np.ndarray
     # memory
-    weight_bytes: float  # the whole model
+    weight_bytes: float  # the whole model (and its draft head where scenario.draft_head)
     weight_bytes_per_gpu: np.ndarray  # what each GPU holds, by layout
     kv_cache_bytes: np.ndarray  # whole batch at context_tokens
     kv_cache_peak_bytes: np.ndarray  # whole batch at context_tokens + output_tokens
@@ -308,12 +309,14 @@ def _chunk(s: Scenario) -> float:
 
 
 def weight_bytes_per_gpu(m: ModelSpec, s: Scenario, num_gpus: np.ndarray) -> np.ndarray:
-    """Weights each GPU holds: total / N (tp, tp-ep: every matrix split, or each GPU E/N whole experts); dp-ep: every
-    weight but the routed experts replicated, the experts split E/N per GPU."""
-    total = total_params(m) * s.weights.bytes_per_element
+    """Weights each GPU holds, the draft head's too where s.draft_head (draft_head_params): total / N (tp, tp-ep:
+    every matrix split, or each GPU E/N whole experts); dp-ep: every weight but the routed experts replicated, the
+    experts split E/N per GPU."""
+    head, head_experts = draft_head_params(m) if s.draft_head else (0.0, 0.0)
+    total = (total_params(m) + head) * s.weights.bytes_per_element
     if s.parallelism != "dp-ep":
         return total / num_gpus
-    experts = param_counts(m)["experts"] * s.weights.bytes_per_element
+    experts = (param_counts(m)["experts"] + head_experts) * s.weights.bytes_per_element
     return (total - experts) + experts / num_gpus + 0 * num_gpus
 
 
@@ -404,7 +407,7 @@ def estimate(m: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProfile
     N, B = s.num_gpus, s.batch
 
     kvb = s.kv_cache.bytes_per_element
-    weight_bytes = total_params(m) * s.weights.bytes_per_element
+    weight_bytes = (total_params(m) + (draft_head_params(m)[0] if s.draft_head else 0.0)) * s.weights.bytes_per_element
     gate = usable_memory(hw, profile)
     usable = gate.bytes
     per_gpu = memory_per_gpu(m, s, N)

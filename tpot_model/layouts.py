@@ -241,7 +241,9 @@ def _aggregated_table(
     model, hw, s: Scenario, profile, par: str, gpus: np.ndarray, k: int, a: float, fix: PoolFit
 ) -> CandidateTable:
     grid = concurrency_grid()
-    sc = replace(s, batch=grid[:, None], num_gpus=gpus[None, :], parallelism=par, batching="continuous")
+    sc = replace(
+        s, batch=grid[:, None], num_gpus=gpus[None, :], parallelism=par, batching="continuous", draft_head=k > 0
+    )
     est = estimate(model, hw, sc, profile)
     shape = (grid.size, gpus.size)
     if k:
@@ -320,6 +322,7 @@ def _decode_table(
         batching="static",
         context_tokens=float(s.context_tokens) + half,
         output_tokens=osl - half,
+        draft_head=k > 0,
     )
     shape = (grid.size, gpus.size)
     est = estimate(model, hw, sc, profile)

@@ -675,8 +675,10 @@ def speculative(
 ) -> Speculative:
     """Effective TPOT with speculative decoding: (k x draft step + verify step) / expected tokens per step.
 
-    draft: a smaller model on the same GPUs (same TP, weight and KV formats, context); None = MTP heads, each costing
-    mtp_cost x the target's decode step (default :func:`mtp_cost_fraction`). Batch, k and acceptance broadcast."""
+    draft: a smaller model on the same GPUs (same TP, weight and KV formats, context); None = the model's draft head
+    (its MTP modules, or a one-layer EAGLE-style head: roofline.draft_head_params, held beside the weights), each pass
+    costing mtp_cost x the target's decode step (default :func:`mtp_cost_fraction`). Batch, k and acceptance
+    broadcast."""
     k = np.asarray(k, dtype=float)
     a = np.asarray(acceptance, dtype=float)
     if np.any(k < 1) or np.any(k != np.floor(k)):
@@ -690,7 +692,7 @@ def speculative(
         c = mtp_cost_fraction(model) if mtp_cost is None else _fraction("mtp_cost", mtp_cost, 10.0)
         draft_s = c * base.tpot_s
         draft_ttft = 0.0
-        draft_mem = c * base.weight_bytes_per_gpu
+        draft_mem = weight_bytes_per_gpu(model, replace(base.scenario, draft_head=True), N) - base.weight_bytes_per_gpu
         draft_id = "mtp"
     else:
         d = estimate(draft, hw, scenario, profile)

@@ -160,6 +160,24 @@ def active_params(m: ModelSpec) -> float:
     return float(sum(c.values()))
 
 
+def draft_head_params(m: ModelSpec) -> tuple[float, float]:
+    """(parameters, of which routed experts) of the model's speculative draft head: its multi-token-prediction
+    modules (ModelSpec.mtp_modules), or one such module (a one-layer EAGLE-style head) for a model that ships none.
+    Each is one transformer layer of the model's (an MoE layer where the model has any, as DeepSeek-V3's is: softmax
+    attention, its MLP or experts, two norms), a 2 d_model -> d_model projection of the token's embedding and the
+    hidden state, and three norms; the embedding and LM head are the model's own (DeepSeek-V3: 11.6B, 1.7 % of 671B)."""
+    c, D = param_counts(m), m.d_model
+    qkv, out = _attention_layer_params(m)
+    if m.moe:
+        experts = c["experts"] / m.num_moe_layers
+        mlp = experts + (c["shared_experts"] + c["router"]) / m.num_moe_layers
+    else:
+        experts, mlp = 0.0, float(_mlp_matrices(m) * D * m.d_ff)
+    module = qkv + out + mlp + 2 * D + 2 * D * D + 3 * D
+    modules = m.mtp_modules or 1
+    return float(modules * module), float(modules * experts)
+
+
 # --------------------------------------------------------------------------------------------------- KV cache
 
 

@@ -58,6 +58,8 @@ class Scenario:
     price_basis: str = DEFAULT_BASIS  # one of PRICE_BASES: which of the chip's prices (data/prices.yaml) applies
     # the engine as of this ISO date (YYYY-MM-DD): its profile's dated history (EfficiencyProfile.as_of); None: newest
     as_of: str | None = None
+    # the model's speculative draft head is loaded (its MTP modules: roofline.draft_head_params): its weights count
+    draft_head: bool = False
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
