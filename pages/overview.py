@@ -169,6 +169,7 @@ st.markdown(  # one element: the bottleneck and why
             peak=fmt.tb_per_s(hw.memory_bandwidth_bytes_per_s),
             floor=fmt.ms(float(est.decode.memory_time_s)),
             compute=fmt.ms(float(est.decode.flop_time_s)),
+            flops=explain.gemm_rate(est, fmt.device_tr(hw, tr)),
         ),
         b=tr(
             "ov_why_sum",

@@ -224,6 +224,16 @@ def test_why_names_the_bases_of_its_numbers():
     # (communication, fixed overhead), in parts that add up to the TPOT as printed
     total, *parts = (float(x) for x in re.findall(r"([\d.]+) ms", why.split("The TPOT of ", 1)[1]))
     assert total == pytest.approx(sum(parts), abs=0.06) and len(parts) == 5  # each part to 3 significant figures
+    # the compute time's rate and where it comes from: MI355X's 5,000 TFLOP/s fp8 peak x the AMD prior's 45 %
+    # (no microbenchmark of the chip published) x the typical profile's 60 % = 1,350 TFLOP/s, below B200's 2,430
+    # (4,500 x NVIDIA's 90 % x 60 %): why its compute time is the longer one despite the higher peak
+    for hw, rate, reached, peak in (("mi355x", "1,350", "2,250", "5,000"), ("b200", "2,430", "4,050", "4,500")):
+        at = run_page("overview", hardware=hw)
+        (why,) = [m.value.split("\n\n")[1] for m in at.markdown if "\n\nWhy: each decode step reads" in m.value]
+        assert (
+            f" ms at {rate} TFLOP/s of fp8 GEMM: the profile's share of the {reached} TFLOP/s the chip reaches (the "
+            f"chip family's prior: no microbenchmark published for this chip), its peak {peak} TFLOP/s."
+        ) in why
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tpot_model import Estimate
+from tpot_model.roofline import attainable_flop_per_s, attainable_published
 
 from . import fmt
 from .i18n import Translator
@@ -26,6 +27,19 @@ def decode_bytes(est: Estimate) -> tuple[float, float]:
         float(sum(o.weight_bytes + o.activation_bytes for o in ops)),
         float(sum(o.kv_bytes for o in ops)),
     )
+
+
+def gemm_rate(est: Estimate, tr: Translator) -> str:
+    """The GEMM rate the estimate ran at and where it comes from: the profile's share of what the chip reaches at that
+    precision (a published microbenchmark, else its family's prior) out of the datasheet peak; the ideal bound, the
+    peak."""
+    hw, used = est.hardware, est.rates.gemm_precision
+    peak = fmt.tflops(hw.dense_flop_per_s[used])
+    if est.profile.is_ideal:
+        return tr("ov_flops_ideal", rate=peak, precision=used)
+    key = "roofline_attainable_measured" if attainable_published(hw)[used] else "roofline_attainable_prior"
+    return tr("ov_flops", rate=fmt.tflops(est.rates.gemm_flop_per_s), precision=used, peak=peak,
+              attainable=fmt.tflops(attainable_flop_per_s(hw, used)), basis=tr(key))  # fmt: skip
 
 
 def headline(est: Estimate, tr: Translator) -> list[Explanation]:
