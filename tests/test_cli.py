@@ -936,8 +936,8 @@ def test_frontier_gives_no_range_for_a_model_the_serving_fit_has_not_seen(capsys
 
 
 @pytest.mark.parametrize(("flag", "value", "said"), [("--mtp", "1000", "--mtp: must be <= 16"),
-                                                      ("--context", "0", "--context: must be >= 1"),
-                                                      ("--context", "1000000000", "--context: must be <= 100,000,000"),
+                                                      ("--isl", "0", "--context/--isl: must be >= 1"),
+                                                      ("--context", "1000000000", "--context/--isl: must be <= 100,000,000"),
                                                       ("--price", "1e308", "--price: must be <= 1,000")])  # fmt: skip
 def test_frontier_refuses_absurd_drafts_and_empty_prompts(capsys, flag, value, said):
     from tpot_model.planner_cli import frontier_main

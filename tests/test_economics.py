@@ -221,6 +221,13 @@ def test_capacity_cli_says_the_prompt_a_demands_token_mix_sets(capsys):
     assert "sized with a 1,024-token prompt, not --context 8,192" in capsys.readouterr().out
     assert cli.main([*base, "--input-tokens-per-day", "3.2e11"]) == 0  # the scenario's own 32 to 1
     assert "sized with" not in capsys.readouterr().out
+    # the request lengths by InferenceX's names too: --isl / --osl are --context / --output
+    assert cli.main([*base, "--input-tokens-per-day", "4e10", "--json"]) == 0
+    want = capsys.readouterr().out
+    isl = [{"--context": "--isl", "--output": "--osl"}.get(a, a) for a in base]
+    assert "--isl" in isl and "--osl" in isl and "--context" not in isl
+    assert cli.main([*isl, "--input-tokens-per-day", "4e10", "--json"]) == 0
+    assert capsys.readouterr().out == want
 
 
 def test_capacity_cli_marks_projections_and_refuses_a_demand_past_any_fleet(capsys):

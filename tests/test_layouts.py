@@ -762,3 +762,16 @@ def test_mtp_layouts_hold_the_draft_head():
                     sc = replace(sc, batching="continuous")
                 want = float(estimate(r1, h200, sc, TYPICAL).max_batch)
                 assert float(b.max_batch[j]) == want and (want < float(a.max_batch[j]) or want == 0)
+
+
+def test_frontier_reads_isl_and_osl_as_context_and_output(capsys):
+    # analysts write InferenceX's ISL / OSL: the same search as --context / --output
+    base = ["--model", "deepseek-r1", "--hardware", "h200", "--weights", "fp8", "--kv", "fp8", "--max-gpus", "16",
+            "--interactivity", "30", "--json"]  # fmt: skip
+    assert frontier_main([*base, "--context", "8192", "--output", "1024"]) == 0
+    want = json.loads(capsys.readouterr().out)
+    assert frontier_main([*base, "--isl", "8192", "--osl", "1024"]) == 0
+    assert json.loads(capsys.readouterr().out) == want and (want["context_tokens"], want["output_tokens"]) == (
+        8192,
+        1024,
+    )

@@ -573,6 +573,6 @@ def test_frontier_reads_whole_numbers_as_estimate_does(capsys):
     assert frontier_main([*ARGS, "--tpot-target-ms", "50", "--max-batch", "1e3"]) == 0
     capsys.readouterr()
     assert frontier_main([*ARGS[:-2], "--context", "1e9", "--tpot-target-ms", "50"]) == 2
-    assert "--context: must be <= 100,000,000" in capsys.readouterr().err
+    assert "--context/--isl: must be <= 100,000,000" in capsys.readouterr().err
     assert frontier_main([*ARGS[:-2], "--context", "4096.5", "--tpot-target-ms", "50"]) == 2
-    assert "--context: must be a whole number" in capsys.readouterr().err
+    assert "--context/--isl: must be a whole number" in capsys.readouterr().err

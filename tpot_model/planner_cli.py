@@ -106,12 +106,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--kv", default="bf16", help="KV-cache format (default bf16)")
     p.add_argument("--compute", default=None, help="compute precision (default: the weight format's own)")
     tokens = {"maximum": MAX_INPUT_COUNT}
-    p.add_argument(
-        "--context", type=_number("--context", int, 1, **tokens), default=4096, help="prompt tokens (default 4096)"
-    )
-    p.add_argument(
-        "--output", type=_number("--output", int, 1, **tokens), default=1024, help="output tokens (default 1024)"
-    )
+    p.add_argument("--context", "--isl", type=_number("--context/--isl", int, 1, **tokens), default=4096,
+                   help="prompt tokens, the ISL (default 4096)")  # fmt: skip
+    p.add_argument("--output", "--osl", type=_number("--output/--osl", int, 1, **tokens), default=1024,
+                   help="output tokens, the OSL (default 1024)")  # fmt: skip
     p.add_argument(
         "--tpot-target-ms",
         type=_number("--tpot-target-ms", float, 0, strict=True),
@@ -793,10 +791,10 @@ def build_capacity_parser() -> argparse.ArgumentParser:
                    help="$/GPU-hour (price basis custom)")  # fmt: skip
     p.add_argument("--weights", default="bf16", help="weight format (default bf16)")
     p.add_argument("--kv", default="bf16", help="KV-cache format (default bf16)")
-    p.add_argument("--context", type=num("--context", int, 0, maximum=MAX_INPUT_COUNT), default=4096,
-                   help="prompt tokens per request (4096)")  # fmt: skip
-    p.add_argument("--output", type=num("--output", int, 1, maximum=MAX_INPUT_COUNT), default=1024,
-                   help="output tokens per request (1024)")  # fmt: skip
+    p.add_argument("--context", "--isl", type=num("--context/--isl", int, 0, maximum=MAX_INPUT_COUNT), default=4096,
+                   help="prompt tokens per request, the ISL (4096)")  # fmt: skip
+    p.add_argument("--output", "--osl", type=num("--output/--osl", int, 1, maximum=MAX_INPUT_COUNT), default=1024,
+                   help="output tokens per request, the OSL (1024)")  # fmt: skip
     p.add_argument("--profile", default="typical", help="efficiency profile (default typical)")
     p.add_argument("--json", action="store_true", help="print a JSON list, one object per chip")
     return p
