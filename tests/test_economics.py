@@ -62,11 +62,31 @@ def test_every_price_is_dated_and_sourced():
             assert basis in BASES and p.as_of and p.source and p.usd_per_gpu_hour > 0
 
 
-def test_price_flag_is_custom_and_custom_needs_a_price(capsys):
-    r = _estimate_json(capsys, "--hardware", "h200", "--price", "2.0", "--price-basis", "hyperscaler")
+def test_price_flag_is_custom_and_custom_needs_a_price(capsys, tmp_path):
+    r = _estimate_json(capsys, "--hardware", "h200", "--price", "2.0")
     assert r["price_basis"] == "custom" and r["price_usd_per_gpu_hour"] == 2.0
+    assert _estimate_json(capsys, "--hardware", "h200", "--price", "2.0", "--price-basis", "custom") == r
     assert cli.main(["estimate", "--model", "llama-3.1-8b", "--hardware", "h200", "--price-basis", "custom"]) == 2
     assert "needs a price" in capsys.readouterr().err
+    # a price of one's own beside another basis named: one of the two would be dropped (a review: the $2 had priced
+    # the answer while it was asked for hyperscaler TCO), so every command refuses it, naming both
+    frontier = ["frontier", "--tpot-target-ms", "50", "--weights", "fp8"]
+    capacity = ["capacity", "--tpot-target-ms", "50", "--output-tokens-per-day", "1e10"]
+    for command in (["estimate"], ["sweep", "--batch", "1:8"], frontier, [*frontier, "--max-gpus", "8"], capacity):
+        argv = [*command, "--model", "llama-3.1-8b", "--hardware", "h200", "--price", "2.0", "--price-basis"]
+        assert cli.main([*argv, "hyperscaler"]) == 2, command
+        assert (
+            "--price is a price of your own (basis custom) and 'hyperscaler' the catalog's" in capsys.readouterr().err
+        )
+        assert cli.main([*argv, "custom"]) == 0, command
+        capsys.readouterr()
+    src = tmp_path / "s.csv"
+    src.write_text("model,hardware,price_usd_per_gpu_hour,price_basis\nllama-3.1-8b,h200,2.0,hyperscaler\n")
+    assert cli.main(["evaluate", str(src)]) == 2
+    assert capsys.readouterr().err == (
+        f"error: {src} row 1, field 'price_basis': price_usd_per_gpu_hour is a price of your own (basis custom) and "
+        "'hyperscaler' the catalog's: give one\n"
+    )
 
 
 def test_tokens_per_mw_and_all_in_energy_agree():
@@ -277,9 +297,14 @@ def test_capacity_cli_one_object_per_chip(capsys):
     rows = json.loads(capsys.readouterr().out)
     assert [r["hardware"] for r in rows] == ["h200", "b200", "mi355x"]
     keys = {"hardware", "gpus", "output_tokens_per_s_per_gpu", "megawatts", "capex_usd", "opex_usd_per_year",
-            "usd_per_1M_tokens", "limited_by"}  # fmt: skip
+            "usd_per_1M_output_tokens", "limited_by", "counting"}  # fmt: skip
     for r in rows:
-        assert keys <= set(r) and r["price_basis"] == "hyperscaler"
+        assert keys <= set(r) and r["price_basis"] == "hyperscaler" and "usd_per_1M_tokens" not in r
+        # per 1M output tokens, as the key and its counting say (a review: the key had read as frontier's input +
+        # output): the year's opex over the year's output tokens
+        year_tokens = 1e12 * HOURS_PER_YEAR / 24
+        assert r["usd_per_1M_output_tokens"] == pytest.approx(r["opex_usd_per_year"] / year_tokens * 1e6, rel=1e-4)
+        assert "output tokens" in r["counting"]["usd_per_1M_output_tokens"]
         peak = 1e12 / DAY_S * 1.5
         assert r["gpus"] * r["output_tokens_per_s_per_gpu"] * 0.7 >= peak
         assert (r["gpus"] - r["gpus_per_replica"]) * r["output_tokens_per_s_per_gpu"] * 0.7 < peak
@@ -290,7 +315,9 @@ def test_capacity_cli_one_object_per_chip(capsys):
 @pytest.mark.parametrize(
     "extra, message",
     [(["--price-basis", "cheap"], "--price-basis"), (["--utilisation", "1.5"], "--utilisation"),
-     (["--hardware", "nope"], "--hardware"), (["--peak-to-average", "0.5"], "--peak-to-average")],
+     (["--hardware", "nope"], "--hardware"), (["--peak-to-average", "0.5"], "--peak-to-average"),
+     (["--peak-to-average", "1e30"], "--peak-to-average: must be <= 100"),  # had sized 8.8e39 GPUs
+     (["--context", "100", "--isl", "8192"], "--isl: is --context by another name")],
 )  # fmt: skip
 def test_capacity_cli_bad_input_is_one_line(capsys, extra, message):
     base = ["capacity", "--model", "llama-3.1-8b", "--hardware", "h200", "--output-tokens-per-day", "1e9",

@@ -705,10 +705,16 @@ def test_cli_text_says_a_memory_part_at_zero_runs_under_compute():
     """The text output's decode step: a memory part at 0 ms beside compute reads '(under compute)' (B200 DEP8 at 1,116
     sequences: the KV reads are inside the compute-bound attention), not a bare 'kv_cache 0.00'."""
     d = {"decode_step_ms": {"weights": 17.66, "kv_cache": 0.0, "compute": 4.21, "communication": 3.33,
-                            "overhead": 5.62}, "collective_link": "scale_up", "communication_share": 0.11}  # fmt: skip
+                            "overhead": 5.62}, "collective_link": "scale_up", "communication_share": 0.11,
+         "mtp_k": None}  # fmt: skip
     (step, share) = _parts_rows(d)
     assert step[1] == ("weights 17.66, kv_cache 0.00 (under compute), compute 4.21, communication 3.33, overhead 5.62"
-                       " (modelled, before the pool correction)")  # fmt: skip
+                       " (modelled, one plain decode step before the pool correction)")  # fmt: skip
+    # with MTP the step is a plain one too, not the TPOT's round (a review: its parts summed to 28.8 ms beside a
+    # 39.6 ms TPOT, unexplained)
+    assert _parts_rows({**d, "mtp_k": 3})[0][1].endswith(
+        "(modelled, one plain decode step before the pool correction and the MTP rounds (3 drafts, a verify step))"
+    )
     assert share[1] == "communication 11% of the step, inside one scale-up domain"
     memory_bound = {**d, "decode_step_ms": {**d["decode_step_ms"], "compute": 0.0}}
     said = _parts_rows(memory_bound)[0][1]
@@ -775,3 +781,43 @@ def test_frontier_reads_isl_and_osl_as_context_and_output(capsys):
         8192,
         1024,
     )
+
+
+def test_frontier_search_refuses_what_it_would_drop_and_says_what_would_fit(capsys):
+    # a CLI review: each of these had been accepted and dropped in silence
+    r1 = [
+        "--model",
+        "deepseek-r1",
+        "--hardware",
+        "h200",
+        "--weights",
+        "fp8",
+        "--interactivity",
+        "20",
+        "--max-gpus",
+        "8",
+    ]
+    for extra, said in (
+        (["--max-batch", "4"], "error: --max-batch: caps the batch search on --gpus GPUs; the layout search"),
+        (["--isl", "8192", "--context", "100"], "error: --isl: is --context by another name; give one of the two"),
+        (["--output", "100", "--osl", "1024"], "error: --osl: is --output by another name; give one of the two"),
+    ):
+        assert frontier_main([*r1, *extra]) == 2
+        assert capsys.readouterr().err.startswith(said)
+    # --within-measured for a model no disaggregated run measured: every disaggregated layout had been dropped
+    llama = ["--model", "llama-3.1-70b", "--hardware", "h200", "--weights", "fp8", "--tpot-target-ms", "50",
+             "--max-gpus", "8"]  # fmt: skip
+    assert frontier_main([*llama, "--within-measured"]) == 2
+    assert "--within-measured: no measured disaggregated run of llama-3.1-70b" in capsys.readouterr().err
+    # nothing fits within the budget: what would, as estimate says it (DeepSeek-R1 BF16, 1.34 TB of weights, on
+    # 8 x 80 GB H100s: 32 GPUs, or 4-bit weights at 0.34 TB)
+    bf16 = ["--model", "deepseek-r1", "--hardware", "h100-sxm", "--weights", "bf16", "--interactivity", "50",
+            "--max-gpus", "8"]  # fmt: skip
+    assert frontier_main([*bf16, "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["limited_by"] == "memory" and d["remedy"].startswith("does not fit on 8 x NVIDIA H100")
+    assert "needs >= 32 GPUs (--max-gpus 32)" in d["remedy"] and "int4" in d["remedy"]
+    assert frontier_main(bf16) == 0
+    assert f"no layout fits in memory within the budget: {d['remedy']}" in capsys.readouterr().out
+    assert frontier_main([*bf16[:-1], "32", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["remedy"] is None

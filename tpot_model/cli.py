@@ -39,7 +39,7 @@ from .estimate import MAX_GPUS_SEARCHED, Estimate, estimate
 from .files import APP_VERSION
 from .numtext import large, usd
 from .precision import COMPUTE_PRECISIONS, FORMATS, KV_FORMATS, parse_format
-from .prices import CUSTOM, DEFAULT_BASIS, MAX_USD_PER_GPU_HOUR, PRICE_BASES
+from .prices import DEFAULT_BASIS, MAX_USD_PER_GPU_HOUR, PRICE_BASES, basis_for_price
 from .profiles import BASES, EfficiencyProfile, load_profiles, resolve_profile
 from .roofline import BUCKETS, active_params, head_split_alternatives, scale_up_domain_gpus, total_params
 from .scenario import BATCHINGS, MAX_INPUT_COUNT, PARALLELISMS, Scenario
@@ -415,19 +415,10 @@ def _job_from_args(args: argparse.Namespace, *, batch: Any = None, context: Any 
         args.price,
         args.parallelism,
         args.batching,
-        _custom_needs_price("--price-basis custom", args.price_basis, args.price),
+        _input("--price-basis", basis_for_price, args.price_basis, args.price),
         args.as_of,
     )
     return _Job(model, hardware, profile, scenario)
-
-
-def _custom_needs_price(where: str, basis: str, price: float | None) -> str:
-    """The basis to use: 'custom' whenever a price is given; 'custom' without one is an input error."""
-    if price is not None:
-        return CUSTOM
-    if basis == CUSTOM:
-        raise InputError(f"{where}: needs a price (--price USD_PER_GPU_HOUR, or the price_usd_per_gpu_hour column)")
-    return basis
 
 
 def _cmd_estimate(args: argparse.Namespace) -> int:
@@ -683,8 +674,9 @@ def _row_job(
     output = parse("output_tokens", _whole, 1)
     batching = parse("batching", _batching)
     parallelism = parse("parallelism", _parallelism)
-    basis = parse("price_basis", _price_basis)
-    basis = _input(f"{name} row {number}, field 'price_basis'", lambda b: _custom_needs_price("", b, price), basis)
+    basis = parse("price_basis", _price_basis) if values.get("price_basis", "").strip() else None
+    basis = _input(f"{name} row {number}, field 'price_basis'",
+                   lambda b, p: basis_for_price(b, p, price_name="price_usd_per_gpu_hour"), basis, price)  # fmt: skip
     scenario = _input(
         f"{name} row {number}",
         Scenario,
@@ -1104,7 +1096,7 @@ def _add_scenario_options(p: argparse.ArgumentParser, *, single_point: bool) -> 
     p.add_argument(
         "--price-basis",
         type=_arg_type(_price_basis),
-        default=DEFAULT_BASIS,
+        default=None,
         metavar="B",
         help=f"which price per GPU-hour (data/prices.yaml): {', '.join(PRICE_BASES)} (custom: --price); default "
         f"{DEFAULT_BASIS}; --price implies custom",

@@ -27,7 +27,15 @@ def projection_note(hw) -> str | None:
 def counting(kind: str, batching: str = "static") -> dict[str, str]:
     """What the keys that the commands share count, per command (`kind`): 'decode' (estimate and frontier's batch
     search: one deployment's decode steps) or 'served' (frontier's layout search, counted as InferenceX counts), so a
-    reader of two JSONs does not compare a decode-only rate with one over input and output tokens."""
+    reader of two JSONs does not compare a decode-only rate with one over input and output tokens; 'fleet' (capacity:
+    a demand served)."""
+    if kind == "fleet":
+        return {
+            "output_tokens_per_s_per_gpu": "output tokens per second per GPU as the layout serves them, prompts "
+            "prefilled on the same GPUs (decode_tokens_per_s_per_gpu: its decode steps alone)",
+            "usd_per_1M_output_tokens": "$ per 1M output tokens of the demand: the fleet's opex per year (every GPU, "
+            "peak-to-average and utilisation included, prefill too) over the output tokens it serves",
+        }
     if kind == "served":
         return {
             "tokens_per_s_per_gpu": "input + output tokens per second over every GPU of the deployment (both pools)",
@@ -64,15 +72,16 @@ def lower_precision(e: Estimate) -> str | None:
     return f"{' + '.join(p[0] for p in parts)} ({' '.join(p[1] for p in parts)})"
 
 
-def remedy(e: Estimate) -> str | None:
-    """What would make a scenario that does not fit fit: more GPUs, lower precision, a smaller batch."""
+def remedy(e: Estimate, gpus_flag: str = "--gpus") -> str | None:
+    """What would make a scenario that does not fit fit: more GPUs (the option `gpus_flag` names them), lower
+    precision, a smaller batch."""
     if bool(np.all(e.fits)):
         return None
     s, hw = e.scenario, e.hardware
     n, batch = int(np.asarray(s.num_gpus).reshape(())), int(np.asarray(s.batch).reshape(()))
     min_gpus = int_or_none(e.min_gpus)
     options = (
-        [f"needs >= {min_gpus} GPUs (--gpus {min_gpus})"]
+        [f"needs >= {min_gpus} GPUs ({gpus_flag} {min_gpus})"]
         if min_gpus is not None
         else [f"no tensor-parallel size up to {MAX_GPUS_SEARCHED} GPUs holds it at this batch and context"]
     )

@@ -42,7 +42,7 @@ from .layouts import (
 from .planner import MAX_BATCH_SEARCHED, FrontierPoint, domain_gpu_options, frontier
 from .pool_correction import committed_check
 from .precision import parse_format
-from .prices import CUSTOM, DEFAULT_BASIS, MAX_USD_PER_GPU_HOUR, PRICE_BASES
+from .prices import DEFAULT_BASIS, MAX_USD_PER_GPU_HOUR, PRICE_BASES, basis_for_price
 from .profiles import resolve_profile
 from .scenario import MAX_INPUT_COUNT, Scenario
 from .serving_calibration import ServingMeasurement, load_serving_measurements
@@ -58,9 +58,20 @@ class _BadInput(Exception):
     """A usage error: its message is the one line printed."""
 
 
+# options read under two names (InferenceX's ISL / OSL): given both ways, one value would be dropped silently
+ALIASES = (("--context", "--isl"), ("--output", "--osl"))
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # argparse would print usage + message and exit; we want one line
         raise _BadInput(message)
+
+    def parse_args(self, args=None, namespace=None):  # noqa: D102 - refuses an option given by both its names
+        given = {str(a).split("=", 1)[0] for a in (sys.argv[1:] if args is None else args)}
+        for name, alias in ALIASES:
+            if name in given and alias in given:
+                raise _BadInput(f"{alias}: is {name} by another name; give one of the two")
+        return super().parse_args(args, namespace)
 
 
 def _number(flag: str, kind: type, minimum: float, *, strict: bool = False, maximum: float = math.inf):
@@ -179,12 +190,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--price", type=_number("--price", float, 0, maximum=MAX_USD_PER_GPU_HOUR), default=None,
                    help="$/GPU-hour (price basis custom)")  # fmt: skip
-    p.add_argument("--price-basis", default=DEFAULT_BASIS, help=f"{', '.join(PRICE_BASES)} (default {DEFAULT_BASIS})")
+    p.add_argument("--price-basis", default=None, help=f"{', '.join(PRICE_BASES)} (default {DEFAULT_BASIS})")
     p.add_argument(
         "--max-batch",
         type=_number("--max-batch", int, 1, maximum=MAX_INPUT_COUNT),
-        default=MAX_BATCH_SEARCHED,
-        help=f"largest batch searched (default {MAX_BATCH_SEARCHED})",
+        default=None,
+        help=f"largest batch searched on --gpus GPUs (default {MAX_BATCH_SEARCHED}; the layout search sweeps its own)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return p
@@ -315,7 +326,7 @@ def frontier_main(argv: Sequence[str] | None = None) -> int:
                 fields["profile"],
                 args.tpot_target_ms * ms,
                 None if args.ttft_target_ms is None else args.ttft_target_ms * ms,
-                max_batch=args.max_batch,
+                max_batch=MAX_BATCH_SEARCHED if args.max_batch is None else args.max_batch,
             )
         except ValueError as e:  # e.g. an unknown --compute precision
             flag = _flag_of(e)
@@ -358,12 +369,16 @@ def _targets_and_mode(args: argparse.Namespace) -> None:
         args.tpot_target_ms = 1000.0 / args.interactivity
     if args.mtp_acceptance is not None and args.mtp is None:
         raise _BadInput("--mtp-acceptance: applies with --mtp (multi-token prediction) only; give --mtp too")
-    if args.price_basis == CUSTOM and args.price is None:  # as estimate, sweep and capacity say (it had run, unpriced)
-        raise _BadInput("--price-basis custom: needs --price USD_PER_GPU_HOUR")
+    args.price_basis = _basis(args)
     args.mtp_acceptance = MTP_ACCEPTANCE if args.mtp_acceptance is None else args.mtp_acceptance
     if args.max_gpus is not None and args.max_gpus > MAX_BUDGET_GPUS:
         raise _BadInput(f"--max-gpus: must be <= {MAX_BUDGET_GPUS}, got {args.max_gpus!r}")
     args.search = args.max_gpus is not None or args.serving is not None or args.mtp is not None or args.within_measured
+    if args.search and args.max_batch is not None:
+        raise _BadInput(
+            "--max-batch: caps the batch search on --gpus GPUs; the layout search (--max-gpus, --serving, --mtp, "
+            "--within-measured) sweeps the concurrency of every layout itself"
+        )
     if args.search and args.gpus is not None:
         raise _BadInput(
             "--gpus: the layout search (--max-gpus, --serving, --mtp, --within-measured) picks the GPUs; give --max-gpus"
@@ -542,8 +557,10 @@ def _search_text(d: dict) -> str:
     )
     if not d["feasible"]:
         why = {
-            "memory": "no layout fits in memory within the budget: a larger budget, lower precision or a chip "
-            "with more memory",
+            "memory": f"no layout fits in memory within the budget: {d['remedy']}"
+            if d["remedy"]
+            else "no layout fits in memory within the budget: a larger budget, lower precision or a chip with more "
+            "memory",
             "gpus": "disaggregated serving needs at least 2 GPUs",
         }.get(d["limited_by"], "no layout meets the latency target: a looser target or a faster chip")
         if (fastest := d["fastest_tpot_ms"]) is not None:
@@ -686,7 +703,8 @@ def _parts_rows(d: dict) -> list[tuple[str, str]]:
         d["collective_link"] or "", "one GPU, no collectives"
     )
     share = f"communication {100 * d['communication_share']:.0f}% of the step, {link}"
-    return [("decode_step_ms", f"{parts} (modelled, before the pool correction)"), ("communication", share)]
+    before = "the pool correction" + (f" and the MTP rounds ({d['mtp_k']} drafts, a verify step)" if d["mtp_k"] else "")
+    return [("decode_step_ms", f"{parts} (modelled, one plain decode step before {before})"), ("communication", share)]
 
 
 def _flag_of(e: ValueError) -> str:
@@ -695,6 +713,17 @@ def _flag_of(e: ValueError) -> str:
     flags = (("compute precision", "--compute"), ("price basis", "--price-basis"), ("as_of", "--as-of"),
              ("multi-token-prediction module", "--mtp"))  # fmt: skip
     return next((flag for words, flag in flags if words in said), "input")
+
+
+def _basis(args: argparse.Namespace) -> str:
+    """The price basis the options name (prices.basis_for_price: --price implies custom); _BadInput for an unknown
+    one, custom without --price, or --price beside another basis."""
+    if args.price_basis is not None and args.price_basis not in PRICE_BASES:
+        raise _BadInput(f"--price-basis: must be one of {', '.join(PRICE_BASES)}, got {args.price_basis!r}")
+    try:
+        return basis_for_price(args.price_basis, args.price)
+    except ValueError as e:
+        raise _BadInput(f"--price-basis: {e}") from None
 
 
 def _scenario(args: argparse.Namespace, weights, kv, **more) -> Scenario:
@@ -706,7 +735,7 @@ def _scenario(args: argparse.Namespace, weights, kv, **more) -> Scenario:
         kv_cache=kv,
         compute=getattr(args, "compute", None),
         price_usd_per_gpu_hour=args.price,
-        price_basis=CUSTOM if args.price is not None else args.price_basis,
+        price_basis=args.price_basis,
         as_of=getattr(args, "as_of", None),
         **more,
     )
@@ -714,6 +743,11 @@ def _scenario(args: argparse.Namespace, weights, kv, **more) -> Scenario:
 
 def _search_main(args: argparse.Namespace, fields: dict) -> int:
     rows = load_serving_measurements()
+    recipes = model_recipes(decode_reach(rows), fields["model"].id) if args.within_measured else None
+    if recipes == {}:  # no run to keep within: the search would have dropped every disaggregated layout, unsaid
+        print(f"error: --within-measured: no measured disaggregated run of {fields['model'].id} to keep the decode pools "
+              "within (data/serving_measurements.csv); drop the option", file=sys.stderr)  # fmt: skip
+        return 2
     try:
         scenario = _scenario(args, fields["weights"], fields["kv"])
         d = best_deployment(
@@ -727,13 +761,20 @@ def _search_main(args: argparse.Namespace, fields: dict) -> int:
             serving=args.serving,
             mtp_k=args.mtp,
             mtp_acceptance=args.mtp_acceptance,
-            recipes=model_recipes(decode_reach(rows), fields["model"].id) if args.within_measured else None,
+            recipes=recipes,
         )
     except ValueError as e:
         flag = _flag_of(e)
         print(f"error: {flag}: {' '.join(str(e).split())}", file=sys.stderr)
         return 2
     engine = _engine(fields["profile"], d.engine) if d.feasible else None
+    fix = None  # nothing fits within the budget: what would (more GPUs, lower precision), as `estimate` says it
+    if d.limited_by == "memory":
+        tightest = replace(
+            scenario, batch=1, num_gpus=args.max_gpus, parallelism="tp-ep" if fields["model"].moe else "tp"
+        )
+        first = fields["profile"][0] if isinstance(fields["profile"], tuple) else fields["profile"]
+        fix = remedy(estimate(fields["model"], fields["hardware"], tightest, first), gpus_flag="--max-gpus")
     band = measured_band(d, fields["model"], fields["hardware"], engine, args.profile == BEST) if engine else None
     parts = decode_parts(fields["model"], fields["hardware"], scenario, engine, d) if engine else None
     name = engine.name if engine else None
@@ -741,6 +782,7 @@ def _search_main(args: argparse.Namespace, fields: dict) -> int:
         search_dict(d, args, fields["model"], fields["hardware"], band, parts, rows, name)
         | window_fields(fields["model"], args.context, args.output)
         | price_fields(fields["hardware"], scenario)
+        | {"remedy": fix}
     )
     print(json.dumps(out, indent=2) if args.json else _search_text(out))
     return 0
@@ -757,6 +799,7 @@ CAPACITY_PROG = "python -m tpot_model capacity"
 
 # a demand past any fleet: a thousand times the whole world's daily LLM tokens of 2026 (~1e15)
 MAX_TOKENS_PER_DAY = 1e18
+MAX_PEAK_TO_AVERAGE = 100.0  # busiest hour over the mean: daily traffic runs 1.5-3; 1e30 had sized 8.8e39 GPUs
 
 
 def build_capacity_parser() -> argparse.ArgumentParser:
@@ -782,11 +825,12 @@ def build_capacity_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--tpot-target-ms", type=num("--tpot-target-ms", float, 0, strict=True), required=True)
     p.add_argument("--ttft-target-ms", type=num("--ttft-target-ms", float, 0, strict=True), default=None)
-    p.add_argument("--peak-to-average", type=num("--peak-to-average", float, 1), default=1.0, help="default 1")
+    p.add_argument("--peak-to-average", type=num("--peak-to-average", float, 1, maximum=MAX_PEAK_TO_AVERAGE),
+                   default=1.0, help=f"from 1 to {MAX_PEAK_TO_AVERAGE:g}; default 1")  # fmt: skip
     p.add_argument(
         "--utilisation", type=num("--utilisation", float, 0, strict=True), default=1.0, help="in (0, 1]; default 1"
     )
-    p.add_argument("--price-basis", default=DEFAULT_BASIS, help=f"{', '.join(PRICE_BASES)} (default {DEFAULT_BASIS})")
+    p.add_argument("--price-basis", default=None, help=f"{', '.join(PRICE_BASES)} (default {DEFAULT_BASIS})")
     p.add_argument("--price", type=num("--price", float, 0, maximum=MAX_USD_PER_GPU_HOUR), default=None,
                    help="$/GPU-hour (price basis custom)")  # fmt: skip
     p.add_argument("--weights", default="bf16", help="weight format (default bf16)")
@@ -819,7 +863,7 @@ def capacity_dict(f: Fleet, demand: Demand, hw: Hardware) -> dict:
         "megawatts": _num(f.megawatts) if f.feasible else None,
         "capex_usd": _num(f.capex_usd) if f.feasible else None,
         "opex_usd_per_year": _num(f.opex_usd_per_year) if f.feasible else None,
-        "usd_per_1M_tokens": _num(f.usd_per_1M_output_tokens(demand)) if f.feasible else None,
+        "usd_per_1M_output_tokens": _num(f.usd_per_1M_output_tokens(demand)) if f.feasible else None,
         "price_usd_per_gpu_hour": _num(f.usd_per_gpu_hour),
         "price_basis": f.price_basis,
         "price_as_of": f.price_as_of or None,
@@ -831,6 +875,7 @@ def capacity_dict(f: Fleet, demand: Demand, hw: Hardware) -> dict:
         "fastest_gpus": f.fastest_gpus or None,
         "missed_target": f.slo_binding or None,  # 'tpot' or 'ttft'
         "fastest_missed_ms": _num(f.fastest_missed_s / ms),  # the fastest of the target missed
+        "counting": counting("fleet"),
     }
 
 
@@ -852,16 +897,17 @@ def _capacity_text(rows: list[dict], context_tokens: float) -> str:
     def v(x, spec: str) -> str:
         return "-" if x is None else format(x, spec)
 
-    head = f"{'hardware':<12} {'GPUs':>7} {'tok/s/GPU':>10} {'MW':>8} {'capex $':>14} {'opex $/yr':>14} {'$/1M':>8}  limited_by"
+    head = f"{'hardware':<12} {'GPUs':>7} {'tok/s/GPU':>10} {'MW':>8} {'capex $':>14} {'opex $/yr':>14} {'$/1M out':>8}  limited_by"
     lines = [head]
     for d in rows:
         lines.append(
             f"{d['hardware'] + ('*' if d['hardware_announced'] else ''):<12} {v(d['gpus'], ','):>7} {v(d['output_tokens_per_s_per_gpu'], ',.0f'):>10} "
             f"{v(d['megawatts'], ',.3f'):>8} {v(d['capex_usd'], ',.0f'):>14} {v(d['opex_usd_per_year'], ',.0f'):>14} "
-            f"{v(d['usd_per_1M_tokens'], '.4g'):>8}  {d['limited_by']}"
+            f"{v(d['usd_per_1M_output_tokens'], '.4g'):>8}  {d['limited_by']}"
         )
-    lines.append("(MW all-in; capex implied by the chip's hyperscaler TCO at default financing; opex and $/1M at the "
-                 "price basis; '-' = no price, no all-in power or no layout meets the target)")  # fmt: skip
+    lines.append("(tok/s/GPU: output tokens; MW all-in; capex implied by the chip's hyperscaler TCO at default "
+                 "financing; opex and $ per 1M output tokens (prefill included) at the price basis; '-' = no price, "
+                 "no all-in power or no layout meets the target)")  # fmt: skip
     lines += [f"* {d['hardware']}: projection: {d['projection_note']}" for d in rows if d["hardware_announced"]]
     for d in rows:  # why a chip has no fleet, and what would give it one
         if d["fastest_gpus"]:
@@ -882,12 +928,9 @@ def capacity_main(argv: Sequence[str] | None = None) -> int:
     """Run the capacity command; returns the exit status (0 ok, 2 bad input)."""
     try:
         args = build_capacity_parser().parse_args(list(argv) if argv is not None else None)
-        if args.price_basis not in PRICE_BASES:
-            raise _BadInput(f"--price-basis: must be one of {', '.join(PRICE_BASES)}, got {args.price_basis!r}")
+        args.price_basis = _basis(args)
         if args.utilisation > 1:
             raise _BadInput(f"--utilisation: must be <= 1, got {args.utilisation!r}")
-        if args.price_basis == CUSTOM and args.price is None:
-            raise _BadInput("--price-basis custom: needs --price USD_PER_GPU_HOUR")
         try:
             model = resolve_model(args.model)
         except CatalogError as e:

@@ -22,6 +22,22 @@ MAX_USD_PER_GPU_HOUR = 1000.0  # the most a price input takes (the dearest publi
 OWNING_BASES = ("neocloud", "hyperscaler")  # total cost of ownership: what TCO from parts reproduces
 
 
+def basis_for_price(basis: str | None, price: float | None, *, price_name: str = "--price") -> str:
+    """The price basis a scenario runs on: 'custom' with a $/GPU-hour of one's own (the price implies it), else `basis`
+    (None: not named, DEFAULT_BASIS). ValueError for 'custom' without a price, or a price beside another basis named
+    (one of the two would be ignored)."""
+    if price is not None:
+        if basis not in (None, CUSTOM):
+            raise ValueError(
+                f"{price_name} is a price of your own (basis custom) and {basis!r} the catalog's: give one"
+            )
+        return CUSTOM
+    if basis == CUSTOM:
+        how = f"{price_name} USD_PER_GPU_HOUR" if price_name.startswith("--") else f"a {price_name} value"
+        raise ValueError(f"basis custom needs a price of your own ({how})")
+    return DEFAULT_BASIS if basis is None else basis
+
+
 @dataclass(frozen=True)
 class PricePoint:
     """One $/GPU-hour under one basis, with the date it held and where it comes from."""
