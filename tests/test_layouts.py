@@ -821,3 +821,18 @@ def test_frontier_search_refuses_what_it_would_drop_and_says_what_would_fit(caps
     assert f"no layout fits in memory within the budget: {d['remedy']}" in capsys.readouterr().out
     assert frontier_main([*bf16[:-1], "32", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["remedy"] is None
+
+
+def test_frontier_says_why_a_deployment_has_no_measured_range(capsys):
+    # a CLI review: with --mtp the 80 % range was null and nothing said why
+    base = ["--weights", "fp8", "--kv", "fp8", "--interactivity", "30", "--max-gpus", "16", "--json"]
+    for extra, note in (
+        (["--hardware", "gb200", "--mtp"], "the check's measured frontier runs are MTP-free"),
+        (["--hardware", "vr200"], "is announced, not shipping: nothing measured"),
+        (["--hardware", "gb200", "--profile", "ideal"], "the ideal bound, no engine's"),
+        (["--hardware", "gb200"], None),
+    ):
+        assert frontier_main(["--model", "deepseek-r1", *extra, *base]) == 0
+        d = json.loads(capsys.readouterr().out)
+        assert (d["range_note"] is None) == (note is None) == (d["range_basis"] is not None)
+        assert note is None or note in d["range_note"]

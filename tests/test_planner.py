@@ -301,6 +301,10 @@ def test_the_draft_head_weights_are_held_beside_the_model():
         mtp = (pl.speculative(v3, HARDWARE["h200"], replace(s, parallelism=par, draft_head=h), TYPICAL, k=3,
                               acceptance=0.5) for h in (False, True))  # fmt: skip
         assert len({float(sp.memory_per_gpu_bytes) for sp in mtp}) == 1
+    # and its attention layer's cache: one MLA layer more than the model's 61, 576 FP8 bytes a token (a review)
+    plain, held = (estimate(v3, HARDWARE["h200"], replace(s, draft_head=h), TYPICAL) for h in (False, True))
+    assert float(held.kv_cache_peak_bytes) == pytest.approx(float(plain.kv_cache_peak_bytes) * 62 / 61)
+    assert float(held.kv_cache_peak_bytes - plain.kv_cache_peak_bytes) == 8 * (1024 + 256) * 576
 
 
 def test_speculative_stops_paying_as_the_batch_grows():

@@ -21,6 +21,7 @@ from .profiles import IDEAL, EfficiencyProfile
 from .roofline import (
     Rates,
     StepResult,
+    draft_head_kv_bytes_per_sequence,
     draft_head_params,
     kv_cache_bytes_per_sequence,
     kv_shards,
@@ -320,6 +321,14 @@ def weight_bytes_per_gpu(m: ModelSpec, s: Scenario, num_gpus: np.ndarray) -> np.
     return (total - experts) + experts / num_gpus + 0 * num_gpus
 
 
+def cache_bytes_per_sequence(m: ModelSpec, s: Scenario, tokens) -> np.ndarray:
+    """One sequence's cache at `tokens` tokens in the scenario's KV format: the model's, and its draft head's where
+    s.draft_head (draft_head_kv_bytes_per_sequence)."""
+    kvb = s.kv_cache.bytes_per_element
+    head = draft_head_kv_bytes_per_sequence(m, tokens, kvb) if s.draft_head else 0.0
+    return kv_cache_bytes_per_sequence(m, tokens, kvb) + head
+
+
 def _layout(s: Scenario, m: ModelSpec, batch: np.ndarray, num_gpus: np.ndarray):
     """(sequences whose KV cache a GPU holds, ways that cache is split, workspace split) for the layout."""
     if s.parallelism == "dp-ep":
@@ -334,7 +343,7 @@ def kv_cache_bytes_per_gpu(m: ModelSpec, s: Scenario, tokens, num_gpus=None, bat
     batch = s.batch if batch is None else batch
     num_gpus = s.num_gpus if num_gpus is None else num_gpus
     seqs, shards, _ = _layout(s, m, batch, num_gpus)
-    kv = seqs * kv_cache_bytes_per_sequence(m, tokens, s.kv_cache.bytes_per_element)
+    kv = seqs * cache_bytes_per_sequence(m, s, tokens)
     return kv / shards
 
 
@@ -362,10 +371,9 @@ def memory_per_gpu(m: ModelSpec, s: Scenario, num_gpus: np.ndarray, batch: np.nd
 def _max_batch(m: ModelSpec, s: Scenario, usable: float) -> np.ndarray:
     """Most sequences that fit at this context (+ output) on num_gpus, by layout."""
     N, B = s.num_gpus, s.batch
-    kvb = s.kv_cache.bytes_per_element
     _, shards, split = _layout(s, m, B, N)
     chunk = _chunk(s)
-    per_seq = kv_cache_bytes_per_sequence(m, s.context_tokens + s.output_tokens, kvb) / shards
+    per_seq = cache_bytes_per_sequence(m, s, s.context_tokens + s.output_tokens) / shards
     per_seq = (
         per_seq
         + _workspace_bytes(m, np.ones_like(B), split, chunk)
@@ -406,7 +414,6 @@ def estimate(m: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProfile
     rates = rates_for(hw, profile, s)
     N, B = s.num_gpus, s.batch
 
-    kvb = s.kv_cache.bytes_per_element
     weight_bytes = (total_params(m) + (draft_head_params(m)[0] if s.draft_head else 0.0)) * s.weights.bytes_per_element
     gate = usable_memory(hw, profile)
     usable = gate.bytes
@@ -429,8 +436,8 @@ def estimate(m: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProfile
         tpot_s=tpot,
         weight_bytes=weight_bytes,
         weight_bytes_per_gpu=weight_bytes_per_gpu(m, s, N),
-        kv_cache_bytes=B * kv_cache_bytes_per_sequence(m, s.context_tokens, kvb),
-        kv_cache_peak_bytes=B * kv_cache_bytes_per_sequence(m, s.context_tokens + out, kvb),
+        kv_cache_bytes=B * cache_bytes_per_sequence(m, s, s.context_tokens),
+        kv_cache_peak_bytes=B * cache_bytes_per_sequence(m, s, s.context_tokens + out),
         kv_cache_peak_bytes_per_gpu=kv_cache_peak_bytes_per_gpu(m, s, N),
         workspace_bytes_per_gpu=workspace_bytes_per_gpu(m, s, N),
         memory_per_gpu_bytes=per_gpu,

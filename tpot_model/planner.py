@@ -685,14 +685,15 @@ def speculative(
         raise ValueError(f"k must be whole numbers >= 1, got {k!r}")
     if np.any(~np.isfinite(a)) or np.any(a < 0) or np.any(a > 1):
         raise ValueError(f"acceptance must be between 0 and 1, got {acceptance!r}")
-    base = estimate(model, hw, scenario, profile)
+    # the draft head's weights and cache are held beside the model's (Scenario.draft_head): in the base's memory
+    base = estimate(model, hw, replace(scenario, draft_head=True) if draft is None else scenario, profile)
     verify_s, verify = _verify_step_s(model, hw, scenario, profile, k)
     N = scenario.num_gpus
     if draft is None:
         c = mtp_cost_fraction(model) if mtp_cost is None else _fraction("mtp_cost", mtp_cost, 10.0)
         draft_s = c * base.tpot_s
         draft_ttft = 0.0
-        draft_mem = weight_bytes_per_gpu(model, replace(base.scenario, draft_head=True), N) - base.weight_bytes_per_gpu
+        draft_mem = 0.0
         draft_id = "mtp"
     else:
         d = estimate(draft, hw, scenario, profile)

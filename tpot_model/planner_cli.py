@@ -25,6 +25,7 @@ from .frontier_check import (
     deployment_range,
     measured_at,
     measured_fastest,
+    no_range_reason,
     runs_like,
     summary_key,
     transfer_note,
@@ -584,7 +585,11 @@ def _search_text(d: dict) -> str:
     usd = _usd(d, "usd_per_1M_tokens")
     low, high = d["tokens_per_s_per_gpu_low"], d["tokens_per_s_per_gpu_high"]
     band = (
-        [("80% range (measured)", f"{low:.0f}-{high:.0f} tok/s/GPU ({d['range_basis']})")] if d["range_basis"] else []
+        [("80% range (measured)", f"{low:.0f}-{high:.0f} tok/s/GPU ({d['range_basis']})")]
+        if d["range_basis"]
+        else [("80% range (measured)", f"none: {d['range_note']}")]
+        if d.get("range_note") and d["feasible"] and not d["transfer_check"]
+        else []
     )
     band += _transfer_rows(d["transfer_check"])
     searched = ""
@@ -783,6 +788,12 @@ def _search_main(args: argparse.Namespace, fields: dict) -> int:
         | window_fields(fields["model"], args.context, args.output)
         | price_fields(fields["hardware"], scenario)
         | {"remedy": fix}
+    )
+    # why no measured range, said beside the null (a review: with --mtp it had been null, unsaid)
+    checked = committed_check().get(summary_key(args.profile == BEST))
+    first = fields["profile"][0] if isinstance(fields["profile"], tuple) else fields["profile"]
+    out["range_note"] = (
+        None if band else no_range_reason(d, fields["model"], fields["hardware"], engine or first, checked)
     )
     print(json.dumps(out, indent=2) if args.json else _search_text(out))
     return 0

@@ -242,6 +242,14 @@ def kv_cache_bytes_per_sequence(m: ModelSpec, tokens: np.ndarray, kv_bytes_per_e
     return out + linear_state_bytes(m, kv_bytes_per_element)
 
 
+def draft_head_kv_bytes_per_sequence(m: ModelSpec, tokens: np.ndarray, kv_bytes_per_element: float) -> np.ndarray:
+    """The cache of the draft head's attention (draft_head_params: one softmax-attention layer per module, as the
+    model's) for a sequence of `tokens` tokens."""
+    t = np.asarray(tokens, dtype=float)
+    layer = kv_bytes_per_token_per_layer(m, kv_bytes_per_element) * t
+    return (m.mtp_modules or 1) * (layer + compressed_window_bytes(m, t, kv_bytes_per_element) / m.num_layers)
+
+
 def kv_shards(m: ModelSpec, num_gpus: np.ndarray) -> np.ndarray:
     """Ways the cache splits over tensor-parallel GPUs: KV heads split up to K ways; the MLA latent is replicated."""
     if m.mla:
