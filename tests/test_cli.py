@@ -713,8 +713,8 @@ def test_evaluate_bad_files(capsys, tmp_path):
 @pytest.mark.parametrize(
     ("argv", "fragments"),
     [
-        (["--model", "llama-9", "--hardware", "h100-sxm"], ["--model 'llama-9'", "unknown model"]),
-        (["--model", "llama-3.1-8b", "--hardware", "h900"], ["--hardware 'h900'", "unknown hardware"]),
+        (["--model", "llama-9", "--hardware", "h100-sxm"], ["--model: unknown model 'llama-9'"]),
+        (["--model", "llama-3.1-8b", "--hardware", "h900"], ["--hardware: unknown hardware 'h900'"]),
         (["--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--profile", "x"], ["--profile", "unknown profile"]),
         (["--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--weights", "fp7"], ["--weights", "fp7"]),
         (["--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--kv", "40"], ["--kv", "between 1 and 32"]),
@@ -729,6 +729,9 @@ def test_evaluate_bad_files(capsys, tmp_path):
         (["--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--context", "1e30"], ["--context", "at most"]),
         (["--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--gpus", "1e9"], ["--gpus", "at most 1,024"]),
         (["--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--price", "1e308"], ["--price", "at most 1,000"]),
+        # a review: a path given to --model was said twice in one line; a number past Python's 4,300 digits printed
+        # its advice to call sys.set_int_max_str_digits(); a dense config without its MLP width named 'd_ff'
+        (["--model", "/no/such.json", "--hardware", "h100-sxm"], ["--model: /no/such.json: cannot read"]),
     ],
 )
 def test_estimate_bad_input_one_line_exit_2(capsys, argv, fragments):
@@ -1095,3 +1098,16 @@ def test_every_json_says_what_its_shared_keys_count(capsys):
     assert batch["counting"] == counting("decode") and search["counting"] == counting("served")
     assert "input + output" in search["counting"]["tokens_per_s_per_gpu"]
     assert "prefill not counted" in batch["counting"]["tokens_per_s_per_gpu"]
+
+
+def test_config_json_errors_name_the_key_and_the_problem(capsys, tmp_path):
+    base = {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32,
+            "num_attention_heads": 32, "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 128256}  # fmt: skip
+    for change, said in (
+        ({"intermediate_size": None}, "field 'intermediate_size' is missing (a llama config.json needs it)"),
+        ({"vocab_size": "VOCAB"}, "malformed YAML/JSON: a whole number of 5001 digits"),
+    ):
+        path = tmp_path / "config.json"
+        path.write_text(json.dumps(base | change).replace('"VOCAB"', "1" * 5001))
+        code, _, err = run(capsys, "estimate", "--model", str(path), "--hardware", "h200")
+        assert code == 2 and err == f"error: --model: {path}: {said}\n"

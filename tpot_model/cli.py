@@ -396,12 +396,12 @@ def _path_near(ref: str, base: Path | None, catalog: dict) -> str:
 
 
 def _job_from_args(args: argparse.Namespace, *, batch: Any = None, context: Any = None) -> _Job:
-    model = _input(f"--model {args.model!r}", _resolve_model, args.model)
-    hardware = _input(f"--hardware {args.hardware!r}", _resolve_hardware, args.hardware)
-    profile = _input(f"--profile {args.profile!r}", resolve_profile, args.profile)
-    weights = _input(f"--weights {args.weights!r}", parse_format, args.weights)
-    kv = _input(f"--kv {args.kv!r}", parse_format, args.kv)
-    compute = _input(f"--compute {args.compute!r}", _compute, args.compute)
+    model = _input("--model", _resolve_model, args.model)
+    hardware = _input("--hardware", _resolve_hardware, args.hardware)
+    profile = _input("--profile", resolve_profile, args.profile)
+    weights = _input("--weights", parse_format, args.weights)
+    kv = _input("--kv", parse_format, args.kv)
+    compute = _input("--compute", _compute, args.compute)
     scenario = _input(
         "scenario",
         Scenario,

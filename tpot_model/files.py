@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import math
+import re
 import tomllib
 from collections.abc import Iterable
 from pathlib import Path
@@ -84,6 +85,10 @@ def parse_structured_text(text: str, where: str) -> Any:
         at = f" at line {mark.line + 1}" if mark is not None else ""
         problem = getattr(e, "problem", None) or "syntax error"
         raise CatalogError(f"{where}: malformed YAML/JSON{at}: {problem}") from None
+    except ValueError as e:  # a number past Python's 4,300-digit limit had printed its advice to call sys.*
+        digits = re.search(r"value has (\d+) digits", str(e))
+        what = f"a whole number of {digits[1]} digits" if digits else "a value it cannot read"
+        raise CatalogError(f"{where}: malformed YAML/JSON: {what}") from None
 
 
 MAX_WHOLE = 10**9  # a count in a model or hardware file (layers, widths, experts, tokens): past it, a typo

@@ -220,6 +220,8 @@ def model_entry_from_hf_config(model_id: str, cfg: Any, where: str) -> dict[str,
             conv_kernel=iopt("linear_conv_kernel_dim", 4),
         )
         gate = bool(cfg.get("attn_output_gate", True))
+    if moe is None and d_ff == 0:  # a dense model's MLP width: it had read "field 'd_ff' must be positive"
+        raise CatalogError(f"{where}: field 'intermediate_size' is missing (a {model_type} config.json needs it)")
     sw = cfg.get("sliding_window")
     if (
         window is None
