@@ -447,7 +447,7 @@ def search_dict(
         "serving_searched": args.serving,
         "within_measured_recipes": bool(args.within_measured),
         "tpot_target_ms": args.tpot_target_ms,
-        "interactivity_target": None if args.interactivity is None else args.interactivity,
+        "interactivity_target_tokens_per_s_per_user": None if args.interactivity is None else args.interactivity,
         "ttft_target_ms": args.ttft_target_ms,
         "mtp_k": d.mtp_k or None,
         "mtp_acceptance": args.mtp_acceptance if d.mtp_k else None,
