@@ -289,6 +289,25 @@ def test_capacity_cli_says_a_target_out_of_reach_and_a_model_that_does_not_fit_a
     assert "h200: no layout meets the TPOT target; the fastest, batch 1 on 8 GPUs, takes 8." in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("per_day", [1.0, 1e9, 1e12])
+def test_a_fleet_serves_its_demand_on_the_fewest_gpus(per_day):
+    # a CLI review: one output token a day had been sized on a 4-GPU replica (the count with the most tokens/s per
+    # GPU) where one H200 holds Llama 3.1 70B FP8 and meets the target; against brute force over the domain's counts
+    m, hw = resolve_model("llama-3.1-70b"), resolve_hardware("h200")
+    s = Scenario(context_tokens=4096, output_tokens=1024, weights="fp8", kv_cache="fp8")
+    demand = Demand(per_day, 0.0, 1.5, 0.7)
+    need = demand.peak_output_tokens_per_s / demand.utilisation
+    total = {}
+    for n in planner.domain_gpu_options(hw):
+        p = planner.cheapest(m, hw, s, resolve_profile("typical"), 0.05, gpu_options=[n])
+        if p.feasible:
+            total[n] = n * max(1, math.ceil(need / (p.tokens_per_s_per_gpu * n) - 1e-12))
+    f = fleet(m, hw, s, resolve_profile("typical"), demand, 0.05)
+    assert f.gpus == min(total.values()) and total[f.gpus_per_replica] == f.gpus
+    if per_day == 1.0:
+        assert f.gpus == 1
+
+
 def test_capacity_cli_one_object_per_chip(capsys):
     args = ["capacity", "--model", "llama-3.1-70b", "--hardware", "h200,b200,mi355x", "--output-tokens-per-day",
             "1e12", "--tpot-target-ms", "50", "--peak-to-average", "1.5", "--utilisation", "0.7", "--price-basis",

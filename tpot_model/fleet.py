@@ -150,9 +150,15 @@ def fleet(
     server, up to 72 on an NVL72 rack)."""
     prompt = prompt_tokens(scenario, demand)
     sized = replace(scenario, context_tokens=prompt) if prompt else scenario  # no input: decode at the scenario's KV
-    static = cheapest(model, hw, sized, profile, tpot_target_s, ttft_target_s, DOMAIN)  # decode only
+    # the count whose replicas serve the demand on the fewest GPUs (a small demand: one small replica)
+    need = demand.peak_output_tokens_per_s / demand.utilisation
+    static = cheapest(model, hw, sized, profile, tpot_target_s, ttft_target_s, DOMAIN, output_tokens_per_s=need)
     served = replace(sized, batching="continuous")
-    point = cheapest(model, hw, served, profile, tpot_target_s, ttft_target_s, DOMAIN) if prompt else static
+    point = (
+        cheapest(model, hw, served, profile, tpot_target_s, ttft_target_s, DOMAIN, output_tokens_per_s=need)
+        if prompt
+        else static
+    )
     price = price_for(hw, scenario)
     tier = hw.prices.price("hyperscaler")
     capex = (

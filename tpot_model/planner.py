@@ -342,10 +342,13 @@ def cheapest(
     ttft_target_s: float | None = None,
     gpu_options: Sequence[int] | str = NODE_GPU_OPTIONS,
     max_batch: int = MAX_BATCH_SEARCHED,
+    output_tokens_per_s: float | None = None,
 ) -> FrontierPoint:
     """The frontier at the GPU count (of gpu_options; DOMAIN: domain_gpu_options(hw), up to the chip's scale-up
     domain) with the most tokens/s per GPU, i.e. the lowest $/1M tokens; where none meets the targets, the count
     that holds the model with the fastest batch-1 TPOT (limited_by 'slo'), else 'memory' (no count holds it).
+    output_tokens_per_s: a demand to serve with replicas of the count: the count whose replicas need the fewest GPUs
+    in all (a demand one small replica serves does not take a larger one's GPUs), then the most tokens/s per GPU.
 
     Ties go to fewer GPUs. One estimate call over batch x GPU count; the sweep fields hold the chosen count's curve."""
     if isinstance(gpu_options, str):
@@ -358,6 +361,10 @@ def cheapest(
     tpot_t, ttft_t = _targets(tpot_target_s, ttft_target_s)
     fa, grid, est = _search(model, hw, s, profile, tpot_t, ttft_t, max_batch)
     score = np.where(fa.feasible, fa.tokens_per_s_per_gpu, -np.inf)
+    if output_tokens_per_s is not None and fa.feasible.any():  # fewest GPUs in all, then the most tokens/s per GPU
+        rate = np.where(fa.feasible, fa.tokens_per_s_per_gpu, 1.0)
+        total = gpus * np.maximum(1.0, np.ceil(output_tokens_per_s / (rate * gpus) - 1e-12))
+        score = np.where(fa.feasible, score / (1.0 + score.max(where=fa.feasible, initial=0.0)) - total, -np.inf)
     # none meets the target: the count that holds the model with the fastest batch-1 TPOT, so that the point says a
     # target out of reach ('slo', and how near batch 1 comes), not 'memory' for one GPU that cannot hold it
     holds = np.asarray(fa.limited_by) != "memory"
