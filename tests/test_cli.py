@@ -1111,3 +1111,15 @@ def test_config_json_errors_name_the_key_and_the_problem(capsys, tmp_path):
         path.write_text(json.dumps(base | change).replace('"VOCAB"', "1" * 5001))
         code, _, err = run(capsys, "estimate", "--model", str(path), "--hardware", "h200")
         assert code == 2 and err == f"error: --model: {path}: {said}\n"
+
+
+def test_files_that_are_not_utf8_are_refused_naming_the_file(capsys, tmp_path):
+    # a review: a Latin-1 hardware file had loaded with its name as 'G\ufffd', while a Latin-1 CSV was refused
+    hw = tmp_path / "lab.yaml"
+    hw.write_bytes("name: Gé lab GPU\nmemory_GB: 24\nmemory_bandwidth_TB_per_s: 1\ndense_TFLOP_per_s: {bf16: 100}\n"
+                   .encode("latin-1"))  # fmt: skip
+    code, _, err = run(capsys, "estimate", "--model", "llama-3.1-8b", "--hardware", str(hw))
+    assert code == 2 and err == f"error: --hardware: {hw}: not UTF-8 text (invalid continuation byte at byte 7)\n"
+    hw.write_text(hw.read_bytes().decode("latin-1"), encoding="utf-8")
+    code, out, err = run(capsys, "estimate", "--model", "llama-3.1-8b", "--hardware", str(hw))
+    assert code == 0 and "Gé lab GPU" in out

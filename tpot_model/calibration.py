@@ -217,7 +217,7 @@ def _cell_error(path: Path, line: int, row_id: str, column: str, message: str) -
 
 
 def _read_rows(path: Path) -> list[tuple[int, dict[str, str]]]:
-    text = read_text(path, strict=True)
+    text = read_text(path)
     reader = csv.DictReader(text.splitlines())
     header = reader.fieldnames or []
     missing = [c for c in COLUMNS if c not in header]

@@ -22,10 +22,10 @@ class CatalogError(ValueError):
     """A catalog, model or hardware file is malformed; the message names the file, entry and field."""
 
 
-def read_text(path: str | Path, *, strict: bool = False) -> str:
+def read_text(path: str | Path) -> str:
     """A text file's content without a leading byte-order mark (spreadsheets write one), refused (CatalogError naming
-    the file) if unreadable (a directory too) or above MAX_FILE_BYTES; with strict, also if it is not UTF-8 (else
-    undecodable bytes become U+FFFD)."""
+    the file) if unreadable (a directory too), above MAX_FILE_BYTES or not UTF-8 (a Latin-1 hardware file had loaded
+    its name as 'G\ufffd')."""
     p = Path(path)
     try:
         size = p.stat().st_size
@@ -34,7 +34,7 @@ def read_text(path: str | Path, *, strict: bool = False) -> str:
     if size > MAX_FILE_BYTES:
         raise CatalogError(f"{p}: file is {size} bytes, larger than the {MAX_FILE_BYTES} byte limit")
     try:
-        return p.read_text(encoding="utf-8-sig", errors="strict" if strict else "replace")
+        return p.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as e:
         raise CatalogError(f"{p}: not UTF-8 text ({e.reason} at byte {e.start})") from None
     except OSError as e:  # a directory
@@ -116,7 +116,7 @@ def csv_rows(path: str | Path, required: Iterable[str]) -> csv.DictReader:
     """A CSV file's rows as dicts (its header is line 1), read through read_text (size limit, UTF-8); CatalogError
     naming the first required column the header lacks."""
     p = Path(path)
-    reader = csv.DictReader(read_text(p, strict=True).splitlines())
+    reader = csv.DictReader(read_text(p).splitlines())
     missing = [c for c in required if c not in (reader.fieldnames or [])]
     if missing:
         raise CatalogError(f"{p}: line 1: missing column {missing[0]!r}")
