@@ -166,7 +166,7 @@ st.markdown(  # one element: the bottleneck and why
             output_tokens=fmt.counted("n_output_tokens", s.output_tokens, tr),
             bw_weights=fmt.tb_per_s(est.rates.weight_bytes_per_s),  # a weight-only format's unpacking slows it
             bw_kv=fmt.tb_per_s(est.rates.kv_bytes_per_s),
-            peak=fmt.tb_per_s(hw.memory_bandwidth_bytes_per_s),
+            bw_basis=explain.bandwidth_rate(est, fmt.device_tr(hw, tr)),
             floor=fmt.ms(float(est.decode.memory_time_s)),
             compute=fmt.ms(float(est.decode.flop_time_s)),
             flops=explain.gemm_rate(est, fmt.device_tr(hw, tr)),

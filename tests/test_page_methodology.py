@@ -160,6 +160,15 @@ def test_roofline_formula_reproduces_the_rates_it_names():
     assert pi * p.flops_efficiency == pytest.approx(est.rates.gemm_flop_per_s)
     assert beta * p.bandwidth_efficiency == pytest.approx(est.rates.weight_bytes_per_s)
     assert f"GEMMs {fmt.tflops(est.rates.gemm_flop_per_s)}" in text and "caps bandwidth" not in text
+    # where Π and β come from, each its own (a review: every chip's had read 'reaches in microbenchmarks', H200's
+    # and M4 Max's priors and guesses too)
+    assert "(0.9 of its datasheet 1,979 TFLOP/s: the chip family's prior: no microbenchmark published" in text
+    mi300x = _text(figs.roofline_blocks(_est(kv_cache="fp8", hardware="mi300x"), EN))
+    assert "of its datasheet 2,615 TFLOP/s: published microbenchmark)" in mi300x
+    assert "of its datasheet 5.30 TB/s: published microbenchmark)" in mi300x
+    m4 = _text(figs.roofline_blocks(_est(hardware="m4-max", model="llama-3.1-8b"), EN))
+    assert "a generic guess: no microbenchmark published for this chip or its family" in m4
+    assert "microbenchmarks (" not in text + mi300x + m4
 
 
 def test_catalog_text_cannot_inject_markdown_links():

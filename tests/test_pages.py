@@ -212,12 +212,26 @@ def test_why_names_the_bases_of_its_numbers():
     (why,) = [m.value.split("\n\n")[1] for m in at.markdown if "\n\nWhy: each decode step reads" in m.value]
     assert "24.2 GB of KV cache at 2.94 TB/s per GPU (its mean over the 1K output tokens)" in why
     assert "35.3 GB of weights (and activations) at 3.46 TB/s and 24.2 GB of KV cache at 2.94 TB/s" in why
-    assert "the profile's share of the 4.80 TB/s peak for each → 18.4 ms of memory reads" in why
+    assert (
+        "the bandwidths the estimate used, the profile's shares of the 4.32 TB/s the chip reaches (the chip "
+        "family's prior: no microbenchmark published for this chip), its peak 4.80 TB/s → 18.4 ms of memory "
+        "reads"
+    ) in why
     # helper review: AWQ INT4's weights are unpacked (the profile's low-bit factor, 80 %): they read at 3.456 x 0.8 =
     # 2.76 TB/s, not at the 3.46 TB/s the paragraph had quoted for every byte
     at = run_page("overview", weights="awq-int4")
     (why,) = [m.value.split("\n\n")[1] for m in at.markdown if "\n\nWhy: each decode step reads" in m.value]
     assert "of weights (and activations) at 2.76 TB/s and" in why
+    assert "its peak 4.80 TB/s, the weights' × 0.8 for unpacking them to 16-bit math →" in why
+    # the ideal bound reads at the peak, and says so (a review: it had said 'the profile's share' of it)
+    at = run_page("overview", profile="ideal")
+    (why,) = [m.value.split("\n\n")[1] for m in at.markdown if "\n\nWhy: each decode step reads" in m.value]
+    assert "per GPU (its mean over the 1K output tokens): the 4.80 TB/s peak (the ideal bound) → " in why
+    # H100 SXM's bandwidth is measured (2.80 TB/s), its FLOP/s the family's prior: each said of its own rate
+    at = run_page("overview", hardware="h100-sxm")
+    (why,) = [m.value.split("\n\n")[1] for m in at.markdown if "\n\nWhy: each decode step reads" in m.value]
+    assert "the 2.80 TB/s the chip reaches (published microbenchmark), its peak 3.35 TB/s" in why
+    assert "the 1,781 TFLOP/s the chip reaches (the chip family's prior" in why
     at = run_page("overview")
     (why,) = [m.value.split("\n\n")[1] for m in at.markdown if "\n\nWhy: each decode step reads" in m.value]
     # browser review: the paragraph named 18.4 ms of reads against a 20.0 ms TPOT; it now says where the rest goes

@@ -914,6 +914,15 @@ def attainable_flop_per_s(hw: Hardware, precision: str) -> float:
     return hw.dense_flop_per_s[precision] * (attainable_prior(hw).flop(precision) if frac is None else frac)
 
 
+def attainable_source(hw: Hardware, rate: str) -> str:
+    """Where the chip's attainable `rate` ('bandwidth' or a compute precision it has) comes from: 'published' (a
+    microbenchmark of the chip), 'prior' (its vendor family's, ATTAINABLE_PRIORS) or 'guess' (DEFAULT_ATTAINABLE:
+    no data on the chip or its family)."""
+    if attainable_published(hw).get(rate):
+        return "published"
+    return "prior" if hw.vendor in ATTAINABLE_PRIORS else "guess"
+
+
 def attainable_published(hw: Hardware) -> dict[str, bool]:
     """Which attainable rates are published for the chip ('bandwidth', and each precision) rather than priors."""
     return {"bandwidth": hw.attainable_bandwidth_fraction is not None} | {

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tpot_model import Estimate
-from tpot_model.roofline import attainable_flop_per_s, attainable_published
+from tpot_model.roofline import attainable_bandwidth_bytes_per_s, attainable_flop_per_s, attainable_source
 
 from . import fmt
 from .i18n import Translator
@@ -29,17 +29,43 @@ def decode_bytes(est: Estimate) -> tuple[float, float]:
     )
 
 
+# roofline.attainable_source -> its words (short: a legend's)
+_SOURCE_KEYS = {"published": "roofline_attainable_measured", "prior": "roofline_attainable_prior",
+                "guess": "roofline_attainable_guess"}  # fmt: skip
+
+
+def attainable_basis(hw, rates: tuple[str, ...], tr: Translator, *, short: bool = False) -> str:
+    """Where the chip's attainable rates come from (roofline.attainable_source of each of `rates`: 'bandwidth' or a
+    compute precision), in words: the least measured of them (a roof of a measured bandwidth and a prior FLOP/s is
+    not measured)."""
+    order = ("guess", "prior", "published")
+    source = min((attainable_source(hw, r) for r in rates), key=order.index)
+    return tr(_SOURCE_KEYS[source] + ("_short" if short else ""))
+
+
 def gemm_rate(est: Estimate, tr: Translator) -> str:
     """The GEMM rate the estimate ran at and where it comes from: the profile's share of what the chip reaches at that
-    precision (a published microbenchmark, else its family's prior) out of the datasheet peak; the ideal bound, the
-    peak."""
+    precision (attainable_basis) out of the datasheet peak; the ideal bound, the peak."""
     hw, used = est.hardware, est.rates.gemm_precision
     peak = fmt.tflops(hw.dense_flop_per_s[used])
     if est.profile.is_ideal:
         return tr("ov_flops_ideal", rate=peak, precision=used)
-    key = "roofline_attainable_measured" if attainable_published(hw)[used] else "roofline_attainable_prior"
     return tr("ov_flops", rate=fmt.tflops(est.rates.gemm_flop_per_s), precision=used, peak=peak,
-              attainable=fmt.tflops(attainable_flop_per_s(hw, used)), basis=tr(key))  # fmt: skip
+              attainable=fmt.tflops(attainable_flop_per_s(hw, used)), basis=attainable_basis(hw, (used,), tr))  # fmt: skip
+
+
+def bandwidth_rate(est: Estimate, tr: Translator) -> str:
+    """Where the bandwidths the estimate read at come from: the profile's shares of what the chip reaches
+    (attainable_basis) out of the datasheet peak, and the unpacking factor of weight-only formats; the ideal bound,
+    the peak."""
+    hw, p = est.hardware, est.profile
+    peak = fmt.tb_per_s(hw.memory_bandwidth_bytes_per_s)
+    if p.is_ideal:
+        return tr("ov_bw_ideal", peak=peak)
+    unpack = est.rates.weight_bytes_per_s < est.rates.memory_bytes_per_s
+    return tr("ov_bw", attainable=fmt.tb_per_s(attainable_bandwidth_bytes_per_s(hw)), peak=peak,
+              basis=attainable_basis(hw, ("bandwidth",), tr)) + (
+        tr("ov_bw_unpack", factor=fmt.plain(p.lowbit_bandwidth_efficiency)) if unpack else "")  # fmt: skip
 
 
 def headline(est: Estimate, tr: Translator) -> list[Explanation]:

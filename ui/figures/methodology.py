@@ -49,7 +49,7 @@ from tpot_model.roofline import (
 )
 from tpot_model.units import GB, GiB
 
-from .. import fmt
+from .. import explain, fmt
 from ..i18n import EN, Translator
 from .common import BUCKET_COLOURS, Figure, style
 
@@ -299,6 +299,8 @@ def roofline_blocks(est: Estimate, tr: Translator = EN, profile: str | None = No
                 peak=fmt.tflops(attainable_flop_per_s(hw, est.compute_precision)),
                 peak_sheet=fmt.tflops(_peak(est)),
                 pi_frac=f"{attainable_flop_per_s(hw, est.compute_precision) / _peak(est):.2g}",
+                pi_basis=explain.attainable_basis(hw, (est.compute_precision,), tr),
+                beta_basis=explain.attainable_basis(hw, ("bandwidth",), tr),
                 precision=est.compute_precision,
                 hw=hw.name,
                 eta_f=fmt.plain(p.flops_efficiency),

@@ -15,10 +15,10 @@ import plotly.graph_objects as go
 
 from tpot_model import Estimate, Hardware
 from tpot_model.precision import resolve_compute
-from tpot_model.roofline import attainable_bandwidth_bytes_per_s, attainable_flop_per_s, attainable_published
+from tpot_model.roofline import attainable_bandwidth_bytes_per_s, attainable_flop_per_s
 from tpot_model.units import MB, TFLOP_per_s
 
-from .. import fmt
+from .. import explain, fmt
 from ..i18n import EN, Translator
 from .common import (
     Figure,
@@ -236,9 +236,7 @@ def roofline(
 
     # the chip's attainable roof (published microbenchmarks, else its family's prior): what any software reaches
     t_bw, t_peak = attainable_bandwidth_bytes_per_s(hw), attainable_flop_per_s(hw, used)
-    published = attainable_published(hw)
-    key = "roofline_attainable_measured" if published["bandwidth"] or published[used] else "roofline_attainable_prior"
-    basis = tr(key)
+    basis = explain.attainable_basis(hw, ("bandwidth", used), tr)
     fig.add_scatter(
         x=[x_lo, t_peak / t_bw, x_hi],
         y=[t_bw * x_lo / T, t_peak / T, t_peak / T],
@@ -247,7 +245,7 @@ def roofline(
         name=tr(
             "roofline_attainable",
             hw=fmt.chip_short(hw),  # the full name is in the title and the hover: legend rows fit a 900 px frame
-            source=tr(key + "_short"),
+            source=explain.attainable_basis(hw, ("bandwidth", used), tr, short=True),
             bw_pct=fmt.pct(t_bw / bw, 0),
             flops_pct=fmt.pct(t_peak / peak, 0),
         ),
