@@ -173,6 +173,7 @@ differs = [
 ]  # fmt: skip
 if differs:
     st.info(tr("fr_differs", what=tr.join(differs, "clause_sep")), icon=":material/tune:")
+notices.window_notice(model, isl, osl, tr)  # the curves' own lengths past the model's window (the Planner says it)
 
 
 def page_about(
@@ -659,7 +660,7 @@ if (
                 st.dataframe(table, hide_index=True, placeholder="—", column_config=shown, height="content")
             st.caption(tr("fr_rack_ratio_caption", basis=tr(f"fr_tier_{tier}"), rack=rack_names["rack"]))
             if any(catalog_hw[c.hardware_id].announced for c in curves):  # the tables' '*'
-                st.caption(tr("hw_announced_key"))
+                st.caption(notices.announced_key(tr))
             if said := rack.at_target_caption(curves, target, tr):  # the page's own target, between the columns
                 st.caption(said)
             if said := rack.same_layout_caption(curves, tr):

@@ -122,8 +122,7 @@ else:
     caption = fmt.device_text(
         "hw_table_caption", device, tr, profile=profile_name, devices=fmt.devices(device, state.gpus, tr)
     )
-    key = tr("hw_announced_key").replace("*", "\\*", 1)  # markdown: a line starting '* ' would be a list item
-    st.caption(caption + notices.line(key if table["announced"].any() else ""))
+    st.caption(caption + notices.line(notices.announced_key(tr) if table["announced"].any() else ""))
 
     # (b') MLPerf Inference measured for the sidebar's model, per chip, beside the model at the same run
     results = cache.mlperf_results()

@@ -558,7 +558,10 @@ def capacity_section() -> None:
     st.subheader(tr("pl_capacity_h"))
     if no_fit_notice():
         return
-    mixes = [(state.context, state.output), *figs.MIXES]
+    # the sidebar's mix first, the presets after it but its own (a preset equal to it had stacked a second bar on it)
+    mixes = [(state.context, state.output), *[m for m in figs.MIXES if m != (state.context, state.output)]]
+    if st.session_state.get("planner.mix", 0) >= len(mixes):  # a preset it now equals: the sidebar's own
+        st.session_state["planner.mix"] = 0
     c1, c2 = st.columns(2)
     c1.slider(
         tr("pl_prefix_hit"),

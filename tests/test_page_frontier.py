@@ -438,6 +438,8 @@ def test_rack_scale_budget_is_an_input_in_the_url(tr):
     assert not at.exception, at.exception
     assert _fig(at, tr("fr_rack_title", model="DeepSeek-R1", io="1k/1k", precision=tr("fr_prec_fp8"),
                        devices=fmt.devices("gpu", 8, tr), engine=tr("fr_rack_title_best")))  # fmt: skip
+    # the key to 'Rubin NVL72*' a footnote, its '*' escaped (browser review: it had rendered as a list bullet)
+    assert "\\" + tr("hw_announced_key") in [c.value for c in at.main.caption]
     at.number_input(key="frontier.rack_gpus").set_value(16).run()
     captions = [c.value for c in at.main.caption]
     assert at.query_params["fr_rack_gpus"] == "16" and _rack_intro(tr, 16) in captions
@@ -1177,3 +1179,12 @@ def test_rack_view_reads_the_pages_own_target_between_its_columns(tr):
     at.session_state["frontier.rack"] = True
     at.run()
     assert not [c.value for c in at.main.caption if c.value.startswith(lead.replace("50", "60"))]
+
+
+def test_frontier_says_when_its_lengths_run_past_the_models_window():
+    """Browser review: DeepSeek-R1 at a 1M prompt and 32K output drew its curves with no caveat, where the Planner
+    says the numbers extrapolate past the model's 163,840-token window."""
+    at = run_page("frontier", model="deepseek-r1", context="1048576", output="32768")
+    said = EN("context_over_max", tokens=f"{1048576 + 32768:,}", model="DeepSeek-R1", max="163,840")
+    assert not at.exception and said in [w.value for w in at.warning]
+    assert said not in [w.value for w in run_page("frontier", model="deepseek-r1").warning]

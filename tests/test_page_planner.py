@@ -182,6 +182,20 @@ def test_a_draft_head_the_model_ships_is_its_mtp_module():
     assert EN("pl_spec_head_note", model="Llama 4 Scout (17B-16E)") in [c.value for c in at.caption]
 
 
+def test_capacity_offers_the_sidebars_mix_once():
+    """Browser review: with the sidebar at 8K / 1K (a preset too) the mix was listed twice and its bar drawn twice,
+    stacked to twice its height (1.17 where its label read 0.59)."""
+    at = _open(run_page("planner", context="8192", output="1024"), "capacity")
+    assert not at.exception
+    labels = at.selectbox(key="planner.mix").options
+    assert len(labels) == 4 and sum("8K / 1K" in x for x in labels) == 1, labels
+    (disagg,) = [f for f in figures(at) if f["layout"]["title"]["text"].startswith(EN("pl_disagg_title").split("{")[0])]
+    for trace in disagg["data"]:
+        assert len(trace["x"]) == len(set(trace["x"])), trace["x"]  # one bar per mix
+    at.selectbox(key="planner.mix").set_value(3).run()  # the last preset; the sidebar then moves onto a preset
+    assert not at.exception
+
+
 def test_capacity_and_levers_controls():
     at = _open(run_page("planner"), "capacity")
     assert not at.metric[[m.label for m in at.metric].index(EN("pl_m_prefill"))].delta

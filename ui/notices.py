@@ -180,11 +180,21 @@ def scale_notice(est, tr: Translator) -> None:
 
 def context_notice(est, tr: Translator) -> None:
     """When prompt + output exceed the model's context window: the estimate extrapolates, say so."""
-    if (tokens := est.model.past_window(est.scenario.context_tokens, est.scenario.output_tokens)) is not None:
+    window_notice(est.model, est.scenario.context_tokens, est.scenario.output_tokens, tr)
+
+
+def window_notice(model, context_tokens, output_tokens, tr: Translator) -> None:
+    """When a page's own prompt + output lengths exceed the model's context window: its numbers extrapolate."""
+    if (tokens := model.past_window(context_tokens, output_tokens)) is not None:
         st.warning(
-            tr("context_over_max", tokens=f"{tokens:,}", model=est.model.name, max=f"{est.model.max_context_tokens:,}"),
+            tr("context_over_max", tokens=f"{tokens:,}", model=model.name, max=f"{model.max_context_tokens:,}"),
             icon=":material/warning:",
         )
+
+
+def announced_key(tr: Translator) -> str:
+    """The key to an announced chip's '*' as caption markdown (escaped: a line starting '* ' is a list item)."""
+    return tr("hw_announced_key").replace("*", "\\*", 1)
 
 
 def price_note(price, tr: Translator) -> str:
