@@ -13,7 +13,7 @@ import streamlit as st
 from tpot_model import disaggregated, frontier_check, planner, serving
 from tpot_model import layouts as layout_search
 from tpot_model.prices import PricePoint
-from tpot_model.speculative import expected_tokens_per_step
+from tpot_model.speculative import MTP_ACCEPTANCE, MTP_K, expected_tokens_per_step
 from ui import cache, chart, controls, embed, expanders, export, fmt, metrics, notices, page_state
 from ui.figures import frontier as figs
 from ui.figures import rack_scale as rack
@@ -141,7 +141,9 @@ if (controls_box := controls.page_controls(tr, lazy=True)) is not None:  # in th
             tr("fr_mtp"),
             key="frontier.mtp",
             disabled=not model.mtp_modules,
-            help=tr("fr_mtp_help") if model.mtp_modules else tr("fr_mtp_none", model=model.name, models=mtp_models),
+            help=tr("fr_mtp_help", k=MTP_K, a=f"{MTP_ACCEPTANCE:g}")
+            if model.mtp_modules
+            else tr("fr_mtp_none", model=model.name, models=mtp_models),
             persist_state="session",
         )
         c = st.columns(2)

@@ -217,13 +217,13 @@ def test_cli_serving_modes_and_mtp(capsys):
     # disaggregated serving needs two GPUs
     assert frontier_main([*ARGS, "--max-gpus", "1", "--interactivity", "40", "--serving", "disaggregated"]) == 0
     assert "disaggregated serving needs at least 2 GPUs" in capsys.readouterr().out
-    # --mtp: the documented default k = 3, acceptance 0.5; --mtp 2: two draft tokens; with the model's own MTP module
+    # --mtp: the documented default k = 3, acceptance 0.56; --mtp 2: two draft tokens; with the model's own MTP module
     # (DeepSeek-R1 ships one), refused for a model without one (Llama 3.1 70B), naming the option
     r1 = ["--model", "deepseek-r1", "--hardware", "b200", "--weights", "fp8", "--kv", "fp8", "--context", "1024",
           "--output", "1024", "--max-gpus", "8", "--interactivity", "40"]  # fmt: skip
     assert frontier_main([*r1, "--mtp", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
-    assert (d["mtp_k"], d["mtp_acceptance"]) == (3, 0.5)
+    assert (d["mtp_k"], d["mtp_acceptance"]) == (3, 0.56)
     assert frontier_main([*r1, "--mtp", "2", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["mtp_k"] == 2
     assert frontier_main([*ARGS, "--max-gpus", "8", "--interactivity", "40", "--mtp"]) == 2

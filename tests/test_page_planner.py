@@ -96,7 +96,7 @@ def test_each_tab_draws_only_its_own_section(section, charts, tables):
 def test_page_writes_its_inputs_to_the_url(default):
     q = default.query_params
     # one speculative default with the Serving frontier's MTP switch (issue 19; was k = 4, a = 0.7 here)
-    assert q["planner_target_ms"] == "50" and q["spec_k"] == "3" and q["spec_accept"] == "0.5"
+    assert q["planner_target_ms"] == "50" and q["spec_k"] == "3" and q["spec_accept"] == "0.56"
     assert (int(q["spec_k"]), float(q["spec_accept"])) == (speculative.MTP_K, speculative.MTP_ACCEPTANCE)
     assert q["prefix_hit"] == "0" and q["model"] == "llama-3.1-70b"  # the sidebar's scenario stays
     assert q["planner_section"] == "hardware"

@@ -55,6 +55,7 @@ from tpot_model.roofline import (
     expert_parallel_load,
     param_counts,
 )
+from tpot_model.speculative import MTP_ACCEPTANCE
 
 BF16 = 2.0
 TINY_MLP_PARAMS = TINY_L * 3 * TINY_D * 128  # 2 layers x SwiGLU 3 x 64 x 128 = 49,152
@@ -504,10 +505,14 @@ def test_calibrate_reports_the_serving_loho(rows, cv):
 
 
 def test_the_mtp_switch_defaults_match_the_measured_mtp_runs(rows):
-    """k = 3 drafts, acceptance 0.5: no bias on the single-node InferenceX MTP runs (a check, not a fit)."""
+    """k = 3 drafts, acceptance MTP_ACCEPTANCE: the least bias on the single-node InferenceX MTP runs under the
+    committed profiles, to 0.01 (a check, not a fit; a browser review found 0.5 at +9.3 % after refits had moved it,
+    beside a help text saying 'no bias')."""
     summary, bias = sc.mtp_check(rows)
     assert summary.n == 82
-    assert abs(bias) < 0.1 and summary.median <= 0.25
+    assert abs(bias) < 0.01 and summary.median <= 0.25
+    for step in (-0.01, 0.01):  # its neighbours leave more
+        assert abs(sc.mtp_check(rows, acceptance=round(MTP_ACCEPTANCE + step, 2))[1]) > abs(bias)
 
 
 def test_estimate_carries_the_per_request_ttft_beside_the_whole_batch_prefill():

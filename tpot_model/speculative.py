@@ -10,7 +10,9 @@ from .catalog import ModelSpec
 from .roofline import active_params, param_counts
 
 MTP_K = 3  # draft tokens per step in the InferenceX MTP recipes (SGLang --speculative-num-steps 3)
-MTP_ACCEPTANCE = 0.5  # the i.i.d. acceptance that leaves no bias on the single-node MTP runs (random-token prompts)
+# the i.i.d. acceptance (to 0.01) that leaves the least bias on the single-node MTP runs (random-token prompts) under
+# the committed profiles: serving_calibration.mtp_check, re-set when a refit moves it (tests/test_serving.py checks)
+MTP_ACCEPTANCE = 0.56
 
 
 def require_mtp(model: ModelSpec) -> None:
