@@ -492,7 +492,8 @@ def layout_section() -> None:
     if gate.basis == "reported":
         st.caption(
             tr("pl_layout_memory_reported", usable=fmt.gb(gate.bytes), capacity=fmt.gb(gate.capacity_bytes),
-               gib=f"{gate.capacity_bytes / 2**30:.1f}", fraction=f"{gate.fraction:g}", reserved=fmt.gb(gate.reserved_bytes))
+               gib=f"{gate.capacity_bytes / 2**30:.1f}", fraction=f"{gate.fraction:g}", reserved=fmt.gb(gate.reserved_bytes),
+               engine=controls.profile_label(engine, tr, short=True))
         )  # fmt: skip
     else:
         st.caption(

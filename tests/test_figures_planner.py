@@ -178,6 +178,10 @@ def test_tp_figure_stacks_the_buckets():
     assert {"gpus", "tpot_ms", "communication_ms", "communication_share", "target_batch"} <= set(table.columns)
     shown = figs.tp_display_table(tp, tr=ZH)
     assert ZH("pl_col_comm") in shown.columns and ZH("pl_na") in shown[ZH("pl_col_target_batch")].tolist()
+    # a count that does not fit has no rate or $ (browser review: its $ had read as the column's cheapest)
+    for col in ("pl_col_usd", "pl_col_tps_gpu"):
+        values = shown[ZH(col)].tolist()
+        assert [v == ZH("pl_na") for v in values] == [not f for f in tp.fits], (col, values)
 
 
 def test_pp_figure_against_tp_over_the_same_gpus():

@@ -148,6 +148,10 @@ def test_does_not_fit_offers_only_remedies_that_work():
     context = EN("remedy_context", model="Llama 3.1 70B", max="131,072", within="130,048")
     then = EN("remedy_batch", n=4)
     assert EN("fit_remedy", remedy=EN("remedy_context_then", context=context, then=then)) in notice
+    # two things it then takes are one clause (a review: '; or' had read as an alternative to shortening it)
+    fp8 = run_page("overview", context="1048576", weights="fp8", kv="fp8").error[0].value
+    then = f"{EN('remedy_gpus', n=8, batch='32')} or {EN('remedy_batch', n=8)}"
+    assert EN("fit_remedy", remedy=EN("remedy_context_then", context=context, then=then)) in fp8
     assert notice.endswith(
         f"{EN('fit_no_gpu_count', batch='4,096', ways=8)} {EN('remedy_precision_not_enough', devices='2 GPUs')}"
     )

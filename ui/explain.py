@@ -101,7 +101,11 @@ def headline(est: Estimate, tr: Translator) -> list[Explanation]:
                 "ex_batch_prefill_values",
                 batch=batch,
                 tokens=fmt.tokens(max(int(s.context_tokens), 1)),
-                parts=" + ".join(f"{tr('bucket_' + k)} {fmt.ms(float(v))}" for k, v in est.prefill.breakdown_s.items()),
+                # the parts in the unit of their sum (a review: 'compute 7,167 ms ... = 8.22 s')
+                parts=" + ".join(
+                    f"{tr('bucket_' + k)} {fmt.duration(float(v), like=float(est.batch_prefill_s))}"
+                    for k, v in est.prefill.breakdown_s.items()
+                ),  # fmt: skip
             )
             if est.steady is None
             else "",

@@ -107,7 +107,10 @@ def fit_notice(est, tr: Translator) -> None:
         shorter = tr("remedy_context", model=est.model.name, max=fmt.integer(window), within=fmt.integer(within))
         at_window = estimate(est.model, est.hardware, replace(s, context_tokens=within), est.profile)
         then, facts = ([], []) if bool(at_window.fits) else _remedies(at_window, tr)
-        remedies = [tr("remedy_context_then", context=shorter, then=tr.join(then, "remedy_or")) if then else shorter]
+        # what it then takes, within the clause ('; or' had read as an alternative to shortening: a review)
+        remedies = [
+            tr("remedy_context_then", context=shorter, then=tr.join(then, "remedy_or_within")) if then else shorter
+        ]
     else:
         remedies, facts = _remedies(est, tr)
     sentences = [

@@ -345,8 +345,9 @@ def tp_display_table(tp: TPScaling, *, tr: Translator = EN) -> pd.DataFrame:
         tr("pl_col_tpot"): num(tp.tpot_s, 2, 1e3),
         tr("pl_col_comm"): num(tp.communication_fraction, 1, 100),
         tr("pl_col_eff"): num(tp.scaling_efficiency, 0, 100),
-        tr("pl_col_tps_gpu"): num(tp.tokens_per_s_per_gpu, 0),
-        tr("pl_col_usd"): num(tp.usd_per_1M_tokens, 2),
+        # a count that cannot hold the model serves nothing: no rate or $ (they had read as the column's cheapest)
+        tr("pl_col_tps_gpu"): num(np.where(tp.fits, tp.tokens_per_s_per_gpu, np.nan), 0),
+        tr("pl_col_usd"): num(np.where(tp.fits, tp.usd_per_1M_tokens, np.nan), 2),
         tr("pl_col_fits"): [tr("pl_yes") if f else tr("pl_no") for f in tp.fits],
     }
     if tp.frontier is not None:
