@@ -696,7 +696,7 @@ def speculative_section() -> None:
             help=tr("pl_m_eff_tpot_def", base=fmt.ms(float(sp.baseline_tpot_s)), batch=fmt.integer(state.batch)),
         )
         row.metric(
-            tr("pl_m_spec_tps"),
+            tr("pl_m_spec_tps", devices=fmt.devices(hw, state.gpus, tr)),  # a total beside per-GPU figures: said
             fmt.rate(float(sp.tokens_per_s_total)),
             help=tr(
                 "pl_m_spec_tps_def",
@@ -753,7 +753,7 @@ def speculative_section() -> None:
         figs.spec_acceptance_figure(sp_grid, k, accept, tr=tr), figs.spec_acceptance_table(sp_grid), "planner-spec", tr
     )
     chart.figure(figs.spec_batch_figure(sp_batch, tr=tr), figs.spec_batch_table(sp_batch), "planner-spec-batch", tr)
-    st.markdown(tr("pl_spec_note"))
+    st.markdown(tr("pl_spec_note") + (tr("pl_spec_note_moe") if model.moe else ""))  # an MoE curve need not fall
     write_url()
 
 

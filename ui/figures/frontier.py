@@ -228,7 +228,7 @@ def _hover_measured(r, tr: Translator, y_value: float, unit: str) -> str:
         parallelism=measured_layout(r.fields.get("parallelism", ""), tr),
         c=int(r.concurrency) if math.isfinite(r.concurrency) else "—",
         tpot=f"{r.tpot_s * 1e3:.1f}",
-        y=f"{y_value:,.1f}",
+        y=fmt.large(y_value),  # as the model's hover beside it ('30.4 K tok/s/MW', not '30,365.0')
         unit=unit,
         use=tr("fr_use_fit") if r.fitted else tr("fr_use_display"),
     )
