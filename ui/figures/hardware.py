@@ -594,8 +594,12 @@ def tpot_by_hardware(
     # bar ends in the narrowest plot (a fixed 2.4x the slowest bar had left most of the width empty, 1,450 ms for
     # bars that end at 600; a 900 px wiki frame had cut "needs 128 GPUs" off before the room was made)
     ends = np.fmax(high_s, est_s) if has_band else est_s if show_profile else ideal_s
-    px = [min(fmt.text_px(t, _BAR_LABEL_CHAR_PX) + _BAR_LABEL_PAD_PX, 0.75 * _BARS_PLOT_PX) for t in labels]
-    share = np.array(px) / _BARS_PLOT_PX
+    # the plot is the figure less the chips' names beside it (a browser review: with 'RTX PRO 4500 Blackwell' among
+    # them the plot was ~265 px, not 430, and cut 'needs 16 GPUs' and '(ideal 190 ms)')
+    names_px = max((fmt.text_px(n, _BAR_LABEL_CHAR_PX) for n in names), default=0.0)
+    plot_px = max(_BARS_FIGURE_PX - names_px - _BARS_SIDES_PX, _BARS_MIN_PLOT_PX)
+    px = [min(fmt.text_px(t, _BAR_LABEL_CHAR_PX) + _BAR_LABEL_PAD_PX, 0.75 * plot_px) for t in labels]
+    share = np.array(px) / plot_px
     right = float(np.nanmax(ends * scale / (1 - share), initial=top * 1.05))
     fig.update_xaxes(
         range=[math.log10(bottom / 2), math.log10(top * 1.7**4)] if log_x else [0, right], tickformat=",~r"
@@ -603,9 +607,11 @@ def tpot_by_hardware(
     return fig
 
 
-# the TPOT bars' plot in its narrowest frame (a 900 px page with the sidebar open, the chips' names beside it), px;
-# a 12 px value label's Latin glyph and its gap from the bar, px
-_BARS_PLOT_PX, _BAR_LABEL_CHAR_PX, _BAR_LABEL_PAD_PX = 430.0, 6.6, 8.0
+# the TPOT bars' figure in its narrowest frame (a 900 px page with the sidebar open: measured), the margins and tick
+# gap beside its plot and the chips' names, and the least plot it keeps, px; a 12 px label's Latin glyph (value or
+# chip name) and a value label's gap from its bar, px
+_BARS_FIGURE_PX, _BARS_SIDES_PX, _BARS_MIN_PLOT_PX = 517.0, 110.0, 200.0
+_BAR_LABEL_CHAR_PX, _BAR_LABEL_PAD_PX = 6.6, 8.0
 
 
 # --------------------------------------------------------------------------------------------------- MLPerf
