@@ -285,7 +285,11 @@ def test_hardware_without_a_price_or_power_has_no_bar_and_no_mw_curve():
     (p,) = figs.at_target([s], 50.0, "output", 2.0)
     assert math.isnan(p.usd_per_1m["hyperscaler"]) and math.isnan(p.tokens_per_s_per_mw)
     fig = figs.cost_figure([p], 50.0, "hyperscaler")
-    assert list(fig.data[0].y) == [None] and fig.data[0].text == (EN("no_public_price_short"),)  # was 'n/a'
+    assert list(fig.data[0].y) == [None] and fig.data[0].text == (EN("no_public_price_bar"),)  # was 'n/a'
+    # on lines at full size, not shrunk to a bar's width (a browser review read ~5 px at 900 px)
+    assert fig.data[0].constraintext == "none" and EN("no_public_price_bar").replace("<br>", " ") == EN(
+        "no_public_price_short"
+    )
     assert fig.data[0].hovertext[0].split("<br>")[1] == EN("no_public_price_short")
     assert figs.best([p], "hyperscaler") is p  # by throughput when nothing is priced
     assert len(figs.per_mw_figure([s], [], ALL_IN_W).data) == 0

@@ -630,7 +630,7 @@ def cost_figure(points: Sequence[AtTarget], target: float, tier: str, *, y: str 
     values = [p.usd_per_1m[tier] for p in points]
     shown = [v if math.isfinite(v) else None for v in values]
     # an absent bar says why: no public price under this tier, or (fr_na) the curve does not reach the target
-    absent = [tr("no_public_price_short") if not math.isfinite(p.usd_per_gpu_hour.get(tier, math.nan)) else tr("fr_na")
+    absent = [tr("no_public_price_bar") if not math.isfinite(p.usd_per_gpu_hour.get(tier, math.nan)) else tr("fr_na")
               for p in points]  # fmt: skip
     fig = Figure()
     fig.add_bar(
@@ -641,11 +641,12 @@ def cost_figure(points: Sequence[AtTarget], target: float, tier: str, *, y: str 
         marker_pattern_shape=["/" if p.measured_runs else "" for p in points],
         text=[fmt.usd(v) if v is not None else why for v, why in zip(shown, absent, strict=True)],  # as the metric
         textposition="outside",
+        constraintext="none",  # a label over an absent bar at full size (shrunk to its width it read ~5 px at 900 px)
         hovertext=[
             tr(
                 f"fr_hover_cost_{y}" if v is not None else "fr_hover_cost_none",  # the tokens the bars count
                 name=p.label,
-                usd=fmt.usd(v) if v is not None else why,  # as the bar's label ('$7.60', had '$7.6')
+                usd=fmt.usd(v) if v is not None else tr("no_public_price_short") if why != tr("fr_na") else why,
                 tps=f"{p.tokens_per_s_per_gpu:,.0f}" if math.isfinite(p.tokens_per_s_per_gpu) else tr("fr_na"),
             )
             + ("<br>" + tr("fr_hover_measured_runs", runs=" + ".join(p.measured_runs)) if p.measured_runs else "")
