@@ -163,6 +163,21 @@ def measured_at(
     return MeasuredAt(float(np.exp(y[i - 1] + w * (y[i] - y[i - 1]))), (front[i - 1], front[i]))
 
 
+def measured_at_least(
+    runs: Sequence[ServingMeasurement],
+    target_tok_s_per_user: float,
+    value: Callable[[ServingMeasurement], float] = total_per_gpu,
+) -> MeasuredAt | None:
+    """Where every frontier run of `runs` is more interactive than a target (measured_at: None there), a lower
+    bound on the chip at the target: the least interactive frontier run, which meets it (a chip serving 72
+    tok/s/user serves 50); None where a run is at or below the target, or without runs."""
+    ok = [r for r in runs if r.interactivity_tokens_per_s_per_user > 0 and value(r) > 0]
+    front = sorted(non_dominated(ok, value), key=lambda r: r.interactivity_tokens_per_s_per_user)
+    if not front or front[0].interactivity_tokens_per_s_per_user <= target_tok_s_per_user:
+        return None
+    return MeasuredAt(value(front[0]), (front[0],))
+
+
 def check(
     rows: Sequence[ServingMeasurement],
     profiles: dict[str, EfficiencyProfile],

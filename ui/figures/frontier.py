@@ -19,7 +19,7 @@ from tpot_model import mlperf
 from tpot_model.catalog import Hardware, architecture_twin
 from tpot_model.economics import tokens_per_s_per_mw, usd_per_1M_tokens
 from tpot_model.files import number_or_nan
-from tpot_model.frontier_check import measured_at
+from tpot_model.frontier_check import measured_at, measured_at_least
 from tpot_model.prices import BASES
 from tpot_model.serving import at_interactivity
 
@@ -565,9 +565,11 @@ class AtTarget:
     tokens_per_s_per_mw: float
     price_as_of: dict[str, str] = field(default_factory=dict)  # by tier: the price's date ('' for your own)
     measured_runs: tuple[str, ...] = ()  # measured (measured_at_target): the runs it is read from; () modelled
+    at_least: bool = False  # measured by a run more interactive than the target: tokens/s at least, $ at most
 
 
-def _priced(s: Series, label: str, tps: float, custom_usd: float, runs: tuple[str, ...] = ()) -> AtTarget:
+def _priced(s: Series, label: str, tps: float, custom_usd: float, runs: tuple[str, ...] = (),
+            at_least: bool = False) -> AtTarget:  # fmt: skip
     """A throughput at the target priced with the series' chip's prices in every tier."""
     prices = {t: s.price(t, custom_usd) for t in TIERS}
     return AtTarget(
@@ -579,6 +581,7 @@ def _priced(s: Series, label: str, tps: float, custom_usd: float, runs: tuple[st
         tokens_per_s_per_mw=float(tokens_per_s_per_mw(tps, s.all_in_w)),
         price_as_of={t: s.price_as_of.get(t, "") for t in TIERS},
         measured_runs=runs,
+        at_least=at_least,
     )
 
 
@@ -591,16 +594,18 @@ def measured_at_target(series: Sequence[Series], points, target: float, y: str, 
                        tr: Translator = EN) -> list[AtTarget]:  # fmt: skip
     """Each chip and precision drawn with measured runs (`points`, the chart's): its measured frontier at the target
     (frontier_check.measured_at: the runs no other beats, log-log between the two around the target, in the chart's
-    tokens), priced as its curves are; none where the runs do not reach the target."""
+    tokens), priced as its curves are; where every run is more interactive than the target, its least interactive
+    run as a bound (measured_at_least: at least that many tokens/s, at most that $); none where no run reaches it."""
     out = []
     for s in {(s.hardware_id, s.precision): s for s in series}.values():
         runs = [r for r in points if r.fields["hardware_id"] == s.hardware_id
                 and _precision_of(r.fields.get("weights", "")) == s.precision]  # fmt: skip
         m = measured_at(runs, target, lambda r: _measured_y(r, y))
+        bound = m is None and (m := measured_at_least(runs, target, lambda r: _measured_y(r, y))) is not None
         if m is not None:
             name = f"{fmt.chip(s.hardware, tr, short=True)} · {PRECISION_LABEL[s.precision]}"
             out.append(_priced(s, tr("fr_measured_bar", name=name), m.tokens_per_s_per_gpu, custom_usd,
-                               tuple(r.id for r in m.runs)))  # fmt: skip
+                               tuple(r.id for r in m.runs), at_least=bound))  # fmt: skip
     return out
 
 
@@ -639,7 +644,11 @@ def cost_figure(points: Sequence[AtTarget], target: float, tier: str, *, y: str 
         marker_color=[hardware_colour(p.hardware_id) for p in points],
         # a measured bar hatched, as the chart's measured points stand apart from its curves
         marker_pattern_shape=["/" if p.measured_runs else "" for p in points],
-        text=[fmt.usd(v) if v is not None else why for v, why in zip(shown, absent, strict=True)],  # as the metric
+        # as the metric; a bound from a more interactive run: at most that $ ('≤ $13.6')
+        text=[
+            (tr("fr_at_most", value=fmt.usd(v)) if p.at_least else fmt.usd(v)) if v is not None else why
+            for p, v, why in zip(points, shown, absent, strict=True)
+        ],  # fmt: skip
         textposition="outside",
         constraintext="none",  # a label over an absent bar at full size (shrunk to its width it read ~5 px at 900 px)
         hovertext=[
@@ -650,6 +659,7 @@ def cost_figure(points: Sequence[AtTarget], target: float, tier: str, *, y: str 
                 tps=f"{p.tokens_per_s_per_gpu:,.0f}" if math.isfinite(p.tokens_per_s_per_gpu) else tr("fr_na"),
             )
             + ("<br>" + tr("fr_hover_measured_runs", runs=" + ".join(p.measured_runs)) if p.measured_runs else "")
+            + ("<br>" + tr("fr_hover_at_least") if p.at_least else "")
             for p, v, why in zip(points, shown, absent, strict=True)
         ],  # fmt: skip
         hoverinfo="text",
@@ -676,6 +686,10 @@ def cost_table(points: Sequence[AtTarget], target: float, *, y: str = "output") 
             "series": p.label,
             "source": "measured" if p.measured_runs else "model",
             "measured_runs": " + ".join(p.measured_runs) or None,
+            # a run more interactive than the target: tokens/s at least, $ at most
+            "measured_bound": ("at_least_tokens_at_most_usd" if p.at_least else "at_target")
+            if p.measured_runs
+            else None,
             "hardware": p.hardware_id,
             "target_tokens_per_s_per_user": target,
             f"{y}_tokens_per_s_per_gpu": p.tokens_per_s_per_gpu,
