@@ -816,6 +816,9 @@ def test_estimate_bad_model_files(capsys, tmp_path):
         (["--batch", "1:2000000"], "limit"),
         (["--batch", "1:2048", "--context", "1:131072:1024"], "limit"),
         (["--context", "0:1e30:3"], "--context '0:1e30:3': must be at most 100,000,000"),  # was a TypeError
+        # a range starting below zero: its own check, not argparse's 'expected one argument' (a review)
+        (["--batch", "-1:8"], "--batch '-1:8': must be >= 1, got -1 in '-1:8'"),
+        (["--context", "-5:10"], "--context '-5:10': must be >= 0"),
     ],
 )
 def test_sweep_bad_ranges(capsys, argv, fragment):

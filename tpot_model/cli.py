@@ -17,6 +17,7 @@ import io
 import json
 import math
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -1221,9 +1222,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _glue_negative_values(argv: list[str]) -> list[str]:
+    """'--batch -1:8' as '--batch=-1:8': argparse takes a value starting with '-' for an option unless it is a plain
+    negative number, and had said 'expected one argument' where the value's own check says what is wrong."""
+    out, i = [], 0
+    while i < len(argv):
+        if argv[i].startswith("--") and "=" not in argv[i] and i + 1 < len(argv) and re.match(r"-[\d.]", argv[i + 1]):
+            out.append(f"{argv[i]}={argv[i + 1]}")
+            i += 2
+        else:
+            out.append(argv[i])
+            i += 1
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; returns the exit status (0 ok, 2 bad input)."""
-    argv = list(sys.argv[1:] if argv is None else argv)
+    argv = _glue_negative_values(list(sys.argv[1:] if argv is None else argv))
     if argv and argv[0] in DELEGATES:
         return _delegate(argv[0], argv[1:])
     try:
