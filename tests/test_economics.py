@@ -422,3 +422,15 @@ def test_capacity_chart_says_why_a_chip_has_no_bar():
     table = ef.capacity_table(fleets(model, hws, s, PROFILE, demand, 50 * ms), demand, {h.id: h.name for h in hws})
     notes = {a.x: a.text for a in ef.capacity_figure(table).layout.annotations}
     assert notes == {"H100 SXM5 80GB": EN("pl_cell_no_fit"), "Trainium2": "No public<br>all-in power"}
+
+
+def test_capacity_text_says_when_no_prefill_is_counted(capsys):
+    # a review: a demand of output tokens alone sized the cache for --context prompts and counted no prefill, unsaid
+    base = ["capacity", "--model", "llama-3.1-70b", "--hardware", "h200", "--weights", "fp8", "--tpot-target-ms", "50",
+            "--output-tokens-per-day", "1e10"]  # fmt: skip
+    assert cli.main(base) == 0
+    assert "(no input tokens in the demand: each request decodes beside a 4,096-token cache (--context), its " in (
+        capsys.readouterr().out
+    )
+    assert cli.main([*base, "--input-tokens-per-day", "4e11"]) == 0
+    assert "no input tokens" not in capsys.readouterr().out

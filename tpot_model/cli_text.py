@@ -34,7 +34,8 @@ def counting(kind: str, batching: str = "static") -> dict[str, str]:
             "output_tokens_per_s_per_gpu": "output tokens per second per GPU as the layout serves them, prompts "
             "prefilled on the same GPUs (decode_tokens_per_s_per_gpu: its decode steps alone)",
             "usd_per_1M_output_tokens": "$ per 1M output tokens of the demand: the fleet's opex per year (every GPU, "
-            "peak-to-average and utilisation included, prefill too) over the output tokens it serves",
+            "peak-to-average and utilisation included, and the prompts' prefill where the demand has input tokens) "
+            "over the output tokens it serves",
         }
     if kind == "served":
         return {

@@ -917,7 +917,7 @@ def _capacity_text(rows: list[dict], context_tokens: float) -> str:
             f"{v(d['usd_per_1M_output_tokens'], '.4g'):>8}  {d['limited_by']}"
         )
     lines.append("(tok/s/GPU: output tokens; MW all-in; capex implied by the chip's hyperscaler TCO at default "
-                 "financing; opex and $ per 1M output tokens (prefill included) at the price basis; '-' = no price, "
+                 "financing; opex and $ per 1M output tokens at the price basis; '-' = no price, "
                  "no all-in power or no layout meets the target)")  # fmt: skip
     lines += [f"* {d['hardware']}: projection: {d['projection_note']}" for d in rows if d["hardware_announced"]]
     for d in rows:  # why a chip has no fleet, and what would give it one
@@ -932,6 +932,9 @@ def _capacity_text(rows: list[dict], context_tokens: float) -> str:
     if prompt and prompt != context_tokens:  # the demand's token mix, not --context, sets each request's prompt
         lines.append(f"(each request sized with a {prompt:,.0f}-token prompt, not --context {context_tokens:,.0f}: the "
                      "demand's input tokens per output token x --output)")  # fmt: skip
+    elif rows and not prompt:  # a demand of output tokens alone: decode steps at --context's cache, no prefill
+        lines.append(f"(no input tokens in the demand: each request decodes beside a {context_tokens:,.0f}-token cache "
+                     "(--context), its prefill not counted; --input-tokens-per-day or --requests-per-day counts it)")  # fmt: skip
     return "\n".join(lines)
 
 
