@@ -765,3 +765,15 @@ def test_rack_legend_shows_each_chips_line_not_its_first_points_marker():
     (entry,) = [t for t in fig.data if t.showlegend is not False]
     assert curve.showlegend is False and entry.mode == "lines" and entry.legendgroup == curve.legendgroup == "b200"
     assert entry.name == curve.name == "B200" and entry.line.color == curve.line.color
+
+
+def test_the_first_curve_lies_on_top_and_the_legend_keeps_the_order():
+    """A browser review: the sidebar's GB200 (the first series) lay under B200's identical curve, only its legend
+    entry showing. The first series is drawn last (on top); the legend lists the series in their order."""
+    gb200, _ = _series(hid="gb200")
+    b200, _ = _series(hid="b200")
+    fig = figs.frontier_figure([gb200, b200], [])
+    names = [t.name for t in fig.data if t.name in (gb200.label(), b200.label())]
+    assert names.index(b200.label()) < names.index(gb200.label())  # drawn first, under
+    rank = {t.name: t.legendrank for t in fig.data if t.name in (gb200.label(), b200.label())}
+    assert rank[gb200.label()] < rank[b200.label()]  # listed first

@@ -453,8 +453,13 @@ def frontier_figure(series: Sequence[Series], points, *, y: str = "output", isl:
     the chips shown (fmt.device_kind over them: 'chip' unless all are GPUs), whose word the title and axis use."""
     fig = Figure()
     unit = fmt.device_text("fr_unit_tps_gpu", device, tr)
-    for s in series:
+    # drawn last to first, so the first curves (the sidebar's chip) lie on top where two coincide (GB200 under B200
+    # had shown only its legend entry: a browser review); the legend keeps the series' order
+    for rank, s in reversed(list(enumerate(series))):
+        before = len(fig.data)
         _curve_traces(fig, s, s.interactivity, s.per_gpu(y), tr, unit)
+        for t in fig.data[before:]:
+            t.legendrank = 1000 + rank
     _measured_traces(fig, points, lambda r: _measured_y(r, y), tr, unit, series)
     curves = ", ".join(dict.fromkeys(PRECISION_LABEL[s.precision] for s in series)) or "—"
     _mlperf_traces(fig, mlperf_points, y, io_label(isl, osl), curves, tr, unit)
