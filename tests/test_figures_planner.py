@@ -210,6 +210,7 @@ def test_speculative_figures():
     one = pl.speculative(L70, H200, BASE, TYPICAL, k=3, acceptance=0.7, mtp_cost=0.05)
     assert star.y[0] == pytest.approx(float(one.tpot_s) * 1e3, rel=1e-3)
     assert fig.layout.xaxis.title.text == EN("pl_axis_acceptance")
+    assert legend_below(fig.layout.legend)  # a browser review: at 900 px its keys had covered the title
     assert set(figs.spec_acceptance_table(grid).columns) >= {"k", "acceptance", "effective_tpot_ms", "speedup"}
 
     batches = figs.batch_sweep(108)

@@ -344,3 +344,24 @@ def test_breakdown_bars_keep_labels_and_legend_clear():
     np.testing.assert_allclose(labels.y, np.fmax(est.tpot_high_s, est.tpot_s) * 1e3)
     assert [float(v.replace(",", "")) for v in labels.text] == pytest.approx(est.tpot_s * 1e3, rel=0.01)
     assert max(len(t.name) for t in fig.data if t.name and t.showlegend is not False) <= 30
+
+
+def test_an_attainable_roof_says_which_of_its_rates_were_measured():
+    """A review: H100 SXM's roof read 'family prior, not measured' beside its measured 84 % bandwidth (only its FP8
+    FLOP/s is a prior). Each source is said where they differ; one where they agree."""
+    from tpot_model import load_hardware_catalog
+    from ui import explain
+
+    hw = load_hardware_catalog()
+    assert explain.attainable_basis(hw["h100-sxm"], ("bandwidth", "fp8"), EN, short=True) == EN(
+        "roofline_attainable_bw_measured_short"
+    )
+    assert explain.attainable_basis(hw["h100-sxm"], ("bandwidth", "fp8"), EN) == EN(
+        "roofline_attainable_each", bw=EN("roofline_attainable_measured"), flops=EN("roofline_attainable_prior")
+    )
+    assert explain.attainable_basis(hw["mi300x"], ("bandwidth", "fp8"), EN, short=True) == EN(
+        "roofline_attainable_measured_short"
+    )
+    assert explain.attainable_basis(hw["h200"], ("bandwidth", "fp8"), EN, short=True) == EN(
+        "roofline_attainable_prior_short"
+    )

@@ -140,9 +140,10 @@ def test_economics_page_capacity_tco_revenue(lang):
         assert r[tr("ec_col_limited_by")] in {
             tr(f"pl_limit_{k}") for k in ("slo", "memory", "compute", "batch_limit", "no_fit")
         }
-    mw = _figure(at, tr("ec_cap_title"))  # each bar says its all-in MW, to one decimal
-    labelled = [b for b in mw["data"] if b["text"] == [f"{float(decode(b['y'])[0]):,.1f} MW"]]
+    mw = _figure(at, tr("ec_cap_title"))  # each bar says its all-in MW, to three figures (kW below 1 MW)
+    labelled = [b for b in mw["data"] if b["text"] == [fmt.megawatts(float(decode(b["y"])[0]))]]
     assert len(labelled) == len(mw["data"]) >= 3
+    assert fmt.megawatts(53.04) == "53.0 MW" and fmt.megawatts(0.00137) == "1.37 kW"  # a small fleet read '0.0 MW'
     # its bars name the chips as the table's columns do (they read 'NVIDIA B200 (HGX, 1000 W)' above 'B200')
     assert [b["x"][0] for b in mw["data"]] == list(table.columns[1:])
     # the TCO preset reproduces MI355X's hyperscaler price, and one click makes it the price of every page

@@ -162,13 +162,21 @@ def test_roofline_formula_reproduces_the_rates_it_names():
     assert f"GEMMs {fmt.tflops(est.rates.gemm_flop_per_s)}" in text and "caps bandwidth" not in text
     # where Π and β come from, each its own (a review: every chip's had read 'reaches in microbenchmarks', H200's
     # and M4 Max's priors and guesses too)
-    assert "(0.9 of its datasheet 1,979 TFLOP/s: the chip family's prior: no microbenchmark published" in text
+    assert "(0.9 of its datasheet 1,979 TFLOP/s; the chip family's prior: no microbenchmark published" in text
     mi300x = _text(figs.roofline_blocks(_est(kv_cache="fp8", hardware="mi300x"), EN))
-    assert "of its datasheet 2,615 TFLOP/s: published microbenchmark)" in mi300x
-    assert "of its datasheet 5.30 TB/s: published microbenchmark)" in mi300x
+    assert "of its datasheet 2,615 TFLOP/s; published microbenchmark)" in mi300x
+    assert "of its datasheet 5.30 TB/s; published microbenchmark)" in mi300x
     m4 = _text(figs.roofline_blocks(_est(hardware="m4-max", model="llama-3.1-8b"), EN))
     assert "a generic guess: no microbenchmark published for this chip or its family" in m4
     assert "microbenchmarks (" not in text + mi300x + m4
+    # the ideal bound: Π and β the datasheet's peaks, as the rates it ran at (a review: it quoted the attainable)
+    ideal = _est(kv_cache="fp8", profile="ideal")
+    text = _text(figs.roofline_blocks(ideal, EN))
+    assert "Π = 1,979 TFLOP/s" in text and "β = 4.80 TB/s" in text and "GEMMs 1,979 TFLOP/s" in text
+    assert "(1 of its datasheet 4.80 TB/s; the ideal bound runs at the datasheet's peak)" in text
+    # a TPU's rates per chip
+    tpu = _text(figs.roofline_blocks(_est(hardware="tpu-v6e", model="llama-3.1-8b"), EN))
+    assert "The rates this estimate ran at, per chip:" in tpu
 
 
 def test_catalog_text_cannot_inject_markdown_links():

@@ -35,12 +35,18 @@ _SOURCE_KEYS = {"published": "roofline_attainable_measured", "prior": "roofline_
 
 
 def attainable_basis(hw, rates: tuple[str, ...], tr: Translator, *, short: bool = False) -> str:
-    """Where the chip's attainable rates come from (roofline.attainable_source of each of `rates`: 'bandwidth' or a
-    compute precision), in words: the least measured of them (a roof of a measured bandwidth and a prior FLOP/s is
-    not measured)."""
-    order = ("guess", "prior", "published")
-    source = min((attainable_source(hw, r) for r in rates), key=order.index)
-    return tr(_SOURCE_KEYS[source] + ("_short" if short else ""))
+    """Where the chip's attainable rates come from (roofline.attainable_source of each of `rates`: 'bandwidth' and /
+    or a compute precision), in words; a roof of a measured bandwidth and an unmeasured FLOP/s (H100 SXM's) says
+    each (a review: it had read 'family prior, not measured' of a measured 84 % bandwidth)."""
+    sources = {r: attainable_source(hw, r) for r in rates}
+    if len(set(sources.values())) == 1:
+        return tr(_SOURCE_KEYS[next(iter(sources.values()))] + ("_short" if short else ""))
+    bw, flops = sources["bandwidth"], next(v for r, v in sources.items() if r != "bandwidth")
+    if short:
+        return tr(
+            "roofline_attainable_bw_measured_short" if bw == "published" else "roofline_attainable_flops_measured_short"
+        )
+    return tr("roofline_attainable_each", bw=tr(_SOURCE_KEYS[bw]), flops=tr(_SOURCE_KEYS[flops]))
 
 
 def gemm_rate(est: Estimate, tr: Translator) -> str:

@@ -150,6 +150,13 @@ def signed(delta: float, show: Callable[[float], str]) -> str:
     return ("+" if delta > 0 else "−" if delta < 0 else "±") + show(abs(delta))
 
 
+def megawatts(mw: float) -> str:
+    """All-in power: '53.0 MW', '1.37 MW'; below 1 MW in kW ('1.37 kW' had read '0.0 MW' for a small fleet)."""
+    if not math.isfinite(mw):
+        return "n/a"
+    return f"{_sig(mw)} MW" if abs(mw) >= 1 else f"{_sig(mw * 1e3)} kW"
+
+
 def gpus(n: float) -> str:
     """A GPU count; more than the 1,024 any count is searched up to when there is none (nan)."""
     return f"{int(n):,}" if math.isfinite(n) else "> 1,024"

@@ -114,7 +114,7 @@ def capacity_figure(table: pd.DataFrame, *, devices: Mapping[str, str] | None = 
             y=[r["megawatts_all_in"]],
             name=r["hardware"],
             marker={"color": hardware_colour(r["hardware_id"])},
-            text=[f"{r['megawatts_all_in']:,.1f} MW" if r["megawatts_all_in"] == r["megawatts_all_in"] else ""],
+            text=[fmt.megawatts(r["megawatts_all_in"]) if r["megawatts_all_in"] == r["megawatts_all_in"] else ""],
             textposition="outside",  # each bar says its value, as the Serving frontier's cost bars do
             customdata=[[r["gpus"] if r["gpus"] == r["gpus"] else 0, r["hardware"]]],
             hovertemplate=f"%{{customdata[1]}}<br>%{{y:,.3r}} MW<br>%{{customdata[0]:,}} {unit}<extra></extra>",  # 53.0

@@ -255,7 +255,7 @@ def _rates_used(est: Estimate, tr: Translator) -> str:
     # the profile's bandwidth limit binds below the attainable bandwidth x its efficiency (not the datasheet's: the
     # attainable 0.9 had read as a cap)
     capped = r.memory_bytes_per_s < attainable_bandwidth_bytes_per_s(hw) * est.profile.bandwidth_efficiency * (1 - 1e-9)
-    return tr(
+    return fmt.device_tr(hw, tr)(  # 'per chip' on a TPU or Trainium
         "meth_rates_used",
         w=fmt.tb_per_s(r.weight_bytes_per_s),
         kv=fmt.tb_per_s(r.kv_bytes_per_s),
@@ -290,23 +290,27 @@ def roofline_blocks(est: Estimate, tr: Translator = EN, profile: str | None = No
             precision=est.attention_precision,
             peak=fmt.tflops(hw.dense_flop_per_s[est.attention_precision]),
         )
+    ideal = tr("meth_ideal_basis") if p.is_ideal else ""
+    pi = _peak(est) if p.is_ideal else attainable_flop_per_s(hw, est.compute_precision)
+    beta = hw.memory_bandwidth_bytes_per_s if p.is_ideal else attainable_bandwidth_bytes_per_s(hw)
     out.append(
         (
             "md",
             tr(
                 "meth_roofline_values",
-                # Π and β are the rates the chip measurably reaches, the fractions' base (roofline.rates_for)
-                peak=fmt.tflops(attainable_flop_per_s(hw, est.compute_precision)),
+                # Π and β are the rates the chip measurably reaches, the fractions' base (roofline.rates_for); the
+                # ideal bound's, the datasheet's peaks (a review: it had quoted the attainable beside rates at the peak)
+                peak=fmt.tflops(pi),
                 peak_sheet=fmt.tflops(_peak(est)),
-                pi_frac=f"{attainable_flop_per_s(hw, est.compute_precision) / _peak(est):.2g}",
-                pi_basis=explain.attainable_basis(hw, (est.compute_precision,), tr),
-                beta_basis=explain.attainable_basis(hw, ("bandwidth",), tr),
+                pi_frac=f"{pi / _peak(est):.2g}",
+                pi_basis=ideal or explain.attainable_basis(hw, (est.compute_precision,), tr),
+                beta_basis=ideal or explain.attainable_basis(hw, ("bandwidth",), tr),
                 precision=est.compute_precision,
                 hw=hw.name,
                 eta_f=fmt.plain(p.flops_efficiency),
-                bw=fmt.tb_per_s(attainable_bandwidth_bytes_per_s(hw)),
+                bw=fmt.tb_per_s(beta),
                 bw_sheet=fmt.tb_per_s(hw.memory_bandwidth_bytes_per_s),
-                beta_frac=f"{attainable_bandwidth_bytes_per_s(hw) / hw.memory_bandwidth_bytes_per_s:.2g}",
+                beta_frac=f"{beta / hw.memory_bandwidth_bytes_per_s:.2g}",
                 eta_m=fmt.plain(p.bandwidth_efficiency),
                 eta_kv=fmt.plain(p.kv_bandwidth_efficiency),
                 lowbit=lowbit,

@@ -473,7 +473,8 @@ def spec_acceptance_figure(grid: Speculative, k: int, acceptance: float, *, tr: 
         )
     style(fig, tr("pl_spec_a_title"), tr("pl_axis_acceptance"), tr("pl_axis_eff_tpot"))
     d.xaxis = {"tickformat": ".0%"}
-    return d.apply(fig)
+    # the keys under the plot (at 900 px beside the sidebar they had covered the title)
+    return d.apply(fig, **legend_placement(fig, 420, side_max=0))
 
 
 def spec_acceptance_table(grid: Speculative) -> pd.DataFrame:
