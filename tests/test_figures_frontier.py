@@ -777,3 +777,10 @@ def test_the_first_curve_lies_on_top_and_the_legend_keeps_the_order():
     assert names.index(b200.label()) < names.index(gb200.label())  # drawn first, under
     rank = {t.name: t.legendrank for t in fig.data if t.name in (gb200.label(), b200.label())}
     assert rank[gb200.label()] < rank[b200.label()]  # listed first
+
+
+def test_a_runs_unknown_image_is_said_in_the_pages_language(rows):
+    """A browser review: zh-TW hovers read '(container image not recorded)' in English."""
+    run = next(r for r in rows if figs.NO_IMAGE in r.engine)
+    zh = figs.engine_text(run, ZH)
+    assert figs.NO_IMAGE not in zh and ZH("fr_no_image") in zh and figs.engine_text(run, EN) == run.engine

@@ -210,6 +210,14 @@ def measured_points(rows, model_id: str, isl: int, osl: int, hardware: Sequence[
     ]
 
 
+NO_IMAGE = "(container image not recorded)"  # the serving file's words where a run's image is unknown
+
+
+def engine_text(r, tr: Translator) -> str:
+    """A run's engine as a hover says it: the serving file's text, its 'container image not recorded' translated."""
+    return r.engine.replace(NO_IMAGE, tr("fr_no_image"))
+
+
 def engine_name(r) -> str:
     """'SGLang (lmsysorg/sglang:v0.5.12-cu130)' -> 'SGLang' (the legend; the hover keeps the image)."""
     return r.engine.split(" (")[0]
@@ -223,7 +231,7 @@ def _hover_measured(r, tr: Translator, y_value: float, unit: str) -> str:
     return tr(
         "fr_hover_measured",
         id=r.id,
-        engine=r.engine,
+        engine=engine_text(r, tr),
         date=r.run_date or "—",
         parallelism=measured_layout(r.fields.get("parallelism", ""), tr),
         c=int(r.concurrency) if math.isfinite(r.concurrency) else "—",

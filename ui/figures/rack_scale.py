@@ -32,7 +32,7 @@ from .common import (
     wrap_parts,
     y_log_ticks,
 )
-from .frontier import io_label
+from .frontier import engine_text, io_label
 
 # the chips compared, by NVIDIA generation: the rack-scale NVL72 (the ratio's numerator), then the scale-out chips
 # (its denominators): HGX of the same generation and AMD's MI355X
@@ -251,7 +251,7 @@ def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: 
             mode="markers", name=name, legendrank=500,
             legendgroup=f"measured-{hid}",
             marker={"size": 11, "symbol": "diamond-open", "color": hardware_colour(hid), "line": {"width": 2}},
-            hovertext=[tr("fr_rack_hover_measured", hw=hw, id=r.id, engine=r.engine, date=r.run_date or "—",
+            hovertext=[tr("fr_rack_hover_measured", hw=hw, id=r.id, engine=engine_text(r, tr), date=r.run_date or "—",
                           parallelism=measured_layout(r.fields.get("parallelism", ""), tr), user=f"{r.interactivity_tokens_per_s_per_user:.1f}",
                           y=f"{r.total_tokens_per_s_per_gpu:,.0f}") for r in rows],
             hoverinfo="text",
