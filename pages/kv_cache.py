@@ -41,7 +41,8 @@ with metrics.Row() as row:
     row.metric(
         tr("kvc_m_per_token"),
         figs.kib(k.bytes_per_token),
-        f"{k.bytes_per_token:,.0f} B",
+        # in decimal too, as the per-sequence GB beside it (a review: 160 KiB x 4,096 had not read as 0.671 GB)
+        f"{k.bytes_per_token:,.0f} B = {fmt.nbytes(k.bytes_per_token)}",
         delta_color="off",
         delta_arrow="off",
         help=per_token_help,

@@ -31,6 +31,9 @@ def test_renders_with_defaults():
     assert at.title[0].value == EN("page_kv_cache")
     assert _metric(at, EN("kvc_m_per_token")) == "320 KiB"  # Llama 3.1 70B: 80 layers x 2 x 8 x 128 x 2 B
     assert _metric(at, EN("kvc_m_per_seq", context="4K")) == "1.34 GB"
+    # the per-token figure in decimal too: 327,680 B = 328 KB, x 4,096 = 1.34 GB (a review: KiB beside GB)
+    (m,) = [m for m in at.metric if m.label == EN("kvc_m_per_token")]
+    assert m.delta == "327,680 B = 328 KB"
     for key in ("kvc_size_title", "kvc_max_batch_title", "kvc_arch_title"):
         _fig(at, key)
     _fig(at, "kvc_prec_title", b=32)
