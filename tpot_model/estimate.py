@@ -309,15 +309,21 @@ def _chunk(s: Scenario) -> float:
     return SERVING_CHUNK_TOKENS if s.batching == "continuous" else PREFILL_CHUNK_TOKENS
 
 
-def weight_bytes_per_gpu(m: ModelSpec, s: Scenario, num_gpus: np.ndarray) -> np.ndarray:
-    """Weights each GPU holds, the draft head's too where s.draft_head (draft_head_params): total / N (tp, tp-ep:
-    every matrix split, or each GPU E/N whole experts); dp-ep: every weight but the routed experts replicated, the
-    experts split E/N per GPU."""
+def held_params(m: ModelSpec, s: Scenario) -> tuple[float, float]:
+    """(parameters, of which routed experts) the scenario's GPUs hold: the model's, and its draft head's where
+    s.draft_head (draft_head_params)."""
     head, head_experts = draft_head_params(m) if s.draft_head else (0.0, 0.0)
-    total = (total_params(m) + head) * s.weights.bytes_per_element
+    return total_params(m) + head, param_counts(m)["experts"] + head_experts
+
+
+def weight_bytes_per_gpu(m: ModelSpec, s: Scenario, num_gpus: np.ndarray) -> np.ndarray:
+    """Weights each GPU holds (held_params): total / N (tp, tp-ep: every matrix split, or each GPU E/N whole
+    experts); dp-ep: every weight but the routed experts replicated, the experts split E/N per GPU."""
+    params, expert_params = held_params(m, s)
+    total = params * s.weights.bytes_per_element
     if s.parallelism != "dp-ep":
         return total / num_gpus
-    experts = (param_counts(m)["experts"] + head_experts) * s.weights.bytes_per_element
+    experts = expert_params * s.weights.bytes_per_element
     return (total - experts) + experts / num_gpus + 0 * num_gpus
 
 
@@ -414,7 +420,7 @@ def estimate(m: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProfile
     rates = rates_for(hw, profile, s)
     N, B = s.num_gpus, s.batch
 
-    weight_bytes = (total_params(m) + (draft_head_params(m)[0] if s.draft_head else 0.0)) * s.weights.bytes_per_element
+    weight_bytes = held_params(m, s)[0] * s.weights.bytes_per_element
     gate = usable_memory(hw, profile)
     usable = gate.bytes
     per_gpu = memory_per_gpu(m, s, N)
