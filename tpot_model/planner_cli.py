@@ -773,12 +773,12 @@ def _search_main(args: argparse.Namespace, fields: dict) -> int:
         print(f"error: {flag}: {' '.join(str(e).split())}", file=sys.stderr)
         return 2
     engine = _engine(fields["profile"], d.engine) if d.feasible else None
+    first = fields["profile"][0] if isinstance(fields["profile"], tuple) else fields["profile"]  # of those searched
     fix = None  # nothing fits within the budget: what would (more GPUs, lower precision), as `estimate` says it
     if d.limited_by == "memory":
         tightest = replace(
             scenario, batch=1, num_gpus=args.max_gpus, parallelism="tp-ep" if fields["model"].moe else "tp"
         )
-        first = fields["profile"][0] if isinstance(fields["profile"], tuple) else fields["profile"]
         fix = remedy(estimate(fields["model"], fields["hardware"], tightest, first), gpus_flag="--max-gpus")
     band = measured_band(d, fields["model"], fields["hardware"], engine, args.profile == BEST) if engine else None
     parts = decode_parts(fields["model"], fields["hardware"], scenario, engine, d) if engine else None
@@ -791,7 +791,6 @@ def _search_main(args: argparse.Namespace, fields: dict) -> int:
     )
     # why no measured range, said beside the null (a review: with --mtp it had been null, unsaid)
     checked = committed_check().get(summary_key(args.profile == BEST))
-    first = fields["profile"][0] if isinstance(fields["profile"], tuple) else fields["profile"]
     out["range_note"] = (
         None if band else no_range_reason(d, fields["model"], fields["hardware"], engine or first, checked)
     )
