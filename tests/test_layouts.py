@@ -821,6 +821,21 @@ def test_frontier_search_refuses_what_it_would_drop_and_says_what_would_fit(caps
     assert f"no layout fits in memory within the budget: {d['remedy']}" in capsys.readouterr().out
     assert frontier_main([*bf16[:-1], "32", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["remedy"] is None
+    # at the widest instance the budget searches: 6 GPUs search 1, 2 and 4 (a review: the remedy had been worked out
+    # on 6, where DeepSeek-R1 FP8 fits, and came back null)
+    fp8 = ["--model", "deepseek-r1", "--hardware", "h200", "--weights", "fp8", "--kv", "fp8", "--interactivity", "10",
+           "--max-gpus", "6", "--json"]  # fmt: skip
+    assert frontier_main(fp8) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["limited_by"] == "memory" and d["remedy"].startswith("does not fit on 4 x NVIDIA H200")
+    assert "needs >= 8 GPUs (--max-gpus 8)" in d["remedy"]
+    # a target no layout meets: the target the fastest does meet
+    assert frontier_main([*fp8[:-4], "2000", "--max-gpus", "8", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["limited_by"] == "slo" and d["remedy"].startswith(f"a TPOT target of {d['fastest_tpot_ms']:,.3g} ms")
+    # whole option names only: an abbreviation had passed as --isl beside --context, one value dropped
+    assert frontier_main([*fp8[:-2], "8", "--is", "8192", "--context", "4096"]) == 2
+    assert "unrecognized arguments: --is 8192" in capsys.readouterr().err
 
 
 def test_frontier_says_why_a_deployment_has_no_measured_range(capsys):
@@ -836,3 +851,12 @@ def test_frontier_says_why_a_deployment_has_no_measured_range(capsys):
         d = json.loads(capsys.readouterr().out)
         assert (d["range_note"] is None) == (note is None) == (d["range_basis"] is not None)
         assert note is None or note in d["range_note"]
+
+
+def test_both_searches_name_the_interactivity_target_with_its_unit(capsys):
+    # a review: the batch search's JSON had only tpot_target_ms where the layout search had both
+    base = ["--model", "llama-3.1-70b", "--hardware", "h200", "--weights", "fp8", "--interactivity", "25", "--json"]
+    for extra in (["--gpus", "2"], ["--max-gpus", "2"]):
+        assert frontier_main([*base, *extra]) == 0
+        d = json.loads(capsys.readouterr().out)
+        assert d["interactivity_target_tokens_per_s_per_user"] == 25 and d["tpot_target_ms"] == 40

@@ -38,6 +38,7 @@ from .layouts import (
     best_deployment,
     best_engines,
     decode_parts,
+    gpu_options,
     recipe_key,
 )
 from .planner import MAX_BATCH_SEARCHED, FrontierPoint, domain_gpu_options, frontier
@@ -64,6 +65,9 @@ ALIASES = (("--context", "--isl"), ("--output", "--osl"))
 
 
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):  # whole option names only: '--is' had passed as '--isl' beside '--context'
+        super().__init__(*args, allow_abbrev=False, **kwargs)
+
     def error(self, message: str):  # argparse would print usage + message and exit; we want one line
         raise _BadInput(message)
 
@@ -140,7 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=_number("--max-gpus", int, 1),
         default=None,
         help=f"GPU budget: search aggregated and disaggregated layouts within it (at most {MAX_BUDGET_GPUS}; "
-        "layouts may use fewer)",
+        "layouts may use fewer; 8 where --serving, --mtp or --within-measured starts the search without it)",
     )
     p.add_argument(
         "--serving",
@@ -244,6 +248,7 @@ def to_dict(point: FrontierPoint, args: argparse.Namespace, model_id: str, hw) -
         "output_tokens": args.output,
         "profile": args.profile,
         "tpot_target_ms": args.tpot_target_ms,
+        "interactivity_target_tokens_per_s_per_user": args.interactivity,  # as the layout search's JSON
         "ttft_target_ms": args.ttft_target_ms,
         "feasible": point.feasible,
         "batch": point.batch,
@@ -447,7 +452,7 @@ def search_dict(
         "serving_searched": args.serving,
         "within_measured_recipes": bool(args.within_measured),
         "tpot_target_ms": args.tpot_target_ms,
-        "interactivity_target_tokens_per_s_per_user": None if args.interactivity is None else args.interactivity,
+        "interactivity_target_tokens_per_s_per_user": args.interactivity,
         "ttft_target_ms": args.ttft_target_ms,
         "mtp_k": d.mtp_k or None,
         "mtp_acceptance": args.mtp_acceptance if d.mtp_k else None,
@@ -775,11 +780,13 @@ def _search_main(args: argparse.Namespace, fields: dict) -> int:
     engine = _engine(fields["profile"], d.engine) if d.feasible else None
     first = fields["profile"][0] if isinstance(fields["profile"], tuple) else fields["profile"]  # of those searched
     fix = None  # nothing fits within the budget: what would (more GPUs, lower precision), as `estimate` says it
-    if d.limited_by == "memory":
-        tightest = replace(
-            scenario, batch=1, num_gpus=args.max_gpus, parallelism="tp-ep" if fields["model"].moe else "tp"
-        )
+    if d.limited_by == "memory":  # at the widest instance searched (6 GPUs search 1, 2, 4: a review)
+        widest = max(gpu_options(fields["hardware"], args.max_gpus))
+        tightest = replace(scenario, batch=1, num_gpus=widest, parallelism="tp-ep" if fields["model"].moe else "tp")
         fix = remedy(estimate(fields["model"], fields["hardware"], tightest, first), gpus_flag="--max-gpus")
+    elif not d.feasible and d.fastest_tpot_s == d.fastest_tpot_s:  # a target out of reach: how near the fastest is
+        fix = (f"a TPOT target of {d.fastest_tpot_s / ms:,.3g} ms ({1 / d.fastest_tpot_s:,.3g} tok/s/user) or looser, "
+               "a larger budget or a faster chip")  # fmt: skip
     band = measured_band(d, fields["model"], fields["hardware"], engine, args.profile == BEST) if engine else None
     parts = decode_parts(fields["model"], fields["hardware"], scenario, engine, d) if engine else None
     name = engine.name if engine else None
@@ -891,7 +898,11 @@ def capacity_dict(f: Fleet, demand: Demand, hw: Hardware) -> dict:
 
 def capacity_remedy(model, hw: Hardware, scenario: Scenario, profile, f: Fleet) -> str | None:
     """For a chip no layout of whose scale-up domain holds the model (limited_by 'no_fit'): the lower precision with
-    which the domain's largest count holds it at batch 1, or that lower precision alone is not enough."""
+    which the domain's largest count holds it at batch 1, or that lower precision alone is not enough; for a target
+    no layout meets (an slo fleet with a fastest layout): the target the fastest meets."""
+    if f.limited_by == "slo" and f.fastest_missed_s == f.fastest_missed_s:
+        return (f"a {f.slo_binding.upper()} target of {f.fastest_missed_s / ms:,.3g} ms or looser (the fastest, batch 1 "
+                f"on {f.fastest_gpus} GPUs), or a faster chip")  # fmt: skip
     if f.limited_by != "no_fit":
         return None
     n = max(domain_gpu_options(hw))
