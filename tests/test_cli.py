@@ -732,6 +732,11 @@ def test_evaluate_bad_files(capsys, tmp_path):
         # a review: a path given to --model was said twice in one line; a number past Python's 4,300 digits printed
         # its advice to call sys.set_int_max_str_digits(); a dense config without its MLP width named 'd_ff'
         (["--model", "/no/such.json", "--hardware", "h100-sxm"], ["--model: /no/such.json: cannot read"]),
+        # a 5,000-digit batch: the bound it is past, the value cut short (it had said 'whole number' and echoed it all)
+        (
+            ["--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--batch", "1" * 5000],
+            ["--batch: must be at most 100,000,000, got '111111111111111111111111…' (5,000 characters)"],
+        ),
     ],
 )
 def test_estimate_bad_input_one_line_exit_2(capsys, argv, fragments):

@@ -38,7 +38,7 @@ from .cli_text import counting, int_or_none, projection_note, remedy, window_not
 from .csv_format import FLOAT_DIGITS, csv_bytes, float_field, float_text, float_texts, int_field, label_field
 from .estimate import MAX_GPUS_SEARCHED, Estimate, estimate
 from .files import APP_VERSION
-from .numtext import large, usd
+from .numtext import large, shown, usd
 from .precision import COMPUTE_PRECISIONS, FORMATS, KV_FORMATS, parse_format
 from .prices import DEFAULT_BASIS, MAX_USD_PER_GPU_HOUR, PRICE_BASES, basis_for_price
 from .profiles import BASES, EfficiencyProfile, load_profiles, resolve_profile
@@ -160,13 +160,13 @@ def _whole(text: Any, minimum: int, maximum: int = MAX_INPUT_COUNT) -> int:
     try:
         value = float(s)
     except ValueError:
-        raise ValueError(f"must be a whole number, got {s!r}") from None
+        raise ValueError(f"must be a whole number, got {shown(s)}") from None
+    if value > maximum:  # a number too long for a float (inf) too: the bound it is past
+        raise ValueError(f"must be at most {maximum:,}, got {shown(s, quote=False)}")
     if not math.isfinite(value) or value != int(value):
-        raise ValueError(f"must be a whole number, got {s!r}")
+        raise ValueError(f"must be a whole number, got {shown(s)}")
     if value < minimum:
-        raise ValueError(f"must be >= {minimum}, got {s}")
-    if value > maximum:
-        raise ValueError(f"must be at most {maximum:,}, got {s}")
+        raise ValueError(f"must be >= {minimum}, got {shown(s, quote=False)}")
     return int(value)
 
 
@@ -175,11 +175,11 @@ def _price(text: Any) -> float:
     try:
         value = float(s)
     except ValueError:
-        raise ValueError(f"must be a number (USD per GPU-hour), got {s!r}") from None
+        raise ValueError(f"must be a number (USD per GPU-hour), got {shown(s)}") from None
+    if value > MAX_USD_PER_GPU_HOUR:  # a number too long for a float (inf) too
+        raise ValueError(f"must be at most {MAX_USD_PER_GPU_HOUR:,.0f} (USD per GPU-hour), got {shown(s, quote=False)}")
     if not math.isfinite(value) or value < 0:
-        raise ValueError(f"must be a non-negative number (USD per GPU-hour), got {s!r}")
-    if value > MAX_USD_PER_GPU_HOUR:
-        raise ValueError(f"must be at most {MAX_USD_PER_GPU_HOUR:,.0f} (USD per GPU-hour), got {s}")
+        raise ValueError(f"must be a non-negative number (USD per GPU-hour), got {shown(s)}")
     return value
 
 

@@ -47,3 +47,12 @@ def usd(value: float, decimals: int | None = None) -> str:
         return f"${v:,.{decimals}f}"
     written = repr(v).partition(".")[2]
     return f"${v:.3f}" if 1 <= abs(v) < 10 and len(written) == 3 and written.isdigit() else f"${sig(v)}"
+
+
+def shown(text: object, limit: int = 24, *, quote: bool = True) -> str:
+    """An input as an error message quotes it: whole up to `limit` characters (repr, or as typed without `quote`),
+    else its start, '…' and its length (a 5,000-digit batch had been echoed whole)."""
+    t = str(text)
+    if len(t) <= limit:
+        return repr(t) if quote else t
+    return f"'{t[:limit]}…' ({len(t):,} characters)"

@@ -41,6 +41,7 @@ from .layouts import (
     gpu_options,
     recipe_key,
 )
+from .numtext import shown
 from .planner import MAX_BATCH_SEARCHED, FrontierPoint, domain_gpu_options, frontier
 from .pool_correction import committed_check
 from .precision import parse_format
@@ -83,22 +84,23 @@ def _number(flag: str, kind: type, minimum: float, *, strict: bool = False, maxi
     """An argparse type: a finite number >= minimum (> minimum when strict) and <= maximum, errors naming the flag."""
 
     def parse(text: str):
+        got = shown(text)
         try:  # a whole number written as estimate and sweep take it too ('4096.0', '1e3')
             value = float(text)
         except ValueError:
-            raise _BadInput(f"{flag}: must be a {'whole number' if kind is int else 'number'}, got {text!r}") from None
+            raise _BadInput(f"{flag}: must be a {'whole number' if kind is int else 'number'}, got {got}") from None
+        if value > maximum:  # a number too long for a float (inf) too: the bound it is past
+            most = f"{maximum:,.0f}" if maximum == int(maximum) else f"{maximum:g}"  # 100,000,000, not 1e+08
+            raise _BadInput(f"{flag}: must be <= {most}, got {got}")
         if not math.isfinite(value):
-            raise _BadInput(f"{flag}: must be a finite number, got {text!r}")
+            raise _BadInput(f"{flag}: must be a finite number, got {got}")
         if kind is int:
             if not value.is_integer():
-                raise _BadInput(f"{flag}: must be a whole number, got {text!r}")
+                raise _BadInput(f"{flag}: must be a whole number, got {got}")
             value = int(value)
         if value < minimum or (strict and value == minimum):
             bound = f"> {minimum:g}" if strict else f">= {minimum:g}"
-            raise _BadInput(f"{flag}: must be {bound}, got {text!r}")
-        if value > maximum:
-            most = f"{maximum:,.0f}" if maximum == int(maximum) else f"{maximum:g}"  # 100,000,000, not 1e+08
-            raise _BadInput(f"{flag}: must be <= {most}, got {text!r}")
+            raise _BadInput(f"{flag}: must be {bound}, got {got}")
         return value
 
     return parse
