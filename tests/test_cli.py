@@ -699,6 +699,10 @@ def test_evaluate_bad_files(capsys, tmp_path):
     assert code == 2 and "absent.csv: no such file" in err
     code, _, err = run(capsys, "sweep", "--model", "llama-3.1-8b", "--hardware", "h100-sxm", "-o", "")
     assert code == 2 and err == "error: -o/--output: empty file name (give a path, or '-' for the screen)\n"
+    # sweep --output 1024 had written a file named '1024' (frontier's --output is output tokens: a review)
+    code, _, err = run(capsys, "sweep", "--model", "llama-3.1-8b", "--hardware", "h200", "--batch", "1:4", "--output",
+                       "1024")  # fmt: skip
+    assert code == 2 and err.startswith("error: -o/--output: '1024' reads as a number of tokens")
 
     binary = tmp_path / "latin1.csv"
     binary.write_bytes(b"model,hardware\nllama-3.1-8b,h100-sxm\xff\n")
@@ -914,13 +918,14 @@ def test_frontier_states_the_price_its_cost_stands_on(capsys):
     args = ["--model", "deepseek-r1", "--hardware", "b200", "--weights", "fp8", "--kv", "fp8"]
     assert frontier_main([*args, "--max-gpus", "16", "--interactivity", "50", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
-    assert (d["price_basis"], d["usd_per_gpu_hour"], d["price_as_of"]) == ("on_demand", 6.03, "2026-03-17")
+    assert (d["price_basis"], d["price_usd_per_gpu_hour"], d["price_as_of"]) == ("on_demand", 6.03, "2026-03-17")
+    assert "usd_per_gpu_hour" not in d  # one name for it in every command (a review)
     assert d["usd_per_1M_tokens"] == pytest.approx(6.03 * 1e6 / (d["tokens_per_s_per_gpu"] * 3600))
     assert frontier_main([*args, "--max-gpus", "16", "--interactivity", "50", "--price-basis", "hyperscaler"]) == 0
     line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("usd_per_1M_tokens"))
     assert "/GPU-hour, hyperscaler, 2026-09-20)" in line and "$1.73" in line
     assert frontier_main([*args, "--gpus", "8", "--tpot-target-ms", "50", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["usd_per_gpu_hour"] == 6.03
+    assert json.loads(capsys.readouterr().out)["price_usd_per_gpu_hour"] == 6.03
 
 
 def test_frontier_gives_no_range_for_a_model_the_serving_fit_has_not_seen(capsys):

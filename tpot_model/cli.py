@@ -766,6 +766,9 @@ def _write_text(path: str, text: str | bytes) -> None:
         return
     if not str(path).strip():
         raise InputError("-o/--output: empty file name (give a path, or '-' for the screen)")
+    if re.fullmatch(r"\d+", str(path).strip()):  # frontier's and capacity's --output is a token count; here a file
+        raise InputError(f"-o/--output: {path!r} reads as a number of tokens, but here it names the results file "
+                         "(tokens to generate: --output-tokens); give a file name")  # fmt: skip
     try:
         with open(path, "wb") as f:
             f.write(data)

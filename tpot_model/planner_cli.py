@@ -215,7 +215,8 @@ def _num(x: float) -> float | None:
 def price_fields(hw, scenario: Scenario) -> dict:
     """The price a result's $ per 1M tokens stands on: its basis, $/GPU-hour (null: no public price) and date."""
     p = price_for(hw, scenario)
-    return {"price_basis": p.basis, "usd_per_gpu_hour": _num(p.usd_per_gpu_hour), "price_as_of": p.as_of or None}
+    # the key estimate, sweep, evaluate and capacity name it by (frontier's had been 'usd_per_gpu_hour')
+    return {"price_basis": p.basis, "price_usd_per_gpu_hour": _num(p.usd_per_gpu_hour), "price_as_of": p.as_of or None}
 
 
 def _usd(d: dict, key: str) -> str:
@@ -225,7 +226,7 @@ def _usd(d: dict, key: str) -> str:
         return f"n/a (no price under {d['price_basis']})"
     when = f", {d['price_as_of']}" if d["price_as_of"] else ""
     money = f"${x:,.2f}" if x >= 1 else f"${x:.3g}"
-    return f"{money} (at ${d['usd_per_gpu_hour']:g}/GPU-hour, {d['price_basis']}{when})"
+    return f"{money} (at ${d['price_usd_per_gpu_hour']:g}/GPU-hour, {d['price_basis']}{when})"
 
 
 def window_fields(model, context_tokens: int, output_tokens: int) -> dict:
