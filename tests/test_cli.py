@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import csv
+import datetime
 import io
 import json
 import math
@@ -21,6 +22,7 @@ if str(ROOT) not in sys.path:
 
 from tpot_model import Scenario, cli, csv_format  # noqa: E402
 from tpot_model.cli import main  # noqa: E402
+from tpot_model.profiles import load_profiles  # noqa: E402
 
 LLAMA70_FP16 = ["--model", "llama-2-70b", "--hardware", "h100-sxm", "--weights", "fp16", "--kv", "fp16"]
 
@@ -123,9 +125,28 @@ def test_estimate_text_says_the_engine_date_it_ran_at(capsys):
     args = ["estimate", "--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--profile", "llama.cpp"]
     code, out, _ = run(capsys, *args, "--as-of", "2024-05-01")
     first = out.split("\n")[0]
-    assert code == 0 and "profile llama.cpp as of 2024-05-01 |" in first and first.endswith("1 output token")
+    assert code == 0 and "profile llama.cpp as of 2024-05-01 (" in first and first.endswith("1 output token")
     code, out, _ = run(capsys, *args)
     assert code == 0 and "profile llama.cpp |" in out.split("\n")[0]
+
+
+def test_as_of_says_whose_values_it_ran_at(capsys):
+    """A date before every revision runs at the earliest revision's values, a date past them all (or an engine with
+    no dated history) at the newest: the text, the JSON, evaluate's rows and sweep's scenario columns say which (an
+    engine with no history had read 'as of 2020-01-01' over its newest values)."""
+    args = ["estimate", "--model", "llama-3.1-8b", "--hardware", "h100-sxm"]
+    until = min(load_profiles()["llama.cpp"].revision_dates)
+    for profile, day, whose in (("llama.cpp", "2020-01-01", f"before {until}"), ("llama.cpp", "2099-01-01", "newest"),
+                                ("vllm", "2020-01-01", "newest")):  # fmt: skip
+        code, out, _ = run(capsys, *args, "--profile", profile, "--as-of", day)
+        said = "its newest values" if whose == "newest" else f"its values {whose}"
+        assert code == 0 and f"profile {profile} as of {day} ({said}) |" in out.split("\n")[0]
+        r = run_json(capsys, *args[1:], "--profile", profile, "--as-of", day)
+        assert (r["engine_as_of"], r["engine_values"]) == (day, whose)
+    assert run_json(capsys, *args[1:], "--profile", "llama.cpp")["engine_values"] == "newest"
+    old = run_json(capsys, *args[1:], "--profile", "llama.cpp", "--as-of", "2020-01-01")
+    eve = (datetime.date.fromisoformat(until) - datetime.timedelta(days=1)).isoformat()  # the revision's last day
+    assert old["tpot_ms"] == run_json(capsys, *args[1:], "--profile", "llama.cpp", "--as-of", eve)["tpot_ms"]
 
 
 def test_estimate_text_serves_in_the_time_its_json_says(capsys):

@@ -603,3 +603,21 @@ def test_moe_layers_on_an_amd_gpu_pay_the_profiles_rocm_factor():
     assert overhead_s("nvfp4", amd) == pytest.approx(87.5e-6 * layers, rel=1e-12)
     assert overhead_s("fp8", fp4_gpu) == pytest.approx(100e-6 * layers, rel=1e-12)
     assert overhead_s("fp8", amd, TINY_DENSE) == 0.0
+
+
+def test_mfu_counts_each_operator_at_the_peak_of_its_precision():
+    """fp32 GEMMs beside bf16 attention: the step's FLOPs against the fp32 peak alone had read MFU 100.001 % under
+    the ideal profile (a hypothesis case: DeepSeek-R1 on Trainium3, batch 2,416). The denominator is the peak the
+    FLOPs run at, weighted by each class's FLOPs; at one precision it is that precision's peak."""
+    from tpot_model import Scenario, estimate, load_hardware_catalog, load_model_catalog, load_profiles
+
+    models, hardware, ideal = load_model_catalog(), load_hardware_catalog(), load_profiles()["ideal"]
+    s = Scenario(batch=2416, context_tokens=0, output_tokens=137, weights="fp32", kv_cache="fp32")
+    e = estimate(models["deepseek-r1"], hardware["trainium3"], s, ideal)
+    dense = e.hardware.dense_flop_per_s
+    assert (e.compute_precision, e.attention_precision) == ("fp32", "bf16") and dense["bf16"] > dense["fp32"]
+    at_peak_s = sum(float(o.flops) / dense["bf16" if o.rate == "attention" else "fp32"] for o in e.decode.operators)
+    assert float(e.mfu) == pytest.approx(at_peak_s / float(e.tpot_s)) and float(e.mfu) <= 1.0
+    assert dense["fp32"] < float(e.peak_flop_per_s) < dense["bf16"]
+    bf16 = estimate(models["llama-3.1-8b"], hardware["h100-sxm"], Scenario(batch=64, context_tokens=4096), ideal)
+    assert float(bf16.peak_flop_per_s) == pytest.approx(989.4e12)  # H100 SXM dense bf16, one precision throughout

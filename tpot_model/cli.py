@@ -82,6 +82,7 @@ RESULT_COLUMNS = (
     "output_tokens_per_s_per_gpu_high",
     "calibration_basis",
     "engine_as_of",
+    "engine_values",
     "total_tokens_per_s_per_gpu",
     "ttft_ms",
     "ttft_per_request_ms",
@@ -111,8 +112,8 @@ RESULT_COLUMNS = (
 )
 # what every row of a sweep shares: the scenario, its price and the app that computed it (a CSV read alone says it)
 SWEEP_SCENARIO_COLUMNS = ("model", "hardware", "num_gpus", "weights", "kv_cache", "compute_precision", "output_tokens",
-                          "batching", "parallelism", "profile", "engine_as_of", "price_usd_per_gpu_hour", "price_basis",
-                          "price_as_of", "app_version")  # fmt: skip
+                          "batching", "parallelism", "profile", "engine_as_of", "engine_values", "price_usd_per_gpu_hour",
+                          "price_basis", "price_as_of", "app_version")  # fmt: skip
 SWEEP_COLUMNS = (
     "batch",
     "context_tokens",
@@ -278,6 +279,18 @@ def _f(x: Any) -> float:
     return float(np.asarray(x, dtype=float).reshape(()))
 
 
+def engine_values(profile: EfficiencyProfile, as_of: str | None) -> str:
+    """Whose values an estimate ran at: 'newest', or 'before <until>' (the dated revision in force on `as_of`)."""
+    rev = profile.revision_on(as_of)
+    return "newest" if rev is None else f"before {rev.until}"
+
+
+def _as_of_text(r: dict[str, Any]) -> str:
+    """' as of <date> (<whose values>)': a date past every revision, or of an engine with none, runs at the newest."""
+    whose = "its newest values" if r["engine_values"] == "newest" else f"its values {r['engine_values']}"
+    return f" as of {r['engine_as_of']} ({whose})"
+
+
 def report(e: Estimate, ideal: Estimate) -> dict[str, Any]:
     """All numbers of a one-point estimate: SI values and display units, the unit in every key."""
     s, hw = e.scenario, e.hardware
@@ -293,6 +306,7 @@ def report(e: Estimate, ideal: Estimate) -> dict[str, Any]:
         "projection_note": projection_note(hw),  # announced, not shipping: what its numbers are
         "profile": e.profile.id,
         "engine_as_of": s.as_of or "newest",
+        "engine_values": engine_values(e.profile, s.as_of),
         "num_gpus": int(_f(s.num_gpus)),
         "batch": int(_f(s.batch)),
         "context_tokens": int(_f(s.context_tokens)),
@@ -473,7 +487,7 @@ def _table(r: dict[str, Any]) -> str:
     continuous = r["batching"] == "continuous"
     add(
         f"{r['model']} ({r['model_name']}) on {n:,} x {r['hardware_name']} ({r['parallelism']}), profile "
-        f"{r['profile']}{'' if r['engine_as_of'] == 'newest' else ' as of ' + r['engine_as_of']} | weights "
+        f"{r['profile']}{'' if r['engine_as_of'] == 'newest' else _as_of_text(r)} | weights "
         f"{r['weights']}, KV cache {r['kv_cache']} | "
         + (
             f"continuous batching: {r['batch']} requests in flight, {r['context_tokens']:,}-token prompts, "
@@ -869,7 +883,8 @@ def sweep_csv(e: Estimate, batch: np.ndarray, context: np.ndarray) -> bytes:
         "model": e.model.id, "hardware": e.hardware.id, "num_gpus": int(_f(s.num_gpus)), "weights": s.weights.name,
         "kv_cache": s.kv_cache.name, "compute_precision": e.compute_precision, "output_tokens": int(_f(s.output_tokens)),
         "batching": s.batching, "parallelism": s.parallelism, "profile": e.profile.id,
-        "engine_as_of": s.as_of or "newest", "price_usd_per_gpu_hour": _cell(price), "price_basis": e.price.basis,
+        "engine_as_of": s.as_of or "newest", "engine_values": engine_values(e.profile, s.as_of),
+        "price_usd_per_gpu_hour": _cell(price), "price_basis": e.price.basis,
         "price_as_of": e.price.as_of, "app_version": APP_VERSION,
     }  # fmt: skip
     line = io.StringIO()

@@ -102,17 +102,20 @@ class EfficiencyProfile:
                     raise CatalogError(f"profile {self.id!r}: history: field {attr!r} cannot be revised")
             replace(self, history=(), **dict(rev.values))  # validates the revised values
 
-    def as_of(self, date: str | None) -> EfficiencyProfile:
-        """The profile as the engine ran on `date` (ISO, e.g. '2025-11-18'): the revision whose period holds the
-        date (the earliest `until` after it), or the current values (date None, or after every revision)."""
+    def revision_on(self, date: str | None) -> ProfileRevision | None:
+        """The dated revision in force on `date` (ISO): the earliest whose `until` is after it (a day before every
+        revision: the earliest one, the oldest values known); None: the current values."""
         if date is None or not self.history:
-            return self
+            return None
         day = _iso_date(date, f"profile {self.id!r}: as_of")
         later = [r for r in self.history if _iso_date(r.until, "") > day]
-        if not later:
-            return self
-        rev = min(later, key=lambda r: r.until)
-        return replace(self, **dict(rev.values))
+        return min(later, key=lambda r: r.until) if later else None
+
+    def as_of(self, date: str | None) -> EfficiencyProfile:
+        """The profile as the engine ran on `date` (ISO, e.g. '2025-11-18'): the revision whose period holds the
+        date (revision_on), or the current values (date None, or after every revision)."""
+        rev = self.revision_on(date)
+        return self if rev is None else replace(self, **dict(rev.values))
 
     @property
     def revision_dates(self) -> tuple[str, ...]:

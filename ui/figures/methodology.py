@@ -683,8 +683,10 @@ def definition_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
                 "meth_mfu_sub",
                 flops=fmt.flop(_f(est.decode.flops)),
                 tpot=fmt.ms(tpot),
-                peak=fmt.tflops(_peak(est)),
-                precision=est.compute_precision,
+                peak=fmt.tflops(_f(est.peak_flop_per_s)),
+                precision=est.compute_precision
+                if _peak(est) == est.hardware.dense_flop_per_s[est.attention_precision]
+                else tr("meth_mfu_mixed", gemm=est.compute_precision, attention=est.attention_precision),
                 result=fmt.pct(_f(est.mfu)),
             ),
         ),
