@@ -128,6 +128,11 @@ def test_estimate_text_says_the_engine_date_it_ran_at(capsys):
     assert code == 0 and "profile llama.cpp as of 2024-05-01 (" in first and first.endswith("1 output token")
     code, out, _ = run(capsys, *args)
     assert code == 0 and "profile llama.cpp |" in out.split("\n")[0]
+    assert (
+        "whole-batch prefill (1 prompt) " in out and "(1 GPU) " in out
+    )  # one of each, singular (had read '1 prompts')
+    code, out, _ = run(capsys, *args, "--batch", "1200", "--gpus", "2")
+    assert "whole-batch prefill (1,200 prompts)" in out and "on 2 GPUs" in out
 
 
 def test_as_of_says_whose_values_it_ran_at(capsys):

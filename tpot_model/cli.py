@@ -285,6 +285,11 @@ def engine_values(profile: EfficiencyProfile, as_of: str | None) -> str:
     return "newest" if rev is None else f"before {rev.until}"
 
 
+def _counted(n: int, noun: str) -> str:
+    """'1 GPU', '2,048 GPUs': a count with its noun in the right number."""
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
 def _as_of_text(r: dict[str, Any]) -> str:
     """' as of <date> (<whose values>)': a date past every revision, or of an engine with none, runs at the newest."""
     whose = "its newest values" if r["engine_values"] == "newest" else f"its values {r['engine_values']}"
@@ -494,7 +499,7 @@ def _table(r: dict[str, Any]) -> str:
             if continuous
             else f"batch {r['batch']}, context {r['context_tokens']:,} tokens, "
         )
-        + f"{r['output_tokens']:,} output token{'' if r['output_tokens'] == 1 else 's'}"
+        + _counted(r["output_tokens"], "output token")
     )
     if r["projection_note"]:
         add(f"Projection: {r['projection_note']}.")
@@ -517,16 +522,15 @@ def _table(r: dict[str, Any]) -> str:
     row("TPOT (mean inter-token time)" if continuous else "TPOT (time per output token)", _num(r["tpot_ms"], "ms"))
     row("tokens/s per user", _num(r["tokens_per_s_per_user"]))
     row(f"tokens/s total (batch {r['batch']})", _num(r["tokens_per_s_total"]))
-    row(f"tokens/s per GPU ({n} GPU{'s' if n != 1 else ''})", _num(r["tokens_per_s_per_gpu"]))
+    row(f"tokens/s per GPU ({_counted(n, 'GPU')})", _num(r["tokens_per_s_per_gpu"]))
     row("output tokens/s per GPU (with prefill)", _num(r["output_tokens_per_s_per_gpu"]))
     row("total tokens/s per GPU (in + out)", _num(r["total_tokens_per_s_per_gpu"]))
     row("TTFT per request (continuous batching)", _num(r["ttft_per_request_ms"], "ms"))
-    row(f"whole-batch prefill ({r['batch']} prompts)", _num(r["batch_prefill_ms"], "ms"))
+    row(f"whole-batch prefill ({_counted(r['batch'], 'prompt')})", _num(r["batch_prefill_ms"], "ms"))
     # continuous: a request's TTFT in the steady state, then its tokens; static: the batch's prefill, then its tokens
     # (it had printed the continuous per-request time beside a static TPOT: 23.21 s where the JSON said 33.21)
     whose = "a request" if continuous else "the batch"
-    tokens = f"{r['output_tokens']:,} output token{'s' if r['output_tokens'] != 1 else ''}"
-    row(f"time to serve {tokens} ({whose})", _num(r["time_to_serve_s"], "s"))
+    row(f"time to serve {_counted(r['output_tokens'], 'output token')} ({whose})", _num(r["time_to_serve_s"], "s"))
     ratio = r["tpot_ms"] / r["tpot_ideal_ms"] if r["tpot_ideal_ms"] else float("nan")
     row("physical bound (ideal profile)", f"{_num(r['tpot_ideal_ms'], 'ms')} TPOT (this estimate = {ratio:.2f} x)")
     add("")
@@ -554,7 +558,9 @@ def _table(r: dict[str, Any]) -> str:
     )
     row("fits", "yes" if r["fits"] else "NO")
     row("min GPUs (power of two)", "none up to 1024" if r["min_gpus"] is None else str(r["min_gpus"]))
-    row(f"max batch at this context on {n} GPU{'s' if n != 1 else ''}", str(r["max_batch"]))
+    row(
+        f"max batch at this context on {_counted(n, 'GPU')}", "n/a" if r["max_batch"] is None else f"{r['max_batch']:,}"
+    )
     if r["remedy"]:
         add(f"  -> {r['remedy']}")
     add("")
