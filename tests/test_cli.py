@@ -1162,3 +1162,17 @@ def test_files_that_are_not_utf8_are_refused_naming_the_file(capsys, tmp_path):
     hw.write_text(hw.read_bytes().decode("latin-1"), encoding="utf-8")
     code, out, err = run(capsys, "estimate", "--model", "llama-3.1-8b", "--hardware", str(hw))
     assert code == 0 and "Gé lab GPU" in out
+
+
+def test_expert_parallel_layouts_of_a_dense_model_say_what_they_run_as(capsys):
+    """--parallelism tp-ep on a model without experts had given tp's numbers and dp-ep replicas' without a word."""
+    args = ["--model", "llama-3.1-70b", "--hardware", "h200", "--gpus", "2", "--weights", "fp8", "--batch", "32"]
+    tp, tp_ep, dp_ep = (run_json(capsys, *args, "--parallelism", p) for p in ("tp", "tp-ep", "dp-ep"))
+    assert tp["parallelism_note"] is None and tp_ep["tpot_ms"] == tp["tpot_ms"]
+    assert "tp-ep runs as tp" in tp_ep["parallelism_note"] and "data-parallel replicas" in dp_ep["parallelism_note"]
+    assert dp_ep["weights_GB"] == tp["weights_GB"] and dp_ep["memory_per_gpu_GB"] > tp["weights_GB"]  # whole model
+    code, out, _ = run(capsys, "estimate", *args, "--parallelism", "tp-ep")
+    assert code == 0 and "Note: Llama 3.1 70B has no experts: tp-ep runs as tp" in out
+    moe = run_json(capsys, "--model", "deepseek-r1", "--hardware", "h200", "--gpus", "8", "--weights", "fp8",
+                   "--parallelism", "dp-ep")  # fmt: skip
+    assert moe["parallelism_note"] is None

@@ -34,7 +34,7 @@ from .catalog import (
     resolve_hardware,
     resolve_model,
 )
-from .cli_text import counting, int_or_none, projection_note, remedy, window_note
+from .cli_text import counting, int_or_none, parallelism_note, projection_note, remedy, window_note
 from .csv_format import FLOAT_DIGITS, csv_bytes, float_field, float_text, float_texts, int_field, label_field
 from .estimate import MAX_GPUS_SEARCHED, Estimate, estimate
 from .files import APP_VERSION
@@ -312,6 +312,7 @@ def report(e: Estimate, ideal: Estimate) -> dict[str, Any]:
         "profile": e.profile.id,
         "engine_as_of": s.as_of or "newest",
         "engine_values": engine_values(e.profile, s.as_of),
+        "parallelism_note": parallelism_note(e.model.name, e.model.moe is not None, s.parallelism),
         "num_gpus": int(_f(s.num_gpus)),
         "batch": int(_f(s.batch)),
         "context_tokens": int(_f(s.context_tokens)),
@@ -515,6 +516,8 @@ def _table(r: dict[str, Any]) -> str:
             f"Note: {n} GPUs span {-(-n // r['scale_up_domain_gpus'])} scale-up domains of {r['scale_up_domain_gpus']}: "
             "the collectives that cross them run over the scale-out network (costed at its bandwidth)."
         )
+    if r["parallelism_note"]:
+        add(f"Note: {r['parallelism_note']}.")
     if note := window_note(r["model_name"], r["model_max_context_tokens"], r["context_tokens"], r["output_tokens"]):
         add(f"Note: {note}.")
     add("")

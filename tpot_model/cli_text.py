@@ -52,6 +52,16 @@ def counting(kind: str, batching: str = "static") -> dict[str, str]:
     }
 
 
+def parallelism_note(name: str, has_experts: bool, parallelism: str) -> str | None:
+    """What an expert-parallel layout asked of a model without experts (`name`'s) runs as; else None."""
+    if has_experts or parallelism == "tp":
+        return None
+    if parallelism == "tp-ep":
+        return f"{name} has no experts: tp-ep runs as tp (tensor parallel in every layer)"
+    return (f"{name} has no experts: dp-ep runs as data-parallel replicas (each GPU holds the whole model and runs "
+            "its share of the batch)")  # fmt: skip
+
+
 def window_note(name: str, window_tokens: int, context_tokens: float, output_tokens: float) -> str | None:
     """For a run longer than the model's context window (`name`'s, `window_tokens`): that its numbers extrapolate the
     architecture; else None."""
