@@ -132,7 +132,9 @@ def test_estimate_text_says_the_engine_date_it_ran_at(capsys):
         "whole-batch prefill (1 prompt) " in out and "(1 GPU) " in out
     )  # one of each, singular (had read '1 prompts')
     code, out, _ = run(capsys, *args, "--batch", "1200", "--gpus", "2")
-    assert "whole-batch prefill (1,200 prompts)" in out and "on 2 GPUs" in out
+    assert "whole-batch prefill (1,200 prompts)" in out and "on 2 GPUs" in out and "batch 1,200, context" in out
+    code, out, _ = run(capsys, *args, "--batching", "continuous")
+    assert "continuous batching: 1 request in flight," in out.split("\n")[0]
 
 
 def test_as_of_says_whose_values_it_ran_at(capsys):

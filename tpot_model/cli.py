@@ -496,9 +496,9 @@ def _table(r: dict[str, Any]) -> str:
         f"{r['profile']}{'' if r['engine_as_of'] == 'newest' else _as_of_text(r)} | weights "
         f"{r['weights']}, KV cache {r['kv_cache']} | "
         + (
-            f"continuous batching: {r['batch']} requests in flight, {r['context_tokens']:,}-token prompts, "
+            f"continuous batching: {_counted(r['batch'], 'request')} in flight, {r['context_tokens']:,}-token prompts, "
             if continuous
-            else f"batch {r['batch']}, context {r['context_tokens']:,} tokens, "
+            else f"batch {r['batch']:,}, context {r['context_tokens']:,} tokens, "
         )
         + _counted(r["output_tokens"], "output token")
     )
@@ -524,7 +524,7 @@ def _table(r: dict[str, Any]) -> str:
     add("Speed")
     row("TPOT (mean inter-token time)" if continuous else "TPOT (time per output token)", _num(r["tpot_ms"], "ms"))
     row("tokens/s per user", _num(r["tokens_per_s_per_user"]))
-    row(f"tokens/s total (batch {r['batch']})", _num(r["tokens_per_s_total"]))
+    row(f"tokens/s total (batch {r['batch']:,})", _num(r["tokens_per_s_total"]))
     row(f"tokens/s per GPU ({_counted(n, 'GPU')})", _num(r["tokens_per_s_per_gpu"]))
     row("output tokens/s per GPU (with prefill)", _num(r["output_tokens_per_s_per_gpu"]))
     row("total tokens/s per GPU (in + out)", _num(r["total_tokens_per_s_per_gpu"]))
