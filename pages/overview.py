@@ -91,7 +91,12 @@ with metrics.Row() as row:
     )
     row.metric(
         tr("m_serve_one" if int(s.output_tokens) == 1 else "m_serve", n=fmt.tokens(state.output)),
-        **notices.if_fitted(est, tr, fmt.duration(float(est.time_to_serve_per_request_s)), help=tr("m_serve_def")),
+        **notices.if_fitted(
+            est,
+            tr,
+            fmt.duration(float(est.time_to_serve_per_request_s)),
+            help=tr("m_serve_def", tpot=fmt.ms(float(est.serving.tpot_s))),
+        ),
     )
     price_known = est.price_usd_per_gpu_hour == est.price_usd_per_gpu_hour
     if price_known:

@@ -582,7 +582,9 @@ def test_overview_headline_ttft_is_per_request_and_the_whole_batch_prefill_is_na
     assert ttft.value == fmt.duration(per_request)
     assert fmt.duration(whole) in ttft.proto.help and tr("m_batch_prefill") in ttft.proto.help
     (serve,) = [m for m in at.metric if m.label == tr("m_serve", n=fmt.tokens(1024))]
-    assert serve.value == fmt.duration(per_request + 1023 * float(est.tpot_s))
+    # the steady state's inter-token time, named in the help (the static TPOT beside it had read 23.2 s, not 33.0)
+    assert serve.value == fmt.duration(per_request + 1023 * float(est.serving.tpot_s)) == "33.0 s"
+    assert fmt.ms(float(est.serving.tpot_s)) in serve.proto.help
     at.session_state["explain.overview"] = True  # 'how is each number above computed?': both, each in its row
     at.run()
     (how,) = [e for e in at.expander if e.label == tr("how_computed_all")]

@@ -528,7 +528,8 @@ def test_estimate_carries_the_per_request_ttft_beside_the_whole_batch_prefill():
     for e in (static, cont):
         assert float(e.ttft_per_request_s) == pytest.approx(want, rel=1e-12)
         assert float(e.batch_prefill_s) == pytest.approx(float(static.ttft_s), rel=1e-12)
-        assert float(e.time_to_serve_per_request_s) == pytest.approx(want + 63 * float(e.tpot_s), rel=1e-12)
+        # the steady state's TTFT and its mean inter-token time, whatever the estimate's own batching
+        assert float(e.time_to_serve_per_request_s) == pytest.approx(want + 63 * float(ss.tpot_s), rel=1e-12)
     assert float(static.batch_prefill_s) == float(static.prefill.time_s)
     # Llama-3.1-70B FP8 on 2 x H200, 32 x 4K prompts: the whole batch's prefill is seconds, one user's TTFT is a
     # few hundred ms (one 4K prompt beside 31 decode tokens, plus half a step)
@@ -540,6 +541,13 @@ def test_estimate_carries_the_per_request_ttft_beside_the_whole_batch_prefill():
     )
     assert float(big.batch_prefill_s) > 5.0 and float(big.ttft_per_request_s) < 0.5
     assert float(big.ttft_per_request_s) > float(big.batch_prefill_s) / 32  # one prompt's share is the floor
+    # one user's whole answer: 346 ms + 1,023 x 32.0 ms (the steady state, prompts' chunks riding the steps) = 33.0 s,
+    # beside the static batch's 10.3 s prefill + 1,023 x 22.3 ms = 33.2 s; the mix of the two had read 23.2 s
+    assert float(big.time_to_serve_per_request_s) == pytest.approx(
+        float(big.ttft_per_request_s) + 1023 * float(big.serving.tpot_s), rel=1e-12
+    )
+    assert float(big.serving.tpot_s) > 1.3 * float(big.tpot_s)
+    assert float(big.time_to_serve_per_request_s) == pytest.approx(float(big.time_to_serve_s), rel=0.02)
 
 
 # --------------------------------------------------------------------------------------------------- disaggregated

@@ -120,7 +120,7 @@ def headline(est: Estimate, tr: Translator) -> list[Explanation]:
         Explanation(
             "m_serve",
             tr("ex_serve"),
-            f"{fmt.duration(ttft)} + {fmt.ms(tpot)} × ({out} − 1)",
+            f"{fmt.duration(ttft)} + {fmt.ms(float(est.serving.tpot_s))} × ({out} − 1)",
             fmt.duration(float(est.time_to_serve_per_request_s)),
             {"n": fmt.tokens(out)},
         ),  # fmt: skip

@@ -484,7 +484,7 @@ def prefill_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
     B, T, N = _f(s.batch), _f(s.context_tokens), _f(s.output_tokens)
     P = max(T, 1.0)
     bd = {k: _f(v) for k, v in pre.breakdown_s.items()}
-    ttft, tpot = _f(est.ttft_per_request_s), _f(est.tpot_s)
+    ttft = _f(est.ttft_per_request_s)
     return [
         ("h", tr("meth_h_prefill")),
         (
@@ -531,13 +531,13 @@ def prefill_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
                 result=fmt.duration(ttft),
             ),
         ),
-        ("latex", r"t_{serve}(N) = \mathrm{TTFT} + \mathrm{TPOT} \times (N - 1)"),
+        ("latex", r"t_{serve}(N) = \mathrm{TTFT} + \mathrm{TPOT}_{steady} \times (N - 1)"),
         (
             "md",
             tr(
                 "meth_serve_sub",
                 ttft=fmt.duration(ttft),
-                tpot=fmt.ms(tpot),
+                tpot=fmt.ms(_f(est.serving.tpot_s)),
                 n1=fmt.integer(N - 1),
                 n=fmt.integer(N),
                 result=fmt.duration(_f(est.time_to_serve_per_request_s)),
