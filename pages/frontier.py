@@ -424,6 +424,9 @@ else:
     priced = math.isfinite(top.usd_per_1m[tier])  # best() ranks by throughput when nothing drawn has a price
     st.markdown(tr("fr_best" if priced else "fr_best_unpriced", target=f"{target:g}", name=top.label,
                    tier=tr(f"fr_tier_{tier}")))  # fmt: skip
+    if top.limited_by:  # read at its curve's last point: memory (or the sweep's end) sets its batch, not the target
+        st.caption(tr(f"fr_best_last_{top.limited_by}", name=top.label, n=fmt.integer(top.concurrency),
+                      x=f"{top.interactivity:.1f}"))  # fmt: skip
     with metrics.Row(wide=True) as row:
         row.metric(
             fmt.device_text(f"fr_m_tps_{y}", device, tr, target=f"{target:g}"),

@@ -784,3 +784,42 @@ def test_a_runs_unknown_image_is_said_in_the_pages_language(rows):
     run = next(r for r in rows if figs.NO_IMAGE in r.engine)
     zh = figs.engine_text(run, ZH)
     assert figs.NO_IMAGE not in zh and ZH("fr_no_image") in zh and figs.engine_text(run, EN) == run.engine
+
+
+def test_a_curve_faster_than_the_target_at_its_last_point_is_read_there():
+    """A helper review: Llama-3.1-70B FP8 on 2 x B200 (4K/1K) runs at 21.1 tok/s/user at the most requests in flight
+    that fit, so at a 20 tok/s/user target its bar read 'n/a' and 'cheapest' went to H200 at $1.98, where the
+    Planner serves B200 at $1.22. Memory stops the curve there: the deployment meets the target at that point, and its
+    value is the answer; a sweep that ends (every point fits) gives a bound (at least that many tokens/s)."""
+    m, hw = resolve_model("llama-3.1-70b"), resolve_hardware("b200")
+    C = figs.concurrency_grid(32.0, limit=None)
+    s = Scenario(batch=C, context_tokens=4096, output_tokens=1024, num_gpus=2, weights="fp8", batching="continuous")
+    e = estimate(m, hw, s, resolve_profile("typical"))
+    series = figs.make_series(hw, "fp8", "fp8", "tp", C, e.tpot_s, e.ttft_s, e.output_tokens_per_s_per_gpu,
+                              e.total_tokens_per_s_per_gpu, e.fits)  # fmt: skip
+    ok = np.flatnonzero(np.asarray(e.fits))
+    last = int(ok[-1])
+    slowest = 1.0 / float(np.asarray(e.tpot_s)[last])
+    assert not bool(np.asarray(e.fits)[-1]) and slowest > 20.0  # memory ends the curve above the target
+    (p,) = figs.at_target([series], 20.0, "output", 2.0)
+    want = float(np.asarray(e.output_tokens_per_s_per_gpu)[last])
+    assert p.tokens_per_s_per_gpu == want and (p.limited_by, p.at_least) == ("memory", False)
+    assert (p.concurrency, p.interactivity) == (float(C[last]), pytest.approx(slowest))
+    assert p.usd_per_1m["on_demand"] == pytest.approx(6.03 * 1e6 / (want * 3600))
+    fig = figs.cost_figure([p], 20.0, "on_demand")
+    assert fig.data[0].text[0] == fmt.usd(p.usd_per_1m["on_demand"])  # a value, not 'n/a' nor a bound
+    assert EN("fr_hover_last_memory", n=fmt.integer(C[last]), x=f"{slowest:.1f}") in fig.data[0].hovertext[0]
+    table = figs.cost_table([p], 20.0)
+    assert table["limited_by"].iloc[0] == "memory" and table["last_point_concurrency"].iloc[0] == C[last]
+    # on the curve: read off it, nothing marked
+    (q,) = figs.at_target([series], slowest + 5.0, "output", 2.0)
+    assert q.limited_by == "" and math.isnan(q.concurrency) and q.tokens_per_s_per_gpu > want * 0.5
+    # every point fits and the last is still faster than the target: the sweep's end, a bound ('≤ $')
+    small = figs.make_series(hw, "fp8", "fp8", "tp", C, 0.01 + 0 * C, 0.1 + 0 * C, 10 * C, 20 * C, C > 0)
+    (b,) = figs.at_target([small], 50.0, "output", 2.0)
+    assert (b.limited_by, b.at_least, b.tokens_per_s_per_gpu) == ("sweep", True, 10 * C[-1])
+    fig = figs.cost_figure([b], 50.0, "on_demand")
+    assert fig.data[0].text[0].startswith("≤ $") and "sweep's last point" in fig.data[0].hovertext[0]
+    # above the fastest point: off the curve, no bar
+    (off,) = figs.at_target([small], 150.0, "output", 2.0)
+    assert math.isnan(off.tokens_per_s_per_gpu) and off.limited_by == ""

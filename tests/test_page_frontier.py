@@ -1195,3 +1195,21 @@ def test_frontier_says_when_its_lengths_run_past_the_models_window():
     said = EN("context_over_max", tokens=f"{1048576 + 32768:,}", model="DeepSeek-R1", max="163,840")
     assert not at.exception and said in [w.value for w in at.warning]
     assert said not in [w.value for w in run_page("frontier", model="deepseek-r1").warning]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_cheapest_counts_a_chip_that_beats_the_target_at_the_most_requests_that_fit(lang):
+    """A helper review: at 20 tok/s/user (Llama-3.1-70B FP8, 2 GPUs, 4K/1K) B200's curve stops at 21.1 tok/s/user, the
+    most requests that fit; its bar read 'n/a' and the page named H200 ($1.98) cheapest, where B200 serves at $1.24.
+    B200 is named, its bar priced, and a caption says memory sets its batch."""
+    tr = Translator(lang)
+    at = run_page("frontier", lang=lang, model="llama-3.1-70b", hardware="h200", gpus="2", weights="fp8", kv="bf16",
+                  batch="32", context="4096", output="1024", fr_target="20")  # fmt: skip
+    tier = tr("fr_tier_on_demand")
+    assert tr("fr_best", target="20", name="B200 · FP8 · TP", tier=tier) in [m.value for m in at.markdown]
+    said = [c.value for c in at.caption if c.value.startswith(tr("fr_best_last_memory", name="B200 · FP8 · TP",
+                                                                    n="", x="")[:12])]  # fmt: skip
+    assert len(said) == 1 and "21.1" in said[0]
+    cost = _fig(at, tr("fr_cost_title_output", target=fmt.target(1 / 20.0, tr), tier=tier)[:10])
+    bars = dict(zip(cost["data"][0]["x"], cost["data"][0]["text"], strict=True))
+    assert bars["B200 · FP8 · TP"] == fmt.usd(min(float(v) for v in decode(cost["data"][0]["y"]) if v is not None))

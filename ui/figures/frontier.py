@@ -154,9 +154,27 @@ class Series:
         return custom_usd if tier == CUSTOM else self.usd_per_gpu_hour.get(tier, math.nan)
 
     def at_target(self, target: float, y: str) -> float:
-        """tokens/s per GPU at the target interactivity, along the points that fit (nan when off the curve)."""
+        """tokens/s per GPU at the target interactivity, along the points that fit (nan when off the curve); where
+        every point that fits is more interactive than the target, its last one's (beyond)."""
+        if (i := self.beyond(target)) is not None:
+            return float(self.per_gpu(y)[i])
         ok = self.fits
         return at_interactivity(self.interactivity[ok], self.per_gpu(y)[ok], target)
+
+    def beyond(self, target: float) -> int | None:
+        """The curve's last point that fits where every point that fits is more interactive than `target` (the
+        deployment meets the target there and can add no request: memory, or the sweep's end, stops it); else None."""
+        ok = np.flatnonzero(self.fits)
+        if ok.size == 0 or not target < float(np.min(self.interactivity[ok])):
+            return None
+        return int(ok[-1])
+
+    def limited_by(self, target: float) -> str:
+        """Why the curve's value at `target` is its last point (beyond): 'memory' (the next concurrency does not
+        fit), 'sweep' (the sweep ends: a bound, at least that many tokens/s), or '' (read off the curve)."""
+        if self.beyond(target) is None:
+            return ""
+        return "sweep" if bool(self.fits[-1]) else "memory"
 
 
 def make_series(hardware, precision: str, weights: str, layout: str, concurrency, tpot_s, ttft_s, output_per_gpu,
@@ -578,12 +596,16 @@ class AtTarget:
     tokens_per_s_per_mw: float
     price_as_of: dict[str, str] = field(default_factory=dict)  # by tier: the price's date ('' for your own)
     measured_runs: tuple[str, ...] = ()  # measured (measured_at_target): the runs it is read from; () modelled
-    at_least: bool = False  # measured by a run more interactive than the target: tokens/s at least, $ at most
+    at_least: bool = False  # a bound: tokens/s at least, $ at most (a run, or the sweep's end, past the target)
+    limited_by: str = ""  # a curve read at its last point (Series.limited_by): 'memory' or 'sweep'
+    concurrency: float = math.nan  # that point's requests in flight
+    interactivity: float = math.nan  # and its tokens/s per user, above the target
 
 
 def _priced(s: Series, label: str, tps: float, custom_usd: float, runs: tuple[str, ...] = (),
-            at_least: bool = False) -> AtTarget:  # fmt: skip
-    """A throughput at the target priced with the series' chip's prices in every tier."""
+            at_least: bool = False, **last_point) -> AtTarget:  # fmt: skip
+    """A throughput at the target priced with the series' chip's prices in every tier (`last_point`: AtTarget's
+    limited_by, concurrency and interactivity)."""
     prices = {t: s.price(t, custom_usd) for t in TIERS}
     return AtTarget(
         label=label,
@@ -595,12 +617,24 @@ def _priced(s: Series, label: str, tps: float, custom_usd: float, runs: tuple[st
         price_as_of={t: s.price_as_of.get(t, "") for t in TIERS},
         measured_runs=runs,
         at_least=at_least,
+        **last_point,
     )
 
 
 def at_target(series: Sequence[Series], target: float, y: str, custom_usd: float) -> list[AtTarget]:
-    """Each curve at the target interactivity (modelled)."""
-    return [_priced(s, s.label(), s.at_target(target, y), custom_usd) for s in series]
+    """Each curve at the target interactivity (modelled). A curve whose every point that fits is more interactive
+    than the target meets it at its last point: memory stops it there (that point is the answer: B200 FP8 at 20
+    tok/s/user, 21.1 at the most requests that fit, had read 'n/a' and lost 'cheapest' to a dearer chip), or the
+    sweep ends (a bound: at least that many tokens/s)."""
+    out = []
+    for s in series:
+        last = {}
+        if limited := s.limited_by(target):
+            i = s.beyond(target)
+            last = {"limited_by": limited, "concurrency": float(s.concurrency[i]),
+                    "interactivity": float(s.interactivity[i])}  # fmt: skip
+        out.append(_priced(s, s.label(), s.at_target(target, y), custom_usd, at_least=limited == "sweep", **last))
+    return out
 
 
 def measured_at_target(series: Sequence[Series], points, target: float, y: str, custom_usd: float,
@@ -672,7 +706,12 @@ def cost_figure(points: Sequence[AtTarget], target: float, tier: str, *, y: str 
                 tps=f"{p.tokens_per_s_per_gpu:,.0f}" if math.isfinite(p.tokens_per_s_per_gpu) else tr("fr_na"),
             )
             + ("<br>" + tr("fr_hover_measured_runs", runs=" + ".join(p.measured_runs)) if p.measured_runs else "")
-            + ("<br>" + tr("fr_hover_at_least") if p.at_least else "")
+            + ("<br>" + tr("fr_hover_at_least") if p.at_least and p.measured_runs else "")
+            + (
+                "<br>" + tr(f"fr_hover_last_{p.limited_by}", n=fmt.integer(p.concurrency), x=f"{p.interactivity:.1f}")
+                if p.limited_by
+                else ""
+            )
             for p, v, why in zip(points, shown, absent, strict=True)
         ],  # fmt: skip
         hoverinfo="text",
@@ -703,6 +742,11 @@ def cost_table(points: Sequence[AtTarget], target: float, *, y: str = "output") 
             "measured_bound": ("at_least_tokens_at_most_usd" if p.at_least else "at_target")
             if p.measured_runs
             else None,
+            # a curve read at its last point: 'memory' (the most requests that fit meet the target with room) or
+            # 'sweep' (its end: tokens/s at least, $ at most), with that point's concurrency and interactivity
+            "limited_by": p.limited_by or None,
+            "last_point_concurrency": p.concurrency if p.limited_by else None,
+            "last_point_tokens_per_s_per_user": p.interactivity if p.limited_by else None,
             "hardware": p.hardware_id,
             "target_tokens_per_s_per_user": target,
             f"{y}_tokens_per_s_per_gpu": p.tokens_per_s_per_gpu,
