@@ -582,7 +582,9 @@ def capacity_section() -> None:
         persist_state="session",
     )
     hit = float(st.session_state["planner.prefix_hit"])
-    cap = planner.capacity(model, hw, scenario, profile, target_s, ttft_s, hit)
+    # users as a server runs them (continuous batching, prompts prefilled between the decode steps): the served row's
+    # and Economics' count (one static batch with no prefill had read 114 users beside the served row's 64)
+    cap = planner.capacity(model, hw, replace(scenario, batching="continuous"), profile, target_s, ttft_s, hit)
     dg = planner.disaggregation(
         model,
         hw,
@@ -602,7 +604,7 @@ def capacity_section() -> None:
             help=tr("pl_m_users_def", memory=f"{cap.max_users_memory:,}", per_gpu=fmt.number(cap.users / state.gpus)),
         )
         row.metric(
-            tr("pl_m_kv_user"),
+            tr("pl_m_kv_user", tokens=fmt.tokens(state.context + state.output)),
             fmt.gb(cap.kv_bytes_per_user),
             help=tr(
                 "pl_m_kv_user_def",

@@ -893,3 +893,23 @@ def test_the_cost_grid_says_your_own_price_is_the_sidebar_chips_alone():
     assert not any("enter your own" in c.value for c in own.caption)  # it cannot be entered for the others
     published = run_page("planner")
     assert not any("override" in c.value or said in c.value for c in published.caption)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_capacity_counts_users_as_the_served_row_does(lang):
+    """A helper review: Llama-3.1-70B FP8 on 2 x H200 (4K/1K, 50 ms): the Capacity tab read 114 users at the target
+    (one static batch, no prefill) where the same page's served row, Cost and Economics read 64 requests in flight.
+    It counts them as a server runs them, and its KV metric says at how many tokens."""
+    tr = Translator(lang)
+    at = _open(run_page("planner", lang=lang, model="llama-3.1-70b", hardware="h200", gpus="2", weights="fp8",
+                        kv="bf16", batch="32", context="4096", output="1024"), "capacity", tr=tr)  # fmt: skip
+    models, hw = load_model_catalog(), load_hardware_catalog()["h200"]
+    s = Scenario(batch=32, context_tokens=4096, output_tokens=1024, num_gpus=2, weights="fp8", batching="continuous")
+    served = pl.frontier(models["llama-3.1-70b"], hw, s, resolve_profile("typical"), 0.05)
+    static = pl.frontier(models["llama-3.1-70b"], hw, Scenario(batch=32, context_tokens=4096, output_tokens=1024,
+                                                                num_gpus=2, weights="fp8"), resolve_profile("typical"), 0.05)  # fmt: skip
+    assert served.batch < static.batch  # 64 against 114: the prompts' prefill rides the steps
+    (users,) = [m for m in at.metric if m.label == tr("pl_m_users")]
+    assert users.value == f"{served.batch:,}"
+    assert f"{served.batch:,}" in " ".join(m.value for m in at.markdown if tr("pl_capacity_text")[:10] in m.value)
+    assert [m for m in at.metric if m.label == tr("pl_m_kv_user", tokens=fmt.tokens(5120))]
