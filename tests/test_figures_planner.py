@@ -250,15 +250,16 @@ def test_levers_figure_and_tables():
         first = "batch" if at_target else "tpot"
         for trace, key in zip(fig.data, (first, "throughput", "usd"), strict=True):
             assert np.allclose(np.array(trace.x, dtype=float), deltas[key], equal_nan=True)
-        assert len(fig.data[0].y) == len(pl.LEVERS)
+        assert len(fig.data[0].y) == len(pl.LEVERS) - at_target  # 'twice the batch' not at the target
     usd = {r.lever: r.d_usd_per_1M for r in rows}
     assert figs.lever_deltas(rows, False)["usd"][pl.LEVERS.index("gpus_x2")] == pytest.approx(usd["gpus_x2"] * 100)
     fig = figs.levers_figure(rows, True)
-    assert [a.text for a in fig.layout.annotations].count(EN("pl_na")) == 1  # 'twice the batch' at the target
+    assert EN("pl_na") not in [a.text for a in fig.layout.annotations]  # every lever shown applies here
     assert fig.layout.title.text == EN("pl_levers_title_target") and fig.data[0].name == EN("pl_d_batch")
     base = next(r for r in rows if r.lever == "baseline")
     kv = next(r for r in rows if r.lever == "kv_fp8")
-    assert figs.lever_deltas(rows, True)["batch"][pl.LEVERS.index("kv_fp8")] == pytest.approx(
+    at_target_levers = [x for x in pl.LEVERS if x != "batch_x2"]
+    assert figs.lever_deltas(rows, True)["batch"][at_target_levers.index("kv_fp8")] == pytest.approx(
         (kv.target_batch / base.target_batch - 1) * 100
     )
     # the keys under the plot, the levers' names on lines (at 900 px with the sidebar open the keys covered the
@@ -469,3 +470,19 @@ def test_layout_step_says_how_many_sequences_are_in_flight_where_prefill_sets_th
     assert agg.serving == "aggregated" and tr("pl_layout_parts_in_flight", n="\0", batch="\0").split("\0")[0] not in (
         figs.layout_parts_text(agg, agg_parts, HARDWARE["h200"], tr=tr)
     )
+
+
+def test_twice_the_batch_is_left_out_at_the_target():
+    """A helper review: at the target 'Twice the batch (32 → 64)' read n/a in every column, unexplained (the target
+    sets the batch); it is left out there and shown at the sidebar's batch, where it changes TPOT and $."""
+    s = Scenario(batch=32, context_tokens=4096, output_tokens=1024, num_gpus=2, weights="fp8")
+    rows = pl.levers(load_model_catalog()["llama-3.1-70b"], load_hardware_catalog()["h200"], s,
+                     resolve_profile("typical"), tpot_target_s=0.05)  # fmt: skip
+    label = EN("pl_lever_batch_x2")
+    at_target = figs.levers_display_table(rows, True)
+    assert not at_target[EN("pl_col_lever")].str.startswith(label).any() and len(at_target) == len(rows) - 1
+    assert not any(str(y).startswith(label) for y in figs.levers_figure(rows, True).data[0].y)
+    at_batch = figs.levers_display_table(rows, False)
+    (row,) = at_batch[at_batch[EN("pl_col_lever")].str.startswith(label)].to_dict("records")
+    assert row[EN("pl_d_tpot")].startswith("+") and row[EN("pl_d_usd")].startswith("−")
+    assert any(str(y).startswith(label) for y in figs.levers_figure(rows, False).data[0].y)

@@ -583,11 +583,17 @@ def disaggregation_table(dg: Disaggregation) -> pd.DataFrame:
 # --------------------------------------------------------------------------------------------------- levers
 
 
+def shown_levers(rows: Sequence[LeverRow], at_target: bool) -> list[LeverRow]:
+    """The rows a view shows: at the target, not 'twice the batch' (the target sets the batch there: its row had read
+    n/a in every column, unexplained)."""
+    return [r for r in rows if not (at_target and r.lever == "batch_x2")]
+
+
 def lever_deltas(rows: Sequence[LeverRow], at_target: bool) -> dict[str, np.ndarray]:
     """The changes shown for each lever (not the baseline), in percent: TPOT at the sidebar's batch, at the target
     the best batch instead (every lever's TPOT sits at the target there: a +21 % TPOT had read as a lever making it
     worse, where it served a larger batch), then throughput and $/1M."""
-    levers = [r for r in rows if r.lever != "baseline"]
+    levers = [r for r in shown_levers(rows, at_target) if r.lever != "baseline"]
     if at_target:
         base = next(r for r in rows if r.lever == "baseline")
         first = [r.target_batch / base.target_batch - 1 if r.target_feasible and base.target_feasible else np.nan
@@ -618,7 +624,7 @@ def levers_figure(
 ) -> go.Figure:
     """Grouped horizontal bars per lever: change in TPOT, throughput and $/1M tokens (%); `hardware`: the catalog
     (by id) the levers' chips are named from."""
-    levers = [r for r in rows if r.lever != "baseline"]
+    levers = [r for r in shown_levers(rows, at_target) if r.lever != "baseline"]
     # on lines of ~26 characters: whole, 'Speculative decoding (k=3, a=0.5, llama-3.1-8b)' left the bars ~80 px of a
     # 900 px page with the sidebar open
     labels = [wrap_label(_lever_label(r, tr, hardware), 26) for r in levers]
@@ -698,7 +704,7 @@ def levers_display_table(
 
     out = []
     base = next(r for r in rows if r.lever == "baseline")
-    for r in rows:
+    for r in shown_levers(rows, at_target):
         if at_target:
             d_batch = r.target_batch / base.target_batch - 1 if r.target_feasible and base.target_feasible else math.nan
             out.append(
