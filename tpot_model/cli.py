@@ -573,7 +573,7 @@ def _table(r: dict[str, Any]) -> str:
     if math.isfinite(price):
         row("price", f"${price:.2f} per GPU-hour ({dated})")
         row("$ per 1M output tokens", usd(r["usd_per_1M_tokens"]))  # 3 significant figures, as on the pages
-        row("$ per 1M tokens (with prefill)", usd(r["usd_per_1M_tokens_with_prefill"]))
+        row("$ per 1M output tokens (with prefill)", usd(r["usd_per_1M_tokens_with_prefill"]))
     else:
         row(
             "$ per 1M output tokens",
