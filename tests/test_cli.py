@@ -1178,3 +1178,22 @@ def test_expert_parallel_layouts_of_a_dense_model_say_what_they_run_as(capsys):
     moe = run_json(capsys, "--model", "deepseek-r1", "--hardware", "h200", "--gpus", "8", "--weights", "fp8",
                    "--parallelism", "dp-ep")  # fmt: skip
     assert moe["parallelism_note"] is None
+
+
+def test_estimate_says_what_usable_memory_rests_on(capsys):
+    """A helper review: '(93% of 141.0 GB)' read usable against H200's datasheet where the fit starts from the
+    141 GiB nvidia-smi reports (151.4 GB): the text works usable out from its figure, the JSON carries the parts."""
+    args = ["--model", "llama-3.1-70b", "--hardware", "h200", "--gpus", "2", "--weights", "fp8"]
+    r = run_json(capsys, *args)
+    assert r["usable_memory_from_GB"] == pytest.approx(141 * 2**30 / 1e9) and r["usable_memory_fraction"] == 0.9
+    assert r["usable_memory_per_gpu_GB"] == pytest.approx(
+        r["usable_memory_from_GB"] * 0.9 - r["reserved_memory_GB"], rel=1e-12
+    )
+    assert r["reserved_memory_GB"] == pytest.approx(4.14 * 2**30 / 1e9)  # the engine's 4.14 GiB
+    code, out, _ = run(capsys, "estimate", *args)
+    assert (
+        code == 0 and "151.4 GB as the vendor's tool reports it (141.0 GiB; datasheet 141.0 GB) x 0.9 - 4.45 GB" in out
+    )
+    assert "% of 141.0 GB" not in out
+    code, out, _ = run(capsys, "estimate", "--model", "llama-3.1-8b", "--hardware", "rtx-4090")
+    assert "24.0 GB (datasheet) x 0.9" in out

@@ -36,7 +36,7 @@ from .catalog import (
 )
 from .cli_text import counting, int_or_none, parallelism_note, projection_note, remedy, window_note
 from .csv_format import FLOAT_DIGITS, csv_bytes, float_field, float_text, float_texts, int_field, label_field
-from .estimate import MAX_GPUS_SEARCHED, Estimate, estimate
+from .estimate import MAX_GPUS_SEARCHED, Estimate, estimate, usable_memory
 from .files import APP_VERSION
 from .numtext import large, shown, usd
 from .precision import COMPUTE_PRECISIONS, FORMATS, KV_FORMATS, parse_format
@@ -372,6 +372,11 @@ def report(e: Estimate, ideal: Estimate) -> dict[str, Any]:
         "usable_memory_per_gpu_GB": float(e.usable_memory_per_gpu_bytes) / GB,
         "usable_memory_basis": e.usable_memory_basis,  # 'reported' (nvidia-smi GiB x fraction - reservation) | 'datasheet'
         "memory_per_gpu_capacity_GB": hw.memory_bytes / GB,
+        # what usable rests on: the vendor tool's figure where published (H200: 141 GiB = 151.4 GB, not the
+        # datasheet's 141 GB), x the engine's usable fraction, less its reservation
+        "usable_memory_from_GB": (gate := usable_memory(hw, e.profile)).capacity_bytes / GB,
+        "usable_memory_fraction": gate.fraction,
+        "reserved_memory_GB": gate.reserved_bytes / GB,
         "fits": bool(np.all(e.fits)),
         "min_gpus": int_or_none(e.min_gpus),
         "max_batch": int_or_none(e.max_batch),
@@ -553,12 +558,16 @@ def _table(r: dict[str, Any]) -> str:
     row("weights", _gb(r["weights_GB"]))
     row(f"KV cache ({r['batch']:,} x {r['context_tokens']:,} context tokens)", _gb(r["kv_cache_GB"]))
     row(f"peak KV cache (+{r['output_tokens']:,} output tokens)", _gb(r["kv_cache_peak_GB"]))
-    usable_pct = 100.0 * r["usable_memory_per_gpu_GB"] / r["memory_per_gpu_capacity_GB"]
-    row(
-        "per GPU: used / usable",
-        f"{_gb(r['memory_per_gpu_GB'])} / {_gb(r['usable_memory_per_gpu_GB'])} "
-        f"({usable_pct:.0f}% of {r['memory_per_gpu_capacity_GB']:,.1f} GB)",
+    row("per GPU: used / usable", f"{_gb(r['memory_per_gpu_GB'])} / {_gb(r['usable_memory_per_gpu_GB'])}")
+    # usable from the figure it rests on ('93% of 141.0 GB' had read against the datasheet where the fit starts from
+    # nvidia-smi's 141 GiB = 151.4 GB)
+    source = (
+        f"{r['usable_memory_from_GB']:,.1f} GB as the vendor's tool reports it "
+        f"({r['usable_memory_from_GB'] * GB / 2**30:,.1f} GiB; datasheet {r['memory_per_gpu_capacity_GB']:,.1f} GB)"
+        if r["usable_memory_basis"] == "reported"
+        else f"{r['usable_memory_from_GB']:,.1f} GB (datasheet)"
     )
+    row("  usable =", f"{source} x {r['usable_memory_fraction']:g} - {r['reserved_memory_GB']:,.2f} GB reserved")
     row("fits", "yes" if r["fits"] else "NO")
     row("min GPUs (power of two)", "none up to 1024" if r["min_gpus"] is None else str(r["min_gpus"]))
     row(
