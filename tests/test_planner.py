@@ -449,6 +449,10 @@ def test_cli_frontier_text_and_infeasible(capsys):
     assert frontier_main([*ARGS, "--tpot-target-ms", "50", "--ttft-target-ms", "2000"]) == 0
     out = capsys.readouterr().out
     assert "limited_by             slo (ttft)" in out
+    # what its keys count, in the text too (a helper review: a decode-only rate and $ read unlabelled beside the
+    # layout search's and the pages' served ones)
+    assert "counting:\n  tokens_per_s_per_gpu: output tokens per second per GPU in the decode steps" in out
+    assert "  ttft_ms: the whole batch's prefill (static batching)" in out
     assert frontier_main(["--model", "deepseek-v3", "--hardware", "h200", "--tpot-target-ms", "50", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert (d["feasible"], d["batch"], d["limited_by"], d["tpot_ms"]) == (False, 0, "memory", None)

@@ -301,7 +301,10 @@ def _text(d: dict) -> str:
         ("memory_per_gpu_GB", f"{d['memory_per_gpu_GB']:.1f}"),
         ("limited_by", d["limited_by"] + (f" ({d['slo_binding']})" if d["slo_binding"] else "")),
     ]
-    return head + "\n" + "\n".join(f"{k:<22} {v}" for k, v in rows)
+    # what the shared keys count here (the JSON's counting): a decode-only rate had read beside the layout search's
+    # and the pages' served ones unlabelled
+    said = [f"  {k}: {v}" for k, v in d["counting"].items()]
+    return head + "\n" + "\n".join(f"{k:<22} {v}" for k, v in rows) + "\ncounting:\n" + "\n".join(said)
 
 
 def frontier_main(argv: Sequence[str] | None = None) -> int:
@@ -930,8 +933,9 @@ def _capacity_text(rows: list[dict], context_tokens: float) -> str:
             f"{v(d['usd_per_1M_output_tokens'], '.4g'):>8}  {d['limited_by']}"
         )
     lines.append("(tok/s/GPU: output tokens; MW all-in; capex implied by the chip's hyperscaler TCO at default "
-                 "financing; opex and $ per 1M output tokens at the price basis; '-' = no price, "
-                 "no all-in power or no layout meets the target)")  # fmt: skip
+                 "financing; opex and $ per 1M output tokens at the price basis, the $ over the output tokens the "
+                 "fleet serves: every GPU, peak-to-average and utilisation included, so not the price over tok/s/GPU; "
+                 "'-' = no price, no all-in power or no layout meets the target)")  # fmt: skip
     lines += [f"* {d['hardware']}: projection: {d['projection_note']}" for d in rows if d["hardware_announced"]]
     for d in rows:  # why a chip has no fleet, and what would give it one
         if d["fastest_gpus"]:
