@@ -353,7 +353,7 @@ if series and series[0].marked_index is not None:
             name=s0.label(tr),
             tpot=fmt.ms(float(s0.tpot_s[i])),
             user=fmt.rate(float(s0.interactivity[i])),
-            gpu=fmt.rate(float(s0.per_gpu(y)[i])),
+            gpu=tr(f"fr_tokens_{y}", rate=fmt.large(float(s0.per_gpu(y)[i]))),  # which tokens: the y axis's
             ttft=fmt.duration(float(s0.ttft_s[i])),
         )
     )
@@ -448,7 +448,7 @@ else:
                 if math.isfinite(mw)
                 else metrics.missing(tr("no_public_power_short"))
             ),
-            help=tr("fr_m_mw_def", name=top.label),
+            help=tr("fr_m_mw_def", name=top.label, tokens=tr(f"fr_tokens_{y}", rate="").strip()),
         )
 # beside each curve's bar, each chip's measured frontier at the target (InferenceX's runs drawn), priced the same way
 bars = figs.beside(at, figs.measured_at_target(series, points, target, y, usd, tr))

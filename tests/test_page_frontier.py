@@ -1213,3 +1213,18 @@ def test_cheapest_counts_a_chip_that_beats_the_target_at_the_most_requests_that_
     cost = _fig(at, tr("fr_cost_title_output", target=fmt.target(1 / 20.0, tr), tier=tier)[:10])
     bars = dict(zip(cost["data"][0]["x"], cost["data"][0]["text"], strict=True))
     assert bars["B200 · FP8 · TP"] == fmt.usd(min(float(v) for v in decode(cost["data"][0]["y"]) if v is not None))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_the_sidebar_batch_sentence_and_mw_help_name_their_tokens(lang):
+    """A helper review: with the total (input + output) axis the sentence read '2,480 tok/s per GPU' and the MW
+    metric's help 'tok/s per GPU', as bare as the output axis's: each names the axis's tokens."""
+    tr = Translator(lang)
+    for y in ("output", "total"):
+        at = run_page("frontier", lang=lang, model="llama-3.1-70b", hardware="h200", gpus="2", weights="fp8",
+                      batch="32", context="4096", output="1024", fr_y=y)  # fmt: skip
+        tokens = tr(f"fr_tokens_{y}", rate="").strip()
+        said = [m.value for m in at.markdown if m.value.startswith(tr("fr_marked_text")[:4])]
+        assert len(said) == 1 and tokens in said[0], said
+        (mw,) = [m for m in at.metric if m.label == tr("fr_m_mw")]
+        assert tokens in mw.proto.help
