@@ -190,8 +190,13 @@ else:
 if notes:  # the sidebar's batch beside the static row's, before the served row
     st.caption("\n\n".join(notes))
 # the static row's price and tokens per MW, under it (under the served row, they had read as the served row's)
-notices.cost_line(
-    est, tr, key="planner.no_price", tokens_per_s_per_gpu=point.tokens_per_s_per_gpu if point.feasible else None
+notices.cost_line(  # at the frontier's batch when one meets the target (the static row's), named so
+    est,
+    tr,
+    key="planner.no_price",
+    tokens_per_s_per_gpu=point.tokens_per_s_per_gpu if point.feasible else None,
+    rate_label="m_tokens_per_mw_batch" if point.feasible else "m_tokens_per_mw",
+    rate_args={"batch": fmt.integer(point.batch)} if point.feasible else None,
 )
 if bool(est.fits) or point.feasible:  # the same targets counted as a server runs it (the frontier's basis)
     served = cache.planner_frontier(

@@ -522,7 +522,7 @@ def test_slo_frontier_says_its_static_basis_and_the_continuous_batching_figure(t
     # row's label (under the served row it had read as the served row's: third review)
     order = [e for e in _in_order(at.main) if type(e).__name__ in ("Markdown", "Caption")]
     texts = [str(e.value) for e in order]
-    cost = next(i for i, t in enumerate(texts) if tr("m_tokens_per_mw") in t)
+    cost = next(i for i, t in enumerate(texts) if tr("m_tokens_per_mw_batch", batch=fmt.integer(static.batch)) in t)
     assert texts.index(tr("static_row_note")) < cost < texts.index(tr("served_row_note"))
     per_mw = static.tokens_per_s_per_gpu * 1e6 / float(estimate(m, hw, st.to_scenario(), p).all_in_w_per_gpu)
     assert fmt.rate(per_mw) in texts[cost]
@@ -913,3 +913,12 @@ def test_capacity_counts_users_as_the_served_row_does(lang):
     assert users.value == f"{served.batch:,}"
     assert f"{served.batch:,}" in " ".join(m.value for m in at.markdown if tr("pl_capacity_text")[:10] in m.value)
     assert [m for m in at.metric if m.label == tr("pl_m_kv_user", tokens=fmt.tokens(5120))]
+
+
+def test_the_static_rows_tokens_per_mw_name_their_batch():
+    """A helper review: under the static row 'Tokens/s per MW 931 K' read in Overview's words at the frontier's batch
+    of 114 (Overview's 523 K is at the sidebar's 32): it names the batch."""
+    at = run_page("planner", model="llama-3.1-70b", hardware="h200", gpus="2", weights="fp8", kv="bf16", batch="32",
+                  context="4096", output="1024")  # fmt: skip
+    want = EN("m_tokens_per_mw_batch", batch="114")
+    assert any(want in c.value for c in at.caption), [c.value for c in at.caption]

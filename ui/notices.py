@@ -258,14 +258,15 @@ def cost_line(
     *,
     also: str = "",
     rate_label: str = "m_tokens_per_mw",
+    rate_args: dict | None = None,
 ) -> None:
     """Under a $ figure: its price basis and date, tokens/s per MW of all-in power beside it (at the estimate's rate,
     or at `tokens_per_s_per_gpu` when the $ figure is at another operating point, named by the string `rate_label`);
     when the chip has no price under the basis, say so with the one click that enters one. `also`: a further caption
-    line in the same element (one element, not two, sent to each reader)."""
+    line in the same element (one element, not two, sent to each reader); `rate_args`: the label string's fields."""
     price = est.price
     tr = fmt.device_tr(est.hardware, tr)  # 'Enter my own $/chip-hour' on a TPU or Trainium
-    mw = power_text(est, tr, tokens_per_s_per_gpu, rate_label)
+    mw = power_text(est, tr, tokens_per_s_per_gpu, rate_label, rate_args)
     if price.usd_per_gpu_hour == price.usd_per_gpu_hour:
         usd = fmt.usd_markdown(price.usd_per_gpu_hour)  # 'per chip-hour' on a TPU or Trainium; zh-TW: unit first
         per_hour = fmt.device_text("usd_per_gpu_hour", est.hardware, tr, usd=usd)
@@ -276,7 +277,11 @@ def cost_line(
 
 
 def power_text(
-    est, tr: Translator, tokens_per_s_per_gpu: float | None = None, rate_label: str = "m_tokens_per_mw"
+    est,
+    tr: Translator,
+    tokens_per_s_per_gpu: float | None = None,
+    rate_label: str = "m_tokens_per_mw",
+    rate_args: dict | None = None,
 ) -> str:
     """Tokens/s per MW of all-in power and the all-in J per token (cost_line's), at the estimate's rate or at
     `tokens_per_s_per_gpu` (named by the string `rate_label`); greyed 'if it fitted' for a scenario that does not
@@ -288,7 +293,8 @@ def power_text(
     if per_mw != per_mw:
         return fmt.device_text("m_tokens_per_mw_none", est.hardware, tr)
     what_if = not bool(est.fits) and tokens_per_s_per_gpu is None  # a rate at the scenario: a what-if
-    label = tr("if_fitted_label", label=tr(rate_label)) if what_if else tr(rate_label)
+    named = tr(rate_label, **(rate_args or {}))
+    label = tr("if_fitted_label", label=named) if what_if else named
     mw = tr.sentences(
         [  # zh-TW: the full-width bracket follows without a space
             f"{label}{tr('label_colon')}{fmt.rate(per_mw)}",
