@@ -1139,3 +1139,28 @@ def test_a_parameter_given_twice_is_said_with_the_one_read():
     said = EN("notice_repeated_param", param="model", given="llama-3.1-70b, deepseek-r1", used="deepseek-r1")
     assert said in [w.value for w in at.warning]
     assert at.selectbox(key="model").value == "deepseek-r1"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_overview_says_the_served_tpot_where_it_differs(lang):
+    """A helper review: Llama-3.1-70B FP8 on 8 x H200 at 8 x 128K: Overview read TPOT 13.4 ms and 'Meets: code
+    completion, chat ...' where a server running it (the prompts' prefill riding the steps) takes 86.3 ms a token, the
+    time to serve's and the Serving frontier's figure: a caption says it and the targets it meets."""
+    from tpot_model import Scenario, estimate, resolve_hardware, resolve_model, resolve_profile
+    from ui import fmt
+
+    tr = Translator(lang)
+    q = dict(model="llama-3.1-70b", hardware="h200", gpus="8", weights="fp8", kv="fp8", batch="8", context="131072",
+             output="1024")  # fmt: skip
+    at = run_page("overview", lang=lang, **q)
+    est = estimate(resolve_model("llama-3.1-70b"), resolve_hardware("h200"),
+                   Scenario(batch=8, context_tokens=131072, output_tokens=1024, num_gpus=8, weights="fp8",
+                            kv_cache="fp8"), resolve_profile("typical"))  # fmt: skip
+    served = float(est.serving.tpot_s)
+    assert served > 5 * float(est.tpot_s)
+    (said,) = [c.value for c in at.caption if fmt.ms(served) in c.value]
+    assert said == tr("ov_served_tpot", served=fmt.ms(served), ratio=f"{served / float(est.tpot_s):.2g}×",
+                      meets=tr("ov_served_meets", met=tr("target_batch_jobs")))  # fmt: skip
+    # one output token: no decode step to serve, nothing said
+    assert not [c for c in run_page("overview", lang=lang, batch="1", output="1").caption
+                if tr("ov_served_tpot", served="", ratio="", meets="")[:20] in c.value]  # fmt: skip
