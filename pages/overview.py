@@ -82,7 +82,7 @@ with metrics.Row() as row:
             tr,
             fmt.duration(ttft),
             help=tr(
-                "m_ttft_def",
+                "m_ttft_def_one" if state.batch == 1 else "m_ttft_def",
                 context=fmt.tokens(state.context),
                 batch=fmt.integer(state.batch),
                 batch_prefill=fmt.duration(float(est.batch_prefill_s)),

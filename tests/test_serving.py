@@ -821,3 +821,20 @@ def test_pool_correction_fit_and_what_it_does():
     assert 0 < fit["prefill_prompt_s"] < 0.1
     assert committed["decode_median_abs_tpot_error_corrected_loco"] < committed["decode_median_abs_tpot_error"]
     assert committed["prefill_median_abs_rate_error_corrected_loco"] < committed["prefill_median_abs_rate_error"]
+
+
+def test_a_request_alone_on_the_server_waits_for_no_step():
+    """A helper review: at concurrency 1 with a one-token answer the per-request TTFT (490 ms) read above the whole
+    prefill (327 ms): it had waited half of a step, its own prefill, on a server with nothing else under way. Alone,
+    a request waits for no step; beside others, half a mean step."""
+    m, hw, p = resolve_model("llama-3.1-70b"), resolve_hardware("h200"), resolve_profile("typical")
+    for out in (1, 1024):
+        s = Scenario(batch=1, context_tokens=4096, output_tokens=out, num_gpus=2, weights="fp8", kv_cache="fp8")
+        ss = serving.steady_state(m, hw, s, p)
+        assert float(ss.ttft_s) == pytest.approx(float(ss.prompt_chunks * ss.first_chunk.time_s), rel=1e-12)
+        e = estimate(m, hw, s, p)
+        assert float(e.ttft_per_request_s) <= 1.01 * float(e.batch_prefill_s)  # one 4K prompt in one 8K chunk
+    two = serving.steady_state(m, hw, Scenario(batch=[1, 2], context_tokens=4096, output_tokens=1024, num_gpus=2,
+                                               weights="fp8", kv_cache="fp8"), p)  # fmt: skip
+    waits = np.asarray(two.ttft_s) - np.asarray(two.prompt_chunks * two.first_chunk.time_s)
+    assert waits[0] == 0.0 and waits[1] == pytest.approx(0.5 * float(np.asarray(two.tpot_s)[1]), rel=1e-12)

@@ -190,8 +190,8 @@ class Estimate:
     @property
     def ttft_per_request_s(self) -> np.ndarray:
         """The time to first token one user waits: a new prompt arriving at a server in the continuous-batching
-        steady state (half a step, then its prompt's chunks, each riding a step). The headline TTFT;
-        `batch_prefill_s` is the static whole-batch figure."""
+        steady state (half a step, none alone on the server, then its prompt's chunks, each riding a step). The
+        headline TTFT; `batch_prefill_s` is the static whole-batch figure."""
         return self.serving.ttft_s
 
     @functools.cached_property

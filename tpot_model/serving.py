@@ -18,8 +18,8 @@ TPOT is the mean inter-token time of the steady state; its
 decomposition is the same mix of the two steps' buckets, so it still sums to TPOT: prompt-chunk work lands in the
 buckets of the operators it runs through (compute, weights, kv_cache), and `decode_only` is the step without it.
 
-TTFT: a new prompt waits on average half a step, then its ceil(ISL / K) chunks each ride a step with the C decode
-tokens. Output tokens/s (Little's law): C x OSL / (TTFT + (OSL - 1) TPOT); total tokens/s counts the prompts too:
+TTFT: a new prompt waits on average half a step (none at C = 1: no other request is under way), then its
+ceil(ISL / K) chunks each ride a step with the C decode tokens. Output tokens/s (Little's law): C x OSL / (TTFT + (OSL - 1) TPOT); total tokens/s counts the prompts too:
 x (ISL + OSL) / OSL.
 """
 
@@ -58,7 +58,7 @@ class SteadyState:
     decode_only: StepResult  # the same step without prompt chunks
     first_chunk: StepResult  # a step carrying one chunk of a new prompt (TTFT)
     tpot_s: np.ndarray
-    ttft_s: np.ndarray  # 0.5 x step + prompt_chunks x first_chunk
+    ttft_s: np.ndarray  # 0.5 x step (0 at concurrency 1) + prompt_chunks x first_chunk
     prompt_chunks: np.ndarray  # steps a new prompt needs to its first token
 
 
@@ -150,7 +150,9 @@ def steady_state(
         decode_only=run(k.decode_only),
         first_chunk=first,
         tpot_s=mean.time_s,
-        ttft_s=0.5 * mean.time_s + k.prompt_chunks * first.time_s,
+        # half a step's wait for the step under way; none alone on the server (concurrency 1: nothing is under way
+        # when its request arrives; a one-token answer had waited half of its own prefill, 490 ms against 327)
+        ttft_s=np.where(np.asarray(s.batch) > 1, 0.5, 0.0) * mean.time_s + k.prompt_chunks * first.time_s,
         prompt_chunks=k.prompt_chunks,
     )
 

@@ -358,7 +358,7 @@ def _surrogate(b: _Basis, P: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndar
         return np.maximum(mem, comp).sum(axis=1) + comm + fixed + P["per_sequence_overhead_s"] * b.sequences[k]
 
     tpot = (1.0 - b.high_fraction) * t("low") + b.high_fraction * t("high")
-    ttft = 0.5 * tpot + b.prompt_chunks * t("first_chunk")
+    ttft = np.where(b.batch > 1, 0.5, 0.0) * tpot + b.prompt_chunks * t("first_chunk")  # as serving.steady_state
     out = b.batch * b.output / (ttft + (b.output - 1.0) * tpot) / b.gpus
     return tpot, out
 

@@ -93,7 +93,7 @@ def headline(est: Estimate, tr: Translator) -> list[Explanation]:
             "m_ttft",
             tr("ex_ttft"),
             tr(
-                "ex_ttft_values",
+                "ex_ttft_values_one" if int(s.batch) == 1 else "ex_ttft_values",
                 step=fmt.ms(float(est.serving.step.time_s)),
                 chunks=int(est.serving.prompt_chunks),
                 first=fmt.ms(float(est.serving.first_chunk.time_s)),

@@ -523,7 +523,7 @@ def prefill_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
         (
             "md",
             tr(
-                "meth_ttft_request_sub",
+                "meth_ttft_request_sub_one" if _f(est.scenario.batch) == 1 else "meth_ttft_request_sub",
                 step=fmt.ms(_f(est.serving.step.time_s)),
                 half=fmt.ms(0.5 * _f(est.serving.step.time_s)),
                 chunks=fmt.integer(_f(est.serving.prompt_chunks)),
