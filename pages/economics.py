@@ -130,7 +130,7 @@ if any(f.feasible for f in rows):  # no chart of empty bars when no chip has a f
     prompt = next(f.prompt_tokens for f in rows)
     if prompt and prompt != state.context:  # the demand's token mix, not the sidebar's context, sets the prompts
         st.caption(tr("ec_cap_prompt", prompt=fmt.tokens(prompt), context=fmt.tokens(state.context),
-                      ratio=fmt.number(in_b / out_b), output=fmt.tokens(state.output)))  # fmt: skip
+                      ratio=fmt.number(in_b / out_b), output=fmt.counted("n_output_tokens", state.output, tr)))  # fmt: skip
 cap_tr = fmt.device_tr([catalog[h] for h in chips], tr)  # chips once a candidate is a TPU or Trainium
 shown = cache.built(
     f"capacity-display|{demand_key}|{tr.lang}", lambda: figs.capacity_display(table, cap_tr)

@@ -131,7 +131,7 @@ notices.fp4_notice(est, state.weights, state.kv, tr)
 st.header(tr("pl_frontier_h"))
 frontier_key = cache.scenario_key(state, "batch", "lang")  # the search covers every batch
 point = cache.planner_frontier(frontier_key, model, hw, scenario, profile, target_s, ttft_s)
-price_known = point.usd_per_1M_tokens == point.usd_per_1M_tokens
+price_known = math.isfinite(est.price_usd_per_gpu_hour)  # the chip's price (no point: '—', for another reason)
 st.markdown(tr("static_row_note"))
 with metrics.Row() as row:
     ok = point.feasible  # no batch meets the target: a dash for each number (not 'n/a' beside '—')
@@ -142,13 +142,14 @@ with metrics.Row() as row:
     row.metric(
         tr("pl_m_tps_gpu"),
         fmt.rate(point.tokens_per_s_per_gpu) if ok else "—",
-        help=tr("pl_m_tps_gpu_def", total=fmt.rate(point.tokens_per_s_total), devices=fmt.devices(hw, state.gpus, tr)),
-    )
-    row.metric(
+        help=tr("pl_m_tps_gpu_def", total=fmt.rate(point.tokens_per_s_total), devices=fmt.devices(hw, state.gpus, tr))
+        if ok else tr("pl_m_no_point"),
+    )  # fmt: skip
+    row.metric(  # no point meets the target: '—' and why (it had blamed a missing price beside the price shown)
         tr("pl_m_cost"),
         **({"value": fmt.usd(point.usd_per_1M_tokens, 2) if ok else "—"} if price_known or not ok
            else metrics.missing(tr("no_public_price_short"))),
-        help=tr("pl_m_cost_def") if price_known else tr("m_cost_none"),
+        help=tr("pl_m_no_point") if not ok else tr("pl_m_cost_def") if price_known else tr("m_cost_none"),
     )  # fmt: skip
 reason = dict(
     batch=point.batch,

@@ -922,3 +922,16 @@ def test_the_static_rows_tokens_per_mw_name_their_batch():
                   context="4096", output="1024")  # fmt: skip
     want = EN("m_tokens_per_mw_batch", batch="114")
     assert any(want in c.value for c in at.caption), [c.value for c in at.caption]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_a_scenario_that_does_not_fit_is_not_blamed_on_a_price(lang):
+    """A helper review: Llama-3.1-405B BF16 on one H100: the $ metric's help read 'No price for this hardware' beside
+    the $2.49 per GPU-hour the page showed, and the rate's 'In total n/a on 1 GPU'; both say no batch meets it."""
+    tr = Translator(lang)
+    at = run_page("planner", lang=lang, model="llama-3.1-405b", hardware="h100-sxm", gpus="1", weights="bf16",
+                  kv="bf16", batch="32", context="4096", output="1024")  # fmt: skip
+    shown = {m.label: m for m in at.metric}
+    for label in (tr("pl_m_cost"), tr("pl_m_tps_gpu")):
+        assert shown[label].value == "—" and shown[label].proto.help == tr("pl_m_no_point")
+    assert not [m for m in at.metric if "n/a" in m.proto.help]
