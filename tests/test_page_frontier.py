@@ -1173,6 +1173,7 @@ def test_rack_view_reads_the_pages_own_target_between_its_columns(tr):
     assert not at.exception, at.exception
     lead = tr("fr_rack_at_target", target="50", rates="\0").split("\0")[0]
     (said,) = [c.value for c in at.main.caption if c.value.startswith(lead)]
+    assert ("input + output" if tr.lang == "en" else "輸入 + 輸出") in said  # the tables' tokens, said (a review)
     rates = _rack_frames(at, tr)[0].value.set_index(tr("fr_rack_col_rates"))
     at25, at60 = tr("fr_rack_col_at", x="25"), tr("fr_rack_col_at", x="60")
     for chip in ("GB200 NVL72", "B200", "MI355X"):
