@@ -537,8 +537,10 @@ def _table(r: dict[str, Any]) -> str:
     row(f"whole-batch prefill ({_counted(r['batch'], 'prompt')})", _num(r["batch_prefill_ms"], "ms"))
     # continuous: a request's TTFT in the steady state, then its tokens; static: the batch's prefill, then its tokens
     # (it had printed the continuous per-request time beside a static TPOT: 23.21 s where the JSON said 33.21)
-    whose = "a request" if continuous else "the batch"
+    whose = "a request" if continuous else "the batch, its prefill first"
     row(f"time to serve {_counted(r['output_tokens'], 'output token')} ({whose})", _num(r["time_to_serve_s"], "s"))
+    if not continuous:  # what one user waits as engines serve (Overview's figure): the steady state's TTFT and steps
+        row("  one request (continuous batching)", _num(r["time_to_serve_per_request_s"], "s"))
     ratio = r["tpot_ms"] / r["tpot_ideal_ms"] if r["tpot_ideal_ms"] else float("nan")
     row("physical bound (ideal profile)", f"{_num(r['tpot_ideal_ms'], 'ms')} TPOT (this estimate = {ratio:.2f} x)")
     add("")
