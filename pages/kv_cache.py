@@ -62,6 +62,16 @@ with metrics.Row() as row:
             "kvc_m_batch_def",
             per_gpu=fmt.memory(k.batch_bytes_per_gpu),
             shards=int(k.shards),
+            # replicated where split fewer ways than the GPUs (an MLA latent under tensor parallelism: 8 copies on 8
+            # GPUs; 'all GPUs together' had read one copy as the node's whole cache)
+            copies=tr(
+                "kvc_copies",
+                devices=fmt.devices(hw, state.gpus, tr),
+                n=f"{state.gpus / k.shards:.3g}",
+                total=fmt.memory(k.batch_bytes_per_gpu * state.gpus),
+            )
+            if k.shards < state.gpus
+            else "",
             room=fmt.gb(max(k.room_bytes, 0.0)),
         ),
     )

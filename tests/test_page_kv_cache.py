@@ -205,3 +205,20 @@ def test_a_huge_cache_reads_in_tb_as_overview_says_it():
     assert m.value.endswith(" TB") and m.proto.delta == EN("kvc_per_gpu_value", gb="704 TB")
     overview = run_page("overview", batch="4096", context="1048576")
     assert "704 TB" in [x.value for x in overview.metric]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_a_replicated_cache_says_how_many_copies_the_gpus_hold(lang):
+    """A helper review: DeepSeek-R1 on 8 x B200 (MLA: the latent on every GPU) read 'Batch of 64 at 8K = 18.4 GB, all
+    GPUs together' where the node holds 8 copies, 147 GB. The help says one copy and the copies held; a GQA cache split
+    as many ways as GPUs says no copies."""
+    tr = Translator(lang)
+    at = run_page("kv_cache", lang=lang, model="deepseek-r1", hardware="b200", gpus="8", weights="nvfp4", kv="fp8",
+                  batch="64", context="8192", output="1024")  # fmt: skip
+    (m,) = [m for m in at.metric if m.label == tr("kvc_m_batch", b="64", context="8K")]
+    per_gpu = float(m.value.split()[0])
+    total = f"{per_gpu * 8:.0f}"
+    assert ("8 copies" if lang == "en" else "8 份副本") in m.proto.help and total in m.proto.help.replace(",", "")
+    at = run_page("kv_cache", lang=lang, model="llama-3.1-70b", hardware="h200", gpus="8", weights="fp8")
+    (m,) = [m for m in at.metric if m.label.startswith(tr("kvc_m_batch", b="@", context="@").split("@")[0])]
+    assert ("copies" if lang == "en" else "副本，合計") not in m.proto.help  # 8 KV heads over 8 GPUs: one copy
