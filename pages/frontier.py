@@ -274,8 +274,13 @@ if not grid:
     st.info(tr("fr_pick_something"))
 elif not any(r.fields.get("model_id") == figs.measured_model(model.id, rows) for r in rows):
     # at 1k/1k, which InferenceX measured (the sidebar's own lengths had opened a page with no points)
+    # on chips it was measured on: a TPU's link had kept the TPU, with no run of it to show
+    measured_hw = {r.fields.get("hardware_id") for r in rows if r.fields.get("model_id") == "deepseek-r1"}
+    chips = {} if state.hardware in measured_hw else {"hardware": figs.DEFAULT_HARDWARE[0]}
+    if not set(hardware) & measured_hw:
+        chips["fr_hw"] = ",".join(figs.DEFAULT_HARDWARE)
     r1 = embed.query_with(
-        model="deepseek-r1", gpus="8", weights="fp8", kv="fp8", context="1024", output="1024", fr_io="1k1k"
+        model="deepseek-r1", gpus="8", weights="fp8", kv="fp8", context="1024", output="1024", fr_io="1k1k", **chips
     )
     st.info(tr("fr_no_inferencex_model" if mlperf_points else "fr_no_measured_model", model=model.name, query=r1))
 elif not points:
