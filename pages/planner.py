@@ -337,7 +337,9 @@ def hardware_section() -> None:
     )  # fmt: skip
     # each chip's price, and that your own is the sidebar chip's alone, in the basis caption below (it had read
     # 'Catalog prices; the override applies only to H200' over a grid whose other chips had none under it)
-    st.caption(tr("pl_table_note", kv=state.kv))
+    cheapest = st.session_state["planner.table_gpus"] == "cheapest"  # each cell's GPU count, said (only its hover had)
+    st.caption(tr("pl_table_note", kv=state.kv, gpus=fmt.device_text("pl_table_note_cheapest", hw, tr) if cheapest
+                  else tr("pl_table_note_sidebar", devices=fmt.devices(hw, state.gpus, tr))))  # fmt: skip
     notices.basis_caption({h.name: prices[h.id] for h in table_hw}, tr)
 
     write_url()

@@ -1235,7 +1235,9 @@ def test_the_link_to_the_measured_model_opens_on_measured_chips():
     """A helper review: on a TPU the link 'open this page with DeepSeek-R1 on 8 GPUs' kept hardware=tpu7x (and its
     drawn chips), with no run of it to show; it opens on measured GPUs, and keeps a measured sidebar chip."""
     at = run_page("frontier", model="qwen3-235b-a22b", hardware="tpu7x", gpus="4", fr_hw="tpu7x")
-    (said,) = [i.value for i in at.info if EN("fr_no_measured_model", model="@", query="@").split("@")[1][:20] in i.value]
+    (said,) = [
+        i.value for i in at.info if EN("fr_no_measured_model", model="@", query="@").split("@")[1][:20] in i.value
+    ]
     query = re.search(r"\(frontier\?([^)]*)\)", said).group(1)
     assert "hardware=h200" in query and "fr_hw=h200%2Cb200%2Cmi355x" in query and "tpu7x" not in query
     at = run_page("frontier", model="qwen3-235b-a22b", hardware="b200")
