@@ -330,9 +330,12 @@ with metrics.Row(wide=True) as row:  # the margin note (its price and basis) rea
         shown = {"value": tr("ec_payback_never"), **metrics.note(tr("ec_payback_never_why"))}
     else:  # said whose it is, as the margin says its price: they can disagree (a rental price, an owner's costs)
         shown = notices.if_fitted(est, tr, fmt.number(payback), **metrics.note(tr("ec_payback_owner")))
+    # no capex: why, and how to give one (a missing capex in the capex's place had read 'the TCO parts above (No
+    # public all-in power)')
     row.metric(tr("ec_m_payback"), **shown,
-               help=fmt.device_text("ec_payback_def", hw, tr, capex=fmt.usd(capex) if has_capex else no_capex,
-                                    energy=fmt.usd(economics.tco(parts).energy_usd_per_gpu_hour, 3)))  # fmt: skip
+               help=fmt.device_text("ec_payback_def", hw, tr, capex=fmt.usd(capex),
+                                    energy=fmt.usd(economics.tco(parts).energy_usd_per_gpu_hour, 3)) if has_capex
+               else tr("ec_payback_def_none", why=no_capex))  # fmt: skip
 rev_about, rev_stamp = controls.export_about(), export.stamp(lang=tr.lang)  # the sidebar's scenario, price and date
 st.download_button(
     tr("ec_rev_csv"),
