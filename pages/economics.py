@@ -8,7 +8,8 @@ import numpy as np
 import streamlit as st
 
 from tpot_model import economics
-from tpot_model.fleet import Demand
+from tpot_model.estimate import precision_that_fits
+from tpot_model.fleet import Demand, widest_no_fit
 from tpot_model.prices import OWNING_BASES
 from tpot_model.serving import SERVING_CHUNK_TOKENS
 from tpot_model.units import ms
@@ -150,6 +151,17 @@ if rows:  # the basis and its dates; the chips with no price under it, or no pub
     )
     if unpowered := [catalog[h].name for h in chips if not math.isfinite(catalog[h].prices.all_in_w)]:
         st.caption(tr("ec_cap_no_power", hws=tr.join(unpowered)))
+    # a chip that holds no layout: what would (the CLI's capacity said it; the table had read 'does not fit' alone)
+    no_fit = cache.built(f"capacity-no-fit|{demand_key}", lambda: [
+        (catalog[f.hardware], int(e.scenario.num_gpus), precision_that_fits(e)) for f in rows
+        if (e := widest_no_fit(model, catalog[f.hardware], scenario, profile, f)) is not None])  # fmt: skip
+    for chip, n, fitting in no_fit:
+        where = {"hw": chip.name, "devices": fmt.devices(chip, n, tr)}
+        if fitting is None:
+            st.caption(tr("ec_cap_fits_none", **where))
+        else:
+            parts = [tr(key, fmt=x.name) for x, key in zip(fitting, ("ec_fmt_weights", "ec_fmt_kv"), strict=True) if x]
+            st.caption(tr("ec_cap_fits_with", formats=tr.join(parts), **where))
 
 chart.fold(tr, tr("embed_more_economics"))  # a wiki's frame: the capacity plan; the rest on request
 

@@ -627,3 +627,16 @@ def test_tokens_per_mw_names_the_rate_it_counts(lang):
                    resolve_profile("typical"))  # fmt: skip
     per_mw = float(est.output_tokens_per_s_per_gpu) * 1e6 / float(est.all_in_w_per_gpu)
     assert f"{label}{tr('label_colon')}{fmt.rate(per_mw)}" in line
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_a_chip_that_holds_no_layout_says_what_would_fit(lang):
+    """A helper review: Llama-3.1-405B BF16: Economics' H100 row read 'does not fit' with nothing else where
+    `capacity` says 'fits with fp8 weights (--weights fp8)': the page says it too (one owner: fleet.widest_no_fit)."""
+    tr = Translator(lang)
+    at = run_page("economics", lang=lang, model="llama-3.1-405b", hardware="h100-sxm", gpus="1", weights="bf16",
+                  kv="bf16", batch="32", context="4096", output="1024")  # fmt: skip
+    assert not at.exception
+    want = tr("ec_cap_fits_with", hw="NVIDIA H100 SXM5 80GB", devices="8 GPUs" if lang == "en" else "8 張 GPU",
+              formats=tr("ec_fmt_weights", fmt="fp8"))  # fmt: skip
+    assert want in [c.value for c in at.caption], [c.value for c in at.caption]

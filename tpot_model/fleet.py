@@ -16,7 +16,8 @@ from dataclasses import dataclass, replace
 
 from .catalog import Hardware, ModelSpec
 from .economics import HOURS_PER_YEAR, YEAR_S, price_for, tco_preset
-from .planner import DOMAIN, cheapest
+from .estimate import Estimate, estimate
+from .planner import DOMAIN, cheapest, domain_gpu_options
 from .profiles import EfficiencyProfile
 from .roofline import scale_up_domain_gpus
 from .scenario import Scenario
@@ -204,3 +205,14 @@ def fleets(
 ) -> list[Fleet]:
     """`fleet` for each candidate chip, side by side."""
     return [fleet(model, hw, replace(scenario), profile, demand, tpot_target_s, ttft_target_s) for hw in hardware]
+
+
+def widest_no_fit(model, hw: Hardware, scenario: Scenario, profile, f: Fleet) -> Estimate | None:
+    """For a fleet no layout of whose scale-up domain holds the model (limited_by 'no_fit'): one request (batch 1, the
+    demand's prompt) on the domain's widest GPU count, whose precision_that_fits / lower_precision names the formats
+    that would hold it; None for any other fleet."""
+    if f.limited_by != "no_fit":
+        return None
+    n = max(domain_gpu_options(hw))
+    sized = replace(scenario, context_tokens=f.prompt_tokens or scenario.context_tokens, num_gpus=n, batch=1)
+    return estimate(model, hw, sized, profile)

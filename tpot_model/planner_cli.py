@@ -18,7 +18,7 @@ from .disaggregated import decode_reach, model_recipes
 from .economics import price_for
 from .engines import BEST, ENGINES
 from .estimate import MAX_GPUS_SEARCHED, estimate
-from .fleet import Demand, Fleet, fleets
+from .fleet import Demand, Fleet, fleets, widest_no_fit
 from .frontier_check import (
     WITHIN,
     beyond_measured,
@@ -42,7 +42,7 @@ from .layouts import (
     recipe_key,
 )
 from .numtext import shown
-from .planner import MAX_BATCH_SEARCHED, FrontierPoint, domain_gpu_options, frontier
+from .planner import MAX_BATCH_SEARCHED, FrontierPoint, frontier
 from .pool_correction import committed_check
 from .precision import parse_format
 from .prices import DEFAULT_BASIS, MAX_USD_PER_GPU_HOUR, PRICE_BASES, basis_for_price
@@ -909,11 +909,9 @@ def capacity_remedy(model, hw: Hardware, scenario: Scenario, profile, f: Fleet) 
     if f.limited_by == "slo" and f.fastest_missed_s == f.fastest_missed_s:
         return (f"a {f.slo_binding.upper()} target of {f.fastest_missed_s / ms:,.3g} ms or looser (the fastest, batch 1 "
                 f"on {f.fastest_gpus} GPUs), or a faster chip")  # fmt: skip
-    if f.limited_by != "no_fit":
+    if (e := widest_no_fit(model, hw, scenario, profile, f)) is None:
         return None
-    n = max(domain_gpu_options(hw))
-    sized = replace(scenario, context_tokens=f.prompt_tokens or scenario.context_tokens, num_gpus=n, batch=1)
-    e = estimate(model, hw, sized, profile)
+    n = int(e.scenario.num_gpus)
     where = f"does not fit on up to {n} x {hw.name} (one scale-up domain)"
     if (fitting := lower_precision(e)) is None:
         return f"{where}; lower precision alone is not enough: a chip with more memory per GPU or a larger domain"
