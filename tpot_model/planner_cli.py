@@ -829,8 +829,9 @@ def build_capacity_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog=CAPACITY_PROG,
         description="Demand to capacity: for each chip, the fleet that serves a number of tokens per day at a TPOT "
-        "target (the planner's best layout within one scale-up domain: 8 GPUs on an HGX server, up to 72 on an NVL72 "
-        "rack), its GPUs, all-in MW, capex, opex per year, $ per 1M output tokens and what limits the layout. One JSON "
+        "target (tensor-parallel replicas, as the Serving planner's served row, within one scale-up domain: 8 GPUs on "
+        "an HGX server, up to 72 on an NVL72 rack; `frontier --max-gpus` searches expert-parallel and disaggregated "
+        "layouts too), its GPUs, all-in MW, capex, opex per year, $ per 1M output tokens and what limits the layout. One JSON "
         "object per chip with --json.",
     )
     p.add_argument("--model", required=True, help="catalog id or a config.json / model YAML path")
