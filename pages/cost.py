@@ -23,7 +23,9 @@ energy_known = math.isfinite(power_w)
 colour = hardware_colour(hw.id)
 context = fmt.tokens(state.context)
 output_words = dict(output_tokens=fmt.counted("n_output_tokens", state.output, tr),
-                    decode_steps=fmt.counted("n_decode_steps", state.output, tr))  # fmt: skip
+                    # N output tokens take N - 1 decode steps: the first comes from the prefill (it had said 1 at N = 1)
+                    decode_steps=fmt.counted("n_decode_steps", state.output - 1, tr) if state.output > 1
+                    else tr("n_decode_steps_none"))  # fmt: skip
 
 st.title(tr("page_cost"))
 scenario_text = dict(model=model.name, gpus=fmt.gpus(state.gpus), hw=hw.name, weights=state.weights, batch=fmt.integer(state.batch),

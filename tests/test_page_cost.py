@@ -344,3 +344,13 @@ def test_best_batch_says_its_static_basis_and_the_served_figure():
                            0.05)  # fmt: skip
     assert "1 request in flight" in notices.served_basis_text(replace(one, batch=1), 0.05, EN, True)
     assert said in [m.value for m in at.markdown]  # as the static figure is, not a grey caption
+
+
+@pytest.mark.parametrize(("output", "steps"), [("1024", "1,023 decode steps"), ("2", "1 decode step"),
+                                               ("1", "no decode step")])  # fmt: skip
+def test_with_prefill_counts_the_decode_steps_after_the_first_token(output, steps):
+    """A helper review: at one output token the with-prefill help read 'plus 1 decode step' beside a figure with none:
+    N output tokens take N - 1 decode steps, the first token coming from the prefill (as Methodology says)."""
+    at = run_page("cost", output=output)
+    (m,) = [m for m in at.metric if m.label == EN("ce_m_usd_prefill")]
+    assert f"plus {steps}," in m.proto.help, m.proto.help
