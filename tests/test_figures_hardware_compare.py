@@ -209,9 +209,9 @@ def test_tpot_table_columns_and_price_blank():
     assert row.tpot_profile_ms == pytest.approx(float(est.tpot_s) * 1e3)
     assert row.tokens_per_s_per_gpu == pytest.approx(float(est.tokens_per_s_per_gpu))
     assert row.tokens_per_s_per_usd_per_gpu_hour == pytest.approx(float(est.tokens_per_s_per_gpu) / 2.0)
-    assert row.usd_per_1m_tokens == pytest.approx(float(est.usd_per_1M_tokens))
+    assert row.usd_per_1M_output_tokens_decode == pytest.approx(float(est.usd_per_1M_tokens))
     assert math.isnan(df.loc["small"].tokens_per_s_per_usd_per_gpu_hour)  # no price: blank
-    assert math.isnan(df.loc["small"].usd_per_1m_tokens)
+    assert math.isnan(df.loc["small"].usd_per_1M_output_tokens_decode)
     shown = hf.tpot_display_table(df.reset_index(), tr=ZH)
     assert ZH("hw_col_tpot_ideal") in shown.columns and len(shown) == 3
     # unrounded, so the page rounds once (22.346 ms had read 22.35, then 22.4, beside 22.3 on every other page)

@@ -375,7 +375,7 @@ def tpot_table(pairs: Sequence[tuple[float, Estimate]]) -> pd.DataFrame:
                 "tokens_per_s_per_user": float(est.tokens_per_s_per_user),
                 "tokens_per_s_per_gpu": per_gpu,
                 "tokens_per_s_per_usd_per_gpu_hour": per_gpu / price if price > 0 else float("nan"),
-                "usd_per_1m_tokens": float(est.usd_per_1M_tokens),
+                "usd_per_1M_output_tokens_decode": float(est.usd_per_1M_tokens),  # decode steps, output tokens
                 "usd_per_gpu_hour": price,  # the chip's own, under the basis (nan: no public price)
                 "price_basis": est.price.basis,
                 "price_as_of": est.price.as_of,
@@ -403,7 +403,7 @@ def tpot_table_labels(*, show_profile: bool = True, device: str = "gpu", tr: Tra
         "hardware": tr("hw_col_hardware"),
         "tpot_ideal_ms": tr("hw_col_tpot_ideal"),
         "tpot_profile_ms": tr("hw_col_tpot_profile"),
-        "usd_per_1m_tokens": tr("hw_col_usd_1m"),
+        "usd_per_1M_output_tokens_decode": tr("hw_col_usd_1m"),
         "tokens_per_s_per_gpu": fmt.device_text("hw_col_tps_gpu", device, tr),
         "tokens_per_s_per_user": tr("hw_col_tps_user"),
         "tpot_low_ms": tr("hw_col_tpot_low"),
