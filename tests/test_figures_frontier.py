@@ -787,33 +787,41 @@ def test_a_runs_unknown_image_is_said_in_the_pages_language(rows):
 
 
 def test_a_curve_faster_than_the_target_at_its_last_point_is_read_there():
-    """A helper review: Llama-3.1-70B FP8 on 2 x B200 (4K/1K) runs at 21.1 tok/s/user at the most requests in flight
-    that fit, so at a 20 tok/s/user target its bar read 'n/a' and 'cheapest' went to H200 at $1.98, where the
-    Planner serves B200 at $1.22. Memory stops the curve there: the deployment meets the target at that point, and its
-    value is the answer; a sweep that ends (every point fits) gives a bound (at least that many tokens/s)."""
+    """A helper review: Llama-3.1-70B FP8 on 2 x B200 (4K/1K) at 20 tok/s/user read 'n/a' and 'cheapest' went to H200
+    at $1.98, where the Planner serves B200 at $1.22: its curve had stopped at the grid's 128 requests (21.1 tok/s/user)
+    where 158 fit (17.8). The curve ends at the most that fit (concurrency_grid's limit, as the page builds it), so 20
+    lies on it; below 17.8 memory sets the batch: the deployment meets the target at that point, whose value is the
+    answer; a sweep that ends (every point fits) gives a bound (at least that many tokens/s)."""
     m, hw = resolve_model("llama-3.1-70b"), resolve_hardware("b200")
-    C = figs.concurrency_grid(32.0, limit=None)
-    s = Scenario(batch=C, context_tokens=4096, output_tokens=1024, num_gpus=2, weights="fp8", batching="continuous")
-    e = estimate(m, hw, s, resolve_profile("typical"))
+
+    def run(c):
+        s = Scenario(batch=c, context_tokens=4096, output_tokens=1024, num_gpus=2, weights="fp8", batching="continuous")
+        return estimate(m, hw, s, resolve_profile("typical"))
+
+    first = run(figs.concurrency_grid(32.0))
+    C = figs.concurrency_grid(32.0, figs.most_in_flight(first.max_batch))
+    assert C.size == figs.concurrency_grid(32.0).size + 1  # the most that fit, 158, added to the sweep
+    e = run(C)
     series = figs.make_series(hw, "fp8", "fp8", "tp", C, e.tpot_s, e.ttft_s, e.output_tokens_per_s_per_gpu,
                               e.total_tokens_per_s_per_gpu, e.fits)  # fmt: skip
-    ok = np.flatnonzero(np.asarray(e.fits))
-    last = int(ok[-1])
+    fits = np.asarray(e.fits)
+    last = int(np.flatnonzero(fits)[-1])
+    assert C[last] == figs.most_in_flight(first.max_batch) and not fits[last + 1]  # the curve ends where memory does
     slowest = 1.0 / float(np.asarray(e.tpot_s)[last])
-    assert not bool(np.asarray(e.fits)[-1]) and slowest > 20.0  # memory ends the curve above the target
-    (p,) = figs.at_target([series], 20.0, "output", 2.0)
+    assert 15.0 < slowest < 20.0
+    (on,) = figs.at_target([series], 20.0, "output", 2.0)  # on the curve now: read off it, nothing marked
+    assert on.limited_by == "" and math.isnan(on.concurrency)
+    assert float(np.asarray(e.output_tokens_per_s_per_gpu)[last - 1]) < on.tokens_per_s_per_gpu
+    (p,) = figs.at_target([series], 15.0, "output", 2.0)  # below the curve's end: its last point, memory-limited
     want = float(np.asarray(e.output_tokens_per_s_per_gpu)[last])
     assert p.tokens_per_s_per_gpu == want and (p.limited_by, p.at_least) == ("memory", False)
     assert (p.concurrency, p.interactivity) == (float(C[last]), pytest.approx(slowest))
     assert p.usd_per_1m["on_demand"] == pytest.approx(6.03 * 1e6 / (want * 3600))
-    fig = figs.cost_figure([p], 20.0, "on_demand")
+    fig = figs.cost_figure([p], 15.0, "on_demand")
     assert fig.data[0].text[0] == fmt.usd(p.usd_per_1m["on_demand"])  # a value, not 'n/a' nor a bound
     assert EN("fr_hover_last_memory", n=fmt.integer(C[last]), x=f"{slowest:.1f}") in fig.data[0].hovertext[0]
-    table = figs.cost_table([p], 20.0)
+    table = figs.cost_table([p], 15.0)
     assert table["limited_by"].iloc[0] == "memory" and table["last_point_concurrency"].iloc[0] == C[last]
-    # on the curve: read off it, nothing marked
-    (q,) = figs.at_target([series], slowest + 5.0, "output", 2.0)
-    assert q.limited_by == "" and math.isnan(q.concurrency) and q.tokens_per_s_per_gpu > want * 0.5
     # every point fits and the last is still faster than the target: the sweep's end, a bound ('≤ $')
     small = figs.make_series(hw, "fp8", "fp8", "tp", C, 0.01 + 0 * C, 0.1 + 0 * C, 10 * C, 20 * C, C > 0)
     (b,) = figs.at_target([small], 50.0, "output", 2.0)

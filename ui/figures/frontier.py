@@ -88,6 +88,12 @@ def concurrency_grid(marked: float, limit: float | None = None) -> np.ndarray:
     return np.union1d(CONCURRENCY, extra)
 
 
+def most_in_flight(max_batch) -> float | None:
+    """The most requests in flight that fit (an estimate's max_batch over a sweep: one value), None where unknown."""
+    v = float(np.asarray(max_batch, dtype=float).flat[0])
+    return v if math.isfinite(v) else None
+
+
 def lengths(io: str, context_tokens: int, output_tokens: int) -> tuple[int, int]:
     """(ISL, OSL) of a preset, or the sidebar's context and output for 'custom'."""
     return IO_PRESETS.get(io, (int(context_tokens), int(max(output_tokens, 1))))
@@ -623,9 +629,9 @@ def _priced(s: Series, label: str, tps: float, custom_usd: float, runs: tuple[st
 
 def at_target(series: Sequence[Series], target: float, y: str, custom_usd: float) -> list[AtTarget]:
     """Each curve at the target interactivity (modelled). A curve whose every point that fits is more interactive
-    than the target meets it at its last point: memory stops it there (that point is the answer: B200 FP8 at 20
-    tok/s/user, 21.1 at the most requests that fit, had read 'n/a' and lost 'cheapest' to a dearer chip), or the
-    sweep ends (a bound: at least that many tokens/s)."""
+    than the target meets it at its last point: memory stops it there (the curve ends at the most requests that fit:
+    concurrency_grid's limit; that point is the answer: Llama-3.1-70B FP8 on 2 x B200 at 15 tok/s/user, 158 requests
+    at 17.8), or the sweep ends (a bound: at least that many tokens/s, at most that $)."""
     out = []
     for s in series:
         last = {}
