@@ -584,3 +584,14 @@ def test_frontier_reads_whole_numbers_as_estimate_does(capsys):
     assert "--context/--isl: must be <= 100,000,000" in capsys.readouterr().err
     assert frontier_main([*ARGS[:-2], "--context", "4096.5", "--tpot-target-ms", "50"]) == 2
     assert "--context/--isl: must be a whole number" in capsys.readouterr().err
+
+
+def test_capacity_prefills_one_whole_prompt_whatever_the_batching():
+    """A review: the Capacity tab passes a continuous scenario (its users as a server runs them), and the prefill of
+    one prompt with a prefix-cache hit had then scaled one 8K chunk's attention alone (32K prompt, hit 0.5: 1.88 s
+    where the whole prompt's prefill gives 2.20 s): the prefill is one whole prompt's either way."""
+    s = Scenario(batch=32, context_tokens=32768, output_tokens=1024, num_gpus=2, weights="fp8")
+    static = pl.capacity(L70, H200, s, TYPICAL, 0.05, None, 0.5)
+    cont = pl.capacity(L70, H200, replace(s, batching="continuous"), TYPICAL, 0.05, None, 0.5)
+    assert (cont.prefill_s, cont.prefill_cached_s) == (static.prefill_s, static.prefill_cached_s)
+    assert 0.5 < static.prefill_cached_s / static.prefill_s < 0.7 and cont.users < static.users

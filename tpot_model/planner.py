@@ -841,7 +841,9 @@ def capacity(
     h = _fraction("prefix_hit_rate", prefix_hit_rate)
     point = frontier(model, hw, scenario, profile, tpot_target_s, ttft_target_s)
     one = replace(scenario, batch=1)
-    pre = prefill_time_s(model, hw, one, profile, np.array([0.0, h]))
+    # one whole prompt's prefill, its cached share scaled (a continuous scenario's first chunk had scaled one 8K
+    # chunk's attention alone)
+    pre = prefill_time_s(model, hw, replace(one, batching="static"), profile, np.array([0.0, h]))
     est = estimate(model, hw, one, profile)
     per_user = _f(
         kv_cache_bytes_per_sequence(
