@@ -5,6 +5,7 @@ import json
 import numpy as np
 import streamlit as st
 
+from tpot_model.precision import native_fp4
 from ui import bands, cache, chart, controls, export, fmt, notices, page_state, uploads
 from ui.figures import compare as figs
 from ui.state import (
@@ -155,9 +156,11 @@ def resolve(values: dict):
     server for A's scenario and the side's values (an uploaded spec's side each run)."""
 
     def side_and_estimate():
-        side = page_state.side_state(state, values)
+        fp4 = native_fp4(hardware[values["hardware"]].vendor).name if values["hardware"] in hardware else None
+        side = page_state.side_state(state, values, fp4=fp4)
         if values["gpus"] == figs.AUTO:
-            side = page_state.side_state(state, values, gpus=figs.fewest_gpus(controls.evaluate(side), state.gpus))
+            side = page_state.side_state(state, values, gpus=figs.fewest_gpus(controls.evaluate(side), state.gpus),
+                                         fp4=fp4)  # fmt: skip
         return side, controls.evaluate(side)
 
     if CUSTOM_ID in (values["model"], values["hardware"]):

@@ -322,14 +322,16 @@ def test_side_state_follows_a_where_same():
     priced = page_state.side_state(DEFAULT, {**page_state.SIDE_DEFAULTS["b"], "price": 2.5})
     assert priced.price_basis == "custom" and priced.to_scenario().price_usd_per_gpu_hour == 2.5
     assert page_state.side_state(DEFAULT, page_state.SIDE_DEFAULTS["b"]).price_basis == DEFAULT.price_basis != "custom"
-    # A's block FP4 is inherited as FP4: B's chip's own block format (a review: MI300X beside B200 read 'nvfp4')
-    nv = page_state.side_state(DEFAULT.with_(hardware="b200", weights="nvfp4"), page_state.SIDE_DEFAULTS["b"])
-    assert nv.hardware == "mi300x" and nv.weights == "fp4"
-    mi300x = load_hardware_catalog()["mi300x"]
-    assert estimate(TINY_DENSE, mi300x, nv.to_scenario()).scenario.weights.name == "mxfp4"
-    own_nv = page_state.side_state(
-        DEFAULT.with_(weights="nvfp4"), {**page_state.SIDE_DEFAULTS["b"], "weights": "nvfp4"}
-    )
+    # A's block FP4 is inherited as the side chip's own (a review: MI300X beside B200 read 'nvfp4'); an MXFP4 A on a
+    # chip whose own is NVFP4 the same way, and the side's own choice is kept
+    nv = page_state.side_state(DEFAULT.with_(hardware="b200", weights="nvfp4"), page_state.SIDE_DEFAULTS["b"],
+                               fp4="mxfp4")  # fmt: skip
+    assert nv.hardware == "mi300x" and (nv.weights, nv.kv) == ("mxfp4", DEFAULT.kv)
+    same = page_state.side_state(DEFAULT.with_(weights="mxfp4", kv="mxfp4"), page_state.SIDE_DEFAULTS["b"], fp4="mxfp4")
+    assert (same.weights, same.kv) == ("mxfp4", "mxfp4")
+    assert page_state.side_state(DEFAULT.with_(weights="nvfp4"), page_state.SIDE_DEFAULTS["b"]).weights == "nvfp4"
+    own_nv = page_state.side_state(DEFAULT.with_(weights="mxfp4"), {**page_state.SIDE_DEFAULTS["b"], "weights": "nvfp4"},
+                                   fp4="mxfp4")  # fmt: skip
     assert own_nv.weights == "nvfp4"  # chosen for B itself: kept
 
 

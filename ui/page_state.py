@@ -509,11 +509,13 @@ def side_query(values: Mapping[str, object], side: str) -> dict[str, str]:
     return out
 
 
-def side_state(a: ScenarioState, values: Mapping[str, object], gpus: int | None = None) -> ScenarioState:
+def side_state(
+    a: ScenarioState, values: Mapping[str, object], gpus: int | None = None, fp4: str | None = None
+) -> ScenarioState:
     """Scenario B or C as a ScenarioState: its own hardware and GPUs; formats, model, batch, context and profile
     from A where set to SAME; compute precision from its own weight format; price its own, whatever A's price basis
-    (None: the catalog's under A's basis). A's block FP4 (NVFP4, MXFP4) is inherited as FP4, the side's chip's own
-    block format (a MI300X beside A's B200 had read 'nvfp4 weights': the estimate says which format it took).
+    (None: the catalog's under A's basis). A's block FP4 (NVFP4, MXFP4) is inherited as `fp4`, the side's chip's own
+    block format (precision.native_fp4; a MI300X beside A's B200 had read 'nvfp4 weights'); None: as A's.
     gpus replaces an AUTO GPU count (1 until the caller knows the minimum)."""
 
     def own(name: str) -> object:
@@ -521,7 +523,7 @@ def side_state(a: ScenarioState, values: Mapping[str, object], gpus: int | None 
         if v != SAME:
             return v
         inherited = getattr(a, name)
-        return "fp4" if name in ("weights", "kv") and inherited in ("nvfp4", "mxfp4") else inherited
+        return fp4 if fp4 and name in ("weights", "kv") and inherited in ("nvfp4", "mxfp4") else inherited
 
     n = values["gpus"]
     return a.with_(
