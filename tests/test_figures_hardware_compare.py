@@ -322,13 +322,15 @@ def test_side_state_follows_a_where_same():
     priced = page_state.side_state(DEFAULT, {**page_state.SIDE_DEFAULTS["b"], "price": 2.5})
     assert priced.price_basis == "custom" and priced.to_scenario().price_usd_per_gpu_hour == 2.5
     assert page_state.side_state(DEFAULT, page_state.SIDE_DEFAULTS["b"]).price_basis == DEFAULT.price_basis != "custom"
-    # A's block FP4 is inherited as the side chip's own (a review: MI300X beside B200 read 'nvfp4'); an MXFP4 A on a
-    # chip whose own is NVFP4 the same way, and the side's own choice is kept
+    # A's NVFP4 is inherited as the side chip's own block FP4 (a review: MI300X beside B200 read 'nvfp4'); MXFP4, which
+    # NVIDIA's FP4 chips run too, as A's; the side's own choice is kept
     nv = page_state.side_state(DEFAULT.with_(hardware="b200", weights="nvfp4"), page_state.SIDE_DEFAULTS["b"],
                                fp4="mxfp4")  # fmt: skip
     assert nv.hardware == "mi300x" and (nv.weights, nv.kv) == ("mxfp4", DEFAULT.kv)
-    same = page_state.side_state(DEFAULT.with_(weights="mxfp4", kv="mxfp4"), page_state.SIDE_DEFAULTS["b"], fp4="mxfp4")
-    assert (same.weights, same.kv) == ("mxfp4", "mxfp4")
+    same = page_state.side_state(DEFAULT.with_(weights="mxfp4", kv="mxfp4"), page_state.SIDE_DEFAULTS["b"], fp4="nvfp4")
+    assert (same.weights, same.kv) == ("mxfp4", "mxfp4")  # like for like on an NVIDIA side
+    kept = page_state.side_state(DEFAULT.with_(weights="nvfp4"), page_state.SIDE_DEFAULTS["b"], fp4="nvfp4")
+    assert kept.weights == "nvfp4"
     assert page_state.side_state(DEFAULT.with_(weights="nvfp4"), page_state.SIDE_DEFAULTS["b"]).weights == "nvfp4"
     own_nv = page_state.side_state(DEFAULT.with_(weights="mxfp4"), {**page_state.SIDE_DEFAULTS["b"], "weights": "nvfp4"},
                                    fp4="mxfp4")  # fmt: skip

@@ -514,8 +514,9 @@ def side_state(
 ) -> ScenarioState:
     """Scenario B or C as a ScenarioState: its own hardware and GPUs; formats, model, batch, context and profile
     from A where set to SAME; compute precision from its own weight format; price its own, whatever A's price basis
-    (None: the catalog's under A's basis). A's block FP4 (NVFP4, MXFP4) is inherited as `fp4`, the side's chip's own
-    block format (precision.native_fp4; a MI300X beside A's B200 had read 'nvfp4 weights'); None: as A's.
+    (None: the catalog's under A's basis). A's NVFP4, NVIDIA's own block FP4, is inherited as `fp4`, the side's chip's
+    own block format (precision.native_fp4: MXFP4 on AMD; a MI300X beside A's B200 had read 'nvfp4 weights'); MXFP4,
+    the OCP format every FP4 chip runs, as A's.
     gpus replaces an AUTO GPU count (1 until the caller knows the minimum)."""
 
     def own(name: str) -> object:
@@ -523,7 +524,7 @@ def side_state(
         if v != SAME:
             return v
         inherited = getattr(a, name)
-        return fp4 if fp4 and name in ("weights", "kv") and inherited in ("nvfp4", "mxfp4") else inherited
+        return fp4 if fp4 and name in ("weights", "kv") and inherited == "nvfp4" else inherited
 
     n = values["gpus"]
     return a.with_(
