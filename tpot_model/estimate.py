@@ -208,7 +208,7 @@ class Estimate:
         """What one user waits for a whole answer, s: in the continuous-batching steady state, its TTFT + (output_tokens
         - 1) x its mean inter-token time (new prompts' chunks ride the decode steps). A static batch's decode-only TPOT
         beside the steady state's TTFT had served Llama-3.1-70B FP8 on 2 x H200 (32 x 4K/1K) in 23.2 s, where the batch
-        takes 33.2 s and the steady state 33.1 s."""
+        takes 33.2 s and the steady state 33.0 s."""
         return self.serving.ttft_s + (self.scenario.output_tokens - 1) * self.serving.tpot_s
 
     @property

@@ -518,7 +518,7 @@ def prefill_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
         ),
         (
             "latex",
-            r"\mathrm{TTFT} = \tfrac{1}{2}\,t_{step} + \left\lceil \frac{P}{K} \right\rceil t_{step + chunk}",
+            r"\mathrm{TTFT} = \tfrac{1}{2}\,t_{step}\,[B > 1] + \left\lceil \frac{P}{K} \right\rceil t_{step + chunk}",
         ),
         (
             "md",
