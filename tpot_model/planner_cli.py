@@ -831,8 +831,8 @@ def build_capacity_parser() -> argparse.ArgumentParser:
         description="Demand to capacity: for each chip, the fleet that serves a number of tokens per day at a TPOT "
         "target (tensor-parallel replicas, as the Serving planner's served row, within one scale-up domain: 8 GPUs on "
         "an HGX server, up to 72 on an NVL72 rack; `frontier --max-gpus` searches expert-parallel and disaggregated "
-        "layouts too), its GPUs, all-in MW, capex, opex per year, $ per 1M output tokens and what limits the layout. One JSON "
-        "object per chip with --json.",
+        "layouts too), its GPUs, all-in MW, capex, opex per year, $ per 1M output tokens and what limits the layout. "
+        "One JSON object per chip with --json.",
     )
     p.add_argument("--model", required=True, help="catalog id or a config.json / model YAML path")
     p.add_argument("--hardware", required=True, help="comma-separated catalog ids, e.g. h200,b200,mi355x")
