@@ -11,6 +11,7 @@ from tpot_model import economics
 from tpot_model.estimate import precision_that_fits
 from tpot_model.fleet import Demand, widest_no_fit
 from tpot_model.prices import OWNING_BASES
+from tpot_model.roofline import gpus_per_rack
 from tpot_model.serving import SERVING_CHUNK_TOKENS
 from tpot_model.units import ms
 from ui import cache, chart, controls, export, fmt, metrics, notices, page_state
@@ -202,7 +203,7 @@ preset_values = {
     "cost_of_capital_pct": preset.cost_of_capital * 100, "utilisation": preset.utilisation,
     "board_w": float(round(preset.board_w)), "host_network_w": float(round(preset.host_network_w)), "pue": preset.pue,
     "electricity_usd_per_kwh": preset.electricity_usd_per_kwh,
-    "gpus_per_rack": min(int(getattr(hw, "scale_up_domain_gpus", None) or 8), 16_384),  # the domain (a TPU pod: 9,216)
+    "gpus_per_rack": min(gpus_per_rack(hw), 16_384),
 }  # fmt: skip
 # a link's inputs changed from the preset: for the chip and basis it opens on (its first run here), else the preset
 if TCO_LINK not in st.session_state:
@@ -275,7 +276,10 @@ api_cached = c[2].number_input(tr("ec_api_cached"), 0.0, 1000.0, step=0.05, key=
                               persist_state="session")  # fmt: skip
 cached = c[3].slider(tr("ec_cached_frac"), 0.0, 1.0, step=0.05, key="econ.cached", persist_state="session")
 rack = c[4].number_input(
-    fmt.device_text("ec_rack", hw, tr), *map(int, tco_range("gpus_per_rack")), key=k + "gpus_per_rack"
+    fmt.device_text("ec_rack", hw, tr),
+    *map(int, tco_range("gpus_per_rack")),
+    key=k + "gpus_per_rack",
+    help=tr("ec_rack_help", n=preset_values["gpus_per_rack"], hw=hw.name),
 )
 # the view's link: the TCO inputs and the rack changed from the chip's preset
 tco_now = {name: st.session_state[k + name] for name in preset_values}

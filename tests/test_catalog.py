@@ -25,6 +25,7 @@ from tpot_model import (
 )
 from tpot_model.catalog import hardware_from_text, model_from_dict, model_from_text
 from tpot_model.files import DATA_DIR, MAX_FILE_BYTES
+from tpot_model.roofline import gpus_per_rack
 
 REQUIRED_HARDWARE = (
     "a100-40gb",
@@ -1113,6 +1114,17 @@ def test_interconnect_key_is_still_read_and_not_both(tmp_path):
         )
     with pytest.raises(CatalogError, match="scale_up_domain_gpus"):
         hardware_from_text(yaml.safe_dump({"x": {**entry, "scale_up_domain_gpus": 0}}), "zero.yaml")
+    with pytest.raises(CatalogError, match="rack_gpus"):
+        hardware_from_text(yaml.safe_dump({"x": {**entry, "rack_gpus": 0}}), "zero.yaml")
+
+
+def test_a_rack_is_the_domain_unless_the_domain_spans_racks():
+    """Accelerators per physical rack: a TPU pod spans racks of 64 chips (Ironwood: 16 trays of 4; v5p: a 4x4x4
+    cube); an NVL72 rack is its domain; an HGX server (8) stands for itself; unlisted: one server of 8."""
+    c = load_hardware_catalog()
+    assert c["tpu7x"].scale_up_domain_gpus == 9216 and gpus_per_rack(c["tpu7x"]) == 64
+    assert gpus_per_rack(c["tpu-v5p"]) == 64
+    assert [gpus_per_rack(c[h]) for h in ("gb200", "gb300", "b200", "mi355x", "l40s")] == [72, 72, 8, 8, 8]
 
 
 # --------------------------------------------------------------------------------------------------- per-figure sources

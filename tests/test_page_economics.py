@@ -640,3 +640,19 @@ def test_a_chip_that_holds_no_layout_says_what_would_fit(lang):
     want = tr("ec_cap_fits_with", hw="NVIDIA H100 SXM5 80GB", devices="8 GPUs" if lang == "en" else "8 張 GPU",
               formats=tr("ec_fmt_weights", fmt="fp8"))  # fmt: skip
     assert want in [c.value for c in at.caption], [c.value for c in at.caption]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_a_tpu_rack_is_its_64_chips_not_its_9216_chip_pod(lang):
+    """TPU7x's scale-up domain is a 9,216-chip pod: 'chips per rack' had defaulted to it, and 'revenue per
+    rack-hour' read 9,216 chips' worth ($140,903). A TPU7x rack holds 64 chips (Hot Chips 2025): the default and
+    the rack-hour follow it, and the input's help says where the default comes from; an NVL72 rack stays 72."""
+    tr = Translator(lang).for_device("chip")
+    at = run_page("economics", lang=lang, hardware="tpu7x", model="llama-3.1-70b", weights="fp8", gpus="4")
+    assert not at.exception, at.exception
+    (rack,) = [n for n in at.number_input if n.label == tr("ec_rack_chip")]
+    assert rack.value == 64 and rack.help == tr("ec_rack_help", n=64, hw="Google TPU7x (Ironwood)")
+    per_chip, per_rack = (_usd(_metric(at, tr(key))) for key in ("ec_m_rev_chip", "ec_m_rev_rack"))
+    assert per_rack == pytest.approx(64 * per_chip, rel=0.01)
+    gb200 = run_page("economics", lang=lang, hardware="gb200")
+    assert [n.value for n in gb200.number_input if n.label == Translator(lang)("ec_rack")] == [72]

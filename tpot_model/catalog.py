@@ -61,6 +61,7 @@ class Hardware:
     prices: ChipPrices = NO_PRICES  # $/GPU-hour by basis, all-in power (data/prices.yaml; a user file: its own)
     # the system around the chip (None: not published; roofline uses documented defaults)
     scale_up_domain_gpus: int | None = None  # GPUs sharing one scale-up (NVLink-class) domain: 72 for an NVL72 rack
+    rack_gpus: int | None = None  # accelerators in one physical rack, where a domain spans racks (a TPU7x rack: 64)
     scale_up_latency_s: float | None = None  # one GPU-to-GPU hop inside the domain
     scale_out_bytes_per_s: float | None = None  # the NICs' bandwidth per GPU, per direction (across domains)
     scale_out_latency_s: float | None = None  # one GPU-to-GPU hop across domains (NIC + switch + NIC)
@@ -116,6 +117,7 @@ class Hardware:
             ("scale_up_GB_per_s", self.interconnect_bytes_per_s),
             ("price_usd_per_hour", self.price_usd_per_hour),
             ("scale_up_domain_gpus", self.scale_up_domain_gpus),
+            ("rack_gpus", self.rack_gpus),
             ("scale_up_latency_us", self.scale_up_latency_s),
             ("scale_out_Gbit_per_s", self.scale_out_bytes_per_s),
             ("scale_out_latency_us", self.scale_out_latency_s),
@@ -136,6 +138,7 @@ _HARDWARE_OPTIONAL = {
     "scale_up_GB_per_s",
     "interconnect_GB_per_s",  # the older name of scale_up_GB_per_s (users' files); not both
     "scale_up_domain_gpus",
+    "rack_gpus",
     "scale_up_latency_us",
     "scale_out_Gbit_per_s",
     "scale_out_latency_us",
@@ -224,6 +227,7 @@ def hardware_from_dict(hw_id: str, d: Any, where: str, *, require_source: bool =
             source=source,
             notes=str(d.get("notes", "") or ""),
             scale_up_domain_gpus=_optional_int(where, d, "scale_up_domain_gpus"),
+            rack_gpus=_optional_int(where, d, "rack_gpus"),
             scale_up_latency_s=_scaled(_optional_number(where, d, "scale_up_latency_us"), us),
             scale_out_bytes_per_s=_scaled(_optional_number(where, d, "scale_out_Gbit_per_s"), Gbit_per_s),
             scale_out_latency_s=_scaled(_optional_number(where, d, "scale_out_latency_us"), us),
@@ -852,6 +856,7 @@ _FIGURE_UNITS = {
     "scale_up_GB_per_s": ("interconnect_bytes_per_s", GB_per_s, "GB/s"),
     "interconnect_GB_per_s": ("interconnect_bytes_per_s", GB_per_s, "GB/s"),
     "scale_up_domain_gpus": ("scale_up_domain_gpus", 1.0, ""),
+    "rack_gpus": ("rack_gpus", 1.0, ""),
     "scale_up_latency_us": ("scale_up_latency_s", us, "µs"),
     "scale_out_Gbit_per_s": ("scale_out_bytes_per_s", Gbit_per_s, "Gb/s"),
     "scale_out_latency_us": ("scale_out_latency_s", us, "µs"),

@@ -995,6 +995,12 @@ def scale_up_domain_gpus(hw: Hardware) -> int:
     return int(hw.scale_up_domain_gpus or DEFAULT_DOMAIN_GPUS)
 
 
+def gpus_per_rack(hw: Hardware) -> int:
+    """Accelerators in one physical rack: the catalog's rack size where a domain spans racks (a TPU7x rack: 64 of a
+    9,216-chip pod), else the scale-up domain (an NVL72 rack: 72; an HGX server: 8)."""
+    return int(hw.rack_gpus or scale_up_domain_gpus(hw))
+
+
 def scale_out_peak_bytes_per_s(hw: Hardware) -> float:
     """The NIC bandwidth per GPU per direction across domains (bytes/s): the catalog's, or one 400 Gb/s NIC per GPU
     (DEFAULT_SCALE_OUT_BYTES_PER_S, the HGX reference design) if unlisted."""
