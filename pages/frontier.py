@@ -12,6 +12,7 @@ import streamlit as st
 
 from tpot_model import disaggregated, frontier_check, planner, serving
 from tpot_model import layouts as layout_search
+from tpot_model.pool_correction import largest_decode_a
 from tpot_model.prices import PricePoint
 from tpot_model.speculative import MTP_ACCEPTANCE, MTP_K, expected_tokens_per_step
 from ui import cache, chart, controls, embed, expanders, export, fmt, metrics, notices, page_state
@@ -680,6 +681,8 @@ if (
                 # numbers scroll beside them (four rows of one chip had read alike, their basis scrolled away)
                 st.dataframe(table, hide_index=True, placeholder="—", column_config=shown, height="content")
             st.caption(tr("fr_rack_ratio_caption", basis=tr(f"fr_tier_{tier}"), rack=rack_names["rack"]))
+            if model.moe is not None and (rack_best or not profile.is_ideal):  # the search's correction, not above
+                st.caption(tr("fr_rack_pool_caption", a=fmt.pct(largest_decode_a(), 0)))
             if any(catalog_hw[c.hardware_id].announced for c in curves):  # the tables' '*'
                 st.caption(notices.announced_key(tr))
             if said := rack.at_target_caption(curves, target, tr):  # the page's own target, between the columns

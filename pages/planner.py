@@ -203,7 +203,16 @@ if bool(est.fits) or point.feasible:  # the same targets counted as a server run
     served = cache.planner_frontier(
         frontier_key, model, hw, replace(scenario, batching="continuous"), profile, target_s, ttft_s
     )
-    notices.served_row(served, tr, math.isfinite(est.price_usd_per_gpu_hour), fmt.devices(hw, state.gpus, tr))
+    pool_factor = (
+        layout_search.plain_step_factor(
+            model, hw, replace(scenario, batching="continuous", batch=served.batch), profile
+        )
+        if served.feasible
+        else 1.0
+    )
+    notices.served_row(
+        served, tr, math.isfinite(est.price_usd_per_gpu_hour), fmt.devices(hw, state.gpus, tr), pool_factor
+    )
 holds_batch_1 = point.feasible or point.limited_by == "slo"  # else not even batch 1 fits: nothing to plan with
 if holds_batch_1:
     chart.figure(  # the sidebar's scenario at the targets: built once, shared by every reader

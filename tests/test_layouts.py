@@ -860,3 +860,26 @@ def test_both_searches_name_the_interactivity_target_with_its_unit(capsys):
         assert frontier_main([*base, *extra]) == 0
         d = json.loads(capsys.readouterr().out)
         assert d["interactivity_target_tokens_per_s_per_user"] == 25 and d["tpot_target_ms"] == 40
+
+
+def test_plain_step_factor_is_what_the_search_makes_of_the_plain_step():
+    """The Planner's served row and the Serving frontier's curves time the plain step; the layout search times the
+    same aggregated TP layout with the pool correction: plain_step_factor is the ratio of the two TPOTs, batch for
+    batch (a review had read 2,176 against 1,467 output tok/s per GPU with nothing saying why); 1 for a dense model
+    and for the ideal bound, and larger at larger batches (the correction grows with the sequences per GPU)."""
+    m, hw, p = resolve_model("deepseek-r1"), resolve_hardware("gb200"), resolve_profile("typical")
+    s = Scenario(weights="fp8", kv_cache="fp8", context_tokens=1024, output_tokens=1024)
+    tables = lo.layout_tables(m, hw, s, p, max_gpus=8, serving="aggregated")
+    (tp,) = [t for t in tables.aggregated if t.parallelism == "tp"]
+    j = int(np.flatnonzero(tp.gpus == 8)[0])
+    factors = []
+    for i in (0, int(np.flatnonzero(tp.batch >= 64)[0]), int(np.flatnonzero(tp.batch >= 512)[0])):
+        b = int(tp.batch[i])
+        sc = replace(s, batch=b, num_gpus=8, parallelism="tp", batching="continuous")
+        plain = float(estimate(m, hw, sc, p).tpot_s)
+        factors.append(lo.plain_step_factor(m, hw, sc, p))
+        assert float(tp.tpot_s[i, j]) == pytest.approx(plain * factors[-1], rel=1e-9), b
+    assert 1.0 <= factors[0] < factors[1] < factors[2] < 1 + 0.6
+    dense = replace(s, batch=512, num_gpus=8, parallelism="tp", batching="continuous")
+    assert lo.plain_step_factor(resolve_model("llama-3.1-70b"), hw, dense, p) == 1.0
+    assert lo.plain_step_factor(m, hw, replace(dense, weights="fp8"), resolve_profile("ideal")) == 1.0

@@ -1246,3 +1246,23 @@ def test_the_link_to_the_measured_model_opens_on_measured_chips():
     at = run_page("frontier", model="qwen3-235b-a22b", hardware="b200")
     (said,) = [i.value for i in at.info if "(frontier?" in i.value]
     assert "hardware=b200" in said and "fr_hw=" not in said
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_rack_view_says_its_tables_carry_the_pool_correction_the_curves_above_do_not(tr):
+    """DeepSeek-R1 FP8 on GB200 at 25 tok/s/user: the cost bars above read 4,316 tok/s per GPU on 8 GPUs, the rack
+    table 2,930 for the same chip, GPUs and target (a review): the tables come from the layout search, which applies
+    the pool correction; the caption says so, with the correction's largest term. A dense model: no such caption."""
+    from tpot_model.pool_correction import largest_decode_a
+
+    said = tr("fr_rack_pool_caption", a=fmt.pct(largest_decode_a(), 0))
+    for model, shown in (("deepseek-r1", True), ("llama-3.1-70b", False)):
+        at = run_page("frontier", model=model, hardware="gb200", gpus="8", weights="fp8", kv="fp8", fr_io="1k1k",
+                      lang=tr.lang)  # fmt: skip
+        at.session_state["frontier.rack"] = True
+        at.run()
+        assert not at.exception, at.exception
+        assert (said in [c.value for c in at.main.caption]) is shown, model
+    check = json.loads((Path(lo.__file__).parents[1] / "data" / "disaggregated_check.json").read_text())
+    terms = [check["fit"]["decode_a"], *(f["decode_a"] for f in check["decode_fit_by_engine"].values())]
+    assert largest_decode_a() == max(terms) > 0  # the most any engine's correction lengthens the step

@@ -237,6 +237,17 @@ def correction(model: ModelSpec, profile: EfficiencyProfile, fit: PoolFit | None
     return pool_fit(profile.id) if fit is None else fit
 
 
+def plain_step_factor(model: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProfile) -> float:
+    """What the layout search's pool correction makes of the decode step the plain model times for scenario `s`
+    (Overview, the Planner's served row, the Serving frontier's curves): decode_factor at its sequences per GPU and
+    its attention share; 1 where no correction applies (dense models, the ideal bound)."""
+    fix = correction(model, profile)
+    if fix is NEUTRAL:
+        return 1.0
+    est = estimate(model, hw, s, profile)
+    return float(fix.decode_factor(s.batch / s.num_gpus, est.decode.share("attention")))
+
+
 def _aggregated_table(
     model, hw, s: Scenario, profile, par: str, gpus: np.ndarray, k: int, a: float, fix: PoolFit
 ) -> CandidateTable:

@@ -77,3 +77,11 @@ def pool_fit(engine: str | None = None) -> PoolFit:
     """The committed correction for an engine profile id (data/disaggregated_check.json's fit, with the engine's own
     decode terms where it has them; NEUTRAL when the file has none)."""
     return PoolFit.from_summary(committed_check(), engine)
+
+
+def largest_decode_a() -> float:
+    """The largest decode term `a` of the committed fits (the common one and each engine's own): the most the
+    correction lengthens a decode step's non-attention time at large batches is this fraction (0 with no fit)."""
+    c = committed_check()
+    fits = [c.get("fit") or {}, *c.get("decode_fit_by_engine", {}).values()]
+    return max((float(f.get("decode_a", 0.0)) for f in fits), default=0.0)

@@ -317,13 +317,16 @@ def served_basis(served: planner.FrontierPoint, target_s: float, tr: Translator,
     st.markdown(served_basis_text(served, target_s, tr, price_known))
 
 
-def served_row(served: planner.FrontierPoint, tr: Translator, price_known: bool, devices: str) -> None:
+def served_row(
+    served: planner.FrontierPoint, tr: Translator, price_known: bool, devices: str, pool_factor: float = 1.0
+) -> None:
     """Under the Planner's best static batch (its headline row, Overview's basis), the same targets counted as a
     server runs it (`served`: planner.frontier under continuous batching with the TPOT and TTFT targets, the Serving
     frontier's and the layout search's basis), as a row of the same weight: requests in flight, TTFT per request,
     output tokens/s per GPU and $ per 1M output tokens (`price_known`: the chip has a price under the basis;
-    `devices`: the deployment in words, '8 × H200'). It had been a grey caption under the static figures, which read
-    twice as cheap."""
+    `devices`: the deployment in words, '8 × H200'; `pool_factor`: layouts.plain_step_factor at the row's batch, said
+    where the GPU-count search's correction changes the step). It had been a grey caption under the static figures,
+    which read twice as cheap."""
     if not served.feasible:
         st.markdown(tr("served_row_none"))
         return
@@ -339,6 +342,9 @@ def served_row(served: planner.FrontierPoint, tr: Translator, price_known: bool,
                else metrics.missing(tr("no_public_price_short"))),
             help=tr("served_m_cost_def") if price_known else tr("m_cost_none"),
         )  # fmt: skip
+    if round(pool_factor, 2) > 1.0:  # an MoE model: the layout search reads this step longer (a review: 2,176 vs 1,467)
+        b = served.batch / max(served.num_gpus, 1)
+        st.caption(tr("served_row_pool", b=f"{b:,.3g}", f=f"{pool_factor:.2f}"))
 
 
 def served_basis_text(served: planner.FrontierPoint, target_s: float, tr: Translator, price_known: bool) -> str:
