@@ -11,6 +11,7 @@ import math
 import subprocess
 import sys
 import types
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -1144,6 +1145,35 @@ def test_every_json_says_what_its_shared_keys_count(capsys):
     assert batch["counting"] == counting("decode") and search["counting"] == counting("served")
     assert "input + output" in search["counting"]["tokens_per_s_per_gpu"]
     assert "prefill not counted" in batch["counting"]["tokens_per_s_per_gpu"]
+    code, out, _ = run(capsys, "frontier", *base, "--tpot-target-ms", "50", "--batching", "continuous", "--json")
+    served = json.loads(out)
+    assert served["counting"] == counting("decode", "continuous") and served["batching"] == "continuous"
+    assert "prefill not counted" not in served["counting"]["tokens_per_s_per_gpu"]  # its steps hold the prefill
+
+
+def test_frontier_batch_search_under_continuous_batching_is_the_planners_served_row(capsys):
+    """`frontier --batching continuous` answers what the Serving planner's served row and the Serving frontier's
+    curves show (a review: no CLI mode reproduced the page's 2,176 output tok/s per GPU for DeepSeek-R1 FP8 on 8 x
+    GB200 at 25 tok/s/user; the static search reads 3,035): planner.frontier on the continuous scenario; static
+    stays the default; the layout search refuses the option, one line, exit 2."""
+    from tpot_model import Scenario, planner, resolve_hardware, resolve_model, resolve_profile
+
+    base = ["frontier", "--model", "deepseek-r1", "--hardware", "gb200", "--gpus", "8", "--weights", "fp8", "--kv",
+            "fp8", "--context", "1024", "--output", "1024", "--interactivity", "25"]  # fmt: skip
+    s = Scenario(context_tokens=1024, output_tokens=1024, num_gpus=8, weights="fp8", kv_cache="fp8")
+    m, hw, p = resolve_model("deepseek-r1"), resolve_hardware("gb200"), resolve_profile("typical")
+    for batching in ("static", "continuous"):
+        code, out, _ = run(capsys, *base, *(["--batching", batching] if batching == "continuous" else []), "--json")
+        d = json.loads(out)
+        want = planner.frontier(m, hw, replace(s, batching=batching), p, 0.04)
+        assert code == 0 and d["batching"] == batching
+        assert (d["batch"], d["tokens_per_s_per_gpu"]) == (want.batch, pytest.approx(want.tokens_per_s_per_gpu))
+        assert d["ttft_ms"] == pytest.approx(want.ttft_s * 1e3)
+    code, out, _ = run(capsys, *base, "--batching", "continuous")
+    assert "continuous batching\nrequests_in_flight     696\n" in out and "tokens_per_s_per_gpu   2176.3" in out
+    code, _, err = run(capsys, *[a for a in base if a not in ("--gpus", "8")], "--max-gpus", "8", "--batching",
+                       "continuous")  # fmt: skip
+    assert code == 2 and err.count("\n") == 1 and err.startswith("error: --batching: ")
 
 
 def test_config_json_errors_name_the_key_and_the_problem(capsys, tmp_path):

@@ -43,12 +43,17 @@ def counting(kind: str, batching: str = "static") -> dict[str, str]:
             "usd_per_1M_tokens": "$ per 1M input + output tokens (usd_per_1M_output_tokens: per 1M output tokens)",
             "ttft_ms": "one request's time to first token, its prompt prefilled as the deployment serves it",
         }
+    if batching == "static":
+        return {
+            "tokens_per_s_per_gpu": "output tokens per second per GPU in the decode steps (prefill not counted)",
+            "usd_per_1M_tokens": "$ per 1M output tokens in the decode steps (prefill not counted)",
+            "ttft_ms": "the whole batch's prefill (static batching)",
+        }
     return {
-        "tokens_per_s_per_gpu": "output tokens per second per GPU in the decode steps (prefill not counted)",
-        "usd_per_1M_tokens": "$ per 1M output tokens in the decode steps (prefill not counted)",
-        "ttft_ms": "the whole batch's prefill (static batching)"
-        if batching == "static"
-        else "one request's time to first token in the continuous-batching steady state",
+        "tokens_per_s_per_gpu": "output tokens per second per GPU as a server runs the requests (continuous batching: "
+        "each prompt's prefill in the decode steps, its time counted)",
+        "usd_per_1M_tokens": "$ per 1M output tokens at that rate (the prompts' prefill time counted)",
+        "ttft_ms": "one request's time to first token in the continuous-batching steady state",
     }
 
 

@@ -47,7 +47,7 @@ from .pool_correction import committed_check
 from .precision import parse_format
 from .prices import DEFAULT_BASIS, MAX_USD_PER_GPU_HOUR, PRICE_BASES, basis_for_price
 from .profiles import resolve_profile
-from .scenario import MAX_INPUT_COUNT, Scenario
+from .scenario import BATCHINGS, MAX_INPUT_COUNT, Scenario
 from .serving_calibration import ServingMeasurement, load_serving_measurements
 from .speculative import MTP_ACCEPTANCE, MTP_K
 from .units import GB, ms
@@ -204,6 +204,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help=f"largest batch searched on --gpus GPUs (default {MAX_BATCH_SEARCHED}; the layout search sweeps its own)",
     )
+    p.add_argument(
+        "--batching",
+        choices=BATCHINGS,
+        default=None,
+        help="the batch search on --gpus GPUs: static (default: one batch decoding together, its prompts prefilled "
+        "first, Overview's basis) or continuous (requests in flight, each prompt prefilled in the others' decode "
+        "steps: the Serving planner's served row and the Serving frontier's curves); the layout search is continuous",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return p
 
@@ -268,7 +276,8 @@ def to_dict(point: FrontierPoint, args: argparse.Namespace, model_id: str, hw) -
         "max_batch_memory": point.max_batch_memory,
         "batch1_tpot_ms": _num(point.batch1_tpot_s / ms),
         "batch1_ttft_ms": _num(point.batch1_ttft_s / ms),
-        "counting": counting("decode"),  # tokens_per_s_per_gpu, usd_per_1M_tokens and ttft_ms mean this here
+        "batching": args.batching,
+        "counting": counting("decode", args.batching),  # tokens_per_s_per_gpu, usd_per_1M_tokens, ttft_ms mean this
     }
 
 
@@ -278,6 +287,7 @@ def _text(d: dict) -> str:
         f"context {d['context_tokens']:,} tokens, output {d['output_tokens']:,} tokens, TPOT target "
         f"{d['tpot_target_ms']:g} ms ({1000 / d['tpot_target_ms']:.4g} tok/s/user)"
         + (f", TTFT target {d['ttft_target_ms']:g} ms" if d["ttft_target_ms"] is not None else "")
+        + (", continuous batching" if d["batching"] == "continuous" else "")
         + (f"\nprojection: {d['projection_note']}" if d["projection_note"] else "")
         + (f"\nnote: {d['context_window_note']}" if d["context_window_note"] else "")
     )
@@ -292,7 +302,7 @@ def _text(d: dict) -> str:
         return f"{head}\nno batch meets it: {why}\nlimited_by: {d['limited_by']}"
     usd = _usd(d, "usd_per_1M_tokens")
     rows = [
-        ("batch", f"{d['batch']}"),
+        ("requests_in_flight" if d["batching"] == "continuous" else "batch", f"{d['batch']}"),
         ("tpot_ms", f"{d['tpot_ms']:.2f}"),
         ("ttft_ms", f"{d['ttft_ms']:.1f}"),
         ("tokens_per_s_per_gpu", f"{d['tokens_per_s_per_gpu']:.1f}"),
@@ -330,7 +340,9 @@ def frontier_main(argv: Sequence[str] | None = None) -> int:
         if args.search:
             return _search_main(args, fields)
         try:
-            scenario = _scenario(args, fields["weights"], fields["kv"], batch=1, num_gpus=args.gpus)
+            scenario = _scenario(
+                args, fields["weights"], fields["kv"], batch=1, num_gpus=args.gpus, batching=args.batching
+            )
             point = frontier(
                 fields["model"],
                 fields["hardware"],
@@ -391,6 +403,12 @@ def _targets_and_mode(args: argparse.Namespace) -> None:
             "--max-batch: caps the batch search on --gpus GPUs; the layout search (--max-gpus, --serving, --mtp, "
             "--within-measured) sweeps the concurrency of every layout itself"
         )
+    if args.search and args.batching is not None:
+        raise _BadInput(
+            "--batching: chooses the batch search's basis on --gpus GPUs; the layout search (--max-gpus, --serving, "
+            "--mtp, --within-measured) counts continuous batching itself"
+        )
+    args.batching = args.batching or "static"
     if args.search and args.gpus is not None:
         raise _BadInput(
             "--gpus: the layout search (--max-gpus, --serving, --mtp, --within-measured) picks the GPUs; give --max-gpus"
