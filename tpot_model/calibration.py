@@ -580,7 +580,10 @@ def _basis(rows: Sequence[Measurement]) -> _Basis:
         layers=per_row(lambda r: r.model.num_layers),
         moe_layers=per_row(lambda r: r.model.num_moe_layers),
         fused_nvfp4=np.array(
-            [float(fused_nvfp4_moe(r.scenario.weights, g)) for r, (g, _) in zip(rows, precisions, strict=True)]
+            [
+                float(fused_nvfp4_moe(r.scenario.weights, g, r.hardware))
+                for r, (g, _) in zip(rows, precisions, strict=True)
+            ]
         ),
         rocm=per_row(lambda r: float(runs_rocm(r.hardware))),
         tp=tp,

@@ -1095,10 +1095,11 @@ def communication_s(hw: Hardware, profile: EfficiencyProfile, c: Collectives) ->
     return np.where(c.count > 0, c.count * collective_time_s(hw, profile, c), 0.0)
 
 
-def fused_nvfp4_moe(weights: NumberFormat, gemm_precision: str) -> bool:
-    """Whether the MoE layers run the fused NVFP4 kernels (Blackwell's): NVFP4 weights feeding the chip's FP4 math,
-    not unpacked to wider math (is_weight_only)."""
-    return weights.name == "nvfp4" and not is_weight_only(weights.bits, gemm_precision)
+def fused_nvfp4_moe(weights: NumberFormat, gemm_precision: str, hw: Hardware) -> bool:
+    """Whether the MoE layers run the fused NVFP4 kernels (Blackwell's, on an NVIDIA GPU): NVFP4 weights feeding the
+    chip's FP4 math, not unpacked to wider math (is_weight_only). Another vendor's FP4 chip (MI355X: MXFP4) runs no
+    such kernel: its MoE layers pay the profile's full cost (a review: NVFP4 on MI355X had read NVIDIA's)."""
+    return weights.name == "nvfp4" and hw.vendor == "NVIDIA" and not is_weight_only(weights.bits, gemm_precision)
 
 
 def runs_rocm(hw: Hardware) -> bool:
@@ -1111,7 +1112,7 @@ def moe_layer_cost_s(profile: EfficiencyProfile, weights: NumberFormat, gemm_pre
     """Fixed cost of one MoE layer in one step (router, top-k, token permutation, grouped-GEMM launches), seconds: the
     profile's, times its NVFP4 fraction where the fused NVFP4 kernels run (fused_nvfp4_moe), times its ROCm factor
     on an AMD GPU (runs_rocm)."""
-    fused = fused_nvfp4_moe(weights, gemm_precision)
+    fused = fused_nvfp4_moe(weights, gemm_precision, hw)
     rocm = profile.rocm_moe_cost_factor if runs_rocm(hw) else 1.0
     return profile.moe_layer_overhead_s * (profile.nvfp4_moe_cost_fraction if fused else 1.0) * rocm
 

@@ -322,7 +322,7 @@ def _basis(rows: Sequence[ServingMeasurement], periods: Sequence[str] = ()) -> _
         layers=per_row(lambda r: r.model.num_layers),
         moe_layers=per_row(lambda r: r.model.num_moe_layers),
         fused_nvfp4=np.array(
-            [float(fused_nvfp4_moe(r.scenario.weights, g)) for r, (g, _) in zip(rows, gemm, strict=True)]
+            [float(fused_nvfp4_moe(r.scenario.weights, g, r.hardware)) for r, (g, _) in zip(rows, gemm, strict=True)]
         ),
         rocm=per_row(lambda r: float(runs_rocm(r.hardware))),
         high_fraction=np.array([float(step_kinds(r.model, r.scenario).high_fraction) for r in rows]),

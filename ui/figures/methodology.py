@@ -350,7 +350,7 @@ def _moe_layer_cost(est: Estimate, tr: Translator) -> str:
     p, s, hw = est.profile, est.scenario, est.hardware
     per_moe = fmt.fine_duration(p.moe_layer_overhead_s)
     factors = []
-    if fused_nvfp4_moe(s.weights, rates_for(hw, p, s).gemm_precision) and p.nvfp4_moe_cost_fraction != 1.0:
+    if fused_nvfp4_moe(s.weights, rates_for(hw, p, s).gemm_precision, hw) and p.nvfp4_moe_cost_fraction != 1.0:
         factors.append(tr("meth_moe_nvfp4", fraction=f"{p.nvfp4_moe_cost_fraction:.3g}"))
     if runs_rocm(hw) and p.rocm_moe_cost_factor != 1.0:
         factors.append(tr("meth_moe_rocm", factor=f"{p.rocm_moe_cost_factor:.3g}"))
