@@ -170,7 +170,10 @@ differs = [
     *([tr("fr_differs_engine", engine=controls.profile_label(profile, tr),
           sidebar=controls.profile_label(profiles[state.profile], tr))]
       if engine != state.profile and state.profile in profiles else []),
-    *([tr("fr_differs_precision", sidebar=state.weights)] if list(precisions) != list(follows["precisions"]) else []),
+    *([tr("fr_differs_precision", sidebar=state.weights)] if list(precisions) != list(follows["precisions"])
+      else [tr("fr_differs_format", label=figs.PRECISION_LABEL[precisions[0]], sidebar=state.weights, runs=runs)]
+      if precisions and (runs := planner.precision_format(precisions[0], side_hw)) != state.weights
+      and {runs, state.weights} != {"bf16", "fp16"} else []),  # 16-bit either way: the same bytes and rate
     *([tr("fr_differs_hardware_own" if state.hardware == CUSTOM_ID else "fr_differs_hardware",
           sidebar=fmt.chip(side_hw, tr))] if state.hardware not in hardware else []),
 ]  # fmt: skip
