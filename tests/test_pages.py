@@ -1161,6 +1161,11 @@ def test_overview_says_the_served_tpot_where_it_differs(lang):
     (said,) = [c.value for c in at.caption if fmt.ms(served) in c.value]
     assert said == tr("ov_served_tpot", served=fmt.ms(served), ratio=f"{served / float(est.tpot_s):.2g}×",
                       meets=tr("ov_served_meets", met=tr("target_batch_jobs")))  # fmt: skip
+    # the line above it names its batch: two bare 'meets' lists, one under the other, had read as a contradiction
+    static_met = tr.join([tr(f"target_{k}") for k in ("code_completion", "chat", "agents", "batch_jobs")])
+    markdown = [m.value for m in at.markdown]
+    assert tr("ov_targets_met_static", met=static_met) in markdown
+    assert not [m for m in markdown if m.startswith(tr("ov_targets_met", met="")[:6])]
     # one output token: no decode step to serve, nothing said
     assert not [c for c in run_page("overview", lang=lang, batch="1", output="1").caption
                 if tr("ov_served_tpot", served="", ratio="", meets="")[:20] in c.value]  # fmt: skip
