@@ -324,7 +324,9 @@ has_power = math.isfinite(est.all_in_w_per_gpu)
 
 with metrics.Row(wide=True) as row:  # the margin note (its price and basis) reads whole at 1400 px
     # a scenario that does not fit: every figure from its throughput a what-if, greyed and marked as elsewhere
-    row.metric(fmt.device_text("ec_m_rev", hw, tr), **notices.if_fitted(est, tr, fmt.usd(rev.revenue_usd_per_gpu_hour)))
+    rev_def = fmt.device_text("ec_m_rev_def", hw, tr, rate=fmt.rate(out_rate), batch=fmt.integer(state.batch))
+    row.metric(fmt.device_text("ec_m_rev", hw, tr),
+               **notices.if_fitted(est, tr, fmt.usd(rev.revenue_usd_per_gpu_hour), help=rev_def))  # fmt: skip
     margin_at = fmt.device_text("ec_m_margin_at", hw, tr, usd=fmt.usd(est.price_usd_per_gpu_hour),
                                 basis=tr(f"basis_{est.price.basis}"))  # fmt: skip
     row.metric(

@@ -656,3 +656,21 @@ def test_a_tpu_rack_is_its_64_chips_not_its_9216_chip_pod(lang):
     assert per_rack == pytest.approx(64 * per_chip, rel=0.01)
     gb200 = run_page("economics", lang=lang, hardware="gb200")
     assert [n.value for n in gb200.number_input if n.label == Translator(lang)("ec_rack")] == [72]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_the_revenue_metric_says_which_rate_it_rests_on(lang):
+    """Revenue per GPU-hour (and the margin, per MW- and rack-hour from it) rests on the sidebar's one batch, the
+    fleet table on continuous batching at the target: two rates on one page, the metrics had said neither (a
+    review: 493 against 641 output tok/s per GPU for Llama-3.1-70B FP8 on 2 x H200). Its help gives the rate, the
+    batch and the formula, the same rate the sentence above quotes."""
+    tr = Translator(lang)
+    at = run_page("economics", lang=lang, **Q)
+    assert not at.exception, at.exception
+    (rev,) = [m for m in at.metric if m.label == tr("ec_m_rev")]
+    rate = re.search(r"[\d,.]+ tok/s", next(m.value for m in at.markdown if "tok/s" in m.value)).group(0)
+    assert rev.help == tr("ec_m_rev_def", rate=rate, batch="32")
+    per_hour = _usd(rev.value)
+    api_in, api_out = at.number_input(key="econ.api_in").value, at.number_input(key="econ.api_out").value
+    tokens_s = float(rate.split()[0].replace(",", ""))
+    assert per_hour == pytest.approx(tokens_s * 3600 * (api_out + 4.0 * api_in) / 1e6, rel=0.01)
