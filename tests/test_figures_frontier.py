@@ -784,6 +784,12 @@ def test_a_runs_unknown_image_is_said_in_the_pages_language(rows):
     run = next(r for r in rows if figs.NO_IMAGE in r.engine)
     zh = figs.engine_text(run, ZH)
     assert figs.NO_IMAGE not in zh and ZH("fr_no_image") in zh and figs.engine_text(run, EN) == run.engine
+    # the held-out check's hovers too (70 points had kept the English: a second review)
+    cv = sc.serving_cross_validate(rows)
+    for metric in ("tpot", "output"):
+        hovers = [h for t in figs.validation_figure(cv, metric, tr=ZH).data if t.hovertext for h in t.hovertext]
+        assert hovers and not [h for h in hovers if figs.NO_IMAGE in h]
+        assert any(ZH("fr_no_image") in h for h in hovers)
 
 
 def test_a_curve_faster_than_the_target_at_its_last_point_is_read_there():

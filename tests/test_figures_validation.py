@@ -269,3 +269,16 @@ def test_the_charts_csvs_name_their_errors_as_fractions():
     t = pd.DataFrame({"id": ["a"], "error": [0.1], "error_loho": [-0.2], "locfo_error": [0.3], "errors_seen": [2]})
     assert list(figs.export_table(t).columns) == [
         "id", "error_fraction", "error_loho_fraction", "locfo_error_fraction", "errors_seen"]  # fmt: skip
+
+
+def test_a_measurements_unit_is_written_in_the_pages_language(table):
+    """The data files write 'tokens/s': the zh-TW hover had read 實測 131 tokens/s beside axes and pages that write
+    tok/s (a review); English keeps the files' words. Every hover of the tokens/s scatter carries the unit."""
+    zh = Translator("zh-TW")
+    for tr, unit in ((zh, "tok/s"), (EN, "tokens/s")):
+        spec = _json(figs.scatter(figs.scatter_data(_headline(table), "tokens_per_s"), "tokens_per_s", tr=tr))
+        hovers = [h for t in spec["data"] if t.get("hovertemplate") and t.get("text") for h in t["text"]]
+        assert hovers and all(unit in h for h in hovers)
+        if tr is zh:
+            assert not [h for h in hovers if "tokens/s" in h]
+    assert figs.unit_text("tokens/s/GPU", zh) == "tok/s/GPU" and figs.unit_text("ms/token", zh) == "ms/token"

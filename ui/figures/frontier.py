@@ -803,7 +803,7 @@ def validation_figure(cv, metric: str, *, tr: Translator = EN) -> go.Figure:
                     "fr_hover_loho",
                     hw=fmt.chip_short(cv.rows[i].hardware),
                     id=cv.rows[i].id,
-                    engine=cv.rows[i].engine,
+                    engine=engine_text(cv.rows[i], tr),
                     date=cv.rows[i].run_date,
                     c=int(cv.rows[i].concurrency),
                     io=io_label(int(cv.rows[i].isl), int(cv.rows[i].osl)),
