@@ -174,6 +174,9 @@ def test_tp_figure_stacks_the_buckets():
     said = [EN("pl_no_fit_short") in t for t in fig.layout.xaxis.ticktext]
     assert said == [not f for f in tp.fits] and any(said) and not all(said)
     assert figs.tp_figure(tp, 32, 0.05, tr=ZH).layout.xaxis.ticktext[0] == f"1<br>{ZH('pl_no_fit_short')}"
+    # the target's words on a white ground: below the bars (2 ms) they had printed over them
+    (target,) = [a for a in figs.tp_figure(tp, 32, 0.002).layout.annotations if a.y == pytest.approx(2.0)]
+    assert target.bgcolor.startswith("rgba(255,255,255")
     table = figs.tp_table(tp)
     assert {"gpus", "tpot_ms", "communication_ms", "communication_share", "target_batch"} <= set(table.columns)
     shown = figs.tp_display_table(tp, tr=ZH)

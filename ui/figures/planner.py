@@ -299,8 +299,9 @@ def tp_figure(tp: TPScaling, batch: int, target_s: float | None, *, tr: Translat
     d = Decor()
     if target_s is not None:
         d.hline(target_s * 1e3, line={"dash": "dash", "color": TARGET_COLOUR})
+        # on a white ground: a target below the bars had printed its words over them (a zh-TW review at 2 ms)
         d.note(tr("pl_target_line", ms=fmt.target(target_s, tr)), 1.0, target_s * 1e3, yref="y", xanchor="right",
-               yanchor="bottom", font={"color": TARGET_COLOUR, "size": 11})  # fmt: skip
+               yanchor="bottom", font={"color": TARGET_COLOUR, "size": 11}, bgcolor="rgba(255,255,255,0.85)")  # fmt: skip
     for i, f in enumerate(tp.fits):
         if not f:  # shade the counts that do not fit; on a category axis a number is the category's position
             d.vrect(i - 0.5, i + 0.5, fillcolor=NO_FIT_COLOUR, opacity=0.35)
