@@ -149,7 +149,7 @@ def test_page_controls_change_the_charts():
 
 def test_tier_follows_the_sidebar_price_basis():
     """The cost tier is the sidebar's price basis (no fr_tier in the URL), and follows a change of it."""
-    at = run_page("frontier", **DS, price_basis="neocloud")
+    at = run_page("frontier", **DS, price_basis="neocloud", fr_target="50")
     assert at.session_state["frontier.tier"] == "neocloud" and "fr_tier" not in at.query_params
     assert EN("fr_cost_title_output", target=fmt.target(1 / 50, EN), tier=EN("fr_tier_neocloud")) in _titles(at)
     captions = " ".join(c.value for c in at.caption)
@@ -165,7 +165,7 @@ def test_tier_and_target_drive_the_cost_bars():
         bar = _fig(at, "$ per 1M")["data"][0]
         return decode(bar["y"])[[s == "" for s in bar["marker"]["pattern"]["shape"]]]
 
-    at = run_page("frontier", **DS, price_basis="hyperscaler")  # the tier follows the sidebar (hyperscaler before)
+    at = run_page("frontier", **DS, price_basis="hyperscaler", fr_target="50")  # the tier follows the sidebar
     bars = modelled(at)
     at.radio(key="frontier.tier").set_value("rental_3yr").run()
     rental = modelled(at)
@@ -503,9 +503,13 @@ def fmt_ms(seconds: float) -> str:
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
 def test_the_target_shows_both_units(lang):
     """Issue 19: the Planner's '50 ms TPOT' and the Frontier's '50 tok/s per user' are 2.5x apart; each target
-    states both forms."""
+    states both forms. The Frontier's default is now the Planner's (chat, 50 ms = 20 tok/s per user: a review had
+    read both defaults as '50' and their answers apart); a link's 50 tok/s per user still says 20 ms."""
     tr = Translator(lang)
     at = run_page("frontier", lang=lang)
+    assert any(tr("target_both", user="20", tpot="50\u00a0ms") == c.value for c in at.caption)
+    assert at.number_input(key="frontier.target").value == 20.0
+    at = run_page("frontier", lang=lang, fr_target="50")
     assert any(tr("target_both", user="50", tpot="20\u00a0ms") == c.value for c in at.caption)
 
 
@@ -735,7 +739,7 @@ def test_a_tpu_scenario_says_chips_in_every_control_caption_metric_and_chart(lan
     assert values[tr("fr_m_mw")] == ("—", tr("no_public_power_short"))
     # nothing drawn has a price: the best is by throughput, not 'cheapest'
     tier = tr("fr_tier_on_demand")
-    assert tr("fr_best_unpriced_chip", target="50", name="TPU7x · FP8 · TP", tier=tier) in [
+    assert tr("fr_best_unpriced_chip", target="20", name="TPU7x · FP8 · TP", tier=tier) in [
         m.value for m in at.markdown
     ]
     # no chip drawn has an all-in power: no empty tokens-per-MW chart, a notice naming them
@@ -958,7 +962,7 @@ def test_rack_tables_set_the_measured_frontier_beside_the_model(tr):
 def test_cost_at_target_sets_each_chips_measured_bar_beside_its_curve(tr):
     """DeepSeek-R1 FP8 1k/1k on 8 GPUs at 50 tok/s per user: after each chip's curve bar, its measured frontier's
     (hatched; the hover names the runs, the caption says how it is read); the best-layout metric stays the model's."""
-    at = run_page("frontier", **DS, lang=tr.lang)
+    at = run_page("frontier", **DS, lang=tr.lang, fr_target="50")
     assert not at.exception, at.exception
     fig = _fig(at, tr("fr_cost_title_output", target=fmt.target(1 / 50, tr), tier=tr("fr_tier_on_demand")))
     bar = fig["data"][0]
