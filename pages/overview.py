@@ -163,9 +163,10 @@ part = {k: fmt.ms(float(v)) for k, v in est.breakdown_s.items()}  # the TPOT's p
 st.markdown(  # one element: the bottleneck and why
     f"**{tr('m_bound')}{tr('label_colon')}{bound}** — "
     + tr(
-        "m_bound_def",
+        "m_bound_def" if est.profile.is_ideal else "m_bound_def_eff",  # the achievable ridge decides the verdict
         ai=fmt.number(float(est.arithmetic_intensity_flop_per_byte)),
         ridge=fmt.number(est.ridge_point_flop_per_byte),
+        eff=fmt.number(est.effective_ridge_flop_per_byte),
         precision=est.compute_precision,
     )
     + "\n\n"

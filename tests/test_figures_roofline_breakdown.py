@@ -365,3 +365,33 @@ def test_an_attainable_roof_says_which_of_its_rates_were_measured():
     assert explain.attainable_basis(hw["h200"], ("bandwidth", "fp8"), EN, short=True) == EN(
         "roofline_attainable_prior_short"
     )
+
+
+def test_a_step_between_the_two_ridges_is_judged_by_the_achievable_one():
+    """Llama-3.1-70B FP8 on 8 x H200, batch 300, 128-token context: 373 FLOP/byte, below the peak ridge (1,979 /
+    4.8 = 412) but above the ridge at the Typical profile's rates (0.54 x 1,979 / (0.72 x 4.8) = 309): the step is
+    compute-bound, and the Roofline note, Methodology's verdict line and its misreading say so against the ridge
+    that decides it ('at 0.90x of the ridge and compute-bound' and 'I < I* -> compute-bound' had read as
+    contradictions: a review). Under the ideal profile both ridges are one."""
+    from tpot_model import resolve_hardware, resolve_model, resolve_profile
+    from ui.figures import methodology as meth
+    from ui.i18n import EN
+
+    m, hw = resolve_model("llama-3.1-70b"), resolve_hardware("h200")
+    s = Scenario(batch=300, context_tokens=128, num_gpus=8, weights="fp8")
+    est = estimate(m, hw, s, resolve_profile("typical"))
+    ai = float(est.arithmetic_intensity_flop_per_byte)
+    eff = est.effective_ridge_flop_per_byte
+    assert est.ridge_point_flop_per_byte == pytest.approx(1978.9e12 / 4.8e12, rel=1e-3)
+    assert eff == pytest.approx(est.ridge_point_flop_per_byte * 0.54 / 0.72, rel=0.02)
+    assert eff < ai < est.ridge_point_flop_per_byte and bool(est.compute_bound)
+    note = rf.intensity_note(est)
+    assert note.startswith(EN("roofline_note_compute_effective", ai=fmt.number(ai), hw=hw.name, precision="fp8",
+                              ridge=fmt.number(est.ridge_point_flop_per_byte), eff=fmt.number(eff),
+                              ratio=f"{fmt.number(ai / eff, 2)}×", flops_pct="54%", bw_pct="72%"))  # fmt: skip
+    lines = [t for _, t in meth.intensity_blocks(est, EN)]
+    assert lines[-1] == EN("meth_bound_verdict_eff", rel="≥", bound=EN("bound_compute"))
+    ideal = estimate(m, hw, s, IDEAL)
+    assert ideal.effective_ridge_flop_per_byte == pytest.approx(ideal.ridge_point_flop_per_byte)
+    assert [t for _, t in meth.intensity_blocks(ideal, EN)][-1] == EN("meth_bound_verdict", rel="<",
+                                                                      bound=EN("bound_memory"))  # fmt: skip

@@ -212,6 +212,12 @@ class Estimate:
         return self.serving.ttft_s + (self.scenario.output_tokens - 1) * self.serving.tpot_s
 
     @property
+    def effective_ridge_flop_per_byte(self) -> float:
+        """The ridge point at the rates the profile reaches (achievable GEMM FLOP/s / achievable bandwidth), the one
+        the bound verdict (compute_bound) is decided by; the hardware's peak ridge under the ideal profile."""
+        return float(np.asarray(self.rates.gemm_flop_per_s / self.rates.memory_bytes_per_s).reshape(-1)[0])
+
+    @property
     def compute_precision(self) -> str:
         """Precision the GEMMs run at (after hardware fallback)."""
         return self.rates.gemm_precision

@@ -601,8 +601,22 @@ def intensity_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
                 result=fmt.number(ridge),
             ),
         ),
-        ("md", tr("meth_bound_verdict", rel="<" if ai < ridge else "≥", bound=bound)),
+        *_effective_ridge(est, bound, tr),
     ]
+
+
+def _effective_ridge(est: Estimate, bound: str, tr: Translator) -> list[Block]:
+    """The verdict's line: against the peak ridge under the ideal profile, else against the ridge at the rates the
+    profile reaches, which decides it (373 FLOP/byte 'I < I* -> compute-bound' had read as a contradiction: a review)."""
+    ai, eff = _f(est.arithmetic_intensity_flop_per_byte), est.effective_ridge_flop_per_byte
+    if est.profile.is_ideal:
+        return [("md", tr("meth_bound_verdict", rel="<" if ai < est.ridge_point_flop_per_byte else "≥", bound=bound))]
+    rates = est.rates
+    return [
+        ("md", tr("meth_ridge_eff_sub", flops=fmt.tflops(_f(rates.gemm_flop_per_s)),
+                  bw=fmt.tb_per_s(_f(rates.memory_bytes_per_s)), result=fmt.number(eff))),
+        ("md", tr("meth_bound_verdict_eff", rel="<" if ai < eff else "≥", bound=bound)),
+    ]  # fmt: skip
 
 
 def cost_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
@@ -702,7 +716,7 @@ def misreading_blocks(est: Estimate, pair: Estimate, tr: Translator = EN) -> lis
     r1, rb = (float(x) for x in np.asarray(pair.tokens_per_s_total).reshape(-1)[:2])
     c1, cb = (float(x) for x in np.asarray(pair.usd_per_1M_tokens).reshape(-1)[:2])
     ai, ridge = _f(est.arithmetic_intensity_flop_per_byte), est.ridge_point_flop_per_byte
-    bound = tr("bound_compute") if ai >= ridge else tr("bound_memory")
+    bound = tr("bound_compute") if bool(np.asarray(est.compute_bound).reshape(-1)[0]) else tr("bound_memory")
     peak = _peak(est)
     out: list[Block] = [
         ("h", tr("meth_h_misreadings")),
@@ -742,6 +756,7 @@ def misreading_blocks(est: Estimate, pair: Estimate, tr: Translator = EN) -> lis
                 "meth_mis_bandwidth",
                 ai=fmt.number(ai),
                 ridge=fmt.number(ridge),
+                eff=fmt.number(est.effective_ridge_flop_per_byte),
                 precision=est.compute_precision,
                 bound=bound,
             ),

@@ -481,6 +481,16 @@ def intensity_note(est: Estimate, tr: Translator = EN, profile_name: str | None 
     )
     weight_b = sum(float(o.weight_bytes) for o in est.decode.operators)
     kv_b = sum(float(o.kv_bytes) for o in est.decode.operators)
+    pr, rates = est.profile, est.rates
+    pcts = dict(
+        bw_pct=fmt.pct(rates.memory_bytes_per_s / est.hardware.memory_bandwidth_bytes_per_s, 0),
+        flops_pct=fmt.pct(rates.gemm_flop_per_s / est.hardware.dense_flop_per_s[est.compute_precision], 0),
+    )
+    eff = est.effective_ridge_flop_per_byte
+    if bool(est.compute_bound) != (ai >= ridge):  # between the two ridges: the verdict is the achievable rates'
+        # (373 FLOP/byte 'at 0.90x of the ridge and compute-bound' had read as a contradiction: a review)
+        key = "roofline_note_compute_effective" if bool(est.compute_bound) else "roofline_note_memory_effective"
+        return tr(key, **values | {"ratio": f"{fmt.number(ai / eff, 2)}×"}, eff=fmt.number(eff), **pcts)
     if bool(est.compute_bound):
         text = tr("roofline_note_compute", **values)
     elif kv_b > weight_b:  # the cache, not the weights, sets the bytes: batching does not amortise it
@@ -494,18 +504,8 @@ def intensity_note(est: Estimate, tr: Translator = EN, profile_name: str | None 
         )
     else:
         text = tr("roofline_note_memory", **values)
-    pr, rates = est.profile, est.rates
     if pr.id != "ideal":
         text = tr.sentences(
-            [
-                text,
-                tr(
-                    "roofline_note_profile",
-                    profile=profile_name or pr.name,
-                    bw_pct=fmt.pct(rates.memory_bytes_per_s / est.hardware.memory_bandwidth_bytes_per_s, 0),
-                    flops_pct=fmt.pct(rates.gemm_flop_per_s / est.hardware.dense_flop_per_s[est.compute_precision], 0),
-                    ridge=fmt.number(rates.gemm_flop_per_s / rates.memory_bytes_per_s),
-                ),
-            ]
+            [text, tr("roofline_note_profile", profile=profile_name or pr.name, ridge=fmt.number(eff), **pcts)]
         )
     return text
