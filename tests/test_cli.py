@@ -1232,3 +1232,20 @@ def test_estimate_says_what_usable_memory_rests_on(capsys):
     assert "% of 141.0 GB" not in out
     code, out, _ = run(capsys, "estimate", "--model", "llama-3.1-8b", "--hardware", "rtx-4090")
     assert "24.0 GB (datasheet) x 0.9" in out
+
+
+def test_the_bound_names_the_ridge_it_is_decided_by(capsys):
+    """Llama-3.1-70B FP8 on 8 x H200, batch 300, 128-token context: 373 FLOP/byte against a peak ridge of 412 read
+    'bound compute' with nothing saying why; the ridge at the profile's rates (309) decides, and is given; the ideal
+    profile has one ridge and says nothing more."""
+    base = ["--model", "llama-3.1-70b", "--hardware", "h200", "--gpus", "8", "--weights", "fp8", "--batch", "300",
+            "--context", "128"]  # fmt: skip
+    d = run_json(capsys, *base)
+    assert d["ridge_point_flop_per_byte"] == pytest.approx(1978.9 / 4.8, rel=1e-3)
+    assert d["effective_ridge_flop_per_byte"] < d["arithmetic_intensity_flop_per_byte"] < d["ridge_point_flop_per_byte"]
+    assert d["bound"] == "compute"
+    code, out, _ = run(capsys, "estimate", *base)
+    assert "bound                                  compute (against the ridge at the profile's rates)" in out
+    ideal = run_json(capsys, *base, "--profile", "ideal")
+    assert ideal["effective_ridge_flop_per_byte"] == pytest.approx(ideal["ridge_point_flop_per_byte"])
+    assert ideal["bound"] == "memory"

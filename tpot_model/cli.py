@@ -359,6 +359,8 @@ def report(e: Estimate, ideal: Estimate) -> dict[str, Any]:
         "tpot_ideal_ms": _f(ideal.tpot_s) / ms,
         "arithmetic_intensity_flop_per_byte": _f(e.arithmetic_intensity_flop_per_byte),
         "ridge_point_flop_per_byte": float(e.ridge_point_flop_per_byte),
+        # at the profile's achievable rates: the ridge `bound` is decided by
+        "effective_ridge_flop_per_byte": float(e.effective_ridge_flop_per_byte),
         "bound": "compute" if bool(np.all(e.compute_bound)) else "memory",
         "weights_bytes": float(e.weight_bytes),
         "weights_GB": float(e.weight_bytes) / GB,
@@ -554,7 +556,17 @@ def _table(r: dict[str, Any]) -> str:
     add("Roofline (decode step)")
     row("arithmetic intensity", _num(r["arithmetic_intensity_flop_per_byte"], "FLOP/byte"))
     row(f"ridge point ({r['compute_precision']})", _num(r["ridge_point_flop_per_byte"], "FLOP/byte"))
-    row("bound", r["bound"])
+    if r["effective_ridge_flop_per_byte"] != r["ridge_point_flop_per_byte"]:  # a profile's rates: the one that decides
+        row("  at the profile's rates", _num(r["effective_ridge_flop_per_byte"], "FLOP/byte"))
+    row(
+        "bound",
+        r["bound"]
+        + (
+            " (against the ridge at the profile's rates)"
+            if r["effective_ridge_flop_per_byte"] != r["ridge_point_flop_per_byte"]
+            else ""
+        ),
+    )
     add("")
     add("Memory (GB = 1e9 bytes)")
     row("weights", _gb(r["weights_GB"]))
