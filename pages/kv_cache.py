@@ -98,7 +98,7 @@ scale = st.radio(
     horizontal=True,
 )
 log_x = scale == "log"
-contexts = figs.context_grid(model, state.context, log_x=log_x)
+contexts = figs.context_grid(model, state.context, log_x=log_x, output_tokens=state.output)
 
 batches = figs.line_batches(state.batch)
 
@@ -125,6 +125,7 @@ chart.figure(  # the sidebar's scenario and the x scale: built once, shared by e
         state.batch,
         log_x=log_x,
         max_context_tokens=model.max_context_tokens,
+        output_tokens=state.output,
         tr=tr,
     ),
     lambda: figs.kv_vs_context_table(contexts, batches, kv_bytes_per_gpu()),

@@ -222,3 +222,24 @@ def test_a_replicated_cache_says_how_many_copies_the_gpus_hold(lang):
     at = run_page("kv_cache", lang=lang, model="llama-3.1-70b", hardware="h200", gpus="8", weights="fp8")
     (m,) = [m for m in at.metric if m.label.startswith(tr("kvc_m_batch", b="@", context="@").split("@")[0])]
     assert ("copies" if lang == "en" else "副本，合計") not in m.proto.help  # 8 KV heads over 8 GPUs: one copy
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_the_star_is_the_cache_the_fit_check_takes(tr):
+    """Llama-3.1-70B on 2 x H200 (bf16 KV, batch 32, 4K prompts): with 32K output tokens the batch does not fit
+    (the page's red notice) while the star, at the prompt's 21.5 GB, sat far under the 96 GB room line (a review).
+    The star is the cache at the scenario's last token (4,096 + 32,768 tokens: 32 x 36,864 x 163,840 B / 1 GPU's
+    share), above the room line there; with 1K output it sits under it, at 4,096 + 1,024."""
+    for output, fits in ((32768, False), (1024, True)):
+        at = run_page("kv_cache", lang=tr.lang, model="llama-3.1-70b", hardware="h200", gpus="2", weights="fp8",
+                      kv="bf16", batch="32", context="4096", output=str(output))  # fmt: skip
+        assert not at.exception, at.exception
+        fig = _fig(at, "kvc_size_title", tr)
+        (star,) = [t for t in fig["data"] if t.get("name") == tr("kvc_scenario")]
+        x, y = float(decode(star["x"])[0]), float(decode(star["y"])[0])
+        assert x == 4096 + output
+        # Llama-3.1-70B: 80 layers x 8 KV heads x 128 x 2 (K, V) x 2 B = 327,680 B a token, split over 2 GPUs
+        assert y == pytest.approx(32 * (4096 + output) * 327_680 / 2 / 1e9, rel=1e-6)
+        room = [s for s in fig["layout"]["shapes"] if s.get("type") == "line" and s.get("y0") == s.get("y1")]
+        assert room and (y <= float(room[0]["y0"])) is fits
+        assert bool(at.error) is not fits

@@ -53,11 +53,14 @@ def window_tokens(model: ModelSpec) -> int | None:
 # --------------------------------------------------------------------------------------------------- data
 
 
-def context_grid(model: ModelSpec, scenario_context: float, *, log_x: bool, points: int = GRID_POINTS) -> np.ndarray:
-    """Contexts (tokens) up to max(model max context, scenario context), with the scenario's and the window edge."""
-    top = float(max(model.max_context_tokens, scenario_context))
+def context_grid(
+    model: ModelSpec, scenario_context: float, *, log_x: bool, points: int = GRID_POINTS, output_tokens: float = 0
+) -> np.ndarray:
+    """Contexts (tokens) up to max(model max context, scenario context + output), with the scenario's prompt, its
+    last token (prompt + output: the cache the fit check takes) and the window edge."""
+    top = float(max(model.max_context_tokens, scenario_context + output_tokens))
     base = np.geomspace(MIN_LOG_CONTEXT, top, points) if log_x else np.linspace(0.0, top, points)
-    extra = [float(scenario_context)]
+    extra = [float(scenario_context), float(scenario_context + output_tokens)]
     if model.sliding_window:
         extra.append(float(model.sliding_window.window_tokens))
     grid = np.unique(np.round(np.concatenate([base, extra])))
@@ -295,10 +298,13 @@ def kv_vs_context(
     *,
     log_x: bool = True,
     max_context_tokens: int | None = None,
+    output_tokens: float = 0,
     tr: Translator = EN,
 ) -> go.Figure:
-    """KV-cache GB per GPU against context, one line per batch, with the room left after weights and workspace
-    (and the model's max context marked when the axis runs past it)."""
+    """KV-cache GB per GPU against the tokens in the cache, one line per batch, with the room left after weights and
+    workspace (and the model's max context marked when the axis runs past it); the star at the scenario's last token
+    (prompt + `output_tokens`), the cache the fit check takes (at the prompt it had sat far under the room line for a
+    batch that does not fit: a review)."""
     fig = Figure()
     others = [b for b in batches if b != scenario_batch]
     for b, row in zip(batches, kv_bytes_per_gpu, strict=True):
@@ -313,16 +319,18 @@ def kv_vs_context(
             line={"color": colour, "width": 3.5 if is_scenario else 2},
             hovertemplate=f"{name}<br>{_hover_context(tr)}<br>%{{y:,.3~r}} GB {tr('kvc_h_per_gpu')}<extra></extra>",
         )
-    idx = int(np.argmin(np.abs(contexts - scenario_context)))
+    end = scenario_context + output_tokens
+    idx = int(np.argmin(np.abs(contexts - end)))
     scen = kv_bytes_per_gpu[batches.index(scenario_batch), idx] / GB
-    if scenario_context > 0 or not log_x:
+    if end > 0 or not log_x:
+        said = tr("kvc_scenario_end", prompt=fmt.integer(scenario_context), output=fmt.integer(output_tokens))
         fig.add_scatter(
             x=[contexts[idx]],
             y=[scen],
             mode="markers",
             name=tr("kvc_scenario"),
             marker={"symbol": "star", "size": 15, "color": BUCKET_COLOURS["kv_cache"], "line": {"color": "#000"}},
-            hovertemplate=f"{tr('kvc_scenario')}<br>{_hover_context(tr)}<br>%{{y:,.3~r}} GB<extra></extra>",
+            hovertemplate=f"{said}<br>%{{y:,.3~r}} GB {tr('kvc_h_per_gpu')}<extra></extra>",
         )
     d = Decor()
     _room_line(d, room_bytes, _top_gb(kv_bytes_per_gpu, room_bytes=room_bytes), tr)
