@@ -245,6 +245,14 @@ def test_findings_come_from_the_profiles(table):
     changed = {**profiles, "gpt-fast": replace(profiles["gpt-fast"], allreduce_latency_s=50e-6)}
     tp = dict(figs.findings(table, changed, models, hardware))["val_find_tp"]
     assert tp["latency"] == "50.0 µs" and tp["per_token"] == fmt.ms(2 * 32 * 50e-6)
+    # the layer split's hop is the two rows' own: (1/multi - 1/single) / (GPUs - 1), not a profile's all-reduce
+    # latency (12 µs had stood beside 118 against 131 tokens/s on 8 GPUs, 116 µs a hop: a review)
+    split = found["val_find_split"]
+    multi, single = (float(split[k].replace(",", "")) for k in ("multi", "single"))
+    hop_us = (1 / multi - 1 / single) / (int(split["gpus"]) - 1) * 1e6
+    assert split["hops"] == str(int(split["gpus"]) - 1)
+    # from the rates as shown (3 significant digits: 118 against 131, 120 µs; unrounded 116 µs)
+    assert float(split["hop"].split()[0]) == pytest.approx(hop_us, rel=0.06) and hop_us > 50
 
 
 def test_error_table_gives_bits_per_weight_their_unit_and_mlperf_chips_short_names():

@@ -724,11 +724,20 @@ def _parallel(table, profiles, models) -> list[tuple[str, dict[str, str]]]:
                         "hw": str(many["hardware_name"]),
                         "multi": fmt.number(float(many["measured"])),
                         "single": fmt.number(float(one["measured"])),
-                        "hop": fmt.us(prof.allreduce_latency_s),
+                        # from the two rows: the extra time per token over the hops a token crosses (the profile's
+                        # all-reduce latency, 12 µs, had stood here beside rows that put a hop at 116 µs: a review)
+                        "hops": str(int(many["num_gpus"]) - 1),
+                        "hop": fmt.us(_hop_s(float(one["measured"]), float(many["measured"]), int(many["num_gpus"]))),
                     },
                 )
             )
     return out
+
+
+def _hop_s(single_tokens_per_s: float, multi_tokens_per_s: float, gpus: int) -> float:
+    """Seconds each of a layer split's GPU-to-GPU hops adds to a token: (1/multi - 1/single) / (gpus - 1), from two
+    measured single-stream rates (tokens/s) on one GPU and on `gpus`; 0 where the split is no slower."""
+    return max(1.0 / multi_tokens_per_s - 1.0 / single_tokens_per_s, 0.0) / max(gpus - 1, 1)
 
 
 def _weight_only_bits(weights: str) -> float | None:
