@@ -40,10 +40,12 @@ with metrics.Row() as row:
         tr("roofline_m_ridge", precision=est.compute_precision), fmt.number(ridge), help=tr("roofline_m_ridge_def")
     )
     row.metric(
-        tr("roofline_m_mbu"), **notices.if_fitted(est, tr, fmt.pct(float(est.mbu)), help=tr("roofline_m_mbu_def"))
+        tr("roofline_m_mbu"),
+        **notices.if_fitted(est, tr, fmt.utilisation(float(est.mbu)), help=tr("roofline_m_mbu_def")),
     )
     row.metric(
-        tr("roofline_m_mfu"), **notices.if_fitted(est, tr, fmt.pct(float(est.mfu)), help=tr("roofline_m_mfu_def"))
+        tr("roofline_m_mfu"),
+        **notices.if_fitted(est, tr, fmt.utilisation(float(est.mfu)), help=tr("roofline_m_mfu_def")),
     )
 
 overlay_ids = controls.linked_view("roofline.overlay", list(hardware), [], tr=tr)

@@ -407,3 +407,16 @@ def test_each_figure_of_a_new_chip_names_its_source(lang):
     assert "2300W TDP" in line
     assert "NVLink 6" in text  # the system source (scale-up link, domain) is listed
     assert tr("meth_fig_intro") not in "\n".join(_markdown(run_page("methodology", lang=lang, hardware="l40s")))
+
+
+@pytest.mark.parametrize("model_id", ["llama-3.1-70b", "deepseek-v3"])
+def test_the_time_to_serve_line_adds_up_as_shown(model_id):
+    """'346 ms + 32.0 ms × 1,023 = 33.0 s' added up to 33.1 s (a review): the inter-token time carries a digit more,
+    so the numbers as shown reproduce the result to its last digit."""
+    import re
+
+    est = _est(model_id)
+    (line,) = [t for _, t in figs.prefill_blocks(est, EN) if "× 1,023 = **" in t]
+    a, b, n, r = re.search(r"([\d.,]+) ms \+ ([\d.,]+) ms × ([\d,]+) = \*\*([\d.,]+) s\*\*", line).groups()
+    total_s = float(a) / 1e3 + float(b) / 1e3 * float(n.replace(",", ""))
+    assert abs(total_s - float(r)) <= 0.05 + 1e-9, line

@@ -198,3 +198,30 @@ def test_embed_view_sends_the_operator_table_once_opened():
     assert len(at.dataframe) == 1 and EN("roofline_col_operator") in at.dataframe[0].value.columns
     full = run_page("roofline")
     assert len(full.dataframe) == 1 and EN("roofline_table_title") in [s.value for s in full.subheader]
+
+
+def test_a_tiny_utilisation_keeps_two_significant_figures():
+    """Llama-3.1-8B at batch 1 on 8 x B200 uses about 0.02% of the FLOP/s: its MFU had read '0.0%' (a review), as
+    if the step did no math. Below 1% a utilisation keeps two significant figures; from 1% one decimal."""
+    from tests.apptest_util import run_page as run
+    from tpot_model import Scenario, estimate, resolve_hardware, resolve_model, resolve_profile
+    from ui import fmt
+
+    assert [fmt.utilisation(f) for f in (0.0002, 0.0049, 0.0123, 0.5, 0.0)] == ["0.020%", "0.49%", "1.2%", "50.0%",
+                                                                                 "0.0%"]  # fmt: skip
+    at = run(
+        "roofline",
+        model="llama-3.1-8b",
+        hardware="b200",
+        gpus="8",
+        batch="1",
+        context="0",
+        output="1",
+        weights="bf16",
+        kv="bf16",
+    )
+    assert not at.exception, at.exception
+    est = estimate(resolve_model("llama-3.1-8b"), resolve_hardware("b200"),
+                   Scenario(batch=1, context_tokens=0, output_tokens=1, num_gpus=8), resolve_profile("typical"))  # fmt: skip
+    mfu = next(m.value for m in at.metric if m.label == EN("roofline_m_mfu"))
+    assert 0 < float(est.mfu) < 0.001 and mfu == fmt.utilisation(float(est.mfu)) and mfu != "0.0%"

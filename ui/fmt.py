@@ -11,17 +11,18 @@ from tpot_model.numtext import sig as _sig
 from tpot_model.units import GB, KB, MB, TB, GB_per_s, GiB, KiB, TB_per_s, TFLOP_per_s
 
 
-def ms(seconds: float, *, like: float | None = None) -> str:
-    """Milliseconds; from 10 s on, as a duration (an absurd scenario's '216 s', not '215,980 ms'). `like` (s): in the
-    unit `like` is written in (a difference of 1.27 s between two TPOTs of 240 s: '1.27 s', not '1,268 ms')."""
+def ms(seconds: float, *, like: float | None = None, digits: int = 3) -> str:
+    """Milliseconds to `digits` significant figures; from 10 s on, as a duration (an absurd scenario's '216 s', not
+    '215,980 ms'). `like` (s): in the unit `like` is written in (a difference of 1.27 s between two TPOTs of 240 s:
+    '1.27 s', not '1,268 ms')."""
     s = float(seconds)
     if not math.isfinite(s):
         return "n/a"
     ref = abs(float(like)) if like is not None and math.isfinite(like) else abs(s)
     if ref >= 10:
         _, unit_s, unit = next(u for u in _LONG if ref < u[0])
-        return f"{_sig(s / unit_s)} {unit}"
-    return f"{_sig(s * 1e3)} ms"
+        return f"{_sig(s / unit_s, digits)} {unit}"
+    return f"{_sig(s * 1e3, digits)} ms"
 
 
 def ms_below(seconds: float, limit_s: float) -> str:
@@ -101,6 +102,14 @@ def ratio(a_per_b: float) -> str:
 def usd_markdown(value: float | None) -> str:
     """usd() for markdown: a bare $ would start LaTeX math in Streamlit markdown."""
     return usd(value).replace("$", "\\$") if value is not None and math.isfinite(value) else "n/a"
+
+
+def utilisation(fraction: float) -> str:
+    """A utilisation (MBU, MFU) as a percentage: one decimal, and two significant figures below 1% (an 8B model at
+    batch 1 on 8 x B200 uses 0.02% of the FLOP/s, which one decimal had shown as '0.0%')."""
+    f = float(fraction)
+    small = math.isfinite(f) and 0 < abs(f) < 0.01
+    return pct(f, max(1, 1 - math.floor(math.log10(abs(f) * 100))) if small else 1)
 
 
 def pct(fraction: float, digits: int = 1, *, signed: bool = False, na: str = "n/a") -> str:
