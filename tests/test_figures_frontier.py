@@ -76,7 +76,7 @@ def test_page_inputs_parse_and_round_trip():
         ("fr_prec", "int3", "fp8"),
         ("fr_layout", "pp", "tp"),
         ("fr_engine", "<b>x</b>", "sglang"),
-        ("fr_target", "-5", "50.0"),
+        ("fr_target", "-5", "20.0"),  # the default: the other pages' chat target, 50 ms = 20 tok/s per user
         ("fr_tier", "cheap", "hyperscaler"),
         ("fr_k", "2.5", str(speculative.MTP_K)),
         ("fr_accept", "1.5", str(speculative.MTP_ACCEPTANCE)),
