@@ -1169,3 +1169,24 @@ def test_overview_says_the_served_tpot_where_it_differs(lang):
     # one output token: no decode step to serve, nothing said
     assert not [c for c in run_page("overview", lang=lang, batch="1", output="1").caption
                 if tr("ov_served_tpot", served="", ratio="", meets="")[:20] in c.value]  # fmt: skip
+
+
+def test_overviews_how_computed_lines_add_up_and_name_the_deciding_ridge():
+    """Overview's 'how is this computed?': the time to serve adds up as shown (a digit more in the inter-token time:
+    32.0 ms x 1,023 had made 33.1 s beside 33.0), and the bound's line gives the ridge at the profile's rates, which
+    decides it (373 FLOP/byte beside a 412 peak ridge read 'compute-bound' unexplained)."""
+    import re
+
+    from tpot_model import Scenario, estimate, resolve_hardware, resolve_model, resolve_profile
+    from ui import explain, fmt
+    from ui.i18n import EN
+
+    m, hw, p = resolve_model("llama-3.1-70b"), resolve_hardware("h200"), resolve_profile("typical")
+    est = estimate(m, hw, Scenario(batch=32, context_tokens=4096, output_tokens=1024, num_gpus=2, weights="fp8"), p)
+    items = {e.key: e for e in explain.headline(est, EN)}
+    a, b = re.search(r"([\d.,]+) ms \+ ([\d.,]+) ms × \(", items["m_serve"].substituted).groups()
+    assert abs(float(a) / 1e3 + float(b) / 1e3 * 1023 - float(items["m_serve"].result.split()[0])) <= 0.05
+    between = estimate(m, hw, Scenario(batch=300, context_tokens=128, num_gpus=8, weights="fp8"), p)
+    bound = {e.key: e for e in explain.headline(between, EN)}["m_bound"]
+    assert bound.substituted.endswith(f"= {fmt.number(between.effective_ridge_flop_per_byte)} FLOP/byte")
+    assert bound.result == EN("bound_compute")

@@ -120,7 +120,7 @@ def headline(est: Estimate, tr: Translator) -> list[Explanation]:
         Explanation(
             "m_serve",
             tr("ex_serve"),
-            f"{fmt.duration(ttft)} + {fmt.ms(float(est.serving.tpot_s))} × ({out} − 1)",
+            f"{fmt.duration(ttft)} + {fmt.ms(float(est.serving.tpot_s), digits=4)} × ({out} − 1)",  # adds up as shown
             fmt.duration(float(est.time_to_serve_per_request_s)),
             {"n": fmt.tokens(out)},
         ),  # fmt: skip
@@ -156,7 +156,10 @@ def headline(est: Estimate, tr: Translator) -> list[Explanation]:
         f"{fmt.number(float(est.decode.flops) / 1e9)} GFLOP ÷ {fmt.gb(weight_b + kv_b)} = "
         f"{fmt.number(float(est.arithmetic_intensity_flop_per_byte))} FLOP/byte; "
         f"{fmt.tflops(hw.dense_flop_per_s[est.compute_precision])} ÷ {fmt.tb_per_s(hw.memory_bandwidth_bytes_per_s)} = "
-        f"{fmt.number(est.ridge_point_flop_per_byte)} FLOP/byte",
+        f"{fmt.number(est.ridge_point_flop_per_byte)} FLOP/byte"
+        # the ridge at the profile's rates decides the verdict (Methodology's I*ₑ)
+        + ("" if est.profile.is_ideal else f"; {fmt.tflops(float(est.rates.gemm_flop_per_s))} ÷ "
+           f"{fmt.tb_per_s(float(est.rates.memory_bytes_per_s))} = {fmt.number(est.effective_ridge_flop_per_byte)} FLOP/byte"),
         tr("bound_compute") if bool(est.compute_bound) else tr("bound_memory"),
     ))  # fmt: skip
     return items
