@@ -279,7 +279,7 @@ rack = c[4].number_input(
     fmt.device_text("ec_rack", hw, tr),
     *map(int, tco_range("gpus_per_rack")),
     key=k + "gpus_per_rack",
-    help=tr("ec_rack_help", n=preset_values["gpus_per_rack"], hw=hw.name),
+    help=tr("ec_rack_help" if hw.rack_gpus else "ec_rack_help_domain", n=preset_values["gpus_per_rack"], hw=hw.name),
 )
 # the view's link: the TCO inputs and the rack changed from the chip's preset
 tco_now = {name: st.session_state[k + name] for name in preset_values}

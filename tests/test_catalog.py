@@ -1123,7 +1123,7 @@ def test_a_rack_is_the_domain_unless_the_domain_spans_racks():
     cube); an NVL72 rack is its domain; an HGX server (8) stands for itself; unlisted: one server of 8."""
     c = load_hardware_catalog()
     assert c["tpu7x"].scale_up_domain_gpus == 9216 and gpus_per_rack(c["tpu7x"]) == 64
-    assert gpus_per_rack(c["tpu-v5p"]) == 64
+    assert gpus_per_rack(c["tpu-v5p"]) == gpus_per_rack(c["tpu-v4"]) == 64
     assert [gpus_per_rack(c[h]) for h in ("gb200", "gb300", "b200", "mi355x", "l40s")] == [72, 72, 8, 8, 8]
 
 

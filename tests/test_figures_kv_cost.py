@@ -184,7 +184,7 @@ def test_kv_vs_context_plots_model_bytes_in_gb():
         np.testing.assert_allclose(_y(fig.data[i]), b * kv_cache_bytes_per_sequence(TINY_DENSE, t, BF16) / 1e9)
     assert fig.layout.xaxis.type == "log" and fig.layout.yaxis.type == "log"
     assert fig.layout.yaxis.title.text == EN("kvc_axis_gb_per_gpu") and "(GB" in fig.layout.yaxis.title.text
-    assert fig.layout.xaxis.title.text == EN("axis_context")
+    assert fig.layout.xaxis.title.text == EN("kvc_axis_cache_tokens")  # prompt + output so far: the star's end
     room = [s for s in fig.layout.shapes if s.type == "line"]
     assert room and room[0].y0 == pytest.approx(5.0)  # the room line, in GB
     star = _trace(fig, EN("kvc_scenario"))

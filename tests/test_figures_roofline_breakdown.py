@@ -389,6 +389,9 @@ def test_a_step_between_the_two_ridges_is_judged_by_the_achievable_one():
     assert note.startswith(EN("roofline_note_compute_effective", ai=fmt.number(ai), hw=hw.name, precision="fp8",
                               ridge=fmt.number(est.ridge_point_flop_per_byte), eff=fmt.number(eff),
                               ratio=f"{fmt.number(ai / eff, 2)}×", flops_pct="54%", bw_pct="72%"))  # fmt: skip
+    # the chart's memory / compute split where the verdict is decided: the star's 373 on the compute-bound side
+    (split,) = [s for s in rf.roofline(est).layout.shapes if s.type == "line" and s.yref == "y domain"]
+    assert split.x0 == pytest.approx(eff) and split.x0 < ai
     lines = [t for _, t in meth.intensity_blocks(est, EN)]
     assert lines[-1] == EN("meth_bound_verdict_eff", rel="≥", bound=EN("bound_compute"))
     ideal = estimate(m, hw, s, IDEAL)

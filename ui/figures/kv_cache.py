@@ -317,20 +317,21 @@ def kv_vs_context(
             mode="lines",
             name=name,
             line={"color": colour, "width": 3.5 if is_scenario else 2},
-            hovertemplate=f"{name}<br>{_hover_context(tr)}<br>%{{y:,.3~r}} GB {tr('kvc_h_per_gpu')}<extra></extra>",
+            hovertemplate=f"{name}<br>{tr('kvc_h_cache_tokens')}<br>{tr('kvc_h_gb_per_gpu')}<extra></extra>",
         )
     end = scenario_context + output_tokens
     idx = int(np.argmin(np.abs(contexts - end)))
     scen = kv_bytes_per_gpu[batches.index(scenario_batch), idx] / GB
     if end > 0 or not log_x:
-        said = tr("kvc_scenario_end", prompt=fmt.integer(scenario_context), output=fmt.integer(output_tokens))
+        said = tr("kvc_scenario_end", prompt=fmt.integer(scenario_context),
+                  output=fmt.counted("n_output_tokens", output_tokens, tr))  # fmt: skip
         fig.add_scatter(
             x=[contexts[idx]],
             y=[scen],
             mode="markers",
             name=tr("kvc_scenario"),
             marker={"symbol": "star", "size": 15, "color": BUCKET_COLOURS["kv_cache"], "line": {"color": "#000"}},
-            hovertemplate=f"{said}<br>%{{y:,.3~r}} GB {tr('kvc_h_per_gpu')}<extra></extra>",
+            hovertemplate=f"{said}<br>{tr('kvc_h_cache_tokens')}<br>{tr('kvc_h_gb_per_gpu')}<extra></extra>",
         )
     d = Decor()
     _room_line(d, room_bytes, _top_gb(kv_bytes_per_gpu, room_bytes=room_bytes), tr)
@@ -345,7 +346,7 @@ def kv_vs_context(
                 "xanchor": "right",
             },
         )
-    style(fig, tr("kvc_size_title"), tr("axis_context"), tr("kvc_axis_gb_per_gpu"), log_x=log_x, log_y=True)
+    style(fig, tr("kvc_size_title"), tr("kvc_axis_cache_tokens"), tr("kvc_axis_gb_per_gpu"), log_x=log_x, log_y=True)
     d.xaxis.update(context_axis(contexts, log_x))
     d.yaxis.update(log_ticks(kv_bytes_per_gpu / GB, [max(room_bytes, 0) / GB]))
     # the legend under the plot, as the precision chart's: over it, in rows at 900 px, it covered the title
@@ -607,7 +608,7 @@ def precision_lines(
                 "width": 3.5 if name == current else 2,
                 "dash": "solid" if name == current else "dash",
             },
-            hovertemplate=f"{label}<br>{_hover_context(tr)}<br>%{{y:,.3~r}} GB {tr('kvc_h_per_gpu')}<extra></extra>",
+            hovertemplate=f"{label}<br>{_hover_context(tr)}<br>{tr('kvc_h_gb_per_gpu')}<extra></extra>",
         )
     d = Decor()
     _room_line(d, room_bytes, _top_gb(*lines.values(), room_bytes=room_bytes), tr)

@@ -688,7 +688,7 @@ def definition_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
                 nbytes=fmt.nbytes(_f(est.decode.bytes)),
                 tpot=fmt.ms(tpot),
                 bw=fmt.tb_per_s(hw.memory_bandwidth_bytes_per_s),
-                result=fmt.pct(_f(est.mbu)),
+                result=fmt.utilisation(_f(est.mbu)),
             ),
         ),
         ("md", tr("meth_def_mfu")),
@@ -702,7 +702,7 @@ def definition_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
                 precision=est.compute_precision
                 if _peak(est) == est.hardware.dense_flop_per_s[est.attention_precision]
                 else tr("meth_mfu_mixed", gemm=est.compute_precision, attention=est.attention_precision),
-                result=fmt.pct(_f(est.mfu)),
+                result=fmt.utilisation(_f(est.mfu)),
             ),
         ),
     ]

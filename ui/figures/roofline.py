@@ -284,7 +284,10 @@ def roofline(
         showlegend=False,
         hovertemplate=tr("roofline_ridge_hover", ridge=fmt.number(ridge)) + "<extra></extra>",
     )
-    fig.add_shape(type="line", xref="x", x0=ridge, x1=ridge, yref="y domain", y0=0, y1=1,
+    # the memory / compute split where the verdict is decided: the achievable ridge under a profile (the peak one
+    # had put a compute-bound step on the 'memory-bound' side: a review), the peak ridge under the ideal bound
+    split = ridge if profile.id == "ideal" else est.effective_ridge_flop_per_byte
+    fig.add_shape(type="line", xref="x", x0=split, x1=split, yref="y domain", y0=0, y1=1,
                   line={"color": "#999", "width": 1, "dash": "dot"})  # fmt: skip
     fig.add_annotation(
         x=math.log10(ridge),
@@ -300,7 +303,7 @@ def roofline(
     )
     for key, anchor in (("roofline_region_memory", "right"), ("roofline_region_compute", "left")):
         fig.add_annotation(
-            x=math.log10(ridge),
+            x=math.log10(split),
             y=0.01,
             yref="paper",
             yanchor="bottom",
