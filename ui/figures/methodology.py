@@ -540,7 +540,7 @@ def prefill_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
                 # a digit more: × 1,023 a rounded 32.0 ms had added up to 33.1 s beside the result's 33.0 (a review)
                 tpot=fmt.ms(_f(est.serving.tpot_s), digits=4),
                 n1=fmt.integer(N - 1),
-                n=fmt.integer(N),
+                n=fmt.counted("n_output_tokens", N, tr),  # '1 output token' (it had read 'N = 1 tokens')
                 result=fmt.duration(_f(est.time_to_serve_per_request_s)),
             ),
         ),
