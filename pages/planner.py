@@ -4,6 +4,7 @@ travel in the URL: planner_target_ms, planner_ttft_ms, spec_k, spec_accept, pref
 planner_max_gpus, planner_serving (the GPU-count tab's layout search: tpot_model.layouts, the one the CLI's
 `frontier --max-gpus` runs). Only the open tab's section is computed and drawn."""
 
+import functools
 import math
 from dataclasses import replace
 
@@ -506,20 +507,27 @@ def layout_section() -> None:
                    io=f"{fmt.tokens(run.isl)} / {fmt.tokens(run.osl)}", date=run.run_date)
             )  # fmt: skip
     gate = usable_memory(hw, engine)
-    if gate.basis == "reported":
+    name = controls.profile_label(engine, tr, short=True)
+    if gate.of_free:  # the engine's fraction is of what each layout's weights and workspace leave: no one figure
         st.caption(
-            tr("pl_layout_memory_reported", usable=fmt.gb(gate.bytes), capacity=fmt.gb(gate.capacity_bytes),
+            tr("pl_layout_memory_free", capacity=fmt.capacity(gate, tr), fraction=f"{gate.fraction:g}",
+               reserved=fmt.gb(gate.reserved_bytes), engine=name)
+        )  # fmt: skip
+    elif gate.basis == "reported":
+        st.caption(
+            tr("pl_layout_memory_reported", usable=fmt.gb(gate.budget_bytes), capacity=fmt.gb(gate.capacity_bytes),
                gib=f"{gate.capacity_bytes / 2**30:.1f}", fraction=f"{gate.fraction:g}", reserved=fmt.gb(gate.reserved_bytes),
-               engine=controls.profile_label(engine, tr, short=True))
+               engine=name)
         )  # fmt: skip
     else:
         st.caption(
-            tr("pl_layout_memory_datasheet", usable=fmt.gb(gate.bytes), capacity=fmt.gb(gate.capacity_bytes),
-               fraction=f"{gate.fraction:g}", hw=hw.name)
+            tr("pl_layout_memory_datasheet", usable=fmt.gb(gate.budget_bytes), capacity=fmt.gb(gate.capacity_bytes),
+               fraction=f"{gate.fraction:g}", reserved=fmt.gb(gate.reserved_bytes), engine=name, hw=hw.name)
         )  # fmt: skip
+    usable = functools.partial(layout_search.pool_usable_bytes, model, hw, scenario, engine)
     chart.figure(
         figs.layout_figure(d, tr=tr),
-        figs.layout_table(d, serving_searched=serving, usable_bytes=gate.bytes, usable_basis=gate.basis, parts=parts),
+        figs.layout_table(d, serving_searched=serving, usable_bytes=usable, usable_basis=gate.basis, parts=parts),
         "planner-layout",
         tr,
         # the search's question, not the sidebar's GPU count, batch and engine: its budget, its batch, its engine

@@ -633,7 +633,9 @@ def test_layout_search_shows_its_decode_pools_step_and_communication_share(lang)
     said = figs.layout_parts_text(d, parts, hw, tr=tr)
     assert fmt.pct(parts.communication_share, 0) in said and tr("bucket_communication") in said
     assert tr("pl_link_scale_up", domain=72, up=fmt.unbroken(fmt.gb_per_s(hw.scale_up_bytes_per_s))) in said
-    table = figs.layout_table(d, serving_searched="best", usable_bytes=1.0, usable_basis="reported", parts=parts)
+    table = figs.layout_table(
+        d, serving_searched="best", usable_bytes=lambda pool: 1.0, usable_basis="reported", parts=parts
+    )
     decode = table[table.pool == "decode"].iloc[0]
     assert decode.step_communication_ms == pytest.approx(parts.parts_s["communication"] * 1e3)
     assert decode.collective_link == "scale_up"
@@ -943,3 +945,28 @@ def test_a_scenario_that_does_not_fit_is_not_blamed_on_a_price(lang):
     for label in (tr("pl_m_cost"), tr("pl_m_tps_gpu")):
         assert shown[label].value == "—" and shown[label].proto.help == tr("pl_m_no_point")
     assert not [m for m in at.metric if "n/a" in m.proto.help]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_layout_search_says_tensorrt_llm_sizes_its_cache_from_the_free_memory(lang):
+    """Under TensorRT-LLM (the toggle off, the sidebar's engine) the fits are checked layout by layout, the KV cache
+    taking 0.9 of what the weights, workspace and reservation leave (free_gpu_memory_fraction), so the caption gives
+    no one usable figure; under vLLM it gives 0.9 x 193.3 GB - 4.45 GB = 169.5 GB per B200 GPU."""
+    from tpot_model.estimate import usable_memory
+
+    tr, b200 = Translator(lang), load_hardware_catalog()["b200"]
+    q = dict(model="deepseek-r1", hardware="b200", weights="fp8", kv="fp8", planner_section="gpus",
+             planner_best_engine="0", lang=lang)  # fmt: skip
+    for engine, name in (("tensorrt-llm", "TensorRT-LLM"), ("vllm", "vLLM")):
+        at = run_page("planner", profile=engine, **q)
+        assert not at.exception, at.exception
+        captions = [c.value for c in at.main.caption]
+        g = usable_memory(b200, resolve_profile(engine))
+        if engine == "tensorrt-llm":
+            said = tr("pl_layout_memory_free", capacity=fmt.capacity(g, tr), fraction="0.9", reserved=fmt.gb(g.reserved_bytes),
+                      engine=name)  # fmt: skip
+        else:
+            assert fmt.gb(g.budget_bytes) == "170 GB"  # 169.50 GB, to 3 significant figures
+            said = tr("pl_layout_memory_reported", usable=fmt.gb(g.budget_bytes), capacity=fmt.gb(g.capacity_bytes),
+                      gib=f"{g.capacity_bytes / 2**30:.1f}", fraction="0.9", reserved=fmt.gb(g.reserved_bytes), engine=name)  # fmt: skip
+        assert said in captions, (said, captions)

@@ -1,5 +1,6 @@
 """The fit gate's memory (issue 18): the memory the vendor's tool reports x the engine's usable fraction - the engine's
-reservation (estimate.usable_memory), the datasheet in its place where no reported figure is published. Hand-worked
+reservation (estimate.usable_memory), or for TensorRT-LLM that fraction of what the weights and workspace leave free;
+the datasheet in its place where no reported figure is published. Hand-worked
 numbers and the published vLLM memory rows (public-2026.md section 2.9, llm-d empirical results on H100)."""
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ def test_h200_reported_memory_and_the_engine_reservation():
     u = usable_memory(HW["h200"], VLLM)
     assert u.basis == "reported" and u.capacity_bytes == 141 * GiB
     assert u.reserved_bytes == pytest.approx(4.14 * GiB)
-    assert u.bytes == pytest.approx(122.76 * GiB) == pytest.approx(131.8125e9, rel=1e-5)
-    assert u.bytes > HW["h200"].memory_bytes * 0.9  # GiB, not GB: the reported figure is 7 % more bytes
+    assert u.budget_bytes == pytest.approx(122.76 * GiB) == pytest.approx(131.8125e9, rel=1e-5)
+    assert u.budget_bytes > HW["h200"].memory_bytes * 0.9  # GiB, not GB: the reported figure is 7 % more bytes
 
 
 def test_an_engine_that_allocates_as_it_goes_keeps_all_but_its_cuda_context():
@@ -41,7 +42,9 @@ def test_an_engine_that_allocates_as_it_goes_keeps_all_but_its_cuda_context():
         assert (p.usable_memory_fraction, p.reserved_memory_bytes) == (1.0, 0.75 * GiB)
         assert dict(p.basis)["reserved_memory_GiB"] == dict(p.basis)["usable_memory_fraction"] == "documented"
         u = usable_memory(a100, p)
-        assert u.basis == "datasheet" and u.bytes == pytest.approx(80e9 - 0.75 * GiB) == pytest.approx(79.195e9, 1e-4)
+        assert u.basis == "datasheet" and u.budget_bytes == pytest.approx(80e9 - 0.75 * GiB) == pytest.approx(
+            79.195e9, 1e-4
+        )
     fast, served = estimate(m, a100, s, resolve_profile("gpt-fast")), estimate(m, a100, s, VLLM)
     assert float(fast.memory_per_gpu_bytes) == pytest.approx(69.38e9, rel=1e-3)
     assert bool(fast.fits) and not bool(served.fits)
@@ -99,22 +102,24 @@ def test_no_reported_figure_falls_back_to_the_datasheet_and_still_pays_the_engin
     assert mi.memory_reported_bytes is None
     u = usable_memory(mi, VLLM)
     assert u.basis == "datasheet" and u.reserved_bytes == ENGINE_RESERVED_BYTES
-    assert u.bytes == pytest.approx(192e9 * 0.9 - 4.14 * GiB) and u.bytes / 1e9 == pytest.approx(168.35, abs=0.01)
-    assert usable_memory(mi, IDEAL).bytes == pytest.approx(192e9)  # the ideal bound reserves nothing
+    assert u.budget_bytes == pytest.approx(192e9 * 0.9 - 4.14 * GiB) and u.budget_bytes / 1e9 == pytest.approx(
+        168.35, abs=0.01
+    )
+    assert usable_memory(mi, IDEAL).budget_bytes == pytest.approx(192e9)  # the ideal bound reserves nothing
     e = estimate(MODELS["llama-3.1-8b"], mi, Scenario(batch=1, context_tokens=1024, output_tokens=1), VLLM)
     assert e.usable_memory_basis == "datasheet"
 
 
 def test_the_ideal_bound_reserves_nothing():
     u = usable_memory(HW["h100-sxm"], IDEAL)
-    assert u.basis == "reported" and u.reserved_bytes == 0 and u.bytes == pytest.approx(79.6 * GiB)
+    assert u.basis == "reported" and u.reserved_bytes == 0 and u.budget_bytes == pytest.approx(79.6 * GiB)
     assert ENGINE_RESERVED_BYTES / GiB == pytest.approx(4.14)
 
 
 def test_more_reported_memory_means_a_wider_recipe_can_fit():
     """GB200's 185.0 GiB (198.6 GB) against its 186 GB datasheet: the reported figure holds more KV cache."""
     gb = HW["gb200"]
-    assert usable_memory(gb, VLLM).bytes > gb.memory_bytes * VLLM.usable_memory_fraction
+    assert usable_memory(gb, VLLM).budget_bytes > gb.memory_bytes * VLLM.usable_memory_fraction
 
 
 def test_cli_estimate_json_names_the_basis(capsys):
@@ -123,3 +128,84 @@ def test_cli_estimate_json_names_the_basis(capsys):
     assert r["usable_memory_basis"] == "reported"
     assert main(["estimate", "--model", "llama-3.1-8b", "--hardware", "mi300x", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["usable_memory_basis"] == "datasheet"
+
+
+TRTLLM = resolve_profile("tensorrt-llm")
+
+
+def test_tensorrt_llm_gives_its_kv_cache_a_share_of_the_free_memory():
+    """TensorRT-LLM's free_gpu_memory_fraction (0.9) is of the memory free once the weights and workspace are loaded,
+    not of all of it (vLLM's gpu_memory_utilization, SGLang's mem_fraction_static). H200, 141 GiB reported = 151.40 GB,
+    4.14 GiB = 4.445 GB reserved, 100 GB held: usable = 100 + 0.9 x (151.40 - 4.445 - 100) = 142.26 GB, where vLLM's
+    rule gives 0.9 x 151.40 - 4.445 = 131.81 GB whatever is held."""
+    u = usable_memory(HW["h200"], TRTLLM)
+    assert u.of_free and u.fraction == 0.9 and dict(TRTLLM.basis)["usable_memory_fraction"] == "documented"
+    assert u.budget_bytes == pytest.approx(0.9 * (141 * GiB - 4.14 * GiB))
+    assert float(u.bytes_for(100e9)) / 1e9 == pytest.approx(142.257, abs=1e-3)
+    v = usable_memory(HW["h200"], VLLM)
+    assert not v.of_free and float(v.bytes_for(100e9)) == pytest.approx(v.budget_bytes) == pytest.approx(
+        131.8125e9, 1e-5
+    )
+    assert not usable_memory(HW["h200"], resolve_profile("sglang")).of_free
+
+
+def test_deepseek_r1_fp8_on_four_b200_fits_the_measured_sixteen_requests_under_tensorrt_llm():
+    """InferenceX IX-063 (data/serving_measurements.csv): TensorRT-LLM served DeepSeek-R1 FP8 on 4 x B200 (TP4, FP8 KV)
+    at 16 concurrent 8K / 1K requests. Per GPU: weights 671.03 / 4 = 167.76 GB of 193.27 GB reported (180 GiB); under
+    vLLM's rule (0.9 x 193.27 - 4.45 = 169.50 GB usable) only 4 sequences fit and 16 do not; under TensorRT-LLM's the
+    KV cache takes 0.9 of what the weights, workspace and reservation leave (~20.9 GB): 16 fit, 57 at most."""
+    s = Scenario(batch=16, context_tokens=9216, output_tokens=1, num_gpus=4, weights="fp8", kv_cache="fp8")
+    m, b200 = MODELS["deepseek-r1"], HW["b200"]
+    served, trt = estimate(m, b200, s, VLLM), estimate(m, b200, s, TRTLLM)
+    assert float(trt.weight_bytes_per_gpu) / 1e9 == pytest.approx(167.76, abs=0.01)
+    assert not bool(served.fits) and int(served.max_batch) == 4
+    assert bool(trt.fits) and int(trt.max_batch) == 57
+    held = float(trt.weight_bytes_per_gpu + trt.workspace_bytes_per_gpu)
+    assert float(trt.usable_memory_per_gpu_bytes) == pytest.approx(held + 0.9 * (180 * GiB - 4.14 * GiB - held))
+    # the largest batch the gate admits is max_batch: 57 fits, 58 does not
+    at = lambda b: estimate(m, b200, Scenario(batch=b, context_tokens=9216, output_tokens=1, num_gpus=4,  # noqa: E731
+                                             weights="fp8", kv_cache="fp8"), TRTLLM)  # fmt: skip
+    assert bool(at(57).fits) and not bool(at(58).fits)
+
+
+def test_cli_says_which_share_the_engine_takes(capsys):
+    """The CLI's 'usable =' line writes the gate out as the engine applies it."""
+    args = ["estimate", "--model", "deepseek-r1", "--hardware", "b200", "--gpus", "4", "--weights", "fp8", "--kv",
+            "fp8", "--context", "9216", "--batch", "16"]  # fmt: skip
+    assert main([*args, "--profile", "tensorrt-llm"]) == 0
+    out = capsys.readouterr().out
+    assert "usable =" in out and "weights + workspace + 0.9 x (193.3 GB as the vendor's tool reports it" in out
+    assert main([*args, "--profile", "tensorrt-llm", "--json"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    assert r["usable_memory_fraction_of"] == "free" and r["fits"] and r["max_batch"] == 57
+    assert main([*args, "--profile", "vllm", "--json"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    assert r["usable_memory_fraction_of"] == "all" and not r["fits"]
+
+
+def test_a_chosen_layouts_pools_fit_the_usable_memory_the_layout_table_reports():
+    """The Planner's layout table gives each pool's usable memory per GPU (layouts.pool_usable_bytes): under
+    TensorRT-LLM the budget plus 0.1 of the pool's weights + workspace, so more than the budget, and the pool's own
+    memory at its batch within it; under vLLM the budget itself."""
+    from dataclasses import replace
+
+    from tpot_model import layouts as lo
+
+    m, b200 = MODELS["deepseek-r1"], HW["b200"]
+    s = Scenario(context_tokens=8192, output_tokens=1024, weights="fp8", kv_cache="fp8")
+    for profile in (TRTLLM, VLLM):
+        d = lo.best_deployment(m, b200, s, profile, max_gpus=16, tpot_target_s=0.05)
+        gate = usable_memory(b200, profile)
+        for pool in (d.prefill, d.decode):
+            if pool is None:
+                continue
+            usable = lo.pool_usable_bytes(m, b200, s, profile, pool)
+            e = estimate(m, b200, replace(s, batch=pool.batch, num_gpus=pool.gpus_each, parallelism=pool.parallelism),
+                         profile)  # fmt: skip
+            if profile is VLLM:
+                assert usable == pytest.approx(gate.budget_bytes)
+            else:
+                held = float(e.weight_bytes_per_gpu + e.workspace_bytes_per_gpu)
+                assert usable == pytest.approx(gate.budget_bytes + 0.1 * held) and usable > gate.budget_bytes
+            assert float(e.memory_per_gpu_bytes) <= usable
+    assert lo.pool_usable_bytes(m, b200, s, TRTLLM, None) == pytest.approx(usable_memory(b200, TRTLLM).budget_bytes)

@@ -36,7 +36,7 @@ from .catalog import (
 )
 from .cli_text import counting, int_or_none, parallelism_note, projection_note, remedy, window_note
 from .csv_format import FLOAT_DIGITS, csv_bytes, float_field, float_text, float_texts, int_field, label_field
-from .estimate import MAX_GPUS_SEARCHED, Estimate, estimate, usable_memory
+from .estimate import MAX_GPUS_SEARCHED, Estimate, estimate
 from .files import APP_VERSION
 from .numtext import large, shown, usd
 from .precision import COMPUTE_PRECISIONS, FORMATS, KV_FORMATS, parse_format
@@ -372,13 +372,16 @@ def report(e: Estimate, ideal: Estimate) -> dict[str, Any]:
         "memory_per_gpu_GB": _f(e.memory_per_gpu_bytes) / GB,
         "usable_memory_per_gpu_bytes": float(e.usable_memory_per_gpu_bytes),
         "usable_memory_per_gpu_GB": float(e.usable_memory_per_gpu_bytes) / GB,
-        "usable_memory_basis": e.usable_memory_basis,  # 'reported' (nvidia-smi GiB x fraction - reservation) | 'datasheet'
+        "usable_memory_basis": e.usable_memory_basis,  # 'reported' (the nvidia-smi / rocm-smi figure) | 'datasheet'
         "memory_per_gpu_capacity_GB": hw.memory_bytes / GB,
         # what usable rests on: the vendor tool's figure where published (H200: 141 GiB = 151.4 GB, not the
-        # datasheet's 141 GB), x the engine's usable fraction, less its reservation
-        "usable_memory_from_GB": (gate := usable_memory(hw, e.profile)).capacity_bytes / GB,
+        # datasheet's 141 GB), the engine's usable fraction of it (of all of it, or of what the weights and workspace
+        # leave free: usable_memory_fraction_of 'free', TensorRT-LLM's), less its reservation
+        "usable_memory_from_GB": (gate := e.memory_gate).capacity_bytes / GB,
         "usable_memory_fraction": gate.fraction,
+        "usable_memory_fraction_of": "free" if gate.of_free else "all",
         "reserved_memory_GB": gate.reserved_bytes / GB,
+        "held_per_gpu_GB": _f(e.weight_bytes_per_gpu + e.workspace_bytes_per_gpu) / GB,  # weights + workspace
         "fits": bool(np.all(e.fits)),
         "min_gpus": int_or_none(e.min_gpus),
         "max_batch": int_or_none(e.max_batch),
@@ -581,7 +584,12 @@ def _table(r: dict[str, Any]) -> str:
         if r["usable_memory_basis"] == "reported"
         else f"{r['usable_memory_from_GB']:,.1f} GB (datasheet)"
     )
-    row("  usable =", f"{source} x {r['usable_memory_fraction']:g} - {r['reserved_memory_GB']:,.2f} GB reserved")
+    f, reserved = f"{r['usable_memory_fraction']:g}", f"{r['reserved_memory_GB']:,.2f} GB reserved"
+    if r["usable_memory_fraction_of"] == "free":  # the engine's fraction is of what the weights and workspace leave
+        held = _gb(r["held_per_gpu_GB"])
+        row("  usable =", f"{held} weights + workspace + {f} x ({source} - {reserved} - {held})")
+    else:
+        row("  usable =", f"{source} x {f} - {reserved}")
     row("fits", "yes" if r["fits"] else "NO")
     row("min GPUs (power of two)", "none up to 1024" if r["min_gpus"] is None else str(r["min_gpus"]))
     row(

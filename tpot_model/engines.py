@@ -97,6 +97,11 @@ DOCUMENTED: dict[str, dict[str, tuple[float, str]]] = {
     },
     "tensorrt-llm": {
         "kv_gqa_reread_fraction": (0.0, "the XQA / MMHA decode kernels read each KV head once per query-head group"),
+        "usable_memory_fraction": (
+            0.9,
+            "TensorRT-LLM's KvCacheConfig free_gpu_memory_fraction defaults to 0.9: of the memory free once the "
+            "weights and activations are loaded (nvidia.github.io/TensorRT-LLM, llm-api KvCacheConfig)",
+        ),
     },
     "sglang": {
         "kv_gqa_reread_fraction": (0.0, "FlashInfer / Triton decode kernels read each KV head once per group"),
@@ -105,6 +110,11 @@ DOCUMENTED: dict[str, dict[str, tuple[float, str]]] = {
         "kv_gqa_reread_fraction": (0.0, "its paged decode attention reads each KV head once per query-head group"),
     },
 }
+
+# The engines whose usable_memory_fraction is of the memory left free once the weights and workspace are loaded (the
+# KV-cache pool takes that share of it), not of all the memory as vLLM's gpu_memory_utilization and SGLang's
+# mem_fraction_static are: profile id -> the setting (estimate.usable_memory).
+OF_FREE_MEMORY = {"tensorrt-llm": "KvCacheConfig free_gpu_memory_fraction"}
 
 # Checks of documented values against measurements that cannot fit them (not batch-1 dense decode): written in the
 # entry's `source` when calibrate first adds it (with the values documented here).

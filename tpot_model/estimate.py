@@ -15,6 +15,7 @@ import numpy as np
 from .bands import Band, band_for
 from .catalog import Hardware, ModelSpec
 from .economics import price_for, tokens_per_gw_year, tokens_per_s_per_mw, usd_per_1M_tokens
+from .engines import OF_FREE_MEMORY
 from .precision import FORMATS, NumberFormat, with_native_fp4
 from .prices import PricePoint
 from .profiles import IDEAL, EfficiencyProfile
@@ -41,26 +42,47 @@ _GPU_CANDIDATES = 2.0 ** np.arange(int(np.log2(MAX_GPUS_SEARCHED)) + 1)  # tenso
 
 @dataclass(frozen=True)
 class UsableMemory:
-    """Per-GPU memory an engine can fill with weights + KV cache + workspace (bytes), and what it rests on."""
+    """Per-GPU memory an engine can fill with weights + KV cache + workspace (bytes), and what it rests on.
 
-    bytes: float
-    basis: str  # 'reported': the vendor tool's figure x fraction - reservation; 'datasheet': datasheet x fraction
+    of_free False (vLLM's gpu_memory_utilization, SGLang's mem_fraction_static: a fraction of all the memory): held +
+    KV <= capacity x fraction - reservation. of_free True (TensorRT-LLM's free_gpu_memory_fraction: a fraction of what
+    is free once the weights and workspace are loaded): KV <= fraction x (capacity - reservation - held). held: the
+    weights + workspace per GPU. Both read fraction_of_held x held + KV <= budget_bytes."""
+
+    budget_bytes: float  # capacity x fraction - reservation (of_free: fraction x (capacity - reservation))
+    basis: str  # 'reported': from the vendor tool's figure; 'datasheet': from the datasheet's (none is published)
     capacity_bytes: float  # the figure it starts from (nvidia-smi / rocm-smi where published, else the datasheet)
-    fraction: float  # the profile's usable_memory_fraction (vLLM's gpu_memory_utilization)
-    reserved_bytes: float  # the engine's reservation subtracted (0 on the datasheet basis and for the ideal bound)
+    fraction: (
+        float  # the profile's usable_memory_fraction (vLLM's gpu_memory_utilization, TensorRT-LLM's free fraction)
+    )
+    reserved_bytes: float  # the engine's reservation subtracted (0 for the ideal bound)
+    of_free: bool = False  # the fraction is of the memory free after the weights and workspace (engines.OF_FREE_MEMORY)
+
+    @property
+    def fraction_of_held(self) -> float:
+        """What each held byte (weights, workspace) takes from the budget: 1, or the fraction where that is of the
+        free memory."""
+        return self.fraction if self.of_free else 1.0
+
+    def bytes_for(self, held_bytes):
+        """Usable bytes per GPU with `held_bytes` (weights + workspace) held: the budget, or for a fraction of the free
+        memory, budget + (1 - fraction) x held (array-friendly)."""
+        return self.budget_bytes + (1.0 - self.fraction_of_held) * np.asarray(held_bytes, dtype=float)
 
 
 def usable_memory(hw: Hardware, profile: EfficiencyProfile = IDEAL) -> UsableMemory:
-    """The fit gate's memory per GPU: the memory the vendor's tool reports (hardware.yaml memory_reported_GiB) x the
-    profile's usable fraction - the engine's reservation (its reserved_memory_bytes); where no reported figure is
-    published, the datasheet memory in its place (basis 'datasheet'). The reservation is the engine's, so every
+    """The fit gate's memory per GPU: the memory the vendor's tool reports (hardware.yaml memory_reported_GiB), the
+    profile's usable fraction of it (of all of it, or of what the weights and workspace leave free: engines.
+    OF_FREE_MEMORY) less the engine's reservation (its reserved_memory_bytes); where no reported figure is published,
+    the datasheet memory in its place (basis 'datasheet'). The reservation is the engine's, so every
     chip pays it (none for the ideal bound)."""
     f = profile.usable_memory_fraction
+    of_free = profile.id in OF_FREE_MEMORY
     reserved = 0.0 if profile.is_ideal else profile.reserved_memory_bytes
-    if hw.memory_reported_bytes is None:
-        return UsableMemory(max(hw.memory_bytes * f - reserved, 0.0), "datasheet", hw.memory_bytes, f, reserved)
-    total = hw.memory_reported_bytes
-    return UsableMemory(max(total * f - reserved, 0.0), "reported", total, f, reserved)
+    reported = hw.memory_reported_bytes is not None
+    total = hw.memory_reported_bytes if reported else hw.memory_bytes
+    budget = f * (total - reserved) if of_free else total * f - reserved
+    return UsableMemory(max(budget, 0.0), "reported" if reported else "datasheet", total, f, reserved, of_free)
 
 
 @dataclass(frozen=True, eq=False)
@@ -83,7 +105,8 @@ class Estimate:
     kv_cache_peak_bytes_per_gpu: np.ndarray  # each GPU's share of the peak cache, by layout
     workspace_bytes_per_gpu: np.ndarray
     memory_per_gpu_bytes: np.ndarray
-    usable_memory_per_gpu_bytes: float  # usable_memory(): reported x fraction - reservation, or datasheet x fraction
+    usable_memory_per_gpu_bytes: np.ndarray  # memory_gate.bytes_for(weights + workspace per GPU), by layout
+    memory_gate: UsableMemory  # usable_memory(hw, profile): the fit gate
     fits: np.ndarray
     min_gpus: np.ndarray  # smallest power-of-two GPU count that holds it; nan if none up to 1024
     max_batch: np.ndarray  # most sequences that fit at this context on num_gpus
@@ -100,7 +123,11 @@ class Estimate:
     steady: SteadyState | None = None
     # the 80% calibration band (bands.py): factors from cross-validation residuals; none for the ideal bound
     band: Band = Band(level="unavailable")
-    usable_memory_basis: str = "datasheet"  # UsableMemory.basis: 'reported' or 'datasheet'
+
+    @property
+    def usable_memory_basis(self) -> str:
+        """The fit gate's basis (UsableMemory.basis): 'reported' or 'datasheet'."""
+        return self.memory_gate.basis
 
     @functools.cached_property
     def prefill(self) -> StepResult:
@@ -384,6 +411,11 @@ def workspace_bytes_per_gpu(m: ModelSpec, s: Scenario, num_gpus: np.ndarray, bat
     return _workspace_bytes(m, seqs if s.parallelism == "dp-ep" else batch, split, _chunk(s))
 
 
+def held_bytes_per_gpu(m: ModelSpec, s: Scenario, num_gpus: np.ndarray, batch=None) -> np.ndarray:
+    """What each GPU holds besides the KV cache: its weights + workspace, by layout (the fit gate's `held`)."""
+    return weight_bytes_per_gpu(m, s, num_gpus) + workspace_bytes_per_gpu(m, s, num_gpus, batch)
+
+
 def memory_per_gpu(m: ModelSpec, s: Scenario, num_gpus: np.ndarray, batch: np.ndarray | None = None) -> np.ndarray:
     """Bytes each GPU holds: its weights + its share of the peak KV cache + workspace, by layout (s.parallelism)."""
     return (
@@ -393,18 +425,20 @@ def memory_per_gpu(m: ModelSpec, s: Scenario, num_gpus: np.ndarray, batch: np.nd
     )
 
 
-def _max_batch(m: ModelSpec, s: Scenario, usable: float) -> np.ndarray:
-    """Most sequences that fit at this context (+ output) on num_gpus, by layout."""
+def _max_batch(m: ModelSpec, s: Scenario, gate: UsableMemory) -> np.ndarray:
+    """Most sequences that fit at this context (+ output) on num_gpus, by layout: the gate's
+    fraction_of_held x (weights + workspace) + KV cache <= its budget, the workspace growing with each sequence."""
     N, B = s.num_gpus, s.batch
     _, shards, split = _layout(s, m, B, N)
     chunk = _chunk(s)
     per_seq = cache_bytes_per_sequence(m, s, s.context_tokens + s.output_tokens) / shards
-    per_seq = (
-        per_seq
-        + _workspace_bytes(m, np.ones_like(B), split, chunk)
-        - _workspace_bytes(m, np.zeros_like(B), split, chunk)
+    held = gate.fraction_of_held
+    per_seq = per_seq + held * (
+        _workspace_bytes(m, np.ones_like(B), split, chunk) - _workspace_bytes(m, np.zeros_like(B), split, chunk)
     )
-    free = usable - weight_bytes_per_gpu(m, s, N) - _workspace_bytes(m, np.zeros_like(B), split, chunk)
+    free = gate.budget_bytes - held * (
+        weight_bytes_per_gpu(m, s, N) + _workspace_bytes(m, np.zeros_like(B), split, chunk)
+    )
     per_gpu = np.maximum(np.floor(free / per_seq), 0)
     return per_gpu * N if s.parallelism == "dp-ep" else per_gpu
 
@@ -441,12 +475,12 @@ def estimate(m: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProfile
 
     weight_bytes = held_params(m, s)[0] * s.weights.bytes_per_element
     gate = usable_memory(hw, profile)
-    usable = gate.bytes
     per_gpu = memory_per_gpu(m, s, N)
+    usable = gate.bytes_for(held_bytes_per_gpu(m, s, N))
     candidates = _GPU_CANDIDATES.reshape((-1,) + (1,) * np.ndim(per_gpu))
-    fits_at = memory_per_gpu(m, s, candidates) <= usable
+    fits_at = memory_per_gpu(m, s, candidates) <= gate.bytes_for(held_bytes_per_gpu(m, s, candidates))
     min_gpus = np.where(fits_at.any(axis=0), candidates.ravel()[np.argmax(fits_at, axis=0)], np.nan)
-    max_batch = _max_batch(m, s, usable)
+    max_batch = _max_batch(m, s, gate)
 
     price = price_for(hw, s)
     power_w = (hw.tdp_w if hw.tdp_w is not None else float("nan")) * N
@@ -467,6 +501,7 @@ def estimate(m: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProfile
         workspace_bytes_per_gpu=workspace_bytes_per_gpu(m, s, N),
         memory_per_gpu_bytes=per_gpu,
         usable_memory_per_gpu_bytes=usable,
+        memory_gate=gate,
         fits=per_gpu <= usable,
         min_gpus=min_gpus,
         max_batch=max_batch,
@@ -479,7 +514,6 @@ def estimate(m: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProfile
         all_in_w_per_gpu=hw.prices.all_in_w,
         steady=steady,
         band=band_for(profile.id, hw.id, ideal=profile.is_ideal),
-        usable_memory_basis=gate.basis,
     )
 
 
@@ -513,6 +547,12 @@ def precision_that_fits(e: Estimate) -> tuple[NumberFormat | None, NumberFormat 
         if w is None and kv is None:
             continue
         candidate = dataclasses.replace(s, weights=w or s.weights, kv_cache=kv or s.kv_cache)
-        if bool(np.all(memory_per_gpu(e.model, candidate, candidate.num_gpus) <= e.usable_memory_per_gpu_bytes)):
+        n = candidate.num_gpus
+        if bool(
+            np.all(
+                memory_per_gpu(e.model, candidate, n)
+                <= e.memory_gate.bytes_for(held_bytes_per_gpu(e.model, candidate, n))
+            )
+        ):
             return w, kv
     return None

@@ -3,8 +3,9 @@ deployment with the most tokens/s per GPU, and what it chose. SI units inside (s
 
 Candidates (each only where its weights + KV cache + workspace fit per GPU in the engine's usable memory,
 ``Estimate.fits``: estimate.usable_memory = the memory nvidia-smi / rocm-smi reports x the profile's
-usable_memory_fraction (vLLM's gpu_memory_utilization) - the engine's measured reservation; the datasheet memory in
-place of the reported one where none is published):
+usable_memory_fraction (vLLM's gpu_memory_utilization) - the engine's measured reservation, or for TensorRT-LLM that
+fraction of what the weights and workspace leave free (engines.OF_FREE_MEMORY); the datasheet memory in place of the
+reported one where none is published):
 
 - **aggregated**: one instance of g GPUs (tp: tensor parallel; tp-ep: tensor-parallel attention, expert-parallel
   MoE; dp-ep: data-parallel attention, expert-parallel MoE), g = 1, 2, 4 ... up to the budget and the chip's
@@ -52,7 +53,7 @@ import numpy as np
 from .catalog import Hardware, ModelSpec
 from .economics import price_for, usd_per_1M_tokens
 from .engines import serving_engines
-from .estimate import estimate, native_formats
+from .estimate import estimate, held_bytes_per_gpu, native_formats, usable_memory
 from .planner import MAX_PREFILL_BATCH, PREFILL_TOKEN_BUDGET, pipeline_parallel, speculative
 from .pool_correction import NEUTRAL, PoolFit, pool_fit
 from .profiles import IDEAL, EfficiencyProfile, load_profiles
@@ -839,6 +840,21 @@ def decode_parts(
     e = estimate(model, hw, sc, profile)
     link = "" if p.gpus_each == 1 else "scale_up" if p.gpus_each <= scale_up_domain_gpus(hw) else "scale_out"
     return StepParts({k: float(v) for k, v in e.breakdown_s.items()}, link)
+
+
+def pool_usable_bytes(
+    model: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProfile, pool: Pool | None
+) -> float:
+    """The fit gate's usable memory per GPU (bytes) on one of a deployment's pools: its budget, or where the engine's
+    fraction is of the free memory (UsableMemory.of_free) the budget with the pool's weights + workspace held
+    (UsableMemory.bytes_for); a pipeline-parallel pool as tensor parallel over its GPUs (its weights split as many
+    ways). None (nothing chosen): the budget."""
+    gate = usable_memory(hw, profile)
+    if pool is None or not gate.of_free:
+        return gate.budget_bytes
+    par = "tp" if pool.parallelism == "tp-pp" else pool.parallelism
+    sc = replace(native_formats(s, hw), batch=pool.batch, num_gpus=pool.gpus_each, parallelism=par)
+    return float(gate.bytes_for(held_bytes_per_gpu(model, sc, pool.gpus_each)))
 
 
 def memory_reason(winner: Deployment, other: Deployment) -> tuple[str, Candidate] | None:

@@ -582,10 +582,16 @@ def pipeline_parallel(
     native = native_formats(scenario, hw)  # bare fp4: the chip's block format, as the estimate counts it
     per_seq_kv = kv_cache_peak_bytes_per_gpu(model, native, tp, batch=1)
     weights = weight_bytes_per_gpu(model, native, tp)
-    usable = est.usable_memory_per_gpu_bytes
-    memory = (weights + B * per_seq_kv) * share + ws0 + b * ws_per_seq
-    # most sequences: (weights + B kv) share + ws0 + (B / P) ws_per_seq <= usable, with B split P ways
-    max_b = np.maximum(np.floor((usable - weights * share - ws0) / (per_seq_kv * share + ws_per_seq / P)), 0)
+    gate = est.memory_gate
+    held = weights * share + ws0 + b * ws_per_seq  # the busiest stage's weights and workspace
+    memory = held + B * per_seq_kv * share
+    usable = gate.bytes_for(held)
+    # most sequences: h (weights share + ws0 + (B / P) ws_per_seq) + B kv share <= the gate's budget, B split P ways
+    # (h: what a held byte takes from it, UsableMemory.fraction_of_held)
+    h = gate.fraction_of_held
+    max_b = np.maximum(
+        np.floor((gate.budget_bytes - h * (weights * share + ws0)) / (per_seq_kv * share + h * ws_per_seq / P)), 0
+    )
     return PipelineParallel(
         stages=P.astype(int),
         tensor_parallel=int(tp),
@@ -736,7 +742,7 @@ def speculative(
         tokens_per_s_per_gpu=np.broadcast_to(total / N, shape),
         usd_per_1M_tokens=np.broadcast_to(usd_per_1M_tokens(base.price_usd_per_gpu_hour, total / N), shape),
         memory_per_gpu_bytes=np.broadcast_to(memory, shape),
-        fits=np.broadcast_to(memory <= base.usable_memory_per_gpu_bytes, shape),
+        fits=np.broadcast_to(memory <= base.memory_gate.bytes_for(memory - base.kv_cache_peak_bytes_per_gpu), shape),
     )
 
 

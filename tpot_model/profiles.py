@@ -56,7 +56,8 @@ class EfficiencyProfile:
     lowbit_bandwidth_efficiency: float = 1.0
     flops_efficiency: float = 1.0  # of dense peak FLOP/s for the compute precision
     interconnect_efficiency: float = 1.0  # of the per-direction link bandwidth
-    usable_memory_fraction: float = 1.0  # of device memory usable for weights + KV + activations
+    # of device memory usable for weights + KV + activations (engines.OF_FREE_MEMORY: of what weights + workspace leave)
+    usable_memory_fraction: float = 1.0
     # per GPU, beyond what the model counts (weights, KV cache, workspace): vLLM's measured reservation by default
     # (ENGINE_RESERVED_BYTES); the ideal bound reserves nothing, whatever this holds
     reserved_memory_bytes: float = ENGINE_RESERVED_BYTES

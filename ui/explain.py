@@ -126,18 +126,21 @@ def headline(est: Estimate, tr: Translator) -> list[Explanation]:
         ),  # fmt: skip
         Explanation(
             fmt.device_key("m_memory", hw, tr),  # 'Memory per chip' on a TPU or Trainium
-            tr("ex_memory"),
+            tr("ex_memory_free" if est.memory_gate.of_free else "ex_memory"),
             f"{fmt.gb(float(est.weight_bytes_per_gpu))} + {fmt.gb(kv_gpu)} + {fmt.gb(float(est.workspace_bytes_per_gpu))}",
             f"{fmt.gb(float(est.memory_per_gpu_bytes))} / {fmt.gb(est.usable_memory_per_gpu_bytes)}",
         ),
         Explanation(
             fmt.device_key("m_min_gpus", hw, tr),
-            tr("ex_min_gpus"),
+            tr("ex_min_gpus_free" if est.memory_gate.of_free else "ex_min_gpus"),
             tr(
-                "ex_min_gpus_values",
+                "ex_min_gpus_values_free" if (gate := est.memory_gate).of_free else "ex_min_gpus_values",
                 weights=fmt.gb(est.weight_bytes),
                 kv=fmt.gb(float(est.kv_cache_peak_bytes)),
                 usable=fmt.gb(est.usable_memory_per_gpu_bytes),
+                capacity=fmt.gb(gate.capacity_bytes),
+                reserved=fmt.gb(gate.reserved_bytes),
+                fraction=f"{gate.fraction:g}",
             ),
             str(int(est.min_gpus)) if float(est.min_gpus) == float(est.min_gpus) else "> 1,024",
         ),  # fmt: skip

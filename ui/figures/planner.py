@@ -6,7 +6,7 @@ tabs, slider ranges), whose URL form ui.page_state reads and writes."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -803,11 +803,17 @@ def layout_figure(d: Deployment, *, tr: Translator = EN) -> go.Figure:
 
 
 def layout_table(
-    d: Deployment, *, serving_searched: str, usable_bytes: float, usable_basis: str, parts: StepParts | None = None
+    d: Deployment,
+    *,
+    serving_searched: str,
+    usable_bytes: Callable[[Pool | None], float],
+    usable_basis: str,
+    parts: StepParts | None = None,
 ) -> pd.DataFrame:
     """What the search chose, one row per pool (none: one row with pool 'none'), with the inputs (budget, serving
     mode searched, targets) and the deployment's numbers on every row; display units in the column names; the decode
-    pool's row with its step's parts (layouts.decode_parts: ms, communication share, the link crossed)."""
+    pool's row with its step's parts (layouts.decode_parts: ms, communication share, the link crossed). usable_bytes:
+    a pool's usable memory per GPU (layouts.pool_usable_bytes)."""
     pools = _pools(d) or [("none", None)]
     ms = 1e3
     rows = []
@@ -845,7 +851,7 @@ def layout_table(
                 "kv_transfer_ms": d.kv_transfer_s * ms if d.serving == "disaggregated" else None,
                 "limited_by": d.limited_by,
                 "rate_set_by": d.rate_set_by or None,
-                "usable_memory_per_gpu_GB": usable_bytes / 1e9,
+                "usable_memory_per_gpu_GB": usable_bytes(pool) / 1e9,
                 "usable_memory_basis": usable_basis,
                 **{
                     f"step_{b}_ms": v * ms if parts and kind != "prefill" else None
