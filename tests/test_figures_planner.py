@@ -467,7 +467,9 @@ def test_layout_step_says_how_many_sequences_are_in_flight_where_prefill_sets_th
         tr("pl_layout_parts_in_flight", n=fmt.integer(round(in_flight)), batch=fmt.integer(1327)) in text
         and round(in_flight) == 1169
     )
-    table = figs.layout_table(d, serving_searched="best", usable_bytes=lambda pool: 1e11, usable_basis="datasheet", parts=parts)
+    table = figs.layout_table(
+        d, serving_searched="best", usable_bytes=lambda pool: 1e11, usable_basis="datasheet", parts=parts
+    )
     decode_row = table[table["pool"] == "decode"].iloc[0]
     assert decode_row["decode_seqs_per_gpu"] == pytest.approx(in_flight / d.decode.gpus_each)
     agg = lo.best_deployment(m, HARDWARE["h200"], s, TYPICAL, max_gpus=8, tpot_target_s=0.05)
