@@ -176,7 +176,11 @@ def test_the_label_says_what_the_band_rests_on():
     assert band_label(e.band, ZH) == "80% 區間（「llama.cpp」在 NVIDIA Ada Lovelace 上有實測）"
     atom = EfficiencyProfile(id="atom", name="ATOM", bandwidth_efficiency=0.8)  # measured on CDNA 4 only
     e = estimate(TINY_DENSE, replace(TOY_GPU, id="h100-sxm"), s, atom)
-    assert band_label(e.band, EN) == "80% band (atom measured on other chip families only)"
+    # by the engine's name, as the pages' captions give it (the legend had read 'tensorrt-llm', 'atom')
+    assert band_label(e.band, EN) == "80% band (AMD ATOM measured on other chip families only)"
+    trt = EfficiencyProfile(id="tensorrt-llm", name="TensorRT-LLM", bandwidth_efficiency=0.8)
+    e = estimate(TINY_DENSE, replace(TOY_GPU, id="b200"), s, trt)
+    assert band_label(e.band, EN) == "80% band (TensorRT-LLM measured on NVIDIA Blackwell (data centre))"
 
 
 def test_the_widest_band_says_which_of_its_two_cases_holds():

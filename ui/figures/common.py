@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 
 from tpot_model import load_hardware_catalog
-from tpot_model.engines import CHIP_FAMILIES
+from tpot_model.engines import CHIP_FAMILIES, ENGINES
 from tpot_model.numtext import PREFIXES
 
 from .. import fmt
@@ -418,7 +418,14 @@ def band_basis_short(band, tr) -> str:
     if not band.has_band:
         return ""
     family = CHIP_FAMILIES[band.family][0] if band.family else tr("band_no_family")
-    return tr(f"band_short_{band.level}", engine=band.engine, family=family)
+    return tr(f"band_short_{band.level}", engine=engine_name(band.engine, tr), family=family)
+
+
+def engine_name(profile_id: str, tr) -> str:
+    """A profile id's display name, as controls.profile_label gives it: translated for the generic profiles
+    ('typical'), the engine's own name for a built-in engine ('TensorRT-LLM', not 'tensorrt-llm'), else the id."""
+    key = f"profile_{profile_id}"
+    return tr(key) if tr.has(key) else ENGINES.get(profile_id, (profile_id,))[0]
 
 
 def band_label(band, tr) -> str:
