@@ -543,6 +543,9 @@ def test_list_profiles_shows_fitted_documented_and_inherited_fields(capsys):
     (vllm,) = [line for line in out.splitlines() if line.strip().startswith("vllm ") and "fitted" in line]
     assert "fitted: flops_efficiency" in vllm and "documented: usable_memory_fraction" in vllm
     assert "moe_layer_overhead_us" in vllm.split("inherited: ")[1]
+    # TensorRT-LLM's 0.9 is of the free memory, marked and said under the table
+    (trt,) = [line for line in out.splitlines() if line.startswith("tensorrt-llm ") and "fitted" not in line]
+    assert " 0.90* " in trt and "* usable mem: of the memory the weights and workspace leave free" in out
 
 
 def test_a_spreadsheets_byte_order_mark_is_read_past_and_a_directory_is_named(tmp_path):

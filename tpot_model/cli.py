@@ -36,6 +36,7 @@ from .catalog import (
 )
 from .cli_text import counting, int_or_none, parallelism_note, projection_note, remedy, window_note
 from .csv_format import FLOAT_DIGITS, csv_bytes, float_field, float_text, float_texts, int_field, label_field
+from .engines import OF_FREE_MEMORY
 from .estimate import MAX_GPUS_SEARCHED, Estimate, estimate
 from .files import APP_VERSION
 from .numtext import large, shown, usd
@@ -1024,8 +1025,11 @@ def _list_profiles() -> str:
         reserved = 0.0 if p.is_ideal else p.reserved_memory_bytes / GiB  # what the fit gate subtracts per GPU
         lines.append(
             f"{p.id:<12} {p.name[:36]:<36} {p.bandwidth_efficiency:>6.2f} {p.flops_efficiency:>8.2f} "
-            f"{p.usable_memory_fraction:>10.2f} {reserved:>12.2f} {p.per_token_overhead_s * 1e6:>17,.0f}"
+            f"{p.usable_memory_fraction:>10.2f}{'*' if p.id in OF_FREE_MEMORY else ' '}{reserved:>12.2f} "
+            f"{p.per_token_overhead_s * 1e6:>17,.0f}"
         )
+    lines += ["", "* usable mem: of the memory the weights and workspace leave free (TensorRT-LLM's "
+              f"{OF_FREE_MEMORY['tensorrt-llm']}); the others: of all of it (vLLM's gpu_memory_utilization)"]  # fmt: skip
     lines += ["", "Fields of each engine: fitted to measurements, documented, or inherited from typical (no data yet)"]
     for p in load_profiles().values():
         basis = dict(p.basis)
