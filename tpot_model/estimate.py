@@ -52,9 +52,7 @@ class UsableMemory:
     budget_bytes: float  # capacity x fraction - reservation (of_free: fraction x (capacity - reservation))
     basis: str  # 'reported': from the vendor tool's figure; 'datasheet': from the datasheet's (none is published)
     capacity_bytes: float  # the figure it starts from (nvidia-smi / rocm-smi where published, else the datasheet)
-    fraction: (
-        float  # the profile's usable_memory_fraction (vLLM's gpu_memory_utilization, TensorRT-LLM's free fraction)
-    )
+    fraction: float  # the profile's usable_memory_fraction (vLLM's gpu_memory_utilization and the like)
     reserved_bytes: float  # the engine's reservation subtracted (0 for the ideal bound)
     of_free: bool = False  # the fraction is of the memory free after the weights and workspace (engines.OF_FREE_MEMORY)
 
@@ -432,13 +430,10 @@ def _max_batch(m: ModelSpec, s: Scenario, gate: UsableMemory) -> np.ndarray:
     _, shards, split = _layout(s, m, B, N)
     chunk = _chunk(s)
     per_seq = cache_bytes_per_sequence(m, s, s.context_tokens + s.output_tokens) / shards
-    held = gate.fraction_of_held
-    per_seq = per_seq + held * (
-        _workspace_bytes(m, np.ones_like(B), split, chunk) - _workspace_bytes(m, np.zeros_like(B), split, chunk)
-    )
-    free = gate.budget_bytes - held * (
-        weight_bytes_per_gpu(m, s, N) + _workspace_bytes(m, np.zeros_like(B), split, chunk)
-    )
+    h = gate.fraction_of_held
+    ws0 = _workspace_bytes(m, np.zeros_like(B), split, chunk)
+    per_seq = per_seq + h * (_workspace_bytes(m, np.ones_like(B), split, chunk) - ws0)
+    free = gate.budget_bytes - h * (weight_bytes_per_gpu(m, s, N) + ws0)
     per_gpu = np.maximum(np.floor(free / per_seq), 0)
     return per_gpu * N if s.parallelism == "dp-ep" else per_gpu
 
