@@ -424,6 +424,13 @@ def layout_section() -> None:
         row.metric(
             tr("pl_m_layout_ttft"), fmt.duration(d.ttft_s) if d.feasible else "—", help=tr("pl_m_layout_ttft_def")
         )
+        row.metric(
+            tr("pl_m_layout_usd"),
+            fmt.usd(d.usd_per_1M_tokens, 2) if d.feasible and math.isfinite(d.usd_per_1M_tokens) else "—",
+            help=tr("pl_m_layout_usd_def", out=fmt.usd(d.usd_per_1M_output_tokens, 2))
+            if d.feasible and math.isfinite(d.usd_per_1M_tokens)
+            else tr("m_cost_none"),
+        )
         row.metric(tr("pl_m_layout_limit"), tr(f"pl_limit_{d.limited_by}"), help=tr("pl_m_layout_limit_def"))
     if d.feasible and d.serving == "aggregated":
         st.success(
@@ -508,26 +515,32 @@ def layout_section() -> None:
             )  # fmt: skip
     gate = usable_memory(hw, engine)
     name = controls.profile_label(engine, tr, short=True)
+    inherited = dict(engine.basis).get("reserved_memory_GiB", "inherited") == "inherited"  # typical's: vLLM's rows
+    whose = (
+        tr("pl_reserved_none")
+        if engine.is_ideal
+        else tr("pl_reserved_vllm")
+        if inherited
+        else tr("pl_reserved_own", engine=name)
+    )
+    common = dict(fraction=f"{gate.fraction:g}", reserved=fmt.gb(gate.reserved_bytes), whose=whose, engine=name)
     if gate.of_free:  # the engine's fraction is of what each layout's weights and workspace leave: no one figure
-        st.caption(
-            tr("pl_layout_memory_free", capacity=fmt.capacity(gate, tr), fraction=f"{gate.fraction:g}",
-               reserved=fmt.gb(gate.reserved_bytes), engine=name)
-        )  # fmt: skip
+        text = tr("pl_layout_memory_free", capacity=fmt.capacity(gate, tr), **common)
+        if d.feasible:  # the decode (or aggregated) pool's, which the step above is timed on
+            usable_here = layout_search.pool_usable_bytes(model, hw, scenario, engine, d.decode)
+            text += tr("pl_layout_memory_chosen", layout=d.decode.layout_name, usable=fmt.gb(usable_here))
     elif gate.basis == "reported":
-        st.caption(
-            tr("pl_layout_memory_reported", usable=fmt.gb(gate.budget_bytes), capacity=fmt.gb(gate.capacity_bytes),
-               gib=f"{gate.capacity_bytes / 2**30:.1f}", fraction=f"{gate.fraction:g}", reserved=fmt.gb(gate.reserved_bytes),
-               engine=name)
-        )  # fmt: skip
+        text = tr("pl_layout_memory_reported", usable=fmt.gb(gate.budget_bytes), capacity=fmt.capacity(gate, tr),
+                  **common)  # fmt: skip
     else:
-        st.caption(
-            tr("pl_layout_memory_datasheet", usable=fmt.gb(gate.budget_bytes), capacity=fmt.gb(gate.capacity_bytes),
-               fraction=f"{gate.fraction:g}", reserved=fmt.gb(gate.reserved_bytes), engine=name, hw=hw.name)
-        )  # fmt: skip
+        text = tr("pl_layout_memory_datasheet", usable=fmt.gb(gate.budget_bytes), capacity=fmt.gb(gate.capacity_bytes),
+                  hw=hw.name, **common)  # fmt: skip
+    st.caption(text)
     usable = functools.partial(layout_search.pool_usable_bytes, model, hw, scenario, engine)
     chart.figure(
         figs.layout_figure(d, tr=tr),
-        figs.layout_table(d, serving_searched=serving, usable_bytes=usable, usable_basis=gate.basis, parts=parts),
+        figs.layout_table(d, serving_searched=serving, usable_bytes=usable, usable_basis=gate.basis,
+                          usable_of_free=gate.of_free, parts=parts),  # fmt: skip
         "planner-layout",
         tr,
         # the search's question, not the sidebar's GPU count, batch and engine: its budget, its batch, its engine
@@ -570,7 +583,7 @@ def gpus_section() -> None:
     st.markdown(tr("pl_tp_note", domain=scale_up_domain_gpus(hw), hw=hw.name))
     st.dataframe(figs.tp_display_table(tp, tr=tr), hide_index=True)
     chart.figure(
-        figs.pp_figure(pp, tp, est.usable_memory_per_gpu_bytes, tr=tr),
+        figs.pp_figure(pp, tp, tr=tr),
         figs.pp_table(pp, tp),
         "planner-pipeline-parallel",
         tr,

@@ -180,7 +180,8 @@ def test_the_label_says_what_the_band_rests_on():
     assert band_label(e.band, EN) == "80% band (AMD ATOM measured on other chip families only)"
     trt = EfficiencyProfile(id="tensorrt-llm", name="TensorRT-LLM", bandwidth_efficiency=0.8)
     e = estimate(TINY_DENSE, replace(TOY_GPU, id="b200"), s, trt)
-    assert band_label(e.band, EN) == "80% band (TensorRT-LLM measured on NVIDIA Blackwell (data centre))"
+    assert band_label(e.band, EN) == "80% band (TensorRT-LLM measured on NVIDIA Blackwell data-centre GPUs)"
+    assert band_label(e.band, ZH) == "80% 區間（「TensorRT-LLM」在 NVIDIA Blackwell 資料中心 GPU 上有實測）"
 
 
 def test_the_widest_band_says_which_of_its_two_cases_holds():

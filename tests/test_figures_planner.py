@@ -190,7 +190,11 @@ def test_tp_figure_stacks_the_buckets():
 def test_pp_figure_against_tp_over_the_same_gpus():
     pp = pl.pipeline_parallel(L70, H200, BASE, TYPICAL)
     tp = pl.tp_scaling(L70, H200, BASE, TYPICAL, sorted({int(n) for n in pp.num_gpus}))
-    fig = figs.pp_figure(pp, tp, 126.9e9)
+    fig = figs.pp_figure(pp, tp)
+    # the typical engine's usable memory is one figure whatever the GPUs hold: one dashed line at it
+    (line,) = fig.layout.shapes
+    assert line.y0 == line.y1 == pytest.approx(float(pp.usable_memory_per_gpu_bytes[0]) / 1e9)
+    assert fig.layout.annotations[0].text == EN("pl_usable", gb=f"{line.y0:.0f}")
     pp_line = _trace(fig, EN("pl_pp_line", tp=2))
     assert _v(pp_line.y) == pytest.approx(pp.tpot_s * 1e3)
     assert list(pp_line.x) == [str(n) for n in pp.num_gpus]
@@ -199,6 +203,21 @@ def test_pp_figure_against_tp_over_the_same_gpus():
     assert fig.layout.yaxis2.title.text == EN("pl_axis_gb_gpu")
     assert fig.layout.xaxis.type == "category" and fig.layout.xaxis2.type == "category"  # GPU counts, not numbers
     assert {"pp_stages", "bubble_fraction", "memory_per_gpu_GB", "tp_only_tpot_ms"} <= set(figs.pp_table(pp, tp))
+
+
+def test_pp_figure_draws_tensorrt_llms_usable_memory_per_stage_count():
+    """A browser review: under TensorRT-LLM the usable memory changes with what each layout's GPUs hold (0.9 of what
+    the weights and workspace leave free), and the chart had drawn the sidebar layout's one figure for every stage
+    count. Each count's usable memory now, the one that decides its fit."""
+    trt = resolve_profile("tensorrt-llm")
+    pp = pl.pipeline_parallel(L70, H200, BASE, trt)
+    tp = pl.tp_scaling(L70, H200, BASE, trt, sorted({int(n) for n in pp.num_gpus}))
+    fig = figs.pp_figure(pp, tp)
+    assert not fig.layout.shapes
+    (usable,) = [t for t in fig.data if t.type == "scatter" and t.yaxis == "y2"]
+    u = pp.usable_memory_per_gpu_bytes / 1e9
+    assert _v(usable.y) == pytest.approx(u) and u[0] > u[-1]  # more GPUs hold less: less of it is usable
+    assert bool(np.all(pp.fits == (pp.memory_per_gpu_bytes <= pp.usable_memory_per_gpu_bytes)))
 
 
 def test_speculative_figures():
@@ -464,7 +483,13 @@ def test_layout_step_says_how_many_sequences_are_in_flight_where_prefill_sets_th
     parts = lo.decode_parts(m, hw, s, resolve_profile(d.engine), d)
     text = figs.layout_parts_text(d, parts, hw, tr=tr)
     assert (
-        tr("pl_layout_parts_in_flight", n=fmt.integer(round(in_flight)), batch=fmt.integer(1327)) in text
+        tr(
+            "pl_layout_parts_in_flight",
+            n=fmt.integer(round(in_flight)),
+            batch=fmt.integer(1327),
+            per_gpu=f"{in_flight / 64:,.1f}",
+        )
+        in text  # per GPU, as the CSV's column counts (a review)
         and round(in_flight) == 1169
     )
     table = figs.layout_table(
@@ -474,9 +499,9 @@ def test_layout_step_says_how_many_sequences_are_in_flight_where_prefill_sets_th
     assert decode_row["decode_seqs_per_gpu"] == pytest.approx(in_flight / d.decode.gpus_each)
     agg = lo.best_deployment(m, HARDWARE["h200"], s, TYPICAL, max_gpus=8, tpot_target_s=0.05)
     agg_parts = lo.decode_parts(m, HARDWARE["h200"], s, TYPICAL, agg)
-    assert agg.serving == "aggregated" and tr("pl_layout_parts_in_flight", n="\0", batch="\0").split("\0")[0] not in (
-        figs.layout_parts_text(agg, agg_parts, HARDWARE["h200"], tr=tr)
-    )
+    assert agg.serving == "aggregated" and tr("pl_layout_parts_in_flight", n="\0", batch="\0", per_gpu="\0").split(
+        "\0"
+    )[0] not in (figs.layout_parts_text(agg, agg_parts, HARDWARE["h200"], tr=tr))
 
 
 def test_twice_the_batch_is_left_out_at_the_target():
@@ -493,3 +518,17 @@ def test_twice_the_batch_is_left_out_at_the_target():
     (row,) = at_batch[at_batch[EN("pl_col_lever")].str.startswith(label)].to_dict("records")
     assert row[EN("pl_d_tpot")].startswith("+") and row[EN("pl_d_usd")].startswith("−")
     assert any(str(y).startswith(label) for y in figs.levers_figure(rows, False).data[0].y)
+
+
+@pytest.mark.parametrize("tr", [EN, Translator("zh-TW")])
+def test_a_one_gpu_budget_reads_in_the_singular(tr):
+    """A browser review: a budget of 1 read 'What the search chose within 1 GPUs' over 'no layout fits in memory on 1
+    GPUs' (DeepSeek-R1 FP8 on one B200)."""
+    m, hw = MODELS["deepseek-r1"], HARDWARE["b200"]
+    d = lo.best_deployment(m, hw, Scenario(weights="fp8"), TYPICAL, max_gpus=1, tpot_target_s=0.05)
+    assert not d.feasible and d.limited_by == "memory"
+    fig = figs.layout_figure(d, tr=tr)
+    assert fig.layout.title.text.startswith(tr("pl_layout_title_one"))
+    assert tr("pl_pool_none_memory_one") in [t for trace in fig.data for t in (trace.text or ())]
+    if tr.lang == "en":
+        assert "1 GPUs" not in fig.layout.title.text + " ".join(t for trace in fig.data for t in (trace.text or ()))

@@ -951,7 +951,7 @@ def test_a_scenario_that_does_not_fit_is_not_blamed_on_a_price(lang):
 def test_layout_search_says_tensorrt_llm_sizes_its_cache_from_the_free_memory(lang):
     """Under TensorRT-LLM (the toggle off, the sidebar's engine) the fits are checked layout by layout, the KV cache
     taking 0.9 of what the weights, workspace and reservation leave (free_gpu_memory_fraction), so the caption gives
-    no one usable figure; under vLLM it gives 0.9 x 193.3 GB - 4.45 GB = 169.5 GB per B200 GPU."""
+    the rule and the chosen layout's figure; under vLLM one figure, 0.9 x 193.3 GB - 4.45 GB = 169.5 GB per B200 GPU."""
     from tpot_model.estimate import usable_memory
 
     tr, b200 = Translator(lang), load_hardware_catalog()["b200"]
@@ -962,11 +962,13 @@ def test_layout_search_says_tensorrt_llm_sizes_its_cache_from_the_free_memory(la
         assert not at.exception, at.exception
         captions = [c.value for c in at.main.caption]
         g = usable_memory(b200, resolve_profile(engine))
+        common = dict(fraction="0.9", reserved=fmt.gb(g.reserved_bytes), whose=tr("pl_reserved_vllm"), engine=name)
         if engine == "tensorrt-llm":
-            said = tr("pl_layout_memory_free", capacity=fmt.capacity(g, tr), fraction="0.9", reserved=fmt.gb(g.reserved_bytes),
-                      engine=name)  # fmt: skip
-        else:
-            assert fmt.gb(g.budget_bytes) == "170 GB"  # 169.50 GB, to 3 significant figures
-            said = tr("pl_layout_memory_reported", usable=fmt.gb(g.budget_bytes), capacity=fmt.gb(g.capacity_bytes),
-                      gib=f"{g.capacity_bytes / 2**30:.1f}", fraction="0.9", reserved=fmt.gb(g.reserved_bytes), engine=name)  # fmt: skip
+            said = tr("pl_layout_memory_free", capacity=fmt.capacity(g, tr), **common)
+            # and the chosen layout's usable memory, a share of what its weights and workspace leave
+            chosen = tr("pl_layout_memory_chosen", layout="\0", usable="\0").split("\0")[0]
+            assert any(c.startswith(said + chosen) for c in captions), (said, captions)
+            continue
+        assert fmt.gb(g.budget_bytes) == "170 GB"  # 169.50 GB, to 3 significant figures
+        said = tr("pl_layout_memory_reported", usable=fmt.gb(g.budget_bytes), capacity=fmt.capacity(g, tr), **common)
         assert said in captions, (said, captions)

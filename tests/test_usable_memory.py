@@ -209,3 +209,17 @@ def test_a_chosen_layouts_pools_fit_the_usable_memory_the_layout_table_reports()
                 assert usable == pytest.approx(gate.budget_bytes + 0.1 * held) and usable > gate.budget_bytes
             assert float(e.memory_per_gpu_bytes) <= usable
     assert lo.pool_usable_bytes(m, b200, s, TRTLLM, None) == pytest.approx(usable_memory(b200, TRTLLM).budget_bytes)
+    # the layout CSV gives each pool's figure and says which rule it follows
+    from ui.figures import planner as figs
+
+    d = lo.best_deployment(m, b200, s, TRTLLM, max_gpus=16, tpot_target_s=0.05)
+    table = figs.layout_table(d, serving_searched="best", usable_basis="reported", usable_of_free=True,
+                              usable_bytes=lambda pool: lo.pool_usable_bytes(m, b200, s, TRTLLM, pool))  # fmt: skip
+    assert set(table["usable_memory_fraction_of"]) == {"free"}
+    # its costs name their token basis (a review: the TP table's output-only $ had the same column name)
+    assert set(table["usd_per_1M_tokens_in_out"]) == {d.usd_per_1M_tokens} and "usd_per_1M_tokens" not in table
+    assert set(table["usd_per_1M_output_tokens"]) == {d.usd_per_1M_output_tokens}
+    assert d.usd_per_1M_output_tokens > d.usd_per_1M_tokens  # fewer tokens to the same dollars
+    for _, row in table.iterrows():
+        pool = d.prefill if row["pool"] == "prefill" else d.decode
+        assert row["usable_memory_per_gpu_GB"] == pytest.approx(lo.pool_usable_bytes(m, b200, s, TRTLLM, pool) / 1e9)

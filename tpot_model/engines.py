@@ -187,18 +187,18 @@ CHIP_FAMILIES: dict[str, tuple[str, tuple[str, ...]]] = {
     "ampere": ("NVIDIA Ampere", ("a100-40gb", "a100-40gb-pcie", "a100-80gb-sxm", "a100-80gb-pcie", "rtx-3090")),
     "ada": ("NVIDIA Ada Lovelace", ("l40s", "l4", "rtx-4090")),
     "hopper": ("NVIDIA Hopper", ("h100-sxm", "h100-pcie", "h100-nvl", "h200", "h200-nvl", "h20")),
-    "blackwell": ("NVIDIA Blackwell (data centre)", ("b200", "gb200", "b300", "gb300")),
-    "blackwell-rtx": ("NVIDIA Blackwell (RTX, GB10)", ("rtx-5090", "rtx-pro-6000", "rtx-pro-4500", "gb10")),
+    "blackwell": ("NVIDIA Blackwell data-centre GPUs", ("b200", "gb200", "b300", "gb300")),
+    "blackwell-rtx": ("NVIDIA Blackwell RTX and GB10", ("rtx-5090", "rtx-pro-6000", "rtx-pro-4500", "gb10")),
     "rubin": ("NVIDIA Rubin", ("vr200",)),
     "cdna2": ("AMD CDNA 2", ("mi250x",)),
     "cdna3": ("AMD CDNA 3", ("mi300x", "mi325x")),
     "cdna4": ("AMD CDNA 4", ("mi350x", "mi355x")),
     "cdna5": ("AMD CDNA 5", ("mi455x",)),
     "gaudi": ("Intel Gaudi", ("gaudi2", "gaudi3")),
-    "arc-pro": ("Intel Arc Pro (Xe2)", ("arc-pro-b50", "arc-pro-b60", "arc-pro-b70")),
+    "arc-pro": ("Intel Arc Pro Xe2", ("arc-pro-b50", "arc-pro-b60", "arc-pro-b70")),
     "tpu": ("Google TPU", ("tpu-v4", "tpu-v5e", "tpu-v5p", "tpu-v6e", "tpu7x", "tpu-8i", "tpu-8t")),
-    "trainium": ("AWS Trainium / Inferentia", ("trainium2", "trainium3", "inferentia2")),
-    "apple-m": ("Apple M (unified memory)", ("m2-ultra", "m3-max", "m4-max", "m5-max")),
+    "trainium": ("AWS Trainium and Inferentia", ("trainium2", "trainium3", "inferentia2")),
+    "apple-m": ("Apple M-series unified memory", ("m2-ultra", "m3-max", "m4-max", "m5-max")),
 }
 _FAMILY_OF = {hw: fam for fam, (_, ids) in CHIP_FAMILIES.items() for hw in ids}
 

@@ -524,6 +524,7 @@ class PipelineParallel:
     tokens_per_s_per_gpu: np.ndarray
     usd_per_1M_tokens: np.ndarray
     memory_per_gpu_bytes: np.ndarray  # on the busiest stage
+    usable_memory_per_gpu_bytes: np.ndarray  # the fit gate's, the busiest stage's weights and workspace held
     fits: np.ndarray
     max_batch: np.ndarray  # most sequences that fit with this many stages
 
@@ -605,6 +606,7 @@ def pipeline_parallel(
         tokens_per_s_per_gpu=total / gpus,
         usd_per_1M_tokens=usd_per_1M_tokens(est.price_usd_per_gpu_hour, total / gpus),
         memory_per_gpu_bytes=memory,
+        usable_memory_per_gpu_bytes=np.broadcast_to(usable, np.shape(memory)),
         fits=memory <= usable,
         max_batch=max_b,
     )

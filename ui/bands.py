@@ -8,7 +8,6 @@ from collections.abc import Callable
 import streamlit as st
 
 from tpot_model import Estimate, ModelSpec, frontier_check
-from tpot_model.engines import CHIP_FAMILIES
 
 from . import cache, fmt, metrics
 from .i18n import Translator
@@ -51,7 +50,7 @@ def basis_text(est: Estimate, tr: Translator, engine: str, device=None) -> str:
     b = est.band
     if not b.has_band:
         return tr(f"band_basis_{b.level}")
-    family = CHIP_FAMILIES[b.family][0] if b.family else tr("band_no_family")
+    family = fmt.family(b.family, tr) if b.family else tr("band_no_family")
     key = f"band_basis_{b.level}" + ("_own_file" if b.level == "unmeasured" and not b.family else "")
     text = tr(
         key,

@@ -6,6 +6,7 @@ import math
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 
+from tpot_model.engines import CHIP_FAMILIES
 from tpot_model.numtext import large, usd
 from tpot_model.numtext import sig as _sig
 from tpot_model.units import GB, KB, MB, TB, GB_per_s, GiB, KiB, TB_per_s, TFLOP_per_s
@@ -384,6 +385,13 @@ def capacity(memory, tr: Callable[..., str]) -> str:
     if memory.basis != "reported":
         return gb(memory.capacity_bytes)
     return tr("mem_capacity_reported", gb=gb(memory.capacity_bytes), gib=_sig(memory.capacity_bytes / GiB))
+
+
+def family(family_id: str, tr: Callable[..., str]) -> str:
+    """A chip family's name (tpot_model.engines.CHIP_FAMILIES) in the reader's language: ui/strings' family_<id>
+    where the name has words to translate ('NVIDIA Blackwell 資料中心 GPU'), else the catalog's ('NVIDIA Hopper')."""
+    key = "family_" + family_id.replace("-", "_")
+    return tr(key) if tr.has(key) else CHIP_FAMILIES[family_id][0]
 
 
 def chip_plain(hw) -> str:

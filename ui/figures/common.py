@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 
 from tpot_model import load_hardware_catalog
-from tpot_model.engines import CHIP_FAMILIES, ENGINES
+from tpot_model.engines import ENGINES
 from tpot_model.numtext import PREFIXES
 
 from .. import fmt
@@ -417,7 +417,7 @@ def band_basis_short(band, tr) -> str:
     """What an estimate's band rests on, shortly: 'llama.cpp measured on NVIDIA Hopper'; '' without a band."""
     if not band.has_band:
         return ""
-    family = CHIP_FAMILIES[band.family][0] if band.family else tr("band_no_family")
+    family = fmt.family(band.family, tr) if band.family else tr("band_no_family")
     return tr(f"band_short_{band.level}", engine=engine_name(band.engine, tr), family=family)
 
 

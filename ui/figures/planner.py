@@ -320,7 +320,7 @@ def tp_table(tp: TPScaling) -> pd.DataFrame:
         "scaling_efficiency": tp.scaling_efficiency,
         "tokens_per_s_total": tp.tokens_per_s_total,
         "tokens_per_s_per_gpu": tp.tokens_per_s_per_gpu,
-        "usd_per_1M_tokens": tp.usd_per_1M_tokens,
+        "usd_per_1M_output_tokens": tp.usd_per_1M_tokens,
         "memory_per_gpu_GB": tp.memory_per_gpu_bytes / 1e9,
         "fits": tp.fits,
     }
@@ -329,7 +329,7 @@ def tp_table(tp: TPScaling) -> pd.DataFrame:
         d |= {
             "target_batch": f.batch,
             "target_tokens_per_s_per_gpu": f.tokens_per_s_per_gpu,
-            "target_usd_per_1M_tokens": f.usd_per_1M_tokens,
+            "target_usd_per_1M_output_tokens": f.usd_per_1M_tokens,
             "target_limited_by": f.limited_by,
         }
     return pd.DataFrame(d)
@@ -361,9 +361,10 @@ def tp_display_table(tp: TPScaling, *, tr: Translator = EN) -> pd.DataFrame:
     return pd.DataFrame(d)
 
 
-def pp_figure(pp: PipelineParallel, tp: TPScaling, usable_bytes: float, *, tr: Translator = EN) -> go.Figure:
+def pp_figure(pp: PipelineParallel, tp: TPScaling, *, tr: Translator = EN) -> go.Figure:
     """Pipeline stages on the TP group against tensor parallelism over the same total GPUs: TPOT (left) and memory
-    per GPU against the usable memory (right). tp must include the counts pp.num_gpus."""
+    per GPU against the usable memory (right: one line, or a line through each stage count's where it changes with
+    what the GPUs hold, as TensorRT-LLM's does). tp must include the counts pp.num_gpus."""
     idx = [int(np.flatnonzero(tp.num_gpus == n)[0]) for n in pp.num_gpus]
     x = [str(n) for n in pp.num_gpus]
     pp_data = np.stack([pp.stages, pp.bubble_fraction * 100, pp.max_batch, pp.memory_per_gpu_bytes / 1e9], axis=-1)
@@ -394,6 +395,13 @@ def pp_figure(pp: PipelineParallel, tp: TPScaling, usable_bytes: float, *, tr: T
         dict(type="bar", x=x, y=pp.memory_per_gpu_bytes / 1e9, name=pp_name, marker_color=PP_COLOUR, legendgroup="pp",
                showlegend=False, hovertemplate=mem, xaxis="x2", yaxis="y2"),
     ]  # fmt: skip
+    usable = pp.usable_memory_per_gpu_bytes / 1e9
+    label = tr("pl_usable", gb=f"{usable[-1]:.0f}")
+    flat = float(np.ptp(usable)) < 0.5  # GB: one line
+    if not flat:  # TensorRT-LLM's: a share of what each layout leaves free
+        data.append(dict(type="scatter", x=x, y=usable, mode="lines", name=label, showlegend=False,
+                         line={"dash": "dash", "color": "#333"}, hovertemplate=tr("pl_hover_usable") + "<extra></extra>",
+                         xaxis="x2", yaxis="y2"))  # fmt: skip
     # two panels side by side, laid out by hand (make_subplots costs ~30 ms per figure)
     fig = Figure(
         data=data,
@@ -404,10 +412,9 @@ def pp_figure(pp: PipelineParallel, tp: TPScaling, usable_bytes: float, *, tr: T
             "yaxis2": {"anchor": "x2", "title": {"text": tr("pl_axis_gb_gpu")}},
             "barmode": "group",
             "shapes": [{"type": "line", "xref": "x2 domain", "x0": 0, "x1": 1, "yref": "y2",
-                        "y0": usable_bytes / 1e9, "y1": usable_bytes / 1e9, "line": {"dash": "dash", "color": "#333"}}],
-            "annotations": [{"x": 1.0, "xref": "x2 domain", "y": usable_bytes / 1e9, "yref": "y2", "showarrow": False,
-                             "text": tr("pl_usable", gb=f"{usable_bytes / 1e9:.0f}"), "xanchor": "right",
-                             "yanchor": "bottom", "font": {"size": 11}}],
+                        "y0": usable[-1], "y1": usable[-1], "line": {"dash": "dash", "color": "#333"}}] if flat else [],
+            "annotations": [{"x": 1.0, "xref": "x2 domain", "y": usable[-1], "yref": "y2", "showarrow": False,
+                             "text": label, "xanchor": "right", "yanchor": "bottom", "font": {"size": 11}}],
         },
     )  # fmt: skip
     style(fig, tr("pl_pp_title", tp=pp.tensor_parallel), tr("pl_axis_total_gpus"), tr("axis_tpot_ms"))
@@ -427,7 +434,7 @@ def pp_table(pp: PipelineParallel, tp: TPScaling) -> pd.DataFrame:
             "transfer_ms": _ms(pp.transfer_s),
             "bubble_fraction": pp.bubble_fraction,
             "tokens_per_s_per_gpu": pp.tokens_per_s_per_gpu,
-            "usd_per_1M_tokens": pp.usd_per_1M_tokens,
+            "usd_per_1M_output_tokens": pp.usd_per_1M_tokens,
             "memory_per_gpu_GB": pp.memory_per_gpu_bytes / 1e9,
             "fits": pp.fits,
             "max_batch": pp.max_batch,
@@ -677,14 +684,14 @@ def levers_table(rows: Sequence[LeverRow]) -> pd.DataFrame:
             "tpot_ms": [r.tpot_s * 1e3 for r in rows],
             "tokens_per_s_total": [r.tokens_per_s_total for r in rows],
             "tokens_per_s_per_gpu": [r.tokens_per_s_per_gpu for r in rows],
-            "usd_per_1M_tokens": [r.usd_per_1M_tokens for r in rows],
+            "usd_per_1M_output_tokens": [r.usd_per_1M_tokens for r in rows],
             "d_tpot": [r.d_tpot for r in rows],
             "d_tokens_per_s": [r.d_tokens_per_s for r in rows],
             "d_usd_per_1M": [r.d_usd_per_1M for r in rows],
             "target_batch": [r.target_batch for r in rows],
             "target_tpot_ms": [r.target_tpot_s * 1e3 for r in rows],
             "target_tokens_per_s_per_gpu": [r.target_tokens_per_s_per_gpu for r in rows],
-            "target_usd_per_1M_tokens": [r.target_usd_per_1M_tokens for r in rows],
+            "target_usd_per_1M_output_tokens": [r.target_usd_per_1M_tokens for r in rows],
             "target_d_tokens_per_s_per_gpu": [r.target_d_tokens_per_s_per_gpu for r in rows],
             "target_d_usd_per_1M": [r.target_d_usd_per_1M for r in rows],
         }
@@ -789,17 +796,26 @@ def layout_figure(d: Deployment, *, tr: Translator = EN) -> go.Figure:
             orientation="h",
             name=tr("pl_pool_unused"),
             marker_color=POOL_COLOURS["unused"],
-            text=[tr("pl_pool_unused_text", n=unused) if d.feasible else tr(f"pl_pool_none_{d.limited_by}", n=unused)],
+            text=[
+                tr("pl_pool_unused_text", n=unused)
+                if d.feasible
+                else tr(_one(f"pl_pool_none_{d.limited_by}", unused, tr), n=unused)
+            ],
             textposition="inside",
             insidetextanchor="middle",
             hovertemplate=tr("pl_hover_unused") + "<extra></extra>",
         )
-    style(fig, tr("pl_layout_title", n=d.max_gpus), tr("pl_axis_gpus"), "")
+    style(fig, tr(_one("pl_layout_title", d.max_gpus, tr), n=d.max_gpus), tr("pl_axis_gpus"), "")
     place = legend_placement(fig, 260, side_max=0)  # below the bar, as the page's other charts (it sat top-right)
     place["legend"]["traceorder"] = "normal"
     fig.update_layout(barmode="stack", yaxis={"showticklabels": False}, **place)
     fig.update_xaxes(range=[0, d.max_gpus])
     return fig
+
+
+def _one(key: str, n: int, tr: Translator) -> str:
+    """`key`'s one-device variant ('… on 1 GPU') where n is 1 and ui/strings has one; `key` otherwise."""
+    return f"{key}_one" if n == 1 and tr.has(f"{key}_one") else key
 
 
 def layout_table(
@@ -808,12 +824,14 @@ def layout_table(
     serving_searched: str,
     usable_bytes: Callable[[Pool | None], float],
     usable_basis: str,
+    usable_of_free: bool = False,
     parts: StepParts | None = None,
 ) -> pd.DataFrame:
     """What the search chose, one row per pool (none: one row with pool 'none'), with the inputs (budget, serving
     mode searched, targets) and the deployment's numbers on every row; display units in the column names; the decode
     pool's row with its step's parts (layouts.decode_parts: ms, communication share, the link crossed). usable_bytes:
-    a pool's usable memory per GPU (layouts.pool_usable_bytes)."""
+    a pool's usable memory per GPU (layouts.pool_usable_bytes); usable_of_free: the engine's usable fraction is of the
+    memory the weights and workspace leave free (UsableMemory.of_free)."""
     pools = _pools(d) or [("none", None)]
     ms = 1e3
     rows = []
@@ -847,12 +865,14 @@ def layout_table(
                 "tokens_per_s_per_user": d.tokens_per_s_per_user,
                 "tokens_per_s_per_gpu": d.tokens_per_s_per_gpu,
                 "output_tokens_per_s_per_gpu": d.output_tokens_per_s_per_gpu,
-                "usd_per_1M_tokens": d.usd_per_1M_tokens,
+                "usd_per_1M_tokens_in_out": d.usd_per_1M_tokens,  # InferenceX's basis, as the page's tile
+                "usd_per_1M_output_tokens": d.usd_per_1M_output_tokens,
                 "kv_transfer_ms": d.kv_transfer_s * ms if d.serving == "disaggregated" else None,
                 "limited_by": d.limited_by,
                 "rate_set_by": d.rate_set_by or None,
                 "usable_memory_per_gpu_GB": usable_bytes(pool) / 1e9,
                 "usable_memory_basis": usable_basis,
+                "usable_memory_fraction_of": "free" if usable_of_free else "all",  # as the CLI's JSON says it
                 **{
                     f"step_{b}_ms": v * ms if parts and kind != "prefill" else None
                     for b, v in (parts.parts_s if parts else dict.fromkeys(BUCKETS, 0.0)).items()
@@ -887,7 +907,8 @@ def layout_parts_text(d: Deployment, parts: StepParts, hw, *, tr: Translator = E
     tail = tr("pl_layout_parts_tail", tpot=fmt.unbroken(fmt.ms(d.tpot_s))) if abs(d.tpot_s / total - 1) > 0.005 else ""
     in_flight = d.decode_sequences_per_gpu * d.decode.gpus_each  # per instance, at the rate the deployment serves
     if d.serving == "disaggregated" and in_flight < d.decode.batch * 0.99:  # the prefill pool sets the rate
-        tail += tr("pl_layout_parts_in_flight", n=fmt.integer(round(in_flight)), batch=fmt.integer(d.decode.batch))
+        tail += fmt.device_text("pl_layout_parts_in_flight", hw, tr, n=fmt.integer(round(in_flight)),
+                                per_gpu=f"{d.decode_sequences_per_gpu:,.1f}", batch=fmt.integer(d.decode.batch))  # fmt: skip
     return tr("pl_layout_parts", pool=d.decode.layout_name, batch=fmt.integer(d.decode.batch),
               items=items, total=fmt.unbroken(fmt.ms(total)), share=fmt.pct(parts.communication_share, 0), link=link,
               tail=tail)  # fmt: skip
