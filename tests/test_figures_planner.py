@@ -288,7 +288,7 @@ def test_levers_figure_and_tables():
     # title and the names left the bars ~80 px)
     assert legend_below(fig.layout.legend) and max(len(line) for y in fig.data[0].y for line in y.split("<br>")) <= 30
     table = figs.levers_table(rows)
-    assert table.lever.tolist() == ["baseline", *pl.LEVERS] and "target_usd_per_1M_tokens" in table
+    assert table.lever.tolist() == ["baseline", *pl.LEVERS] and "target_usd_per_1M_output_tokens" in table
     shown = figs.levers_display_table(rows, False, tr=ZH)
     assert list(shown.columns)[0] == ZH("pl_col_lever") and shown.iloc[0, 0] == ZH("pl_lever_baseline")
 
