@@ -385,36 +385,54 @@ side_static = controls.evaluate(state)
 side_steady = controls.evaluate(state, output_tokens=max(state.output, 1), batching="continuous").steady
 side_chunks = float(side_steady.chunks_per_step)
 side_chunk_tokens = float(side_steady.prompt_tokens_per_step) / side_chunks if side_chunks > 0 else float(state.context)
-note = tr(
-    "fr_batching_note",
-    name=f"{fmt.integer(state.gpus)} × {fmt.chip(side_hw, tr)}",
-    b=fmt.integer(state.batch),
-    prompts=tr("fr_prompts_one") if state.batch == 1 else tr("fr_prompts", n=fmt.integer(state.batch)),
-    isl=fmt.integer(state.context),
-    osl=fmt.integer(max(state.output, 1)),
-    static=fmt.ms(float(side_static.tpot_s)),
-    p=fmt.number(float(side_steady.prompt_tokens_per_step)),
-    mix=tr(
-        "fr_batching_mix_few" if side_chunks < 1 else "fr_batching_mix_many",
-        only=fmt.ms(float(side_steady.decode_only.time_s)),
-        every=fmt.number(1.0 / side_chunks, 2) if side_chunks > 0 else "∞",
-        chunk=fmt.integer(side_chunk_tokens),
-        with_chunk=fmt.ms(float(side_steady.first_chunk.time_s)),
-        chunks=fmt.number(side_chunks, 2),
-    ),
-    cont=fmt.ms(float(side_steady.tpot_s)),
-) + (  # with MTP switched on, the chart's TPOT at the sidebar's batch is not that one: say which and why
-    " "
-    + tr(
-        "fr_batching_mtp",
-        k=k,
-        a=f"{acceptance:g}",
-        e=fmt.number(float(expected_tokens_per_step(acceptance, k)), 3),
+note = (
+    tr(
+        "fr_batching_note",
+        name=f"{fmt.integer(state.gpus)} × {fmt.chip(side_hw, tr)}",
         b=fmt.integer(state.batch),
-        tpot=fmt.ms(float(series[0].tpot_s[series[0].marked_index])),
+        prompts=tr("fr_prompts_one") if state.batch == 1 else tr("fr_prompts", n=fmt.integer(state.batch)),
+        isl=fmt.integer(state.context),
+        osl=fmt.integer(max(state.output, 1)),
+        static=fmt.ms(float(side_static.tpot_s)),
+        p=fmt.number(float(side_steady.prompt_tokens_per_step)),
+        mix=tr(
+            "fr_batching_mix_few" if side_chunks < 1 else "fr_batching_mix_many",
+            only=fmt.ms(float(side_steady.decode_only.time_s)),
+            every=fmt.number(1.0 / side_chunks, 2) if side_chunks > 0 else "∞",
+            chunk=fmt.integer(side_chunk_tokens),
+            with_chunk=fmt.ms(float(side_steady.first_chunk.time_s)),
+            chunks=fmt.number(side_chunks, 2),
+        ),
+        cont=fmt.ms(float(side_steady.tpot_s)),
     )
-    if mtp and series and series[0].marked_index is not None
-    else ""
+    + (  # with MTP switched on, the chart's TPOT at the sidebar's batch is not that one: say which and why
+        " "
+        + tr(
+            "fr_batching_mtp",
+            k=k,
+            a=f"{acceptance:g}",
+            e=fmt.number(float(expected_tokens_per_step(acceptance, k)), 3),
+            b=fmt.integer(state.batch),
+            tpot=fmt.ms(float(series[0].tpot_s[series[0].marked_index])),
+        )
+        if mtp and series and series[0].marked_index is not None
+        else ""
+    )
+    + (  # the curves' own requests are not the sidebar's: the TPOT the chart marks at the same batch (a review)
+        " "
+        + tr(
+            "fr_batching_io",
+            io=figs.io_label(isl, osl),
+            name=series[0].label(tr),
+            b=fmt.integer(state.batch),
+            tpot=fmt.ms(float(series[0].tpot_s[series[0].marked_index])),
+        )
+        if not mtp
+        and (isl, osl) != (state.context, max(state.output, 1))
+        and series
+        and series[0].marked_index is not None
+        else ""
+    )
 )
 # a sidebar scenario that does not fit: its two TPOTs are what-ifs, greyed and marked as the other pages mark them
 st.caption(note if bool(side_static.fits) else f":gray[{tr('fr_if_fitted_lead')} {note}]")

@@ -1290,3 +1290,20 @@ def test_a_sidebar_format_the_page_has_no_column_for_is_said_to_be_replaced(tr):
         else:
             label = "FP4"
             assert said == [tr("fr_differs", what=tr("fr_differs_format", label=label, runs=runs, sidebar=weights))]
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_the_batching_note_names_the_curves_tpot_where_the_page_runs_other_requests(tr):
+    """A browser review: at fr_io=1k1k the note under the chart worked through the sidebar's 4K / 1K scenario (Overview's
+    static TPOT and its continuous one) while the line above it gave the curves' 1k/1k TPOT: three TPOTs, one unnamed.
+    The note now says the curves use the page's requests and gives their TPOT at the sidebar's batch."""
+    q = dict(model="deepseek-r1", hardware="gb200", gpus="8", weights="fp8", kv="fp8", lang=tr.lang)
+    at = run_page("frontier", fr_io="1k1k", **q)
+    assert not at.exception, at.exception
+    lead = tr("fr_batching_io", io="\0", name="\0", b="\0", tpot="\0").split("\0")[0]
+    (note,) = [c.value for c in at.main.caption if lead in c.value]
+    marked = next(m.value for m in at.main.markdown if "32" in m.value and " ms" in m.value)
+    tpot = re.search(r"[\d.]+\s?ms", note.split(lead)[1]).group(0)
+    assert tpot in marked  # the same figure as the line above
+    same = run_page("frontier", fr_io="sidebar", **q)
+    assert not any(lead in c.value for c in same.main.caption)
