@@ -142,6 +142,7 @@ st.caption(
         workspace=fmt.gb(k.workspace_bytes_per_gpu, 2),
         room=tr("kvc_room_left" if k.room_bytes > 0 else "kvc_room_short", gb=fmt.gb(k.room_bytes, 2)),
     )
+    + fmt.memory_rule(est, tr)
 )
 
 left, right = st.columns(2)

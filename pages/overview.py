@@ -119,7 +119,8 @@ with metrics.Row() as row:
         fmt.memory(float(est.memory_per_gpu_bytes)),  # '44.4 TB' as the does-not-fit notice says it
         help=fmt.device_text(
             "m_memory_def", hw, tr, usable=fmt.gb(est.usable_memory_per_gpu_bytes), capacity=fmt.capacity(memory, tr)
-        ),
+        )
+        + fmt.memory_rule(est, tr),
     )
     min_gpus = float(est.min_gpus)
     row.metric(

@@ -41,7 +41,7 @@ def test_the_toy_engine_has_a_band_and_ideal_none():
     e = _est()
     assert e.band.level == "unmeasured" and e.band.engine == "engine"
     assert np.all(e.tpot_low_s < e.tpot_s) and np.all(e.tpot_s < e.tpot_high_s)
-    assert band_label(e.band, EN) == "80% band (widest: this engine or chip unmeasured)"
+    assert band_label(e.band, EN) == "80% band (widest: engine or this chip unmeasured)"  # a user profile, by its id
     assert band_label(e.band, ZH).startswith("80% 區間（")
     assert band_label(_est(IDEAL).band, EN) == ""
 

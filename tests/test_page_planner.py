@@ -385,7 +385,8 @@ def _in_order(node) -> list:
 
 
 def _layout_metrics(at) -> dict[str, str]:
-    keys = ("pl_m_layout_gpus", "pl_m_layout_tps", "pl_m_layout_tpot", "pl_m_layout_ttft", "pl_m_layout_limit")
+    keys = ("pl_m_layout_gpus", "pl_m_layout_tps", "pl_m_layout_tpot", "pl_m_layout_ttft", "pl_m_layout_usd",
+            "pl_m_layout_limit")  # fmt: skip
     return {k: _metric(at, EN(k)) for k in keys}
 
 
@@ -404,6 +405,8 @@ def test_gpu_tab_shows_what_the_layout_search_chose():
         "pl_m_layout_tps": fmt.rate(d.tokens_per_s_per_gpu),
         "pl_m_layout_tpot": fmt.ms(d.tpot_s),
         "pl_m_layout_ttft": fmt.duration(d.ttft_s),
+        # per 1M input + output tokens, as the tokens/s beside it (a review: the tab had no cost)
+        "pl_m_layout_usd": fmt.usd(d.usd_per_1M_tokens, 2),
         "pl_m_layout_limit": EN(f"pl_limit_{d.limited_by}"),
     }
     pools = at.dataframe[0].value
@@ -412,7 +415,7 @@ def test_gpu_tab_shows_what_the_layout_search_chose():
     assert int(pools[EN("pl_col_gpus")].sum()) == d.gpus_used
     assert _figure(at, "pl_layout_title", n=8)
     assert at.query_params["planner_max_gpus"] == "8" and at.query_params["planner_serving"] == "best"
-    assert any("141.0 GiB" in c.value for c in at.main.caption)  # the fit gate's reported memory, labelled
+    assert any("141 GiB, as the vendor's tool reports it" in c.value for c in at.main.caption)  # the gate's memory
 
 
 def test_layout_inputs_change_the_search_and_the_url():

@@ -1190,3 +1190,19 @@ def test_overviews_how_computed_lines_add_up_and_name_the_deciding_ridge():
     bound = {e.key: e for e in explain.headline(between, EN)}["m_bound"]
     assert bound.substituted.endswith(f"= {fmt.number(between.effective_ridge_flop_per_byte)} FLOP/byte")
     assert bound.result == EN("bound_compute")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_an_engine_on_a_chip_it_does_not_run_on_is_said_to_be_a_what_if(lang):
+    """A browser review: TensorRT-LLM on an MI355X gave a full estimate with no word that NVIDIA's library does not
+    run there (engines.VENDOR_ONLY); now a warning says the numbers are a what-if. On a B200, nothing; ATOM likewise
+    on an NVIDIA chip."""
+    tr = Translator(lang)
+    q = dict(model="llama-3.1-70b", weights="fp8", kv="fp8", lang=lang)
+    at = run_page("overview", hardware="mi355x", profile="tensorrt-llm", **q)
+    assert not at.exception, at.exception
+    lead = tr("platform_notice", engine="\0", vendor="\0", hw="\0").split("\0")[1]
+    assert any(lead in w.value and "TensorRT-LLM" in w.value and "NVIDIA" in w.value for w in at.warning)
+    assert not any(lead in w.value for w in run_page("overview", hardware="b200", profile="tensorrt-llm", **q).warning)
+    atom = run_page("overview", hardware="h200", profile="atom", **q)
+    assert any(lead in w.value and "AMD" in w.value for w in atom.warning)

@@ -223,3 +223,27 @@ def test_a_chosen_layouts_pools_fit_the_usable_memory_the_layout_table_reports()
     for _, row in table.iterrows():
         pool = d.prefill if row["pool"] == "prefill" else d.decode
         assert row["usable_memory_per_gpu_GB"] == pytest.approx(lo.pool_usable_bytes(m, b200, s, TRTLLM, pool) / 1e9)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_overview_and_kv_cache_say_tensorrt_llms_rule_beside_its_usable_figure(lang):
+    """A browser review: switching vLLM to TensorRT-LLM moved the usable memory from 170 to 187 GB per B200 and only
+    one expander said why. Overview's memory help and the KV cache page's room caption now add the rule under
+    TensorRT-LLM (fmt.memory_rule) and nothing under vLLM."""
+    from tests.apptest_util import run_page
+    from ui import fmt
+    from ui.i18n import Translator
+
+    tr = Translator(lang)
+    q = dict(model="deepseek-r1", hardware="b200", gpus="4", weights="fp8", kv="fp8", context="8192", batch="16",
+             lang=lang)  # fmt: skip
+    rule = tr("mem_rule_free", engine="TensorRT-LLM", fraction="0.9", reserved=fmt.gb(4.14 * GiB))
+    for page in ("overview", "kv_cache"):
+        trt = run_page(page, profile="tensorrt-llm", **q)
+        assert not trt.exception, trt.exception
+        said = [m.help or "" for m in trt.metric] + [c.value for c in trt.main.caption]
+        assert any(rule in t for t in said), (page, said)
+        vllm = run_page(page, profile="vllm", **q)
+        assert not any(
+            rule.strip()[:20] in t for t in [m.help or "" for m in vllm.metric] + [c.value for c in vllm.main.caption]
+        )

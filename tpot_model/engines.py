@@ -116,6 +116,20 @@ DOCUMENTED: dict[str, dict[str, tuple[float, str]]] = {
 # mem_fraction_static are: profile id -> the setting (estimate.usable_memory).
 OF_FREE_MEMORY = {"tensorrt-llm": "KvCacheConfig free_gpu_memory_fraction"}
 
+# The engines built for one vendor's GPUs only: profile id -> (vendor, why). On another chip their profile's rates are
+# a what-if (the pages say so); the other engines run on several vendors' chips.
+VENDOR_ONLY = {
+    "tensorrt-llm": ("NVIDIA", "NVIDIA's own CUDA library (github.com/NVIDIA/TensorRT-LLM)"),
+    "atom": ("AMD", "AMD's ROCm inference engine for Instinct GPUs (github.com/ROCm/ATOM)"),
+}
+
+
+def runs_on(profile_id: str, vendor: str | None) -> bool:
+    """Whether the engine runs on this vendor's chips (VENDOR_ONLY; any engine not listed there: yes)."""
+    only = VENDOR_ONLY.get(profile_id)
+    return only is None or only[0] == vendor
+
+
 # Checks of documented values against measurements that cannot fit them (not batch-1 dense decode): written in the
 # entry's `source` when calibrate first adds it (with the values documented here).
 CHECKS: dict[str, str] = {

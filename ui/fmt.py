@@ -6,7 +6,7 @@ import math
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 
-from tpot_model.engines import CHIP_FAMILIES
+from tpot_model.engines import CHIP_FAMILIES, ENGINES
 from tpot_model.numtext import large, usd
 from tpot_model.numtext import sig as _sig
 from tpot_model.units import GB, KB, MB, TB, GB_per_s, GiB, KiB, TB_per_s, TFLOP_per_s
@@ -385,6 +385,23 @@ def capacity(memory, tr: Callable[..., str]) -> str:
     if memory.basis != "reported":
         return gb(memory.capacity_bytes)
     return tr("mem_capacity_reported", gb=gb(memory.capacity_bytes), gib=_sig(memory.capacity_bytes / GiB))
+
+
+def memory_rule(est, tr: Callable[..., str]) -> str:
+    """' TensorRT-LLM gives its KV cache 0.9 of what …': how the usable memory is worked out where the engine's
+    fraction is of the free memory (estimate.UsableMemory.of_free), to follow a usable figure; '' otherwise."""
+    gate = est.memory_gate
+    if not gate.of_free:
+        return ""
+    return tr("mem_rule_free", engine=engine_name(est.profile.id, tr), fraction=f"{gate.fraction:g}",
+              reserved=gb(gate.reserved_bytes))  # fmt: skip
+
+
+def engine_name(profile_id: str, tr: Callable[..., str]) -> str:
+    """A profile id's display name, as controls.profile_label gives it: translated for the generic profiles
+    ('typical'), the engine's own name for a built-in engine ('TensorRT-LLM', not 'tensorrt-llm'), else the id."""
+    key = f"profile_{profile_id}"
+    return tr(key) if tr.has(key) else ENGINES.get(profile_id, (profile_id,))[0]
 
 
 def family(family_id: str, tr: Callable[..., str]) -> str:

@@ -10,6 +10,7 @@ import numpy as np
 import streamlit as st
 
 from tpot_model import planner
+from tpot_model.engines import VENDOR_ONLY, runs_on
 from tpot_model.estimate import estimate, lower_formats, precision_that_fits
 from tpot_model.roofline import (
     head_split_alternatives,
@@ -52,9 +53,21 @@ def scenario_notices(est, tr: Translator) -> None:
     (transfer_notice), the memory fit (fit_notice), then a context past the model's window (context_notice: on every
     page, as a wiki link may open any of them)."""
     announced_notice(est.hardware, tr)
+    platform_notice(est, tr)
     transfer_notice(est.model, tr)
     fit_notice(est, tr)
     context_notice(est, tr)
+
+
+def platform_notice(est, tr: Translator) -> None:
+    """For an engine built for another vendor's GPUs (engines.VENDOR_ONLY: TensorRT-LLM on an AMD or TPU chip): its
+    profile's rates on this chip are a what-if, not a deployment that exists."""
+    if not runs_on(est.profile.id, est.hardware.vendor):
+        st.warning(
+            tr("platform_notice", engine=fmt.engine_name(est.profile.id, tr), vendor=VENDOR_ONLY[est.profile.id][0],
+               hw=est.hardware.name),
+            icon=":material/block:",
+        )  # fmt: skip
 
 
 def transfer_notice(model, tr: Translator) -> None:

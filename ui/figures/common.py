@@ -16,7 +16,6 @@ import plotly.graph_objects as go
 import plotly.io as pio
 
 from tpot_model import load_hardware_catalog
-from tpot_model.engines import ENGINES
 from tpot_model.numtext import PREFIXES
 
 from .. import fmt
@@ -418,14 +417,7 @@ def band_basis_short(band, tr) -> str:
     if not band.has_band:
         return ""
     family = fmt.family(band.family, tr) if band.family else tr("band_no_family")
-    return tr(f"band_short_{band.level}", engine=engine_name(band.engine, tr), family=family)
-
-
-def engine_name(profile_id: str, tr) -> str:
-    """A profile id's display name, as controls.profile_label gives it: translated for the generic profiles
-    ('typical'), the engine's own name for a built-in engine ('TensorRT-LLM', not 'tensorrt-llm'), else the id."""
-    key = f"profile_{profile_id}"
-    return tr(key) if tr.has(key) else ENGINES.get(profile_id, (profile_id,))[0]
+    return tr(f"band_short_{band.level}", engine=fmt.engine_name(band.engine, tr), family=family)
 
 
 def band_label(band, tr) -> str:

@@ -421,7 +421,7 @@ def _measured_traces(fig, points, y_of, tr: Translator, unit: str, series: Seque
     order = {h: i for i, h in enumerate(dict.fromkeys(s.hardware.id for s in series))}
     for (hid, disagg), items in sorted(groups.items(), key=lambda kv: (order.get(kv[0][0], len(order)), kv[0])):
         colour = hardware_colour(hid)
-        engines = ", ".join(sorted({engine_name(r) for r, _ in items}))
+        engines = tr.join(sorted({engine_name(r) for r, _ in items}))
         name = tr("fr_measured_disagg" if disagg else "fr_measured", hw=hid.upper(), engines=engines)
         fig.add_scatter(
             x=[r.interactivity_tokens_per_s_per_user for r, _ in items],

@@ -894,13 +894,19 @@ def _part_time(bucket: str, seconds: float, parts: StepParts, hw, tr: Translator
     return tr("zero_memory_bound" if bucket == "compute" else "zero_compute_bound")
 
 
+def _part_item(name: str, value: str) -> str:
+    """'Compute 0.955 ms'; in Chinese a phrase joins its part without a space ('KV 快取讀取與運算重疊')."""
+    cjk = bool(value) and "\u4e00" <= value[0] <= "\u9fff"
+    return f"{name}{'' if cjk else ' '}{value}"
+
+
 def layout_parts_text(d: Deployment, parts: StepParts, hw, *, tr: Translator = EN) -> str:
     """One decode instance's step, part by part, then its total, with communication's share and the link it crosses;
     where the pool correction or MTP changes it, the TPOT the search reports; and where the prefill pool sets the
     request rate, how many sequences an instance holds on average of the batch it has room for. Each number keeps its unit on its
     line (a 900 px frame had broken '41.6 ms' after the number)."""
     total = sum(parts.parts_s.values())
-    items = tr.join([f"{tr(f'bucket_{b}')} {_part_time(b, v, parts, hw, tr)}" for b, v in parts.parts_s.items()])
+    items = tr.join([_part_item(tr(f"bucket_{b}"), _part_time(b, v, parts, hw, tr)) for b, v in parts.parts_s.items()])
     link = fmt.device_text(f"pl_link_{parts.link or 'none'}", hw, tr, domain=scale_up_domain_gpus(hw),
                            up=fmt.unbroken(fmt.gb_per_s(hw.scale_up_bytes_per_s or math.nan)),
                            out=f"{(hw.scale_out_bytes_per_s or math.nan) / Gbit_per_s:,.0f}")  # fmt: skip
