@@ -1206,3 +1206,22 @@ def test_an_engine_on_a_chip_it_does_not_run_on_is_said_to_be_a_what_if(lang):
     assert not any(lead in w.value for w in run_page("overview", hardware="b200", profile="tensorrt-llm", **q).warning)
     atom = run_page("overview", hardware="h200", profile="atom", **q)
     assert any(lead in w.value and "AMD" in w.value for w in atom.warning)
+
+
+def test_the_sidebars_widgets_fall_back_to_the_scenario_not_to_their_first_options():
+    """A browser review: with a dozen sessions opening a link at once, some sessions' selectboxes (or select sliders)
+    all fell back to their first options (Llama 2 7B on an A100 40GB, fp32; or 1 GPU, batch 1, context 0) and the
+    URL was rewritten so: the browser re-creates a widget from its default when it has lost the value it held, and
+    the default was the first option. Each scenario widget's default is now the scenario's value (ui.controls._at)."""
+    at = run_page("overview", model="deepseek-r1", hardware="b200", gpus="4", weights="fp8", kv="fp8", batch="16",
+                  context="8192", profile="vllm", lang="zh-TW")  # fmt: skip
+    assert not at.exception, at.exception
+    for key, value in (("model", "deepseek-r1"), ("hardware", "b200"), ("weights", "fp8"), ("kv", "fp8"),
+                       ("profile", "vllm"), ("lang", "zh-TW")):  # fmt: skip
+        box = at.sidebar.selectbox(key=key)
+        assert box.value == value and box.proto.default == box.options.index(box.format_func(value)), key
+    for key, value in (("gpus", 4), ("batch", 16), ("context", 8192)):
+        slider = at.sidebar.select_slider(key=key)
+        assert slider.value == value and [slider.options[int(i)] for i in slider.proto.default] == [
+            slider.format_func(value)
+        ], key

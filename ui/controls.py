@@ -114,6 +114,17 @@ def notices() -> list[Notice]:
     return st.session_state.get(_NOTICES, [])
 
 
+def _at(key: str, options, arg: str = "index") -> dict:
+    """A scenario widget's default set to its current value (selectbox `index`, select_slider `value`): the browser
+    falls back to a widget's default when it re-creates the widget without the value it held, and under load (a
+    dozen sessions opening at once) whole rows of the sidebar had fallen back to their first options and been written
+    to the URL (Llama 2 7B, A100 40GB, fp32). {} where the value is not an option (Streamlit resolves it)."""
+    value, listed = st.session_state.get(key), list(options)
+    if value not in listed:
+        return {}
+    return {"index": listed.index(value)} if arg == "index" else {"value": value}
+
+
 def sidebar() -> ScenarioState:
     """Draw the scenario controls in the sidebar and mirror them into the URL. Embedded (?embed=true): in a closed
     expander at the top of the page instead, whose controls are sent only once it is opened."""
@@ -131,7 +142,9 @@ def sidebar() -> ScenarioState:
         frame = st.sidebar
     st.session_state[_DRAWN] = True
     with frame:
-        st.selectbox(tr("control_lang"), list(LANGUAGES), format_func=LANGUAGES.get, key="lang")
+        st.selectbox(
+            tr("control_lang"), list(LANGUAGES), format_func=LANGUAGES.get, key="lang", **_at("lang", LANGUAGES)
+        )
         tr = translator()
         main_box, upload_box = st.container(), st.container()
     if not embedded and (box := expanders.lazy_expander(tr("upload_title"), "upload.open", upload_box)) is not None:
@@ -144,43 +157,73 @@ def sidebar() -> ScenarioState:
         cache.profiles(),
     )
     with main_box:
-        st.selectbox(tr("control_model"), list(models), format_func=lambda i: _label(models[i], i, tr), key="model")
+        st.selectbox(tr("control_model"), list(models), format_func=lambda i: _label(models[i], i, tr), key="model",
+                     **_at("model", models))  # fmt: skip
         st.selectbox(
-            tr("control_hardware"), list(hardware), format_func=lambda i: _label(hardware[i], i, tr), key="hardware"
+            tr("control_hardware"),
+            list(hardware),
+            format_func=lambda i: _label(hardware[i], i, tr),
+            key="hardware",
+            **_at("hardware", hardware),
         )
         chosen = hardware.get(st.session_state.get("hardware"))  # TPUs and Trainium count chips, not GPUs
         tr = fmt.device_tr(chosen, tr)  # the help and price texts below: '$/chip-hour' for a TPU or Trainium
         gpus_label = tr(f"control_gpus_{fmt.device_kind(chosen)}")
-        st.select_slider(gpus_label, GPU_OPTIONS, key="gpus", help=tr("help_gpus"))
+        st.select_slider(gpus_label, GPU_OPTIONS, key="gpus", help=tr("help_gpus"), **_at("gpus", GPU_OPTIONS, "value"))
         c1, c2 = st.columns(2)
-        c1.selectbox(tr("control_weights"), WEIGHT_OPTIONS, key="weights", help=tr("help_weights"))
-        c2.selectbox(tr("control_kv"), KV_OPTIONS, key="kv", help=tr("help_kv"))
+        c1.selectbox(
+            tr("control_weights"),
+            WEIGHT_OPTIONS,
+            key="weights",
+            help=tr("help_weights"),
+            **_at("weights", WEIGHT_OPTIONS),
+        )
+        c2.selectbox(tr("control_kv"), KV_OPTIONS, key="kv", help=tr("help_kv"), **_at("kv", KV_OPTIONS))
         st.selectbox(
             tr("control_compute"),
             COMPUTE_OPTIONS,
             key="compute",
+            **_at("compute", COMPUTE_OPTIONS),
             format_func=lambda c: tr("compute_auto") if c == "auto" else c,
             help=tr("help_compute"),
         )
-        st.select_slider(tr("control_batch"), BATCH_OPTIONS, key="batch", help=tr("help_batch"))
         st.select_slider(
-            tr("control_context"), CONTEXT_OPTIONS, key="context", format_func=fmt.tokens, help=tr("help_context")
+            tr("control_batch"),
+            BATCH_OPTIONS,
+            key="batch",
+            help=tr("help_batch"),
+            **_at("batch", BATCH_OPTIONS, "value"),
         )
         st.select_slider(
-            tr("control_output"), OUTPUT_OPTIONS, key="output", format_func=fmt.tokens, help=tr("help_output")
+            tr("control_context"),
+            CONTEXT_OPTIONS,
+            key="context",
+            format_func=fmt.tokens,
+            help=tr("help_context"),
+            **_at("context", CONTEXT_OPTIONS, "value"),
+        )
+        st.select_slider(
+            tr("control_output"),
+            OUTPUT_OPTIONS,
+            key="output",
+            format_func=fmt.tokens,
+            help=tr("help_output"),
+            **_at("output", OUTPUT_OPTIONS, "value"),
         )
         st.selectbox(
             tr("control_profile"),
             list(profiles),
             format_func=lambda p: profile_label(profiles[p], tr),
             key="profile",
+            **_at("profile", profiles),
             help=tr("help_profile") + profile_basis_text(profiles.get(st.session_state.get("profile", "")), tr),
         )
         dates = profiles[st.session_state["profile"]].revision_dates
         st.selectbox(
             tr("control_as_of"),
-            as_of_options(dates, st.session_state.get("as_of")),
+            (as_of := as_of_options(dates, st.session_state.get("as_of"))),
             key="as_of",
+            **_at("as_of", as_of),
             format_func=lambda d: as_of_label(d, dates, tr),
             placeholder=tr("as_of_newest"),  # None (the newest values) reads as Streamlit's English placeholder
             disabled=not dates,
@@ -191,6 +234,7 @@ def sidebar() -> ScenarioState:
             tr("control_price_basis"),
             PRICE_BASES,
             key="price_basis",
+            **_at("price_basis", PRICE_BASES),
             format_func=lambda b: basis_label(b, tr),
             help=tr("help_price_basis"),
         )
