@@ -187,29 +187,10 @@ def sidebar() -> ScenarioState:
             format_func=lambda c: tr("compute_auto") if c == "auto" else c,
             help=tr("help_compute"),
         )
-        st.select_slider(
-            tr("control_batch"),
-            BATCH_OPTIONS,
-            key="batch",
-            help=tr("help_batch"),
-            **_at("batch", BATCH_OPTIONS, "value"),
-        )
-        st.select_slider(
-            tr("control_context"),
-            CONTEXT_OPTIONS,
-            key="context",
-            format_func=fmt.tokens,
-            help=tr("help_context"),
-            **_at("context", CONTEXT_OPTIONS, "value"),
-        )
-        st.select_slider(
-            tr("control_output"),
-            OUTPUT_OPTIONS,
-            key="output",
-            format_func=fmt.tokens,
-            help=tr("help_output"),
-            **_at("output", OUTPUT_OPTIONS, "value"),
-        )
+        for key, options, shown in (("batch", BATCH_OPTIONS, str), ("context", CONTEXT_OPTIONS, fmt.tokens),
+                                    ("output", OUTPUT_OPTIONS, fmt.tokens)):  # fmt: skip
+            st.select_slider(tr(f"control_{key}"), options, key=key, format_func=shown, help=tr(f"help_{key}"),
+                             **_at(key, options, "value"))  # fmt: skip
         st.selectbox(
             tr("control_profile"),
             list(profiles),
