@@ -533,3 +533,17 @@ def test_a_one_gpu_budget_reads_in_the_singular(tr):
     assert tr("pl_pool_none_memory_one") in [t for trace in fig.data for t in (trace.text or ())]
     if tr.lang == "en":
         assert "1 GPUs" not in fig.layout.title.text + " ".join(t for trace in fig.data for t in (trace.text or ()))
+    assert not fig.layout.annotations  # nothing chosen: no result line
+
+
+@pytest.mark.parametrize("tr", [EN, Translator("zh-TW")])
+def test_the_layout_chart_carries_its_answer(tr):
+    """A review: the layout chart's HTML export (and a wiki's single-chart embed) showed the pools' bar and not what
+    they serve; the chart now says it above the bar: tokens/s per GPU (input + output), TPOT and TTFT."""
+    m, hw = MODELS["deepseek-r1"], HARDWARE["gb200"]
+    s = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8")
+    d = lo.best_deployment(m, hw, s, TYPICAL, max_gpus=72, tpot_target_s=1 / 60)
+    assert d.feasible
+    (note,) = figs.layout_figure(d, tr=tr).layout.annotations
+    assert note.text == tr("pl_layout_result", tps=fmt.rate(d.tokens_per_s_per_gpu), tpot=fmt.ms(d.tpot_s),
+                           ttft=fmt.duration(d.ttft_s))  # fmt: skip

@@ -806,6 +806,11 @@ def layout_figure(d: Deployment, *, tr: Translator = EN) -> go.Figure:
             hovertemplate=tr("pl_hover_unused") + "<extra></extra>",
         )
     style(fig, tr(_one("pl_layout_title", d.max_gpus, tr), n=d.max_gpus), tr("pl_axis_gpus"), "")
+    if d.feasible:  # the answer on the chart itself: an embedded or exported chart has no tiles beside it (a review)
+        result = tr("pl_layout_result", tps=fmt.rate(d.tokens_per_s_per_gpu), tpot=fmt.ms(d.tpot_s),
+                    ttft=fmt.duration(d.ttft_s))  # fmt: skip
+        fig.add_annotation(x=0, y=1, xref="paper", yref="paper", xanchor="left", yanchor="bottom", showarrow=False,
+                           text=result, font={"size": 12})  # fmt: skip
     place = legend_placement(fig, 260, side_max=0)  # below the bar, as the page's other charts (it sat top-right)
     place["legend"]["traceorder"] = "normal"
     fig.update_layout(barmode="stack", yaxis={"showticklabels": False}, **place)
