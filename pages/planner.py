@@ -520,6 +520,8 @@ def layout_section() -> None:
         tr("pl_reserved_none")
         if engine.is_ideal
         else tr("pl_reserved_vllm")
+        if engine.id in ("vllm", "typical")  # vLLM's own figure, and typical's is vLLM's
+        else tr("pl_reserved_inherited", engine=name)
         if inherited
         else tr("pl_reserved_own", engine=name)
     )

@@ -965,7 +965,8 @@ def test_layout_search_says_tensorrt_llm_sizes_its_cache_from_the_free_memory(la
         assert not at.exception, at.exception
         captions = [c.value for c in at.main.caption]
         g = usable_memory(b200, resolve_profile(engine))
-        common = dict(fraction="0.9", reserved=fmt.gb(g.reserved_bytes), whose=tr("pl_reserved_vllm"), engine=name)
+        whose = tr("pl_reserved_inherited", engine=name) if engine == "tensorrt-llm" else tr("pl_reserved_vllm")
+        common = dict(fraction="0.9", reserved=fmt.gb(g.reserved_bytes), whose=whose, engine=name)
         if engine == "tensorrt-llm":
             said = tr("pl_layout_memory_free", capacity=fmt.capacity(g, tr), **common)
             # and the chosen layout's usable memory, a share of what its weights and workspace leave
