@@ -60,6 +60,7 @@ from .profiles import IDEAL, EfficiencyProfile, load_profiles
 from .roofline import (
     kv_cache_bytes_per_sequence,
     link_bytes_per_s,
+    scale_out_hop_s,
     scale_out_peak_bytes_per_s,
     scale_up_domain_gpus,
 )
@@ -627,7 +628,7 @@ def _choose_one(
     kv_bytes = float(kv_cache_bytes_per_sequence(m, isl, native_formats(s, hw).kv_cache.bytes_per_element))
     up_link = link_bytes_per_s(hw, tables.profile)
     out_link = scale_out_peak_bytes_per_s(hw) * tables.profile.interconnect_efficiency
-    extra = max((hw.scale_out_latency_s or 0.0) - (hw.scale_up_latency_s or 0.0), 0.0)
+    extra = scale_out_hop_s(hw)
     lat = tables.profile.allreduce_latency_s
     domain = scale_up_domain_gpus(hw)
     for t in tables.prefill:

@@ -37,6 +37,7 @@ from .roofline import (
     active_params,
     kv_cache_bytes_per_sequence,
     link_bytes_per_s,
+    scale_out_hop_s,
     scale_out_peak_bytes_per_s,
     scale_up_domain_gpus,
     time_operator,
@@ -571,7 +572,7 @@ def pipeline_parallel(
     message = b * model.d_model * ACTIVATION_BYTES / tp
     hop_in = profile.allreduce_latency_s + message / link_bytes_per_s(hw, profile)
     out_link = scale_out_peak_bytes_per_s(hw) * profile.interconnect_efficiency
-    extra = max((hw.scale_out_latency_s or 0.0) - (hw.scale_up_latency_s or 0.0), 0.0)
+    extra = scale_out_hop_s(hw)
     hop_out = profile.allreduce_latency_s + extra + message / out_link
     stages_per_domain = max(scale_up_domain_gpus(hw) // int(tp), 1)
     crossings = np.ceil(P / stages_per_domain) - 1
@@ -1021,7 +1022,7 @@ def disaggregated_deployment(
         link, extra = link_bytes_per_s(hw, profile), 0.0
     else:
         link = scale_out_peak_bytes_per_s(hw) * profile.interconnect_efficiency
-        extra = max((hw.scale_out_latency_s or 0.0) - (hw.scale_up_latency_s or 0.0), 0.0)
+        extra = scale_out_hop_s(hw)
     transfer = profile.allreduce_latency_s + extra + kv_bytes / (prefill_gpus_each * link)
     prefill_rate = prefill_instances * prefill_batch / prefill_s
     decode_rate = decode_instances * decode_batch / (tpot * out)

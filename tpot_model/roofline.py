@@ -32,6 +32,10 @@ ACTIVATION_BYTES = 2.0  # activations and partial sums travel in bf16
 PCIE_FALLBACK_BYTES_PER_S = 32 * GB_per_s  # PCIe Gen4 x16, per direction, when a device lists no interconnect
 DEFAULT_DOMAIN_GPUS = 8  # GPUs in one scale-up domain when the catalog lists none: one server
 DEFAULT_SCALE_OUT_BYTES_PER_S = 400 * Gbit_per_s  # one 400 Gb/s NIC per GPU (DGX/HGX H100-B200) when unlisted
+# one message's hop when the catalog lists none: NCCL's own latency model (src/graph/tuning.cc hwLat, the LL protocol
+# of small messages): 0.6 us over NVLink, 5.0 us over the network (NIC + switch + NIC)
+DEFAULT_SCALE_UP_LATENCY_S = 0.6e-6
+DEFAULT_SCALE_OUT_LATENCY_S = 5.0e-6
 FITTED_GROUP_GPUS = 8.0  # the widest tensor-parallel group in any calibration set (measurements, serving, MLPerf)
 DISPATCH_BYTES = 1.0  # dp-ep all-to-all dispatch sends FP8 activations (DeepEP's low-latency mode); combine is bf16
 BUCKETS = ("weights", "kv_cache", "compute", "communication", "overhead")
@@ -1007,6 +1011,18 @@ def scale_out_peak_bytes_per_s(hw: Hardware) -> float:
     return hw.scale_out_bytes_per_s or DEFAULT_SCALE_OUT_BYTES_PER_S
 
 
+def scale_out_latency_s(hw: Hardware) -> float:
+    """One message's hop across scale-up domains (s): the catalog's, or DEFAULT_SCALE_OUT_LATENCY_S if unlisted."""
+    return DEFAULT_SCALE_OUT_LATENCY_S if hw.scale_out_latency_s is None else hw.scale_out_latency_s
+
+
+def scale_out_hop_s(hw: Hardware) -> float:
+    """What a message pays more to cross domains than to stay inside one (s): the network hop less the scale-up hop
+    it replaces (catalog's or the DEFAULT_ ones), at least 0."""
+    up = DEFAULT_SCALE_UP_LATENCY_S if hw.scale_up_latency_s is None else hw.scale_up_latency_s
+    return max(scale_out_latency_s(hw) - up, 0.0)
+
+
 def alltoall_bytes_per_moe_layer(m: ModelSpec, tokens: np.ndarray, num_gpus: np.ndarray) -> np.ndarray:
     """Bytes one GPU sends per MoE layer per step under expert parallelism: dispatch (DISPATCH_BYTES per element)
     plus combine (bf16) of its `tokens` x top_k x d_model, the (N - 1)/N bound for other GPUs."""
@@ -1064,30 +1080,32 @@ def collective_time_s(hw: Hardware, profile: EfficiencyProfile, c: Collectives) 
 
     Inside one scale-up domain (N <= d): latency + bytes / achievable scale-up bandwidth (the link's peak x the
     profile's interconnect efficiency). The latency is the profile's per-collective one; an all-reduce over more
-    GPUs than it was fitted on pays more (allreduce_latency_s: TP32 5/3, TP64 2x the latency of TP8). Across domains, each collective pays the latency of the slower hop (the
-    profile's per-collective latency plus the catalog's scale-out minus scale-up hop latency, where published):
-    - all_to_all: of the bytes a GPU sends to its N - 1 peers, (d - 1)/(N - 1) stay in its domain (scale-up) and
-      (N - d)/(N - 1) leave it over its NIC (scale-out bandwidth per GPU); both links run at once, the slower sets
-      the time: max(inside / up, outside / out);
-    - all_reduce: hierarchical (NCCL's tree / ring across nodes): reduce-scatter + all-gather inside the domain,
-      2 (d - 1)/d x M over scale-up, and a ring across the k = N / d domains of each GPU's M / d shard,
+    GPUs than it was fitted on pays more (allreduce_latency_s: TP32 5/3, TP64 2x the latency of TP8). Across
+    domains, the network's hops are added as NCCL's latency model adds them (scale_out_latency_s, scale_out_hop_s):
+    - all_to_all: one network hop in place of a scale-up one (scale_out_hop_s); of the bytes a GPU sends to its
+      N - 1 peers, (d - 1)/(N - 1) stay in its domain (scale-up) and (N - d)/(N - 1) leave it over its NIC
+      (scale-out bandwidth per GPU); both links run at once, the slower sets the time: max(inside / up, outside / out);
+    - all_reduce: 2 ceil(log2 k) network hops more (a tree across the k = N / d domains, reduced up and broadcast
+      down); hierarchical bytes (NCCL's tree / ring across nodes): reduce-scatter + all-gather inside the domain,
+      2 (d - 1)/d x M over scale-up, and a ring across the k domains of each GPU's M / d shard,
       2 (k - 1)/k x M / d over scale-out, M the message (bytes_each = 2 (N - 1)/N x M)."""
     N = np.asarray(c.group_gpus, dtype=float)
     d = float(scale_up_domain_gpus(hw))
     up = link_bytes_per_s(hw, profile)
     out = scale_out_peak_bytes_per_s(hw) * profile.interconnect_efficiency
-    hop = max((hw.scale_out_latency_s or 0.0) - (hw.scale_up_latency_s or 0.0), 0.0)
     latency = allreduce_latency_s(profile, N) if c.kind == "all_reduce" else profile.allreduce_latency_s
     inside = latency + c.bytes_each / up
+    k = np.maximum(N / d, 1)  # domains the collective spans
     if c.kind == "all_to_all":
         peers = np.maximum(N - 1, 1)
+        hops = scale_out_hop_s(hw)
         across = np.maximum(c.bytes_each * (d - 1) / peers / up, c.bytes_each * (N - d) / peers / out)
     else:
         message = c.bytes_each * N / np.maximum(2 * (N - 1), 1)
-        k = np.maximum(N / d, 1)
+        hops = 2 * np.ceil(np.log2(k)) * scale_out_latency_s(hw)
         across = 2 * (d - 1) / d * message / up + 2 * (k - 1) / k * message / d / out
     within = d >= N  # every GPU of the collective in one scale-up domain
-    return np.where(within, inside, latency + hop + across)
+    return np.where(within, inside, latency + hops + across)
 
 
 def communication_s(hw: Hardware, profile: EfficiencyProfile, c: Collectives) -> np.ndarray:

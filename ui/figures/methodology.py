@@ -44,6 +44,8 @@ from tpot_model.roofline import (
     rates_for,
     runs_rocm,
     sampled_rows_per_gpu,
+    scale_out_latency_s,
+    scale_out_peak_bytes_per_s,
     scale_up_domain_gpus,
     sequence_overhead_s,
 )
@@ -397,6 +399,24 @@ def step_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
                 ),
             )
         )
+        domain = scale_up_domain_gpus(hw)
+        if domain < G:  # the group spans domains: hierarchical bytes and the network's hops (collective_time_s)
+            k = math.ceil(G / domain)
+            out.append(
+                (
+                    "md",
+                    tr(
+                        "meth_comm_across",
+                        g=fmt.integer(G),
+                        k=fmt.integer(k),
+                        d=fmt.integer(domain),
+                        link=fmt.gb_per_s(link),
+                        nic=fmt.gb_per_s(scale_out_peak_bytes_per_s(hw)),
+                        hops=fmt.integer(2 * math.ceil(math.log2(k))),
+                        hop=fmt.fine_duration(scale_out_latency_s(hw)),
+                    ),
+                )
+            )
     else:
         out.append(("md", tr("meth_comm_one_gpu")))
     # an MoE model's router, top-k and grouped-GEMM launches per MoE layer: most of its fixed cost (the sum had
