@@ -122,7 +122,10 @@ else:
     caption = fmt.device_text(
         "hw_table_caption", device, tr, profile=profile_name, devices=fmt.devices(device, state.gpus, tr)
     )
-    st.caption(caption + notices.line(notices.announced_key(tr) if table["announced"].any() else ""))
+    what_if = "" if table["engine_runs_here"].all() else figs.what_if_key(state.profile, tr)
+    st.caption(
+        caption + notices.line(notices.announced_key(tr) if table["announced"].any() else "") + notices.line(what_if)
+    )
 
     # (b') MLPerf Inference measured for the sidebar's model, per chip, beside the model at the same run
     results = cache.mlperf_results()

@@ -1104,6 +1104,34 @@ def test_an_announced_chip_is_called_a_projection_in_every_answer(capsys):
     assert r["hardware_announced"] is False and r["projection_note"] is None
 
 
+def test_an_engine_off_its_vendors_chips_is_called_a_what_if_in_every_answer(capsys):
+    """The pages warn where the sidebar's engine does not run on the chip (TensorRT-LLM on AMD, ATOM on NVIDIA); the
+    CLI had timed them without a word. estimate, frontier's batch search and its layout search say so in text and
+    JSON (platform_note); an engine on its own vendor's chip, and the best-engine search, carry none."""
+    r = run_json(capsys, "--model", "llama-3.1-70b", "--hardware", "mi355x", "--weights", "fp8",
+                 "--profile", "tensorrt-llm")  # fmt: skip
+    assert r["platform_note"].startswith("TensorRT-LLM, NVIDIA's own CUDA library")
+    assert r["platform_note"].endswith(
+        "runs on NVIDIA chips only: on the AMD Instinct MI355X its numbers are a what-if"
+    )
+    code, out, _ = run(capsys, "estimate", "--model", "llama-3.1-70b", "--hardware", "b200", "--weights", "fp8",
+                       "--profile", "atom")  # fmt: skip
+    assert code == 0 and "\nNote: AMD ATOM, AMD's ROCm inference engine" in out and "runs on AMD chips only" in out
+    for extra in (["--max-gpus", "16", "--interactivity", "50"], ["--gpus", "8", "--tpot-target-ms", "20"]):
+        base = ["frontier", "--model", "deepseek-r1", "--weights", "fp8", "--kv", "fp8", *extra]
+        code, out, _ = run(capsys, *base, "--hardware", "mi355x", "--profile", "tensorrt-llm")
+        assert code == 0 and "\nnote: TensorRT-LLM, NVIDIA's own CUDA library" in out
+        code, out, _ = run(capsys, *base, "--hardware", "mi355x", "--profile", "sglang", "--json")
+        assert json.loads(out)["platform_note"] is None
+    code, out, _ = run(capsys, "frontier", "--model", "deepseek-r1", "--weights", "fp8", "--hardware", "mi355x",
+                       "--max-gpus", "16", "--interactivity", "50", "--json")  # fmt: skip
+    assert json.loads(out)["platform_note"] is None  # the best engine: one fitted on the chip's vendor
+    r = run_json(
+        capsys, "--model", "llama-3.1-70b", "--hardware", "b200", "--weights", "fp8", "--profile", "tensorrt-llm"
+    )
+    assert r["platform_note"] is None
+
+
 def test_float_texts_write_a_column_as_float_text_writes_each_cell():
     """evaluate formats each result column in one vectorised call (half its time went to formatting cell by cell):
     the same text as float_text for every value, NaN empty, padding gone, outside the fast path too (1e13, 1e-7)."""

@@ -220,6 +220,28 @@ def test_tpot_table_columns_and_price_blank():
     assert ZH("hw_col_tpot_profile") not in hf.tpot_display_table(df.reset_index(), show_profile=False).columns
 
 
+def test_an_engine_off_its_vendors_chips_is_marked_a_what_if_on_chart_and_table():
+    """The pages' notice covers the sidebar's chip only; the all-chips chart and table timed TensorRT-LLM on AMD chips
+    without a mark. A chip the engine does not run on (engines.VENDOR_ONLY) carries a dagger, keyed under both, and
+    the table says it in a column of its own (the CSV too); a chip of the engine's vendor, no mark."""
+    trt = replace(ENGINE, id="tensorrt-llm")
+    nvidia, amd = replace(FAST, vendor="NVIDIA"), replace(MID, vendor="AMD")
+    s = _scenario()
+    pairs = [(tpot_only_s(TINY_DENSE, h, s, IDEAL), estimate(TINY_DENSE, h, s, trt)) for h in (nvidia, amd)]
+    table = hf.tpot_table(pairs).set_index("hardware_id")
+    assert table.engine_runs_here.to_dict() == {"fast": True, "mid": False}
+    names = hf.tpot_display_table(table.reset_index())[EN("hw_col_hardware")].tolist()
+    assert sorted(names) == ["Fast", "Mid†"]
+    fig = hf.tpot_by_hardware(pairs)
+    assert sorted(fig.data[0].y) == ["Fast", "Mid†"]
+    key = hf.what_if_key("tensorrt-llm", ZH)
+    assert key == "†「TensorRT-LLM」無法在此廠商的晶片上執行：其數字僅為假設情境"
+    assert fig.layout.legend.title.text == hf.what_if_key("tensorrt-llm")
+    same = [(tpot_only_s(TINY_DENSE, h, s, IDEAL), estimate(TINY_DENSE, h, s, trt)) for h in (nvidia,)]
+    assert not hf.tpot_by_hardware(same).layout.legend.title.text
+    assert hf.tpot_table(same).engine_runs_here.all()
+
+
 def test_frontier_is_a_running_maximum():
     chips = [*CHIPS, replace(MID, id="mid2", name="Mid 2", launch_year=2023, memory_bandwidth_bytes_per_s=1.5 * TOY_BW)]
     df = hf.frontier_table(chips)

@@ -34,7 +34,7 @@ from .catalog import (
     resolve_hardware,
     resolve_model,
 )
-from .cli_text import counting, int_or_none, parallelism_note, projection_note, remedy, window_note
+from .cli_text import counting, int_or_none, parallelism_note, platform_note, projection_note, remedy, window_note
 from .csv_format import FLOAT_DIGITS, csv_bytes, float_field, float_text, float_texts, int_field, label_field
 from .engines import OF_FREE_MEMORY
 from .estimate import MAX_GPUS_SEARCHED, Estimate, estimate
@@ -311,6 +311,7 @@ def report(e: Estimate, ideal: Estimate) -> dict[str, Any]:
         "hardware_announced": hw.announced,
         "projection_note": projection_note(hw),  # announced, not shipping: what its numbers are
         "profile": e.profile.id,
+        "platform_note": platform_note(e.profile.id, hw),  # the engine does not run on this chip's vendor: a what-if
         "engine_as_of": s.as_of or "newest",
         "engine_values": engine_values(e.profile, s.as_of),
         "parallelism_note": parallelism_note(e.model.name, e.model.moe is not None, s.parallelism),
@@ -515,6 +516,8 @@ def _table(r: dict[str, Any]) -> str:
     )
     if r["projection_note"]:
         add(f"Projection: {r['projection_note']}.")
+    if r["platform_note"]:
+        add(f"Note: {r['platform_note']}.")
     add("Units: GB = 1e9 bytes (decimal), ms = 1e-3 s.")
     if r["head_split_alternatives"]:
         options = " or ".join(map(str, r["head_split_alternatives"]))

@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from .catalog import tokens_past_window
+from .engines import ENGINES, VENDOR_ONLY, runs_on
 from .estimate import MAX_GPUS_SEARCHED, Estimate, lower_formats, precision_that_fits
 
 
@@ -22,6 +23,16 @@ def projection_note(hw) -> str | None:
     if not hw.announced:
         return None
     return f"{hw.name} is announced, not shipping: its figures are vendor claims, so these numbers are projections"
+
+
+def platform_note(profile_id: str, hw) -> str | None:
+    """Where the engine does not run on the chip's vendor (engines.VENDOR_ONLY: TensorRT-LLM on NVIDIA only, ATOM on
+    AMD only), what its numbers there are, in a line; None where it runs (or is not an engine)."""
+    if runs_on(profile_id, hw.vendor):
+        return None
+    vendor, why = VENDOR_ONLY[profile_id]
+    name = ENGINES[profile_id][0]
+    return f"{name}, {why}, runs on {vendor} chips only: on the {hw.name} its numbers are a what-if"
 
 
 def counting(kind: str, batching: str = "static") -> dict[str, str]:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from .catalog import CatalogError, Hardware, resolve_hardware, resolve_model
-from .cli_text import counting, lower_precision, projection_note, remedy, window_note
+from .cli_text import counting, lower_precision, platform_note, projection_note, remedy, window_note
 from .disaggregated import decode_reach, model_recipes
 from .economics import price_for
 from .engines import BEST, ENGINES
@@ -252,6 +252,7 @@ def to_dict(point: FrontierPoint, args: argparse.Namespace, model_id: str, hw) -
         "hardware": hardware_id,
         "hardware_announced": hw.announced,
         "projection_note": projection_note(hw),
+        "platform_note": platform_note(args.profile, hw),  # the engine does not run on this chip's vendor
         "gpus": args.gpus,
         "weights": args.weights,
         "kv": args.kv,
@@ -289,6 +290,7 @@ def _text(d: dict) -> str:
         + (f", TTFT target {d['ttft_target_ms']:g} ms" if d["ttft_target_ms"] is not None else "")
         + (", continuous batching" if d["batching"] == "continuous" else "")
         + (f"\nprojection: {d['projection_note']}" if d["projection_note"] else "")
+        + (f"\nnote: {d['platform_note']}" if d["platform_note"] else "")
         + (f"\nnote: {d['context_window_note']}" if d["context_window_note"] else "")
     )
     if not d["feasible"]:
@@ -464,6 +466,7 @@ def search_dict(
         "hardware": hardware_id,
         "hardware_announced": hw.announced,
         "projection_note": projection_note(hw),
+        "platform_note": platform_note(args.profile, hw),  # the engine does not run on this chip's vendor
         "weights": args.weights,
         "kv": args.kv,
         "context_tokens": args.context,
@@ -583,6 +586,7 @@ def _search_text(d: dict) -> str:
         + f", serving {d['serving_searched']}"
         + (", within the measured recipes" if d["within_measured_recipes"] else "")
         + (f"\nprojection: {d['projection_note']}" if d["projection_note"] else "")
+        + (f"\nnote: {d['platform_note']}" if d["platform_note"] else "")
         + (f"\nnote: {d['context_window_note']}" if d["context_window_note"] else "")
     )
     if not d["feasible"]:

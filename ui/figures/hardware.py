@@ -15,6 +15,7 @@ import plotly.graph_objects as go
 
 from tpot_model import Estimate, Hardware, economics, load_hardware_catalog, mlperf
 from tpot_model.bands import Band
+from tpot_model.engines import runs_on
 from tpot_model.files import number_or_nan
 from tpot_model.scenario import Scenario
 from tpot_model.units import GB, GiB, TB_per_s, TFLOP_per_s
@@ -356,6 +357,19 @@ def _fit_label(est: Estimate, tr: Translator) -> str:
     return tr("hw_needs_gpus", devices=fmt.devices(est.hardware, need, tr))  # 'needs 8 GPUs', 'needs 16 chips'
 
 
+WHAT_IF_MARK = "†"  # a chip the engine does not run on (engines.VENDOR_ONLY): its figures are a what-if
+
+
+def what_if_mark(name: str, engine_runs_here: bool) -> str:
+    """A chip's name as the TPOT chart and table show it: with WHAT_IF_MARK where the engine does not run on it."""
+    return name if engine_runs_here else f"{name}{WHAT_IF_MARK}"
+
+
+def what_if_key(profile_id: str, tr: Translator = EN) -> str:
+    """The key to WHAT_IF_MARK under the chart and the table."""
+    return tr("hw_what_if_key", mark=WHAT_IF_MARK, engine=fmt.engine_name(profile_id, tr))
+
+
 def tpot_table(pairs: Sequence[tuple[float, Estimate]]) -> pd.DataFrame:
     """One row per chip (the ideal bound's TPOT in seconds, the profile's estimate): TPOT, throughput, cost and fit,
     fastest first."""
@@ -369,6 +383,8 @@ def tpot_table(pairs: Sequence[tuple[float, Estimate]]) -> pd.DataFrame:
                 "hardware": est.hardware.name,
                 "vendor": est.hardware.vendor,
                 "announced": bool(est.hardware.announced),  # not shipping yet: its figures are vendor claims
+                # the engine runs on this chip's vendor (engines.VENDOR_ONLY): else its figures are a what-if
+                "engine_runs_here": runs_on(est.profile.id, est.hardware.vendor),
                 "num_gpus": int(est.scenario.num_gpus),
                 "tpot_ideal_ms": float(ideal_tpot_s) * 1e3,
                 "tpot_profile_ms": float(est.tpot_s) * 1e3,
@@ -456,7 +472,10 @@ def tpot_display_table(
     shown = fmt.chip_names([catalog.get(i) for i in table["hardware_id"]], table["hardware"])
     # announced parts starred, as on the chart's axis (the key is under the table): '(announced, not shipping yet)'
     # took the name column to a third of a 900 px frame, and the TPOT columns out of it
-    names = [f"{n}*" if a else n for n, a in zip(shown, table["announced"], strict=True)]
+    names = [
+        what_if_mark(f"{n}*" if a else n, runs)
+        for n, a, runs in zip(shown, table["announced"], table["engine_runs_here"], strict=True)
+    ]
     table = table.assign(band_rests_on=words, hardware=names)
     out = table[list(labels)].copy()  # unrounded: cache.display_numbers rounds once for display (22.346 read 22.4
     # after a first rounding to 22.35, beside 44.8 tok/s/user and 22.3 ms on every other page)
@@ -477,6 +496,9 @@ def tpot_by_hardware(
     # short names on the axis ('GB200 NVL72', a star on announced parts, keyed under the chart): the full names had
     # taken half a 900 px wiki frame and left the bars' labels no room; full names where two short ones coincide
     names = fmt.chip_names([est.hardware for _, est in pairs], full, star=True)
+    announced = names != full and any(est.hardware.announced for _, est in pairs)
+    runs = [runs_on(est.profile.id, est.hardware.vendor) for _, est in pairs]
+    names = [what_if_mark(n, r) for n, r in zip(names, runs, strict=True)]
     colours = [hardware_colour(est.hardware.id) for _, est in pairs]
     ideal_s = np.array([float(i) for i, _ in pairs])
     est_s = np.array([float(e.tpot_s) for _, e in pairs])
@@ -583,9 +605,11 @@ def tpot_by_hardware(
     # (common.legend_placement: pinned to the figure's bottom, taller by its rows in the narrowest frame, entries
     # wider than a narrow plot on lines; the announced key as its title on a line of its own: beside the entries it
     # pushed them off a 900 px page with the sidebar open, 'Estimate (eng')
-    announced = names != full and any(est.hardware.announced for _, est in pairs)
+    keys = [tr("hw_announced_key")] if announced else []
+    if not all(runs):  # the sidebar's engine on a chip it does not run on
+        keys.append(what_if_key(pairs[0][1].profile.id, tr))
     placed = legend_placement(wrap_legend(fig), max(320, 24 * len(pairs) + 150), side_max=0,
-                              title=tr("hw_announced_key") if announced else None)  # fmt: skip
+                              title="<br>".join(keys) or None)  # fmt: skip
     placed["legend"]["xref"] = "container"
     placed["margin"]["l"] = 10
     fig.update_layout(barmode="overlay", **placed)
