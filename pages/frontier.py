@@ -701,9 +701,10 @@ if (
                 # the chips' names (and the $ table's price basis) pinned: in a 900 px page with the sidebar open the
                 # numbers scroll beside them (four rows of one chip had read alike, their basis scrolled away)
                 st.dataframe(table, hide_index=True, placeholder="—", column_config=shown, height="content")
-            st.caption(tr("fr_rack_ratio_caption", basis=tr(f"fr_tier_{tier}"), rack=rack_names["rack"]))
+            said = [tr("fr_rack_ratio_caption", basis=tr(f"fr_tier_{tier}"), rack=rack_names["rack"])]
+            st.caption(tr.sentences(said + [tr("fr_rack_measured_fit")] * bool(measured)))  # where points are drawn
             if model.moe is not None and (rack_best or not profile.is_ideal):  # the search's correction, not above
-                st.caption(tr("fr_rack_pool_caption", a=fmt.pct(largest_decode_a(), 0)))
+                st.caption(tr("fr_rack_pool_caption", a=fmt.pct(largest_decode_a(None if rack_best else engine), 0)))
             if any(catalog_hw[c.hardware_id].announced for c in curves):  # the tables' '*'
                 st.caption(notices.announced_key(tr))
             if said := rack.at_target_caption(curves, target, tr):  # the page's own target, between the columns

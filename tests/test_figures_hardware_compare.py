@@ -235,8 +235,11 @@ def test_an_engine_off_its_vendors_chips_is_marked_a_what_if_on_chart_and_table(
     fig = hf.tpot_by_hardware(pairs)
     assert sorted(fig.data[0].y) == ["Fast", "Mid†"]
     key = hf.what_if_key("tensorrt-llm", ZH)
-    assert key == "†「TensorRT-LLM」無法在此廠商的晶片上執行：其數字僅為假設情境"
+    assert key == "†「TensorRT-LLM」只在 NVIDIA 晶片上執行：此處為假設情境"
+    assert hf.what_if_key("tensorrt-llm") == "† TensorRT-LLM runs on NVIDIA chips only: a what-if here"
     assert fig.layout.legend.title.text == hf.what_if_key("tensorrt-llm")
+    hovers = {y: c[3] for y, c in zip(fig.data[0].y, fig.data[0].customdata, strict=True)}
+    assert hovers["Mid†"].endswith(hf.what_if_key("tensorrt-llm")) and "†" not in hovers["Fast"]
     same = [(tpot_only_s(TINY_DENSE, h, s, IDEAL), estimate(TINY_DENSE, h, s, trt)) for h in (nvidia,)]
     assert not hf.tpot_by_hardware(same).layout.legend.title.text
     assert hf.tpot_table(same).engine_runs_here.all()

@@ -128,10 +128,10 @@ def test_several_chips_are_gpus_only_when_all_are_and_texts_take_the_word():
     )
 
 
-def test_tpus_and_trainium_are_chips_everything_else_gpus():
-    for hw_id in ("tpu-v6e", "tpu7x", "trainium2", "inferentia2"):
+def test_tpus_trainium_and_gaudi_are_chips_everything_else_gpus():
+    for hw_id in ("tpu-v6e", "tpu7x", "trainium2", "inferentia2", "gaudi2", "gaudi3"):
         assert fmt.device_kind(CATALOG[hw_id]) == "chip"
-    for hw_id in ("h200", "mi300x", "gb200"):
+    for hw_id in ("h200", "mi300x", "gb200", "arc-pro-b60"):
         assert fmt.device_kind(CATALOG[hw_id]) == "gpu"
     assert fmt.devices(CATALOG["tpu-v6e"], 64, EN) == "64 chips"
     assert fmt.devices(CATALOG["h200"], 8, EN) == "8 GPUs"

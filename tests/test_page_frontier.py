@@ -290,7 +290,7 @@ def test_rack_scale_view_draws_every_chip_and_the_ratio_table():
         check = json.loads((ROOT / "data" / "disaggregated_check.json").read_text(encoding="utf-8"))
         said = rack_scale.check_caption(
             check, tr, names={"deepseek-r1": "DeepSeek-R1"}
-        )  # the best engine: the common decode terms
+        )  # the best engine: the span of the engines' decode terms and the common ones
         assert said in [c.value for c in at.main.caption] and check["prefill_median_model_over_measured"] > 1
         assert f"{check['fit']['prefill_prompt_s'] * 1e3:.1f} ms" in said  # the fixed cost per prompt, in both
         # and how far the best-engine layout search is from the measured frontier over every engine: a table, a row
@@ -1252,6 +1252,25 @@ def test_the_link_to_the_measured_model_opens_on_measured_chips():
     at = run_page("frontier", model="qwen3-235b-a22b", hardware="b200")
     (said,) = [i.value for i in at.info if "(frontier?" in i.value]
     assert "hardware=b200" in said and "fr_hw=" not in said
+
+
+def test_the_pool_corrections_size_is_one_figure_in_both_captions():
+    """A review read 'non-attention time up to 59% longer' in one caption and 'the rest of it up to 57% longer' in
+    the next: the first gave the largest engine's term, the second the common fit's. Under the best engine the trust
+    caption gives the span of the engines' terms (and the common ones), whose top is the first caption's; under one
+    engine, both give that engine's own."""
+    from tpot_model.pool_correction import largest_decode_a
+
+    check = json.loads((ROOT / "data" / "disaggregated_check.json").read_text(encoding="utf-8"))
+    names = {"deepseek-r1": "DeepSeek-R1"}
+    terms = [check["fit"], *check["decode_fit_by_engine"].values()]
+    lo, hi = (fmt.pct(f(t["decode_a"] for t in terms), 0) for f in (min, max))
+    assert lo != hi and hi == fmt.pct(largest_decode_a(), 0)
+    assert f"the rest of it up to {lo}–{hi} longer" in rack_scale.check_caption(check, EN, None, names)
+    for engine in check["decode_fit_by_engine"]:
+        own = fmt.pct(largest_decode_a(engine), 0)
+        assert own == fmt.pct(check["decode_fit_by_engine"][engine]["decode_a"], 0)
+        assert f"the rest of it up to {own} longer" in rack_scale.check_caption(check, EN, engine, names)
 
 
 @pytest.mark.parametrize("tr", [EN, ZH])

@@ -119,7 +119,7 @@ def test_zh_tw():
     assert not at.exception
     titles = [f["layout"]["title"]["text"] for f in figures(at)]
     assert titles[0] == ZH("hw_bw_year_title") and titles[3] == ZH("hw_frontier_title")
-    assert "每種晶片" in titles[2]
+    assert "每款" in titles[2]
     assert at.title[0].value == ZH("hw_title")
 
 
@@ -222,7 +222,7 @@ def test_a_list_of_every_kind_says_chips_and_a_gpu_only_list_gpus(lang):
     assert title == tr("hw_tpot_title", model="Llama 3.1 70B", weights="fp8", batch=32, context="4K", devices=two_gpus)
     at.sidebar.select_slider(key="gpus").set_value(1).run()  # one of each: 'on 1 GPU of each type'
     one = _tpot_fig(at)["layout"]["title"]["text"]
-    assert one.endswith("on 1 GPU of each type" if lang == "en" else "每種晶片 1 張 GPU"), one
+    assert one.endswith("on 1 GPU of each type" if lang == "en" else "每款 1 張 GPU"), one
     (table,) = [d.value for d in at.dataframe if tr("hw_col_tpot_ideal") in d.value.columns]
     assert tr("hw_col_tps_gpu") in table.columns
     # a TPU that does not fit names its need in chips

@@ -4,6 +4,7 @@ Pure tests call ui.figures.methodology directly on model estimates (no Streamlit
 """
 
 import json
+import re
 
 import numpy as np
 import pandas as pd
@@ -320,7 +321,7 @@ def test_reference_tables_on_the_page():
     phases = next(t.value for t in at.table if "階段" in t.value.columns)
     refs = figs.reference_points()["phases"]
     assert phases["實測（每張 GPU tok/s）"].tolist() == [p["value"] for p in refs]
-    tool, ratio = phases["本工具（每張 GPU tok/s）"], phases["本工具 ÷ 實測"]
+    tool, ratio = phases["本工具（每張 GPU tok/s）"], phases["本工具 ÷ 實測（tok/s）"]
     assert (ratio == (tool / phases["實測（每張 GPU tok/s）"]).round(2)).all()
     assert ratio.tolist()[1] == 0.88  # SGLang's GB200 NVFP4 decode (13,386): the tool reads 11,798
     assert ratio.tolist()[0] < 0.7 and ratio.tolist()[4] < 0.5  # across InfiniBand nodes (H100): well below
@@ -338,14 +339,29 @@ def test_tensor_parallel_communication_substituted_with_the_groups_latency(gpus,
 
 
 def test_tensor_parallel_across_domains_says_so_with_the_network_hops():
-    """TP16 on two HGX H100 nodes: the single-link formula does not give the result; a line says the group spans 2
-    domains of 8 and the tree across them adds 2 network hops of 5.00 µs (NCCL's model). TP16 inside a GB200 NVL72
-    domain has no such line."""
-    across = _text(figs.step_blocks(_est(hardware="h100-sxm", num_gpus=16, model="llama-3.1-405b"), EN))
-    assert "The 16 GPUs span 2 scale-up domains of 8" in across
-    assert f"adds 2 network hops of {fmt.fine_duration(5.0e-6)}" in across
-    inside = _text(figs.step_blocks(_est(hardware="gb200", num_gpus=16, model="llama-3.1-405b"), EN))
-    assert "scale-up domains of" not in inside
+    """TP16 on two HGX H100 nodes: the single-link formula does not give the result (a review could not check it); a
+    line says the group spans 2 domains of 8, times each all-reduce in its parts (latency, bytes inside the domains,
+    across them, 2 network hops of 5.00 µs: NCCL's model) and the parts add up to the step's communication. TP16
+    inside a GB200 NVL72 domain has no such line."""
+    est = _est(hardware="h100-sxm", num_gpus=16, model="llama-3.1-405b")
+    line = next(
+        t for kind, t in _all_blocks(est) if kind == "md" and t.startswith("The 16 GPUs span 2 scale-up domains")
+    )
+    assert f"waits for 2 network hops of {fmt.fine_duration(5.0e-6)}" in line
+    alpha, inside, across, hops = (
+        float(x)
+        for x in re.findall(
+            r"\(([\d.]+) µs \+ ([\d.]+) µs inside the domains \+ "
+            r"([\d.]+) µs across them \+ ([\d.]+) µs of hops\)",
+            line,
+        )[0]
+    )
+    assert hops == 10.0
+    result = 2 * est.model.num_layers * (alpha + inside + across + hops) * 1e-6
+    assert result == pytest.approx(float(est.breakdown_s["communication"]), rel=2e-3)
+    assert line.endswith(f"= **{fmt.fine_duration(float(est.breakdown_s['communication']))}**")
+    inside_nvl = _text(figs.step_blocks(_est(hardware="gb200", num_gpus=16, model="llama-3.1-405b"), EN))
+    assert "scale-up domains of" not in inside_nvl
 
 
 def test_fixed_overhead_sum_names_every_term_and_adds_up():

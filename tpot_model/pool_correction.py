@@ -79,9 +79,12 @@ def pool_fit(engine: str | None = None) -> PoolFit:
     return PoolFit.from_summary(committed_check(), engine)
 
 
-def largest_decode_a() -> float:
-    """The largest decode term `a` of the committed fits (the common one and each engine's own): the most the
-    correction lengthens a decode step's non-attention time at large batches is this fraction (0 with no fit)."""
+def largest_decode_a(engine: str | None = None) -> float:
+    """The largest decode term `a` of the committed fits that time `engine`'s curves (its own, else the common one;
+    None, the best engine: the common one and each engine's own): the most the correction lengthens a decode step's
+    non-attention time at large batches is this fraction (0 with no fit)."""
     c = committed_check()
+    if engine is not None:
+        return PoolFit.from_summary(c, engine).decode_a
     fits = [c.get("fit") or {}, *c.get("decode_fit_by_engine", {}).values()]
     return max((float(f.get("decode_a", 0.0)) for f in fits), default=0.0)

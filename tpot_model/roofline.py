@@ -1095,17 +1095,32 @@ def collective_time_s(hw: Hardware, profile: EfficiencyProfile, c: Collectives) 
     out = scale_out_peak_bytes_per_s(hw) * profile.interconnect_efficiency
     latency = allreduce_latency_s(profile, N) if c.kind == "all_reduce" else profile.allreduce_latency_s
     inside = latency + c.bytes_each / up
-    k = np.maximum(N / d, 1)  # domains the collective spans
     if c.kind == "all_to_all":
         peers = np.maximum(N - 1, 1)
         hops = scale_out_hop_s(hw)
         across = np.maximum(c.bytes_each * (d - 1) / peers / up, c.bytes_each * (N - d) / peers / out)
     else:
-        message = c.bytes_each * N / np.maximum(2 * (N - 1), 1)
-        hops = 2 * np.ceil(np.log2(k)) * scale_out_latency_s(hw)
-        across = 2 * (d - 1) / d * message / up + 2 * (k - 1) / k * message / d / out
+        parts = allreduce_across_parts_s(hw, profile, N, c.bytes_each * N / np.maximum(2 * (N - 1), 1))
+        hops, across = parts["hops"], parts["inside"] + parts["across"]
     within = d >= N  # every GPU of the collective in one scale-up domain
     return np.where(within, inside, latency + hops + across)
+
+
+def allreduce_across_parts_s(hw: Hardware, profile: EfficiencyProfile, group_gpus, message_bytes) -> dict:
+    """One all-reduce of a message over N GPUs that span k = N / d scale-up domains, in its parts (s) beside the
+    per-collective latency (allreduce_latency_s): 'inside', reduce-scatter + all-gather in each domain,
+    2 (d - 1)/d x M over scale-up; 'across', a ring across the domains of each GPU's M / d shard, 2 (k - 1)/k x M / d
+    over scale-out; 'hops', the network hops of the tree across the domains (reduced up, broadcast down),
+    2 ceil(log2 k) x scale_out_latency_s (collective_time_s adds them)."""
+    N, M = np.asarray(group_gpus, dtype=float), np.asarray(message_bytes, dtype=float)
+    d = float(scale_up_domain_gpus(hw))
+    k = np.maximum(N / d, 1)
+    out = scale_out_peak_bytes_per_s(hw) * profile.interconnect_efficiency
+    return {
+        "inside": 2 * (d - 1) / d * M / link_bytes_per_s(hw, profile),
+        "across": 2 * (k - 1) / k * M / d / out,
+        "hops": 2 * np.ceil(np.log2(k)) * scale_out_latency_s(hw),
+    }
 
 
 def communication_s(hw: Hardware, profile: EfficiencyProfile, c: Collectives) -> np.ndarray:

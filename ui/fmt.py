@@ -258,18 +258,20 @@ def prices_note(prices, tr: Callable[..., str]) -> str:
 
 
 DEVICE_CHIP_VENDORS = ("Google", "AWS")  # TPUs, Trainium and Inferentia are chips, not GPUs
+DEVICE_CHIP_IDS = ("gaudi",)  # catalog ids starting so: Intel's Gaudi accelerators (its Arc cards are GPUs)
 
 
 def device_kind(hw) -> str:
-    """What one device of this hardware is called: 'chip' (Google TPUs, AWS Trainium / Inferentia) or 'gpu'. The one
-    place that decides the word; strings pick it with device_word / devices / device_text. `hw` may also be several
-    (a page listing chips of every kind): 'gpu' only when all are GPUs, else the neutral 'chip' (a GPU is a chip
-    too); or a kind already decided ('gpu' / 'chip')."""
+    """What one device of this hardware is called: 'chip' (Google TPUs, AWS Trainium / Inferentia, Intel Gaudi) or
+    'gpu'. The one place that decides the word; strings pick it with device_word / devices / device_text. `hw` may
+    also be several (a page listing chips of every kind): 'gpu' only when all are GPUs, else the neutral 'chip' (a
+    GPU is a chip too); or a kind already decided ('gpu' / 'chip')."""
     if isinstance(hw, str):
         return "chip" if hw == "chip" else "gpu"
     if isinstance(hw, Iterable):
         return "gpu" if all(device_kind(h) == "gpu" for h in hw) else "chip"
-    return "chip" if getattr(hw, "vendor", "") in DEVICE_CHIP_VENDORS else "gpu"
+    chip = getattr(hw, "vendor", "") in DEVICE_CHIP_VENDORS or getattr(hw, "id", "").startswith(DEVICE_CHIP_IDS)
+    return "chip" if chip else "gpu"
 
 
 def device_key(key: str, hw, tr) -> str:

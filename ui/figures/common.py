@@ -205,7 +205,8 @@ def legend_placement(fig: go.Figure, height: int, *, side_max: int = LEGEND_SIDE
     and the title at any width; placed at a fraction of the plot, a legend that wrapped into more rows in a narrow
     frame shrank the plot and rose onto its axis title), the figure made taller by the rows the legend takes in the
     narrowest frame (legend_rows), so the plot keeps its height there and is taller where the legend takes fewer;
-    `title` on a line of its own above the rows (a row more; beside them it pushed the entries off a narrow page).
+    `title` on lines of its own above the rows (a row more per line, '<br>' between them; beside them it pushed the
+    entries off a narrow page).
     Returns update_layout keywords (legend, height, margin)."""
     names = [t.name for t in fig.data if t.showlegend is not False and t.name]
     if len(names) <= side_max:
@@ -215,7 +216,7 @@ def legend_placement(fig: go.Figure, height: int, *, side_max: int = LEGEND_SIDE
     if title:
         legend["title"] = {"text": title, "side": "top"}
     return {
-        "height": int(round(height + (legend_rows(names) + bool(title)) * LEGEND_ROW_PX)),
+        "height": int(round(height + (legend_rows(names) + (title.count("<br>") + 1 if title else 0)) * LEGEND_ROW_PX)),
         "legend": legend,
         "margin": {"r": 20},
     }

@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 
 from tpot_model import Estimate, Hardware, economics, load_hardware_catalog, mlperf
 from tpot_model.bands import Band
-from tpot_model.engines import runs_on
+from tpot_model.engines import VENDOR_ONLY, runs_on
 from tpot_model.files import number_or_nan
 from tpot_model.scenario import Scenario
 from tpot_model.units import GB, GiB, TB_per_s, TFLOP_per_s
@@ -366,8 +366,10 @@ def what_if_mark(name: str, engine_runs_here: bool) -> str:
 
 
 def what_if_key(profile_id: str, tr: Translator = EN) -> str:
-    """The key to WHAT_IF_MARK under the chart and the table."""
-    return tr("hw_what_if_key", mark=WHAT_IF_MARK, engine=fmt.engine_name(profile_id, tr))
+    """The key to WHAT_IF_MARK under the chart and the table (profile_id: an engine of engines.VENDOR_ONLY)."""
+    return tr(
+        "hw_what_if_key", mark=WHAT_IF_MARK, engine=fmt.engine_name(profile_id, tr), vendor=VENDOR_ONLY[profile_id][0]
+    )
 
 
 def tpot_table(pairs: Sequence[tuple[float, Estimate]]) -> pd.DataFrame:
@@ -520,11 +522,17 @@ def tpot_by_hardware(
         ]
     else:
         labels = [f"{fmt.duration(i)} · {n}" if n else fmt.duration(i) for i, n in zip(ideal_s, notes, strict=True)]
-    custom = [
-        [fmt.duration(i), fmt.duration(e), tr("hw_yes") if f else tr("hw_no_needs", needs=n),
-         f"{b}{tr('label_colon')}{fmt.duration(lo)}–{fmt.duration(hi)}" if b else "", name]
-        for i, e, f, n, lo, hi, b, name in zip(ideal_s, est_s, fits, notes, low_s, high_s, bands, full, strict=True)
+    # the band in the hover, and on a chip the engine does not run on, the what-if key under it
+    key = "" if all(runs) else what_if_key(pairs[0][1].profile.id, tr)
+    said = [
+        "<br>".join(t for t in (f"{b}{tr('label_colon')}{fmt.duration(lo)}–{fmt.duration(hi)}" if b else "",
+                                "" if r else key) if t)
+        for lo, hi, b, r in zip(low_s, high_s, bands, runs, strict=True)
     ]  # fmt: skip
+    custom = [
+        [fmt.duration(i), fmt.duration(e), tr("hw_yes") if f else tr("hw_no_needs", needs=n), w, name]
+        for i, e, f, n, w, name in zip(ideal_s, est_s, fits, notes, said, full, strict=True)
+    ]
     hover = tr("hw_hover_tpot") if show_profile else tr("hw_hover_tpot_ideal")
     common = {"y": names, "orientation": "h", "customdata": custom, "hovertemplate": hover + "<extra></extra>"}
     fig = Figure()

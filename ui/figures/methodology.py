@@ -27,6 +27,7 @@ from tpot_model.layouts import worker_rate
 from tpot_model.roofline import (
     ACTIVATION_BYTES,
     SEQUENCE_HALF_BATCH,
+    allreduce_across_parts_s,
     allreduce_latency_s,
     attainable_bandwidth_bytes_per_s,
     attainable_flop_per_s,
@@ -402,6 +403,7 @@ def step_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
         domain = scale_up_domain_gpus(hw)
         if domain < G:  # the group spans domains: hierarchical bytes and the network's hops (collective_time_s)
             k = math.ceil(G / domain)
+            parts = {n: _f(v) for n, v in allreduce_across_parts_s(hw, p, G, B * m.d_model * ACTIVATION_BYTES).items()}
             out.append(
                 (
                     "md",
@@ -414,6 +416,12 @@ def step_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
                         nic=fmt.gb_per_s(scale_out_peak_bytes_per_s(hw)),
                         hops=fmt.integer(2 * math.ceil(math.log2(k))),
                         hop=fmt.fine_duration(scale_out_latency_s(hw)),
+                        layers=m.num_layers,
+                        alpha=fmt.fine_duration(float(allreduce_latency_s(p, G))),
+                        inside=fmt.fine_duration(parts["inside"]),
+                        across=fmt.fine_duration(parts["across"]),
+                        hops_s=fmt.fine_duration(parts["hops"]),
+                        result=fmt.fine_duration(bd["communication"]),
                     ),
                 )
             )
@@ -1095,7 +1103,15 @@ def phase_data(refs: dict, hardware: dict, models: dict, profiles: dict, tr: Tra
             float(p["value"]),
             float(tool), round(tool / float(p["value"]), 2),
         ))  # fmt: skip
-    cols = ["date", "setup", "phase", "batch_per_gpu", "measured_tok_s_gpu", "tool_tok_s_gpu", "tool_over_measured"]
+    cols = [
+        "date",
+        "setup",
+        "phase",
+        "batch_per_gpu",
+        "measured_tok_s_gpu",
+        "tool_tok_s_gpu",
+        "tool_over_measured_rate",
+    ]
     return pd.DataFrame(rows, columns=cols)
 
 
@@ -1122,5 +1138,11 @@ def display(df: pd.DataFrame, tr: Translator = EN, **fields) -> Styler:
     """A reference table for st.table, with translated column headers (keys meth_col_<column>, filled with `fields`),
     its numbers kept (right-aligned) and printed with their own decimals (a static table printed '16.0000' and
     '-0.3700')."""
-    out = df.rename(columns={c: tr(f"meth_col_{c}", **fields) for c in df.columns})
-    return out.style.format({c: _number for c in out.columns if out[c].dtype.kind == "f"})
+    names = {c: tr(f"meth_col_{c}", **fields) for c in df.columns}
+    ratios = {
+        names[c] for c in df.columns if c.startswith("tool_over_measured")
+    }  # two decimals each: '1.20', not '1.2'
+    out = df.rename(columns=names)
+    return out.style.format(
+        {c: (lambda v: f"{v:.2f}") if c in ratios else _number for c in out.columns if out[c].dtype.kind == "f"}
+    )

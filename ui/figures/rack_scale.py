@@ -6,7 +6,7 @@ per price basis at fixed interactivities. Pure: data in, figures and tables out.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -577,6 +577,12 @@ def _checked_models(check: Mapping, names: Mapping[str, str], tr: Translator) ->
     return _names(check.get(summary_key(True), {}).get("models", []), names, tr)
 
 
+def _span(values: Sequence[float], text: Callable[[float], str]) -> str:
+    """Values as one figure where they read alike, else 'lowest–highest' ('47%–59%')."""
+    lo, hi = text(min(values)), text(max(values))
+    return lo if lo == hi else f"{lo}–{hi}"
+
+
 def check_caption(
     check: Mapping, tr: Translator = EN, engine: str | None = None, names: Mapping[str, str] = {}
 ) -> str | None:
@@ -587,10 +593,13 @@ def check_caption(
     if check.get("prefill_median_model_over_measured") is None:
         return None
     fit = {**check["fit"], **check.get("decode_fit_by_engine", {}).get(engine, {})}
+    # the best engine's curves: each engine's own decode terms (or the common ones), so their span
+    fits = [fit] if engine is not None else [check["fit"], *check.get("decode_fit_by_engine", {}).values()]
     return tr("fr_rack_check", models=_checked_models(check, names, tr), runs=check["runs"], decode=fmt.pct(check["decode_median_abs_tpot_error"], 0),
               decode_n=check["decode_runs"], prefill=f"{check['prefill_median_model_over_measured']:.1f}",
-              prefill_n=check["prefill_runs"], a=fmt.pct(fit["decode_a"], 0), k=f"{fit['prefill_time_factor']:.2f}", c=f"{fit['prefill_prompt_s'] * 1e3:.1f}",
-              alpha=f"{fit['decode_attention_factor']:.2f}",
+              prefill_n=check["prefill_runs"], a=_span([f["decode_a"] for f in fits], lambda v: fmt.pct(v, 0)),
+              k=f"{fit['prefill_time_factor']:.2f}", c=f"{fit['prefill_prompt_s'] * 1e3:.1f}",
+              alpha=_span([f["decode_attention_factor"] for f in fits], lambda v: f"{v:.2f}"),
               decode_cv=fmt.pct(check["decode_median_abs_tpot_error_corrected_loco"], 0),
               prefill_cv=fmt.pct(check["prefill_median_abs_rate_error_corrected_loco"], 0))  # fmt: skip
 
