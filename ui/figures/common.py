@@ -213,8 +213,10 @@ def legend_placement(fig: go.Figure, height: int, *, side_max: int = LEGEND_SIDE
         return {"height": height, "legend": {"orientation": "v", "x": 1.01, "xanchor": "left", "y": 1.0,
                                              "yanchor": "top"}, "margin": {"r": 10}}  # fmt: skip
     legend = {"orientation": "h", "x": 0.0, "xanchor": "left", "y": 0.0, "yref": "container", "yanchor": "bottom"}
-    if title:
-        legend["title"] = {"text": title, "side": "top"}
+    if title:  # each line broken to the narrowest plot (a 900 px page had cut a key at '此處為假設情'), in the
+        # entries' size (plotly.js sets a legend title larger)
+        title = "<br>".join(wrap_label(line, int(NARROW_PLOT_PX / LEGEND_CHAR_PX)) for line in title.split("<br>"))
+        legend["title"] = {"text": title, "side": "top", "font": {"size": 13}}
     return {
         "height": int(round(height + (legend_rows(names) + (title.count("<br>") + 1 if title else 0)) * LEGEND_ROW_PX)),
         "legend": legend,
