@@ -311,7 +311,7 @@ def test_gaudi3_tco_starts_from_its_published_list_price():
     capex = next(n for n in at.number_input if n.key and n.key.endswith(".capex_usd"))
     assert capex.value == 15625.0
     expected = tco(TcoParts(15625.0, board_w=resolve_hardware("gaudi3").tdp_w)).usd_per_gpu_hour
-    assert _usd(_metric(at, EN("ec_m_tco"))) == pytest.approx(expected, abs=0.006)
+    assert _usd(_metric(at, EN("ec_m_tco_chip"))) == pytest.approx(expected, abs=0.006)  # per chip-hour: an accelerator
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])

@@ -168,9 +168,10 @@ def test_mlperf_measured_beside_modelled_for_llama2(lang):
     x = dict(zip(bars["y"], decode(bars["x"]), strict=True))
     assert x["H200 SXM 141GB · Server"] == 4274.2262 and len(x) == 19
     table = at.dataframe[1].value  # after the scenario-on-every-chip table
-    assert {tr("hw_mlperf_col_measured_tps"), tr("hw_mlperf_col_modelled_tps")} <= set(table.columns)
+    chips = fmt.device_tr([CATALOG["h200"], CATALOG["gaudi2"]], tr)  # Intel Gaudi 2 among them: a chip, not a GPU
+    assert {chips("hw_mlperf_col_measured_tps"), chips("hw_mlperf_col_modelled_tps")} <= set(table.columns)
     assert len(table) == 19
-    assert any(tr("hw_mlperf_caption")[:40] in c.value for c in at.caption)
+    assert any(chips("hw_mlperf_caption")[:40] in c.value for c in at.caption)
 
 
 def test_mlperf_section_follows_the_vendor_filter_and_is_absent_without_results():
@@ -241,16 +242,17 @@ def test_a_list_of_every_kind_says_chips_and_a_gpu_only_list_gpus(lang):
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
 def test_mlperf_block_with_tpus_and_trainium_listed(lang):
     """Issue 19: the MLPerf block's words follow the chips it shows (fmt.device_tr over its rows). MLPerf has results
-    on GPUs only today, so with a TPU in the sidebar and TPUs / Trainium among the listed chips the block still draws,
-    in GPUs; a figure built for rows that include a chip says 'per chip'."""
+    on GPUs and Intel's Gaudi 2 (a chip, not a GPU) for Llama 2 70B, so with a TPU in the sidebar and TPUs /
+    Trainium among the listed chips the block still draws, in chips; a figure built for GPU rows only says 'per
+    GPU'."""
     tr = Translator(lang)
     at = run_page("hardware", model="llama-2-70b", hardware="tpu7x", lang=lang)
     assert not at.exception and not at.error
     assert tr("hw_mlperf_header") in [h.value for h in at.header]
     (fig,) = [f for f in figures(at) if f["layout"]["title"]["text"] == tr("hw_mlperf_title", model="Llama 2 70B")]
-    assert fig["layout"]["xaxis"]["title"]["text"] == tr("hw_mlperf_axis")  # every measured chip is a GPU
-    assert any(c.value.startswith(tr("hw_mlperf_caption")[:40]) for c in at.caption)
+    assert fig["layout"]["xaxis"]["title"]["text"] == tr("hw_mlperf_axis_chip")  # Gaudi 2 among the measured
     chips = fmt.device_tr([CATALOG["h200"], CATALOG["tpu7x"]], tr)  # were a TPU ever measured
+    assert any(c.value.startswith(chips("hw_mlperf_caption")[:40]) for c in at.caption)
     assert chips("hw_mlperf_axis") == tr("hw_mlperf_axis_chip") and "GPU" not in chips("hw_mlperf_caption")
     assert "GPU" not in chips("hw_mlperf_hover_run", round="v5.1", date="", scenario="", benchmark="", submitter="",
                               system="", gpus=8, weights="fp8")  # fmt: skip
