@@ -1106,8 +1106,8 @@ def test_an_announced_chip_is_called_a_projection_in_every_answer(capsys):
 
 def test_an_engine_off_its_vendors_chips_is_called_a_what_if_in_every_answer(capsys):
     """The pages warn where the sidebar's engine does not run on the chip (TensorRT-LLM on AMD, ATOM on NVIDIA); the
-    CLI had timed them without a word. estimate, frontier's batch search and its layout search say so in text and
-    JSON (platform_note); an engine on its own vendor's chip, and the best-engine search, carry none."""
+    CLI had timed them without a word. estimate, frontier's batch search, its layout search and capacity say so in text
+    and JSON (platform_note); an engine on its own vendor's chip, and the best-engine search, carry none."""
     r = run_json(capsys, "--model", "llama-3.1-70b", "--hardware", "mi355x", "--weights", "fp8",
                  "--profile", "tensorrt-llm")  # fmt: skip
     assert r["platform_note"].startswith("TensorRT-LLM, NVIDIA's own CUDA library")
@@ -1130,6 +1130,12 @@ def test_an_engine_off_its_vendors_chips_is_called_a_what_if_in_every_answer(cap
         capsys, "--model", "llama-3.1-70b", "--hardware", "b200", "--weights", "fp8", "--profile", "tensorrt-llm"
     )
     assert r["platform_note"] is None
+    cap = ["capacity", "--model", "llama-3.1-70b", "--hardware", "b200,mi355x", "--output-tokens-per-day", "1e9",
+           "--tpot-target-ms", "50", "--weights", "fp8", "--profile", "tensorrt-llm"]  # fmt: skip
+    code, out, _ = run(capsys, *cap)
+    assert code == 0 and "\nmi355x: note: TensorRT-LLM, NVIDIA's own CUDA library" in out and "b200: note" not in out
+    code, out, _ = run(capsys, *cap, "--json")
+    assert [d["platform_note"] is None for d in json.loads(out)] == [True, False]
 
 
 def test_float_texts_write_a_column_as_float_text_writes_each_cell():

@@ -958,6 +958,7 @@ def _capacity_text(rows: list[dict], context_tokens: float) -> str:
                  "fleet serves: every GPU, peak-to-average and utilisation included, so not the price over tok/s/GPU; "
                  "'-' = no price, no all-in power or no layout meets the target)")  # fmt: skip
     lines += [f"* {d['hardware']}: projection: {d['projection_note']}" for d in rows if d["hardware_announced"]]
+    lines += [f"{d['hardware']}: note: {d['platform_note']}" for d in rows if d["platform_note"]]
     for d in rows:  # why a chip has no fleet, and what would give it one
         if d["fastest_gpus"]:
             lines.append(f"{d['hardware']}: no layout meets the {d['missed_target'].upper()} target; the fastest, "
@@ -1020,7 +1021,10 @@ def capacity_main(argv: Sequence[str] | None = None) -> int:
         ttft = None if args.ttft_target_ms is None else args.ttft_target_ms * ms
         rows = [
             capacity_dict(f, demand, hw)
-            | {"remedy": capacity_remedy(model, hw, scenario, profile, f)}
+            | {
+                "remedy": capacity_remedy(model, hw, scenario, profile, f),
+                "platform_note": platform_note(profile.id, hw),
+            }
             | window_fields(model, args.context, args.output)
             for f, hw in zip(
                 fleets(model, chips, scenario, profile, demand, args.tpot_target_ms * ms, ttft), chips, strict=True
