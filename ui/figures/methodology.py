@@ -414,7 +414,7 @@ def step_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
                         d=fmt.integer(domain),
                         link=fmt.gb_per_s(link),
                         nic=fmt.gb_per_s(scale_out_peak_bytes_per_s(hw)),
-                        hops=fmt.integer(2 * math.ceil(math.log2(k))),
+                        hops=fmt.integer(round(parts["hops"] / scale_out_latency_s(hw))),
                         hop=fmt.fine_duration(scale_out_latency_s(hw)),
                         layers=m.num_layers,
                         alpha=fmt.fine_duration(float(allreduce_latency_s(p, G))),
@@ -1139,9 +1139,8 @@ def display(df: pd.DataFrame, tr: Translator = EN, **fields) -> Styler:
     its numbers kept (right-aligned) and printed with their own decimals (a static table printed '16.0000' and
     '-0.3700')."""
     names = {c: tr(f"meth_col_{c}", **fields) for c in df.columns}
-    ratios = {
-        names[c] for c in df.columns if c.startswith("tool_over_measured")
-    }  # two decimals each: '1.20', not '1.2'
+    # the tool-over-measured ratios in two decimals each: '1.20', not '1.2' beside '1.18'
+    ratios = {names[c] for c in df.columns if c.startswith("tool_over_measured")}
     out = df.rename(columns=names)
     return out.style.format(
         {c: (lambda v: f"{v:.2f}") if c in ratios else _number for c in out.columns if out[c].dtype.kind == "f"}
