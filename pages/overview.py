@@ -99,7 +99,17 @@ with metrics.Row() as row:
         ),
     )
     price_known = est.price_usd_per_gpu_hour == est.price_usd_per_gpu_hour
-    if price_known:
+    if price_known and int(s.output_tokens) == 1:  # no decode step follows: the one token's cost is the prefill's
+        row.metric(
+            tr("m_cost_one"),
+            **notices.if_fitted(
+                est,
+                tr,
+                fmt.usd(float(est.usd_per_1M_tokens_with_prefill)),
+                help=fmt.device_text("m_cost_one_def", hw, tr, decode=fmt.usd(float(est.usd_per_1M_tokens))),
+            ),
+        )
+    elif price_known:
         row.metric(
             tr("m_cost"),
             **notices.if_fitted(

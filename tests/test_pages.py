@@ -195,6 +195,13 @@ def test_one_output_token_says_its_tpot_is_a_second_tokens(lang):
     assert not any(
         tr("ov_one_token", ttft="\0").split("\0")[0] in i.value for i in run_page("overview", lang=lang).info
     )
+    # the $ headline: the one token's cost is the prefill's ($452 per 1M on the default scenario), not a decode
+    # step's that never runs ($1.34 had headed the row as '$ / 1M output tokens, decode'); the decode one in its help
+    one = run_page("overview", lang=lang, output="1")  # a 4K-token prompt before the one token
+    (cost,) = [m for m in one.metric if m.label == tr("m_cost_one")]
+    (decode,) = (float(x.replace(",", "")) for x in re.findall(r"\$([\d,]+(?:\.\d+)?)", cost.help))
+    assert float(cost.value.lstrip("$").replace(",", "")) > 10 * decode and tr("m_cost") not in labels
+    assert tr("m_cost") in {m.label for m in run_page("overview", lang=lang).metric}
 
 
 @pytest.mark.parametrize("page", ["overview", "cost", "hardware", "planner", "kv_cache", "methodology"])
