@@ -613,9 +613,7 @@ def tpot_by_hardware(
     # (common.legend_placement: pinned to the figure's bottom, taller by its rows in the narrowest frame, entries
     # wider than a narrow plot on lines; the announced key as its title on a line of its own: beside the entries it
     # pushed them off a 900 px page with the sidebar open, 'Estimate (eng')
-    keys = [tr("hw_announced_key")] if announced else []
-    if not all(runs):  # the sidebar's engine on a chip it does not run on
-        keys.append(what_if_key(pairs[0][1].profile.id, tr))
+    keys = [tr("hw_announced_key")] * announced + [key] * bool(key)  # key: the what-if one, as in the hover
     placed = legend_placement(wrap_legend(fig), max(320, 24 * len(pairs) + 150), side_max=0,
                               title="<br>".join(keys) or None)  # fmt: skip
     placed["legend"]["xref"] = "container"
