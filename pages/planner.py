@@ -590,7 +590,7 @@ def gpus_section() -> None:
         "planner-pipeline-parallel",
         tr,
     )
-    st.markdown(tr("pl_pp_note"))
+    st.markdown(tr("pl_pp_note", tp=pp.tensor_parallel))
 
 
 # ------------------------------------------------------------------------------------------------ capacity

@@ -93,6 +93,18 @@ def test_each_tab_draws_only_its_own_section(section, charts, tables):
     assert at.query_params["planner_section"] == section
 
 
+def test_pipeline_note_names_the_stage_group_and_claims_only_what_holds():
+    # a browser review: the note had said pipeline parallelism's time "does not fall like tensor parallelism's" beside
+    # a chart where PP8 x TP8 (9.9 ms) sat below TP64 (12.3 ms, its all-reduces) on GB200; it now says what always holds
+    # (more stages never shorten one TP group's step at the micro-batch: test_planner's sum-of-stages test)
+    for tr in (EN, Translator("zh-TW")):
+        at = _open(run_page("planner", lang=tr.lang), "gpus", tr)
+        assert not at.exception, at.exception
+        note = tr("pl_pp_note", tp=2)  # the default scenario: 2 x H200
+        assert any(m.value == note for m in at.main.markdown), note
+        assert "TP 2" in note
+
+
 def test_page_writes_its_inputs_to_the_url(default):
     q = default.query_params
     # one speculative default with the Serving frontier's MTP switch (issue 19; was k = 4, a = 0.7 here)

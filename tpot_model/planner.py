@@ -545,7 +545,7 @@ def pipeline_parallel(
       group at the micro-batch, T(b) (from estimate), stretched by the busiest stage's share of the layers,
       P * ceil(L / P) / L, plus P - 1 activation hops of b x d_model x 2 bytes over the link:
       TPOT_pp = T(b) * P * ceil(L/P) / L + (P - 1) * (latency + b * D * 2 / (TP * link));
-      the per-token time therefore does not fall with P (it rises slightly);
+      more stages only shrink the micro-batch and add hops (at batch 1 the per-token time only rises);
     - bubbles: a stage does m micro-batches x (its share of T(b)) of work per cycle of TPOT_pp; the rest is idle
       (B < P leaves stages empty; uneven layer split; transfers);
     - memory per GPU on the busiest stage: (weights / TP + KV of all B sequences / KV shards) x ceil(L/P) / L plus
