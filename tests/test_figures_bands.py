@@ -201,16 +201,22 @@ def test_the_widest_band_says_which_of_its_two_cases_holds():
         assert "Hopper" not in engine_case and tr("band_no_family") not in engine_case
 
 
-def test_total_tokens_band_is_the_batch_times_the_per_user_band():
-    """Overview's 'tokens/s total' is batch / TPOT: its band is batch x the per-user band (it used the separately
-    fitted throughput factors and read 1,123-1,994 beside 32 x 36.3-62.3 = 1,162-1,994)."""
+def test_total_tokens_band_is_the_throughput_band_as_the_dollar_band():
+    """Overview's 'tokens/s total', its $ per 1M tokens and tokens/s per GPU are one rate (the total, over the GPUs, the
+    price over it): one band, the measured throughput's. A browser review: the total had read 1,125-1,949 (batch x
+    the per-user band, the TPOT's) beside $1.29-$2.31 (the throughput band), where $9.08/h over 1,125 tok/s is $2.24."""
     from ui import fmt
     from ui.bands import band_text
 
     e = _est(batch=32.0)
-    lo, hi = 32 * float(e.tokens_per_s_per_user_low), 32 * float(e.tokens_per_s_per_user_high)
-    assert (float(e.tokens_per_s_total_low), float(e.tokens_per_s_total_high)) == pytest.approx((lo, hi))
-    assert band_text(e, EN, "tps_total") == EN("band_80", low=fmt.rate(lo), high=fmt.rate(hi))
+    total, lo, hi = float(e.tokens_per_s_total), e.band.throughput_low_factor, e.band.throughput_high_factor
+    assert (float(e.tokens_per_s_total_low), float(e.tokens_per_s_total_high)) == pytest.approx((total * lo, total * hi))
+    assert band_text(e, EN, "tps_total") == EN("band_80", low=fmt.rate(total * lo), high=fmt.rate(total * hi))
+    # the $ band's ends are the price over the total band's ends
+    gpus, usd = float(e.scenario.num_gpus), float(e.usd_per_1M_tokens)
+    assert float(e.usd_per_1M_tokens_high) == pytest.approx(usd * total / float(e.tokens_per_s_total_low))
+    assert usd == pytest.approx(float(e.price.usd_per_gpu_hour) * gpus / total / 3600 * 1e6)  # decode: price / the total
+    assert lo != pytest.approx(1 / e.band.tpot_high_factor)  # the two bands differ: which one is used matters
 
 
 @pytest.mark.parametrize("tr", [EN, ZH])

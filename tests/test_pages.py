@@ -223,25 +223,27 @@ def test_why_names_the_bases_of_its_numbers():
     (why,) = [m.value.split("\n\n")[1] for m in at.markdown if "\n\nWhy: each decode step reads" in m.value]
     assert "24.2 GB of KV cache at 2.94 TB/s per GPU (its mean over the 1K output tokens)" in why
     assert "35.3 GB of weights (and activations) at 3.46 TB/s and 24.2 GB of KV cache at 2.94 TB/s" in why
+    # the time follows the reads, the bandwidths' basis after it (a browser review read '…its peak 4.80 TB/s →
+    # 18.4 ms' as the time at the peak, which would be 12.4 ms)
     assert (
-        "the bandwidths the estimate used, the profile's shares of the 4.32 TB/s the chip reaches (the chip "
-        "family's prior: no microbenchmark published for this chip), its peak 4.80 TB/s → 18.4 ms of memory "
-        "reads"
+        "(its mean over the 1K output tokens) → 18.4 ms of memory reads, at the profile's shares of the 4.32 TB/s the "
+        "chip reaches (the chip family's prior: no microbenchmark published for this chip), out of its 4.80 TB/s peak;"
     ) in why
     # helper review: AWQ INT4's weights are unpacked (the profile's low-bit factor, 80 %): they read at 3.456 x 0.8 =
     # 2.76 TB/s, not at the 3.46 TB/s the paragraph had quoted for every byte
     at = run_page("overview", weights="awq-int4")
     (why,) = [m.value.split("\n\n")[1] for m in at.markdown if "\n\nWhy: each decode step reads" in m.value]
     assert "of weights (and activations) at 2.76 TB/s and" in why
-    assert "its peak 4.80 TB/s, the weights' × 0.8 for unpacking them to 16-bit math →" in why
+    assert "out of its 4.80 TB/s peak, the weights' × 0.8 for unpacking them to 16-bit math; compute" in why
     # the ideal bound reads at the peak, and says so (a review: it had said 'the profile's share' of it)
     at = run_page("overview", profile="ideal")
     (why,) = [m.value.split("\n\n")[1] for m in at.markdown if "\n\nWhy: each decode step reads" in m.value]
-    assert "per GPU (its mean over the 1K output tokens): the 4.80 TB/s peak (the ideal bound) → " in why
+    assert "per GPU (its mean over the 1K output tokens) → " in why
+    assert " of memory reads, at the 4.80 TB/s peak (the ideal bound); compute" in why
     # H100 SXM's bandwidth is measured (2.80 TB/s), its FLOP/s the family's prior: each said of its own rate
     at = run_page("overview", hardware="h100-sxm")
     (why,) = [m.value.split("\n\n")[1] for m in at.markdown if "\n\nWhy: each decode step reads" in m.value]
-    assert "the 2.80 TB/s the chip reaches (published microbenchmark), its peak 3.35 TB/s" in why
+    assert "the 2.80 TB/s the chip reaches (published microbenchmark), out of its 3.35 TB/s peak" in why
     assert "the 1,781 TFLOP/s the chip reaches (the chip family's prior" in why
     at = run_page("overview")
     (why,) = [m.value.split("\n\n")[1] for m in at.markdown if "\n\nWhy: each decode step reads" in m.value]
@@ -249,6 +251,15 @@ def test_why_names_the_bases_of_its_numbers():
     # (communication, fixed overhead), in parts that add up to the TPOT as printed
     total, *parts = (float(x) for x in re.findall(r"([\d.]+) ms", why.split("The TPOT of ", 1)[1]))
     assert total == pytest.approx(sum(parts), abs=0.06) and len(parts) == 5  # each part to 3 significant figures
+    # a browser review, 405B at batch 4,096 and 1M tokens of context: '281,407 GB of KV cache' beside the memory tile's
+    # TB, and 'compute needs 8,814 ms' in the sentence of '95.9 s': TB from 10 TB, the reads and the math in one unit,
+    # the TPOT's parts in its own (they add up to it as printed)
+    at = run_page("overview", model="llama-3.1-405b", batch="4096", context="1048576")
+    (why,) = [m.value.split("\n\n")[1] for m in at.markdown if "\n\nWhy: each decode step reads" in m.value]
+    assert " TB of KV cache at " in why and " GB of KV cache" not in why
+    assert re.search(r"→ [\d.]+ s of memory reads", why) and re.search(r"compute needs [\d.]+ s at", why)
+    total, *parts = (float(x) for x in re.findall(r"([\d.]+) s\b", why.split("The TPOT of ", 1)[1]))
+    assert total == pytest.approx(sum(parts), rel=0.01) and len(parts) == 5 and " ms " not in why.split("The TPOT")[1]
     # the compute time's rate and where it comes from: MI355X's 5,000 TFLOP/s fp8 peak x the AMD prior's 45 %
     # (no microbenchmark of the chip published) x the typical profile's 60 % = 1,350 TFLOP/s, below B200's 2,430
     # (4,500 x NVIDIA's 90 % x 60 %): why its compute time is the longer one despite the higher peak

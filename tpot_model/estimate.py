@@ -182,12 +182,14 @@ class Estimate:
 
     @property
     def tokens_per_s_total_low(self) -> np.ndarray:
-        """tokens_per_s_total (batch / TPOT) at the slow end of the TPOT band: batch x tokens_per_s_per_user_low."""
-        return self.scenario.batch * self.tokens_per_s_per_user_low
+        """Low end of the 80% band on tokens_per_s_total: the measured throughput's band, as output tokens/s per GPU
+        and $ per 1M tokens (the three are one rate: the total over the GPUs, the price over it), not batch x the
+        per-user band (the TPOT's)."""
+        return self.tokens_per_s_total * self.band.throughput_low_factor
 
     @property
     def tokens_per_s_total_high(self) -> np.ndarray:
-        return self.scenario.batch * self.tokens_per_s_per_user_high
+        return self.tokens_per_s_total * self.band.throughput_high_factor
 
     @property
     def usd_per_1M_tokens_low(self) -> np.ndarray:

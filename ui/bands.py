@@ -16,7 +16,7 @@ from .i18n import Translator
 _METRICS: dict[str, tuple[Callable[[Estimate], tuple[float, float]], Callable[[float], str]]] = {
     "tpot": (lambda e: (float(e.tpot_low_s), float(e.tpot_high_s)), fmt.ms),
     "tps_user": (lambda e: (float(e.tokens_per_s_per_user_low), float(e.tokens_per_s_per_user_high)), fmt.rate),
-    # batch / TPOT: the TPOT band's ends, so that it reads batch x the per-user band
+    # the measured throughput's band, as tokens/s per GPU and $ (one rate; the per-user band is the TPOT's)
     "tps_total": (lambda e: (float(e.tokens_per_s_total_low), float(e.tokens_per_s_total_high)), fmt.rate),
     "tps_gpu": (
         lambda e: (float(e.output_tokens_per_s_per_gpu_low), float(e.output_tokens_per_s_per_gpu_high)),
