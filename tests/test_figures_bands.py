@@ -210,12 +210,14 @@ def test_total_tokens_band_is_the_throughput_band_as_the_dollar_band():
 
     e = _est(batch=32.0)
     total, lo, hi = float(e.tokens_per_s_total), e.band.throughput_low_factor, e.band.throughput_high_factor
-    assert (float(e.tokens_per_s_total_low), float(e.tokens_per_s_total_high)) == pytest.approx((total * lo, total * hi))
+    low, high = float(e.tokens_per_s_total_low), float(e.tokens_per_s_total_high)
+    assert (low, high) == pytest.approx((total * lo, total * hi))
     assert band_text(e, EN, "tps_total") == EN("band_80", low=fmt.rate(total * lo), high=fmt.rate(total * hi))
     # the $ band's ends are the price over the total band's ends
     gpus, usd = float(e.scenario.num_gpus), float(e.usd_per_1M_tokens)
     assert float(e.usd_per_1M_tokens_high) == pytest.approx(usd * total / float(e.tokens_per_s_total_low))
-    assert usd == pytest.approx(float(e.price.usd_per_gpu_hour) * gpus / total / 3600 * 1e6)  # decode: price / the total
+    # the decode cost: the price over the total
+    assert usd == pytest.approx(float(e.price.usd_per_gpu_hour) * gpus / total / 3600 * 1e6)
     assert lo != pytest.approx(1 / e.band.tpot_high_factor)  # the two bands differ: which one is used matters
 
 
