@@ -10,7 +10,6 @@ import streamlit as st
 from tpot_model import economics
 from tpot_model.estimate import precision_that_fits
 from tpot_model.fleet import Demand, widest_no_fit
-from tpot_model.prices import OWNING_BASES
 from tpot_model.roofline import gpus_per_rack
 from tpot_model.serving import SERVING_CHUNK_TOKENS
 from tpot_model.units import ms
@@ -97,7 +96,8 @@ if (controls_box := controls.page_controls(tr, lazy=True)) is not None:
 demand = Demand(out_b * 1e9, in_b * 1e9, peak, util)
 scenario = state.to_scenario(batch=1)
 demand_key = f"{cache.scenario_key(state, 'batch', 'lang')}|{'+'.join(chips)}|{demand}|{tpot_ms}"
-rows = cache.fleets(demand_key, model, [catalog[h] for h in chips], scenario, profile, demand, tpot_ms * ms)
+# one's own $/GPU-hour is the sidebar chip's alone (the other chips have none under it, as on the Hardware page)
+rows = cache.fleets(demand_key, model, [catalog[h] for h in chips], scenario, profile, demand, tpot_ms * ms, hw.id)
 table = cache.built(
     f"capacity|{demand_key}", lambda: figs.capacity_table(rows, demand, {h: catalog[h].name for h in chips})
 )
@@ -145,10 +145,16 @@ st.dataframe(  # every row in view (at its default 400 px, the layout and price 
     column_config={shown.columns[0]: st.column_config.Column(pinned=True)},
     height="content",
 )
-st.caption(fmt.device_text("ec_cap_help", [catalog[h] for h in chips], tr))  # chips once the list holds a TPU
+st.caption(fmt.device_text("ec_cap_help", [catalog[h] for h in chips], tr,  # chips once the list holds a TPU
+                           tier=tr(f"basis_{economics.owning_basis(state.price_basis)}")))  # fmt: skip
 if rows:  # the basis and its dates; the chips with no price under it, or no published all-in power: named, not 'n/a'
     notices.basis_caption(
-        {catalog[h].name: economics.price_for(catalog[h], scenario) for h in chips}, tr, [catalog[h] for h in chips]
+        {
+            catalog[h].name: economics.price_for(catalog[h], economics.priced_for(catalog[h], scenario, hw.id))
+            for h in chips
+        },
+        tr,
+        [catalog[h] for h in chips],
     )
     if unpowered := [catalog[h].name for h in chips if not math.isfinite(catalog[h].prices.all_in_w)]:
         st.caption(tr("ec_cap_no_power", hws=tr.join(unpowered)))
@@ -168,7 +174,7 @@ chart.fold(tr, tr("embed_more_economics"))  # a wiki's frame: the capacity plan;
 
 # --- TCO from parts, for the sidebar chip
 st.header(tr("ec_tco_h"))
-tier_basis = state.price_basis if state.price_basis in OWNING_BASES else "hyperscaler"
+tier_basis = economics.owning_basis(state.price_basis)  # the fleet table's capex: the same tier
 tier = hw.prices.price(tier_basis)
 if tier is not None and math.isfinite(hw.prices.all_in_w):
     preset = economics.tco_preset(tier.usd_per_gpu_hour, hw.prices.all_in_w, hw.tdp_w)

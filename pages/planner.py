@@ -312,10 +312,7 @@ def hardware_section() -> None:
     # counted as a server runs it (the served row's and Economics' basis): one static batch with no prefill had read
     # half the served row's $ (H200 FP8: $0.96 in the grid beside $1.97 served)
     # each chip's price under the sidebar's basis (your own is the sidebar chip's alone), in the grid's CSV and caption
-    prices = {
-        h.id: economics.price_for(h, scenario if h.id == hw.id else replace(scenario, price_usd_per_gpu_hour=None))
-        for h in table_hw
-    }
+    prices = {h.id: economics.price_for(h, economics.priced_for(h, scenario, hw.id)) for h in table_hw}
     grid = cache.planner_cost_grid(
         cache.scenario_key(state, "batch", "lang") + ",".join(h.id for h in table_hw),
         model,

@@ -174,6 +174,27 @@ def test_fleet_hand_worked_and_consistent_with_frontier():
         )
 
 
+def test_fleet_prices_ones_own_price_on_its_chip_alone_and_solves_capex_from_the_basis_tier():
+    """A browser review: Economics priced every chip of its table at a $/GPU-hour of one's own entered for the
+    sidebar's H200 (B200's fleet at '$3.00 · Your own'), and its capex row read the hyperscaler TCO's $36,899 per H200
+    under the neocloud basis while the TCO section below started from the neocloud price's $49,194."""
+    h200, b200 = resolve_hardware("h200"), resolve_hardware("b200")
+    own = replace(SCEN, price_basis="custom", price_usd_per_gpu_hour=3.0)
+    demand = Demand(1e9)
+    mine, other = fleets(MODEL, [h200, b200], own, PROFILE, demand, 50 * ms, price_applies_to="h200")
+    assert (mine.usd_per_gpu_hour, mine.price_basis) == (3.0, "custom")
+    assert math.isnan(other.usd_per_gpu_hour) and other.price_basis == "custom"  # none of its own under 'custom'
+    assert all(f.usd_per_gpu_hour == 3.0 for f in fleets(MODEL, [h200, b200], own, PROFILE, demand, 50 * ms))
+    # capex: the owning basis's TCO price solved back (neocloud, hyperscaler), hyperscaler under any other basis
+    for basis, tier in (("neocloud", "neocloud"), ("hyperscaler", "hyperscaler"), ("on_demand", "hyperscaler")):
+        f = fleet(MODEL, h200, replace(SCEN, price_basis=basis), PROFILE, demand, 50 * ms)
+        price = h200.prices.price(tier).usd_per_gpu_hour
+        assert f.capex_usd_per_gpu == pytest.approx(tco_preset(price, h200.prices.all_in_w, h200.tdp_w).capex_usd)
+    neo, hyper = (fleet(MODEL, h200, replace(SCEN, price_basis=b), PROFILE, demand, 50 * ms).capex_usd_per_gpu
+                  for b in ("neocloud", "hyperscaler"))  # fmt: skip
+    assert neo > hyper  # the neocloud's dearer TCO implies the dearer system
+
+
 def test_fleet_input_tokens_cost_prefill_time():
     hw = resolve_hardware("h200")
     plain = fleet(MODEL, hw, SCEN, PROFILE, Demand(1e11), 50 * ms)

@@ -65,6 +65,24 @@ def test_a_chart_of_several_chips_states_each_chips_own_price_and_a_search_no_ba
     assert "_b32_" not in export.file_stem("x", many, export.stamp(DAY))
 
 
+@pytest.mark.parametrize("tr", [EN, Translator("zh-TW")])
+def test_a_chart_of_several_chips_under_ones_own_price_names_the_chip_it_prices(tr):
+    """Economics' chart of H200, B200 and MI355X under a $/GPU-hour of one's own entered for the sidebar's H200: the
+    title had said 'each chip at its own $/GPU-hour (Your own)'; one's own price is the sidebar chip's alone."""
+    from tpot_model import load_hardware_catalog
+    from ui.controls import chips_about
+    from ui.state import ScenarioState
+
+    catalog = load_hardware_catalog()
+    state = ScenarioState(hardware="h200", price_basis="custom", price=3.0)
+    about = chips_about(["h200", "b200", "mi355x"], catalog, tr, state)
+    said = export.price_text(about, tr)
+    assert said == tr("export_price_one_chip", usd="$3.00", hw=catalog["h200"].name, basis=tr("basis_custom"))
+    assert about["scenario_price_usd_per_gpu_hour"] == 3.0  # the CSV's column: the price, for its chip
+    published = chips_about(["h200", "b200"], catalog, tr, ScenarioState(hardware="h200"))  # on-demand: each its own
+    assert export.price_text(published, tr) == tr("export_price_each_chip", basis=export._basis(published, tr))
+
+
 def test_csv_writes_whole_number_columns_exactly_and_no_exponent(about):
     """FLOPs and bytes (whole numbers up to 1e15) as exact integers; other large or tiny floats positional."""
     table = pd.DataFrame({"flops": [606387123456.0, 1.338402e15], "bytes": [2.0**52, float("nan")],

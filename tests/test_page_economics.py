@@ -154,6 +154,25 @@ def test_economics_page_capacity_tco_revenue(lang):
     assert at.session_state["price_basis"] == "custom" and at.session_state["price"] == pytest.approx(1.5, abs=1e-3)
 
 
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_ones_own_price_prices_the_sidebars_chip_alone(lang):
+    """A browser review: a $/GPU-hour of one's own (here the sidebar's MI355X's) priced H200 and B200 too, '$3.00 ·
+    Your own' on every column, and the chart's title said 'each chip at its own $/GPU-hour'. As on the Hardware page,
+    it is the sidebar's chip's alone: the other columns have no price under it, and the caption says how to price them."""
+    tr = Translator(lang)
+    at = run_page("economics", **{**Q, "price_basis": "custom", "price": "3"}, lang=lang)
+    assert not at.exception
+    table = at.dataframe[0].value.set_index(tr("ec_col_figure"))
+    own, *others = table.columns
+    assert own == fmt.chip_short(resolve_hardware("mi355x")) and len(others) == 2  # H200, B200
+    assert table.loc[tr("ec_col_price"), own].startswith("$3.00")
+    for chip in others:
+        assert not str(table.loc[tr("ec_col_price"), chip]).startswith("$")
+        assert not str(table.loc[tr("ec_col_usd_1m"), chip]).startswith("$")
+    names = [resolve_hardware(h).name for h in ("h200", "b200")]
+    assert any(all(n in c.value for n in names) for c in at.caption), "the unpriced chips named under the table"
+
+
 def test_tco_part_edit_changes_the_result():
     at = run_page("economics", **Q)
     before = _usd(_metric(at, EN("ec_m_tco")))
@@ -429,7 +448,7 @@ def test_economics_words_follow_the_chips_and_unpriced_candidates_are_named(lang
     assert not at.exception
     captions = [c.value for c in at.caption]
     # the candidates start with the sidebar's TPU7x (then H200, B200, MI355X): chips
-    assert tr("ec_caption_chip") in captions and tr("ec_cap_help_chip") in captions
+    assert tr("ec_caption_chip") in captions and tr("ec_cap_help_chip", tier=tr("basis_hyperscaler")) in captions
     assert at.multiselect(key="econ.chips").value[:2] == ["tpu7x", "h200"]
     assert tr("ec_use_tco_chip", hw="Google TPU7x (Ironwood)") in [b.label for b in at.button]
     # TPU7x: a published hyperscaler price ($1.03 per chip-hour) but no published all-in power: the TCO parts say
@@ -445,11 +464,11 @@ def test_economics_words_follow_the_chips_and_unpriced_candidates_are_named(lang
     # the payback's capex is solved from the hyperscaler price and the all-in power: the power is what is missing
     assert values[tr("ec_m_payback")] == ("—", tr("no_public_power_short"))
     at.multiselect(key="econ.chips").set_value(["h200", "b200"]).run()  # GPU candidates only: GPUs
-    assert not at.exception and tr("ec_cap_help") in [c.value for c in at.caption]
+    assert not at.exception and tr("ec_cap_help", tier=tr("basis_hyperscaler")) in [c.value for c in at.caption]
     at.multiselect(key="econ.chips").set_value(["h200", "trainium2", "tpu7x"]).run()
     assert not at.exception
     captions = [c.value for c in at.caption]
-    assert tr("ec_cap_help_chip") in captions
+    assert tr("ec_cap_help_chip", tier=tr("basis_hyperscaler")) in captions
     unpriced = tr("cost_basis_unpriced_chip", hws="AWS Trainium2")
     assert any(c.endswith(unpriced) for c in captions), captions
     assert tr("ec_cap_no_power", hws=tr.join(["AWS Trainium2", "Google TPU7x (Ironwood)"])) in captions

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .catalog import Hardware
-from .prices import CUSTOM, PricePoint
+from .prices import CUSTOM, OWNING_BASES, PricePoint
 from .scenario import Scenario
 from .units import hour_s
 
@@ -38,6 +38,20 @@ def price_for(hw: Hardware, s: Scenario) -> PricePoint:
     if found is None and s.price_basis == "on_demand" and hw.price_usd_per_hour is not None:
         found = PricePoint(float(hw.price_usd_per_hour), "on_demand", "", f"{hw.name}: its own price_usd_per_hour")
     return found if found is not None else PricePoint(math.nan, s.price_basis)
+
+
+def priced_for(hw: Hardware, s: Scenario, price_applies_to: str | None) -> Scenario:
+    """The scenario a chip is priced under among several: a $/GPU-hour of one's own (basis "custom") is the price of
+    the chip it was entered for (`price_applies_to`; None: every chip) alone, the others have none under it."""
+    if price_applies_to is None or hw.id == price_applies_to or s.price_usd_per_gpu_hour is None:
+        return s
+    return replace(s, price_usd_per_gpu_hour=None)
+
+
+def owning_basis(price_basis: str) -> str:
+    """The TCO tier a chip's capex is solved from (tco_preset): the scenario's basis where it is one of owning
+    (neocloud, hyperscaler), else hyperscaler."""
+    return price_basis if price_basis in OWNING_BASES else "hyperscaler"
 
 
 def tokens_per_gw_year(tokens_per_s_per_gpu, all_in_w_per_gpu) -> np.ndarray:

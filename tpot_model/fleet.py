@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass, replace
 
 from .catalog import Hardware, ModelSpec
-from .economics import HOURS_PER_YEAR, YEAR_S, price_for, tco_preset
+from .economics import HOURS_PER_YEAR, YEAR_S, owning_basis, price_for, priced_for, tco_preset
 from .estimate import Estimate, estimate
 from .planner import DOMAIN, cheapest, domain_gpu_options
 from .profiles import EfficiencyProfile
@@ -161,7 +161,7 @@ def fleet(
         else static
     )
     price = price_for(hw, scenario)
-    tier = hw.prices.price("hyperscaler")
+    tier = hw.prices.price(owning_basis(scenario.price_basis))  # as Economics' TCO section solves it
     capex = (
         tco_preset(tier.usd_per_gpu_hour, hw.prices.all_in_w, hw.tdp_w).capex_usd
         if tier is not None and math.isfinite(hw.prices.all_in_w)
@@ -201,10 +201,19 @@ def prompt_tokens(scenario: Scenario, demand: Demand) -> int:
 
 
 def fleets(
-    model, hardware: list[Hardware], scenario, profile, demand, tpot_target_s, ttft_target_s=None
+    model,
+    hardware: list[Hardware],
+    scenario,
+    profile,
+    demand,
+    tpot_target_s,
+    ttft_target_s=None,
+    price_applies_to: str | None = None,
 ) -> list[Fleet]:
-    """`fleet` for each candidate chip, side by side."""
-    return [fleet(model, hw, replace(scenario), profile, demand, tpot_target_s, ttft_target_s) for hw in hardware]
+    """`fleet` for each candidate chip, side by side; a $/GPU-hour of one's own prices the chip `price_applies_to`
+    alone (economics.priced_for)."""
+    return [fleet(model, hw, priced_for(hw, scenario, price_applies_to), profile, demand, tpot_target_s, ttft_target_s)
+            for hw in hardware]  # fmt: skip
 
 
 def widest_no_fit(model, hw: Hardware, scenario: Scenario, profile, f: Fleet) -> Estimate | None:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .catalog import Hardware, ModelSpec
-from .economics import usd_per_1M_tokens
+from .economics import priced_for, usd_per_1M_tokens
 from .estimate import Estimate, estimate, kv_cache_peak_bytes_per_gpu, native_formats, weight_bytes_per_gpu
 from .precision import native_fp4, parse_format
 from .profiles import IDEAL, EfficiencyProfile
@@ -419,10 +419,10 @@ def cost_grid(
     """$/1M tokens at the target for each hardware x weight precision: per cell one estimate call over batch (x GPU
     count). gpu_options: pick the cheapest count per cell (:func:`cheapest`; DOMAIN: each chip's counts up to its
     scale-up domain); None: the scenario's count. The
-    scenario's price override applies only to the hardware ``price_applies_to`` (others use the catalog price)."""
+    scenario's own price applies only to the hardware ``price_applies_to`` (economics.priced_for)."""
     rows, fmts = [], []
     for hw in hardware:
-        s_hw = scenario if hw.id == price_applies_to else replace(scenario, price_usd_per_gpu_hour=None)
+        s_hw = priced_for(hw, scenario, price_applies_to)
         row, row_fmts = [], []
         for prec in precisions:
             name = precision_format(prec, hw)

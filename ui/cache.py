@@ -204,16 +204,20 @@ def _planner_frontier(key: str, _model, _hardware, _scenario, _profile, tpot_tar
     return planner.frontier(_model, _hardware, _scenario, _profile, tpot_target_s, ttft_target_s)
 
 
-def fleets(key: str, _model, _hardware: list, _scenario, _profile, _demand, tpot_target_s: float) -> list:
-    """tpot_model.fleet.fleets (each chip's fleet for a demand at a TPOT target), once per server for each key (the
-    scenario without its batch, the chips and the demand): every reader of an Economics link shares one search."""
+def fleets(key: str, _model, _hardware: list, _scenario, _profile, _demand, tpot_target_s: float,
+           price_applies_to: str) -> list:  # fmt: skip
+    """tpot_model.fleet.fleets (each chip's fleet for a demand at a TPOT target, one's own price the chip
+    price_applies_to's alone), once per server for each key (the scenario without its batch, the chips and the
+    demand): every reader of an Economics link shares one search."""
     return _fleets(key=key, _model=_model, _hardware=_hardware, _scenario=_scenario, _profile=_profile,
-                   _demand=_demand, tpot_target_s=tpot_target_s)  # fmt: skip
+                   _demand=_demand, tpot_target_s=tpot_target_s, price_applies_to=price_applies_to)  # fmt: skip
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
-def _fleets(key: str, _model, _hardware, _scenario, _profile, _demand, tpot_target_s: float) -> list:
-    return fleet.fleets(_model, _hardware, _scenario, _profile, _demand, tpot_target_s)
+def _fleets(key: str, _model, _hardware, _scenario, _profile, _demand, tpot_target_s: float,
+            price_applies_to: str) -> list:  # fmt: skip
+    return fleet.fleets(_model, _hardware, _scenario, _profile, _demand, tpot_target_s,
+                        price_applies_to=price_applies_to)  # fmt: skip
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)

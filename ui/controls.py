@@ -452,11 +452,14 @@ def chips_about(chips, catalog, tr, state: ScenarioState | None = None) -> dict:
     the sidebar's basis unless the one chip charted is the sidebar's (whose price the sidebar's scenario states)."""
     state = scenario_state() if state is None else state
     own = list(chips) == [state.hardware]
+    # one's own $/GPU-hour prices the sidebar's chip alone (economics.priced_for): said with its chip
+    alone = state.price_basis == CUSTOM_BASIS and state.price is not None and state.hardware in chips
     return export_about(state) | {
         "scenario_hardware": "+".join(chips),
         "scenario_hardware_name": " + ".join(fmt.chip(catalog[h], tr, short=True) for h in chips),
-        **({} if own else {"scenario_price_usd_per_gpu_hour": None, "scenario_price_as_of": None,
-                           "scenario_price_each_chip": True}),
+        **({} if own else {"scenario_price_usd_per_gpu_hour": state.price if alone else None,
+                           "scenario_price_as_of": None, "scenario_price_each_chip": True,
+                           **({"scenario_price_chip": catalog[state.hardware].name} if alone else {})}),
     }  # fmt: skip
 
 

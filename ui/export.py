@@ -134,6 +134,9 @@ def price_text(about: Mapping[str, object], tr: Translator) -> str:
     '$6.03/GPU-hour (On-demand cloud, 2026-03-17)'; each chip's own on a chart of several; none published: said."""
     price = about.get("scenario_price_usd_per_gpu_hour")
     if about.get("scenario_price_each_chip"):
+        if price is not None and about.get("scenario_price_chip"):  # one's own: the sidebar chip's alone
+            return tr("export_price_one_chip", usd=fmt.usd(price), hw=about["scenario_price_chip"],
+                      basis=_basis(about, tr))  # fmt: skip
         return tr("export_price_each_chip", basis=_basis(about, tr))
     if price is not None:
         return tr("export_price", usd=fmt.usd(price), basis=_basis(about, tr))
