@@ -580,7 +580,7 @@ def gpus_section() -> None:
         )
     chart.figure(figs.tp_figure(tp, state.batch, target_s, tr=tr), figs.tp_table(tp), "planner-tensor-parallel", tr)
     st.markdown(tr("pl_tp_note", domain=scale_up_domain_gpus(hw), hw=hw.name))
-    st.dataframe(figs.tp_display_table(tp, tr=tr), hide_index=True)
+    st.dataframe(figs.tp_display_table(tp, state.batch, tr=tr), hide_index=True)
     chart.figure(
         figs.pp_figure(pp, tp, tr=tr),
         figs.pp_table(pp, tp),
@@ -669,6 +669,11 @@ def capacity_section() -> None:
             left=fmt.gb(cap.hbm_left_after_weights_bytes),
             per_gpu=fmt.gb(cap.kv_bytes_per_user_per_gpu),
             memory=f"{cap.max_users_memory:,}",
+            # the frontier above holds one static batch: a server's count is one or two fewer (a browser review read
+            # 'holds 113' against the frontier's 'batch 115 would no longer fit')
+            static=tr("pl_capacity_static", static=f"{cap.max_users_memory_static:,}")
+            if cap.max_users_memory_static != cap.max_users_memory
+            else "",
             users=f"{cap.users:,}",
             target=fmt.target_ms(target_s),
         )

@@ -169,17 +169,20 @@ def test_tp_figure_stacks_the_buckets():
     ideal = _v(_trace(fig, EN("pl_ideal_scaling")).y)
     assert np.isnan(ideal[: int(np.argmax(tp.fits))]).all()
     # a count that does not fit says so under its tick, not over its bar (the tallest: it had covered the bar's top)
-    assert not [a for a in fig.layout.annotations if EN("pl_no_fit_short") in a.text]
+    no_fit = EN("pl_no_fit_short", batch="32")
+    assert no_fit == "batch 32:<br>no fit"  # at the title's batch (the table's best batch at the target is another)
+    assert not [a for a in fig.layout.annotations if no_fit in a.text]
     assert list(fig.layout.xaxis.tickvals) == [str(n) for n in tp.num_gpus]
-    said = [EN("pl_no_fit_short") in t for t in fig.layout.xaxis.ticktext]
+    said = [no_fit in t for t in fig.layout.xaxis.ticktext]
     assert said == [not f for f in tp.fits] and any(said) and not all(said)
-    assert figs.tp_figure(tp, 32, 0.05, tr=ZH).layout.xaxis.ticktext[0] == f"1<br>{ZH('pl_no_fit_short')}"
+    assert figs.tp_figure(tp, 32, 0.05, tr=ZH).layout.xaxis.ticktext[0] == f"1<br>{ZH('pl_no_fit_short', batch='32')}"
     # the target's words on a white ground: below the bars (2 ms) they had printed over them
     (target,) = [a for a in figs.tp_figure(tp, 32, 0.002).layout.annotations if a.y == pytest.approx(2.0)]
     assert target.bgcolor.startswith("rgba(255,255,255")
     table = figs.tp_table(tp)
     assert {"gpus", "tpot_ms", "communication_ms", "communication_share", "target_batch"} <= set(table.columns)
-    shown = figs.tp_display_table(tp, tr=ZH)
+    shown = figs.tp_display_table(tp, 32, tr=ZH)
+    assert ZH("pl_col_fits_at", batch="32") in shown.columns  # the fit at the sidebar's batch, said
     assert ZH("pl_col_comm") in shown.columns and ZH("pl_na") in shown[ZH("pl_col_target_batch")].tolist()
     # a count that does not fit has no rate or $ (browser review: its $ had read as the column's cheapest)
     for col in ("pl_col_usd", "pl_col_tps_gpu"):

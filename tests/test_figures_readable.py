@@ -163,7 +163,7 @@ def test_planner_money_two_decimals_and_plain_ratios():
     s = Scenario(batch=8, context_tokens=4096, output_tokens=1024, num_gpus=2, weights="fp8")
     tp = pl.tp_scaling(m, hw, s, resolve_profile("typical"), (1, 2, 4, 8), tpot_target_s=0.05)
     for lang in (EN, ZH):
-        table = pf.tp_display_table(tp, tr=lang)
+        table = pf.tp_display_table(tp, 8, tr=lang)
         for col in ("pl_col_usd", "pl_col_target_usd"):
             usd = [v for v in table[lang(col)] if v != lang("pl_na")]
             assert usd and all(len(v.split(".")[-1]) == 2 for v in usd), usd

@@ -938,6 +938,12 @@ def test_capacity_counts_users_as_the_served_row_does(lang):
     assert users.value == f"{served.batch:,}"
     assert f"{served.batch:,}" in " ".join(m.value for m in at.markdown if tr("pl_capacity_text")[:10] in m.value)
     assert [m for m in at.metric if m.label == tr("pl_m_kv_user", tokens=fmt.tokens(5120))]
+    # memory alone: 113 users as a server runs them (a prefill chunk's workspace held), 114 as the frontier's static
+    # batch above ('batch 115 would no longer fit'): both said, so the two counts do not read as an off-by-one
+    cap = pl.capacity(models["llama-3.1-70b"], hw, s, resolve_profile("typical"), 0.05)
+    assert (cap.max_users_memory, cap.max_users_memory_static) == (113, 114)
+    text = " ".join(m.value for m in at.markdown if tr("pl_capacity_text")[:10] in m.value)
+    assert tr("pl_capacity_static", static="114") in text and " 113 " in text.replace("，", " ").replace("位", " ")
 
 
 def test_the_static_rows_tokens_per_mw_name_their_batch():

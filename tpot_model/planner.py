@@ -826,7 +826,8 @@ class Capacity:
 
     users: int  # the frontier batch: users decoding at once within the target
     limited_by: str
-    max_users_memory: int  # whatever the TPOT
+    max_users_memory: int  # whatever the TPOT, as the scenario batches (continuous: a prefill chunk's workspace held)
+    max_users_memory_static: int  # one static batch's (the frontier's basis)
     kv_bytes_per_user: float  # at context + output tokens, whole cache (all GPUs)
     kv_bytes_per_user_per_gpu: float
     hbm_left_after_weights_bytes: float  # per GPU: usable memory minus the weights' share
@@ -865,6 +866,7 @@ def capacity(
         users=point.batch,
         limited_by=point.limited_by,
         max_users_memory=int(_f(est.max_batch)),
+        max_users_memory_static=int(_f(estimate(model, hw, replace(one, batching="static"), profile).max_batch)),
         kv_bytes_per_user=per_user,
         kv_bytes_per_user_per_gpu=_f(est.kv_cache_peak_bytes_per_gpu),
         hbm_left_after_weights_bytes=est.usable_memory_per_gpu_bytes - _f(est.weight_bytes_per_gpu),

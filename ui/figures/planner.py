@@ -307,7 +307,10 @@ def tp_figure(tp: TPScaling, batch: int, target_s: float | None, *, tr: Translat
             d.vrect(i - 0.5, i + 0.5, fillcolor=NO_FIT_COLOUR, opacity=0.35)
     style(fig, tr("pl_tp_title", batch=batch), tr("pl_axis_tp_gpus"), tr("axis_tpot_ms"))
     fig.update_layout(**legend_placement(fig, 440, side_max=0))  # six keys: over the title in a 900 px frame
-    ticks = [n if f else f"{n}<br>{tr('pl_no_fit_short')}" for n, f in zip(x, tp.fits, strict=True)]
+    # under a count, at the title's batch: 'batch 32 does not fit' (it stood beside the table's best batch of 17)
+    ticks = [
+        n if f else f"{n}<br>{tr('pl_no_fit_short', batch=fmt.integer(batch))}" for n, f in zip(x, tp.fits, strict=True)
+    ]
     d.xaxis = {"type": "category", "tickvals": x, "ticktext": ticks}
     return d.apply(fig, barmode="stack")
 
@@ -335,8 +338,10 @@ def tp_table(tp: TPScaling) -> pd.DataFrame:
     return pd.DataFrame(d)
 
 
-def tp_display_table(tp: TPScaling, *, tr: Translator = EN) -> pd.DataFrame:
-    """The TP table as shown on the page: translated headers, display units, n/a where a number does not exist."""
+def tp_display_table(tp: TPScaling, batch: int, *, tr: Translator = EN) -> pd.DataFrame:
+    """The TP table as shown on the page: translated headers, display units, n/a where a number does not exist; its
+    TPOT, rates and fit at the sidebar's `batch` (the fit column says so: 'no' beside a best batch of 17 at the target
+    had read as a contradiction), the target's columns at their own best batch."""
 
     def num(values, digits: int, scale: float = 1.0) -> list[str]:
         return [f"{v * scale:,.{digits}f}" if np.isfinite(v) else tr("pl_na") for v in np.asarray(values, float)]
@@ -349,7 +354,7 @@ def tp_display_table(tp: TPScaling, *, tr: Translator = EN) -> pd.DataFrame:
         # a count that cannot hold the model serves nothing: no rate or $ (they had read as the column's cheapest)
         tr("pl_col_tps_gpu"): num(np.where(tp.fits, tp.tokens_per_s_per_gpu, np.nan), 0),
         tr("pl_col_usd"): num(np.where(tp.fits, tp.usd_per_1M_tokens, np.nan), 2),
-        tr("pl_col_fits"): [tr("pl_yes") if f else tr("pl_no") for f in tp.fits],
+        tr("pl_col_fits_at", batch=fmt.integer(batch)): [tr("pl_yes") if f else tr("pl_no") for f in tp.fits],
     }
     if tp.frontier is not None:
         f = tp.frontier
