@@ -8,6 +8,7 @@ fr_rack_recipes, fr_rack_best_engine)."""
 import json
 import math
 
+import numpy as np
 import streamlit as st
 
 from tpot_model import disaggregated, frontier_check, planner, serving
@@ -606,13 +607,18 @@ if (
                 model, hw, s, layout_search.best_engines(hw) if rack_best else profile, max_gpus=rack_gpus,
                 mtp_k=k if mtp else None, mtp_acceptance=acceptance,
             )  # fmt: skip
-            targets, curve = layout_search.reach_curve(tables, rack.INTERACTIVITY, recipes)
+            # the page's own target searched too: read off between grid points it had been interpolated along the
+            # curve (B200 8,540 tok/s per GPU at 20 tok/s per user, where the best layout that meets it, the
+            # Planner's, serves 8,363)
+            targets, curve = layout_search.reach_curve(
+                tables, np.unique(np.append(rack.INTERACTIVITY, target)), recipes
+            )
             out[hid] = (targets, tuple(curve))
         return out
 
     found = cache.built(
         f"frontier-rack|{model.id}|{rack_precision}|{state.kv}|{state.compute}|{isl}|{osl}|{engine}|{mtp}|{k}|{acceptance}"
-        f"|{rack_gpus}|{rack_recipes}|{rack_best}|{rack_generation}",
+        f"|{rack_gpus}|{rack_recipes}|{rack_best}|{rack_generation}|{target}",
         _rack_search,
     )
     # every published basis, the page's own tier first (the cost section's: a custom $/GPU-hour there, priced here too)

@@ -1188,6 +1188,16 @@ def test_rack_view_reads_the_pages_own_target_between_its_columns(tr):
         assert m, (chip, said)
         v = float(m.group(1).replace(",", ""))
         assert rates.loc[chip, at60] <= v <= rates.loc[chip, at25], (chip, v)
+    # the best deployment that meets 50 tok/s per user, as `frontier --max-gpus 72 --interactivity 50` and the Planner
+    # give it (a browser review: read off between searched points, B200's had been interpolated, 2 % above any layout)
+    b200 = resolve_hardware("b200")
+    s = Scenario(weights="fp8", kv_cache="fp8", context_tokens=1024, output_tokens=1024)
+    best = lo.choose(
+        lo.engine_tables(resolve_model("deepseek-r1"), b200, s, lo.best_engines(b200), max_gpus=72), 1 / 50
+    )
+    item = tr("fr_rack_at_item", name="B200", rate="\0").split("\0")
+    shown = re.search(re.escape(item[0]) + r"([\d,]+)" + re.escape(item[1]), said).group(1)
+    assert shown == f"{float(rack_scale.round_significant(np.array(best.tokens_per_s_per_gpu))):,.0f}"
     assert tr("fr_rack_at_ratios", ratios="\0").split("\0")[0] in said
     at = run_page("frontier", fr_target="60", **q)
     at.session_state["frontier.rack"] = True

@@ -458,9 +458,9 @@ def ratio_table(curves: Sequence[RackCurve], tr: Translator = EN, measured: Sequ
 
 def at_target_caption(curves: Sequence[RackCurve], target: float, tr: Translator = EN) -> str | None:
     """The tables' reading at the page's own interactivity target when it is not one of RATIO_AT (an analyst's 50 tok/s
-    per user had to be read off the chart): each chip's tokens/s per GPU there (RackCurve.at: interpolated along the
-    curve between searched targets) and the rack-scale advantage over each scale-out chip; None at a RATIO_AT target
-    or without curves."""
+    per user had to be read off the chart): each chip's tokens/s per GPU there (RackCurve.at: the best deployment that
+    meets it where the page searched it, as the Planner and `frontier` do; else interpolated along the curve) and the
+    rack-scale advantage over each scale-out chip; None at a RATIO_AT target or without curves."""
     if not curves or any(abs(target - x) < 1e-9 for x in RATIO_AT):
         return None
 
