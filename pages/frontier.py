@@ -348,6 +348,10 @@ else:
             rounds=fmt.span(r.round for r in mlperf_results),
         )
     )
+# a curve under another that matches it (B200's under GB200 NVL72's: the same GPU within a domain of 8) shows only its
+# legend entry: said (a browser review)
+for hidden, top in figs.coinciding(series, y, figs.COINCIDE):
+    notes.append(tr("fr_coincide", hidden=hidden.label(tr), top=top.label(tr), pct=fmt.pct(figs.COINCIDE, 0)))
 if mtp:
     check, bias = cache.mtp_check(k, acceptance)
     notes.append(

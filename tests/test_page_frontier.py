@@ -1336,3 +1336,21 @@ def test_the_batching_note_names_the_curves_tpot_where_the_page_runs_other_reque
     assert tpot in marked  # the same figure as the line above
     same = run_page("frontier", fr_io="sidebar", **q)
     assert not any(lead in c.value for c in same.main.caption)
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_a_curve_hidden_under_another_is_said(tr):
+    """A browser review: DeepSeek-R1 FP8 with GB200 in the sidebar listed 'B200 · FP8 · TP' in the legend, its line
+    exactly under GB200 NVL72's (15.8 against 15.9 tok/s per GPU): the same GPU inside a domain of 8. Said under the
+    chart; a curve apart from every other is not."""
+    from ui.figures import frontier as figs
+
+    at = run_page("frontier", model="deepseek-r1", hardware="gb200", gpus="8", weights="fp8", kv="fp8", lang=tr.lang)
+    assert not at.exception, at.exception
+    lead = tr("fr_coincide", hidden="\0", top="\0", pct="\0").split("\0")[2][:8]  # "'s: the two" / 的曲線蓋住
+    (said,) = [c.value for c in at.caption if lead in c.value]
+    assert (
+        tr("fr_coincide", hidden="B200 · FP8 · TP", top="GB200 NVL72 · FP8 · TP", pct=fmt.pct(figs.COINCIDE, 0)) in said
+    )
+    at = run_page("frontier", model="llama-3.1-70b", hardware="h200", gpus="2", weights="fp8", lang=tr.lang)
+    assert not [c.value for c in at.caption if lead in c.value]  # H200, B200, MI355X apart: nothing said

@@ -476,6 +476,32 @@ def _mlperf_traces(fig, points: Sequence[MLPerfPoint], y: str, io: str, curves: 
                         hoverinfo="skip")  # fmt: skip
 
 
+COINCIDE = 0.01  # curves within this fraction of each other at every concurrency both draw: one lies under the other
+
+
+def coinciding(series: Sequence[Series], y: str = "output", within: float = COINCIDE) -> list[tuple[Series, Series]]:
+    """(hidden, on top) for each curve drawn under another that matches it (at every concurrency both draw, tokens/s
+    per user and per GPU within `within`; all its points but its own last, the batch that fills its memory, drawn by
+    the top too): B200's under GB200 NVL72's on a sidebar GB200, its legend entry and no line. frontier_figure draws
+    the first series on top."""
+    out = []
+    for j, hidden in enumerate(series):
+        drawn = {float(c): i for i, c in enumerate(hidden.concurrency) if hidden.fits[i]}
+        for top in series[:j]:
+            both = [
+                (i, k) for k, c in enumerate(top.concurrency) if top.fits[k] and (i := drawn.get(float(c))) is not None
+            ]
+            if len(both) < max(len(drawn) - 1, 1):
+                continue
+            h, t = (np.array(v) for v in zip(*both, strict=True))
+            if np.allclose(hidden.interactivity[h], top.interactivity[t], rtol=within, atol=0) and np.allclose(
+                hidden.per_gpu(y)[h], top.per_gpu(y)[t], rtol=within, atol=0
+            ):
+                out.append((hidden, top))
+                break
+    return out
+
+
 def frontier_figure(series: Sequence[Series], points, *, y: str = "output", isl: int = 1024, osl: int = 1024,
                     model_name: str = "", log_y: bool = True, mlperf_points: Sequence[MLPerfPoint] = (),
                     device: str = "gpu", tr: Translator = EN) -> go.Figure:  # fmt: skip
