@@ -563,6 +563,10 @@ def test_memory_capacity_is_the_figure_the_fit_starts_from():
     assert fmt.capacity(usable_memory(cat["mi355x"]), EN) == "288 GB"
     fig = memory_use({"weights": 70e9, "kv_cache": 20e9}, 131.8e9, h200.capacity_bytes, reported_gib=141.0)
     assert "capacity 151 GB (141 GiB reported)" in " ".join(a.text for a in fig.layout.annotations)
+    # the usable line to 3 figures, as the notices print it (a browser review: 'usable 72 GB' beside '72.5 GB usable')
+    assert "usable 132 GB" in " ".join(a.text for a in fig.layout.annotations)
+    fig = memory_use({"weights": 70e9}, 72.48e9, 85.5e9)
+    assert "usable 72.5 GB" in " ".join(a.text for a in fig.layout.annotations)
 
 
 def test_legend_rows_as_plotly_lays_a_wrapped_legend_out():
@@ -607,3 +611,18 @@ def test_wrap_label_keeps_a_bracketed_aside_whole():
     assert wrap_label(EN("bucket_weights"), 10) == "Weight<br>(+ activation)<br>read"
     assert wrap_label(ZH("bucket_weights"), 10) == "權重<br>（含激活值）<br>讀取"
     assert wrap_label("Engine overhead per step", 14) == "Engine<br>overhead per<br>step"
+
+
+def test_axes_separate_thousands_as_the_labels_do_and_years_stay_whole():
+    """A browser review: axes read '1000 1500 2000' beside bars labelled '2,560 KiB' and '1,084' (plotly separates
+    from 10,000 only). Every axis separates thousands; a launch-year axis keeps 2024, not 2,024."""
+    import plotly.graph_objects as go
+
+    from ui.figures import hardware as hw_figs
+    from ui.figures.common import style
+
+    axes = style(go.Figure(go.Bar(x=[1000, 1600], y=[1, 2])), "t", "x", "y").layout.template.layout
+    assert axes.xaxis.separatethousands is True and axes.yaxis.separatethousands is True  # every x and y axis
+    cat = load_hardware_catalog()
+    for make in (hw_figs.bandwidth_by_year, hw_figs.bandwidth_frontier):
+        assert make([cat["h100-sxm"], cat["b200"]], tr=EN).layout.xaxis.tickformat == "d"

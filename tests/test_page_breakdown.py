@@ -45,9 +45,12 @@ def test_sidebar_changes_the_charts():
     at.sidebar.select_slider(key="batch").set_value(128).run()
     assert not at.exception
     fig = _by_title(at, "TPOT decomposition against context")
-    assert fig["layout"]["title"]["text"] == EN("breakdown_context_title", batch=128)
+    assert fig["layout"]["title"]["text"] == EN("breakdown_context_title", batch="128")
     after = _bucket(fig, "weights")
     assert not np.allclose(before, after)
+    at.sidebar.select_slider(key="batch").set_value(4096).run()  # the batch as the text above says it: 'batch 4,096'
+    title = _by_title(at, "TPOT decomposition against context")["layout"]["title"]["text"]
+    assert title == EN("breakdown_context_title", batch="4,096")
 
 
 def test_url_restores_scenario():
@@ -113,7 +116,7 @@ def test_chinese():
     assert at.title[0].value == ZH("breakdown_title")
     titles = [f["layout"]["title"]["text"] for f in figures(at)]
     assert ZH("breakdown_batch_title", context="4K") in titles
-    assert ZH("breakdown_context_title", batch=32) in titles
+    assert ZH("breakdown_context_title", batch="32") in titles
 
 
 def test_random_scenarios_never_raise():

@@ -194,7 +194,7 @@ def sweep_bars(
         title = tr("breakdown_batch_title", context=fmt.tokens(float(np.ravel(est.scenario.context_tokens)[0])))
         x_title = tr("axis_batch")
     else:
-        title = tr("breakdown_context_title", batch=int(np.ravel(est.scenario.batch)[0]))
+        title = tr("breakdown_context_title", batch=fmt.integer(np.ravel(est.scenario.batch)[0]))  # 'batch 4,096'
         x_title = tr("axis_context")
     style(fig, title, x_title, tr("axis_tpot_ms"))
     fig.update_xaxes(

@@ -58,7 +58,10 @@ def hardware_colour(hw_id: str) -> str:
     return (hw.colour if hw else "") or PALETTE[zlib.crc32(hw_id.encode()) % len(PALETTE)]
 
 
-_AXIS = {"gridcolor": "#EBF0F8", "linecolor": "#EBF0F8", "zerolinecolor": "#EBF0F8", "automargin": True}
+# separatethousands: 1,000-1,600 as the labels and tables print them (plotly separates from 10,000 only: '1000 1500');
+# a year axis sets its own tickformat 'd'
+_AXIS = {"gridcolor": "#EBF0F8", "linecolor": "#EBF0F8", "zerolinecolor": "#EBF0F8", "automargin": True,
+         "separatethousands": True}  # fmt: skip
 # The house look as a small default template: plotly copies the default template into every new figure, so a
 # small one costs ~1 ms where setting the same properties per figure (or using plotly_white) costs ~10 ms.
 pio.templates["tpot"] = go.layout.Template(

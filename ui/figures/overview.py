@@ -170,13 +170,14 @@ def memory_use(
     end_gb = max(sum(parts_bytes.values()), capacity_bytes) / 1e9 * 1.12
     d.vline(capacity_gb, line={"color": "#000"})
     limits = [
-        tr("mem_capacity", gb=f"{capacity_gb:.0f}")
+        tr("mem_capacity", gb=fmt.number(capacity_gb))
         if reported_gib is None
-        else tr("mem_capacity_gib", gb=f"{capacity_gb:.0f}", gib=f"{reported_gib:.3g}")
+        else tr("mem_capacity_gib", gb=fmt.number(capacity_gb), gib=f"{reported_gib:.3g}")
     ]
     if usable_bytes < capacity_bytes:
         d.vline(usable_gb, line={"dash": "dash", "color": "#555"})
-        limits.insert(0, tr("mem_usable", gb=f"{usable_gb:.0f}"))
+        # to 3 figures, as the notices and the Why sentence print it ('usable 72 GB' beside their 72.5 GB)
+        limits.insert(0, tr("mem_usable", gb=fmt.number(usable_gb)))
     # one label above the plot, beside the lines (two would overlap, the lines being ~10% apart)
     left = capacity_gb < end_gb / 2
     d.note(" · ".join(limits), capacity_gb if left else usable_gb, 1.0, xref="x", yanchor="bottom",
