@@ -135,12 +135,13 @@ chart.figure(  # the sidebar's scenario and the x scale: built once, shared by e
 )
 st.caption(
     tr(
-        "kvc_size_caption",
+        # no room: no dashed line is drawn, and 'a batch fits while its line stays under it' fits none (browser review)
+        "kvc_size_caption" if k.room_bytes > 0 else "kvc_size_caption_no_room",
         shards=int(k.shards),
         usable=fmt.gb(k.usable_bytes, 2),  # a difference worked out: every term to the same 0.01 GB
         weights=fmt.gb(k.weights_bytes_per_gpu, 2),
         workspace=fmt.gb(k.workspace_bytes_per_gpu, 2),
-        room=tr("kvc_room_left" if k.room_bytes > 0 else "kvc_room_short", gb=fmt.gb(k.room_bytes, 2)),
+        room=tr("kvc_room_left", gb=fmt.gb(k.room_bytes, 2)) if k.room_bytes > 0 else fmt.gb(k.room_bytes, 2),
     )
     + fmt.memory_rule(est, tr)
 )

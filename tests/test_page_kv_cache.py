@@ -125,8 +125,15 @@ def test_no_room_for_the_cache_is_said_not_shown_as_negative_room():
                   batch="4096")  # fmt: skip
     assert not at.exception
     (caption,) = [c.value for c in at.caption if "− 工作區" in c.value]  # the memory balance
-    short = ZH("kvc_room_short", gb="@").split("@")[1]
-    assert caption.count(short) == 1 and "留給 KV 快取的 -" not in caption
+    said = ZH("kvc_size_caption_no_room", shards=1, usable="@", weights="", workspace="", room="")
+    assert caption.startswith(said.split("@")[0])
+    assert "沒有留給 KV 快取的空間" in caption and "留給 KV 快取的 -" not in caption
+    assert "虛線" not in caption  # no dashed line is drawn (a browser review: the caption had described one)
+    # the charts' 'no room' note in the bottom-right corner, under the rising caches (top left it had covered
+    # the bf16 line of the KV-precision chart)
+    size = _fig(at, "kvc_size_title", tr=ZH)
+    (room,) = [a for a in size["layout"]["annotations"] if a["text"] == ZH("kvc_no_room")]
+    assert (room["x"], room["y"], room["xanchor"], room["yanchor"]) == (0.98, 0.02, "right", "bottom")
     (batch_metric,) = [m for m in at.metric if m.label == ZH("kvc_m_batch", b="4,096", context="4K")]
     assert "0 GB" in batch_metric.help
     mb = _fig(at, "kvc_max_batch_title", tr=ZH)

@@ -266,8 +266,9 @@ def _room_line(d: Decor, room_bytes: float, y_top_gb: float, tr: Translator) -> 
             {"type": "rect", "xref": "x domain", "yref": "y domain", "x0": 0, "x1": 1, "y0": 0, "y1": 1,
              "fillcolor": NOT_FIT_FILL, "opacity": 0.07, "line": {"width": 0}, "layer": "below"}
         )  # fmt: skip
-        # top left: the caches rise to the right, and at the top's middle the largest crossed the note
-        d.note(tr("kvc_no_room"), 0.02, 0.98, xanchor="left", yanchor="top", align="left",
+        # bottom right: the caches rise to the right, so the corner under their ends is empty (top left, the largest
+        # cache at short context crossed it, and the top's middle the longest: browser reviews)
+        d.note(tr("kvc_no_room"), 0.98, 0.02, xanchor="right", yanchor="bottom", align="right",
                font={"color": "#a00", "size": 13}, bgcolor="rgba(255,255,255,0.85)")  # fmt: skip
 
 
