@@ -398,3 +398,17 @@ def test_a_step_between_the_two_ridges_is_judged_by_the_achievable_one():
     assert ideal.effective_ridge_flop_per_byte == pytest.approx(ideal.ridge_point_flop_per_byte)
     assert [t for _, t in meth.intensity_blocks(ideal, EN)][-1] == EN("meth_bound_verdict", rel="<",
                                                                       bound=EN("bound_memory"))  # fmt: skip
+
+
+def test_the_ridge_label_stands_clear_of_the_roofs_own_label():
+    """A browser review at 900 px: the ridge label's leader line (up and to the left of the roof's corner) struck
+    through the roof's 'fp8 / int8 1,979 TFLOP/s (used)' label, which reaches left past the corner in a ~340 px plot.
+    The ridge label has no leader line, ends at the corner and sits a line above the roof's label."""
+    fig = rf.roofline(_est())
+    est = _est()
+    ridge_text = EN("roofline_ridge", ridge=fmt.number(est.ridge_point_flop_per_byte))
+    (ridge,) = [a for a in fig.layout.annotations if a.text == ridge_text]
+    (roof,) = [a for a in fig.layout.annotations if a.text.endswith(" (used)")]
+    assert ridge.showarrow is False and ridge.xanchor == "right" and ridge.yanchor == "bottom"
+    assert ridge.y == pytest.approx(roof.y) and ridge.yshift >= 16 and not roof.yshift  # stacked: a line apart
+    assert ridge.x == pytest.approx(math.log10(est.ridge_point_flop_per_byte))  # ends at the corner
