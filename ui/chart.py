@@ -349,7 +349,7 @@ def _zip_button(charts: list[PageChart], tr: Translator, page_id: str, stamp: di
         return
     about = zip_about(charts)
     st.download_button(
-        tr("download_zip", n=len(charts)),
+        tr("download_zip_two") if len(charts) == 2 else tr("download_zip", n=len(charts)),  # 'both', not 'all 2'
         data=lambda: charts_zip(charts, tr.lang, stamp),
         file_name=f"{export.file_stem((page_id or 'overview') + '-charts', about, stamp)}.zip",
         mime="application/zip",
