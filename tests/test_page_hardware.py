@@ -297,7 +297,7 @@ def test_a_band_basis_shared_by_every_chip_is_said_once_under_the_table():
     said = [c.value for c in at.caption if c.value.startswith(EN("hw_band_common", basis=""))]
     assert len(said) == 1 and EN("band_basis_unmeasured", engine="", n="", lo="", hi="")[:20] in said[0]
     # in the table's device word: it lists TPUs and Trainium, so 'per chip' (the first chip listed is a GPU)
-    assert "per chip use the band" in said[0] and "per GPU" not in said[0]
+    assert "in total and per chip, and $ per 1M tokens, use the band" in said[0] and "per GPU" not in said[0]
     (table,) = [d.value for d in at.dataframe if EN("hw_col_tpot_profile") in d.value.columns]
     assert EN("hw_col_band") not in table.columns
     assert list(table.columns[:4]) == [EN("hw_col_hardware"), EN("hw_col_tpot_ideal"), EN("hw_col_tpot_profile"),
