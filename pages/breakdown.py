@@ -66,11 +66,18 @@ if realistic:  # what the whiskers' 80% band rests on (the charts' key names it 
     bands.basis_caption(est, tr, profile_name)
 
 st.subheader(tr("breakdown_heatmap_header"))
-controls.linked_view("breakdown.heatmap_metric", figs.HEATMAP_METRICS, figs.HEATMAP_METRICS[0], tr=tr)
+
+
+def metric_option(m: str) -> str:
+    return tr(f"breakdown_metric_{m}")
+
+
+controls.linked_view("breakdown.heatmap_metric", figs.HEATMAP_METRICS, figs.HEATMAP_METRICS[0], tr=tr,
+                     label=tr("breakdown_heatmap_metric"), shows=metric_option)  # fmt: skip
 metric = st.selectbox(
     tr("breakdown_heatmap_metric"),
     figs.HEATMAP_METRICS,
-    format_func=lambda m: tr(f"breakdown_metric_{m}"),
+    format_func=metric_option,
     key="breakdown.heatmap_metric",
 )
 cost_notice = figs.cost_notice(est, tr) if metric == "usd_per_1M_tokens" else None

@@ -61,11 +61,47 @@ if chart.embedded():  # no sidebar, and B's and C's controls in the settings sec
     st.markdown(fmt.device_text("cmp_intro_embed", shown_hw, tr, **where))  # 'chips' once one is a TPU or Trainium
 else:
     st.markdown(fmt.device_text("cmp_intro", shown_hw, tr))  # 'chips' once A, B or C is a TPU or Trainium
-notices.url_notices(st.session_state[NOTICES], tr, key="cmp_bad_param")
 
 
 def same_or(v, show=str):
     return tr("cmp_same_as_a") if v == figs.SAME else show(v)
+
+
+def gpus_option(n) -> str:
+    return tr("cmp_gpus_auto") if n == figs.AUTO else str(n)
+
+
+def format_option(name: str):
+    """A weight or KV-cache format choice as its selectbox shows it: 'as A (fp8)' or the format."""
+    return lambda w: tr("cmp_same_as_a_value", value=getattr(state, name)) if w == figs.SAME else w
+
+
+OPTIONS = {  # a side's choices as their controls show them (tokens(int): a link's value is text)
+    "hardware": lambda i: fmt.chip(hardware[i], tr),
+    "gpus": gpus_option,
+    "weights": format_option("weights"),
+    "kv": format_option("kv"),
+    "profile": lambda p: same_or(p, lambda i: controls.profile_label(profiles[i], tr)),
+    "model": lambda m: same_or(m, lambda i: models[i].name),
+    "batch": same_or,
+    "context": lambda n: same_or(n, lambda n: fmt.tokens(int(n))),
+}
+
+
+def link_labels() -> dict[str, notices.Shown]:
+    """Scenario B's and C's controls as the link's notices name them ('Scenario B · Hardware'), with their choices."""
+    out = {}
+    for side in page_state.SIDES:
+        hw = hardware.get(st.session_state.get(f"compare.{side}.hardware"))
+        fields = {"gpus": fmt.device_text("cmp_gpus", hw, tr), "price": fmt.device_text("cmp_price", hw, tr)}
+        for name in page_state.SIDE_FIELDS:
+            field = fields.get(name) or tr(f"control_{name}")
+            label = tr("cmp_link_label", x=side.upper(), field=field)
+            out[f"{side}_{name}"] = notices.Shown(label, OPTIONS.get(name))
+    return out
+
+
+notices.url_notices(st.session_state[NOTICES], tr, link_labels)
 
 
 def side_controls(side: str, nested: bool = False) -> dict:
@@ -77,7 +113,7 @@ def side_controls(side: str, nested: bool = False) -> dict:
     chosen = row.selectbox(
         tr("control_hardware"),
         list(hardware),
-        format_func=lambda i: fmt.chip(hardware[i], tr),
+        format_func=OPTIONS["hardware"],
         key=k + "hardware",
         width=260,
         **keep,
@@ -85,7 +121,7 @@ def side_controls(side: str, nested: bool = False) -> dict:
     row.selectbox(
         fmt.device_text("cmp_gpus", hardware[chosen], tr),  # 'Chips' for a TPU or Trainium
         (figs.AUTO, *GPU_OPTIONS),
-        format_func=lambda n: tr("cmp_gpus_auto") if n == figs.AUTO else str(n),
+        format_func=gpus_option,
         key=k + "gpus",
         help=fmt.device_text("cmp_gpus_help", hardware[chosen], tr),
         width=150,
@@ -94,7 +130,7 @@ def side_controls(side: str, nested: bool = False) -> dict:
     row.selectbox(
         tr("control_weights"),
         (figs.SAME, *WEIGHT_OPTIONS),
-        format_func=lambda w: tr("cmp_same_as_a_value", value=state.weights) if w == figs.SAME else w,
+        format_func=OPTIONS["weights"],
         key=k + "weights",
         width=150,
         **keep,
@@ -102,7 +138,7 @@ def side_controls(side: str, nested: bool = False) -> dict:
     row.selectbox(
         tr("control_kv"),
         (figs.SAME, *KV_OPTIONS),
-        format_func=lambda w: tr("cmp_same_as_a_value", value=state.kv) if w == figs.SAME else w,
+        format_func=OPTIONS["kv"],
         key=k + "kv",
         width=150,
         **keep,
@@ -110,7 +146,7 @@ def side_controls(side: str, nested: bool = False) -> dict:
     row.selectbox(
         tr("control_profile"),
         (figs.SAME, *profiles),
-        format_func=lambda p: same_or(p, lambda i: controls.profile_label(profiles[i], tr)),
+        format_func=OPTIONS["profile"],
         key=k + "profile",
         width=230,
         **keep,
@@ -122,7 +158,7 @@ def side_controls(side: str, nested: bool = False) -> dict:
         e[0].selectbox(
             tr("control_model"),
             (figs.SAME, *models),
-            format_func=lambda m: same_or(m, lambda i: models[i].name),
+            format_func=OPTIONS["model"],
             key=k + "model",
             **keep,
         )
@@ -130,7 +166,7 @@ def side_controls(side: str, nested: bool = False) -> dict:
         e[2].selectbox(
             tr("control_context"),
             (figs.SAME, *CONTEXT_OPTIONS),
-            format_func=lambda n: same_or(n, fmt.tokens),
+            format_func=OPTIONS["context"],
             key=k + "context",
             **keep,
         )

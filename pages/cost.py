@@ -128,16 +128,27 @@ if price_known:
 # --- sweeps: one vectorised model call over the batch values (always: the frontier uses it) or the contexts
 batches = figs.batch_grid(state.batch)
 by_batch = controls.evaluate(state, batch=batches)
+
+
+def sweep_option(v: str) -> str:
+    return tr(f"ce_sweep_{v}")
+
+
+def unit_option(v: str) -> str:
+    return tr(f"ce_unit_{v}")
+
+
 # the chart's own inputs: on the page; in the embed view in a closed section above the chart, sent once opened
-controls.linked_view("cost.sweep", figs.SWEEPS, figs.SWEEPS[0], tr=tr)
-controls.linked_view("cost.cost_unit", figs.COST_UNITS, figs.COST_UNITS[0], tr=tr)
+controls.linked_view("cost.sweep", figs.SWEEPS, figs.SWEEPS[0], tr=tr, label=tr("ce_sweep"), shows=sweep_option)
+controls.linked_view("cost.cost_unit", figs.COST_UNITS, figs.COST_UNITS[0], tr=tr, label=tr("ce_unit"),
+                     shows=unit_option)  # fmt: skip
 if (controls_box := controls.page_controls(tr, lazy=True)) is not None:
     with controls_box:
         c = st.columns([1, 2])
-        c[0].radio(tr("ce_sweep"), figs.SWEEPS, format_func=lambda v: tr(f"ce_sweep_{v}"), key="cost.sweep",
+        c[0].radio(tr("ce_sweep"), figs.SWEEPS, format_func=sweep_option, key="cost.sweep",
                    horizontal=True, persist_state="session")  # fmt: skip
         if price_known:
-            c[1].radio(tr("ce_unit"), figs.COST_UNITS, format_func=lambda v: tr(f"ce_unit_{v}"), key="cost.cost_unit",
+            c[1].radio(tr("ce_unit"), figs.COST_UNITS, format_func=unit_option, key="cost.cost_unit",
                        horizontal=True, persist_state="session")  # fmt: skip
 sweep, unit = st.session_state["cost.sweep"], st.session_state["cost.cost_unit"]
 if sweep == "batch":
@@ -205,13 +216,19 @@ if not price_known:
     chart.fold(tr, tr("embed_more_cost_frontier"))
 
 # --- frontier
+
+
+def target_option(k: str) -> str:
+    return tr("target_with_user", label=tr(f"target_{k}"), user=f"{1 / TPOT_TARGETS_S[k]:.3g}")
+
+
 # one orientation for throughput-latency curves (InferenceX's): no axes choice; the page's width for the target (in a
 # half-width column a 900 px page cut its option: '聊天 50 ms（每位使用者 2(')
-controls.linked_view("cost.target", list(TPOT_TARGETS_S), "chat", tr=tr)
+controls.linked_view("cost.target", list(TPOT_TARGETS_S), "chat", tr=tr, label=tr("ce_target"), shows=target_option)
 target = st.selectbox(
     tr("ce_target"),
     list(TPOT_TARGETS_S),
-    format_func=lambda k: tr("target_with_user", label=tr(f"target_{k}"), user=f"{1 / TPOT_TARGETS_S[k]:.3g}"),
+    format_func=target_option,
     key="cost.target",
 )
 target_s = TPOT_TARGETS_S[target]  # the chart's axis is tokens/s per user: the label gives that form too
@@ -273,11 +290,17 @@ st.caption(fmt.device_text("ce_frontier_caption", device, tr))
 
 # --- heat map: one call over batch × context
 metrics = [m for m in figs.HEAT_METRICS if (m != "usd_1m" or price_known) and (m != "j_per_token" or energy_known)]
-controls.linked_view("cost.heatmap_metric", metrics, metrics[0], tr=tr)
+
+
+def heat_option(m: str) -> str:
+    return fmt.device_text(f"ce_heat_{m}", device, tr)
+
+
+controls.linked_view("cost.heatmap_metric", metrics, metrics[0], tr=tr, label=tr("ce_heat_metric"), shows=heat_option)
 metric = st.selectbox(
     tr("ce_heat_metric"),
     metrics,
-    format_func=lambda m: fmt.device_text(f"ce_heat_{m}", device, tr),
+    format_func=heat_option,
     key="cost.heatmap_metric",
 )
 hb, hc = figs.heat_batches(), figs.heat_contexts(model.max_context_tokens, state.context)

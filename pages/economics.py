@@ -57,7 +57,32 @@ controls.write_page_params(
 
 # --- demand to capacity
 st.header(tr("ec_cap_h"))
-notices.url_notices(st.session_state[NOTICES], tr)
+
+
+def demand_option(requests: bool) -> str:
+    return tr("ec_demand_requests" if requests else "ec_demand_tokens")
+
+
+def chip_option(hid: str) -> str:
+    return fmt.chip(catalog[hid], tr, short=True)
+
+
+# the page's numbers' labels: EconomicsInputs field -> string key
+NUMBER_LABELS = {"req": "ec_req_per_day", "out": "ec_out_per_day", "inp": "ec_in_per_day", "tpot": "ec_tpot_target",
+                 "peak": "ec_peak", "util": "ec_util", "api_in": "ec_api_in", "api_out": "ec_api_out",
+                 "api_cached": "ec_api_cached", "cached": "ec_cached_frac"}  # fmt: skip
+
+
+def link_labels() -> dict[str, notices.Shown]:
+    """The page's demand and revenue controls as its link's notices name them: label and how each shows a value."""
+    return {
+        "ec_demand": notices.Shown(tr("ec_demand_as"), lambda v: demand_option(v == "requests")),
+        "ec_chips": notices.Shown(tr("ec_chips"), chip_option, items=True),
+        **{key: notices.Shown(tr(NUMBER_LABELS[name])) for name, (key, _, _) in page_state.ECONOMICS_NUMBERS.items()},
+    }
+
+
+notices.url_notices(st.session_state[NOTICES], tr, link_labels)
 if by_requests:  # requests per day with the sidebar's lengths, as tokens
     out_b, in_b = inputs.req * 1e6 * state.output / 1e9, inputs.req * 1e6 * state.context / 1e9
 else:
@@ -66,7 +91,7 @@ if (controls_box := controls.page_controls(tr, lazy=True)) is not None:
     with controls_box:
         st.radio(
             tr("ec_demand_as"), [False, True], horizontal=True, key="econ.by_requests", persist_state="session",
-            format_func=lambda r: tr("ec_demand_requests" if r else "ec_demand_tokens"),
+            format_func=demand_option,
         )  # fmt: skip
         c = st.columns(3)
         if by_requests:  # requests per day with the sidebar's lengths
@@ -90,7 +115,7 @@ if (controls_box := controls.page_controls(tr, lazy=True)) is not None:
         c[1].number_input(tr("ec_util"), 0.05, 1.0, step=0.05, key="econ.util", persist_state="session",
                           help=tr("ec_util_help"))  # fmt: skip
         c[2].multiselect(
-            tr("ec_chips"), list(catalog), format_func=lambda h: fmt.chip(catalog[h], tr, short=True), key="econ.chips",
+            tr("ec_chips"), list(catalog), format_func=chip_option, key="econ.chips",
             max_selections=8, persist_state="session",
         )  # fmt: skip
 demand = Demand(out_b * 1e9, in_b * 1e9, peak, util)
@@ -215,7 +240,18 @@ preset_values = {
 if TCO_LINK not in st.session_state:
     st.session_state[TCO_LINK] = (k, *page_state.parse_tco_query(st.query_params.to_dict()))
 link_k, linked_tco, bad_tco = st.session_state[TCO_LINK]
-notices.url_notices(bad_tco, tr)
+# the TCO inputs' labels: TCO_NUMBERS name -> string key (capex and the rack in the chip's device word)
+TCO_LABELS = {"capex_usd": "ec_capex", "depreciation_years": "ec_years", "cost_of_capital_pct": "ec_rate",
+              "utilisation": "ec_tco_util", "board_w": "ec_board_w", "host_network_w": "ec_host_w", "pue": "ec_pue",
+              "electricity_usd_per_kwh": "ec_kwh", "gpus_per_rack": "ec_rack"}  # fmt: skip
+notices.url_notices(
+    bad_tco,
+    tr,
+    lambda: {
+        key: notices.Shown(fmt.device_text(TCO_LABELS[name], hw, tr), default=tr("ec_tco_preset"))
+        for name, (key, _, _) in page_state.TCO_NUMBERS.items()
+    },
+)
 for name, value in preset_values.items():
     st.session_state.setdefault(k + name, linked_tco.get(name, value) if link_k == k else value)
 

@@ -79,9 +79,45 @@ if (was := st.session_state.get("_frontier_basis")) != state.price_basis:
 device = fmt.device_kind([side_hw, *(catalog_hw[h] for h in st.session_state["frontier.hardware"] if h in catalog_hw)])
 tr = tr.for_device(device)
 
+
+def io_option(io: str) -> str:
+    """A workload choice as its radio shows it: 'Sidebar', '1k / 1k (chat)'."""
+    return tr("fr_io_custom") if io == figs.CUSTOM else tr(f"fr_io_{io}", io=figs.io_label(*figs.IO_PRESETS[io]))
+
+
+def _generation_names(generation: str) -> dict[str, str]:
+    """The generation's chips by their short names: its rack-scale system, HGX chip and AMD chip."""
+    names = (fmt.chip(catalog_hw[h], tr, short=True) for h in rack.GENERATIONS[generation])
+    return dict(zip(("rack", "hgx", "amd"), names, strict=True))
+
+
+def rack_option(generation: str) -> str:
+    """A rack-scale generation as its selectbox shows it: 'GB200 NVL72 vs B200, MI355X'."""
+    n = _generation_names(generation)
+    return tr("fr_rack_chips_option", rack=n["rack"], others=tr.join([n["hgx"], n["amd"]]))
+
+
+def link_labels() -> dict[str, notices.Shown]:
+    """The page's controls as its link's notices name them: label and how each shows a value."""
+    shown = notices.Shown
+    return {
+        "fr_io": shown(tr("fr_io"), io_option),
+        "fr_hw": shown(tr("fr_hardware"), lambda h: fmt.chip(catalog_hw[h], tr, short=True), items=True),
+        "fr_prec": shown(tr("fr_precision"), lambda p: tr(f"fr_prec_{p}"), items=True),
+        "fr_layout": shown(tr("fr_layout"), lambda v: tr(f"fr_layout_{v}"), items=True),
+        "fr_engine": shown(tr("fr_engine"), lambda p: controls.profile_label(profiles[p], tr)),
+        "fr_y": shown(tr("fr_y"), lambda v: tr(f"fr_y_{v}")),
+        "fr_tier": shown(tr("fr_tier"), lambda t: tr(f"fr_tier_{t}")),
+        "fr_rack_chips": shown(tr("fr_rack_chips"), rack_option),
+        "fr_rack_gpus": shown(tr("fr_rack_budget")),
+        **{f"fr_{key}": shown(tr(f"fr_{key}")) for key in ("target", "usd", "mtp", "k", "accept", "log", "disagg")},
+        **{f"fr_rack_{key}": shown(tr(f"fr_rack_{key}")) for key in ("recipes", "best_engine")},
+    }
+
+
 st.title(tr("page_frontier"))
 st.caption(tr("fr_caption"))
-notices.url_notices(st.session_state[NOTICES], tr)
+notices.url_notices(st.session_state[NOTICES], tr, link_labels)
 notices.transfer_notice(model, tr)
 mtp_models = tr.join([m.name for m in cache.models().values() if m.mtp_modules])
 if st.session_state["frontier.mtp"] and not model.mtp_modules:  # MTP drafts with the model's own module: none here
@@ -96,9 +132,7 @@ if (controls_box := controls.page_controls(tr, lazy=True)) is not None:  # in th
             figs.IO_OPTIONS,
             key="frontier.io",
             horizontal=True,
-            format_func=lambda v: (
-                tr("fr_io_custom") if v == figs.CUSTOM else tr(f"fr_io_{v}", io=figs.io_label(*figs.IO_PRESETS[v]))
-            ),
+            format_func=io_option,
             help=tr("fr_io_help"),
             persist_state="session",
         )
@@ -563,16 +597,9 @@ if top is not None:
 st.header(tr("fr_rack_h"))
 
 
-def _generation_names(generation: str) -> dict[str, str]:
-    """The generation's chips by their short names: its rack-scale system, HGX chip and AMD chip."""
-    names = (fmt.chip(catalog_hw[h], tr, short=True) for h in rack.GENERATIONS[generation])
-    return dict(zip(("rack", "hgx", "amd"), names, strict=True))
-
-
 rack_generation = st.selectbox(
     tr("fr_rack_chips"), tuple(rack.GENERATIONS), key="frontier.rack_chips",
-    format_func=lambda g: tr("fr_rack_chips_option", rack=(n := _generation_names(g))["rack"],
-                             others=tr.join([n["hgx"], n["amd"]])),  # 'GB200 NVL72 vs B200, MI355X'
+    format_func=rack_option,  # 'GB200 NVL72 vs B200, MI355X'
     help=tr("fr_rack_chips_help"), persist_state="session",
 )  # fmt: skip
 budget_col, recipes_col, engine_col = st.columns([1, 2, 2], vertical_alignment="bottom")

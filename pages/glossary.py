@@ -21,7 +21,7 @@ table = pd.DataFrame(
 
 st.title(tr("page_glossary"))
 st.caption(tr("gl_intro"))
-controls.linked_view("glossary.search", default="", tr=tr)
+controls.linked_view("glossary.search", default="", tr=tr, label=tr("gl_search"))
 query = st.text_input(
     tr("gl_search"), key="glossary.search", type="search", live=True, placeholder=tr("gl_search_placeholder")
 ).strip()

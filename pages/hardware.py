@@ -24,11 +24,17 @@ st.caption(tr("hw_caption"))
 model = controls.resolve(state)[0]  # the sidebar's (an uploaded file's too)
 notices.transfer_notice(model, tr)
 vendors = sorted({h.vendor for h in catalog.values()})
-controls.linked_view("hardware.vendors", vendors, vendors, tr=tr)
+
+
+def vendor_option(v: str) -> str:
+    return v or tr("hw_vendor_unknown")
+
+
+controls.linked_view("hardware.vendors", vendors, vendors, tr=tr, label=tr("hw_vendors"), shows=vendor_option)
 chosen = st.multiselect(
     tr("hw_vendors"),
     vendors,
-    format_func=lambda v: v or tr("hw_vendor_unknown"),
+    format_func=vendor_option,
     key="hardware.vendors",
     help=tr("hw_vendors_help"),
     persist_state="session",
@@ -87,7 +93,7 @@ else:
     # the sidebar's scenario on the chips shown (the language and device word included): once per server, shared
     scenario_chips = f"{cache.scenario_key(state)}|{chips_key}"
     table = cache.built(f"hardware-tpot|{scenario_chips}", lambda: figs.tpot_table(pairs))
-    controls.linked_view("hardware.log_x", default=False, tr=tr)
+    controls.linked_view("hardware.log_x", default=False, tr=tr, label=tr("hw_log_x"))
     log_x = st.toggle(tr("hw_log_x"), key="hardware.log_x", persist_state="session")
     # its exports state the sidebar's scenario on the chips shown, each at its own price (not the sidebar chip's)
     shown_about = controls.chips_about(list(selected), catalog, tr, state)

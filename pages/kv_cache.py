@@ -89,11 +89,20 @@ with metrics.Row() as row:
 formula, substituted = figs.per_token_formula(model, kvb, tr)
 expanders.explain(tr, "kvc_m_per_token", formula, substituted, fmt.kib_and_bytes(k.bytes_per_token))
 
-controls.linked_view("kv_cache.x_scale", ("log", "linear"), "log", tr=tr)
+
+def scale_option(v: str) -> str:
+    return tr(f"kvc_x_{v}")
+
+
+def composition_option(v: str) -> str:
+    return tr(f"kvc_comp_{v}")
+
+
+controls.linked_view("kv_cache.x_scale", ("log", "linear"), "log", tr=tr, label=tr("kvc_x_scale"), shows=scale_option)
 scale = st.radio(
     tr("kvc_x_scale"),
     ["log", "linear"],
-    format_func=lambda v: tr(f"kvc_x_{v}"),
+    format_func=scale_option,
     key="kv_cache.x_scale",
     horizontal=True,
 )
@@ -178,11 +187,12 @@ chart.figure(
 )
 st.caption(figs.architecture_caption(model, tr=tr))
 if window or model.linear_attention:
-    controls.linked_view("kv_cache.composition", ("log", "linear", "pct"), "log", tr=tr)
+    controls.linked_view("kv_cache.composition", ("log", "linear", "pct"), "log", tr=tr, label=tr("kvc_comp_as"),
+                         shows=composition_option)  # fmt: skip
     view = st.radio(
         tr("kvc_comp_as"),
         ["log", "linear", "pct"],
-        format_func=lambda v: tr(f"kvc_comp_{v}"),
+        format_func=composition_option,
         key="kv_cache.composition",
         horizontal=True,
     )

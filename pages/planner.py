@@ -68,9 +68,27 @@ for key, default in (
 ):
     st.session_state.setdefault(key, default)
 
+
+def link_labels() -> dict[str, notices.Shown]:
+    """The page's controls as its link's notices name them: label and how each shows a value."""
+    shown = notices.Shown
+    return {
+        "planner_target_ms": shown(tr("pl_target"), lambda ms: fmt.target_ms(float(ms) / 1e3)),
+        "planner_ttft_ms": shown(tr("pl_ttft_ms")),
+        "spec_k": shown(tr("pl_spec_k_label")),
+        "spec_accept": shown(tr("pl_spec_accept")),
+        "prefix_hit": shown(tr("pl_prefix_hit")),
+        "planner_section": shown(tr("pl_section"), lambda sid: tr(f"pl_tab_{sid}")),
+        "planner_max_gpus": shown(tr("pl_budget")),
+        "planner_serving": shown(tr("pl_serving"), lambda v: tr(f"pl_serving_{v}")),
+        "planner_request_ttft_ms": shown(tr("pl_request_ttft")),
+        "planner_best_engine": shown(tr("pl_best_engine")),
+    }
+
+
 st.title(tr("page_planner"))
 st.caption(tr("pl_caption"))
-notices.url_notices(st.session_state[NOTICES], tr)
+notices.url_notices(st.session_state[NOTICES], tr, link_labels)
 
 if (
     controls_box := controls.page_controls(tr, lazy=True)

@@ -48,12 +48,18 @@ with metrics.Row() as row:
         **notices.if_fitted(est, tr, fmt.utilisation(float(est.mfu)), help=tr("roofline_m_mfu_def")),
     )
 
-overlay_ids = controls.linked_view("roofline.overlay", list(hardware), [], tr=tr)
+
+def overlay_option(hid: str) -> str:
+    return hardware[hid].name
+
+
+overlay_ids = controls.linked_view("roofline.overlay", list(hardware), [], tr=tr, label=tr("roofline_overlay"),
+                                   shows=overlay_option)  # fmt: skip
 with controls.page_controls(tr):  # in the embed view in the page's closed settings: the chart higher in the frame
     overlay_ids = st.multiselect(
         tr("roofline_overlay"),
         list(hardware),
-        format_func=lambda i: hardware[i].name,
+        format_func=overlay_option,
         key="roofline.overlay",
         placeholder=tr("roofline_overlay_placeholder"),
         help=tr("roofline_overlay_help"),

@@ -55,11 +55,18 @@ engine_summary = cache.arrow_table(
 st.table(engine_summary, hide_index=True)
 
 st.header(tr("val_h_scatter"))
-controls.linked_view("validation.metric", figs.METRICS, figs.METRICS[0], tr=tr)
+
+
+def metric_option(m: str) -> str:
+    return tr(f"val_metric_opt_{m}")
+
+
+controls.linked_view("validation.metric", figs.METRICS, figs.METRICS[0], tr=tr, label=tr("val_metric"),
+                     shows=metric_option)  # fmt: skip
 metric = st.radio(
     tr("val_metric"),
     figs.METRICS,
-    format_func=lambda m: tr(f"val_metric_opt_{m}"),
+    format_func=metric_option,
     key="validation.metric",
     horizontal=True,
     help=tr("val_metric_help"),
@@ -69,7 +76,8 @@ engine_ids = figs.engines(table)
 engine_labels = cache.built(
     f"validation-engine-labels|{tr.lang}", lambda: {p: figs.engine_label(p, table, tr) for p in engine_ids}
 )
-controls.linked_view("validation.engines", engine_ids, list(engine_ids), tr=tr)
+controls.linked_view("validation.engines", engine_ids, list(engine_ids), tr=tr, label=tr("val_engines"),
+                     shows=engine_labels.__getitem__)  # fmt: skip
 chosen = st.multiselect(  # the page's width: in two-thirds of a 900 px frame its last engine was hidden
     tr("val_engines"),
     engine_ids,
@@ -78,7 +86,7 @@ chosen = st.multiselect(  # the page's width: in two-thirds of a 900 px frame it
     help=tr("val_engines_help"),
     persist_state="session",
 )
-controls.linked_view("validation.include_all", default=False, tr=tr)
+controls.linked_view("validation.include_all", default=False, tr=tr, label=tr("val_include_all"))
 include_all = st.checkbox(
     tr("val_include_all"), key="validation.include_all", help=tr("val_include_all_help"), persist_state="session"
 )
@@ -122,11 +130,18 @@ st.markdown(
         locfo_new=fmt.pct(mlperf_new.median, 1),
     )
 )
-controls.linked_view("validation.mlperf_group", figs.MLPERF_GROUPS, "hardware_name", tr=tr)
+
+
+def group_option(g: str) -> str:
+    return tr(f"val_mlperf_group_{g}")
+
+
+controls.linked_view("validation.mlperf_group", figs.MLPERF_GROUPS, "hardware_name", tr=tr,
+                     label=tr("val_mlperf_group"), shows=group_option)  # fmt: skip
 mlperf_group = st.segmented_control(
     tr("val_mlperf_group"),
     list(figs.MLPERF_GROUPS),
-    format_func=lambda g: tr(f"val_mlperf_group_{g}"),
+    format_func=group_option,
     key="validation.mlperf_group",
 )
 mlperf_group = mlperf_group or "hardware_name"

@@ -29,6 +29,16 @@ def run_page(page: str, *, embedded: bool = False, **query: str) -> AppTest:
     return at
 
 
+def warning_lines(at: AppTest) -> list[str]:
+    """Every warning's text, the link's notices line by line (ui.notices.url_notices lists several as bullets under
+    one lead line, which is left out)."""
+    out = []
+    for w in at.warning:
+        lead, _, items = w.value.partition("\n\n- ")
+        out += [lead] if not items else items.split("\n- ")
+    return out
+
+
 def figures(at: AppTest) -> list[dict]:
     """The Plotly figures drawn (by ui.chart.figure's chart component), as JSON dicts."""
     charts = [el.proto for el in at.get("bidi_component") if el.proto.component_name == chart.CHART_COMPONENT]

@@ -160,9 +160,12 @@ def test_url_restores_b():
 def test_bad_url_values_warn():
     at = run_page("compare", b_hardware="<script>", b_gpus="lots", b_profile="fastest")
     assert not at.exception
-    texts = [w.value for w in at.warning]
-    assert len(texts) == 3 and all(t.startswith(EN("cmp_bad_param", param="b", given="", used="")[:20]) for t in texts)
-    assert not any("<script>" in t for t in texts)
+    (text,) = [w.value for w in at.warning]  # one box, a line each, each naming the side and its control
+    lines = text.split("\n- ")[1:]
+    assert text.startswith(EN("notice_link_many", n=3)) and len(lines) == 3 and "<script>" not in text
+    gpus = EN("cmp_link_label", x="B", field=EN("cmp_gpus"))
+    assert EN("notice_bad_param", name=EN("notice_param", label=gpus, param="b_gpus"), given="lots",
+              used=EN("cmp_gpus_auto")) in lines  # fmt: skip
     assert _table(at).loc[EN("cmp_row_hardware"), "B"] == "AMD Instinct MI300X"
 
 

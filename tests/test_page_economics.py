@@ -590,10 +590,13 @@ def test_a_link_carries_the_pages_own_inputs_and_a_bad_one_is_named():
     assert not bad and back.tpot == 30 and back.chips == ("b200", "mi355x") and back.by_requests and back.req == 5
     for lang, tr in (("en", EN), ("zh-TW", ZH)):
         bad_at = run_page("economics", **{**Q, "lang": lang}, ec_util="2", ec_chips="b200,nope")
-        warned = [w.value for w in bad_at.warning]
-        assert tr("notice_bad_param", param="ec_util", given="2", used="`0.7`") in warned, warned
+        util, chips = (tr("notice_param", label=tr(key), param=key) for key in ("ec_util", "ec_chips"))
         # the notice quotes the chip it could not read, not the whole list (which read as every chip bad)
-        assert tr("notice_bad_param", param="ec_chips", given="nope", used="`b200`") in warned, warned
+        assert [w.value for w in bad_at.warning] == [
+            tr("notice_link_many", n=2)
+            + f"\n\n- {tr('notice_bad_param', name=util, given='2', used='0.7')}"
+            + f"\n- {tr('notice_bad_param', name=chips, given='nope', used='B200')}"
+        ]
         assert bad_at.number_input(key="econ.util").value == 0.7
         assert bad_at.multiselect(key="econ.chips").value == ["b200"]
 

@@ -242,8 +242,8 @@ def test_page_reads_its_url_parameters():
 def test_bad_page_parameters_fall_back_with_notices():
     at = _page_alone(planner_target_ms="-5", spec_k="99", spec_accept="<b>x</b>", prefix_hit="2")
     assert not at.exception
-    texts = [w.value for w in at.warning]
-    assert len(texts) == 4 and not any("<b>" in t for t in texts)
+    (text,) = [w.value for w in at.warning]  # the page run alone: its own notices in one box of their own
+    assert text.startswith(EN("notice_link_many", n=4)) and text.count("\n- ") == 4 and "<b>" not in text
     assert at.session_state["planner.target"] == "chat" and at.session_state["planner.k"] == speculative.MTP_K
 
 
@@ -758,8 +758,8 @@ def test_a_link_parameter_no_page_reads_is_said_not_ignored_silently(lang):
     tr = Translator(lang)
     at = run_page("planner", max_gpus="16", lang=lang)
     assert not at.exception, at.exception
-    want = tr("notice_unknown_param", param="max_gpus", hint=tr("notice_unknown_hint", name="planner_max_gpus"))
-    assert want in [w.value for w in at.warning]
+    hint = tr("notice_unknown_hint_label", name="planner_max_gpus", label=tr("pl_budget"))
+    assert [w.value for w in at.warning] == [tr("notice_unknown_param", param="max_gpus", hint=hint)]
     assert not [w.value for w in run_page("planner", planner_max_gpus="16", lang=lang).warning if "max_gpus" in w.value]
 
 
@@ -806,10 +806,9 @@ def test_a_bad_switch_in_a_link_says_on_or_off(lang):
     tr = Translator(lang)
     at = run_page("planner", planner_section="gpus", planner_best_engine="maybe", lang=lang)
     assert not at.exception, at.exception
-    used = tr("notice_switch", value="`1`", state=tr("notice_switch_on"))
-    assert tr("notice_bad_param", param="planner_best_engine", given="maybe", used=used) in [
-        w.value for w in at.warning
-    ]
+    name = tr("notice_param", label=tr("pl_best_engine"), param="planner_best_engine")
+    said = tr("notice_switch_param", name=name, given="maybe", state=tr("notice_switch_on"))
+    assert [w.value for w in at.warning] == [said]
     assert at.toggle(key="planner.best_engine").value is True
 
 

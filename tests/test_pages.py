@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.apptest_util import ROOT, chart_texts, figures, run_page, visible_texts
+from tests.apptest_util import ROOT, chart_texts, figures, run_page, visible_texts, warning_lines
 from ui.figures.planner import CHART_SECTION
 from ui.i18n import EN, Translator
 
@@ -103,9 +103,9 @@ def test_bad_url_values_fall_back_with_notice():
     for _ in range(2):
         at = run_page("overview", **bad)
         assert not at.exception
-        texts = [w.value for w in at.warning]
-        assert len(texts) == 5, texts
-        assert not any("<script>" in t for t in texts)
+        texts = [w.value for w in at.warning]  # one box, a line each
+        assert len(texts) == 1 and texts[0].startswith(EN("notice_link_many", n=5)), texts
+        assert len(warning_lines(at)) == 5 and "<script>" not in texts[0]
         assert at.session_state["batch"] == 32 and at.session_state["model"] == "llama-3.1-70b"
 
 
@@ -114,10 +114,10 @@ def test_url_number_between_slider_stops_snaps_to_the_nearest_and_says_so():
     at = run_page("overview", context="1000000", batch="30")
     assert not at.exception
     assert at.session_state["context"] == 1_048_576 and at.session_state["batch"] == 32
-    texts = sorted(w.value for w in at.warning if w.value.startswith("Link parameter"))
-    assert texts == [
-        EN("notice_snapped_param", param="batch", given="30", used="32"),
-        EN("notice_snapped_param", param="context", given="1000000", used="1,048,576"),
+    batch, context = (EN("notice_param", label=EN(f"control_{p}"), param=p) for p in ("batch", "context"))
+    assert warning_lines(at)[:2] == [  # the context as its slider shows it; then the context window's notice
+        EN("notice_snapped_param", name=batch, given="30", used="32"),
+        EN("notice_snapped_param", name=context, given="1000000", used="1M"),
     ]
 
 
@@ -924,14 +924,18 @@ def test_an_announced_chips_single_chart_embed_names_it_announced():
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
 def test_a_bad_link_value_names_what_is_used_instead_in_words_or_as_the_link_writes_it(lang):
-    """'using h200 instead' read as a word and 'using — instead' as nothing: the value used is code as a link
-    writes it (`h200`), or 'the default' where the link's value is simply dropped (a bad engine date or price)."""
+    """'using h200 instead' read as a word and 'using — instead' as nothing: the value used is the one its control
+    shows (the chip's name, the engine date's 'newest'), or 'the default' where the link's value is simply dropped (a
+    bad price)."""
     tr = Translator(lang)
-    at = run_page("overview", lang=lang, hardware="nope", as_of="yesterday")
+    at = run_page("overview", lang=lang, hardware="nope", as_of="yesterday", price="abc")
     assert not at.exception
-    warnings = [w.value for w in at.warning]
-    assert tr("notice_bad_param", param="hardware", given="nope", used="`h200`") in warnings
-    assert tr("notice_bad_param", param="as_of", given="yesterday", used=tr("notice_used_default")) in warnings
+    name = {p: tr("notice_param", label=tr(f"control_{p}"), param=p) for p in ("hardware", "as_of", "price")}
+    assert warning_lines(at) == [
+        tr("notice_bad_param", name=name["hardware"], given="nope", used="NVIDIA H200 SXM 141GB"),
+        tr("notice_bad_param", name=name["as_of"], given="yesterday", used=tr("as_of_newest")),
+        tr("notice_bad_param_default", name=name["price"].replace("$", "\\$"), given="abc"),
+    ]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
@@ -1047,10 +1051,13 @@ def test_a_links_view_controls_come_back_and_a_change_is_written(page, key, give
 def test_a_bad_view_link_value_is_named_and_the_default_kept():
     """A view control's bad value: a notice naming the parameter and what is used; the known chips of a list kept."""
     at = run_page("cost", ce_sweep="sideways")
-    assert EN("notice_bad_param", param="ce_sweep", given="sideways", used="`batch`") in [w.value for w in at.warning]
+    sweep = EN("notice_param", label=EN("ce_sweep"), param="ce_sweep")
+    assert warning_lines(at) == [EN("notice_bad_param", name=sweep, given="sideways", used=EN("ce_sweep_batch"))]
     assert at.session_state["cost.sweep"] == "batch" and "ce_sweep" not in at.query_params
     at = run_page("roofline", roof_overlay="b200,nope")
-    assert EN("notice_bad_param", param="roof_overlay", given="nope", used="`b200`") in [w.value for w in at.warning]
+    overlay = EN("notice_param", label=EN("roofline_overlay"), param="roof_overlay")
+    b200 = "NVIDIA B200 (HGX, 1000 W)"  # the name the overlay's list shows
+    assert warning_lines(at) == [EN("notice_bad_param", name=overlay, given="nope", used=b200)]
     assert at.session_state["roofline.overlay"] == ["b200"] and at.query_params["roof_overlay"] == "b200"
 
 
@@ -1068,8 +1075,8 @@ def test_the_economics_tco_inputs_changed_from_the_preset_are_in_the_link():
     assert next(n for n in linked.number_input if n.key.endswith(".gpus_per_rack")).value == 16
     assert next(n for n in linked.number_input if n.key.endswith(".pue")).value == 1.25  # the preset's
     assert linked.metric[0].value == at.metric[0].value  # the same TCO as the view linked
-    warned = [w.value for w in linked.warning]
-    assert EN("notice_bad_param", param="ec_pue", given="9", used=EN("notice_used_default")) in warned, warned
+    pue = EN("notice_param", label=EN("ec_pue"), param="ec_pue")
+    assert warning_lines(linked) == [EN("notice_bad_param", name=pue, given="9", used=EN("ec_tco_preset"))]
 
 
 def test_link_values_a_page_would_change_silently_are_named():
@@ -1155,8 +1162,9 @@ def test_a_parameter_given_twice_is_said_with_the_one_read():
     at.query_params["model"] = ["llama-3.1-70b", "deepseek-r1"]
     at.run()
     assert not at.exception
-    said = EN("notice_repeated_param", param="model", given="llama-3.1-70b, deepseek-r1", used="deepseek-r1")
-    assert said in [w.value for w in at.warning]
+    name = EN("notice_param", label=EN("control_model"), param="model")
+    said = EN("notice_repeated_param", name=name, given="llama-3.1-70b, deepseek-r1", used="deepseek-r1")
+    assert [w.value for w in at.warning] == [said]
     assert at.selectbox(key="model").value == "deepseek-r1"
 
 

@@ -25,7 +25,7 @@ from tpot_model.profiles import BASES
 
 from . import cache, embed, expanders, export, fmt, page_state, uploads
 from .i18n import LANGUAGES, Translator
-from .notices import url_notices
+from .notices import Shown, url_notices
 from .state import (
     BATCH_OPTIONS,
     COMPUTE_OPTIONS,
@@ -78,12 +78,12 @@ def _init_from_url() -> None:
         notices = list(notices)
     for key, value in asdict(state).items():
         st.session_state[key] = value
-    known = page_state.page_params() | set(_FIELDS) | set(uploads.KINDS.values()) | set(embed.PARAMS)
     repeated = [  # a parameter given twice with different values: the last is read, said so
         Notice(key, sanitize(", ".join(values)), sanitize(values[-1]), repeated=True)
         for key in st.query_params
         if len(set(values := st.query_params.get_all(key))) > 1
     ]
+    known = page_state.page_params() | set(_FIELDS) | set(uploads.KINDS.values()) | set(embed.PARAMS)
     st.session_state[_NOTICES] = repeated + notices + page_state.unknown_params(params, known)
     st.session_state[_INIT_FLAG] = True
 
@@ -112,6 +112,36 @@ def translator() -> Translator:
 
 def notices() -> list[Notice]:
     return st.session_state.get(_NOTICES, [])
+
+
+def sidebar_labels(tr: Translator) -> dict[str, Shown]:
+    """The sidebar's controls as a link's notices name them: each parameter's label and how it shows a value (the
+    widgets' own format functions)."""
+    models, hardware, profiles = (
+        _options("model", cache.models()),
+        _options("hardware", cache.hardware()),
+        cache.profiles(),
+    )
+    chosen = hardware.get(st.session_state.get("hardware"))
+    tr = fmt.device_tr(chosen, tr)  # 'chips', '$/chip-hour' for a TPU or Trainium
+    tokens = lambda n: fmt.tokens(int(n))  # noqa: E731
+    return {
+        "lang": Shown(tr("control_lang"), LANGUAGES.get),
+        "model": Shown(tr("control_model"), lambda i: _label(models[i], i, tr)),
+        "hardware": Shown(tr("control_hardware"), lambda i: _label(hardware[i], i, tr)),
+        "gpus": Shown(tr(f"control_gpus_{fmt.device_kind(chosen)}")),
+        "weights": Shown(tr("control_weights")),
+        "kv": Shown(tr("control_kv")),
+        "compute": Shown(tr("control_compute"), lambda c: compute_label(c, tr)),
+        "batch": Shown(tr("control_batch")),
+        "context": Shown(tr("control_context"), tokens),
+        "output": Shown(tr("control_output"), tokens),
+        "profile": Shown(tr("control_profile"), lambda p: profile_label(profiles[p], tr)),
+        "as_of": Shown(tr("control_as_of"), default=tr("as_of_newest")),
+        "price_basis": Shown(tr("control_price_basis"), lambda b: basis_label(b, tr)),
+        "price": Shown(tr("control_price")),
+        **{param: Shown(tr(f"upload_{kind}")) for kind, param in uploads.KINDS.items()},
+    }
 
 
 def _at(key: str, options, arg: str = "index") -> dict:
@@ -184,7 +214,7 @@ def sidebar() -> ScenarioState:
             COMPUTE_OPTIONS,
             key="compute",
             **_at("compute", COMPUTE_OPTIONS),
-            format_func=lambda c: tr("compute_auto") if c == "auto" else c,
+            format_func=lambda c: compute_label(c, tr),
             help=tr("help_compute"),
         )
         for key, options, shown in (("batch", BATCH_OPTIONS, str), ("context", CONTEXT_OPTIONS, fmt.tokens),
@@ -259,11 +289,20 @@ def write_page_params(
             del st.query_params[key]
 
 
-def linked_view(key: str, options: Collection[str] = (), default: object = None, *, tr: Translator) -> object:
+def linked_view(
+    key: str,
+    options: Collection[str] = (),
+    default: object = None,
+    *,
+    tr: Translator,
+    label: str | None = None,
+    shows: Callable[[str], str] | None = None,
+) -> object:
     """Before a view control's widget (`key`, a key of page_state.VIEW_CONTROLS): on its first run in the session,
-    the link's value into its session state (a bad one: a notice above the widget on every run, `default` kept),
+    the link's value into its session state (a bad one: a line in the link's notice on every run, `default` kept),
     else `default` where the session holds none or a value no longer among `options`; then the value into the URL
-    (none at the default). The widget is drawn with its key and no default of its own. Returns the value."""
+    (none at the default). The widget is drawn with its key and no default of its own; `label` and `shows` (an
+    option -> its text): the widget's own, for the notice. Returns the value."""
     control = page_state.ViewControl(key, tuple(options), default)
     seen = f"_view_link:{key}"
     if seen not in st.session_state:
@@ -271,7 +310,12 @@ def linked_view(key: str, options: Collection[str] = (), default: object = None,
         st.session_state[seen] = bad
         if value is not None:
             st.session_state[key] = value
-    url_notices(st.session_state[seen], tr)
+
+    def option(v: str) -> str:  # a list's item of no id as the link writes it: the option ''
+        return shows("" if v == page_state.NO_ID else v)
+
+    shown = Shown(label, option if shows is not None else None, items=control.kind == "items")
+    url_notices(st.session_state[seen], tr, {control.param: shown})
     value = page_state.view_value(control, st.session_state.get(key))
     if st.session_state.get(key) != value:
         st.session_state[key] = value
@@ -301,6 +345,11 @@ def _mirror(state: ScenarioState) -> ScenarioState:
     if wanted != now:
         st.query_params.from_dict(wanted)
     return state
+
+
+def compute_label(compute: str, tr: Translator) -> str:
+    """A compute precision as the sidebar shows it ('auto (from weight format)', 'fp8')."""
+    return tr("compute_auto") if compute == "auto" else compute
 
 
 def basis_label(basis: str, tr: Translator) -> str:

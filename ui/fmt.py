@@ -150,6 +150,11 @@ def count(x: float) -> str:
     return integer(x) if float(x).is_integer() else f"{x:,.1f}"
 
 
+def exact(x: float) -> str:
+    """A number as given, every digit kept, thousands separated: 16,384, 0.05, 1,234.5."""
+    return f"{x:,.12g}"
+
+
 def plain(x: float) -> str:
     """A short number as Python's general format writes it: 16, 0.5, 1e-06."""
     return f"{x:g}"

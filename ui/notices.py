@@ -4,10 +4,13 @@ a tensor split the heads do not divide, more GPUs than one server, a context pas
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from collections.abc import Callable, Mapping
+from contextvars import ContextVar
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from tpot_model import planner
 from tpot_model.engines import VENDOR_ONLY, runs_on
@@ -24,28 +27,110 @@ from . import bands, fmt, metrics
 from .i18n import Translator
 
 
-def url_notices(notices, tr: Translator, key: str = "notice_bad_param") -> None:
-    """One warning per bad URL parameter (`key`: the page's wording); the values were sanitised to plain text by
-    ui.state. The value used instead as the link would write it (`h200`), or 'the default' where it is none ('—')."""
-    for n in notices:
-        if n.repeated:  # a link with a parameter twice: the last is read (it had been read silently)
-            st.warning(
-                tr("notice_repeated_param", param=n.param, given=n.given, used=n.used), icon=":material/warning:"
-            )
-            continue
-        if n.unknown:  # no page reads it: said so, with the nearest name one does
-            hint = tr("notice_unknown_hint", name=n.used) if n.used else ""
-            st.warning(tr("notice_unknown_param", param=n.param, hint=hint), icon=":material/warning:")
-            continue
-        used = tr("notice_used_default") if n.used in ("", "—") else n.used if n.snapped else f"`{n.used}`"
-        if n.switch:  # '`0` (off)'
-            used = tr(
-                "notice_switch", value=used, state=tr("notice_switch_on" if n.used == "1" else "notice_switch_off")
-            )
-        said = tr("notice_snapped_param" if n.snapped else key, param=n.param, given=n.given or "∅", used=used)
-        if n.near:  # a model or chip name no entry answers to: the ids it resembles
-            said = tr.sentences([said, tr("notice_near", names=tr.join([f"`{i}`" for i in n.near]))])
-        st.warning(said, icon=":material/warning:")
+@dataclass(frozen=True)
+class Shown:
+    """How a URL parameter's control reads on the page, for the link's notices: its label (None: it has none) and how
+    it shows a value (`value`: an id as the link writes it -> its text; `items`: a comma list of them; `default`: what
+    it shows where a bad value is dropped, 'newest')."""
+
+    label: str | None
+    value: Callable[[str], str] | None = None
+    items: bool = False
+    default: str | None = None
+
+
+Labels = Mapping[str, Shown] | Callable[[], Mapping[str, Shown]]  # param -> Shown; a callable: built only when needed
+
+
+@dataclass
+class _Box:
+    """This run's one warning for the link's notices (link_box): its place, the notices so far and their controls."""
+
+    slot: object
+    run: object  # the run's cursors dict (new each run): a box of another run (a fragment's) is not written to
+    notices: list = field(default_factory=list)
+    shown: dict = field(default_factory=dict)
+
+
+_BOX: ContextVar[_Box | None] = ContextVar("tpot_link_box", default=None)
+
+
+def link_box(notices, tr: Translator, shown: Labels | None = None) -> None:
+    """At the top of the page (app.py), before the page runs: one warning for the link's notices (the sidebar's
+    here, the page's and its view controls' as url_notices adds them), not a box each (thirteen bad parameters had
+    filled the first screen)."""
+    ctx = get_script_run_ctx()
+    _BOX.set(_Box(st.empty(), ctx.cursors if ctx is not None else None))
+    url_notices(notices, tr, shown)
+
+
+def url_notices(notices, tr: Translator, shown: Labels | None = None) -> None:
+    """The link's bad parameters, each named by its control's label (`shown`: param -> Shown) and the value used as
+    the control shows it; added to this run's one warning (link_box), or one warning here where there is none (a
+    page run alone). The values were sanitised to plain text by ui.state."""
+    box, ctx = _BOX.get(), get_script_run_ctx()
+    if box is None or ctx is None or box.run is not ctx.cursors:
+        box = _Box(st, None)  # a warning of its own, here
+    if not notices and not box.notices:
+        return
+    box.notices += notices
+    box.shown |= shown() if callable(shown) else shown or {}
+    lines = [_notice_line(n, tr, box.shown) for n in box.notices]
+    said = (
+        lines[0]
+        if len(lines) == 1
+        else tr("notice_link_many", n=len(lines)) + "\n\n" + "\n".join(f"- {line}" for line in lines)
+    )
+    box.slot.warning(said, icon=":material/warning:")
+
+
+def _md(text: str) -> str:
+    """Text shown in a notice's markdown: a '$' kept ('$/GPU-hour', a price given), not the start of LaTeX."""
+    return text.replace("$", "\\$")
+
+
+def _shown_value(used: str, s: Shown | None, tr: Translator) -> str:
+    """The value used as its control shows it: an option's text, a number with its thousands separated; code (as the
+    link writes it) where no control says how it reads."""
+    if s is not None and s.value is not None:
+        return tr.join([s.value(v) for v in used.split(",")]) if s.items else s.value(used)
+    try:
+        return fmt.exact(float(used))
+    except ValueError:
+        return used if s is not None else f"`{used}`"
+
+
+def _notice_line(n, tr: Translator, shown: Mapping[str, Shown]) -> str:
+    """One bad parameter in words: its control (label and parameter), what was given and what is used instead."""
+    if n.unknown:  # no page reads it: said so, with the one this page or the sidebar reads that it is likely meant for
+        hint, near = "", shown.get(n.used)
+        if near is not None and near.label:
+            hint = tr("notice_unknown_hint_label", name=n.used, label=_md(near.label))
+        elif n.used:
+            hint = tr("notice_unknown_hint", name=n.used)
+        return tr("notice_unknown_param", param=n.param, hint=hint)
+    s = shown.get(n.param)
+    name = (
+        tr("notice_param", label=_md(s.label), param=n.param)
+        if s and s.label
+        else tr("notice_param_bare", param=n.param)
+    )
+    given = _md(n.given) or "∅"
+    if n.repeated:  # a link with a parameter twice: the last is read
+        said = tr("notice_repeated_param", name=name, given=given, used=n.used)
+    elif n.switch:
+        said = tr("notice_switch_param", name=name, given=given,
+                  state=tr("notice_switch_on" if n.used == "1" else "notice_switch_off"))  # fmt: skip
+    elif n.used in ("", "—") and (s is None or s.default is None):  # the link's value is dropped: the default
+        said = tr("notice_bad_param_default", name=name, given=given)
+    elif n.used in ("", "—"):
+        said = tr("notice_bad_param", name=name, given=given, used=_md(s.default))
+    else:
+        key = "notice_snapped_param" if n.snapped else "notice_bad_param"
+        said = tr(key, name=name, given=given, used=_md(_shown_value(n.used, s, tr)))
+    if n.near:  # a model or chip name no entry answers to: the ids it resembles
+        said = tr.sentences([said, tr("notice_near", names=tr.join([f"`{i}`" for i in n.near]))])
+    return said
 
 
 def scenario_notices(est, tr: Translator) -> None:

@@ -89,7 +89,8 @@ DEFAULT = ScenarioState()
 
 @dataclass(frozen=True)
 class Notice:
-    """A problem with one URL parameter: which, what was given (sanitised), and what was used instead; `snapped`:
+    """A problem with one URL parameter: which, what was given (sanitised), and what was used instead (as the link
+    writes it: an id, a plain number, '—' or '' for the default; ui.notices shows it as the control does); `snapped`:
     the value was a valid number between the slider's stops, and the nearest stop is used; `unknown`: no page reads
     the parameter (used: the nearest name one does, '' without one); `switch`: an on/off parameter; `near`: the
     catalog ids a bad name resembles (catalog.close_ids); `repeated`: given more than once with different values
@@ -157,7 +158,7 @@ def parse_query(
             return
         snapped = nearest(options, x)
         if snapped != x:
-            notices.append(Notice(key, sanitize(raw), f"{snapped:,}", snapped=True))
+            notices.append(Notice(key, sanitize(raw), str(snapped), snapped=True))
         values[key] = snapped
 
     choice("model", models, names=True)

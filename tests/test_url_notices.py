@@ -1,0 +1,79 @@
+"""A shared link's bad parameters (ui.notices.url_notices): one box however many, each named by its control's label in
+the reader's language with the value used as the control shows it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.apptest_util import run_page, warning_lines
+from tpot_model import load_hardware_catalog, load_model_catalog
+from ui import fmt
+from ui.i18n import Translator
+
+# thirteen bad sidebar parameters (a browser review: thirteen stacked boxes filled the first screen)
+GARBAGE = dict(batch="abc", hardware="nope", context="zz", gpus="-3", weights="foo", kv="bar", compute="x",
+               output="lots", profile="zzz", price_basis="q", as_of="yesterday", price="1e400", model="llama")  # fmt: skip
+CJK = "\u4e00-\u9fff"
+
+
+def _name(tr: Translator, label_key: str, param: str) -> str:
+    return tr("notice_param", label=tr(label_key), param=param)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_many_bad_parameters_are_one_box_with_a_line_each(lang):
+    tr = Translator(lang)
+    at = run_page("overview", lang=lang, **GARBAGE)
+    assert not at.exception
+    (box,) = [w.value for w in at.warning]
+    lines = warning_lines(at)
+    assert box.startswith(tr("notice_link_many", n=13) + "\n\n- ") and len(lines) == 13, box
+    # each line names its control as the sidebar labels it, the parameter beside it
+    for param in GARBAGE:
+        label = tr(f"control_{'gpus_gpu' if param == 'gpus' else param}").replace("$", "\\$")
+        assert sum(line.startswith(f"{label}{tr('notice_param', label='', param=param)}") for line in lines) == 1
+    h200, llama = load_hardware_catalog()["h200"], load_model_catalog()["llama-3.1-70b"]
+    assert tr("notice_bad_param", name=_name(tr, "control_hardware", "hardware"), given="nope",
+              used=fmt.chip(h200, tr)) in lines  # fmt: skip
+    assert any(line.startswith(tr("notice_bad_param", name=_name(tr, "control_model", "model"), given="llama",
+                                  used=llama.name)) for line in lines)  # fmt: skip
+    assert tr("notice_bad_param", name=_name(tr, "control_profile", "profile"), given="zzz",
+              used=tr("profile_typical")) in lines  # fmt: skip
+    assert tr("notice_bad_param", name=_name(tr, "control_price_basis", "price_basis"), given="q",
+              used=tr("basis_on_demand")) in lines  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_the_sidebars_and_the_pages_bad_parameters_share_the_box(lang):
+    """/frontier with bad sidebar and page parameters: one box; the page's named by their controls (the workload's
+    'Sidebar', the rack-scale view's 'GB200 NVL72 vs B200, MI355X', not `custom` or `blackwell`)."""
+    tr = Translator(lang)
+    at = run_page("frontier", lang=lang, batch="abc", fr_io="zz", fr_rack_chips="hopper", fr_hw="h200,nope")
+    assert not at.exception
+    assert len(at.warning) == 1 and at.warning[0].value.startswith(tr("notice_link_many", n=4))
+    rack = tr("fr_rack_chips_option", rack="GB200 NVL72", others=tr.join(["B200", "MI355X"]))
+    assert warning_lines(at) == [
+        tr("notice_bad_param", name=_name(tr, "control_batch", "batch"), given="abc", used="32"),
+        tr("notice_bad_param", name=_name(tr, "fr_io", "fr_io"), given="zz", used=tr("fr_io_custom")),
+        tr("notice_bad_param", name=_name(tr, "fr_hardware", "fr_hw"), given="nope", used="H200 SXM 141GB"),
+        tr("notice_bad_param", name=_name(tr, "fr_rack_chips", "fr_rack_chips"), given="hopper", used=rack),
+    ]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_numbers_used_read_as_their_controls_show_them_and_zh_tw_sets_no_space_between_words(lang):
+    """A batch snapped to 1,024 (thousands separated, as 'the nearest, 4,096' was and 'using 1024' was not), an output
+    length as its slider shows it (1K); zh-TW '改用預設值', not '改用 預設值'."""
+    tr = Translator(lang)
+    at = run_page("overview", lang=lang, batch="1000", output="abc", price="abc")
+    lines = warning_lines(at)
+    assert lines == [
+        tr("notice_snapped_param", name=_name(tr, "control_batch", "batch"), given="1000", used="1,024"),
+        tr("notice_bad_param", name=_name(tr, "control_output", "output"), given="abc", used="1K"),
+        tr("notice_bad_param_default", name=_name(tr, "control_price", "price").replace("$", "\\$"), given="abc"),
+    ]
+    assert not [line for line in lines if re.search(f"[{CJK}] [{CJK}]", line)]
+    if lang == "zh-TW":
+        assert lines[2].endswith("改用預設值。") and lines[0].endswith("改用最接近的「1,024」。")
