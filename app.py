@@ -18,8 +18,9 @@ st.set_page_config(
 # every page listed: collapsed, Streamlit hid Validation, Methodology and Glossary behind its own "View 3 more", in
 # English whatever the language
 page = st.navigation(navigation.pages(tr), position="hidden" if embedded else "sidebar", expanded=True)
-# the link's notices in one box at the top (the page's own join it)
-notices.link_box(controls.notices(), tr, lambda: controls.sidebar_labels(tr))
+# the link's notices in one box at the top (the page's own join it): the sidebar's, and names no page reads with the
+# one this page (its file's name) or the sidebar reads that each is likely meant for
+notices.link_box(controls.notices(page.url_path or "overview"), tr, lambda: controls.sidebar_labels(tr))
 only = embed.only_requested()  # ?embed=true&only=<chart id>: that chart alone (a notice and the page if none)
 if only is None or not chart.only_view(page, only, tr):
     controls.sidebar()

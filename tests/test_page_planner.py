@@ -760,6 +760,7 @@ def test_a_link_parameter_no_page_reads_is_said_not_ignored_silently(lang):
     assert not at.exception, at.exception
     hint = tr("notice_unknown_hint_label", name="planner_max_gpus", label=tr("pl_budget"))
     assert [w.value for w in at.warning] == [tr("notice_unknown_param", param="max_gpus", hint=hint)]
+    assert "max_gpus" not in at.query_params  # out of the link copied on (the notice said so once)
     assert not [w.value for w in run_page("planner", planner_max_gpus="16", lang=lang).warning if "max_gpus" in w.value]
 
 

@@ -1,5 +1,5 @@
 """A shared link's bad parameters (ui.notices.url_notices): one box however many, each named by its control's label in
-the reader's language with the value used as the control shows it."""
+the reader's language with the value used as the control shows it, and names no page reads dropped from the URL."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from tests.apptest_util import run_page, warning_lines
 from tpot_model import load_hardware_catalog, load_model_catalog
-from ui import fmt
+from ui import fmt, page_state
 from ui.i18n import Translator
 
 # thirteen bad sidebar parameters (a browser review: thirteen stacked boxes filled the first screen)
@@ -77,3 +77,35 @@ def test_numbers_used_read_as_their_controls_show_them_and_zh_tw_sets_no_space_b
     assert not [line for line in lines if re.search(f"[{CJK}] [{CJK}]", line)]
     if lang == "zh-TW":
         assert lines[2].endswith("改用預設值。") and lines[0].endswith("改用最接近的「1,024」。")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_an_unknown_parameter_names_this_pages_own_and_leaves_the_link(lang):
+    """/frontier?max_gpus=abc: the Serving frontier's budget (fr_rack_gpus), not the Planner's planner_max_gpus; the
+    name leaves the URL, so the link copied on opens without the notice; another page's parameter stays (it survives
+    a switch of pages) and is not called unknown."""
+    tr = Translator(lang)
+    at = run_page("frontier", lang=lang, max_gpus="abc", planner_max_gpus="16")
+    assert not at.exception
+    hint = tr("notice_unknown_hint_label", name="fr_rack_gpus", label=tr("fr_rack_budget"))
+    assert [w.value for w in at.warning] == [tr("notice_unknown_param", param="max_gpus", hint=hint)]
+    assert "max_gpus" not in at.query_params and at.query_params["planner_max_gpus"] == "16"
+    shared = run_page("frontier", **{k: at.query_params[k] for k in at.query_params})  # lang among them
+    assert not shared.exception and not shared.warning, [w.value for w in shared.warning]
+    # Overview has no budget: the nearest the sidebar reads, never another page's
+    (said,) = [w.value for w in run_page("overview", lang=lang, max_gpus="abc").warning]
+    assert said == tr("notice_unknown_param", param="max_gpus",
+                      hint=tr("notice_unknown_hint_label", name="gpus", label=tr("control_gpus_gpu")))  # fmt: skip
+
+
+def test_unknown_parameters_are_matched_among_the_pages_own_and_the_sidebars():
+    known = page_state.page_params() | {"gpus", "model", "batch"}
+    params = {"max_gpus": "1", "best_engine": "0", "accept": "0.5", "fr_io": "1k1k"}
+
+    def meant(page: str | None) -> list[str]:
+        return [n.used for n in page_state.unknown_params(params, known, page)]
+
+    assert meant("planner") == ["planner_max_gpus", "planner_best_engine", "spec_accept"]
+    assert meant("frontier") == ["fr_rack_gpus", "fr_rack_best_engine", "fr_accept"]
+    assert meant("overview") == ["gpus", "", ""]  # no page's own: only the sidebar's
+    assert page_state.params_by_page()["cost"] >= {"ce_sweep", "ce_target"}

@@ -45,6 +45,7 @@ from .state import (
 _FIELDS = [f.name for f in fields(ScenarioState)]
 _INIT_FLAG = "_scenario_initialised"
 _NOTICES = "_url_notices"
+_UNKNOWN = "_url_unknown"  # the link's parameters no page reads: name -> value
 _DRAWN = "_scenario_widgets_drawn"  # the scenario's widgets have been drawn in this session
 # the scenario the sidebar settled in this run, with the run's own cursors dict (new each run): scenario_state()
 # reads it rather than the session's two dozen values again (a page asks four to six times a run)
@@ -83,9 +84,15 @@ def _init_from_url() -> None:
         for key in st.query_params
         if len(set(values := st.query_params.get_all(key))) > 1
     ]
-    known = page_state.page_params() | set(_FIELDS) | set(uploads.KINDS.values()) | set(embed.PARAMS)
-    st.session_state[_NOTICES] = repeated + notices + page_state.unknown_params(params, known)
+    st.session_state[_NOTICES] = repeated + notices
+    st.session_state[_UNKNOWN] = {k: v for k, v in params.items() if k not in _known_params()}
     st.session_state[_INIT_FLAG] = True
+
+
+def _known_params() -> frozenset[str]:
+    """Every URL parameter some page or the sidebar reads: the scenario's, the uploads', the embed view's and each
+    page's own."""
+    return page_state.page_params() | set(_FIELDS) | set(uploads.KINDS.values()) | set(embed.PARAMS)
 
 
 @functools.lru_cache(maxsize=256)
@@ -110,8 +117,12 @@ def translator() -> Translator:
     return Translator(st.session_state.get("lang", "en"))
 
 
-def notices() -> list[Notice]:
-    return st.session_state.get(_NOTICES, [])
+def notices(page: str | None = None) -> list[Notice]:
+    """The link's notices (its first run's in the session): the scenario's bad values, then its parameters no page
+    reads, each with the one `page` (the page open: its file's name) or the sidebar reads that it is likely meant for."""
+    unknown = st.session_state.get(_UNKNOWN)
+    extra = page_state.unknown_params(unknown, _known_params(), page) if unknown else []
+    return st.session_state.get(_NOTICES, []) + extra
 
 
 def sidebar_labels(tr: Translator) -> dict[str, Shown]:
@@ -334,13 +345,16 @@ def _mirror(state: ScenarioState) -> ScenarioState:
     if (ctx := get_script_run_ctx()) is not None:
         _RUN_STATE.set((ctx.cursors, state))
     owned = set(_FIELDS) | set(uploads.KINDS.values())
+    pages = page_state.page_params() | set(embed.PARAMS)
     now = st.query_params.to_dict()
     # a wiki reader's run of its link: the frame's URL is not seen, and the full view's link carries the link's own
     # scenario; no message to the browser
     unchanged = embed.embedded() and not any(p in now for p in uploads.KINDS.values())
     if unchanged and _parsed_link(tuple(sorted(now.items()))) == (state, ()):
         return state
-    others = {k: v for k, v in now.items() if k not in owned}  # pages' own parameters
+    # pages' own parameters stay (another page's too: they survive a switch of pages); those no page reads leave, so
+    # that the link copied on is not warned about again (the notice of this session's first run said so)
+    others = {k: v for k, v in now.items() if k not in owned and k in pages}
     wanted = {**others, **state.to_query(), **uploads.url_params(state)}
     if wanted != now:
         st.query_params.from_dict(wanted)

@@ -16,6 +16,7 @@ The other pages' view controls: VIEW_CONTROLS (roof_overlay, ce_sweep, hw_vendor
 from __future__ import annotations
 
 import difflib
+import functools
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -650,26 +651,58 @@ def view_query(control: ViewControl, value: object) -> dict[str, str]:
 # --------------------------------------------------------------------------------------------------- any page
 
 
-def page_params() -> frozenset[str]:
-    """Every page's own URL parameters, as the pages' query writers spell them (Planner, Serving frontier,
-    Economics, Compare's sides B and C)."""
+@functools.cache
+def params_by_page() -> dict[str, frozenset[str]]:
+    """Each page's own URL parameters (page file name -> them), as the pages' query writers spell them (Planner,
+    Serving frontier, Economics, Compare's sides B and C) and the view controls of the others."""
     planner = planner_query(50.0, 1.0, 1, 0.5, 0.1, pl.SECTIONS[0], 8, pl.DEFAULT_SERVING, 1.0, best_engine=False)
     economics = {*economics_query(EconomicsInputs(chips=("h200",))), *(k for k, _, _ in TCO_NUMBERS.values())}
-    sides = {f"{side}_{name}" for side in ("b", "c") for name in SIDE_FIELDS}
-    views = {param for param, _ in VIEW_CONTROLS.values()}
-    return frozenset({*planner, *frontier_query(FrontierInputs()), *economics, *sides, *views})
+    out = {
+        "planner": frozenset(planner),
+        "frontier": frozenset(frontier_query(FrontierInputs())),
+        "economics": frozenset(economics),
+        "compare": frozenset(f"{side}_{name}" for side in SIDES for name in SIDE_FIELDS),
+    }
+    for key, (param, _) in VIEW_CONTROLS.items():  # a view control's session key starts with its page's name
+        page = key.split(".")[0]
+        out[page] = out.get(page, frozenset()) | {param}
+    return out
 
 
-def unknown_params(params: Mapping[str, object], known: Collection[str]) -> list[Notice]:
+@functools.cache
+def page_params() -> frozenset[str]:
+    """Every page's own URL parameters (params_by_page)."""
+    return frozenset().union(*params_by_page().values())
+
+
+# the same input on two pages, by its parameters: a name meant for one page's, given on the other's, names this one's
+# (max_gpus on the Serving frontier: fr_rack_gpus, not the Planner's planner_max_gpus)
+SAME_INPUT = (
+    ("planner_max_gpus", "fr_rack_gpus"),
+    ("planner_best_engine", "fr_rack_best_engine"),
+    ("spec_k", "fr_k"),
+    ("spec_accept", "fr_accept"),
+)
+
+
+def unknown_params(params: Mapping[str, object], known: Collection[str], page: str | None = None) -> list[Notice]:
     """A Notice for each URL parameter not in `known` (no page reads it: a typo, or a name from elsewhere), naming
-    the known one it is the end of ('max_gpus' -> 'planner_max_gpus'), else the nearest by spelling ('gpu' -> 'gpus';
-    '' without one). The name shown keeps letters, digits, '_' and '-' only."""
+    the one it is likely meant for among those `page` (a page file's name; None: any page) and the sidebar read:
+    the one it is the end of ('max_gpus' -> 'planner_max_gpus' on the Planner), another page's such one's
+    counterpart here (SAME_INPUT: 'fr_rack_gpus' on the Serving frontier), else the nearest by spelling ('gpu' ->
+    'gpus'; '' without one). The name shown keeps letters, digits, '_' and '-' only."""
+    others = set().union(*(v for p, v in params_by_page().items() if p != page)) if page is not None else set()
+    here = sorted(set(known) - others)
+    twin = {a: b for pair in SAME_INPUT for a, b in (pair, pair[::-1])}
     out = []
     for key, value in params.items():
         if key in known:
             continue
-        ends = [k for k in sorted(known) if k.endswith("_" + key)]
-        near = ends[:1] if len(ends) == 1 else difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6)
+        ends = [k for k in here if k.endswith("_" + key)]
+        elsewhere = [twin.get(k) for k in sorted(known) if k.endswith("_" + key)]
+        if len(ends) != 1 and len(elsewhere) == 1 and elsewhere[0] in here:
+            ends = elsewhere
+        near = ends[:1] if len(ends) == 1 else difflib.get_close_matches(key, here, n=1, cutoff=0.6)
         name = "".join(ch for ch in key if ch.isascii() and (ch.isalnum() or ch in "_-"))[:40] or "?"
         out.append(Notice(name, sanitize(last(value)), near[0] if near else "", unknown=True))
     return out

@@ -92,9 +92,9 @@ class Notice:
     """A problem with one URL parameter: which, what was given (sanitised), and what was used instead (as the link
     writes it: an id, a plain number, '—' or '' for the default; ui.notices shows it as the control does); `snapped`:
     the value was a valid number between the slider's stops, and the nearest stop is used; `unknown`: no page reads
-    the parameter (used: the nearest name one does, '' without one); `switch`: an on/off parameter; `near`: the
-    catalog ids a bad name resembles (catalog.close_ids); `repeated`: given more than once with different values
-    (given: them all, used: the last, the one read)."""
+    the parameter (used: the name the page open or the sidebar reads that it is likely meant for, '' without one);
+    `switch`: an on/off parameter; `near`: the catalog ids a bad name resembles (catalog.close_ids); `repeated`: given
+    more than once with different values (given: them all, used: the last, the one read)."""
 
     param: str
     given: str
