@@ -88,7 +88,7 @@ class Fleet:
     usd_per_gpu_hour: float
     price_basis: str
     price_as_of: str
-    capex_usd_per_gpu: float  # implied by the chip's hyperscaler TCO at the default financing (economics.tco_preset)
+    capex_usd_per_gpu: float  # implied by the chip's TCO price (economics.owning_basis) at the default financing
     limited_by: str  # the frontier's: slo | memory | compute | batch_limit; no_fit: no layout holds the model
     prompt_tokens: float  # each request's prompt as sized: the demand's input per output x the scenario's output
     domain_gpus: int = 0  # the server or rack its replicas are packed into (HGX 8, NVL72 72), 0: rented in slices
