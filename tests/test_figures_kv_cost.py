@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import math
+import re
+from decimal import Decimal
 
 import numpy as np
 import pytest
@@ -354,6 +356,38 @@ def test_cost_curve_is_the_model_cost(unit):
     if unit != "tokens_per_usd":
         assert "(USD)" in fig.layout.yaxis.title.text
         assert np.all(prefill_y >= decode_y)  # the prompt's prefill makes every output token dearer
+
+
+def _hover_at(template: str, x: float, y: float) -> str:
+    """A hover template as plotly.js prints it at (x, y), for the d3 formats the cost charts use."""
+    d3 = {",.0f": lambda v: f"{v:,.0f}", ",.3r": lambda v: f"{Decimal(f'{v:#.3g}'):,f}"}  # .3r keeps zeros: 9.10
+    return re.sub(r"%\{([xy]):([^}]*)\}", lambda m: d3[m[2]]({"x": x, "y": y}[m[1]]), template).removesuffix(
+        "<extra></extra>"
+    )
+
+
+@pytest.mark.parametrize(
+    ("unit", "lang", "value"),
+    [
+        ("usd_1m", "en", "$1.76 per 1M output tokens"),
+        ("usd_1k", "en", "$0.00176 per 1K output tokens"),  # had read '$0.00176 per 1M output tokens'
+        ("tokens_per_usd", "en", "568,182 output tokens per $"),  # 10^6 / 1.76
+        ("usd_1m", "zh-TW", "每百萬輸出 Token $1.76"),
+        ("usd_1k", "zh-TW", "每千輸出 Token $0.00176"),
+    ],
+)
+def test_cost_hover_names_the_unit_it_plots(unit, lang, value):
+    """Each cost unit's hover prints the plotted value with that unit's words, those of its axis title: $1.76 per
+    1M output tokens is $0.00176 per 1K and 568,182 tokens per $."""
+    tr = Translator(lang)
+    x, decode_usd_1m = np.array([1.0, 2.0]), np.array([1.76, 0.5])
+    fig = cf.cost_curve(x, decode_usd_1m, np.array([2.56, 1.0]), np.ones(2, bool), 1.0, unit=unit, tr=tr)
+    line = _trace(fig, tr("ce_line_decode"))
+    assert _y(line)[0] == pytest.approx(float(cf.cost_in(1.76, unit)))
+    batch = f"{tr('ce_h_batch')} 1"
+    assert _hover_at(line.hovertemplate, 1.0, _y(line)[0]) == f"{tr('ce_line_decode')}<br>{batch}<br>{value}"
+    if unit != "tokens_per_usd":  # the axis says the same unit ('Cost per 1K output tokens (USD)')
+        assert value.replace("$0.00176", "").replace("$1.76", "").strip() in fig.layout.yaxis.title.text
 
 
 def test_cost_curve_shades_what_does_not_fit():

@@ -141,10 +141,11 @@ def _x_hover(sweep: str, tr: Translator) -> str:
 
 
 def _y_hover(unit: str, tr: Translator) -> str:
+    """The plotted cost in `unit` (COST_UNITS), with what it is per: its own unit (a $/1K value had read 'per 1M')."""
     if unit == "tokens_per_usd":
         return f"%{{y:,.0f}} {tr('ce_unit_tokens_per_usd')}"
     # 3 significant figures, as the headline says it, and what it is per ('$1.761' had stood alone)
-    return tr("ce_hover_usd_1m", usd="$%{y:,.3r}")  # $9.10, not $9.1
+    return tr(f"ce_hover_{unit}", usd="$%{y:,.3r}")  # $9.10, not $9.1
 
 
 # --------------------------------------------------------------------------------------------------- sweeps
