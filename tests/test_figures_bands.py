@@ -58,12 +58,14 @@ def test_cost_curve_shades_the_decode_cost_band():
     assert high.name in high.hovertemplate
     # the band's long name went into a legend printed over the title (helper review): the legend sits below the plot
     assert legend_below(fig.layout.legend)
-    # tokens per $: the same band, inverted
+    # tokens per $: the same band, inverted (its high end, the most tokens per $, is the cost's low end)
     fig = cof.cost_curve(BATCHES, e.usd_per_1M_tokens, e.usd_per_1M_tokens_with_prefill, e.fits, 4.0,
                          unit="tokens_per_usd", band_low=e.usd_per_1M_tokens_low, band_high=e.usd_per_1M_tokens_high,
                          band_name="b")  # fmt: skip
     ((low, high),) = _band_traces(fig)
-    np.testing.assert_allclose(high.y, 1e6 / e.usd_per_1M_tokens_high)
+    np.testing.assert_allclose(high.y, 1e6 / e.usd_per_1M_tokens_low)
+    np.testing.assert_allclose(low.y, 1e6 / e.usd_per_1M_tokens_high)
+    assert np.all(low.y < high.y)
 
 
 def test_throughput_curve_shades_its_band():
@@ -99,6 +101,14 @@ def test_compare_sweep_shades_each_scenarios_tpot_band():
         np.testing.assert_allclose(low.y, e.tpot_low_s * 1e3)
         np.testing.assert_allclose(high.y, e.tpot_high_s * 1e3)
         assert high.name == f"{x}: {band_label(e.band, EN)}" and high.legendgroup == x
+    # each edge's hover says which end it is and at which batch (both had read '80% band …<br>8: 12.3 ms')
+    low, high = bands[0]
+    name = "A: 80% band (widest: engine or this chip unmeasured)"
+    assert low.hovertemplate == f"{name}, low end<br>Batch %{{x}}: %{{y:,.3~g}} ms<extra></extra>"
+    assert high.hovertemplate == f"{name}, high end<br>Batch %{{x}}: %{{y:,.3~g}} ms<extra></extra>"
+    zh = cf.tpot_vs_batch({"A": a}, {"A": _est(batch=4.0)}, tr=ZH)
+    ((_, high),) = _band_traces(zh)
+    assert high.hovertemplate.startswith(f"A：{band_label(a.band, ZH)}，上緣<br>批次 %{{x}}：")
 
 
 def test_hardware_bars_carry_each_chips_band_as_error_bars_and_in_the_table():

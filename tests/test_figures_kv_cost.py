@@ -367,27 +367,36 @@ def _hover_at(template: str, x: float, y: float) -> str:
 
 
 @pytest.mark.parametrize(
-    ("unit", "lang", "value"),
+    ("unit", "lang", "line", "low", "high"),
     [
-        ("usd_1m", "en", "$1.76 per 1M output tokens"),
-        ("usd_1k", "en", "$0.00176 per 1K output tokens"),  # had read '$0.00176 per 1M output tokens'
-        ("tokens_per_usd", "en", "568,182 output tokens per $"),  # 10^6 / 1.76
-        ("usd_1m", "zh-TW", "每百萬輸出 Token $1.76"),
-        ("usd_1k", "zh-TW", "每千輸出 Token $0.00176"),
+        ("usd_1m", "en", "$1.76 per 1M output tokens", "$1.29 per 1M output tokens", "$2.31 per 1M output tokens"),
+        # had read '$0.00176 per 1M output tokens'
+        ("usd_1k", "en", "$0.00176 per 1K output tokens", "$0.00129 per 1K output tokens", "$0.00231 per 1K output tokens"),
+        # 10^6 / 1.76, 10^6 / 2.31 (the dearest end buys the fewest tokens: the band's low end), 10^6 / 1.29
+        ("tokens_per_usd", "en", "568,182 output tokens per $", "432,900 output tokens per $", "775,194 output tokens per $"),
+        ("usd_1m", "zh-TW", "每百萬輸出 Token $1.76", "每百萬輸出 Token $1.29", "每百萬輸出 Token $2.31"),
+        ("usd_1k", "zh-TW", "每千輸出 Token $0.00176", "每千輸出 Token $0.00129", "每千輸出 Token $0.00231"),
     ],
-)
-def test_cost_hover_names_the_unit_it_plots(unit, lang, value):
+)  # fmt: skip
+def test_cost_hover_names_the_unit_it_plots(unit, lang, line, low, high):
     """Each cost unit's hover prints the plotted value with that unit's words, those of its axis title: $1.76 per
-    1M output tokens is $0.00176 per 1K and 568,182 tokens per $."""
+    1M output tokens is $0.00176 per 1K and 568,182 tokens per $; each band edge says which end it is and of what
+    batch (both had read '1: $2.31')."""
     tr = Translator(lang)
-    x, decode_usd_1m = np.array([1.0, 2.0]), np.array([1.76, 0.5])
-    fig = cf.cost_curve(x, decode_usd_1m, np.array([2.56, 1.0]), np.ones(2, bool), 1.0, unit=unit, tr=tr)
-    line = _trace(fig, tr("ce_line_decode"))
-    assert _y(line)[0] == pytest.approx(float(cf.cost_in(1.76, unit)))
-    batch = f"{tr('ce_h_batch')} 1"
-    assert _hover_at(line.hovertemplate, 1.0, _y(line)[0]) == f"{tr('ce_line_decode')}<br>{batch}<br>{value}"
+    x = np.array([1.0, 2.0])
+    fig = cf.cost_curve(x, np.array([1.76, 0.5]), np.array([2.56, 1.0]), np.ones(2, bool), 1.0, unit=unit, tr=tr,
+                        band_low=np.array([1.29, 0.4]), band_high=np.array([2.31, 0.6]), band_name="B")  # fmt: skip
+    decode_line = _trace(fig, tr("ce_line_decode"))
+    assert _y(decode_line)[0] == pytest.approx(float(cf.cost_in(1.76, unit)))
+    shown = _hover_at(decode_line.hovertemplate, 1.0, _y(decode_line)[0])
+    assert shown == f"{tr('ce_line_decode')}<br>{tr('ce_h_batch')} 1<br>{line}"
+    low_edge, high_edge = [t for t in fig.data if t.name == "B"]
+    edge = {"en": "B, {} end<br>batch 1: {}", "zh-TW": "B，{}<br>批次 1：{}"}[lang]
+    ends = {"en": ("low", "high"), "zh-TW": ("下緣", "上緣")}[lang]
+    assert _hover_at(low_edge.hovertemplate, 1.0, _y(low_edge)[0]) == edge.format(ends[0], low)
+    assert _hover_at(high_edge.hovertemplate, 1.0, _y(high_edge)[0]) == edge.format(ends[1], high)
     if unit != "tokens_per_usd":  # the axis says the same unit ('Cost per 1K output tokens (USD)')
-        assert value.replace("$0.00176", "").replace("$1.76", "").strip() in fig.layout.yaxis.title.text
+        assert line.replace("$0.00176", "").replace("$1.76", "").strip() in fig.layout.yaxis.title.text
 
 
 def test_cost_curve_shades_what_does_not_fit():

@@ -19,6 +19,7 @@ from tpot_model import load_hardware_catalog
 from tpot_model.numtext import PREFIXES
 
 from .. import fmt
+from ..i18n import Translator
 
 PALETTE = (
     "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
@@ -446,22 +447,27 @@ def add_band(
     *,
     colour: str,
     name: str,
+    x_hover: str,
+    tr: Translator,
     legendgroup: str | None = None,
     showlegend: bool = True,
     hover_value: str = "%{y:,.4~g}",
 ) -> None:
-    """A shaded band between low and high (arrays over x, display units) in the line's colour: the low edge, then the
-    high edge filled down to it. Nothing when name is '' or no value is finite (no band: the ideal profile)."""
+    """A shaded band between low and high (arrays over x, display units; high the larger) in the line's colour: the
+    low edge, then the high edge filled down to it. Each edge's hover says which end it is and what x is (`x_hover`:
+    'batch %{x:,.0f}'; both edges had read '32: $2.31'). Nothing when name is '' or no value is finite (no band:
+    the ideal profile)."""
     low, high = np.asarray(low, dtype=float), np.asarray(high, dtype=float)
     if not name or not (np.isfinite(low).any() and np.isfinite(high).any()):
         return
     group = legendgroup or f"band-{name}"
     edge = {"color": _rgba(colour, 0.0), "width": 0}
-    hover = f"{name}<br>%{{x:,.4~g}}: {hover_value}<extra></extra>"
+    hover = {end: tr(f"band_hover_{end}", band=name, x=x_hover, value=hover_value) + "<extra></extra>"
+             for end in ("low", "high")}  # fmt: skip
     fig.add_scatter(x=x, y=low, mode="lines", line=edge, legendgroup=group, showlegend=False, name=name,
-                    hovertemplate=hover)  # fmt: skip
+                    hovertemplate=hover["low"])  # fmt: skip
     fig.add_scatter(x=x, y=high, mode="lines", line=edge, fill="tonexty", fillcolor=_rgba(colour, BAND_OPACITY),
-                    legendgroup=group, showlegend=showlegend, name=name, hovertemplate=hover)  # fmt: skip
+                    legendgroup=group, showlegend=showlegend, name=name, hovertemplate=hover["high"])  # fmt: skip
 
 
 # a measured run's parallelism as data/serving_measurements.csv quotes it (InferenceX's words)

@@ -492,7 +492,8 @@ def tpot_vs_batch(sweeps: Mapping[str, Estimate], current: Mapping[str, Estimate
         nofit_hover = tr("cmp_hover_sweep_nofit", label=label) + "<extra></extra>"
         band = band_label(e.band, tr)  # '' for the ideal bound: no band drawn
         add_band(fig, batch, np.ravel(e.tpot_low_s) * 1e3, np.ravel(e.tpot_high_s) * 1e3, colour=colour,
-                 name=tr("cmp_band_trace", x=x, band=band) if band else "", legendgroup=x, hover_value="%{y:,.3~g} ms")  # fmt: skip
+                 name=tr("cmp_band_trace", x=x, band=band) if band else "", legendgroup=x,
+                 x_hover=f"{tr('cmp_h_batch')} %{{x}}", hover_value="%{y:,.3~g} ms", tr=tr)  # fmt: skip
         fig.add_scatter(
             x=batch,
             y=solid,

@@ -171,8 +171,11 @@ def cost_curve(
     fig = Figure()
     i = _nearest(x, scenario_x)
     if band_low is not None and band_high is not None:
-        add_band(fig, x, cost_in(band_low, unit), cost_in(band_high, unit), colour=DECODE_COLOUR, name=band_name,
-                 hover_value=_y_hover(unit, tr).split("<br>")[-1])  # fmt: skip
+        low, high = cost_in(band_low, unit), cost_in(band_high, unit)
+        if unit == "tokens_per_usd":  # the low cost buys the most tokens: the band's high end
+            low, high = high, low
+        add_band(fig, x, low, high, colour=DECODE_COLOUR, name=band_name, x_hover=_x_hover(sweep, tr),
+                 hover_value=_y_hover(unit, tr), tr=tr)  # fmt: skip
     for key, values, colour in (
         ("ce_line_decode", usd_per_1m_decode, DECODE_COLOUR),
         ("ce_line_prefill", usd_per_1m_with_prefill, PREFILL_COLOUR),
@@ -259,8 +262,8 @@ def throughput_curve(
     per_device = fmt.device_text("ce_u_tps_gpu", device, tr)  # 'tok/s per GPU' / 'tok/s per chip'
     fig = Figure()
     if band_low is not None and band_high is not None:
-        add_band(fig, x, band_low, band_high, colour=colour, name=band_name,
-                 hover_value=f"%{{y:,.4~g}} {per_device}")  # fmt: skip
+        add_band(fig, x, band_low, band_high, colour=colour, name=band_name, x_hover=_x_hover(sweep, tr),
+                 hover_value=f"%{{y:,.4~g}} {per_device}", tr=tr)  # fmt: skip
     name = fmt.device_text("ce_line_tps_gpu", device, tr)
     fig.add_scatter(
         x=x,
