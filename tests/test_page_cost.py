@@ -337,12 +337,16 @@ def test_best_batch_says_its_static_basis_and_the_served_figure():
     )
     said = EN("served_basis", target=fmt.target(0.05, EN), batch=served.batch,
               requests=EN("requests_n", n=fmt.integer(served.batch)),
-              per_gpu=fmt.rate(served.tokens_per_s_per_gpu), usd=fmt.usd(served.usd_per_1M_tokens, 2),
+              per_gpu=fmt.rate(served.tokens_per_s_per_gpu), usd=fmt.usd(served.usd_per_1M_tokens),
               ttft=fmt.duration(served.ttft_s))  # fmt: skip
     assert served.batch > 1
     one = planner.frontier(m, hw, replace(st_.to_scenario(), batching="continuous", batch=1), resolve_profile("typical"),
                            0.05)  # fmt: skip
     assert "1 request in flight" in notices.served_basis_text(replace(one, batch=1), 0.05, EN, True)
+    # its money as the page's other figures, 3 significant figures (it had read '$0.69', '$45,169.20')
+    for usd, shown in ((0.69, "$0.690 per 1M"), (45_169.2, "$45,169 per 1M"), (0.3456, "$0.346 per 1M")):
+        assert shown in notices.served_basis_text(replace(one, usd_per_1M_tokens=usd), 0.05, EN, True)
+    assert "每百萬輸出 Token $0.690" in notices.served_basis_text(replace(one, usd_per_1M_tokens=0.69), 0.05, ZH, True)
     assert said in [m.value for m in at.markdown]  # as the static figure is, not a grey caption
 
 

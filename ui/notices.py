@@ -450,7 +450,8 @@ def served_basis_text(served: planner.FrontierPoint, target_s: float, tr: Transl
     target = fmt.target(target_s, tr)
     if not served.feasible:
         return tr("served_basis_none", target=target)
-    usd = fmt.usd(served.usd_per_1M_tokens, 2) if price_known else tr("pl_cell_no_price")
+    # 3 significant figures, as the best-batch sentence before it ('$0.690', not '$0.69' beside '$0.346')
+    usd = fmt.usd(served.usd_per_1M_tokens) if price_known else tr("pl_cell_no_price")
     requests = tr("requests_1") if served.batch == 1 else tr("requests_n", n=fmt.integer(served.batch))  # '1 request'
     return tr("served_basis", target=target, batch=fmt.integer(served.batch), requests=requests,
               per_gpu=fmt.rate(served.tokens_per_s_per_gpu), usd=usd, ttft=fmt.duration(served.ttft_s))  # fmt: skip
