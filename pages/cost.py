@@ -44,8 +44,16 @@ notices.fp4_notice(est, state.weights, state.kv, tr)
 usd_1m = float(est.usd_per_1M_tokens)
 devices = fmt.devices(hw, state.gpus, tr)  # "8 GPUs", "8 chips" for TPUs and Trainium
 device = fmt.device_kind(hw)  # the word of titles and axes: "per GPU", "per chip"
+# one output token: it is the prefill's and no decode step runs, so the headline figures count the prefill's time
+# (as Overview's $ does), the decode step a second token would take in their help (its $1.69 had headed the row)
+one = state.output == 1
+if one:
+    st.info(tr("ce_one_token"), icon=":material/looks_one:")
+usd_headline = float(est.usd_per_1M_tokens_with_prefill) if one else usd_1m
+tps_gpu = float(est.output_tokens_per_s_per_gpu if one else est.tokens_per_s_per_gpu)
+j_token = float(est.joules_per_token_with_prefill if one else est.joules_per_token)
 with metrics.Row() as row:
-    if price_known:
+    if price_known and not one:
         row.metric(
             tr("ce_m_usd_1m"),
             **notices.if_fitted(
@@ -56,23 +64,30 @@ with metrics.Row() as row:
                 **bands.metric_band(est, tr, "usd"),
             ),
         )
+    if price_known:
+        prefill_help = fmt.device_text("ce_m_usd_prefill_def", device, tr, context=context, **output_words)
+        if one:
+            prefill_help = tr("sentences", a=prefill_help, b=tr("ce_m_decode_step_usd", decode=fmt.usd(usd_1m)))
         row.metric(
             tr("ce_m_usd_prefill"),
-            **notices.if_fitted(
-                est,
-                tr,
-                fmt.usd(float(est.usd_per_1M_tokens_with_prefill)),
-                help=fmt.device_text("ce_m_usd_prefill_def", device, tr, context=context, **output_words),
-            ),
+            **notices.if_fitted(est, tr, fmt.usd(float(est.usd_per_1M_tokens_with_prefill)), help=prefill_help),
         )
         row.metric(
             tr("ce_m_usd_1k"),
-            **notices.if_fitted(est, tr, fmt.usd(float(est.usd_per_1K_tokens)), help=tr("ce_m_usd_1k_def")),
+            **notices.if_fitted(
+                est,
+                tr,
+                fmt.usd(float(figs.cost_in(usd_headline, "usd_1k"))),
+                help=tr("ce_m_usd_1k_def_one" if one else "ce_m_usd_1k_def"),
+            ),
         )
         row.metric(
             tr("ce_m_tokens_per_usd"),
             **notices.if_fitted(
-                est, tr, fmt.large(float(figs.cost_in(usd_1m, "tokens_per_usd"))), help=tr("ce_m_tokens_per_usd_def")
+                est,
+                tr,
+                fmt.large(float(figs.cost_in(usd_headline, "tokens_per_usd"))),
+                help=tr("ce_m_tokens_per_usd_def_one" if one else "ce_m_tokens_per_usd_def"),
             ),
         )
     row.metric(
@@ -80,13 +95,14 @@ with metrics.Row() as row:
         **notices.if_fitted(
             est,
             tr,
-            fmt.rate(float(est.tokens_per_s_per_gpu)),
+            fmt.rate(tps_gpu),
             help=fmt.device_text(
-                "ce_m_tps_gpu_def",
+                "ce_m_tps_gpu_def_one" if one else "ce_m_tps_gpu_def",
                 device,
                 tr,
                 total=fmt.rate(float(est.tokens_per_s_total)),
                 user=fmt.rate(float(est.tokens_per_s_per_user)),
+                decode=fmt.rate(float(est.tokens_per_s_per_gpu)),  # one output token: a second token's step
             ),
         ),
     )
@@ -97,13 +113,19 @@ with metrics.Row() as row:
             **notices.if_fitted(
                 est,
                 tr,
-                f"{fmt.number(float(est.joules_per_token))} J",
-                help=tr("ce_m_j_def", tdp=tdp, gpus=fmt.gpus(state.gpus), devices=devices),
+                f"{fmt.number(j_token)} J",
+                help=tr(
+                    "ce_m_j_def_one" if one else "ce_m_j_def",
+                    tdp=tdp,
+                    gpus=fmt.gpus(state.gpus),
+                    devices=devices,
+                    decode=f"{fmt.number(float(est.joules_per_token))} J",
+                ),
             ),
         )
         row.metric(
             tr("ce_m_tokens_per_j"),
-            **notices.if_fitted(est, tr, fmt.number(float(est.tokens_per_joule)), help=tr("ce_m_tokens_per_j_def")),
+            **notices.if_fitted(est, tr, fmt.number(1.0 / j_token), help=tr("ce_m_tokens_per_j_def")),
         )
         row.metric(
             tr("ce_m_power", devices=fmt.devices(est.hardware, state.gpus, tr)),

@@ -358,3 +358,45 @@ def test_with_prefill_counts_the_decode_steps_after_the_first_token(output, step
     at = run_page("cost", output=output)
     (m,) = [m for m in at.metric if m.label == EN("ce_m_usd_prefill")]
     assert f"plus {steps}," in m.proto.help, m.proto.help
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_one_output_token_heads_the_row_with_the_prefills_figures(lang):
+    """A browser review: at one output token the row read '$/1M out, decode only $1.69', '746 tok/s' per GPU and
+    0.938 J a token, the figures of a decode step that never runs (the one token is the prefill's). As Overview's $
+    headline there: the with-prefill figures (batch x 1 token over the prefill's time), the decode step's in the help,
+    and a notice says so."""
+    from dataclasses import replace
+
+    from tpot_model import estimate, load_model_catalog, resolve_profile
+    from ui.state import ScenarioState
+
+    tr = Translator(lang)
+    at = run_page("cost", lang=lang, output="1")
+    assert not at.exception
+    shown = {m.label: m for m in at.metric}
+    st_ = ScenarioState()
+    hw = CATALOG[st_.hardware]
+    e = estimate(
+        load_model_catalog()[st_.model], hw, replace(st_.to_scenario(), output_tokens=1), resolve_profile("typical")
+    )
+    prefill_s, b, n = float(e.ttft_s), st_.batch, st_.gpus  # the one token's whole time: its batch's prefill
+    usd = e.price_usd_per_gpu_hour * n * prefill_s / 3600 / b * 1e6  # $ per 1M output tokens
+    assert tr("ce_m_usd_1m") not in shown  # no decode-only $ at the head of the row
+    cost = shown[tr("ce_m_usd_prefill")]
+    assert cost.value == fmt.usd(usd) and fmt.usd(float(e.usd_per_1M_tokens)) in cost.help  # a decode step's in help
+    assert shown[tr("ce_m_usd_1k")].value == fmt.usd(usd / 1e3)
+    assert shown[tr("ce_m_tokens_per_usd")].value == fmt.large(1e6 / usd)
+    tps = shown[tr("ce_m_tps_gpu")]
+    assert tps.value == fmt.rate(b / prefill_s / n) and fmt.rate(float(e.tokens_per_s_per_gpu)) in tps.help
+    j = shown[tr("ce_m_j")]
+    assert j.value == f"{fmt.number(hw.tdp_w * n * prefill_s / b)} J"
+    assert f"{fmt.number(float(e.joules_per_token))} J" in j.help
+    assert shown[tr("ce_m_tokens_per_j")].value == fmt.number(b / (hw.tdp_w * n * prefill_s))
+    assert tr("ce_one_token") in [i.value for i in at.info]
+    # Overview's $ headline at one output token is the same figure
+    (overview,) = [m for m in run_page("overview", lang=lang, output="1").metric if m.label == tr("m_cost_one")]
+    assert overview.value == cost.value
+    # two tokens: a decode step runs, the decode-only figures head the row again, no notice
+    two = run_page("cost", lang=lang, output="2")
+    assert tr("ce_m_usd_1m") in {m.label for m in two.metric} and tr("ce_one_token") not in [i.value for i in two.info]

@@ -370,6 +370,17 @@ def test_usd_per_million_tokens_and_joules():
     assert e.joules_per_token == pytest.approx(TOY_TDP * N * e.tpot_s / B, rel=1e-12)
 
 
+def test_joules_with_prefill_count_the_whole_request():
+    """Board power x time to serve over batch x output tokens: at one output token, the prefill's time alone (no
+    decode step runs); over many, it nears the decode-only figure."""
+    B, N, out = 8.0, 2, np.array([1.0, 100_000.0])
+    e = estimate(TINY_DENSE, TOY_GPU, Scenario(batch=B, context_tokens=1_000, output_tokens=out, num_gpus=N), IDEAL)
+    want = TOY_TDP * N * e.time_to_serve_s / (B * out)
+    assert e.joules_per_token_with_prefill == pytest.approx(want, rel=1e-12)
+    assert float(e.joules_per_token_with_prefill[0]) == pytest.approx(TOY_TDP * N * float(e.ttft_s) / B, rel=1e-12)
+    assert float(e.joules_per_token_with_prefill[1]) == pytest.approx(float(e.joules_per_token[1]), rel=0.01)
+
+
 def test_scenario_price_overrides_catalog_price():
     e = estimate(TINY_DENSE, TOY_GPU, Scenario(batch=2, price_usd_per_gpu_hour=5.0), IDEAL)
     assert e.price_usd_per_gpu_hour == 5.0

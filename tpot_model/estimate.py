@@ -306,6 +306,12 @@ class Estimate:
         return self.all_in_w_per_gpu / self.tokens_per_s_per_gpu
 
     @property
+    def joules_per_token_with_prefill(self) -> np.ndarray:
+        """J per output token on board power with the prefill's time counted: board power x time_to_serve_s over
+        batch x output tokens (joules_per_token x the decode rate over output_tokens_per_s_per_gpu)."""
+        return self.joules_per_token * self.tokens_per_s_per_gpu / self.output_tokens_per_s_per_gpu
+
+    @property
     def usd_per_1K_tokens(self) -> np.ndarray:
         return self.usd_per_1M_tokens / 1000.0
 
