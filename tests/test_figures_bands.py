@@ -245,3 +245,47 @@ def test_the_caption_names_the_band_the_dollar_figure_rests_on(tr):
     assert tr("band_basis_throughput", lo=fmt.pct(lo - 1, 0, signed=True), hi=fmt.pct(hi - 1, 0, signed=True)) in text
     usd = float(e.usd_per_1M_tokens)
     assert (float(e.usd_per_1M_tokens_low), float(e.usd_per_1M_tokens_high)) == pytest.approx((usd / hi, usd / lo))
+
+
+def test_the_widest_bands_long_key_is_on_even_lines_that_fit_a_narrow_plot():
+    """A browser review at 900 px: '80% band (widest: Typical serving engine or this chip unmeasured)' lost its
+    closing bracket at the figure's edge on Cost's sweeps, Overview's TPOT chart and Compare's sweep. The key is on
+    two lines of about even length (not one word left on the second), each within the narrowest plot
+    (common.wrap_legend); the figure grows by the second line, the hovers keep the name whole."""
+    from tpot_model import resolve_profile
+    from ui.figures.common import LEGEND_CHAR_PX, LEGEND_LINE_PX, LEGEND_SYMBOL_PX, NARROW_PLOT_PX
+    from ui.fmt import text_px
+
+    typical = _est(resolve_profile("typical"), batch=4.0)
+    name = band_label(typical.band, EN)
+    assert name == "80% band (widest: Typical serving engine or this chip unmeasured)"
+    wrapped = "80% band (widest: Typical serving<br>engine or this chip unmeasured)"
+    widest = (NARROW_PLOT_PX - LEGEND_SYMBOL_PX) / LEGEND_CHAR_PX  # 55 Latin glyphs
+    assert all(text_px(line, 1) <= widest for line in wrapped.split("<br>"))
+    # Cost's sweeps
+    e = _est()
+    fig = cof.cost_curve(BATCHES, e.usd_per_1M_tokens, e.usd_per_1M_tokens_with_prefill, e.fits, 4.0,
+                         band_low=e.usd_per_1M_tokens_low, band_high=e.usd_per_1M_tokens_high, band_name=name)  # fmt: skip
+    ((low, high),) = _band_traces(fig)
+    assert high.name == wrapped and high.hovertemplate.startswith(f"{name}, high end<br>")
+    short = cof.cost_curve(BATCHES, e.usd_per_1M_tokens, e.usd_per_1M_tokens_with_prefill, e.fits, 4.0,
+                           band_low=e.usd_per_1M_tokens_low, band_high=e.usd_per_1M_tokens_high, band_name="b")  # fmt: skip
+    assert fig.layout.height == short.layout.height + LEGEND_LINE_PX
+    fig = cof.throughput_curve(BATCHES, e.tokens_per_s_per_gpu, e.tokens_per_s_per_user, e.fits, 4.0,
+                               band_low=e.tokens_per_s_per_gpu, band_high=e.tokens_per_s_per_gpu, band_name=name)  # fmt: skip
+    assert _band_traces(fig)[0][1].name == wrapped
+    # Overview's TPOT chart: its key, and a line's more height
+    t, lo, hi = float(typical.tpot_s), float(typical.tpot_low_s), float(typical.tpot_high_s)
+    fig = of.tpot_vs_targets(t, 0.5 * t, low_s=lo, high_s=hi, band_name=name)
+    assert fig.data[-1].name == wrapped and name in fig.data[0].customdata[1]
+    short = of.tpot_vs_targets(t, 0.5 * t, low_s=lo, high_s=hi, band_name="b")
+    assert fig.layout.height == short.layout.height + LEGEND_LINE_PX
+    # Compare's sweep: 'A: ' before it, still two lines within the plot
+    fig = cf.tpot_vs_batch({"A": _est(resolve_profile("typical"))}, {"A": typical})
+    ((_, high),) = _band_traces(fig)
+    assert high.name == "A: 80% band (widest: Typical serving<br>engine or this chip unmeasured)"
+    # zh-TW's is within the width: one line
+    zh = band_label(typical.band, ZH)
+    fig = cof.cost_curve(BATCHES, e.usd_per_1M_tokens, e.usd_per_1M_tokens_with_prefill, e.fits, 4.0,
+                         band_low=e.usd_per_1M_tokens_low, band_high=e.usd_per_1M_tokens_high, band_name=zh, tr=ZH)  # fmt: skip
+    assert _band_traces(fig)[0][1].name == zh

@@ -195,11 +195,16 @@ def wrap_parts(text: str, width: float, sep: str = " · ") -> list[str]:
 
 def wrap_legend(fig: go.Figure) -> go.Figure:
     """Break each legend entry wider than the narrowest plot (NARROW_PLOT_PX) onto lines (wrap_label): Plotly cuts an
-    entry at the figure's edge ('...: 90% o' in a 900 px page with the sidebar open). Changes the traces' names."""
-    width = (NARROW_PLOT_PX - LEGEND_SYMBOL_PX) / LEGEND_CHAR_PX
+    entry at the figure's edge ('...: 90% o' in a 900 px page with the sidebar open). The lines are about even: the
+    narrowest width that takes no more of them ('… or this chip<br>unmeasured)' had left a word on a line of its
+    own). Changes the traces' names."""
+    width = int((NARROW_PLOT_PX - LEGEND_SYMBOL_PX) / LEGEND_CHAR_PX)
     for t in fig.data:
         if t.name and t.showlegend is not False and fmt.text_px(t.name, 1) > width:
-            t.name = wrap_label(t.name, int(width))
+            breaks = wrap_label(t.name, width).count("<br>")
+            even = math.ceil(fmt.text_px(t.name, 1) / (breaks + 1))
+            t.name = wrap_label(t.name, next(w for w in range(even, width + 1)
+                                             if wrap_label(t.name, w).count("<br>") == breaks))  # fmt: skip
     return fig
 
 

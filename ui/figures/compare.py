@@ -23,6 +23,7 @@ from ..state import (
     BATCH_OPTIONS,
 )
 from .common import (
+    LEGEND_LINE_PX,
     Figure,
     add_band,
     band_label,
@@ -466,7 +467,8 @@ def _grouped_legend_below(fig: go.Figure, plot_px: int = 355, gap_px: int = 80) 
     bottom margin of its own, so that plotly's automargin neither shrinks the plot nor lifts the legend onto the
     axis title (legend_placement's rows of three had left it 50 px under the plot, the title reaching 63)."""
     shown = [t for t in fig.data if t.showlegend is not False and t.name]
-    legend_px = 20 * len(shown) + 10 * len({t.legendgroup for t in shown})
+    lines = sum(t.name.count("<br>") for t in shown)  # an entry's further lines (wrap_legend)
+    legend_px = 20 * len(shown) + LEGEND_LINE_PX * lines + 10 * len({t.legendgroup for t in shown})
     top = 70  # the template's
     return {
         "height": top + plot_px + gap_px + legend_px,
@@ -534,6 +536,6 @@ def tpot_vs_batch(sweeps: Mapping[str, Estimate], current: Mapping[str, Estimate
     fig.update_xaxes(tickvals=ticks, ticktext=[f"{b:,}" for b in ticks])
     fig.update_yaxes(y_log_ticks(fig))
     # below the plot: inside its top-left corner it hid scenario A's curve where A does not fit (TPOT high at every
-    # batch)
-    fig.update_layout(**_grouped_legend_below(fig))
+    # batch); a long band entry on lines (at 900 px the widest band's had been cut at 'this chip unmeasure')
+    fig.update_layout(**_grouped_legend_below(wrap_legend(fig)))
     return fig

@@ -28,6 +28,7 @@ from .common import (
     style,
     tick_label,
     tick_labels,
+    wrap_legend,
 )
 
 MAX_SWEEP_BATCH = 4096
@@ -215,8 +216,9 @@ def cost_curve(
 
 def _legend_below(d: Decor, fig: go.Figure) -> go.Figure:
     """Apply the decor with the legend below the plot, as on each of the page's sweep charts (a band's long legend
-    name had pushed a legend at the top into the title)."""
-    return d.apply(fig, **legend_placement(fig, fig.layout.height or 440, side_max=0))
+    name had pushed a legend at the top into the title), a long entry on lines (at 900 px the widest band's had lost
+    its closing bracket at the figure's edge)."""
+    return d.apply(fig, **legend_placement(wrap_legend(fig), fig.layout.height or 440, side_max=0))
 
 
 def cost_table(

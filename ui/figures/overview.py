@@ -11,7 +11,17 @@ from tpot_model.targets import LAGGY_ABOVE_S, READING_SPEED_TPOT_S, TPOT_TARGETS
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import BUCKET_COLOURS, Decor, Figure, nice_log_ticks, style, tick_label, wrap_label
+from .common import (
+    BUCKET_COLOURS,
+    LEGEND_LINE_PX,
+    Decor,
+    Figure,
+    nice_log_ticks,
+    style,
+    tick_label,
+    wrap_label,
+    wrap_legend,
+)
 
 
 def tpot_vs_targets(
@@ -54,9 +64,12 @@ def tpot_vs_targets(
         },  # fmt: skip
         showlegend=False,
     )
-    if has_band:  # a legend key naming the error bar and what it rests on
+    if has_band:  # a legend key naming the error bar and what it rests on, on lines where it is long (at 900 px the
+        # widest band's lost its closing bracket at the figure's edge)
         fig.add_scatter(x=[None], y=[None], mode="markers", name=band_name, showlegend=True,
                         marker={"symbol": "line-ew-open", "size": 12, "color": "#333"})  # fmt: skip
+        wrap_legend(fig)
+    key_px = LEGEND_LINE_PX * fig.data[-1].name.count("<br>") if has_band else 0  # the key's further lines
     marks = {**{f"target_{k}": v for k, v in TPOT_TARGETS_S.items()}, "target_reading": READING_SPEED_TPOT_S}
     # seconds per token (an absurd scenario): a log axis, or the targets would pile up at 0
     far = max(tpot_s, high_s) if has_band else tpot_s  # the band's end stays on the chart
@@ -107,7 +120,7 @@ def tpot_vs_targets(
     top_px = max(110, 55 + rows_px)
     # the title at the figure's top (Plotly's default centres it in the top margin, down onto a tall block of labels)
     fig.update_layout(title={"yref": "container", "y": 1.0, "yanchor": "top", "pad": {"t": 12}})
-    return d.apply(fig, height=(340 if has_band else 280) + top_px - 110, margin={"t": top_px}, legend=legend)
+    return d.apply(fig, height=(340 if has_band else 280) + top_px - 110 + key_px, margin={"t": top_px}, legend=legend)
 
 
 # the targets chart's plot width in a 900 px page with the sidebar open, its narrowest (laid out for a 900 px embed
