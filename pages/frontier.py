@@ -712,8 +712,8 @@ if (
             RACK_CHART,
             tr,
             about=rack_about,
-            depends=(*curve_inputs, rack_precision, rack_gpus, rack_recipes, rack_best, rack_generation,
-                     usd if tier == figs.CUSTOM else None),  # its CSV prices a custom $/GPU-hour
+            depends=(*curve_inputs, rack_precision, rack_gpus, rack_recipes, rack_best, rack_generation, target,
+                     usd if tier == figs.CUSTOM else None),  # its CSV prices a custom $/GPU-hour; the target a point
         )  # fmt: skip
         if fits_any:  # nothing fits: the warning above says so; no tables of dashes nor captions about them
             for x, win, other, kind, cand in rack.winner_reasons(curves, layout_search.memory_reason):
