@@ -13,7 +13,7 @@ import streamlit as st
 from tpot_model import economics, frontier_check, planner, speculative
 from tpot_model import layouts as layout_search
 from tpot_model.estimate import native_formats, usable_memory
-from tpot_model.roofline import scale_up_domain_gpus
+from tpot_model.roofline import head_split_alternatives, scale_up_domain_gpus
 from ui import cache, chart, controls, embed, expanders, fmt, metrics, notices, page_state
 from ui.figures import planner as figs
 from ui.figures import rack_scale as rack_figs
@@ -579,8 +579,11 @@ def gpus_section() -> None:
     layout_section()
     st.subheader(tr("pl_gpus_h"))
     pp = planner.pipeline_parallel(model, hw, scenario, profile)
-    counts = sorted(  # up to the chip's scale-up domain too: 72 on GB200 / GB300 NVL72
-        set(planner.TP_GPU_OPTIONS) | set(planner.domain_gpu_options(hw)) | {int(n) for n in pp.num_gpus}
+    # up to the chip's scale-up domain too (72 on GB200 / GB300 NVL72), each a split of the model's heads (engines
+    # require it), and the pipeline's totals it is drawn against
+    splits = {n for n in planner.TP_GPU_OPTIONS if not head_split_alternatives(model, n, scenario.parallelism)}
+    counts = sorted(
+        splits | set(planner.domain_gpu_options(hw, model, scenario.parallelism)) | {int(n) for n in pp.num_gpus}
     )
     tp = planner.tp_scaling(model, hw, scenario, profile, counts, target_s, ttft_s)
     with metrics.Row(wide=True) as row:  # the best GPU count is the layout search's, above (one search)
@@ -597,7 +600,10 @@ def gpus_section() -> None:
             help=tr("pl_m_comm_share_def"),
         )
     chart.figure(figs.tp_figure(tp, state.batch, target_s, tr=tr), figs.tp_table(tp), "planner-tensor-parallel", tr)
-    st.markdown(tr("pl_tp_note", domain=scale_up_domain_gpus(hw), hw=hw.name))
+    said = tr("pl_tp_note", domain=scale_up_domain_gpus(hw), hw=hw.name)
+    if left_out := sorted((set(planner.TP_GPU_OPTIONS) | set(planner.domain_gpu_options(hw))) - set(counts)):
+        said += " " + tr("pl_tp_left_out", heads=model.num_heads, counts=tr.join([str(n) for n in left_out]))
+    st.markdown(said)
     st.dataframe(figs.tp_display_table(tp, state.batch, tr=tr), hide_index=True)
     chart.figure(
         figs.pp_figure(pp, tp, tr=tr),

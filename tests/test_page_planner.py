@@ -373,8 +373,10 @@ def test_gb200_gpu_counts_go_to_the_nvl72_domain(lang):
     assert 8 < gpus <= 72  # beyond one node of 8, within the NVL72 domain
     at = _open(at, "gpus", tr)
     (tp,) = [f for f in figures(at) if f["layout"]["title"]["text"] == tr("pl_tp_title", batch=64)]
-    assert tp["data"][0]["x"][-1] == "72"
+    # to the domain's widest split of Kimi K2's 64 heads: TP72 divides none of them, which engines refuse (said)
+    assert tp["data"][0]["x"][-1] == "64"
     assert any("72" in md.value and "GB200" in md.value for md in at.markdown)  # the note names the domain
+    assert any(tr("pl_tp_left_out", heads=64, counts="72") in md.value for md in at.markdown)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
@@ -994,3 +996,18 @@ def test_layout_search_says_tensorrt_llm_sizes_its_cache_from_the_free_memory(la
         assert fmt.gb(g.budget_bytes) == "170 GB"  # 169.50 GB, to 3 significant figures
         said = tr("pl_layout_memory_reported", usable=fmt.gb(g.budget_bytes), capacity=fmt.capacity(g, tr), **common)
         assert said in captions, (said, captions)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_gpu_count_chart_draws_only_splits_of_the_heads(lang):
+    """A browser review: DeepSeek-R1 on GB200 NVL72 drew TP72, a split of none of its 128 attention heads (engines
+    refuse it); the chart stops at 64 and the note says what was left out and why."""
+    tr = Translator(lang)
+    at = _open(
+        run_page("planner", lang=lang, model="deepseek-r1", hardware="gb200", gpus="8", weights="fp8"), "gpus", tr
+    )
+    assert not at.exception, at.exception
+    fig = _figure(at, "pl_tp_title", tr=tr, batch=32)
+    assert list(fig["layout"]["xaxis"]["tickvals"]) == ["1", "2", "4", "8", "16", "32", "64"]
+    said = tr("pl_tp_left_out", heads=128, counts="72")
+    assert any(said in m.value for m in at.markdown)

@@ -595,3 +595,18 @@ def test_capacity_prefills_one_whole_prompt_whatever_the_batching():
     cont = pl.capacity(L70, H200, replace(s, batching="continuous"), TYPICAL, 0.05, None, 0.5)
     assert (cont.prefill_s, cont.prefill_cached_s) == (static.prefill_s, static.prefill_cached_s)
     assert 0.5 < static.prefill_cached_s / static.prefill_s < 0.7 and cont.users < static.users
+
+
+def test_the_domain_search_takes_only_tensor_splits_of_the_models_heads():
+    """A browser review: the Planner drew (and the fleet search took) TP72 of DeepSeek-R1 on GB200 NVL72, 72 a split
+    of none of its 128 attention heads, which engines refuse; the domain's counts are now the splits the heads allow
+    (72 divides no power-of-two head count; Qwen-style 40 heads stop at 8), every count without a model as before."""
+    gb200 = HARDWARE["gb200"]
+    assert pl.domain_gpu_options(gb200) == (1, 2, 4, 8, 16, 32, 64, 72)
+    r1 = MODELS["deepseek-r1"]
+    assert r1.num_heads == 128 and pl.domain_gpu_options(gb200, r1) == (1, 2, 4, 8, 16, 32, 64)
+    assert pl.domain_gpu_options(gb200, r1, "dp-ep") == (1, 2, 4, 8, 16, 32, 64, 72)  # attention data-parallel
+    forty = replace(L70, num_heads=40)
+    assert pl.domain_gpu_options(gb200, forty) == (1, 2, 4, 8)
+    point = pl.cheapest(r1, gb200, replace(BASE, weights="fp8", num_gpus=1), TYPICAL, 0.05, None, pl.DOMAIN)
+    assert 128 % point.num_gpus == 0

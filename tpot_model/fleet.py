@@ -222,6 +222,6 @@ def widest_no_fit(model, hw: Hardware, scenario: Scenario, profile, f: Fleet) ->
     that would hold it; None for any other fleet."""
     if f.limited_by != "no_fit":
         return None
-    n = max(domain_gpu_options(hw))
+    n = max(domain_gpu_options(hw, model, scenario.parallelism))
     sized = replace(scenario, context_tokens=f.prompt_tokens or scenario.context_tokens, num_gpus=n, batch=1)
     return estimate(model, hw, sized, profile)

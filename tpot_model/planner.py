@@ -35,6 +35,7 @@ from .profiles import IDEAL, EfficiencyProfile
 from .roofline import (
     ACTIVATION_BYTES,
     active_params,
+    head_split_alternatives,
     kv_cache_bytes_per_sequence,
     link_bytes_per_s,
     scale_out_hop_s,
@@ -52,12 +53,15 @@ NODE_GPU_OPTIONS = (1, 2, 4, NODE_GPUS)  # tensor-parallel sizes inside one node
 DOMAIN = "domain"  # gpu_options meaning: every power of two up to each chip's scale-up domain, and the domain itself
 
 
-def domain_gpu_options(hw: Hardware) -> tuple[int, ...]:
+def domain_gpu_options(hw: Hardware, model: ModelSpec | None = None, parallelism: str = "tp") -> tuple[int, ...]:
     """GPU counts searched for one deployment of `hw`: 1, 2, 4 ... up to its scale-up domain (72 on GB200 / GB300
-    NVL72, 8 on an HGX server), and the domain size itself; capped at MAX_DOMAIN_GPUS_SEARCHED for pod-scale TPUs."""
+    NVL72, 8 on an HGX server), and the domain size itself; capped at MAX_DOMAIN_GPUS_SEARCHED for pod-scale TPUs.
+    With a `model`: only the counts whose tensor split divides its attention heads, as engines require (TP72 of
+    DeepSeek-R1's 128 heads had been drawn and searched as an even split)."""
     d = min(scale_up_domain_gpus(hw), MAX_DOMAIN_GPUS_SEARCHED)
     powers = [2**i for i in range(int(math.log2(d)) + 1)]
-    return tuple(sorted(set(powers) | {d}))
+    counts = sorted(set(powers) | {d})
+    return tuple(n for n in counts if model is None or not head_split_alternatives(model, n, parallelism))
 
 
 MAX_DOMAIN_GPUS_SEARCHED = 256
@@ -353,7 +357,7 @@ def cheapest(
 
     Ties go to fewer GPUs. One estimate call over batch x GPU count; the sweep fields hold the chosen count's curve."""
     if isinstance(gpu_options, str):
-        gpu_options = domain_gpu_options(hw)
+        gpu_options = domain_gpu_options(hw, model, scenario.parallelism)
     gpus = np.asarray(sorted({int(g) for g in gpu_options}), dtype=float)
     if gpus.size == 0 or gpus[0] < 1:
         raise ValueError(f"gpu_options must be GPU counts >= 1, got {gpu_options!r}")
