@@ -58,21 +58,26 @@ _BOX: ContextVar[_Box | None] = ContextVar("tpot_link_box", default=None)
 def link_box(notices, tr: Translator, shown: Labels | None = None) -> None:
     """At the top of the page (app.py), before the page runs: one warning for the link's notices (the sidebar's
     here, the page's and its view controls' as url_notices adds them), not a box each (thirteen bad parameters had
-    filled the first screen)."""
-    ctx = get_script_run_ctx()
-    _BOX.set(_Box(st.empty(), ctx.cursors if ctx is not None else None))
+    filled the first screen). A run's first notice places the box: none, no element (an empty slot at the top had
+    been the page's first, invisible, element)."""
+    _BOX.set(None)
     url_notices(notices, tr, shown)
 
 
 def url_notices(notices, tr: Translator, shown: Labels | None = None) -> None:
     """The link's bad parameters, each named by its control's label (`shown`: param -> Shown) and the value used as
-    the control shows it; added to this run's one warning (link_box), or one warning here where there is none (a
-    page run alone). The values were sanitised to plain text by ui.state."""
+    the control shows it; added to this run's one warning (link_box), placed here by the run's first notice. The
+    values were sanitised to plain text by ui.state."""
     box, ctx = _BOX.get(), get_script_run_ctx()
-    if box is None or ctx is None or box.run is not ctx.cursors:
-        box = _Box(st, None)  # a warning of its own, here
-    if not notices and not box.notices:
+    run = ctx.cursors if ctx is not None else None
+    if box is not None and (run is None or box.run is not run):
+        box = None  # another run's (a fragment's): not written to
+    if not notices and box is None:
         return
+    if box is None:
+        box = _Box(st.empty(), run)
+        if run is not None:
+            _BOX.set(box)
     box.notices += notices
     box.shown |= shown() if callable(shown) else shown or {}
     lines = [_notice_line(n, tr, box.shown) for n in box.notices]
