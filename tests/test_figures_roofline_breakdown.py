@@ -412,3 +412,34 @@ def test_the_ridge_label_stands_clear_of_the_roofs_own_label():
     assert ridge.showarrow is False and ridge.xanchor == "right" and ridge.yanchor == "bottom"
     assert ridge.y == pytest.approx(roof.y) and ridge.yshift >= 16 and not roof.yshift  # stacked: a line apart
     assert ridge.x == pytest.approx(math.log10(est.ridge_point_flop_per_byte))  # ends at the corner
+
+
+def test_a_bar_far_taller_than_those_that_fit_is_cut_at_the_axis_top():
+    """A browser review: Llama 3.1 70B FP8 on 2 x H200 (4K + 1K) against batch: batch 1,024, which does not fit,
+    reads 344 ms and set a linear axis in which the bars that fit (13.5-31.1 ms) took 5 % of the height. Such a bar is
+    cut at the axis's top (1.6 x the tallest label of a bar that fits), its label there with an arrow; its value
+    stays in the hover and the CSV."""
+    from tpot_model import load_hardware_catalog, load_model_catalog, resolve_profile
+
+    m, h = load_model_catalog()["llama-3.1-70b"], load_hardware_catalog()["h200"]
+    b = np.array([1, 8, 32, 64, 128, 1024.0])
+    s = Scenario(batch=b, context_tokens=4096, output_tokens=1024, num_gpus=2, weights="fp8")
+    e, ideal = estimate(m, h, s, resolve_profile("typical")), estimate(m, h, s, IDEAL)
+    fits, tpot = np.asarray(e.fits), np.asarray(e.tpot_s) * 1e3
+    assert fits[:4].all() and not fits[4:].any() and tpot[-1] > 300 > 40 > tpot[3]
+    fig = bd.sweep_bars(e, ideal, b, axis="batch", current=32)
+    (labels,) = [d for d in fig.data if getattr(d, "mode", None) == "text"]
+    fit_top = max(
+        float(np.fmax(np.asarray(e.tpot_high_s) * 1e3, tpot)[fits].max()), float(ideal.tpot_s[fits].max() * 1e3)
+    )
+    cap = 1.6 * fit_top
+    assert fig.layout.yaxis.range[1] == pytest.approx(cap * 1.25)
+    assert labels.text[-1] == f"↑ {fmt.number(tpot[-1])}" and float(labels.y[-1]) == pytest.approx(cap)
+    assert labels.text[3] == fmt.number(tpot[3])  # a bar under the cut keeps its plain label
+    # a sweep whose bars all fit keeps its whole range: up to its tallest label
+    s4 = Scenario(batch=b[:4], context_tokens=4096, output_tokens=1024, num_gpus=2, weights="fp8")
+    e4 = estimate(m, h, s4, resolve_profile("typical"))
+    whole = bd.sweep_bars(e4, estimate(m, h, s4, IDEAL), b[:4], axis="batch", current=32)
+    top4 = float(np.fmax(np.asarray(e4.tpot_high_s), np.asarray(e4.tpot_s)).max()) * 1e3
+    assert whole.layout.yaxis.range[1] == pytest.approx(top4 * 1.25)
+    assert not any(t.startswith("↑") for d in whole.data if getattr(d, "mode", None) == "text" for t in d.text)
