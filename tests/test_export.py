@@ -199,11 +199,11 @@ def test_standalone_html_has_a_title_and_plotly_js_once():
 def test_zip_of_charts_shares_one_plotly_js(about):
     stamp = export.stamp(DAY)
     charts = []
-    for name in ("roofline", "memory"):
+    for name, v in (("roofline", 1.5), ("memory", 2.5)):
         fig = go.Figure(go.Scatter(x=[1], y=[2]), layout={"title": {"text": name}})
         decor = export.export_decor(fig, export.caption(about, EN), export.footnote(stamp, EN))
         charts.append(
-            chart.PageChart(name, export.file_stem(name, about, stamp), fig, pd.DataFrame({"v": [1.5]}), decor, about)
+            chart.PageChart(name, export.file_stem(name, about, stamp), fig, pd.DataFrame({"v": [v]}), decor, about)
         )
     with zipfile.ZipFile(io.BytesIO(chart.charts_zip(charts, "en", stamp))) as z:
         names = sorted(z.namelist())
@@ -215,6 +215,21 @@ def test_zip_of_charts_shares_one_plotly_js(about):
         assert f'<script src="{export.PLOTLY_FILE}"></script>' in page and CARTESIAN_HEADER not in page
         assert "<title>" in page and "Source: TPOT dashboard" in page
     assert csv[0].startswith("v,scenario_model,") and csv[1].startswith("1.5,llama-3.1-70b,")
+
+
+def test_zip_writes_a_table_two_charts_share_once(about):
+    """Browser review: the Serving frontier's two LOHO charts (TPOT, output tokens/s) read one table, which its zip
+    carried twice under two names; it is written once, under the first chart's name, beside both charts' HTML."""
+    stamp = export.stamp(DAY)
+    table = pd.DataFrame({"v": [1.5]})
+    decor = export.export_decor(go.Figure(), export.caption(about, EN), export.footnote(stamp, EN))
+    charts = [
+        chart.PageChart(name, export.file_stem(name, about, stamp), go.Figure(), table, decor, about)
+        for name in ("loho-tpot", "loho-output")
+    ]
+    with zipfile.ZipFile(io.BytesIO(chart.charts_zip(charts, "en", stamp))) as z:
+        names = set(z.namelist())
+    assert names == {export.PLOTLY_FILE, *(f"{c.stem}.html" for c in charts), f"{charts[0].stem}.csv"}
 
 
 @pytest.mark.parametrize("tr", [EN, Translator("zh-TW")])

@@ -361,15 +361,15 @@ def _zip_button(charts: list[PageChart], tr: Translator, page_id: str, stamp: di
 
 def charts_zip(charts: list[PageChart], lang: str, stamp: dict) -> bytes:
     """A zip of charts: every chart as HTML with its title and footnote, loading the one plotly.js (the cartesian
-    build) beside them, and its data as CSV."""
+    build) beside them, and its data as CSV (a table two charts share, once: under the first one's name)."""
     files = {export.PLOTLY_FILE: _plotly_text().encode("utf-8")}
     for _, stem, fig, table, decor, about in charts:
         page = export.html_page(
             export.apply_decor(fig, decor), plotly_config(lang), _title_text(decor), None, _LOCALE_JS.get(lang)
         )
         files[f"{stem}.html"] = page.encode("utf-8")
-        if table is not None:
-            files[f"{stem}.csv"] = export.csv_bytes(table, about, stamp)
+        if table is not None and (data := export.csv_bytes(table, about, stamp)) not in files.values():
+            files[f"{stem}.csv"] = data
     return export.zip_bytes(files)
 
 
