@@ -23,7 +23,7 @@ page = st.navigation(navigation.pages(tr), position="hidden" if embedded else "s
 notices.link_box(controls.notices(page.url_path or "overview"), tr, lambda: controls.sidebar_labels(tr))
 only = embed.only_requested()  # ?embed=true&only=<chart id>: that chart alone (a notice and the page if none)
 if only is None or not chart.only_view(page, only, tr):
-    controls.sidebar()
+    controls.sidebar(scenario=page.url_path not in navigation.SCENARIO_FREE)
     chart.start_page(tr)
     chart.run_page(page)  # in the embed view: up to the page's fold, unless the reader asks for the rest
     chart.end_page(tr)

@@ -166,9 +166,10 @@ def _at(key: str, options, arg: str = "index") -> dict:
     return {"index": listed.index(value)} if arg == "index" else {"value": value}
 
 
-def sidebar() -> ScenarioState:
+def sidebar(scenario: bool = True) -> ScenarioState:
     """Draw the scenario controls in the sidebar and mirror them into the URL. Embedded (?embed=true): in a closed
-    expander at the top of the page instead, whose controls are sent only once it is opened."""
+    expander at the top of the page instead, whose controls are sent only once it is opened; none on a page that
+    reads no scenario (`scenario` False: navigation.SCENARIO_FREE)."""
     _init_from_url()
     tr = translator()
     embedded = embed.embedded()
@@ -176,7 +177,7 @@ def sidebar() -> ScenarioState:
         if st.session_state.get(_DRAWN):  # kept while their widgets are not drawn (Streamlit drops an undrawn
             for key in _FIELDS:  # widget's value); a reader who never opened the controls holds plain values
                 st.session_state[key] = st.session_state[key]
-        frame = expanders.lazy_expander(tr("embed_controls"), "embed.controls")
+        frame = expanders.lazy_expander(tr("embed_controls"), "embed.controls") if scenario else None
         if frame is None:
             return _mirror(scenario_state())
     else:

@@ -29,6 +29,9 @@ PAGES = (
     ("pages/glossary.py", "page_glossary", ":material/translate:"),
 )
 
+# the pages that read no sidebar scenario (their URL paths): their embed view offers no scenario controls
+SCENARIO_FREE = frozenset({"validation", "glossary"})
+
 
 def pages(tr: Translator) -> list[st.Page]:
     """The pages in tr's language, this run's own. Each page's URL is its file's name: before a fresh server's first
