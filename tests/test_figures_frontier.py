@@ -290,6 +290,8 @@ def test_measured_bar_is_the_measured_frontier_at_the_target_priced_as_the_curve
     fig = figs.cost_figure([bound], 30.0, "on_demand")
     assert fig.data[0].text[0] == EN("fr_at_most", value=fmt.usd(bound.usd_per_1m["on_demand"]))
     assert fig.data[0].text[0].startswith("≤ $") and EN("fr_hover_at_least") in fig.data[0].hovertext[0]
+    # a bound drawn paler than a reading at the target (a browser review: the '≤ $' bars read as equals)
+    assert list(figs.cost_figure([near, bound], 30.0, "on_demand").data[0].marker.opacity) == [1.0, figs.BOUND_OPACITY]
     assert figs.cost_table([bound], 30.0)["measured_bound"].iloc[0] == "at_least_tokens_at_most_usd"
 
 

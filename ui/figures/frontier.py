@@ -56,6 +56,7 @@ TIERS = (*BASES, CUSTOM)
 CONCURRENCY = np.array([1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024], dtype=float)
 DEFAULT_HARDWARE = ("h200", "b200", "mi355x")
 MAX_SERIES = 12  # hardware x precision x layout curves drawn at once
+BOUND_OPACITY = 0.5  # a measured bar that bounds the chip at the target (at most that $), beside readings at it
 MAX_TARGET = 2000.0  # tokens/s per user
 MAX_USD = 1000.0
 K_RANGE = (1, 7)
@@ -723,6 +724,8 @@ def cost_figure(points: Sequence[AtTarget], target: float, tier: str, *, y: str 
         marker_color=[hardware_colour(p.hardware_id) for p in points],
         # a measured bar hatched, as the chart's measured points stand apart from its curves
         marker_pattern_shape=["/" if p.measured_runs else "" for p in points],
+        # a bound (every run more interactive than the target: at most that $) paler than a reading at the target
+        marker_opacity=[BOUND_OPACITY if p.at_least else 1.0 for p in points],
         # as the metric; a bound from a more interactive run: at most that $ ('≤ $13.6')
         text=[
             (tr("fr_at_most", value=fmt.usd(v)) if p.at_least else fmt.usd(v)) if v is not None else why
