@@ -1283,3 +1283,21 @@ def test_the_bound_names_the_ridge_it_is_decided_by(capsys):
     ideal = run_json(capsys, *base, "--profile", "ideal")
     assert ideal["effective_ridge_flop_per_byte"] == pytest.approx(ideal["ridge_point_flop_per_byte"])
     assert ideal["bound"] == "memory"
+
+
+def test_frontier_reads_the_measured_runs_of_bare_fp4_as_the_chips_block_format(capsys):
+    """--weights fp4 is the chip's block FP4 (NVFP4 on NVIDIA, MXFP4 on AMD) as the search and the pages take it; the
+    measured frontier at the target had been looked up under 'fp4', which no run is labelled, and left out (a
+    browser review: GB200 at 25 tok/s per user, 1k/1k, read 6,980 tok/s/GPU on the page and nothing in the CLI)."""
+    from tpot_model.planner_cli import frontier_main
+
+    def measured(hardware: str, weights: str) -> dict:
+        args = ["--model", "deepseek-r1", "--hardware", hardware, "--weights", weights, "--kv", "fp8", "--context",
+                "1024", "--output", "1024", "--max-gpus", "72", "--interactivity", "25", "--json"]  # fmt: skip
+        assert frontier_main(args) == 0
+        return json.loads(capsys.readouterr().out)["measured_at_target"]
+
+    for hardware, block in (("gb200", "nvfp4"), ("mi355x", "mxfp4")):
+        bare = measured(hardware, "fp4")
+        assert bare is not None and bare == measured(hardware, block)
+        assert bare["runs"] and all(r["context_tokens"] == r["output_tokens"] == 1024 for r in bare["runs"])

@@ -827,8 +827,16 @@ def test_frontier_search_refuses_what_it_would_drop_and_says_what_would_fit(caps
            "--max-gpus", "6", "--json"]  # fmt: skip
     assert frontier_main(fp8) == 0
     d = json.loads(capsys.readouterr().out)
-    assert d["limited_by"] == "memory" and d["remedy"].startswith("does not fit on 4 x NVIDIA H200")
+    assert d["limited_by"] == "memory" and d["remedy"].startswith(
+        "does not fit on 4 x NVIDIA H200 SXM 141GB (the widest instance within 6 GPUs): "
+    )
     assert "needs >= 8 GPUs (--max-gpus 8)" in d["remedy"]
+    # on AMD the 4-bit remedy is the vendor's MXFP4 (a browser review: it named NVFP4 on an MI355X)
+    mi = ["--model", "deepseek-r1", "--hardware", "mi355x", "--weights", "fp8", "--kv", "fp8", "--interactivity",
+          "25", "--max-gpus", "3", "--json"]  # fmt: skip
+    assert frontier_main(mi) == 0
+    r = json.loads(capsys.readouterr().out)["remedy"]
+    assert "(the widest instance within 3 GPUs)" in r and "mxfp4 weights (--weights mxfp4)" in r and "nvfp4" not in r
     # a target no layout meets: the target the fastest does meet
     assert frontier_main([*fp8[:-4], "2000", "--max-gpus", "8", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)

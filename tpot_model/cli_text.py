@@ -99,9 +99,9 @@ def lower_precision(e: Estimate) -> str | None:
     return f"{' + '.join(p[0] for p in parts)} ({' '.join(p[1] for p in parts)})"
 
 
-def remedy(e: Estimate, gpus_flag: str = "--gpus") -> str | None:
+def remedy(e: Estimate, gpus_flag: str = "--gpus", budget: int | None = None) -> str | None:
     """What would make a scenario that does not fit fit: more GPUs (the option `gpus_flag` names them), lower
-    precision, a smaller batch."""
+    precision, a smaller batch. `budget`: the GPU budget whose widest instance the scenario is (said where wider)."""
     if bool(np.all(e.fits)):
         return None
     s, hw = e.scenario, e.hardware
@@ -119,4 +119,5 @@ def remedy(e: Estimate, gpus_flag: str = "--gpus") -> str | None:
     max_batch = int_or_none(e.max_batch)
     if max_batch is not None and 1 <= max_batch < batch:
         options.append(f"or batch <= {max_batch} (--batch {max_batch})")
-    return f"does not fit on {n} x {hw.name}: " + ", ".join(options)
+    widest = f" (the widest instance within {budget} GPUs)" if budget is not None and budget > n else ""
+    return f"does not fit on {n} x {hw.name}{widest}: " + ", ".join(options)

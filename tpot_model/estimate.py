@@ -16,7 +16,7 @@ from .bands import Band, band_for
 from .catalog import Hardware, ModelSpec
 from .economics import price_for, tokens_per_gw_year, tokens_per_s_per_mw, usd_per_1M_tokens
 from .engines import OF_FREE_MEMORY
-from .precision import FORMATS, NumberFormat, with_native_fp4
+from .precision import FORMATS, NumberFormat, native_fp4, with_native_fp4
 from .prices import PricePoint
 from .profiles import IDEAL, EfficiencyProfile
 from .roofline import (
@@ -531,11 +531,11 @@ def tpot_only_s(m: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProf
 
 
 def lower_formats(s: Scenario, hw: Hardware) -> tuple[list[NumberFormat], list[NumberFormat]]:
-    """The weight formats (8-bit, then 4-bit, each in the kind `hw` computes natively) and KV-cache format (fp8)
-    below the scenario's: the precision remedies to try."""
+    """The weight formats (8-bit, then 4-bit, each in the kind `hw` computes natively: its vendor's block FP4,
+    precision.native_fp4) and KV-cache format (fp8) below the scenario's: the precision remedies to try."""
     weights = [
         "fp8" if "fp8" in hw.dense_flop_per_s else "int8-wo",
-        "nvfp4" if "fp4" in hw.dense_flop_per_s else "int4",
+        native_fp4(hw.vendor).name if "fp4" in hw.dense_flop_per_s else "int4",
     ]
     lower_weights = [FORMATS[w] for w in weights if FORMATS[w].bits < s.weights.bits]
     return lower_weights, [FORMATS["fp8"]] if s.kv_cache.bits > 8 else []

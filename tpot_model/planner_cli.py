@@ -44,7 +44,7 @@ from .layouts import (
 from .numtext import shown
 from .planner import MAX_BATCH_SEARCHED, FrontierPoint, frontier
 from .pool_correction import committed_check
-from .precision import parse_format
+from .precision import parse_format, with_native_fp4
 from .prices import DEFAULT_BASIS, MAX_USD_PER_GPU_HOUR, PRICE_BASES, basis_for_price
 from .profiles import resolve_profile
 from .scenario import BATCHINGS, MAX_INPUT_COUNT, Scenario
@@ -460,7 +460,7 @@ def search_dict(
     measurements (data/serving_measurements.csv) the measured fields are read from; engine_name: the display name of
     the profile the deployment was timed under."""
     model_id, hardware_id = model.id, hw.id
-    weights = parse_format(args.weights).name
+    weights = with_native_fp4(parse_format(args.weights), hw.vendor).name  # the measured runs name nvfp4 / mxfp4
     return {
         "model": model_id,
         "hardware": hardware_id,
@@ -811,7 +811,9 @@ def _search_main(args: argparse.Namespace, fields: dict) -> int:
     if d.limited_by == "memory":  # at the widest instance searched (6 GPUs search 1, 2, 4: a review)
         widest = max(gpu_options(fields["hardware"], args.max_gpus))
         tightest = replace(scenario, batch=1, num_gpus=widest, parallelism="tp-ep" if fields["model"].moe else "tp")
-        fix = remedy(estimate(fields["model"], fields["hardware"], tightest, first), gpus_flag="--max-gpus")
+        fix = remedy(
+            estimate(fields["model"], fields["hardware"], tightest, first), gpus_flag="--max-gpus", budget=args.max_gpus
+        )
     elif not d.feasible and d.fastest_tpot_s == d.fastest_tpot_s:  # a target out of reach: how near the fastest is
         fix = (f"a TPOT target of {d.fastest_tpot_s / ms:,.3g} ms ({1 / d.fastest_tpot_s:,.3g} tok/s/user) or looser, "
                "a larger budget or a faster chip")  # fmt: skip
