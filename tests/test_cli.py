@@ -1301,3 +1301,24 @@ def test_frontier_reads_the_measured_runs_of_bare_fp4_as_the_chips_block_format(
         bare = measured(hardware, "fp4")
         assert bare is not None and bare == measured(hardware, block)
         assert bare["runs"] and all(r["context_tokens"] == r["output_tokens"] == 1024 for r in bare["runs"])
+
+
+def test_readme_rack_scale_figures_are_the_clis(capsys):
+    """The README's worked rack-scale figures (DeepSeek-R1 FP8 1k/1k within 72 GPUs at 25 tok/s per user, best engine)
+    are what `frontier` answers today (a browser review found 8,307 / 4,652 / 7,674 in the README against the CLI's
+    8,554 / 4,841 / 7,984): a change of the model that moves them fails here until the README says it."""
+    from tpot_model.planner_cli import frontier_main
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    flat = " ".join(readme.split())
+
+    def per_gpu(hardware: str, *extra: str) -> str:
+        args = ["--model", "deepseek-r1", "--hardware", hardware, "--weights", "fp8", "--kv", "fp8", "--context",
+                "1024", "--output", "1024", "--max-gpus", "72", "--interactivity", "25", "--json", *extra]  # fmt: skip
+        assert frontier_main(args) == 0
+        return f"{json.loads(capsys.readouterr().out)['tokens_per_s_per_gpu']:,.0f}"
+
+    gb200, b200 = per_gpu("gb200"), per_gpu("b200")
+    assert f"on both), {gb200} and {b200} (under typical," in flat
+    assert f"against {gb200} unconstrained" in flat and f"B200's, inside the recipes, is {b200} either way" in flat
+    assert f"then reads {per_gpu('gb200', '--within-measured')} tokens/s per GPU on DEP32" in flat
