@@ -154,21 +154,15 @@ chart.figure(
     depends=mlperf_group,
 )
 st.caption(tr("val_mlperf_caption"))
-mlperf_labels = figs.mlperf_summary_labels(mlperf_group, tr=tr)
-st.dataframe(  # headers in words, errors in % to one decimal (they had read 0.1355, then 13.14% beside 23.2%)
+st.table(  # headers in words, errors in % to one decimal (they had read 0.1355, then 13.14% beside 23.2%); static,
+    # as the bands' table: it wraps in a narrow frame (a scrolled grid had hidden its error columns at 900 px)
     cache.arrow_table(
-        f"validation-mlperf-summary|{mlperf_group}",
-        lambda: figs.mlperf_summary(mlperf_rows, mlperf_group, percent=True),
+        f"validation-mlperf-summary|{mlperf_group}|{tr.lang}",
+        lambda: figs.mlperf_summary_display(
+            figs.mlperf_summary(mlperf_rows, mlperf_group, percent=True), mlperf_group, tr=tr
+        ),
     ),
     hide_index=True,
-    column_config={mlperf_group: st.column_config.TextColumn(mlperf_labels[mlperf_group])}
-    | {
-        c: st.column_config.NumberColumn(
-            mlperf_labels[c], format="%.1f%%" if c in figs.MLPERF_SUMMARY_FRACTIONS else None
-        )
-        for c in mlperf_labels
-        if c != mlperf_group
-    },
 )
 
 st.header(tr("val_h_bands"))

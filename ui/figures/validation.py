@@ -836,6 +836,15 @@ def mlperf_summary_labels(group: str, *, tr: Translator = EN) -> dict[str, str]:
     }
 
 
+def mlperf_summary_display(summary: pd.DataFrame, group: str, *, tr: Translator = EN) -> pd.DataFrame:
+    """mlperf_summary (percent=True) in words for a static table that wraps in a narrow frame (a scrolled grid had
+    hidden its error columns at 900 px): headers in the page's language, errors in % to one decimal."""
+    labels = mlperf_summary_labels(group, tr=tr)
+    return pd.DataFrame(
+        {labels[c]: [f"{v:.1f}%" for v in summary[c]] if c in MLPERF_SUMMARY_FRACTIONS else summary[c] for c in labels}
+    )
+
+
 def mlperf_errors(frame: pd.DataFrame, group: str, *, tr: Translator = EN) -> go.Figure:
     """TPOT error (%) of every MLPerf result, leave-one-chip-family-out, one box of points per group."""
     fig = Figure()
