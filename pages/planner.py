@@ -567,11 +567,8 @@ def layout_section() -> None:
             "scenario_profile_name": tr("pl_best_engine") if best else controls.profile_label(profile, tr),
         },
     )  # fmt: skip
-    if d.feasible:  # numbers with thousands separators: a batch of 11,094, not 11094
-        pools = figs.layout_display_table(d, tr=tr)
-        st.dataframe(pools, hide_index=True, column_config={
-            c: st.column_config.NumberColumn(format="localized") for c in pools.columns if pools[c].dtype.kind in "fi"
-        })  # fmt: skip
+    if d.feasible:  # static: it wraps in a narrow frame
+        st.table(figs.layout_display_table(d, tr=tr), hide_index=True)
     st.markdown(tr("pl_layout_note"))
 
 

@@ -931,7 +931,9 @@ def layout_parts_text(d: Deployment, parts: StepParts, hw, *, tr: Translator = E
 
 
 def layout_display_table(d: Deployment, *, tr: Translator = EN) -> pd.DataFrame:
-    """The chosen pools as shown on the page: translated headers, per-instance parallel degrees, GPUs and batch."""
+    """The chosen pools as shown on the page, as text for a static table that wraps in a narrow frame (a scrolled
+    grid had hidden the batch at 900 px): translated headers, per-instance parallel degrees, GPUs and batch, numbers
+    with thousands grouped (11,094, not 11094)."""
     rows = []
     for kind, pool in _pools(d):
         par = pool_parallelism(pool)
@@ -939,12 +941,9 @@ def layout_display_table(d: Deployment, *, tr: Translator = EN) -> pd.DataFrame:
             {
                 tr("pl_col_pool"): tr(f"pl_pool_{kind}"),
                 tr("pl_col_layout"): pool.label,
-                tr("pl_col_gpus"): pool.gpus,
-                "TP": par["tp"],
-                "EP": par["ep"],
-                "DP": par["dp"],
-                "PP": par["pp"],
-                tr("pl_col_instance_batch"): pool.batch,
+                tr("pl_col_gpus"): fmt.integer(pool.gpus),
+                **{name.upper(): fmt.integer(par[name]) for name in ("tp", "ep", "dp", "pp")},
+                tr("pl_col_instance_batch"): fmt.integer(pool.batch),
             }
         )
     return pd.DataFrame(rows)
