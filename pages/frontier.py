@@ -532,7 +532,7 @@ bars = figs.beside(at, figs.measured_at_target(series, points, target, y, usd, t
 if any(s.fits.any() for s in series) or any(b.measured_runs for b in bars):  # else an empty chart under the notice
     chart.figure(
         lambda: figs.cost_figure(bars, target, tier, y=y, tier_label=tr(f"fr_tier_{tier}"), tr=tr),
-        lambda: figs.cost_table(bars, target, y=y),
+        lambda: figs.cost_table(bars, target, y=y, custom=tier == figs.CUSTOM),
         "cost-at-target",
         tr,
         about=about,

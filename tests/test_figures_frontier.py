@@ -244,7 +244,9 @@ def test_cost_at_target_is_price_over_interpolated_throughput():
     # each tier's $/GPU-hour and its date beside its $ per 1M (the page said they were in the CSV; they were not)
     (row,) = table.to_dict("records")
     assert row["usd_per_gpu_hour_on_demand"] == 6.03 and row["price_as_of_on_demand"] == "2026-03-17"
-    assert row["usd_per_gpu_hour_custom"] == 2.5 and row["price_as_of_custom"] == ""
+    assert "usd_per_gpu_hour_custom" not in row  # your own price only where chosen (a review: its default exported)
+    (own,) = figs.cost_table([p], target, custom=True).to_dict("records")
+    assert own["usd_per_gpu_hour_custom"] == 2.5 and own["price_as_of_custom"] == ""
 
 
 def test_measured_bar_is_the_measured_frontier_at_the_target_priced_as_the_curve(rows):

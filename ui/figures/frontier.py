@@ -764,9 +764,10 @@ def cost_figure(points: Sequence[AtTarget], target: float, tier: str, *, y: str 
     return fig
 
 
-def cost_table(points: Sequence[AtTarget], target: float, *, y: str = "output") -> pd.DataFrame:
-    """The data behind cost_figure: every tier, each with the $/GPU-hour it rests on and that price's date (your own
-    price: the value entered, no date)."""
+def cost_table(points: Sequence[AtTarget], target: float, *, y: str = "output", custom: bool = False) -> pd.DataFrame:
+    """The data behind cost_figure: every published tier, each with the $/GPU-hour it rests on and that price's date,
+    and with `custom` (your own price chosen) your own: the value entered, no date (unchosen, its default had been
+    exported as a tier)."""
     rows = []
     for p in points:
         row = {
@@ -788,6 +789,8 @@ def cost_table(points: Sequence[AtTarget], target: float, *, y: str = "output") 
             f"{y}_tokens_per_s_per_MW": p.tokens_per_s_per_mw,
         }
         for t, v in p.usd_per_1m.items():
+            if t == CUSTOM and not custom:
+                continue
             row |= {f"usd_per_1M_{y}_tokens_{t}": v, f"usd_per_gpu_hour_{t}": p.usd_per_gpu_hour[t],
                     f"price_as_of_{t}": p.price_as_of.get(t, "")}  # fmt: skip
         rows.append(row)
