@@ -181,6 +181,7 @@ reason = dict(
     gpus=fmt.gpus(state.gpus),
     hw=hw.name,
     max_batch=fmt.integer(point.max_batch_memory),
+    tab=tr("pl_tab_hardware"),  # where other chips are compared, whichever tab is open
 )
 notes = []  # under the headline: the sidebar's batch and the served basis, one caption
 if point.feasible:
