@@ -311,7 +311,7 @@ def test_model_that_does_not_fit_is_a_state_not_an_error():
     )
     assert not at.exception
     assert at.error  # the standard fit notice
-    assert any(EN("pl_infeasible_memory", gpus=1, hw="")[:30] in w.value for w in at.warning)
+    assert any(EN("pl_infeasible_memory", gpus=1, hw="", tab="")[:30] in w.value for w in at.warning)
     # it names the tab that compares other chips, whichever is open (a review: "the chart below" on the GPU tab)
     assert any(f"“{EN('pl_tab_hardware')}” tab below" in w.value for w in at.warning)
     assert _metric(at, EN("pl_m_batch")) == "—"
