@@ -440,13 +440,13 @@ def layout_section() -> None:
         row.metric(
             tr("pl_m_layout_ttft"), fmt.duration(d.ttft_s) if d.feasible else "—", help=tr("pl_m_layout_ttft_def")
         )
-        row.metric(
+        priced = d.feasible and math.isfinite(d.usd_per_1M_tokens)
+        row.metric(  # a layout on a chip without a price: a dash and why under it, as the batch section's row says it
             tr("pl_m_layout_usd"),
-            fmt.usd(d.usd_per_1M_tokens, 2) if d.feasible and math.isfinite(d.usd_per_1M_tokens) else "—",
-            help=tr("pl_m_layout_usd_def", out=fmt.usd(d.usd_per_1M_output_tokens, 2))
-            if d.feasible and math.isfinite(d.usd_per_1M_tokens)
-            else tr("m_cost_none"),
-        )
+            **({"value": fmt.usd(d.usd_per_1M_tokens, 2)} if priced else metrics.missing(tr("no_public_price_short"))
+               if d.feasible else {"value": "—"}),
+            help=tr("pl_m_layout_usd_def", out=fmt.usd(d.usd_per_1M_output_tokens, 2)) if priced else tr("m_cost_none"),
+        )  # fmt: skip
         row.metric(tr("pl_m_layout_limit"), tr(f"pl_limit_{d.limited_by}"), help=tr("pl_m_layout_limit_def"))
     if d.feasible and d.serving == "aggregated":
         st.success(

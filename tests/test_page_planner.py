@@ -1012,3 +1012,13 @@ def test_gpu_count_chart_draws_only_splits_of_the_heads(lang):
     assert list(fig["layout"]["xaxis"]["tickvals"]) == ["1", "2", "4", "8", "16", "32", "64"]
     said = tr("pl_tp_left_out", heads=128, counts="72")
     assert any(said in m.value for m in at.markdown)
+
+
+def test_a_layout_on_a_chip_without_a_price_says_why_under_its_dash():
+    """MI355X has no public on-demand price: the layout search's $ per 1M read a bare '—' where the batch section's
+    row says 'No public price' under its dash (a browser review); both say it."""
+    at = run_page("planner", model="llama-3.1-70b", hardware="mi355x", gpus="8", weights="fp8",
+                  price_basis="on_demand", planner_section="gpus")  # fmt: skip
+    assert not at.exception, at.exception
+    (m,) = [m for m in at.metric if m.label == EN("pl_m_layout_usd")]
+    assert m.value == "—" and m.delta == EN("no_public_price_short")
