@@ -173,22 +173,22 @@ st.dataframe(  # every row in view (at its default 400 px, the layout and price 
 st.caption(fmt.device_text("ec_cap_help", [catalog[h] for h in chips], tr,  # chips once the list holds a TPU
                            tier=tr(f"basis_{economics.owning_basis(state.price_basis)}")))  # fmt: skip
 if rows:  # the basis and its dates; the chips with no price under it, or no published all-in power: named, not 'n/a'
-    notices.basis_caption(
+    notices.basis_caption(  # an announced chip named "(announced)", as in the chart and the table
         {
-            catalog[h].name: economics.price_for(catalog[h], economics.priced_for(catalog[h], scenario, hw.id))
+            fmt.chip(catalog[h], tr): economics.price_for(catalog[h], economics.priced_for(catalog[h], scenario, hw.id))
             for h in chips
         },
         tr,
         [catalog[h] for h in chips],
     )
-    if unpowered := [catalog[h].name for h in chips if not math.isfinite(catalog[h].prices.all_in_w)]:
+    if unpowered := [fmt.chip(catalog[h], tr) for h in chips if not math.isfinite(catalog[h].prices.all_in_w)]:
         st.caption(tr("ec_cap_no_power", hws=tr.join(unpowered)))
     # a chip that holds no layout: what would (the CLI's capacity said it; the table had read 'does not fit' alone)
     no_fit = cache.built(f"capacity-no-fit|{demand_key}", lambda: [
         (catalog[f.hardware], int(e.scenario.num_gpus), precision_that_fits(e)) for f in rows
         if (e := widest_no_fit(model, catalog[f.hardware], scenario, profile, f)) is not None])  # fmt: skip
     for chip, n, fitting in no_fit:
-        where = {"hw": chip.name, "devices": fmt.devices(chip, n, tr)}
+        where = {"hw": fmt.chip(chip, tr), "devices": fmt.devices(chip, n, tr)}
         if fitting is None:
             st.caption(tr("ec_cap_fits_none", **where))
         else:

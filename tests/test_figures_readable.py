@@ -349,6 +349,8 @@ def test_chip_names_short_unless_two_coincide():
     cat = load_hardware_catalog()
     assert fmt.chip_names([cat["b200"], cat["gb200"]]) == ["B200", "GB200 NVL72"]
     assert fmt.chip_names([cat["vr200"], None], ["Vera Rubin", "My chip"], star=True) == ["Rubin NVL72*", "My chip"]
+    # with the page's translator: fmt.chip's mark, the one the Serving frontier's and Planner's labels carry
+    assert fmt.chip_names([cat["h200"], cat["mi455x"]], tr=ZH) == ["H200 SXM 141GB", "MI455X（已發表，尚未出貨）"]
     twins = [SimpleNamespace(name=f"Acme X1 ({v})", short_name="X1", announced=False) for v in ("SXM", "PCIe")]
     assert fmt.chip_names(twins) == ["Acme X1 (SXM)", "Acme X1 (PCIe)"]
 

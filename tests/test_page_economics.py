@@ -696,3 +696,57 @@ def test_the_revenue_metric_says_which_rate_it_rests_on(lang):
     api_in, api_out = at.number_input(key="econ.api_in").value, at.number_input(key="econ.api_out").value
     tokens_s = float(rate.split()[0].replace(",", ""))
     assert per_hour == pytest.approx(tokens_s * 3600 * (api_out + 4.0 * api_in) / 1e6, rel=0.01)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_announced_chips_are_marked_wherever_the_fleet_names_them(lang):
+    """A browser review: Vera Rubin NVL72 and MI455X, announced and not shipping, read as bare names on Economics
+    ('Rubin NVL72' and 'MI455X' under the chart's bars and over the table's columns, the full names in the notes under
+    it, the CSV's `hardware` column), where the Serving frontier and Planner mark them. Each now carries the mark
+    those pages use (fmt.chip: 'Rubin NVL72 (announced)'), a shipped chip none; the CSV keeps the catalog's name and
+    says it in a column of its own, as the CLI's capacity --json does (hardware_announced)."""
+    tr = Translator(lang)
+    ids = ("h200", "vr200", "mi455x")
+    at = run_page("economics", **Q, lang=lang, ec_chips=",".join(ids))
+    assert not at.exception, at.exception
+    h200, *announced = (resolve_hardware(h) for h in ids)
+    assert not h200.announced and all(h.announced for h in announced)
+    marked = [tr("hw_announced_name", name=fmt.chip_short(h)) for h in announced]
+    assert marked[0] == tr("hw_announced_name", name="Rubin NVL72")
+    table = at.dataframe[0].value
+    assert list(table.columns) == [tr("ec_col_figure"), fmt.chip_short(h200), *marked]  # H200 SXM 141GB, unmarked
+    mw = _figure(at, tr("ec_cap_title"))
+    assert [b["x"][0] for b in mw["data"]] == list(table.columns[1:])  # the chart's labels: the table's columns
+    hovers = [b["customdata"][0][1] for b in mw["data"]]
+    assert hovers == [h200.name, *(fmt.chip(h, tr) for h in announced)]
+    captions = [c.value for c in at.caption]
+    full = [fmt.chip(h, tr) for h in announced]  # 'NVIDIA Rubin (per GPU, Vera Rubin NVL72) (announced)'
+    assert tr("ec_cap_no_power", hws=tr.join(full)) in captions  # no published all-in power: named, marked
+    unpriced = next(c for c in captions if all(n in c for n in full))  # no public price under the basis: the same
+    assert tr.join(full) in unpriced
+    for h in announced:  # nowhere under the table a bare name
+        said = " ".join(captions)
+        assert said.count(h.name) == said.count(fmt.chip(h, tr)) > 0, h.id
+
+
+def test_the_capacity_csv_says_which_chips_are_announced_in_a_column_of_its_own():
+    """The capacity CSV's `hardware` column had read 'NVIDIA Rubin (per GPU, Vera Rubin NVL72)' and 'AMD Instinct
+    MI455X (Helios)' with nothing to say they are projections: a column says so (True for them, False for a shipped
+    chip), the name left as the catalog's so that the file joins on it."""
+    import io
+
+    from tpot_model.fleet import Demand, fleets
+    from tpot_model.units import ms
+    from ui import export
+
+    hws = [resolve_hardware(h) for h in ("h200", "vr200", "mi455x")]
+    demand = Demand(1e11, 4e11)
+    s = Scenario(context_tokens=4096, output_tokens=1024, weights="fp8", price_basis="hyperscaler")
+    table = econ_figs.capacity_table(
+        fleets(resolve_model("llama-3.1-70b"), hws, s, resolve_profile("typical"), demand, 50 * ms),
+        demand, {h.id: h.name for h in hws},
+    )  # fmt: skip
+    csv = pd.read_csv(io.BytesIO(export.csv_bytes(table, None, export.stamp(lang="en"))), encoding="utf-8-sig")
+    assert list(csv.columns[:3]) == ["hardware", "hardware_id", "hardware_announced"]
+    assert csv["hardware"].tolist() == [h.name for h in hws]  # the catalog's names, no mark in them
+    assert csv["hardware_announced"].tolist() == [False, True, True]

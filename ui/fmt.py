@@ -374,15 +374,22 @@ def chip_short(hw) -> str:
     return name.strip() or hw.name
 
 
-def chip_names(chips: Sequence, full: Sequence[str] | None = None, *, star: bool = False) -> list[str]:
+def chip_names(
+    chips: Sequence, full: Sequence[str] | None = None, *, star: bool = False, tr: Callable[..., str] | None = None
+) -> list[str]:
     """Names for a list of chips on a chart axis, legend or table: their short names (chip_short; with star, '*' on
-    announced parts, keyed under the chart) where no two coincide, else the `full` ones (default: the chips' own
-    names); a chip given as None (not in the catalog) keeps its full name. The full names took half a 900 px frame."""
+    announced parts, keyed under the chart; with `tr`, chip()'s "(announced)" on them in the page's language, as the
+    Serving frontier's and Planner's labels read, and the caller's `full` names should carry it too) where no two
+    coincide, else the `full` ones (default: the chips' own names); a chip given as None (not in the catalog) keeps
+    its full name. The full names took half a 900 px frame."""
     full = [h.name for h in chips] if full is None else list(full)
-    short = [
-        f if h is None else chip_short(h) + ("*" if star and getattr(h, "announced", False) else "")
-        for h, f in zip(chips, full, strict=True)
-    ]
+
+    def short_name(h) -> str:
+        if tr is not None:
+            return chip(h, tr, short=True)
+        return chip_short(h) + ("*" if star and getattr(h, "announced", False) else "")
+
+    short = [f if h is None else short_name(h) for h, f in zip(chips, full, strict=True)]
     return short if len(set(short)) == len(short) else full
 
 

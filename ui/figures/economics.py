@@ -19,7 +19,10 @@ from .common import Figure, hardware_colour, legend_placement, log_ticks, style,
 
 
 def capacity_table(fleets: Sequence[Fleet], demand: Demand, names: dict[str, str]) -> pd.DataFrame:
-    """One row per chip: layout, GPUs, rates, MW, capex, opex, $ per 1M output tokens, basis and date."""
+    """One row per chip: layout, GPUs, rates, MW, capex, opex, $ per 1M output tokens, basis and date; whether the
+    chip is announced, not shipping (its row a projection from vendor figures) in a column of its own, as the CLI's
+    capacity --json says it, so that the name stays the catalog's."""
+    catalog = load_hardware_catalog()
     rows = []
     for f in fleets:
         ok = f.feasible
@@ -27,6 +30,7 @@ def capacity_table(fleets: Sequence[Fleet], demand: Demand, names: dict[str, str
             {
                 "hardware": names.get(f.hardware, f.hardware),
                 "hardware_id": f.hardware,
+                "hardware_announced": bool(getattr(catalog.get(f.hardware), "announced", False)),
                 "gpus_per_replica": f.gpus_per_replica if ok else None,
                 "batch": f.batch if ok else None,
                 "replicas": f.replicas if ok else None,
@@ -69,14 +73,22 @@ CAPACITY_COLUMNS = (  # capacity_table's column -> (ui/strings key of its row, 3
 )
 
 
-def capacity_display(table: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
-    """capacity_table for the page, a column per chip (its short name) and a row per figure, so that it reads whole in
-    the page's width (a column per figure ran to 1,800 px, the fleet's layout and price out of view): each cell in
-    words with its unit, numbers to their significant figures (counts whole, capex and opex in $M), None where a chip
-    has no layout (the CSV keeps every digit)."""
+def chip_labels(table: pd.DataFrame, tr: Translator = EN) -> tuple[list[str], list[str]]:
+    """capacity_table's chips as the chart and the table name them: (short, full), an announced chip marked
+    "(announced)" in both (fmt.chip, the Serving frontier's and Planner's mark); the short names where no two
+    coincide (fmt.chip_names), else the full ones."""
     catalog = load_hardware_catalog()
-    full = list(table["hardware"])
-    names = fmt.chip_names([catalog.get(h) for h in table["hardware_id"]], full)
+    chips = [catalog.get(h) for h in table["hardware_id"]]
+    full = [n if h is None else fmt.chip(h, tr) for h, n in zip(chips, table["hardware"], strict=True)]
+    return fmt.chip_names(chips, full, tr=tr), full
+
+
+def capacity_display(table: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
+    """capacity_table for the page, a column per chip (its short name, "(announced)" on a chip not shipping) and a row
+    per figure, so that it reads whole in the page's width (a column per figure ran to 1,800 px, the fleet's layout
+    and price out of view): each cell in words with its unit, numbers to their significant figures (counts whole,
+    capex and opex in $M), None where a chip has no layout (the CSV keeps every digit)."""
+    names, _ = chip_labels(table, tr)
 
     def cell(col: str, sig: int, v) -> str | None:
         if v is None or (isinstance(v, float) and not math.isfinite(v)) or v == "":
@@ -103,11 +115,11 @@ def capacity_display(table: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
 def capacity_figure(table: pd.DataFrame, *, devices: Mapping[str, str] | None = None, tr: Translator = EN) -> go.Figure:
     """All-in megawatts per chip for the demand (GPUs in the hover, or chips: `devices` maps a hardware id to its
     device kind, fmt.device_kind; GPU when absent); a chip without a layout or power has no bar. The chips by their
-    short names, as the fleet table's columns (fmt.chip_names), the full ones in the hover."""
+    short names, as the fleet table's columns (chip_labels: an announced chip marked "(announced)"), the full ones
+    in the hover."""
     fig = Figure()
-    catalog = load_hardware_catalog()
-    names = fmt.chip_names([catalog.get(h) for h in table["hardware_id"]], list(table["hardware"]))
-    for name, (_, r) in zip(names, table.iterrows(), strict=True):
+    names, full = chip_labels(table, tr)
+    for name, full_name, (_, r) in zip(names, full, table.iterrows(), strict=True):
         unit = fmt.device_text("ec_unit_gpus", (devices or {}).get(r["hardware_id"], "gpu"), tr)
         fig.add_bar(
             x=[name],
@@ -116,7 +128,7 @@ def capacity_figure(table: pd.DataFrame, *, devices: Mapping[str, str] | None = 
             marker={"color": hardware_colour(r["hardware_id"])},
             text=[fmt.megawatts(r["megawatts_all_in"]) if r["megawatts_all_in"] == r["megawatts_all_in"] else ""],
             textposition="outside",  # each bar says its value, as the Serving frontier's cost bars do
-            customdata=[[r["gpus"] if r["gpus"] == r["gpus"] else 0, r["hardware"]]],
+            customdata=[[r["gpus"] if r["gpus"] == r["gpus"] else 0, full_name]],
             hovertemplate=f"%{{customdata[1]}}<br>%{{y:,.3r}} MW<br>%{{customdata[0]:,}} {unit}<extra></extra>",  # 53.0
             showlegend=False,
         )
