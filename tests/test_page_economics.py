@@ -750,3 +750,21 @@ def test_the_capacity_csv_says_which_chips_are_announced_in_a_column_of_its_own(
     assert list(csv.columns[:3]) == ["hardware", "hardware_id", "hardware_announced"]
     assert csv["hardware"].tolist() == [h.name for h in hws]  # the catalog's names, no mark in them
     assert csv["hardware_announced"].tolist() == [False, True, True]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_no_all_in_power_under_two_adjacent_bars_reads_on_lines(lang):
+    """A browser review, zh-TW at 900 px: '無公開全口徑功耗' under the empty slots of Rubin NVL72 and MI455X, side by
+    side, ran into each other and read as one string (the label's wrapping breaks at spaces, and the zh-TW one has
+    none), where the English read on two lines. Both languages now say it on two lines (no_public_power_bar, as
+    no_public_price_bar over the Serving frontier's bars), each no wider than the 14 character widths the English
+    had wrapped to, the same words as elsewhere."""
+    tr = Translator(lang)
+    at = run_page("economics", **Q, lang=lang, ec_chips="h200,vr200,mi455x")
+    assert not at.exception, at.exception
+    notes = {a["x"]: a["text"] for a in _figure(at, tr("ec_cap_title"))["layout"]["annotations"]}
+    rubin, mi455x = (tr("hw_announced_name", name=n) for n in ("Rubin NVL72", "MI455X"))
+    assert notes[rubin] == notes[mi455x] == tr("no_public_power_bar")
+    lines = notes[rubin].split("<br>")
+    assert len(lines) == 2 and all(fmt.text_px(line, 1) <= 14 for line in lines), lines
+    assert (" " if lang == "en" else "").join(lines) == tr("no_public_power_short")

@@ -135,8 +135,9 @@ def capacity_figure(table: pd.DataFrame, *, devices: Mapping[str, str] | None = 
         if r["megawatts_all_in"] != r["megawatts_all_in"]:  # no bar: why, on its empty slot (it had said nothing)
             missed = r["gpus"] != r["gpus"]  # no layout meets the target or fits; else no published all-in power
             why = tr("pl_cell_no_fit" if r["limited_by"] == "no_fit" else "pl_cell_misses") if missed else None
+            # on lines, the zh-TW one too (no space to break at, '無公開全口徑功耗' had run into its neighbour's)
             fig.add_annotation(x=name, y=0, yanchor="bottom", showarrow=False, font={"size": 11, "color": "#a00"},
-                               text=wrap_label(why or tr("no_public_power_short"), 14))  # fmt: skip
+                               text=wrap_label(why, 14) if why else tr("no_public_power_bar"))  # fmt: skip
     return style(fig, tr("ec_cap_title"), "", tr("ec_axis_mw"))
 
 
