@@ -25,7 +25,10 @@ catalog = cache.hardware()
 
 st.title(tr("page_economics"))
 st.caption(fmt.device_text("ec_caption", hw, tr))  # 'what owning a chip costs' for a TPU or Trainium
+notices.announced_notice(hw, tr)  # the sidebar's chip not shipping: its TCO and revenue are projections, as on Planner
 notices.transfer_notice(model, tr)
+# the sidebar's chip as the page names it: "(announced)" on one not shipping, as its fleet's chips are named
+hw_name = fmt.chip(hw, tr)
 
 # The page's inputs: from the URL on the session's first visit, then in session state (persisted); in the embed view
 # the demand's widgets wait in a closed section, sent only once it is opened (a wiki reader does not pay for a dozen
@@ -208,7 +211,7 @@ if tier is not None and math.isfinite(hw.prices.all_in_w):
             "ec_tco_intro",
             hw,
             tr,
-            hw=hw.name,
+            hw=hw_name,
             basis=tr(f"basis_{tier_basis}"),
             price=fmt.usd_markdown(tier.usd_per_gpu_hour),
             note=notices.price_note(tier, tr),
@@ -217,16 +220,16 @@ if tier is not None and math.isfinite(hw.prices.all_in_w):
     preset_as_of = tier.as_of
 elif (list_price := hw.prices.capex) is not None:  # a published capex (Gaudi 3's list price), no tier
     preset = economics.TcoParts(capex_usd=list_price.usd_per_gpu_hour, board_w=hw.tdp_w or 1000.0)
-    st.info(tr("ec_tco_capex", hw=hw.name, capex=fmt.usd_markdown(list_price.usd_per_gpu_hour),
+    st.info(tr("ec_tco_capex", hw=hw_name, capex=fmt.usd_markdown(list_price.usd_per_gpu_hour),
                as_of=list_price.as_of, source=list_price.source.replace("$", "\\$")))  # fmt: skip
     preset_as_of = list_price.as_of
 else:
     preset = economics.TcoParts(capex_usd=30000.0, board_w=hw.tdp_w or 1000.0)
     if tier is not None:  # a published tier price, but no published all-in power to split it by (TPU7x)
-        st.info(fmt.device_text("ec_tco_no_power", hw, tr, hw=hw.name, basis=tr(f"basis_{tier_basis}"),
+        st.info(fmt.device_text("ec_tco_no_power", hw, tr, hw=hw_name, basis=tr(f"basis_{tier_basis}"),
                                 price=fmt.usd_markdown(tier.usd_per_gpu_hour), note=notices.price_note(tier, tr)))  # fmt: skip
     else:
-        st.info(tr("ec_tco_no_tier", hw=hw.name))
+        st.info(tr("ec_tco_no_tier", hw=hw_name))
     preset_as_of = ""
 k = f"econ.tco.{hw.id}.{tier_basis}."  # a new chip or basis starts from its own preset
 preset_values = {
@@ -293,8 +296,8 @@ def _use_tco(value: float = round(b.usd_per_gpu_hour, 4)) -> None:
 
 
 # under the TCO it sets, as wide as its words (under the PUE input, a quarter column cut it: "在各頁使用此每 GPU …")
-st.button(fmt.device_text("ec_use_tco", hw, tr, hw=hw.name), on_click=_use_tco, key="econ.use_tco",
-          help=tr("ec_use_tco_help", hw=hw.name))  # fmt: skip
+st.button(fmt.device_text("ec_use_tco", hw, tr, hw=hw_name), on_click=_use_tco, key="econ.use_tco",
+          help=tr("ec_use_tco_help", hw=hw_name))  # fmt: skip
 tco_about = controls.export_about() | {  # the $/GPU-hour charted: the TCO built from the parts above, not the sidebar's
     "scenario_price_usd_per_gpu_hour": float(b.usd_per_gpu_hour),
     "scenario_price_basis": "tco_parts",
@@ -321,7 +324,7 @@ rack = c[4].number_input(
     fmt.device_text("ec_rack", hw, tr),
     *map(int, tco_range("gpus_per_rack")),
     key=k + "gpus_per_rack",
-    help=tr("ec_rack_help" if hw.rack_gpus else "ec_rack_help_domain", n=preset_values["gpus_per_rack"], hw=hw.name),
+    help=tr("ec_rack_help" if hw.rack_gpus else "ec_rack_help_domain", n=preset_values["gpus_per_rack"], hw=hw_name),
 )
 # the view's link: the TCO inputs and the rack changed from the chip's preset
 tco_now = {name: st.session_state[k + name] for name in preset_values}
@@ -352,7 +355,7 @@ rev_text = fmt.device_text(
     ratio=fmt.number(ratio),
     price=fmt.usd_markdown(est.price_usd_per_gpu_hour),
     note=notices.price_note(est.price, tr),
-    hw=hw.name,
+    hw=hw_name,
     basis=tr(f"basis_{est.price.basis}"),
 )
 notices.fit_notice(est, tr)  # the sidebar's scenario not fitting: by how much, and the remedies, before its what-ifs
@@ -437,7 +440,7 @@ else:
     rf_inputs = (api_in, api_out, api_cached, cached, rack)  # the API prices, cached share and rack size
     rf_key = "ec_rf_intro" if math.isfinite(curve.price_usd_per_gpu_hour) else "ec_rf_intro_no_price"  # no cost line
     st.markdown(
-        fmt.device_text(rf_key, hw, tr, hw=hw.name, devices=fmt.devices(hw, state.gpus, tr), weights=state.weights, input=fmt.tokens(state.context),
+        fmt.device_text(rf_key, hw, tr, hw=hw_name, devices=fmt.devices(hw, state.gpus, tr), weights=state.weights, input=fmt.tokens(state.context),
            output=fmt.tokens(state.output),
            # the curve's own end: the most that fits where memory stops it before the sweep's (it said 1,024 at 192)
            cmax=fmt.integer(float(concurrency[fits][-1])) + ("" if fits[-1] else tr("ec_rf_memory_end", chunk=fmt.tokens(SERVING_CHUNK_TOKENS))),
@@ -445,7 +448,7 @@ else:
     )  # fmt: skip
     rf_table = cache.built(f"revenue-frontier|{cache.scenario_key(state, 'lang')}|{rf_inputs}", _revenue_frontier)
     chart.figure(
-        lambda: figs.revenue_frontier_figure(rf_table, name=hw.name, device=fmt.device_kind(hw), tr=tr),
+        lambda: figs.revenue_frontier_figure(rf_table, name=hw_name, device=fmt.device_kind(hw), tr=tr),
         rf_table,
         "revenue-frontier",
         tr,

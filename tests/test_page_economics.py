@@ -768,3 +768,35 @@ def test_no_all_in_power_under_two_adjacent_bars_reads_on_lines(lang):
     lines = notes[rubin].split("<br>")
     assert len(lines) == 2 and all(fmt.text_px(line, 1) <= 14 for line in lines), lines
     assert (" " if lang == "en" else "").join(lines) == tr("no_public_power_short")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_an_announced_sidebar_chip_is_marked_in_the_tco_and_revenue(lang):
+    """With Vera Rubin NVL72 in the sidebar, Economics had said nothing of its being announced, not shipping (the
+    Planner says so under its scenario line), and its TCO and revenue sections and the revenue-frontier chart named
+    it bare. The notice is there, and the page names it "(announced)" (fmt.chip) in its sentences, its button and the
+    chart's title and legend; a shipped chip is named as before."""
+    tr = Translator(lang)
+    rubin = resolve_hardware("vr200")
+    at = run_page("economics", **{**Q, "hardware": "vr200"}, lang=lang)
+    assert not at.exception, at.exception
+    notice = tr("announced_notice", hw=rubin.name)
+    assert notice in [i.value for i in at.info]
+    marked = fmt.chip(rubin, tr)  # 'NVIDIA Rubin (per GPU, Vera Rubin NVL72) (announced)'
+    said = (
+        [m.value for m in at.markdown] + [b.label for b in at.button] + [i.value for i in at.info if i.value != notice]
+    )
+    page = [s for s in said if rubin.name in s]
+    assert page, said
+    # every sentence of the page's own that names it marks it (the shared no-price notice, as on every page, aside)
+    no_price = tr("no_public_price", hw=rubin.name, basis=tr(f"basis_{Q['price_basis']}"))
+    own = [s for s in page if s != no_price]
+    assert own and all(s.count(rubin.name) == s.count(marked) for s in own), own
+    rf = _figure(at, tr("ec_rf_title", hw=""))
+    assert rf["layout"]["title"]["text"].startswith(tr("ec_rf_title", hw=marked))
+    assert rf["data"][0]["name"] == tr("ec_rf_revenue", hw=marked)
+    h200 = run_page("economics", **{**Q, "hardware": "h200"}, lang=lang)
+    assert not [i for i in h200.info if "announced" in i.value or "已發表" in i.value]
+    assert _figure(h200, tr("ec_rf_title", hw=""))["data"][0]["name"] == tr(
+        "ec_rf_revenue", hw=resolve_hardware("h200").name
+    )
