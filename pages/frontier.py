@@ -540,7 +540,7 @@ if any(s.fits.any() for s in series) or any(b.measured_runs for b in bars):  # e
     )
     st.caption(tr("fr_cost_caption"))
 notices.basis_caption(
-    {catalog_hw[h].name: PricePoint(usd, tier) if tier == figs.CUSTOM
+    {fmt.chip(catalog_hw[h], tr): PricePoint(usd, tier) if tier == figs.CUSTOM
      else catalog_hw[h].prices.price(tier) or PricePoint(float("nan"), tier)
      for h in dict.fromkeys(s.hardware_id for s in series)}, tr,
 )  # fmt: skip

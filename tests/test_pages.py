@@ -1257,3 +1257,16 @@ def test_the_sidebars_widgets_fall_back_to_the_scenario_not_to_their_first_optio
         assert slider.value == value and [slider.options[int(i)] for i in slider.proto.default] == [
             slider.format_func(value)
         ], key
+
+
+def test_the_no_price_notice_marks_an_announced_chip():
+    """An announced chip is named "(announced)" wherever a page names it (a review found the shared no-price notice,
+    and the price captions under the Planner's, Hardware's and Serving frontier's tables, naming Vera Rubin bare)."""
+    from tpot_model.catalog import load_hardware_catalog
+    from ui import fmt
+
+    marked = fmt.chip(load_hardware_catalog()["vr200"], EN)
+    at = run_page("overview", hardware="vr200", price_basis="on_demand")
+    assert not at.exception, at.exception
+    (notice,) = [i.value for i in at.info if i.value.startswith("No public price")]
+    assert f"for {marked} under" in notice

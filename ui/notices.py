@@ -376,7 +376,7 @@ def cost_line(
         st.caption(f"{tr('cost_on')}{tr('label_colon')}{per_hour} · {price_note(price, tr)} · {mw}" + line(also))
     else:
         st.caption(mw + line(also))
-        no_price_notice(price, est.hardware.name, tr, key)
+        no_price_notice(price, fmt.chip(est.hardware, tr), tr, key)  # an announced chip marked
 
 
 def power_text(
