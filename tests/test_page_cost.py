@@ -192,6 +192,27 @@ def test_heatmap_metric_selectbox():
     assert len(heat) == 2  # the does-not-fit mask and the metric
 
 
+def test_heatmap_metric_comes_back_with_a_price_unless_another_was_chosen():
+    """A browser review: Cost's $ map, on a chip without a public price (MI355X on demand), fell back to tokens/s per
+    GPU, and back on H200 it stayed there, the link writing ce_heatmap=tps_gpu that nobody chose. The fallback lasts
+    as long as the price is missing; a metric the reader picks meanwhile stays."""
+    at = run_page("cost", price_basis="on_demand")
+    assert at.selectbox(key="cost.heatmap_metric").value == "usd_1m"
+    at.session_state["hardware"] = "mi355x"
+    at.run()
+    assert at.selectbox(key="cost.heatmap_metric").value == "tps_gpu"  # no price: the map it can draw
+    at.session_state["hardware"] = "h200"
+    at.run()
+    assert not at.exception, at.exception
+    assert at.selectbox(key="cost.heatmap_metric").value == "usd_1m" and "ce_heatmap" not in at.query_params
+    at.session_state["hardware"] = "mi355x"
+    at.run()
+    at.selectbox(key="cost.heatmap_metric").set_value("j_per_token").run()  # chosen on MI355X: kept on H200
+    at.session_state["hardware"] = "h200"
+    at.run()
+    assert at.selectbox(key="cost.heatmap_metric").value == "j_per_token"
+
+
 def test_extremes_render():
     for query in ({"context": "1048576"}, {"batch": "4096"}, {"model": "deepseek-v3", "hardware": "h200", "gpus": "8"}):
         at = run_page("cost", **query)

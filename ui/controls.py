@@ -328,8 +328,17 @@ def linked_view(
 
     shown = Shown(label, option if shows is not None else None, items=control.kind == "items")
     url_notices(st.session_state[seen], tr, {control.param: shown})
-    value = page_state.view_value(control, st.session_state.get(key))
-    if st.session_state.get(key) != value:
+    # a value the options no longer hold (Cost's $ map on a chip without a price) falls back to `default` for as long,
+    # and comes back with them unless the reader chose another since (it had stuck, and the link with it)
+    held, stash = st.session_state.get(key), f"_view_wanted:{key}"
+    wanted, fell_to = st.session_state.get(stash, (None, None))
+    if wanted is not None and held == fell_to and page_state.view_value(control, wanted) == wanted:
+        held = st.session_state[key] = wanted
+        st.session_state.pop(stash, None)
+    value = page_state.view_value(control, held)
+    if held != value:
+        if held is not None:
+            st.session_state[stash] = (held, value)
         st.session_state[key] = value
 
     def as_linked(params: dict) -> dict[str, str]:
