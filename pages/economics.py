@@ -165,14 +165,10 @@ cap_tr = fmt.device_tr([catalog[h] for h in chips], tr)  # chips once a candidat
 shown = cache.built(
     f"capacity-display|{demand_key}|{tr.lang}", lambda: figs.capacity_display(table, cap_tr)
 )  # the CSV keeps every digit
-# the figures' names stay in view as a table of many chips scrolls; '—' where a chip has no layout
-st.dataframe(  # every row in view (at its default 400 px, the layout and price rows were under a scroll)
-    shown,
-    hide_index=True,
-    placeholder="—",
-    column_config={shown.columns[0]: st.column_config.Column(pinned=True)},
-    height="content",
-)
+# static, every row and cell whole: it wraps in a narrow frame (a scrolled grid had cut 'On-demand cloud' to
+# 'On-dema' at 900 px, and kept the layout and price rows under a scroll at its default height); '—' where a chip has
+# no layout
+st.table(shown.fillna("—"), hide_index=True)
 st.caption(fmt.device_text("ec_cap_help", [catalog[h] for h in chips], tr,  # chips once the list holds a TPU
                            tier=tr(f"basis_{economics.owning_basis(state.price_basis)}")))  # fmt: skip
 if rows:  # the basis and its dates; the chips with no price under it, or no published all-in power: named, not 'n/a'

@@ -304,15 +304,17 @@ def test_controls_read_whole_in_a_900_px_frame(server, browser, lang):
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
 def test_validation_summary_tables_fit_a_900_px_frame(server, browser, lang):
-    """Validation in the embed view at 900 x 700: the per-engine summary and the bands' coverage are static tables
-    that fit the page (as data grids their last columns sat past the frame's edge, cut mid-number), and the engines
+    """Validation in the embed view at 900 x 700: the per-engine summary, the MLPerf summary and the bands' coverage
+    are static tables that fit the page (as data grids their last columns sat past the frame's edge, cut mid-number,
+    or showed headers over blank cells), and the engines
     chosen for the scatter all show in their box (in two-thirds of the width the fifth was hidden: 'no e')."""
     context = browser.new_context(viewport={"width": 900, "height": 700})
     pg = context.new_page()
     _open(pg, server, "validation", f"lang={lang}&embed=true&more=true")  # the bands: below the page's fold
     _no_exception(pg)
     tables = pg.locator('[data-testid="stTable"]')
-    assert tables.count() == 2 and Translator(lang)("val_band_col_coverage") in tables.nth(1).inner_text()
+    assert tables.count() == 3 and Translator(lang)("val_band_col_coverage") in tables.nth(2).inner_text()
+    assert Translator(lang)("val_mlperf_col_locfo_p90_abs_error") in tables.nth(1).inner_text()
     assert tables.evaluate_all("ts => ts.filter(t => t.scrollWidth > t.clientWidth + 1).length") == 0
     past_edge = pg.evaluate("""() => {
         const m = document.querySelector('[data-testid="stMain"] [data-testid="stMultiSelect"]');

@@ -130,7 +130,7 @@ def test_economics_page_capacity_tco_revenue(lang):
         assert tr(key) in [h.value for h in at.header]
     # a column per chip (its short name), a row per figure in words: it reads whole in the page's width (a column
     # per figure had run to 1,800 px); rates to 3 significant figures, counts whole
-    table = at.dataframe[0].value
+    table = at.table[0].value
     chips = dict.fromkeys((Q["hardware"], "h200", "b200", "mi355x"))  # the sidebar's chip first
     assert list(table.columns) == [tr("ec_col_figure"), *(fmt.chip_short(resolve_hardware(h)) for h in chips)]
     peak = 1000e9 / DAY_S * 1.5
@@ -162,7 +162,7 @@ def test_ones_own_price_prices_the_sidebars_chip_alone(lang):
     tr = Translator(lang)
     at = run_page("economics", **{**Q, "price_basis": "custom", "price": "3"}, lang=lang)
     assert not at.exception
-    table = at.dataframe[0].value.set_index(tr("ec_col_figure"))
+    table = at.table[0].value.set_index(tr("ec_col_figure"))
     own, *others = table.columns
     assert own == fmt.chip_short(resolve_hardware("mi355x")) and len(others) == 2  # H200, B200
     assert table.loc[tr("ec_col_price"), own].startswith("$3.00")
@@ -256,12 +256,12 @@ def test_demand_as_requests_per_day_uses_the_sidebar_lengths():
     at = run_page("economics", **Q)
     at.radio(key="econ.by_requests").set_value(True).run()
     assert not at.exception
-    by_requests = at.dataframe[0].value
+    by_requests = at.table[0].value
     assert any("51.2 billion" in m.value and "205 billion" in m.value for m in at.markdown)
     at.radio(key="econ.by_requests").set_value(False).run()
     at.number_input(key="econ.out").set_value(51.2).run()
     at.number_input(key="econ.in").set_value(204.8).run()
-    assert by_requests.equals(at.dataframe[0].value)
+    assert by_requests.equals(at.table[0].value)
 
 
 def test_a_demand_of_another_token_mix_says_the_prompt_it_sizes_with():
@@ -285,7 +285,7 @@ def test_embed_holds_the_demand_while_its_section_is_closed():
     again: the capacity table is the one for that demand, the same as the full view's for it."""
     at = run_page("economics", **Q, embedded=True)
     assert not at.exception and not at.number_input and not at.multiselect
-    default = at.dataframe[0].value
+    default = at.table[0].value
     at.session_state["embed.page_controls"] = True
     at.run()
     at.number_input(key="econ.out").set_value(51.2).run()
@@ -293,7 +293,7 @@ def test_embed_holds_the_demand_while_its_section_is_closed():
     at.session_state["embed.page_controls"] = False
     at.run()
     assert not at.exception and not at.number_input
-    table = at.dataframe[0].value
+    table = at.table[0].value
     assert len(table.columns) == 1 + 2 and not table.equals(default)  # a column per chip
     # with its inputs folded away, the chart's caption says the demand its megawatts serve (third review)
     lead = EN("ec_cap_for", out="51.2 billion", inp="", target="", peak="", util="").split(" and ")[0]
@@ -301,7 +301,7 @@ def test_embed_holds_the_demand_while_its_section_is_closed():
     full = run_page("economics", **Q)
     full.number_input(key="econ.out").set_value(51.2).run()
     full.multiselect(key="econ.chips").set_value(["h200", "b200"]).run()
-    assert table.equals(full.dataframe[0].value)
+    assert table.equals(full.table[0].value)
 
 
 def test_revenue_curve_says_where_memory_ends_it():
@@ -554,7 +554,7 @@ def test_a_model_that_fits_no_chip_says_so_not_raise_the_target(lang):
     at = run_page("economics", lang=lang, model="kimi-k2", weights="bf16")
     assert not at.exception, at.exception
     assert [w.value for w in at.warning] == [tr("ec_cap_no_fit")]
-    (table,) = [d.value for d in at.dataframe if tr("ec_col_figure") in d.value.columns]
+    (table,) = [d.value for d in at.table if tr("ec_col_figure") in d.value.columns]
     limited = table.set_index(tr("ec_col_figure")).loc[tr("ec_col_limited_by")]
     assert set(limited) == {tr("pl_limit_no_fit")}
     assert tr("ec_cap_title") not in [f["layout"]["title"]["text"] for f in figures(at)]  # no chart of empty bars
@@ -581,7 +581,7 @@ def test_a_link_carries_the_pages_own_inputs_and_a_bad_one_is_named():
     assert at.radio(key="econ.by_requests").value is True and at.number_input(key="econ.req").value == 5
     assert at.number_input(key="econ.tpot").value == 20 and at.multiselect(key="econ.chips").value == ["b200", "mi355x"]
     assert at.number_input(key="econ.api_out").value == 2.5
-    assert len(at.dataframe[0].value.columns) == 1 + 2  # a column per chip linked
+    assert len(at.table[0].value.columns) == 1 + 2  # a column per chip linked
     assert {k: at.query_params[k] for k in linked} == linked  # the link as given, unchanged
     at.number_input(key="econ.tpot").set_value(30.0).run()
     assert at.query_params["ec_tpot_ms"] == "30" and at.query_params["ec_chips"] == "b200,mi355x"
@@ -713,7 +713,7 @@ def test_announced_chips_are_marked_wherever_the_fleet_names_them(lang):
     assert not h200.announced and all(h.announced for h in announced)
     marked = [tr("hw_announced_name", name=fmt.chip_short(h)) for h in announced]
     assert marked[0] == tr("hw_announced_name", name="Rubin NVL72")
-    table = at.dataframe[0].value
+    table = at.table[0].value
     assert list(table.columns) == [tr("ec_col_figure"), fmt.chip_short(h200), *marked]  # H200 SXM 141GB, unmarked
     mw = _figure(at, tr("ec_cap_title"))
     assert [b["x"][0] for b in mw["data"]] == list(table.columns[1:])  # the chart's labels: the table's columns
