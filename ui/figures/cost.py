@@ -604,9 +604,10 @@ def heatmap(
             hovertemplate=f"{tr('ce_scenario')}<br>{tr('ce_h_batch')} %{{y:,.0f}}<br>{tr('ce_h_context')} %{{x:,.0f}}"
             "<extra></extra>",
         )
+    title = tr("ce_heat_title", metric=fmt.device_text(f"ce_heat_{metric}", device, tr))
     style(
         fig,
-        tr("ce_heat_title", metric=fmt.device_text(f"ce_heat_{metric}", device, tr)),
+        title[:1].upper() + title[1:],  # the metric as the selectbox words it ('Heat map of output tokens/s...')
         tr("axis_context"),
         tr("axis_batch"),
     )
