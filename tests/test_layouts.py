@@ -846,6 +846,36 @@ def test_frontier_search_refuses_what_it_would_drop_and_says_what_would_fit(caps
     assert "unrecognized arguments: --is 8192" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("model_id", "weights", "hardware_id", "budget", "smallest"),
+    [("deepseek-r1", "fp8", "b200", 3, 4), ("deepseek-r1", "fp8", "mi455x", 1, 2), ("kimi-k2", "bf16", "vr200", 4, 8),
+     ("kimi-k2", "bf16", "gb200", 8, 16), ("llama-3.1-405b", "bf16", "mi355x", 3, 4)],
+)  # fmt: skip
+def test_budget_no_fit_names_the_smallest_budget_the_search_holds_the_model_in(
+    model_id, weights, hardware_id, budget, smallest, capsys
+):
+    """The budget remedy `frontier --max-gpus` and the rack-scale view give (layouts.budget_no_fit's min_gpus) is the
+    smallest budget within which the best-engine search finds a layout at all, one GPU fewer none: Kimi K2 BF16 on
+    Rubin had read 16 GPUs (SGLang's memory, the first engine's) where TensorRT-LLM's holds it as DEP8 on 8."""
+    m, hw = MODELS[model_id], HARDWARE[hardware_id]
+    s = Scenario(context_tokens=1024, output_tokens=1024, weights=weights, kv_cache=weights)
+    engines = lo.best_engines(hw)
+    e = lo.budget_no_fit(m, hw, s, engines, budget)
+    assert int(e.scenario.num_gpus) == max(lo.gpu_options(hw, budget)) and int(e.scenario.batch) == 1
+    assert e.min_gpus == smallest
+
+    def search(n: int):
+        return lo.best_deployment(m, hw, s, engines, max_gpus=n, tpot_target_s=0.2)
+
+    assert search(budget).limited_by == "memory" and search(smallest - 1).limited_by == "memory"
+    assert search(smallest).feasible
+    # the command says the same
+    args = ["--model", model_id, "--hardware", hardware_id, "--weights", weights, "--kv", weights, "--context", "1024",
+            "--output", "1024", "--interactivity", "5", "--max-gpus", str(budget), "--json"]  # fmt: skip
+    assert frontier_main(args) == 0
+    assert f"needs >= {smallest} GPUs (--max-gpus {smallest})" in json.loads(capsys.readouterr().out)["remedy"]
+
+
 def test_frontier_says_why_a_deployment_has_no_measured_range(capsys):
     # a CLI review: with --mtp the 80 % range was null and nothing said why
     base = ["--weights", "fp8", "--kv", "fp8", "--interactivity", "30", "--max-gpus", "16", "--json"]

@@ -53,7 +53,7 @@ import numpy as np
 from .catalog import Hardware, ModelSpec
 from .economics import price_for, usd_per_1M_tokens
 from .engines import serving_engines
-from .estimate import estimate, held_bytes_per_gpu, native_formats, usable_memory
+from .estimate import Estimate, estimate, held_bytes_per_gpu, native_formats, usable_memory
 from .planner import MAX_PREFILL_BATCH, PREFILL_TOKEN_BUDGET, pipeline_parallel, speculative
 from .pool_correction import NEUTRAL, PoolFit, pool_fit
 from .profiles import IDEAL, EfficiencyProfile, load_profiles
@@ -91,6 +91,25 @@ def gpu_options(hw: Hardware, max_gpus: int) -> tuple[int, ...]:
     powers = {2**i for i in range(int(math.log2(max_gpus)) + 1)}
     d = scale_up_domain_gpus(hw)
     return tuple(sorted(powers | ({d} if d <= max_gpus else set())))
+
+
+def budget_no_fit(
+    model: ModelSpec,
+    hw: Hardware,
+    scenario: Scenario,
+    profile: EfficiencyProfile | Sequence[EfficiencyProfile],
+    max_gpus: int,
+) -> Estimate:
+    """For a budget within which no layout holds the model: one request (batch 1) on the widest instance the search
+    tries (gpu_options), TP/EP for an MoE model, under the engine searched whose memory holds it on the fewest GPUs
+    (the search takes any engine that fits: Kimi K2 BF16 on Rubin fits 8 GPUs under TensorRT-LLM's memory, 16 under
+    SGLang's). Its min_gpus is the smallest budget that holds the model, its precision_that_fits the lower precision
+    that would within this one (what `frontier --max-gpus` and the rack-scale view say)."""
+    widest = max(gpu_options(hw, max_gpus))
+    tightest = replace(scenario, batch=1, num_gpus=widest, parallelism="tp-ep" if model.moe else "tp")
+    engines = (profile,) if isinstance(profile, EfficiencyProfile) else tuple(profile)
+    tried = [estimate(model, hw, tightest, p) for p in engines]
+    return min(tried, key=lambda e: float(e.min_gpus) if e.min_gpus == e.min_gpus else math.inf)  # the first of ties
 
 
 def parallelisms(model: ModelSpec) -> tuple[str, ...]:

@@ -10,7 +10,6 @@ import json
 import math
 import sys
 from collections.abc import Sequence
-from dataclasses import replace
 
 from .catalog import CatalogError, Hardware, resolve_hardware, resolve_model
 from .cli_text import counting, lower_precision, platform_note, projection_note, remedy, window_note
@@ -37,8 +36,8 @@ from .layouts import (
     StepParts,
     best_deployment,
     best_engines,
+    budget_no_fit,
     decode_parts,
-    gpu_options,
     recipe_key,
 )
 from .numtext import shown
@@ -809,11 +808,8 @@ def _search_main(args: argparse.Namespace, fields: dict) -> int:
     first = fields["profile"][0] if isinstance(fields["profile"], tuple) else fields["profile"]  # of those searched
     fix = None  # nothing fits within the budget: what would (more GPUs, lower precision), as `estimate` says it
     if d.limited_by == "memory":  # at the widest instance searched (6 GPUs search 1, 2, 4: a review)
-        widest = max(gpu_options(fields["hardware"], args.max_gpus))
-        tightest = replace(scenario, batch=1, num_gpus=widest, parallelism="tp-ep" if fields["model"].moe else "tp")
-        fix = remedy(
-            estimate(fields["model"], fields["hardware"], tightest, first), gpus_flag="--max-gpus", budget=args.max_gpus
-        )
+        tightest = budget_no_fit(fields["model"], fields["hardware"], scenario, fields["profile"], args.max_gpus)
+        fix = remedy(tightest, gpus_flag="--max-gpus", budget=args.max_gpus)
     elif not d.feasible and d.fastest_tpot_s == d.fastest_tpot_s:  # a target out of reach: how near the fastest is
         fix = (f"a TPOT target of {d.fastest_tpot_s / ms:,.3g} ms ({1 / d.fastest_tpot_s:,.3g} tok/s/user) or looser, "
                "a larger budget or a faster chip")  # fmt: skip
