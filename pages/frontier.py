@@ -602,17 +602,19 @@ rack_generation = st.selectbox(
     format_func=rack_option,  # 'GB200 NVL72 vs B200, MI355X'
     help=tr("fr_rack_chips_help"), persist_state="session",
 )  # fmt: skip
-budget_col, recipes_col, engine_col = st.columns([1, 2, 2], vertical_alignment="bottom")
+# the budget beside the two switches, one above the other: in three columns a 900 px page with the sidebar open cut
+# the first switch's label to 'Measured recip…'
+budget_col, switches_col = st.columns([1, 2], vertical_alignment="bottom")
 rack_gpus = int(
     budget_col.number_input(
         tr("fr_rack_budget"), 1, rack.MAX_BUDGET, step=8, key="frontier.rack_gpus",
         help=tr("fr_rack_budget_help", gpus=rack.BUDGET_GPUS), persist_state="session",
     )
 )  # fmt: skip
-rack_recipes = recipes_col.toggle(
+rack_recipes = switches_col.toggle(
     tr("fr_rack_recipes"), key="frontier.rack_recipes", help=tr("fr_rack_recipes_help"), persist_state="session"
 )
-rack_best = engine_col.toggle(
+rack_best = switches_col.toggle(
     tr("fr_rack_best_engine"), key="frontier.rack_best_engine", persist_state="session",
     help=tr("fr_rack_best_engine_help", engine=controls.profile_label(profile, tr)),
 )  # fmt: skip

@@ -787,6 +787,31 @@ def test_economics_capacity_page(server, page, lang):
     page.screenshot(path=str(SHOTS / f"economics-{lang}.png"), full_page=True)
 
 
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_frontier_rack_controls_read_whole_beside_the_sidebar_at_900_px(server, browser, lang):
+    """Browser review: at 900 px with the sidebar open, the rack-scale view's budget and its two switches in three
+    columns cut the first switch's label to 'Measured recip…': each reads whole, the switches one above the other."""
+    tr = Translator(lang)
+    context = browser.new_context(viewport={"width": 900, "height": 1000})
+    pg = context.new_page()
+    _open(pg, server, "frontier", f"lang={lang}")
+    _no_exception(pg)
+    assert pg.locator('[data-testid="stSidebar"]').is_visible()
+    boxes = {}
+    for key, label in (
+        ("gpus", "fr_rack_budget"),
+        ("recipes", "fr_rack_recipes"),
+        ("best_engine", "fr_rack_best_engine"),
+    ):
+        control = f'[data-testid="stMain"] [class*="st-key-frontier-rack_{key}"]'
+        assert tr(label) in pg.locator(control).inner_text()
+        assert pg.evaluate(CUT_TEXT, control) == [], key
+        boxes[key] = pg.locator(control).bounding_box()
+    assert boxes["recipes"]["y"] + boxes["recipes"]["height"] <= boxes["best_engine"]["y"] + 1  # one above the other
+    assert boxes["gpus"]["x"] + boxes["gpus"]["width"] <= boxes["recipes"]["x"]  # beside the budget
+    context.close()
+
+
 RACK = "model=deepseek-r1&weights=nvfp4&kv=fp8&fr_prec=fp4&fr_io=1k1k&profile=sglang&fr_engine=sglang"
 
 
