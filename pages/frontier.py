@@ -13,7 +13,7 @@ import streamlit as st
 
 from tpot_model import disaggregated, frontier_check, planner, serving
 from tpot_model import layouts as layout_search
-from tpot_model.pool_correction import largest_decode_a
+from tpot_model.pool_correction import fitted_run_ids, largest_decode_a
 from tpot_model.prices import PricePoint
 from tpot_model.speculative import MTP_ACCEPTANCE, MTP_K, expected_tokens_per_step
 from ui import cache, chart, controls, embed, expanders, export, fmt, metrics, notices, page_state
@@ -741,7 +741,9 @@ if (
                 # numbers scroll beside them (four rows of one chip had read alike, their basis scrolled away)
                 st.dataframe(table, hide_index=True, placeholder="—", column_config=shown, height="content")
             said = [tr("fr_rack_ratio_caption", basis=tr(f"fr_tier_{tier}"), rack=rack_names["rack"])]
-            st.caption(tr.sentences(said + [tr("fr_rack_measured_fit")] * bool(measured)))  # where points are drawn
+            pool_ids = fitted_run_ids(cache.disaggregated_check())  # the runs the pool correction was fitted on
+            fitted = rack.measured_fit_caption(measured, {c.hardware_id: c.name for c in curves}, pool_ids, tr)
+            st.caption(tr.sentences(said + [fitted] * bool(fitted)))  # which of the points drawn the fit used
             if model.moe is not None and (rack_best or not profile.is_ideal):  # the search's correction, not above
                 st.caption(tr("fr_rack_pool_caption", a=fmt.pct(largest_decode_a(None if rack_best else engine), 0)))
             if any(catalog_hw[c.hardware_id].announced for c in curves):  # the tables' '*'

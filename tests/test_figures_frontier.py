@@ -672,6 +672,65 @@ def test_rack_view_names_chips_that_hold_the_model_with_no_layout():
     assert rack.unfit([slow]) == []
 
 
+def _ds_1k1k_runs() -> list:
+    """InferenceX's DeepSeek-R1 FP8 1k/1k runs the rack view draws within 72 GPUs: GB200's, B200's and MI355X's,
+    single-node and disaggregated."""
+    rows = sc.load_serving_measurements()
+    return figs.measured_points(rows, "deepseek-r1", 1024, 1024, ["gb200", "b200", "mi355x"], ["fp8"], False, True)
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_rack_measured_points_say_which_the_fit_used(tr):
+    """Browser review: under the rack view's tables, 'The measured points are not in the engine profiles' fit' stood
+    beside single-node runs (IX-019, IX-023, IX-233) that the main chart's hover calls 'used in the fit and the
+    check'. The note counts each chip's points the fit used, by the main chart's rule (ServingMeasurement.fitted),
+    and the disaggregated ones the pool correction was fitted on; each point's hover says which as the main chart's
+    does; the CSV carries it beside the run's date and source."""
+    from tpot_model.pool_correction import committed_check, fitted_run_ids
+    from ui.figures import rack_scale as rack
+
+    drawn, names = _ds_1k1k_runs(), {"gb200": "GB200 NVL72", "b200": "B200", "mi355x": "MI355X"}
+    assert {"IX-019", "IX-023", "IX-233"} <= {r.id for r in drawn if r.fitted}
+    pool = fitted_run_ids(committed_check())
+    said = rack.measured_fit_caption(drawn, names, pool, tr)
+    counts = {h: (sum(r.fitted for r in rs), len(rs)) for h, rs in rack.by_chip(drawn).items()}
+    assert counts["b200"][0] and counts["mi355x"][0] and not counts["gb200"][0]  # GB200's are disaggregated
+    for hid, (n, runs) in counts.items():
+        assert (tr("fr_rack_fit_item", name=names[hid], n=n, runs=runs) in said) is (n > 0), hid
+    assert tr("fr_use_fit") in said and "not in the engine profiles' fit" not in said
+    disaggregated = [r for r in drawn if r.layout == "disaggregated"]
+    pooled = sum(r.id in pool for r in disaggregated)
+    assert 0 < pooled < len(disaggregated)  # runs with neither pool checked add nothing to the fit
+    assert tr("fr_rack_measured_pool", n=pooled, runs=len(disaggregated)) in said
+    # a run with neither a decode nor a prefill check is not among the pool correction's
+    unfitted = [c["id"] for c in committed_check()["checked"]
+                if c["decode_tpot_error"] is None and c["prefill_model_over_measured"] is None]  # fmt: skip
+    assert unfitted and not pool & set(unfitted)
+    assert rack.measured_fit_caption([], names, pool, tr) is None
+    display_only = [r for r in drawn if not r.fitted]
+    assert rack.measured_fit_caption(display_only, names, (), tr).startswith(tr("fr_rack_measured_fit_none"))
+    # each point's hover: the main chart's words for the same run
+    fig = rack.rack_figure([], drawn, model_name="DeepSeek-R1", io="1k/1k", precision="FP8", engine=None, tr=tr)
+    hovers = [h for t in fig.data if t.mode == "markers" for h in t.hovertext]
+    by_id = {r.id: r for r in drawn}
+    for h in hovers:
+        r = by_id[h.split(" · ")[1]]
+        use = tr("fr_use_fit") if r.fitted else tr("fr_use_display")
+        assert h.endswith("<br>" + use) and use in figs._hover_measured(r, tr, 1.0, "tok/s")
+    assert len(hovers) == len(drawn)
+    # the CSV: when and where each run was measured (the main CSV's run_date), and whether the fit used it
+    table = rack.rack_table([], drawn)
+    rows = table[table["source"] == "measured"].set_index("id")
+    assert "run_date" in figs.frontier_table([], drawn).columns
+    assert rows.loc["IX-023", "run_date"] == by_id["IX-023"].run_date == "2026-05-22"
+    for i, r in by_id.items():
+        assert rows.loc[i, "run_date"] == r.run_date and rows.loc[i, "used_in_fit"] == r.fitted
+        assert rows.loc[i, "source_citation"] == r.fields["source"] and r.fields["source"].startswith(
+            rows.loc[i, "source_url"]
+        )
+        assert rows.loc[i, "source_url"].startswith("https://github.com/SemiAnalysisAI/InferenceX/actions/runs/")
+
+
 def test_rack_price_order_caption_says_when_the_cheaper_chip_depends_on_the_basis():
     """Browser review: GB200's on-demand $/GPU-hour (one provider's superchip price halved) is under B200's while
     every other basis prices it above: where both run one layout (the same tokens/s per GPU), which is cheaper per

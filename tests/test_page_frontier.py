@@ -1117,6 +1117,38 @@ def test_rack_view_says_which_chips_hold_the_model_with_no_layout(tr):
     assert _rack_intro(tr, 1) in [c.value for c in one.main.caption] and "1 GPUs" not in _rack_intro(tr, 1)
 
 
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_rack_view_says_which_measured_points_the_fit_used(tr):
+    """Browser review: the note under the rack view's tables said no measured point was in the engine profiles' fit,
+    beside B200's and MI355X's single-node runs the main chart's hover calls 'used in the fit and the check'
+    (DeepSeek-R1 FP8 1k/1k within 72 GPUs): it counts them per chip, and each such point's hover in both charts
+    says the same."""
+    at = run_page("frontier", **DS, lang=tr.lang)
+    at.session_state["frontier.rack"] = True
+    at.run()
+    assert not at.exception, at.exception
+    drawn = [r for r in sc.load_serving_measurements() if r.id in ("IX-019", "IX-023", "IX-233")]
+    assert all(r.fitted for r in drawn)
+    rack_fig = _fig(at, "DeepSeek-R1 · 1k/1k")
+    rack_hover = {h.split(" · ")[1]: h for t in rack_fig["data"] if t.get("mode") == "markers"
+                  for h in t.get("hovertext") or []}  # fmt: skip
+    uses = (tr("fr_use_fit"), tr("fr_use_display"))  # the main chart's measured points (not the LOHO check's)
+    main_hover = {re.search(r"IX-\d+", h).group(0): h for f in figures(at) if f is not rack_fig for t in f["data"]
+                  for h in t.get("hovertext") or [] if isinstance(h, str) and h.endswith(uses)}  # fmt: skip
+    for r in drawn:
+        assert tr("fr_use_fit") in rack_hover[r.id] and tr("fr_use_fit") in main_hover[r.id], r.id
+    notes = " ".join(c.value for c in at.main.caption)
+    assert "not in the engine profiles' fit" not in notes and "實測點不在" not in notes
+    per_chip = {}
+    for h in rack_hover.values():
+        chip = h.split(" · ")[0]
+        n, runs = per_chip.get(chip, (0, 0))
+        per_chip[chip] = (n + h.endswith(tr("fr_use_fit")), runs + 1)
+    items = [tr("fr_rack_fit_item", name=chip, n=n, runs=runs) for chip, (n, runs) in per_chip.items() if n]
+    assert [c for c in per_chip if per_chip[c][0]] == ["B200", "MI355X"]
+    assert tr("fr_rack_measured_fit", items=tr.join(items), use=tr("fr_use_fit")) in notes
+
+
 def test_single_chart_view_lists_the_rack_chart_among_the_pages_charts():
     """Browser review: &only=rack-scale (a wrong id) listed the page's other charts but not rack-scale-vs-scale-out,
     drawn in a section closed by default: the notice names it too."""

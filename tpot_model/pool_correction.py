@@ -73,6 +73,16 @@ def committed_check() -> dict:
     return read_check(DATA_DIR / CHECK_NAME)
 
 
+def fitted_run_ids(check: dict) -> frozenset[str]:
+    """The runs a check's correction was fitted on: its checked runs with a decode TPOT error or a prefill ratio
+    (disaggregated.fit's: a run with neither checked pool adds nothing to it)."""
+    return frozenset(
+        c["id"]
+        for c in check.get("checked", [])
+        if c.get("decode_tpot_error") is not None or c.get("prefill_model_over_measured") is not None
+    )
+
+
 def pool_fit(engine: str | None = None) -> PoolFit:
     """The committed correction for an engine profile id (data/disaggregated_check.json's fit, with the engine's own
     decode terms where it has them; NEUTRAL when the file has none)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 
@@ -462,3 +463,16 @@ def column_width(header: str, values) -> int:
     thousands at three significant figures as the tables round them ('25,900', '0.0631')."""
     texts = [f"{float(v):,.6g}" for v in values if v == v]  # nan shows as a dash
     return max([header_width(header), header_width("0.00"), *map(header_width, texts)])  # '1.00', not '1
+
+
+_URL = re.compile(r"https?://[^\s()]+")
+_ARXIV = re.compile(r"arXiv:\s*(\d{4}\.\d{4,5})", re.IGNORECASE)
+
+
+def source_url(source: str) -> str:
+    """The link in a source citation: its first URL, or the arXiv abstract page it cites; '' if neither."""
+    m = _URL.search(source)
+    if m:
+        return m.group(0).rstrip(".,;")
+    m = _ARXIV.search(source)
+    return f"https://arxiv.org/abs/{m.group(1)}" if m else ""

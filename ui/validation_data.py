@@ -8,8 +8,6 @@ them (data/validation_table.json, checked current by the tests) and the page rea
 
 from __future__ import annotations
 
-import re
-
 import pandas as pd
 import streamlit as st
 
@@ -17,19 +15,8 @@ from tpot_model import calibration, load_hardware_catalog, load_profiles, mlperf
 from tpot_model.profiles import PROFILES_PATH
 
 from . import fmt
+from .fmt import source_url
 from .i18n import Translator
-
-_URL = re.compile(r"https?://[^\s()]+")
-_ARXIV = re.compile(r"arXiv:\s*(\d{4}\.\d{4,5})", re.IGNORECASE)
-
-
-def source_url(source: str) -> str:
-    """The link in a source citation: its first URL, or the arXiv abstract page it cites; '' if neither."""
-    m = _URL.search(source)
-    if m:
-        return m.group(0).rstrip(".,;")
-    m = _ARXIV.search(source)
-    return f"https://arxiv.org/abs/{m.group(1)}" if m else ""
 
 
 def build_table(records: list[dict] | None = None) -> pd.DataFrame:

@@ -6,7 +6,7 @@ per price basis at fixed interactivities. Pure: data in, figures and tables out.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -61,6 +61,27 @@ def unfit(curves: Sequence[RackCurve]) -> list[RackCurve]:
     """The chips on which no layout within the budget holds the model at all (every point's search stopped at
     memory), as opposed to chips that fit but do not reach an interactivity."""
     return [c for c in curves if c.deployments and all(d.limited_by == "memory" for d in c.deployments)]
+
+
+def measured_fit_caption(
+    measured: Sequence, names: Mapping[str, str], pool_ids: Collection[str] = (), tr: Translator = EN
+) -> str | None:
+    """Which of the measured points drawn the model was fitted on: per chip (`names`: id -> name), how many are in
+    the engine profiles' fit and check (ServingMeasurement.fitted, what the main chart's hover says of a run), and
+    how many of the disaggregated ones the pool correction was fitted on (`pool_ids`: the runs of
+    data/disaggregated_check.json's ``checked``); None with none drawn."""
+    drawn = by_chip(measured)
+    if not drawn:
+        return None
+    fitted = [(names.get(hid, hid), sum(r.fitted for r in rows), len(rows)) for hid, rows in drawn.items()]
+    items = [tr("fr_rack_fit_item", name=name, n=n, runs=runs) for name, n, runs in fitted if n]
+    use = tr("fr_use_fit")
+    said = [tr("fr_rack_measured_fit", items=tr.join(items), use=use) if items else tr("fr_rack_measured_fit_none")]
+    disaggregated = [r for rows in drawn.values() for r in rows if r.layout == "disaggregated"]
+    if disaggregated:
+        pooled = sum(r.id in pool_ids for r in disaggregated)
+        said.append(tr("fr_rack_measured_pool", n=pooled, runs=len(disaggregated)))
+    return tr.sentences(said)
 
 
 def _scale_out(curves: Sequence[RackCurve]) -> list[RackCurve]:
@@ -253,7 +274,8 @@ def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: 
             marker={"size": 11, "symbol": "diamond-open", "color": hardware_colour(hid), "line": {"width": 2}},
             hovertext=[tr("fr_rack_hover_measured", hw=hw, id=r.id, engine=engine_text(r, tr), date=r.run_date or "—",
                           parallelism=measured_layout(r.fields.get("parallelism", ""), tr), user=f"{r.interactivity_tokens_per_s_per_user:.1f}",
-                          y=f"{r.total_tokens_per_s_per_gpu:,.0f}") for r in rows],
+                          y=f"{r.total_tokens_per_s_per_gpu:,.0f}", use=tr("fr_use_fit") if r.fitted else tr("fr_use_display"))
+                        for r in rows],
             hoverinfo="text",
         )  # fmt: skip
     style(
@@ -361,7 +383,8 @@ def _value(m: MeasuredAt | None) -> float:
 def rack_table(curves: Sequence[RackCurve], measured: Sequence) -> pd.DataFrame:
     """The data behind rack_figure and its tables: every searched point (its layout; where 80 % of the measured runs
     like it sit, blank where none are; each price basis's $/GPU-hour and $ per 1M input + output tokens, blank
-    without a public price) and every measured point."""
+    without a public price) and every measured point (its run date, source and whether the engine profiles' fit
+    and check use it, as the main chart's hover says)."""
     rows = []
     for c in curves:
         for i, (t, d) in enumerate(zip(c.targets, c.deployments, strict=True)):
@@ -393,6 +416,10 @@ def rack_table(curves: Sequence[RackCurve], measured: Sequence) -> pd.DataFrame:
             "gpus_used": r.fields.get("n_gpus"), "tok_s_per_user": r.interactivity_tokens_per_s_per_user,
             "tok_s_per_gpu_in_plus_out": r.total_tokens_per_s_per_gpu, "output_tok_s_per_gpu": None,
             "tpot_ms": r.tpot_s * 1e3, "ttft_ms": None, "limited_by": None, "id": r.id,
+            # when and where it was measured (the Serving frontier's CSV's run_date; `source` says the row's kind here,
+            # so the serving file's citation is source_citation, its link source_url as the Validation CSV's)
+            "run_date": r.run_date, "source_url": fmt.source_url(r.fields.get("source", "")),
+            "source_citation": r.fields.get("source", ""), "used_in_fit": r.fitted,
         })  # fmt: skip
     for hid, read in measured_frontier(measured).items():  # what the tables' measured rows read, and from which runs
         for x, m in zip(RATIO_AT, read, strict=True):
