@@ -627,17 +627,24 @@ if (
     rack_precision = precisions[0] if precisions else "fp8"
     rack_ids = [h for h in rack.chips(rack_generation) if h in catalog_hw]
 
+    def _rack_scenario(hid: str):
+        """The view's scenario on a chip: the page's lengths, the view's precision in the chip's own format."""
+        hw = catalog_hw[hid]
+        return state.with_(hardware=hid, weights=planner.precision_format(rack_precision, hw)).to_scenario(
+            context_tokens=isl, output_tokens=osl
+        )
+
+    def _rack_engines(hid: str):
+        """The engine(s) the view's search times a chip under: its best engines, or the page's."""
+        return layout_search.best_engines(catalog_hw[hid]) if rack_best else profile
+
     def _rack_search() -> dict[str, tuple]:
         """Each chip's (targets, deployments): the best deployment at each interactivity and where its reach ends."""
         recipes = disaggregated.model_recipes(cache.decode_reach(), model.id) if rack_recipes else None
         out = {}
         for hid in rack_ids:
-            hw = catalog_hw[hid]
-            s = state.with_(hardware=hid, weights=planner.precision_format(rack_precision, hw)).to_scenario(
-                context_tokens=isl, output_tokens=osl
-            )
             tables = layout_search.engine_tables(
-                model, hw, s, layout_search.best_engines(hw) if rack_best else profile, max_gpus=rack_gpus,
+                model, catalog_hw[hid], _rack_scenario(hid), _rack_engines(hid), max_gpus=rack_gpus,
                 mtp_k=k if mtp else None, mtp_acceptance=acceptance,
             )  # fmt: skip
             # the page's own target searched too: read off between grid points it had been interpolated along the
@@ -686,22 +693,30 @@ if (
                 fmt.chip_short(hw) + ("*" if hw.announced else ""),
             )  # fmt: skip
         )
-    measured = [  # runs within the view's budget, single-node ones too: a layout may use fewer GPUs
-        r
-        for r in figs.measured_points(rows, model.id, isl, osl, rack_ids, [rack_precision], mtp, True)
-        if float(r.fields.get("n_gpus") or 0) <= rack_gpus
-    ]
+    # runs of these lengths; drawn, those within the view's budget, single-node ones too: a layout may use fewer GPUs
+    of_lengths = figs.measured_points(rows, model.id, isl, osl, rack_ids, [rack_precision], mtp, True)
+    measured = [r for r in of_lengths if float(r.fields.get("n_gpus") or 0) <= rack_gpus]
+    beyond_budget = [r for r in of_lengths if float(r.fields.get("n_gpus") or 0) > rack_gpus]  # the key says so
     with box:
         fits_any = any(c.feasible.any() for c in curves)
+        misfits = rack.unfit(curves)
+        # what would hold it: the smallest budget, or a lower precision within this one, as `frontier --max-gpus`
+        remedy = rack.fit_remedy(
+            [(c.name, layout_search.budget_no_fit(model, catalog_hw[c.hardware_id], _rack_scenario(c.hardware_id),
+                                                   _rack_engines(c.hardware_id), rack_gpus)) for c in misfits],
+            rack_gpus, tr,
+        )  # fmt: skip
         if not fits_any:
             st.warning(
-                tr("fr_rack_none_fit", devices=fmt.devices("gpu", rack_gpus, tr), model=model.name),
+                tr(
+                    "fr_rack_none_fit", devices=fmt.devices("gpu", rack_gpus, tr), model=model.name, remedy=remedy
+                ).rstrip(),  # fmt: skip
                 icon=":material/memory:",
             )
-        elif misfits := rack.unfit(curves):
+        elif misfits:
             st.warning(
                 tr("fr_rack_some_unfit", devices=fmt.devices("gpu", rack_gpus, tr), model=model.name,
-                   chips=tr.join([c.name for c in misfits])),
+                   chips=tr.join([c.name for c in misfits]), remedy=remedy).rstrip(),
                 icon=":material/memory:",
             )  # fmt: skip
         rack_about = page_about(rack_ids, [rack_precision], rack_gpus, best=rack_best, recipes=rack_recipes)
@@ -709,7 +724,7 @@ if (
             lambda: rack.rack_figure(curves, measured, model_name=model.name, io=figs.io_label(isl, osl),
                                      precision=tr(f"fr_prec_{rack_precision}"), budget_gpus=rack_gpus, tr=tr,
                                      engine=None if rack_best else controls.profile_label(profile, tr, short=True),
-                                     conditions=export.conditions(rack_about, tr)),
+                                     conditions=export.conditions(rack_about, tr), beyond_budget=beyond_budget),
             lambda: rack.rack_table(curves, measured),
             RACK_CHART,
             tr,

@@ -731,6 +731,58 @@ def test_rack_measured_points_say_which_the_fit_used(tr):
         assert rows.loc[i, "source_url"].startswith("https://github.com/SemiAnalysisAI/InferenceX/actions/runs/")
 
 
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_rack_key_says_runs_of_these_lengths_exist_beyond_a_small_budget(tr):
+    """Browser review: DeepSeek-R1 1k/1k within 3 GPUs: the chart's key read 'no measured run of these lengths',
+    though InferenceX ran it on all three chips, on 4 to 72 GPUs: it says none is within the budget and the fewest
+    GPUs one used; with no run of these lengths at all, what it said."""
+    from ui.figures import rack_scale as rack
+
+    runs = _ds_1k1k_runs()
+    assert {r.fields["hardware_id"] for r in runs} == {"gb200", "b200", "mi355x"}
+    fewest = min(r.num_gpus for r in runs)
+    assert fewest == 4  # B200's TP4 run
+    curve = _b200_curve([25.0], hw_id="mi455x", name="MI455X", max_gpus=2)  # fits 2 GPUs: a curve drawn
+
+    def key(measured, beyond) -> str:
+        fig = rack.rack_figure([curve], measured, model_name="DeepSeek-R1", io="1k/1k", precision="FP8",
+                               engine=None, budget_gpus=3, tr=tr, beyond_budget=beyond)  # fmt: skip
+        (text,) = [a.text for a in fig.layout.annotations if "★" in a.text]
+        return text.replace("<br>", " · ")
+
+    within = [r for r in runs if r.num_gpus <= 3]
+    assert within == []
+    said = tr("fr_rack_marker_key_beyond", devices=fmt.devices("gpu", 3, tr), fewest=fmt.devices("gpu", 4, tr))
+    assert key(within, runs) == said
+    assert key([], []) == tr("fr_rack_marker_key_unmeasured")
+    assert key(runs, []) == tr("fr_rack_marker_key")
+
+
+def test_rack_fit_remedy_names_the_smallest_budget_per_chip_and_the_precision():
+    """The rack view's no-fit notice (rack.fit_remedy over layouts.budget_no_fit, `frontier --max-gpus`'s estimate):
+    DeepSeek-R1 FP8 1k/1k within 1 GPU: MI455X holds it on 2, B200 on 4; within 1 GPU, NVFP4 weights hold it on
+    MI455X, and no lower precision does on B200 (it had said 'a larger budget or a lower precision' alone)."""
+    from tpot_model import layouts as lo
+    from ui.figures import rack_scale as rack
+
+    s = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8")
+    needs = []
+    for hid, name in (("b200", "B200"), ("mi455x", "MI455X")):
+        hw = resolve_hardware(hid)
+        needs.append((name, lo.budget_no_fit(MODEL, hw, s, lo.best_engines(hw), 1)))
+    for tr in (EN, ZH):
+        said = rack.fit_remedy(needs, 1, tr)
+        items = [tr("fr_rack_fit_budget_item", devices=fmt.devices("gpu", 2, tr), chips="MI455X"),
+                 tr("fr_rack_fit_budget_item", devices=fmt.devices("gpu", 4, tr), chips="B200")]  # fmt: skip
+        assert tr("fr_rack_fit_budget", items=tr.join(items, "clause_sep")) in said
+        assert (
+            tr("fr_rack_fit_precision_item", what=tr("remedy_precision_weights", fmt="nvfp4"), chips="MI455X") in said
+        )
+        assert tr("fr_rack_fit_precision_short_item", chips="B200") in said
+    assert rack.fit_remedy(needs[:1], 1, EN).endswith(EN("fr_rack_fit_precision_short", devices="1 GPU", chips="B200"))
+    assert rack.fit_remedy([], 1, EN) == ""
+
+
 def test_rack_price_order_caption_says_when_the_cheaper_chip_depends_on_the_basis():
     """Browser review: GB200's on-demand $/GPU-hour (one provider's superchip price halved) is under B200's while
     every other basis prices it above: where both run one layout (the same tokens/s per GPU), which is cheaper per

@@ -1103,7 +1103,7 @@ def test_rack_view_says_which_chips_hold_the_model_with_no_layout(tr):
     at.run()
     assert not at.exception, at.exception
     warnings = [w.value for w in at.warning]
-    template = tr("fr_rack_some_unfit", devices="\x00", model="\x00", chips="\x00")
+    template = tr("fr_rack_some_unfit", devices="\x00", model="\x00", chips="\x00", remedy="\x00")
     words = max(template.split("\x00"), key=len)  # its longest stretch of words between the names
     unfit = [w for w in warnings if words in w]
     assert len(unfit) == 1 and "B200" in unfit[0] and "MI455X" not in unfit[0], warnings
@@ -1113,8 +1113,39 @@ def test_rack_view_says_which_chips_hold_the_model_with_no_layout(tr):
     one.session_state["frontier.rack"] = True
     one.run()
     name = resolve_model("kimi-k2").name
-    assert tr("fr_rack_none_fit", devices=fmt.devices("gpu", 1, tr), model=name) in [w.value for w in one.warning]
+    lead = tr("fr_rack_none_fit", devices=fmt.devices("gpu", 1, tr), model=name, remedy="").rstrip()
+    (none,) = [w.value for w in one.warning if w.value.startswith(lead)]
+    # and what would hold it: the smallest budget on each chip (8 on MI455X's 432 GB and on Rubin's 288 GB under
+    # TensorRT-LLM's memory, as DEP8; 16 on the others), as `frontier --max-gpus 1` says it of each
+    names = {h: fmt.chip(resolve_hardware(h), tr, short=True) for h in ("gb200", "b200", "mi355x", "vr200", "mi455x")}
+    items = [tr("fr_rack_fit_budget_item", devices=fmt.devices("gpu", n, tr), chips=tr.join([names[h] for h in hs]))
+             for n, hs in ((8, ("vr200", "mi455x")), (16, ("gb200", "b200", "mi355x")))]  # fmt: skip
+    assert tr("fr_rack_fit_budget", items=tr.join(items, "clause_sep")) in none
     assert _rack_intro(tr, 1) in [c.value for c in one.main.caption] and "1 GPUs" not in _rack_intro(tr, 1)
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_rack_view_within_a_small_budget_says_what_would_fit_and_where_runs_were_measured(tr):
+    """Browser review: DeepSeek-R1 FP8 1k/1k within 3 GPUs: the notice's remedy read only 'a larger budget' where
+    `frontier --max-gpus 3` says 'needs >= 4 GPUs (--max-gpus 4)', and the chart's key 'no measured run of these
+    lengths' though InferenceX ran 1k/1k on all three chips, on 4 GPUs and more. The notice names the smallest
+    budget (4 GPUs: the command's figure) and the chart's key that no run is within the budget."""
+    at = run_page("frontier", **DS, fr_rack_gpus="3", lang=tr.lang)
+    at.session_state["frontier.rack"] = True
+    at.run()
+    assert not at.exception, at.exception
+    chips = [fmt.chip(resolve_hardware(h), tr, short=True) for h in ("gb200", "b200", "mi355x", "vr200")]
+    lead = tr("fr_rack_some_unfit", devices=fmt.devices("gpu", 3, tr), model="DeepSeek-R1", chips=tr.join(chips),
+              remedy="").rstrip()  # fmt: skip
+    (warning,) = [w.value for w in at.warning if w.value.startswith(lead)]
+    smallest = tr("fr_rack_fit_budget_item", devices=fmt.devices("gpu", 4, tr), chips=tr.join(chips))
+    assert tr("fr_rack_fit_budget", items=smallest) in warning and "a larger budget" not in warning
+    hw = resolve_hardware("b200")  # the command's own figure for one of them
+    s = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8")
+    assert lo.budget_no_fit(resolve_model("deepseek-r1"), hw, s, lo.best_engines(hw), 3).min_gpus == 4
+    fig = _fig(at, "DeepSeek-R1 · 1k/1k")
+    (key,) = [a["text"].replace("<br>", " · ") for a in fig["layout"]["annotations"] if "★" in a["text"]]
+    assert key == tr("fr_rack_marker_key_beyond", devices=fmt.devices("gpu", 3, tr), fewest=fmt.devices("gpu", 4, tr))
 
 
 @pytest.mark.parametrize("tr", [EN, ZH])

@@ -14,6 +14,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from tpot_model.economics import usd_per_1M_tokens
+from tpot_model.estimate import MAX_GPUS_SEARCHED, Estimate, lower_formats, precision_that_fits
 from tpot_model.frontier_check import RATIO_AT, MeasuredAt, measured_at, non_dominated, summary_key
 from tpot_model.layouts import MAX_BUDGET_GPUS, Deployment
 from tpot_model.prices import CUSTOM
@@ -61,6 +62,44 @@ def unfit(curves: Sequence[RackCurve]) -> list[RackCurve]:
     """The chips on which no layout within the budget holds the model at all (every point's search stopped at
     memory), as opposed to chips that fit but do not reach an interactivity."""
     return [c for c in curves if c.deployments and all(d.limited_by == "memory" for d in c.deployments)]
+
+
+def fit_remedy(needs: Sequence[tuple[str, Estimate]], budget_gpus: int, tr: Translator = EN) -> str:
+    """What would hold the model on the chips no layout within the budget holds it on, each as (name,
+    layouts.budget_no_fit's estimate), as `frontier --max-gpus` says it: the smallest budget that does (min_gpus),
+    the chips grouped by it, or that none up to 1,024 GPUs does; then the lower precision that would within this
+    budget (precision_that_fits), or that lower precision alone is not enough ('' for no chip)."""
+    by_budget: dict[int, list[str]] = {}
+    by_format: dict[str, list[str]] = {}
+    never, short = [], []
+    for name, e in needs:
+        n = float(e.min_gpus)
+        if n != n:
+            never.append(name)
+        elif n > budget_gpus:
+            by_budget.setdefault(int(n), []).append(name)
+        if (fitting := precision_that_fits(e)) is not None:
+            what = " + ".join(tr(f"remedy_precision_{kind}", fmt=f.name) for kind, f in
+                              zip(("weights", "kv"), fitting, strict=True) if f)  # fmt: skip
+            by_format.setdefault(what, []).append(name)
+        elif any(lower_formats(e.scenario, e.hardware)):
+            short.append(name)
+    devices = fmt.devices("gpu", budget_gpus, tr)
+    said = []
+    if by_budget:
+        items = [tr("fr_rack_fit_budget_item", devices=fmt.devices("gpu", n, tr), chips=tr.join(chips))
+                 for n, chips in sorted(by_budget.items())]  # fmt: skip
+        said.append(tr("fr_rack_fit_budget", items=tr.join(items, "clause_sep")))
+    if never:
+        said.append(tr("fr_rack_fit_budget_none", devices=fmt.devices("gpu", MAX_GPUS_SEARCHED, tr),
+                       chips=tr.join(never)))  # fmt: skip
+    if by_format:  # the chips on which it is not enough after those on which it is
+        items = [tr("fr_rack_fit_precision_item", what=what, chips=tr.join(chips)) for what, chips in by_format.items()]
+        items += [tr("fr_rack_fit_precision_short_item", chips=tr.join(short))] if short else []
+        said.append(tr("fr_rack_fit_precision", devices=devices, items=tr.join(items, "clause_sep")))
+    elif short:
+        said.append(tr("fr_rack_fit_precision_short", devices=devices, chips=tr.join(short)))
+    return tr.sentences(said)
 
 
 def measured_fit_caption(
@@ -227,13 +266,15 @@ def _hover(c: RackCurve, i: int, tr: Translator, same: str | None = None) -> str
 
 def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: str, io: str, precision: str,
                 engine: str | None, budget_gpus: int = BUDGET_GPUS, tr: Translator = EN,
-                conditions: Sequence[str] = ()) -> go.Figure:  # fmt: skip
+                conditions: Sequence[str] = (), beyond_budget: Sequence = ()) -> go.Figure:  # fmt: skip
     """Tokens/s per GPU (input + output) against tokens/s per user, one line per chip (projections dashed), the
-    measured points as large open markers in the chip's colour; the title names the engine (`engine`: the profile's
-    name; None: the best engine at each point) and the GPU budget searched, and on a line under it what else the
-    numbers assume (`conditions`: export.conditions' MTP and measured recipes only, which a screenshot keeps). The
-    rack-scale chip's line is drawn wider and first: where a scale-out chip runs the same layout (GB200 and B200 at
-    high interactivity, both TP8) its colour still shows around the other's."""
+    measured points (within the budget) as large open markers in the chip's colour; the title names the engine
+    (`engine`: the profile's name; None: the best engine at each point) and the GPU budget searched, and on a line
+    under it what else the numbers assume (`conditions`: export.conditions' MTP and measured recipes only, which a
+    screenshot keeps). The rack-scale chip's line is drawn wider and first: where a scale-out chip runs the same
+    layout (GB200 and B200 at high interactivity, both TP8) its colour still shows around the other's. Where no run
+    is drawn, the key says whether runs of these lengths exist on more GPUs than the budget (`beyond_budget`: the
+    fewest GPUs they used) or none at all."""
     fig = Figure()
     rack = _rack(curves)
     for c in curves:
@@ -307,10 +348,19 @@ def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: 
             annotation={"text": f"{x:g}", "font": {"size": 10, "color": "#777"}, "yanchor": "bottom"},
             annotation_position="top",
         )
-    key = "fr_rack_marker_key" if measured else "fr_rack_marker_key_unmeasured"  # no '◇ measured' with none drawn
+    # no '◇ measured' with none drawn; nor 'no measured run of these lengths' where some ran on more GPUs than the
+    # budget (DeepSeek-R1 1k/1k within 3 GPUs: B200's, GB200's and MI355X's runs use 4 to 72)
+    beyond = [int(float(r.fields.get("n_gpus") or 0)) for rows in by_chip(beyond_budget).values() for r in rows]
+    if by_chip(measured):
+        key = tr("fr_rack_marker_key")
+    elif beyond:
+        key = tr("fr_rack_marker_key_beyond", devices=fmt.devices("gpu", budget_gpus, tr),
+                 fewest=fmt.devices("gpu", min(beyond), tr))  # fmt: skip
+    else:
+        key = tr("fr_rack_marker_key_unmeasured")
     # on lines as wide as the narrowest plot (one line ran off its left edge at 900 px with the sidebar open: 'ted ·
     # no measured run...'), the top margin taller by the further lines
-    lines = wrap_parts(tr(key), NARROW_PLOT_PX / 6.0)
+    lines = wrap_parts(key, NARROW_PLOT_PX / 6.0)
     fig.add_annotation(text="<br>".join(lines), xref="paper", yref="paper", x=1.0, y=1.0, xanchor="right",
                        yanchor="bottom", yshift=14, align="right", showarrow=False,
                        font={"size": 11, "color": "#555"})  # fmt: skip
