@@ -760,8 +760,9 @@ def test_rack_key_says_runs_of_these_lengths_exist_beyond_a_small_budget(tr):
 
 def test_rack_fit_remedy_names_the_smallest_budget_per_chip_and_the_precision():
     """The rack view's no-fit notice (rack.fit_remedy over layouts.budget_no_fit, `frontier --max-gpus`'s estimate):
-    DeepSeek-R1 FP8 1k/1k within 1 GPU: MI455X holds it on 2, B200 on 4; within 1 GPU, NVFP4 weights hold it on
-    MI455X, and no lower precision does on B200 (it had said 'a larger budget or a lower precision' alone)."""
+    DeepSeek-R1 FP8 1k/1k within 1 GPU: MI455X holds it on 2, B200 on 4; within 1 GPU, its vendor's block FP4 weights
+    (MXFP4) hold it on MI455X, and no lower precision does on B200 (it had said 'a larger budget or a lower precision'
+    alone)."""
     from tpot_model import layouts as lo
     from ui.figures import rack_scale as rack
 
@@ -776,7 +777,7 @@ def test_rack_fit_remedy_names_the_smallest_budget_per_chip_and_the_precision():
                  tr("fr_rack_fit_budget_item", devices=fmt.devices("gpu", 4, tr), chips="B200")]  # fmt: skip
         assert tr("fr_rack_fit_budget", items=tr.join(items, "clause_sep")) in said
         assert (
-            tr("fr_rack_fit_precision_item", what=tr("remedy_precision_weights", fmt="nvfp4"), chips="MI455X") in said
+            tr("fr_rack_fit_precision_item", what=tr("remedy_precision_weights", fmt="mxfp4"), chips="MI455X") in said
         )
         assert tr("fr_rack_fit_precision_short_item", chips="B200") in said
     assert rack.fit_remedy(needs[:1], 1, EN).endswith(EN("fr_rack_fit_precision_short", devices="1 GPU", chips="B200"))
