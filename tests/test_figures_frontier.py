@@ -512,7 +512,7 @@ def test_rack_csv_carries_each_price_basis_and_its_cost():
         assert list(table[f"usd_per_gpu_hour_{b}"]) == [usd, usd]
         assert list(table[f"price_as_of_{b}"]) == [dates[b], dates[b]]  # each price with its date
         want = [usd * 1e6 / (d.tokens_per_s_per_gpu * 3600) for d in ds]
-        assert list(table[f"usd_per_1M_tokens_{b}"]) == pytest.approx(want, rel=1e-12)
+        assert list(table[f"usd_per_1M_tokens_in_plus_out_{b}"]) == pytest.approx(want, rel=1e-12)
     assert "usd_per_gpu_hour_neocloud" not in table.columns
     # the $ table: a row per basis the chip has a price on; the others named under it, not rows of dashes
     bases = ["on_demand", "hyperscaler", "neocloud"]

@@ -455,7 +455,7 @@ def rack_table(curves: Sequence[RackCurve], measured: Sequence) -> pd.DataFrame:
                 "fastest_tok_s_per_user": 1.0 / d.fastest_tpot_s if math.isfinite(d.fastest_tpot_s) else None,
                 **{f"usd_per_gpu_hour_{b}": usd for b, usd in c.usd_per_gpu_hour.items()},
                 **{f"price_as_of_{b}": c.price_as_of.get(b, "") for b in c.usd_per_gpu_hour},
-                **{f"usd_per_1M_tokens_{b}": float(usd_per_1M_tokens(usd, d.tokens_per_s_per_gpu))
+                **{f"usd_per_1M_tokens_in_plus_out_{b}": float(usd_per_1M_tokens(usd, d.tokens_per_s_per_gpu))
                    for b, usd in c.usd_per_gpu_hour.items()},
             })  # fmt: skip
     for r in measured:
