@@ -90,8 +90,8 @@ with metrics.Row() as row:
                 help=tr("ce_m_tokens_per_usd_def_one" if one else "ce_m_tokens_per_usd_def"),
             ),
         )
-    row.metric(
-        fmt.device_text("ce_m_tps_gpu", device, tr),
+    row.metric(  # one output token is the prefill's: no decode step to name
+        fmt.device_text("ce_m_tps_gpu_one" if one else "ce_m_tps_gpu", device, tr),
         **notices.if_fitted(
             est,
             tr,

@@ -427,7 +427,7 @@ def test_kv_cache_and_cost_metric_labels_fit_four_to_a_row(lang):
         lang("kvc_m_per_token"), lang("kvc_m_per_seq", context="128K"),
         lang("kvc_m_batch", b="4,096", context="128K"), lang("kvc_m_max_batch", context="128K", output="32K"),
         lang("ce_m_usd_1m"), lang("ce_m_usd_prefill"), lang("ce_m_usd_1k"), lang("ce_m_tokens_per_usd"),
-        lang("ce_m_tps_gpu"), lang("ce_m_j"), lang("ce_m_tokens_per_j"),
+        lang("ce_m_tps_gpu"), lang("ce_m_tps_gpu_chip"), lang("ce_m_tps_gpu_one"), lang("ce_m_tps_gpu_one_chip"), lang("ce_m_j"), lang("ce_m_tokens_per_j"),
         lang("ce_m_power", devices=fmt.devices(CATALOG["tpu-v6e"], 64, lang)),
     ]  # fmt: skip
     too_wide = {t: _display_width(t) for t in labels if _display_width(t) > METRIC_LABEL_WIDTH}

@@ -408,7 +408,8 @@ def test_one_output_token_heads_the_row_with_the_prefills_figures(lang):
     assert cost.value == fmt.usd(usd) and fmt.usd(float(e.usd_per_1M_tokens)) in cost.help  # a decode step's in help
     assert shown[tr("ce_m_usd_1k")].value == fmt.usd(usd / 1e3)
     assert shown[tr("ce_m_tokens_per_usd")].value == fmt.large(1e6 / usd)
-    tps = shown[tr("ce_m_tps_gpu")]
+    assert tr("ce_m_tps_gpu") not in shown  # 'Decode tok/s' where no decode step runs: the prefill's token, named so
+    tps = shown[tr("ce_m_tps_gpu_one")]
     assert tps.value == fmt.rate(b / prefill_s / n) and fmt.rate(float(e.tokens_per_s_per_gpu)) in tps.help
     j = shown[tr("ce_m_j")]
     assert j.value == f"{fmt.number(hw.tdp_w * n * prefill_s / b)} J"
