@@ -58,7 +58,13 @@ from tpot_model import (
     resolve_profile,
     total_params,
 )
-from tpot_model.roofline import active_params, expected_experts_touched, kv_shards, param_counts
+from tpot_model.roofline import (
+    active_params,
+    expected_experts_touched,
+    kv_shards,
+    mean_decode_cache_tokens,
+    param_counts,
+)
 
 BF16 = 2.0
 KV_PER_TOKEN_PER_LAYER = 2 * TINY_K * TINY_HD * BF16  # K and V, 2 KV heads x 16 dims, bf16 = 128 B
@@ -141,6 +147,20 @@ def test_decode_kv_traffic_and_attention_flops():
     attn = _op(e, "attention")
     assert float(attn.kv_bytes) == pytest.approx(B * KV_PER_TOKEN_PER_LAYER * TINY_L * (T + 1 + 1), rel=1e-12)
     assert float(attn.flops) == pytest.approx(4 * TINY_H * TINY_HD * B * TINY_L * (T + 1), rel=1e-12)
+
+
+def test_the_mean_decode_step_reads_the_cache_at_its_mean_length():
+    """A decode step is the mean over the generation's output_tokens - 1 steps (the first token comes from prefill):
+    its cache holds context + j tokens at step j = 1..steps, so context + (steps + 1) / 2 on average: 4K context, 1K
+    output: 4,096 + 512 = 4,608 (the Roofline page's KV column and caption count this step)."""
+    assert mean_decode_cache_tokens(4096, 1024) == 4608
+    assert mean_decode_cache_tokens(100, 11) == pytest.approx(np.mean(np.arange(101, 111)))  # 105.5
+    assert mean_decode_cache_tokens(4096, 1) == 4097  # one output token: a second token's step
+    assert list(mean_decode_cache_tokens(np.array([0, 4096]), np.array([2, 1024]))) == [1, 4608]
+    B, T, N = 2, 1_000, 202  # 201 decode steps: a mean cache of T + 101
+    e = estimate(TINY_DENSE, TOY_GPU, Scenario(batch=B, context_tokens=T, output_tokens=N), IDEAL)
+    read = B * KV_PER_TOKEN_PER_LAYER * TINY_L * (T + 101 + 1)  # the mean cache + each new token's K, V written
+    assert float(_op(e, "attention").kv_bytes) == pytest.approx(read, rel=1e-12)
 
 
 def test_lm_head_flops():

@@ -474,6 +474,14 @@ def _work(m: ModelSpec, kvb: float, *, tokens, keys_per_query_total, kv_traffic,
     )
 
 
+def mean_decode_cache_tokens(context_tokens, output_tokens) -> np.ndarray:
+    """Mean tokens in a sequence's cache over its decode steps, the cache an average step reads (a full-attention
+    layer's): context + (steps + 1) / 2, steps = max(output_tokens - 1, 1) (the first token comes from prefill).
+    4K context, 1K output: 4,096 + 512 = 4,608."""
+    steps = np.maximum(np.asarray(output_tokens) - 1, 1)
+    return context_tokens + (steps + 1) / 2
+
+
 def decode_work(m: ModelSpec, s: Scenario, *, sequences=None, cache_tokens=None, queries_per_sequence=1.0) -> StepWork:
     """One decode step of `sequences` (default s.batch), each with `queries_per_sequence` new tokens (1; k + 1 for a
     speculative verify step, whose kernel reads each sequence's cache once) over a cache of `cache_tokens` (default:
@@ -489,7 +497,7 @@ def decode_work(m: ModelSpec, s: Scenario, *, sequences=None, cache_tokens=None,
     kv_layer = kv_bytes_per_token_per_layer(m, kvb)
     steps = np.maximum(s.output_tokens - 1, 1)  # decode steps; the first token comes from prefill
     if cache_tokens is None:
-        full_keys = s.context_tokens + (steps + 1) / 2  # mean cache length over the generation
+        full_keys = mean_decode_cache_tokens(s.context_tokens, s.output_tokens)
         window_keys = _window_keys_decode(m, s.context_tokens, steps)
     elif m.sliding_window and m.sliding_window.chunked:
         full_keys = cache_tokens
