@@ -24,6 +24,7 @@ st.markdown(
         precision=est.compute_precision,
         batch=fmt.integer(state.batch),
         context=fmt.tokens(state.context),
+        output=fmt.tokens(state.output),
     )
 )
 notices.scenario_notices(est, tr)
@@ -96,6 +97,7 @@ if table_box is not None:
         width="stretch",
         column_config={c: st.column_config.NumberColumn(format="localized") for c in cache.numeric_columns(operators)},
     )
+    table_box.caption(figs.kv_basis_note(est, tr))  # what its KV column counts, beside the cache's size elsewhere
 
 peak = hw.dense_flop_per_s[est.compute_precision]
 expanders.explain_all(  # one element while closed, for both numbers

@@ -414,6 +414,53 @@ def test_the_ridge_label_stands_clear_of_the_roofs_own_label():
     assert ridge.x == pytest.approx(math.log10(est.ridge_point_flop_per_byte))  # ends at the corner
 
 
+def _h200_70b(weights="fp8", profile="typical", **scenario):
+    """The default scenario: Llama 3.1 70B on 2 x H200, batch 32, 4K context, 1K output, bf16 KV cache."""
+    from tpot_model import resolve_hardware, resolve_model, resolve_profile
+
+    values = dict(batch=32, context_tokens=4096, output_tokens=1024, num_gpus=2, weights=weights, kv_cache="bf16")
+    p = IDEAL if profile == "ideal" else resolve_profile(profile)
+    return estimate(resolve_model("llama-3.1-70b"), resolve_hardware("h200"), Scenario(**values | scenario), p)
+
+
+def test_the_operator_table_names_its_kv_basis_in_hand_worked_numbers():
+    """A browser review: the table's 'KV cache (MB)' read 24,200 MB per GPU under 'batch 32, 4K tokens of context',
+    where the KV cache page says 21.5 GB ('Batch of 32 at 4K') and Overview 26.84 GB (peak). All three are right:
+    Llama 3.1 70B keeps 80 layers x 8 KV heads x 128 x 2 (K, V) x 2 bytes (bf16) = 327,680 bytes a token, 163,840
+    on each of 2 GPUs (4 KV heads each); a batch of 32 holds 32 x 4,096 x 163,840 = 21.47 GB at the context, 32 x
+    5,120 x 163,840 = 26.84 GB at the end of the output, and the mean decode step reads 32 x 4,608 x 163,840 (its
+    mean cache: 4,096 + (1,023 steps + 1) / 2) + 32 x 163,840 written = 24.16 GB. The column says 'read' and the
+    caption under the table names each, in decimal GB."""
+    est = _h200_70b()
+    per_token_per_gpu = 80 * 8 * 128 * 2 * 2 / 2
+    assert per_token_per_gpu == 163_840
+    read = 32 * (4096 + 512 + 1) * per_token_per_gpu
+    assert read == 24_164_433_920
+    attention = next(o for o in est.decode.operators if o.name == "attention")
+    assert float(attention.kv_bytes) == pytest.approx(read, rel=1e-12)
+    assert sum(float(o.kv_bytes) for o in est.decode.operators) == pytest.approx(read, rel=1e-12)
+    assert float(est.kv_cache_peak_bytes_per_gpu) == pytest.approx(32 * 5120 * per_token_per_gpu)  # 26.84 GB
+    table = rf.operator_table(est)
+    assert EN("roofline_col_kv_mb") == "KV cache read (MB)"
+    row = table[table[EN("roofline_col_operator")] == rf.operator_label("attention")]
+    assert row[EN("roofline_col_kv_mb")].item() == 24_200  # 24,164 MB to 3 significant figures
+    note = rf.kv_basis_note(est)
+    assert note == EN("roofline_table_kv_basis", output_tokens="1K output tokens", mean="4,608", context="4,096",
+                      grown="512", read="24.2 GB", at_context="21.5 GB", peak="26.8 GB")  # fmt: skip
+    assert "decimal" in note and "10⁶" in note
+    zh = rf.kv_basis_note(est, ZH)
+    assert "4,608 Token" in zh and "24.2 GB" in zh and "21.5 GB" in zh and "26.8 GB" in zh and "十進位" in zh
+    # a chip's device word; one output token: no growth to average over (a single step at the context + 1)
+    tpu = rf.kv_basis_note(_h200_70b(output_tokens=1), fmt.device_tr(_chip("tpu7x"), EN))
+    assert "one chip's share" in tpu and "1 output token," in tpu and "4,097 tokens (4,096 + 1)" in tpu
+
+
+def _chip(hid):
+    from tpot_model import resolve_hardware
+
+    return resolve_hardware(hid)
+
+
 def test_a_bar_far_taller_than_those_that_fit_is_cut_at_the_axis_top():
     """A browser review: Llama 3.1 70B FP8 on 2 x H200 (4K + 1K) against batch: batch 1,024, which does not fit,
     reads 344 ms and set a linear axis in which the bars that fit (13.5-31.1 ms) took 5 % of the height. Such a bar is

@@ -225,3 +225,26 @@ def test_a_tiny_utilisation_keeps_two_significant_figures():
                    Scenario(batch=1, context_tokens=0, output_tokens=1, num_gpus=8), resolve_profile("typical"))  # fmt: skip
     mfu = next(m.value for m in at.metric if m.label == EN("roofline_m_mfu"))
     assert 0 < float(est.mfu) < 0.001 and mfu == fmt.utilisation(float(est.mfu)) and mfu != "0.0%"
+
+
+def test_the_kv_column_reconciles_with_the_kv_cache_page_and_overview():
+    """A browser review: the operator table's KV column read 24,200 MB per GPU under 'batch 32, 4K tokens of
+    context', beside the KV cache page's 21.5 GB ('Batch of 32 at 4K') and Overview's 26.84 GB (peak). The intro names
+    the output and the mean step; the column is the cache the mean step reads, and the caption under the table gives
+    it (24.2 GB, as Overview's 'Why' says it) beside the other two pages' own figures."""
+    from ui import fmt
+
+    at = run_page("roofline")
+    assert not at.exception, at.exception
+    assert "and 1K of output (every decode figure is the mean step over them)" in at.markdown[0].value
+    (caption,) = [c.value for c in at.caption if EN("roofline_col_kv_mb").removesuffix(" (MB)") in c.value]
+    assert "4,608 tokens (4,096 + 512), 24.2 GB in all" in caption
+    kv = run_page("kv_cache")
+    (batch,) = [m for m in kv.metric if m.label == EN("kvc_m_batch", b="32", context="4K")]
+    assert batch.delta == EN("kvc_per_gpu_value", gb="21.5 GB") and "holds 21.5 GB at the 4,096 tokens" in caption
+    overview = run_page("overview")
+    (bar,) = [t for f in figures(overview) for t in f["data"] if t.get("name") == EN("mem_kv_cache")]
+    peak_gb = float(decode(bar["x"])[0])
+    assert peak_gb == pytest.approx(26.8435456) and f"{fmt.gb(peak_gb * 1e9)} at its peak" in caption  # 26.8 GB
+    why = next(m.value for m in overview.markdown if "\n\nWhy" in m.value)
+    assert "24.2 GB of KV cache" in why
