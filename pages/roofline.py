@@ -86,18 +86,15 @@ if embed.embedded():
     table_box = expanders.lazy_expander(tr("roofline_table_title"), "roofline.table_open")
 else:
     st.subheader(tr("roofline_table_title"))
-    table_box = st
+    table_box = st.container()
 if table_box is not None:
-    # the sidebar's scenario (its language and the chip's device word included): one table for every reader of it
-    key = f"roofline-operators|{cache.scenario_key(state)}"
-    operators = cache.arrow_table(key, lambda: figs.operator_table(est, tr))
-    table_box.dataframe(
-        operators,
-        hide_index=True,
-        width="stretch",
-        column_config={c: st.column_config.NumberColumn(format="localized") for c in cache.numeric_columns(operators)},
-    )
-    table_box.caption(figs.kv_basis_note(est, tr))  # what its KV column counts, beside the cache's size elsewhere
+    # static: it wraps in a narrow frame (a scrolled grid had hidden its last four columns at 900 px); built and sent
+    # once per server for the sidebar's scenario (its language and the chip's device word included)
+    with table_box:
+        cache.replayed_table(f"roofline-operators|{cache.scenario_key(state)}", lambda: figs.operator_display(est, tr))
+        # each operator's bound (no room for a column at 900 px), and what its KV column counts beside the cache's
+        # size elsewhere
+        st.caption(tr.sentences([figs.bound_note(est, tr), figs.kv_basis_note(est, tr)]))
 
 peak = hw.dense_flop_per_s[est.compute_precision]
 expanders.explain_all(  # one element while closed, for both numbers

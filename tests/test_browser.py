@@ -325,6 +325,29 @@ def test_validation_summary_tables_fit_a_900_px_frame(server, browser, lang):
     context.close()
 
 
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_roofline_operator_table_reads_whole_at_900_px(server, browser, lang):
+    """A browser review of the Roofline page at 900 px with the sidebar open: the operator table (a data grid) hid
+    its activations, intensity, time and bound columns past the frame's edge with no cue. The table is static and
+    fits."""
+    tr = Translator(lang)
+    context = browser.new_context(viewport={"width": 900, "height": 1000})
+    pg = context.new_page()
+    _open(pg, server, "roofline", f"lang={lang}")
+    _no_exception(pg)
+    assert pg.locator('[data-testid="stSidebar"]').is_visible()  # the narrowest page: its main column ~440 px
+    (table,) = pg.locator('[data-testid="stTable"]').all()
+    assert tr("roofline_col_time_us") in table.inner_text() and "8,240" in table.inner_text()
+    # every cell inside the table's own box, the page's column (a table too wide is clipped there, not scrolled:
+    # the element's scroll width stays its width)
+    right, cells = table.evaluate(
+        "t => [t.getBoundingClientRect().right,"
+        " Math.max(...[...t.querySelectorAll('th, td')].map(c => c.getBoundingClientRect().right))]"
+    )
+    assert cells <= right + 1, (cells, right)
+    context.close()
+
+
 # the bubble chart's chip labels that cover each other by more than 2 px both ways (a line's own spacing): pairs
 BUBBLE_LABELS_MEET = """() => {
     const root = document.querySelector('[class*="st-key-chart-hardware-bandwidth-by-year"]');

@@ -461,6 +461,27 @@ def _chip(hid):
     return resolve_hardware(hid)
 
 
+def test_the_operator_table_shows_its_numbers_grouped_and_right_aligned_without_a_bound_column():
+    """At 900 px the operator table (a scrolled grid) hid its activations, intensity, time and bound columns: it is a
+    static table of seven columns (the same numbers, kept as numbers so they sit right-aligned, shown with
+    thousands grouped: 24,200, not 24200) and each operator's bound is said under it."""
+    est = _h200_70b()
+    styler = rf.operator_display(est)
+    assert list(styler.data.columns) == [
+        EN(f"roofline_col_{c}") for c in ("operator", "gflop", "weights_mb", "kv_mb", "act_mb", "intensity", "time_us")
+    ]
+    assert all(styler.data[c].dtype.kind == "f" for c in styler.data.columns[1:])  # right-aligned in st.table
+    html = styler.to_html()
+    for shown in (">24,200<", ">28,200<", ">1,800<", ">8,240<", ">0.131<", ">33.6<", ">7.98<"):
+        assert shown in html, shown
+    assert "24200" not in html
+    assert rf.bound_note(est) == EN("roofline_table_bound_memory")
+    big = _h200_70b(batch=512, context_tokens=128, output_tokens=64, num_gpus=8)  # weight matmuls past the ridge
+    compute = [o.name for o in big.decode.operators if bool(o.compute_bound)]
+    assert "mlp" in compute and "attention" not in compute
+    assert rf.bound_note(big) == EN("roofline_table_bound_some", ops=EN.join([rf.operator_label(n) for n in compute]))
+
+
 def test_a_bar_far_taller_than_those_that_fit_is_cut_at_the_axis_top():
     """A browser review: Llama 3.1 70B FP8 on 2 x H200 (4K + 1K) against batch: batch 1,024, which does not fit,
     reads 344 ms and set a linear axis in which the bars that fit (13.5-31.1 ms) took 5 % of the height. Such a bar is

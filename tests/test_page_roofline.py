@@ -28,7 +28,7 @@ def test_renders_with_defaults():
     fig = _roofline(at)
     assert fig["layout"]["xaxis"]["title"]["text"] == EN("roofline_axis_intensity")
     assert _trace(fig, EN("roofline_point_decode"))
-    assert len(at.dataframe) == 1  # the operator table
+    assert len(at.table) == 1 and not at.dataframe  # the operator table: static, it wraps at 900 px
     assert any(EN("roofline_skipped", ops="")[:20] in c.value for c in at.caption)
 
 
@@ -146,8 +146,8 @@ def test_roofline_says_per_chip_for_a_tpu_or_trainium(lang, hw):
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
 def test_operator_table_is_the_scenarios_and_follows_batch_and_language(lang):
-    """The operator table (built once per scenario and language, shared as Arrow) holds figs.operator_table of the
-    page's estimate, headers in the page's language; another batch is another table, not the cached one."""
+    """The operator table (built once per scenario and language, replayed to later runs) holds figs.operator_table
+    of the page's estimate, headers in the page's language; another batch is another table, not the cached one."""
     from tpot_model import Scenario, estimate, resolve_hardware, resolve_model, resolve_profile
     from ui.figures import roofline as rf
     from ui.i18n import Translator
@@ -163,7 +163,7 @@ def test_operator_table_is_the_scenarios_and_follows_batch_and_language(lang):
     for batch in (32, 128):
         at = run_page("roofline", lang=lang, batch=str(batch), kv="fp8")
         assert not at.exception
-        got = at.dataframe[0].value
+        got = at.table[0].value
         assert list(got.columns) == list(want(batch).columns)
         assert got.to_dict("list") == want(batch).to_dict("list")
 
@@ -192,12 +192,14 @@ def test_embed_view_sends_the_operator_table_once_opened():
     shows it under its heading."""
     at = run_page("roofline", embedded=True)
     assert not at.exception, at.exception
-    assert EN("roofline_table_title") in [e.label for e in at.expander] and not at.dataframe
+    assert EN("roofline_table_title") in [e.label for e in at.expander] and not at.table
     at.session_state["roofline.table_open"] = True
     at.run()
-    assert len(at.dataframe) == 1 and EN("roofline_col_operator") in at.dataframe[0].value.columns
+    (box,) = [e for e in at.expander if e.label == EN("roofline_table_title")]
+    assert len(box.table) == 1 and EN("roofline_col_operator") in box.table[0].value.columns  # in its section
+    assert any(c.value.startswith(EN("roofline_table_bound_memory")) for c in box.caption)  # with its notes
     full = run_page("roofline")
-    assert len(full.dataframe) == 1 and EN("roofline_table_title") in [s.value for s in full.subheader]
+    assert len(full.table) == 1 and EN("roofline_table_title") in [s.value for s in full.subheader]
 
 
 def test_a_tiny_utilisation_keeps_two_significant_figures():

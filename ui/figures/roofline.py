@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+from pandas.io.formats.style import Styler
 
 from tpot_model import Estimate, Hardware
 from tpot_model.estimate import kv_cache_bytes_per_gpu
@@ -468,11 +469,34 @@ def operator_table(est: Estimate, tr: Translator = EN) -> pd.DataFrame:
             tr("roofline_col_act_mb"): round_significant(np.array([float(o.activation_bytes) for o in ops]) / MB),
             tr("roofline_col_intensity"): round_significant(f / b),
             tr("roofline_col_time_us"): round_significant(np.array([float(o.time_s) for o in ops]) * 1e6),
-            tr("roofline_col_bound"): [
-                tr("bound_compute") if bool(o.compute_bound) else tr("bound_memory") for o in ops
-            ],
         }
     )
+
+
+def bound_note(est: Estimate, tr: Translator = EN) -> str:
+    """Which of the table's operators are compute-bound (the rest memory-bound), in a sentence: as a column of its own
+    the table did not fit a 900 px page (operator_display)."""
+    compute = [operator_label(o.name, tr) for o in est.decode.operators if bool(o.compute_bound)]
+    if not compute:
+        return tr("roofline_table_bound_memory")
+    if len(compute) == len(est.decode.operators):
+        return tr("roofline_table_bound_compute")
+    return tr("roofline_table_bound_some", ops=tr.join(compute))
+
+
+def _cell(v: float) -> str:
+    """A table number as rounded (3 significant figures): thousands grouped from 100 up ('24,200'), else its own
+    decimals ('33.6', '0.131'), 0 as '0'."""
+    return f"{v:,.0f}" if abs(v) >= 100 or v == 0 else f"{v:.3g}"
+
+
+def operator_display(est: Estimate, tr: Translator = EN) -> Styler:
+    """operator_table for a static table (st.table) that wraps in a narrow frame (at 900 px the scrolled grid had
+    hidden its activations, intensity, time and bound columns: a browser review; each operator's bound is said under
+    it, bound_note): the same numbers, kept right-aligned, thousands grouped."""
+    table = operator_table(est, tr)
+    numbers = [c for c in table.columns if table[c].dtype.kind == "f"]
+    return table.style.format(dict.fromkeys(numbers, _cell)).hide(axis="index")
 
 
 def kv_basis_note(est: Estimate, tr: Translator = EN) -> str:
