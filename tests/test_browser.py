@@ -325,11 +325,25 @@ def test_validation_summary_tables_fit_a_900_px_frame(server, browser, lang):
     context.close()
 
 
+# the roofline's used-roof label and ridge-point circle, in page pixels: [label's box, circle's centre and radius]
+ROOF_LABEL_AND_RIDGE = """(text) => {
+    const gd = document.querySelector('[class*="st-key-chart-roofline"] .js-plotly-plot');
+    const L = gd._fullLayout, box = gd.getBoundingClientRect();
+    const ridge = gd._fullData.find(t => t.marker && t.marker.symbol === 'circle-open');
+    const cx = box.left + L.xaxis._offset + L.xaxis.c2p(ridge.x[0]);
+    const cy = box.top + L.yaxis._offset + L.yaxis.c2p(ridge.y[0]);
+    const label = [...gd.querySelectorAll('.annotation')].find(a => a.textContent === text);
+    const r = label.querySelector('.bg').getBoundingClientRect();
+    return [[r.left, r.top, r.right, r.bottom], [cx, cy, ridge.marker.size / 2 + ridge.marker.line.width / 2]];
+}"""
+
+
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
-def test_roofline_operator_table_reads_whole_at_900_px(server, browser, lang):
+def test_roofline_table_and_roof_label_read_whole_at_900_px(server, browser, lang):
     """A browser review of the Roofline page at 900 px with the sidebar open: the operator table (a data grid) hid
-    its activations, intensity, time and bound columns past the frame's edge with no cue. The table is static and
-    fits."""
+    its activations, intensity, time and bound columns past the frame's edge with no cue, and the roof's 'fp8 / int8
+    1,979 TFLOP/s (used)' label sat on the ridge point's circle. The table is static and fits; the label clears the
+    circle (by its own box against the circle's radius)."""
     tr = Translator(lang)
     context = browser.new_context(viewport={"width": 900, "height": 1000})
     pg = context.new_page()
@@ -345,6 +359,10 @@ def test_roofline_operator_table_reads_whole_at_900_px(server, browser, lang):
         " Math.max(...[...t.querySelectorAll('th, td')].map(c => c.getBoundingClientRect().right))]"
     )
     assert cells <= right + 1, (cells, right)
+    used = tr("roofline_ceiling_used", precision="fp8 / int8", peak=fmt.tflops(1978.9e12))
+    (left, top, right, bottom), (cx, cy, radius) = pg.evaluate(ROOF_LABEL_AND_RIDGE, used)
+    nearest_x, nearest_y = min(max(cx, left), right), min(max(cy, top), bottom)  # the box's point nearest the centre
+    assert (nearest_x - cx) ** 2 + (nearest_y - cy) ** 2 > radius**2, ((left, top, right, bottom), (cx, cy))
     context.close()
 
 

@@ -423,6 +423,40 @@ def _h200_70b(weights="fp8", profile="typical", **scenario):
     return estimate(resolve_model("llama-3.1-70b"), resolve_hardware("h200"), Scenario(**values | scenario), p)
 
 
+def test_the_used_roofs_label_is_off_the_ridge_points_circle():
+    """A browser review at 900 px: 'fp8 / int8 1,979 TFLOP/s (used)', right-aligned at the end of H200's ceiling,
+    reached left over the ridge point's circle (~168 px of label, ~135 px of ceiling right of the corner in a ~350 px
+    plot). Where it would, it sits left of the corner under the ridge label, its right edge clear of the circle; where
+    the ceiling has room for it (Apple's low ridge), it stays at the ceiling's end."""
+    est = _h200_70b()
+    ridge = est.ridge_point_flop_per_byte
+    assert ridge == pytest.approx(1978.9e12 / 4.8e12, rel=1e-3)  # 412 FLOP/byte
+    fig = rf.roofline(est)
+    used = EN("roofline_ceiling_used", precision="fp8 / int8", peak=fmt.tflops(1978.9e12))
+    (roof,) = [a for a in fig.layout.annotations if a.text == used]
+    (label,) = [a for a in fig.layout.annotations if a.text == EN("roofline_ridge", ridge=fmt.number(ridge))]
+    (circle,) = [t for t in fig.data if t.marker and t.marker.symbol == "circle-open"]
+    assert roof.x == pytest.approx(math.log10(ridge)) and roof.xanchor == "right"  # ends at the corner...
+    assert -roof.xshift >= circle.marker.size / 2 + circle.marker.line.width  # ...beyond the circle's 8.5 px radius
+    assert roof.y == pytest.approx(math.log10(1978.9)) and roof.yanchor == "bottom" and not roof.yshift
+    assert label.xshift == roof.xshift and label.yshift >= 16  # the ridge label a line above it, right-aligned
+    # the choice, in the narrowest plot (NARROW_PLOT_PX): 6 decades (0.1 to 1e5), 2.38 of them right of the corner
+    lo, hi = 10 ** fig.layout.xaxis.range[0], 10 ** fig.layout.xaxis.range[1]
+    assert (lo, hi) == pytest.approx((0.1, 1e5))
+    right = rf.NARROW_PLOT_PX * math.log10(hi / ridge) / 6
+    assert right == pytest.approx(147, abs=1) and fmt.text_px(used, rf.USED_LABEL_CHAR_PX) > right
+    assert rf.used_label_side(used, ridge, lo, hi) == "corner"
+    # a ridge far left of the ceiling's end: at the end, as the other precisions' labels
+    assert rf.used_label_side(used, 30.0, 0.1, 1e4) == "end"
+    from tpot_model import resolve_hardware, resolve_model, resolve_profile
+
+    apple = estimate(resolve_model("llama-3.1-70b"), resolve_hardware("m4-max"), _h200_70b().scenario,
+                     resolve_profile("typical"))  # fmt: skip
+    assert apple.ridge_point_flop_per_byte < 40  # fp16: 3.47 of the 6 decades right of the corner, 214 px
+    (end,) = [a for a in rf.roofline(apple).layout.annotations if a.text.endswith(" (used)")]
+    assert end.x == pytest.approx(5.0) and not end.xshift  # right-aligned at the ceiling's end
+
+
 def test_the_operator_table_names_its_kv_basis_in_hand_worked_numbers():
     """A browser review: the table's 'KV cache (MB)' read 24,200 MB per GPU under 'batch 32, 4K tokens of context',
     where the KV cache page says 21.5 GB ('Batch of 32 at 4K') and Overview 26.84 GB (peak). All three are right:

@@ -23,6 +23,7 @@ from tpot_model.units import MB, TFLOP_per_s
 from .. import explain, fmt
 from ..i18n import EN, Translator
 from .common import (
+    NARROW_PLOT_PX,
     Figure,
     hardware_colour,
     legend_placement,
@@ -119,6 +120,23 @@ def _coincident(points: list[dict], decades: float = 0.02) -> list[int]:
         near = next(j for j in range(i + 1) if abs(at[j][0] - x) < decades and abs(at[j][1] - y) < decades)
         spots.append(i if near == i else spots[near])
     return spots
+
+
+RIDGE_CLEAR_PX = 12  # the ridge point's open circle (size 14, line 3): a label this far from its centre clears it
+USED_LABEL_CHAR_PX = 5.8  # the roof's 12 px label, per Latin glyph (168 px for 'fp8 / int8 1,979 TFLOP/s (used)')
+
+
+def used_label_side(text: str, ridge: float, x_lo: float, x_hi: float) -> str:
+    """Where the used roof's label goes: 'end' (right-aligned at the ceiling's right end, beside the other
+    precisions' labels) where it clears the ridge point's circle in the narrowest plot (NARROW_PLOT_PX wide), else
+    'corner' (left of the ridge, under its label) where it fits there, else the side with more room."""
+    width = fmt.text_px(text, USED_LABEL_CHAR_PX) + RIDGE_CLEAR_PX
+    decades = math.log10(x_hi / x_lo)
+    right = NARROW_PLOT_PX * math.log10(x_hi / ridge) / decades
+    left = NARROW_PLOT_PX * math.log10(ridge / x_lo) / decades
+    if width <= right:
+        return "end"
+    return "corner" if width <= left or left >= right else "end"
 
 
 def _x_range(est: Estimate, points: list[dict], overlay: Sequence[Hardware]) -> tuple[float, float]:
@@ -225,13 +243,19 @@ def roofline(
         hovertemplate="%{customdata}<extra></extra>",
     )
 
-    fig.add_annotation(  # an annotation, not trace text: it sits above overlaid roofs on a white ground
-        x=math.log10(x_hi),
+    # an annotation, not trace text: it sits above overlaid roofs on a white ground. At the ceiling's right end where
+    # it clears the ridge point's circle in the narrowest plot, else left of the corner under the ridge label (at
+    # 900 px, right-aligned at the end of H200's ceiling, it had sat on the circle: a browser review)
+    used_text = tr("roofline_ceiling_used", precision=used_label, peak=fmt.tflops(peak))
+    used_side = used_label_side(used_text, ridge, x_lo, x_hi)
+    fig.add_annotation(
+        x=math.log10(x_hi if used_side == "end" else ridge),
         y=math.log10(peak / T),
-        text=tr("roofline_ceiling_used", precision=used_label, peak=fmt.tflops(peak)),
+        text=used_text,
         showarrow=False,
         xanchor="right",
         yanchor="bottom",
+        xshift=0 if used_side == "end" else -RIDGE_CLEAR_PX,
         font={"size": 12, "color": "#222"},
         bgcolor="rgba(255,255,255,0.85)",
     )
@@ -300,7 +324,7 @@ def roofline(
         showarrow=False,
         xanchor="right",
         yanchor="bottom",
-        xshift=-4,
+        xshift=-4 if used_side == "end" else -RIDGE_CLEAR_PX,  # right-aligned with the roof's label under it
         yshift=18,
         font={"size": 12},
         bgcolor="rgba(255,255,255,0.85)",
