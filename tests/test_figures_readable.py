@@ -613,6 +613,11 @@ def test_wrap_label_keeps_a_bracketed_aside_whole():
     assert wrap_label(EN("bucket_weights"), 10) == "Weight<br>(+ activation)<br>read"
     assert wrap_label(ZH("bucket_weights"), 10) == "權重<br>（含激活值）<br>讀取"
     assert wrap_label("Engine overhead per step", 14) == "Engine<br>overhead per<br>step"
+    # no line begins with a full-width colon or comma: the roofline's zh-TW achievable roof had read
+    # '實務可達（一般推論服務引擎）' / '：頻寬 72%…' at 900 px
+    for width in range(8, 60):
+        lines = wrap_label("實務可達（一般推論服務引擎）：頻寬 72%（KV 快取 61%）、算力 54%", width).split("<br>")
+        assert not [line for line in lines if line[0] in "：，、"], (width, lines)
 
 
 def test_axes_separate_thousands_as_the_labels_do_and_years_stay_whole():
