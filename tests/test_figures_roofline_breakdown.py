@@ -516,6 +516,45 @@ def test_the_operator_table_shows_its_numbers_grouped_and_right_aligned_without_
     assert rf.bound_note(big) == EN("roofline_table_bound_some", ops=EN.join([rf.operator_label(n) for n in compute]))
 
 
+def test_the_achievable_roof_says_what_the_kv_cache_and_unpacked_weights_are_read_at():
+    """A browser review: with INT4 weights the dashed roof read '72% of bandwidth' where Overview reads the weights at
+    2.76 TB/s. The model reads three kinds of byte at three rates (rates_for): activations at the profile's share of
+    what the chip reaches, 4.8 TB/s x 0.9 (NVIDIA prior) x 0.8 (typical) = 3.456 TB/s, the dashed slope; the KV cache
+    x 0.85 = 2.9376 TB/s (61%); weights unpacked to 16-bit math (int4 on H200: bf16) x 0.8 = 2.7648 TB/s (58%).
+    The legend, the hover, the note under the chart and the CSV say so; native fp8 weights move at the slope."""
+    fp8, int4 = _h200_70b(), _h200_70b(weights="int4")
+    assert fp8.rates.memory_bytes_per_s == pytest.approx(3.456e12)
+    assert rf.slower_reads(fp8) == pytest.approx({"kv": 2.9376e12})
+    assert rf.slower_reads(int4) == pytest.approx({"weights": 2.7648e12, "kv": 2.9376e12})
+    assert rf.slower_reads(_h200_70b(weights="int4", profile="ideal")) == {}
+    # the weight matmuls' points sit on the slower rate: the MLP's time is its weights at 2.7648 TB/s + activations
+    mlp = next(o for o in int4.decode.operators if o.name == "mlp")
+    assert float(mlp.time_s) == pytest.approx(
+        float(mlp.weight_bytes) / 2.7648e12 + float(mlp.activation_bytes) / 3.456e12, rel=1e-9
+    )
+    for est, reads, rates in ((fp8, "KV cache 61%", ["2.94 TB/s"]),
+                              (int4, "int4 weights 58%, KV cache 61%", ["2.76 TB/s", "2.94 TB/s"])):  # fmt: skip
+        fig = rf.roofline(est, profile_name="Typical serving engine")
+        label = EN("roofline_achievable_reads", profile="Typical serving engine", bw_pct="72%",
+                   flops_pct="54%", reads=reads)  # fmt: skip
+        roof = _trace(fig, label)
+        x, y = _xy(roof)
+        assert y[0] * 1e12 / x[0] == pytest.approx(3.456e12)  # the slope stays the activations' rate
+        assert all(r in roof.hovertemplate for r in rates)
+        note = rf.intensity_note(est, EN, "Typical serving engine")
+        assert EN("roofline_note_reads", bw="3.46 TB/s", reads="\0").split("\0")[0] in note
+        assert all(r in note for r in rates)
+    assert "× 0.8 for unpacking" in rf.intensity_note(int4) and "unpacking" not in rf.intensity_note(fp8)
+    assert "解包" in rf.intensity_note(int4, ZH) and "2.76 TB/s" in rf.intensity_note(int4, ZH)
+    data = rf.roofline_data(int4)
+    (row,) = data[data["kind"] == "roof_achievable"].to_dict("records")
+    assert row["bandwidth_tb_per_s"] == pytest.approx(3.456) and row["weight_read_tb_per_s"] == pytest.approx(2.7648)
+    assert row["kv_read_tb_per_s"] == pytest.approx(2.9376)
+    # the ideal bound: no achievable roof, no note
+    ideal = _h200_70b(weights="int4", profile="ideal")
+    assert "dashed roof's slope" not in rf.intensity_note(ideal)
+
+
 def test_a_bar_far_taller_than_those_that_fit_is_cut_at_the_axis_top():
     """A browser review: Llama 3.1 70B FP8 on 2 x H200 (4K + 1K) against batch: batch 1,024, which does not fit,
     reads 344 ms and set a linear axis in which the bars that fit (13.5-31.1 ms) took 5 % of the height. Such a bar is

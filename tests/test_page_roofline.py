@@ -250,3 +250,20 @@ def test_the_kv_column_reconciles_with_the_kv_cache_page_and_overview():
     assert peak_gb == pytest.approx(26.8435456) and f"{fmt.gb(peak_gb * 1e9)} at its peak" in caption  # 26.8 GB
     why = next(m.value for m in overview.markdown if "\n\nWhy" in m.value)
     assert "24.2 GB of KV cache" in why
+
+
+def test_int4_weights_are_read_at_the_rate_overview_says():
+    """A browser review: with INT4 weights the dashed roof said '72% of bandwidth' beside Overview's weights read at
+    2.76 TB/s (x 0.8 for unpacking). The roof's legend names the slower reads, the note under the chart their rates,
+    the same as Overview's."""
+    at = run_page("roofline", weights="int4")
+    assert not at.exception, at.exception
+    roof = next(t for t in _roofline(at)["data"] if str(t.get("name", "")).startswith("Achievable"))
+    assert (
+        roof["name"].replace("<br>", " ").endswith("72% of bandwidth (int4 weights 58%, KV cache 61%), 54% of FLOP/s")
+    )
+    assert "int4 weights read at 2.76 TB/s" in roof["hovertemplate"]
+    note = next(m.value for m in at.markdown if "dashed roof's slope" in m.value)
+    assert "the int4 weights at 2.76 TB/s (58% of peak: × 0.8 for unpacking them to 16-bit math)" in note
+    why = next(m.value for m in run_page("overview", weights="int4").markdown if "\n\nWhy" in m.value)
+    assert "at 2.76 TB/s" in why and "× 0.8 for unpacking" in why
