@@ -42,6 +42,7 @@ from tpot_model.roofline import (
     kv_shards,
     linear_state_bytes,
     link_peak_bytes_per_s,
+    mean_decode_cache_tokens,
     rates_for,
     runs_rocm,
     sampled_rows_per_gpu,
@@ -497,7 +498,7 @@ def step_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
                 decode_steps=fmt.counted("n_decode_steps", steps, tr),
                 first=fmt.integer(T + 1),
                 last=fmt.integer(T + steps),
-                tbar=fmt.count(T + (steps + 1) / 2),
+                tbar=fmt.count(float(mean_decode_cache_tokens(T, N))),  # the cache the mean step reads
                 result=fmt.ms(tpot),
             ),
         )
