@@ -35,13 +35,16 @@ notices.fp4_notice(est, state.weights, state.kv, tr)
 title = tr("breakdown_table_title")  # a scenario that does not fit: its decomposition a what-if, said in its title
 st.subheader(title if bool(est.fits) else tr("if_fitted_label", label=title))
 st.markdown(figs.largest_part(est, tr))
-# one table for every reader of the scenario (the sidebar's: its language included), as the charts below: as Arrow,
-# with each column's decimals (at least one: ms and % of TPOT) in its column config (a pandas Styler had cost every
-# reader ~6 ms to send). The page's width: beside the text, a 900 px frame had cut the ideal bound's column
-table, columns = cache.arrow_table_with_decimals(
-    f"breakdown-decomposition|{cache.scenario_key(state)}", lambda: figs.decomposition_table(est, ideal, tr), lo=1
+# one table for every reader of the scenario (the sidebar's: its language included), as the charts below, sent as
+# Arrow; static, as text with each column's decimals: it wraps in a narrow frame (at 900 px a scrolled grid had hidden
+# the ideal bound's column behind 'Ideal bo…')
+st.table(
+    cache.arrow_table(
+        f"breakdown-decomposition|{cache.scenario_key(state)}",
+        lambda: figs.decomposition_display(figs.decomposition_table(est, ideal, tr)),
+    ),
+    hide_index=True,
 )
-st.dataframe(table, hide_index=True, width="stretch", column_config=columns)
 
 caption = "breakdown_bars_caption" if realistic else "breakdown_bars_caption_ideal"
 for axis, x in (

@@ -358,22 +358,24 @@ def test_chip_names_short_unless_two_coincide():
 @pytest.mark.parametrize("lang", [EN, ZH])
 def test_breakdown_table_has_uniform_decimals(lang):
     """Issue 19: Breakdown's table printed 21.934, 0.1, 1.25 in one column; now every cell of a column has the same
-    number of decimals (fmt.column_decimals, at least one: the column config the page sends), the numbers still
-    numeric for sorting and copying."""
+    number of decimals (fmt.column_decimals, at least one). The page shows it as text in a static table that wraps
+    (a scrolled grid had hidden its ideal-bound column at 900 px): the same numbers, rounded as the grid had shown
+    them; from 1,000 ms whole, thousands grouped."""
+    import pandas as pd
+
     from tests.test_figures_roofline_breakdown import _est
     from tpot_model import IDEAL
-    from ui import cache
     from ui.figures import breakdown as bd
 
     table = bd.decomposition_table(_est(), _est(profile=IDEAL), lang)
-    shown, columns = cache.display_numbers(table, lo=1)
-    assert shown.equals(table)  # decimals from one on: the values as they are
-    assert set(columns) == set(table.columns[1:])  # every number column; the parts' names as they are
-    for col, config in columns.items():
+    shown = bd.decomposition_display(table)
+    assert list(shown.columns) == list(table.columns) and shown.iloc[:, 0].equals(table.iloc[:, 0])
+    for col in table.columns[1:]:
         d = fmt.column_decimals(table[col].to_numpy(), lo=1)
-        assert d >= 1 and config["type_config"]["format"] == f"%.{d}f", (col, config)
-    assert columns[lang("breakdown_col_pct")]["type_config"]["format"] == "%.1f"  # % of TPOT to one decimal
-    assert table[lang("breakdown_col_ms")].dtype.kind == "f"
+        assert d >= 1 and list(shown[col]) == [f"{v:,.{d}f}" for v in table[col]], col
+    assert shown[lang("breakdown_col_pct")].iloc[-1] == "100.0"  # % of TPOT to one decimal
+    slow = bd.decomposition_display(pd.DataFrame({"ms": [1234.56, 12.0]}))
+    assert list(slow["ms"]) == ["1,235", "12"]
 
 
 def test_a_column_spanning_orders_of_magnitude_reads_three_significant_figures():

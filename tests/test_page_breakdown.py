@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from tests.apptest_util import decode, figures, run_page
+from tpot_model import BUCKETS
 from ui.i18n import EN, Translator
 
 ZH = Translator("zh-TW")
@@ -26,7 +27,7 @@ def test_renders_with_defaults():
     assert not at.exception, at.exception
     assert at.title[0].value == EN("breakdown_title")
     assert len(figures(at)) == 3
-    table = at.dataframe[0].value
+    (table,) = [t.value for t in at.table]
     assert list(table.columns)[:3] == [EN("breakdown_col_part"), EN("breakdown_col_ms"), EN("breakdown_col_pct")]
     batch = _by_title(at, "TPOT decomposition against batch")
     assert _trace(batch, EN("label_ideal"))  # the default profile is an engine: the ideal bound beside it
@@ -108,6 +109,32 @@ def test_heatmap_where_nothing_fits_says_so_on_lines_a_narrow_map_holds(lang):
     lines = note.split("<br>")
     assert len(lines) >= 2 and all(fmt.text_px(line, 1) <= 30 for line in lines)
     assert " ".join(lines) == tr("breakdown_nothing_fits", gpus=8, hw="NVIDIA H100 SXM5 80GB")  # broken at spaces
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_decomposition_is_a_static_table_with_every_column(tr):
+    """Browser review at 900 px: the decomposition was a st.dataframe whose last column, the ideal bound, was cut to
+    'Ideal bo…' with no cue to scroll sideways. It is a static st.table (its cells and headers wrap), the ideal bound's
+    column included, units in the headers, the same numbers as text with one count of decimals down each column."""
+    from tpot_model import IDEAL, estimate, resolve_hardware, resolve_model, resolve_profile
+    from ui.state import ScenarioState
+
+    at = run_page("breakdown", lang=tr.lang)
+    assert not at.exception, at.exception
+    assert not at.dataframe  # no scrolled grid left on the page
+    (table,) = [t.value for t in at.table]
+    headers = [tr(f"breakdown_col_{c}") for c in ("part", "ms", "pct", "ideal_ms")]
+    assert list(table.columns) == headers and all("ms" in h or "%" in h for h in headers[1:])
+    assert list(table[headers[0]]) == [tr(f"bucket_{k}") for k in BUCKETS] + [tr("breakdown_total")]
+    state = ScenarioState()  # the page's defaults: Llama 3.1 70B fp8 on 2 x H200, batch 32, 4K context
+    m, hw, s = resolve_model(state.model), resolve_hardware(state.hardware), state.to_scenario()
+    est, ideal = estimate(m, hw, s, resolve_profile(state.profile)), estimate(m, hw, s, IDEAL)
+    for col, seconds in ((headers[1], est), (headers[3], ideal)):
+        ms = [float(v) * 1e3 for v in [*seconds.breakdown_s.values(), seconds.tpot_s]]
+        shown = list(table[col])
+        assert {len(v.split(".")[1]) for v in shown} == {1}  # 22.3 ms: one decimal down the column
+        assert [float(v) for v in shown] == pytest.approx(ms, abs=0.05)
+    assert table[headers[2]].iloc[-1] == "100.0"
 
 
 def test_chinese():

@@ -268,17 +268,6 @@ def arrow_table(key: str, _build) -> pa.Table:
     return built(key, lambda: pa.Table.from_pandas(_build(), preserve_index=False))
 
 
-def arrow_table_with_decimals(key: str, _build, *, lo: int = 0) -> tuple[pa.Table, dict]:
-    """arrow_table of `_build()` as display_numbers shows it (decimals at least `lo`), with its column_config, once
-    per server for each key."""
-
-    def both() -> tuple[pa.Table, dict]:
-        table, config = display_numbers(_build(), lo=lo)
-        return pa.Table.from_pandas(table, preserve_index=False), config
-
-    return built(key, both)
-
-
 def numeric_columns(table: pa.Table) -> list[str]:
     """The names of an Arrow table's number columns."""
     return [f.name for f in table.schema if pa.types.is_integer(f.type) or pa.types.is_floating(f.type)]

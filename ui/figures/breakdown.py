@@ -437,6 +437,19 @@ def decomposition_table(est: Estimate, ideal: Estimate | None, tr: Translator = 
     return pd.DataFrame(table)
 
 
+def decomposition_display(table: pd.DataFrame) -> pd.DataFrame:
+    """decomposition_table as text for a static table that wraps in a narrow frame (a scrolled grid had hidden the
+    ideal bound's column at 900 px): each number column with one count of decimals down it (fmt.column_decimals, at
+    least one, as the grid showed them), from 1,000 whole with thousands grouped."""
+    out = table.copy()
+    for c in table.columns:
+        if table[c].dtype.kind == "f":
+            values = table[c].to_numpy()
+            d = 0 if np.nanmax(np.abs(values), initial=0.0) >= 1000 else fmt.column_decimals(values, lo=1)
+            out[c] = [fmt.fixed(v, d) for v in values]
+    return out
+
+
 def largest_part(est: Estimate, tr: Translator = EN) -> str:
     """One sentence: the biggest bucket of the scenario's TPOT and its share."""
     parts = {k: float(v) for k, v in est.breakdown_s.items()}
