@@ -575,12 +575,66 @@ def test_a_bar_far_taller_than_those_that_fit_is_cut_at_the_axis_top():
     )
     cap = 1.6 * fit_top
     assert fig.layout.yaxis.range[1] == pytest.approx(cap * 1.25)
-    assert labels.text[-1] == f"↑ {fmt.number(tpot[-1])}" and float(labels.y[-1]) == pytest.approx(cap)
+    # the cut bar's total over the plot's frame, the arrow under it (browser review: see the next test)
+    (over_frame,) = [a for a in fig.layout.annotations if a.yref == "y domain"]
+    assert over_frame.text == f"{fmt.number(tpot[-1])}<br>↑" and over_frame.x == len(b) - 1
+    assert labels.text[-1] == "" and math.isnan(labels.y[-1])
     assert labels.text[3] == fmt.number(tpot[3])  # a bar under the cut keeps its plain label
+    whisker = np.fmax(np.asarray(e.tpot_high_s) * 1e3, tpot)
+    assert labels.text[4] == fmt.number(tpot[4]) and labels.y[4] == pytest.approx(whisker[4])  # not cut: over it
     # a sweep whose bars all fit keeps its whole range: up to its tallest label
     s4 = Scenario(batch=b[:4], context_tokens=4096, output_tokens=1024, num_gpus=2, weights="fp8")
     e4 = estimate(m, h, s4, resolve_profile("typical"))
     whole = bd.sweep_bars(e4, estimate(m, h, s4, IDEAL), b[:4], axis="batch", current=32)
     top4 = float(np.fmax(np.asarray(e4.tpot_high_s), np.asarray(e4.tpot_s)).max()) * 1e3
     assert whole.layout.yaxis.range[1] == pytest.approx(top4 * 1.25)
-    assert not any(t.startswith("↑") for d in whole.data if getattr(d, "mode", None) == "text" for t in d.text)
+    assert not any("↑" in t for d in whole.data if getattr(d, "mode", None) == "text" for t in d.text)
+    assert not [a for a in whole.layout.annotations if "↑" in a.text]
+
+
+def _default_batch_bars(tr=EN, **scenario):
+    """The Breakdown page's batch chart for its default scenario (Llama 3.1 70B fp8 on 2 x H200, 4K + 1K, batch 32),
+    `scenario` changing it."""
+    from tpot_model import resolve_hardware, resolve_model, resolve_profile
+
+    kw = {"model": "llama-3.1-70b", "hardware": "h200", "num_gpus": 2, "weights": "fp8", "context_tokens": 4096,
+          "batch": 32} | scenario  # fmt: skip
+    m, h, current = resolve_model(kw.pop("model")), resolve_hardware(kw.pop("hardware")), kw.pop("batch")
+    x = bd.batch_sweep(current)
+    s = Scenario(batch=x, output_tokens=1024, **kw)
+    e, ideal = estimate(m, h, s, resolve_profile("typical")), estimate(m, h, s, IDEAL)
+    return bd.sweep_bars(e, ideal, x, axis="batch", current=current, tr=tr), e, x
+
+
+def test_cut_bars_totals_stand_over_the_frame_apart_and_clear_of_the_ideal_line():
+    """Browser review at 900 px (sidebar open, ~31 px a bar): the three cut bars' labels ran together
+    ('↑ 88.9↑ 174↑ 344') over the bars, where the ideal bound's line, rising past the cut, crossed '88.9'. Each cut
+    total stands over the plot's frame (where Plotly clips every trace, the ideal line's too), its number over an
+    arrow on lines of their own, each narrower than a bar's step in the narrowest frame with room between
+    neighbours; where two side by side would still meet (thousands of ms), every other one is a line higher."""
+    from ui.figures.common import NARROW_PLOT_PX
+
+    fig, e, x = _default_batch_bars()
+    tpot = np.asarray(e.tpot_s) * 1e3
+    step = NARROW_PLOT_PX / len(x)
+    cut = [a for a in fig.layout.annotations if "↑" in a.text]
+    assert [fmt.number(v) for v in tpot[-3:]] == ["88.9", "174", "344"]  # the review's three
+    assert [a.x for a in cut] == [len(x) - 3, len(x) - 2, len(x) - 1]
+    for a in cut:
+        assert (a.xref, a.yref, a.y, a.yanchor) == ("x", "y domain", 1, "bottom")  # over the frame
+        number, arrow = a.text.split("<br>")
+        assert arrow == "↑" and fmt.text_px(number, bd.CUT_CHAR_PX) + bd.CUT_GAP_PX <= step
+    ideal_line = next(t for t in fig.data if t.name == EN("label_ideal"))
+    assert ideal_line.cliponaxis is not False and max(ideal_line.y) > fig.layout.yaxis.range[1]  # clipped at it
+    labels = next(t for t in fig.data if getattr(t, "mode", None) == "text")
+    assert all(t == "" for t in labels.text[-3:])  # nothing of theirs left inside the plot
+    # thousands of ms side by side (Llama 3.1 405B, 128K context, 8 x H100): every other one a line higher
+    fig, e, x = _default_batch_bars(model="llama-3.1-405b", hardware="h100-sxm", num_gpus=8, context_tokens=131072,
+                                    batch=12)  # fmt: skip
+    step = NARROW_PLOT_PX / len(x)
+    cut = {a.x: (a.text.split("<br>")[0], a.text.count("<br>")) for a in fig.layout.annotations if "↑" in a.text}
+    assert "2,364" in [n for n, _ in cut.values()] and any(level == 2 for _, level in cut.values())
+    for i in (i for i in cut if i - 1 in cut):
+        (left, left_level), (right, right_level) = cut[i - 1], cut[i]
+        side_by_side = (fmt.text_px(left, bd.CUT_CHAR_PX) + fmt.text_px(right, bd.CUT_CHAR_PX)) / 2 + bd.CUT_GAP_PX
+        assert left_level != right_level or side_by_side <= step, (left, right)

@@ -16,6 +16,7 @@ from ..i18n import EN, Translator
 from .common import (
     BUCKET_COLOURS,
     COLOURBAR_FINER,
+    NARROW_PLOT_PX,
     Figure,
     band_label,
     colorscale,
@@ -87,6 +88,31 @@ def cost_notice(est: Estimate, tr: Translator = EN) -> str | None:
 
 
 CUT_ABOVE = 4.0  # a bar that does not fit, this many times the tallest that does: cut at the axis's top
+CUT_FONT_PX = 10  # a cut bar's total: '4,723' beside '2,364' over 30 px bars (900 px, the sidebar open)
+CUT_GAP_PX = 4  # the least space between two cut bars' totals side by side
+CUT_CHAR_PX = 6.0  # a digit of CUT_FONT_PX, generously (a comma counted as one)
+HEADROOM = 1.25  # the axis's top over the tallest label (or the cut): room for the labels over the whiskers
+
+
+def cut_label(ms: float, *, raised: bool = False) -> str:
+    """A cut bar's total, over the plot's frame: its number, and under it an arrow up from the bar (on lines of their
+    own, each as narrow as a 900 px page's bar); `raised`: the number a line higher, the arrow still on the bar."""
+    return f"{fmt.number(ms)}<br>{' <br>' if raised else ''}↑"
+
+
+def cut_labels_raised(tpot_ms: np.ndarray, cut: np.ndarray) -> dict[int, bool]:
+    """Each cut bar's index: whether its total is raised a line over its neighbour's, where side by side the two
+    would meet in the narrowest frame (NARROW_PLOT_PX shared by the bars: '1,1862,3644,723' over 30 px bars)."""
+    step_px = NARROW_PLOT_PX / len(tpot_ms)  # between two bars' centres
+    raised: dict[int, bool] = {}
+    for i in map(int, np.flatnonzero(cut)):
+        prev = raised.get(i - 1)
+        if prev is None:
+            raised[i] = False
+            continue
+        widths = [fmt.text_px(fmt.number(float(tpot_ms[j])), CUT_CHAR_PX) for j in (i - 1, i)]
+        raised[i] = not prev and sum(widths) / 2 + CUT_GAP_PX > step_px
+    return raised
 
 
 def sweep_bars(
@@ -153,8 +179,9 @@ def sweep_bars(
     fit_top = max(float(np.nanmax(np.where(fits, label_y, 0.0))), float(np.max(np.where(fits, ideal_ms, 0.0))))
     if fits.any() and top > CUT_ABOVE * fit_top:
         top = fit_top * 1.6
-    over = label_y > top  # past the axis's top: no whisker (it would cross the label), the label at the bar's top
-    cut = tpot > top  # the bar itself: its label at the axis's top, after an arrow
+    y_top = top * HEADROOM  # the axis's top: room for the labels above the whiskers
+    over = label_y > top  # past the cut: no whisker (it would cross the label), the label at the bar's top
+    cut = tpot > y_top  # the bar runs past the plot's top: its label over the plot's frame, after an arrow
     fig.add_scatter(
         x=labels,
         y=tpot,
@@ -173,10 +200,19 @@ def sweep_bars(
         customdata=fit_text,
         hovertemplate=tr("breakdown_total_hover", ms="%{y:,.3~r} ms") + " · %{customdata}<extra></extra>",
     )
-    text = [f"↑ {fmt.number(v)}" if c else fmt.number(v) for v, c in zip(tpot, cut, strict=True)]
-    label_y = np.where(over, np.fmin(tpot, top), label_y)
-    fig.add_scatter(x=labels, y=label_y, mode="text", text=text, textposition="top center",
-                    textfont={"size": 11, "color": "#333"}, showlegend=False, hoverinfo="skip")  # fmt: skip
+    text = ["" if c else fmt.number(v) for v, c in zip(tpot, cut, strict=True)]
+    label_y = np.where(over, tpot, label_y)
+    # not clipped: a label at the top of a bar just under the plot's top reaches over it
+    fig.add_scatter(x=labels, y=np.where(cut, np.nan, label_y), mode="text", text=text, textposition="top center",
+                    textfont={"size": 11, "color": "#333"}, cliponaxis=False, showlegend=False,
+                    hoverinfo="skip")  # fmt: skip
+    # a cut bar's total over the plot's frame, the arrow under it on a line of its own: at 900 px one line each
+    # ('↑ 88.9') had run into its neighbours' ('↑ 88.9↑ 174↑ 344'), and inside the plot the ideal bound's line,
+    # rising past the cut, had crossed them; over the frame no trace reaches them (traces are clipped at it)
+    for i, raised in cut_labels_raised(tpot, cut).items():
+        fig.add_annotation(x=i, y=1, xref="x", yref="y domain", yanchor="bottom", showarrow=False,
+                           text=cut_label(float(tpot[i]), raised=raised),
+                           font={"size": CUT_FONT_PX, "color": "#333"})  # fmt: skip
     if ideal is not None:
         fig.add_scatter(
             x=labels,
@@ -194,7 +230,7 @@ def sweep_bars(
         i = int(np.argmax(here))
         fig.add_annotation(
             x=i,  # category index: a label such as "32" would be read as position 32
-            y=float(label_y[i]),  # above the total's label
+            y=float(np.fmin(label_y[i], top)),  # above the total's label
             yshift=30,
             text=f"▼ {tr('breakdown_current')}",
             showarrow=False,
@@ -210,7 +246,7 @@ def sweep_bars(
     fig.update_xaxes(
         type="category", unifiedhovertitle={"text": f"{x_title}{tr('label_colon')}%{{x}}"}
     )  # the hover names its x
-    fig.update_yaxes(range=[0, top * 1.25], rangemode="tozero")  # room for the labels above the whiskers
+    fig.update_yaxes(range=[0, y_top], rangemode="tozero")
     fig.update_layout(barmode="stack", hovermode="x unified", bargap=0.25, legend_traceorder="normal")
     # up to eight keys: in rows under the plot, not over its title nor beside it (a 900 px frame keeps the bars wide)
     placed = legend_placement(fig, 460, side_max=0)
