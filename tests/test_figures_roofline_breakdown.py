@@ -638,3 +638,17 @@ def test_cut_bars_totals_stand_over_the_frame_apart_and_clear_of_the_ideal_line(
         (left, left_level), (right, right_level) = cut[i - 1], cut[i]
         side_by_side = (fmt.text_px(left, bd.CUT_CHAR_PX) + fmt.text_px(right, bd.CUT_CHAR_PX)) / 2 + bd.CUT_GAP_PX
         assert left_level != right_level or side_by_side <= step, (left, right)
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_the_current_bar_is_named_under_its_tick_not_over_the_totals(tr):
+    """Browser review at 900 px: '▼ current', over the current bar, ran into its neighbour's total ('29.7' on the
+    context chart; '▼ 目前情境' touched '31.1'). It is said under the bar's tick, on a line of its own, where no total
+    is; the ticks stay level (the word, wider than a bar, would have turned them all)."""
+    fig, _, x = _default_batch_bars(tr)
+    assert not [a for a in fig.layout.annotations if tr("breakdown_current") in a.text]
+    xaxis = fig.layout.xaxis
+    assert list(xaxis.tickvals) == [f"{int(v):,}" for v in x] and xaxis.tickangle == 0
+    i = list(x).index(32)
+    assert xaxis.ticktext[i] == f"32<br>▲ {tr('breakdown_current')}"
+    assert all("<br>" not in t for j, t in enumerate(xaxis.ticktext) if j != i)
