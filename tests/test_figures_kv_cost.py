@@ -215,7 +215,9 @@ def test_kv_charts_keep_their_legends_and_notes_off_titles_ticks_and_plot_edges(
         fig = kf.max_batch_vs_context(contexts, mb, 1024, batch)
         assert legend_below(fig.layout.legend)
         (line,) = [s for s in fig.layout.shapes if s.type == "line"]
-        assert line.y0 == batch and (line.label.yanchor == "top") is on_top
+        (label,) = [a for a in fig.layout.annotations if a.text == EN("kvc_batch_scenario", b=batch)]
+        assert line.y0 == batch and label.y == pytest.approx(math.log10(batch))
+        assert not on_top or label.yanchor == "top"  # over every batch that fits: under its line, inside the plot
 
 
 def test_kv_vs_context_without_room_says_so():
@@ -237,13 +239,86 @@ def test_max_batch_curve_is_the_estimate_and_shades_where_none_fit():
     assert math.isnan(y[-1])
     assert any(s.type == "rect" for s in fig.layout.shapes)
     assert fig.layout.yaxis.title.text == EN("kvc_axis_max_batch")
-    # the span's note in its bottom corner, past the curve's end: at its top corner the batch line's label (at the
-    # right end) had been drawn over it (browser re-review: 'batch 4096 (scenario)' under 'not even one sequence fits')
-    for batch in (4, 4096, 10**7):
+    # the span's note in a corner past the curve's end, on the far side from the batch line: at the line's side the
+    # line's label had been drawn over it (browser re-reviews: 'batch 4096 (scenario)' under 'not even one sequence
+    # fits' at the top; at batch 1 the two at the bottom)
+    for batch in (1, 4, 4096, 10**7):
         shown = kf.max_batch_vs_context(t, mb, 1e4, batch)
         (none,) = [a for a in shown.layout.annotations if a.text == EN("kvc_none_fits")]
-        (line,) = [s for s in shown.layout.shapes if s.type == "line"]
-        assert (none.x, none.y, none.yanchor) == (0.99, 0.03, "bottom") and line.label.textposition == "end"
+        (label,) = [a for a in shown.layout.annotations if a.text == EN("kvc_batch_scenario", b=batch)]
+        line_high = _frac(shown, y=batch) > 0.5
+        assert (none.x, none.y, none.yanchor) == ((0.99, 0.03, "bottom") if line_high else (0.99, 0.97, "top"))
+        box = _label_box(shown, label)  # clear of the note and of the curve
+        assert not _meets(box, _note_box(none)) and not _curve_meets(shown, box), batch
+
+
+def _frac(fig, x=None, y=None) -> float:
+    """A data point's place in the plot, as fractions of its axes (both log)."""
+    axis, v = (fig.layout.xaxis, x) if x is not None else (fig.layout.yaxis, y)
+    lo, hi = axis.range if axis.range else (math.log10(min(fig.data[0].x)), math.log10(max(fig.data[0].x)))
+    return (math.log10(v) - lo) / (hi - lo)
+
+
+def _label_box(fig, label) -> tuple[float, float, float, float]:
+    """The batch line's label as (x0, x1, y0, y1) in the plot's fractions, at the narrowest frame's size."""
+    width_px, height_px = kf.BATCH_PLOT_PX
+    w = (kf.BATCH_LABEL_INSET_PX + fmt.text_px(label.text, kf.BATCH_LABEL_CHAR_PX)) / width_px
+    h = kf.BATCH_LABEL_HEIGHT_PX / height_px
+    y = (label.y - fig.layout.yaxis.range[0]) / (fig.layout.yaxis.range[1] - fig.layout.yaxis.range[0])
+    x0 = label.x - (w if label.xanchor == "right" else 0.0)
+    y0 = y - (h if label.yanchor == "top" else 0.0)
+    return x0, x0 + w, y0, y0 + h
+
+
+def _note_box(note) -> tuple[float, float, float, float]:
+    """A right-anchored note as (x0, x1, y0, y1) in the plot's fractions, at the narrowest frame's size."""
+    w, h = fmt.text_px(note.text, kf.NOTE_CHAR_PX) / kf.BATCH_PLOT_PX[0], kf.NOTE_HEIGHT_PX / kf.BATCH_PLOT_PX[1]
+    y0 = note.y - (h if note.yanchor == "top" else 0.0)
+    return note.x - w, note.x, y0, y0 + h
+
+
+def _meets(a, b) -> bool:
+    return not (a[1] < b[0] or a[0] > b[1] or a[3] < b[2] or a[2] > b[3])
+
+
+def _curve_meets(fig, box) -> bool:
+    """Whether the largest-batch curve passes through `box` (its points in it, or its segments across it)."""
+    curve = fig.data[0]
+    pts = [(_frac(fig, x=x), _frac(fig, y=y)) for x, y in zip(curve.x, curve.y, strict=True) if y == y and y > 0]
+    x0, x1, y0, y1 = box
+    xs, ys = np.array([p[0] for p in pts]), np.array([p[1] for p in pts])
+    fine = np.linspace(max(x0, xs[0]), min(x1, xs[-1]), 400) if min(x1, xs[-1]) > max(x0, xs[0]) else np.empty(0)
+    on = np.interp(fine, xs, ys)
+    return bool(((on >= y0) & (on <= y1)).any())
+
+
+@pytest.mark.parametrize("tr", [EN, Translator("zh-TW")])
+@pytest.mark.parametrize("batch", [1, 2, 4, 32, 256, 600, 4096])
+def test_the_batch_lines_label_stands_where_the_curve_is_not(tr, batch):
+    """Browser review: on the Llama 3.1 70B fp8, 2 x H200 page the largest-batch curve, falling through the batch 32
+    line near its right end, struck through 'batch 32 (scenario)' / '批次 32（目前情境）' (at the line's end, over it)
+    at 1400 px and touched it at 900 px. The label goes to an end of the line, over or under it, where the curve
+    does not pass in the narrowest frame (a half-width column at 1400 px): for the review's scenario under the line
+    at its left end, where the curve is above it; inset from the axis (a line's own label had met the tick labels:
+    '20批次'); away from the star; inside the plot."""
+    from tpot_model import resolve_hardware, resolve_model, resolve_profile
+
+    m, h = resolve_model("llama-3.1-70b"), resolve_hardware("h200")
+    t = kf.context_grid(m, 4096, log_x=True, output_tokens=1024)
+    s = Scenario(batch=batch, context_tokens=t, output_tokens=1024, num_gpus=2, weights="fp8")
+    mb = estimate(m, h, s, resolve_profile("typical")).max_batch
+    fig = kf.max_batch_vs_context(t, mb, 4096, batch, tr=tr)
+    (label,) = [a for a in fig.layout.annotations if a.text == tr("kvc_batch_scenario", b=batch)]
+    assert (label.xref, label.yref, label.y) == ("x domain", "y", pytest.approx(math.log10(batch)))
+    assert abs(label.xshift) >= 8 and (label.xshift > 0) is (label.xanchor == "left")  # inset from the plot's side
+    box = _label_box(fig, label)
+    assert box[2] >= 0 and box[3] <= 1 and not _curve_meets(fig, box), (label.xanchor, label.yanchor, box)
+    (star,) = [d for d in fig.data if d.name == tr("kvc_scenario")]
+    r = kf.STAR_RADIUS_PX / kf.BATCH_PLOT_PX[0], kf.STAR_RADIUS_PX / kf.BATCH_PLOT_PX[1]
+    sx, sy = _frac(fig, x=star.x[0]), _frac(fig, y=star.y[0])
+    assert not _meets(box, (sx - r[0], sx + r[0], sy - r[1], sy + r[1]))
+    if batch == 32:  # the review's: under the line, at its left end
+        assert (label.xanchor, label.yanchor) == ("left", "top")
 
 
 def test_max_batch_axis_starts_at_a_tick_under_the_curves_end():

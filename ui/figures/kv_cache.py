@@ -5,6 +5,7 @@ pandas DataFrame out; GB are decimal (1e9 bytes), KiB binary (1024 bytes), as la
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -362,6 +363,89 @@ def kv_vs_context_table(contexts: np.ndarray, batches: list[int], kv_bytes_per_g
     )
 
 
+# the largest-batch chart's plot in the narrowest frame (a half-width column of a 1400 px page with the sidebar open:
+# ~255 x 285 px), a little under it: the scenario batch line's label is placed by these
+BATCH_PLOT_PX = (240.0, 250.0)  # width, height
+BATCH_LABEL_FONT_PX = 12
+BATCH_LABEL_INSET_PX = 8  # from the plot's side
+BATCH_LABEL_LIFT_PX = 3  # from the line
+BATCH_LABEL_CHAR_PX = 6.5  # a Latin glyph of BATCH_LABEL_FONT_PX, generously (a CJK glyph counts two)
+BATCH_LABEL_HEIGHT_PX = 24  # the lift and a line of text, from the line, generously
+STAR_RADIUS_PX = 9
+NOTE_CHAR_PX, NOTE_HEIGHT_PX = 7.0, 22.0  # the 'not even one sequence fits' note (13 px font)
+
+
+def batch_label_place(
+    contexts: np.ndarray,
+    max_batch: np.ndarray,
+    batch: float,
+    text: str,
+    *,
+    x_log: bool,
+    y_range: list[float],
+    star: tuple[float, float] | None = None,
+    notes: Sequence[tuple[str, dict]] = (),
+    grown: bool = False,
+) -> tuple[str, str, list[float]]:
+    """Where the scenario batch line's label goes: ('end' or 'start' of the line, 'bottom' or 'top' anchored on it,
+    the y axis' range). At the right end above the line, else under it, else at the left end under it, else above
+    it: the first whose box (in the narrowest frame) the largest-batch curve does not pass through and the star and
+    the no-fit notes (`notes`: text and place) are not in; where none is, with the y axis a label's height longer
+    each way (`grown`: it is, and none free gives ''). The curve falls with context, so where the line crosses it
+    one of them is free: left of the crossing the curve is above the line, right of it under. `max_batch` is NaN
+    where not one sequence fits; `y_range` the log axis' (log10 values)."""
+    width_px, height_px = BATCH_PLOT_PX
+    to_x = np.log10 if x_log else (lambda v: np.asarray(v, dtype=float))
+    x_lo, x_hi = float(to_x(contexts[0])), float(to_x(contexts[-1]))
+
+    def frac_x(v) -> np.ndarray:
+        return (to_x(np.asarray(v, dtype=float)) - x_lo) / max(x_hi - x_lo, 1e-12)
+
+    def frac_y(v) -> np.ndarray:
+        return (np.log10(np.asarray(v, dtype=float)) - y_range[0]) / (y_range[1] - y_range[0])
+
+    finite = np.isfinite(max_batch) & (max_batch > 0)
+    cx, cy = frac_x(contexts[finite]), frac_y(max_batch[finite])
+    line_y = float(frac_y(batch))
+    w = (BATCH_LABEL_INSET_PX + fmt.text_px(text, BATCH_LABEL_CHAR_PX)) / width_px
+    h = BATCH_LABEL_HEIGHT_PX / height_px
+    blocks = []  # (x0, x1, y0, y1) in the plot's fractions
+    if star is not None:
+        sx, sy = float(frac_x(star[0])), float(frac_y(star[1]))
+        r_x, r_y = STAR_RADIUS_PX / width_px, STAR_RADIUS_PX / height_px
+        blocks.append((sx - r_x, sx + r_x, sy - r_y, sy + r_y))
+    for note, at in notes:  # at the plot's fractions, anchored as annotations are
+        nw, nh = fmt.text_px(note, NOTE_CHAR_PX) / width_px, NOTE_HEIGHT_PX / height_px
+        x0 = at["x"] - {"left": 0.0, "center": nw / 2, "right": nw}[at["xanchor"]]
+        y0 = at["y"] - {"bottom": 0.0, "middle": nh / 2, "top": nh}[at["yanchor"]]
+        blocks.append((x0, x0 + nw, y0, y0 + nh))
+
+    def free(x0: float, x1: float, y0: float, y1: float) -> bool:
+        if y0 < 0 or y1 > 1:  # past the plot's edge: cut away, or over the tick labels
+            return False
+        inside = (cx >= x0) & (cx <= x1)
+        # the curve over [x0, x1]: its points there and where it enters and leaves (interpolated at the box's sides)
+        ys = list(cy[inside]) + [float(np.interp(x, cx, cy)) for x in (x0, x1) if cx.size and cx[0] <= x <= cx[-1]]
+        if ys and max(ys) >= y0 and min(ys) <= y1:  # continuous: it passes through the box's height
+            return False
+        return all(bx1 < x0 or bx0 > x1 or by1 < y0 or by0 > y1 for bx0, bx1, by0, by1 in blocks)
+
+    places = (("end", "bottom"), ("end", "top"), ("start", "top"), ("start", "bottom"))
+    for position, anchor in places:
+        x0, x1 = (1 - w, 1.0) if position == "end" else (0.0, w)
+        y0, y1 = (line_y, line_y + h) if anchor == "bottom" else (line_y - h, line_y)
+        if free(x0, x1, y0, y1):
+            return position, anchor, list(y_range)
+    if not grown:  # none free (the line at the plot's edge, the curve near it): a label's height more either way
+        lo, hi = y_range
+        more = (hi - lo) * h / (1 - 2 * h)
+        placed = batch_label_place(contexts, max_batch, batch, text, x_log=x_log, y_range=[lo - more, hi + more],
+                                   star=star, notes=notes, grown=True)  # fmt: skip
+        if placed[0]:
+            return placed
+    return ("end", "bottom", list(y_range)) if not grown else ("", "", list(y_range))
+
+
 def max_batch_vs_context(
     contexts: np.ndarray,
     max_batch: np.ndarray,
@@ -384,22 +468,45 @@ def max_batch_vs_context(
         hovertemplate=f"{_hover_context(tr)}<br>{tr('kvc_h_max_batch')} %{{y:,.0f}}<extra></extra>",
     )
     d = Decor()
-    # above the curve everywhere (a batch larger than any that fits): the label under its line, inside the plot
-    # (over it, at the plot's top edge, it was cut away: 'batch 4096')
-    on_top = bool(np.isfinite(shown).any()) and scenario_batch >= np.nanmax(shown)
-    d.hline(  # shape labels, unlike annotations, sit at data coordinates on log axes
-        scenario_batch,
-        line={"dash": "dot", "color": "#555"},
-        # at the right end: at the start it ran into the y axis' tick labels ("50batch 32")
-        label={
-            "text": tr("kvc_batch_scenario", b=scenario_batch),
-            "textposition": "end",
-            "padding": 12,
-            **({"yanchor": "top"} if on_top else {}),
-        },
-    )
     idx = int(np.argmin(np.abs(contexts - scenario_context)))
-    if mb[idx] >= 1 and (scenario_context > 0 or not log_x):
+    star = mb[idx] >= 1 and (scenario_context > 0 or not log_x)
+    nowhere = not (mb >= 1).any()
+    if nowhere:  # nothing fits anywhere: an axis from 1 to above the scenario's batch
+        top = max(scenario_batch, 10) * 3
+        y_axis = {"range": [0, math.log10(top)], **log_ticks([1, top])}
+    else:
+        y_axis = floored_log_axis(shown, [scenario_batch])
+    spans = not_fit_spans(contexts, ~(mb < 1))  # bad is a suffix: fewer fit as context grows
+    notes = []  # where not one sequence fits: a note in the span
+    for x0, x1 in spans:
+        d.vrect(x0, x1, fillcolor=NOT_FIT_FILL, opacity=0.1)
+        if nowhere:  # mid-plot: the scenario's batch line runs near the top
+            at = {"x": 0.5, "y": 0.5, "xanchor": "center", "yanchor": "middle"}
+        else:  # a corner of the span, past the curve's end, on the far side from the batch line: at the line's
+            # side the line's label had been drawn over it ('batch 4096 (scenario)' at the top; at batch 1, bottom)
+            right = x1 >= contexts[-1]
+            line_high = (math.log10(scenario_batch) - y_axis["range"][0]) / (
+                y_axis["range"][1] - y_axis["range"][0]
+            ) > 0.5
+            at = {"x": 0.99 if right else 0.01, "y": 0.03 if line_high else 0.97, "xanchor": "right" if right else "left",
+                  "yanchor": "bottom" if line_high else "top"}  # fmt: skip
+        d.note(tr("kvc_none_fits"), font={"color": "#a00"}, bgcolor="rgba(255,255,255,0.7)", **at)
+        notes.append(at)
+    text = tr("kvc_batch_scenario", b=scenario_batch)
+    d.hline(scenario_batch, line={"dash": "dot", "color": "#555"})
+    # its label at an end of the line where the curve, the star and the span's note are not: at the right end above
+    # the line, the curve falling through it had struck through the words at 1400 px ('批次 32（目前情境）') and
+    # touched them at 900 px. A note, not the line's own label: inset from the plot's side by pixels (at the left end
+    # a line's label met the y axis' tick labels: '20批次 32')
+    end, anchor, y_axis["range"] = batch_label_place(contexts, shown, scenario_batch, text, x_log=log_x, y_range=y_axis["range"],
+                                    star=(contexts[idx], mb[idx]) if star else None,
+                                    notes=[(tr("kvc_none_fits"), at) for at in notes])  # fmt: skip
+    right = end == "end"
+    d.note(text, 1.0 if right else 0.0, math.log10(scenario_batch), xref="x domain", yref="y",
+           xanchor="right" if right else "left", yanchor=anchor, xshift=-BATCH_LABEL_INSET_PX if right
+           else BATCH_LABEL_INSET_PX, yshift=BATCH_LABEL_LIFT_PX if anchor == "bottom" else -BATCH_LABEL_LIFT_PX,
+           font={"size": BATCH_LABEL_FONT_PX, "color": "#444"})  # fmt: skip
+    if star:
         fig.add_scatter(
             x=[contexts[idx]],
             y=[mb[idx]],
@@ -409,23 +516,9 @@ def max_batch_vs_context(
             hovertemplate=f"{tr('kvc_scenario')}<br>{_hover_context(tr)}<br>{tr('kvc_h_max_batch')} %{{y:,.0f}}"
             "<extra></extra>",
         )
-    nowhere = not (mb >= 1).any()
-    for x0, x1 in not_fit_spans(contexts, ~(mb < 1)):  # bad is a suffix: fewer fit as context grows
-        d.vrect(x0, x1, fillcolor=NOT_FIT_FILL, opacity=0.1)
-        if nowhere:  # mid-plot: the scenario's batch line runs near the top
-            at = {"x": 0.5, "y": 0.5, "xanchor": "center", "yanchor": "middle"}
-        else:  # the span's bottom corner, past the curve's end: at its top corner the batch line's label, at the
-            # right end of a batch above the curve, had been drawn over it ('batch 4096 (scenario)')
-            right = x1 >= contexts[-1]
-            at = {"x": 0.99 if right else 0.01, "y": 0.03, "xanchor": "right" if right else "left", "yanchor": "bottom"}
-        d.note(tr("kvc_none_fits"), font={"color": "#a00"}, bgcolor="rgba(255,255,255,0.7)", **at)
     style(fig, tr("kvc_max_batch_title"), tr("axis_context"), tr("kvc_axis_max_batch"), log_x=log_x, log_y=True)
     d.xaxis.update(context_axis(contexts, log_x))
-    if not nowhere:
-        d.yaxis.update(floored_log_axis(shown, [scenario_batch]))
-    else:  # nothing fits anywhere: an axis from 1 to above the scenario's batch
-        top = max(scenario_batch, 10) * 3
-        d.yaxis.update(range=[0, math.log10(top)], **log_ticks([1, top]))
+    d.yaxis.update(y_axis)
     # the legend under the plot: at its top right it hid the batch line's label at large batches ('batch 4096')
     return d.apply(fig, **legend_placement(fig, 440, side_max=0))
 
