@@ -377,6 +377,56 @@ BUBBLE_LABELS_MEET = """() => {
 }"""
 
 
+# a Breakdown bar chart's texts: its totals (in the plot), the cut bars' totals (over its frame), its x tick labels
+# and the plot's area, as [text, left, top, right, bottom]
+BREAKDOWN_TEXTS = """key => {
+    const root = document.querySelector(`[class*="st-key-chart-${key}"]`);
+    const box = e => { const r = e.getBoundingClientRect(); return [e.textContent, r.left, r.top, r.right, r.bottom]; };
+    return {
+        totals: [...root.querySelectorAll('.scatterlayer .textpoint text')].filter(t => t.textContent.trim()).map(box),
+        cut: [...root.querySelectorAll('.annotation-text')].filter(t => t.textContent.includes('↑')).map(box),
+        ticks: [...root.querySelectorAll('.xtick text')].map(box),
+        plot: box(root.querySelector('.draglayer .nsewdrag')),
+    };
+}"""
+
+
+def _meet(a, b, px: float = 1.0) -> bool:
+    """Two [text, left, top, right, bottom] boxes overlapping by more than `px` both ways."""
+    return min(a[3], b[3]) - max(a[1], b[1]) > px and min(a[4], b[4]) - max(a[2], b[2]) > px
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_breakdown_reads_whole_at_900_px(server, browser, lang):
+    """Browser review of Breakdown at 900 px, the sidebar open (Llama 3.1 70B fp8 on 2 x H200, batch 32, 4K): the
+    decomposition table hid its ideal-bound column ('Ideal bo…', a grid scrolled sideways); on the batch chart the cut
+    bars' totals ran together ('↑ 88.9↑ 174↑ 344') with the ideal bound's line through '88.9'; '▼ current' ran into
+    a neighbour's total ('29.7', '31.1'). As drawn: the table is static and fits, its ideal bound's column there; the
+    cut totals stand apart over the plot's frame (where the line is clipped); the current scenario's word is under
+    its tick, clear of every total."""
+    tr = Translator(lang)
+    context = browser.new_context(viewport={"width": 900, "height": 1000})
+    pg = context.new_page()
+    _open(pg, server, URL_PATHS["breakdown"], f"lang={lang}")
+    _no_exception(pg)
+    table = pg.locator('[data-testid="stTable"]')
+    assert table.count() == 1 and pg.locator('[data-testid="stMain"] [data-testid="stDataFrame"]').count() == 0
+    assert tr("breakdown_col_ideal_ms") in table.inner_text().replace("\n", "")
+    assert table.evaluate("t => t.scrollWidth <= t.clientWidth + 1")
+    for key in ("breakdown-batch", "breakdown-context"):
+        pg.locator(f'[class*="st-key-chart-{key}"]').scroll_into_view_if_needed()
+        got = pg.evaluate(BREAKDOWN_TEXTS, key)
+        plot_top = got["plot"][2]
+        assert all(c[4] <= plot_top + 1 for c in got["cut"]), got["cut"]  # over the frame
+        assert not [(a[0], b[0]) for i, a in enumerate(got["cut"]) for b in got["cut"][i + 1 :] if _meet(a, b)]
+        (current,) = [t for t in got["ticks"] if tr("breakdown_current") in t[0]]
+        assert not [t[0] for t in got["totals"] + got["cut"] if _meet(current, t)]
+        assert not [t[0] for t in got["totals"] if "▼" in t[0]]
+        if key == "breakdown-batch":  # the review's three cut bars
+            assert [c[0] for c in got["cut"]] == ["88.9↑", "174↑", "344↑"]
+    context.close()
+
+
 @pytest.mark.parametrize(("width", "query"), [(900, "embed=true"), (1400, "")])
 def test_hardware_bubble_labels_do_not_meet(server, browser, width, query):
     """Every chip's label on Hardware's bandwidth-by-year chart reads on its own, in a 900 px wiki frame and at
