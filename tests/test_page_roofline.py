@@ -248,6 +248,7 @@ def test_the_kv_column_reconciles_with_the_kv_cache_page_and_overview():
     (bar,) = [t for f in figures(overview) for t in f["data"] if t.get("name") == EN("mem_kv_cache")]
     peak_gb = float(decode(bar["x"])[0])
     assert peak_gb == pytest.approx(26.8435456) and f"{fmt.gb(peak_gb * 1e9)} at its peak" in caption  # 26.8 GB
+    assert "%{x:,.3r} GB" in bar["hovertemplate"]  # its hover to three figures too (it had read 26.84 GB)
     why = next(m.value for m in overview.markdown if "\n\nWhy" in m.value)
     assert "24.2 GB of KV cache" in why
 

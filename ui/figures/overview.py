@@ -176,7 +176,7 @@ def memory_use(
             name=tr(f"mem_{key}"),
             orientation="h",
             marker_color=colours[key],
-            hovertemplate=f"{tr(f'mem_{key}')}: %{{x:,.2f}} GB<extra></extra>",
+            hovertemplate=f"{tr(f'mem_{key}')}: %{{x:,.3r}} GB<extra></extra>",  # 26.8 GB, as the KV cache page
         )
     d = Decor()
     capacity_gb, usable_gb = capacity_bytes / 1e9, usable_bytes / 1e9
