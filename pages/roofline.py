@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import cache, chart, controls, embed, expanders, fmt, metrics, notices
+from ui import cache, chart, controls, embed, expanders, export, fmt, metrics, notices
 from ui.explain import Explanation
 from ui.figures import roofline as figs
 
@@ -95,6 +95,15 @@ if table_box is not None:
         # each operator's bound (no room for a column at 900 px), and what its KV column counts beside the cache's
         # size elsewhere
         st.caption(tr.sentences([figs.bound_note(est, tr), figs.kv_basis_note(est, tr)]))
+        about, stamp = controls.export_about(state), export.stamp(lang=tr.lang)  # the grid's own download, kept
+        st.download_button(
+            tr("download_csv"),
+            data=lambda: export.csv_bytes(figs.operator_table(est, tr), about, stamp),
+            file_name=f"{export.file_stem('roofline-operators', about, stamp)}.csv",
+            mime="text/csv",
+            key="roofline.operators_csv",
+            on_click="ignore",
+        )
 
 peak = hw.dense_flop_per_s[est.compute_precision]
 expanders.explain_all(  # one element while closed, for both numbers

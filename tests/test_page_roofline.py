@@ -268,3 +268,12 @@ def test_int4_weights_are_read_at_the_rate_overview_says():
     assert "the int4 weights at 2.76 TB/s (58% of peak: × 0.8 for unpacking them to 16-bit math)" in note
     why = next(m.value for m in run_page("overview", weights="int4").markdown if "\n\nWhy" in m.value)
     assert "at 2.76 TB/s" in why and "× 0.8 for unpacking" in why
+
+
+def test_the_operator_table_keeps_a_csv_download():
+    """The operator table became a static table that wraps (a review: the grid hid four columns at 900 px), which has
+    no download of its own: a CSV button under it gives the table's numbers with the scenario, as the grid's did."""
+    at = run_page("roofline")
+    assert not at.exception, at.exception
+    (button,) = [b for b in at.get("download_button") if "roofline.operators_csv" in b.proto.id]
+    assert button.proto.label == EN("download_csv")
