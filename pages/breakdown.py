@@ -4,7 +4,7 @@ from functools import partial
 
 import streamlit as st
 
-from ui import bands, cache, chart, controls, fmt, notices
+from ui import bands, cache, chart, controls, embed, export, fmt, notices
 from ui.figures import breakdown as figs
 
 state = controls.scenario_state()
@@ -45,6 +45,16 @@ st.table(
     ),
     hide_index=True,
 )
+if not embed.embedded():  # the grid's own download, kept (the embed view's downloads are the charts', on request)
+    about, stamp = controls.export_about(state), export.stamp(lang=tr.lang)
+    st.download_button(
+        tr("download_csv"),
+        data=lambda: export.csv_bytes(figs.decomposition_table(est, ideal, tr), about, stamp),
+        file_name=f"{export.file_stem('breakdown-decomposition', about, stamp)}.csv",
+        mime="text/csv",
+        key="breakdown.decomposition_csv",
+        on_click="ignore",
+    )
 
 caption = "breakdown_bars_caption" if realistic else "breakdown_bars_caption_ideal"
 for axis, x in (

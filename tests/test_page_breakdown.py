@@ -196,3 +196,12 @@ def test_heatmap_hover_has_no_hard_coded_english():
         for h in hovers:
             assert f" {tr('breakdown_hover_tokens')}<" in h
             assert tr is EN or "tokens" not in h
+
+
+def test_the_decomposition_table_keeps_a_csv_download():
+    """The decomposition became a static table that wraps (a review: the grid hid its ideal bound at 900 px), which has
+    no download of its own: a CSV button under it in the full view, as the grid's was."""
+    at = run_page("breakdown")
+    assert not at.exception, at.exception
+    (button,) = [b for b in at.get("download_button") if "breakdown.decomposition_csv" in b.proto.id]
+    assert button.proto.label == EN("download_csv")
