@@ -4,6 +4,7 @@ import streamlit as st
 
 from ui import cache, chart, controls, embed, navigation, notices
 
+controls.mark_app_run()  # before anything reads the scenario: this run has app.py's frame
 embedded = chart.embedded()
 tr = controls.translator()
 st.set_page_config(

@@ -807,6 +807,26 @@ def test_deep_link_is_the_first_request_a_fresh_server_sees(browser):
     context.close()
 
 
+def test_deep_links_opened_at_once_on_a_fresh_server_each_get_the_apps_frame(browser):
+    """A wiki page of several embeds, opened right after the server (re)started: every link starts in Streamlit's
+    legacy pages/ mode, and only the first session to switch the process to st.navigation had rerun through app.py;
+    the others drew their page under Streamlit's own list of files ('app, breakdown, compare...') or stopped at its
+    fold (a browser review). Each session now reruns through app.py until app.py has marked it."""
+    context = browser.new_context(viewport={"width": 900, "height": 700})
+    paths = [f"{URL_PATHS[name]}?embed=true" for name in ("breakdown", "kv_cache", "economics", "roofline")]
+    with streamlit_server() as (fresh, _):
+        pages = [context.new_page() for _ in paths]
+        for pg, path in zip(pages, paths, strict=True):  # all requested before any has run
+            pg.goto(f"{fresh}/{path}", wait_until="commit")
+        for pg in pages:
+            _settle(pg)
+            _no_exception(pg)
+            assert pg.locator('[data-testid="stSidebarNav"]').count() == 0  # no list of files: app.py's frame
+            assert pg.locator("text=Page not found").count() == 0
+            assert pg.locator('[data-testid="stExpander"]').filter(has_text=EN("embed_controls")).count() == 1
+    context.close()
+
+
 def test_bench_load_marks_time_the_floors_and_a_chart_page(server, browser):
     """The bench's in-page first-load marks complete, in order, on both floor apps and on a page with charts; where
     there are charts (the stock `st.plotly_chart` one included), `first_screen` waited for them (it found them)."""

@@ -1270,3 +1270,27 @@ def test_the_no_price_notice_marks_an_announced_chip():
     assert not at.exception, at.exception
     (notice,) = [i.value for i in at.info if i.value.startswith("No public price")]
     assert f"for {marked} under" in notice
+
+
+def test_a_session_without_apps_frame_reruns_through_it_whatever_the_process_flag(monkeypatch):
+    """A fresh server given five deep links at one moment (a wiki page of embeds) runs them all in Streamlit's legacy
+    pages/ mode; the first to switch the process to st.navigation had cleared the flag the others then read, so they
+    went on without app.py's frame (its sidebar list, 'Page not found', an uncaught fold: a browser review). A session
+    app.py has not marked reruns through it even with the process already switched; a marked one goes on."""
+    from streamlit.runtime.pages_manager import PagesManager
+
+    from ui import controls
+
+    class Rerun(Exception):
+        pass
+
+    def rerun():
+        raise Rerun
+
+    monkeypatch.setattr(PagesManager, "uses_pages_directory", False)  # another session switched the process first
+    monkeypatch.setattr(controls.st, "rerun", rerun)
+    monkeypatch.setattr(controls.st, "session_state", {})
+    with pytest.raises(Rerun):
+        controls._require_navigation()
+    controls.mark_app_run()
+    controls._require_navigation()  # app.py's run: no rerun

@@ -52,14 +52,26 @@ _DRAWN = "_scenario_widgets_drawn"  # the scenario's widgets have been drawn in 
 _RUN_STATE: ContextVar[tuple[object, ScenarioState] | None] = ContextVar("tpot_run_state", default=None)
 
 
+_VIA_APP = "_controls_via_app"  # session state: this session's runs go through app.py's st.navigation
+
+
+def mark_app_run() -> None:
+    """app.py's first call each run: the session runs through app.py's frame (st.navigation), not a page file alone."""
+    st.session_state[_VIA_APP] = True
+
+
 def _require_navigation() -> None:
     """A link straight to a page on a freshly started server runs that file through Streamlit's legacy pages/
-    mode, without app.py's frame. Switch the process to st.navigation and rerun through app.py."""
+    mode, without app.py's frame: switch the process to st.navigation and rerun through app.py. Decided per session
+    (app.py marks its runs), not by the process's flag: sessions opened at one moment on a fresh server (a wiki page of
+    five embeds) had all started in the legacy mode, and only the first to switch had rerun; the others drew a page
+    without its frame or stopped at its fold."""
+    if st.session_state.get(_VIA_APP):
+        return
     from streamlit.runtime.pages_manager import PagesManager
 
-    if PagesManager.uses_pages_directory:
-        PagesManager.uses_pages_directory = False
-        st.rerun()
+    PagesManager.uses_pages_directory = False
+    st.rerun()
 
 
 def _init_from_url() -> None:
