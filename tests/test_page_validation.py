@@ -177,8 +177,12 @@ def test_mlperf_summary_table_has_headers_in_words_and_errors_in_percent(lang):
     labels = vfigs.mlperf_summary_labels("hardware_name", tr=tr)
     assert list(table.value.columns) == list(labels.values())
     fractions = vfigs.mlperf_summary(cache.mlperf_table(), "hardware_name")
-    for c in vfigs.MLPERF_SUMMARY_FRACTIONS:
-        assert list(table.value[labels[c]]) == [f"{100 * v:.1f}%" for v in fractions[c]]  # in %, one decimal
+    for c in vfigs.MLPERF_SUMMARY_FRACTIONS:  # in %, one decimal; the signed median with its sign and a true minus
+        signed = c == "locfo_median_error"
+        want = [f"{100 * v:{'+' if signed else ''}.1f}%".replace("-", "−") for v in fractions[c]]
+        assert list(table.value[labels[c]]) == want
+    assert any(v.startswith("+") for v in table.value[labels["locfo_median_error"]])
+    assert any(v.startswith("−") for v in table.value[labels["locfo_median_error"]])
     assert list(table.value[labels["rows"]]) == list(fractions["rows"])
 
 

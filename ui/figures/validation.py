@@ -841,7 +841,12 @@ def mlperf_summary_display(summary: pd.DataFrame, group: str, *, tr: Translator 
     hidden its error columns at 900 px): headers in the page's language, errors in % to one decimal."""
     labels = mlperf_summary_labels(group, tr=tr)
     return pd.DataFrame(
-        {labels[c]: [f"{v:.1f}%" for v in summary[c]] if c in MLPERF_SUMMARY_FRACTIONS else summary[c] for c in labels}
+        {  # the signed median with its sign and a true minus (+20.0%, −11.1%), as the other pages' signed errors
+            labels[c]: [fmt.pct(v / 100, 1, signed=c == "locfo_median_error") for v in summary[c]]
+            if c in MLPERF_SUMMARY_FRACTIONS
+            else summary[c]
+            for c in labels
+        }
     )
 
 
