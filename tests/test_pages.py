@@ -1276,7 +1276,10 @@ def test_a_session_without_apps_frame_reruns_through_it_whatever_the_process_fla
     """A fresh server given five deep links at one moment (a wiki page of embeds) runs them all in Streamlit's legacy
     pages/ mode; the first to switch the process to st.navigation had cleared the flag the others then read, so they
     went on without app.py's frame (its sidebar list, 'Page not found', an uncaught fold: a browser review). A session
-    app.py has not marked reruns through it even with the process already switched; a marked one goes on."""
+    app.py has not marked reruns through it even with the process already switched; a marked one goes on, and so does
+    a page file run as the app itself (a test of the page alone: no app.py to rerun through)."""
+    from types import SimpleNamespace
+
     from streamlit.runtime.pages_manager import PagesManager
 
     from ui import controls
@@ -1290,6 +1293,10 @@ def test_a_session_without_apps_frame_reruns_through_it_whatever_the_process_fla
     monkeypatch.setattr(PagesManager, "uses_pages_directory", False)  # another session switched the process first
     monkeypatch.setattr(controls.st, "rerun", rerun)
     monkeypatch.setattr(controls.st, "session_state", {})
+    run = SimpleNamespace(main_script_path=str(ROOT / "pages" / "planner.py"))
+    monkeypatch.setattr(controls, "get_script_run_ctx", lambda: run)
+    controls._require_navigation()  # the page file is the app: it goes on
+    run.main_script_path = str(ROOT / "app.py")  # served by app.py, this run without its frame: rerun through it
     with pytest.raises(Rerun):
         controls._require_navigation()
     controls.mark_app_run()

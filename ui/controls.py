@@ -11,6 +11,7 @@ import hashlib
 from collections.abc import Callable, Collection
 from contextvars import ContextVar
 from dataclasses import asdict, fields
+from pathlib import Path
 
 import numpy as np
 import streamlit as st
@@ -53,6 +54,7 @@ _RUN_STATE: ContextVar[tuple[object, ScenarioState] | None] = ContextVar("tpot_r
 
 
 _VIA_APP = "_controls_via_app"  # session state: this session's runs go through app.py's st.navigation
+APP_SCRIPT = "app.py"  # the entry point (streamlit run app.py), whose frame every page runs in
 
 
 def mark_app_run() -> None:
@@ -68,6 +70,9 @@ def _require_navigation() -> None:
     without its frame or stopped at its fold."""
     if st.session_state.get(_VIA_APP):
         return
+    ctx = get_script_run_ctx()
+    if ctx is None or Path(ctx.main_script_path).name != APP_SCRIPT:  # a page file run as the app itself (a test of
+        return  # the page alone): there is no app.py to rerun through
     from streamlit.runtime.pages_manager import PagesManager
 
     PagesManager.uses_pages_directory = False
