@@ -504,7 +504,7 @@ def layout_section() -> None:
     runs = frontier_check.runs_like(cache.serving_measurements(), model.id, hw.id, scenario.weights.name,
                                     scenario.context_tokens, scenario.output_tokens, budget)  # fmt: skip
     if (m := frontier_check.measured_at(runs, 1.0 / target_s)) is not None:  # the measured frontier, beside it
-        said = [tr("pl_measured_run", id=r.id, x=fmt.rate(r.interactivity_tokens_per_s_per_user), gpus=r.num_gpus)
+        said = [tr("pl_measured_run", id=r.label, x=fmt.rate(r.interactivity_tokens_per_s_per_user), gpus=r.num_gpus)
                 for r in m.runs]  # fmt: skip
         st.caption(
             tr.sentences([
@@ -526,7 +526,7 @@ def layout_section() -> None:
         if d.limited_by == "slo" and run is not None:  # what the chip was seen to reach, beside the model's floor
             st.caption(
                 tr("pl_layout_measured_fastest", hw=hw.name, x=fmt.rate(run.interactivity_tokens_per_s_per_user),
-                   id=run.id, engine=controls.profile_label(cache.profiles()[run.profile], tr), gpus=run.num_gpus,
+                   id=run.label, engine=controls.profile_label(cache.profiles()[run.profile], tr), gpus=run.num_gpus,
                    io=f"{fmt.tokens(run.isl)} / {fmt.tokens(run.osl)}", date=run.run_date)
             )  # fmt: skip
     gate = usable_memory(hw, engine)

@@ -976,8 +976,10 @@ def test_frontier_gives_no_range_for_a_model_the_serving_fit_has_not_seen(capsys
     t = d["transfer_check"]
     assert t["fitted_models"] == ["deepseek-r1"] and t["frontier"]["runs"] > 0 and t["single_node"]["runs"] == 9
     assert [r["id"] for r in d["measured_at_target"]["runs"]] == ["IXV4-GB200-004", "IXV4-GB200-003"]
+    assert {r["publisher"] for r in d["measured_at_target"]["runs"]} == {"InferenceX"}  # who published the runs
     assert frontier_main(args) == 0
     text = capsys.readouterr().out
+    assert "InferenceX IXV4-GB200-004 (24.4 tok/s/user" in text  # named by publisher and id, not the id alone
     assert "none: the serving fit has seen no run of this model" in text and "transfer check" in text
     r1 = ["--model", "deepseek-r1", "--hardware", "b200", "--weights", "fp8", "--kv", "fp8", "--max-gpus", "16",
           "--interactivity", "50", "--json"]  # fmt: skip

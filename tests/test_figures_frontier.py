@@ -344,7 +344,7 @@ def test_validation_scatter_is_the_cross_validation(rows):
     assert out.layout.yaxis.title.text == "Predicted output tokens/s per GPU"
     # each hover names the chip and gives both values with their unit (they had read 'measured 12.7, predicted 10.8')
     row = cv.rows[0]
-    want = EN("fr_hover_loho", hw=fmt.chip_short(row.hardware), id=row.id, engine=row.engine, date=row.run_date,
+    want = EN("fr_hover_loho", hw=fmt.chip_short(row.hardware), id=row.label, engine=row.engine, date=row.run_date,
               c=int(row.concurrency), io=figs.io_label(int(row.isl), int(row.osl)),
               measured=fmt.ms(float(cv.measured_tpot_s[0])), predicted=fmt.ms(float(cv.predicted_tpot_s[0])),
               err=fmt.pct(float(cv.predicted_tpot_s[0] / cv.measured_tpot_s[0]) - 1, 0, signed=True))  # fmt: skip
@@ -712,7 +712,7 @@ def test_rack_measured_points_say_which_the_fit_used(tr):
     # each point's hover: the main chart's words for the same run
     fig = rack.rack_figure([], drawn, model_name="DeepSeek-R1", io="1k/1k", precision="FP8", engine=None, tr=tr)
     hovers = [h for t in fig.data if t.mode == "markers" for h in t.hovertext]
-    by_id = {r.id: r for r in drawn}
+    by_id = {r.label: r for r in drawn}  # 'InferenceX IX-023': who published the run, then its id
     for h in hovers:
         r = by_id[h.split(" · ")[1]]
         use = tr("fr_use_fit") if r.fitted else tr("fr_use_display")
@@ -722,8 +722,9 @@ def test_rack_measured_points_say_which_the_fit_used(tr):
     table = rack.rack_table([], drawn)
     rows = table[table["source"] == "measured"].set_index("id")
     assert "run_date" in figs.frontier_table([], drawn).columns
-    assert rows.loc["IX-023", "run_date"] == by_id["IX-023"].run_date == "2026-05-22"
-    for i, r in by_id.items():
+    assert rows.loc["IX-023", "run_date"] == by_id["InferenceX IX-023"].run_date == "2026-05-22"
+    for r in by_id.values():
+        i = r.id
         assert rows.loc[i, "run_date"] == r.run_date and rows.loc[i, "used_in_fit"] == r.fitted
         assert rows.loc[i, "source_citation"] == r.fields["source"] and r.fields["source"].startswith(
             rows.loc[i, "source_url"]

@@ -565,10 +565,14 @@ def test_an_unreachable_target_names_the_fastest_layout_that_fits(tr):
     assert said in [w.value for w in at.warning]
     # beside it, what the chip was seen to reach: the most interactive MTP-free run of R1 in NVFP4 on B200 within the
     # 8-GPU budget, InferenceX's SGLang TP8/EP8 run at concurrency 1 (170.27 tok/s per user, 5.87 ms; 2026-05-22)
-    measured = tr("pl_layout_measured_fastest", hw=hw.name, x=fmt.rate(170.27), id="IX-006", engine="SGLang", gpus=8,
+    measured = tr("pl_layout_measured_fastest", hw=hw.name, x=fmt.rate(170.27), id="InferenceX IX-006", engine="SGLang", gpus=8,
                   io="1K / 1K", date="2026-05-22")  # fmt: skip
     assert measured in [c.value for c in at.main.caption]
-    assert ("reached 170 tok/s per user (IX-006" if tr.lang == "en" else "每位使用者 170 tok/s（IX-006") in measured
+    assert (
+        "reached 170 tok/s per user (InferenceX IX-006"
+        if tr.lang == "en"
+        else "每位使用者 170 tok/s（InferenceX IX-006"
+    ) in measured
     # the whole-batch TTFT target is the static batch's: the layout search (per-request TTFT) says it does not apply
     ttft = run_page("planner", **q, planner_target_ms="50", planner_ttft_ms="1")
     assert not ttft.exception, ttft.exception

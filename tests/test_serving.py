@@ -377,6 +377,17 @@ def cv(rows):
     return sc.serving_cross_validate(rows)
 
 
+def test_every_run_names_who_published_it(rows):
+    """A run is named by its publisher and id where pages and the CLI cite it ('InferenceX IX-006': an analyst does
+    not know what 'IX' stands for): SemiAnalysis' runs, API rows and blog tables are InferenceX's, another citation
+    gives its URL's host, and every row of the file has one."""
+    by_id = {r.id: r for r in rows}
+    assert by_id["IX-006"].label == "InferenceX IX-006"
+    assert by_id["IXV4-MI355X-001"].publisher == "InferenceX" and by_id["BLOG-001"].publisher == "InferenceX"
+    assert by_id["VUL-001"].label == "docs.vultr.com VUL-001"
+    assert all(r.publisher for r in rows)
+
+
 def test_committed_serving_loho_is_current(rows, cv):
     """data/serving_loho.json (what the Serving frontier page shows) holds what serving_cross_validate gives now;
     `python -m tpot_model calibrate` rewrites it."""

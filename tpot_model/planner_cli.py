@@ -543,6 +543,7 @@ def _run(r: ServingMeasurement) -> dict:
     """A measured run in the JSON's units."""
     return {
         "id": r.id,
+        "publisher": r.publisher or None,
         "tokens_per_s_per_user": r.interactivity_tokens_per_s_per_user,
         "tokens_per_s_per_gpu": _num(r.total_tokens_per_s_per_gpu),
         "tpot_ms": _num(r.tpot_s / ms),
@@ -552,6 +553,11 @@ def _run(r: ServingMeasurement) -> dict:
         "context_tokens": round(r.isl),
         "output_tokens": round(r.osl),
     }
+
+
+def _run_label(run: dict) -> str:
+    """A measured run of the JSON as the text output names it: 'InferenceX IX-006' (ServingMeasurement.label)."""
+    return f"{run['publisher'] or ''} {run['id']}".strip()
 
 
 def _measured(rows, d: Deployment, model_id: str, hardware_id: str, weights: str) -> dict | None:
@@ -605,7 +611,7 @@ def _search_text(d: dict) -> str:
         if (m := d["measured_fastest"]) is not None:
             why += (
                 f"\nmeasured: the most interactive run of this model on this chip with these weights within the budget "
-                f"reached {m['tokens_per_s_per_user']:.1f} tok/s/user ({m['id']}: {m['engine']}, {m['gpus']} GPUs, "
+                f"reached {m['tokens_per_s_per_user']:.1f} tok/s/user ({_run_label(m)}: {m['engine']}, {m['gpus']} GPUs, "
                 f"{m['context_tokens']} / {m['output_tokens']} tokens, {m['run_date']}; data/serving_measurements.csv)"
             )
         at = "".join(f"\n{k}: {v}" for k, v in _measured_at_rows(d))
@@ -692,7 +698,8 @@ def _measured_at_rows(d: dict) -> list[tuple[str, str]]:
     if (m := d["measured_at_target"]) is None:
         return []
     runs = [
-        f"{r['id']} ({r['tokens_per_s_per_user']:.1f} tok/s/user, {r['gpus']} GPUs, {r['engine']})" for r in m["runs"]
+        f"{_run_label(r)} ({r['tokens_per_s_per_user']:.1f} tok/s/user, {r['gpus']} GPUs, {r['engine']})"
+        for r in m["runs"]
     ]
     how = f"interpolated between {runs[0]} and {runs[1]}" if m["interpolated"] else f"{runs[0]}, which meets the target"
     ratio = f"; model / measured {m['model_over_measured']:.2f}" if m["model_over_measured"] is not None else ""

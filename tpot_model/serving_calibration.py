@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -149,6 +150,22 @@ class ServingMeasurement:
     @property
     def engine(self) -> str:
         return self.fields.get("engine", "")
+
+    @property
+    def publisher(self) -> str:
+        """Who published the run, from its source citation: 'InferenceX' (SemiAnalysis' runs, API and blog), else
+        the host of the citation's first URL ('docs.vultr.com'), else ''."""
+        source = self.fields.get("source", "")
+        if "inferencex" in source.lower():
+            return "InferenceX"
+        host = re.search(r"https?://([^/\s()]+)", source)
+        return host.group(1) if host else ""
+
+    @property
+    def label(self) -> str:
+        """The run as the pages and the CLI name it: its publisher and id ('InferenceX IX-006'; the id alone where
+        the citation names no publisher)."""
+        return f"{self.publisher} {self.id}".strip()
 
 
 def load_serving_measurements(path: str | Path = SERVING_MEASUREMENTS_PATH) -> list[ServingMeasurement]:

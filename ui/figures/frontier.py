@@ -255,7 +255,7 @@ def _measured_y(r, y: str) -> float:
 def _hover_measured(r, tr: Translator, y_value: float, unit: str) -> str:
     return tr(
         "fr_hover_measured",
-        id=r.id,
+        id=r.label,
         engine=engine_text(r, tr),
         date=r.run_date or "—",
         parallelism=measured_layout(r.fields.get("parallelism", ""), tr),
@@ -834,7 +834,7 @@ def validation_figure(cv, metric: str, *, tr: Translator = EN) -> go.Figure:
                 tr(
                     "fr_hover_loho",
                     hw=fmt.chip_short(cv.rows[i].hardware),
-                    id=cv.rows[i].id,
+                    id=cv.rows[i].label,
                     engine=engine_text(cv.rows[i], tr),
                     date=cv.rows[i].run_date,
                     c=int(cv.rows[i].concurrency),

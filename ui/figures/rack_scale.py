@@ -313,7 +313,7 @@ def rack_figure(curves: Sequence[RackCurve], measured: Sequence, *, model_name: 
             mode="markers", name=name, legendrank=500,
             legendgroup=f"measured-{hid}",
             marker={"size": 11, "symbol": "diamond-open", "color": hardware_colour(hid), "line": {"width": 2}},
-            hovertext=[tr("fr_rack_hover_measured", hw=hw, id=r.id, engine=engine_text(r, tr), date=r.run_date or "—",
+            hovertext=[tr("fr_rack_hover_measured", hw=hw, id=r.label, engine=engine_text(r, tr), date=r.run_date or "—",
                           parallelism=measured_layout(r.fields.get("parallelism", ""), tr), user=f"{r.interactivity_tokens_per_s_per_user:.1f}",
                           y=f"{r.total_tokens_per_s_per_gpu:,.0f}", use=tr("fr_use_fit") if r.fitted else tr("fr_use_display"))
                         for r in rows],
