@@ -489,6 +489,23 @@ def test_the_operator_table_names_its_kv_basis_in_hand_worked_numbers():
     assert "one chip's share" in tpu and "1 output token," in tpu and "4,097 tokens (4,096 + 1)" in tpu
 
 
+def test_the_operator_table_reads_large_columns_in_the_larger_unit():
+    """Batch 1,024 at 128K tokens of context (Llama 3.1 70B, 2 GPUs) read 'KV cache read (MB)' 11,000,000 and
+    'Time (µs)' in millions, past a 900 px frame: a column whose numbers reach 100,000 reads in the unit 1,000x
+    larger. By hand: 1,024 x (131,072 + 512 + 1) x 163,840 bytes a token per GPU = 22,077 GB of KV cache read; the
+    three byte columns share the unit (weights 70 GB in all at fp8 on 2 GPUs: GB too), a small scenario keeps MB."""
+    big = rf.operator_table(_h200_70b(batch=1024, context_tokens=131_072))
+    assert EN("roofline_col_kv_gb") in big.columns and EN("roofline_col_kv_mb") not in big.columns
+    assert EN("roofline_col_weights_gb") in big.columns and EN("roofline_col_act_gb") in big.columns
+    attention = big[big[EN("roofline_col_operator")] == rf.operator_label("attention")]
+    assert attention[EN("roofline_col_kv_gb")].item() == float(f"{1024 * (131_072 + 513) * 163_840 / 1e9:.3g}")
+    assert EN("roofline_col_time_ms") in big.columns and big[EN("roofline_col_time_ms")].max() < 1e5
+    assert EN("roofline_col_tflop") in big.columns  # the attention's 2 x 1,024 x 131,585 x 8,192 x 2 ... FLOP per GPU
+    small = rf.operator_table(_h200_70b())
+    assert {EN(f"roofline_col_{c}") for c in ("gflop", "weights_mb", "kv_mb", "act_mb", "time_us")} <= set(small.columns)
+    assert ZH("roofline_col_kv_gb") in rf.operator_table(_h200_70b(batch=1024, context_tokens=131_072), ZH).columns
+
+
 def _chip(hid):
     from tpot_model import resolve_hardware
 

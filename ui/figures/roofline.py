@@ -18,7 +18,7 @@ from tpot_model import Estimate, Hardware
 from tpot_model.estimate import kv_cache_bytes_per_gpu
 from tpot_model.precision import resolve_compute
 from tpot_model.roofline import attainable_bandwidth_bytes_per_s, attainable_flop_per_s, mean_decode_cache_tokens
-from tpot_model.units import MB, TFLOP_per_s
+from tpot_model.units import GB, MB, TFLOP_per_s
 
 from .. import explain, fmt
 from ..i18n import EN, Translator
@@ -485,21 +485,40 @@ def roofline_data(est: Estimate, overlay: Sequence[Hardware] = ()) -> pd.DataFra
     return pd.DataFrame(rows)
 
 
+LARGE = 1e5  # a column whose numbers reach this in its unit reads in the unit 1,000 x larger (MB -> GB, µs -> ms)
+
+
+def _scaled(values: np.ndarray, small: tuple[str, float], large: tuple[str, float]) -> tuple[str, np.ndarray]:
+    """values (SI) in the smaller unit (its string key, its size) or, where the largest reaches LARGE in it, in the
+    larger: the header's key and the numbers, rounded to 3 significant figures."""
+    key, size = large if np.nanmax(np.abs(values), initial=0.0) / small[1] >= LARGE else small
+    return key, round_significant(values / size)
+
+
 def operator_table(est: Estimate, tr: Translator = EN) -> pd.DataFrame:
     """Decode-step operators, per GPU, of the mean decode step (kv_basis_note): translated headers, numbers rounded
-    to 3 significant figures."""
+    to 3 significant figures; GFLOP, MB and µs, or TFLOP, GB and ms where a column would reach LARGE (the three byte
+    columns in one unit, to be read side by side)."""
     ops = est.decode.operators
     f = np.array([float(o.flops) for o in ops])
     b = np.array([float(o.bytes) for o in ops])
+    parts = {
+        kind: np.array([float(getattr(o, f"{kind}_bytes")) for o in ops]) for kind in ("weight", "kv", "activation")
+    }
+    unit = "gb" if max(np.max(v, initial=0.0) for v in parts.values()) / MB >= LARGE else "mb"
+    flop_key, flop = _scaled(f, ("roofline_col_gflop", 1e9), ("roofline_col_tflop", 1e12))
+    time_key, time = _scaled(np.array([float(o.time_s) for o in ops]), ("roofline_col_time_us", 1e-6),
+                             ("roofline_col_time_ms", 1e-3))  # fmt: skip
+    size = MB if unit == "mb" else GB
     return pd.DataFrame(
         {
             tr("roofline_col_operator"): [operator_label(o.name, tr) for o in ops],
-            tr("roofline_col_gflop"): round_significant(f / 1e9),
-            tr("roofline_col_weights_mb"): round_significant(np.array([float(o.weight_bytes) for o in ops]) / MB),
-            tr("roofline_col_kv_mb"): round_significant(np.array([float(o.kv_bytes) for o in ops]) / MB),
-            tr("roofline_col_act_mb"): round_significant(np.array([float(o.activation_bytes) for o in ops]) / MB),
+            tr(flop_key): flop,
+            tr(f"roofline_col_weights_{unit}"): round_significant(parts["weight"] / size),
+            tr(f"roofline_col_kv_{unit}"): round_significant(parts["kv"] / size),
+            tr(f"roofline_col_act_{unit}"): round_significant(parts["activation"] / size),
             tr("roofline_col_intensity"): round_significant(f / b),
-            tr("roofline_col_time_us"): round_significant(np.array([float(o.time_s) for o in ops]) * 1e6),
+            tr(time_key): time,
         }
     )
 
