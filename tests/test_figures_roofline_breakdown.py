@@ -502,7 +502,8 @@ def test_the_operator_table_reads_large_columns_in_the_larger_unit():
     assert EN("roofline_col_time_ms") in big.columns and big[EN("roofline_col_time_ms")].max() < 1e5
     assert EN("roofline_col_tflop") in big.columns  # the attention's 2 x 1,024 x 131,585 x 8,192 x 2 ... FLOP per GPU
     small = rf.operator_table(_h200_70b())
-    assert {EN(f"roofline_col_{c}") for c in ("gflop", "weights_mb", "kv_mb", "act_mb", "time_us")} <= set(small.columns)
+    small_units = ("gflop", "weights_mb", "kv_mb", "act_mb", "time_us")
+    assert {EN(f"roofline_col_{c}") for c in small_units} <= set(small.columns)
     assert ZH("roofline_col_kv_gb") in rf.operator_table(_h200_70b(batch=1024, context_tokens=131_072), ZH).columns
 
 
