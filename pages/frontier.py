@@ -742,19 +742,11 @@ if (
                 )  # fmt: skip
             st.subheader(tr("fr_rack_ratio_h"))
             st.caption(tr("fr_rack_tables_cap", targets=tr.join([f"{x:g}" for x in rack.RATIO_AT])))
-            # a row per chip, a column per interactivity: narrow enough for a 900 px frame, every header whole (a
-            # column per chip had cut 'Rubin NVL72 (announced): $ per' and 'GI') and every row shown
+            # a row per chip, a column per interactivity, static tables that wrap: every column in sight in a 900 px
+            # page with the sidebar open (as scrolled grids the $ table's last columns had been out of sight)
             costs = rack.cost_table(curves, bases, tr)
             for table in (rack.rates_table(curves, tr, measured), rack.ratio_table(curves, tr, measured), costs):
-                formats = table.attrs["formats"]
-                shown = {c: st.column_config.NumberColumn(format=formats[c], width=fmt.column_width(c, table[c]))
-                         if c in formats
-                         else st.column_config.Column(width=max(map(fmt.header_width, [c, *table[c].dropna()])),
-                                                      pinned=c in (table.columns[0], tr("fr_rack_col_basis")))
-                         for c in table.columns}  # fmt: skip
-                # the chips' names (and the $ table's price basis) pinned: in a 900 px page with the sidebar open the
-                # numbers scroll beside them (four rows of one chip had read alike, their basis scrolled away)
-                st.dataframe(table, hide_index=True, placeholder="—", column_config=shown, height="content")
+                st.table(rack.shown(table))
             said = [tr("fr_rack_ratio_caption", basis=tr(f"fr_tier_{tier}"), rack=rack_names["rack"])]
             pool_ids = fitted_run_ids(cache.disaggregated_check())  # the runs the pool correction was fitted on
             fitted = rack.measured_fit_caption(measured, {c.hardware_id: c.name for c in curves}, pool_ids, tr)
@@ -790,9 +782,7 @@ if (
             # the layout search against the measured runs: a row per question, and what the rows read
             checked_chips = {c.hardware_id: c.name for c in curves}
             if (table := rack.check_table(cache.disaggregated_check(), tr, rack_best, checked_chips)) is not None:
-                widths = {c: st.column_config.Column(width=max(map(fmt.header_width, [c, *map(str, table[c])])))
-                          for c in table.columns}  # fmt: skip
-                st.dataframe(table, hide_index=True, height="content", column_config=widths)
+                st.table(rack.shown(table))
                 st.caption(rack.frontier_check_caption(cache.disaggregated_check(), tr, rack_best, names, rack_gpus,
                                                        rack_recipes))  # fmt: skip
 

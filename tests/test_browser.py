@@ -926,6 +926,36 @@ def test_frontier_rack_controls_read_whole_beside_the_sidebar_at_900_px(server, 
 RACK = "model=deepseek-r1&weights=nvfp4&kv=fp8&fr_prec=fp4&fr_io=1k1k&profile=sglang&fr_engine=sglang"
 
 
+def test_frontier_rack_tables_fit_beside_the_sidebar_at_900_px(server, browser):
+    """Browser review: at 900 px with the sidebar open the rack-scale view's $ table (chip, basis and four targets)
+    scrolled its 100 and 125 columns out of sight: its four tables (rates, advantage, $, the check's chips) are static
+    tables that wrap, none wider than the frame, in zh-TW (the wider glyphs)."""
+    tr = Translator("zh-TW")
+    context = browser.new_context(viewport={"width": 900, "height": 1000})
+    pg = context.new_page()
+    _open(pg, server, "frontier", f"{RACK}&lang=zh-TW")
+    _no_exception(pg)
+    assert pg.locator('[data-testid="stSidebar"]').is_visible()
+    pg.locator('[data-testid="stExpander"]').filter(has_text=tr("fr_rack_open")).locator("summary").click()
+    pg.wait_for_selector('[class*="st-key-chart-rack-scale-vs-scale-out"] .js-plotly-plot .main-svg', timeout=180_000)
+    _settle(pg, 180_000)
+    _no_exception(pg)
+    heads = [tr(k) for k in ("fr_rack_col_rates", "fr_rack_col_advantage", "fr_rack_col_usd", "fr_check_col_reading")]
+    tables = pg.locator('[data-testid="stTable"]')
+    shown = [tables.filter(has_text=h) for h in heads]
+    assert [t.count() for t in shown] == [1, 1, 1, 1]
+    for head, table in zip(heads, shown, strict=True):
+        table.scroll_into_view_if_needed()
+        assert table.evaluate("t => t.scrollWidth <= t.clientWidth + 1"), head
+        inner = table.locator("table").bounding_box()
+        frame = pg.locator('[data-testid="stMain"] [data-testid="stExpander"]').filter(has_text=head).bounding_box()
+        assert inner["x"] + inner["width"] <= frame["x"] + frame["width"] + 1, head
+    pg.locator('[data-testid="stTable"]').filter(has_text=heads[2]).screenshot(
+        path=str(SHOTS / "frontier-rack-usd-900.png")
+    )
+    context.close()
+
+
 @pytest.mark.parametrize(("lang", "embed"), [("en", False), ("zh-TW", False), ("en", True)])
 def test_frontier_rack_scale_view(server, page, lang, embed):
     """Serving frontier, rack-scale vs scale-out: opened, the chart draws one line per chip (GB200 NVL72, HGX B200,
@@ -951,7 +981,7 @@ def test_frontier_rack_scale_view(server, page, lang, embed):
     assert any(measured == n for n, _ in names)  # as its curve is named
     main = page.inner_text('[data-testid="stMain"]')
     assert tr("fr_rack_ratio_h") in main and tr("fr_rack_h") in main
-    assert page.locator('[data-testid="stDataFrame"]').count() >= 1
+    assert page.locator('[data-testid="stTable"]').filter(has_text=tr("fr_rack_col_advantage")).count() == 1
     if embed:  # the charts' downloads wait in the section under the controls: open it
         _open_downloads(page)
     for kind in ("csv", "html"):  # the chart's own CSV and HTML

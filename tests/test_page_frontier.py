@@ -346,9 +346,10 @@ def test_rack_scale_view_draws_every_chip_and_the_ratio_table():
         # reads 1.10)
         assert ratio.iloc[0] == pytest.approx(gb200.iloc[0] / b200.iloc[0], abs=0.011) and ratio.iloc[0] > 0
         # rates with thousands separators; ratios and dollars with both decimals (a ratio of 2 read "2" beside 1.28)
-        formats = [json.loads(f.proto.columns) for f in _rack_frames(at, tr)[:3]]
-        assert all(formats[0][c]["type_config"]["format"] == "localized" for c in at_cols)
-        assert all(formats[1][c]["type_config"]["format"] == "%.2f×" for c in at_cols)
+        shown_rates, shown_ratios = (_cells(f)[at_cols].to_numpy().ravel() for f in _rack_frames(at, tr)[:2])
+        assert all(re.fullmatch(r"\d{1,3}(,\d{3})*(\.\d+)?|—", v) for v in shown_rates), shown_rates
+        assert any("," in v for v in shown_rates)  # 8,550, not 8550
+        assert all(re.fullmatch(r"\d+\.\d\d×|—", v) for v in shown_ratios), shown_ratios  # 1.00×, not 1×
         assert list(costs.columns) == [tr("fr_rack_col_usd"), tr("fr_rack_col_basis"), *at_cols]
         gb_costs = costs[costs[tr("fr_rack_col_usd")] == gb200.name]
         assert list(gb_costs[tr("fr_rack_col_basis")])[0] == tr("fr_tier_short_on_demand")  # the page's basis first
@@ -384,8 +385,15 @@ def test_rack_table_says_how_fast_a_chip_that_reads_dash_can_go(tr):
 def _rack_frames(at, tr) -> list:
     """The rack-scale view's tables, found by their first column's header: rates, ratios, $, and the check's."""
     heads = [tr("fr_rack_col_rates"), tr("fr_rack_col_advantage"), tr("fr_rack_col_usd"), tr("fr_check_col_reading")]
-    frames = {f.value.columns[0]: f for f in at.dataframe if len(f.value.columns)}
+    frames = {f.value.columns[0]: f for f in at.table if len(f.value.columns)}
     return [frames[h] for h in heads]
+
+
+def _cells(frame):
+    """A static table's cells as the page shows them (its Styler's display values: '8,550', '1.76×', '—')."""
+    import pyarrow as pa
+
+    return pa.ipc.open_stream(frame.proto.arrow_data.styler.display_values).read_pandas()
 
 
 def _rack_intro(tr, gpus: int, names: tuple[str, str, str] = ("GB200 NVL72", "B200", "MI355X")) -> str:
@@ -410,7 +418,7 @@ def test_rack_scale_chips_follow_the_sidebars_generation(tr):
                       devices=fmt.devices("gpu", 72, tr), engine=tr("fr_rack_title_best")))  # fmt: skip
     names = [t.get("name", "") for t in fig["data"]]
     assert "GB300 NVL72" in names and "B300" in names and "GB200 NVL72" not in names
-    ratios = [str(v) for df in at.dataframe for v in df.value.iloc[:, 0]]
+    ratios = [str(v) for df in at.table for v in df.value.iloc[:, 0]]
     assert tr("fr_rack_col_ratio", rack="GB300 NVL72", other="B300") in ratios
     at.selectbox(key="frontier.rack_chips").set_value("blackwell").run()
     assert at.query_params["fr_rack_chips"] == "blackwell"
@@ -848,29 +856,24 @@ def test_exported_charts_do_not_name_the_sidebar_batch():
 
 @pytest.mark.parametrize("tr", [EN, ZH])
 def test_rack_tables_show_every_header(tr):
-    """The rack-scale view's three tables show each column's whole header (they had been cut to 'GI' and 'Rubin
-    NVL72 (announced): $ per'): each column as wide as its header needs, a wide (CJK) glyph counted twice, and a number
-    column as its widest value ('25,900'); each table fits the ~700 px an expander leaves in a 900 px embed (the
-    zh-TW tables had hidden the 125 tok/s per user column behind a scroll bar)."""
-    from ui import fmt
-
+    """The rack-scale view's four tables (rates, advantage, $, the check) are static tables: every header whole and
+    every column in sight, wrapping in a narrow frame (as data grids their headers had been cut to 'GI' and 'Rubin
+    NVL72 (announced): $ per', and at 900 px with the sidebar open the $ table's 100 and 125 columns and the check's
+    chips had scrolled out of sight; the browser test measures the frame); a missing value reads '—'."""
     at = run_page("frontier", model="deepseek-r1", weights="fp8", kv="fp8", fr_io="1k1k", lang=tr.lang)
     at.session_state["frontier.rack"] = True
     at.run()
     assert not at.exception
-    # the three rack tables, then the check table: a text column as wide as its longest cell too (a chip's
-    # '(announced)' mark); each fits the frame
-    for i, frame in enumerate(_rack_frames(at, tr)):
-        widths = {name: col.get("width") for name, col in json.loads(frame.proto.columns).items() if name != "_index"}
-        texts = frame.value.select_dtypes(exclude="number")
-        want = {c: max(map(fmt.header_width, [c, *texts[c].dropna()])) if c in texts else fmt.column_width(c, frame.value[c])
-                for c in frame.value.columns}  # fmt: skip
-        assert widths == want
-        assert sum(widths.values()) <= 700, widths
-        # the rates and the advantage also fit the ~406 px a 900 px page leaves beside its sidebar (browser review:
-        # zh-TW's 125 column had been cut mid-number, '683' reading '68')
-        assert i >= 2 or sum(widths.values()) <= 406, widths
-    assert fmt.header_width("GB200 NVL72 / MI355X") >= 20 * 7 and fmt.header_width("每位") == fmt.header_width("abcd")
+    frames = _rack_frames(at, tr)
+    assert not [d for d in at.dataframe if d.value.columns[0] in {f.value.columns[0] for f in frames}]
+    at_cols = [tr("fr_rack_col_at", x=x) for x in ("25", "60", "100", "125")]
+    for frame in frames[:3]:
+        cells = _cells(frame)
+        assert list(cells.columns) == list(frame.value.columns) and set(at_cols) <= set(cells.columns)
+        assert not cells.isna().any().any() and "None" not in cells.to_numpy() and "nan" not in cells.to_numpy()
+    mi355x = _cells(frames[0]).set_index(tr("fr_rack_col_rates")).loc["MI355X"]
+    assert mi355x[tr("fr_rack_col_at", x="125")] == "—"  # MI355X reaches no layout at 125 tok/s per user
+    assert tr("fr_check_col_budget", gpus=72) in frames[3].value.columns and "B200" in frames[3].value.columns
 
 
 def test_rack_scale_view_says_which_values_go_beyond_the_measured_recipes():
@@ -903,7 +906,7 @@ def test_rack_scale_view_within_the_measured_recipes_only():
         at.session_state["frontier.rack"] = True
         at.run()
         assert not at.exception, at.exception
-        (table,) = [d.value for d in at.dataframe if d.value.columns[0] == EN("fr_rack_col_rates")]
+        (table,) = [d.value for d in at.table if d.value.columns[0] == EN("fr_rack_col_rates")]
         return at, table.set_index(table.columns[0])[EN("fr_rack_col_at", x="25")]
 
     free, free_25 = rates("0")
@@ -925,8 +928,8 @@ def test_rack_tables_set_the_measured_frontier_beside_the_model(tr):
     at.session_state["frontier.rack"] = True
     at.run()
     assert not at.exception, at.exception
-    (rates,) = [d.value for d in at.dataframe if d.value.columns[0] == tr("fr_rack_col_rates")]
-    (ratios,) = [d.value for d in at.dataframe if d.value.columns[0] == tr("fr_rack_col_advantage")]
+    (rates,) = [d.value for d in at.table if d.value.columns[0] == tr("fr_rack_col_rates")]
+    (ratios,) = [d.value for d in at.table if d.value.columns[0] == tr("fr_rack_col_advantage")]
     at25 = tr("fr_rack_col_at", x="25")
     measured = tr("fr_rack_row_measured")  # '↳ measured': under its chip's row (and under its ratio's)
 
@@ -996,7 +999,7 @@ def test_rack_view_takes_the_best_engine_unless_switched_to_the_pages():
         assert not at.exception, at.exception
         assert at.toggle(key="frontier.rack_best_engine").value is (flag == "1")
         assert at.query_params["fr_rack_best_engine"] in (flag, [flag])
-        (table,) = [t.value for t in at.dataframe if t.value.columns[0] == EN("fr_rack_col_rates")]
+        (table,) = [t.value for t in at.table if t.value.columns[0] == EN("fr_rack_col_rates")]
         shown = table.set_index(table.columns[0]).loc["B200", EN("fr_rack_col_at", x="25")]
         assert shown == float(f"{d.tokens_per_s_per_gpu:.3g}")
         # the title names the engine the curves are timed under (it had not said which)
@@ -1167,7 +1170,7 @@ def test_rack_view_says_which_measured_points_the_fit_used(tr):
     main_hover = {re.search(r"IX-\d+", h).group(0): h for f in figures(at) if f is not rack_fig for t in f["data"]
                   for h in t.get("hovertext") or [] if isinstance(h, str) and h.endswith(uses)}  # fmt: skip
     for r in drawn:
-        assert tr("fr_use_fit") in rack_hover[r.id] and tr("fr_use_fit") in main_hover[r.id], r.id
+        assert tr("fr_use_fit") in rack_hover[r.label] and tr("fr_use_fit") in main_hover[r.id], r.id
     notes = " ".join(c.value for c in at.main.caption)
     assert "not in the engine profiles' fit" not in notes and "實測點不在" not in notes
     per_chip = {}
@@ -1198,11 +1201,10 @@ def test_rack_cost_table_follows_the_pages_price_basis_and_own_price():
     at.session_state["frontier.rack"] = True
     at.run()
     assert not at.exception, at.exception
-    (frame,) = [d for d in at.dataframe if d.value.columns[0] == EN("fr_rack_col_usd")]
+    (frame,) = [d for d in at.table if d.value.columns[0] == EN("fr_rack_col_usd")]
     costs = frame.value
-    # the chip and its price basis pinned: scrolled sideways at 900 px, a chip's four rows had read alike (re-review)
-    pinned = {k: v.get("pinned") for k, v in json.loads(frame.proto.columns).items() if k != "_index"}
-    assert [k for k, v in pinned.items() if v] == [EN("fr_rack_col_usd"), EN("fr_rack_col_basis")]
+    # each row names its chip and price basis (a static table: no column scrolls away from them at 900 px)
+    assert list(_cells(frame).columns[:2]) == [EN("fr_rack_col_usd"), EN("fr_rack_col_basis")]
     gb200 = costs[costs[EN("fr_rack_col_usd")] == "GB200 NVL72"]
     own = EN("fr_rack_basis_own", usd="$3.00")  # the page's own price, said (browser re-review)
     want = [own, *(EN(f"fr_tier_short_{b}") for b in ("on_demand", "neocloud", "hyperscaler", "rental_3yr"))]

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+from pandas.io.formats.style import Styler
 
 from tpot_model.economics import usd_per_1M_tokens
 from tpot_model.estimate import MAX_GPUS_SEARCHED, Estimate, lower_formats, precision_that_fits
@@ -743,6 +744,22 @@ def frontier_check_caption(
         if recipes:
             parts.append(tr("fr_rack_frontier_check_recipes"))
     return tr.sentences(parts)
+
+
+def _localized(v: float) -> str:
+    """A number of the rates table as rounded (3 significant figures; GPUs whole): thousands grouped, no trailing
+    zeros ('25,800', '75.4', '72'), as the grid's 'localized' format showed it."""
+    return f"{v:,.0f}" if float(v).is_integer() else f"{v:,.6g}"
+
+
+def shown(table: pd.DataFrame) -> Styler:
+    """A rack table (rates_table, ratio_table, cost_table, check_table) for a static table (st.table) that wraps in a
+    narrow frame (as a scrolled grid, the $ table's 100 and 125 columns and the check's chips had been out of sight
+    in a 900 px page with the sidebar open): each number column in its attrs["formats"] ('localized', '%.2f×'),
+    kept a number so it sits right-aligned, '—' where a value is missing."""
+    formats = {c: _localized if f == "localized" else f.replace("%.2f", "{:.2f}")
+               for c, f in table.attrs.get("formats", {}).items()}  # fmt: skip
+    return table.style.format(na_rep="—").format(formats, na_rep="—").hide(axis="index")
 
 
 def check_table(check: Mapping, tr: Translator = EN, best: bool = False, chips: Mapping[str, str] = {}):
