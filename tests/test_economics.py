@@ -312,6 +312,13 @@ def test_capacity_cli_says_a_target_out_of_reach_and_a_model_that_does_not_fit_a
                                   "domain")  # fmt: skip
     assert cli.main(base[:-1] + ["--model", "llama-3.1-70b", "--hardware", "h200", "--tpot-target-ms", "8"]) == 0
     assert "h200: no layout meets the TPOT target; the fastest, batch 1 on 8 GPUs, takes 8." in capsys.readouterr().out
+    # an Apple M5 Max (128 GB, no link to another device) is a domain of one, as GB10 is: DeepSeek-R1 FP8 does not
+    # fit it (a review: it had been sized as 135 replicas of 8 Macs, an 8-chip domain made up)
+    assert cli.main([*base, "--model", "deepseek-r1", "--hardware", "m5-max,gb10", "--weights", "fp8",
+                     "--tpot-target-ms", "50"]) == 0  # fmt: skip
+    mac, spark = json.loads(capsys.readouterr().out)
+    assert mac["limited_by"] == spark["limited_by"] == "no_fit" and mac["gpus"] in (None, 0)
+    assert "(one scale-up domain)" in mac["remedy"] and "up to 1 x" in mac["remedy"]
 
 
 @pytest.mark.parametrize("per_day", [1.0, 1e9, 1e12])

@@ -250,7 +250,10 @@ def test_cli_an_unreached_target_names_the_most_interactive_measured_run(capsys)
     assert seen["72"]["engine"] == "TensorRT-LLM" and seen["72"]["run_date"] == "2026-03-23"
     assert (seen["8"]["id"], seen["8"]["tokens_per_s_per_user"], seen["8"]["tpot_ms"]) == ("IX-023", 139.21, 7.183)
     assert frontier_main([*r1, "--max-gpus", "8"]) == 0
-    assert "reached 139.2 tok/s/user (IX-023: SGLang, 8 GPUs, 1024 / 1024 tokens, 2026-05-22" in capsys.readouterr().out
+    assert (
+        "reached 139.2 tok/s/user (InferenceX IX-023: SGLang, 8 GPUs, 1024 / 1024 tokens, 2026-05-22"
+        in capsys.readouterr().out
+    )
     assert frontier_main([*r1[:-1], "40", "--max-gpus", "8", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["measured_fastest"] is None
 
@@ -575,7 +578,7 @@ def test_cli_reads_the_measured_frontier_at_the_target(capsys):
     assert json.loads(capsys.readouterr().out)["measured_at_target"] is None
     assert frontier_main([*r1[:-1], "--hardware", "b200", "--max-gpus", "72"]) == 0
     assert (
-        "measured at target           4231.3 tok/s/GPU (IX-326 (26.4 tok/s/user, 56 GPUs, TensorRT-LLM), which meets"
+        "measured at target           4231.3 tok/s/GPU (InferenceX IX-326 (26.4 tok/s/user, 56 GPUs, TensorRT-LLM), which meets"
         in (capsys.readouterr().out)
     )
     r8k = [*r1]

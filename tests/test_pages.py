@@ -313,6 +313,19 @@ def test_more_gpus_than_one_domain_says_the_collectives_cross_the_network():
     assert not run_page("overview", gpus="8").info
 
 
+def test_a_chip_that_is_its_own_domain_or_lists_no_link_says_so():
+    """GB10 (DGX Spark) is a scale-up domain of one: at 2 GPUs the notice had named a '32.0 GB/s per-GPU link' inside
+    the domain, the PCIe default, where there is none; every collective crosses its 200 Gb/s ConnectX-7 (25.0 GB/s).
+    Inferentia2 (12 chips to an Inf2 instance, NeuronLink-v2 of unpublished bandwidth): past 12 chips the link inside
+    an instance is said to be assumed."""
+    gb10 = [i.value for i in run_page("overview", hardware="gb10", gpus="2").info]
+    assert EN("scale_own_domain", gpus=2, hw="NVIDIA GB10 (DGX Spark)", out="25.0 GB/s") in gb10
+    assert not [v for v in gb10 if "32.0 GB/s" in v]
+    inf2 = [i.value for i in run_page("overview", hardware="inferentia2", gpus="16").info]
+    bw = EN("scale_link_assumed", bw="32.0 GB/s")
+    assert EN("scale_beyond_node_chip", gpus=16, hw="AWS Inferentia2", bw=bw, node=12, out="50.0 GB/s") in inf2
+
+
 WIDGET_KINDS = ("selectbox", "select_slider", "slider", "multiselect", "radio", "number_input", "checkbox", "toggle",
                 "text_input", "button", "download_button", "tabs", "expander", "file_uploader")  # fmt: skip
 

@@ -172,3 +172,14 @@ def test_wide_ep_alltoall_across_nodes_against_deepeps_published_timings():
         assert _pair_us(DEEPEP["hardware"], IDEAL, p["ep_gpus"]) < measured
     assert [p["ep_gpus"] for p in DEEPEP["points"]] == [16, 32, 64, 128, 256]
     assert all(1.0 < r < 1.2 for r in ratios), ratios
+
+
+def test_a_chip_without_a_listed_domain_is_a_server_of_8_only_with_a_link():
+    """The catalog's domain where it lists one (GB10: 1, Inferentia2: 12 chips to an Inf2 instance); unlisted, a
+    server of 8 for a chip with a GPU-to-GPU link (RTX 4090 over PCIe), else a domain of one (an Apple M5 Max: no link
+    to another device; an 8-chip domain had been made up for it, and `capacity` had sized replicas of 8 Macs)."""
+    from tpot_model import resolve_hardware
+    from tpot_model.roofline import scale_up_domain_gpus
+
+    got = {h: scale_up_domain_gpus(resolve_hardware(h)) for h in ("gb10", "inferentia2", "rtx-4090", "m5-max", "h200")}
+    assert got == {"gb10": 1, "inferentia2": 12, "rtx-4090": 8, "m5-max": 1, "h200": 8}

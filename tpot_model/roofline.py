@@ -30,7 +30,7 @@ from .units import GB_per_s, Gbit_per_s
 
 ACTIVATION_BYTES = 2.0  # activations and partial sums travel in bf16
 PCIE_FALLBACK_BYTES_PER_S = 32 * GB_per_s  # PCIe Gen4 x16, per direction, when a device lists no interconnect
-DEFAULT_DOMAIN_GPUS = 8  # GPUs in one scale-up domain when the catalog lists none: one server
+DEFAULT_DOMAIN_GPUS = 8  # GPUs in one scale-up domain when the catalog lists none but a GPU-to-GPU link: one server
 DEFAULT_SCALE_OUT_BYTES_PER_S = 400 * Gbit_per_s  # one 400 Gb/s NIC per GPU (DGX/HGX H100-B200) when unlisted
 # one message's hop when the catalog lists none: NCCL's own latency model (src/graph/tuning.cc hwLat, the LL protocol
 # of small messages): 0.6 us over NVLink, 5.0 us over the network (NIC + switch + NIC)
@@ -1003,8 +1003,12 @@ def head_split_alternatives(m: ModelSpec, num_gpus: int, parallelism: str = "tp"
 
 
 def scale_up_domain_gpus(hw: Hardware) -> int:
-    """GPUs sharing the chip's scale-up domain: the catalog's, or DEFAULT_DOMAIN_GPUS (a server of 8) if unlisted."""
-    return int(hw.scale_up_domain_gpus or DEFAULT_DOMAIN_GPUS)
+    """GPUs sharing the chip's scale-up domain: the catalog's; unlisted, DEFAULT_DOMAIN_GPUS (a server of 8) for a chip
+    with a GPU-to-GPU link, else 1 (a chip with none, an Apple M-series Mac: one device to a machine; an 8-chip domain
+    had been made up for it)."""
+    if hw.scale_up_domain_gpus:
+        return int(hw.scale_up_domain_gpus)
+    return DEFAULT_DOMAIN_GPUS if hw.interconnect_bytes_per_s else 1
 
 
 def gpus_per_rack(hw: Hardware) -> int:

@@ -271,17 +271,22 @@ def scale_notice(est, tr: Translator) -> None:
     tr = fmt.device_tr(hw, tr)
     n, domain = int(est.scenario.num_gpus), scale_up_domain_gpus(hw)
     if n > domain:
-        st.info(
-            tr(
-                "scale_beyond_node",
-                gpus=fmt.integer(n),  # '1,024 GPUs', as the does-not-fit notice writes its counts
-                hw=fmt.chip(hw, tr),
-                bw=fmt.gb_per_s(link_peak_bytes_per_s(hw)),
-                node=fmt.integer(domain),
-                out=fmt.gb_per_s(scale_out_peak_bytes_per_s(hw)),
-            ),
-            icon=":material/lan:",
-        )
+        st.info(scale_text(hw, n, tr), icon=":material/lan:")
+
+
+def scale_text(hw, num_gpus: int, tr: Translator) -> str:
+    """scale_notice's words for `num_gpus` devices past the chip's scale-up domain: the link inside a domain (said to
+    be assumed, PCIe Gen4 x16, where the catalog lists none) and the network's bandwidth per device; a chip that is
+    its own domain (GB10, an Apple Mac) has no link inside one to name: every collective crosses the network."""
+    out = fmt.gb_per_s(scale_out_peak_bytes_per_s(hw))
+    if (domain := scale_up_domain_gpus(hw)) == 1:
+        return tr("scale_own_domain", gpus=fmt.integer(num_gpus), hw=fmt.chip(hw, tr), out=out)
+    bw = fmt.gb_per_s(link_peak_bytes_per_s(hw))
+    if not hw.interconnect_bytes_per_s:
+        bw = tr("scale_link_assumed", bw=bw)
+    # '1,024 GPUs', as the does-not-fit notice writes its counts
+    return tr("scale_beyond_node", gpus=fmt.integer(num_gpus), hw=fmt.chip(hw, tr), bw=bw, node=fmt.integer(domain),
+              out=out)  # fmt: skip
 
 
 def context_notice(est, tr: Translator) -> None:
