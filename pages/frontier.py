@@ -300,9 +300,10 @@ def _series() -> tuple[list, list]:
 
 # once per server for the scenario and the curves' inputs: every reader of a link shares them (read-only)
 series, no_fit = cache.built(f"frontier-series|{cache.scenario_key(state)}|{curve_inputs}", _series)
-for s, need in no_fit:
-    remedy = tr("fr_no_fit_gpus", n=int(need)) if need == need else tr("remedy_none")
-    st.warning(tr("fr_no_fit", name=s.label(tr), gpus=fmt.gpus(state.gpus), remedy=remedy), icon=":material/block:")
+for s, need in no_fit:  # each in its own chip's device word (an H200 had read 'chips' beside a Trainium3)
+    own = fmt.device_tr(s.hardware, tr)
+    remedy = own("fr_no_fit_gpus", n=int(need)) if need == need else own("remedy_none")
+    st.warning(own("fr_no_fit", name=s.label(tr), gpus=fmt.gpus(state.gpus), remedy=remedy), icon=":material/block:")
 
 rows = cache.serving_measurements()
 mlperf_results = cache.mlperf_results()

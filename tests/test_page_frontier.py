@@ -1420,3 +1420,15 @@ def test_a_curve_hidden_under_another_is_said(tr):
     )
     at = run_page("frontier", model="llama-3.1-70b", hardware="h200", gpus="2", weights="fp8", lang=tr.lang)
     assert not [c.value for c in at.caption if lead in c.value]  # H200, B200, MI355X apart: nothing said
+
+
+def test_a_no_fit_warning_names_its_own_chips_device():
+    """DeepSeek-R1 FP8 on one device with Trainium3 in the sidebar: the page's neutral word is 'chips', but each
+    no-fit warning speaks of its own chip (a review: 'H200 SXM 141GB · FP8 · TP does not fit ... (chips per
+    instance: 1): it needs at least 8 chips'); Trainium3's own warning, if any, keeps 'chips'."""
+    at = run_page("frontier", model="deepseek-r1", hardware="trainium3", gpus="1", weights="fp8")
+    assert not at.exception, at.exception
+    said = [w.value for w in at.warning if "does not fit in memory at any concurrency" in w.value]
+    h200 = [w for w in said if w.startswith("H200")]
+    assert h200 and "(GPUs per instance: 1)" in h200[0] and "GPUs (set GPUs in the sidebar)" in h200[0], said
+    assert all("chips" not in w for w in said if not w.startswith("Trainium"))
