@@ -212,8 +212,8 @@ with left:
             scenario_x,
             sweep=sweep,
             colour=colour,
-            band_low=run.tokens_per_s_per_gpu * run.band.throughput_low_factor,  # the band of the plotted line
-            band_high=run.tokens_per_s_per_gpu * run.band.throughput_high_factor,
+            band_low=run.tokens_per_s_per_gpu * run.throughput_band_factors[0],  # the band of the plotted line
+            band_high=run.tokens_per_s_per_gpu * run.throughput_band_factors[1],
             band_name=band_label(run.band, tr),
             device=device,
             tr=tr,

@@ -203,6 +203,10 @@ def test_estimate_table_is_readable(capsys):
         assert text in out, text
     assert "does not fit on 1 x NVIDIA H100 SXM5 80GB: needs >= 2 GPUs" in out
     assert "lower precision e.g. fp8" in out
+    # said before the speed it qualifies, not only 30 lines down under Memory (a review: TPOT read bare)
+    lines = out.splitlines()
+    warn = next(i for i, line in enumerate(lines) if line.startswith("Does not fit on 1 x NVIDIA H100 SXM5 80GB"))
+    assert warn < lines.index("Speed") and lines[warn].endswith("what it would run at if it fitted.")
     assert "137.95 GB" in out
     # the decomposition rows add up to the printed total
     rows = [line.split() for line in out.splitlines() if line.strip().endswith("%")]

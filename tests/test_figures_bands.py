@@ -231,6 +231,38 @@ def test_total_tokens_band_is_the_throughput_band_as_the_dollar_band():
     assert lo != pytest.approx(1 / e.band.tpot_high_factor)  # the two bands differ: which one is used matters
 
 
+def test_at_batch_1_the_throughputs_take_the_tpot_band():
+    """At batch 1 'tokens/s per user' and 'tokens/s total' are one number, 1 / TPOT: Overview had given them two
+    bands (86.6-150 and 84.0-150 tok/s: the TPOT's, inverted, and the measured throughput's). Every throughput and
+    the $ take the TPOT's band there (Estimate.throughput_band_factors), and the caption says so; at batch 32 the
+    throughput band stays."""
+    from ui import fmt
+    from ui.bands import band_text, basis_text
+
+    e = _est(batch=1.0)
+    assert float(e.tokens_per_s_total) == pytest.approx(float(e.tokens_per_s_per_user))
+    assert band_text(e, EN, "tps_total") == band_text(e, EN, "tps_user")
+    lo, hi = e.band.tpot_low_factor, e.band.tpot_high_factor
+    gpu = float(e.output_tokens_per_s_per_gpu)
+    assert (float(e.output_tokens_per_s_per_gpu_low), float(e.output_tokens_per_s_per_gpu_high)) == pytest.approx(
+        (gpu / hi, gpu / lo)
+    )
+    usd = float(e.usd_per_1M_tokens)
+    assert (float(e.usd_per_1M_tokens_low), float(e.usd_per_1M_tokens_high)) == pytest.approx((usd * lo, usd * hi))
+    for tr in (EN, ZH):
+        text = basis_text(e, tr, "Test engine")
+        assert fmt.device_text("band_basis_throughput_one", e.hardware, tr) in text
+        assert tr("band_basis_throughput", lo="", hi="") not in text.replace(" ", "").replace("+", "").replace("−", "")
+    e32 = _est(batch=32.0)
+    assert float(e32.tokens_per_s_total_low) == pytest.approx(
+        float(e32.tokens_per_s_total) * e32.band.throughput_low_factor
+    )
+    # a sweep over batch: each point by its own batch
+    sweep = _est(batch=np.array([1.0, 32.0]))
+    low = sweep.throughput_band_factors[0]
+    assert low[0] == pytest.approx(1 / hi) and low[1] == pytest.approx(e32.band.throughput_low_factor)
+
+
 @pytest.mark.parametrize("tr", [EN, ZH])
 def test_the_caption_names_the_band_the_dollar_figure_rests_on(tr):
     """Browser review: Overview's $ band ($3.93-$6.98 around $5.36: -27% / +30%) matched no number in the caption

@@ -534,6 +534,9 @@ def _table(r: dict[str, Any]) -> str:
         add(f"Note: {r['parallelism_note']}.")
     if note := window_note(r["model_name"], r["model_max_context_tokens"], r["context_tokens"], r["output_tokens"]):
         add(f"Note: {note}.")
+    if not r["fits"]:  # said before the speed it qualifies (the fit and remedy rows are under Memory, 30 lines down)
+        said = r["remedy"] or "does not fit in memory"
+        add(f"{said[0].upper()}{said[1:]}; the figures below are what it would run at if it fitted.")
     add("")
     add("Speed")
     row("TPOT (mean inter-token time)" if continuous else "TPOT (time per output token)", _num(r["tpot_ms"], "ms"))

@@ -163,13 +163,24 @@ class Estimate:
         return self.tpot_s * self.band.tpot_high_factor
 
     @property
+    def throughput_band_factors(self) -> tuple[np.ndarray, np.ndarray]:
+        """(low, high) factors of the 80% band on the throughputs (tokens/s per GPU and in total, $ per 1M tokens: one
+        rate): the measured throughput's band; at batch 1, where the rate is one sequence's, 1 / TPOT, the TPOT's
+        band inverted (Overview had given 'tokens/s per user' and 'tokens/s total', one number at batch 1, two
+        bands)."""
+        one = np.asarray(self.scenario.batch) == 1
+        b = self.band
+        return (np.where(one, 1.0 / b.tpot_high_factor, b.throughput_low_factor),
+                np.where(one, 1.0 / b.tpot_low_factor, b.throughput_high_factor))  # fmt: skip
+
+    @property
     def output_tokens_per_s_per_gpu_low(self) -> np.ndarray:
         """Low end of the 80% band on output tokens/s per GPU."""
-        return self.output_tokens_per_s_per_gpu * self.band.throughput_low_factor
+        return self.output_tokens_per_s_per_gpu * self.throughput_band_factors[0]
 
     @property
     def output_tokens_per_s_per_gpu_high(self) -> np.ndarray:
-        return self.output_tokens_per_s_per_gpu * self.band.throughput_high_factor
+        return self.output_tokens_per_s_per_gpu * self.throughput_band_factors[1]
 
     @property
     def tokens_per_s_per_user_low(self) -> np.ndarray:
@@ -185,20 +196,20 @@ class Estimate:
         """Low end of the 80% band on tokens_per_s_total: the measured throughput's band, as output tokens/s per GPU
         and $ per 1M tokens (the three are one rate: the total over the GPUs, the price over it), not batch x the
         per-user band (the TPOT's)."""
-        return self.tokens_per_s_total * self.band.throughput_low_factor
+        return self.tokens_per_s_total * self.throughput_band_factors[0]
 
     @property
     def tokens_per_s_total_high(self) -> np.ndarray:
-        return self.tokens_per_s_total * self.band.throughput_high_factor
+        return self.tokens_per_s_total * self.throughput_band_factors[1]
 
     @property
     def usd_per_1M_tokens_low(self) -> np.ndarray:
         """$ per 1M output tokens at the fast end of the throughput band (cost scales as 1 / throughput)."""
-        return self.usd_per_1M_tokens / self.band.throughput_high_factor
+        return self.usd_per_1M_tokens / self.throughput_band_factors[1]
 
     @property
     def usd_per_1M_tokens_high(self) -> np.ndarray:
-        return self.usd_per_1M_tokens / self.band.throughput_low_factor
+        return self.usd_per_1M_tokens / self.throughput_band_factors[0]
 
     @property
     def calibration_basis(self) -> str:

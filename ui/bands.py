@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
 import streamlit as st
 
 from tpot_model import Estimate, ModelSpec, frontier_check
@@ -61,9 +62,14 @@ def basis_text(est: Estimate, tr: Translator, engine: str, device=None) -> str:
         hi=fmt.pct(b.tpot_high_factor - 1.0, 0, signed=True),
     )
     lo, hi = b.throughput_low_factor, b.throughput_high_factor
+    hw = est.hardware if device is None else device
+    if (
+        np.asarray(est.scenario.batch) == 1
+    ).all():  # one sequence's rate, 1 / TPOT: the TPOT's band (throughput_band_factors)
+        return tr("sentences", a=text, b=fmt.device_text("band_basis_throughput_one", hw, tr))
     if lo == lo and hi == hi:  # $ and tokens/s per GPU rest on the measured throughput's own band, not the TPOT's
         pct = {"lo": fmt.pct(lo - 1.0, 0, signed=True), "hi": fmt.pct(hi - 1.0, 0, signed=True)}
-        said = fmt.device_text("band_basis_throughput", est.hardware if device is None else device, tr, **pct)
+        said = fmt.device_text("band_basis_throughput", hw, tr, **pct)
         text = tr("sentences", a=text, b=said)
     return text
 
