@@ -1241,6 +1241,25 @@ def test_files_that_are_not_utf8_are_refused_naming_the_file(capsys, tmp_path):
     assert code == 0 and "Gé lab GPU" in out
 
 
+def test_the_web_upload_refuses_a_binary_file_as_the_cli_does(capsys, tmp_path):
+    # a review: the web had decoded with replacement characters and said 'malformed YAML/JSON: syntax error'
+    from ui import i18n, uploads
+
+    raw = bytes(range(0x80, 0x100)) * 4
+    for kind, option in (("hardware", "--hardware"), ("model", "--model")):
+        path = tmp_path / f"blob-{kind}.yaml"
+        path.write_bytes(raw)
+        given = {"--model": "llama-3.1-8b", "--hardware": "h200"} | {option: str(path)}
+        code, _, err = run(capsys, "estimate", *[a for kv in given.items() for a in kv])
+        obj, problems, _ = uploads.read_upload(kind, raw, str(path))
+        assert code == 2 and obj is None and err == f"error: {option}: {problems[0]}\n", (err, problems)
+        assert problems == [f"{path}: not UTF-8 text (invalid start byte at byte 0)"]
+    # the uploader's help names the catalog's field names (interconnect_GB_per_s is their older name)
+    for lang in ("en", "zh-TW"):
+        help_text = i18n.Translator(lang)("upload_hardware_help")
+        assert "scale_up_GB_per_s" in help_text and "interconnect_GB_per_s" not in help_text, help_text
+
+
 def test_expert_parallel_layouts_of_a_dense_model_say_what_they_run_as(capsys):
     """--parallelism tp-ep on a model without experts had given tp's numbers and dp-ep replicas' without a word."""
     args = ["--model", "llama-3.1-70b", "--hardware", "h200", "--gpus", "2", "--weights", "fp8", "--batch", "32"]

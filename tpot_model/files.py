@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import math
+import os
 import re
 import tomllib
 from collections.abc import Iterable
@@ -19,7 +20,15 @@ MAX_FILE_BYTES = 2_000_000  # a catalog or config file larger than this is refus
 
 
 class CatalogError(ValueError):
-    """A catalog, model or hardware file is malformed; the message names the file, entry and field."""
+    """A catalog, model or hardware file is malformed; the message names the file, entry and field. Given several
+    problems of one file (each a message naming the file), `problems` keeps them apart and the message joins them in
+    one line, the file named once."""
+
+    def __init__(self, *problems: str):
+        self.problems = list(problems)
+        shared = os.path.commonprefix(self.problems)  # the file (and entry) every problem names
+        cut = shared.rfind(": ") + 2 if ": " in shared else 0
+        super().__init__("; ".join(self.problems[:1] + [p[cut:] for p in self.problems[1:]]))
 
 
 def read_text(path: str | Path) -> str:
@@ -34,11 +43,20 @@ def read_text(path: str | Path) -> str:
     if size > MAX_FILE_BYTES:
         raise CatalogError(f"{p}: file is {size} bytes, larger than the {MAX_FILE_BYTES} byte limit")
     try:
-        return p.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise CatalogError(f"{p}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+        raw = p.read_bytes()
     except OSError as e:  # a directory
         raise CatalogError(f"{p}: cannot read ({e.strerror or e})") from None
+    return decode_text(raw, str(p))
+
+
+def decode_text(raw: bytes, where: str) -> str:
+    """A file's bytes as text, without a leading byte-order mark, line ends read as open() reads them;
+    CatalogError naming `where` if not UTF-8 (the one decoder of the CLI's files and the web's uploads: a binary upload
+    had read as 'malformed YAML/JSON')."""
+    try:
+        return raw.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
+    except UnicodeDecodeError as e:
+        raise CatalogError(f"{where}: not UTF-8 text ({e.reason} at byte {e.start})") from None
 
 
 # libyaml's safe loader where PyYAML was built with it (its wheels are): the same safe subset, ~10x faster than the

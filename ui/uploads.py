@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from tpot_model.catalog import entry_problems
+from tpot_model.files import CatalogError, decode_text
 
 from .i18n import Translator
 from .state import CUSTOM_ID, Notice, decode_spec, encode_spec, sanitize
@@ -51,6 +52,17 @@ def url_params(state) -> dict[str, str]:
     return out
 
 
+def read_upload(kind: str, raw: bytes, name: str) -> tuple[object, list[str], str]:
+    """(the Hardware or ModelSpec or None, every problem, the text) of an uploaded file's bytes, decoded and read as
+    the CLI reads a --hardware / --model file."""
+    try:
+        text = decode_text(raw, name)
+    except CatalogError as e:
+        return None, e.problems, ""
+    obj, problems = entry_problems(kind, text, name)
+    return obj, problems, text
+
+
 def uploader(kind: str, tr: Translator) -> None:
     """File uploader for one kind; a valid file becomes the 'custom' option and is selected."""
     file = st.file_uploader(tr(f"upload_{kind}"), type=["yaml", "yml", "json"], key=f"upload.{kind}",
@@ -61,8 +73,7 @@ def uploader(kind: str, tr: Translator) -> None:
         if len(raw) > MAX_UPLOAD_BYTES:
             problems, obj, text = [tr("upload_too_big", kb=MAX_UPLOAD_BYTES // 1000)], None, ""
         else:
-            text = raw.decode("utf-8", errors="replace")
-            obj, problems = entry_problems(kind, text, file.name)
+            obj, problems, text = read_upload(kind, raw, file.name)
         st.session_state[f"_upload_{kind}_problems"] = problems
         if obj is not None:
             _store(kind, obj, text)
