@@ -1225,3 +1225,59 @@ def test_past_window_is_the_one_test_of_a_run_beyond_the_context_window():
     assert window_note(m.name, m.max_context_tokens, 131_000, 73).startswith(
         "context + output = 131,073 tokens, beyond Llama 3.1 70B's 131,072-token window"
     )
+
+
+# --------------------------------------------------------------------------------------------------- user's files
+
+UPLOAD_HW = "name: Lab GPU\nmemory_GB: 80\nmemory_bandwidth_TB_per_s: 3\ndense_TFLOP_per_s: {bf16: 1000}\n"
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("scale_up_GB_per_s: -100", "field 'scale_up_GB_per_s' must be positive, got -100"),
+        ("scale_out_Gbit_per_s: -1", "field 'scale_out_Gbit_per_s' must be positive, got -1"),
+        ("scale_up_latency_us: -1", "field 'scale_up_latency_us' must be positive, got -1"),
+        ("memory_reported_GiB: -1", "field 'memory_reported_GiB' must be positive, got -1"),
+        ("memory_reported_GiB: 0", "field 'memory_reported_GiB' must be positive, got 0"),
+        ("tdp_W: 0", "field 'tdp_W' must be positive, got 0"),
+    ],
+)
+def test_a_hardware_files_errors_quote_its_own_number_and_name_no_entry_it_lacks(line, said):
+    """A review: the errors quoted the SI value ('got -100000000000.0', 'got -1e-06'), gave a MiB hint for -1, and
+    named an entry 'custom' the file does not have."""
+    from tpot_model.catalog import entry_problems
+
+    obj, problems = entry_problems("hardware", UPLOAD_HW + line + "\n", "lab.yaml")
+    assert obj is None and problems == [f"lab.yaml: {said}"], problems
+    named = "lab-gpu:\n" + "".join(f"  {x}\n" for x in (UPLOAD_HW + line).splitlines())
+    obj, problems = entry_problems("hardware", named, "lab.yaml")
+    assert problems == [f"lab.yaml: entry 'lab-gpu': {said}"], problems  # an entry the file names is named
+
+
+def test_every_field_problem_of_a_hardware_file_is_said_at_once():
+    """A review: memory_GB 0 was said only once the NaN bandwidth and the text rate were fixed."""
+    from tpot_model.catalog import entry_problems
+
+    text = "name: X\nmemory_GB: 0\nmemory_bandwidth_TB_per_s: .nan\ndense_TFLOP_per_s: {bf16: 1e400}\n"
+    obj, problems = entry_problems("hardware", text, "x.yaml")
+    assert obj is None and len(problems) == 3, problems
+    for key in ("'memory_GB' must be positive, got 0", "memory_bandwidth_TB_per_s", "bf16"):
+        assert any(key in p for p in problems), (key, problems)
+    with pytest.raises(CatalogError) as err:  # the CLI's one line holds them all, the file named once
+        hardware_from_text(text, "x.yaml")
+    assert str(err.value).count("x.yaml") == 1 and "\n" not in str(err.value)
+    assert all(p.removeprefix("x.yaml: ") in str(err.value) for p in problems)
+
+
+def test_a_file_of_the_other_kind_is_said_to_be_one():
+    """A review: a hardware file uploaded as a model listed 13 missing fields, a config.json uploaded as hardware 15."""
+    from tpot_model.catalog import entry_problems
+
+    obj, problems = entry_problems("model", UPLOAD_HW, "chip.yaml")
+    assert obj is None and len(problems) == 1 and "chip.yaml: this looks like a hardware file" in problems[0]
+    config = json.dumps({"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 4096})
+    obj, problems = entry_problems("hardware", config, "config.json")
+    assert obj is None and len(problems) == 1 and "config.json: this looks like a model file" in problems[0]
+    obj, problems = entry_problems("hardware", yaml.safe_dump({"toy-model": GOOD_MODEL}), "toy.yaml")
+    assert obj is None and len(problems) == 1 and "this looks like a model file" in problems[0]

@@ -87,44 +87,11 @@ class Hardware:
         return self.interconnect_bytes_per_s
 
     def __post_init__(self) -> None:
-        where = f"hardware {self.id!r}"
-        _positive(where, "memory_GB", self.memory_bytes)
-        _positive(where, "memory_bandwidth_TB_per_s", self.memory_bandwidth_bytes_per_s)
-        if not {"bf16", "fp16"} & self.dense_flop_per_s.keys():
-            raise _fail(where, "field 'dense_TFLOP_per_s' must list bf16 or fp16 (attention and norms run at 16 bits)")
-        for precision, rate in self.dense_flop_per_s.items():
-            if precision not in COMPUTE_PRECISIONS:
-                raise _fail(where, f"dense_TFLOP_per_s: unknown precision {precision!r}")
-            _positive(where, f"dense_TFLOP_per_s.{precision}", rate)
-            if (tf := rate / TFLOP_per_s) > MAX_TFLOP_PER_S:  # a GFLOP/s figure typed in TFLOP/s
-                raise _fail(where, f"field 'dense_TFLOP_per_s.{precision}' must be at most {MAX_TFLOP_PER_S:,.0f} "
-                                   f"(dense TFLOP/s per chip), got {tf:g}: a GFLOP/s figure? ({tf:g} GFLOP/s = "
-                                   f"{tf / 1000:g} TFLOP/s)")  # fmt: skip
-        if self.memory_reported_bytes is not None and not (
-            REPORTED_MEMORY_SHARE[0] <= self.memory_reported_bytes / self.memory_bytes <= REPORTED_MEMORY_SHARE[1]
-        ):  # nvidia-smi's MiB figure in the GiB field had made 87,574 GB usable on an 80 GB chip
-            rep, gb = self.memory_reported_bytes / GiB, self.memory_bytes / GB
-            hint = (
-                f": a MiB figure? ({rep:g} MiB = {rep / 1024:.4g} GiB)"
-                if rep / 1024 * GiB <= 2 * self.memory_bytes
-                else ""
-            )
-            raise _fail(where, f"field 'memory_reported_GiB' must be {REPORTED_MEMORY_SHARE[0]:g} to "
-                               f"{REPORTED_MEMORY_SHARE[1]:g} times memory_GB ({gb:g} GB = {gb * GB / GiB:.4g} GiB), "
-                               f"as the vendor's tool reports the datasheet's memory; got {rep:g}{hint}")  # fmt: skip
-        for key, value in (
-            ("tdp_W", self.tdp_w),
-            ("scale_up_GB_per_s", self.interconnect_bytes_per_s),
-            ("price_usd_per_hour", self.price_usd_per_hour),
-            ("scale_up_domain_gpus", self.scale_up_domain_gpus),
-            ("rack_gpus", self.rack_gpus),
-            ("scale_up_latency_us", self.scale_up_latency_s),
-            ("scale_out_Gbit_per_s", self.scale_out_bytes_per_s),
-            ("scale_out_latency_us", self.scale_out_latency_s),
-            ("memory_reported_GiB", self.memory_reported_bytes),
-        ):
-            if value is not None:
-                _positive(where, key, value)
+        figures = {k: figure_value(self, k)[0] for k in hardware_figures(self)}
+        if self.price_usd_per_hour is not None:
+            figures["price_usd_per_hour"] = self.price_usd_per_hour
+        if problems := _figure_problems(f"hardware {self.id!r}", figures):
+            raise CatalogError(*problems)
 
 
 _HARDWARE_REQUIRED = {"name", "memory_GB", "memory_bandwidth_TB_per_s", "dense_TFLOP_per_s"}
@@ -163,27 +130,19 @@ _HARDWARE_OPTIONAL = {
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 
-def hardware_from_dict(hw_id: str, d: Any, where: str, *, require_source: bool = False) -> Hardware:
-    """Validate one hardware entry in datasheet units and convert it to SI."""
-    where = f"{where}: entry {hw_id!r}"
+def hardware_from_dict(hw_id: str, d: Any, where: str, *, require_source: bool = False, named: bool = True) -> Hardware:
+    """Validate one hardware entry in datasheet units and convert it to SI; CatalogError lists every missing, unknown
+    or out-of-range field at once, in the file's own units. named: the file names the entry (its id is the top key;
+    a user's file may give the fields alone, and its messages then name no entry)."""
+    where = f"{where}: entry {hw_id!r}" if named else where
     announced = isinstance(d, dict) and d.get("announced") is True  # an unshipped part may lack a published TDP
     required = {"source"} | (set() if announced else {"tdp_W"}) if require_source else set()
-    _check_keys(where, d, _HARDWARE_REQUIRED | required, _HARDWARE_OPTIONAL)
+    problems = _key_problems(where, d, _HARDWARE_REQUIRED | required, _HARDWARE_OPTIONAL)
+    if isinstance(d, dict):
+        problems += _hardware_field_problems(where, d)
+    if problems:
+        raise CatalogError(*problems)
     rates = d["dense_TFLOP_per_s"]
-    if not isinstance(rates, dict):
-        raise _fail(where, "field 'dense_TFLOP_per_s' must be a mapping of precision to TFLOP/s")
-    for key in ("memory_GB", "memory_bandwidth_TB_per_s"):
-        if _number(where, d, key) <= 0:
-            raise _fail(where, f"field {key!r} must be positive, got {d[key]!r}")
-    if (gb := _number(where, d, "memory_GB")) > MAX_MEMORY_GB:  # 1e30 GB had printed a 34-digit max batch
-        hint = f": a MiB figure? ({gb:g} MiB = {gb * 2**20 / GB:.4g} GB)" if gb * 2**20 / GB <= MAX_MEMORY_GB else ""
-        raise _fail(where, f"field 'memory_GB' must be at most {MAX_MEMORY_GB:,.0f} (GB per chip), got {gb:g}{hint}")
-    if (bw := _number(where, d, "memory_bandwidth_TB_per_s")) < MIN_BANDWIDTH_TB_PER_S:  # 1e-30: a 22-digit TPOT
-        raise _fail(where, f"field 'memory_bandwidth_TB_per_s' must be at least {MIN_BANDWIDTH_TB_PER_S:g} (TB/s per "
-                           f"chip: 1 GB/s), got {bw:g}")  # fmt: skip
-    if (bw := _number(where, d, "memory_bandwidth_TB_per_s")) > MAX_BANDWIDTH_TB_PER_S:  # a GB/s figure, typed in TB/s
-        raise _fail(where, f"field 'memory_bandwidth_TB_per_s' must be at most {MAX_BANDWIDTH_TB_PER_S:g} (TB/s per "
-                           f"chip), got {bw:g}: a GB/s figure? ({bw:g} GB/s = {bw / 1000:g} TB/s)")  # fmt: skip
     if d.get("scale_up_GB_per_s") is not None and d.get("interconnect_GB_per_s") is not None:
         raise _fail(where, "give 'scale_up_GB_per_s' or its older name 'interconnect_GB_per_s', not both")
     scale_up_key = "interconnect_GB_per_s" if d.get("interconnect_GB_per_s") is not None else "scale_up_GB_per_s"
@@ -538,7 +497,17 @@ def model_from_dict(model_id: str, d: Any, where: str, *, require_source: bool =
 
 
 def _model(model_id: str, d: Any, where: str, *, require_source: bool = False) -> ModelSpec:
-    _check_keys(where, d, _MODEL_REQUIRED | ({"source"} if require_source else set()), _MODEL_OPTIONAL)
+    problems = _key_problems(where, d, _MODEL_REQUIRED | ({"source"} if require_source else set()), _MODEL_OPTIONAL)
+    checks = {k: integer_field for k in _MODEL_REQUIRED - {"name", "tied_embeddings", "mlp"}}
+    checks.update(name=_text, mlp=_text, tied_embeddings=_bool)
+    for key, check in checks.items() if isinstance(d, dict) else ():
+        try:
+            if d.get(key) is not None:  # a missing one is named above
+                check(where, d, key)
+        except CatalogError as e:
+            problems.append(str(e))
+    if problems:
+        raise CatalogError(*problems)
     ints = {k: integer_field(where, d, k) for k in _MODEL_REQUIRED - {"name", "tied_embeddings", "mlp"}}
     with _located(where):
         return ModelSpec(
@@ -626,7 +595,8 @@ def load_model_catalog(path: str | Path = DATA_DIR / "models.yaml") -> dict[str,
     return out
 
 
-def _single_entry(data: Any, where: str) -> tuple[str, Any]:
+def _single_entry(data: Any, where: str) -> tuple[str | None, Any]:
+    """(its id, its fields) of a user's file of one entry; the id None where the file gives the fields alone."""
     if isinstance(data, dict) and len(data) == 1 and isinstance(next(iter(data.values())), dict):
         key, value = next(iter(data.items()))
         return str(key), value
@@ -634,14 +604,42 @@ def _single_entry(data: Any, where: str) -> tuple[str, Any]:
         ids = ", ".join(repr(str(k)) for k in list(data)[:4]) + (", ..." if len(data) > 4 else "")
         raise CatalogError(f"{where}: expected one entry, found {len(data)} ({ids}): keep one per file")
     if isinstance(data, dict):
-        return "custom", data
+        return None, data
     raise CatalogError(f"{where}: expected a mapping")
 
 
+# fields only a hardware entry has, and only a model file has (its own format's or a config.json's)
+_HARDWARE_SIGNS = ("memory_GB", "memory_bandwidth_TB_per_s", "dense_TFLOP_per_s")
+_MODEL_SIGNS = ("model_type", "architectures", "hidden_size", "num_hidden_layers", "num_layers", "d_model", "num_heads")
+
+
+def _other_kind(kind: str, data: Any, entry: Any, where: str) -> CatalogError | None:
+    """The error for a model file given as hardware or a hardware file given as a model (it had listed every field as
+    missing or unknown), None for a file of neither look."""
+    fields = entry.keys() if isinstance(entry, dict) else ()
+    hw_signs = [k for k in _HARDWARE_SIGNS if k in fields]
+    model_signs = [k for k in _MODEL_SIGNS if k in fields]
+    if kind == "hardware" and not hw_signs and (model_signs or is_hf_config(data)):
+        looks, other, signs = "a model file", "a hardware file (one entry of data/hardware.yaml)", model_signs
+    elif kind == "model" and hw_signs and not model_signs:
+        looks, other, signs = (
+            "a hardware file",
+            "a model file (a config.json or one entry of data/models.yaml)",
+            hw_signs,
+        )
+    else:
+        return None
+    has = f" (it has {', '.join(signs)})" if signs else ""
+    return CatalogError(f"{where}: this looks like {looks}{has}, not {other}")
+
+
 def hardware_from_text(text: str, where: str) -> Hardware:
-    """A user's hardware file (one entry, with or without its id as the top key)."""
-    hw_id, entry = _single_entry(parse_structured_text(text, where), where)
-    return hardware_from_dict(hw_id, entry, where)
+    """A user's hardware file (one entry, with or without its id as the top key; without: the id 'custom')."""
+    data = parse_structured_text(text, where)
+    hw_id, entry = (None, data) if is_hf_config(data) else _single_entry(data, where)
+    if (wrong := _other_kind("hardware", data, entry, where)) is not None:
+        raise wrong
+    return hardware_from_dict(hw_id or "custom", entry, where, named=hw_id is not None)
 
 
 def model_from_text(text: str, where: str, model_id: str = "custom") -> ModelSpec:
@@ -650,7 +648,11 @@ def model_from_text(text: str, where: str, model_id: str = "custom") -> ModelSpe
     if is_hf_config(data):
         return _model(model_id, model_entry_from_hf_config(model_id, data, where), where)
     mid, entry = _single_entry(data, where)
-    return model_from_dict(mid if mid != "custom" else model_id, entry, where)
+    if (wrong := _other_kind("model", data, entry, where)) is not None:
+        raise wrong
+    if mid is None:
+        return _model(model_id, entry, where)
+    return model_from_dict(mid, entry, where)
 
 
 def resolve_hardware(ref: str) -> Hardware:
@@ -765,16 +767,23 @@ def _is_file_ref(ref: str) -> bool:
 
 
 def _check_keys(where: str, d: Any, required: set[str], optional: set[str]) -> None:
+    if problems := _key_problems(where, d, required, optional):
+        raise CatalogError(*problems)
+
+
+def _key_problems(where: str, d: Any, required: set[str], optional: set[str]) -> list[str]:
+    """An entry's missing fields (in one message) and unknown fields (in one message, with the allowed ones)."""
     if not isinstance(d, dict):
-        raise _fail(where, "expected a mapping of fields")
-    missing = sorted(required - d.keys())
-    if missing:
-        raise _fail(
-            where, f"missing field {missing[0]!r}" + (f" (and {', '.join(missing[1:])})" if missing[1:] else "")
+        return [f"{where}: expected a mapping of fields"]
+    out = []
+    if missing := sorted(required - d.keys()):
+        out.append(
+            f"{where}: missing field {missing[0]!r}" + (f" (and {', '.join(missing[1:])})" if missing[1:] else "")
         )
-    unknown = sorted(str(k) for k in d.keys() - required - optional)
-    if unknown:
-        raise _fail(where, f"unknown field {unknown[0]!r} (allowed: {', '.join(sorted(required | optional))})")
+    if unknown := sorted(str(k) for k in d.keys() - required - optional):
+        out.append(f"{where}: unknown field{'s' if unknown[1:] else ''} {', '.join(map(repr, unknown))} "
+                   f"(allowed: {', '.join(sorted(required | optional))})")  # fmt: skip
+    return out
 
 
 def _number(where: str, d: dict, key: str, prefix: str = "") -> float:
@@ -951,57 +960,94 @@ def _field_sources(
 
 def _positive(where: str, key: str, value: float) -> None:
     if not value > 0:
-        raise _fail(where, f"field {key!r} must be positive, got {value!r}")
+        raise _fail(where, f"field {key!r} must be positive, got {value:g}")
+
+
+_WHOLE_FIGURES = {"scale_up_domain_gpus", "rack_gpus", "launch_year"}
+
+
+def _hardware_field_problems(where: str, d: dict) -> list[str]:
+    """Every field of a hardware entry that is not a number of the right kind, or out of range (_figure_problems),
+    one message per field; the values checked in the file's own units."""
+    out, figures = [], {}
+    for key in _FIGURE_UNITS:
+        if d.get(key) is not None:
+            try:
+                figures[key] = (integer_field if key in _WHOLE_FIGURES else _number)(where, d, key)
+            except CatalogError as e:
+                out.append(str(e))
+    rates = d.get(_RATES)
+    if rates is not None and not isinstance(rates, dict):
+        out.append(f"{where}: field {_RATES!r} must be a mapping of precision to TFLOP/s")
+    for k in rates if isinstance(rates, dict) else ():
+        try:
+            figures[f"{_RATES}.{k}"] = _number(where, rates, k, f"{_RATES}.")
+        except CatalogError as e:
+            out.append(str(e))
+    try:
+        if d.get("price_usd_per_hour") is not None:
+            figures["price_usd_per_hour"] = _number(where, d, "price_usd_per_hour")
+        if d.get("name") is not None:
+            _text(where, d, "name")
+    except CatalogError as e:
+        out.append(str(e))
+    precisions = rates.keys() if isinstance(rates, dict) else None
+    return out + _figure_problems(where, figures, precisions)
+
+
+def _figure_problems(where: str, figures: dict[str, float], precisions=None) -> list[str]:
+    """The range problems of a chip's figures (YAML names -> values in their datasheet units: 'memory_GB',
+    'dense_TFLOP_per_s.bf16', 'price_usd_per_hour'...), one message per figure quoting its value as the file writes it:
+    every figure positive, memory, bandwidth and rates within a chip's (a figure in the wrong unit named), the reported
+    memory near the datasheet's, the dense rates (`precisions`; default: those in `figures`) known precisions, bf16 or
+    fp16 among them."""
+    out = []
+    if precisions is None:
+        precisions = [k.split(".", 1)[1] for k in figures if k.startswith(_RATES + ".")]
+    if not {"bf16", "fp16"} & set(precisions):
+        out.append(f"{where}: field '{_RATES}' must list bf16 or fp16 (attention and norms run at 16 bits)")
+    for key, value in figures.items():
+        if key.startswith(_RATES + ".") and (p := key.split(".", 1)[1]) not in COMPUTE_PRECISIONS:
+            out.append(f"{where}: {_RATES}: unknown precision {p!r}")
+        elif key != "launch_year" and not value > 0:
+            out.append(f"{where}: field {key!r} must be positive, got {value:g}")
+        elif problem := _figure_range(key, value, figures):
+            out.append(f"{where}: field {key!r} {problem}")
+    return out
+
+
+def _figure_range(key: str, v: float, figures: dict[str, float]) -> str | None:
+    """What is wrong with one positive figure's size (a figure in the wrong unit named), None if nothing."""
+    if key == "memory_GB" and v > MAX_MEMORY_GB:  # 1e30 GB had printed a 34-digit max batch
+        hint = f": a MiB figure? ({v:g} MiB = {v * 2**20 / GB:.4g} GB)" if v * 2**20 / GB <= MAX_MEMORY_GB else ""
+        return f"must be at most {MAX_MEMORY_GB:,.0f} (GB per chip), got {v:g}{hint}"
+    if key == "memory_bandwidth_TB_per_s" and v < MIN_BANDWIDTH_TB_PER_S:  # 1e-30: a 22-digit TPOT
+        return f"must be at least {MIN_BANDWIDTH_TB_PER_S:g} (TB/s per chip: 1 GB/s), got {v:g}"
+    if key == "memory_bandwidth_TB_per_s" and v > MAX_BANDWIDTH_TB_PER_S:  # a GB/s figure, typed in TB/s
+        return (f"must be at most {MAX_BANDWIDTH_TB_PER_S:g} (TB/s per chip), got {v:g}: a GB/s figure? ({v:g} GB/s = "
+                f"{v / 1000:g} TB/s)")  # fmt: skip
+    if key.startswith(_RATES + ".") and v > MAX_TFLOP_PER_S:  # a GFLOP/s figure typed in TFLOP/s
+        return (f"must be at most {MAX_TFLOP_PER_S:,.0f} (dense TFLOP/s per chip), got {v:g}: a GFLOP/s figure? "
+                f"({v:g} GFLOP/s = {v / 1000:g} TFLOP/s)")  # fmt: skip
+    gb = figures.get("memory_GB", 0.0)
+    if (
+        key == "memory_reported_GiB"
+        and 0 < gb <= MAX_MEMORY_GB
+        and not (REPORTED_MEMORY_SHARE[0] <= v * GiB / (gb * GB) <= REPORTED_MEMORY_SHARE[1])
+    ):  # nvidia-smi's MiB figure in the GiB field had made 87,574 GB usable on an 80 GB chip
+        hint = f": a MiB figure? ({v:g} MiB = {v / 1024:.4g} GiB)" if v / 1024 * GiB <= 2 * gb * GB else ""
+        return (f"must be {REPORTED_MEMORY_SHARE[0]:g} to {REPORTED_MEMORY_SHARE[1]:g} times memory_GB ({gb:g} GB = "
+                f"{gb * GB / GiB:.4g} GiB), as the vendor's tool reports the datasheet's memory; got {v:g}{hint}")  # fmt: skip
+    return None
 
 
 # --------------------------------------------------------------------------------------------------- all problems
 
 
-def _collect(where: str, d: Any, required: set[str], optional: set[str], checks: dict[str, Any]) -> list[str]:
-    """Every problem of an entry, one message per field (the loaders stop at the first)."""
-    if not isinstance(d, dict):
-        return [f"{where}: expected a mapping of fields"]
-    out = [f"{where}: missing field {k!r}" for k in sorted(required - d.keys())]
-    out += [f"{where}: unknown field {k!r}" for k in sorted(str(k) for k in d.keys() - required - optional)]
-    for key, check in checks.items():
-        if key in d and d[key] is not None:
-            try:
-                check(where, d, key)
-            except CatalogError as e:
-                out.append(str(e))
-    return out
-
-
 def entry_problems(kind: str, text: str, where: str) -> tuple[Any, list[str]]:
-    """(the parsed object or None, every problem found) for a user's hardware or model file."""
+    """(the Hardware / ModelSpec or None, every problem found) of a user's hardware or model file, read as the CLI
+    reads a --hardware / --model file."""
     try:
-        data = parse_structured_text(text, where)
-        if kind == "hardware":
-            hw_id, entry = _single_entry(data, where)
-            checks = {k: _number for k in ("memory_GB", "memory_bandwidth_TB_per_s", "tdp_W", "interconnect_GB_per_s",
-                                           "scale_up_GB_per_s", "price_usd_per_hour", "scale_up_latency_us",
-                                           "scale_out_Gbit_per_s", "scale_out_latency_us",
-                                           "memory_reported_GiB")}  # fmt: skip
-            checks["name"] = _text
-            problems = _collect(f"{where}: entry {hw_id!r}", entry, _HARDWARE_REQUIRED, _HARDWARE_OPTIONAL, checks)
-            rates = entry.get("dense_TFLOP_per_s") if isinstance(entry, dict) else None
-            if isinstance(rates, dict):
-                for k in rates:
-                    try:
-                        _number(f"{where}: entry {hw_id!r}", rates, k, "dense_TFLOP_per_s.")
-                    except CatalogError as e:
-                        problems.append(str(e))
-            if problems:
-                return None, problems
-            return hardware_from_dict(hw_id, entry, where), []
-        if is_hf_config(data):
-            return _model("custom", model_entry_from_hf_config("custom", data, where), where), []
-        mid, entry = _single_entry(data, where)
-        checks = {k: integer_field for k in _MODEL_REQUIRED - {"name", "tied_embeddings", "mlp"}}
-        checks.update(name=_text, mlp=_text, tied_embeddings=_bool)
-        problems = _collect(f"{where}: entry {mid!r}", entry, _MODEL_REQUIRED, _MODEL_OPTIONAL, checks)
-        if problems:
-            return None, problems
-        return model_from_dict(mid, entry, where), []
+        return (hardware_from_text if kind == "hardware" else model_from_text)(text, where), []
     except CatalogError as e:
-        return None, [str(e)]
+        return None, e.problems
