@@ -1281,3 +1281,32 @@ def test_a_file_of_the_other_kind_is_said_to_be_one():
     assert obj is None and len(problems) == 1 and "config.json: this looks like a model file" in problems[0]
     obj, problems = entry_problems("hardware", yaml.safe_dump({"toy-model": GOOD_MODEL}), "toy.yaml")
     assert obj is None and len(problems) == 1 and "this looks like a model file" in problems[0]
+
+
+def test_a_config_json_says_every_missing_field_at_once_and_a_missing_model_type_in_a_line():
+    """A review: only the first missing field was said (an upload per field), and a config.json without model_type
+    got ~19 errors about data/models.yaml's format."""
+    from tpot_model.catalog import entry_problems
+
+    obj, problems = entry_problems("model", json.dumps({"model_type": "llama", "vocab_size": 32000}), "config.json")
+    assert obj is None and len(problems) == 1, problems
+    for key in ("hidden_size", "num_hidden_layers", "num_attention_heads", "intermediate_size"):
+        assert repr(key) in problems[0], (key, problems)
+    assert "are missing (a llama config.json needs them)" in problems[0]
+    no_type = {"architectures": ["LlamaForCausalLM"], "hidden_size": 4096, "num_hidden_layers": 32,
+               "num_attention_heads": 32, "intermediate_size": 11008, "vocab_size": 32000}  # fmt: skip
+    for cfg in (no_type, {k: v for k, v in no_type.items() if k != "architectures"}):
+        obj, problems = entry_problems("model", json.dumps(cfg), "config.json")
+        assert obj is None and len(problems) == 1 and "field 'model_type' is missing" in problems[0], problems
+
+
+def test_a_config_json_without_a_window_says_it_was_assumed_and_is_named_from_the_file():
+    """A review: no max_position_embeddings gave 4,096 tokens silently, and the model was called 'custom'."""
+    cfg = {"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
+           "intermediate_size": 11008, "vocab_size": 32000}  # fmt: skip
+    m = model_from_text(json.dumps(cfg), "my-llama.json")
+    assert m.id == "custom" and m.name == "my-llama" and m.context_window_assumed and m.max_context_tokens == 4096
+    m = model_from_text(json.dumps(cfg | {"architectures": ["LlamaForCausalLM"]}), "config.json")
+    assert m.name == "LlamaForCausalLM"
+    m = model_from_text(json.dumps(cfg | {"max_position_embeddings": 8192}), "config.json", model_id="llama-x")
+    assert m.name == "llama-x" and not m.context_window_assumed and m.architecture == m.architecture

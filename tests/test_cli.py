@@ -1347,3 +1347,23 @@ def test_readme_rack_scale_figures_are_the_clis(capsys):
     assert f"on both), {gb200} and {b200} (under typical," in flat
     assert f"against {gb200} unconstrained" in flat and f"B200's, inside the recipes, is {b200} either way" in flat
     assert f"then reads {per_gpu('gb200', '--within-measured')} tokens/s per GPU on DEP32" in flat
+
+
+def test_a_config_json_without_a_window_says_the_window_it_took(capsys, tmp_path):
+    """A review: a config.json without max_position_embeddings ran at a 4,096-token window, unsaid."""
+    cfg = {"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
+           "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 128256}  # fmt: skip
+    path = tmp_path / "my-llama" / "config.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(cfg))
+    code, out, _ = run(capsys, "estimate", "--model", path, "--hardware", "h200")
+    assert (
+        code == 0
+        and "Note: my-llama's config.json gives no max_position_embeddings: its context window is "
+        "taken as 4,096 tokens."
+        in out
+    ), out
+    r = run_json(capsys, "--model", path, "--hardware", "h200")
+    assert "4,096 tokens" in r["assumed_window_note"]
+    path.write_text(json.dumps(cfg | {"max_position_embeddings": 131072}))
+    assert run_json(capsys, "--model", path, "--hardware", "h200")["assumed_window_note"] is None

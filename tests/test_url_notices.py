@@ -109,3 +109,28 @@ def test_unknown_parameters_are_matched_among_the_pages_own_and_the_sidebars():
     assert meant("frontier") == ["fr_rack_gpus", "fr_rack_best_engine", "fr_accept"]
     assert meant("overview") == ["gpus", "", ""]  # no page's own: only the sidebar's
     assert page_state.params_by_page()["cost"] >= {"ce_sweep", "ce_target"}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_a_config_json_in_use_is_named_from_it_and_its_assumed_window_is_said(lang):
+    """A review: an uploaded config.json was 'custom' in the headline and the sidebar, its 4,096-token window unsaid."""
+    import json
+
+    from ui.state import encode_spec
+
+    cfg = {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32,
+           "num_attention_heads": 32, "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 128256}  # fmt: skip
+    from streamlit.testing.v1 import AppTest
+
+    from tests.apptest_util import APP
+
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params.update(dict(lang=lang, model="custom", custom_model=encode_spec(json.dumps(cfg))))
+    at.session_state["upload.open"] = True  # the sidebar's upload box open, as after an upload
+    at.run()
+    tr = Translator(lang)
+    assert not at.exception
+    captions = [c.value for c in at.sidebar.caption]
+    assert tr("upload_in_use", name="LlamaForCausalLM") in captions, captions
+    assert tr("upload_window_assumed", tokens="4,096") in [i.value for i in at.sidebar.info]
+    assert any("**LlamaForCausalLM**" in m.value for m in at.markdown)  # the headline

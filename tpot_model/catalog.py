@@ -312,6 +312,8 @@ class ModelSpec:
     # multi-token-prediction modules the checkpoint ships (not counted in the layers or parameters); 0: none listed
     mtp_modules: int = 0
     params_reported: str = ""
+    # a config.json without max_position_embeddings: max_context_tokens is hf_config.ASSUMED_CONTEXT_TOKENS, assumed
+    context_window_assumed: bool = False
     family: str = ""  # models that share a tokenizer (a draft model must): default, the id's first part
     aliases: tuple[str, ...] = ()  # other names people type for it ("deepseek-r1-0528", "dsr1"): find_id
     source: tuple[str, ...] = field(default=())
@@ -372,7 +374,8 @@ class ModelSpec:
     def architecture(self) -> ModelSpec:
         """The shape alone (no id, name, family or sources): equal for models that run the same way (DeepSeek-V3,
         V3.1 and R1)."""
-        return replace(self, id="", name="", params_reported="", family="", aliases=(), source=(), notes="")
+        return replace(self, id="", name="", params_reported="", family="", aliases=(), source=(), notes="",
+                       context_window_assumed=False)  # fmt: skip
 
     def past_window(self, context_tokens, output_tokens) -> int | None:
         """Prompt + output tokens of a run when they exceed the model's context window (its numbers then extrapolate
@@ -646,7 +649,9 @@ def model_from_text(text: str, where: str, model_id: str = "custom") -> ModelSpe
     """A user's model file: a Hugging Face config.json or one entry of the project's model format."""
     data = parse_structured_text(text, where)
     if is_hf_config(data):
-        return _model(model_id, model_entry_from_hf_config(model_id, data, where), where)
+        stem = Path(where).stem if where.endswith((".json", ".yaml", ".yml")) else ""
+        entry, assumed = model_entry_from_hf_config(model_id, data, where, "" if stem == "config" else stem)
+        return replace(_model(model_id, entry, where), context_window_assumed=assumed)
     mid, entry = _single_entry(data, where)
     if (wrong := _other_kind("model", data, entry, where)) is not None:
         raise wrong

@@ -34,7 +34,16 @@ from .catalog import (
     resolve_hardware,
     resolve_model,
 )
-from .cli_text import counting, int_or_none, parallelism_note, platform_note, projection_note, remedy, window_note
+from .cli_text import (
+    assumed_window_note,
+    counting,
+    int_or_none,
+    parallelism_note,
+    platform_note,
+    projection_note,
+    remedy,
+    window_note,
+)
 from .csv_format import FLOAT_DIGITS, csv_bytes, float_field, float_text, float_texts, int_field, label_field
 from .engines import OF_FREE_MEMORY
 from .estimate import MAX_GPUS_SEARCHED, Estimate, estimate
@@ -320,6 +329,7 @@ def report(e: Estimate, ideal: Estimate) -> dict[str, Any]:
         "context_tokens": int(_f(s.context_tokens)),
         "output_tokens": int(_f(s.output_tokens)),
         "model_max_context_tokens": e.model.max_context_tokens,
+        "assumed_window_note": assumed_window_note(e.model),  # a config.json without max_position_embeddings
         "model_num_heads": e.model.num_heads,
         "beyond_context_window": e.model.past_window(_f(s.context_tokens), _f(s.output_tokens)) is not None,
         # the GPU counts nearest that divide the attention heads, when this one does not (engines refuse it)
@@ -532,6 +542,8 @@ def _table(r: dict[str, Any]) -> str:
         )
     if r["parallelism_note"]:
         add(f"Note: {r['parallelism_note']}.")
+    if r["assumed_window_note"]:
+        add(f"Note: {r['assumed_window_note']}.")
     if note := window_note(r["model_name"], r["model_max_context_tokens"], r["context_tokens"], r["output_tokens"]):
         add(f"Note: {note}.")
     if not r["fits"]:  # said before the speed it qualifies (the fit and remedy rows are under Memory, 30 lines down)

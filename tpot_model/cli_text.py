@@ -89,6 +89,15 @@ def window_note(name: str, window_tokens: int, context_tokens: float, output_tok
     )
 
 
+def assumed_window_note(model) -> str | None:
+    """For a model read from a config.json without max_position_embeddings: the context window it was given, in a
+    line; else None."""
+    if not model.context_window_assumed:
+        return None
+    return (f"{model.name}'s config.json gives no max_position_embeddings: its context window is taken as "
+            f"{model.max_context_tokens:,} tokens")  # fmt: skip
+
+
 def lower_precision(e: Estimate) -> str | None:
     """The lower precision with which a scenario that does not fit fits (precision_that_fits), with the options that
     give it: 'fp8 weights + fp8 KV cache (--weights fp8 --kv fp8)'; None when none is enough."""

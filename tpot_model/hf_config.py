@@ -9,10 +9,14 @@ from typing import Any
 
 from .files import CatalogError, integer_field
 
+_HF_KEYS = ("model_type", "text_config", "architectures", "hidden_size", "num_hidden_layers")
+ASSUMED_CONTEXT_TOKENS = 4096  # the context window of a config.json without max_position_embeddings
+
 
 def is_hf_config(data: Any) -> bool:
-    """A parsed file that is a Hugging Face config.json (it names a model_type, or wraps one in text_config)."""
-    return isinstance(data, dict) and ("model_type" in data or "text_config" in data)
+    """A parsed file that is a Hugging Face config.json (it names a model_type, wraps one in text_config, or has
+    keys only a config.json has: one without model_type is then told so)."""
+    return isinstance(data, dict) and any(k in data for k in _HF_KEYS)
 
 
 def _moe(num_experts, experts_per_token, expert_d_ff, num_shared_experts=0, shared_expert_d_ff=0, num_dense_layers=0):
@@ -40,10 +44,12 @@ _HF_DEFAULTS["llama4"] = _HF_DEFAULTS["llama4_text"]
 _DEEPSEEK_LIKE = ("deepseek_v3", "deepseek_v2", "deepseek_v32", "kimi_k2")  # MLA + DeepSeek MoE keys
 
 
-def model_entry_from_hf_config(model_id: str, cfg: Any, where: str) -> dict[str, Any]:
-    """The project's model entry (catalog.model_from_dict's format) for a Hugging Face config.json (llama, llama4,
-    mistral, mixtral, qwen2/3, qwen3_moe, qwen3_next, qwen3_5_moe, deepseek_v3/v32, kimi_k2, glm4_moe, minimax_m2,
-    gpt_oss, gemma2, gemma3); catalog validates it."""
+def model_entry_from_hf_config(model_id: str, cfg: Any, where: str, name: str = "") -> tuple[dict[str, Any], bool]:
+    """(the project's model entry (catalog.model_from_dict's format), whether its context window was assumed: no
+    max_position_embeddings) for a Hugging Face config.json (llama, llama4, mistral, mixtral, qwen2/3, qwen3_moe,
+    qwen3_next, qwen3_5_moe, deepseek_v3/v32, kimi_k2, glm4_moe, minimax_m2, gpt_oss, gemma2, gemma3); catalog
+    validates it. Its name: the config's _name_or_path, else its architectures[0], else `name` (the file's), else
+    model_id. CatalogError names every missing field at once."""
     if not isinstance(cfg, dict):
         raise CatalogError(f"{where}: " + "a config.json must be a JSON object")
     if isinstance(cfg.get("text_config"), dict):  # gemma3 / multimodal wrappers keep the LM in text_config
@@ -76,18 +82,58 @@ def model_entry_from_hf_config(model_id: str, cfg: Any, where: str) -> dict[str,
         "gemma3_text",
         "phi3",
     )
+    if not model_type:  # a config.json had read as a models.yaml entry: ~19 missing and unknown fields
+        raise CatalogError(f"{where}: field 'model_type' is missing (a config.json names its architecture: one of "
+                           f"{', '.join(supported)})")  # fmt: skip
     if model_type not in supported:
         raise CatalogError(
             f"{where}: " + f"field 'model_type': {model_type!r} is not supported (supported: {', '.join(supported)})"
         )
 
+    missing: list[str] = []  # every required field the config lacks, said at once (the first alone had been)
+    problems: list[str] = []
+
     def need(key: str) -> int:
         if cfg.get(key) is None:  # it had read 'must be a whole number, got None'
-            raise CatalogError(f"{where}: field {key!r} is missing (a {model_type} config.json needs it)")
-        return integer_field(where, cfg, key)
+            missing.append(key)
+            return 1  # a stand-in, so the other fields are still read
+        return iopt(key, 1)
 
     def iopt(key: str, default: int) -> int:
-        return integer_field(where, cfg, key) if cfg.get(key) is not None else default
+        try:
+            return integer_field(where, cfg, key) if cfg.get(key) is not None else default
+        except CatalogError as e:
+            problems.append(str(e))
+            return default
+
+    try:
+        entry = _entry(model_id, cfg, where, model_type, need, iopt, name)
+    except CatalogError:
+        if not (missing or problems):
+            raise
+        entry = {}  # a stand-in's consequence: the fields found missing or malformed are the problem
+    if missing:
+        fields = ", ".join(repr(k) for k in dict.fromkeys(missing))
+        them = "fields " + fields + " are" if len(set(missing)) > 1 else "field " + fields + " is"
+        problems.insert(
+            0, f"{where}: {them} missing (a {model_type} config.json needs {'them' if them[-1] == 'e' else 'it'})"
+        )
+    if problems:
+        raise CatalogError(*problems)
+    return entry, cfg.get("max_position_embeddings") is None
+
+
+def _name(cfg: dict, name: str) -> str:
+    """A config.json's model name: its _name_or_path, else its architectures[0] ('LlamaForCausalLM'), else `name`."""
+    archs = cfg.get("architectures")
+    for given in (cfg.get("_name_or_path"), archs[0] if isinstance(archs, list) and archs else None, name):
+        if isinstance(given, str) and given.strip():
+            return given.strip()
+    return ""
+
+
+def _entry(model_id, cfg, where, model_type, need, iopt, name) -> dict[str, Any]:
+    """model_entry_from_hf_config's entry, its required whole numbers read by need, its optional ones by iopt."""
 
     def opt(key: str, default: Any) -> Any:
         return cfg.get(key) if cfg.get(key) is not None else default
@@ -221,7 +267,7 @@ def model_entry_from_hf_config(model_id: str, cfg: Any, where: str) -> dict[str,
         )
         gate = bool(cfg.get("attn_output_gate", True))
     if moe is None and d_ff == 0:  # a dense model's MLP width: it had read "field 'd_ff' must be positive"
-        raise CatalogError(f"{where}: field 'intermediate_size' is missing (a {model_type} config.json needs it)")
+        d_ff = need("intermediate_size")
     sw = cfg.get("sliding_window")
     if (
         window is None
@@ -254,7 +300,7 @@ def model_entry_from_hf_config(model_id: str, cfg: Any, where: str) -> dict[str,
     act = str(opt("hidden_act", opt("hidden_activation", "silu"))).lower()
     gelu_plain = model_type not in ("gemma", "gemma2", "gemma3", "gemma3_text") and act.startswith("gelu")
     entry = dict(
-        name=str(opt("_name_or_path", model_id)) or model_id,
+        name=_name(cfg, name) or model_id,
         num_layers=num_layers,
         d_model=d_model,
         num_heads=num_heads,
@@ -264,7 +310,7 @@ def model_entry_from_hf_config(model_id: str, cfg: Any, where: str) -> dict[str,
         vocab_size=vocab,
         tied_embeddings=bool(opt("tie_word_embeddings", model_type.startswith("gemma"))),
         mlp="gelu" if gelu_plain else "swiglu",
-        max_context_tokens=iopt("max_position_embeddings", 4096),
+        max_context_tokens=iopt("max_position_embeddings", ASSUMED_CONTEXT_TOKENS),
         qk_norm=qk_norm,
         attention_output_gate=gate,
         moe=moe,

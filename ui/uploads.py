@@ -8,6 +8,7 @@ import streamlit as st
 from tpot_model.catalog import entry_problems
 from tpot_model.files import CatalogError, decode_text
 
+from . import fmt
 from .i18n import Translator
 from .state import CUSTOM_ID, Notice, decode_spec, encode_spec, sanitize
 
@@ -85,5 +86,7 @@ def uploader(kind: str, tr: Translator) -> None:
     obj = custom(kind)
     if obj is not None:
         st.caption(tr("upload_in_use", name=sanitize(obj.name, 60)))
+        if getattr(obj, "context_window_assumed", False):  # a config.json without max_position_embeddings
+            st.info(tr("upload_window_assumed", tokens=fmt.count(obj.max_context_tokens)))
         st.download_button(tr("upload_download"), data=st.session_state[f"_custom_{kind}_text"].encode("utf-8"),
                            file_name=f"custom-{kind}.yaml", key=f"upload.{kind}.download", on_click="ignore")  # fmt: skip
