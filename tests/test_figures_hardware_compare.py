@@ -419,16 +419,34 @@ def test_decomposition_bars_equal_the_breakdown():
         np.testing.assert_allclose(decode(trace.y), [float(est.breakdown_s[b]) * 1e3 for b in BUCKETS])
     assert list(fig.data[0].x) == [EN(f"bucket_{b}") for b in BUCKETS]
     assert fig.layout.yaxis.title.text == EN("cmp_axis_part_ms") and "(ms)" in fig.layout.yaxis.title.text
-    # A and C share the toy GPU's colour: C gets a pattern, A and B none
-    assert [t.marker.pattern.shape for t in fig.data] == ["", "", "."]
     # three bars a part: their values upright met at 900 px ('1.711.711.71'); two: upright
     assert {t.textangle for t in fig.data} == {-90}
     two = cf.decomposition({x: ests[x] for x in ("A", "B")})
     assert {t.textangle for t in two.data} == {0}
-    # over the chip's colour: Plotly's default ('replace') drew C as white dots on no fill, invisible on the page
-    assert fig.data[2].marker.pattern.fillmode == "overlay" and fig.data[2].marker.color == fig.data[0].marker.color
     df = cf.decomposition_table(ests)
     assert df.groupby("scenario").time_ms.sum()["A"] == pytest.approx(float(ests["A"].tpot_s) * 1e3)
+
+
+def test_each_scenario_has_its_own_colour_whatever_its_chip():
+    """Compare coloured scenarios by chip: MI355X and MI300X read dark red and red, their 80% bands one pink area.
+    Each scenario now has its own colour (A, B, C), the same on its bars, line, dashes, band and current marker,
+    and none shared: also when two scenarios run on one chip (A and C on the toy GPU)."""
+    ests = _sides()
+    bars = cf.decomposition(ests, tr=ZH)
+    assert [t.marker.color for t in bars.data] == list(cf.SCENARIO_COLOURS)
+    batches = np.array([1.0, 4.0, 16.0, 10.0**7])  # the last does not fit: a dashed trace too
+    sweeps = {x: estimate(e.model, e.hardware, replace(e.scenario, batch=batches), ENGINE) for x, e in ests.items()}
+    fig = cf.tpot_vs_batch(sweeps, ests, tr=ZH)
+    for x, colour in zip(ests, cf.SCENARIO_COLOURS, strict=True):
+        group = [t for t in fig.data if t.legendgroup == x]
+        assert {t.mode for t in group} >= {"lines", "lines+markers", "markers"}  # band, line (and dashes), marker
+        for t in group:
+            if t.fill:  # the band: its fill in the scenario's colour
+                assert t.fillcolor.startswith("rgba(31,119,180" if x == "A" else "rgba(255,127,14" if x == "B" else
+                                              "rgba(148,103,189")  # fmt: skip
+            elif t.mode != "lines":
+                assert (t.line.color if "lines" in t.mode else t.marker.color) == colour, (x, t.name)
+    assert len(set(cf.SCENARIO_COLOURS)) == len(cf.SCENARIO_COLOURS)
 
 
 def test_tpot_vs_batch_dashes_where_it_does_not_fit():

@@ -27,7 +27,6 @@ from .common import (
     Figure,
     add_band,
     band_label,
-    hardware_colour,
     legend_placement,
     style,
     wrap_label,
@@ -40,7 +39,10 @@ AUTO = "auto"  # fewest power-of-two GPUs that hold the scenario
 BETTER_COLOUR = "#1a7f37"
 WORSE_COLOUR = "#c62828"
 IF_FITTED_COLOUR = "#8a8a8a"  # a speed or cost of a scenario that does not fit: what it would be, greyed
-PATTERNS = ("", "/", ".")  # A, B, C: tells scenarios on the same hardware apart
+# A, B, C: one colour each whatever their chips (coloured by hardware, two AMD chips had read dark red and red and
+# their 80% bands one pink area); blue, orange and purple stay apart for red-green colour blindness too, and apart
+# from the table's better / worse green and red. Symbols tell the scenarios apart without colour.
+SCENARIO_COLOURS = ("#1f77b4", "#ff7f0e", "#9467bd")
 SYMBOLS = ("circle", "square", "diamond")
 
 
@@ -284,16 +286,11 @@ def headline_display(ests: Mapping[str, Estimate], *, tr: Translator = EN):
 # --------------------------------------------------------------------------------------------------- figures
 
 
-def _styles(ests: Mapping[str, Estimate]) -> dict[str, tuple[str, str, str]]:
-    """(colour, bar pattern, marker symbol) per scenario: the hardware's colour; patterns and symbols tell apart
-    scenarios that share a colour."""
-    out = {}
-    seen: set[str] = set()
-    for i, (x, e) in enumerate(ests.items()):
-        colour = hardware_colour(e.hardware.id)
-        out[x] = (colour, PATTERNS[i % len(PATTERNS)] if colour in seen else "", SYMBOLS[i % len(SYMBOLS)])
-        seen.add(colour)
-    return out
+def _styles(ests: Mapping[str, Estimate]) -> dict[str, tuple[str, str]]:
+    """(colour, marker symbol) per scenario, by its place (A, B, C: SCENARIO_COLOURS), not its chip: every chart of
+    the page, its legend, hover and bands, and the HTML export read one colour per scenario."""
+    n = len(SCENARIO_COLOURS)
+    return {x: (SCENARIO_COLOURS[i % n], SYMBOLS[i % len(SYMBOLS)]) for i, x in enumerate(ests)}
 
 
 def scenario_columns(est: Estimate) -> dict[str, object]:
@@ -376,14 +373,14 @@ def _zero_note(bucket: str, ests: Mapping[str, Estimate], tr: Translator) -> str
 
 def decomposition(ests: Mapping[str, Estimate], *, tr: Translator = EN) -> go.Figure:
     """Grouped bars: for each part of TPOT (weight read, KV-cache read, compute, communication, overhead), one bar
-    per scenario (ms), coloured by hardware; a scenario that does not fit faded and named 'if it fitted' (a what-if,
+    per scenario (ms), in the scenario's colour (_styles); a scenario that does not fit faded and named 'if it fitted' (a what-if,
     as its table cells are). A part at exactly 0 ms has no '0' over its bar: its name says which scenarios and why
     (compute overlapped by the memory reads, one GPU exchanging nothing), as does the bar's hover."""
     styles = _styles(ests)
     names = [tr(f"bucket_{b}") for b in BUCKETS]
     fig = Figure()
     for x, e in ests.items():
-        colour, pattern, _ = styles[x]
+        colour, _ = styles[x]
         ms = np.array([float(e.breakdown_s[b]) * 1e3 for b in BUCKETS])
         # the TPOT whole when the legend entry wraps ('(TPOT 14.7' / 'ms)' at 900 px in zh-TW)
         name = tr("cmp_trace", label=scenario_label(x, e), tpot=fmt.unbroken(fmt.ms(float(e.tpot_s))))
@@ -394,11 +391,7 @@ def decomposition(ests: Mapping[str, Estimate], *, tr: Translator = EN) -> go.Fi
             y=ms,
             name=name if fits else tr("if_fitted_mark", value=name),
             opacity=1.0 if fits else 0.4,
-            # overlay: the pattern over the chip's colour (replace, the default, left white marks on no fill)
-            marker={
-                "color": colour,
-                "pattern": {"shape": pattern, "fgcolor": "#fff", "solidity": 0.35, "fillmode": "overlay"},
-            },
+            marker={"color": colour},
             text=[fmt.number(v) if v else "" for v in ms],  # ms, as the axis says: 979,141 rather than 979140.6
             textposition="outside",
             textfont={"size": 10},  # at 12 px two bars' equal labels met at 900 px: '1.711.71'
@@ -485,7 +478,7 @@ def tpot_vs_batch(sweeps: Mapping[str, Estimate], current: Mapping[str, Estimate
     styles = _styles(current)
     fig = Figure()
     for x, e in sweeps.items():
-        colour, _, symbol = styles[x]
+        colour, symbol = styles[x]
         label = scenario_label(x, current[x])
         batch = np.broadcast_to(e.scenario.batch, np.shape(e.tpot_s)).ravel()
         y, fits = np.ravel(e.tpot_s) * 1e3, np.ravel(e.fits)
