@@ -312,7 +312,7 @@ st.caption(  # what the table's columns mean, then each scenario's TPOT band: on
         tr(
             "cmp_band_side",
             x=x,
-            tpot=fmt.ms(float(e.tpot_s)),
+            tpot=fmt.ms(float(e.tpot_s), tr=tr),
             band=bands.band_text(e, tr, "tpot") or bands.basis_text(e, tr, ""),
         )
         for x, e in ests.items()

@@ -293,7 +293,7 @@ else:
             target=target_label,
             b=int(fb[best]),
             tps=fmt.rate(float(by_fb.tokens_per_s_per_gpu[best])),
-            tpot=fmt.ms(float(by_fb.tpot_s[best])),
+            tpot=fmt.ms(float(by_fb.tpot_s[best]), tr=tr),
             cost=cost,
         )
         + (tr("ce_best_memory") if point.feasible and point.limited_by == "memory" else "")

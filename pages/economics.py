@@ -133,7 +133,7 @@ if rows and not any(f.feasible for f in rows):  # nothing fits is not a target t
     nearest = [  # how near each chip that holds the model comes (batch 1 on its fastest GPU count)
         tr("ec_cap_nearest_one", hw=fmt.chip(catalog[f.hardware], tr, short=True),
            devices=fmt.devices(catalog[f.hardware], f.fastest_gpus, tr),
-           time=fmt.ms(f.fastest_missed_s), what=f.slo_binding.upper())
+           time=fmt.ms(f.fastest_missed_s, tr=tr), what=f.slo_binding.upper())
         for f in rows if f.fastest_gpus
     ]  # fmt: skip
     said = tr("ec_cap_no_fit" if all(f.limited_by == "no_fit" for f in rows) else "ec_cap_none")

@@ -411,10 +411,10 @@ if series and series[0].marked_index is not None:
             "fr_marked_text" if s0.fits[i] else "fr_marked_text_no_fit",
             requests=tr("fr_requests_one") if state.batch == 1 else tr("fr_requests", n=fmt.integer(state.batch)),
             name=s0.label(tr),
-            tpot=fmt.ms(float(s0.tpot_s[i])),
+            tpot=fmt.ms(float(s0.tpot_s[i]), tr=tr),
             user=fmt.rate(float(s0.interactivity[i])),
             gpu=tr(f"fr_tokens_{y}", rate=fmt.large(float(s0.per_gpu(y)[i]))),  # which tokens: the y axis's
-            ttft=fmt.duration(float(s0.ttft_s[i])),
+            ttft=fmt.duration(float(s0.ttft_s[i]), tr=tr),
         )
     )
 
@@ -433,17 +433,17 @@ note = (
         prompts=tr("fr_prompts_one") if state.batch == 1 else tr("fr_prompts", n=fmt.integer(state.batch)),
         isl=fmt.integer(state.context),
         osl=fmt.integer(max(state.output, 1)),
-        static=fmt.ms(float(side_static.tpot_s)),
+        static=fmt.ms(float(side_static.tpot_s), tr=tr),
         p=fmt.number(float(side_steady.prompt_tokens_per_step)),
         mix=tr(
             "fr_batching_mix_few" if side_chunks < 1 else "fr_batching_mix_many",
-            only=fmt.ms(float(side_steady.decode_only.time_s)),
+            only=fmt.ms(float(side_steady.decode_only.time_s), tr=tr),
             every=fmt.number(1.0 / side_chunks, 2) if side_chunks > 0 else "∞",
             chunk=fmt.integer(side_chunk_tokens),
-            with_chunk=fmt.ms(float(side_steady.first_chunk.time_s)),
+            with_chunk=fmt.ms(float(side_steady.first_chunk.time_s), tr=tr),
             chunks=fmt.number(side_chunks, 2),
         ),
-        cont=fmt.ms(float(side_steady.tpot_s)),
+        cont=fmt.ms(float(side_steady.tpot_s), tr=tr),
     )
     + (  # with MTP switched on, the chart's TPOT at the sidebar's batch is not that one: say which and why
         " "
@@ -453,7 +453,7 @@ note = (
             a=f"{acceptance:g}",
             e=fmt.number(float(expected_tokens_per_step(acceptance, k)), 3),
             b=fmt.integer(state.batch),
-            tpot=fmt.ms(float(series[0].tpot_s[series[0].marked_index])),
+            tpot=fmt.ms(float(series[0].tpot_s[series[0].marked_index]), tr=tr),
         )
         if mtp and series and series[0].marked_index is not None
         else ""
@@ -465,7 +465,7 @@ note = (
             io=figs.io_label(isl, osl),
             name=series[0].label(tr),
             b=fmt.integer(state.batch),
-            tpot=fmt.ms(float(series[0].tpot_s[series[0].marked_index])),
+            tpot=fmt.ms(float(series[0].tpot_s[series[0].marked_index]), tr=tr),
         )
         if not mtp
         and (isl, osl) != (state.context, max(state.output, 1))
@@ -579,10 +579,10 @@ if series:
             isl=isl,
             osl=osl,
             p=fmt.number(float(st_ex.prompt_tokens_per_step)),
-            only=fmt.ms(float(st_ex.decode_only.time_s)),
+            only=fmt.ms(float(st_ex.decode_only.time_s), tr=tr),
             name=s0.label(tr),
         ),
-        fmt.ms(float(st_ex.tpot_s)),
+        fmt.ms(float(st_ex.tpot_s), tr=tr),
     )
 if top is not None:
     expanders.explain(

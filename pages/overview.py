@@ -43,12 +43,12 @@ notices.scale_notice(est, tr)
 if est.compute_precision != s.compute_requested:
     st.info(tr("ov_fallback", requested=s.compute_requested, hw=hw.name, used=est.compute_precision))
 if int(s.output_tokens) == 1:  # no token follows the first: the TPOT and targets below are a second token's
-    st.info(tr("ov_one_token", ttft=fmt.duration(ttft)), icon=":material/looks_one:")
+    st.info(tr("ov_one_token", ttft=fmt.duration(ttft, tr=tr)), icon=":material/looks_one:")
 
 with metrics.Row() as row:
     row.metric(
         tr("m_tpot"),
-        **notices.if_fitted(est, tr, fmt.ms(tpot), help=tr("m_tpot_def"), **bands.metric_band(est, tr, "tpot")),
+        **notices.if_fitted(est, tr, fmt.ms(tpot, tr=tr), help=tr("m_tpot_def"), **bands.metric_band(est, tr, "tpot")),
     )
     row.metric(
         tr("m_tps_user"),
@@ -80,12 +80,12 @@ with metrics.Row() as row:
         **notices.if_fitted(
             est,
             tr,
-            fmt.duration(ttft),
+            fmt.duration(ttft, tr=tr),
             help=tr(
                 "m_ttft_def_one" if state.batch == 1 else "m_ttft_def",
                 context=fmt.tokens(state.context),
                 batch=fmt.integer(state.batch),
-                batch_prefill=fmt.duration(float(est.batch_prefill_s)),
+                batch_prefill=fmt.duration(float(est.batch_prefill_s), tr=tr),
             ),
         ),
     )
@@ -94,8 +94,8 @@ with metrics.Row() as row:
         **notices.if_fitted(
             est,
             tr,
-            fmt.duration(float(est.time_to_serve_per_request_s)),
-            help=tr("m_serve_def", tpot=fmt.ms(float(est.serving.tpot_s))),
+            fmt.duration(float(est.time_to_serve_per_request_s), tr=tr),
+            help=tr("m_serve_def", tpot=fmt.ms(float(est.serving.tpot_s), tr=tr)),
         ),
     )
     price_known = est.price_usd_per_gpu_hour == est.price_usd_per_gpu_hour
@@ -150,7 +150,7 @@ met_key = ("ov_targets_met_static" if differs else "ov_targets_met") if bool(est
 st.markdown(tr(met_key, met=tr.join(met)) if met else tr("ov_targets_none"))
 if differs:
     met_served = [tr(f"target_{k}") for k, ok in targets_met(served).items() if ok]
-    st.caption(tr("ov_served_tpot", served=fmt.ms(served), ratio=f"{served / tpot:.2g}×",
+    st.caption(tr("ov_served_tpot", served=fmt.ms(served, tr=tr), ratio=f"{served / tpot:.2g}×",
                   meets=tr("ov_served_meets", met=tr.join(met_served)) if met_served else tr("ov_served_meets_none")))  # fmt: skip
 chart.figure(
     lambda: figs.tpot_vs_targets(
@@ -171,7 +171,7 @@ chart.figure(
 bound = tr("bound_compute") if bool(est.compute_bound) else tr("bound_memory")
 weight_b, kv_b = explain.decode_bytes(est)
 # the TPOT's parts, in its unit (they add up to it: not 8,814 ms beside 95.9 s); the reads and the math in theirs
-part = {k: fmt.ms(float(v), like=tpot) for k, v in est.breakdown_s.items()}
+part = {k: fmt.ms(float(v), like=tpot, tr=tr) for k, v in est.breakdown_s.items()}
 slowest = max(float(est.decode.memory_time_s), float(est.decode.flop_time_s))
 st.markdown(  # one element: the bottleneck and why
     f"**{tr('m_bound')}{tr('label_colon')}{bound}** — "
@@ -195,13 +195,13 @@ st.markdown(  # one element: the bottleneck and why
             bw_weights=fmt.tb_per_s(est.rates.weight_bytes_per_s),  # a weight-only format's unpacking slows it
             bw_kv=fmt.tb_per_s(est.rates.kv_bytes_per_s),
             bw_basis=explain.bandwidth_rate(est, fmt.device_tr(hw, tr)),
-            floor=fmt.ms(float(est.decode.memory_time_s), like=slowest),
-            compute=fmt.ms(float(est.decode.flop_time_s), like=slowest),
+            floor=fmt.ms(float(est.decode.memory_time_s), like=slowest, tr=tr),
+            compute=fmt.ms(float(est.decode.flop_time_s), like=slowest, tr=tr),
             flops=explain.gemm_rate(est, fmt.device_tr(hw, tr)),
         ),
         b=tr(
             "ov_why_sum",
-            tpot=fmt.ms(tpot),
+            tpot=fmt.ms(tpot, tr=tr),
             weights=part["weights"],
             kv=part["kv_cache"],
             compute=part["compute"],

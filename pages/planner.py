@@ -140,7 +140,7 @@ st.markdown(
         context=fmt.tokens(state.context),
         output_tokens=fmt.counted("n_output_tokens", state.output, tr),
         target=fmt.target(target_s, tr),
-        ttft=tr("pl_ttft_part", ttft=fmt.duration(ttft_s)) if ttft_s else "",
+        ttft=tr("pl_ttft_part", ttft=fmt.duration(ttft_s, tr=tr)) if ttft_s else "",
     )
 )
 
@@ -156,7 +156,9 @@ with metrics.Row() as row:
     ok = point.feasible  # no batch meets the target: a dash for each number (not 'n/a' beside '—')
     row.metric(tr("pl_m_batch"), fmt.integer(point.batch) if ok else "—", help=tr("pl_m_batch_def"))
     row.metric(
-        tr("pl_m_tpot"), fmt.ms(point.tpot_s) if ok else "—", help=tr("pl_m_tpot_def", target=fmt.target_ms(target_s))
+        tr("pl_m_tpot"),
+        fmt.ms(point.tpot_s, tr=tr) if ok else "—",
+        help=tr("pl_m_tpot_def", target=fmt.target_ms(target_s)),
     )
     row.metric(
         tr("pl_m_tps_gpu"),
@@ -174,9 +176,9 @@ reason = dict(
     batch=point.batch,
     next=point.batch + 1,
     target=fmt.target_ms(target_s),  # '50 ms' as set, on one line, here and in the GPU-count tab
-    ttft=fmt.unbroken(fmt.duration(ttft_s)) if ttft_s else "",
+    ttft=fmt.unbroken(fmt.duration(ttft_s, tr=tr)) if ttft_s else "",
     tpot=fmt.unbroken(fmt.ms_below(point.tpot_s, target_s)),  # '49.98 ms' under '50.0 ms', not '50.0 ms'
-    tpot1=fmt.unbroken(fmt.ms(point.batch1_tpot_s)),
+    tpot1=fmt.unbroken(fmt.ms(point.batch1_tpot_s, tr=tr)),
     have=fmt.unbroken(fmt.gb(est.usable_memory_per_gpu_bytes)),
     gpus=fmt.gpus(state.gpus),
     hw=hw.name,
@@ -198,7 +200,7 @@ if point.feasible:
             tr(
                 "pl_sidebar_batch",
                 batch=fmt.integer(state.batch),
-                tpot=fmt.ms(float(est.tpot_s)),
+                tpot=fmt.ms(float(est.tpot_s), tr=tr),
                 verdict=tr("pl_meets_short") if meets else tr("pl_misses_short"),
                 per_gpu=fmt.rate(float(est.tokens_per_s_per_gpu)),
                 usd=fmt.usd(float(est.usd_per_1M_tokens), 2) if price_known else tr("pl_cell_no_price"),
@@ -294,7 +296,7 @@ if point.feasible and price_known:
         tr(
             "pl_ex_frontier_values",
             batch=point.batch,
-            tpot=fmt.ms(point.tpot_s),
+            tpot=fmt.ms(point.tpot_s, tr=tr),
             devices=fmt.devices(hw, state.gpus, tr),
             per_gpu=fmt.rate(point.tokens_per_s_per_gpu),
             price=fmt.usd(est.price_usd_per_gpu_hour),
@@ -434,11 +436,13 @@ def layout_section() -> None:
         )
         row.metric(
             tr("pl_m_layout_tpot"),
-            fmt.ms(d.tpot_s) if d.feasible else "—",
+            fmt.ms(d.tpot_s, tr=tr) if d.feasible else "—",
             help=tr("pl_m_layout_tpot_def", user=fmt.rate(d.tokens_per_s_per_user), target=fmt.target(target_s, tr)),
         )
         row.metric(
-            tr("pl_m_layout_ttft"), fmt.duration(d.ttft_s) if d.feasible else "—", help=tr("pl_m_layout_ttft_def")
+            tr("pl_m_layout_ttft"),
+            fmt.duration(d.ttft_s, tr=tr) if d.feasible else "—",
+            help=tr("pl_m_layout_ttft_def"),
         )
         priced = d.feasible and math.isfinite(d.usd_per_1M_tokens)
         row.metric(  # a layout on a chip without a price: a dash and why under it, as the batch section's row says it
@@ -452,15 +456,15 @@ def layout_section() -> None:
         st.success(
             tr("pl_layout_chosen_aggregated", layout=d.decode.label, used=d.gpus_used, budget=budget,
                batch=d.decode.batch, tps=fmt.unbroken(fmt.rate(d.tokens_per_s_per_gpu)),
-               tpot=fmt.unbroken(fmt.ms(d.tpot_s))),
+               tpot=fmt.unbroken(fmt.ms(d.tpot_s, tr=tr))),
             icon=":material/target:",
         )  # fmt: skip
     elif d.feasible:
         st.success(
             tr("pl_layout_chosen_disaggregated", prefill=d.prefill.label, decode=d.decode.label, used=d.gpus_used,
-               budget=budget, tps=fmt.unbroken(fmt.rate(d.tokens_per_s_per_gpu)), tpot=fmt.unbroken(fmt.ms(d.tpot_s)),
-               rate=tr(f"pl_pool_rate_{d.rate_set_by}"), ttft=fmt.unbroken(fmt.duration(d.ttft_s)),
-               kv=fmt.unbroken(fmt.duration(d.kv_transfer_s))),
+               budget=budget, tps=fmt.unbroken(fmt.rate(d.tokens_per_s_per_gpu)), tpot=fmt.unbroken(fmt.ms(d.tpot_s, tr=tr)),
+               rate=tr(f"pl_pool_rate_{d.rate_set_by}"), ttft=fmt.unbroken(fmt.duration(d.ttft_s, tr=tr)),
+               kv=fmt.unbroken(fmt.duration(d.kv_transfer_s, tr=tr))),
             icon=":material/target:",
         )  # fmt: skip
     if best and d.feasible:  # which engine, of those fitted on the vendor's chips (typical where none is)
@@ -476,9 +480,15 @@ def layout_section() -> None:
     if parts is not None:
         st.caption(figs.layout_parts_text(d, parts, hw, tr=tr))
     if ttft_s:
-        st.caption(tr("pl_layout_ttft_note", ttft=fmt.duration(ttft_s)))
+        st.caption(tr("pl_layout_ttft_note", ttft=fmt.duration(ttft_s, tr=tr)))
     if request_ttft_s and d.feasible:
-        st.caption(tr("pl_layout_request_ttft_met", target=fmt.duration(request_ttft_s), ttft=fmt.duration(d.ttft_s)))
+        st.caption(
+            tr(
+                "pl_layout_request_ttft_met",
+                target=fmt.duration(request_ttft_s, tr=tr),
+                ttft=fmt.duration(d.ttft_s, tr=tr),
+            )
+        )
     check = cache.disaggregated_check().get(frontier_check.summary_key(best))  # the check of the search's kind
     transfer = frontier_check.transfer_note(model, cache.disaggregated_check()) if d.feasible else None
     if transfer is not None:  # a model the serving fit has not seen: no range, what its own runs say
@@ -674,8 +684,8 @@ def capacity_section() -> None:
         )
         row.metric(
             tr("pl_m_prefill"),
-            fmt.duration(cap.prefill_cached_s),
-            delta=tr("pl_prefill_delta", before=fmt.duration(cap.prefill_s)) if hit > 0 else None,
+            fmt.duration(cap.prefill_cached_s, tr=tr),
+            delta=tr("pl_prefill_delta", before=fmt.duration(cap.prefill_s, tr=tr)) if hit > 0 else None,
             delta_color="off",
             help=tr("pl_m_prefill_def", context=fmt.tokens(state.context)),
         )
@@ -755,11 +765,11 @@ def speculative_section() -> None:
         row.metric(tr("pl_m_tokens_step"), f"{float(sp.tokens_per_step):.2f}", help=tr("pl_m_tokens_step_def"))
         row.metric(
             tr("pl_m_eff_tpot"),
-            fmt.ms(float(sp.tpot_s)),
+            fmt.ms(float(sp.tpot_s), tr=tr),
             delta=tr("pl_speedup_delta", x=f"{float(sp.speedup):.2f}"),
             delta_color="normal" if float(sp.speedup) >= 1 else "inverse",
             delta_arrow="off",  # a speed-up lowers TPOT: an up arrow beside a lower TPOT misread
-            help=tr("pl_m_eff_tpot_def", base=fmt.ms(float(sp.baseline_tpot_s)), batch=fmt.integer(state.batch)),
+            help=tr("pl_m_eff_tpot_def", base=fmt.ms(float(sp.baseline_tpot_s), tr=tr), batch=fmt.integer(state.batch)),
         )
         row.metric(
             tr("pl_m_spec_tps", devices=fmt.devices(hw, state.gpus, tr)),  # a total beside per-GPU figures: said
@@ -777,11 +787,11 @@ def speculative_section() -> None:
         tr(
             "pl_spec_round",
             k=k,
-            draft=fmt.ms(float(sp.draft_step_s)),
-            verify=fmt.ms(float(sp.verify_step_s)),
-            round=fmt.ms(float(sp.round_s)),
+            draft=fmt.ms(float(sp.draft_step_s), tr=tr),
+            verify=fmt.ms(float(sp.verify_step_s), tr=tr),
+            round=fmt.ms(float(sp.round_s), tr=tr),
             tokens=f"{float(sp.tokens_per_step):.2f}",
-            tpot=fmt.ms(float(sp.tpot_s)),
+            tpot=fmt.ms(float(sp.tpot_s), tr=tr),
         )
     )
     if not bool(sp.fits):

@@ -276,3 +276,19 @@ def test_zh_tw_bold_ends_before_its_full_width_punctuation():
     """'**為何此處的 TPOT 與總覽不同**。對…', not '**…不同。** 對…': the bold's closing ** after a full-width 。 or ：
     left an English space between two Chinese sentences (21 strings did)."""
     assert not [k for k, v in catalog().items() if re.search(r"[。：；，]\*\* ", v["zh-TW"])]
+
+
+def test_durations_name_their_unit_in_the_readers_language():
+    """zh-TW pages read '24.7 min' and '+27.0 min (+114.9%)': fmt.duration and fmt.ms (from 10 s) wrote English
+    units whatever the language. Given a translator, seconds, minutes, hours and days read 秒, 分鐘, 小時, 天;
+    English is unchanged, and ms stays ms."""
+    from ui import fmt
+
+    zh, en = Translator("zh-TW"), Translator("en")
+    cases = [(30.0, "30.0 s", "30.0 秒"), (1482.0, "24.7 min", "24.7 分鐘"), (20 * 3600.0, "20.0 h", "20.0 小時"),
+             (3 * 86400.0, "3.00 d", "3.00 天"), (0.0412, "41.2 ms", "41.2 ms")]  # fmt: skip
+    for seconds, english, chinese in cases:
+        assert fmt.duration(seconds) == fmt.duration(seconds, tr=en) == english
+        assert fmt.duration(seconds, tr=zh) == chinese
+    assert fmt.ms(216.0, tr=zh) == "216 秒" and fmt.ms(216.0) == "216 s"
+    assert fmt.fine_duration(1482.0, tr=zh) == "24.7 分鐘"

@@ -587,3 +587,19 @@ def test_the_table_key_says_percent_only_when_c_is_shown():
     assert any(c.value.startswith(EN("cmp_table_caption_pct") + "\n\n") for c in at.caption)
     two = run_page("compare")
     assert any(c.value.startswith(EN("cmp_table_caption") + "\n\n") for c in two.caption)
+
+
+def test_zh_tw_durations_read_in_chinese_units():
+    """A browser review: Compare in zh-TW read '整批預填充 23.5 min' and '+27.0 min (+114.9%)', Overview '生成 1K 個
+    Token 的總時間 24.7 min'. Durations on a zh-TW page name their unit in Chinese (分鐘, 秒, 小時)."""
+    url = dict(lang="zh-TW", model="qwen3.5-397b-a17b", hardware="mi355x", gpus="8", weights="mxfp4", kv="fp8",
+               batch="256", context="32768")  # fmt: skip
+    at = run_page("compare", b_hardware="mi300x", **url)
+    assert not at.exception, at.exception
+    df = _table(at)
+    cells = [str(v) for v in df.loc[ZH("cmp_row_batch_prefill")]] + [str(v) for v in df.loc[ZH("cmp_row_ttft")]]
+    assert any("分鐘" in c or "秒" in c for c in cells), cells
+    assert not any(re.search(r"\d (min|s|h|d)\b", c) for c in cells), cells
+    at = run_page("overview", **url)
+    serve = [m for m in at.metric if m.label.startswith("生成")]
+    assert serve and re.search(r"\d (秒|分鐘|小時)$", serve[0].value), [(m.label, m.value) for m in at.metric]

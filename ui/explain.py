@@ -81,24 +81,27 @@ def headline(est: Estimate, tr: Translator) -> list[Explanation]:
     tr = fmt.device_tr(hw, tr)
     tpot, ttft = float(est.tpot_s), float(est.ttft_per_request_s)
     batch, gpus, out = int(s.batch), int(s.num_gpus), int(s.output_tokens)
-    parts = " + ".join(f"{tr('bucket_' + k)} {fmt.ms(float(v))}" for k, v in est.breakdown_s.items())
+    parts = " + ".join(f"{tr('bucket_' + k)} {fmt.ms(float(v), tr=tr)}" for k, v in est.breakdown_s.items())
     kv_gpu = float(est.kv_cache_peak_bytes_per_gpu)
     items = [
-        Explanation("m_tpot", tr("ex_tpot"), parts, fmt.ms(tpot)),
-        Explanation("m_tps_user", "1 ÷ TPOT", f"1 ÷ {fmt.ms(tpot)}", fmt.rate(float(est.tokens_per_s_per_user))),
+        Explanation("m_tpot", tr("ex_tpot"), parts, fmt.ms(tpot, tr=tr)),
+        Explanation("m_tps_user", "1 ÷ TPOT", f"1 ÷ {fmt.ms(tpot, tr=tr)}", fmt.rate(float(est.tokens_per_s_per_user))),
         Explanation(
-            "m_tps_total", tr("ex_tps_total"), f"{batch} ÷ {fmt.ms(tpot)}", fmt.rate(float(est.tokens_per_s_total))
+            "m_tps_total",
+            tr("ex_tps_total"),
+            f"{batch} ÷ {fmt.ms(tpot, tr=tr)}",
+            fmt.rate(float(est.tokens_per_s_total)),
         ),
         Explanation(
             "m_ttft",
             tr("ex_ttft"),
             tr(
                 "ex_ttft_values_one" if int(s.batch) == 1 else "ex_ttft_values",
-                step=fmt.ms(float(est.serving.step.time_s)),
+                step=fmt.ms(float(est.serving.step.time_s), tr=tr),
                 chunks=int(est.serving.prompt_chunks),
-                first=fmt.ms(float(est.serving.first_chunk.time_s)),
+                first=fmt.ms(float(est.serving.first_chunk.time_s), tr=tr),
             ),
-            fmt.duration(ttft),
+            fmt.duration(ttft, tr=tr),
         ),
         Explanation(
             "m_batch_prefill",
@@ -109,19 +112,19 @@ def headline(est: Estimate, tr: Translator) -> list[Explanation]:
                 tokens=fmt.tokens(max(int(s.context_tokens), 1)),
                 # the parts in the unit of their sum (a review: 'compute 7,167 ms ... = 8.22 s')
                 parts=" + ".join(
-                    f"{tr('bucket_' + k)} {fmt.duration(float(v), like=float(est.batch_prefill_s))}"
+                    f"{tr('bucket_' + k)} {fmt.duration(float(v), like=float(est.batch_prefill_s), tr=tr)}"
                     for k, v in est.prefill.breakdown_s.items()
                 ),  # fmt: skip
             )
             if est.steady is None
             else "",
-            fmt.duration(float(est.batch_prefill_s)),
+            fmt.duration(float(est.batch_prefill_s), tr=tr),
         ),  # fmt: skip
         Explanation(
             "m_serve",
             tr("ex_serve"),
-            f"{fmt.duration(ttft)} + {fmt.ms(float(est.serving.tpot_s), digits=4)} × ({out} − 1)",  # adds up as shown
-            fmt.duration(float(est.time_to_serve_per_request_s)),
+            f"{fmt.duration(ttft, tr=tr)} + {fmt.ms(float(est.serving.tpot_s), digits=4, tr=tr)} × ({out} − 1)",  # adds up as shown
+            fmt.duration(float(est.time_to_serve_per_request_s), tr=tr),
             {"n": fmt.tokens(out)},
         ),  # fmt: skip
         Explanation(

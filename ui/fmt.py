@@ -12,18 +12,20 @@ from tpot_model.numtext import large, usd
 from tpot_model.numtext import sig as _sig
 from tpot_model.units import GB, KB, MB, TB, GB_per_s, GiB, KiB, TB_per_s, TFLOP_per_s
 
+from .i18n import EN
 
-def ms(seconds: float, *, like: float | None = None, digits: int = 3) -> str:
+
+def ms(seconds: float, *, like: float | None = None, digits: int = 3, tr: Callable[..., str] = EN) -> str:
     """Milliseconds to `digits` significant figures; from 10 s on, as a duration (an absurd scenario's '216 s', not
-    '215,980 ms'). `like` (s): in the unit `like` is written in (a difference of 1.27 s between two TPOTs of 240 s:
-    '1.27 s', not '1,268 ms')."""
+    '215,980 ms'), its unit in `tr`'s language (_time_unit). `like` (s): in the unit `like` is written in (a
+    difference of 1.27 s between two TPOTs of 240 s: '1.27 s', not '1,268 ms')."""
     s = float(seconds)
     if not math.isfinite(s):
         return "n/a"
     ref = abs(float(like)) if like is not None and math.isfinite(like) else abs(s)
     if ref >= 10:
         _, unit_s, unit = next(u for u in _LONG if ref < u[0])
-        return f"{_sig(s / unit_s, digits)} {unit}"
+        return f"{_sig(s / unit_s, digits)} {_time_unit(unit, tr)}"
     return f"{_sig(s * 1e3, digits)} ms"
 
 
@@ -39,12 +41,19 @@ def ms_below(seconds: float, limit_s: float) -> str:
     return shown
 
 
+# (below this many s, s per unit, unit): the unit's word is the string unit_<unit> (s, min, h, d; zh-TW 秒, 分鐘 …)
 _LONG = ((600, 1, "s"), (36_000, 60, "min"), (172_800, 3600, "h"), (math.inf, 86_400, "d"))
 
 
-def duration(seconds: float, *, like: float | None = None) -> str:
-    """ms below a second, s below ten minutes, min below ten hours, h below two days, else days (d); `like` (s): in
-    the unit `like` is written in (a difference in the unit of the durations it separates)."""
+def _time_unit(unit: str, tr: Callable[..., str]) -> str:
+    """A time unit past ms in the reader's language: 'min' in English, '分鐘' in zh-TW (ui/strings unit_<unit>)."""
+    return tr(f"unit_{unit}")
+
+
+def duration(seconds: float, *, like: float | None = None, tr: Callable[..., str] = EN) -> str:
+    """ms below a second, s below ten minutes, min below ten hours, h below two days, else days (d), the unit in
+    `tr`'s language ('24.7 min', zh-TW '24.7 分鐘'); `like` (s): in the unit `like` is written in (a difference in the
+    unit of the durations it separates)."""
     s = float(seconds)
     if not math.isfinite(s):
         return "n/a"
@@ -52,7 +61,7 @@ def duration(seconds: float, *, like: float | None = None) -> str:
     if ref < 1:
         return f"{_sig(s * 1e3)} ms"
     _, unit_s, unit = next(u for u in _LONG if ref < u[0])
-    return f"{_sig(s / unit_s)} {unit}"
+    return f"{_sig(s / unit_s)} {_time_unit(unit, tr)}"
 
 
 def gb(n_bytes: float, decimals: int | None = None) -> str:
@@ -230,11 +239,11 @@ def us(seconds: float) -> str:
     return f"{_sig(float(seconds) * 1e6)} µs"
 
 
-def fine_duration(seconds: float) -> str:
+def fine_duration(seconds: float, *, tr: Callable[..., str] = EN) -> str:
     """µs below a millisecond, then as duration(): ms, s, min ..."""
     if math.isfinite(seconds) and 0 < seconds < 1e-3:
         return us(seconds)
-    return duration(seconds)
+    return duration(seconds, tr=tr)
 
 
 def kib_and_bytes(n_bytes: float) -> str:

@@ -441,7 +441,7 @@ def served_row(
     st.markdown(tr("served_row_note"))
     with metrics.Row() as row:
         row.metric(tr("served_m_in_flight"), fmt.integer(served.batch), help=tr("served_m_in_flight_def"))
-        row.metric(tr("served_m_ttft"), fmt.duration(served.ttft_s), help=tr("served_m_ttft_def"))
+        row.metric(tr("served_m_ttft"), fmt.duration(served.ttft_s, tr=tr), help=tr("served_m_ttft_def"))
         row.metric(tr("pl_m_tps_gpu"), fmt.rate(served.tokens_per_s_per_gpu),
                    help=tr("served_m_tps_def", total=fmt.rate(served.tokens_per_s_total), devices=devices))  # fmt: skip
         row.metric(
@@ -464,4 +464,4 @@ def served_basis_text(served: planner.FrontierPoint, target_s: float, tr: Transl
     usd = fmt.usd(served.usd_per_1M_tokens) if price_known else tr("pl_cell_no_price")
     requests = tr("requests_1") if served.batch == 1 else tr("requests_n", n=fmt.integer(served.batch))  # '1 request'
     return tr("served_basis", target=target, batch=fmt.integer(served.batch), requests=requests,
-              per_gpu=fmt.rate(served.tokens_per_s_per_gpu), usd=usd, ttft=fmt.duration(served.ttft_s))  # fmt: skip
+              per_gpu=fmt.rate(served.tokens_per_s_per_gpu), usd=usd, ttft=fmt.duration(served.ttft_s, tr=tr))  # fmt: skip

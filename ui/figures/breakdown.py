@@ -497,7 +497,7 @@ def largest_part(est: Estimate, tr: Translator = EN) -> str:
     return tr(
         "breakdown_largest",
         part=tr(f"bucket_{key}"),
-        ms=fmt.ms(parts[key]),
-        tpot=fmt.ms(tpot),
+        ms=fmt.ms(parts[key], tr=tr),
+        tpot=fmt.ms(tpot, tr=tr),
         pct=fmt.pct(parts[key] / tpot),
     )

@@ -67,8 +67,8 @@ class _Metric:
 
 def _in_ms(show: Callable[..., str]) -> Callable[..., str]:
     """A duration in ms shown by `show` (fmt.ms or fmt.duration, which take seconds); `like` (ms): a difference in the
-    unit of the values it separates ('+1.27 s' beside '240 s')."""
-    return lambda v, like=None: show(v / 1e3, like=None if like is None else like / 1e3)
+    unit of the values it separates ('+1.27 s' beside '240 s'); `tr`: the unit's language ('23.5 分鐘')."""
+    return lambda v, like=None, tr=EN: show(v / 1e3, like=None if like is None else like / 1e3, tr=tr)
 
 
 METRICS = (
@@ -187,7 +187,7 @@ def _delta_text(m: _Metric, base: float, v: float, tr: Translator, *, percent_on
         show = fmt.integer
     elif m.unit == "ms":
         like = max(abs(base), abs(v))
-        show = lambda x: m.show(x, like=like)  # noqa: E731
+        show = lambda x: m.show(x, like=like, tr=tr)  # noqa: E731
     elif m.show is fmt.rate:  # a rate's difference in the prefix of the rates it separates: +68.6 K tok/s
         like = max(abs(base), abs(v))
         show = lambda x: fmt.rate(x, like=like)  # noqa: E731
@@ -253,7 +253,8 @@ def headline_display(ests: Mapping[str, Estimate], *, tr: Translator = EN):
     for m in METRICS:
         label = fmt.device_text(m.key, device, tr)
         base = m.value(a)
-        cells[label] = {x: fmt.unbroken(m.show(m.value(ests[x]))) for x in letters}
+        shown = (lambda v, m=m: m.show(v, tr=tr)) if m.unit == "ms" else m.show  # a duration: its unit in tr's words
+        cells[label] = {x: fmt.unbroken(shown(m.value(ests[x]))) for x in letters}
         for x in letters:  # no figure because nothing public to compute it from: say which, not 'n/a'
             missing = _missing_key(m, ests[x])
             if missing:
@@ -383,7 +384,7 @@ def decomposition(ests: Mapping[str, Estimate], *, tr: Translator = EN) -> go.Fi
         colour, _ = styles[x]
         ms = np.array([float(e.breakdown_s[b]) * 1e3 for b in BUCKETS])
         # the TPOT whole when the legend entry wraps ('(TPOT 14.7' / 'ms)' at 900 px in zh-TW)
-        name = tr("cmp_trace", label=scenario_label(x, e), tpot=fmt.unbroken(fmt.ms(float(e.tpot_s))))
+        name = tr("cmp_trace", label=scenario_label(x, e), tpot=fmt.unbroken(fmt.ms(float(e.tpot_s), tr=tr)))
         fits = bool(e.fits)
         reasons = [_zero_reason(b, e) if v == 0 else None for b, v in zip(BUCKETS, ms, strict=True)]
         fig.add_bar(

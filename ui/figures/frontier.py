@@ -811,7 +811,7 @@ def validation_figure(cv, metric: str, *, tr: Translator = EN) -> go.Figure:
     ok = np.isfinite(pred) & np.isfinite(meas)
 
     def shown(v: float) -> str:  # with its unit: '12.7 ms', '148 tok/s' (per GPU: the axis) (had '12.7', '147.6')
-        return fmt.ms(v / 1e3) if metric == "tpot" else fmt.rate(v)
+        return fmt.ms(v / 1e3, tr=tr) if metric == "tpot" else fmt.rate(v)
 
     lo, hi = float(np.min(meas[ok])) / 1.5, float(np.max(meas[ok])) * 1.5
     fig = Figure()

@@ -517,20 +517,25 @@ def tpot_by_hardware(
     # ran off a 900 px page with the sidebar open: '303 ms (ideal 201 ms) · needs 8 G')
     if show_profile:
         labels = [
-            f"{fmt.duration(e)} · {n}" if n else tr("hw_bar_label", est=fmt.duration(e), ideal=fmt.duration(i))
+            f"{fmt.duration(e, tr=tr)} · {n}"
+            if n
+            else tr("hw_bar_label", est=fmt.duration(e, tr=tr), ideal=fmt.duration(i, tr=tr))
             for i, e, n in zip(ideal_s, est_s, notes, strict=True)
         ]
     else:
-        labels = [f"{fmt.duration(i)} · {n}" if n else fmt.duration(i) for i, n in zip(ideal_s, notes, strict=True)]
+        labels = [
+            f"{fmt.duration(i, tr=tr)} · {n}" if n else fmt.duration(i, tr=tr)
+            for i, n in zip(ideal_s, notes, strict=True)
+        ]
     # the band in the hover, and on a chip the engine does not run on, the what-if key under it
     key = "" if all(runs) else what_if_key(pairs[0][1].profile.id, tr)
     said = [
-        "<br>".join(t for t in (f"{b}{tr('label_colon')}{fmt.duration(lo)}–{fmt.duration(hi)}" if b else "",
+        "<br>".join(t for t in (f"{b}{tr('label_colon')}{fmt.duration(lo, tr=tr)}–{fmt.duration(hi, tr=tr)}" if b else "",
                                 "" if r else key) if t)
         for lo, hi, b, r in zip(low_s, high_s, bands, runs, strict=True)
     ]  # fmt: skip
     custom = [
-        [fmt.duration(i), fmt.duration(e), tr("hw_yes") if f else tr("hw_no_needs", needs=n), w, name]
+        [fmt.duration(i, tr=tr), fmt.duration(e, tr=tr), tr("hw_yes") if f else tr("hw_no_needs", needs=n), w, name]
         for i, e, f, n, w, name in zip(ideal_s, est_s, fits, notes, said, full, strict=True)
     ]
     hover = tr("hw_hover_tpot") if show_profile else tr("hw_hover_tpot_ideal")

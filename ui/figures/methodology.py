@@ -338,9 +338,9 @@ def roofline_blocks(est: Estimate, tr: Translator = EN, profile: str | None = No
                 rate=fmt.tflops(flops / t_c) if t_c > 0 else "n/a",
                 nbytes=fmt.nbytes(nbytes),
                 bw=fmt.tb_per_s(nbytes / t_m) if t_m > 0 else "n/a",
-                t_c=fmt.fine_duration(t_c),
-                t_m=fmt.fine_duration(t_m),
-                result=fmt.fine_duration(_f(slowest.time_s)),
+                t_c=fmt.fine_duration(t_c, tr=tr),
+                t_m=fmt.fine_duration(t_m, tr=tr),
+                result=fmt.fine_duration(_f(slowest.time_s), tr=tr),
             ),
         )
     )
@@ -352,7 +352,7 @@ def _moe_layer_cost(est: Estimate, tr: Translator) -> str:
     (roofline.moe_layer_cost_s: its NVFP4 fraction with NVFP4 weights on FP4 math, its ROCm factor on an AMD GPU)
     and is not 1, each named."""
     p, s, hw = est.profile, est.scenario, est.hardware
-    per_moe = fmt.fine_duration(p.moe_layer_overhead_s)
+    per_moe = fmt.fine_duration(p.moe_layer_overhead_s, tr=tr)
     factors = []
     if fused_nvfp4_moe(s.weights, rates_for(hw, p, s).gemm_precision, hw) and p.nvfp4_moe_cost_fraction != 1.0:
         factors.append(tr("meth_moe_nvfp4", fraction=f"{p.nvfp4_moe_cost_fraction:.3g}"))
@@ -388,7 +388,7 @@ def step_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
                 tr(
                     "meth_comm_sub",
                     layers=m.num_layers,
-                    alpha=fmt.fine_duration(float(allreduce_latency_s(p, G))),
+                    alpha=fmt.fine_duration(float(allreduce_latency_s(p, G)), tr=tr),
                     g1=fmt.integer(G - 1),
                     g=fmt.integer(G),
                     msg=fmt.nbytes(B * m.d_model * ACTIVATION_BYTES),
@@ -397,7 +397,7 @@ def step_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
                     link=fmt.gb_per_s(link),
                     eta=fmt.plain(p.interconnect_efficiency),
                     fallback=tr("meth_pcie_fallback") if hw.interconnect_bytes_per_s is None else "",
-                    result=fmt.fine_duration(bd["communication"]),
+                    result=fmt.fine_duration(bd["communication"], tr=tr),
                 ),
             )
         )
@@ -416,13 +416,13 @@ def step_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
                         link=fmt.gb_per_s(link),
                         nic=fmt.gb_per_s(scale_out_peak_bytes_per_s(hw)),
                         hops=fmt.integer(round(parts["hops"] / scale_out_latency_s(hw))),
-                        hop=fmt.fine_duration(scale_out_latency_s(hw)),
+                        hop=fmt.fine_duration(scale_out_latency_s(hw), tr=tr),
                         layers=m.num_layers,
-                        alpha=fmt.fine_duration(float(allreduce_latency_s(p, G))),
-                        inside=fmt.fine_duration(parts["inside"]),
-                        across=fmt.fine_duration(parts["across"]),
-                        hops_s=fmt.fine_duration(parts["hops"]),
-                        result=fmt.fine_duration(bd["communication"]),
+                        alpha=fmt.fine_duration(float(allreduce_latency_s(p, G)), tr=tr),
+                        inside=fmt.fine_duration(parts["inside"], tr=tr),
+                        across=fmt.fine_duration(parts["across"], tr=tr),
+                        hops_s=fmt.fine_duration(parts["hops"], tr=tr),
+                        result=fmt.fine_duration(bd["communication"], tr=tr),
                     ),
                 )
             )
@@ -447,8 +447,8 @@ def step_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
         )
     )
     seq_text = (
-        fmt.device_tr(hw, tr)("meth_overhead_seq", per_seq=fmt.fine_duration(p.per_sequence_overhead_s), rows=fmt.count(rows),
-           half=f"{SEQUENCE_HALF_BATCH:g}", value=fmt.fine_duration(float(sequence_overhead_s(p, rows))))
+        fmt.device_tr(hw, tr)("meth_overhead_seq", per_seq=fmt.fine_duration(p.per_sequence_overhead_s, tr=tr), rows=fmt.count(rows),
+           half=f"{SEQUENCE_HALF_BATCH:g}", value=fmt.fine_duration(float(sequence_overhead_s(p, rows)), tr=tr))
         if seq
         else ""
     )  # fmt: skip
@@ -457,11 +457,11 @@ def step_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
             "md",
             tr(
                 "meth_overhead_sub_moe" if moe else "meth_overhead_sub",
-                per_token=fmt.fine_duration(p.per_token_overhead_s),
-                per_layer=fmt.fine_duration(p.per_layer_overhead_s),
+                per_token=fmt.fine_duration(p.per_token_overhead_s, tr=tr),
+                per_layer=fmt.fine_duration(p.per_layer_overhead_s, tr=tr),
                 layers=m.num_layers,
                 seq=seq_text,
-                result=fmt.fine_duration(bd["overhead"]),
+                result=fmt.fine_duration(bd["overhead"], tr=tr),
                 **({"per_moe": _moe_layer_cost(est, tr), "moe_layers": m.num_moe_layers} if moe else {}),
             ),
         )
@@ -471,10 +471,10 @@ def step_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
             "md",
             tr(
                 "meth_step_sub",
-                ops=fmt.fine_duration(ops_s),
-                comm=fmt.fine_duration(bd["communication"]),
-                oh=fmt.fine_duration(bd["overhead"]),
-                result=fmt.ms(tpot),
+                ops=fmt.fine_duration(ops_s, tr=tr),
+                comm=fmt.fine_duration(bd["communication"], tr=tr),
+                oh=fmt.fine_duration(bd["overhead"], tr=tr),
+                result=fmt.ms(tpot, tr=tr),
             ),
         )
     )
@@ -487,7 +487,7 @@ def step_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
     )
     steps = N - 1
     if steps < 1:  # one output token: no decode step; the TPOT is a second token's (Overview's ov_one_token)
-        out.append(("md", tr("meth_tpot_sub_one", first=fmt.integer(T + 1), result=fmt.ms(tpot))))
+        out.append(("md", tr("meth_tpot_sub_one", first=fmt.integer(T + 1), result=fmt.ms(tpot, tr=tr))))
         return out
     out.append(
         (
@@ -499,7 +499,7 @@ def step_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
                 first=fmt.integer(T + 1),
                 last=fmt.integer(T + steps),
                 tbar=fmt.count(float(mean_decode_cache_tokens(T, N))),  # the cache the mean step reads
-                result=fmt.ms(tpot),
+                result=fmt.ms(tpot, tr=tr),
             ),
         )
     )
@@ -538,11 +538,11 @@ def prefill_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
             "md",
             tr(
                 "meth_ttft_sub",
-                ops=fmt.fine_duration(bd["weights"] + bd["kv_cache"] + bd["compute"]),
-                comm=fmt.fine_duration(bd["communication"]),
-                oh=fmt.fine_duration(bd["overhead"]),
+                ops=fmt.fine_duration(bd["weights"] + bd["kv_cache"] + bd["compute"], tr=tr),
+                comm=fmt.fine_duration(bd["communication"], tr=tr),
+                oh=fmt.fine_duration(bd["overhead"], tr=tr),
                 bound=tr("bound_compute") if _f(pre.flop_time_s) > _f(pre.memory_time_s) else tr("bound_memory"),
-                result=fmt.duration(_f(est.batch_prefill_s)),
+                result=fmt.duration(_f(est.batch_prefill_s), tr=tr),
             ),
         ),
         (
@@ -553,11 +553,11 @@ def prefill_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
             "md",
             tr(
                 "meth_ttft_request_sub_one" if _f(est.scenario.batch) == 1 else "meth_ttft_request_sub",
-                step=fmt.ms(_f(est.serving.step.time_s)),
-                half=fmt.ms(0.5 * _f(est.serving.step.time_s)),
+                step=fmt.ms(_f(est.serving.step.time_s), tr=tr),
+                half=fmt.ms(0.5 * _f(est.serving.step.time_s), tr=tr),
                 chunks=fmt.integer(_f(est.serving.prompt_chunks)),
-                first=fmt.ms(_f(est.serving.first_chunk.time_s)),
-                result=fmt.duration(ttft),
+                first=fmt.ms(_f(est.serving.first_chunk.time_s), tr=tr),
+                result=fmt.duration(ttft, tr=tr),
             ),
         ),
         ("latex", r"t_{serve}(N) = \mathrm{TTFT} + \mathrm{TPOT}_{steady} \times (N - 1)"),
@@ -565,12 +565,12 @@ def prefill_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
             "md",
             tr(
                 "meth_serve_sub",
-                ttft=fmt.duration(ttft),
+                ttft=fmt.duration(ttft, tr=tr),
                 # a digit more: × 1,023 a rounded 32.0 ms had added up to 33.1 s beside the result's 33.0 (a review)
-                tpot=fmt.ms(_f(est.serving.tpot_s), digits=4),
+                tpot=fmt.ms(_f(est.serving.tpot_s), digits=4, tr=tr),
                 n1=fmt.integer(N - 1),
                 n=fmt.counted("n_output_tokens", N, tr),  # '1 output token' (it had read 'N = 1 tokens')
-                result=fmt.duration(_f(est.time_to_serve_per_request_s)),
+                result=fmt.duration(_f(est.time_to_serve_per_request_s), tr=tr),
             ),
         ),
     ]
@@ -685,7 +685,7 @@ def cost_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
                     "meth_energy_sub",
                     tdp=fmt.integer(hw.tdp_w),
                     devices=fmt.devices(hw, G, tr),
-                    tpot=fmt.ms(tpot),
+                    tpot=fmt.ms(tpot, tr=tr),
                     batch=fmt.integer(B),
                     result=fmt.number(_f(est.joules_per_token)),
                 ),
@@ -715,7 +715,7 @@ def definition_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
             tr(
                 "meth_mbu_sub",
                 nbytes=fmt.nbytes(_f(est.decode.bytes)),
-                tpot=fmt.ms(tpot),
+                tpot=fmt.ms(tpot, tr=tr),
                 bw=fmt.tb_per_s(hw.memory_bandwidth_bytes_per_s),
                 result=fmt.utilisation(_f(est.mbu)),
             ),
@@ -726,7 +726,7 @@ def definition_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
             tr(
                 "meth_mfu_sub",
                 flops=fmt.flop(_f(est.decode.flops)),
-                tpot=fmt.ms(tpot),
+                tpot=fmt.ms(tpot, tr=tr),
                 peak=fmt.tflops(_f(est.peak_flop_per_s)),
                 precision=est.compute_precision
                 if _peak(est) == est.hardware.dense_flop_per_s[est.attention_precision]
@@ -754,7 +754,7 @@ def misreading_blocks(est: Estimate, pair: Estimate, tr: Translator = EN) -> lis
             "md",
             tr(
                 "meth_mis_tps",
-                tpot=fmt.ms(tpot),
+                tpot=fmt.ms(tpot, tr=tr),
                 per_user=fmt.rate(per_user),
                 batch=fmt.integer(B),
                 total=fmt.rate(total),
@@ -767,18 +767,18 @@ def misreading_blocks(est: Estimate, pair: Estimate, tr: Translator = EN) -> lis
                 "md",
                 tr(
                     "meth_mis_lower",
-                    t1=fmt.ms(t1),
+                    t1=fmt.ms(t1, tr=tr),
                     r1=fmt.rate(r1),
                     c1=fmt.usd_markdown(c1),
                     batch=fmt.integer(B),
-                    tb=fmt.ms(tb),
+                    tb=fmt.ms(tb, tr=tr),
                     rb=fmt.rate(rb),
                     cb=fmt.usd_markdown(cb),
                 ),
             )
         )
     else:
-        out.append(("md", tr("meth_mis_lower_batch1", t1=fmt.ms(t1), r1=fmt.rate(r1))))
+        out.append(("md", tr("meth_mis_lower_batch1", t1=fmt.ms(t1, tr=tr), r1=fmt.rate(r1))))
     out.append(
         (
             "md",

@@ -40,11 +40,11 @@ def tpot_vs_targets(
     bar on its bar, named in the hover and in a legend key; the ideal bound has none. A scenario that does not fit
     (`fits` False): faded bars, its values and title 'if it fitted' (alone in a wiki frame, it had read as real)."""
     fig = Figure()
-    values = [fmt.ms(ideal_s), fmt.ms(tpot_s)]
+    values = [fmt.ms(ideal_s, tr=tr), fmt.ms(tpot_s, tr=tr)]
     if not fits:
         values = [tr("if_fitted_mark", value=v) for v in values]
     has_band = bool(band_name) and math.isfinite(low_s) and math.isfinite(high_s)
-    band_text = f"<br>{band_name}: {fmt.ms(low_s)}–{fmt.ms(high_s)}" if has_band else ""
+    band_text = f"<br>{band_name}: {fmt.ms(low_s, tr=tr)}–{fmt.ms(high_s, tr=tr)}" if has_band else ""
     fig.add_bar(
         y=[f"{tr('label_ideal')} · {values[0]}", f"{tr('ov_estimate')} · {values[1]}"],
         x=[ideal_s * 1e3, tpot_s * 1e3],
@@ -75,8 +75,8 @@ def tpot_vs_targets(
     far = max(tpot_s, high_s) if has_band else tpot_s  # the band's end stays on the chart
     # linear: the red band at least 0.4 x the laggy limit wide, so its two-line label fits inside it
     top = max(far * 1.15, LAGGY_ABOVE_S * 1.4) * 1e3
-    laggy = tr("target_laggy", ms=fmt.ms(LAGGY_ABOVE_S))
-    labels = [(limit * 1e3, tr(key, ms=fmt.ms(limit)), "center", "#333") for key, limit in marks.items()]
+    laggy = tr("target_laggy", ms=fmt.ms(LAGGY_ABOVE_S, tr=tr))
+    labels = [(limit * 1e3, tr(key, ms=fmt.ms(limit, tr=tr)), "center", "#333") for key, limit in marks.items()]
     # above the band, off the bars, ending at the plot's right edge (from the band's start it ran off a narrow chart:
     # 'feels laggy above' with its '200 ms' cut, 900 px with the sidebar open)
     labels.append((top, laggy.replace("<br>", " "), "right", "#a00"))
@@ -98,7 +98,9 @@ def tpot_vs_targets(
     if log:  # the targets sit within a decade of each other here: one label for them all, and one for laggy
         first = min(marks.values()) * 1e3
         # by value, each target unbroken ('179 ms' had been split from its name)
-        joined = tr.join([fmt.unbroken(tr(k, ms=fmt.ms(v))) for k, v in sorted(marks.items(), key=lambda kv: kv[1])])
+        joined = tr.join(
+            [fmt.unbroken(tr(k, ms=fmt.ms(v, tr=tr))) for k, v in sorted(marks.items(), key=lambda kv: kv[1])]
+        )
         # one block from the first target, laggy on its last line: side by side, the targets' line had run off a
         # 900 px page with the sidebar open and over 'feels laggy' ('… agents 80 ms, rea')
         lines = (

@@ -812,8 +812,8 @@ def layout_figure(d: Deployment, *, tr: Translator = EN) -> go.Figure:
         )
     style(fig, tr(_one("pl_layout_title", d.max_gpus, tr), n=d.max_gpus), tr("pl_axis_gpus"), "")
     if d.feasible:  # the answer on the chart itself: an embedded or exported chart has no tiles beside it (a review)
-        result = tr("pl_layout_result", tps=fmt.rate(d.tokens_per_s_per_gpu), tpot=fmt.ms(d.tpot_s),
-                    ttft=fmt.duration(d.ttft_s))  # fmt: skip
+        result = tr("pl_layout_result", tps=fmt.rate(d.tokens_per_s_per_gpu), tpot=fmt.ms(d.tpot_s, tr=tr),
+                    ttft=fmt.duration(d.ttft_s, tr=tr))  # fmt: skip
         fig.add_annotation(x=0, y=1, xref="paper", yref="paper", xanchor="left", yanchor="bottom", showarrow=False,
                            text=result, font={"size": 12})  # fmt: skip
     place = legend_placement(fig, 260, side_max=0)  # below the bar, as the page's other charts (it sat top-right)
@@ -898,9 +898,9 @@ def _part_time(bucket: str, seconds: float, parts: StepParts, hw, tr: Translator
     """A part's time ('41.6 ms', its unit kept on its line), or, at exactly 0 ms, why: it runs under the step's other
     reads or math ('KV-cache read overlapped by compute', not '0 ms'), or one GPU exchanges nothing."""
     if seconds > 0 or bucket == "overhead":
-        return fmt.unbroken(fmt.ms(seconds))
+        return fmt.unbroken(fmt.ms(seconds, tr=tr))
     if bucket == "communication":
-        return fmt.device_text("zero_one_gpu", hw, tr) if not parts.link else fmt.unbroken(fmt.ms(seconds))
+        return fmt.device_text("zero_one_gpu", hw, tr) if not parts.link else fmt.unbroken(fmt.ms(seconds, tr=tr))
     return tr("zero_memory_bound" if bucket == "compute" else "zero_compute_bound")
 
 
@@ -920,13 +920,17 @@ def layout_parts_text(d: Deployment, parts: StepParts, hw, *, tr: Translator = E
     link = fmt.device_text(f"pl_link_{parts.link or 'none'}", hw, tr, domain=scale_up_domain_gpus(hw),
                            up=fmt.unbroken(fmt.gb_per_s(hw.scale_up_bytes_per_s or math.nan)),
                            out=f"{(hw.scale_out_bytes_per_s or math.nan) / Gbit_per_s:,.0f}")  # fmt: skip
-    tail = tr("pl_layout_parts_tail", tpot=fmt.unbroken(fmt.ms(d.tpot_s))) if abs(d.tpot_s / total - 1) > 0.005 else ""
+    tail = (
+        tr("pl_layout_parts_tail", tpot=fmt.unbroken(fmt.ms(d.tpot_s, tr=tr)))
+        if abs(d.tpot_s / total - 1) > 0.005
+        else ""
+    )
     in_flight = d.decode_sequences_per_gpu * d.decode.gpus_each  # per instance, at the rate the deployment serves
     if d.serving == "disaggregated" and in_flight < d.decode.batch * 0.99:  # the prefill pool sets the rate
         tail += fmt.device_text("pl_layout_parts_in_flight", hw, tr, n=fmt.integer(round(in_flight)),
                                 per_gpu=f"{d.decode_sequences_per_gpu:,.1f}", batch=fmt.integer(d.decode.batch))  # fmt: skip
     return tr("pl_layout_parts", pool=d.decode.layout_name, batch=fmt.integer(d.decode.batch),
-              items=items, total=fmt.unbroken(fmt.ms(total)), share=fmt.pct(parts.communication_share, 0), link=link,
+              items=items, total=fmt.unbroken(fmt.ms(total, tr=tr)), share=fmt.pct(parts.communication_share, 0), link=link,
               tail=tail)  # fmt: skip
 
 

@@ -358,7 +358,7 @@ def roofline(
     )
 
     def custom(r: dict, label: str, time_label: str = "") -> list[str]:
-        time = fmt.duration(r["time_s"]) if r["time_s"] >= 1e-3 else f"{fmt.number(r['time_s'] * 1e6)} µs"
+        time = fmt.duration(r["time_s"], tr=tr) if r["time_s"] >= 1e-3 else f"{fmt.number(r['time_s'] * 1e6)} µs"
         bound = tr("bound_compute") if r["cb"] else tr("bound_memory")
         return [label, fmt.flop(r["flops"]), fmt.nbytes(r["bytes"]), f"{time_label}{time}", bound]
 
