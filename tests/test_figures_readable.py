@@ -635,3 +635,22 @@ def test_axes_separate_thousands_as_the_labels_do_and_years_stay_whole():
     cat = load_hardware_catalog()
     for make in (hw_figs.bandwidth_by_year, hw_figs.bandwidth_frontier):
         assert make([cat["h100-sxm"], cat["b200"]], tr=EN).layout.xaxis.tickformat == "d"
+
+
+def test_no_label_breaks_beside_a_separator_and_compares_kv_part_reads_whole():
+    """A browser review read Compare's 'KV快取讀取' ('KV' over '快取讀取'), its legend's 'MI355X ·mxfp4' (a break after
+    the '·') and Cost's '批次 ×上下文' (a title broken after the '×'). No label breaks on either side of a '·' or '×'
+    at any width, and Compare's zh-TW part names keep 'KV 快取讀取' on one line."""
+    from tests.model_fixtures import TINY_DENSE, TOY_GPU
+    from tpot_model import Scenario, estimate
+    from ui.figures import compare
+    from ui.figures.common import wrap_label
+
+    label = "A · 8 × AMD Instinct MI355X · mxfp4（TPOT 75.0 ms）（若放得下）"
+    for width in range(8, 60):
+        for line in wrap_label(label, width).split("<br>"):
+            assert not line.endswith(("·", "×")) and not line.startswith(("·", "×")), (width, line)
+    s = Scenario(batch=4, context_tokens=512, output_tokens=64, num_gpus=1, weights="bf16", kv_cache="bf16")
+    e = estimate(TINY_DENSE, TOY_GPU, s)
+    ticks = compare.decomposition({"A": e, "B": e}, tr=ZH).layout.xaxis.ticktext
+    assert any(t.startswith(ZH("bucket_kv_cache")) for t in ticks), ticks

@@ -131,14 +131,15 @@ const MEASURE = document.createElement("canvas").getContext("2d");
 
 function fitTitle(div) {
   // A title wider than its chart (a half-width column, the sidebar open, a wiki frame) on as many lines as it needs
-  // from the top of the chart, broken at spaces, before an opening bracket, after a CJK comma; the plot moved down by
+  // from the top of the chart, broken at spaces (not beside a '·' or '×': '批次 ×<br>上下文' had read '批次 ×上下文'),
+  // before an opening bracket, after a CJK comma; the plot moved down by
   // the lines added; on one line again when the chart is wide enough (Plotly cuts a long title at the chart's edge).
   // Titles with markup of their own are left as they are.
   const title = div.tpotTitle, full = div._fullLayout, font = full?.title?.font;
   if (!title?.text || title.text.includes("<") || !font) return;
   MEASURE.font = `${font.size}px ${font.family}`;
   const lines = [""];
-  for (const part of title.text.split(/(?<= )|(?=[（(])|(?<=[：，、])/)) {
+  for (const part of title.text.split(/(?<=[^·×] )(?![·×])|(?=[（(])|(?<=[：，、])/)) {
     const i = lines.length - 1;
     if (lines[i] && MEASURE.measureText(lines[i] + part).width > div.clientWidth - 16) lines.push(part.trimStart());
     else lines[i] += part;

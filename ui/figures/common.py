@@ -141,8 +141,9 @@ def wrap_label(text: str, width: int = 14) -> str:
     full-width brackets and after a CJK comma, enumeration comma or colon, joined by <br>: five parts under grouped
     bars share a narrow column's width."""
     # not after an opening bracket's sign: '(+ activation)' stays whole ('Weight (+' / 'activation)' had read apart);
-    # nor before a full-width colon or comma ('（Typical serving engine）<br>：頻寬' had begun a line with it)
-    parts = [p for p in re.split(r"(?<=[^(+] )|(?=（)|(?<=[）：，、])(?![：，、])", text) if p]
+    # nor on either side of a separator or operator ('MI355X ·<br>mxfp4' had read 'MI355X ·mxfp4', '批次 ×<br>上下文'
+    # '批次 ×上下文'); nor before a full-width colon or comma ('（Typical serving engine）<br>：頻寬' had begun a line with it)
+    parts = [p for p in re.split(r"(?<=[^(+·×] )(?![·×])|(?=（)|(?<=[）：，、])(?![：，、])", text) if p]
     lines: list[str] = []
     for part in parts:
         if lines and fmt.text_px((lines[-1] + part).rstrip(), 1) > width:

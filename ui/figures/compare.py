@@ -410,8 +410,8 @@ def decomposition(ests: Mapping[str, Estimate], *, tr: Translator = EN) -> go.Fi
     style(fig, tr("cmp_decomp_title"), "", tr("cmp_axis_part_ms"))
     notes = [_zero_note(b, ests, tr) for b in BUCKETS]
     # each part's name and note on lines that share a narrow column's width (900 px, sidebar open: the names had
-    # run into each other); `lines`: the most lines under the first
-    wrapped = [wrap_label(n, 10) for n in names]
+    # run into each other; at 10 widths 'KV 快取讀取' had read 'KV' over '快取讀取'); `lines`: the most lines under the first
+    wrapped = [wrap_label(n, 12) for n in names]
     notes = ["<br>".join(wrap_label(line, 12) for line in n.split("<br>")) if n else "" for n in notes]
     lines = max(w.count("<br>") + (n.count("<br>") + 1 if n else 0) for w, n in zip(wrapped, notes, strict=True))
     fig.update_xaxes(
