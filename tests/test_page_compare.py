@@ -193,8 +193,8 @@ def test_ttft_row_is_per_request_and_the_whole_batch_prefill_has_its_own_row(lan
         resolve_profile("typical"),
     )
     df = _table(run_page("compare", lang=lang))
-    assert df.loc[tr("cmp_row_ttft"), "A"] == fmt.duration(float(est.ttft_per_request_s))
-    assert df.loc[tr("cmp_row_batch_prefill"), "A"] == fmt.duration(float(est.batch_prefill_s))
+    assert df.loc[tr("cmp_row_ttft"), "A"] == fmt.duration(float(est.ttft_per_request_s), tr=tr)
+    assert df.loc[tr("cmp_row_batch_prefill"), "A"] == fmt.duration(float(est.batch_prefill_s), tr=tr)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
