@@ -527,6 +527,15 @@ def tpot_by_hardware(
             f"{fmt.duration(i, tr=tr)} · {n}" if n else fmt.duration(i, tr=tr)
             for i, n in zip(ideal_s, notes, strict=True)
         ]
+    has_band = show_profile and bool(np.isfinite(high_s).any())
+    # room on the right for each bar's label, from its own end (label_room): the axis runs to where the longest label
+    # past its bar ends in the narrowest plot, the plot being the figure less the chips' names beside it (a browser
+    # review: with 'RTX PRO 4500 Blackwell' among them the plot was ~265 px, not 430, and cut 'needs 16 GPUs')
+    ends = (np.fmax(high_s, est_s) if has_band else est_s if show_profile else ideal_s) * scale
+    names_px = max((fmt.text_px(n, _BAR_LABEL_CHAR_PX) for n in names), default=0.0)
+    plot_px = max(_BARS_FIGURE_PX - names_px - _BARS_SIDES_PX, _BARS_MIN_PLOT_PX)
+    values = [fmt.duration(v, tr=tr) for v in (est_s if show_profile else ideal_s)]
+    labels, right = label_room(labels, values, ends, plot_px)
     # the band in the hover, and on a chip the engine does not run on, the what-if key under it
     key = "" if all(runs) else what_if_key(pairs[0][1].profile.id, tr)
     said = [
@@ -541,7 +550,6 @@ def tpot_by_hardware(
     hover = tr("hw_hover_tpot") if show_profile else tr("hw_hover_tpot_ideal")
     common = {"y": names, "orientation": "h", "customdata": custom, "hovertemplate": hover + "<extra></extra>"}
     fig = Figure()
-    has_band = show_profile and bool(np.isfinite(high_s).any())
     if show_profile:
         fig.add_bar(
             x=est_s * scale,
@@ -625,21 +633,30 @@ def tpot_by_hardware(
     placed["margin"]["l"] = 10
     fig.update_layout(barmode="overlay", **placed)
     fig.update_yaxes(autorange="reversed", automargin=True)
-    # room on the right for each bar's label, from its own end: the axis runs to where the longest label past its
-    # bar ends in the narrowest plot (a fixed 2.4x the slowest bar had left most of the width empty, 1,450 ms for
-    # bars that end at 600; a 900 px wiki frame had cut "needs 128 GPUs" off before the room was made)
-    ends = np.fmax(high_s, est_s) if has_band else est_s if show_profile else ideal_s
-    # the plot is the figure less the chips' names beside it (a browser review: with 'RTX PRO 4500 Blackwell' among
-    # them the plot was ~265 px, not 430, and cut 'needs 16 GPUs' and '(ideal 190 ms)')
-    names_px = max((fmt.text_px(n, _BAR_LABEL_CHAR_PX) for n in names), default=0.0)
-    plot_px = max(_BARS_FIGURE_PX - names_px - _BARS_SIDES_PX, _BARS_MIN_PLOT_PX)
-    px = [min(fmt.text_px(t, _BAR_LABEL_CHAR_PX) + _BAR_LABEL_PAD_PX, 0.75 * plot_px) for t in labels]
-    share = np.array(px) / plot_px
-    right = float(np.nanmax(ends * scale / (1 - share), initial=top * 1.05))
     fig.update_xaxes(
         range=[math.log10(bottom / 2), math.log10(top * 1.7**4)] if log_x else [0, right], tickformat=",~r"
     )
     return fig
+
+
+LABEL_ROOM = 2.0  # the linear axis runs at most this far past the slowest bar's end to make room for labels
+
+
+def label_room(labels: Sequence[str], values: Sequence[str], ends: np.ndarray, plot_px: float) -> tuple[list, float]:
+    """The bars' labels and the linear axis' right end (in the bars' unit) that leaves each label room past its bar
+    (`ends`) in a plot `plot_px` wide: the axis runs to where the longest label ends, and a label that would take it
+    past LABEL_ROOM x the slowest bar's end is its value alone (`values`; what the chip needs is in its hatch, hover
+    and the table): Arc Pro B50's '2.29 s · needs > 1,024 GPUs' had run the axis to 10,000 ms, every bar in its left
+    fifth. A fixed 2.4x the slowest bar had left most of the width empty; a 900 px frame had cut 'needs 128 GPUs'."""
+    top = float(np.nanmax(ends, initial=1e-3))
+
+    def reach(texts) -> np.ndarray:  # each bar's end with its label past it, as a share of the plot it needs
+        px = [min(fmt.text_px(t, _BAR_LABEL_CHAR_PX) + _BAR_LABEL_PAD_PX, 0.75 * plot_px) for t in texts]
+        return ends / (1 - np.array(px) / plot_px)
+
+    full = reach(labels)
+    shown = [v if r > LABEL_ROOM * top else t for t, v, r in zip(labels, values, full, strict=True)]
+    return shown, float(np.nanmax(reach(shown), initial=top * 1.05))
 
 
 # the TPOT bars' figure in its narrowest frame (a 900 px page with the sidebar open: measured), the margins and tick
