@@ -164,8 +164,9 @@ def test_bad_url_values_warn():
     lines = text.split("\n- ")[1:]
     assert text.startswith(EN("notice_link_many", n=3)) and len(lines) == 3 and "<script>" not in text
     gpus = EN("cmp_link_label", x="B", field=EN("cmp_gpus"))
-    assert EN("notice_bad_param", name=EN("notice_param", label=gpus, param="b_gpus"), given="lots",
-              used=EN("cmp_gpus_auto")) in lines  # fmt: skip
+    said = EN("notice_bad_param", name=EN("notice_param", label=gpus, param="b_gpus"), given="lots",
+              used=EN("cmp_gpus_auto"))  # fmt: skip
+    assert EN.sentences([said, EN("notice_allowed_from", lo="1")]) in lines  # with the range it takes
     assert _table(at).loc[EN("cmp_row_hardware"), "B"] == "AMD Instinct MI300X"
 
 

@@ -594,7 +594,7 @@ def test_a_link_carries_the_pages_own_inputs_and_a_bad_one_is_named():
         # the notice quotes the chip it could not read, not the whole list (which read as every chip bad)
         assert [w.value for w in bad_at.warning] == [
             tr("notice_link_many", n=2)
-            + f"\n\n- {tr('notice_bad_param', name=util, given='2', used='0.7')}"
+            + f"\n\n- {tr.sentences([tr('notice_bad_param', name=util, given='2', used='0.7'), tr('notice_allowed', lo='0.05', hi='1')])}"
             + f"\n- {tr('notice_bad_param', name=chips, given='nope', used='B200')}"
         ]
         assert bad_at.number_input(key="econ.util").value == 0.7

@@ -456,7 +456,8 @@ def test_rack_scale_budget_is_an_input_in_the_url(tr):
     bad = run_page("frontier", fr_rack_gpus="abc", lang=tr.lang)
     assert bad.session_state["frontier.rack_gpus"] == 72
     budget = tr("notice_param", label=tr("fr_rack_budget"), param="fr_rack_gpus")
-    assert [w.value for w in bad.warning] == [tr("notice_bad_param", name=budget, given="abc", used="72")]
+    said = tr("notice_bad_param", name=budget, given="abc", used="72")
+    assert [w.value for w in bad.warning] == [tr.sentences([said, tr("notice_allowed_whole", lo="1", hi="1,024")])]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])

@@ -616,18 +616,18 @@ def test_overview_headline_ttft_is_per_request_and_the_whole_batch_prefill_is_na
     assert per_request < 0.5 < 5.0 < whole
     at = run_page("overview", lang=lang)
     (ttft,) = [m for m in at.metric if m.label == tr("m_ttft")]
-    assert ttft.value == fmt.duration(per_request)
-    assert fmt.duration(whole) in ttft.proto.help and tr("m_batch_prefill") in ttft.proto.help
+    assert ttft.value == fmt.duration(per_request, tr=tr)
+    assert fmt.duration(whole, tr=tr) in ttft.proto.help and tr("m_batch_prefill") in ttft.proto.help
     (serve,) = [m for m in at.metric if m.label == tr("m_serve", n=fmt.tokens(1024))]
     # the steady state's inter-token time, named in the help (the static TPOT beside it had read 23.2 s, not 33.0)
-    assert serve.value == fmt.duration(per_request + 1023 * float(est.serving.tpot_s)) == "33.0 s"
+    assert serve.value == fmt.duration(per_request + 1023 * float(est.serving.tpot_s), tr=tr) == "33.0 " + tr("unit_s")
     assert fmt.ms(float(est.serving.tpot_s)) in serve.proto.help
     at.session_state["explain.overview"] = True  # 'how is each number above computed?': both, each in its row
     at.run()
     (how,) = [e for e in at.expander if e.label == tr("how_computed_all")]
     rows = how.markdown[0].value.splitlines()
-    assert any(r.startswith(f"| {tr('m_batch_prefill')} |") and fmt.duration(whole) in r for r in rows)
-    assert any(r.startswith(f"| {tr('m_ttft')} |") and fmt.duration(per_request) in r for r in rows)
+    assert any(r.startswith(f"| {tr('m_batch_prefill')} |") and fmt.duration(whole, tr=tr) in r for r in rows)
+    assert any(r.startswith(f"| {tr('m_ttft')} |") and fmt.duration(per_request, tr=tr) in r for r in rows)
     assert tr("m_ttft") != tr("m_batch_prefill")
 
 
@@ -1094,7 +1094,8 @@ def test_the_economics_tco_inputs_changed_from_the_preset_are_in_the_link():
     assert next(n for n in linked.number_input if n.key.endswith(".pue")).value == 1.25  # the preset's
     assert linked.metric[0].value == at.metric[0].value  # the same TCO as the view linked
     pue = EN("notice_param", label=EN("ec_pue"), param="ec_pue")
-    assert warning_lines(linked) == [EN("notice_bad_param", name=pue, given="9", used=EN("ec_tco_preset"))]
+    said = EN("notice_bad_param", name=pue, given="9", used=EN("ec_tco_preset"))
+    assert warning_lines(linked) == [EN.sentences([said, EN("notice_allowed", lo="1", hi="3")])]  # and its range
 
 
 def test_link_values_a_page_would_change_silently_are_named():

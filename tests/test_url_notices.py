@@ -55,7 +55,12 @@ def test_the_sidebars_and_the_pages_bad_parameters_share_the_box(lang):
     assert len(at.warning) == 1 and at.warning[0].value.startswith(tr("notice_link_many", n=4))
     rack = tr("fr_rack_chips_option", rack="GB200 NVL72", others=tr.join(["B200", "MI355X"]))
     assert warning_lines(at) == [
-        tr("notice_bad_param", name=_name(tr, "control_batch", "batch"), given="abc", used="32"),
+        tr.sentences(
+            [
+                tr("notice_bad_param", name=_name(tr, "control_batch", "batch"), given="abc", used="32"),
+                tr("notice_allowed_from", lo="1"),
+            ]
+        ),  # the range it takes, said (a review)
         tr("notice_bad_param", name=_name(tr, "fr_io", "fr_io"), given="zz", used=tr("fr_io_custom")),
         tr("notice_bad_param", name=_name(tr, "fr_hardware", "fr_hw"), given="nope", used="H200 SXM 141GB"),
         tr("notice_bad_param", name=_name(tr, "fr_rack_chips", "fr_rack_chips"), given="hopper", used=rack),
@@ -71,7 +76,12 @@ def test_numbers_used_read_as_their_controls_show_them_and_zh_tw_sets_no_space_b
     lines = warning_lines(at)
     assert lines == [
         tr("notice_snapped_param", name=_name(tr, "control_batch", "batch"), given="1000", used="1,024"),
-        tr("notice_bad_param", name=_name(tr, "control_output", "output"), given="abc", used="1K"),
+        tr.sentences(
+            [
+                tr("notice_bad_param", name=_name(tr, "control_output", "output"), given="abc", used="1K"),
+                tr("notice_allowed_from", lo="1"),
+            ]
+        ),
         tr("notice_bad_param_default", name=_name(tr, "control_price", "price").replace("$", "\\$"), given="abc"),
     ]
     assert not [line for line in lines if re.search(f"[{CJK}] [{CJK}]", line)]

@@ -105,6 +105,14 @@ def _shown_value(used: str, s: Shown | None, tr: Translator) -> str:
         return used if s is not None else f"`{used}`"
 
 
+def _allowed(n, tr: Translator) -> str:
+    """The range a number parameter takes, in words: 'It takes 1 to 10,000.', whole numbers, or from a lower bound."""
+    lo = fmt.exact(n.lo)
+    if n.hi is None:
+        return tr("notice_allowed_from", lo=lo)
+    return tr("notice_allowed_whole" if n.whole else "notice_allowed", lo=lo, hi=fmt.exact(n.hi))
+
+
 def _notice_line(n, tr: Translator, shown: Mapping[str, Shown]) -> str:
     """One bad parameter in words: its control (label and parameter), what was given and what is used instead."""
     if n.unknown:  # no page reads it: said so, with the one this page or the sidebar reads that it is likely meant for
@@ -133,6 +141,8 @@ def _notice_line(n, tr: Translator, shown: Mapping[str, Shown]) -> str:
     else:
         key = "notice_snapped_param" if n.snapped else "notice_bad_param"
         said = tr(key, name=name, given=given, used=_md(_shown_value(n.used, s, tr)))
+    if n.lo is not None:  # a number out of range: the range it takes
+        said = tr.sentences([said, _allowed(n, tr)])
     if n.near:  # a model or chip name no entry answers to: the ids it resembles
         said = tr.sentences([said, tr("notice_near", names=tr.join([f"`{i}`" for i in n.near]))])
     return said

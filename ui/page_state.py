@@ -18,7 +18,7 @@ from __future__ import annotations
 import difflib
 import functools
 import math
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from tpot_model.catalog import close_ids, find_id
@@ -94,15 +94,17 @@ class QueryReader:
         self.notices.append(Notice(key, sanitize(text), "1" if used else "0", switch=True))
         return None
 
-    def number(self, key: str, ok: Callable[[float], bool], used: object) -> float | None:
-        """The finite number for which ok() holds; else None (a notice unless absent)."""
+    def number(self, key: str, lo: float, hi: float, used: object, *, whole: bool = False) -> float | None:
+        """The finite number from `lo` to `hi` (a whole one with `whole`); else None (a notice saying the range,
+        unless absent)."""
         text = self.text(key)
         if text is None:
             return None
         x = _float(text)
-        if math.isfinite(x) and ok(x):
+        if math.isfinite(x) and lo <= x <= hi and (not whole or x == int(x)):
             return x
-        self.bad(key, text, used)
+        self.notices.append(Notice(key, sanitize(text), str(used), lo=lo, hi=None if math.isinf(hi) else hi,
+                                   whole=whole))  # fmt: skip
         return None
 
 
@@ -143,26 +145,25 @@ def parse_planner_query(
     d, r = PlannerInputs(), QueryReader(params)
     values: dict[str, object] = {}
     used = f"{TPOT_TARGETS_S[pl.DEFAULT_TARGET] * 1e3:g}"
-    if (x := r.number("planner_target_ms", lambda x: pl.MIN_TARGET_MS <= x <= pl.MAX_TARGET_MS, used)) is not None:
+    if (x := r.number("planner_target_ms", pl.MIN_TARGET_MS, pl.MAX_TARGET_MS, used)) is not None:
         preset = next((k for k, v in TPOT_TARGETS_S.items() if abs(v * 1e3 - x) < 1e-9), None)
         values["target"] = preset or pl.CUSTOM
         values["custom_ms"] = x
-    if (x := r.number("planner_ttft_ms", lambda x: 0 <= x <= pl.MAX_TTFT_MS, "0")) is not None:
+    if (x := r.number("planner_ttft_ms", 0, pl.MAX_TTFT_MS, "0")) is not None:
         values["ttft_ms"] = x
     lo, hi = pl.K_RANGE
-    if (x := r.number("spec_k", lambda x: x == int(x) and lo <= x <= hi, d.k)) is not None:
+    if (x := r.number("spec_k", lo, hi, d.k, whole=True)) is not None:
         values["k"] = int(x)
     for key, name, top in (("spec_accept", "acceptance", pl.ACCEPT_MAX), ("prefix_hit", "prefix_hit", pl.HIT_MAX)):
-        if (x := r.number(key, lambda x, top=top: 0 <= x <= top, getattr(d, name))) is not None:
+        if (x := r.number(key, 0, top, getattr(d, name))) is not None:
             values[name] = round(x, 2)
     if (section := r.choice("planner_section", pl.SECTIONS, d.section)) is not None:
         values["section"] = section
-    budget_ok = lambda x: x == int(x) and 1 <= x <= pl.MAX_BUDGET  # noqa: E731
-    if (x := r.number("planner_max_gpus", budget_ok, domain_gpus or "—")) is not None:
+    if (x := r.number("planner_max_gpus", 1, pl.MAX_BUDGET, domain_gpus or "—", whole=True)) is not None:
         values["max_gpus"] = int(x)
     if (serving := r.choice("planner_serving", pl.SERVING, d.serving)) is not None:
         values["serving"] = serving
-    if (x := r.number("planner_request_ttft_ms", lambda x: 0 <= x <= pl.MAX_TTFT_MS, "0")) is not None:
+    if (x := r.number("planner_request_ttft_ms", 0, pl.MAX_TTFT_MS, "0")) is not None:
         values["request_ttft_ms"] = x
     if (on := r.flag("planner_best_engine", d.best_engine)) is not None:
         values["best_engine"] = on
@@ -260,8 +261,7 @@ def parse_frontier_query(
                 values[name] = good
 
     def number(key: str, name: str, lo: float, hi: float, integer: bool = False) -> None:
-        ok = (lambda x: lo <= x <= hi and x == int(x)) if integer else (lambda x: lo <= x <= hi)
-        if (x := r.number(key, ok, getattr(d, name))) is not None:
+        if (x := r.number(key, lo, hi, getattr(d, name), whole=integer)) is not None:
             values[name] = int(x) if integer else x
 
     choice("fr_io", "io", fr.IO_OPTIONS)
@@ -386,7 +386,7 @@ def parse_economics_query(
     if (form := r.choice("ec_demand", DEMAND_FORMS, DEMAND_FORMS[int(d.by_requests)])) is not None:
         values["by_requests"] = form == "requests"
     for name, (key, lo, hi) in ECONOMICS_NUMBERS.items():
-        if (x := r.number(key, lambda x, lo=lo, hi=hi: lo <= x <= hi, f"{getattr(d, name):g}")) is not None:
+        if (x := r.number(key, lo, hi, f"{getattr(d, name):g}")) is not None:
             values[name] = x
     if (text := r.text("ec_chips")) is not None:
         items = tuple(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
@@ -432,8 +432,7 @@ def parse_tco_query(params: Mapping[str, object]) -> tuple[dict[str, float], lis
     r, values = QueryReader(params), {}
     for name, (key, lo, hi) in TCO_NUMBERS.items():
         whole = name == "gpus_per_rack"
-        ok = lambda x, lo=lo, hi=hi, whole=whole: lo <= x <= hi and (not whole or x == int(x))  # noqa: E731
-        if (x := r.number(key, ok, "—")) is not None:
+        if (x := r.number(key, lo, hi, "—", whole=whole)) is not None:
             values[name] = int(x) if whole else x
     return values, r.notices
 
@@ -490,13 +489,12 @@ def parse_side_query(
         key = f"{side}_{name}"
         if r.text(key) == sentinel:
             values[name] = sentinel
-        elif (x := r.number(key, lambda x, options=options: x >= min(options), values[name])) is not None:
+        elif (x := r.number(key, min(options), math.inf, values[name])) is not None:
             values[name] = nearest(options, x)
             if values[name] != x:  # between two options: the nearest one, said
                 r.bad(key, r.text(key), values[name])
-    in_range = lambda p: 0 <= p <= MAX_USD_PER_GPU_HOUR  # noqa: E731
     # an empty price is the catalog's
-    if r.text(f"{side}_price") and (p := r.number(f"{side}_price", in_range, "—")) is not None:
+    if r.text(f"{side}_price") and (p := r.number(f"{side}_price", 0, MAX_USD_PER_GPU_HOUR, "—")) is not None:
         values["price"] = p
     return values, r.notices
 

@@ -104,6 +104,11 @@ class Notice:
     switch: bool = False  # an on/off parameter ('0' / '1'): the notice says which the used value is
     near: tuple[str, ...] = ()  # catalog ids a bad model or chip name resembles: the notice asks "did you mean"
     repeated: bool = False
+    # a number's allowed range, said in the notice (a link's 'planner_target_ms=1e9' had read 'not valid here' only):
+    # from `lo` to `hi` (None: no bound that side), `whole`: whole numbers only
+    lo: float | None = None
+    hi: float | None = None
+    whole: bool = False
 
 
 def sanitize(value: object, limit: int = 40) -> str:
@@ -154,7 +159,7 @@ def parse_query(
         except ValueError:
             x = float("nan")
         if not math.isfinite(x) or x < min(options):
-            notices.append(Notice(key, sanitize(raw), str(getattr(DEFAULT, key))))
+            notices.append(Notice(key, sanitize(raw), str(getattr(DEFAULT, key)), lo=min(options)))
             return
         snapped = nearest(options, x)
         if snapped != x:
