@@ -687,7 +687,11 @@ BAD_CSV_CASES = {
     "blank_header": ("\n\n", ["scenarios.csv", "model, hardware"]),
     "duplicate_column": ("model,hardware,batch,batch\nllama-3.1-8b,h100-sxm,1,2\n", ["duplicate column 'batch'"]),
     "too_many_cells": ("model,hardware\nllama-3.1-8b,h100-sxm,9\n", ["row 1", "3 cells"]),
-    "malformed_csv": ('model,hardware,batch\nllama-3.1-8b,h100-sxm,"4\n', ["scenarios.csv", "malformed CSV"]),
+    # rows counted as in every other message (data rows from 1): the file's line said beside it (it had said 'line 2')
+    "malformed_csv": (
+        'model,hardware,batch\nllama-3.1-8b,h100-sxm,2\nllama-3.1-8b,h100-sxm,"4\n',
+        ["scenarios.csv row 2 (line 3 of the file): malformed CSV"],
+    ),
     # a near miss of a column evaluate reads had passed through, the row computed at 1 GPU, bf16, context 0 beside
     # the user's 4, fp8, 8192 (helper review)
     "near_miss_option_name": (
@@ -713,6 +717,18 @@ def test_evaluate_bad_input_one_line_exit_2(capsys, tmp_path, case):
     for fragment in fragments:
         assert fragment in err, (fragment, err)
     assert not out_path.exists()  # nothing half-written
+
+
+def test_evaluate_names_the_row_that_is_not_utf8(capsys, tmp_path):
+    """A scenarios file with a Latin-1 byte in its second data row said 'not UTF-8 text (invalid start byte at byte
+    42)', no row (the decoder reads ahead in blocks): it names the row and the byte; in the header, the header."""
+    src = tmp_path / "s.csv"
+    src.write_bytes(b"model,hardware,batch\nllama-3.1-70b,h200,8\n\xff\xfe,h200,1\n")
+    code, _, err = run(capsys, "evaluate", src, "-o", tmp_path / "o.csv")
+    assert code == 2 and err == f"error: {src} row 2, byte 42: not UTF-8 text (invalid start byte)\n"
+    src.write_bytes(b"\xef\xbb\xbfmod\xe9l,hardware\nllama-3.1-70b,h200\n")  # a BOM, then a Latin-1 header
+    code, _, err = run(capsys, "evaluate", src, "-o", tmp_path / "o.csv")
+    assert code == 2 and err.startswith(f"error: {src} header, byte 6: not UTF-8 text")
 
 
 def test_evaluate_bad_files(capsys, tmp_path):

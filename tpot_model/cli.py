@@ -666,10 +666,29 @@ def _meant_column(header: str) -> str | None:
     return _COLUMN_ALIASES.get(h) or next(iter(difflib.get_close_matches(h, list(SCENARIO_COLUMNS), 1, 0.8)), None)
 
 
+def _undecodable_row(path: str) -> str:
+    """Where a scenarios file stops being UTF-8, as its messages count rows: ' row N' (data rows from 1 after the
+    header; ' header' on the first line) and the byte; '' for stdin (read once). The decoder reads ahead in blocks,
+    so the row being parsed when it fails is not the one at fault: the file's bytes are decoded again to find it."""
+    if path == "-":
+        return ""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+        raw.removeprefix(b"\xef\xbb\xbf").decode("utf-8")
+    except UnicodeDecodeError as e:
+        bom = 3 * raw.startswith(b"\xef\xbb\xbf")
+        line = raw[: e.start + bom].count(b"\n")  # 0: the header's line
+        return f" row {line}, byte {e.start + bom}" if line else f" header, byte {e.start + bom}"
+    except OSError:
+        pass
+    return ""
+
+
 def _read_scenarios(path: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
     """Header and (row number, cells) of a scenarios CSV; rows are numbered from 1 after the header."""
     name = "<stdin>" if path == "-" else path
-    f = None
+    f, number = None, 0  # number: the last data row read (a malformed row is the next one)
     try:
         f = sys.stdin if path == "-" else open(path, newline="", encoding="utf-8-sig")  # noqa: SIM115
         reader = csv.reader(f, strict=True)
@@ -705,9 +724,9 @@ def _read_scenarios(path: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
     except OSError as e:
         raise InputError(f"{name}: cannot read ({e.strerror or e})") from None
     except UnicodeDecodeError as e:
-        raise InputError(f"{name}: not UTF-8 text ({e.reason} at byte {e.start})") from None
-    except csv.Error as e:
-        raise InputError(f"{name} line {reader.line_num}: malformed CSV ({e})") from None
+        raise InputError(f"{name}{_undecodable_row(path)}: not UTF-8 text ({e.reason})") from None
+    except csv.Error as e:  # rows counted as everywhere else in evaluate's messages: data rows from 1 after the header
+        raise InputError(f"{name} row {number + 1} (line {reader.line_num} of the file): malformed CSV ({e})") from None
     finally:
         if f is not None and f is not sys.stdin:
             f.close()
