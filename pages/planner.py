@@ -168,8 +168,8 @@ with metrics.Row() as row:
     )  # fmt: skip
     row.metric(  # no point meets the target: '—' and why (it had blamed a missing price beside the price shown)
         tr("pl_m_cost"),
-        **({"value": fmt.usd(point.usd_per_1M_tokens, 2) if ok else "—"} if price_known or not ok
-           else metrics.missing(tr("no_public_price_short"))),
+        **metrics.dollars(point.usd_per_1M_tokens if price_known else math.nan, reached=ok,
+                          unpriced=tr("no_public_price_short")),
         help=tr("pl_m_no_point") if not ok else tr("pl_m_cost_def") if price_known else tr("m_cost_none"),
     )  # fmt: skip
 reason = dict(
@@ -447,8 +447,7 @@ def layout_section() -> None:
         priced = d.feasible and math.isfinite(d.usd_per_1M_tokens)
         row.metric(  # a layout on a chip without a price: a dash and why under it, as the batch section's row says it
             tr("pl_m_layout_usd"),
-            **({"value": fmt.usd(d.usd_per_1M_tokens, 2)} if priced else metrics.missing(tr("no_public_price_short"))
-               if d.feasible else {"value": "—"}),
+            **metrics.dollars(d.usd_per_1M_tokens, reached=d.feasible, unpriced=tr("no_public_price_short")),
             help=tr("pl_m_layout_usd_def", out=fmt.usd(d.usd_per_1M_output_tokens, 2)) if priced else tr("m_cost_none"),
         )  # fmt: skip
         row.metric(tr("pl_m_layout_limit"), tr(f"pl_limit_{d.limited_by}"), help=tr("pl_m_layout_limit_def"))

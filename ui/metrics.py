@@ -10,12 +10,13 @@ page's "how is each number computed" section gives the formulas."""
 
 from __future__ import annotations
 
+import math
 import re
 from html import escape
 
 import streamlit as st
 
-from . import embed
+from . import embed, fmt
 
 # three to a row in a 900 px embed frame (740 px of content), four in 940 px (a 1400 px window beside the sidebar);
 # wide enough for "80% band 2,164 tok/s–3,713 tok/s" and for the longest zh-TW label beside its help icon
@@ -95,3 +96,11 @@ def missing(why: str) -> dict:
     """Row.metric's value and note for a number that cannot be computed: a dash, and why under it in grey (as the
     value, 'No public price' was cut to 'No public pr…')."""
     return {"value": "—", **note(why)}
+
+
+def dollars(usd: float, *, reached: bool, unpriced: str) -> dict:
+    """Row.metric's value (and note) for a $ figure: '—' where no point is reached, a dash with `unpriced` under it
+    where the chip has no price (`usd` not finite), else the dollars to two figures past the point."""
+    if not reached:
+        return {"value": "—"}
+    return {"value": fmt.usd(usd, 2)} if math.isfinite(usd) else missing(unpriced)
