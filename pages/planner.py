@@ -177,7 +177,7 @@ reason = dict(
     next=point.batch + 1,
     target=fmt.target_ms(target_s),  # '50 ms' as set, on one line, here and in the GPU-count tab
     ttft=fmt.unbroken(fmt.duration(ttft_s, tr=tr)) if ttft_s else "",
-    tpot=fmt.unbroken(fmt.ms_below(point.tpot_s, target_s)),  # '49.98 ms' under '50.0 ms', not '50.0 ms'
+    tpot=fmt.unbroken(fmt.ms_below(point.tpot_s, target_s, tr=tr)),  # '49.98 ms' under '50.0 ms', not '50.0 ms'
     tpot1=fmt.unbroken(fmt.ms(point.batch1_tpot_s, tr=tr)),
     have=fmt.unbroken(fmt.gb(est.usable_memory_per_gpu_bytes)),
     gpus=fmt.gpus(state.gpus),
@@ -607,7 +607,8 @@ def gpus_section() -> None:
             help=tr("pl_m_comm_share_def"),
         )
     chart.figure(figs.tp_figure(tp, state.batch, target_s, tr=tr), figs.tp_table(tp), "planner-tensor-parallel", tr)
-    said = tr("pl_tp_note", domain=scale_up_domain_gpus(hw), hw=hw.name)
+    domain = scale_up_domain_gpus(hw)  # a chip that is its own domain (GB10, a Mac): every all-reduce on the network
+    said = fmt.device_text("pl_tp_note_own" if domain == 1 else "pl_tp_note", hw, tr, domain=domain, hw=hw.name)
     if left_out := sorted((set(planner.TP_GPU_OPTIONS) | set(planner.domain_gpu_options(hw))) - set(counts)):
         said += " " + tr("pl_tp_left_out", heads=model.num_heads, counts=tr.join([str(n) for n in left_out]))
     st.markdown(said)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import model_fixtures  # noqa: F401  (puts the repository root on sys.path)
@@ -1268,6 +1269,12 @@ def test_every_field_problem_of_a_hardware_file_is_said_at_once():
         hardware_from_text(text, "x.yaml")
     assert str(err.value).count("x.yaml") == 1 and "\n" not in str(err.value)
     assert all(p.removeprefix("x.yaml: ") in str(err.value) for p in problems)
+    # rates missing, or not a mapping: said once, not again as 'must list bf16 or fp16' (a review)
+    for rates in ("", "dense_TFLOP_per_s: 100\n"):
+        _, problems = entry_problems(
+            "hardware", f"name: X\nmemory_GB: 80\nmemory_bandwidth_TB_per_s: 3\n{rates}", "x.yaml"
+        )
+        assert len(problems) == 1 and "dense_TFLOP_per_s" in problems[0] and "bf16" not in problems[0], problems
 
 
 def test_a_file_of_the_other_kind_is_said_to_be_one():
@@ -1309,4 +1316,5 @@ def test_a_config_json_without_a_window_says_it_was_assumed_and_is_named_from_th
     m = model_from_text(json.dumps(cfg | {"architectures": ["LlamaForCausalLM"]}), "config.json")
     assert m.name == "LlamaForCausalLM"
     m = model_from_text(json.dumps(cfg | {"max_position_embeddings": 8192}), "config.json", model_id="llama-x")
-    assert m.name == "llama-x" and not m.context_window_assumed and m.architecture == m.architecture
+    assert m.name == "llama-x" and not m.context_window_assumed
+    assert replace(m, context_window_assumed=True).architecture == m.architecture  # the flag is not the shape

@@ -692,6 +692,7 @@ BAD_CSV_CASES = {
         'model,hardware,batch\nllama-3.1-8b,h100-sxm,2\nllama-3.1-8b,h100-sxm,"4\n',
         ["scenarios.csv row 2 (line 3 of the file): malformed CSV"],
     ),
+    "malformed_header": ('model,"hard"ware,batch\nllama-3.1-8b,h100-sxm,2\n', ["scenarios.csv header (line 1"]),
     # a near miss of a column evaluate reads had passed through, the row computed at 1 GPU, bf16, context 0 beside
     # the user's 4, fp8, 8192 (helper review)
     "near_miss_option_name": (
@@ -997,6 +998,7 @@ def test_frontier_gives_no_range_for_a_model_the_serving_fit_has_not_seen(capsys
     assert t["fitted_models"] == ["deepseek-r1"] and t["frontier"]["runs"] > 0 and t["single_node"]["runs"] == 9
     assert [r["id"] for r in d["measured_at_target"]["runs"]] == ["IXV4-GB200-004", "IXV4-GB200-003"]
     assert {r["publisher"] for r in d["measured_at_target"]["runs"]} == {"InferenceX"}  # who published the runs
+    assert d["measured_at_target"]["runs"][0]["label"] == "InferenceX IXV4-GB200-004"
     assert frontier_main(args) == 0
     text = capsys.readouterr().out
     assert "InferenceX IXV4-GB200-004 (24.4 tok/s/user" in text  # named by publisher and id, not the id alone

@@ -158,7 +158,7 @@ def test_operator_table_is_the_scenarios_and_follows_batch_and_language(lang):
         est = estimate(resolve_model("llama-3.1-70b"), resolve_hardware("h200"),
                        Scenario(batch=batch, context_tokens=4096, output_tokens=1024, num_gpus=2, weights="fp8",
                                 kv_cache="fp8"), resolve_profile("typical"))  # fmt: skip
-        return rf.operator_table(est, tr)
+        return rf.operator_table(est, tr, fitted=True)
 
     for batch in (32, 128):
         at = run_page("roofline", lang=lang, batch=str(batch), kv="fp8")

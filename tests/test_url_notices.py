@@ -142,5 +142,23 @@ def test_a_config_json_in_use_is_named_from_it_and_its_assumed_window_is_said(la
     assert not at.exception
     captions = [c.value for c in at.sidebar.caption]
     assert tr("upload_in_use", name="LlamaForCausalLM") in captions, captions
-    assert tr("upload_window_assumed", tokens="4,096") in [i.value for i in at.sidebar.info]
+    # on the page itself, not only in the sidebar's upload box (closed, or for whoever opens the link, it went unsaid)
+    assert tr("upload_window_assumed", tokens="4,096") in [i.value for i in at.main.info]
     assert any("**LlamaForCausalLM**" in m.value for m in at.markdown)  # the headline
+
+
+def test_an_uploaded_config_json_named_by_its_file_keeps_its_name_in_the_link():
+    """A config.json with neither _name_or_path nor architectures is named by its file ('my-llama'); the link's copy
+    had none of it, and whoever opened the link read 'custom': the stored text carries the name."""
+    import json
+
+    from tpot_model.catalog import entry_problems
+    from ui.uploads import named, read_upload
+
+    cfg = {"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
+           "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 128256}  # fmt: skip
+    obj, problems, text = read_upload("model", json.dumps(cfg).encode(), "my-llama.json")
+    assert not problems and obj.name == "my-llama"
+    linked, _ = entry_problems("model", named(text, obj.name), "custom_model")  # as from_url reads a link's copy
+    assert linked.name == "my-llama"
+    assert named("tiny: {name: Tiny}", "x") == "tiny: {name: Tiny}"  # a models.yaml entry names itself

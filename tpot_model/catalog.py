@@ -996,8 +996,9 @@ def _hardware_field_problems(where: str, d: dict) -> list[str]:
             _text(where, d, "name")
     except CatalogError as e:
         out.append(str(e))
-    precisions = rates.keys() if isinstance(rates, dict) else None
-    return out + _figure_problems(where, figures, precisions)
+    if not isinstance(rates, dict):  # missing or not a mapping: said once above, not again as 'must list bf16'
+        return out + _figure_problems(where, figures, ("bf16",))
+    return out + _figure_problems(where, figures, rates.keys())
 
 
 def _figure_problems(where: str, figures: dict[str, float], precisions=None) -> list[str]:

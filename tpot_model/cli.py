@@ -688,7 +688,7 @@ def _undecodable_row(path: str) -> str:
 def _read_scenarios(path: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
     """Header and (row number, cells) of a scenarios CSV; rows are numbered from 1 after the header."""
     name = "<stdin>" if path == "-" else path
-    f, number = None, 0  # number: the last data row read (a malformed row is the next one)
+    f, number, header = None, 0, None  # number: the last data row read (a malformed row is the next one)
     try:
         f = sys.stdin if path == "-" else open(path, newline="", encoding="utf-8-sig")  # noqa: SIM115
         reader = csv.reader(f, strict=True)
@@ -726,7 +726,8 @@ def _read_scenarios(path: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
     except UnicodeDecodeError as e:
         raise InputError(f"{name}{_undecodable_row(path)}: not UTF-8 text ({e.reason})") from None
     except csv.Error as e:  # rows counted as everywhere else in evaluate's messages: data rows from 1 after the header
-        raise InputError(f"{name} row {number + 1} (line {reader.line_num} of the file): malformed CSV ({e})") from None
+        where = "header" if header is None else f"row {number + 1}"
+        raise InputError(f"{name} {where} (line {reader.line_num} of the file): malformed CSV ({e})") from None
     finally:
         if f is not None and f is not sys.stdin:
             f.close()

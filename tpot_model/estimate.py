@@ -193,9 +193,9 @@ class Estimate:
 
     @property
     def tokens_per_s_total_low(self) -> np.ndarray:
-        """Low end of the 80% band on tokens_per_s_total: the measured throughput's band, as output tokens/s per GPU
-        and $ per 1M tokens (the three are one rate: the total over the GPUs, the price over it), not batch x the
-        per-user band (the TPOT's)."""
+        """Low end of the 80% band on tokens_per_s_total: throughput_band_factors, as output tokens/s per GPU and $
+        per 1M tokens (the three are one rate: the total over the GPUs, the price over it), not batch x the per-user
+        band."""
         return self.tokens_per_s_total * self.throughput_band_factors[0]
 
     @property

@@ -544,6 +544,7 @@ def _run(r: ServingMeasurement) -> dict:
     return {
         "id": r.id,
         "publisher": r.publisher or None,
+        "label": r.label,  # as the text output and the pages name it: 'InferenceX IX-006'
         "tokens_per_s_per_user": r.interactivity_tokens_per_s_per_user,
         "tokens_per_s_per_gpu": _num(r.total_tokens_per_s_per_gpu),
         "tpot_ms": _num(r.tpot_s / ms),
@@ -553,11 +554,6 @@ def _run(r: ServingMeasurement) -> dict:
         "context_tokens": round(r.isl),
         "output_tokens": round(r.osl),
     }
-
-
-def _run_label(run: dict) -> str:
-    """A measured run of the JSON as the text output names it: 'InferenceX IX-006' (ServingMeasurement.label)."""
-    return f"{run['publisher'] or ''} {run['id']}".strip()
 
 
 def _measured(rows, d: Deployment, model_id: str, hardware_id: str, weights: str) -> dict | None:
@@ -611,7 +607,7 @@ def _search_text(d: dict) -> str:
         if (m := d["measured_fastest"]) is not None:
             why += (
                 f"\nmeasured: the most interactive run of this model on this chip with these weights within the budget "
-                f"reached {m['tokens_per_s_per_user']:.1f} tok/s/user ({_run_label(m)}: {m['engine']}, {m['gpus']} GPUs, "
+                f"reached {m['tokens_per_s_per_user']:.1f} tok/s/user ({m['label']}: {m['engine']}, {m['gpus']} GPUs, "
                 f"{m['context_tokens']} / {m['output_tokens']} tokens, {m['run_date']}; data/serving_measurements.csv)"
             )
         at = "".join(f"\n{k}: {v}" for k, v in _measured_at_rows(d))
@@ -698,7 +694,7 @@ def _measured_at_rows(d: dict) -> list[tuple[str, str]]:
     if (m := d["measured_at_target"]) is None:
         return []
     runs = [
-        f"{_run_label(r)} ({r['tokens_per_s_per_user']:.1f} tok/s/user, {r['gpus']} GPUs, {r['engine']})"
+        f"{r['label']} ({r['tokens_per_s_per_user']:.1f} tok/s/user, {r['gpus']} GPUs, {r['engine']})"
         for r in m["runs"]
     ]
     how = f"interpolated between {runs[0]} and {runs[1]}" if m["interpolated"] else f"{runs[0]}, which meets the target"

@@ -13,17 +13,24 @@ from tpot_model import Estimate, ModelSpec, frontier_check
 from . import cache, fmt, metrics
 from .i18n import Translator
 
-# metric -> (low, high) from an estimate, and how its numbers are shown
-_METRICS: dict[str, tuple[Callable[[Estimate], tuple[float, float]], Callable[[float], str]]] = {
-    "tpot": (lambda e: (float(e.tpot_low_s), float(e.tpot_high_s)), fmt.ms),
-    "tps_user": (lambda e: (float(e.tokens_per_s_per_user_low), float(e.tokens_per_s_per_user_high)), fmt.rate),
-    # the measured throughput's band, as tokens/s per GPU and $ (one rate; the per-user band is the TPOT's)
-    "tps_total": (lambda e: (float(e.tokens_per_s_total_low), float(e.tokens_per_s_total_high)), fmt.rate),
+# metric -> (low, high) from an estimate, and how its numbers are shown in the reader's language ('17.2 秒')
+_METRICS: dict[str, tuple[Callable[[Estimate], tuple[float, float]], Callable[[float, Translator], str]]] = {
+    "tpot": (lambda e: (float(e.tpot_low_s), float(e.tpot_high_s)), lambda v, tr: fmt.ms(v, tr=tr)),
+    "tps_user": (
+        lambda e: (float(e.tokens_per_s_per_user_low), float(e.tokens_per_s_per_user_high)),
+        lambda v, tr: fmt.rate(v),
+    ),
+    # the throughputs' band, tokens/s per GPU and $ as one rate (Estimate.throughput_band_factors: the measured
+    # throughput's; at batch 1 the TPOT's)
+    "tps_total": (
+        lambda e: (float(e.tokens_per_s_total_low), float(e.tokens_per_s_total_high)),
+        lambda v, tr: fmt.rate(v),
+    ),
     "tps_gpu": (
         lambda e: (float(e.output_tokens_per_s_per_gpu_low), float(e.output_tokens_per_s_per_gpu_high)),
-        fmt.rate,
+        lambda v, tr: fmt.rate(v),
     ),
-    "usd": (lambda e: (float(e.usd_per_1M_tokens_low), float(e.usd_per_1M_tokens_high)), fmt.usd),
+    "usd": (lambda e: (float(e.usd_per_1M_tokens_low), float(e.usd_per_1M_tokens_high)), lambda v, tr: fmt.usd(v)),
 }
 
 
@@ -36,7 +43,7 @@ def band_text(est: Estimate, tr: Translator, metric: str) -> str | None:
     lo, hi = values(est)
     if not (lo == lo and hi == hi):
         return None
-    return tr("band_80", low=show(min(lo, hi)), high=show(max(lo, hi)))
+    return tr("band_80", low=show(min(lo, hi), tr), high=show(max(lo, hi), tr))
 
 
 def metric_band(est: Estimate, tr: Translator, metric: str) -> dict:

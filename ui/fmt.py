@@ -29,10 +29,11 @@ def ms(seconds: float, *, like: float | None = None, digits: int = 3, tr: Callab
     return f"{_sig(s * 1e3, digits)} ms"
 
 
-def ms_below(seconds: float, limit_s: float) -> str:
+def ms_below(seconds: float, limit_s: float, *, tr: Callable[..., str] = EN) -> str:
     """ms(seconds) for a time under a limit printed beside it, with the decimals it takes not to read as the limit:
-    '49.98 ms' under a 50.0 ms target (ms() reads '50.0 ms', and 'longer than 50.0 ms (now 50.0 ms)' reads wrong)."""
-    shown, limit = ms(seconds), ms(limit_s)
+    '49.98 ms' under a 50.0 ms target (ms() reads '50.0 ms', and 'longer than 50.0 ms (now 50.0 ms)' reads wrong);
+    from 10 s, its unit in `tr`'s language (ms)."""
+    shown, limit = ms(seconds, tr=tr), ms(limit_s, tr=tr)
     if shown != limit or not float(seconds) < float(limit_s):
         return shown
     for decimals in (2, 3, 4):
@@ -459,19 +460,6 @@ def profile_description(profile, tr) -> str:
 def text_px(text: str, char_px: float) -> float:
     """Estimated width of `text` (pixels) at `char_px` per Latin glyph: wide (East Asian) characters count twice."""
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text) * char_px
-
-
-def header_width(header: str) -> int:
-    """A st.dataframe column width (pixels) that shows its whole header (or a text cell): ~7 px a Latin glyph of
-    its 14 px font and the menu beside it (a ratio column of two short values had its header cut to 'GI')."""
-    return int(math.ceil(text_px(header, 7.0))) + 30
-
-
-def column_width(header: str, values) -> int:
-    """A st.dataframe number column's width (pixels) that shows its header and its widest value, grouped by
-    thousands at three significant figures as the tables round them ('25,900', '0.0631')."""
-    texts = [f"{float(v):,.6g}" for v in values if v == v]  # nan shows as a dash
-    return max([header_width(header), header_width("0.00"), *map(header_width, texts)])  # '1.00', not '1
 
 
 _URL = re.compile(r"https?://[^\s()]+")

@@ -156,6 +156,7 @@ def scenario_notices(est, tr: Translator) -> None:
     platform_notice(est, tr)
     transfer_notice(est.model, tr)
     fit_notice(est, tr)
+    window_assumed_notice(est.model, tr)
     context_notice(est, tr)
 
 
@@ -297,6 +298,13 @@ def scale_text(hw, num_gpus: int, tr: Translator) -> str:
     # '1,024 GPUs', as the does-not-fit notice writes its counts
     return tr("scale_beyond_node", gpus=fmt.integer(num_gpus), hw=fmt.chip(hw, tr), bw=bw, node=fmt.integer(domain),
               out=out)  # fmt: skip
+
+
+def window_assumed_notice(model, tr: Translator) -> None:
+    """A model file that gave no context window (a config.json without max_position_embeddings): the window the
+    numbers assume, said on every page (it had been said only in the sidebar's closed upload box)."""
+    if getattr(model, "context_window_assumed", False):
+        st.info(tr("upload_window_assumed", tokens=fmt.count(model.max_context_tokens)), icon=":material/info:")
 
 
 def context_notice(est, tr: Translator) -> None:

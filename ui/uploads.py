@@ -3,12 +3,13 @@ the session under the id 'custom', carry it in links (compressed in the URL), do
 
 from __future__ import annotations
 
+import json
+
 import streamlit as st
 
 from tpot_model.catalog import entry_problems
 from tpot_model.files import CatalogError, decode_text
 
-from . import fmt
 from .i18n import Translator
 from .state import CUSTOM_ID, Notice, decode_spec, encode_spec, sanitize
 
@@ -53,6 +54,19 @@ def url_params(state) -> dict[str, str]:
     return out
 
 
+def named(text: str, name: str) -> str:
+    """A config.json's text with the name it was given on upload (_name_or_path, where it has none: the file's
+    name), so that a link carrying it names the model the same (it had read 'custom' to whoever opened the link);
+    any other text as it is."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return text
+    if not isinstance(data, dict) or "model_type" not in data or data.get("_name_or_path"):
+        return text
+    return json.dumps({**data, "_name_or_path": name}, indent=2)
+
+
 def read_upload(kind: str, raw: bytes, name: str) -> tuple[object, list[str], str]:
     """(the Hardware or ModelSpec or None, every problem, the text) of an uploaded file's bytes, decoded and read as
     the CLI reads a --hardware / --model file."""
@@ -77,7 +91,7 @@ def uploader(kind: str, tr: Translator) -> None:
             obj, problems, text = read_upload(kind, raw, file.name)
         st.session_state[f"_upload_{kind}_problems"] = problems
         if obj is not None:
-            _store(kind, obj, text)
+            _store(kind, obj, named(text, obj.name) if kind == "model" else text)
             st.session_state[kind] = CUSTOM_ID
     problems = st.session_state.get(f"_upload_{kind}_problems") if file is not None else None
     if problems:
@@ -86,7 +100,5 @@ def uploader(kind: str, tr: Translator) -> None:
     obj = custom(kind)
     if obj is not None:
         st.caption(tr("upload_in_use", name=sanitize(obj.name, 60)))
-        if getattr(obj, "context_window_assumed", False):  # a config.json without max_position_embeddings
-            st.info(tr("upload_window_assumed", tokens=fmt.count(obj.max_context_tokens)))
         st.download_button(tr("upload_download"), data=st.session_state[f"_custom_{kind}_text"].encode("utf-8"),
                            file_name=f"custom-{kind}.yaml", key=f"upload.{kind}.download", on_click="ignore")  # fmt: skip

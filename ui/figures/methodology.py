@@ -409,7 +409,7 @@ def step_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
                 (
                     "md",
                     tr(
-                        "meth_comm_across",
+                        "meth_comm_own_domain" if domain == 1 else "meth_comm_across",
                         g=fmt.integer(G),
                         k=fmt.integer(k),
                         d=fmt.integer(domain),

@@ -24,7 +24,7 @@ from tpot_model.planner import (
     Speculative,
     TPScaling,
 )
-from tpot_model.roofline import BUCKETS, scale_up_domain_gpus
+from tpot_model.roofline import BUCKETS, link_peak_bytes_per_s, scale_out_peak_bytes_per_s, scale_up_domain_gpus
 from tpot_model.speculative import MTP_ACCEPTANCE, MTP_K
 from tpot_model.targets import TPOT_TARGETS_S
 from tpot_model.units import Gbit_per_s
@@ -917,9 +917,12 @@ def layout_parts_text(d: Deployment, parts: StepParts, hw, *, tr: Translator = E
     line (a 900 px frame had broken '41.6 ms' after the number)."""
     total = sum(parts.parts_s.values())
     items = tr.join([_part_item(tr(f"bucket_{b}"), _part_time(b, v, parts, hw, tr)) for b, v in parts.parts_s.items()])
+    # the links the model costs them on: the catalog's, or the defaults it assumes where it lists none (the scale-up
+    # link said to be assumed; an unlisted link had read 'nan Gb/s')
+    up = fmt.gb_per_s(link_peak_bytes_per_s(hw))
     link = fmt.device_text(f"pl_link_{parts.link or 'none'}", hw, tr, domain=scale_up_domain_gpus(hw),
-                           up=fmt.unbroken(fmt.gb_per_s(hw.scale_up_bytes_per_s or math.nan)),
-                           out=f"{(hw.scale_out_bytes_per_s or math.nan) / Gbit_per_s:,.0f}")  # fmt: skip
+                           up=fmt.unbroken(up if hw.interconnect_bytes_per_s else tr("scale_link_assumed", bw=up)),
+                           out=f"{scale_out_peak_bytes_per_s(hw) / Gbit_per_s:,.0f}")  # fmt: skip
     tail = (
         tr("pl_layout_parts_tail", tpot=fmt.unbroken(fmt.ms(d.tpot_s, tr=tr)))
         if abs(d.tpot_s / total - 1) > 0.005

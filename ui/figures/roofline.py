@@ -488,27 +488,30 @@ def roofline_data(est: Estimate, overlay: Sequence[Hardware] = ()) -> pd.DataFra
 LARGE = 1e5  # a column whose numbers reach this in its unit reads in the unit 1,000 x larger (MB -> GB, µs -> ms)
 
 
-def _scaled(values: np.ndarray, small: tuple[str, float], large: tuple[str, float]) -> tuple[str, np.ndarray]:
-    """values (SI) in the smaller unit (its string key, its size) or, where the largest reaches LARGE in it, in the
-    larger: the header's key and the numbers, rounded to 3 significant figures."""
-    key, size = large if np.nanmax(np.abs(values), initial=0.0) / small[1] >= LARGE else small
+def _scaled(
+    values: np.ndarray, small: tuple[str, float], large: tuple[str, float], fitted: bool
+) -> tuple[str, np.ndarray]:
+    """values (SI) in the smaller unit (its string key, its size) or, `fitted` and where the largest reaches LARGE in
+    it, in the larger: the header's key and the numbers, rounded to 3 significant figures."""
+    big = fitted and np.nanmax(np.abs(values), initial=0.0) / small[1] >= LARGE
+    key, size = large if big else small
     return key, round_significant(values / size)
 
 
-def operator_table(est: Estimate, tr: Translator = EN) -> pd.DataFrame:
+def operator_table(est: Estimate, tr: Translator = EN, *, fitted: bool = False) -> pd.DataFrame:
     """Decode-step operators, per GPU, of the mean decode step (kv_basis_note): translated headers, numbers rounded
-    to 3 significant figures; GFLOP, MB and µs, or TFLOP, GB and ms where a column would reach LARGE (the three byte
-    columns in one unit, to be read side by side)."""
+    to 3 significant figures, in GFLOP, MB and µs (the CSV's columns, the same in every export); `fitted` (the page's
+    table): TFLOP, GB and ms where a column would reach LARGE, the three byte columns in one unit, read side by side."""
     ops = est.decode.operators
     f = np.array([float(o.flops) for o in ops])
     b = np.array([float(o.bytes) for o in ops])
     parts = {
         kind: np.array([float(getattr(o, f"{kind}_bytes")) for o in ops]) for kind in ("weight", "kv", "activation")
     }
-    unit = "gb" if max(np.max(v, initial=0.0) for v in parts.values()) / MB >= LARGE else "mb"
-    flop_key, flop = _scaled(f, ("roofline_col_gflop", 1e9), ("roofline_col_tflop", 1e12))
+    unit = "gb" if fitted and max(np.max(v, initial=0.0) for v in parts.values()) / MB >= LARGE else "mb"
+    flop_key, flop = _scaled(f, ("roofline_col_gflop", 1e9), ("roofline_col_tflop", 1e12), fitted)
     time_key, time = _scaled(np.array([float(o.time_s) for o in ops]), ("roofline_col_time_us", 1e-6),
-                             ("roofline_col_time_ms", 1e-3))  # fmt: skip
+                             ("roofline_col_time_ms", 1e-3), fitted)  # fmt: skip
     size = MB if unit == "mb" else GB
     return pd.DataFrame(
         {
@@ -544,7 +547,7 @@ def operator_display(est: Estimate, tr: Translator = EN) -> Styler:
     """operator_table for a static table (st.table) that wraps in a narrow frame (at 900 px the scrolled grid had
     hidden its activations, intensity, time and bound columns: a browser review; each operator's bound is said under
     it, bound_note): the same numbers, kept right-aligned, thousands grouped."""
-    table = operator_table(est, tr)
+    table = operator_table(est, tr, fitted=True)
     numbers = [c for c in table.columns if table[c].dtype.kind == "f"]
     return table.style.format(dict.fromkeys(numbers, _cell)).hide(axis="index")
 
