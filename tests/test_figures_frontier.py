@@ -628,6 +628,25 @@ def test_rack_rates_table_says_the_gpus_each_value_uses():
     assert list(table.index) == ["B200", EN("fr_rack_row_gpus")] == ["B200", "↳ GPUs used"]  # under its chip
 
 
+def test_rack_rates_table_gives_each_values_80_percent_range():
+    """A browser review: the rack table's tokens/s per GPU carried no uncertainty though the check beneath it reads
+    the search 1.3x the measured runs. Under a chip whose deployments have a range (frontier_check.deployment_range),
+    a row of 'low–high' per target (2 significant figures), '—' where none; the row holds each range's low end."""
+    from dataclasses import replace
+
+    from ui.figures import rack_scale as rack
+
+    curve = _b200_curve(list(rack.RATIO_AT), max_gpus=16)
+    ranges = tuple((1234.0, 5678.0) if abs(t - 25.0) < 1e-9 else None for t in curve.targets)
+    table = rack.rates_table([replace(curve, ranges=ranges)])
+    names = list(table[EN("fr_rack_col_rates")])
+    assert names == ["B200", EN("fr_rack_row_range"), EN("fr_rack_row_gpus")]
+    html = rack.shown(table).to_html()
+    assert ">1,200–5,700<" in html and html.count("–") == 1  # one range, at 25 tok/s per user
+    assert table.iloc[1][EN("fr_rack_col_at", x="25")] == 1200.0  # the low end, as shown
+    assert list(rack.rates_table([curve])[EN("fr_rack_col_rates")]) == ["B200", EN("fr_rack_row_gpus")]  # none: no row
+
+
 def test_rack_same_layout_caption_names_each_layout_at_its_own_targets():
     """Browser review: the caption named the first match's layout for every match ('At 100, 125 ... (1 × TP4 → 8 ×
     TP8)' where 125 ran '9 × TP8'): one sentence per layout, each with the targets it serves."""
