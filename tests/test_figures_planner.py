@@ -464,6 +464,9 @@ def test_layout_parts_say_why_a_part_is_zero_instead_of_0_ms():
         sep = "" if tr.lang == "zh-TW" else " "  # a Chinese phrase joins its part without a space (a review)
         assert f"{tr('bucket_kv_cache')}{sep}{tr('zero_compute_bound')}" in text
         assert f"{tr('bucket_compute')} {fmt.unbroken(fmt.ms(parts.parts_s['compute']))}" in text
+        # compute-bound operators count as compute, their weight reads under it: said (a review read a 0.411 ms weight
+        # read as 35 GB a GPU at 4.8 TB/s, 7.3 ms at least)
+        assert tr("pl_layout_parts_bound") in text
 
 
 @pytest.mark.parametrize("tr", [EN, Translator("zh-TW")])

@@ -928,6 +928,8 @@ def layout_parts_text(d: Deployment, parts: StepParts, hw, *, tr: Translator = E
         if abs(d.tpot_s / total - 1) > 0.005
         else ""
     )
+    if parts.parts_s["compute"] > 0:  # the weight read reads low beside it (0.4 ms for 35 GB a GPU): say why
+        tail += tr("pl_layout_parts_bound")
     in_flight = d.decode_sequences_per_gpu * d.decode.gpus_each  # per instance, at the rate the deployment serves
     if d.serving == "disaggregated" and in_flight < d.decode.batch * 0.99:  # the prefill pool sets the rate
         tail += fmt.device_text("pl_layout_parts_in_flight", hw, tr, n=fmt.integer(round(in_flight)),
