@@ -872,7 +872,8 @@ def levers_section() -> None:
         hardware_catalog=catalog_hw,
         baseline=(est, point),  # the page head already has them
     )
-    st.dataframe(figs.levers_display_table(rows, at_target, tr=tr, hardware=catalog_hw), hide_index=True)
+    # a static table that wraps: as a grid its last column had been cut at 1400 px ('Δ $/1', '+31.9' without its %)
+    st.table(figs.levers_display_table(rows, at_target, tr=tr, hardware=catalog_hw), hide_index=True)
     chart.figure(
         figs.levers_figure(rows, at_target, tr=tr, hardware=catalog_hw), figs.levers_table(rows), "planner-levers", tr,
         about=controls.export_about(state) | target_about,

@@ -523,7 +523,13 @@ def test_twice_the_batch_is_left_out_at_the_target():
     assert not any(str(y).startswith(label) for y in figs.levers_figure(rows, True).data[0].y)
     at_batch = figs.levers_display_table(rows, False)
     (row,) = at_batch[at_batch[EN("pl_col_lever")].str.startswith(label)].to_dict("records")
-    assert row[EN("pl_d_tpot")].startswith("+") and row[EN("pl_d_usd")].startswith("−")
+    # each change in its value's cell: '89.4 (+79.8%)', the dollars' down ('0.55 (−44.3%)')
+    assert re.fullmatch(r"[\d.,]+ \(\+[\d.]+%\)", row[EN("pl_col_tpot")]), row
+    assert re.fullmatch(r"[\d.,]+ \(−[\d.]+%\)", row[EN("pl_col_usd")]), row
+    assert list(at_batch.columns) == [
+        EN(k) for k in ("pl_col_lever", "pl_col_fits", "pl_col_tpot", "pl_col_tps", "pl_col_usd")
+    ]
+    assert at_batch.iloc[0][EN("pl_col_tpot")] == f"{rows[0].tpot_s * 1e3:,.1f}"  # the current scenario: no change
     assert any(str(y).startswith(label) for y in figs.levers_figure(rows, False).data[0].y)
 
 

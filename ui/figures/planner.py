@@ -706,11 +706,14 @@ def levers_table(rows: Sequence[LeverRow]) -> pd.DataFrame:
 def levers_display_table(
     rows: Sequence[LeverRow], at_target: bool, *, tr: Translator = EN, hardware: Mapping[str, object] | None = None
 ) -> pd.DataFrame:
-    """The levers as shown on the page: translated headers, display units, n/a where a lever does not apply
-    (`hardware`: as levers_figure's)."""
+    """The levers as shown on the page: translated headers, display units, each lever's change against the current
+    scenario in its value's cell ('116 (+1.8%)': as columns of their own the eight did not fit a page with the
+    sidebar open, the last cut), n/a where a lever does not apply (`hardware`: as levers_figure's)."""
 
-    def pct(x: float) -> str:
-        return fmt.pct(x, signed=True, na=tr("pl_na"))
+    def cell(value: str, delta: float, r: LeverRow) -> str:  # the change beside the value, not on the baseline
+        if r.lever == "baseline" or value == tr("pl_na"):
+            return value
+        return tr("pl_lever_cell", value=value, delta=fmt.pct(delta, signed=True, na=tr("pl_na")))
 
     def num(x: float, digits: int = 2) -> str:
         return f"{x:,.{digits}f}" if np.isfinite(x) else tr("pl_na")
@@ -723,13 +726,14 @@ def levers_display_table(
             out.append(
                 {
                     tr("pl_col_lever"): _lever_label(r, tr, hardware),
-                    tr("pl_col_best_batch"): fmt.integer(r.target_batch) if r.target_feasible else tr("pl_na"),
+                    tr("pl_col_best_batch"): cell(
+                        fmt.integer(r.target_batch) if r.target_feasible else tr("pl_na"), d_batch, r
+                    ),  # fmt: skip
                     tr("pl_col_tpot"): num(r.target_tpot_s * 1e3, 1),  # 44.7, as the page's ms elsewhere
-                    tr("pl_col_tps_gpu"): num(r.target_tokens_per_s_per_gpu, 0),
-                    tr("pl_col_usd"): num(r.target_usd_per_1M_tokens, 2),
-                    tr("pl_d_batch"): pct(d_batch) if r.lever != "baseline" else "",
-                    tr("pl_d_tps_gpu"): pct(r.target_d_tokens_per_s_per_gpu) if r.lever != "baseline" else "",
-                    tr("pl_d_usd"): pct(r.target_d_usd_per_1M) if r.lever != "baseline" else "",
+                    tr("pl_col_tps_gpu"): cell(
+                        num(r.target_tokens_per_s_per_gpu, 0), r.target_d_tokens_per_s_per_gpu, r
+                    ),
+                    tr("pl_col_usd"): cell(num(r.target_usd_per_1M_tokens, 2), r.target_d_usd_per_1M, r),
                 }
             )
         else:
@@ -737,12 +741,9 @@ def levers_display_table(
                 {
                     tr("pl_col_lever"): _lever_label(r, tr, hardware),
                     tr("pl_col_fits"): tr("pl_yes") if r.fits else tr("pl_no"),
-                    tr("pl_col_tpot"): num(r.tpot_s * 1e3, 1),
-                    tr("pl_col_tps"): num(r.tokens_per_s_total, 0),
-                    tr("pl_col_usd"): num(r.usd_per_1M_tokens, 2),
-                    tr("pl_d_tpot"): pct(r.d_tpot) if r.lever != "baseline" else "",
-                    tr("pl_d_tps"): pct(r.d_tokens_per_s) if r.lever != "baseline" else "",
-                    tr("pl_d_usd"): pct(r.d_usd_per_1M) if r.lever != "baseline" else "",
+                    tr("pl_col_tpot"): cell(num(r.tpot_s * 1e3, 1), r.d_tpot, r),
+                    tr("pl_col_tps"): cell(num(r.tokens_per_s_total, 0), r.d_tokens_per_s, r),
+                    tr("pl_col_usd"): cell(num(r.usd_per_1M_tokens, 2), r.d_usd_per_1M, r),
                 }
             )
     return pd.DataFrame(out)
