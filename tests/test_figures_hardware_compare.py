@@ -496,8 +496,10 @@ def test_tpot_vs_batch_dashes_where_it_does_not_fit():
 
 
 def test_split_by_fit_overlaps_by_one_point():
+    from ui.figures.common import split_by_fit
+
     y = np.array([1.0, 2.0, 3.0, 4.0])
-    solid, dashed = cf._split_by_fit(y, np.array([True, True, False, False]))
+    solid, dashed = split_by_fit(y, np.array([True, True, False, False]))
     assert np.isnan(solid).tolist() == [False, False, True, True]
     assert np.isnan(dashed).tolist() == [True, False, False, False]
 

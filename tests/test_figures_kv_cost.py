@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from dataclasses import replace
 from decimal import Decimal
 
 import numpy as np
@@ -415,14 +416,39 @@ def test_nice_log_ticks():
 # --------------------------------------------------------------------------------------------------- cost: figures
 
 
+def test_cost_lines_are_dashed_where_the_batch_does_not_fit():
+    """A browser review: the decode and with-prefill cost lines, the throughput and the energy ran on solid to batch
+    4,096 past the memory limit (only a pink background said so), reading as costs one can reach: solid where the
+    batch fits, dashed beyond (one point shared), as Compare's sweep draws it; no second legend entry."""
+    b = cf.batch_grid(4)
+    est = _est(hw=replace(TOY_GPU, memory_bytes=2e7), batch=b)  # 20 MB: the toy model fits up to batch 64
+    fits = np.ravel(est.fits)
+    assert fits.any() and not fits.all()
+    figs = (
+        cf.cost_curve(b, est.usd_per_1M_tokens, est.usd_per_1M_tokens_with_prefill, est.fits, 4),
+        cf.throughput_curve(b, est.tokens_per_s_per_gpu, est.tokens_per_s_per_user, est.fits, 4),
+        cf.energy_curve(b, est.joules_per_token, est.fits, 4),
+    )
+    for fig in figs:
+        dashed = [t for t in fig.data if t.line.dash == "dash"]
+        assert dashed and all(t.showlegend is False for t in dashed)
+        for t in dashed:
+            drawn = np.isfinite(_y(t))
+            edge = int(np.flatnonzero(drawn)[0])
+            assert fits[edge] and not fits[edge + 1 :].any() and drawn[edge:].all()  # from the last that fits on
+            solid = next(s for s in fig.data if s.name == t.legendgroup and s.line.dash != "dash")
+            assert np.isfinite(_y(solid)).tolist() == fits.tolist()
+
+
 @pytest.mark.parametrize("unit", cf.COST_UNITS)
 def test_cost_curve_is_the_model_cost(unit):
     b = cf.batch_grid(4)
     est = _est(batch=b)
     assert est.price_usd_per_gpu_hour == TOY_PRICE
     fig = cf.cost_curve(b, est.usd_per_1M_tokens, est.usd_per_1M_tokens_with_prefill, est.fits, 4, unit=unit)
-    decode_y = _y(_trace(fig, EN("ce_line_decode")))
+    decode_y = _y(_trace(fig, EN("ce_line_decode")))  # the line that fits: every batch of the toy does
     prefill_y = _y(_trace(fig, EN("ce_line_prefill")))
+    assert bool(np.all(est.fits))
     np.testing.assert_allclose(decode_y, cf.cost_in(est.usd_per_1M_tokens, unit))
     np.testing.assert_allclose(prefill_y, cf.cost_in(est.usd_per_1M_tokens_with_prefill, unit))
     assert fig.layout.yaxis.title.text == EN(f"ce_axis_{unit}")

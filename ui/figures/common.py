@@ -398,6 +398,26 @@ def round_significant(x: np.ndarray, digits: int = 3) -> np.ndarray:
     return np.round(x * scale) / scale
 
 
+def split_by_fit(y: np.ndarray, fits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """y where it fits (solid) and where it does not (dashed), overlapping by one point so the line is continuous."""
+    y, fits = np.asarray(y, dtype=float), np.asarray(fits, dtype=bool)
+    no = ~fits
+    edge = no | np.roll(no, 1) & (np.arange(len(no)) > 0) | np.roll(no, -1) & (np.arange(len(no)) < len(no) - 1)
+    return np.where(fits, y, np.nan), np.where(edge, y, np.nan)
+
+
+def fit_line(fig: go.Figure, x, y, fits, **scatter) -> None:
+    """A line solid where it fits in memory and dashed, with no legend entry of its own, where it does not (as
+    Compare's sweep draws it: Cost's lines had run on solid past the memory limit, reading as costs one can reach);
+    `scatter`: the line's add_scatter arguments (name, line, hovertemplate, customdata ...)."""
+    solid, dashed = split_by_fit(np.broadcast_to(y, np.shape(x)), np.broadcast_to(fits, np.shape(x)))
+    fig.add_scatter(x=x, y=solid, **scatter)
+    if np.isfinite(dashed).any():
+        line = {**scatter.get("line", {}), "dash": "dash"}
+        fig.add_scatter(x=x, y=dashed, **{**scatter, "line": line, "showlegend": False,
+                                          "legendgroup": scatter.get("legendgroup") or scatter.get("name")})  # fmt: skip
+
+
 def not_fit_spans(x: np.ndarray, fits: np.ndarray) -> list[tuple[float, float]]:
     """Contiguous x ranges where a point does not fit, each from the last fitting point before it to the first one
     after it (the limit lies somewhere in between), or to the grid's end."""

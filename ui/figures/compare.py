@@ -28,6 +28,7 @@ from .common import (
     add_band,
     band_label,
     legend_placement,
+    split_by_fit,
     style,
     wrap_label,
     wrap_legend,
@@ -448,13 +449,6 @@ def sweep_table(sweeps: Mapping[str, Estimate]) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
-def _split_by_fit(y: np.ndarray, fits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """y where it fits (solid) and where it does not (dashed), overlapping by one point so the line is continuous."""
-    no = ~fits
-    edge = no | np.roll(no, 1) & (np.arange(len(no)) > 0) | np.roll(no, -1) & (np.arange(len(no)) < len(no) - 1)
-    return np.where(fits, y, np.nan), np.where(edge, y, np.nan)
-
-
 def _grouped_legend_below(fig: go.Figure, plot_px: int = 355, gap_px: int = 80) -> dict:
     """Layout for a legend under the plot, grouped by scenario in the traces' order (plotly.js reverses a legend with
     a filled band by default): sized for every entry on a row of its own (a 900 px frame stacks the groups), in a
@@ -483,7 +477,7 @@ def tpot_vs_batch(sweeps: Mapping[str, Estimate], current: Mapping[str, Estimate
         label = scenario_label(x, current[x])
         batch = np.broadcast_to(e.scenario.batch, np.shape(e.tpot_s)).ravel()
         y, fits = np.ravel(e.tpot_s) * 1e3, np.ravel(e.fits)
-        solid, dashed = _split_by_fit(y, fits)
+        solid, dashed = split_by_fit(y, fits)
         hover = tr("cmp_hover_sweep", label=label) + "<extra></extra>"
         nofit_hover = tr("cmp_hover_sweep_nofit", label=label) + "<extra></extra>"
         band = band_label(e.band, tr)  # '' for the ideal bound: no band drawn

@@ -19,6 +19,7 @@ from .common import (
     Figure,
     add_band,
     colorscale,
+    fit_line,
     legend_placement,
     log_edges,
     log_ticks,
@@ -183,9 +184,11 @@ def cost_curve(
     ):
         y = cost_in(values, unit)
         name = tr(key)
-        fig.add_scatter(
-            x=x,
-            y=y,
+        fit_line(
+            fig,
+            x,
+            y,
+            fits,
             mode="lines",
             name=name,
             line={"color": colour, "width": 2.5},
@@ -267,9 +270,11 @@ def throughput_curve(
         add_band(fig, x, band_low, band_high, colour=colour, name=band_name, x_hover=_x_hover(sweep, tr),
                  hover_value=f"%{{y:,.4~g}} {per_device}", tr=tr)  # fmt: skip
     name = fmt.device_text("ce_line_tps_gpu", device, tr)
-    fig.add_scatter(
-        x=x,
-        y=tokens_per_s_per_gpu,
+    fit_line(
+        fig,
+        x,
+        tokens_per_s_per_gpu,
+        fits,
         customdata=np.asarray(tokens_per_s_per_user, dtype=float),
         mode="lines",
         name=name,
@@ -326,9 +331,11 @@ def energy_curve(
     """Energy per output token (J) against batch or context (hover adds tokens per joule)."""
     j = np.asarray(joules_per_token, dtype=float)
     fig = Figure()
-    fig.add_scatter(
-        x=x,
-        y=j,
+    fit_line(
+        fig,
+        x,
+        j,
+        fits,
         customdata=1.0 / j,
         mode="lines",
         name=tr("ce_line_energy"),
