@@ -673,7 +673,10 @@ def capacity_section() -> None:
             help=tr("pl_m_users_def", memory=f"{cap.max_users_memory:,}", per_gpu=fmt.number(cap.users / state.gpus)),
         )
         row.metric(
-            tr("pl_m_kv_user", tokens=fmt.tokens(state.context + state.output)),
+            # the whole copy over the instance's devices (the text under the row gives each one's share)
+            tr(
+                "pl_m_kv_user", tokens=fmt.tokens(state.context + state.output), devices=fmt.devices(hw, state.gpus, tr)
+            ),
             fmt.gb(cap.kv_bytes_per_user),
             help=tr(
                 "pl_m_kv_user_def",

@@ -944,7 +944,17 @@ def test_capacity_counts_users_as_the_served_row_does(lang):
     (users,) = [m for m in at.metric if m.label == tr("pl_m_users")]
     assert users.value == f"{served.batch:,}"
     assert f"{served.batch:,}" in " ".join(m.value for m in at.markdown if tr("pl_capacity_text")[:10] in m.value)
-    assert [m for m in at.metric if m.label == tr("pl_m_kv_user", tokens=fmt.tokens(5120))]
+    # the whole copy, said to be over the instance's GPUs (the text under it gives each GPU's share: a review read the
+    # two as one quantity)
+    (kv,) = [
+        m for m in at.metric if m.label == tr("pl_m_kv_user", tokens=fmt.tokens(5120), devices=fmt.devices(hw, 2, tr))
+    ]
+    assert kv.value == fmt.gb(
+        cap_kv := pl.capacity(models["llama-3.1-70b"], hw, s, resolve_profile("typical"), 0.05).kv_bytes_per_user
+    )
+    assert cap_kv == pytest.approx(
+        2 * pl.capacity(models["llama-3.1-70b"], hw, s, resolve_profile("typical"), 0.05).kv_bytes_per_user_per_gpu
+    )
     # memory alone: 113 users as a server runs them (a prefill chunk's workspace held), 114 as the frontier's static
     # batch above ('batch 115 would no longer fit'): both said, so the two counts do not read as an off-by-one
     cap = pl.capacity(models["llama-3.1-70b"], hw, s, resolve_profile("typical"), 0.05)
