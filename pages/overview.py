@@ -162,7 +162,7 @@ chart.figure(
         fits=bool(est.fits),
         tr=tr,
     ),
-    lambda: figs.targets_table(tpot, float(ideal.tpot_s)),
+    lambda: figs.targets_table(tpot, float(ideal.tpot_s), float(est.tpot_low_s), float(est.tpot_high_s)),
     "tpot-targets",
     tr,
     depends=(),  # the sidebar's scenario alone: built once per scenario, shared

@@ -42,6 +42,9 @@ def test_scenario_fields_name_the_whole_scenario(about):
         "typical",
     )
     assert about["scenario_price_usd_per_gpu_hour"] > 0 and about["scenario_price_basis"]  # the price and its basis
+    # the precision the math ran in, not the sidebar's 'auto' (a review: the CSV read 'auto' beside the page's fp8)
+    assert ScenarioState().compute == "auto" and about["scenario_compute"] == "fp8"
+    assert export.scenario_fields(ScenarioState(), None, "", "", "")["scenario_compute"] == "auto"  # no estimate
 
 
 @pytest.mark.parametrize("tr", [EN, Translator("zh-TW")])

@@ -159,6 +159,11 @@ def test_overview_bar_has_the_band_as_an_error_bar():
     assert name in bar.customdata[1] and any(t.name == name for t in fig.data[1:])
     plain = of.tpot_vs_targets(float(e.tpot_s), 0.5 * float(e.tpot_s))  # the ideal profile: no band
     assert not plain.data[0].error_x.visible and len(plain.data) == 1
+    # the chart's CSV carries the band beside the modelled number (a review: the estimate alone)
+    table = of.targets_table(float(e.tpot_s), 0.5 * float(e.tpot_s), float(e.tpot_low_s), float(e.tpot_high_s))
+    assert table["estimate_low_ms"].iloc[0] == pytest.approx(float(e.tpot_low_s) * 1e3)
+    assert table["estimate_high_ms"].iloc[0] == pytest.approx(float(e.tpot_high_s) * 1e3)
+    assert of.targets_table(float(e.tpot_s), 0.5 * float(e.tpot_s))["estimate_low_ms"].isna().all()  # none given
 
 
 def test_breakdown_totals_carry_the_band():

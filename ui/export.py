@@ -55,7 +55,9 @@ def scenario_fields(state, est, model_name: str, hardware_name: str, profile_nam
         "scenario_gpus": int(state.gpus),
         "scenario_weights": state.weights,
         "scenario_kv_cache": state.kv,
-        "scenario_compute": state.compute,
+        # the precision the math ran in ('fp8' where the sidebar said 'auto': the CSV had read 'auto' beside the page's
+        # fp8), the sidebar's own choice where the export has no estimate of one
+        "scenario_compute": str(getattr(est, "compute_precision", None) or state.compute),
         "scenario_batch": int(state.batch),
         "scenario_context_tokens": int(state.context),
         "scenario_output_tokens": int(state.output),

@@ -204,11 +204,14 @@ def memory_use(
                            "traceorder": "normal"})  # fmt: skip
 
 
-def targets_table(tpot_s: float, ideal_s: float) -> pd.DataFrame:
-    """The data behind tpot_vs_targets: each target, its limit and whether the estimate and the bound meet it."""
+def targets_table(tpot_s: float, ideal_s: float, low_s: float = math.nan, high_s: float = math.nan) -> pd.DataFrame:
+    """The data behind tpot_vs_targets: each target, its limit and whether the estimate and the bound meet it; the
+    estimate's 80% band (low_s / high_s: Estimate.tpot_low_s / _high_s; empty for the ideal profile), as the chart
+    draws it (the CSV had the modelled number alone)."""
     met, ideal_met = targets_met(tpot_s), targets_met(ideal_s)
+    band = {"estimate_low_ms": low_s * 1e3, "estimate_high_ms": high_s * 1e3}
     rows = [
-        {"target": k, "limit_ms": v * 1e3, "estimate_ms": tpot_s * 1e3, "ideal_ms": ideal_s * 1e3,
+        {"target": k, "limit_ms": v * 1e3, "estimate_ms": tpot_s * 1e3, **band, "ideal_ms": ideal_s * 1e3,
          "estimate_meets": met[k], "ideal_meets": ideal_met[k]}
         for k, v in TPOT_TARGETS_S.items()
     ]  # fmt: skip
