@@ -505,19 +505,21 @@ def rates_table(curves: Sequence[RackCurve], tr: Translator = EN, measured: Sequ
         shown = np.array(values, dtype=float) if digits is None else round_significant(np.array(values), digits)
         return {tr("fr_rack_col_rates"): name, **dict(zip(cols, map(float, shown), strict=True))}
 
-    rows, spans = [], {}
+    rows, spans = [], []  # spans: [row, column, text], JSON-like (Streamlit serialises a table's attrs)
     for c in curves:
         rows.append(row(c.row_name, [c.at(x) for x in RATIO_AT]))
         if c.hardware_id in read:
             rows.append(row(tr("fr_rack_row_measured"), [_value(m) for m in read[c.hardware_id]]))
         # how far to trust each value: where 80 % of measured runs of its kind sit against the search (the check
-        # below); the row holds each range's low end, shown as 'low–high' (attrs["cells"]: a text cell in a number
+        # below); the row holds each range's low end, shown as 'low–high' (attrs["cells"]: text cells in a number
         # column)
         found = [c.range_at(x) for x in RATIO_AT]
         if any(found):
             for col, r in zip(cols, found, strict=True):
                 if r is not None:
-                    spans[(len(rows), col)] = "–".join(_localized(float(v)) for v in round_significant(np.array(r), 2))
+                    spans.append(
+                        [len(rows), col, "–".join(_localized(float(v)) for v in round_significant(np.array(r), 2))]
+                    )
             rows.append(row(tr("fr_rack_row_range"), [math.nan if r is None else r[0] for r in found], 2))
         rows.append(row(tr("fr_rack_row_gpus"), [c.gpus_at(x) for x in RATIO_AT], None))
     table = pd.DataFrame(rows, columns=[tr("fr_rack_col_rates"), *cols])
@@ -775,7 +777,7 @@ def shown(table: pd.DataFrame) -> Styler:
     formats = {c: _localized if f == "localized" else f.replace("%.2f", "{:.2f}")
                for c, f in table.attrs.get("formats", {}).items()}  # fmt: skip
     styled = table.style.format(na_rep="—").format(formats, na_rep="—")
-    for (i, col), text in table.attrs.get("cells", {}).items():  # a cell shown as text: an 80 % range 'low–high'
+    for i, col, text in table.attrs.get("cells", []):  # a cell shown as text: an 80 % range 'low–high'
         styled = styled.format(lambda _, text=text: text, subset=pd.IndexSlice[[i], [col]])
     return styled.hide(axis="index")
 
