@@ -28,7 +28,9 @@ catalog_models, catalog_hw = cache.models(), cache.hardware()
 INIT, NOTICES = "_planner_initialised", "_planner_notices"
 SECTION, SECTION_ID = "planner.section", "planner.section_id"  # the open tab: its label (widget), its id (URL)
 BUDGET, BUDGET_FOR = "planner.max_gpus", "_planner_budget_default"  # the layout search's GPU budget; the default set
-domain_budget = min(scale_up_domain_gpus(hw), figs.MAX_BUDGET)  # the default budget: the chip's scale-up domain
+# the default budget: the chip's scale-up domain, or the sidebar's GPUs where they are more (a GB10 or a Mac is a
+# domain of one: on 2 of them the search had looked within 1 and found nothing)
+domain_budget = min(max(scale_up_domain_gpus(hw), int(state.gpus)), figs.MAX_BUDGET)
 
 # The page's inputs: from the URL on the session's first visit, then kept in the widgets' (persisted) state.
 if not st.session_state.get(INIT):
@@ -610,7 +612,8 @@ def gpus_section() -> None:
     domain = scale_up_domain_gpus(hw)  # a chip that is its own domain (GB10, a Mac): every all-reduce on the network
     said = fmt.device_text("pl_tp_note_own" if domain == 1 else "pl_tp_note", hw, tr, domain=domain, hw=hw.name)
     if left_out := sorted((set(planner.TP_GPU_OPTIONS) | set(planner.domain_gpu_options(hw))) - set(counts)):
-        said += " " + tr("pl_tp_left_out", heads=model.num_heads, counts=tr.join([str(n) for n in left_out]))
+        said = tr.sentences([said, tr("pl_tp_left_out_one" if len(left_out) == 1 else "pl_tp_left_out",
+                                      heads=model.num_heads, counts=tr.join([str(n) for n in left_out]))])  # fmt: skip
     st.markdown(said)
     st.dataframe(figs.tp_display_table(tp, state.batch, tr=tr), hide_index=True)
     chart.figure(

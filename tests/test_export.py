@@ -129,6 +129,15 @@ def test_csv_opens_in_spreadsheets_and_writes_floats_of_mixed_columns_short(abou
     assert rows[1].split(",")[:2] == ["price_basis", "on_demand"] and rows[2].split(",")[:2] == ["tpot_ms", "16.62268"]
 
 
+def test_csv_headers_drop_the_soft_hyphens_a_page_breaks_them_at():
+    """A review: the Roofline CSV's header was 'Acti\u00advations (MB)' (the page table's break point): a reader's
+    code looking for 'Activations (MB)' did not find it."""
+    table = pd.DataFrame({EN("roofline_col_act_mb"): [1.5]})
+    assert "\u00ad" in EN("roofline_col_act_mb")
+    head = export.csv_bytes(table, None, export.stamp(DAY)).decode("utf-8-sig").splitlines()[0]
+    assert head.startswith("Activations (MB),") and "\u00ad" not in head
+
+
 def test_scenario_free_csv_has_only_the_stamp():
     text = export.csv_bytes(pd.DataFrame({"x": [2.5]}), None, export.stamp(DAY)).decode("utf-8-sig")
     assert text.splitlines() == ["x,exported_on,app_version,text_language", f"2.5,2026-03-05,{export.APP_VERSION},en"]

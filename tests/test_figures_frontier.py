@@ -267,7 +267,11 @@ def test_measured_bar_is_the_measured_frontier_at_the_target_priced_as_the_curve
     pts = [run("a", 40.0, 200.0), run("b", 60.0, 100.0), run("c", 50.0, 90.0)]
     (m,) = figs.measured_at_target([h200, b200], pts, 50.0, "output", 2.5)
     want = 200.0 * 0.5 ** (math.log(1.25) / math.log(1.5))
-    assert m.tokens_per_s_per_gpu == pytest.approx(want) and round(want, 1) == 136.6 and m.measured_runs == ("a", "b")
+    assert (
+        m.tokens_per_s_per_gpu == pytest.approx(want)
+        and round(want, 1) == 136.6
+        and m.measured_runs == ("InferenceX a", "InferenceX b")
+    )
     assert m.usd_per_1m["on_demand"] == pytest.approx(6.03 * 1e6 / (want * 3600)) and m.hardware_id == "b200"
     assert m.label == EN("fr_measured_bar", name="B200 · FP8")
     assert figs.measured_at_target([b200], pts, 61.0, "output", 2.5) == []  # above the fastest run: not measured
@@ -275,9 +279,12 @@ def test_measured_bar_is_the_measured_frontier_at_the_target_priced_as_the_curve
     assert [p.label for p in bars] == [h200.label(), b200.label(), m.label]
     fig = figs.cost_figure(bars, 50.0, "on_demand")
     assert list(fig.data[0].marker.pattern.shape) == ["", "", "/"]
-    assert "a + b" in fig.data[0].hovertext[2]
+    assert "InferenceX a + InferenceX b" in fig.data[0].hovertext[2]
     table = figs.cost_table(bars, 50.0)
-    assert list(table["source"]) == ["model", "model", "measured"] and table["measured_runs"].iloc[2] == "a + b"
+    assert (
+        list(table["source"]) == ["model", "model", "measured"]
+        and table["measured_runs"].iloc[2] == "InferenceX a + InferenceX b"
+    )
     assert (
         table["measured_bound"].isna().tolist() == [True, True, False]
         and table["measured_bound"].iloc[2] == "at_target"

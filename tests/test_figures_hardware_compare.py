@@ -521,6 +521,18 @@ def test_tpot_by_hardware_switches_to_seconds_for_huge_values():
     assert float(pairs[1][0]) > 10 and fig.data[0].text[1].split()[1] == "s"  # "16.1 s (ideal ...)"
 
 
+def test_a_scenario_that_never_fits_has_no_solid_key():
+    """A review: C on 8 x H100 never fit, its whole curve dashed, yet the legend showed a solid 'C · ...' key: only
+    its 'does not fit' key and its band."""
+    batches = np.array([1.0, 4.0, 16.0])
+    chip = replace(TOY_GPU, memory_bytes=1e5)  # 100 kB: nothing fits
+    est = estimate(TINY_DENSE, chip, _scenario(batch=batches))
+    assert not np.ravel(est.fits).any()
+    fig = cf.tpot_vs_batch({"A": est}, {"A": estimate(TINY_DENSE, chip, _scenario())}, tr=EN)
+    solid = next(t for t in fig.data if t.name == cf.scenario_label("A", estimate(TINY_DENSE, chip, _scenario())))
+    assert solid.showlegend is False and _trace(fig, EN("cmp_no_fit_trace", x="A")).showlegend is not False
+
+
 def test_the_dashed_lines_first_point_fits_and_says_so():
     """Where the dashed (does-not-fit) line starts at the last batch that fits, that point's hover and marker are the
     fitting ones: a batch that fits is never labelled 'does not fit'."""

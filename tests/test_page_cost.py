@@ -332,7 +332,8 @@ def test_cost_formula_is_translated_and_says_chip_hour_for_a_tpu(lang):
     (text,) = [m.value for m in at.markdown if "3600" in m.value]
     assert f"{tr('formula')}{tr('label_colon')}{tr('ce_formula_usd_1m_chip')}" in text
     assert "$/chip-hour" in tr("ce_formula_usd_1m_chip") or "晶片小時" in tr("ce_formula_usd_1m_chip")
-    assert f"{tr('with_values')}{tr('label_colon')}$1.03 × 2 ÷ 3600 × " in text and " s ÷ 32 × 10⁶" in text
+    second = " s ÷ 32 × 10⁶" if tr.lang == "en" else " 秒 ÷ 32 × 10⁶"  # the TPOT's seconds in the reader's words
+    assert f"{tr('with_values')}{tr('label_colon')}$1.03 × 2 ÷ 3600 × " in text and second in text
     assert not [t for t in visible_texts(at) if "GPU" in t]
     gpu = run_page("cost", lang=lang, hardware="h200", price_basis="hyperscaler")
     gpu.session_state["explain.ce_m_usd_1m"] = True

@@ -378,7 +378,7 @@ def test_gb200_gpu_counts_go_to_the_nvl72_domain(lang):
     # to the domain's widest split of Kimi K2's 64 heads: TP72 divides none of them, which engines refuse (said)
     assert tp["data"][0]["x"][-1] == "64"
     assert any("72" in md.value and "GB200" in md.value for md in at.markdown)  # the note names the domain
-    assert any(tr("pl_tp_left_out", heads=64, counts="72") in md.value for md in at.markdown)
+    assert any(tr("pl_tp_left_out_one", heads=64, counts="72") in md.value for md in at.markdown)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
@@ -656,7 +656,7 @@ def test_layout_search_shows_its_decode_pools_step_and_communication_share(lang)
     assert figs.layout_parts_text(d, parts, hw, tr=tr) in [c.value for c in at.main.caption]
     said = figs.layout_parts_text(d, parts, hw, tr=tr)
     assert fmt.pct(parts.communication_share, 0) in said and tr("bucket_communication") in said
-    assert tr("pl_link_scale_up", domain=72, up=fmt.unbroken(fmt.gb_per_s(hw.scale_up_bytes_per_s))) in said
+    assert tr("pl_link_scale_up", domain=72, up=fmt.unbroken(fmt.gb_per_s(hw.scale_up_bytes_per_s)), assumed="") in said
     table = figs.layout_table(
         d, serving_searched="best", usable_bytes=lambda pool: 1.0, usable_basis="reported", parts=parts
     )
@@ -1024,7 +1024,7 @@ def test_gpu_count_chart_draws_only_splits_of_the_heads(lang):
     assert not at.exception, at.exception
     fig = _figure(at, "pl_tp_title", tr=tr, batch=32)
     assert list(fig["layout"]["xaxis"]["tickvals"]) == ["1", "2", "4", "8", "16", "32", "64"]
-    said = tr("pl_tp_left_out", heads=128, counts="72")
+    said = tr("pl_tp_left_out_one", heads=128, counts="72")
     assert any(said in m.value for m in at.markdown)
 
 
@@ -1036,3 +1036,12 @@ def test_a_layout_on_a_chip_without_a_price_says_why_under_its_dash():
     assert not at.exception, at.exception
     (m,) = [m for m in at.metric if m.label == EN("pl_m_layout_usd")]
     assert m.value == "—" and m.delta == EN("no_public_price_short")
+
+
+def test_the_default_budget_covers_the_sidebars_gpus_on_a_chip_that_is_its_own_domain():
+    """A review: on 2 x GB10 (each a scale-up domain of one) the GPU-count tab searched within 1 and read 'No layout
+    within 1 x NVIDIA GB10'; the default budget is the chip's domain or the sidebar's GPUs, the more (8 on 2 x H200)."""
+    at = run_page("planner", hardware="gb10", gpus="2", planner_section="gpus")
+    assert not at.exception, at.exception
+    assert at.session_state["planner.max_gpus"] == 2
+    assert run_page("planner", hardware="h200", gpus="2").session_state["planner.max_gpus"] == 8

@@ -302,8 +302,9 @@ def _cell_text(value: object) -> object:
 def csv_bytes(table: pd.DataFrame, about: Mapping[str, object] | None, stamp_: Mapping[str, object]) -> bytes:
     """The table as UTF-8 CSV with a byte-order mark (spreadsheet programs then read ×, · and Chinese rightly), its
     scenario and stamp as the last columns (the same on every row, so exports of several scenarios stack into one
-    sheet): floats with 7 significant digits, in a column of text and numbers too, whole numbers as integers."""
-    out = table.copy()
+    sheet): floats with 7 significant digits, in a column of text and numbers too, whole numbers as integers; headers
+    without the soft hyphens a page's table breaks them at ('Acti\u00advations (MB)' had to be matched as such)."""
+    out = table.rename(columns=lambda c: c.replace("\u00ad", "") if isinstance(c, str) else c)
     for name in out.columns:
         col = out[name]
         if pd.api.types.is_float_dtype(col.dtype):

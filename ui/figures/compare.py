@@ -491,6 +491,7 @@ def tpot_vs_batch(sweeps: Mapping[str, Estimate], current: Mapping[str, Estimate
             name=label,
             legendgroup=x,
             legendrank=1,  # in its scenario's group: the line, its 'does not fit' dashes, then its band (rank 1000)
+            showlegend=bool(np.isfinite(solid).any()),  # no solid key for a scenario that never fits (all dashed)
             line={"color": colour, "width": 2.5},
             marker={"symbol": symbol, "size": 6},
             hovertemplate=hover,

@@ -685,7 +685,7 @@ def measured_at_target(series: Sequence[Series], points, target: float, y: str, 
         if m is not None:
             name = f"{fmt.chip(s.hardware, tr, short=True)} · {PRECISION_LABEL[s.precision]}"
             out.append(_priced(s, tr("fr_measured_bar", name=name), m.tokens_per_s_per_gpu, custom_usd,
-                               tuple(r.id for r in m.runs), at_least=bound))  # fmt: skip
+                               tuple(r.label for r in m.runs), at_least=bound))  # fmt: skip
     return out
 
 

@@ -535,9 +535,9 @@ def tpot_by_hardware(
     names_px = max((fmt.text_px(n, _BAR_LABEL_CHAR_PX) for n in names), default=0.0)
     plot_px = max(_BARS_FIGURE_PX - names_px - _BARS_SIDES_PX, _BARS_MIN_PLOT_PX)
     values = [fmt.duration(v, tr=tr) for v in (est_s if show_profile else ideal_s)]
-    right = math.nan  # a log axis runs ~8x past the slowest bar (its range below): room for every label
-    if not log_x:
-        labels, right = label_room(labels, values, ends, plot_px)
+    # the labels as the linear axis would need them (a log axis, ~8x past the slowest bar, had cut the long ones at
+    # 900 px: '2.29 s • ne…'), its right end for the linear axis only
+    labels, right = label_room(labels, values, ends, plot_px)
     # the band in the hover, and on a chip the engine does not run on, the what-if key under it
     key = "" if all(runs) else what_if_key(pairs[0][1].profile.id, tr)
     said = [

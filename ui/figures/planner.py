@@ -920,9 +920,9 @@ def layout_parts_text(d: Deployment, parts: StepParts, hw, *, tr: Translator = E
     items = tr.join([_part_item(tr(f"bucket_{b}"), _part_time(b, v, parts, hw, tr)) for b, v in parts.parts_s.items()])
     # the links the model costs them on: the catalog's, or the defaults it assumes where it lists none (the scale-up
     # link said to be assumed; an unlisted link had read 'nan Gb/s')
-    up = fmt.gb_per_s(link_peak_bytes_per_s(hw))
     link = fmt.device_text(f"pl_link_{parts.link or 'none'}", hw, tr, domain=scale_up_domain_gpus(hw),
-                           up=fmt.unbroken(up if hw.interconnect_bytes_per_s else tr("scale_link_assumed", bw=up)),
+                           up=fmt.unbroken(fmt.gb_per_s(link_peak_bytes_per_s(hw))),
+                           assumed="" if hw.interconnect_bytes_per_s else tr("pl_link_assumed"),
                            out=f"{scale_out_peak_bytes_per_s(hw) / Gbit_per_s:,.0f}")  # fmt: skip
     tail = (
         tr("pl_layout_parts_tail", tpot=fmt.unbroken(fmt.ms(d.tpot_s, tr=tr)))

@@ -540,7 +540,7 @@ def bound_note(est: Estimate, tr: Translator = EN) -> str:
 def _cell(v: float) -> str:
     """A table number as rounded (3 significant figures): thousands grouped from 100 up ('24,200'), else its own
     decimals ('33.6', '0.131'), 0 as '0'."""
-    return f"{v:,.0f}" if abs(v) >= 100 or v == 0 else f"{v:.3g}"
+    return f"{v:,.0f}" if abs(v) >= 100 or v == 0 else f"{v:#.3g}"  # '8.10' beside '9.12', not '8.1'
 
 
 def operator_display(est: Estimate, tr: Translator = EN) -> Styler:
