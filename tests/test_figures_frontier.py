@@ -293,9 +293,9 @@ def test_measured_bar_is_the_measured_frontier_at_the_target_priced_as_the_curve
     # a 50 target): the least interactive frontier run bounds the chip there, marked: at least 200 tok/s per GPU,
     # at most its $; within 10 % of the target it stands for the target as before (measured_at)
     (bound,) = figs.measured_at_target([b200], pts, 30.0, "output", 2.5)
-    assert bound.at_least and bound.measured_runs == ("a",) and bound.tokens_per_s_per_gpu == 200.0
+    assert bound.at_least and bound.measured_runs == ("InferenceX a",) and bound.tokens_per_s_per_gpu == 200.0
     (near,) = figs.measured_at_target([b200], pts, 37.0, "output", 2.5)
-    assert not near.at_least and near.measured_runs == ("a",)
+    assert not near.at_least and near.measured_runs == ("InferenceX a",)
     fig = figs.cost_figure([bound], 30.0, "on_demand")
     assert fig.data[0].text[0] == EN("fr_at_most", value=fmt.usd(bound.usd_per_1m["on_demand"]))
     assert fig.data[0].text[0].startswith("≤ $") and EN("fr_hover_at_least") in fig.data[0].hovertext[0]
