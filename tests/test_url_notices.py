@@ -162,3 +162,17 @@ def test_an_uploaded_config_json_named_by_its_file_keeps_its_name_in_the_link():
     linked, _ = entry_problems("model", named(text, obj.name), "custom_model")  # as from_url reads a link's copy
     assert linked.name == "my-llama"
     assert named("tiny: {name: Tiny}", "x") == "tiny: {name: Tiny}"  # a models.yaml entry names itself
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_a_number_out_of_range_says_the_range_it_takes_in_its_controls_unit(lang):
+    """A review: /planner?planner_target_ms=1e9 read 'not valid here; using 50 ms' alone, then 'It takes 1 to 10,000.'
+    without the unit: the range, each end as the control shows a value."""
+    from ui import fmt
+    from ui.figures import planner as pl
+
+    tr = Translator(lang)
+    at = run_page("planner", lang=lang, planner_target_ms="1e9")
+    lo, hi = (fmt.target_ms(v / 1e3) for v in (pl.MIN_TARGET_MS, pl.MAX_TARGET_MS))
+    assert "ms" in lo and "ms" in hi
+    assert any(tr("notice_allowed", lo=lo, hi=hi) in line for line in warning_lines(at)), warning_lines(at)

@@ -105,12 +105,16 @@ def _shown_value(used: str, s: Shown | None, tr: Translator) -> str:
         return used if s is not None else f"`{used}`"
 
 
-def _allowed(n, tr: Translator) -> str:
-    """The range a number parameter takes, in words: 'It takes 1 to 10,000.', whole numbers, or from a lower bound."""
-    lo = fmt.exact(n.lo)
+def _allowed(n, s: Shown | None, tr: Translator) -> str:
+    """The range a number parameter takes, in words, each end as its control shows a value ('It takes 1 ms to 10,000
+    ms.': the target's unit had been left out), whole numbers, or from a lower bound."""
+
+    def end(x: float) -> str:
+        return _md(_shown_value(f"{x:.12g}", s, tr)).strip("`")
+
     if n.hi is None:
-        return tr("notice_allowed_from", lo=lo)
-    return tr("notice_allowed_whole" if n.whole else "notice_allowed", lo=lo, hi=fmt.exact(n.hi))
+        return tr("notice_allowed_from", lo=end(n.lo))
+    return tr("notice_allowed_whole" if n.whole else "notice_allowed", lo=end(n.lo), hi=end(n.hi))
 
 
 def _notice_line(n, tr: Translator, shown: Mapping[str, Shown]) -> str:
@@ -142,7 +146,7 @@ def _notice_line(n, tr: Translator, shown: Mapping[str, Shown]) -> str:
         key = "notice_snapped_param" if n.snapped else "notice_bad_param"
         said = tr(key, name=name, given=given, used=_md(_shown_value(n.used, s, tr)))
     if n.lo is not None:  # a number out of range: the range it takes
-        said = tr.sentences([said, _allowed(n, tr)])
+        said = tr.sentences([said, _allowed(n, s, tr)])
     if n.near:  # a model or chip name no entry answers to: the ids it resembles
         said = tr.sentences([said, tr("notice_near", names=tr.join([f"`{i}`" for i in n.near]))])
     return said
