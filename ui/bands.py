@@ -70,9 +70,8 @@ def basis_text(est: Estimate, tr: Translator, engine: str, device=None) -> str:
     )
     lo, hi = b.throughput_low_factor, b.throughput_high_factor
     hw = est.hardware if device is None else device
-    if (
-        np.asarray(est.scenario.batch) == 1
-    ).all():  # one sequence's rate, 1 / TPOT: the TPOT's band (throughput_band_factors)
+    # at batch 1 the throughputs are one sequence's rate, 1 / TPOT, and take its band (throughput_band_factors)
+    if (np.asarray(est.scenario.batch) == 1).all():
         return tr("sentences", a=text, b=fmt.device_text("band_basis_throughput_one", hw, tr))
     if lo == lo and hi == hi:  # $ and tokens/s per GPU rest on the measured throughput's own band, not the TPOT's
         pct = {"lo": fmt.pct(lo - 1.0, 0, signed=True), "hi": fmt.pct(hi - 1.0, 0, signed=True)}
