@@ -518,7 +518,7 @@ def rates_table(curves: Sequence[RackCurve], tr: Translator = EN, measured: Sequ
             for col, r in zip(cols, found, strict=True):
                 if r is not None:
                     spans.append(
-                        [len(rows), col, "–".join(_localized(float(v)) for v in round_significant(np.array(r), 2))]
+                        [len(rows), col, "–".join(fmt.exact(float(v)) for v in round_significant(np.array(r), 2))]
                     )
             rows.append(row(tr("fr_rack_row_range"), [math.nan if r is None else r[0] for r in found], 2))
         rows.append(row(tr("fr_rack_row_gpus"), [c.gpus_at(x) for x in RATIO_AT], None))
@@ -763,18 +763,13 @@ def frontier_check_caption(
     return tr.sentences(parts)
 
 
-def _localized(v: float) -> str:
-    """A number of the rates table as rounded (3 significant figures; GPUs whole): thousands grouped, no trailing
-    zeros ('25,800', '75.4', '72'), as the grid's 'localized' format showed it."""
-    return f"{v:,.0f}" if float(v).is_integer() else f"{v:,.6g}"
-
-
 def shown(table: pd.DataFrame) -> Styler:
     """A rack table (rates_table, ratio_table, cost_table, check_table) for a static table (st.table) that wraps in a
     narrow frame (as a scrolled grid, the $ table's 100 and 125 columns and the check's chips had been out of sight
     in a 900 px page with the sidebar open): each number column in its attrs["formats"] ('localized', '%.2f×'),
     kept a number so it sits right-aligned, '—' where a value is missing."""
-    formats = {c: _localized if f == "localized" else f.replace("%.2f", "{:.2f}")
+    # 'localized': a number as rounded, thousands grouped, no trailing zeros ('25,800', '75.4', '72'), as a grid shows it
+    formats = {c: fmt.exact if f == "localized" else f.replace("%.2f", "{:.2f}")
                for c, f in table.attrs.get("formats", {}).items()}  # fmt: skip
     styled = table.style.format(na_rep="—").format(formats, na_rep="—")
     for i, col, text in table.attrs.get("cells", []):  # a cell shown as text: an 80 % range 'low–high'

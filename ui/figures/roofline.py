@@ -488,14 +488,10 @@ def roofline_data(est: Estimate, overlay: Sequence[Hardware] = ()) -> pd.DataFra
 LARGE = 1e5  # a column whose numbers reach this in its unit reads in the unit 1,000 x larger (MB -> GB, µs -> ms)
 
 
-def _scaled(
-    values: np.ndarray, small: tuple[str, float], large: tuple[str, float], fitted: bool
-) -> tuple[str, np.ndarray]:
-    """values (SI) in the smaller unit (its string key, its size) or, `fitted` and where the largest reaches LARGE in
-    it, in the larger: the header's key and the numbers, rounded to 3 significant figures."""
-    big = fitted and np.nanmax(np.abs(values), initial=0.0) / small[1] >= LARGE
-    key, size = large if big else small
-    return key, round_significant(values / size)
+def _unit(values: np.ndarray, small: tuple[str, float], large: tuple[str, float], fitted: bool) -> tuple[str, float]:
+    """The unit (its string key part, its size in SI) for a column of `values` (SI): the smaller, or, `fitted` and
+    where the largest reaches LARGE in it, the larger."""
+    return large if fitted and np.nanmax(np.abs(values), initial=0.0) / small[1] >= LARGE else small
 
 
 def operator_table(est: Estimate, tr: Translator = EN, *, fitted: bool = False) -> pd.DataFrame:
@@ -508,20 +504,19 @@ def operator_table(est: Estimate, tr: Translator = EN, *, fitted: bool = False) 
     parts = {
         kind: np.array([float(getattr(o, f"{kind}_bytes")) for o in ops]) for kind in ("weight", "kv", "activation")
     }
-    unit = "gb" if fitted and max(np.max(v, initial=0.0) for v in parts.values()) / MB >= LARGE else "mb"
-    flop_key, flop = _scaled(f, ("roofline_col_gflop", 1e9), ("roofline_col_tflop", 1e12), fitted)
-    time_key, time = _scaled(np.array([float(o.time_s) for o in ops]), ("roofline_col_time_us", 1e-6),
-                             ("roofline_col_time_ms", 1e-3), fitted)  # fmt: skip
-    size = MB if unit == "mb" else GB
+    t = np.array([float(o.time_s) for o in ops])
+    flop, flop_size = _unit(f, ("gflop", 1e9), ("tflop", 1e12), fitted)
+    time, time_size = _unit(t, ("time_us", 1e-6), ("time_ms", 1e-3), fitted)
+    unit, size = _unit(np.concatenate(list(parts.values())), ("mb", MB), ("gb", GB), fitted)  # one for the three
     return pd.DataFrame(
         {
             tr("roofline_col_operator"): [operator_label(o.name, tr) for o in ops],
-            tr(flop_key): flop,
+            tr(f"roofline_col_{flop}"): round_significant(f / flop_size),
             tr(f"roofline_col_weights_{unit}"): round_significant(parts["weight"] / size),
             tr(f"roofline_col_kv_{unit}"): round_significant(parts["kv"] / size),
             tr(f"roofline_col_act_{unit}"): round_significant(parts["activation"] / size),
             tr("roofline_col_intensity"): round_significant(f / b),
-            tr(time_key): time,
+            tr(f"roofline_col_{time}"): round_significant(t / time_size),
         }
     )
 
