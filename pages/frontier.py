@@ -426,24 +426,34 @@ side_steady = controls.evaluate(state, output_tokens=max(state.output, 1), batch
 side_chunks = float(side_steady.chunks_per_step)
 side_chunk_tokens = float(side_steady.prompt_tokens_per_step) / side_chunks if side_chunks > 0 else float(state.context)
 note = (
-    tr(
-        "fr_batching_note",
-        name=f"{fmt.integer(state.gpus)} × {fmt.chip(side_hw, tr)}",
-        b=fmt.integer(state.batch),
-        prompts=tr("fr_prompts_one") if state.batch == 1 else tr("fr_prompts", n=fmt.integer(state.batch)),
-        isl=fmt.integer(state.context),
-        osl=fmt.integer(max(state.output, 1)),
-        static=fmt.ms(float(side_static.tpot_s), tr=tr),
-        p=fmt.number(float(side_steady.prompt_tokens_per_step)),
-        mix=tr(
-            "fr_batching_mix_few" if side_chunks < 1 else "fr_batching_mix_many",
-            only=fmt.ms(float(side_steady.decode_only.time_s), tr=tr),
-            every=fmt.number(1.0 / side_chunks, 2) if side_chunks > 0 else "∞",
-            chunk=fmt.integer(side_chunk_tokens),
-            with_chunk=fmt.ms(float(side_steady.first_chunk.time_s), tr=tr),
-            chunks=fmt.number(side_chunks, 2),
-        ),
-        cont=fmt.ms(float(side_steady.tpot_s), tr=tr),
+    (
+        tr(  # alone on the server (batch 1) the decode steps carry no prompt work: the TPOT is Overview's
+            "fr_batching_note_alone",
+            name=f"{fmt.integer(state.gpus)} × {fmt.chip(side_hw, tr)}",
+            isl=fmt.integer(state.context),
+            osl=fmt.integer(max(state.output, 1)),
+            static=fmt.ms(float(side_static.tpot_s), tr=tr),
+        )
+        if state.batch == 1
+        else tr(
+            "fr_batching_note",
+            name=f"{fmt.integer(state.gpus)} × {fmt.chip(side_hw, tr)}",
+            b=fmt.integer(state.batch),
+            prompts=tr("fr_prompts", n=fmt.integer(state.batch)),
+            isl=fmt.integer(state.context),
+            osl=fmt.integer(max(state.output, 1)),
+            static=fmt.ms(float(side_static.tpot_s), tr=tr),
+            p=fmt.number(float(side_steady.prompt_tokens_per_step)),
+            mix=tr(
+                "fr_batching_mix_few" if side_chunks < 1 else "fr_batching_mix_many",
+                only=fmt.ms(float(side_steady.decode_only.time_s), tr=tr),
+                every=fmt.number(1.0 / side_chunks, 2) if side_chunks > 0 else "∞",
+                chunk=fmt.integer(side_chunk_tokens),
+                with_chunk=fmt.ms(float(side_steady.first_chunk.time_s), tr=tr),
+                chunks=fmt.number(side_chunks, 2),
+            ),
+            cont=fmt.ms(float(side_steady.tpot_s), tr=tr),
+        )
     )
     + (  # with MTP switched on, the chart's TPOT at the sidebar's batch is not that one: say which and why
         " "

@@ -1228,7 +1228,7 @@ def test_frontier_batch_search_under_continuous_batching_is_the_planners_served_
         assert (d["batch"], d["tokens_per_s_per_gpu"]) == (want.batch, pytest.approx(want.tokens_per_s_per_gpu))
         assert d["ttft_ms"] == pytest.approx(want.ttft_s * 1e3)
     code, out, _ = run(capsys, *base, "--batching", "continuous")
-    assert "continuous batching\nrequests_in_flight     696\n" in out and "tokens_per_s_per_gpu   2176.3" in out
+    assert "continuous batching\nrequests_in_flight     695\n" in out and "tokens_per_s_per_gpu   2172.7" in out
     code, _, err = run(capsys, *[a for a in base if a not in ("--gpus", "8")], "--max-gpus", "8", "--batching",
                        "continuous")  # fmt: skip
     assert code == 2 and err.count("\n") == 1 and err.startswith("error: --batching: ")

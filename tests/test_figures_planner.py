@@ -474,7 +474,7 @@ def test_layout_step_says_how_many_sequences_are_in_flight_where_prefill_sets_th
     """Browser review: the Planner said 'One DEP32 instance's step at batch 412' where its in-flight sequences were
     fewer (DeepSeek-R1 FP8 on GB200, 4K / 1K, within 72 GPUs at 60 tok/s per user: 393; 410 once TensorRT-LLM's
     prefill pool sized its KV cache from the free memory). At 1K / 1K the best engine (SGLang) runs one DEP64 decode
-    instance at batch 1,327, the prefill pool sets the request rate, and the step's text says it holds 1,169 on
+    instance at batch 1,327, the prefill pool sets the request rate, and the step's text says it holds 1,171 on
     average; the layout CSV carries decode_seqs_per_gpu. Where the decode pool sets the rate (or aggregated), or the
     two differ by under 1 %, nothing is added."""
     m, hw = MODELS["deepseek-r1"], HARDWARE["gb200"]
@@ -497,7 +497,7 @@ def test_layout_step_says_how_many_sequences_are_in_flight_where_prefill_sets_th
             per_gpu=f"{in_flight / 64:,.1f}",
         )
         in text  # per GPU, as the CSV's column counts (a review)
-        and round(in_flight) == 1169
+        and round(in_flight) == 1171
     )
     table = figs.layout_table(
         d, serving_searched="best", usable_bytes=lambda pool: 1e11, usable_basis="datasheet", parts=parts

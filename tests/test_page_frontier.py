@@ -565,9 +565,10 @@ def _measured_symbols(at, tr) -> set[str]:
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
 def test_says_why_its_tpot_is_not_overviews(lang):
     """Issue 19: at the default scenario (Llama 3.1 70B, 2 x H200, fp8, batch 32, 4K + 1K) Overview shows the static
-    batch's TPOT, 22.3 ms, and this page continuous batching's, 32.0 ms; a caption names both and why: every step also
-    prefills 32 x 4,096 / 1,024 = 128 prompt tokens on average, i.e. one step in 32 carries a whole 4,096-token prompt
-    chunk (330 ms), so the mean is 31/32 x 22.3 + 1/32 x 330 ≈ 32.0 ms (unrounded terms)."""
+    batch's TPOT, 22.3 ms, and this page continuous batching's, 31.6 ms; a caption names both and why: every step a
+    user decodes through also prefills the other 31 requests' prompts, 31 x 4,096 / 1,024 = 124 prompt tokens on
+    average, i.e. 31 steps in 1,024 (one in 33) carry a whole 4,096-token prompt chunk (330 ms), so the mean is
+    (1 - 31/1024) x 22.3 + 31/1024 x 330 ≈ 31.6 ms (unrounded terms)."""
     from dataclasses import replace
 
     from tpot_model import Scenario, estimate, resolve_hardware, resolve_model, resolve_profile, serving
@@ -578,17 +579,17 @@ def test_says_why_its_tpot_is_not_overviews(lang):
     static = float(estimate(m, hw, s, prof).tpot_s)
     steady = serving.steady_state(m, hw, replace(s, batching="continuous"), prof)
     only, chunk = float(steady.decode_only.time_s), float(steady.first_chunk.time_s)
-    assert float(steady.prompt_tokens_per_step) == 128 and float(steady.chunks_per_step) == pytest.approx(1 / 32)
+    assert float(steady.prompt_tokens_per_step) == 124 and float(steady.chunks_per_step) == pytest.approx(31 / 1024)
     assert only == pytest.approx(static)  # the static batch's TPOT is the decode step alone
-    assert float(steady.tpot_s) == pytest.approx(31 / 32 * only + 1 / 32 * chunk)
-    assert (f"{static * 1e3:.1f}", f"{float(steady.tpot_s) * 1e3:.1f}") == ("22.3", "32.0")
+    assert float(steady.tpot_s) == pytest.approx((1 - 31 / 1024) * only + 31 / 1024 * chunk)
+    assert (f"{static * 1e3:.1f}", f"{float(steady.tpot_s) * 1e3:.1f}") == ("22.3", "31.6")
     at = run_page("frontier", lang=lang)
     assert not at.exception
     (note,) = [c.value for c in at.caption if tr("fr_batching_note", **dict.fromkeys(
         ("name", "b", "prompts", "isl", "osl", "static", "p", "mix", "cont"), "")).split("**")[1] in c.value]  # fmt: skip
-    assert "**22.3 ms**" in note and "**32.0 ms**" in note and "330 ms" in note
-    assert "32 × 4,096 ÷ 1,024 = 128" in note
-    assert tr("fr_batching_mix_few", only="22.3 ms", every="32", chunk="4,096", with_chunk="330 ms") in note
+    assert "**22.3 ms**" in note and "**31.6 ms**" in note and "330 ms" in note
+    assert "(32 − 1) × 4,096 ÷ 1,024 = 124" in note
+    assert tr("fr_batching_mix_few", only="22.3 ms", every="33", chunk="4,096", with_chunk="330 ms") in note
     # MTP switched on: the chart's TPOT at batch 32 is MTP's, and the note says so (it ended at the continuous TPOT,
     # the chart said less: helper review); with a model that ships an MTP module (DeepSeek-R1 FP8 on 8 x B200)
     key = tr("fr_batching_note", **dict.fromkeys(("name", "b", "prompts", "isl", "osl", "static", "p", "mix", "cont"),
@@ -608,13 +609,17 @@ def test_says_why_its_tpot_is_not_overviews(lang):
     (note,) = [c.value for c in at.caption if tr("fr_batching_note", **dict.fromkeys(
         ("name", "b", "prompts", "isl", "osl", "static", "p", "mix", "cont"), "")).split("**")[1] in c.value]  # fmt: skip
     assert note.startswith(f":gray[{tr('fr_if_fitted_lead')} ") and note.endswith("]")  # said first, not trailing
-    # a batch of 1 reads in the singular ('whose 1 prompts', 'At 1 requests in flight': helper review)
+    # a batch of 1 reads in the singular ('At 1 requests in flight': helper review), and alone on the server its
+    # continuous TPOT is Overview's: the note says so instead of why they differ (no other prompt rides its steps)
     at = run_page("frontier", lang=lang, model="llama-3.1-405b", hardware="rtx-4090", gpus="1", batch="1")
     assert not at.exception, at.exception
     said = " ".join([c.value for c in at.caption] + [m.value for m in at.markdown])
-    assert tr("fr_prompts_one") in said and tr("fr_requests_one") in said
+    assert tr("fr_requests_one") in said
+    alone = tr("fr_batching_note_alone", name="", isl="", osl="", static="").split("**")[1]
+    assert alone in said and tr("fr_batching_note", **dict.fromkeys(
+        ("name", "b", "prompts", "isl", "osl", "static", "p", "mix", "cont"), "")).split("**")[1] not in said  # fmt: skip
     if lang == "en":
-        assert "1 prompts" not in said and "1 requests" not in said
+        assert "1 requests" not in said
     # nothing fits at any concurrency: the notice, and no empty cost chart under it
     assert tr("fr_target_nofit") in [i.value for i in at.info]
     cost_title = tr("fr_cost_title_output", target=fmt.target(1 / 50, tr), tier="\0").split("\0")[0]

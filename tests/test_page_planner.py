@@ -278,10 +278,10 @@ def test_open_tab_survives_a_language_change():
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
 def test_headline_says_what_an_unfitted_models_own_runs_say(lang):
     """The SLO frontier's headline (a static batch under the sidebar's engine) had no word on trust for a model no
-    fit has seen: for DeepSeek-V4-Pro a notice above it says V4's own 9 published single-node runs measured 2.01x the
+    fit has seen: for DeepSeek-V4-Pro a notice above it says V4's own 9 published single-node runs measured 2.02x the
     modelled TPOT (the transfer check); DeepSeek-R1's page has none."""
     tr = Translator(lang)
-    want = tr("model_transfer", model="DeepSeek-V4-Pro", runs=9, measured="2.01")
+    want = tr("model_transfer", model="DeepSeek-V4-Pro", runs=9, measured="2.02")
     query = dict(hardware="gb300", gpus="8", weights="nvfp4", kv="fp8", lang=lang)
     at = run_page("planner", model="deepseek-v4-pro", **query)
     assert not at.exception and [i.value for i in at.info].count(want) == 1

@@ -79,15 +79,16 @@ def test_scenario_validates_the_new_fields():
 
 
 def test_hand_worked_continuous_step_carries_the_arriving_prompts_and_reads_weights_once():
-    """C = 64 requests, ISL = OSL = 64: a request finishes every step, so every step prefills C x ISL / OSL = 64
-    prompt tokens: one whole prompt (chunk 64). Tokens through the GEMMs: C + C x ISL / OSL = 128."""
-    C, ISL, OSL = 64, 64, 64
+    """C = 65 requests, ISL = OSL = 64: a request finishes about every step, so the steps one request decodes through
+    prefill the other 64 requests' prompts, (C - 1) x ISL / OSL = 64 prompt tokens each: one whole prompt (chunk 64).
+    Tokens through the GEMMs: C + 64 = 129."""
+    C, ISL, OSL = 65, 64, 64
     s = Scenario(batch=C, context_tokens=ISL, output_tokens=OSL, batching="continuous")
     ss = serving.steady_state(TINY_DENSE, TOY_GPU, s, IDEAL, chunk_tokens=64)
-    assert float(ss.prompt_tokens_per_step) == C * ISL / OSL == 64
+    assert float(ss.prompt_tokens_per_step) == (C - 1) * ISL / OSL == 64
     assert float(ss.chunks_per_step) == 1.0
     mlp = _op(ss.step, "mlp")
-    assert float(mlp.flops) == 2 * (C + C * ISL / OSL) * TINY_MLP_PARAMS == 12_582_912
+    assert float(mlp.flops) == 2 * (C + 64) * TINY_MLP_PARAMS == 12_681_216
     assert float(mlp.weight_bytes) == TINY_MLP_PARAMS * BF16 == 98_304  # read once, not once per kind of token
     # the step is the decode step of C sequences plus the prefill of one 64-token prompt, operator by operator,
     # with every weight matrix read once (the embedding reads one row per token: it adds)
@@ -106,10 +107,11 @@ def test_hand_worked_continuous_step_carries_the_arriving_prompts_and_reads_weig
 
 
 def test_chunks_arrive_in_a_fraction_of_the_steps_and_the_mean_is_their_mix():
-    """C = 4, ISL = OSL = 64: 4 prompt tokens per step on average, in chunks of 64: 1 step in 16 carries one."""
+    """C = 4, ISL = OSL = 64: the other 3 requests' prompts, 3 prompt tokens per step on average, in chunks of 64: 3
+    steps in 64 carry one."""
     s = Scenario(batch=4, context_tokens=64, output_tokens=64, num_gpus=1)
     ss = serving.steady_state(TINY_DENSE, TOY_GPU, s, IDEAL, chunk_tokens=64)
-    f = 4 / 64
+    f = 3 / 64
     expected = (1 - f) * ss.decode_only.time_s + f * ss.first_chunk.time_s
     assert float(ss.tpot_s) == pytest.approx(float(expected), rel=1e-12)
     assert float(ss.ttft_s) == pytest.approx(0.5 * float(ss.tpot_s) + float(ss.first_chunk.time_s), rel=1e-12)
@@ -120,6 +122,26 @@ def test_chunks_arrive_in_a_fraction_of_the_steps_and_the_mean_is_their_mix():
     # a prompt longer than a chunk needs ceil(ISL / K) chunk steps to its first token
     long = serving.steady_state(TINY_DENSE, TOY_GPU, replace(s, context_tokens=200), IDEAL, chunk_tokens=64)
     assert float(long.ttft_s) == pytest.approx(0.5 * float(long.tpot_s) + 4 * float(long.first_chunk.time_s))
+
+
+def test_alone_on_the_server_the_decode_steps_carry_no_prompt_work():
+    """Concurrency 1: the only request's prompt is its TTFT; its decode steps prefill nothing (they had carried ISL /
+    OSL prompt tokens each, its own prompt counted twice, and Overview's time to serve at batch 1 had taken a 13.83 ms
+    inter-token time beside its 13.5 ms TPOT). TPOT is the static decode step's, and the wait for the whole answer
+    TTFT + (OSL - 1) TPOT."""
+    m, hw, p = resolve_model("llama-3.1-70b"), resolve_hardware("h200"), resolve_profile("vllm")
+    s = Scenario(batch=1, context_tokens=4096, output_tokens=1024, num_gpus=2, weights="fp8", batching="continuous")
+    ss = serving.steady_state(m, hw, s, p)
+    assert float(ss.prompt_tokens_per_step) == 0.0
+    assert float(ss.tpot_s) == pytest.approx(float(ss.decode_only.time_s), rel=1e-12)
+    static = estimate(m, hw, replace(s, batching="static"), p)
+    assert float(ss.tpot_s) == pytest.approx(float(static.tpot_s), rel=1e-12)
+    e = estimate(m, hw, s, p)
+    assert float(e.time_to_serve_per_request_s) == pytest.approx(
+        float(e.ttft_s) + 1023 * float(static.tpot_s), rel=1e-12
+    )
+    two = serving.steady_state(m, hw, replace(s, batch=2), p)  # one other request: its prompt, 4 tokens per step
+    assert float(two.prompt_tokens_per_step) == 4096 / 1024
 
 
 def test_breakdown_sums_to_tpot_for_every_layout_and_sweep_point():

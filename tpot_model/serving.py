@@ -3,7 +3,9 @@ frontier's value at a target interactivity. SI units (the $ and MW arithmetic: e
 
 A server keeps C = s.batch requests in flight. Each brings a prompt of ISL = s.context_tokens tokens and generates
 OSL = s.output_tokens. In the steady state a request finishes (and a new one arrives) every OSL / C decode steps, so
-on average every decode step also prefills P = C x ISL / OSL prompt tokens, on the same GPUs. Engines prefill in
+the steps one request decodes through also prefill the prompts of the other C - 1, P = (C - 1) x ISL / OSL prompt
+tokens each on average, on the same GPUs (its own prompt is its TTFT's: alone on the server, C = 1, its decode steps
+carry no prompt work). Engines prefill in
 chunks of at most K = chunk_tokens tokens, so steps come in two kinds: with floor(P / K) chunks and with one more,
 mixed in the proportion that gives P prompt tokens per step on average::
 
@@ -52,7 +54,7 @@ SERVING_CHUNK_TOKENS = 8192  # prompt tokens per prefill chunk: vLLM / TensorRT-
 class SteadyState:
     """Continuous batching at concurrency C (= scenario.batch): the mean step and what it is made of."""
 
-    prompt_tokens_per_step: np.ndarray  # P = C x ISL / OSL (x tokens per step with speculative decoding)
+    prompt_tokens_per_step: np.ndarray  # P = (C - 1) x ISL / OSL (x tokens per step with speculative decoding)
     chunks_per_step: np.ndarray  # P / K
     step: StepResult  # the mean step: TPOT (one token per sequence per step)
     decode_only: StepResult  # the same step without prompt chunks
@@ -97,7 +99,7 @@ def step_kinds(
     else:
         K = np.minimum(float(chunk_tokens), prompt)  # a prompt shorter than a chunk is one chunk
         quantum = K
-    P = C * isl / osl * tokens_per_step
+    P = np.maximum(C - 1, 0) * isl / osl * tokens_per_step  # the other requests' prompts
     n = P / quantum
     n0 = np.floor(n)
     decode = decode_work(m, s, queries_per_sequence=queries_per_sequence)
