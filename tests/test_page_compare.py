@@ -12,6 +12,7 @@ import pytest
 from tests.apptest_util import decode, figures, run_page
 from ui import fmt
 from ui.i18n import EN, Translator
+from ui.notices import control_name
 
 ZH = Translator("zh-TW")
 NBSP = "\u00a0"
@@ -164,7 +165,7 @@ def test_bad_url_values_warn():
     lines = text.split("\n- ")[1:]
     assert text.startswith(EN("notice_link_many", n=3)) and len(lines) == 3 and "<script>" not in text
     gpus = EN("cmp_link_label", x="B", field=EN("cmp_gpus"))
-    said = EN("notice_bad_param", name=EN("notice_param", label=gpus, param="b_gpus"), given="lots",
+    said = EN("notice_bad_param", name=control_name(gpus, "b_gpus", EN), given="lots",
               used=EN("cmp_gpus_auto"))  # fmt: skip
     assert EN.sentences([said, EN("notice_allowed_from", lo="1")]) in lines  # with the range it takes
     assert _table(at).loc[EN("cmp_row_hardware"), "B"] == "AMD Instinct MI300X"

@@ -16,6 +16,7 @@ from tpot_model.fleet import DAY_S
 from ui import fmt
 from ui.figures import economics as econ_figs
 from ui.i18n import Translator
+from ui.notices import control_name
 
 EN, ZH = Translator("en"), Translator("zh-TW")
 Q = dict(model="llama-3.1-8b", hardware="mi355x", gpus="1", weights="fp8", batch="32", context="2048", output="512",
@@ -590,7 +591,7 @@ def test_a_link_carries_the_pages_own_inputs_and_a_bad_one_is_named():
     assert not bad and back.tpot == 30 and back.chips == ("b200", "mi355x") and back.by_requests and back.req == 5
     for lang, tr in (("en", EN), ("zh-TW", ZH)):
         bad_at = run_page("economics", **{**Q, "lang": lang}, ec_util="2", ec_chips="b200,nope")
-        util, chips = (tr("notice_param", label=tr(key), param=key) for key in ("ec_util", "ec_chips"))
+        util, chips = (control_name(tr(key), key, tr) for key in ("ec_util", "ec_chips"))
         # the notice quotes the chip it could not read, not the whole list (which read as every chip bad)
         assert [w.value for w in bad_at.warning] == [
             tr("notice_link_many", n=2)

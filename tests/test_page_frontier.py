@@ -19,6 +19,7 @@ from tpot_model import serving_calibration as sc
 from ui import fmt
 from ui.figures import rack_scale
 from ui.i18n import EN, Translator
+from ui.notices import control_name
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -429,7 +430,7 @@ def test_rack_scale_chips_follow_the_sidebars_generation(tr):
     assert at.query_params["fr_rack_chips"] == "blackwell"
     bad = run_page("frontier", fr_rack_chips="hopper", lang=tr.lang)
     assert bad.session_state["frontier.rack_chips"] == "blackwell"
-    chips = tr("notice_param", label=tr("fr_rack_chips"), param="fr_rack_chips")
+    chips = control_name(tr("fr_rack_chips"), "fr_rack_chips", tr)
     shown = tr("fr_rack_chips_option", rack="GB200 NVL72", others=tr.join(["B200", "MI355X"]))  # as the box shows it
     assert [w.value for w in bad.warning] == [tr("notice_bad_param", name=chips, given="hopper", used=shown)]
 
@@ -460,7 +461,7 @@ def test_rack_scale_budget_is_an_input_in_the_url(tr):
     assert at.query_params["fr_rack_gpus"] == "16" and _rack_intro(tr, 16) in captions
     bad = run_page("frontier", fr_rack_gpus="abc", lang=tr.lang)
     assert bad.session_state["frontier.rack_gpus"] == 72
-    budget = tr("notice_param", label=tr("fr_rack_budget"), param="fr_rack_gpus")
+    budget = control_name(tr("fr_rack_budget"), "fr_rack_gpus", tr)
     said = tr("notice_bad_param", name=budget, given="abc", used="72")
     assert [w.value for w in bad.warning] == [tr.sentences([said, tr("notice_allowed_whole", lo="1", hi="1,024")])]
 

@@ -16,6 +16,7 @@ from tpot_model import planner as pl
 from ui import fmt
 from ui.figures import planner as figs
 from ui.i18n import EN, Translator
+from ui.notices import control_name
 
 ZH = Translator("zh-TW")
 PAGE = str(ROOT / "pages" / "planner.py")
@@ -767,8 +768,8 @@ def test_a_link_parameter_no_page_reads_is_said_not_ignored_silently(lang):
     tr = Translator(lang)
     at = run_page("planner", max_gpus="16", lang=lang)
     assert not at.exception, at.exception
-    hint = tr("notice_unknown_hint_label", name="planner_max_gpus", label=tr("pl_budget"))
-    assert [w.value for w in at.warning] == [tr("notice_unknown_param", param="max_gpus", hint=hint)]
+    hint = tr("notice_unknown_hint_label", name=control_name(tr("pl_budget"), "planner_max_gpus", tr))
+    assert [w.value for w in at.warning] == [tr.sentences([tr("notice_unknown_param", param="max_gpus"), hint])]
     assert "max_gpus" not in at.query_params  # out of the link copied on (the notice said so once)
     assert not [w.value for w in run_page("planner", planner_max_gpus="16", lang=lang).warning if "max_gpus" in w.value]
 
@@ -816,7 +817,7 @@ def test_a_bad_switch_in_a_link_says_on_or_off(lang):
     tr = Translator(lang)
     at = run_page("planner", planner_section="gpus", planner_best_engine="maybe", lang=lang)
     assert not at.exception, at.exception
-    name = tr("notice_param", label=tr("pl_best_engine"), param="planner_best_engine")
+    name = control_name(tr("pl_best_engine"), "planner_best_engine", tr)
     said = tr("notice_switch_param", name=name, given="maybe", state=tr("notice_switch_on"))
     assert [w.value for w in at.warning] == [said]
     assert at.toggle(key="planner.best_engine").value is True

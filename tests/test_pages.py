@@ -10,6 +10,7 @@ from tests.apptest_util import ROOT, chart_texts, figures, run_page, visible_tex
 from ui import navigation
 from ui.figures.planner import CHART_SECTION
 from ui.i18n import EN, Translator
+from ui.notices import control_name
 
 PAGES = sorted(p.stem for p in (ROOT / "pages").glob("*.py"))
 SCENARIO_FREE = {"glossary", "validation"}  # pages that do not depend on the sidebar scenario
@@ -115,7 +116,7 @@ def test_url_number_between_slider_stops_snaps_to_the_nearest_and_says_so():
     at = run_page("overview", context="1000000", batch="30")
     assert not at.exception
     assert at.session_state["context"] == 1_048_576 and at.session_state["batch"] == 32
-    batch, context = (EN("notice_param", label=EN(f"control_{p}"), param=p) for p in ("batch", "context"))
+    batch, context = (control_name(EN(f"control_{p}"), p, EN) for p in ("batch", "context"))
     assert warning_lines(at)[:2] == [  # the context as its slider shows it; then the context window's notice
         EN("notice_snapped_param", name=batch, given="30", used="32"),
         EN("notice_snapped_param", name=context, given="1000000", used="1M"),
@@ -949,11 +950,11 @@ def test_a_bad_link_value_names_what_is_used_instead_in_words_or_as_the_link_wri
     tr = Translator(lang)
     at = run_page("overview", lang=lang, hardware="nope", as_of="yesterday", price="abc")
     assert not at.exception
-    name = {p: tr("notice_param", label=tr(f"control_{p}"), param=p) for p in ("hardware", "as_of", "price")}
+    name = {p: control_name(tr(f"control_{p}"), p, tr) for p in ("hardware", "as_of", "price")}
     assert warning_lines(at) == [
         tr("notice_bad_param", name=name["hardware"], given="nope", used="NVIDIA H200 SXM 141GB"),
         tr("notice_bad_param", name=name["as_of"], given="yesterday", used=tr("as_of_newest")),
-        tr("notice_bad_param_default", name=name["price"].replace("$", "\\$"), given="abc"),
+        tr("notice_bad_param_default", name=name["price"], given="abc"),
     ]
 
 
@@ -1070,11 +1071,11 @@ def test_a_links_view_controls_come_back_and_a_change_is_written(page, key, give
 def test_a_bad_view_link_value_is_named_and_the_default_kept():
     """A view control's bad value: a notice naming the parameter and what is used; the known chips of a list kept."""
     at = run_page("cost", ce_sweep="sideways")
-    sweep = EN("notice_param", label=EN("ce_sweep"), param="ce_sweep")
+    sweep = control_name(EN("ce_sweep"), "ce_sweep", EN)
     assert warning_lines(at) == [EN("notice_bad_param", name=sweep, given="sideways", used=EN("ce_sweep_batch"))]
     assert at.session_state["cost.sweep"] == "batch" and "ce_sweep" not in at.query_params
     at = run_page("roofline", roof_overlay="b200,nope")
-    overlay = EN("notice_param", label=EN("roofline_overlay"), param="roof_overlay")
+    overlay = control_name(EN("roofline_overlay"), "roof_overlay", EN)
     b200 = "NVIDIA B200 (HGX, 1000 W)"  # the name the overlay's list shows
     assert warning_lines(at) == [EN("notice_bad_param", name=overlay, given="nope", used=b200)]
     assert at.session_state["roofline.overlay"] == ["b200"] and at.query_params["roof_overlay"] == "b200"
@@ -1094,7 +1095,7 @@ def test_the_economics_tco_inputs_changed_from_the_preset_are_in_the_link():
     assert next(n for n in linked.number_input if n.key.endswith(".gpus_per_rack")).value == 16
     assert next(n for n in linked.number_input if n.key.endswith(".pue")).value == 1.25  # the preset's
     assert linked.metric[0].value == at.metric[0].value  # the same TCO as the view linked
-    pue = EN("notice_param", label=EN("ec_pue"), param="ec_pue")
+    pue = control_name(EN("ec_pue"), "ec_pue", EN)
     said = EN("notice_bad_param", name=pue, given="9", used=EN("ec_tco_preset"))
     assert warning_lines(linked) == [EN.sentences([said, EN("notice_allowed", lo="1", hi="3")])]  # and its range
 
@@ -1182,7 +1183,7 @@ def test_a_parameter_given_twice_is_said_with_the_one_read():
     at.query_params["model"] = ["llama-3.1-70b", "deepseek-r1"]
     at.run()
     assert not at.exception
-    name = EN("notice_param", label=EN("control_model"), param="model")
+    name = control_name(EN("control_model"), "model", EN)
     said = EN("notice_repeated_param", name=name, given="llama-3.1-70b, deepseek-r1", used="deepseek-r1")
     assert [w.value for w in at.warning] == [said]
     assert at.selectbox(key="model").value == "deepseek-r1"

@@ -11,6 +11,7 @@ from tests.apptest_util import run_page, warning_lines
 from tpot_model import load_hardware_catalog, load_model_catalog
 from ui import fmt, page_state
 from ui.i18n import Translator
+from ui.notices import control_name
 
 # thirteen bad sidebar parameters (a browser review: thirteen stacked boxes filled the first screen)
 GARBAGE = dict(batch="abc", hardware="nope", context="zz", gpus="-3", weights="foo", kv="bar", compute="x",
@@ -19,7 +20,7 @@ CJK = "\u4e00-\u9fff"
 
 
 def _name(tr: Translator, label_key: str, param: str) -> str:
-    return tr("notice_param", label=tr(label_key), param=param)
+    return control_name(tr(label_key), param, tr)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
@@ -32,8 +33,8 @@ def test_many_bad_parameters_are_one_box_with_a_line_each(lang):
     assert box.startswith(tr("notice_link_many", n=13) + "\n\n- ") and len(lines) == 13, box
     # each line names its control as the sidebar labels it, the parameter beside it
     for param in GARBAGE:
-        label = tr(f"control_{'gpus_gpu' if param == 'gpus' else param}").replace("$", "\\$")
-        assert sum(line.startswith(f"{label}{tr('notice_param', label='', param=param)}") for line in lines) == 1
+        name = control_name(tr(f"control_{'gpus_gpu' if param == 'gpus' else param}"), param, tr)
+        assert sum(line.startswith(name + tr("label_colon")) for line in lines) == 1
     h200, llama = load_hardware_catalog()["h200"], load_model_catalog()["llama-3.1-70b"]
     assert tr("notice_bad_param", name=_name(tr, "control_hardware", "hardware"), given="nope",
               used=fmt.chip(h200, tr)) in lines  # fmt: skip
@@ -82,7 +83,7 @@ def test_numbers_used_read_as_their_controls_show_them_and_zh_tw_sets_no_space_b
                 tr("notice_allowed_from", lo="1"),
             ]
         ),
-        tr("notice_bad_param_default", name=_name(tr, "control_price", "price").replace("$", "\\$"), given="abc"),
+        tr("notice_bad_param_default", name=_name(tr, "control_price", "price"), given="abc"),
     ]
     assert not [line for line in lines if re.search(f"[{CJK}] [{CJK}]", line)]
     if lang == "zh-TW":
@@ -97,15 +98,15 @@ def test_an_unknown_parameter_names_this_pages_own_and_leaves_the_link(lang):
     tr = Translator(lang)
     at = run_page("frontier", lang=lang, max_gpus="abc", planner_max_gpus="16")
     assert not at.exception
-    hint = tr("notice_unknown_hint_label", name="fr_rack_gpus", label=tr("fr_rack_budget"))
-    assert [w.value for w in at.warning] == [tr("notice_unknown_param", param="max_gpus", hint=hint)]
+    hint = tr("notice_unknown_hint_label", name=_name(tr, "fr_rack_budget", "fr_rack_gpus"))
+    assert [w.value for w in at.warning] == [tr.sentences([tr("notice_unknown_param", param="max_gpus"), hint])]
     assert "max_gpus" not in at.query_params and at.query_params["planner_max_gpus"] == "16"
     shared = run_page("frontier", **{k: at.query_params[k] for k in at.query_params})  # lang among them
     assert not shared.exception and not shared.warning, [w.value for w in shared.warning]
     # Overview has no budget: the nearest the sidebar reads, never another page's
     (said,) = [w.value for w in run_page("overview", lang=lang, max_gpus="abc").warning]
-    assert said == tr("notice_unknown_param", param="max_gpus",
-                      hint=tr("notice_unknown_hint_label", name="gpus", label=tr("control_gpus_gpu")))  # fmt: skip
+    hint = tr("notice_unknown_hint_label", name=_name(tr, "control_gpus_gpu", "gpus"))
+    assert said == tr.sentences([tr("notice_unknown_param", param="max_gpus"), hint])
 
 
 def test_unknown_parameters_are_matched_among_the_pages_own_and_the_sidebars():
@@ -176,3 +177,26 @@ def test_a_number_out_of_range_says_the_range_it_takes_in_its_controls_unit(lang
     lo, hi = (fmt.target_ms(v / 1e3) for v in (pl.MIN_TARGET_MS, pl.MAX_TARGET_MS))
     assert "ms" in lo and "ms" in hi
     assert any(tr("notice_allowed", lo=lo, hi=hi) in line for line in warning_lines(at)), warning_lines(at)
+
+
+def test_a_label_in_brackets_takes_the_parameter_inside_them_not_in_a_second_pair():
+    """?batch=-3 had read 'Batch (concurrent sequences) (`batch`)': the label's own bracket holds the parameter, in
+    the bracket's width; a label without one keeps its pair; an unknown name's hint names its control the same way."""
+    en = warning_lines(run_page("overview", batch="-3", model="zzz", bach="4"))
+    assert en == [
+        "Model (`model`): “zzz” is not valid here; using Llama 3.1 70B.",
+        "Batch (concurrent sequences; `batch`): “-3” is not valid here; using 32. It takes 1 or more.",
+        "Link parameter `bach` is not one this app reads; it was ignored. Did you mean Batch (concurrent sequences; "
+        "`batch`)?",
+    ]
+    zh = warning_lines(run_page("overview", lang="zh-TW", batch="-3", model="zzz", bach="4"))
+    assert zh == [
+        "模型（`model`）：「zzz」無效；改用「Llama 3.1 70B」。",
+        "批次大小（並行序列數；`batch`）：「-3」無效；改用「32」。可用範圍：1 以上。",
+        "連結參數 `bach` 不是本應用程式讀取的參數，已忽略。是否指「批次大小（並行序列數；`batch`）」？",
+    ]
+    assert not [line for line in en + zh if re.search(r"[)）] ?[(（]", line)]  # no two pairs side by side
+    zh_tr = Translator("zh-TW")
+    # a half-width bracket holds Latin text (zh-TW's '語言 (Language)'): the English separator; '$' escaped
+    assert control_name(zh_tr("control_lang"), "lang", zh_tr) == "語言 (Language; `lang`)"
+    assert control_name("Price ($/GPU-hour)", "b_price", Translator()) == "Price (\\$/GPU-hour; `b_price`)"

@@ -24,7 +24,7 @@ from tpot_model.roofline import (
 )
 
 from . import bands, fmt, metrics
-from .i18n import Translator
+from .i18n import EN, Translator
 
 
 @dataclass(frozen=True)
@@ -117,21 +117,27 @@ def _allowed(n, s: Shown | None, tr: Translator) -> str:
     return tr("notice_allowed_whole" if n.whole else "notice_allowed", lo=end(n.lo), hi=end(n.hi))
 
 
+def control_name(label: str, param: str, tr: Translator) -> str:
+    """A control as the link's notices name it: its label with the link's parameter, inside the label's own closing
+    bracket where it ends in one ('Batch (concurrent sequences; `batch`)': a second pair had read '... sequences)
+    (`batch`)'), the separator the bracket's width takes (a half-width one holds Latin text, in zh-TW too)."""
+    label = _md(label)
+    if label.endswith(")"):
+        return label[:-1] + EN("notice_param_within", param=param) + ")"
+    if label.endswith("）"):
+        return label[:-1] + tr("notice_param_within", param=param) + "）"
+    return tr("notice_param", label=label, param=param)
+
+
 def _notice_line(n, tr: Translator, shown: Mapping[str, Shown]) -> str:
     """One bad parameter in words: its control (label and parameter), what was given and what is used instead."""
     if n.unknown:  # no page reads it: said so, with the one this page or the sidebar reads that it is likely meant for
-        hint, near = "", shown.get(n.used)
+        said, near = tr("notice_unknown_param", param=n.param), shown.get(n.used)
         if near is not None and near.label:
-            hint = tr("notice_unknown_hint_label", name=n.used, label=_md(near.label))
-        elif n.used:
-            hint = tr("notice_unknown_hint", name=n.used)
-        return tr("notice_unknown_param", param=n.param, hint=hint)
+            return tr.sentences([said, tr("notice_unknown_hint_label", name=control_name(near.label, n.used, tr))])
+        return tr.sentences([said, tr("notice_unknown_hint", name=n.used)]) if n.used else said
     s = shown.get(n.param)
-    name = (
-        tr("notice_param", label=_md(s.label), param=n.param)
-        if s and s.label
-        else tr("notice_param_bare", param=n.param)
-    )
+    name = control_name(s.label, n.param, tr) if s and s.label else tr("notice_param_bare", param=n.param)
     given = _md(n.given) or "∅"
     if n.repeated:  # a link with a parameter twice: the last is read
         said = tr("notice_repeated_param", name=name, given=given, used=n.used)
