@@ -33,7 +33,7 @@ notices.scenario_notices(est, tr)
 notices.fp4_notice(est, state.weights, state.kv, tr)
 
 title = tr("breakdown_table_title")  # a scenario that does not fit: its decomposition a what-if, said in its title
-st.subheader(title if bool(est.fits) else tr("if_fitted_label", label=title))
+st.subheader(title if bool(est.fits) else fmt.if_fitted_label(title, tr))
 st.markdown(figs.largest_part(est, tr))
 # one table for every reader of the scenario (the sidebar's: its language included), as the charts below, sent as
 # Arrow; static, as text with each column's decimals: it wraps in a narrow frame (at 900 px a scrolled grid had hidden

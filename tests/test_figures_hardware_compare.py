@@ -568,7 +568,7 @@ def test_absurd_times_read_as_durations_and_grouped_numbers():
     # the TPOT's number and unit unbroken (helper review: '(TPOT 14.7' / 'ms)' had wrapped apart at 900 px)
     named = EN("cmp_trace", label=cf.scenario_label("A", e), tpot=fmt.unbroken(fmt.ms(float(e.tpot_s))))
     shown = bars.name.replace("<br>", " ")  # an entry wider than a narrow plot is on lines (common.wrap_legend)
-    assert shown == (named if bool(e.fits) else EN("if_fitted_mark", value=named))  # 405B on one H100: a what-if
+    assert shown == (named if bool(e.fits) else fmt.if_fitted_label(named, EN))  # 405B on one H100: a what-if
     assert "min" in bars.name and "ms" not in bars.name.split("TPOT")[1]
     big = max(range(len(bars.y)), key=lambda i: bars.y[i])
     assert bars.text[big] == f"{bars.y[big]:,.0f}" and "," in bars.text[big]
@@ -790,7 +790,25 @@ def test_decomposition_fades_a_scenario_that_does_not_fit():
     fig = cf.decomposition({"A": fits, "B": too_big})
     a, b = fig.data
     assert a.opacity == 1.0 and EN("if_fitted") not in a.name
-    assert b.opacity < 1.0 and b.name.replace("<br>", " ").endswith(EN("if_fitted_mark", value=""))
+    assert b.opacity < 1.0 and b.name.replace("<br>", " ").endswith(EN("if_fitted_label", label=""))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_a_what_if_legend_entry_reads_one_bracket_of_its_languages_width(lang):
+    """zh-TW had read 'B · … · bf16（TPOT 177 ms）（若放得下）', two pairs side by side (and the brackets of the
+    TPOT and of the mark in two styles before): one full-width pair holds both; English says it after its bracket."""
+    tr = Translator(lang)
+    too_big = estimate(TINY_DENSE, TOY_GPU, _scenario(batch=10**7))
+    (b,) = cf.decomposition({"B": too_big}, tr=tr).data
+    tpot = fmt.unbroken(fmt.ms(float(too_big.tpot_s), tr=tr))
+    label = cf.scenario_label("B", too_big)
+    shown = b.name.replace("<br>", "" if lang == "zh-TW" else " ")
+    assert shown == {"en": f"{label} (TPOT {tpot}), if it fitted", "zh-TW": f"{label}（TPOT {tpot}，若放得下）"}[lang]
+    # the same rule for the other what-if labels that end in a bracket (Cost's tokens per MW, Roofline's title)
+    zh = Translator("zh-TW")
+    assert fmt.if_fitted_label(zh("m_tokens_per_mw"), zh) == "每 MW 每秒輸出 Token 數（僅解碼，若放得下）"
+    assert fmt.if_fitted_label(EN("m_tokens_per_mw"), EN) == "Output tokens/s per MW, decode only, if it fitted"
+    assert fmt.if_fitted_label(zh("ov_targets_title"), zh) == "TPOT 與延遲目標比較（若放得下）"
 
 
 def test_bubble_chart_draws_on_the_ranges_its_labels_were_placed_on_with_room_above_the_fastest():

@@ -687,8 +687,10 @@ def test_roofline_and_breakdown_say_a_scenario_that_does_not_fit_is_a_what_if(la
     (ridge,) = [m for label, m in by_label.items() if label.startswith(tr("roofline_m_ridge", precision="\0")[:6])]
     assert not ridge.value.startswith(":gray[")
     chip = tr("roofline_chart_title", hw="NVIDIA H100 SXM5 80GB")  # and the chart's title (re-review)
-    assert tr("if_fitted_label", label=chip) in [f["layout"]["title"]["text"] for f in figures(roof)]
-    title = tr("if_fitted_label", label=tr("breakdown_table_title"))
+    # zh-TW: the mark inside the title's own bracket, not a second pair after it ('（每張 GPU）（若放得下）')
+    what_if = {"en": f"{chip}, if it fitted", "zh-TW": "NVIDIA H100 SXM5 80GB 屋頂線圖（每張 GPU，若放得下）"}[lang]
+    assert what_if in [f["layout"]["title"]["text"] for f in figures(roof)]
+    title = {"en": "This scenario's decomposition, if it fitted", "zh-TW": "本情境的拆解（若放得下）"}[lang]
     assert title in [h.value for h in run_page("breakdown", lang=lang, **R1_ON_ONE_H100).subheader]
     assert tr("breakdown_table_title") in [h.value for h in run_page("breakdown", lang=lang).subheader]
     assert not any(m.value.startswith(":gray[") for m in run_page("roofline", lang=lang).metric)

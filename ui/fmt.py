@@ -329,6 +329,15 @@ def unbroken(value: str) -> str:
     return value.replace(" ", NBSP)
 
 
+def if_fitted_label(label: str, tr: Callable[..., str]) -> str:
+    """A what-if's label (a scenario that does not fit) marked 'if it fitted' ('Roofline of H200 (per GPU), if it
+    fitted'); one that ends in a full-width bracket takes the mark inside it ('H200 屋頂線圖（每張 GPU，若放得下）':
+    zh-TW's own bracket after it had read '（每張 GPU）（若放得下）')."""
+    if label.endswith("）"):
+        return label[:-1] + tr("if_fitted_within") + "）"
+    return tr("if_fitted_label", label=label)
+
+
 def date(iso: str | None) -> str:
     """An ISO date ('2026-03-17') that does not wrap at its hyphens in a narrow cell (non-breaking hyphens); '—' for
     none."""

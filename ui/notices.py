@@ -430,7 +430,7 @@ def power_text(
         return fmt.device_text("m_tokens_per_mw_none", est.hardware, tr)
     what_if = not bool(est.fits) and tokens_per_s_per_gpu is None  # a rate at the scenario: a what-if
     named = tr(rate_label, **(rate_args or {}))
-    label = tr("if_fitted_label", label=named) if what_if else named
+    label = fmt.if_fitted_label(named, tr) if what_if else named
     mw = tr.sentences(
         [  # zh-TW: the full-width bracket follows without a space
             f"{label}{tr('label_colon')}{fmt.rate(per_mw)}",

@@ -391,7 +391,7 @@ def decomposition(ests: Mapping[str, Estimate], *, tr: Translator = EN) -> go.Fi
         fig.add_bar(
             x=names,
             y=ms,
-            name=name if fits else tr("if_fitted_mark", value=name),
+            name=name if fits else fmt.if_fitted_label(name, tr),
             opacity=1.0 if fits else 0.4,
             marker={"color": colour},
             text=[fmt.number(v) if v else "" for v in ms],  # ms, as the axis says: 979,141 rather than 979140.6

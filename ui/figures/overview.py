@@ -110,7 +110,7 @@ def tpot_vs_targets(
     # room above the plot for the labels' rows (log: the block's lines, 15 px each) and the title over them
     rows_px = 15 * (lines.count("<br>") + 1) if log else 0
     title = tr("ov_targets_title")
-    style(fig, title if fits else tr("if_fitted_label", label=title), tr("axis_tpot_ms"), "")
+    style(fig, title if fits else fmt.if_fitted_label(title, tr), tr("axis_tpot_ms"), "")
     if log:
         low = min(ideal_s, *marks.values()) * 1e3 / 2
         ticks = nice_log_ticks(low, top)

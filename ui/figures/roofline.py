@@ -412,7 +412,7 @@ def roofline(
     style(
         fig,
         # the full name's own "(per ...)" would say it twice; a scenario that does not fit: a what-if, said so
-        title if bool(est.fits) else tr("if_fitted_label", label=title),
+        title if bool(est.fits) else fmt.if_fitted_label(title, tr),
         tr("roofline_axis_intensity"),
         tr("roofline_axis_attainable"),
         log_x=True,
