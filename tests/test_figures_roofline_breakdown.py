@@ -479,11 +479,12 @@ def test_the_operator_table_names_its_kv_basis_in_hand_worked_numbers():
     row = table[table[EN("roofline_col_operator")] == rf.operator_label("attention")]
     assert row[EN("roofline_col_kv_mb")].item() == 24_200  # 24,164 MB to 3 significant figures
     note = rf.kv_basis_note(est)
-    assert note == EN("roofline_table_kv_basis", output_tokens="1K output tokens", mean="4,608", context="4,096",
-                      grown="512", read="24.2 GB", at_context="21.5 GB", peak="26.8 GB")  # fmt: skip
-    assert "decimal" in note and "10⁶" in note
+    basis = EN("roofline_table_kv_basis", output_tokens="1K output tokens", mean="4,608", context="4,096",
+               grown="512", read="24.2 GB", at_context="21.5 GB", peak="26.8 GB")  # fmt: skip
+    assert note == f"{basis} MB and GB are decimal: 10⁶ and 10⁹ bytes."  # the table in MB, the note in GB
     zh = rf.kv_basis_note(est, ZH)
-    assert "4,608 Token" in zh and "24.2 GB" in zh and "21.5 GB" in zh and "26.8 GB" in zh and "十進位" in zh
+    assert "4,608 Token" in zh and "24.2 GB" in zh and "21.5 GB" in zh and "26.8 GB" in zh
+    assert zh.endswith("。MB 與 GB 為十進位：10⁶ 與 10⁹ 位元組。")
     # a chip's device word; one output token: no growth to average over (a single step at the context + 1)
     tpu = rf.kv_basis_note(_h200_70b(output_tokens=1), fmt.device_tr(_chip("tpu7x"), EN))
     assert "one chip's share" in tpu and "1 output token," in tpu and "4,097 tokens (4,096 + 1)" in tpu
@@ -512,6 +513,14 @@ def test_the_operator_table_reads_large_columns_in_the_larger_unit():
     # the CSV's table keeps GFLOP, MB and µs whatever the scenario: exports of two scenarios line up (a review)
     csv = rf.operator_table(_h200_70b(batch=1024, context_tokens=131_072))
     assert list(csv.columns) == list(small.columns)
+    # the caption under the page's table names the decimal units in sight: no MB where the table is in GB (it had
+    # said 'MB and GB are decimal' whatever the table used)
+    est = _h200_70b(batch=1024, context_tokens=131_072)
+    assert rf.byte_unit(est, fitted=True) == ("gb", 1e9) and rf.byte_unit(est, fitted=False) == ("mb", 1e6)
+    en, zh = rf.kv_basis_note(est), rf.kv_basis_note(est, ZH)
+    assert en.endswith(" GB are decimal: 10⁹ bytes.") and "MB" not in en and "10⁶" not in en
+    assert zh.endswith("。GB 為十進位：10⁹ 位元組。") and "MB" not in zh and "10⁶" not in zh
+    assert rf.byte_unit(_h200_70b(), fitted=True) == ("mb", 1e6)
 
 
 def _chip(hid):

@@ -494,20 +494,32 @@ def _unit(values: np.ndarray, small: tuple[str, float], large: tuple[str, float]
     return large if fitted and np.nanmax(np.abs(values), initial=0.0) / small[1] >= LARGE else small
 
 
+def _byte_parts(est: Estimate) -> dict[str, np.ndarray]:
+    """The operators' bytes by kind (weight, kv, activation), per GPU, the operator table's three byte columns."""
+    ops = est.decode.operators
+    return {
+        kind: np.array([float(getattr(o, f"{kind}_bytes")) for o in ops]) for kind in ("weight", "kv", "activation")
+    }
+
+
+def byte_unit(est: Estimate, *, fitted: bool) -> tuple[str, float]:
+    """The unit of the operator table's three byte columns, one for the three (read side by side): 'mb' or 'gb'
+    (_unit), with its size in bytes."""
+    return _unit(np.concatenate(list(_byte_parts(est).values())), ("mb", MB), ("gb", GB), fitted)
+
+
 def operator_table(est: Estimate, tr: Translator = EN, *, fitted: bool = False) -> pd.DataFrame:
     """Decode-step operators, per GPU, of the mean decode step (kv_basis_note): translated headers, numbers rounded
     to 3 significant figures, in GFLOP, MB and µs (the CSV's columns, the same in every export); `fitted` (the page's
-    table): TFLOP, GB and ms where a column would reach LARGE, the three byte columns in one unit, read side by side."""
+    table): TFLOP, GB and ms where a column would reach LARGE, the three byte columns in one unit (byte_unit)."""
     ops = est.decode.operators
     f = np.array([float(o.flops) for o in ops])
     b = np.array([float(o.bytes) for o in ops])
-    parts = {
-        kind: np.array([float(getattr(o, f"{kind}_bytes")) for o in ops]) for kind in ("weight", "kv", "activation")
-    }
+    parts = _byte_parts(est)
     t = np.array([float(o.time_s) for o in ops])
     flop, flop_size = _unit(f, ("gflop", 1e9), ("tflop", 1e12), fitted)
     time, time_size = _unit(t, ("time_us", 1e-6), ("time_ms", 1e-3), fitted)
-    unit, size = _unit(np.concatenate(list(parts.values())), ("mb", MB), ("gb", GB), fitted)  # one for the three
+    unit, size = byte_unit(est, fitted=fitted)
     return pd.DataFrame(
         {
             tr("roofline_col_operator"): [operator_label(o.name, tr) for o in ops],
@@ -550,12 +562,14 @@ def operator_display(est: Estimate, tr: Translator = EN) -> Styler:
 def kv_basis_note(est: Estimate, tr: Translator = EN) -> str:
     """What the table's KV cache column counts, per GPU, beside the cache's size elsewhere: the mean decode step over
     the output (each sequence's cache at its mean length, mean_decode_cache_tokens, with the new token's K and V
-    written), against the cache at the context alone (the KV cache page) and at its peak (Overview's memory); decimal
-    MB and GB. Llama 3.1 70B, bf16 cache, 2 GPUs, batch 32, 4K + 1K: 24.2 GB read, 21.5 GB at 4K, 26.8 GB at peak."""
+    written), against the cache at the context alone (the KV cache page) and at its peak (Overview's memory); then the
+    decimal units in sight: the page's table's (byte_unit: MB, or GB where a column would reach 100,000 MB) and the
+    note's GB. Llama 3.1 70B, bf16 cache, 2 GPUs, batch 32, 4K + 1K: 24.2 GB read, 21.5 GB at 4K, 26.8 GB at peak."""
     s, m = est.scenario, est.model
     out, context = int(s.output_tokens), float(s.context_tokens)
     mean = float(mean_decode_cache_tokens(context, out))
-    return tr(
+    unit, _ = byte_unit(est, fitted=True)  # the page's table (operator_display)
+    basis = tr(
         "roofline_table_kv_basis",
         output_tokens=fmt.counted("n_output_tokens", out, tr),
         mean=fmt.count(mean),
@@ -565,6 +579,7 @@ def kv_basis_note(est: Estimate, tr: Translator = EN) -> str:
         at_context=fmt.gb(float(kv_cache_bytes_per_gpu(m, s, s.context_tokens))),
         peak=fmt.gb(float(est.kv_cache_peak_bytes_per_gpu)),
     )
+    return tr.sentences([basis, tr(f"roofline_decimal_{unit}")])
 
 
 def slower_reads(est: Estimate) -> dict[str, float]:
