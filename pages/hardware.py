@@ -59,9 +59,11 @@ else:
     chart.figure(ranking, specs, "hardware-bandwidth-ranking", tr, about=None, depends=chips_key)
     if (box := expanders.lazy_expander(tr("hw_specs_table"), "hardware.specs_open")) is not None:
         labels = figs.specs_table_labels(tr=tr)
+        datasheet = specs[list(labels)].rename(columns=labels)
         # '—' where a chip has no price or date (the table had read 'None'); the chip's name in view as it scrolls
-        box.dataframe(specs[list(labels)].rename(columns=labels), hide_index=True, placeholder="—",
-                      column_config={labels["hardware"]: st.column_config.Column(pinned=True)})  # fmt: skip
+        box.dataframe(datasheet, hide_index=True, placeholder="—",
+                      column_config={**cache.exact_numbers(datasheet),
+                                     labels["hardware"]: st.column_config.Column(pinned=True)})  # fmt: skip
         box.caption(tr("hw_specs_price_note", basis=tr(f"basis_{basis}")))
 
     chart.fold(tr, tr("embed_more_hardware"))  # a wiki's frame: the bandwidth charts; the rest on request

@@ -387,23 +387,42 @@ def test_a_column_spanning_orders_of_magnitude_reads_three_significant_figures()
 
     from ui import cache
 
-    table = pd.DataFrame({"chip": ["a", "b", "c"], "tpot_ms": [1203.7, 12.37, 6.826], "pct": [12.25, 3.5, 0.25]})
-    shown, columns = cache.display_numbers(table)
-    assert shown["tpot_ms"].tolist() == [1200.0, 12.4, 6.83] and table["tpot_ms"].tolist() == [1203.7, 12.37, 6.826]
-    assert columns["tpot_ms"]["type_config"]["format"] == "localized"
-    assert shown["pct"].tolist() == [12.25, 3.5, 0.25] and columns["pct"]["type_config"]["format"] == "%.1f"
-    assert set(columns) == {"tpot_ms", "pct"} and shown["chip"].tolist() == ["a", "b", "c"]
+    table = pd.DataFrame({"chip": ["a", "b", "c", "d"], "tpot_ms": [1203.7, 12.37, 6.826, float("nan")],
+                          "user": [129.0, 75.04, 66.3, 46.0], "pct": [12.25, 3.5, 0.25, 1.0]})  # fmt: skip
+    styler, columns = cache.display_numbers(table)
+    shown = styler.data
+    assert shown["tpot_ms"].tolist()[:3] == [1200.0, 12.4, 6.83] and table["tpot_ms"].tolist()[:3] == [
+        1203.7,
+        12.37,
+        6.826,
+    ]
+    assert columns["tpot_ms"]["type_config"]["format"] is None  # the Styler's text shows, the numbers sort
+    # each at 3 significant figures with its zeros: '75.0' beside '66.3' (the locale's format had read '75', '46');
+    # a missing one without text (the page's placeholder shows)
+    text = styler.hide(axis="index").to_string(delimiter="|").splitlines()
+    assert text == ["chip|tpot_ms|user|pct", "a|1,200|129|12.250000", "b|12.4|75.0|3.500000", "c|6.83|66.3|0.250000",
+                    "d||46.0|1.000000"]  # fmt: skip
+    assert shown["pct"].tolist() == [12.25, 3.5, 0.25, 1.0] and columns["pct"]["type_config"]["format"] == "%.1f"
+    assert set(columns) == {"tpot_ms", "user", "pct"} and shown["chip"].tolist() == ["a", "b", "c", "d"]
+    # a datasheet's column (cache.exact_numbers) at the decimals its values have: '40.0' beside '34.4'
+    assert [fmt.exact_decimals(v) for v in ([40, 34.4], [1.555, 8], [75, 400, float("nan")], [1 / 3], [])] == [
+        1,
+        3,
+        0,
+        3,
+        0,
+    ]
 
     # a column held to decimals (the breakdown's ms, lo=1) that reaches thousands: whole, with separators (an absurd
     # scenario's parts had read '239662.2' beside the text's '240 s')
     big = pd.DataFrame({"ms": [239662.2, 312.5, 1.71]})
     shown, columns = cache.display_numbers(big, lo=1)
-    assert columns["ms"]["type_config"]["format"] == "localized" and shown["ms"].tolist() == [239662.0, 312.0, 2.0]
+    assert columns["ms"]["type_config"]["format"] == "localized" and shown.data["ms"].tolist() == [239662.0, 312.0, 2.0]
     # a column may ask for more decimals than its largest value needs: Hardware's memory generations read 0.9 TB/s
     # (one decimal, for Rubin's 22) where the bars beside them read 0.86
     bw = pd.DataFrame({"bw": [22.0, 8.0, 0.864], "gb": [432.0, 288.0, 24.0]})
     _, columns = cache.display_numbers(bw, lo={"bw": 2})
-    assert columns["bw"]["type_config"]["format"] == "%.2f" and columns["gb"]["type_config"]["format"] == "localized"
+    assert columns["bw"]["type_config"]["format"] == "%.2f" and columns["gb"]["type_config"]["format"] is None
 
 
 # ------------------------------------------------------------------------------------------------- metric labels

@@ -258,21 +258,57 @@ def test_mlperf_block_with_tpus_and_trainium_listed(lang):
                               system="", gpus=8, weights="fp8")  # fmt: skip
 
 
+def _cells(frame):
+    """A dataframe's cells as its Styler writes them (display values; '' where the page's placeholder shows)."""
+    import pyarrow as pa
+
+    return pa.ipc.open_stream(frame.proto.arrow_data.styler.display_values).read_pandas()
+
+
 def test_tables_show_one_count_of_decimals_per_column():
     """Hardware's tables read 2.751, 7.53, 10.4, 17.84 ms and 1.555, 3.7, 22 TB/s down one column: every number
     column has one format (fmt.column_decimals of its largest value; the memory generations' bandwidth at least two
-    decimals, as the bars' labels beside it read: 0.86, not 0.9)."""
+    decimals, as the bars' labels beside it read: 0.86, not 0.9); a column that needs none for its largest value
+    reads 3 significant figures each, their zeros kept ('46.0' tok/s per user beside '43.7': the locale's format
+    had dropped it, '46'), and stays a column of numbers (sorted as such)."""
     import json
+    import math
 
     from ui import fmt
 
     at = run_page("hardware")
     assert not at.exception
     for df in at.dataframe:
-        shown, config = df.value, json.loads(df.proto.columns or "{}")
+        shown, config, cells = df.value, json.loads(df.proto.columns or "{}"), _cells(df)
         for c in [c for c in shown.columns if shown[c].dtype.kind == "f"]:
             d = fmt.column_decimals(shown[c].to_numpy(), lo=2 if c == EN("hw_col_best_bw") else 0)
-            assert config[c]["type_config"]["format"] == ("localized" if d == 0 else f"%.{d}f"), c
+            if d:
+                assert config[c]["type_config"]["format"] == f"%.{d}f", c
+                continue
+            assert "format" not in config[c].get("type_config", {}), c  # it would override the text below
+            assert list(cells[c]) == [fmt.number(v) if math.isfinite(v) else "" for v in shown[c]], c
+    (df,) = [d for d in at.dataframe if EN("hw_col_tps_user") in d.value.columns]
+    user = dict(zip(df.value[EN("hw_col_hardware")], _cells(df)[EN("hw_col_tps_user")], strict=True))
+    assert (user["TPU 8t*"], user["H200 SXM 141GB"], user["Rubin NVL72*"], user["RTX 3090"]) == (
+        "46.0", "44.8", "129", "8.71")  # fmt: skip
+
+
+def test_the_datasheet_table_shows_each_column_at_the_decimals_its_values_have():
+    """The datasheet table read '40' beside '34.4' GB and '2' beside '1.555' TB/s (Streamlit's own format drops
+    zeros): each number column at the decimals its values have, the numbers themselves as published."""
+    import json
+
+    at = run_page("hardware")
+    at.session_state["hardware.specs_open"] = True
+    at.run()
+    assert not at.exception, at.exception
+    df = next(d for d in at.dataframe if EN("hw_col_spec_bw") in d.value.columns)
+    config = {c: v.get("type_config") for c, v in json.loads(df.proto.columns).items()}
+    keys = {"gb": "hw_col_spec_gb", "bw": "hw_col_spec_bw", "tdp": "hw_col_spec_tdp", "gib": "hw_col_spec_gib_reported"}
+    assert {c: config[EN(k)]["step"] for c, k in keys.items()} == {"gb": 0.1, "bw": 0.001, "tdp": 1.0, "gib": 0.1}
+    assert {config[EN(k)]["format"] for k in keys.values()} == {"localized"}  # thousands separated, decimals fixed
+    a100 = df.value[df.value[EN("hw_col_hardware")] == "NVIDIA A100 40GB SXM4"].iloc[0]
+    assert (a100[EN("hw_col_spec_gb")], a100[EN("hw_col_spec_bw")]) == (40.0, 1.555)  # unchanged: sorted as numbers
 
 
 def test_tokens_per_mw_in_thousands_as_the_cards_say_them():

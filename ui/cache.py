@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import streamlit as st
+from pandas.io.formats.style import Styler
 
 from tpot_model import (
     disaggregated,
@@ -273,22 +274,39 @@ def numeric_columns(table: pa.Table) -> list[str]:
     return [f.name for f in table.schema if pa.types.is_integer(f.type) or pa.types.is_floating(f.type)]
 
 
-def display_numbers(table: pd.DataFrame, *, lo: int | Mapping[str, int] = 0) -> tuple[pd.DataFrame, dict]:
+def display_numbers(table: pd.DataFrame, *, lo: int | Mapping[str, int] = 0) -> tuple[Styler, dict]:
     """(table, st.dataframe column_config) for showing a table's float columns: each with one count of decimals
     down the column (fmt.column_decimals, at least `lo`, or `lo[column]` where given per column); a column that needs
-    none (its largest value from 100 on) with thousands separators and its values at 3 significant figures ('1,200',
-    '12.4', '6.83': shown whole, they had read '12.37' and '6.826' beside '1,200')."""
-    out, config = table.copy(), {}
+    none (its largest value from 100 on) at 3 significant figures ('1,200', '12.4', '6.83': shown whole, they had
+    read '12.37' and '6.826' beside '1,200'), each written with them (fmt.number: '75.0' beside '66.3', where the
+    locale's format had dropped the zero, '75'). A Styler over the numbers: its text shown, the column sorted as
+    numbers (a column's own format would override the text: such a column has none)."""
+    out, config, figures = table.copy(), {}, []
     for c in table.columns:
         if table[c].dtype.kind == "f":
             values = table[c].to_numpy()
             d = fmt.column_decimals(values, lo=lo.get(c, 0) if isinstance(lo, Mapping) else lo)
             if d == 0:
                 out[c] = round_significant(values, 3)
-            elif np.nanmax(np.abs(values), initial=0.0) >= 1000:  # whole, with separators: '239,662' not '239662.2'
+                figures.append(c)
+                config[c] = st.column_config.NumberColumn()
+                continue
+            if np.nanmax(np.abs(values), initial=0.0) >= 1000:  # whole, with separators: '239,662' not '239662.2'
                 d, out[c] = 0, np.round(values)
             config[c] = st.column_config.NumberColumn(format="localized" if d == 0 else f"%.{d}f")
-    return out, config
+    # a missing cell: no text of the Styler's ('nan', 'None'), so the page's placeholder shows
+    return out.style.format(na_rep="").format(dict.fromkeys(figures, fmt.number), na_rep=""), config
+
+
+def exact_numbers(table: pd.DataFrame) -> dict:
+    """st.dataframe column_config for a table of datasheet values (Hardware's): each float column at the decimals
+    its values have (fmt.exact_decimals: '40.0' beside '34.4', '2.000' beside '1.555' TB/s, where Streamlit's own
+    format had dropped them), thousands separated; the numbers themselves unchanged (sorted as numbers)."""
+    return {
+        c: st.column_config.NumberColumn(format="localized", step=10.0 ** -fmt.exact_decimals(table[c]))
+        for c in table.columns
+        if table[c].dtype.kind == "f"
+    }
 
 
 @_once
