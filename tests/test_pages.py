@@ -722,6 +722,33 @@ def test_embed_view_draws_a_row_of_headline_numbers_as_one_element(lang):
     assert "padding-bottom:4px;color:#686255" in tpot and tr("if_fitted") in tpot
 
 
+def test_an_embed_views_row_of_numbers_wraps_into_even_rows():
+    """In a 900 px frame (740 px of content: three numbers of 220 px fit) Roofline's four read 3 + 1 and Overview's
+    eight 3 + 3 + 2; at 1400 px Overview's read 5 + 3. The row is a grid whose columns a container query a width
+    sets: the most numbers that divide the row evenly, where that is more than half of what fits (4: 2 + 2 or 4;
+    8: 2 + 2 + 2 + 2 or 4 + 4), else as few rows as hold them (5 where 3 fit: 3 + 2)."""
+    from ui import metrics
+
+    assert [metrics.per_row(4, fit) for fit in range(1, 5)] == [1, 2, 2, 4]
+    assert [metrics.per_row(8, fit) for fit in range(1, 9)] == [1, 2, 2, 4, 4, 4, 4, 8]
+    assert [metrics.per_row(6, fit) for fit in range(1, 7)] == [1, 2, 3, 3, 3, 6]  # Planner's wide six: 3 + 3
+    assert [metrics.per_row(5, fit) for fit in range(1, 6)] == [1, 2, 3, 3, 5]
+    assert [metrics.per_row(3, fit) for fit in range(1, 4)] == [1, 2, 3]
+
+    def row(page: str) -> str:
+        (html_row,) = [m.value for m in run_page(page, embedded=True).markdown if 'class="headline-row"' in m.value]
+        return html_row
+
+    def query(n: int, fit: int, k: int) -> str:  # fit numbers of 220 px and the gaps between them: k a row
+        return f"@container (min-width:{fit * 220 + (fit - 1) * 16}px){{.headline-grid-{n}-220{{grid-template-columns:repeat({k},220px)}}}}"
+
+    overview, roofline = row("overview"), row("roofline")
+    assert query(8, 3, 2) in overview and query(8, 5, 4) in overview and overview.count("@container") == 7
+    assert query(4, 3, 2) in roofline and query(4, 4, 4) in roofline
+    assert ".headline-grid-4-220{display:grid;gap:16px;grid-template-columns:220px}" in roofline  # one, narrower
+    assert len(_headline_cells(run_page("overview", embedded=True))) == 8
+
+
 def test_readers_of_one_link_share_the_estimate_and_figure(monkeypatch):
     """Two sessions opening the same link: the second reuses the first's estimate and roofline figure (built once
     per server for the scenario, ui.cache); a changed scenario builds its own."""

@@ -23,6 +23,7 @@ from . import embed, fmt
 WIDTH_PX = 220
 # for labels of about 40 characters ('Fewest GPUs meeting the target at batch 64'): two to a row at 900 px
 WIDE_PX = 340
+GAP_PX = 16  # between numbers (1rem)
 
 # st.metric's look (Streamlit 1.67's light theme, measured in Chromium): label 14 px, value 36 px, the note a pill
 _GREY_TEXT = "#686255"
@@ -49,9 +50,7 @@ class Row:
 
     def __exit__(self, kind, *_) -> None:
         if kind is None and self._cells:
-            cells = "".join(self._cells)
-            st.markdown(f'<div class="headline-row" style="display:flex;flex-wrap:wrap;gap:1rem;margin-bottom:1rem">{cells}</div>',
-                        unsafe_allow_html=True)  # fmt: skip
+            st.markdown(_grid(self._cells, self._width), unsafe_allow_html=True)
 
     def metric(self, label: str, value: str, delta: str | None = None, *, greyed: bool = False, **kwargs) -> None:
         if self._cells is None:
@@ -59,6 +58,29 @@ class Row:
             self._box.metric(label, shown, delta, width=self._width, **kwargs)
         else:
             self._cells.append(_cell(label, value, greyed, self._width, delta=delta, **kwargs))
+
+
+def per_row(n: int, fit: int) -> int:
+    """Numbers a row for a row of `n` where `fit` fit side by side: the most that divide them evenly (4: 2 + 2, not
+    3 + 1; 8: 4 + 4, not 5 + 3, or 2 + 2 + 2 + 2 where three fit), where that is more than half of what fits; else
+    as few rows as hold them, as full as one another (5 where 3 or 4 fit: 3 + 2)."""
+    fit = max(1, min(fit, n))
+    even = max(k for k in range(1, fit + 1) if n % k == 0)
+    return even if 2 * even > fit else math.ceil(n / math.ceil(n / fit))
+
+
+def _grid(cells: list[str], width_px: int) -> str:
+    """The embed view's row: a grid of `cells` in columns of `width_px`, as many a row as per_row gives for the
+    frame's width (a container query a count: the frame's width is the reader's), so the rows come out even."""
+    n, name = len(cells), f"headline-grid-{len(cells)}-{width_px}"
+    # the columns in the style sheet, not the element's style (which would win over every query)
+    rules = f".{name}{{display:grid;gap:{GAP_PX}px;grid-template-columns:{width_px}px}}" + "".join(
+        f"@container (min-width:{fit * width_px + (fit - 1) * GAP_PX}px){{.{name}{{grid-template-columns:"
+        f"repeat({per_row(n, fit)},{width_px}px)}}}}"
+        for fit in range(2, n + 1)
+    )
+    return (f'<div class="headline-row" style="container-type:inline-size;margin-bottom:1rem"><style>{rules}</style>'
+            f'<div class="{name}">{"".join(cells)}</div></div>')  # fmt: skip
 
 
 def _cell(label: str, value: str, greyed: bool, width_px: int, *, help: str | None = None, delta: str | None = None,
