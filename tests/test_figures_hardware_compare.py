@@ -891,3 +891,31 @@ def test_headline_display_of_an_absurd_scenario_reads_in_one_unit_per_row():
     tpot = frame.loc[EN("cmp_row_tpot")]
     assert tpot["A"] == EN("if_fitted_mark", value="294 s")  # it does not fit: 'if it fitted'
     assert tpot[EN("cmp_delta_col", x="B")] == "+0.0531 s (+0.0%)"  # 53 ms between two TPOTs of 294 s
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_compare_charts_mark_a_projected_part(lang):
+    """Rubin (vr200, announced) against B200: both Compare charts' legends and hovers name Rubin "(announced)" in the
+    page's language, as the table does (a review: a chart cut out for a memo had lost the mark); B200 unmarked."""
+    from tpot_model import resolve_hardware, resolve_model
+
+    tr = Translator(lang)
+    m = resolve_model("llama-3.1-70b")
+    ests = {
+        x: estimate(m, resolve_hardware(h), _scenario(batch=8, weights="fp8"))
+        for x, h in (("A", "vr200"), ("B", "b200"))
+    }
+    marked = tr("hw_announced_name", name=resolve_hardware("vr200").name)
+    assert cf.scenario_label("A", ests["A"], tr).startswith(f"A · 1 × {marked} · ")
+
+    def flat(text: str) -> str:  # a legend entry wider than the plot is on lines (common.wrap_legend)
+        return "".join(text.replace("<br>", " ").split())
+
+    bars = {t.name[0]: t for t in cf.decomposition(ests, tr=tr).data}
+    assert flat(marked) in flat(bars["A"].name) and marked in bars["A"].hovertemplate[0]
+    assert flat(tr("hw_announced_name", name="")) not in flat(bars["B"].name)
+    sweeps = {
+        x: estimate(e.model, e.hardware, replace(e.scenario, batch=np.array([1.0, 8.0, 64.0]))) for x, e in ests.items()
+    }
+    names = [flat(t.name) for t in cf.tpot_vs_batch(sweeps, ests, tr=tr).data if t.name]
+    assert any(n.startswith(flat(f"A · 1 × {marked}")) for n in names)

@@ -117,9 +117,10 @@ def profile_name(profile, tr: Translator = EN) -> str:
     return tr(key) if tr.has(key) else profile.name
 
 
-def scenario_label(letter: str, est: Estimate) -> str:
-    """'B · 2 × AMD Instinct MI300X · bf16' (product and format names are not translated)."""
-    return f"{letter} · {int(est.scenario.num_gpus)} × {est.hardware.name} · {est.scenario.weights.name}"
+def scenario_label(letter: str, est: Estimate, tr: Translator = EN) -> str:
+    """'B · 2 × AMD Instinct MI300X · bf16' (product and format names are not translated), a chip not shipping yet
+    marked "(announced)" in the page's language (fmt.chip), so a chart cut out for a memo keeps the mark."""
+    return f"{letter} · {int(est.scenario.num_gpus)} × {fmt.chip(est.hardware, tr)} · {est.scenario.weights.name}"
 
 
 def headline_table(ests: Mapping[str, Estimate]) -> pd.DataFrame:
@@ -385,7 +386,7 @@ def decomposition(ests: Mapping[str, Estimate], *, tr: Translator = EN) -> go.Fi
         colour, _ = styles[x]
         ms = np.array([float(e.breakdown_s[b]) * 1e3 for b in BUCKETS])
         # the TPOT whole when the legend entry wraps ('(TPOT 14.7' / 'ms)' at 900 px in zh-TW)
-        name = tr("cmp_trace", label=scenario_label(x, e), tpot=fmt.unbroken(fmt.ms(float(e.tpot_s), tr=tr)))
+        name = tr("cmp_trace", label=scenario_label(x, e, tr), tpot=fmt.unbroken(fmt.ms(float(e.tpot_s), tr=tr)))
         fits = bool(e.fits)
         reasons = [_zero_reason(b, e) if v == 0 else None for b, v in zip(BUCKETS, ms, strict=True)]
         fig.add_bar(
@@ -402,7 +403,7 @@ def decomposition(ests: Mapping[str, Estimate], *, tr: Translator = EN) -> go.Fi
             # the part's own name, not %{x}: that reads the axis's tick text, which carries the other scenarios'
             # zero notes ('B: 0 ms, 1 GPU: no collectives' in A's hover beside A's 2.19 ms)
             hovertemplate=[
-                f"{scenario_label(x, e)}<br>{part}: %{{y:,.2f}} ms"
+                f"{scenario_label(x, e, tr)}<br>{part}: %{{y:,.2f}} ms"
                 + (f" ({fmt.device_text(r, e.hardware, tr)})" if r else "")
                 + "<extra></extra>"
                 for part, r in zip(names, reasons, strict=True)
@@ -474,7 +475,7 @@ def tpot_vs_batch(sweeps: Mapping[str, Estimate], current: Mapping[str, Estimate
     fig = Figure()
     for x, e in sweeps.items():
         colour, symbol = styles[x]
-        label = scenario_label(x, current[x])
+        label = scenario_label(x, current[x], tr)
         batch = np.broadcast_to(e.scenario.batch, np.shape(e.tpot_s)).ravel()
         y, fits = np.ravel(e.tpot_s) * 1e3, np.ravel(e.fits)
         solid, dashed = split_by_fit(y, fits)
