@@ -404,8 +404,13 @@ st.caption("\n\n".join(notes))
 # a wiki's frame: the curves and what they were measured against; the rest on request
 chart.fold(tr, tr("embed_more_frontier"))
 
-if series and series[0].marked_index is not None:
-    s0, i = series[0], series[0].marked_index
+# the line under the chart and the note under it speak of one curve: the sidebar's chip's where it is drawn (the first
+# curve, an announced Rubin NVL72, had been described above a note about the sidebar's GB200: a review), else the first
+own_curve = figs.sidebar_series(series, state.hardware, state.weights)
+lead = own_curve if own_curve is not None else (series[0] if series else None)
+lead_i = lead.marked_index if lead is not None else None
+if lead_i is not None:
+    s0, i = lead, lead_i
     st.markdown(
         tr(
             "fr_marked_text" if s0.fits[i] else "fr_marked_text_no_fit",
@@ -425,10 +430,17 @@ side_static = controls.evaluate(state)
 side_steady = controls.evaluate(state, output_tokens=max(state.output, 1), batching="continuous").steady
 side_chunks = float(side_steady.chunks_per_step)
 side_chunk_tokens = float(side_steady.prompt_tokens_per_step) / side_chunks if side_chunks > 0 else float(state.context)
+# the note's lead: why its TPOT is not (or is) Overview's, or, the sidebar's chip not drawn, whose each line is
+said_lead = (
+    tr("fr_batching_lead_other", curve=lead.label(tr), chip=fmt.chip(side_hw, tr))
+    if own_curve is None and lead is not None
+    else tr("fr_batching_lead_alone" if state.batch == 1 else "fr_batching_lead")
+)
 note = (
     (
         tr(  # alone on the server (batch 1) the decode steps carry no prompt work: the TPOT is Overview's
             "fr_batching_note_alone",
+            lead=said_lead,
             name=f"{fmt.integer(state.gpus)} × {fmt.chip(side_hw, tr)}",
             isl=fmt.integer(state.context),
             osl=fmt.integer(max(state.output, 1)),
@@ -437,6 +449,7 @@ note = (
         if state.batch == 1
         else tr(
             "fr_batching_note",
+            lead=said_lead,
             name=f"{fmt.integer(state.gpus)} × {fmt.chip(side_hw, tr)}",
             b=fmt.integer(state.batch),
             prompts=tr("fr_prompts", n=fmt.integer(state.batch)),
@@ -463,9 +476,9 @@ note = (
             a=f"{acceptance:g}",
             e=fmt.number(float(expected_tokens_per_step(acceptance, k)), 3),
             b=fmt.integer(state.batch),
-            tpot=fmt.ms(float(series[0].tpot_s[series[0].marked_index]), tr=tr),
+            tpot=fmt.ms(float(lead.tpot_s[lead_i]), tr=tr),
         )
-        if mtp and series and series[0].marked_index is not None
+        if mtp and lead_i is not None
         else ""
     )
     + (  # the curves' own requests are not the sidebar's: the TPOT the chart marks at the same batch (a review)
@@ -473,14 +486,11 @@ note = (
         + tr(
             "fr_batching_io",
             io=figs.io_label(isl, osl),
-            name=series[0].label(tr),
+            name=lead.label(tr),
             b=fmt.integer(state.batch),
-            tpot=fmt.ms(float(series[0].tpot_s[series[0].marked_index]), tr=tr),
+            tpot=fmt.ms(float(lead.tpot_s[lead_i]), tr=tr),
         )
-        if not mtp
-        and (isl, osl) != (state.context, max(state.output, 1))
-        and series
-        and series[0].marked_index is not None
+        if not mtp and (isl, osl) != (state.context, max(state.output, 1)) and lead_i is not None
         else ""
     )
 )

@@ -586,15 +586,13 @@ def test_says_why_its_tpot_is_not_overviews(lang):
     assert (f"{static * 1e3:.1f}", f"{float(steady.tpot_s) * 1e3:.1f}") == ("22.3", "31.6")
     at = run_page("frontier", lang=lang)
     assert not at.exception
-    (note,) = [c.value for c in at.caption if tr("fr_batching_note", **dict.fromkeys(
-        ("name", "b", "prompts", "isl", "osl", "static", "p", "mix", "cont"), "")).split("**")[1] in c.value]  # fmt: skip
+    (note,) = [c.value for c in at.caption if tr("fr_batching_lead") in c.value]
     assert "**22.3 ms**" in note and "**31.6 ms**" in note and "330 ms" in note
     assert "(32 − 1) × 4,096 ÷ 1,024 = 124" in note
     assert tr("fr_batching_mix_few", only="22.3 ms", every="33", chunk="4,096", with_chunk="330 ms") in note
     # MTP switched on: the chart's TPOT at batch 32 is MTP's, and the note says so (it ended at the continuous TPOT,
     # the chart said less: helper review); with a model that ships an MTP module (DeepSeek-R1 FP8 on 8 x B200)
-    key = tr("fr_batching_note", **dict.fromkeys(("name", "b", "prompts", "isl", "osl", "static", "p", "mix", "cont"),
-                                                 "")).split("**")[1]  # fmt: skip
+    key = tr("fr_batching_lead")
     at = run_page("frontier", lang=lang, model="deepseek-r1", hardware="b200", gpus="8", weights="fp8", kv="fp8")
     (plain,) = [c.value for c in at.caption if key in c.value]
     at.toggle(key="frontier.mtp").set_value(True).run()
@@ -607,8 +605,7 @@ def test_says_why_its_tpot_is_not_overviews(lang):
     # a sidebar scenario that does not fit (DeepSeek-R1 FP8 on 2 x GB200): its two TPOTs are what-ifs, greyed and
     # marked "if it fitted" (they were quoted as plain figures beside the curves' "does not fit": helper review)
     at = run_page("frontier", lang=lang, model="deepseek-r1", hardware="gb200", gpus="2", weights="fp8", kv="fp8")
-    (note,) = [c.value for c in at.caption if tr("fr_batching_note", **dict.fromkeys(
-        ("name", "b", "prompts", "isl", "osl", "static", "p", "mix", "cont"), "")).split("**")[1] in c.value]  # fmt: skip
+    (note,) = [c.value for c in at.caption if tr("fr_batching_lead") in c.value]
     assert note.startswith(f":gray[{tr('fr_if_fitted_lead')} ") and note.endswith("]")  # said first, not trailing
     # a batch of 1 reads in the singular ('At 1 requests in flight': helper review), and alone on the server its
     # continuous TPOT is Overview's: the note says so instead of why they differ (no other prompt rides its steps)
@@ -616,9 +613,7 @@ def test_says_why_its_tpot_is_not_overviews(lang):
     assert not at.exception, at.exception
     said = " ".join([c.value for c in at.caption] + [m.value for m in at.markdown])
     assert tr("fr_requests_one") in said
-    alone = tr("fr_batching_note_alone", name="", isl="", osl="", static="").split("**")[1]
-    assert alone in said and tr("fr_batching_note", **dict.fromkeys(
-        ("name", "b", "prompts", "isl", "osl", "static", "p", "mix", "cont"), "")).split("**")[1] not in said  # fmt: skip
+    assert tr("fr_batching_lead_alone") in said and tr("fr_batching_lead") not in said
     if lang == "en":
         assert "1 requests" not in said
     # nothing fits at any concurrency: the notice, and no empty cost chart under it
@@ -1444,3 +1439,35 @@ def test_a_no_fit_warning_names_its_own_chips_device():
     h200 = [w for w in said if w.startswith("H200")]
     assert h200 and "(GPUs per instance: 1)" in h200[0] and "GPUs (set GPUs in the sidebar)" in h200[0], said
     assert all("chips" not in w for w in said if not w.startswith("Trainium"))
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_the_line_under_the_chart_and_the_note_under_it_speak_of_one_chip(tr):
+    """A review: with Rubin NVL72 listed first and GB200 in the sidebar (DeepSeek-R1 FP4, 8k/1k, batch 64), the line
+    under the chart described Rubin NVL72 (12.9 ms) and the note under it, 'Why this TPOT is not Overview's', GB200
+    (18.4 ms becoming 22.6 ms). The line now reads the sidebar's chip's curve, whose TPOT is the note's continuous one;
+    with the sidebar's chip not drawn, the note says which chip each is about."""
+    from tpot_model import estimate, resolve_profile
+
+    q = dict(model="deepseek-r1", hardware="gb200", gpus="8", weights="fp4", kv="fp8", batch="64", context="8192",
+             output="1024", price_basis="hyperscaler", fr_io="8k1k", lang=tr.lang)  # fmt: skip
+    at = run_page("frontier", fr_hw="vr200,mi455x,tpu-8i,trainium3,b200,gb200,mi355x,h200", **q)
+    assert not at.exception, at.exception
+    lead_md = tr("fr_marked_text", requests="\0", name="\0", tpot="\0", user="\0", gpu="\0", ttft="\0").split("\0")[0]
+    (line,) = [m.value for m in at.main.markdown if m.value.startswith(lead_md)]
+    (note,) = [c.value for c in at.main.caption if tr("fr_batching_lead") in c.value]
+    assert "GB200 NVL72 · FP4 · TP" in line and "Rubin" not in line
+    s = Scenario(batch=64, context_tokens=8192, output_tokens=1024, num_gpus=8, weights="fp4", kv_cache="fp8",
+                 batching="continuous")  # fmt: skip
+    tpot = fmt.ms(float(estimate(resolve_model("deepseek-r1"), resolve_hardware("gb200"), s,
+                                 resolve_profile("typical")).tpot_s), tr=tr)  # fmt: skip
+    assert tpot.startswith("22.6") and f"TPOT {tpot}" in line and f"**{tpot}**" in note  # one figure, said twice
+    # the sidebar's chip not drawn: the line reads the first curve, and the note says so before its own chip's
+    at = run_page("frontier", fr_hw="vr200,mi455x", **q)
+    (line,) = [m.value for m in at.main.markdown if m.value.startswith(lead_md)]
+    rubin = f"{fmt.chip(resolve_hardware('vr200'), tr, short=True)} · FP4 · TP"
+    gb200 = fmt.chip(resolve_hardware("gb200"), tr)
+    assert rubin in line
+    said = tr("fr_batching_lead_other", curve=rubin, chip=gb200)
+    (note,) = [c.value for c in at.main.caption if said in c.value]
+    assert note.startswith(said) and tr("fr_batching_lead") not in note

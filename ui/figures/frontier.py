@@ -214,6 +214,13 @@ def _precision_of(weights: str) -> str:
     return "fp4" if weights in ("nvfp4", "mxfp4", "fp4") else weights
 
 
+def sidebar_series(series: Sequence[Series], hardware_id: str, weights: str) -> Series | None:
+    """The curve of the sidebar's scenario: its chip's, in its weights' precision and tensor parallel (the sidebar's
+    layout) where those are drawn, else its chip's first; None where its chip is not among the curves."""
+    own = [s for s in series if s.hardware_id == hardware_id]
+    return min(own, key=lambda s: (s.precision != _precision_of(weights), s.layout != "tp"), default=None)
+
+
 def measured_points(rows, model_id: str, isl: int, osl: int, hardware: Sequence[str], precisions: Sequence[str],
                     mtp: bool, disaggregated: bool = True, layouts: Sequence[str] = LAYOUTS) -> list:  # fmt: skip
     """The measured serving points that belong on this frontier: same model (or architecture), nominal ISL/OSL,
