@@ -559,7 +559,10 @@ if any(s.fits.any() for s in series) or any(b.measured_runs for b in bars):  # e
         about=about,
         depends=(*chart_inputs, target, tier, usd),
     )
-    st.caption(tr("fr_cost_caption"))
+    st.caption(  # the Planner's grid in the mode that asks this chart's question, and its default, which asks more
+        tr("fr_cost_caption", tab=tr("pl_tab_hardware"), gpus=tr("pl_table_gpus"), cheapest=tr("pl_table_gpus_cheapest"),
+           same=tr("pl_table_gpus_sidebar", n=state.gpus))
+    )  # fmt: skip
 notices.basis_caption(
     {fmt.chip(catalog_hw[h], tr): PricePoint(usd, tier) if tier == figs.CUSTOM
      else catalog_hw[h].prices.price(tier) or PricePoint(float("nan"), tier)
