@@ -715,6 +715,12 @@ if (
                 tuple(frontier_check.beyond_measured(d, model.id, reach, hw) for d in deployments),
                 {e: controls.profile_label(profiles[e], tr) for e in {d.engine for d in deployments} if e in profiles},
                 fmt.chip_short(hw) + ("*" if hw.announced else ""),
+                tuple(
+                    frontier_check.no_range_kind(d, model, hw, profiles.get(d.engine, profile), checked)
+                    if d.feasible
+                    else None
+                    for d in deployments
+                ),  # why a range is missing: its owner's word
             )  # fmt: skip
         )
     # runs of these lengths; drawn, those within the view's budget, single-node ones too: a layout may use fewer GPUs
@@ -749,7 +755,7 @@ if (
                                      precision=tr(f"fr_prec_{rack_precision}"), budget_gpus=rack_gpus, tr=tr,
                                      engine=None if rack_best else controls.profile_label(profile, tr, short=True),
                                      conditions=export.conditions(rack_about, tr), beyond_budget=beyond_budget),
-            lambda: rack.rack_table(curves, measured),
+            lambda: rack.rack_table(curves, measured, tr),
             RACK_CHART,
             tr,
             about=rack_about,

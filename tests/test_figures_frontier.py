@@ -654,6 +654,54 @@ def test_rack_rates_table_gives_each_values_80_percent_range():
     assert list(rack.rates_table([curve])[EN("fr_rack_col_rates")]) == ["B200", EN("fr_rack_row_gpus")]  # none: no row
 
 
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_a_projection_says_why_it_has_no_80_percent_range(tr):
+    """A review: in the rack table GB200, B200 and MI355X each had a '↳ 80% range' row and Rubin NVL72 and MI455X
+    none, unexplained (the CLI: 'announced, not shipping: nothing measured'). The owner the CLI reads
+    (frontier_check.no_range_kind) gives the reason; the row is there for them, saying it, as the hover and the CSV
+    do; a chip with a range at one target keeps its plain row, and a reason not the chip's (MTP) adds none."""
+    from dataclasses import replace
+
+    from tpot_model import frontier_check as fc
+    from tpot_model import load_hardware_catalog, load_model_catalog, resolve_profile
+    from tpot_model.pool_correction import committed_check
+    from ui.figures import rack_scale as rack
+
+    m, cat = load_model_catalog()["deepseek-r1"], load_hardware_catalog()
+    check = committed_check()[fc.summary_key(True)]
+    curve = _b200_curve(list(rack.RATIO_AT), max_gpus=16)
+    d = next(d for d in curve.deployments if d.feasible)
+    kinds = {h: fc.no_range_kind(d, m, cat[h], resolve_profile("sglang"), check) for h in ("vr200", "mi455x", "b200")}
+    assert kinds == {"vr200": "announced", "mi455x": "announced", "b200": None}
+    assert fc.no_range_reason(d, m, cat["vr200"], resolve_profile("sglang"), check) == (
+        f"{cat['vr200'].name} is announced, not shipping: nothing measured"  # the CLI's words, unchanged
+    )
+    assert fc.no_range_kind(replace(d, mtp_k=3), m, cat["b200"], resolve_profile("sglang"), check) == "mtp"
+    why = tuple("announced" if x.feasible else None for x in curve.deployments)
+    rubin = replace(curve, hardware_id="vr200", name="Rubin NVL72", projection=True, no_range=why)
+    table = rack.rates_table([rubin], tr)
+    said = tr("fr_rack_row_range_none", reason=tr("fr_rack_no_range_announced"))
+    assert list(table[tr("fr_rack_col_rates")]) == ["Rubin NVL72", said, tr("fr_rack_row_gpus")]
+    assert said == (
+        "↳ 80% range: none, announced, nothing measured" if tr is EN else "↳ 80% 區間：無，已發表、尚未出貨，沒有實測"
+    )
+    assert table.iloc[1, 1:].isna().all()  # no number under it: '—'
+    # the CSV: why, by id and in the reader's words, on each point that fits; the HTML's hover says it too
+    csv = rack.rack_table([rubin], [], tr)
+    fits = csv[csv.feasible]
+    assert set(fits.no_measured_range) == {"announced"}
+    assert set(fits.no_measured_range_reason) == {tr("fr_rack_no_range_announced")}
+    assert csv[~csv.feasible].no_measured_range.isna().all()
+    fig = rack.rack_figure([rubin], [], model_name="DeepSeek-R1", io="1k/1k", precision="FP8", engine=None, tr=tr)
+    hovers = [h for t in fig.data for h in (t.hovertext or ())]
+    assert hovers and all(tr("fr_rack_hover_range_none", reason=tr("fr_rack_no_range_announced")) in h for h in hovers)
+    # a range at one target: the plain row; the MTP reason is the search's, not the chip's: no row
+    ranged = replace(curve, ranges=tuple((1.0, 2.0) if x.feasible else None for x in curve.deployments), no_range=why)
+    assert tr("fr_rack_row_range") in list(rack.rates_table([ranged], tr)[tr("fr_rack_col_rates")])
+    mtp = replace(curve, no_range=tuple("mtp" if x.feasible else None for x in curve.deployments))
+    assert list(rack.rates_table([mtp], tr)[tr("fr_rack_col_rates")]) == ["B200", tr("fr_rack_row_gpus")]
+
+
 def test_rack_same_layout_caption_names_each_layout_at_its_own_targets():
     """Browser review: the caption named the first match's layout for every match ('At 100, 125 ... (1 × TP4 → 8 ×
     TP8)' where 125 ran '9 × TP8'): one sentence per layout, each with the targets it serves."""

@@ -284,24 +284,42 @@ def measured_range(frontier: dict, gpus: int, interactivity_tok_s_per_user: floa
     return 1.0 / band["p90_ratio"], 1.0 / band["p10_ratio"], band
 
 
-def no_range_reason(d: Deployment, model, hw, profile, frontier: dict) -> str | None:
-    """Why a deployment gets no measured 80 % range (deployment_range), in words; None where one may be read."""
+# why a deployment gets no measured 80 % range (no_range_kind), in the CLI's words ({hw}: the chip's name)
+NO_RANGE_REASONS = {
+    "no_layout": "no layout",
+    "mtp": "the check's measured frontier runs are MTP-free: none says how far MTP's draft-and-verify steps err",
+    "announced": "{hw} is announced, not shipping: nothing measured",
+    "unmeasured_chip": "no measured frontier run on {hw}",
+    "architecture": "the measured runs are another architecture's (see transfer_check)",
+    "ideal": "the ideal bound, no engine's: the measured runs are engines'",
+    "dense": "a dense model: the measured frontier runs are MoE models'",
+}
+CHIP_NO_RANGE = ("announced", "unmeasured_chip")  # the kinds that are the chip's, not the model's or the search's
+
+
+def no_range_kind(d: Deployment, model, hw, profile, frontier: dict) -> str | None:
+    """Why a deployment gets no measured 80 % range (deployment_range), as a key of NO_RANGE_REASONS; None where one
+    may be read."""
     measured_chips = {p["hardware_id"] for p in (frontier or {}).get("points", ())}
     if not d.feasible:
-        return "no layout"
+        return "no_layout"
     if d.mtp_k:
-        return "the check's measured frontier runs are MTP-free: none says how far MTP's draft-and-verify steps err"
+        return "mtp"
     if hw.announced:
-        return f"{hw.name} is announced, not shipping: nothing measured"
+        return "announced"
     if hw.id not in measured_chips:
-        return f"no measured frontier run on {hw.name}"
+        return "unmeasured_chip"
     if not fitted_shape(model, (frontier or {}).get("models", ())):
-        return "the measured runs are another architecture's (see transfer_check)"
+        return "architecture"
     if correction(model, profile) is NEUTRAL:
-        return "the ideal bound, no engine's: the measured runs are engines'" if profile.is_ideal else (
-            "a dense model: the measured frontier runs are MoE models'"
-        )  # fmt: skip
+        return "ideal" if profile.is_ideal else "dense"
     return None
+
+
+def no_range_reason(d: Deployment, model, hw, profile, frontier: dict) -> str | None:
+    """Why a deployment gets no measured 80 % range (deployment_range), in words; None where one may be read."""
+    kind = no_range_kind(d, model, hw, profile, frontier)
+    return None if kind is None else NO_RANGE_REASONS[kind].format(hw=hw.name)
 
 
 def deployment_range(
@@ -312,7 +330,7 @@ def deployment_range(
     the check holds measured runs of (never an announced one): where 80 % of the measured frontier runs of its cell
     sit against the search (measured_range); None elsewhere (a model of another architecture: transfer_note). The cell's GPUs are one instance's for an aggregated deployment (replicas of
     an 8-GPU instance serve as that instance does) and the deployment's for a disaggregated one."""
-    if no_range_reason(d, model, hw, profile, frontier) is not None:
+    if no_range_kind(d, model, hw, profile, frontier) is not None:
         return None
     gpus = d.decode.gpus_each if d.serving == "aggregated" else d.gpus_used
     found = measured_range(frontier, gpus, 1.0 / d.tpot_s)

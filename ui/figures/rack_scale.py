@@ -16,7 +16,7 @@ from pandas.io.formats.style import Styler
 
 from tpot_model.economics import usd_per_1M_tokens
 from tpot_model.estimate import MAX_GPUS_SEARCHED, Estimate, lower_formats, precision_that_fits
-from tpot_model.frontier_check import RATIO_AT, MeasuredAt, measured_at, non_dominated, summary_key
+from tpot_model.frontier_check import CHIP_NO_RANGE, RATIO_AT, MeasuredAt, measured_at, non_dominated, summary_key
 from tpot_model.layouts import MAX_BUDGET_GPUS, Deployment
 from tpot_model.prices import CUSTOM
 from tpot_model.serving import at_interactivity
@@ -157,6 +157,9 @@ class RackCurve:
     # the tables' row name: an announced chip marked '*' (the page's hw_announced_key caption says what it means), not
     # '(announced)', so that four values fit beside it in a 900 px frame; empty: the name
     table_name: str = ""
+    # per deployment that fits: why it has no 80 % range (frontier_check.no_range_kind: 'announced', ...), None where
+    # one may be read (and the check may still hold no runs like it); empty: none given
+    no_range: tuple[str | None, ...] = ()
 
     @property
     def row_name(self) -> str:
@@ -170,6 +173,16 @@ class RackCurve:
 
     def range_of(self, i: int) -> tuple[float, float] | None:
         return self.ranges[i] if i < len(self.ranges) else None
+
+    def no_range_of(self, i: int) -> str | None:
+        return self.no_range[i] if i < len(self.no_range) and self.deployments[i].feasible else None
+
+    @property
+    def chip_no_range(self) -> str | None:
+        """The chip's own reason for having no 80 % range anywhere (frontier_check.CHIP_NO_RANGE: an announced chip,
+        nothing measured), where every deployment that fits gives it; None otherwise."""
+        kinds = {self.no_range_of(i) for i, d in enumerate(self.deployments) if d.feasible}
+        return kinds.pop() if len(kinds) == 1 and kinds <= set(CHIP_NO_RANGE) else None
 
     def range_at(self, target: float) -> tuple[float, float] | None:
         """The 80 % range (ranges) of the deployment behind at(target), at a searched target; None elsewhere."""
@@ -260,6 +273,8 @@ def _hover(c: RackCurve, i: int, tr: Translator, same: str | None = None) -> str
         if not rng[0] <= d.tokens_per_s_per_gpu <= rng[1]:  # the model is off its own kind's runs here: said
             side = "below" if d.tokens_per_s_per_gpu < rng[0] else "above"
             text += "<br>" + tr(f"fr_rack_hover_range_{side}", y=f"{d.tokens_per_s_per_gpu:,.0f}")
+    elif (why := c.no_range_of(i)) in CHIP_NO_RANGE:  # why a projection has no range where GB200's has one
+        text += "<br>" + tr("fr_rack_hover_range_none", reason=tr(f"fr_rack_no_range_{why}"))
     if (far := c.beyond_of(i)) is not None:
         layout = _recipe_text(d, far[2], tr)
         text += "<br>" + (
@@ -436,15 +451,15 @@ def _value(m: MeasuredAt | None) -> float:
     return m.tokens_per_s_per_gpu if m is not None else math.nan
 
 
-def rack_table(curves: Sequence[RackCurve], measured: Sequence) -> pd.DataFrame:
+def rack_table(curves: Sequence[RackCurve], measured: Sequence, tr: Translator = EN) -> pd.DataFrame:
     """The data behind rack_figure and its tables: every searched point (its layout; where 80 % of the measured runs
-    like it sit, blank where none are; each price basis's $/GPU-hour and $ per 1M input + output tokens, blank
+    like it sit, blank where none are, and why none can be, in `tr`'s language; each price basis's $/GPU-hour and $ per 1M input + output tokens, blank
     without a public price) and every measured point (its run date, source and whether the engine profiles' fit
     and check use it, as the main chart's hover says)."""
     rows = []
     for c in curves:
         for i, (t, d) in enumerate(zip(c.targets, c.deployments, strict=True)):
-            rng = c.range_of(i) or (None, None)
+            rng, why = c.range_of(i) or (None, None), c.no_range_of(i)
             rows.append({
                 "source": "projection" if c.projection else "model", "hardware": c.hardware_id,
                 "target_tok_s_per_user": float(t), "feasible": d.feasible, "serving": d.serving or None,
@@ -452,6 +467,7 @@ def rack_table(curves: Sequence[RackCurve], measured: Sequence) -> pd.DataFrame:
                 "gpus_used": d.gpus_used,
                 "tok_s_per_user": d.tokens_per_s_per_user, "tok_s_per_gpu_in_plus_out": d.tokens_per_s_per_gpu,
                 "measured_like_it_80pct_low_tok_s_per_gpu": rng[0], "measured_like_it_80pct_high_tok_s_per_gpu": rng[1],
+                "no_measured_range": why, "no_measured_range_reason": tr(f"fr_rack_no_range_{why}") if why else None,
                 "decode_seqs_per_gpu": d.decode_sequences_per_gpu if d.feasible else None,
                 "beyond_measured_recipes": c.beyond_of(i) is not None if d.serving == "disaggregated" else None,
                 "measured_max_decode_seqs_per_gpu_same_layout": (c.beyond_of(i) or (None, None))[1],
@@ -496,7 +512,8 @@ def _at_columns(tr: Translator) -> list[str]:
 def rates_table(curves: Sequence[RackCurve], tr: Translator = EN, measured: Sequence = ()) -> pd.DataFrame:
     """Each chip's tokens/s per GPU (input + output) at each of RATIO_AT, a row per chip (3 significant figures;
     nan where it does not reach the target), under a chip with measured runs its measured frontier's (measured_frontier;
-    nan above its most interactive run), then the GPUs its deployments use (of the budget): a column per target, so
+    nan above its most interactive run), each value's 80 % range (or, where the chip has none for its own reason:
+    RackCurve.chip_no_range, a row whose name says why), then the GPUs its deployments use (of the budget): a column per target, so
     the table is as narrow as four numbers, not as wide as five chips' names. attrs["formats"]: the value columns'
     display format ('localized')."""
     cols, read = _at_columns(tr), measured_frontier(measured)
@@ -521,6 +538,8 @@ def rates_table(curves: Sequence[RackCurve], tr: Translator = EN, measured: Sequ
                         [len(rows), col, "–".join(fmt.exact(float(v)) for v in round_significant(np.array(r), 2))]
                     )
             rows.append(row(tr("fr_rack_row_range"), [math.nan if r is None else r[0] for r in found], 2))
+        elif (why := c.chip_no_range) is not None:  # none anywhere, for the chip's own reason: said in the row's name
+            rows.append(row(tr("fr_rack_row_range_none", reason=tr(f"fr_rack_no_range_{why}")), [math.nan] * len(cols)))
         rows.append(row(tr("fr_rack_row_gpus"), [c.gpus_at(x) for x in RATIO_AT], None))
     table = pd.DataFrame(rows, columns=[tr("fr_rack_col_rates"), *cols])
     table.attrs["formats"] = dict.fromkeys(cols, "localized")
