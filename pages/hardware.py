@@ -136,6 +136,12 @@ else:
     st.caption(
         caption + notices.line(notices.announced_key(tr) if table["announced"].any() else "") + notices.line(what_if)
     )
+    # chips with no math at the precision asked for (FP4 on an H200): named, with the precision they run it at
+    if said := notices.compute_fallback_text(
+        [(fmt.chip(e.hardware, tr, short=True), e.scenario.compute_requested, e.compute_precision) for _, e in pairs],
+        tr,
+    ):
+        st.caption(said)
 
     # (b') MLPerf Inference measured for the sidebar's model, per chip, beside the model at the same run
     results = cache.mlperf_results()

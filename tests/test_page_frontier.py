@@ -1510,3 +1510,34 @@ def test_the_cost_caption_says_which_planner_mode_its_bars_agree_with(tr):
         assert same_gpus[h] == pytest.approx(usd, rel=0.01)  # within about a percent: the batch solved for
     assert bars["b200"] == pytest.approx(0.097, abs=0.001)
     assert all(cheapest[h] < 0.95 * bars[h] for h in bars)  # the count searched too: cheaper, here by 6-14%
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_a_chip_with_no_fp4_math_is_said_to_run_it_at_another_precision(tr):
+    """A review: DeepSeek-R1 8k/1k in FP4 drew and priced 'H200 SXM 141GB · FP4 · TP' with no word that Hopper has no
+    FP4 math (the CLI: 'bf16 (fp4 requested; ... has no fp4 rate)'; Overview: a notice). Under the chart a sentence
+    names the chips that run it at another precision (Estimate.compute_precision), and each such curve's hover says
+    it; GB200 and MI355X, which have FP4 rates, are not named."""
+    from tpot_model import estimate
+
+    h200 = resolve_hardware("h200")
+    e = estimate(resolve_model("deepseek-r1"), h200, Scenario(weights="fp4", num_gpus=8))
+    assert (e.scenario.compute_requested, e.compute_precision) == ("fp4", "bf16")
+    at = run_page("frontier", model="deepseek-r1", hardware="gb200", gpus="8", weights="fp4", kv="fp8",
+                  fr_io="8k1k", fr_hw="gb200,h200,mi355x", lang=tr.lang)  # fmt: skip
+    assert not at.exception, at.exception
+    said = tr("compute_fallback", requested="FP4", used="BF16", chips=fmt.chip(h200, tr, short=True))
+    assert any(said in p for p in _paragraphs(at))
+    one = tr("compute_fallback_one", requested="FP4", used="BF16")
+    for t in _fig(at, "DeepSeek-R1")["data"]:
+        if t.get("hovertext") and " · FP4 · TP" in t["name"]:
+            assert all((one in h) == t["name"].startswith("H200") for h in t["hovertext"]), t["name"]
+    from ui.figures import frontier as figs
+
+    one_point = figs.make_series(h200, "fp4", "nvfp4", "tp", [1.0], 0.01, 0.1, 1.0, 2.0, True, compute=("fp4", "bf16"))
+    assert list(figs.frontier_table([one_point], [])["compute_precision"]) == ["bf16"]  # the CSV's column
+    # in FP8, which the H200 runs natively: nothing said
+    fp8 = run_page("frontier", model="deepseek-r1", hardware="gb200", gpus="8", weights="fp8", kv="fp8",
+                   fr_io="8k1k", fr_hw="gb200,h200,mi355x", lang=tr.lang)  # fmt: skip
+    lead = tr("compute_fallback", requested="\0", used="\0", chips="\0").split("\0")[1]
+    assert not any(lead in p for p in _paragraphs(fp8))

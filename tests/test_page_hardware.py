@@ -357,3 +357,33 @@ def test_the_datasheet_table_prices_each_chip_under_the_sidebars_basis_and_says_
     published = load_hardware_catalog()["h200"].prices.price("hyperscaler")
     assert h200[EN("hw_col_spec_price")] == published.usd_per_gpu_hour
     assert h200[EN("hw_col_spec_price_as_of")] == published.as_of
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_a_chip_with_no_fp4_math_is_named_with_the_precision_it_runs_at(tr):
+    """A review: 'this scenario on every chip' in FP4 timed the H200 (no FP4 rate: its matrix multiplies run in BF16,
+    Estimate.compute_precision) with no word of it. A caption under the table names every such chip with the
+    precision used (BF16; FP16 on Apple's), each bar's hover says it, the CSV has the column; B200 is not named."""
+    at = run_page("hardware", model="deepseek-r1", weights="fp4", batch="64", context="8192", lang=tr.lang)
+    assert not at.exception, at.exception
+    tail = tr("compute_fallback", requested="FP4", used="BF16", chips="\0").split("\0")[1]  # after the chips
+    (said,) = [c.value for c in at.caption if tail in c.value]
+    bf16, rest = said.split(tail)
+    name = lambda h: fmt.chip(CATALOG[h], tr, short=True)  # noqa: E731
+    assert name("h200") in bf16 and name("mi300x") in bf16 and name("b200") not in said
+    assert tr("compute_fallback", requested="FP4", used="FP16", chips="\0").split("\0")[1] in rest
+    assert name("m4-max") in rest and name("m4-max") not in bf16
+    (bar,) = [t for t in _tpot_fig(at)["data"] if t.get("name") == tr("label_ideal") and t.get("customdata")]
+    rows = {row[4]: row[3] for row in bar["customdata"]}  # full name -> the hover's notes line
+    one = tr("compute_fallback_one", requested="FP4", used="BF16")
+    assert one in rows[fmt.chip(CATALOG["h200"], tr)] and one not in rows[fmt.chip(CATALOG["b200"], tr)]
+    from tpot_model import Scenario, estimate, resolve_model
+    from ui.figures import hardware as hardware_figs
+
+    e = estimate(resolve_model("deepseek-r1"), CATALOG["h200"], Scenario(weights="fp4", num_gpus=8))
+    assert list(hardware_figs.tpot_table([(e.tpot_s, e)])["compute_precision"]) == ["bf16"]  # the CSV's column
+    # in FP8 the H200 runs its own rate: not named; the A100, which has no FP8 rate, is
+    fp8 = run_page("hardware", model="deepseek-r1", weights="fp8", batch="64", context="8192", lang=tr.lang)
+    tail8 = tr("compute_fallback", requested="FP8", used="BF16", chips="\0").split("\0")[1]
+    (said,) = [c.value for c in fp8.caption if tail8 in c.value]
+    assert name("a100-80gb-sxm") in said.split(tail8)[0] and name("h200") not in said and "FP4" not in said

@@ -493,3 +493,18 @@ def served_basis_text(served: planner.FrontierPoint, target_s: float, tr: Transl
     requests = tr("requests_1") if served.batch == 1 else tr("requests_n", n=fmt.integer(served.batch))  # '1 request'
     return tr("served_basis", target=target, batch=fmt.integer(served.batch), requests=requests,
               per_gpu=fmt.rate(served.tokens_per_s_per_gpu), usd=usd, ttft=fmt.duration(served.ttft_s, tr=tr))  # fmt: skip
+
+
+def compute_fallback_text(items, tr: Translator) -> str:
+    """Where chips have no math at the precision the weights ask for (Estimate.compute_precision below the scenario's
+    compute_requested: FP4 on an H200): a sentence per (asked, used) naming them all; items: (chip name, asked, used),
+    the chips that run it as asked among them; '' where every chip does."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for name, asked, used in items:
+        if asked != used:
+            groups.setdefault((asked, used), []).append(name)
+    said = [
+        tr("compute_fallback", requested=asked.upper(), used=used.upper(), chips=tr.join(list(dict.fromkeys(names))))
+        for (asked, used), names in groups.items()
+    ]
+    return tr.sentences(said) if said else ""

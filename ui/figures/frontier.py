@@ -137,6 +137,10 @@ class Series:
     usd_per_gpu_hour: dict[str, float] = field(default_factory=dict)  # by price basis (data/prices.yaml)
     marked: float = math.nan  # the concurrency to highlight (the sidebar's batch)
     price_as_of: dict[str, str] = field(default_factory=dict)  # each basis's price date (data/prices.yaml)
+    # the precision the weights' format asks the matrix multiplies in, and the one they run in on this chip
+    # (Estimate.compute_precision: 'bf16' for FP4 on an H200, which has no FP4 rate)
+    compute_requested: str = ""
+    compute_precision: str = ""
 
     @property
     def marked_index(self) -> int | None:
@@ -185,8 +189,9 @@ class Series:
 
 
 def make_series(hardware, precision: str, weights: str, layout: str, concurrency, tpot_s, ttft_s, output_per_gpu,
-                total_per_gpu, fits, marked: float = math.nan) -> Series:  # fmt: skip
-    """A Series from the model's arrays and the hardware (its prices by basis and all-in power: data/prices.yaml)."""
+                total_per_gpu, fits, marked: float = math.nan, compute: tuple[str, str] = ("", "")) -> Series:  # fmt: skip
+    """A Series from the model's arrays and the hardware (its prices by basis and all-in power: data/prices.yaml);
+    `compute`: the matrix multiplies' precision (requested, run: Estimate.compute_precision)."""
     prices = {b: p.usd_per_gpu_hour for b, p in hardware.prices.usd_per_gpu_hour.items()}
     dates = {b: p.as_of for b, p in hardware.prices.usd_per_gpu_hour.items()}
     if "on_demand" not in prices and hardware.price_usd_per_hour is not None:  # a user's file with its own price
@@ -207,6 +212,8 @@ def make_series(hardware, precision: str, weights: str, layout: str, concurrency
         usd_per_gpu_hour=prices,
         marked=float(marked),
         price_as_of=dates,
+        compute_requested=compute[0],
+        compute_precision=compute[1],
     )
 
 
@@ -389,6 +396,9 @@ def _curve_traces(fig: go.Figure, s: Series, x: np.ndarray, yv: np.ndarray, tr: 
            unit=unit, x=f"{xx:.1f}")  # y as the cards write it: '588 K tok/s/MW' (had '588,094'), '9,876', '14.7'
         for c, t, f, v, xx in zip(s.concurrency, s.tpot_s, s.ttft_s, yv, x, strict=True)
     ]  # fmt: skip
+    if s.compute_precision != s.compute_requested:  # FP4 on a chip with no FP4 rate: the math at another precision
+        said = tr("compute_fallback_one", requested=s.compute_requested.upper(), used=s.compute_precision.upper())
+        hover = [f"{h}<br>{said}" for h in hover]
     ok = s.fits
     line = {"color": colour, "dash": DASH[s.precision], "width": 2}
     fig.add_scatter(
@@ -553,7 +563,8 @@ def frontier_table(series: Sequence[Series], points, *, y: str = "output",
         for i, c in enumerate(s.concurrency):
             rows.append({
                 "kind": "model", "series": s.label(), "hardware": s.hardware_id, "weights": s.weights,
-                "layout": s.layout, "concurrency": int(c), "tpot_ms": s.tpot_s[i] * 1e3, "ttft_ms": s.ttft_s[i] * 1e3,
+                "layout": s.layout, "compute_precision": s.compute_precision,
+                "concurrency": int(c), "tpot_ms": s.tpot_s[i] * 1e3, "ttft_ms": s.ttft_s[i] * 1e3,
                 "tokens_per_s_per_user": s.interactivity[i], "output_tokens_per_s_per_gpu": s.output_per_gpu[i],
                 "total_tokens_per_s_per_gpu": s.total_per_gpu[i], "fits": bool(s.fits[i]),
                 "id": "", "engine": "", "run_date": "",

@@ -402,6 +402,7 @@ def tpot_table(pairs: Sequence[tuple[float, Estimate]]) -> pd.DataFrame:
                 "fits": bool(est.fits),
                 "min_gpus": float(est.min_gpus),
                 "profile": est.profile.id,
+                "compute_precision": est.compute_precision,  # the matrix multiplies' (bf16 for FP4 on an H200)
                 # the estimate's 80% calibration band (nan for the ideal profile) and what it rests on
                 "tpot_low_ms": float(est.tpot_low_s) * 1e3,
                 "tpot_high_ms": float(est.tpot_high_s) * 1e3,
@@ -540,10 +541,16 @@ def tpot_by_hardware(
     labels, right = label_room(labels, values, ends, plot_px)
     # the band in the hover, and on a chip the engine does not run on, the what-if key under it
     key = "" if all(runs) else what_if_key(pairs[0][1].profile.id, tr)
+    # and where the chip has no math at the precision asked for (FP4 on an H200), the precision it runs at
+    fallback = [
+        tr("compute_fallback_one", requested=e.scenario.compute_requested.upper(), used=e.compute_precision.upper())
+        if e.compute_precision != e.scenario.compute_requested else ""
+        for _, e in pairs
+    ]  # fmt: skip
     said = [
         "<br>".join(t for t in (f"{b}{tr('label_colon')}{fmt.duration(lo, tr=tr)}–{fmt.duration(hi, tr=tr)}" if b else "",
-                                "" if r else key) if t)
-        for lo, hi, b, r in zip(low_s, high_s, bands, runs, strict=True)
+                                f, "" if r else key) if t)
+        for lo, hi, b, f, r in zip(low_s, high_s, bands, fallback, runs, strict=True)
     ]  # fmt: skip
     custom = [
         [fmt.duration(i, tr=tr), fmt.duration(e, tr=tr), tr("hw_yes") if f else tr("hw_no_needs", needs=n), w, name]
