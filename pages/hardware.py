@@ -136,6 +136,9 @@ else:
     st.caption(
         caption + notices.line(notices.announced_key(tr) if table["announced"].any() else "") + notices.line(what_if)
     )
+    # chips no GPU count holds (their bars: 'no GPU count fits'): why more do not help, and what would, as the CLI says
+    if said := notices.no_gpu_count_text([e for _, e in pairs], tr):
+        st.caption(said)
     # chips with no math at the precision asked for (FP4 on an H200): named, with the precision they run it at
     if said := notices.compute_fallback_text(
         [(fmt.chip(e.hardware, tr, short=True), e.scenario.compute_requested, e.compute_precision) for _, e in pairs],

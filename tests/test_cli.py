@@ -246,6 +246,39 @@ def test_estimate_remedy_suggests_batch_or_kv_precision(capsys):
     assert "--kv fp8" in r["remedy"]
 
 
+def test_no_gpu_count_says_why_more_gpus_do_not_help_and_what_would(capsys):
+    """A review: DeepSeek-R1 FP4 at batch 64 and 8K + 1K on small-memory chips read 'needs > 1,024 GPUs' (the Hardware
+    page) or 'no tensor-parallel size up to 1024 GPUs holds it' (here), as if a larger cluster would do. Tensor
+    parallelism does not split MLA's latent KV cache: every GPU keeps all of it (41.4 GB in BF16 here, past an L40S's
+    38.8 GB usable), so more GPUs stop helping. estimate.no_gpu_count says so, with the FP8 KV cache that would hold
+    it and on how many GPUs; the remedy says it in words."""
+    from tpot_model import estimate, resolve_hardware, resolve_model, resolve_profile
+    from tpot_model.estimate import NoGpuCount, no_gpu_count
+
+    m, typical = resolve_model("deepseek-r1"), resolve_profile("typical")
+    s = Scenario(batch=64, context_tokens=8192, output_tokens=1024, num_gpus=2, weights="fp4")
+    e = estimate(m, resolve_hardware("l40s"), s, typical)
+    assert math.isnan(float(e.min_gpus)) and float(e.kv_cache_peak_bytes_per_gpu) > float(e.usable_memory_per_gpu_bytes)
+    none = no_gpu_count(e)
+    assert (none.cache_ways, none.kv_cache.name, none.kv_gpus) == (1, "fp8", 32)
+    fp8 = [estimate(m, resolve_hardware("l40s"), replace(s, kv_cache="fp8", num_gpus=n), typical) for n in (16, 32)]
+    assert [bool(x.fits) for x in fp8] == [False, True]  # 32 the fewest, by hand
+    assert no_gpu_count(estimate(m, resolve_hardware("rtx-4090"), s, typical)) == NoGpuCount(1, None, None)
+    assert no_gpu_count(estimate(m, resolve_hardware("b200"), s, typical)) is None  # 8 B200s hold it
+    r = run_json(capsys, "--model", "deepseek-r1", "--hardware", "l40s", "--gpus", "2", "--weights", "fp4",
+                 "--batch", "64", "--context", "8192", "--output-tokens", "1024")  # fmt: skip
+    assert (
+        "no tensor-parallel size up to 1024 GPUs holds it at this batch and context: tensor parallelism does not "
+        "split DeepSeek-R1's KV cache (every GPU keeps all of it), so more GPUs stop helping; lower the batch or the "
+        "context, or fp8 KV cache (--kv fp8) on >= 32 GPUs (--gpus 32)"
+    ) in r["remedy"]
+    assert "alone is not enough" not in r["remedy"]  # the FP8 cache is enough, on 32
+    # a model whose KV heads split: at most that many ways (Llama 3.1 405B's 8 KV heads, on 16 GB TPU v5e chips)
+    e = estimate(resolve_model("llama-3.1-405b"), resolve_hardware("tpu-v5e"), Scenario(batch=32, context_tokens=4096,
+                 output_tokens=1024, weights="fp8"), typical)  # fmt: skip
+    assert no_gpu_count(e).cache_ways == 8
+
+
 def test_estimate_reads_model_and_hardware_files(capsys, tmp_path):
     config = {
         "model_type": "llama",

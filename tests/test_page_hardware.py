@@ -236,7 +236,7 @@ def test_a_list_of_every_kind_says_chips_and_a_gpu_only_list_gpus(lang):
     assert tr("hw_needs_gpus", devices=fmt.devices(CATALOG["tpu7x"], need, tr)) in tpu and "GPU" not in tpu
     # TPU v5e (16 GB) holds 405B on no count up to 1,024: said in chips too
     v5e = labels[fmt.chip_short(CATALOG["tpu-v5e"])]
-    assert tr("hw_needs_too_many_chip") in v5e and "GPU" not in v5e
+    assert tr("hw_needs_no_count_chip") in v5e and "GPU" not in v5e
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
@@ -387,3 +387,24 @@ def test_a_chip_with_no_fp4_math_is_named_with_the_precision_it_runs_at(tr):
     tail8 = tr("compute_fallback", requested="FP8", used="BF16", chips="\0").split("\0")[1]
     (said,) = [c.value for c in fp8.caption if tail8 in c.value]
     assert name("a100-80gb-sxm") in said.split(tail8)[0] and name("h200") not in said and "FP4" not in said
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_a_chip_no_gpu_count_holds_says_why_and_what_would(tr):
+    """A review: /hardware?model=deepseek-r1&weights=fp4&batch=64&context=8192 labelled small-memory chips 'needs >
+    1,024 GPUs', which reads as if a bigger cluster would do: every GPU keeps all of MLA's latent KV cache under
+    tensor parallelism, so none does. Their bars say no count fits, and a caption names them with why and what
+    would (estimate.no_gpu_count, the CLI's owner): a lower batch or context, or an FP8 KV cache on so many GPUs."""
+    at = run_page("hardware", model="deepseek-r1", weights="fp4", batch="64", context="8192", lang=tr.lang)
+    assert not at.exception, at.exception
+    bars = [t for t in _tpot_fig(at)["data"] if t.get("text") and t.get("y")]
+    labels = {y: text for t in bars for y, text in zip(t["y"], t["text"], strict=True)}
+    assert tr("hw_needs_no_count") in labels[fmt.chip_short(CATALOG["l40s"])]
+    assert not any("1,024" in v for v in labels.values())
+    why = tr("no_count_why_whole_chip", model="DeepSeek-R1")  # the chips listed include TPUs: 'chip'
+    (said,) = [c.value for c in at.caption if why in c.value]
+    l40s = tr("no_count_kv_item", name=fmt.chip(CATALOG["l40s"], tr, short=True),
+              devices=fmt.devices(CATALOG["l40s"], 32, tr))  # fmt: skip
+    assert l40s in said and tr("no_count_fix_cache") in said
+    assert fmt.chip(CATALOG["rtx-4090"], tr, short=True) in said  # no FP8 cache holds it there: the batch or context
+    assert fmt.chip(CATALOG["b200"], tr, short=True) not in said  # 8 B200s hold it

@@ -8,7 +8,7 @@ import numpy as np
 
 from .catalog import tokens_past_window
 from .engines import ENGINES, VENDOR_ONLY, runs_on
-from .estimate import MAX_GPUS_SEARCHED, Estimate, lower_formats, precision_that_fits
+from .estimate import MAX_GPUS_SEARCHED, Estimate, lower_formats, no_gpu_count, precision_that_fits
 
 
 def int_or_none(x) -> int | None:
@@ -108,6 +108,23 @@ def lower_precision(e: Estimate) -> str | None:
     return f"{' + '.join(p[0] for p in parts)} ({' '.join(p[1] for p in parts)})"
 
 
+def no_gpu_count_text(none, model_name: str, gpus_flag: str = "--gpus") -> str:
+    """Why no GPU count holds a scenario and what would (estimate.no_gpu_count's NoGpuCount), in words: 'every GPU
+    keeps the whole KV cache (...), so more GPUs stop helping; lower the batch or the context, or fp8 KV cache ...'."""
+    if none.cache_ways == 0:
+        why, fix = "every GPU keeps all the weights outside the experts (dp-ep)", "a tensor-parallel layout (tp)"
+    elif none.cache_ways == 1:
+        why = f"tensor parallelism does not split {model_name}'s KV cache (every GPU keeps all of it)"
+        fix = "lower the batch or the context"
+    else:
+        why = f"tensor parallelism splits the KV cache at most {none.cache_ways} ways"
+        fix = "lower the batch or the context"
+    if none.kv_cache is not None:
+        kv, n = none.kv_cache.name, none.kv_gpus
+        fix += f", or {kv} KV cache (--kv {kv}) on >= {n} GPUs ({gpus_flag} {n})"
+    return f"{why}, so more GPUs stop helping; {fix}"
+
+
 def remedy(e: Estimate, gpus_flag: str = "--gpus", budget: int | None = None) -> str | None:
     """What would make a scenario that does not fit fit: more GPUs (the option `gpus_flag` names them), lower
     precision, a smaller batch. `budget`: the GPU budget whose widest instance the scenario is (said where wider)."""
@@ -116,14 +133,16 @@ def remedy(e: Estimate, gpus_flag: str = "--gpus", budget: int | None = None) ->
     s, hw = e.scenario, e.hardware
     n, batch = int(np.asarray(s.num_gpus).reshape(())), int(np.asarray(s.batch).reshape(()))
     min_gpus = int_or_none(e.min_gpus)
+    none = no_gpu_count(e)  # why no count holds it, and the KV-cache format with which one would
     options = (
         [f"needs >= {min_gpus} GPUs ({gpus_flag} {min_gpus})"]
-        if min_gpus is not None
-        else [f"no tensor-parallel size up to {MAX_GPUS_SEARCHED} GPUs holds it at this batch and context"]
-    )
+        if none is None
+        else [f"no tensor-parallel size up to {MAX_GPUS_SEARCHED} GPUs holds it at this batch and context: "
+              f"{no_gpu_count_text(none, e.model.name, gpus_flag)}"]
+    )  # fmt: skip
     if (fitting := lower_precision(e)) is not None:
         options.append(f"or lower precision e.g. {fitting}")
-    elif any(lower_formats(s, hw)):
+    elif any(lower_formats(s, hw)) and (none is None or none.kv_cache is None):  # else the KV-cache fix above
         options.append("and lower precision (8-bit / 4-bit) alone is not enough")
     max_batch = int_or_none(e.max_batch)
     if max_batch is not None and 1 <= max_batch < batch:

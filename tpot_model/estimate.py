@@ -457,6 +457,42 @@ def _max_batch(m: ModelSpec, s: Scenario, gate: UsableMemory) -> np.ndarray:
     return per_gpu * N if s.parallelism == "dp-ep" else per_gpu
 
 
+def _min_gpus(m: ModelSpec, s: Scenario, gate: UsableMemory, ndim: int = 0) -> np.ndarray:
+    """The smallest power-of-two GPU count up to MAX_GPUS_SEARCHED that holds the scenario (`ndim`: its arrays'
+    dimensions); nan where none does."""
+    candidates = _GPU_CANDIDATES.reshape((-1,) + (1,) * ndim)
+    fits_at = memory_per_gpu(m, s, candidates) <= gate.bytes_for(held_bytes_per_gpu(m, s, candidates))
+    return np.where(fits_at.any(axis=0), candidates.ravel()[np.argmax(fits_at, axis=0)], np.nan)
+
+
+@dataclass(frozen=True)
+class NoGpuCount:
+    """Why no GPU count up to MAX_GPUS_SEARCHED holds a scenario, and what would. `cache_ways`: the most GPUs its KV
+    cache splits over (1: every GPU keeps all of it, as MLA's latent cache under tensor parallelism), past which more
+    GPUs stop helping; 0 under dp-ep, whose cache splits by request but whose every GPU keeps all the weights outside
+    the experts. `kv_cache`: a lower KV-cache format with which a count holds it, `kv_gpus` the fewest GPUs then
+    (None, None: none does)."""
+
+    cache_ways: int
+    kv_cache: NumberFormat | None
+    kv_gpus: int | None
+
+
+def no_gpu_count(e: Estimate) -> NoGpuCount | None:
+    """For a (scalar) estimate that no GPU count up to MAX_GPUS_SEARCHED holds (min_gpus nan): why (NoGpuCount's
+    cache_ways) and the lower KV-cache format that would, on how many GPUs; None where a count holds it. The CLI's
+    no-fit remedy and the pages say it from here."""
+    if np.isfinite(np.asarray(e.min_gpus, dtype=float)).all():
+        return None
+    s = e.scenario
+    ways = 0 if s.parallelism == "dp-ep" else int(kv_shards(e.model, np.array(float(MAX_GPUS_SEARCHED))))
+    for kv in lower_formats(s, e.hardware)[1]:
+        n = float(_min_gpus(e.model, dataclasses.replace(s, kv_cache=kv), e.memory_gate))
+        if np.isfinite(n):
+            return NoGpuCount(ways, kv, int(n))
+    return NoGpuCount(ways, None, None)
+
+
 def native_formats(s: Scenario, hw: Hardware) -> Scenario:
     """The scenario with bare 'fp4' weights or KV cache replaced by the chip's block FP4 format
     (precision.native_fp4); unchanged otherwise."""
@@ -491,9 +527,7 @@ def estimate(m: ModelSpec, hw: Hardware, s: Scenario, profile: EfficiencyProfile
     gate = usable_memory(hw, profile)
     per_gpu = memory_per_gpu(m, s, N)
     usable = gate.bytes_for(held_bytes_per_gpu(m, s, N))
-    candidates = _GPU_CANDIDATES.reshape((-1,) + (1,) * np.ndim(per_gpu))
-    fits_at = memory_per_gpu(m, s, candidates) <= gate.bytes_for(held_bytes_per_gpu(m, s, candidates))
-    min_gpus = np.where(fits_at.any(axis=0), candidates.ravel()[np.argmax(fits_at, axis=0)], np.nan)
+    min_gpus = _min_gpus(m, s, gate, np.ndim(per_gpu))
     max_batch = _max_batch(m, s, gate)
 
     price = price_for(hw, s)

@@ -14,7 +14,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from tpot_model import planner
 from tpot_model.engines import VENDOR_ONLY, runs_on
-from tpot_model.estimate import estimate, lower_formats, precision_that_fits
+from tpot_model.estimate import estimate, lower_formats, no_gpu_count, precision_that_fits
 from tpot_model.roofline import (
     head_split_alternatives,
     kv_shards,
@@ -507,4 +507,28 @@ def compute_fallback_text(items, tr: Translator) -> str:
         tr("compute_fallback", requested=asked.upper(), used=used.upper(), chips=tr.join(list(dict.fromkeys(names))))
         for (asked, used), names in groups.items()
     ]
+    return tr.sentences(said) if said else ""
+
+
+def no_gpu_count_text(ests, tr: Translator) -> str:
+    """For the (scalar) estimates that no GPU count holds (estimate.no_gpu_count, the CLI's owner too): a sentence per
+    reason naming the chips, why more of them stop helping and what would (a lower batch or context; the lower
+    KV-cache format with which a count holds each, and how many it then takes); '' where a count holds every one."""
+    groups: dict[tuple[int, str | None], list] = {}
+    for e in ests:
+        if (none := no_gpu_count(e)) is not None:
+            groups.setdefault((none.cache_ways, getattr(none.kv_cache, "name", None)), []).append((e, none))
+    said = []
+    for (ways, kv), group in groups.items():
+        hw = [e.hardware for e, _ in group]
+        tr_ = fmt.device_tr(hw, tr)  # 'chip' once a TPU is among them
+        kind = "weights" if ways == 0 else "whole" if ways == 1 else "split"
+        fix = tr_("no_count_fix_weights" if ways == 0 else "no_count_fix_cache")
+        if kv is not None:
+            items = [tr_("no_count_kv_item", name=fmt.chip(e.hardware, tr, short=True),
+                         devices=fmt.devices(e.hardware, n.kv_gpus, tr)) for e, n in group]  # fmt: skip
+            fix = tr_("no_count_fix_kv", fix=fix, fmt=kv.upper(), items=tr.join(items))
+        chips = tr.join(list(dict.fromkeys(fmt.chip(h, tr, short=True) for h in hw)))
+        why = tr_(f"no_count_why_{kind}", model=group[0][0].model.name, ways=ways)
+        said.append(tr_("no_count", chips=chips, why=why, fix=fix))
     return tr.sentences(said) if said else ""

@@ -352,8 +352,8 @@ def _fit_label(est: Estimate, tr: Translator) -> str:
     if bool(est.fits):
         return ""
     need = float(est.min_gpus)
-    if not math.isfinite(need):
-        return fmt.device_text("hw_needs_too_many", est.hardware, tr)
+    if not math.isfinite(need):  # not 'needs > 1,024 GPUs': more would not help (the caption under the table says why)
+        return fmt.device_text("hw_needs_no_count", est.hardware, tr)
     return tr("hw_needs_gpus", devices=fmt.devices(est.hardware, need, tr))  # 'needs 8 GPUs', 'needs 16 chips'
 
 
