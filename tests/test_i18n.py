@@ -32,6 +32,26 @@ def test_english_counts_devices_and_ways_in_words_not_with_a_bracketed_plural():
     assert not bracketed, bracketed
 
 
+def test_bold_closes_where_markdown_closes_it():
+    """A '**' that closes a bold span after punctuation must be followed by a space, punctuation or the end, as
+    CommonMark requires: '本段說的是它。**對側邊欄' was drawn with its asterisks (a screenshot); '它**。對' is bold.
+    A placeholder ('{requests}**時') is left out: its value ends the span; a zh-TW string that ends in one is placed
+    before more text with no space ('{lead}對側邊欄'), an English one before a space."""
+    import unicodedata
+
+    def punctuation(c: str) -> bool:
+        return unicodedata.category(c)[0] in "PS"
+
+    bad = []
+    for key, entry in catalog().items():
+        for lang, text in entry.items():
+            for p in [m.start() for m in re.finditer(r"\*\*", text)][1::2]:  # every second '**' closes
+                before, after = text[p - 1], text[p + 2 : p + 3] or (" " if lang == "en" else "對")
+                if before != "}" and punctuation(before) and not (after.isspace() or punctuation(after)):
+                    bad.append((key, text[max(0, p - 12) : p + 6]))
+    assert not bad, bad
+
+
 def test_zh_tw_names_sit_in_the_sentence_without_spaces():
     """A name that may itself be Chinese (a profile's: '一般推論服務引擎') placed into a zh-TW sentence is not set off
     by spaces ('採用 一般推論服務引擎 設定檔' read as three words): no ' *{x}* ' emphasis between CJK characters,
