@@ -293,17 +293,19 @@ def _series() -> tuple[list, list]:
                              run.output_tokens_per_s_per_gpu, run.total_tokens_per_s_per_gpu, est.fits,
                              state.batch, (est.scenario.compute_requested, est.compute_precision))  # fmt: skip
         series.append(s)
-        if not s.fits.any():
-            no_fit.append((s, est.min_gpus[0]))
+        if not s.fits.any():  # at one request in flight: what holds it, or why no GPU count does (no_gpu_count)
+            no_fit.append((s, est.min_gpus[0], _curve(hid, weights, layout, float(c[0]))))
     return series, no_fit
 
 
 # once per server for the scenario and the curves' inputs: every reader of a link shares them (read-only)
 series, no_fit = cache.built(f"frontier-series|{cache.scenario_key(state)}|{curve_inputs}", _series)
-for s, need in no_fit:  # each in its own chip's device word (an H200 had read 'chips' beside a Trainium3)
+for s, need, one in no_fit:  # each in its own chip's device word (an H200 had read 'chips' beside a Trainium3)
     own = fmt.device_tr(s.hardware, tr)
     remedy = own("fr_no_fit_gpus", n=int(need)) if need == need else own("remedy_none")
-    st.warning(own("fr_no_fit", name=s.label(tr), gpus=fmt.gpus(state.gpus), remedy=remedy), icon=":material/block:")
+    why = "" if need == need else " " + notices.no_gpu_count_text([one], tr)  # more GPUs stop helping: what would
+    st.warning(own("fr_no_fit", name=s.label(tr), gpus=fmt.gpus(state.gpus), remedy=remedy) + why,
+               icon=":material/block:")  # fmt: skip
 
 rows = cache.serving_measurements()
 mlperf_results = cache.mlperf_results()

@@ -1541,3 +1541,27 @@ def test_a_chip_with_no_fp4_math_is_said_to_run_it_at_another_precision(tr):
                    fr_io="8k1k", fr_hw="gb200,h200,mi355x", lang=tr.lang)  # fmt: skip
     lead = tr("compute_fallback", requested="\0", used="\0", chips="\0").split("\0")[1]
     assert not any(lead in p for p in _paragraphs(fp8))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_a_curve_no_gpu_count_holds_says_why_and_what_would(lang):
+    """DeepSeek-R1 at a 1M-token prompt on H100s (fp8 weights, bf16 KV cache): under tensor parallelism every GPU
+    keeps MLA's whole latent cache, so no GPU count holds even one request; the curve's no-fit warning had said only
+    'no power-of-two GPU count up to 1,024 holds it': it now says why and what would (an FP8 KV cache on 32 GPUs), as
+    the Hardware page and the CLI say it (estimate.no_gpu_count)."""
+    from tpot_model import Scenario, estimate, resolve_hardware, resolve_model, resolve_profile
+    from tpot_model.estimate import no_gpu_count
+    from ui import notices
+
+    tr = Translator(lang)
+    at = run_page("frontier", lang=lang, model="deepseek-r1", hardware="h100-sxm", gpus="8", weights="fp8", kv="bf16",
+                  context="1048576", output="1024", fr_io="custom", fr_hw="h100-sxm", fr_prec="fp8", fr_layout="tp")  # fmt: skip
+    assert not at.exception, at.exception
+    one = estimate(resolve_model("deepseek-r1"), resolve_hardware("h100-sxm"),
+                   Scenario(batch=1, context_tokens=1048576, output_tokens=1024, num_gpus=8, weights="fp8",
+                            kv_cache="bf16", batching="continuous"), resolve_profile("typical"))  # fmt: skip
+    none = no_gpu_count(one)
+    assert none is not None and none.cache_ways == 1 and none.kv_cache.name == "fp8" and none.kv_gpus == 32
+    why = notices.no_gpu_count_text([one], tr)
+    (said,) = [w.value for w in at.warning if tr("remedy_none") in w.value]
+    assert said.endswith(" " + why) and "32" in why
