@@ -163,6 +163,12 @@ def test_does_not_fit_offers_only_remedies_that_work():
     # MLA's latent is not split by tensor parallelism: said so, not 'at most 1 ways'
     mla = run_page("overview", model="deepseek-v3", hardware="h200", gpus="8", batch="512", context="131072")
     assert EN("fit_no_gpu_count_whole", batch="512") in mla.error[0].value
+    # where a lower KV-cache format lets a GPU count hold it, that is a remedy, with the count (as Hardware and the
+    # CLI say it, estimate.no_gpu_count): DeepSeek-R1 FP4 on L40S, 64 x 8K, bf16 cache: fp8 on 32 GPUs
+    kv = run_page("overview", model="deepseek-r1", hardware="l40s", gpus="2", weights="fp4", kv="bf16", batch="64",
+                  context="8192").error[0].value  # fmt: skip
+    assert EN("fit_remedy", remedy=EN("remedy_kv_gpus", fmt="fp8", n=32, batch="64")) in kv
+    assert EN("fit_no_gpu_count_whole", batch="64") in kv
     # the latency chart's bars carry their value in the axis label, as a duration ('240 s', not '240,000.00 ms')
     (bars,) = [
         t for f in figures(at) for t in f["data"] if any(str(y).startswith(EN("ov_estimate")) for y in t.get("y") or [])

@@ -201,12 +201,16 @@ def _remedies(est, tr: Translator) -> tuple[list[str], list[str]]:
     s = est.scenario
     min_gpus, batch = float(est.min_gpus), fmt.integer(int(s.batch))
     remedies, facts = [], []
+    fitting = precision_that_fits(est)
     if min_gpus == min_gpus:
         remedies.append(tr("remedy_gpus", n=int(min_gpus), batch=batch))
     else:
         ways = int(kv_shards(est.model, np.array(1024.0)))  # the KV cache splits no further than its heads
         facts.append(tr("fit_no_gpu_count" if ways > 1 else "fit_no_gpu_count_whole", batch=batch, ways=ways))
-    if (fitting := precision_that_fits(est)) is not None:
+        none = no_gpu_count(est)  # a lower KV-cache format with which a count holds it, as Hardware and the CLI say
+        if none is not None and none.kv_cache is not None and not (fitting and fitting[1]):
+            remedies.append(tr("remedy_kv_gpus", fmt=none.kv_cache.name, n=none.kv_gpus, batch=batch))
+    if fitting is not None:
         changes = [
             tr(f"remedy_precision_{kind}", fmt=f.name) for kind, f in zip(("weights", "kv"), fitting, strict=True) if f
         ]
