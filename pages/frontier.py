@@ -303,9 +303,10 @@ series, no_fit = cache.built(f"frontier-series|{cache.scenario_key(state)}|{curv
 for s, need, one in no_fit:  # each in its own chip's device word (an H200 had read 'chips' beside a Trainium3)
     own = fmt.device_tr(s.hardware, tr)
     remedy = own("fr_no_fit_gpus", n=int(need)) if need == need else own("remedy_none")
-    why = "" if need == need else " " + notices.no_gpu_count_text([one], tr)  # more GPUs stop helping: what would
-    st.warning(own("fr_no_fit", name=s.label(tr), gpus=fmt.gpus(state.gpus), remedy=remedy) + why,
-               icon=":material/block:")  # fmt: skip
+    said = [own("fr_no_fit", name=s.label(tr), gpus=fmt.gpus(state.gpus), remedy=remedy)]
+    if need != need:  # no GPU count holds it: why more GPUs stop helping, and what would
+        said.append(notices.no_gpu_count_text([one], tr))
+    st.warning(tr.sentences(said), icon=":material/block:")
 
 rows = cache.serving_measurements()
 mlperf_results = cache.mlperf_results()

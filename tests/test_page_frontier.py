@@ -1564,4 +1564,4 @@ def test_a_curve_no_gpu_count_holds_says_why_and_what_would(lang):
     assert none is not None and none.cache_ways == 1 and none.kv_cache.name == "fp8" and none.kv_gpus == 32
     why = notices.no_gpu_count_text([one], tr)
     (said,) = [w.value for w in at.warning if tr("remedy_none") in w.value]
-    assert said.endswith(" " + why) and "32" in why
+    assert said.endswith(why) and said == tr.sentences([said.removesuffix(why).rstrip(), why]) and "32" in why

@@ -109,8 +109,9 @@ def lower_precision(e: Estimate) -> str | None:
 
 
 def no_gpu_count_text(none, model_name: str, gpus_flag: str = "--gpus") -> str:
-    """Why no GPU count holds a scenario and what would (estimate.no_gpu_count's NoGpuCount), in words: 'every GPU
-    keeps the whole KV cache (...), so more GPUs stop helping; lower the batch or the context, or fp8 KV cache ...'."""
+    """Why no GPU count holds a scenario and what would (estimate.no_gpu_count's NoGpuCount), in words: 'tensor
+    parallelism does not split DeepSeek-R1's KV cache (every GPU keeps all of it), so more GPUs stop helping; lower the
+    batch or the context, or fp8 KV cache (--kv fp8) on >= 32 GPUs (--gpus 32)'."""
     if none.cache_ways == 0:
         why, fix = "every GPU keeps all the weights outside the experts (dp-ep)", "a tensor-parallel layout (tp)"
     elif none.cache_ways == 1:

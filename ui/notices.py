@@ -8,7 +8,6 @@ from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 
-import numpy as np
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
@@ -17,7 +16,6 @@ from tpot_model.engines import VENDOR_ONLY, runs_on
 from tpot_model.estimate import estimate, lower_formats, no_gpu_count, precision_that_fits
 from tpot_model.roofline import (
     head_split_alternatives,
-    kv_shards,
     link_peak_bytes_per_s,
     scale_out_peak_bytes_per_s,
     scale_up_domain_gpus,
@@ -205,10 +203,10 @@ def _remedies(est, tr: Translator) -> tuple[list[str], list[str]]:
     if min_gpus == min_gpus:
         remedies.append(tr("remedy_gpus", n=int(min_gpus), batch=batch))
     else:
-        ways = int(kv_shards(est.model, np.array(1024.0)))  # the KV cache splits no further than its heads
+        none = no_gpu_count(est)  # why (the KV cache splits no further than its heads), and a lower KV-cache format
+        ways = none.cache_ways  # with which a count holds it: the owner Hardware and the CLI say it from
         facts.append(tr("fit_no_gpu_count" if ways > 1 else "fit_no_gpu_count_whole", batch=batch, ways=ways))
-        none = no_gpu_count(est)  # a lower KV-cache format with which a count holds it, as Hardware and the CLI say
-        if none is not None and none.kv_cache is not None and not (fitting and fitting[1]):
+        if none.kv_cache is not None and not (fitting and fitting[1]):
             remedies.append(tr("remedy_kv_gpus", fmt=none.kv_cache.name, n=none.kv_gpus, batch=batch))
     if fitting is not None:
         changes = [
@@ -531,7 +529,7 @@ def no_gpu_count_text(ests, tr: Translator) -> str:
         if kv is not None:
             items = [tr_("no_count_kv_item", name=fmt.chip(e.hardware, tr, short=True),
                          devices=fmt.devices(e.hardware, n.kv_gpus, tr)) for e, n in group]  # fmt: skip
-            fix = tr_("no_count_fix_kv", fix=fix, fmt=kv.upper(), items=tr.join(items))
+            fix = tr_("no_count_fix_kv", fix=fix, fmt=kv, items=tr.join(items))  # 'fp8', as the controls name it
         chips = tr.join(list(dict.fromkeys(fmt.chip(h, tr, short=True) for h in hw)))
         why = tr_(f"no_count_why_{kind}", model=group[0][0].model.name, ways=ways)
         said.append(tr_("no_count", chips=chips, why=why, fix=fix))
