@@ -440,7 +440,7 @@ side_chunks = float(side_steady.chunks_per_step)
 side_chunk_tokens = float(side_steady.prompt_tokens_per_step) / side_chunks if side_chunks > 0 else float(state.context)
 # the note's lead: why its TPOT is not (or is) Overview's, or, the sidebar's chip not drawn, whose each line is
 said_lead = (
-    tr("fr_batching_lead_other", curve=lead.label(tr), chip=fmt.chip(side_hw, tr))
+    tr("fr_batching_lead_other", curve=lead.label(tr), chip=f"{fmt.chip(side_hw, tr)} · {state.weights.upper()}")
     if own_curve is None and lead is not None
     else tr("fr_batching_lead_alone" if state.batch == 1 else "fr_batching_lead")
 )

@@ -222,10 +222,11 @@ def _precision_of(weights: str) -> str:
 
 
 def sidebar_series(series: Sequence[Series], hardware_id: str, weights: str) -> Series | None:
-    """The curve of the sidebar's scenario: its chip's, in its weights' precision and tensor parallel (the sidebar's
-    layout) where those are drawn, else its chip's first; None where its chip is not among the curves."""
-    own = [s for s in series if s.hardware_id == hardware_id]
-    return min(own, key=lambda s: (s.precision != _precision_of(weights), s.layout != "tp"), default=None)
+    """The curve of the sidebar's scenario: its chip's in its weights' precision, tensor parallel (the sidebar's
+    layout) where that is drawn, else that precision's first layout; None where its chip is not drawn in that
+    precision (another precision's TPOT had been quoted above a note on the sidebar's: a review)."""
+    own = [s for s in series if s.hardware_id == hardware_id and s.precision == _precision_of(weights)]
+    return min(own, key=lambda s: s.layout != "tp", default=None)
 
 
 def measured_points(rows, model_id: str, isl: int, osl: int, hardware: Sequence[str], precisions: Sequence[str],
