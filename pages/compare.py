@@ -233,9 +233,14 @@ def no_price_text(x: str, est) -> str:
         if chart.embedded()
         else tr("cmp_where", section=section)
     )
-    key = "cmp_no_own_price" if est.price.basis == CUSTOM_BASIS else "cmp_no_price"
     field = fmt.device_text("cmp_price", est.hardware, tr)
-    return tr(key, hw=est.hardware.name, x=x, basis=tr(f"basis_{est.price.basis}"), field=field, where=where)
+    if est.price.basis == CUSTOM_BASIS:
+        return tr("cmp_no_own_price", hw=est.hardware.name, x=x, basis=tr(f"basis_{est.price.basis}"), field=field,
+                  where=where)  # fmt: skip
+    if bases := fmt.priced_bases(est.hardware, tr, besides=est.price.basis):  # only the bases that do price it
+        return tr("cmp_no_price", hw=est.hardware.name, x=x, basis=tr(f"basis_{est.price.basis}"), field=field,
+                  where=where, bases=bases)  # fmt: skip
+    return tr("cmp_no_price_nowhere", hw=est.hardware.name, x=x, field=field, where=where)
 
 
 est_a = controls.evaluate(state)

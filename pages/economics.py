@@ -173,12 +173,12 @@ st.caption(fmt.device_text("ec_cap_help", [catalog[h] for h in chips], tr,  # ch
                            tier=tr(f"basis_{economics.owning_basis(state.price_basis)}")))  # fmt: skip
 if rows:  # the basis and its dates; the chips with no price under it, or no published all-in power: named, not 'n/a'
     notices.basis_caption(  # an announced chip named "(announced)", as in the chart and the table
-        {
-            fmt.chip(catalog[h], tr): economics.price_for(catalog[h], economics.priced_for(catalog[h], scenario, hw.id))
+        [
+            (catalog[h], economics.price_for(catalog[h], economics.priced_for(catalog[h], scenario, hw.id)))
             for h in chips
-        },
+        ],
         tr,
-        [catalog[h] for h in chips],
+        device_words=True,
     )
     if unpowered := [fmt.chip(catalog[h], tr) for h in chips if not math.isfinite(catalog[h].prices.all_in_w)]:
         st.caption(tr("ec_cap_no_power", hws=tr.join(unpowered)))

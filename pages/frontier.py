@@ -572,9 +572,9 @@ if any(s.fits.any() for s in series) or any(b.measured_runs for b in bars):  # e
            same=tr("pl_table_gpus_sidebar", n=state.gpus))
     )  # fmt: skip
 notices.basis_caption(
-    {fmt.chip(catalog_hw[h], tr): PricePoint(usd, tier) if tier == figs.CUSTOM
-     else catalog_hw[h].prices.price(tier) or PricePoint(float("nan"), tier)
-     for h in dict.fromkeys(s.hardware_id for s in series)}, tr,
+    [(catalog_hw[h], PricePoint(usd, tier) if tier == figs.CUSTOM
+      else catalog_hw[h].prices.price(tier) or PricePoint(float("nan"), tier))
+     for h in dict.fromkeys(s.hardware_id for s in series)], tr,
 )  # fmt: skip
 
 if series and not any(math.isfinite(s.all_in_w) for s in series):  # an empty chart said nothing: say why instead

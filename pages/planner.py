@@ -370,7 +370,7 @@ def hardware_section() -> None:
     cheapest = st.session_state["planner.table_gpus"] == "cheapest"  # each cell's GPU count, said (only its hover had)
     st.caption(tr("pl_table_note", kv=state.kv, gpus=fmt.device_text("pl_table_note_cheapest", hw, tr) if cheapest
                   else tr("pl_table_note_sidebar", devices=fmt.devices(hw, state.gpus, tr))))  # fmt: skip
-    notices.basis_caption({fmt.chip(h, tr): prices[h.id] for h in table_hw}, tr)
+    notices.basis_caption([(h, prices[h.id]) for h in table_hw], tr)
 
     write_url()
 

@@ -110,7 +110,7 @@ def test_estimate_price_option_and_missing_price(capsys):
     r = run_json(capsys, "--model", "llama-3.1-8b", "--hardware", "tpu-v5e")
     assert r["usd_per_1M_tokens"] is None and r["price_usd_per_gpu_hour"] is None
     code, out, _ = run(capsys, "estimate", "--model", "llama-3.1-8b", "--hardware", "tpu-v5e")
-    assert code == 0 and "n/a (no price" in out
+    assert code == 0 and "n/a (no published price for tpu-v5e in any basis" in out  # no basis prices it
     r = run_json(capsys, "--model", "llama-3.1-8b", "--hardware", "tpu-v5e", "--price", "1.2", "--batch", "4")
     assert r["usd_per_1M_tokens"] == pytest.approx(1.2 / 3600 * r["tpot_s"] / 4 * 1e6)
     assert r["joules_per_token"] > 0

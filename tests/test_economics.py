@@ -10,7 +10,16 @@ from dataclasses import replace
 import pytest
 
 from tpot_model import Scenario, cli, estimate, planner, resolve_hardware, resolve_model, resolve_profile
-from tpot_model.economics import HOURS_PER_YEAR, ApiPrice, TcoParts, capital_recovery_factor, revenue, tco, tco_preset
+from tpot_model.economics import (
+    HOURS_PER_YEAR,
+    ApiPrice,
+    TcoParts,
+    capital_recovery_factor,
+    priced_bases,
+    revenue,
+    tco,
+    tco_preset,
+)
 from tpot_model.fleet import DAY_S, Demand, fleet, fleets
 from tpot_model.prices import BASES, load_prices
 from tpot_model.units import ms
@@ -40,6 +49,58 @@ def test_no_public_price_says_so(capsys, hw):
     assert r["usd_per_1M_tokens"] is None and r["price_basis"] == "hyperscaler"
     assert cli.main(["estimate", "--model", "llama-3.1-8b", "--hardware", hw, "--price-basis", "hyperscaler"]) == 0
     assert f"no public hyperscaler price for {hw}" in capsys.readouterr().out
+
+
+def test_priced_bases_names_the_bases_that_price_a_chip(tmp_path):
+    """The one owner of which bases price a chip: Rubin, MI455X, TPU 8i and Trainium3 have no entry in prices.yaml
+    (none); B300 has every basis but on-demand; a user's file's own price is its on-demand one."""
+    for hw in ("vr200", "mi455x", "tpu-8i", "trainium3"):
+        assert priced_bases(resolve_hardware(hw)) == (), hw
+    b300 = resolve_hardware("b300")
+    assert priced_bases(b300) == ("neocloud", "hyperscaler", "rental_3yr")
+    assert priced_bases(b300, besides="hyperscaler") == ("neocloud", "rental_3yr")
+    assert priced_bases(resolve_hardware("h200"), besides="on_demand") == ("neocloud", "hyperscaler", "rental_3yr")
+    own = replace(resolve_hardware("vr200"), price_usd_per_hour=3.5)
+    assert priced_bases(own) == ("on_demand",) and priced_bases(own, besides="on_demand") == ()
+
+
+@pytest.mark.parametrize(
+    ("hw", "said", "not_said"),
+    [
+        ("vr200", "no published price for vr200 in any basis: pass --price USD_PER_GPU_HOUR", "--price-basis"),
+        ("b300", "--price-basis neocloud, hyperscaler or rental_3yr", "on_demand,"),
+        ("mi355x", "--price-basis neocloud, hyperscaler or rental_3yr", "on_demand,"),
+    ],
+)
+def test_estimate_without_a_price_names_only_the_bases_that_price_the_chip(capsys, hw, said, not_said):
+    """`estimate --hardware vr200` had said 'pass --price ... or another --price-basis of on_demand, neocloud,
+    hyperscaler, rental_3yr', the basis that had just failed among them, where no basis prices Rubin."""
+    assert cli.main(["estimate", "--model", "llama-3.1-8b", "--hardware", hw]) == 0
+    (line,) = [x for x in capsys.readouterr().out.splitlines() if "$ per 1M output tokens" in x]
+    assert said in line and not_said not in line, line
+    r = _estimate_json(capsys, "--hardware", hw)
+    assert r["priced_bases"] == list(priced_bases(resolve_hardware(hw))) and said in r["price_note"]
+    assert _estimate_json(capsys, "--hardware", "h200")["price_note"] is None
+
+
+def test_frontier_and_capacity_say_why_a_chip_has_no_price(capsys):
+    """The layout and batch searches' '$ per 1M' and capacity's '-' say which bases price the chip, or that none
+    does (cli_text.no_price_note, estimate's words)."""
+    base = ["--model", "llama-3.1-8b", "--weights", "fp8", "--tpot-target-ms", "50"]
+    assert cli.main(["frontier", *base, "--hardware", "vr200", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["usd_per_1M_tokens"] is None and "vr200 in any basis" in d["price_note"]
+    assert cli.main(["frontier", *base, "--hardware", "vr200"]) == 0
+    assert "usd_per_1M_tokens      n/a (no published price for vr200 in any basis" in capsys.readouterr().out
+    demand = ["--output-tokens-per-day", "1e10"]
+    assert cli.main(["capacity", *base, "--hardware", "h200,vr200,b300", *demand]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "vr200: no published price for vr200 in any basis: pass --price USD_PER_GPU_HOUR (your own)" in out
+    assert [x for x in out if x.startswith("b300: no public on_demand price")] == [
+        "b300: no public on_demand price for b300; pass --price USD_PER_GPU_HOUR (your own) or --price-basis "
+        "neocloud, hyperscaler or rental_3yr"
+    ]
+    assert not [x for x in out if x.startswith("h200: no")]
 
 
 @pytest.mark.parametrize(

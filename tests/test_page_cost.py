@@ -79,8 +79,9 @@ def test_the_price_is_stated_once(lang):
 def test_hardware_without_a_price_still_shows_throughput_and_energy():
     at = run_page("cost", hardware="tpu-v5e", model="llama-3.1-8b", gpus="4")
     assert not at.exception
-    # a TPU: the notice and its button say chip-hour (issue 19; were pinned to the GPU-hour wording)
-    no_price = EN("no_public_price_chip", hw="Google TPU v5e", basis=EN("basis_on_demand"))
+    # a TPU: the notice and its button say chip-hour (issue 19; were pinned to the GPU-hour wording); no basis prices
+    # TPU v5e, so the notice says so, not "choose another price basis"
+    no_price = EN("no_public_price_nowhere_chip", hw="Google TPU v5e")
     assert any(no_price == i.value for i in at.info)
     assert EN("enter_own_price_chip") in [b.label for b in at.button]  # the one click that enters a price
     titles = _titles(at)

@@ -36,7 +36,8 @@ def test_no_public_price_is_said_on_every_page_that_shows_dollars_not_n_a():
     or tokens per MW says so in zh-TW, with the one click that enters a price, never a bare 'n/a' in its place."""
     q = dict(lang="zh-TW", model="llama-3.1-8b", hardware="trainium2", price_basis="hyperscaler")
     # Trainium: the notice and its button say chip-hour (issue 19; were pinned to the GPU-hour wording)
-    notice = ZH("no_public_price_chip", hw="AWS Trainium2", basis=ZH("basis_hyperscaler"))
+    # the one basis that does price it named (economics.priced_bases), not "another price basis"
+    notice = ZH("no_public_price_chip", hw="AWS Trainium2", basis=ZH("basis_hyperscaler"), bases=ZH("basis_on_demand"))
     for page in ("overview", "cost", "compare", "planner", "economics"):
         at = run_page(page, **q)
         assert not at.exception, page
@@ -59,19 +60,24 @@ def test_no_public_price_is_said_on_every_page_that_shows_dollars_not_n_a():
     n = sum(h.prices.price("hyperscaler") is None for h in chips)
     assert n > 6
     counted = ZH("cost_basis_unpriced_many_chip", n=n, total=len(chips))
-    assert any(c.value.endswith(counted) for c in hardware.caption), [c.value for c in hardware.caption]
+    assert any(counted in c.value for c in hardware.caption), [c.value for c in hardware.caption]
     # with a few chips, none of them priced: said of all of them, with no pointer to prices in the CSV
     few = run_page("hardware", **q)
     few.multiselect(key="hardware.vendors").set_value(["AWS"]).run()
     aws = [h for h in chips if h.vendor == "AWS"]
     assert all(h.prices.price("hyperscaler") is None for h in aws)
-    none = ZH("cost_basis_unpriced_all_chip", total=len(aws), basis=ZH("basis_hyperscaler"))
+    # Trainium2's on-demand price is the only one of the three: that basis named
+    none = ZH(
+        "cost_basis_unpriced_all_chip", total=len(aws), basis=ZH("basis_hyperscaler"), bases=ZH("basis_on_demand")
+    )
     assert any(c.value.startswith(none) for c in few.caption), [c.value for c in few.caption]
     # some priced, a few not: those are named
     amd = run_page("hardware", **q)
     amd.multiselect(key="hardware.vendors").set_value(["AMD"]).run()
-    assert any("AMD Instinct MI250X" in c.value and ZH("cost_basis_unpriced", hws="").strip() in c.value
-               for c in amd.caption), [c.value for c in amd.caption]  # fmt: skip
+    assert any(
+        "AMD Instinct MI250X" in c.value and ZH("cost_basis_unpriced_nowhere", hws="").strip() in c.value
+        for c in amd.caption
+    ), [c.value for c in amd.caption]  # fmt: skip (no basis prices MI250X)
 
 
 def test_same_usd_per_1m_on_every_page_for_the_same_basis():
@@ -414,7 +420,8 @@ def test_revenue_without_a_price_or_all_in_power_says_so_not_n_a(lang):
     # no capex: why, and where to give one (the why in the capex's place had read 'the TCO parts above (No public
     # capex)': a review)
     assert payback_help == tr("ec_payback_def_none", why=tr("no_public_capex_short"))
-    assert tr("no_public_price_chip", hw="AWS Trainium2", basis=tr("basis_hyperscaler")) in [i.value for i in at.info]
+    notice = tr("no_public_price_chip", hw="AWS Trainium2", basis=tr("basis_hyperscaler"), bases=tr("basis_on_demand"))
+    assert notice in [i.value for i in at.info]
     assert tr("m_tokens_per_mw_none_chip") in [c.value for c in at.caption]
     assert not [m.value for m in at.markdown if "n/a" in m.value or tr("fr_na") in m.value]
     # the curve's end: the most in flight that fits 2 x Trainium2 (continuous batching), not the sweep's 1,024
@@ -470,7 +477,7 @@ def test_economics_words_follow_the_chips_and_unpriced_candidates_are_named(lang
     assert not at.exception
     captions = [c.value for c in at.caption]
     assert tr("ec_cap_help_chip", tier=tr("basis_hyperscaler")) in captions
-    unpriced = tr("cost_basis_unpriced_chip", hws="AWS Trainium2")
+    unpriced = tr("cost_basis_unpriced_chip", hws="AWS Trainium2", bases=tr("basis_on_demand"))
     assert any(c.endswith(unpriced) for c in captions), captions
     assert tr("ec_cap_no_power", hws=tr.join(["AWS Trainium2", "Google TPU7x (Ironwood)"])) in captions
 
@@ -790,7 +797,7 @@ def test_an_announced_sidebar_chip_is_marked_in_the_tco_and_revenue(lang):
     page = [s for s in said if rubin.name in s]
     assert page, said
     # every sentence of the page's own that names it marks it (the shared no-price notice, as on every page, aside)
-    no_price = tr("no_public_price", hw=rubin.name, basis=tr(f"basis_{Q['price_basis']}"))
+    no_price = tr("no_public_price_nowhere", hw=rubin.name)
     own = [s for s in page if s != no_price]
     assert own and all(s.count(rubin.name) == s.count(marked) for s in own), own
     rf = _figure(at, tr("ec_rf_title", hw=""))

@@ -921,7 +921,7 @@ def test_the_cost_grid_says_your_own_price_is_the_sidebar_chips_alone():
 
     own = run_page("planner", price_basis="custom", price="1.22")
     assert not own.exception
-    said = EN("cost_basis_unpriced_own", hws="").split(":")[0]  # one owner: the basis caption, on every page
+    said = EN("cost_basis_unpriced_own", hws="", bases="").split(":")[0]  # one owner: the basis caption, on every page
     assert any(said in c.value for c in own.caption)
     assert not any("enter your own" in c.value for c in own.caption)  # it cannot be entered for the others
     published = run_page("planner")

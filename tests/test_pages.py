@@ -7,7 +7,7 @@ import re
 import pytest
 
 from tests.apptest_util import ROOT, chart_texts, figures, run_page, visible_texts, warning_lines
-from ui import navigation
+from ui import fmt, navigation
 from ui.figures.planner import CHART_SECTION
 from ui.i18n import EN, Translator
 from ui.notices import control_name
@@ -857,7 +857,8 @@ def test_sidebar_and_price_notices_say_chip_hour_for_a_tpu_or_trainium(lang):
     assert at.sidebar.number_input(key="price").label == tr("control_price_chip")
     assert at.sidebar.select_slider(key="gpus").help == tr("help_gpus_chip")
     assert at.sidebar.selectbox(key="price_basis").help == tr("help_price_basis_chip")
-    assert tr("no_public_price_chip", hw="AWS Trainium2", basis=tr("basis_hyperscaler")) in [i.value for i in at.info]
+    notice = tr("no_public_price_chip", hw="AWS Trainium2", basis=tr("basis_hyperscaler"), bases=tr("basis_on_demand"))
+    assert notice in [i.value for i in at.info]
     assert tr("enter_own_price_chip") in [b.label for b in at.button]
     assert not [t for t in visible_texts(at) if "GPU" in t]
     big = run_page("overview", lang=lang, hardware="tpu7x", model="llama-3.1-405b", weights="bf16", gpus="1")
@@ -1319,8 +1320,8 @@ def test_the_no_price_notice_marks_an_announced_chip():
     marked = fmt.chip(load_hardware_catalog()["vr200"], EN)
     at = run_page("overview", hardware="vr200", price_basis="on_demand")
     assert not at.exception, at.exception
-    (notice,) = [i.value for i in at.info if i.value.startswith("No public price")]
-    assert f"for {marked} under" in notice
+    (notice,) = [i.value for i in at.info if "no published price in any basis" in i.value]  # none prices Rubin
+    assert notice.startswith(f"{marked} has no published price")
 
 
 def test_a_session_without_apps_frame_reruns_through_it_whatever_the_process_flag(monkeypatch):
@@ -1352,3 +1353,27 @@ def test_a_session_without_apps_frame_reruns_through_it_whatever_the_process_fla
         controls._require_navigation()
     controls.mark_app_run()
     controls._require_navigation()  # app.py's run: no rerun
+
+
+NO_BASIS_PAGES = ("overview", "cost", "planner", "compare", "hardware", "economics", "frontier")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+@pytest.mark.parametrize("page", NO_BASIS_PAGES)
+def test_a_chip_no_basis_prices_is_said_to_have_none_not_sent_to_another_basis(page, lang):
+    """Rubin has no entry in data/prices.yaml: every page that shows $ had said '... or choose another price basis in
+    the sidebar', which prices it under none. Now each says it has no published price in any basis (the notice for
+    the sidebar's chip, the caption under a table of chips), and points to no other basis; MI355X (no on-demand price,
+    priced under the TCO tiers) is pointed to those tiers, by name (economics.priced_bases)."""
+    tr = Translator(lang)
+    q = {"frontier": {"more": "true"}, "economics": {"ec_chips": "vr200,mi355x"}}.get(page, {})
+    at = run_page(page, lang=lang, hardware="vr200", **q)
+    assert not at.exception, at.exception
+    text = "\n".join(visible_texts(at))
+    nowhere = {"en": "no published price in any basis", "zh-TW": "在任何價格基準下都沒有公開價格"}[lang]
+    assert nowhere in text.lower(), page
+    another = {"en": "another price basis", "zh-TW": "其他價格基準"}[lang]
+    assert another not in text and {"en": "another basis", "zh-TW": "其他基準"}[lang] not in text
+    if page in ("hardware", "planner", "economics", "frontier"):  # a table of chips with MI355X: its bases named
+        tiers = fmt.alternatives([tr(f"basis_{b}") for b in ("neocloud", "hyperscaler", "rental_3yr")], tr)
+        assert any(tiers in c.value for c in at.caption), [c.value for c in at.caption]

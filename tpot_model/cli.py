@@ -38,6 +38,7 @@ from .cli_text import (
     assumed_window_note,
     counting,
     int_or_none,
+    no_price_note,
     parallelism_note,
     platform_note,
     projection_note,
@@ -45,6 +46,7 @@ from .cli_text import (
     window_note,
 )
 from .csv_format import FLOAT_DIGITS, csv_bytes, float_field, float_text, float_texts, int_field, label_field
+from .economics import priced_bases
 from .engines import OF_FREE_MEMORY
 from .estimate import MAX_GPUS_SEARCHED, Estimate, estimate
 from .files import APP_VERSION
@@ -401,6 +403,9 @@ def report(e: Estimate, ideal: Estimate) -> dict[str, Any]:
         "price_basis": e.price.basis,
         "price_as_of": e.price.as_of,
         "price_source": e.price.source,
+        "priced_bases": list(priced_bases(hw)),  # the published bases with a price for this chip
+        # why there is no $ figure and what would give one (None with a price)
+        "price_note": None if math.isfinite(e.price_usd_per_gpu_hour) else no_price_note(hw, e.price.basis),
         "all_in_kW_per_gpu": e.all_in_w_per_gpu / 1e3,
         "tokens_per_s_per_mw": _f(e.tokens_per_s_per_mw),
         "tokens_per_gw_year": _f(e.tokens_per_gw_year),
@@ -625,11 +630,7 @@ def _table(r: dict[str, Any]) -> str:
         row("$ per 1M output tokens", usd(r["usd_per_1M_tokens"]))  # 3 significant figures, as on the pages
         row("$ per 1M output tokens (with prefill)", usd(r["usd_per_1M_tokens_with_prefill"]))
     else:
-        row(
-            "$ per 1M output tokens",
-            f"n/a (no price: no public {basis} price for {r['hardware']}; pass --price USD_PER_GPU_HOUR or another "
-            f"--price-basis of {', '.join(PRICE_BASES[:-1])})",
-        )
+        row("$ per 1M output tokens", f"n/a ({r['price_note']})")
     if math.isfinite(r["tokens_per_s_per_mw"]):
         row("tokens/s per MW (all-in power)", large(r["tokens_per_s_per_mw"]))
         row("energy, all-in", _num(r["joules_per_token_all_in"], "J/token"))

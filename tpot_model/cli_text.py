@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from .catalog import tokens_past_window
+from .economics import priced_bases
 from .engines import ENGINES, VENDOR_ONLY, runs_on
 from .estimate import MAX_GPUS_SEARCHED, Estimate, lower_formats, no_gpu_count, precision_that_fits
 
@@ -23,6 +24,18 @@ def projection_note(hw) -> str | None:
     if not hw.announced:
         return None
     return f"{hw.name} is announced, not shipping: its figures are vendor claims, so these numbers are projections"
+
+
+def no_price_note(hw, basis: str, price_flag: str = "--price") -> str:
+    """Why a $ figure is missing and what would give one, in a line: the bases that price the chip
+    (economics.priced_bases, the chosen one left out), or that none does."""
+    others = priced_bases(hw, besides=basis)
+    if not others:
+        return f"no published price for {hw.id} in any basis: pass {price_flag} USD_PER_GPU_HOUR (your own)"
+    which = others[0] if len(others) == 1 else f"{', '.join(others[:-1])} or {others[-1]}"
+    return (
+        f"no public {basis} price for {hw.id}; pass {price_flag} USD_PER_GPU_HOUR (your own) or --price-basis {which}"
+    )
 
 
 def platform_note(profile_id: str, hw) -> str | None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .catalog import Hardware
-from .prices import CUSTOM, OWNING_BASES, PricePoint
+from .prices import BASES, CUSTOM, OWNING_BASES, PricePoint
 from .scenario import Scenario
 from .units import hour_s
 
@@ -34,10 +34,23 @@ def price_for(hw: Hardware, s: Scenario) -> PricePoint:
     s.price_basis; usd_per_gpu_hour is nan when there is none (no public price under that basis)."""
     if s.price_usd_per_gpu_hour is not None:
         return PricePoint(float(s.price_usd_per_gpu_hour), CUSTOM)
-    found = hw.prices.price(s.price_basis)
-    if found is None and s.price_basis == "on_demand" and hw.price_usd_per_hour is not None:
-        found = PricePoint(float(hw.price_usd_per_hour), "on_demand", "", f"{hw.name}: its own price_usd_per_hour")
+    found = published_price(hw, s.price_basis)
     return found if found is not None else PricePoint(math.nan, s.price_basis)
+
+
+def published_price(hw: Hardware, basis: str) -> PricePoint | None:
+    """The chip's published $/GPU-hour under one basis (a user's file's own price_usd_per_hour is its on-demand
+    one), None when there is none."""
+    found = hw.prices.price(basis)
+    if found is None and basis == "on_demand" and hw.price_usd_per_hour is not None:
+        found = PricePoint(float(hw.price_usd_per_hour), "on_demand", "", f"{hw.name}: its own price_usd_per_hour")
+    return found
+
+
+def priced_bases(hw: Hardware, *, besides: str | None = None) -> tuple[str, ...]:
+    """The published bases that price this chip, in BASES order (`besides`: that basis left out): the one owner of
+    which bases a page or the CLI may point to when the chosen one has no price; () when none does."""
+    return tuple(b for b in BASES if b != besides and published_price(hw, b) is not None)
 
 
 def priced_for(hw: Hardware, s: Scenario, price_applies_to: str | None) -> Scenario:

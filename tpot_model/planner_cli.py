@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from .catalog import CatalogError, Hardware, resolve_hardware, resolve_model
-from .cli_text import counting, lower_precision, platform_note, projection_note, remedy, window_note
+from .cli_text import counting, lower_precision, no_price_note, platform_note, projection_note, remedy, window_note
 from .disaggregated import decode_reach, model_recipes
 from .economics import price_for
 from .engines import BEST, ENGINES
@@ -222,15 +222,18 @@ def _num(x: float) -> float | None:
 def price_fields(hw, scenario: Scenario) -> dict:
     """The price a result's $ per 1M tokens stands on: its basis, $/GPU-hour (null: no public price) and date."""
     p = price_for(hw, scenario)
-    # the key estimate, sweep, evaluate and capacity name it by (frontier's had been 'usd_per_gpu_hour')
-    return {"price_basis": p.basis, "price_usd_per_gpu_hour": _num(p.usd_per_gpu_hour), "price_as_of": p.as_of or None}
+    # the key estimate, sweep, evaluate and capacity name it by (frontier's had been 'usd_per_gpu_hour'); without a
+    # price, why and what would give one (estimate's price_note)
+    priced = math.isfinite(p.usd_per_gpu_hour)
+    return {"price_basis": p.basis, "price_usd_per_gpu_hour": _num(p.usd_per_gpu_hour), "price_as_of": p.as_of or None,
+            "price_note": None if priced else no_price_note(hw, p.basis)}  # fmt: skip
 
 
 def _usd(d: dict, key: str) -> str:
     """$ per 1M tokens as the text output says it (cents, three significant figures below $1), with its price."""
     x = d[key]
     if x is None:
-        return f"n/a (no price under {d['price_basis']})"
+        return f"n/a ({d['price_note']})" if d.get("price_note") else f"n/a (no price under {d['price_basis']})"
     when = f", {d['price_as_of']}" if d["price_as_of"] else ""
     money = f"${x:,.2f}" if x >= 1 else f"${x:.3g}"
     return f"{money} (at ${d['price_usd_per_gpu_hour']:g}/GPU-hour, {d['price_basis']}{when})"
@@ -914,6 +917,7 @@ def capacity_dict(f: Fleet, demand: Demand, hw: Hardware) -> dict:
         "price_usd_per_gpu_hour": _num(f.usd_per_gpu_hour),
         "price_basis": f.price_basis,
         "price_as_of": f.price_as_of or None,
+        "price_note": None if math.isfinite(f.usd_per_gpu_hour) else no_price_note(hw, f.price_basis),
         "limited_by": f.limited_by,
         "prompt_tokens": f.prompt_tokens or None,  # each request's prompt as sized (the demand's input per output)
         # no layout meets the targets but one holds the model: how near the fastest comes (batch 1)
@@ -960,6 +964,7 @@ def _capacity_text(rows: list[dict], context_tokens: float) -> str:
                  "'-' = no price, no all-in power or no layout meets the target)")  # fmt: skip
     lines += [f"* {d['hardware']}: projection: {d['projection_note']}" for d in rows if d["hardware_announced"]]
     lines += [f"{d['hardware']}: note: {d['platform_note']}" for d in rows if d["platform_note"]]
+    lines += [f"{d['hardware']}: {d['price_note']}" for d in rows if d["price_note"]]  # its '-' $ figures: why
     for d in rows:  # why a chip has no fleet, and what would give it one
         if d["fastest_gpus"]:
             lines.append(f"{d['hardware']}: no layout meets the {d['missed_target'].upper()} target; the fastest, "

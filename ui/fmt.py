@@ -7,6 +7,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 
+from tpot_model import economics
 from tpot_model.engines import CHIP_FAMILIES, ENGINES
 from tpot_model.numtext import large, usd
 from tpot_model.numtext import sig as _sig
@@ -265,6 +266,20 @@ def price_note(price, tr: Callable[..., str], *, cell: bool = False) -> str:
     basis = tr(f"basis_{price.basis}")
     as_of = date(price.as_of) if cell else price.as_of
     return tr("price_basis_note", basis=basis, as_of=as_of) if price.as_of else basis
+
+
+def alternatives(items: Sequence[str], tr: Callable[..., str]) -> str:
+    """Items one may choose among: 'A, B or C' (zh-TW 'A、B、C', its sentence says 任一)."""
+    items = list(items)
+    if len(items) < 2:
+        return "".join(items)
+    return tr("list_or", items=tr("list_sep").join(items[:-1]), last=items[-1])
+
+
+def priced_bases(hw, tr: Callable[..., str], *, besides: str | None = None) -> str:
+    """The published bases that price this chip (economics.priced_bases, `besides` left out), as alternatives in
+    words ('Neocloud TCO, Hyperscaler TCO or 3-year rental'); '' where none does."""
+    return alternatives([tr(f"basis_{b}") for b in economics.priced_bases(hw, besides=besides)], tr)
 
 
 def prices_note(prices, tr: Callable[..., str]) -> str:

@@ -11,9 +11,10 @@ from dataclasses import dataclass, field, replace
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from tpot_model import planner
+from tpot_model import economics, planner
 from tpot_model.engines import VENDOR_ONLY, runs_on
 from tpot_model.estimate import estimate, lower_formats, no_gpu_count, precision_that_fits
+from tpot_model.prices import BASES
 from tpot_model.roofline import (
     head_split_alternatives,
     link_peak_bytes_per_s,
@@ -346,40 +347,72 @@ def price_note(price, tr: Translator) -> str:
 UNPRICED_LISTED = 6  # chips without a price named in a caption; more are counted
 
 
-def basis_caption(prices: dict, tr: Translator, hardware=None) -> None:
-    """Under a table of $ figures over several chips (name -> PricePoint, one basis): the basis and the span of the
-    prices' dates, the chips with no public price under it, and what tokens per MW count (all-in power); in the
-    device word of `hardware` (the chips listed: '$/chip-hour' once one is a TPU or Trainium), when given."""
-    if not prices:
+def basis_caption(chips, tr: Translator, *, device_words: bool = False) -> None:
+    """Under a table of $ figures over several chips ((Hardware, PricePoint) pairs, one basis): the basis and the
+    span of the prices' dates, the chips with no public price under it (with the published bases that do price them,
+    economics.priced_bases, or that none does), and what tokens per MW count (all-in power); with `device_words`, in
+    the chips' device word ('$/chip-hour' once one is a TPU or Trainium)."""
+    chips = list({hw.id: (hw, p) for hw, p in chips}.values())  # a chip listed twice (two rows) said once
+    if not chips:
         return
-    if hardware is not None:
-        tr = fmt.device_tr(hardware, tr)
-    priced = [p for p in prices.values() if p.usd_per_gpu_hour == p.usd_per_gpu_hour]
-    unpriced = [name for name, p in prices.items() if p.usd_per_gpu_hour != p.usd_per_gpu_hour]
+    if device_words:
+        tr = fmt.device_tr([hw for hw, _ in chips], tr)
+    basis = chips[0][1].basis
+    priced = [p for _, p in chips if math.isfinite(p.usd_per_gpu_hour)]
+    unpriced = [hw for hw, p in chips if not math.isfinite(p.usd_per_gpu_hour)]
+    groups: dict[tuple[str, ...], list[str]] = {}  # the published bases that price them -> the chips' names
+    for hw in unpriced:
+        groups.setdefault(economics.priced_bases(hw, besides=basis), []).append(fmt.chip(hw, tr))
+    nowhere = groups.pop((), [])
+
+    def bases(keys) -> str:  # 'Neocloud TCO, Hyperscaler TCO or 3-year rental', in BASES order
+        return fmt.alternatives([tr(f"basis_{b}") for b in BASES if any(b in k for k in keys)], tr)
+
     if not priced:  # no row of the CSV has a price to point to: say so, and what the power figures count
-        basis = tr(f"basis_{next(iter(prices.values())).basis}")
-        st.caption(tr.sentences([tr("cost_basis_unpriced_all", total=len(prices), basis=basis), tr("cost_power_note")]))
+        text = (
+            tr("cost_basis_unpriced_all", total=len(chips), basis=tr(f"basis_{basis}"), bases=bases(groups))
+            if groups
+            else tr("cost_basis_unpriced_all_nowhere", total=len(chips))
+        )
+        st.caption(tr.sentences([text, tr("cost_power_note")]))
         return
-    text = tr("cost_basis_many", note=fmt.prices_note(priced, tr))
+    parts = [tr("cost_basis_many", note=fmt.prices_note(priced, tr))]
     # under your own price the others cannot take one of theirs: they are priced by choosing a published basis
-    own = "_own" if priced[0].basis == "custom" else ""
+    own = "_own" if basis == "custom" else ""
     if len(unpriced) > UNPRICED_LISTED:  # a count, not a wall of names: the table's blank cells show which
-        text = tr.sentences([text, tr(f"cost_basis_unpriced_many{own}", n=len(unpriced), total=len(prices))])
-    elif unpriced:
-        text = tr.sentences([text, tr(f"cost_basis_unpriced{own}", hws=tr.join(unpriced))])
-    st.caption(text)
+        parts.append(tr(f"cost_basis_unpriced_many{own}", n=len(unpriced), total=len(chips)))
+        if groups:
+            parts.append(tr("cost_basis_unpriced_many_other", n=sum(map(len, groups.values())), bases=bases(groups)))
+        if nowhere:
+            parts.append(tr(f"cost_basis_unpriced_many_nowhere{own}", n=len(nowhere)))
+    else:
+        for i, (keys, names) in enumerate(groups.items()):
+            key = f"cost_basis_unpriced{own}" + ("_more" if own and i else "")  # your own's alone: said once
+            parts.append(tr(key, hws=tr.join(names), bases=bases([keys])))
+        if nowhere:
+            parts.append(tr(f"cost_basis_unpriced_nowhere{own}", hws=tr.join(nowhere)))
+    st.caption(tr.sentences(parts))
 
 
 def _use_own_price() -> None:
     st.session_state["price_basis"] = "custom"
 
 
-def no_price_notice(price, hw_name: str, tr: Translator, key: str = "no_price") -> None:
-    """'No public price for X under this basis' (or 'no own price entered') with the one click that enters one."""
+def no_price_text(price, hw, tr: Translator) -> str:
+    """'No public price for X under this basis: ... or choose <the bases that price it>', or, where no published basis
+    prices it, that it has none in any basis (economics.priced_bases)."""
+    if bases := fmt.priced_bases(hw, tr, besides=price.basis):
+        return tr("no_public_price", hw=fmt.chip(hw, tr), basis=tr(f"basis_{price.basis}"), bases=bases)
+    return tr("no_public_price_nowhere", hw=fmt.chip(hw, tr))
+
+
+def no_price_notice(price, hw, tr: Translator, key: str = "no_price") -> None:
+    """'No public price for X under this basis' (no_price_text; or 'no own price entered') with the one click that
+    enters one."""
     if price.basis == "custom":
         st.info(tr("no_own_price"), icon=":material/sell:")
         return
-    st.info(tr("no_public_price", hw=hw_name, basis=tr(f"basis_{price.basis}")), icon=":material/sell:")
+    st.info(no_price_text(price, hw, tr), icon=":material/sell:")
     st.button(tr("enter_own_price"), key=key, on_click=_use_own_price)
 
 
@@ -411,7 +444,7 @@ def cost_line(
         st.caption(f"{tr('cost_on')}{tr('label_colon')}{per_hour} · {price_note(price, tr)} · {mw}" + line(also))
     else:
         st.caption(mw + line(also))
-        no_price_notice(price, fmt.chip(est.hardware, tr), tr, key)  # an announced chip marked
+        no_price_notice(price, est.hardware, tr, key)  # an announced chip marked
 
 
 def power_text(
