@@ -107,29 +107,35 @@ with metrics.Row() as row:
         ),
     )
     if energy_known:
-        tdp = fmt.number(hw.tdp_w)
+        tdp = fmt.board_power(hw, tr)  # '1,000 W (estimate)' where the TDP is one (Trainium3's): so is all below
+        estimated = tr("tdp_estimate_note") if fmt.tdp_estimated(hw) else None
         row.metric(
             tr("ce_m_j"),
-            **notices.if_fitted(
-                est,
-                tr,
-                f"{fmt.number(j_token)} J",
-                help=tr(
-                    "ce_m_j_def_one" if one else "ce_m_j_def",
-                    tdp=tdp,
-                    gpus=fmt.gpus(state.gpus),
-                    devices=devices,
-                    decode=f"{fmt.number(float(est.joules_per_token))} J",
+            **metrics.noted(
+                notices.if_fitted(
+                    est,
+                    tr,
+                    f"{fmt.number(j_token)} J",
+                    help=tr(
+                        "ce_m_j_def_one" if one else "ce_m_j_def",
+                        tdp=tdp,
+                        gpus=fmt.gpus(state.gpus),
+                        devices=devices,
+                        decode=fmt.joules(float(est.joules_per_token), hw, tr),
+                    ),
                 ),
+                estimated,
             ),
         )
         row.metric(
             tr("ce_m_tokens_per_j"),
-            **notices.if_fitted(est, tr, fmt.number(1.0 / j_token), help=tr("ce_m_tokens_per_j_def")),
+            **metrics.noted(
+                notices.if_fitted(est, tr, fmt.number(1.0 / j_token), help=tr("ce_m_tokens_per_j_def")), estimated
+            ),
         )
         row.metric(
             tr("ce_m_power", devices=fmt.devices(est.hardware, state.gpus, tr)),
-            f"{fmt.number(power_w)} W",
+            **metrics.noted({"value": f"{fmt.number(power_w)} W"}, estimated),
             help=tr("ce_m_power_def", devices=devices, tdp=tdp),
         )
 if price_known:
@@ -226,13 +232,15 @@ with left:
 if energy_known:
     with right:
         chart.figure(
-            lambda: figs.energy_curve(x, run.joules_per_token, run.fits, scenario_x, sweep=sweep, tr=tr),
-            lambda: figs.energy_table(x, run.joules_per_token, run.fits, sweep=sweep),
+            lambda: figs.energy_curve(
+                x, run.joules_per_token, run.fits, scenario_x, sweep=sweep, tr=tr, estimated=fmt.tdp_estimated(hw)
+            ),  # fmt: skip
+            lambda: figs.energy_table(x, run.joules_per_token, run.fits, sweep=sweep, estimated=fmt.tdp_estimated(hw)),
             f"energy-by-{sweep}",
             tr,
             depends=(),
         )
-    st.caption(fmt.device_text("ce_energy_caption", device, tr, tdp=fmt.number(hw.tdp_w), devices=devices))
+    st.caption(fmt.device_text("ce_energy_caption", device, tr, tdp=fmt.board_power(hw, tr), devices=devices))
 
 if not price_known:
     chart.fold(tr, tr("embed_more_cost_frontier"))
@@ -329,8 +337,21 @@ hb, hc = figs.heat_batches(), figs.heat_contexts(model.max_context_tokens, state
 grid = controls.evaluate(state, batch=hb[:, None], context_tokens=hc[None, :])
 values = {"usd_1m": grid.usd_per_1M_tokens, "tps_gpu": grid.tokens_per_s_per_gpu, "j_per_token": grid.joules_per_token}
 chart.figure(
-    lambda: figs.heatmap(hb, hc, values[metric], grid.fits, metric, state.batch, state.context, device=device, tr=tr),
-    lambda: figs.heatmap_table(hb, hc, values[metric], grid.fits, metric),
+    lambda: figs.heatmap(
+        hb,
+        hc,
+        values[metric],
+        grid.fits,
+        metric,
+        state.batch,
+        state.context,
+        device=device,
+        tr=tr,
+        estimated=metric == "j_per_token" and fmt.tdp_estimated(hw),
+    ),  # fmt: skip
+    lambda: figs.heatmap_table(
+        hb, hc, values[metric], grid.fits, metric, estimated=metric == "j_per_token" and fmt.tdp_estimated(hw)
+    ),  # fmt: skip
     "cost-heatmap",
     tr,
     depends=metric,

@@ -200,7 +200,8 @@ chart.fold(tr, tr("embed_more_economics"))  # a wiki's frame: the capacity plan;
 st.header(tr("ec_tco_h"))
 tier_basis = economics.owning_basis(state.price_basis)  # the fleet table's capex: the same tier
 tier = hw.prices.price(tier_basis)
-if tier is not None and math.isfinite(hw.prices.all_in_w):
+from_tier = tier is not None and math.isfinite(hw.prices.all_in_w)  # the all-in power published: the board's a split
+if from_tier:
     preset = economics.tco_preset(tier.usd_per_gpu_hour, hw.prices.all_in_w, hw.tdp_w)
     st.markdown(
         fmt.device_text(
@@ -271,7 +272,8 @@ rate = c[2].number_input(
 )
 util_h = c[3].number_input(tr("ec_tco_util"), *tco_range("utilisation"), step=0.05, key=k + "utilisation")
 c = st.columns(4, vertical_alignment="bottom")  # inputs in line where a label wraps (zh-TW, 900 px)
-board = c[0].number_input(tr("ec_board_w"), *tco_range("board_w"), step=10.0, format="%.0f", key=k + "board_w")
+board = c[0].number_input(tr("ec_board_w"), *tco_range("board_w"), step=10.0, format="%.0f", key=k + "board_w",
+                          help=tr("ec_board_w_estimated", tdp=fmt.board_power(hw, tr)) if fmt.tdp_estimated(hw) else None)  # fmt: skip
 host = c[1].number_input(
     tr("ec_host_w"), *tco_range("host_network_w"), step=10.0, format="%.0f", key=k + "host_network_w"
 )
@@ -281,9 +283,14 @@ kwh = c[3].number_input(
 )
 parts = economics.TcoParts(capex, years, rate / 100, board, host, pue, kwh, util_h)
 b = economics.tco(parts)
+# the chip's estimated TDP as the board power, with no published all-in power to split: both rest on the estimate
+on_estimate = not from_tier and fmt.tdp_estimated(hw) and board == round(hw.tdp_w)
+estimated = tr("tdp_estimate_note") if on_estimate else None
 with metrics.Row() as row:
-    row.metric(fmt.device_text("ec_m_tco", hw, tr), fmt.usd(b.usd_per_gpu_hour))
-    row.metric(fmt.device_text("ec_m_all_in", hw, tr), f"{fmt.number(b.all_in_w)} W")
+    row.metric(fmt.device_text("ec_m_tco", hw, tr), **metrics.noted({"value": fmt.usd(b.usd_per_gpu_hour)}, estimated))
+    row.metric(
+        fmt.device_text("ec_m_all_in", hw, tr), **metrics.noted({"value": f"{fmt.number(b.all_in_w)} W"}, estimated)
+    )
 
 
 def _use_tco(value: float = round(b.usd_per_gpu_hour, 4)) -> None:

@@ -24,7 +24,7 @@ from tpot_model import (
     resolve_model,
     total_params,
 )
-from tpot_model.catalog import hardware_from_text, model_from_dict, model_from_text
+from tpot_model.catalog import hardware_figures, hardware_from_text, model_from_dict, model_from_text
 from tpot_model.files import DATA_DIR, MAX_FILE_BYTES
 from tpot_model.roofline import gpus_per_rack
 
@@ -1168,7 +1168,7 @@ _CITED = {
 
 def test_a_cited_entry_loads_with_its_figures(tmp_path):
     entry = _hw(source=[_CITED, "https://example.com/other"], derived={"tdp_W": "ESTIMATE: board power"},
-                interconnect_GB_per_s=450, system_source=[{"cite": "NVLink page", "fields": ["interconnect_GB_per_s"]}])  # fmt: skip
+                estimated=["tdp_W"], interconnect_GB_per_s=450, system_source=[{"cite": "NVLink page", "fields": ["interconnect_GB_per_s"]}])  # fmt: skip
     hw = load_hardware_catalog(_write(tmp_path, "hw.yaml", {"toy-gpu": entry}))["toy-gpu"]
     assert hw.source == ("https://example.com/datasheet", "https://example.com/other")
     assert hw.field_sources == {
@@ -1177,7 +1177,7 @@ def test_a_cited_entry_loads_with_its_figures(tmp_path):
         "dense_TFLOP_per_s.bf16": ("https://example.com/datasheet",),
         "scale_up_GB_per_s": ("NVLink page",),  # the older YAML name read as the one figure it is
     }
-    assert hw.derived == {"tdp_W": "ESTIMATE: board power"}
+    assert hw.derived == {"tdp_W": "ESTIMATE: board power"} and hw.estimated("tdp_W")
 
 
 BAD_CITES = [
@@ -1199,6 +1199,61 @@ def test_bad_per_figure_sources_name_the_figure(entry, key):
         hardware_from_text(yaml.safe_dump({"toy-gpu": entry}), "my_gpu.yaml")
     message = str(err.value)
     assert "my_gpu.yaml" in message and "toy-gpu" in message and key in message, message
+
+
+ESTIMATED_TDP = ("tpu-v4", "tpu-v5e", "tpu-v5p", "tpu-v6e", "tpu7x", "trainium2", "inferentia2", "trainium3",
+                 "m2-ultra", "m3-max", "m4-max", "m5-max")  # fmt: skip
+
+
+def test_estimated_figures_are_data_and_agree_with_the_notes():
+    """The TPUs', Trainium / Inferentia's and Apple's board power is not published: their notes said "tdp_W ESTIMATE"
+    (Trainium3's and M5 Max's `derived` too) and the app showed it as a datasheet figure. Each lists it in
+    `estimated`, and no other entry does; every entry whose notes or derived text call a figure an ESTIMATE lists it
+    (Apple's TFLOP/s too), the notes kept."""
+    catalog = load_hardware_catalog()
+    assert sorted(h for h, hw in catalog.items() if hw.estimated("tdp_W")) == sorted(ESTIMATED_TDP)
+    for hw in catalog.values():
+        said = "tdp_W ESTIMATE" in hw.notes or hw.derived.get("tdp_W", "").startswith("ESTIMATE")
+        assert said == hw.estimated("tdp_W"), hw.id
+        assert set(hw.estimated_figures) <= set(hardware_figures(hw)), hw.id
+    assert catalog["m5-max"].estimated_figures == ("dense_TFLOP_per_s.fp16", "tdp_W")
+    assert catalog["m4-max"].estimated("dense_TFLOP_per_s.fp32") and not catalog["h200"].estimated_figures
+    assert "tdp_W ESTIMATE" in catalog["tpu7x"].notes  # the notes say how it was estimated
+
+
+BAD_ESTIMATED = [
+    pytest.param("tdp_W", "must be a list of figure names, e.g. [tdp_W], got 'tdp_W'", id="not-a-list"),
+    pytest.param({"tdp_W": True}, "must be a list of figure names", id="a-mapping"),
+    pytest.param([1], "must be a list of figure names", id="not-text"),
+    pytest.param(["tdp"], "estimated: 'tdp' is not a figure of this entry (it has: memory_GB", id="unknown-figure"),
+    pytest.param(["dense_TFLOP_per_s.fp4"], "'dense_TFLOP_per_s.fp4' is not a figure", id="rate-not-given"),
+    pytest.param(["scale_out_Gbit_per_s"], "'scale_out_Gbit_per_s' is not a figure", id="figure-not-given"),
+]
+
+
+@pytest.mark.parametrize(("value", "message"), BAD_ESTIMATED)
+def test_a_bad_estimated_list_is_refused_with_a_message_in_the_cli_and_the_upload(capsys, tmp_path, value, message):
+    """A hardware file's `estimated` is validated as the other fields are: the CLI refuses it in one line, the web
+    upload lists the problem (never a traceback)."""
+    from tpot_model import cli
+    from ui import uploads
+
+    path = _write(tmp_path, "my_gpu.yaml", _hw(estimated=value))
+    assert cli.main(["estimate", "--model", "llama-3.1-8b", "--hardware", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1, err
+    obj, problems, _ = uploads.read_upload("hardware", path.read_bytes(), "my_gpu.yaml")
+    assert obj is None and len(problems) == 1 and message in problems[0] and "my_gpu.yaml" in problems[0], problems
+
+
+def test_an_estimate_in_derived_must_be_listed_and_plain_dense_tflops_names_every_rate():
+    derived = {"tdp_W": "ESTIMATE: ~1 kW from a news site"}
+    with pytest.raises(CatalogError, match="derived: 'tdp_W' is an ESTIMATE: list it in 'estimated' too"):
+        hardware_from_text(yaml.safe_dump({"toy-gpu": _hw(source=[_CITED], derived=derived)}), "my_gpu.yaml")
+    rates = {"bf16": 100, "fp8": 200}
+    hw = hardware_from_text(yaml.safe_dump({"toy-gpu": _hw(dense_TFLOP_per_s=rates, estimated=["dense_TFLOP_per_s"])}),
+                            "my_gpu.yaml")  # fmt: skip
+    assert hw.estimated_figures == ("dense_TFLOP_per_s.bf16", "dense_TFLOP_per_s.fp8") and not hw.estimated("tdp_W")
 
 
 def test_architecture_twins_share_measurements_only_when_the_shapes_match():

@@ -1418,3 +1418,28 @@ def test_a_config_json_without_a_window_says_the_window_it_took(capsys, tmp_path
     assert "4,096 tokens" in r["assumed_window_note"]
     path.write_text(json.dumps(cfg | {"max_position_embeddings": 131072}))
     assert run_json(capsys, "--model", path, "--hardware", "h200")["assumed_window_note"] is None
+
+
+def test_energy_on_an_estimated_tdp_is_marked_an_estimate(capsys, tmp_path):
+    """Trainium3's 1 kW is the catalog's estimate (Hardware.estimated): `estimate` had printed 'energy, board power
+    only 0.802 J/token' as if from a datasheet. Its text, --json (tdp_W, board_power_estimated, estimated),
+    evaluate's CSV and `list hardware` ('~') say so; a published TDP (H200's) is not marked."""
+    argv = ["--model", "llama-3.1-8b", "--batch", "8"]
+    code, out, _ = run(capsys, "estimate", *argv, "--hardware", "trainium3")
+    (line,) = [x for x in out.splitlines() if "energy, board power only" in x]
+    assert line.endswith("J/token (an estimate: trainium3's TDP, 1,000 W, is not published)"), line
+    r = run_json(capsys, *argv, "--hardware", "trainium3")
+    assert r["tdp_W"] == 1000.0 and r["board_power_estimated"] is True and r["estimated"] == ["tdp_W"]
+    assert r["joules_per_token"] == pytest.approx(1000.0 * r["tpot_s"] / 8)
+    h200 = run_json(capsys, *argv, "--hardware", "h200")
+    assert h200["board_power_estimated"] is False and h200["estimated"] == []
+    code, out, _ = run(capsys, "estimate", *argv, "--hardware", "h200")
+    assert "estimate:" not in out
+    src = write(tmp_path / "s.csv", "model,hardware\nllama-3.1-8b,trainium3\nllama-3.1-8b,h200\n")
+    assert run(capsys, "evaluate", src, "-o", tmp_path / "r.csv")[0] == 0
+    rows = read_csv((tmp_path / "r.csv").read_text(encoding="utf-8-sig"))
+    assert [row["board_power_estimated"] for row in rows] == ["true", "false"]
+    code, out, _ = run(capsys, "list", "hardware")
+    cells = {x.split()[0]: x.split() for x in out.splitlines() if x.split()}
+    assert "~1,000" in cells["trainium3"] and "~192" in cells["tpu-v4"] and "700" in cells["h200"]
+    assert "~ = the catalog's estimate, not published" in out

@@ -529,7 +529,12 @@ def test_throughput_and_energy_are_the_model_values():
         "joules_per_token",
         "tokens_per_joule",
         "fits",
+        "board_power_estimated",  # the board power each row rests on is the catalog's estimate (Hardware.estimated)
     ]
+    assert not cf.energy_table(c, est.joules_per_token, est.fits, sweep="context")["board_power_estimated"].any()
+    assert fig.layout.title.text == EN("ce_energy_title")  # a published TDP: the title unmarked
+    marked = cf.energy_curve(c, est.joules_per_token, est.fits, 512, sweep="context", estimated=True)
+    assert marked.layout.title.text == EN("tdp_estimate_title", title=EN("ce_energy_title"))
 
 
 def test_frontier_points_target_and_best():

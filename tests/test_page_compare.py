@@ -605,3 +605,30 @@ def test_zh_tw_durations_read_in_chinese_units():
     at = run_page("overview", **url)
     serve = [m for m in at.metric if m.label.startswith("生成")]
     assert serve and re.search(r"\d (秒|分鐘|小時)$", serve[0].value), [(m.label, m.value) for m in at.metric]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_energy_on_an_estimated_tdp_is_marked_in_its_cell_its_delta_and_the_csv(lang):
+    """Trainium3's board power is the catalog's estimate: its J/token cell (and a Δ against it) had read as a
+    datasheet figure. They say '(estimate)'; B200's own J/token is not marked; the CSV has board_power_estimated."""
+    from tpot_model import load_hardware_catalog
+    from ui.figures import compare as figs
+
+    tr = Translator(lang)
+    at = run_page("compare", lang=lang, hardware="trainium3", b_hardware="b200")
+    assert not at.exception
+    df = _table(at)
+    row = fmt.device_text("cmp_row_energy", "chip", tr)
+    a, b = df.loc[row, "A"], df.loc[row, "B"]
+    assert re.fullmatch(r"[\d.,]+ J", b), b
+    assert a == tr("estimate_mark", value=a.split(" J")[0] + " J"), a
+    delta = df.loc[row, tr("cmp_delta_col", x="B")]
+    assert delta.endswith(tr("estimate_mark", value="").strip()), delta
+    hw = load_hardware_catalog()
+    from tpot_model import estimate, resolve_model, resolve_profile
+    from tpot_model.scenario import Scenario
+
+    ests = {x: estimate(resolve_model("llama-3.1-8b"), hw[h], Scenario(batch=8), resolve_profile("typical"))
+            for x, h in (("A", "trainium3"), ("B", "b200"))}  # fmt: skip
+    table = figs.headline_table(ests).set_index("metric")
+    assert table.loc["board_power_estimated", "A"] is True and table.loc["board_power_estimated", "B"] is False

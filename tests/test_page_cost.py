@@ -43,7 +43,7 @@ def test_renders_with_defaults():
     usd = _metric(at, EN("ce_m_usd_1m"))
     assert _metric(at, EN("ce_m_usd_prefill")) > usd
     assert _metric(at, EN("ce_m_usd_1k")) * 1000 == usd
-    assert any(EN("ce_energy_caption", tdp="700", devices="2 GPUs")[:30] in c.value for c in at.caption)
+    assert EN("ce_energy_caption", tdp="700 W", devices="2 GPUs") in [c.value for c in at.caption]  # published
 
 
 def test_sidebar_batch_changes_cost():
@@ -87,7 +87,8 @@ def test_hardware_without_a_price_still_shows_throughput_and_energy():
     titles = _titles(at)
     assert EN("ce_cost_title_batch") not in titles
     # a TPU: its throughput is per chip (issue 19), the titles and the heat map's metric say so
-    assert EN("ce_tps_title_chip") in titles and EN("ce_energy_title") in titles and EN("ce_frontier_title") in titles
+    energy = EN("tdp_estimate_title", title=EN("ce_energy_title"))  # TPU v5e's TDP is the catalog's estimate
+    assert EN("ce_tps_title_chip") in titles and energy in titles and EN("ce_frontier_title") in titles
     assert EN("ce_m_usd_1m") not in [m.label for m in at.metric]
     assert at.selectbox(key="cost.heatmap_metric").options == [EN("ce_heat_tps_gpu_chip"), EN("ce_heat_j_per_token")]
 
@@ -305,7 +306,7 @@ def test_tpus_and_trainium_are_chips_not_gpus(lang, hw):
     powers = [m for m in at.metric if m.label == tr("ce_m_power", devices=fmt.devices(CATALOG[hw], 8, tr))]
     for m in powers:  # chips with a published TDP
         assert m.help == tr(
-            "ce_m_power_def", devices=fmt.devices(CATALOG[hw], 8, tr), tdp=fmt.number(CATALOG[hw].tdp_w)
+            "ce_m_power_def", devices=fmt.devices(CATALOG[hw], 8, tr), tdp=fmt.board_power(CATALOG[hw], tr)
         )
         assert ("8 chips" if lang == "en" else "8 顆晶片") in m.help
     assert powers or CATALOG[hw].tdp_w is None
@@ -424,3 +425,40 @@ def test_one_output_token_heads_the_row_with_the_prefills_figures(lang):
     # two tokens: a decode step runs, the decode-only figures head the row again, no notice
     two = run_page("cost", lang=lang, output="2")
     assert tr("ce_m_usd_1m") in {m.label for m in two.metric} and tr("ce_one_token") not in [i.value for i in two.info]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_energy_resting_on_an_estimated_tdp_is_marked_wherever_it_is_shown(lang):
+    """cost?hardware=trainium3 had read 'Board power (2 chips) 2,000 W' and 'J per token (board) 0.8 J' as datasheet
+    figures: Trainium3's 1 kW is the catalog's estimate (Hardware.estimated). The three energy numbers carry a
+    note, their helps and the energy caption say '1,000 W (estimate)', the energy curve's and the J/token heat map's
+    titles say so, and their CSVs have board_power_estimated; H200's published TDP is not marked."""
+    hw = CATALOG["trainium3"]
+    tr = fmt.device_tr(hw, Translator(lang))
+    at = run_page("cost", lang=lang, hardware="trainium3", gpus="2")
+    assert not at.exception
+    tdp = tr("estimate_mark", value="1,000 W")
+    assert fmt.board_power(hw, tr) == tdp and fmt.board_power(hw, tr, 2) == tr("estimate_mark", value="2,000 W")
+    shown = {m.label: m for m in at.metric}
+    power = shown[tr("ce_m_power", devices=fmt.devices(hw, 2, tr))]
+    assert power.value == "2,000 W" and power.help == tr("ce_m_power_def", devices=fmt.devices(hw, 2, tr), tdp=tdp)
+    for label in (tr("ce_m_j"), tr("ce_m_tokens_per_j"), power.label):
+        assert shown[label].proto.delta == tr("tdp_estimate_note"), label
+    assert tdp in shown[tr("ce_m_j")].help
+    assert fmt.device_text("ce_energy_caption", hw, tr, tdp=tdp, devices=fmt.devices(hw, 2, tr)) in [
+        c.value for c in at.caption
+    ]
+    assert tr("tdp_estimate_title", title=tr("ce_energy_title")) in _titles(at)
+    at.selectbox(key="cost.heatmap_metric").set_value("j_per_token").run()
+    heat = tr("ce_heat_title", metric=tr("ce_heat_j_per_token"))
+    assert tr("tdp_estimate_title", title=heat[:1].upper() + heat[1:]) in _titles(at)
+    from ui.figures import cost as figs
+
+    x, j, fits = np.array([1.0, 2.0]), np.array([0.8, 0.5]), np.array([True, True])
+    assert figs.energy_table(x, j, fits, sweep="batch", estimated=True)["board_power_estimated"].all()
+    table = figs.heatmap_table(x, x, np.ones((2, 2)), np.ones((2, 2), bool), "j_per_token", estimated=True)
+    assert table["board_power_estimated"].all()
+    assert "board_power_estimated" not in figs.heatmap_table(x, x, np.ones((2, 2)), np.ones((2, 2), bool), "tps_gpu")
+    h200 = run_page("cost", lang=lang, hardware="h200")
+    assert not [m for m in h200.metric if m.proto.delta == tr("tdp_estimate_note")]
+    assert Translator(lang)("ce_energy_title") in _titles(h200)

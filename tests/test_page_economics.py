@@ -808,3 +808,24 @@ def test_an_announced_sidebar_chip_is_marked_in_the_tco_and_revenue(lang):
     assert _figure(h200, tr("ec_rf_title", hw=""))["data"][0]["name"] == tr(
         "ec_rf_revenue", hw=resolve_hardware("h200").name
     )
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_the_tco_parts_say_when_their_board_power_is_an_estimated_tdp(lang):
+    """Trainium3 has no published TCO or all-in power: its TCO parts start from its TDP, 1 kW, the catalog's estimate.
+    The board-power input says so, and the TCO and all-in power built on it carry the note; once the board power is
+    typed over they do not. H200's published TDP (and its published all-in power) is not marked."""
+    tr = fmt.device_tr(resolve_hardware("trainium3"), Translator(lang))
+    at = run_page("economics", lang=lang, hardware="trainium3")
+    assert not at.exception, at.exception
+    (board,) = [n for n in at.number_input if n.label == tr("ec_board_w")]
+    assert board.value == 1000.0 and board.help == tr("ec_board_w_estimated", tdp=tr("estimate_mark", value="1,000 W"))
+    notes = {m.label: m.proto.delta for m in at.metric}
+    for key in ("ec_m_tco", "ec_m_all_in"):
+        assert notes[tr(key)] == tr("tdp_estimate_note"), key
+    board.set_value(900.0).run()
+    notes = {m.label: m.proto.delta for m in at.metric}
+    assert not [k for k in ("ec_m_tco", "ec_m_all_in") if notes[tr(k)]]
+    h200 = run_page("economics", lang=lang, hardware="h200")
+    assert not [n.help for n in h200.number_input if n.label == Translator(lang)("ec_board_w") and n.help]
+    assert not [m for m in h200.metric if m.proto.delta == Translator(lang)("tdp_estimate_note")]

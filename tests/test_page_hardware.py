@@ -351,7 +351,7 @@ def test_the_datasheet_table_prices_each_chip_under_the_sidebars_basis_and_says_
     at.session_state["hardware.specs_open"] = True
     at.run()
     assert not at.exception, at.exception
-    assert EN("hw_specs_price_note", basis=EN("basis_hyperscaler")) in [c.value for c in at.caption]
+    assert any(c.value.startswith(EN("hw_specs_price_note", basis=EN("basis_hyperscaler"))) for c in at.caption)
     table = next(d.value for d in at.dataframe if EN("hw_col_spec_price") in d.value.columns)
     h200 = table[table[EN("hw_col_hardware")].str.contains("H200 SXM")].iloc[0]
     published = load_hardware_catalog()["h200"].prices.price("hyperscaler")
@@ -408,3 +408,29 @@ def test_a_chip_no_gpu_count_holds_says_why_and_what_would(tr):
     assert l40s in said and tr("no_count_fix_cache") in said
     assert fmt.chip(CATALOG["rtx-4090"], tr, short=True) in said  # no FP8 cache holds it there: the batch or context
     assert fmt.chip(CATALOG["b200"], tr, short=True) not in said  # 8 B200s hold it
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_the_datasheet_table_ticks_each_tdp_that_is_an_estimate_and_names_them(lang):
+    """Its TDP (W) column showed the TPUs', Trainium's and Apple's board power as datasheet figures: each estimated
+    TDP (Hardware.estimated) is ticked in the column beside it (the CSV: tdp_w_estimated) and the chips are named
+    under the table; a published one (H200's) is not."""
+    tr = Translator(lang)
+    at = run_page("hardware", lang=lang)
+    at.session_state["hardware.specs_open"] = True
+    at.run()
+    assert not at.exception, at.exception
+    table = next(d.value for d in at.dataframe if tr("hw_col_spec_tdp_estimated") in d.value.columns)
+    columns = list(table.columns)
+    assert columns.index(tr("hw_col_spec_tdp_estimated")) == columns.index(tr("hw_col_spec_tdp")) + 1
+    ticked = dict(zip(table[tr("hw_col_hardware")], table[tr("hw_col_spec_tdp_estimated")], strict=True))
+    catalog = load_hardware_catalog()
+    assert ticked[catalog["trainium3"].name] and ticked[catalog["tpu7x"].name] and ticked[catalog["m5-max"].name]
+    assert not ticked[catalog["h200"].name] and not ticked[catalog["b200"].name]
+    chips = [fmt.chip(h, tr, short=True) for h in catalog.values() if h.estimated("tdp_W")]
+    said = tr("hw_specs_tdp_estimated", hws=tr.join(chips))
+    assert any(c.value.endswith(said) for c in at.caption), [c.value for c in at.caption]
+    from ui.figures import hardware as figs
+
+    specs = figs.specs_table([catalog["trainium3"], catalog["h200"]]).set_index("hardware_id")
+    assert specs.loc["trainium3", "tdp_w_estimated"] and not specs.loc["h200", "tdp_w_estimated"]

@@ -447,3 +447,22 @@ def test_the_time_to_serve_line_adds_up_as_shown(model_id):
     a, b, n, r = re.search(r"([\d.,]+) ms \+ ([\d.,]+) ms × ([\d,]+) = \*\*([\d.,]+) s\*\*", line).groups()
     total_s = float(a) / 1e3 + float(b) / 1e3 * float(n.replace(",", ""))
     assert abs(total_s - float(r)) <= 0.05 + 1e-9, line
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_an_estimated_tdp_and_the_energy_resting_on_it_are_marked(lang):
+    """Trainium3's TDP is the catalog's estimate (derived: 'ESTIMATE: ~1 kW ...'): its row of the figures table and
+    the energy walk-through's board power and result say '(estimate)'; Rubin's published 2,300 W does not."""
+    tr = Translator(lang)
+    at = run_page("methodology", hardware="trainium3", lang=lang)
+    assert not at.exception, at.exception
+    text = "\n".join(_markdown(at))
+    table = text.split(tr("meth_fig_intro"), 1)[1]
+    rows = {r.split(" | ")[0].strip("| "): r.split(" | ")[1:] for r in table.splitlines() if r.startswith("| ")}
+    assert rows[tr("meth_fig_tdp_W")][0] == tr("estimate_mark", value="1,000\u00a0W")
+    assert rows[tr("meth_fig_dense", precision="BF16")][0] == "671\u00a0TFLOP/s"  # published: not marked
+    (energy,) = [ln for m in _markdown(at) for ln in m.splitlines() if tr("meth_energy_sub").split("{")[0] in ln]
+    assert tr("estimate_mark", value="1,000 W") in energy
+    assert energy.endswith(tr("estimate_mark", value="J/Token" if lang == "zh-TW" else "J/token") + "**")
+    rubin = "\n".join(_markdown(run_page("methodology", hardware="vr200", lang=lang)))
+    assert tr("estimate_mark", value="").strip() not in rubin.split(tr("meth_fig_intro"), 1)[1]

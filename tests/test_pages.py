@@ -674,7 +674,7 @@ def test_the_cost_line_gives_the_all_in_and_the_board_power_j_per_token():
     est = estimate(resolve_model("llama-3.1-70b"), resolve_hardware("h200"), ScenarioState().to_scenario(),
                    resolve_profile("typical"))  # fmt: skip
     per_gpu = float(est.tokens_per_s_per_gpu)
-    want = EN("j_all_in", j=fmt.number(est.all_in_w_per_gpu / per_gpu), board=fmt.number(700.0 / per_gpu))
+    want = EN("j_all_in", j=fmt.number(est.all_in_w_per_gpu / per_gpu), board=f"{fmt.number(700.0 / per_gpu)} J")
     assert est.hardware.tdp_w == 700.0 and any(want in c.value for c in at.caption)
     assert fmt.number(700.0 / per_gpu) == fmt.number(float(est.joules_per_token))  # Compare's board figure
 
@@ -1377,3 +1377,25 @@ def test_a_chip_no_basis_prices_is_said_to_have_none_not_sent_to_another_basis(p
     if page in ("hardware", "planner", "economics", "frontier"):  # a table of chips with MI355X: its bases named
         tiers = fmt.alternatives([tr(f"basis_{b}") for b in ("neocloud", "hyperscaler", "rental_3yr")], tr)
         assert any(tiers in c.value for c in at.caption), [c.value for c in at.caption]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_the_cost_lines_board_power_energy_is_marked_where_the_tdp_is_an_estimate(lang):
+    """Under every page's $ figure the cost line gives the all-in and the board-power J per token
+    (notices.power_text): on a chip whose TDP is the catalog's estimate the board figure says '(estimate)'."""
+    from dataclasses import replace
+
+    from tpot_model import estimate, resolve_hardware, resolve_model, resolve_profile
+    from tpot_model.prices import ChipPrices
+    from tpot_model.scenario import Scenario
+    from ui import notices
+
+    tr = Translator(lang)
+    tpu = resolve_hardware("tpu7x")
+    powered = replace(tpu, prices=ChipPrices(all_in_w=1800.0))  # an all-in power, so the line is given
+    for hw, marked in ((powered, True), (replace(powered, estimated_figures=()), False)):
+        est = estimate(resolve_model("llama-3.1-8b"), hw, Scenario(batch=8), resolve_profile("typical"))
+        board = f"{fmt.number(float(est.joules_per_token))} J"
+        text = notices.power_text(est, tr)
+        want = tr("estimate_mark", value=board) if marked else board
+        assert tr("j_all_in", j=fmt.number(1800.0 / float(est.tokens_per_s_per_gpu)), board=want) in text, text

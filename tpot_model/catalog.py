@@ -25,6 +25,7 @@ from .files import (
     read_text,
 )
 from .hf_config import is_hf_config, model_entry_from_hf_config
+from .numtext import shown
 from .precision import COMPUTE_PRECISIONS
 from .prices import NO_PRICES, ChipPrices, load_prices
 from .units import GB, GB_per_s, Gbit_per_s, GiB, TB_per_s, TFLOP_per_s, us
@@ -73,12 +74,19 @@ class Hardware:
     # entry cites per entry only
     field_sources: dict[str, tuple[str, ...]] = field(default_factory=dict)
     derived: dict[str, str] = field(default_factory=dict)
+    # the figures that are the catalog's estimates, not a published figure (YAML names, as `derived`'s: "tdp_W",
+    # "dense_TFLOP_per_s.fp16"): every number resting on one is marked an estimate (estimated)
+    estimated_figures: tuple[str, ...] = ()
     # what microbenchmarks measure the chip reaching, as fractions of its peaks (None / absent: not published;
     # roofline.attainable_* then uses the chip family's documented prior): STREAM-like HBM bandwidth, and dense
     # GEMM throughput per compute precision; a measurement above the datasheet peak counts as 1
     attainable_bandwidth_fraction: float | None = None
     attainable_flop_fraction: dict[str, float] = field(default_factory=dict)
     attainable_source: tuple[str, ...] = ()  # where the attainable rates come from
+
+    def estimated(self, figure: str) -> bool:
+        """Whether a figure (its YAML name: "tdp_W", "dense_TFLOP_per_s.fp8") is an estimate, not a published one."""
+        return figure in self.estimated_figures
 
     @property
     def scale_up_bytes_per_s(self) -> float | None:
@@ -113,6 +121,7 @@ _HARDWARE_OPTIONAL = {
     "announced",
     "system_source",
     "derived",
+    "estimated",
     "attainable_memory_bandwidth_TB_per_s",
     "attainable_dense_TFLOP_per_s",
     "attainable_source",
@@ -166,6 +175,11 @@ def hardware_from_dict(hw_id: str, d: Any, where: str, *, require_source: bool =
     source, by_field = _cited_sources(where, d, "source")
     system_source, system_by_field = _cited_sources(where, d, "system_source")
     field_sources, derived = _field_sources(where, d, by_field, system_by_field)
+    estimated = _estimated(where, d)
+    if unlisted := [
+        k for k, how in derived.items() if how.lstrip().upper().startswith("ESTIMATE") and k not in estimated
+    ]:
+        raise _fail(where, f"derived: {unlisted[0]!r} is an ESTIMATE: list it in 'estimated' too")
     with _located(where):
         return Hardware(
             id=hw_id,
@@ -195,6 +209,7 @@ def hardware_from_dict(hw_id: str, d: Any, where: str, *, require_source: bool =
             system_source=system_source,
             field_sources=field_sources,
             derived=derived,
+            estimated_figures=estimated,
             attainable_bandwidth_fraction=None if att_bw is None else min(1.0, att_bw / peak_bw),
             attainable_flop_fraction=att_flops,
             attainable_source=_sources(where, d, "attainable_source"),
@@ -961,6 +976,26 @@ def _field_sources(
         {name.get(g, g): by_field[g] for g in given if g in by_field},
         {name.get(g, g): str(derived[g]) for g in given if g in derived},
     )
+
+
+def _estimated(where: str, d: dict) -> tuple[str, ...]:
+    """The entry's `estimated`: the figures it gives that are estimates, not published (YAML names; plain
+    'dense_TFLOP_per_s' is every rate), in catalog order."""
+    value = d.get("estimated")
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        got = shown(repr(value), 60, quote=False)
+        raise _fail(where, f"field 'estimated' must be a list of figure names, e.g. [tdp_W], got {got}")
+    given = _given_figures(d)
+    named = set()
+    for name in value:
+        figures = [g for g in given if g.startswith(name + ".")] if name == _RATES else [name]
+        if not figures or not set(figures) <= set(given):
+            raise _fail(where, f"estimated: {name!r} is not a figure of this entry (it has: {', '.join(given)})")
+        named |= set(figures)
+    rename = {"interconnect_GB_per_s": "scale_up_GB_per_s"}  # the older YAML name: one figure, one name
+    return tuple(rename.get(g, g) for g in given if g in named)
 
 
 def _positive(where: str, key: str, value: float) -> None:

@@ -43,6 +43,7 @@ from .cli_text import (
     platform_note,
     projection_note,
     remedy,
+    tdp_estimated,
     window_note,
 )
 from .csv_format import FLOAT_DIGITS, csv_bytes, float_field, float_text, float_texts, int_field, label_field
@@ -118,6 +119,7 @@ RESULT_COLUMNS = (
     "tokens_per_s_per_mw",
     "joules_per_token",
     "joules_per_token_all_in",
+    "board_power_estimated",
     "compute_precision",
     "tpot_ideal_ms",
     *(f"tpot_{bucket}_ms" for bucket in BUCKETS),
@@ -414,6 +416,10 @@ def report(e: Estimate, ideal: Estimate) -> dict[str, Any]:
         "counting": counting("decode", s.batching),  # what tokens_per_s_per_gpu, usd_per_1M_tokens, ttft_ms count
         "usd_per_1M_tokens_with_prefill": _f(e.usd_per_1M_tokens_with_prefill),
         "joules_per_token": _f(e.joules_per_token),
+        # the board power (TDP) joules_per_token rests on, per GPU, and whether it is the catalog's estimate
+        "tdp_W": hw.tdp_w,
+        "board_power_estimated": tdp_estimated(hw),
+        "estimated": list(hw.estimated_figures),  # every figure of the chip that is an estimate (YAML names)
         "remedy": remedy(e),
     }
 
@@ -636,10 +642,10 @@ def _table(r: dict[str, Any]) -> str:
         row("energy, all-in", _num(r["joules_per_token_all_in"], "J/token"))
     else:
         row("tokens/s per MW (all-in power)", "n/a (no published all-in power for this chip)")
-    row(
-        "energy, board power only",
-        _num(r["joules_per_token"], "J/token") if math.isfinite(r["joules_per_token"]) else "n/a (no TDP)",
-    )
+    board = _num(r["joules_per_token"], "J/token") if math.isfinite(r["joules_per_token"]) else "n/a (no TDP)"
+    if r["board_power_estimated"]:
+        board += f" (an estimate: {r['hardware']}'s TDP, {r['tdp_W']:,.0f} W, is not published)"
+    row("energy, board power only", board)
     compute = r["compute_precision"]
     if r["compute_fallback"]:
         compute += f" ({r['compute_requested']} requested; {r['hardware_name']} has no {r['compute_requested']} rate)"
@@ -989,15 +995,20 @@ def _list_hardware() -> str:
     for hw in load_hardware_catalog().values():
         rate = hw.dense_flop_per_s
 
-        def tf(p: str, rate: dict = rate) -> str:
-            return f"{rate[p] / TFLOP_per_s:,.0f}" if p in rate else "-"
+        def tf(p: str, rate: dict = rate, hw: Hardware = hw) -> str:  # '~': an estimate (Apple's)
+            return (
+                ("~" if hw.estimated(f"dense_TFLOP_per_s.{p}") else "") + f"{rate[p] / TFLOP_per_s:,.0f}"
+                if p in rate
+                else "-"
+            )
 
         up, out, seen = hw.scale_up_bytes_per_s, hw.scale_out_bytes_per_s, hw.memory_reported_bytes
         rows.append([
             hw.id, hw.name + (" (announced)" if hw.announced else ""), f"{hw.memory_bytes / GB:,.0f}",
             f"{seen / GB:,.1f}" if seen else "-", f"{hw.memory_bandwidth_bytes_per_s / TB_per_s:.3f}",
             tf("bf16") if "bf16" in rate else tf("fp16"), tf("fp8"), tf("fp4"),
-            f"{hw.tdp_w:,.0f}" if hw.tdp_w else "-", _hourly(hw, "on_demand"), str(hw.scale_up_domain_gpus or "-"),
+            ("~" if tdp_estimated(hw) else "") + f"{hw.tdp_w:,.0f}" if hw.tdp_w else "-", _hourly(hw, "on_demand"),
+            str(hw.scale_up_domain_gpus or "-"),
             f"{up / GB:,.0f}" if up else "-", f"{out / Gbit_per_s:,.0f}" if out else "-",
         ])  # fmt: skip
     lines = _aligned(header, rows, "<<>>>>>>>>>>>")
@@ -1005,7 +1016,8 @@ def _list_hardware() -> str:
         "(mem in GB = 1e9 bytes (datasheet); reported GB = what the vendor's tool (nvidia-smi, rocm-smi) shows per GPU; "
         "dense TFLOP/s; bf16 column shows fp16 where a device lists no bf16; $/h = on-demand (every basis: "
         "data/prices.yaml); domain = GPUs per scale-up domain, up = scale-up GB/s per GPU per direction, out = "
-        "scale-out NIC Gb/s per GPU, '-' = not published; (announced) = not shipping, vendor claims)"
+        "scale-out NIC Gb/s per GPU, '-' = not published; ~ = the catalog's estimate, not published; (announced) = "
+        "not shipping, vendor claims)"
     )
     lines.append(_names_note("hardware", "a chip's name or chart label in any case and spacing ('NVIDIA B200', "
                              "'GB200 NVL72')", load_hardware_catalog()))  # fmt: skip

@@ -114,6 +114,14 @@ def note(text: str) -> dict:
     return {"delta": text, "delta_color": "off", "delta_arrow": "off"}
 
 
+def noted(kwargs: dict, text: str | None) -> dict:
+    """Row.metric's keyword arguments with `text` in its grey note, after the note it has ('if it fitted · board
+    power estimated'); as given where `text` is empty."""
+    if not text:
+        return kwargs
+    return {**kwargs, **note(f"{kwargs['delta']} · {text}" if kwargs.get("delta") else text)}
+
+
 def missing(why: str) -> dict:
     """Row.metric's value and note for a number that cannot be computed: a dash, and why under it in grey (as the
     value, 'No public price' was cut to 'No public pr…')."""

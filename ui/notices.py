@@ -473,7 +473,8 @@ def power_text(
             tr(
                 "j_all_in",
                 j=fmt.number(all_in_w / per_gpu) if per_gpu > 0 else "n/a",
-                board=fmt.number(board_w / per_gpu) if per_gpu > 0 and board_w == board_w else "n/a",
+                # '0.802 J (estimate)' where the chip's TDP is one (Hardware.estimated)
+                board=fmt.joules(board_w / per_gpu, est.hardware, tr) if per_gpu > 0 and board_w == board_w else "n/a",
             ),  # fmt: skip
         ]
     )

@@ -126,7 +126,8 @@ def scenario_label(letter: str, est: Estimate, tr: Translator = EN) -> str:
 def headline_table(ests: Mapping[str, Estimate]) -> pd.DataFrame:
     """Numbers per scenario (columns A, B, C) and deltas vs A (absolute and %), one row per metric, for the CSV.
     The first rows say what each scenario's $ rests on: its $/GPU-hour (empty when there is no public price), the
-    price basis (prices.BASES id or 'custom'), the date of the price and its source (text rows, no deltas)."""
+    price basis (prices.BASES id or 'custom'), the date of the price and its source, and whether the energy row's
+    board power is an estimate (text rows, no deltas)."""
     letters = list(ests)
     a = ests[letters[0]]
     price = _Metric("price", "usd_per_gpu_hour", lambda e: float(e.price_usd_per_gpu_hour), fmt.usd, "lower")
@@ -135,6 +136,8 @@ def headline_table(ests: Mapping[str, Estimate]) -> pd.DataFrame:
         ("price_basis", "text", lambda e: e.price.basis),
         ("price_as_of", "date", lambda e: e.price.as_of),
         ("price_source", "text", lambda e: e.price.source),
+        # the energy row's board power (TDP) is an estimate, not published (Hardware.estimated)
+        ("board_power_estimated", "bool", lambda e: fmt.tdp_estimated(e.hardware)),
     ):
         row: dict[str, object] = {"metric": key, "unit": unit, "better": ""}
         for x in letters:  # the deltas' columns stay in place, empty
@@ -261,6 +264,8 @@ def headline_display(ests: Mapping[str, Estimate], *, tr: Translator = EN):
             missing = _missing_key(m, ests[x])
             if missing:
                 cells[label][x] = tr(missing)
+            elif m.key == "cmp_row_energy":  # '0.802 J (estimate)' on Trainium3: its TDP is not published
+                cells[label][x] = fmt.estimate(cells[label][x], fmt.tdp_estimated(ests[x].hardware), tr)
         colours[label] = dict.fromkeys(columns, "")
         for x in letters:  # what a scenario that does not fit would reach: greyed and marked, as Overview does
             if m.needs_fit and not bool(ests[x].fits) and math.isfinite(m.value(ests[x])):
@@ -269,6 +274,9 @@ def headline_display(ests: Mapping[str, Estimate], *, tr: Translator = EN):
         for x in letters[1:]:
             v = m.value(ests[x])
             cells[label][delta_col[x]] = _delta_text(m, base, v, tr, percent_only=compact)
+            if m.key == "cmp_row_energy" and math.isfinite(base) and math.isfinite(v):  # either side's TDP estimated
+                on_estimate = fmt.tdp_estimated(a.hardware) or fmt.tdp_estimated(ests[x].hardware)
+                cells[label][delta_col[x]] = fmt.estimate(cells[label][delta_col[x]], on_estimate, tr)
             # against a what-if (A or this scenario does not fit) a difference is a what-if too: greyed, not judged
             what_if = m.needs_fit and not (bool(a.fits) and bool(ests[x].fits))
             judged = 0 if what_if else _judge(m, base, v)

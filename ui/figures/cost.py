@@ -327,8 +327,10 @@ def energy_curve(
     *,
     sweep: str = "batch",
     tr: Translator = EN,
+    estimated: bool = False,
 ) -> go.Figure:
-    """Energy per output token (J) against batch or context (hover adds tokens per joule)."""
+    """Energy per output token (J) against batch or context (hover adds tokens per joule); `estimated`: the chip's
+    board power is an estimate (Hardware.estimated), said in the title."""
     j = np.asarray(joules_per_token, dtype=float)
     fig = Figure()
     fit_line(
@@ -355,13 +357,17 @@ def energy_curve(
     )
     d = Decor()
     _shade_not_fitting(d, x, fits, [j], tr)
-    style(fig, tr("ce_energy_title"), _x_title(sweep, tr), tr("ce_axis_j_per_token"), log_x=True, log_y=True)
+    title = tr("tdp_estimate_title", title=tr("ce_energy_title")) if estimated else tr("ce_energy_title")
+    style(fig, title, _x_title(sweep, tr), tr("ce_axis_j_per_token"), log_x=True, log_y=True)
     d.xaxis.update(power_of_two_axis(x, tokens=sweep == "context"))
     d.yaxis.update(log_ticks(j, pad=0.1))
     return _legend_below(d, fig)
 
 
-def energy_table(x: np.ndarray, joules_per_token: np.ndarray, fits: np.ndarray, *, sweep: str) -> pd.DataFrame:
+def energy_table(
+    x: np.ndarray, joules_per_token: np.ndarray, fits: np.ndarray, *, sweep: str, estimated: bool = False
+) -> pd.DataFrame:
+    """The energy curve's CSV; board_power_estimated: the board power every row rests on is an estimate."""
     j = np.asarray(joules_per_token, dtype=float)
     return pd.DataFrame(
         {
@@ -369,6 +375,7 @@ def energy_table(x: np.ndarray, joules_per_token: np.ndarray, fits: np.ndarray, 
             "joules_per_token": j,
             "tokens_per_joule": 1.0 / j,
             "fits": np.asarray(fits, dtype=bool),
+            "board_power_estimated": estimated,
         }
     )
 
@@ -538,9 +545,11 @@ def heatmap(
     *,
     device: str = "gpu",
     tr: Translator = EN,
+    estimated: bool = False,
 ) -> go.Figure:
     """A metric over context (x) × batch (y), the orientation of every batch × context heat map (Breakdown's too),
-    log colour scale; cells that do not fit are grey; scenario marked. values and fits are (batch, context) arrays."""
+    log colour scale; cells that do not fit are grey; scenario marked. values and fits are (batch, context) arrays.
+    `estimated`: the values rest on a board power that is an estimate, said in the title."""
     v = np.asarray(values, dtype=float)  # (batch, context): rows are y
     ok = np.asarray(fits, dtype=bool)
     shown = np.where(ok & np.isfinite(v) & (v > 0), v, np.nan)
@@ -612,9 +621,10 @@ def heatmap(
             "<extra></extra>",
         )
     title = tr("ce_heat_title", metric=fmt.device_text(f"ce_heat_{metric}", device, tr))
+    title = title[:1].upper() + title[1:]  # the metric as the selectbox words it ('Heat map of output tokens/s...')
     style(
         fig,
-        title[:1].upper() + title[1:],  # the metric as the selectbox words it ('Heat map of output tokens/s...')
+        tr("tdp_estimate_title", title=title) if estimated else title,
         tr("axis_context"),
         tr("axis_batch"),
     )
@@ -635,8 +645,16 @@ def heatmap(
 
 
 def heatmap_table(
-    batches: np.ndarray, contexts: np.ndarray, values: np.ndarray, fits: np.ndarray, metric: str
+    batches: np.ndarray,
+    contexts: np.ndarray,
+    values: np.ndarray,
+    fits: np.ndarray,
+    metric: str,
+    *,
+    estimated: bool = False,
 ) -> pd.DataFrame:
+    """The heat map's CSV; with J per token, board_power_estimated: whether the board power it rests on is an
+    estimate."""
     b, c = np.meshgrid(batches, contexts, indexing="ij")
     column = {
         "usd_1m": "usd_per_1m_output_tokens",
@@ -649,6 +667,7 @@ def heatmap_table(
             "context_tokens": c.ravel(),
             column[metric]: np.asarray(values, dtype=float).ravel(),
             "fits": np.asarray(fits, dtype=bool).ravel(),
+            **({"board_power_estimated": estimated} if metric == "j_per_token" else {}),
         }
     )
 

@@ -184,8 +184,9 @@ def _year_offsets(chips: Sequence[Hardware]) -> list[float]:
 
 
 def specs_table(chips: Iterable[Hardware], basis: str = "on_demand") -> pd.DataFrame:
-    """One row per chip: datasheet memory, bandwidth, dense 16-bit compute, power (display units) and the chip's
-    price under a published `basis` (prices.yaml; a user's file: its own on-demand price) with its date."""
+    """One row per chip: datasheet memory, bandwidth, dense 16-bit compute, power (display units; whether the TDP is
+    an estimate) and the chip's price under a published `basis` (prices.yaml; a user's file: its own on-demand
+    price) with its date."""
     prices = {h.id: economics.price_for(h, Scenario(price_basis=basis)) for h in chips}
     rows = [
         {
@@ -201,6 +202,7 @@ def specs_table(chips: Iterable[Hardware], basis: str = "on_demand") -> pd.DataF
             "bandwidth_tb_per_s": h.memory_bandwidth_bytes_per_s / TB_per_s,
             "dense_16bit_tflop_per_s": _peak_16bit_tflops(h),
             "tdp_w": _opt(h.tdp_w),
+            "tdp_w_estimated": fmt.tdp_estimated(h),  # not published: the catalog's estimate (Hardware.estimated)
             "price_usd_per_gpu_hour": prices[h.id].usd_per_gpu_hour,
             "price_basis": basis,
             "price_as_of": prices[h.id].as_of or None,
@@ -964,6 +966,7 @@ def specs_table_labels(*, tr: Translator = EN) -> dict[str, str]:
         "bandwidth_tb_per_s": tr("hw_col_spec_bw"),
         "dense_16bit_tflop_per_s": tr("hw_col_spec_tflops"),
         "tdp_w": tr("hw_col_spec_tdp"),
+        "tdp_w_estimated": tr("hw_col_spec_tdp_estimated"),
         "price_usd_per_gpu_hour": tr("hw_col_spec_price"),
         "price_as_of": tr("hw_col_spec_price_as_of"),
     }

@@ -683,11 +683,13 @@ def cost_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
                 "md",
                 tr(
                     "meth_energy_sub",
-                    tdp=fmt.integer(hw.tdp_w),
+                    tdp=fmt.board_power(hw, tr),  # '1,000 W (estimate)' where the TDP is one, as the result
                     devices=fmt.devices(hw, G, tr),
                     tpot=fmt.ms(tpot, tr=tr),
                     batch=fmt.integer(B),
-                    result=fmt.number(_f(est.joules_per_token)),
+                    result=fmt.estimate(
+                        tr("meth_j_per_token", j=fmt.number(_f(est.joules_per_token))), fmt.tdp_estimated(hw), tr
+                    ),
                 ),
             )
         )
@@ -917,6 +919,7 @@ def figure_sources_table(hw, ranked: list[str], tr: Translator = EN) -> str:
         how = [_plain(hw.derived[name])] if name in hw.derived else []
         shown = f"{value:,.6g}" if name != "launch_year" else f"{value:.0f}"
         value_text = f"{shown}\u00a0{unit}" if unit else shown  # a value does not wrap from its unit
+        value_text = fmt.estimate(value_text, hw.estimated(name), tr)  # not published: '1,000 W (estimate)'
         rows.append(f"| {label} | {value_text} | {'; '.join([', '.join(cites)] * bool(cites) + how)} |")
     return f"{tr('meth_fig_intro')}\n\n" + "\n".join(rows)
 
