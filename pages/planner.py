@@ -205,7 +205,7 @@ if point.feasible:
                 tpot=fmt.ms(float(est.tpot_s), tr=tr),
                 verdict=tr("pl_meets_short") if meets else tr("pl_misses_short"),
                 per_gpu=fmt.rate(float(est.tokens_per_s_per_gpu)),
-                usd=fmt.usd(float(est.usd_per_1M_tokens), 2) if price_known else tr("pl_cell_no_price"),
+                usd=fmt.usd(float(est.usd_per_1M_tokens)) if price_known else tr("pl_cell_no_price"),
                 x=fmt.number(point.tokens_per_s_per_gpu / float(est.tokens_per_s_per_gpu)),
             )
         )
@@ -303,7 +303,7 @@ if point.feasible and price_known:
             per_gpu=fmt.rate(point.tokens_per_s_per_gpu),
             price=fmt.usd(est.price_usd_per_gpu_hour),
         ),
-        fmt.usd(point.usd_per_1M_tokens, 2),
+        fmt.usd(point.usd_per_1M_tokens),
     )
 
 
@@ -450,7 +450,7 @@ def layout_section() -> None:
         row.metric(  # a layout on a chip without a price: a dash and why under it, as the batch section's row says it
             tr("pl_m_layout_usd"),
             **metrics.dollars(d.usd_per_1M_tokens, reached=d.feasible, unpriced=tr("no_public_price_short")),
-            help=tr("pl_m_layout_usd_def", out=fmt.usd(d.usd_per_1M_output_tokens, 2)) if priced else tr("m_cost_none"),
+            help=tr("pl_m_layout_usd_def", out=fmt.usd(d.usd_per_1M_output_tokens)) if priced else tr("m_cost_none"),
         )  # fmt: skip
         row.metric(tr("pl_m_layout_limit"), tr(f"pl_limit_{d.limited_by}"), help=tr("pl_m_layout_limit_def"))
     if d.feasible and d.serving == "aggregated":
@@ -782,7 +782,7 @@ def speculative_section() -> None:
             fmt.rate(float(sp.tokens_per_s_total)),
             help=tr(
                 "pl_m_spec_tps_def",
-                usd=fmt.usd(float(sp.usd_per_1M_tokens), 2) if price_known else tr("pl_cell_no_price"),
+                usd=fmt.usd(float(sp.usd_per_1M_tokens)) if price_known else tr("pl_cell_no_price"),
             ),
         )
         be = float(sp.break_even_acceptance)

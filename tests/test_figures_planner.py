@@ -523,9 +523,11 @@ def test_twice_the_batch_is_left_out_at_the_target():
     assert not any(str(y).startswith(label) for y in figs.levers_figure(rows, True).data[0].y)
     at_batch = figs.levers_display_table(rows, False)
     (row,) = at_batch[at_batch[EN("pl_col_lever")].str.startswith(label)].to_dict("records")
-    # each change in its value's cell: '89.4 (+79.8%)', the dollars' down ('0.55 (−44.3%)')
+    # each change in its value's cell: '89.4 (+79.8%)', the dollars' down ('$0.553 (−44.3%)', as Cost's $)
     assert re.fullmatch(r"[\d.,]+ \(\+[\d.]+%\)", row[EN("pl_col_tpot")]), row
-    assert re.fullmatch(r"[\d.,]+ \(−[\d.]+%\)", row[EN("pl_col_usd")]), row
+    (lever,) = [r for r in rows if r.lever == "batch_x2"]
+    usd = EN("pl_lever_cell", value=fmt.usd(lever.usd_per_1M_tokens), delta=fmt.pct(lever.d_usd_per_1M, signed=True))
+    assert row[EN("pl_col_usd")] == usd and usd.startswith("$"), row
     assert list(at_batch.columns) == [
         EN(k) for k in ("pl_col_lever", "pl_col_fits", "pl_col_tpot", "pl_col_tps", "pl_col_usd")
     ]

@@ -4,6 +4,7 @@ placement, orientation), in both languages where text is involved."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from types import SimpleNamespace
 
@@ -153,7 +154,9 @@ def test_short_chip_names():
 # ------------------------------------------------------------------------------------------------- planner
 
 
-def test_planner_money_two_decimals_and_plain_ratios():
+def test_planner_money_as_costs_and_plain_ratios():
+    """The Planner's $ per 1M are fmt.usd's, 3 significant figures as on Cost ('$0.115'; to the cent, '$0.11', it had
+    hidden up to ±8 % between chips)."""
     from tpot_model import Scenario, load_model_catalog, resolve_profile
     from tpot_model import planner as pl
     from ui.figures import planner as pf
@@ -164,9 +167,10 @@ def test_planner_money_two_decimals_and_plain_ratios():
     tp = pl.tp_scaling(m, hw, s, resolve_profile("typical"), (1, 2, 4, 8), tpot_target_s=0.05)
     for lang in (EN, ZH):
         table = pf.tp_display_table(tp, 8, tr=lang)
-        for col in ("pl_col_usd", "pl_col_target_usd"):
-            usd = [v for v in table[lang(col)] if v != lang("pl_na")]
-            assert usd and all(len(v.split(".")[-1]) == 2 for v in usd), usd
+        usd = [v for v in table[lang("pl_col_usd")] if v != lang("pl_na")]
+        assert usd == [fmt.usd(v) for v, f in zip(tp.usd_per_1M_tokens, tp.fits, strict=True) if f], usd
+        target = [v for v in table[lang("pl_col_target_usd")] if v != lang("pl_na")]
+        assert target and target == [fmt.usd(v) for v in tp.frontier.usd_per_1M_tokens if math.isfinite(v)], target
 
 
 # ------------------------------------------------------------------------------------------------- frontier

@@ -139,7 +139,7 @@ def test_sidebar_batch_line_is_hand_checkable():
         tpot=fmt.ms(float(est.tpot_s)),
         verdict=EN("pl_meets_short"),
         per_gpu=fmt.rate(per_gpu),
-        usd=fmt.usd(float(est.usd_per_1M_tokens), 2),  # issue 19: the Planner's money with two decimals
+        usd=fmt.usd(float(est.usd_per_1M_tokens)),  # 3 significant figures, as Cost's (to the cent it hid ±8 %)
         x=fmt.number(p.tokens_per_s_per_gpu / per_gpu),  # 3 significant figures: 17.3, 1.23
     )
     big = run_page("planner", batch="4096")
@@ -423,7 +423,7 @@ def test_gpu_tab_shows_what_the_layout_search_chose():
         "pl_m_layout_tpot": fmt.ms(d.tpot_s),
         "pl_m_layout_ttft": fmt.duration(d.ttft_s),
         # per 1M input + output tokens, as the tokens/s beside it (a review: the tab had no cost)
-        "pl_m_layout_usd": fmt.usd(d.usd_per_1M_tokens, 2),
+        "pl_m_layout_usd": fmt.usd(d.usd_per_1M_tokens),
         "pl_m_layout_limit": EN(f"pl_limit_{d.limited_by}"),
     }
     (pools,) = [t.value for t in at.table if t.value.columns[0] == EN("pl_col_pool")]
@@ -538,7 +538,7 @@ def test_slo_frontier_says_its_static_basis_and_the_continuous_batching_figure(t
     assert shown[tr("served_m_ttft")] == fmt.duration(served.ttft_s)
     values = [m.value for m in at.metric]
     assert fmt.rate(static.tokens_per_s_per_gpu) in values and fmt.rate(served.tokens_per_s_per_gpu) in values
-    assert fmt.usd(served.usd_per_1M_tokens, 2) in values and fmt.usd(static.usd_per_1M_tokens, 2) in values
+    assert fmt.usd(served.usd_per_1M_tokens) in values and fmt.usd(static.usd_per_1M_tokens) in values
     # the price and tokens per MW caption, at the static row's rate, sits under the static row, before the served
     # row's label (under the served row it had read as the served row's: third review)
     order = [e for e in _in_order(at.main) if type(e).__name__ in ("Markdown", "Caption")]
@@ -857,7 +857,7 @@ def test_the_served_row_takes_the_ttft_target_and_the_chips_price(tr):
     assert served.feasible and served.ttft_s <= 0.2
     shown = [(m.label, m.value) for m in at.metric]
     assert (tr("served_m_in_flight"), fmt.integer(served.batch)) in shown
-    assert (tr("pl_m_cost"), fmt.usd(served.usd_per_1M_tokens, 2)) in shown
+    assert (tr("pl_m_cost"), fmt.usd(served.usd_per_1M_tokens)) in shown
     # an MoE model: the GPU-count search, with the pool correction, times this row's step longer, and says by how much
     # (a review: 2,176 here against 1,467 output tok/s per GPU in the search on the same 8 GPUs, unexplained)
     sc = replace(s, batching="continuous", batch=served.batch)
@@ -885,9 +885,7 @@ def test_the_hardware_grid_is_counted_as_the_served_row():
     row, col = heat["y"].index(fmt.chip_short(hw)), heat["x"].index(EN("pl_prec_fp8"))  # its short name
     z = decode(heat["z"]).reshape(len(heat["y"]), len(heat["x"]))
     assert z[row, col] == pytest.approx(np.log10(served.usd_per_1M_tokens))  # coloured on a log scale
-    cell = (
-        f"<b>{fmt.usd(served.usd_per_1M_tokens, 2)}</b><br>{served.tokens_per_s_per_gpu:,.0f} {EN('pl_unit_tps_gpu')}"
-    )
+    cell = f"<b>{fmt.usd(served.usd_per_1M_tokens)}</b><br>{served.tokens_per_s_per_gpu:,.0f} {EN('pl_unit_tps_gpu')}"
     # two lines in the cell (three overprinted at 900 px), the GPUs and requests in flight in its hover too
     assert heat["text"][row][col] == cell
     assert heat["customdata"][row][col] == f"{cell}<br>{EN('pl_cell_where', gpus=st.gpus, batch=served.batch)}"
@@ -1046,3 +1044,33 @@ def test_the_default_budget_covers_the_sidebars_gpus_on_a_chip_that_is_its_own_d
     assert not at.exception, at.exception
     assert at.session_state["planner.max_gpus"] == 2
     assert run_page("planner", hardware="h200", gpus="2").session_state["planner.max_gpus"] == 8
+
+
+def test_the_planners_dollars_read_as_costs_three_significant_figures():
+    """MI355X, Llama 3.1 70B FP8 1k / 1k at 50 ms, hyperscaler: the Planner had shown '$0.11' and '$0.07' where Cost
+    showed '$0.115' and '$0.0700', and its grid 'B200 FP4 $0.06' beside 'MI355X FP4 $0.07' hid up to ±8 %. Every $
+    per 1M on the page is fmt.usd's, as Cost's: the rows' metrics, the grid's cells and the sidebar batch's line."""
+    from dataclasses import replace
+
+    q = dict(model="llama-3.1-70b", hardware="mi355x", gpus="1", weights="fp8", kv="fp8", context="1024",
+             output="1024", price_basis="hyperscaler")  # fmt: skip
+    at = run_page("planner", **q)
+    assert not at.exception, at.exception
+    m, hw = load_model_catalog()["llama-3.1-70b"], load_hardware_catalog()["mi355x"]
+    s = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8", price_basis="hyperscaler")
+    static = pl.frontier(m, hw, s, resolve_profile("typical"), 0.05)
+    served = pl.frontier(m, hw, replace(s, batching="continuous"), resolve_profile("typical"), 0.05)
+    costs = [v.value for v in at.metric if v.label == EN("pl_m_cost")]
+    assert costs == [fmt.usd(static.usd_per_1M_tokens), fmt.usd(served.usd_per_1M_tokens)], costs
+    assert all(re.fullmatch(r"\$0\.\d{3}|\$0\.0\d{3}", c) for c in costs), costs  # 3 figures, not to the cent
+    from tests.apptest_util import visible_texts
+
+    cost = run_page("cost", **q)  # Cost's same served row, in the same words
+    assert any(fmt.usd(served.usd_per_1M_tokens) in t for t in visible_texts(cost))
+    grid = run_page("planner", **q, planner_section="hardware")
+    (heat,) = [t for f in figures(grid) for t in f["data"] if t.get("type") == "heatmap"]
+    z = 10 ** decode(heat["z"]).reshape(len(heat["y"]), len(heat["x"]))
+    for i, row in enumerate(heat["text"]):
+        for j, text in enumerate(row):
+            if np.isfinite(z[i, j]):
+                assert text.startswith(f"<b>{fmt.usd(z[i, j])}</b>"), text

@@ -130,7 +130,8 @@ def missing(why: str) -> dict:
 
 def dollars(usd: float, *, reached: bool, unpriced: str) -> dict:
     """Row.metric's value (and note) for a $ figure: '—' where no point is reached, a dash with `unpriced` under it
-    where the chip has no price (`usd` not finite), else the dollars to two figures past the point."""
+    where the chip has no price (`usd` not finite), else fmt.usd's dollars, 3 significant figures as on Cost ('$0.115';
+    to the cent, '$0.11', it had hidden up to ±8 % between chips)."""
     if not reached:
         return {"value": "—"}
-    return {"value": fmt.usd(usd, 2)} if math.isfinite(usd) else missing(unpriced)
+    return {"value": fmt.usd(usd)} if math.isfinite(usd) else missing(unpriced)

@@ -510,8 +510,8 @@ def served_row(
                    help=tr("served_m_tps_def", total=fmt.rate(served.tokens_per_s_total), devices=devices))  # fmt: skip
         row.metric(
             tr("pl_m_cost"),
-            **({"value": fmt.usd(served.usd_per_1M_tokens, 2)} if price_known
-               else metrics.missing(tr("no_public_price_short"))),
+            **metrics.dollars(served.usd_per_1M_tokens if price_known else math.nan, reached=True,
+                              unpriced=tr("no_public_price_short")),
             help=tr("served_m_cost_def") if price_known else tr("m_cost_none"),
         )  # fmt: skip
     if round(pool_factor, 2) > 1.0:  # an MoE model: the layout search reads this step longer (a review: 2,176 vs 1,467)

@@ -176,7 +176,7 @@ def _cell_text(p: FrontierPoint, tr: Translator, *, where: bool = True) -> str:
     if not p.feasible:
         return tr("pl_cell_no_fit") if p.limited_by == "memory" else tr("pl_cell_misses")
     usd = (
-        f"<b>{fmt.usd(p.usd_per_1M_tokens, 2)}</b>"
+        f"<b>{fmt.usd(p.usd_per_1M_tokens)}</b>"  # 3 significant figures, as Cost's ('$0.0700', not '$0.07')
         if p.usd_per_1M_tokens == p.usd_per_1M_tokens
         else tr("pl_cell_no_price")
     )
@@ -346,6 +346,9 @@ def tp_display_table(tp: TPScaling, batch: int, *, tr: Translator = EN) -> pd.Da
     def num(values, digits: int, scale: float = 1.0) -> list[str]:
         return [f"{v * scale:,.{digits}f}" if np.isfinite(v) else tr("pl_na") for v in np.asarray(values, float)]
 
+    def usd(values) -> list[str]:  # as Cost's and the page's metrics ('$0.115'), not to the cent
+        return [fmt.usd(v) if np.isfinite(v) else tr("pl_na") for v in np.asarray(values, float)]
+
     d = {
         tr("pl_col_gpus"): tp.num_gpus,
         tr("pl_col_tpot"): num(tp.tpot_s, 2, 1e3),
@@ -353,7 +356,7 @@ def tp_display_table(tp: TPScaling, batch: int, *, tr: Translator = EN) -> pd.Da
         tr("pl_col_eff"): num(tp.scaling_efficiency, 0, 100),
         # a count that cannot hold the model serves nothing: no rate or $ (they had read as the column's cheapest)
         tr("pl_col_tps_gpu"): num(np.where(tp.fits, tp.tokens_per_s_per_gpu, np.nan), 0),
-        tr("pl_col_usd"): num(np.where(tp.fits, tp.usd_per_1M_tokens, np.nan), 2),
+        tr("pl_col_usd"): usd(np.where(tp.fits, tp.usd_per_1M_tokens, np.nan)),
         tr("pl_col_fits_at", batch=fmt.integer(batch)): [tr("pl_yes") if f else tr("pl_no") for f in tp.fits],
     }
     if tp.frontier is not None:
@@ -362,7 +365,7 @@ def tp_display_table(tp: TPScaling, batch: int, *, tr: Translator = EN) -> pd.Da
             fmt.integer(b) if ok else tr("pl_na") for b, ok in zip(f.batch, f.feasible, strict=True)
         ]
         d[tr("pl_col_target_tps")] = num(f.tokens_per_s_per_gpu, 0)
-        d[tr("pl_col_target_usd")] = num(f.usd_per_1M_tokens, 2)
+        d[tr("pl_col_target_usd")] = usd(f.usd_per_1M_tokens)
     return pd.DataFrame(d)
 
 
@@ -718,6 +721,9 @@ def levers_display_table(
     def num(x: float, digits: int = 2) -> str:
         return f"{x:,.{digits}f}" if np.isfinite(x) else tr("pl_na")
 
+    def usd(x: float) -> str:  # as Cost's and the page's metrics ('$0.115'), not to the cent
+        return fmt.usd(x) if np.isfinite(x) else tr("pl_na")
+
     out = []
     base = next(r for r in rows if r.lever == "baseline")
     for r in shown_levers(rows, at_target):
@@ -733,7 +739,7 @@ def levers_display_table(
                     tr("pl_col_tps_gpu"): cell(
                         num(r.target_tokens_per_s_per_gpu, 0), r.target_d_tokens_per_s_per_gpu, r
                     ),
-                    tr("pl_col_usd"): cell(num(r.target_usd_per_1M_tokens, 2), r.target_d_usd_per_1M, r),
+                    tr("pl_col_usd"): cell(usd(r.target_usd_per_1M_tokens), r.target_d_usd_per_1M, r),
                 }
             )
         else:
@@ -743,7 +749,7 @@ def levers_display_table(
                     tr("pl_col_fits"): tr("pl_yes") if r.fits else tr("pl_no"),
                     tr("pl_col_tpot"): cell(num(r.tpot_s * 1e3, 1), r.d_tpot, r),
                     tr("pl_col_tps"): cell(num(r.tokens_per_s_total, 0), r.d_tokens_per_s, r),
-                    tr("pl_col_usd"): cell(num(r.usd_per_1M_tokens, 2), r.d_usd_per_1M, r),
+                    tr("pl_col_usd"): cell(usd(r.usd_per_1M_tokens), r.d_usd_per_1M, r),
                 }
             )
     return pd.DataFrame(out)
