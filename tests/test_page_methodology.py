@@ -120,7 +120,8 @@ def test_one_gpu_has_no_communication_and_no_price_is_explained():
     step = _text(figs.step_blocks(est, EN))
     assert "One GPU: no all-reduce" in step
     cost = _text(figs.cost_blocks(est, EN))
-    assert "has no price in the catalog" in cost
+    assert "Google TPU v5e has no published price in any basis" in cost  # the pages' notice (fmt.no_price_text)
+    assert "\\$/chip-hour" in cost and " $/" not in cost  # escaped: a bare $ ... $ read as LaTeX
 
 
 def test_misreadings_compare_batch_one_with_this_batch():
@@ -301,7 +302,7 @@ def test_url_restores_scenario_and_extreme_states_render():
     assert not at.exception
     assert at.error  # does not fit: shown as a notice, not an exception
     text = "\n".join(_markdown(at))
-    assert "4,096 sequences" in text and "1,048,576 tokens" in text and "has no price in the catalog" in text
+    assert "4,096 sequences" in text and "1,048,576 tokens" in text and "has no published price in any basis" in text
 
 
 def test_reference_tables_on_the_page():
@@ -466,3 +467,20 @@ def test_an_estimated_tdp_and_the_energy_resting_on_it_are_marked(lang):
     assert energy.endswith(tr("estimate_mark", value="J/Token" if lang == "zh-TW" else "J/token") + "**")
     rubin = "\n".join(_markdown(run_page("methodology", hardware="vr200", lang=lang)))
     assert tr("estimate_mark", value="").strip() not in rubin.split(tr("meth_fig_intro"), 1)[1]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_the_cost_walk_through_without_a_price_says_which_bases_have_one(lang):
+    """Methodology had said '<chip> has no price in the catalog: enter one in the sidebar (price override)' of B300
+    under on-demand (three TCO bases price it) as of Rubin (no basis does). It gives the pages' notice: the bases
+    that price it, or none in any basis."""
+    from tpot_model import load_hardware_catalog
+
+    tr = Translator(lang)
+    catalog = load_hardware_catalog()
+    b300 = "\n".join(_markdown(run_page("methodology", hardware="b300", lang=lang)))
+    bases = fmt.alternatives([tr(f"basis_{b}") for b in ("neocloud", "hyperscaler", "rental_3yr")], tr)
+    said = tr("no_public_price", hw=catalog["b300"].name, basis=tr("basis_on_demand"), bases=bases)
+    assert said.replace("$", "\\$") in b300  # markdown: a bare $ ... $ had set the words between as LaTeX
+    rubin = "\n".join(_markdown(run_page("methodology", hardware="vr200", lang=lang)))
+    assert tr("no_public_price_nowhere", hw=fmt.chip(catalog["vr200"], tr)).replace("$", "\\$") in rubin

@@ -306,6 +306,17 @@ def priced_bases(hw, tr: Callable[..., str], *, besides: str | None = None) -> s
     return alternatives([tr(f"basis_{b}") for b in economics.priced_bases(hw, besides=besides)], tr)
 
 
+def no_price_text(price, hw, tr: Callable[..., str]) -> str:
+    """Why a chip has no $ figure under a price basis (a PricePoint without a price): 'No public price for X under
+    this basis: ... or choose <the bases that price it> in the sidebar', or, where no published basis prices it, that
+    it has none in any basis (economics.priced_bases); under 'Your own', that none is entered."""
+    if price.basis == "custom":
+        return tr("no_own_price")
+    if bases := priced_bases(hw, tr, besides=price.basis):
+        return tr("no_public_price", hw=chip(hw, tr), basis=tr(f"basis_{price.basis}"), bases=bases)
+    return tr("no_public_price_nowhere", hw=chip(hw, tr))
+
+
 def prices_note(prices, tr: Callable[..., str]) -> str:
     """The basis of several chips' $ figures (PricePoints under one basis) and the dates they carry: 'On-demand
     cloud, as of 2025-02 … 2026-04' (each chip's own date is in its row)."""

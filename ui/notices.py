@@ -398,22 +398,12 @@ def _use_own_price() -> None:
     st.session_state["price_basis"] = "custom"
 
 
-def no_price_text(price, hw, tr: Translator) -> str:
-    """'No public price for X under this basis: ... or choose <the bases that price it>', or, where no published basis
-    prices it, that it has none in any basis (economics.priced_bases)."""
-    if bases := fmt.priced_bases(hw, tr, besides=price.basis):
-        return tr("no_public_price", hw=fmt.chip(hw, tr), basis=tr(f"basis_{price.basis}"), bases=bases)
-    return tr("no_public_price_nowhere", hw=fmt.chip(hw, tr))
-
-
 def no_price_notice(price, hw, tr: Translator, key: str = "no_price") -> None:
-    """'No public price for X under this basis' (no_price_text; or 'no own price entered') with the one click that
-    enters one."""
-    if price.basis == "custom":
-        st.info(tr("no_own_price"), icon=":material/sell:")
-        return
-    st.info(no_price_text(price, hw, tr), icon=":material/sell:")
-    st.button(tr("enter_own_price"), key=key, on_click=_use_own_price)
+    """'No public price for X under this basis' (fmt.no_price_text; or 'no own price entered') with the one click
+    that enters one."""
+    st.info(fmt.no_price_text(price, hw, tr), icon=":material/sell:")
+    if price.basis != "custom":
+        st.button(tr("enter_own_price"), key=key, on_click=_use_own_price)
 
 
 def line(text: str) -> str:

@@ -674,8 +674,8 @@ def cost_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
             )
         )
         out.append(("md", tr("meth_cost_prefill", result=fmt.usd_markdown(_f(est.usd_per_1M_tokens_with_prefill)))))
-    else:
-        out.append(("md", tr("meth_cost_none", hw=hw.name)))
+    else:  # the sidebar's words: no public price under the basis and the bases that have one, or none in any basis
+        out.append(("md", fmt.no_price_text(est.price, hw, fmt.device_tr(hw, tr)).replace("$", "\\$")))  # not LaTeX
     out.append(("latex", r"E_{tok} = \frac{P_{board} \times G \times \mathrm{TPOT}}{B}"))
     if hw.tdp_w is not None:
         out.append(
