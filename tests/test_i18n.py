@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.apptest_util import ROOT, figures, run_page
+from tests.apptest_util import ROOT, figures, run_page, visible_texts
 from ui.i18n import LANGUAGES, Translator, catalog
 
 PAGES = sorted(p.stem for p in (ROOT / "pages").glob("*.py"))
@@ -312,3 +312,31 @@ def test_durations_name_their_unit_in_the_readers_language():
         assert fmt.duration(seconds, tr=zh) == chinese
     assert fmt.ms(216.0, tr=zh) == "216 秒" and fmt.ms(216.0) == "216 s"
     assert fmt.fine_duration(1482.0, tr=zh) == "24.7 分鐘"
+
+
+NO_DATA_PAGES = {  # pages and scenarios whose numbers may not exist: a chip without a TDP, a price or an all-in power
+    "compare": dict(model="deepseek-r1", hardware="vr200", gpus="8", weights="fp4", kv="fp8", batch="64",
+                    context="8192", output="1024", price_basis="hyperscaler", b_hardware="mi455x", c_hardware="b200"),
+    "methodology": dict(hardware="mi455x"),
+    "cost": dict(hardware="mi455x"),
+    "overview": dict(hardware="tpu-8i"),
+    "economics": dict(ec_chips="b200,tpu-8i,trainium3"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("page", sorted(NO_DATA_PAGES))
+def test_zh_tw_pages_say_a_missing_number_in_chinese_not_n_a(page):
+    """Compare in zh-TW (DeepSeek-R1 on Rubin, MI455X, B200) had read 'n/a' in MI455X's 每 Token 能耗 (board power)
+    cell beside translated ones, and Methodology '每百萬 Token n/a' of an unpriced chip: every placeholder a zh-TW
+    page shows is in ui/strings (MI455X's cell says it has no published board power)."""
+    at = run_page(page, lang="zh-TW", **NO_DATA_PAGES[page])
+    assert not at.exception
+    texts = visible_texts(at)
+    for t in at.table:
+        v = getattr(t.value, "data", t.value)
+        texts += [str(x) for x in v.to_numpy().ravel()]
+    assert not [t for t in texts if re.search(r"(?<![A-Za-z])(n/a|N/A|None|nan)(?![A-Za-z])", t)], page
+    if page == "compare":
+        df = getattr(at.table[0].value, "data", at.table[0].value)
+        zh = Translator("zh-TW")
+        assert df.loc[zh("cmp_row_energy"), "B"] == zh("no_public_tdp_short")

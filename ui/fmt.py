@@ -22,7 +22,7 @@ def ms(seconds: float, *, like: float | None = None, digits: int = 3, tr: Callab
     difference of 1.27 s between two TPOTs of 240 s: '1.27 s', not '1,268 ms')."""
     s = float(seconds)
     if not math.isfinite(s):
-        return "n/a"
+        return tr("na")
     ref = abs(float(like)) if like is not None and math.isfinite(like) else abs(s)
     if ref >= 10:
         _, unit_s, unit = next(u for u in _LONG if ref < u[0])
@@ -58,7 +58,7 @@ def duration(seconds: float, *, like: float | None = None, tr: Callable[..., str
     unit of the durations it separates)."""
     s = float(seconds)
     if not math.isfinite(s):
-        return "n/a"
+        return tr("na")
     ref = abs(float(like)) if like is not None and math.isfinite(like) else s
     if ref < 1:
         return f"{_sig(s * 1e3)} ms"
@@ -431,7 +431,7 @@ def target(tpot_s: float, tr: Callable[..., str]) -> str:
     Planner target in ms TPOT and a Frontier target in tok/s per user read the same way."""
     s = float(tpot_s)
     if not (math.isfinite(s) and s > 0):
-        return "n/a"
+        return tr("na")
     return tr("target_both", user=f"{1.0 / s:.3g}", tpot=target_ms(s))
 
 

@@ -460,11 +460,10 @@ def power_text(
         [  # zh-TW: the full-width bracket follows without a space
             f"{label}{tr('label_colon')}{fmt.rate(per_mw)}",
             # beside the board-power J of Compare's table and Methodology (TDP alone: about half the all-in figure)
-            tr(
-                "j_all_in",
-                j=fmt.number(all_in_w / per_gpu) if per_gpu > 0 else "n/a",
-                # '0.802 J (estimate)' where the chip's TDP is one (Hardware.estimated)
-                board=fmt.joules(board_w / per_gpu, est.hardware, tr) if per_gpu > 0 and board_w == board_w else "n/a",
+            tr(  # no TDP (MI455X): said, not 'n/a' (in zh-TW too); '0.802 J (estimate)' where the TDP is one
+                "j_all_in" if board_w == board_w else "j_all_in_no_board",
+                j=fmt.number(all_in_w / per_gpu) if per_gpu > 0 else tr("na"),
+                board=fmt.joules(board_w / per_gpu, est.hardware, tr) if per_gpu > 0 else tr("na"),
             ),  # fmt: skip
         ]
     )

@@ -93,7 +93,7 @@ METRICS = (
         "cmp_row_energy",
         "j_per_token",
         lambda e: float(e.joules_per_token),
-        lambda v: f"{fmt.number(v)} J" if math.isfinite(v) else "n/a",
+        lambda v: f"{fmt.number(v)} J",  # none without a TDP: _missing_key says so
         "lower",
     ),
     _Metric(
@@ -157,12 +157,16 @@ def headline_table(ests: Mapping[str, Estimate]) -> pd.DataFrame:
 
 
 def _missing_key(m: _Metric, est: Estimate) -> str | None:
-    """The string key saying why a $ or tokens-per-MW figure is absent: the chip has no public price under the
-    basis, or no published all-in power; None when the figure is there (or absent for another reason)."""
+    """The string key saying why a figure is absent: the chip has no public price under the basis, no published all-in
+    power or board power; 'na' for another reason; None when the figure is there."""
     if m.key in ("cmp_row_cost", "cmp_row_cost_prefill") and not math.isfinite(float(est.price_usd_per_gpu_hour)):
         return "no_public_price_short"
     if m.key == "cmp_row_tokens_per_mw" and not math.isfinite(float(est.all_in_w_per_gpu)):
         return "no_public_power_short"
+    if m.key == "cmp_row_energy" and est.hardware.tdp_w is None:  # MI455X: no published board power
+        return "no_public_tdp_short"
+    if m.unit not in ("gpus", "bool") and not math.isfinite(m.value(est)):  # in the reader's language ('> 1,024' GPUs
+        return "na"  # and a fit say themselves)
     return None
 
 

@@ -335,9 +335,9 @@ def roofline_blocks(est: Estimate, tr: Translator = EN, profile: str | None = No
                 "meth_roofline_sub",
                 op=tr(f"meth_op_{slowest.name}"),
                 flops=fmt.flop(flops),
-                rate=fmt.tflops(flops / t_c) if t_c > 0 else "n/a",
+                rate=fmt.tflops(flops / t_c) if t_c > 0 else tr("na"),
                 nbytes=fmt.nbytes(nbytes),
-                bw=fmt.tb_per_s(nbytes / t_m) if t_m > 0 else "n/a",
+                bw=fmt.tb_per_s(nbytes / t_m) if t_m > 0 else tr("na"),
                 t_c=fmt.fine_duration(t_c, tr=tr),
                 t_m=fmt.fine_duration(t_m, tr=tr),
                 result=fmt.fine_duration(_f(slowest.time_s), tr=tr),
@@ -763,7 +763,11 @@ def misreading_blocks(est: Estimate, pair: Estimate, tr: Translator = EN) -> lis
             ),
         ),
     ]
-    if B > 1:
+    if B > 1 and not math.isfinite(c1):  # no price under the basis: the batch's share of the cost, not '$n/a'
+        out.append(("md", fmt.device_text("meth_mis_lower_unpriced", hw, tr, t1=fmt.ms(t1, tr=tr), r1=fmt.rate(r1),
+                                          batch=fmt.integer(B), tb=fmt.ms(tb, tr=tr), rb=fmt.rate(rb),
+                                          x=fmt.number(rb / r1))))  # fmt: skip
+    elif B > 1:
         out.append(
             (
                 "md",
