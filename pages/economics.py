@@ -7,7 +7,7 @@ from dataclasses import asdict, fields, replace
 import numpy as np
 import streamlit as st
 
-from tpot_model import economics
+from tpot_model import economics, fleet
 from tpot_model.estimate import precision_that_fits
 from tpot_model.fleet import Demand, widest_no_fit
 from tpot_model.roofline import gpus_per_rack
@@ -170,7 +170,8 @@ shown = cache.built(
 # no layout
 st.table(shown.fillna("—"), hide_index=True)
 st.caption(fmt.device_text("ec_cap_help", [catalog[h] for h in chips], tr,  # chips once the list holds a TPU
-                           tier=tr(f"basis_{economics.owning_basis(state.price_basis)}")))  # fmt: skip
+                           tier=tr(f"basis_{economics.owning_basis(state.price_basis)}"),
+                           max=fmt.integer(fleet.MAX_PACKED_DOMAIN_GPUS)))  # fmt: skip
 if rows:  # the basis and its dates; the chips with no price under it, or no published all-in power: named, not 'n/a'
     notices.basis_caption(  # an announced chip named "(announced)", as in the chart and the table
         [

@@ -456,7 +456,10 @@ def test_economics_words_follow_the_chips_and_unpriced_candidates_are_named(lang
     assert not at.exception
     captions = [c.value for c in at.caption]
     # the candidates start with the sidebar's TPU7x (then H200, B200, MI355X): chips
-    assert tr("ec_caption_chip") in captions and tr("ec_cap_help_chip", tier=tr("basis_hyperscaler")) in captions
+    assert (
+        tr("ec_caption_chip") in captions
+        and tr("ec_cap_help_chip", tier=tr("basis_hyperscaler"), max="144") in captions
+    )
     assert at.multiselect(key="econ.chips").value[:2] == ["tpu7x", "h200"]
     assert tr("ec_use_tco_chip", hw="Google TPU7x (Ironwood)") in [b.label for b in at.button]
     # TPU7x: a published hyperscaler price ($1.03 per chip-hour) but no published all-in power: the TCO parts say
@@ -472,11 +475,13 @@ def test_economics_words_follow_the_chips_and_unpriced_candidates_are_named(lang
     # the payback's capex is solved from the hyperscaler price and the all-in power: the power is what is missing
     assert values[tr("ec_m_payback")] == ("—", tr("no_public_power_short"))
     at.multiselect(key="econ.chips").set_value(["h200", "b200"]).run()  # GPU candidates only: GPUs
-    assert not at.exception and tr("ec_cap_help", tier=tr("basis_hyperscaler")) in [c.value for c in at.caption]
+    assert not at.exception and tr("ec_cap_help", tier=tr("basis_hyperscaler"), max="144") in [
+        c.value for c in at.caption
+    ]
     at.multiselect(key="econ.chips").set_value(["h200", "trainium2", "tpu7x"]).run()
     assert not at.exception
     captions = [c.value for c in at.caption]
-    assert tr("ec_cap_help_chip", tier=tr("basis_hyperscaler")) in captions
+    assert tr("ec_cap_help_chip", tier=tr("basis_hyperscaler"), max="144") in captions
     unpriced = tr("cost_basis_unpriced_chip", hws="AWS Trainium2", bases=tr("basis_on_demand"))
     assert any(c.endswith(unpriced) for c in captions), captions
     assert tr("ec_cap_no_power", hws=tr.join(["AWS Trainium2", "Google TPU7x (Ironwood)"])) in captions
@@ -829,3 +834,51 @@ def test_the_tco_parts_say_when_their_board_power_is_an_estimated_tdp(lang):
     h200 = run_page("economics", lang=lang, hardware="h200")
     assert not [n.help for n in h200.number_input if n.label == Translator(lang)("ec_board_w") and n.help]
     assert not [m for m in h200.metric if m.proto.delta == Translator(lang)("tdp_estimate_note")]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_a_tpu_pods_servers_and_racks_say_why_there_are_none(lang):
+    """economics?ec_chips=b200,tpu-8i,trainium3: 'Servers / racks holding them' and 'Chips idle in those' read '—' for
+    TPU 8i with nothing saying why, and the caption's chip variant (a TPU or Trainium listed) dropped the sentence
+    on servers / racks the GPU one has. A pod larger than fleet.MAX_PACKED_DOMAIN_GPUS is rented in slices of a
+    replica's size (Fleet.rented_in_slices): its cells say so, and the chip caption explains servers / racks."""
+    from tpot_model.fleet import MAX_PACKED_DOMAIN_GPUS
+
+    tr = Translator(lang)
+    at = run_page("economics", lang=lang, ec_chips="b200,tpu-8i,trainium3")
+    assert not at.exception, at.exception
+    table = getattr(at.table[0].value, "data", at.table[0].value).set_index(tr("ec_col_figure"))
+    tpu, trn = fmt.chip(resolve_hardware("tpu-8i"), tr, short=True), "Trainium3"
+    for row in ("ec_col_domains", "ec_col_idle_chip"):
+        assert table.loc[tr(row), tpu] == tr("ec_cell_in_slices"), row
+        assert re.fullmatch(r"[\d,]+", table.loc[tr(row), trn]), row  # a Trn3 UltraServer of 144 comes whole
+    caption = tr("ec_cap_help_chip", tier=tr("basis_hyperscaler"), max=fmt.integer(MAX_PACKED_DOMAIN_GPUS))
+    assert caption in [c.value for c in at.caption]
+    said = {"en": ("servers / racks", "rented in slices"), "zh-TW": ("伺服器／機櫃", "按切片租用")}[lang]
+    assert all(s in caption for s in said) and "144" in caption
+    gpus = tr("ec_cap_help", tier="", max="")
+    assert said[0] in gpus  # the GPU variant's sentence, which the chip one now carries too
+
+
+def test_a_fleet_on_a_pod_is_rented_in_slices_and_the_csv_says_so(capsys):
+    from tpot_model.fleet import Demand, fleet
+
+    m = resolve_model("llama-3.1-70b")
+    s = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8")
+    demand = Demand(output_tokens_per_day=1e11)
+    fleets = [
+        fleet(m, resolve_hardware(h), s, resolve_profile("typical"), demand, 0.05) for h in ("tpu-8i", "trainium3")
+    ]
+    assert [f.rented_in_slices for f in fleets] == [True, False] and fleets[0].domains == 0 < fleets[1].domains
+    table = econ_figs.capacity_table(fleets, demand, {})
+    assert list(table["rented_in_slices"]) == [True, False]
+    import json
+
+    from tpot_model import cli
+
+    argv = ["capacity", "--model", "llama-3.1-70b", "--hardware", "tpu-8i,trainium3", "--weights", "fp8", "--kv",
+            "fp8", "--context", "1024", "--output", "1024", "--output-tokens-per-day", "1e11", "--tpot-target-ms", "50",
+            "--json"]  # fmt: skip
+    assert cli.main(argv) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [(r["rented_in_slices"], r["scale_up_domains"] is None) for r in rows] == [(True, True), (False, False)]

@@ -113,6 +113,12 @@ class Fleet:
         return math.ceil(self.replicas / max(self.domain_gpus // self.gpus_per_replica, 1))
 
     @property
+    def rented_in_slices(self) -> bool:
+        """A fleet on a chip whose scale-up domain is larger than MAX_PACKED_DOMAIN_GPUS (a TPU pod of 256 chips and
+        up): rented in slices of a replica's size, so no whole servers or racks hold it and none of theirs idle."""
+        return self.feasible and not self.domain_gpus
+
+    @property
     def idle_gpus(self) -> int:
         """GPUs of those whole domains that no replica uses (a 32-GPU replica leaves 8 of an NVL72 rack's 72); the
         fleet's GPUs, MW and $ count the replicas' GPUs only, as a cloud rents them."""

@@ -904,7 +904,8 @@ def capacity_dict(f: Fleet, demand: Demand, hw: Hardware) -> dict:
         "gpus": f.gpus if f.feasible else None,
         "gpus_per_replica": f.gpus_per_replica or None,
         "replicas": f.replicas or None,
-        "scale_up_domains": f.domains or None,  # whole servers / racks holding the replicas (null: rented in slices)
+        "scale_up_domains": f.domains or None,  # whole servers / racks holding the replicas (null: none, or slices)
+        "rented_in_slices": f.rented_in_slices,  # a TPU pod: rented in slices of a replica's size, no servers / racks
         "idle_gpus_in_domains": f.idle_gpus if f.domains else None,
         "batch": f.batch or None,
         "output_tokens_per_s_per_gpu": _num(f.output_tokens_per_s_per_gpu),

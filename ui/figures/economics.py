@@ -37,6 +37,8 @@ def capacity_table(fleets: Sequence[Fleet], demand: Demand, names: dict[str, str
                 "gpus": f.gpus if ok else None,
                 "scale_up_domains": f.domains or None,  # whole servers or racks that hold the replicas
                 "idle_gpus_in_domains": f.idle_gpus if f.domains else None,
+                # a TPU pod rented in slices of a replica's size: no whole servers or racks (the two above empty)
+                "rented_in_slices": f.rented_in_slices,
                 "output_tokens_per_s_per_gpu": f.output_tokens_per_s_per_gpu,
                 "megawatts_all_in": f.megawatts if ok else None,
                 "capex_usd": f.capex_usd if ok else None,
@@ -87,10 +89,14 @@ def capacity_display(table: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
     """capacity_table for the page, a column per chip (its short name, "(announced)" on a chip not shipping) and a row
     per figure, so that it reads whole in the page's width (a column per figure ran to 1,800 px, the fleet's layout
     and price out of view): each cell in words with its unit, numbers to their significant figures (counts whole,
-    capex and opex in $M), None where a chip has no layout (the CSV keeps every digit)."""
+    capex and opex in $M), None where a chip has no layout (the CSV keeps every digit), and 'rented in slices' for the
+    servers / racks of a TPU pod (Fleet.rented_in_slices)."""
     names, _ = chip_labels(table, tr)
+    sliced = table["rented_in_slices"] if "rented_in_slices" in table else [False] * len(table)
 
-    def cell(col: str, sig: int, v) -> str | None:
+    def cell(col: str, sig: int, v, in_slices: bool = False) -> str | None:
+        if in_slices and col in ("scale_up_domains", "idle_gpus_in_domains"):  # not '—' unexplained: why there is none
+            return tr("ec_cell_in_slices")
         if v is None or (isinstance(v, float) and not math.isfinite(v)) or v == "":
             return None
         if col == "price_basis":
@@ -106,9 +112,10 @@ def capacity_display(table: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
         return fmt.integer(float(v)) if sig else str(v)
 
     rows = [
-        {tr("ec_col_figure"): tr(key), **{n: cell(col, sig, v) for n, v in zip(names, table[col], strict=True)}}
+        {tr("ec_col_figure"): tr(key),
+         **{n: cell(col, sig, v, s) for n, v, s in zip(names, table[col], sliced, strict=True)}}
         for col, key, sig in CAPACITY_COLUMNS[1:]
-    ]
+    ]  # fmt: skip
     return pd.DataFrame(rows, columns=[tr("ec_col_figure"), *names])
 
 
