@@ -308,12 +308,12 @@ tco_about = controls.export_about() | {  # the $/GPU-hour charted: the TCO built
     "scenario_price_as_of": preset_as_of or None,
 }
 chart.figure(
-    lambda: figs.tco_figure(b, device=fmt.device_kind(hw), tr=tr),
-    lambda: figs.tco_table(b, hw.id, tier_basis, preset_as_of),
+    lambda: figs.tco_figure(b, device=fmt.device_kind(hw), tr=tr, estimated=on_estimate),
+    lambda: figs.tco_table(b, hw.id, tier_basis, preset_as_of, estimated=on_estimate),
     "tco",
     tr,
     about=tco_about,
-    depends=(parts, tier_basis, preset_as_of),
+    depends=(parts, tier_basis, preset_as_of, on_estimate),
 )
 
 # --- token revenue and margin at the sidebar scenario
@@ -397,6 +397,7 @@ with metrics.Row(wide=True) as row:  # the margin note (its price and basis) rea
         shown = {"value": tr("ec_payback_never"), **metrics.note(tr("ec_payback_never_why"))}
     else:  # said whose it is, as the margin says its price: they can disagree (a rental price, an owner's costs)
         shown = notices.if_fitted(est, tr, fmt.number(payback), **metrics.note(tr("ec_payback_owner")))
+        shown = metrics.noted(shown, estimated)  # its energy on an estimated board power (the TCO parts' note)
     # no capex: why, and how to give one (a missing capex in the capex's place had read 'the TCO parts above (No
     # public all-in power)')
     row.metric(tr("ec_m_payback"), **shown,

@@ -367,7 +367,9 @@ def test_tpus_and_trainium_are_priced_per_chip_hour(lang, hw):
         layout = f["layout"]
         words += [layout.get(k, {}).get("title", {}).get("text", "") for k in ("xaxis", "yaxis")]
         words.append(layout.get("title", {}).get("text", ""))
-    assert tr("ec_tco_title_chip") in words and tr("ec_axis_usd_gpu_hour_chip") in words
+    # both chips' TDP is the catalog's estimate, and with no published all-in power the parts start from it
+    tco_title = tr("tdp_estimate_title", title=tr("ec_tco_title_chip"))
+    assert tco_title in words and tr("ec_axis_usd_gpu_hour_chip") in words
     assert not [w for w in words if "GPU" in w], words
     labels = [m.label for m in at.metric]
     assert tr("ec_m_tco_chip") in labels and tr("ec_m_all_in_chip") in labels
@@ -828,9 +830,14 @@ def test_the_tco_parts_say_when_their_board_power_is_an_estimated_tdp(lang):
     notes = {m.label: m.proto.delta for m in at.metric}
     for key in ("ec_m_tco", "ec_m_all_in"):
         assert notes[tr(key)] == tr("tdp_estimate_note"), key
+    titles = [f["layout"]["title"]["text"] for f in figures(at)]
+    assert tr("tdp_estimate_title", title=tr("ec_tco_title")) in titles  # the TCO chart's energy rests on it too
     board.set_value(900.0).run()
     notes = {m.label: m.proto.delta for m in at.metric}
     assert not [k for k in ("ec_m_tco", "ec_m_all_in") if notes[tr(k)]]
+    assert tr("ec_tco_title") in [f["layout"]["title"]["text"] for f in figures(at)]
+    table = econ_figs.tco_table(tco(TcoParts(1.0)), "trainium3", "hyperscaler", "", estimated=True)
+    assert table["board_power_estimated"].all()  # its CSV says so
     h200 = run_page("economics", lang=lang, hardware="h200")
     assert not [n.help for n in h200.number_input if n.label == Translator(lang)("ec_board_w") and n.help]
     assert not [m for m in h200.metric if m.proto.delta == Translator(lang)("tdp_estimate_note")]

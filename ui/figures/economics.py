@@ -148,19 +148,20 @@ def capacity_figure(table: pd.DataFrame, *, devices: Mapping[str, str] | None = 
     return style(fig, tr("ec_cap_title"), "", tr("ec_axis_mw"))
 
 
-def tco_table(b: TcoBreakdown, hw_id: str, basis: str, as_of: str) -> pd.DataFrame:
+def tco_table(b: TcoBreakdown, hw_id: str, basis: str, as_of: str, *, estimated: bool = False) -> pd.DataFrame:
+    """The TCO chart's CSV; board_power_estimated: its energy rests on the chip's estimated TDP (Hardware.estimated)."""
     return pd.DataFrame(
         [
             {"hardware_id": hw_id, "part": "capital", "usd_per_gpu_hour": b.capital_usd_per_gpu_hour},
             {"hardware_id": hw_id, "part": "energy", "usd_per_gpu_hour": b.energy_usd_per_gpu_hour},
             {"hardware_id": hw_id, "part": "total", "usd_per_gpu_hour": b.usd_per_gpu_hour},
         ]
-    ).assign(all_in_w_per_gpu=b.all_in_w, preset_basis=basis, preset_as_of=as_of)
+    ).assign(all_in_w_per_gpu=b.all_in_w, preset_basis=basis, preset_as_of=as_of, board_power_estimated=estimated)
 
 
-def tco_figure(b: TcoBreakdown, *, device: str = "gpu", tr: Translator = EN) -> go.Figure:
+def tco_figure(b: TcoBreakdown, *, device: str = "gpu", tr: Translator = EN, estimated: bool = False) -> go.Figure:
     """$ per GPU-hour (per chip-hour for device 'chip': fmt.device_kind), stacked: capital (depreciation and
-    financing) and energy."""
+    financing) and energy; `estimated`: its energy rests on an estimated board power, said in the title."""
     fig = Figure()
     for part, value, colour in (
         ("capital", b.capital_usd_per_gpu_hour, "#4e79a7"),
@@ -169,7 +170,9 @@ def tco_figure(b: TcoBreakdown, *, device: str = "gpu", tr: Translator = EN) -> 
         fig.add_bar(x=[fmt.device_text("ec_tco_bar", device, tr)], y=[value], name=tr(f"ec_tco_{part}"),
                     marker={"color": colour}, hovertemplate=f"{tr(f'ec_tco_{part}')}: $%{{y:.3f}}<extra></extra>")  # fmt: skip
     fig.update_yaxes(tickprefix="$")  # dollars on the axis, as on the page's other $ charts
-    style(fig, fmt.device_text("ec_tco_title", device, tr), "", fmt.device_text("ec_axis_usd_gpu_hour", device, tr))
+    title = fmt.device_text("ec_tco_title", device, tr)
+    title = tr("tdp_estimate_title", title=title) if estimated else title
+    style(fig, title, "", fmt.device_text("ec_axis_usd_gpu_hour", device, tr))
     # the legend below, as elsewhere, just under the bar's label (no x-axis title: a 60 px gap had opened)
     return fig.update_layout(barmode="stack", **legend_placement(fig, 360, side_max=0))
 
