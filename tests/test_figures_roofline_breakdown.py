@@ -273,7 +273,10 @@ def test_heatmap_metrics():
         bd.heatmap(est, "nonsense", current_batch=1, current_context=128)
     assert bd.price_known(est) and not bd.price_known(_est(hw=TOY_GPU_NO_PRICE))
     assert bd.cost_notice(est) is None
-    assert "no catalog price" in bd.cost_notice(_est(hw=TOY_GPU_NO_PRICE))
+    # the pages' notice (fmt.no_price_text): no basis prices the toy chip
+    assert bd.cost_notice(_est(hw=TOY_GPU_NO_PRICE)) == EN.sentences(
+        [EN("breakdown_no_price"), EN("no_public_price_nowhere", hw="Toy GPU without a price")]
+    )
     assert "$0" in bd.cost_notice(_est(price_usd_per_gpu_hour=0.0))
 
 

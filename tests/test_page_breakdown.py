@@ -77,7 +77,16 @@ def test_no_price_says_so():
     at = run_page("breakdown", hardware="tpu-v5e")
     at.selectbox(key="breakdown.heatmap_metric").set_value("usd_per_1M_tokens").run()
     assert not at.exception
-    assert [i for i in at.info if "n/a" in i.value]
+    # the pages' notice (fmt.no_price_text): no basis prices TPU v5e (it had said 'n/a: no catalog price')
+    said = EN.sentences([EN("breakdown_no_price"), EN("no_public_price_nowhere_chip", hw="Google TPU v5e")])
+    assert said in [i.value for i in at.info]
+    b300 = run_page("breakdown", hardware="b300", lang="zh-TW")  # priced under the TCO bases: those named
+    b300.selectbox(key="breakdown.heatmap_metric").set_value("usd_per_1M_tokens").run()
+    zh = Translator("zh-TW")
+    bases = zh("list_or", items=zh("list_sep").join([zh("basis_neocloud"), zh("basis_hyperscaler")]),
+               last=zh("basis_rental_3yr"))  # fmt: skip
+    notice = zh("no_public_price", hw="NVIDIA B300 / Blackwell Ultra (HGX)", basis=zh("basis_on_demand"), bases=bases)
+    assert zh.sentences([zh("breakdown_no_price"), notice]) in [i.value for i in b300.info]
     assert len(figures(at)) == 2  # the bars stay, the cost map is replaced by the notice
 
 

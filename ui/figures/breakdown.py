@@ -77,8 +77,10 @@ def price_known(est: Estimate) -> bool:
 
 def cost_notice(est: Estimate, tr: Translator = EN) -> str | None:
     """Why the cost map cannot be drawn (no price, or a price of zero on a log colour scale), else None."""
-    if not price_known(est):
-        return tr("breakdown_no_price", hw=est.hardware.name)
+    if not price_known(est):  # the pages' notice: the bases that price the chip, or none in any basis
+        return tr.sentences(
+            [tr("breakdown_no_price"), fmt.no_price_text(est.price, est.hardware, fmt.device_tr(est.hardware, tr))]
+        )
     if est.price_usd_per_gpu_hour <= 0:
         return tr("breakdown_zero_price")
     return None
