@@ -108,7 +108,7 @@ with metrics.Row() as row:
     )
     if energy_known:
         tdp = fmt.board_power(hw, tr)  # '1,000 W (estimate)' where the TDP is one (Trainium3's): so is all below
-        estimated = tr("tdp_estimate_note") if fmt.tdp_estimated(hw) else None
+        estimated = tr("tdp_estimate_note") if hw.estimated("tdp_W") else None
         row.metric(
             tr("ce_m_j"),
             **metrics.noted(
@@ -233,9 +233,9 @@ if energy_known:
     with right:
         chart.figure(
             lambda: figs.energy_curve(
-                x, run.joules_per_token, run.fits, scenario_x, sweep=sweep, tr=tr, estimated=fmt.tdp_estimated(hw)
+                x, run.joules_per_token, run.fits, scenario_x, sweep=sweep, tr=tr, estimated=hw.estimated("tdp_W")
             ),  # fmt: skip
-            lambda: figs.energy_table(x, run.joules_per_token, run.fits, sweep=sweep, estimated=fmt.tdp_estimated(hw)),
+            lambda: figs.energy_table(x, run.joules_per_token, run.fits, sweep=sweep, estimated=hw.estimated("tdp_W")),
             f"energy-by-{sweep}",
             tr,
             depends=(),
@@ -347,10 +347,10 @@ chart.figure(
         state.context,
         device=device,
         tr=tr,
-        estimated=metric == "j_per_token" and fmt.tdp_estimated(hw),
+        estimated=metric == "j_per_token" and hw.estimated("tdp_W"),
     ),  # fmt: skip
     lambda: figs.heatmap_table(
-        hb, hc, values[metric], grid.fits, metric, estimated=metric == "j_per_token" and fmt.tdp_estimated(hw)
+        hb, hc, values[metric], grid.fits, metric, estimated=metric == "j_per_token" and hw.estimated("tdp_W")
     ),  # fmt: skip
     "cost-heatmap",
     tr,

@@ -274,7 +274,7 @@ rate = c[2].number_input(
 util_h = c[3].number_input(tr("ec_tco_util"), *tco_range("utilisation"), step=0.05, key=k + "utilisation")
 c = st.columns(4, vertical_alignment="bottom")  # inputs in line where a label wraps (zh-TW, 900 px)
 board = c[0].number_input(tr("ec_board_w"), *tco_range("board_w"), step=10.0, format="%.0f", key=k + "board_w",
-                          help=tr("ec_board_w_estimated", tdp=fmt.board_power(hw, tr)) if fmt.tdp_estimated(hw) else None)  # fmt: skip
+                          help=tr("ec_board_w_estimated", tdp=fmt.board_power(hw, tr)) if hw.estimated("tdp_W") else None)  # fmt: skip
 host = c[1].number_input(
     tr("ec_host_w"), *tco_range("host_network_w"), step=10.0, format="%.0f", key=k + "host_network_w"
 )
@@ -285,7 +285,7 @@ kwh = c[3].number_input(
 parts = economics.TcoParts(capex, years, rate / 100, board, host, pue, kwh, util_h)
 b = economics.tco(parts)
 # the chip's estimated TDP as the board power, with no published all-in power to split: both rest on the estimate
-on_estimate = not from_tier and fmt.tdp_estimated(hw) and board == round(hw.tdp_w)
+on_estimate = not from_tier and hw.estimated("tdp_W") and board == round(hw.tdp_w)
 estimated = tr("tdp_estimate_note") if on_estimate else None
 with metrics.Row() as row:
     row.metric(fmt.device_text("ec_m_tco", hw, tr), **metrics.noted({"value": fmt.usd(b.usd_per_gpu_hour)}, estimated))

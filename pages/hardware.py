@@ -64,7 +64,7 @@ else:
         box.dataframe(datasheet, hide_index=True, placeholder="—",
                       column_config={**cache.exact_numbers(datasheet),
                                      labels["hardware"]: st.column_config.Column(pinned=True)})  # fmt: skip
-        estimated = [fmt.chip(h, tr, short=True) for h in chips if fmt.tdp_estimated(h)]
+        estimated = [fmt.chip(h, tr, short=True) for h in chips if h.estimated("tdp_W")]
         box.caption(tr("hw_specs_price_note", basis=tr(f"basis_{basis}"))
                     + notices.line(tr("hw_specs_tdp_estimated", hws=tr.join(estimated)) if estimated else ""))  # fmt: skip
 

@@ -43,7 +43,6 @@ from .cli_text import (
     platform_note,
     projection_note,
     remedy,
-    tdp_estimated,
     window_note,
 )
 from .csv_format import FLOAT_DIGITS, csv_bytes, float_field, float_text, float_texts, int_field, label_field
@@ -418,7 +417,7 @@ def report(e: Estimate, ideal: Estimate) -> dict[str, Any]:
         "joules_per_token": _f(e.joules_per_token),
         # the board power (TDP) joules_per_token rests on, per GPU, and whether it is the catalog's estimate
         "tdp_W": hw.tdp_w,
-        "board_power_estimated": tdp_estimated(hw),
+        "board_power_estimated": hw.estimated("tdp_W"),
         "estimated": list(hw.estimated_figures),  # every figure of the chip that is an estimate (YAML names)
         "remedy": remedy(e),
     }
@@ -1007,7 +1006,7 @@ def _list_hardware() -> str:
             hw.id, hw.name + (" (announced)" if hw.announced else ""), f"{hw.memory_bytes / GB:,.0f}",
             f"{seen / GB:,.1f}" if seen else "-", f"{hw.memory_bandwidth_bytes_per_s / TB_per_s:.3f}",
             tf("bf16") if "bf16" in rate else tf("fp16"), tf("fp8"), tf("fp4"),
-            ("~" if tdp_estimated(hw) else "") + f"{hw.tdp_w:,.0f}" if hw.tdp_w else "-", _hourly(hw, "on_demand"),
+            ("~" if hw.estimated("tdp_W") else "") + f"{hw.tdp_w:,.0f}" if hw.tdp_w else "-", _hourly(hw, "on_demand"),
             str(hw.scale_up_domain_gpus or "-"),
             f"{up / GB:,.0f}" if up else "-", f"{out / Gbit_per_s:,.0f}" if out else "-",
         ])  # fmt: skip

@@ -26,12 +26,6 @@ def projection_note(hw) -> str | None:
     return f"{hw.name} is announced, not shipping: its figures are vendor claims, so these numbers are projections"
 
 
-def tdp_estimated(hw) -> bool:
-    """Whether the chip's board power (TDP), and the energy per token resting on it, is an estimate
-    (Hardware.estimated)."""
-    return hw.tdp_w is not None and hw.estimated("tdp_W")
-
-
 def no_price_note(hw, basis: str, price_flag: str = "--price") -> str:
     """Why a $ figure is missing and what would give one, in a line: the bases that price the chip
     (economics.priced_bases, the chosen one left out), or that none does."""

@@ -274,22 +274,17 @@ def estimate(text: str, estimated: bool, tr: Callable[..., str]) -> str:
     return tr("estimate_mark", value=text) if estimated else text
 
 
-def tdp_estimated(hw) -> bool:
-    """Whether a chip's board power (TDP), and every energy figure resting on it, is an estimate."""
-    return hw.tdp_w is not None and hw.estimated("tdp_W")
-
-
 def board_power(hw, tr: Callable[..., str], n: float = 1) -> str:
     """Board power (TDP) x n devices in W, marked where the TDP is an estimate ('1,000 W (estimate)'); '' where the
     chip lists none."""
     if hw.tdp_w is None:
         return ""
-    return estimate(f"{number(hw.tdp_w * n)} W", tdp_estimated(hw), tr)
+    return estimate(f"{number(hw.tdp_w * n)} W", hw.estimated("tdp_W"), tr)
 
 
 def joules(j: float, hw, tr: Callable[..., str]) -> str:
     """Energy per token from board power: '0.802 J', marked where the chip's TDP is an estimate."""
-    return estimate(f"{number(j)} J", tdp_estimated(hw), tr)
+    return estimate(f"{number(j)} J", hw.estimated("tdp_W"), tr)
 
 
 def alternatives(items: Sequence[str], tr: Callable[..., str]) -> str:

@@ -137,7 +137,7 @@ def headline_table(ests: Mapping[str, Estimate]) -> pd.DataFrame:
         ("price_as_of", "date", lambda e: e.price.as_of),
         ("price_source", "text", lambda e: e.price.source),
         # the energy row's board power (TDP) is an estimate, not published (Hardware.estimated)
-        ("board_power_estimated", "bool", lambda e: fmt.tdp_estimated(e.hardware)),
+        ("board_power_estimated", "bool", lambda e: e.hardware.estimated("tdp_W")),
     ):
         row: dict[str, object] = {"metric": key, "unit": unit, "better": ""}
         for x in letters:  # the deltas' columns stay in place, empty
@@ -269,7 +269,7 @@ def headline_display(ests: Mapping[str, Estimate], *, tr: Translator = EN):
             if missing:
                 cells[label][x] = tr(missing)
             elif m.key == "cmp_row_energy":  # '0.802 J (estimate)' on Trainium3: its TDP is not published
-                cells[label][x] = fmt.estimate(cells[label][x], fmt.tdp_estimated(ests[x].hardware), tr)
+                cells[label][x] = fmt.estimate(cells[label][x], ests[x].hardware.estimated("tdp_W"), tr)
         colours[label] = dict.fromkeys(columns, "")
         for x in letters:  # what a scenario that does not fit would reach: greyed and marked, as Overview does
             if m.needs_fit and not bool(ests[x].fits) and math.isfinite(m.value(ests[x])):
@@ -279,7 +279,7 @@ def headline_display(ests: Mapping[str, Estimate], *, tr: Translator = EN):
             v = m.value(ests[x])
             cells[label][delta_col[x]] = _delta_text(m, base, v, tr, percent_only=compact)
             if m.key == "cmp_row_energy" and math.isfinite(base) and math.isfinite(v):  # either side's TDP estimated
-                on_estimate = fmt.tdp_estimated(a.hardware) or fmt.tdp_estimated(ests[x].hardware)
+                on_estimate = a.hardware.estimated("tdp_W") or ests[x].hardware.estimated("tdp_W")
                 cells[label][delta_col[x]] = fmt.estimate(cells[label][delta_col[x]], on_estimate, tr)
             # against a what-if (A or this scenario does not fit) a difference is a what-if too: greyed, not judged
             what_if = m.needs_fit and not (bool(a.fits) and bool(ests[x].fits))

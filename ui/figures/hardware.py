@@ -202,7 +202,7 @@ def specs_table(chips: Iterable[Hardware], basis: str = "on_demand") -> pd.DataF
             "bandwidth_tb_per_s": h.memory_bandwidth_bytes_per_s / TB_per_s,
             "dense_16bit_tflop_per_s": _peak_16bit_tflops(h),
             "tdp_w": _opt(h.tdp_w),
-            "tdp_w_estimated": fmt.tdp_estimated(h),  # not published: the catalog's estimate (Hardware.estimated)
+            "tdp_w_estimated": h.estimated("tdp_W"),  # not published: the catalog's estimate (Hardware.estimated)
             "price_usd_per_gpu_hour": prices[h.id].usd_per_gpu_hour,
             "price_basis": basis,
             "price_as_of": prices[h.id].as_of or None,

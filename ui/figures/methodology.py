@@ -688,7 +688,7 @@ def cost_blocks(est: Estimate, tr: Translator = EN) -> list[Block]:
                     tpot=fmt.ms(tpot, tr=tr),
                     batch=fmt.integer(B),
                     result=fmt.estimate(
-                        tr("meth_j_per_token", j=fmt.number(_f(est.joules_per_token))), fmt.tdp_estimated(hw), tr
+                        tr("meth_j_per_token", j=fmt.number(_f(est.joules_per_token))), hw.estimated("tdp_W"), tr
                     ),
                 ),
             )
