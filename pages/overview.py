@@ -135,7 +135,7 @@ with metrics.Row() as row:
     min_gpus = float(est.min_gpus)
     row.metric(
         fmt.device_text("m_min_gpus", hw, tr),
-        str(int(min_gpus)) if min_gpus == min_gpus else "> 1,024",
+        fmt.gpus(min_gpus, fmt.device_tr(hw, tr)),
         help=fmt.device_text("m_min_gpus_def", hw, tr),
     )
 notices.cost_line(est, tr, also=bands.basis_text(est, tr, controls.profile_label(est.profile, tr)))

@@ -165,8 +165,11 @@ def test_does_not_fit_offers_only_remedies_that_work():
     assert EN("fit_no_gpu_count_whole", batch="512") in mla.error[0].value
     # where a lower KV-cache format lets a GPU count hold it, that is a remedy, with the count (as Hardware and the
     # CLI say it, estimate.no_gpu_count): DeepSeek-R1 FP4 on L40S, 64 x 8K, bf16 cache: fp8 on 32 GPUs
-    kv = run_page("overview", model="deepseek-r1", hardware="l40s", gpus="2", weights="fp4", kv="bf16", batch="64",
-                  context="8192").error[0].value  # fmt: skip
+    at_kv = run_page("overview", model="deepseek-r1", hardware="l40s", gpus="2", weights="fp4", kv="bf16", batch="64",
+                     context="8192")  # fmt: skip
+    kv = at_kv.error[0].value
+    # its minimum GPUs: none up to 1,024 ('> 1,024' had read as if a bigger cluster would hold it)
+    assert [m.value for m in at_kv.metric if m.label == EN("m_min_gpus")] == [EN("min_gpus_none")]
     assert EN("fit_remedy", remedy=EN("remedy_kv_gpus", fmt="fp8", n=32, batch="64")) in kv
     assert EN("fit_no_gpu_count_whole", batch="64") in kv
     # the latency chart's bars carry their value in the axis label, as a duration ('240 s', not '240,000.00 ms')

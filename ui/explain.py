@@ -145,7 +145,7 @@ def headline(est: Estimate, tr: Translator) -> list[Explanation]:
                 reserved=fmt.gb(gate.reserved_bytes),
                 fraction=f"{gate.fraction:g}",
             ),
-            str(int(est.min_gpus)) if float(est.min_gpus) == float(est.min_gpus) else "> 1,024",
+            fmt.gpus(float(est.min_gpus), fmt.device_tr(hw, tr)),
         ),  # fmt: skip
     ]
     if est.price_usd_per_gpu_hour == est.price_usd_per_gpu_hour:

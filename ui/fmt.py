@@ -191,9 +191,12 @@ def megawatts(mw: float) -> str:
     return f"{_sig(mw)} MW" if abs(mw) >= 1 else f"{_sig(mw * 1e3)} kW"
 
 
-def gpus(n: float) -> str:
-    """A GPU count; more than the 1,024 any count is searched up to when there is none (nan)."""
-    return f"{int(n):,}" if math.isfinite(n) else "> 1,024"
+def gpus(n: float, tr: Callable[..., str] | None = None) -> str:
+    """A GPU count; where none up to the 1,024 searched holds it (nan), 'none up to 1,024' (with `tr`, in the
+    page's language and device word): '> 1,024' had read as if a bigger cluster would, where more GPUs may not help."""
+    if math.isfinite(n):
+        return f"{int(n):,}"
+    return tr("min_gpus_none") if tr is not None else "none up to 1,024"
 
 
 def params(count: float) -> str:

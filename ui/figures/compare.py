@@ -165,7 +165,7 @@ def _missing_key(m: _Metric, est: Estimate) -> str | None:
         return "no_public_power_short"
     if m.key == "cmp_row_energy" and est.hardware.tdp_w is None:  # MI455X: no published board power
         return "no_public_tdp_short"
-    if m.unit not in ("gpus", "bool") and not math.isfinite(m.value(est)):  # in the reader's language ('> 1,024' GPUs
+    if m.unit not in ("gpus", "bool") and not math.isfinite(m.value(est)):  # in the reader's language (no GPU count
         return "na"  # and a fit say themselves)
     return None
 
@@ -262,7 +262,8 @@ def headline_display(ests: Mapping[str, Estimate], *, tr: Translator = EN):
     for m in METRICS:
         label = fmt.device_text(m.key, device, tr)
         base = m.value(a)
-        shown = (lambda v, m=m: m.show(v, tr=tr)) if m.unit == "ms" else m.show  # a duration: its unit in tr's words
+        # a duration: its unit in tr's words; no GPU count: said in them ('none up to 1,024')
+        shown = (lambda v, m=m: m.show(v, tr=tr)) if m.unit in ("ms", "gpus") else m.show
         cells[label] = {x: fmt.unbroken(shown(m.value(ests[x]))) for x in letters}
         for x in letters:  # no figure because nothing public to compute it from: say which, not 'n/a'
             missing = _missing_key(m, ests[x])
