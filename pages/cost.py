@@ -130,7 +130,8 @@ with metrics.Row() as row:
         row.metric(
             tr("ce_m_tokens_per_j"),
             **metrics.noted(
-                notices.if_fitted(est, tr, fmt.number(1.0 / j_token), help=tr("ce_m_tokens_per_j_def")), estimated
+                notices.if_fitted(est, tr, f"{fmt.number(1.0 / j_token)} tok/J", help=tr("ce_m_tokens_per_j_def")),
+                estimated,
             ),
         )
         row.metric(

@@ -522,7 +522,7 @@ usd = c[2].number_input(
     tr("fr_usd"), 0.01, figs.MAX_USD, step=0.1, key="frontier.usd", disabled=tier != figs.CUSTOM,
     persist_state="session",
 )  # fmt: skip
-at = figs.at_target(series, target, y, usd)
+at = figs.at_target(series, target, y, usd, tr)
 top = figs.best(at, tier)
 if top is None:
     st.info(tr("fr_target_off", target=f"{target:g}") if any(s.fits.any() for s in series) else tr("fr_target_nofit"))

@@ -223,6 +223,11 @@ def test_cost_at_target_is_price_over_interpolated_throughput():
     for tier, price in resolve_hardware("b200").prices.usd_per_gpu_hour.items():  # every basis of data/prices.yaml
         assert p.usd_per_1m[tier] == pytest.approx(price.usd_per_gpu_hour * 1e6 / (tps * 3600))
     assert p.usd_per_1m["custom"] == pytest.approx(2.5 * 1e6 / (tps * 3600))
+    # the bars' labels in the page's language: an announced chip's mark in zh-TW (a browser review: the cost bars
+    # read 'Rubin NVL72 (announced)' on a zh-TW page whose curves said （已發表，尚未出貨）)
+    rubin, _ = _series(hid="vr200", precision="fp4")
+    (r,) = figs.at_target([rubin], target, "output", 2.5, ZH)
+    assert r.label == rubin.label(ZH) and ZH("hw_announced_name", name="")[2:] in r.label and "announced" not in r.label
     assert p.usd_per_1m["on_demand"] == pytest.approx(6.03 * 1e6 / (tps * 3600))  # Spheron, 2026-03-17
     assert p.tokens_per_s_per_mw == pytest.approx(tps * 1e6 / 1710.0)
     fig = figs.cost_figure([p], target, "rental_3yr", tier_label="3-year rental")

@@ -417,7 +417,7 @@ def test_one_output_token_heads_the_row_with_the_prefills_figures(lang):
     j = shown[tr("ce_m_j")]
     assert j.value == f"{fmt.number(hw.tdp_w * n * prefill_s / b)} J"
     assert f"{fmt.number(float(e.joules_per_token))} J" in j.help
-    assert shown[tr("ce_m_tokens_per_j")].value == fmt.number(b / (hw.tdp_w * n * prefill_s))
+    assert shown[tr("ce_m_tokens_per_j")].value == f"{fmt.number(b / (hw.tdp_w * n * prefill_s))} tok/J"
     assert tr("ce_one_token") in [i.value for i in at.info]
     # Overview's $ headline at one output token is the same figure
     (overview,) = [m for m in run_page("overview", lang=lang, output="1").metric if m.label == tr("m_cost_one")]

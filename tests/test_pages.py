@@ -168,7 +168,7 @@ def test_does_not_fit_offers_only_remedies_that_work():
     at_kv = run_page("overview", model="deepseek-r1", hardware="l40s", gpus="2", weights="fp4", kv="bf16", batch="64",
                      context="8192")  # fmt: skip
     kv = at_kv.error[0].value
-    # its minimum GPUs: none up to 1,024 ('> 1,024' had read as if a bigger cluster would hold it)
+    # its minimum GPUs: none ('> 1,024' had read as if a bigger cluster would hold it)
     assert [m.value for m in at_kv.metric if m.label == EN("m_min_gpus")] == [EN("min_gpus_none")]
     assert EN("fit_remedy", remedy=EN("remedy_kv_gpus", fmt="fp8", n=32, batch="64")) in kv
     assert EN("fit_no_gpu_count_whole", batch="64") in kv

@@ -192,11 +192,12 @@ def megawatts(mw: float) -> str:
 
 
 def gpus(n: float, tr: Callable[..., str] | None = None) -> str:
-    """A GPU count; where none up to the 1,024 searched holds it (nan), 'none up to 1,024' (with `tr`, in the
-    page's language and device word): '> 1,024' had read as if a bigger cluster would, where more GPUs may not help."""
+    """A GPU count; where none up to the 1,024 searched holds it (nan), 'none' (with `tr`, in the page's language;
+    short enough for a metric's value, the notice beside it says why): '> 1,024' had read as if a bigger cluster
+    would, where more GPUs may not help."""
     if math.isfinite(n):
         return f"{int(n):,}"
-    return tr("min_gpus_none") if tr is not None else "none up to 1,024"
+    return tr("min_gpus_none") if tr is not None else "none"
 
 
 def params(count: float) -> str:

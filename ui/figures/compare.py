@@ -262,7 +262,7 @@ def headline_display(ests: Mapping[str, Estimate], *, tr: Translator = EN):
     for m in METRICS:
         label = fmt.device_text(m.key, device, tr)
         base = m.value(a)
-        # a duration: its unit in tr's words; no GPU count: said in them ('none up to 1,024')
+        # a duration: its unit in tr's words; no GPU count: said in them ('none')
         shown = (lambda v, m=m: m.show(v, tr=tr)) if m.unit in ("ms", "gpus") else m.show
         cells[label] = {x: fmt.unbroken(shown(m.value(ests[x]))) for x in letters}
         for x in letters:  # no figure because nothing public to compute it from: say which, not 'n/a'

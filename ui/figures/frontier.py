@@ -673,8 +673,10 @@ def _priced(s: Series, label: str, tps: float, custom_usd: float, runs: tuple[st
     )
 
 
-def at_target(series: Sequence[Series], target: float, y: str, custom_usd: float) -> list[AtTarget]:
-    """Each curve at the target interactivity (modelled). A curve whose every point that fits is more interactive
+def at_target(
+    series: Sequence[Series], target: float, y: str, custom_usd: float, tr: Translator = EN
+) -> list[AtTarget]:
+    """Each curve at the target interactivity (modelled), labelled in `tr`'s language (an announced chip's mark). A curve whose every point that fits is more interactive
     than the target meets it at its last point: memory stops it there (the curve ends at the most requests that fit:
     concurrency_grid's limit; that point is the answer: Llama-3.1-70B FP8 on 2 x B200 at 15 tok/s/user, 158 requests
     at 17.8), or the sweep ends (a bound: at least that many tokens/s, at most that $)."""
@@ -685,7 +687,7 @@ def at_target(series: Sequence[Series], target: float, y: str, custom_usd: float
             i = s.beyond(target)
             last = {"limited_by": limited, "concurrency": float(s.concurrency[i]),
                     "interactivity": float(s.interactivity[i])}  # fmt: skip
-        out.append(_priced(s, s.label(), s.at_target(target, y), custom_usd, at_least=limited == "sweep", **last))
+        out.append(_priced(s, s.label(tr), s.at_target(target, y), custom_usd, at_least=limited == "sweep", **last))
     return out
 
 
