@@ -8,7 +8,7 @@ import re
 import pytest
 
 from tests.apptest_util import ROOT, figures, run_page, visible_texts
-from ui.i18n import LANGUAGES, Translator, catalog
+from ui.i18n import EN, LANGUAGES, Translator, catalog
 
 PAGES = sorted(p.stem for p in (ROOT / "pages").glob("*.py"))
 PLACEHOLDER = re.compile(r"\{([a-z_0-9]*)\}")
@@ -340,3 +340,17 @@ def test_zh_tw_pages_say_a_missing_number_in_chinese_not_n_a(page):
         df = getattr(at.table[0].value, "data", at.table[0].value)
         zh = Translator("zh-TW")
         assert df.loc[zh("cmp_row_energy"), "B"] == zh("no_public_tdp_short")
+
+
+def test_zh_drops_the_space_after_a_name_that_ends_in_a_full_width_bracket():
+    """A browser review: 'NVIDIA Rubin (per GPU, Vera Rubin NVL72)（已發表，尚未出貨） 在任何價格基準下…': the template's
+    space after a Latin name stays, after a full-width bracket it goes; English is untouched."""
+    from tpot_model import resolve_hardware
+    from ui import fmt
+
+    zh = Translator("zh-TW")
+    rubin, l40s = resolve_hardware("vr200"), resolve_hardware("l40s")
+    said = zh("no_public_price_nowhere", hw=fmt.chip(rubin, zh))
+    assert said.startswith(f"{fmt.chip(rubin, zh)}在任何價格基準下") and "） 在" not in said
+    assert zh("no_public_price_nowhere", hw=l40s.name).startswith(f"{l40s.name} 在任何價格基準下")  # after Latin: kept
+    assert EN("no_public_price_nowhere", hw="X (a)").startswith("X (a) has no published price")

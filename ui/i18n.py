@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from pathlib import Path
 
@@ -40,6 +41,11 @@ def _read_catalog() -> dict[str, dict[str, str]]:
     return merged
 
 
+# zh-TW: a space the template puts between a name and the Chinese after it ('{hw} 在…', right after a Latin name) is
+# dropped where the name ends in a full-width bracket ('Rubin（已發表，尚未出貨） 在…' had read with a gap)
+_SPACE_AFTER_FULLWIDTH = re.compile(r"([）」』】])[ \u00a0]+(?=[\u3400-\u9fff\uff08\u300c])")
+
+
 class Translator:
     """tr('key', n=3) -> the string in this language, formatted; English when a translation is missing."""
 
@@ -54,7 +60,10 @@ class Translator:
         if entry is None:
             raise KeyError(f"no string {key!r} in ui/strings")
         text = entry.get(self.lang) or entry["en"]
-        return text.format(**values) if values else text
+        if not values:
+            return text
+        text = text.format(**values)
+        return _SPACE_AFTER_FULLWIDTH.sub(r"\1", text) if self.lang == "zh-TW" else text
 
     def for_device(self, device: str) -> Translator:
         """This language in a device word: for 'chip' (a TPU or Trainium: ui.fmt.device_kind decides) every string
