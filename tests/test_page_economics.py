@@ -865,6 +865,12 @@ def test_a_tpu_pods_servers_and_racks_say_why_there_are_none(lang):
     assert all(s in caption for s in said) and "144" in caption
     gpus = tr("ec_cap_help", tier="", max="")
     assert said[0] in gpus  # the GPU variant's sentence, which the chip one now carries too
+    # a chip no basis prices has no basis or date beside its empty price (a browser review: 'Hyperscaler TCO' had
+    # stood under TPU 8i's and Trainium3's '—' $/chip-hour); B200's priced column keeps both
+    for row in ("ec_col_basis", "ec_col_as_of"):
+        empty = "—"  # the table's mark of an empty cell (its $/chip-hour's too)
+        assert table.loc[tr(row), tpu] == table.loc[tr(row), trn] == empty, row
+        assert table.loc[tr(row), "B200"] not in (None, "", empty), row
 
 
 def test_a_fleet_on_a_pod_is_rented_in_slices_and_the_csv_says_so(capsys):

@@ -93,6 +93,9 @@ def capacity_display(table: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
     servers / racks of a TPU pod (Fleet.rented_in_slices)."""
     names, _ = chip_labels(table, tr)
     sliced = table["rented_in_slices"] if "rented_in_slices" in table else [False] * len(table)
+    # a chip with no price under the basis has no basis beside its empty price (a browser review: 'On-demand cloud'
+    # had stood under TPU 8i's '—' $/chip-hour)
+    priced = [p is not None and math.isfinite(float(p)) for p in table["price_usd_per_gpu_hour"]]
 
     def cell(col: str, sig: int, v, in_slices: bool = False) -> str | None:
         if in_slices and col in ("scale_up_domains", "idle_gpus_in_domains"):  # not '—' unexplained: why there is none
@@ -113,7 +116,8 @@ def capacity_display(table: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
 
     rows = [
         {tr("ec_col_figure"): tr(key),
-         **{n: cell(col, sig, v, s) for n, v, s in zip(names, table[col], sliced, strict=True)}}
+         **{n: None if col in ("price_basis", "price_as_of") and not p else cell(col, sig, v, s)
+            for n, v, s, p in zip(names, table[col], sliced, priced, strict=True)}}
         for col, key, sig in CAPACITY_COLUMNS[1:]
     ]  # fmt: skip
     return pd.DataFrame(rows, columns=[tr("ec_col_figure"), *names])
