@@ -63,6 +63,8 @@ else:
         # '—' where a chip has no price or date (the table had read 'None'); the chip's name in view as it scrolls
         box.dataframe(datasheet, hide_index=True, placeholder="—",
                       column_config={**cache.exact_numbers(datasheet),
+                                     # '$1.49', not '1.490' (a column at the decimals its values have)
+                                     labels["price_usd_per_gpu_hour"]: st.column_config.NumberColumn(format="dollar"),
                                      labels["hardware"]: st.column_config.Column(pinned=True)})  # fmt: skip
         estimated = [fmt.chip(h, tr, short=True) for h in chips if h.estimated("tdp_W")]
         box.caption(tr("hw_specs_price_note", basis=tr(f"basis_{basis}"))

@@ -309,6 +309,7 @@ def test_the_datasheet_table_shows_each_column_at_the_decimals_its_values_have()
     assert {config[EN(k)]["format"] for k in keys.values()} == {"localized"}  # thousands separated, decimals fixed
     a100 = df.value[df.value[EN("hw_col_hardware")] == "NVIDIA A100 40GB SXM4"].iloc[0]
     assert (a100[EN("hw_col_spec_gb")], a100[EN("hw_col_spec_bw")]) == (40.0, 1.555)  # unchanged: sorted as numbers
+    assert config[EN("hw_col_spec_price")]["format"] == "dollar"  # '$1.49', not '1.490' (a browser review)
 
 
 def test_tokens_per_mw_in_thousands_as_the_cards_say_them():
