@@ -291,7 +291,7 @@ def _series() -> tuple[list, list]:
         run = serving.speculative(model, hw, est.scenario, profile, k=k, acceptance=acceptance) if mtp else est
         s = figs.make_series(hw, precision, weights, layout, c, run.tpot_s, run.ttft_s,
                              run.output_tokens_per_s_per_gpu, run.total_tokens_per_s_per_gpu, est.fits,
-                             state.batch, (est.scenario.compute_requested, est.compute_precision))  # fmt: skip
+                             state.batch, est)  # fmt: skip
         series.append(s)
         if not s.fits.any():  # at one request in flight: what holds it, or why no GPU count does (no_gpu_count)
             no_fit.append((s, est.min_gpus[0], _curve(hid, weights, layout, float(c[0]))))
@@ -392,7 +392,7 @@ for hidden, top in figs.coinciding(series, y, figs.COINCIDE):
     notes.append(tr("fr_coincide", hidden=hidden.label(tr), top=top.label(tr), pct=fmt.pct(figs.COINCIDE, 0)))
 # a chip with no rate at the precision drawn (FP4 on an H200) runs the math at another: named, as Overview's notice
 if said := notices.compute_fallback_text(
-    [(fmt.chip(s.hardware, tr, short=True), s.compute_requested, s.compute_precision) for s in series], tr
+    [(fmt.chip(s.hardware, tr, short=True), s.compute_fallback) for s in series], tr
 ):
     notes.append(said)
 if mtp:

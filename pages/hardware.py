@@ -143,8 +143,7 @@ else:
         st.caption(said)
     # chips with no math at the precision asked for (FP4 on an H200): named, with the precision they run it at
     if said := notices.compute_fallback_text(
-        [(fmt.chip(e.hardware, tr, short=True), e.scenario.compute_requested, e.compute_precision) for _, e in pairs],
-        tr,
+        [(fmt.chip(e.hardware, tr, short=True), e.compute_fallback) for _, e in pairs], tr
     ):
         st.caption(said)
 

@@ -40,8 +40,8 @@ notices.scenario_notices(est, tr)
 notices.fp4_notice(est, state.weights, state.kv, tr)
 notices.split_notice(est, tr)
 notices.scale_notice(est, tr)
-if est.compute_precision != s.compute_requested:
-    st.info(tr("ov_fallback", requested=s.compute_requested, hw=hw.name, used=est.compute_precision))
+if said := notices.compute_fallback_text([(hw.name, est.compute_fallback)], tr):  # FP4 on an H200: the math at BF16
+    st.info(said)
 if int(s.output_tokens) == 1:  # no token follows the first: the TPOT and targets below are a second token's
     st.info(tr("ov_one_token", ttft=fmt.duration(ttft, tr=tr)), icon=":material/looks_one:")
 

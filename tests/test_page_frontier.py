@@ -1529,7 +1529,7 @@ def test_a_chip_with_no_fp4_math_is_said_to_run_it_at_another_precision(tr):
 
     h200 = resolve_hardware("h200")
     e = estimate(resolve_model("deepseek-r1"), h200, Scenario(weights="fp4", num_gpus=8))
-    assert (e.scenario.compute_requested, e.compute_precision) == ("fp4", "bf16")
+    assert (e.scenario.compute_requested, e.compute_precision, e.compute_fallback) == ("fp4", "bf16", ("fp4", "bf16"))
     at = run_page("frontier", model="deepseek-r1", hardware="gb200", gpus="8", weights="fp4", kv="fp8",
                   fr_io="8k1k", fr_hw="gb200,h200,mi355x", lang=tr.lang)  # fmt: skip
     assert not at.exception, at.exception
@@ -1541,7 +1541,7 @@ def test_a_chip_with_no_fp4_math_is_said_to_run_it_at_another_precision(tr):
             assert all((one in h) == t["name"].startswith("H200") for h in t["hovertext"]), t["name"]
     from ui.figures import frontier as figs
 
-    one_point = figs.make_series(h200, "fp4", "nvfp4", "tp", [1.0], 0.01, 0.1, 1.0, 2.0, True, compute=("fp4", "bf16"))
+    one_point = figs.make_series(h200, "fp4", "nvfp4", "tp", [1.0], 0.01, 0.1, 1.0, 2.0, True, est=e)
     assert list(figs.frontier_table([one_point], [])["compute_precision"]) == ["bf16"]  # the CSV's column
     # in FP8, which the H200 runs natively: nothing said
     fp8 = run_page("frontier", model="deepseek-r1", hardware="gb200", gpus="8", weights="fp8", kv="fp8",

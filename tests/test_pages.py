@@ -193,6 +193,24 @@ def test_does_not_fit_offers_only_remedies_that_work():
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_overview_names_the_precision_a_chip_runs_the_math_at_where_it_lacks_the_one_asked(lang):
+    """FP4 weights on an H200 (no FP4 rate): Overview's notice says its matrix multiplies run at BF16, in the words the
+    Serving frontier and Hardware use for it (notices.compute_fallback_text over Estimate.compute_fallback); on a B200,
+    which has FP4 math, nothing is said."""
+    tr = Translator(lang)
+    lead = tr("compute_fallback", requested="\0", used="\0", chips="\0").split("\0")[1]
+    at = run_page("overview", lang=lang, hardware="h200", weights="fp4")
+    assert not at.exception, at.exception
+    (said,) = [i.value for i in at.info if lead in i.value]
+    from tpot_model import resolve_hardware
+
+    hw = resolve_hardware("h200").name
+    assert said == tr("compute_fallback", requested="FP4", used="BF16", chips=hw)
+    b200 = run_page("overview", lang=lang, hardware="b200", weights="fp4")
+    assert not any(lead in i.value for i in b200.info)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
 def test_one_output_token_says_its_tpot_is_a_second_tokens(lang):
     """Browser review: with output=1 the Overview showed a TPOT, 70.8 tok/s per user and 'meets: code completion' for
     an answer that has no decode step, under 'Time to serve 1 tokens': it now says the answer is its first token and

@@ -314,7 +314,6 @@ def report(e: Estimate, ideal: Estimate) -> dict[str, Any]:
     s, hw = e.scenario, e.hardware
     tpot = _f(e.tpot_s)
     breakdown = {k: _f(v) for k, v in e.breakdown_s.items()}
-    requested = s.compute_requested
     return {
         "model": e.model.id,
         "model_name": e.model.name,
@@ -344,9 +343,9 @@ def report(e: Estimate, ideal: Estimate) -> dict[str, Any]:
         "weights_bits": s.weights.bits,
         "kv_cache": s.kv_cache.name,
         "kv_cache_bits": s.kv_cache.bits,
-        "compute_requested": requested,
+        "compute_requested": s.compute_requested,
         "compute_precision": e.compute_precision,
-        "compute_fallback": e.compute_precision != requested,
+        "compute_fallback": e.compute_fallback is not None,
         "attention_precision": e.attention_precision,
         "tpot_s": tpot,
         "tpot_ms": tpot / ms,

@@ -261,6 +261,13 @@ class Estimate:
         return self.rates.gemm_precision
 
     @property
+    def compute_fallback(self) -> tuple[str, str] | None:
+        """(asked, used) where the chip has no math at the precision the scenario asks for (FP4 on an H200: ('fp4',
+        'bf16')), its matrix multiplies then run at `used`; None where they run as asked."""
+        asked = self.scenario.compute_requested
+        return None if self.compute_precision == asked else (asked, self.compute_precision)
+
+    @property
     def attention_precision(self) -> str:
         return self.rates.attention_precision
 

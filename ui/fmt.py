@@ -450,6 +450,14 @@ def chip_short(hw) -> str:
     return name.strip() or hw.name
 
 
+def compute_fallback(fallback, tr: Callable[..., str]) -> str:
+    """A hover's or label's 'no FP4 math: matrix multiplies at BF16' for an Estimate.compute_fallback pair (asked,
+    used); '' for None (the chip runs the math as asked)."""
+    if fallback is None:
+        return ""
+    return tr("compute_fallback_one", requested=fallback[0].upper(), used=fallback[1].upper())
+
+
 def chip_names(
     chips: Sequence, full: Sequence[str] | None = None, *, star: bool = False, tr: Callable[..., str] | None = None
 ) -> list[str]:

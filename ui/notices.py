@@ -521,13 +521,13 @@ def served_basis_text(served: planner.FrontierPoint, target_s: float, tr: Transl
 
 
 def compute_fallback_text(items, tr: Translator) -> str:
-    """Where chips have no math at the precision the weights ask for (Estimate.compute_precision below the scenario's
-    compute_requested: FP4 on an H200): a sentence per (asked, used) naming them all; items: (chip name, asked, used),
-    the chips that run it as asked among them; '' where every chip does."""
+    """Where chips have no math at the precision the weights ask for (Estimate.compute_fallback: FP4 on an H200): a
+    sentence per (asked, used) naming them all; items: (chip name, Estimate.compute_fallback), None for the chips that
+    run it as asked; '' where every chip does."""
     groups: dict[tuple[str, str], list[str]] = {}
-    for name, asked, used in items:
-        if asked != used:
-            groups.setdefault((asked, used), []).append(name)
+    for name, fallback in items:
+        if fallback is not None:
+            groups.setdefault(fallback, []).append(name)
     said = [
         tr("compute_fallback", requested=asked.upper(), used=used.upper(), chips=tr.join(list(dict.fromkeys(names))))
         for (asked, used), names in groups.items()

@@ -137,10 +137,10 @@ class Series:
     usd_per_gpu_hour: dict[str, float] = field(default_factory=dict)  # by price basis (data/prices.yaml)
     marked: float = math.nan  # the concurrency to highlight (the sidebar's batch)
     price_as_of: dict[str, str] = field(default_factory=dict)  # each basis's price date (data/prices.yaml)
-    # the precision the weights' format asks the matrix multiplies in, and the one they run in on this chip
-    # (Estimate.compute_precision: 'bf16' for FP4 on an H200, which has no FP4 rate)
-    compute_requested: str = ""
+    # the precision the matrix multiplies run in on this chip (Estimate.compute_precision), and (asked, used) where
+    # that is not the one the weights' format asks for (Estimate.compute_fallback: ('fp4', 'bf16') on an H200)
     compute_precision: str = ""
+    compute_fallback: tuple[str, str] | None = None
 
     @property
     def marked_index(self) -> int | None:
@@ -189,9 +189,9 @@ class Series:
 
 
 def make_series(hardware, precision: str, weights: str, layout: str, concurrency, tpot_s, ttft_s, output_per_gpu,
-                total_per_gpu, fits, marked: float = math.nan, compute: tuple[str, str] = ("", "")) -> Series:  # fmt: skip
+                total_per_gpu, fits, marked: float = math.nan, est=None) -> Series:  # fmt: skip
     """A Series from the model's arrays and the hardware (its prices by basis and all-in power: data/prices.yaml);
-    `compute`: the matrix multiplies' precision (requested, run: Estimate.compute_precision)."""
+    `est`: the curve's Estimate, for the matrix multiplies' precision (compute_precision, compute_fallback)."""
     prices = {b: p.usd_per_gpu_hour for b, p in hardware.prices.usd_per_gpu_hour.items()}
     dates = {b: p.as_of for b, p in hardware.prices.usd_per_gpu_hour.items()}
     if "on_demand" not in prices and hardware.price_usd_per_hour is not None:  # a user's file with its own price
@@ -212,8 +212,8 @@ def make_series(hardware, precision: str, weights: str, layout: str, concurrency
         usd_per_gpu_hour=prices,
         marked=float(marked),
         price_as_of=dates,
-        compute_requested=compute[0],
-        compute_precision=compute[1],
+        compute_precision=getattr(est, "compute_precision", ""),
+        compute_fallback=getattr(est, "compute_fallback", None),
     )
 
 
@@ -397,8 +397,7 @@ def _curve_traces(fig: go.Figure, s: Series, x: np.ndarray, yv: np.ndarray, tr: 
            unit=unit, x=f"{xx:.1f}")  # y as the cards write it: '588 K tok/s/MW' (had '588,094'), '9,876', '14.7'
         for c, t, f, v, xx in zip(s.concurrency, s.tpot_s, s.ttft_s, yv, x, strict=True)
     ]  # fmt: skip
-    if s.compute_precision != s.compute_requested:  # FP4 on a chip with no FP4 rate: the math at another precision
-        said = tr("compute_fallback_one", requested=s.compute_requested.upper(), used=s.compute_precision.upper())
+    if said := fmt.compute_fallback(s.compute_fallback, tr):  # FP4 on a chip with no FP4 rate: at another precision
         hover = [f"{h}<br>{said}" for h in hover]
     ok = s.fits
     line = {"color": colour, "dash": DASH[s.precision], "width": 2}

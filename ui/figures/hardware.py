@@ -544,11 +544,7 @@ def tpot_by_hardware(
     # the band in the hover, and on a chip the engine does not run on, the what-if key under it
     key = "" if all(runs) else what_if_key(pairs[0][1].profile.id, tr)
     # and where the chip has no math at the precision asked for (FP4 on an H200), the precision it runs at
-    fallback = [
-        tr("compute_fallback_one", requested=e.scenario.compute_requested.upper(), used=e.compute_precision.upper())
-        if e.compute_precision != e.scenario.compute_requested else ""
-        for _, e in pairs
-    ]  # fmt: skip
+    fallback = [fmt.compute_fallback(e.compute_fallback, tr) for _, e in pairs]
     said = [
         "<br>".join(t for t in (f"{b}{tr('label_colon')}{fmt.duration(lo, tr=tr)}–{fmt.duration(hi, tr=tr)}" if b else "",
                                 f, "" if r else key) if t)
