@@ -531,3 +531,72 @@ def test_capacity_text_says_when_no_prefill_is_counted(capsys):
     # its $ per 1M output tokens is the fleet's, not the price over the tok/s/GPU beside it (a helper review read
     # $4.22 against 641 tok/s/GPU's $1.97): the footnote says so
     assert "peak-to-average and utilisation included, so not the price over tok/s/GPU" in " ".join(out.split())
+
+
+def test_a_fleet_of_the_layout_search_replicates_its_deployments_smallest_unit():
+    """Economics' fleets had been tensor-parallel replicas within one domain while the Serving frontier's rack-scale
+    view served DeepSeek-R1 FP8 on GB200 NVL72 with a disaggregated wide-EP deployment at about 3x the output tokens/s
+    per GPU (591 against 1,727 at a 20 ms TPOT, 1k / 1k): two numbers for one question. With a GPU budget a fleet is
+    replicas of the layout search's deployment (the same search, the same engines): its rate is the deployment's,
+    a replica its smallest unit (copies of which the search had filled the budget with), the replicas the fewest whose
+    rate covers the peak; a demand one small replica serves takes one (8 GPUs, not a 44-GPU deployment)."""
+    from tpot_model.layouts import best_deployment, best_engines
+
+    r1, gb200 = resolve_model("deepseek-r1"), resolve_hardware("gb200")
+    scen = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8")
+    demand = Demand(1e10, 1e10)  # 1k in, 1k out a request
+    f = fleet(r1, gb200, scen, None, demand, 20 * ms, max_gpus=72)
+    d = best_deployment(r1, gb200, replace(scen, batching="continuous"), best_engines(gb200), max_gpus=72,
+                        tpot_target_s=20 * ms)  # fmt: skip
+    unit = d.unit
+    assert f.feasible and f.serving == d.serving == "disaggregated" and f.engine == d.engine
+    assert f.output_tokens_per_s_per_gpu == pytest.approx(d.output_tokens_per_s_per_gpu, rel=1e-12)
+    assert f.layout == unit.label and f.gpus_per_replica == unit.gpus_used and f.max_gpus == 72
+    need = 1e10 / DAY_S
+    assert f.replicas == math.ceil(need / (f.output_tokens_per_s_per_gpu * f.gpus_per_replica))
+    assert f.gpus == f.replicas * f.gpus_per_replica
+    # the unit: the same rate on fewer GPUs, the instance counts divided by their greatest common divisor
+    assert unit.output_tokens_per_s_per_gpu == d.output_tokens_per_s_per_gpu and d.gpus_used % unit.gpus_used == 0
+    assert math.gcd(unit.decode.instances, unit.prefill.instances) == 1
+    assert unit.gpus_used == unit.decode.gpus + unit.prefill.gpus
+    # about 3x the tensor-parallel fleet's rate: the question the two pages answer now answered alike
+    tp = fleet(r1, gb200, scen, PROFILE, demand, 20 * ms)
+    assert tp.max_gpus == 0 and tp.layout == f"TP{tp.gpus_per_replica}"
+    assert f.output_tokens_per_s_per_gpu > 2 * tp.output_tokens_per_s_per_gpu
+    small = fleet(r1, gb200, scen, None, Demand(1e8, 1e8), 20 * ms, max_gpus=72)
+    assert (small.gpus, small.replicas, small.layout, small.serving) == (8, 1, "1 × TP8", "aggregated")
+
+
+def test_a_replica_wider_than_a_server_takes_whole_servers():
+    """A 44-GPU replica on 8-GPU HGX servers spans ceil(44 / 8) = 6 servers, 4 GPUs of them idle; 3 replicas: 18
+    servers, 12 idle (the domains of a replica across the scale-out network)."""
+    from tpot_model.fleet import Fleet
+
+    f = Fleet("b200", True, 44, 1, 3, 132, 1.0, 1.0, 1e3, 1.0, "on_demand", "", 1.0, "slo", 0, 8)
+    assert (f.domains, f.idle_gpus) == (18, 12)
+
+
+def test_capacity_cli_with_a_budget_replicates_the_layout_search(capsys):
+    """`capacity --max-gpus 72`: each chip's fleet is replicas of the layout search's deployment, its layout, serving,
+    engine and budget in the JSON, its layout in the text's last column; --profile best needs the budget."""
+    base = ["capacity", "--model", "deepseek-r1", "--hardware", "gb200,b200", "--weights", "fp8", "--kv", "fp8",
+            "--context", "1024", "--output", "1024", "--tpot-target-ms", "20", "--output-tokens-per-day", "1e10",
+            "--input-tokens-per-day", "1e10"]  # fmt: skip
+    assert cli.main([*base, "--max-gpus", "72", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    for r, hw in zip(rows, ("gb200", "b200"), strict=True):
+        f = fleet(resolve_model("deepseek-r1"), resolve_hardware(hw),
+                  Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8"), None,
+                  Demand(1e10, 1e10), 20 * ms, max_gpus=72)  # fmt: skip
+        assert (r["layout"], r["serving"], r["engine"], r["max_gpus"]) == (f.layout, f.serving, f.engine, 72)
+        assert r["gpus"] == f.gpus and r["output_tokens_per_s_per_gpu"] == pytest.approx(f.output_tokens_per_s_per_gpu)
+        assert "layout search" in r["counting"]["output_tokens_per_s_per_gpu"]
+    assert rows[0]["serving"] == "disaggregated" and " + decode " in rows[0]["layout"]
+    assert cli.main([*base, "--max-gpus", "72"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].split()[-1] == "layout" and rows[0]["layout"] in out
+    assert "each replica the layout search's deployment within up to 72 GPUs" in out
+    assert cli.main([*base, "--profile", "best"]) == 2
+    assert "--profile: best is the layout search's (give --max-gpus)" in capsys.readouterr().err
+    assert cli.main([*base, "--max-gpus", "2000"]) == 2
+    assert "--max-gpus" in capsys.readouterr().err

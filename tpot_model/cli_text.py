@@ -52,11 +52,17 @@ def counting(kind: str, batching: str = "static") -> dict[str, str]:
     """What the keys that the commands share count, per command (`kind`): 'decode' (estimate and frontier's batch
     search: one deployment's decode steps) or 'served' (frontier's layout search, counted as InferenceX counts), so a
     reader of two JSONs does not compare a decode-only rate with one over input and output tokens; 'fleet' (capacity:
-    a demand served)."""
-    if kind == "fleet":
+    a demand served by tensor-parallel replicas; 'fleet_search': by replicas of the layout search's deployment)."""
+    if kind in ("fleet", "fleet_search"):
+        rate = (
+            "output tokens per second over every GPU of a replica of the layout search's deployment (both pools of a "
+            "disaggregated one), each request's prompt prefilled (a demand without input tokens: --context's)"
+            if kind == "fleet_search"
+            else "output tokens per second per GPU as the layout serves them, prompts prefilled on the same GPUs "
+            "(decode_tokens_per_s_per_gpu: its decode steps alone)"
+        )
         return {
-            "output_tokens_per_s_per_gpu": "output tokens per second per GPU as the layout serves them, prompts "
-            "prefilled on the same GPUs (decode_tokens_per_s_per_gpu: its decode steps alone)",
+            "output_tokens_per_s_per_gpu": rate,
             "usd_per_1M_output_tokens": "$ per 1M output tokens of the demand: the fleet's opex per year (every GPU, "
             "peak-to-average and utilisation included, and the prompts' prefill where the demand has input tokens) "
             "over the output tokens it serves",

@@ -7,7 +7,13 @@ layout is the one a server runs: continuous batching, each request's prompt pref
 target met with those chunks in the steps (the Serving planner's "counted as a server runs it" row), each request
 with the scenario's output tokens and the prompt that gives the demand's input per output token (Fleet.prompt_tokens:
 the scenario's context where the two agree; where they did not, the layout, batch and limit of the scenario's prompts
-had been shown beside a rate corrected for the demand's)."""
+had been shown beside a rate corrected for the demand's).
+
+With a GPU budget (``max_gpus``), the layout is the layout search's instead (layouts.best_deployment: aggregated,
+expert-parallel and disaggregated prefill / decode pools across domains, under the engines fitted on the chip's
+vendor and the measured pool correction: the Serving frontier's rack-scale view and `frontier --max-gpus`), at each
+budget of layouts.gpu_options up to it; a replica is the chosen deployment's smallest unit (Deployment.unit), and the
+budget whose replicas serve the demand on the fewest GPUs wins (then the most tokens/s per GPU)."""
 
 from __future__ import annotations
 
@@ -17,6 +23,7 @@ from dataclasses import dataclass, replace
 from .catalog import Hardware, ModelSpec
 from .economics import HOURS_PER_YEAR, YEAR_S, owning_basis, price_for, priced_for, tco_preset
 from .estimate import Estimate, estimate
+from .layouts import Deployment, best_deployment, best_engines, gpu_options
 from .planner import DOMAIN, cheapest, domain_gpu_options
 from .profiles import EfficiencyProfile
 from .roofline import scale_up_domain_gpus
@@ -98,6 +105,12 @@ class Fleet:
     fastest_ttft_s: float = math.nan
     fastest_gpus: int = 0
     slo_binding: str = ""
+    # one replica's layout ('TP8'; the search's '1 × DEP8', 'prefill 3 × DEP4 + decode 1 × DEP32'), its serving
+    # ('aggregated' | 'disaggregated') and the profile id it was timed under; '' without a fleet
+    layout: str = ""
+    serving: str = ""
+    engine: str = ""
+    max_gpus: int = 0  # the layout search's GPU budget; 0: tensor-parallel replicas within one scale-up domain
 
     @property
     def fastest_missed_s(self) -> float:
@@ -110,7 +123,9 @@ class Fleet:
         the chip is rented in slices (domain_gpus 0) or has no fleet."""
         if not (self.feasible and self.domain_gpus):
             return 0
-        return math.ceil(self.replicas / max(self.domain_gpus // self.gpus_per_replica, 1))
+        if (per := self.domain_gpus // self.gpus_per_replica) >= 1:
+            return math.ceil(self.replicas / per)
+        return self.replicas * math.ceil(self.gpus_per_replica / self.domain_gpus)  # a replica across domains
 
     @property
     def rented_in_slices(self) -> bool:
@@ -151,12 +166,16 @@ def fleet(
     demand: Demand,
     tpot_target_s: float,
     ttft_target_s: float | None = None,
+    max_gpus: int | None = None,
 ) -> Fleet:
     """The fleet of one chip for a demand at a TPOT target (scenario: context and output per request, formats,
     price basis; its batch and GPU count are chosen here, the count within the chip's scale-up domain: 8 on an HGX
-    server, up to 72 on an NVL72 rack)."""
+    server, up to 72 on an NVL72 rack). With `max_gpus`, replicas of the layout search's deployment within that
+    budget instead (searched_fleet; `profile` None: the engines fitted on the chip's vendor)."""
     prompt = prompt_tokens(scenario, demand)
     sized = replace(scenario, context_tokens=prompt) if prompt else scenario  # no input: decode at the scenario's KV
+    if max_gpus is not None:
+        return searched_fleet(model, hw, sized, profile, demand, tpot_target_s, ttft_target_s, max_gpus)
     # the count whose replicas serve the demand on the fewest GPUs (a small demand: one small replica)
     need = demand.peak_output_tokens_per_s / demand.utilisation
     static = cheapest(model, hw, sized, profile, tpot_target_s, ttft_target_s, DOMAIN, output_tokens_per_s=need)
@@ -166,25 +185,11 @@ def fleet(
         if prompt
         else static
     )
-    price = price_for(hw, scenario)
-    tier = hw.prices.price(owning_basis(scenario.price_basis))  # as Economics' TCO section solves it
-    capex = (
-        tco_preset(tier.usd_per_gpu_hour, hw.prices.all_in_w, hw.tdp_w).capex_usd
-        if tier is not None and math.isfinite(hw.prices.all_in_w)
-        else math.nan
-    )
-    domain = scale_up_domain_gpus(hw)
-    common = dict(
-        hardware=hw.id,
-        domain_gpus=domain if domain <= MAX_PACKED_DOMAIN_GPUS else 0,
-        all_in_w_per_gpu=hw.prices.all_in_w,
-        usd_per_gpu_hour=price.usd_per_gpu_hour,
-        price_basis=price.basis,
-        price_as_of=price.as_of,
-        capex_usd_per_gpu=capex,
+    common = _chip_fields(hw, scenario, prompt) | dict(
         limited_by=point.limited_by if point.feasible or point.limited_by != "memory" else "no_fit",
-        prompt_tokens=float(prompt),
-    )
+        layout=f"TP{point.num_gpus}" if point.feasible else "", serving="aggregated" if point.feasible else "",
+        engine=profile.id,
+    )  # fmt: skip
     if not point.feasible:
         nan = math.nan
         near = {} if point.limited_by != "slo" else dict(
@@ -198,6 +203,76 @@ def fleet(
     replicas = max(1, math.ceil(demand.peak_output_tokens_per_s / (rate * n * demand.utilisation) - 1e-12))
     return Fleet(feasible=True, gpus_per_replica=n, batch=point.batch, replicas=replicas, gpus=replicas * n,
                  decode_tokens_per_s_per_gpu=decode, output_tokens_per_s_per_gpu=rate, **common)  # fmt: skip
+
+
+def _chip_fields(hw: Hardware, scenario: Scenario, prompt: int) -> dict:
+    """A fleet's fields of the chip and its price: price and basis, all-in W, capex per GPU, the domain it packs."""
+    price = price_for(hw, scenario)
+    tier = hw.prices.price(owning_basis(scenario.price_basis))  # as Economics' TCO section solves it
+    capex = (
+        tco_preset(tier.usd_per_gpu_hour, hw.prices.all_in_w, hw.tdp_w).capex_usd
+        if tier is not None and math.isfinite(hw.prices.all_in_w)
+        else math.nan
+    )
+    domain = scale_up_domain_gpus(hw)
+    return dict(
+        hardware=hw.id,
+        domain_gpus=domain if domain <= MAX_PACKED_DOMAIN_GPUS else 0,
+        all_in_w_per_gpu=hw.prices.all_in_w,
+        usd_per_gpu_hour=price.usd_per_gpu_hour,
+        price_basis=price.basis,
+        price_as_of=price.as_of,
+        capex_usd_per_gpu=capex,
+        prompt_tokens=float(prompt),
+    )
+
+
+def searched_fleet(
+    model: ModelSpec,
+    hw: Hardware,
+    sized: Scenario,
+    profile,
+    demand: Demand,
+    tpot_target_s: float,
+    ttft_target_s: float | None,
+    max_gpus: int,
+) -> Fleet:
+    """The fleet of replicas of the layout search's deployment (layouts.best_deployment, continuous batching; `sized`:
+    the scenario with the demand's prompt), at the budget of gpu_options(hw, max_gpus) whose replicas (each the
+    deployment's unit) serve the demand on the fewest GPUs, then with the most tokens/s per GPU; `profile` None: the
+    engines fitted on the chip's vendor (best_engines), as the rack-scale view."""
+    engines = best_engines(hw) if profile is None else profile
+    need = demand.peak_output_tokens_per_s / demand.utilisation
+    served = replace(sized, batching="continuous")
+    best: tuple[tuple[int, float], Deployment] | None = None
+    last = None
+    for budget in gpu_options(hw, max_gpus):
+        d = best_deployment(model, hw, served, engines, max_gpus=budget, tpot_target_s=tpot_target_s,
+                            ttft_target_s=ttft_target_s)  # fmt: skip
+        last = d
+        if not d.feasible:
+            continue
+        unit = d.unit
+        gpus = unit.gpus_used * max(1, math.ceil(need / (unit.output_tokens_per_s_per_gpu * unit.gpus_used) - 1e-12))
+        key = (gpus, -unit.output_tokens_per_s_per_gpu)
+        if best is None or key < best[0]:
+            best = (key, unit)
+    # every request's prompt is prefilled by the deployment (a demand without input: the scenario's context)
+    common = _chip_fields(hw, sized, int(sized.context_tokens)) | dict(max_gpus=int(max_gpus))
+    if best is None:  # the widest budget's answer: nothing fits ('memory') or nothing meets the target ('slo')
+        nan = math.nan
+        why = "no_fit" if last.limited_by == "memory" else last.limited_by
+        # the fastest TPOT a layout that fits reaches; below the target, the TTFT target is what none meets
+        binding = "" if why != "slo" else "ttft" if last.fastest_tpot_s <= tpot_target_s else "tpot"
+        return Fleet(feasible=False, gpus_per_replica=0, batch=0, replicas=0, gpus=0, decode_tokens_per_s_per_gpu=nan,
+                     output_tokens_per_s_per_gpu=nan, limited_by=why,
+                     fastest_tpot_s=last.fastest_tpot_s if binding == "tpot" else nan, slo_binding=binding,
+                     **common)  # fmt: skip
+    (gpus, _), d = best
+    return Fleet(feasible=True, gpus_per_replica=d.gpus_used, batch=d.decode.batch, replicas=gpus // d.gpus_used,
+                 gpus=gpus, decode_tokens_per_s_per_gpu=math.nan,
+                 output_tokens_per_s_per_gpu=d.output_tokens_per_s_per_gpu, limited_by=d.limited_by, layout=d.label,
+                 serving=d.serving, engine=d.engine, **common)  # fmt: skip
 
 
 def prompt_tokens(scenario: Scenario, demand: Demand) -> int:
@@ -215,11 +290,12 @@ def fleets(
     tpot_target_s,
     ttft_target_s=None,
     price_applies_to: str | None = None,
+    max_gpus: int | None = None,
 ) -> list[Fleet]:
     """`fleet` for each candidate chip, side by side; a $/GPU-hour of one's own prices the chip `price_applies_to`
-    alone (economics.priced_for)."""
-    return [fleet(model, hw, priced_for(hw, scenario, price_applies_to), profile, demand, tpot_target_s, ttft_target_s)
-            for hw in hardware]  # fmt: skip
+    alone (economics.priced_for); `max_gpus`: the layout search's budget (then `profile` None: each chip's engines)."""
+    return [fleet(model, hw, priced_for(hw, scenario, price_applies_to), profile, demand, tpot_target_s, ttft_target_s,
+                  max_gpus) for hw in hardware]  # fmt: skip
 
 
 def widest_no_fit(model, hw: Hardware, scenario: Scenario, profile, f: Fleet) -> Estimate | None:

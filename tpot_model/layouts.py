@@ -221,6 +221,29 @@ class Deployment:
         in_flight = self.output_tokens_per_s_per_gpu * self.gpus_used * self.tpot_s
         return min(in_flight, self.decode.batch * self.decode.instances) / self.decode.gpus
 
+    @property
+    def label(self) -> str:
+        """'2 × DEP8' (aggregated) or 'prefill 3 × DEP4 + decode 1 × DEP32' (disaggregated); '' when infeasible."""
+        if not self.feasible:
+            return ""
+        return (
+            self.decode.label if self.prefill is None else f"prefill {self.prefill.label} + decode {self.decode.label}"
+        )
+
+    @property
+    def unit(self) -> Deployment:
+        """The smallest deployment with the same tokens/s per GPU, TPOT and TTFT, of which this one is copies: one
+        aggregated instance, or the prefill and decode instance counts divided by their greatest common divisor (the
+        search's replicas that fill the budget); what a fleet replicates."""
+        if not self.feasible:
+            return self
+        k = self.decode.instances if self.prefill is None else math.gcd(self.decode.instances, self.prefill.instances)
+        if k == 1:
+            return self
+        decode = replace(self.decode, instances=self.decode.instances // k)
+        prefill = None if self.prefill is None else replace(self.prefill, instances=self.prefill.instances // k)
+        return replace(self, decode=decode, prefill=prefill, gpus_used=self.gpus_used // k)
+
     def candidate(self, serving: str, parallelism: str, gpus_each: int) -> Candidate | None:
         for c in self.candidates:
             if (c.serving, c.parallelism, c.gpus_each) == (serving, parallelism, gpus_each):

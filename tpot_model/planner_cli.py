@@ -856,9 +856,10 @@ def build_capacity_parser() -> argparse.ArgumentParser:
         prog=CAPACITY_PROG,
         description="Demand to capacity: for each chip, the fleet that serves a number of tokens per day at a TPOT "
         "target (tensor-parallel replicas, as the Serving planner's served row, within one scale-up domain: 8 GPUs on "
-        "an HGX server, up to 72 on an NVL72 rack; `frontier --max-gpus` searches expert-parallel and disaggregated "
-        "layouts too), its GPUs, all-in MW, capex, opex per year, $ per 1M output tokens and what limits the layout. "
-        "One JSON object per chip with --json.",
+        "an HGX server, up to 72 on an NVL72 rack; with --max-gpus, replicas of the layout search's deployment: "
+        "expert-parallel and disaggregated layouts within that budget, as `frontier --max-gpus`), its GPUs, all-in "
+        "MW, capex, opex per year, $ per 1M output tokens and what limits the layout. One JSON object per chip with "
+        "--json.",
     )
     p.add_argument("--model", required=True, help="catalog id or a config.json / model YAML path")
     p.add_argument("--hardware", required=True, help="comma-separated catalog ids, e.g. h200,b200,mi355x")
@@ -889,7 +890,19 @@ def build_capacity_parser() -> argparse.ArgumentParser:
                    help="prompt tokens per request, the ISL (4096)")  # fmt: skip
     p.add_argument("--output", "--osl", type=num("--output/--osl", int, 1, maximum=MAX_INPUT_COUNT), default=1024,
                    help="output tokens per request, the OSL (1024)")  # fmt: skip
-    p.add_argument("--profile", default="typical", help="efficiency profile (default typical)")
+    p.add_argument(
+        "--max-gpus",
+        type=_number("--max-gpus", int, 1, maximum=MAX_BUDGET_GPUS),
+        default=None,
+        help=f"the layout search's GPU budget (at most {MAX_BUDGET_GPUS}): each replica the best aggregated or "
+        "disaggregated deployment within it (the budget whose replicas need the fewest GPUs)",
+    )
+    p.add_argument(
+        "--profile",
+        default=None,
+        help=f"efficiency profile (default typical; with --max-gpus {BEST}: the faster of the engines fitted to "
+        "serving runs on each chip's vendor)",
+    )
     p.add_argument("--json", action="store_true", help="print a JSON list, one object per chip")
     return p
 
@@ -927,7 +940,12 @@ def capacity_dict(f: Fleet, demand: Demand, hw: Hardware) -> dict:
         "fastest_gpus": f.fastest_gpus or None,
         "missed_target": f.slo_binding or None,  # 'tpot' or 'ttft'
         "fastest_missed_ms": _num(f.fastest_missed_s / ms),  # the fastest of the target missed
-        "counting": counting("fleet"),
+        "counting": counting("fleet_search" if f.max_gpus else "fleet"),
+        # one replica's layout ('TP8'; the search's 'prefill 3 × DEP4 + decode 1 × DEP32'), serving, engine, budget
+        "layout": f.layout or None,
+        "serving": f.serving or None,
+        "engine": f.engine or None,
+        "max_gpus": f.max_gpus or None,  # the layout search's budget; null: TP replicas within one scale-up domain
     }
 
 
@@ -936,8 +954,12 @@ def capacity_remedy(model, hw: Hardware, scenario: Scenario, profile, f: Fleet) 
     which the domain's largest count holds it at batch 1, or that lower precision alone is not enough; for a target
     no layout meets (an slo fleet with a fastest layout): the target the fastest meets."""
     if f.limited_by == "slo" and f.fastest_missed_s == f.fastest_missed_s:
-        return (f"a {f.slo_binding.upper()} target of {f.fastest_missed_s / ms:,.3g} ms or looser (the fastest, batch 1 "
-                f"on {f.fastest_gpus} GPUs), or a faster chip")  # fmt: skip
+        fastest = f"batch 1 on {f.fastest_gpus} GPUs" if f.fastest_gpus else f"any layout within {f.max_gpus} GPUs"
+        return (f"a {f.slo_binding.upper()} target of {f.fastest_missed_s / ms:,.3g} ms or looser (the fastest, "
+                f"{fastest}), or a faster chip")  # fmt: skip
+    if f.max_gpus and f.limited_by == "no_fit":  # the layout search's budget holds no layout: as `frontier` says it
+        tightest = budget_no_fit(model, hw, scenario, profile or best_engines(hw), f.max_gpus)
+        return remedy(tightest, gpus_flag="--max-gpus", budget=f.max_gpus)
     if (e := widest_no_fit(model, hw, scenario, profile, f)) is None:
         return None
     n = int(e.scenario.num_gpus)
@@ -947,18 +969,21 @@ def capacity_remedy(model, hw: Hardware, scenario: Scenario, profile, f: Fleet) 
     return f"{where}: fits with {fitting}"
 
 
-def _capacity_text(rows: list[dict], context_tokens: float) -> str:
+def _capacity_text(rows: list[dict], context_tokens: float, has_input: bool = True) -> str:
     def v(x, spec: str) -> str:
         return "-" if x is None else format(x, spec)
 
-    head = f"{'hardware':<12} {'GPUs':>7} {'tok/s/GPU':>10} {'MW':>8} {'capex $':>14} {'opex $/yr':>14} {'$/1M out':>8}  limited_by"
+    head = f"{'hardware':<12} {'GPUs':>7} {'tok/s/GPU':>10} {'MW':>8} {'capex $':>14} {'opex $/yr':>14} {'$/1M out':>8}  {'limited_by':<12} layout"
     lines = [head]
     for d in rows:
         lines.append(
             f"{d['hardware'] + ('*' if d['hardware_announced'] else ''):<12} {v(d['gpus'], ','):>7} {v(d['output_tokens_per_s_per_gpu'], ',.0f'):>10} "
             f"{v(d['megawatts'], ',.3f'):>8} {v(d['capex_usd'], ',.0f'):>14} {v(d['opex_usd_per_year'], ',.0f'):>14} "
-            f"{v(d['usd_per_1M_output_tokens'], '.4g'):>8}  {d['limited_by']}"
+            f"{v(d['usd_per_1M_output_tokens'], '.4g'):>8}  {d['limited_by']:<12} {d['layout'] or '-'}"
         )
+    if rows and rows[0]["max_gpus"]:  # what a replica is
+        lines.append(f"(each replica the layout search's deployment within up to {rows[0]['max_gpus']} GPUs, under the "
+                     "engine named per chip in --json; tok/s/GPU over both pools of a disaggregated one)")  # fmt: skip
     lines.append("(tok/s/GPU: output tokens; MW all-in; capex implied by the chip's hyperscaler TCO at default "
                  "financing; opex and $ per 1M output tokens at the price basis, the $ over the output tokens the "
                  "fleet serves: every GPU, peak-to-average and utilisation included, so not the price over tok/s/GPU; "
@@ -978,6 +1003,9 @@ def _capacity_text(rows: list[dict], context_tokens: float) -> str:
     if prompt and prompt != context_tokens:  # the demand's token mix, not --context, sets each request's prompt
         lines.append(f"(each request sized with a {prompt:,.0f}-token prompt, not --context {context_tokens:,.0f}: the "
                      "demand's input tokens per output token x --output)")  # fmt: skip
+    elif rows and rows[0]["max_gpus"] and not has_input:  # the layout search prefills --context's prompt
+        lines.append(f"(no input tokens in the demand: the layout search prefills each request's {context_tokens:,.0f}"
+                     "-token prompt (--context), counted)")  # fmt: skip
     elif rows and not prompt:  # a demand of output tokens alone: decode steps at --context's cache, no prefill
         lines.append(f"(no input tokens in the demand: each request decodes beside a {context_tokens:,.0f}-token cache "
                      "(--context), its prefill not counted; --input-tokens-per-day or --requests-per-day counts it)")  # fmt: skip
@@ -1003,8 +1031,11 @@ def capacity_main(argv: Sequence[str] | None = None) -> int:
                 raise _BadInput(f"--hardware: {e}") from None
         if not chips:
             raise _BadInput("--hardware: give at least one chip")
+        ref = args.profile or (BEST if args.max_gpus is not None else "typical")
+        if ref == BEST and args.max_gpus is None:
+            raise _BadInput(f"--profile: {BEST} is the layout search's (give --max-gpus), or name one profile")
         try:
-            profile = resolve_profile(args.profile)
+            profile = None if ref == BEST else resolve_profile(ref)  # None: each chip's engines (fleet.searched_fleet)
         except CatalogError as e:
             raise _BadInput(f"--profile: {e}") from None
         for flag, name in (("--weights", "weights"), ("--kv", "kv")):
@@ -1030,11 +1061,14 @@ def capacity_main(argv: Sequence[str] | None = None) -> int:
             capacity_dict(f, demand, hw)
             | {
                 "remedy": capacity_remedy(model, hw, scenario, profile, f),
-                "platform_note": platform_note(profile.id, hw),
+                # the chip's own engines (the search's default) run on it: no note
+                "platform_note": platform_note(profile.id, hw) if profile is not None else None,
             }
             | window_fields(model, args.context, args.output)
             for f, hw in zip(
-                fleets(model, chips, scenario, profile, demand, args.tpot_target_ms * ms, ttft), chips, strict=True
+                fleets(model, chips, scenario, profile, demand, args.tpot_target_ms * ms, ttft, max_gpus=args.max_gpus),
+                chips,
+                strict=True,
             )
         ]
     except _BadInput as e:
@@ -1042,5 +1076,6 @@ def capacity_main(argv: Sequence[str] | None = None) -> int:
         return 2
     except SystemExit as e:  # --help
         return int(e.code or 0)
-    print(json.dumps(rows, indent=2) if args.json else _capacity_text(rows, args.context))
+    text = _capacity_text(rows, args.context, demand.input_tokens_per_day > 0) if not args.json else ""
+    print(json.dumps(rows, indent=2) if args.json else text)
     return 0
