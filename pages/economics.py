@@ -10,6 +10,7 @@ import streamlit as st
 from tpot_model import economics, fleet
 from tpot_model.estimate import precision_that_fits
 from tpot_model.fleet import Demand, widest_no_fit
+from tpot_model.layouts import MAX_BUDGET_GPUS
 from tpot_model.roofline import gpus_per_rack
 from tpot_model.serving import SERVING_CHUNK_TOKENS
 from tpot_model.units import ms
@@ -70,6 +71,10 @@ def chip_option(hid: str) -> str:
     return fmt.chip(catalog[hid], tr, short=True)
 
 
+def replicas_option(kind: str) -> str:
+    return tr(f"ec_replicas_{kind}")
+
+
 # the page's numbers' labels: EconomicsInputs field -> string key
 NUMBER_LABELS = {"req": "ec_req_per_day", "out": "ec_out_per_day", "inp": "ec_in_per_day", "tpot": "ec_tpot_target",
                  "peak": "ec_peak", "util": "ec_util", "api_in": "ec_api_in", "api_out": "ec_api_out",
@@ -81,6 +86,8 @@ def link_labels() -> dict[str, notices.Shown]:
     return {
         "ec_demand": notices.Shown(tr("ec_demand_as"), lambda v: demand_option(v == "requests")),
         "ec_chips": notices.Shown(tr("ec_chips"), chip_option, items=True),
+        "ec_replicas": notices.Shown(tr("ec_replicas"), replicas_option),
+        "ec_max_gpus": notices.Shown(tr("ec_max_gpus")),
         **{key: notices.Shown(tr(NUMBER_LABELS[name])) for name, (key, _, _) in page_state.ECONOMICS_NUMBERS.items()},
     }
 
@@ -121,22 +128,38 @@ if (controls_box := controls.page_controls(tr, lazy=True)) is not None:
             tr("ec_chips"), list(catalog), format_func=chip_option, key="econ.chips",
             max_selections=8, persist_state="session",
         )  # fmt: skip
+        c = st.columns([3, 1], vertical_alignment="bottom")
+        c[0].radio(tr("ec_replicas"), page_state.ECONOMICS_REPLICAS, horizontal=True, key="econ.replicas",
+                   format_func=replicas_option, help=tr("ec_replicas_help"), persist_state="session")  # fmt: skip
+        c[1].number_input(tr("ec_max_gpus"), 1, MAX_BUDGET_GPUS, step=8, key="econ.max_gpus",
+                          disabled=inputs.replicas != "search", help=tr("ec_max_gpus_help"), persist_state="session")  # fmt: skip
+searched = inputs.replicas == "search"
+budget = int(inputs.max_gpus) if searched else None
 demand = Demand(out_b * 1e9, in_b * 1e9, peak, util)
 scenario = state.to_scenario(batch=1)
-demand_key = f"{cache.scenario_key(state, 'batch', 'lang')}|{'+'.join(chips)}|{demand}|{tpot_ms}"
-# one's own $/GPU-hour is the sidebar chip's alone (the other chips have none under it, as on the Hardware page)
-rows = cache.fleets(demand_key, model, [catalog[h] for h in chips], scenario, profile, demand, tpot_ms * ms, hw.id)
+demand_key = f"{cache.scenario_key(state, 'batch', 'lang')}|{'+'.join(chips)}|{demand}|{tpot_ms}|{budget}"
+# one's own $/GPU-hour is the sidebar chip's alone (the other chips have none under it, as on the Hardware page);
+# the layout search under each chip's engines (its profile None), as the rack-scale view
+rows = cache.fleets(demand_key, model, [catalog[h] for h in chips], scenario, None if searched else profile, demand,
+                    tpot_ms * ms, hw.id, budget)  # fmt: skip
 table = cache.built(
     f"capacity|{demand_key}", lambda: figs.capacity_table(rows, demand, {h: catalog[h].name for h in chips})
 )
 if rows and not any(f.feasible for f in rows):  # nothing fits is not a target to raise
-    nearest = [  # how near each chip that holds the model comes (batch 1 on its fastest GPU count)
-        tr("ec_cap_nearest_one", hw=fmt.chip(catalog[f.hardware], tr, short=True),
-           devices=fmt.devices(catalog[f.hardware], f.fastest_gpus, tr),
+    nearest = [  # how near each chip that holds the model comes (batch 1 on its fastest GPU count; the search's
+        # fastest layout within the budget)
+        tr("ec_cap_nearest_one_search" if searched else "ec_cap_nearest_one",
+           hw=fmt.chip(catalog[f.hardware], tr, short=True),
+           devices=fmt.devices(catalog[f.hardware], budget if searched else f.fastest_gpus, tr),
            time=fmt.ms(f.fastest_missed_s, tr=tr), what=f.slo_binding.upper())
-        for f in rows if f.fastest_gpus
+        for f in rows if (f.fastest_gpus or searched) and math.isfinite(f.fastest_missed_s)
     ]  # fmt: skip
-    said = tr("ec_cap_no_fit" if all(f.limited_by == "no_fit" for f in rows) else "ec_cap_none")
+    if not all(f.limited_by == "no_fit" for f in rows):
+        said = tr("ec_cap_none")
+    elif searched:
+        said = tr("ec_cap_no_fit_search", devices=fmt.devices([catalog[h] for h in chips], budget, tr))
+    else:
+        said = tr("ec_cap_no_fit")
     st.warning(tr.sentences([said, tr("ec_cap_nearest", chips=tr.join(nearest))]) if nearest else said)
 # the chips charted, each at its own GPU count and price
 chips_about = controls.chips_about(chips, catalog, tr, state) | {
@@ -169,9 +192,10 @@ shown = cache.built(
 # 'On-dema' at 900 px, and kept the layout and price rows under a scroll at its default height); '—' where a chip has
 # no layout
 st.table(shown.fillna("—"), hide_index=True)
-st.caption(fmt.device_text("ec_cap_help", [catalog[h] for h in chips], tr,  # chips once the list holds a TPU
-                           tier=tr(f"basis_{economics.owning_basis(state.price_basis)}"),
-                           max=fmt.integer(fleet.MAX_PACKED_DOMAIN_GPUS)))  # fmt: skip
+st.caption(fmt.device_text("ec_cap_help_search" if searched else "ec_cap_help", [catalog[h] for h in chips], tr,
+                           tier=tr(f"basis_{economics.owning_basis(state.price_basis)}"),  # chips once one is a TPU
+                           max=fmt.integer(fleet.MAX_PACKED_DOMAIN_GPUS),
+                           budget=fmt.devices([catalog[h] for h in chips], budget or 0, tr)))  # fmt: skip
 if rows:  # the basis and its dates; the chips with no price under it, or no published all-in power: named, not 'n/a'
     notices.basis_caption(  # an announced chip named "(announced)", as in the chart and the table
         [
@@ -185,15 +209,16 @@ if rows:  # the basis and its dates; the chips with no price under it, or no pub
         st.caption(tr("ec_cap_no_power", hws=tr.join(unpowered)))
     # a chip that holds no layout: what would (the CLI's capacity said it; the table had read 'does not fit' alone)
     no_fit = cache.built(f"capacity-no-fit|{demand_key}", lambda: [
-        (catalog[f.hardware], int(e.scenario.num_gpus), precision_that_fits(e)) for f in rows
-        if (e := widest_no_fit(model, catalog[f.hardware], scenario, profile, f)) is not None])  # fmt: skip
+        (catalog[f.hardware], f.max_gpus or int(e.scenario.num_gpus), precision_that_fits(e)) for f in rows
+        if (e := widest_no_fit(model, catalog[f.hardware], scenario, None if searched else profile, f)) is not None])  # fmt: skip
+    within = "_search" if searched else ""  # within the layout search's budget, or one scale-up domain
     for chip, n, fitting in no_fit:
         where = {"hw": fmt.chip(chip, tr), "devices": fmt.devices(chip, n, tr)}
         if fitting is None:
-            st.caption(tr("ec_cap_fits_none", **where))
+            st.caption(tr(f"ec_cap_fits_none{within}", **where))
         else:
             parts = [tr(key, fmt=x.name) for x, key in zip(fitting, ("ec_fmt_weights", "ec_fmt_kv"), strict=True) if x]
-            st.caption(tr("ec_cap_fits_with", formats=tr.join(parts), **where))
+            st.caption(tr(f"ec_cap_fits_with{within}", formats=tr.join(parts), **where))
 
 chart.fold(tr, tr("embed_more_economics"))  # a wiki's frame: the capacity plan; the rest on request
 

@@ -457,11 +457,11 @@ def test_economics_words_follow_the_chips_and_unpriced_candidates_are_named(lang
     at = run_page("economics", lang=lang, hardware="tpu7x", price_basis="hyperscaler")
     assert not at.exception
     captions = [c.value for c in at.caption]
-    # the candidates start with the sidebar's TPU7x (then H200, B200, MI355X): chips
-    assert (
-        tr("ec_caption_chip") in captions
-        and tr("ec_cap_help_chip", tier=tr("basis_hyperscaler"), max="144") in captions
-    )
+    # the candidates start with the sidebar's TPU7x (then H200, B200, MI355X): chips (the layout search's fleets,
+    # the page's default, within 72 of them)
+    help_ = tr("ec_cap_help_search_chip", tier=tr("basis_hyperscaler"), max="144",
+               budget=fmt.devices(resolve_hardware("tpu7x"), 72, tr))  # fmt: skip
+    assert tr("ec_caption_chip") in captions and help_ in captions, captions
     assert at.multiselect(key="econ.chips").value[:2] == ["tpu7x", "h200"]
     assert tr("ec_use_tco_chip", hw="Google TPU7x (Ironwood)") in [b.label for b in at.button]
     # TPU7x: a published hyperscaler price ($1.03 per chip-hour) but no published all-in power: the TCO parts say
@@ -477,13 +477,15 @@ def test_economics_words_follow_the_chips_and_unpriced_candidates_are_named(lang
     # the payback's capex is solved from the hyperscaler price and the all-in power: the power is what is missing
     assert values[tr("ec_m_payback")] == ("—", tr("no_public_power_short"))
     at.multiselect(key="econ.chips").set_value(["h200", "b200"]).run()  # GPU candidates only: GPUs
-    assert not at.exception and tr("ec_cap_help", tier=tr("basis_hyperscaler"), max="144") in [
+    gpus72 = fmt.devices(resolve_hardware("h200"), 72, tr)
+    assert not at.exception and tr("ec_cap_help_search", tier=tr("basis_hyperscaler"), max="144", budget=gpus72) in [
         c.value for c in at.caption
     ]
     at.multiselect(key="econ.chips").set_value(["h200", "trainium2", "tpu7x"]).run()
     assert not at.exception
     captions = [c.value for c in at.caption]
-    assert tr("ec_cap_help_chip", tier=tr("basis_hyperscaler"), max="144") in captions
+    chips72 = fmt.devices(resolve_hardware("tpu7x"), 72, tr)
+    assert tr("ec_cap_help_search_chip", tier=tr("basis_hyperscaler"), max="144", budget=chips72) in captions
     unpriced = tr("cost_basis_unpriced_chip", hws="AWS Trainium2", bases=tr("basis_on_demand"))
     assert any(c.endswith(unpriced) for c in captions), captions
     assert tr("ec_cap_no_power", hws=tr.join(["AWS Trainium2", "Google TPU7x (Ironwood)"])) in captions
@@ -566,7 +568,7 @@ def test_a_model_that_fits_no_chip_says_so_not_raise_the_target(lang):
     warning had said 'raise the target', and the table 'memory', the word for a batch that memory caps. It says the
     model does not fit, with what would help; each row says 'does not fit'."""
     tr = Translator(lang)
-    at = run_page("economics", lang=lang, model="kimi-k2", weights="bf16")
+    at = run_page("economics", lang=lang, model="kimi-k2", weights="bf16", ec_replicas="tp")  # one domain's TP
     assert not at.exception, at.exception
     assert [w.value for w in at.warning] == [tr("ec_cap_no_fit")]
     (table,) = [d.value for d in at.table if tr("ec_col_figure") in d.value.columns]
@@ -671,12 +673,20 @@ def test_a_chip_that_holds_no_layout_says_what_would_fit(lang):
     """A helper review: Llama-3.1-405B BF16: Economics' H100 row read 'does not fit' with nothing else where
     `capacity` says 'fits with fp8 weights (--weights fp8)': the page says it too (one owner: fleet.widest_no_fit)."""
     tr = Translator(lang)
-    at = run_page("economics", lang=lang, model="llama-3.1-405b", hardware="h100-sxm", gpus="1", weights="bf16",
-                  kv="bf16", batch="32", context="4096", output="1024")  # fmt: skip
+    q = dict(model="llama-3.1-405b", hardware="h100-sxm", gpus="1", weights="bf16", kv="bf16", batch="32",
+             context="4096", output="1024")  # fmt: skip
+    at = run_page("economics", lang=lang, ec_replicas="tp", **q)
     assert not at.exception
-    want = tr("ec_cap_fits_with", hw="NVIDIA H100 SXM5 80GB", devices="8 GPUs" if lang == "en" else "8 張 GPU",
+    eight = "8 GPUs" if lang == "en" else "8 張 GPU"
+    want = tr("ec_cap_fits_with", hw="NVIDIA H100 SXM5 80GB", devices=eight, formats=tr("ec_fmt_weights", fmt="fp8"))
+    assert want in [c.value for c in at.caption], [c.value for c in at.caption]
+    # the layout search within a budget of 8 says it of its budget (within 72 the model fits 16 H100s)
+    at = run_page("economics", lang=lang, ec_max_gpus="8", **q)
+    want = tr("ec_cap_fits_with_search", hw="NVIDIA H100 SXM5 80GB", devices=eight,
               formats=tr("ec_fmt_weights", fmt="fp8"))  # fmt: skip
     assert want in [c.value for c in at.caption], [c.value for c in at.caption]
+    assert not any(tr("ec_cap_fits_with", hw="\0", devices="\0", formats="\0").split("\0")[1] in c.value
+                   for c in run_page("economics", lang=lang, **q).caption)  # fmt: skip
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
@@ -859,7 +869,8 @@ def test_a_tpu_pods_servers_and_racks_say_why_there_are_none(lang):
     for row in ("ec_col_domains", "ec_col_idle_chip"):
         assert table.loc[tr(row), tpu] == tr("ec_cell_in_slices"), row
         assert re.fullmatch(r"[\d,]+", table.loc[tr(row), trn]), row  # a Trn3 UltraServer of 144 comes whole
-    caption = tr("ec_cap_help_chip", tier=tr("basis_hyperscaler"), max=fmt.integer(MAX_PACKED_DOMAIN_GPUS))
+    caption = tr("ec_cap_help_search_chip", tier=tr("basis_hyperscaler"), max=fmt.integer(MAX_PACKED_DOMAIN_GPUS),
+                 budget=fmt.devices(resolve_hardware("tpu-8i"), 72, tr))  # fmt: skip
     assert caption in [c.value for c in at.caption]
     said = {"en": ("servers / racks", "rented in slices"), "zh-TW": ("伺服器／機櫃", "按切片租用")}[lang]
     assert all(s in caption for s in said) and "144" in caption
@@ -895,3 +906,69 @@ def test_a_fleet_on_a_pod_is_rented_in_slices_and_the_csv_says_so(capsys):
     assert cli.main(argv) == 0
     rows = json.loads(capsys.readouterr().out)
     assert [(r["rented_in_slices"], r["scale_up_domains"] is None) for r in rows] == [(True, True), (False, False)]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_fleets_are_the_layout_searchs_replicas_by_default_and_tensor_parallel_on_request(lang):
+    """Economics' fleets had been tensor-parallel replicas within one domain while the Serving frontier's rack-scale
+    view served the same MoE model from wide-EP, disaggregated deployments (DeepSeek-R1 FP8 on GB200 at 50 tok/s per
+    user: about 3x the output tokens/s per GPU): two answers to one question. By default each chip's replica is now
+    the layout search's (fleet.searched_fleet: the same search and engines, within 72 GPUs): the table gives its
+    layout (prefill → decode), engine and rate, as the model computes them; 'Tensor-parallel' in the link (or the
+    radio) gives the old fleets, and the budget box then has nothing to say (disabled)."""
+    from tpot_model.fleet import Demand, fleet
+    from ui.figures.rack_scale import layout_text
+
+    tr = Translator(lang)
+    q = dict(model="deepseek-r1", weights="fp8", kv="fp8", context="1024", output="1024", ec_chips="gb200,b200",
+             ec_tpot_ms="20", ec_out="100", ec_in="100", lang=lang)  # fmt: skip
+    at = run_page("economics", **q)
+    assert not at.exception, at.exception
+    assert at.radio(key="econ.replicas").value == "search" and not at.number_input(key="econ.max_gpus").disabled
+    table = at.table[0].value.set_index(tr("ec_col_figure"))
+    scen = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8")
+    demand = Demand(100e9, 100e9, 1.5, 0.7)
+    for hid in ("gb200", "b200"):
+        f = fleet(resolve_model("deepseek-r1"), resolve_hardware(hid), scen, None, demand, 20e-3, max_gpus=72)
+        col = fmt.chip(resolve_hardware(hid), tr, short=True)
+        assert table.loc[tr("ec_col_layout"), col] == layout_text(f.deployment), col
+        assert table.loc[tr("ec_col_engine"), col] == "TensorRT-LLM"
+        assert table.loc[tr("ec_col_tps_gpu"), col] == fmt.number(f.output_tokens_per_s_per_gpu)
+        assert table.loc[tr("ec_col_gpus"), col] == fmt.integer(f.gpus)
+    assert " → " in table.loc[tr("ec_col_layout"), "GB200 NVL72"]  # disaggregated: prefill → decode
+    assert tr("ec_col_batch_search") in table.index
+    assert any(c.value.startswith(tr("ec_cap_help_search", tier="\0", max="\0", budget="\0").split("\0")[0])
+               for c in at.caption)  # fmt: skip
+    # tensor-parallel replicas, from the link: the old fleets, a 'TP' layout, no budget to set
+    tp = run_page("economics", **q, ec_replicas="tp")
+    assert not tp.exception and tp.number_input(key="econ.max_gpus").disabled
+    tp_table = tp.table[0].value.set_index(tr("ec_col_figure"))
+    f = fleet(resolve_model("deepseek-r1"), resolve_hardware("gb200"), scen, resolve_profile("typical"), demand, 20e-3)
+    assert tp_table.loc[tr("ec_col_layout"), "GB200 NVL72"] == f"TP{f.gpus_per_replica}"
+    assert tr("ec_col_batch") in tp_table.index and tr("ec_col_batch_search") not in tp_table.index
+    # the same change through the radio, and the link then says it
+    at.radio(key="econ.replicas").set_value("tp").run()
+    assert at.query_params["ec_replicas"] == "tp"
+    assert at.table[0].value.set_index(tr("ec_col_figure")).loc[tr("ec_col_layout"), "GB200 NVL72"].startswith("TP")
+
+
+def test_the_layout_search_budget_is_in_the_link_and_a_bad_one_is_named():
+    """ec_max_gpus=8 keeps each replica within 8 GPUs (no 40-GPU deployment); a budget past the search's 1,024 and
+    an unknown replica kind fall back to the defaults with a notice naming each; the link writes them back."""
+    from tpot_model.layouts import MAX_BUDGET_GPUS
+    from ui import page_state
+
+    q = dict(model="deepseek-r1", weights="fp8", kv="fp8", ec_chips="b200", ec_tpot_ms="20")
+    at = run_page("economics", **q, ec_max_gpus="8")
+    assert not at.exception and at.number_input(key="econ.max_gpus").value == 8
+    table = at.table[0].value.set_index(EN("ec_col_figure"))
+    assert int(table.loc[EN("ec_col_gpus_per_replica"), "B200"]) <= 8
+    back, bad = page_state.parse_economics_query({"ec_max_gpus": "8", "ec_replicas": "tp"}, {"b200"})
+    assert not bad and (back.max_gpus, back.replicas) == (8, "tp")
+    bad_at = run_page("economics", **q, ec_max_gpus="5000", ec_replicas="wide")
+    assert not bad_at.exception
+    (said,) = [w.value for w in bad_at.warning]
+    budget, replicas = (control_name(EN(key), param, EN) for key, param in (("ec_max_gpus", "ec_max_gpus"),
+                                                                            ("ec_replicas", "ec_replicas")))  # fmt: skip
+    assert budget in said and replicas in said and "wide" in said and str(MAX_BUDGET_GPUS) in said.replace(",", "")
+    assert bad_at.number_input(key="econ.max_gpus").value == 72 and bad_at.radio(key="econ.replicas").value == "search"

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from .catalog import Hardware, ModelSpec
 from .economics import HOURS_PER_YEAR, YEAR_S, owning_basis, price_for, priced_for, tco_preset
 from .estimate import Estimate, estimate
-from .layouts import Deployment, best_deployment, best_engines, gpu_options
+from .layouts import Deployment, best_deployment, best_engines, budget_no_fit, gpu_options
 from .planner import DOMAIN, cheapest, domain_gpu_options
 from .profiles import EfficiencyProfile
 from .roofline import scale_up_domain_gpus
@@ -105,12 +105,24 @@ class Fleet:
     fastest_ttft_s: float = math.nan
     fastest_gpus: int = 0
     slo_binding: str = ""
-    # one replica's layout ('TP8'; the search's '1 × DEP8', 'prefill 3 × DEP4 + decode 1 × DEP32'), its serving
-    # ('aggregated' | 'disaggregated') and the profile id it was timed under; '' without a fleet
-    layout: str = ""
-    serving: str = ""
-    engine: str = ""
+    engine: str = ""  # the profile id the replica was timed under; '' without a fleet
     max_gpus: int = 0  # the layout search's GPU budget; 0: tensor-parallel replicas within one scale-up domain
+    deployment: Deployment | None = None  # the layout search's replica (Deployment.unit); None for a TP replica
+
+    @property
+    def layout(self) -> str:
+        """One replica's layout: 'TP8', or the layout search's ('1 × DEP8', 'prefill 3 × DEP4 + decode 1 × DEP32');
+        '' without a fleet."""
+        if not self.feasible:
+            return ""
+        return self.deployment.label if self.deployment is not None else f"TP{self.gpus_per_replica}"
+
+    @property
+    def serving(self) -> str:
+        """'aggregated' or 'disaggregated' (prefill and decode pools); '' without a fleet."""
+        if not self.feasible:
+            return ""
+        return self.deployment.serving if self.deployment is not None else "aggregated"
 
     @property
     def fastest_missed_s(self) -> float:
@@ -187,7 +199,6 @@ def fleet(
     )
     common = _chip_fields(hw, scenario, prompt) | dict(
         limited_by=point.limited_by if point.feasible or point.limited_by != "memory" else "no_fit",
-        layout=f"TP{point.num_gpus}" if point.feasible else "", serving="aggregated" if point.feasible else "",
         engine=profile.id,
     )  # fmt: skip
     if not point.feasible:
@@ -271,8 +282,8 @@ def searched_fleet(
     (gpus, _), d = best
     return Fleet(feasible=True, gpus_per_replica=d.gpus_used, batch=d.decode.batch, replicas=gpus // d.gpus_used,
                  gpus=gpus, decode_tokens_per_s_per_gpu=math.nan,
-                 output_tokens_per_s_per_gpu=d.output_tokens_per_s_per_gpu, limited_by=d.limited_by, layout=d.label,
-                 serving=d.serving, engine=d.engine, **common)  # fmt: skip
+                 output_tokens_per_s_per_gpu=d.output_tokens_per_s_per_gpu, limited_by=d.limited_by, engine=d.engine,
+                 deployment=d, **common)  # fmt: skip
 
 
 def prompt_tokens(scenario: Scenario, demand: Demand) -> int:
@@ -301,9 +312,12 @@ def fleets(
 def widest_no_fit(model, hw: Hardware, scenario: Scenario, profile, f: Fleet) -> Estimate | None:
     """For a fleet no layout of whose scale-up domain holds the model (limited_by 'no_fit'): one request (batch 1, the
     demand's prompt) on the domain's widest GPU count, whose precision_that_fits / lower_precision names the formats
-    that would hold it; None for any other fleet."""
+    that would hold it (a layout search's fleet: the widest instance within its budget, layouts.budget_no_fit, under
+    `profile` or, None, the chip's engines); None for any other fleet."""
     if f.limited_by != "no_fit":
         return None
+    sized = replace(scenario, context_tokens=f.prompt_tokens or scenario.context_tokens)
+    if f.max_gpus:
+        return budget_no_fit(model, hw, sized, best_engines(hw) if profile is None else profile, f.max_gpus)
     n = max(domain_gpu_options(hw, model, scenario.parallelism))
-    sized = replace(scenario, context_tokens=f.prompt_tokens or scenario.context_tokens, num_gpus=n, batch=1)
-    return estimate(model, hw, sized, profile)
+    return estimate(model, hw, replace(sized, num_gpus=n, batch=1), profile)

@@ -957,9 +957,8 @@ def capacity_remedy(model, hw: Hardware, scenario: Scenario, profile, f: Fleet) 
         fastest = f"batch 1 on {f.fastest_gpus} GPUs" if f.fastest_gpus else f"any layout within {f.max_gpus} GPUs"
         return (f"a {f.slo_binding.upper()} target of {f.fastest_missed_s / ms:,.3g} ms or looser (the fastest, "
                 f"{fastest}), or a faster chip")  # fmt: skip
-    if f.max_gpus and f.limited_by == "no_fit":  # the layout search's budget holds no layout: as `frontier` says it
-        tightest = budget_no_fit(model, hw, scenario, profile or best_engines(hw), f.max_gpus)
-        return remedy(tightest, gpus_flag="--max-gpus", budget=f.max_gpus)
+    if f.max_gpus and (tightest := widest_no_fit(model, hw, scenario, profile, f)) is not None:
+        return remedy(tightest, gpus_flag="--max-gpus", budget=f.max_gpus)  # no layout within the budget: as `frontier`
     if (e := widest_no_fit(model, hw, scenario, profile, f)) is None:
         return None
     n = int(e.scenario.num_gpus)

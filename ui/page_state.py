@@ -8,8 +8,8 @@ planner_serving, planner_request_ttft_ms, planner_best_engine.
 Frontier: fr_io, fr_hw, fr_prec, fr_layout, fr_engine, fr_y, fr_target, fr_tier, fr_usd, fr_mtp, fr_k, fr_accept,
 fr_log, fr_disagg, fr_rack_chips, fr_rack_gpus, fr_rack_recipes, fr_rack_best_engine.
 Compare: <side>_hardware, _gpus, _weights, _kv, _profile, _model, _batch, _context, _price for sides b and c.
-Economics: ec_demand, ec_req, ec_out, ec_in, ec_tpot_ms, ec_peak, ec_util, ec_chips, ec_api_in, ec_api_out,
-ec_api_cached, ec_cached; and its TCO inputs changed from the chip's preset (TCO_NUMBERS: ec_capex, ec_rack ...).
+Economics: ec_demand, ec_req, ec_out, ec_in, ec_tpot_ms, ec_peak, ec_util, ec_chips, ec_replicas, ec_max_gpus,
+ec_api_in, ec_api_out, ec_api_cached, ec_cached; and its TCO inputs changed from the chip's preset (TCO_NUMBERS: ec_capex, ec_rack ...).
 The other pages' view controls: VIEW_CONTROLS (roof_overlay, ce_sweep, hw_vendors, val_engines, gl_q ...).
 """
 
@@ -22,6 +22,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from tpot_model.catalog import close_ids, find_id
+from tpot_model.layouts import MAX_BUDGET_GPUS
 from tpot_model.precision import parse_format
 from tpot_model.prices import CUSTOM as CUSTOM_BASIS
 from tpot_model.prices import MAX_USD_PER_GPU_HOUR
@@ -338,6 +339,8 @@ def frontier_query(p: FrontierInputs) -> dict[str, str]:
 # --------------------------------------------------------------------------------------------------- economics
 
 ECONOMICS_MAX_CHIPS = 8
+ECONOMICS_BUDGET_GPUS = 72  # the layout search's default budget: one NVL72 rack, as the rack-scale view's
+ECONOMICS_REPLICAS = ("search", "tp")
 
 
 @dataclass(frozen=True)
@@ -358,6 +361,11 @@ class EconomicsInputs:
     api_out: float = 1.0
     api_cached: float = 0.1
     cached: float = 0.0
+    # a replica: the layout search's deployment within max_gpus GPUs ('search': aggregated, wide-EP, disaggregated, as
+    # the Serving frontier's rack-scale view) or tensor-parallel within one server or rack ('tp': the Planner's
+    # served row)
+    replicas: str = "search"
+    max_gpus: int = ECONOMICS_BUDGET_GPUS
 
 
 # field: (URL parameter, lowest, highest) for the numbers (the widgets' own bounds)
@@ -388,6 +396,10 @@ def parse_economics_query(
     for name, (key, lo, hi) in ECONOMICS_NUMBERS.items():
         if (x := r.number(key, lo, hi, f"{getattr(d, name):g}")) is not None:
             values[name] = x
+    if (replicas := r.choice("ec_replicas", ECONOMICS_REPLICAS, d.replicas)) is not None:
+        values["replicas"] = replicas
+    if (x := r.number("ec_max_gpus", 1, MAX_BUDGET_GPUS, d.max_gpus, whole=True)) is not None:
+        values["max_gpus"] = int(x)
     if (text := r.text("ec_chips")) is not None:
         items = tuple(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
         good = _known(items, hardware_ids, names=True)[:ECONOMICS_MAX_CHIPS]
@@ -405,6 +417,7 @@ def economics_query(p: EconomicsInputs) -> dict[str, str]:
     """The Economics page's inputs as URL parameters (plain strings; the chips only once chosen)."""
     out = {"ec_demand": DEMAND_FORMS[int(p.by_requests)]}
     out |= {key: _exact(getattr(p, name)) for name, (key, _, _) in ECONOMICS_NUMBERS.items()}
+    out |= {"ec_replicas": p.replicas, "ec_max_gpus": str(int(p.max_gpus))}
     if p.chips is not None:
         out["ec_chips"] = ",".join(p.chips)
     return out

@@ -16,6 +16,7 @@ from tpot_model.fleet import Demand, Fleet
 from .. import fmt
 from ..i18n import EN, Translator
 from .common import Figure, hardware_colour, legend_placement, log_ticks, style, wrap_label
+from .rack_scale import layout_text
 
 
 def capacity_table(fleets: Sequence[Fleet], demand: Demand, names: dict[str, str]) -> pd.DataFrame:
@@ -45,6 +46,12 @@ def capacity_table(fleets: Sequence[Fleet], demand: Demand, names: dict[str, str
                 "opex_usd_per_year": f.opex_usd_per_year if ok else None,
                 "usd_per_1M_output_tokens": f.usd_per_1M_output_tokens(demand) if ok else None,
                 "limited_by": f.limited_by,
+                # one replica's layout: 'TP8', or the layout search's '3 × DEP4 → 1 × DEP32' (prefill → decode), as
+                # the rack-scale view writes it; its serving and the engine it was timed under
+                "layout": (layout_text(f.deployment) if f.deployment is not None else f.layout) if ok else None,
+                "serving": f.serving or None,
+                "engine": f.engine if ok else None,
+                "max_gpus": f.max_gpus or None,  # the layout search's budget; empty: TP within one server or rack
                 "price_usd_per_gpu_hour": f.usd_per_gpu_hour,
                 "price_basis": f.price_basis,
                 "price_as_of": f.price_as_of,
@@ -65,10 +72,12 @@ CAPACITY_COLUMNS = (  # capacity_table's column -> (ui/strings key of its row, 3
     ("opex_usd_per_year", "ec_col_opex", 3),
     ("replicas", "ec_col_replicas", 6),
     ("gpus_per_replica", "ec_col_gpus_per_replica", 4),
+    ("layout", "ec_col_layout", 0),
     ("scale_up_domains", "ec_col_domains", 7),
     ("idle_gpus_in_domains", "ec_col_idle", 7),
     ("batch", "ec_col_batch", 4),
     ("limited_by", "ec_col_limited_by", 0),
+    ("engine", "ec_col_engine", 0),
     ("price_usd_per_gpu_hour", "ec_col_price", 3),
     ("price_basis", "ec_col_basis", 0),
     ("price_as_of", "ec_col_as_of", 0),
@@ -106,6 +115,8 @@ def capacity_display(table: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
             return tr(f"basis_{v}")
         if col == "limited_by":
             return tr(f"pl_limit_{v}")
+        if col == "engine":
+            return fmt.engine_name(v, tr)
         if col in ("usd_per_1M_output_tokens", "price_usd_per_gpu_hour"):
             return fmt.usd(float(v))
         if col in ("capex_usd", "opex_usd_per_year"):
@@ -114,8 +125,11 @@ def capacity_display(table: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
             return fmt.number(float(v))
         return fmt.integer(float(v)) if sig else str(v)
 
+    # a layout search's replica: its batch per decode instance (a disaggregated one's prefill pool has its own)
+    searched = "max_gpus" in table and table["max_gpus"].notna().any()
+    label = {"batch": "ec_col_batch_search"} if searched else {}
     rows = [
-        {tr("ec_col_figure"): tr(key),
+        {tr("ec_col_figure"): tr(label.get(col, key)),
          **{n: None if col in ("price_basis", "price_as_of") and not p else cell(col, sig, v, s)
             for n, v, s, p in zip(names, table[col], sliced, priced, strict=True)}}
         for col, key, sig in CAPACITY_COLUMNS[1:]
