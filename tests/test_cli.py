@@ -877,9 +877,11 @@ def test_estimate_bad_model_files(capsys, tmp_path):
             "'dense_TFLOP_per_s.bf16' must be at most 500,000 (dense TFLOP/s per chip), got 989000: a "
             "GFLOP/s figure? (989000 GFLOP/s = 989 TFLOP/s)",
         ),
+        # an NVL72 rack's 120 kW as one GPU's board power (every J/token had read 60x too high)
+        ("tdp_W", "120000", "'tdp_W' must be at most 10,000 (W per chip), got 120000: a server's or a rack's power?"),
     ):
         body = {"memory_GB": "80", "memory_bandwidth_TB_per_s": "3.35", "bf16": "989"} | {field: value}
-        reported = f"  memory_reported_GiB: {value}\n" if field == "memory_reported_GiB" else ""
+        reported = f"  {field}: {value}\n" if field in ("memory_reported_GiB", "tdp_W") else ""
         odd = write(tmp_path / "odd.yaml", f"g:\n  name: G\n  memory_GB: {body['memory_GB']}\n  memory_bandwidth_TB_per_s: "
                     f"{body['memory_bandwidth_TB_per_s']}\n{reported}  dense_TFLOP_per_s: {{bf16: {body['bf16']}}}\n")  # fmt: skip
         code, _, err = run(capsys, "estimate", "--model", "llama-3.1-8b", "--hardware", odd)

@@ -106,6 +106,7 @@ _HARDWARE_REQUIRED = {"name", "memory_GB", "memory_bandwidth_TB_per_s", "dense_T
 MAX_BANDWIDTH_TB_PER_S = 200.0  # per chip: ten times Rubin's 22 TB/s; past it, a GB/s figure in the TB/s field
 MIN_BANDWIDTH_TB_PER_S = 1e-3  # 1 GB/s: below any accelerator (a phone's LPDDR gives ~50 GB/s)
 MAX_MEMORY_GB = 10_000.0  # per chip: 10 TB, 23 times MI455X's 432 GB; past it, a MiB figure typed in GB
+MAX_TDP_W = 10_000.0  # board power per chip: four times Rubin's 2,300 W; past it, a server's or a rack's power
 MAX_TFLOP_PER_S = 500_000.0  # dense, per chip: ten times Rubin's 50,000 at FP4; past it, a GFLOP/s figure
 REPORTED_MEMORY_SHARE = (0.5, 1.25)  # memory_reported over memory_GB: the catalog's run from 1.00 to 1.07
 _HARDWARE_OPTIONAL = {
@@ -1067,6 +1068,9 @@ def _figure_range(key: str, v: float, figures: dict[str, float]) -> str | None:
     if key == "memory_bandwidth_TB_per_s" and v > MAX_BANDWIDTH_TB_PER_S:  # a GB/s figure, typed in TB/s
         return (f"must be at most {MAX_BANDWIDTH_TB_PER_S:g} (TB/s per chip), got {v:g}: a GB/s figure? ({v:g} GB/s = "
                 f"{v / 1000:g} TB/s)")  # fmt: skip
+    if key == "tdp_W" and v > MAX_TDP_W:  # an NVL72 rack's 120 kW typed as one GPU's (every J/token 60x too high)
+        return (f"must be at most {MAX_TDP_W:,.0f} (W per chip), got {v:g}: a server's or a rack's power? (tdp_W is "
+                "one chip's board power: divide by its chips)")  # fmt: skip
     if key.startswith(_RATES + ".") and v > MAX_TFLOP_PER_S:  # a GFLOP/s figure typed in TFLOP/s
         return (f"must be at most {MAX_TFLOP_PER_S:,.0f} (dense TFLOP/s per chip), got {v:g}: a GFLOP/s figure? "
                 f"({v:g} GFLOP/s = {v / 1000:g} TFLOP/s)")  # fmt: skip
