@@ -97,6 +97,12 @@ def test_page_links_take_the_names_people_type():
     assert [n.param for n in notices] == ["b_hardware"] and "a100-80gb-sxm" in notices[0].near
     inputs, notices = page_state.parse_economics_query({"ec_chips": "H100,NVIDIA B200"}, hw)
     assert inputs.chips == ("h100-sxm", "b200") and notices == []
+    # a chip it cannot read: quoted, with the ids it resembles; one chip named twice (id, alias): read once, unsaid
+    inputs, notices = page_state.parse_economics_query({"ec_chips": "b200,gb20,B200"}, hw)
+    assert inputs.chips == ("b200",) and [(n.given, n.used) for n in notices] == [("gb20", "b200")]
+    assert "gb200" in notices[0].near
+    inputs, notices = page_state.parse_economics_query({"ec_chips": "h200,hgx-h200"}, hw)
+    assert inputs.chips == ("h200",) and notices == []
 
 
 def test_bad_url_values_fall_back_with_notice():

@@ -95,6 +95,25 @@ class QueryReader:
         self.notices.append(Notice(key, sanitize(text), "1" if used else "0", switch=True))
         return None
 
+    def chips(self, key: str, hardware_ids: Collection[str], limit: int) -> tuple[str, ...] | None:
+        """A comma list of chips: its catalog ids (also as people write them: catalog.find_id), in order, once each,
+        at most `limit`; None when absent, empty or none is known (the default). A notice quotes the items it could
+        not read, with the ids they resemble (catalog.close_ids), or those past `limit`, and names the ids used ('—':
+        the default's)."""
+        text = self.text(key)
+        if text is None:
+            return None
+        catalog = dict.fromkeys(hardware_ids)
+        items = tuple(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
+        good = _known(items, catalog, names=True)
+        kept = good[:limit]
+        if unread := [x for x in items if find_id(x, catalog) is None]:
+            near = tuple(dict.fromkeys(i for x in unread for i in close_ids(x, catalog)))[:4]
+            self.notices.append(Notice(key, sanitize(",".join(unread)), ",".join(kept) or "—", near=near))
+        elif not items or len(kept) < len(good):  # an empty list: the default; past the limit: the first `limit`
+            self.bad(key, ",".join(good[limit:]) or text, ",".join(kept) or "—")
+        return kept or None
+
     def number(self, key: str, lo: float, hi: float, used: object, *, whole: bool = False) -> float | None:
         """The finite number from `lo` to `hi` (a whole one with `whole`); else None (a notice saying the range,
         unless absent)."""
@@ -400,16 +419,8 @@ def parse_economics_query(
         values["replicas"] = replicas
     if (x := r.number("ec_max_gpus", 1, MAX_BUDGET_GPUS, d.max_gpus, whole=True)) is not None:
         values["max_gpus"] = int(x)
-    if (text := r.text("ec_chips")) is not None:
-        items = tuple(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
-        good = _known(items, hardware_ids, names=True)[:ECONOMICS_MAX_CHIPS]
-        if not items:  # an empty list: the default chips, said
-            r.bad("ec_chips", text, "—")
-        elif len(good) != len(items):
-            r.bad("ec_chips", ",".join(x for x in items if not _known((x,), hardware_ids, True)) or text,
-                  ",".join(good) or "—")  # fmt: skip
-        if good:
-            values["chips"] = good
+    if (chips := r.chips("ec_chips", hardware_ids, ECONOMICS_MAX_CHIPS)) is not None:
+        values["chips"] = chips
     return replace(d, **values), r.notices
 
 
