@@ -450,6 +450,28 @@ def test_request_ttft_target_round_trips_and_a_bad_one_falls_back():
     assert bad.request_ttft_ms == 0 and len(notices) == 1
 
 
+def test_cost_grid_of_announced_chips_reads_in_ten_rows():
+    """Ten chips, announced ones among them: each name and its "(announced)" on lines of their own (on one line,
+    MI455X's took a third of a 900 px column from the cells), the CSV says which are announced, and the colour bar's
+    ticks are round steps few enough not to overprint ('$0.7 $0.8 $0.9 $1' had, under GB200's $0.68)."""
+    ids = (*figs.TABLE_HARDWARE, "gb200", "b300", "mi455x", "tpu-8i", "trainium3")
+    hws = [HARDWARE[h] for h in ids]
+    grid = pl.cost_grid(L70, hws, replace(BASE, batching="continuous"), TYPICAL, tpot_target_s=0.05,
+                        gpu_options=pl.DOMAIN)  # fmt: skip
+    for tr in (EN, ZH):
+        fig = figs.cost_heatmap(grid, fmt.chip_names(hws, tr=tr), 0.05, tr=tr)
+        labels = list(fig.data[0].y)
+        assert labels[-3] == {"en": "MI455X<br>(announced)", "zh-TW": "MI455X<br>（已發表，<br>尚未出貨）"}[tr.lang]
+        assert labels[0] == "H100 SXM5 80GB" and len(labels) == 10
+        assert all(fmt.text_px(line, 1) <= 14 for label in labels for line in label.split("<br>"))
+        assert fig.layout.height == 200 + 75 * 10
+    ticks = [float(t[1:]) for t in fig.data[0].colorbar.ticktext]
+    assert ticks == [0.7, 1, 1.5, 2, 3]  # GB200 FP4 $0.68 to H200 BF16 $3.14
+    table = figs.cost_table(grid).drop_duplicates("hardware").set_index("hardware")
+    assert list(table.index) == list(ids)
+    assert table.hardware_announced.to_dict() == {h: h in ("mi455x", "tpu-8i") for h in ids}
+
+
 def test_layout_parts_say_why_a_part_is_zero_instead_of_0_ms():
     """DeepSeek-R1 FP8 on GB200 within 64 GPUs at 50 ms: the DEP16 decode step's KV-cache reads run under its compute
     (the KV bucket is exactly 0 s): the caption says 'KV-cache read overlapped by compute', not '0 ms'; the other

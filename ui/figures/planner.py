@@ -13,6 +13,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.colors import get_colorscale
 
+from tpot_model import load_hardware_catalog
 from tpot_model.layouts import MAX_BUDGET_GPUS, SERVING_MODES, Deployment, Pool, StepParts
 from tpot_model.planner import (
     MAX_BATCH_SEARCHED,
@@ -31,7 +32,17 @@ from tpot_model.units import Gbit_per_s
 
 from .. import fmt
 from ..i18n import EN, Translator
-from .common import BUCKET_COLOURS, Decor, Figure, legend_placement, nice_log_ticks, style, tick_label, wrap_label
+from .common import (
+    BUCKET_COLOURS,
+    COLOURBAR_FINER,
+    Decor,
+    Figure,
+    legend_placement,
+    nice_log_ticks,
+    style,
+    tick_label,
+    wrap_label,
+)
 
 # --------------------------------------------------------------------------------------------------- page inputs
 
@@ -193,7 +204,7 @@ def cost_heatmap(grid: CostGrid, hardware_names: Sequence[str], target_s: float,
     positive = z[np.isfinite(z) & (z > 0)]
     lo, hi = (float(positive.min()), float(positive.max())) if positive.size else (1.0, 10.0)
     hi = max(hi, lo * 1.01)
-    ticks = np.array(nice_log_ticks(lo, hi, widen=False))
+    ticks = np.array(nice_log_ticks(lo, hi, finer=COLOURBAR_FINER, widen=False))  # round steps: $0.7, $1, $1.5
     with np.errstate(divide="ignore", invalid="ignore"):
         colour = np.log10(np.where(z > 0, z, np.nan))
     # two lines in a cell, the GPUs and requests in flight in its hover too: three overprinted in a narrow column
@@ -207,7 +218,8 @@ def cost_heatmap(grid: CostGrid, hardware_names: Sequence[str], target_s: float,
             zmin=math.log10(lo),
             zmax=math.log10(hi),
             x=cols,
-            y=list(hardware_names),
+            # a name and its "(announced)" on lines of their own: on one, MI455X's took a third of a 900 px column
+            y=[wrap_label(n) for n in hardware_names],
             text=text,
             texttemplate="%{text}",
             customdata=hover,
@@ -219,7 +231,7 @@ def cost_heatmap(grid: CostGrid, hardware_names: Sequence[str], target_s: float,
                 "orientation": "h",
                 "y": -0.04,
                 "yanchor": "top",
-                "len": 0.6,
+                "len": 0.9,  # at 0.6, '$0.7 $1 $1.5 $2 $3' had overprinted under a 900 px page's cells
                 "thickness": 12,
                 "tickvals": np.log10(ticks),
                 "ticktext": ["$" + tick_label(t) for t in ticks],  # '$10', not '$10.0'
@@ -244,7 +256,9 @@ def cost_heatmap(grid: CostGrid, hardware_names: Sequence[str], target_s: float,
 
 def cost_table(grid: CostGrid, prices: Mapping[str, object] | None = None) -> pd.DataFrame:
     """The grid's cells, one row each, with each chip's price (`prices`: hardware id -> prices.Price), its basis and
-    date: the chips are priced each at its own (the CSV had stated the sidebar chip's price on every row)."""
+    date: the chips are priced each at its own (the CSV had stated the sidebar chip's price on every row); whether the
+    chip is announced, not shipping (its rows projections from vendor figures), as Economics' CSV says it."""
+    catalog = load_hardware_catalog()
     rows = []
     for hw, row, fmts in zip(grid.hardware_ids, grid.cells, grid.formats, strict=True):
         price = (prices or {}).get(hw)
@@ -252,6 +266,7 @@ def cost_table(grid: CostGrid, prices: Mapping[str, object] | None = None) -> pd
             rows.append(
                 {
                     "hardware": hw,
+                    "hardware_announced": bool(getattr(catalog.get(hw), "announced", False)),
                     "precision": prec,
                     "weights": fmt_name,
                     "feasible": p.feasible,
