@@ -2,7 +2,8 @@
 hardware x precision, GPU count, speculative decoding, capacity and the optimisation levers. The page's own inputs
 travel in the URL: planner_target_ms, planner_ttft_ms, spec_k, spec_accept, prefix_hit, planner_section,
 planner_max_gpus, planner_serving (the GPU-count tab's layout search: tpot_model.layouts, the one the CLI's
-`frontier --max-gpus` runs). Only the open tab's section is computed and drawn."""
+`frontier --max-gpus` runs), planner_chips (the hardware x precision grid's). Only the open tab's section is computed
+and drawn."""
 
 import functools
 import math
@@ -28,13 +29,15 @@ catalog_models, catalog_hw = cache.models(), cache.hardware()
 INIT, NOTICES = "_planner_initialised", "_planner_notices"
 SECTION, SECTION_ID = "planner.section", "planner.section_id"  # the open tab: its label (widget), its id (URL)
 BUDGET, BUDGET_FOR = "planner.max_gpus", "_planner_budget_default"  # the layout search's GPU budget; the default set
+CHIPS, CHIPS_FOR = "planner.chips", "_planner_chips_default"  # the hardware x precision grid's chips; the default set
 # the default budget: the chip's scale-up domain, or the sidebar's GPUs where they are more (a GB10 or a Mac is a
 # domain of one: on 2 of them the search had looked within 1 and found nothing)
 domain_budget = min(max(scale_up_domain_gpus(hw), int(state.gpus)), figs.MAX_BUDGET)
+default_chips = figs.default_table_chips(hw.id, catalog_hw)  # the grid's chips unless chosen: the set, the sidebar's
 
 # The page's inputs: from the URL on the session's first visit, then kept in the widgets' (persisted) state.
 if not st.session_state.get(INIT):
-    inputs, bad_params = page_state.parse_planner_query(st.query_params.to_dict(), domain_budget)
+    inputs, bad_params = page_state.parse_planner_query(st.query_params.to_dict(), domain_budget, catalog_hw)
     st.session_state.update(
         {
             "planner.target": inputs.target,
@@ -49,6 +52,8 @@ if not st.session_state.get(INIT):
             "planner.serving": inputs.serving,
             "planner.request_ttft_ms": inputs.request_ttft_ms,
             "planner.best_engine": inputs.best_engine,
+            CHIPS: list(inputs.chips or default_chips),
+            CHIPS_FOR: default_chips,
             NOTICES: bad_params,
             INIT: True,
         }
@@ -58,6 +63,11 @@ if st.session_state.get(BUDGET_FOR) != domain_budget:
     if st.session_state.get(BUDGET) == st.session_state.get(BUDGET_FOR):
         st.session_state[BUDGET] = domain_budget
     st.session_state[BUDGET_FOR] = domain_budget
+# The grid's chips follow the sidebar's chip (the default set and it) until chosen here.
+if st.session_state.get(CHIPS_FOR) != default_chips:
+    if tuple(st.session_state.get(CHIPS, ())) == st.session_state.get(CHIPS_FOR):
+        st.session_state[CHIPS] = list(default_chips)
+    st.session_state[CHIPS_FOR] = default_chips
 drafts = [m.id for m in planner.draft_candidates(model, catalog_models)]
 draft_options = [*drafts, "mtp"]
 if st.session_state.get("planner.draft") not in draft_options:  # a new model: its own family's smallest, or MTP
@@ -85,7 +95,21 @@ def link_labels() -> dict[str, notices.Shown]:
         "planner_serving": shown(tr("pl_serving"), lambda v: tr(f"pl_serving_{v}")),
         "planner_request_ttft_ms": shown(tr("pl_request_ttft")),
         "planner_best_engine": shown(tr("pl_best_engine")),
+        "planner_chips": shown(
+            tr("pl_chips"), chip_option, items=True, default=tr.join(map(chip_option, default_chips))
+        ),
     }
+
+
+def chip_option(hid: str) -> str:
+    """A catalog chip as the grid's multiselect shows it: its short name, marked "(announced)" on one not shipping."""
+    return fmt.chip(catalog_hw[hid], tr, short=True)
+
+
+def chips_param(chosen) -> tuple[str, ...] | None:
+    """The grid's chips as a link carries them: None at the default set (or none chosen, which shows it)."""
+    chosen = tuple(chosen or ())
+    return None if not chosen or chosen == default_chips else chosen
 
 
 st.title(tr("page_planner"))
@@ -263,16 +287,20 @@ def write_url() -> None:
         st.session_state["planner.serving"],
         st.session_state.get("planner.request_ttft_ms", 0.0),
         st.session_state.get("planner.best_engine", True),
+        chips_param(st.session_state[CHIPS]),
     )
-    controls.write_page_params(query, linked_query, dropped=("planner_request_ttft_ms", "planner_best_engine"))
+    controls.write_page_params(
+        query, linked_query, dropped=("planner_request_ttft_ms", "planner_best_engine", "planner_chips")
+    )
 
 
 def linked_query(params: dict) -> dict[str, str]:
     """A link's Planner inputs as write_url writes them (its defaults where it has none)."""
-    given, _ = page_state.parse_planner_query(params, domain_budget)
+    given, _ = page_state.parse_planner_query(params, domain_budget, catalog_hw)
     return page_state.planner_query(
         figs.target_ms(given.target, given.custom_ms), given.ttft_ms, given.k, given.acceptance, given.prefix_hit,
         given.section, given.max_gpus or domain_budget, given.serving, given.request_ttft_ms, given.best_engine,
+        chips_param(given.chips),
     )  # fmt: skip
 
 
@@ -319,25 +347,38 @@ def speculative_inputs() -> tuple[int, float, object, float | None]:
 @st.fragment
 def hardware_section() -> None:
     st.subheader(tr("pl_table_h"))
+    chosen = st.session_state[CHIPS]
+    # the chips chosen, then the sidebar's (always compared); none chosen: the default set, said
+    table_hw = [{**catalog_hw, hw.id: hw}[h] for h in figs.table_chips(chosen, hw.id, catalog_hw)]
+    grid_tr = fmt.device_tr(table_hw, tr)  # 'chips', not 'GPUs', once a TPU or Trainium is in the grid
+    st.multiselect(  # its own row, short names: every chosen chip readable in the box
+        tr("pl_chips"),
+        list(catalog_hw),
+        key=CHIPS,
+        format_func=chip_option,
+        max_selections=figs.MAX_TABLE_CHIPS,
+        help=tr("pl_chips_help", hw=fmt.chip(hw, tr, short=True), n=figs.MAX_TABLE_CHIPS),
+        persist_state="session",
+    )
+    if not chosen:
+        st.info(tr("pl_chips_none", chips=tr.join(map(chip_option, default_chips))), icon=":material/info:")
     st.radio(
-        tr("pl_table_gpus"),
+        grid_tr("pl_table_gpus"),
         ["cheapest", "sidebar"],
         key="planner.table_gpus",
         format_func=lambda v: (
-            tr("pl_table_gpus_cheapest") if v == "cheapest" else tr("pl_table_gpus_sidebar", n=state.gpus)
+            grid_tr("pl_table_gpus_cheapest") if v == "cheapest" else grid_tr("pl_table_gpus_sidebar", n=state.gpus)
         ),
         horizontal=True,
         persist_state="session",
     )
-    table_hw = [catalog_hw[h] for h in figs.TABLE_HARDWARE if h in catalog_hw]
-    if hw.id not in figs.TABLE_HARDWARE:
-        table_hw.append(hw)
+    ids = [h.id for h in table_hw]
     # counted as a server runs it (the served row's and Economics' basis): one static batch with no prefill had read
     # half the served row's $ (H200 FP8: $0.96 in the grid beside $1.97 served)
     # each chip's price under the sidebar's basis (your own is the sidebar chip's alone), in the grid's CSV and caption
     prices = {h.id: economics.price_for(h, economics.priced_for(h, scenario, hw.id)) for h in table_hw}
     grid = cache.planner_cost_grid(
-        cache.scenario_key(state, "batch", "lang") + ",".join(h.id for h in table_hw),
+        cache.scenario_key(state, "batch", "lang") + "|" + ",".join(ids),
         model,
         tuple(table_hw),
         replace(scenario, batching="continuous"),
@@ -351,26 +392,27 @@ def hardware_section() -> None:
         # the chips' short names ('H200 SXM'), as the Hardware page's axis: the full ones took the cells' width
         lambda: figs.cost_heatmap(
             grid,
-            fmt.chip_names(table_hw, tr=tr),  # an announced chip marked, as elsewhere
+            fmt.chip_names(table_hw, tr=grid_tr),  # an announced chip marked, as elsewhere
             target_s,
-            tr=tr,
+            tr=grid_tr,
         ),
         lambda: figs.cost_table(grid, prices),
         "planner-cost",
-        tr,
+        grid_tr,
         # the chips charted, each at its own price, GPU count and batch, at the target, in each precision
-        about=controls.chips_about([h.id for h in table_hw], catalog_hw, tr, state) | target_about | {
+        about=controls.chips_about(ids, {**catalog_hw, hw.id: hw}, tr, state) | target_about | {
             "scenario_gpus": None if st.session_state["planner.table_gpus"] == "cheapest" else state.gpus,
             "scenario_batch": None, "scenario_weights": "+".join(grid.precisions),
         },
-        depends=(target_s, ttft_s, st.session_state["planner.table_gpus"], [h.id for h in table_hw]),
+        depends=(target_s, ttft_s, st.session_state["planner.table_gpus"], ids),
     )  # fmt: skip
     # each chip's price, and that your own is the sidebar chip's alone, in the basis caption below (it had read
     # 'Catalog prices; the override applies only to H200' over a grid whose other chips had none under it)
     cheapest = st.session_state["planner.table_gpus"] == "cheapest"  # each cell's GPU count, said (only its hover had)
-    st.caption(tr("pl_table_note", kv=state.kv, gpus=fmt.device_text("pl_table_note_cheapest", hw, tr) if cheapest
-                  else tr("pl_table_note_sidebar", devices=fmt.devices(hw, state.gpus, tr))))  # fmt: skip
-    notices.basis_caption([(h, prices[h.id]) for h in table_hw], tr)
+    st.caption(grid_tr("pl_table_note", kv=state.kv,
+                       gpus=fmt.device_text("pl_table_note_cheapest", table_hw, grid_tr) if cheapest
+                       else grid_tr("pl_table_note_sidebar", devices=fmt.devices(table_hw, state.gpus, grid_tr))))  # fmt: skip
+    notices.basis_caption([(h, prices[h.id]) for h in table_hw], grid_tr)
 
     write_url()
 

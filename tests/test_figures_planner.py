@@ -450,6 +450,48 @@ def test_request_ttft_target_round_trips_and_a_bad_one_falls_back():
     assert bad.request_ttft_ms == 0 and len(notices) == 1
 
 
+def test_grid_chips_round_trip_through_the_link_as_people_write_them():
+    """planner_chips: catalog ids, or names as people write them, each read as its id, in order, once each; written
+    only when chosen."""
+    ids = list(HARDWARE)
+    inputs, notices = page_state.parse_planner_query({"planner_chips": "GB200 NVL72, mi455x,TPU 8i,gb200"}, 8, ids)
+    assert inputs.chips == ("gb200", "mi455x", "tpu-8i") and notices == []
+    q = page_state.planner_query(50, 0, 3, 0.5, 0, "hardware", chips=inputs.chips)
+    assert q["planner_chips"] == "gb200,mi455x,tpu-8i"
+    assert page_state.parse_planner_query(q, 8, ids)[0].chips == inputs.chips
+    assert "planner_chips" not in page_state.planner_query(50, 0, 3, 0.5, 0, "hardware")  # the default set
+    assert "planner_chips" in page_state.page_params()  # a known parameter: no 'not one this app reads' notice
+
+
+@pytest.mark.parametrize(
+    ("given", "chips", "quoted", "used", "near"),
+    [
+        ("gb20,h200", ("h200",), "gb20", "h200", "gb200"),  # the one it could not read, and what it resembles
+        ("nope", None, "nope", "—", None),  # none known: the default set
+        ("", None, "", "—", None),  # an empty list: the default set, said
+        (",".join(list(HARDWARE)[:14]), tuple(list(HARDWARE)[:12]), ",".join(list(HARDWARE)[12:14]), None, None),
+    ],
+)
+def test_bad_grid_chips_in_a_link_are_dropped_with_a_notice(given, chips, quoted, used, near):
+    inputs, notices = page_state.parse_planner_query({"planner_chips": given}, 8, list(HARDWARE))
+    assert inputs.chips == chips and figs.MAX_TABLE_CHIPS == 12
+    (n,) = notices
+    assert (n.param, n.given) == ("planner_chips", quoted)
+    assert n.used == (used if used is not None else ",".join(chips))
+    assert (near in n.near) if near else n.near == ()
+
+
+def test_grid_chips_default_to_the_set_and_always_hold_the_sidebars():
+    """The grid's rows: TABLE_HARDWARE and the sidebar's chip unless chosen; chosen, in their order, the sidebar's
+    after them where left out; none chosen: the default set."""
+    assert figs.default_table_chips("h200", HARDWARE) == figs.TABLE_HARDWARE  # H200 is among them: as before
+    assert figs.default_table_chips("gb200", HARDWARE) == (*figs.TABLE_HARDWARE, "gb200")
+    assert figs.table_chips(["tpu-8i", "gb200"], "h200", HARDWARE) == ("tpu-8i", "gb200", "h200")
+    assert figs.table_chips(["h200", "gb200"], "h200", HARDWARE) == ("h200", "gb200")
+    assert figs.table_chips([], "mi455x", HARDWARE) == (*figs.TABLE_HARDWARE, "mi455x")
+    assert figs.table_chips(["b200"], "custom", HARDWARE) == ("b200", "custom")  # a chip of the reader's own file
+
+
 def test_cost_grid_of_announced_chips_reads_in_ten_rows():
     """Ten chips, announced ones among them: each name and its "(announced)" on lines of their own (on one line,
     MI455X's took a third of a 900 px column from the cells), the CSV says which are announced, and the colour bar's

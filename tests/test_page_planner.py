@@ -3,6 +3,7 @@ its URL parameters, shows infeasible states as data, zh-TW."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import numpy as np
@@ -15,6 +16,7 @@ from tpot_model import layouts as lo
 from tpot_model import planner as pl
 from ui import fmt
 from ui.figures import planner as figs
+from ui.figures.common import wrap_label
 from ui.i18n import EN, Translator
 from ui.notices import control_name
 
@@ -1074,3 +1076,112 @@ def test_the_planners_dollars_read_as_costs_three_significant_figures():
         for j, text in enumerate(row):
             if np.isfinite(z[i, j]):
                 assert text.startswith(f"<b>{fmt.usd(z[i, j])}</b>"), text
+
+
+# --------------------------------------------------------------------------------------------------- grid chips
+
+
+def _grid(at) -> dict:
+    """The hardware x precision heat map's trace."""
+    (table,) = [f for f in figures(at) if f["data"][0].get("type") == "heatmap"]
+    return table["data"][0]
+
+
+def _export(at, chart_id: str) -> dict:
+    """A chart's export settings as its component carries them (file name, title and scenario lines)."""
+    from ui import chart
+
+    payloads = [json.loads(el.proto.bytes) for el in at.get("bidi_component")
+                if el.proto.component_name == chart.CHART_COMPONENT and el.proto.bytes]  # fmt: skip
+    (match,) = [p["export"] for p in payloads if p["export"]["filename"].startswith(chart_id + "_")]
+    return match
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_a_link_sets_the_grids_chips_and_the_sidebars_joins_them(tr):
+    """planner_chips=gb200,mi455x,tpu-8i: the grid has those rows and the sidebar's H200 after them, each with its
+    model's numbers: GB200 priced under the sidebar's on-demand basis, MI455X and TPU 8i (announced, marked) priced
+    under none, their cells saying so beside their tokens/s; the multiselect, the link and the exports carry them."""
+    from dataclasses import replace
+
+    from ui.state import ScenarioState
+
+    at = run_page("planner", lang=tr.lang, planner_chips="gb200,mi455x,tpu-8i")
+    assert not at.exception, at.exception
+    assert not at.warning
+    ids = ("gb200", "mi455x", "tpu-8i", "h200")
+    hws = [load_hardware_catalog()[h] for h in ids]
+    heat = _grid(at)
+    names = fmt.chip_names(hws, tr=tr)  # short names, an announced chip marked
+    assert names[:3] == ["GB200 NVL72", tr("hw_announced_name", name="MI455X"), tr("hw_announced_name", name="TPU 8i")]
+    assert heat["y"] == [wrap_label(n) for n in names]  # the mark on a line of its own
+    assert at.multiselect(key="planner.chips").value == ["gb200", "mi455x", "tpu-8i"]
+    assert at.query_params["planner_chips"] == "gb200,mi455x,tpu-8i"
+    st = ScenarioState()
+    grid = pl.cost_grid(load_model_catalog()[st.model], hws, replace(st.to_scenario(), batching="continuous"),
+                        resolve_profile(st.profile), tpot_target_s=0.05, gpu_options=pl.DOMAIN,
+                        price_applies_to="h200")  # fmt: skip
+    z = decode(heat["z"]).reshape(len(ids), -1)
+    gb200, mi455x = grid.cells[0], grid.cells[1]
+    assert all(c.feasible for c in gb200) and 0.3 < gb200[1].usd_per_1M_tokens < 3  # FP8: under $3 per 1M
+    assert np.allclose(z[0], np.log10([c.usd_per_1M_tokens for c in gb200]))  # real prices, each cell's own
+    assert heat["text"][0][1].startswith(f"<b>{fmt.usd(gb200[1].usd_per_1M_tokens)}</b>")
+    assert np.isnan(z[1]).all() and np.isnan(z[2]).all()  # no price under any basis: grey
+    for cell, text in zip(mi455x, heat["text"][1], strict=True):  # '— no price —' and its tokens/s per chip
+        assert cell.feasible and text.startswith(tr("pl_cell_no_price"))
+        assert f"{cell.tokens_per_s_per_gpu:,.0f} {tr.for_device('chip')('pl_unit_tps_gpu')}" in text
+    captions = [c.value for c in at.caption]
+    unpriced = tr.for_device("chip")("cost_basis_unpriced_nowhere", hws=tr.join([fmt.chip(h, tr) for h in hws[1:3]]))
+    assert any(unpriced in c for c in captions), captions
+    export = _export(at, "planner-cost")
+    assert "gb200-mi455x-tpu-8i-h200" in export["filename"]  # the file names the chips charted
+    assert all(fmt.chip(h, tr, short=True) in json.dumps(export["decor"], ensure_ascii=False) for h in hws)
+
+
+def test_a_bad_chip_in_the_link_is_said_and_dropped():
+    """planner_chips with a chip no catalog entry answers to: a notice quoting it and the chips it resembles, the
+    grid of the others (and the sidebar's), no exception; none readable: the default set."""
+    at = run_page("planner", planner_chips="gb200,gb20")
+    assert not at.exception, at.exception
+    name = control_name(EN("pl_chips"), "planner_chips", EN)
+    said = EN.sentences([EN("notice_bad_param", name=name, given="gb20", used="GB200 NVL72"),
+                         EN("notice_near", names=EN.join(["`gb200`", "`gb10`", "`b200`"]))])  # fmt: skip
+    assert [w.value for w in at.warning] == [said]
+    assert [y.replace("<br>", " ") for y in _grid(at)["y"]] == ["GB200 NVL72", "H200 SXM 141GB"]
+    assert at.query_params["planner_chips"] == "gb200"  # the link copied on: what the grid shows
+    none = run_page("planner", planner_chips="not-a-chip", lang="zh-TW")
+    assert not none.exception, none.exception
+    (warning,) = [w.value for w in none.warning]
+    assert "not-a-chip" in warning and ZH("pl_chips") in warning and "MI300X" in warning  # the default set, named
+    assert len(_grid(none)["y"]) == len(figs.TABLE_HARDWARE) and "planner_chips" not in none.query_params
+
+
+def test_the_default_grid_is_unchanged(default):
+    """No planner_chips: the grid is the set it always was (H100, H200, B200, MI300X, MI355X; the sidebar's H200
+    among them), in that order, and the link carries no planner_chips."""
+    hws = [load_hardware_catalog()[h] for h in figs.TABLE_HARDWARE]
+    assert _grid(default)["y"] == fmt.chip_names(hws, tr=EN)
+    assert default.multiselect(key="planner.chips").value == list(figs.TABLE_HARDWARE)
+    assert "planner_chips" not in default.query_params
+    assert EN("pl_chips_help", hw="H200 SXM 141GB", n=12) == default.multiselect(key="planner.chips").help
+    assert "always in the grid" in default.multiselect(key="planner.chips").help
+
+
+def test_the_grids_chips_follow_the_sidebar_until_chosen_and_an_empty_choice_falls_back():
+    """An untouched choice follows the sidebar's chip (the default set and it); a chosen one stays, the sidebar's
+    chip added to the grid; emptied: the default set, said, and no planner_chips in the link."""
+    at = run_page("planner")
+    at.sidebar.selectbox(key="hardware").set_value("b300").run()
+    assert at.multiselect(key="planner.chips").value == [*figs.TABLE_HARDWARE, "b300"]
+    assert _grid(at)["y"][-1] == "B300" and "planner_chips" not in at.query_params
+    at.multiselect(key="planner.chips").set_value(["gb200", "mi455x"]).run()
+    assert at.query_params["planner_chips"] == "gb200,mi455x"
+    assert [y.split("<br>")[0] for y in _grid(at)["y"]] == ["GB200 NVL72", "MI455X", "B300"]
+    at.sidebar.selectbox(key="hardware").set_value("h100-sxm").run()
+    assert at.multiselect(key="planner.chips").value == ["gb200", "mi455x"]  # chosen: kept
+    assert _grid(at)["y"][-1] == "H100 SXM5 80GB"  # the sidebar's chip always compared
+    at.multiselect(key="planner.chips").set_value([]).run()
+    assert not at.exception, at.exception
+    names = EN.join([fmt.chip(load_hardware_catalog()[h], EN, short=True) for h in figs.TABLE_HARDWARE])
+    assert EN("pl_chips_none", chips=names) in [i.value for i in at.info]
+    assert len(_grid(at)["y"]) == len(figs.TABLE_HARDWARE) and "planner_chips" not in at.query_params

@@ -4,7 +4,7 @@ default (or the nearest valid value) with a ui.state Notice naming the parameter
 I/O presets, precisions ...) belong to the pages' figure modules, which draw them.
 
 Planner: planner_target_ms, planner_ttft_ms, spec_k, spec_accept, prefix_hit, planner_section, planner_max_gpus,
-planner_serving, planner_request_ttft_ms, planner_best_engine.
+planner_serving, planner_request_ttft_ms, planner_best_engine, planner_chips.
 Frontier: fr_io, fr_hw, fr_prec, fr_layout, fr_engine, fr_y, fr_target, fr_tier, fr_usd, fr_mtp, fr_k, fr_accept,
 fr_log, fr_disagg, fr_rack_chips, fr_rack_gpus, fr_rack_recipes, fr_rack_best_engine.
 Compare: <side>_hardware, _gpus, _weights, _kv, _profile, _model, _batch, _context, _price for sides b and c.
@@ -155,13 +155,15 @@ class PlannerInputs:
     serving: str = pl.DEFAULT_SERVING  # the layout search's serving mode
     request_ttft_ms: float = 0.0  # the layout search's per-request TTFT target (continuous batching); 0 = none
     best_engine: bool = True  # the layout search under the best engine (layouts.best_engines), else the sidebar's
+    chips: tuple[str, ...] | None = None  # the hardware x precision grid's chips; None: planner.default_table_chips
 
 
 def parse_planner_query(
-    params: Mapping[str, object], domain_gpus: int | None = None
+    params: Mapping[str, object], domain_gpus: int | None = None, hardware_ids: Collection[str] = ()
 ) -> tuple[PlannerInputs, list[Notice]]:
     """The planner's inputs from URL parameters; a bad value falls back to the default with a notice (the GPU
-    budget's: `domain_gpus`, the chip's scale-up domain, named in the notice)."""
+    budget's: `domain_gpus`, the chip's scale-up domain, named in the notice; the grid's chips: among
+    `hardware_ids`, at most planner.MAX_TABLE_CHIPS)."""
     d, r = PlannerInputs(), QueryReader(params)
     values: dict[str, object] = {}
     used = f"{TPOT_TARGETS_S[pl.DEFAULT_TARGET] * 1e3:g}"
@@ -187,6 +189,8 @@ def parse_planner_query(
         values["request_ttft_ms"] = x
     if (on := r.flag("planner_best_engine", d.best_engine)) is not None:
         values["best_engine"] = on
+    if (chips := r.chips("planner_chips", hardware_ids, pl.MAX_TABLE_CHIPS)) is not None:
+        values["chips"] = chips
     return PlannerInputs(**{**d.__dict__, **values}), r.notices
 
 
@@ -201,9 +205,11 @@ def planner_query(
     serving: str = pl.DEFAULT_SERVING,
     request_ttft_ms: float = 0.0,
     best_engine: bool = True,
+    chips: Sequence[str] | None = None,
 ) -> dict[str, str]:
     """The planner's inputs as URL parameters (plain strings); the GPU budget and the layout search's per-request
-    TTFT target only when set, its engine choice only when it is the sidebar's (planner_best_engine=0)."""
+    TTFT target only when set, its engine choice only when it is the sidebar's (planner_best_engine=0), the grid's
+    chips only when chosen (None: the default set)."""
     out = {
         "planner_target_ms": f"{tpot_ms:g}",
         "planner_ttft_ms": f"{ttft_ms:g}",
@@ -219,6 +225,8 @@ def planner_query(
         out["planner_request_ttft_ms"] = f"{request_ttft_ms:g}"
     if not best_engine:
         out["planner_best_engine"] = "0"
+    if chips:
+        out["planner_chips"] = ",".join(chips)
     return out
 
 
@@ -677,7 +685,8 @@ def view_query(control: ViewControl, value: object) -> dict[str, str]:
 def params_by_page() -> dict[str, frozenset[str]]:
     """Each page's own URL parameters (page file name -> them), as the pages' query writers spell them (Planner,
     Serving frontier, Economics, Compare's sides B and C) and the view controls of the others."""
-    planner = planner_query(50.0, 1.0, 1, 0.5, 0.1, pl.SECTIONS[0], 8, pl.DEFAULT_SERVING, 1.0, best_engine=False)
+    planner = planner_query(50.0, 1.0, 1, 0.5, 0.1, pl.SECTIONS[0], 8, pl.DEFAULT_SERVING, 1.0, best_engine=False,
+                            chips=("h200",))  # fmt: skip
     economics = {*economics_query(EconomicsInputs(chips=("h200",))), *(k for k, _, _ in TCO_NUMBERS.values())}
     out = {
         "planner": frozenset(planner),

@@ -6,7 +6,7 @@ tabs, slider ranges), whose URL form ui.page_state reads and writes."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -72,7 +72,8 @@ CHART_SECTION = {
 SERVING = SERVING_MODES  # the layout search's serving modes: aggregated, disaggregated, best
 DEFAULT_SERVING = "best"
 MAX_BUDGET = MAX_BUDGET_GPUS  # GPU budget of the layout search
-TABLE_HARDWARE = ("h100-sxm", "h200", "b200", "mi300x", "mi355x")
+TABLE_HARDWARE = ("h100-sxm", "h200", "b200", "mi300x", "mi355x")  # the hardware x precision grid's, unless chosen
+MAX_TABLE_CHIPS = 12  # chosen for the grid (the sidebar's besides): a row each, readable at 900 px
 MIXES = ((1024, 1024), (1024, 8192), (8192, 1024), (32768, 1024))  # ISL/OSL pairs analysts quote
 SPEC_K_LINES = (1, 2, 4, 8)
 ACCEPT_GRID = np.round(np.linspace(0.0, ACCEPT_MAX, 39), 4)
@@ -88,6 +89,19 @@ LEVER_COLOURS = {"tpot": "#1f77b4", "batch": "#1f77b4", "throughput": "#2ca02c",
 def target_ms(target: str, custom_ms: float) -> float:
     """The TPOT target in ms for a preset key, or the custom value."""
     return TPOT_TARGETS_S[target] * 1e3 if target in TPOT_TARGETS_S else float(custom_ms)
+
+
+def default_table_chips(sidebar: str, catalog: Collection[str]) -> tuple[str, ...]:
+    """The hardware x precision grid's chips unless the reader chooses: TABLE_HARDWARE, then the sidebar's chip, those
+    of them in the catalog."""
+    return tuple(h for h in dict.fromkeys((*TABLE_HARDWARE, sidebar)) if h in catalog)
+
+
+def table_chips(chosen: Sequence[str], sidebar: str, catalog: Collection[str]) -> tuple[str, ...]:
+    """The grid's rows: the chosen chips of the catalog in their order (none: default_table_chips), then the sidebar's
+    chip where they leave it out (always compared; a chip of the reader's own file too)."""
+    ids = [h for h in chosen if h in catalog] or default_table_chips(sidebar, catalog)
+    return tuple(dict.fromkeys((*ids, sidebar)))
 
 
 def batch_sweep(max_batch_memory: float) -> np.ndarray:
