@@ -177,6 +177,7 @@ st.header(tr("pl_frontier_h"))
 frontier_key = cache.scenario_key(state, "batch", "lang")  # the search covers every batch
 point = cache.planner_frontier(frontier_key, model, hw, scenario, profile, target_s, ttft_s)
 price_known = math.isfinite(est.price_usd_per_gpu_hour)  # the chip's price (no point: '—', for another reason)
+no_price = "" if price_known else fmt.no_price_text(est.price, hw, tr)  # a $ metric's help: the bases that price it
 st.markdown(tr("static_row_note"))
 with metrics.Row() as row:
     ok = point.feasible  # no batch meets the target: a dash for each number (not 'n/a' beside '—')
@@ -196,7 +197,7 @@ with metrics.Row() as row:
         tr("pl_m_cost"),
         **metrics.dollars(point.usd_per_1M_tokens if price_known else math.nan, reached=ok,
                           unpriced=tr("no_public_price_short")),
-        help=tr("pl_m_no_point") if not ok else tr("pl_m_cost_def") if price_known else tr("m_cost_none"),
+        help=tr("pl_m_no_point") if not ok else tr("pl_m_cost_def") if price_known else no_price,
     )  # fmt: skip
 reason = dict(
     batch=point.batch,
@@ -258,9 +259,7 @@ if bool(est.fits) or point.feasible:  # the same targets counted as a server run
         if served.feasible
         else 1.0
     )
-    notices.served_row(
-        served, tr, math.isfinite(est.price_usd_per_gpu_hour), fmt.devices(hw, state.gpus, tr), pool_factor
-    )
+    notices.served_row(served, tr, no_price, fmt.devices(hw, state.gpus, tr), pool_factor)
 holds_batch_1 = point.feasible or point.limited_by == "slo"  # else not even batch 1 fits: nothing to plan with
 if holds_batch_1:
     chart.figure(  # the sidebar's scenario at the targets: built once, shared by every reader
@@ -492,7 +491,8 @@ def layout_section() -> None:
         row.metric(  # a layout on a chip without a price: a dash and why under it, as the batch section's row says it
             tr("pl_m_layout_usd"),
             **metrics.dollars(d.usd_per_1M_tokens, reached=d.feasible, unpriced=tr("no_public_price_short")),
-            help=tr("pl_m_layout_usd_def", out=fmt.usd(d.usd_per_1M_output_tokens)) if priced else tr("m_cost_none"),
+            # no layout: no help (it had blamed a missing price on a chip that has one)
+            help=tr("pl_m_layout_usd_def", out=fmt.usd(d.usd_per_1M_output_tokens)) if priced else no_price or None,
         )  # fmt: skip
         row.metric(tr("pl_m_layout_limit"), tr(f"pl_limit_{d.limited_by}"), help=tr("pl_m_layout_limit_def"))
     if d.feasible and d.serving == "aggregated":

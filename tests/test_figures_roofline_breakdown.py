@@ -274,8 +274,9 @@ def test_heatmap_metrics():
     assert bd.price_known(est) and not bd.price_known(_est(hw=TOY_GPU_NO_PRICE))
     assert bd.cost_notice(est) is None
     # the pages' notice (fmt.no_price_text): no basis prices the toy chip
-    assert bd.cost_notice(_est(hw=TOY_GPU_NO_PRICE)) == EN.sentences(
-        [EN("breakdown_no_price"), EN("no_public_price_nowhere", hw="Toy GPU without a price")]
+    assert bd.cost_notice(_est(hw=TOY_GPU_NO_PRICE)) == (
+        "The cost map needs a price. Toy GPU without a price has no published price in any basis: the figures that "
+        "need its $/GPU-hour (cost per 1M tokens, margin) are not shown. Enter your own $/GPU-hour in the sidebar."
     )
     assert "$0" in bd.cost_notice(_est(price_usd_per_gpu_hour=0.0))
 

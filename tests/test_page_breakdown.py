@@ -78,15 +78,19 @@ def test_no_price_says_so():
     at.selectbox(key="breakdown.heatmap_metric").set_value("usd_per_1M_tokens").run()
     assert not at.exception
     # the pages' notice (fmt.no_price_text): no basis prices TPU v5e (it had said 'n/a: no catalog price')
-    said = EN.sentences([EN("breakdown_no_price"), EN("no_public_price_nowhere_chip", hw="Google TPU v5e")])
+    said = (
+        "The cost map needs a price. Google TPU v5e has no published price in any basis: the figures that need its "
+        "$/chip-hour (cost per 1M tokens, margin) are not shown. Enter your own $/chip-hour in the sidebar."
+    )
     assert said in [i.value for i in at.info]
     b300 = run_page("breakdown", hardware="b300", lang="zh-TW")  # priced under the TCO bases: those named
     b300.selectbox(key="breakdown.heatmap_metric").set_value("usd_per_1M_tokens").run()
-    zh = Translator("zh-TW")
-    bases = zh("list_or", items=zh("list_sep").join([zh("basis_neocloud"), zh("basis_hyperscaler")]),
-               last=zh("basis_rental_3yr"))  # fmt: skip
-    notice = zh("no_public_price", hw="NVIDIA B300 / Blackwell Ultra (HGX)", basis=zh("basis_on_demand"), bases=bases)
-    assert zh.sentences([zh("breakdown_no_price"), notice]) in [i.value for i in b300.info]
+    notice = (
+        "成本熱度圖需要價格。NVIDIA B300 / Blackwell Ultra (HGX) 在「雲端隨需」價格基準下沒有公開價格：需要其每 GPU 小時價格的"
+        "數字（每百萬 Token 成本、毛利）不顯示。請在側邊欄輸入自訂的每 GPU 小時價格，或在側邊欄改選以下任一價格基準："
+        "新雲端業者 TCO、超大規模業者 TCO、三年租用。"
+    )
+    assert notice in [i.value for i in b300.info]
     assert len(figures(at)) == 2  # the bars stay, the cost map is replaced by the notice
 
 

@@ -37,7 +37,10 @@ def test_no_public_price_is_said_on_every_page_that_shows_dollars_not_n_a():
     q = dict(lang="zh-TW", model="llama-3.1-8b", hardware="trainium2", price_basis="hyperscaler")
     # Trainium: the notice and its button say chip-hour (issue 19; were pinned to the GPU-hour wording)
     # the one basis that does price it named (economics.priced_bases), not "another price basis"
-    notice = ZH("no_public_price_chip", hw="AWS Trainium2", basis=ZH("basis_hyperscaler"), bases=ZH("basis_on_demand"))
+    notice = (
+        "AWS Trainium2 在「超大規模業者 TCO」價格基準下沒有公開價格：需要其每晶片小時價格的數字（每百萬 Token 成本、毛利）"
+        "不顯示。請在側邊欄輸入自訂的每晶片小時價格，或在側邊欄改選以下任一價格基準：雲端隨需。"
+    )
     for page in ("overview", "cost", "compare", "planner", "economics"):
         at = run_page(page, **q)
         assert not at.exception, page
@@ -422,7 +425,7 @@ def test_revenue_without_a_price_or_all_in_power_says_so_not_n_a(lang):
     # no capex: why, and where to give one (the why in the capex's place had read 'the TCO parts above (No public
     # capex)': a review)
     assert payback_help == tr("ec_payback_def_none", why=tr("no_public_capex_short"))
-    notice = tr("no_public_price_chip", hw="AWS Trainium2", basis=tr("basis_hyperscaler"), bases=tr("basis_on_demand"))
+    notice = fmt.no_price_text(est.price, est.hardware, fmt.device_tr(est.hardware, tr))  # its words: test_fmt
     assert notice in [i.value for i in at.info]
     assert tr("m_tokens_per_mw_none_chip") in [c.value for c in at.caption]
     assert not [m.value for m in at.markdown if "n/a" in m.value or tr("fr_na") in m.value]
@@ -813,9 +816,8 @@ def test_an_announced_sidebar_chip_is_marked_in_the_tco_and_revenue(lang):
     )
     page = [s for s in said if rubin.name in s]
     assert page, said
-    # every sentence of the page's own that names it marks it (the shared no-price notice, as on every page, aside)
-    no_price = tr("no_public_price_nowhere", hw=rubin.name)
-    own = [s for s in page if s != no_price]
+    # every sentence that names it marks it (the shared no-price notice too: fmt.no_price_text names it by fmt.chip)
+    own = page
     assert own and all(s.count(rubin.name) == s.count(marked) for s in own), own
     rf = _figure(at, tr("ec_rf_title", hw=""))
     assert rf["layout"]["title"]["text"].startswith(tr("ec_rf_title", hw=marked))

@@ -480,7 +480,10 @@ def test_the_cost_walk_through_without_a_price_says_which_bases_have_one(lang):
     catalog = load_hardware_catalog()
     b300 = "\n".join(_markdown(run_page("methodology", hardware="b300", lang=lang)))
     bases = fmt.alternatives([tr(f"basis_{b}") for b in ("neocloud", "hyperscaler", "rental_3yr")], tr)
-    said = tr("no_public_price", hw=catalog["b300"].name, basis=tr("basis_on_demand"), bases=bases)
+    said = tr.sentences([tr("no_price_then", fact=tr("no_public_price", hw=catalog["b300"].name,
+                                                      basis=tr("basis_on_demand")), then=tr("no_price_hidden")),
+                         tr("no_price_remedy", own=tr("own_price"), bases=bases)])  # fmt: skip
     assert said.replace("$", "\\$") in b300  # markdown: a bare $ ... $ had set the words between as LaTeX
     rubin = "\n".join(_markdown(run_page("methodology", hardware="vr200", lang=lang)))
-    assert tr("no_public_price_nowhere", hw=fmt.chip(catalog["vr200"], tr)).replace("$", "\\$") in rubin
+    assert tr("no_public_price_nowhere", hw=fmt.chip(catalog["vr200"], tr)) + tr("label_colon") in rubin
+    assert tr("no_price_remedy_nowhere", own=tr("own_price")).replace("$", "\\$") in rubin

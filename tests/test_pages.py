@@ -884,7 +884,13 @@ def test_sidebar_and_price_notices_say_chip_hour_for_a_tpu_or_trainium(lang):
     assert at.sidebar.number_input(key="price").label == tr("control_price_chip")
     assert at.sidebar.select_slider(key="gpus").help == tr("help_gpus_chip")
     assert at.sidebar.selectbox(key="price_basis").help == tr("help_price_basis_chip")
-    notice = tr("no_public_price_chip", hw="AWS Trainium2", basis=tr("basis_hyperscaler"), bases=tr("basis_on_demand"))
+    notice = {  # the one basis that prices it named; your own price in the chip's word
+        "en": "No public price for AWS Trainium2 under the basis 'Hyperscaler TCO': the figures that need its "
+        "$/chip-hour (cost per 1M tokens, margin) are not shown. Enter your own $/chip-hour in the sidebar, or set "
+        "the sidebar's price basis to On-demand cloud.",
+        "zh-TW": "AWS Trainium2 在「超大規模業者 TCO」價格基準下沒有公開價格：需要其每晶片小時價格的數字（每百萬 Token 成本、"
+        "毛利）不顯示。請在側邊欄輸入自訂的每晶片小時價格，或在側邊欄改選以下任一價格基準：雲端隨需。",
+    }[lang]
     assert notice in [i.value for i in at.info]
     assert tr("enter_own_price_chip") in [b.label for b in at.button]
     assert not [t for t in visible_texts(at) if "GPU" in t]
@@ -1336,6 +1342,48 @@ def test_the_sidebars_widgets_fall_back_to_the_scenario_not_to_their_first_optio
         assert slider.value == value and [slider.options[int(i)] for i in slider.proto.default] == [
             slider.format_func(value)
         ], key
+
+
+UNPRICED_HELP = {  # fmt.no_price_text: Rubin (no basis prices it), MI355X (the TCO tiers and rental do, on demand not)
+    ("vr200", "en"): (
+        "NVIDIA Rubin (per GPU, Vera Rubin NVL72) (announced) has no published price in any basis: the figures that "
+        "need its $/GPU-hour (cost per 1M tokens, margin) are not shown. Enter your own $/GPU-hour in the sidebar."
+    ),
+    ("vr200", "zh-TW"): (
+        "NVIDIA Rubin (per GPU, Vera Rubin NVL72)（已發表，尚未出貨）在任何價格基準下都沒有公開價格：需要其每 GPU 小時價格的"
+        "數字（每百萬 Token 成本、毛利）不顯示。請在側邊欄輸入自訂的每 GPU 小時價格。"
+    ),
+    ("mi355x", "en"): (
+        "No public price for AMD Instinct MI355X under the basis 'On-demand cloud': the figures that need its "
+        "$/GPU-hour (cost per 1M tokens, margin) are not shown. Enter your own $/GPU-hour in the sidebar, or set the "
+        "sidebar's price basis to Neocloud TCO, Hyperscaler TCO or 3-year rental."
+    ),
+    ("mi355x", "zh-TW"): (
+        "AMD Instinct MI355X 在「雲端隨需」價格基準下沒有公開價格：需要其每 GPU 小時價格的數字（每百萬 Token 成本、毛利）不顯示。"
+        "請在側邊欄輸入自訂的每 GPU 小時價格，或在側邊欄改選以下任一價格基準：新雲端業者 TCO、超大規模業者 TCO、三年租用。"
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+@pytest.mark.parametrize("hw", ["vr200", "mi355x"])
+def test_a_cost_metric_without_a_price_says_which_bases_price_the_chip_or_that_none_does(hw, lang):
+    """A review: Overview's '$ per 1M tokens' help on a chip with no price under the basis read 'No price for this
+    hardware: set one in the sidebar.', whether another basis prices it or none does. It now says what holds, in the
+    notice's words (fmt.no_price_text): the bases that price it, or none in any basis and your own price in the
+    sidebar; so do the Planner's $ metrics."""
+    tr = Translator(lang)
+    said = UNPRICED_HELP[hw, lang]
+    at = run_page("overview", lang=lang, hardware=hw)
+    assert not at.exception, at.exception
+    (cost,) = [m for m in at.metric if m.label == tr("m_cost")]
+    assert (cost.value, cost.proto.delta, cost.help) == ("—", tr("no_public_price_short"), said)
+    assert said in [i.value for i in at.info]  # the notice under the row: the same words
+    planner = run_page("planner", lang=lang, hardware=hw)
+    assert not planner.exception, planner.exception
+    helps = {m.label: m.help for m in planner.metric}
+    assert helps[tr("pl_m_cost")] == said  # the best batch's $ (the served row shares its label)
+    assert "this hardware" not in said and "此硬體" not in said
 
 
 def test_the_no_price_notice_marks_an_announced_chip():

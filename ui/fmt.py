@@ -305,15 +305,27 @@ def priced_bases(hw, tr: Callable[..., str], *, besides: str | None = None) -> s
     return alternatives([tr(f"basis_{b}") for b in economics.priced_bases(hw, besides=besides)], tr)
 
 
-def no_price_text(price, hw, tr: Callable[..., str]) -> str:
-    """Why a chip has no $ figure under a price basis (a PricePoint without a price): 'No public price for X under
-    this basis: ... or choose <the bases that price it> in the sidebar', or, where no published basis prices it, that
-    it has none in any basis (economics.priced_bases); under 'Your own', that none is entered."""
+def no_price_fact(price, hw, tr: Callable[..., str]) -> str:
+    """What holds where a chip has no price under a published basis (a PricePoint without one), as a clause: 'No
+    public price for X under the basis 'On-demand cloud'' where another basis prices it (economics.priced_bases),
+    else 'X has no published price in any basis'."""
+    if economics.priced_bases(hw, besides=price.basis):
+        return tr("no_public_price", hw=chip(hw, tr), basis=tr(f"basis_{price.basis}"))
+    return tr("no_public_price_nowhere", hw=chip(hw, tr))
+
+
+def no_price_text(price, hw, tr: Callable[..., str], *, own: str | None = None) -> str:
+    """Why a chip has no $ figure under a price basis (a PricePoint without a price): what holds (no_price_fact), that
+    its $ figures are not shown, and what to do: enter one's own price (`own`, an imperative naming where: the
+    sidebar's by default, Compare's scenario field) or, where published bases price it, choose one of them in the
+    sidebar; under 'Your own', that none is entered."""
     if price.basis == "custom":
         return tr("no_own_price")
+    said = tr("no_price_then", fact=no_price_fact(price, hw, tr), then=tr("no_price_hidden"))
+    own = own or tr("own_price")
     if bases := priced_bases(hw, tr, besides=price.basis):
-        return tr("no_public_price", hw=chip(hw, tr), basis=tr(f"basis_{price.basis}"), bases=bases)
-    return tr("no_public_price_nowhere", hw=chip(hw, tr))
+        return tr.sentences([said, tr("no_price_remedy", own=own, bases=bases)])
+    return tr.sentences([said, tr("no_price_remedy_nowhere", own=own)])
 
 
 def prices_note(prices, tr: Callable[..., str]) -> str:

@@ -479,12 +479,13 @@ def served_basis(served: planner.FrontierPoint, target_s: float, tr: Translator,
 
 
 def served_row(
-    served: planner.FrontierPoint, tr: Translator, price_known: bool, devices: str, pool_factor: float = 1.0
+    served: planner.FrontierPoint, tr: Translator, no_price: str, devices: str, pool_factor: float = 1.0
 ) -> None:
     """Under the Planner's best static batch (its headline row, Overview's basis), the same targets counted as a
     server runs it (`served`: planner.frontier under continuous batching with the TPOT and TTFT targets, the Serving
     frontier's and the layout search's basis), as a row of the same weight: requests in flight, TTFT per request,
-    output tokens/s per GPU and $ per 1M output tokens (`price_known`: the chip has a price under the basis;
+    output tokens/s per GPU and $ per 1M output tokens (`no_price`: why the chip has no price under the basis,
+    fmt.no_price_text, '' where it has one;
     `devices`: the deployment in words, '8 × H200'; `pool_factor`: layouts.plain_step_factor at the row's batch, said
     where the GPU-count search's correction changes the step). It had been a grey caption under the static figures,
     which read twice as cheap."""
@@ -492,6 +493,7 @@ def served_row(
         st.markdown(tr("served_row_none"))
         return
     st.markdown(tr("served_row_note"))
+    price_known = not no_price
     with metrics.Row() as row:
         row.metric(tr("served_m_in_flight"), fmt.integer(served.batch), help=tr("served_m_in_flight_def"))
         row.metric(tr("served_m_ttft"), fmt.duration(served.ttft_s, tr=tr), help=tr("served_m_ttft_def"))
@@ -501,7 +503,7 @@ def served_row(
             tr("pl_m_cost"),
             **metrics.dollars(served.usd_per_1M_tokens if price_known else math.nan, reached=True,
                               unpriced=tr("no_public_price_short")),
-            help=tr("served_m_cost_def") if price_known else tr("m_cost_none"),
+            help=tr("served_m_cost_def") if price_known else no_price,
         )  # fmt: skip
     if round(pool_factor, 2) > 1.0:  # an MoE model: the layout search reads this step longer (a review: 2,176 vs 1,467)
         b = served.batch / max(served.num_gpus, 1)
