@@ -204,6 +204,7 @@ if rows:  # the basis and its dates; the chips with no price under it, or no pub
         ],
         tr,
         device_words=True,
+        sidebar=hw.id,  # an unpriced sidebar chip takes your own price in the sidebar, as it is
     )
     if unpowered := [fmt.chip(catalog[h], tr) for h in chips if not math.isfinite(catalog[h].prices.all_in_w)]:
         st.caption(tr("ec_cap_no_power", hws=tr.join(unpowered)))

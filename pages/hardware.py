@@ -130,7 +130,9 @@ else:
     st.dataframe(shown, hide_index=True, placeholder="—", column_config=shown_columns)
     if show_profile and figs.common_band_words(table, tr):  # one basis for every chip: said once, in full
         st.caption(tr("hw_band_common", basis=bands.basis_text(pairs[0][1], tr, profile_name, device)))
-    notices.basis_caption([(est.hardware, est.price) for _, est in pairs], tr, device_words=True)
+    notices.basis_caption(
+        [(est.hardware, est.price) for _, est in pairs], tr, device_words=True, sidebar=state.hardware
+    )
     caption = fmt.device_text(
         "hw_table_caption", device, tr, profile=profile_name, devices=fmt.devices(device, state.gpus, tr)
     )

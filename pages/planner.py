@@ -411,7 +411,7 @@ def hardware_section() -> None:
     st.caption(grid_tr("pl_table_note", kv=state.kv,
                        gpus=fmt.device_text("pl_table_note_cheapest", table_hw, grid_tr) if cheapest
                        else grid_tr("pl_table_note_sidebar", devices=fmt.devices(table_hw, state.gpus, grid_tr))))  # fmt: skip
-    notices.basis_caption([(h, prices[h.id]) for h in table_hw], grid_tr)
+    notices.basis_caption([(h, prices[h.id]) for h in table_hw], grid_tr, sidebar=hw.id)
 
     write_url()
 

@@ -974,3 +974,92 @@ def test_the_layout_search_budget_is_in_the_link_and_a_bad_one_is_named():
                                                                             ("ec_replicas", "ec_replicas")))  # fmt: skip
     assert budget in said and replicas in said and "wide" in said and str(MAX_BUDGET_GPUS) in said.replace(",", "")
     assert bad_at.number_input(key="econ.max_gpus").value == 72 and bad_at.radio(key="econ.replicas").value == "search"
+
+
+RUBIN = "NVIDIA Rubin (per GPU, Vera Rubin NVL72)"
+MI455X = "AMD Instinct MI455X (Helios)"
+NOWHERE_SAID = {  # the capacity table's price caption, past its basis: the chips no basis prices (Rubin, MI455X)
+    "vr200": {
+        "en": (
+            f"No published price in any basis for {RUBIN} (announced), the sidebar's chip: enter your own $/GPU-hour "
+            f"in the sidebar. No published price in any basis for {MI455X} (announced): select one as the sidebar's "
+            "chip to enter your own $/GPU-hour."
+        ),
+        "zh-TW": (
+            f"側邊欄的晶片 {RUBIN}（已發表，尚未出貨）在任何價格基準下都沒有公開價格：請在側邊欄輸入自訂的每 GPU 小時價格。"
+            f"{MI455X}（已發表，尚未出貨）在任何價格基準下都沒有公開價格：在側邊欄選為目前晶片後，即可輸入自訂的每 GPU 小時價格。"
+        ),
+    },
+    "h200": {
+        "en": (
+            f"No published price in any basis for {RUBIN} (announced), {MI455X} (announced): select one as the "
+            "sidebar's chip to enter your own $/GPU-hour."
+        ),
+        "zh-TW": (
+            f"{RUBIN}（已發表，尚未出貨）、{MI455X}（已發表，尚未出貨）在任何價格基準下都沒有公開價格：在側邊欄選為目前晶片後，"
+            "即可輸入自訂的每 GPU 小時價格。"
+        ),
+    },
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+@pytest.mark.parametrize("sidebar", ["vr200", "h200"])
+def test_an_unpriced_chip_that_is_the_sidebars_is_priced_in_the_sidebar_not_told_to_be_selected(sidebar, lang):
+    """A review: the price caption under the capacity table told a chip no basis prices to be selected as the
+    sidebar's chip to take your own $/GPU-hour, when it was the sidebar's chip already (Rubin in the sidebar). Now
+    that chip is sent to the sidebar's price as it is, and the others still to be selected first; with H200 in the
+    sidebar, both are told to be selected."""
+    at = run_page("economics", lang=lang, hardware=sidebar, ec_chips="vr200,mi455x,h200")
+    assert not at.exception, at.exception
+    tr = Translator(lang)
+    head = tr("cost_basis_many", note=tr("price_basis_note", basis=tr("basis_on_demand"), as_of="2026-03-17"))
+    assert tr.sentences([head, NOWHERE_SAID[sidebar][lang]]) in [c.value for c in at.caption]
+
+
+ALL_UNPRICED_SAID = {  # the caption where no candidate has a price under the basis, Rubin the sidebar's chip
+    "vr200,mi455x": {
+        "en": (
+            "None of the 2 GPUs has a published price in any basis (no $ figures in the cells): for "
+            f"{RUBIN} (announced), the sidebar's chip, enter your own $/GPU-hour in the sidebar; select another as "
+            "the sidebar's chip to enter its own."
+        ),
+        "zh-TW": (
+            f"這 2 款 GPU 在任何價格基準下都沒有公開價格（欄位不列美元數字）：側邊欄的晶片 {RUBIN}（已發表，尚未出貨）可直接在"
+            "側邊欄輸入自訂的每 GPU 小時價格；其他晶片需先在側邊欄選為目前晶片，才能輸入自訂價格。"
+        ),
+    },
+    "vr200,mi355x": {
+        "en": (
+            "None of the 2 GPUs has a public price under On-demand cloud (no $ figures in the cells): choose Neocloud "
+            f"TCO, Hyperscaler TCO or 3-year rental in the sidebar. No published price in any basis for {RUBIN} "
+            "(announced), the sidebar's chip: enter your own $/GPU-hour in the sidebar."
+        ),
+        "zh-TW": (
+            "這 2 款 GPU 在「雲端隨需」下都沒有公開價格（欄位不列美元數字）：請在側邊欄改選以下任一價格基準：新雲端業者 TCO、"
+            f"超大規模業者 TCO、三年租用。側邊欄的晶片 {RUBIN}（已發表，尚未出貨）在任何價格基準下都沒有公開價格：請在側邊欄輸入"
+            "自訂的每 GPU 小時價格。"
+        ),
+    },
+    "vr200": {
+        "en": (
+            f"No published price in any basis for {RUBIN} (announced), the sidebar's chip: enter your own $/GPU-hour "
+            "in the sidebar."
+        ),
+        "zh-TW": f"側邊欄的晶片 {RUBIN}（已發表，尚未出貨）在任何價格基準下都沒有公開價格：請在側邊欄輸入自訂的每 GPU 小時價格。",
+    },
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+@pytest.mark.parametrize("chips", list(ALL_UNPRICED_SAID))
+def test_a_table_no_chip_of_which_is_priced_sends_the_sidebars_chip_to_the_sidebar(chips, lang):
+    """The sidebar's Rubin among candidates none of which has a price under the basis: with MI455X (no basis prices
+    either) the caption says so of both, Rubin's price entered in the sidebar as it is; with MI355X (priced under
+    the TCO tiers and rental) the tiers are named for it and Rubin is said to have none in any basis (it had been left
+    out, the tiers read as pricing both); Rubin alone: its own sentence."""
+    tr = Translator(lang)
+    at = run_page("economics", lang=lang, hardware="vr200", ec_chips=chips)
+    assert not at.exception, at.exception
+    said = tr.sentences([ALL_UNPRICED_SAID[chips][lang], tr("cost_power_note")])
+    assert said in [c.value for c in at.caption], [c.value for c in at.caption]

@@ -1452,9 +1452,16 @@ def test_a_chip_no_basis_prices_is_said_to_have_none_not_sent_to_another_basis(p
     if page in ("hardware", "planner", "economics", "frontier"):  # a table of chips with MI355X: its bases named
         tiers = fmt.alternatives([tr(f"basis_{b}") for b in ("neocloud", "hyperscaler", "rental_3yr")], tr)
         assert any(tiers in c.value for c in at.caption), [c.value for c in at.caption]
-        # your own price is the sidebar chip's alone: a table's chip takes one as the sidebar's chip, said so
-        own = {"en": "select one as the sidebar's chip", "zh-TW": "在側邊欄選為目前晶片後"}[lang]
-        assert all(own in c.value for c in at.caption if nowhere in c.value.lower()), [c.value for c in at.caption]
+        # your own price is the sidebar chip's alone: Rubin, the sidebar's, takes it there as it is (it had been told
+        # to be selected there); the Serving frontier prices chips under its own tiers (no sidebar chip singled out)
+        from tpot_model import resolve_hardware
+
+        marked = fmt.chip(resolve_hardware("vr200"), tr)
+        own = {"en": f"{marked}, the sidebar's chip", "zh-TW": f"側邊欄的晶片 {marked}"}[lang]
+        if page == "frontier":
+            own = {"en": "select one as the sidebar's chip", "zh-TW": "在側邊欄選為目前晶片後"}[lang]
+        said = [c.value for c in at.caption if nowhere in c.value.lower()]
+        assert said and all(own in c for c in said), said
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])

@@ -347,11 +347,12 @@ def price_note(price, tr: Translator) -> str:
 UNPRICED_LISTED = 6  # chips without a price named in a caption; more are counted
 
 
-def basis_caption(chips, tr: Translator, *, device_words: bool = False) -> None:
+def basis_caption(chips, tr: Translator, *, device_words: bool = False, sidebar: str | None = None) -> None:
     """Under a table of $ figures over several chips ((Hardware, PricePoint) pairs, one basis): the basis and the
     span of the prices' dates, the chips with no public price under it (with the published bases that do price them,
     economics.priced_bases, or that none does), and what tokens per MW count (all-in power); with `device_words`, in
-    the chips' device word ('$/chip-hour' once one is a TPU or Trainium)."""
+    the chips' device word ('$/chip-hour' once one is a TPU or Trainium). `sidebar`: the sidebar chip's id; where no
+    basis prices it, its own price is entered in the sidebar as it is (the others' once selected there)."""
     chips = list({hw.id: (hw, p) for hw, p in chips}.values())  # a chip listed twice (two rows) said once
     if not chips:
         return
@@ -364,34 +365,51 @@ def basis_caption(chips, tr: Translator, *, device_words: bool = False) -> None:
     for hw in unpriced:
         groups.setdefault(economics.priced_bases(hw, besides=basis), []).append(fmt.chip(hw, tr))
     nowhere = groups.pop((), [])
+    # the sidebar's chip among those no basis prices: your own price goes in the sidebar, it is selected already (the
+    # caption had told it to be selected); under your own basis it is the sidebar notice's (no price entered)
+    mine = next((fmt.chip(hw, tr) for hw in unpriced if hw.id == sidebar), None) if basis != "custom" else None
+    mine = mine if mine in nowhere else None
+    # under your own price the others cannot take one of theirs: they are priced by choosing a published basis
+    own = "_own" if basis == "custom" else ""
+    many = len(unpriced) > UNPRICED_LISTED  # a count, not a wall of names: the table's blank cells show which
 
     def bases(keys) -> str:  # 'Neocloud TCO, Hyperscaler TCO or 3-year rental', in BASES order
         return fmt.alternatives([tr(f"basis_{b}") for b in BASES if any(b in k for k in keys)], tr)
 
+    def nowhere_said() -> list[str]:  # the chips no basis prices: the sidebar's first, the others selected there
+        if mine and len(nowhere) == 1:
+            return [tr("cost_basis_unpriced_nowhere_sidebar", hw=mine)]
+        if mine and many:
+            return [tr("cost_basis_unpriced_many_nowhere_sidebar", n=len(nowhere), hw=mine)]
+        if many:
+            return [tr(f"cost_basis_unpriced_many_nowhere{own}", n=len(nowhere))] if nowhere else []
+        said = [tr("cost_basis_unpriced_nowhere_sidebar", hw=mine)] if mine else []
+        if others := [name for name in nowhere if name != mine]:
+            said.append(tr(f"cost_basis_unpriced_nowhere{own}", hws=tr.join(others)))
+        return said
+
     if not priced:  # no row of the CSV has a price to point to: say so, and what the power figures count
-        text = (
-            tr("cost_basis_unpriced_all", total=len(chips), basis=tr(f"basis_{basis}"), bases=bases(groups))
-            if groups
-            else tr("cost_basis_unpriced_all_nowhere", total=len(chips))
-        )
-        st.caption(tr.sentences([text, tr("cost_power_note")]))
+        if groups:  # the bases that price some; those no basis prices said after (choosing a basis prices none)
+            parts = [tr("cost_basis_unpriced_all", total=len(chips), basis=tr(f"basis_{basis}"), bases=bases(groups))]
+            parts += nowhere_said()
+        elif mine and len(chips) == 1:
+            parts = [tr("cost_basis_unpriced_nowhere_sidebar", hw=mine)]
+        elif mine:
+            parts = [tr("cost_basis_unpriced_all_nowhere_sidebar", total=len(chips), hw=mine)]
+        else:
+            parts = [tr("cost_basis_unpriced_all_nowhere", total=len(chips))]
+        st.caption(tr.sentences([*parts, tr("cost_power_note")]))
         return
     parts = [tr("cost_basis_many", note=fmt.prices_note(priced, tr))]
-    # under your own price the others cannot take one of theirs: they are priced by choosing a published basis
-    own = "_own" if basis == "custom" else ""
-    if len(unpriced) > UNPRICED_LISTED:  # a count, not a wall of names: the table's blank cells show which
+    if many:
         parts.append(tr(f"cost_basis_unpriced_many{own}", n=len(unpriced), total=len(chips)))
         if groups:
             parts.append(tr("cost_basis_unpriced_many_other", n=sum(map(len, groups.values())), bases=bases(groups)))
-        if nowhere:
-            parts.append(tr(f"cost_basis_unpriced_many_nowhere{own}", n=len(nowhere)))
     else:
         for i, (keys, names) in enumerate(groups.items()):
             key = f"cost_basis_unpriced{own}" + ("_more" if own and i else "")  # your own's alone: said once
             parts.append(tr(key, hws=tr.join(names), bases=bases([keys])))
-        if nowhere:
-            parts.append(tr(f"cost_basis_unpriced_nowhere{own}", hws=tr.join(nowhere)))
-    st.caption(tr.sentences(parts))
+    st.caption(tr.sentences(parts + nowhere_said()))
 
 
 def _use_own_price() -> None:
