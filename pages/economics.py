@@ -373,11 +373,8 @@ rev = economics.revenue(
 has_capex = bool(preset_as_of) or capex != preset_values["capex_usd"]
 payback = economics.payback_months(rev.revenue_usd_per_gpu_hour, parts) if has_capex else math.nan
 priced = math.isfinite(est.price_usd_per_gpu_hour)  # else: say there is no price, never a bare 'n/a'
-rev_key = (
-    "ec_rev_intro" if priced else ("ec_rev_intro_no_own" if est.price.basis == "custom" else "ec_rev_intro_no_price")
-)
 rev_text = fmt.device_text(
-    rev_key,
+    "ec_rev_intro" if priced else "ec_rev_intro_no_price",
     hw,
     tr,
     rate=fmt.rate(out_rate),
@@ -385,8 +382,8 @@ rev_text = fmt.device_text(
     ratio=fmt.number(ratio),
     price=fmt.usd_markdown(est.price_usd_per_gpu_hour),
     note=notices.price_note(est.price, tr),
-    hw=hw_name,
-    basis=tr(f"basis_{est.price.basis}"),
+    # no price: what holds, in the notice's words (the basis named, none in any basis, or your own not entered)
+    no_price="" if priced else fmt.no_price_fact(est.price, hw, fmt.device_tr(hw, tr)).replace("$", "\\$"),
 )
 notices.fit_notice(est, tr)  # the sidebar's scenario not fitting: by how much, and the remedies, before its what-ifs
 st.markdown(rev_text if bool(est.fits) else tr.sentences([tr("if_fitted_lead"), rev_text]))  # what-ifs: said first
@@ -475,7 +472,8 @@ else:
            output=fmt.tokens(state.output),
            # the curve's own end: the most that fits where memory stops it before the sweep's (it said 1,024 at 192)
            cmax=fmt.integer(float(concurrency[fits][-1])) + ("" if fits[-1] else tr("ec_rf_memory_end", chunk=fmt.tokens(SERVING_CHUNK_TOKENS))),
-           note=notices.price_note(curve.price, tr))
+           note=notices.price_note(curve.price, tr),
+           no_price=fmt.no_price_fact(curve.price, hw, fmt.device_tr(hw, tr)).replace("$", "\\$"))
     )  # fmt: skip
     rf_table = cache.built(f"revenue-frontier|{cache.scenario_key(state, 'lang')}|{rf_inputs}", _revenue_frontier)
     chart.figure(

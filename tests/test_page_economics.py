@@ -393,8 +393,13 @@ def test_revenue_without_a_price_or_all_in_power_says_so_not_n_a(lang):
     there is no public price (was 'at n/a per GPU-hour'), the margin reads 'No public price', the payback 'No
     published capex' (an owner's figure) and revenue per MW-hour 'No public all-in power' (were 'n/a'), the notice
     and its one click to enter a price are there, and the tokens-per-MW line names the missing power. Revenue per chip-hour and per rack-hour need no price and stay $.
-    Once the click switched to 'Your own' with nothing entered, the sentence says to type a price."""
+    Once the click switched to 'Your own' with nothing entered, the sentence says none is entered. Both sentences
+    (the revenue's and the frontier's) name the basis the price is missing under, in the notice's words."""
     tr = Translator(lang)
+    missing = {  # fmt.no_price_fact: the on-demand basis prices it, the hyperscaler one not
+        "en": "No public price for AWS Trainium2 under the basis 'Hyperscaler TCO'",
+        "zh-TW": "AWS Trainium2 在「超大規模業者 TCO」價格基準下沒有公開價格",
+    }[lang]
     at = run_page("economics", lang=lang, hardware="trainium2", price_basis="hyperscaler")
     assert not at.exception
     est = estimate(
@@ -413,7 +418,11 @@ def test_revenue_without_a_price_or_all_in_power_says_so_not_n_a(lang):
     )  # the sidebar's
     rate = fmt.rate(float(est.output_tokens_per_s_per_gpu))  # fmt: skip
     intro = tr("ec_rev_intro_no_price_chip", rate=rate, batch=fmt.integer(est.scenario.batch), ratio="4.00",
-               hw="AWS Trainium2", basis=tr("basis_hyperscaler"))  # fmt: skip
+               no_price=missing)  # fmt: skip
+    assert {
+        "en": f"{missing}: revenue is shown, the margin needs a price.",
+        "zh-TW": f"{missing}：僅顯示營收，毛利需要價格。",
+    }[lang] in intro
     assert intro in [m.value for m in at.markdown]
     values = {m.label: (m.value, m.delta) for m in at.metric}  # a dash and why under it (a 5-column row cuts text)
     assert values[tr("ec_m_margin")] == ("—", tr("no_public_price_short"))
@@ -441,13 +450,19 @@ def test_revenue_without_a_price_or_all_in_power_says_so_not_n_a(lang):
     assert end == float(limit) < 1024  # the curve ends at the limit itself
     cmax = fmt.integer(end) + tr("ec_rf_memory_end", chunk="8K")
     rf = tr("ec_rf_intro_no_price_chip", hw="AWS Trainium2", devices="2 chips" if lang == "en" else "2 顆晶片", weights="fp8", input=fmt.tokens(4096),
-            output=fmt.tokens(1024), cmax=cmax, note=tr("basis_hyperscaler"))  # fmt: skip
+            output=fmt.tokens(1024), cmax=cmax, no_price=missing)  # fmt: skip
+    assert rf.endswith({"en": f"{missing}: no cost line.", "zh-TW": f"{missing}：沒有成本線。"}[lang])
     assert rf in [m.value for m in at.markdown]  # no dashed cost line to speak of
     at.button(key="econ.no_price").click().run()  # 'Enter my own $/chip-hour'
     assert not at.exception
-    assert tr("ec_rev_intro_no_own_chip", rate=rate, batch=fmt.integer(est.scenario.batch), ratio="4.00") in [
-        m.value for m in at.markdown
-    ]
+    own = {  # markdown: the $ escaped (a bare $ ... $ reads as LaTeX)
+        "en": "The price basis is 'Your own' but no \\$/chip-hour is entered",
+        "zh-TW": "價格基準為「自訂」，但尚未輸入每晶片小時價格",
+    }[lang]
+    said = [m.value for m in at.markdown]
+    assert tr("ec_rev_intro_no_price_chip", rate=rate, batch=fmt.integer(est.scenario.batch), ratio="4.00",
+              no_price=own) in said  # fmt: skip
+    assert any(m.endswith({"en": f"{own}: no cost line.", "zh-TW": f"{own}：沒有成本線。"}[lang]) for m in said), said
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
@@ -817,8 +832,10 @@ def test_an_announced_sidebar_chip_is_marked_in_the_tco_and_revenue(lang):
     page = [s for s in said if rubin.name in s]
     assert page, said
     # every sentence that names it marks it (the shared no-price notice too: fmt.no_price_text names it by fmt.chip)
-    own = page
-    assert own and all(s.count(rubin.name) == s.count(marked) for s in own), own
+    assert all(s.count(rubin.name) == s.count(marked) for s in page), page
+    # the revenue sentences say no basis prices it (they had said 'no public price under the basis On-demand cloud')
+    nowhere = tr("no_public_price_nowhere", hw=marked)
+    assert sum(nowhere in m.value for m in at.markdown) == 2, [m.value for m in at.markdown]
     rf = _figure(at, tr("ec_rf_title", hw=""))
     assert rf["layout"]["title"]["text"].startswith(tr("ec_rf_title", hw=marked))
     assert rf["data"][0]["name"] == tr("ec_rf_revenue", hw=marked)

@@ -306,9 +306,11 @@ def priced_bases(hw, tr: Callable[..., str], *, besides: str | None = None) -> s
 
 
 def no_price_fact(price, hw, tr: Callable[..., str]) -> str:
-    """What holds where a chip has no price under a published basis (a PricePoint without one), as a clause: 'No
-    public price for X under the basis 'On-demand cloud'' where another basis prices it (economics.priced_bases),
-    else 'X has no published price in any basis'."""
+    """What holds where a chip has no price under the basis (a PricePoint without one), as a clause: 'No public price
+    for X under the basis 'On-demand cloud'' where another basis prices it (economics.priced_bases), else 'X has no
+    published price in any basis'; under 'Your own', that none is entered."""
+    if price.basis == "custom":
+        return tr("no_own_price_fact")
     if economics.priced_bases(hw, besides=price.basis):
         return tr("no_public_price", hw=chip(hw, tr), basis=tr(f"basis_{price.basis}"))
     return tr("no_public_price_nowhere", hw=chip(hw, tr))
