@@ -226,7 +226,8 @@ def summary(title: str | None, x: str, side, est) -> None:
 
 def no_price_text(x: str, est) -> str:
     """Why scenario `x` has no $ figure and where its own price goes: its price box, in its own settings (in the
-    embed view: in the page's settings section)."""
+    embed view: in the page's settings section); under a published basis in the pages' words (fmt.no_price_text: the
+    bases that price it, or none in any basis), that box the own price's place."""
     section = tr("cmp_own_settings", x=x)
     where = (
         tr("cmp_where_embed", settings=tr("embed_page_controls"), section=section)
@@ -237,10 +238,9 @@ def no_price_text(x: str, est) -> str:
     if est.price.basis == CUSTOM_BASIS:
         return tr("cmp_no_own_price", hw=est.hardware.name, x=x, basis=tr(f"basis_{est.price.basis}"), field=field,
                   where=where)  # fmt: skip
-    if bases := fmt.priced_bases(est.hardware, tr, besides=est.price.basis):  # only the bases that do price it
-        return tr("cmp_no_price", hw=est.hardware.name, x=x, basis=tr(f"basis_{est.price.basis}"), field=field,
-                  where=where, bases=bases)  # fmt: skip
-    return tr("cmp_no_price_nowhere", hw=est.hardware.name, x=x, field=field, where=where)
+    own = tr("cmp_own_price", x=x, field=field, where=where)
+    # markdown (a caption): the $ escaped, a bare $ ... $ reads as LaTeX
+    return fmt.no_price_text(est.price, est.hardware, fmt.device_tr(est.hardware, tr), own=own).replace("$", "\\$")
 
 
 est_a = controls.evaluate(state)

@@ -567,7 +567,8 @@ def test_b_without_a_price_says_where_its_price_goes_and_shows_its_all_in_j_as_a
     section = tr("cmp_own_settings", x="B")
     (b,) = [c.value for c in at.caption if "AMD Instinct MI355X" in c.value]
     no_price, power = b.split("  \n")[:2]  # where its price goes first, as A's caption starts with its price
-    assert tr("cmp_price") in no_price and section in no_price and power.startswith(tr("m_tokens_per_mw"))
+    field = tr("cmp_price").replace("$", "\\$")  # markdown: a bare $ ... $ reads as LaTeX
+    assert field in no_price and section in no_price and power.startswith(tr("m_tokens_per_mw"))
     assert tr("basis_on_demand") in b
     assert at.number_input(key="compare.b.price").label == tr("cmp_price")  # the box the caption names
     with_section = [e for e in at.expander if e.label == section]
@@ -575,7 +576,7 @@ def test_b_without_a_price_says_where_its_price_goes_and_shows_its_all_in_j_as_a
     at.number_input(key="compare.b.price").set_value(2.5).run()
     df = _table(at)
     assert df.loc[tr("cmp_row_price"), "B"].startswith(fmt.usd(2.5)) and df.loc[tr("cmp_row_cost"), "B"][0] == "$"
-    assert not [c.value for c in at.caption if "AMD Instinct MI355X" in c.value and tr("cmp_price") in c.value]
+    assert not [c.value for c in at.caption if "AMD Instinct MI355X" in c.value and field in c.value]
     embedded = run_page("compare", embedded=True, lang=tr.lang, b_hardware="mi355x")
     (b,) = [c.value for c in embedded.caption if "AMD Instinct MI355X" in c.value]
     assert tr("cmp_where_embed", settings=tr("embed_page_controls"), section=section) in b
@@ -632,3 +633,44 @@ def test_energy_on_an_estimated_tdp_is_marked_in_its_cell_its_delta_and_the_csv(
             for x, h in (("A", "trainium3"), ("B", "b200"))}  # fmt: skip
     table = figs.headline_table(ests).set_index("metric")
     assert table.loc["board_power_estimated", "A"] is True and table.loc["board_power_estimated", "B"] is False
+
+
+B_NO_PRICE = {  # B's caption (markdown: the $ escaped): the pages' words (fmt.no_price_text), B's own box its remedy
+    ("mi355x", "en"): (
+        "No public price for AMD Instinct MI355X under the basis 'On-demand cloud': the figures that need its "
+        "\\$/GPU-hour (cost per 1M tokens, margin) are not shown. Enter B's own in “Price (\\$/GPU-hour)” under "
+        "“Model, batch, context and price of B”, or set the sidebar's price basis to Neocloud TCO, Hyperscaler TCO or "
+        "3-year rental."
+    ),
+    ("mi355x", "zh-TW"): (
+        "AMD Instinct MI355X 在「雲端隨需」價格基準下沒有公開價格：需要其每 GPU 小時價格的數字（每百萬 Token 成本、毛利）不顯示。"
+        "請在「B 的模型、批次、上下文與價格」的「價格（美元／GPU 小時）」輸入 B 的價格，或在側邊欄改選以下任一價格基準："
+        "新雲端業者 TCO、超大規模業者 TCO、三年租用。"
+    ),
+    ("vr200", "en"): (
+        "NVIDIA Rubin (per GPU, Vera Rubin NVL72) (announced) has no published price in any basis: the figures that "
+        "need its \\$/GPU-hour (cost per 1M tokens, margin) are not shown. Enter B's own in “Price (\\$/GPU-hour)” "
+        "under “Model, batch, context and price of B”."
+    ),
+    ("vr200", "zh-TW"): (
+        "NVIDIA Rubin (per GPU, Vera Rubin NVL72)（已發表，尚未出貨）在任何價格基準下都沒有公開價格：需要其每 GPU 小時價格的"
+        "數字（每百萬 Token 成本、毛利）不顯示。請在「B 的模型、批次、上下文與價格」的「價格（美元／GPU 小時）」輸入 B 的價格。"
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+@pytest.mark.parametrize("b", ["mi355x", "vr200"])
+def test_bs_no_price_caption_is_the_pages_notice_with_bs_own_box(b, lang):
+    """A review: Compare kept its own no-price sentences beside the pages' (fmt.no_price_text). B's caption is now
+    the pages' words, what holds (the bases that price it, or none in any basis: an announced chip marked) and what
+    is not shown, with B's own price box as the remedy's place; A's notice under the sidebar's chip says the same
+    with the sidebar's box."""
+    at = run_page("compare", lang=lang, b_hardware=b)
+    assert not at.exception, at.exception
+    said = [c.value.split("  \n")[0] for c in at.caption]
+    assert B_NO_PRICE[b, lang] in said, said
+    a = run_page("compare", lang=lang, hardware=b)  # the same chip as A: the pages' notice, the sidebar's box
+    own = {"en": "Enter your own $/GPU-hour in the sidebar", "zh-TW": "請在側邊欄輸入自訂的每 GPU 小時價格"}[lang]
+    fact = B_NO_PRICE[b, lang].replace("\\$", "$").split({"en": ". Enter B", "zh-TW": "。請在「B"}[lang])[0]
+    assert any(i.value.startswith(fact) and own in i.value for i in a.info), [i.value for i in a.info]
