@@ -125,7 +125,10 @@ else:
     st.caption(fmt.device_text("hw_tpot_note", device, tr, prices=prices_text, profile=profile_name))
     shown, shown_columns = cache.built(
         f"hardware-tpot-display|{scenario_chips}",
-        lambda: cache.display_numbers(figs.tpot_display_table(table, show_profile=show_profile, device=device, tr=tr)),
+        lambda: cache.display_numbers(  # its $/1M cells in dollars, as every other $ figure ('$1.55', not '1.55')
+            figs.tpot_display_table(table, show_profile=show_profile, device=device, tr=tr),
+            dollars=[tr("hw_col_usd_1m")],
+        ),
     )
     st.dataframe(shown, hide_index=True, placeholder="—", column_config=shown_columns)
     if show_profile and figs.common_band_words(table, tr):  # one basis for every chip: said once, in full

@@ -427,6 +427,12 @@ def test_a_column_spanning_orders_of_magnitude_reads_three_significant_figures()
     bw = pd.DataFrame({"bw": [22.0, 8.0, 0.864], "gb": [432.0, 288.0, 24.0]})
     _, columns = cache.display_numbers(bw, lo={"bw": 2})
     assert columns["bw"]["type_config"]["format"] == "%.2f" and columns["gb"]["type_config"]["format"] is None
+    # a column of $ figures in dollars, as every other (fmt.usd; Hardware's $/1M had read '1.55'), still numbers
+    usd = pd.DataFrame({"usd": [1.552125, 0.686907, float("nan")], "tps": [1080.0, 789.0, 716.0]})
+    styler, columns = cache.display_numbers(usd, dollars=["usd"])
+    assert styler.data["usd"].tolist()[:2] == [1.552125, 0.686907] and columns["usd"]["type_config"]["format"] is None
+    text = styler.hide(axis="index").to_string(delimiter="|").splitlines()
+    assert text == ["usd|tps", "$1.55|1,080", "$0.687|789", "|716"]
 
 
 # ------------------------------------------------------------------------------------------------- metric labels

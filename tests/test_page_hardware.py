@@ -281,6 +281,10 @@ def test_tables_show_one_count_of_decimals_per_column():
     for df in at.dataframe:
         shown, config, cells = df.value, json.loads(df.proto.columns or "{}"), _cells(df)
         for c in [c for c in shown.columns if shown[c].dtype.kind == "f"]:
+            if c == EN("hw_col_usd_1m"):  # dollars, as every other $ figure (it read '1.55', a review): still numbers
+                assert "format" not in config[c].get("type_config", {}), c
+                assert list(cells[c]) == [fmt.usd(v) if math.isfinite(v) else "" for v in shown[c]], c
+                continue
             d = fmt.column_decimals(shown[c].to_numpy(), lo=2 if c == EN("hw_col_best_bw") else 0)
             if d:
                 assert config[c]["type_config"]["format"] == f"%.{d}f", c
@@ -291,6 +295,9 @@ def test_tables_show_one_count_of_decimals_per_column():
     user = dict(zip(df.value[EN("hw_col_hardware")], _cells(df)[EN("hw_col_tps_user")], strict=True))
     assert (user["TPU 8t*"], user["H200 SXM 141GB"], user["Rubin NVL72*"], user["RTX 3090"]) == (
         "46.0", "44.8", "130", "8.71")  # fmt: skip
+    usd = dict(zip(df.value[EN("hw_col_hardware")], _cells(df)[EN("hw_col_usd_1m")], strict=True))
+    # H200 at $4.54 per GPU-hour, as Compare's and Overview's $1.76; MI325X to 3 significant figures; Rubin: no price
+    assert (usd["H200 SXM 141GB"], usd["MI325X"], usd["Rubin NVL72*"]) == ("$1.76", "$0.687", "")
 
 
 def test_the_datasheet_table_shows_each_column_at_the_decimals_its_values_have():

@@ -8,7 +8,7 @@ import functools
 import gc
 import json
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import TypeVar
 
 import numpy as np
@@ -275,15 +275,22 @@ def numeric_columns(table: pa.Table) -> list[str]:
     return [f.name for f in table.schema if pa.types.is_integer(f.type) or pa.types.is_floating(f.type)]
 
 
-def display_numbers(table: pd.DataFrame, *, lo: int | Mapping[str, int] = 0) -> tuple[Styler, dict]:
+def display_numbers(
+    table: pd.DataFrame, *, lo: int | Mapping[str, int] = 0, dollars: Collection[str] = ()
+) -> tuple[Styler, dict]:
     """(table, st.dataframe column_config) for showing a table's float columns: each with one count of decimals
     down the column (fmt.column_decimals, at least `lo`, or `lo[column]` where given per column); a column that needs
     none (its largest value from 100 on) at 3 significant figures ('1,200', '12.4', '6.83': shown whole, they had
     read '12.37' and '6.826' beside '1,200'), each written with them (fmt.number: '75.0' beside '66.3', where the
-    locale's format had dropped the zero, '75'). A Styler over the numbers: its text shown, the column sorted as
-    numbers (a column's own format would override the text: such a column has none)."""
+    locale's format had dropped the zero, '75'); the `dollars` columns as every other $ figure (fmt.usd: '$1.55',
+    '$0.687'). A Styler over the numbers: its text shown, the column sorted as numbers (a column's own format would
+    override the text: such a column has none)."""
     out, config, figures = table.copy(), {}, []
+    for c in dollars:
+        config[c] = st.column_config.NumberColumn()
     for c in table.columns:
+        if c in dollars:
+            continue
         if table[c].dtype.kind == "f":
             values = table[c].to_numpy()
             d = fmt.column_decimals(values, lo=lo.get(c, 0) if isinstance(lo, Mapping) else lo)
@@ -296,7 +303,8 @@ def display_numbers(table: pd.DataFrame, *, lo: int | Mapping[str, int] = 0) -> 
                 d, out[c] = 0, np.round(values)
             config[c] = st.column_config.NumberColumn(format="localized" if d == 0 else f"%.{d}f")
     # a missing cell: no text of the Styler's ('nan', 'None'), so the page's placeholder shows
-    return out.style.format(na_rep="").format(dict.fromkeys(figures, fmt.number), na_rep=""), config
+    shown = dict.fromkeys(figures, fmt.number) | dict.fromkeys(dollars, fmt.usd)
+    return out.style.format(na_rep="").format(shown, na_rep=""), config
 
 
 def exact_numbers(table: pd.DataFrame) -> dict:
