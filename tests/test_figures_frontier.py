@@ -562,7 +562,9 @@ def test_a_link_parameter_no_page_reads_is_named_with_the_nearest_one_that_does(
     nearest by spelling ('gpu' -> 'gpus'); every parameter a page writes is known (the query writers' own)."""
     known = page_state.page_params() | {"gpus", "model", "embed"}
     assert {"planner_max_gpus", "fr_rack_recipes", "ec_chips", "b_gpus", "c_price", "spec_k"} <= known
-    said = page_state.unknown_params({"max_gpus": "16", "gpu": "8", "model": "x", "fr_io": "1k1k", "q<b>": "1"}, known)
+    said = page_state.unknown_params(
+        {"max_gpus": "16", "gpu": "8", "model": "x", "fr_io": "1k1k", "q<b>": "1"}, known, "planner"
+    )
     assert [(n.param, n.used, n.unknown) for n in said] == [
         ("max_gpus", "planner_max_gpus", True),
         ("gpu", "gpus", True),

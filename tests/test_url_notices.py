@@ -119,6 +119,7 @@ def test_unknown_parameters_are_matched_among_the_pages_own_and_the_sidebars():
     assert meant("planner") == ["planner_max_gpus", "planner_best_engine", "spec_accept"]
     assert meant("frontier") == ["fr_rack_gpus", "fr_rack_best_engine", "fr_accept"]
     assert meant("overview") == ["gpus", "", ""]  # no page's own: only the sidebar's
+    assert meant("economics")[0] == "ec_max_gpus"  # the layout search's budget of Economics' fleets
     assert page_state.params_by_page()["cost"] >= {"ce_sweep", "ce_target"}
 
 

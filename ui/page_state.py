@@ -710,6 +710,7 @@ def page_params() -> frozenset[str]:
 # (max_gpus on the Serving frontier: fr_rack_gpus, not the Planner's planner_max_gpus)
 SAME_INPUT = (
     ("planner_max_gpus", "fr_rack_gpus"),
+    ("ec_max_gpus", "fr_rack_gpus"),
     ("planner_best_engine", "fr_rack_best_engine"),
     ("spec_k", "fr_k"),
     ("spec_accept", "fr_accept"),
@@ -724,14 +725,17 @@ def unknown_params(params: Mapping[str, object], known: Collection[str], page: s
     'gpus'; '' without one). The name shown keeps letters, digits, '_' and '-' only."""
     others = set().union(*(v for p, v in params_by_page().items() if p != page)) if page is not None else set()
     here = sorted(set(known) - others)
-    twin = {a: b for pair in SAME_INPUT for a, b in (pair, pair[::-1])}
+    twin: dict[str, list[str]] = {}  # each parameter's counterparts on other pages
+    for a, b in SAME_INPUT:
+        twin.setdefault(a, []).append(b)
+        twin.setdefault(b, []).append(a)
     out = []
     for key, value in params.items():
         if key in known:
             continue
         ends = [k for k in here if k.endswith("_" + key)]
-        elsewhere = [twin.get(k) for k in sorted(known) if k.endswith("_" + key)]
-        if len(ends) != 1 and len(elsewhere) == 1 and elsewhere[0] in here:
+        ours = [t for k in sorted(known) if k.endswith("_" + key) for t in twin.get(k, ()) if t in here]
+        if len(ends) != 1 and len(elsewhere := list(dict.fromkeys(ours))) == 1:
             ends = elsewhere
         near = ends[:1] if len(ends) == 1 else difflib.get_close_matches(key, here, n=1, cutoff=0.6)
         name = "".join(ch for ch in key if ch.isascii() and (ch.isalnum() or ch in "_-"))[:40] or "?"
