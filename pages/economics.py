@@ -7,7 +7,7 @@ from dataclasses import asdict, fields, replace
 import numpy as np
 import streamlit as st
 
-from tpot_model import economics, fleet
+from tpot_model import economics, fleet, frontier_check
 from tpot_model.estimate import precision_that_fits
 from tpot_model.fleet import Demand, widest_no_fit
 from tpot_model.layouts import MAX_BUDGET_GPUS
@@ -142,8 +142,26 @@ demand_key = f"{cache.scenario_key(state, 'batch', 'lang')}|{'+'.join(chips)}|{d
 # the layout search under each chip's engines (its profile None), as the rack-scale view
 rows = cache.fleets(demand_key, model, [catalog[h] for h in chips], scenario, None if searched else profile, demand,
                     tpot_ms * ms, hw.id, budget)  # fmt: skip
+
+
+def measured_ranges() -> dict:
+    """Each layout-search fleet's GPUs at the ends of the measured 80 % range (fleet.gpus_range), or why none
+    (frontier_check.no_range_kind), against the best-engine frontier check, as the rack-scale view reads it."""
+    check = cache.disaggregated_check().get(frontier_check.summary_key(True))
+    profiles = cache.profiles()
+    return {
+        f.hardware: (
+            fleet.gpus_range(f, model, catalog[f.hardware], demand, check),
+            frontier_check.no_range_kind(f.deployment, model, catalog[f.hardware], profiles[f.engine], check),
+        )
+        for f in rows
+        if f.deployment is not None
+    }
+
+
 table = cache.built(
-    f"capacity|{demand_key}", lambda: figs.capacity_table(rows, demand, {h: catalog[h].name for h in chips})
+    f"capacity|{demand_key}",
+    lambda: figs.capacity_table(rows, demand, {h: catalog[h].name for h in chips}, measured_ranges()),
 )
 if rows and not any(f.feasible for f in rows):  # nothing fits is not a target to raise
     nearest = [  # how near each chip that holds the model comes (batch 1 on its fastest GPU count; the search's
@@ -192,6 +210,8 @@ shown = cache.built(
 # 'On-dema' at 900 px, and kept the layout and price rows under a scroll at its default height); '—' where a chip has
 # no layout
 st.table(shown.fillna("—"), hide_index=True)
+if searched:  # what the range row is
+    st.caption(fmt.device_text("ec_cap_range", [catalog[h] for h in chips], tr))
 st.caption(fmt.device_text("ec_cap_help_search" if searched else "ec_cap_help", [catalog[h] for h in chips], tr,
                            tier=tr(f"basis_{economics.owning_basis(state.price_basis)}"),  # chips once one is a TPU
                            max=fmt.integer(fleet.MAX_PACKED_DOMAIN_GPUS),

@@ -591,12 +591,48 @@ def test_capacity_cli_with_a_budget_replicates_the_layout_search(capsys):
         assert (r["layout"], r["serving"], r["engine"], r["max_gpus"]) == (f.layout, f.serving, f.engine, 72)
         assert r["gpus"] == f.gpus and r["output_tokens_per_s_per_gpu"] == pytest.approx(f.output_tokens_per_s_per_gpu)
         assert "layout search" in r["counting"]["output_tokens_per_s_per_gpu"]
+        from tpot_model.fleet import gpus_range
+        from tpot_model.frontier_check import summary_key
+        from tpot_model.pool_correction import committed_check
+
+        span = gpus_range(f, resolve_model("deepseek-r1"), resolve_hardware(hw), Demand(1e10, 1e10),
+                          committed_check()[summary_key(True)])  # fmt: skip
+        assert span is not None and (r["gpus_80pct_low"], r["gpus_80pct_high"]) == span
+        assert r["no_measured_range_reason"] is None
     assert rows[0]["serving"] == "disaggregated" and " + decode " in rows[0]["layout"]
     assert cli.main([*base, "--max-gpus", "72"]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[0].split()[-1] == "layout" and rows[0]["layout"] in out
     assert "each replica the layout search's deployment within up to 72 GPUs" in out
+    assert f"gb200: 80% range (measured): {rows[0]['gpus_80pct_low']:,}-{rows[0]['gpus_80pct_high']:,} GPUs" in out
     assert cli.main([*base, "--profile", "best"]) == 2
     assert "--profile: best is the layout search's (give --max-gpus)" in capsys.readouterr().err
     assert cli.main([*base, "--max-gpus", "2000"]) == 2
     assert "--max-gpus" in capsys.readouterr().err
+
+
+def test_a_layout_search_fleets_gpus_range_is_the_measured_bands_ends():
+    """The fleet's GPUs at the measured 80 % range of its replica's tokens/s per GPU (fleet.gpus_range): the cell's
+    band says measured = model / ratio, so the rate runs from the model's / p90 to / p10 and the fleet from the
+    fewest replicas at the higher rate to the most at the lower; none for an announced chip (nothing measured) or a
+    tensor-parallel fleet."""
+    from tpot_model.fleet import gpus_range, replicas_for
+    from tpot_model.frontier_check import measured_range, summary_key
+    from tpot_model.pool_correction import committed_check
+
+    r1, gb200 = resolve_model("deepseek-r1"), resolve_hardware("gb200")
+    scen = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8")
+    demand = Demand(1e12, 4e12, 1.5, 0.7)
+    check = committed_check()[summary_key(True)]
+    f = fleet(r1, gb200, scen, None, demand, 20 * ms, max_gpus=72)
+    d = f.deployment
+    low, high, band = measured_range(check, d.gpus_used, 1 / d.tpot_s)
+    assert (low, high) == (1 / band["p90_ratio"], 1 / band["p10_ratio"])
+    n, rate = f.gpus_per_replica, f.output_tokens_per_s_per_gpu
+    fewest, most = gpus_range(f, r1, gb200, demand, check)
+    assert (fewest, most) == (n * replicas_for(demand, rate * high, n), n * replicas_for(demand, rate * low, n))
+    assert fewest < most and most % n == 0
+    assert f.gpus == n * replicas_for(demand, rate, n)
+    vr200 = fleet(r1, resolve_hardware("vr200"), scen, None, demand, 20 * ms, max_gpus=72)
+    assert vr200.feasible and gpus_range(vr200, r1, resolve_hardware("vr200"), demand, check) is None
+    assert gpus_range(fleet(r1, gb200, scen, PROFILE, demand, 20 * ms), r1, gb200, demand, check) is None

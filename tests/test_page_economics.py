@@ -955,6 +955,16 @@ def test_fleets_are_the_layout_searchs_replicas_by_default_and_tensor_parallel_o
         assert table.loc[tr("ec_col_tps_gpu"), col] == fmt.number(f.output_tokens_per_s_per_gpu)
         assert table.loc[tr("ec_col_gpus"), col] == fmt.integer(f.gpus)
     assert " → " in table.loc[tr("ec_col_layout"), "GB200 NVL72"]  # disaggregated: prefill → decode
+    # how far to trust the GPUs: the measured 80 % range's ends (fleet.gpus_range), explained under the table
+    from tpot_model.fleet import gpus_range
+    from tpot_model.frontier_check import summary_key
+    from tpot_model.pool_correction import committed_check
+
+    gb = fleet(resolve_model("deepseek-r1"), resolve_hardware("gb200"), scen, None, demand, 20e-3, max_gpus=72)
+    fewest, most = gpus_range(gb, resolve_model("deepseek-r1"), resolve_hardware("gb200"), demand,
+                              committed_check()[summary_key(True)])  # fmt: skip
+    assert table.loc[tr("ec_col_gpus_range"), "GB200 NVL72"] == f"{fmt.integer(fewest)}–{fmt.integer(most)}"
+    assert tr("ec_cap_range") in [c.value for c in at.caption]
     assert tr("ec_col_batch_search") in table.index
     assert any(c.value.startswith(tr("ec_cap_help_search", tier="\0", max="\0", budget="\0").split("\0")[0])
                for c in at.caption)  # fmt: skip
@@ -965,6 +975,7 @@ def test_fleets_are_the_layout_searchs_replicas_by_default_and_tensor_parallel_o
     f = fleet(resolve_model("deepseek-r1"), resolve_hardware("gb200"), scen, resolve_profile("typical"), demand, 20e-3)
     assert tp_table.loc[tr("ec_col_layout"), "GB200 NVL72"] == f"TP{f.gpus_per_replica}"
     assert tr("ec_col_batch") in tp_table.index and tr("ec_col_batch_search") not in tp_table.index
+    assert tr("ec_col_gpus_range") not in tp_table.index  # the range is the layout search's
     # the same change through the radio, and the link then says it
     at.radio(key="econ.replicas").set_value("tp").run()
     assert at.query_params["ec_replicas"] == "tp"

@@ -25,7 +25,7 @@ from .economics import HOURS_PER_YEAR, YEAR_S, owning_basis, price_for, priced_f
 from .estimate import Estimate, estimate
 from .layouts import Deployment, best_deployment, best_engines, budget_no_fit, gpu_options
 from .planner import DOMAIN, cheapest, domain_gpu_options
-from .profiles import EfficiencyProfile
+from .profiles import EfficiencyProfile, load_profiles
 from .roofline import scale_up_domain_gpus
 from .scenario import Scenario
 
@@ -211,7 +211,7 @@ def fleet(
     n = point.num_gpus
     decode = static.tokens_per_s_per_gpu if static.feasible else math.nan
     rate = point.tokens_per_s_per_gpu
-    replicas = max(1, math.ceil(demand.peak_output_tokens_per_s / (rate * n * demand.utilisation) - 1e-12))
+    replicas = replicas_for(demand, rate, n)
     return Fleet(feasible=True, gpus_per_replica=n, batch=point.batch, replicas=replicas, gpus=replicas * n,
                  decode_tokens_per_s_per_gpu=decode, output_tokens_per_s_per_gpu=rate, **common)  # fmt: skip
 
@@ -253,7 +253,6 @@ def searched_fleet(
     deployment's unit) serve the demand on the fewest GPUs, then with the most tokens/s per GPU; `profile` None: the
     engines fitted on the chip's vendor (best_engines), as the rack-scale view."""
     engines = best_engines(hw) if profile is None else profile
-    need = demand.peak_output_tokens_per_s / demand.utilisation
     served = replace(sized, batching="continuous")
     best: tuple[tuple[int, float], Deployment] | None = None
     last = None
@@ -264,7 +263,7 @@ def searched_fleet(
         if not d.feasible:
             continue
         unit = d.unit
-        gpus = unit.gpus_used * max(1, math.ceil(need / (unit.output_tokens_per_s_per_gpu * unit.gpus_used) - 1e-12))
+        gpus = unit.gpus_used * replicas_for(demand, unit.output_tokens_per_s_per_gpu, unit.gpus_used)
         key = (gpus, -unit.output_tokens_per_s_per_gpu)
         if best is None or key < best[0]:
             best = (key, unit)
@@ -284,6 +283,29 @@ def searched_fleet(
                  gpus=gpus, decode_tokens_per_s_per_gpu=math.nan,
                  output_tokens_per_s_per_gpu=d.output_tokens_per_s_per_gpu, limited_by=d.limited_by, engine=d.engine,
                  deployment=d, **common)  # fmt: skip
+
+
+def replicas_for(demand: Demand, output_tokens_per_s_per_gpu: float, gpus_per_replica: int) -> int:
+    """The fewest whole replicas (at least one) whose output tokens/s x utilisation cover the demand's peak."""
+    rate = output_tokens_per_s_per_gpu * gpus_per_replica * demand.utilisation
+    return max(1, math.ceil(demand.peak_output_tokens_per_s / rate - 1e-12))
+
+
+def gpus_range(f: Fleet, model: ModelSpec, hw: Hardware, demand: Demand, check: dict) -> tuple[int, int] | None:
+    """For a layout search's fleet: its GPUs at the two ends of the measured 80 % range of its replica's tokens/s per
+    GPU (frontier_check.deployment_range over `check`, the best-engine frontier check: where 80 % of the measured
+    frontier runs of its cell sit against the search), (fewest, most); None where the search's deployment has no
+    range (frontier_check.no_range_kind says why) or the fleet is tensor-parallel."""
+    from .frontier_check import deployment_range  # it imports layouts, as this module does: read when used
+
+    if f.deployment is None or not f.feasible:
+        return None
+    found = deployment_range(f.deployment, model, hw, load_profiles()[f.engine], check)
+    if found is None:
+        return None
+    low, high = (x / f.deployment.tokens_per_s_per_gpu * f.output_tokens_per_s_per_gpu for x in found[:2])
+    n = f.gpus_per_replica
+    return n * replicas_for(demand, high, n), n * replicas_for(demand, low, n)
 
 
 def prompt_tokens(scenario: Scenario, demand: Demand) -> int:

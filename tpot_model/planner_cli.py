@@ -17,7 +17,7 @@ from .disaggregated import decode_reach, model_recipes
 from .economics import price_for
 from .engines import BEST, ENGINES
 from .estimate import MAX_GPUS_SEARCHED, estimate
-from .fleet import Demand, Fleet, fleets, widest_no_fit
+from .fleet import Demand, Fleet, fleets, gpus_range, widest_no_fit
 from .frontier_check import (
     WITHIN,
     beyond_measured,
@@ -45,7 +45,7 @@ from .planner import MAX_BATCH_SEARCHED, FrontierPoint, frontier
 from .pool_correction import committed_check
 from .precision import parse_format, with_native_fp4
 from .prices import DEFAULT_BASIS, MAX_USD_PER_GPU_HOUR, PRICE_BASES, basis_for_price
-from .profiles import resolve_profile
+from .profiles import load_profiles, resolve_profile
 from .scenario import BATCHINGS, MAX_INPUT_COUNT, Scenario
 from .serving_calibration import ServingMeasurement, load_serving_measurements
 from .speculative import MTP_ACCEPTANCE, MTP_K
@@ -949,6 +949,21 @@ def capacity_dict(f: Fleet, demand: Demand, hw: Hardware) -> dict:
     }
 
 
+def capacity_range(f: Fleet, model, hw: Hardware, demand: Demand) -> dict:
+    """A layout search's fleet: its GPUs at the ends of the measured 80 % range (fleet.gpus_range, against the
+    best-engine frontier check) or why there is none; nulls for a tensor-parallel fleet."""
+    check = committed_check().get(summary_key(True))
+    span = gpus_range(f, model, hw, demand, check)
+    why = None
+    if span is None and f.deployment is not None:
+        why = no_range_reason(f.deployment, model, hw, load_profiles()[f.engine], check)
+    return {
+        "gpus_80pct_low": span[0] if span else None,
+        "gpus_80pct_high": span[1] if span else None,
+        "no_measured_range_reason": why,
+    }
+
+
 def capacity_remedy(model, hw: Hardware, scenario: Scenario, profile, f: Fleet) -> str | None:
     """For a chip no layout of whose scale-up domain holds the model (limited_by 'no_fit'): the lower precision with
     which the domain's largest count holds it at batch 1, or that lower precision alone is not enough; for a target
@@ -990,6 +1005,10 @@ def _capacity_text(rows: list[dict], context_tokens: float, has_input: bool = Tr
     lines += [f"* {d['hardware']}: projection: {d['projection_note']}" for d in rows if d["hardware_announced"]]
     lines += [f"{d['hardware']}: note: {d['platform_note']}" for d in rows if d["platform_note"]]
     lines += [f"{d['hardware']}: {d['price_note']}" for d in rows if d["price_note"]]  # its '-' $ figures: why
+    for d in rows:  # how far to trust a layout search's fleet
+        if d["gpus_80pct_low"] is not None:
+            lines.append(f"{d['hardware']}: 80% range (measured): {d['gpus_80pct_low']:,}-{d['gpus_80pct_high']:,} GPUs "
+                         "(where 80% of the measured frontier runs of the replica's kind sit against the search)")  # fmt: skip
     for d in rows:  # why a chip has no fleet, and what would give it one
         if d["fastest_gpus"]:
             lines.append(f"{d['hardware']}: no layout meets the {d['missed_target'].upper()} target; the fastest, "
@@ -1058,6 +1077,7 @@ def capacity_main(argv: Sequence[str] | None = None) -> int:
         ttft = None if args.ttft_target_ms is None else args.ttft_target_ms * ms
         rows = [
             capacity_dict(f, demand, hw)
+            | capacity_range(f, model, hw, demand)
             | {
                 "remedy": capacity_remedy(model, hw, scenario, profile, f),
                 # the chip's own engines (the search's default) run on it: no note

@@ -19,14 +19,21 @@ from .common import Figure, hardware_colour, legend_placement, log_ticks, style,
 from .rack_scale import layout_text
 
 
-def capacity_table(fleets: Sequence[Fleet], demand: Demand, names: dict[str, str]) -> pd.DataFrame:
+def capacity_table(
+    fleets: Sequence[Fleet],
+    demand: Demand,
+    names: dict[str, str],
+    ranges: Mapping[str, tuple[tuple[int, int] | None, str | None]] | None = None,
+) -> pd.DataFrame:
     """One row per chip: layout, GPUs, rates, MW, capex, opex, $ per 1M output tokens, basis and date; whether the
     chip is announced, not shipping (its row a projection from vendor figures) in a column of its own, as the CLI's
-    capacity --json says it, so that the name stays the catalog's."""
+    capacity --json says it, so that the name stays the catalog's. `ranges` (a layout search's fleets): per chip id,
+    its GPUs at the ends of the measured 80 % range (fleet.gpus_range) or None and why (frontier_check.no_range_kind)."""
     catalog = load_hardware_catalog()
     rows = []
     for f in fleets:
         ok = f.feasible
+        span, why = (ranges or {}).get(f.hardware, (None, None))
         rows.append(
             {
                 "hardware": names.get(f.hardware, f.hardware),
@@ -36,6 +43,10 @@ def capacity_table(fleets: Sequence[Fleet], demand: Demand, names: dict[str, str
                 "batch": f.batch if ok else None,
                 "replicas": f.replicas if ok else None,
                 "gpus": f.gpus if ok else None,
+                # where 80 % of the measured frontier runs of the replica's kind would put the GPUs (fewest, most)
+                "gpus_80pct_low": span[0] if span else None,
+                "gpus_80pct_high": span[1] if span else None,
+                "no_measured_range": why if ok and not span else None,
                 "scale_up_domains": f.domains or None,  # whole servers or racks that hold the replicas
                 "idle_gpus_in_domains": f.idle_gpus if f.domains else None,
                 # a TPU pod rented in slices of a replica's size: no whole servers or racks (the two above empty)
@@ -66,6 +77,7 @@ CAPACITY_COLUMNS = (  # capacity_table's column -> (ui/strings key of its row, 3
     ("hardware", "ec_col_hardware", 0),
     ("usd_per_1M_output_tokens", "ec_col_usd_1m", 3),
     ("gpus", "ec_col_gpus", 7),
+    ("gpus_80pct_low", "ec_col_gpus_range", 7),  # with gpus_80pct_high, in one cell (capacity_display)
     ("megawatts_all_in", "ec_col_mw", 3),
     ("output_tokens_per_s_per_gpu", "ec_col_tps_gpu", 3),
     ("capex_usd", "ec_col_capex", 3),
@@ -106,9 +118,14 @@ def capacity_display(table: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
     # had stood under TPU 8i's '—' $/chip-hour)
     priced = [p is not None and math.isfinite(float(p)) for p in table["price_usd_per_gpu_hour"]]
 
-    def cell(col: str, sig: int, v, in_slices: bool = False) -> str | None:
+    def cell(col: str, sig: int, v, in_slices: bool = False, i: int = 0) -> str | None:
         if in_slices and col in ("scale_up_domains", "idle_gpus_in_domains"):  # not '—' unexplained: why there is none
             return tr("ec_cell_in_slices")
+        if col == "gpus_80pct_low":  # the range in one cell, or why there is none
+            if v is None or v != v:
+                why = table["no_measured_range"].iloc[i] if "no_measured_range" in table else None
+                return tr("ec_cell_range_none", reason=tr(f"fr_rack_no_range_{why}")) if isinstance(why, str) else None
+            return f"{fmt.integer(float(v))}–{fmt.integer(float(table['gpus_80pct_high'].iloc[i]))}"
         if v is None or (isinstance(v, float) and not math.isfinite(v)) or v == "":
             return None
         if col == "price_basis":
@@ -130,9 +147,10 @@ def capacity_display(table: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
     label = {"batch": "ec_col_batch_search"} if searched else {}
     rows = [
         {tr("ec_col_figure"): tr(label.get(col, key)),
-         **{n: None if col in ("price_basis", "price_as_of") and not p else cell(col, sig, v, s)
-            for n, v, s, p in zip(names, table[col], sliced, priced, strict=True)}}
+         **{n: None if col in ("price_basis", "price_as_of") and not p else cell(col, sig, v, s, i)
+            for i, (n, v, s, p) in enumerate(zip(names, table[col], sliced, priced, strict=True))}}
         for col, key, sig in CAPACITY_COLUMNS[1:]
+        if col != "gpus_80pct_low" or searched  # the range is the layout search's
     ]  # fmt: skip
     return pd.DataFrame(rows, columns=[tr("ec_col_figure"), *names])
 
