@@ -354,3 +354,19 @@ def test_zh_drops_the_space_after_a_name_that_ends_in_a_full_width_bracket():
     assert said.startswith(f"{fmt.chip(rubin, zh)}在任何價格基準下") and "） 在" not in said
     assert zh("no_public_price_nowhere", hw=l40s.name).startswith(f"{l40s.name} 在任何價格基準下")  # after Latin: kept
     assert EN("no_public_price_nowhere", hw="X (a)").startswith("X (a) has no published price")
+
+
+def test_zh_tw_drops_a_templates_space_between_two_chinese_characters():
+    """A template's space sets a Latin word or number off from Chinese ('{devices} 以內': '72 張 GPU 以內'); where the
+    value ends in Chinese it had left a gap inside a word run ('72 顆晶片 以內', '8 顆晶片 內'). English is as written."""
+    zh = Translator("zh-TW")
+    assert zh("fr_rack_fit_precision", devices="8 張 GPU", items="x") == "或在 8 張 GPU 內降低精度：x。"
+    assert zh("fr_rack_fit_precision", devices="8 顆晶片", items="x") == "或在 8 顆晶片內降低精度：x。"
+    assert zh("ec_cap_help_search", budget="72 顆晶片", tier="x", max="144").count("72 顆晶片以內") == 2
+    # the capex's tier, a Latin name, set off from the Chinese after it ('超大規模業者 TCO價格' had touched)
+    help_text = zh("ec_cap_help", tier=zh("basis_hyperscaler"), max="144")
+    assert "超大規模業者 TCO 價格" in help_text
+    assert (
+        Translator("en")("fr_rack_fit_precision", devices="8 chips", items="x")
+        == "Or, within 8 chips, a lower precision: x."
+    )

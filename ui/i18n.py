@@ -44,6 +44,9 @@ def _read_catalog() -> dict[str, dict[str, str]]:
 # zh-TW: a space the template puts between a name and the Chinese after it ('{hw} 在…', right after a Latin name) is
 # dropped where the name ends in a full-width bracket ('Rubin（已發表，尚未出貨） 在…' had read with a gap)
 _SPACE_AFTER_FULLWIDTH = re.compile(r"([）」』】])[ \u00a0]+(?=[\u3400-\u9fff\uff08\u300c])")
+# and where a value ending in Chinese meets Chinese: the template's space sets off a Latin word or number ('{devices}
+# 以內' for '72 張 GPU 以內'), and between two Chinese characters it is a gap ('72 顆晶片 以內')
+_SPACE_BETWEEN_CJK = re.compile(r"(?<=[\u3400-\u9fff])[ \u00a0]+(?=[\u3400-\u9fff])")
 
 
 class Translator:
@@ -63,7 +66,9 @@ class Translator:
         if not values:
             return text
         text = text.format(**values)
-        return _SPACE_AFTER_FULLWIDTH.sub(r"\1", text) if self.lang == "zh-TW" else text
+        if self.lang != "zh-TW":
+            return text
+        return _SPACE_BETWEEN_CJK.sub("", _SPACE_AFTER_FULLWIDTH.sub(r"\1", text))
 
     def for_device(self, device: str) -> Translator:
         """This language in a device word: for 'chip' (a TPU or Trainium: ui.fmt.device_kind decides) every string
