@@ -203,13 +203,11 @@ if any(f.feasible for f in rows):  # no chart of empty bars when no chip has a f
         st.caption(tr("ec_cap_prompt", prompt=fmt.tokens(prompt), context=fmt.tokens(state.context),
                       ratio=fmt.number(in_b / out_b), output=fmt.counted("n_output_tokens", state.output, tr)))  # fmt: skip
 cap_tr = fmt.device_tr([catalog[h] for h in chips], tr)  # chips once a candidate is a TPU or Trainium
-shown = cache.built(
-    f"capacity-display|{demand_key}|{tr.lang}", lambda: figs.capacity_display(table, cap_tr)
-)  # the CSV keeps every digit
 # static, every row and cell whole: it wraps in a narrow frame (a scrolled grid had cut 'On-demand cloud' to
 # 'On-dema' at 900 px, and kept the layout and price rows under a scroll at its default height); '—' where a chip has
-# no layout
-st.table(shown.fillna("—"), hide_index=True)
+# no layout; the CSV keeps every digit
+cache.replayed_table(f"capacity-display|{demand_key}|{tr.lang}",
+                     lambda: figs.capacity_shown(figs.capacity_display(table, cap_tr)))  # fmt: skip
 if searched:  # what the range row is
     st.caption(fmt.device_text("ec_cap_range", [catalog[h] for h in chips], tr))
 st.caption(fmt.device_text("ec_cap_help_search" if searched else "ec_cap_help", [catalog[h] for h in chips], tr,

@@ -950,11 +950,11 @@ def test_fleets_are_the_layout_searchs_replicas_by_default_and_tensor_parallel_o
     for hid in ("gb200", "b200"):
         f = fleet(resolve_model("deepseek-r1"), resolve_hardware(hid), scen, None, demand, 20e-3, max_gpus=72)
         col = fmt.chip(resolve_hardware(hid), tr, short=True)
-        assert table.loc[tr("ec_col_layout"), col] == layout_text(f.deployment), col
+        assert table.loc[tr("ec_col_layout_search"), col] == layout_text(f.deployment), col
         assert table.loc[tr("ec_col_engine"), col] == "TensorRT-LLM"
         assert table.loc[tr("ec_col_tps_gpu"), col] == fmt.number(f.output_tokens_per_s_per_gpu)
         assert table.loc[tr("ec_col_gpus"), col] == fmt.integer(f.gpus)
-    assert " → " in table.loc[tr("ec_col_layout"), "GB200 NVL72"]  # disaggregated: prefill → decode
+    assert " → " in table.loc[tr("ec_col_layout_search"), "GB200 NVL72"]  # disaggregated: prefill → decode
     # how far to trust the GPUs: the measured 80 % range's ends (fleet.gpus_range), explained under the table
     from tpot_model.fleet import gpus_range
     from tpot_model.frontier_check import summary_key
@@ -974,6 +974,8 @@ def test_fleets_are_the_layout_searchs_replicas_by_default_and_tensor_parallel_o
     tp_table = tp.table[0].value.set_index(tr("ec_col_figure"))
     f = fleet(resolve_model("deepseek-r1"), resolve_hardware("gb200"), scen, resolve_profile("typical"), demand, 20e-3)
     assert tp_table.loc[tr("ec_col_layout"), "GB200 NVL72"] == f"TP{f.gpus_per_replica}"
+    # one tensor-parallel group: its row does not read as prefill → decode ('TP16' had stood under that)
+    assert tr("ec_col_layout_search") not in tp_table.index and "→" not in tr("ec_col_layout")
     assert tr("ec_col_batch") in tp_table.index and tr("ec_col_batch_search") not in tp_table.index
     assert tr("ec_col_gpus_range") not in tp_table.index  # the range is the layout search's
     # the same change through the radio, and the link then says it
@@ -1091,3 +1093,20 @@ def test_a_table_no_chip_of_which_is_priced_sends_the_sidebars_chip_to_the_sideb
     assert not at.exception, at.exception
     said = tr.sentences([ALL_UNPRICED_SAID[chips][lang], tr("cost_power_note")])
     assert said in [c.value for c in at.caption], [c.value for c in at.caption]
+
+
+def test_the_fleet_tables_figure_names_keep_their_width_in_a_narrow_page():
+    """A browser review at 900 px: six chips overflow the table, every column then shrinks to its narrowest, and the
+    zh-TW figures' names had wrapped two characters a line ('機群每百萬輸出 Token 美元' on seven). The names' column
+    keeps at least LABEL_MIN_WIDTH, on the page too; the cells are as capacity_display gives them, '—' where empty."""
+    shown = pd.DataFrame({"For the demand": ["GPUs", "MW (all-in)"], "B200": ["1,234", None]})
+    styled = econ_figs.capacity_shown(shown)
+    assert styled.data["B200"].tolist() == ["1,234", "—"]
+    html = styled.set_uuid("t").to_html()
+    (selectors,) = re.findall(r"(#T_[^{}]*)\{\s*min-width: " + econ_figs.LABEL_MIN_WIDTH + r";\s*\}", html)
+    assert {c.strip() for c in selectors.split(",")} == {"#T_t_row0_col0", "#T_t_row1_col0"}  # the names alone
+    at = run_page("economics", lang="zh-TW", ec_chips="h200,b200,gb200,mi355x,tpu7x,vr200")
+    assert not at.exception, at.exception
+    (table,) = [t for t in at.table if ZH("ec_col_figure") in t.value.columns]
+    assert f"min-width: {econ_figs.LABEL_MIN_WIDTH}" in table.proto.arrow_data.styler.styles
+    assert ZH("ec_col_usd_1m") in table.value[ZH("ec_col_figure")].tolist()

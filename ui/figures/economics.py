@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 import plotly.graph_objects as go
+from pandas.io.formats.style import Styler
 
 from tpot_model import load_hardware_catalog
 from tpot_model.economics import ApiPrice, Revenue, TcoBreakdown
@@ -142,9 +143,11 @@ def capacity_display(table: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
             return fmt.number(float(v))
         return fmt.integer(float(v)) if sig else str(v)
 
-    # a layout search's replica: its batch per decode instance (a disaggregated one's prefill pool has its own)
+    # a layout search's replica: its batch per decode instance (a disaggregated one's prefill pool has its own), and
+    # its layout read as prefill → decode; a tensor-parallel replica's layout is one group ('TP16' had stood under
+    # 'Replica's layout (prefill → decode)')
     searched = "max_gpus" in table and table["max_gpus"].notna().any()
-    label = {"batch": "ec_col_batch_search"} if searched else {}
+    label = {"batch": "ec_col_batch_search", "layout": "ec_col_layout_search"} if searched else {}
     rows = [
         {tr("ec_col_figure"): tr(label.get(col, key)),
          **{n: None if col in ("price_basis", "price_as_of") and not p else cell(col, sig, v, s, i)
@@ -153,6 +156,20 @@ def capacity_display(table: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
         if col != "gpus_80pct_low" or searched  # the range is the layout search's
     ]  # fmt: skip
     return pd.DataFrame(rows, columns=[tr("ec_col_figure"), *names])
+
+
+LABEL_MIN_WIDTH = "7em"  # seven characters of zh-TW a line, 'Fleet $ per 1M' in English
+
+
+def capacity_shown(display: pd.DataFrame) -> Styler:
+    """capacity_display for a static table (st.table): '—' where a chip has no figure, no index, and the figures'
+    names at least LABEL_MIN_WIDTH wide: with six chips in a 900 px page the table overflows and every column
+    shrinks to its narrowest, which in zh-TW had been two characters a line ('機群每百萬輸出 Token 美元' on seven)."""
+    return (
+        display.fillna("—")
+        .style.set_properties(subset=[display.columns[0]], **{"min-width": LABEL_MIN_WIDTH})
+        .hide(axis="index")
+    )
 
 
 def capacity_figure(table: pd.DataFrame, *, devices: Mapping[str, str] | None = None, tr: Translator = EN) -> go.Figure:
