@@ -17,6 +17,7 @@ from tpot_model.units import ms
 from ui import cache, chart, controls, export, fmt, metrics, notices, page_state
 from ui.figures import economics as figs
 from ui.figures import frontier as frontier_figs
+from ui.figures import rack_scale as rack_figs
 
 state = controls.scenario_state()
 tr = controls.translator()
@@ -163,9 +164,10 @@ table = cache.built(
     f"capacity|{demand_key}",
     lambda: figs.capacity_table(rows, demand, {h: catalog[h].name for h in chips}, measured_ranges()),
 )
+chips_hw = [catalog[h] for h in chips]
 if rows and not any(f.feasible for f in rows):  # nothing fits is not a target to raise
     nearest = [  # how near each chip that holds the model comes (batch 1 on its fastest GPU count; the search's
-        # fastest layout within the budget)
+        # fastest layout within the budget, said once: it had followed every chip)
         tr("ec_cap_nearest_one_search" if searched else "ec_cap_nearest_one",
            hw=fmt.chip(catalog[f.hardware], tr, short=True),
            devices=fmt.devices(catalog[f.hardware], budget if searched else f.fastest_gpus, tr),
@@ -175,10 +177,13 @@ if rows and not any(f.feasible for f in rows):  # nothing fits is not a target t
     if not all(f.limited_by == "no_fit" for f in rows):
         said = tr("ec_cap_none")
     elif searched:
-        said = tr("ec_cap_no_fit_search", devices=fmt.devices([catalog[h] for h in chips], budget, tr))
+        said = tr("ec_cap_no_fit_search", devices=fmt.devices(chips_hw, budget, tr))
     else:
         said = tr("ec_cap_no_fit")
-    st.warning(tr.sentences([said, tr("ec_cap_nearest", chips=tr.join(nearest))]) if nearest else said)
+    if nearest:
+        key = "ec_cap_nearest_search" if searched else "ec_cap_nearest"
+        said = tr.sentences([said, tr(key, devices=fmt.devices(chips_hw, budget or 0, tr), chips=tr.join(nearest))])
+    st.warning(said)
 # the chips charted, each at its own GPU count and price
 chips_about = controls.chips_about(chips, catalog, tr, state) | {
     "scenario_gpus": None, "scenario_batch": None, "scenario_tpot_target_ms": tpot_ms,  # the demand and target sized for
@@ -209,11 +214,11 @@ cap_tr = fmt.device_tr([catalog[h] for h in chips], tr)  # chips once a candidat
 cache.replayed_table(f"capacity-display|{demand_key}|{tr.lang}",
                      lambda: figs.capacity_shown(figs.capacity_display(table, cap_tr)))  # fmt: skip
 if searched:  # what the range row is
-    st.caption(fmt.device_text("ec_cap_range", [catalog[h] for h in chips], tr))
-st.caption(fmt.device_text("ec_cap_help_search" if searched else "ec_cap_help", [catalog[h] for h in chips], tr,
+    st.caption(fmt.device_text("ec_cap_range", chips_hw, tr))
+st.caption(fmt.device_text("ec_cap_help_search" if searched else "ec_cap_help", chips_hw, tr,
                            tier=tr(f"basis_{economics.owning_basis(state.price_basis)}"),  # chips once one is a TPU
                            max=fmt.integer(fleet.MAX_PACKED_DOMAIN_GPUS),
-                           budget=fmt.devices([catalog[h] for h in chips], budget or 0, tr)))  # fmt: skip
+                           budget=fmt.devices(chips_hw, budget or 0, tr)))  # fmt: skip
 if rows:  # the basis and its dates; the chips with no price under it, or no published all-in power: named, not 'n/a'
     notices.basis_caption(  # an announced chip named "(announced)", as in the chart and the table
         [
@@ -228,16 +233,23 @@ if rows:  # the basis and its dates; the chips with no price under it, or no pub
         st.caption(tr("ec_cap_no_power", hws=tr.join(unpowered)))
     # a chip that holds no layout: what would (the CLI's capacity said it; the table had read 'does not fit' alone)
     no_fit = cache.built(f"capacity-no-fit|{demand_key}", lambda: [
-        (catalog[f.hardware], f.max_gpus or int(e.scenario.num_gpus), precision_that_fits(e)) for f in rows
+        (catalog[f.hardware], e) for f in rows
         if (e := widest_no_fit(model, catalog[f.hardware], scenario, None if searched else profile, f)) is not None])  # fmt: skip
-    within = "_search" if searched else ""  # within the layout search's budget, or one scale-up domain
-    for chip, n, fitting in no_fit:
-        where = {"hw": fmt.chip(chip, tr), "devices": fmt.devices(chip, n, tr)}
-        if fitting is None:
-            st.caption(tr(f"ec_cap_fits_none{within}", **where))
+    if searched and no_fit:  # within the layout search's budget: the smallest budget that holds it, or a lower
+        # precision within this one, the chips grouped, as the rack-scale view and `capacity --max-gpus` say it (a
+        # sentence per chip had repeated the budget, and not said how large a one would do)
+        unfit = [fmt.chip(chip, tr, short=True) for chip, _ in no_fit]
+        kind = fmt.device_kind(chips_hw)
+        st.caption(tr.sentences([
+            tr("ec_cap_fits_search", chips=tr.join(unfit), devices=fmt.devices(kind, budget, tr)),
+            rack_figs.fit_remedy([(name, e) for name, (_, e) in zip(unfit, no_fit, strict=True)], budget, tr, kind)]))  # fmt: skip
+    for chip, e in [] if searched else no_fit:  # within one scale-up domain
+        where = {"hw": fmt.chip(chip, tr), "devices": fmt.devices(chip, int(e.scenario.num_gpus), tr)}
+        if (fitting := precision_that_fits(e)) is None:
+            st.caption(tr("ec_cap_fits_none", **where))
         else:
             parts = [tr(key, fmt=x.name) for x, key in zip(fitting, ("ec_fmt_weights", "ec_fmt_kv"), strict=True) if x]
-            st.caption(tr(f"ec_cap_fits_with{within}", formats=tr.join(parts), **where))
+            st.caption(tr("ec_cap_fits_with", formats=tr.join(parts), **where))
 
 chart.fold(tr, tr("embed_more_economics"))  # a wiki's frame: the capacity plan; the rest on request
 

@@ -698,11 +698,26 @@ def test_a_chip_that_holds_no_layout_says_what_would_fit(lang):
     eight = "8 GPUs" if lang == "en" else "8 張 GPU"
     want = tr("ec_cap_fits_with", hw="NVIDIA H100 SXM5 80GB", devices=eight, formats=tr("ec_fmt_weights", fmt="fp8"))
     assert want in [c.value for c in at.caption], [c.value for c in at.caption]
-    # the layout search within a budget of 8 says it of its budget (within 72 the model fits 16 H100s)
+    # the layout search within a budget of 8 says it of its budget, with the smallest budget that holds the model
+    # (within 72 it fits 16 H100s), as `capacity --max-gpus 8` does: 'needs >= 16 GPUs (--max-gpus 16), or lower
+    # precision e.g. fp8 weights'; the chips grouped, the budget said once (a sentence per chip had repeated it)
     at = run_page("economics", lang=lang, ec_max_gpus="8", **q)
-    want = tr("ec_cap_fits_with_search", hw="NVIDIA H100 SXM5 80GB", devices=eight,
-              formats=tr("ec_fmt_weights", fmt="fp8"))  # fmt: skip
-    assert want in [c.value for c in at.caption], [c.value for c in at.caption]
+    said = {
+        "en": "No layout within the layout search's budget (8 GPUs) holds the model on H100 SXM5 80GB. The smallest "
+        "budget that holds it: 16 GPUs on H100 SXM5 80GB. Or, within 8 GPUs, a lower precision: fp8 weights on H100 "
+        "SXM5 80GB.",
+        "zh-TW": "在配置搜尋的預算（8 張 GPU）內，沒有任何配置能在 H100 SXM5 80GB 上放下此模型。能放下它的最小預算："
+        "H100 SXM5 80GB 為 16 張 GPU。或在 8 張 GPU 內降低精度：H100 SXM5 80GB 用 fp8 權重。",
+    }
+    assert said[lang] in [c.value for c in at.caption], [c.value for c in at.caption]
+    from tpot_model.cli_text import remedy
+    from tpot_model.fleet import Demand, fleet, widest_no_fit
+
+    model, h100 = resolve_model("llama-3.1-405b"), resolve_hardware("h100-sxm")
+    scen = Scenario(context_tokens=4096, output_tokens=1024, weights="bf16", kv_cache="bf16")
+    f = fleet(model, h100, scen, None, Demand(1e12, 4e12, 1.5, 0.7), 50e-3, max_gpus=8)
+    cli = remedy(widest_no_fit(model, h100, scen, None, f), gpus_flag="--max-gpus", budget=8)
+    assert "needs >= 16 GPUs" in cli and "fp8 weights" in cli, cli  # the CLI's words for the same chip
     assert not any(tr("ec_cap_fits_with", hw="\0", devices="\0", formats="\0").split("\0")[1] in c.value
                    for c in run_page("economics", lang=lang, **q).caption)  # fmt: skip
 
@@ -1093,6 +1108,33 @@ def test_a_table_no_chip_of_which_is_priced_sends_the_sidebars_chip_to_the_sideb
     assert not at.exception, at.exception
     said = tr.sentences([ALL_UNPRICED_SAID[chips][lang], tr("cost_power_note")])
     assert said in [c.value for c in at.caption], [c.value for c in at.caption]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_a_target_no_layout_meets_names_the_budget_once(lang):
+    """A browser review: at a 2 ms target no layout within 72 GPUs meets, and the warning had followed every chip's
+    fastest TPOT with '(the fastest layout within 72 GPUs)'. The budget is said once, each chip's fastest after it,
+    the times the fleet's (fleet.fastest_missed_s, as `capacity --max-gpus 72 --json` gives fastest_tpot_ms)."""
+    from tpot_model.fleet import Demand, fleet
+
+    tr = Translator(lang)
+    q = dict(model="deepseek-r1", weights="fp8", kv="fp8", context="1024", output="1024", ec_chips="gb200,b200",
+             ec_tpot_ms="2", ec_out="100", ec_in="100")  # fmt: skip
+    at = run_page("economics", lang=lang, **q)
+    assert not at.exception, at.exception
+    scen = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8")
+    fastest = []
+    for hid in ("gb200", "b200"):
+        f = fleet(resolve_model("deepseek-r1"), resolve_hardware(hid), scen, None, Demand(1e11, 1e11, 1.5, 0.7), 2e-3,
+                  max_gpus=72)  # fmt: skip
+        assert f.limited_by == "slo" and f.fastest_missed_s > 2e-3
+        chip = fmt.chip(resolve_hardware(hid), tr, short=True)
+        fastest.append(tr("ec_cap_nearest_one_search", hw=chip, what="TPOT", time=fmt.ms(f.fastest_missed_s, tr=tr)))
+    seventy_two = fmt.devices("gpu", 72, tr)
+    want = tr.sentences([tr("ec_cap_none"), tr("ec_cap_nearest_search", devices=seventy_two, chips=tr.join(fastest))])
+    (said,) = [w.value for w in at.warning]
+    assert said == want
+    assert said.count(seventy_two) == 1 and len(re.findall(r"TPOT \d", said)) == 2, said
 
 
 def test_the_fleet_tables_figure_names_keep_their_width_in_a_narrow_page():

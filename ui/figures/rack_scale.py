@@ -65,11 +65,14 @@ def unfit(curves: Sequence[RackCurve]) -> list[RackCurve]:
     return [c for c in curves if c.deployments and all(d.limited_by == "memory" for d in c.deployments)]
 
 
-def fit_remedy(needs: Sequence[tuple[str, Estimate]], budget_gpus: int, tr: Translator = EN) -> str:
+def fit_remedy(
+    needs: Sequence[tuple[str, Estimate]], budget_gpus: int, tr: Translator = EN, device: str = "gpu"
+) -> str:
     """What would hold the model on the chips no layout within the budget holds it on, each as (name,
     layouts.budget_no_fit's estimate), as `frontier --max-gpus` says it: the smallest budget that does (min_gpus),
     the chips grouped by it, or that none up to 1,024 GPUs does; then the lower precision that would within this
-    budget (precision_that_fits), or that lower precision alone is not enough ('' for no chip)."""
+    budget (precision_that_fits), or that lower precision alone is not enough ('' for no chip). `device`: what the
+    budgets count (fmt.device_kind: 'chip' once a TPU or Trainium is among them)."""
     by_budget: dict[int, list[str]] = {}
     by_format: dict[str, list[str]] = {}
     never, short = [], []
@@ -85,14 +88,14 @@ def fit_remedy(needs: Sequence[tuple[str, Estimate]], budget_gpus: int, tr: Tran
             by_format.setdefault(what, []).append(name)
         elif any(lower_formats(e.scenario, e.hardware)):
             short.append(name)
-    devices = fmt.devices("gpu", budget_gpus, tr)
+    devices = fmt.devices(device, budget_gpus, tr)
     said = []
     if by_budget:
-        items = [tr("fr_rack_fit_budget_item", devices=fmt.devices("gpu", n, tr), chips=tr.join(chips))
+        items = [tr("fr_rack_fit_budget_item", devices=fmt.devices(device, n, tr), chips=tr.join(chips))
                  for n, chips in sorted(by_budget.items())]  # fmt: skip
         said.append(tr("fr_rack_fit_budget", items=tr.join(items, "clause_sep")))
     if never:
-        said.append(tr("fr_rack_fit_budget_none", devices=fmt.devices("gpu", MAX_GPUS_SEARCHED, tr),
+        said.append(tr("fr_rack_fit_budget_none", devices=fmt.devices(device, MAX_GPUS_SEARCHED, tr),
                        chips=tr.join(never)))  # fmt: skip
     if by_format:  # the chips on which it is not enough after those on which it is
         items = [tr("fr_rack_fit_precision_item", what=what, chips=tr.join(chips)) for what, chips in by_format.items()]
