@@ -684,6 +684,12 @@ def test_a_projection_says_why_it_has_no_80_percent_range(tr):
         f"{cat['vr200'].name} is announced, not shipping: nothing measured"  # the CLI's words, unchanged
     )
     assert fc.no_range_kind(replace(d, mtp_k=3), m, cat["b200"], resolve_profile("sglang"), check) == "mtp"
+    # a dense model is said to be one (a browser review: Llama-3.1-70B had read 'another architecture's'); an MoE
+    # model of another architecture than the measured runs' (Kimi K2) is said to be that
+    models = load_model_catalog()
+    sglang = resolve_profile("sglang")
+    assert fc.no_range_kind(d, models["llama-3.1-70b"], cat["b200"], sglang, check) == "dense"
+    assert fc.no_range_kind(d, models["kimi-k2"], cat["b200"], sglang, check) == "architecture"
     why = tuple("announced" if x.feasible else None for x in curve.deployments)
     rubin = replace(curve, hardware_id="vr200", name="Rubin NVL72", projection=True, no_range=why)
     table = rack.rates_table([rubin], tr)

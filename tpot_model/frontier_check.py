@@ -309,10 +309,10 @@ def no_range_kind(d: Deployment, model, hw, profile, frontier: dict) -> str | No
         return "announced"
     if hw.id not in measured_chips:
         return "unmeasured_chip"
+    if correction(model, profile) is NEUTRAL:  # a dense model's (Llama's: 'dense', not 'another architecture's')
+        return "ideal" if profile.is_ideal else "dense"
     if not fitted_shape(model, (frontier or {}).get("models", ())):
         return "architecture"
-    if correction(model, profile) is NEUTRAL:
-        return "ideal" if profile.is_ideal else "dense"
     return None
 
 
