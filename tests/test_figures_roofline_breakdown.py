@@ -276,7 +276,7 @@ def test_heatmap_metrics():
     # the pages' notice (fmt.no_price_text): no basis prices the toy chip
     assert bd.cost_notice(_est(hw=TOY_GPU_NO_PRICE)) == (
         "The cost map needs a price. Toy GPU without a price has no published price in any basis: the figures that "
-        "need its $/GPU-hour (cost per 1M tokens, margin) are not shown. Enter your own $/GPU-hour in the sidebar."
+        "need its $/GPU-hour (the cost per 1M tokens and those built on it) are not shown. Enter your own $/GPU-hour in the sidebar."
     )
     assert "$0" in bd.cost_notice(_est(price_usd_per_gpu_hour=0.0))
 

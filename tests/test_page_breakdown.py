@@ -80,14 +80,14 @@ def test_no_price_says_so():
     # the pages' notice (fmt.no_price_text): no basis prices TPU v5e (it had said 'n/a: no catalog price')
     said = (
         "The cost map needs a price. Google TPU v5e has no published price in any basis: the figures that need its "
-        "$/chip-hour (cost per 1M tokens, margin) are not shown. Enter your own $/chip-hour in the sidebar."
+        "$/chip-hour (the cost per 1M tokens and those built on it) are not shown. Enter your own $/chip-hour in the sidebar."
     )
     assert said in [i.value for i in at.info]
     b300 = run_page("breakdown", hardware="b300", lang="zh-TW")  # priced under the TCO bases: those named
     b300.selectbox(key="breakdown.heatmap_metric").set_value("usd_per_1M_tokens").run()
     notice = (
         "成本熱度圖需要價格。NVIDIA B300 / Blackwell Ultra (HGX) 在「雲端隨需」價格基準下沒有公開價格：需要其每 GPU 小時價格的"
-        "數字（每百萬 Token 成本、毛利）不顯示。請在側邊欄輸入自訂的每 GPU 小時價格，或在側邊欄改選以下任一價格基準："
+        "數字（每百萬 Token 成本及以其計算的數字）不顯示。請在側邊欄輸入自訂的每 GPU 小時價格，或在側邊欄改選以下任一價格基準："
         "新雲端業者 TCO、超大規模業者 TCO、三年租用。"
     )
     assert notice in [i.value for i in b300.info]

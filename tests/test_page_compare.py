@@ -638,23 +638,23 @@ def test_energy_on_an_estimated_tdp_is_marked_in_its_cell_its_delta_and_the_csv(
 B_NO_PRICE = {  # B's caption (markdown: the $ escaped): the pages' words (fmt.no_price_text), B's own box its remedy
     ("mi355x", "en"): (
         "No public price for AMD Instinct MI355X under the basis 'On-demand cloud': the figures that need its "
-        "\\$/GPU-hour (cost per 1M tokens, margin) are not shown. Enter B's own in “Price (\\$/GPU-hour)” under "
+        "\\$/GPU-hour (the cost per 1M tokens and those built on it) are not shown. Enter B's own in “Price (\\$/GPU-hour)” under "
         "“Model, batch, context and price of B”, or set the sidebar's price basis to Neocloud TCO, Hyperscaler TCO or "
         "3-year rental."
     ),
     ("mi355x", "zh-TW"): (
-        "AMD Instinct MI355X 在「雲端隨需」價格基準下沒有公開價格：需要其每 GPU 小時價格的數字（每百萬 Token 成本、毛利）不顯示。"
+        "AMD Instinct MI355X 在「雲端隨需」價格基準下沒有公開價格：需要其每 GPU 小時價格的數字（每百萬 Token 成本及以其計算的數字）不顯示。"
         "請在「B 的模型、批次、上下文與價格」的「價格（美元／GPU 小時）」輸入 B 的價格，或在側邊欄改選以下任一價格基準："
         "新雲端業者 TCO、超大規模業者 TCO、三年租用。"
     ),
     ("vr200", "en"): (
         "NVIDIA Rubin (per GPU, Vera Rubin NVL72) (announced) has no published price in any basis: the figures that "
-        "need its \\$/GPU-hour (cost per 1M tokens, margin) are not shown. Enter B's own in “Price (\\$/GPU-hour)” "
+        "need its \\$/GPU-hour (the cost per 1M tokens and those built on it) are not shown. Enter B's own in “Price (\\$/GPU-hour)” "
         "under “Model, batch, context and price of B”."
     ),
     ("vr200", "zh-TW"): (
         "NVIDIA Rubin (per GPU, Vera Rubin NVL72)（已發表，尚未出貨）在任何價格基準下都沒有公開價格：需要其每 GPU 小時價格的"
-        "數字（每百萬 Token 成本、毛利）不顯示。請在「B 的模型、批次、上下文與價格」的「價格（美元／GPU 小時）」輸入 B 的價格。"
+        "數字（每百萬 Token 成本及以其計算的數字）不顯示。請在「B 的模型、批次、上下文與價格」的「價格（美元／GPU 小時）」輸入 B 的價格。"
     ),
 }
 

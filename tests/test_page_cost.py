@@ -82,8 +82,8 @@ def test_hardware_without_a_price_still_shows_throughput_and_energy():
     # a TPU: the notice and its button say chip-hour (issue 19; were pinned to the GPU-hour wording); no basis prices
     # TPU v5e, so the notice says so, not "choose another price basis"
     no_price = (
-        "Google TPU v5e has no published price in any basis: the figures that need its $/chip-hour (cost per 1M "
-        "tokens, margin) are not shown. Enter your own $/chip-hour in the sidebar."
+        "Google TPU v5e has no published price in any basis: the figures that need its $/chip-hour (the cost per 1M "
+        "tokens and those built on it) are not shown. Enter your own $/chip-hour in the sidebar."
     )
     assert any(no_price == i.value for i in at.info)
     assert EN("enter_own_price_chip") in [b.label for b in at.button]  # the one click that enters a price

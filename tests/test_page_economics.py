@@ -38,7 +38,7 @@ def test_no_public_price_is_said_on_every_page_that_shows_dollars_not_n_a():
     # Trainium: the notice and its button say chip-hour (issue 19; were pinned to the GPU-hour wording)
     # the one basis that does price it named (economics.priced_bases), not "another price basis"
     notice = (
-        "AWS Trainium2 在「超大規模業者 TCO」價格基準下沒有公開價格：需要其每晶片小時價格的數字（每百萬 Token 成本、毛利）"
+        "AWS Trainium2 在「超大規模業者 TCO」價格基準下沒有公開價格：需要其每晶片小時價格的數字（每百萬 Token 成本及以其計算的數字）"
         "不顯示。請在側邊欄輸入自訂的每晶片小時價格，或在側邊欄改選以下任一價格基準：雲端隨需。"
     )
     for page in ("overview", "cost", "compare", "planner", "economics"):

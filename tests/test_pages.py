@@ -886,10 +886,10 @@ def test_sidebar_and_price_notices_say_chip_hour_for_a_tpu_or_trainium(lang):
     assert at.sidebar.selectbox(key="price_basis").help == tr("help_price_basis_chip")
     notice = {  # the one basis that prices it named; your own price in the chip's word
         "en": "No public price for AWS Trainium2 under the basis 'Hyperscaler TCO': the figures that need its "
-        "$/chip-hour (cost per 1M tokens, margin) are not shown. Enter your own $/chip-hour in the sidebar, or set "
+        "$/chip-hour (the cost per 1M tokens and those built on it) are not shown. Enter your own $/chip-hour in the sidebar, or set "
         "the sidebar's price basis to On-demand cloud.",
-        "zh-TW": "AWS Trainium2 在「超大規模業者 TCO」價格基準下沒有公開價格：需要其每晶片小時價格的數字（每百萬 Token 成本、"
-        "毛利）不顯示。請在側邊欄輸入自訂的每晶片小時價格，或在側邊欄改選以下任一價格基準：雲端隨需。",
+        "zh-TW": "AWS Trainium2 在「超大規模業者 TCO」價格基準下沒有公開價格：需要其每晶片小時價格的數字（每百萬 Token 成本"
+        "及以其計算的數字）不顯示。請在側邊欄輸入自訂的每晶片小時價格，或在側邊欄改選以下任一價格基準：雲端隨需。",
     }[lang]
     assert notice in [i.value for i in at.info]
     assert tr("enter_own_price_chip") in [b.label for b in at.button]
@@ -1347,19 +1347,19 @@ def test_the_sidebars_widgets_fall_back_to_the_scenario_not_to_their_first_optio
 UNPRICED_HELP = {  # fmt.no_price_text: Rubin (no basis prices it), MI355X (the TCO tiers and rental do, on demand not)
     ("vr200", "en"): (
         "NVIDIA Rubin (per GPU, Vera Rubin NVL72) (announced) has no published price in any basis: the figures that "
-        "need its $/GPU-hour (cost per 1M tokens, margin) are not shown. Enter your own $/GPU-hour in the sidebar."
+        "need its $/GPU-hour (the cost per 1M tokens and those built on it) are not shown. Enter your own $/GPU-hour in the sidebar."
     ),
     ("vr200", "zh-TW"): (
         "NVIDIA Rubin (per GPU, Vera Rubin NVL72)（已發表，尚未出貨）在任何價格基準下都沒有公開價格：需要其每 GPU 小時價格的"
-        "數字（每百萬 Token 成本、毛利）不顯示。請在側邊欄輸入自訂的每 GPU 小時價格。"
+        "數字（每百萬 Token 成本及以其計算的數字）不顯示。請在側邊欄輸入自訂的每 GPU 小時價格。"
     ),
     ("mi355x", "en"): (
         "No public price for AMD Instinct MI355X under the basis 'On-demand cloud': the figures that need its "
-        "$/GPU-hour (cost per 1M tokens, margin) are not shown. Enter your own $/GPU-hour in the sidebar, or set the "
+        "$/GPU-hour (the cost per 1M tokens and those built on it) are not shown. Enter your own $/GPU-hour in the sidebar, or set the "
         "sidebar's price basis to Neocloud TCO, Hyperscaler TCO or 3-year rental."
     ),
     ("mi355x", "zh-TW"): (
-        "AMD Instinct MI355X 在「雲端隨需」價格基準下沒有公開價格：需要其每 GPU 小時價格的數字（每百萬 Token 成本、毛利）不顯示。"
+        "AMD Instinct MI355X 在「雲端隨需」價格基準下沒有公開價格：需要其每 GPU 小時價格的數字（每百萬 Token 成本及以其計算的數字）不顯示。"
         "請在側邊欄輸入自訂的每 GPU 小時價格，或在側邊欄改選以下任一價格基準：新雲端業者 TCO、超大規模業者 TCO、三年租用。"
     ),
 }
