@@ -629,7 +629,9 @@ def test_mlperf_by_chip_draws_measured_bars_and_modelled_diamonds(llama2_mlperf)
     # both values named where there is a diamond (a label past a diamond beyond the bar had read as the diamond's),
     # the measured one alone where there is none
     modelled_h200 = dict(zip(dia.y, dia.x, strict=True))["H200 SXM 141GB · Server"]
-    assert labels.text[i] == f"4,274 measured, {fmt.number(modelled_h200)} modelled (v5.1)"
+    # each at 3 significant figures, as the table under the chart writes it (fmt.figures; the bar read '4,274')
+    assert labels.text[i] == f"4,270 measured, {fmt.figures(modelled_h200)} modelled (v5.1)"
+    assert "4,270 output tok/s per GPU" in bars.hovertext[i]
     assert labels.text[list(bars.y).index("Gaudi 2 · Server")] == "786 measured (v4.0)"
     assert all(lab_end >= max(m, d) for lab_end, m, d in zip(  # the label is drawn past the bar and the diamond
         labels.x, bars.x, [dict(zip(dia.y, dia.x, strict=True)).get(y, 0) for y in bars.y], strict=True))  # fmt: skip

@@ -382,6 +382,17 @@ def test_breakdown_table_has_uniform_decimals(lang):
     assert list(slow["ms"]) == ["1,235", "12"]
 
 
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [(2907.3289, "2,910"), (12_701.0, "12,700"), (999.6, "1,000"), (12.37, "12.4"), (75.0, "75.0"),
+     (0.04584, "0.0458"), (0.0, "0"), (float("nan"), "n/a")],
+)  # fmt: skip
+def test_figures_rounds_the_whole_part_too(value, text):
+    """fmt.figures: 3 significant figures whatever the magnitude (fmt.number keeps every whole digit: '2,907'), the
+    rule of a table's number column (cache.display_numbers) and of the labels read beside it."""
+    assert fmt.figures(value) == text
+
+
 def test_a_column_spanning_orders_of_magnitude_reads_three_significant_figures():
     """Hardware's TPOT table held 6.826 ms beside 1,200 ms: its column needs no decimals for its largest value, so it
     is shown with thousands separators ('localized'), which printed each value whole ('12.37', '6.826'). Such a

@@ -174,6 +174,30 @@ def test_mlperf_measured_beside_modelled_for_llama2(lang):
     assert any(chips("hw_mlperf_caption")[:40] in c.value for c in at.caption)
 
 
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_mlperf_chart_and_table_write_each_number_alike(tr):
+    """A review: DeepSeek-R1's MLPerf chart labelled GB300's Server run '2,907' where the table under it read
+    '2,910' (NVIDIA's 72-GPU v5.1 run, 2,907.33 tok/s per GPU): both write it at 3 significant figures
+    (fmt.figures), and so every measured and modelled value of the chart."""
+    at = run_page("hardware", model="deepseek-r1", lang=tr.lang)
+    assert not at.exception, at.exception
+    (fig,) = [f for f in figures(at) if f["layout"]["title"]["text"] == tr("hw_mlperf_title", model="DeepSeek-R1")]
+    (bars,) = [t for t in fig["data"] if t.get("text")]
+    labels = dict(zip(bars["y"], bars["text"], strict=True))
+    assert labels["GB300 NVL72 · Server"] == tr("hw_mlperf_bar_label", tps="2,910", round="v5.1")
+    (df,) = [d for d in at.dataframe if tr("hw_mlperf_col_measured_tps") in d.value.columns]
+    rows = zip(df.value[tr("hw_col_hardware")], df.value[tr("hw_mlperf_col_scenario")], strict=True)
+    cells = _cells(df)
+    for i, (name, scenario) in enumerate(rows):
+        short = fmt.chip_short(next(h for h in CATALOG.values() if h.name == name))
+        measured = cells[tr("hw_mlperf_col_measured_tps")].iloc[i]
+        modelled = cells[tr("hw_mlperf_col_modelled_tps")].iloc[i]
+        said = (tr("hw_mlperf_bar_label_both", tps=measured, model=modelled, round="v5.1") if modelled
+                else tr("hw_mlperf_bar_label", tps=measured, round="v5.1"))  # fmt: skip
+        assert labels[f"{short} · {scenario}"] == said
+    assert cells[tr("hw_mlperf_col_measured_tps")].iloc[0] == "2,910"  # GB300's, the first row
+
+
 def test_mlperf_section_follows_the_vendor_filter_and_is_absent_without_results():
     at = run_page("hardware", model="llama-2-70b")
     at.multiselect(key="hardware.vendors").set_value(["AMD"]).run()

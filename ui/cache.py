@@ -281,10 +281,10 @@ def display_numbers(
     """(table, st.dataframe column_config) for showing a table's float columns: each with one count of decimals
     down the column (fmt.column_decimals, at least `lo`, or `lo[column]` where given per column); a column that needs
     none (its largest value from 100 on) at 3 significant figures ('1,200', '12.4', '6.83': shown whole, they had
-    read '12.37' and '6.826' beside '1,200'), each written with them (fmt.number: '75.0' beside '66.3', where the
-    locale's format had dropped the zero, '75'); the `dollars` columns as every other $ figure (fmt.usd: '$1.55',
-    '$0.687'). A Styler over the numbers: its text shown, the column sorted as numbers (a column's own format would
-    override the text: such a column has none)."""
+    read '12.37' and '6.826' beside '1,200'), each written with them (fmt.figures, as the labels beside a table read
+    them: '75.0' beside '66.3', where the locale's format had dropped the zero, '75'); the `dollars` columns as every
+    other $ figure (fmt.usd: '$1.55', '$0.687'). A Styler over the numbers: its text shown, the column sorted as
+    numbers (a column's own format would override the text: such a column has none)."""
     out, config, figures = table.copy(), {}, []
     for c in dollars:
         config[c] = st.column_config.NumberColumn()
@@ -303,7 +303,7 @@ def display_numbers(
                 d, out[c] = 0, np.round(values)
             config[c] = st.column_config.NumberColumn(format="localized" if d == 0 else f"%.{d}f")
     # a missing cell: no text of the Styler's ('nan', 'None'), so the page's placeholder shows
-    shown = dict.fromkeys(figures, fmt.number) | dict.fromkeys(dollars, fmt.usd)
+    shown = dict.fromkeys(figures, fmt.figures) | dict.fromkeys(dollars, fmt.usd)
     return out.style.format(na_rep="").format(shown, na_rep=""), config
 
 

@@ -138,6 +138,14 @@ def number(x: float, digits: int = 3) -> str:
     return _sig(float(x), digits)
 
 
+def figures(x: float, digits: int = 3) -> str:
+    """x at `digits` significant figures, its whole part rounded too, as number() writes it: 2,907.3 -> '2,910',
+    12.37 -> '12.4', 75 -> '75.0'. A table's column of numbers (cache.display_numbers) and the labels read beside it
+    (Hardware's MLPerf bars had read '2,907' over the table's '2,910')."""
+    v = float(x)
+    return number(float(f"{v:.{digits}g}") if math.isfinite(v) else v, digits)
+
+
 def column_decimals(values, sig: int = 3, *, lo: int = 0, hi: int = 3) -> int:
     """One number of decimals for a table column: enough for `sig` significant figures of its largest magnitude,
     clamped to [lo, hi] (21.9 and 0.04 ms -> 1: '21.9', '0.0'; 0.9 ms -> 3)."""

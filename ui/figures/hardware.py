@@ -779,7 +779,7 @@ def mlperf_by_chip(table: pd.DataFrame, *, model_name: str = "", tr: Translator 
         name=tr("hw_mlperf_measured"),
         showlegend=False,  # its key is grey below (the bars carry the chips' colours)
         hovertext=[
-            tr("hw_mlperf_hover_measured", run=run, tps=f"{v:,.0f}", tpot=f"{t:.1f}")
+            tr("hw_mlperf_hover_measured", run=run, tps=fmt.figures(v), tpot=f"{t:.1f}")
             for run, v, t in zip(runs, measured, wide["measured_tpot_ms"], strict=True)
         ],
         hoverinfo="text",
@@ -788,7 +788,7 @@ def mlperf_by_chip(table: pd.DataFrame, *, model_name: str = "", tr: Translator 
     ok = np.isfinite(modelled)
     if ok.any():
         hover = [
-            tr("hw_mlperf_hover_modelled", run=run, tps=f"{m:,.0f}", tpot=f"{t:.1f}", err=fmt.pct(m / v - 1, 0, signed=True),
+            tr("hw_mlperf_hover_modelled", run=run, tps=fmt.figures(m), tpot=f"{t:.1f}", err=fmt.pct(m / v - 1, 0, signed=True),
                engine=e, c=f"{c:,.0f}")
             for run, m, t, v, e, c in zip(runs, modelled, wide["modelled_tpot_ms"], measured, wide["engine_profile"],
                                           wide["concurrency_per_replica"], strict=True)
@@ -804,11 +804,12 @@ def mlperf_by_chip(table: pd.DataFrame, *, model_name: str = "", tr: Translator 
         )  # fmt: skip
     reach = float(np.nanmax(np.concatenate([measured, modelled]), initial=1.0))
     ends = np.fmax(measured, np.where(ok, modelled + 0.015 * reach, measured))  # past the diamond's half-width
-    # both values named where the diamond is drawn: a label past a diamond beyond the bar had read as that diamond's
+    # both values named where the diamond is drawn: a label past a diamond beyond the bar had read as that diamond's;
+    # each as the table under the chart writes it (fmt.figures: the bar's '2,907' had read '2,910' in the table)
     text = [
-        tr("hw_mlperf_bar_label_both", tps=fmt.number(v), model=fmt.number(m), round=r)
+        tr("hw_mlperf_bar_label_both", tps=fmt.figures(v), model=fmt.figures(m), round=r)
         if np.isfinite(m)
-        else tr("hw_mlperf_bar_label", tps=fmt.number(v), round=r)
+        else tr("hw_mlperf_bar_label", tps=fmt.figures(v), round=r)
         for v, m, r in zip(measured, modelled, wide["round"], strict=True)
     ]
     fig.add_bar(x=ends, y=labels, orientation="h", width=0.7, marker={"opacity": 0}, text=text,
