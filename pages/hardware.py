@@ -59,16 +59,20 @@ else:
     chart.figure(ranking, specs, "hardware-bandwidth-ranking", tr, about=None, depends=chips_key)
     if (box := expanders.lazy_expander(tr("hw_specs_table"), "hardware.specs_open")) is not None:
         labels = figs.specs_table_labels(tr=tr)
-        datasheet = specs[list(labels)].rename(columns=labels)
+        datasheet, estimated = figs.specs_display_table(specs, tr=tr)
+        # each column at 3 significant figures (bandwidth at two decimals, as the bars and the generations table
+        # read it), an estimated figure marked in its cell as everywhere else: '27.2 (estimate)'
+        shown, columns = cache.display_numbers(datasheet, lo={labels["bandwidth_tb_per_s"]: 2}, marked=estimated,
+                                               mark=lambda text: fmt.estimate(text, True, tr))  # fmt: skip
         # '—' where a chip has no price or date (the table had read 'None'); the chip's name in view as it scrolls
-        box.dataframe(datasheet, hide_index=True, placeholder="—",
-                      column_config={**cache.exact_numbers(datasheet),
+        box.dataframe(shown, hide_index=True, placeholder="—",
+                      column_config={**columns,
                                      # '$1.49', not '1.490' (a column at the decimals its values have)
                                      labels["price_usd_per_gpu_hour"]: st.column_config.NumberColumn(format="dollar"),
                                      labels["hardware"]: st.column_config.Column(pinned=True)})  # fmt: skip
-        estimated = [fmt.chip(h, tr, short=True) for h in chips if h.estimated("tdp_W")]
+        any_estimate = any(any(rows) for rows in estimated.values())
         box.caption(tr("hw_specs_price_note", basis=tr(f"basis_{basis}"))
-                    + notices.line(tr("hw_specs_tdp_estimated", hws=tr.join(estimated)) if estimated else ""))  # fmt: skip
+                    + notices.line(tr("hw_specs_estimated") if any_estimate else ""))  # fmt: skip
 
     chart.fold(tr, tr("embed_more_hardware"))  # a wiki's frame: the bandwidth charts; the rest on request
 

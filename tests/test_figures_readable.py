@@ -419,14 +419,6 @@ def test_a_column_spanning_orders_of_magnitude_reads_three_significant_figures()
                     "d||46.0|1.000000"]  # fmt: skip
     assert shown["pct"].tolist() == [12.25, 3.5, 0.25, 1.0] and columns["pct"]["type_config"]["format"] == "%.1f"
     assert set(columns) == {"tpot_ms", "user", "pct"} and shown["chip"].tolist() == ["a", "b", "c", "d"]
-    # a datasheet's column (cache.exact_numbers) at the decimals its values have: '40.0' beside '34.4'
-    assert [fmt.exact_decimals(v) for v in ([40, 34.4], [1.555, 8], [75, 400, float("nan")], [1 / 3], [])] == [
-        1,
-        3,
-        0,
-        3,
-        0,
-    ]
 
     # a column held to decimals (the breakdown's ms, lo=1) that reaches thousands: whole, with separators (an absurd
     # scenario's parts had read '239662.2' beside the text's '240 s')
@@ -444,6 +436,26 @@ def test_a_column_spanning_orders_of_magnitude_reads_three_significant_figures()
     assert styler.data["usd"].tolist()[:2] == [1.552125, 0.686907] and columns["usd"]["type_config"]["format"] is None
     text = styler.hide(axis="index").to_string(delimiter="|").splitlines()
     assert text == ["usd|tps", "$1.55|1,080", "$0.687|789", "|716"]
+
+
+def test_marked_cells_carry_their_mark_and_stay_numbers():
+    """Hardware's datasheet marks an estimated figure in its cell ('27.2 (estimate)'): display_numbers writes the
+    rows `marked` through `mark`, in a whole-number column too (with separators) and in one with decimals (which
+    then has the Styler's text, not a format), each such column as wide as its longest text; the others as before."""
+    import pandas as pd
+
+    from ui import cache
+
+    table = pd.DataFrame({"tflops": [312.0, 27.2, 2250.0], "tdp": pd.array([400, 90, 1000], dtype="Int64"),
+                          "bw": [1.555, 0.8, 8.0], "year": [2020, 2023, 2024]})  # fmt: skip
+    marked = {"tflops": [False, True, False], "tdp": [False, True, True], "bw": [False, True, False]}
+    styler, columns = cache.display_numbers(table, lo={"bw": 2}, marked=marked, mark=lambda t: f"{t} (est.)")
+    text = styler.hide(axis="index").to_string(delimiter="|").splitlines()
+    assert text == ["tflops|tdp|bw|year", "312|400|1.55|2020", "27.2 (est.)|90 (est.)|0.80 (est.)|2023",
+                    "2,250|1,000 (est.)|8.00|2024"]  # fmt: skip
+    assert styler.data["tflops"].tolist() == [312.0, 27.2, 2250.0] and styler.data["tdp"].dtype == "Int64"
+    assert [columns[c]["type_config"].get("format") for c in ("tflops", "tdp", "bw")] == [None] * 3
+    assert columns["tdp"]["width"] >= fmt.text_px("1,000 (est.)", cache.CELL_CHAR_PX) and "year" not in columns
 
 
 # ------------------------------------------------------------------------------------------------- metric labels

@@ -324,23 +324,43 @@ def test_tables_show_one_count_of_decimals_per_column():
     assert (usd["H200 SXM 141GB"], usd["MI325X"], usd["Rubin NVL72*"]) == ("$1.76", "$0.687", "")
 
 
-def test_the_datasheet_table_shows_each_column_at_the_decimals_its_values_have():
-    """The datasheet table read '40' beside '34.4' GB and '2' beside '1.555' TB/s (Streamlit's own format drops
-    zeros): each number column at the decimals its values have, the numbers themselves as published."""
+def _datasheet(lang: str = "en", **query):
+    """The datasheet table of the Hardware page (its expander opened): the AppTest element, its cells' text, its
+    column config and the page run."""
     import json
 
-    at = run_page("hardware")
+    tr = Translator(lang)
+    at = run_page("hardware", lang=lang, **query)
     at.session_state["hardware.specs_open"] = True
     at.run()
     assert not at.exception, at.exception
-    df = next(d for d in at.dataframe if EN("hw_col_spec_bw") in d.value.columns)
-    config = {c: v.get("type_config") for c, v in json.loads(df.proto.columns).items()}
-    keys = {"gb": "hw_col_spec_gb", "bw": "hw_col_spec_bw", "tdp": "hw_col_spec_tdp", "gib": "hw_col_spec_gib_reported"}
-    assert {c: config[EN(k)]["step"] for c, k in keys.items()} == {"gb": 0.1, "bw": 0.001, "tdp": 1.0, "gib": 0.1}
-    assert {config[EN(k)]["format"] for k in keys.values()} == {"localized"}  # thousands separated, decimals fixed
-    a100 = df.value[df.value[EN("hw_col_hardware")] == "NVIDIA A100 40GB SXM4"].iloc[0]
-    assert (a100[EN("hw_col_spec_gb")], a100[EN("hw_col_spec_bw")]) == (40.0, 1.555)  # unchanged: sorted as numbers
-    assert config[EN("hw_col_spec_price")]["format"] == "dollar"  # '$1.49', not '1.490' (a browser review)
+    df = next(d for d in at.dataframe if tr("hw_col_spec_bw") in d.value.columns)
+    return df, _cells(df), json.loads(df.proto.columns), at
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_the_datasheet_table_writes_each_column_at_three_significant_figures(lang):
+    """A review: its 16-bit TFLOP/s column read '312.00' for every chip because L40S's is 362.05 (each column had
+    the decimals its most precise value has). Each column now reads 3 significant figures (cache.display_numbers:
+    '312', '362', '27.2', '2,250'; bandwidth at two decimals, as the bars and the generations table beside it), the
+    cells numbers still (sorted as such); the price in dollars."""
+    tr = Translator(lang)
+    df, cells, config, _ = _datasheet(lang)
+    name = list(df.value[tr("hw_col_hardware")])
+
+    def cell(hw_id: str, key: str) -> str:
+        return cells[tr(key)].iloc[name.index(CATALOG[hw_id].name)]
+
+    assert [cell(h, "hw_col_spec_tflops") for h in ("a100-80gb-sxm", "l40s", "b200", "mi300x", "rtx-3090")] == [
+        "312", "362", "2,250", "1,310", "71.0"]  # fmt: skip
+    assert [cell(h, "hw_col_spec_gb") for h in ("tpu-v4", "h200", "a100-80gb-sxm")] == ["34.4", "141", "80.0"]
+    assert [cell(h, "hw_col_spec_gib_reported") for h in ("h100-sxm", "b300", "h200-nvl")] == ["79.6", "269", ""]
+    assert [cell(h, "hw_col_spec_tdp") for h in ("l4", "b200", "mi455x")] == ["72", "1,000", ""]  # whole watts
+    assert config[tr("hw_col_spec_bw")]["type_config"]["format"] == "%.2f"  # '0.22', '1.55', '22.00' TB/s
+    l40s = df.value[df.value[tr("hw_col_hardware")] == CATALOG["l40s"].name].iloc[0]
+    assert l40s[tr("hw_col_spec_tflops")] == 362.0 and l40s[tr("hw_col_spec_bw")] == 0.864  # numbers: sorted so
+    assert "format" not in config[tr("hw_col_spec_tflops")]["type_config"]  # it would override the text
+    assert config[tr("hw_col_spec_price")]["type_config"]["format"] == "dollar"  # '$1.49', not '1.490'
 
 
 def test_tokens_per_mw_in_thousands_as_the_cards_say_them():
@@ -443,26 +463,49 @@ def test_a_chip_no_gpu_count_holds_says_why_and_what_would(tr):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
-def test_the_datasheet_table_ticks_each_tdp_that_is_an_estimate_and_names_them(lang):
-    """Its TDP (W) column showed the TPUs', Trainium's and Apple's board power as datasheet figures: each estimated
-    TDP (Hardware.estimated) is ticked in the column beside it (the CSV: tdp_w_estimated) and the chips are named
-    under the table; a published one (H200's) is not."""
+def test_the_datasheet_table_marks_each_estimated_figure_in_its_cell_and_shows_price_and_tdp_first(lang):
+    """A review: Apple's 16-bit TFLOP/s (the catalog's estimate: Apple publishes no tensor rate) read as datasheet
+    figures, marked only on Methodology and in `list hardware`; the TDP's estimate was a column of ticks that sat,
+    with the price and its date, past the right edge at 1400 px. Each estimated TFLOP/s and TDP cell is marked as
+    every other estimated figure (fmt.estimate: '27.2 (estimate)'), the column wide enough for it; the price and its
+    date stand beside the name, bandwidth, capacity, compute and power next; one caption says what the mark means.
+    The CSV keeps every column, both flags among them."""
     tr = Translator(lang)
-    at = run_page("hardware", lang=lang)
-    at.session_state["hardware.specs_open"] = True
-    at.run()
-    assert not at.exception, at.exception
-    table = next(d.value for d in at.dataframe if tr("hw_col_spec_tdp_estimated") in d.value.columns)
-    columns = list(table.columns)
-    assert columns.index(tr("hw_col_spec_tdp_estimated")) == columns.index(tr("hw_col_spec_tdp")) + 1
-    ticked = dict(zip(table[tr("hw_col_hardware")], table[tr("hw_col_spec_tdp_estimated")], strict=True))
-    catalog = load_hardware_catalog()
-    assert ticked[catalog["trainium3"].name] and ticked[catalog["tpu7x"].name] and ticked[catalog["m5-max"].name]
-    assert not ticked[catalog["h200"].name] and not ticked[catalog["b200"].name]
-    chips = [fmt.chip(h, tr, short=True) for h in catalog.values() if h.estimated("tdp_W")]
-    said = tr("hw_specs_tdp_estimated", hws=tr.join(chips))
-    assert any(c.value.endswith(said) for c in at.caption), [c.value for c in at.caption]
+    df, cells, config, at = _datasheet(lang)
+    columns = list(df.value.columns)
+    assert columns[:7] == [tr(k) for k in ("hw_col_hardware", "hw_col_spec_price", "hw_col_spec_price_as_of",
+                                           "hw_col_spec_bw", "hw_col_spec_gb", "hw_col_spec_tflops", "hw_col_spec_tdp")]  # fmt: skip
+    assert "TDP an estimate" not in columns and len(columns) == 11
+    name = list(df.value[tr("hw_col_hardware")])
+
+    def cell(hw_id: str, key: str) -> str:
+        return cells[tr(key)].iloc[name.index(CATALOG[hw_id].name)]
+
+    assert cell("m4-max", "hw_col_spec_tflops") == fmt.estimate("18.4", True, tr)
+    assert cell("m4-max", "hw_col_spec_tdp") == fmt.estimate("100", True, tr)
+    assert cell("trainium3", "hw_col_spec_tdp") == fmt.estimate("1,000", True, tr)
+    assert cell("trainium3", "hw_col_spec_tflops") == "671"  # its TDP is an estimate, its compute is published
+    assert (cell("h200", "hw_col_spec_tflops"), cell("h200", "hw_col_spec_tdp")) == ("989", "700")
+    marked = {c: [n for n, t in zip(name, cells[tr(c)], strict=True) if t.endswith(fmt.estimate("", True, tr))]
+              for c in ("hw_col_spec_tflops", "hw_col_spec_tdp")}  # fmt: skip
+    by_name = {h.name: h for h in CATALOG.values()}
+    assert marked["hw_col_spec_tflops"] == [n for n in name if by_name[n].estimated("dense_TFLOP_per_s.fp16")]
+    apple = marked["hw_col_spec_tflops"]
+    assert {by_name[n].vendor for n in apple} == {"Apple"} and len(apple) == 4
+    assert marked["hw_col_spec_tdp"] == [n for n in name if by_name[n].estimated("tdp_W")]
+    # as wide as '1,000 (estimate)' (sized by the first rows, it had been cut to 'estimate)')
+    from ui.cache import CELL_CHAR_PX
+
+    assert config[tr("hw_col_spec_tdp")]["width"] >= fmt.text_px(cell("trainium3", "hw_col_spec_tdp"), CELL_CHAR_PX)
+    assert any(c.value.endswith(tr("hw_specs_estimated")) for c in at.caption), [c.value for c in at.caption]
     from ui.figures import hardware as figs
 
-    specs = figs.specs_table([catalog["trainium3"], catalog["h200"]]).set_index("hardware_id")
-    assert specs.loc["trainium3", "tdp_w_estimated"] and not specs.loc["h200", "tdp_w_estimated"]
+    specs = figs.specs_table([CATALOG["m4-max"], CATALOG["trainium3"], CATALOG["h200"]]).set_index("hardware_id")
+    assert specs["dense_16bit_tflop_per_s_estimated"].tolist() == [True, False, False]
+    assert specs["tdp_w_estimated"].tolist() == [True, True, False]
+    assert set(figs.specs_table_labels()) < set(specs.reset_index().columns)  # the CSV: every column and more
+    # a list of chips with no estimated figure: no mark, no caption
+    df, cells, _, at = _datasheet(lang, hardware="h200")
+    at.multiselect(key="hardware.vendors").set_value(["NVIDIA"]).run()
+    assert not at.exception
+    assert not any(tr("hw_specs_estimated") in c.value for c in at.caption)

@@ -7,8 +7,9 @@ from __future__ import annotations
 import functools
 import gc
 import json
+import math
 import threading
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TypeVar
 
 import numpy as np
@@ -276,7 +277,12 @@ def numeric_columns(table: pa.Table) -> list[str]:
 
 
 def display_numbers(
-    table: pd.DataFrame, *, lo: int | Mapping[str, int] = 0, dollars: Collection[str] = ()
+    table: pd.DataFrame,
+    *,
+    lo: int | Mapping[str, int] = 0,
+    dollars: Collection[str] = (),
+    marked: Mapping[str, Sequence[bool]] | None = None,
+    mark: Callable[[str], str] = str,
 ) -> tuple[Styler, dict]:
     """(table, st.dataframe column_config) for showing a table's float columns: each with one count of decimals
     down the column (fmt.column_decimals, at least `lo`, or `lo[column]` where given per column); a column that needs
@@ -284,38 +290,47 @@ def display_numbers(
     read '12.37' and '6.826' beside '1,200'), each written with them (fmt.figures, as the labels beside a table read
     them: '75.0' beside '66.3', where the locale's format had dropped the zero, '75'); the `dollars` columns as every
     other $ figure (fmt.usd: '$1.55', '$0.687'). A Styler over the numbers: its text shown, the column sorted as
-    numbers (a column's own format would override the text: such a column has none)."""
-    out, config, figures = table.copy(), {}, []
-    for c in dollars:
-        config[c] = st.column_config.NumberColumn()
+    numbers (a column's own format would override the text: such a column has none). `marked`: per column, the rows
+    whose text `mark` rewrites (Hardware's datasheet: fmt.estimate's '27.2 (estimate)'); such a column is written by
+    the Styler whatever its decimals (a whole-number one with thousands separated), still sorted as numbers."""
+    marked = marked or {}
+    out, config, texts = table.copy(), {}, {}
     for c in table.columns:
+        kind = table[c].dtype.kind
         if c in dollars:
+            texts[c], config[c] = fmt.usd, st.column_config.NumberColumn()
             continue
-        if table[c].dtype.kind == "f":
-            values = table[c].to_numpy()
-            d = fmt.column_decimals(values, lo=lo.get(c, 0) if isinstance(lo, Mapping) else lo)
-            if d == 0:
-                out[c] = round_significant(values, 3)
-                figures.append(c)
-                config[c] = st.column_config.NumberColumn()
-                continue
-            if np.nanmax(np.abs(values), initial=0.0) >= 1000:  # whole, with separators: '239,662' not '239662.2'
-                d, out[c] = 0, np.round(values)
+        if kind in "iu" and c in marked:
+            texts[c], config[c] = fmt.integer, st.column_config.NumberColumn()
+        if kind != "f":
+            continue
+        values = table[c].to_numpy()
+        d = fmt.column_decimals(values, lo=lo.get(c, 0) if isinstance(lo, Mapping) else lo)
+        if d == 0:
+            out[c] = round_significant(values, 3)
+            texts[c], config[c] = fmt.figures, st.column_config.NumberColumn()
+            continue
+        if np.nanmax(np.abs(values), initial=0.0) >= 1000:  # whole, with separators: '239,662' not '239662.2'
+            d, out[c] = 0, np.round(values)
+        if c in marked:  # the Styler's text, at the decimals the column's format would have given
+            texts[c], config[c] = functools.partial(fmt.fixed, decimals=d), st.column_config.NumberColumn()
+        else:
             config[c] = st.column_config.NumberColumn(format="localized" if d == 0 else f"%.{d}f")
     # a missing cell: no text of the Styler's ('nan', 'None'), so the page's placeholder shows
-    shown = dict.fromkeys(figures, fmt.figures) | dict.fromkeys(dollars, fmt.usd)
-    return out.style.format(na_rep="").format(shown, na_rep=""), config
+    styler = out.style.format(na_rep="").format(texts, na_rep="")
+    for c, rows in marked.items():
+        rows = np.asarray(rows, dtype=bool)
+        styler = styler.format(lambda v, text=texts[c]: mark(text(v)), subset=(out.index[rows], [c]), na_rep="")
+        # as wide as its longest text: sized by its first rows, '1,000 (estimate)' had been cut to 'estimate)'
+        cells = [mark(texts[c](v)) if m else texts[c](v) for v, m in zip(out[c], rows, strict=True) if pd.notna(v)]
+        longest = max((fmt.text_px(t, CELL_CHAR_PX) for t in [str(c), *cells]), default=0.0)
+        config[c] = st.column_config.NumberColumn(width=int(math.ceil(longest + CELL_PAD_PX)))
+    return styler, config
 
 
-def exact_numbers(table: pd.DataFrame) -> dict:
-    """st.dataframe column_config for a table of datasheet values (Hardware's): each float column at the decimals
-    its values have (fmt.exact_decimals: '40.0' beside '34.4', '2.000' beside '1.555' TB/s, where Streamlit's own
-    format had dropped them), thousands separated; the numbers themselves unchanged (sorted as numbers)."""
-    return {
-        c: st.column_config.NumberColumn(format="localized", step=10.0 ** -fmt.exact_decimals(table[c]))
-        for c in table.columns
-        if table[c].dtype.kind == "f"
-    }
+# a table cell's Latin glyph (st.dataframe's 14 px font, generous: ~6.3 px measured) and its padding with the
+# header's menu, px
+CELL_CHAR_PX, CELL_PAD_PX = 7.0, 24.0
 
 
 @_once

@@ -155,13 +155,6 @@ def column_decimals(values, sig: int = 3, *, lo: int = 0, hi: int = 3) -> int:
     return min(hi, max(lo, sig - 1 - math.floor(math.log10(max(finite)))))
 
 
-def exact_decimals(values, hi: int = 3) -> int:
-    """The fewest decimals (at most `hi`) that show every value of a column as given: 40, 34.4 -> 1 ('40.0' beside
-    '34.4'); 1.555, 8 -> 3."""
-    finite = [float(v) for v in values if v is not None and math.isfinite(float(v))]
-    return next((d for d in range(hi) if all(abs(v - round(v, d)) <= 1e-9 * max(abs(v), 1) for v in finite)), hi)
-
-
 def fixed(x: float, decimals: int, *, na: str = "n/a") -> str:
     """A number with exactly `decimals` decimals and thousands separators: fixed(1234.5, 2) -> '1,234.50'."""
     return f"{float(x):,.{decimals}f}" if math.isfinite(float(x)) else na

@@ -76,10 +76,21 @@ def _memory_colour(memory_type: str) -> str:
     return MEMORY_COLOURS.get(memory_type, MEMORY_COLOURS[""])
 
 
+def _16bit(hw: Hardware) -> str | None:
+    """The 16-bit precision whose dense peak the datasheet gives: bf16, else fp16; None if the chip lists neither."""
+    return next((p for p in ("bf16", "fp16") if hw.dense_flop_per_s.get(p)), None)
+
+
+def _16bit_estimated(hw: Hardware) -> bool:
+    """Whether that dense 16-bit peak is the catalog's estimate, not a published figure (Hardware.estimated)."""
+    p = _16bit(hw)
+    return p is not None and hw.estimated(f"dense_TFLOP_per_s.{p}")
+
+
 def _peak_16bit_tflops(hw: Hardware) -> float:
     """Dense 16-bit peak (bf16, else fp16), TFLOP/s; nan if the chip lists neither."""
-    rate = hw.dense_flop_per_s.get("bf16") or hw.dense_flop_per_s.get("fp16")
-    return rate / TFLOP_per_s if rate else float("nan")
+    p = _16bit(hw)
+    return hw.dense_flop_per_s[p] / TFLOP_per_s if p else float("nan")
 
 
 def _opt(x: float | None) -> float:
@@ -184,9 +195,9 @@ def _year_offsets(chips: Sequence[Hardware]) -> list[float]:
 
 
 def specs_table(chips: Iterable[Hardware], basis: str = "on_demand") -> pd.DataFrame:
-    """One row per chip: datasheet memory, bandwidth, dense 16-bit compute, power (display units; whether the TDP is
-    an estimate) and the chip's price under a published `basis` (prices.yaml; a user's file: its own on-demand
-    price) with its date."""
+    """One row per chip: datasheet memory, bandwidth, dense 16-bit compute, power (display units; whether the
+    compute and the TDP are estimates) and the chip's price under a published `basis` (prices.yaml; a user's file:
+    its own on-demand price) with its date."""
     prices = {h.id: economics.price_for(h, Scenario(price_basis=basis)) for h in chips}
     rows = [
         {
@@ -201,6 +212,7 @@ def specs_table(chips: Iterable[Hardware], basis: str = "on_demand") -> pd.DataF
             "memory_reported_gib": h.memory_reported_bytes / GiB if h.memory_reported_bytes else None,
             "bandwidth_tb_per_s": h.memory_bandwidth_bytes_per_s / TB_per_s,
             "dense_16bit_tflop_per_s": _peak_16bit_tflops(h),
+            "dense_16bit_tflop_per_s_estimated": _16bit_estimated(h),  # Apple's (no tensor rate published)
             "tdp_w": _opt(h.tdp_w),
             "tdp_w_estimated": h.estimated("tdp_W"),  # not published: the catalog's estimate (Hardware.estimated)
             "price_usd_per_gpu_hour": prices[h.id].usd_per_gpu_hour,
@@ -951,19 +963,38 @@ def generation_table(chips: Iterable[Hardware], *, tr: Translator = EN) -> pd.Da
 
 
 def specs_table_labels(*, tr: Translator = EN) -> dict[str, str]:
-    """Display headers for the columns of specs_table shown on the page (short: the price's basis is said under the
-    table, hw_specs_price_note; in the header it cut the column at 1400 px)."""
+    """Display headers for the columns of specs_table shown on the page, in their order: the price and its date
+    beside the name, then the section's bandwidth and capacity, compute and power (the price, its date and the
+    TDP's estimate column had been past the right edge at 1400 px), the rest after. Short: the price's basis is said
+    under the table (hw_specs_price_note; in the header it cut the column at 1400 px); whether a figure is an
+    estimate, in its cell (specs_display_table)."""
     return {
         "hardware": tr("hw_col_hardware"),
-        "vendor": tr("hw_col_spec_vendor"),
-        "memory_type": tr("hw_col_spec_memory_type"),
-        "launch_year": tr("hw_col_spec_year"),
-        "memory_gb": tr("hw_col_spec_gb"),
-        "memory_reported_gib": tr("hw_col_spec_gib_reported"),
-        "bandwidth_tb_per_s": tr("hw_col_spec_bw"),
-        "dense_16bit_tflop_per_s": tr("hw_col_spec_tflops"),
-        "tdp_w": tr("hw_col_spec_tdp"),
-        "tdp_w_estimated": tr("hw_col_spec_tdp_estimated"),
         "price_usd_per_gpu_hour": tr("hw_col_spec_price"),
         "price_as_of": tr("hw_col_spec_price_as_of"),
+        "bandwidth_tb_per_s": tr("hw_col_spec_bw"),
+        "memory_gb": tr("hw_col_spec_gb"),
+        "dense_16bit_tflop_per_s": tr("hw_col_spec_tflops"),
+        "tdp_w": tr("hw_col_spec_tdp"),
+        "memory_reported_gib": tr("hw_col_spec_gib_reported"),
+        "memory_type": tr("hw_col_spec_memory_type"),
+        "launch_year": tr("hw_col_spec_year"),
+        "vendor": tr("hw_col_spec_vendor"),
     }
+
+
+ESTIMATED_COLUMNS = {"dense_16bit_tflop_per_s": "dense_16bit_tflop_per_s_estimated", "tdp_w": "tdp_w_estimated"}
+
+
+def specs_display_table(specs: pd.DataFrame, *, tr: Translator = EN) -> tuple[pd.DataFrame, dict[str, list[bool]]]:
+    """specs_table as the page shows it (specs_table_labels' columns, order and headers; a TDP in whole watts as a
+    whole number, '1,000' not '1,000.0'), and per header the rows whose figure is the catalog's estimate
+    (ESTIMATED_COLUMNS: Apple's TFLOP/s, the TPUs', Trainium's and Apple's TDP), for their cells' mark
+    (fmt.estimate). Unrounded (cache.display_numbers rounds once, for display); the CSV keeps every column."""
+    labels = specs_table_labels(tr=tr)
+    out = specs[list(labels)].copy()
+    tdp = out["tdp_w"].to_numpy(float)
+    if np.all(np.isnan(tdp) | (tdp == np.round(tdp))):
+        out["tdp_w"] = out["tdp_w"].astype("Int64")
+    estimated = {labels[c]: [bool(e) for e in specs[flag]] for c, flag in ESTIMATED_COLUMNS.items()}
+    return out.rename(columns=labels), estimated
