@@ -305,3 +305,24 @@ def test_a_pages_zip_is_named_for_the_scenario_most_of_its_charts_state(about):
 
     assert chart.zip_about([chart_of(budget), chart_of(about), chart_of(about), chart_of(None)]) == about
     assert chart.zip_about([chart_of(budget), chart_of(about)]) == budget and chart.zip_about([chart_of(None)]) is None
+
+
+def test_an_exported_chart_reads_as_drawn_at_the_exports_width():
+    """A chart with changes for wider frames (common.for_wider: Hardware's TPOT bars carry their whole labels from a
+    900 px wiki frame on) is exported as drawn at the export's width (1200 px, EXPORT_WIDTH_PX; the PNG / SVG in
+    ui/plotly_chart.js alike): its wider labels and axis, without the entries, the figure given unchanged."""
+    from ui.figures.common import WIDER_KEY, for_wider
+
+    fig = go.Figure(go.Bar(x=[100.0, 483.0], y=["a", "b"], text=["100 ms", "483 ms"]), layout={"height": 300})
+    fig.update_xaxes(range=[0, 1100], title_text="ms")
+    for_wider(
+        fig, 740, traces={0: {"text": ["100 ms", "483 ms · needs 8 GPUs"]}}, layout={"xaxis": {"range": [0, 860]}}
+    )
+    for_wider(
+        fig, 940, traces={0: {"text": ["100 ms", "483 ms · needs 32 GPUs"]}}, layout={"xaxis": {"range": [0, 780]}}
+    )
+    out = export.apply_decor(fig, export.export_decor(fig, None, "note"))
+    assert list(out.data[0].text) == ["100 ms", "483 ms · needs 32 GPUs"] and list(out.layout.xaxis.range) == [0, 780]
+    assert out.layout.xaxis.title.text == "ms" and not (out.layout.meta or {}).get(WIDER_KEY)
+    assert list(fig.data[0].text) == ["100 ms", "483 ms"] and list(fig.layout.xaxis.range) == [0, 1100]
+    assert export.EXPORT_WIDTH_PX >= 940

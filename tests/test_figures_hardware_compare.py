@@ -18,7 +18,7 @@ from tpot_model.estimate import tpot_only_s
 from ui import fmt, page_state
 from ui.figures import compare as cf
 from ui.figures import hardware as hf
-from ui.figures.common import hardware_colour
+from ui.figures.common import FRAME_FIGURE_PX, at_width, hardware_colour
 from ui.i18n import EN, Translator
 from ui.state import DEFAULT
 
@@ -180,7 +180,7 @@ def test_tpot_by_hardware_axis_ends_where_the_longest_label_does():
     (labelled,) = [t for t in fig.data if t.text is not None and t.marker.opacity == 0]  # past each band's end
     ends, right = decode(labelled.x), fig.layout.xaxis.range[1]
     # the plot: the narrowest figure less the chips' names beside it ('H200 SXM 141GB' the longest of the four)
-    plot = hf._BARS_FIGURE_PX - fmt.text_px("H200 SXM 141GB", hf._BAR_LABEL_CHAR_PX) - hf._BARS_SIDES_PX
+    plot = FRAME_FIGURE_PX[0] - fmt.text_px("H200 SXM 141GB", hf._BAR_LABEL_CHAR_PX) - hf._BARS_SIDES_PX
     share = [(fmt.text_px(t, hf._BAR_LABEL_CHAR_PX) + hf._BAR_LABEL_PAD_PX) / plot for t in labelled.text]
     reach = [end + right * sh for end, sh in zip(ends, share, strict=True)]  # where each label ends, in axis units
     assert max(reach) == pytest.approx(right, rel=1e-9)  # the furthest label ends at the axis's end: no more room
@@ -191,7 +191,7 @@ def test_tpot_by_hardware_axis_ends_where_the_longest_label_does():
     long = hf.tpot_by_hardware([*pairs, (estimate(model, pro, s, IDEAL).tpot_s, estimate(model, pro, s, typical))])
     (labelled,) = [t for t in long.data if t.text is not None and t.marker.opacity == 0]
     ends, right = decode(labelled.x), long.layout.xaxis.range[1]
-    plot = hf._BARS_FIGURE_PX - fmt.text_px("RTX PRO 4500 Blackwell", hf._BAR_LABEL_CHAR_PX) - hf._BARS_SIDES_PX
+    plot = FRAME_FIGURE_PX[0] - fmt.text_px("RTX PRO 4500 Blackwell", hf._BAR_LABEL_CHAR_PX) - hf._BARS_SIDES_PX
     reach = [e + right * (fmt.text_px(t, hf._BAR_LABEL_CHAR_PX) + hf._BAR_LABEL_PAD_PX) / plot
              for e, t in zip(ends, labelled.text, strict=True)]  # fmt: skip
     assert max(reach) == pytest.approx(right, rel=1e-9) and right <= hf.LABEL_ROOM * max(ends)
@@ -209,6 +209,52 @@ def test_a_long_label_on_the_slowest_bar_does_not_stretch_the_axis():
     assert shown == [*labels[:2], "2.29 s"] and 2290 < right <= hf.LABEL_ROOM * 2290
     roomy, wide = hf.label_room(labels, values, ends, plot_px=2000.0)  # room for every label: none shortened
     assert roomy == labels and wide < hf.LABEL_ROOM * 2290
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_the_slowest_bars_carry_their_whole_label_where_the_frame_has_room(tr):
+    """A review: at 1400 px the slowest hatched bars read their value alone ('483 ms'), as in a 900 px frame (the
+    label room was sized for that frame alone), beside an axis that ran to twice their end. The figure is the
+    narrowest frame's (900 px, the sidebar open: common.FRAME_FIGURE_PX) and says what changes in each wider one
+    (for_wider; drawn so by ui/plotly_chart.js, at_width here): in a 900 px wiki frame and at 1400 px every bar has
+    its whole label and the axis ends where the furthest of them does in that frame's plot."""
+    from tpot_model import resolve_model, resolve_profile
+
+    catalog = load_hardware_catalog()
+    s = Scenario(batch=32, context_tokens=4096, output_tokens=1024, num_gpus=2, weights="fp8")
+    model, typical = resolve_model("llama-3.1-70b"), resolve_profile("typical")
+    pairs = [(estimate(model, h, s, IDEAL).tpot_s, estimate(model, h, s, typical)) for h in catalog.values()]
+    fig = hf.tpot_by_hardware(pairs, tr=tr)
+    names = list(fig.data[0].y)
+    slow = [names.index(fmt.chip_short(catalog[h])) for h in ("arc-pro-b50", "m3-max")]
+
+    def labels(f):
+        (past_band,) = [t for t in f.data if t.text is not None and t.marker.opacity == 0]
+        assert list(f.data[0].text) == list(past_band.text)  # the estimate's bar keeps them too (its hover's)
+        return list(past_band.text), decode(past_band.x), f.layout.xaxis.range[1]
+
+    narrow, ends, right = labels(at_width(fig, FRAME_FIGURE_PX[0]))
+    assert labels(fig)[0] == narrow  # as built: the narrowest frame's
+    by_id = {e.hardware.id: e for _, e in pairs}
+    ideal_s = {e.hardware.id: i for i, e in pairs}
+    b50, m3 = by_id["arc-pro-b50"], by_id["m3-max"]
+    assert [narrow[i] for i in slow] == [fmt.duration(float(e.tpot_s), tr=tr) for e in (b50, m3)]  # value alone
+    names_px = max(fmt.text_px(n, hf._BAR_LABEL_CHAR_PX) for n in names)
+    for frame in FRAME_FIGURE_PX[1:]:  # a 900 px wiki frame, a 1400 px page beside the sidebar
+        wide, _, wide_right = labels(at_width(fig, frame))
+        assert tr("hw_needs_gpus", devices=fmt.devices(catalog["arc-pro-b50"], b50.min_gpus, tr)) in wide[slow[0]]
+        assert wide[slow[1]] == tr("hw_bar_label", est=fmt.duration(float(m3.tpot_s), tr=tr),
+                                   ideal=fmt.duration(float(ideal_s["m3-max"]), tr=tr))  # fmt: skip
+        assert all(w == n or w.startswith(n) for w, n in zip(wide, narrow, strict=True))  # the others as they were
+        plot = frame - names_px - hf._BARS_SIDES_PX
+        reach = [e + wide_right * (fmt.text_px(t, hf._BAR_LABEL_CHAR_PX) + hf._BAR_LABEL_PAD_PX) / plot
+                 for e, t in zip(ends, wide, strict=True)]  # fmt: skip
+        assert max(reach) == pytest.approx(wide_right, rel=1e-9) and wide_right < right  # room for all, bars wider
+    assert labels(at_width(fig, 1200))[0] == labels(at_width(fig, FRAME_FIGURE_PX[2]))[0]  # the widest frame's
+    # the log axis keeps its own range; its labels follow the frame all the same
+    logged = hf.tpot_by_hardware(pairs, log_x=True, tr=tr)
+    assert at_width(logged, FRAME_FIGURE_PX[2]).layout.xaxis.range == logged.layout.xaxis.range
+    assert labels(at_width(logged, FRAME_FIGURE_PX[2]))[0] == labels(at_width(fig, FRAME_FIGURE_PX[2]))[0]
 
 
 def test_tpot_by_hardware_ideal_only_and_log_axis():

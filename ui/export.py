@@ -20,7 +20,7 @@ from tpot_model.csv_format import float_field
 from tpot_model.files import APP_VERSION
 
 from . import fmt
-from .figures.common import BOTTOM_MARGIN_PX, LEGEND_ROW_PX, legend_rows, wrap_parts
+from .figures.common import BOTTOM_MARGIN_PX, LEGEND_ROW_PX, at_width, legend_rows, wrap_parts
 from .i18n import Translator
 
 FOOTNOTE_PX = 44  # room below a chart for its footnote, px
@@ -274,9 +274,13 @@ def export_decor(fig: go.Figure, subtitle: str | None, note: str) -> dict:
     }
 
 
+EXPORT_WIDTH_PX = 1200  # an exported chart's width (ui/plotly_chart.js EXPORT_PX: the PNG / SVG)
+
+
 def apply_decor(fig: go.Figure, decor: Mapping) -> go.Figure:
-    """A copy of the figure with export_decor's title, margins, height and footnote."""
-    out = go.Figure(fig)
+    """A copy of the figure with export_decor's title, margins, height and footnote, its labels as drawn at the
+    export's width (common.at_width: a chart with changes for wider frames, for_wider)."""
+    out = at_width(fig, EXPORT_WIDTH_PX)
     out.update_layout(decor["layout"])
     out.add_annotation(decor["annotation"])
     return out

@@ -71,13 +71,42 @@ const IMAGE_ICONS = {
   svg: { width: 24, height: 24, path: "M3 17.25V21h3.75L17.81 9.94l-3.75-3.75L3 17.25zM20.71 7.04a1 1 0 0 0 0-1.41l-2.34-2.34a1 1 0 0 0-1.41 0l-1.83 1.83 3.75 3.75 1.83-1.83z" },
 };
 
+const EXPORT_PX = 1200; // a PNG / SVG's width
+
+function atWidth(f, width) {
+  // [the figure f as drawn `width` px wide, the ui/figures/common.py for_wider entry it takes there or null]: the
+  // widest entry whose min_px the width reaches, each holding whole the trace properties and layout keys it changes
+  const e = (f.layout.meta?.tpot_wider || []).filter((x) => width >= x.min_px).pop();
+  return e ? [{ data: f.data.map((t, i) => ({ ...t, ...e.traces[i] })), layout: { ...f.layout, ...e.layout } }, e] : [f, null];
+}
+
+const boxHeight = (layout) => `${layout.height ?? layout.template?.layout?.height ?? 450}px`;
+
+function drawAt(div) {
+  // The chart drawn at its div's width (atWidth; its box as tall: a wider frame's may be shorter), full screen if
+  // it is; its title fitted after
+  const [f, e] = atWidth(div.tpotFigure, div.clientWidth);
+  const screen = document.fullscreenElement === div ? { width: innerWidth, height: innerHeight } : {};
+  if (div.data && e?.min_px !== div.tpotWider) Plotly.purge(div); // anew: react keeps no text it once had empty
+  div.tpotWider = e?.min_px;
+  div.tpotTitle = f.layout.title;
+  div.style.minHeight = boxHeight(f.layout);
+  return Plotly.react(div, f.data, { ...f.layout, autosize: true, ...screen }, div.tpotConfig).then(() => {
+    div.tpotMarginTop = div._fullLayout.margin.t; // the figure's own, before a long title moves the plot down
+    fitTitle(div);
+  });
+}
+
 function exportFigure(div, decor) {
-  // The chart as exported (ui/export.py export_decor): the scenario under the title, the source footnote below it
-  const layout = { ...div.layout, ...decor.layout, title: { ...(div.layout.title || {}), ...decor.layout.title } };
-  layout.margin = { ...(div.layout.margin || {}), ...decor.layout.margin };
-  layout.annotations = [...(div.layout.annotations || []), decor.annotation];
+  // The chart as exported (ui/export.py export_decor): the scenario under the title, the source footnote below it;
+  // a chart with changes for wider frames as drawn at the export's width
+  const [wide, e] = div.tpotFigure ? atWidth(div.tpotFigure, EXPORT_PX) : [];
+  const drawn = e ? wide : div;
+  const layout = { ...drawn.layout, ...decor.layout, title: { ...(drawn.layout.title || {}), ...decor.layout.title } };
+  layout.margin = { ...(drawn.layout.margin || {}), ...decor.layout.margin };
+  layout.annotations = [...(drawn.layout.annotations || []), decor.annotation];
   delete layout.width;
-  return { data: div.data, layout };
+  return { data: drawn.data, layout };
 }
 
 function imageButton(format, title, div) {
@@ -92,7 +121,7 @@ function imageButton(format, title, div) {
       window.Plotly.downloadImage(exportFigure(div, exported.decor), {
         format,
         filename: exported.filename,
-        width: 1200,
+        width: EXPORT_PX,
         height: exported.decor.layout.height,
         scale: format === "png" ? 2 : 1,
       });
@@ -190,30 +219,28 @@ export default function ({ parentElement, data }) {
     // follow the column's width (sidebar opened or closed, window resized), not only the window's
     div.tpotResize = new ResizeObserver(() => {
       if (!window.Plotly || !div.data) return;
+      if (atWidth(div.tpotFigure, div.clientWidth)[1]?.min_px !== div.tpotWider) return drawAt(div); // its labels
       window.Plotly.Plots.resize(div);
       fitTitle(div);
     });
     div.tpotResize.observe(div);
   }
   const { figure, config, labels, export: exported } = JSON.parse(new TextDecoder().decode(data));
-  const layout = figure.layout;
-  div.style.minHeight = `${layout.height ?? layout.template?.layout?.height ?? 450}px`; // the box, before drawing
+  div.style.minHeight = boxHeight(atWidth(figure, div.clientWidth)[0].layout); // the box, before drawing
   div.tpotExported = exported;
   const buttons = modeBarButtons(div, labels, exported);
   // plotly's own PNG button gives the chart without its scenario: ours replace it
   const remove = exported ? ["toImage"] : [];
   div.tpotNext = { figure, config: { ...config, modeBarButtonsToAdd: buttons, modeBarButtonsToRemove: remove } };
   loadPlotly(config.locale)
-    .then((Plotly) =>
+    .then(() =>
       whenWanted(div, () => {
         const next = div.tpotNext; // the newest data, if a rerun came while this chart waited
         div.tpotNext = null;
         if (!next) return;
-        div.tpotTitle = next.figure.layout.title;
-        return Plotly.react(div, next.figure.data, { ...next.figure.layout, autosize: true }, next.config).then(() => {
-          div.tpotMarginTop = div._fullLayout.margin.t; // the figure's own, before a long title moves the plot down
-          fitTitle(div);
-        });
+        div.tpotFigure = next.figure;
+        div.tpotConfig = next.config;
+        return drawAt(div);
       }),
     )
     .catch(() => {

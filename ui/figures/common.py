@@ -9,7 +9,7 @@ import math
 import os
 import re
 import zlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import plotly.graph_objects as go
@@ -163,6 +163,54 @@ BOTTOM_MARGIN_PX = 55  # the template's
 # 900 px page with the sidebar open (the rows plotly.js wraps it into there); an entry ~60 px (symbol, gaps) + ~5.6 px
 # a Latin glyph of its 12 px font (measured in Chromium: 'Compute' 99 px, 'Weight (+ activation) read' 197 px)
 NARROW_PLOT_PX, LEGEND_CHAR_PX, LEGEND_SYMBOL_PX = 370.0, 5.6, 60.0
+
+
+# a full-width chart's width (px) in the frames it is read in (Chromium, measured): a 900 px page with the sidebar
+# open, a 900 px wiki frame (?embed=true, no sidebar), a 1400 px page with the sidebar open
+FRAME_FIGURE_PX = (440.0, 740.0, 940.0)
+WIDER_KEY = "tpot_wider"  # layout.meta: what changes where the chart is drawn wider (for_wider; ui/plotly_chart.js)
+
+
+def for_wider(fig: go.Figure, min_px: float, *, traces: Mapping[int, dict] | None = None,
+              layout: Mapping | None = None) -> go.Figure:  # fmt: skip
+    """Where the chart is drawn at least `min_px` wide, draw it with these changes (ui/plotly_chart.js, as it draws
+    and as its width changes; at_width for the exports): `traces` {trace index: {property: value}} (each value the
+    property's whole), `layout` merged into the layout as it is now (call this last: the entry holds each layout key
+    it changes whole, which the browser puts in place). The figure itself is the narrowest frame's; of several
+    entries the widest that applies is drawn, alone (each says everything it changes). For labels a narrow frame has
+    no room for and a wider one has (Hardware's TPOT bars, its bubble chart). Changes the figure's layout.meta."""
+    whole = {}
+    for key, changes in (layout or {}).items():
+        now = fig.layout[key]
+        now = now.to_plotly_json() if hasattr(now, "to_plotly_json") else now
+        whole[key] = _merged(now, changes) if isinstance(now, Mapping) and isinstance(changes, Mapping) else changes
+    meta = dict(fig.layout.meta or {})
+    entry = {"min_px": float(min_px), "traces": {str(i): dict(v) for i, v in (traces or {}).items()}, "layout": whole}
+    meta[WIDER_KEY] = sorted([*meta.get(WIDER_KEY, []), entry], key=lambda e: e["min_px"])
+    fig.layout.meta = meta
+    return fig
+
+
+def _merged(base: Mapping, changes: Mapping) -> dict:
+    out = dict(base)
+    for k, v in changes.items():
+        out[k] = _merged(out[k], v) if isinstance(v, Mapping) and isinstance(out.get(k), Mapping) else v
+    return out
+
+
+def at_width(fig: go.Figure, width_px: float) -> go.Figure:
+    """The figure as ui/plotly_chart.js draws it `width_px` wide (for_wider's widest entry that applies), without
+    the entries: a copy."""
+    out = Figure(fig)
+    meta = dict(out.layout.meta or {})
+    entries = [e for e in meta.pop(WIDER_KEY, []) if width_px >= e["min_px"]]
+    out.layout.meta = meta or None
+    if entries:
+        for i, changes in entries[-1]["traces"].items():
+            out.data[int(i)].update(changes)
+        for key, value in entries[-1]["layout"].items():  # each whole, as the browser sets it
+            out.layout[key] = value
+    return out
 
 
 def legend_rows(names: Sequence[str], width_px: float = NARROW_PLOT_PX) -> float:

@@ -24,11 +24,13 @@ from .. import fmt
 from ..i18n import EN, Translator
 from .common import (
     BOTTOM_MARGIN_PX,
+    FRAME_FIGURE_PX,
     LEGEND_CHAR_PX,
     NARROW_PLOT_PX,
     Figure,
     band_basis_short,
     band_label,
+    for_wider,
     hardware_colour,
     legend_placement,
     style,
@@ -544,15 +546,18 @@ def tpot_by_hardware(
         ]
     has_band = show_profile and bool(np.isfinite(high_s).any())
     # room on the right for each bar's label, from its own end (label_room): the axis runs to where the longest label
-    # past its bar ends in the narrowest plot, the plot being the figure less the chips' names beside it (a browser
-    # review: with 'RTX PRO 4500 Blackwell' among them the plot was ~265 px, not 430, and cut 'needs 16 GPUs')
+    # past its bar ends in the plot, the plot being the figure less the chips' names beside it (a browser review: with
+    # 'RTX PRO 4500 Blackwell' among them the plot was ~265 px, not 430, and cut 'needs 16 GPUs'); the figure as
+    # built is the narrowest frame's, and each wider frame has its own labels and axis (for_wider: at 1400 px the
+    # slowest bars had their value alone, as in a 900 px frame, beside an axis running to twice their end)
     ends = (np.fmax(high_s, est_s) if has_band else est_s if show_profile else ideal_s) * scale
     names_px = max((fmt.text_px(n, _BAR_LABEL_CHAR_PX) for n in names), default=0.0)
-    plot_px = max(_BARS_FIGURE_PX - names_px - _BARS_SIDES_PX, _BARS_MIN_PLOT_PX)
     values = [fmt.duration(v, tr=tr) for v in (est_s if show_profile else ideal_s)]
     # the labels as the linear axis would need them (a log axis, ~8x past the slowest bar, had cut the long ones at
     # 900 px: '2.29 s • ne…'), its right end for the linear axis only
-    labels, right = label_room(labels, values, ends, plot_px)
+    framed = [label_room(labels, values, ends, max(frame - names_px - _BARS_SIDES_PX, _BARS_MIN_PLOT_PX))
+              for frame in FRAME_FIGURE_PX]  # fmt: skip
+    labels, right = framed[0]
     # the band in the hover, and on a chip the engine does not run on, the what-if key under it
     key = "" if all(runs) else what_if_key(pairs[0][1].profile.id, tr)
     # and where the chip has no math at the precision asked for (FP4 on an H200), the precision it runs at
@@ -655,6 +660,11 @@ def tpot_by_hardware(
     fig.update_xaxes(
         range=[math.log10(bottom / 2), math.log10(top * 1.7**4)] if log_x else [0, right], tickformat=",~r"
     )
+    # the traces with the labels: the estimate's (the ideal bound's without a profile) and the band's end
+    labelled = [0, 2] if has_band else [0]
+    for frame, (wide, wide_right) in zip(FRAME_FIGURE_PX[1:], framed[1:], strict=True):
+        for_wider(fig, frame, traces={i: {"text": wide} for i in labelled},
+                  layout={} if log_x else {"xaxis": {"range": [0, wide_right]}})  # fmt: skip
     return fig
 
 
@@ -678,10 +688,10 @@ def label_room(labels: Sequence[str], values: Sequence[str], ends: np.ndarray, p
     return shown, float(np.nanmax(reach(shown), initial=top * 1.05))
 
 
-# the TPOT bars' figure in its narrowest frame (a 900 px page with the sidebar open: measured), the margins and tick
-# gap beside its plot and the chips' names, and the least plot it keeps, px; a 12 px label's Latin glyph (value or
-# chip name) and a value label's gap from its bar, px
-_BARS_FIGURE_PX, _BARS_SIDES_PX, _BARS_MIN_PLOT_PX = 517.0, 110.0, 200.0
+# the TPOT bars' figure less its plot and the chips' names beside it (margins, tick gap: measured in Chromium at 440,
+# 740 and 940 px, common.FRAME_FIGURE_PX, with 'RTX PRO 4500 Blackwell' the longest name), and the least plot it keeps,
+# px; a 12 px label's Latin glyph (value or chip name) and a value label's gap from its bar, px
+_BARS_SIDES_PX, _BARS_MIN_PLOT_PX = 47.0, 200.0
 _BAR_LABEL_CHAR_PX, _BAR_LABEL_PAD_PX = 6.6, 8.0
 
 
