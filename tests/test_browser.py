@@ -377,6 +377,17 @@ BUBBLE_LABELS_MEET = """() => {
 }"""
 
 
+# the bandwidth-by-year chart's labels that run past its plot's edges (where plotly clips them)
+BUBBLE_LABELS_CUT = """() => {
+    const root = document.querySelector('[class*="st-key-chart-hardware-bandwidth-by-year"]');
+    const plot = root.querySelector('.draglayer .nsewdrag').getBoundingClientRect();
+    return [...root.querySelectorAll('.scatterlayer .textpoint text')].filter(t => t.textContent.trim())
+        .filter(t => { const r = t.getBoundingClientRect();
+            return r.left < plot.left - 1 || r.right > plot.right + 1 || r.top < plot.top - 1 || r.bottom > plot.bottom + 1; })
+        .map(t => t.textContent);
+}"""
+
+
 # a Breakdown bar chart's texts: its totals (in the plot), the cut bars' totals (over its frame), its x tick labels
 # and the plot's area, as [text, left, top, right, bottom]
 BREAKDOWN_TEXTS = """key => {
@@ -427,17 +438,21 @@ def test_breakdown_reads_whole_at_900_px(server, browser, lang):
     context.close()
 
 
-@pytest.mark.parametrize(("width", "query"), [(900, "embed=true"), (1400, "")])
+@pytest.mark.parametrize(("width", "query"), [(900, "embed=true"), (1400, ""), (900, ""), (900, "lang=zh-TW")])
 def test_hardware_bubble_labels_do_not_meet(server, browser, width, query):
-    """Every chip's label on Hardware's bandwidth-by-year chart reads on its own, in a 900 px wiki frame and at
-    1400 px beside the sidebar: 'MI455X*' printed over 'TPU 8i*', 'TPU 8t*' over 'Trainium3' and five more pairs
-    at 900 px (labels were placed for a 700 px plot; Chromium draws it 570 px wide there)."""
+    """Every chip's label on Hardware's bandwidth-by-year chart reads on its own, in a 900 px wiki frame, at 1400 px
+    beside the sidebar and at 900 px beside it: 'MI455X*' printed over 'TPU 8i*', 'TPU 8t*' over 'Trainium3' and
+    five more pairs at 900 px (labels were placed for a 700 px plot; Chromium draws it 570 px wide there); beside
+    the 900 px page's sidebar eleven pairs met ('MI250X' over 'H100 SXM5 80GB') in a 270 px plot, where the vendors
+    now stand under it and a label that cannot read is left to the hover."""
     context = browser.new_context(viewport={"width": width, "height": 1000})
     pg = context.new_page()
     _open(pg, server, URL_PATHS["hardware"], query)
     _no_exception(pg)
     pg.wait_for_selector('[class*="st-key-chart-hardware-bandwidth-by-year"] .textpoint text', state="attached")
     assert pg.locator('[class*="st-key-chart-hardware-bandwidth-by-year"] .textpoint text').count() >= 30
+    # none cut at the plot's edges either (plotly clips a label there: '00 40GB SXM4' at 900 px)
+    assert pg.evaluate(BUBBLE_LABELS_CUT) == []
     assert pg.evaluate(BUBBLE_LABELS_MEET) == []
     context.close()
 

@@ -326,3 +326,20 @@ def test_an_exported_chart_reads_as_drawn_at_the_exports_width():
     assert out.layout.xaxis.title.text == "ms" and not (out.layout.meta or {}).get(WIDER_KEY)
     assert list(fig.data[0].text) == ["100 ms", "483 ms"] and list(fig.layout.xaxis.range) == [0, 1100]
     assert export.EXPORT_WIDTH_PX >= 940
+
+
+def test_an_exported_chart_with_its_legend_elsewhere_when_wider_has_room_for_that_legend():
+    """Hardware's bubble chart has its vendors under the plot in the narrow frames and at its right from a 900 px wiki
+    frame on (for_wider): its export (1200 px) is sized for the legend at the right, not for rows under the plot (the
+    image would have had a blank band where they were)."""
+    from tpot_model import load_hardware_catalog
+    from ui.figures import hardware as hf
+    from ui.figures.common import at_width
+
+    fig = hf.bandwidth_by_year(list(load_hardware_catalog().values()))
+    assert fig.layout.legend.orientation == "h"  # on screen, narrow: under the plot
+    decor = export.export_decor(fig, None, "note")
+    out, wide = export.apply_decor(fig, decor), at_width(fig, export.EXPORT_WIDTH_PX)
+    assert "legend" not in decor["layout"] and out.layout.legend.orientation == "v"
+    assert out.layout.height == wide.layout.height + export.FOOTNOTE_PX < fig.layout.height + export.FOOTNOTE_PX
+    assert list(out.data[-1].text) == list(wide.data[-1].text)

@@ -64,7 +64,9 @@ def test_bandwidth_by_year_one_trace_per_vendor_labelled_in_tb_per_s():
     assert [t.name for t in fig.data] == ["Acme", "Other", ""]  # the vendors, then the labels over every bubble
     labels = fig.data[-1]
     assert labels.showlegend is False and labels.hoverinfo == "skip" and labels.marker.opacity == 0
-    assert fig.layout.legend.title.text == EN("hw_legend_vendor")
+    # the vendors under the plot in the narrow frames (their names say what they are), titled at its right wider
+    assert fig.layout.legend.orientation == "h" and not fig.layout.legend.title.text
+    assert at_width(fig, FRAME_FIGURE_PX[1]).layout.legend.title.text == EN("hw_legend_vendor")
     assert fig.layout.yaxis.title.text == "Peak memory bandwidth (TB/s)"
     assert fig.layout.xaxis.title.text == EN("hw_axis_year")
     acme = _trace(fig, "Acme")
@@ -790,11 +792,11 @@ def test_bubble_labels_are_placed_off_each_other_and_the_markers():
     on each other): their labels go where neither covers the other nor a marker; a lone chip's sits on top."""
     from ui.figures.hardware import place_labels
 
-    lone = place_labels([2022.0], [3.0], [10.0], ["H100"], (2019.4, 2026.6), (-0.8, 1.45))
+    lone = place_labels([2022.0], [3.0], [10.0], ["H100"], (2019.4, 2026.6), (-0.8, 1.45), (570.0,))
     assert lone == ["top center"]
     x, y, r = [2025.0, 2025.0], [1.8, 1.6], [8.0, 8.0]
     texts = ["RTX PRO 6000 Server", "RTX PRO 4500 Blackwell"]
-    where = place_labels(x, y, r, texts, (2019.4, 2026.6), (-0.8, 1.45))
+    where = place_labels(x, y, r, texts, (2019.4, 2026.6), (-0.8, 1.45), (570.0,))
     assert where[0] != where[1] and set(where) <= {
         "top center",
         "bottom center",
@@ -808,6 +810,63 @@ def test_bubble_labels_are_placed_off_each_other_and_the_markers():
     # placed one above, one below (the 0.05 decade apart markers leave no room beside each other for both)
     assert {w.split()[0] for w in where} == {"top", "bottom"}
     assert where[0].startswith("top") and where[1].startswith("bottom")  # the faster chip's label above
+
+
+def _label_boxes(fig, figure_px: float) -> dict[str, tuple[float, float, float, float]]:
+    """The bubble chart's labels as drawn in a frame `figure_px` wide (common.at_width): text -> its text's box
+    (left, bottom, right, top; px in the plot), as plotly sets a 10 px label off its marker (hf._SIDE_R, ...), its
+    width estimated from its text as the codebase does (fmt.text_px at hf._CHAR_PX a Latin glyph)."""
+    drawn = at_width(fig, figure_px)
+    labels = drawn.data[-1]
+    (x0, x1), (y0, y1) = drawn.layout.xaxis.range, drawn.layout.yaxis.range
+    below = drawn.layout.legend.orientation == "h"  # the vendors under the plot, else at its right
+    plot_w = figure_px - (hf._BUBBLE_SIDES_BELOW_PX if below else hf._BUBBLE_SIDES_PX)
+    boxes = {}
+    for x, y, size, text, where in zip(labels.x, labels.y, labels.marker.size, labels.text, labels.textposition,
+                                       strict=True):  # fmt: skip
+        if not text:
+            continue
+        lines, r = text.split("<br>"), size / 2
+        w = max(fmt.text_px(line, hf._CHAR_PX) for line in lines)
+        h = len(lines) * hf._LINE_PX + hf._LINE_EXTRA_PX
+        cx, cy = (x - x0) / (x1 - x0) * plot_w, (math.log10(y) - y0) / (y1 - y0) * hf._BUBBLE_PLOT_HEIGHT_PX
+        vert, horiz = where.split()
+        cx += {"center": 0.0, "right": hf._SIDE_R * r + w / 2, "left": -hf._SIDE_R * r - w / 2}[horiz]
+        cy += {"top": hf._ABOVE_R * r + h / 2, "bottom": -hf._BELOW_R * r - h / 2, "middle": 0.0}[vert]
+        boxes[text] = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+    return boxes, plot_w
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_bubble_labels_read_in_every_frame_the_page_is_read_in(tr):
+    """A review at 900 px with the sidebar open: the bubble chart's labels were cut at the plot's edges and printed
+    over each other ('MI250X' over 'H100 SXM5 80GB'; the labels were placed for a 570 px plot, there 270 px). The
+    vendors now stand under the plot there (a 360 px plot), the labels placed for each span of widths the chart is
+    read at (narrow: the 900 px page's to a 900 px wiki frame's; wider: from there on, drawn so by plotly_chart.js)
+    and a label that would still meet another or be cut is left to the hover. In each frame (common.FRAME_FIGURE_PX,
+    and widths between and past them) no two labels' texts overlap by more than 2 px both ways and none runs past
+    the plot; the review's two both read at 900 px; wider, every label is shown; every chip is named in the hover."""
+    from tpot_model.catalog import load_hardware_catalog
+
+    chips = list(load_hardware_catalog().values())
+    fig = hf.bandwidth_by_year(chips, tr=tr)
+    shown = {}
+    for frame in (*FRAME_FIGURE_PX, 600.0, 700.0, 850.0, 1100.0, 1300.0):
+        boxes, plot_w = _label_boxes(fig, frame)
+        meet = [(a, b) for i, (a, p) in enumerate(boxes.items()) for b, q in list(boxes.items())[i + 1 :]
+                if min(p[2], q[2]) - max(p[0], q[0]) > 2 and min(p[3], q[3]) - max(p[1], q[1]) > 2]  # fmt: skip
+        cut = [t for t, (left, bottom, right, top) in boxes.items()
+               if left < 0 or right > plot_w or bottom < 0 or top > hf._BUBBLE_PLOT_HEIGHT_PX]  # fmt: skip
+        assert (meet, cut) == ([], []), frame
+        shown[frame] = boxes
+    narrow, wide = shown[FRAME_FIGURE_PX[0]], shown[FRAME_FIGURE_PX[2]]
+    assert {"MI250X", "H100 SXM5 80GB"} <= set(narrow)  # the review's pair: both named, apart
+    every = {t for t in fig.data[-1].text if t} | {t for t in at_width(fig, 2000).data[-1].text if t}
+    assert set(wide) == every and len(wide) == 35  # wider: every label (one per cluster of a year's chips)
+    assert len(narrow) >= 32  # at 900 px beside the sidebar nearly all: those left out are named in the hover
+    hover = {row[0] for t in fig.data[:-1] for row in t.customdata}
+    assert hover == {fmt.chip(h, tr) for h in chips if h.launch_year is not None}
+    assert fig.to_json() == hf.bandwidth_by_year(chips, tr=tr).to_json()  # the same figure every time
 
 
 def test_a_difference_against_a_what_if_is_greyed_not_judged():

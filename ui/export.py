@@ -20,10 +20,11 @@ from tpot_model.csv_format import float_field
 from tpot_model.files import APP_VERSION
 
 from . import fmt
-from .figures.common import BOTTOM_MARGIN_PX, LEGEND_ROW_PX, at_width, legend_rows, wrap_parts
+from .figures.common import BOTTOM_MARGIN_PX, LEGEND_ROW_PX, WIDER_KEY, at_width, legend_rows, wrap_parts
 from .i18n import Translator
 
 FOOTNOTE_PX = 44  # room below a chart for its footnote, px
+EXPORT_WIDTH_PX = 1200  # an exported chart's width (ui/plotly_chart.js EXPORT_PX: the PNG / SVG)
 SUBTITLE_PX = 22  # room above it for each line of the scenario under the title, px
 TITLE_INSET_PX = 14  # an exported chart's title from the image's top and left edges, px
 _TITLE_RISE_PX = 15  # plotly draws a multi-line title that far above its 'top' anchor (measured, plotly.js 4.1)
@@ -200,7 +201,10 @@ def wrap_subtitle(text: str, width: int = SUBTITLE_CHARS) -> list[str]:
 def export_decor(fig: go.Figure, subtitle: str | None, note: str) -> dict:
     """How an exported chart differs from the one on screen: the scenario under its title and the footnote below
     it, with the room for both. {"layout": the layout keys to replace, "annotation": the footnote to append} (ui/
-    plotly_chart.js applies the same to its PNG / SVG, apply_decor to the HTML)."""
+    plotly_chart.js applies the same to its PNG / SVG, apply_decor to the HTML). Of the chart as exported: a chart
+    with changes for wider frames (common.for_wider) at the export's width (its legend may stand elsewhere)."""
+    if WIDER_KEY in (fig.layout.meta or {}):
+        fig = at_width(fig, EXPORT_WIDTH_PX)
     layout = fig.layout
     template_margin = layout.template.layout.margin if layout.template else None
 
@@ -272,9 +276,6 @@ def export_decor(fig: go.Figure, subtitle: str | None, note: str) -> dict:
             "font": {"size": 10, "color": "#6b7280"},
         },
     }
-
-
-EXPORT_WIDTH_PX = 1200  # an exported chart's width (ui/plotly_chart.js EXPORT_PX: the PNG / SVG)
 
 
 def apply_decor(fig: go.Figure, decor: Mapping) -> go.Figure:

@@ -6,6 +6,7 @@ happens here: TB/s and GB are decimal, as on datasheets; compute is dense, no sp
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -26,6 +27,7 @@ from .common import (
     BOTTOM_MARGIN_PX,
     FRAME_FIGURE_PX,
     LEGEND_CHAR_PX,
+    LEGEND_ROW_PX,
     NARROW_PLOT_PX,
     Figure,
     band_basis_short,
@@ -33,6 +35,7 @@ from .common import (
     for_wider,
     hardware_colour,
     legend_placement,
+    legend_rows,
     style,
     vendor_colour,
     wrap_legend,
@@ -103,20 +106,76 @@ LABEL_ROOM_LOG10 = 0.3  # above the fastest chip, in decades of bandwidth: two l
 CLUSTER_LOG10 = 0.04  # bandwidths within ~10 % of each other in one launch year: one stacked label
 
 
-# label placement on the bandwidth-by-year chart, in pixels of its plot area: the narrowest it is drawn (570 x 435 in a
-# 900 px embed; 765 x 435 at 1400 px beside the sidebar): placed off each other there, labels only move apart wider
-_PLOT_PX = (570.0, 435.0)
+# label placement on the bandwidth-by-year chart, in pixels of its plot area: the figure less its margins and the
+# vendors' legend at its right (measured in Chromium: 270, 569 and 765 px wide in the 440, 740 and 940 px frames of
+# common.FRAME_FIGURE_PX), 435 px high at any width
+_BUBBLE_SIDES_PX, _BUBBLE_PLOT_HEIGHT_PX = 175.0, 435.0
+_BUBBLE_SIDES_BELOW_PX = 80.0  # its margins with the vendors under the plot (60 px left, 20 px right)
 # a 10 px label as Chromium draws it (measured): glyphs up to 5.8 px wide on average, 13 px a line and 2 px more; plotly
 # sets it off its marker (radius r) by 1.33 r to the side, 1.3 r above and 1.05 r below
 _CHAR_PX, _LINE_PX, _LINE_EXTRA_PX = 5.8, 13.0, 2.0
 _SIDE_R, _ABOVE_R, _BELOW_R = 1.33, 1.3, 1.05
-_PAD_PX = 3.0  # kept clear around each label
+_PAD_PX = 3.0  # kept clear around each label (two labels' texts are at least twice this apart where they can be)
+_MEET_PX = 2.0  # two labels' texts overlapping by more, both ways, meet (as the browser test counts them)
 _SWEEPS = 6  # passes of place_labels at most
 _LABEL_WEIGHT = 4.0  # a label's overlap with another label against its overlap with a marker
 _WRONG_COST = 600.0  # a label on another chip's bubble, nearer to it than to its own: read as that chip's
 _OUTSIDE_COST = 1000.0  # per px of a label past the plot's edge (under the legend or cut)
+_MEET_COST = 5000.0  # a label meeting another, or cut, in a plot of some width it is read at
 _POSITIONS = ("top center", "bottom center", "middle right", "middle left", "top right", "bottom right", "top left",
               "bottom left")  # fmt: skip
+
+
+class _Labels:
+    """The bubbles' labels in a plot of any width and _BUBBLE_PLOT_HEIGHT_PX high: x linear, y in log10 units (the
+    axes' ranges); a label box (left, bottom, right, top, px from the plot's bottom left corner, _PAD_PX around its
+    text) at a textposition and a plot width; its width estimated from its text (fmt.text_px: a CJK glyph twice)."""
+
+    def __init__(self, x, y, radius_px, texts, x_range, y_range) -> None:
+        (x0, x1), (y0, y1) = x_range, y_range
+        self.share = [(xi - x0) / (x1 - x0) for xi in x]  # of the plot's width
+        self.py = [(math.log10(yi) - y0) / (y1 - y0) * _BUBBLE_PLOT_HEIGHT_PX for yi in y]
+        self.r, self.texts = list(radius_px), list(texts)
+        self.offsets = functools.cache(self._offsets)
+
+    def _offsets(self, i: int, where: str) -> tuple[float, float, float, float]:
+        """The box at `where` with its left and right edges from its marker's centre, its bottom and top as placed."""
+        lines = self.texts[i].split("<br>")
+        w = max(fmt.text_px(line, _CHAR_PX) for line in lines)
+        h, r = len(lines) * _LINE_PX + _LINE_EXTRA_PX, self.r[i]
+        vert, horiz = where.split()
+        cx = {"center": 0.0, "right": _SIDE_R * r + w / 2, "left": -_SIDE_R * r - w / 2}[horiz]
+        cy = self.py[i] + {"top": _ABOVE_R * r + h / 2, "bottom": -_BELOW_R * r - h / 2, "middle": 0.0}[vert]
+        return cx - w / 2 - _PAD_PX, cy - h / 2 - _PAD_PX, cx + w / 2 + _PAD_PX, cy + h / 2 + _PAD_PX
+
+    def box(self, i: int, where: str, width_px: float) -> tuple[float, float, float, float]:
+        left, bottom, right, top = self.offsets(i, where)
+        x = self.share[i] * width_px
+        return x + left, bottom, x + right, top
+
+    def marker(self, i: int, width_px: float) -> tuple[float, float, float, float]:
+        x, y, r = self.share[i] * width_px, self.py[i], self.r[i]
+        return x - r, y - r, x + r, y + r
+
+    def meet(self, i: int, p: str, j: int, q: str, lo: float, hi: float) -> bool:
+        """Whether i's label at p and j's at q overlap, their texts (not their padding) by more than _MEET_PX both
+        ways, in a plot of some width from lo to hi px (hi may be inf): each box's edges move with the width, at its
+        marker's share of it."""
+        a, b, clear = self.offsets(i, p), self.offsets(j, q), 2 * _PAD_PX + _MEET_PX
+        if min(a[3], b[3]) - max(a[1], b[1]) <= clear:
+            return False
+        # x overlap: (si - sj) W < bj_right - ai_left - clear and (sj - si) W < ai_right - bj_left - clear
+        d, c1, c2 = self.share[i] - self.share[j], b[2] - a[0] - clear, a[2] - b[0] - clear
+        if d == 0:
+            return c1 > 0 and c2 > 0
+        start, stop = (-c2 / d, c1 / d) if d > 0 else (c1 / d, -c2 / d)  # the widths where they overlap
+        return start < stop and start < hi and stop > lo
+
+    def cut(self, i: int, where: str, width_px: float) -> bool:
+        """Whether the label's text runs past the plot's edge (plotly cuts it there) in a plot `width_px` wide,
+        the narrowest it is read in: wider, its marker moves away from both sides."""
+        left, bottom, right, top = self.box(i, where, width_px)
+        return left < 0 or right > width_px or bottom < 0 or top > _BUBBLE_PLOT_HEIGHT_PX
 
 
 def place_labels(
@@ -126,44 +185,44 @@ def place_labels(
     texts: Sequence[str],
     x_range: tuple[float, float],
     y_range: tuple[float, float],
+    widths_px: Sequence[float],
+    span_px: tuple[float, float] | None = None,
 ) -> list[str]:
     """A plotly textposition per point whose label (text, '<br>' between lines) overlaps no other label and no
-    marker where one of the eight positions allows, else the least overlapping: greedy, longest labels first, then
-    each label moved to its best position given all the others while any moves.
-    x linear, y in log10 units, both mapped onto _PLOT_PX; an empty text keeps 'top center'."""
-    (x0, x1), (y0, y1) = x_range, y_range
-    px = [(xi - x0) / (x1 - x0) * _PLOT_PX[0] for xi in x]
-    py = [(math.log10(yi) - y0) / (y1 - y0) * _PLOT_PX[1] for yi in y]
-    markers = [(cx - r, cy - r, cx + r, cy + r) for cx, cy, r in zip(px, py, radius_px, strict=True)]
-
-    def box(i: int, where: str) -> tuple[float, float, float, float]:
-        lines = texts[i].split("<br>")
-        w, h, r = max(len(s) for s in lines) * _CHAR_PX, len(lines) * _LINE_PX + _LINE_EXTRA_PX, radius_px[i]
-        vert, horiz = where.split()
-        cx = px[i] + {"center": 0.0, "right": _SIDE_R * r + w / 2, "left": -_SIDE_R * r - w / 2}[horiz]
-        cy = py[i] + {"top": _ABOVE_R * r + h / 2, "bottom": -_BELOW_R * r - h / 2, "middle": 0.0}[vert]
-        return cx - w / 2 - _PAD_PX, cy - h / 2 - _PAD_PX, cx + w / 2 + _PAD_PX, cy + h / 2 + _PAD_PX
+    marker where one of the eight positions allows, else the least overlapping, in plots of each of `widths_px`
+    (summed), and with `span_px` (lo, hi) meeting no other label and not cut in a plot of any width between (each
+    a cost of _MEET_COST): greedy, longest labels first, then each label moved to its best position given all the
+    others while any moves. x linear, y in log10 units (the axes' ranges); an empty text keeps 'top center'."""
+    g = _Labels(x, y, radius_px, texts, x_range, y_range)
 
     def overlap(a, b) -> float:
         return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
 
-    placed: dict[int, tuple[float, float, float, float]] = {}
+    placed: dict[int, str] = {}
+    markers = {width: [g.marker(j, width) for j in range(len(texts))] for width in widths_px}
 
     def cost(i: int, where: str) -> float:
-        b = box(i, where)
-        outside = max(0.0, -b[0]) + max(0.0, b[2] - _PLOT_PX[0]) + max(0.0, -b[1]) + max(0.0, b[3] - _PLOT_PX[1])
-        mx, my = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
-        own = math.hypot(mx - px[i], my - py[i])
-        # a label over a bubble still reads (it is drawn on top); over another label it does not; on a bubble nearer
-        # to it than its own, it names the wrong chip
-        near = [j for j, m in enumerate(markers) if j != i and overlap(b, m) > 0]
-        wrong = sum(1 for j in near if math.hypot(mx - px[j], my - py[j]) < own)
-        return (
-            _LABEL_WEIGHT * sum(overlap(b, o) for j, o in placed.items() if j != i)
-            + sum(overlap(b, markers[j]) for j in near)
-            + _OUTSIDE_COST * outside
-            + _WRONG_COST * wrong
-        )
+        total = 0.0
+        for width in widths_px:
+            b = g.box(i, where, width)
+            outside = max(0.0, -b[0]) + max(0.0, b[2] - width) + max(0.0, -b[1])
+            outside += max(0.0, b[3] - _BUBBLE_PLOT_HEIGHT_PX)
+            mx, my = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+            own = math.hypot(mx - g.share[i] * width, my - g.py[i])
+            # a label over a bubble still reads (it is drawn on top); over another label it does not; on a bubble
+            # nearer to it than its own, it names the wrong chip
+            near = [j for j, m in enumerate(markers[width]) if j != i and overlap(b, m) > 0]
+            wrong = sum(1 for j in near if math.hypot(mx - g.share[j] * width, my - g.py[j]) < own)
+            total += (
+                _LABEL_WEIGHT * sum(overlap(b, g.box(j, w, width)) for j, w in placed.items() if j != i)
+                + sum(overlap(b, markers[width][j]) for j in near)
+                + _OUTSIDE_COST * outside
+                + _WRONG_COST * wrong
+            )
+        if span_px is not None:
+            meets = sum(g.meet(i, where, j, w, *span_px) for j, w in placed.items() if j != i)
+            total += _MEET_COST * (meets + g.cut(i, where, span_px[0]))
+        return total
 
     out = ["top center"] * len(texts)
     order = sorted((i for i, t in enumerate(texts) if t), key=lambda i: -len(texts[i]))
@@ -173,10 +232,60 @@ def place_labels(
         for i in order:
             best = min(_POSITIONS, key=lambda w: (cost(i, w), _POSITIONS.index(w)))
             moved |= sweep > 0 and best != out[i]
-            out[i], placed[i] = best, box(i, best)
+            out[i] = placed[i] = best
         if sweep > 0 and not moved:
             break
     return out
+
+
+def unreadable_labels(
+    x: Sequence[float],
+    y: Sequence[float],
+    radius_px: Sequence[float],
+    texts: Sequence[str],
+    positions: Sequence[str],
+    x_range: tuple[float, float],
+    y_range: tuple[float, float],
+    widths_px: tuple[float, float],
+) -> list[int]:
+    """The labels to leave to the hover so that, in a plot of any width from widths_px[0] to widths_px[1] px (the
+    second may be inf), no label's text overlaps another's and none runs past the plot's edge: those cut, then, one at
+    a time, of those that meet another the slowest chip's (its bubble's centre lowest; then the smaller bubble, the
+    later point): the chart is read for its fastest chips, whose names stay."""
+    g = _Labels(x, y, radius_px, texts, x_range, y_range)
+    lo, hi = widths_px
+    shown = [i for i, t in enumerate(texts) if t]
+    dropped = [i for i in shown if g.cut(i, positions[i], lo)]
+    shown = [i for i in shown if i not in dropped]
+    meets = {i: {j for j in shown if j != i and g.meet(i, positions[i], j, positions[j], lo, hi)} for i in shown}
+    while any(meets.values()):
+        worst = min((i for i in meets if meets[i]), key=lambda i: (g.py[i], g.r[i], -i))
+        dropped.append(worst)
+        for j in meets.pop(worst):
+            meets[j].discard(worst)
+    return sorted(dropped)
+
+
+def readable_labels(
+    x: Sequence[float],
+    y: Sequence[float],
+    radius_px: Sequence[float],
+    texts: Sequence[str],
+    x_range: tuple[float, float],
+    y_range: tuple[float, float],
+    widths_px: tuple[float, float],
+    place_px: Sequence[float],
+) -> tuple[list[str], list[str]]:
+    """(texts, textpositions) for plots `widths_px[0]` to `widths_px[1]` px wide: placed in plots of `place_px`
+    (place_labels), those that would still meet or be cut left to the hover (''; unreadable_labels) and the rest
+    placed again without them, until every label shown reads in every such plot."""
+    texts = list(texts)
+    while True:
+        spots = place_labels(x, y, radius_px, texts, x_range, y_range, place_px, widths_px)
+        if not (dropped := unreadable_labels(x, y, radius_px, texts, spots, x_range, y_range, widths_px)):
+            return texts, spots
+        for i in dropped:
+            texts[i] = ""
 
 
 def _year_offsets(chips: Sequence[Hardware]) -> list[float]:
@@ -228,7 +337,9 @@ def specs_table(chips: Iterable[Hardware], basis: str = "on_demand") -> pd.DataF
 
 def bandwidth_by_year(chips: Sequence[Hardware], *, tr: Translator = EN) -> go.Figure:
     """Scatter: launch year against peak memory bandwidth (TB/s), one trace per vendor in its colour, each marker
-    labelled with the chip's short name; marker area ~ capacity (GB); the memory type in the hover."""
+    labelled with the chip's short name where it reads (readable_labels; every name in the hover); marker area ~
+    capacity (GB); the memory type in the hover. Built for the narrowest frame (the vendors under the plot), with
+    its labels and legend for frames from a 900 px wiki frame on (for_wider)."""
     chips = [h for h in chips if h.launch_year is not None]
     offsets = dict(zip((h.id for h in chips), _year_offsets(chips), strict=True))
     max_gb = max((h.memory_bytes / GB for h in chips), default=1.0)
@@ -264,9 +375,16 @@ def bandwidth_by_year(chips: Sequence[Hardware], *, tr: Translator = EN) -> go.F
     # room above the fastest chips for their labels (Rubin, MI455X and the 2025 cluster had printed over each other)
     x_range = (min(years, default=0) - 0.6, max(years, default=1) + 0.6)
     y_range = (float(log_y.min()) - 0.1, float(log_y.max()) + LABEL_ROOM_LOG10)
-    spots = place_labels(at["x"], at["y"], size(chips) / 2, [label_text[h.id] for h in chips], x_range,
-                         y_range) if chips else []  # fmt: skip
-    label_pos = {h.id: where for h, where in zip(chips, spots, strict=True)}
+    # the labels placed for every plot width the chart is read at, in two spans: narrow, from the 900 px page beside
+    # the sidebar to a 900 px wiki frame, the vendors under the plot (at its right they had left a 270 px plot, its
+    # labels cut and printed over each other: 'MI250X' over 'H100 SXM5 80GB'); wider, the vendors at its right (drawn
+    # so by ui/plotly_chart.js: for_wider). A label that would still meet another or be cut somewhere in its span is
+    # left to the hover, which names every chip
+    narrow_plots = [frame - _BUBBLE_SIDES_BELOW_PX for frame in FRAME_FIGURE_PX[:2]]
+    texts = [label_text[h.id] for h in chips]
+    spans = ((narrow_plots[0], narrow_plots[1]), (FRAME_FIGURE_PX[1] - _BUBBLE_SIDES_PX, math.inf))
+    narrow, wide = (readable_labels(at["x"], at["y"], size(chips) / 2, texts, x_range, y_range, span, span[:1])
+                    for span in spans)  # fmt: skip
 
     for vendor in sorted({h.vendor for h in chips}, key=lambda v: (v == "", v.lower())):
         group = [h for h in chips if h.vendor == vendor]
@@ -290,8 +408,8 @@ def bandwidth_by_year(chips: Sequence[Hardware], *, tr: Translator = EN) -> go.F
     fig.add_scatter(
         **xy(chips),
         mode="markers+text",
-        text=[label_text[h.id] for h in chips],
-        textposition=[label_pos[h.id] for h in chips],
+        text=narrow[0],
+        textposition=narrow[1],
         textfont={"size": 10, "color": "#333"},
         marker={"size": size(chips), "opacity": 0},
         showlegend=False,
@@ -305,11 +423,20 @@ def bandwidth_by_year(chips: Sequence[Hardware], *, tr: Translator = EN) -> go.F
     # the key to the markers under the axis title, on lines for the narrowest plot (over the plot's top right it ran
     # off the chart's left edge at 900 px with the sidebar open: 'mory capacity (GB)'); the plot keeps its height
     note = wrap_parts(f"{tr('hw_size_note')} · {tr('hw_announced_key')}", NARROW_PLOT_PX / LEGEND_CHAR_PX)
+    below = BOTTOM_MARGIN_PX + 2 * _NOTE_GAP_PX + _NOTE_LINE_PX * len(note)  # the axis title and the note
+    # narrow: the vendors in rows under the note, pinned to the figure's bottom edge, the figure taller by them
+    # (the plot keeps the height its labels were placed for); wider: at the plot's right, titled
+    rows = legend_rows([t.name for t in fig.data if t.showlegend is not False and t.name], narrow_plots[0])
+    legend_px = int(math.ceil(rows * LEGEND_ROW_PX))
+    under = {"orientation": "h", "x": 0.0, "xanchor": "left", "y": 0.0, "yref": "container", "yanchor": "bottom",
+             "title": {"text": ""}}  # fmt: skip
     fig.update_layout(
-        legend=_RIGHT_LEGEND | {"title_text": tr("hw_legend_vendor")},
-        margin={"r": 110, "b": BOTTOM_MARGIN_PX + 2 * _NOTE_GAP_PX + _NOTE_LINE_PX * len(note)},
-        height=560 + 2 * _NOTE_GAP_PX + _NOTE_LINE_PX * len(note),
+        legend=under, margin={"r": 20, "b": below + legend_px}, height=560 + below - BOTTOM_MARGIN_PX + legend_px
     )
+    right = {"legend": _RIGHT_LEGEND | {"yref": "paper", "title": {"text": tr("hw_legend_vendor")}},
+             "margin": {"r": 110, "b": below}, "height": 560 + below - BOTTOM_MARGIN_PX}  # fmt: skip
+    for_wider(fig, FRAME_FIGURE_PX[1], traces={len(fig.data) - 1: {"text": wide[0], "textposition": wide[1]}},
+              layout=right)  # fmt: skip
     fig.add_annotation(
         text="<br>".join(note),
         xref="paper",
