@@ -673,7 +673,8 @@ def test_mlperf_by_chip_draws_measured_bars_and_modelled_diamonds(llama2_mlperf)
     (dia,) = [t for t in fig.data if t.name == EN("hw_mlperf_modelled")]
     assert dia.marker.symbol == "diamond" and len(dia.x) == len(measured) - 1  # none for Gaudi 2
     assert "Gaudi 2 · Server" not in dia.y and "Gaudi 2 · Server" in bars.y
-    labels = next(t for t in fig.data if t.type == "bar" and t.text is not None)
+    wide = at_width(fig, FRAME_FIGURE_PX[2])  # at 1400 px: every label whole (narrower: test below)
+    labels = next(t for t in wide.data if t.type == "bar" and t.text is not None)
     # both values named where there is a diamond (a label past a diamond beyond the bar had read as the diamond's),
     # the measured one alone where there is none
     modelled_h200 = dict(zip(dia.y, dia.x, strict=True))["H200 SXM 141GB · Server"]
@@ -686,6 +687,34 @@ def test_mlperf_by_chip_draws_measured_bars_and_modelled_diamonds(llama2_mlperf)
     assert fig.layout.xaxis.title.text == EN("hw_mlperf_axis")
     zh = hf.mlperf_by_chip(table, model_name="Llama 2 70B", tr=ZH)
     assert zh.layout.title.text == ZH("hw_mlperf_title", model="Llama 2 70B") and "實測" in zh.data[0].hovertext[0]
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_mlperf_labels_have_room_in_every_frame(llama2_mlperf, tr):
+    """Browser review at 900 px: the MLPerf chart's labels ran off its right edge ('12,700 measured, 11,8'; in a 900
+    px wiki frame too), the axis a fixed 1.7x the longest bar. As the TPOT bars (label_room, for_wider): in each
+    frame the axis ends where the furthest label does in that frame's plot; a label that would take it past
+    LABEL_ROOM x the longest bar's end is its measured value alone, said to be it ('12,700 measured'; the rest in
+    the hover); at 1400 px every label is whole."""
+    table, _ = llama2_mlperf
+    fig = hf.mlperf_by_chip(table, model_name="Llama 2 70B", tr=tr)
+    names_px = max(fmt.text_px(n, hf._BAR_LABEL_CHAR_PX) for n in fig.data[0].y)
+    short = 0
+    for frame in FRAME_FIGURE_PX:
+        drawn = at_width(fig, frame)
+        labels = next(t for t in drawn.data if t.type == "bar" and t.text is not None)
+        full = next(t for t in at_width(fig, 2000).data if t.type == "bar" and t.text is not None)
+        ends, right = np.asarray(labels.x, float), drawn.layout.xaxis.range[1]
+        plot = frame - names_px - hf._BARS_SIDES_PX
+        reach = [e + right * (fmt.text_px(t, hf._BAR_LABEL_CHAR_PX) + hf._BAR_LABEL_PAD_PX) / plot
+                 for e, t in zip(ends, labels.text, strict=True)]  # fmt: skip
+        assert max(reach) == pytest.approx(right, rel=1e-9)  # each label within the plot, the furthest at its end
+        for t, whole, v in zip(labels.text, full.text, fig.data[0].x, strict=True):
+            assert t == whole or t == tr("hw_mlperf_bar_short", tps=fmt.figures(v))
+        short += sum(t != w for t, w in zip(labels.text, full.text, strict=True))
+        if frame == FRAME_FIGURE_PX[2]:
+            assert list(labels.text) == list(full.text)  # at 1400 px, whole
+    assert short > 0  # at 900 px the longest bars' labels are the short ones
 
 
 def test_mlperf_display_table_and_empty_case(llama2_mlperf):

@@ -181,9 +181,14 @@ def test_mlperf_chart_and_table_write_each_number_alike(tr):
     (fmt.figures), and so every measured and modelled value of the chart."""
     at = run_page("hardware", model="deepseek-r1", lang=tr.lang)
     assert not at.exception, at.exception
+    import plotly.graph_objects as go
+
+    from ui.figures.common import FRAME_FIGURE_PX, at_width
+
     (fig,) = [f for f in figures(at) if f["layout"]["title"]["text"] == tr("hw_mlperf_title", model="DeepSeek-R1")]
-    (bars,) = [t for t in fig["data"] if t.get("text")]
-    labels = dict(zip(bars["y"], bars["text"], strict=True))
+    wide = at_width(go.Figure(fig), FRAME_FIGURE_PX[2])  # at 1400 px, every label whole
+    (bars,) = [t for t in wide.data if t.text]
+    labels = dict(zip(bars.y, bars.text, strict=True))
     assert labels["GB300 NVL72 · Server"] == tr("hw_mlperf_bar_label", tps="2,910", round="v5.1")
     (df,) = [d for d in at.dataframe if tr("hw_mlperf_col_measured_tps") in d.value.columns]
     rows = zip(df.value[tr("hw_col_hardware")], df.value[tr("hw_mlperf_col_scenario")], strict=True)
@@ -196,6 +201,8 @@ def test_mlperf_chart_and_table_write_each_number_alike(tr):
                 else tr("hw_mlperf_bar_label", tps=measured, round="v5.1"))  # fmt: skip
         assert labels[f"{short} · {scenario}"] == said
     assert cells[tr("hw_mlperf_col_measured_tps")].iloc[0] == "2,910"  # GB300's, the first row
+    (narrow,) = [t for t in fig["data"] if t.get("text")]  # at 900 px beside the sidebar: B200's value alone
+    assert tr("hw_mlperf_bar_short", tps="2,320") in narrow["text"]
 
 
 def test_mlperf_section_follows_the_vendor_filter_and_is_absent_without_results():

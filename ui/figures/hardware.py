@@ -803,16 +803,18 @@ def label_room(labels: Sequence[str], values: Sequence[str], ends: np.ndarray, p
     (`ends`) in a plot `plot_px` wide: the axis runs to where the longest label ends, and a label that would take it
     past LABEL_ROOM x the slowest bar's end is its value alone (`values`; what the chip needs is in its hatch, hover
     and the table): Arc Pro B50's '2.29 s · needs > 1,024 GPUs' had run the axis to 10,000 ms, every bar in its left
-    fifth. A fixed 2.4x the slowest bar had left most of the width empty; a 900 px frame had cut 'needs 128 GPUs'."""
+    fifth. A fixed 2.4x the slowest bar had left most of the width empty; a 900 px frame had cut 'needs 128 GPUs'.
+    A label as wide as the plot has no room past any bar (its value then; an MLPerf label in a 208 px plot)."""
     top = float(np.nanmax(ends, initial=1e-3))
 
     def reach(texts) -> np.ndarray:  # each bar's end with its label past it, as a share of the plot it needs
-        px = [min(fmt.text_px(t, _BAR_LABEL_CHAR_PX) + _BAR_LABEL_PAD_PX, 0.75 * plot_px) for t in texts]
-        return ends / (1 - np.array(px) / plot_px)
+        share = np.array([fmt.text_px(t, _BAR_LABEL_CHAR_PX) + _BAR_LABEL_PAD_PX for t in texts]) / plot_px
+        return np.where(share < 1, ends / np.maximum(1 - share, 1e-9), np.inf)
 
     full = reach(labels)
     shown = [v if r > LABEL_ROOM * top else t for t, v, r in zip(labels, values, full, strict=True)]
-    return shown, float(np.nanmax(reach(shown), initial=top * 1.05))
+    needed = reach(shown)
+    return shown, float(np.nanmax(np.where(np.isfinite(needed), needed, np.nan), initial=top * 1.05))
 
 
 # the TPOT bars' figure less its plot and the chips' names beside it (margins, tick gap: measured in Chromium at 440,
@@ -961,12 +963,17 @@ def mlperf_by_chip(table: pd.DataFrame, *, model_name: str = "", tr: Translator 
         else tr("hw_mlperf_bar_label", tps=fmt.figures(v), round=r)
         for v, m, r in zip(measured, modelled, wide["round"], strict=True)
     ]
-    fig.add_bar(x=ends, y=labels, orientation="h", width=0.7, marker={"opacity": 0}, text=text,
+    # room on the right for each label, as the TPOT bars make it (label_room, in each frame: for_wider): where a
+    # label would take the axis past LABEL_ROOM x the longest bar, the measured value alone, said to be it (the rest
+    # in the hover; at 900 px the labels had been cut at the chart's edge, '12,700 measured, 11,8', in both languages)
+    short = [tr("hw_mlperf_bar_short", tps=fmt.figures(v)) for v in measured]
+    names_px = max((fmt.text_px(n, _BAR_LABEL_CHAR_PX) for n in labels), default=0.0)
+    framed = [label_room(text, short, ends, max(frame - names_px - _BARS_SIDES_PX, _BARS_MIN_PLOT_PX))
+              for frame in FRAME_FIGURE_PX]  # fmt: skip
+    fig.add_bar(x=ends, y=labels, orientation="h", width=0.7, marker={"opacity": 0}, text=framed[0][0],
                 textposition="outside", cliponaxis=False, showlegend=False, hoverinfo="skip", name="")  # fmt: skip
     style(fig, tr("hw_mlperf_title", model=model_name), tr("hw_mlperf_axis"), "")
-    top = float(np.nanmax(ends, initial=1.0))
-    room = 1.7 if ok.any() else 1.35  # labels naming both values are longer
-    fig.update_xaxes(range=[0, top * room], tickformat=",~r")
+    fig.update_xaxes(range=[0, framed[0][1]], tickformat=",~r")
     fig.update_yaxes(autorange="reversed", automargin=True)
     fig.update_layout(
         barmode="overlay",
@@ -974,6 +981,8 @@ def mlperf_by_chip(table: pd.DataFrame, *, model_name: str = "", tr: Translator 
         margin={"l": 10, "t": 90},
         legend={"orientation": "h", "x": 0.0, "xanchor": "left", "y": 1.0, "yanchor": "bottom"},  # above the bars
     )
+    for frame, (shown, right) in zip(FRAME_FIGURE_PX[1:], framed[1:], strict=True):
+        for_wider(fig, frame, traces={len(fig.data) - 1: {"text": shown}}, layout={"xaxis": {"range": [0, right]}})
     return fig
 
 
