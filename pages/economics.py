@@ -146,18 +146,10 @@ rows = cache.fleets(demand_key, model, [catalog[h] for h in chips], scenario, No
 
 
 def measured_ranges() -> dict:
-    """Each layout-search fleet's GPUs at the ends of the measured 80 % range (fleet.gpus_range), or why none
-    (frontier_check.no_range_kind), against the best-engine frontier check, as the rack-scale view reads it."""
+    """Each layout-search fleet's GPUs at the ends of the measured 80 % range, or why none (fleet.measured_gpus),
+    against the best-engine frontier check (the fleets' engines are each chip's), as the rack-scale view reads it."""
     check = cache.disaggregated_check().get(frontier_check.summary_key(True))
-    profiles = cache.profiles()
-    return {
-        f.hardware: (
-            fleet.gpus_range(f, model, catalog[f.hardware], demand, check),
-            frontier_check.no_range_kind(f.deployment, model, catalog[f.hardware], profiles[f.engine], check),
-        )
-        for f in rows
-        if f.deployment is not None
-    }
+    return {f.hardware: fleet.measured_gpus(f, model, catalog[f.hardware], demand, check) for f in rows}
 
 
 table = cache.built(

@@ -563,17 +563,24 @@ def test_a_fleet_of_the_layout_search_replicates_its_deployments_smallest_unit()
     tp = fleet(r1, gb200, scen, PROFILE, demand, 20 * ms)
     assert tp.max_gpus == 0 and tp.layout == f"TP{tp.gpus_per_replica}"
     assert f.output_tokens_per_s_per_gpu > 2 * tp.output_tokens_per_s_per_gpu
+    # the unit is a deployment of its own: the search within its GPUs finds its rate again
+    again = best_deployment(r1, gb200, replace(scen, batching="continuous"), best_engines(gb200),
+                            max_gpus=unit.gpus_used, tpot_target_s=20 * ms)  # fmt: skip
+    assert again.output_tokens_per_s_per_gpu == pytest.approx(unit.output_tokens_per_s_per_gpu, rel=1e-9)
     small = fleet(r1, gb200, scen, None, Demand(1e8, 1e8), 20 * ms, max_gpus=72)
     assert (small.gpus, small.replicas, small.layout, small.serving) == (8, 1, "1 × TP8", "aggregated")
 
 
 def test_a_replica_wider_than_a_server_takes_whole_servers():
-    """A 44-GPU replica on 8-GPU HGX servers spans ceil(44 / 8) = 6 servers, 4 GPUs of them idle; 3 replicas: 18
-    servers, 12 idle (the domains of a replica across the scale-out network)."""
+    """A 44-GPU replica on 8-GPU HGX servers (3 × DEP4 prefill + DEP32 decode): its instances share servers with the
+    next replica's, so 3 replicas, 132 GPUs, take ceil(132 / 8) = 17 servers, 4 GPUs idle (a review: 6 servers a
+    replica had counted 18, though two replicas' DEP4 instances fill one server); one replica: 6 servers, 4 idle."""
     from tpot_model.fleet import Fleet
 
     f = Fleet("b200", True, 44, 1, 3, 132, 1.0, 1.0, 1e3, 1.0, "on_demand", "", 1.0, "slo", 0, 8)
-    assert (f.domains, f.idle_gpus) == (18, 12)
+    assert (f.domains, f.idle_gpus) == (17, 4)
+    one = Fleet("b200", True, 44, 1, 1, 44, 1.0, 1.0, 1e3, 1.0, "on_demand", "", 1.0, "slo", 0, 8)
+    assert (one.domains, one.idle_gpus) == (6, 4)
 
 
 def test_capacity_cli_with_a_budget_replicates_the_layout_search(capsys):
@@ -636,3 +643,57 @@ def test_a_layout_search_fleets_gpus_range_is_the_measured_bands_ends():
     vr200 = fleet(r1, resolve_hardware("vr200"), scen, None, demand, 20 * ms, max_gpus=72)
     assert vr200.feasible and gpus_range(vr200, r1, resolve_hardware("vr200"), demand, check) is None
     assert gpus_range(fleet(r1, gb200, scen, PROFILE, demand, 20 * ms), r1, gb200, demand, check) is None
+
+
+def test_a_layout_search_fleet_tries_its_budget_itself_and_says_how_near_a_missed_ttft_target_comes():
+    """A review: on an 8-GPU server's chip the budgets tried had been the instance sizes only (1 ... 64 for 72), so
+    H200's DeepSeek-R1 fleet never saw the 72-GPU search's DEP64 decode pool and took about 3x the GPUs; a missed
+    TTFT target had said nothing of how near the search comes. The budget itself is tried (search_budgets), and a TTFT
+    target no layout meets is answered with the fastest TTFT a layout meeting the TPOT target reaches."""
+    from tpot_model.fleet import fastest_ttft_s, search_budgets
+    from tpot_model.layouts import best_deployment, best_engines
+
+    r1, h200 = resolve_model("deepseek-r1"), resolve_hardware("h200")
+    assert search_budgets(h200, 72) == [1, 2, 4, 8, 16, 32, 64, 72]
+    scen = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8")
+    f = fleet(r1, h200, scen, None, Demand(1e12, 1e12), 20 * ms, max_gpus=72)
+    d72 = best_deployment(r1, h200, replace(scen, batching="continuous"), best_engines(h200), max_gpus=72,
+                          tpot_target_s=20 * ms)  # fmt: skip
+    assert f.output_tokens_per_s_per_gpu >= 0.999 * d72.output_tokens_per_s_per_gpu
+    assert d72.gpus_used > 64  # what only the budget itself reaches
+    # a TTFT target of 5 ms within 16 GPUs: missed; the fastest TTFT at the 50 ms TPOT target, bisected: a target a
+    # hair looser is met, a hair tighter is not
+    missed = fleet(r1, h200, scen, None, Demand(1e10), 50 * ms, 5 * ms, max_gpus=16)
+    assert not missed.feasible and missed.slo_binding == "ttft"
+    fastest = missed.fastest_ttft_s
+    served = replace(scen, batching="continuous")
+    assert fastest == pytest.approx(fastest_ttft_s(r1, h200, served, best_engines(h200), 16, 50 * ms))
+    engines = best_engines(h200)
+    for target, met in ((fastest * 1.002, True), (fastest * 0.99, False)):
+        d = best_deployment(r1, h200, served, engines, max_gpus=16, tpot_target_s=50 * ms, ttft_target_s=target)
+        assert d.feasible is met
+    assert missed.fastest_missed_s == fastest
+    # no TTFT target: a missed TPOT target is the TPOT's, whatever a decode pool alone reaches
+    tpot = fleet(r1, h200, scen, None, Demand(1e10), 2 * ms, max_gpus=16)
+    assert tpot.slo_binding == "tpot" and tpot.fastest_tpot_s > 2 * ms
+
+
+def test_capacity_with_one_engine_reads_its_range_against_that_engines_check(capsys):
+    """A review: `capacity --profile typical --max-gpus 8` read its 80 % range against the best-engine check; as
+    `frontier`, a search under one engine is read against the per-engine frontier check."""
+    from tpot_model.fleet import measured_gpus
+    from tpot_model.frontier_check import summary_key
+    from tpot_model.pool_correction import committed_check
+
+    args = ["capacity", "--model", "deepseek-r1", "--hardware", "b200", "--weights", "fp8", "--kv", "fp8",
+            "--context", "1024", "--output", "1024", "--tpot-target-ms", "30", "--output-tokens-per-day", "1e11",
+            "--max-gpus", "8", "--json"]  # fmt: skip
+    for profile, best in (("sglang", False), (None, True)):
+        assert cli.main(args + (["--profile", profile] if profile else [])) == 0
+        (r,) = json.loads(capsys.readouterr().out)
+        f = fleet(resolve_model("deepseek-r1"), resolve_hardware("b200"),
+                  Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8"),
+                  resolve_profile(profile) if profile else None, Demand(1e11), 30 * ms, max_gpus=8)  # fmt: skip
+        span, _ = measured_gpus(f, resolve_model("deepseek-r1"), resolve_hardware("b200"), Demand(1e11),
+                                committed_check()[summary_key(best)])  # fmt: skip
+        assert (r["gpus_80pct_low"], r["gpus_80pct_high"]) == (span or (None, None)), profile

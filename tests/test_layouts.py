@@ -194,6 +194,7 @@ def test_cli_search_json_has_the_keys_and_agrees_with_the_model(capsys):
     assert d["tokens_per_s_per_user"] >= 40 and d["gpus_used"] <= 16 and d["serving"] == ref.serving
     assert d["layout"]["decode"]["gpus_each"] == ref.decode.gpus_each
     assert (d["layout"]["prefill"] is None) == (ref.serving == "aggregated")
+    assert d["layout"]["label"] == ref.label  # Deployment.label, as the text and capacity write it
     # the decode pool's step, part by part (layouts.decode_parts), communication's share and the link it crosses
     parts = lo.decode_parts(L70, HARDWARE["h200"], s, engine, ref)
     assert d["decode_step_ms"] == pytest.approx({k: v * 1e3 for k, v in parts.parts_s.items()})

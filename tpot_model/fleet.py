@@ -23,7 +23,15 @@ from dataclasses import dataclass, replace
 from .catalog import Hardware, ModelSpec
 from .economics import HOURS_PER_YEAR, YEAR_S, owning_basis, price_for, priced_for, tco_preset
 from .estimate import Estimate, estimate
-from .layouts import Deployment, best_deployment, best_engines, budget_no_fit, gpu_options
+from .layouts import (
+    Deployment,
+    best_deployment,
+    best_engines,
+    budget_no_fit,
+    choose,
+    engine_tables,
+    gpu_options,
+)
 from .planner import DOMAIN, cheapest, domain_gpu_options
 from .profiles import EfficiencyProfile, load_profiles
 from .roofline import scale_up_domain_gpus
@@ -137,7 +145,9 @@ class Fleet:
             return 0
         if (per := self.domain_gpus // self.gpus_per_replica) >= 1:
             return math.ceil(self.replicas / per)
-        return self.replicas * math.ceil(self.gpus_per_replica / self.domain_gpus)  # a replica across domains
+        # a replica wider than a domain: its instances (each a power of two, dividing the server or a multiple of it)
+        # share servers with the next replica's, so the servers are the fleet's GPUs over a server's
+        return math.ceil(self.gpus / self.domain_gpus)
 
     @property
     def rented_in_slices(self) -> bool:
@@ -249,14 +259,16 @@ def searched_fleet(
     max_gpus: int,
 ) -> Fleet:
     """The fleet of replicas of the layout search's deployment (layouts.best_deployment, continuous batching; `sized`:
-    the scenario with the demand's prompt), at the budget of gpu_options(hw, max_gpus) whose replicas (each the
-    deployment's unit) serve the demand on the fewest GPUs, then with the most tokens/s per GPU; `profile` None: the
-    engines fitted on the chip's vendor (best_engines), as the rack-scale view."""
+    the scenario with the demand's prompt), at the budget (search_budgets: the instance sizes up to max_gpus and
+    max_gpus itself) whose replicas (each the deployment's unit) serve the demand on the fewest GPUs, then with the
+    most tokens/s per GPU; `profile` None: the engines fitted on the chip's vendor (best_engines), as the rack-scale
+    view. Where no layout meets the targets but one fits: the fastest TPOT within max_gpus, or where that meets the
+    TPOT target, the fastest TTFT any layout meeting it reaches (fastest_ttft_s)."""
     engines = best_engines(hw) if profile is None else profile
     served = replace(sized, batching="continuous")
     best: tuple[tuple[int, float], Deployment] | None = None
     last = None
-    for budget in gpu_options(hw, max_gpus):
+    for budget in search_budgets(hw, max_gpus):
         d = best_deployment(model, hw, served, engines, max_gpus=budget, tpot_target_s=tpot_target_s,
                             ttft_target_s=ttft_target_s)  # fmt: skip
         last = d
@@ -272,12 +284,14 @@ def searched_fleet(
     if best is None:  # the widest budget's answer: nothing fits ('memory') or nothing meets the target ('slo')
         nan = math.nan
         why = "no_fit" if last.limited_by == "memory" else last.limited_by
-        # the fastest TPOT a layout that fits reaches; below the target, the TTFT target is what none meets
-        binding = "" if why != "slo" else "ttft" if last.fastest_tpot_s <= tpot_target_s else "tpot"
+        # the fastest TPOT a layout that fits reaches; at or below the target, the TTFT target is what none meets
+        ttft_binds = ttft_target_s is not None and last.fastest_tpot_s <= tpot_target_s
+        binding = "" if why != "slo" else "ttft" if ttft_binds else "tpot"
+        fastest_ttft = fastest_ttft_s(model, hw, served, engines, max_gpus, tpot_target_s) if ttft_binds else nan
         return Fleet(feasible=False, gpus_per_replica=0, batch=0, replicas=0, gpus=0, decode_tokens_per_s_per_gpu=nan,
                      output_tokens_per_s_per_gpu=nan, limited_by=why,
-                     fastest_tpot_s=last.fastest_tpot_s if binding == "tpot" else nan, slo_binding=binding,
-                     **common)  # fmt: skip
+                     fastest_tpot_s=last.fastest_tpot_s if binding == "tpot" else nan, fastest_ttft_s=fastest_ttft,
+                     slo_binding=binding, **common)  # fmt: skip
     (gpus, _), d = best
     return Fleet(feasible=True, gpus_per_replica=d.gpus_used, batch=d.decode.batch, replicas=gpus // d.gpus_used,
                  gpus=gpus, decode_tokens_per_s_per_gpu=math.nan,
@@ -285,10 +299,43 @@ def searched_fleet(
                  deployment=d, **common)  # fmt: skip
 
 
+def search_budgets(hw: Hardware, max_gpus: int) -> list[int]:
+    """The budgets a layout search's fleet tries: the instance sizes of layouts.gpu_options up to max_gpus (powers of
+    two, the server's or rack's size) and max_gpus itself (72 on an 8-GPU server's chip is no instance size, and the
+    wide-EP decode pool it allows had been missed: H200's DeepSeek-R1 fleet had taken 3x the GPUs)."""
+    return sorted({*gpu_options(hw, max_gpus), int(max_gpus)})
+
+
+def fastest_ttft_s(model, hw: Hardware, served: Scenario, engines, max_gpus: int, tpot_target_s: float) -> float:
+    """The lowest TTFT target (s) some layout within max_gpus meets together with the TPOT target (layouts.choose on
+    one set of tables, bisected to 0.1 %); nan where none meets the TPOT target."""
+    tables = engine_tables(model, hw, served, engines, max_gpus=max_gpus)
+    lo, hi = 1e-4, 1e5
+    if not choose(tables, tpot_target_s, hi).feasible:
+        return math.nan
+    while hi / lo > 1.001:
+        mid = math.sqrt(lo * hi)
+        lo, hi = (lo, mid) if choose(tables, tpot_target_s, mid).feasible else (mid, hi)
+    return hi
+
+
 def replicas_for(demand: Demand, output_tokens_per_s_per_gpu: float, gpus_per_replica: int) -> int:
     """The fewest whole replicas (at least one) whose output tokens/s x utilisation cover the demand's peak."""
     rate = output_tokens_per_s_per_gpu * gpus_per_replica * demand.utilisation
     return max(1, math.ceil(demand.peak_output_tokens_per_s / rate - 1e-12))
+
+
+def measured_gpus(
+    f: Fleet, model: ModelSpec, hw: Hardware, demand: Demand, check: dict
+) -> tuple[tuple[int, int] | None, str | None]:
+    """(gpus_range's (fewest, most) or None, why there is none: frontier_check.no_range_kind) for a layout search's
+    fleet; (None, None) for a tensor-parallel one or none."""
+    from .frontier_check import no_range_kind
+
+    if f.deployment is None or not f.feasible:
+        return None, None
+    span = gpus_range(f, model, hw, demand, check)
+    return span, None if span else no_range_kind(f.deployment, model, hw, load_profiles()[f.engine], check)
 
 
 def gpus_range(f: Fleet, model: ModelSpec, hw: Hardware, demand: Demand, check: dict) -> tuple[int, int] | None:

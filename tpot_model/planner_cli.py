@@ -17,8 +17,9 @@ from .disaggregated import decode_reach, model_recipes
 from .economics import price_for
 from .engines import BEST, ENGINES
 from .estimate import MAX_GPUS_SEARCHED, estimate
-from .fleet import Demand, Fleet, fleets, gpus_range, widest_no_fit
+from .fleet import Demand, Fleet, fleets, measured_gpus, widest_no_fit
 from .frontier_check import (
+    NO_RANGE_REASONS,
     WITHIN,
     beyond_measured,
     deployment_range,
@@ -45,7 +46,7 @@ from .planner import MAX_BATCH_SEARCHED, FrontierPoint, frontier
 from .pool_correction import committed_check
 from .precision import parse_format, with_native_fp4
 from .prices import DEFAULT_BASIS, MAX_USD_PER_GPU_HOUR, PRICE_BASES, basis_for_price
-from .profiles import load_profiles, resolve_profile
+from .profiles import resolve_profile
 from .scenario import BATCHINGS, MAX_INPUT_COUNT, Scenario
 from .serving_calibration import ServingMeasurement, load_serving_measurements
 from .speculative import MTP_ACCEPTANCE, MTP_K
@@ -488,7 +489,7 @@ def search_dict(
         "feasible": d.feasible,
         "serving": d.serving or None,
         "gpus_used": d.gpus_used,
-        "layout": {"prefill": _pool(d.prefill), "decode": _pool(d.decode)},
+        "layout": {"prefill": _pool(d.prefill), "decode": _pool(d.decode), "label": d.label or None},
         "tokens_per_s_per_gpu": _num(d.tokens_per_s_per_gpu),
         "tokens_per_s_per_gpu_low": _num(band[0]) if band else None,
         "tokens_per_s_per_gpu_high": _num(band[1]) if band else None,
@@ -616,9 +617,7 @@ def _search_text(d: dict) -> str:
         at = "".join(f"\n{k}: {v}" for k, v in _measured_at_rows(d))
         return f"{head}\nno layout: {why}{at}\nlimited_by: {d['limited_by']}"
     lay = d["layout"]
-    layout = lay["decode"]["label"] if d["serving"] == "aggregated" else (
-        f"prefill {lay['prefill']['label']} + decode {lay['decode']['label']}"
-    )  # fmt: skip
+    layout = lay["label"]  # Deployment.label: '2 × DEP8', 'prefill 3 × DEP4 + decode 1 × DEP32'
     usd = _usd(d, "usd_per_1M_tokens")
     low, high = d["tokens_per_s_per_gpu_low"], d["tokens_per_s_per_gpu_high"]
     band = (
@@ -949,18 +948,15 @@ def capacity_dict(f: Fleet, demand: Demand, hw: Hardware) -> dict:
     }
 
 
-def capacity_range(f: Fleet, model, hw: Hardware, demand: Demand) -> dict:
-    """A layout search's fleet: its GPUs at the ends of the measured 80 % range (fleet.gpus_range, against the
-    best-engine frontier check) or why there is none; nulls for a tensor-parallel fleet."""
-    check = committed_check().get(summary_key(True))
-    span = gpus_range(f, model, hw, demand, check)
-    why = None
-    if span is None and f.deployment is not None:
-        why = no_range_reason(f.deployment, model, hw, load_profiles()[f.engine], check)
+def capacity_range(f: Fleet, model, hw: Hardware, demand: Demand, best: bool = True) -> dict:
+    """A layout search's fleet: its GPUs at the ends of the measured 80 % range (fleet.measured_gpus, against the
+    frontier check of the search's kind: best-engine for each chip's engines, else the one engine's) or why there is
+    none; nulls for a tensor-parallel fleet."""
+    span, kind = measured_gpus(f, model, hw, demand, committed_check().get(summary_key(best)))
     return {
         "gpus_80pct_low": span[0] if span else None,
         "gpus_80pct_high": span[1] if span else None,
-        "no_measured_range_reason": why,
+        "no_measured_range_reason": NO_RANGE_REASONS[kind].format(hw=hw.name) if kind else None,
     }
 
 
@@ -1077,7 +1073,7 @@ def capacity_main(argv: Sequence[str] | None = None) -> int:
         ttft = None if args.ttft_target_ms is None else args.ttft_target_ms * ms
         rows = [
             capacity_dict(f, demand, hw)
-            | capacity_range(f, model, hw, demand)
+            | capacity_range(f, model, hw, demand, best=profile is None)
             | {
                 "remedy": capacity_remedy(model, hw, scenario, profile, f),
                 # the chip's own engines (the search's default) run on it: no note
