@@ -146,10 +146,10 @@ rows = cache.fleets(demand_key, model, [catalog[h] for h in chips], scenario, No
 
 
 def measured_ranges() -> dict:
-    """Each layout-search fleet's GPUs at the ends of the measured 80 % range, or why none (fleet.measured_gpus),
+    """Each layout-search fleet's GPUs at the ends of the measured 80 % range, or why none (frontier_check.measured_gpus),
     against the best-engine frontier check (the fleets' engines are each chip's), as the rack-scale view reads it."""
     check = cache.disaggregated_check().get(frontier_check.summary_key(True))
-    return {f.hardware: fleet.measured_gpus(f, model, catalog[f.hardware], demand, check) for f in rows}
+    return {f.hardware: frontier_check.measured_gpus(f, model, catalog[f.hardware], demand, check) for f in rows}
 
 
 table = cache.built(

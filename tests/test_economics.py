@@ -598,8 +598,7 @@ def test_capacity_cli_with_a_budget_replicates_the_layout_search(capsys):
         assert (r["layout"], r["serving"], r["engine"], r["max_gpus"]) == (f.layout, f.serving, f.engine, 72)
         assert r["gpus"] == f.gpus and r["output_tokens_per_s_per_gpu"] == pytest.approx(f.output_tokens_per_s_per_gpu)
         assert "layout search" in r["counting"]["output_tokens_per_s_per_gpu"]
-        from tpot_model.fleet import gpus_range
-        from tpot_model.frontier_check import summary_key
+        from tpot_model.frontier_check import gpus_range, summary_key
         from tpot_model.pool_correction import committed_check
 
         span = gpus_range(f, resolve_model("deepseek-r1"), resolve_hardware(hw), Demand(1e10, 1e10),
@@ -619,12 +618,12 @@ def test_capacity_cli_with_a_budget_replicates_the_layout_search(capsys):
 
 
 def test_a_layout_search_fleets_gpus_range_is_the_measured_bands_ends():
-    """The fleet's GPUs at the measured 80 % range of its replica's tokens/s per GPU (fleet.gpus_range): the cell's
+    """The fleet's GPUs at the measured 80 % range of its replica's tokens/s per GPU (frontier_check.gpus_range): the cell's
     band says measured = model / ratio, so the rate runs from the model's / p90 to / p10 and the fleet from the
     fewest replicas at the higher rate to the most at the lower; none for an announced chip (nothing measured) or a
     tensor-parallel fleet."""
-    from tpot_model.fleet import gpus_range, replicas_for
-    from tpot_model.frontier_check import measured_range, summary_key
+    from tpot_model.fleet import replicas_for
+    from tpot_model.frontier_check import gpus_range, measured_range, summary_key
     from tpot_model.pool_correction import committed_check
 
     r1, gb200 = resolve_model("deepseek-r1"), resolve_hardware("gb200")
@@ -681,8 +680,7 @@ def test_a_layout_search_fleet_tries_its_budget_itself_and_says_how_near_a_misse
 def test_capacity_with_one_engine_reads_its_range_against_that_engines_check(capsys):
     """A review: `capacity --profile typical --max-gpus 8` read its 80 % range against the best-engine check; as
     `frontier`, a search under one engine is read against the per-engine frontier check."""
-    from tpot_model.fleet import measured_gpus
-    from tpot_model.frontier_check import summary_key
+    from tpot_model.frontier_check import measured_gpus, summary_key
     from tpot_model.pool_correction import committed_check
 
     args = ["capacity", "--model", "deepseek-r1", "--hardware", "b200", "--weights", "fp8", "--kv", "fp8",

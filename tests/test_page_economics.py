@@ -970,9 +970,8 @@ def test_fleets_are_the_layout_searchs_replicas_by_default_and_tensor_parallel_o
         assert table.loc[tr("ec_col_tps_gpu"), col] == fmt.number(f.output_tokens_per_s_per_gpu)
         assert table.loc[tr("ec_col_gpus"), col] == fmt.integer(f.gpus)
     assert " → " in table.loc[tr("ec_col_layout_search"), "GB200 NVL72"]  # disaggregated: prefill → decode
-    # how far to trust the GPUs: the measured 80 % range's ends (fleet.gpus_range), explained under the table
-    from tpot_model.fleet import gpus_range
-    from tpot_model.frontier_check import summary_key
+    # how far to trust the GPUs: the measured 80 % range's ends (frontier_check.gpus_range), explained under the table
+    from tpot_model.frontier_check import gpus_range, summary_key
     from tpot_model.pool_correction import committed_check
 
     gb = fleet(resolve_model("deepseek-r1"), resolve_hardware("gb200"), scen, None, demand, 20e-3, max_gpus=72)

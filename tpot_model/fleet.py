@@ -33,7 +33,7 @@ from .layouts import (
     gpu_options,
 )
 from .planner import DOMAIN, cheapest, domain_gpu_options
-from .profiles import EfficiencyProfile, load_profiles
+from .profiles import EfficiencyProfile
 from .roofline import scale_up_domain_gpus
 from .scenario import Scenario
 
@@ -323,36 +323,6 @@ def replicas_for(demand: Demand, output_tokens_per_s_per_gpu: float, gpus_per_re
     """The fewest whole replicas (at least one) whose output tokens/s x utilisation cover the demand's peak."""
     rate = output_tokens_per_s_per_gpu * gpus_per_replica * demand.utilisation
     return max(1, math.ceil(demand.peak_output_tokens_per_s / rate - 1e-12))
-
-
-def measured_gpus(
-    f: Fleet, model: ModelSpec, hw: Hardware, demand: Demand, check: dict
-) -> tuple[tuple[int, int] | None, str | None]:
-    """(gpus_range's (fewest, most) or None, why there is none: frontier_check.no_range_kind) for a layout search's
-    fleet; (None, None) for a tensor-parallel one or none."""
-    from .frontier_check import no_range_kind
-
-    if f.deployment is None or not f.feasible:
-        return None, None
-    span = gpus_range(f, model, hw, demand, check)
-    return span, None if span else no_range_kind(f.deployment, model, hw, load_profiles()[f.engine], check)
-
-
-def gpus_range(f: Fleet, model: ModelSpec, hw: Hardware, demand: Demand, check: dict) -> tuple[int, int] | None:
-    """For a layout search's fleet: its GPUs at the two ends of the measured 80 % range of its replica's tokens/s per
-    GPU (frontier_check.deployment_range over `check`, the best-engine frontier check: where 80 % of the measured
-    frontier runs of its cell sit against the search), (fewest, most); None where the search's deployment has no
-    range (frontier_check.no_range_kind says why) or the fleet is tensor-parallel."""
-    from .frontier_check import deployment_range  # it imports layouts, as this module does: read when used
-
-    if f.deployment is None or not f.feasible:
-        return None
-    found = deployment_range(f.deployment, model, hw, load_profiles()[f.engine], check)
-    if found is None:
-        return None
-    low, high = (x / f.deployment.tokens_per_s_per_gpu * f.output_tokens_per_s_per_gpu for x in found[:2])
-    n = f.gpus_per_replica
-    return n * replicas_for(demand, high, n), n * replicas_for(demand, low, n)
 
 
 def prompt_tokens(scenario: Scenario, demand: Demand) -> int:

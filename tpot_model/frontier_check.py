@@ -25,9 +25,10 @@ import numpy as np
 
 from .catalog import architecture_twin, load_hardware_catalog
 from .engines import serving_engines
+from .fleet import Demand, Fleet, replicas_for
 from .layouts import Deployment, choose, correction, deployment_curve, layout_tables, recipe_key
 from .pool_correction import NEUTRAL, PoolFit
-from .profiles import EfficiencyProfile
+from .profiles import EfficiencyProfile, load_profiles
 from .scenario import Scenario
 from .serving_calibration import MEAN_LENGTH_FRACTION, ServingMeasurement, predict
 
@@ -338,6 +339,30 @@ def deployment_range(
         return None
     low, high, band = found
     return d.tokens_per_s_per_gpu * low, d.tokens_per_s_per_gpu * high, band, cell_parts(gpus, 1.0 / d.tpot_s)
+
+
+def measured_gpus(f: Fleet, model, hw, demand: Demand, check: dict) -> tuple[tuple[int, int] | None, str | None]:
+    """(gpus_range's (fewest, most) or None, why there is none: no_range_kind) for a layout search's
+    fleet; (None, None) for a tensor-parallel one or none."""
+    if f.deployment is None or not f.feasible:
+        return None, None
+    span = gpus_range(f, model, hw, demand, check)
+    return span, None if span else no_range_kind(f.deployment, model, hw, load_profiles()[f.engine], check)
+
+
+def gpus_range(f: Fleet, model, hw, demand: Demand, check: dict) -> tuple[int, int] | None:
+    """For a layout search's fleet: its GPUs at the two ends of the measured 80 % range of its replica's tokens/s per
+    GPU (deployment_range over `check`, the frontier check of the search's kind: where 80 % of the measured frontier
+    runs of its cell sit against the search), (fewest, most); None where the search's deployment has no range
+    (no_range_kind says why) or the fleet is tensor-parallel."""
+    if f.deployment is None or not f.feasible:
+        return None
+    found = deployment_range(f.deployment, model, hw, load_profiles()[f.engine], check)
+    if found is None:
+        return None
+    low, high = (x / f.deployment.tokens_per_s_per_gpu * f.output_tokens_per_s_per_gpu for x in found[:2])
+    n = f.gpus_per_replica
+    return n * replicas_for(demand, high, n), n * replicas_for(demand, low, n)
 
 
 def beyond_measured(d: Deployment, model_id: str, reach: dict, hw) -> tuple[float, float | None, bool] | None:

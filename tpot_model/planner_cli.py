@@ -17,7 +17,7 @@ from .disaggregated import decode_reach, model_recipes
 from .economics import price_for
 from .engines import BEST, ENGINES
 from .estimate import MAX_GPUS_SEARCHED, estimate
-from .fleet import Demand, Fleet, fleets, measured_gpus, widest_no_fit
+from .fleet import Demand, Fleet, fleets, widest_no_fit
 from .frontier_check import (
     NO_RANGE_REASONS,
     WITHIN,
@@ -25,6 +25,7 @@ from .frontier_check import (
     deployment_range,
     measured_at,
     measured_fastest,
+    measured_gpus,
     no_range_reason,
     runs_like,
     summary_key,
@@ -949,7 +950,7 @@ def capacity_dict(f: Fleet, demand: Demand, hw: Hardware) -> dict:
 
 
 def capacity_range(f: Fleet, model, hw: Hardware, demand: Demand, best: bool = True) -> dict:
-    """A layout search's fleet: its GPUs at the ends of the measured 80 % range (fleet.measured_gpus, against the
+    """A layout search's fleet: its GPUs at the ends of the measured 80 % range (frontier_check.measured_gpus, against the
     frontier check of the search's kind: best-engine for each chip's engines, else the one engine's) or why there is
     none; nulls for a tensor-parallel fleet."""
     span, kind = measured_gpus(f, model, hw, demand, committed_check().get(summary_key(best)))

@@ -29,7 +29,7 @@ def capacity_table(
     """One row per chip: layout, GPUs, rates, MW, capex, opex, $ per 1M output tokens, basis and date; whether the
     chip is announced, not shipping (its row a projection from vendor figures) in a column of its own, as the CLI's
     capacity --json says it, so that the name stays the catalog's. `ranges` (a layout search's fleets): per chip id,
-    its GPUs at the ends of the measured 80 % range (fleet.gpus_range) or None and why (frontier_check.no_range_kind)."""
+    its GPUs at the ends of the measured 80 % range (frontier_check.gpus_range) or None and why (frontier_check.no_range_kind)."""
     catalog = load_hardware_catalog()
     rows = []
     for f in fleets:
