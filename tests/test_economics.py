@@ -650,7 +650,7 @@ def test_a_layout_search_fleet_tries_its_budget_itself_and_says_how_near_a_misse
     TTFT target had said nothing of how near the search comes. The budget itself is tried (search_budgets), and a TTFT
     target no layout meets is answered with the fastest TTFT a layout meeting the TPOT target reaches."""
     from tpot_model.fleet import fastest_ttft_s, search_budgets
-    from tpot_model.layouts import best_deployment, best_engines
+    from tpot_model.layouts import best_deployment, best_engines, engine_tables
 
     r1, h200 = resolve_model("deepseek-r1"), resolve_hardware("h200")
     assert search_budgets(h200, 72) == [1, 2, 4, 8, 16, 32, 64, 72]
@@ -666,7 +666,8 @@ def test_a_layout_search_fleet_tries_its_budget_itself_and_says_how_near_a_misse
     assert not missed.feasible and missed.slo_binding == "ttft"
     fastest = missed.fastest_ttft_s
     served = replace(scen, batching="continuous")
-    assert fastest == pytest.approx(fastest_ttft_s(r1, h200, served, best_engines(h200), 16, 50 * ms))
+    tables16 = engine_tables(r1, h200, served, best_engines(h200), max_gpus=16)
+    assert fastest == pytest.approx(fastest_ttft_s(tables16, 50 * ms))
     engines = best_engines(h200)
     for target, met in ((fastest * 1.002, True), (fastest * 0.99, False)):
         d = best_deployment(r1, h200, served, engines, max_gpus=16, tpot_target_s=50 * ms, ttft_target_s=target)
@@ -695,3 +696,29 @@ def test_capacity_with_one_engine_reads_its_range_against_that_engines_check(cap
         span, _ = measured_gpus(f, resolve_model("deepseek-r1"), resolve_hardware("b200"), Demand(1e11),
                                 committed_check()[summary_key(best)])  # fmt: skip
         assert (r["gpus_80pct_low"], r["gpus_80pct_high"]) == (span or (None, None)), profile
+
+
+@pytest.mark.parametrize(
+    ("model_id", "hw_id", "weights", "tpot_ms"),
+    [("deepseek-r1", "h200", "fp8", 20), ("deepseek-r1", "gb200", "fp8", 50), ("llama-3.1-70b", "b200", "fp8", 30),
+     ("deepseek-r1", "mi355x", "fp8", 10)],
+)  # fmt: skip
+def test_smaller_budgets_tables_cut_from_the_widest_search_as_built_for_them(model_id, hw_id, weights, tpot_ms):
+    """A layout-search fleet tries every budget up to its own (search_budgets) and had built the candidate tables
+    afresh for each: each smaller budget's instances are a subset of the widest's, so layouts.within_budget cuts them
+    from one set. Cut or built, the search answers the same, deployment for deployment (its candidates too)."""
+    from tpot_model.fleet import search_budgets
+    from tpot_model.layouts import choose, layout_tables, within_budget
+
+    model, hw = resolve_model(model_id), resolve_hardware(hw_id)
+    s = Scenario(context_tokens=2048, output_tokens=512, weights=weights, kv_cache=weights, batching="continuous")
+    widest = layout_tables(model, hw, s, PROFILE, max_gpus=72)
+    for b in search_budgets(hw, 72):
+        cut = within_budget(widest, b)
+        built = layout_tables(model, hw, s, PROFILE, max_gpus=b)
+        assert [(t.parallelism, t.stages, list(t.gpus)) for t in (*cut.aggregated, *cut.decode, *cut.prefill)] == [
+            (t.parallelism, t.stages, list(t.gpus)) for t in (*built.aggregated, *built.decode, *built.prefill)
+        ], b
+        assert repr(choose(cut, tpot_ms * ms)) == repr(choose(built, tpot_ms * ms)), b  # repr: nan equals nan
+    with pytest.raises(ValueError, match="from 1 to the tables' 72"):
+        within_budget(widest, 73)

@@ -25,12 +25,13 @@ from .economics import HOURS_PER_YEAR, YEAR_S, owning_basis, price_for, priced_f
 from .estimate import Estimate, estimate
 from .layouts import (
     Deployment,
-    best_deployment,
+    LayoutTables,
     best_engines,
     budget_no_fit,
     choose,
     engine_tables,
     gpu_options,
+    within_budget,
 )
 from .planner import DOMAIN, cheapest, domain_gpu_options
 from .profiles import EfficiencyProfile
@@ -258,20 +259,21 @@ def searched_fleet(
     ttft_target_s: float | None,
     max_gpus: int,
 ) -> Fleet:
-    """The fleet of replicas of the layout search's deployment (layouts.best_deployment, continuous batching; `sized`:
-    the scenario with the demand's prompt), at the budget (search_budgets: the instance sizes up to max_gpus and
+    """The fleet of replicas of the layout search's deployment (layouts.choose, continuous batching; `sized`: the
+    scenario with the demand's prompt; the tables built once, for max_gpus, and cut for each smaller budget:
+    layouts.within_budget), at the budget (search_budgets: the instance sizes up to max_gpus and
     max_gpus itself) whose replicas (each the deployment's unit) serve the demand on the fewest GPUs, then with the
     most tokens/s per GPU; `profile` None: the engines fitted on the chip's vendor (best_engines), as the rack-scale
     view. Where no layout meets the targets but one fits: the fastest TPOT within max_gpus, or where that meets the
     TPOT target, the fastest TTFT any layout meeting it reaches (fastest_ttft_s)."""
     engines = best_engines(hw) if profile is None else profile
     served = replace(sized, batching="continuous")
+    widest = engine_tables(model, hw, served, engines, max_gpus=max_gpus)  # each budget's are cut from these
+    tables = lambda budget: within_budget(widest, budget) if isinstance(widest, LayoutTables) else tuple(  # noqa: E731
+        within_budget(t, budget) for t in widest)  # fmt: skip
     best: tuple[tuple[int, float], Deployment] | None = None
-    last = None
     for budget in search_budgets(hw, max_gpus):
-        d = best_deployment(model, hw, served, engines, max_gpus=budget, tpot_target_s=tpot_target_s,
-                            ttft_target_s=ttft_target_s)  # fmt: skip
-        last = d
+        d = choose(tables(budget), tpot_target_s, ttft_target_s)
         if not d.feasible:
             continue
         unit = d.unit
@@ -279,6 +281,7 @@ def searched_fleet(
         key = (gpus, -unit.output_tokens_per_s_per_gpu)
         if best is None or key < best[0]:
             best = (key, unit)
+    last = d  # the widest budget's answer (max_gpus is the last budget tried)
     # every request's prompt is prefilled by the deployment (a demand without input: the scenario's context)
     common = _chip_fields(hw, sized, int(sized.context_tokens)) | dict(max_gpus=int(max_gpus))
     if best is None:  # the widest budget's answer: nothing fits ('memory') or nothing meets the target ('slo')
@@ -287,7 +290,7 @@ def searched_fleet(
         # the fastest TPOT a layout that fits reaches; at or below the target, the TTFT target is what none meets
         ttft_binds = ttft_target_s is not None and last.fastest_tpot_s <= tpot_target_s
         binding = "" if why != "slo" else "ttft" if ttft_binds else "tpot"
-        fastest_ttft = fastest_ttft_s(model, hw, served, engines, max_gpus, tpot_target_s) if ttft_binds else nan
+        fastest_ttft = fastest_ttft_s(widest, tpot_target_s) if ttft_binds else nan
         return Fleet(feasible=False, gpus_per_replica=0, batch=0, replicas=0, gpus=0, decode_tokens_per_s_per_gpu=nan,
                      output_tokens_per_s_per_gpu=nan, limited_by=why,
                      fastest_tpot_s=last.fastest_tpot_s if binding == "tpot" else nan, fastest_ttft_s=fastest_ttft,
@@ -306,10 +309,9 @@ def search_budgets(hw: Hardware, max_gpus: int) -> list[int]:
     return sorted({*gpu_options(hw, max_gpus), int(max_gpus)})
 
 
-def fastest_ttft_s(model, hw: Hardware, served: Scenario, engines, max_gpus: int, tpot_target_s: float) -> float:
-    """The lowest TTFT target (s) some layout within max_gpus meets together with the TPOT target (layouts.choose on
-    one set of tables, bisected to 0.1 %); nan where none meets the TPOT target."""
-    tables = engine_tables(model, hw, served, engines, max_gpus=max_gpus)
+def fastest_ttft_s(tables, tpot_target_s: float) -> float:
+    """The lowest TTFT target (s) some layout of `tables` (layouts.engine_tables: one engine's or several) meets
+    together with the TPOT target (layouts.choose, bisected to 0.1 %); nan where none meets the TPOT target."""
     lo, hi = 1e-4, 1e5
     if not choose(tables, tpot_target_s, hi).feasible:
         return math.nan

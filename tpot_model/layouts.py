@@ -529,6 +529,39 @@ def layout_tables(
     )  # fmt: skip
 
 
+def within_budget(tables: LayoutTables, max_gpus: int) -> LayoutTables:
+    """The tables layout_tables builds for a smaller budget, cut from these (each smaller budget's instances are a
+    subset of a larger's: aggregated and pipeline instances up to max_gpus GPUs, decode and prefill instances below
+    it); a table left with no instance is dropped. What a search over several budgets builds once."""
+    if not 1 <= int(max_gpus) <= tables.max_gpus:
+        raise ValueError(f"max_gpus must be from 1 to the tables' {tables.max_gpus}, got {max_gpus!r}")
+    b = int(max_gpus)
+
+    options = np.asarray(gpu_options(tables.hardware, b), dtype=float)
+
+    def cut(ts: tuple[CandidateTable, ...], below: bool) -> tuple[CandidateTable, ...]:
+        out = []
+        for t in ts:
+            # an instance size within b (the domain's size is one only there); a pipeline: its stages x the domain
+            j = (t.gpus <= b) if t.stages > 1 else np.isin(t.gpus, options) & ((t.gpus < b) if below else True)
+            if j.all():
+                out.append(t)
+            elif j.any():
+                out.append(replace(
+                    t, gpus=t.gpus[j], tpot_s=t.tpot_s[:, j], ttft_s=t.ttft_s[:, j], rate_per_gpu=t.rate_per_gpu[:, j],
+                    output_per_gpu=t.output_per_gpu[:, j], fits=t.fits[:, j], max_batch=t.max_batch[j],
+                    compute_bound=t.compute_bound[:, j]))  # fmt: skip
+        return tuple(out)
+
+    return replace(
+        tables,
+        max_gpus=b,
+        aggregated=cut(tables.aggregated, below=False),
+        decode=cut(tables.decode, below=True) if b >= 2 else (),
+        prefill=cut(tables.prefill, below=True) if b >= 2 else (),
+    )
+
+
 # --------------------------------------------------------------------------------------------------- choice
 
 
