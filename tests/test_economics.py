@@ -722,3 +722,61 @@ def test_smaller_budgets_tables_cut_from_the_widest_search_as_built_for_them(mod
         assert repr(choose(cut, tpot_ms * ms)) == repr(choose(built, tpot_ms * ms)), b  # repr: nan equals nan
     with pytest.raises(ValueError, match="from 1 to the tables' 72"):
         within_budget(widest, 73)
+
+
+def test_a_fleet_costed_as_bought_counts_whole_racks_and_takes_the_replica_that_needs_the_fewest():
+    """A fleet had been costed as a cloud rents GPUs only: GB200's 52-GPU DeepSeek-R1 replicas (prefill 5 x DEP4 +
+    decode 1 x DEP32) leave 20 GPUs of every NVL72 rack idle, which an owner buys and powers all the same. Costed as
+    bought (whole_domains), MW and $ count the whole racks (costed_gpus), and the layout search scores a deployment
+    per GPU of the whole racks it takes (layouts.whole_domain_share): within 36 GPUs, 1 x DEP4 + 2 x DEP16 (36, two to
+    a rack) beats 1 x TP4 + 1 x DEP16 (20 GPUs, three to a rack: 24 each) on a rack's GPUs though not on its own."""
+    from tpot_model.fleet import domains_holding
+    from tpot_model.layouts import best_engines, choose, engine_tables, whole_domain_share, within_budget
+
+    # hand-worked shares: a 72-GPU rack holds one 52, two 36s, three 20s; an 8-GPU server one 8; 44 spans servers
+    assert [float(whole_domain_share(u, 72)) for u in (52, 36, 20, 72)] == [72.0, 36.0, 24.0, 72.0]
+    assert [float(whole_domain_share(u, 8)) for u in (8, 4, 44)] == [8.0, 4.0, 44.0]
+    assert float(whole_domain_share(52, 0)) == 52.0
+    assert (domains_holding(52, 425, 72), domains_holding(36, 3, 72), domains_holding(44, 3, 8)) == (425, 2, 17)
+
+    r1, gb200 = resolve_model("deepseek-r1"), resolve_hardware("gb200")
+    scen = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8")
+    demand = Demand(1e12, 4e12, 1.5, 0.7)
+    rented = fleet(r1, gb200, scen, None, demand, 20 * ms, max_gpus=72)
+    bought = fleet(r1, gb200, scen, None, demand, 20 * ms, max_gpus=72, whole_domains=True)
+    assert rented.costed_gpus == rented.gpus and not rented.whole_domains
+    assert bought.costed_gpus == bought.domains * 72 > bought.gpus  # the idle GPUs of its racks, costed
+    assert bought.megawatts == pytest.approx(bought.costed_gpus * gb200.prices.all_in_w / 1e6)
+    assert bought.capex_usd == pytest.approx(bought.costed_gpus * bought.capex_usd_per_gpu)
+    assert bought.opex_usd_per_year == pytest.approx(bought.costed_gpus * bought.usd_per_gpu_hour * 365.25 * 24)
+    assert bought.costed_gpus <= rented.domains * 72  # no replica the rented search took needs fewer racks
+    assert rented.gpus <= bought.gpus  # and none the bought one took fewer GPUs
+    # the score per GPU taken: within 36 GPUs, a deployment two of which fill a rack
+    served = replace(scen, context_tokens=4096, output_tokens=1024, batching="continuous")
+    tables = tuple(within_budget(t, 36) for t in engine_tables(r1, gb200, served, best_engines(gb200), max_gpus=72))
+    own, taken = choose(tables, 20 * ms), choose(tables, 20 * ms, whole_domains=72)
+    assert (own.gpus_used, taken.gpus_used) == (20, 36)
+    assert own.tokens_per_s_per_gpu > taken.tokens_per_s_per_gpu  # per GPU used: the 20-GPU one is faster ...
+    assert taken.tokens_per_s_per_gpu > own.tokens_per_s_per_gpu * 20 / 24  # ... per GPU of the rack, slower
+    # on 8-GPU servers the replicas fill whole servers: costed as bought counts the same GPUs
+    b200 = fleet(r1, resolve_hardware("b200"), scen, None, demand, 20 * ms, max_gpus=72, whole_domains=True)
+    assert b200.costed_gpus == b200.domains * 8 >= b200.gpus
+
+
+def test_capacity_whole_domains_in_the_cli(capsys):
+    """`capacity --whole-domains`: costed as bought, said in the text (a 'costed' column) and the JSON (whole_domains,
+    costed_gpus = scale_up_domains x the rack's 72, MW over them)."""
+    argv = ["capacity", "--model", "deepseek-r1", "--hardware", "gb200", "--output-tokens-per-day", "1e12",
+            "--input-tokens-per-day", "4e12", "--tpot-target-ms", "20", "--weights", "fp8", "--kv", "fp8",
+            "--context", "1024", "--output", "1024", "--max-gpus", "72"]  # fmt: skip
+    assert cli.main([*argv, "--whole-domains", "--json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert row["whole_domains"] is True and row["costed_gpus"] == row["scale_up_domains"] * 72 > row["gpus"]
+    assert row["megawatts"] == pytest.approx(row["costed_gpus"] * row["all_in_kW_per_gpu"] / 1e3, rel=1e-3)
+    assert cli.main([*argv, "--json"]) == 0
+    (rented,) = json.loads(capsys.readouterr().out)
+    assert rented["whole_domains"] is False and rented["costed_gpus"] == rented["gpus"]
+    assert cli.main([*argv, "--whole-domains"]) == 0
+    text = capsys.readouterr().out
+    assert "costed" in text.splitlines()[0] and f"{row['costed_gpus']:,}" in text.splitlines()[1]
+    assert "costed as bought" in text

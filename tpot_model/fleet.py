@@ -40,7 +40,8 @@ from .scenario import Scenario
 
 # servers and racks up to this many GPUs come whole (an HGX server, an NVL72 rack, a Trn3 UltraServer of 144): a fleet
 # says how many hold its replicas and how many of their GPUs none uses (Fleet.domains, idle_gpus; its GPUs, MW and $
-# count the replicas' GPUs, as a cloud rents them); TPU pods (256 and up) are rented in slices of a replica's size
+# count the replicas' GPUs, as a cloud rents them, or the whole domains' as bought: Fleet.whole_domains); TPU pods
+# (256 and up) are rented in slices of a replica's size
 MAX_PACKED_DOMAIN_GPUS = 144
 DAY_S = 86400.0
 
@@ -117,6 +118,9 @@ class Fleet:
     engine: str = ""  # the profile id the replica was timed under; '' without a fleet
     max_gpus: int = 0  # the layout search's GPU budget; 0: tensor-parallel replicas within one scale-up domain
     deployment: Deployment | None = None  # the layout search's replica (Deployment.unit); None for a TP replica
+    # costed as bought: MW and $ count the whole servers or racks that hold the replicas (costed_gpus), and a layout
+    # search's replica is the one needing the fewest of them; False: the replicas' GPUs, as a cloud rents them
+    whole_domains: bool = False
 
     @property
     def layout(self) -> str:
@@ -144,11 +148,7 @@ class Fleet:
         the chip is rented in slices (domain_gpus 0) or has no fleet."""
         if not (self.feasible and self.domain_gpus):
             return 0
-        if (per := self.domain_gpus // self.gpus_per_replica) >= 1:
-            return math.ceil(self.replicas / per)
-        # a replica wider than a domain: its instances (each a power of two, dividing the server or a multiple of it)
-        # share servers with the next replica's, so the servers are the fleet's GPUs over a server's
-        return math.ceil(self.gpus / self.domain_gpus)
+        return domains_holding(self.gpus_per_replica, self.replicas, self.domain_gpus)
 
     @property
     def rented_in_slices(self) -> bool:
@@ -159,22 +159,28 @@ class Fleet:
     @property
     def idle_gpus(self) -> int:
         """GPUs of those whole domains that no replica uses (a 32-GPU replica leaves 8 of an NVL72 rack's 72); the
-        fleet's GPUs, MW and $ count the replicas' GPUs only, as a cloud rents them."""
+        fleet's MW and $ count them only when costed as bought (whole_domains)."""
         return self.domains * self.domain_gpus - self.gpus if self.domains else 0
 
     @property
+    def costed_gpus(self) -> int:
+        """The GPUs MW and $ count: the whole servers' or racks' (whole_domains, a chip packed in them), else the
+        replicas' (as a cloud rents them; a TPU pod's slices)."""
+        return self.domains * self.domain_gpus if self.whole_domains and self.domains else self.gpus
+
+    @property
     def megawatts(self) -> float:
-        """All-in MW: GPUs x all-in W per GPU."""
-        return self.gpus * self.all_in_w_per_gpu / 1e6
+        """All-in MW: costed GPUs x all-in W per GPU."""
+        return self.costed_gpus * self.all_in_w_per_gpu / 1e6
 
     @property
     def capex_usd(self) -> float:
-        return self.gpus * self.capex_usd_per_gpu
+        return self.costed_gpus * self.capex_usd_per_gpu
 
     @property
     def opex_usd_per_year(self) -> float:
-        """The fleet at its $/GPU-hour for every hour of the year (it is there whether busy or not)."""
-        return self.gpus * self.usd_per_gpu_hour * HOURS_PER_YEAR
+        """The costed GPUs at their $/GPU-hour for every hour of the year (there whether busy or not)."""
+        return self.costed_gpus * self.usd_per_gpu_hour * HOURS_PER_YEAR
 
     def usd_per_1M_output_tokens(self, demand: Demand) -> float:
         """The fleet's cost per 1M output tokens actually served: opex per year / output tokens per year."""
@@ -190,15 +196,17 @@ def fleet(
     tpot_target_s: float,
     ttft_target_s: float | None = None,
     max_gpus: int | None = None,
+    whole_domains: bool = False,
 ) -> Fleet:
     """The fleet of one chip for a demand at a TPOT target (scenario: context and output per request, formats,
     price basis; its batch and GPU count are chosen here, the count within the chip's scale-up domain: 8 on an HGX
     server, up to 72 on an NVL72 rack). With `max_gpus`, replicas of the layout search's deployment within that
-    budget instead (searched_fleet; `profile` None: the engines fitted on the chip's vendor)."""
+    budget instead (searched_fleet; `profile` None: the engines fitted on the chip's vendor). `whole_domains`: costed
+    as bought, whole servers or racks (Fleet.costed_gpus)."""
     prompt = prompt_tokens(scenario, demand)
     sized = replace(scenario, context_tokens=prompt) if prompt else scenario  # no input: decode at the scenario's KV
     if max_gpus is not None:
-        return searched_fleet(model, hw, sized, profile, demand, tpot_target_s, ttft_target_s, max_gpus)
+        return searched_fleet(model, hw, sized, profile, demand, tpot_target_s, ttft_target_s, max_gpus, whole_domains)
     # the count whose replicas serve the demand on the fewest GPUs (a small demand: one small replica)
     need = demand.peak_output_tokens_per_s / demand.utilisation
     static = cheapest(model, hw, sized, profile, tpot_target_s, ttft_target_s, DOMAIN, output_tokens_per_s=need)
@@ -210,7 +218,7 @@ def fleet(
     )
     common = _chip_fields(hw, scenario, prompt) | dict(
         limited_by=point.limited_by if point.feasible or point.limited_by != "memory" else "no_fit",
-        engine=profile.id,
+        engine=profile.id, whole_domains=whole_domains,
     )  # fmt: skip
     if not point.feasible:
         nan = math.nan
@@ -258,12 +266,14 @@ def searched_fleet(
     tpot_target_s: float,
     ttft_target_s: float | None,
     max_gpus: int,
+    whole_domains: bool = False,
 ) -> Fleet:
     """The fleet of replicas of the layout search's deployment (layouts.choose, continuous batching; `sized`: the
     scenario with the demand's prompt; the tables built once, for max_gpus, and cut for each smaller budget:
     layouts.within_budget), at the budget (search_budgets: the instance sizes up to max_gpus and
     max_gpus itself) whose replicas (each the deployment's unit) serve the demand on the fewest GPUs, then with the
-    most tokens/s per GPU; `profile` None: the engines fitted on the chip's vendor (best_engines), as the rack-scale
+    most tokens/s per GPU (whole_domains: on the fewest GPUs of whole servers or racks, then the fewest GPUs; a
+    GB200 replica of 52 GPUs leaves 20 of each rack idle); `profile` None: the engines fitted on the chip's vendor (best_engines), as the rack-scale
     view. Where no layout meets the targets but one fits: the fastest TPOT within max_gpus, or where that meets the
     TPOT target, the fastest TTFT any layout meeting it reaches (fastest_ttft_s)."""
     engines = best_engines(hw) if profile is None else profile
@@ -271,19 +281,23 @@ def searched_fleet(
     widest = engine_tables(model, hw, served, engines, max_gpus=max_gpus)  # each budget's are cut from these
     tables = lambda budget: within_budget(widest, budget) if isinstance(widest, LayoutTables) else tuple(  # noqa: E731
         within_budget(t, budget) for t in widest)  # fmt: skip
-    best: tuple[tuple[int, float], Deployment] | None = None
+    common = _chip_fields(hw, sized, int(sized.context_tokens)) | dict(max_gpus=int(max_gpus),
+                                                                      whole_domains=whole_domains)  # fmt: skip
+    domain = common["domain_gpus"] if whole_domains else 0
+    best: tuple[tuple[int, int, float], Deployment] | None = None
     for budget in search_budgets(hw, max_gpus):
-        d = choose(tables(budget), tpot_target_s, ttft_target_s)
+        d = choose(tables(budget), tpot_target_s, ttft_target_s, whole_domains=domain)
         if not d.feasible:
             continue
         unit = d.unit
-        gpus = unit.gpus_used * replicas_for(demand, unit.output_tokens_per_s_per_gpu, unit.gpus_used)
-        key = (gpus, -unit.output_tokens_per_s_per_gpu)
+        replicas = replicas_for(demand, unit.output_tokens_per_s_per_gpu, unit.gpus_used)
+        gpus = unit.gpus_used * replicas
+        costed = domains_holding(unit.gpus_used, replicas, domain) * domain if domain else gpus
+        key = (costed, gpus, -unit.output_tokens_per_s_per_gpu)
         if best is None or key < best[0]:
             best = (key, unit)
     last = d  # the widest budget's answer (max_gpus is the last budget tried)
     # every request's prompt is prefilled by the deployment (a demand without input: the scenario's context)
-    common = _chip_fields(hw, sized, int(sized.context_tokens)) | dict(max_gpus=int(max_gpus))
     if best is None:  # the widest budget's answer: nothing fits ('memory') or nothing meets the target ('slo')
         nan = math.nan
         why = "no_fit" if last.limited_by == "memory" else last.limited_by
@@ -295,7 +309,7 @@ def searched_fleet(
                      output_tokens_per_s_per_gpu=nan, limited_by=why,
                      fastest_tpot_s=last.fastest_tpot_s if binding == "tpot" else nan, fastest_ttft_s=fastest_ttft,
                      slo_binding=binding, **common)  # fmt: skip
-    (gpus, _), d = best
+    (_, gpus, _), d = best
     return Fleet(feasible=True, gpus_per_replica=d.gpus_used, batch=d.decode.batch, replicas=gpus // d.gpus_used,
                  gpus=gpus, decode_tokens_per_s_per_gpu=math.nan,
                  output_tokens_per_s_per_gpu=d.output_tokens_per_s_per_gpu, limited_by=d.limited_by, engine=d.engine,
@@ -321,6 +335,15 @@ def fastest_ttft_s(tables, tpot_target_s: float) -> float:
     return hi
 
 
+def domains_holding(gpus_per_replica: int, replicas: int, domain_gpus: int) -> int:
+    """Whole servers or racks of domain_gpus GPUs that hold the replicas, as many per domain as fit whole; a replica
+    wider than a domain: its instances (each a power of two, dividing the server or a multiple of it) share servers
+    with the next replica's, so the fleet's GPUs over a server's."""
+    if (per := domain_gpus // gpus_per_replica) >= 1:
+        return math.ceil(replicas / per)
+    return math.ceil(gpus_per_replica * replicas / domain_gpus)
+
+
 def replicas_for(demand: Demand, output_tokens_per_s_per_gpu: float, gpus_per_replica: int) -> int:
     """The fewest whole replicas (at least one) whose output tokens/s x utilisation cover the demand's peak."""
     rate = output_tokens_per_s_per_gpu * gpus_per_replica * demand.utilisation
@@ -343,11 +366,13 @@ def fleets(
     ttft_target_s=None,
     price_applies_to: str | None = None,
     max_gpus: int | None = None,
+    whole_domains: bool = False,
 ) -> list[Fleet]:
     """`fleet` for each candidate chip, side by side; a $/GPU-hour of one's own prices the chip `price_applies_to`
-    alone (economics.priced_for); `max_gpus`: the layout search's budget (then `profile` None: each chip's engines)."""
+    alone (economics.priced_for); `max_gpus`: the layout search's budget (then `profile` None: each chip's engines);
+    `whole_domains`: costed as bought, whole servers or racks."""
     return [fleet(model, hw, priced_for(hw, scenario, price_applies_to), profile, demand, tpot_target_s, ttft_target_s,
-                  max_gpus) for hw in hardware]  # fmt: skip
+                  max_gpus, whole_domains) for hw in hardware]  # fmt: skip
 
 
 def widest_no_fit(model, hw: Hardware, scenario: Scenario, profile, f: Fleet) -> Estimate | None:

@@ -619,27 +619,41 @@ def _within_recipes(t: CandidateTable, recipes: Mapping[tuple[str, int, bool], f
     return t.batch[:, None] / t.gpus[None, :] <= most[None, :]
 
 
+def whole_domain_share(used, domain_gpus: int):
+    """The GPUs of whole servers or racks (scale-up domains of domain_gpus) a deployment of `used` GPUs takes,
+    copies of it packed as many to a domain as fit whole (a 52-GPU deployment takes a 72-GPU rack, two of 36 share
+    one); one wider than a domain shares servers with the next copy's (its own GPUs). domain_gpus 0: `used`."""
+    used = np.asarray(used, dtype=float)
+    if not domain_gpus:
+        return used
+    per = np.floor(domain_gpus / np.maximum(used, 1.0))
+    return np.where((used <= domain_gpus) & (per >= 1), domain_gpus / np.maximum(per, 1.0), used)
+
+
 def choose(
     tables: LayoutTables | Sequence[LayoutTables],
     tpot_target_s: float,
     ttft_target_s: float | None = None,
     recipes: Mapping[tuple[str, int, bool], float] | None = None,
+    whole_domains: int = 0,
 ) -> Deployment:
     """The deployment with the most (input + output) tokens/s per GPU whose TPOT <= target (and TTFT <= its target)
     and that fits; ties go to fewer GPUs used. `recipes` (the measured recipes only): a disaggregated decode pool
     holds at most the sequences per GPU a published run of the model decoded on its worker layout (_within_recipes),
     and limited_by says 'recipes' where that stops a bigger batch. Nothing feasible: feasible False and limited_by
     'memory' (no layout fits even one sequence) or 'slo' (none meets the target) or 'gpus' (a disaggregated search
-    on one GPU). Several tables (one per engine, engine_tables): the best of their choices, its `engine` saying
+    on one GPU). `whole_domains` (a domain's GPUs; 0: off): the most tokens/s per GPU of the whole servers or racks
+    it takes (whole_domain_share), for a fleet costed as bought; its tokens_per_s_per_gpu stay per GPU used. Several tables (one per engine, engine_tables): the best of their choices, its `engine` saying
     whose (ties to the first; nothing feasible: the answer of the engine with the fastest TPOT, else the first's)."""
     if not isinstance(tables, LayoutTables):
-        found = [choose(t, tpot_target_s, ttft_target_s, recipes) for t in tables]
+        found = [choose(t, tpot_target_s, ttft_target_s, recipes, whole_domains) for t in tables]
         ok = [d for d in found if d.feasible]
         if ok:
-            return max(ok, key=lambda d: (d.tokens_per_s_per_gpu, -d.gpus_used))
+            share = lambda d: d.gpus_used / float(whole_domain_share(d.gpus_used, whole_domains))  # noqa: E731
+            return max(ok, key=lambda d: (d.tokens_per_s_per_gpu * (share(d) if whole_domains else 1), -d.gpus_used))
         slo = [d for d in found if d.limited_by == "slo"]  # something fits: the engine with the fastest TPOT
         return min(slo, key=lambda d: d.fastest_tpot_s) if slo else found[0]
-    return _choose_one(tables, tpot_target_s, ttft_target_s, recipes)
+    return _choose_one(tables, tpot_target_s, ttft_target_s, recipes, whole_domains)
 
 
 def _choose_one(
@@ -647,6 +661,7 @@ def _choose_one(
     tpot_target_s: float,
     ttft_target_s: float | None,
     recipes: Mapping[tuple[str, int, bool], float] | None,
+    whole_domains: int = 0,
 ) -> Deployment:
     if not (math.isfinite(tpot_target_s) and tpot_target_s > 0):
         raise ValueError(f"tpot_target_s must be a positive number, got {tpot_target_s!r}")
@@ -659,8 +674,9 @@ def _choose_one(
 
     def consider(per_gpu: float, used: int, fields: dict) -> None:
         nonlocal best
-        if best is None or per_gpu > best[0] * (1 + 1e-12) or (per_gpu >= best[0] * (1 - 1e-12) and used < best[1]):
-            best = (per_gpu, used, fields)
+        score = per_gpu * used / float(whole_domain_share(used, whole_domains)) if whole_domains else per_gpu
+        if best is None or score > best[0] * (1 + 1e-12) or (score >= best[0] * (1 - 1e-12) and used < best[1]):
+            best = (score, used, fields | {"per_gpu": per_gpu})
 
     # aggregated: replicas of one instance fill the budget
     for t in tables.aggregated:
@@ -733,7 +749,8 @@ def _choose_one(
                 continue
             rate = np.minimum(x * rp, y * rd)
             per_gpu = np.where(ok, rate * (isl + osl) / used, -np.inf)
-            a = np.unravel_index(int(np.argmax(per_gpu - used * 1e-9)), per_gpu.shape)
+            taken = per_gpu * used / whole_domain_share(used, whole_domains) if whole_domains else per_gpu
+            a = np.unravel_index(int(np.argmax(taken - used * 1e-9)), per_gpu.shape)
             unit = int(used[a])
             # replicas of the whole xPyD unit fill the budget (tokens/s per GPU unchanged; a unit that fits one
             # domain keeps its KV transfer inside it, each replica in its own domain)
@@ -774,7 +791,8 @@ def _choose_one(
             usd_per_1M_output_tokens=nan, limited_by=why, rate_set_by="", kv_transfer_s=nan,
             fastest_tpot_s=fastest_tpot_s(tables) if why == "slo" else nan, **common,
         )  # fmt: skip
-    per_gpu, used, f = best
+    _, used, f = best
+    per_gpu = f["per_gpu"]
     return Deployment(
         feasible=True,
         serving=f["serving"],

@@ -903,6 +903,13 @@ def build_capacity_parser() -> argparse.ArgumentParser:
         help=f"efficiency profile (default typical; with --max-gpus {BEST}: the faster of the engines fitted to "
         "serving runs on each chip's vendor)",
     )
+    p.add_argument(
+        "--whole-domains",
+        action="store_true",
+        help="cost the fleet as bought: MW, capex and opex count the whole servers or racks that hold the replicas "
+        "(costed_gpus), and the layout search takes the replica that needs the fewest of them (default: the "
+        "replicas' GPUs, as a cloud rents them)",
+    )
     p.add_argument("--json", action="store_true", help="print a JSON list, one object per chip")
     return p
 
@@ -920,6 +927,8 @@ def capacity_dict(f: Fleet, demand: Demand, hw: Hardware) -> dict:
         "scale_up_domains": f.domains or None,  # whole servers / racks holding the replicas (null: none, or slices)
         "rented_in_slices": f.rented_in_slices,  # a TPU pod: rented in slices of a replica's size, no servers / racks
         "idle_gpus_in_domains": f.idle_gpus if f.domains else None,
+        "whole_domains": f.whole_domains,  # costed as bought: MW and $ count the whole servers / racks
+        "costed_gpus": f.costed_gpus if f.feasible else None,  # the GPUs MW and $ count
         "batch": f.batch or None,
         "output_tokens_per_s_per_gpu": _num(f.output_tokens_per_s_per_gpu),
         "decode_tokens_per_s_per_gpu": _num(f.decode_tokens_per_s_per_gpu),
@@ -984,14 +993,20 @@ def _capacity_text(rows: list[dict], context_tokens: float, has_input: bool = Tr
     def v(x, spec: str) -> str:
         return "-" if x is None else format(x, spec)
 
-    head = f"{'hardware':<12} {'GPUs':>7} {'tok/s/GPU':>10} {'MW':>8} {'capex $':>14} {'opex $/yr':>14} {'$/1M out':>8}  {'limited_by':<12} layout"
+    whole = bool(rows and rows[0]["whole_domains"])  # a column of the GPUs MW and $ count: the whole domains'
+    costed = f" {'costed':>7}" if whole else ""
+    head = f"{'hardware':<12} {'GPUs':>7}{costed} {'tok/s/GPU':>10} {'MW':>8} {'capex $':>14} {'opex $/yr':>14} {'$/1M out':>8}  {'limited_by':<12} layout"
     lines = [head]
     for d in rows:
+        costed = f" {v(d['costed_gpus'], ','):>7}" if whole else ""
         lines.append(
-            f"{d['hardware'] + ('*' if d['hardware_announced'] else ''):<12} {v(d['gpus'], ','):>7} {v(d['output_tokens_per_s_per_gpu'], ',.0f'):>10} "
+            f"{d['hardware'] + ('*' if d['hardware_announced'] else ''):<12} {v(d['gpus'], ','):>7}{costed} {v(d['output_tokens_per_s_per_gpu'], ',.0f'):>10} "
             f"{v(d['megawatts'], ',.3f'):>8} {v(d['capex_usd'], ',.0f'):>14} {v(d['opex_usd_per_year'], ',.0f'):>14} "
             f"{v(d['usd_per_1M_output_tokens'], '.4g'):>8}  {d['limited_by']:<12} {d['layout'] or '-'}"
         )
+    if rows and rows[0]["whole_domains"]:  # what MW and $ count
+        lines.append("(costed as bought: MW, capex and opex count the costed GPUs, those of the whole servers or racks "
+                     "that hold the replicas, their idle GPUs too; GPUs: the replicas')")  # fmt: skip
     if rows and rows[0]["max_gpus"]:  # what a replica is
         lines.append(f"(each replica the layout search's deployment within up to {rows[0]['max_gpus']} GPUs, under the "
                      "engine named per chip in --json; tok/s/GPU over both pools of a disaggregated one)")  # fmt: skip
@@ -1082,7 +1097,17 @@ def capacity_main(argv: Sequence[str] | None = None) -> int:
             }
             | window_fields(model, args.context, args.output)
             for f, hw in zip(
-                fleets(model, chips, scenario, profile, demand, args.tpot_target_ms * ms, ttft, max_gpus=args.max_gpus),
+                fleets(
+                    model,
+                    chips,
+                    scenario,
+                    profile,
+                    demand,
+                    args.tpot_target_ms * ms,
+                    ttft,
+                    max_gpus=args.max_gpus,
+                    whole_domains=args.whole_domains,
+                ),
                 chips,
                 strict=True,
             )
