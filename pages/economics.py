@@ -76,6 +76,10 @@ def replicas_option(kind: str) -> str:
     return tr(f"ec_replicas_{kind}")
 
 
+def costed_option(kind: str) -> str:
+    return tr(f"ec_costed_{kind}")
+
+
 # the page's numbers' labels: EconomicsInputs field -> string key
 NUMBER_LABELS = {"req": "ec_req_per_day", "out": "ec_out_per_day", "inp": "ec_in_per_day", "tpot": "ec_tpot_target",
                  "peak": "ec_peak", "util": "ec_util", "api_in": "ec_api_in", "api_out": "ec_api_out",
@@ -89,6 +93,7 @@ def link_labels() -> dict[str, notices.Shown]:
         "ec_chips": notices.Shown(tr("ec_chips"), chip_option, items=True),
         "ec_replicas": notices.Shown(tr("ec_replicas"), replicas_option),
         "ec_max_gpus": notices.Shown(tr("ec_max_gpus")),
+        "ec_costed": notices.Shown(tr("ec_costed"), costed_option),
         **{key: notices.Shown(tr(NUMBER_LABELS[name])) for name, (key, _, _) in page_state.ECONOMICS_NUMBERS.items()},
     }
 
@@ -134,15 +139,18 @@ if (controls_box := controls.page_controls(tr, lazy=True)) is not None:
                    format_func=replicas_option, help=tr("ec_replicas_help"), persist_state="session")  # fmt: skip
         c[1].number_input(tr("ec_max_gpus"), 1, MAX_BUDGET_GPUS, step=8, key="econ.max_gpus",
                           disabled=inputs.replicas != "search", help=tr("ec_max_gpus_help"), persist_state="session")  # fmt: skip
+        st.radio(tr("ec_costed"), page_state.ECONOMICS_COSTED, horizontal=True, key="econ.costed",
+                 format_func=costed_option, help=tr("ec_costed_help"), persist_state="session")  # fmt: skip
 searched = inputs.replicas == "search"
 budget = int(inputs.max_gpus) if searched else None
+bought = inputs.costed == "bought"  # MW and $ over the whole servers or racks (fleet.Fleet.whole_domains)
 demand = Demand(out_b * 1e9, in_b * 1e9, peak, util)
 scenario = state.to_scenario(batch=1)
-demand_key = f"{cache.scenario_key(state, 'batch', 'lang')}|{'+'.join(chips)}|{demand}|{tpot_ms}|{budget}"
+demand_key = f"{cache.scenario_key(state, 'batch', 'lang')}|{'+'.join(chips)}|{demand}|{tpot_ms}|{budget}|{bought}"
 # one's own $/GPU-hour is the sidebar chip's alone (the other chips have none under it, as on the Hardware page);
 # the layout search under each chip's engines (its profile None), as the rack-scale view
 rows = cache.fleets(demand_key, model, [catalog[h] for h in chips], scenario, None if searched else profile, demand,
-                    tpot_ms * ms, hw.id, budget)  # fmt: skip
+                    tpot_ms * ms, hw.id, budget, bought)  # fmt: skip
 
 
 def measured_ranges() -> dict:
@@ -207,6 +215,12 @@ cache.replayed_table(f"capacity-display|{demand_key}|{tr.lang}",
                      lambda: figs.capacity_shown(figs.capacity_display(table, cap_tr)))  # fmt: skip
 if searched:  # what the range row is
     st.caption(fmt.device_text("ec_cap_range", chips_hw, tr))
+if bought:  # what MW and $ count
+    st.caption(
+        tr.sentences(
+            [fmt.device_text("ec_cap_bought", chips_hw, tr)] + ([tr("ec_cap_bought_search")] if searched else [])
+        )
+    )
 st.caption(fmt.device_text("ec_cap_help_search" if searched else "ec_cap_help", chips_hw, tr,
                            tier=tr(f"basis_{economics.owning_basis(state.price_basis)}"),  # chips once one is a TPU
                            max=fmt.integer(fleet.MAX_PACKED_DOMAIN_GPUS),

@@ -1020,6 +1020,43 @@ def test_the_layout_search_budget_is_in_the_link_and_a_bad_one_is_named():
     assert bad_at.number_input(key="econ.max_gpus").value == 72 and bad_at.radio(key="econ.replicas").value == "search"
 
 
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_a_fleet_costed_as_bought_counts_whole_racks_on_the_page_and_in_the_link(lang):
+    """'As bought' (ec_costed=bought): the table adds the GPUs costed (the whole racks' and servers' GPUs,
+    fleet.Fleet.costed_gpus) and its MW and $ count them, as fleet.fleets(..., whole_domains=True) computes; the
+    caption says what they count; 'as rented' (the default) has no such row; the radio writes the link, a bad value
+    is named and falls back."""
+    from tpot_model.fleet import Demand, fleet
+    from ui import page_state
+
+    tr = Translator(lang)
+    q = dict(model="deepseek-r1", weights="fp8", kv="fp8", context="1024", output="1024", ec_chips="gb200,b200",
+             ec_tpot_ms="20", ec_out="100", ec_in="100", lang=lang)  # fmt: skip
+    at = run_page("economics", **q, ec_costed="bought")
+    assert not at.exception, at.exception
+    assert at.radio(key="econ.costed").value == "bought"
+    table = at.table[0].value.set_index(tr("ec_col_figure"))
+    scen = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8")
+    gb = fleet(resolve_model("deepseek-r1"), resolve_hardware("gb200"), scen, None, Demand(100e9, 100e9, 1.5, 0.7),
+               20e-3, max_gpus=72, whole_domains=True)  # fmt: skip
+    assert gb.costed_gpus == gb.domains * 72 > gb.gpus
+    assert table.loc[tr("ec_col_costed"), "GB200 NVL72"] == fmt.integer(gb.costed_gpus)
+    assert table.loc[tr("ec_col_gpus"), "GB200 NVL72"] == fmt.integer(gb.gpus)
+    assert table.loc[tr("ec_col_mw"), "GB200 NVL72"] == fmt.number(gb.megawatts)
+    captions = [c.value for c in at.caption]
+    assert tr.sentences([tr("ec_cap_bought"), tr("ec_cap_bought_search")]) in captions
+    rented = run_page("economics", **q)
+    assert rented.radio(key="econ.costed").value == "rented"
+    assert tr("ec_col_costed") not in rented.table[0].value.set_index(tr("ec_col_figure")).index
+    assert not any(c.value.startswith(tr("ec_cap_bought")[:20]) for c in rented.caption)
+    rented.radio(key="econ.costed").set_value("bought").run()
+    assert rented.query_params["ec_costed"] == "bought"
+    back, bad = page_state.parse_economics_query({"ec_costed": "owned"}, {"b200"})
+    assert back.costed == "rented" and len(bad) == 1 and "owned" in str(bad[0])
+    bad_at = run_page("economics", **q, ec_costed="owned")
+    assert not bad_at.exception and any("owned" in w.value for w in bad_at.warning)
+
+
 RUBIN = "NVIDIA Rubin (per GPU, Vera Rubin NVL72)"
 MI455X = "AMD Instinct MI455X (Helios)"
 NOWHERE_SAID = {  # the capacity table's price caption, past its basis: the chips no basis prices (Rubin, MI455X)

@@ -207,20 +207,21 @@ def _planner_frontier(key: str, _model, _hardware, _scenario, _profile, tpot_tar
 
 
 def fleets(key: str, _model, _hardware: list, _scenario, _profile, _demand, tpot_target_s: float,
-           price_applies_to: str, max_gpus: int | None = None) -> list:  # fmt: skip
+           price_applies_to: str, max_gpus: int | None = None, whole_domains: bool = False) -> list:  # fmt: skip
     """tpot_model.fleet.fleets (each chip's fleet for a demand at a TPOT target, one's own price the chip
-    price_applies_to's alone; max_gpus: the layout search's budget), once per server for each key (the scenario
-    without its batch, the chips, the demand and the budget): every reader of an Economics link shares one search."""
+    price_applies_to's alone; max_gpus: the layout search's budget; whole_domains: costed as bought), once per server
+    for each key (the scenario without its batch, the chips, the demand, the budget and the costing): every reader of
+    an Economics link shares one search."""
     return _fleets(key=key, _model=_model, _hardware=_hardware, _scenario=_scenario, _profile=_profile,
                    _demand=_demand, tpot_target_s=tpot_target_s, price_applies_to=price_applies_to,
-                   max_gpus=max_gpus)  # fmt: skip
+                   max_gpus=max_gpus, whole_domains=whole_domains)  # fmt: skip
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def _fleets(key: str, _model, _hardware, _scenario, _profile, _demand, tpot_target_s: float,
-            price_applies_to: str, max_gpus: int | None) -> list:  # fmt: skip
+            price_applies_to: str, max_gpus: int | None, whole_domains: bool) -> list:  # fmt: skip
     return fleet.fleets(_model, _hardware, _scenario, _profile, _demand, tpot_target_s,
-                        price_applies_to=price_applies_to, max_gpus=max_gpus)  # fmt: skip
+                        price_applies_to=price_applies_to, max_gpus=max_gpus, whole_domains=whole_domains)  # fmt: skip
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)

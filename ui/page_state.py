@@ -8,7 +8,7 @@ planner_serving, planner_request_ttft_ms, planner_best_engine, planner_chips.
 Frontier: fr_io, fr_hw, fr_prec, fr_layout, fr_engine, fr_y, fr_target, fr_tier, fr_usd, fr_mtp, fr_k, fr_accept,
 fr_log, fr_disagg, fr_rack_chips, fr_rack_gpus, fr_rack_recipes, fr_rack_best_engine.
 Compare: <side>_hardware, _gpus, _weights, _kv, _profile, _model, _batch, _context, _price for sides b and c.
-Economics: ec_demand, ec_req, ec_out, ec_in, ec_tpot_ms, ec_peak, ec_util, ec_chips, ec_replicas, ec_max_gpus,
+Economics: ec_demand, ec_req, ec_out, ec_in, ec_tpot_ms, ec_peak, ec_util, ec_chips, ec_replicas, ec_max_gpus, ec_costed,
 ec_api_in, ec_api_out, ec_api_cached, ec_cached; and its TCO inputs changed from the chip's preset (TCO_NUMBERS: ec_capex, ec_rack ...).
 The other pages' view controls: VIEW_CONTROLS (roof_overlay, ce_sweep, hw_vendors, val_engines, gl_q ...).
 """
@@ -368,6 +368,7 @@ def frontier_query(p: FrontierInputs) -> dict[str, str]:
 ECONOMICS_MAX_CHIPS = 8
 ECONOMICS_BUDGET_GPUS = 72  # the layout search's default budget: one NVL72 rack, as the rack-scale view's
 ECONOMICS_REPLICAS = ("search", "tp")
+ECONOMICS_COSTED = ("rented", "bought")  # the replicas' GPUs, as a cloud rents them; whole servers / racks (fleet)
 
 
 @dataclass(frozen=True)
@@ -393,6 +394,7 @@ class EconomicsInputs:
     # served row)
     replicas: str = "search"
     max_gpus: int = ECONOMICS_BUDGET_GPUS
+    costed: str = "rented"  # ECONOMICS_COSTED: 'bought' costs the whole servers or racks (Fleet.whole_domains)
 
 
 # field: (URL parameter, lowest, highest) for the numbers (the widgets' own bounds)
@@ -427,6 +429,8 @@ def parse_economics_query(
         values["replicas"] = replicas
     if (x := r.number("ec_max_gpus", 1, MAX_BUDGET_GPUS, d.max_gpus, whole=True)) is not None:
         values["max_gpus"] = int(x)
+    if (costed := r.choice("ec_costed", ECONOMICS_COSTED, d.costed)) is not None:
+        values["costed"] = costed
     if (chips := r.chips("ec_chips", hardware_ids, ECONOMICS_MAX_CHIPS)) is not None:
         values["chips"] = chips
     return replace(d, **values), r.notices
@@ -436,7 +440,7 @@ def economics_query(p: EconomicsInputs) -> dict[str, str]:
     """The Economics page's inputs as URL parameters (plain strings; the chips only once chosen)."""
     out = {"ec_demand": DEMAND_FORMS[int(p.by_requests)]}
     out |= {key: _exact(getattr(p, name)) for name, (key, _, _) in ECONOMICS_NUMBERS.items()}
-    out |= {"ec_replicas": p.replicas, "ec_max_gpus": str(int(p.max_gpus))}
+    out |= {"ec_replicas": p.replicas, "ec_max_gpus": str(int(p.max_gpus)), "ec_costed": p.costed}
     if p.chips is not None:
         out["ec_chips"] = ",".join(p.chips)
     return out

@@ -44,6 +44,9 @@ def capacity_table(
                 "batch": f.batch if ok else None,
                 "replicas": f.replicas if ok else None,
                 "gpus": f.gpus if ok else None,
+                # the GPUs MW and $ count: the replicas', or costed as bought the whole servers' / racks'
+                "costed_gpus": f.costed_gpus if ok else None,
+                "whole_domains": f.whole_domains,
                 # where 80 % of the measured frontier runs of the replica's kind would put the GPUs (fewest, most)
                 "gpus_80pct_low": span[0] if span else None,
                 "gpus_80pct_high": span[1] if span else None,
@@ -78,6 +81,7 @@ CAPACITY_COLUMNS = (  # capacity_table's column -> (ui/strings key of its row, 3
     ("hardware", "ec_col_hardware", 0),
     ("usd_per_1M_output_tokens", "ec_col_usd_1m", 3),
     ("gpus", "ec_col_gpus", 7),
+    ("costed_gpus", "ec_col_costed", 7),  # costed as bought only (the replicas' GPUs otherwise: the row above)
     ("gpus_80pct_low", "ec_col_gpus_range", 7),  # with gpus_80pct_high, in one cell (capacity_display)
     ("megawatts_all_in", "ec_col_mw", 3),
     ("output_tokens_per_s_per_gpu", "ec_col_tps_gpu", 3),
@@ -148,12 +152,13 @@ def capacity_display(table: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
     # 'Replica's layout (prefill → decode)')
     searched = "max_gpus" in table and table["max_gpus"].notna().any()
     label = {"batch": "ec_col_batch_search", "layout": "ec_col_layout_search"} if searched else {}
+    bought = "whole_domains" in table and bool(table["whole_domains"].any())  # costed as bought: what MW and $ count
     rows = [
         {tr("ec_col_figure"): tr(label.get(col, key)),
          **{n: None if col in ("price_basis", "price_as_of") and not p else cell(col, sig, v, s, i)
             for i, (n, v, s, p) in enumerate(zip(names, table[col], sliced, priced, strict=True))}}
         for col, key, sig in CAPACITY_COLUMNS[1:]
-        if col != "gpus_80pct_low" or searched  # the range is the layout search's
+        if (col != "gpus_80pct_low" or searched) and (col != "costed_gpus" or bought)  # the range: the search's
     ]  # fmt: skip
     return pd.DataFrame(rows, columns=[tr("ec_col_figure"), *names])
 
@@ -188,7 +193,8 @@ def capacity_figure(table: pd.DataFrame, *, devices: Mapping[str, str] | None = 
             marker={"color": hardware_colour(r["hardware_id"])},
             text=[fmt.megawatts(r["megawatts_all_in"]) if r["megawatts_all_in"] == r["megawatts_all_in"] else ""],
             textposition="outside",  # each bar says its value, as the Serving frontier's cost bars do
-            customdata=[[r["gpus"] if r["gpus"] == r["gpus"] else 0, full_name]],
+            # the GPUs the MW count (costed as bought: the whole servers' or racks')
+            customdata=[[r["costed_gpus"] if r["costed_gpus"] == r["costed_gpus"] else 0, full_name]],
             hovertemplate=f"%{{customdata[1]}}<br>%{{y:,.3r}} MW<br>%{{customdata[0]:,}} {unit}<extra></extra>",  # 53.0
             showlegend=False,
         )
