@@ -81,8 +81,9 @@ CAPACITY_COLUMNS = (  # capacity_table's column -> (ui/strings key of its row, 3
     ("hardware", "ec_col_hardware", 0),
     ("usd_per_1M_output_tokens", "ec_col_usd_1m", 3),
     ("gpus", "ec_col_gpus", 7),
-    ("costed_gpus", "ec_col_costed", 7),  # costed as bought only (the replicas' GPUs otherwise: the row above)
     ("gpus_80pct_low", "ec_col_gpus_range", 7),  # with gpus_80pct_high, in one cell (capacity_display)
+    # costed as bought only (the replicas' GPUs otherwise: 'gpus'), below the range of the GPUs its '↳' is about
+    ("costed_gpus", "ec_col_costed", 7),
     ("megawatts_all_in", "ec_col_mw", 3),
     ("output_tokens_per_s_per_gpu", "ec_col_tps_gpu", 3),
     ("capex_usd", "ec_col_capex", 3),
@@ -194,7 +195,7 @@ def capacity_figure(table: pd.DataFrame, *, devices: Mapping[str, str] | None = 
             text=[fmt.megawatts(r["megawatts_all_in"]) if r["megawatts_all_in"] == r["megawatts_all_in"] else ""],
             textposition="outside",  # each bar says its value, as the Serving frontier's cost bars do
             # the GPUs the MW count (costed as bought: the whole servers' or racks')
-            customdata=[[r["costed_gpus"] if r["costed_gpus"] == r["costed_gpus"] else 0, full_name]],
+            customdata=[[n if (n := r.get("costed_gpus", r["gpus"])) == n else 0, full_name]],
             hovertemplate=f"%{{customdata[1]}}<br>%{{y:,.3r}} MW<br>%{{customdata[0]:,}} {unit}<extra></extra>",  # 53.0
             showlegend=False,
         )
