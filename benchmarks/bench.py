@@ -246,7 +246,7 @@ def browser_figures(repeats: int) -> dict:
     return out
 
 
-# Every chart draw (ui/plotly_chart.js calls window.Plotly.react) stamped in ms since navigation: window.__tpotDraws
+# Every chart draw (static/plotly_chart.js calls window.Plotly.react) stamped in ms since navigation: window.__tpotDraws
 DRAW_MARKS = """(() => {
   window.__tpotDraws = [];
   let plotly;

@@ -310,7 +310,7 @@ def test_a_pages_zip_is_named_for_the_scenario_most_of_its_charts_state(about):
 def test_an_exported_chart_reads_as_drawn_at_the_exports_width():
     """A chart with changes for wider frames (common.for_wider: Hardware's TPOT bars carry their whole labels from a
     900 px wiki frame on) is exported as drawn at the export's width (1200 px, EXPORT_WIDTH_PX; the PNG / SVG in
-    ui/plotly_chart.js alike): its wider labels and axis, without the entries, the figure given unchanged."""
+    static/plotly_chart.js alike): its wider labels and axis, without the entries, the figure given unchanged."""
     from ui.figures.common import WIDER_KEY, for_wider
 
     fig = go.Figure(go.Bar(x=[100.0, 483.0], y=["a", "b"], text=["100 ms", "483 ms"]), layout={"height": 300})

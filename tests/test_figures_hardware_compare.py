@@ -218,7 +218,7 @@ def test_the_slowest_bars_carry_their_whole_label_where_the_frame_has_room(tr):
     """A review: at 1400 px the slowest hatched bars read their value alone ('483 ms'), as in a 900 px frame (the
     label room was sized for that frame alone), beside an axis that ran to twice their end. The figure is the
     narrowest frame's (900 px, the sidebar open: common.FRAME_FIGURE_PX) and says what changes in each wider one
-    (for_wider; drawn so by ui/plotly_chart.js, at_width here): in a 900 px wiki frame and at 1400 px every bar has
+    (for_wider; drawn so by static/plotly_chart.js, at_width here): in a 900 px wiki frame and at 1400 px every bar has
     its whole label and the axis ends where the furthest of them does in that frame's plot."""
     from tpot_model import resolve_model, resolve_profile
 

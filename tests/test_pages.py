@@ -584,16 +584,25 @@ def test_chart_elements_carry_no_translations_nor_escaped_slashes():
     ~6.5 KB, with the code that puts a long title on as many lines as it needs; ~7.3 KB with the code that draws a
     chart's changes for wider frames, common.for_wider: Hardware's labels where a frame has room); the figure's
     JSON writes '/' as itself (plotly's \\u002f, for HTML, cost 6 bytes a '/' of the base64 arrays) and parses to
-    the same figure."""
+    the same figure. Since 2026-12-07 the chart's code is a module served from static/ (static/plotly_chart.js),
+    imported once per browser page by a loader of under 1 KB, the only code an element carries: its version the
+    module's hash, so a changed module is fetched anew; the module names the plotly.js files ui.chart serves."""
+    import hashlib
+
     from ui import chart
 
     at = run_page("cost", embedded=True, more="true")  # the whole page: its five charts
     elements = [el.proto for el in at.get("bidi_component") if el.proto.component_name == chart.CHART_COMPONENT]
     assert len(elements) == 5
+    module = chart.CHART_MODULE.read_text(encoding="utf-8")
+    version = hashlib.sha256(module.encode()).hexdigest()[:12]
     for el in elements:
         assert 'moduleType:"locale"' not in el.js_content and "//" not in el.js_content.splitlines()[0]
-        assert len(el.js_content.encode()) < 7400 and chart.PLOTLY_LOCALES["zh-TW"] in el.js_content
+        assert len(el.js_content.encode()) < 1000 and f'app/static/plotly_chart.js?v={version}"' in el.js_content
         assert b"\\u002f" not in el.bytes
+    assert f'const PLOTLY_FILE = "{chart.PLOTLY_JS}";' in module
+    assert f"const PLOTLY_LOCALES = {json.dumps(chart.PLOTLY_LOCALES).replace('{', '{ ').replace('}', ' }')};" in module
+    assert all((chart.CHART_MODULE.parent / f).is_file() for f in (chart.PLOTLY_JS, *chart.PLOTLY_LOCALES.values()))
     heat = json.loads(elements[-1].bytes)["figure"]["data"][-2]
     assert heat["type"] == "heatmap" and "/" in heat["customdata"]["bdata"]
 

@@ -1,10 +1,11 @@
-"""The chart component: a Plotly figure drawn by plotly_chart.js (the cartesian plotly.js build from static/), with
+"""The chart component: a Plotly figure drawn by static/plotly_chart.js (the cartesian plotly.js build from static/), with
 its downloads (CSV and standalone HTML that carry their scenario; PNG / SVG from the chart's modebar; every chart of
 the page as a zip sharing one plotly.js); and the single-chart embed view (?embed=true&only=<chart id>)."""
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import re
 from collections.abc import Callable
@@ -39,11 +40,15 @@ _STATIC = Path(__file__).resolve().parent.parent / "static"
 _LOCALE_JS = {lang: (_STATIC / name).read_text(encoding="utf-8") for lang, name in PLOTLY_LOCALES.items()}
 
 
+CHART_MODULE = _STATIC / "plotly_chart.js"  # the chart's code, served from static/, imported once per browser page
+
+
 def _component_js() -> str:
-    """plotly_chart.js with the plotly.js files it loads filled in, without its comments and indentation: the
-    component's code travels with every chart element sent (so do not send the translations: it loads them)."""
-    text = Path(__file__).with_name("plotly_chart.js").read_text(encoding="utf-8")
-    text = text.replace("__PLOTLY_FILE__", PLOTLY_JS).replace("__PLOTLY_LOCALES__", json.dumps(PLOTLY_LOCALES))
+    """chart_loader.js, the code sent with every chart element, without its comments and indentation: it imports
+    static/plotly_chart.js (?v= the first 12 hex digits of its SHA-256: a changed module is fetched anew) and hands
+    each chart to it (the module had travelled with every chart element, ~7.3 KB each)."""
+    version = hashlib.sha256(CHART_MODULE.read_bytes()).hexdigest()[:12]
+    text = Path(__file__).with_name("chart_loader.js").read_text(encoding="utf-8").replace("__VERSION__", version)
     lines = (re.sub(r"\s+// .*$", "", line).strip() for line in text.splitlines())  # a line's own comment too
     return "\n".join(line for line in lines if line and not line.startswith("//"))
 

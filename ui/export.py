@@ -24,7 +24,7 @@ from .figures.common import BOTTOM_MARGIN_PX, LEGEND_ROW_PX, WIDER_KEY, at_width
 from .i18n import Translator
 
 FOOTNOTE_PX = 44  # room below a chart for its footnote, px
-EXPORT_WIDTH_PX = 1200  # an exported chart's width (ui/plotly_chart.js EXPORT_PX: the PNG / SVG)
+EXPORT_WIDTH_PX = 1200  # an exported chart's width (static/plotly_chart.js EXPORT_PX: the PNG / SVG)
 SUBTITLE_PX = 22  # room above it for each line of the scenario under the title, px
 TITLE_INSET_PX = 14  # an exported chart's title from the image's top and left edges, px
 _TITLE_RISE_PX = 15  # plotly draws a multi-line title that far above its 'top' anchor (measured, plotly.js 4.1)

@@ -168,12 +168,12 @@ NARROW_PLOT_PX, LEGEND_CHAR_PX, LEGEND_SYMBOL_PX = 370.0, 5.6, 60.0
 # a full-width chart's width (px) in the frames it is read in (Chromium, measured): a 900 px page with the sidebar
 # open, a 900 px wiki frame (?embed=true, no sidebar), a 1400 px page with the sidebar open
 FRAME_FIGURE_PX = (440.0, 740.0, 940.0)
-WIDER_KEY = "tpot_wider"  # layout.meta: what changes where the chart is drawn wider (for_wider; ui/plotly_chart.js)
+WIDER_KEY = "tpot_wider"  # layout.meta: what changes where the chart is drawn wider (for_wider; static/plotly_chart.js)
 
 
 def for_wider(fig: go.Figure, min_px: float, *, traces: Mapping[int, dict] | None = None,
               layout: Mapping | None = None) -> go.Figure:  # fmt: skip
-    """Where the chart is drawn at least `min_px` wide, draw it with these changes (ui/plotly_chart.js, as it draws
+    """Where the chart is drawn at least `min_px` wide, draw it with these changes (static/plotly_chart.js, as it draws
     and as its width changes; at_width for the exports): `traces` {trace index: {property: value}} (each value the
     property's whole), `layout` merged into the layout as it is now (call this last: the entry holds each layout key
     it changes whole, which the browser puts in place). The figure itself is the narrowest frame's; of several
@@ -199,7 +199,7 @@ def _merged(base: Mapping, changes: Mapping) -> dict:
 
 
 def at_width(fig: go.Figure, width_px: float) -> go.Figure:
-    """The figure as ui/plotly_chart.js draws it `width_px` wide (for_wider's widest entry that applies), without
+    """The figure as static/plotly_chart.js draws it `width_px` wide (for_wider's widest entry that applies), without
     the entries: a copy."""
     out = Figure(fig)
     meta = dict(out.layout.meta or {})

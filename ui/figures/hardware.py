@@ -378,7 +378,7 @@ def bandwidth_by_year(chips: Sequence[Hardware], *, tr: Translator = EN) -> go.F
     # the labels placed for every plot width the chart is read at, in two spans: narrow, from the 900 px page beside
     # the sidebar to a 900 px wiki frame, the vendors under the plot (at its right they had left a 270 px plot, its
     # labels cut and printed over each other: 'MI250X' over 'H100 SXM5 80GB'); wider, the vendors at its right (drawn
-    # so by ui/plotly_chart.js: for_wider). A label that would still meet another or be cut somewhere in its span is
+    # so by static/plotly_chart.js: for_wider). A label that would still meet another or be cut somewhere in its span is
     # left to the hover, which names every chip
     narrow_plots = [frame - _BUBBLE_SIDES_BELOW_PX for frame in FRAME_FIGURE_PX[:2]]
     texts = [label_text[h.id] for h in chips]

@@ -1,9 +1,11 @@
-// Draws one Plotly figure (data: its JSON as UTF-8 bytes) with the cartesian plotly.js build served from static/
-// (ui.chart fills in its file name), a third of the size of the full bundle st.plotly_chart loads. The build is
-// fetched and run once per browser page, by the first chart that draws, and shared by every chart after it; so is
-// plotly.js's translation file for the chart's locale (config.locale; not sent with every chart element).
-const PLOTLY_FILE = "__PLOTLY_FILE__";
-const PLOTLY_LOCALES = __PLOTLY_LOCALES__; // language -> its plotly.js translations, in static/
+// Draws one Plotly figure (data: its JSON as UTF-8 bytes) with the cartesian plotly.js build served from static/,
+// a third of the size of the full bundle st.plotly_chart loads. This module is served from static/ and imported once
+// per browser page by the chart component's loader (ui/chart_loader.js, the only code sent with each chart element);
+// the build is fetched and run once per browser page, by the first chart that draws, and shared by every chart after
+// it; so is plotly.js's translation file for the chart's locale (config.locale). The file names are ui.chart's
+// PLOTLY_JS and PLOTLY_LOCALES (tests/test_pages.py holds them equal).
+const PLOTLY_FILE = "plotly-cartesian-4.1.1.min.js";
+const PLOTLY_LOCALES = { "zh-TW": "plotly-locale-zh-tw-4.1.1.js" }; // language -> its plotly.js translations, in static/
 
 function staticUrl(file) {
   // Next to Streamlit's own static folder, so the app also works under a server.baseUrlPath.
