@@ -210,9 +210,12 @@ if any(f.feasible for f in rows):  # no chart of empty bars when no chip has a f
 cap_tr = fmt.device_tr([catalog[h] for h in chips], tr)  # chips once a candidate is a TPU or Trainium
 # static, every row and cell whole: it wraps in a narrow frame (a scrolled grid had cut 'On-demand cloud' to
 # 'On-dema' at 900 px, and kept the layout and price rows under a scroll at its default height); '—' where a chip has
-# no layout; the CSV keeps every digit
-cache.replayed_table(f"capacity-display|{demand_key}|{tr.lang}",
-                     lambda: figs.capacity_shown(figs.capacity_display(table, cap_tr)))  # fmt: skip
+# no layout; the CSV keeps every digit. Up to TABLE_CHIPS chips a table, one under another, as even as they come
+# (6: 3 + 3, 7: 4 + 3): six in one had scrolled sideways in a 900 px page
+per_table = metrics.per_row(len(chips), figs.TABLE_CHIPS)
+for part in range(max(1, math.ceil(len(chips) / per_table))):
+    cache.replayed_table(f"capacity-display|{demand_key}|{tr.lang}|{part}", lambda part=part: figs.capacity_shown(
+        figs.capacity_parts(figs.capacity_display(table, cap_tr), per_table)[part]))  # fmt: skip
 if searched:  # what the range row is
     st.caption(fmt.device_text("ec_cap_range", chips_hw, tr))
 if bought:  # what MW and $ count

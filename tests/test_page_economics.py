@@ -1185,6 +1185,34 @@ def test_the_fleet_tables_figure_names_keep_their_width_in_a_narrow_page():
     assert {c.strip() for c in selectors.split(",")} == {"#T_t_row0_col0", "#T_t_row1_col0"}  # the names alone
     at = run_page("economics", lang="zh-TW", ec_chips="h200,b200,gb200,mi355x,tpu7x,vr200")
     assert not at.exception, at.exception
-    (table,) = [t for t in at.table if ZH("ec_col_figure") in t.value.columns]
-    assert f"min-width: {econ_figs.LABEL_MIN_WIDTH}" in table.proto.arrow_data.styler.styles
-    assert ZH("ec_col_usd_1m") in table.value[ZH("ec_col_figure")].tolist()
+    tables = [t for t in at.table if ZH("ec_col_figure") in t.value.columns]
+    assert len(tables) == 2  # six chips: two tables of three (test_six_or_more_chips_read_in_tables_of_four_at_most)
+    for table in tables:
+        assert f"min-width: {econ_figs.LABEL_MIN_WIDTH}" in table.proto.arrow_data.styler.styles
+        assert ZH("ec_col_usd_1m") in table.value[ZH("ec_col_figure")].tolist()
+
+
+def test_six_or_more_chips_read_in_tables_of_four_at_most():
+    """A browser review at 900 px: six chips in one fleet table ran to 550 px in the page's 440 and scrolled
+    sideways. Up to TABLE_CHIPS chips a table, one under another, as even as they come, each with the figures' names
+    and the same rows; the chips in their order and each once, their cells as in one table (en and zh-TW)."""
+    names = ["For the demand", "A", "B", "C", "D", "E", "F", "G"]
+    display = pd.DataFrame([["GPUs", *"1234567"], ["MW", *"abcdefg"]], columns=names)
+    assert [list(p.columns) for p in econ_figs.capacity_parts(display, 4)] == [names[:5], [names[0], *names[5:]]]
+    assert econ_figs.capacity_parts(display, 4)[1]["F"].tolist() == ["6", "f"]
+    assert [list(p.columns) for p in econ_figs.capacity_parts(display[names[:1]], 4)] == [names[:1]]  # no chip
+    chips = ["h200", "b200", "gb200", "mi355x", "tpu7x", "vr200", "gb300"]
+    for lang, n, sizes in (("en", 7, [4, 3]), ("zh-TW", 6, [3, 3]), ("en", 5, [3, 2]), ("zh-TW", 4, [4])):
+        tr = Translator(lang)
+        at = run_page("economics", lang=lang, ec_chips=",".join(chips[:n]))
+        assert not at.exception, at.exception
+        tables = [getattr(t.value, "data", t.value) for t in at.table if tr("ec_col_figure") in t.value.columns]
+        assert [len(t.columns) - 1 for t in tables] == sizes, lang
+        shown = [c for t in tables for c in t.columns[1:]]
+        assert shown == fmt.chip_names([resolve_hardware(h) for h in chips[:n]], tr=tr)
+        figures = tables[0][tr("ec_col_figure")].tolist()
+        assert tr("ec_col_usd_1m") in figures and tr("ec_col_as_of") == figures[-1]
+        assert all(t[tr("ec_col_figure")].tolist() == figures for t in tables)
+        whole = pd.concat([t.set_index(tr("ec_col_figure")) for t in tables], axis=1)
+        assert list(whole.columns) == shown and whole.notna().all().all()
+        assert whole.loc[tr("ec_col_gpus_chip" if n > 4 else "ec_col_gpus")].str.match(r"^[\d,]+$").all(), whole

@@ -164,6 +164,17 @@ def capacity_display(table: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=[tr("ec_col_figure"), *names])
 
 
+TABLE_CHIPS = 4  # chips one fleet table holds beside the figures' names in a 900 px page's 440 px (~75 px a chip)
+
+
+def capacity_parts(display: pd.DataFrame, per_table: int) -> list[pd.DataFrame]:
+    """capacity_display as tables of `per_table` chips each (the last may hold fewer), every one with the figures'
+    names: six chips in one had run to 550 px in a 900 px page's 440 ('2026-03-17', 'On-demand' and "(announced)" keep
+    a chip's column at ~70 px) and scrolled sideways. No chip: the table of names alone."""
+    name, chips = display.columns[0], list(display.columns[1:])
+    return [display[[name, *chips[i : i + per_table]]] for i in range(0, len(chips), per_table)] or [display]
+
+
 LABEL_MIN_WIDTH = "7em"  # seven characters of zh-TW a line, 'Fleet $ per 1M' in English
 
 
