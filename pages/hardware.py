@@ -64,12 +64,15 @@ else:
         # read it), an estimated figure marked in its cell as everywhere else: '27.2 (estimate)'
         shown, columns = cache.display_numbers(datasheet, lo={labels["bandwidth_tb_per_s"]: 2}, marked=estimated,
                                                mark=lambda text: fmt.estimate(text, True, tr))  # fmt: skip
-        # '—' where a chip has no price or date (the table had read 'None'); the chip's name in view as it scrolls
+        # '—' where a chip has no price or date (the table had read 'None'); the chip's name in view as it scrolls,
+        # whole: as wide as the longest ('NVIDIA GB300 (per Blackwell Ultra GPU, NVL72)' had read 'NVIDIA GB300 (per
+        # Blackw' at 1400 px); where that is over 60 % of the table (a 900 px page) Streamlit scrolls it with the rest
+        name_width = cache.column_width([labels["hardware"], *datasheet[labels["hardware"]]])
         box.dataframe(shown, hide_index=True, placeholder="—",
                       column_config={**columns,
                                      # '$1.49', not '1.490' (a column at the decimals its values have)
                                      labels["price_usd_per_gpu_hour"]: st.column_config.NumberColumn(format="dollar"),
-                                     labels["hardware"]: st.column_config.Column(pinned=True)})  # fmt: skip
+                                     labels["hardware"]: st.column_config.Column(pinned=True, width=name_width)})  # fmt: skip
         any_estimate = any(any(rows) for rows in estimated.values())
         box.caption(tr("hw_specs_price_note", basis=tr(f"basis_{basis}"))
                     + notices.line(tr("hw_specs_estimated") if any_estimate else ""))  # fmt: skip

@@ -516,3 +516,23 @@ def test_the_datasheet_table_marks_each_estimated_figure_in_its_cell_and_shows_p
     at.multiselect(key="hardware.vendors").set_value(["NVIDIA"]).run()
     assert not at.exception
     assert not any(tr("hw_specs_estimated") in c.value for c in at.caption)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_the_datasheet_tables_pinned_names_are_whole(lang):
+    """A browser review at 1400 px: the pinned name column, sized by the grid from its first rows, cut the longer
+    names below them ('NVIDIA GB300 (per Blackw', 'NVIDIA RTX PRO 6000 Black'). It is as wide as the longest name
+    (cache.column_width), pinned still; every chip's name is in it."""
+    from ui.cache import CELL_CHAR_PX, CELL_PAD_PX, column_width
+
+    tr = Translator(lang)
+    df, _, config, _ = _datasheet(lang)
+    names = list(df.value[tr("hw_col_hardware")])
+    assert sorted(names) == sorted(h.name for h in CATALOG.values())
+    longest = max(names, key=len)
+    assert longest == "NVIDIA GB300 (per Blackwell Ultra GPU, NVL72)"
+    name = config[tr("hw_col_hardware")]
+    assert name["pinned"] is True
+    assert name["width"] == column_width([tr("hw_col_hardware"), *names]) == 339  # 45 glyphs of 7 px and the padding
+    assert name["width"] >= fmt.text_px(longest, CELL_CHAR_PX) + CELL_PAD_PX
+    assert column_width([]) == CELL_PAD_PX and column_width(["ab", "機"]) == 38  # a wide glyph counts twice

@@ -9,7 +9,7 @@ import gc
 import json
 import math
 import threading
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TypeVar
 
 import numpy as np
@@ -324,14 +324,19 @@ def display_numbers(
         styler = styler.format(lambda v, text=texts[c]: mark(text(v)), subset=(out.index[rows], [c]), na_rep="")
         # as wide as its longest text: sized by its first rows, '1,000 (estimate)' had been cut to 'estimate)'
         cells = [mark(texts[c](v)) if m else texts[c](v) for v, m in zip(out[c], rows, strict=True) if pd.notna(v)]
-        longest = max((fmt.text_px(t, CELL_CHAR_PX) for t in [str(c), *cells]), default=0.0)
-        config[c] = st.column_config.NumberColumn(width=int(math.ceil(longest + CELL_PAD_PX)))
+        config[c] = st.column_config.NumberColumn(width=column_width([str(c), *cells]))
     return styler, config
 
 
 # a table cell's Latin glyph (st.dataframe's 14 px font, generous: ~6.3 px measured) and its padding with the
 # header's menu, px
 CELL_CHAR_PX, CELL_PAD_PX = 7.0, 24.0
+
+
+def column_width(texts: Iterable[str]) -> int:
+    """An st.dataframe column's width (px) that shows the longest of `texts` (its header among them) whole: the grid
+    sizes a column by its first rows and cuts the longer texts below them."""
+    return int(math.ceil(max((fmt.text_px(t, CELL_CHAR_PX) for t in texts), default=0.0) + CELL_PAD_PX))
 
 
 @_once
