@@ -1185,3 +1185,25 @@ def test_the_grids_chips_follow_the_sidebar_until_chosen_and_an_empty_choice_fal
     names = EN.join([fmt.chip(load_hardware_catalog()[h], EN, short=True) for h in figs.TABLE_HARDWARE])
     assert EN("pl_chips_none", chips=names) in [i.value for i in at.info]
     assert len(_grid(at)["y"]) == len(figs.TABLE_HARDWARE) and "planner_chips" not in at.query_params
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_the_grids_cheapest_option_counts_each_device_in_its_own_word(tr):
+    """A browser review: with a TPU in the grid, zh-TW's option 'the cheapest up to each chip's scale-up domain' had
+    counted every device with 張 (a GPU's counter; a TPU is 顆 across the app). A grid of GPUs keeps its words; one
+    with a TPU or Trainium (fmt.device_tr) names each count's device: GPUs by 張, a TPU pod's chips by 顆, up to the
+    pod size the search tries (planner.MAX_DOMAIN_GPUS_SEARCHED)."""
+    options = {}
+    for chips in ("gb200,b200", "gb200,tpu7x", "trainium3"):
+        at = run_page("planner", lang=tr.lang, planner_chips=chips)
+        assert not at.exception, at.exception
+        radio = at.radio(key="planner.table_gpus")
+        options[chips] = radio.format_func("cheapest")
+        assert radio.label == tr("pl_table_gpus" if chips == "gb200,b200" else "pl_table_gpus_chip")
+    assert options["gb200,b200"] == tr("pl_table_gpus_cheapest")
+    assert options["gb200,tpu7x"] == options["trainium3"] == tr("pl_table_gpus_cheapest_chip")
+    assert f"{pl.MAX_DOMAIN_GPUS_SEARCHED} chips of a TPU pod" in EN("pl_table_gpus_cheapest_chip")
+    if tr is ZH:
+        mixed = options["gb200,tpu7x"]
+        assert "8 張 GPU" in mixed and f"最多 {pl.MAX_DOMAIN_GPUS_SEARCHED} 顆晶片" in mixed
+        assert "張" in options["gb200,b200"] and "顆" not in options["gb200,b200"]
