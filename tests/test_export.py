@@ -284,6 +284,33 @@ def test_an_export_at_a_target_or_for_a_demand_says_them(about, tr):
     assert {"scenario_tpot_target_ms", "scenario_output_tokens_per_day", "scenario_utilisation"} <= set(header)
 
 
+def test_a_file_name_lists_a_few_chips_and_counts_many(about):
+    """Browser review: the Planner grid's export named every chip charted, twelve and the sidebar's ('h100-sxm-h200-
+    b200-...', ~90 characters of ids). A list up to STEM_CHIPS_CHARS is named whole, as the rack-scale view's five
+    chips; a longer one by its first chip, how many more and 6 hex digits of the whole list: two lists of as many
+    chips from the same first chip still name two files; the budget and the count each keep their place."""
+    import hashlib
+
+    stamp = export.stamp(DAY)
+    five = "gb200+b200+mi355x+vr200+mi455x"
+    many = "h100-sxm+h200+b200+mi300x+mi355x+gb200+gb300+b300+mi325x+tpu7x+trainium3+vr200+rtx-pro-6000"
+    other = many.replace("tpu7x", "tpu-v6e")
+    assert export.chips_stem(five) == five and export.chips_stem("h200") == "h200"
+    digest = hashlib.sha1(many.encode()).hexdigest()[:6]
+    assert export.chips_stem(many) == f"h100-sxm+12more+{digest}"
+    assert export.chips_stem(other) != export.chips_stem(many) and export.chips_stem(other).startswith(
+        "h100-sxm+12more+"
+    )
+    grid = about | {"scenario_hardware": many, "scenario_gpus": None, "scenario_batch": None}
+    stem = export.file_stem("planner-cost", grid, stamp)
+    assert stem == f"planner-cost_llama-3.1-70b_h100-sxm-12more-{digest}_fp8-bf16_ctx4096_out1024_typical"
+    budget = grid | {"scenario_gpus": 72, "scenario_gpus_budget": True}
+    assert f"_h100-sxm-12more-{digest}-max72gpus_" in export.file_stem("rack", budget, stamp)
+    assert "_gb200-b200-mi355x-vr200-mi455x-8each_" in export.file_stem(
+        "x", grid | {"scenario_hardware": five, "scenario_gpus": 8}, stamp
+    )
+
+
 def test_a_search_of_one_chip_within_a_budget_says_so(about):
     """Browser review: the Planner's layout CSV was named and captioned '2 × GB200' (the sidebar's GPUs) for a
     40-of-72-GPU deployment: a one-chip export with a GPU budget says 'best layout within 72 GPUs' and is named

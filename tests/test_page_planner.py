@@ -14,6 +14,7 @@ from tests.apptest_util import ROOT, decode, figures, run_page
 from tpot_model import Scenario, estimate, load_hardware_catalog, load_model_catalog, resolve_profile, speculative
 from tpot_model import layouts as lo
 from tpot_model import planner as pl
+from ui import export as export_mod
 from ui import fmt
 from ui.figures import planner as figs
 from ui.figures.common import wrap_label
@@ -1207,3 +1208,16 @@ def test_the_grids_cheapest_option_counts_each_device_in_its_own_word(tr):
         mixed = options["gb200,tpu7x"]
         assert "8 張 GPU" in mixed and f"最多 {pl.MAX_DOMAIN_GPUS_SEARCHED} 顆晶片" in mixed
         assert "張" in options["gb200,b200"] and "顆" not in options["gb200,b200"]
+
+
+def test_the_grids_export_of_many_chips_has_a_short_name():
+    """The grid's CSV / HTML had been named for every chip charted (12 chosen and the sidebar's: ~170 characters in
+    all): the first chip, how many more and a digest of the list (export.chips_stem), the rest of the scenario as
+    before."""
+    chips = "h100-sxm,b200,mi300x,mi355x,gb200,gb300,b300,mi325x,tpu7x,trainium3,vr200,rtx-pro-6000"
+    at = run_page("planner", planner_chips=chips)
+    assert not at.exception, at.exception
+    ids = "+".join([*chips.split(","), "h200"])  # the sidebar's H200 after the chosen ones
+    name = _export(at, "planner-cost")["filename"]
+    assert name.startswith(f"planner-cost_llama-3.1-70b_{export_mod.slug(export_mod.chips_stem(ids))}_")
+    assert "_h100-sxm-12more-" in name and "mi300x" not in name and len(name) <= 100, name  # ids alone had been 98

@@ -5,6 +5,7 @@ standalone HTML (one file, plotly.js inline) or as a zip of charts that share on
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import io
 import math
 import re
@@ -181,10 +182,25 @@ def file_stem(chart_id: str, about: Mapping[str, object] | None, stamp_: Mapping
     return "_".join([chart_id, *(slug(p) for p in parts)])
 
 
+STEM_CHIPS_CHARS = 40  # a list of chips in a file name up to this long ('gb200+b200+mi355x+vr200+mi455x': 30)
+
+
+def chips_stem(chips: str) -> str:
+    """Several chips' ids ('b200+h200') for a file name: whole up to STEM_CHIPS_CHARS, else the first, how many more
+    and 6 hex digits of the whole list ('h100-sxm+11more+3e5f1a'), so that two lists of as many chips that start
+    alike still name two files (the Planner's grid of 12 chips and the sidebar's had put ~110 characters of ids in
+    its export's name)."""
+    if len(chips) <= STEM_CHIPS_CHARS:
+        return chips
+    first, *rest = chips.split("+")
+    return f"{first}+{len(rest)}more+{hashlib.sha1(chips.encode()).hexdigest()[:6]}"
+
+
 def _device_stem(about: Mapping[str, object]) -> str:
-    """'2xh200', or a GPU budget 'max72xgb200'; several chips: 'b200+h200' with their GPU budget ('max72gpus') or
-    count each ('8each')."""
+    """'2xh200', or a GPU budget 'max72xgb200'; several chips: 'b200+h200' (chips_stem) with their GPU budget
+    ('max72gpus') or count each ('8each')."""
     hw, gpus = about["scenario_hardware"], about.get("scenario_gpus")
+    hw = chips_stem(str(hw)) if "+" in str(hw) else hw
     if not gpus:
         return str(hw)
     if "+" not in str(hw):
