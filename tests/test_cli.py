@@ -1402,6 +1402,30 @@ def test_readme_rack_scale_figures_are_the_clis(capsys):
     assert f"then reads {per_gpu('gb200', '--within-measured')} tokens/s per GPU on DEP32" in flat
 
 
+def test_readme_capacity_range_figures_are_the_clis(capsys):
+    """The README's worked fleet with its measured 80 % range (capacity --max-gpus 72, DeepSeek-R1 FP8 1k/1k, 1e11
+    output and input tokens a day at a 20 ms TPOT target) is what `capacity --json` answers today: its GPUs and
+    gpus_80pct_low / gpus_80pct_high per chip, and the command as the README writes it."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    flat = " ".join(readme.split())
+    argv = ["capacity", "--model", "deepseek-r1", "--hardware", "gb200,b200", "--weights", "fp8", "--kv", "fp8",
+            "--context", "1024", "--output", "1024", "--output-tokens-per-day", "1e11", "--input-tokens-per-day", "1e11",
+            "--tpot-target-ms", "20", "--max-gpus", "72"]  # fmt: skip
+    assert f"`{' '.join(argv)}` answers" in flat
+    from ui.i18n import EN
+
+    assert f'Economics\' "{EN("ec_col_gpus_range")}" row' in flat  # the page's row, as it reads
+    code, out, err = run(capsys, *argv, "--json")
+    assert code == 0, err
+    gb200, b200 = json.loads(out)
+
+    def said(d: dict) -> tuple[str, str]:
+        return f"{d['gpus']:,}", f"{d['gpus_80pct_low']:,}-{d['gpus_80pct_high']:,}"
+
+    assert gb200["hardware"] == "gb200" and gb200["gpus_80pct_low"] < gb200["gpus"] < gb200["gpus_80pct_high"]
+    assert f"GB200 {said(gb200)[0]} GPUs (80 % range {said(gb200)[1]}), B200 {said(b200)[0]} ({said(b200)[1]})." in flat
+
+
 def test_a_config_json_without_a_window_says_the_window_it_took(capsys, tmp_path):
     """A review: a config.json without max_position_embeddings ran at a 4,096-token window, unsaid."""
     cfg = {"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
