@@ -65,8 +65,8 @@ else:
         shown, columns = cache.display_numbers(datasheet, lo={labels["bandwidth_tb_per_s"]: 2}, marked=estimated,
                                                mark=lambda text: fmt.estimate(text, True, tr))  # fmt: skip
         # '—' where a chip has no price or date (the table had read 'None'); the chip's name in view as it scrolls,
-        # whole: as wide as the longest ('NVIDIA GB300 (per Blackwell Ultra GPU, NVL72)' had read 'NVIDIA GB300 (per
-        # Blackw' at 1400 px); where that is over 60 % of the table (a 900 px page) Streamlit scrolls it with the rest
+        # whole: as wide as the longest (the full 'NVIDIA GB300 (per Blackwell Ultra GPU, NVL72)' had read 'NVIDIA
+        # GB300 (per Blackw' at 1400 px; the short names now, specs_display_table)
         name_width = cache.column_width([labels["hardware"], *datasheet[labels["hardware"]]])
         box.dataframe(shown, hide_index=True, placeholder="—",
                       column_config={**columns,
@@ -75,7 +75,9 @@ else:
                                      labels["hardware"]: st.column_config.Column(pinned=True, width=name_width)})  # fmt: skip
         any_estimate = any(any(rows) for rows in estimated.values())
         box.caption(tr("hw_specs_price_note", basis=tr(f"basis_{basis}"))
-                    + notices.line(tr("hw_specs_estimated") if any_estimate else ""))  # fmt: skip
+                    + notices.line(tr("hw_specs_estimated") if any_estimate else "")
+                    # the star on an announced chip's short name, as under the TPOT table
+                    + notices.line(notices.announced_key(tr) if specs["hardware_announced"].any() else ""))  # fmt: skip
 
     chart.fold(tr, tr("embed_more_hardware"))  # a wiki's frame: the bandwidth charts; the rest on request
 

@@ -7,7 +7,7 @@ import pytest
 
 from tests.apptest_util import decode, figures, run_page
 from tpot_model import load_hardware_catalog
-from ui import fmt
+from ui import fmt, notices
 from ui.i18n import EN, Translator
 
 ZH = Translator("zh-TW")
@@ -331,6 +331,11 @@ def test_tables_show_one_count_of_decimals_per_column():
     assert (usd["H200 SXM 141GB"], usd["MI325X"], usd["Rubin NVL72*"]) == ("$1.76", "$0.687", "")
 
 
+def _shown(h) -> str:
+    """A chip's name in the datasheet table: its short name, starred when announced (specs_display_table)."""
+    return fmt.chip_short(h) + ("*" if h.announced else "")
+
+
 def _datasheet(lang: str = "en", **query):
     """The datasheet table of the Hardware page (its expander opened): the AppTest element, its cells' text, its
     column config and the page run."""
@@ -356,7 +361,7 @@ def test_the_datasheet_table_writes_each_column_at_three_significant_figures(lan
     name = list(df.value[tr("hw_col_hardware")])
 
     def cell(hw_id: str, key: str) -> str:
-        return cells[tr(key)].iloc[name.index(CATALOG[hw_id].name)]
+        return cells[tr(key)].iloc[name.index(_shown(CATALOG[hw_id]))]
 
     assert [cell(h, "hw_col_spec_tflops") for h in ("a100-80gb-sxm", "l40s", "b200", "mi300x", "rtx-3090")] == [
         "312", "362", "2,250", "1,310", "71.0"]  # fmt: skip
@@ -364,7 +369,7 @@ def test_the_datasheet_table_writes_each_column_at_three_significant_figures(lan
     assert [cell(h, "hw_col_spec_gib_reported") for h in ("h100-sxm", "b300", "h200-nvl")] == ["79.6", "269", ""]
     assert [cell(h, "hw_col_spec_tdp") for h in ("l4", "b200", "mi455x")] == ["72", "1,000", ""]  # whole watts
     assert config[tr("hw_col_spec_bw")]["type_config"]["format"] == "%.2f"  # '0.22', '1.55', '22.00' TB/s
-    l40s = df.value[df.value[tr("hw_col_hardware")] == CATALOG["l40s"].name].iloc[0]
+    l40s = df.value[df.value[tr("hw_col_hardware")] == _shown(CATALOG["l40s"])].iloc[0]
     assert l40s[tr("hw_col_spec_tflops")] == 362.0 and l40s[tr("hw_col_spec_bw")] == 0.864  # numbers: sorted so
     assert "format" not in config[tr("hw_col_spec_tflops")]["type_config"]  # it would override the text
     assert config[tr("hw_col_spec_price")]["type_config"]["format"] == "dollar"  # '$1.49', not '1.490'
@@ -486,7 +491,7 @@ def test_the_datasheet_table_marks_each_estimated_figure_in_its_cell_and_shows_p
     name = list(df.value[tr("hw_col_hardware")])
 
     def cell(hw_id: str, key: str) -> str:
-        return cells[tr(key)].iloc[name.index(CATALOG[hw_id].name)]
+        return cells[tr(key)].iloc[name.index(_shown(CATALOG[hw_id]))]
 
     assert cell("m4-max", "hw_col_spec_tflops") == fmt.estimate("18.4", True, tr)
     assert cell("m4-max", "hw_col_spec_tdp") == fmt.estimate("100", True, tr)
@@ -495,7 +500,7 @@ def test_the_datasheet_table_marks_each_estimated_figure_in_its_cell_and_shows_p
     assert (cell("h200", "hw_col_spec_tflops"), cell("h200", "hw_col_spec_tdp")) == ("989", "700")
     marked = {c: [n for n, t in zip(name, cells[tr(c)], strict=True) if t.endswith(fmt.estimate("", True, tr))]
               for c in ("hw_col_spec_tflops", "hw_col_spec_tdp")}  # fmt: skip
-    by_name = {h.name: h for h in CATALOG.values()}
+    by_name = {_shown(h): h for h in CATALOG.values()}
     assert marked["hw_col_spec_tflops"] == [n for n in name if by_name[n].estimated("dense_TFLOP_per_s.fp16")]
     apple = marked["hw_col_spec_tflops"]
     assert {by_name[n].vendor for n in apple} == {"Apple"} and len(apple) == 4
@@ -504,7 +509,7 @@ def test_the_datasheet_table_marks_each_estimated_figure_in_its_cell_and_shows_p
     from ui.cache import CELL_CHAR_PX
 
     assert config[tr("hw_col_spec_tdp")]["width"] >= fmt.text_px(cell("trainium3", "hw_col_spec_tdp"), CELL_CHAR_PX)
-    assert any(c.value.endswith(tr("hw_specs_estimated")) for c in at.caption), [c.value for c in at.caption]
+    assert any(tr("hw_specs_estimated") in c.value.split("  \n") for c in at.caption), [c.value for c in at.caption]
     from ui.figures import hardware as figs
 
     specs = figs.specs_table([CATALOG["m4-max"], CATALOG["trainium3"], CATALOG["h200"]]).set_index("hardware_id")
@@ -519,20 +524,25 @@ def test_the_datasheet_table_marks_each_estimated_figure_in_its_cell_and_shows_p
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
-def test_the_datasheet_tables_pinned_names_are_whole(lang):
+def test_the_datasheet_tables_pinned_names_are_whole_short_and_starred_when_announced(lang):
     """A browser review at 1400 px: the pinned name column, sized by the grid from its first rows, cut the longer
-    names below them ('NVIDIA GB300 (per Blackw', 'NVIDIA RTX PRO 6000 Black'). It is as wide as the longest name
-    (cache.column_width), pinned still; every chip's name is in it."""
+    names below them ('NVIDIA GB300 (per Blackw', 'NVIDIA RTX PRO 6000 Black'); made as wide as the longest full
+    name, it took 40 % of the table and the TDP out of view, and the announced chips (Rubin, MI455X, TPU 8i ...)
+    stood unmarked, alone of the page's lists. The chips' short names now, as the TPOT table's beside it, an
+    announced one starred and the star said under the table; the column as wide as the longest (cache.column_width),
+    pinned; the CSV keeps the full names."""
     from ui.cache import CELL_CHAR_PX, CELL_PAD_PX, column_width
 
     tr = Translator(lang)
-    df, _, config, _ = _datasheet(lang)
+    df, _, config, at = _datasheet(lang)
     names = list(df.value[tr("hw_col_hardware")])
-    assert sorted(names) == sorted(h.name for h in CATALOG.values())
-    longest = max(names, key=len)
-    assert longest == "NVIDIA GB300 (per Blackwell Ultra GPU, NVL72)"
+    assert sorted(names) == sorted(_shown(h) for h in CATALOG.values())
+    assert {"Rubin NVL72*", "MI455X*", "TPU 8i*", "H200 SXM 141GB"} <= set(names)
+    assert sum(n.endswith("*") for n in names) == sum(h.announced for h in CATALOG.values()) >= 4
+    assert any(c.value.endswith(notices.announced_key(tr)) for c in at.caption), [c.value for c in at.caption]
+    longest = max(names, key=lambda n: fmt.text_px(n, CELL_CHAR_PX))
     name = config[tr("hw_col_hardware")]
     assert name["pinned"] is True
-    assert name["width"] == column_width([tr("hw_col_hardware"), *names]) == 339  # 45 glyphs of 7 px and the padding
+    assert name["width"] == column_width([tr("hw_col_hardware"), *names]) < 250  # 339 px for the full names
     assert name["width"] >= fmt.text_px(longest, CELL_CHAR_PX) + CELL_PAD_PX
     assert column_width([]) == CELL_PAD_PX and column_width(["ab", "機"]) == 38  # a wide glyph counts twice

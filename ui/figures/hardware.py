@@ -314,6 +314,7 @@ def specs_table(chips: Iterable[Hardware], basis: str = "on_demand") -> pd.DataF
         {
             "hardware_id": h.id,
             "hardware": h.name,
+            "hardware_announced": bool(h.announced),  # not shipping yet: its figures are vendor claims
             "vendor": h.vendor,
             "memory_type": h.memory_type,
             "launch_year": h.launch_year,
@@ -1136,9 +1137,17 @@ def specs_display_table(specs: pd.DataFrame, *, tr: Translator = EN) -> tuple[pd
     """specs_table as the page shows it (specs_table_labels' columns, order and headers; a TDP in whole watts as a
     whole number, '1,000' not '1,000.0'), and per header the rows whose figure is the catalog's estimate
     (ESTIMATED_COLUMNS: Apple's TFLOP/s, the TPUs', Trainium's and Apple's TDP), for their cells' mark
-    (fmt.estimate). Unrounded (cache.display_numbers rounds once, for display); the CSV keeps every column."""
+    (fmt.estimate); the chips' short names where no two coincide (fmt.chip_names), an announced one starred
+    (hw_announced_key says what the star is). Unrounded (cache.display_numbers rounds once, for display); the CSV
+    keeps every column, the full names."""
     labels = specs_table_labels(tr=tr)
     out = specs[list(labels)].copy()
+    # the chips' short names where no two coincide, an announced one starred (the key under the table), as in the
+    # TPOT table beside it: the full names ('NVIDIA GB300 (per Blackwell Ultra GPU, NVL72)'), whole, had taken the
+    # pinned column to 40 % of a 1400 px table and the TDP out of view; the CSV keeps them
+    catalog = load_hardware_catalog()
+    shown = fmt.chip_names([catalog.get(i) for i in specs["hardware_id"]], specs["hardware"])
+    out["hardware"] = [f"{n}*" if a else n for n, a in zip(shown, specs["hardware_announced"], strict=True)]
     tdp = out["tdp_w"].to_numpy(float)
     if np.all(np.isnan(tdp) | (tdp == np.round(tdp))):
         out["tdp_w"] = out["tdp_w"].astype("Int64")
