@@ -585,7 +585,7 @@ def test_chart_elements_carry_no_translations_nor_escaped_slashes():
     chart's changes for wider frames, common.for_wider: Hardware's labels where a frame has room); the figure's
     JSON writes '/' as itself (plotly's \\u002f, for HTML, cost 6 bytes a '/' of the base64 arrays) and parses to
     the same figure. Since 2026-12-07 the chart's code is a module served from static/ (static/plotly_chart.js),
-    imported once per browser page by a loader of under 1 KB, the only code an element carries: its version the
+    imported once per browser page by a loader of about 1 KB (it tries a failed import again), the only code an element carries: its version the
     module's hash, so a changed module is fetched anew; the module names the plotly.js files ui.chart serves."""
     import hashlib
 
@@ -598,7 +598,7 @@ def test_chart_elements_carry_no_translations_nor_escaped_slashes():
     version = hashlib.sha256(module.encode()).hexdigest()[:12]
     for el in elements:
         assert 'moduleType:"locale"' not in el.js_content and "//" not in el.js_content.splitlines()[0]
-        assert len(el.js_content.encode()) < 1000 and f'app/static/plotly_chart.js?v={version}"' in el.js_content
+        assert len(el.js_content.encode()) < 1200 and f'app/static/plotly_chart.js?v={version}"' in el.js_content
         assert b"\\u002f" not in el.bytes
     assert f'const PLOTLY_FILE = "{chart.PLOTLY_JS}";' in module
     assert f"const PLOTLY_LOCALES = {json.dumps(chart.PLOTLY_LOCALES).replace('{', '{ ').replace('}', ' }')};" in module
