@@ -730,14 +730,20 @@ def test_a_fleet_costed_as_bought_counts_whole_racks_and_takes_the_replica_that_
     bought (whole_domains), MW and $ count the whole racks (costed_gpus), and the layout search scores a deployment
     per GPU of the whole racks it takes (layouts.whole_domain_share): within 36 GPUs, 1 x DEP4 + 2 x DEP16 (36, two to
     a rack) beats 1 x TP4 + 1 x DEP16 (20 GPUs, three to a rack: 24 each) on a rack's GPUs though not on its own."""
-    from tpot_model.fleet import domains_holding
-    from tpot_model.layouts import best_engines, choose, engine_tables, whole_domain_share, within_budget
+    from tpot_model.layouts import best_engines, choose, engine_tables, pack_domains, whole_domain_share, within_budget
 
-    # hand-worked shares: a 72-GPU rack holds one 52, two 36s, three 20s; an 8-GPU server one 8; 44 spans servers
+    # hand-worked shares: a 72-GPU rack holds one 52, two 36s, three 20s; an 8-GPU server one 8; 44 fills 6 servers
     assert [float(whole_domain_share(u, 72)) for u in (52, 36, 20, 72)] == [72.0, 36.0, 24.0, 72.0]
-    assert [float(whole_domain_share(u, 8)) for u in (8, 4, 44)] == [8.0, 4.0, 44.0]
+    assert [float(whole_domain_share(u, 8)) for u in (8, 4, 44)] == [8.0, 4.0, 48.0]
     assert float(whole_domain_share(52, 0)) == 52.0
-    assert (domains_holding(52, 425, 72), domains_holding(36, 3, 72), domains_holding(44, 3, 8)) == (425, 2, 17)
+    # packed, the widest first, best fit: 425 units of 52 take 425 racks; 3 x (DEP32 + 3 x DEP4) on 8-GPU servers 12
+    # for the DEP32s and 5 for nine DEP4s; H200's 1,949 x (DEP64 + DEP8) 17,541 servers; a review's Inferentia2 (12
+    # chips a server) fleet of 759 x (TP4 + 2 x TP8): a TP8 a server, the TP4s in the 4 they leave, 1,518 (the GPUs
+    # over a server's had said 1,265); 2 x 96 on 72-GPU racks leave 48 in each of 4, three 16s in one of them
+    assert pack_domains({52: 425}, 72) == 425 and pack_domains({36: 3}, 72) == 2 and pack_domains({8: 9}, 72) == 1
+    assert pack_domains({32: 3, 4: 9}, 8) == 17 and pack_domains({64: 1949, 8: 1949}, 8) == 17_541
+    assert pack_domains({8: 1518, 4: 759}, 12) == 1518 and pack_domains({96: 2, 16: 3}, 72) == 4
+    assert pack_domains({}, 8) == 0 and pack_domains({4: 3, 2: 1}, 8) == 2  # 4 + 4, then 4 + 2
 
     r1, gb200 = resolve_model("deepseek-r1"), resolve_hardware("gb200")
     scen = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8")
@@ -758,6 +764,15 @@ def test_a_fleet_costed_as_bought_counts_whole_racks_and_takes_the_replica_that_
     assert (own.gpus_used, taken.gpus_used) == (20, 36)
     assert own.tokens_per_s_per_gpu > taken.tokens_per_s_per_gpu  # per GPU used: the 20-GPU one is faster ...
     assert taken.tokens_per_s_per_gpu > own.tokens_per_s_per_gpu * 20 / 24  # ... per GPU of the rack, slower
+    # Inferentia2's 12-chip servers: rented, TP8 replicas need the fewest chips but leave 4 of every server idle; as
+    # bought, TP12 replicas fill their servers and need fewer servers in all
+    inf2, llama = resolve_hardware("inferentia2"), resolve_model("llama-3.1-70b")
+    s8k = Scenario(context_tokens=1024, output_tokens=8192, weights="fp8", kv_cache="fp8")
+    rented, bought = (fleet(llama, inf2, s8k, None, Demand(30e9, 30e9 / 8), 33 * ms, max_gpus=24, whole_domains=w)
+                      for w in (False, True))  # fmt: skip
+    assert rented.gpus < bought.gpus and rented.idle_gpus > 0 and bought.idle_gpus == 0
+    assert bought.costed_gpus == bought.domains * 12 < rented.domains * 12
+    assert (rented.layout, bought.layout) == ("1 × TP8", "1 × TP12")
     # on 8-GPU servers the replicas fill whole servers: costed as bought counts the same GPUs
     b200 = fleet(r1, resolve_hardware("b200"), scen, None, demand, 20 * ms, max_gpus=72, whole_domains=True)
     assert b200.costed_gpus == b200.domains * 8 >= b200.gpus

@@ -31,6 +31,7 @@ from .layouts import (
     choose,
     engine_tables,
     gpu_options,
+    pack_domains,
     within_budget,
 )
 from .planner import DOMAIN, cheapest, domain_gpu_options
@@ -144,11 +145,12 @@ class Fleet:
 
     @property
     def domains(self) -> int:
-        """Whole servers or racks (scale-up domains) that hold the replicas, as many per domain as fit whole; 0 when
-        the chip is rented in slices (domain_gpus 0) or has no fleet."""
+        """Whole servers or racks (scale-up domains) that hold the replicas (layouts.pack_domains of their instances,
+        replica_instances); 0 when the chip is rented in slices (domain_gpus 0) or has no fleet."""
         if not (self.feasible and self.domain_gpus):
             return 0
-        return domains_holding(self.gpus_per_replica, self.replicas, self.domain_gpus)
+        instances = replica_instances(self.deployment, self.gpus_per_replica, self.replicas, self.domain_gpus)
+        return pack_domains(instances, self.domain_gpus)
 
     @property
     def rented_in_slices(self) -> bool:
@@ -292,7 +294,9 @@ def searched_fleet(
         unit = d.unit
         replicas = replicas_for(demand, unit.output_tokens_per_s_per_gpu, unit.gpus_used)
         gpus = unit.gpus_used * replicas
-        costed = domains_holding(unit.gpus_used, replicas, domain) * domain if domain else gpus
+        costed = (
+            pack_domains(replica_instances(unit, unit.gpus_used, replicas, domain), domain) * domain if domain else gpus
+        )
         key = (costed, gpus, -unit.output_tokens_per_s_per_gpu)
         if best is None or key < best[0]:
             best = (key, unit)
@@ -335,13 +339,19 @@ def fastest_ttft_s(tables, tpot_target_s: float) -> float:
     return hi
 
 
-def domains_holding(gpus_per_replica: int, replicas: int, domain_gpus: int) -> int:
-    """Whole servers or racks of domain_gpus GPUs that hold the replicas, as many per domain as fit whole; a replica
-    wider than a domain: its instances (each a power of two, dividing the server or a multiple of it) share servers
-    with the next replica's, so the fleet's GPUs over a server's."""
-    if (per := domain_gpus // gpus_per_replica) >= 1:
-        return math.ceil(replicas / per)
-    return math.ceil(gpus_per_replica * replicas / domain_gpus)
+def replica_instances(
+    unit: Deployment | None, gpus_per_replica: int, replicas: int, domain_gpus: int
+) -> dict[int, int]:
+    """The instances `replicas` replicas run, GPUs per instance -> how many, as they are packed into domains
+    (layouts.pack_domains): a tensor-parallel replica or a unit within one domain whole (its KV cache moves inside
+    it), a wider unit's prefill and decode instances each (they share domains with the next replica's)."""
+    if unit is None or unit.gpus_used <= domain_gpus:
+        return {gpus_per_replica: replicas}
+    out: dict[int, int] = {}
+    for pool in (unit.decode, unit.prefill):
+        if pool is not None:
+            out[pool.gpus_each] = out.get(pool.gpus_each, 0) + pool.instances * replicas
+    return out
 
 
 def replicas_for(demand: Demand, output_tokens_per_s_per_gpu: float, gpus_per_replica: int) -> int:

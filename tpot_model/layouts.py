@@ -620,14 +620,56 @@ def _within_recipes(t: CandidateTable, recipes: Mapping[tuple[str, int, bool], f
 
 
 def whole_domain_share(used, domain_gpus: int):
-    """The GPUs of whole servers or racks (scale-up domains of domain_gpus) a deployment of `used` GPUs takes,
-    copies of it packed as many to a domain as fit whole (a 52-GPU deployment takes a 72-GPU rack, two of 36 share
-    one); one wider than a domain shares servers with the next copy's (its own GPUs). domain_gpus 0: `used`."""
+    """The GPUs of whole servers or racks (scale-up domains of domain_gpus) a deployment unit of `used` GPUs takes,
+    the search's score for a fleet costed as bought: a unit within a domain stays whole in one, copies packed as many
+    to a domain as fit (a 52-GPU unit takes a 72-GPU rack, two of 36 share one); a wider unit the whole domains its
+    GPUs fill, ceil(used / domain) (its instances share domains with the next copy's: the fleet counts them packed,
+    pack_domains). domain_gpus 0: `used`."""
     used = np.asarray(used, dtype=float)
     if not domain_gpus:
         return used
     per = np.floor(domain_gpus / np.maximum(used, 1.0))
-    return np.where((used <= domain_gpus) & (per >= 1), domain_gpus / np.maximum(per, 1.0), used)
+    inside = domain_gpus / np.maximum(per, 1.0)
+    return np.where(used <= domain_gpus, inside, np.ceil(used / domain_gpus) * domain_gpus)
+
+
+def pack_domains(instances: Mapping[int, int], domain_gpus: int) -> int:
+    """Whole scale-up domains of domain_gpus GPUs that hold `instances` (GPUs per instance -> how many), each
+    instance within one domain, or across whole ones where wider (DEP64 on 8-GPU servers: 8; the domains' GPUs it
+    leaves, e.g. 96 on 72-GPU racks, take smaller ones): best fit, the widest first (a TP8 takes a 12-chip
+    Inferentia2 server of its own, its 4 left to a TP4)."""
+    free: dict[int, int] = {}  # GPUs free in an open domain -> how many such domains
+    opened = 0
+
+    def leave(gpus_free: int, domains: int) -> None:
+        if gpus_free > 0 and domains > 0:
+            free[gpus_free] = free.get(gpus_free, 0) + domains
+
+    for g in sorted((int(g) for g, n in instances.items() if n > 0), reverse=True):
+        n = int(instances[g])
+        if g >= domain_gpus:  # whole domains each, the last one's rest free
+            opened += n * math.ceil(g / domain_gpus)
+            leave(-g % domain_gpus, n)
+            continue
+        for f in sorted(k for k in free if k >= g):  # the fullest domains that still take one
+            if not n:
+                break
+            per, count = f // g, free.pop(f)
+            domains = min(count, math.ceil(n / per))
+            placed = min(n, domains * per)
+            full, part = divmod(placed, per)
+            leave(f, count - domains)  # those not needed
+            leave(f - per * g, full)
+            leave(f - part * g, 1 if part else 0)
+            n -= placed
+        if n:
+            per = domain_gpus // g
+            new = math.ceil(n / per)
+            opened += new
+            full, part = divmod(n, per)
+            leave(domain_gpus - per * g, full)
+            leave(domain_gpus - part * g, 1 if part else 0)
+    return opened
 
 
 def choose(
@@ -649,7 +691,7 @@ def choose(
         found = [choose(t, tpot_target_s, ttft_target_s, recipes, whole_domains) for t in tables]
         ok = [d for d in found if d.feasible]
         if ok:
-            share = lambda d: d.gpus_used / float(whole_domain_share(d.gpus_used, whole_domains))  # noqa: E731
+            share = lambda d: d.unit.gpus_used / float(whole_domain_share(d.unit.gpus_used, whole_domains))  # noqa: E731
             return max(ok, key=lambda d: (d.tokens_per_s_per_gpu * (share(d) if whole_domains else 1), -d.gpus_used))
         slo = [d for d in found if d.limited_by == "slo"]  # something fits: the engine with the fastest TPOT
         return min(slo, key=lambda d: d.fastest_tpot_s) if slo else found[0]
@@ -672,9 +714,10 @@ def _choose_one(
     cands: list[Candidate] = []
     best: tuple[float, int, dict] | None = None
 
-    def consider(per_gpu: float, used: int, fields: dict) -> None:
+    def consider(per_gpu: float, used: int, fields: dict, unit: int) -> None:
+        # the score: tokens/s per GPU used, or per GPU of the whole domains the unit copied takes (a fleet's replica)
         nonlocal best
-        score = per_gpu * used / float(whole_domain_share(used, whole_domains)) if whole_domains else per_gpu
+        score = per_gpu * unit / float(whole_domain_share(unit, whole_domains)) if whole_domains else per_gpu
         if best is None or score > best[0] * (1 + 1e-12) or (score >= best[0] * (1 - 1e-12) and used < best[1]):
             best = (score, used, fields | {"per_gpu": per_gpu})
 
@@ -702,6 +745,7 @@ def _choose_one(
                     rate_set_by="",
                     kv_transfer_s=0.0,
                 ),
+                int(g),  # a replica: one instance
             )
 
     # disaggregated: the best decode batch per decode layout, the best prefill batch per prefill layout, then the
@@ -772,6 +816,7 @@ def _choose_one(
                     rate_set_by="prefill" if xi * rp < yi * rd else "decode",
                     kv_transfer_s=transfer,
                 ),
+                unit,
             )
 
     price = tables.usd_per_gpu_hour
