@@ -606,6 +606,17 @@ def test_capacity_cli_with_a_budget_replicates_the_layout_search(capsys):
         assert span is not None and (r["gpus_80pct_low"], r["gpus_80pct_high"]) == span
         assert r["no_measured_range_reason"] is None
     assert rows[0]["serving"] == "disaggregated" and " + decode " in rows[0]["layout"]
+    # Economics' CSV writes the layout as the CLI does (Deployment.label: it had written '3 × DEP4 → 1 × DEP32'); its
+    # table the short form, prefill → decode, under a heading that says so
+    scen = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8")
+    fs = [fleet(resolve_model("deepseek-r1"), resolve_hardware(hw), scen, None, Demand(1e10, 1e10), 20 * ms,
+                max_gpus=72) for hw in ("gb200", "b200")]  # fmt: skip
+    from ui.figures import economics as ef
+
+    table = ef.capacity_table(fs, Demand(1e10, 1e10), {})
+    assert list(table["layout"]) == [r["layout"] for r in rows] == [f.deployment.label for f in fs]
+    shown = ef.capacity_display(table).set_index(EN("ec_col_figure")).loc[EN("ec_col_layout_search")]
+    assert list(shown) == [f.deployment.short_label for f in fs] and " → " in shown.iloc[0]
     assert cli.main([*base, "--max-gpus", "72"]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[0].split()[-1] == "layout" and rows[0]["layout"] in out

@@ -539,6 +539,31 @@ def test_rack_csv_carries_each_price_basis_and_its_cost():
     assert rack.unpriced_caption(rack.cost_table([curve], bases[:2]), bases[:2]) is None
 
 
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_rack_csv_writes_a_layout_as_the_cli_does_and_the_hover_reads_it_short(tr):
+    """A layout had been written two ways: '3 × DEP4 → 1 × DEP32' in the rack-scale view's CSV (and Economics'), 'prefill
+    3 × DEP4 + decode 1 × DEP32' by `frontier --max-gpus --json` (layout.label). The CSV now carries Deployment.label;
+    the hover keeps the short form (Deployment.short_label) after a serving word that says it reads prefill → decode;
+    a point no layout reaches has no layout (blank, not '—')."""
+    from dataclasses import replace
+
+    from tpot_model.layouts import Pool
+    from ui.figures import rack_scale as rack
+
+    curve = _b200_curve([25.0, 400.0], max_gpus=16)
+    assert curve.deployments[0].feasible and not curve.deployments[1].feasible
+    wide = replace(curve.deployments[0], serving="disaggregated", prefill=Pool(3, 4, "dp-ep", 1),
+                   decode=Pool(1, 32, "dp-ep", 256), gpus_used=44)  # fmt: skip
+    curve = replace(curve, deployments=(wide, curve.deployments[1]))
+    table = rack.rack_table([curve], [], tr)
+    assert list(table["layout"])[0] == wide.label == "prefill 3 × DEP4 + decode 1 × DEP32"
+    assert table["layout"].isna().tolist() == [False, True]
+    fig = rack.rack_figure([curve], [], model_name="DeepSeek-R1", io="1k/1k", precision="FP8", engine=None, tr=tr)
+    (hover,) = [h for t in fig.data for h in (t.hovertext or ())]
+    serving = tr("fr_rack_serving_disaggregated")
+    assert "→" in serving and f"{serving}{'：' if tr is ZH else ': '}3 × DEP4 → 1 × DEP32" in hover
+
+
 def test_rack_csv_says_how_fast_an_unreached_target_could_go():
     """A searched target no layout reaches carries the fastest tokens/s per user a layout that fits reaches (the
     table's '—' explained in the export too); a reached one leaves it blank."""
@@ -727,7 +752,7 @@ def test_rack_same_layout_caption_names_each_layout_at_its_own_targets():
     layouts = {}
     for x, d in zip(targets, b200.deployments, strict=True):
         if d.feasible:
-            layouts.setdefault(rack.layout_text(d), []).append(x)
+            layouts.setdefault(d.label, []).append(x)
     assert len(layouts) >= 2, layouts  # the case that went wrong: several layouts over the targets
     for layout, xs in layouts.items():
         want = EN("fr_rack_same_layout", x=EN.join([f"{x:g}" for x in xs]), rack="GB200 NVL72", other="B200",

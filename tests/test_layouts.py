@@ -61,6 +61,8 @@ def test_disaggregated_choice_worked_by_hand():
     # 1P7D: min(10, 9.333) / 8 = 1.1667 req/s per GPU (1P8D: 10 / 9 = 1.111; 2P8D: 10.67 / 10 = 1.067)
     assert d.serving == "disaggregated"
     assert (d.prefill.instances, d.decode.instances, d.gpus_used) == (1, 7, 8)
+    # its layout as the CLI and every CSV write it, and the short form a table headed 'prefill → decode' shows
+    assert (d.label, d.short_label) == ("prefill 1 × TP1 + decode 7 × TP1", "1 × TP1 → 7 × TP1")
     assert d.tokens_per_s_per_gpu == pytest.approx(7 * (2 / 1.5) * 1000 / 8)  # 1166.7
     assert d.output_tokens_per_s_per_gpu == pytest.approx(7 * (2 / 1.5) * 100 / 8)  # 116.7
     assert (d.decode.batch, d.tpot_s, d.limited_by, d.rate_set_by) == (2, 0.015, "slo", "decode")
@@ -79,13 +81,14 @@ def test_aggregated_wins_when_faster_and_replicas_fill_the_budget():
     d = lo.choose(_tables(aggregated=[agg], decode=[dec], prefill=[pre]), 0.020)
     assert (d.serving, d.decode.instances, d.decode.gpus_each, d.gpus_used) == ("aggregated", 2, 4, 8)
     assert d.tokens_per_s_per_gpu == 1500.0 and d.decode.batch == 8 and d.prefill is None
-    assert d.decode.label == "2 × TP4"
+    assert d.decode.label == d.label == d.short_label == "2 × TP4"  # aggregated: one form
     # a TTFT target of 0.15 s rules the aggregated instance out (TTFT 0.2 s); the xPyD one (0.1 s + transfer) stays
     d = lo.choose(_tables(aggregated=[agg], decode=[dec], prefill=[pre]), 0.020, 0.15)
     assert d.serving == "disaggregated"
     # nothing meets a 5 ms TPOT: infeasible, limited by the slo
     d = lo.choose(_tables(aggregated=[agg], decode=[dec], prefill=[pre]), 0.005)
     assert (d.feasible, d.limited_by, d.gpus_used) == (False, "slo", 0) and math.isnan(d.tokens_per_s_per_user)
+    assert d.label == d.short_label == ""
 
 
 def test_aggregated_choice_is_the_estimate_at_that_batch():

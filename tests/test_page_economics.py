@@ -951,7 +951,6 @@ def test_fleets_are_the_layout_searchs_replicas_by_default_and_tensor_parallel_o
     layout (prefill → decode), engine and rate, as the model computes them; 'Tensor-parallel' in the link (or the
     radio) gives the old fleets, and the budget box then has nothing to say (disabled)."""
     from tpot_model.fleet import Demand, fleet
-    from ui.figures.rack_scale import layout_text
 
     tr = Translator(lang)
     q = dict(model="deepseek-r1", weights="fp8", kv="fp8", context="1024", output="1024", ec_chips="gb200,b200",
@@ -965,7 +964,8 @@ def test_fleets_are_the_layout_searchs_replicas_by_default_and_tensor_parallel_o
     for hid in ("gb200", "b200"):
         f = fleet(resolve_model("deepseek-r1"), resolve_hardware(hid), scen, None, demand, 20e-3, max_gpus=72)
         col = fmt.chip(resolve_hardware(hid), tr, short=True)
-        assert table.loc[tr("ec_col_layout_search"), col] == layout_text(f.deployment), col
+        # short, prefill → decode, as its heading says; the CSV the CLI's (test_capacity_cli_with_a_budget_...)
+        assert table.loc[tr("ec_col_layout_search"), col] == f.deployment.short_label, col
         assert table.loc[tr("ec_col_engine"), col] == "TensorRT-LLM"
         assert table.loc[tr("ec_col_tps_gpu"), col] == fmt.number(f.output_tokens_per_s_per_gpu)
         assert table.loc[tr("ec_col_gpus"), col] == fmt.integer(f.gpus)

@@ -223,12 +223,23 @@ class Deployment:
 
     @property
     def label(self) -> str:
-        """'2 × DEP8' (aggregated) or 'prefill 3 × DEP4 + decode 1 × DEP32' (disaggregated); '' when infeasible."""
+        """'2 × DEP8' (aggregated) or 'prefill 3 × DEP4 + decode 1 × DEP32' (disaggregated); '' when infeasible: the
+        layout as the CLI (`layout.label`), capacity and every CSV write it."""
+        return self._label("prefill {prefill} + decode {decode}")
+
+    @property
+    def short_label(self) -> str:
+        """label without the pools' names, prefill → decode: '3 × DEP4 → 1 × DEP32' ('2 × DEP8' aggregated; '' when
+        infeasible), for a table or hover whose heading says how to read the arrow."""
+        return self._label("{prefill} → {decode}")
+
+    def _label(self, disaggregated: str) -> str:
+        """The pools' labels (Pool.label) in `disaggregated`'s pattern, or the aggregated instances' alone."""
         if not self.feasible:
             return ""
-        return (
-            self.decode.label if self.prefill is None else f"prefill {self.prefill.label} + decode {self.decode.label}"
-        )
+        if self.prefill is None:
+            return self.decode.label
+        return disaggregated.format(prefill=self.prefill.label, decode=self.decode.label)
 
     @property
     def unit(self) -> Deployment:

@@ -17,7 +17,6 @@ from tpot_model.fleet import Demand, Fleet
 from .. import fmt
 from ..i18n import EN, Translator
 from .common import Figure, hardware_colour, legend_placement, log_ticks, style, wrap_label
-from .rack_scale import layout_text
 
 
 def capacity_table(
@@ -28,7 +27,8 @@ def capacity_table(
 ) -> pd.DataFrame:
     """One row per chip: layout, GPUs, rates, MW, capex, opex, $ per 1M output tokens, basis and date; whether the
     chip is announced, not shipping (its row a projection from vendor figures) in a column of its own, as the CLI's
-    capacity --json says it, so that the name stays the catalog's. `ranges` (a layout search's fleets): per chip id,
+    capacity --json says it, so that the name stays the catalog's; attrs["layout_shown"]: each row's layout as the
+    page's table writes it (capacity_display). `ranges` (a layout search's fleets): per chip id,
     its GPUs at the ends of the measured 80 % range (frontier_check.gpus_range) or None and why (frontier_check.no_range_kind)."""
     catalog = load_hardware_catalog()
     rows = []
@@ -61,9 +61,9 @@ def capacity_table(
                 "opex_usd_per_year": f.opex_usd_per_year if ok else None,
                 "usd_per_1M_output_tokens": f.usd_per_1M_output_tokens(demand) if ok else None,
                 "limited_by": f.limited_by,
-                # one replica's layout: 'TP8', or the layout search's '3 × DEP4 → 1 × DEP32' (prefill → decode), as
-                # the rack-scale view writes it; its serving and the engine it was timed under
-                "layout": (layout_text(f.deployment) if f.deployment is not None else f.layout) if ok else None,
+                # one replica's layout as `capacity --json` writes it (Fleet.layout): 'TP8', or the layout search's
+                # 'prefill 3 × DEP4 + decode 1 × DEP32' (Deployment.label); its serving and the engine it was timed under
+                "layout": f.layout or None,
                 "serving": f.serving or None,
                 "engine": f.engine if ok else None,
                 "max_gpus": f.max_gpus or None,  # the layout search's budget; empty: TP within one server or rack
@@ -72,7 +72,11 @@ def capacity_table(
                 "price_as_of": f.price_as_of,
             }
         )
-    return pd.DataFrame(rows)
+    table = pd.DataFrame(rows)
+    # the page's table writes a searched replica's layout short, prefill → decode (Deployment.short_label), under a
+    # heading that says so (ec_col_layout_search); the CSV the CLI's
+    table.attrs["layout_shown"] = [f.deployment.short_label if f.deployment is not None else f.layout for f in fleets]
+    return table
 
 
 CAPACITY_COLUMNS = (  # capacity_table's column -> (ui/strings key of its row, 3: three significant figures, more:
@@ -127,6 +131,8 @@ def capacity_display(table: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
     def cell(col: str, sig: int, v, in_slices: bool = False, i: int = 0) -> str | None:
         if in_slices and col in ("scale_up_domains", "idle_gpus_in_domains"):  # not '—' unexplained: why there is none
             return tr("ec_cell_in_slices")
+        if col == "layout" and v and "layout_shown" in table.attrs:  # short, prefill → decode, as its row's
+            return table.attrs["layout_shown"][i]  # heading reads it (capacity_table)
         if col == "gpus_80pct_low":  # the range in one cell, or why there is none
             if v is None or v != v:
                 why = table["no_measured_range"].iloc[i] if "no_measured_range" in table else None

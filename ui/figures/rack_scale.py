@@ -236,13 +236,6 @@ class RackCurve:
         return None
 
 
-def layout_text(d: Deployment) -> str:
-    """'2 × DEP4 → 1 × DEP32' (prefill → decode) or '9 × TP8' (aggregated)."""
-    if not d.feasible:
-        return "—"
-    return d.decode.label if d.prefill is None else f"{d.prefill.label} → {d.decode.label}"
-
-
 def _recipe_text(d: Deployment, spans_domains: bool, tr: Translator) -> str:
     """A decode worker's recipe in words: 'DEP32', or 'DEP32 across scale-up domains' (over HGX nodes)."""
     return tr("fr_rack_recipe_across", layout=d.decode.layout_name) if spans_domains else d.decode.layout_name
@@ -260,7 +253,7 @@ def _hover(c: RackCurve, i: int, tr: Translator, same: str | None = None) -> str
     text = tr(
         "fr_rack_hover",
         name=c.name,
-        layout=layout_text(d),
+        layout=d.short_label,  # '3 × DEP4 → 1 × DEP32': the serving word says it reads prefill → decode
         serving=tr(f"fr_rack_serving_{d.serving}"),
         gpus=d.gpus_used,
         engine=c.engine_name(d),
@@ -408,7 +401,7 @@ def _same_point(a: RackCurve, b: RackCurve, i: int) -> bool:
     if i >= len(a.deployments) or i >= len(b.deployments) or not math.isclose(a.targets[i], b.targets[i]):
         return False
     x, y = a.deployments[i], b.deployments[i]
-    return (x.feasible and y.feasible and layout_text(x) == layout_text(y)
+    return (x.feasible and y.feasible and x.label == y.label
             and math.isclose(x.tokens_per_s_per_gpu, y.tokens_per_s_per_gpu, rel_tol=SAME_POINT)
             and math.isclose(x.tpot_s, y.tpot_s, rel_tol=SAME_POINT))  # fmt: skip
 
@@ -422,7 +415,7 @@ def same_layout_caption(curves: Sequence[RackCurve], tr: Translator = EN) -> str
         hits = [(x, i) for x in RATIO_AT if (i := _target_index(rack, x)) is not None and _same_point(rack, other, i)]
         by_layout: dict[str, list[float]] = {}  # each layout with the targets it serves (9 × TP8 at 125 only)
         for x, i in hits:
-            by_layout.setdefault(layout_text(rack.deployments[i]), []).append(x)
+            by_layout.setdefault(rack.deployments[i].label, []).append(x)  # as the CLI writes it
         for layout, xs in by_layout.items():
             said.append(tr("fr_rack_same_layout", x=tr.join([f"{x:g}" for x in xs]), rack=rack.name,
                            other=other.name, layout=layout))  # fmt: skip
@@ -466,7 +459,8 @@ def rack_table(curves: Sequence[RackCurve], measured: Sequence, tr: Translator =
             rows.append({
                 "source": "projection" if c.projection else "model", "hardware": c.hardware_id,
                 "target_tok_s_per_user": float(t), "feasible": d.feasible, "serving": d.serving or None,
-                "layout": layout_text(d), "engine": d.engine if d.feasible else None, "max_gpus": d.max_gpus,
+                # as `frontier --max-gpus --json` writes it (layout.label): 'prefill 3 × DEP4 + decode 1 × DEP32'
+                "layout": d.label or None, "engine": d.engine if d.feasible else None, "max_gpus": d.max_gpus,
                 "gpus_used": d.gpus_used,
                 "tok_s_per_user": d.tokens_per_s_per_user, "tok_s_per_gpu_in_plus_out": d.tokens_per_s_per_gpu,
                 "measured_like_it_80pct_low_tok_s_per_gpu": rng[0], "measured_like_it_80pct_high_tok_s_per_gpu": rng[1],
