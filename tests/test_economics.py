@@ -422,6 +422,8 @@ def test_capacity_cli_one_object_per_chip(capsys):
         assert (r["gpus"] - r["gpus_per_replica"]) * r["output_tokens_per_s_per_gpu"] * 0.7 < peak
         assert r["megawatts"] == pytest.approx(r["gpus"] * r["all_in_kW_per_gpu"] / 1e3)
         assert math.isfinite(r["capex_usd"]) and r["capex_usd"] > 0
+        # a tensor-parallel replica is one instance: its batch is the instance's (the key had been a bare 'batch')
+        assert "batch" not in r and r["decode_batch_per_instance"] >= 1
 
 
 @pytest.mark.parametrize(
@@ -615,6 +617,10 @@ def test_capacity_cli_with_a_budget_replicates_the_layout_search(capsys):
 
     table = ef.capacity_table(fs, Demand(1e10, 1e10), {})
     assert list(table["layout"]) == [r["layout"] for r in rows] == [f.deployment.label for f in fs]
+    # the batch is each decode instance's, named so in the CSV as in the JSON (both had said a bare 'batch')
+    batches = [f.deployment.decode.batch for f in fs]
+    assert list(table["decode_batch_per_instance"]) == [r["decode_batch_per_instance"] for r in rows] == batches
+    assert "batch" not in table.columns and "batch" not in rows[0]
     shown = ef.capacity_display(table).set_index(EN("ec_col_figure")).loc[EN("ec_col_layout_search")]
     assert list(shown) == [f.deployment.short_label for f in fs] and " → " in shown.iloc[0]
     assert cli.main([*base, "--max-gpus", "72"]) == 0

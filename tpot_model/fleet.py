@@ -97,7 +97,7 @@ class Fleet:
     hardware: str
     feasible: bool
     gpus_per_replica: int
-    batch: int
+    batch: int  # sequences decoding per instance: the TP replica's one, or each decode instance of the search's replica
     replicas: int
     gpus: int
     decode_tokens_per_s_per_gpu: float  # the frontier's rate at the target (decode only)

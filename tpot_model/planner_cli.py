@@ -929,7 +929,9 @@ def capacity_dict(f: Fleet, demand: Demand, hw: Hardware) -> dict:
         "idle_gpus_in_domains": f.idle_gpus if f.domains else None,
         "whole_domains": f.whole_domains,  # costed as bought: MW and $ count the whole servers / racks
         "costed_gpus": f.costed_gpus if f.feasible else None,  # the GPUs MW and $ count
-        "batch": f.batch or None,
+        # sequences decoding per instance: the tensor-parallel replica's one, or each decode instance of the search's
+        # deployment (frontier --json's layout.decode.batch_per_instance); a disaggregated prefill pool has its own
+        "decode_batch_per_instance": f.batch or None,
         "output_tokens_per_s_per_gpu": _num(f.output_tokens_per_s_per_gpu),
         "decode_tokens_per_s_per_gpu": _num(f.decode_tokens_per_s_per_gpu),
         "all_in_kW_per_gpu": _num(f.all_in_w_per_gpu / 1e3),

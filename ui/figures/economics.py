@@ -41,7 +41,8 @@ def capacity_table(
                 "hardware_id": f.hardware,
                 "hardware_announced": bool(getattr(catalog.get(f.hardware), "announced", False)),
                 "gpus_per_replica": f.gpus_per_replica if ok else None,
-                "batch": f.batch if ok else None,
+                # as capacity --json names it: per instance of a TP replica, per decode instance of a searched one
+                "decode_batch_per_instance": f.batch if ok else None,
                 "replicas": f.replicas if ok else None,
                 "gpus": f.gpus if ok else None,
                 # the GPUs MW and $ count: the replicas', or costed as bought the whole servers' / racks'
@@ -97,7 +98,7 @@ CAPACITY_COLUMNS = (  # capacity_table's column -> (ui/strings key of its row, 3
     ("layout", "ec_col_layout", 0),
     ("scale_up_domains", "ec_col_domains", 7),
     ("idle_gpus_in_domains", "ec_col_idle", 7),
-    ("batch", "ec_col_batch", 4),
+    ("decode_batch_per_instance", "ec_col_batch", 4),
     ("limited_by", "ec_col_limited_by", 0),
     ("engine", "ec_col_engine", 0),
     ("price_usd_per_gpu_hour", "ec_col_price", 3),
@@ -158,7 +159,7 @@ def capacity_display(table: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
     # its layout read as prefill → decode; a tensor-parallel replica's layout is one group ('TP16' had stood under
     # 'Replica's layout (prefill → decode)')
     searched = "max_gpus" in table and table["max_gpus"].notna().any()
-    label = {"batch": "ec_col_batch_search", "layout": "ec_col_layout_search"} if searched else {}
+    label = {"decode_batch_per_instance": "ec_col_batch_search", "layout": "ec_col_layout_search"} if searched else {}
     bought = "whole_domains" in table and bool(table["whole_domains"].any())  # costed as bought: what MW and $ count
     rows = [
         {tr("ec_col_figure"): tr(label.get(col, key)),
