@@ -1216,3 +1216,20 @@ def test_six_or_more_chips_read_in_tables_of_four_at_most():
         whole = pd.concat([t.set_index(tr("ec_col_figure")) for t in tables], axis=1)
         assert list(whole.columns) == shown and whole.notna().all().all()
         assert whole.loc[tr("ec_col_gpus_chip" if n > 4 else "ec_col_gpus")].str.match(r"^[\d,]+$").all(), whole
+
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_search_caption_says_how_to_read_a_layout_without_a_fixed_example(lang):
+    """The layout search's caption had carried '3 × DEP4 → 1 × DEP32' whatever the model and budget (a dense Llama's
+    replicas are TP): it now says how the table writes a layout, prefill → decode and instances × one instance's
+    layout, with no instance count of its own, for GPUs and chips alike."""
+    tr = Translator(lang)
+    at = run_page("economics", lang=lang)  # Llama 3.1 70B, dense: its replicas are tensor-parallel
+    assert not at.exception
+    lead = tr("ec_cap_help_search", tier="\0", max="\0", budget="\0").split("\0")[0]
+    (caption,) = [c.value for c in at.caption if c.value.startswith(lead)]
+    arrow = {"en": "prefill → decode", "zh-TW": "預填充 → 解碼"}[lang]  # as the table's layout row is headed
+    assert arrow in tr("ec_col_layout_search")
+    for text in (caption, tr("ec_cap_help_search_chip", tier="x", max="72", budget="72")):
+        assert arrow in text and not re.search(r"\d+ × ", text), text
