@@ -1017,6 +1017,13 @@ def test_the_layout_search_budget_is_in_the_link_and_a_bad_one_is_named():
     budget, replicas = (control_name(EN(key), param, EN) for key, param in (("ec_max_gpus", "ec_max_gpus"),
                                                                             ("ec_replicas", "ec_replicas")))  # fmt: skip
     assert budget in said and replicas in said and "wide" in said and str(MAX_BUDGET_GPUS) in said.replace(",", "")
+    # the replica kinds a link may give, as it writes them (the notice had named the bad one only)
+    assert (
+        EN.sentences([EN("notice_bad_param", name=replicas, given="wide", used=EN("ec_replicas_search")),
+                      EN("notice_options", options="`search` or `tp`")]) in said
+    )  # fmt: skip
+    (said,) = [w.value for w in run_page("economics", lang="zh-TW", **q, ec_replicas="wide").warning]
+    assert said.endswith("可用值：`search`、`tp`。")
     assert bad_at.number_input(key="econ.max_gpus").value == 72 and bad_at.radio(key="econ.replicas").value == "search"
 
 

@@ -434,7 +434,9 @@ def test_rack_scale_chips_follow_the_sidebars_generation(tr):
     assert bad.session_state["frontier.rack_chips"] == "blackwell"
     chips = control_name(tr("fr_rack_chips"), "fr_rack_chips", tr)
     shown = tr("fr_rack_chips_option", rack="GB200 NVL72", others=tr.join(["B200", "MI355X"]))  # as the box shows it
-    assert [w.value for w in bad.warning] == [tr("notice_bad_param", name=chips, given="hopper", used=shown)]
+    said = tr("notice_bad_param", name=chips, given="hopper", used=shown)  # and the values it takes
+    taken = tr("notice_options", options=fmt.alternatives(["`blackwell`", "`blackwell_ultra`"], tr))
+    assert [w.value for w in bad.warning] == [tr.sentences([said, taken])]
 
 
 @pytest.mark.parametrize("tr", [EN, ZH])

@@ -1151,7 +1151,8 @@ def test_a_bad_view_link_value_is_named_and_the_default_kept():
     """A view control's bad value: a notice naming the parameter and what is used; the known chips of a list kept."""
     at = run_page("cost", ce_sweep="sideways")
     sweep = control_name(EN("ce_sweep"), "ce_sweep", EN)
-    assert warning_lines(at) == [EN("notice_bad_param", name=sweep, given="sideways", used=EN("ce_sweep_batch"))]
+    said = EN("notice_bad_param", name=sweep, given="sideways", used=EN("ce_sweep_batch"))
+    assert warning_lines(at) == [EN.sentences([said, EN("notice_options", options="`batch` or `context`")])]
     assert at.session_state["cost.sweep"] == "batch" and "ce_sweep" not in at.query_params
     at = run_page("roofline", roof_overlay="b200,nope")
     overlay = control_name(EN("roofline_overlay"), "roof_overlay", EN)

@@ -9,9 +9,12 @@ import pytest
 
 from tests.apptest_util import run_page, warning_lines
 from tpot_model import load_hardware_catalog, load_model_catalog
+from tpot_model.profiles import load_profiles
 from ui import fmt, page_state
+from ui.figures import frontier as figs
 from ui.i18n import Translator
 from ui.notices import control_name
+from ui.state import PRICE_BASES, WEIGHT_OPTIONS
 
 # thirteen bad sidebar parameters (a browser review: thirteen stacked boxes filled the first screen)
 GARBAGE = dict(batch="abc", hardware="nope", context="zz", gpus="-3", weights="foo", kv="bar", compute="x",
@@ -21,6 +24,11 @@ CJK = "\u4e00-\u9fff"
 
 def _name(tr: Translator, label_key: str, param: str) -> str:
     return control_name(tr(label_key), param, tr)
+
+
+def _taking(tr: Translator, said: str, options) -> str:
+    """A choice's notice with the values a link may give it, as the link writes them."""
+    return tr.sentences([said, tr("notice_options", options=fmt.alternatives([f"`{o}`" for o in options], tr))])
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
@@ -40,10 +48,15 @@ def test_many_bad_parameters_are_one_box_with_a_line_each(lang):
               used=fmt.chip(h200, tr)) in lines  # fmt: skip
     assert any(line.startswith(tr("notice_bad_param", name=_name(tr, "control_model", "model"), given="llama",
                                   used=llama.name)) for line in lines)  # fmt: skip
-    assert tr("notice_bad_param", name=_name(tr, "control_profile", "profile"), given="zzz",
-              used=tr("profile_typical")) in lines  # fmt: skip
-    assert tr("notice_bad_param", name=_name(tr, "control_price_basis", "price_basis"), given="q",
-              used=tr("basis_on_demand")) in lines  # fmt: skip
+    # a choice lists the values it takes, as the link writes them (a bare 'not valid here' had left them to guess)
+    profile = tr(
+        "notice_bad_param", name=_name(tr, "control_profile", "profile"), given="zzz", used=tr("profile_typical")
+    )
+    assert _taking(tr, profile, sorted(load_profiles())) in lines
+    assert _taking(tr, tr("notice_bad_param", name=_name(tr, "control_price_basis", "price_basis"), given="q",
+                          used=tr("basis_on_demand")), PRICE_BASES) in lines  # fmt: skip
+    assert _taking(tr, tr("notice_bad_param", name=_name(tr, "control_weights", "weights"), given="foo",
+                          used="fp8"), WEIGHT_OPTIONS) in lines  # fmt: skip
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
@@ -62,10 +75,12 @@ def test_the_sidebars_and_the_pages_bad_parameters_share_the_box(lang):
                 tr("notice_allowed_from", lo="1"),
             ]
         ),  # the range it takes, said (a review)
-        tr("notice_bad_param", name=_name(tr, "fr_io", "fr_io"), given="zz", used=tr("fr_io_custom")),
+        _taking(tr, tr("notice_bad_param", name=_name(tr, "fr_io", "fr_io"), given="zz", used=tr("fr_io_custom")),
+                figs.IO_OPTIONS),
         tr("notice_bad_param", name=_name(tr, "fr_hardware", "fr_hw"), given="nope", used="H200 SXM 141GB"),
-        tr("notice_bad_param", name=_name(tr, "fr_rack_chips", "fr_rack_chips"), given="hopper", used=rack),
-    ]
+        _taking(tr, tr("notice_bad_param", name=_name(tr, "fr_rack_chips", "fr_rack_chips"), given="hopper",
+                       used=rack), ("blackwell", "blackwell_ultra")),
+    ]  # fmt: skip
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])

@@ -152,6 +152,8 @@ def _notice_line(n, tr: Translator, shown: Mapping[str, Shown]) -> str:
         said = tr(key, name=name, given=given, used=_md(_shown_value(n.used, s, tr)))
     if n.lo is not None:  # a number out of range: the range it takes
         said = tr.sentences([said, _allowed(n, s, tr)])
+    if n.options:  # a choice: the values a link may give it, as the link writes them
+        said = tr.sentences([said, tr("notice_options", options=fmt.alternatives([f"`{o}`" for o in n.options], tr))])
     if n.near:  # a model or chip name no entry answers to: the ids it resembles
         said = tr.sentences([said, tr("notice_near", names=tr.join([f"`{i}`" for i in n.near]))])
     return said

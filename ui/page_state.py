@@ -42,6 +42,7 @@ from .state import (
     WEIGHT_OPTIONS,
     Notice,
     ScenarioState,
+    accepted,
     last,
     nearest,
     sanitize,
@@ -76,14 +77,16 @@ class QueryReader:
 
     def choice(self, key: str, allowed: Collection[str], used: object, names: bool = False) -> str | None:
         """The value if it is one of `allowed` (names: catalog ids, also as people write them: catalog.find_id);
-        else None (a notice unless absent)."""
+        else None (a notice unless absent, listing `allowed`, or with names the ids it resembles)."""
         text = self.text(key)
         if text is None or text in allowed:
             return text
         if names and (found := find_id(text, dict.fromkeys(allowed))) is not None:
             return found
         near = tuple(close_ids(text, dict.fromkeys(allowed))) if names else ()
-        self.notices.append(Notice(key, sanitize(text), str(used), near=near))
+        self.notices.append(
+            Notice(key, sanitize(text), str(used), near=near, options=() if names else accepted(allowed))
+        )
         return None
 
     def flag(self, key: str, used: bool) -> bool | None:

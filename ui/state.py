@@ -14,7 +14,7 @@ import datetime
 import json
 import math
 import zlib
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import asdict, dataclass, replace
 
 from tpot_model import FORMATS, KV_FORMATS, Scenario, parse_format
@@ -109,6 +109,14 @@ class Notice:
     lo: float | None = None
     hi: float | None = None
     whole: bool = False
+    # a choice's accepted values as a link writes them, listed in the notice (a link's 'ec_replicas=wide' had not said
+    # that `search` and `tp` are); empty: none listed (a catalog name: `near` says the ids it resembles)
+    options: tuple[str, ...] = ()
+
+
+def accepted(allowed: Collection[str]) -> tuple[str, ...]:
+    """A choice's accepted values in a stable order for its notice: as given, or sorted where given as a set."""
+    return tuple(sorted(allowed)) if isinstance(allowed, (set, frozenset)) else tuple(allowed)
 
 
 def sanitize(value: object, limit: int = 40) -> str:
@@ -148,7 +156,8 @@ def parse_query(
             values[key] = found
         else:
             near = tuple(close_ids(raw, catalog)) if names else ()
-            notices.append(Notice(key, sanitize(raw), str(getattr(DEFAULT, key)), near=near))
+            notices.append(Notice(key, sanitize(raw), str(getattr(DEFAULT, key)), near=near,
+                                  options=() if names else accepted(allowed)))  # fmt: skip
 
     def numeric(key: str, options: tuple[int, ...]) -> None:
         if key not in params:
