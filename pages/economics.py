@@ -429,7 +429,8 @@ st.markdown(rev_text if bool(est.fits) else tr.sentences([tr("if_fitted_lead"), 
 # tokens per MW at the revenue's own rate (output, prefill included): Overview's static batch had read 641 K beside it,
 # and under the same words as Overview's (523 K beside 360 K here) it read as a contradiction: named as what it counts
 notices.cost_line(est, tr, key="econ.no_price", tokens_per_s_per_gpu=out_rate, rate_label="m_tokens_per_mw_served")
-no_price, no_power = tr("no_public_price_short"), tr("no_public_power_short")
+# no price: 'No public price', or under 'Your own' where to enter it (it had read 'No public price' there too)
+no_price, no_power = fmt.no_price_short(est.price, fmt.device_tr(hw, tr)), tr("no_public_power_short")
 has_power = math.isfinite(est.all_in_w_per_gpu)
 
 
@@ -447,6 +448,8 @@ with metrics.Row(wide=True) as row:  # the margin note (its price and basis) rea
             if priced
             else metrics.missing(no_price)
         ),
+        # no price: why and what to do, in the notice's words (the bases that price it, or your own to enter)
+        help=None if priced else fmt.no_price_text(est.price, hw, fmt.device_tr(hw, tr)),
     )  # the cost it nets: not the TCO above
     row.metric(tr("ec_m_rev_mw"), **(notices.if_fitted(est, tr, fmt.usd(rev.revenue_usd_per_mw_hour)) if has_power
                                      else metrics.missing(no_power)))  # fmt: skip

@@ -125,7 +125,7 @@ with metrics.Row() as row:
     else:
         # why, in the notice's words: the bases that price it, or that none does (fmt.no_price_text)
         no_price = fmt.no_price_text(est.price, hw, fmt.device_tr(hw, tr))
-        row.metric(tr("m_cost"), **metrics.missing(tr("no_public_price_short")), help=no_price)
+        row.metric(tr("m_cost"), **metrics.missing(fmt.no_price_short(est.price, fmt.device_tr(hw, tr))), help=no_price)
     row.metric(
         fmt.device_text("m_memory", hw, tr),
         fmt.memory(float(est.memory_per_gpu_bytes)),  # '44.4 TB' as the does-not-fit notice says it

@@ -178,6 +178,7 @@ frontier_key = cache.scenario_key(state, "batch", "lang")  # the search covers e
 point = cache.planner_frontier(frontier_key, model, hw, scenario, profile, target_s, ttft_s)
 price_known = math.isfinite(est.price_usd_per_gpu_hour)  # the chip's price (no point: '—', for another reason)
 no_price = "" if price_known else fmt.no_price_text(est.price, hw, tr)  # a $ metric's help: the bases that price it
+unpriced = fmt.no_price_short(est.price, fmt.device_tr(hw, tr))  # its note: none published, or yours to enter
 st.markdown(tr("static_row_note"))
 with metrics.Row() as row:
     ok = point.feasible  # no batch meets the target: a dash for each number (not 'n/a' beside '—')
@@ -196,7 +197,7 @@ with metrics.Row() as row:
     row.metric(  # no point meets the target: '—' and why (it had blamed a missing price beside the price shown)
         tr("pl_m_cost"),
         **metrics.dollars(point.usd_per_1M_tokens if price_known else math.nan, reached=ok,
-                          unpriced=tr("no_public_price_short")),
+                          unpriced=unpriced),
         help=tr("pl_m_no_point") if not ok else tr("pl_m_cost_def") if price_known else no_price,
     )  # fmt: skip
 reason = dict(
@@ -259,7 +260,7 @@ if bool(est.fits) or point.feasible:  # the same targets counted as a server run
         if served.feasible
         else 1.0
     )
-    notices.served_row(served, tr, no_price, fmt.devices(hw, state.gpus, tr), pool_factor)
+    notices.served_row(served, tr, no_price, fmt.devices(hw, state.gpus, tr), pool_factor, unpriced=unpriced)
 holds_batch_1 = point.feasible or point.limited_by == "slo"  # else not even batch 1 fits: nothing to plan with
 if holds_batch_1:
     chart.figure(  # the sidebar's scenario at the targets: built once, shared by every reader
@@ -490,7 +491,7 @@ def layout_section() -> None:
         priced = d.feasible and math.isfinite(d.usd_per_1M_tokens)
         row.metric(  # a layout on a chip without a price: a dash and why under it, as the batch section's row says it
             tr("pl_m_layout_usd"),
-            **metrics.dollars(d.usd_per_1M_tokens, reached=d.feasible, unpriced=tr("no_public_price_short")),
+            **metrics.dollars(d.usd_per_1M_tokens, reached=d.feasible, unpriced=unpriced),
             # no layout: no help (it had blamed a missing price on a chip that has one)
             help=tr("pl_m_layout_usd_def", out=fmt.usd(d.usd_per_1M_output_tokens)) if priced else no_price or None,
         )  # fmt: skip

@@ -463,6 +463,9 @@ def test_revenue_without_a_price_or_all_in_power_says_so_not_n_a(lang):
     assert tr("ec_rev_intro_no_price_chip", rate=rate, batch=fmt.integer(est.scenario.batch), ratio="4.00",
               no_price=own) in said  # fmt: skip
     assert any(m.endswith({"en": f"{own}: no cost line.", "zh-TW": f"{own}：沒有成本線。"}[lang]) for m in said), said
+    # the margin's note asks for the price, in the chip's word (it had read 'No public price')
+    (margin,) = [m for m in at.metric if m.label == tr("ec_m_margin")]
+    assert (margin.value, margin.proto.delta, margin.help) == ("—", tr("own_price_chip"), tr("no_own_price_chip"))
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])

@@ -1397,6 +1397,28 @@ def test_a_cost_metric_without_a_price_says_which_bases_price_the_chip_or_that_n
     assert "this hardware" not in said and "此硬體" not in said
 
 
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_a_dollar_metric_under_your_own_basis_with_no_price_asks_for_one(lang):
+    """Under 'Your own' with no $/GPU-hour entered, a $ metric's note had read 'No public price' (Economics' gross
+    margin, Overview's cost, the Planner's): the reader is to enter one, and the note says so and where (own_price,
+    fmt.no_price_short), its help the notice's words (fmt.no_price_text)."""
+    tr = Translator(lang)
+    own, why = tr("own_price"), tr("no_own_price")
+    at = run_page("overview", lang=lang, price_basis="custom")
+    assert not at.exception, at.exception
+    (cost,) = [m for m in at.metric if m.label == tr("m_cost")]
+    assert (cost.value, cost.proto.delta, cost.help) == ("—", own, why)
+    econ = run_page("economics", lang=lang, price_basis="custom")
+    assert not econ.exception, econ.exception
+    (margin,) = [m for m in econ.metric if m.label == tr("ec_m_margin")]
+    assert (margin.value, margin.proto.delta, margin.help) == ("—", own, why)
+    planner = run_page("planner", lang=lang, price_basis="custom")
+    assert not planner.exception, planner.exception
+    costs = [m for m in planner.metric if m.label == tr("pl_m_cost")]  # the best batch's and the served row's
+    assert len(costs) == 2 and all((m.value, m.proto.delta) == ("—", own) for m in costs)
+    assert tr("no_public_price_short") not in [m.proto.delta for m in (*at.metric, *econ.metric, *planner.metric)]
+
+
 def test_the_no_price_notice_marks_an_announced_chip():
     """An announced chip is named "(announced)" wherever a page names it (a review found the shared no-price notice,
     and the price captions under the Planner's, Hardware's and Serving frontier's tables, naming Vera Rubin bare)."""

@@ -317,6 +317,12 @@ def no_price_fact(price, hw, tr: Callable[..., str]) -> str:
     return tr("no_public_price_nowhere", hw=chip(hw, tr))
 
 
+def no_price_short(price, tr: Callable[..., str]) -> str:
+    """A $ figure's note under its dash where the chip has no price under the basis (a PricePoint without one): 'No
+    public price', or under 'Your own', that one is to be entered and where (own_price: the sidebar's)."""
+    return tr("own_price") if price.basis == "custom" else tr("no_public_price_short")
+
+
 def no_price_text(price, hw, tr: Callable[..., str], *, own: str | None = None) -> str:
     """Why a chip has no $ figure under a price basis (a PricePoint without a price): what holds (no_price_fact), that
     its $ figures are not shown, and what to do: enter one's own price (`own`, an imperative naming where: the

@@ -499,7 +499,13 @@ def served_basis(served: planner.FrontierPoint, target_s: float, tr: Translator,
 
 
 def served_row(
-    served: planner.FrontierPoint, tr: Translator, no_price: str, devices: str, pool_factor: float = 1.0
+    served: planner.FrontierPoint,
+    tr: Translator,
+    no_price: str,
+    devices: str,
+    pool_factor: float = 1.0,
+    *,
+    unpriced: str | None = None,
 ) -> None:
     """Under the Planner's best static batch (its headline row, Overview's basis), the same targets counted as a
     server runs it (`served`: planner.frontier under continuous batching with the TPOT and TTFT targets, the Serving
@@ -507,8 +513,8 @@ def served_row(
     output tokens/s per GPU and $ per 1M output tokens (`no_price`: why the chip has no price under the basis,
     fmt.no_price_text, '' where it has one;
     `devices`: the deployment in words, '8 × H200'; `pool_factor`: layouts.plain_step_factor at the row's batch, said
-    where the GPU-count search's correction changes the step). It had been a grey caption under the static figures,
-    which read twice as cheap."""
+    where the GPU-count search's correction changes the step; `unpriced`: the $ figure's note without a price,
+    fmt.no_price_short). It had been a grey caption under the static figures, which read twice as cheap."""
     if not served.feasible:
         st.markdown(tr("served_row_none"))
         return
@@ -522,7 +528,7 @@ def served_row(
         row.metric(
             tr("pl_m_cost"),
             **metrics.dollars(served.usd_per_1M_tokens if price_known else math.nan, reached=True,
-                              unpriced=tr("no_public_price_short")),
+                              unpriced=unpriced or tr("no_public_price_short")),
             help=tr("served_m_cost_def") if price_known else no_price,
         )  # fmt: skip
     if round(pool_factor, 2) > 1.0:  # an MoE model: the layout search reads this step longer (a review: 2,176 vs 1,467)
