@@ -575,6 +575,9 @@ notices.basis_caption(
     [(catalog_hw[h], PricePoint(usd, tier) if tier == figs.CUSTOM
       else catalog_hw[h].prices.price(tier) or PricePoint(float("nan"), tier))
      for h in dict.fromkeys(s.hardware_id for s in series)], tr,
+    # the basis and your own price are this page's controls, above (the caption had sent the reader to the sidebar)
+    where=tr("fr_basis_where", tier=tr("fr_tier")),
+    own=tr("fr_own_price_all", custom=tr("fr_tier_custom"), tier=tr("fr_tier"), usd=tr("fr_usd")),
 )  # fmt: skip
 
 if series and not any(math.isfinite(s.all_in_w) for s in series):  # an empty chart said nothing: say why instead

@@ -70,15 +70,15 @@ def test_no_public_price_is_said_on_every_page_that_shows_dollars_not_n_a():
     aws = [h for h in chips if h.vendor == "AWS"]
     assert all(h.prices.price("hyperscaler") is None for h in aws)
     # Trainium2's on-demand price is the only one of the three: that basis named
-    none = ZH(
-        "cost_basis_unpriced_all_chip", total=len(aws), basis=ZH("basis_hyperscaler"), bases=ZH("basis_on_demand")
-    )
+    none = ZH("cost_basis_unpriced_all_chip", total=len(aws), basis=ZH("basis_hyperscaler"),
+              bases=ZH("basis_on_demand"), where=ZH("basis_where_sidebar"))  # fmt: skip
     assert any(c.value.startswith(none) for c in few.caption), [c.value for c in few.caption]
     # some priced, a few not: those are named
     amd = run_page("hardware", **q)
     amd.multiselect(key="hardware.vendors").set_value(["AMD"]).run()
     assert any(
-        "AMD Instinct MI250X" in c.value and ZH("cost_basis_unpriced_nowhere", hws="").strip() in c.value
+        "AMD Instinct MI250X" in c.value
+        and ZH("cost_basis_unpriced_nowhere", hws="", own=ZH("own_price_select")).strip() in c.value
         for c in amd.caption
     ), [c.value for c in amd.caption]  # fmt: skip (no basis prices MI250X)
 
@@ -507,7 +507,8 @@ def test_economics_words_follow_the_chips_and_unpriced_candidates_are_named(lang
     captions = [c.value for c in at.caption]
     chips72 = fmt.devices(resolve_hardware("tpu7x"), 72, tr)
     assert tr("ec_cap_help_search_chip", tier=tr("basis_hyperscaler"), max="144", budget=chips72) in captions
-    unpriced = tr("cost_basis_unpriced_chip", hws="AWS Trainium2", bases=tr("basis_on_demand"))
+    unpriced = tr("cost_basis_unpriced_chip", hws="AWS Trainium2", bases=tr("basis_on_demand"),
+                  where=tr("basis_where_sidebar"))  # fmt: skip
     assert any(c.endswith(unpriced) for c in captions), captions
     assert tr("ec_cap_no_power", hws=tr.join(["AWS Trainium2", "Google TPU7x (Ironwood)"])) in captions
 

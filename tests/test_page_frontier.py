@@ -1574,3 +1574,25 @@ def test_a_curve_no_gpu_count_holds_says_why_and_what_would(lang):
     why = notices.no_gpu_count_text([one], tr)
     (said,) = [w.value for w in at.warning if tr("remedy_none") in w.value]
     assert said.endswith(why) and said == tr.sentences([said.removesuffix(why).rstrip(), why]) and "32" in why
+
+
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_the_price_caption_points_to_the_pages_own_basis_and_price(tr):
+    """The caption under the cost chart had sent the reader to the sidebar ('choose Neocloud TCO ... in the sidebar',
+    'select one as the sidebar's chip to enter your own $/GPU-hour'), though the price basis and one's own $/GPU-hour
+    are this page's controls, above it, and the own price prices every chip drawn: it now names them (basis_caption's
+    `where` and `own`). Rubin (the sidebar's, no basis prices it) and MI355X (no on-demand price) are drawn."""
+    at = run_page("frontier", lang=tr.lang, hardware="vr200", price_basis="on_demand")
+    assert not at.exception, at.exception
+    marked = fmt.chip(resolve_hardware("vr200"), tr)
+    where = tr("fr_basis_where", tier=tr("fr_tier"))
+    bases = fmt.alternatives([tr(f"basis_{b}") for b in ("neocloud", "hyperscaler", "rental_3yr")], tr)
+    said = [
+        tr("cost_basis_unpriced", hws="AMD Instinct MI355X", bases=bases, where=where),
+        tr("cost_basis_unpriced_nowhere", hws=marked, own=tr("fr_own_price_all", custom=tr("fr_tier_custom"),
+                                                               tier=tr("fr_tier"), usd=tr("fr_usd"))),
+    ]  # fmt: skip
+    (caption,) = [c.value for c in at.caption if c.value.startswith(tr("cost_basis_many", note="\0").split("\0")[0])]
+    assert caption.endswith(tr.sentences(said)), caption
+    assert tr("basis_where_sidebar") not in caption and tr("own_price_select") not in caption
+    assert "“$ per GPU-hour” above" in caption if tr is EN else "上方的「每 GPU 小時價格」" in caption

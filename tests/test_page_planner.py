@@ -1132,7 +1132,9 @@ def test_a_link_sets_the_grids_chips_and_the_sidebars_joins_them(tr):
         assert cell.feasible and text.startswith(tr("pl_cell_no_price"))
         assert f"{cell.tokens_per_s_per_gpu:,.0f} {tr.for_device('chip')('pl_unit_tps_gpu')}" in text
     captions = [c.value for c in at.caption]
-    unpriced = tr.for_device("chip")("cost_basis_unpriced_nowhere", hws=tr.join([fmt.chip(h, tr) for h in hws[1:3]]))
+    chip_tr = tr.for_device("chip")
+    unpriced = chip_tr("cost_basis_unpriced_nowhere", hws=tr.join([fmt.chip(h, tr) for h in hws[1:3]]),
+                       own=chip_tr("own_price_select"))  # fmt: skip
     assert any(unpriced in c for c in captions), captions
     export = _export(at, "planner-cost")
     assert "gb200-mi455x-tpu-8i-h200" in export["filename"]  # the file names the chips charted

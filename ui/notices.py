@@ -349,12 +349,23 @@ def price_note(price, tr: Translator) -> str:
 UNPRICED_LISTED = 6  # chips without a price named in a caption; more are counted
 
 
-def basis_caption(chips, tr: Translator, *, device_words: bool = False, sidebar: str | None = None) -> None:
+def basis_caption(
+    chips,
+    tr: Translator,
+    *,
+    device_words: bool = False,
+    sidebar: str | None = None,
+    where: str | None = None,
+    own: str | None = None,
+) -> None:
     """Under a table of $ figures over several chips ((Hardware, PricePoint) pairs, one basis): the basis and the
     span of the prices' dates, the chips with no public price under it (with the published bases that do price them,
     economics.priced_bases, or that none does), and what tokens per MW count (all-in power); with `device_words`, in
     the chips' device word ('$/chip-hour' once one is a TPU or Trainium). `sidebar`: the sidebar chip's id; where no
-    basis prices it, its own price is entered in the sidebar as it is (the others' once selected there)."""
+    basis prices it, its own price is entered in the sidebar as it is (the others' once selected there). `where`: where
+    the basis is chosen, as the caption says it (basis_where_sidebar by default; the Serving frontier's own control);
+    `own`: how the chips no basis prices get a price, a clause (own_price_select by default: selected as the sidebar's
+    chip; the Serving frontier's own price, which prices every chip)."""
     chips = list({hw.id: (hw, p) for hw, p in chips}.values())  # a chip listed twice (two rows) said once
     if not chips:
         return
@@ -366,13 +377,14 @@ def basis_caption(chips, tr: Translator, *, device_words: bool = False, sidebar:
     groups: dict[tuple[str, ...], list[str]] = {}  # the published bases that price them -> the chips' names
     for hw in unpriced:
         groups.setdefault(economics.priced_bases(hw, besides=basis), []).append(fmt.chip(hw, tr))
+    where, own_price = where or tr("basis_where_sidebar"), own or tr("own_price_select")
     nowhere = groups.pop((), [])
     # the sidebar's chip among those no basis prices: your own price goes in the sidebar, it is selected already (the
     # caption had told it to be selected); under your own basis it is the sidebar notice's (no price entered)
     mine = next((fmt.chip(hw, tr) for hw in unpriced if hw.id == sidebar), None) if basis != "custom" else None
     mine = mine if mine in nowhere else None
     # under your own price the others cannot take one of theirs: they are priced by choosing a published basis
-    own = "_own" if basis == "custom" else ""
+    mode = "_own" if basis == "custom" else ""
     many = len(unpriced) > UNPRICED_LISTED  # a count, not a wall of names: the table's blank cells show which
 
     def bases(keys) -> str:  # 'Neocloud TCO, Hyperscaler TCO or 3-year rental', in BASES order
@@ -384,33 +396,35 @@ def basis_caption(chips, tr: Translator, *, device_words: bool = False, sidebar:
         if mine and many:
             return [tr("cost_basis_unpriced_many_nowhere_sidebar", n=len(nowhere), hw=mine)]
         if many:
-            return [tr(f"cost_basis_unpriced_many_nowhere{own}", n=len(nowhere))] if nowhere else []
+            return [tr(f"cost_basis_unpriced_many_nowhere{mode}", n=len(nowhere), own=own_price)] if nowhere else []
         said = [tr("cost_basis_unpriced_nowhere_sidebar", hw=mine)] if mine else []
         if others := [name for name in nowhere if name != mine]:
-            said.append(tr(f"cost_basis_unpriced_nowhere{own}", hws=tr.join(others)))
+            said.append(tr(f"cost_basis_unpriced_nowhere{mode}", hws=tr.join(others), own=own_price))
         return said
 
     if not priced:  # no row of the CSV has a price to point to: say so, and what the power figures count
         if groups:  # the bases that price some; those no basis prices said after (choosing a basis prices none)
-            parts = [tr("cost_basis_unpriced_all", total=len(chips), basis=tr(f"basis_{basis}"), bases=bases(groups))]
+            parts = [tr("cost_basis_unpriced_all", total=len(chips), basis=tr(f"basis_{basis}"), bases=bases(groups),
+                        where=where)]  # fmt: skip
             parts += nowhere_said()
         elif mine and len(chips) == 1:
             parts = [tr("cost_basis_unpriced_nowhere_sidebar", hw=mine)]
         elif mine:
             parts = [tr("cost_basis_unpriced_all_nowhere_sidebar", total=len(chips), hw=mine)]
         else:
-            parts = [tr("cost_basis_unpriced_all_nowhere", total=len(chips))]
+            parts = [tr("cost_basis_unpriced_all_nowhere", total=len(chips), own=own_price)]
         st.caption(tr.sentences([*parts, tr("cost_power_note")]))
         return
     parts = [tr("cost_basis_many", note=fmt.prices_note(priced, tr))]
     if many:
-        parts.append(tr(f"cost_basis_unpriced_many{own}", n=len(unpriced), total=len(chips)))
+        parts.append(tr(f"cost_basis_unpriced_many{mode}", n=len(unpriced), total=len(chips)))
         if groups:
-            parts.append(tr("cost_basis_unpriced_many_other", n=sum(map(len, groups.values())), bases=bases(groups)))
+            parts.append(tr("cost_basis_unpriced_many_other", n=sum(map(len, groups.values())), bases=bases(groups),
+                            where=where))  # fmt: skip
     else:
         for i, (keys, names) in enumerate(groups.items()):
-            key = f"cost_basis_unpriced{own}" + ("_more" if own and i else "")  # your own's alone: said once
-            parts.append(tr(key, hws=tr.join(names), bases=bases([keys])))
+            key = f"cost_basis_unpriced{mode}" + ("_more" if mode and i else "")  # your own's alone: said once
+            parts.append(tr(key, hws=tr.join(names), bases=bases([keys]), where=where))
     st.caption(tr.sentences(parts + nowhere_said()))
 
 
