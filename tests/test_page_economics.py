@@ -1244,3 +1244,34 @@ def test_search_caption_says_how_to_read_a_layout_without_a_fixed_example(lang):
     assert arrow in tr("ec_col_layout_search")
     for text in (caption, tr("ec_cap_help_search_chip", tier="x", max="72", budget="72")):
         assert arrow in text and not re.search(r"\d+ × ", text), text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_one_reason_for_every_chips_missing_range_is_said_once(lang):
+    """A dense model's fleets (Llama 3.1 70B, layout search) have no measured 80% range for one reason, the measured
+    runs being MoE models': the row had repeated it in every chip's column. It is said once, in the row's name, the
+    cells '—'; where the chips' reasons differ (DeepSeek-R1: GB200's range beside Rubin's 'announced'), each cell keeps
+    its own."""
+    tr = Translator(lang)
+    at = run_page("economics", lang=lang)  # Llama 3.1 70B on H200, B200, MI355X
+    assert not at.exception
+    table = at.table[0].value
+    dense = tr("ec_col_gpus_range_none", reason=tr("fr_rack_no_range_dense"))
+    (row,) = [r for _, r in table.iterrows() if r.iloc[0] == dense]
+    assert list(row.iloc[1:]) == ["—"] * 3
+    assert tr("ec_cell_range_none", reason=tr("fr_rack_no_range_dense")) not in table.to_numpy().ravel().tolist()
+    # reasons that differ: in their cells (capacity_display on a table of two kinds)
+    from tpot_model.fleet import Demand, fleet
+
+    scen = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8")
+    demand = Demand(1e10, 1e10)
+    fs = [fleet(resolve_model("deepseek-r1"), resolve_hardware(h), scen, None, demand, 20e-3, max_gpus=72)
+          for h in ("gb200", "vr200")]  # fmt: skip
+    ranges = {"gb200": ((10, 20), None), "vr200": (None, "announced")}
+    shown = econ_figs.capacity_display(econ_figs.capacity_table(fs, demand, {}, ranges), tr).set_index(
+        tr("ec_col_figure")
+    )
+    assert list(shown.loc[tr("ec_col_gpus_range")]) == [
+        "10–20",
+        tr("ec_cell_range_none", reason=tr("fr_rack_no_range_announced")),
+    ]

@@ -128,6 +128,12 @@ def capacity_display(table: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
     # a chip with no price under the basis has no basis beside its empty price (a browser review: 'On-demand cloud'
     # had stood under TPU 8i's '—' $/chip-hour)
     priced = [p is not None and math.isfinite(float(p)) for p in table["price_usd_per_gpu_hour"]]
+    # every chip with a fleet without a measured range for one reason (a dense model's: the measured runs are MoE
+    # models'): said once, in the range row's name, its cells '—' (it had filled every column); else each cell's own
+    whys = list(table["no_measured_range"]) if "no_measured_range" in table else [None] * len(table)
+    fleet_whys = {w for w, g in zip(whys, table["gpus"], strict=True) if g is not None and g == g}
+    one_why = next(iter(fleet_whys)) if len(fleet_whys) == 1 else None
+    one_why = one_why if isinstance(one_why, str) else None
 
     def cell(col: str, sig: int, v, in_slices: bool = False, i: int = 0) -> str | None:
         if in_slices and col in ("scale_up_domains", "idle_gpus_in_domains"):  # not '—' unexplained: why there is none
@@ -136,7 +142,7 @@ def capacity_display(table: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
             return table.attrs["layout_shown"][i]  # heading reads it (capacity_table)
         if col == "gpus_80pct_low":  # the range in one cell, or why there is none
             if v is None or v != v:
-                why = table["no_measured_range"].iloc[i] if "no_measured_range" in table else None
+                why = None if one_why else whys[i]
                 return tr("ec_cell_range_none", reason=tr(f"fr_rack_no_range_{why}")) if isinstance(why, str) else None
             return f"{fmt.integer(float(v))}–{fmt.integer(float(table['gpus_80pct_high'].iloc[i]))}"
         if v is None or (isinstance(v, float) and not math.isfinite(v)) or v == "":
@@ -161,8 +167,14 @@ def capacity_display(table: pd.DataFrame, tr: Translator = EN) -> pd.DataFrame:
     searched = "max_gpus" in table and table["max_gpus"].notna().any()
     label = {"decode_batch_per_instance": "ec_col_batch_search", "layout": "ec_col_layout_search"} if searched else {}
     bought = "whole_domains" in table and bool(table["whole_domains"].any())  # costed as bought: what MW and $ count
+
+    def row_name(col: str, key: str) -> str:
+        if col == "gpus_80pct_low" and one_why:
+            return tr("ec_col_gpus_range_none", reason=tr(f"fr_rack_no_range_{one_why}"))
+        return tr(label.get(col, key))
+
     rows = [
-        {tr("ec_col_figure"): tr(label.get(col, key)),
+        {tr("ec_col_figure"): row_name(col, key),
          **{n: None if col in ("price_basis", "price_as_of") and not p else cell(col, sig, v, s, i)
             for i, (n, v, s, p) in enumerate(zip(names, table[col], sliced, priced, strict=True))}}
         for col, key, sig in CAPACITY_COLUMNS[1:]
