@@ -224,10 +224,13 @@ if bought:  # what MW and $ count
             [fmt.device_text("ec_cap_bought", chips_hw, tr)] + ([tr("ec_cap_bought_search")] if searched else [])
         )
     )
+costing = inputs.costed  # what MW counts and the search's 'fewest', in the chips' word
 st.caption(fmt.device_text("ec_cap_help_search" if searched else "ec_cap_help", chips_hw, tr,
                            tier=tr(f"basis_{economics.owning_basis(state.price_basis)}"),  # chips once one is a TPU
                            max=fmt.integer(fleet.MAX_PACKED_DOMAIN_GPUS),
-                           budget=fmt.devices(chips_hw, budget or 0, tr)))  # fmt: skip
+                           budget=fmt.devices(chips_hw, budget or 0, tr),
+                           counted=fmt.device_text(f"ec_counted_{costing}", chips_hw, tr),
+                           fewest=fmt.device_text(f"ec_fewest_{costing}", chips_hw, tr)))  # fmt: skip
 if rows:  # the basis and its dates; the chips with no price under it, or no published all-in power: named, not 'n/a'
     notices.basis_caption(  # an announced chip named "(announced)", as in the chart and the table
         [

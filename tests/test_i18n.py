@@ -362,10 +362,17 @@ def test_zh_tw_drops_a_templates_space_between_two_chinese_characters():
     zh = Translator("zh-TW")
     assert zh("fr_rack_fit_precision", devices="8 張 GPU", items="x") == "或在 8 張 GPU 內降低精度：x。"
     assert zh("fr_rack_fit_precision", devices="8 顆晶片", items="x") == "或在 8 顆晶片內降低精度：x。"
-    search = zh("ec_cap_help_search", budget="72 顆晶片", tier="x", max="144")
+    search = zh(
+        "ec_cap_help_search",
+        budget="72 顆晶片",
+        tier="x",
+        max="144",
+        counted=zh("ec_counted_rented"),
+        fewest=zh("ec_fewest_rented"),
+    )
     assert "72 顆晶片以內" in search and "（72 顆晶片本身" in search and "72 顆晶片 " not in search
     # the capex's tier, a Latin name, set off from the Chinese after it ('超大規模業者 TCO價格' had touched)
-    help_text = zh("ec_cap_help", tier=zh("basis_hyperscaler"), max="144")
+    help_text = zh("ec_cap_help", tier=zh("basis_hyperscaler"), max="144", counted=zh("ec_counted_rented"))
     assert "超大規模業者 TCO 價格" in help_text
     assert (
         Translator("en")("fr_rack_fit_precision", devices="8 chips", items="x")

@@ -481,7 +481,7 @@ def test_economics_words_follow_the_chips_and_unpriced_candidates_are_named(lang
     # the candidates start with the sidebar's TPU7x (then H200, B200, MI355X): chips (the layout search's fleets,
     # the page's default, within 72 of them)
     help_ = tr("ec_cap_help_search_chip", tier=tr("basis_hyperscaler"), max="144",
-               budget=fmt.devices(resolve_hardware("tpu7x"), 72, tr))  # fmt: skip
+               budget=fmt.devices(resolve_hardware("tpu7x"), 72, tr), **_counting(tr, chip=True))  # fmt: skip
     assert tr("ec_caption_chip") in captions and help_ in captions, captions
     assert at.multiselect(key="econ.chips").value[:2] == ["tpu7x", "h200"]
     assert tr("ec_use_tco_chip", hw="Google TPU7x (Ironwood)") in [b.label for b in at.button]
@@ -499,14 +499,14 @@ def test_economics_words_follow_the_chips_and_unpriced_candidates_are_named(lang
     assert values[tr("ec_m_payback")] == ("—", tr("no_public_power_short"))
     at.multiselect(key="econ.chips").set_value(["h200", "b200"]).run()  # GPU candidates only: GPUs
     gpus72 = fmt.devices(resolve_hardware("h200"), 72, tr)
-    assert not at.exception and tr("ec_cap_help_search", tier=tr("basis_hyperscaler"), max="144", budget=gpus72) in [
-        c.value for c in at.caption
-    ]
+    help_ = tr("ec_cap_help_search", tier=tr("basis_hyperscaler"), max="144", budget=gpus72, **_counting(tr))
+    assert not at.exception and help_ in [c.value for c in at.caption]
     at.multiselect(key="econ.chips").set_value(["h200", "trainium2", "tpu7x"]).run()
     assert not at.exception
     captions = [c.value for c in at.caption]
     chips72 = fmt.devices(resolve_hardware("tpu7x"), 72, tr)
-    assert tr("ec_cap_help_search_chip", tier=tr("basis_hyperscaler"), max="144", budget=chips72) in captions
+    assert tr("ec_cap_help_search_chip", tier=tr("basis_hyperscaler"), max="144", budget=chips72,
+              **_counting(tr, chip=True)) in captions  # fmt: skip
     unpriced = tr("cost_basis_unpriced_chip", hws="AWS Trainium2", bases=tr("basis_on_demand"),
                   where=tr("basis_where_sidebar"))  # fmt: skip
     assert any(c.endswith(unpriced) for c in captions), captions
@@ -908,11 +908,11 @@ def test_a_tpu_pods_servers_and_racks_say_why_there_are_none(lang):
         assert table.loc[tr(row), tpu] == tr("ec_cell_in_slices"), row
         assert re.fullmatch(r"[\d,]+", table.loc[tr(row), trn]), row  # a Trn3 UltraServer of 144 comes whole
     caption = tr("ec_cap_help_search_chip", tier=tr("basis_hyperscaler"), max=fmt.integer(MAX_PACKED_DOMAIN_GPUS),
-                 budget=fmt.devices(resolve_hardware("tpu-8i"), 72, tr))  # fmt: skip
+                 budget=fmt.devices(resolve_hardware("tpu-8i"), 72, tr), **_counting(tr, chip=True))  # fmt: skip
     assert caption in [c.value for c in at.caption]
     said = {"en": ("servers / racks", "rented in slices"), "zh-TW": ("伺服器／機櫃", "按切片租用")}[lang]
     assert all(s in caption for s in said) and "144" in caption
-    gpus = tr("ec_cap_help", tier="", max="")
+    gpus = tr("ec_cap_help", tier="", max="", counted="")
     assert said[0] in gpus  # the GPU variant's sentence, which the chip one now carries too
     # a chip no basis prices has no basis or date beside its empty price (a browser review: 'Hyperscaler TCO' had
     # stood under TPU 8i's and Trainium3's '—' $/chip-hour); B200's priced column keeps both
@@ -984,7 +984,7 @@ def test_fleets_are_the_layout_searchs_replicas_by_default_and_tensor_parallel_o
     assert table.loc[tr("ec_col_gpus_range"), "GB200 NVL72"] == f"{fmt.integer(fewest)}–{fmt.integer(most)}"
     assert tr("ec_cap_range") in [c.value for c in at.caption]
     assert tr("ec_col_batch_search") in table.index
-    assert any(c.value.startswith(tr("ec_cap_help_search", tier="\0", max="\0", budget="\0").split("\0")[0])
+    assert any(c.value.startswith(tr("ec_cap_help_search", tier="\0", max="\0", budget="\0", counted="\0", fewest="\0").split("\0")[0])
                for c in at.caption)  # fmt: skip
     # tensor-parallel replicas, from the link: the old fleets, a 'TP' layout, no budget to set
     tp = run_page("economics", **q, ec_replicas="tp")
@@ -1056,6 +1056,11 @@ def test_a_fleet_costed_as_bought_counts_whole_racks_on_the_page_and_in_the_link
     assert table.loc[tr("ec_col_mw"), "GB200 NVL72"] == fmt.number(gb.megawatts)
     captions = [c.value for c in at.caption]
     assert tr.sentences([tr("ec_cap_bought"), tr("ec_cap_bought_search")]) in captions
+    # the help under the table says MW counts the GPUs costed and the search took the fewest of the racks' GPUs
+    lead = tr("ec_cap_help_search", tier="\0", max="\0", budget="\0", counted="\0", fewest="\0").split("\0")[0]
+    (help_,) = [c for c in captions if c.startswith(lead)]
+    bought_words = _counting(tr, costing="bought")
+    assert f"MW = {bought_words['counted']} ×" in help_ and bought_words["fewest"].strip() in help_
     rented = run_page("economics", **q)
     assert rented.radio(key="econ.costed").value == "rented"
     assert tr("ec_col_costed") not in rented.table[0].value.set_index(tr("ec_col_figure")).index
@@ -1066,6 +1071,12 @@ def test_a_fleet_costed_as_bought_counts_whole_racks_on_the_page_and_in_the_link
     assert back.costed == "rented" and len(bad) == 1 and "owned" in str(bad[0])
     bad_at = run_page("economics", **q, ec_costed="owned")
     assert not bad_at.exception and any("owned" in w.value for w in bad_at.warning)
+
+
+def _counting(tr: Translator, chip: bool = False, costing: str = "rented") -> dict[str, str]:
+    """The help captions' {counted} (what MW counts) and {fewest} (the search's) under a costing, GPUs or chips."""
+    tail = "_chip" if chip else ""
+    return {"counted": tr(f"ec_counted_{costing}{tail}"), "fewest": tr(f"ec_fewest_{costing}{tail}")}
 
 
 RUBIN = "NVIDIA Rubin (per GPU, Vera Rubin NVL72)"
@@ -1229,7 +1240,6 @@ def test_six_or_more_chips_read_in_tables_of_four_at_most():
         assert whole.loc[tr("ec_col_gpus_chip" if n > 4 else "ec_col_gpus")].str.match(r"^[\d,]+$").all(), whole
 
 
-
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
 def test_search_caption_says_how_to_read_a_layout_without_a_fixed_example(lang):
     """The layout search's caption had carried '3 × DEP4 → 1 × DEP32' whatever the model and budget (a dense Llama's
@@ -1238,11 +1248,11 @@ def test_search_caption_says_how_to_read_a_layout_without_a_fixed_example(lang):
     tr = Translator(lang)
     at = run_page("economics", lang=lang)  # Llama 3.1 70B, dense: its replicas are tensor-parallel
     assert not at.exception
-    lead = tr("ec_cap_help_search", tier="\0", max="\0", budget="\0").split("\0")[0]
+    lead = tr("ec_cap_help_search", tier="\0", max="\0", budget="\0", counted="\0", fewest="\0").split("\0")[0]
     (caption,) = [c.value for c in at.caption if c.value.startswith(lead)]
     arrow = {"en": "prefill → decode", "zh-TW": "預填充 → 解碼"}[lang]  # as the table's layout row is headed
     assert arrow in tr("ec_col_layout_search")
-    for text in (caption, tr("ec_cap_help_search_chip", tier="x", max="72", budget="72")):
+    for text in (caption, tr("ec_cap_help_search_chip", tier="x", max="72", budget="72", counted="x", fewest="x")):
         assert arrow in text and not re.search(r"\d+ × ", text), text
 
 
