@@ -515,8 +515,8 @@ def test_capacity_chart_says_why_a_chip_has_no_bar():
     s = Scenario(context_tokens=4096, output_tokens=1024, weights="bf16")
     demand = Demand(1e10)
     table = ef.capacity_table(fleets(model, hws, s, PROFILE, demand, 50 * ms), demand, {h.id: h.name for h in hws})
-    notes = {a.x: a.text for a in ef.capacity_figure(table).layout.annotations}
-    assert notes == {"H100 SXM5 80GB": EN("pl_cell_no_fit"), "Trainium2": "No public<br>all-in power"}
+    notes = {a.y: a.text for a in ef.capacity_figure(table).layout.annotations}
+    assert notes == {"H100 SXM5 80GB": EN("pl_cell_no_fit"), "Trainium2": "No public all-in power"}
 
 
 def test_capacity_text_says_when_no_prefill_is_counted(capsys):
@@ -579,9 +579,15 @@ def test_a_replica_wider_than_a_server_takes_whole_servers():
     replica had counted 18, though two replicas' DEP4 instances fill one server); one replica: 6 servers, 4 idle."""
     from tpot_model.fleet import Fleet
 
-    f = Fleet("b200", True, 44, 1, 3, 132, 1.0, 1.0, 1e3, 1.0, "on_demand", "", 1.0, "slo", 0, 8)
+    scen = Scenario(context_tokens=1024, output_tokens=1024, weights="fp8", kv_cache="fp8")
+    searched = fleet(resolve_model("deepseek-r1"), resolve_hardware("b200"), scen, None, Demand(1e12, 1e12), 20 * ms,
+                     max_gpus=72)  # fmt: skip
+    d = searched.deployment  # prefill n x DEP4 + decode 1 x DEP32, made 3 x DEP4 + 1 x DEP32
+    d = replace(d, prefill=replace(d.prefill, instances=3, gpus_each=4), decode=replace(d.decode, instances=1,
+                gpus_each=32), gpus_used=44)  # fmt: skip
+    f = Fleet("b200", True, 44, 1, 3, 132, 1.0, 1.0, 1e3, 1.0, "on_demand", "", 1.0, "slo", 0, 8, deployment=d)
     assert (f.domains, f.idle_gpus) == (17, 4)
-    one = Fleet("b200", True, 44, 1, 1, 44, 1.0, 1.0, 1e3, 1.0, "on_demand", "", 1.0, "slo", 0, 8)
+    one = replace(f, replicas=1, gpus=44)
     assert (one.domains, one.idle_gpus) == (6, 4)
 
 

@@ -209,33 +209,45 @@ def capacity_shown(display: pd.DataFrame) -> Styler:
 
 
 def capacity_figure(table: pd.DataFrame, *, devices: Mapping[str, str] | None = None, tr: Translator = EN) -> go.Figure:
-    """All-in megawatts per chip for the demand (GPUs in the hover, or chips: `devices` maps a hardware id to its
-    device kind, fmt.device_kind; GPU when absent); a chip without a layout or power has no bar. The chips by their
-    short names, as the fleet table's columns (chip_labels: an announced chip marked "(announced)"), the full ones
-    in the hover."""
+    """All-in megawatts per chip for the demand, a horizontal bar per chip in the table's order from the top (GPUs in
+    the hover, or chips: `devices` maps a hardware id to its device kind, fmt.device_kind; GPU when absent); a chip
+    without a layout or power has no bar and says why on its row. The chips by their short names, as the fleet
+    table's columns (chip_labels: an announced chip marked "(announced)", on lines), the full ones in the hover:
+    upright bars with six chips in a 900 px page had tilted their names and laid two 'no power' notes over each
+    other."""
     fig = Figure()
     names, full = chip_labels(table, tr)
-    for name, full_name, (_, r) in zip(names, full, table.iterrows(), strict=True):
+    rows = [wrap_label(n, 18) for n in names]
+    for row, full_name, (_, r) in zip(rows, full, table.iterrows(), strict=True):
         unit = fmt.device_text("ec_unit_gpus", (devices or {}).get(r["hardware_id"], "gpu"), tr)
+        mw = r["megawatts_all_in"]
         fig.add_bar(
-            x=[name],
-            y=[r["megawatts_all_in"]],
+            y=[row],
+            x=[mw],
+            orientation="h",
             name=r["hardware"],
             marker={"color": hardware_colour(r["hardware_id"])},
-            text=[fmt.megawatts(r["megawatts_all_in"]) if r["megawatts_all_in"] == r["megawatts_all_in"] else ""],
+            text=[fmt.megawatts(mw) if mw == mw else ""],
             textposition="outside",  # each bar says its value, as the Serving frontier's cost bars do
+            cliponaxis=False,
             # the GPUs the MW count (costed as bought: the whole servers' or racks')
             customdata=[[n if (n := r.get("costed_gpus", r["gpus"])) == n else 0, full_name]],
-            hovertemplate=f"%{{customdata[1]}}<br>%{{y:,.3r}} MW<br>%{{customdata[0]:,}} {unit}<extra></extra>",  # 53.0
+            hovertemplate=f"%{{customdata[1]}}<br>%{{x:,.3r}} MW<br>%{{customdata[0]:,}} {unit}<extra></extra>",  # 53.0
             showlegend=False,
         )
-        if r["megawatts_all_in"] != r["megawatts_all_in"]:  # no bar: why, on its empty slot (it had said nothing)
+        if mw != mw:  # no bar: why, on its row (it had said nothing)
             missed = r["gpus"] != r["gpus"]  # no layout meets the target or fits; else no published all-in power
             why = tr("pl_cell_no_fit" if r["limited_by"] == "no_fit" else "pl_cell_misses") if missed else None
-            # on lines, the zh-TW one too (no space to break at, '無公開全口徑功耗' had run into its neighbour's)
-            fig.add_annotation(x=name, y=0, yanchor="bottom", showarrow=False, font={"size": 11, "color": "#a00"},
-                               text=wrap_label(why, 14) if why else tr("no_public_power_bar"))  # fmt: skip
-    return style(fig, tr("ec_cap_title"), "", tr("ec_axis_mw"))
+            fig.add_annotation(x=0, y=row, xanchor="left", xshift=4, showarrow=False, font={"size": 11, "color": "#a00"},
+                               text=why or tr("no_public_power_short"))  # fmt: skip
+    lines = sum(row.count("<br>") + 1 for row in rows)
+    fig = style(fig, tr("ec_cap_title"), tr("ec_axis_mw"), "")
+    # the first chip on top, as the table's first column; the values' labels past the longest bar
+    fig.update_layout(height=max(260, 120 + 34 * len(rows) + 14 * (lines - len(rows))), bargap=0.35)
+    fig.update_yaxes(autorange="reversed", automargin=True)
+    most = max((float(v) for v in table["megawatts_all_in"] if v == v), default=1.0)
+    fig.update_xaxes(range=[0, most * 1.25], rangemode="tozero")
+    return fig
 
 
 def tco_table(b: TcoBreakdown, hw_id: str, basis: str, as_of: str, *, estimated: bool = False) -> pd.DataFrame:
