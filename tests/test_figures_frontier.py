@@ -740,24 +740,29 @@ def test_a_projection_says_why_it_has_no_80_percent_range(tr):
     assert list(rack.rates_table([mtp], tr)[tr("fr_rack_col_rates")]) == ["B200", tr("fr_rack_row_gpus")]
 
 
-def test_rack_same_layout_caption_names_each_layout_at_its_own_targets():
+@pytest.mark.parametrize("tr", [EN, ZH])
+def test_rack_same_layout_caption_names_each_layout_at_its_own_targets(tr):
     """Browser review: the caption named the first match's layout for every match ('At 100, 125 ... (1 × TP4 → 8 ×
-    TP8)' where 125 ran '9 × TP8'): one sentence per layout, each with the targets it serves."""
+    TP8)' where 125 ran '9 × TP8'): one sentence per layout, each with the targets it serves; a disaggregated one in
+    the owner's short form (Deployment.short_label) said to read prefill → decode."""
     from ui.figures import rack_scale as rack
 
     targets = list(rack.RATIO_AT)
-    b200 = _b200_curve(targets)
+    b200 = _b200_curve(targets, max_gpus=72)  # within a rack's budget: disaggregated at 100 tok/s per user
     gb200 = rack.RackCurve("gb200", "GB200 NVL72", False, b200.targets, b200.deployments, {})  # the same points
-    said = rack.same_layout_caption([gb200, b200])
+    said = rack.same_layout_caption([gb200, b200], tr)
     layouts = {}
     for x, d in zip(targets, b200.deployments, strict=True):
         if d.feasible:
-            layouts.setdefault(d.label, []).append(x)
+            shown = d.short_label if d.prefill is None else tr("fr_rack_layout_disaggregated", layout=d.short_label)
+            layouts.setdefault(shown, []).append(x)
     assert len(layouts) >= 2, layouts  # the case that went wrong: several layouts over the targets
+    assert any("→" in layout for layout in layouts)  # a disaggregated one among them
     for layout, xs in layouts.items():
-        want = EN("fr_rack_same_layout", x=EN.join([f"{x:g}" for x in xs]), rack="GB200 NVL72", other="B200",
+        want = tr("fr_rack_same_layout", x=tr.join([f"{x:g}" for x in xs]), rack="GB200 NVL72", other="B200",
                   layout=layout)  # fmt: skip
         assert want in said
+    assert "prefill 1" not in said and " + decode" not in said  # the CLI's English form stays in the CSV
 
 
 def test_rack_view_names_chips_that_hold_the_model_with_no_layout():

@@ -415,11 +415,17 @@ def same_layout_caption(curves: Sequence[RackCurve], tr: Translator = EN) -> str
         hits = [(x, i) for x in RATIO_AT if (i := _target_index(rack, x)) is not None and _same_point(rack, other, i)]
         by_layout: dict[str, list[float]] = {}  # each layout with the targets it serves (9 × TP8 at 125 only)
         for x, i in hits:
-            by_layout.setdefault(rack.deployments[i].label, []).append(x)  # as the CLI writes it
+            by_layout.setdefault(_layout_said(rack.deployments[i], tr), []).append(x)
         for layout, xs in by_layout.items():
             said.append(tr("fr_rack_same_layout", x=tr.join([f"{x:g}" for x in xs]), rack=rack.name,
                            other=other.name, layout=layout))  # fmt: skip
     return tr.sentences(said) if said else None
+
+
+def _layout_said(d: Deployment, tr: Translator) -> str:
+    """A deployment's layout in a sentence: the owner's short form ('9 × TP8'; Deployment.short_label), a
+    disaggregated one's said to read prefill → decode ('disaggregated, prefill → decode: 1 × TP4 → 8 × TP8')."""
+    return tr("fr_rack_layout_disaggregated", layout=d.short_label) if d.prefill is not None else d.short_label
 
 
 def _target_index(c: RackCurve, x: float) -> int | None:
