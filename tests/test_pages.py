@@ -1486,13 +1486,14 @@ def test_a_chip_no_basis_prices_is_said_to_have_none_not_sent_to_another_basis(p
         tiers = fmt.alternatives([tr(f"basis_{b}") for b in ("neocloud", "hyperscaler", "rental_3yr")], tr)
         assert any(tiers in c.value for c in at.caption), [c.value for c in at.caption]
         # your own price is the sidebar chip's alone: Rubin, the sidebar's, takes it there as it is (it had been told
-        # to be selected there); the Serving frontier prices chips under its own tiers (no sidebar chip singled out)
+        # to be selected there); the Serving frontier prices chips under its own tiers and its own price, which
+        # prices every chip drawn (it had sent the reader to the sidebar: test_page_frontier)
         from tpot_model import resolve_hardware
 
         marked = fmt.chip(resolve_hardware("vr200"), tr)
         own = {"en": f"{marked}, the sidebar's chip", "zh-TW": f"側邊欄的晶片 {marked}"}[lang]
         if page == "frontier":
-            own = {"en": "select one as the sidebar's chip", "zh-TW": "在側邊欄選為目前晶片後"}[lang]
+            own = tr("fr_own_price_all", custom=tr("fr_tier_custom"), tier=tr("fr_tier"), usd=tr("fr_usd"))
         said = [c.value for c in at.caption if nowhere in c.value.lower()]
         assert said and all(own in c for c in said), said
 
