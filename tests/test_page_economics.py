@@ -153,11 +153,11 @@ def test_economics_page_capacity_tco_revenue(lang):
             tr(f"pl_limit_{k}") for k in ("slo", "memory", "compute", "batch_limit", "no_fit")
         }
     mw = _figure(at, tr("ec_cap_title"))  # each bar says its all-in MW, to three figures (kW below 1 MW)
-    labelled = [b for b in mw["data"] if b["text"] == [fmt.megawatts(float(decode(b["y"])[0]))]]
+    labelled = [b for b in mw["data"] if b["text"] == [fmt.megawatts(float(decode(b["x"])[0]))]]
     assert len(labelled) == len(mw["data"]) >= 3
     assert fmt.megawatts(53.04) == "53.0 MW" and fmt.megawatts(0.00137) == "1.37 kW"  # a small fleet read '0.0 MW'
     # its bars name the chips as the table's columns do (they read 'NVIDIA B200 (HGX, 1000 W)' above 'B200')
-    assert [b["x"][0] for b in mw["data"]] == list(table.columns[1:])
+    assert [b["y"][0] for b in mw["data"]] == list(table.columns[1:])  # short: on one line each
     # the TCO preset reproduces MI355X's hyperscaler price, and one click makes it the price of every page
     assert _usd(_metric(at, tr("ec_m_tco"))) == pytest.approx(1.50, abs=0.01)
     at.button(key="econ.use_tco").click().run()
@@ -778,7 +778,9 @@ def test_announced_chips_are_marked_wherever_the_fleet_names_them(lang):
     table = at.table[0].value
     assert list(table.columns) == [tr("ec_col_figure"), fmt.chip_short(h200), *marked]  # H200 SXM 141GB, unmarked
     mw = _figure(at, tr("ec_cap_title"))
-    assert [b["x"][0] for b in mw["data"]] == list(table.columns[1:])  # the chart's labels: the table's columns
+    # the chart's labels: the table's columns (on lines: 'Rubin NVL72<br>(announced)')
+    unwrapped = [b["y"][0].replace("<br>", " " if lang == "en" else "") for b in mw["data"]]
+    assert unwrapped == list(table.columns[1:])
     hovers = [b["customdata"][0][1] for b in mw["data"]]
     assert hovers == [h200.name, *(fmt.chip(h, tr) for h in announced)]
     captions = [c.value for c in at.caption]
@@ -815,21 +817,19 @@ def test_the_capacity_csv_says_which_chips_are_announced_in_a_column_of_its_own(
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
-def test_no_all_in_power_under_two_adjacent_bars_reads_on_lines(lang):
+def test_no_all_in_power_beside_two_adjacent_empty_rows_reads_whole(lang):
     """A browser review, zh-TW at 900 px: '無公開全口徑功耗' under the empty slots of Rubin NVL72 and MI455X, side by
-    side, ran into each other and read as one string (the label's wrapping breaks at spaces, and the zh-TW one has
-    none), where the English read on two lines. Both languages now say it on two lines (no_public_power_bar, as
-    no_public_price_bar over the Serving frontier's bars), each no wider than the 14 character widths the English
-    had wrapped to, the same words as elsewhere."""
+    side, ran into each other and read as one string. The chart's bars are rows now (capacity_figure): each chip
+    without a bar says why on its own row, from the axis, whole on one line, the words used elsewhere."""
     tr = Translator(lang)
     at = run_page("economics", **Q, lang=lang, ec_chips="h200,vr200,mi455x")
     assert not at.exception, at.exception
-    notes = {a["x"]: a["text"] for a in _figure(at, tr("ec_cap_title"))["layout"]["annotations"]}
+    fig = _figure(at, tr("ec_cap_title"))
+    notes = {a["y"].replace("<br>", " " if lang == "en" else ""): a for a in fig["layout"]["annotations"]}
     rubin, mi455x = (tr("hw_announced_name", name=n) for n in ("Rubin NVL72", "MI455X"))
-    assert notes[rubin] == notes[mi455x] == tr("no_public_power_bar")
-    lines = notes[rubin].split("<br>")
-    assert len(lines) == 2 and all(fmt.text_px(line, 1) <= 14 for line in lines), lines
-    assert (" " if lang == "en" else "").join(lines) == tr("no_public_power_short")
+    assert notes[rubin]["text"] == notes[mi455x]["text"] == tr("no_public_power_short")
+    assert all(n["x"] == 0 and n["xanchor"] == "left" for n in notes.values())
+    assert [b["orientation"] for b in fig["data"]] == ["h"] * 3 and fig["layout"]["yaxis"]["autorange"] == "reversed"
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])

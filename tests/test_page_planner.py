@@ -1208,8 +1208,10 @@ def test_the_grids_cheapest_option_counts_each_device_in_its_own_word(tr):
     assert f"{pl.MAX_DOMAIN_GPUS_SEARCHED} chips of a TPU pod" in EN("pl_table_gpus_cheapest_chip")
     if tr is ZH:
         mixed = options["gb200,tpu7x"]
-        assert "8 張 GPU" in mixed and f"最多 {pl.MAX_DOMAIN_GPUS_SEARCHED} 顆晶片" in mixed
+        assert "HGX 為 8 張" in mixed and f"最多 {pl.MAX_DOMAIN_GPUS_SEARCHED} 顆晶片" in mixed
         assert "張" in options["gb200,b200"] and "顆" not in options["gb200,b200"]
+    # no 'GPU' in it: the Serving frontier quotes it in a TPU scenario's words, which say chip
+    assert "GPU" not in tr("pl_table_gpus_cheapest_chip")
 
 
 def test_the_grids_export_of_many_chips_has_a_short_name():
