@@ -901,14 +901,15 @@ def test_economics_capacity_page(server, page, lang):
     main = page.inner_text('[data-testid="stMain"]')
     assert tr("ec_cap_h") in main and tr("ec_tco_h") in main and tr("ec_rev_h") in main
     assert tr("basis_hyperscaler") in main and "2026-09-20" in main
-    before = page.evaluate("document.querySelector('.tpot-chart').data.map(t => Number(t.y[0]))")
+    # a horizontal bar per chip: its MW on x (capacity_figure)
+    before = page.evaluate("document.querySelector('.tpot-chart').data.map(t => Number(t.x[0]))")
     assert len(before) == 3 and all(v > 0 for v in before)
     box = page.locator('[data-testid="stNumberInput"]').filter(has_text=tr("ec_out_per_day")).locator("input")
     box.fill("2000")
     box.press("Enter")
     page.wait_for_timeout(1000)
     _settle(page)
-    after = page.evaluate("document.querySelector('.tpot-chart').data.map(t => Number(t.y[0]))")
+    after = page.evaluate("document.querySelector('.tpot-chart').data.map(t => Number(t.x[0]))")
     assert all(a > b for a, b in zip(after, before, strict=True))  # twice the demand: more megawatts on every chip
     page.screenshot(path=str(SHOTS / f"economics-{lang}.png"), full_page=True)
 
