@@ -809,6 +809,28 @@ def test_chart_says_so_when_plotly_cannot_load(server, browser):
     context.close()
 
 
+def test_a_chart_module_that_fails_to_load_says_so_and_the_next_chart_tries_again(server, browser):
+    """The chart code is a module from static/ (static/plotly_chart.js), imported once per browser page by the loader
+    each chart element carries (ui/chart_loader.js). A refused first fetch: each chart says why in a note of its own;
+    a browser keeps a failed module, so the next page's chart imports it again (a query of its own) and draws."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    pg = context.new_page()
+    fetches: list[str] = []
+
+    def first_refused(route) -> None:
+        fetches.append(route.request.url)
+        route.abort() if len(fetches) == 1 else route.continue_()
+
+    pg.route(re.compile(r".*/app/static/plotly_chart\.js\?.*"), first_refused)
+    pg.goto(f"{server}/cost?lang=zh-TW", wait_until="domcontentloaded")
+    pg.wait_for_function("() => document.querySelector('.tpot-chart-error')?.textContent", timeout=90_000)
+    assert pg.locator(".tpot-chart-error").first.inner_text() == Translator("zh-TW")("chart_load_error")
+    pg.get_by_role("link", name=Translator("zh-TW")("page_roofline")).first.click()  # in the page: no reload
+    pg.wait_for_function("() => document.querySelector('.tpot-chart .main-svg')", timeout=90_000)
+    assert len(fetches) == 2 and "&r=2" in fetches[1]
+    context.close()
+
+
 def test_deep_link_is_the_first_request_a_fresh_server_sees(browser):
     """A wiki link to a page, followed right after the server (re)started, opens that page: Streamlit resolves the
     first request through pages/ by file name, before app.py's navigation exists (it said 'Page not found')."""
